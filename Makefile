@@ -1,0 +1,64 @@
+# Checkmate testbed -- p4lang/tutorials-style targets.
+#   make run    the main job: Mininet testbed, embedded switch, a trainer failure, bit-identical resume
+#   make test   the whole test suite
+# Both call `make setup` first, so each works as the single command on a fresh machine.
+
+PYTHON_SYS ?= python3
+VENV       ?= .venv
+PY         := $(VENV)/bin/python
+PIP        := $(PY) -m pip
+APT_PKGS   := mininet bridge-utils ethtool iputils-ping iproute2
+STAMP      := $(VENV)/.installed
+P4SRC      := p4src/checkmate.p4
+BUILD_DIR  := build
+PYTEST_ARGS ?=
+
+.PHONY: all setup apt run test bench build stop clean distclean
+
+all: build
+
+setup: $(STAMP)
+
+# Debian packages, only when root and only those missing.
+apt:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	  if [ -n "$$missing" ]; then echo "apt-get install:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null; fi; \
+	else echo "not root: skipping apt packages ($(APT_PKGS)); Mininet tests need root"; fi
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory apt
+	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[test,mininet]'
+	@touch $@
+
+build: setup
+	@mkdir -p $(BUILD_DIR)
+	@if command -v p4c >/dev/null 2>&1; then \
+	  echo "p4c found: compiling with the bmv2 backend"; \
+	  p4c --target bmv2 --arch v1model -o $(BUILD_DIR) --p4runtime-files $(BUILD_DIR)/checkmate.p4info.txtpb $(P4SRC); \
+	else \
+	  $(VENV)/bin/checkmate-p4c $(P4SRC) -o $(BUILD_DIR) --p4runtime-files $(BUILD_DIR)/checkmate.p4info.txtpb; \
+	fi
+
+run: setup
+	$(VENV)/bin/checkmate testbed
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: setup
+	$(VENV)/bin/checkmate bench
+
+# Stops only what this project started (processes recorded under logs/), never `mn -c`.
+stop:
+	@if [ -x $(VENV)/bin/checkmate ]; then $(VENV)/bin/checkmate testbed --stop || true; fi
+
+clean:
+	rm -rf build logs pcaps results
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

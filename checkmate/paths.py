@@ -1,0 +1,12 @@
+"""Where things live: the repository root and the p4lang/tutorials-style output folders."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(os.environ.get("CHECKMATE_ROOT", Path(__file__).resolve().parent.parent))
+P4SRC = ROOT / "p4src"
+BUILD = ROOT / "build"
+LOGS = ROOT / "logs"
+PCAPS = ROOT / "pcaps"
+RESULTS = ROOT / "results"

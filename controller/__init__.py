@@ -1,0 +1,1 @@
+"""controller component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""

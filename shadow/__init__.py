@@ -1,0 +1,1 @@
+"""shadow component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""switch component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""topologies component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""trainer_hooks component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""
