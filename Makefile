@@ -33,6 +33,7 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[test,mininet]'
+	$(PY) tools/regen_p4runtime_protos.py
 	@touch $@
 
 build: setup
