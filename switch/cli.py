@@ -1,11 +1,205 @@
-"""Placeholder entry point for `checkmate-switch` until issue #4 (embedded switch process and P4Runtime server) lands."""
-import sys
+"""``checkmate-switch``: the embedded v1model switch, a drop-in for ``simple_switch_grpc``.
 
-from checkmate.notimpl import not_implemented
+    checkmate-switch -i 1@veth1 -i 2@veth2 --cpu-port 255 --grpc-server-addr 127.0.0.1:50051 prog.p4
+    checkmate-switch --no-p4 -i 1@udp:127.0.0.1:0:127.0.0.1:40001 --grpc-server-addr 127.0.0.1:0
+
+PROGRAM is a ``.p4`` file (compiled on the fly with :func:`switch.compiler.compile_file`)
+or a device config written by ``checkmate-p4c`` (JSON; its P4Info is rebuilt from the
+IR, or read from ``--p4info``).  Without PROGRAM, or with ``--no-p4``, the switch
+drops every packet until a controller sends SetForwardingPipelineConfig.
+
+Traffic manager per egress port: ``--tm PORT:key=value[,key=value]`` (``*`` for all
+ports) with keys ``queue_depth``/``depth``, ``rate_bps``/``rate`` (``10G``, ``250M``),
+``drop_prob``/``drop``, ``delay_s``/``delay``, ``lossless``, ``pause_timeout_s``;
+changed at run time through ``--tm-server-addr`` (JSON lines; :mod:`switch.tm_client`).
+
+When everything listens, one line goes to stdout::
+
+    checkmate-switch READY {"grpc": "127.0.0.1:50051", "tm": "127.0.0.1:9600" | null,
+                            "ports": {"1": "veth1", "2": "udp:127.0.0.1:40000->127.0.0.1:40001"}}
+
+so that a parent that asked for port 0 learns the real ports.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+
+log = logging.getLogger("checkmate.switch")
+
+
+def _addr(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected HOST:PORT")
+    try:
+        return host, int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: port {port!r} is not an integer") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="checkmate-switch",
+                                 description="Embedded P4 (v1model) switch with a P4Runtime server "
+                                             "(drop-in for simple_switch_grpc).")
+    ap.add_argument("program", nargs="?", help=".p4 source or checkmate-p4c JSON device config")
+    ap.add_argument("-i", "--interface", action="append", default=[], metavar="PORT@IFACE",
+                    help="attach a port: N@IFACE (AF_PACKET, root) or N@udp:LHOST:LPORT:RHOST:RPORT")
+    ap.add_argument("--device-id", type=int, default=0)
+    ap.add_argument("--cpu-port", type=int, default=None, help="port number of the CPU (PacketIn/PacketOut)")
+    ap.add_argument("--no-p4", action="store_true", help="start without a program; wait for SetForwardingPipelineConfig")
+    ap.add_argument("--grpc-server-addr", default="127.0.0.1:9559", type=_addr, metavar="HOST:PORT")
+    ap.add_argument("--p4info", help="P4Info (text or binary) for a JSON PROGRAM; default: rebuilt from the IR")
+    ap.add_argument("-I", dest="include", action="append", default=[], help="include dir when compiling a .p4")
+    ap.add_argument("--pcap", metavar="DIR", help="write <port>_in.pcap / <port>_out.pcap into DIR")
+    ap.add_argument("--log-console", action="store_true", help="per-packet trace to stderr")
+    ap.add_argument("--log-file", metavar="FILE", help="per-packet trace to FILE")
+    ap.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    ap.add_argument("--tm", action="append", default=[], metavar="PORT:key=value,...",
+                    help="traffic-manager settings of an egress port (repeatable; '*' = all ports)")
+    ap.add_argument("--tm-server-addr", type=_addr, default=None, metavar="HOST:PORT",
+                    help="serve the run-time TM control channel here (port 0: pick one)")
+    ap.add_argument("--seed", type=int, default=None, help="seed of the TM's fault-injection RNG")
+    return ap
+
+
+def load_program(path: str, include=(), p4info_path: str | None = None):
+    """Return (device_config dict, P4Info) for a .p4 file or a compiled JSON device config."""
+    from p4.config.v1 import p4info_pb2
+
+    if path.endswith(".p4"):
+        from switch.compiler import compile_file
+        prog = compile_file(path, include_dirs=include)
+        return prog.device_config, prog.p4info
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        ir = json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"{path}: not a .p4 file and not a JSON device config: {exc}") from None
+    if p4info_path:
+        p4info = p4info_pb2.P4Info()
+        data = open(p4info_path, "rb").read()
+        try:
+            from google.protobuf import text_format
+            text_format.Parse(data.decode(), p4info)
+        except (UnicodeDecodeError, Exception):
+            p4info = p4info_pb2.P4Info.FromString(data)
+        return ir, p4info
+    from switch.compiler.p4info import build_p4info
+    return ir, build_p4info(ir)
+
+
+def _setup_logging(args) -> callable:
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()), stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    sinks = []
+    if args.log_console:
+        sinks.append(sys.stderr)
+    if args.log_file:
+        sinks.append(open(args.log_file, "a", buffering=1))
+    if not sinks:
+        return None
+    lock = threading.Lock()
+
+    def trace(line: str) -> None:
+        with lock:
+            for s in sinks:
+                s.write(line.rstrip("\n") + "\n")
+    return trace
 
 
 def main(argv=None) -> int:
-    return not_implemented("checkmate-switch", "issue #4 (embedded switch process and P4Runtime server)", argv)
+    args = build_parser().parse_args(argv)
+    trace = _setup_logging(args)
+
+    from p4.v1 import p4runtime_pb2
+
+    from .daemon import Switch
+    from .p4rt_server import serve
+    from .p4rt_server.errors import P4RTError
+    from .ports import open_port, parse_port_spec
+    from .tm import PortConfig, TMControlServer, TrafficManager, parse_tm_flag
+
+    try:
+        specs = [parse_port_spec(s) for s in args.interface]
+        nums = [s.number for s in specs]
+        dup = {n for n in nums if nums.count(n) > 1}
+        if dup:
+            raise ValueError(f"-i: port number(s) {sorted(dup)} given twice")
+        if args.cpu_port is not None and args.cpu_port in nums:
+            raise ValueError(f"--cpu-port {args.cpu_port} is also a data port")
+        tm_flags = [parse_tm_flag(t) for t in args.tm]
+        for port, _ in tm_flags:
+            if port is not None and port not in nums:
+                raise ValueError(f"--tm: port {port} is not attached with -i (ports: {nums})")
+        program = None
+        if args.program and not args.no_p4:
+            program = load_program(args.program, args.include, args.p4info)
+    except Exception as exc:  # bad flags or program: say what and where, exit 2
+        print(f"checkmate-switch: error: {exc}", file=sys.stderr)
+        return 2
+
+    ports = []
+    try:
+        for s in specs:
+            ports.append(open_port(s))
+    except (OSError, ValueError) as exc:
+        for p in ports:
+            p.close()
+        print(f"checkmate-switch: error: {exc}", file=sys.stderr)
+        return 2
+
+    tm = TrafficManager(seed=args.seed)
+    sw = Switch(ports, tm, cpu_port=args.cpu_port, pcap_dir=args.pcap, trace=trace)
+    for port, changes in tm_flags:
+        tm.configure(port, changes)
+    host, gport = args.grpc_server_addr
+    try:
+        server, service, bound = serve(sw, f"{host}:{gport}", device_id=args.device_id)
+    except (OSError, RuntimeError) as exc:
+        sw.stop()
+        print(f"checkmate-switch: error: P4Runtime server: {exc}", file=sys.stderr)
+        return 2
+    tm_srv = None
+    if args.tm_server_addr:
+        tm_srv = TMControlServer(tm, *args.tm_server_addr)
+    if program is not None:
+        ir, p4info = program
+        cfg = p4runtime_pb2.ForwardingPipelineConfig(p4_device_config=json.dumps(ir).encode())
+        cfg.p4info.CopyFrom(p4info)
+        try:
+            service.load_initial(cfg)
+        except P4RTError as exc:
+            print(f"checkmate-switch: error: {args.program}: {exc.message}", file=sys.stderr)
+            server.stop(0)
+            sw.stop()
+            return 2
+    sw.start()
+
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    ready = {"grpc": f"{host}:{bound}",
+             "tm": f"{tm_srv.address[0]}:{tm_srv.address[1]}" if tm_srv else None,
+             "ports": {str(p.number): p.describe() for p in ports},
+             "pid": os.getpid()}
+    print("checkmate-switch READY " + json.dumps(ready), flush=True)
+    log.info("device %d: %d ports, cpu port %s, P4Runtime on %s:%d, program %s", args.device_id,
+             len(ports), args.cpu_port, host, bound, args.program if program else "(none: waiting)")
+    done.wait()
+    log.info("shutting down")
+    server.stop(0.5)
+    service.close()
+    if tm_srv:
+        tm_srv.close()
+    sw.stop()
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+"""The trainer side of the shadow protocol: :class:`ShadowClient`.
+
+One client holds one TCP connection to one shadow's management address and issues
+synchronous request/reply calls (a lock serialises callers from several threads).  Every call
+is bounded by ``timeout`` seconds; a timed-out or broken connection is closed and reopened on the
+next call, so a trainer never hangs on a dead shadow -- it gets ``TimeoutError`` /
+``ConnectionError`` and decides (usually: keep training, the shadow will need a resync).
+
+Typical trainer loop::
+
+    c = ShadowClient("10.77.0.101", 48881, timeout=10)
+    c.bootstrap(Bootstrap(job_id, shard, 0, params, shard_map, OptimizerSpec.from_optimizer(opt),
+                          tensors={pid: p.detach() for pid, p in owned}, opt_state={}))
+    for it in range(1, n + 1):
+        ...backward (the switch copies the final gradient to the shadow)...
+        coef = clip_grad_norm_(...)  # optional
+        ack = c.manifest(Manifest(job_id, it, [g["lr"] for g in opt.param_groups], clip_coef))
+        opt.step(); sched.step()
+        if ack.needs_resync:
+            c.bootstrap(<state after step it, iteration=it>)
+"""
+from __future__ import annotations
+
+import socket
+import threading
+
+from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStatus, ShardState,
+                       recv_message, send_message)
+
+
+class ShadowClient:
+    def __init__(self, host: str, mgmt_port: int, timeout: float = 30.0):
+        self.host, self.port, self.timeout = host, int(mgmt_port), float(timeout)
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_address(cls, addr: str, timeout: float = 30.0) -> "ShadowClient":
+        host, _, port = addr.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"shadow address {addr!r}: expected HOST:PORT")
+        return cls(host, int(port), timeout=timeout)
+
+    # -- connection ------------------------------------------------------------------------
+    def _connect(self) -> socket.socket:
+        if self._sock is None:
+            s = socket.create_connection((self.host, self.port), timeout=self.timeout)
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            s.settimeout(self.timeout)
+            self._sock = s
+        return self._sock
+
+    def _call(self, op: str, body=None):
+        with self._lock:
+            sock = self._connect()
+            try:
+                send_message(sock, op, body)
+                rop, rbody = recv_message(sock)
+            except BaseException:
+                self._drop()
+                raise
+        if rop == "error":
+            raise ShadowError(str(rbody.get("kind", "Error")), str(rbody.get("message", "")))
+        if rop != "ok":
+            self._drop()
+            raise ShadowError("ProtocolError", f"unexpected reply op {rop!r} to {op!r}")
+        return rbody
+
+    def _drop(self):
+        if self._sock is not None:
+            try:
+                self._sock.close()
+            finally:
+                self._sock = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- API ---------------------------------------------------------------------------------
+    def bootstrap(self, b: Bootstrap) -> ShadowStatus:
+        """(Re)initialise the shard; returns the status right after."""
+        return self._call("bootstrap", b)
+
+    def manifest(self, m: Manifest) -> ManifestAck:
+        return self._call("manifest", m)
+
+    def status(self) -> ShadowStatus:
+        return self._call("status")
+
+    def fetch(self, iteration: int | None = None) -> ShardState:
+        """The latest published state, or the given iteration while it is still in memory."""
+        return self._call("fetch", {"iteration": iteration})
+
+    def persist(self) -> str:
+        """Persist the latest published iteration now; returns the file path once durable."""
+        return self._call("persist")

@@ -1,0 +1,232 @@
+"""``checkmate export``: a whole model from all shards, as a ``torch.save`` state dict and as PyTorch DCP.
+
+Sources (one of):
+
+* ``--ckpt-dir DIR`` -- the shadows' persisted files (``<DIR>/job<J>/shard<S>/iter*.cmshard``); each
+  is checksum-verified on load.  The newest iteration that *every* shard has on disk is exported
+  (or ``--iteration I``).
+* ``--shadows HOST:PORT,...`` -- live shadows over the management API; the newest iteration every
+  shard still holds in memory (latest or previous) is fetched.
+
+Outputs (one or both):
+
+* ``--torch FILE``: ``torch.save`` of ``{"iteration", "job_id", "model": {name: tensor},
+  "optimizer": <torch.optim.Optimizer.state_dict() format>}`` -- ``model.load_state_dict(sd["model"])``
+  and ``AdamW(groups as in training).load_state_dict(sd["optimizer"])`` restore training; the
+  optimizer's integer ids number params group by group, in ``param_id`` order within a group
+  (what ``optimizer.state_dict()`` produces when groups list params in ``model.parameters()`` order).
+* ``--dcp DIR``: ``torch.distributed.checkpoint.save`` (single process, ``FileSystemWriter``) of
+  ``{"iteration", "model": {name: tensor}, "optimizer": {"state": {name: {...}},
+  "param_groups": [{..., "params": [name, ...]}]}}`` -- the FQN-keyed layout of
+  ``torch.distributed.checkpoint.state_dict``.
+
+Both outputs are written atomically (temp file / temp directory, then rename).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import warnings
+from pathlib import Path
+
+import torch
+
+from .client import ShadowClient
+from .protocol import ShadowError, ShardState
+from .store import list_iterations, load_state, shard_path
+
+
+class ExportError(RuntimeError):
+    pass
+
+
+# -- collecting shards --------------------------------------------------------------------------
+def shards_from_dir(ckpt_dir, job_id: int, iteration: int | None = None) -> list[ShardState]:
+    root = Path(ckpt_dir) / f"job{job_id}"
+    if not root.is_dir():
+        raise ExportError(f"{root}: no checkpoints of job {job_id}")
+    found = sorted(int(d.name[5:]) for d in root.iterdir() if d.name.startswith("shard") and d.name[5:].isdigit())
+    if not found:
+        raise ExportError(f"{root}: no shard directories")
+    its = {s: set(list_iterations(ckpt_dir, job_id, s)) for s in found}
+    any_s = next(s for s in found if its[s])
+    num = load_state(shard_path(ckpt_dir, job_id, any_s, max(its[any_s]))).num_shards
+    missing = [s for s in range(num) if not its.get(s)]
+    if missing:
+        raise ExportError(f"{root}: shards {missing} of {num} have no persisted checkpoint")
+    common = set.intersection(*(its[s] for s in range(num)))
+    if iteration is None:
+        if not common:
+            raise ExportError(f"{root}: no iteration is persisted by all {num} shards "
+                              f"({ {s: sorted(its[s]) for s in range(num)} })")
+        iteration = max(common)
+    elif iteration not in common:
+        raise ExportError(f"{root}: iteration {iteration} is not persisted by every shard "
+                          f"({ {s: sorted(its[s]) for s in range(num)} })")
+    return [load_state(shard_path(ckpt_dir, job_id, s, iteration)) for s in range(num)]
+
+
+def shards_from_shadows(addrs: list[str], iteration: int | None = None, timeout: float = 30.0) -> list[ShardState]:
+    clients = [ShadowClient.from_address(a, timeout=timeout) for a in addrs]
+    try:
+        held = []
+        for a, c in zip(addrs, clients):
+            st = c.status()
+            held.append({i for i in (st.latest_iteration, st.previous_iteration) if i is not None})
+        common = set.intersection(*held) if held else set()
+        if iteration is None:
+            if not common:
+                raise ExportError(f"no iteration is held by all shadows ({dict(zip(addrs, map(sorted, held)))})")
+            iteration = max(common)
+        return [c.fetch(iteration) for c in clients]
+    finally:
+        for c in clients:
+            c.close()
+
+
+# -- assembling -----------------------------------------------------------------------------
+def assemble(states: list[ShardState]) -> dict:
+    """Merge shard states into ``{"iteration", "job_id", "model", "optimizer"}`` (torch formats)."""
+    if not states:
+        raise ExportError("no shards to export")
+    s0 = states[0]
+    for s in states:
+        for f in ("job_id", "iteration", "num_shards"):
+            if getattr(s, f) != getattr(s0, f):
+                raise ExportError(f"shard {s.shard}: field '{f}' is {getattr(s, f)}, shard {s0.shard} has {getattr(s0, f)}")
+        if [(p.name, p.shape, p.group) for p in s.params] != [(p.name, p.shape, p.group) for p in s0.params]:
+            raise ExportError(f"shard {s.shard}: field 'params' differs from shard {s0.shard} (different models?)")
+    shards = sorted(s.shard for s in states)
+    if shards != list(range(s0.num_shards)):
+        raise ExportError(f"field 'shard': have shards {shards}, need 0..{s0.num_shards - 1}")
+    tensors, opt_state = {}, {}
+    for s in states:
+        for pid, t in s.tensors.items():
+            if pid in tensors:
+                raise ExportError(f"param {pid} ({s0.params[pid].name}) is held by two shards")
+            tensors[pid] = t
+        opt_state.update(s.opt_state)
+    missing = [p.name for p in s0.params if p.param_id not in tensors]
+    if missing:
+        raise ExportError(f"params not held by any shard: {missing[:5]}")
+    # the newest LR per group is known only to shards that own a param of that group
+    groups = [dict(g) for g in s0.optimizer.param_groups]
+    for s in states:
+        owned_groups = {s0.params[pid].group for pid in s.tensors}
+        for g in owned_groups:
+            groups[g]["lr"] = s.optimizer.param_groups[g]["lr"]
+    model = {p.name: tensors[p.param_id] for p in s0.params}
+    index, state, pgroups = 0, {}, []
+    for g, hp in enumerate(groups):
+        ids = []
+        for p in s0.params:
+            if p.group == g:
+                if p.param_id in opt_state:
+                    state[index] = dict(opt_state[p.param_id])
+                ids.append(index)
+                index += 1
+        d = {k: (tuple(v) if k == "betas" else v) for k, v in hp.items()}
+        d["params"] = ids
+        pgroups.append(d)
+    return {"iteration": s0.iteration, "job_id": s0.job_id, "model": model,
+            "optimizer": {"state": state, "param_groups": pgroups},
+            "_names": [p.name for g in range(len(groups)) for p in s0.params if p.group == g]}
+
+
+def _fsync_dir(d: Path) -> None:
+    fd = os.open(d, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def save_torch(sd: dict, path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out = {k: v for k, v in sd.items() if not k.startswith("_")}
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            torch.save(out, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+    return path
+
+
+def dcp_state_dict(sd: dict) -> dict:
+    """The FQN-keyed layout saved to DCP (see the module docstring)."""
+    names = sd["_names"]
+    opt = sd["optimizer"]
+    return {"iteration": sd["iteration"], "model": dict(sd["model"]),
+            "optimizer": {"state": {names[i]: dict(v) for i, v in opt["state"].items()},
+                          "param_groups": [{**g, "params": [names[i] for i in g["params"]]} for g in opt["param_groups"]]}}
+
+
+def save_dcp(sd: dict, out_dir) -> Path:
+    import torch.distributed.checkpoint as dcp
+    out = Path(out_dir)
+    if out.exists():
+        raise ExportError(f"{out}: already exists (refusing to mix two checkpoints in one DCP directory)")
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*single process.*")
+            dcp.save(dcp_state_dict(sd), storage_writer=dcp.FileSystemWriter(str(tmp), sync_files=True))
+        os.rename(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    _fsync_dir(out.parent)
+    return out
+
+
+def load_dcp_into(template: dict, dcp_dir) -> dict:
+    """Load a DCP export in place into ``template`` (same layout as :func:`dcp_state_dict`)."""
+    import torch.distributed.checkpoint as dcp
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*single process.*")
+        dcp.load(template, storage_reader=dcp.FileSystemReader(str(dcp_dir)))
+    return template
+
+
+# -- command line ---------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="checkmate export", description=__doc__.splitlines()[0])
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--ckpt-dir", help="the shadows' checkpoint directory")
+    src.add_argument("--shadows", help="live shadows: HOST:MGMT_PORT,... (shard order irrelevant)")
+    ap.add_argument("--job-id", type=int, required=False, help="job id (required with --ckpt-dir)")
+    ap.add_argument("--iteration", type=int, help="export this iteration (default: newest common)")
+    ap.add_argument("--torch", dest="torch_out", help="write a torch.save state dict here")
+    ap.add_argument("--dcp", dest="dcp_out", help="write a PyTorch DCP checkpoint directory here")
+    ap.add_argument("--timeout", type=float, default=30.0)
+    a = ap.parse_args(argv)
+    if not a.torch_out and not a.dcp_out:
+        ap.error("nothing to write: give --torch FILE and/or --dcp DIR")
+    try:
+        if a.ckpt_dir:
+            if a.job_id is None:
+                ap.error("--ckpt-dir needs --job-id")
+            states = shards_from_dir(a.ckpt_dir, a.job_id, a.iteration)
+        else:
+            states = shards_from_shadows([s for s in a.shadows.split(",") if s], a.iteration, a.timeout)
+        sd = assemble(states)
+        if a.torch_out:
+            print(f"wrote {save_torch(sd, a.torch_out)} (iteration {sd['iteration']})")
+        if a.dcp_out:
+            print(f"wrote {save_dcp(sd, a.dcp_out)} (iteration {sd['iteration']})")
+    except (ExportError, ShadowError, ValueError, OSError, ConnectionError, TimeoutError) as e:
+        print(f"checkmate export: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""Reassembly of one shard's gradient, iteration by iteration, from replicated FINAL chunks.
+
+Data structures (all preallocated at bootstrap, reused for the life of the layout):
+
+* :class:`Slot` -- one iteration's flat gradient buffer (``bytearray`` laid out by
+  :class:`~shadow.layout.ShardLayout`) plus an element-coverage bitmap (numpy ``bool`` array)
+  and a count of covered elements.  A packet's payload is copied with one memoryview slice
+  assignment straight from the receive buffer into its place; nothing per packet is allocated
+  besides the header tuple of ``checkmate.wire.unpack_fields``.
+* :class:`Reassembler` -- a ring of ``ring`` slots for iterations ``head, head+1, ...``.  The
+  oldest iteration (``head``) is handed to the optimizer when it is complete and its manifest is
+  in; meanwhile later iterations keep filling the other slots.
+
+Deduplication: a packet whose elements are all covered already is a duplicate (the switch may
+copy a retransmitted FINAL chunk again; RETX does not matter); packets for iterations already
+applied are stale and counted as duplicates too.  Partially overlapping packets copy the whole
+range (a legitimate retransmission carries the same bits) and count only new elements.
+
+Loss: when the window is full (a packet for an iteration we cannot buffer), the head is declared
+lost; otherwise the node's watchdog declares it lost after ``loss_timeout`` without progress once
+there is evidence it should have completed.  After a loss the reassembler keeps buffering the
+newest iterations (evicting the oldest) so that a resync at iteration ``j`` can continue with
+``j+1`` without waiting.  The class is not thread-safe; the node holds its lock around calls.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from checkmate import wire
+
+from .layout import ShardLayout
+
+_FINAL, _ACK, _CTRL = wire.FLAG_FINAL, wire.FLAG_ACK, wire.FLAG_CTRL
+_HDR = wire.HEADER_LEN
+
+
+class Slot:
+    __slots__ = ("iteration", "buf", "mv", "cov", "filled", "touched", "total")
+
+    def __init__(self, layout: ShardLayout):
+        self.buf = bytearray(max(layout.total_bytes, 1))
+        self.mv = memoryview(self.buf)
+        self.cov = np.zeros(layout.total_elems, dtype=np.bool_)
+        self.total = layout.total_elems
+        self.iteration = -1
+        self.filled = 0
+        self.touched = 0.0
+
+    def reset(self, iteration: int) -> None:
+        self.iteration = iteration
+        self.cov[:] = False
+        self.filled = 0
+        self.touched = time.monotonic()
+
+    @property
+    def complete(self) -> bool:
+        return self.filled == self.total
+
+
+class Counters:
+    __slots__ = ("packets", "bytes_received", "duplicates", "rejected", "losses", "last_error")
+
+    def __init__(self):
+        self.packets = self.bytes_received = self.duplicates = self.rejected = self.losses = 0
+        self.last_error = ""
+
+
+class Reassembler:
+    def __init__(self, layout: ShardLayout, job_id: int, head: int, ring: int, counters: Counters):
+        if ring < 2:
+            raise ValueError(f"ring: need at least 2 iteration buffers, got {ring}")
+        self.layout, self.job_id, self.head, self.ring = layout, job_id, head, ring
+        self.c = counters
+        self.free = [Slot(layout) for _ in range(ring)]
+        self.slots: dict[int, Slot] = {}
+        self.needs_resync = False
+        self.newest_seen = head - 1
+        # hot-path lookups, bound once
+        self._eb, self._bb, self._n = layout.elem_base, layout.byte_base, layout.numel
+        self._wd, self._es = layout.wire_dtype, layout.elem_size
+        self._np = len(layout.params)
+
+    # -- hot path ----------------------------------------------------------------------------
+    def ingest(self, buf, mv: memoryview, n: int) -> bool:
+        """Take one datagram of ``n`` bytes in ``buf``; True when an iteration became complete."""
+        c = self.c
+        if n < _HDR:
+            return self._reject(f"checkmate header field 'version': datagram of {n} bytes is shorter than the header")
+        try:
+            t = wire.unpack_fields(buf, 0, payload_len=n - _HDR)
+        except wire.WireError as e:
+            c.rejected += 1
+            c.last_error = str(e)
+            return False
+        flags, dt, job, it, pid, off, count = t[1], t[2], t[4], t[5], t[8], t[9], t[10]
+        if job != self.job_id:
+            return self._reject(f"field 'job_id': {job} is not job {self.job_id}")
+        if not flags & _FINAL or flags & (_ACK | _CTRL):
+            return self._reject(f"field 'flags': 0x{flags:02x} is not a FINAL gradient chunk")
+        if pid >= self._np or self._eb[pid] < 0:
+            return self._reject(f"field 'param_id': {pid} is not owned by shard {self.layout.shard}")
+        if dt != self._wd[pid]:
+            return self._reject(f"field 'dtype': {dt} does not match param {pid}")
+        if off + count > self._n[pid]:
+            return self._reject(f"field 'offset': {off}+{count} exceeds param {pid} ({self._n[pid]} elements)")
+        if it < self.head:
+            c.duplicates += 1
+            return False
+        slot = self.slots.get(it)
+        if slot is None:
+            slot = self._new_slot(it)
+            if slot is None:
+                return False
+        e0 = self._eb[pid] + off
+        seg = slot.cov[e0:e0 + count]
+        have = int(np.count_nonzero(seg))
+        if have == count:
+            c.duplicates += 1
+            return False
+        seg[:] = True
+        es = self._es[pid]
+        b0 = self._bb[pid] + off * es
+        nb = count * es
+        slot.mv[b0:b0 + nb] = mv[_HDR:_HDR + nb]
+        slot.filled += count - have
+        slot.touched = time.monotonic()
+        c.bytes_received += nb
+        return slot.filled == slot.total
+
+    def _reject(self, why: str) -> bool:
+        self.c.rejected += 1
+        self.c.last_error = why
+        return False
+
+    def _new_slot(self, it: int) -> Slot | None:
+        if it > self.newest_seen:
+            self.newest_seen = it
+        if not self.free:
+            oldest = min(self.slots)
+            if it < oldest:  # older than everything we hold while resyncing: nothing to gain
+                self.c.duplicates += 1
+                return None
+            if not self.needs_resync:
+                self.declare_loss(f"iteration {self.head} incomplete when iteration {it} arrived "
+                                  f"(window of {self.ring} buffers full)")
+            self.free.append(self.slots.pop(oldest))
+        slot = self.free.pop()
+        slot.reset(it)
+        self.slots[it] = slot
+        return slot
+
+    # -- control (called under the node lock) ------------------------------------------------------
+    def declare_loss(self, why: str) -> None:
+        if not self.needs_resync:
+            self.c.losses += 1
+            self.needs_resync = True
+        self.c.last_error = f"loss: {why}"
+
+    def take(self, it: int) -> Slot | None:
+        """Remove and return the slot of ``it`` (the head being applied); ``head`` moves on."""
+        slot = self.slots.pop(it, None)
+        self.head = it + 1
+        return slot
+
+    def release(self, slot: Slot | None) -> None:
+        if slot is not None:
+            slot.iteration = -1
+            self.free.append(slot)
+
+    def restart(self, head: int) -> None:
+        """After a resync at ``head - 1``: drop older buffers, keep newer ones, clear the loss."""
+        self.head = head
+        for it in [i for i in self.slots if i < head]:
+            self.release(self.slots.pop(it))
+        self.needs_resync = False
+
+    def pending(self) -> int:
+        return len(self.slots)

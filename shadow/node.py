@@ -1,0 +1,427 @@
+"""The shadow node: ``ShadowNode(ShadowConfig)`` with ``start()`` / ``stop()``.
+
+Four threads share one lock (and a condition on it):
+
+``ingest``   UDP socket -> :class:`~shadow.ingest.Reassembler` (``recv_into`` one reusable buffer,
+             validate with ``checkmate.wire.unpack_fields``, copy the payload into its slot).
+``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
+             of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
+             the next iterations continues), then publishes an immutable snapshot as *latest*
+             (the former latest becomes *previous*).  It also runs the loss watchdog.
+``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
+             checksummed) -- every ``persist_every`` iterations and on request.
+``mgmt``     TCP management API (``shadow.protocol`` frames): bootstrap, manifest, status, fetch,
+             persist; one short-lived thread per connection.
+
+Publication rule: iteration *i* becomes *latest* only after every element of the shard for *i*
+arrived, the manifest for *i* arrived, and the step was applied on top of *i-1*.  On a loss the
+node keeps its last published state, sets ``needs_resync`` (reported in every ManifestAck) and
+applies nothing until a :class:`~shadow.protocol.Bootstrap` supplies a fresh state.
+"""
+from __future__ import annotations
+
+import logging
+import select
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from checkmate import wire
+
+from .ingest import Counters, Reassembler
+from .layout import ShardLayout
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState,
+                       recv_message, send_message)
+from .replay import AdamWReplica
+from .store import ShardStore
+
+log = logging.getLogger("checkmate.shadow")
+
+
+def parse_addr(text: str, default_port: int | None = None) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, str(default_port) if default_port is not None else ""
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"address {text!r}: expected HOST:PORT")
+    return host, int(port)
+
+
+@dataclass
+class ShadowConfig:
+    job_id: int
+    shard: int
+    data: tuple[str, int] = ("127.0.0.1", wire.SHADOW_UDP_PORT)
+    mgmt: tuple[str, int] = ("127.0.0.1", wire.SHADOW_UDP_PORT + 1)
+    ckpt_dir: str | Path = "checkpoints"
+    persist_every: int = 0  #: 0: only on request
+    loss_timeout: float = 2.0  #: seconds without progress on an overdue iteration before it is lost
+    ring: int = 4  #: iteration buffers (one may be in the optimizer while the others fill)
+    payload_order: str = "big"  #: byte order of gradient elements on the wire
+    keep: int = 3  #: persisted files kept per shard
+    rcvbuf: int = 32 << 20
+    request_timeout: float = 60.0
+
+
+class ShadowNode:
+    def __init__(self, config: ShadowConfig, store: ShardStore | None = None):
+        if config.ring < 3:
+            raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
+        self.cfg = config
+        self.store = store or ShardStore(config.ckpt_dir, config.job_id, config.shard, keep=config.keep)
+        self._lock = threading.RLock()  # re-entrant: wait_for predicates may call status()
+        self._cv = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self.counters = Counters()
+        self._reasm: Reassembler | None = None
+        self._layout: ShardLayout | None = None
+        self._replica: AdamWReplica | None = None
+        self._manifests: dict[int, tuple[Manifest, float]] = {}
+        self._applying = False
+        self._head_since = time.monotonic()
+        self.latest: ShardState | None = None
+        self.previous: ShardState | None = None
+        self.persisted_iteration: int | None = None
+        self.persisted_path: str | None = None
+        self._persist_want: ShardState | None = None
+        self._persist_error: str = ""
+        self._threads: list[threading.Thread] = []
+        self._conns: set[socket.socket] = set()
+        self.udp: socket.socket | None = None
+        self.tcp: socket.socket | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> "ShadowNode":
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.cfg.rcvbuf)
+        except OSError:
+            pass
+        self.udp.bind(self.cfg.data)
+        self.udp.setblocking(False)
+        self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.tcp.bind(self.cfg.mgmt)
+        self.tcp.listen(16)
+        self.tcp.settimeout(0.2)
+        for name, fn in (("ingest", self._ingest_loop), ("apply", self._apply_loop),
+                         ("persist", self._persist_loop), ("mgmt", self._accept_loop)):
+            t = threading.Thread(target=fn, name=f"shadow{self.cfg.shard}-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        return self
+
+    @property
+    def data_address(self) -> tuple[str, int]:
+        return self.udp.getsockname()
+
+    @property
+    def mgmt_address(self) -> tuple[str, int]:
+        return self.tcp.getsockname()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._cv:
+            self._cv.notify_all()
+        for c in list(self._conns):
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        deadline = time.monotonic() + timeout
+        for t in self._threads:
+            t.join(max(0.0, deadline - time.monotonic()))
+        for s in (self.udp, self.tcp):
+            if s is not None:
+                s.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # -- ingest ------------------------------------------------------------------------------
+    def _ingest_loop(self) -> None:
+        sock, buf = self.udp, bytearray(65536)
+        mv = memoryview(buf)
+        lock, c, stop = self._lock, self.counters, self._stop
+        recv_into = sock.recv_into
+        while not stop.is_set():
+            try:
+                n = recv_into(buf)
+            except BlockingIOError:
+                select.select([sock], [], [], 0.1)
+                continue
+            except OSError:
+                if stop.is_set():
+                    return
+                raise
+            with lock:
+                c.packets += 1
+                r = self._reasm
+                if r is None:
+                    c.rejected += 1
+                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
+                else:
+                    lost = r.needs_resync
+                    if r.ingest(buf, mv, n) or r.needs_resync != lost:
+                        self._cv.notify_all()
+
+    # -- apply + watchdog ----------------------------------------------------------------------
+    def _next_work(self):
+        r = self._reasm
+        if r is None or r.needs_resync or self._replica is None:
+            return None
+        it = r.head
+        entry = self._manifests.get(it)
+        if entry is None:
+            return None
+        m = entry[0]
+        slot = r.slots.get(it)
+        if not m.skip and (slot is None or not slot.complete):
+            return None
+        return it, m, r.take(it)
+
+    def _watchdog(self) -> None:
+        r = self._reasm
+        if r is None or r.needs_resync or self._applying:
+            return
+        it = r.head
+        entry = self._manifests.get(it)
+        slot = r.slots.get(it)
+        evidence = entry is not None or r.newest_seen > it or any(k > it for k in self._manifests)
+        if not evidence:
+            return
+        last = max(self._head_since, slot.touched if slot else 0.0, entry[1] if entry else 0.0)
+        if time.monotonic() - last > self.cfg.loss_timeout:
+            have = slot.filled if slot else 0
+            r.declare_loss(f"iteration {it}: {have}/{r.layout.total_elems} elements, manifest "
+                           f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
+            self._cv.notify_all()
+
+    def _apply_loop(self) -> None:
+        while not self._stop.is_set():
+            with self._cv:
+                work = self._next_work()
+                if work is None:
+                    self._watchdog()
+                    self._cv.wait(0.05)
+                    continue
+                self._applying = True
+                replica, reasm = self._replica, self._reasm
+            it, m, slot = work
+            snap, err = None, None
+            try:
+                replica.step(m, slot.buf if slot is not None else None)
+                snap = replica.snapshot()
+            except Exception as e:  # a broken step must never be published
+                err = e
+                log.exception("shadow %d: applying iteration %d failed", self.cfg.shard, it)
+            with self._cv:
+                reasm.release(slot)
+                if err is None:
+                    self._publish(snap)
+                    for k in [k for k in self._manifests if k <= it]:
+                        del self._manifests[k]
+                else:
+                    self._replica = None
+                    reasm.declare_loss(f"applying iteration {it} failed: {err}")
+                self._head_since = time.monotonic()
+                self._applying = False
+                k = self.cfg.persist_every
+                if err is None and k and snap.iteration % k == 0:
+                    self._persist_want = snap
+                self._cv.notify_all()
+
+    def _publish(self, snap: ShardState) -> None:
+        if self.latest is not None and self.latest.iteration != snap.iteration:
+            self.previous = self.latest
+        self.latest = snap
+
+    # -- persistence ---------------------------------------------------------------------------
+    def _persist_loop(self) -> None:
+        while not self._stop.is_set():
+            with self._cv:
+                if self._persist_want is None:
+                    self._cv.wait(0.2)
+                    continue
+                snap, self._persist_want = self._persist_want, None
+            try:
+                path, err = str(self.store.save(snap)), ""
+            except Exception as e:
+                path, err = None, f"persisting iteration {snap.iteration} failed: {e}"
+                log.error("shadow %d: %s", self.cfg.shard, err)
+            with self._cv:
+                if path is not None and (self.persisted_iteration is None or snap.iteration >= self.persisted_iteration):
+                    self.persisted_iteration, self.persisted_path = snap.iteration, path
+                self._persist_error = err
+                self._cv.notify_all()
+
+    def persist_now(self, timeout: float | None = None) -> str:
+        timeout = self.cfg.request_timeout if timeout is None else timeout
+        with self._cv:
+            snap = self.latest
+            if snap is None:
+                raise RuntimeError("nothing published yet (no bootstrap)")
+            if self.persisted_iteration == snap.iteration:
+                return self.persisted_path
+            self._persist_want, self._persist_error = snap, ""
+            self._cv.notify_all()
+            ok = self._cv.wait_for(lambda: self._persist_error or self._stop.is_set() or (
+                self.persisted_iteration is not None and self.persisted_iteration >= snap.iteration), timeout)
+            if self._persist_error:
+                raise RuntimeError(self._persist_error)
+            if not ok or self.persisted_iteration is None:
+                raise TimeoutError(f"persisting iteration {snap.iteration} did not finish in {timeout}s")
+            return self.persisted_path
+
+    # -- control operations (also callable in-process) -----------------------------------------------
+    def bootstrap(self, b: Bootstrap) -> ShadowStatus:
+        if b.job_id != self.cfg.job_id:
+            raise ProtocolError(f"Bootstrap: field 'job_id': {b.job_id} is not this shadow's job {self.cfg.job_id}")
+        if b.shard != self.cfg.shard:
+            raise ProtocolError(f"Bootstrap: field 'shard': {b.shard} is not this shadow's shard {self.cfg.shard}")
+        if b.shard_map.job_id != b.job_id:
+            raise ProtocolError(f"ShardMap: field 'job_id': {b.shard_map.job_id} != {b.job_id}")
+        if b.iteration < 0:
+            raise ProtocolError(f"Bootstrap: field 'iteration': {b.iteration} < 0")
+        layout = ShardLayout.build(b.params, b.shard_map.owner, b.shard)
+        replica = AdamWReplica(b, layout, self.cfg.payload_order)
+        snap = replica.snapshot()
+        with self._cv:
+            if not self._cv.wait_for(lambda: not self._applying, self.cfg.request_timeout):
+                raise TimeoutError("bootstrap: the optimizer step in progress did not finish")
+            head = b.iteration + 1
+            if self._reasm is None or not layout.same_as(self._layout):
+                self._reasm = Reassembler(layout, b.job_id, head, self.cfg.ring, self.counters)
+            else:
+                self._reasm.restart(head)
+            self._layout, self._replica = layout, replica
+            for k in [k for k in self._manifests if k < head]:
+                del self._manifests[k]
+            self._publish(snap)
+            self._head_since = time.monotonic()
+            self._cv.notify_all()
+            return self._status()
+
+    def manifest(self, m: Manifest) -> ManifestAck:
+        if m.job_id != self.cfg.job_id:
+            raise ProtocolError(f"Manifest: field 'job_id': {m.job_id} is not this shadow's job {self.cfg.job_id}")
+        if not isinstance(m.lrs, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in m.lrs):
+            raise ProtocolError(f"Manifest {m.iteration}: field 'lrs' must be a list of floats, got {m.lrs!r}")
+        if m.clip_coef is not None and not isinstance(m.clip_coef, (int, float)):
+            raise ProtocolError(f"Manifest {m.iteration}: field 'clip_coef' must be a float or None")
+        with self._cv:
+            r, rep = self._reasm, self._replica
+            if rep is not None and len(m.lrs) != len(rep.spec.param_groups):
+                raise ProtocolError(f"Manifest {m.iteration}: field 'lrs' has {len(m.lrs)} entries, "
+                                    f"the optimizer has {len(rep.spec.param_groups)} param groups")
+            reason = ""
+            if r is None:
+                reason = "not bootstrapped"
+            elif m.iteration >= r.head:
+                self._manifests[m.iteration] = (m, time.monotonic())
+                while len(self._manifests) > 64:
+                    del self._manifests[min(self._manifests)]
+                self._cv.notify_all()
+            resync = r is None or r.needs_resync or rep is None
+            if resync and not reason:
+                reason = self.counters.last_error
+            return ManifestAck(self.cfg.job_id, self.cfg.shard, m.iteration, resync,
+                               self.latest.iteration if self.latest else None, reason)
+
+    def status(self) -> ShadowStatus:
+        with self._lock:
+            return self._status()
+
+    def _status(self) -> ShadowStatus:
+        c, r = self.counters, self._reasm
+        latest = self.latest.iteration if self.latest else None
+        newest = r.newest_seen if r else None
+        return ShadowStatus(
+            job_id=self.cfg.job_id, shard=self.cfg.shard, latest_iteration=latest,
+            previous_iteration=self.previous.iteration if self.previous else None,
+            persisted_iteration=self.persisted_iteration, pending=r.pending() if r else 0,
+            bytes_received=c.bytes_received, packets=c.packets, duplicates=c.duplicates, losses=c.losses,
+            rejected=c.rejected, needs_resync=r is None or r.needs_resync or self._replica is None,
+            last_error=c.last_error or self._persist_error,
+            lag=max(0, newest - latest) if newest is not None and latest is not None else 0)
+
+    def fetch(self, iteration: int | None = None) -> ShardState:
+        with self._lock:
+            have = [s for s in (self.latest, self.previous) if s is not None]
+        if not have:
+            raise LookupError("nothing published yet (no bootstrap)")
+        if iteration is None:
+            return have[0]
+        for s in have:
+            if s.iteration == iteration:
+                return s
+        raise LookupError(f"iteration {iteration} is not in memory (have {[s.iteration for s in have]})")
+
+    def wait_for(self, pred, timeout: float) -> bool:
+        """Wait (bounded) until ``pred(node)`` holds under the lock; for tests and tools."""
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while not pred(self):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cv.wait(min(left, 0.02))  # also polls: counters change without a notify
+            return True
+
+    # -- management server ---------------------------------------------------------------------
+    def _accept_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.tcp.accept()
+            except (socket.timeout, BlockingIOError):
+                continue
+            except OSError:
+                return
+            conn.settimeout(self.cfg.request_timeout)
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self._conns.add(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True,
+                             name=f"shadow{self.cfg.shard}-conn").start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        handlers = {
+            "bootstrap": lambda b: self.bootstrap(self._expect(b, Bootstrap)),
+            "manifest": lambda b: self.manifest(self._expect(b, Manifest)),
+            "status": lambda b: self.status(),
+            "fetch": lambda b: self.fetch((b or {}).get("iteration")),
+            "persist": lambda b: self.persist_now(),
+        }
+        try:
+            while not self._stop.is_set():
+                ready, _, _ = select.select([conn], [], [], 0.2)
+                if not ready:
+                    continue
+                try:
+                    op, body = recv_message(conn)
+                except ProtocolError as e:  # framing lost: answer once, then hang up
+                    send_message(conn, "error", {"kind": "ProtocolError", "message": str(e)})
+                    return
+                fn = handlers.get(op)
+                try:
+                    if fn is None:
+                        raise ProtocolError(f"field 'op': unknown request {op!r}")
+                    reply = ("ok", fn(body))
+                except Exception as e:
+                    reply = ("error", {"kind": type(e).__name__, "message": str(e)})
+                send_message(conn, *reply)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._conns.discard(conn)
+            conn.close()
+
+    @staticmethod
+    def _expect(body, cls):
+        if not isinstance(body, cls):
+            raise ProtocolError(f"request body is a {type(body).__name__}, expected {cls.__name__}")
+        return body

@@ -1,0 +1,383 @@
+"""The shadow protocol: the dataclasses at the trainer/shadow seam and their TCP framing.
+
+The trainer side (``shadow/client.py``) and the shadow node (``shadow/node.py``) talk over one
+TCP connection on the shadow's management address.  Every message -- request or reply -- is
+one *frame*::
+
+    offset size  field
+    ------ ----  ---------------------------------------------------------------
+       0     4   magic  b"CMSP"
+       4     4   header length H (big endian u32)
+       8     8   blob length B   (big endian u64)
+      16     H   UTF-8 JSON header: {"op": ..., "body": <encoded value>}
+    16+H     B   blob: raw tensor bytes, concatenated, each 64-byte aligned
+
+Tensors never go through pickle.  :func:`encode_value` walks a value (our dataclasses, dicts,
+lists, scalars) and replaces every tensor with ``{"$t": [dtype, shape, offset, nbytes]}``
+pointing into the blob; dicts become ``{"$m": [[key, value], ...]}`` so integer keys (param
+ids) survive JSON; dataclasses become ``{"$c": class name, ...fields}`` and only the classes
+registered in this module can be rebuilt.  Floats round-trip exactly (``repr`` is shortest
+round-trip and non-finite values are written as NaN/Infinity), which matters: the learning
+rate of every step must reach the shadow bit for bit.
+
+Requests (``op``): ``bootstrap`` (body :class:`Bootstrap`), ``manifest`` (:class:`Manifest`),
+``status``, ``fetch`` (``{"iteration": int|None}``), ``persist``.  Replies: ``ok`` (body is the
+result value) or ``error`` (``{"kind": ..., "message": ...}``, raised as :class:`ShadowError`
+by the client).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import socket
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+MAGIC = b"CMSP"
+FRAME = struct.Struct("!4sIQ")
+#: A header larger than this is refused before it is read (a garbage length must not OOM us).
+MAX_HEADER = 64 << 20
+#: Likewise for the blob (a whole shard of a large model fits well below this).
+MAX_BLOB = 1 << 40
+ALIGN = 64
+
+DTYPES: dict[str, torch.dtype] = {
+    "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
+    "float64": torch.float64, "int64": torch.int64, "int32": torch.int32, "uint8": torch.uint8,
+    "bool": torch.bool,
+}
+DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+
+
+class ProtocolError(ValueError):
+    """A frame or message is malformed; the message names the culprit."""
+
+
+class ShadowError(RuntimeError):
+    """The shadow refused a request; ``kind`` is the server-side error class name."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+
+
+# ---------------------------------------------------------------------------------------------
+# The dataclasses at the seam
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class ParamSpec:
+    """One parameter of the model: its index in ``model.parameters()`` is the chunk address."""
+
+    param_id: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: str = "float32"
+    group: int = 0  #: index of its optimizer param group
+
+    def __post_init__(self):
+        self.shape = tuple(int(s) for s in self.shape)
+        if self.dtype not in DTYPES:
+            raise ProtocolError(f"ParamSpec {self.name!r}: field 'dtype': unknown dtype {self.dtype!r}")
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass
+class OptimizerSpec:
+    """The trainer's optimizer: kind, variant, and each param group's hyperparameters.
+
+    ``param_groups`` holds one dict per group in ``optimizer.param_groups`` order, without
+    ``params`` (e.g. ``lr``, ``betas``, ``eps``, ``weight_decay``, ``amsgrad``, ``maximize``).
+    """
+
+    kind: str = "adamw"
+    foreach: bool | None = None
+    fused: bool = False
+    param_groups: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def from_optimizer(cls, opt: torch.optim.Optimizer) -> "OptimizerSpec":
+        """Describe a live ``torch.optim.AdamW`` (helper for the trainer side and tests)."""
+        if not isinstance(opt, torch.optim.AdamW):
+            raise ProtocolError(f"OptimizerSpec: field 'kind': only torch.optim.AdamW is replayed, got {type(opt).__name__}")
+        groups = []
+        for g in opt.param_groups:
+            groups.append({k: (list(v) if isinstance(v, tuple) else v) for k, v in g.items()
+                           if k != "params" and isinstance(v, (int, float, bool, str, tuple, list, type(None)))})
+        first = opt.param_groups[0]
+        return cls(kind="adamw", foreach=first.get("foreach"), fused=bool(first.get("fused") or False),
+                   param_groups=groups)
+
+
+@dataclass
+class ShardMap:
+    """Which shard owns each parameter, and where each shard's shadow listens (``host:port``)."""
+
+    job_id: int
+    num_shards: int
+    owner: dict[int, int] = field(default_factory=dict)
+    shadows: list[str] = field(default_factory=list)
+
+    def owned(self, shard: int) -> list[int]:
+        return sorted(pid for pid, s in self.owner.items() if s == shard)
+
+
+@dataclass
+class Bootstrap:
+    """Initial (or resync) state of one shard.
+
+    ``iteration`` is the number of optimizer steps already applied to the given state, so the
+    next gradient to arrive is for ``iteration + 1``.  ``params`` lists ALL parameters of the
+    model (the address space); ``tensors``/``opt_state`` hold only the owned ones.
+    """
+
+    job_id: int
+    shard: int
+    iteration: int
+    params: list[ParamSpec]
+    shard_map: ShardMap
+    optimizer: OptimizerSpec
+    tensors: dict[int, torch.Tensor] = field(default_factory=dict)
+    opt_state: dict[int, dict[str, torch.Tensor]] = field(default_factory=dict)
+
+
+@dataclass
+class Manifest:
+    """What the trainer did in step ``iteration`` besides the gradient itself.
+
+    ``lrs``: the learning rate of each param group for this step.  ``clip_coef``: the clamped
+    coefficient ``clip_grad_norm_`` multiplied the gradients by (a float32 value), or None when
+    not clipping.  ``skip``: no optimizer step (AMP overflow), but the iteration counts.
+    """
+
+    job_id: int
+    iteration: int
+    lrs: list[float]
+    clip_coef: float | None = None
+    skip: bool = False
+
+
+@dataclass
+class ManifestAck:
+    """The shadow's answer to a manifest.  ``needs_resync``: send a :class:`Bootstrap`."""
+
+    job_id: int
+    shard: int
+    iteration: int
+    needs_resync: bool
+    latest_iteration: int | None = None
+    reason: str = ""
+
+
+@dataclass
+class ShadowStatus:
+    job_id: int
+    shard: int
+    latest_iteration: int | None  #: newest published (consistent) iteration
+    previous_iteration: int | None  #: the one kept before it
+    persisted_iteration: int | None  #: newest iteration durably on disk
+    pending: int  #: iterations buffered but not yet published
+    bytes_received: int  #: payload bytes accepted into buffers
+    packets: int  #: datagrams received (all)
+    duplicates: int  #: packets whose elements were all already present (incl. stale iterations)
+    losses: int  #: iterations given up on (gap, timeout, overflow)
+    rejected: int  #: malformed, foreign job, not-owned param, out of range
+    needs_resync: bool
+    last_error: str = ""
+    lag: int = 0  #: newest iteration seen minus latest published
+
+
+@dataclass
+class ShardState:
+    """A published checkpoint of one shard (what ``fetch`` returns and files hold)."""
+
+    job_id: int
+    shard: int
+    iteration: int
+    tensors: dict[int, torch.Tensor]
+    opt_state: dict[int, dict[str, torch.Tensor]]
+    optimizer: OptimizerSpec
+    params: list[ParamSpec] = field(default_factory=list)  #: ALL params (names for export)
+    num_shards: int = 1
+
+
+_CLASSES = {c.__name__: c for c in (ParamSpec, OptimizerSpec, ShardMap, Bootstrap, Manifest,
+                                      ManifestAck, ShadowStatus, ShardState)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Value encoding (JSON + blob, no pickle)
+# ---------------------------------------------------------------------------------------------
+def tensor_bytes(t: torch.Tensor) -> memoryview:
+    """A zero-copy byte view of a contiguous CPU tensor (any dtype)."""
+    t = t.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    t = t.contiguous()
+    if t.numel() == 0:
+        return memoryview(b"")
+    return memoryview(t.reshape(-1).view(torch.uint8).numpy())
+
+
+def tensor_from_bytes(buf, dtype: str, shape, offset: int = 0, what: str = "tensor") -> torch.Tensor:
+    """Rebuild a tensor from raw bytes (viewing ``buf`` when it is an aligned bytearray)."""
+    if dtype not in DTYPES:
+        raise ProtocolError(f"{what}: field 'dtype': unknown dtype {dtype!r}")
+    shape = tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ProtocolError(f"{what}: field 'shape': negative dimension in {shape}")
+    dt = DTYPES[dtype]
+    n = math.prod(shape)
+    nbytes = n * torch.empty((), dtype=dt).element_size()
+    if offset < 0 or offset + nbytes > len(buf):
+        raise ProtocolError(f"{what}: field 'nbytes': {nbytes} bytes at offset {offset} exceed the {len(buf)}-byte blob")
+    if n == 0:
+        return torch.empty(shape, dtype=dt)
+    if not isinstance(buf, bytearray) or offset % ALIGN:
+        buf, offset = bytearray(memoryview(buf)[offset:offset + nbytes]), 0
+    # Zero copy: the tensor views (and keeps alive) the received blob.
+    return torch.frombuffer(buf, dtype=dt, count=n, offset=offset).reshape(shape)
+
+
+class _BlobWriter:
+    def __init__(self):
+        self.parts: list[memoryview] = []
+        self.size = 0
+
+    def add(self, t: torch.Tensor) -> list:
+        mv = tensor_bytes(t)
+        pad = (-self.size) % ALIGN
+        if pad:
+            self.parts.append(memoryview(bytes(pad)))
+            self.size += pad
+        off = self.size
+        self.parts.append(mv)
+        self.size += len(mv)
+        return [DTYPE_NAMES.get(t.dtype) or _bad_dtype(t.dtype), list(t.shape), off, len(mv)]
+
+
+def _bad_dtype(dt):
+    raise ProtocolError(f"tensor dtype {dt} cannot be serialised")
+
+
+def encode_value(v: Any, blob: _BlobWriter) -> Any:
+    if isinstance(v, torch.Tensor):
+        return {"$t": blob.add(v)}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        name = type(v).__name__
+        if name not in _CLASSES:
+            raise ProtocolError(f"dataclass {name} is not part of the shadow protocol")
+        out = {"$c": name}
+        for f in dataclasses.fields(v):
+            out[f.name] = encode_value(getattr(v, f.name), blob)
+        return out
+    if isinstance(v, dict):
+        return {"$m": [[encode_value(k, blob), encode_value(x, blob)] for k, x in v.items()]}
+    if isinstance(v, (list, tuple)):
+        return [encode_value(x, blob) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise ProtocolError(f"value of type {type(v).__name__} cannot be sent over the shadow protocol")
+
+
+def decode_value(v: Any, blob) -> Any:
+    if isinstance(v, list):
+        return [decode_value(x, blob) for x in v]
+    if isinstance(v, dict):
+        if "$t" in v:
+            try:
+                dtype, shape, off, _n = v["$t"]
+            except (TypeError, ValueError):
+                raise ProtocolError(f"tensor reference {v['$t']!r} is malformed") from None
+            return tensor_from_bytes(blob, dtype, shape, off)
+        if "$m" in v:
+            out = {}
+            for pair in v["$m"]:
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise ProtocolError(f"map entry {pair!r} is not a [key, value] pair")
+                k = decode_value(pair[0], blob)
+                out[tuple(k) if isinstance(k, list) else k] = decode_value(pair[1], blob)
+            return out
+        if "$c" in v:
+            name = v["$c"]
+            cls = _CLASSES.get(name)
+            if cls is None:
+                raise ProtocolError(f"field '$c': unknown class {name!r}")
+            names = {f.name for f in dataclasses.fields(cls)}
+            kwargs = {k: decode_value(x, blob) for k, x in v.items() if k != "$c" and k in names}
+            try:
+                return cls(**kwargs)
+            except TypeError as e:
+                raise ProtocolError(f"{name}: {e}") from None
+        raise ProtocolError(f"object without a type tag: keys {sorted(v)[:5]}")
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Framing
+# ---------------------------------------------------------------------------------------------
+def pack_message(op: str, body: Any = None) -> list:
+    """Frame ``(op, body)`` as a list of buffers for ``socket.sendmsg`` / ``b"".join``."""
+    blob = _BlobWriter()
+    header = json.dumps({"op": op, "body": encode_value(body, blob)}, separators=(",", ":"),
+                        allow_nan=True).encode()
+    return [FRAME.pack(MAGIC, len(header), blob.size), header, *blob.parts]
+
+
+def unpack_message(frame_header: bytes, header: bytes, blob) -> tuple[str, Any]:
+    try:
+        obj = json.loads(header)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ProtocolError(f"frame header is not JSON: {e}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
+        raise ProtocolError("frame header: field 'op' missing")
+    return obj["op"], decode_value(obj.get("body"), blob)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytearray:
+    buf = bytearray(n)
+    mv = memoryview(buf)
+    got = 0
+    while got < n:
+        k = sock.recv_into(mv[got:], n - got)
+        if k == 0:
+            raise ConnectionError(f"peer closed the connection after {got} of {n} bytes")
+        got += k
+    return buf
+
+
+def send_message(sock: socket.socket, op: str, body: Any = None) -> None:
+    parts = pack_message(op, body)
+    for p in parts:
+        sock.sendall(p)
+
+
+def recv_message(sock: socket.socket) -> tuple[str, Any]:
+    """Read one frame; raises :class:`ProtocolError` (bad frame) or ``ConnectionError`` (EOF)."""
+    fh = _recv_exact(sock, FRAME.size)
+    magic, hlen, blen = FRAME.unpack(fh)
+    if magic != MAGIC:
+        raise ProtocolError(f"frame field 'magic': {bytes(magic)!r} is not {MAGIC!r}")
+    if hlen > MAX_HEADER:
+        raise ProtocolError(f"frame field 'header_len': {hlen} exceeds {MAX_HEADER}")
+    if blen > MAX_BLOB:
+        raise ProtocolError(f"frame field 'blob_len': {blen} exceeds {MAX_BLOB}")
+    header = _recv_exact(sock, hlen)
+    blob = _recv_exact(sock, blen) if blen else b""
+    return unpack_message(fh, header, blob)
+
+
+def clip_coefficient(max_norm: float, total_norm: torch.Tensor) -> float:
+    """The clamped coefficient ``clip_grad_norm_`` multiplies gradients by, computed with the very
+    same tensor ops (so the float32 value is bit-identical), for ``Manifest.clip_coef``::
+
+        total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        clip_coef = clip_coefficient(max_norm, total)
+    """
+    return float(torch.clamp(max_norm / (total_norm + 1e-6), max=1.0))

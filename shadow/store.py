@@ -1,0 +1,156 @@
+"""Durable shard checkpoints: one self-describing, checksummed file per (shard, iteration).
+
+File layout (``.cmshard``)::
+
+    offset  size  field
+    ------  ----  ---------------------------------------------------------------
+       0      8   magic  b"CMSHARD1"
+       8      8   header length H (little endian u64)
+      16      H   UTF-8 JSON header: the ShardState with every tensor replaced by
+                  {"$t": [dtype, shape, offset, nbytes]} into the blob (shadow.protocol encoding)
+    16+H      B   blob: raw tensor bytes, 64-byte aligned
+     end-32  32   sha256 of every byte before it
+
+Loading never unpickles: JSON and raw bytes only, and the checksum is verified over the whole file
+before anything is parsed, so a truncated or corrupted file is refused with
+:class:`CheckpointCorrupt` naming the file and the failed check.  Writes are atomic: a temp file in
+the same directory, ``fsync``, ``os.replace`` onto the final name, ``fsync`` of the directory; the
+final name therefore only ever holds a complete, checksummed checkpoint.
+
+Files live at ``<ckpt_dir>/job<J>/shard<S>/iter<I:010d>.cmshard``; :func:`list_iterations` scans
+them, :class:`ShardStore` writes and prunes (keeping the newest ``keep``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import struct
+from pathlib import Path
+
+from .protocol import ProtocolError, ShardState, _BlobWriter, decode_value, encode_value
+
+MAGIC = b"CMSHARD1"
+_LEN = struct.Struct("<Q")
+DIGEST = 32
+SUFFIX = ".cmshard"
+_NAME = re.compile(r"^iter(\d{10})\.cmshard$")
+
+
+class CheckpointCorrupt(ValueError):
+    """A checkpoint file failed a check; ``path`` and ``check`` say which and why."""
+
+    def __init__(self, path, check: str, message: str):
+        super().__init__(f"checkpoint {path}: {check}: {message}")
+        self.path, self.check = str(path), check
+
+
+def shard_dir(ckpt_dir, job_id: int, shard: int) -> Path:
+    return Path(ckpt_dir) / f"job{job_id}" / f"shard{shard}"
+
+
+def shard_path(ckpt_dir, job_id: int, shard: int, iteration: int) -> Path:
+    return shard_dir(ckpt_dir, job_id, shard) / f"iter{iteration:010d}{SUFFIX}"
+
+
+def list_iterations(ckpt_dir, job_id: int, shard: int) -> list[int]:
+    d = shard_dir(ckpt_dir, job_id, shard)
+    if not d.is_dir():
+        return []
+    return sorted(int(m.group(1)) for f in os.listdir(d) if (m := _NAME.match(f)))
+
+
+def _fsync_dir(d: Path) -> None:
+    fd = os.open(d, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class FileBackend:
+    """Where bytes go.  Subclass to inject faults (e.g. crash before the rename)."""
+
+    def write_atomic(self, path: Path, parts) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        try:
+            with open(tmp, "wb") as f:
+                for p in parts:
+                    f.write(p)
+                f.flush()
+                os.fsync(f.fileno())
+            self.before_rename(tmp, path)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        _fsync_dir(path.parent)
+
+    def before_rename(self, tmp: Path, path: Path) -> None:
+        """Hook for fault injection; the temp file is complete and synced here."""
+
+
+def encode_state(state: ShardState) -> list:
+    """The file as a list of buffers, the last one the sha256 trailer."""
+    blob = _BlobWriter()
+    header = json.dumps(encode_value(state, blob), separators=(",", ":"), allow_nan=True).encode()
+    pre = MAGIC + _LEN.pack(len(header))
+    h = hashlib.sha256()
+    parts = [pre, header, *blob.parts]
+    for p in parts:
+        h.update(p)
+    return parts + [h.digest()]
+
+
+def save_state(path, state: ShardState, backend: FileBackend | None = None) -> Path:
+    path = Path(path)
+    (backend or FileBackend()).write_atomic(path, encode_state(state))
+    return path
+
+
+def load_state(path) -> ShardState:
+    """Read and verify a shard checkpoint; raises :class:`CheckpointCorrupt` on any defect."""
+    path = Path(path)
+    data = bytearray(path.read_bytes())
+    if len(data) < len(MAGIC) + _LEN.size + DIGEST:
+        raise CheckpointCorrupt(path, "length", f"{len(data)} bytes is shorter than an empty checkpoint (truncated?)")
+    if bytes(data[:8]) != MAGIC:
+        raise CheckpointCorrupt(path, "magic", f"{bytes(data[:8])!r} is not {MAGIC!r}")
+    body, digest = memoryview(data)[:-DIGEST], bytes(data[-DIGEST:])
+    if hashlib.sha256(body).digest() != digest:
+        raise CheckpointCorrupt(path, "sha256", "content does not match its checksum (truncated or corrupted)")
+    (hlen,) = _LEN.unpack_from(data, 8)
+    start = 16 + hlen
+    if start > len(body):
+        raise CheckpointCorrupt(path, "header_len", f"{hlen} exceeds the file")
+    blob = bytearray(body[start:])
+    try:
+        state = decode_value(json.loads(bytes(body[16:start])), blob)
+    except (ProtocolError, ValueError) as e:
+        raise CheckpointCorrupt(path, "header", str(e)) from None
+    if not isinstance(state, ShardState):
+        raise CheckpointCorrupt(path, "header", f"holds a {type(state).__name__}, not a ShardState")
+    return state
+
+
+class ShardStore:
+    """Persisted checkpoints of one shard; keeps the newest ``keep`` files."""
+
+    def __init__(self, ckpt_dir, job_id: int, shard: int, keep: int = 3, backend: FileBackend | None = None):
+        self.ckpt_dir, self.job_id, self.shard, self.keep = Path(ckpt_dir), job_id, shard, max(1, keep)
+        self.backend = backend or FileBackend()
+
+    def save(self, state: ShardState) -> Path:
+        path = shard_path(self.ckpt_dir, self.job_id, self.shard, state.iteration)
+        save_state(path, state, self.backend)
+        for it in list_iterations(self.ckpt_dir, self.job_id, self.shard)[:-self.keep]:
+            shard_path(self.ckpt_dir, self.job_id, self.shard, it).unlink(missing_ok=True)
+        return path
+
+    def iterations(self) -> list[int]:
+        return list_iterations(self.ckpt_dir, self.job_id, self.shard)
+
+    def load(self, iteration: int) -> ShardState:
+        return load_state(shard_path(self.ckpt_dir, self.job_id, self.shard, iteration))

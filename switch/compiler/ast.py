@@ -1,0 +1,49 @@
+"""AST of the P4-16 subset: one generic :class:`Node` with a ``kind`` and attributes.
+
+Kinds (attributes) -- types: ``bit(width)``, ``int(width)``, ``varbit(width)``,
+``bool``, ``void``, ``error``, ``string``, ``typename(name, args)``, ``stack(elem, size)``,
+``tuple(args)``, ``dontcare``.  Declarations: ``header``/``struct``/``header_union``
+(name, fields), ``typedef``/``newtype`` (type, name), ``const`` (type, name, value),
+``enum`` (name, members, base, values), ``error_decl``/``match_kind`` (members),
+``extern_func``, ``extern_obj``, ``parser``/``control`` (name, params, ctor_params,
+locals, states|body), ``parser_type``/``control_type``/``package``, ``action``,
+``function``, ``instance`` (type, args, name), ``table`` (name, props).  Statements:
+``assign``, ``call_stmt``, ``if``, ``switch``, ``block``, ``var``, ``exit``, ``return``,
+``empty``.  Expressions: ``int``, ``bool_lit``, ``str``, ``name``, ``member``, ``index``,
+``slice``, ``call``, ``binary``, ``unary``, ``cast``, ``cond``, ``list``, ``struct_init``,
+``dontcare``, and in keysets ``mask``, ``range``, ``default``.
+"""
+from __future__ import annotations
+
+from .errors import Loc
+
+
+class Node:
+    __slots__ = ("kind", "loc", "_attrs")
+
+    def __init__(self, kind: str, loc: Loc, **attrs):
+        self.kind = kind
+        self.loc = loc
+        self._attrs = attrs
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_attrs":
+            raise AttributeError(name)
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise AttributeError(f"{self.kind} node has no attribute {name!r}") from None
+
+    def get(self, name, default=None):
+        return self._attrs.get(name, default)
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self._attrs.items())})"
+
+
+def annotation(annos: list, name: str):
+    """The first annotation ``name`` of a list, as (name, args, loc) or None."""
+    for a in annos or ():
+        if a[0] == name:
+            return a
+    return None

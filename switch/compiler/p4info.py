@@ -1,0 +1,123 @@
+"""P4Info (p4.config.v1.P4Info) for a compiled program, laid out as p4c emits it for v1model.
+
+Names are the fully qualified control-plane names (``MyIngress.ipv4_lpm``), ids come
+from :mod:`.ids` (p4c's hash + linear probing) and are already in the IR; aliases are
+shortest unique suffixes.  Tables, actions and other resources are listed sorted by
+name, like p4c's serializer.
+"""
+from __future__ import annotations
+
+from p4.config.v1 import p4info_pb2
+
+_MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
+          "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
+          "optional": p4info_pb2.MatchField.OPTIONAL}
+_COUNTER_UNIT = {"packets": p4info_pb2.CounterSpec.PACKETS, "bytes": p4info_pb2.CounterSpec.BYTES,
+                 "packets_and_bytes": p4info_pb2.CounterSpec.BOTH}
+_METER_UNIT = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.MeterSpec.BYTES}
+_SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
+          "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
+          "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
+_SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
+
+
+def _preamble(pre, obj: dict) -> None:
+    pre.id = obj["id"]
+    pre.name = obj["name"]
+    pre.alias = obj.get("alias", obj["name"])
+    for name, args in obj.get("annos", ()):
+        if name in _SKIP_ANNOS:
+            continue
+        pre.annotations.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+
+
+def _anno_arg(a) -> str:
+    return f'"{a}"' if isinstance(a, str) and not a.lstrip("-").isdigit() else str(a)
+
+
+def build_p4info(ir: dict) -> p4info_pb2.P4Info:
+    info = p4info_pb2.P4Info()
+    info.pkg_info.arch = "v1model"
+    for t in sorted(ir["tables"], key=lambda x: x["name"]):
+        pt = info.tables.add()
+        _preamble(pt.preamble, t)
+        for k in t["keys"]:
+            mf = pt.match_fields.add()
+            mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+        for a in t["actions"]:
+            ar = pt.action_refs.add()
+            ar.id = a["id"]
+            ar.scope = _SCOPE[a["scope"]]
+            if a["scope"] == "DEFAULT_ONLY":
+                ar.annotations.append("@defaultonly")
+            elif a["scope"] == "TABLE_ONLY":
+                ar.annotations.append("@tableonly")
+        if t["default"]["const"]:
+            pt.const_default_action_id = t["default"]["action"]
+        if t["direct_counter"]:
+            pt.direct_resource_ids.append(t["direct_counter"])
+        if t["direct_meter"]:
+            pt.direct_resource_ids.append(t["direct_meter"])
+        pt.size = t["size"]
+        if t["is_const"]:
+            pt.is_const_table = True
+        if t["const_entries"]:
+            pt.has_initial_entries = True
+        if t.get("support_timeout"):
+            pt.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
+    for a in sorted(ir["actions"], key=lambda x: x["name"]):
+        pa = info.actions.add()
+        _preamble(pa.preamble, a)
+        for p in a["params"]:
+            pp = pa.params.add()
+            pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
+    for c in sorted(ir["counters"], key=lambda x: x["name"]):
+        pc = info.counters.add()
+        _preamble(pc.preamble, c)
+        pc.spec.unit = _COUNTER_UNIT[c["unit"]]
+        pc.size = c["size"]
+    for c in sorted(ir["direct_counters"], key=lambda x: x["name"]):
+        pc = info.direct_counters.add()
+        _preamble(pc.preamble, c)
+        pc.spec.unit = _COUNTER_UNIT[c["unit"]]
+        if c.get("table_id"):
+            pc.direct_table_id = c["table_id"]
+    for m in sorted(ir["meters"], key=lambda x: x["name"]):
+        pm = info.meters.add()
+        _preamble(pm.preamble, m)
+        pm.spec.unit = _METER_UNIT[m["unit"]]
+        pm.size = m["size"]
+    for m in sorted(ir["direct_meters"], key=lambda x: x["name"]):
+        pm = info.direct_meters.add()
+        _preamble(pm.preamble, m)
+        pm.spec.unit = _METER_UNIT[m["unit"]]
+        if m.get("table_id"):
+            pm.direct_table_id = m["table_id"]
+    for r in sorted(ir["registers"], key=lambda x: x["name"]):
+        pr = info.registers.add()
+        _preamble(pr.preamble, r)
+        pr.type_spec.bitstring.bit.bitwidth = r["width"]
+        pr.size = r["size"]
+    for d in sorted(ir["digests"], key=lambda x: x["name"]):
+        pd = info.digests.add()
+        _preamble(pd.preamble, d)
+        pd.type_spec.struct.name = d["name"]
+        st = info.type_info.structs[d["name"]]
+        for fname, ft in d["fields"]:
+            mem = st.members.add()
+            mem.name = fname
+            w = ft[1] if ft[0] in ("bit", "int") else (ft[2][1] if ft[0] == "serenum" else 1)
+            if ft[0] == "int":
+                mem.type_spec.bitstring.int.bitwidth = w
+            elif ft[0] == "bool":
+                mem.type_spec.bool.SetInParent()
+            else:
+                mem.type_spec.bitstring.bit.bitwidth = w
+    for name, ch in sorted(ir["controller_headers"].items()):
+        pc = info.controller_packet_metadata.add()
+        pc.preamble.id, pc.preamble.name, pc.preamble.alias = ch["id"], name, ch["alias"]
+        pc.preamble.annotations.append(f'@controller_header("{name}")')
+        for f in ch["fields"]:
+            md = pc.metadata.add()
+            md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
+    return info

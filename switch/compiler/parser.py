@@ -1,0 +1,900 @@
+"""Recursive-descent parser for the P4-16 subset (grammar of the P4-16 spec, appendix).
+
+P4's grammar is context sensitive at ``<``: ``T<U> x`` declares, ``a < b`` compares.
+Like p4c's lexer feedback, the parser keeps the set of names declared as types
+(``header``, ``struct``, ``typedef``, ``extern``, ...) and reads ``Name <`` as type
+arguments only when ``Name`` is a type (or a generic call such as ``lookahead<T>()``).
+Every error names the token where parsing stopped and what was expected there.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .errors import Loc, P4CompileError
+from .lexer import Tok
+
+_BIN_PREC = [
+    ("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
+    ("<<", ">>"), ("++", "+", "-", "|+|", "|-|"), ("*", "/", "%"),
+]
+_GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
+                  "update_checksum", "verify_checksum_with_payload", "update_checksum_with_payload",
+                  "read", "write", "count", "execute_meter"}
+_BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple", "list", "match_kind"}
+
+
+class Parser:
+    def __init__(self, toks: list[Tok]):
+        self.toks = toks
+        self.i = 0
+        self.types: set[str] = {"packet_in", "packet_out"}
+
+    # -- token helpers ------------------------------------------------------------------
+    @property
+    def t(self) -> Tok:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def at(self, *texts: str) -> bool:
+        t = self.t
+        return t.kind in ("op", "kw") and t.text in texts
+
+    def at_id(self) -> bool:
+        return self.t.kind == "id"
+
+    def next(self) -> Tok:
+        t = self.t
+        self.i += 1
+        return t
+
+    def err(self, expected: str, tok: Tok | None = None):
+        tok = tok or self.t
+        return P4CompileError(tok.loc, f"expected {expected}, found {tok.text!r}")
+
+    def expect(self, text: str) -> Tok:
+        if not self.at(text):
+            raise self.err(repr(text))
+        return self.next()
+
+    def accept(self, text: str) -> bool:
+        if self.at(text):
+            self.i += 1
+            return True
+        return False
+
+    def ident(self, what: str = "an identifier") -> Tok:
+        # P4 allows some keywords as names in places (apply, key, actions, ...): accept
+        # the non-reserved contextual ones.
+        if self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in
+                                   ("apply", "key", "actions", "entries", "state", "type",
+                                    "priority", "list", "string", "value_set", "default")):
+            return self.next()
+        raise self.err(what)
+
+    def at_shr(self) -> bool:
+        a, b = self.t, self.peek()
+        return (a.kind == "op" and a.text == ">" and b.kind == "op" and b.text == ">"
+                and a.loc.line == b.loc.line and a.end_col == b.loc.col and a.loc.file == b.loc.file)
+
+    # -- program ------------------------------------------------------------------------
+    def program(self) -> list[Node]:
+        decls = []
+        while self.t.kind != "eof":
+            if self.accept(";"):
+                continue
+            decls.append(self.declaration())
+        return decls
+
+    def annotations(self) -> list:
+        annos = []
+        while self.at("@"):
+            loc = self.next().loc
+            name = self.ident("an annotation name").text
+            args = []
+            if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
+                self.next()
+                depth, cur = 0, []
+                while True:
+                    t = self.t
+                    if t.kind == "eof":
+                        raise self.err("')' closing the annotation", t)
+                    if t.text in ("(", "[", "{") and t.kind == "op":
+                        depth += 1
+                    if t.text in (")", "]", "}") and t.kind == "op":
+                        if depth == 0:
+                            self.next()
+                            break
+                        depth -= 1
+                    self.next()
+                    if t.text == "," and depth == 0 and t.kind == "op":
+                        args.append(cur)
+                        cur = []
+                    else:
+                        cur.append(t)
+                if cur:
+                    args.append(cur)
+            vals = []
+            for toks in args:
+                if len(toks) == 1 and toks[0].kind == "str":
+                    vals.append(toks[0].value)
+                elif len(toks) == 1 and toks[0].kind == "num":
+                    vals.append(toks[0].value[0])
+                else:
+                    vals.append(" ".join(x.text for x in toks))
+            annos.append((name, vals, loc))
+        return annos
+
+    def declaration(self) -> Node:
+        annos = self.annotations()
+        t = self.t
+        if self.at("header", "struct", "header_union"):
+            return self.struct_like(annos)
+        if self.at("typedef", "type"):
+            self.next()
+            ty = self.type_ref()
+            name = self.ident("a type name")
+            self.expect(";")
+            self.types.add(name.text)
+            return Node("typedef", name.loc, type=ty, name=name.text, annos=annos)
+        if self.at("const"):
+            return self.const_decl(annos)
+        if self.at("enum"):
+            return self.enum_decl(annos)
+        if self.at("error", "match_kind") and self.peek().text == "{":
+            kind = "error_decl" if self.next().text == "error" else "match_kind"
+            self.expect("{")
+            members = []
+            while not self.at("}"):
+                members.append(self.ident("a member name").text)
+                if not self.accept(","):
+                    break
+            self.expect("}")
+            return Node(kind, t.loc, members=members)
+        if self.at("extern"):
+            return self.extern_decl(annos)
+        if self.at("parser"):
+            return self.parser_decl(annos)
+        if self.at("control"):
+            return self.control_decl(annos)
+        if self.at("package"):
+            self.next()
+            name = self.ident()
+            self.types.add(name.text)
+            tparams = self.type_params()
+            params = self.params()
+            self.expect(";")
+            return Node("package", name.loc, name=name.text, tparams=tparams, params=params)
+        if self.at("action"):
+            return self.action_decl(annos)
+        if self.at("value_set"):
+            raise P4CompileError(t.loc, "value_set is not supported by the embedded target")
+        # function declaration or instantiation
+        return self.function_or_instance(annos)
+
+    def struct_like(self, annos) -> Node:
+        kw = self.next()
+        name = self.ident("a type name")
+        self.types.add(name.text)
+        if self.at("<"):
+            raise P4CompileError(self.t.loc, "generic structs/headers are not supported")
+        self.expect("{")
+        fields = []
+        while not self.at("}"):
+            fannos = self.annotations()
+            fty = self.type_ref()
+            fname = self.ident("a field name")
+            self.expect(";")
+            fields.append(Node("field", fname.loc, type=fty, name=fname.text, annos=fannos))
+        self.expect("}")
+        return Node(kw.text, name.loc, name=name.text, fields=fields, annos=annos)
+
+    def const_decl(self, annos) -> Node:
+        self.expect("const")
+        ty = self.type_ref()
+        name = self.ident("a constant name")
+        self.expect("=")
+        val = self.expr()
+        self.expect(";")
+        return Node("const", name.loc, type=ty, name=name.text, value=val, annos=annos)
+
+    def enum_decl(self, annos) -> Node:
+        self.expect("enum")
+        base = None
+        if self.at("bit", "int"):
+            base = self.type_ref()
+        name = self.ident("an enum name")
+        self.types.add(name.text)
+        self.expect("{")
+        members, values = [], []
+        while not self.at("}"):
+            self.annotations()
+            m = self.ident("an enum member")
+            members.append(m.text)
+            values.append(self.expr() if self.accept("=") else None)
+            if not self.accept(","):
+                break
+        self.expect("}")
+        if base is not None and any(v is None for v in values):
+            raise P4CompileError(name.loc, f"serializable enum {name.text}: every member needs a value")
+        return Node("enum", name.loc, name=name.text, members=members, base=base, values=values,
+                    annos=annos)
+
+    def type_params(self) -> list[str]:
+        out = []
+        if self.accept("<"):
+            while True:
+                n = self.ident("a type parameter").text
+                out.append(n)
+                self.types.add(n)
+                if not self.accept(","):
+                    break
+            self.expect(">")
+        return out
+
+    def extern_decl(self, annos) -> Node:
+        self.expect("extern")
+        # extern function: extern <ret-type> name<...>(...);  extern object: extern Name<...> { ... }
+        if (self.at_id() or self.t.kind == "kw") and self.peek().text in ("{", "<") and \
+                self.t.text not in _BASE_TYPES and self.t.kind == "id":
+            # could still be "extern T name(...)" with T generic... treat "Name {" or "Name<..> {"
+            save = self.i
+            name = self.next()
+            self.types.add(name.text)
+            tparams = self.type_params()
+            if self.at("{"):
+                self.next()
+                methods = []
+                while not self.at("}"):
+                    mannos = self.annotations()
+                    if self.at("abstract"):
+                        self.next()
+                    if self.at_id() and self.t.text == name.text and self.peek().text == "(":
+                        m = self.next()
+                        params = self.params()
+                        self.expect(";")
+                        methods.append(Node("ctor", m.loc, name=m.text, params=params, annos=mannos))
+                        continue
+                    ret = self.type_ref()
+                    m = self.ident("a method name")
+                    mt = self.type_params()
+                    params = self.params()
+                    self.expect(";")
+                    methods.append(Node("method", m.loc, name=m.text, ret=ret, tparams=mt,
+                                        params=params, annos=mannos))
+                self.expect("}")
+                return Node("extern_obj", name.loc, name=name.text, tparams=tparams,
+                            methods=methods, annos=annos)
+            self.i = save
+        ret = self.type_ref()
+        name = self.ident("an extern function name")
+        tparams = self.type_params()
+        params = self.params()
+        self.expect(";")
+        return Node("extern_func", name.loc, name=name.text, ret=ret, tparams=tparams,
+                    params=params, annos=annos)
+
+    def params(self) -> list[Node]:
+        self.expect("(")
+        out = []
+        while not self.at(")"):
+            pannos = self.annotations()
+            direction = None
+            if self.at("in", "out", "inout"):
+                direction = self.next().text
+            ty = self.type_ref()
+            name = self.ident("a parameter name")
+            default = self.expr() if self.accept("=") else None
+            out.append(Node("param", name.loc, direction=direction, type=ty, name=name.text,
+                            default=default, annos=pannos))
+            if not self.accept(","):
+                break
+        self.expect(")")
+        return out
+
+    def parser_decl(self, annos) -> Node:
+        self.expect("parser")
+        name = self.ident("a parser name")
+        tparams = self.type_params()
+        params = self.params()
+        if self.accept(";"):
+            self.types.add(name.text)
+            return Node("parser_type", name.loc, name=name.text, tparams=tparams, params=params)
+        ctor = self.params() if self.at("(") else []
+        self.expect("{")
+        locals_, states = [], []
+        while not self.at("}"):
+            lannos = self.annotations()
+            if self.at("state"):
+                states.append(self.state())
+            else:
+                locals_.append(self.local_decl(lannos))
+        self.expect("}")
+        self.types.add(name.text)
+        return Node("parser", name.loc, name=name.text, params=params, ctor_params=ctor,
+                    locals=locals_, states=states, annos=annos)
+
+    def state(self) -> Node:
+        self.expect("state")
+        name = self.ident("a state name")
+        self.expect("{")
+        stmts = []
+        trans = None
+        while not self.at("}"):
+            if self.at("transition"):
+                tl = self.next().loc
+                if self.at("select"):
+                    trans = self.select(tl)
+                else:
+                    to = self.ident("a state name")
+                    trans = Node("direct", to.loc, to=to.text)
+                    self.expect(";")
+                if not self.at("}"):
+                    raise self.err("'}' after the transition")
+                break
+            stmts.append(self.statement())
+        self.expect("}")
+        if trans is None:
+            trans = Node("direct", name.loc, to="reject")
+        return Node("state", name.loc, name=name.text, stmts=stmts, transition=trans)
+
+    def select(self, loc) -> Node:
+        self.expect("select")
+        self.expect("(")
+        exprs = [self.expr()]
+        while self.accept(","):
+            exprs.append(self.expr())
+        self.expect(")")
+        self.expect("{")
+        cases = []
+        while not self.at("}"):
+            cl = self.t.loc
+            ks = self.keyset_tuple()
+            self.expect(":")
+            to = self.ident("a state name")
+            self.expect(";")
+            cases.append(Node("case", cl, keysets=ks, to=to.text))
+        self.expect("}")
+        return Node("select", loc, exprs=exprs, cases=cases)
+
+    def keyset_tuple(self) -> list[Node]:
+        if self.at("("):
+            # either a tuple of keysets or a parenthesised expression; try tuple first
+            save = self.i
+            self.next()
+            items = [self.keyset()]
+            if self.at(","):
+                while self.accept(","):
+                    items.append(self.keyset())
+                self.expect(")")
+                return items
+            self.i = save
+        return [self.keyset()]
+
+    def keyset(self) -> Node:
+        t = self.t
+        if self.at("default"):
+            self.next()
+            return Node("default", t.loc)
+        if self.at_id() and t.text == "_":
+            self.next()
+            return Node("default", t.loc)
+        e = self.expr()
+        if self.accept("&&&"):
+            return Node("mask", t.loc, value=e, mask=self.expr())
+        if self.accept(".."):
+            return Node("range", t.loc, lo=e, hi=self.expr())
+        return e
+
+    def control_decl(self, annos) -> Node:
+        self.expect("control")
+        name = self.ident("a control name")
+        tparams = self.type_params()
+        params = self.params()
+        if self.accept(";"):
+            self.types.add(name.text)
+            return Node("control_type", name.loc, name=name.text, tparams=tparams, params=params,
+                        annos=annos)
+        ctor = self.params() if self.at("(") else []
+        self.expect("{")
+        locals_ = []
+        body = None
+        while not self.at("}"):
+            lannos = self.annotations()
+            if self.at("apply"):
+                self.next()
+                body = self.block()
+                continue
+            locals_.append(self.local_decl(lannos))
+        self.expect("}")
+        if body is None:
+            raise P4CompileError(name.loc, f"control {name.text} has no apply block")
+        self.types.add(name.text)
+        return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,
+                    locals=locals_, body=body, annos=annos)
+
+    def local_decl(self, annos) -> Node:
+        if self.at("action"):
+            return self.action_decl(annos)
+        if self.at("table"):
+            return self.table_decl(annos)
+        if self.at("const"):
+            return self.const_decl(annos)
+        if self.at("value_set"):
+            raise P4CompileError(self.t.loc, "value_set is not supported by the embedded target")
+        loc = self.t.loc
+        ty = self.type_ref()
+        if self.at("("):
+            args = self.args()
+            name = self.ident("an instance name")
+            self.expect(";")
+            return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+        name = self.ident("a variable name")
+        init = self.expr() if self.accept("=") else None
+        self.expect(";")
+        return Node("var", loc, type=ty, name=name.text, init=init, annos=annos)
+
+    def action_decl(self, annos) -> Node:
+        self.expect("action")
+        name = self.ident("an action name")
+        params = self.params()
+        body = self.block()
+        return Node("action", name.loc, name=name.text, params=params, body=body, annos=annos)
+
+    def function_or_instance(self, annos) -> Node:
+        loc = self.t.loc
+        ty = self.type_ref()
+        if self.at("("):
+            args = self.args()
+            name = self.ident("an instance name")
+            self.expect(";")
+            return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+        name = self.ident("a declaration name")
+        tparams = self.type_params()
+        if self.at("("):
+            params = self.params()
+            body = self.block()
+            return Node("function", name.loc, name=name.text, ret=ty, params=params, body=body,
+                        annos=annos, tparams=tparams)
+        raise self.err("'(' after a function name", self.t) if ty.kind != "typename" else \
+            P4CompileError(loc, f"unexpected declaration starting with {ty.name!r}")
+
+    def table_decl(self, annos) -> Node:
+        self.expect("table")
+        name = self.ident("a table name")
+        self.expect("{")
+        props = {}
+        while not self.at("}"):
+            pannos = self.annotations()
+            pl = self.t.loc
+            is_const = self.accept("const")
+            pname = self.ident("a table property").text
+            if pname in props:
+                raise P4CompileError(pl, f"table {name.text}: property {pname} given twice")
+            if pname == "key":
+                self.expect("=")
+                self.expect("{")
+                keys = []
+                while not self.at("}"):
+                    kl = self.t.loc
+                    e = self.expr()
+                    self.expect(":")
+                    mk = self.ident("a match kind")
+                    kannos = self.annotations()
+                    self.expect(";")
+                    keys.append(Node("key", kl, expr=e, match=mk.text, match_loc=mk.loc, annos=kannos))
+                self.expect("}")
+                props["key"] = keys
+            elif pname == "actions":
+                self.expect("=")
+                self.expect("{")
+                acts = []
+                while not self.at("}"):
+                    aannos = self.annotations()
+                    al = self.t.loc
+                    n = self.ident("an action name")
+                    aname = n.text
+                    while self.accept("."):
+                        aname += "." + self.ident().text
+                    args = self.args() if self.at("(") else []
+                    self.expect(";")
+                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
+                self.expect("}")
+                props["actions"] = acts
+            elif pname == "default_action":
+                self.expect("=")
+                e = self.expr()
+                self.expect(";")
+                props["default_action"] = Node("default_action", pl, expr=e, const=is_const)
+            elif pname == "entries":
+                self.expect("=")
+                self.expect("{")
+                entries = []
+                while not self.at("}"):
+                    el = self.t.loc
+                    eannos = self.annotations()
+                    prio = None
+                    if self.at("priority"):
+                        self.next()
+                        self.expect("=")
+                        prio = self.expr()
+                        self.expect(":")
+                    ks = self.keyset_tuple()
+                    self.expect(":")
+                    act = self.expr()
+                    self.expect(";")
+                    entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
+                self.expect("}")
+                props["entries"] = Node("entries", pl, entries=entries, const=is_const)
+            else:
+                self.expect("=")
+                e = self.expr()
+                self.expect(";")
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const)
+        self.expect("}")
+        return Node("table", name.loc, name=name.text, props=props, annos=annos)
+
+    # -- types --------------------------------------------------------------------------
+    def is_type_start(self) -> bool:
+        t = self.t
+        if t.kind == "kw" and t.text in ("bit", "int", "varbit", "bool", "error", "string",
+                                           "tuple", "void", "match_kind", "list"):
+            return True
+        return t.kind == "id" and t.text in self.types
+
+    def type_ref(self) -> Node:
+        t = self.t
+        if self.at("bit", "int", "varbit"):
+            self.next()
+            if self.accept("<"):
+                if self.at("("):
+                    self.next()
+                    w = self.expr()
+                    self.expect(")")
+                else:
+                    wt = self.t
+                    if wt.kind == "num":
+                        self.next()
+                        w = Node("int", wt.loc, value=wt.value[0], width=None, signed=False)
+                    elif wt.kind == "id":
+                        self.next()
+                        w = Node("name", wt.loc, name=wt.text, top=False)
+                    else:
+                        raise self.err("a width")
+                self.expect(">")
+            else:
+                if t.text == "varbit":
+                    raise self.err("'<' after varbit")
+                w = Node("int", t.loc, value=1, width=None, signed=False) if t.text == "bit" else None
+                if t.text == "int":
+                    ty = Node("int_inf", t.loc)
+                    return self._stack_suffix(ty)
+            ty = Node(t.text if t.text != "int" else "sint", t.loc, width=w)
+        elif self.at("bool", "void", "error", "string", "match_kind"):
+            self.next()
+            ty = Node(t.text, t.loc)
+        elif self.at("tuple", "list"):
+            self.next()
+            self.expect("<")
+            args = [self.type_ref()]
+            while self.accept(","):
+                args.append(self.type_ref())
+            self.expect(">")
+            ty = Node("tuple", t.loc, args=args)
+        elif t.kind == "id" or (t.kind == "op" and t.text == "."):
+            if self.accept("."):
+                t = self.t
+            name = self.ident("a type").text
+            args = []
+            if self.at("<") and name in self.types:
+                self.next()
+                args = [self.type_ref() if not (self.at_id() and self.t.text == "_") else
+                        Node("dontcare", self.next().loc)]
+                while self.accept(","):
+                    args.append(self.type_ref())
+                self.expect(">")
+            ty = Node("typename", t.loc, name=name, args=args)
+        else:
+            raise self.err("a type")
+        return self._stack_suffix(ty)
+
+    def _stack_suffix(self, ty: Node) -> Node:
+        while self.at("[") :
+            self.next()
+            size = self.expr()
+            self.expect("]")
+            ty = Node("stack", ty.loc, elem=ty, size=size)
+        return ty
+
+    # -- statements -----------------------------------------------------------------------
+    def block(self) -> Node:
+        loc = self.expect("{").loc
+        stmts = []
+        while not self.at("}"):
+            if self.t.kind == "eof":
+                raise self.err("'}'")
+            stmts.append(self.statement())
+        self.expect("}")
+        return Node("block", loc, stmts=stmts)
+
+    def statement(self) -> Node:
+        annos = self.annotations()
+        t = self.t
+        if self.at("{"):
+            return self.block()
+        if self.accept(";"):
+            return Node("empty", t.loc)
+        if self.at("if"):
+            self.next()
+            self.expect("(")
+            c = self.expr()
+            self.expect(")")
+            then = self.statement()
+            els = self.statement() if self.accept("else") else None
+            return Node("if", t.loc, cond=c, then=then, els=els)
+        if self.at("switch"):
+            self.next()
+            self.expect("(")
+            e = self.expr()
+            self.expect(")")
+            self.expect("{")
+            cases = []
+            while not self.at("}"):
+                cl = self.t.loc
+                if self.accept("default"):
+                    label = None
+                else:
+                    label = self.expr()
+                self.expect(":")
+                body = self.block() if self.at("{") else None
+                cases.append(Node("swcase", cl, label=label, body=body))
+            self.expect("}")
+            return Node("switch", t.loc, expr=e, cases=cases)
+        if self.at("exit"):
+            self.next()
+            self.expect(";")
+            return Node("exit", t.loc)
+        if self.at("return"):
+            self.next()
+            v = None if self.at(";") else self.expr()
+            self.expect(";")
+            return Node("return", t.loc, value=v)
+        if self.at("const"):
+            return self.const_decl(annos)
+        if self.at("transition"):
+            raise P4CompileError(t.loc, "transition must be the last statement of a parser state")
+        if self.at("for"):
+            raise P4CompileError(t.loc, "for loops are not supported by the embedded target")
+        # variable declaration?  TYPE name [= e];
+        if self.is_type_start() and self._looks_like_decl():
+            ty = self.type_ref()
+            if self.at("("):
+                args = self.args()
+                name = self.ident("an instance name")
+                self.expect(";")
+                return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+            name = self.ident("a variable name")
+            init = self.expr() if self.accept("=") else None
+            self.expect(";")
+            return Node("var", t.loc, type=ty, name=name.text, init=init, annos=annos)
+        e = self.expr()
+        if self.accept("="):
+            r = self.expr()
+            self.expect(";")
+            return Node("assign", t.loc, lhs=e, rhs=r)
+        self.expect(";")
+        if e.kind != "call":
+            raise P4CompileError(t.loc, "expression statement must be a call or an assignment")
+        return Node("call_stmt", t.loc, call=e)
+
+    def _looks_like_decl(self) -> bool:
+        """At a type name: is this `T x ...` (declaration) rather than an expression?"""
+        save = self.i
+        try:
+            self.type_ref()
+            ok = self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in ("key", "type")) \
+                or self.at("(")
+            if self.at("(") and self.toks[save].kind == "id":
+                # "T(args) name;" is an instantiation, "f(args);" a call
+                depth, j = 0, self.i
+                while j < len(self.toks):
+                    x = self.toks[j]
+                    if x.text == "(":
+                        depth += 1
+                    elif x.text == ")":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                ok = self.toks[j + 1].kind == "id" if j + 1 < len(self.toks) else False
+            return ok
+        except P4CompileError:
+            return False
+        finally:
+            self.i = save
+
+    # -- expressions ----------------------------------------------------------------------
+    def args(self) -> list[Node]:
+        self.expect("(")
+        out = []
+        while not self.at(")"):
+            t = self.t
+            if (t.kind == "id" and self.peek().text == "=" and self.peek().kind == "op"):
+                self.next()
+                self.next()
+                out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))
+            elif t.kind == "id" and t.text == "_":
+                self.next()
+                out.append(Node("dontcare", t.loc))
+            else:
+                out.append(self.expr())
+            if not self.accept(","):
+                break
+        self.expect(")")
+        return out
+
+    def expr(self) -> Node:
+        c = self.binary(0)
+        if self.at("?"):
+            loc = self.next().loc
+            a = self.expr()
+            self.expect(":")
+            b = self.expr()
+            return Node("cond", loc, cond=c, a=a, b=b)
+        return c
+
+    def binary(self, level: int) -> Node:
+        if level == len(_BIN_PREC):
+            return self.unary()
+        left = self.binary(level + 1)
+        ops = _BIN_PREC[level]
+        while True:
+            t = self.t
+            if ">>" in ops and self.at_shr():
+                self.next()
+                self.next()
+                op = ">>"
+            elif t.kind == "op" and t.text in ops:
+                if t.text == ">" and self.at_shr():
+                    break
+                self.next()
+                op = t.text
+            else:
+                break
+            right = self.binary(level + 1)
+            left = Node("binary", t.loc, op=op, a=left, b=right)
+        return left
+
+    def unary(self) -> Node:
+        t = self.t
+        if self.at("!", "~", "-", "+"):
+            self.next()
+            return Node("unary", t.loc, op=t.text, a=self.unary())
+        if self.at("(") and self._is_cast():
+            self.next()
+            ty = self.type_ref()
+            self.expect(")")
+            return Node("cast", t.loc, type=ty, a=self.unary())
+        return self.postfix(self.primary())
+
+    def _is_cast(self) -> bool:
+        nxt = self.peek()
+        if nxt.kind == "kw" and nxt.text in ("bit", "int", "bool", "varbit", "error"):
+            return True
+        if nxt.kind == "id" and nxt.text in self.types:
+            save = self.i
+            try:
+                self.next()
+                self.type_ref()
+                return self.at(")") and not self.peek().text in (";", ")", ",", "}", "]", ":")
+            except P4CompileError:
+                return False
+            finally:
+                self.i = save
+        return False
+
+    def primary(self) -> Node:
+        t = self.t
+        if t.kind == "num":
+            self.next()
+            v, w, s = t.value
+            return Node("int", t.loc, value=v, width=w, signed=s)
+        if self.at("true", "false"):
+            self.next()
+            return Node("bool_lit", t.loc, value=t.text == "true")
+        if t.kind == "str":
+            self.next()
+            return Node("str", t.loc, value=t.value)
+        if self.at("("):
+            self.next()
+            e = self.expr()
+            self.expect(")")
+            return e
+        if self.at("{"):
+            self.next()
+            if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":
+                fields = []
+                while not self.at("}"):
+                    n = self.ident("a field name")
+                    self.expect("=")
+                    fields.append((n.text, self.expr()))
+                    if not self.accept(","):
+                        break
+                self.expect("}")
+                return Node("struct_init", t.loc, fields=fields)
+            items = []
+            while not self.at("}"):
+                items.append(self.expr())
+                if not self.accept(","):
+                    break
+            self.expect("}")
+            return Node("list", t.loc, items=items)
+        if self.at("."):
+            self.next()
+            n = self.ident()
+            return Node("name", n.loc, name=n.text, top=True)
+        if self.at("error"):
+            self.next()
+            return Node("name", t.loc, name="error", top=False)
+        if self.at("bit", "int", "bool") or (t.kind == "id" and t.text in self.types and self.peek().text == "<"):
+            # a type used as an expression (e.g. a generic call's type argument context)
+            ty = self.type_ref()
+            return Node("type_expr", t.loc, type=ty)
+        if t.kind == "id" or (t.kind == "kw" and t.text in ("apply", "key", "type")):
+            self.next()
+            return Node("name", t.loc, name=t.text, top=False)
+        if t.kind == "id" and t.text == "_":
+            self.next()
+            return Node("dontcare", t.loc)
+        raise self.err("an expression")
+
+    def postfix(self, e: Node) -> Node:
+        while True:
+            t = self.t
+            if self.at("."):
+                self.next()
+                n = self.ident("a member name")
+                e = Node("member", n.loc, base=e, name=n.text)
+            elif self.at("["):
+                self.next()
+                a = self.expr()
+                if self.accept(":"):
+                    b = self.expr()
+                    self.expect("]")
+                    e = Node("slice", t.loc, a=e, hi=a, lo=b)
+                else:
+                    self.expect("]")
+                    e = Node("index", t.loc, base=e, index=a)
+            elif self.at("("):
+                args = self.args()
+                e = Node("call", t.loc, fn=e, targs=[], args=args)
+            elif self.at("<") and self._generic_call_ahead(e):
+                self.next()
+                targs = [self.type_ref()]
+                while self.accept(","):
+                    targs.append(self.type_ref())
+                self.expect(">")
+                args = self.args()
+                e = Node("call", t.loc, fn=e, targs=targs, args=args)
+            else:
+                return e
+
+    def _generic_call_ahead(self, e: Node) -> bool:
+        name = e.get("name")
+        if e.kind not in ("name", "member") or name not in _GENERIC_CALLS:
+            return False
+        save = self.i
+        try:
+            self.next()
+            self.type_ref()
+            while self.accept(","):
+                self.type_ref()
+            return self.at(">") and self.peek().text == "("
+        except P4CompileError:
+            return False
+        finally:
+            self.i = save
+
+
+def parse(toks: list[Tok]) -> list[Node]:
+    return Parser(toks).program()

@@ -1,0 +1,270 @@
+"""A small C preprocessor for P4: ``#include``, ``#define`` (object- and function-like),
+``#undef``, ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif``, ``#error``.
+
+Comments are blanked first (newlines kept) so that every output line still knows its
+file and line number; the result is a list of :class:`Line` records that the lexer
+turns into tokens with exact ``file:line:col`` positions (columns inside a line that
+a macro expanded are those of the expanded text).
+
+``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
+files (``include/``), which describe the v1model architecture the target implements.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from .errors import Loc, P4CompileError
+
+BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
+BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MAX_INCLUDE_DEPTH = 32
+
+
+@dataclass
+class Line:
+    file: str
+    line: int
+    text: str
+
+
+@dataclass
+class Macro:
+    params: list[str] | None
+    body: str
+
+
+def strip_comments(text: str, file: str) -> str:
+    """Replace // and /* */ comments by spaces, keeping newlines and string literals."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"' and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
+            chunk = text[i:j + 2]
+            out.append("".join(ch if ch == "\n" else " " for ch in chunk))
+            i = j + 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+class Preprocessor:
+    def __init__(self, include_dirs=(), defines=None):
+        self.include_dirs = list(include_dirs)
+        self.macros: dict[str, Macro] = {}
+        for k, v in (defines or {}).items():
+            self.macros[k] = Macro(None, "1" if v is None else str(v))
+        self.out: list[Line] = []
+        self.once: set[str] = set()
+
+    def run(self, path: str) -> list[Line]:
+        if not os.path.isfile(path):
+            raise P4CompileError(Loc(path, 0, 0), "no such file")
+        self._file(path, 0)
+        return self.out
+
+    def run_text(self, text: str, name: str) -> list[Line]:
+        self._text(text, name, os.getcwd(), 0)
+        return self.out
+
+    def _file(self, path: str, depth: int) -> None:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self._text(text, path, os.path.dirname(os.path.abspath(path)), depth)
+
+    def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
+        if angle and name in BUILTIN_HEADERS:
+            return os.path.join(BUILTIN_DIR, name)
+        cands = ([] if angle else [here]) + self.include_dirs
+        for d in cands:
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                return p
+        if name in BUILTIN_HEADERS:
+            return os.path.join(BUILTIN_DIR, name)
+        raise P4CompileError(loc, f"cannot find include file {name!r} (searched: {', '.join(cands) or 'nothing'})")
+
+    def _text(self, text: str, file: str, here: str, depth: int) -> None:
+        if depth > _MAX_INCLUDE_DEPTH:
+            raise P4CompileError(Loc(file, 1, 1), "#include nested too deeply")
+        text = strip_comments(text, file)
+        raw = text.split("\n")
+        # conditional stack entries: [active, taken_any, parent_active]
+        stack: list[list[bool]] = []
+        active = True
+        i = 0
+        while i < len(raw):
+            lineno = i + 1
+            line = raw[i]
+            while line.endswith("\\") and i + 1 < len(raw):
+                i += 1
+                line = line[:-1] + " " + raw[i]
+                raw[i] = ""
+            i += 1
+            s = line.strip()
+            if s.startswith("#"):
+                col = line.index("#") + 1
+                loc = Loc(file, lineno, col)
+                m = re.match(r"#\s*([A-Za-z_]+)\s*(.*)$", s)
+                if not m:
+                    if active and s != "#":
+                        raise P4CompileError(loc, f"malformed preprocessor directive {s!r}")
+                    self.out.append(Line(file, lineno, ""))
+                    continue
+                d, rest = m.group(1), m.group(2).strip()
+                if d in ("ifdef", "ifndef"):
+                    name = rest.split()[0] if rest else ""
+                    if not name:
+                        raise P4CompileError(loc, f"#{d} needs a macro name")
+                    cond = (name in self.macros) == (d == "ifdef")
+                    stack.append([active and cond, cond, active])
+                    active = active and cond
+                elif d == "if":
+                    cond = self._eval(rest, loc) if active else False
+                    stack.append([active and cond, cond, active])
+                    active = active and cond
+                elif d == "elif":
+                    if not stack:
+                        raise P4CompileError(loc, "#elif without #if")
+                    top = stack[-1]
+                    cond = (not top[1]) and top[2] and self._eval(rest, loc)
+                    top[0] = cond
+                    top[1] = top[1] or cond
+                    active = cond
+                elif d == "else":
+                    if not stack:
+                        raise P4CompileError(loc, "#else without #if")
+                    top = stack[-1]
+                    top[0] = top[2] and not top[1]
+                    top[1] = True
+                    active = top[0]
+                elif d == "endif":
+                    if not stack:
+                        raise P4CompileError(loc, "#endif without #if")
+                    stack.pop()
+                    active = stack[-1][0] if stack else True
+                elif not active:
+                    pass
+                elif d == "include":
+                    m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
+                    if not m2:
+                        raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
+                    angle = m2.group(2) is not None
+                    target = self._resolve(m2.group(2) or m2.group(3), angle, here, loc)
+                    key = os.path.abspath(target)
+                    if key not in self.once:
+                        if os.path.basename(target) in BUILTIN_HEADERS and target.startswith(BUILTIN_DIR):
+                            self.once.add(key)
+                        self._file(target, depth + 1)
+                elif d == "define":
+                    m2 = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\(([^)]*)\))?\s*(.*)$", rest)
+                    if not m2:
+                        raise P4CompileError(loc, f"malformed #define {rest!r}")
+                    params = None
+                    if m2.group(2) is not None:
+                        params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
+                    self.macros[m2.group(1)] = Macro(params, m2.group(4).strip())
+                elif d == "undef":
+                    self.macros.pop(rest.split()[0] if rest else "", None)
+                elif d == "error":
+                    raise P4CompileError(loc, f"#error {rest}")
+                elif d in ("pragma", "line", "warning"):
+                    pass
+                else:
+                    raise P4CompileError(loc, f"unknown preprocessor directive #{d}")
+                self.out.append(Line(file, lineno, ""))
+                continue
+            self.out.append(Line(file, lineno, self.expand(line, Loc(file, lineno, 1)) if active else ""))
+        if stack:
+            raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
+
+    def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
+        if depth > 32 or not self.macros:
+            return text
+        out, pos, changed = [], 0, False
+        for m in _IDENT.finditer(text):
+            name = m.group(0)
+            if m.start() < pos:
+                continue
+            # skip identifiers inside string literals and numeric suffixes like 8w0
+            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()):
+                continue
+            mac = self.macros.get(name)
+            if mac is None:
+                continue
+            if mac.params is None:
+                out.append(text[pos:m.start()])
+                out.append(mac.body)
+                pos = m.end()
+                changed = True
+                continue
+            j = m.end()
+            while j < len(text) and text[j] == " ":
+                j += 1
+            if j >= len(text) or text[j] != "(":
+                continue
+            lvl, k, args, start = 0, j, [], j + 1
+            while k < len(text):
+                ch = text[k]
+                if ch == "(":
+                    lvl += 1
+                elif ch == ")":
+                    lvl -= 1
+                    if lvl == 0:
+                        args.append(text[start:k])
+                        break
+                elif ch == "," and lvl == 1:
+                    args.append(text[start:k])
+                    start = k + 1
+                k += 1
+            else:
+                raise P4CompileError(loc, f"unterminated call of macro {name}")
+            args = [a.strip() for a in args]
+            if args == [""] and not mac.params:
+                args = []
+            if len(args) != len(mac.params):
+                raise P4CompileError(loc, f"macro {name} takes {len(mac.params)} argument(s), got {len(args)}")
+            sub = dict(zip(mac.params, args))
+            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), mac.body)
+            out.append(text[pos:m.start()])
+            out.append(body)
+            pos = k + 1
+            changed = True
+        out.append(text[pos:])
+        res = "".join(out)
+        return self.expand(res, loc, depth + 1) if changed else res
+
+    def _eval(self, expr: str, loc: Loc) -> bool:
+        e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
+                   lambda m: "1" if m.group(1) in self.macros else "0", expr)
+        e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
+                   lambda m: "1" if m.group(1) in self.macros else "0", e)
+        e = self.expand(e, loc)
+        e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
+        e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
+        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortn]*", e):
+            raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}")
+        try:
+            return bool(eval(e, {"__builtins__": {}}, {}))  # noqa: S307 - filtered to arithmetic above
+        except Exception:
+            raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}") from None

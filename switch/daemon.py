@@ -1,0 +1,167 @@
+"""The switch process: ports -> pipeline -> traffic manager, plus the CPU port.
+
+One data-plane thread owns every port.  It waits on ``epoll`` for readable ports,
+drains up to ``BATCH`` frames from each ready one (:meth:`Port.recv_batch`), runs
+each frame through the live :class:`switch.runtime.Pipeline` and hands every output
+``(egress_port, frame)`` to the :class:`switch.tm.TrafficManager`.  Frames sent to
+the CPU port go to ``packet_in_handler`` (the P4Runtime server) instead.  The
+pipeline takes its own lock per call, so P4Runtime writes interleave with packets
+at packet granularity; swapping pipelines is one reference assignment.
+
+Python threads share one interpreter lock, so a second data-plane thread would
+only add contention; shaped ports (rate/delay/lossless) get their own transmit
+threads in the TM, which mostly sleep.
+
+``--pcap DIR`` writes ``<label>_in.pcap`` / ``<label>_out.pcap`` per port (see
+:mod:`switch.pcap`); ``trace`` receives the pipeline's per-packet log lines
+(``--log-console``/``--log-file``) -- both off by default because they cost time
+per packet.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+import time
+from dataclasses import dataclass, field
+
+from .pcap import PcapWriter
+from .ports import Port
+from .tm import TrafficManager
+
+log = logging.getLogger("checkmate.switch")
+
+BATCH = 64
+
+
+@dataclass
+class DataplaneStats:
+    rx: int = 0
+    tx: int = 0
+    dropped_no_pipeline: int = 0
+    pipeline_errors: int = 0
+    packet_in: int = 0
+    packet_out: int = 0
+    per_port_rx: dict = field(default_factory=dict)
+
+
+class Switch:
+    """Ports, the live pipeline and the TM of one switch."""
+
+    def __init__(self, ports: list[Port], tm: TrafficManager, *, cpu_port: int | None = None,
+                 pcap_dir: str | None = None, trace=None):
+        self.ports = {p.number: p for p in ports}
+        self.tm = tm
+        self.cpu_port = cpu_port
+        self.trace = trace
+        self.pipeline = None
+        self.packet_in_handler = None
+        self.stats = DataplaneStats()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pcap_in: dict[int, PcapWriter] = {}
+        self._pcap_out: dict[int, PcapWriter] = {}
+        if pcap_dir:
+            os.makedirs(pcap_dir, exist_ok=True)
+            for p in ports:
+                self._pcap_in[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_in.pcap"))
+                self._pcap_out[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_out.pcap"))
+        for p in ports:
+            send = p.send
+            out = self._pcap_out.get(p.number)
+            if out is not None:
+                send = _tee(out, p.send)
+            tm.add_port(p.number, send)
+
+    # -- control --------------------------------------------------------------------
+    def install(self, pipeline) -> None:
+        """Make ``pipeline`` live (None: drop everything)."""
+        if pipeline is not None:
+            pipeline.trace = self.trace
+        self.pipeline = pipeline
+
+    def packet_out(self, frame: bytes) -> None:
+        """A PacketOut from the controller: the frame enters the pipeline on the CPU port."""
+        if self.cpu_port is None:
+            raise ValueError("PacketOut: the switch was started without --cpu-port")
+        self.stats.packet_out += 1
+        self._process(self.cpu_port, frame)
+
+    # -- data plane -----------------------------------------------------------------
+    def _process(self, in_port: int, frame: bytes) -> None:
+        pl = self.pipeline
+        if pl is None:
+            self.stats.dropped_no_pipeline += 1
+            return
+        try:
+            outs = pl.process(in_port, frame)
+        except Exception as exc:  # a program bug must not kill the switch
+            self.stats.pipeline_errors += 1
+            if self.stats.pipeline_errors <= 10:
+                log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frame), exc)
+            return
+        cpu = self.cpu_port
+        transmit = self.tm.transmit
+        for eport, data in outs:
+            if eport == cpu:
+                self.stats.packet_in += 1
+                h = self.packet_in_handler
+                if h is not None:
+                    h(data)
+            else:
+                transmit(eport, data)
+                self.stats.tx += 1
+
+    def run(self) -> None:
+        """Data-plane loop; returns when :meth:`stop` is called."""
+        ep = select.epoll()
+        by_fd = {}
+        for p in self.ports.values():
+            ep.register(p.fileno(), select.EPOLLIN)
+            by_fd[p.fileno()] = p
+        pin, pouts = self._pcap_in, self._pcap_out
+        process = self._process
+        stats = self.stats
+        try:
+            while not self._stop.is_set():
+                events = ep.poll(0.2)
+                for fd, _ in events:
+                    port = by_fd[fd]
+                    n = port.number
+                    frames = port.recv_batch(BATCH)
+                    stats.rx += len(frames)
+                    w = pin.get(n)
+                    for f in frames:
+                        if w is not None:
+                            w.write(f)
+                        process(n, f)
+                if pin:
+                    for w in pin.values():
+                        w.flush()
+                    for w in pouts.values():
+                        w.flush()
+        finally:
+            ep.close()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="dataplane", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self.tm.close()
+        for w in list(self._pcap_in.values()) + list(self._pcap_out.values()):
+            w.flush()
+            w.close()
+        for p in self.ports.values():
+            p.close()
+
+
+def _tee(writer: PcapWriter, send):
+    def send_and_capture(frame: bytes) -> None:
+        send(frame)
+        writer.write(frame)
+    return send_and_capture

@@ -1,0 +1,185 @@
+"""Client arbitration: which StreamChannel is the primary controller of a role.
+
+Rules (P4Runtime spec, "Client Arbitration and Controller Replication"; the same
+choices as PI and Stratum where the spec leaves room):
+
+* A client joins by sending MasterArbitrationUpdate on its stream.  The device id
+  must be the switch's (else the stream ends with NOT_FOUND); a client may not
+  change device id later (FAILED_PRECONDITION).  Two live streams of one role may
+  not share an election id (INVALID_ARGUMENT, the newcomer's stream ends).
+* Per role, the primary is the connected client with the highest election id,
+  provided that id is >= the highest id the role has ever seen: when a primary
+  leaves, a backup with a lower id does not silently take over; some client must
+  (re)announce an id at least as high.  A client without election id is a backup
+  that never becomes primary.
+* Every arbitration answer carries the role, the primary's election id (or, with
+  no primary, the highest id seen) and a status: OK to the primary, ALREADY_EXISTS
+  to backups while a primary exists, NOT_FOUND to everyone while there is none.
+  When the primary changes, every client of the role is told; otherwise only the
+  client that sent the update.
+* Writes, SetForwardingPipelineConfig and PacketOut need the primary's election id;
+  Read and GetForwardingPipelineConfig are open to everyone.  Following PI, a write
+  that carries no election id is accepted while no client at all is connected for
+  the role (handy for scripts and tests), and refused otherwise.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+from google.rpc import code_pb2, status_pb2
+from grpc import StatusCode
+from p4.v1 import p4runtime_pb2
+
+from .errors import P4RTError
+
+_ids = itertools.count(1)
+
+
+def election_int(eid) -> int | None:
+    """A p4.v1.Uint128 as int; None when the message does not carry one."""
+    if eid is None:
+        return None
+    value = (eid.high << 64) | eid.low
+    return value if value else None
+
+
+def role_key(role) -> str:
+    """Roles are named (P4Runtime >= 1.4) or numbered (older); the default role is ''."""
+    if role is None:
+        return ""
+    if role.name:
+        return role.name
+    return str(role.id) if role.id else ""
+
+
+@dataclass(eq=False)
+class Client:
+    """One StreamChannel.  ``send`` queues a StreamMessageResponse towards the client."""
+
+    send: object
+    peer: str = ""
+    id: int = field(default_factory=lambda: next(_ids))
+    role: str | None = None  # None until the first arbitration message
+    role_msg: p4runtime_pb2.Role | None = None
+    election_id: int | None = None
+    device_id: int | None = None
+
+
+class Arbiter:
+    """Primary election for all roles of one device; thread-safe."""
+
+    def __init__(self, device_id: int):
+        self.device_id = device_id
+        self._lock = threading.Lock()
+        self._clients: list[Client] = []
+        self._max_seen: dict[str, int] = {}
+        self._primary: dict[str, Client | None] = {}
+
+    # -- state queries -------------------------------------------------------------
+    def primary(self, role: str = "") -> Client | None:
+        with self._lock:
+            return self._primary.get(role)
+
+    def is_primary(self, client: Client) -> bool:
+        with self._lock:
+            return client.role is not None and self._primary.get(client.role) is client
+
+    def clients(self) -> list[Client]:
+        with self._lock:
+            return list(self._clients)
+
+    def check_primary(self, role: str, election_id: int | None, what: str) -> None:
+        """Raise PERMISSION_DENIED unless ``election_id`` is the primary's for ``role``."""
+        with self._lock:
+            prim = self._primary.get(role)
+            if election_id is None and not any(c.role == role for c in self._clients):
+                return  # no controller at all: accept unauthenticated writes (PI behaviour)
+            if prim is not None and prim.election_id == election_id:
+                return
+            holder = "no primary" if prim is None else f"the primary's is {prim.election_id}"
+            raise P4RTError(StatusCode.PERMISSION_DENIED,
+                            f"{what}: election id {election_id} is not the primary's for role "
+                            f"'{role or '<default>'}' ({holder})")
+
+    # -- stream events -------------------------------------------------------------
+    def update(self, client: Client, msg: p4runtime_pb2.MasterArbitrationUpdate) -> list[tuple[Client, p4runtime_pb2.StreamMessageResponse]]:
+        """Apply one arbitration message; return the answers to send (client, message)."""
+        if msg.device_id != self.device_id:
+            if client.device_id is not None:
+                raise P4RTError(StatusCode.FAILED_PRECONDITION,
+                                f"arbitration: device id changed from {client.device_id} to {msg.device_id}")
+            raise P4RTError(StatusCode.NOT_FOUND,
+                            f"arbitration: device id {msg.device_id} is not this switch (device id {self.device_id})")
+        role = role_key(msg.role if msg.HasField("role") else None)
+        eid = election_int(msg.election_id) if msg.HasField("election_id") else None
+        with self._lock:
+            if eid is not None:
+                for other in self._clients:
+                    if other is not client and other.role == role and other.election_id == eid:
+                        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                        f"arbitration: election id {eid} is already used by another "
+                                        f"client of role '{role or '<default>'}'")
+            old_role = client.role
+            old_primaries = {r: self._primary.get(r) for r in {old_role, role} if r is not None}
+            if client not in self._clients:
+                self._clients.append(client)
+            client.role, client.election_id, client.device_id = role, eid, msg.device_id
+            client.role_msg = p4runtime_pb2.Role()
+            if msg.HasField("role"):
+                client.role_msg.CopyFrom(msg.role)
+            if eid is not None and eid > self._max_seen.get(role, 0):
+                self._max_seen[role] = eid
+            out = []
+            for r in old_primaries:
+                self._elect(r)
+                if self._primary.get(r) is not old_primaries[r]:
+                    out.extend(self._notify_all(r))
+            if not any(c is client for c, _ in out):
+                out.append((client, self._answer(client)))
+            return out
+
+    def remove(self, client: Client) -> list[tuple[Client, p4runtime_pb2.StreamMessageResponse]]:
+        """Forget a closed stream; if it was primary, tell the others there is none now."""
+        with self._lock:
+            if client not in self._clients:
+                return []
+            self._clients.remove(client)
+            role = client.role
+            was = self._primary.get(role)
+            self._elect(role)
+            if was is client:
+                return self._notify_all(role)
+            return []
+
+    # -- internals (lock held) -----------------------------------------------------
+    def _elect(self, role: str) -> None:
+        cands = [c for c in self._clients if c.role == role and c.election_id is not None]
+        best = max(cands, key=lambda c: c.election_id, default=None)
+        if best is not None and best.election_id < self._max_seen.get(role, 0):
+            best = None
+        self._primary[role] = best
+
+    def _notify_all(self, role: str):
+        return [(c, self._answer(c)) for c in self._clients if c.role == role]
+
+    def _answer(self, client: Client) -> p4runtime_pb2.StreamMessageResponse:
+        role = client.role
+        prim = self._primary.get(role)
+        resp = p4runtime_pb2.StreamMessageResponse()
+        arb = resp.arbitration
+        arb.device_id = self.device_id
+        if client.role_msg is not None and client.role_msg.ByteSize():
+            arb.role.CopyFrom(client.role_msg)
+        eid = prim.election_id if prim is not None else self._max_seen.get(role, 0)
+        if eid:
+            arb.election_id.high, arb.election_id.low = eid >> 64, eid & ((1 << 64) - 1)
+        if prim is client:
+            arb.status.CopyFrom(status_pb2.Status(code=code_pb2.OK, message="primary"))
+        elif prim is not None:
+            arb.status.CopyFrom(status_pb2.Status(code=code_pb2.ALREADY_EXISTS,
+                                                  message="backup: another client is primary"))
+        else:
+            arb.status.CopyFrom(status_pb2.Status(code=code_pb2.NOT_FOUND, message="no primary"))
+        return resp

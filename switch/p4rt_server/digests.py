@@ -1,0 +1,167 @@
+"""Digest lists: batching, acks and the duplicate filter.
+
+Nothing is sent for a digest until the controller writes a ``DigestEntry`` for it
+(INSERT; MODIFY changes the config; DELETE stops it and drops what is pending).
+Its config decides:
+
+``max_list_size``   a list is sent as soon as it holds this many entries
+                    (0 or 1: every digest goes out in its own list);
+``max_timeout_ns``  ... or when its oldest entry is this old (0: at once);
+``ack_timeout_ns``  how long data that was sent stays in the duplicate filter
+                    waiting for a ``DigestListAck``; while it is there an identical
+                    digest is suppressed (BMv2's learn filter).  An ack removes the
+                    list's data at once; 0 disables the filter.
+
+Lists go to the primary client of the default role; with no primary they are
+dropped (and counted), as PacketIns are.  Digest data is a P4Data struct of
+canonical bitstrings (one bitstring when the digest type is not a struct).
+A small timer thread flushes lists whose timeout expired and ages the filter.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from p4.v1 import p4data_pb2, p4runtime_pb2
+
+from . import codec
+
+
+@dataclass
+class _DigestState:
+    digest_id: int
+    widths: tuple[int, ...]
+    max_timeout_ns: int
+    max_list_size: int
+    ack_timeout_ns: int
+    pending: list = field(default_factory=list)
+    first_ns: int = 0
+    filter: dict = field(default_factory=dict)  # values tuple -> expiry ns (None until sent)
+    unacked: dict = field(default_factory=dict)  # list_id -> [values]
+
+
+class DigestEngine:
+    def __init__(self, send):
+        self._send = send  # callable(StreamMessageResponse) -> bool (False: no primary)
+        self._lock = threading.Lock()
+        self._digests: dict[int, _DigestState] = {}
+        self._next_list_id = 1
+        self.dropped_no_primary = 0
+        self.suppressed = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, name="digest-timer", daemon=True)
+        self._thread.start()
+
+    # -- configuration (Write DigestEntry) ------------------------------------------
+    def configure(self, digest_id: int, widths: tuple[int, ...], cfg, *, insert: bool) -> None:
+        with self._lock:
+            st = self._digests.get(digest_id)
+            if st is None:
+                st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0)
+            st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
+                cfg.max_timeout_ns, cfg.max_list_size, cfg.ack_timeout_ns)
+
+    def is_configured(self, digest_id: int) -> bool:
+        with self._lock:
+            return digest_id in self._digests
+
+    def config(self, digest_id: int):
+        with self._lock:
+            st = self._digests.get(digest_id)
+            return None if st is None else p4runtime_pb2.DigestEntry.Config(
+                max_timeout_ns=st.max_timeout_ns, max_list_size=st.max_list_size,
+                ack_timeout_ns=st.ack_timeout_ns)
+
+    def configured_ids(self) -> list[int]:
+        with self._lock:
+            return sorted(self._digests)
+
+    def remove(self, digest_id: int) -> bool:
+        with self._lock:
+            return self._digests.pop(digest_id, None) is not None
+
+    def reset(self) -> None:
+        with self._lock:
+            self._digests.clear()
+
+    # -- data plane --------------------------------------------------------------------
+    def offer(self, digest_id: int, values: tuple) -> None:
+        """Called by the pipeline (packet thread) for every digest the program sends."""
+        out = None
+        with self._lock:
+            st = self._digests.get(digest_id)
+            if st is None:
+                return
+            now = time.monotonic_ns()
+            key = tuple(values)
+            if st.ack_timeout_ns:
+                exp = st.filter.get(key, 0)
+                if exp is None or exp > now:
+                    self.suppressed += 1
+                    return
+                st.filter[key] = None  # pending: suppress duplicates until sent + acked/aged
+            if not st.pending:
+                st.first_ns = now
+            st.pending.append(key)
+            if len(st.pending) >= max(1, st.max_list_size) or st.max_timeout_ns == 0:
+                out = self._make_list(st, now)
+        if out is not None:
+            self._deliver(out)
+
+    def ack(self, digest_id: int, list_id: int) -> None:
+        with self._lock:
+            st = self._digests.get(digest_id)
+            if st is None:
+                return
+            for key in st.unacked.pop(list_id, ()):
+                st.filter.pop(key, None)
+
+    # -- internals ------------------------------------------------------------------
+    def _make_list(self, st: _DigestState, now: int) -> p4runtime_pb2.StreamMessageResponse:
+        list_id = self._next_list_id
+        self._next_list_id += 1
+        resp = p4runtime_pb2.StreamMessageResponse()
+        dl = resp.digest
+        dl.digest_id, dl.list_id, dl.timestamp = st.digest_id, list_id, time.time_ns()
+        for key in st.pending:
+            data = dl.data.add()
+            if len(st.widths) == 1 and len(key) == 1:
+                data.bitstring = codec.encode(key[0], st.widths[0])
+            else:
+                for v, w in zip(key, st.widths):
+                    data.struct.members.add(bitstring=codec.encode(int(v), w))
+        if st.ack_timeout_ns:
+            exp = now + st.ack_timeout_ns
+            for key in st.pending:
+                st.filter[key] = exp
+            st.unacked[list_id] = list(st.pending)
+        st.pending = []
+        return resp
+
+    def _deliver(self, resp) -> None:
+        if not self._send(resp):
+            self.dropped_no_primary += 1
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.005):
+            outs = []
+            with self._lock:
+                now = time.monotonic_ns()
+                for st in self._digests.values():
+                    if st.pending and now - st.first_ns >= st.max_timeout_ns:
+                        outs.append(self._make_list(st, now))
+                    if st.filter and st.ack_timeout_ns:
+                        expired = [k for k, e in st.filter.items() if e is not None and e <= now]
+                        for k in expired:
+                            del st.filter[k]
+                        if expired:
+                            gone = set(expired)
+                            for lid in [l for l, ks in st.unacked.items() if gone.issuperset(ks)]:
+                                del st.unacked[lid]
+            for o in outs:
+                self._deliver(o)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)

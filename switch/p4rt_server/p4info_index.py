@@ -1,0 +1,220 @@
+"""Id-keyed view of a P4Info, with the widths the codec needs.
+
+The server validates every P4Runtime message against the P4Info before the
+pipeline sees it: unknown ids, unknown match fields, wrong match kinds, actions that
+are not in the table's action set, parameters that are missing, repeated or too wide.
+:class:`P4InfoIndex` precomputes the lookups once per committed pipeline so that the
+checks are dictionary hits.  Names are kept to make error messages readable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grpc import StatusCode
+from p4.config.v1 import p4info_pb2
+
+from .errors import P4RTError
+
+_MATCH_KIND = {
+    p4info_pb2.MatchField.EXACT: "exact",
+    p4info_pb2.MatchField.LPM: "lpm",
+    p4info_pb2.MatchField.TERNARY: "ternary",
+    p4info_pb2.MatchField.RANGE: "range",
+    p4info_pb2.MatchField.OPTIONAL: "optional",
+}
+
+
+@dataclass(frozen=True)
+class MatchFieldInfo:
+    id: int
+    name: str
+    bitwidth: int
+    kind: str  # exact | lpm | ternary | range | optional | other
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    id: int
+    name: str
+    bitwidth: int
+
+
+@dataclass(frozen=True)
+class ActionInfo:
+    id: int
+    name: str
+    params: dict[int, ParamInfo]
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    id: int
+    name: str
+    match_fields: dict[int, MatchFieldInfo]
+    action_ids: frozenset[int]
+    default_only_action_ids: frozenset[int]
+    table_only_action_ids: frozenset[int]
+    const_default_action_id: int
+    direct_counter_id: int
+    direct_meter_id: int
+    is_const: bool
+    supports_idle_timeout: bool
+    size: int
+
+    @property
+    def needs_priority(self) -> bool:
+        return any(m.kind in ("ternary", "range", "optional") for m in self.match_fields.values())
+
+
+@dataclass(frozen=True)
+class CounterInfo:
+    id: int
+    name: str
+    size: int
+    unit: int  # p4info CounterSpec.Unit
+
+
+@dataclass(frozen=True)
+class MetadataInfo:
+    id: int
+    name: str
+    bitwidth: int
+
+
+@dataclass(frozen=True)
+class ControllerHeader:
+    """A @controller_header: its metadata fields in header order and its byte length."""
+
+    name: str
+    fields: tuple[MetadataInfo, ...]
+
+    @property
+    def bitwidth(self) -> int:
+        return sum(f.bitwidth for f in self.fields)
+
+
+@dataclass(frozen=True)
+class DigestInfo:
+    id: int
+    name: str
+    member_widths: tuple[int, ...]
+
+
+@dataclass
+class P4InfoIndex:
+    p4info: p4info_pb2.P4Info
+    tables: dict[int, TableInfo] = field(default_factory=dict)
+    actions: dict[int, ActionInfo] = field(default_factory=dict)
+    counters: dict[int, CounterInfo] = field(default_factory=dict)
+    direct_counters: dict[int, int] = field(default_factory=dict)  # direct counter id -> table id
+    meters: dict[int, CounterInfo] = field(default_factory=dict)
+    direct_meters: dict[int, int] = field(default_factory=dict)
+    registers: dict[int, CounterInfo] = field(default_factory=dict)
+    digests: dict[int, DigestInfo] = field(default_factory=dict)
+    packet_in: ControllerHeader | None = None
+    packet_out: ControllerHeader | None = None
+
+    @classmethod
+    def build(cls, p4info: p4info_pb2.P4Info) -> "P4InfoIndex":
+        idx = cls(p4info)
+        for a in p4info.actions:
+            idx.actions[a.preamble.id] = ActionInfo(
+                a.preamble.id, a.preamble.name,
+                {p.id: ParamInfo(p.id, p.name, p.bitwidth) for p in a.params})
+        for dc in p4info.direct_counters:
+            idx.direct_counters[dc.preamble.id] = dc.direct_table_id
+        for dm in p4info.direct_meters:
+            idx.direct_meters[dm.preamble.id] = dm.direct_table_id
+        for t in p4info.tables:
+            refs = t.action_refs
+            direct = set(t.direct_resource_ids)
+            idx.tables[t.preamble.id] = TableInfo(
+                id=t.preamble.id, name=t.preamble.name,
+                match_fields={m.id: MatchFieldInfo(m.id, m.name, m.bitwidth,
+                                                   _MATCH_KIND.get(m.match_type, "other"))
+                              for m in t.match_fields},
+                action_ids=frozenset(r.id for r in refs),
+                default_only_action_ids=frozenset(r.id for r in refs if r.scope == p4info_pb2.ActionRef.DEFAULT_ONLY),
+                table_only_action_ids=frozenset(r.id for r in refs if r.scope == p4info_pb2.ActionRef.TABLE_ONLY),
+                const_default_action_id=t.const_default_action_id,
+                direct_counter_id=next((d for d in direct if d in idx.direct_counters), 0),
+                direct_meter_id=next((d for d in direct if d in idx.direct_meters), 0),
+                is_const=t.is_const_table,
+                supports_idle_timeout=t.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL,
+                size=t.size)
+        for c in p4info.counters:
+            idx.counters[c.preamble.id] = CounterInfo(c.preamble.id, c.preamble.name, c.size, c.spec.unit)
+        for m in p4info.meters:
+            idx.meters[m.preamble.id] = CounterInfo(m.preamble.id, m.preamble.name, m.size, m.spec.unit)
+        for r in p4info.registers:
+            idx.registers[r.preamble.id] = CounterInfo(r.preamble.id, r.preamble.name, r.size, 0)
+        for d in p4info.digests:
+            idx.digests[d.preamble.id] = DigestInfo(d.preamble.id, d.preamble.name,
+                                                    _struct_widths(p4info, d.type_spec))
+        for cpm in p4info.controller_packet_metadata:
+            hdr = ControllerHeader(cpm.preamble.name,
+                                   tuple(MetadataInfo(m.id, m.name, m.bitwidth) for m in cpm.metadata))
+            if cpm.preamble.name == "packet_in":
+                idx.packet_in = hdr
+            elif cpm.preamble.name == "packet_out":
+                idx.packet_out = hdr
+        return idx
+
+    # -- lookups that raise the P4Runtime error a client should see ---------------
+    def table(self, table_id: int) -> TableInfo:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise P4RTError(StatusCode.NOT_FOUND, f"table id {table_id} is not in the P4Info") from None
+
+    def action(self, action_id: int, table: TableInfo | None = None) -> ActionInfo:
+        info = self.actions.get(action_id)
+        if info is None:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action id {action_id} is not in the P4Info")
+        if table is not None and action_id not in table.action_ids:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"table '{table.name}': action '{info.name}' is not one of its actions")
+        return info
+
+    def counter(self, counter_id: int) -> CounterInfo:
+        try:
+            return self.counters[counter_id]
+        except KeyError:
+            raise P4RTError(StatusCode.NOT_FOUND, f"counter id {counter_id} is not in the P4Info") from None
+
+    def meter(self, meter_id: int) -> CounterInfo:
+        try:
+            return self.meters[meter_id]
+        except KeyError:
+            raise P4RTError(StatusCode.NOT_FOUND, f"meter id {meter_id} is not in the P4Info") from None
+
+    def digest(self, digest_id: int) -> DigestInfo:
+        try:
+            return self.digests[digest_id]
+        except KeyError:
+            raise P4RTError(StatusCode.NOT_FOUND, f"digest id {digest_id} is not in the P4Info") from None
+
+
+def _struct_widths(p4info: p4info_pb2.P4Info, spec) -> tuple[int, ...]:
+    """Bit widths of the members of a digest's type (a struct of bitstrings, or one bitstring)."""
+    kind = spec.WhichOneof("type_spec")
+    if kind == "bitstring":
+        return (_bits(spec.bitstring),)
+    if kind == "struct":
+        st = p4info.type_info.structs.get(spec.struct.name)
+        if st is None:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest type struct '{spec.struct.name}' missing from type_info")
+        return tuple(_bits(m.type_spec.bitstring) if m.type_spec.WhichOneof("type_spec") == "bitstring" else 0
+                     for m in st.members)
+    return ()
+
+
+def _bits(bs) -> int:
+    k = bs.WhichOneof("type_spec")
+    if k == "bit":
+        return bs.bit.bitwidth
+    if k == "int":
+        return bs.int.bitwidth
+    if k == "varbit":
+        return bs.varbit.max_bitwidth
+    return 0

@@ -1,0 +1,63 @@
+"""The forwarding-pipeline state the server holds: one committed (and maybe one saved) config."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from grpc import StatusCode
+from p4.config.v1 import p4info_pb2
+
+from switch.runtime import Pipeline, PipelineError
+
+from .errors import P4RTError
+from .p4info_index import P4InfoIndex
+
+
+@dataclass
+class ForwardingState:
+    """A verified config: P4Info, its index, the device-config bytes, cookie and pipeline."""
+
+    p4info: p4info_pb2.P4Info
+    index: P4InfoIndex
+    device_config: bytes
+    cookie: int
+    pipeline: Pipeline
+
+
+def build_state(config) -> ForwardingState:
+    """Verify a ``p4.v1.ForwardingPipelineConfig`` and load its pipeline (not yet live).
+
+    ``p4_device_config`` is the JSON IR written by ``checkmate-p4c``.  Raises
+    INVALID_ARGUMENT naming what is wrong (bad JSON, IR the pipeline refuses, P4Info
+    objects missing from the IR).
+    """
+    if not config.HasField("p4info"):
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, "ForwardingPipelineConfig has no p4info")
+    if not config.p4_device_config:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                        "ForwardingPipelineConfig has an empty p4_device_config (expected checkmate-p4c JSON)")
+    try:
+        ir = json.loads(config.p4_device_config)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                        f"p4_device_config is not JSON (expected checkmate-p4c output; a BMv2 JSON "
+                        f"is not accepted): {exc}") from None
+    try:
+        pipeline = Pipeline(ir)
+    except PipelineError as exc:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"p4_device_config rejected: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                        f"p4_device_config is malformed: {type(exc).__name__}: {exc}") from None
+    index = P4InfoIndex.build(config.p4info)
+    for t in index.tables.values():
+        if t.id not in pipeline.tables:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"P4Info table '{t.name}' (id {t.id:#x}) is not in p4_device_config: "
+                            f"P4Info and device config come from different programs")
+    for c in index.counters.values():
+        if c.id not in pipeline.counters:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"P4Info counter '{c.name}' (id {c.id:#x}) is not in p4_device_config")
+    cookie = config.cookie.cookie if config.HasField("cookie") else 0
+    return ForwardingState(config.p4info, index, bytes(config.p4_device_config), cookie, pipeline)

@@ -1,0 +1,193 @@
+"""p4.v1 messages <-> :mod:`switch.runtime` entries (bytes <-> ints).
+
+Decoding applies the P4Runtime rules that belong to the protocol rather than to the
+pipeline: byte strings must fit their P4Info width; "don't care" matches must be
+*omitted* (ternary mask 0, LPM prefix length 0, a range covering the whole field)
+and are refused when sent explicitly; a table entry names an action, not an action
+profile; idle timeouts are refused (UNIMPLEMENTED where the table was compiled with
+support for them, INVALID_ARGUMENT otherwise); writes to ``const`` tables and to
+``const`` default actions get PERMISSION_DENIED.  Everything else -- keys that do
+not match the table, masks, prefix bits, priorities, action scopes, parameters --
+is checked by the pipeline, whose errors name table, field and value.
+
+Encoding produces canonical byte strings, so reads mirror canonical writes.
+"""
+from __future__ import annotations
+
+from grpc import StatusCode
+from p4.v1 import p4runtime_pb2
+
+from switch.runtime import CounterData, FieldMatch, MeterConfig, TableEntry
+
+from . import codec
+from .errors import P4RTError
+from .p4info_index import P4InfoIndex, TableInfo
+
+
+def _bad(msg: str) -> P4RTError:
+    return P4RTError(StatusCode.INVALID_ARGUMENT, msg)
+
+
+def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
+    info = table.match_fields.get(fm.field_id)
+    if info is None:
+        raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
+    kind = fm.WhichOneof("field_match_type")
+    what = f"table '{table.name}' match field '{info.name}'"
+    if kind is None:
+        raise _bad(f"{what}: no match value set")
+    if kind != info.kind:
+        raise _bad(f"{what}: is {info.kind}, request gives {kind}")
+    w = info.bitwidth
+    if kind == "exact":
+        return FieldMatch.exact(info.id, codec.decode(fm.exact.value, w, what))
+    if kind == "optional":
+        return FieldMatch.optional(info.id, codec.decode(fm.optional.value, w, what))
+    if kind == "lpm":
+        plen = fm.lpm.prefix_len
+        if plen == 0:
+            raise _bad(f"{what}: prefix length 0 is a don't-care match and must be omitted")
+        if not 0 < plen <= w:
+            raise _bad(f"{what}: prefix length {plen} out of range 1..{w}")
+        value = codec.decode(fm.lpm.value, w, what)
+        if value & ~codec.prefix_mask(w, plen):
+            raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
+        return FieldMatch.lpm(info.id, value, plen)
+    if kind == "ternary":
+        value = codec.decode(fm.ternary.value, w, what)
+        mask = codec.decode(fm.ternary.mask, w, what + " mask")
+        if mask == 0:
+            raise _bad(f"{what}: mask 0 is a don't-care match and must be omitted")
+        if value & ~mask:
+            raise _bad(f"{what}: value 0x{value:x} has bits outside mask 0x{mask:x}")
+        return FieldMatch.ternary(info.id, value, mask)
+    if kind == "range":
+        low = codec.decode(fm.range.low, w, what + " low")
+        high = codec.decode(fm.range.high, w, what + " high")
+        if low > high:
+            raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
+        if low == 0 and high == codec.mask_of(w):
+            raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
+        return FieldMatch.range(info.id, low, high)
+    raise P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: match kind {kind} not supported")
+
+
+def decode_params(idx: P4InfoIndex, table: TableInfo | None, action) -> tuple[int, dict[int, int]]:
+    """``p4.v1.Action`` -> (action_id, {param_id: value})."""
+    info = idx.action(action.action_id, table)
+    params: dict[int, int] = {}
+    for p in action.params:
+        pinfo = info.params.get(p.param_id)
+        if pinfo is None:
+            raise _bad(f"action '{info.name}': unknown parameter id {p.param_id}")
+        if p.param_id in params:
+            raise _bad(f"action '{info.name}': parameter '{pinfo.name}' given twice")
+        params[p.param_id] = codec.decode(p.value, pinfo.bitwidth, f"action '{info.name}' parameter '{pinfo.name}'")
+    missing = [pi.name for pid, pi in info.params.items() if pid not in params]
+    if missing:
+        raise _bad(f"action '{info.name}': parameter(s) {', '.join(missing)} missing")
+    return info.id, params
+
+
+def decode_meter_config(cfg) -> MeterConfig:
+    return MeterConfig(cir=cfg.cir, cburst=cfg.cburst, pir=cfg.pir, pburst=cfg.pburst)
+
+
+def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool) -> tuple[TableInfo, TableEntry]:
+    """Validate and convert a TableEntry of a Write (or a keyed Read)."""
+    table = idx.table(te.table_id)
+    if te.idle_timeout_ns:
+        if table.supports_idle_timeout:
+            raise P4RTError(StatusCode.UNIMPLEMENTED,
+                            f"table '{table.name}': idle timeout is not implemented by checkmate-switch")
+        raise _bad(f"table '{table.name}': idle_timeout_ns set but the table does not support idle timeout")
+    matches = []
+    seen = set()
+    for fm in te.match:
+        if fm.field_id in seen:
+            raise _bad(f"table '{table.name}': match field id {fm.field_id} given twice")
+        seen.add(fm.field_id)
+        matches.append(decode_match(table, fm))
+    entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
+    if te.is_default_action and te.match:
+        raise _bad(f"table '{table.name}': the default entry must not have match fields")
+    if te.HasField("action"):
+        kind = te.action.WhichOneof("type")
+        if kind != "action":
+            raise P4RTError(StatusCode.UNIMPLEMENTED,
+                            f"table '{table.name}': {kind} (action profiles) not supported")
+        entry.action_id, entry.params = decode_params(idx, table, te.action.action)
+    elif need_action and not te.is_default_action:
+        raise _bad(f"table '{table.name}': entry has no action")
+    if te.HasField("counter_data"):
+        if not table.direct_counter_id:
+            raise _bad(f"table '{table.name}': has no direct counter but counter_data is set")
+        entry.counter = CounterData(packets=te.counter_data.packet_count, bytes=te.counter_data.byte_count)
+    if te.HasField("meter_config"):
+        if not table.direct_meter_id:
+            raise _bad(f"table '{table.name}': has no direct meter but meter_config is set")
+        entry.meter = decode_meter_config(te.meter_config)
+    return table, entry
+
+
+def encode_match(table: TableInfo, m: FieldMatch, out: p4runtime_pb2.FieldMatch) -> None:
+    info = table.match_fields[m.field_id]
+    out.field_id = m.field_id
+    w = info.bitwidth
+    if m.kind == "exact":
+        out.exact.value = codec.encode(m.value, w)
+    elif m.kind == "optional":
+        out.optional.value = codec.encode(m.value, w)
+    elif m.kind == "lpm":
+        out.lpm.value = codec.encode(m.value, w)
+        out.lpm.prefix_len = m.prefix_len
+    elif m.kind == "ternary":
+        out.ternary.value = codec.encode(m.value, w)
+        out.ternary.mask = codec.encode(m.mask, w)
+    elif m.kind == "range":
+        out.range.low = codec.encode(m.value, w)
+        out.range.high = codec.encode(m.high, w)
+
+
+def encode_action(idx: P4InfoIndex, action_id: int, params: dict[int, int], out: p4runtime_pb2.Action) -> None:
+    out.action_id = action_id
+    info = idx.actions.get(action_id)
+    for pid in sorted(params):
+        w = info.params[pid].bitwidth if info and pid in info.params else 0
+        out.params.add(param_id=pid, value=codec.encode(params[pid], w))
+
+
+def is_dont_care(table: TableInfo, m: FieldMatch) -> bool:
+    """Matches the pipeline may report that P4Runtime requires to be omitted."""
+    w = table.match_fields[m.field_id].bitwidth
+    return ((m.kind == "ternary" and not m.mask) or (m.kind == "lpm" and not m.prefix_len)
+            or (m.kind == "range" and m.value == 0 and m.high == codec.mask_of(w)))
+
+
+def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
+                       with_counter: bool, with_meter: bool = True) -> p4runtime_pb2.TableEntry:
+    te = p4runtime_pb2.TableEntry(table_id=table.id)
+    if entry.is_default:
+        te.is_default_action = True
+    else:
+        for m in sorted(entry.matches, key=lambda m: m.field_id):
+            if not is_dont_care(table, m):
+                encode_match(table, m, te.match.add())
+        te.priority = entry.priority
+    if entry.action_id:
+        encode_action(idx, entry.action_id, entry.params, te.action.action)
+    if with_counter and table.direct_counter_id and entry.counter is not None:
+        te.counter_data.packet_count = entry.counter.packets
+        te.counter_data.byte_count = entry.counter.bytes
+    if with_meter and entry.meter is not None:
+        mc = te.meter_config
+        mc.cir, mc.cburst, mc.pir, mc.pburst = entry.meter.cir, entry.meter.cburst, entry.meter.pir, entry.meter.pburst
+    if entry.is_const:
+        te.is_const = True
+    return te
+
+
+def key_of(entry: TableEntry) -> tuple:
+    """Identity of an entry for matching a keyed read against installed entries."""
+    return (tuple(sorted((m.field_id, m.kind, m.value, m.mask, m.prefix_len, m.high) for m in entry.matches)),
+            entry.priority)

@@ -1,0 +1,207 @@
+"""Switch ports: Linux interfaces through AF_PACKET, or UDP tunnels on loopback.
+
+``-i PORT@IFACE`` names a port.  Two kinds:
+
+``-i 1@veth1``  (needs root; what Mininet gives a switch)
+    A raw AF_PACKET socket bound to the interface.  Outgoing frames of the socket
+    itself are not read back (``PACKET_IGNORE_OUTGOING``).  Turn the veth's
+    offloads off (``ethtool -K IF tx off tso off gso off gro off``) or the kernel
+    hands over super-frames and unchecksummed TCP.
+
+``-i 1@udp:LHOST:LPORT:RHOST:RPORT``  (no root)
+    A UDP socket bound to ``LHOST:LPORT``; every datagram received is one Ethernet
+    frame entering port 1, and every frame leaving port 1 is sent as one datagram to
+    ``RHOST:RPORT``.  ``LPORT`` may be 0 (the switch picks one and reports it on its
+    ready line).  Tests and the no-Mininet path use it: a "host" is then just a UDP
+    socket that speaks raw Ethernet frames.
+
+Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
+readiness event so the data plane pays one ``epoll`` wake-up per batch, and
+:meth:`Port.send` waits (bounded) for socket space instead of dropping.
+"""
+from __future__ import annotations
+
+import os
+import select
+import socket
+from dataclasses import dataclass
+
+ETH_P_ALL = 0x0003
+SOL_PACKET = 263
+PACKET_IGNORE_OUTGOING = 23
+MAX_FRAME = 65535
+SEND_WAIT_S = 1.0
+
+
+@dataclass(frozen=True)
+class PortSpec:
+    """A parsed ``-i`` argument."""
+
+    number: int
+    kind: str  # "iface" | "udp"
+    iface: str = ""
+    local: tuple[str, int] = ("", 0)
+    remote: tuple[str, int] = ("", 0)
+
+    @property
+    def label(self) -> str:
+        """Name used for pcap files: the interface name, as BMv2 does, or the port number."""
+        return self.iface if self.kind == "iface" else str(self.number)
+
+
+def parse_port_spec(text: str) -> PortSpec:
+    """Parse ``N@IFACE`` or ``N@udp:LHOST:LPORT:RHOST:RPORT``; ValueError names the culprit."""
+    num, sep, where = text.partition("@")
+    if not sep or not where:
+        raise ValueError(f"-i {text!r}: expected PORT@IFACE or PORT@udp:LHOST:LPORT:RHOST:RPORT")
+    try:
+        number = int(num)
+    except ValueError:
+        raise ValueError(f"-i {text!r}: port number {num!r} is not an integer") from None
+    if not 0 <= number < 512:
+        raise ValueError(f"-i {text!r}: port number {number} out of range 0..511 (v1model bit<9>)")
+    if where.startswith("udp:"):
+        parts = where[4:].split(":")
+        if len(parts) != 4:
+            raise ValueError(f"-i {text!r}: UDP port needs udp:LHOST:LPORT:RHOST:RPORT")
+        try:
+            lport, rport = int(parts[1]), int(parts[3])
+        except ValueError:
+            raise ValueError(f"-i {text!r}: UDP port numbers must be integers") from None
+        return PortSpec(number, "udp", local=(parts[0], lport), remote=(parts[2], rport))
+    if len(where) > 15 or "/" in where:
+        raise ValueError(f"-i {text!r}: {where!r} is not a valid interface name")
+    return PortSpec(number, "iface", iface=where)
+
+
+class Port:
+    """Common interface: ``fileno``, ``recv_batch``, ``send``, ``close``."""
+
+    spec: PortSpec
+    sock: socket.socket
+
+    @property
+    def number(self) -> int:
+        return self.spec.number
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def recv_batch(self, n: int = 64) -> list[bytes]:
+        out = []
+        recv = self.sock.recv
+        try:
+            for _ in range(n):
+                out.append(recv(MAX_FRAME))
+        except (BlockingIOError, InterruptedError):
+            pass
+        return out
+
+    def send(self, frame: bytes) -> None:
+        try:
+            self._send(frame)
+        except BlockingIOError:
+            # socket buffer full: wait for room (bounded), then try once more
+            select.select([], [self.sock], [], SEND_WAIT_S)
+            self._send(frame)
+
+    def _send(self, frame: bytes) -> None:
+        self.sock.send(frame)
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class AfPacketPort(Port):
+    """A Linux interface, raw frames through an AF_PACKET socket."""
+
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20):
+        self.spec = spec
+        if not os.path.exists(f"/sys/class/net/{spec.iface}"):
+            raise ValueError(f"port {spec.number}: interface {spec.iface!r} does not exist")
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        try:
+            s.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+            self._filter_outgoing = False
+        except OSError:  # kernels before 4.20: filter with recvfrom instead
+            self._filter_outgoing = True
+        for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+            try:
+                s.setsockopt(socket.SOL_SOCKET, opt, bufsize)
+            except OSError:
+                pass
+        s.bind((spec.iface, 0))
+        s.setblocking(False)
+        self.sock = s
+
+    def recv_batch(self, n: int = 64) -> list[bytes]:
+        if not self._filter_outgoing:
+            return Port.recv_batch(self, n)
+        out = []
+        try:
+            for _ in range(n):
+                data, addr = self.sock.recvfrom(MAX_FRAME)
+                if addr[2] != socket.PACKET_OUTGOING:
+                    out.append(data)
+        except (BlockingIOError, InterruptedError):
+            pass
+        return out
+
+    def describe(self) -> str:
+        return self.spec.iface
+
+
+class UdpTunnelPort(Port):
+    """A port whose wire is a UDP socket: one datagram per Ethernet frame."""
+
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20):
+        self.spec = spec
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+            try:
+                s.setsockopt(socket.SOL_SOCKET, opt, bufsize)
+            except OSError:
+                pass
+        try:
+            s.bind(spec.local)
+        except OSError as exc:
+            s.close()
+            raise ValueError(f"port {spec.number}: cannot bind UDP {spec.local[0]}:{spec.local[1]}: {exc}") from None
+        s.setblocking(False)
+        self.sock = s
+        self.local = s.getsockname()[:2]
+        self._remote = spec.remote
+
+    def _send(self, frame: bytes) -> None:
+        self.sock.sendto(frame, self._remote)
+
+    def send(self, frame: bytes) -> None:
+        try:
+            self._send(frame)
+        except BlockingIOError:
+            select.select([], [self.sock], [], SEND_WAIT_S)
+            self._send(frame)
+        except ConnectionRefusedError:
+            pass  # ICMP port unreachable from an earlier datagram: the peer is not listening
+
+    def recv_batch(self, n: int = 64) -> list[bytes]:
+        out = []
+        recv = self.sock.recv
+        while len(out) < n:
+            try:
+                out.append(recv(MAX_FRAME))
+            except (BlockingIOError, InterruptedError):
+                break
+            except ConnectionRefusedError:
+                continue
+        return out
+
+    def describe(self) -> str:
+        return f"udp:{self.local[0]}:{self.local[1]}->{self._remote[0]}:{self._remote[1]}"
+
+
+def open_port(spec: PortSpec) -> Port:
+    return UdpTunnelPort(spec) if spec.kind == "udp" else AfPacketPort(spec)

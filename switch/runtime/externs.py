@@ -1,0 +1,196 @@
+"""v1model extern objects and functions of the embedded target.
+
+Stateful arrays (:class:`CounterArray`, :class:`RegisterArray`, :class:`MeterArray`)
+are shared by the generated code and the control plane; :func:`hash_value` and
+:func:`csum16` implement the hash algorithms of v1model as BMv2 computes them over
+the byte string of a field list (fields concatenated MSB first, padded with zero bits
+at the end to a whole byte).
+"""
+from __future__ import annotations
+
+import zlib
+
+from .entries import CounterData, MeterConfig
+from .errors import EntryNotFound, InvalidEntry, Unsupported
+
+GREEN, YELLOW, RED = 0, 1, 2
+
+
+def _index_check(kind: str, name: str, size: int, index: int) -> None:
+    if not isinstance(index, int) or not 0 <= index < size:
+        raise InvalidEntry(f"{kind} {name}: index {index!r} out of range 0..{size - 1}")
+
+
+class CounterArray:
+    """An indexed (or direct) counter; ``kind`` is packets, bytes or packets_and_bytes."""
+
+    def __init__(self, spec: dict):
+        self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
+        self.kind = spec["unit"]
+        self.cells = [[0, 0] for _ in range(self.size)]
+
+    def count(self, index: int, nbytes: int) -> None:
+        if 0 <= index < self.size:
+            c = self.cells[index]
+            c[0] += 1
+            c[1] += nbytes
+
+    def read(self, index: int) -> CounterData:
+        _index_check("counter", self.name, self.size, index)
+        return self._data(self.cells[index])
+
+    def _data(self, c) -> CounterData:
+        pk = c[0] if self.kind in ("packets", "packets_and_bytes") else 0
+        by = c[1] if self.kind in ("bytes", "packets_and_bytes") else 0
+        return CounterData(pk, by)
+
+    def write(self, index: int, data: CounterData) -> None:
+        _index_check("counter", self.name, self.size, index)
+        self.cells[index] = [int(data.packets), int(data.bytes)]
+
+
+class RegisterArray:
+    """A ``register<bit<W>>(N)``; values are stored as unsigned ints of width W."""
+
+    def __init__(self, spec: dict):
+        self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
+        self.values = [0] * self.size
+
+    def read(self, index: int) -> int:
+        _index_check("register", self.name, self.size, index)
+        return self.values[index]
+
+    def get(self, index: int) -> int:
+        """Data-plane read: an index out of range reads 0."""
+        return self.values[index] if 0 <= index < self.size else 0
+
+    def put(self, index: int, value: int) -> None:
+        """Data-plane write: an index out of range is ignored."""
+        if 0 <= index < self.size:
+            self.values[index] = value
+
+    def write(self, index: int, value: int) -> None:
+        _index_check("register", self.name, self.size, index)
+        if not isinstance(value, int) or not 0 <= value < (1 << self.width):
+            raise InvalidEntry(f"register {self.name}: value {value!r} does not fit in bit<{self.width}>")
+        self.values[index] = value
+
+
+class MeterState:
+    """Token buckets of one two-rate three-colour meter cell (RFC 2698, colour-blind)."""
+
+    __slots__ = ("cfg", "tc", "tp", "last")
+
+    def __init__(self, cfg: MeterConfig, now_us: int):
+        self.cfg, self.tc, self.tp, self.last = cfg, cfg.cburst, cfg.pburst, now_us
+
+    def execute(self, units: int, now_us: int) -> int:
+        cfg = self.cfg
+        dt = max(0, now_us - self.last)
+        self.last = now_us
+        self.tc = min(cfg.cburst, self.tc + cfg.cir * dt / 1e6)
+        self.tp = min(cfg.pburst, self.tp + cfg.pir * dt / 1e6)
+        if self.tp < units:
+            return RED
+        self.tp -= units
+        if self.tc < units:
+            return YELLOW
+        self.tc -= units
+        return GREEN
+
+
+def check_meter_config(name: str, cfg: MeterConfig) -> None:
+    for f in ("cir", "cburst", "pir", "pburst"):
+        v = getattr(cfg, f)
+        if not isinstance(v, int) or v < 0:
+            raise InvalidEntry(f"meter {name}: {f} {v!r} must be a non-negative int")
+    if cfg.pir < cfg.cir:
+        raise InvalidEntry(f"meter {name}: pir {cfg.pir} < cir {cfg.cir}")
+
+
+class MeterArray:
+    """An indexed meter; an unconfigured cell marks every packet GREEN (as BMv2)."""
+
+    def __init__(self, spec: dict):
+        self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
+        self.unit = spec["unit"]
+        self.cells: list[MeterState | None] = [None] * self.size
+
+    def set(self, index: int, cfg: MeterConfig | None, now_us: int) -> None:
+        _index_check("meter", self.name, self.size, index)
+        if cfg is None:
+            self.cells[index] = None
+            return
+        check_meter_config(self.name, cfg)
+        self.cells[index] = MeterState(cfg, now_us)
+
+    def get(self, index: int) -> MeterConfig | None:
+        _index_check("meter", self.name, self.size, index)
+        c = self.cells[index]
+        return None if c is None else c.cfg
+
+    def execute(self, index: int, nbytes: int, now_us: int) -> int:
+        if not 0 <= index < self.size:
+            return GREEN
+        c = self.cells[index]
+        if c is None:
+            return GREEN
+        return c.execute(nbytes if self.unit == "bytes" else 1, now_us)
+
+
+# -- hashes ---------------------------------------------------------------------------
+
+def _to_bytes(value: int, bits: int) -> bytes:
+    pad = (-bits) % 8
+    return (value << pad).to_bytes((bits + pad) // 8, "big")
+
+
+def csum16(value: int, bits: int) -> int:
+    """Internet checksum (RFC 1071) of a field list, as BMv2's ``csum16``."""
+    data = _to_bytes(value, bits)
+    if len(data) % 2:
+        data += b"\0"
+    s = 0
+    for i in range(0, len(data), 2):
+        s += (data[i] << 8) | data[i + 1]
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def _crc16_arc(data: bytes) -> int:
+    crc = 0
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def _xor16(data: bytes) -> int:
+    if len(data) % 2:
+        data += b"\0"
+    r = 0
+    for i in range(0, len(data), 2):
+        r ^= (data[i] << 8) | data[i + 1]
+    return r
+
+
+def hash_value(algo: str, value: int, bits: int) -> int:
+    """Hash of a field list (``value`` of ``bits`` bits) with a v1model HashAlgorithm."""
+    if algo == "identity":
+        return value
+    if algo == "csum16":
+        return csum16(value, bits)
+    data = _to_bytes(value, bits)
+    if algo == "crc32":
+        return zlib.crc32(data)
+    if algo == "crc16":
+        return _crc16_arc(data)
+    if algo == "xor16":
+        return _xor16(data)
+    raise Unsupported(f"hash algorithm {algo} is not supported by the embedded target")
+
+
+__all__ = ["CounterArray", "EntryNotFound", "GREEN", "MeterArray", "RED", "RegisterArray",
+           "YELLOW", "csum16", "hash_value"]

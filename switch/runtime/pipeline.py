@@ -1,0 +1,318 @@
+"""`Pipeline`: one loaded v1model program, its control plane and its packet path.
+
+The packet path reproduces BMv2 simple_switch (targets/simple_switch/simple_switch.cpp):
+
+ingress pass (one per received, resubmitted or recirculated packet)
+    parse (parser errors do not drop: the packet enters ingress with
+    ``standard_metadata.parser_error`` set) -> verify checksum -> ingress control ->
+    1. I2E clone if ``clone*`` was called: the *original* frame is parsed again, user
+       metadata is zeroed except the preserved field list, ``instance_type`` = 1, one
+       copy per replica of the clone session (``egress_rid`` = replica id);
+    2. digest if ``digest`` was called (the last call wins) -> ``on_digest``;
+    3. resubmit if requested: the original frame goes back to ingress with
+       ``instance_type`` = 6 and the preserved fields, nothing else happens;
+    4. ``mcast_grp != 0``: one replica per (port, rid) of the group with
+       ``instance_type`` = 5, ``egress_rid`` = rid; the original is discarded;
+    5. otherwise ``egress_spec == 511`` drops, any other value is the egress port
+       (``egress_spec`` left at 0 goes to port 0).
+egress pass (one per copy)
+    ``egress_port`` set, ``egress_spec`` = 0, ``packet_length`` = ingress length plus
+    the headers made valid minus those made invalid in ingress -> egress control ->
+    E2E clone (headers as now, metadata zeroed except the field list,
+    ``instance_type`` = 2) -> dropped if ``egress_spec == 511`` (mark_to_drop in
+    egress) -> compute checksum -> deparser (valid headers in emit order, then the
+    unparsed payload) -> recirculate (back to ingress, ``instance_type`` = 4) or out.
+
+Every call into the pipeline holds ``self.lock``, so the P4Runtime server's threads
+and the packet loop can share one instance.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import deque
+from typing import Callable
+
+from . import codegen
+from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
+from .errors import EntryExists, EntryNotFound, InvalidEntry, Unsupported
+from .externs import CounterArray, MeterArray, MeterState, RegisterArray, check_meter_config
+from .names import NameIndex
+from .tables import ActionSpec, Table
+
+DROP_PORT = 511
+#: A packet may be resubmitted/recirculated this many times before it is dropped
+#: (BMv2 has no bound; a bound keeps a buggy program from hanging the caller).
+MAX_PASSES = 64
+
+INSTANCE_NORMAL, INSTANCE_I2E, INSTANCE_E2E, INSTANCE_RECIRC, INSTANCE_REPL, INSTANCE_RESUB = 0, 1, 2, 4, 5, 6
+
+
+class Pipeline:
+    """A loaded v1model program (see the module docstring for the packet path).
+
+    ``device_config`` is the IR dict from :func:`switch.compiler.compile_file`.
+    ``clock`` returns microseconds (default: monotonic time since load); it feeds
+    ``ingress_global_timestamp``/``egress_global_timestamp`` and the meters.
+    ``seed`` seeds the ``random`` extern.
+    """
+
+    def __init__(self, device_config: dict, *, clock: Callable[[], int] | None = None,
+                 seed: int | None = None):
+        ir = device_config
+        if not isinstance(ir, dict) or ir.get("format") != codegen.IR_FORMAT:
+            raise Unsupported(f"device config is not a {codegen.IR_FORMAT} IR "
+                              f"(format={ir.get('format') if isinstance(ir, dict) else type(ir).__name__!r})")
+        self.ir = ir
+        self.name: str = ir.get("program", "")
+        self.lock = threading.RLock()
+        t0 = time.monotonic_ns()
+        self.clock = clock or (lambda: (time.monotonic_ns() - t0) // 1000)
+        self.rng = random.Random(seed)
+        #: callback(digest_id, values_tuple) for every digest the program sends.
+        self.on_digest: Callable[[int, tuple], None] | None = None
+        #: callback(line: str) receiving a per-packet log (tables hit, actions run).
+        self.trace: Callable[[str], None] | None = None
+        self.names = NameIndex(ir)
+        self.actions = {a["id"]: ActionSpec(a["id"], a["name"],
+                                            [(p["id"], p["name"], p["width"]) for p in a["params"]])
+                        for a in ir["actions"]}
+        self.tables = {t["id"]: Table(t, self.actions) for t in ir["tables"]}
+        self.counters = {c["id"]: CounterArray(c) for c in ir["counters"]}
+        self.registers = {r["id"]: RegisterArray(r) for r in ir["registers"]}
+        self.meters = {m["id"]: MeterArray(m) for m in ir["meters"]}
+        self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}
+        self.direct_meters = {m["id"]: m for m in ir.get("direct_meters", [])}
+        self.mcast_groups: dict[int, list[tuple[int, int]]] = {}
+        self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
+        self.controller_headers = ir.get("controller_headers", {})
+        self.program = codegen.load(ir, self)
+        for t in ir["tables"]:
+            for e in t.get("const_entries", ()):
+                self.tables[t["id"]].insert(_entry_from_ir(e), const=True)
+
+    # -- tables -------------------------------------------------------------------------
+    def _table(self, table_id: int) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise InvalidEntry(f"no table with id {table_id:#x}")
+        return t
+
+    def table_insert(self, table_id: int, entry: TableEntry) -> None:
+        """Install ``entry``; :class:`EntryExists` if its match+priority is taken."""
+        with self.lock:
+            t = self._table(table_id)
+            self._check_direct_meter(t, entry)
+            t.insert(entry)
+
+    def table_modify(self, table_id: int, entry: TableEntry) -> None:
+        """Change the action/params (and counter/meter data if given) of an installed entry."""
+        with self.lock:
+            t = self._table(table_id)
+            self._check_direct_meter(t, entry)
+            t.modify(entry)
+
+    def table_delete(self, table_id: int, entry: TableEntry) -> None:
+        """Remove the entry with the same match+priority (action ignored)."""
+        with self.lock:
+            self._table(table_id).delete(entry)
+
+    def table_clear(self, table_id: int) -> None:
+        """Remove every non-const entry and restore the initial default action."""
+        with self.lock:
+            t = self._table(table_id)
+            t.clear()
+            if not t.const_default:
+                t.reset_default()
+
+    def table_entries(self, table_id: int) -> list[TableEntry]:
+        """Installed entries in insertion order, with their direct-counter data."""
+        with self.lock:
+            return self._table(table_id).entries()
+
+    def table_set_default(self, table_id: int, action_id: int, params: dict[int, int] | None = None) -> None:
+        """Set the default (miss) action; :class:`InvalidEntry` if it is ``const``."""
+        with self.lock:
+            self._table(table_id).set_default(action_id, params or {})
+
+    def table_get_default(self, table_id: int) -> TableEntry:
+        """The current default action as an entry with ``is_default=True``."""
+        with self.lock:
+            return self._table(table_id).get_default()
+
+    def _check_direct_meter(self, t: Table, entry: TableEntry) -> None:
+        if entry.meter is not None:
+            if t.direct_meter is None:
+                raise InvalidEntry(f"table {t.name}: has no direct meter but the entry sets one")
+            check_meter_config(t.name, entry.meter)
+
+    def direct_counter_read(self, table_id: int, entry: TableEntry) -> CounterData:
+        """The direct-counter cell of an installed entry (matched by match+priority)."""
+        with self.lock:
+            t = self._table(table_id)
+            if t.direct_counter is None:
+                raise InvalidEntry(f"table {t.name} has no direct counter")
+            return CounterData(*t.installed(entry).counter)
+
+    def direct_counter_write(self, table_id: int, entry: TableEntry, data: CounterData) -> None:
+        with self.lock:
+            t = self._table(table_id)
+            if t.direct_counter is None:
+                raise InvalidEntry(f"table {t.name} has no direct counter")
+            t.installed(entry).counter = [int(data.packets), int(data.bytes)]
+
+    def direct_meter_set(self, table_id: int, entry: TableEntry, config: MeterConfig | None) -> None:
+        with self.lock:
+            t = self._table(table_id)
+            if t.direct_meter is None:
+                raise InvalidEntry(f"table {t.name} has no direct meter")
+            inst = t.installed(entry)
+            if config is not None:
+                check_meter_config(t.name, config)
+            inst.meter, inst.meter_state, inst.entry.meter = config, None, config
+
+    # -- counters, meters, registers --------------------------------------------------
+    def _get(self, store: dict, kind: str, ident: int):
+        obj = store.get(ident)
+        if obj is None:
+            raise InvalidEntry(f"no {kind} with id {ident:#x}")
+        return obj
+
+    def counter_read(self, counter_id: int, index: int | None = None):
+        """One :class:`CounterData` cell, or the list of all cells when ``index`` is None."""
+        with self.lock:
+            c = self._get(self.counters, "counter", counter_id)
+            if index is None:
+                return [c._data(cell) for cell in c.cells]
+            return c.read(index)
+
+    def counter_write(self, counter_id: int, index: int, data: CounterData) -> None:
+        with self.lock:
+            self._get(self.counters, "counter", counter_id).write(index, data)
+
+    def meter_set(self, meter_id: int, index: int, config: MeterConfig | None) -> None:
+        """Configure one cell of an indexed meter (None: back to unconfigured, all GREEN)."""
+        with self.lock:
+            self._get(self.meters, "meter", meter_id).set(index, config, self.clock())
+
+    def meter_get(self, meter_id: int, index: int) -> MeterConfig | None:
+        with self.lock:
+            return self._get(self.meters, "meter", meter_id).get(index)
+
+    def register_read(self, register_id: int, index: int | None = None):
+        """One value, or the list of all values when ``index`` is None."""
+        with self.lock:
+            r = self._get(self.registers, "register", register_id)
+            return list(r.values) if index is None else r.read(index)
+
+    def register_write(self, register_id: int, index: int, value: int) -> None:
+        with self.lock:
+            self._get(self.registers, "register", register_id).write(index, value)
+
+    # -- packet replication engine ------------------------------------------------------
+    @staticmethod
+    def _check_replicas(what: str, replicas) -> list[tuple[int, int]]:
+        out = []
+        for r in replicas:
+            try:
+                port, rid = r
+            except (TypeError, ValueError):
+                raise InvalidEntry(f"{what}: replica {r!r} is not (port, rid)") from None
+            if not isinstance(port, int) or not 0 <= port < DROP_PORT:
+                raise InvalidEntry(f"{what}: port {port!r} out of range 0..510")
+            if not isinstance(rid, int) or not 0 <= rid <= 0xFFFF:
+                raise InvalidEntry(f"{what}: rid {rid!r} out of range 0..65535")
+            out.append((port, rid))
+        return out
+
+    def mcast_group_set(self, group_id: int, replicas) -> None:
+        """Create or replace multicast group ``group_id`` (1..65535) with [(port, rid)]."""
+        with self.lock:
+            if not isinstance(group_id, int) or not 1 <= group_id <= 0xFFFF:
+                raise InvalidEntry(f"multicast group id {group_id!r} out of range 1..65535")
+            self.mcast_groups[group_id] = self._check_replicas(f"multicast group {group_id}", replicas)
+
+    def mcast_group_delete(self, group_id: int) -> None:
+        with self.lock:
+            if self.mcast_groups.pop(group_id, None) is None:
+                raise EntryNotFound(f"multicast group {group_id} does not exist")
+
+    def clone_session_set(self, session_id: int, replicas, class_of_service: int = 0,
+                          packet_length_bytes: int = 0) -> None:
+        """Create or replace clone session ``session_id`` (1..32767); clones are truncated
+        to ``packet_length_bytes`` when it is non-zero."""
+        with self.lock:
+            if not isinstance(session_id, int) or not 1 <= session_id <= 32767:
+                raise InvalidEntry(f"clone session id {session_id!r} out of range 1..32767")
+            if not isinstance(packet_length_bytes, int) or packet_length_bytes < 0:
+                raise InvalidEntry(f"clone session {session_id}: packet_length_bytes "
+                                   f"{packet_length_bytes!r} must be >= 0")
+            reps = self._check_replicas(f"clone session {session_id}", replicas)
+            self.clone_sessions[session_id] = (reps, class_of_service, packet_length_bytes)
+
+    def clone_session_delete(self, session_id: int) -> None:
+        with self.lock:
+            if self.clone_sessions.pop(session_id, None) is None:
+                raise EntryNotFound(f"clone session {session_id} does not exist")
+
+    # -- name-based helpers (tests, tools) ------------------------------------------------
+    def insert(self, table: str, match: dict, action: str, params: dict | None = None,
+               priority: int = 0) -> TableEntry:
+        """``insert("MyIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": ("10.0.1.1", 32)},
+        "MyIngress.ipv4_forward", {"dstAddr": "08:00:00:00:01:11", "port": 1})``.
+
+        Match values: exact/optional ``v``; lpm ``(v, prefix_len)``; ternary
+        ``(v, mask)``; range ``(low, high)``.  ``v`` may be an int, an IPv4/IPv6 or MAC
+        string or bytes.  Returns the :class:`TableEntry` that was installed.
+        """
+        tid, entry = self.names.entry(table, match, action, params, priority)
+        self.table_insert(tid, entry)
+        return entry
+
+    def modify(self, table: str, match: dict, action: str, params: dict | None = None,
+               priority: int = 0) -> None:
+        tid, entry = self.names.entry(table, match, action, params, priority)
+        self.table_modify(tid, entry)
+
+    def delete(self, table: str, match: dict, priority: int = 0) -> None:
+        tid, entry = self.names.entry(table, match, None, None, priority)
+        self.table_delete(tid, entry)
+
+    def set_default(self, table: str, action: str, params: dict | None = None) -> None:
+        tid = self.names.table_id(table)
+        aid, p = self.names.action_params(action, params)
+        self.table_set_default(tid, aid, p)
+
+    def counter(self, name: str, index: int | None = None):
+        return self.counter_read(self.names.id("counter", name), index)
+
+    def register(self, name: str, index: int | None = None):
+        return self.register_read(self.names.id("register", name), index)
+
+    def set_register(self, name: str, index: int, value: int) -> None:
+        self.register_write(self.names.id("register", name), index, value)
+
+    def set_meter(self, name: str, index: int, config: MeterConfig | None) -> None:
+        self.meter_set(self.names.id("meter", name), index, config)
+
+    def entry_counter(self, table: str, match: dict, priority: int = 0) -> CounterData:
+        tid, entry = self.names.entry(table, match, None, None, priority)
+        return self.direct_counter_read(tid, entry)
+
+    # -- packets ------------------------------------------------------------------------
+    def process(self, ingress_port: int, frame: bytes) -> list[tuple[int, bytes]]:
+        """Run one frame received on ``ingress_port`` through the whole switch and return
+        the frames it sends, in order, as ``[(egress_port, bytes), ...]``."""
+        if not isinstance(ingress_port, int) or not 0 <= ingress_port < DROP_PORT:
+            raise ValueError(f"ingress_port {ingress_port!r} out of range 0..510")
+        frame = bytes(frame)
+        with self.lock:
+            return self.program.run(ingress_port, frame)
+
+
+def _entry_from_ir(e: dict) -> TableEntry:
+    matches = [FieldMatch(m["id"], m["kind"], m["value"], m.get("mask"), m.get("prefix_len"),
+                          m.get("high")) for m in e["matches"]]
+    params = {i + 1: v for i, v in enumerate(e["params"])}
+    return TableEntry(matches, e["action"], params, e.get("priority", 0))

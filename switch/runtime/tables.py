@@ -1,0 +1,359 @@
+"""Match-action tables of the embedded target: validation and lookup.
+
+One :class:`Table` per P4 table.  The control plane installs :class:`TableEntry`
+objects (ids and ints, P4Runtime semantics); each is validated against the table's
+key (widths, masks, prefix lengths, ranges, priorities, action ids and parameters)
+and stored as an :class:`_Installed` record keyed by its canonical match key and
+priority.  The data plane calls :meth:`Table.lookup` with a tuple of key values
+and gets ``(action_id, params_tuple, installed_or_None)`` back.
+
+Three lookup strategies, picked from the key's match kinds:
+
+* all ``exact``      -> one dict probe;
+* one ``lpm`` + exact -> one dict per prefix length, longest first;
+* anything else      -> a list sorted by priority (highest first; equal priorities
+  keep insertion order), scanned linearly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
+from .errors import EntryExists, EntryNotFound, InvalidEntry
+
+_NEEDS_PRIORITY = {"ternary", "range", "optional"}
+
+
+@dataclass
+class KeySpec:
+    """One key field of a table, as in P4Info (id, name, match kind, width)."""
+
+    id: int
+    name: str
+    match: str
+    width: int
+
+
+@dataclass
+class ActionSpec:
+    """An action as the control plane sees it: id, name, [(param_id, name, width)]."""
+
+    id: int
+    name: str
+    params: list
+
+
+class _Installed:
+    """An installed entry: its canonical key plus what the data plane needs."""
+
+    __slots__ = ("key", "priority", "action_id", "params", "counter", "meter", "meter_state",
+                 "entry", "order", "tests")
+
+    def __init__(self, key, priority, action_id, params, entry, order):
+        self.key = key
+        self.priority = priority
+        self.action_id = action_id
+        self.params = params
+        self.entry = entry
+        self.order = order
+        self.counter = [0, 0]
+        self.meter = None
+        self.meter_state = None
+        self.tests = None
+
+
+def _mask(width: int) -> int:
+    return (1 << width) - 1
+
+
+class Table:
+    """A P4 table: key layout, allowed actions, default action, installed entries."""
+
+    def __init__(self, spec: dict, actions: dict[int, ActionSpec]):
+        self.name: str = spec["name"]
+        self.id: int = spec["id"]
+        self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"]) for k in spec["keys"]]
+        self.size: int = spec.get("size", 1024)
+        self.actions = actions
+        self.action_ids = {a["id"] for a in spec["actions"]}
+        self.default_only = {a["id"] for a in spec["actions"] if a.get("scope") == "DEFAULT_ONLY"}
+        self.table_only = {a["id"] for a in spec["actions"] if a.get("scope") == "TABLE_ONLY"}
+        self.is_const = bool(spec.get("is_const"))
+        self.const_default = bool(spec["default"].get("const"))
+        self.direct_counter = spec.get("direct_counter")
+        self.direct_meter = spec.get("direct_meter")
+        self.needs_priority = any(k.match in _NEEDS_PRIORITY for k in self.keys)
+        kinds = [k.match for k in self.keys]
+        if all(k == "exact" for k in kinds):
+            self.strategy = "exact"
+        elif kinds.count("lpm") == 1 and all(k in ("exact", "lpm") for k in kinds):
+            self.strategy = "lpm"
+            self.lpm_index = kinds.index("lpm")
+        else:
+            self.strategy = "list"
+        self._by_id = {k.id: i for i, k in enumerate(self.keys)}
+        self._installed: dict[tuple, _Installed] = {}
+        self._order = 0
+        self._exact: dict[tuple, _Installed] = {}
+        self._lpm: dict[int, dict[tuple, _Installed]] = {}
+        self._lpm_lens: list[int] = []
+        self._list: list[_Installed] = []
+        d = spec["default"]
+        self.default_action_id = d["action"]
+        self.default_params = tuple(d.get("params", ()))
+        self.initial_default = (self.default_action_id, self.default_params)
+        self.default_result = (self.default_action_id, self.default_params, None)
+
+    # -- validation -------------------------------------------------------------------
+    def _err(self, msg: str) -> InvalidEntry:
+        return InvalidEntry(f"table {self.name}: {msg}")
+
+    def _check_action(self, action_id: int, params: dict[int, int], *, default: bool) -> tuple:
+        if action_id not in self.action_ids:
+            name = self.actions[action_id].name if action_id in self.actions else f"id {action_id:#x}"
+            raise self._err(f"action {name} is not an action of this table")
+        spec = self.actions[action_id]
+        if default and action_id in self.table_only:
+            raise self._err(f"action {spec.name} is @tableonly and cannot be the default action")
+        if not default and action_id in self.default_only:
+            raise self._err(f"action {spec.name} is @defaultonly and cannot be used in an entry")
+        known = {pid for pid, _, _ in spec.params}
+        for pid in params:
+            if pid not in known:
+                raise self._err(f"action {spec.name} has no parameter with id {pid}")
+        values = []
+        for pid, pname, width in spec.params:
+            if pid not in params:
+                raise self._err(f"action {spec.name}: parameter {pname} missing")
+            v = params[pid]
+            if not isinstance(v, int) or v < 0 or v > _mask(width):
+                raise self._err(f"action {spec.name}: parameter {pname} value {v!r} "
+                                f"does not fit in bit<{width}>")
+            values.append(v)
+        return tuple(values)
+
+    def _canonical(self, entry: TableEntry) -> tuple:
+        """Validate the match and return (canonical key, per-field tests)."""
+        given: dict[int, FieldMatch] = {}
+        for m in entry.matches:
+            if m.field_id not in self._by_id:
+                raise self._err(f"no match field with id {m.field_id}")
+            if m.field_id in given:
+                raise self._err(f"match field {self.keys[self._by_id[m.field_id]].name} given twice")
+            given[m.field_id] = m
+        key, tests = [], []
+        for k in self.keys:
+            m = given.get(k.id)
+            full = _mask(k.width)
+            if m is None:
+                if k.match == "exact":
+                    raise self._err(f"exact match field {k.name} missing")
+                key.append(None)
+                tests.append(None)
+                continue
+            if m.kind != k.match:
+                raise self._err(f"match field {k.name} is {k.match}, entry gives {m.kind}")
+            v = m.value
+            if not isinstance(v, int) or v < 0 or v > full:
+                raise self._err(f"match field {k.name}: value {v!r} does not fit in bit<{k.width}>")
+            if k.match in ("exact", "optional"):
+                key.append(v)
+                tests.append(("eq", v))
+            elif k.match == "lpm":
+                plen = m.prefix_len
+                if plen is None or not 0 <= plen <= k.width:
+                    raise self._err(f"match field {k.name}: prefix length {plen!r} "
+                                    f"not in 0..{k.width}")
+                mask = full ^ _mask(k.width - plen)
+                if v & ~mask:
+                    raise self._err(f"match field {k.name}: value {v:#x} has bits set beyond "
+                                    f"the /{plen} prefix")
+                if plen == 0:
+                    key.append(None)
+                    tests.append(None)
+                else:
+                    key.append((v, plen))
+                    tests.append(("mask", v, mask))
+            elif k.match == "ternary":
+                mask = m.mask
+                if mask is None or mask < 0 or mask > full:
+                    raise self._err(f"match field {k.name}: mask {mask!r} does not fit in "
+                                    f"bit<{k.width}>")
+                if v & ~mask:
+                    raise self._err(f"match field {k.name}: value {v:#x} has bits outside "
+                                    f"mask {mask:#x}")
+                if mask == 0:
+                    key.append(None)
+                    tests.append(None)
+                else:
+                    key.append((v, mask))
+                    tests.append(("mask", v, mask))
+            elif k.match == "range":
+                hi = m.high
+                if hi is None or hi < 0 or hi > full:
+                    raise self._err(f"match field {k.name}: high bound {hi!r} does not fit in "
+                                    f"bit<{k.width}>")
+                if v > hi:
+                    raise self._err(f"match field {k.name}: low {v} > high {hi}")
+                key.append((v, hi))
+                tests.append(("range", v, hi))
+        return tuple(key), tests
+
+    def _check_priority(self, entry: TableEntry) -> None:
+        if self.needs_priority and entry.priority <= 0:
+            raise self._err("entries of a table with ternary/range/optional keys need priority > 0")
+        if not self.needs_priority and entry.priority != 0:
+            raise self._err(f"priority {entry.priority} given but the table has no "
+                            "ternary/range/optional key")
+
+    # -- writes -----------------------------------------------------------------------
+    def insert(self, entry: TableEntry, *, const: bool = False) -> None:
+        if self.is_const and not const:
+            raise self._err("table has const entries and cannot be modified")
+        self._check_priority(entry)
+        key, tests = self._canonical(entry)
+        params = self._check_action(entry.action_id, entry.params, default=False)
+        ident = (key, entry.priority)
+        if ident in self._installed:
+            raise EntryExists(f"table {self.name}: entry already exists")
+        if len(self._installed) >= self.size and not const:
+            raise self._err(f"table is full ({self.size} entries)")
+        self._order += 1
+        inst = _Installed(key, entry.priority, entry.action_id, params, entry, self._order)
+        inst.tests = tests
+        if entry.counter is not None:
+            inst.counter = [entry.counter.packets, entry.counter.bytes]
+        inst.meter = entry.meter
+        stored = TableEntry(list(entry.matches), entry.action_id, dict(entry.params),
+                            entry.priority, None, entry.meter, False, const)
+        inst.entry = stored
+        self._installed[ident] = inst
+        self._index_add(inst)
+
+    def _find(self, entry: TableEntry) -> _Installed:
+        key, _ = self._canonical(entry)
+        inst = self._installed.get((key, entry.priority))
+        if inst is None:
+            raise EntryNotFound(f"table {self.name}: no such entry")
+        return inst
+
+    def modify(self, entry: TableEntry) -> None:
+        if self.is_const:
+            raise self._err("table has const entries and cannot be modified")
+        inst = self._find(entry)
+        params = self._check_action(entry.action_id, entry.params, default=False)
+        inst.action_id, inst.params = entry.action_id, params
+        inst.entry.action_id, inst.entry.params = entry.action_id, dict(entry.params)
+        if entry.counter is not None:
+            inst.counter = [entry.counter.packets, entry.counter.bytes]
+        if entry.meter is not None:
+            inst.meter, inst.meter_state, inst.entry.meter = entry.meter, None, entry.meter
+
+    def delete(self, entry: TableEntry) -> None:
+        if self.is_const:
+            raise self._err("table has const entries and cannot be modified")
+        inst = self._find(entry)
+        del self._installed[(inst.key, inst.priority)]
+        self._index_remove(inst)
+
+    def clear(self) -> None:
+        for inst in list(self._installed.values()):
+            if not inst.entry.is_const:
+                del self._installed[(inst.key, inst.priority)]
+                self._index_remove(inst)
+
+    def set_default(self, action_id: int, params: dict[int, int]) -> None:
+        if self.const_default:
+            raise self._err("default action is const and cannot be changed")
+        values = self._check_action(action_id, params, default=True)
+        self.default_action_id, self.default_params = action_id, values
+        self.default_result = (action_id, values, None)
+
+    def reset_default(self) -> None:
+        self.default_action_id, self.default_params = self.initial_default
+        self.default_result = (self.default_action_id, self.default_params, None)
+
+    def get_default(self) -> TableEntry:
+        spec = self.actions[self.default_action_id]
+        params = {pid: v for (pid, _, _), v in zip(spec.params, self.default_params)}
+        return TableEntry([], self.default_action_id, params, 0, None, None, True, self.const_default)
+
+    def entries(self) -> list[TableEntry]:
+        out = []
+        for inst in sorted(self._installed.values(), key=lambda i: i.order):
+            e = inst.entry
+            out.append(TableEntry(list(e.matches), e.action_id, dict(e.params), e.priority,
+                                  CounterData(*inst.counter), inst.meter, False, e.is_const))
+        return out
+
+    def installed(self, entry: TableEntry) -> _Installed:
+        return self._find(entry)
+
+    # -- indexes ----------------------------------------------------------------------
+    def _index_add(self, inst: _Installed) -> None:
+        if self.strategy == "exact":
+            self._exact[inst.key] = inst
+        elif self.strategy == "lpm":
+            i = self.lpm_index
+            lk = inst.key[i]
+            plen, v = (0, 0) if lk is None else (lk[1], lk[0])
+            k = inst.key[:i] + (v,) + inst.key[i + 1:]
+            if plen not in self._lpm:
+                self._lpm[plen] = {}
+                self._lpm_lens = sorted(self._lpm, reverse=True)
+            self._lpm[plen][k] = inst
+        else:
+            self._list.append(inst)
+            self._list.sort(key=lambda e: (-e.priority, e.order))
+
+    def _index_remove(self, inst: _Installed) -> None:
+        if self.strategy == "exact":
+            del self._exact[inst.key]
+        elif self.strategy == "lpm":
+            i = self.lpm_index
+            lk = inst.key[i]
+            plen, v = (0, 0) if lk is None else (lk[1], lk[0])
+            d = self._lpm[plen]
+            del d[inst.key[:i] + (v,) + inst.key[i + 1:]]
+            if not d:
+                del self._lpm[plen]
+                self._lpm_lens = sorted(self._lpm, reverse=True)
+        else:
+            self._list.remove(inst)
+
+    # -- data plane -------------------------------------------------------------------
+    def lookup(self, values: tuple):
+        """``values`` in key order -> (action_id, params, installed entry or None)."""
+        if self.strategy == "exact":
+            inst = self._exact.get(values)
+        elif self.strategy == "lpm":
+            inst = None
+            i = self.lpm_index
+            w = self.keys[i].width
+            v = values[i]
+            for plen in self._lpm_lens:
+                m = ((1 << plen) - 1) << (w - plen)
+                inst = self._lpm[plen].get(values[:i] + (v & m,) + values[i + 1:])
+                if inst is not None:
+                    break
+        else:
+            inst = None
+            for cand in self._list:
+                for t, v in zip(cand.tests, values):
+                    if t is None:
+                        continue
+                    kind = t[0]
+                    if kind == "eq":
+                        if v != t[1]:
+                            break
+                    elif kind == "mask":
+                        if v & t[2] != t[1]:
+                            break
+                    elif not t[1] <= v <= t[2]:
+                        break
+                else:
+                    inst = cand
+                    break
+        if inst is None:
+            return self.default_result
+        return inst.action_id, inst.params, inst

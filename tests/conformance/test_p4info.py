@@ -1,0 +1,228 @@
+"""P4Info as p4c emits it for v1model programs.
+
+* Names: fully-qualified control-local names ("MyIngress.t_exact"), NoAction
+  global ("NoAction"), match fields named by their key expression ("hdr.t.k8"),
+  match-field and action-parameter ids numbered 1.. in declaration order, alias =
+  shortest unique suffix; digests named after the digest struct type.
+* Ids: (P4Ids prefix << 24) | (Jenkins one-at-a-time hash of the name & 0xFFFFFF)
+  (p4c control-plane/p4RuntimeSymbolTable); this reproduces the public P4Info of the
+  p4lang tutorials' basic exercise: MyIngress.ipv4_lpm 37375156,
+  MyIngress.ipv4_forward 28792405, MyIngress.drop 25652968, NoAction 21257015.
+* Prefixes: p4info.proto P4Ids.Prefix (ACTION 0x01, TABLE 0x02, COUNTER 0x12,
+  DIRECT_COUNTER 0x13, METER 0x14, DIRECT_METER 0x15, REGISTER 0x16, DIGEST 0x17).
+"""
+import pytest
+from p4.config.v1 import p4info_pb2
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
+from p4conf import P4Info, Switch, compiled, eth
+
+MT = p4info_pb2.MatchField
+UNIT = p4info_pb2.CounterSpec
+MUNIT = p4info_pb2.MeterSpec
+PFX = p4info_pb2.P4Ids
+
+
+def jenkins(name: str) -> int:
+    h = 0
+    for c in name.encode():
+        h = (h + c) & 0xFFFFFFFF
+        h = (h + (h << 10)) & 0xFFFFFFFF
+        h ^= h >> 6
+    h = (h + (h << 3)) & 0xFFFFFFFF
+    h ^= h >> 11
+    h = (h + (h << 15)) & 0xFFFFFFFF
+    return h
+
+
+def p4c_id(prefix: int, name: str) -> int:
+    return (prefix << 24) | (jenkins(name) & 0xFFFFFF)
+
+
+def test_id_model_reproduces_public_tutorial_ids():
+    assert p4c_id(PFX.TABLE, "MyIngress.ipv4_lpm") == 37375156
+    assert p4c_id(PFX.ACTION, "MyIngress.ipv4_forward") == 28792405
+
+
+@pytest.fixture(scope="module")
+def basic():
+    return P4Info(compiled("basic.p4").p4info)
+
+
+def test_basic_ids_match_p4c(basic):
+    t = basic.tables["MyIngress.ipv4_lpm"]
+    assert t.preamble.id == 37375156
+    assert t.preamble.alias == "ipv4_lpm"
+    assert basic.actions["MyIngress.ipv4_forward"].preamble.id == 28792405
+    assert basic.actions["MyIngress.drop"].preamble.id == 25652968
+    assert basic.actions["NoAction"].preamble.id == 21257015
+    assert sorted(r.id for r in t.action_refs) == sorted([28792405, 25652968, 21257015])
+    assert t.size == 1024
+
+
+def test_basic_match_fields_and_params(basic):
+    t = basic.tables["MyIngress.ipv4_lpm"]
+    assert [(m.id, m.name, m.bitwidth, m.match_type) for m in t.match_fields] == [
+        (1, "hdr.ipv4.dstAddr", 32, MT.LPM)]
+    a = basic.actions["MyIngress.ipv4_forward"]
+    assert [(p.id, p.name, p.bitwidth) for p in a.params] == [(1, "dstAddr", 48), (2, "port", 9)]
+    assert list(basic.actions["MyIngress.drop"].params) == []
+
+
+def test_basic_program_forwards():
+    sw = Switch("basic.p4")
+    sw.add("MyIngress.ipv4_lpm", "MyIngress.ipv4_forward", {"hdr.ipv4.dstAddr": (0x0A000200, 24)},
+           {"dstAddr": 0x08000000_0022, "port": 2})
+    p = Ether(dst="08:00:00:00:01:00", src="08:00:00:00:00:11") / \
+        IP(src="10.0.1.1", dst="10.0.2.2", ttl=64) / UDP(sport=7, dport=9) / b"x" * 30
+    exp = Ether(dst="08:00:00:00:00:22", src="08:00:00:00:01:00") / \
+        IP(src="10.0.1.1", dst="10.0.2.2", ttl=63) / UDP(sport=7, dport=9) / b"x" * 30
+    assert sw.send(1, bytes(p)) == [(2, bytes(exp))]
+    # default_action = drop()
+    q = Ether() / IP(src="10.0.1.1", dst="10.0.3.3") / b"y"
+    assert sw.send(1, bytes(q)) == []
+    # non-IPv4: table not applied, egress_spec stays 0 -> port 0
+    r = bytes(Ether(dst="ff:ff:ff:ff:ff:ff", src="08:00:00:00:00:11", type=0x0806) / (b"\0" * 28))
+    assert sw.send(1, r) == [(0, r)]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return P4Info(compiled("tables.p4").p4info)
+
+
+def test_table_names_and_ids(tables):
+    names = {"MyIngress.t_exact", "MyIngress.t_lpm", "MyIngress.t_tern", "MyIngress.t_range",
+             "MyIngress.t_opt", "MyIngress.t_const", "MyIngress.t_sw", "MyIngress.t_port"}
+    assert set(tables.tables) == names
+    for n, t in tables.tables.items():
+        assert t.preamble.id == p4c_id(PFX.TABLE, n), n
+        assert t.preamble.alias == n.split(".")[-1]
+    for n, a in tables.actions.items():
+        assert a.preamble.id == p4c_id(PFX.ACTION, n), n
+
+
+def test_match_kinds_and_fields(tables):
+    def fields(t):
+        return [(m.id, m.name, m.bitwidth, m.match_type) for m in tables.tables[t].match_fields]
+
+    assert fields("MyIngress.t_exact") == [(1, "hdr.t.k8", 8, MT.EXACT)]
+    assert fields("MyIngress.t_lpm") == [(1, "hdr.t.addr", 32, MT.LPM)]
+    assert fields("MyIngress.t_tern") == [(1, "hdr.t.k8", 8, MT.TERNARY)]
+    assert fields("MyIngress.t_range") == [(1, "hdr.t.port", 16, MT.RANGE)]
+    assert fields("MyIngress.t_opt") == [(1, "hdr.t.k8", 8, MT.EXACT),
+                                         (2, "hdr.t.opt", 8, MT.OPTIONAL)]
+
+
+def test_actions_params_and_refs(tables):
+    assert "NoAction" in tables.actions
+    for n in ("set_a", "set_b", "set_c", "set_d", "set_e", "set_f"):
+        a = tables.actions[f"MyIngress.{n}"]
+        assert [(p.id, p.name, p.bitwidth) for p in a.params] == [(1, "v", 8)]
+    assert [(p.id, p.name, p.bitwidth) for p in tables.actions["MyIngress.to_port"].params] == \
+        [(1, "port", 9)]
+    refs = {r.id for r in tables.tables["MyIngress.t_exact"].action_refs}
+    assert refs == {tables.actions["MyIngress.set_a"].preamble.id,
+                    tables.actions["NoAction"].preamble.id}
+
+
+def test_const_table_and_size(tables):
+    t = tables.tables["MyIngress.t_const"]
+    assert t.is_const_table
+    assert t.const_default_action_id == tables.actions["MyIngress.set_f"].preamble.id
+    assert tables.tables["MyIngress.t_port"].size == 64
+    assert not tables.tables["MyIngress.t_exact"].is_const_table
+
+
+@pytest.fixture(scope="module")
+def stateful():
+    return P4Info(compiled("stateful.p4").p4info)
+
+
+def test_counters_registers_digest(stateful):
+    c = stateful.counters
+    assert set(c) == {"MyIngress.c_both", "MyIngress.c_pkts", "MyIngress.c_bytes"}
+    assert (c["MyIngress.c_both"].spec.unit, c["MyIngress.c_both"].size) == (UNIT.BOTH, 8)
+    assert c["MyIngress.c_pkts"].spec.unit == UNIT.PACKETS
+    assert c["MyIngress.c_bytes"].spec.unit == UNIT.BYTES
+    for n, obj in c.items():
+        assert obj.preamble.id == p4c_id(PFX.COUNTER, n)
+
+    dc = stateful.direct_counters["MyIngress.dc"]
+    t = stateful.tables["MyIngress.t_dc"]
+    assert dc.preamble.id == p4c_id(PFX.DIRECT_COUNTER, "MyIngress.dc")
+    assert dc.direct_table_id == t.preamble.id
+    assert dc.spec.unit == UNIT.BOTH
+    assert list(t.direct_resource_ids) == [dc.preamble.id]
+
+    r = stateful.registers["MyIngress.acc"]
+    assert r.preamble.id == p4c_id(PFX.REGISTER, "MyIngress.acc")
+    assert r.size == 8 and r.type_spec.bitstring.bit.bitwidth == 32
+
+    d = stateful.digests["learn_t"]
+    assert d.preamble.id == p4c_id(PFX.DIGEST, "learn_t")
+    assert d.type_spec.struct.name == "learn_t"
+    members = stateful.msg.type_info.structs["learn_t"].members
+    assert [(m.name, m.type_spec.bitstring.bit.bitwidth) for m in members] == [
+        ("mac", 48), ("port", 9), ("tag", 8)]
+
+
+def test_meters(tmp_path):
+    info = P4Info(compiled("meters.p4").p4info)
+    m = info.meters["MyIngress.m"]
+    assert m.preamble.id == p4c_id(PFX.METER, "MyIngress.m")
+    assert (m.spec.unit, m.size) == (MUNIT.PACKETS, 4)
+    dm = info.direct_meters["MyIngress.dm"]
+    assert dm.preamble.id == p4c_id(PFX.DIRECT_METER, "MyIngress.dm")
+    assert dm.direct_table_id == info.tables["MyIngress.t_dm"].preamble.id
+
+
+def test_ids_stable_across_compiles():
+    from switch.compiler import compile_file
+
+    from p4conf import PROGRAMS
+
+    a = compile_file(str(PROGRAMS / "tables.p4")).p4info
+    b = compile_file(str(PROGRAMS / "tables.p4")).p4info
+    assert a.SerializeToString(deterministic=True) == b.SerializeToString(deterministic=True)
+
+
+@pytest.fixture(scope="module")
+def annotated():
+    return P4Info(compiled("annotations.p4").p4info)
+
+
+def test_name_and_id_annotations(annotated):
+    # @name("x") inside MyIngress -> "MyIngress.x"; @name(".x") -> "x"; @id fixes the id
+    assert set(annotated.tables) == {"MyIngress.renamed_table"}
+    names = set(annotated.actions)
+    assert {"MyIngress.renamed_set", "global_set", "MyIngress.set_c", "NoAction"} <= names
+    assert annotated.actions["MyIngress.set_c"].preamble.id == 0x01000042
+    assert annotated.actions["global_set"].preamble.id == p4c_id(PFX.ACTION, "global_set")
+    t = annotated.tables["MyIngress.renamed_table"]
+    assert t.preamble.id == p4c_id(PFX.TABLE, "MyIngress.renamed_table")
+    assert [(m.id, m.name, m.bitwidth, m.match_type) for m in t.match_fields] == [
+        (1, "top8", 8, MT.EXACT), (2, "hdr.t.port", 16, MT.EXACT)]
+
+
+def test_slice_key_matches_only_its_bits():
+    sw = Switch("annotations.p4")
+    sw.add("MyIngress.renamed_table", "MyIngress.renamed_set", {"top8": 10, "hdr.t.port": 80},
+           {"v": 0x33})
+    sw.add("MyIngress.renamed_table", "global_set", {"top8": 11, "hdr.t.port": 80}, {"v": 0x40})
+    sw.add("MyIngress.renamed_table", "MyIngress.set_c", {"top8": 12, "hdr.t.port": 80},
+           {"v": 0x50})
+
+    def run(addr, port):
+        f = eth(0x1234) + addr.to_bytes(4, "big") + port.to_bytes(2, "big") + b"\x00" + b"pp"
+        out = sw.send1(1, f)
+        assert out[0] == 1 and out[1][:20] == f[:20] and out[1][21:] == b"pp"
+        return out[1][20]
+
+    assert run(0x0AFFFFFF, 80) == 0x33
+    assert run(0x0A000000, 80) == 0x33
+    assert run(0x0B123456, 80) == 0x41
+    assert run(0x0C000001, 80) == 0x52
+    assert run(0x0A000000, 81) == 0x00
+    assert run(0x09FFFFFF, 80) == 0x00

@@ -1,0 +1,29 @@
+"""checkmate-ctl without a switch: usage, and connection errors that say what was tried."""
+import pytest
+
+from controller import cli
+
+
+def test_unreachable_switch_is_a_sentence(capsys):
+    rc = cli.main(["--switch", "127.0.0.1:9", "--timeout", "0.3", "mcast"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "cannot control switch at 127.0.0.1:9 (device id 0, election id 1)" in err
+    assert "no gRPC server answered" in err and "switch log" in err
+
+
+def test_bad_switch_spec_and_topology(capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--switch", "nohost", "entries"])
+    assert e.value.code == 2 and "expected HOST:PORT[/DEVICE_ID]" in capsys.readouterr().err
+    bad = tmp_path / "t.json"
+    bad.write_text('{"hosts": {}, "switches": {}, "links": [["a", "b"]]}')
+    assert cli.main(["program", str(bad)]) == 1
+    assert "links[0][0]: 'a' is neither a host nor SWITCH-pPORT" in capsys.readouterr().err
+
+
+def test_help_lists_every_command(capsys):
+    assert cli.main([]) == 2
+    out = capsys.readouterr().out
+    for name in ("tables", "entries", "counters", "mcast", "shards", "heartbeats", "program", "shell"):
+        assert name in out

@@ -1,0 +1,120 @@
+"""Persistence: atomic, checksummed shard checkpoints that load without unpickling.
+
+Round trip is bitwise; corrupted, truncated, or foreign files are refused with CheckpointCorrupt
+naming the failed check; a crash before the rename leaves no file and no temp; the node persists
+every K iterations asynchronously and on request over the management API.
+"""
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+from shadow import store
+from shadow.protocol import OptimizerSpec, ParamSpec, ShardState
+
+
+def _state(it=5):
+    torch.manual_seed(0)
+    return ShardState(
+        job_id=3, shard=1, iteration=it,
+        tensors={1: torch.randn(4, 5), 3: torch.randn(7).to(torch.bfloat16), 5: torch.zeros(0)},
+        opt_state={1: {"step": torch.tensor(5.0), "exp_avg": torch.randn(4, 5), "exp_avg_sq": torch.rand(4, 5)}},
+        optimizer=OptimizerSpec("adamw", True, False, [{"lr": 1e-3, "betas": [0.9, 0.999]}]),
+        params=[ParamSpec(i, f"p{i}", (1,), "float32", 0) for i in range(6)], num_shards=2)
+
+
+def _same(a: ShardState, b: ShardState):
+    assert (a.job_id, a.shard, a.iteration, a.optimizer, a.params, a.num_shards) == \
+           (b.job_id, b.shard, b.iteration, b.optimizer, b.params, b.num_shards)
+    assert sorted(a.tensors) == sorted(b.tensors)
+    for k in a.tensors:
+        assert a.tensors[k].dtype == b.tensors[k].dtype and torch.equal(a.tensors[k], b.tensors[k])
+    for k in a.opt_state:
+        for n in a.opt_state[k]:
+            assert torch.equal(a.opt_state[k][n], b.opt_state[k][n])
+
+
+def test_round_trip_is_exact(tmp_path):
+    st = _state()
+    s = store.ShardStore(tmp_path, 3, 1)
+    path = s.save(st)
+    assert path.name == "iter0000000005.cmshard" and s.iterations() == [5]
+    _same(st, store.load_state(path))
+    assert not [f for f in os.listdir(path.parent) if f.startswith(".")]  # no temp left
+
+
+def test_keeps_newest_files(tmp_path):
+    s = store.ShardStore(tmp_path, 3, 1, keep=2)
+    for it in (1, 2, 3, 4):
+        s.save(_state(it))
+    assert s.iterations() == [3, 4]
+
+
+@pytest.mark.parametrize("where", ["header", "blob", "trailer"])
+def test_flipped_byte_is_refused(tmp_path, where):
+    path = store.ShardStore(tmp_path, 3, 1).save(_state())
+    data = bytearray(path.read_bytes())
+    pos = {"header": 30, "blob": len(data) - 100, "trailer": len(data) - 1}[where]
+    data[pos] ^= 0x40
+    path.write_bytes(data)
+    with pytest.raises(store.CheckpointCorrupt, match="sha256") as e:
+        store.load_state(path)
+    assert e.value.check == "sha256" and str(path) in str(e.value)
+
+
+@pytest.mark.parametrize("keep", [0, 10, 500])
+def test_truncated_file_is_refused(tmp_path, keep):
+    path = store.ShardStore(tmp_path, 3, 1).save(_state())
+    data = path.read_bytes()
+    path.write_bytes(data[:keep] if keep else b"")
+    with pytest.raises(store.CheckpointCorrupt) as e:
+        store.load_state(path)
+    assert e.value.check in ("length", "sha256")
+
+
+def test_foreign_file_is_refused(tmp_path):
+    p = tmp_path / "x.cmshard"
+    p.write_bytes(b"PK\x03\x04" + bytes(100))  # e.g. a torch.save zip
+    with pytest.raises(store.CheckpointCorrupt, match="magic"):
+        store.load_state(p)
+
+
+def test_crash_before_rename_leaves_nothing(tmp_path):
+    class Crash(store.FileBackend):
+        def before_rename(self, tmp, path):
+            assert tmp.exists() and tmp.stat().st_size > 0
+            raise OSError("power cut")
+
+    s = store.ShardStore(tmp_path, 3, 1)
+    s.save(_state(1))
+    s_bad = store.ShardStore(tmp_path, 3, 1, backend=Crash())
+    with pytest.raises(OSError, match="power cut"):
+        s_bad.save(_state(2))
+    d = store.shard_dir(tmp_path, 3, 1)
+    assert sorted(os.listdir(d)) == ["iter0000000001.cmshard"]
+    _same(_state(1), s.load(1))
+
+
+@pytest.mark.timeout(60)
+def test_node_persists_every_k_and_on_request(reference_run, cluster, tmp_path):
+    run = reference_run(True)
+    c = cluster(run, shards=1, persist_every=2)
+    c.bootstrap(0)
+    for it in (1, 2, 3):
+        c.send(0, c.packets(it, 0))
+        c.manifest(it)
+        assert c.wait_latest(it)
+    n = c.nodes[0]
+    assert n.wait_for(lambda n: n.persisted_iteration == 2, 10)
+    path = c.clients[0].persist()  # on request: the latest (3), durable when the call returns
+    assert Path(path).name == "iter0000000003.cmshard"
+    assert c.clients[0].status().persisted_iteration == 3
+    st = store.load_state(path)
+    params, opt = run.state(3)
+    assert st.iteration == 3 and st.num_shards == 1 and len(st.params) == len(run.params)
+    for pid, t in st.tensors.items():
+        assert torch.equal(t, params[pid])
+        for k, v in opt[pid].items():
+            assert torch.equal(st.opt_state[pid][k], v)
+    assert store.list_iterations(tmp_path / "ckpt", 7, 0) == [2, 3]

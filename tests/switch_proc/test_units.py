@@ -1,0 +1,312 @@
+"""Unit tests of the switch's own layers, in process: codec, arbitration, TM, digests,
+controller headers, UDP ports.  The gRPC/process tests live beside this file."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+from google.rpc import code_pb2
+from grpc import StatusCode
+from p4.v1 import p4runtime_pb2
+
+from switch.p4rt_server import codec
+from switch.p4rt_server.arbitration import Arbiter, Client
+from switch.p4rt_server.digests import DigestEngine
+from switch.p4rt_server.errors import P4RTError
+from switch.p4rt_server.p4info_index import ControllerHeader, MetadataInfo
+from switch.p4rt_server.packetio import build_packet_out, split_packet_in
+from switch.ports import UdpTunnelPort, parse_port_spec
+from switch.tm import PortConfig, TMControlServer, TrafficManager, parse_rate, parse_tm_flag
+from switch.tm_client import TMClient, TMError
+
+
+# ------------------------------------------------------------------ codec
+def test_codec_accepts_canonical_and_padded_and_rejects_too_wide():
+    assert codec.decode(b"\x01\x02", 9, "f") == 0x102
+    assert codec.decode(b"\x00\x00\x01\x02", 9, "f") == 0x102  # padded is fine
+    with pytest.raises(P4RTError) as ei:
+        codec.decode(b"\x02\x00", 9, "table 't' match field 'port'")
+    assert ei.value.code == StatusCode.INVALID_ARGUMENT
+    assert "'port'" in ei.value.message and "0x0200" in ei.value.message and "9 bits" in ei.value.message
+    with pytest.raises(P4RTError, match="empty"):
+        codec.decode(b"", 8, "f")
+
+
+def test_codec_encodes_canonically():
+    assert codec.encode(0) == b"\x00"
+    assert codec.encode(0x102, 9) == b"\x01\x02"
+    assert codec.encode(0x0A000001, 32) == b"\x0a\x00\x00\x01"
+    assert codec.encode(1, 48) == b"\x01"
+    assert codec.prefix_mask(32, 8) == 0xFF000000
+
+
+# ------------------------------------------------------------------ arbitration
+def _arb(device_id=0, eid=None, role=None):
+    m = p4runtime_pb2.MasterArbitrationUpdate(device_id=device_id)
+    if eid is not None:
+        m.election_id.high, m.election_id.low = eid >> 64, eid & (2**64 - 1)
+    if role is not None:
+        m.role.name = role
+    return m
+
+
+def _codes(msgs):
+    return {c.id: (m.arbitration.status.code, (m.arbitration.election_id.high << 64) | m.arbitration.election_id.low)
+            for c, m in msgs}
+
+
+def test_arbitration_primary_backup_and_failover():
+    arb = Arbiter(device_id=7)
+    a, b, c = Client(send=None), Client(send=None), Client(send=None)
+    assert _codes(arb.update(a, _arb(7, 10))) == {a.id: (code_pb2.OK, 10)}
+    # a lower id joins: only it is told, as a backup, with the primary's id
+    assert _codes(arb.update(b, _arb(7, 5))) == {b.id: (code_pb2.ALREADY_EXISTS, 10)}
+    # a higher id takes over: everyone is told
+    assert _codes(arb.update(c, _arb(7, 20))) == {a.id: (code_pb2.ALREADY_EXISTS, 20),
+                                                   b.id: (code_pb2.ALREADY_EXISTS, 20),
+                                                   c.id: (code_pb2.OK, 20)}
+    assert arb.primary() is c
+    arb.check_primary("", 20, "Write")
+    with pytest.raises(P4RTError) as ei:
+        arb.check_primary("", 10, "Write")
+    assert ei.value.code == StatusCode.PERMISSION_DENIED and "primary's is 20" in ei.value.message
+    # the primary leaves: nobody with a lower id silently takes over
+    assert _codes(arb.remove(c)) == {a.id: (code_pb2.NOT_FOUND, 20), b.id: (code_pb2.NOT_FOUND, 20)}
+    assert arb.primary() is None
+    # a backup re-announces with an id >= the highest seen and becomes primary
+    assert _codes(arb.update(a, _arb(7, 21)))[a.id] == (code_pb2.OK, 21)
+
+
+def test_arbitration_errors():
+    arb = Arbiter(device_id=1)
+    a, b = Client(send=None), Client(send=None)
+    with pytest.raises(P4RTError) as ei:
+        arb.update(a, _arb(2, 1))
+    assert ei.value.code == StatusCode.NOT_FOUND and "device id 2" in ei.value.message
+    arb.update(a, _arb(1, 3))
+    with pytest.raises(P4RTError) as ei:
+        arb.update(b, _arb(1, 3))
+    assert ei.value.code == StatusCode.INVALID_ARGUMENT and "already used" in ei.value.message
+    with pytest.raises(P4RTError) as ei:
+        arb.update(a, _arb(9, 3))
+    assert ei.value.code == StatusCode.FAILED_PRECONDITION
+    # roles are independent
+    r = Client(send=None)
+    assert _codes(arb.update(r, _arb(1, 1, role="mon")))[r.id][0] == code_pb2.OK
+    # no election id: a backup forever
+    n = Client(send=None)
+    assert _codes(arb.update(n, _arb(1)))[n.id][0] == code_pb2.ALREADY_EXISTS
+
+
+def test_unauthenticated_write_only_without_clients():
+    arb = Arbiter(0)
+    arb.check_primary("", None, "Write")  # nobody connected: accepted (PI behaviour)
+    arb.update(Client(send=None), _arb(0, 1))
+    with pytest.raises(P4RTError):
+        arb.check_primary("", None, "Write")
+
+
+# ------------------------------------------------------------------ controller headers
+HDR_IN = ControllerHeader("packet_in", (MetadataInfo(1, "ingress_port", 9), MetadataInfo(2, "_pad", 7)))
+
+
+def test_packet_in_split_and_packet_out_build():
+    frame = bytes([0x01, 0x80]) + b"payload"  # port 3 in 9 bits, pad 0
+    msg = split_packet_in(HDR_IN, frame)
+    assert msg.payload == b"payload"
+    assert {m.metadata_id: m.value for m in msg.metadata} == {1: b"\x03", 2: b"\x00"}
+    out = p4runtime_pb2.PacketOut(payload=b"xyz")
+    out.metadata.add(metadata_id=1, value=b"\x01\x02")  # port 258
+    assert build_packet_out(HDR_IN, out) == bytes([0x81, 0x00]) + b"xyz"
+    bad = p4runtime_pb2.PacketOut(payload=b"x")
+    bad.metadata.add(metadata_id=9, value=b"\x01")
+    with pytest.raises(P4RTError, match="unknown packet_out metadata id 9"):
+        build_packet_out(HDR_IN, bad)
+    wide = p4runtime_pb2.PacketOut(payload=b"x")
+    wide.metadata.add(metadata_id=1, value=b"\x02\x00")
+    with pytest.raises(P4RTError, match="ingress_port"):
+        build_packet_out(HDR_IN, wide)
+
+
+# ------------------------------------------------------------------ digests
+def _cfg(timeout_ns=0, size=1, ack_ns=0):
+    return p4runtime_pb2.DigestEntry.Config(max_timeout_ns=timeout_ns, max_list_size=size, ack_timeout_ns=ack_ns)
+
+
+def test_digest_batching_filter_and_ack():
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        eng.offer(1, (5, 6))
+        assert sent == []  # not configured: nothing
+        eng.configure(1, (48, 9), _cfg(timeout_ns=10**9, size=2, ack_ns=10**10), insert=True)
+        eng.offer(1, (5, 6))
+        assert sent == []  # waiting for a second entry
+        eng.offer(1, (5, 6))  # duplicate while pending: suppressed
+        eng.offer(1, (7, 8))
+        assert len(sent) == 1
+        dl = sent[0].digest
+        assert dl.digest_id == 1 and len(dl.data) == 2
+        assert [m.bitstring for m in dl.data[1].struct.members] == [b"\x07", b"\x08"]
+        eng.offer(1, (7, 8))  # sent but not acked: still suppressed
+        eng.ack(1, dl.list_id)
+        eng.offer(1, (7, 8))
+        eng.offer(1, (9, 9))
+        assert len(sent) == 2
+        # timeout flush of a partial list
+        eng.configure(1, (48, 9), _cfg(timeout_ns=20_000_000, size=100), insert=False)
+        eng.offer(1, (1, 1))
+        deadline = time.monotonic() + 2
+        while len(sent) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(sent) == 3 and len(sent[2].digest.data) == 1
+    finally:
+        eng.close()
+
+
+# ------------------------------------------------------------------ traffic manager
+class _Sink:
+    def __init__(self, delay=0.0):
+        self.frames, self.times, self.delay = [], [], delay
+
+    def __call__(self, f):
+        if self.delay:
+            time.sleep(self.delay)
+        self.frames.append(f)
+        self.times.append(time.monotonic())
+
+
+def test_tm_fast_path_and_unknown_port():
+    tm = TrafficManager()
+    sink = _Sink()
+    tm.add_port(1, sink)
+    assert tm.transmit(1, b"a") and sink.frames == [b"a"]
+    assert not tm.transmit(9, b"b") and tm.unknown_port_drops == 1
+    tm.close()
+
+
+def test_tm_drop_prob_tail_drop_and_delay():
+    tm = TrafficManager(seed=1)
+    sink = _Sink()
+    tm.add_port(1, sink)
+    tm.configure(1, {"drop_prob": 1.0})
+    for _ in range(20):
+        tm.transmit(1, b"x")
+    assert tm.stats()[1].fault_drops == 20 and sink.frames == []
+    tm.configure(1, {"drop_prob": 0.0, "delay_s": 0.05})
+    t0 = time.monotonic()
+    tm.transmit(1, b"late")
+    deadline = time.monotonic() + 2
+    while not sink.frames and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert sink.frames == [b"late"] and sink.times[0] - t0 >= 0.045
+    # tail drop on a slow, shallow queue
+    tm.configure(1, {"delay_s": 0.2, "queue_depth": 3})
+    for _ in range(10):
+        tm.transmit(1, b"q")
+    st = tm.stats()[1]
+    assert st.tail_drops == 7 and st.queue_len == 3
+    tm.close()
+
+
+def test_tm_lossless_pauses_instead_of_dropping():
+    tm = TrafficManager()
+    sink = _Sink()
+    tm.add_port(4, sink)
+    # 1500-byte frames at 1.2 Mbit/s = 10 ms each; queue of 2 -> the sender must pause
+    tm.configure(4, {"lossless": True, "queue_depth": 2, "rate_bps": 1.2e6})
+    t0 = time.monotonic()
+    for _ in range(12):
+        assert tm.transmit(4, b"z" * 1500)
+    elapsed = time.monotonic() - t0
+    st = tm.stats()[4]
+    assert st.tail_drops == 0 and st.pause_drops == 0
+    assert st.pauses >= 5 and st.pause_s > 0.03 and elapsed > 0.05
+    deadline = time.monotonic() + 3
+    while len(sink.frames) < 12 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(sink.frames) == 12
+    tm.close()
+
+
+def test_tm_rate_limit_paces():
+    tm = TrafficManager()
+    sink = _Sink()
+    tm.add_port(2, sink)
+    tm.configure(2, {"rate": "4M", "queue_depth": 1000})  # 1000-byte frames: 2 ms each
+    for _ in range(30):
+        tm.transmit(2, b"r" * 1000)
+    deadline = time.monotonic() + 3
+    while len(sink.frames) < 30 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(sink.frames) == 30
+    span = sink.times[-1] - sink.times[0]
+    assert span >= 0.04  # >= (30 - burst) * 2 ms; unshaped this takes microseconds
+    tm.close()
+
+
+def test_tm_flags_and_config_errors():
+    assert parse_rate("10G") == 1e10 and parse_rate("250k") == 250e3
+    assert parse_tm_flag("4:lossless=1,depth=64") == (4, {"lossless": "1", "depth": "64"})
+    assert parse_tm_flag("*:drop=0.1")[0] is None
+    with pytest.raises(ValueError, match="unknown TM setting 'bogus'"):
+        parse_tm_flag("1:bogus=3")
+    with pytest.raises(ValueError, match="drop_prob must be in"):
+        PortConfig().updated(3, {"drop_prob": 2})
+    with pytest.raises(ValueError, match="bad value"):
+        PortConfig().updated(3, {"lossless": "maybe"})
+
+
+def test_tm_control_channel_roundtrip():
+    tm = TrafficManager()
+    tm.add_port(1, _Sink())
+    tm.add_port(2, _Sink())
+    srv = TMControlServer(tm)
+    try:
+        with TMClient(*srv.address) as c:
+            cfg = c.set(2, lossless=True, queue_depth=8)
+            assert cfg["lossless"] is True and cfg["queue_depth"] == 8
+            assert tm.config(2).lossless
+            assert c.get(1)["lossless"] is False
+            c.set(None, delay_s=0.001)
+            assert tm.config(1).delay_s == 0.001 and tm.config(2).delay_s == 0.001
+            with pytest.raises(TMError, match="port 9: no such port"):
+                c.set(9, rate_bps=1)
+            with pytest.raises(TMError, match="unknown TM setting"):
+                c.set(1, nonsense=1)
+            assert set(c.stats()) == {1, 2}
+    finally:
+        srv.close()
+        tm.close()
+
+
+# ------------------------------------------------------------------ ports
+def test_port_spec_parsing():
+    s = parse_port_spec("3@udp:127.0.0.1:0:127.0.0.1:4000")
+    assert s.kind == "udp" and s.remote == ("127.0.0.1", 4000) and s.label == "3"
+    assert parse_port_spec("1@veth-a").label == "veth-a"
+    for bad in ("veth0", "x@veth0", "600@veth0", "1@udp:1:2", "1@udp:h:p:h:q"):
+        with pytest.raises(ValueError):
+            parse_port_spec(bad)
+
+
+def test_udp_tunnel_port_batches():
+    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    peer.bind(("127.0.0.1", 0))
+    peer.settimeout(2)
+    port = UdpTunnelPort(parse_port_spec(f"1@udp:127.0.0.1:0:127.0.0.1:{peer.getsockname()[1]}"))
+    try:
+        for i in range(5):
+            peer.sendto(bytes([i]) * 60, port.local)
+        got, deadline = [], time.monotonic() + 2
+        while len(got) < 5 and time.monotonic() < deadline:
+            got += port.recv_batch(64)
+            time.sleep(0.001)
+        assert got == [bytes([i]) * 60 for i in range(5)]
+        port.send(b"\xaa" * 9000)
+        assert peer.recv(65535) == b"\xaa" * 9000
+    finally:
+        port.close()
+        peer.close()

@@ -1,0 +1,77 @@
+"""The testbed end to end, for real (needs root): ``checkmate testbed`` on the star and the leaf--spine,
+a few iterations, one trainer SIGKILLed mid-run, resume from the shadows, and the final model and
+optimizer state **bit-identical** to the failure-free reference run in the same network.
+
+Everything is real: Mininet hosts in namespaces, ``checkmate-switch`` processes programmed over
+P4Runtime by the controller, ``checkmate-shadow`` processes, and ``examples/ddp_train.py`` trainers
+running torch DDP with the Checkmate hook.  Together both topologies take about three minutes on two
+CPU cores.
+"""
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checkmate import paths
+
+ROOT = paths.ROOT
+pytestmark = [
+    pytest.mark.root,
+    pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mnexec") is None,
+                       reason="needs root and mnexec (apt package mininet)"),
+]
+
+
+def _missing():
+    from topologies.runner import missing_components
+    return missing_components()
+
+
+# Until every component has replaced its placeholder the scenario cannot run; then this skip goes away.
+pytestmark.append(pytest.mark.skipif(bool(_missing()), reason=f"not landed yet: {', '.join(_missing())}"))
+
+#: a small, fast job: few iterations, the failure in the middle
+ITERS, FAIL_AT = 6, 3
+
+
+def _run(tmp_path, topo, trainers):
+    from topologies.runner import main
+    out = tmp_path / f"results-{topo}"
+    rc = main(["--topo", topo, "--trainers", str(trainers), "--shadows", "2", "--iters", str(ITERS),
+               "--fail-at", str(FAIL_AT), "--out", str(out), "--logs", str(tmp_path / "logs"),
+               "--run", f"e2e-{topo}", "--quiet", "--phase-timeout", "120"])
+    res = json.loads((out / "metrics.json").read_text())
+    return rc, res, out
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("topo,trainers", [("star", 3), ("leafspine", 4)])
+def test_failure_and_bit_identical_resume(tmp_path, topo, trainers):
+    rc, res, out = _run(tmp_path, topo, trainers)
+    summary = (out / "summary.txt").read_text()
+    assert res["error"] is None, summary
+    assert rc == 0 and res["verdict"] == "PASS", summary
+    # the failure really happened and was detected, and the resume really resumed
+    fail = res["phases"]["failure"]
+    assert fail["killed_rank"] == trainers - 1 and fail["killed_after_iteration"] >= FAIL_AT
+    assert fail["exit_status"] not in (0, None)
+    assert fail["watchdog"].startswith("controller_watchdog"), fail
+    resume = res["phases"]["resume"]
+    assert resume["first_iteration"] is not None and 1 < resume["first_iteration"] <= fail["killed_after_iteration"] + 1
+    # every rank's final state was compared and equal
+    ver = res["verification"]
+    assert ver["identical"] and len(ver["ranks"]) == trainers
+    assert all(c["tensors"] > 0 and c["n_mismatches"] == 0 for c in ver["ranks"].values())
+    # the shadows got their copies through the switch's shadow ports
+    last = {}
+    for s in res["ports"]:
+        last[(s["switch"], s["port"])] = s
+    assert sum(s["tx_bytes"] for s in last.values() if s["role"] == "shadow") > 0
+    assert res["heartbeats"], "no heartbeat digests reached the controller"
+    for name in ("iteration_time", "checkpoint_age", "port_bytes", "heartbeats"):
+        assert (out / "plots" / f"{name}.png").stat().st_size > 1000
+    # nothing left behind
+    assert not list((tmp_path / "logs").glob("*/state.json"))
+    assert not [n for n in os.listdir("/sys/class/net") if n.startswith(f"cm{res['tag']}")]

@@ -1,0 +1,302 @@
+"""Process bookkeeping for the testbed: start, wait, stop -- always bounded -- and a state file.
+
+Every process the testbed starts (switches, shadows, trainers, the Mininet host shells) is recorded
+in ``logs/<run>/state.json`` together with its start time from ``/proc/<pid>/stat``; the root-namespace
+interfaces the run creates are recorded too.  ``checkmate testbed --stop`` (``make stop``) reads these
+files and removes exactly what they list: a pid is signalled only when its start time still matches,
+so a recycled pid of somebody else's process is never touched, and nothing is ever killed by name.
+
+Processes are started in their own session (``setsid``; Mininet's ``mnexec -d`` does the same for
+processes inside a host namespace), so a stop signals the whole process group: a trainer's gloo
+threads or a switch's worker processes go with it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def proc_starttime(pid: int) -> int | None:
+    """Field 22 of ``/proc/<pid>/stat`` (clock ticks since boot), or None if the pid is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return None
+    # comm may contain spaces and parentheses: split after the last ')'
+    rest = raw[raw.rindex(")") + 2:].split()
+    try:
+        if rest[0] == "Z":
+            return None  # a zombie is as good as gone
+        return int(rest[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def alive(pid: int, starttime: int | None = None) -> bool:
+    st = proc_starttime(pid)
+    return st is not None and (starttime is None or st == starttime)
+
+
+@dataclass
+class Proc:
+    """One started process: its name in the run, argv, log file, and the Popen (owner side only)."""
+    name: str
+    argv: list
+    log: str
+    pid: int
+    starttime: int | None
+    node: str = ""
+    kind: str = ""
+    popen: subprocess.Popen | None = field(default=None, repr=False, compare=False)
+
+    def record(self) -> dict:
+        return {"name": self.name, "argv": list(self.argv), "log": self.log, "pid": self.pid,
+                "starttime": self.starttime, "node": self.node, "kind": self.kind}
+
+    def poll(self) -> int | None:
+        if self.popen is not None:
+            return self.popen.poll()
+        return None if alive(self.pid, self.starttime) else -1
+
+    @property
+    def running(self) -> bool:
+        return self.poll() is None
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def stop_pid(pid: int, starttime: int | None, timeout: float = 5.0, sig: int = signal.SIGTERM,
+             popen: subprocess.Popen | None = None) -> bool:
+    """Signal a process group, then SIGKILL it after ``timeout`` seconds; True if it is gone."""
+    if not alive(pid, starttime):
+        if popen is not None:
+            popen.poll()
+            try:
+                os.killpg(pid, signal.SIGKILL)  # leftover group members of our own child
+            except (ProcessLookupError, PermissionError):
+                pass
+        return True
+    if sig is not None:
+        _signal_group(pid, sig)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if popen is not None and popen.poll() is not None:
+            break
+        if not alive(pid, starttime):
+            break
+        time.sleep(0.05)
+    if alive(pid, starttime):
+        _signal_group(pid, signal.SIGKILL)
+        end = time.monotonic() + 5.0
+        while alive(pid, starttime) and time.monotonic() < end:
+            if popen is not None:
+                popen.poll()
+            time.sleep(0.05)
+    if popen is not None:
+        try:
+            popen.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
+    if popen is not None:
+        # the session leader is gone; the rest of its group (if any) goes too.  Safe for our own
+        # child only: its pid cannot be recycled while group members still reference it.
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return not alive(pid, starttime)
+
+
+class ProcessTable:
+    """The processes and interfaces of one run, mirrored to ``state.json`` on every change."""
+
+    def __init__(self, state_path, run: str = ""):
+        self.state_path = Path(state_path)
+        self.state_path.parent.mkdir(parents=True, exist_ok=True)
+        self.run = run
+        self.procs: dict[str, Proc] = {}
+        self.intfs: list[str] = []
+        self.extra: dict = {}
+        self._lock = threading.RLock()
+        self._save()
+
+    # -- state file ------------------------------------------------------------------------------
+    def _save(self) -> None:
+        with self._lock:
+            state = {"run": self.run, "owner": os.getpid(), "owner_starttime": proc_starttime(os.getpid()),
+                     "procs": [p.record() for p in self.procs.values()], "intfs": list(self.intfs),
+                     **self.extra}
+            tmp = self.state_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(state, indent=1))
+            os.replace(tmp, self.state_path)
+
+    def note(self, **kw) -> None:
+        with self._lock:
+            self.extra.update(kw)
+            self._save()
+
+    def add_intfs(self, names) -> None:
+        with self._lock:
+            for n in names:
+                if n not in self.intfs:
+                    self.intfs.append(n)
+            self._save()
+
+    def adopt(self, name: str, pid: int, argv=(), node: str = "", kind: str = "") -> Proc:
+        """Record a process somebody else started (e.g. a Mininet host shell)."""
+        with self._lock:
+            p = Proc(name, list(argv), "", pid, proc_starttime(pid), node, kind)
+            self.procs[name] = p
+            self._save()
+            return p
+
+    # -- start / stop ----------------------------------------------------------------------------
+    def spawn(self, name: str, argv: list, log, node=None, env: dict | None = None, kind: str = "",
+              cwd=None) -> Proc:
+        """Start ``argv`` (inside Mininet ``node``'s namespaces when given) with output to ``log``."""
+        log = Path(log)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            if name in self.procs and self.procs[name].running:
+                raise RuntimeError(f"process {name!r} is already running (pid {self.procs[name].pid})")
+            fh = open(log, "ab", buffering=0)
+            fh.write(f"### {time.strftime('%H:%M:%S')} start {' '.join(map(str, argv))}\n".encode())
+            full_env = dict(os.environ)
+            if env:
+                full_env.update({k: str(v) for k, v in env.items()})
+            argv = [str(a) for a in argv]
+            try:
+                if node is not None:
+                    # mnexec -d: setsid (own process group); -a PID: the node's net and mount namespaces
+                    popen = node.popen(argv, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                       env=full_env, cwd=cwd)
+                else:
+                    popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                             env=full_env, cwd=cwd, start_new_session=True)
+            finally:
+                fh.close()
+            p = Proc(name, argv, str(log), popen.pid, proc_starttime(popen.pid),
+                     getattr(node, "name", "") if node is not None else "", kind, popen)
+            self.procs[name] = p
+            self._save()
+            return p
+
+    def stop(self, name: str, timeout: float = 5.0, sig: int = signal.SIGTERM) -> bool:
+        with self._lock:
+            p = self.procs.get(name)
+        if p is None:
+            return True
+        ok = stop_pid(p.pid, p.starttime, timeout, sig, p.popen)
+        with self._lock:
+            if ok and self.procs.get(name) is p:
+                del self.procs[name]
+            self._save()
+        return ok
+
+    def kill(self, name: str) -> bool:
+        """SIGKILL right away (the failure injection)."""
+        return self.stop(name, timeout=0.0, sig=signal.SIGKILL)
+
+    def stop_kind(self, kind: str, timeout: float = 5.0) -> None:
+        names = [n for n, p in list(self.procs.items()) if p.kind == kind]
+        threads = [threading.Thread(target=self.stop, args=(n, timeout)) for n in names]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout + 10)
+
+    def stop_all(self, timeout: float = 5.0, keep_kinds=()) -> None:
+        for kind in sorted({p.kind for p in self.procs.values()} - set(keep_kinds)):
+            self.stop_kind(kind, timeout)
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            self.procs.pop(name, None)
+            self._save()
+
+    def wait(self, name: str, timeout: float) -> int | None:
+        """Exit status of ``name`` within ``timeout`` seconds, or None if it is still running."""
+        p = self.procs[name]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            rc = p.poll()
+            if rc is not None:
+                return rc
+            time.sleep(0.05)
+        return p.poll()
+
+    def remove_state(self) -> None:
+        try:
+            self.state_path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def intf_exists(name: str) -> bool:
+    return Path(f"/sys/class/net/{name}").exists()
+
+
+def delete_intf(name: str) -> None:
+    if intf_exists(name):
+        subprocess.run(["ip", "link", "del", "dev", name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=10, check=False)
+
+
+def cleanup_state(state_path, owner_grace: float = 20.0, log=print) -> dict:
+    """Remove what one state file recorded; returns counts.  Used by ``--stop``.
+
+    A live owner (a runner still in progress) is asked to tear down itself first (SIGTERM) and given
+    ``owner_grace`` seconds; whatever is still recorded afterwards is stopped here.
+    """
+    state_path = Path(state_path)
+    try:
+        state = json.loads(state_path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {"procs": 0, "intfs": 0}
+    owner, owner_st = state.get("owner"), state.get("owner_starttime")
+    if owner and owner != os.getpid() and alive(owner, owner_st):
+        log(f"run {state.get('run')}: asking runner pid {owner} to tear down")
+        os.kill(owner, signal.SIGTERM)
+        deadline = time.monotonic() + owner_grace
+        while alive(owner, owner_st) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if alive(owner, owner_st):
+            log(f"run {state.get('run')}: runner pid {owner} did not exit; killing it")
+            stop_pid(owner, owner_st, timeout=0, sig=signal.SIGKILL)
+        try:
+            state = json.loads(state_path.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return {"procs": 0, "intfs": 0}
+    n_procs = 0
+    # processes first (trainers, shadows, switches), then the host shells that hold the namespaces
+    order = sorted(state.get("procs", []), key=lambda p: p.get("kind") == "host")
+    for p in order:
+        if alive(p["pid"], p.get("starttime")):
+            log(f"stopping {p['name']} (pid {p['pid']})")
+            stop_pid(p["pid"], p.get("starttime"), timeout=3.0)
+            n_procs += 1
+    n_intfs = 0
+    for name in state.get("intfs", []):
+        if intf_exists(name):
+            log(f"deleting interface {name}")
+            delete_intf(name)
+            n_intfs += 1
+    try:
+        state_path.unlink()
+    except FileNotFoundError:
+        pass
+    return {"procs": n_procs, "intfs": n_intfs}

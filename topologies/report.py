@@ -1,0 +1,220 @@
+"""Plots and the text summary of one testbed run (``results/<run>/plots/*.png``, ``summary.txt``).
+
+Input is the ``metrics.json`` dictionary the runner writes, so a run can be re-plotted later::
+
+    python -m topologies.report results/<run>/metrics.json
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PHASE_COLORS = {"reference": "tab:gray", "failure": "tab:red", "resume": "tab:blue"}
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _get(rec, *names):
+    for n in names:
+        if rec.get(n) is not None:
+            return rec[n]
+    return None
+
+
+def _mark_events(ax, res, label=True):
+    for ev in res.get("events", []):
+        if ev["event"] == "trainer_killed":
+            ax.axvline(ev["t"], color="black", ls="--", lw=1, label="trainer killed" if label else None)
+            label = False
+        if ev["event"] == "failure_detected":
+            ax.axvline(ev["t"], color="tab:orange", ls=":", lw=1)
+
+
+def plots(res: dict, folder) -> list[str]:
+    plt = _plt()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    its = [r for r in res.get("iterations", []) if r.get("rank") == 0]
+
+    # 1. iteration time and loss per phase (rank 0)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    for phase in ("reference", "failure", "resume"):
+        rows = [r for r in its if r["phase"] == phase]
+        if not rows:
+            continue
+        x = [_get(r, "iteration", "iter", "step") for r in rows]
+        dt = [_get(r, "iter_time", "time", "dt") for r in rows]
+        if any(v is not None for v in dt):
+            ax1.plot(x, [1000 * (v or 0) for v in dt], "o-", ms=3, label=phase, color=PHASE_COLORS.get(phase))
+        loss = [_get(r, "loss") for r in rows]
+        if any(v is not None for v in loss):
+            ax2.plot(x, loss, "o-" if phase != "reference" else "-", ms=3, label=phase,
+                     color=PHASE_COLORS.get(phase), alpha=0.8)
+    ax1.set(xlabel="iteration", ylabel="iteration time [ms]", title="iteration time (rank 0)")
+    ax2.set(xlabel="iteration", ylabel="loss", title="training loss (rank 0)")
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend()
+    fig.tight_layout()
+    p = folder / "iteration_time.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    out.append(str(p))
+
+    # 2. checkpoint age per shadow: trainer iteration (rank 0) minus the shadow's latest consistent one
+    fig, ax = plt.subplots(figsize=(8, 4))
+    trainer_at = sorted((r["t"], _get(r, "iteration", "iter", "step")) for r in its)
+    by_shard = defaultdict(list)
+    for s in res.get("shadow_status", []):
+        by_shard[s["shard"]].append(s)
+    for shard, rows in sorted(by_shard.items()):
+        xs, ys = [], []
+        for s in rows:
+            if s.get("latest_iteration") is None:
+                continue
+            cur = None
+            for t, it in trainer_at:
+                if t <= s["t"]:
+                    cur = it
+                else:
+                    break
+            if cur is None:
+                continue
+            xs.append(s["t"])
+            ys.append(cur - s["latest_iteration"])
+        if xs:
+            ax.step(xs, ys, where="post", label=f"shadow shard {shard}")
+    _mark_events(ax, res)
+    ax.set(xlabel="time since start [s]", ylabel="checkpoint age [iterations]",
+           title="checkpoint age per shadow (trainer iteration - latest consistent)")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    fig.tight_layout()
+    p = folder / "checkpoint_age.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    out.append(str(p))
+
+    # 3. bytes on training vs shadow ports (switch egress = interface tx on the switch side)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    per_t = defaultdict(lambda: defaultdict(int))
+    for s in res.get("ports", []):
+        per_t[s["t"]][s["role"]] += s["tx_bytes"]
+    ts = sorted(per_t)
+    for role, color in (("trainer", "tab:blue"), ("shadow", "tab:green"), ("switch", "tab:purple")):
+        ys = [per_t[t].get(role, 0) / 1e6 for t in ts]
+        if ts and any(ys):
+            ax.plot(ts, ys, label={"trainer": "to trainers", "shadow": "to shadows (copies)",
+                                   "switch": "inter-switch"}[role], color=color)
+    _mark_events(ax, res)
+    ax.set(xlabel="time since start [s]", ylabel="switch egress [MB] (cumulative)",
+           title="bytes on training vs shadow ports")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    fig.tight_layout()
+    p = folder / "port_bytes.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    out.append(str(p))
+
+    # 4. heartbeats seen by the controller (digest per new iteration of a rank)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    by_rank = defaultdict(list)
+    for h in res.get("heartbeats", []):
+        by_rank[h.get("rank")].append((h["t"], h.get("iteration")))
+    for rank, pts in sorted(by_rank.items(), key=lambda kv: (kv[0] is None, kv[0])):
+        pts.sort()
+        ax.plot([t for t, _ in pts], [i for _, i in pts], ".", ms=4, label=f"rank {rank}")
+    _mark_events(ax, res)
+    ax.set(xlabel="time since start [s]", ylabel="iteration in heartbeat",
+           title="heartbeats (switch digests) seen by the controller")
+    if not by_rank:
+        ax.text(0.5, 0.5, "no heartbeat digests recorded", ha="center", va="center", transform=ax.transAxes)
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    fig.tight_layout()
+    p = folder / "heartbeats.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    out.append(str(p))
+    return out
+
+
+def _port_totals(res: dict) -> dict:
+    last = {}
+    for s in res.get("ports", []):
+        last[(s["switch"], s["port"])] = s
+    tot = defaultdict(int)
+    for s in last.values():
+        tot[s["role"]] += s["tx_bytes"]
+    return dict(tot)
+
+
+def summary(res: dict) -> str:
+    L = []
+    cfg = res.get("config", {})
+    topo = res.get("topology", {})
+    n_tr = sum(1 for h in topo.get("hosts", {}).values() if h.get("role") == "trainer")
+    n_sh = sum(1 for h in topo.get("hosts", {}).values() if h.get("role") == "shadow")
+    L.append(f"Checkmate testbed run {res.get('run')}")
+    L.append(f"  topology {topo.get('kind', cfg.get('topo'))}: {n_tr} trainers, {n_sh} shadows, "
+             f"{len(topo.get('switches', {}))} switch(es) [{res.get('switch')}], mtu {cfg.get('mtu')}, "
+             f"{cfg.get('iters')} iterations, mode {cfg.get('mode')}")
+    for name, ph in res.get("phases", {}).items():
+        dur = (ph.get("t_end") or 0) - (ph.get("t_start") or 0)
+        line = f"  {name:>9}: {dur:6.1f}s"
+        if "killed_rank" in ph:
+            line += (f", killed rank {ph['killed_rank']} after iteration {ph['killed_after_iteration']}; "
+                     f"exit seen in {ph['exit_detect_s']:.2f}s; watchdog: {ph['watchdog']}"
+                     + (f" in {ph['watchdog_detect_s']:.2f}s" if ph.get("watchdog_detect_s") is not None else "")
+                     + f"; consistent checkpoint: iteration {ph.get('consistent_checkpoint')}")
+        elif ph.get("first_iteration") is not None:
+            line += f", iterations {ph['first_iteration']}..{max(v for v in ph['last_iteration'].values() if v is not None)}"
+        L.append(line)
+    fail, res_ph = res.get("phases", {}).get("failure", {}), res.get("phases", {}).get("resume", {})
+    if "killed_after_iteration" in fail and res_ph.get("first_iteration") is not None:
+        lost = fail["killed_after_iteration"] - (res_ph["first_iteration"] - 1)
+        L.append(f"  resumed at iteration {res_ph['first_iteration']}: {lost} iteration(s) recomputed")
+    tot = _port_totals(res)
+    if tot:
+        L.append("  switch egress: " + ", ".join(f"{k} ports {v / 1e6:.2f} MB" for k, v in sorted(tot.items())))
+    ver = res.get("verification") or {}
+    for r, c in sorted((ver.get("ranks") or {}).items(), key=lambda kv: int(kv[0])):
+        if c.get("error"):
+            L.append(f"  rank {r}: {c['error']}")
+        else:
+            L.append(f"  rank {r}: {c['tensors']} tensors / {c['elements']} elements compared, "
+                     f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else ""))
+    if res.get("error"):
+        L.append(f"  error: {res['error']}")
+    v = res.get("verdict")
+    meaning = {"PASS": "resumed final model and optimizer state are bit-identical to the failure-free reference",
+               "FAIL": "NOT verified bit-identical (see above)",
+               "UNVERIFIED": "no reference run to compare with"}.get(v, "")
+    L.append(f"verdict: {v} -- {meaning}")
+    return "\n".join(L) + "\n"
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    path = Path(argv[0])
+    res = json.loads(path.read_text())
+    print("\n".join(plots(res, path.parent / "plots")))
+    print(summary(res), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

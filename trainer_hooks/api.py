@@ -1,0 +1,285 @@
+"""``trainer_hooks.attach``: Checkmate on a stock DDP model in one call.
+
+::
+
+    ddp = DistributedDataParallel(model)
+    opt = torch.optim.AdamW(ddp.parameters(), lr=1e-3)
+    ckpt = trainer_hooks.attach(ddp, opt, mode="switch", job_id=1,
+                                shadows=[("10.77.0.101", 48881), ("10.77.0.102", 48881)])
+    for it in range(ckpt.iteration, iters):
+        loss_fn(ddp(x), y).backward()
+        ckpt.clip_grad_norm_(1.0)        # optional; instead of torch.nn.utils.clip_grad_norm_
+        opt.step(); sched.step(); opt.zero_grad()
+    ckpt.close()
+
+What ``attach`` wires up, without touching the model or forking torch:
+
+* ``ddp.register_comm_hook(state, checkmate_hook)``: each bucket is averaged by
+  the UDP ring of :mod:`trainer_hooks.transport` (modes ``switch``/``host``);
+* ``optimizer.register_step_pre_hook`` / ``register_step_post_hook``: the
+  iteration bookkeeping of :mod:`trainer_hooks.iteration` (LRs are read from
+  ``optimizer.param_groups`` at step time, so any LR scheduler just works);
+* on rank 0, a :class:`~trainer_hooks.shadow_link.ShadowLink` that bootstraps
+  every shard before the first gradient and sends one manifest per iteration.
+
+Modes: ``switch`` -- the switch copies FINAL chunks to the shadows;
+``host`` -- the trainers send those copies themselves (software baseline);
+``off`` -- no hook at all: DDP's stock gloo all-reduce, the overhead baseline
+(``clip_grad_norm_``/``skip_step`` still work, so one script serves all modes).
+``switch`` with no shadows runs the UDP ring alone (transport ablation).
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import socket
+import time
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+
+from checkmate import wire
+from trainer_hooks.hook import HookState, checkmate_hook
+from trainer_hooks.iteration import IterationTracker
+from trainer_hooks.layout import packet_bases, param_ids, shard_plan
+from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
+from trainer_hooks.transport import UdpRing
+
+log = logging.getLogger(__name__)
+
+MODES = ("switch", "host", "off")
+_generation = itertools.count()  # attach() calls in this process (unique store keys)
+
+
+@dataclass(frozen=True)
+class RingConfig:
+    """Transport knobs (see :class:`trainer_hooks.transport.UdpRing`)."""
+
+    bind_ip: str | None = None  # default: this host's address towards MASTER_ADDR
+    udp_port: int = wire.CHECKMATE_UDP_PORT  # 0: an ephemeral port (several ranks on one host)
+    mtu: int = 1500
+    window: int = 128
+    rto: float = 0.05
+    timeout: float = 120.0
+    loss_prob: float = 0.0
+    seed: int = 0
+
+
+def parse_shadows(shadows) -> list[ShadowAddr]:
+    """``[(host, mgmt[, data]) | "host:mgmt[:data]", ...]`` -> :class:`ShadowAddr` list (shard order)."""
+    out = []
+    for s in shadows or ():
+        parts = s.split(":") if isinstance(s, str) else list(s)
+        if len(parts) not in (2, 3) or not str(parts[0]):
+            raise ValueError(f"shadow {s!r}: expected (host, mgmt_port[, data_port]) or 'HOST:MGMT[:DATA]'")
+        try:
+            ports = [int(p) for p in parts[1:]]
+        except (TypeError, ValueError):
+            raise ValueError(f"shadow {s!r}: ports must be integers") from None
+        if not all(0 < p < 65536 for p in ports):
+            raise ValueError(f"shadow {s!r}: ports must be in 1..65535")
+        data = ports[1] if len(ports) == 2 else wire.SHADOW_UDP_PORT
+        out.append(ShadowAddr(str(parts[0]), ports[0], data))
+    return out
+
+
+def default_bind_ip() -> str:
+    """The local address the kernel would use towards ``MASTER_ADDR`` (no packet is sent)."""
+    master = os.environ.get("MASTER_ADDR", "127.0.0.1")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect((master, 9))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def _exchange_addresses(job_id: int, rank: int, world: int, addr: tuple[str, int]) -> list[tuple[str, int]]:
+    store = dist.distributed_c10d._get_default_store()
+    prefix = f"checkmate/{job_id}/{next(_generation)}/udp/"
+    store.set(prefix + str(rank), f"{addr[0]}:{addr[1]}")
+    out = []
+    for r in range(world):
+        host, _, port = store.get(prefix + str(r)).decode().rpartition(":")
+        out.append((host, int(port)))
+    return out
+
+
+class Checkpointer:
+    """What :func:`attach` returns: the per-job handle used by the training loop."""
+
+    def __init__(self, ddp_model, optimizer, mode, job_id, rank, world_size, iteration,
+                 ring=None, tracker=None, link=None, shard_map=None, handles=()):
+        self.ddp_model, self.optimizer = ddp_model, optimizer
+        self.model = ddp_model.module
+        self.mode, self.job_id, self.rank, self.world_size = mode, job_id, rank, world_size
+        self.ring, self.tracker, self.link = ring, tracker, link
+        self.shard_map: dict[int, int] = shard_map or {}
+        self._handles = list(handles)
+        self._off_completed = iteration
+        self._closed = False
+
+    @property
+    def iteration(self) -> int:
+        """Iterations completed so far (optimizer steps plus skipped steps)."""
+        return self.tracker.completed if self.tracker is not None else self._off_completed
+
+    # -- training-loop calls ----------------------------------------------------------------
+    @torch.no_grad()
+    def clip_grad_norm_(self, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                        foreach: bool | None = None) -> torch.Tensor:
+        """``torch.nn.utils.clip_grad_norm_`` over the model, with the coefficient mirrored.
+
+        Same operations as torch (total norm, ``clamp(max_norm / (norm + 1e-6), max=1)``,
+        one multiplication per gradient element), and the float32 coefficient is recorded
+        for the manifest so the shadows multiply by exactly the same bits.
+        """
+        grads = [p.grad for p in self.model.parameters() if p.grad is not None]
+        if not grads:
+            return torch.tensor(0.0)
+        total = torch.nn.utils.get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+        coef = torch.clamp(float(max_norm) / (total + 1e-6), max=1.0)
+        if self.tracker is not None:
+            self.tracker.record_clip(float(coef))
+        torch._foreach_mul_(grads, coef.to(grads[0].device))
+        return total
+
+    def skip_step(self) -> None:
+        """Declare that this iteration takes no optimizer step (e.g. an AMP overflow)."""
+        if self.tracker is not None:
+            self.tracker.skip_step()
+        else:
+            self._off_completed += 1
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Rank 0: wait until every manifest so far has reached the shadows (bounded)."""
+        return self.link.flush(timeout) if self.link is not None else True
+
+    def wait_for_shadows(self, iteration: int | None = None, timeout: float = 30.0) -> bool:
+        """Rank 0: wait until every shard has published ``iteration`` (default: the last completed)."""
+        if self.link is None:
+            return True
+        target = self.iteration if iteration is None else iteration
+        deadline = time.monotonic() + timeout
+        if not self.flush(timeout):
+            return False
+        while time.monotonic() < deadline:
+            try:
+                if all((c.status().latest_iteration or 0) >= target for c in self.link.clients):
+                    return True
+            except OSError:
+                pass
+            time.sleep(0.02)
+        return False
+
+    @property
+    def stats(self) -> dict:
+        out = {"iteration": self.iteration, "mode": self.mode}
+        if self.ring is not None:
+            out["transport"] = self.ring.stats
+        if self.link is not None:
+            out["shadows"] = self.link.stats
+        if self.tracker is not None:
+            out["skipped"] = self.tracker.skipped
+        return out
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Flush manifests, let the ring drain (peers may still need our packets), stop threads."""
+        if self._closed:
+            return
+        self._closed = True
+        for h in self._handles:
+            h.remove()
+        if self.link is not None:
+            self.link.close(timeout)
+        if self.ring is not None:
+            self.ring.close(linger=min(timeout, 10.0))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
+           job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
+           shadow_timeout: float = 30.0, **ring_kwargs) -> Checkpointer:
+    """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
+
+    ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
+    (data port default ``SHADOW_UDP_PORT``).  ``iteration``: iterations already applied to the
+    model (the value :func:`trainer_hooks.restore` returned).  Transport knobs go in ``ring`` or as
+    keywords (``bind_ip``, ``udp_port``, ``mtu``, ``window``, ``rto``, ``timeout``, ``loss_prob``,
+    ``seed``).  Collective: every rank must call it.
+    """
+    if not isinstance(ddp_model, DistributedDataParallel):
+        raise TypeError(f"attach() needs a torch DistributedDataParallel model, got {type(ddp_model).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if not isinstance(job_id, int) or not 0 <= job_id <= wire.FIELD_MAX["job_id"]:
+        raise ValueError(f"job_id must be an int in 0..{wire.FIELD_MAX['job_id']}, got {job_id!r}")
+    if not isinstance(iteration, int) or iteration < 0:
+        raise ValueError(f"iteration must be a non-negative int, got {iteration!r}")
+    cfg = ring or RingConfig()
+    if ring_kwargs:
+        cfg = RingConfig(**{**cfg.__dict__, **ring_kwargs})
+    addrs = parse_shadows(shadows)
+    pg = ddp_model.process_group
+    rank, world = dist.get_rank(pg), dist.get_world_size(pg)
+    model = ddp_model.module
+    opt_params = {id(p) for g in optimizer.param_groups for p in g["params"]}
+    if any(id(p) not in opt_params for p in model.parameters()):
+        raise ValueError("the optimizer must hold every parameter of the DDP model")
+
+    if mode == "off":
+        ck = Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration)
+        ck._handles.append(optimizer.register_step_post_hook(
+            lambda *_: setattr(ck, "_off_completed", ck._off_completed + 1)))
+        return ck
+
+    if mode == "host" and not addrs:
+        raise ValueError("mode='host' needs shadows to send the FINAL copies to")
+    if mode == "switch" and world < 2:
+        raise ValueError("mode='switch' needs world_size >= 2: with one rank no gradient crosses the switch")
+    if addrs and not isinstance(optimizer, torch.optim.AdamW):
+        raise TypeError(f"the shadows replay torch.optim.AdamW, got {type(optimizer).__name__}")
+    max_el = wire.max_elements(cfg.mtu)
+    owner = shard_plan(model, len(addrs)) if addrs else {}
+
+    # --- transport: one UDP socket, peer addresses through the c10d store ---------------------
+    bind_ip = cfg.bind_ip or default_bind_ip()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.bind((bind_ip, cfg.udp_port))
+        peers = _exchange_addresses(job_id, rank, world, sock.getsockname())
+        copies = {pid: addrs[s].data for pid, s in owner.items()} if mode == "host" else None
+        udp = UdpRing(sock, rank, world, peers[(rank - 1) % world], peers[(rank + 1) % world], job_id=job_id,
+                      window=cfg.window, rto=cfg.rto, timeout=cfg.timeout, loss_prob=cfg.loss_prob,
+                      seed=cfg.seed, final_copies=copies)
+    except BaseException:
+        sock.close()
+        raise
+
+    link = None
+    try:
+        if rank == 0 and addrs:
+            link = ShadowLink(job_id, addrs, model, optimizer, owner, timeout=shadow_timeout)
+            link.bootstrap_all(iteration)
+        dist.barrier(pg)  # no gradient may reach a shadow before its bootstrap
+    except BaseException:
+        if link is not None:
+            link.close(1.0)
+        udp.close(linger=0.0)
+        raise
+    lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
+    tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None)
+    bases = packet_bases([p.numel() for p in model.parameters()], max_el)
+    ddp_model.register_comm_hook(HookState(udp, param_ids(model), world, max_el, bases, tracker), checkmate_hook)
+    handles = [optimizer.register_step_pre_hook(lambda *_: tracker.on_step_pre()),
+               optimizer.register_step_post_hook(lambda *_: tracker.on_step_post())]
+    return Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration,
+                        ring=udp, tracker=tracker, link=link, shard_map=owner, handles=handles)

@@ -1,0 +1,63 @@
+"""The DDP communication hook: ``checkmate_hook(state, bucket) -> Future``.
+
+Written in the style of ``torch.distributed.algorithms.ddp_comm_hooks``: a plain
+function of ``(state, bucket)`` registered with
+``ddp_model.register_comm_hook(state, checkmate_hook)``.  Per call it
+
+1. tells the :class:`~trainer_hooks.iteration.IterationTracker` that a bucket of
+   the current backward pass arrived (which is how skipped optimizer steps
+   are noticed),
+2. maps ``bucket.parameters()`` to chunk addresses -- afresh on every call, so
+   DDP's bucket rebuild after step 0 changes nothing -- and checks that the
+   flat buffer really is those parameters back to back,
+3. submits the buffer to the :class:`~trainer_hooks.transport.UdpRing`, which
+   divides by the world size, ring-reduces in place and resolves the future
+   with the buffer.  DDP then copies the buffer into ``param.grad``.
+"""
+# no `from __future__ import annotations`: DDP inspects the real annotations of the hook
+
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+
+from trainer_hooks.iteration import IterationTracker
+from trainer_hooks.layout import bucket_params, plan_bucket
+from trainer_hooks.transport import Job, UdpRing
+
+
+@dataclass
+class HookState:
+    """What the hook needs; built by :func:`trainer_hooks.attach`."""
+
+    ring: UdpRing
+    param_index: dict[int, int]  # id(parameter) -> param_id
+    world_size: int
+    max_elements: int
+    packet_bases: list[int]  # layout.packet_bases of the whole model
+    tracker: IterationTracker
+
+
+def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
+    buf = bucket.buffer()
+    base, esize = buf.data_ptr(), buf.element_size()
+    expect = 0
+    for (pid, numel), g in zip(params, bucket.gradients()):
+        at = (g.data_ptr() - base) // esize
+        if at != expect:
+            raise RuntimeError(f"DDP bucket {bucket.index()}: gradient of param {pid} sits at element {at} of the "
+                               f"bucket buffer, expected {expect}; the Checkmate hook needs the parameters back to back")
+        expect += numel
+
+
+def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+    """All-reduce (average) one DDP bucket over the Checkmate UDP ring."""
+    iteration = state.tracker.on_bucket(bucket.index(), bucket.is_last())
+    params = bucket_params(state.param_index, bucket.parameters())
+    _check_contiguous_layout(bucket, params)
+    buf = bucket.buffer()
+    plan = plan_bucket(params, state.world_size, state.max_elements, state.packet_bases)
+    if plan.total != buf.numel():
+        raise RuntimeError(f"DDP bucket {bucket.index()}: buffer holds {buf.numel()} elements, "
+                           f"its parameters {plan.total}")
+    return state.ring.submit(Job(iteration, bucket.index(), buf, plan))

@@ -1,0 +1,111 @@
+"""Iteration bookkeeping shared by the comm hook and the optimizer step hooks.
+
+Iteration numbers follow the shadow protocol: ``completed`` counts iterations
+already applied (optimizer steps *and* skipped steps), and the gradient being
+reduced belongs to iteration ``completed + 1`` -- the number carried in the
+wire header and in the manifest.
+
+A training iteration moves through three phases::
+
+    idle --first bucket--> reducing --last bucket--> reduced --step/skip--> idle
+
+It ends with ``optimizer.step()`` (post-step hook), an explicit
+``skip_step()``, or -- AMP-style, when ``GradScaler`` decided not to call
+``optimizer.step()`` -- implicitly when the next backward starts while the
+previous one is still ``reduced``.  Each end produces one
+:class:`IterationRecord`, handed to a callback (the manifest sender).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class IterationRecord:
+    """What the trainer did in one iteration besides the gradient (becomes a Manifest)."""
+
+    iteration: int
+    lrs: tuple[float, ...]
+    clip_coef: float | None
+    skip: bool
+
+
+class IterationTracker:
+    def __init__(self, completed: int, read_lrs: Callable[[], list[float]],
+                 on_record: Callable[[IterationRecord], None] | None = None):
+        if completed < 0:
+            raise ValueError(f"completed iterations must be >= 0, got {completed}")
+        self.completed = completed
+        self._read_lrs = read_lrs
+        self._on_record = on_record
+        self._phase = "idle"
+        self._lrs: tuple[float, ...] | None = None
+        self._clip: float | None = None
+        self._lock = threading.Lock()
+        self.skipped = 0
+
+    @property
+    def current(self) -> int:
+        """The iteration whose gradient is being (or will next be) reduced."""
+        return self.completed + 1
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def on_bucket(self, index: int, is_last: bool) -> int:
+        """Called by the comm hook for every bucket; returns the bucket's iteration."""
+        record = None
+        with self._lock:
+            if self._phase == "reduced":
+                record = self._conclude(skip=True)  # the previous iteration never stepped
+            self._phase = "reduced" if is_last else "reducing"
+            it = self.current
+        if record is not None:
+            self._emit(record)
+        return it
+
+    def _require_reduced(self, what: str) -> None:
+        if self._phase != "reduced":
+            raise RuntimeError(f"{what} in iteration {self.current} before its backward pass finished "
+                               f"(phase {self._phase!r}); with Checkmate attached every optimizer step must "
+                               "follow exactly one backward through the DDP model (use no_sync() to accumulate)")
+
+    def on_step_pre(self) -> None:
+        with self._lock:
+            self._require_reduced("optimizer.step()")
+            self._lrs = tuple(float(x) for x in self._read_lrs())
+
+    def on_step_post(self) -> None:
+        with self._lock:
+            record = self._conclude(skip=False)
+        self._emit(record)
+
+    def skip_step(self) -> IterationRecord:
+        with self._lock:
+            self._require_reduced("skip_step()")
+            record = self._conclude(skip=True)
+        self._emit(record)
+        return record
+
+    def record_clip(self, coef: float) -> None:
+        with self._lock:
+            self._require_reduced("clip_grad_norm_()")
+            if self._clip is not None:
+                raise RuntimeError(f"gradients of iteration {self.current} were already clipped once; "
+                                   "Checkmate mirrors a single clip coefficient per iteration")
+            self._clip = coef
+
+    def _conclude(self, skip: bool) -> IterationRecord:
+        lrs = self._lrs if self._lrs is not None else tuple(float(x) for x in self._read_lrs())
+        record = IterationRecord(self.current, lrs, None if skip else self._clip, skip)
+        self.completed += 1
+        self.skipped += skip
+        self._phase, self._lrs, self._clip = "idle", None, None
+        return record
+
+    def _emit(self, record: IterationRecord) -> None:
+        if self._on_record is not None:
+            self._on_record(record)

@@ -1,0 +1,172 @@
+"""Rank 0's side of the shadow protocol: bootstrap, per-iteration manifests, resync.
+
+:class:`ShadowLink` holds one :class:`shadow.client.ShadowClient` per shard.
+``bootstrap_all`` runs synchronously at attach (the shadows must know the
+shard layout before the first FINAL chunk arrives).  Manifests are queued to
+one sender thread, so the training loop never waits on a TCP round trip; the
+queue is FIFO, so a resync bootstrap is always delivered before the manifests
+of the iterations that follow it.
+
+A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
+marked; at the next optimizer step the training thread snapshots the current
+model and optimizer state of that shard (a consistent point: between steps)
+and queues a fresh :class:`~shadow.protocol.Bootstrap`.  Shadow trouble never
+stops training: it is logged and counted in :class:`LinkStats`.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from dataclasses import dataclass, field
+
+import torch
+
+from shadow.client import ShadowClient
+from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
+from trainer_hooks.iteration import IterationRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ShadowAddr:
+    """Where one shard's shadow listens: TCP management and UDP data (host mode target)."""
+
+    host: str
+    mgmt_port: int
+    data_port: int
+
+    @property
+    def data(self) -> tuple[str, int]:
+        return (self.host, self.data_port)
+
+
+@dataclass
+class LinkStats:
+    manifests_sent: int = 0
+    bootstraps_sent: int = 0
+    resyncs: int = 0
+    errors: int = 0
+    last_error: str = ""
+    acks: list = field(default_factory=list)  # the last ManifestAck per shard
+
+
+def param_specs(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> list[ParamSpec]:
+    """One :class:`ParamSpec` per parameter, in ``model.parameters()`` order."""
+    group_of = {id(p): g for g, grp in enumerate(optimizer.param_groups) for p in grp["params"]}
+    names = {id(p): n for n, p in model.named_parameters()}
+    specs = []
+    for pid, p in enumerate(model.parameters()):
+        if id(p) not in group_of:
+            raise ValueError(f"parameter {names.get(id(p), pid)!r} (param_id {pid}) is not in the optimizer; "
+                             "Checkmate replays the optimizer over every parameter of the model")
+        if p.dtype != torch.float32:
+            raise ValueError(f"parameter {names.get(id(p))!r} is {p.dtype}; the Checkmate ring carries float32")
+        specs.append(ParamSpec(pid, names.get(id(p), str(pid)), tuple(p.shape), "float32", group_of[id(p)]))
+    return specs
+
+
+class ShadowLink:
+    def __init__(self, job_id: int, shadows: list[ShadowAddr], model: torch.nn.Module,
+                 optimizer: torch.optim.Optimizer, owner: dict[int, int], *, timeout: float = 30.0):
+        self.job_id = job_id
+        self.shadows = shadows
+        self.model, self.optimizer = model, optimizer
+        self.params = list(model.parameters())
+        self.specs = param_specs(model, optimizer)
+        self.shard_map = ShardMap(job_id, len(shadows), dict(owner), [f"{s.host}:{s.data_port}" for s in shadows])
+        self.owned = [self.shard_map.owned(k) for k in range(len(shadows))]
+        self.clients = [ShadowClient(s.host, s.mgmt_port, timeout=timeout) for s in shadows]
+        self.stats = LinkStats(acks=[None] * len(shadows))
+        self._resync: set[int] = set()
+        self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap queued
+        self._lock = threading.Lock()
+        self._q: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="checkmate-shadow-link", daemon=True)
+        self._thread.start()
+
+    # -- state snapshots (training thread, between steps) ------------------------------------
+    def snapshot(self, shard: int, iteration: int) -> Bootstrap:
+        state = self.optimizer.state
+        tensors, opt_state = {}, {}
+        with torch.no_grad():
+            for pid in self.owned[shard]:
+                p = self.params[pid]
+                tensors[pid] = p.detach().clone()
+                st = state.get(p)
+                if st:
+                    opt_state[pid] = {k: v.detach().clone() for k, v in st.items() if isinstance(v, torch.Tensor)}
+        return Bootstrap(self.job_id, shard, iteration, self.specs, self.shard_map,
+                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state)
+
+    def bootstrap_all(self, iteration: int) -> None:
+        """Synchronously (re)initialise every shard from the current state; raises on failure."""
+        for k, c in enumerate(self.clients):
+            status = c.bootstrap(self.snapshot(k, iteration))
+            if status.shard != k or status.job_id != self.job_id:
+                raise RuntimeError(f"shadow {self.shadows[k]} is job {status.job_id} shard {status.shard}, "
+                                   f"expected job {self.job_id} shard {k} (shadows are listed in shard order)")
+            self._boot_iter[k] = iteration
+            self.stats.bootstraps_sent += 1
+
+    # -- per iteration (training thread) ------------------------------------------------------
+    def on_record(self, rec: IterationRecord) -> None:
+        """Queue the manifest of a finished iteration, then any resync it is owed."""
+        self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip)))
+        with self._lock:
+            due, self._resync = self._resync, set()
+        for k in sorted(due):
+            self.stats.resyncs += 1
+            self._boot_iter[k] = rec.iteration
+            self._q.put(("bootstrap", k, self.snapshot(k, rec.iteration)))
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every queued message was handled (bounded); True if the queue drained."""
+        done = threading.Event()
+        self._q.put(("flush", done))
+        return done.wait(timeout)
+
+    def close(self, timeout: float = 30.0) -> None:
+        self.flush(timeout)
+        self._q.put(None)
+        self._thread.join(timeout=5.0)
+        for c in self.clients:
+            c.close()
+
+    # -- sender thread ---------------------------------------------------------------------------
+    def _fail(self, shard: int, what: str, e: BaseException) -> None:
+        self.stats.errors += 1
+        self.stats.last_error = f"shard {shard}: {what}: {e}"
+        log.warning("checkmate: shadow %s (shard %d) %s failed: %s; will resync", self.shadows[shard], shard, what, e)
+        with self._lock:
+            self._resync.add(shard)
+
+    def _run(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            if item[0] == "flush":
+                item[1].set()
+            elif item[0] == "manifest":
+                m = item[1]
+                for k, c in enumerate(self.clients):
+                    try:
+                        ack = c.manifest(m)
+                    except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
+                        self._fail(k, f"manifest {m.iteration}", e)
+                        continue
+                    self.stats.acks[k] = ack
+                    if ack.needs_resync and m.iteration > self._boot_iter.get(k, -1):
+                        log.info("checkmate: shard %d asks for a resync at iteration %d (%s)", k, m.iteration, ack.reason)
+                        with self._lock:
+                            self._resync.add(k)
+                self.stats.manifests_sent += 1
+            elif item[0] == "bootstrap":
+                _, k, boot = item
+                try:
+                    self.clients[k].bootstrap(boot)
+                    self.stats.bootstraps_sent += 1
+                except Exception as e:  # noqa: BLE001
+                    self._fail(k, f"resync at iteration {boot.iteration}", e)
