@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scapy.fields import BitField, ByteEnumField, FlagsField
 from scapy.layers.inet import UDP
-from scapy.packet import Packet, Raw, bind_layers
+from scapy.packet import Packet, Raw, bind_layers, split_layers
 
 from . import wire
 
@@ -38,6 +38,16 @@ class Checkmate(Packet):
                             "param=%param_id%+%offset% n=%count% %flags%")
 
 
+# scapy's VXLAN layer also claims UDP 48879 (0xBEEF) in both directions; on a
+# Checkmate testbed that port is ours, so drop VXLAN's claim before binding.
+try:
+    from scapy.layers.vxlan import VXLAN
+except ImportError:  # pragma: no cover - VXLAN ships with scapy
+    VXLAN = None
+if VXLAN is not None:
+    for _port in (wire.CHECKMATE_UDP_PORT, wire.SHADOW_UDP_PORT):
+        for _direction in ("dport", "sport"):
+            split_layers(UDP, VXLAN, **{_direction: _port})
 bind_layers(UDP, Checkmate, dport=wire.CHECKMATE_UDP_PORT)
 bind_layers(UDP, Checkmate, dport=wire.SHADOW_UDP_PORT)
 bind_layers(Checkmate, Raw)

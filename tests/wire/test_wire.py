@@ -109,6 +109,7 @@ def test_max_elements():
 
 
 def test_scapy_layer_dissects_packed_header_identically():
+    import scapy.all  # noqa: F401  (loads every layer, VXLAN's claim on 48879 included)
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
     from checkmate.wire_scapy import Checkmate
