@@ -127,5 +127,5 @@ def test_scapy_layer_dissects_packed_header_identically():
     # and scapy-built headers pack to the same bytes
     assert bytes(Checkmate(**{n: getattr(h, n) for n, _ in wire.FIELDS})) == h.pack()
     # the shadow port is dissected too
-    pkt2 = Ether(bytes(Ether() / IP() / UDP(dport=wire.SHADOW_UDP_PORT) / (h.pack() + payload)))
+    pkt2 = Ether(bytes(Ether() / IP() / UDP(sport=wire.CHECKMATE_UDP_PORT, dport=wire.SHADOW_UDP_PORT) / (h.pack() + payload)))
     assert pkt2[Checkmate].param_id == 17
