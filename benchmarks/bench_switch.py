@@ -7,12 +7,15 @@ arrives.  Two forwarders take turns in the middle, in the same run:
 
 * **bare**: ``recv`` a batch on port A, ``send`` each frame on port B -- the upper
   bound for any Python data plane here (no parsing, no tables);
-* **checkmate-switch** running a P4 program (``p4src/checkmate.p4`` once it exists
-  and ``--program`` names it; by default the IPv4 LPM test program) with one LPM
-  route installed over P4Runtime.
+* **checkmate-switch** running ``p4src/checkmate.p4`` (or ``--program``; any
+  program with an LPM table ``*ipv4_route``/``*ipv4_lpm`` whose forwarding action
+  takes a port and MAC addresses) with the two routes installed over P4Runtime.
 
 It prints packets/s and Gbit/s of both and the ratio switch/bare (goal >= 0.5), for
-MTU 1500 and 9000.  Needs root.  ``python -m benchmarks.bench_switch --help``.
+MTU 1500 and 9000, plus the *pipeline ceiling*: ``Pipeline.process`` calls per
+second on the same frame in this process, without ports -- what the switch could
+reach if its ports, threads and TM cost nothing.  Needs root.
+``python -m benchmarks.bench_switch --help``.
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 GW_MAC = "08:00:00:00:00:aa"
-DEFAULT_PROGRAM = REPO / "tests" / "switch_proc" / "programs" / "l3_cpu.p4"
+DEFAULT_PROGRAM = REPO / "p4src" / "checkmate.p4"
+FALLBACK_PROGRAM = REPO / "tests" / "switch_proc" / "programs" / "l3_cpu.p4"
+BENCH_UDP_PORT = 5001  # not Checkmate's port: plain routed UDP
 
 
 def sh(*cmd, check=True, timeout=20, ns=None):
@@ -111,7 +116,7 @@ def build_frame(src_mac: str, mtu: int) -> bytes:
     s = (s & 0xFFFF) + (s >> 16)
     s = (s & 0xFFFF) + (s >> 16)
     ihl = ihl[:10] + struct.pack("!H", ~s & 0xFFFF) + ihl[12:]
-    udp = struct.pack("!HHHH", 40000, 48879, mtu - 20, 0)
+    udp = struct.pack("!HHHH", 40000, BENCH_UDP_PORT, mtu - 20, 0)
     return _mac(GW_MAC) + _mac(src_mac) + b"\x08\x00" + ihl + udp + payload
 
 
@@ -149,7 +154,7 @@ def role_recv(iface: str, seconds: float) -> None:
                 d = s.recv(65535)
             except BlockingIOError:
                 break
-            if len(d) > 37 and d[23] == 17 and d[36:38] == b"\xbe\xef":
+            if len(d) > 37 and d[23] == 17 and d[36:38] == b"\x13\x89":
                 now = time.monotonic()
                 first = first or now
                 last = now
@@ -225,6 +230,61 @@ def measure(topo: Topology, seconds: float) -> dict:
     return {"sent": sent, "received": out["received"], "pps": pps, "gbps": out["bytes"] * 8 / seconds / 1e9}
 
 
+def route_entries(p4info, routes):
+    """p4.v1 TableEntries for [(prefix bytes, plen, port, dst mac)] in the program's LPM route table."""
+    from p4.v1 import p4runtime_pb2 as P
+
+    t = next((t for t in p4info.tables if t.preamble.name.endswith(("ipv4_route", "ipv4_lpm"))), None)
+    if t is None:
+        raise ValueError("program has no *ipv4_route / *ipv4_lpm table")
+    acts = {a.preamble.id: a for a in p4info.actions}
+    a = next((acts[r.id] for r in t.action_refs if any(p.name == "port" for p in acts[r.id].params)), None)
+    if a is None:
+        raise ValueError(f"table {t.preamble.name}: no action with a 'port' parameter")
+    out = []
+    for prefix, plen, port, dmac in routes:
+        te = P.TableEntry(table_id=t.preamble.id)
+        fm = te.match.add(field_id=t.match_fields[0].id)
+        fm.lpm.value, fm.lpm.prefix_len = prefix, plen
+        te.action.action.action_id = a.preamble.id
+        for prm in a.params:
+            if prm.name == "port":
+                v = bytes([port])
+            elif prm.name.lower() in ("smac", "src_mac", "srcmac") or prm.name.lower().startswith("src"):
+                v = _mac(GW_MAC)
+            else:
+                v = _mac(dmac)
+            te.action.action.params.add(param_id=prm.id, value=v)
+        out.append(te)
+    return out
+
+
+def pipeline_ceiling(program: Path, mtu: int, seconds: float = 1.0) -> float:
+    """Pipeline.process calls/s for the benchmark frame, in this process (no ports)."""
+    import json as _json
+
+    from switch.cli import load_program
+    from switch.p4rt_server.p4info_index import P4InfoIndex
+    from switch.p4rt_server.translate import decode_table_entry
+    from switch.runtime import Pipeline
+
+    ir, p4info = load_program(str(program))
+    pl = Pipeline(_json.loads(_json.dumps(ir)))
+    idx = P4InfoIndex.build(p4info)
+    for te in route_entries(p4info, [(b"\x0a\x00\x02\x00", 24, 2, "08:00:00:00:00:02")]):
+        table, entry = decode_table_entry(idx, te, need_action=True)
+        pl.table_insert(table.id, entry)
+    f = build_frame("08:00:00:00:00:01", mtu)
+    if not pl.process(1, f):
+        raise RuntimeError("the pipeline drops the benchmark frame")
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            pl.process(1, f)
+        n += 100
+    return n / (time.perf_counter() - t0)
+
+
 def start_switch(topo: Topology, program: Path):
     """checkmate-switch on the two root-side veths, with the return and forward routes."""
     import grpc
@@ -239,41 +299,43 @@ def start_switch(topo: Topology, program: Path):
     stub = p4runtime_pb2_grpc.P4RuntimeStub(ch)
     cfg = stub.GetForwardingPipelineConfig(P.GetForwardingPipelineConfigRequest(
         response_type=P.GetForwardingPipelineConfigRequest.P4INFO_AND_COOKIE), timeout=10).config
-    t = next(t for t in cfg.p4info.tables if t.preamble.name.endswith("ipv4_lpm"))
-    a = next(a for a in cfg.p4info.actions if a.preamble.name.endswith("ipv4_forward"))
-    ups = []
-    for prefix, mac, port in ((b"\x0a\x00\x02\x00", topo.mac_b, 2), (b"\x0a\x00\x01\x00", topo.mac_a, 1)):
-        te = P.TableEntry(table_id=t.preamble.id)
-        fm = te.match.add(field_id=t.match_fields[0].id)
-        fm.lpm.value, fm.lpm.prefix_len = prefix, 24
-        te.action.action.action_id = a.preamble.id
-        te.action.action.params.add(param_id=1, value=_mac(mac))
-        te.action.action.params.add(param_id=2, value=bytes([port]))
-        ups.append(P.Update(type=P.Update.INSERT, entity=P.Entity(table_entry=te)))
+    ups = [P.Update(type=P.Update.INSERT, entity=P.Entity(table_entry=te)) for te in route_entries(
+        cfg.p4info, [(b"\x0a\x00\x02\x00", 24, 2, topo.mac_b), (b"\x0a\x00\x01\x00", 24, 1, topo.mac_a)])]
     stub.Write(P.WriteRequest(device_id=0, updates=ups), timeout=10)
     ch.close()
     return p
 
 
-def run(mtus, seconds: float, program: Path) -> list[dict]:
+def _median_run(runs: list[dict]) -> dict:
+    """The run with the median packet rate (a whole run, so pps and Gbit/s belong together)."""
+    return sorted(runs, key=lambda r: r["pps"])[len(runs) // 2]
+
+
+def run(mtus, seconds: float, program: Path, repeat: int = 1) -> list[dict]:
     rows = []
     for mtu in mtus:
+        bare_runs, sw_runs = [], []
         with Topology(tag=f"{os.getpid() % 10000}{mtu // 1000}", mtu=mtu) as topo:
-            bare = _child(["--role", "bare", topo.sw_a, topo.sw_b])
-            try:
-                b = measure(topo, seconds)
-            finally:
-                _stop(bare)
-            sw = start_switch(topo, program)
-            try:
-                s = measure(topo, seconds)
-            finally:
-                _stop(sw)
+            for _ in range(repeat):  # alternate, so that both see the same background load
+                bare = _child(["--role", "bare", topo.sw_a, topo.sw_b])
+                try:
+                    bare_runs.append(measure(topo, seconds))
+                finally:
+                    _stop(bare)
+                sw = start_switch(topo, program)
+                try:
+                    sw_runs.append(measure(topo, seconds))
+                finally:
+                    _stop(sw)
+        b, s = _median_run(bare_runs), _median_run(sw_runs)
+        ceiling = pipeline_ceiling(program, mtu)
         ratio = s["pps"] / b["pps"] if b["pps"] else float("nan")
-        rows.append({"mtu": mtu, "bare": b, "switch": s, "ratio": ratio})
-        print(f"MTU {mtu:5d}  bare: {b['pps']:9.0f} pkt/s {b['gbps']:6.2f} Gbit/s  |  "
-              f"checkmate-switch: {s['pps']:9.0f} pkt/s {s['gbps']:6.2f} Gbit/s  |  ratio {ratio:.2f} "
-              f"(goal >= 0.5)  [offered {b['sent'] / seconds:.0f} / {s['sent'] / seconds:.0f} pkt/s]", flush=True)
+        rows.append({"mtu": mtu, "bare": b, "switch": s, "ratio": ratio, "pipeline_ceiling_pps": ceiling,
+                     "runs": {"bare": bare_runs, "switch": sw_runs}})
+        print(f"MTU {mtu:5d}  bare: {b['pps']:8.0f} pkt/s {b['gbps']:5.2f} Gbit/s | "
+              f"checkmate-switch: {s['pps']:8.0f} pkt/s {s['gbps']:5.2f} Gbit/s | ratio {ratio:.2f} (goal >= 0.5) | "
+              f"pipeline ceiling {ceiling:.0f} pkt/s (switch reaches {s['pps'] / ceiling:.0%} of it) "
+              f"[offered {b['sent'] / seconds:.0f} / {s['sent'] / seconds:.0f} pkt/s]", flush=True)
     return rows
 
 
@@ -282,6 +344,7 @@ def main(argv=None) -> int:
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     ap.add_argument("--mtu", type=int, action="append", help="MTU(s) to test (default 1500 and 9000)")
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per forwarder (alternating); medians are printed")
     ap.add_argument("--program", type=Path, default=None,
                     help="P4 program for the switch (needs an ipv4_lpm table with ipv4_forward(mac, port))")
     ap.add_argument("--json", type=Path, help="also write the figures here")
@@ -298,9 +361,10 @@ def main(argv=None) -> int:
     if os.geteuid() != 0:
         print("bench_switch: needs root (network namespaces, AF_PACKET)", file=sys.stderr)
         return 2
-    program = args.program or DEFAULT_PROGRAM
-    print(f"checkmate-switch vs bare AF_PACKET forwarder; program {program}; {args.seconds}s per run")
-    rows = run(args.mtu or [1500, 9000], args.seconds, program)
+    program = args.program or (DEFAULT_PROGRAM if DEFAULT_PROGRAM.exists() else FALLBACK_PROGRAM)
+    print(f"checkmate-switch vs bare AF_PACKET forwarder; program {program}; "
+          f"{args.repeat} x {args.seconds}s per forwarder and MTU, medians")
+    rows = run(args.mtu or [1500, 9000], args.seconds, program, max(1, args.repeat))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     return 0

@@ -9,7 +9,8 @@ which one the JSON is for (``"embedded"`` or ``"bmv2"``) so that a mismatch can 
 When ``build/`` lacks them (a fresh checkout, tests) :func:`load_artifacts` compiles
 ``p4src/checkmate.p4`` in-process with :func:`switch.compiler.compile_file`.  It also
 recompiles when the source is newer than the build outputs, so a stale build never
-programs a switch with an old P4Info.
+programs a switch with an old P4Info (a stale p4c/BMv2 build is an error instead: the
+embedded compiler cannot produce BMv2 JSON).
 """
 from __future__ import annotations
 
@@ -70,9 +71,13 @@ def load_artifacts(build_dir: Path | str = BUILD, program: Path | str = DEFAULT_
     have = p4info_path.is_file() and json_path.is_file()
     stale = have and program.is_file() and program.stat().st_mtime > min(
         p4info_path.stat().st_mtime, json_path.stat().st_mtime)
-    if have and not (stale and allow_compile):
+    if have:
         cfg = json_path.read_bytes()
-        return Artifacts(load_p4info(p4info_path), cfg, f"{p4info_path} + {json_path}", _target_of(cfg))
+        target = _target_of(cfg)
+        if stale and target == "bmv2":
+            raise ControllerError(f"{json_path} (p4c bmv2) is older than {program}; run `make build` again")
+        if not (stale and allow_compile):
+            return Artifacts(load_p4info(p4info_path), cfg, f"{p4info_path} + {json_path}", target)
     if not allow_compile:
         raise ControllerError(f"no build artifacts at {p4info_path} and {json_path}; run `make build`")
     return compile_now(program)

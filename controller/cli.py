@@ -24,10 +24,9 @@ from .client import SwitchConnection
 from .device import Device
 from .errors import ControllerError
 from .p4info import P4InfoError, P4InfoIndex
-from .plan import plan_switch
-from .reconcile import program_device
+from .reconcile import program_topology
 from .topology import Topology, TopologyError
-from .views import counters_view, human, shards_view, tables_view
+from .views import counters_view, human, job_totals, shards_view, tables_view
 from .watchdog import DigestPump, Watchdog
 
 EXIT_HUNG = 3
@@ -90,7 +89,7 @@ def _table(title, columns, rows):
     from rich.table import Table
     t = Table(title=title, title_justify="left")
     for c in columns:
-        t.add_column(c)
+        t.add_column(c, overflow="fold")
     for r in rows:
         t.add_row(*[str(x) for x in r])
     return t
@@ -133,14 +132,15 @@ def cmd_entries(args) -> int:
         if args.table:
             dev.index.get("tables", args.table)
         entries = dev.read_entries(args.table)
-        human_rows[dev.name] = [(dev.index.short("tables", e.table), dev.format_entry(e).split(" match ", 1)[-1])
-                                for e in entries]
+        human_rows[dev.name] = [(dev.index.short("tables", e.table), dev.format_match(e), e.priority or "",
+                                 dev.format_action(e, short=True)) for e in entries]
         return [e.to_json() for e in entries]
     data = each_device(args, get)
 
     def render(con, per_switch):
         for sw in per_switch:
-            con.print(_table(f"{sw}: {len(human_rows[sw])} entries", ["table", "entry"], human_rows[sw]))
+            con.print(_table(f"{sw}: {len(human_rows[sw])} entries", ["table", "match", "prio", "action"],
+                             human_rows[sw]))
     emit(args, data, render)
     return 0
 
@@ -188,6 +188,8 @@ def cmd_shards(args) -> int:
                                f"{human((r['shadow'] or {}).get('mac'), 48, 'mac')}" if r["shadow"] else "no rewrite!",
                                f"{r['copies']['packets']} pkts / {r['copies']['bytes']} B" if r["copies"] else "-")
                               for r in rows]))
+            for job, t in job_totals(rows).items():
+                con.print(f"  job {job}: {t['packets']} copies, {t['bytes']} bytes")
     emit(args, data, render)
     return 0
 
@@ -198,16 +200,13 @@ def cmd_program(args) -> int:
         raise ControllerError("program needs a topology: checkmate-ctl program TOPOLOGY")
     topo = Topology.load(path)
     art = load_artifacts(args.build)
-    index = P4InfoIndex(art.p4info)
-    out = {}
-    for name, sw in topo.switches.items():
-        if args.switch and sw.grpc_addr not in [parse_switch(s, 0).addr for s in args.switch]:
-            continue
-        conn = SwitchConnection(sw.grpc_addr, sw.device_id, args.election_id, name=name, timeout=args.timeout)
-        with conn.connect():
-            rep = program_device(Device(conn, index), plan_switch(topo, name), art.device_config,
-                                 force_pipeline=args.force_pipeline)
-        out[name] = rep.to_json()
+    only = None
+    if args.switch:
+        addrs = {parse_switch(s, 0).addr for s in args.switch}
+        only = {n for n, sw in topo.switches.items() if sw.grpc_addr in addrs}
+    reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
+                               force_pipeline=args.force_pipeline)
+    out = {name: rep.to_json() for name, rep in reports.items()}
 
     def render(con, per_switch):
         con.print(f"pipeline from {art.source}")
@@ -250,7 +249,8 @@ def cmd_heartbeats(args) -> int:
     def render(con, d):
         con.print(_table(f"heartbeats ({d['digests']} digests)", ["job", "rank", "iteration", "age (s)", "state"],
                          [(r["job_id"], r["rank"], human(r["iteration"]), human(r["age_s"]),
-                           f"[red]HUNG: {r['reason']}[/red]" if r["hung"] else "ok") for r in d["ranks"]]))
+                           f"[red]HUNG: {r['reason']}[/red]" if r["hung"]
+                           else "no heartbeat yet" if r["iteration"] is None else "ok") for r in d["ranks"]]))
     emit(args, data, render)
     return EXIT_HUNG if data["hung"] else 0
 

@@ -28,7 +28,7 @@ from google.rpc import code_pb2
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
-from .errors import ConnectionFailed, WriteFailed, decode_write_error, rpc_reason
+from .errors import ConnectionFailed, ReadFailed, WriteFailed, decode_write_error, rpc_reason
 
 log = logging.getLogger("checkmate.controller")
 
@@ -199,7 +199,10 @@ class SwitchConnection:
             for resp in self.stub.Read(req, timeout=max(self.timeout, 30)):
                 yield from resp.entities
         except grpc.RpcError as e:
-            raise self.fail(f"read failed: {rpc_reason(e)}") from None
+            if e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise self.fail(f"read failed: {rpc_reason(e)}") from None
+            raise ReadFailed(f"switch {self.name} ({self.addr}, device {self.device_id}) refused a read: "
+                             f"{rpc_reason(e)}") from None
 
     # -- digests --------------------------------------------------------------------------
     def digests(self, timeout: float | None = None) -> Iterator[p4runtime_pb2.DigestList]:

@@ -27,29 +27,39 @@ class Device:
         return self.conn.name
 
     # -- describing updates (for error sentences) -----------------------------------------
-    def format_entry(self, e: Entry) -> str:
+    def format_match(self, e: Entry) -> str:
+        """``{field=value, ...}`` with addresses shown as addresses."""
         ix = self.index
         parts = []
         for name, v in e.match.items():
             try:
-                w = ix.match_field(e.table, name).bitwidth
+                f = ix.match_field(e.table, name)
+                w, kind = f.bitwidth, f.match_type
             except P4InfoError:
-                w = 0
+                w, kind = 0, "?"
             if isinstance(v, tuple):
                 a, b = v
-                f = ix.match_field(e.table, name).match_type if w else "?"
-                sep = {"lpm": "/", "ternary": " &&& ", "range": ".."}.get(f, ",")
-                b_s = str(b) if f == "lpm" else format_value(b, w, name)
+                sep = {"lpm": "/", "ternary": " &&& ", "range": ".."}.get(kind, ",")
+                b_s = str(b) if kind == "lpm" else format_value(b, w, name)
                 parts.append(f"{name}={format_value(a, w, name)}{sep}{b_s}")
             else:
                 parts.append(f"{name}={format_value(v, w, name)}")
-        s = f"table {e.table} match {{{', '.join(parts)}}}" if parts else f"table {e.table} (default entry)"
+        return "{" + ", ".join(parts) + "}"
+
+    def format_action(self, e: Entry, short: bool = False) -> str:
+        if not e.action:
+            return ""
+        pw = {p.name: p.bitwidth for p in self.index.action_params(e.action)}
+        ps = ", ".join(f"{k}={format_value(v, pw.get(k, 0), k)}" for k, v in e.params.items())
+        name = self.index.short("actions", e.action) if short else e.action
+        return f"{name}({ps})"
+
+    def format_entry(self, e: Entry) -> str:
+        s = f"table {e.table} match {self.format_match(e)}" if e.match else f"table {e.table} (default entry)"
         if e.priority:
             s += f" priority {e.priority}"
         if e.action:
-            pw = {p.name: p.bitwidth for p in ix.action_params(e.action)} if e.action else {}
-            ps = ", ".join(f"{k}={format_value(v, pw.get(k, 0), k)}" for k, v in e.params.items())
-            s += f" action {e.action}({ps})"
+            s += f" action {self.format_action(e)}"
         return s
 
     def describe(self, update: p4runtime_pb2.Update) -> str:

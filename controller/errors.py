@@ -7,6 +7,7 @@
   ``p4.v1.Error`` per update into the status details, and :func:`decode_write_error`
   turns each failed one into a sentence naming the update's table, match fields,
   values and action (``describe`` callbacks come from the layer that knows names).
+* :class:`ReadFailed` -- the switch answered a Read with an error (unsupported entity...).
 * :class:`ControllerError` -- base class; the CLI prints ``str(err)`` and exits 1.
 """
 from __future__ import annotations
@@ -31,6 +32,10 @@ class ConnectionFailed(ControllerError):
         self.addr, self.device_id, self.election_id, self.reason = addr, device_id, election_id, reason
         super().__init__(f"cannot control switch at {addr} (device id {device_id}, election id {election_id}): "
                          f"{reason}; {SWITCH_LOG_HINT}")
+
+
+class ReadFailed(ControllerError):
+    """The switch answered but refused a Read (e.g. an entity kind it does not support)."""
 
 
 @dataclass(frozen=True)

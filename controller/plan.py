@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .entities import Entry, McastGroup
-from .topology import Topology
+from .topology import Topology, TopologyError
 
 HEARTBEAT_SLOTS = 1024  # register size in checkmate.p4
 MAX_RID = 127  # group id = port << 7 | rid must fit 16 bits
@@ -65,16 +65,16 @@ def plan_switch(topo: Topology, sw_name: str) -> SwitchPlan:
     for sh in topo.shadows():
         rid = rid_of_shard(sh.shard)
         if rid > MAX_RID:
-            raise ValueError(f"topology {topo.source}: shard {sh.shard} of {sh.name} exceeds the "
-                             f"{MAX_RID} shards a switch can replicate to")
+            raise TopologyError(topo.source, [f"hosts.{sh.name}.shard: {sh.shard} exceeds the "
+                                              f"{MAX_RID} shards a switch can replicate to"])
         E(Entry("shadow_rewrite", {"standard_metadata.egress_rid": rid}, "to_shadow",
                 {"mac": sh.mac, "ip": sh.ip, "udp_port": sh.udp_port}))
     if not trainer_ports:
         return plan
     for tr in topo.trainers():
         if tr.rank >= HEARTBEAT_SLOTS:
-            raise ValueError(f"topology {topo.source}: rank {tr.rank} of {tr.name} exceeds the "
-                             f"{HEARTBEAT_SLOTS} heartbeat slots")
+            raise TopologyError(topo.source, [f"hosts.{tr.name}.rank: {tr.rank} exceeds the "
+                                              f"{HEARTBEAT_SLOTS} heartbeat slots of the switch"])
         E(Entry("heartbeat_slot", {"hdr.checkmate.job_id": topo.job_id, "hdr.checkmate.rank": tr.rank},
                 "set_heartbeat_slot", {"slot": tr.rank}))
     for shard, lo, hi in topo.shard_ranges():

@@ -130,3 +130,22 @@ def program_device(dev: Device, plan: SwitchPlan, device_config: bytes, force_pi
     report = ReconcileReport(plan.switch)
     report.pipeline_pushed = ensure_pipeline(dev, device_config, force_pipeline)
     return reconcile(dev, plan, report)
+
+
+def program_topology(topo, artifacts, *, election_id: int = 1, timeout: float = 10.0,
+                     only: set[str] | None = None, force_pipeline: bool = False) -> dict[str, ReconcileReport]:
+    """Program every switch of ``topo`` (or those named in ``only``) and close the sessions;
+    returns ``{switch: report}``.  Stops at the first switch that fails (the error names it)."""
+    from .client import SwitchConnection
+    from .plan import plan_switch
+
+    index = artifacts.index
+    out = {}
+    for name, sw in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
+        if only is not None and name not in only:
+            continue
+        conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=timeout)
+        with conn.connect():
+            out[name] = program_device(Device(conn, index), plan_switch(topo, name), artifacts.device_config,
+                                       force_pipeline=force_pipeline)
+    return out

@@ -7,7 +7,8 @@ with what the controller installed; :func:`human` formats a value for the text t
 from __future__ import annotations
 
 from .device import Device
-from .p4info import P4InfoIndex, format_value
+from .errors import ControllerError
+from .p4info import P4InfoError, P4InfoIndex, format_value
 from .topology import Topology
 
 
@@ -41,7 +42,7 @@ def shards_view(dev: Device, topo: Topology | None = None) -> list[dict]:
     counters = {}
     try:
         counters = {c.index: c for c in dev.read_counter("shard_replicas")}
-    except Exception:  # noqa: BLE001 - a program without the counter still shows its map
+    except (ControllerError, P4InfoError):  # a program without the counter still shows its map
         pass
     by_ip = {h.ip_int: h for h in topo.shadows()} if topo else {}
     rows = []
@@ -57,6 +58,20 @@ def shards_view(dev: Device, topo: Topology | None = None) -> list[dict]:
                                 "ip": sh.get("ip"), "udp_port": sh.get("udp_port")} if sh else None,
                      "copies": {"packets": c.packets, "bytes": c.bytes} if c else None})
     return sorted(rows, key=lambda r: (r["job_id"] or 0, r["param_lo"]))
+
+
+def job_totals(rows: list[dict]) -> dict[int, dict]:
+    """Copies per job: the sum of its shards' ``shard_replicas`` cells (one rid per (job, shard))."""
+    out: dict[int, dict] = {}
+    seen = set()
+    for r in rows:
+        if r["copies"] is None or (r["job_id"], r["rid"]) in seen:
+            continue
+        seen.add((r["job_id"], r["rid"]))
+        t = out.setdefault(r["job_id"], {"packets": 0, "bytes": 0})
+        t["packets"] += r["copies"]["packets"]
+        t["bytes"] += r["copies"]["bytes"]
+    return out
 
 
 def human(value, bitwidth: int = 0, name: str = "") -> str:

@@ -42,7 +42,7 @@ const bit<32> DROP_TTL           = 1;
 const bit<32> DROP_IPV4_OPTIONS  = 2;
 const bit<32> DROP_NOT_IP_OR_ARP = 3;
 const bit<32> DROP_ARP_UNKNOWN   = 4;
-const bit<32> DROP_NO_SHADOW     = 5;   /* egress: copy with an unknown rid */
+const bit<32> EGRESS_DROP_NO_SHADOW = 0;  /* egress_drops: a copy whose rid has no shadow_rewrite */
 
 typedef bit<9>  port_t;
 typedef bit<48> mac_t;
@@ -125,13 +125,11 @@ struct heartbeat_digest_t {
 }
 
 struct metadata_t {
-    bit<1>             routed;       /* ipv4_route hit */
-    bit<1>             from_trainer; /* trainer_port hit */
-    bit<16>            shard_rid;    /* shard_map result: replica id of the shadow copy */
-    port_t             out_port;     /* normal egress port, replication key */
-    bit<32>            hb_slot;      /* heartbeat_slot result */
-    bit<1>             hb_known;
-    heartbeat_digest_t hb;
+    bit<1>             routed;       /* ipv4_route ran forward() */
+    bit<16>            shard_rid;    /* shard_map result: replica id of the shadow copy, 0 = none */
+    port_t             out_port;     /* normal egress port: replication key */
+    bit<32>            hb_slot;      /* heartbeat_slot result: index into heartbeat_last */
+    heartbeat_digest_t hb;           /* digest data */
 }
 
 /*************************************************************************
@@ -242,9 +240,7 @@ control CheckmateIngress(inout headers_t hdr,
 
     /* Ports that face trainers: only FINAL chunks entering here are copied, so on
      * a multi-switch path only the first switch copies. */
-    action mark_trainer() {
-        meta.from_trainer = 1;
-    }
+    action mark_trainer() { }
 
     table trainer_port {
         key = { standard_metadata.ingress_port : exact; }
@@ -286,7 +282,6 @@ control CheckmateIngress(inout headers_t hdr,
     /* (job, rank) -> index into heartbeat_last. */
     action set_heartbeat_slot(bit<32> slot) {
         meta.hb_slot = slot;
-        meta.hb_known = 1;
     }
 
     table heartbeat_slot {
@@ -301,9 +296,7 @@ control CheckmateIngress(inout headers_t hdr,
 
     apply {
         meta.routed = 0;
-        meta.from_trainer = 0;
         meta.shard_rid = 0;
-        meta.hb_known = 0;
         if (hdr.arp.isValid()) {
             if (hdr.arp.htype == ARP_HTYPE_ETHERNET && hdr.arp.ptype == ETHERTYPE_IPV4
                     && hdr.arp.hlen == 6 && hdr.arp.plen == 4 && hdr.arp.oper == ARP_OPER_REQUEST) {
@@ -335,10 +328,8 @@ control CheckmateIngress(inout headers_t hdr,
                     malformed.count(MALFORMED_VERSION);
                 } else if ((hdr.checkmate.flags & FLAG_FINAL) != 0
                         && (hdr.checkmate.flags & (FLAG_ACK | FLAG_CTRL)) == 0) {
-                    trainer_port.apply();
-                    if (meta.from_trainer == 1) {
-                        heartbeat_slot.apply();
-                        if (meta.hb_known == 1) {
+                    if (trainer_port.apply().hit) {
+                        if (heartbeat_slot.apply().hit) {
                             /* 0 = never seen, so iteration i is stored as i + 1. */
                             bit<32> last;
                             heartbeat_last.read(last, meta.hb_slot);
@@ -371,7 +362,7 @@ control CheckmateEgress(inout headers_t hdr,
                         inout standard_metadata_t standard_metadata) {
 
     counter<bit<32>>(REPLICA_SLOTS, CounterType.packets_and_bytes) shard_replicas;
-    counter<bit<32>>(8, CounterType.packets_and_bytes) egress_drops;
+    counter<bit<32>>(1, CounterType.packets_and_bytes) egress_drops;
 
     /* The copy: addressed to its shadow; UDP checksum 0 = "none" (RFC 768). */
     action to_shadow(mac_t mac, ip4_t ip, bit<16> udp_port) {
@@ -383,7 +374,7 @@ control CheckmateEgress(inout headers_t hdr,
     }
 
     action drop_copy() {
-        egress_drops.count(DROP_NO_SHADOW);
+        egress_drops.count(EGRESS_DROP_NO_SHADOW);
         mark_to_drop(standard_metadata);
     }
 

@@ -3,7 +3,7 @@
 Data structures (all preallocated at bootstrap, reused for the life of the layout):
 
 * :class:`Slot` -- one iteration's flat gradient buffer (``bytearray`` laid out by
-  :class:`~shadow.layout.ShardLayout`) plus an element-coverage bitmap (numpy ``bool`` array)
+  :class:`~shadow.layout.ShardLayout`) plus an element-coverage map (``bytearray``, one byte per element)
   and a count of covered elements.  A packet's payload is copied with one memoryview slice
   assignment straight from the receive buffer into its place; nothing per packet is allocated
   besides the header tuple of ``checkmate.wire.unpack_fields``.
@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from checkmate import wire
 
 from .layout import ShardLayout
@@ -37,12 +35,13 @@ _HDR = wire.HEADER_LEN
 
 
 class Slot:
-    __slots__ = ("iteration", "buf", "mv", "cov", "filled", "touched", "total")
+    __slots__ = ("iteration", "buf", "mv", "cov", "covm", "filled", "touched", "total")
 
     def __init__(self, layout: ShardLayout):
         self.buf = bytearray(max(layout.total_bytes, 1))
         self.mv = memoryview(self.buf)
-        self.cov = np.zeros(layout.total_elems, dtype=np.bool_)
+        self.cov = bytearray(layout.total_elems)  # 1 byte per element: 1 = arrived
+        self.covm = memoryview(self.cov)
         self.total = layout.total_elems
         self.iteration = -1
         self.filled = 0
@@ -50,7 +49,7 @@ class Slot:
 
     def reset(self, iteration: int) -> None:
         self.iteration = iteration
-        self.cov[:] = False
+        self.covm[:] = bytes(self.total)
         self.filled = 0
         self.touched = time.monotonic()
 
@@ -81,6 +80,7 @@ class Reassembler:
         self._eb, self._bb, self._n = layout.elem_base, layout.byte_base, layout.numel
         self._wd, self._es = layout.wire_dtype, layout.elem_size
         self._np = len(layout.params)
+        self._ones = memoryview(b"\x01" * 65536)
 
     # -- hot path ----------------------------------------------------------------------------
     def ingest(self, buf, mv: memoryview, n: int) -> bool:
@@ -114,12 +114,16 @@ class Reassembler:
             if slot is None:
                 return False
         e0 = self._eb[pid] + off
-        seg = slot.cov[e0:e0 + count]
-        have = int(np.count_nonzero(seg))
-        if have == count:
-            c.duplicates += 1
-            return False
-        seg[:] = True
+        e1 = e0 + count
+        cov = slot.cov
+        if cov.find(1, e0, e1) == -1:  # common case: all new (C-speed scans, no numpy call overhead)
+            have = 0
+        else:
+            have = cov.count(1, e0, e1)
+            if have == count:
+                c.duplicates += 1
+                return False
+        slot.covm[e0:e1] = self._ones[:count]
         es = self._es[pid]
         b0 = self._bb[pid] + off * es
         nb = count * es

@@ -16,7 +16,9 @@ Four threads share one lock (and a condition on it):
 Publication rule: iteration *i* becomes *latest* only after every element of the shard for *i*
 arrived, the manifest for *i* arrived, and the step was applied on top of *i-1*.  On a loss the
 node keeps its last published state, sets ``needs_resync`` (reported in every ManifestAck) and
-applies nothing until a :class:`~shadow.protocol.Bootstrap` supplies a fresh state.
+applies nothing until a :class:`~shadow.protocol.Bootstrap` supplies a fresh state.  A bootstrap
+with ``resync=True`` keeps the later iterations already buffered (same run); any other bootstrap
+discards every buffer and manifest (a restarted job must not inherit a previous run's gradients).
 """
 from __future__ import annotations
 
@@ -99,11 +101,11 @@ class ShadowNode:
             self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.cfg.rcvbuf)
         except OSError:
             pass
-        self.udp.bind(self.cfg.data)
+        self._bind(self.udp, self.cfg.data, "data")
         self.udp.setblocking(False)
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.tcp.bind(self.cfg.mgmt)
+        self._bind(self.tcp, self.cfg.mgmt, "mgmt")
         self.tcp.listen(16)
         self.tcp.settimeout(0.2)
         for name, fn in (("ingest", self._ingest_loop), ("apply", self._apply_loop),
@@ -112,6 +114,15 @@ class ShadowNode:
             t.start()
             self._threads.append(t)
         return self
+
+    def _bind(self, sock: socket.socket, addr: tuple[str, int], what: str) -> None:
+        try:
+            sock.bind(addr)
+        except OSError as e:
+            for s in (self.udp, self.tcp):
+                if s is not None:
+                    s.close()
+            raise OSError(e.errno, f"cannot bind the {what} address {addr[0]}:{addr[1]}: {e.strerror or e}") from None
 
     @property
     def data_address(self) -> tuple[str, int]:
@@ -145,30 +156,37 @@ class ShadowNode:
 
     # -- ingest ------------------------------------------------------------------------------
     def _ingest_loop(self) -> None:
+        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv)."""
         sock, buf = self.udp, bytearray(65536)
         mv = memoryview(buf)
-        lock, c, stop = self._lock, self.counters, self._stop
+        lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
         recv_into = sock.recv_into
         while not stop.is_set():
-            try:
-                n = recv_into(buf)
-            except BlockingIOError:
-                select.select([sock], [], [], 0.1)
-                continue
-            except OSError:
-                if stop.is_set():
-                    return
-                raise
+            idle = False
             with lock:
-                c.packets += 1
                 r = self._reasm
-                if r is None:
-                    c.rejected += 1
-                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                else:
-                    lost = r.needs_resync
-                    if r.ingest(buf, mv, n) or r.needs_resync != lost:
-                        self._cv.notify_all()
+                lost = r.needs_resync if r is not None else False
+                wake = False
+                for _ in range(64):
+                    try:
+                        n = recv_into(buf)
+                    except BlockingIOError:
+                        idle = True
+                        break
+                    except OSError:
+                        if stop.is_set():
+                            return
+                        raise
+                    c.packets += 1
+                    if r is None:
+                        c.rejected += 1
+                        c.last_error = "datagram before the first bootstrap (shard layout unknown)"
+                    elif r.ingest(buf, mv, n):
+                        wake = True
+                if wake or (r is not None and r.needs_resync != lost):
+                    cv.notify_all()
+            if idle:
+                select.select([sock], [], [], 0.1)
 
     # -- apply + watchdog ----------------------------------------------------------------------
     def _next_work(self):
@@ -192,9 +210,11 @@ class ShadowNode:
         it = r.head
         entry = self._manifests.get(it)
         slot = r.slots.get(it)
+        if slot is not None and slot.complete:
+            return  # only the manifest is missing: it travels over TCP and is late, not lost
         evidence = entry is not None or r.newest_seen > it or any(k > it for k in self._manifests)
         if not evidence:
-            return
+            return  # nothing of iteration `it` is overdue: the trainer may simply be idle
         last = max(self._head_since, slot.touched if slot else 0.0, entry[1] if entry else 0.0)
         if time.monotonic() - last > self.cfg.loss_timeout:
             have = slot.filled if slot else 0
@@ -295,13 +315,16 @@ class ShadowNode:
             if not self._cv.wait_for(lambda: not self._applying, self.cfg.request_timeout):
                 raise TimeoutError("bootstrap: the optimizer step in progress did not finish")
             head = b.iteration + 1
-            if self._reasm is None or not layout.same_as(self._layout):
+            r = self._reasm
+            keep = b.resync and r is not None and layout.same_as(self._layout) and head >= r.head
+            if keep:
+                r.restart(head)  # same run: keep the later iterations already buffered
+                for k in [k for k in self._manifests if k < head]:
+                    del self._manifests[k]
+            else:  # a (re)start: nothing buffered may leak into this run
                 self._reasm = Reassembler(layout, b.job_id, head, self.cfg.ring, self.counters)
-            else:
-                self._reasm.restart(head)
+                self._manifests.clear()
             self._layout, self._replica = layout, replica
-            for k in [k for k in self._manifests if k < head]:
-                del self._manifests[k]
             self._publish(snap)
             self._head_since = time.monotonic()
             self._cv.notify_all()

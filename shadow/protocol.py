@@ -145,6 +145,11 @@ class Bootstrap:
     optimizer: OptimizerSpec
     tensors: dict[int, torch.Tensor] = field(default_factory=dict)
     opt_state: dict[int, dict[str, torch.Tensor]] = field(default_factory=dict)
+    #: False (default): a (re)start -- everything the shadow buffered is discarded, since gradients
+    #: of a previous run of the job must never mix with this one.  True: a resync of the same,
+    #: still running training after a loss -- gradients of iterations > ``iteration`` that already
+    #: arrived are kept (they belong to this run), so the resync does not cost another iteration.
+    resync: bool = False
 
 
 @dataclass
@@ -333,11 +338,13 @@ def pack_message(op: str, body: Any = None) -> list:
 def unpack_message(frame_header: bytes, header: bytes, blob) -> tuple[str, Any]:
     try:
         obj = json.loads(header)
+        if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
+            raise ProtocolError("frame header: field 'op' missing")
+        return obj["op"], decode_value(obj.get("body"), blob)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ProtocolError(f"frame header is not JSON: {e}") from None
-    if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
-        raise ProtocolError("frame header: field 'op' missing")
-    return obj["op"], decode_value(obj.get("body"), blob)
+    except RecursionError:
+        raise ProtocolError("frame header: nested too deeply") from None
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytearray:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 import logging
 import os
 import signal
@@ -56,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--grpc-server-addr", default="127.0.0.1:9559", type=_addr, metavar="HOST:PORT")
     ap.add_argument("--p4info", help="P4Info (text or binary) for a JSON PROGRAM; default: rebuilt from the IR")
     ap.add_argument("-I", dest="include", action="append", default=[], help="include dir when compiling a .p4")
-    ap.add_argument("--pcap", metavar="DIR", help="write <port>_in.pcap / <port>_out.pcap into DIR")
+    ap.add_argument("--pcap", metavar="DIR", nargs="?", const=".",
+                    help="write <port>_in.pcap / <port>_out.pcap into DIR (default: the current directory)")
+    ap.add_argument("--thrift-port", type=int, default=None,
+                    help="accepted for simple_switch_grpc compatibility and ignored (no Thrift server)")
     ap.add_argument("--log-console", action="store_true", help="per-packet trace to stderr")
     ap.add_argument("--log-file", metavar="FILE", help="per-packet trace to FILE")
     ap.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -114,9 +118,18 @@ def _setup_logging(args) -> callable:
     return trace
 
 
+def normalize_argv(argv: list[str]) -> list[str]:
+    """simple_switch_grpc puts target options after ``--`` (``prog.json -- --cpu-port 255``);
+    accept that form by dropping the separator."""
+    return [a for a in argv if a != "--"]
+
+
 def main(argv=None) -> int:
+    argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
     trace = _setup_logging(args)
+    if args.thrift_port is not None:
+        log.info("--thrift-port %d ignored: checkmate-switch has no Thrift server (use P4Runtime)", args.thrift_port)
 
     from p4.v1 import p4runtime_pb2
 
@@ -124,7 +137,7 @@ def main(argv=None) -> int:
     from .p4rt_server import serve
     from .p4rt_server.errors import P4RTError
     from .ports import open_port, parse_port_spec
-    from .tm import PortConfig, TMControlServer, TrafficManager, parse_tm_flag
+    from .tm import TMControlServer, TrafficManager, parse_tm_flag
 
     try:
         specs = [parse_port_spec(s) for s in args.interface]
@@ -168,7 +181,7 @@ def main(argv=None) -> int:
         return 2
     tm_srv = None
     if args.tm_server_addr:
-        tm_srv = TMControlServer(tm, *args.tm_server_addr)
+        tm_srv = TMControlServer(tm, *args.tm_server_addr, switch_stats=lambda: asdict(sw.stats))
     if program is not None:
         ir, p4info = program
         cfg = p4runtime_pb2.ForwardingPipelineConfig(p4_device_config=json.dumps(ir).encode())

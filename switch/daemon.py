@@ -24,7 +24,7 @@ import os
 import select
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .pcap import PcapWriter
 from .ports import Port
@@ -41,9 +41,9 @@ class DataplaneStats:
     tx: int = 0
     dropped_no_pipeline: int = 0
     pipeline_errors: int = 0
+    rx_errors: int = 0
     packet_in: int = 0
     packet_out: int = 0
-    per_port_rx: dict = field(default_factory=dict)
 
 
 class Switch:
@@ -68,11 +68,11 @@ class Switch:
                 self._pcap_in[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_in.pcap"))
                 self._pcap_out[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_out.pcap"))
         for p in ports:
-            send = p.send
+            send, send_wait = p.send, p.send_wait
             out = self._pcap_out.get(p.number)
             if out is not None:
-                send = _tee(out, p.send)
-            tm.add_port(p.number, send)
+                send, send_wait = _tee(out, p.send), _tee_wait(out, p.send_wait)
+            tm.add_port(p.number, send, transmit_wait=send_wait)
 
     # -- control --------------------------------------------------------------------
     def install(self, pipeline) -> None:
@@ -129,7 +129,14 @@ class Switch:
                 for fd, _ in events:
                     port = by_fd[fd]
                     n = port.number
-                    frames = port.recv_batch(BATCH)
+                    try:
+                        frames = port.recv_batch(BATCH)
+                    except OSError as exc:  # e.g. ENETDOWN while Mininet tears a link down
+                        stats.rx_errors += 1
+                        if stats.rx_errors <= 10:
+                            log.warning("port %d (%s): receive failed: %s", n, port.describe(), exc)
+                        time.sleep(0.01)  # do not spin on a port that keeps failing
+                        continue
                     stats.rx += len(frames)
                     w = pin.get(n)
                     for f in frames:
@@ -165,3 +172,10 @@ def _tee(writer: PcapWriter, send):
         send(frame)
         writer.write(frame)
     return send_and_capture
+
+
+def _tee_wait(writer: PcapWriter, send_wait):
+    def send_wait_and_capture(frame: bytes, timeout: float) -> None:
+        send_wait(frame, timeout)
+        writer.write(frame)
+    return send_wait_and_capture

@@ -16,21 +16,23 @@
     socket that speaks raw Ethernet frames.
 
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
-readiness event so the data plane pays one ``epoll`` wake-up per batch, and
-:meth:`Port.send` waits (bounded) for socket space instead of dropping.
+readiness event so the data plane pays one ``epoll`` wake-up per batch.
+:meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
+the traffic manager counts as a drop); :meth:`Port.send_wait` waits for room, up to a
+timeout -- what lossless ports use.
 """
 from __future__ import annotations
 
 import os
 import select
 import socket
+import time
 from dataclasses import dataclass
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
 MAX_FRAME = 65535
-SEND_WAIT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -98,15 +100,20 @@ class Port:
         return out
 
     def send(self, frame: bytes) -> None:
-        try:
-            self._send(frame)
-        except BlockingIOError:
-            # socket buffer full: wait for room (bounded), then try once more
-            select.select([], [self.sock], [], SEND_WAIT_S)
-            self._send(frame)
-
-    def _send(self, frame: bytes) -> None:
+        """Send one frame now; ``BlockingIOError`` if the socket buffer is full."""
         self.sock.send(frame)
+
+    def send_wait(self, frame: bytes, timeout: float) -> None:
+        """Send one frame, waiting up to ``timeout`` s for socket buffer room."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.send(frame)
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise
+                select.select([], [self.sock], [], min(left, 0.05))
 
     def describe(self) -> str:
         raise NotImplementedError
@@ -175,15 +182,9 @@ class UdpTunnelPort(Port):
         self.local = s.getsockname()[:2]
         self._remote = spec.remote
 
-    def _send(self, frame: bytes) -> None:
-        self.sock.sendto(frame, self._remote)
-
     def send(self, frame: bytes) -> None:
         try:
-            self._send(frame)
-        except BlockingIOError:
-            select.select([], [self.sock], [], SEND_WAIT_S)
-            self._send(frame)
+            self.sock.sendto(frame, self._remote)
         except ConnectionRefusedError:
             pass  # ICMP port unreachable from an earlier datagram: the peer is not listening
 

@@ -23,7 +23,8 @@ and counted in ``pause_drops``.
 Configuration can change at run time (flags at start-up, then
 :class:`TMControlServer` -- JSON lines over TCP on loopback, driven by
 :mod:`switch.tm_client`).  Counters per port: enqueued, sent, tail_drops,
-fault_drops, pauses, pause_s, pause_drops, queue_len, and tx_errors.
+fault_drops, pauses, pause_s, pause_drops, queue_len, and tx_errors (the port
+refused the frame, e.g. its socket buffer was full on a lossy port).
 """
 from __future__ import annotations
 
@@ -31,11 +32,10 @@ import collections
 import json
 import logging
 import random
-import socket
 import socketserver
 import threading
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 
 log = logging.getLogger("checkmate.switch.tm")
 
@@ -141,9 +141,13 @@ class PortStats:
 class EgressPort:
     """One egress port: its config, counters, and (when shaped or lossless) its queue."""
 
-    def __init__(self, number: int, transmit, config: PortConfig | None = None, rng=None):
+    def __init__(self, number: int, transmit, config: PortConfig | None = None, rng=None,
+                 transmit_wait=None):
         self.number = number
-        self._transmit = transmit  # callable(frame) -> None, raises OSError on failure
+        self._transmit = transmit  # callable(frame): never blocks; OSError (e.g. buffer full) = drop
+        # callable(frame, timeout): waits for room; lossless ports use it so that a full
+        # socket buffer back-pressures instead of dropping
+        self._transmit_wait = transmit_wait or (lambda frame, timeout: transmit(frame))
         self.config = config or PortConfig()
         self.stats = PortStats()
         self._rng = rng or random.Random()
@@ -233,15 +237,18 @@ class EgressPort:
                     time.sleep(min((len(frame) - tokens) * 8 / cfg.rate_bps, 0.05))
                     continue
                 tokens -= len(frame)
+            try:  # send before freeing the slot: a lossless queue stays full while the wire is
+                if cfg.lossless:
+                    self._transmit_wait(frame, cfg.pause_timeout_s)
+                else:
+                    self._transmit(frame)
+                self.stats.sent += 1
+            except OSError:
+                self.stats.tx_errors += 1
             with self._cv:
                 self._q.popleft()
                 self.stats.queue_len = len(self._q)
                 self._cv.notify_all()
-            try:
-                self._transmit(frame)
-                self.stats.sent += 1
-            except OSError:
-                self.stats.tx_errors += 1
 
     def close(self) -> None:
         with self._cv:
@@ -260,8 +267,9 @@ class TrafficManager:
         self._lock = threading.Lock()
         self.unknown_port_drops = 0
 
-    def add_port(self, number: int, transmit, config: PortConfig | None = None) -> None:
-        self.ports[number] = EgressPort(number, transmit, (config or PortConfig()).validate(number), self._rng)
+    def add_port(self, number: int, transmit, config: PortConfig | None = None, transmit_wait=None) -> None:
+        self.ports[number] = EgressPort(number, transmit, (config or PortConfig()).validate(number), self._rng,
+                                        transmit_wait)
 
     def transmit(self, port: int, frame: bytes) -> bool:
         ep = self.ports.get(port)
@@ -305,16 +313,17 @@ class TrafficManager:
 #   {"op": "get", "port": 4}                      -> {"ok": true, "config": {...}}
 #   {"op": "set", "port": 4, "rate_bps": 1e8}     -> {"ok": true, "config": {...}}
 #   {"op": "set", "port": null, "drop_prob": 0.1} -> every port
-#   {"op": "stats"}                               -> {"ok": true, "stats": {"4": {...}}}
+#   {"op": "stats"}                               -> {"ok": true, "stats": {"4": {...}},
+#                                                     "switch": {"rx": ..., "pipeline_errors": ...}}
 #   {"op": "reset_stats", "port": 4}
 # Errors: {"ok": false, "error": "port 9: no such port (ports: [1, 2])"}
 # ----------------------------------------------------------------------------------
 class TMControlServer:
     """Serves the TM control protocol for one :class:`TrafficManager`."""
 
-    def __init__(self, tm: TrafficManager, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, tm: TrafficManager, host: str = "127.0.0.1", port: int = 0, switch_stats=None):
         self.tm = tm
-        handler = _make_handler(tm)
+        handler = _make_handler(tm, switch_stats)
         self._srv = socketserver.ThreadingTCPServer((host, port), handler, bind_and_activate=False)
         self._srv.daemon_threads = True
         self._srv.allow_reuse_address = True
@@ -330,7 +339,7 @@ class TMControlServer:
         self._srv.server_close()
 
 
-def handle_request(tm: TrafficManager, req: dict) -> dict:
+def handle_request(tm: TrafficManager, req: dict, switch_stats=None) -> dict:
     op = req.get("op")
     try:
         if op == "get":
@@ -343,8 +352,11 @@ def handle_request(tm: TrafficManager, req: dict) -> dict:
                 return {"ok": True, "configs": {str(p): asdict(c) for p, c in new.items()}}
             return {"ok": True, "config": asdict(new[int(port)])}
         if op == "stats":
-            return {"ok": True, "stats": {str(p): asdict(s) for p, s in tm.stats().items()},
-                    "unknown_port_drops": tm.unknown_port_drops}
+            out = {"ok": True, "stats": {str(p): asdict(s) for p, s in tm.stats().items()},
+                   "unknown_port_drops": tm.unknown_port_drops}
+            if switch_stats is not None:
+                out["switch"] = switch_stats()
+            return out
         if op == "reset_stats":
             port = req.get("port")
             tm.reset_stats(None if port is None else int(port))
@@ -354,7 +366,7 @@ def handle_request(tm: TrafficManager, req: dict) -> dict:
         return {"ok": False, "error": str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"}
 
 
-def _make_handler(tm: TrafficManager):
+def _make_handler(tm: TrafficManager, switch_stats=None):
     class Handler(socketserver.StreamRequestHandler):
         timeout = 300
 
@@ -366,7 +378,7 @@ def _make_handler(tm: TrafficManager):
                     req = json.loads(line)
                     if not isinstance(req, dict):
                         raise ValueError("request must be a JSON object")
-                    resp = handle_request(tm, req)
+                    resp = handle_request(tm, req, switch_stats)
                 except ValueError as exc:
                     resp = {"ok": False, "error": f"bad request: {exc}"}
                 self.wfile.write(json.dumps(resp).encode() + b"\n")

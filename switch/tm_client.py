@@ -46,6 +46,10 @@ class TMClient:
     def stats(self) -> dict[int, dict]:
         return {int(p): s for p, s in self._call(op="stats")["stats"].items()}
 
+    def switch_stats(self) -> dict:
+        """Data-plane counters of the switch: rx, tx, packet_in, packet_out, pipeline_errors..."""
+        return self._call(op="stats").get("switch", {})
+
     def reset_stats(self, port: int | None = None) -> None:
         self._call(op="reset_stats", port=port)
 

@@ -72,7 +72,11 @@ def plots(res: dict, folder) -> list[str]:
 
     # 2. checkpoint age per shadow: trainer iteration (rank 0) minus the shadow's latest consistent one
     fig, ax = plt.subplots(figsize=(8, 4))
-    trainer_at = sorted((r["t"], _get(r, "iteration", "iter", "step")) for r in its)
+    trainer_at = defaultdict(list)  # phase -> [(t, iteration)], the shadows restart with each phase
+    for r in its:
+        trainer_at[r["phase"]].append((r["t"], _get(r, "iteration", "iter", "step")))
+    for v in trainer_at.values():
+        v.sort()
     by_shard = defaultdict(list)
     for s in res.get("shadow_status", []):
         by_shard[s["shard"]].append(s)
@@ -82,7 +86,10 @@ def plots(res: dict, folder) -> list[str]:
             if s.get("latest_iteration") is None:
                 continue
             cur = None
-            for t, it in trainer_at:
+            # the shadows of the failure phase also serve the resume
+            phases = ("failure", "resume") if s.get("phase") == "failure" else (s.get("phase"),)
+            seq = sorted(x for ph in phases for x in trainer_at.get(ph, []))
+            for t, it in seq:
                 if t <= s["t"]:
                     cur = it
                 else:
@@ -107,12 +114,16 @@ def plots(res: dict, folder) -> list[str]:
 
     # 3. bytes on training vs shadow ports (switch egress = interface tx on the switch side)
     fig, ax = plt.subplots(figsize=(8, 4))
-    per_t = defaultdict(lambda: defaultdict(int))
+    per_seq = defaultdict(lambda: defaultdict(int))
+    t_of = {}
     for s in res.get("ports", []):
-        per_t[s["t"]][s["role"]] += s["tx_bytes"]
-    ts = sorted(per_t)
+        key = s.get("seq", s["t"])
+        per_seq[key][s["role"]] += s["tx_bytes"]
+        t_of[key] = s["t"]
+    seqs = sorted(per_seq)
+    ts = [t_of[k] for k in seqs]
     for role, color in (("trainer", "tab:blue"), ("shadow", "tab:green"), ("switch", "tab:purple")):
-        ys = [per_t[t].get(role, 0) / 1e6 for t in ts]
+        ys = [per_seq[k].get(role, 0) / 1e6 for k in seqs]
         if ts and any(ys):
             ax.plot(ts, ys, label={"trainer": "to trainers", "shadow": "to shadows (copies)",
                                    "switch": "inter-switch"}[role], color=color)
@@ -197,11 +208,17 @@ def summary(res: dict) -> str:
         else:
             L.append(f"  rank {r}: {c['tensors']} tensors / {c['elements']} elements compared, "
                      f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else ""))
+    for phase, tr in ((ver.get("trajectory") or {}).items()):
+        if tr.get("iterations"):
+            L.append(f"  {phase} losses vs reference: " + (f"first difference at {tr['first_difference']}"
+                                                         if tr.get("first_difference") else
+                                                         f"bit-identical over {tr['iterations']} iterations"))
     if res.get("error"):
         L.append(f"  error: {res['error']}")
     v = res.get("verdict")
     meaning = {"PASS": "resumed final model and optimizer state are bit-identical to the failure-free reference",
-               "FAIL": "NOT verified bit-identical (see above)",
+               "FAIL": "the resumed state is NOT bit-identical to the reference (see above)",
+               "ERROR": "the scenario did not complete (see the error above and the logs)",
                "UNVERIFIED": "no reference run to compare with"}.get(v, "")
     L.append(f"verdict: {v} -- {meaning}")
     return "\n".join(L) + "\n"

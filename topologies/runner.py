@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import logging
 import os
 import secrets
 import shutil
@@ -55,7 +56,7 @@ from .procs import ProcessTable, cleanup_state
 
 TRAIN_SCRIPT = paths.ROOT / "examples" / "ddp_train.py"
 MASTER_PORT = 29500
-DEFAULT_ITERS = 20
+DEFAULT_ITERS = 50
 
 
 class Terminated(SystemExit):
@@ -210,21 +211,21 @@ def intf_counters(name: str) -> tuple[int, int, int, int]:
 
 class ShadowPoller(threading.Thread):
     def __init__(self, name: str, host_pid: int, ip: str, mgmt_port: int, shard: int, t0: float,
-                 interval: float = 0.5):
+                 interval: float = 0.2):
         super().__init__(name=f"poll-{name}", daemon=True)
         self.host_pid, self.ip, self.port, self.shard, self.t0 = host_pid, ip, mgmt_port, shard, t0
         self.interval = interval
         self.samples: list[dict] = []
         self.latest: dict | None = None
         self.error = ""
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self._phase = ""
 
     def set_phase(self, phase: str) -> None:
         self._phase = phase
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
 
     def run(self) -> None:
         from .netns import in_netns
@@ -236,7 +237,7 @@ class ShadowPoller(threading.Thread):
         try:
             with in_netns(self.host_pid):
                 client = ShadowClient(self.ip, self.port, timeout=2.0)
-                while not self._stop.wait(self.interval):
+                while not self._halt.wait(self.interval):
                     try:
                         st = client.status()
                     except Exception as e:  # noqa: BLE001 -- a restarting shadow is normal
@@ -267,14 +268,14 @@ class FailureInjector(threading.Thread):
         self.fired = threading.Event()
         self.iteration = None
         self.t_kill = None
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
 
     def run(self) -> None:
         pos = 0
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             recs, pos = read_jsonl(self.metrics, pos)
             for rec in recs:
                 it = iteration_of(rec)
@@ -316,6 +317,7 @@ class Testbed:
         self._port_roles: list[tuple[str, str, int, str]] = []
         self._last_ports = 0.0
         self._counters = None
+        self._port_seq = 0
 
     # -- set-up ----------------------------------------------------------------------------------
     def _topology(self) -> dict:
@@ -353,6 +355,13 @@ class Testbed:
         from . import net as tnet
         for d in (self.out, self.logs):
             d.mkdir(parents=True, exist_ok=True)
+        self._log_handler = logging.FileHandler(self.logs / "controller.log")
+        self._log_handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        for name in ("checkmate", "controller"):  # controller / watchdog / client logs -> a file, not the tty
+            lg = logging.getLogger(name)
+            lg.addHandler(self._log_handler)
+            lg.setLevel(logging.INFO)
+            lg.propagate = False
         self.procs = ProcessTable(self.logs / "state.json", self.run)
         self.procs.note(tag=self.tag, out=str(self.out))
         generate.save(self.topo, self.out / "topology.json")
@@ -414,6 +423,10 @@ class Testbed:
             p.join(timeout=3)
         if self.procs is not None:
             self.procs.remove_state()
+        if getattr(self, "_log_handler", None) is not None:
+            for name in ("checkmate", "controller"):
+                logging.getLogger(name).removeHandler(self._log_handler)
+            self._log_handler.close()
 
     # -- processes on hosts ------------------------------------------------------------------------
     def _env(self) -> dict:
@@ -503,9 +516,10 @@ class Testbed:
             return
         self._last_ports = now
         t = round(now - self.t0, 3)
+        self._port_seq += 1
         for intf, sw, port, role in self._port_roles:
             tx, rx, txp, rxp = intf_counters(intf)
-            self.port_samples.append({"t": t, "switch": sw, "port": port, "role": role, "tx_bytes": tx,
+            self.port_samples.append({"seq": self._port_seq, "t": t, "switch": sw, "port": port, "role": role, "tx_bytes": tx,
                                       "rx_bytes": rx, "tx_packets": txp, "rx_packets": rxp})
 
     def ckpt_iteration(self) -> int | None:
@@ -535,9 +549,11 @@ class Testbed:
                                        fail_at, self.procs.procs[names[fail_rank]].pid)
             injector.start()
         bar = tqdm(total=self.args.iters, desc=f"{phase:>9}", unit="it", disable=self.args.quiet, file=sys.stderr,
-                   leave=True, dynamic_ncols=True, mininterval=0.5)
+                   leave=True, dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 5.0)
+        refresh_every, last_refresh = (0.2 if sys.stderr.isatty() else 5.0), 0.0
         try:
             while True:
+                last0 = None
                 for r in names:
                     recs, pos[r] = read_jsonl(self.out / "metrics" / phase / f"rank{r}.jsonl", pos[r])
                     for rec in recs:
@@ -546,15 +562,21 @@ class Testbed:
                             continue
                         last_it[r] = it
                         first_it = it if first_it is None else min(first_it, it)
-                        row = {"phase": phase, "rank": r, "t": round(time.monotonic() - self.t0, 3), **rec}
-                        self.iterations.append(row)
+                        self.iterations.append({"phase": phase, "rank": r, "t": round(time.monotonic() - self.t0, 3),
+                                                **rec})
                         if r == 0:
-                            ck = self.ckpt_iteration()
-                            bar.n = min(int(it), self.args.iters)
-                            bar.set_postfix(loss=f"{_get(rec, 'loss', default=float('nan')):.4f}",
-                                            it_ms=f"{1000 * float(_get(rec, 'iter_time', 'time', 'dt', default=0)):.0f}",
-                                            ckpt=ck, age=(int(it) - ck) if ck is not None else "-", refresh=False)
-                            bar.refresh()
+                            last0 = rec
+                if last0 is not None:
+                    it = int(iteration_of(last0))
+                    ck = self.ckpt_iteration()
+                    bar.n = min(it, self.args.iters)
+                    bar.set_postfix(loss=f"{_get(last0, 'loss', default=float('nan')):.4f}",
+                                    it_ms=f"{1000 * float(_get(last0, 'iter_time', 'time', 'dt', default=0)):.0f}",
+                                    ckpt=ck if ck is not None else "-",
+                                    age=max(0, it - ck) if ck is not None else "-", refresh=False)
+                    if time.monotonic() - last_refresh >= refresh_every or it >= self.args.iters:
+                        bar.refresh()
+                        last_refresh = time.monotonic()
                 self.sample_ports()
                 if self.controller is not None:
                     self.controller.poll()
@@ -696,13 +718,33 @@ class Testbed:
             out["ranks"][r] = c
             ok = ok and c["identical"]
         out["identical"] = ok
+        out["trajectory"] = self.trajectory()
+        return out
+
+    def trajectory(self) -> dict:
+        """Where the run's per-iteration losses first differ (bitwise) from the reference's, per phase:
+        tells a divergence in training (before the failure) from one caused by the restore."""
+        ref = {(row["rank"], iteration_of(row)): row.get("loss") for row in self.iterations
+               if row["phase"] == "reference"}
+        out = {}
+        for phase in ("failure", "resume"):
+            rows = sorted((row for row in self.iterations if row["phase"] == phase),
+                          key=lambda row: (iteration_of(row), row["rank"]))
+            first = next((f"iteration {iteration_of(row)} rank {row['rank']}: {row.get('loss')!r} vs "
+                          f"{ref.get((row['rank'], iteration_of(row)))!r}" for row in rows
+                          if ref.get((row["rank"], iteration_of(row))) != row.get("loss")), None)
+            out[phase] = {"iterations": len({iteration_of(row) for row in rows}), "first_difference": first}
         return out
 
     # -- results -----------------------------------------------------------------------------------
     def results(self, verification: dict | None, error: str | None) -> dict:
         shadow_samples = [s for p in self.pollers.values() for s in p.samples]
-        verdict = ("PASS" if verification and verification.get("identical") else
-                   "UNVERIFIED" if verification and verification.get("identical") is None and not error else "FAIL")
+        if error or not verification:
+            verdict = "ERROR"
+        elif verification.get("identical") is None:
+            verdict = "UNVERIFIED"
+        else:
+            verdict = "PASS" if verification["identical"] else "FAIL"
         res = {
             "run": self.run, "verdict": verdict, "error": error,
             "config": {k: v for k, v in vars(self.args).items() if k not in ("stop",)},

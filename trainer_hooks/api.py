@@ -62,7 +62,7 @@ class RingConfig:
     udp_port: int = wire.CHECKMATE_UDP_PORT  # 0: an ephemeral port (several ranks on one host)
     mtu: int = 1500
     window: int = 128
-    rto: float = 0.05
+    rto: float = 0.05  # minimum retransmission timeout; the ring adapts it to the measured RTT
     timeout: float = 120.0
     loss_prob: float = 0.0
     seed: int = 0
@@ -167,6 +167,7 @@ class Checkpointer:
         if not self.flush(timeout):
             return False
         while time.monotonic() < deadline:
+            self.link.serve_resyncs(self.iteration)  # a shard lost after the last step
             try:
                 if all((c.status().latest_iteration or 0) >= target for c in self.link.clients):
                     return True

@@ -4,13 +4,14 @@
 ``bootstrap_all`` runs synchronously at attach (the shadows must know the
 shard layout before the first FINAL chunk arrives).  Manifests are queued to
 one sender thread, so the training loop never waits on a TCP round trip; the
-queue is FIFO, so a resync bootstrap is always delivered before the manifests
-of the iterations that follow it.
+queue is FIFO.
 
 A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
-marked; at the next optimizer step the training thread snapshots the current
-model and optimizer state of that shard (a consistent point: between steps)
-and queues a fresh :class:`~shadow.protocol.Bootstrap`.  Shadow trouble never
+marked; at the next optimizer step the training thread waits for the queued
+manifests to go out, snapshots the current model and optimizer state of that
+shard (a consistent point: between steps) and sends a fresh
+:class:`~shadow.protocol.Bootstrap` synchronously, before the next gradient
+can exist.  Shadow trouble never
 stops training: it is logged and counted in :class:`LinkStats`.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -80,7 +82,9 @@ class ShadowLink:
         self.clients = [ShadowClient(s.host, s.mgmt_port, timeout=timeout) for s in shadows]
         self.stats = LinkStats(acks=[None] * len(shadows))
         self._resync: set[int] = set()
-        self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap queued
+        self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
+        self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
+        self._backoff: dict[int, float] = {}
         self._lock = threading.Lock()
         self._q: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="checkmate-shadow-link", daemon=True)
@@ -112,14 +116,37 @@ class ShadowLink:
 
     # -- per iteration (training thread) ------------------------------------------------------
     def on_record(self, rec: IterationRecord) -> None:
-        """Queue the manifest of a finished iteration, then any resync it is owed."""
+        """Queue the manifest of a finished iteration, then serve any resync that is owed."""
         self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip)))
+        self.serve_resyncs(rec.iteration)
+
+    def serve_resyncs(self, iteration: int) -> None:
+        """Bootstrap every shard marked for resync from the current state (= ``iteration``).
+
+        Synchronous, in the training thread, after the queued manifests went out: the next
+        gradient (``iteration + 1``) cannot reach the shadow before its new state.  With several
+        ranks this holds too -- no chunk of ``iteration + 1`` is fully reduced before rank 0
+        has contributed to it.  Resyncs are rare; the pause is the price of a consistent state.
+        """
+        now = time.monotonic()
         with self._lock:
-            due, self._resync = self._resync, set()
+            due = {k for k in self._resync if self._retry_at.get(k, 0.0) <= now}
+            self._resync -= due
+        if not due:
+            return
+        for k in due:
+            self._boot_iter[k] = iteration  # acks of manifests up to here no longer ask for one
+        self.flush()
         for k in sorted(due):
             self.stats.resyncs += 1
-            self._boot_iter[k] = rec.iteration
-            self._q.put(("bootstrap", k, self.snapshot(k, rec.iteration)))
+            try:
+                self.clients[k].bootstrap(self.snapshot(k, iteration))
+                self.stats.bootstraps_sent += 1
+                self._backoff.pop(k, None)
+            except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)
+                self._backoff[k] = min(2 * self._backoff.get(k, 0.5), 30.0)
+                self._retry_at[k] = time.monotonic() + self._backoff[k]
+                self._fail(k, f"resync at iteration {iteration}", e)
 
     def flush(self, timeout: float = 30.0) -> bool:
         """Wait until every queued message was handled (bounded); True if the queue drained."""
@@ -152,6 +179,9 @@ class ShadowLink:
             elif item[0] == "manifest":
                 m = item[1]
                 for k, c in enumerate(self.clients):
+                    with self._lock:
+                        if k in self._resync:
+                            continue  # it gets a fresh bootstrap anyway; don't wait on a sick shadow
                     try:
                         ack = c.manifest(m)
                     except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
@@ -163,10 +193,3 @@ class ShadowLink:
                         with self._lock:
                             self._resync.add(k)
                 self.stats.manifests_sent += 1
-            elif item[0] == "bootstrap":
-                _, k, boot = item
-                try:
-                    self.clients[k].bootstrap(boot)
-                    self.stats.bootstraps_sent += 1
-                except Exception as e:  # noqa: BLE001
-                    self._fail(k, f"resync at iteration {boot.iteration}", e)

@@ -21,8 +21,10 @@ packet is forwarded as soon as it has been reduced, so the segments pipeline.
 packets carry a 32-bit ``seq``.  The receiver answers with ``FLAG_ACK`` packets
 whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 16-bit ``aux`` is a selective-ack bitmap of ``seq+1 .. seq+16``.  The sender
-keeps at most ``window`` unacknowledged packets, retransmits a packet after
-``rto`` seconds (doubling per retry, capped at 1 s) with ``FLAG_RETX`` added
+keeps at most ``window`` unacknowledged packets, retransmits a packet after the
+retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
+packets (Jacobson/Karels with Karn's rule), at least ``rto``, doubling per
+retry, at most 2 s -- with ``FLAG_RETX`` added
 (``FLAG_FINAL`` is kept), and fails the job with a clear error after
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
 Packets of a bucket this rank has not started yet are buffered.
@@ -69,6 +71,7 @@ _RETX = wire.FLAG_RETX
 _MAX_ITER = wire.FIELD_MAX["iteration"]
 _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
+_MAX_RTO = 2.0
 _WIRE_F32 = np.dtype(">f4")  # payload element type: big-endian float32
 
 
@@ -145,15 +148,17 @@ class UdpRing:
             except OSError:  # pragma: no cover
                 pass
         self.rank, self.n = rank, world_size
-        self.prev, self.next = rank_prev, rank_next = (rank - 1) % world_size, (rank + 1) % world_size
+        self.prev, self.next = (rank - 1) % world_size, (rank + 1) % world_size
         self.prev_addr, self.next_addr = prev_addr, next_addr
         self.job_id = job_id
         self.window, self.rto, self.timeout = window, rto, timeout
+        self._srtt: float | None = None  # smoothed RTT (Jacobson/Karels), Karn's rule for samples
+        self._rttvar = 0.0
+        self._cur_rto = rto
         self.loss_prob = loss_prob
         self._rng = random.Random(seed * 1000003 + rank)
         self.final_copies = final_copies
         self.stats = TransportStats()
-        del rank_prev, rank_next
         # sender side (flow rank -> next)
         self._snd_seq = 0
         self._backlog: collections.deque = collections.deque()
@@ -169,6 +174,9 @@ class UdpRing:
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(65536)
+        self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._thread = threading.Thread(target=self._run, name=f"checkmate-ring-r{rank}", daemon=True)
         self._thread.start()
 
@@ -184,6 +192,10 @@ class UdpRing:
             job.future.set_exception(RingError(f"transport is closed: {self._error}"))
             return job.future
         self._jobs.put(job)
+        try:
+            self._wake_w.send(b"j")
+        except (BlockingIOError, OSError):
+            pass  # already awake (buffer full) or closing
         return job.future
 
     def idle(self) -> bool:
@@ -200,6 +212,8 @@ class UdpRing:
         self._stop.set()
         self._thread.join(timeout=5.0)
         self.sock.close()
+        self._wake_r.close()
+        self._wake_w.close()
 
     # -- engine ----------------------------------------------------------------------------
     def _start(self, job: Job) -> None:
@@ -303,7 +317,7 @@ class UdpRing:
             dg = bytearray(_HDR.pack(_VER, flags, _FP32, step, self.job_id, it, self.rank, b,
                                      pid, off, count, 0, seq))
             dg += payload
-            entry = [dg, now + self.rto, 0, pid]
+            entry = [dg, now + self._cur_rto, 0, pid, now]
             self._unacked[seq] = entry
             self.stats.data_sent += 1
             if flags & _FINAL:
@@ -315,7 +329,7 @@ class UdpRing:
             if entry[1] <= now:
                 entry[0][1] |= _RETX
                 entry[2] += 1
-                entry[1] = now + min(self.rto * (1 << min(entry[2], 10)), 1.0)
+                entry[1] = now + min(self._cur_rto * (1 << min(entry[2], 10)), _MAX_RTO)
                 self.stats.retransmits += 1
                 self._transmit(seq, entry)
 
@@ -333,15 +347,26 @@ class UdpRing:
     def _on_ack(self, cum: int, sack: int) -> None:
         # cumulative: unacked is in seq order; drop every seq "below" cum (modulo 2**32)
         una = self._unacked
+        sample = None
         while una:
             seq = next(iter(una))
             d = (cum - seq) & 0xFFFFFFFF
             if d == 0 or d >= 0x80000000:
                 break
-            del una[seq]
+            sample = una.pop(seq)
         for i in range(_SACK_BITS):
             if sack >> i & 1:
-                self._unacked.pop((cum + 1 + i) & 0xFFFFFFFF, None)
+                sample = una.pop((cum + 1 + i) & 0xFFFFFFFF, None) or sample
+        if sample is not None and sample[2] == 0:  # Karn: never time a retransmitted packet
+            self._rtt_sample(time.monotonic() - sample[4])
+
+    def _rtt_sample(self, r: float) -> None:
+        if self._srtt is None:
+            self._srtt, self._rttvar = r, r / 2
+        else:
+            self._rttvar = 0.75 * self._rttvar + 0.25 * abs(self._srtt - r)
+            self._srtt = 0.875 * self._srtt + 0.125 * r
+        self._cur_rto = min(max(self.rto, self._srtt + 4 * self._rttvar), _MAX_RTO)
 
     def _on_datagram(self, n: int) -> None:
         buf = self._rbuf
@@ -406,7 +431,7 @@ class UdpRing:
                 break
 
     def _loop(self) -> None:
-        sock, rbuf = self.sock, self._rbuf
+        sock, rbuf, wake = self.sock, self._rbuf, self._wake_r
         next_retx_scan = 0.0
         while not self._stop.is_set():
             now = time.monotonic()
@@ -427,8 +452,13 @@ class UdpRing:
                 wait = min(wait, max(0.0, min(e[1] for e in self._unacked.values()) - now))
             if self._active is None and not self._jobs.empty():
                 wait = 0.0
-            r, _, _ = select.select([sock], [], [], wait)
-            if r:
+            r, _, _ = select.select([sock, wake], [], [], wait)
+            if wake in r:
+                try:
+                    wake.recv(4096)
+                except (BlockingIOError, InterruptedError):
+                    pass
+            if sock in r:
                 for _ in range(256):
                     try:
                         nbytes, _addr = sock.recvfrom_into(rbuf)

@@ -34,8 +34,14 @@ V1_OBJECTS = {"counter", "direct_counter", "meter", "direct_meter", "register"}
 UNSUPPORTED_OBJECTS = {"action_profile", "action_selector", "Checksum16"}
 
 
+# names the generated header/struct classes use for themselves
+_RESERVED_ATTRS = {"_v", "copy", "reset", "extract", "pack", "NBYTES"}
+
+
 def pyname(n: str) -> str:
-    return n + "_" if keyword.iskeyword(n) or n in ("_v",) else n
+    """The Python attribute name of a P4 field (keywords and reserved names get a ``_``)."""
+    return n + "_" if keyword.iskeyword(n) or n in _RESERVED_ATTRS or n.endswith("_") and \
+        pyname(n[:-1]) != n[:-1] else n
 
 
 def E(loc: Loc, msg: str) -> P4CompileError:
@@ -121,7 +127,7 @@ class Elaborator:
         if k == "int_inf":
             return INTLIT
         if k == "varbit":
-            raise E(n.loc, "varbit is not supported by the embedded target")
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1)]
         if k == "bool":
             return BOOL
         if k == "void":
@@ -261,16 +267,22 @@ class Elaborator:
                     t = t[2]
                 if t[0] == "bool":
                     t = ["bit", 1]
-                if not is_bits(t):
-                    raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>, "
+                if t[0] == "varbit":
+                    if any(ft[0] == "varbit" for _, ft, _ in fields):
+                        raise E(f.loc, f"header {d.name} has more than one varbit field")
+                elif not is_bits(t):
+                    raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
                                    f"not {tstr(t)}")
+            elif t[0] == "varbit":
+                raise E(f.loc, "varbit fields are only supported in headers")
             fields.append([f.name, t, f.annos])
         if d.kind == "header":
-            total = sum(width(t) for _, t, _ in fields)
+            total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
             if total % 8:
                 raise E(d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
+            vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
             self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
-                                    "bytes": total // 8}
+                                    "bytes": total // 8, "varbit": vb}
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
@@ -409,19 +421,32 @@ class Elaborator:
             out.append({"name": p.name, "py": pn, "t": t})
         return out
 
-    def elab_control(self, c: Node, role: str) -> dict:
+    def elab_control(self, c: Node, role: str, prefix: str | None = None) -> dict:
+        prefix = prefix or c.name
+        sub = prefix != c.name
         scope = Scope(self.global_scope)
-        params = self.bind_params(c.params, scope, [], f"control {c.name}")
-        n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
-        if len(params) != n_expected:
-            raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
-                           f"has {len(params)}")
-        self.ctx = {"kind": "control", "block": c.name, "role": role, "scope": scope}
+        params = []
+        for p in c.params:
+            t = self.resolve_type(p.type)
+            # scalar parameters of a sub-control live in L so that its actions can write them
+            pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
+            scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
+            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+        if not sub:
+            n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
+            if len(params) != n_expected:
+                raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
+                               f"has {len(params)}")
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope}
         locals_ = []
         for d in c.locals:
-            locals_.extend(self.local_decl(d, c.name, scope))
+            self.ctx["ctl_local"] = True
+            locals_.extend(self.local_decl(d, prefix, scope))
+            self.ctx["ctl_local"] = False
         body = self.stmt(c.body, Scope(scope))
-        return {"name": c.name, "params": params, "locals": locals_, "body": body}
+        self.ctx = saved
+        return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
     def local_decl(self, d: Node, cname: str, scope: Scope) -> list:
         k = d.kind
@@ -456,9 +481,20 @@ class Elaborator:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
+            if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
+                if d.args or t.args:
+                    raise E(d.loc, "sub-control constructor arguments are not supported")
+                if not hasattr(self, "subcontrols"):
+                    self.subcontrols = []
+                if len(self.subcontrols) > 256:
+                    raise E(d.loc, "too many sub-control instances (recursive instantiation?)")
+                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q)
+                blk["fn"] = f"run_sub_{len(self.subcontrols)}"
+                self.subcontrols.append(blk)
+                scope.add(d.name, ("subcontrol", blk))
+                return []
             if ent and ent[0] in ("parser", "control"):
-                raise E(d.loc, "instantiating sub-parsers/sub-controls is not supported by the "
-                               "embedded target")
+                raise E(d.loc, "instantiating sub-parsers is not supported by the embedded target")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = d.args
         py = "X_" + q.replace(".", "_")
@@ -526,7 +562,8 @@ class Elaborator:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction})
-        rec = {"name": q, "params": params, "body": None, "annos": d.annos,
+        ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
+        rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
         self.actions[q] = rec
         # bind the scope name to the qualified (possibly @name'd) action
@@ -534,7 +571,7 @@ class Elaborator:
             pass
         scope.add(d.name, ("action", q))
         saved = getattr(self, "ctx", None)
-        self.ctx = dict(saved or {}, in_action=q)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
         rec["body"] = self.stmt(d.body, ascope)
         self.ctx = saved
 
@@ -545,11 +582,9 @@ class Elaborator:
         params = []
         for p in d.params:
             t = self.resolve_type(p.type)
-            if p.direction in ("out", "inout"):
-                raise E(p.loc, "out/inout function parameters are not supported by the embedded target")
             py = f"f_{d.name}_{p.name}"
-            fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, "in"))
-            params.append({"name": p.name, "py": py, "t": t})
+            fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in"})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
         self.functions[d.name] = rec
@@ -602,11 +637,21 @@ class Elaborator:
                 scope_ = "DEFAULT_ONLY"
             elif annotation(a.annos, "tableonly"):
                 scope_ = "TABLE_ONLY"
-            if a.args:
-                raise E(a.loc, f"table {q}: action {a.name} with bound arguments is not supported")
-            if any(p["dir"] for p in arec["params"]):
-                raise E(a.loc, f"table {q}: action {a.name} has directional parameters")
-            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos})
+            dparams = [p for p in arec["params"] if p["dir"]]
+            if len(a.args) != len(dparams):
+                raise E(a.loc, f"table {q}: action {a.name} needs {len(dparams)} bound argument(s) "
+                               f"for its directional parameters, got {len(a.args)}")
+            bound = []
+            for arg, p in zip(a.args, dparams):
+                if p["dir"] in ("out", "inout"):
+                    lv, lt = self.lvalue(arg, scope)
+                    if lt != p["t"]:
+                        raise E(arg.loc, f"bound argument for {p['name']} has type {tstr(lt)}, "
+                                         f"expected {tstr(p['t'])}")
+                    bound.append({"dir": p["dir"], "e": lv})
+                else:
+                    bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound})
         anames = [a["name"] for a in acts]
         da = props.get("default_action")
         if da is not None:
@@ -615,12 +660,15 @@ class Elaborator:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
+            # p4c: a table without default_action gets NoAction, added to its actions as
+            # @defaultonly when it is not listed
             if "NoAction" not in self.actions:
                 raise E(d.loc, f"table {q} has no default_action and NoAction is not declared")
             self.actions["NoAction"]["used"] = True
             default = {"action": "NoAction", "params": [], "const": False}
             if "NoAction" not in anames:
-                pass
+                acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
+                anames.append("NoAction")
         size = 1024
         if "size" in props:
             size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
@@ -650,8 +698,9 @@ class Elaborator:
         dc = props.get("counters")
         dm = props.get("meters")
         rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
-               "const_entries": entries, "is_const": ent_node is not None and ent_node.const or
-               ent_node is not None, "direct_counter": None, "direct_meter": None,
+               "control": self.ctx["block"],
+               "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
+               "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
                "support_timeout": "support_timeout" in props}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
@@ -665,6 +714,8 @@ class Elaborator:
                 raise E(prop.loc, f"{kind} {orec['name']} is already attached to table {orec['table']}")
             orec["table"] = q
             rec[kind] = orec["name"]
+        if q in self.tables:
+            raise E(d.loc, f"table {q} declared twice")
         self.tables[q] = rec
         return q
 
@@ -717,6 +768,8 @@ class Elaborator:
                            f"got {len(e.args)}")
         vals = []
         for arg, p in zip(e.args, a["params"]):
+            if p["dir"]:
+                continue  # directional: bound in the table's actions list
             v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
@@ -736,8 +789,12 @@ class Elaborator:
             return []
         if k == "var":
             t = self.resolve_type(s.type)
+            if t[0] == "varbit":
+                raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"
+            if self.ctx.get("ctl_local"):
+                py = "L." + py
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
@@ -754,6 +811,8 @@ class Elaborator:
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)
             rhs = self.coerce(self.expr(s.rhs, scope), lt, s.rhs.loc)
+            if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
+                raise E(s.loc, "varbit values can only be copied from one header field to another")
             return [{"s": "assign", "l": lhs, "r": rhs}]
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
@@ -851,8 +910,8 @@ class Elaborator:
                 ent = scope.lookup(base.name)
                 if ent and ent[0] == "table":
                     return [{"s": "apply", "table": ent[1]}]
-                if ent and ent[0] in ("parser", "control"):
-                    raise E(call.loc, "applying sub-controls is not supported by the embedded target")
+                if ent and ent[0] == "subcontrol":
+                    return [self.apply_subcontrol(ent[1], call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
@@ -887,7 +946,10 @@ class Elaborator:
             if ent is not None and ent[0] == "action":
                 return [self.direct_action(ent[1], call, scope)]
             if ent is not None and ent[0] == "function":
-                ir, t = self.call_function(ent[1], call, scope)
+                f = ent[1]
+                if any(p["dir"] in ("out", "inout") for p in f["params"]):
+                    return [self.call_function_stmt(f, call, scope)]
+                ir, t = self.call_function(f, call, scope)
                 return [{"s": "eval", "e": ir}]
             if fn.name in V1_EXTERN_FUNCS:
                 return self.extern_call(fn.name, call, scope)
@@ -895,6 +957,23 @@ class Elaborator:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
+
+    def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
+        if len(call.args) != len(blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
+                              f"got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, blk["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                             "py": p["py"]})
+        return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
@@ -913,18 +992,42 @@ class Elaborator:
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
         return {"s": "call_action", "action": q, "args": args}
 
+    def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        if len(call.args) != len(f["params"]):
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        args = []
+        for arg, p in zip(call.args, f["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                             "t": p["t"]})
+        return {"s": "call_fn", "fn": f["py"], "args": args}
+
     def call_function(self, f: dict, call: Node, scope):
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        if any(p["dir"] in ("out", "inout") for p in f["params"]):
+            raise E(call.loc, f"function {f['name']} has out/inout parameters: call it as a "
+                              "statement")
         args = [self.coerce(self.expr(a, scope), p["t"], a.loc) for a, p in zip(call.args, f["params"])]
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
     def packet_in_call(self, m: str, call: Node, scope) -> dict:
         if m == "extract":
-            if len(call.args) != 1:
-                raise E(call.loc, "extract with a variable-size field (two arguments) is not "
-                                  "supported by the embedded target")
+            if len(call.args) not in (1, 2):
+                raise E(call.loc, "extract takes a header (and a varbit size in bits)")
             a = call.args[0]
+            if len(call.args) == 2:
+                ir, t = self.lvalue(a, scope)
+                if t[0] != "header" or not self.headers[t[1]].get("varbit"):
+                    raise E(a.loc, "two-argument extract needs a header with a varbit field")
+                bits = self.coerce(self.expr(call.args[1], scope), ["bit", 32], call.args[1].loc)
+                return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits}
             if a.kind == "member" and a.name == "next":
                 ir, t = self.expr(a.base, scope)
                 if t[0] != "stack":
@@ -933,6 +1036,9 @@ class Elaborator:
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            if self.headers[t[1]].get("varbit"):
+                raise E(call.loc, f"header {t[1]} has a varbit field: extract it with "
+                                  "extract(hdr, size_in_bits)")
             return {"s": "extract", "h": ir, "hdr": t[1]}
         if m == "advance":
             if len(call.args) != 1:
@@ -1017,8 +1123,13 @@ class Elaborator:
         if t[0] == "serenum":
             return [(ir, t[2][1])]
         if t[0] == "header":
-            return [({"op": "field", "base": ir, "f": pyname(f), "t": ["int" if s else "bit", w]}, w)
-                    for f, w, s in self.headers[t[1]]["fields"]]
+            h = self.headers[t[1]]
+            return [({"op": "field", "base": ir, "f": pyname(f),
+                      "t": ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]},
+                     None if f == h.get("varbit") else w)
+                    for f, w, s in h["fields"]]
+        if t[0] == "varbit":
+            return [(ir, None)]
         if t[0] == "struct":
             out = []
             for f, ft in self.structs[t[1]]["fields"]:
@@ -1083,7 +1194,10 @@ class Elaborator:
                 if not (is_bits(ft) or ft[0] in ("bool", "serenum")):
                     raise E(args[1].loc, f"digest field {fn} of type {tstr(ft)} is not supported")
             self.digests.setdefault(dt[1], {"name": dt[1], "fields": [[fn, ft] for fn, ft in fields]})
-            return [{"s": "digest", "name": dt[1], "items": items}]
+            # BMv2 reads the fields of an l-value argument when ingress ends (the digest
+            # primitive only records which field list to send); a list expression is
+            # copied into temporaries by p4c, i.e. its values are those of the call.
+            return [{"s": "digest", "name": dt[1], "items": items, "late": args[1].kind != "list"}]
         if name == "hash":
             nargs(5)
             lv, t = self.lvalue(args[0], scope)
@@ -1197,16 +1311,17 @@ class Elaborator:
 
     def member_of(self, base, bt, n: Node):
         if bt[0] == "header":
-            for f, w, s in self.headers[bt[1]]["fields"]:
+            h = self.headers[bt[1]]
+            for f, w, s in h["fields"]:
                 if f == n.name:
-                    return {"op": "field", "base": base, "f": pyname(f), "t": ["int" if s else "bit", w]}, \
-                        ["int" if s else "bit", w]
-            raise E(n.loc, f"header {bt[1]} has no field {n.name}")
+                    ft = ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]
+                    return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
+            raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
-            raise E(n.loc, f"struct {bt[1]} has no field {n.name}")
+            raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = ["header", bt[1]]
             if n.name == "next":
@@ -1218,7 +1333,7 @@ class Elaborator:
             if n.name == "size":
                 return {"op": "const", "v": bt[2], "t": ["bit", 32]}, ["bit", 32]
             raise E(n.loc, f"header stack has no member {n.name}")
-        raise E(n.loc, f"a value of type {tstr(bt)} has no member {n.name}")
+        raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
 
     def index_of(self, base, bt, n: Node, scope):
         if bt[0] != "stack":
@@ -1446,6 +1561,10 @@ class Elaborator:
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
+        if op in ("==", "!=") and at[0] in ("struct", "header") and bt[0] in ("list", "sinit"):
+            b, bt = self.make_value(b, bt, at, n.b.loc), at
+        elif op in ("==", "!=") and bt[0] in ("struct", "header") and at[0] in ("list", "sinit"):
+            a, at = self.make_value(a, at, bt, n.a.loc), bt
         if op in ("==", "!="):
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
@@ -1453,7 +1572,7 @@ class Elaborator:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
-            if at[0] in ("struct", "header", "stack", "list"):
+            if at[0] in ("stack", "list", "varbit"):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         # arithmetic / bitwise / ordering
@@ -1479,10 +1598,47 @@ class Elaborator:
             return {"op": "const", "v": v, "t": INTLIT}, INTLIT
         return res, at
 
+    def varbit_max(self, t) -> int:
+        if t[0] == "varbit":
+            return t[1]
+        if t[0] == "header":
+            h = self.headers[t[1]]
+            return next((w for f, w, _ in h["fields"] if f == h.get("varbit")), 0)
+        if t[0] == "struct":
+            return sum(self.varbit_max(ft) for _, ft in self.structs[t[1]]["fields"])
+        if t[0] == "stack":
+            return self.varbit_max(["header", t[1]]) * t[2]
+        return 0
+
+    def size_in_bits(self, t, loc) -> int:
+        if is_bits(t):
+            return t[1]
+        if t[0] == "bool":
+            return 1
+        if t[0] == "serenum":
+            return t[2][1]
+        if t[0] == "header":
+            return self.headers[t[1]]["bytes"] * 8
+        if t[0] == "struct":
+            return sum(self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        if t[0] == "varbit":
+            return 0
+        if t[0] == "stack":
+            return self.headers[t[1]]["bytes"] * 8 * t[2]
+        raise E(loc, f"size of a value of type {tstr(t)} is not defined")
+
     def call_expr(self, n: Node, scope):
         fn = n.fn
         if fn.kind == "member":
             m = fn.name
+            if m in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes"):
+                _, t = self.expr(fn.base, scope) if fn.base.kind != "name" or scope.lookup(fn.base.name) \
+                    else (None, self.resolve_type(Node("typename", fn.base.loc, name=fn.base.name, args=[])))
+                bits = self.size_in_bits(t, n.loc)
+                if m.startswith("max"):
+                    bits += self.varbit_max(t)
+                v = bits if m.endswith("Bits") else bits // 8
+                return {"op": "const", "v": v, "t": INTLIT}, INTLIT
             if m == "isValid":
                 ir, t = self.expr(fn.base, scope)
                 if t[0] != "header":
@@ -1501,7 +1657,7 @@ class Elaborator:
                     if is_bits(t):
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
                     if t[0] == "header":
-                        raise E(n.loc, "lookahead of a header is not supported; use lookahead<bit<N>>()")
+                        return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
                     return {"op": "pkt_length", "t": ["bit", 32]}, ["bit", 32]
@@ -1533,7 +1689,8 @@ class Elaborator:
             "direct_counter": {c["name"]: c["uid"] for c in self.objects["direct_counters"]},
             "direct_meter": {m["name"]: m["uid"] for m in self.objects["direct_meters"]},
             "digest": {d: None for d in self.digests},
-            "controller_header": {n: (c["id_anno"][1][0] if c["id_anno"] else None)
+            # p4c hashes the header *type* name (controlPlaneName of the Type_Header)
+            "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
         ids = assign_ids(syms)
@@ -1546,7 +1703,8 @@ class Elaborator:
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
-                            "body": a["body"], "annos": _annos_json(a["annos"])})
+                            "body": a["body"], "annos": _annos_json(a["annos"]),
+                            "control": a["control"]})
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
@@ -1555,17 +1713,19 @@ class Elaborator:
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"])} for k in t["keys"]],
                 "actions": [{"id": aid[a["name"]], "name": a["name"], "scope": a["scope"],
-                             "annos": _annos_json(a["annos"])} for a in t["actions"]],
+                             "annos": _annos_json(a["annos"]), "bound": a.get("bound", [])}
+                            for a in t["actions"]],
                 "default": {"action": aid[t["default"]["action"]], "params": t["default"]["params"],
                             "const": t["default"]["const"]},
                 "const_entries": [dict(e, action=aid[e["action"]], matches=[
                     {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
                      "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])
                     for e in t["const_entries"]],
-                "is_const": bool(t["const_entries"]) or t["is_const"],
+                "is_const": t["is_const"],
                 "direct_counter": ids["direct_counter"][t["direct_counter"]] if t["direct_counter"] else None,
                 "direct_meter": ids["direct_meter"][t["direct_meter"]] if t["direct_meter"] else None,
                 "annos": _annos_json(t["annos"]), "support_timeout": t["support_timeout"],
+                "control": t["control"],
             })
 
         def objs(kind, key):
@@ -1590,6 +1750,7 @@ class Elaborator:
             "enums": {n: {"base": e["base"], "members": e["members"]} for n, e in self.enums.items()},
             "field_lists": {str(k): v for k, v in self.fl_fields.items()},
             "blocks": blocks,
+            "subcontrols": getattr(self, "subcontrols", []),
             "actions": actions,
             "tables": tables,
             "counters": objs("counter", "counters"),
@@ -1601,7 +1762,7 @@ class Elaborator:
                         for d, v in self.digests.items()],
             "functions": list(self.functions.values()),
             "controller_headers": {
-                n: {"name": n, "id": ids["controller_header"][n], "alias": al[n], "header": c["header"],
+                n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
                     "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
@@ -1689,6 +1850,8 @@ def expr_text(n: Node) -> str:
     if k == "int":
         return str(n.value)
     if k == "call":
+        if n.fn.kind == "member" and n.fn.name == "isValid" and not n.args:
+            return f"{expr_text(n.fn.base)}.$valid$"   # p4c's name for a validity key
         return f"{expr_text(n.fn)}()"
     if k == "cast":
         return expr_text(n.a)

@@ -12,8 +12,10 @@ from .ast import Node
 from .errors import Loc, P4CompileError
 from .lexer import Tok
 
+# Binary operators, lowest precedence first, as in p4c's grammar (p4parser.ypp): unlike
+# C, the bitwise & ^ | bind tighter than the comparisons.
 _BIN_PREC = [
-    ("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
+    ("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("|",), ("^",), ("&",),
     ("<<", ">>"), ("++", "+", "-", "|+|", "|-|"), ("*", "/", "%"),
 ]
 _GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
@@ -854,7 +856,7 @@ class Parser:
             if self.at("."):
                 self.next()
                 n = self.ident("a member name")
-                e = Node("member", n.loc, base=e, name=n.text)
+                e = Node("member", e.loc, base=e, name=n.text, name_loc=n.loc)
             elif self.at("["):
                 self.next()
                 a = self.expr()

@@ -10,7 +10,8 @@ Modules, one concern each:
 * :mod:`.digests` -- DigestList batching, acks and duplicate filter;
 * :mod:`.state` -- verifying a ForwardingPipelineConfig into a loaded pipeline;
 * :mod:`.errors` -- status codes and per-update ``p4.v1.Error`` details;
-* :mod:`.service` -- the RPCs.
+* :mod:`.writes` / :mod:`.reads` -- what Write does / Read returns, per entity kind;
+* :mod:`.service` -- the RPCs: checks, pipeline config, StreamChannel.
 
 :func:`serve` starts a gRPC server for a device (see :mod:`.service` for the device
 interface) and returns it with the bound port.

@@ -7,14 +7,15 @@ choices as PI and Stratum where the spec leaves room):
   must be the switch's (else the stream ends with NOT_FOUND); a client may not
   change device id later (FAILED_PRECONDITION).  Two live streams of one role may
   not share an election id (INVALID_ARGUMENT, the newcomer's stream ends).
-* Per role, the primary is the connected client with the highest election id,
-  provided that id is >= the highest id the role has ever seen: when a primary
-  leaves, a backup with a lower id does not silently take over; some client must
-  (re)announce an id at least as high.  A client without election id is a backup
-  that never becomes primary.
+* Per role, the primary is the connected client with the highest election id.
+  When the primary leaves, the backup with the next highest id takes over at once
+  (as PI/BMv2 do; a controller that restarts with a lower id than its predecessor
+  still gets the switch).  A client without election id is a backup that never
+  becomes primary.
 * Every arbitration answer carries the role, the primary's election id (or, with
   no primary, the highest id seen) and a status: OK to the primary, ALREADY_EXISTS
-  to backups while a primary exists, NOT_FOUND to everyone while there is none.
+  to backups while a primary exists, NOT_FOUND to everyone while there is none
+  (then with the highest id the role has seen).
   When the primary changes, every client of the role is told; otherwise only the
   client that sent the update.
 * Writes, SetForwardingPipelineConfig and PacketOut need the primary's election id;
@@ -156,10 +157,7 @@ class Arbiter:
     # -- internals (lock held) -----------------------------------------------------
     def _elect(self, role: str) -> None:
         cands = [c for c in self._clients if c.role == role and c.election_id is not None]
-        best = max(cands, key=lambda c: c.election_id, default=None)
-        if best is not None and best.election_id < self._max_seen.get(role, 0):
-            best = None
-        self._primary[role] = best
+        self._primary[role] = max(cands, key=lambda c: c.election_id, default=None)
 
     def _notify_all(self, role: str):
         return [(c, self._answer(c)) for c in self._clients if c.role == role]

@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from p4.v1 import p4data_pb2, p4runtime_pb2
+from p4.v1 import p4runtime_pb2
 
 from . import codec
 
@@ -50,6 +50,7 @@ class DigestEngine:
         self.dropped_no_primary = 0
         self.suppressed = 0
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread = threading.Thread(target=self._tick, name="digest-timer", daemon=True)
         self._thread.start()
 
@@ -103,6 +104,7 @@ class DigestEngine:
                 st.filter[key] = None  # pending: suppress duplicates until sent + acked/aged
             if not st.pending:
                 st.first_ns = now
+                self._wake.set()  # a new partial list: the timer must watch its deadline
             st.pending.append(key)
             if len(st.pending) >= max(1, st.max_list_size) or st.max_timeout_ns == 0:
                 out = self._make_list(st, now)
@@ -144,13 +146,23 @@ class DigestEngine:
             self.dropped_no_primary += 1
 
     def _tick(self) -> None:
-        while not self._stop.wait(0.005):
+        """Flush lists whose max_timeout expired and age the filter; sleeps until the next
+        deadline (at most 0.5 s), woken early when a new list starts."""
+        wait = 0.5
+        while not self._stop.is_set():
+            self._wake.wait(wait)
+            self._wake.clear()
             outs = []
+            wait = 0.5
             with self._lock:
                 now = time.monotonic_ns()
                 for st in self._digests.values():
-                    if st.pending and now - st.first_ns >= st.max_timeout_ns:
-                        outs.append(self._make_list(st, now))
+                    if st.pending:
+                        due = st.first_ns + st.max_timeout_ns
+                        if now >= due:
+                            outs.append(self._make_list(st, now))
+                        else:
+                            wait = min(wait, (due - now) / 1e9)
                     if st.filter and st.ack_timeout_ns:
                         expired = [k for k, e in st.filter.items() if e is not None and e <= now]
                         for k in expired:
@@ -164,4 +176,5 @@ class DigestEngine:
 
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         self._thread.join(timeout=2)

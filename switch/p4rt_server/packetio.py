@@ -56,6 +56,8 @@ def build_packet_out(hdr: ControllerHeader | None, msg: p4runtime_pb2.PacketOut)
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"PacketOut: unknown packet_out metadata id {md.metadata_id} "
                             f"(known: {', '.join(f'{x.id}={x.name}' for x in hdr.fields)})")
+        if f.id in values:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"PacketOut: metadata '{f.name}' given twice")
         values[f.id] = codec.decode(md.value, f.bitwidth, f"PacketOut metadata '{f.name}'")
     word = 0
     for f in hdr.fields:

@@ -48,6 +48,7 @@ class Gen:
         self.control_of_action: dict[str, str] = {}
         self.role = None
         self.action_outs = None
+        self.fn_outs = None
 
     def emit(self, ind: int, s: str) -> None:
         self.lines.append("    " * ind + s)
@@ -59,6 +60,9 @@ class Gen:
     # ------------------------------------------------------------------ types
     def gen_types(self) -> None:
         for name, h in self.ir["headers"].items():
+            if h.get("varbit"):
+                self.gen_varbit_header(name, h)
+                continue
             fields = self.ir["header_fields"][name]
             specs = h["fields"]
             nbytes = h["bytes"]
@@ -137,6 +141,67 @@ class Gen:
             self.emit(2, "return c")
             self.emit(0, "")
 
+    def gen_varbit_header(self, name: str, h: dict) -> None:
+        """A header with one varbit field: its current length in bits lives in ``_vb``."""
+        fields = self.ir["header_fields"][name]
+        specs = h["fields"]
+        vb = next(i for i, (f, _, _) in enumerate(specs) if f == h["varbit"])
+        vmax = specs[vb][1]
+        before = [(py, w, sg) for py, (_, w, sg) in zip(fields[:vb], specs[:vb])]
+        after = [(py, w, sg) for py, (_, w, sg) in zip(fields[vb + 1:], specs[vb + 1:])]
+        vf = fields[vb]
+        wb, wa = sum(w for _, w, _ in before), sum(w for _, w, _ in after)
+        cls = f"H_{name}"
+        self.emit(0, f"class {cls}:")
+        self.emit(1, f"__slots__ = ('_v', '_vb', {', '.join(repr(f) for f in fields)})")
+        self.emit(1, f"NBYTES = {h['bytes']}")
+        for meth in ("__init__", "reset"):
+            self.emit(1, f"def {meth}(self):")
+            if meth == "__init__":
+                self.emit(2, "self._v = False")
+            self.emit(2, "self._vb = 0")
+            for f in fields:
+                self.emit(2, f"self.{f} = 0")
+        self.emit(1, "def copy(self):")
+        self.emit(2, f"c = {cls}.__new__({cls})")
+        for f in ("_v", "_vb", *fields):
+            self.emit(2, f"c.{f} = self.{f}")
+        self.emit(2, "return c")
+        self.emit(1, "def extract(self, data, off, n):")
+        self.emit(2, "return self.extract_var(data, off, n, 0)")
+        self.emit(1, "def extract_var(self, data, off, n, vbits):")
+        self.emit(2, f"if vbits > {vmax}:")
+        self.emit(3, f"raise ParserError({self.errors['HeaderTooShort']})")
+        self.emit(2, "if vbits % 8:")
+        self.emit(3, f"raise ParserError({self.errors['ParserInvalidArgument']})")
+        self.emit(2, f"end = off + {h['bytes']} + (vbits >> 3)")
+        self.emit(2, "if end > n:")
+        self.emit(3, f"raise ParserError({self.errors['PacketTooShort']})")
+        self.emit(2, "v = int.from_bytes(data[off:end], 'big')")
+        self.emit(2, f"pos = {wa} + vbits + {wb}")
+        for py, w, sg in before:
+            self.emit(2, f"pos -= {w}")
+            val = f"(v >> pos) & {_m(w)}"
+            self.emit(2, f"self.{py} = {'_sw(' + val + f', {w})' if sg else val}")
+        self.emit(2, "pos -= vbits")
+        self.emit(2, f"self.{vf} = (v >> pos) & ((1 << vbits) - 1)")
+        self.emit(2, "self._vb = vbits")
+        for py, w, sg in after:
+            self.emit(2, f"pos -= {w}")
+            val = f"(v >> pos) & {_m(w)}"
+            self.emit(2, f"self.{py} = {'_sw(' + val + f', {w})' if sg else val}")
+        self.emit(2, "self._v = True")
+        self.emit(2, "return end")
+        self.emit(1, "def pack(self):")
+        self.emit(2, "v = 0")
+        for py, w, sg in before:
+            self.emit(2, f"v = (v << {w}) | (self.{py} & {_m(w)})")
+        self.emit(2, f"v = (v << self._vb) | (self.{vf} & ((1 << self._vb) - 1))")
+        for py, w, sg in after:
+            self.emit(2, f"v = (v << {w}) | (self.{py} & {_m(w)})")
+        self.emit(2, f"return v.to_bytes({h['bytes']} + (self._vb >> 3), 'big')")
+        self.emit(0, "")
+
     def default(self, t) -> str:
         k = t[0]
         if k == "bool":
@@ -202,6 +267,8 @@ class Gen:
             return f"({self.x(e['a'])} if {self.x(e['c'])} else {self.x(e['b'])})"
         if op == "lookahead":
             return f"_lookahead(data, off, n, {e['bits']})"
+        if op == "lookahead_hdr":
+            return f"_peek(H_{e['hdr']}, data, off, n)"
         if op == "pkt_length":
             return "n"
         if op == "reg_read":
@@ -225,6 +292,8 @@ class Gen:
         a, b = self.x(e["a"]), self.x(e["b"])
         if o in ("&&", "||"):
             return f"({a} {'and' if o == '&&' else 'or'} {b})"
+        if o in ("==", "!=") and e["a"]["t"][0] in ("header", "struct"):
+            return f"({'' if o == '==' else 'not '}_eq({a}, {b}))"
         if o in ("==", "!=", "<", ">", "<=", ">="):
             return f"({a} {o} {b})"
         if t[0] == "int_lit":
@@ -293,7 +362,15 @@ class Gen:
 
     # ------------------------------------------------------------------ statements
     def assign(self, ind: int, lv, rhs: str, t) -> None:
+        if t[0] == "varbit":
+            self.emit(ind, f"{self.x(lv)} = {rhs}")
+            self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
+            return
         if t[0] in ("header", "struct", "stack"):
+            if lv["op"] == "var":
+                # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
+                self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
+                return
             rhs = f"{rhs}.copy()"
         op = lv["op"]
         if op == "slice":
@@ -313,7 +390,23 @@ class Gen:
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
     def cat(self, data) -> tuple[str, int]:
-        """A field list [(ir, width)] -> (python expr of the concatenation, total bits)."""
+        """A field list [(ir, width)] -> (python expr of the concatenation, total bits).
+
+        A varbit item (width None) has a run-time width: then both are expressions."""
+        if any(w is None for _, w in data):
+            acc, bits = "0", "0"
+            for d, w in data:
+                v = self.x(d)
+                if w is None:
+                    base = self.x(d["base"])
+                    acc = f"(({acc}) << {base}._vb) | {v}"
+                    bits = f"{bits} + {base}._vb"
+                else:
+                    if d["t"][0] == "int":
+                        v = f"({v} & {_m(w)})"
+                    acc = f"(({acc}) << {w}) | {v}"
+                    bits = f"{bits} + {w}"
+            return acc, f"({bits})"
         total = sum(w for _, w in data)
         parts, pos = [], total
         for d, w in data:
@@ -354,7 +447,10 @@ class Gen:
         elif k == "exit":
             self.emit(ind, "raise ExitSignal()")
         elif k == "return":
-            if s["v"] is not None:
+            if self.fn_outs is not None:
+                v = self.x(s["v"]) if s["v"] is not None else "None"
+                self.emit(ind, f"return ({v}, {', '.join(self.fn_outs)},)")
+            elif s["v"] is not None:
                 self.emit(ind, f"return {self.x(s['v'])}")
             elif self.action_outs:
                 self.emit(ind, f"return ({', '.join(self.action_outs)},)")
@@ -414,7 +510,7 @@ class Gen:
                     args.append(self.default(p["t"]))
                 else:
                     v = self.x(arg["e"])
-                    if p["t"][0] in ("header", "struct", "stack"):
+                    if p["t"][0] in ("header", "struct", "stack") and arg["dir"] == "in":
                         v = f"{v}.copy()"
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
@@ -427,12 +523,50 @@ class Gen:
                     self.assign(ind, lv, f"{r}[{i}]", t)
             else:
                 self.emit(ind, call)
+        elif k == "apply_control":
+            sl = self.fresh("l")
+            self.emit(ind, f"{sl} = Locals()")
+            for arg in s["args"]:
+                attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+                t = arg["e"]["t"]
+                if arg["dir"] == "out" and t[0] not in ("struct", "header", "stack"):
+                    v = self.default(t)
+                else:
+                    v = self.x(arg["e"])
+                    if arg["dir"] == "in" and t[0] in ("struct", "header", "stack"):
+                        v = f"{v}.copy()"
+                self.emit(ind, f"{sl}.{attr} = {v}")
+            self.emit(ind, f"{s['fn']}(P, {sl})")
+            for arg in s["args"]:
+                t = arg["e"]["t"]
+                if arg["dir"] in ("out", "inout") and t[0] not in ("struct", "header", "stack"):
+                    attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+                    self.assign(ind, arg["e"], f"{sl}.{attr}", t)
+        elif k == "call_fn":
+            args = []
+            for arg in s["args"]:
+                if arg["dir"] == "out":
+                    args.append(self.default(arg["t"]))
+                else:
+                    v = self.x(arg["e"])
+                    if arg["t"][0] in ("header", "struct", "stack"):
+                        v = f"{v}.copy()"
+                    args.append(v)
+            r = self.fresh("r")
+            self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
+            k2 = 1
+            for arg in s["args"]:
+                if arg["dir"] in ("out", "inout"):
+                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"])
+                    k2 += 1
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))
         elif k == "nop":
             pass
         elif k == "extract":
             self.emit(ind, f"off = {self.x(s['h'])}.extract(data, off, n)")
+        elif k == "extract_var":
+            self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
         elif k == "extract_next":
             st = self.fresh("st")
             self.emit(ind, f"{st} = {self.x(s['st'])}")
@@ -505,7 +639,10 @@ class Gen:
                 elif t[0] == "bool":
                     v = f"int({v})"
                 vals.append(v)
-            self.emit(ind, f"P.digest = ({self.digest_ids[s['name']]}, ({', '.join(vals)}{',' if len(vals) == 1 else ''}))")
+            tup = f"({', '.join(vals)}{',' if len(vals) == 1 else ''})"
+            if s.get("late"):
+                tup = f"lambda: {tup}"
+            self.emit(ind, f"P.digest = ({self.digest_ids[s['name']]}, {tup})")
         elif k == "hash":
             cat, bits = self.cat(s["data"])
             mx = self.x(s["max"])
@@ -543,27 +680,29 @@ class Gen:
 
     # ------------------------------------------------------------------ blocks
     def prologue(self, ind: int, role: str, params) -> None:
+        """Bind a top-level block's parameters to the packet state (and to L for its actions)."""
         for p, attr in zip(params, _ROLE_ATTRS[role]):
             if attr == "pkt":
                 self.emit(ind, f"{p['py']} = None")
             else:
                 self.emit(ind, f"{p['py']} = P.{attr}")
+            if role != "parser":
+                self.emit(ind, f"L.{p['py']} = {p['py']}")
+
+    def owner_prologue(self, ind: int, control) -> None:
+        """Inside an action/table apply: load the owning control's parameters from L."""
+        blk = self.blocks_by_name.get(control)
+        if blk is None:
+            return
+        for p in blk["params"]:
+            if not p["py"].startswith("L."):
+                self.emit(ind, f"{p['py']} = L.{p['py']}")
 
     def gen_actions(self) -> None:
-        owner = {}
-        for role, blk in self.ir["blocks"].items():
-            if role == "parser":
-                continue
-            for a in self.ir["actions"]:
-                if a["name"].startswith(blk["name"] + "."):
-                    owner[a["name"]] = (role, blk)
         for a in self.ir["actions"]:
             params = ", ".join(p["py"] for p in a["all_params"])
             self.emit(0, f"def A_{a['id']}(P, L{', ' + params if params else ''}):")
-            if a["name"] in owner:
-                role, blk = owner[a["name"]]
-                self.prologue(1, role, blk["params"])
-                self.role = role
+            self.owner_prologue(1, a.get("control"))
             self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
             outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
             self.action_outs = outs
@@ -577,13 +716,10 @@ class Gen:
         self.emit(0, "")
 
     def gen_tables(self) -> None:
-        blocks = self.ir["blocks"]
         for t in self.ir["tables"]:
-            role, blk = next((r, b) for r, b in blocks.items()
-                             if r != "parser" and t["name"].startswith(b["name"] + "."))
             tid = t["id"]
             self.emit(0, f"def T_apply_{tid}(P, L):")
-            self.prologue(1, role, blk["params"])
+            self.owner_prologue(1, t.get("control"))
             keys = ", ".join(self.x(k["expr"]) for k in t["keys"])
             self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup(({keys}{',' if len(t['keys']) == 1 else ''}))")
             if t["direct_counter"] or t["direct_meter"]:
@@ -599,8 +735,33 @@ class Gen:
                     self.emit(2, "P.dm = None")
             self.emit(1, f"if P.tr: P.tr('table {t['name']}: ' + ('hit' if ent is not None else 'miss') "
                          "+ ' -> ' + ACTION_NAMES[aid])")
-            self.emit(1, "ACTIONS[aid](P, L, *prm)")
+            self.emit(1, f"TACTS_{tid}[aid](P, L, *prm)")
             self.emit(1, "return ent is not None, aid")
+            self.emit(0, "")
+            entries = []
+            for a in t["actions"]:
+                if not a.get("bound"):
+                    entries.append(f"{a['id']}: A_{a['id']}")
+                    continue
+                wname = f"B_{tid}_{a['id']}"
+                self.emit(0, f"def {wname}(P, L, *prm):")
+                self.owner_prologue(1, t.get("control"))
+                args = []
+                for b in a["bound"]:
+                    v = self.x(b["e"])
+                    if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
+                        v = f"{v}.copy()"
+                    args.append(v)
+                self.emit(1, f"_r = A_{a['id']}(P, L, {', '.join(args)}, *prm)")
+                k2 = 0
+                for b in a["bound"]:
+                    if b["dir"] in ("out", "inout"):
+                        self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"])
+                        k2 += 1
+                self.emit(0, "")
+                entries.append(f"{a['id']}: {wname}")
+            # the default action may be any action (P4Runtime restricts the choice)
+            self.emit(0, f"TACTS_{tid} = {{**ACTIONS, {', '.join(entries)}}}")
             self.emit(0, "")
 
     def dmeter_unit(self, mid) -> str:
@@ -614,7 +775,12 @@ class Gen:
             params = ", ".join(p["py"] for p in f["params"])
             self.emit(0, f"def {f['py']}(P{', ' + params if params else ''}):")
             self.emit(1, "L = None")
+            outs = [p["py"] for p in f["params"] if p.get("dir") in ("out", "inout")]
+            self.fn_outs = outs or None
             self.block(1, f["body"])
+            if outs:
+                self.emit(1, f"return (None, {', '.join(outs)},)")
+            self.fn_outs = None
             self.emit(0, "")
 
     def gen_parser(self) -> None:
@@ -688,9 +854,23 @@ class Gen:
         self.emit(1, "P.off = off")
         self.emit(0, "")
 
+    def gen_subcontrol(self, c) -> None:
+        self.emit(0, f"def {c['fn']}(P, L):")
+        for p in c["params"]:
+            if not p["py"].startswith("L."):
+                self.emit(1, f"{p['py']} = L.{p['py']}")
+        for s in c["locals"]:
+            self.stmt(1, s)
+        self.block(1, c["body"])
+        self.emit(0, "")
+
     def gen_control(self, role: str) -> None:
         c = self.ir["blocks"][role]
         self.role = role
+        if not c["locals"] and not c["body"] and role != "deparser":
+            self.emit(0, f"run_{role} = None  # empty control: the engine skips it")
+            self.emit(0, "")
+            return
         self.emit(0, f"def run_{role}(P):")
         self.emit(1, "L = Locals()")
         self.prologue(1, role, c["params"])
@@ -736,8 +916,13 @@ class Gen:
         self.emit(0, "ERROR_NAMES = " + repr(self.ir["errors"]))
         self.emit(0, "")
         self.gen_types()
+        self.blocks_by_name = {b["name"]: b for r, b in self.ir["blocks"].items() if r != "parser"}
+        for b in self.ir.get("subcontrols", []):
+            self.blocks_by_name[b["name"]] = b
         self.gen_functions()
         self.gen_actions()
+        for b in self.ir.get("subcontrols", []):
+            self.gen_subcontrol(b)
         self.gen_tables()
         self.gen_parser()
         for role in ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser"):
@@ -799,6 +984,34 @@ def _mk(cls, names, vals):
     return o
 
 
+def _copy_into(dst, src):
+    for a in type(dst).__slots__:
+        setattr(dst, a, getattr(src, a))
+
+
+def _eq(a, b):
+    """P4 equality of headers (both invalid, or both valid with equal fields) and structs."""
+    if hasattr(a, "_v"):
+        if not a._v or not b._v:
+            return a._v == b._v
+    for f in type(a).__slots__:
+        if f == "_v":
+            continue
+        x, y = getattr(a, f), getattr(b, f)
+        if hasattr(x, "__slots__"):
+            if not _eq(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _peek(cls, data, off, n):
+    h = cls()
+    h.extract(data, off, n)
+    return h
+
+
 def _lookahead(data, off, n, bits):
     nb = (bits + 7) >> 3
     if off + nb > n:
@@ -814,7 +1027,8 @@ def load(ir: dict, pipeline) -> Engine:
     ns: dict = {
         "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "Locals": Locals,
         "AssertionFailed": AssertionFailed, "_sw": _sw, "_shl": _shl, "_shr": _shr, "_div": _div,
-        "_mod": _mod, "_sat": _sat, "_mk": _mk, "_lookahead": _lookahead, "csum16": csum16,
+        "_mod": _mod, "_sat": _sat, "_mk": _mk, "_peek": _peek, "_copy_into": _copy_into,
+        "_eq": _eq, "_lookahead": _lookahead, "csum16": csum16,
         "hash_value": hash_value, "CLOCK": pipeline.clock,
         "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else lo,
     }

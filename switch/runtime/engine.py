@@ -6,8 +6,6 @@ order of operations), returning the frames that leave the switch.
 """
 from __future__ import annotations
 
-from collections import deque
-
 DROP_PORT = 511
 MAX_PASSES = 64
 I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
@@ -63,24 +61,26 @@ class Stack:
 
 
 class PacketState:
-    """Everything one packet carries through a pass of the pipeline."""
+    """Everything one packet carries through a pass of the pipeline.
 
-    __slots__ = ("data", "off", "hdr", "meta", "sm", "plen", "ilen", "port", "clone", "resub",
-                 "recirc", "digest", "dm", "trunc", "tr", "clip")
+    Rarely set attributes (clone, resubmit, digest, ...) are class-level defaults so
+    that creating the state for a packet costs only the few assignments in __init__.
+    """
+
+    off = 0
+    clone = None
+    resub = None
+    recirc = None
+    digest = None
+    dm = None
+    trunc = None
+    clip = 0
+    hdr = meta = sm = None
 
     def __init__(self, data: bytes, port: int, tr):
         self.data = data
-        self.off = 0
-        self.plen = len(data)
-        self.ilen = len(data)
+        self.plen = self.ilen = len(data)
         self.port = port
-        self.clone = None
-        self.resub = None
-        self.recirc = None
-        self.digest = None
-        self.dm = None
-        self.trunc = None
-        self.clip = 0
         self.tr = tr
 
 
@@ -101,6 +101,7 @@ class Engine:
         self.new_sm = ns["new_sm"]
         self.copy_fl = ns["copy_field_list"]
         self.AssertionFailed = ns["AssertionFailed"]
+        self.clock = pipeline.clock
 
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
@@ -112,29 +113,32 @@ class Engine:
             sm.ingress_port = port
         sm.packet_length = len(data)
         sm.instance_type = itype
-        sm.ingress_global_timestamp = self.pl.clock()
+        sm.ingress_global_timestamp = self.clock()
         if carry is not None:
             self.copy_fl(carry[0], P.meta, carry[1])
         self.parse(P)
-        self.verify(P)
+        if self.verify is not None:
+            self.verify(P)
         return P
 
     def run(self, port: int, frame: bytes) -> list[tuple[int, bytes]]:
         tr = self.pl.trace
         out: list[tuple[int, bytes]] = []
-        ingress_q = deque([(frame, port, I_NORMAL, None)])
-        passes = 0
-        while ingress_q:
-            passes += 1
-            if passes > MAX_PASSES:
+        ingress_q = [(frame, port, I_NORMAL, None)]
+        i = 0
+        while i < len(ingress_q):
+            if i >= MAX_PASSES:
                 if tr:
                     tr(f"dropping: more than {MAX_PASSES} resubmit/recirculate passes")
                 break
-            data, iport, itype, carry = ingress_q.popleft()
-            egress_q: deque = deque()
+            data, iport, itype, carry = ingress_q[i]
+            i += 1
+            egress_q: list = []
             self._ingress(data, iport, itype, carry, tr, ingress_q, egress_q)
-            while egress_q:
-                P, eport = egress_q.popleft()
+            j = 0
+            while j < len(egress_q):  # E2E clones are appended while we go
+                P, eport = egress_q[j]
+                j += 1
                 self._egress(P, eport, tr, ingress_q, egress_q, out)
         return out
 
@@ -143,48 +147,32 @@ class Engine:
             tr(f"ingress port {iport}, {len(data)} bytes, instance_type {itype}")
         P = self._parsed(data, iport, itype, tr, carry)
         try:
-            self.ingress(P)
+            if self.ingress is not None:
+                self.ingress(P)
         except self.AssertionFailed as e:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
             return
         sm = P.sm
-        pl = self.pl
-        if P.clone is not None:
-            sess, fl = P.clone
-            cfg = pl.clone_sessions.get(sess)
-            if cfg is None:
-                if tr:
-                    tr(f"clone session {sess} not configured: no clone")
-            else:
-                reps, _cos, trunc = cfg
-                for eport, rid in reps:
-                    C = self._parsed(data, iport, I_I2E, tr, (P.meta, fl) if fl else None, set_port=False)
-                    C.sm.egress_rid = rid
-                    C.clip = trunc
-                    C.plen = len(data)
-                    egress_q.append((C, eport))
-                    if tr:
-                        tr(f"I2E clone (session {sess}) to port {eport} rid {rid}")
-        if P.digest is not None and pl.on_digest is not None:
-            pl.on_digest(*P.digest)
-        if P.resub is not None:
-            if tr:
-                tr("resubmit")
-            ingress_q.append((data, iport, I_RESUB, (P.meta, P.resub)))
-            return
+        if P.clone is not None or P.digest is not None or P.resub is not None:
+            if self._ingress_specials(P, data, iport, tr, ingress_q, egress_q):
+                return
         grp = sm.mcast_grp
         if grp:
-            reps = pl.mcast_groups.get(grp)
+            reps = self.pl.mcast_groups.get(grp) or ()
             if tr:
-                tr(f"multicast group {grp}: {len(reps or ())} replica(s)")
-            for eport, rid in reps or ():
-                R = PacketState(P.data, iport, tr)
-                R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
-                R.hdr, R.meta, R.sm = P.hdr.copy(), P.meta.copy(), P.sm.copy()
+                tr(f"multicast group {grp}: {len(reps)} replica(s)")
+            last = len(reps) - 1
+            for k, (eport, rid) in enumerate(reps):
+                if k == last:
+                    R = P  # the last replica takes the original's state: one copy fewer
+                else:
+                    R = PacketState(P.data, iport, tr)
+                    R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
+                    R.hdr, R.meta, R.sm = P.hdr.copy(), P.meta.copy(), P.sm.copy()
+                    R.trunc = P.trunc
                 R.sm.egress_rid = rid
                 R.sm.instance_type = I_REPL
-                R.trunc = P.trunc
                 egress_q.append((R, eport))
             return
         eport = sm.egress_spec
@@ -195,19 +183,55 @@ class Engine:
         sm.instance_type = I_NORMAL
         egress_q.append((P, eport))
 
+    def _ingress_specials(self, P, data, iport, tr, ingress_q, egress_q) -> bool:
+        """I2E clone, digest and resubmit at the end of ingress; True if resubmitted."""
+        pl = self.pl
+        if P.clone is not None:
+            sess, fl = P.clone
+            cfg = pl.clone_sessions.get(sess)
+            if cfg is None:
+                if tr:
+                    tr(f"clone session {sess} not configured: no clone")
+            else:
+                reps, _cos, trunc = cfg
+                for eport, rid in reps:
+                    # BMv2: the original frame is parsed again, then *all* metadata
+                    # (standard_metadata included: ingress_port reads 0) is reset and
+                    # only the preserved field list is copied over.
+                    C = self._parsed(data, iport, I_I2E, tr, None, set_port=False)
+                    C.meta = self.new_meta()
+                    if fl:
+                        self.copy_fl(P.meta, C.meta, fl)
+                    C.sm = self.new_sm()
+                    C.sm.instance_type = I_I2E
+                    C.sm.egress_rid = rid
+                    C.clip = trunc
+                    egress_q.append((C, eport))
+                    if tr:
+                        tr(f"I2E clone (session {sess}) to port {eport} rid {rid}")
+        if P.digest is not None and pl.on_digest is not None:
+            did, vals = P.digest
+            pl.on_digest(did, vals() if callable(vals) else vals)
+        if P.resub is not None:
+            if tr:
+                tr("resubmit")
+            ingress_q.append((data, iport, I_RESUB, (P.meta, P.resub)))
+            return True
+        return False
+
     def _egress(self, P: PacketState, eport: int, tr, ingress_q, egress_q, out) -> None:
         sm = P.sm
         sm.egress_port = eport
         sm.egress_spec = 0
         sm.packet_length = P.plen
-        sm.egress_global_timestamp = self.pl.clock()
-        P.clone = None
-        P.recirc = None
-        P.digest = None
+        sm.egress_global_timestamp = self.clock()
+        if P.clone is not None or P.digest is not None:
+            P.clone = P.digest = None
         if tr:
             tr(f"egress port {eport}, instance_type {sm.instance_type}, egress_rid {sm.egress_rid}")
         try:
-            self.egress(P)
+            if self.egress is not None:
+                self.egress(P)
         except self.AssertionFailed as e:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
@@ -238,7 +262,8 @@ class Engine:
             if tr:
                 tr("dropped in egress (mark_to_drop)")
             return
-        self.compute(P)
+        if self.compute is not None:
+            self.compute(P)
         data = self.deparse(P) + P.data[P.off:]
         if P.trunc is not None and P.trunc < len(data):
             data = data[:P.trunc]

@@ -89,6 +89,8 @@ class Pipeline:
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
         for t in ir["tables"]:
+            # `const entries` are read-only (the table is const); plain `entries` are
+            # initial entries the control plane may change
             for e in t.get("const_entries", ()):
                 self.tables[t["id"]].insert(_entry_from_ir(e), const=True)
 

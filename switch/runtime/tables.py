@@ -225,7 +225,7 @@ class Table:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         inst.meter = entry.meter
         stored = TableEntry(list(entry.matches), entry.action_id, dict(entry.params),
-                            entry.priority, None, entry.meter, False, const)
+                            entry.priority, None, entry.meter, False, const and self.is_const)
         inst.entry = stored
         self._installed[ident] = inst
         self._index_add(inst)

@@ -7,6 +7,8 @@ P4-16 spec: "Actions", "Functions", "Calling convention" (copy-in/copy-out),
 v1model/BMv2 then continues with the traffic manager and egress: simple_switch.cpp
 ingress_thread calls `packet->reset_exit()` after the ingress pipeline).
 """
+import struct
+
 import pytest
 
 from p4conf import Switch, eth, u8
@@ -77,3 +79,40 @@ def test_action_calls_action_with_control_plane_data(sw):
 def test_exit_before_egress_spec_goes_to_port_0(sw):
     # egress_spec is never written: it keeps its initial value 0 -> port 0, not dropped
     assert sw.send1(4, frame(op=5, a=1)) == (0, frame(op=5, a=1, g=0x77))
+
+
+@pytest.mark.parametrize("a,b", [(0, 0x5C), (10, 0x10), (200, 0xA0)])
+def test_functions_with_directional_parameters(a, b):
+    sw = Switch("functions.p4")
+    f = eth(0x1234) + u8(a, b, 0, 0) + PAYLOAD
+    a2 = (a + 3) & 0xFF
+    cls = 1 if a2 < 10 else 2 if a2 < 100 else 3
+    assert sw.send1(1, f) == (1, eth(0x1234) + u8(a2, cls << 1, b >> 4, b & 0x0F) + PAYLOAD)
+
+
+# Semantics also exercised by p4c's gauntlet STF tests on BMv2
+# (gauntlet_copy_out-bmv2: control-level `bit<8> c = 8w12;` read through an inout action
+# parameter; gauntlet_invalid_hdr_assign-bmv2: a function with an unwritten `out H`
+# parameter makes the header invalid, so it is no longer emitted).
+
+def test_control_level_variable_initialized_per_packet():
+    sw = Switch("locals.p4")
+    f = eth(0x1234) + u8(0, 0, 0x33, 0x44) + PAYLOAD
+    for _ in range(3):                      # 12 -> 13 -> 14 every time, never carried over
+        assert sw.send1(1, f) == (1, eth(0x1234) + u8(14, 0, 0x33, 0x44) + PAYLOAD)
+
+
+@pytest.mark.parametrize("how", [1, 2])
+def test_unwritten_out_header_parameter_invalidates_header(how):
+    sw = Switch("locals.p4")
+    f = eth(0x1234) + u8(0, how, 0x33, 0x44) + PAYLOAD
+    assert sw.send1(1, f) == (1, eth(0x1234) + u8(14, how) + PAYLOAD)
+
+
+@pytest.mark.parametrize("x,y,flags", [((7, 9), (7, 9), 1 | 2 | 4 | 8),
+                                       ((0, 0), (7, 9), 4 | 8)])
+def test_header_equality(x, y, flags):
+    sw = Switch("hdr_eq.p4")
+    body = struct.pack("!HHHH", *x, *y)
+    assert sw.send1(1, eth(0x1234) + body + PAYLOAD) == (
+        1, eth(0x1234) + body + u8(flags) + PAYLOAD)

@@ -110,7 +110,8 @@ def test_syntax_error(tmp_path, body):
     lines = {BODY_LINE}
     if body.endswith("1"):
         lines = {BODY_LINE, BODY_LINE + 1}   # p4c reports the token after the missing ';'
-    expect_error(tmp_path, render(body), lines)
+    msg = expect_error(tmp_path, render(body), lines)
+    assert "expect" in msg.lower(), f"a syntax error should say what was expected: {msg!r}"
 
 
 @pytest.mark.parametrize("body", [
@@ -194,3 +195,113 @@ def test_identifiers_resembling_width_literals_are_names(tmp_path):
     pipe = Pipeline(prog.device_config)
     f = bytes(14) + b"\x01\x00\x02" + b"pl"
     assert [(int(p), bytes(b)) for p, b in pipe.process(0, f)] == [(1, bytes(14) + b"\x07\x00\x02" + b"pl")]
+
+
+def test_integer_literal_forms(tmp_path):
+    # P4-16 spec "Integer literals": 0x/0X, 0b/0B, 0o/0O, 0d/0D prefixes, '_' separators,
+    # width-prefixed w (unsigned) and s (signed) literals
+    body = ("hdr.t.a = 8w0b_1010_0101 ^ 0o17 ^ 0d3 ^ 0xF_0; "
+            "hdr.t.w = 16w0377 + (bit<16>) (-16s5 + 16s0x7) "
+            "+ (bit<16>) (int<16>) 8s0b1010_1010;")
+    prog, _ = compile_text(tmp_path, render(body=body))
+    from switch.runtime import Pipeline
+
+    pipe = Pipeline(prog.device_config)
+    out = [(int(p), bytes(b)) for p, b in pipe.process(0, bytes(14) + b"\x00\x00\x00" + b"pl")]
+    a = 0b10100101 ^ 0o17 ^ 3 ^ 0xF0
+    w = (377 + 2 + (-86 & 0xFFFF)) & 0xFFFF     # 16w0377 is decimal 377; 8s0b10101010 = -86
+    assert out == [(1, bytes(14) + bytes([a]) + w.to_bytes(2, "big") + b"pl")]
+
+
+def test_preprocessor_conditionals_and_defines(tmp_path):
+    from switch.compiler import compile_file
+    from switch.runtime import Pipeline
+
+    top = ("#define VAL_A 0x21\n#ifdef USE_B\n#define VAL VAL_A\n#else\n#define VAL 0x42\n#endif\n"
+           "#ifndef PORT\n#define PORT 3\n#endif")
+    text = render(top=top, body="hdr.t.a = VAL;").replace("sm.egress_spec = 1;",
+                                                           "sm.egress_spec = PORT;")
+    path = tmp_path / "pp.p4"
+    path.write_text(text)
+    f = bytes(14) + b"\x00\x00\x00" + b"pl"
+    for defines, a, port in [(None, 0x42, 3), ({"USE_B": "1"}, 0x21, 3),
+                             ({"USE_B": "", "PORT": "9"}, 0x21, 9)]:
+        pipe = Pipeline(compile_file(str(path), defines=defines).device_config)
+        out = [(int(p), bytes(b)) for p, b in pipe.process(0, f)]
+        assert out == [(port, bytes(14) + bytes([a]) + b"\x00\x00" + b"pl")], defines
+
+
+
+# Constructs outside the supported subset must give a P4CompileError at the construct
+# (or compile); an internal exception (KeyError, AttributeError, ...) is a failure.
+OUTSIDE_SUBSET = {
+    "header_union": ("header h8_t { bit<8> v; }\nheader_union u_t { h8_t a; t_t b; }", "", None),
+    "varbit": ("header vb_t { bit<8> len; varbit<32> opts; }", "", None),
+    "action_selector": ("", "", "selector"),
+    "Checksum16": ("", "", "checksum16"),
+    "value_set": ("", "", "value_set"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTSIDE_SUBSET))
+def test_outside_subset_is_a_located_error_or_compiles(tmp_path, name):
+    from switch.compiler import P4CompileError, compile_file
+
+    top, body, special = OUTSIDE_SUBSET[name]
+    text = render(top=top, body=body)
+    marker_lines = set()
+    if special == "selector":
+        text = text.replace("        default_action = NoAction();\n    }\n    apply {",
+                            "        default_action = NoAction();\n    }\n"
+                            "    table sel_t {\n"
+                            "        key = { hdr.t.a : exact; hdr.t.w : selector; }\n"
+                            "        actions = { set_a; NoAction; }\n"
+                            "        implementation = action_selector(HashAlgorithm.crc16, 32w16, 32w8);\n"
+                            "    }\n    apply {\n        sel_t.apply();", 1)
+        marker_lines = {i for i, ln in enumerate(text.splitlines(), 1)
+                        if "sel_t" in ln or "selector" in ln}
+    elif special == "checksum16":
+        text = text.replace("    action set_a", "    Checksum16() ck;\n    action set_a", 1).replace(
+            "@@BODY", "").replace("        t.apply();", "        t.apply();\n        hdr.t.w = ck.get({hdr.t.a});", 1)
+        marker_lines = {i for i, ln in enumerate(text.splitlines(), 1) if "ck" in ln}
+    elif special == "value_set":
+        text = text.replace("    state start {", "    value_set<bit<16>>(4) vs;\n    state start {", 1).replace(
+            "        pkt.extract(hdr.t);\n        transition accept;",
+            "        transition select(hdr.eth.etherType) { vs: parse_t; default: accept; }\n"
+            "    }\n    state parse_t {\n        pkt.extract(hdr.t);\n        transition accept;", 1)
+        marker_lines = {i for i, ln in enumerate(text.splitlines(), 1) if "vs" in ln}
+    else:
+        marker_lines = set(range(TOP_LINE, TOP_LINE + top.count("\n") + 1))
+    path = tmp_path / "outside.p4"
+    path.write_text(text)
+    try:
+        compile_file(str(path))
+    except P4CompileError as e:
+        m = re.match(r"^(.*?):(\d+):(\d+): (.+)", str(e), re.S)
+        assert m and int(m.group(2)) in marker_lines, (str(e), sorted(marker_lines))
+
+
+@pytest.mark.parametrize("what,old,new,marker", [
+    ("default action not in the actions list",
+     "        default_action = NoAction();", "        default_action = set_b(1);", "set_b"),
+    ("unknown match kind", "hdr.t.a : exact;", "hdr.t.a : fuzzy;", "fuzzy"),
+    ("action not declared", "actions = { set_a; NoAction; }",
+     "actions = { set_a; nosuch_action; NoAction; }", "nosuch_action"),
+])
+def test_table_declaration_errors(tmp_path, what, old, new, marker):
+    text = render()
+    assert old in text
+    text = text.replace(old, new, 1)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if marker in ln)
+    expect_error(tmp_path, text, {line})
+
+
+@pytest.mark.parametrize("top,body", [
+    ("const bit<8> K = 1;", "K = 3;"),                          # assignment to a constant
+    ("", "hdr.t.a = 8w1 + 16w1;"),                              # operand widths differ
+    ("", "bool b = hdr.t.a;"),                                  # bit<8> is not bool
+    ("", "hdr.t.a = (bit<8>) hdr.t.a.nosuch;"),                 # field of a field
+    ("", "hdr.t.setValid(1);"),                                 # wrong argument count
+])
+def test_semantic_errors_on_the_statement_line(tmp_path, top, body):
+    expect_error(tmp_path, render(top=top, body=body), {BODY_LINE})

@@ -19,7 +19,7 @@ PAYLOAD = b"--payload--"
 RES_FMT = "!BBBBBbbbBBbBBBHBHHBBBBBBBHBBB"
 RES_NAMES = ("add8 sub8 mul8 sat_add sat_sub s_add s_sat_add s_sat_sub shl3 shr3 sshr2 "
              "shl_var shr_var slice concat trunc zext sext neg inv band bor bxor cmp mux "
-             "w2 ishr lit inv_read").split()
+             "wmix ishr lit inv_read").split()
 assert struct.calcsize(RES_FMT) == 33 and len(RES_NAMES) == len(RES_FMT) - 1
 
 
@@ -104,3 +104,80 @@ def test_expressions(sw, a, b, sa, sb, w, sh):
     exp = model(a, b, sa, sb, w, sh)
     mism = {k: (got[k], exp[k]) for k in RES_NAMES if exp[k] is not None and got[k] != exp[k]}
     assert not mism, f"(got, expected) per field: {mism}"
+
+
+# Operator precedence.  P4-16 spec "Operator precedence": C's rules except that the
+# bitwise & ^ | bind tighter than the relational operators; p4c's grammar
+# (frontends/parsers/p4/p4parser.ypp, %left lines) orders them, lowest first:
+# ?:  ||  &&  == !=  < > <= >=  |  ^  &  << >>  ++ + - |+| |-|  * / %  prefix.
+
+def prec_model(a, b):
+    m8 = 0xFF
+    f2 = 0
+    f2 |= 0x01 if (a & 0x0F) == (b & 0x0F) else 0
+    f2 |= 0x02 if (a | b) < 0x80 else 0
+    f2 |= 0x04 if ((a + ((b * 2) & m8)) & m8) > 100 else 0
+    f2 |= 0x08 if ((not a == b) and a != 0) or b == 0 else 0
+    f2 |= 0x10 if (a ^ b) != 0 else 0
+    return [((a + b) << 1) & m8, (a << 2) & m8, a | (b ^ (0x3C & a)), (a - b - 1) & m8,
+            (a << 1 | b) & m8, f2]
+
+
+@pytest.mark.parametrize("a,b", [(0x13, 0x23), (0x7F, 0x00), (0x80, 0x01), (0x05, 0x05),
+                                 (0x40, 0x30), (0, 0)])
+def test_operator_precedence(a, b):
+    sw = Switch("prec.p4")
+    f = eth(0x1234) + u8(a, b) + b"\0" * 6 + PAYLOAD
+    port, out = sw.send1(1, f)
+    assert port == 1 and out[:16] == f[:16] and out[22:] == PAYLOAD
+    assert list(out[16:22]) == prec_model(a, b)
+
+
+def wrap_model(a, b, sa, sb):
+    m = 0xFF
+    r = [((a + b) & m) >> 1, ((a * b) & m) >> 4, ((a << 4) & m) >> 4, ((~a) & m) >> 4,
+         (min(a + b, 255) + 1) & m]
+    o6 = (((a + b) & m) >> 4) & 0xF
+    s = s8(sa + sb)
+    r += [(o6 << 4) | 0, (s >> 1) & m, (-sa) & m, ((a * b) >> 8) & m]
+    f = 0
+    f |= 0x01 if ((a + b) & m) < a else 0
+    f |= 0x02 if s < 0 else 0
+    f |= 0x04 if ((a - b) & m) > a else 0
+    f |= 0x08 if ((a + b) & m) == a + b else 0
+    f |= 0x10 if a + b > 255 else 0
+    return r + [f]
+
+
+@pytest.mark.parametrize("a,b,sa,sb", [(200, 100, 100, 100), (1, 2, -1, -1), (0xFF, 0xFF, -128, -128),
+                                       (16, 15, 127, 1), (0, 1, -128, 0)])
+def test_intermediate_results_wrap(a, b, sa, sb):
+    sw = Switch("wrap.p4")
+    f = eth(0x1234) + u8(a, b, sa, sb) + bytes(10) + PAYLOAD
+    port, out = sw.send1(1, f)
+    assert port == 1 and out[:18] == f[:18] and out[28:] == PAYLOAD
+    assert list(out[18:28]) == wrap_model(a, b, sa, sb)
+
+
+@pytest.mark.parametrize("a", [0, 5])
+def test_short_circuit_and_left_to_right_evaluation(a):
+    sw = Switch("sideeffects.p4")
+    f = eth(0x1234) + u8(a, 0, 0, 0, 0) + PAYLOAD
+    if a == 0:
+        # && evaluates tick (n=1), || does not; ?: calls next (n=2); pair(3, 4)
+        exp = u8(0, 4, 1 | 2, 2, 3 * 16 + 4)
+    else:
+        # && skips tick; || evaluates it (n=1, false); ?: takes 0xF0; pair(2, 3)
+        exp = u8(a, 3, 0, 0xF0, 2 * 16 + 3)
+    assert sw.send1(1, f) == (1, eth(0x1234) + exp + PAYLOAD)
+
+
+@pytest.mark.parametrize("s,u", [(-16, 0x81), (127, 0x00), (-128, 0xFF), (1, 0x80)])
+def test_concatenation_signedness_follows_left_operand(s, u):
+    sw = Switch("concat_sign.p4")
+    f = eth(0x1234) + u8(s, u) + bytes(8) + PAYLOAD
+    a = ((s & 0xFF) << 8) | u                    # s ++ u, as int<16>
+    b = (u << 8) | (s & 0xFF)                    # u ++ s, as bit<16>
+    a_signed = a - 0x10000 if a & 0x8000 else a
+    exp = struct.pack("!HHHH", a, b, (a_signed >> 8) & 0xFFFF, b >> 8)
+    assert sw.send1(1, f) == (1, eth(0x1234) + u8(s, u) + exp + PAYLOAD)

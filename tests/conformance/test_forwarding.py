@@ -77,3 +77,17 @@ def test_packet_length_is_frame_length(sw, n):
 def test_exit_in_egress_still_transmits(sw):
     # exit ends the egress control only; the packet is deparsed and sent
     assert sw.send(3, frame(8, 4)) == [(4, frame(8, 4, 0, FLEN, 3))]
+
+
+def test_egress_counter_counts_received_length_not_grown_packet(sw):
+    # BMv2 Counter::increment_counter adds pkt.get_ingress_length(): the length at
+    # arrival, even after ingress added a 4-byte header.  The egress packet_length,
+    # however, is BMv2's PACKET_LENGTH register, which add_header (setValid) grew by 4
+    # (primitives.cpp add_header; simple_switch.cpp egress_thread sets packet_length
+    # from the register), so egress writes len + 4 into ext.pad.
+    f = frame(9, 2)
+    assert sw.send(1, f) == [(2, frame(9, 2, 2, FLEN, 1, payload=b"") + u32(len(f) + 4)
+                              + PAYLOAD)]
+    assert sw.counter("MyEgress.c_eg", 0) == (1, len(f))
+    sw.send(1, frame(0, 3))
+    assert sw.counter("MyEgress.c_eg", 0) == (2, len(f) + FLEN)

@@ -65,3 +65,25 @@ def test_known_vector_bytes(sw):
     f = eth(0x1234) + b"123456789" + u32(0xDEADBEEF) + IPHDR
     out = sw.send1(1, f)[1]
     assert out[len(f):len(f) + 12] == bytes.fromhex("bb3d" "cbf43926" "b861" "deadbeef")
+
+
+def pack_bits(fields):
+    """Concatenate (value, width) MSB-first and pad with zero bits to whole bytes."""
+    v, n = 0, 0
+    for val, w in fields:
+        v = (v << w) | (val & ((1 << w) - 1))
+        n += w
+    pad = (-n) % 8
+    return (v << pad).to_bytes((n + pad) // 8, "big")
+
+
+@pytest.mark.parametrize("a,b,vid,port", [(0xA, 0x5, 0xABC, 0x1FE), (1, 2, 3, 4), (0, 0, 0, 0)])
+def test_hash_over_unaligned_fields(a, b, vid, port):
+    sw = Switch("hash_bits.p4")
+    f = eth(0x1234) + bytes([(a << 4) | b]) + ((vid << 4) & 0xFFFF).to_bytes(2, "big") + b"pl"
+    out_port, out = sw.send1(port, f)
+    h1 = crc16_arc(pack_bits([(a, 4), (port, 9), (vid & 7, 3)]))
+    h2 = crc16_arc(pack_bits([(vid, 12)]))
+    h3 = zlib.crc32(pack_bits([(b, 4), (vid, 12), (a, 4)]))
+    assert out_port == 1
+    assert out == f[:-2] + struct.pack("!HHI", h1, h2, h3) + b"pl"

@@ -67,3 +67,16 @@ def test_constant_index_read_write_wraps_in_field_width(sw):
 
 def test_set_invalid_middle_element_not_emitted(sw):
     assert sw.send1(1, frame(4, 0, THREE)) == (1, frame(4, 0, [el(A), el(C, 1)]))
+
+
+@pytest.mark.parametrize("idx", [0, 1, 2, 3, 9])
+def test_runtime_index_and_local_header_copy(idx):
+    sw = Switch("stack_rt.p4")
+    vals = [0x100, 0x200, 0x300, 0x400]
+    f = eth(0x88B6) + u8(idx, 5) + b"".join(v.to_bytes(2, "big") for v in vals) + PAYLOAD
+    i = min(idx, 3)
+    new = list(vals)
+    new[i] += 5
+    exp = eth(0x88B6) + u8(idx, 5) + b"".join(v.to_bytes(2, "big") for v in new) + \
+        new[i].to_bytes(2, "big") + PAYLOAD
+    assert sw.send1(1, f) == (1, exp)

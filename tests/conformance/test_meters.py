@@ -72,3 +72,16 @@ def test_direct_meter_unconfigured_entry_is_green(sw):
 
 def test_miss_leaves_direct_color_untouched(sw):
     assert sw.send1(1, frame(3)) == (1, frame(3, GREEN, 0xEE))
+
+
+def test_bytes_meter_takes_frame_length_tokens(sw):
+    # a bytes meter takes the packet's (ingress) length in tokens per packet
+    sw.pipe.meter_set(sw.info.meter("MyIngress.mb").preamble.id, 1, cfg(1, 100, 1, 200))
+    f = frame(0x81) + b"\0" * (60 - len(frame(0x81)))
+    assert len(f) == 60
+    got = []
+    for _ in range(5):
+        port, out = sw.send1(1, f)
+        got.append(out[15])
+    # P200 C100: G (P140 C40), Y (P80), Y (P20), R, R
+    assert got == [GREEN, YELLOW, YELLOW, RED, RED]

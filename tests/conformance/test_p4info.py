@@ -40,9 +40,16 @@ def p4c_id(prefix: int, name: str) -> int:
     return (prefix << 24) | (jenkins(name) & 0xFFFFFF)
 
 
-def test_id_model_reproduces_public_tutorial_ids():
+def test_id_model_reproduces_public_p4c_ids():
+    # p4lang/tutorials basic exercise
     assert p4c_id(PFX.TABLE, "MyIngress.ipv4_lpm") == 37375156
     assert p4c_id(PFX.ACTION, "MyIngress.ipv4_forward") == 28792405
+    # a public P4Info with counters: direct counter "acls" 325583051, counter
+    # "PostQosPipe.post_qos_counter" 302958180
+    assert p4c_id(PFX.DIRECT_COUNTER, "acls") == 325583051
+    assert p4c_id(PFX.COUNTER, "PostQosPipe.post_qos_counter") == 302958180
+    # ... and a digest named after its struct type: "ddn_digest_t" 396224266
+    assert p4c_id(PFX.DIGEST, "ddn_digest_t") == 396224266
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +82,9 @@ def test_basic_program_forwards():
     sw.add("MyIngress.ipv4_lpm", "MyIngress.ipv4_forward", {"hdr.ipv4.dstAddr": (0x0A000200, 24)},
            {"dstAddr": 0x08000000_0022, "port": 2})
     p = Ether(dst="08:00:00:00:01:00", src="08:00:00:00:00:11") / \
-        IP(src="10.0.1.1", dst="10.0.2.2", ttl=64) / UDP(sport=7, dport=9) / b"x" * 30
+        IP(src="10.0.1.1", dst="10.0.2.2", ttl=64) / UDP(sport=7, dport=9) / (b"x" * 30)
     exp = Ether(dst="08:00:00:00:00:22", src="08:00:00:00:01:00") / \
-        IP(src="10.0.1.1", dst="10.0.2.2", ttl=63) / UDP(sport=7, dport=9) / b"x" * 30
+        IP(src="10.0.1.1", dst="10.0.2.2", ttl=63) / UDP(sport=7, dport=9) / (b"x" * 30)
     assert sw.send(1, bytes(p)) == [(2, bytes(exp))]
     # default_action = drop()
     q = Ether() / IP(src="10.0.1.1", dst="10.0.3.3") / b"y"
@@ -195,7 +202,7 @@ def annotated():
 
 def test_name_and_id_annotations(annotated):
     # @name("x") inside MyIngress -> "MyIngress.x"; @name(".x") -> "x"; @id fixes the id
-    assert set(annotated.tables) == {"MyIngress.renamed_table"}
+    assert set(annotated.tables) == {"MyIngress.renamed_table", "MyIngress.t_scoped"}
     names = set(annotated.actions)
     assert {"MyIngress.renamed_set", "global_set", "MyIngress.set_c", "NoAction"} <= names
     assert annotated.actions["MyIngress.set_c"].preamble.id == 0x01000042
@@ -226,3 +233,169 @@ def test_slice_key_matches_only_its_bits():
     assert run(0x0C000001, 80) == 0x52
     assert run(0x0A000000, 81) == 0x00
     assert run(0x09FFFFFF, 80) == 0x00
+
+
+def test_action_scopes_in_p4info_and_enforced(annotated):
+    refs = {r.id: r.scope for r in annotated.tables["MyIngress.t_scoped"].action_refs}
+    a_id = annotated.actions["MyIngress.renamed_set"].preamble.id
+    c_id = annotated.actions["MyIngress.set_c"].preamble.id
+    assert refs == {a_id: p4info_pb2.ActionRef.TABLE_ONLY, c_id: p4info_pb2.ActionRef.DEFAULT_ONLY}
+    from switch.runtime import PipelineError
+
+    sw = Switch("annotations.p4")
+    with pytest.raises(PipelineError):        # @defaultonly action in an entry
+        sw.add("MyIngress.t_scoped", "MyIngress.set_c", {"hdr.t.port": 1}, {"v": 1})
+    with pytest.raises(PipelineError):        # @tableonly action as default
+        sw.set_default("MyIngress.t_scoped", "MyIngress.renamed_set", {"v": 1})
+    sw.add("MyIngress.t_scoped", "MyIngress.renamed_set", {"hdr.t.port": 7}, {"v": 0x21})
+    f = eth(0x1234) + bytes(4) + b"\x00\x07" + b"\x00" + b"pp"
+    assert sw.send1(1, f)[1][20] == 0x21
+    g = eth(0x1234) + bytes(4) + b"\x00\x08" + b"\x00" + b"pp"
+    assert sw.send1(1, g)[1][20] == 0x12        # default set_c(0x10): v + 2
+
+
+def test_pkg_info_and_default_table_size(tables):
+    assert tables.msg.pkg_info.arch == "v1model"
+    # no `size` property -> p4c's default table size 1024
+    assert tables.tables["MyIngress.t_exact"].size == 1024
+
+
+def test_controller_packet_metadata():
+    info = compiled("cpu.p4").p4info
+    cpm = {c.preamble.name: c for c in info.controller_packet_metadata}
+    assert set(cpm) == {"packet_in", "packet_out"}
+    # The id is hashed from the header *type* name, not from the P4Info name: public
+    # P4Infos show packet_in 80671331 / packet_out 75327753 for types packet_in_t /
+    # packet_out_t (SAI P4) and packet_in 81826293 for type packet_in_header_t (fabric)
+    assert p4c_id(PFX.CONTROLLER_HEADER, "packet_in_t") == 80671331
+    assert p4c_id(PFX.CONTROLLER_HEADER, "packet_out_t") == 75327753
+    assert p4c_id(PFX.CONTROLLER_HEADER, "packet_in_header_t") == 81826293
+    assert cpm["packet_in"].preamble.id == 80671331
+    assert cpm["packet_out"].preamble.id == 75327753
+    assert list(cpm["packet_in"].preamble.annotations) == ['@controller_header("packet_in")']
+    assert [(m.id, m.name, m.bitwidth) for m in cpm["packet_in"].metadata] == [
+        (1, "ingress_port", 9), (2, "_pad", 7)]
+    assert [(m.id, m.name, m.bitwidth) for m in cpm["packet_out"].metadata] == [
+        (1, "egress_port", 9), (2, "_pad", 7), (3, "flags", 8)]
+
+
+def test_cpu_port_packet_in_and_out():
+    sw = Switch("cpu.p4")
+    frame = bytes(Ether(dst="00:00:00:00:00:09", src="00:00:00:00:00:08", type=0x1234)) + b"data"
+    # to the CPU: packet_in header (ingress_port 9 bits + 7 pad) prepended
+    assert sw.send(7, frame) == [(255, bytes([7 >> 1, (7 & 1) << 7]) + frame)]
+    # from the CPU: packet_out header stripped, egress port taken from it
+    pout = bytes([5 >> 1, (5 & 1) << 7, 0xAA])
+    assert sw.send(255, pout + frame) == [(5, frame)]
+
+
+def test_validity_and_slice_keys():
+    # p4c names an isValid() key "<header>.$valid$" (bitwidth 1) and a slice key by its
+    # expression text (frontend output: `hdr.x.isValid(): exact @name("hdr.x.$valid$")`)
+    info = P4Info(compiled("keys.p4").p4info)
+    t = info.tables["MyIngress.k"]
+    assert [(m.id, m.name, m.bitwidth, m.match_type) for m in t.match_fields] == [
+        (1, "hdr.vlan.$valid$", 1, MT.EXACT), (2, "hdr.t.addr[31:24]", 8, MT.TERNARY)]
+    sw = Switch("keys.p4")
+    sw.add("MyIngress.k", "MyIngress.set_a", {"hdr.vlan.$valid$": 1,
+                                               "hdr.t.addr[31:24]": (0x0A, 0xFF)}, {"v": 1}, 10)
+    sw.add("MyIngress.k", "MyIngress.set_a", {"hdr.vlan.$valid$": 0}, {"v": 2}, 5)
+    tagged = eth(0x8100) + b"\x00\x05\x12\x34" + b"\x0a\x01\x02\x03" + b"\x00"
+    untagged = eth(0x1234) + b"\x0a\x01\x02\x03" + b"\x00"
+    other = eth(0x8100) + b"\x00\x05\x12\x34" + b"\x0b\x01\x02\x03" + b"\x00"
+    assert sw.send1(1, tagged) == (1, tagged[:-1] + b"\x01")
+    assert sw.send1(1, untagged) == (1, untagged[:-1] + b"\x02")
+    assert sw.send1(1, other) == (1, other)
+
+
+def test_names_inside_an_instantiated_subcontrol():
+    # p4c qualifies by the instance path: MyIngress instantiates Sub as `sub`
+    info = P4Info(compiled("subcontrol.p4").p4info)
+    assert set(info.tables) == {"MyIngress.sub.t_sub"}
+    assert "MyIngress.sub.mark" in info.actions
+    t = info.tables["MyIngress.sub.t_sub"]
+    assert t.preamble.id == p4c_id(PFX.TABLE, "MyIngress.sub.t_sub")
+    assert [(m.name, m.bitwidth) for m in t.match_fields] == [("t.op", 8)]
+    sw = Switch("subcontrol.p4")
+    sw.add("MyIngress.sub.t_sub", "MyIngress.sub.mark", {"t.op": 7}, {"v": 0x10})
+    f = eth(0x1234) + bytes([7, 0, 0x40]) + b"x"
+    assert sw.send1(1, f) == (3, eth(0x1234) + bytes([7, 0xE2, 0x51]) + b"x")
+
+
+# Facts from a public p4c output (testdata/p4_16_samples_outputs/
+# v1model-special-ops-bmv2.p4.p4info.txtpb for v1model-special-ops-bmv2.p4): tables
+# without `size` get 1024; a table with no default action and no NoAction gets
+# NoAction added as @defaultonly; a top-level action is named without prefix; the ids of
+# "ingress.ipv4_da_lpm" (35996228), "my_drop" (32609675) and "egress.send_frame"
+# (49367184) follow the same Jenkins-hash rule.
+
+def test_id_model_reproduces_special_ops_ids():
+    assert p4c_id(PFX.TABLE, "ingress.ipv4_da_lpm") == 35996228
+    assert p4c_id(PFX.ACTION, "my_drop") == 32609675
+    assert p4c_id(PFX.TABLE, "egress.send_frame") == 49367184
+
+
+def test_implicit_noaction_default_is_defaultonly():
+    info = P4Info(compiled("implicit_default.p4").p4info)
+    t = info.tables["MyIngress.no_default"]
+    noaction = info.actions["NoAction"].preamble.id
+    refs = {r.id: r for r in t.action_refs}
+    assert set(refs) == {info.actions["MyIngress.set_a"].preamble.id, noaction}
+    assert refs[noaction].scope == p4info_pb2.ActionRef.DEFAULT_ONLY
+    assert "@defaultonly" in list(refs[noaction].annotations)
+    assert t.size == 1024
+    sw = Switch("implicit_default.p4")
+    sw.add("MyIngress.no_default", "MyIngress.set_a", {"hdr.t.k": 1}, {"v": 0x11})
+    assert sw.send1(0, eth(0x1234) + b"\x01\x00") == (1, eth(0x1234) + b"\x01\x11")
+    assert sw.send1(0, eth(0x1234) + b"\x02\x05") == (1, eth(0x1234) + b"\x02\x85")
+
+
+def test_top_level_action_with_bound_argument():
+    info = P4Info(compiled("bound_args.p4").p4info)
+    assert "my_drop" in info.actions
+    assert list(info.actions["my_drop"].params) == []
+    t = info.tables["MyIngress.t"]
+    assert info.actions["my_drop"].preamble.id in {r.id for r in t.action_refs}
+    sw = Switch("bound_args.p4")
+    sw.add("MyIngress.t", "MyIngress.fwd", {"hdr.t.k": 1}, {"port": 6})
+    sw.add("MyIngress.t", "my_drop", {"hdr.t.k": 2})
+    assert sw.send(0, eth(0x1234) + b"\x01\x00") == [(6, eth(0x1234) + b"\x01\x00")]
+    assert sw.send(0, eth(0x1234) + b"\x02\x00") == []      # entry -> my_drop(sm)
+    assert sw.send(0, eth(0x1234) + b"\x03\x00") == []      # default my_drop(sm)
+
+
+def test_directly_called_actions_are_listed_without_directional_params():
+    # p4c testdata gauntlet_inout_slice_table_key-bmv2.p4: `action simple_action(inout
+    # bit<4> dummy)` only called from apply appears in P4Info as "ingress.simple_action"
+    # with no params (directional parameters are not control-plane parameters)
+    info = P4Info(compiled("actions.p4").p4info)
+    params = {n: [(p.id, p.name, p.bitwidth) for p in a.params] for n, a in info.actions.items()}
+    assert params["MyIngress.add_to"] == []
+    assert params["MyIngress.sum_of"] == []
+    assert params["MyIngress.set_e"] == []
+    assert params["MyIngress.twice"] == [(1, "k", 8)]
+    assert params["MyIngress.do_exit"] == []
+    assert set(info.tables) == {"MyIngress.t_act"}
+
+
+def test_aliases_stay_unique_for_repeated_local_names():
+    # p4c testdata flowlet_switching-bmv2.p4.p4info.txtpb: actions "ingress._drop" and
+    # "egress._drop" get aliases "ingress._drop" / "egress._drop", unique names keep
+    # their last component ("set_nhop"); register ids follow the hash rule
+    assert p4c_id(PFX.ACTION, "ingress._drop") == 19344232
+    assert p4c_id(PFX.REGISTER, "ingress.flowlet_id") == 384519412
+    info = P4Info(compiled("aliases.p4").p4info)
+    alias = {n: o.preamble.alias for n, o in info.actions.items()}
+    assert alias["MyIngress.drop"] == "MyIngress.drop"
+    assert alias["MyEgress.drop"] == "MyEgress.drop"
+    assert alias["MyIngress.fwd"] == "fwd"
+    assert {n: o.preamble.alias for n, o in info.tables.items()} == {
+        "MyIngress.t": "MyIngress.t", "MyEgress.t": "MyEgress.t"}
+    assert {n: o.preamble.alias for n, o in info.registers.items()} == {
+        "MyIngress.seen": "MyIngress.seen", "MyEgress.seen": "MyEgress.seen"}
+    sw = Switch("aliases.p4")
+    sw.add("MyEgress.t", "MyEgress.drop", {"hdr.eth.dst": 0x0000000000AA})
+    assert sw.send(3, eth(0x4321, dst=bytes(5) + b"\xaa")) == []
+    assert sw.send(3, eth(0x4321)) == [(1, eth(0x4321))]
+    assert sw.register_read("MyIngress.seen", 0) == 0x4321
+    assert sw.register_read("MyEgress.seen", 1) == 0x4321

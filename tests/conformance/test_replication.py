@@ -41,8 +41,9 @@ def frame(op, mark=0, keep=0, lose=0, it_i=0xFF, it_e=0xFF, rid=0xFFFF, eport=0x
 def test_multicast_replicas_with_rid_and_instance_type(sw):
     sw.pipe.mcast_group_set(5, [(1, 10), (2, 20), (3, 30)])
     out = by_port(sw.send(4, frame(1)))
+    # replicas carry the ingress user metadata (meta.lose = 0x99, written to lose in egress)
     assert out == [
-        (p, frame(1, it_i=NORMAL, it_e=REPLICATION, rid=rid, eport=p))
+        (p, frame(1, lose=0x99, it_i=NORMAL, it_e=REPLICATION, rid=rid, eport=p))
         for p, rid in [(1, 10), (2, 20), (3, 30)]
     ]
 
@@ -50,13 +51,15 @@ def test_multicast_replicas_with_rid_and_instance_type(sw):
 def test_multicast_same_port_twice_distinct_rids(sw):
     sw.pipe.mcast_group_set(5, [(4, 1), (4, 2)])
     out = by_port(sw.send(9, frame(1)))
-    assert out == by_port([(4, frame(1, it_i=0, it_e=REPLICATION, rid=r, eport=4)) for r in (1, 2)])
+    assert out == by_port([(4, frame(1, lose=0x99, it_i=0, it_e=REPLICATION, rid=r, eport=4))
+                           for r in (1, 2)])
 
 
 def test_multicast_group_updated_and_deleted(sw):
     sw.pipe.mcast_group_set(5, [(1, 1)])
     sw.pipe.mcast_group_set(5, [(7, 70)])
-    assert sw.send(4, frame(1)) == [(7, frame(1, it_i=0, it_e=REPLICATION, rid=70, eport=7))]
+    assert sw.send(4, frame(1)) == [(7, frame(1, lose=0x99, it_i=0, it_e=REPLICATION, rid=70,
+                                             eport=7))]
     sw.pipe.mcast_group_delete(5)
     assert sw.send(4, frame(1)) == []
 
@@ -120,3 +123,47 @@ def test_recirculate_reparses_deparsed_packet(sw):
     # pass 1: egress writes it_e=0, eport=1, e1=0xE4 and recirculates (no output);
     # pass 2: ingress sees RECIRC and rkeep=0x66, unicast to port 3
     assert out == [(3, frame(4, keep=0x66, it_i=RECIRC, it_e=NORMAL, rid=0, eport=3, e1=0xE4))]
+
+
+# simple_switch.md after-ingress pseudocode: clone / resubmit "preserve the final
+# ingress values" of the field list; v1model.p4: with several calls only the last
+# session and field list are used.
+
+def test_resubmit_preserves_final_ingress_value(sw):
+    out = sw.send(4, frame(8))
+    assert out == [(2, frame(8, keep=0x77, lose=0, it_i=RESUBMIT, it_e=NORMAL, rid=0, eport=2))]
+
+
+def test_clone_preserves_final_ingress_value(sw):
+    sw.pipe.clone_session_set(7, [(9, 0)])
+    out = by_port(sw.send(4, frame(9)))
+    assert out == [
+        (1, frame(9, it_i=0, it_e=0, rid=0, eport=1)),
+        (9, frame(9, lose=0x5B, it_e=INGRESS_CLONE, rid=0, eport=9)),
+    ]
+
+
+def test_last_clone_call_wins(sw):
+    sw.pipe.clone_session_set(7, [(9, 0)])
+    sw.pipe.clone_session_set(12, [(13, 0)])
+    out = by_port(sw.send(4, frame(10)))
+    assert out == [
+        (1, frame(10, it_i=0, it_e=0, rid=0, eport=1)),
+        (13, frame(10, it_e=INGRESS_CLONE, rid=0, eport=13)),
+    ]
+
+
+def test_drop_in_egress_wins_over_recirculate(sw):
+    # after-egress pseudocode: egress_spec == 511 -> drop, else if recirculate ...
+    assert sw.send(4, frame(11)) == []
+
+
+def test_e2e_clone_made_even_if_original_dropped_in_egress(sw):
+    sw.pipe.clone_session_set(8, [(11, 0)])
+    assert sw.send(4, frame(12)) == [
+        (11, frame(12, it_i=0, it_e=EGRESS_CLONE, rid=0, eport=11, e1=0xEC))]
+
+
+def test_i2e_clone_made_even_if_original_dropped_in_ingress(sw):
+    sw.pipe.clone_session_set(7, [(9, 0)])
+    assert sw.send(4, frame(13)) == [(9, frame(13, it_e=INGRESS_CLONE, rid=0, eport=9))]

@@ -91,3 +91,30 @@ def test_digest_sent_even_when_packet_dropped(sw):
     assert sw.send(3, frame(0, etype=0x9998, src=src)) == []
     did = sw.info.digest("learn_t").preamble.id
     assert sw.digests == [(did, (0x020000000007, 3, 0xA5))]
+
+
+def test_out_of_range_index_counts_nothing_and_packet_continues(sw):
+    # BMv2 primitives.cpp count / register_write: index >= size -> error log, no update
+    sw.register_write("MyIngress.acc", 0, 5)
+    port, out = sw.send1(1, frame(8, val=3))
+    assert port == 1 and out[:19] == frame(8, val=3)[:19]   # res is unspecified here
+    for name in ("MyIngress.c_both", "MyIngress.c_pkts", "MyIngress.c_bytes"):
+        assert all(sw.counter(name, i) == (0, 0) for i in range(8)), name
+    assert [sw.register_read("MyIngress.acc", i) for i in range(8)] == [5, 0, 0, 0, 0, 0, 0, 0]
+
+
+def test_counter_write_and_read_back(sw):
+    from switch.runtime import CounterData
+
+    cid = sw.info.counter("MyIngress.c_both").preamble.id
+    sw.pipe.counter_write(cid, 4, CounterData(packets=10, bytes=1000))
+    f = frame(4)
+    sw.send1(1, f)
+    assert sw.counter("MyIngress.c_both", 4) == (11, 1000 + len(f))
+
+
+def test_only_last_digest_call_of_a_packet_is_sent(sw):
+    # simple_switch.cpp: generate_digest stores one learn id per packet
+    # (intrinsic lf_field_list); after ingress a single digest is generated
+    sw.send(3, frame(0, etype=0x9997))
+    assert sw.digests == [(sw.info.digest("other_t").preamble.id, (0x9997,))]

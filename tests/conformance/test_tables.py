@@ -80,8 +80,9 @@ def test_lpm_longest_prefix_wins_regardless_of_insert_order(sw):
     assert run(sw, **inp) == (1, expected(inp))
 
 
-def test_lpm_zero_length_prefix_matches_everything(sw):
-    sw.add("MyIngress.t_lpm", "MyIngress.set_b", {"hdr.t.addr": (0, 0)}, {"v": 9})
+def test_lpm_wildcard_entry_matches_everything(sw):
+    # P4Runtime: a don't-care LPM field is expressed by omitting it (= prefix length 0)
+    sw.add("MyIngress.t_lpm", "MyIngress.set_b", {}, {"v": 9})
     inp = dict(addr=ip("192.0.2.1"))
     assert run(sw, **inp) == (1, expected(inp, b=9, flags=0))
 
@@ -178,3 +179,113 @@ def test_modify_entry_changes_action_data(sw):
 def test_non_t_frame_takes_else_branch(sw):
     f = eth(0x0806) + b"\x00" * 28
     assert sw.send1(2, f) == (1, f)
+
+
+# ---- control-plane validation (P4Runtime spec, "TableEntry" / "FieldMatch";
+# p4lang/PI, the P4Runtime server of simple_switch_grpc, answers INVALID_ARGUMENT)
+
+def _rejects(sw, table, action, match, params=None, priority=0):
+    from switch.runtime import PipelineError
+
+    with pytest.raises(PipelineError):
+        sw.add(table, action, match, params, priority)
+
+
+def test_ternary_value_outside_mask_rejected(sw):
+    _rejects(sw, "MyIngress.t_tern", "MyIngress.set_c", {"hdr.t.k8": (0x13, 0xF0)}, {"v": 1}, 1)
+
+
+def test_lpm_value_bits_beyond_prefix_rejected(sw):
+    _rejects(sw, "MyIngress.t_lpm", "MyIngress.set_b", {"hdr.t.addr": (ip("10.1.2.3"), 16)},
+             {"v": 1})
+
+
+def test_lpm_prefix_longer_than_field_rejected(sw):
+    _rejects(sw, "MyIngress.t_lpm", "MyIngress.set_b", {"hdr.t.addr": (0, 33)}, {"v": 1})
+
+
+def test_value_wider_than_field_rejected(sw):
+    _rejects(sw, "MyIngress.t_exact", "MyIngress.set_a", {"hdr.t.k8": 0x100}, {"v": 1})
+
+
+def test_param_wider_than_declared_rejected(sw):
+    _rejects(sw, "MyIngress.t_exact", "MyIngress.set_a", {"hdr.t.k8": 1}, {"v": 0x100})
+
+
+def test_action_not_in_table_rejected(sw):
+    _rejects(sw, "MyIngress.t_exact", "MyIngress.set_b", {"hdr.t.k8": 1}, {"v": 1})
+
+
+def test_ternary_entry_needs_priority(sw):
+    _rejects(sw, "MyIngress.t_tern", "MyIngress.set_c", {"hdr.t.k8": (0x10, 0xF0)}, {"v": 1}, 0)
+
+
+def test_range_low_above_high_rejected(sw):
+    _rejects(sw, "MyIngress.t_range", "MyIngress.set_d", {"hdr.t.port": (10, 5)}, {"v": 1}, 1)
+
+
+def test_const_table_is_read_only(sw):
+    _rejects(sw, "MyIngress.t_const", "MyIngress.set_f", {"hdr.t.k8": 9}, {"v": 1})
+
+
+def test_table_size_is_enforced(sw):
+    from switch.runtime import PipelineError
+
+    for i in range(64):       # size = 64
+        sw.add("MyIngress.t_port", "MyIngress.to_port", {"hdr.t.port": i}, {"port": 2})
+    with pytest.raises(PipelineError):
+        sw.add("MyIngress.t_port", "MyIngress.to_port", {"hdr.t.port": 64}, {"port": 2})
+
+
+def test_const_entries_are_listed(sw):
+    tid = sw.info.table("MyIngress.t_const").preamble.id
+    got = sorted((e.matches[0].value, dict(e.params)) for e in sw.pipe.table_entries(tid))
+    assert [k for k, _ in got] == [1, 2]
+    assert [list(p.values()) for _, p in got] == [[0x11], [0x22]]
+
+
+# const entries (BMv2 docs/simple_switch.md "Specifying match criteria for table
+# entries using const entries" and "Range/Ternary tables"): for range and ternary
+# tables the entry listed first wins; for an lpm table the longest prefix wins,
+# whatever the order; `_` matches everything; a plain value is an exact match.
+
+def _range(k):
+    for lo, hi, v in [(2, 9, 1), (7, 14, 2), (20, 20, 3), (22, 22, 4)]:
+        if lo <= k <= hi:
+            return v
+    return 5
+
+
+def _tern(k):
+    for val, mask, v in [(0x08, 0xF8, 1), (0x20, 0x61, 2), (0x30, 0xFF, 3), (0xEE, 0xFF, 4)]:
+        if k & mask == val & mask:
+            return v
+    return 5
+
+
+def _lpm(k):
+    best = (-1, 5)
+    for val, plen, v in [(0x08, 5, 1), (0x20, 3, 2), (0x0A, 8, 3), (0xEE, 8, 4)]:
+        mask = (0xFF << (8 - plen)) & 0xFF
+        if k & mask == val & mask and plen > best[0]:
+            best = (plen, v)
+    return best[1]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 7, 8, 9, 10, 0x0A, 0x0F, 14, 15, 20, 21, 22,
+                               0x20, 0x21, 0x30, 0x31, 0x3F, 0xA0, 0xEE, 0xFF])
+def test_const_entries_priority_by_match_kind(k):
+    sw = Switch("const_entries.p4")
+    f = eth(0x1234) + bytes([k, 0, 0, 0, 0]) + b"cc"
+    port, out = sw.send1(1, f)
+    m = 0x11 if k & 1 else 0x22
+    assert (port, list(out[14:19])) == (1, [k, _range(k), _tern(k), _lpm(k), m])
+
+
+def test_hit_and_miss_inside_expressions():
+    sw = Switch("hit_expr.p4")
+    sw.add("MyIngress.t1", "MyIngress.noop", {"hdr.r.k": 1})
+    sw.add("MyIngress.t2", "MyIngress.noop", {"hdr.r.k": 2})
+    for k, x, y in [(1, 1, 3), (2, 2, 4), (3, 2, 3)]:
+        f = eth(0x1234) + bytes([k, 0, 0]) + b"p"
+        assert sw.send1(1, f) == (1, eth(0x1234) + bytes([k, x, y]) + b"p"), k

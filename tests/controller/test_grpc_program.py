@@ -11,7 +11,6 @@ import io
 import json
 
 import pytest
-from google.protobuf import text_format
 
 from controller import cli
 from controller.client import SwitchConnection
@@ -24,12 +23,17 @@ from controller.reconcile import program_device
 
 @pytest.fixture(scope="module")
 def build_dir(tmp_path_factory):
-    """build/ as `make build` writes it, from the embedded compiler."""
-    from controller.artifacts import compile_now
-    art = compile_now()
+    """build/ exactly as `make build` writes it (checkmate-p4c, the embedded compiler)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from checkmate.paths import P4SRC
     d = tmp_path_factory.mktemp("build")
-    (d / "checkmate.p4info.txtpb").write_text(text_format.MessageToString(art.p4info))
-    (d / "checkmate.json").write_bytes(art.device_config)
+    p4c = Path(sys.executable).parent / "checkmate-p4c"
+    subprocess.run([str(p4c), str(P4SRC / "checkmate.p4"), "-o", str(d),
+                    "--p4runtime-files", str(d / "checkmate.p4info.txtpb")], check=True, timeout=120)
+    assert (d / "checkmate.json").is_file()
     return d
 
 
@@ -47,10 +51,8 @@ def canonical_plan(topo, name, index):
 
 
 def connect(topo, name, election_id=1):
-    from controller.artifacts import load_artifacts
     sw = topo.switches[name]
-    conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=10).connect()
-    return conn
+    return SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=10).connect()
 
 
 def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_dir):

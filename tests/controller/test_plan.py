@@ -32,3 +32,29 @@ def test_leafspine_only_leaves_copy():
     # the copy for sh2 (on the other leaf) leaves s1 on its uplink
     g = {g.group_id: g for g in leaf.groups}[group_id(1, 2)]
     assert g.replicas == ((1, 0), (10, 2))
+
+
+
+def test_plan_limits_name_the_host():
+    from dataclasses import replace
+
+    import pytest
+
+    from controller.topology import TopologyError
+    hosts = dict(STAR.hosts)
+    hosts["h1"] = replace(hosts["h1"], rank=1024)
+    with pytest.raises(TopologyError, match=r"hosts.h1.rank: 1024 exceeds the 1024 heartbeat slots"):
+        plan_switch(replace(STAR, hosts=hosts), "s1")
+    hosts = dict(STAR.hosts)
+    hosts["sh2"] = replace(hosts["sh2"], shard=127)
+    with pytest.raises(TopologyError, match=r"hosts.sh2.shard: 127 exceeds the 127 shards"):
+        plan_switch(replace(STAR, hosts=hosts), "s1")
+
+
+def test_job_totals_sum_shards_once():
+    from controller.views import job_totals
+    rows = [{"job_id": 1, "rid": 1, "copies": {"packets": 2, "bytes": 20}},
+            {"job_id": 1, "rid": 1, "copies": {"packets": 2, "bytes": 20}},  # second range of shard 0
+            {"job_id": 1, "rid": 2, "copies": {"packets": 3, "bytes": 30}},
+            {"job_id": 2, "rid": 3, "copies": None}]
+    assert job_totals(rows) == {1: {"packets": 5, "bytes": 50}}

@@ -1,6 +1,5 @@
 """Reconcile, errors and the digest pump against an in-process fake P4Runtime server
 (unit level; tests/controller/test_grpc_*.py run the same against real checkmate-switch)."""
-import json
 
 import pytest
 from p4.v1 import p4runtime_pb2
@@ -101,3 +100,48 @@ def test_digest_pump_acks_and_feeds_watchdog(fake_switch, compiled_artifacts):
     assert pump.received == 6 and sorted(fake.acks) == [(did, i) for i in range(6)]
     snap = {r["rank"]: r["iteration"] for r in wd.snapshot()}
     assert snap == {0: 2, 1: 2} and verdicts == []
+
+
+def test_builtin_shell_has_dev_bound(fake_switch, compiled_artifacts, monkeypatch, capsys):
+    import io
+
+    from controller import cli
+    fake, addr = fake_switch
+    with SwitchConnection(addr, 0, 1, timeout=5).connect() as conn:
+        program_device(Device(conn, compiled_artifacts.index), plan_switch(STAR, "s1"),
+                       compiled_artifacts.device_config)
+    monkeypatch.setattr("sys.stdin", io.StringIO("print('N=%d' % len(dev.read_entries('trainer_port')))\n"))
+    assert cli.main(["--switch", addr, "shell"]) == 0
+    captured = capsys.readouterr()
+    assert "N=3" in captured.out and "tables: " in captured.err
+
+
+def test_heartbeats_watch_prints_and_exits_zero_when_healthy(fake_switch, compiled_artifacts, capsys):
+    import threading
+    import time
+
+    from controller import cli
+    fake, addr = fake_switch
+    with SwitchConnection(addr, 0, 1, timeout=5).connect() as conn:
+        program_device(Device(conn, compiled_artifacts.index), plan_switch(STAR, "s1"),
+                       compiled_artifacts.device_config)
+    did = compiled_artifacts.index.id("digests", "heartbeat_digest_t")
+
+    def feed():
+        deadline = time.monotonic() + 5
+        while not fake.streams and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for it in range(3):
+            for rank in range(3):
+                dl = p4runtime_pb2.DigestList(digest_id=did, list_id=it * 3 + rank)
+                m = dl.data.add().struct.members
+                for v, w in ((1, 32), (rank, 16), (it, 32)):
+                    m.add().bitstring = encode(v, w)
+                fake.push_digest(dl)
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    rc = cli.main(["--switch", addr, "heartbeats", "--watch", "--duration", "1.5"])
+    t.join(timeout=5)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert f"{addr}: job 1 rank 2 iteration 2" in out and "HUNG" not in out

@@ -89,3 +89,39 @@ def chunk_frame(topo: Topology, src: str, dst: str, *, flags=wire.FLAG_FINAL, pa
 @pytest.fixture
 def mkframe():
     return chunk_frame
+
+
+def _switchproc():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parent.parent / "controller" / "switchproc.py"
+    spec = importlib.util.spec_from_file_location("checkmate_tests_switchproc_dp", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+def switchproc():
+    """tests/controller/switchproc.py: real checkmate-switch processes."""
+    return _switchproc()
+
+
+@pytest.fixture
+def star_process(tmp_path, compiled):
+    """s1 of the star as a real checkmate-switch process, programmed by the controller over gRPC."""
+    import json as _json
+
+    from controller.client import SwitchConnection
+    from controller.device import Device
+    from controller.reconcile import program_device
+    topo, path, procs = _switchproc().start_fabric(STAR, tmp_path)
+    try:
+        sw = topo.switches["s1"]
+        with SwitchConnection(sw.grpc_addr, sw.device_id, 1, timeout=10).connect() as conn:
+            dev = Device(conn, P4InfoIndex(compiled.p4info))
+            program_device(dev, plan_switch(topo, "s1"), _json.dumps(compiled.device_config).encode())
+        yield topo, procs["s1"]
+    finally:
+        for p in procs.values():
+            p.close()

@@ -159,7 +159,7 @@ def test_drops_counted(mkframe, star):
 
 
 def test_leafspine_exactly_one_copy_end_to_end(mkframe, leafspine):
-    """h1 (leaf s1) -> h3 (leaf s2), shard 1 whose shadow sh2 hangs off s2."""
+    """h1 (leaf s1) -> h2 (leaf s2), shard 1 whose shadow sh2 hangs off s2."""
     topo, sws = leafspine
 
     def deliver(frames_at):  # run frames through the fabric until they reach hosts
@@ -178,15 +178,34 @@ def test_leafspine_exactly_one_copy_end_to_end(mkframe, leafspine):
             frames_at = nxt
         raise AssertionError("frames still in flight after 8 hops")
 
-    f = mkframe(topo, "h1", "h3", param_id=10, iteration=3)
-    got = deliver([("s1", 1, f)])
-    assert sorted(h for h, _ in got) == ["h3", "sh2"]
+    assert topo.attachment("h1").node == "s1" and topo.attachment("h2").node == "s2"
+    assert topo.attachment("sh2").node == "s2" and topo.shard_of(10) == 1
+    f = mkframe(topo, "h1", "h2", param_id=10, iteration=3)
+    got = deliver([("s1", topo.attachment("h1").port, f)])
+    assert sorted(h for h, _ in got) == ["h2", "sh2"]
     copy = dict(got)["sh2"]
     assert Ether(copy)[UDP].dport == wire.SHADOW_UDP_PORT and Ether(copy)[IP].ttl == 61
     assert udp_payload(copy) == udp_payload(f) and ip_checksum_ok(copy)
     assert [len(s.digests) for s in (sws["s1"], sws["s2"], sws["s3"])] == [1, 0, 0]
     # a FINAL chunk from h4 (leaf s2) to h1 for shard 0 (sh1 on s1): copied once, at s2
-    got = deliver([("s2", 2, mkframe(topo, "h4", "h1", param_id=1))])
+    assert topo.attachment("h4").node == "s2" and topo.shard_of(1) == 0 and topo.attachment("sh1").node == "s1"
+    got = deliver([("s2", topo.attachment("h4").port, mkframe(topo, "h4", "h1", param_id=1))])
     assert sorted(h for h, _ in got) == ["h1", "sh1"]
     assert sws["s1"].counter("shard_replicas", 1).packets == 0
     assert sws["s2"].counter("shard_replicas", 1).packets == 1
+
+
+def test_copy_without_shadow_rewrite_is_dropped_and_counted(mkframe, star):
+    """A replication group pointing at an rid with no shadow_rewrite entry: the original
+    still leaves, the orphan copy is dropped in egress and counted."""
+    topo, sw = star
+    ix = sw.index
+    sw.pipe.modify(ix.get("tables", "shard_map").preamble.name,
+                   {"hdr.checkmate.job_id": topo.job_id, "hdr.checkmate.param_id": (0, 3)},
+                   ix.get("actions", "set_shard").preamble.name, {"rid": 9}, priority=1)
+    sw.pipe.mcast_group_set(900, [(2, 0), (4, 9)])
+    sw.pipe.insert(ix.get("tables", "replication").preamble.name, {"meta.out_port": 2, "meta.shard_rid": 9},
+                   ix.get("actions", "replicate").preamble.name, {"group": 900})
+    outs = sw.pipe.process(1, mkframe(topo, "h1", "h2", param_id=0))
+    assert out_ports(outs) == [2]
+    assert sw.counter("egress_drops", 0).packets == 1

@@ -116,6 +116,18 @@ def assert_state_equal(state, params: dict, opt: dict, owned: list[int]):
             assert pid not in state.opt_state or not state.opt_state[pid]
 
 
+class RecordingNode(ShadowNode):
+    """A real node that also remembers every state it ever published (to audit them afterwards)."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.published = []
+
+    def _publish(self, snap):
+        self.published.append(snap)
+        super()._publish(snap)
+
+
 class Cluster:
     """N real shadow nodes on loopback (UDP + TCP on port 0), a UDP 'switch' socket, TCP clients."""
 
@@ -126,7 +138,7 @@ class Cluster:
         for s in range(shards):
             c = ShadowConfig(job_id=JOB, shard=s, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
                              ckpt_dir=tmp_path / "ckpt", **cfg)
-            self.nodes.append(ShadowNode(c).start())
+            self.nodes.append(RecordingNode(c).start())
         self.clients = [ShadowClient(*n.mgmt_address, timeout=10) for n in self.nodes]
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.map = ShardMap(JOB, shards, dict(self.owner), [f"{h}:{p}" for h, p in (n.mgmt_address for n in self.nodes)])
@@ -134,12 +146,12 @@ class Cluster:
     def owned(self, s: int) -> list[int]:
         return sorted(p for p, o in self.owner.items() if o == s)
 
-    def bootstrap(self, it: int, shards=None):
+    def bootstrap(self, it: int, shards=None, resync: bool = False):
         params, opt = self.run.state(it)
         for s in (range(self.shards) if shards is None else shards):
             own = self.owned(s)
             b = Bootstrap(JOB, s, it, self.run.params, self.map, self.run.spec,
-                          {p: params[p] for p in own}, {p: opt[p] for p in own if p in opt})
+                          {p: params[p] for p in own}, {p: opt[p] for p in own if p in opt}, resync=resync)
             self.clients[s].bootstrap(b)
 
     def packets(self, it: int, s: int, **kw) -> list[bytes]:
@@ -169,6 +181,15 @@ class Cluster:
             assert st.iteration == it, f"shard {s}: latest is {st.iteration}, expected {it}"
             assert_state_equal(st, params, opt, self.owned(s))
 
+    def published_ok(self, it_max: int):
+        """Every state any shard EVER published is an iteration <= it_max, bitwise the trainer's."""
+        for s, n in enumerate(self.nodes):
+            for snap in list(n.published):
+                if snap is not None:
+                    assert snap.iteration <= it_max, f"shard {s} published {snap.iteration} > {it_max}"
+                    params, opt = self.run.state(snap.iteration)
+                    assert_state_equal(snap, params, opt, self.owned(s))
+
     def close(self):
         for c in self.clients:
             c.close()
@@ -191,6 +212,6 @@ def cluster(tmp_path):
 
 
 @pytest.fixture
-def helpers():
-    return type("H", (), {"bits_equal": staticmethod(bits_equal), "assert_state_equal": staticmethod(assert_state_equal),
-                          "JOB": JOB})
+def bits():
+    """``bits(a, b)``: same dtype, shape and bit pattern."""
+    return bits_equal

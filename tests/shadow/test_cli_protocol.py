@@ -1,5 +1,4 @@
 """The ``checkmate-shadow`` process end to end, the protocol's framing, and the test's own sensitivity."""
-import os
 import signal
 import socket
 import subprocess
@@ -59,8 +58,15 @@ def test_cli_process_replays_and_persists_on_sigterm(reference_run, tmp_path):
 
 def test_cli_bad_address_is_a_clear_error(tmp_path, capsys):
     from shadow import cli
-    assert cli.main(["--job-id", "1", "--shard", "0", "--data", "nonsense", "--ckpt-dir", str(tmp_path)]) == 2
-    assert "nonsense" in capsys.readouterr().err
+    assert cli.main(["--job-id", "1", "--shard", "0", "--data", "127.0.0.1:port", "--ckpt-dir", str(tmp_path)]) == 2
+    assert "'127.0.0.1:port'" in capsys.readouterr().err
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["--job-id", "1", "--shard", "0", "--data", "127.0.0.1:0", "--mgmt", f"127.0.0.1:{port}",
+                         "--ckpt-dir", str(tmp_path)]) == 2
+    assert f"mgmt address 127.0.0.1:{port}" in capsys.readouterr().err
 
 
 def test_framing_round_trip_and_errors():
@@ -86,6 +92,10 @@ def test_framing_round_trip_and_errors():
         hdr = b'{"op":"x","body":{"$t":["float32",[100],0,400]}}'
         a.sendall(protocol.FRAME.pack(protocol.MAGIC, len(hdr), 8) + hdr + bytes(8))
         with pytest.raises(protocol.ProtocolError, match="'nbytes'"):
+            protocol.recv_message(b)
+        hdr = b'{"op":"x","body":' + b"[" * 50000 + b"]" * 50000 + b"}"
+        a.sendall(protocol.FRAME.pack(protocol.MAGIC, len(hdr), 0) + hdr)
+        with pytest.raises(protocol.ProtocolError, match="nested"):
             protocol.recv_message(b)
         a.close()
         with pytest.raises(ConnectionError):

@@ -52,7 +52,8 @@ def test_export_from_disk_to_torch_and_dcp(reference_run, cluster, tmp_path):
     c.clients[0].persist()
     c.clients[1].persist()
     out_pt, out_dcp = tmp_path / "model.pt", tmp_path / "dcp"
-    rc = export.main(["--ckpt-dir", str(tmp_path / "ckpt"), "--job-id", "7", "--torch", str(out_pt), "--dcp", str(out_dcp)])
+    from checkmate.cli import main as checkmate_main  # through the `checkmate export` dispatch
+    rc = checkmate_main(["export", "--ckpt-dir", str(tmp_path / "ckpt"), "--job-id", "7", "--torch", str(out_pt), "--dcp", str(out_dcp)])
     assert rc == 0
     sd = torch.load(out_pt, weights_only=True)
     assert sd["iteration"] == 5 and sd["job_id"] == 7

@@ -6,9 +6,15 @@ the trainer's ``torch.optim.AdamW`` parameters and state bit for bit, for ``fore
 (AMP overflow) step.
 """
 import random
+import socket
 
 import pytest
 import torch
+
+from shadow.client import ShadowClient
+from shadow.node import ShadowConfig, ShadowNode
+from shadow.packets import gradient_packets
+from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
 
 
 @pytest.mark.timeout(60)
@@ -68,3 +74,38 @@ def test_pipelined_iterations_arrive_before_previous_applied(reference_run, clus
         c.manifest(it)
     assert c.wait_latest(3)
     c.check(3)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("order", ["big", "little"])
+def test_mixed_dtypes_and_payload_order(tmp_path, order, bits):
+    """bf16 and fp16 params next to fp32 ones, gradients in either byte order: still bitwise."""
+
+    torch.manual_seed(3)
+    ps = [torch.nn.Parameter(torch.randn(40, 9).to(dt)) for dt in (torch.float32, torch.bfloat16, torch.float16)]
+    init = {i: p.detach().clone() for i, p in enumerate(ps)}
+    opt = torch.optim.AdamW(ps, lr=1e-2, weight_decay=0.1, foreach=False)
+    specs = [ParamSpec(i, f"p{i}", p.shape, str(p.dtype).split(".")[1]) for i, p in enumerate(ps)]
+    node = ShadowNode(ShadowConfig(4, 0, ("127.0.0.1", 0), ("127.0.0.1", 0), tmp_path, payload_order=order)).start()
+    cl = ShadowClient(*node.mgmt_address, timeout=10)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        cl.bootstrap(Bootstrap(4, 0, 0, specs, ShardMap(4, 1, {0: 0, 1: 0, 2: 0}), OptimizerSpec.from_optimizer(opt), init, {}))
+        for it in (1, 2, 3):
+            grads = {i: torch.randn(p.shape).to(p.dtype) for i, p in enumerate(ps)}
+            for p, g in zip(ps, grads.values()):
+                p.grad = g.clone()
+            opt.step()
+            for pk in gradient_packets(4, it, grads, order=order, elems=50):
+                s.sendto(pk, node.data_address)
+            cl.manifest(Manifest(4, it, [1e-2], None, False))
+            assert node.wait_for(lambda n: n.latest.iteration == it, 10)
+            st = cl.fetch()
+            for i, p in enumerate(ps):
+                assert bits(st.tensors[i], p.detach()), (it, i)
+                for k, v in opt.state[p].items():
+                    assert bits(st.opt_state[i][k], v), (it, i, k)
+    finally:
+        s.close()
+        cl.close()
+        node.stop()

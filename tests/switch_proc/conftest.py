@@ -147,7 +147,7 @@ class Host:
     def send(self, frame: bytes):
         self.sock.sendto(frame, self.switch_addr)
 
-    def recv(self, timeout=2.0):
+    def recv(self, timeout=5.0):
         r, _, _ = select.select([self.sock], [], [], timeout)
         return self.sock.recv(65535) if r else None
 
@@ -242,7 +242,7 @@ class Controller:
     def send(self, **kw):
         self._out.put(p4runtime_pb2.StreamMessageRequest(**kw))
 
-    def expect(self, kind, timeout=3.0):
+    def expect(self, kind, timeout=6.0):
         """Next stream message of ``kind`` (others are skipped); raises on stream error."""
         deadline = time.monotonic() + timeout
         while True:

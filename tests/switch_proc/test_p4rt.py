@@ -144,9 +144,11 @@ def test_arbitration_backup_reads_but_cannot_write(sw, connect, names):
     with pytest.raises(grpc.RpcError) as ei:
         primary.write(P.Update(type=P.Update.DELETE, entity=P.Entity(table_entry=te)))
     assert code(ei) == grpc.StatusCode.PERMISSION_DENIED
-    # the primary leaves: the others hear there is no primary
+    # the primary leaves: the next highest (10) becomes primary again, everyone hears it
     third.close()
-    assert primary.expect("arbitration").status.code == 5  # NOT_FOUND
+    assert primary.expect("arbitration").status.code == 0
+    assert backup.expect("arbitration").status.code == 6
+    primary.write(P.Update(type=P.Update.DELETE, entity=P.Entity(table_entry=te)))
     # a duplicate election id ends the newcomer's stream with INVALID_ARGUMENT
     dup = connect(sp.grpc_addr)
     dup.open_stream()
@@ -171,7 +173,7 @@ def test_table_insert_read_modify_delete_and_errors(sw, names, decode_write_erro
     got = [e.table_entry for e in ctl.read(P.Entity(table_entry=P.TableEntry(table_id=tid)))]
     assert got == [e1, e2]  # canonical bytes in, canonical bytes out
     all_tables = ctl.read(P.Entity(table_entry=P.TableEntry()))  # table_id 0: every table
-    assert len(all_tables) == 2
+    assert len(all_tables) == 4  # + the two const entries of table ethertypes
     keyed = P.TableEntry(table_id=tid)
     keyed.match.add().CopyFrom(e2.match[0])
     assert [e.table_entry for e in ctl.read(P.Entity(table_entry=keyed))] == [e2]
@@ -418,3 +420,50 @@ def test_multicast_and_clone_sessions_with_egress_rid(sw, hosts, names, decode_w
         ctl.write(P.Update(type=P.Update.DELETE, entity=P.Entity(
             packet_replication_engine_entry=P.PacketReplicationEngineEntry(multicast_group_entry=grp2))))
     assert decode_write_errors(ei.value)[0][0] == "NOT_FOUND"
+
+
+def test_meter_and_register_entries(sw, names, decode_write_errors):
+    sp, ctl = sw
+    mid = next(m.preamble.id for m in ctl.stub.GetForwardingPipelineConfig(
+        P.GetForwardingPipelineConfigRequest()).config.p4info.meters)
+    me = P.MeterEntry(meter_id=mid)
+    me.index.index = 3
+    me.config.cir, me.config.cburst, me.config.pir, me.config.pburst = 1000, 1500, 2000, 3000
+    ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(meter_entry=me)))
+    q = P.MeterEntry(meter_id=mid)
+    q.index.index = 3
+    got = ctl.read(P.Entity(meter_entry=q))[0].meter_entry
+    assert (got.config.cir, got.config.cburst, got.config.pir, got.config.pburst) == (1000, 1500, 2000, 3000)
+    assert len(ctl.read(P.Entity(meter_entry=P.MeterEntry(meter_id=mid)))) == 16
+    with pytest.raises(grpc.RpcError) as ei:
+        ctl.write(P.Update(type=P.Update.INSERT, entity=P.Entity(meter_entry=me)))
+    assert decode_write_errors(ei.value)[0][0] == "INVALID_ARGUMENT"
+    rid = next(r.preamble.id for r in ctl.stub.GetForwardingPipelineConfig(
+        P.GetForwardingPipelineConfigRequest()).config.p4info.registers)
+    re_ = P.RegisterEntry(register_id=rid)
+    re_.index.index = 1
+    re_.data.bitstring = b"\x12\x34"
+    ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(register_entry=re_)))
+    q = P.RegisterEntry(register_id=rid)
+    q.index.index = 1
+    assert ctl.read(P.Entity(register_entry=q))[0].register_entry.data.bitstring == b"\x12\x34"
+    re_.data.bitstring = b"\x01\x00\x00\x00\x00"  # 33 bits into bit<32>
+    with pytest.raises(grpc.RpcError) as ei:
+        ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(register_entry=re_)))
+    c, msg = decode_write_errors(ei.value)[0]
+    assert c == "INVALID_ARGUMENT" and "scratch_reg" in msg and "32 bits" in msg
+
+
+def test_const_table_entries_read_and_write_refused(sw, names, decode_write_errors):
+    sp, ctl = sw
+    tid = names.table_id("ethertypes")
+    got = [e.table_entry for e in ctl.read(P.Entity(table_entry=P.TableEntry(table_id=tid)))]
+    assert sorted(e.match[0].exact.value for e in got) == [b"\x08\x00", b"\x86\xdd"]
+    assert all(e.is_const for e in got)
+    te = P.TableEntry(table_id=tid)
+    te.match.add(field_id=names.field_id("ethertypes", "hdr.ethernet.etherType")).exact.value = b"\x08\x06"
+    te.action.action.action_id = names.action_id("NoAction")
+    with pytest.raises(grpc.RpcError) as ei:
+        ctl.write(P.Update(type=P.Update.INSERT, entity=P.Entity(table_entry=te)))
+    c, msg = decode_write_errors(ei.value)[0]
+    assert c == "PERMISSION_DENIED" and "ethertypes" in msg and "const" in msg

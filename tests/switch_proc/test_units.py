@@ -3,7 +3,6 @@ controller headers, UDP ports.  The gRPC/process tests live beside this file."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 
 import pytest
@@ -72,11 +71,17 @@ def test_arbitration_primary_backup_and_failover():
     with pytest.raises(P4RTError) as ei:
         arb.check_primary("", 10, "Write")
     assert ei.value.code == StatusCode.PERMISSION_DENIED and "primary's is 20" in ei.value.message
-    # the primary leaves: nobody with a lower id silently takes over
-    assert _codes(arb.remove(c)) == {a.id: (code_pb2.NOT_FOUND, 20), b.id: (code_pb2.NOT_FOUND, 20)}
+    # the primary leaves: the next highest takes over, everyone is told
+    assert _codes(arb.remove(c)) == {a.id: (code_pb2.OK, 10), b.id: (code_pb2.ALREADY_EXISTS, 10)}
+    assert arb.primary() is a
+    # a backup may raise its id and take over
+    assert _codes(arb.update(b, _arb(7, 21))) == {a.id: (code_pb2.ALREADY_EXISTS, 21), b.id: (code_pb2.OK, 21)}
+    # when the last client with an election id leaves, nobody is primary
+    arb.remove(a)
+    n = Client(send=None)
+    arb.update(n, _arb(7))  # no election id: backup
+    assert _codes(arb.remove(b)) == {n.id: (code_pb2.NOT_FOUND, 21)}
     assert arb.primary() is None
-    # a backup re-announces with an id >= the highest seen and becomes primary
-    assert _codes(arb.update(a, _arb(7, 21)))[a.id] == (code_pb2.OK, 21)
 
 
 def test_arbitration_errors():

@@ -34,9 +34,18 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
         actions = { set_a; set_b; set_c; NoAction; }
         default_action = NoAction();
     }
+    table t_scoped {
+        key = { hdr.t.port : exact; }
+        actions = { @tableonly set_a; @defaultonly set_c; }
+        default_action = set_c(0x10);
+    }
     apply {
         sm.egress_spec = 1;
-        t_slice.apply();
+        if (hdr.t.addr == 0) {
+            t_scoped.apply();
+        } else {
+            t_slice.apply();
+        }
     }
 }
 

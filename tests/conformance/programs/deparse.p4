@@ -47,6 +47,14 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
                 hdr.c.setValid();
                 hdr.c.z = 1;
                 hdr.c.setInvalid();
+            } else if (hdr.b.op == 7) {
+                hdr.c.setValid();          // fields never written
+            } else if (hdr.b.op == 8) {
+                hdr.a.setInvalid();
+                hdr.a.setValid();          // re-validated: fields reset
+            } else if (hdr.b.op == 9) {
+                hdr.a.setInvalid();
+                hdr.b.op = hdr.a.x[7:0];   // read of an invalid header
             }
             if (hdr.c.isValid()) {
                 hdr.a.x = hdr.a.x + 1;

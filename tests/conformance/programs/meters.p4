@@ -22,6 +22,7 @@ control MyVerifyChecksum(inout headers_t hdr, inout meta_t meta) { apply { } }
 control MyIngress(inout headers_t hdr, inout meta_t meta,
                   inout standard_metadata_t sm) {
     meter(4, MeterType.packets) m;
+    meter(2, MeterType.bytes) mb;
     direct_meter<bit<8>>(MeterType.packets) dm;
 
     action mark() { dm.read(hdr.ctl.dcolor); }
@@ -34,7 +35,11 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
 
     apply {
         sm.egress_spec = 1;
-        m.execute_meter((bit<32>) hdr.ctl.idx, hdr.ctl.color);
+        if (hdr.ctl.idx >= 0x80) {
+            mb.execute_meter((bit<32>) (hdr.ctl.idx - 0x80), hdr.ctl.color);
+        } else {
+            m.execute_meter((bit<32>) hdr.ctl.idx, hdr.ctl.color);
+        }
         t_dm.apply();
     }
 }

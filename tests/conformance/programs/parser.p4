@@ -39,6 +39,7 @@ parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
             0x9000 &&& 0xF000: parse_masked;
             0x0600 .. 0x06FF: parse_range;
             0x88B5: parse_lookahead;
+            0x8847: parse_version;
             default: accept;
         }
     }
@@ -80,7 +81,26 @@ parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
     }
     state parse_tag {
         pkt.extract(hdr.tag);
+        transition select(hdr.tag.kind, hdr.tag.value) {
+            (0x01, 0x00 &&& 0x80): tag_low;
+            (0x01, 0xF0 .. 0xFF): tag_top;
+            (_, _): accept;
+        }
+    }
+    state tag_low {
+        meta.path = 5;
         transition accept;
+    }
+    state tag_top {
+        meta.path = 6;
+        transition accept;
+    }
+    state parse_version {
+        meta.path = 7;
+        transition select(pkt.lookahead<bit<4>>()) {
+            4: parse_ipv4;
+            default: accept;
+        }
     }
 }
 

@@ -36,6 +36,7 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
         if (sm.instance_type == 0) {
             if (hdr.t.op == 1) {
                 sm.mcast_grp = 5;
+                meta.lose = 0x99;
             } else if (hdr.t.op == 2) {
                 clone(CloneType.I2E, 7);
                 hdr.t.mark = 0x11;
@@ -55,6 +56,24 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
                 sm.egress_spec = 1;
             } else if (hdr.t.op == 7) {
                 sm.mcast_grp = 6;
+            } else if (hdr.t.op == 8) {
+                meta.keep = 0x33;
+                resubmit_preserving_field_list(1);
+                meta.keep = 0x77;
+            } else if (hdr.t.op == 9) {
+                meta.ckeep = 0x01;
+                clone_preserving_field_list(CloneType.I2E, 7, 3);
+                meta.ckeep = 0x5B;
+                sm.egress_spec = 1;
+            } else if (hdr.t.op == 11 || hdr.t.op == 12) {
+                sm.egress_spec = 1;
+            } else if (hdr.t.op == 13) {
+                clone(CloneType.I2E, 7);
+                mark_to_drop(sm);
+            } else if (hdr.t.op == 10) {
+                clone(CloneType.I2E, 7);
+                clone(CloneType.I2E, 12);
+                sm.egress_spec = 1;
             }
         } else if (sm.instance_type == 6) {
             hdr.t.keep = meta.keep;
@@ -76,6 +95,9 @@ control MyEgress(inout headers_t hdr, inout meta_t meta,
         if (sm.instance_type == 1) {
             hdr.t.lose = meta.ckeep;
         }
+        if (sm.instance_type == 5) {
+            hdr.t.lose = meta.lose;
+        }
         if (sm.instance_type == 0) {
             if (hdr.t.op == 4 && hdr.t.e1 == 0) {
                 meta.rkeep = 0x66;
@@ -84,6 +106,13 @@ control MyEgress(inout headers_t hdr, inout meta_t meta,
             } else if (hdr.t.op == 5) {
                 hdr.t.e1 = 0xE5;
                 clone(CloneType.E2E, 8);
+            } else if (hdr.t.op == 11) {
+                recirculate_preserving_field_list(2);
+                mark_to_drop(sm);
+            } else if (hdr.t.op == 12) {
+                hdr.t.e1 = 0xEC;
+                clone(CloneType.E2E, 8);
+                mark_to_drop(sm);
             }
         }
     }

@@ -9,6 +9,7 @@ header ctl_t { bit<8> idx; bit<32> val; bit<32> res; }
 struct headers_t { ethernet_t eth; ctl_t ctl; }
 struct meta_t { }
 struct learn_t { bit<48> mac; bit<9> port; bit<8> tag; }
+struct other_t { bit<16> etype; }
 
 parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
                 inout standard_metadata_t sm) {
@@ -50,6 +51,9 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
         hdr.ctl.res = x;
         if (hdr.eth.etherType == 0x9999) {
             digest<learn_t>(1, { hdr.eth.src, sm.ingress_port, 0x5A });
+        } else if (hdr.eth.etherType == 0x9997) {
+            digest<learn_t>(1, { hdr.eth.src, sm.ingress_port, 0x01 });
+            digest<other_t>(1, { hdr.eth.etherType });
         } else if (hdr.eth.etherType == 0x9998) {
             digest<learn_t>(1, { hdr.eth.src, sm.ingress_port, 0xA5 });
             mark_to_drop(sm);

@@ -21,7 +21,14 @@ parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
 control MyVerifyChecksum(inout headers_t hdr, inout meta_t meta) { apply { } }
 
 control Sub(inout t_t t) {
+    action mark(bit<8> v) { t.d = t.d + v; }
+    table t_sub {
+        key = { t.op : exact; }
+        actions = { mark; NoAction; }
+        default_action = NoAction();
+    }
     apply {
+        t_sub.apply();
         if (t.op == 2) {
             t.e = 0xE1;
             return;

@@ -1,7 +1,7 @@
 /* Test program for checkmate-switch: IPv4 LPM forwarding with a CPU port
  * (packet_in/packet_out controller headers), multicast, I2E clone, a digest on
- * unknown source MACs, an indexed counter per ingress port and a direct counter on
- * the LPM table.  Replicas (multicast or clone) carry their egress_rid in the
+ * unknown source MACs, an indexed counter per ingress port, a direct counter on
+ * the LPM table, an indexed meter, a register and a table with const entries.  Replicas (multicast or clone) carry their egress_rid in the
  * Ethernet source address so that tests can check it. */
 #include <core.p4>
 #include <v1model.p4>
@@ -54,7 +54,8 @@ struct learn_t {
 }
 
 struct metadata_t {
-    bit<1> unused;
+    bit<2>  color;
+    bit<32> scratch;
 }
 
 parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
@@ -90,6 +91,8 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
     counter(512, CounterType.packets_and_bytes) port_counter;
     direct_counter(CounterType.packets_and_bytes) lpm_counter;
+    meter(16, MeterType.bytes) port_meter;
+    register<bit<32>>(8) scratch_reg;
 
     action drop() {
         mark_to_drop(standard_metadata);
@@ -149,8 +152,21 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
         default_action = NoAction();
     }
 
+    table ethertypes {
+        key = { hdr.ethernet.etherType: exact; }
+        actions = { NoAction; }
+        const entries = {
+            0x0800 : NoAction();
+            0x86dd : NoAction();
+        }
+        default_action = NoAction();
+    }
+
     apply {
+        ethertypes.apply();
         port_counter.count((bit<32>) standard_metadata.ingress_port);
+        port_meter.execute_meter((bit<32>) standard_metadata.ingress_port, meta.color);
+        scratch_reg.read(meta.scratch, 1);
         if (hdr.packet_out.isValid()) {
             standard_metadata.egress_spec = hdr.packet_out.egress_port;
             hdr.packet_out.setInvalid();

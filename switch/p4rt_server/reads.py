@@ -1,0 +1,180 @@
+"""Read RPC: the entities a (possibly wildcard) read request selects.
+
+:class:`EntityReader` has one method per entity kind (``_read_<kind>``) returning a
+list of ``p4.v1.Entity``.  Wildcards follow the spec: id 0 selects every object of the
+kind, a table entry without match fields selects all entries of its table(s), an
+unset index selects every cell.  Values are canonical byte strings.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from grpc import StatusCode
+from p4.v1 import p4runtime_pb2
+
+from switch.runtime import CounterData
+
+from . import codec, translate
+from .digests import DigestEngine
+from .errors import P4RTError
+from .state import ForwardingState
+
+
+class EntityReader:
+    def __init__(self, digests: DigestEngine):
+        self.digests = digests
+
+    def read(self, st: ForwardingState, ent) -> list:
+        """The entities selected by one ``p4.v1.Entity`` of a ReadRequest."""
+        kind = ent.WhichOneof("entity")
+        reader = getattr(self, f"_read_{kind}", None) if kind else None
+        if reader is None:
+            raise P4RTError(StatusCode.UNIMPLEMENTED if kind else StatusCode.INVALID_ARGUMENT,
+                            f"Read of {kind} is not supported" if kind else "read entity has no type")
+        return reader(st, getattr(ent, kind))
+
+    def _tables_for(self, st, table_id: int):
+        if table_id == 0:
+            return list(st.index.tables.values())
+        return [st.index.table(table_id)]
+
+    def _read_table_entry(self, st, te):
+        with_counter = te.HasField("counter_data")
+        out = []
+        keyed = bool(te.match) or te.priority
+        for table in self._tables_for(st, te.table_id):
+            if te.is_default_action:
+                d = st.pipeline.table_get_default(table.id)
+                d.is_default = True
+                out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
+                    st.index, table, d, with_counter=False)))
+                continue
+            want = None
+            if keyed:
+                _, probe = translate.decode_table_entry(st.index, te, need_action=False)
+                want = translate.key_of(probe)
+            for e in st.pipeline.table_entries(table.id):
+                if want is not None and translate.key_of(_strip(table, e)) != want:
+                    continue
+                out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
+                    st.index, table, e, with_counter=with_counter)))
+        return out
+
+    def _read_counter_entry(self, st, ce):
+        ids = [ce.counter_id] if ce.counter_id else sorted(st.index.counters)
+        out = []
+        for cid in ids:
+            info = st.index.counter(cid)
+            if ce.HasField("index"):
+                cells = [(ce.index.index, st.pipeline.counter_read(cid, ce.index.index))]
+            else:
+                cells = enumerate(st.pipeline.counter_read(cid))
+            for i, d in cells:
+                e = p4runtime_pb2.CounterEntry(counter_id=info.id)
+                e.index.index = i
+                e.data.packet_count, e.data.byte_count = d.packets, d.bytes
+                out.append(p4runtime_pb2.Entity(counter_entry=e))
+        return out
+
+    def _read_direct_counter_entry(self, st, dce):
+        te = dce.table_entry
+        out = []
+        keyed = bool(te.match) or te.priority
+        for table in self._tables_for(st, te.table_id):
+            if not table.direct_counter_id:
+                if te.table_id:
+                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
+                continue
+            want = None
+            if keyed:
+                _, probe = translate.decode_table_entry(st.index, te, need_action=False)
+                want = translate.key_of(probe)
+            for e in st.pipeline.table_entries(table.id):
+                if want is not None and translate.key_of(_strip(table, e)) != want:
+                    continue
+                d = p4runtime_pb2.DirectCounterEntry()
+                d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
+                                                                    with_meter=False))
+                c = e.counter or CounterData()
+                d.data.packet_count, d.data.byte_count = c.packets, c.bytes
+                out.append(p4runtime_pb2.Entity(direct_counter_entry=d))
+        return out
+
+    def _read_meter_entry(self, st, me):
+        ids = [me.meter_id] if me.meter_id else sorted(st.index.meters)
+        out = []
+        for mid in ids:
+            info = st.index.meter(mid)
+            idxs = [me.index.index] if me.HasField("index") else range(info.size)
+            for i in idxs:
+                cfg = st.pipeline.meter_get(mid, i)
+                e = p4runtime_pb2.MeterEntry(meter_id=mid)
+                e.index.index = i
+                if cfg is not None:
+                    e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = cfg.cir, cfg.cburst, cfg.pir, cfg.pburst
+                out.append(p4runtime_pb2.Entity(meter_entry=e))
+        return out
+
+    def _read_register_entry(self, st, re_):
+        ids = [re_.register_id] if re_.register_id else sorted(st.index.registers)
+        out = []
+        for rid in ids:
+            if rid not in st.index.registers:
+                raise P4RTError(StatusCode.NOT_FOUND, f"register id {rid} is not in the P4Info")
+            if re_.HasField("index"):
+                cells = [(re_.index.index, st.pipeline.register_read(rid, re_.index.index))]
+            else:
+                cells = enumerate(st.pipeline.register_read(rid))
+            for i, v in cells:
+                e = p4runtime_pb2.RegisterEntry(register_id=rid)
+                e.index.index = i
+                e.data.bitstring = codec.encode(v)
+                out.append(p4runtime_pb2.Entity(register_entry=e))
+        return out
+
+    def _read_packet_replication_engine_entry(self, st, pre):
+        p = st.pipeline
+        kind = pre.WhichOneof("type")
+        out = []
+        if kind == "multicast_group_entry" or kind is None:
+            gid = pre.multicast_group_entry.multicast_group_id if kind else 0
+            for g in sorted(p.mcast_groups) if gid == 0 else ([gid] if gid in p.mcast_groups else []):
+                e = p4runtime_pb2.Entity()
+                m = e.packet_replication_engine_entry.multicast_group_entry
+                m.multicast_group_id = g
+                for port, rid in p.mcast_groups[g]:
+                    m.replicas.add(egress_port=port, instance=rid)
+                out.append(e)
+        if kind == "clone_session_entry" or kind is None:
+            sid = pre.clone_session_entry.session_id if kind else 0
+            for s in sorted(p.clone_sessions) if sid == 0 else ([sid] if sid in p.clone_sessions else []):
+                reps, cos, plen = p.clone_sessions[s]
+                e = p4runtime_pb2.Entity()
+                c = e.packet_replication_engine_entry.clone_session_entry
+                c.session_id, c.class_of_service, c.packet_length_bytes = s, cos, plen
+                for port, rid in reps:
+                    c.replicas.add(egress_port=port, instance=rid)
+                out.append(e)
+        return out
+
+    def _read_digest_entry(self, st, de):
+        ids = [de.digest_id] if de.digest_id else self.digests.configured_ids()
+        out = []
+        for did in ids:
+            st.index.digest(did)
+            cfg = self.digests.config(did)
+            if cfg is None:
+                continue
+            e = p4runtime_pb2.Entity()
+            e.digest_entry.digest_id = did
+            e.digest_entry.config.CopyFrom(cfg)
+            out.append(e)
+        return out
+
+
+def _strip(table, entry):
+    """Drop don't-care matches the pipeline may list, so keys compare like P4Runtime's."""
+    matches = [m for m in entry.matches if not translate.is_dont_care(table, m)]
+    if len(matches) == len(entry.matches):
+        return entry
+    return replace(entry, matches=matches)

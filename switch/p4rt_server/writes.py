@@ -1,0 +1,179 @@
+"""Write RPC: applying one ``p4.v1.Update`` to the committed pipeline.
+
+:class:`EntityWriter` has one method per entity kind (``_write_<kind>``); each validates
+the message against the P4Info (via :mod:`.translate`) and P4Runtime's rules for that
+kind -- which update types are allowed, what must exist already -- and calls the
+pipeline.  Pipeline errors propagate and :func:`.errors.from_pipeline_error` turns them
+into the update's ``p4.v1.Error``.
+"""
+from __future__ import annotations
+
+from grpc import StatusCode
+from p4.v1 import p4runtime_pb2
+
+from switch.runtime import CounterData
+
+from . import codec, translate
+from .digests import DigestEngine
+from .errors import P4RTError
+from .state import ForwardingState
+
+Update = p4runtime_pb2.Update
+
+
+class EntityWriter:
+    def __init__(self, digests: DigestEngine):
+        self.digests = digests
+
+    def apply(self, st: ForwardingState, upd) -> None:
+        """Apply one update (raises on failure)."""
+        if upd.type == Update.UNSPECIFIED:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, "update type is UNSPECIFIED")
+        ent = upd.entity
+        kind = ent.WhichOneof("entity")
+        handler = getattr(self, f"_write_{kind}", None) if kind else None
+        if handler is None:
+            raise P4RTError(StatusCode.UNIMPLEMENTED if kind else StatusCode.INVALID_ARGUMENT,
+                            f"Write of {kind} is not supported" if kind else "update has no entity")
+        handler(st, upd.type, getattr(ent, kind))
+
+    def _write_table_entry(self, st, op, te) -> None:
+        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
+        p = st.pipeline
+        if te.is_default_action:
+            if op != Update.MODIFY:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}': the default entry can only be MODIFYed, not {Update.Type.Name(op)}")
+            if table.const_default_action_id:
+                raise P4RTError(StatusCode.PERMISSION_DENIED,
+                                f"table '{table.name}': the default action is const")
+            if te.HasField("action"):
+                p.table_set_default(table.id, entry.action_id, entry.params)
+            else:  # no action: back to the program's initial default action
+                with p.lock:
+                    p.tables[table.id].reset_default()
+            return
+        if table.is_const:
+            raise P4RTError(StatusCode.PERMISSION_DENIED,
+                            f"table '{table.name}' is const (entries come from the program)")
+        if op == Update.INSERT:
+            p.table_insert(table.id, entry)
+        elif op == Update.MODIFY:
+            p.table_modify(table.id, entry)
+        else:
+            p.table_delete(table.id, entry)
+
+    def _write_counter_entry(self, st, op, ce) -> None:
+        info = st.index.counter(ce.counter_id)
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
+        data = CounterData(packets=ce.data.packet_count, bytes=ce.data.byte_count)
+        if ce.HasField("index"):
+            st.pipeline.counter_write(info.id, ce.index.index, data)
+        else:  # no index: every cell
+            for i in range(info.size):
+                st.pipeline.counter_write(info.id, i, data)
+
+    def _write_direct_counter_entry(self, st, op, dce) -> None:
+        table, entry = translate.decode_table_entry(st.index, dce.table_entry, need_action=False)
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"direct counter of table '{table.name}': only MODIFY is allowed")
+        if not table.direct_counter_id:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
+        st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
+
+    def _write_meter_entry(self, st, op, me) -> None:
+        info = st.index.meter(me.meter_id)
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"meter '{info.name}': only MODIFY is allowed")
+        cfg = translate.decode_meter_config(me.config) if me.HasField("config") else None
+        idxs = [me.index.index] if me.HasField("index") else range(info.size)
+        for i in idxs:
+            st.pipeline.meter_set(info.id, i, cfg)
+
+    def _write_direct_meter_entry(self, st, op, dme) -> None:
+        table, entry = translate.decode_table_entry(st.index, dme.table_entry, need_action=False)
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"direct meter of table '{table.name}': only MODIFY is allowed")
+        cfg = translate.decode_meter_config(dme.config) if dme.HasField("config") else None
+        st.pipeline.direct_meter_set(table.id, entry, cfg)
+
+    def _write_register_entry(self, st, op, re_) -> None:
+        info = st.index.registers.get(re_.register_id)
+        if info is None:
+            raise P4RTError(StatusCode.NOT_FOUND, f"register id {re_.register_id} is not in the P4Info")
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"register '{info.name}': only MODIFY is allowed")
+        if re_.data.WhichOneof("data") != "bitstring":
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"register '{info.name}': data must be a bitstring")
+        width = st.pipeline.registers[info.id].width
+        value = codec.decode(re_.data.bitstring, width, f"register '{info.name}'")
+        idxs = [re_.index.index] if re_.HasField("index") else range(info.size)
+        for i in idxs:
+            st.pipeline.register_write(info.id, i, value)
+
+    @staticmethod
+    def _replicas(what: str, reps) -> list[tuple[int, int]]:
+        out = []
+        for r in reps:
+            kind = r.WhichOneof("port_kind")
+            if kind == "port":
+                port = codec.decode(r.port, 32, f"{what} replica port")
+            else:
+                port = r.egress_port
+            out.append((port, r.instance))
+        return out
+
+    def _write_packet_replication_engine_entry(self, st, op, pre) -> None:
+        p = st.pipeline
+        kind = pre.WhichOneof("type")
+        if kind == "multicast_group_entry":
+            g = pre.multicast_group_entry
+            gid = g.multicast_group_id
+            what = f"multicast group {gid}"
+            exists = gid in p.mcast_groups
+            if gid == 0:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, "multicast group id 0 is reserved (no multicast)")
+            if op == Update.INSERT and exists:
+                raise P4RTError(StatusCode.ALREADY_EXISTS, f"{what} already exists")
+            if op in (Update.MODIFY, Update.DELETE) and not exists:
+                raise P4RTError(StatusCode.NOT_FOUND, f"{what} does not exist")
+            if op == Update.DELETE:
+                p.mcast_group_delete(gid)
+            else:
+                p.mcast_group_set(gid, self._replicas(what, g.replicas))
+        elif kind == "clone_session_entry":
+            c = pre.clone_session_entry
+            sid = c.session_id
+            what = f"clone session {sid}"
+            exists = sid in p.clone_sessions
+            if op == Update.INSERT and exists:
+                raise P4RTError(StatusCode.ALREADY_EXISTS, f"{what} already exists")
+            if op in (Update.MODIFY, Update.DELETE) and not exists:
+                raise P4RTError(StatusCode.NOT_FOUND, f"{what} does not exist")
+            if op == Update.DELETE:
+                p.clone_session_delete(sid)
+            else:
+                p.clone_session_set(sid, self._replicas(what, c.replicas), c.class_of_service,
+                                    c.packet_length_bytes)
+        else:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, "PacketReplicationEngineEntry has no entry set")
+
+    def _write_digest_entry(self, st, op, de) -> None:
+        info = st.index.digest(de.digest_id)
+        exists = self.digests.is_configured(info.id)
+        if op == Update.INSERT and exists:
+            raise P4RTError(StatusCode.ALREADY_EXISTS, f"digest '{info.name}' is already configured")
+        if op in (Update.MODIFY, Update.DELETE) and not exists:
+            raise P4RTError(StatusCode.NOT_FOUND, f"digest '{info.name}' is not configured")
+        if op == Update.DELETE:
+            self.digests.remove(info.id)
+            return
+        if not de.HasField("config"):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest '{info.name}': config missing")
+        if de.config.max_list_size < 0:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                            f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
+        self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT)

@@ -1,0 +1,125 @@
+"""One real rank in this process (gloo, world size 1) against real shadow nodes.
+
+Covers what needs no second trainer: clipping equals torch's, host-mode copies reach the
+shadows, a restarted shadow is resynced, and ``restore`` brings back model and optimizer
+bit for bit.
+"""
+from __future__ import annotations
+
+import socket
+
+import pytest
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import trainer_hooks
+from shadow.node import ShadowConfig, ShadowNode
+
+JOB = 31
+
+
+@pytest.fixture(scope="module", autouse=True)
+def process_group():
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists in this process")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+    yield
+    dist.destroy_process_group()
+
+
+def build(seed=0):
+    torch.manual_seed(seed)
+    model = torch.nn.Sequential(torch.nn.Linear(10, 40), torch.nn.ReLU(), torch.nn.Linear(40, 3))
+    opt = torch.optim.AdamW([{"params": [model[0].weight, model[2].weight], "lr": 1e-2},
+                             {"params": [model[0].bias, model[2].bias], "lr": 2e-3, "weight_decay": 0.0}])
+    return model, opt
+
+
+def step(ddp, opt, ckpt, it, clip=0.1):
+    g = torch.Generator().manual_seed(it)
+    x, y = torch.randn(16, 10, generator=g), torch.randint(0, 3, (16,), generator=g)
+    torch.nn.functional.cross_entropy(ddp(x), y).backward()
+    norm = ckpt.clip_grad_norm_(clip)
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+    return norm
+
+
+def start_node(tmp_path, shard, data=0, mgmt=0):
+    return ShadowNode(ShadowConfig(job_id=JOB, shard=shard, data=("127.0.0.1", data), mgmt=("127.0.0.1", mgmt),
+                                   ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0)).start()
+
+
+def spec(nodes):
+    return [("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes]
+
+
+def assert_shadows_equal_trainer(nodes, model, opt, iteration):
+    params = list(model.parameters())
+    for node in nodes:
+        st = node.fetch(None)
+        assert st.iteration == iteration
+        for pid, t in st.tensors.items():
+            assert torch.equal(t, params[pid])
+            for k, v in st.opt_state[pid].items():
+                assert torch.equal(v, opt.state[params[pid]][k])
+
+
+def test_clip_matches_torch_bit_for_bit():
+    model, opt = build()
+    ddp = DDP(model)
+    ckpt = trainer_hooks.attach(ddp, opt, mode="off", job_id=JOB)
+    ref = [p.detach().clone().requires_grad_() for p in model.parameters()]
+    for max_norm in (1e-3, 1e3):
+        torch.nn.functional.cross_entropy(ddp(torch.randn(8, 10)), torch.randint(0, 3, (8,))).backward()
+        for r, p in zip(ref, model.parameters()):
+            r.grad = p.grad.clone()
+        want = torch.nn.utils.clip_grad_norm_(ref, max_norm)
+        got = ckpt.clip_grad_norm_(max_norm)
+        assert torch.equal(got, want)
+        assert all(torch.equal(r.grad, p.grad) for r, p in zip(ref, model.parameters()))
+        opt.zero_grad(set_to_none=True)
+    ckpt.close()
+
+
+def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
+    nodes = [start_node(tmp_path, k) for k in range(2)]
+    model, opt = build()
+    ddp = DDP(model, bucket_cap_mb=0.0005)
+    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=spec(nodes), udp_port=0,
+                                bind_ip="127.0.0.1", shadow_timeout=5.0)
+    try:
+        for it in range(1, 5):
+            step(ddp, opt, ckpt, it)
+        assert ckpt.wait_for_shadows(4, timeout=20)
+        assert_shadows_equal_trainer(nodes, model, opt, 4)
+        # shard 1 crashes and comes back empty on the same ports: it must be resynced
+        data, mgmt = nodes[1].data_address[1], nodes[1].mgmt_address[1]
+        nodes[1].stop()
+        nodes[1] = start_node(tmp_path, 1, data, mgmt)
+        for it in range(5, 10):
+            step(ddp, opt, ckpt, it)
+        assert ckpt.wait_for_shadows(9, timeout=20), ckpt.stats
+        assert ckpt.link.stats.resyncs == 1, ckpt.link.stats
+        assert_shadows_equal_trainer(nodes, model, opt, 9)
+        want_params = [p.detach().clone() for p in model.parameters()]
+        want_state = {i: {k: v.clone() for k, v in opt.state[p].items()} for i, p in enumerate(model.parameters())}
+    finally:
+        ckpt.close()
+    # a fresh process would do this: new model and optimizer, restore from the shadows
+    model2, opt2 = build(seed=123)
+    it = trainer_hooks.restore(model2, opt2, shadows=spec(nodes), job_id=JOB)
+    assert it == 9
+    for a, b in zip(model2.parameters(), want_params):
+        assert torch.equal(a, b)
+    for i, p in enumerate(model2.parameters()):
+        for k, v in want_state[i].items():
+            assert torch.equal(opt2.state[p][k], v)
+    with pytest.raises(trainer_hooks.RestoreError, match="expected job"):
+        trainer_hooks.restore(model2, opt2, shadows=spec(nodes), job_id=JOB + 1)
+    for n in nodes:
+        n.stop()

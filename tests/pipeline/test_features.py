@@ -1,0 +1,109 @@
+"""Clone, resubmit, recirculate, hash, random, meters, functions, sub-controls (features.p4)."""
+import struct
+import zlib
+
+import pytest
+
+from pipeline_helpers import pipeline
+from switch.runtime import CounterData, MeterConfig
+
+ETH = bytes.fromhex("0a0000000001" "0a0000000002" "1234")
+PAY = b"--tail--"
+FMT = "!BBBHIBBH"
+
+
+def frame(op, a=0, b=0):
+    return ETH + struct.pack(FMT, op, a, b, 0, 0, 0, 0, 0) + PAY
+
+
+def fields(data):
+    assert data[:14] == ETH and data[14 + 13:] == PAY
+    return struct.unpack(FMT, data[14:27])
+
+
+@pytest.fixture()
+def pl():
+    p = pipeline("features.p4", seed=1)
+    p.clone_session_set(5, [(7, 3)])
+    p.clone_session_set(6, [(8, 0), (9, 4)])
+    return p
+
+
+def test_i2e_clone_reparses_original_and_keeps_field_list(pl):
+    out = pl.process(1, frame(1, a=0x99, b=0))
+    assert [p for p, _ in out] == [7, 2]          # the clone is enqueued first (BMv2 order)
+    clone, orig = fields(out[0][1]), fields(out[1][1])
+    assert clone == (1, 0x99, 0xAA, 0, 0, 0, 1, 3)    # a from the frame, rid 3, list 2 only
+    assert orig == (1, 0x11, 0, 0, 0, 0, 0, 0)
+
+
+def test_clone_to_unconfigured_session_is_ignored(pl):
+    pl.clone_session_delete(5)
+    out = pl.process(1, frame(1))
+    assert [p for p, _ in out] == [2]
+
+
+def test_resubmit_preserves_field_list_only(pl):
+    out = pl.process(1, frame(2))
+    assert [p for p, _ in out] == [2]
+    assert fields(out[0][1]) == (2, 1, 7, 0, 0, 0, 6, 0)  # instance_type 6, lost zeroed
+
+
+def test_recirculate_runs_ingress_again(pl):
+    out = pl.process(1, frame(3, a=0))
+    assert len(out) == 1
+    op, a, *_rest = fields(out[0][1])
+    assert a == 3
+    assert fields(out[0][1])[6] == 4                  # last pass had instance_type 4
+
+
+def test_e2e_clone(pl):
+    out = pl.process(1, frame(8))
+    assert [p for p, _ in out] == [2, 8, 9]
+    orig, c1, c2 = (fields(d) for _, d in out)
+    assert orig == (8, 0x22, 0x33, 0, 0, 0, 0, 0)
+    # E2E clones carry the headers as egress left them at clone time... and then run
+    # egress themselves: rid from the session, field list 1 (passes) preserved
+    assert c1 == (8, 0x22, 0x33, 0, 0, 0x44, 2, 0)
+    assert c2 == (8, 0x22, 0x33, 0, 0, 0x44, 2, 4)
+
+
+def crc16_arc(data):
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def test_hashes(pl):
+    out = pl.process(1, frame(4, a=0x12, b=0x34))
+    _, a, b, h16, h32, info, _, _ = fields(out[0][1])
+    assert h16 == crc16_arc(b"\x12\x34")
+    assert h32 == zlib.crc32(b"\x12\x34")
+    assert info == 10 + (0x34 % 7)
+
+
+def test_random_in_bounds(pl):
+    seen = {fields(pl.process(1, frame(5))[0][1])[1] for _ in range(200)}
+    assert seen <= set(range(10, 21)) and len(seen) > 5
+
+
+def test_indexed_meter(pl):
+    now = [0]
+    p = pipeline("features.p4", clock=lambda: now[0])
+    mid = p.names.id("meter", "I.mt")
+    p.meter_set(mid, 2, MeterConfig(cir=1, cburst=1, pir=1, pburst=2))
+    colors = [fields(p.process(1, frame(6, a=2))[0][1])[5] for _ in range(3)]
+    assert colors == [0, 1, 2]
+    assert fields(p.process(1, frame(6, a=1))[0][1])[5] == 0   # unconfigured index
+    assert p.meter_get(mid, 2).pir == 1
+
+
+def test_function_and_subcontrol(pl):
+    out = pl.process(1, frame(7, a=5, b=9))
+    assert fields(out[0][1])[:6] == (7, 14, 9, 0, 0, 9)
+    pl.insert("I.bump.t", {"by": 9}, "I.bump.twice")
+    out = pl.process(1, frame(7, a=5, b=9))
+    assert fields(out[0][1])[:6] == (7, 32, 9, 0, 0, 9)
