@@ -5,8 +5,10 @@ newer iteration.  :class:`Watchdog` keeps, per (job, rank), the newest iteration
 it last advanced, and flags a rank as **hung** when
 
 * **lag**: the job's most advanced rank is ``lag_threshold`` (default 2) or more iterations
-  ahead of it -- a rank expected from the topology that never reported counts as being at
-  iteration -1; or
+  ahead of it -- a rank expected from the topology that never reported counts as being one
+  iteration before the first iteration the watchdog saw for the job (-1 for a fresh job; after
+  a restore the job's first heartbeats may start at any iteration, and the ranks' first digests
+  arrive one after the other, so this does not flag the later ones); or
 * **silence**: it has not advanced for ``silence_s`` seconds while another rank of the same
   job advanced within that window (a whole job pausing -- e.g. evaluation -- flags nobody).
 
@@ -62,6 +64,7 @@ class Watchdog:
             raise ValueError(f"lag_threshold must be >= 1, got {lag_threshold}")
         self.lag_threshold, self.silence_s, self.clock = lag_threshold, silence_s, clock
         self.ranks: dict[tuple[int, int], RankState] = {}
+        self.first_seen: dict[int, int] = {}  # job -> lowest iteration heard
         self.lock = threading.Lock()
         for job, rank in expected:
             self.ranks[(job, rank)] = RankState(job, rank)
@@ -71,6 +74,8 @@ class Watchdog:
         with self.lock:
             st = self.ranks.setdefault((hb.job_id, hb.rank), RankState(hb.job_id, hb.rank))
             st.last_seen = now
+            first = self.first_seen.get(hb.job_id)
+            self.first_seen[hb.job_id] = hb.iteration if first is None else min(first, hb.iteration)
             if hb.iteration > st.iteration:
                 st.iteration = hb.iteration
                 st.last_advance = now
@@ -83,10 +88,11 @@ class Watchdog:
             jobs: dict[int, list[RankState]] = {}
             for st in self.ranks.values():
                 jobs.setdefault(st.job_id, []).append(st)
-            for ranks in jobs.values():
+            for job, ranks in jobs.items():
                 top = max(st.iteration for st in ranks)
+                first = self.first_seen.get(job)
                 for st in ranks:
-                    reason = self._reason(st, ranks, top, now)
+                    reason = self._reason(st, ranks, top, first, now)
                     if bool(reason) != st.hung:
                         st.hung = bool(reason)
                         v = Verdict(st.job_id, st.rank, st.iteration, st.hung,
@@ -96,11 +102,17 @@ class Watchdog:
                     st.reason = reason
         return out
 
-    def _reason(self, st: RankState, ranks: list[RankState], top: int, now: float) -> str:
+    def _reason(self, st: RankState, ranks: list[RankState], top: int, first: int | None, now: float) -> str:
+        if st.iteration < 0:
+            if first is None:
+                return ""
+            lag = top - (first - 1)
+            if lag >= self.lag_threshold:
+                return f"never reported while the job went from iteration {first} to {top}"
+            return ""
         lag = top - st.iteration
         if lag >= self.lag_threshold:
-            where = "never reported" if st.iteration < 0 else f"at iteration {st.iteration}"
-            return f"{where}, {lag} behind the job's iteration {top}"
+            return f"at iteration {st.iteration}, {lag} behind the job's iteration {top}"
         if st.last_advance is not None and self.silence_s > 0:
             silent = now - st.last_advance
             others = [o for o in ranks if o is not st and o.last_advance is not None

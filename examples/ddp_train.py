@@ -45,7 +45,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--world-size", type=int, default=int(env.get("WORLD_SIZE", 1)))
     ap.add_argument("--master", default=None,
                     help="ADDR:PORT of rank 0's c10d store (default: env:// rendezvous, torchrun-style)")
-    ap.add_argument("--iters", type=int, required=True, help="train until this many iterations are done")
+    ap.add_argument("--iters", type=int, default=None, help="train until this many iterations are done")
+    ap.add_argument("--print-shard-plan", type=int, metavar="SHARDS", default=None,
+                    help="print {param_id: shard} for this model as JSON and exit (to program the switch)")
     ap.add_argument("--mode", choices=trainer_hooks.MODES, default="switch")
     ap.add_argument("--job-id", type=int, default=1)
     ap.add_argument("--shadows", default="", help="HOST:MGMT[:DATA],... in shard order")
@@ -65,8 +67,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--bucket-cap-mb", type=float, default=25.0)
     args = ap.parse_args(argv)
-    if args.iters < 1:
-        ap.error("--iters must be >= 1")
+    if args.print_shard_plan is not None:
+        return args
+    if args.iters is None or args.iters < 1:
+        ap.error("--iters N (>= 1) is required")
     if not 0 <= args.rank < args.world_size:
         ap.error(f"--rank {args.rank} outside 0..{args.world_size - 1}")
     if args.resume and not args.shadows:
@@ -138,6 +142,12 @@ def open_metrics(path: str | None, rank: int):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.print_shard_plan is not None:
+        model = build(args)[0]
+        print(json.dumps({"shards": args.print_shard_plan,
+                          "owner": trainer_hooks.shard_plan(model, args.print_shard_plan),
+                          "params": [[n, list(p.shape)] for n, p in model.named_parameters()]}))
+        return 0
     torch.set_num_threads(1)
     if args.master is not None:
         init = f"tcp://{args.master}"

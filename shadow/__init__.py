@@ -1,1 +1,6 @@
-"""shadow component of the Checkmate testbed (see docs/ARCHITECTURE.md)."""
+"""The Checkmate shadow node (``checkmate-shadow``) and the trainer side of its protocol.
+
+``protocol`` (seam dataclasses, TCP framing) and ``client`` (``ShadowClient``) are what a trainer
+imports; ``node.ShadowNode`` runs a shadow in-process; ``export`` is ``checkmate export``.
+Design notes: docs/SHADOW.md.
+"""

@@ -1,7 +1,7 @@
 """``checkmate-shadow``: run one shadow node until SIGINT/SIGTERM.
 
     checkmate-shadow --job-id J --shard S --data ADDR:PORT --mgmt ADDR:PORT --ckpt-dir DIR
-                     [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little]
+                     [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little] [--keep N]
 
 Prints one line ``shadow ready job=J shard=S data=HOST:PORT mgmt=HOST:PORT`` (actual ports, so port 0
 works) once both sockets are bound, then a status line every ``--status-every`` seconds.  On exit the
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--loss-timeout", type=float, default=2.0, metavar="S")
     ap.add_argument("--ring", type=int, default=4, help="iteration buffers")
     ap.add_argument("--payload-order", choices=("big", "little"), default="big")
+    ap.add_argument("--keep", type=int, default=3, help="persisted checkpoints kept per shard")
     ap.add_argument("--status-every", type=float, default=0.0, metavar="S", help="print status every S seconds")
     ap.add_argument("--no-final-persist", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -44,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = ShadowConfig(job_id=a.job_id, shard=a.shard, data=parse_addr(a.data, wire.SHADOW_UDP_PORT),
                            mgmt=parse_addr(a.mgmt), ckpt_dir=a.ckpt_dir, persist_every=a.persist_every,
-                           loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order)
+                           loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order,
+                           keep=a.keep)
         node = ShadowNode(cfg).start()
     except (ValueError, OSError) as e:
         print(f"checkmate-shadow: {e}", file=sys.stderr)

@@ -173,10 +173,12 @@ class ShadowNode:
                     except BlockingIOError:
                         idle = True
                         break
-                    except OSError:
+                    except OSError as e:
                         if stop.is_set():
                             return
-                        raise
+                        c.last_error = f"udp receive: {e}"  # transient (e.g. ICMP error): keep serving
+                        idle = True
+                        break
                     c.packets += 1
                     if r is None:
                         c.rejected += 1

@@ -23,7 +23,7 @@ class Control:
     has_watchdog = True
 
     def __init__(self, t0: float, topo: dict, shard_owner: dict[int, int] | None, *, silence_s: float = 3.0,
-                 lag_threshold: int = 2, connect_timeout: float = 10.0, events=None):
+                 lag_threshold: int = 2, connect_timeout: float = 10.0, events=None, target: str = "embedded"):
         self.t0 = t0
         self.raw = dict(topo)
         self.shard_owner = shard_owner
@@ -37,16 +37,13 @@ class Control:
         self.watchdog = None
         self.topology = None
         self.artifacts = None
+        self.target = target
 
     def _t(self) -> float:
         return round(time.monotonic() - self.t0, 3)
 
     def start(self) -> None:
         from controller.artifacts import load_artifacts
-        from controller.client import SwitchConnection
-        from controller.device import Device
-        from controller.plan import plan_switch
-        from controller.reconcile import program_device
         from controller.topology import Topology, ranges_from_owner
         from controller.watchdog import DigestPump, Watchdog
 
@@ -56,17 +53,45 @@ class Control:
             self.raw["shard_map"] = raw["shard_map"]
         self.topology = topo = Topology.from_dict(raw, source="testbed")
         self.artifacts = load_artifacts()
-        for name, sw in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
-            conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id=1, name=name,
-                                    timeout=self.connect_timeout).connect()
-            dev = Device(conn, self.artifacts.index)
-            self.devices.append(dev)
-            report = program_device(dev, plan_switch(topo, name), self.artifacts.device_config)
-            self.reports[name] = report.to_json() if hasattr(report, "to_json") else {"changes": report.changes}
+        if self.target == "bmv2" and self.artifacts.target != "bmv2":
+            raise RuntimeError(f"BMv2 needs a p4c-compiled device config, but the pipeline is {self.artifacts.source} "
+                               f"({self.artifacts.target}); run `make build` with p4c on PATH")
+        for name, _ in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
+            self.devices.append(self._program(name))
         expected = [(topo.job_id, h.rank) for h in topo.trainers()]
         self.watchdog = Watchdog(lag_threshold=self.lag_threshold, silence_s=self.silence_s, expected=expected)
         self.pump = DigestPump(self.devices, self.watchdog, on_verdict=self._verdict,
                                on_heartbeat=self._heartbeat).start()
+
+    def _program(self, name: str):
+        from controller.client import SwitchConnection
+        from controller.device import Device
+        from controller.plan import plan_switch
+        from controller.reconcile import program_device
+        sw = self.topology.switches[name]
+        conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id=1, name=name,
+                                timeout=self.connect_timeout).connect()
+        dev = Device(conn, self.artifacts.index)
+        report = program_device(dev, plan_switch(self.topology, name), self.artifacts.device_config)
+        self.reports[name] = report.to_json() if hasattr(report, "to_json") else {"changes": report.changes}
+        return dev
+
+    def reconnect(self, name: str) -> None:
+        """A switch restarted: new session, reprogram it from the plan, digests flow again."""
+        from controller.watchdog import DigestPump
+        old = next((d for d in self.devices if d.name == name), None)
+        if old is not None:
+            try:
+                old.conn.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.devices.remove(old)
+        dev = self._program(name)
+        self.devices.append(dev)
+        if self.pump is not None:
+            self.pump.stop()
+            self.pump = DigestPump(self.devices, self.watchdog, on_verdict=self._verdict,
+                                   on_heartbeat=self._heartbeat).start()
 
     def _heartbeat(self, hb) -> None:
         self.heartbeats.append({"t": self._t(), "job_id": hb.job_id, "rank": hb.rank, "iteration": hb.iteration,

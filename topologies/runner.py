@@ -383,7 +383,9 @@ class Testbed:
         """Program every switch from the topology with the controller (``topologies/control.py``)."""
         from .control import Control
         owner = self.shard_owner()
-        self.controller = Control(self.t0, self.topo, owner, silence_s=self.args.watchdog_timeout)
+        from . import net as tnet
+        target = "bmv2" if tnet.switch_class(self.args.switch) is tnet.BMv2Switch else "embedded"
+        self.controller = Control(self.t0, self.topo, owner, silence_s=self.args.watchdog_timeout, target=target)
         self.controller.heartbeats = self.heartbeats
         self.controller.start()
         self.topo = dict(self.topo, shard_map=self.controller.raw.get("shard_map"))
@@ -435,17 +437,55 @@ class Testbed:
                 "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1",
                 "CHECKMATE_ROOT": str(paths.ROOT), "GLOO_SOCKET_IFNAME": "eth0"}
 
+    # -- fault hooks (issue #11 builds its scenarios on these) --------------------------------------
+    def shadow_argv(self, name: str, phase: str) -> list:
+        h = self.topo["hosts"][name]
+        ip = h["ip"].split("/")[0]
+        ckpt = self.out / "ckpt" / phase / name
+        ckpt.mkdir(parents=True, exist_ok=True)
+        exe = os.environ.get("CHECKMATE_SHADOW", "").split() or [sys.executable, "-m", "shadow.cli"]
+        return [*exe, "--job-id", self.job_id, "--shard", h["shard"], "--data", f"{ip}:{h['udp_port']}",
+                "--mgmt", f"{ip}:{h['mgmt_port']}", "--ckpt-dir", ckpt]
+
+    def kill_shadow(self, name: str) -> None:
+        """SIGKILL one shadow process (a shadow node crash)."""
+        self.procs.kill(f"shadow-{name}")
+        self.event("shadow_killed", shadow=name)
+
+    def restart_shadow(self, name: str, phase: str) -> None:
+        """Start shadow ``name`` again (same address, same checkpoint folder) and wait until it listens."""
+        self.procs.stop(f"shadow-{name}", timeout=3.0)
+        self.procs.spawn(f"shadow-{name}", self.shadow_argv(name, phase), self.logs / f"{phase}-{name}.log",
+                         node=self.net.get(name), env=self._env(), kind="shadow", cwd=paths.ROOT)
+        self._wait_shadows(timeout=90.0, only=[name])
+        self.event("shadow_restarted", shadow=name)
+
+    def restart_switch(self, name: str) -> None:
+        """Stop and start one switch process (its tables are gone), then let the controller reprogram it."""
+        sw = self.net.get(name)
+        self.procs.stop(sw.proc_name, timeout=5.0)
+        self.event("switch_stopped", switch=name)
+        sw.start([])
+        if self.controller is not None:
+            self.controller.reconnect(name)
+        self.event("switch_reprogrammed", switch=name)
+
+    def set_tm(self, switch: str, port: int, **settings) -> dict:
+        """Change a switch port's traffic-manager settings at run time (loss, delay, lossless, ...)."""
+        from switch.tm_client import TMClient
+        sw = self.net.get(switch)
+        if not getattr(sw, "tm_port", None):
+            raise TestbedError(f"{switch} has no run-time TM control channel")
+        with TMClient("127.0.0.1", sw.tm_port) as tm:
+            out = tm.set(port, **settings)
+        self.event("tm_set", switch=switch, port=port, settings=settings)
+        return out
+
     def start_shadows(self, phase: str) -> None:
         self.procs.stop_kind("shadow", timeout=5.0)
         for name, h in generate.shadows_of(self.topo):
-            ip = h["ip"].split("/")[0]
-            ckpt = self.out / "ckpt" / phase / name
-            ckpt.mkdir(parents=True, exist_ok=True)
-            exe = os.environ.get("CHECKMATE_SHADOW", "").split() or [sys.executable, "-m", "shadow.cli"]
-            argv = [*exe, "--job-id", self.job_id, "--shard", h["shard"],
-                    "--data", f"{ip}:{h['udp_port']}", "--mgmt", f"{ip}:{h['mgmt_port']}", "--ckpt-dir", ckpt]
-            self.procs.spawn(f"shadow-{name}", argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),
-                             env=self._env(), kind="shadow", cwd=paths.ROOT)
+            self.procs.spawn(f"shadow-{name}", self.shadow_argv(name, phase), self.logs / f"{phase}-{name}.log",
+                             node=self.net.get(name), env=self._env(), kind="shadow", cwd=paths.ROOT)
         self._wait_shadows(timeout=90.0)
         for name, h in generate.shadows_of(self.topo):
             if h["shard"] not in self.pollers:
@@ -457,10 +497,10 @@ class Testbed:
             p.set_phase(phase)
         self.event("shadows_started", phase=phase)
 
-    def _wait_shadows(self, timeout: float) -> None:
+    def _wait_shadows(self, timeout: float, only=None) -> None:
         from .netns import in_netns
         deadline = time.monotonic() + timeout
-        pending = {name: h for name, h in generate.shadows_of(self.topo)}
+        pending = {name: h for name, h in generate.shadows_of(self.topo) if only is None or name in only}
         while pending:
             for name, h in list(pending.items()):
                 proc = self.procs.procs[f"shadow-{name}"]

@@ -31,7 +31,6 @@ Modes: ``switch`` -- the switch copies FINAL chunks to the shadows;
 from __future__ import annotations
 
 import itertools
-import logging
 import os
 import socket
 import time
@@ -47,8 +46,6 @@ from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
 from trainer_hooks.transport import UdpRing
-
-log = logging.getLogger(__name__)
 
 MODES = ("switch", "host", "off")
 _generation = itertools.count()  # attach() calls in this process (unique store keys)
@@ -121,6 +118,7 @@ class Checkpointer:
         self._handles = list(handles)
         self._off_completed = iteration
         self._closed = False
+        self.hook_state = None
 
     @property
     def iteration(self) -> int:
@@ -185,6 +183,8 @@ class Checkpointer:
             out["shadows"] = self.link.stats
         if self.tracker is not None:
             out["skipped"] = self.tracker.skipped
+        if self.hook_state is not None:
+            out["bucket_layouts"] = sorted(self.hook_state.layouts)
         return out
 
     def close(self, timeout: float = 30.0) -> None:
@@ -265,22 +265,28 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         sock.close()
         raise
 
-    link = None
-    try:
-        if rank == 0 and addrs:
+    link, failure = None, [None]
+    if rank == 0 and addrs:
+        try:
             link = ShadowLink(job_id, addrs, model, optimizer, owner, timeout=shadow_timeout)
             link.bootstrap_all(iteration)
-        dist.barrier(pg)  # no gradient may reach a shadow before its bootstrap
-    except BaseException:
+        except Exception as e:  # noqa: BLE001 - reported on every rank below
+            failure[0] = f"bootstrapping the shadows failed on rank 0: {type(e).__name__}: {e}"
+    # collective: no gradient may reach a shadow before its bootstrap, and a failure stops every rank
+    dist.broadcast_object_list(failure, src=dist.get_global_rank(pg, 0) if pg is not None else 0, group=pg)
+    if failure[0] is not None:
         if link is not None:
             link.close(1.0)
         udp.close(linger=0.0)
-        raise
+        raise RuntimeError(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
     tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)
-    ddp_model.register_comm_hook(HookState(udp, param_ids(model), world, max_el, bases, tracker), checkmate_hook)
+    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker)
+    ddp_model.register_comm_hook(hook_state, checkmate_hook)
     handles = [optimizer.register_step_pre_hook(lambda *_: tracker.on_step_pre()),
                optimizer.register_step_post_hook(lambda *_: tracker.on_step_post())]
-    return Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration,
-                        ring=udp, tracker=tracker, link=link, shard_map=owner, handles=handles)
+    ck = Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration,
+                      ring=udp, tracker=tracker, link=link, shard_map=owner, handles=handles)
+    ck.hook_state = hook_state
+    return ck

@@ -16,7 +16,7 @@ function of ``(state, bucket)`` registered with
 """
 # no `from __future__ import annotations`: DDP inspects the real annotations of the hook
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 import torch.distributed as dist
@@ -36,6 +36,7 @@ class HookState:
     max_elements: int
     packet_bases: list[int]  # layout.packet_bases of the whole model
     tracker: IterationTracker
+    layouts: set = field(default_factory=set)  # distinct bucket compositions seen (param ids)
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -55,6 +56,7 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
     iteration = state.tracker.on_bucket(bucket.index(), bucket.is_last())
     params = bucket_params(state.param_index, bucket.parameters())
     _check_contiguous_layout(bucket, params)
+    state.layouts.add(tuple(pid for pid, _ in params))
     buf = bucket.buffer()
     plan = plan_bucket(params, state.world_size, state.max_elements, state.packet_bases)
     if plan.total != buf.numel():

@@ -9,7 +9,7 @@ Every error names the token where parsing stopped and what was expected there.
 from __future__ import annotations
 
 from .ast import Node
-from .errors import Loc, P4CompileError
+from .errors import P4CompileError
 from .lexer import Tok
 
 # Binary operators, lowest precedence first, as in p4c's grammar (p4parser.ypp): unlike
@@ -467,7 +467,7 @@ class Parser:
         self.expect("{")
         props = {}
         while not self.at("}"):
-            pannos = self.annotations()
+            self.annotations()  # property annotations carry nothing the target uses
             pl = self.t.loc
             is_const = self.accept("const")
             pname = self.ident("a table property").text

@@ -42,6 +42,10 @@ def build_state(config) -> ForwardingState:
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
                         f"p4_device_config is not JSON (expected checkmate-p4c output; a BMv2 JSON "
                         f"is not accepted): {exc}") from None
+    if isinstance(ir, dict) and "__meta__" in ir and "pipelines" in ir:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                        "p4_device_config is a BMv2 JSON (p4c --target bmv2); checkmate-switch runs the "
+                        "checkmate-p4c JSON IR: compile the program with checkmate-p4c")
     try:
         pipeline = Pipeline(ir)
     except PipelineError as exc:

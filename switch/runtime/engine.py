@@ -153,6 +153,10 @@ class Engine:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
             return
+        except IndexError:
+            if tr:
+                tr("header stack index out of bounds in ingress: packet dropped")
+            return
         sm = P.sm
         if P.clone is not None or P.digest is not None or P.resub is not None:
             if self._ingress_specials(P, data, iport, tr, ingress_q, egress_q):
@@ -235,6 +239,10 @@ class Engine:
         except self.AssertionFailed as e:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
+            return
+        except IndexError:
+            if tr:
+                tr("header stack index out of bounds in egress: packet dropped")
             return
         if P.clone is not None:
             sess, fl = P.clone

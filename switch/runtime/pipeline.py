@@ -31,22 +31,16 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import deque
 from typing import Callable
 
 from . import codegen
 from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
-from .errors import EntryExists, EntryNotFound, InvalidEntry, Unsupported
-from .externs import CounterArray, MeterArray, MeterState, RegisterArray, check_meter_config
+from .errors import EntryNotFound, InvalidEntry, Unsupported
+from .externs import CounterArray, MeterArray, RegisterArray, check_meter_config
 from .names import NameIndex
 from .tables import ActionSpec, Table
 
-DROP_PORT = 511
-#: A packet may be resubmitted/recirculated this many times before it is dropped
-#: (BMv2 has no bound; a bound keeps a buggy program from hanging the caller).
-MAX_PASSES = 64
-
-INSTANCE_NORMAL, INSTANCE_I2E, INSTANCE_E2E, INSTANCE_RECIRC, INSTANCE_REPL, INSTANCE_RESUB = 0, 1, 2, 4, 5, 6
+from .engine import DROP_PORT
 
 
 class Pipeline:
@@ -164,6 +158,13 @@ class Pipeline:
                 raise InvalidEntry(f"table {t.name} has no direct counter")
             t.installed(entry).counter = [int(data.packets), int(data.bytes)]
 
+    def direct_meter_get(self, table_id: int, entry: TableEntry) -> MeterConfig | None:
+        with self.lock:
+            t = self._table(table_id)
+            if t.direct_meter is None:
+                raise InvalidEntry(f"table {t.name} has no direct meter")
+            return t.installed(entry).meter
+
     def direct_meter_set(self, table_id: int, entry: TableEntry, config: MeterConfig | None) -> None:
         with self.lock:
             t = self._table(table_id)
@@ -239,6 +240,21 @@ class Pipeline:
         with self.lock:
             if self.mcast_groups.pop(group_id, None) is None:
                 raise EntryNotFound(f"multicast group {group_id} does not exist")
+
+    def mcast_group_get(self, group_id: int) -> list[tuple[int, int]]:
+        """The replicas of a group; :class:`EntryNotFound` if it does not exist."""
+        with self.lock:
+            if group_id not in self.mcast_groups:
+                raise EntryNotFound(f"multicast group {group_id} does not exist")
+            return list(self.mcast_groups[group_id])
+
+    def clone_session_get(self, session_id: int) -> tuple[list[tuple[int, int]], int, int]:
+        """(replicas, class_of_service, packet_length_bytes) of a clone session."""
+        with self.lock:
+            if session_id not in self.clone_sessions:
+                raise EntryNotFound(f"clone session {session_id} does not exist")
+            reps, cos, plen = self.clone_sessions[session_id]
+            return list(reps), cos, plen
 
     def clone_session_set(self, session_id: int, replicas, class_of_service: int = 0,
                           packet_length_bytes: int = 0) -> None:

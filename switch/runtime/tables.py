@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
+from .entries import CounterData, FieldMatch, TableEntry
 from .errors import EntryExists, EntryNotFound, InvalidEntry
 
 _NEEDS_PRIORITY = {"ternary", "range", "optional"}

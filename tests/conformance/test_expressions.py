@@ -181,3 +181,130 @@ def test_concatenation_signedness_follows_left_operand(s, u):
     a_signed = a - 0x10000 if a & 0x8000 else a
     exp = struct.pack("!HHHH", a, b, (a_signed >> 8) & 0xFFFF, b >> 8)
     assert sw.send1(1, f) == (1, eth(0x1234) + u8(s, u) + exp + PAYLOAD)
+
+
+# ---- differential check: seeded random bit<8> expression trees, fully parenthesized,
+# compiled into one program; expected values from the spec's modulo-2^8 semantics.
+
+def _gen(rng, depth):
+    """(P4 text, python function of (a, b, c)) for a random bit<8> expression."""
+    M = 0xFF
+    if depth == 0 or rng.random() < 0.2:
+        pick = rng.randrange(4)
+        if pick == 3:
+            k = rng.randrange(256)
+            return f"8w{k}", (lambda a, b, c, k=k: k)
+        name = "abc"[pick]
+        return f"hdr.x.{name}", (lambda a, b, c, i=pick: (a, b, c)[i])
+    kind = rng.randrange(9)
+    l_txt, l = _gen(rng, depth - 1)
+    if kind == 0:
+        r_txt, r = _gen(rng, depth - 1)
+        op = rng.choice(["+", "-", "*", "&", "|", "^"])
+        fn = {"+": lambda x, y: (x + y) & M, "-": lambda x, y: (x - y) & M,
+              "*": lambda x, y: (x * y) & M, "&": lambda x, y: x & y,
+              "|": lambda x, y: x | y, "^": lambda x, y: x ^ y}[op]
+        return f"({l_txt} {op} {r_txt})", (lambda a, b, c: fn(l(a, b, c), r(a, b, c)))
+    if kind == 1:
+        r_txt, r = _gen(rng, depth - 1)
+        if rng.random() < 0.5:
+            return f"({l_txt} |+| {r_txt})", (lambda a, b, c: min(l(a, b, c) + r(a, b, c), M))
+        return f"({l_txt} |-| {r_txt})", (lambda a, b, c: max(l(a, b, c) - r(a, b, c), 0))
+    if kind == 2:
+        k = rng.randrange(10)
+        if rng.random() < 0.5:
+            return f"({l_txt} << {k})", (lambda a, b, c: (l(a, b, c) << k) & M)
+        return f"({l_txt} >> {k})", (lambda a, b, c: l(a, b, c) >> k)
+    if kind == 3:
+        if rng.random() < 0.5:
+            return f"(~{l_txt})", (lambda a, b, c: (~l(a, b, c)) & M)
+        return f"(-{l_txt})", (lambda a, b, c: (-l(a, b, c)) & M)
+    if kind == 4:
+        r_txt, r = _gen(rng, depth - 1)
+        p_txt, p = _gen(rng, depth - 1)
+        q_txt, q = _gen(rng, depth - 1)
+        cmp = rng.choice(["<", "<=", ">", ">=", "==", "!="])
+        f = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+             ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}[cmp]
+        return (f"(({l_txt} {cmp} {r_txt}) ? {p_txt} : {q_txt})",
+                lambda a, b, c: p(a, b, c) if f(l(a, b, c), r(a, b, c)) else q(a, b, c))
+    if kind == 5:
+        r_txt, r = _gen(rng, depth - 1)
+        return (f"({l_txt}[7:4] ++ {r_txt}[3:0])",
+                lambda a, b, c: (l(a, b, c) & 0xF0) | (r(a, b, c) & 0x0F))
+    if kind == 6:
+        r_txt, r = _gen(rng, depth - 1)
+        return (f"((bit<8>) (((bit<16>) {l_txt} * (bit<16>) {r_txt}) >> 8))",
+                lambda a, b, c: (l(a, b, c) * r(a, b, c)) >> 8)
+    if kind == 7:
+        return (f"((bit<8>) (((int<8>) {l_txt}) >> 2))",
+                lambda a, b, c: ((l(a, b, c) - 256 if l(a, b, c) & 0x80 else l(a, b, c)) >> 2) & M)
+    r_txt, r = _gen(rng, depth - 1)
+    return (f"((bit<8>) ((bit<16>) {l_txt} + (bit<16>) {r_txt})[8:1])",
+            lambda a, b, c: ((l(a, b, c) + r(a, b, c)) >> 1) & M)
+
+
+N_EXPR = 40
+
+
+def _random_program(seed=20261130):
+    import random as _random
+
+    rng = _random.Random(seed)
+    exprs = [_gen(rng, 4) for _ in range(N_EXPR)]
+    fields = " ".join(f"bit<8> o{i};" for i in range(N_EXPR))
+    body = "\n".join(f"        hdr.y.o{i} = {t};" for i, (t, _) in enumerate(exprs))
+    text = f"""#include <core.p4>
+#include <v1model.p4>
+header ethernet_t {{ bit<48> dst; bit<48> src; bit<16> etherType; }}
+header x_t {{ bit<8> a; bit<8> b; bit<8> c; }}
+header y_t {{ {fields} }}
+struct headers_t {{ ethernet_t eth; x_t x; y_t y; }}
+struct meta_t {{ }}
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {{
+    state start {{ pkt.extract(hdr.eth); pkt.extract(hdr.x); transition accept; }}
+}}
+control MyVerifyChecksum(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+    apply {{
+        hdr.y.setValid();
+{body}
+        sm.egress_spec = 1;
+    }}
+}}
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+    apply {{ }}
+}}
+control MyComputeChecksum(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+control MyDeparser(packet_out pkt, in headers_t hdr) {{
+    apply {{ pkt.emit(hdr.eth); pkt.emit(hdr.x); pkt.emit(hdr.y); }}
+}}
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(),
+         MyComputeChecksum(), MyDeparser()) main;
+"""
+    return text, exprs
+
+
+def test_random_expression_trees(tmp_path):
+    import random as _random
+
+    from switch.compiler import compile_file
+    from switch.runtime import Pipeline
+
+    text, exprs = _random_program()
+    path = tmp_path / "random_exprs.p4"
+    path.write_text(text)
+    pipe = Pipeline(compile_file(str(path)).device_config)
+    rng = _random.Random(7)
+    inputs = [(0, 0, 0), (255, 255, 255), (128, 127, 1)] + \
+        [tuple(rng.randrange(256) for _ in range(3)) for _ in range(25)]
+    bad = []
+    for a, b, c in inputs:
+        f = eth(0x1234) + u8(a, b, c) + PAYLOAD
+        [(port, out)] = [(int(p), bytes(o)) for p, o in pipe.process(1, f)]
+        assert port == 1 and out[:17] == f[:17] and out[17 + N_EXPR:] == PAYLOAD
+        for i, (t, fn) in enumerate(exprs):
+            if out[17 + i] != fn(a, b, c):
+                bad.append((i, (a, b, c), out[17 + i], fn(a, b, c), t))
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"

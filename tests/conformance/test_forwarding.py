@@ -91,3 +91,19 @@ def test_egress_counter_counts_received_length_not_grown_packet(sw):
     assert sw.counter("MyEgress.c_eg", 0) == (1, len(f))
     sw.send(1, frame(0, 3))
     assert sw.counter("MyEgress.c_eg", 0) == (2, len(f) + FLEN)
+
+
+@pytest.mark.parametrize("ecn", [0, 1, 2])
+def test_queue_depth_zero_for_a_lone_packet(ecn):
+    sw = Switch("queue.p4")
+    f = eth(0x1234) + u8(ecn) + bytes(6) + b"q"
+    assert sw.send(1, f) == [(2, f)]
+
+
+def test_traffic_manager_owned_metadata_is_overwritten():
+    # simple_switch.cpp: enqueue() uses egress_spec; egress_thread sets egress_port and
+    # packet_length (from the length register) and the unicast path sets instance_type
+    # NORMAL before enqueue; after egress only egress_spec == 511 matters
+    sw = Switch("stdmeta.p4")
+    f = eth(0x1234) + bytes(10) + b"tail"
+    assert sw.send(3, f) == [(2, eth(0x1234) + u16(2) + u32(0) + u32(len(f)) + b"tail")]

@@ -199,3 +199,10 @@ def test_counter_driven_parser_loop(count):
     seen = parsed | (0x80 if count > 4 else 0)   # 5th extract: StackOutOfBounds
     # the parsed items are re-emitted, the rest (and "end") stays payload: bytes unchanged
     assert sw.send1(1, f) == (1, eth(0x1234) + u8(count, seen) + items + b"end")
+
+
+def test_frame_shorter_than_ethernet_still_reaches_ingress(sw):
+    # the very first extract fails: nothing valid, all 10 bytes stay payload, and the
+    # report header made valid by ingress is emitted in front of them
+    f = bytes(range(10))
+    assert sw.send1(7, f) == (2, rep(err=E_SHORT, valid=0) + f)

@@ -74,3 +74,39 @@ def test_ecmp_group_miss_then_nhop_hit_overrides_drop(sw):
 
 def test_ecmp_ttl_expired_dropped(sw):
     assert sw.send(1, bytes(Ether() / IP(src="1.1.1.1", dst="10.2.0.1", ttl=1) / UDP())) == []
+
+
+def test_ipv6_128bit_lpm_and_parameters():
+    import ipaddress
+
+    from scapy.layers.inet6 import IPv6
+
+    from p4conf import P4Info, compiled
+
+    info = P4Info(compiled("ipv6.p4").p4info)
+    t = info.tables["MyIngress.v6_lpm"]
+    assert [(m.name, m.bitwidth) for m in t.match_fields] == [("hdr.ipv6.dstAddr", 128)]
+    assert [(p.name, p.bitwidth) for p in info.actions["MyIngress.rewrite"].params] == [
+        ("port", 9), ("newDst", 128)]
+    sw = Switch("ipv6.p4")
+    a = lambda s: int(ipaddress.IPv6Address(s))   # noqa: E731
+    sw.add("MyIngress.v6_lpm", "MyIngress.route", {"hdr.ipv6.dstAddr": (a("2001:db8::"), 32)},
+           {"port": 3, "dmac": 0x0200000000AA})
+    sw.add("MyIngress.v6_lpm", "MyIngress.route", {"hdr.ipv6.dstAddr": (a("2001:db8:1::"), 48)},
+           {"port": 4, "dmac": 0x0200000000BB})
+    sw.add("MyIngress.v6_lpm", "MyIngress.rewrite", {"hdr.ipv6.dstAddr": (a("2001:db8:1::7"), 128)},
+           {"port": 5, "newDst": a("fd00::1")})
+
+    def pkt(dst, hlim=64, dmac="00:00:00:00:00:01"):
+        return bytes(Ether(dst=dmac, src="00:00:00:00:00:02") /
+                     IPv6(src="2001:db8:ffff::1", dst=dst, hlim=hlim) / UDP(sport=1, dport=2) / b"v6")
+
+    out = sw.send(1, pkt("2001:db8:1::9"))
+    exp = bytearray(pkt("2001:db8:1::9", 63, "02:00:00:00:00:bb"))
+    assert out == [(4, bytes(exp))]
+    assert sw.send(1, pkt("2001:db8:2::9")) == [(3, pkt("2001:db8:2::9", 63, "02:00:00:00:00:aa"))]
+    got = sw.send(1, pkt("2001:db8:1::7"))
+    want = bytearray(pkt("2001:db8:1::7"))
+    want[14 + 24:14 + 40] = ipaddress.IPv6Address("fd00::1").packed   # UDP checksum untouched
+    assert got == [(5, bytes(want))]
+    assert sw.send(1, pkt("2001:db9::1")) == []

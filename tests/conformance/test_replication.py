@@ -167,3 +167,15 @@ def test_e2e_clone_made_even_if_original_dropped_in_egress(sw):
 def test_i2e_clone_made_even_if_original_dropped_in_ingress(sw):
     sw.pipe.clone_session_set(7, [(9, 0)])
     assert sw.send(4, frame(13)) == [(9, frame(13, it_e=INGRESS_CLONE, rid=0, eport=9))]
+
+
+def test_pre_control_plane_errors(sw):
+    from switch.runtime import EntryNotFound
+
+    with pytest.raises(EntryNotFound):
+        sw.pipe.mcast_group_delete(77)
+    with pytest.raises(EntryNotFound):
+        sw.pipe.clone_session_delete(77)
+    sw.pipe.clone_session_set(7, [(9, 0)])
+    sw.pipe.clone_session_delete(7)
+    assert sw.send(4, frame(2)) == [(1, frame(2, mark=0x11, it_i=0, it_e=0, rid=0, eport=1))]

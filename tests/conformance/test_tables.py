@@ -289,3 +289,20 @@ def test_hit_and_miss_inside_expressions():
     for k, x, y in [(1, 1, 3), (2, 2, 4), (3, 2, 3)]:
         f = eth(0x1234) + bytes([k, 0, 0]) + b"p"
         assert sw.send1(1, f) == (1, eth(0x1234) + bytes([k, x, y]) + b"p"), k
+
+
+def test_missing_entries_and_defaults_control_plane_errors(sw):
+    from switch.runtime import EntryNotFound, PipelineError
+
+    tid = sw.info.table("MyIngress.t_exact").preamble.id
+    e = sw.entry("MyIngress.t_exact", "MyIngress.set_a", {"hdr.t.k8": 0x42}, {"v": 1})
+    with pytest.raises(EntryNotFound):
+        sw.pipe.table_delete(tid, e)
+    with pytest.raises(EntryNotFound):
+        sw.pipe.table_modify(tid, e)
+    with pytest.raises(PipelineError):          # set_b is not an action of t_exact
+        sw.set_default("MyIngress.t_exact", "MyIngress.set_b", {"v": 1})
+    sw.set_default("MyIngress.t_lpm", "MyIngress.set_b", {"v": 0x31})
+    d = sw.pipe.table_get_default(sw.info.table("MyIngress.t_lpm").preamble.id)
+    assert d.action_id == sw.info.action("MyIngress.set_b").preamble.id
+    assert list(d.params.values()) == [0x31]

@@ -41,7 +41,8 @@ def test_expected_rank_never_reporting_is_flagged():
     wd = Watchdog(expected=[(1, 0), (1, 1), (1, 2)], silence_s=0)
     feed(wd, 0, [0, 1], t=0)
     v = feed(wd, 1, [0, 1], t=1)
-    assert [(x.rank, x.hung) for x in v] == [(2, True)] and "never reported" in v[0].reason
+    assert [(x.rank, x.hung) for x in v] == [(2, True)]
+    assert "never reported while the job went from iteration 0 to 1" in v[0].reason
 
 
 def test_jobs_are_independent():
@@ -49,3 +50,15 @@ def test_jobs_are_independent():
     feed(wd, 10, [0], t=0)
     wd.observe(Heartbeat(2, 0, 0), now=0)
     assert wd.observe(Heartbeat(2, 1, 0), now=0) == [] and wd.hung() == []
+
+
+def test_after_a_restore_the_first_digests_do_not_flag_the_others():
+    """Heartbeats resume at iteration 4 (the switch's register remembers the old run);
+    the ranks' digests arrive one after the other: nobody is flagged."""
+    wd = Watchdog(expected=[(1, 0), (1, 1), (1, 2)], silence_s=0)
+    assert wd.observe(Heartbeat(1, 0, 4), now=0) == []
+    assert wd.observe(Heartbeat(1, 1, 4), now=0) == []
+    assert wd.observe(Heartbeat(1, 2, 4), now=0) == []
+    feed(wd, 5, [0, 1], t=1)
+    v = feed(wd, 6, [0, 1], t=2)
+    assert [(x.rank, x.hung) for x in v] == [(2, True)]

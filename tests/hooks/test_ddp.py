@@ -128,4 +128,6 @@ def test_host_mode_shadows_bit_identical(results):
     assert seen == set(range(len(params)))
     assert r0["host"]["link"]["resyncs"] == 0 and r0["host"]["link"]["errors"] == 0
     assert r0["host"]["stats"]["skipped"] == 2
+    layouts = r0["host"]["stats"]["bucket_layouts"]  # DDP's rebuild after step 0 regrouped params
+    assert len(layouts) > 1 and len({pid for lay in layouts for pid in lay}) < sum(map(len, layouts))
     assert all(st.losses == 0 and not st.needs_resync for st in statuses)

@@ -123,3 +123,23 @@ def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
         trainer_hooks.restore(model2, opt2, shadows=spec(nodes), job_id=JOB + 1)
     for n in nodes:
         n.stop()
+
+
+def test_attach_errors_are_clear():
+    model, opt = build()
+    ddp = DDP(model)
+    with pytest.raises(ValueError, match="world_size >= 2"):
+        trainer_hooks.attach(ddp, opt, mode="switch", job_id=JOB)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        trainer_hooks.attach(ddp, opt, mode="nic", job_id=JOB)
+    with pytest.raises(ValueError, match="needs shadows"):
+        trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB)
+    with pytest.raises(TypeError, match="AdamW"):
+        trainer_hooks.attach(ddp, torch.optim.SGD(model.parameters(), lr=0.1), mode="host", job_id=JOB,
+                             shadows=["127.0.0.1:1"], udp_port=0, bind_ip="127.0.0.1")
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    with pytest.raises(RuntimeError, match="bootstrapping the shadows failed"):
+        trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=[("127.0.0.1", dead, dead)],
+                             udp_port=0, bind_ip="127.0.0.1", shadow_timeout=2.0)

@@ -42,15 +42,20 @@ def test_syntax_error_says_what_was_expected():
 
 
 def test_unsupported_constructs_are_errors():
-    e = err(program(top="header_union u_t { h_t a; }"))
-    assert "header_union is not supported" in e.message
-    assert (e.loc.line, e.loc.col) == line_of(program(top="header_union u_t { h_t a; }"), "u_t")
-    e = err(program(top="header v_t { varbit<32> opts; }"))
-    assert "varbit is not supported" in e.message
+    text = program(top="header_union u_t { h_t a; bit<8> b; }")
+    e = err(text)
+    assert "header_union u_t: member b must be a header" in e.message
+    assert (e.loc.line, e.loc.col) == line_of(text, "b; }")
+    e = err(program(body="        for (bit<8> i = 0; i < 3; i = i + 1) { }"))
+    assert "for loops are not supported" in e.message
+    e = err(program(locals="    value_set<bit<8>>(4) vs;"))
+    assert "value_set is not supported" in e.message
     e = err(program(locals="    action_profile(4) ap;"))
     assert "action_profile is not supported" in e.message
-    e = err(program(body="        update_checksum_with_payload(true, { hdr.h.a }, hdr.h.b, HashAlgorithm.csum16);"))
-    assert "not supported" in e.message
+    e = err(program(locals="    Checksum16() ck;"))
+    assert "extern Checksum16 is not supported" in e.message
+    e = err(program(body="        update_checksum(true, { hdr.h.a }, hdr.h.b, HashAlgorithm.csum16);"))
+    assert "belongs in the compute checksum control" in e.message
 
 
 def test_header_must_be_byte_aligned():

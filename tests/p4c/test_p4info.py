@@ -99,3 +99,10 @@ def test_preprocessor_defines_and_local_includes(tmp_path):
     for defines, k in ((None, 9), ({"FAST": None}, 7)):
         pl = Pipeline(compile_file(src, include_dirs=[tmp_path / "inc"], defines=defines).device_config)
         assert pl.process(0, bytes(4) + b"z") == [(5, bytes([k, 0, 0, 0]) + b"z")]
+
+
+def test_ir_format_tag_is_shared():
+    from switch.compiler.elab_common import IR_FORMAT as compiler_tag
+    from switch.runtime.codegen import IR_FORMAT as runtime_tag
+    assert compiler_tag == runtime_tag
+    assert compile_file(BASIC).device_config["format"] == runtime_tag

@@ -1,6 +1,5 @@
 """Hash/checksum algorithms against independent references, and small language corners."""
 import random
-import struct
 import zlib
 
 import pytest
@@ -169,3 +168,112 @@ V1Switch(P(), VC(), I(), E(), C(), D()) main;
 """
     pl = Pipeline(compile_source(text, "names.p4").device_config)
     assert pl.process(0, bytes([1, 2, 3, 4])) == [(3, bytes([2, 1, 7, 4]))]
+
+
+UDP_PROG = """#include <core.p4>
+#include <v1model.p4>
+header ipv4_t {
+    bit<4> version; bit<4> ihl; bit<8> tos; bit<16> len; bit<16> id; bit<3> flags;
+    bit<13> frag; bit<8> ttl; bit<8> proto; bit<16> csum; bit<32> src; bit<32> dst;
+}
+header udp_t { bit<16> sport; bit<16> dport; bit<16> len; bit<16> csum; }
+struct m_t { }
+struct hs { ipv4_t ip; udp_t udp; }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
+    state start { p.extract(h.ip); p.extract(h.udp); transition accept; } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    apply { h.udp.dport = 5353; sm.egress_spec = 1; }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout hs h, inout m_t m) {
+    apply {
+        update_checksum_with_payload(h.udp.isValid(),
+            { h.ip.src, h.ip.dst, 8w0, h.ip.proto, h.udp.len,
+              h.udp.sport, h.udp.dport, h.udp.len }, h.udp.csum, HashAlgorithm.csum16);
+    }
+}
+control D(packet_out p, in hs h) { apply { p.emit(h.ip); p.emit(h.udp); } }
+V1Switch(P(), VC(), I(), E(), C(), D()) main;
+"""
+
+
+def test_udp_checksum_with_payload_matches_scapy():
+    from scapy.all import IP, UDP, Raw
+    pl = Pipeline(compile_source(UDP_PROG, "udp.p4").device_config)
+    for payload in (b"", b"odd", b"even", bytes(range(200))):
+        f = IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1000, dport=53) / Raw(payload)
+        exp = IP(bytes(f))
+        exp[UDP].dport = 5353
+        del exp[UDP].chksum
+        out = pl.process(0, bytes(f))
+        assert out == [(1, bytes(IP(bytes(exp))))]
+
+
+def test_bad_device_config_is_a_clear_error():
+    from switch.runtime import Unsupported
+    with pytest.raises(Unsupported, match="checkmate-v1model-ir/1"):
+        Pipeline({"program": "x"})
+    with pytest.raises(Unsupported, match="not a checkmate-v1model-ir/1 IR"):
+        Pipeline({"format": "bmv2-json", "program": "x"})
+
+
+def test_dynamic_stack_index_out_of_bounds_drops_with_a_trace_line():
+    text = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> i; }
+header e_t { bit<8> v; }
+struct m_t { }
+struct hs { h_t h; e_t[2] s; }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
+    state start { p.extract(h.h); transition accept; } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    apply { h.s[h.h.i].setValid(); h.s[h.h.i].v = 7; sm.egress_spec = 1; }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.h); p.emit(h.s); } }
+V1Switch(P(), VC(), I(), E(), C(), D()) main;
+"""
+    pl = Pipeline(compile_source(text, "idx.p4").device_config)
+    assert pl.process(0, b"\x01") == [(1, b"\x01\x07")]
+    lines = []
+    pl.trace = lines.append
+    assert pl.process(0, b"\x05") == []
+    assert any("out of bounds" in ln for ln in lines)
+
+
+def test_signed_fields_in_tables_selects_and_arithmetic():
+    text = """#include <core.p4>
+#include <v1model.p4>
+header h_t { int<8> s; bit<8> out; int<8> neg; }
+struct m_t { }
+struct hs { h_t h; }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
+    state start {
+        p.extract(h.h);
+        transition select(h.h.s) { -1: accept; -128 .. -2: accept; default: accept; }
+    } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    action set(bit<8> v) { h.h.out = v; }
+    table t { key = { h.h.s : exact; } actions = { set; NoAction; }
+              const entries = { -3 : set(0x33); } }
+    table u { key = { h.h.s : exact; } actions = { set; NoAction; } }
+    apply {
+        t.apply(); u.apply();
+        h.h.neg = -h.h.s >> 1;
+        sm.egress_spec = 1;
+    }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), C(), D()) main;
+"""
+    pl = Pipeline(compile_source(text, "signed.p4").device_config)
+    pl.insert("I.u", {"h.h.s": 0xFE}, "I.set", {"v": 0x22})     # -2 as the control plane sends it
+    assert pl.process(0, bytes([0xFD, 0, 0])) == [(1, bytes([0xFD, 0x33, 1]))]   # -(-3) >> 1 = 1
+    assert pl.process(0, bytes([0xFE, 0, 0])) == [(1, bytes([0xFE, 0x22, 1]))]
+    assert pl.process(0, bytes([0x05, 0, 0])) == [(1, bytes([0x05, 0x00, 0xFD]))]  # -5 >> 1 = -3

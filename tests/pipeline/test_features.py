@@ -5,7 +5,7 @@ import zlib
 import pytest
 
 from pipeline_helpers import pipeline
-from switch.runtime import CounterData, MeterConfig
+from switch.runtime import MeterConfig
 
 ETH = bytes.fromhex("0a0000000001" "0a0000000002" "1234")
 PAY = b"--tail--"

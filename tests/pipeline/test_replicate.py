@@ -101,3 +101,14 @@ def test_counters(pl):
 
 def test_non_ip_is_dropped_by_direct_action_call(pl):
     assert pl.process(1, bytes(Ether() / Raw(b"x" * 50))) == []
+
+
+def test_pre_reads(pl):
+    assert pl.mcast_group_get(1) == [(2, 0), (4, 1)]
+    pl.clone_session_set(9, [(3, 1)], class_of_service=2, packet_length_bytes=64)
+    assert pl.clone_session_get(9) == ([(3, 1)], 2, 64)
+    pl.clone_session_delete(9)
+    with pytest.raises(EntryNotFound):
+        pl.clone_session_get(9)
+    with pytest.raises(InvalidEntry, match="session id 40000"):
+        pl.clone_session_set(40000, [])

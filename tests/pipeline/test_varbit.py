@@ -1,5 +1,5 @@
 """varbit fields (options.p4): two-argument extract, emit, checksum over options."""
-from scapy.all import IP, IPOption_NOP, IPOption_RR, Ether, Raw
+from scapy.all import IP, IPOption_NOP, IPOption_RR, Raw
 
 from pipeline_helpers import pipeline
 

@@ -117,3 +117,23 @@ def test_wrong_variant_is_detected(reference_run, cluster):
         assert c.wait_latest(it)
     with pytest.raises(AssertionError, match="differs"):
         c.check(3)
+
+
+@pytest.mark.timeout(30)
+def test_management_server_survives_garbage(reference_run, cluster):
+    run = reference_run(True)
+    c = cluster(run, shards=1)
+    c.bootstrap(0)
+    with socket.create_connection(c.nodes[0].mgmt_address, timeout=5) as raw:
+        raw.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        op, body = protocol.recv_message(raw)
+        assert op == "error" and body["kind"] == "ProtocolError" and "'magic'" in body["message"]
+    with socket.create_connection(c.nodes[0].mgmt_address, timeout=5) as raw:
+        protocol.send_message(raw, "launch_missiles", None)
+        op, body = protocol.recv_message(raw)
+        assert op == "error" and "'op'" in body["message"]
+        protocol.send_message(raw, "manifest", {"not": "a manifest"})
+        op, body = protocol.recv_message(raw)
+        assert op == "error" and "Manifest" in body["message"]
+    c.check(0)
+    assert c.clients[0].status().latest_iteration == 0

@@ -85,6 +85,11 @@ def test_set_and_get_pipeline_config_actions(start_switch, connect, l3_config):
     with pytest.raises(grpc.RpcError) as ei:
         ctl.set_pipeline(bad, "VERIFY")
     assert code(ei) == grpc.StatusCode.INVALID_ARGUMENT and "p4_device_config" in ei.value.details()
+    bmv2 = P.ForwardingPipelineConfig(p4_device_config=b'{"__meta__": {"version": [2, 23]}, "pipelines": []}')
+    bmv2.p4info.CopyFrom(l3_config.p4info)
+    with pytest.raises(grpc.RpcError) as ei:
+        ctl.set_pipeline(bmv2, "VERIFY_AND_COMMIT")
+    assert code(ei) == grpc.StatusCode.INVALID_ARGUMENT and "BMv2 JSON" in ei.value.details()
     ctl.set_pipeline(l3_config, "VERIFY")  # verify only: still nothing committed
     with pytest.raises(grpc.RpcError) as ei:
         ctl.stub.GetForwardingPipelineConfig(P.GetForwardingPipelineConfigRequest())

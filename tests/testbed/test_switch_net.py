@@ -68,3 +68,43 @@ def test_p4_switch_forwards_and_replicates_final_chunks(kind, trainers, tmp_path
             ctl.stop()
         tnet.teardown_network(net, procs, topo, tag)
     assert not [n for n in os.listdir("/sys/class/net") if n.startswith(f"cm{tag}")]
+
+
+@pytest.mark.timeout(120)
+def test_switch_restart_is_reprogrammed_and_tm_changes_at_run_time(tmp_path):
+    """The hooks the fault scenarios use: a restarted switch process comes back empty, the controller
+    reconnects and reprograms it, traffic flows again; the TM control channel changes a port live."""
+    import secrets
+    from switch.tm_client import TMClient
+    tag = secrets.token_hex(2)[:3]
+    base = free_port_block(2)
+    topo = generate.star(2, 1, grpc_base=base)
+    topo["switches"]["s1"]["tm_port"] = base + 1
+    procs = ProcessTable(tmp_path / "state.json", "restart")
+    net = tnet.build_network(topo, tag, tnet.EmbeddedSwitch, procs, tmp_path)
+    ctl = None
+    try:
+        ctl = Control(time.monotonic(), topo, None)
+        ctl.start()
+        h1 = net.get("h1")
+        assert " 0% packet loss" in h1.cmd("ping -c 2 -W 2 10.77.0.2")
+        sw = net.get("s1")
+        pid = sw.proc.pid
+        procs.stop(sw.proc_name)
+        assert "100% packet loss" in h1.cmd("ping -c 1 -W 1 10.77.0.2")
+        sw.start([])
+        assert sw.proc.pid != pid
+        assert "100% packet loss" in h1.cmd("ping -c 1 -W 1 10.77.0.2")  # no program, no forwarding
+        ctl.reconnect("s1")
+        assert " 0% packet loss" in h1.cmd("ping -c 2 -W 2 10.77.0.2")
+        with TMClient("127.0.0.1", base + 1) as tm:
+            tm.set(2, drop_prob=1.0)  # port 2 faces h2: everything to h2 is dropped
+            assert "100% packet loss" in h1.cmd("ping -c 2 -W 1 10.77.0.2")
+            assert tm.stats()[2]["fault_drops"] >= 2
+            tm.set(2, drop_prob=0.0)
+        assert " 0% packet loss" in h1.cmd("ping -c 2 -W 2 10.77.0.2")
+    finally:
+        if ctl is not None:
+            ctl.stop()
+        tnet.teardown_network(net, procs, topo, tag)
+    assert not [n for n in os.listdir("/sys/class/net") if n.startswith(f"cm{tag}")]

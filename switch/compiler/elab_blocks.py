@@ -1,0 +1,345 @@
+"""The program, its V1Switch blocks, parsers, controls, sub-controls, extern instances,
+actions and functions.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node, annotation
+from .elab_common import E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .errors import Loc
+
+
+class BlockRules:
+    # ---------------------------------------------------------------- program
+    def run(self) -> dict:
+        main = None
+        for d in self.decls:
+            k = d.kind
+            if k in ("header", "struct", "header_union"):
+                self.declare_struct(d)
+            elif k == "typedef":
+                self.typedefs[d.name] = self.resolve_type(d.type)
+            elif k == "const":
+                t = self.resolve_type(d.type)
+                ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
+                v = self.fold(ir)
+                if v is None:
+                    raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
+                self.global_scope.add(d.name, ("const", {"op": "const", "v": v, "t": t}))
+            elif k == "enum":
+                self.declare_enum(d)
+            elif k == "error_decl":
+                for m in d.members:
+                    if m not in self.errors:
+                        self.errors.append(m)
+            elif k == "match_kind":
+                self.match_kinds.update(d.members)
+            elif k in ("extern_obj", "extern_func"):
+                self.externs[d.name] = d
+            elif k == "action":
+                self.global_scope.add(d.name, ("action", d.name))
+                self.action_nodes[d.name] = d
+                self.declare_action(d, d.name, self.global_scope)
+            elif k == "function":
+                self.declare_function(d)
+            elif k in ("parser", "control"):
+                self.global_scope.add(d.name, (k, d))
+            elif k == "instance":
+                if d.name == "main":
+                    main = d
+                else:
+                    raise E(d.loc, "only the package instance 'main' may be declared at top level")
+            # parser_type, control_type, package: declarations only
+        if main is None:
+            raise E(Loc(self.program, 1, 1), "program has no 'main' package instance")
+        return self.build(main)
+
+    # ---------------------------------------------------------------- build
+    def build(self, main: Node) -> dict:
+        t = main.type
+        if t.kind != "typename" or t.name != "V1Switch":
+            raise E(main.loc, "the embedded target implements the v1model architecture: "
+                              "main must be a V1Switch(...)")
+        if len(main.args) != 6:
+            raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
+        roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
+        blocks = {}
+        for role, arg in zip(roles, main.args):
+            if arg.kind != "call" or arg.fn.kind != "name":
+                raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
+            if arg.args:
+                raise E(arg.loc, "parser/control constructor arguments are not supported")
+            ent = self.global_scope.lookup(arg.fn.name)
+            want = "parser" if role == "parser" else "control"
+            if ent is None or ent[0] != want:
+                raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            blocks[role] = ent[1]
+        ir_blocks = {}
+        self.block_names = {}
+        ir_blocks["parser"] = self.elab_parser(blocks["parser"])
+        for role in roles[1:]:
+            ir_blocks[role] = self.elab_control(blocks[role], role)
+        return self.finish(ir_blocks, blocks)
+
+    def header_bytes(self, name: str) -> int:
+        return self.headers[name]["bytes"]
+
+    # ---------------------------------------------------------------- parser
+    def elab_parser(self, p: Node) -> dict:
+        scope = Scope(self.global_scope)
+        params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
+                                  f"parser {p.name}")
+        self.ctx = {"kind": "parser", "block": p.name, "scope": scope}
+        locals_ = []
+        for d in p.locals:
+            locals_.extend(self.local_stmt(d, scope))
+        states = {}
+        names = {s.name for s in p.states}
+        if "start" not in names:
+            raise E(p.loc, f"parser {p.name} has no start state")
+        for s in p.states:
+            if s.name in ("accept", "reject"):
+                raise E(s.loc, f"state {s.name} is reserved")
+            sscope = Scope(scope)
+            body = []
+            for st in s.stmts:
+                body.extend(self.stmt(st, sscope))
+            tr = s.transition
+            if tr.kind == "direct":
+                if tr.to not in names and tr.to not in ("accept", "reject"):
+                    raise E(tr.loc, f"unknown parser state {tr.to}")
+                trans = {"kind": "direct", "to": tr.to}
+            else:
+                keys = [self.expr(e, sscope) for e in tr.exprs]
+                for (kir, kt), e in zip(keys, tr.exprs):
+                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
+                        raise E(e.loc, f"select on a value of type {tstr(kt)}")
+                cases = []
+                for c in tr.cases:
+                    if c.to not in names and c.to not in ("accept", "reject"):
+                        raise E(c.loc, f"unknown parser state {c.to}")
+                    ks = c.keysets
+                    if len(ks) == 1 and ks[0].kind == "default":
+                        ks = ks * len(keys)
+                    if len(ks) != len(keys):
+                        raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
+                    cases.append({"keysets": [self.keyset(k, kt, sscope) for k, (_, kt) in zip(ks, keys)],
+                                  "to": c.to})
+                trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
+            states[s.name] = {"body": body, "transition": trans}
+        return {"name": p.name, "params": params, "locals": locals_, "states": states}
+
+    def as_int(self, ir, t):
+        if t[0] == "bool":
+            return {"op": "cast", "a": ir, "t": ["bit", 1]}
+        return ir
+
+    def keyset(self, k: Node, kt, scope) -> dict:
+        kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
+        if k.kind == "default" or k.kind == "dontcare":
+            return {"k": "default"}
+        if k.kind == "mask":
+            v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
+            m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
+            if v is None or m is None:
+                raise E(k.loc, "keyset mask must be compile-time constants")
+            return {"k": "mask", "v": _u(v, kt2) & _u(m, kt2), "m": _u(m, kt2)}
+        if k.kind == "range":
+            lo = self.fold(self.coerce(self.expr(k.lo, scope), kt2, k.loc))
+            hi = self.fold(self.coerce(self.expr(k.hi, scope), kt2, k.loc))
+            if lo is None or hi is None:
+                raise E(k.loc, "keyset range bounds must be compile-time constants")
+            return {"k": "range", "lo": lo, "hi": hi}
+        ir, t = self.expr(k, scope)
+        if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
+            v = self.fold(ir)
+        else:
+            v = self.fold(self.coerce((ir, t), kt2, k.loc))
+        if v is None:
+            raise E(k.loc, "select keyset must be a compile-time constant (value_set is not supported)")
+        return {"k": "value", "v": int(v)}
+
+    # ---------------------------------------------------------------- controls
+    def bind_params(self, params, scope, expected, what) -> list:
+        out = []
+        for i, p in enumerate(params):
+            t = self.resolve_type(p.type)
+            pn = "p_" + p.name
+            scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
+            out.append({"name": p.name, "py": pn, "t": t})
+        return out
+
+    def elab_control(self, c: Node, role: str, prefix: str | None = None) -> dict:
+        prefix = prefix or c.name
+        sub = prefix != c.name
+        scope = Scope(self.global_scope)
+        params = []
+        for p in c.params:
+            t = self.resolve_type(p.type)
+            # scalar parameters of a sub-control live in L so that its actions can write them
+            pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
+            scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
+            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+        if not sub:
+            n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
+            if len(params) != n_expected:
+                raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
+                               f"has {len(params)}")
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope}
+        locals_ = []
+        for d in c.locals:
+            self.ctx["ctl_local"] = True
+            locals_.extend(self.local_decl(d, prefix, scope))
+            self.ctx["ctl_local"] = False
+        body = self.stmt(c.body, Scope(scope))
+        self.ctx = saved
+        return {"name": prefix, "params": params, "locals": locals_, "body": body}
+
+    def local_decl(self, d: Node, cname: str, scope: Scope) -> list:
+        k = d.kind
+        if k == "action":
+            q = f"{cname}.{d.name}"
+            scope.add(d.name, ("action", q))
+            self.declare_action(d, q, scope)
+            return []
+        if k == "table":
+            q = self.declare_table(d, f"{cname}.{d.name}", scope)
+            scope.add(d.name, ("table", q))
+            return []
+        if k == "instance":
+            return self.declare_instance(d, cname, scope)
+        return self.local_stmt(d, scope)
+
+    def local_stmt(self, d: Node, scope) -> list:
+        if d.kind == "instance":
+            return self.declare_instance(d, self.ctx["block"], scope)
+        return self.stmt(d, scope)
+
+    def declare_instance(self, d: Node, cname: str, scope: Scope) -> list:
+        t = d.type
+        tname = t.name if t.kind == "typename" else None
+        q = f"{cname}.{d.name}"
+        name_anno = annotation(d.annos, "name")
+        if name_anno:
+            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") else f"{cname}.{name_anno[1][0]}"
+        uid = annotation(d.annos, "id")
+        uid = uid[1][0] if uid else None
+        if tname in UNSUPPORTED_OBJECTS:
+            raise E(d.loc, f"extern {tname} is not supported by the embedded target")
+        if tname not in V1_OBJECTS:
+            ent = self.global_scope.lookup(tname) if tname else None
+            if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
+                if d.args or t.args:
+                    raise E(d.loc, "sub-control constructor arguments are not supported")
+                if not hasattr(self, "subcontrols"):
+                    self.subcontrols = []
+                if len(self.subcontrols) > 256:
+                    raise E(d.loc, "too many sub-control instances (recursive instantiation?)")
+                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q)
+                blk["fn"] = f"run_sub_{len(self.subcontrols)}"
+                self.subcontrols.append(blk)
+                scope.add(d.name, ("subcontrol", blk))
+                return []
+            if ent and ent[0] in ("parser", "control"):
+                raise E(d.loc, "instantiating sub-parsers is not supported by the embedded target")
+            raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
+        args = d.args
+        py = "X_" + q.replace(".", "_")
+        if tname in ("counter", "meter"):
+            if len(args) != 2:
+                raise E(d.loc, f"{tname} takes (size, type)")
+            size = self.const_int(args[0], f"{tname} size", minimum=1)
+            unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
+            rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            self.objects[tname + "s"].append(rec)
+            itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
+            scope.add(d.name, ("object", tname, rec, itype))
+        elif tname in ("direct_counter", "direct_meter"):
+            if len(args) != 1:
+                raise E(d.loc, f"{tname} takes (type)")
+            unit = self.enum_member(args[0], "CounterType" if tname == "direct_counter" else "MeterType")
+            rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
+            self.objects[tname + "s"].append(rec)
+            scope.add(d.name, ("object", tname, rec, None))
+        elif tname == "register":
+            if len(args) != 1 or not t.args:
+                raise E(d.loc, "register<T>(size) needs a type argument and a size")
+            vt = self.resolve_type(t.args[0])
+            if not is_bits(vt):
+                raise E(t.args[0].loc, "register values must be bit<N>/int<N>")
+            size = self.const_int(args[0], "register size", minimum=1)
+            rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
+                   "annos": d.annos}
+            self.objects["registers"].append(rec)
+            itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
+            scope.add(d.name, ("object", "register", rec, itype))
+        return []
+
+    def enum_member(self, n: Node, enum: str) -> str:
+        if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:
+            if n.name not in self.enums[enum]["members"]:
+                raise E(n.loc, f"{enum} has no member {n.name}")
+            return n.name
+        raise E(n.loc, f"expected a {enum} member")
+
+    # ---------------------------------------------------------------- actions, functions
+    def declare_action(self, d: Node, q: str, scope: Scope) -> None:
+        name_anno = annotation(d.annos, "name")
+        if name_anno:
+            nm = name_anno[1][0]
+            q = nm[1:] if nm.startswith(".") else (q.rsplit(".", 1)[0] + "." + nm if "." in q else nm)
+        if q in self.actions:
+            raise E(d.loc, f"action {q} declared twice")
+        ascope = Scope(scope)
+        params = []
+        seen_plain = False
+        for i, p in enumerate(d.params):
+            t = self.resolve_type(p.type)
+            py = f"a{len(self.actions)}_{p.name}"
+            if p.direction is None:
+                seen_plain = True
+                if t[0] == "serenum":
+                    t = t[2]
+                if t[0] == "bool":
+                    t = ["bit", 1]
+                if not is_bits(t):
+                    raise E(p.loc, f"action parameter {p.name} of type {tstr(t)}: control-plane "
+                                   "parameters must be bit<N>")
+            elif seen_plain:
+                raise E(p.loc, "directional action parameters must come before directionless ones")
+            ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction})
+        ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
+        rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
+               "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
+        self.actions[q] = rec
+        # bind the scope name to the qualified (possibly @name'd) action
+        if scope is not self.global_scope or q == d.name:
+            pass
+        scope.add(d.name, ("action", q))
+        saved = getattr(self, "ctx", None)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
+        rec["body"] = self.stmt(d.body, ascope)
+        self.ctx = saved
+
+    def declare_function(self, d: Node) -> None:
+        if d.tparams:
+            raise E(d.loc, "generic functions are not supported by the embedded target")
+        fscope = Scope(self.global_scope)
+        params = []
+        for p in d.params:
+            t = self.resolve_type(p.type)
+            py = f"f_{d.name}_{p.name}"
+            fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in"})
+        ret = self.resolve_type(d.ret)
+        rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
+        self.functions[d.name] = rec
+        self.global_scope.add(d.name, ("function", rec))
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
+        rec["body"] = self.stmt(d.body, fscope)
+        self.ctx = saved

@@ -1,0 +1,146 @@
+"""Shared ground of the elaboration rules: IR type constants, naming, errors, scopes.
+
+IR types are JSON lists (``["bit", 8]``, ``["int", 8]``, ``["bool"]``, ``["header", n]``,
+``["struct", n]``, ``["stack", header, size]``, ``["varbit", max]``, ``["error"]``,
+``["enum", n]``, ``["serenum", n, base]``, ``["int_lit"]`` for untyped integer literals).
+"""
+from __future__ import annotations
+
+import keyword
+
+from .ast import Node
+from .errors import P4CompileError
+
+IR_FORMAT = "checkmate-v1model-ir/1"
+BOOL = ["bool"]
+INTLIT = ["int_lit"]
+VOID = ["void"]
+ERROR = ["error"]
+
+V1_EXTERN_FUNCS = {
+    "mark_to_drop", "verify", "random", "digest", "hash", "verify_checksum", "update_checksum",
+    "verify_checksum_with_payload", "update_checksum_with_payload", "clone", "clone3",
+    "clone_preserving_field_list", "resubmit", "resubmit_preserving_field_list", "recirculate",
+    "recirculate_preserving_field_list", "truncate", "assert", "assume", "log_msg",
+}
+V1_OBJECTS = {"counter", "direct_counter", "meter", "direct_meter", "register"}
+UNSUPPORTED_OBJECTS = {"action_profile", "action_selector", "Checksum16"}
+
+
+# names the generated header/struct classes use for themselves
+_RESERVED_ATTRS = {"_v", "copy", "reset", "extract", "pack", "NBYTES"}
+
+
+def pyname(n: str) -> str:
+    """The Python attribute name of a P4 field (keywords and reserved names get a ``_``)."""
+    return n + "_" if keyword.iskeyword(n) or n in _RESERVED_ATTRS or n.endswith("_") and \
+        pyname(n[:-1]) != n[:-1] else n
+
+
+def E(loc, msg: str) -> P4CompileError:
+    return P4CompileError(loc, msg)
+
+
+def tstr(t) -> str:
+    k = t[0]
+    if k in ("bit", "int"):
+        return f"{k}<{t[1]}>"
+    if k == "int_lit":
+        return "int"
+    if k in ("header", "struct", "enum", "extern"):
+        return t[1]
+    if k == "serenum":
+        return t[1]
+    if k == "stack":
+        return f"{t[1]}[{t[2]}]"
+    return k
+
+
+def is_bits(t) -> bool:
+    return t[0] in ("bit", "int")
+
+
+def width(t) -> int:
+    if t[0] in ("bit", "int"):
+        return t[1]
+    if t[0] == "serenum":
+        return t[2][1]
+    if t[0] == "bool":
+        return 1
+    raise ValueError(t)
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.names: dict[str, tuple] = {}
+
+    def lookup(self, n: str):
+        s = self
+        while s is not None:
+            if n in s.names:
+                return s.names[n]
+            s = s.parent
+        return None
+
+    def add(self, n: str, v: tuple):
+        self.names[n] = v
+
+
+def _wrap(v: int, t) -> int:
+    w = t[1]
+    v &= (1 << w) - 1
+    if t[0] == "int" and v >> (w - 1):
+        v -= 1 << w
+    return v
+
+
+def _u(v, t) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if is_bits(t):
+        return v & ((1 << t[1]) - 1)
+    return v
+
+
+def _eval_bin(o, a, b, at, t):
+    if o == "&&":
+        return a and b
+    if o == "||":
+        return a or b
+    if o in ("==", "!=", "<", ">", "<=", ">="):
+        return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[o]
+    bitsy = is_bits(t)
+    if o == "++":
+        return _wrap((_u(a, at) << 0) << 0, t) if False else _wrap((a & ((1 << at[1]) - 1)) << (t[1] - at[1]) | _u(b, ["bit", t[1] - at[1]]), t)
+    if o == "|+|" or o == "|-|":
+        r = a + b if o == "|+|" else a - b
+        if t[0] == "bit":
+            return max(0, min(r, (1 << t[1]) - 1))
+        return max(-(1 << (t[1] - 1)), min(r, (1 << (t[1] - 1)) - 1))
+    r = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
+         "%": lambda: a % b, "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
+         "<<": lambda: a << b, ">>": lambda: a >> b}[o]()
+    return _wrap(r, t) if bitsy else r
+
+
+def expr_text(n: Node) -> str:
+    """The source text p4c uses to name a key field (``hdr.ipv4.dstAddr``)."""
+    k = n.kind
+    if k == "name":
+        return n.name
+    if k == "member":
+        return f"{expr_text(n.base)}.{n.name}"
+    if k == "index":
+        return f"{expr_text(n.base)}[{expr_text(n.index)}]"
+    if k == "slice":
+        return f"{expr_text(n.a)}[{expr_text(n.hi)}:{expr_text(n.lo)}]"
+    if k == "int":
+        return str(n.value)
+    if k == "call":
+        if n.fn.kind == "member" and n.fn.name == "isValid" and not n.args:
+            return f"{expr_text(n.fn.base)}.$valid$"   # p4c's name for a validity key
+        return f"{expr_text(n.fn)}()"
+    if k == "cast":
+        return expr_text(n.a)
+    return "<expr>"

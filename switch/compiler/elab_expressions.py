@@ -1,0 +1,384 @@
+"""Expressions and l-values: typing with p4c's width rules (literals adapt, widths must
+agree), casts, implicit conversions, list and struct initializers.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr, _wrap
+
+
+class ExpressionRules:
+    # ---------------------------------------------------------------- expressions
+    def check_lvalue(self, n: Node, scope) -> None:
+        self.lvalue(n, scope)
+
+    def lvalue(self, n: Node, scope):
+        k = n.kind
+        if k == "name":
+            ent = scope.lookup(n.name)
+            if ent is None:
+                raise E(n.loc, f"unknown name {n.name}")
+            if ent[0] != "var":
+                raise E(n.loc, f"{n.name} cannot be assigned")
+            if ent[2] == "in" and ent[1]["t"][0] not in ("struct", "header", "stack"):
+                raise E(n.loc, f"cannot assign to 'in' parameter {n.name}")
+            return ent[1], ent[1]["t"]
+        if k == "member":
+            if n.name in ("next", "last"):
+                ir, t = self.expr(n, scope)
+                return ir, t
+            base, bt = self.lvalue(n.base, scope)
+            return self.member_of(base, bt, n)
+        if k == "index":
+            base, bt = self.lvalue(n.base, scope)
+            return self.index_of(base, bt, n, scope)
+        if k == "slice":
+            base, bt = self.lvalue(n.a, scope)
+            ir, t = self.slice_of(base, bt, n, scope)
+            return ir, t
+        raise E(n.loc, "expression cannot be assigned to")
+
+    def member_of(self, base, bt, n: Node):
+        if bt[0] == "header":
+            h = self.headers[bt[1]]
+            for f, w, s in h["fields"]:
+                if f == n.name:
+                    ft = ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]
+                    return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
+            raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
+        if bt[0] == "struct":
+            for f, ft in self.structs[bt[1]]["fields"]:
+                if f == n.name:
+                    return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
+            raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
+        if bt[0] == "stack":
+            ht = ["header", bt[1]]
+            if n.name == "next":
+                return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
+            if n.name == "last":
+                return {"op": "stack_last", "st": base, "t": ht, "size": bt[2]}, ht
+            if n.name == "lastIndex":
+                return {"op": "stack_lastindex", "st": base, "t": ["bit", 32]}, ["bit", 32]
+            if n.name == "size":
+                return {"op": "const", "v": bt[2], "t": ["bit", 32]}, ["bit", 32]
+            raise E(n.loc, f"header stack has no member {n.name}")
+        raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
+
+    def index_of(self, base, bt, n: Node, scope):
+        if bt[0] != "stack":
+            raise E(n.loc, f"indexing a value of type {tstr(bt)}")
+        i_ir, it = self.expr(n.index, scope)
+        v = self.fold(i_ir)
+        if v is not None and not 0 <= v < bt[2]:
+            raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")
+        if v is None and not is_bits(it):
+            raise E(n.index.loc, "stack index must be an integer")
+        return {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
+                "t": ["header", bt[1]], "size": bt[2]}, ["header", bt[1]]
+
+    def slice_of(self, base, bt, n: Node, scope):
+        if not is_bits(bt):
+            raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
+        hi = self.const_int(n.hi, "slice bound")
+        lo = self.const_int(n.lo, "slice bound")
+        if not (0 <= lo <= hi < bt[1]):
+            raise E(n.loc, f"slice [{hi}:{lo}] out of range for {tstr(bt)}")
+        t = ["bit", hi - lo + 1]
+        return {"op": "slice", "a": base, "hi": hi, "lo": lo, "t": t}, t
+
+    def coerce(self, ir_t, t, loc):
+        """Implicit conversion of an expression to type ``t`` (int literals, same types)."""
+        ir, et = ir_t
+        if et == t or t == ["any"]:
+            return ir
+        if et == INTLIT and is_bits(t):
+            v = self.fold(ir)
+            if v is None:
+                raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
+            if t[0] == "bit" and not 0 <= v < (1 << t[1]):
+                if v < 0 or True:
+                    # p4c warns and wraps negative literals; larger values are an error
+                    if v >= (1 << t[1]):
+                        raise E(loc, f"value {v} does not fit in {tstr(t)}")
+            if t[0] == "int" and not -(1 << (t[1] - 1)) <= v < (1 << t[1]):
+                raise E(loc, f"value {v} does not fit in {tstr(t)}")
+            return {"op": "const", "v": _wrap(v, t), "t": t}
+        if et == INTLIT and t[0] == "serenum":
+            return self.coerce(ir_t, t[2], loc)
+        if et[0] == "serenum" and t == et[2]:
+            return ir
+        if et == ["any"]:
+            return ir
+        if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
+            return self.make_value(ir, et, t, loc)
+        raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
+
+    def make_value(self, ir, et, t, loc):
+        """A list expression or struct initializer converted to a struct/header value."""
+        if t[0] == "header":
+            fields = [[f, ["int" if sg else "bit", w]] for f, w, sg in self.headers[t[1]]["fields"]]
+        else:
+            fields = self.structs[t[1]]["fields"]
+        if et[0] == "list":
+            items = ir["items"]
+            if len(items) != len(fields):
+                raise E(loc, f"{tstr(t)} has {len(fields)} fields, the list has {len(items)} values")
+        else:
+            given = ir["fields"]
+            for fname in given:
+                if fname not in [f for f, _ in fields]:
+                    raise E(loc, f"{tstr(t)} has no field {fname}")
+            missing = [f for f, _ in fields if f not in given]
+            if missing:
+                raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
+            items = [given[f] for f, _ in fields]
+        vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
+        return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
+
+    def expr(self, n: Node, scope):
+        k = n.kind
+        if k == "int":
+            if n.width is None:
+                return {"op": "const", "v": n.value, "t": INTLIT}, INTLIT
+            t = ["int" if n.signed else "bit", n.width]
+            return {"op": "const", "v": n.value, "t": t}, t
+        if k == "bool_lit":
+            return {"op": "const", "v": bool(n.value), "t": BOOL}, BOOL
+        if k == "str":
+            return {"op": "const", "v": n.value, "t": ["string"]}, ["string"]
+        if k == "name":
+            if n.name == "error":
+                raise E(n.loc, "'error' must be followed by .member")
+            ent = scope.lookup(n.name) if not n.top else self.global_scope.lookup(n.name)
+            if ent is None:
+                if n.name in self.enums or n.name in self.typedefs:
+                    raise E(n.loc, f"type {n.name} used as a value")
+                raise E(n.loc, f"unknown name {n.name}")
+            if ent[0] == "var":
+                return ent[1], ent[1]["t"]
+            if ent[0] == "const":
+                return ent[1], ent[1]["t"]
+            raise E(n.loc, f"{n.name} is a {ent[0]}, not a value")
+        if k == "member":
+            b = n.base
+            if b.kind == "name" and b.name == "error":
+                if n.name not in self.errors:
+                    raise E(n.loc, f"unknown error {n.name}")
+                return {"op": "const", "v": self.errors.index(n.name), "t": ERROR}, ERROR
+            if b.kind == "name" and b.name in self.enums and scope.lookup(b.name) is None:
+                e = self.enums[b.name]
+                if n.name not in e["members"]:
+                    raise E(n.loc, f"enum {b.name} has no member {n.name}")
+                t = ["serenum", b.name, e["base"]] if e["base"] else ["enum", b.name]
+                return {"op": "const", "v": e["members"][n.name], "t": t}, t
+            if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
+                    b.fn.name == "apply":
+                tname = self.table_ref(b.fn.base, scope)
+                return {"op": "table_hit", "table": tname, "neg": n.name == "miss", "t": BOOL}, BOOL
+            if b.kind == "call" and n.name == "action_run":
+                raise E(n.loc, "action_run may only be used in a switch statement")
+            base, bt = self.expr(b, scope)
+            return self.member_of(base, bt, n)
+        if k == "index":
+            base, bt = self.expr(n.base, scope)
+            return self.index_of(base, bt, n, scope)
+        if k == "slice":
+            base, bt = self.expr(n.a, scope)
+            if bt == INTLIT:
+                raise E(n.loc, "bit slice of an untyped integer")
+            return self.slice_of(base, bt, n, scope)
+        if k == "cast":
+            t = self.resolve_type(n.type)
+            ir, et = self.expr(n.a, scope)
+            return self.cast(ir, et, t, n.loc), t
+        if k == "unary":
+            ir, t = self.expr(n.a, scope)
+            if n.op == "!":
+                ir = self.coerce((ir, t), BOOL, n.a.loc)
+                return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
+            if t[0] == "serenum":
+                t = t[2]
+            if n.op == "+":
+                if not (is_bits(t) or t == INTLIT):
+                    raise E(n.loc, f"unary + on {tstr(t)}")
+                return ir, t
+            if n.op == "~" and t == INTLIT:
+                raise E(n.loc, "~ on an untyped integer needs a width")
+            if t[0] == "bit" and n.op == "-" or is_bits(t) or t == INTLIT:
+                return {"op": "un", "o": n.op, "a": ir, "t": t}, t
+            raise E(n.loc, f"operator {n.op} on a value of type {tstr(t)}")
+        if k == "binary":
+            return self.binary(n, scope)
+        if k == "cond":
+            c = self.coerce(self.expr(n.cond, scope), BOOL, n.cond.loc)
+            a, at = self.expr(n.a, scope)
+            b, bt = self.expr(n.b, scope)
+            if at == INTLIT and bt != INTLIT:
+                a, at = self.coerce((a, at), bt, n.a.loc), bt
+            elif bt == INTLIT and at != INTLIT:
+                b, bt = self.coerce((b, bt), at, n.b.loc), at
+            if at != bt:
+                raise E(n.loc, f"?: branches have types {tstr(at)} and {tstr(bt)}")
+            if at == INTLIT:
+                raise E(n.loc, "?: of untyped integers needs a width")
+            return {"op": "cond", "c": c, "a": a, "b": b, "t": at}, at
+        if k == "call":
+            return self.call_expr(n, scope)
+        if k == "list":
+            items = [self.expr(i, scope) for i in n.items]
+            t = ["list", [it[1] for it in items]]
+            return {"op": "list", "items": [it[0] for it in items], "t": t}, t
+        if k == "struct_init":
+            fields = {}
+            for fname, fe in n.fields:
+                if fname in fields:
+                    raise E(fe.loc, f"field {fname} initialized twice")
+                fields[fname] = self.expr(fe, scope)[0]
+            return {"op": "sinit", "fields": fields, "t": ["sinit"]}, ["sinit"]
+        if k == "type_expr":
+            raise E(n.loc, "a type cannot be used as a value")
+        if k == "dontcare":
+            return {"op": "dontcare", "t": ["any"]}, ["any"]
+        raise E(n.loc, f"unsupported expression {k}")
+
+    def cast(self, ir, et, t, loc):
+        if t[0] == "serenum":
+            return self.cast(ir, et, t[2], loc) | {"t": t}
+        if et[0] == "serenum":
+            et = et[2]
+            ir = dict(ir, t=et)
+        if et == t:
+            return ir
+        if t == BOOL:
+            if et == ["bit", 1] or et == INTLIT:
+                return {"op": "cast", "a": ir, "t": BOOL}
+            raise E(loc, f"cannot cast {tstr(et)} to bool")
+        if is_bits(t):
+            if et == BOOL:
+                if t != ["bit", 1]:
+                    raise E(loc, f"cannot cast bool to {tstr(t)} (only to bit<1>)")
+                return {"op": "cast", "a": ir, "t": t}
+            if is_bits(et) or et == INTLIT:
+                if is_bits(et) and et[0] != t[0] and et[1] != t[1]:
+                    raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (change width and sign in "
+                                 "two casts)")
+                return {"op": "cast", "a": ir, "t": t}
+        raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
+
+    def binary(self, n: Node, scope):
+        op = n.op
+        a, at = self.expr(n.a, scope)
+        b, bt = self.expr(n.b, scope)
+        if at[0] == "serenum" and op in ("==", "!="):
+            at = at[2] if bt[0] != "serenum" else at
+        if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
+            bt = bt[2]
+        if op in ("&&", "||"):
+            a = self.coerce((a, at), BOOL, n.a.loc)
+            b = self.coerce((b, bt), BOOL, n.b.loc)
+            return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
+        if op == "++":
+            if at == INTLIT or bt == INTLIT:
+                raise E(n.loc, "operands of ++ need a width")
+            if not (is_bits(at) and is_bits(bt)):
+                raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
+            t = [at[0], at[1] + bt[1]]
+            return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
+        if op in ("<<", ">>"):
+            if bt[0] == "int":
+                raise E(n.b.loc, "shift amount must be unsigned")
+            if at == INTLIT and bt != INTLIT:
+                raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
+            return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
+        if op in ("==", "!=") and at[0] in ("struct", "header") and bt[0] in ("list", "sinit"):
+            b, bt = self.make_value(b, bt, at, n.b.loc), at
+        elif op in ("==", "!=") and bt[0] in ("struct", "header") and at[0] in ("list", "sinit"):
+            a, at = self.make_value(a, at, bt, n.a.loc), bt
+        if op in ("==", "!="):
+            if at == INTLIT and bt != INTLIT:
+                a, at = self.coerce((a, at), bt, n.a.loc), bt
+            elif bt == INTLIT and at != INTLIT:
+                b, bt = self.coerce((b, bt), at, n.b.loc), at
+            if at != bt:
+                raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
+            if at[0] in ("stack", "list", "varbit"):
+                raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
+            return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
+        # arithmetic / bitwise / ordering
+        if at == INTLIT and bt != INTLIT:
+            a, at = self.coerce((a, at), bt, n.a.loc), bt
+        elif bt == INTLIT and at != INTLIT:
+            b, bt = self.coerce((b, bt), at, n.b.loc), at
+        if at != bt:
+            raise E(n.loc, f"width mismatch: {tstr(at)} {op} {tstr(bt)}")
+        if not (is_bits(at) or at == INTLIT):
+            raise E(n.loc, f"operator {op} on values of type {tstr(at)}")
+        if op in ("/", "%") and at[0] == "int":
+            raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+        if op in ("<", ">", "<=", ">="):
+            return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
+        if op in ("|+|", "|-|") and at == INTLIT:
+            raise E(n.loc, f"{op} needs operands with a width")
+        res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
+        if at == INTLIT:
+            v = self.fold(res)
+            if v is None:
+                raise E(n.loc, "untyped integer expression is not constant")
+            return {"op": "const", "v": v, "t": INTLIT}, INTLIT
+        return res, at
+
+    def call_expr(self, n: Node, scope):
+        fn = n.fn
+        if fn.kind == "member":
+            m = fn.name
+            if m in ("minSizeInBits", "minSizeInBytes", "maxSizeInBits", "maxSizeInBytes"):
+                _, t = self.expr(fn.base, scope) if fn.base.kind != "name" or scope.lookup(fn.base.name) \
+                    else (None, self.resolve_type(Node("typename", fn.base.loc, name=fn.base.name, args=[])))
+                bits = self.size_in_bits(t, n.loc)
+                if m.startswith("max"):
+                    bits += self.varbit_max(t)
+                v = bits if m.endswith("Bits") else bits // 8
+                return {"op": "const", "v": v, "t": INTLIT}, INTLIT
+            if m == "isValid":
+                ir, t = self.expr(fn.base, scope)
+                if t[0] == "struct" and self.structs[t[1]].get("union"):
+                    return {"op": "uvalid", "u": ir, "t": BOOL,
+                            "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
+                if t[0] != "header":
+                    raise E(fn.loc, f"isValid() on a value of type {tstr(t)}")
+                return {"op": "isvalid", "h": ir, "t": BOOL}, BOOL
+            if m == "apply" and fn.base.kind == "name":
+                ent = scope.lookup(fn.base.name)
+                if ent and ent[0] == "table":
+                    raise E(n.loc, "table.apply() as a value: use .hit, .miss or switch(.action_run)")
+            bent = scope.lookup(fn.base.name) if fn.base.kind == "name" else None
+            if bent and bent[0] == "var" and bent[1]["t"] == ["extern", "packet_in"]:
+                if m == "lookahead":
+                    if not n.targs:
+                        raise E(n.loc, "lookahead needs a type argument: lookahead<T>()")
+                    t = self.resolve_type(n.targs[0])
+                    if is_bits(t):
+                        return {"op": "lookahead", "bits": t[1], "t": t}, t
+                    if t[0] == "header":
+                        return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
+                    raise E(n.loc, f"lookahead of type {tstr(t)}")
+                if m == "length":
+                    return {"op": "pkt_length", "t": ["bit", 32]}, ["bit", 32]
+            if bent and bent[0] == "object" and bent[1] == "register" and m == "read":
+                _, _, rec, _ = bent
+                if len(n.args) != 1:
+                    raise E(n.loc, "register.read(index) takes one argument")
+                return {"op": "reg_read", "obj": rec["py"], "i": self.index_expr(n.args[0], scope),
+                        "t": rec["vt"]}, rec["vt"]
+            raise E(n.loc, f"method {m} cannot be used in an expression")
+        if fn.kind == "name":
+            ent = scope.lookup(fn.name)
+            if ent is not None and ent[0] == "function":
+                return self.call_function(ent[1], n, scope)
+            if ent is not None and ent[0] == "action":
+                raise E(n.loc, f"action {fn.name} used as a value")
+            raise E(fn.loc, f"unknown function {fn.name}")
+        raise E(n.loc, "unsupported call")

@@ -1,0 +1,185 @@
+"""v1model extern functions (mark_to_drop, hash, digest, checksums, clone, resubmit, ...)
+and the field lists they take.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
+
+
+class ExternRules:
+    def flat_list(self, n: Node, scope, what: str):
+        """A field list (list expression, struct or header value) -> [(ir, width)]."""
+        if n.kind == "list":
+            out = []
+            for it in n.items:
+                out.extend(self.flat_list(it, scope, what))
+            return out
+        ir, t = self.expr(n, scope)
+        return self.flatten_value(ir, t, n.loc, what)
+
+    def flatten_value(self, ir, t, loc, what):
+        if is_bits(t):
+            return [(ir, t[1])]
+        if t[0] == "bool":
+            return [({"op": "cast", "a": ir, "t": ["bit", 1]}, 1)]
+        if t[0] == "serenum":
+            return [(ir, t[2][1])]
+        if t[0] == "header":
+            h = self.headers[t[1]]
+            return [({"op": "field", "base": ir, "f": pyname(f),
+                      "t": ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]},
+                     None if f == h.get("varbit") else w)
+                    for f, w, s in h["fields"]]
+        if t[0] == "varbit":
+            return [(ir, None)]
+        if t[0] == "struct":
+            out = []
+            for f, ft in self.structs[t[1]]["fields"]:
+                out.extend(self.flatten_value({"op": "field", "base": ir, "f": pyname(f), "t": ft}, ft, loc, what))
+            return out
+        if t == INTLIT:
+            raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
+        raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
+
+    def extern_call(self, name: str, call: Node, scope) -> list:
+        args = call.args
+        loc = call.loc
+
+        def nargs(n):
+            if len(args) != n:
+                raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
+        if name == "mark_to_drop":
+            nargs(1)
+            lv, t = self.lvalue(args[0], scope)
+            if t != ["struct", "standard_metadata_t"]:
+                raise E(args[0].loc, "mark_to_drop takes the standard_metadata")
+            return [{"s": "mark_to_drop", "sm": lv}]
+        if name == "verify":
+            nargs(2)
+            if self.ctx.get("kind") != "parser":
+                raise E(loc, "verify is only allowed in a parser")
+            c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
+            e = self.coerce(self.expr(args[1], scope), ERROR, args[1].loc)
+            return [{"s": "verify", "c": c, "e": e}]
+        if name == "random":
+            nargs(3)
+            lv, t = self.lvalue(args[0], scope)
+            if not is_bits(t):
+                raise E(args[0].loc, "random result must be bit<N>")
+            lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
+            hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
+            return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
+        if name == "digest":
+            nargs(2)
+            if self.ctx.get("role") != "ingress":
+                raise E(loc, "digest is only supported in the ingress control")
+            self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
+            if call.targs:
+                dt = self.resolve_type(call.targs[0])
+            else:
+                _, dt = self.expr(args[1], scope) if args[1].kind != "list" else (None, None)
+            if dt is None or dt[0] != "struct":
+                raise E(args[1].loc, "digest data must be a struct (give the type: digest<T>(...))")
+            fields = self.structs[dt[1]]["fields"]
+            if args[1].kind == "list":
+                if len(args[1].items) != len(fields):
+                    raise E(args[1].loc, f"digest {dt[1]} has {len(fields)} fields, list has "
+                                         f"{len(args[1].items)}")
+                items = [self.coerce(self.expr(it, scope), ft, it.loc)
+                         for it, (fn, ft) in zip(args[1].items, fields)]
+            else:
+                ir, t = self.expr(args[1], scope)
+                if t != dt:
+                    raise E(args[1].loc, f"digest data has type {tstr(t)}, expected {dt[1]}")
+                items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} for fn, ft in fields]
+            for (fn, ft), it in zip(fields, items):
+                if not (is_bits(ft) or ft[0] in ("bool", "serenum")):
+                    raise E(args[1].loc, f"digest field {fn} of type {tstr(ft)} is not supported")
+            self.digests.setdefault(dt[1], {"name": dt[1], "fields": [[fn, ft] for fn, ft in fields]})
+            # BMv2 reads the fields of an l-value argument when ingress ends (the digest
+            # primitive only records which field list to send); a list expression is
+            # copied into temporaries by p4c, i.e. its values are those of the call.
+            return [{"s": "digest", "name": dt[1], "items": items, "late": args[1].kind != "list"}]
+        if name == "hash":
+            nargs(5)
+            lv, t = self.lvalue(args[0], scope)
+            if not is_bits(t):
+                raise E(args[0].loc, "hash result must be bit<N>")
+            algo = self.enum_member(args[1], "HashAlgorithm")
+            if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
+                raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
+            base = self.expr(args[2], scope)
+            bt = base[1] if is_bits(base[1]) else ["bit", 32]
+            base = self.coerce(base, bt, args[2].loc)
+            mx = self.expr(args[4], scope)
+            mt = mx[1] if is_bits(mx[1]) else ["bit", 32]
+            mx = self.coerce(mx, mt, args[4].loc)
+            data = self.flat_list(args[3], scope, "hash data")
+            return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
+                     "data": [[d, w] for d, w in data]}]
+        if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
+                    "update_checksum_with_payload"):
+            nargs(4)
+            payload = name.endswith("_with_payload")
+            role = self.ctx.get("role")
+            want = "verify_checksum" if name.startswith("verify") else "compute_checksum"
+            if role != want:
+                raise E(loc, f"{name} belongs in the {want.replace('_', ' ')} control")
+            c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
+            data = self.flat_list(args[1], scope, f"{name} data")
+            algo = self.enum_member(args[3], "HashAlgorithm")
+            if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
+                raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
+            if name.startswith("verify"):
+                ck, ct = self.expr(args[2], scope)
+                return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
+                         "ck": ck, "t": ct, "algo": algo, "payload": payload}]
+            lv, lt = self.lvalue(args[2], scope)
+            if not is_bits(lt):
+                raise E(args[2].loc, "checksum field must be bit<N>")
+            return [{"s": "update_checksum", "c": c, "data": [[d, w] for d, w in data],
+                     "l": lv, "t": lt, "algo": algo, "payload": payload}]
+        if name in ("clone", "clone3", "clone_preserving_field_list"):
+            role = self.ctx.get("role")
+            if role not in ("ingress", "egress"):
+                raise E(loc, f"{name} is only allowed in ingress or egress")
+            ctype = self.enum_member(args[0], "CloneType") if args else None
+            if name == "clone":
+                nargs(2)
+                fl = 0
+            elif name == "clone3":
+                raise E(loc, "clone3 is deprecated; use clone_preserving_field_list")
+            else:
+                nargs(3)
+                fl = self.const_int(args[2], "field list index", minimum=0)
+            sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
+            return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
+        if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
+            nargs(1)
+            fl = self.const_int(args[0], "field list index", minimum=0)
+            role = self.ctx.get("role")
+            kind = "resubmit" if name.startswith("resubmit") else "recirculate"
+            if kind == "resubmit" and role != "ingress":
+                raise E(loc, "resubmit is only allowed in ingress")
+            if kind == "recirculate" and role != "egress":
+                raise E(loc, "recirculate is only allowed in egress")
+            return [{"s": kind, "fl": fl}]
+        if name in ("resubmit", "recirculate"):
+            raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
+        if name == "truncate":
+            nargs(1)
+            return [{"s": "truncate", "n": self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)}]
+        if name in ("assert", "assume"):
+            nargs(1)
+            return [{"s": "assert", "c": self.coerce(self.expr(args[0], scope), BOOL, args[0].loc),
+                     "where": str(loc)}]
+        if name == "log_msg":
+            if not args or args[0].kind != "str":
+                raise E(loc, "log_msg needs a string literal")
+            data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
+            return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
+        raise E(loc, f"extern {name} is not supported")

@@ -1,0 +1,133 @@
+"""The final IR dict: P4Runtime ids and aliases for every object, and the JSON layout
+read by switch.runtime.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .elab_common import IR_FORMAT, pyname
+from .ids import aliases, assign_ids
+
+
+class OutputRules:
+    # ---------------------------------------------------------------- output
+    def finish(self, blocks, decls) -> dict:
+        used_actions = {q: a for q, a in self.actions.items() if a["used"] or self._called(q, blocks)}
+        syms = {
+            "action": {q: a["uid"] for q, a in used_actions.items()},
+            "table": {q: t["uid"] for q, t in self.tables.items()},
+            "counter": {c["name"]: c["uid"] for c in self.objects["counters"]},
+            "register": {r["name"]: r["uid"] for r in self.objects["registers"]},
+            "meter": {m["name"]: m["uid"] for m in self.objects["meters"]},
+            "direct_counter": {c["name"]: c["uid"] for c in self.objects["direct_counters"]},
+            "direct_meter": {m["name"]: m["uid"] for m in self.objects["direct_meters"]},
+            "digest": {d: None for d in self.digests},
+            # p4c hashes the header *type* name (controlPlaneName of the Type_Header)
+            "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
+                                  for n, c in self.controller_headers.items()},
+        }
+        ids = assign_ids(syms)
+        al = aliases([n for kind in syms.values() for n in kind])
+        actions = []
+        for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
+            ctl = [p for p in a["params"] if p["dir"] is None]
+            actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
+                            "params": [{"name": p["name"], "id": i + 1, "width": p["t"][1], "py": p["py"]}
+                                       for i, p in enumerate(ctl)],
+                            "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
+                                           for p in a["params"]],
+                            "body": a["body"], "annos": _annos_json(a["annos"]),
+                            "control": a["control"]})
+        aid = {a["name"]: a["id"] for a in actions}
+        tables = []
+        for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
+            tables.append({
+                "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
+                          "expr": k["expr"], "annos": _annos_json(k["annos"])} for k in t["keys"]],
+                "actions": [{"id": aid[a["name"]], "name": a["name"], "scope": a["scope"],
+                             "annos": _annos_json(a["annos"]), "bound": a.get("bound", [])}
+                            for a in t["actions"]],
+                "default": {"action": aid[t["default"]["action"]], "params": t["default"]["params"],
+                            "const": t["default"]["const"]},
+                "const_entries": [dict(e, action=aid[e["action"]], matches=[
+                    {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
+                     "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])
+                    for e in t["const_entries"]],
+                "is_const": t["is_const"],
+                "direct_counter": ids["direct_counter"][t["direct_counter"]] if t["direct_counter"] else None,
+                "direct_meter": ids["direct_meter"][t["direct_meter"]] if t["direct_meter"] else None,
+                "annos": _annos_json(t["annos"]), "support_timeout": t["support_timeout"],
+                "control": t["control"],
+            })
+
+        def objs(kind, key):
+            out = []
+            for o in self.objects[key]:
+                r = {k: v for k, v in o.items() if k not in ("uid", "annos", "vt")}
+                r["id"] = ids[kind][o["name"]]
+                r["alias"] = al[o["name"]]
+                r["annos"] = _annos_json(o["annos"])
+                if "table" in r and r["table"]:
+                    r["table_id"] = ids["table"][r["table"]]
+                out.append(r)
+            return out
+        return {
+            "format": IR_FORMAT,
+            "program": self.program,
+            "headers": self.headers,
+            "structs": {n: {"fields": [[pyname(f), t] for f, t in s["fields"]],
+                            "p4_fields": [f for f, _ in s["fields"]]} for n, s in self.structs.items()},
+            "header_fields": {n: [pyname(f) for f, _, _ in h["fields"]] for n, h in self.headers.items()},
+            "errors": self.errors,
+            "enums": {n: {"base": e["base"], "members": e["members"]} for n, e in self.enums.items()},
+            "field_lists": {str(k): v for k, v in self.fl_fields.items()},
+            "blocks": blocks,
+            "subcontrols": getattr(self, "subcontrols", []),
+            "actions": actions,
+            "tables": tables,
+            "counters": objs("counter", "counters"),
+            "registers": objs("register", "registers"),
+            "meters": objs("meter", "meters"),
+            "direct_counters": objs("direct_counter", "direct_counters"),
+            "direct_meters": objs("direct_meter", "direct_meters"),
+            "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"]}
+                        for d, v in self.digests.items()],
+            "functions": list(self.functions.values()),
+            "controller_headers": {
+                n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
+                    "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}
+                for n, c in self.controller_headers.items()},
+        }
+
+    def _called(self, q, blocks) -> bool:
+        return q in self.called_actions if hasattr(self, "called_actions") else _mentions(blocks, q, self.actions)
+
+
+def _mentions(blocks, q, actions) -> bool:
+    found = False
+
+    def walk(x):
+        nonlocal found
+        if found:
+            return
+        if isinstance(x, dict):
+            if x.get("s") == "call_action" and x.get("action") == q:
+                found = True
+                return
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(blocks)
+    if not found:
+        for other in actions.values():
+            if other["name"] != q and other["used"]:
+                walk(other["body"])
+    return found
+
+
+def _annos_json(annos) -> list:
+    return [[n, [a if isinstance(a, (int, str)) else str(a) for a in args]] for n, args, _ in (annos or ())]

@@ -1,0 +1,352 @@
+"""Statements and method calls: assignments, if/switch, table and sub-control apply,
+action and function calls, packet_in/packet_out, header validity, extern object methods.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+
+
+class StatementRules:
+    # ---------------------------------------------------------------- statements
+    def stmt(self, s: Node, scope: Scope) -> list:
+        k = s.kind
+        if k == "block":
+            inner = Scope(scope)
+            out = []
+            for x in s.stmts:
+                out.extend(self.stmt(x, inner))
+            return [{"s": "block", "body": out}] if out else []
+        if k == "empty":
+            return []
+        if k == "var":
+            t = self.resolve_type(s.type)
+            if t[0] == "varbit":
+                raise E(s.loc, "varbit local variables are not supported by the embedded target")
+            self.tmp += 1
+            py = f"v{self.tmp}_{s.name}"
+            if self.ctx.get("ctl_local"):
+                py = "L." + py
+            init = None
+            if s.init is not None:
+                init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+            scope.add(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"))
+            return [{"s": "decl", "n": py, "t": t, "init": init}]
+        if k == "const":
+            t = self.resolve_type(s.type)
+            ir = self.coerce(self.expr(s.value, scope), t, s.value.loc)
+            v = self.fold(ir)
+            if v is None:
+                raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
+            scope.add(s.name, ("const", {"op": "const", "v": v, "t": t}))
+            return []
+        if k == "assign":
+            lhs, lt = self.lvalue(s.lhs, scope)
+            rhs = self.coerce(self.expr(s.rhs, scope), lt, s.rhs.loc)
+            if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
+                raise E(s.loc, "varbit values can only be copied from one header field to another")
+            return [{"s": "assign", "l": lhs, "r": rhs}]
+        if k == "if":
+            c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
+            then = self.stmt(s.then, Scope(scope))
+            els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+            return [{"s": "if", "c": c, "then": then, "else": els}]
+        if k == "exit":
+            if self.ctx.get("kind") == "parser":
+                raise E(s.loc, "exit is not allowed in a parser")
+            return [{"s": "exit"}]
+        if k == "return":
+            if self.ctx.get("kind") == "function":
+                ret = self.ctx["ret"]
+                v = None
+                if s.value is not None:
+                    v = self.coerce(self.expr(s.value, scope), ret, s.value.loc)
+                elif ret != VOID:
+                    raise E(s.loc, "function must return a value")
+                return [{"s": "return", "v": v}]
+            if s.value is not None:
+                raise E(s.loc, "return with a value outside a function")
+            return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
+        if k == "switch":
+            return [self.switch_stmt(s, scope)]
+        if k == "call_stmt":
+            return self.call_stmt(s.call, scope)
+        if k == "instance":
+            raise E(s.loc, "instantiation inside a block is not supported")
+        raise E(s.loc, f"unsupported statement {k}")
+
+    def switch_stmt(self, s: Node, scope) -> dict:
+        e = s.expr
+        if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
+                e.base.fn.kind == "member" and e.base.fn.name == "apply":
+            tname = self.table_ref(e.base.fn.base, scope)
+            tab = self.tables[tname]
+            anames = {a["name"] for a in tab["actions"]}
+            cases = []
+            pending: list = []
+            seen = set()
+            for c in s.cases:
+                if c.label is None:
+                    label = "default"
+                else:
+                    if c.label.kind != "name":
+                        raise E(c.label.loc, "switch case must be an action name")
+                    ent = scope.lookup(c.label.name)
+                    if ent is None or ent[0] != "action" or ent[1] not in anames:
+                        raise E(c.label.loc, f"{c.label.name} is not an action of table {tname}")
+                    label = ent[1]
+                    if label in seen:
+                        raise E(c.label.loc, f"duplicate switch case {c.label.name}")
+                    seen.add(label)
+                pending.append(label)
+                if c.body is not None:
+                    cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope))})
+                    pending = []
+            if pending:
+                cases.append({"labels": pending, "body": []})
+            return {"s": "switch_action", "table": tname, "cases": cases}
+        ir, t = self.expr(e, scope)
+        if not (is_bits(t) or t[0] in ("enum", "serenum", "error")):
+            raise E(e.loc, f"switch on a value of type {tstr(t)}")
+        cases, pending = [], []
+        for c in s.cases:
+            if c.label is None:
+                pending.append("default")
+            else:
+                v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
+                if v is None:
+                    raise E(c.label.loc, "switch label must be a compile-time constant")
+                pending.append(v)
+            if c.body is not None:
+                cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope))})
+                pending = []
+        if pending:
+            cases.append({"labels": pending, "body": []})
+        return {"s": "switch_value", "e": ir, "cases": cases}
+
+    def table_ref(self, n: Node, scope) -> str:
+        if n.kind != "name":
+            raise E(n.loc, "expected a table name")
+        ent = scope.lookup(n.name)
+        if ent is None or ent[0] != "table":
+            raise E(n.loc, f"{n.name} is not a table")
+        return ent[1]
+
+    def call_stmt(self, call: Node, scope) -> list:
+        fn = call.fn
+        if fn.kind == "member":
+            base, m = fn.base, fn.name
+            # table.apply()
+            if m == "apply" and base.kind == "name":
+                ent = scope.lookup(base.name)
+                if ent and ent[0] == "table":
+                    return [{"s": "apply", "table": ent[1]}]
+                if ent and ent[0] == "subcontrol":
+                    return [self.apply_subcontrol(ent[1], call, scope)]
+            bent = scope.lookup(base.name) if base.kind == "name" else None
+            if bent and bent[0] == "object":
+                return [self.object_call(bent, m, call, scope)]
+            # packet_in / packet_out methods
+            if bent and bent[0] == "var" and bent[1]["t"][0] == "extern":
+                ext = bent[1]["t"][1]
+                if ext == "packet_in":
+                    return [self.packet_in_call(m, call, scope)]
+                if ext == "packet_out":
+                    if m != "emit" or len(call.args) != 1:
+                        raise E(call.loc, "packet_out supports emit(hdr)")
+                    ir, t = self.expr(call.args[0], scope)
+                    return self.emit_stmts(ir, t, call.args[0].loc)
+                raise E(call.loc, f"unknown method {ext}.{m}")
+            ir, t = self.expr(base, scope)
+            if t[0] == "header" and m in ("setValid", "setInvalid"):
+                if call.args:
+                    raise E(call.loc, f"{m}() takes no arguments")
+                self.check_lvalue(base, scope)
+                return [{"s": "setvalid", "h": ir, "v": m == "setValid",
+                         "siblings": self.union_siblings(ir) if m == "setValid" else [],
+                         "bytes": self.headers[t[1]]["bytes"]}]
+            if t[0] == "stack" and m in ("push_front", "pop_front"):
+                if len(call.args) != 1:
+                    raise E(call.loc, f"{m}(count) takes one argument")
+                n = self.const_int(call.args[0], f"{m} count", minimum=0)
+                return [{"s": m, "st": ir, "count": n}]
+            if t[0] == "header" and m == "isValid":
+                return []
+            raise E(fn.loc, f"unknown method {m} on a value of type {tstr(t)}")
+        if fn.kind == "name":
+            ent = scope.lookup(fn.name)
+            if ent is not None and ent[0] == "action":
+                return [self.direct_action(ent[1], call, scope)]
+            if ent is not None and ent[0] == "function":
+                f = ent[1]
+                if any(p["dir"] in ("out", "inout") for p in f["params"]):
+                    return [self.call_function_stmt(f, call, scope)]
+                ir, t = self.call_function(f, call, scope)
+                return [{"s": "eval", "e": ir}]
+            if fn.name in V1_EXTERN_FUNCS:
+                return self.extern_call(fn.name, call, scope)
+            if fn.name in self.externs:
+                raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
+            raise E(fn.loc, f"unknown function or action {fn.name}")
+        raise E(call.loc, "unsupported call")
+
+    def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
+        if len(call.args) != len(blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
+                              f"got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, blk["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                             "py": p["py"]})
+        return {"s": "apply_control", "fn": blk["fn"], "args": args}
+
+    def direct_action(self, q: str, call: Node, scope) -> dict:
+        a = self.actions[q]
+        a["used"] = True
+        if len(call.args) != len(a["params"]):
+            raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, a["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv})
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+        return {"s": "call_action", "action": q, "args": args}
+
+    def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        if len(call.args) != len(f["params"]):
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        args = []
+        for arg, p in zip(call.args, f["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                             "t": p["t"]})
+        return {"s": "call_fn", "fn": f["py"], "args": args}
+
+    def call_function(self, f: dict, call: Node, scope):
+        if len(call.args) != len(f["params"]):
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        if any(p["dir"] in ("out", "inout") for p in f["params"]):
+            st = self.call_function_stmt(f, call, scope)
+            return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
+        args = [self.coerce(self.expr(a, scope), p["t"], a.loc) for a, p in zip(call.args, f["params"])]
+        return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
+
+    def packet_in_call(self, m: str, call: Node, scope) -> dict:
+        if m == "extract":
+            if len(call.args) not in (1, 2):
+                raise E(call.loc, "extract takes a header (and a varbit size in bits)")
+            a = call.args[0]
+            if len(call.args) == 2:
+                ir, t = self.lvalue(a, scope)
+                if t[0] != "header" or not self.headers[t[1]].get("varbit"):
+                    raise E(a.loc, "two-argument extract needs a header with a varbit field")
+                bits = self.coerce(self.expr(call.args[1], scope), ["bit", 32], call.args[1].loc)
+                return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits}
+            if a.kind == "member" and a.name == "next":
+                ir, t = self.expr(a.base, scope)
+                if t[0] != "stack":
+                    raise E(a.loc, ".next on a non-stack")
+                return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
+            ir, t = self.lvalue(a, scope)
+            if t[0] != "header":
+                raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            if self.headers[t[1]].get("varbit"):
+                raise E(call.loc, f"header {t[1]} has a varbit field: extract it with "
+                                  "extract(hdr, size_in_bits)")
+            return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
+        if m == "advance":
+            if len(call.args) != 1:
+                raise E(call.loc, "advance(bits) takes one argument")
+            return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],
+                                                        call.args[0].loc)}
+        raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
+
+    def emit_stmts(self, ir, t, loc) -> list:
+        if t[0] == "header":
+            return [{"s": "emit", "h": ir, "hdr": t[1]}]
+        if t[0] == "stack":
+            return [{"s": "emit_stack", "st": ir, "hdr": t[1], "size": t[2]}]
+        if t[0] == "struct":
+            out = []
+            for fname, ft in self.structs[t[1]]["fields"]:
+                out.extend(self.emit_stmts({"op": "field", "base": ir, "f": pyname(fname), "t": ft}, ft, loc))
+            return out
+        raise E(loc, f"emit of a value of type {tstr(t)}")
+
+    def union_siblings(self, ir) -> list:
+        """For a header inside a header_union: the other members, made invalid when it
+        becomes valid (BMv2 header unions)."""
+        if ir["op"] != "field":
+            return []
+        bt = ir["base"]["t"]
+        if bt[0] != "struct" or not self.structs[bt[1]].get("union"):
+            return []
+        return [{"op": "field", "base": ir["base"], "f": pyname(f), "t": ft}
+                for f, ft in self.structs[bt[1]]["fields"] if pyname(f) != ir["f"]]
+
+    def object_call(self, ent, m: str, call: Node, scope) -> dict:
+        _, kind, rec, itype = ent
+        args = call.args
+        if kind == "counter" and m == "count":
+            if len(args) != 1:
+                raise E(call.loc, "counter.count(index) takes one argument")
+            return {"s": "counter", "obj": rec["py"], "i": self.index_expr(args[0], scope)}
+        if kind == "direct_counter" and m == "count":
+            return {"s": "nop"}
+        if kind == "register" and m == "read":
+            if len(args) != 2:
+                raise E(call.loc, "register.read(result, index) takes two arguments")
+            lv, lt = self.lvalue(args[0], scope)
+            if lt != rec["vt"]:
+                raise E(args[0].loc, f"register {rec['name']} holds {tstr(rec['vt'])}, "
+                                     f"result is {tstr(lt)}")
+            return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope),
+                    "t": lt}
+        if kind == "register" and m == "write":
+            if len(args) != 2:
+                raise E(call.loc, "register.write(index, value) takes two arguments")
+            v = self.coerce(self.expr(args[1], scope), rec["vt"], args[1].loc)
+            return {"s": "reg_write", "obj": rec["py"], "i": self.index_expr(args[0], scope), "v": v,
+                    "t": rec["vt"]}
+        if kind == "meter" and m == "execute_meter":
+            if len(args) != 2:
+                raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
+            lv, lt = self.lvalue(args[1], scope)
+            if not is_bits(lt):
+                raise E(args[1].loc, "meter result must be bit<N>")
+            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope), "l": lv, "t": lt}
+        if kind == "direct_meter" and m == "read":
+            if len(args) != 1:
+                raise E(call.loc, "direct_meter.read(result) takes one argument")
+            lv, lt = self.lvalue(args[0], scope)
+            return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
+        raise E(call.loc, f"{kind} has no method {m}")
+
+    def index_expr(self, n: Node, scope):
+        ir, t = self.expr(n, scope)
+        if t == INTLIT:
+            return self.coerce((ir, t), ["bit", 32], n.loc)
+        if not is_bits(t):
+            raise E(n.loc, f"index of type {tstr(t)}")
+        return ir

@@ -1,0 +1,197 @@
+"""Tables: keys and their p4c names, action lists (scopes, bound arguments), default
+actions, const entries.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node, annotation
+from .elab_common import E, expr_text, is_bits, Scope, tstr, _u
+
+
+class TableRules:
+    # ---------------------------------------------------------------- tables
+    def declare_table(self, d: Node, q: str, scope: Scope) -> None:
+        name_anno = annotation(d.annos, "name")
+        if name_anno:
+            nm = name_anno[1][0]
+            q = nm[1:] if nm.startswith(".") else q.rsplit(".", 1)[0] + "." + nm
+        props = d.props
+        for pn, pv in props.items():
+            if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
+                          "meters", "support_timeout", "implementation", "max_group_size"):
+                raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
+        if "implementation" in props:
+            raise E(props["implementation"].loc, "action profiles/selectors (implementation) are not "
+                                                 "supported by the embedded target")
+        keys = []
+        for k in props.get("key", []):
+            ir, t = self.expr(k.expr, scope)
+            if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
+                raise E(k.match_loc, f"unsupported match kind {k.match}")
+            if t[0] == "bool":
+                ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
+            elif t[0] == "serenum":
+                t = t[2]
+            if t[0] == "int":
+                # the control plane matches the two's-complement bits of a signed key
+                ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
+            elif not is_bits(t):
+                raise E(k.expr.loc, f"table key of type {tstr(t)}")
+            na = annotation(k.annos, "name")
+            kname = na[1][0] if na else expr_text(k.expr)
+            keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
+                         "id": len(keys) + 1, "annos": k.annos})
+        if sum(1 for k in keys if k["match"] == "lpm") > 1:
+            raise E(d.loc, f"table {q}: more than one lpm key")
+        acts = []
+        for a in props.get("actions", []):
+            ent = scope.lookup(a.name)
+            if ent is None or ent[0] != "action":
+                raise E(a.loc, f"table {q}: unknown action {a.name}")
+            arec = self.actions[ent[1]]
+            arec["used"] = True
+            scope_ = "TABLE_AND_DEFAULT"
+            if annotation(a.annos, "defaultonly"):
+                scope_ = "DEFAULT_ONLY"
+            elif annotation(a.annos, "tableonly"):
+                scope_ = "TABLE_ONLY"
+            dparams = [p for p in arec["params"] if p["dir"]]
+            if len(a.args) != len(dparams):
+                raise E(a.loc, f"table {q}: action {a.name} needs {len(dparams)} bound argument(s) "
+                               f"for its directional parameters, got {len(a.args)}")
+            bound = []
+            for arg, p in zip(a.args, dparams):
+                if p["dir"] in ("out", "inout"):
+                    lv, lt = self.lvalue(arg, scope)
+                    if lt != p["t"]:
+                        raise E(arg.loc, f"bound argument for {p['name']} has type {tstr(lt)}, "
+                                         f"expected {tstr(p['t'])}")
+                    bound.append({"dir": p["dir"], "e": lv})
+                else:
+                    bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound})
+        anames = [a["name"] for a in acts]
+        da = props.get("default_action")
+        if da is not None:
+            dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
+            if dname not in anames:
+                raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
+            default = {"action": dname, "params": dparams, "const": bool(da.const)}
+        else:
+            # p4c: a table without default_action gets NoAction, added to its actions as
+            # @defaultonly when it is not listed
+            if "NoAction" not in self.actions:
+                raise E(d.loc, f"table {q} has no default_action and NoAction is not declared")
+            self.actions["NoAction"]["used"] = True
+            default = {"action": "NoAction", "params": [], "const": False}
+            if "NoAction" not in anames:
+                acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
+                anames.append("NoAction")
+        size = 1024
+        if "size" in props:
+            size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
+        entries = []
+        ent_node = props.get("entries")
+        if ent_node is not None:
+            n = len(ent_node.entries)
+            for i, en in enumerate(ent_node.entries):
+                ks = en.keysets
+                if len(ks) != len(keys):
+                    raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
+                matches = []
+                for kn, kdef in zip(ks, keys):
+                    m = self.entry_match(kn, kdef, scope, q)
+                    if m is not None:
+                        matches.append(m)
+                aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
+                if aname not in anames:
+                    raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
+                needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
+                prio = 0
+                if needs_prio:
+                    prio = (self.const_int(en.priority, "entry priority", minimum=1)
+                            if en.priority is not None else n - i)
+                entries.append({"matches": matches, "action": aname, "params": aparams,
+                                "priority": prio})
+        dc = props.get("counters")
+        dm = props.get("meters")
+        rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
+               "control": self.ctx["block"],
+               "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
+               "direct_counter": None, "direct_meter": None,
+               "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
+               "support_timeout": "support_timeout" in props}
+        for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
+            if prop is None:
+                continue
+            if prop.value.kind != "name" or not scope.lookup(prop.value.name) or \
+                    scope.lookup(prop.value.name)[1] != kind:
+                raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
+            orec = scope.lookup(prop.value.name)[2]
+            if orec["table"] is not None:
+                raise E(prop.loc, f"{kind} {orec['name']} is already attached to table {orec['table']}")
+            orec["table"] = q
+            rec[kind] = orec["name"]
+        if q in self.tables:
+            raise E(d.loc, f"table {q} declared twice")
+        self.tables[q] = rec
+        return q
+
+    def entry_match(self, kn: Node, kdef: dict, scope, q):
+        w = kdef["width"]
+        t = ["bit", w]
+        kind = kdef["match"]
+        if kn.kind in ("default", "dontcare"):
+            if kind == "exact":
+                raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
+            return None
+        ks = self.keyset(kn, t, scope)
+        if ks["k"] == "value":
+            v = ks["v"] & ((1 << w) - 1)
+            if kind == "lpm":
+                return {"id": kdef["id"], "kind": "lpm", "value": v, "prefix_len": w}
+            if kind == "ternary":
+                return {"id": kdef["id"], "kind": "ternary", "value": v, "mask": (1 << w) - 1}
+            if kind == "range":
+                return {"id": kdef["id"], "kind": "range", "value": v, "high": v}
+            return {"id": kdef["id"], "kind": kind, "value": v}
+        if ks["k"] == "mask":
+            if kind == "ternary":
+                return {"id": kdef["id"], "kind": "ternary", "value": ks["v"], "mask": ks["m"]}
+            if kind == "lpm":
+                m = ks["m"]
+                plen = bin(m).count("1")
+                if m != ((1 << plen) - 1) << (w - plen):
+                    raise E(kn.loc, f"table {q}: lpm mask {m:#x} is not a prefix")
+                return {"id": kdef["id"], "kind": "lpm", "value": ks["v"], "prefix_len": plen}
+            raise E(kn.loc, f"table {q}: a mask on a {kind} key")
+        if ks["k"] == "range":
+            if kind != "range":
+                raise E(kn.loc, f"table {q}: a range on a {kind} key")
+            return {"id": kdef["id"], "kind": "range", "value": ks["lo"], "high": ks["hi"]}
+        return None
+
+    def action_call(self, e: Node, scope, what: str):
+        if e.kind == "name":
+            e = Node("call", e.loc, fn=e, targs=[], args=[])
+        if e.kind != "call" or e.fn.kind != "name":
+            raise E(e.loc, f"{what}: expected an action call")
+        ent = scope.lookup(e.fn.name)
+        if ent is None or ent[0] != "action":
+            raise E(e.fn.loc, f"{what}: unknown action {e.fn.name}")
+        a = self.actions[ent[1]]
+        a["used"] = True
+        if len(e.args) != len(a["params"]):
+            raise E(e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
+                           f"got {len(e.args)}")
+        vals = []
+        for arg, p in zip(e.args, a["params"]):
+            if p["dir"]:
+                continue  # directional: bound in the table's actions list
+            v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+            if v is None:
+                raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
+            vals.append(_u(v, p["t"]))
+        return ent[1], vals

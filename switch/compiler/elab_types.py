@@ -1,0 +1,187 @@
+"""Types: resolving type syntax, constant folding, header/struct/enum declarations.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
+tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node, annotation
+from .elab_common import BOOL, E, ERROR, _eval_bin, INTLIT, is_bits, tstr, VOID, _wrap
+
+
+class TypeRules:
+    # ---------------------------------------------------------------- types
+    def resolve_type(self, n: Node, allow_generic=False):
+        k = n.kind
+        if k == "bit":
+            return ["bit", self.const_int(n.width, "a bit width", minimum=1)]
+        if k == "sint":
+            return ["int", self.const_int(n.width, "an int width", minimum=1)]
+        if k == "int_inf":
+            return INTLIT
+        if k == "varbit":
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1)]
+        if k == "bool":
+            return BOOL
+        if k == "void":
+            return VOID
+        if k == "error":
+            return ERROR
+        if k == "string":
+            return ["string"]
+        if k == "match_kind":
+            return ["match_kind"]
+        if k == "tuple":
+            return ["list", [self.resolve_type(a) for a in n.args]]
+        if k == "stack":
+            et = self.resolve_type(n.elem)
+            if et[0] != "header":
+                raise E(n.loc, f"header stack of non-header type {tstr(et)}")
+            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1)]
+        if k == "dontcare":
+            return ["any"]
+        if k == "typename":
+            name = n.name
+            if name in self.typedefs:
+                return self.typedefs[name]
+            if name in self.headers:
+                return ["header", name]
+            if name in self.structs:
+                return ["struct", name]
+            if name in self.enums:
+                e = self.enums[name]
+                return ["serenum", name, e["base"]] if e["base"] else ["enum", name]
+            if name in self.externs or name in ("packet_in", "packet_out"):
+                return ["extern", name]
+            if allow_generic:
+                return ["any"]
+            raise E(n.loc, f"unknown type {name}")
+        raise E(n.loc, f"unsupported type {k}")
+
+    def const_int(self, n: Node, what: str, minimum: int | None = None) -> int:
+        ir, t = self.expr(n, self.global_scope)
+        v = self.fold(ir)
+        if v is None or isinstance(v, bool):
+            raise E(n.loc, f"{what} must be a compile-time integer constant")
+        if minimum is not None and v < minimum:
+            raise E(n.loc, f"{what} must be >= {minimum}, got {v}")
+        return v
+
+    def fold(self, ir):
+        """Value of a constant IR expression, or None."""
+        op = ir["op"]
+        if op == "const":
+            return ir["v"]
+        if op == "cast":
+            v = self.fold(ir["a"])
+            return None if v is None else _wrap(int(v), ir["t"]) if is_bits(ir["t"]) else v
+        if op == "bin":
+            a, b = self.fold(ir["a"]), self.fold(ir["b"])
+            if a is None or b is None:
+                return None
+            try:
+                return _eval_bin(ir["o"], a, b, ir["a"]["t"], ir["t"])
+            except ZeroDivisionError:
+                return None
+        if op == "un":
+            a = self.fold(ir["a"])
+            if a is None:
+                return None
+            o, t = ir["o"], ir["t"]
+            if o == "!":
+                return not a
+            if o == "-":
+                return _wrap(-a, t) if is_bits(t) else -a
+            if o == "~":
+                return _wrap(~a, t) if is_bits(t) else ~a
+        if op == "slice":
+            a = self.fold(ir["a"])
+            return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
+        return None
+
+    def declare_struct(self, d: Node) -> None:
+        if d.name in self.headers or d.name in self.structs:
+            raise E(d.loc, f"type {d.name} declared twice")
+        fields = []
+        seen = set()
+        for f in d.fields:
+            if f.name in seen:
+                raise E(f.loc, f"field {f.name} declared twice in {d.name}")
+            seen.add(f.name)
+            t = self.resolve_type(f.type)
+            if d.kind == "header":
+                if t[0] == "serenum":
+                    t = t[2]
+                if t[0] == "bool":
+                    t = ["bit", 1]
+                if t[0] == "varbit":
+                    if any(ft[0] == "varbit" for _, ft, _ in fields):
+                        raise E(f.loc, f"header {d.name} has more than one varbit field")
+                elif not is_bits(t):
+                    raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
+                                   f"not {tstr(t)}")
+            elif t[0] == "varbit":
+                raise E(f.loc, "varbit fields are only supported in headers")
+            elif d.kind == "header_union" and t[0] != "header":
+                raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
+            fields.append([f.name, t, f.annos])
+        if d.kind == "header":
+            total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
+            if total % 8:
+                raise E(d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
+            vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
+            self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
+                                    "bytes": total // 8, "varbit": vb}
+            ch = annotation(d.annos, "controller_header")
+            if ch:
+                self.controller_headers[ch[1][0] if ch[1] else d.name] = {
+                    "header": d.name, "fields": [[n, t[1]] for n, t, _ in fields],
+                    "annos": d.annos, "id_anno": annotation(d.annos, "id")}
+        else:
+            # a header_union is a struct of headers of which at most one is valid
+            self.structs[d.name] = {"fields": [[n, t] for n, t, _ in fields],
+                                    "union": d.kind == "header_union"}
+            for n, t, annos in fields:
+                for a in annos or ():
+                    if a[0] == "field_list":
+                        for idx in a[1]:
+                            self.fl_fields.setdefault(int(idx), []).append([d.name, n])
+
+    def declare_enum(self, d: Node) -> None:
+        if d.base is not None:
+            base = self.resolve_type(d.base)
+            vals = {}
+            for m, v in zip(d.members, d.values):
+                vals[m] = self.fold(self.coerce(self.expr(v, self.global_scope), base, v.loc))
+            self.enums[d.name] = {"base": base, "members": vals}
+        else:
+            self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)}}
+
+    def varbit_max(self, t) -> int:
+        if t[0] == "varbit":
+            return t[1]
+        if t[0] == "header":
+            h = self.headers[t[1]]
+            return next((w for f, w, _ in h["fields"] if f == h.get("varbit")), 0)
+        if t[0] == "struct":
+            return sum(self.varbit_max(ft) for _, ft in self.structs[t[1]]["fields"])
+        if t[0] == "stack":
+            return self.varbit_max(["header", t[1]]) * t[2]
+        return 0
+
+    def size_in_bits(self, t, loc) -> int:
+        if is_bits(t):
+            return t[1]
+        if t[0] == "bool":
+            return 1
+        if t[0] == "serenum":
+            return t[2][1]
+        if t[0] == "header":
+            return self.headers[t[1]]["bytes"] * 8
+        if t[0] == "struct":
+            return sum(self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        if t[0] == "varbit":
+            return 0
+        if t[0] == "stack":
+            return self.headers[t[1]]["bytes"] * 8 * t[2]
+        raise E(loc, f"size of a value of type {tstr(t)} is not defined")

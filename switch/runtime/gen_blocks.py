@@ -1,0 +1,283 @@
+"""Functions of the program: actions, table applies (with bound-argument wrappers),
+P4 functions, the parser state machine, controls, sub-controls, field-list copies.
+
+A mixin of :class:`switch.runtime.codegen.Gen`: ``self.emit(indent, line)`` appends
+source, ``self.ir`` is the program IR.
+"""
+from __future__ import annotations
+
+from .gen_helpers import PARSER_STEP_LIMIT
+
+
+#: which packet-state attribute each parameter of a v1model block binds to
+ROLE_ATTRS = {
+    "parser": ["pkt", "hdr", "meta", "sm"],
+    "verify_checksum": ["hdr", "meta"],
+    "ingress": ["hdr", "meta", "sm"],
+    "egress": ["hdr", "meta", "sm"],
+    "compute_checksum": ["hdr", "meta"],
+    "deparser": ["pkt", "hdr"],
+}
+
+
+class BlockGen:
+    def prologue(self, ind: int, role: str, params) -> None:
+        """Bind a top-level block's parameters to the packet state (and to L for its actions)."""
+        for p, attr in zip(params, ROLE_ATTRS[role]):
+            if attr == "pkt":
+                self.emit(ind, f"{p['py']} = None")
+            else:
+                self.emit(ind, f"{p['py']} = P.{attr}")
+            if role != "parser":
+                self.emit(ind, f"L.{p['py']} = {p['py']}")
+
+    def owner_prologue(self, ind: int, control) -> None:
+        """Inside an action/table apply: load the owning control's parameters from L."""
+        blk = self.blocks_by_name.get(control)
+        if blk is None:
+            return
+        for p in blk["params"]:
+            if not p["py"].startswith("L."):
+                self.emit(ind, f"{p['py']} = L.{p['py']}")
+
+    def gen_actions(self) -> None:
+        for a in self.ir["actions"]:
+            params = ", ".join(p["py"] for p in a["all_params"])
+            self.emit(0, f"def A_{a['id']}(P, L{', ' + params if params else ''}):")
+            self.owner_prologue(1, a.get("control"))
+            self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
+            outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
+            self.action_outs = outs
+            self.block(1, a["body"])
+            if outs:
+                self.emit(1, f"return ({', '.join(outs)},)")
+            self.action_outs = None
+            self.emit(0, "")
+        self.emit(0, "ACTIONS = {" + ", ".join(f"{a['id']}: A_{a['id']}" for a in self.ir["actions"]) + "}")
+        self.emit(0, "ACTION_NAMES = {" + ", ".join(f"{a['id']}: {a['name']!r}" for a in self.ir["actions"]) + "}")
+        self.emit(0, "")
+
+    def gen_tables(self) -> None:
+        for t in self.ir["tables"]:
+            tid = t["id"]
+            self.emit(0, f"def T_apply_{tid}(P, L):")
+            self.owner_prologue(1, t.get("control"))
+            keys = ", ".join(self.x(k["expr"]) for k in t["keys"])
+            self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup(({keys}{',' if len(t['keys']) == 1 else ''}))")
+            if t["direct_counter"] or t["direct_meter"]:
+                self.emit(1, "if ent is not None:")
+                if t["direct_counter"]:
+                    self.emit(2, "c = ent.counter")
+                    self.emit(2, "c[0] += 1")
+                    self.emit(2, "c[1] += P.ilen")
+                if t["direct_meter"]:
+                    self.emit(2, "P.dm = _direct_meter(ent, P.ilen, "
+                                 f"{self.dmeter_unit(t['direct_meter'])!r})")
+                    self.emit(1, "else:")
+                    self.emit(2, "P.dm = None")
+            self.emit(1, f"if P.tr: P.tr('table {t['name']}: ' + ('hit' if ent is not None else 'miss') "
+                         "+ ' -> ' + ACTION_NAMES[aid])")
+            self.emit(1, f"TACTS_{tid}[aid](P, L, *prm)")
+            self.emit(1, "return ent is not None, aid")
+            self.emit(0, "")
+            entries = []
+            for a in t["actions"]:
+                if not a.get("bound"):
+                    entries.append(f"{a['id']}: A_{a['id']}")
+                    continue
+                wname = f"B_{tid}_{a['id']}"
+                self.emit(0, f"def {wname}(P, L, *prm):")
+                self.owner_prologue(1, t.get("control"))
+                args = []
+                for b in a["bound"]:
+                    v = self.x(b["e"])
+                    if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
+                        v = f"{v}.copy()"
+                    args.append(v)
+                self.emit(1, f"_r = A_{a['id']}(P, L, {', '.join(args)}, *prm)")
+                k2 = 0
+                for b in a["bound"]:
+                    if b["dir"] in ("out", "inout"):
+                        self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"])
+                        k2 += 1
+                self.emit(0, "")
+                entries.append(f"{a['id']}: {wname}")
+            # the default action may be any action (P4Runtime restricts the choice)
+            self.emit(0, f"TACTS_{tid} = {{**ACTIONS, {', '.join(entries)}}}")
+            self.emit(0, "")
+
+    def dmeter_unit(self, mid) -> str:
+        for m in self.ir["direct_meters"]:
+            if m["id"] == mid:
+                return m["unit"]
+        return "packets"
+
+    def gen_functions(self) -> None:
+        for f in self.ir["functions"]:
+            params = ", ".join(p["py"] for p in f["params"])
+            self.emit(0, f"def {f['py']}(P{', ' + params if params else ''}):")
+            self.emit(1, "L = None")
+            outs = [p["py"] for p in f["params"] if p.get("dir") in ("out", "inout")]
+            self.fn_outs = outs or None
+            self.block(1, f["body"])
+            if outs:
+                self.emit(1, f"return (None, {', '.join(outs)},)")
+            self.fn_outs = None
+            self.emit(0, "")
+
+    def gen_parser(self) -> None:
+        p = self.ir["blocks"]["parser"]
+        self.role = "parser"
+        self.emit(0, "def run_parser(P):")
+        self.emit(1, "L = None")
+        self.prologue(1, "parser", p["params"])
+        self.emit(1, "data = P.data")
+        self.emit(1, "n = len(data)")
+        self.emit(1, "off = 0")
+        self.emit(1, "try:")
+        for s in p["locals"]:
+            self.stmt(2, s)
+        states = list(p["states"])
+        num = {name: i for i, name in enumerate(states)}
+        num["accept"] = -1
+        num["reject"] = -2
+        self.emit(2, f"st = {num['start']}")
+        self.emit(2, f"for _ in range({PARSER_STEP_LIMIT}):")
+        for i, name in enumerate(states):
+            body = p["states"][name]
+            self.emit(3, f"{'if' if i == 0 else 'elif'} st == {i}:  # state {name}")
+            self.emit(4, f"if P.tr: P.tr('parser state {name}')")
+            for s in body["body"]:
+                self.stmt(4, s)
+            tr = body["transition"]
+            if tr["kind"] == "direct":
+                self.emit(4, f"st = {num[tr['to']]}")
+            else:
+                keys = [self.fresh("k") for _ in tr["keys"]]
+                for kv, ke in zip(keys, tr["keys"]):
+                    self.emit(4, f"{kv} = {self.x(ke)}")
+                first = True
+                has_default = False
+                for c in tr["cases"]:
+                    conds = []
+                    for kv, ks in zip(keys, c["keysets"]):
+                        if ks["k"] == "value":
+                            conds.append(f"{kv} == {ks['v']}")
+                        elif ks["k"] == "mask":
+                            conds.append(f"{kv} & {ks['m']} == {ks['v']}")
+                        elif ks["k"] == "range":
+                            conds.append(f"{ks['lo']} <= {kv} <= {ks['hi']}")
+                    if not conds:
+                        if first:
+                            self.emit(4, f"st = {num[c['to']]}")
+                        else:
+                            self.emit(4, "else:")
+                            self.emit(5, f"st = {num[c['to']]}")
+                        has_default = True
+                        break
+                    self.emit(4, f"{'if' if first else 'elif'} {' and '.join(conds)}:")
+                    self.emit(5, f"st = {num[c['to']]}")
+                    first = False
+                if not has_default:
+                    if first:
+                        self.emit(4, f"raise ParserError({self.errors['NoMatch']})")
+                    else:
+                        self.emit(4, "else:")
+                        self.emit(5, f"raise ParserError({self.errors['NoMatch']})")
+            self.emit(4, "if st < 0:")
+            self.emit(5, "break")
+        self.emit(3, "else:")
+        self.emit(4, "raise ParserError(-1)")
+        self.emit(2, "else:")
+        self.emit(3, f"raise ParserError({self.errors['ParserTimeout']})")
+        self.emit(1, "except IndexError:  # a run-time stack index past the end")
+        self.emit(2, f"P.sm.parser_error = {self.errors['StackOutOfBounds']}")
+        self.emit(1, "except ParserError as e:")
+        self.emit(2, "P.sm.parser_error = e.code if e.code >= 0 else 0")
+        self.emit(2, "if P.tr and e.code >= 0: P.tr('parser error ' + ERROR_NAMES[e.code])")
+        self.emit(1, "P.off = off")
+        self.emit(0, "")
+
+    def gen_subcontrol(self, c) -> None:
+        self.emit(0, f"def {c['fn']}(P, L):")
+        for p in c["params"]:
+            if not p["py"].startswith("L."):
+                self.emit(1, f"{p['py']} = L.{p['py']}")
+        for s in c["locals"]:
+            self.stmt(1, s)
+        self.block(1, c["body"])
+        self.emit(0, "")
+
+    def gen_control(self, role: str) -> None:
+        c = self.ir["blocks"][role]
+        self.role = role
+        if not c["locals"] and not c["body"] and role != "deparser":
+            self.emit(0, f"run_{role} = None  # empty control: the engine skips it")
+            self.emit(0, "")
+            return
+        self.emit(0, f"def run_{role}(P):")
+        self.emit(1, "L = Locals()")
+        self.prologue(1, role, c["params"])
+        if role == "deparser":
+            self.emit(1, "out = []")
+        self.emit(1, "try:")
+        for s in c["locals"]:
+            self.stmt(2, s)
+        self.block(2, c["body"])
+        self.emit(1, "except ExitSignal:")
+        self.emit(2, f"if P.tr: P.tr('exit in {c['name']}')")
+        if role == "deparser":
+            self.emit(1, "return b''.join(out)")
+        self.emit(0, "")
+
+    def gen_field_lists(self) -> None:
+        self.emit(0, "def copy_field_list(src, dst, index):")
+        lists = self.ir.get("field_lists", {})
+        meta_t = None
+        ing = self.ir["blocks"]["ingress"]["params"]
+        if len(ing) >= 2 and ing[1]["t"][0] == "struct":
+            meta_t = ing[1]["t"][1]
+        emitted = False
+        for idx, fields in lists.items():
+            fs = [f for st, f in fields if st == meta_t]
+            if not fs:
+                continue
+            self.emit(1, f"if index == {idx}:")
+            for f in fs:
+                pf = self.pyfield(meta_t, f)
+                self.emit(2, f"dst.{pf} = src.{pf}")
+            emitted = True
+        if not emitted:
+            self.emit(1, "pass")
+        self.emit(0, "")
+
+    def pyfield(self, struct, f):
+        s = self.ir["structs"][struct]
+        return s["fields"][s["p4_fields"].index(f)][0]
+
+    def generate(self) -> str:
+        self.emit(0, f"# generated from P4 program {self.ir['program']!r} by switch.runtime.codegen")
+        self.emit(0, "ERROR_NAMES = " + repr(self.ir["errors"]))
+        self.emit(0, "")
+        self.gen_types()
+        self.blocks_by_name = {b["name"]: b for r, b in self.ir["blocks"].items() if r != "parser"}
+        for b in self.ir.get("subcontrols", []):
+            self.blocks_by_name[b["name"]] = b
+        self.gen_functions()
+        self.gen_actions()
+        for b in self.ir.get("subcontrols", []):
+            self.gen_subcontrol(b)
+        self.gen_tables()
+        self.gen_parser()
+        for role in ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser"):
+            self.gen_control(role)
+        self.gen_field_lists()
+        blocks = self.ir["blocks"]
+
+        def ctor(role, idx):
+            t = blocks["parser"]["params"][idx]["t"]
+            return self.default(t)
+        self.emit(0, f"def new_headers(): return {ctor('parser', 1)}")
+        self.emit(0, f"def new_meta(): return {ctor('parser', 2)}")
+        self.emit(0, f"def new_sm(): return {ctor('parser', 3)}")
+        return "\n".join(self.lines) + "\n"

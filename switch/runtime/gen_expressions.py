@@ -1,0 +1,239 @@
+"""IR expressions -> Python expressions with P4's wrap-around, saturation, slices, casts,
+field-list concatenation; assignments written as expressions.
+
+A mixin of :class:`switch.runtime.codegen.Gen`: ``self.emit(indent, line)`` appends
+source, ``self.ir`` is the program IR.
+"""
+from __future__ import annotations
+
+from .errors import Unsupported
+from .gen_helpers import mask
+
+
+class ExpressionGen:
+    def x(self, e) -> str:
+        op = e["op"]
+        t = e.get("t")
+        if op == "const":
+            v = e["v"]
+            if isinstance(v, bool):
+                return "True" if v else "False"
+            if isinstance(v, str):
+                return repr(v)
+            return str(v) if v >= 0 else f"({v})"
+        if op == "var":
+            return e["n"]
+        if op == "field":
+            return f"{self.x(e['base'])}.{e['f']}"
+        if op == "stack_idx":
+            return f"{self.x(e['st'])}.a[{self.x(e['i'])}]"
+        if op == "stack_next":
+            return f"{self.x(e['st'])}.nxt()"
+        if op == "stack_last":
+            return f"{self.x(e['st'])}.last()"
+        if op == "stack_lastindex":
+            return f"(({self.x(e['st'])}.n - 1) & 4294967295)"
+        if op == "isvalid":
+            return f"{self.x(e['h'])}._v"
+        if op == "uvalid":
+            u = self.x(e["u"])
+            return "(" + " or ".join(f"{u}.{m}._v" for m in e["members"]) + ")"
+        if op == "table_hit":
+            tid = self.table_by_name[e["table"]]["id"]
+            return f"({'not ' if e['neg'] else ''}T_apply_{tid}(P, L)[0])"
+        if op == "un":
+            a = self.x(e["a"])
+            o = e["o"]
+            if o == "!":
+                return f"(not {a})"
+            if t[0] == "int_lit":
+                return f"({o}{a})"
+            w = t[1]
+            if t[0] == "bit":
+                return f"((-{a}) & {mask(w)})" if o == "-" else f"({a} ^ {mask(w)})"
+            return f"_sw(-{a}, {w})" if o == "-" else f"(~{a})"
+        if op == "bin":
+            return self.binop(e)
+        if op == "slice":
+            a = self.x(e["a"])
+            lo, w = e["lo"], e["hi"] - e["lo"] + 1
+            return f"(({a} >> {lo}) & {mask(w)})" if lo else f"({a} & {mask(w)})"
+        if op == "cast":
+            return self.cast(e)
+        if op == "cond":
+            return f"({self.x(e['a'])} if {self.x(e['c'])} else {self.x(e['b'])})"
+        if op == "lookahead":
+            return f"_lookahead(data, off, n, {e['bits']})"
+        if op == "lookahead_hdr":
+            return f"_peek(H_{e['hdr']}, data, off, n)"
+        if op == "pkt_length":
+            return "n"
+        if op == "reg_read":
+            return self.reg_read_expr(e["obj"], self.x(e["i"]), e["t"])
+        if op == "call_fn":
+            return f"{e['fn']}(P, {', '.join(self.x(a) for a in e['args'])})"
+        if op == "call_fn_out":
+            # a function with out/inout parameters inside an expression: call, copy the
+            # outs back (walrus/setattr keep it one expression, so && and ?: still
+            # short-circuit), then yield the return value
+            r = self.fresh("r")
+            args = []
+            for arg in e["args"]:
+                if arg["dir"] == "out":
+                    args.append(self.default(arg["t"]))
+                else:
+                    v = self.x(arg["e"])
+                    args.append(f"{v}.copy()" if arg["t"][0] in ("header", "struct", "stack") else v)
+            parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
+            k = 1
+            for arg in e["args"]:
+                if arg["dir"] in ("out", "inout"):
+                    parts.append(self.assign_expr(arg["e"], f"{r}[{k}]"))
+                    k += 1
+            parts.append(f"{r}[0]")
+            return f"({', '.join(parts)})[-1]"
+        if op == "mk":
+            cls = ("H_" if t[0] == "header" else "S_") + t[1]
+            vals = ", ".join(self.x(v) for v in e["vals"])
+            return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
+        if op in ("list", "sinit"):
+            raise Unsupported("list expression outside a field list")
+        raise Unsupported(f"expression {op}")
+
+    def reg_read_expr(self, obj, idx, t) -> str:
+        base = f"{obj}.get({idx})"
+        return f"_sw({base}, {t[1]})" if t[0] == "int" else base
+
+    def binop(self, e) -> str:
+        o, t = e["o"], e["t"]
+        a, b = self.x(e["a"]), self.x(e["b"])
+        if o in ("&&", "||"):
+            return f"({a} {'and' if o == '&&' else 'or'} {b})"
+        if o in ("==", "!=") and e["a"]["t"][0] in ("header", "struct"):
+            return f"({'' if o == '==' else 'not '}_eq({a}, {b}))"
+        if o in ("==", "!=", "<", ">", "<=", ">="):
+            return f"({a} {o} {b})"
+        if t[0] == "int_lit":
+            pyop = {"/": "//"}.get(o, o)
+            return f"({a} {pyop} {b})"
+        w = t[1]
+        M = mask(w)
+        signed = t[0] == "int"
+        if o == "++":
+            wa = e["a"]["t"][1]
+            wb = e["b"]["t"][1]
+            ua = f"({a} & {mask(wa)})" if e["a"]["t"][0] == "int" else a
+            ub = f"({b} & {mask(wb)})" if e["b"]["t"][0] == "int" else b
+            r = f"(({ua} << {wb}) | {ub})"
+            return f"_sw({r}, {w})" if signed else r
+        if o in ("&", "|", "^"):
+            return f"({a} {o} {b})"
+        if o in ("+", "-", "*"):
+            r = f"({a} {o} {b})"
+            return f"_sw({r}, {w})" if signed else f"({r} & {M})"
+        if o in ("/", "%"):
+            return f"_div({a}, {b})" if o == "/" else f"_mod({a}, {b})"
+        if o == "<<":
+            if e["b"]["op"] == "const":
+                if e["b"]["v"] >= w:
+                    return "0"
+                r = f"({a} << {e['b']['v']})"
+            else:
+                r = f"_shl({a}, {b}, {w})"
+            return f"_sw({r}, {w})" if signed else f"({r} & {M})"
+        if o == ">>":
+            if e["b"]["op"] == "const":
+                return f"({a} >> {e['b']['v']})"
+            return f"_shr({a}, {b}, {w})"
+        if o == "|+|":
+            if signed:
+                return f"_sat({a} + {b}, {-(1 << (w - 1))}, {(1 << (w - 1)) - 1})"
+            return f"min({a} + {b}, {M})"
+        if o == "|-|":
+            if signed:
+                return f"_sat({a} - {b}, {-(1 << (w - 1))}, {(1 << (w - 1)) - 1})"
+            return f"max({a} - {b}, 0)"
+        raise Unsupported(f"operator {o}")
+
+    def cast(self, e) -> str:
+        t = e["t"]
+        src = e["a"]["t"]
+        a = self.x(e["a"])
+        if t[0] == "serenum":
+            t = t[2]
+        if src[0] == "serenum":
+            src = src[2]
+        if t[0] == "bool":
+            return f"({a} != 0)" if src[0] != "bool" else a
+        if src[0] == "bool":
+            return f"(1 if {a} else 0)"
+        w = t[1]
+        if t[0] == "bit":
+            if src[0] == "bit" and src[1] <= w:
+                return a
+            return f"({a} & {mask(w)})"
+        # to signed
+        if src[0] == "int" and src[1] <= w:
+            return a
+        return f"_sw({a}, {w})"
+
+    def assign_expr(self, lv, val: str) -> str:
+        """An assignment written as a Python expression (for calls inside expressions)."""
+        t = lv["t"]
+        op = lv["op"]
+        if op == "var":
+            n = lv["n"]
+            if t[0] in ("header", "struct", "stack"):
+                return f"_copy_into({n}, {val})"
+            if n.startswith("L."):
+                return f"setattr(L, {n[2:]!r}, {val})"
+            return f"({n} := {val})"
+        if op == "field":
+            return f"setattr({self.x(lv['base'])}, {lv['f']!r}, {val})"
+        if op == "stack_idx":
+            return f"_copy_into({self.x(lv)}, {val})"
+        if op == "slice":
+            base = lv["a"]
+            lo, w = lv["lo"], lv["hi"] - lv["lo"] + 1
+            keep = mask(base["t"][1]) ^ (mask(w) << lo)
+            merged = f"(({self.x(base)} & {keep}) | ((({val}) & {mask(w)}) << {lo}))"
+            if base["t"][0] == "int":
+                merged = f"_sw({merged}, {base['t'][1]})"
+            return self.assign_expr(base, merged)
+        raise Unsupported(f"assignment to {op} inside an expression")
+
+    def with_payload(self, s):
+        """Field list of a checksum, followed by the unparsed payload for *_with_payload."""
+        cat, bits = self.cat(s["data"])
+        if not s.get("payload"):
+            return cat, bits
+        return (f"((({cat}) << (8 * (len(P.data) - P.off))) | int.from_bytes(P.data[P.off:], 'big'))",
+                f"({bits} + 8 * (len(P.data) - P.off))")
+
+    def cat(self, data) -> tuple[str, int]:
+        """A field list [(ir, width)] -> (python expr of the concatenation, total bits).
+
+        A varbit item (width None) has a run-time width: then both are expressions."""
+        if any(w is None for _, w in data):
+            acc, bits = "0", "0"
+            for d, w in data:
+                v = self.x(d)
+                if w is None:
+                    base = self.x(d["base"])
+                    acc = f"(({acc}) << {base}._vb) | {v}"
+                    bits = f"{bits} + {base}._vb"
+                else:
+                    if d["t"][0] == "int":
+                        v = f"({v} & {mask(w)})"
+                    acc = f"(({acc}) << {w}) | {v}"
+                    bits = f"{bits} + {w}"
+            return acc, f"({bits})"
+        total = sum(w for _, w in data)
+        parts, pos = [], total
+        for d, w in data:
+            pos -= w
+            v = self.x(d)
+            if d["t"][0] == "int":
+                v = f"({v} & {mask(w)})"
+            parts.append(f"({v} << {pos})" if pos else v)
+        return (" | ".join(parts) or "0"), total

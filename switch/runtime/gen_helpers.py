@@ -1,0 +1,93 @@
+"""Run-time support of the generated code: P4 arithmetic helpers and small classes.
+
+Everything here is put into the namespace the generated program is ``exec``'d in (see
+:func:`switch.runtime.codegen.load`).
+"""
+from __future__ import annotations
+
+from .engine import ParserError
+
+PARSER_STEP_LIMIT = 1000
+
+
+def mask(w: int) -> int:
+    """All-ones value of ``w`` bits."""
+    return (1 << w) - 1
+
+
+class Locals:
+    """Per-invocation control-scope variables (attributes set by the generated code)."""
+
+
+class AssertionFailed(Exception):
+    pass
+
+
+def _sw(v: int, w: int) -> int:
+    h = 1 << (w - 1)
+    return ((v + h) & ((1 << w) - 1)) - h
+
+
+def _shl(a, b, w):
+    return a << b if b < w else 0
+
+
+def _shr(a, b, w):
+    return a >> b if b < w else (0 if a >= 0 else -1)
+
+
+def _div(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+def _sat(v, lo, hi):
+    return lo if v < lo else hi if v > hi else v
+
+
+def _mk(cls, names, vals):
+    o = cls()
+    for n, v in zip(names, vals):
+        setattr(o, n, v.copy() if hasattr(v, "copy") else v)
+    if hasattr(o, "_v"):
+        o._v = True
+    return o
+
+
+def _copy_into(dst, src):
+    for a in type(dst).__slots__:
+        setattr(dst, a, getattr(src, a))
+
+
+def _eq(a, b):
+    """P4 equality of headers (both invalid, or both valid with equal fields) and structs."""
+    if hasattr(a, "_v"):
+        if not a._v or not b._v:
+            return a._v == b._v
+    for f in type(a).__slots__:
+        if f == "_v":
+            continue
+        x, y = getattr(a, f), getattr(b, f)
+        if hasattr(x, "__slots__"):
+            if not _eq(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _peek(cls, data, off, n):
+    h = cls()
+    h.extract(data, off, n)
+    return h
+
+
+def _lookahead(data, off, n, bits):
+    nb = (bits + 7) >> 3
+    if off + nb > n:
+        raise ParserError(1)
+    v = int.from_bytes(data[off:off + nb], "big")
+    return v >> (nb * 8 - bits)

@@ -1,0 +1,308 @@
+"""IR statements -> Python statements: assignments (slices, in-place aggregate copies),
+control flow, table/sub-control apply, extern calls, parser operations.
+
+A mixin of :class:`switch.runtime.codegen.Gen`: ``self.emit(indent, line)`` appends
+source, ``self.ir`` is the program IR.
+"""
+from __future__ import annotations
+
+from .errors import Unsupported
+from .gen_helpers import mask
+
+
+class StatementGen:
+    def assign(self, ind: int, lv, rhs: str, t) -> None:
+        if t[0] == "varbit":
+            self.emit(ind, f"{self.x(lv)} = {rhs}")
+            self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
+            return
+        if t[0] in ("header", "struct", "stack"):
+            if lv["op"] == "var":
+                # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
+                self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
+                return
+            rhs = f"{rhs}.copy()"
+        op = lv["op"]
+        if op == "slice":
+            base = lv["a"]
+            b = self.x(base)
+            lo, w = lv["lo"], lv["hi"] - lv["lo"] + 1
+            bt = base["t"]
+            full = mask(bt[1])
+            keep = full ^ (mask(w) << lo)
+            val = f"(({b} & {keep}) | (({rhs}) & {mask(w)}) << {lo})"
+            if bt[0] == "int":
+                val = f"_sw({val}, {bt[1]})"
+            self.assign(ind, base, val, bt)
+            return
+        if op == "stack_next":
+            raise Unsupported("assignment to stack.next")
+        self.emit(ind, f"{self.x(lv)} = {rhs}")
+
+    def block(self, ind: int, stmts) -> None:
+        start = len(self.lines)
+        for s in stmts:
+            self.stmt(ind, s)
+        if len(self.lines) == start:
+            self.emit(ind, "pass")
+
+    def stmt(self, ind: int, s) -> None:
+        k = s["s"]
+        if k == "block":
+            self.block(ind, s["body"])
+        elif k == "decl":
+            init = self.x(s["init"]) if s["init"] is not None else None
+            if init is not None:
+                if s["t"][0] in ("header", "struct", "stack"):
+                    init = f"{init}.copy()"
+                self.emit(ind, f"{s['n']} = {init}")
+            else:
+                self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
+        elif k == "assign":
+            self.assign(ind, s["l"], self.x(s["r"]), s["l"]["t"])
+        elif k == "if":
+            self.emit(ind, f"if {self.x(s['c'])}:")
+            self.block(ind + 1, s["then"])
+            if s["else"]:
+                self.emit(ind, "else:")
+                self.block(ind + 1, s["else"])
+        elif k == "exit":
+            self.emit(ind, "raise ExitSignal()")
+        elif k == "return":
+            if self.fn_outs is not None:
+                v = self.x(s["v"]) if s["v"] is not None else "None"
+                self.emit(ind, f"return ({v}, {', '.join(self.fn_outs)},)")
+            elif s["v"] is not None:
+                self.emit(ind, f"return {self.x(s['v'])}")
+            elif self.action_outs:
+                self.emit(ind, f"return ({', '.join(self.action_outs)},)")
+            else:
+                self.emit(ind, "return")
+        elif k == "apply":
+            tid = self.table_by_name[s["table"]]["id"]
+            self.emit(ind, f"T_apply_{tid}(P, L)")
+        elif k == "switch_action":
+            tab = self.table_by_name[s["table"]]
+            v = self.fresh("aid")
+            self.emit(ind, f"{v} = T_apply_{tab['id']}(P, L)[1]")
+            first = True
+            default_body = None
+            for c in s["cases"]:
+                labels = [lb for lb in c["labels"] if lb != "default"]
+                if "default" in c["labels"]:
+                    default_body = c["body"]
+                    if not labels:
+                        continue
+                ids = ", ".join(str(self.action_by_name[lb]["id"]) for lb in labels)
+                self.emit(ind, f"{'if' if first else 'elif'} {v} in ({ids},):")
+                first = False
+                self.block(ind + 1, c["body"])
+            if default_body is not None:
+                if first:
+                    self.block(ind, default_body)
+                else:
+                    self.emit(ind, "else:")
+                    self.block(ind + 1, default_body)
+        elif k == "switch_value":
+            v = self.fresh("sw")
+            self.emit(ind, f"{v} = {self.x(s['e'])}")
+            first = True
+            default_body = None
+            for c in s["cases"]:
+                labels = [lb for lb in c["labels"] if lb != "default"]
+                if "default" in c["labels"]:
+                    default_body = c["body"]
+                    if not labels:
+                        continue
+                self.emit(ind, f"{'if' if first else 'elif'} {v} in ({', '.join(map(str, labels))},):")
+                first = False
+                self.block(ind + 1, c["body"])
+            if default_body is not None:
+                if first:
+                    self.block(ind, default_body)
+                else:
+                    self.emit(ind, "else:")
+                    self.block(ind + 1, default_body)
+        elif k == "call_action":
+            a = self.action_by_name[s["action"]]
+            args = []
+            outs = []
+            for arg, p in zip(s["args"], a["all_params"]):
+                if arg["dir"] == "out":
+                    args.append(self.default(p["t"]))
+                else:
+                    v = self.x(arg["e"])
+                    if p["t"][0] in ("header", "struct", "stack") and arg["dir"] == "in":
+                        v = f"{v}.copy()"
+                    args.append(v)
+                if arg["dir"] in ("out", "inout"):
+                    outs.append((arg["e"], p["t"]))
+            call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
+            if outs:
+                r = self.fresh("r")
+                self.emit(ind, f"{r} = {call}")
+                for i, (lv, t) in enumerate(outs):
+                    self.assign(ind, lv, f"{r}[{i}]", t)
+            else:
+                self.emit(ind, call)
+        elif k == "apply_control":
+            sl = self.fresh("l")
+            self.emit(ind, f"{sl} = Locals()")
+            for arg in s["args"]:
+                attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+                t = arg["e"]["t"]
+                if arg["dir"] == "out" and t[0] not in ("struct", "header", "stack"):
+                    v = self.default(t)
+                else:
+                    v = self.x(arg["e"])
+                    if arg["dir"] == "in" and t[0] in ("struct", "header", "stack"):
+                        v = f"{v}.copy()"
+                self.emit(ind, f"{sl}.{attr} = {v}")
+            self.emit(ind, f"{s['fn']}(P, {sl})")
+            for arg in s["args"]:
+                t = arg["e"]["t"]
+                if arg["dir"] in ("out", "inout") and t[0] not in ("struct", "header", "stack"):
+                    attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+                    self.assign(ind, arg["e"], f"{sl}.{attr}", t)
+        elif k == "call_fn":
+            args = []
+            for arg in s["args"]:
+                if arg["dir"] == "out":
+                    args.append(self.default(arg["t"]))
+                else:
+                    v = self.x(arg["e"])
+                    if arg["t"][0] in ("header", "struct", "stack"):
+                        v = f"{v}.copy()"
+                    args.append(v)
+            r = self.fresh("r")
+            self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
+            k2 = 1
+            for arg in s["args"]:
+                if arg["dir"] in ("out", "inout"):
+                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"])
+                    k2 += 1
+        elif k == "eval":
+            self.emit(ind, self.x(s["e"]))
+        elif k == "nop":
+            pass
+        elif k == "extract":
+            self.emit(ind, f"off = {self.x(s['h'])}.extract(data, off, n)")
+            for sib in s.get("siblings", ()):
+                self.emit(ind, f"{self.x(sib)}._v = False")
+        elif k == "extract_var":
+            self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
+        elif k == "extract_next":
+            st = self.fresh("st")
+            self.emit(ind, f"{st} = {self.x(s['st'])}")
+            self.emit(ind, f"off = {st}.nxt().extract(data, off, n)")
+            self.emit(ind, f"{st}.n += 1")
+        elif k == "advance":
+            b = self.fresh("b")
+            self.emit(ind, f"{b} = {self.x(s['bits'])}")
+            self.emit(ind, f"if {b} % 8:")
+            self.emit(ind + 1, f"raise ParserError({self.errors['ParserInvalidArgument']})")
+            self.emit(ind, f"if off + ({b} >> 3) > n:")
+            self.emit(ind + 1, f"raise ParserError({self.errors['PacketTooShort']})")
+            self.emit(ind, f"off += {b} >> 3")
+        elif k == "verify":
+            self.emit(ind, f"if not {self.x(s['c'])}:")
+            self.emit(ind + 1, f"raise ParserError({self.x(s['e'])})")
+        elif k == "emit":
+            h = self.fresh("h")
+            self.emit(ind, f"{h} = {self.x(s['h'])}")
+            self.emit(ind, f"if {h}._v:")
+            self.emit(ind + 1, f"out.append({h}.pack())")
+        elif k == "emit_stack":
+            h = self.fresh("h")
+            self.emit(ind, f"for {h} in {self.x(s['st'])}.a:")
+            self.emit(ind + 1, f"if {h}._v:")
+            self.emit(ind + 2, f"out.append({h}.pack())")
+        elif k == "setvalid":
+            h = self.fresh("h")
+            self.emit(ind, f"{h} = {self.x(s['h'])}")
+            if s["v"]:
+                self.emit(ind, f"if not {h}._v:")
+                self.emit(ind + 1, f"{h}.reset()")
+                self.emit(ind + 1, f"{h}._v = True")
+                self.emit(ind + 1, f"P.plen += {s['bytes']}")
+                for sib in s.get("siblings", ()):
+                    sv = self.x(sib)
+                    self.emit(ind + 1, f"if {sv}._v:")
+                    self.emit(ind + 2, f"{sv}._v = False")
+                    self.emit(ind + 2, f"P.plen -= {sv}.NBYTES")
+            else:
+                self.emit(ind, f"if {h}._v:")
+                self.emit(ind + 1, f"{h}._v = False")
+                self.emit(ind + 1, f"P.plen -= {s['bytes']}")
+        elif k in ("push_front", "pop_front"):
+            self.emit(ind, f"{self.x(s['st'])}.{k}({s['count']})")
+        elif k == "mark_to_drop":
+            sm = self.x(s["sm"])
+            self.emit(ind, f"{sm}.egress_spec = 511")
+            self.emit(ind, f"{sm}.mcast_grp = 0")
+            self.emit(ind, "if P.tr: P.tr('mark_to_drop')")
+        elif k == "counter":
+            self.emit(ind, f"{s['obj']}.count({self.x(s['i'])}, P.ilen)")
+        elif k == "reg_read":
+            self.assign(ind, s["l"], self.reg_read_expr(s["obj"], self.x(s["i"]), s["t"]), s["t"])
+        elif k == "reg_write":
+            v = self.x(s["v"])
+            if s["t"][0] == "int":
+                v = f"({v}) & {mask(s['t'][1])}"
+            self.emit(ind, f"{s['obj']}.put({self.x(s['i'])}, {v})")
+        elif k == "meter":
+            self.assign(ind, s["l"], f"({s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK()) & {mask(s['t'][1])})",
+                        s["t"])
+        elif k == "direct_meter_read":
+            self.emit(ind, "if P.dm is not None:")
+            self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
+        elif k == "random":
+            self.assign(ind, s["l"], f"_random({self.x(s['lo'])}, {self.x(s['hi'])})", s["t"])
+        elif k == "digest":
+            vals = []
+            for it in s["items"]:
+                v = self.x(it)
+                t = it["t"]
+                if t[0] == "int":
+                    v = f"({v} & {mask(t[1])})"
+                elif t[0] == "bool":
+                    v = f"int({v})"
+                vals.append(v)
+            tup = f"({', '.join(vals)}{',' if len(vals) == 1 else ''})"
+            if s.get("late"):
+                tup = f"lambda: {tup}"
+            self.emit(ind, f"P.digest = ({self.digest_ids[s['name']]}, {tup})")
+        elif k == "hash":
+            cat, bits = self.cat(s["data"])
+            mx = self.x(s["max"])
+            self.emit(ind, f"_hv = hash_value({s['algo']!r}, {cat}, {bits})")
+            self.emit(ind, f"_hm = {mx}")
+            w = s["t"][1]
+            self.assign(ind, s["l"], f"(({self.x(s['base'])} + (_hv % _hm if _hm else _hv)) & {mask(w)})", s["t"])
+        elif k == "update_checksum":
+            cat, bits = self.with_payload(s)
+            self.emit(ind, f"if {self.x(s['c'])}:")
+            fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
+            self.assign(ind + 1, s["l"], f"({fn} & {mask(s['t'][1])})", s["t"])
+        elif k == "verify_checksum":
+            cat, bits = self.with_payload(s)
+            fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
+            ck = self.x(s["ck"])
+            self.emit(ind, f"if {self.x(s['c'])} and ({fn} & {mask(s['t'][1])}) != {ck}:")
+            self.emit(ind + 1, "P.sm.checksum_error = 1")
+        elif k == "clone":
+            self.emit(ind, f"P.clone = ({self.x(s['session'])}, {s['fl']})")
+        elif k == "resubmit":
+            self.emit(ind, f"P.resub = {s['fl']}")
+        elif k == "recirculate":
+            self.emit(ind, f"P.recirc = {s['fl']}")
+        elif k == "truncate":
+            self.emit(ind, f"P.trunc = {self.x(s['n'])}")
+        elif k == "assert":
+            self.emit(ind, f"if not {self.x(s['c'])}:")
+            self.emit(ind + 1, f"raise AssertionFailed({s['where']!r})")
+        elif k == "log":
+            data = ", ".join(self.x(d) for d in s["data"])
+            self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
+        else:
+            raise Unsupported(f"statement {k}")
