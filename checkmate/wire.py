@@ -24,6 +24,10 @@ byte order (big endian), so the P4 parser in ``p4src/`` extracts them as
       26    2   aux        transport-specific (e.g. ack window); 0 if unused
       28    4   seq        transport sequence number (per sender -> receiver flow)
 
+The payload elements are in network byte order too (big-endian IEEE 754), so
+a capture reads the same on every host; ``PAYLOAD_NUMPY_DTYPE`` gives the numpy
+dtype to view or build a payload with.
+
 FINAL marks the first all-gather transmission of a fully reduced chunk: the
 switch forwards it normally and replicates exactly one copy to the shadow that
 owns ``(job_id, param_id)``.  A retransmitted FINAL chunk keeps FINAL and adds
@@ -57,6 +61,10 @@ DTYPE_FP16 = 1
 DTYPE_BF16 = 2
 DTYPE_SIZE = {DTYPE_FP32: 4, DTYPE_FP16: 2, DTYPE_BF16: 2}
 DTYPE_NAME = {DTYPE_FP32: "float32", DTYPE_FP16: "float16", DTYPE_BF16: "bfloat16"}
+#: Byte order of payload elements on the wire.
+PAYLOAD_BYTEORDER = "big"
+#: numpy dtype of payload elements (numpy has no bfloat16: move those as ">u2" and reinterpret).
+PAYLOAD_NUMPY_DTYPE = {DTYPE_FP32: ">f4", DTYPE_FP16: ">f2", DTYPE_BF16: ">u2"}
 
 HEADER = struct.Struct("!BBBBIIHHIIHHI")
 HEADER_LEN = HEADER.size  # 32
