@@ -40,7 +40,9 @@ build: setup
 	@mkdir -p $(BUILD_DIR)
 	@if command -v p4c >/dev/null 2>&1; then \
 	  echo "p4c found: compiling with the bmv2 backend"; \
-	  p4c --target bmv2 --arch v1model -o $(BUILD_DIR) --p4runtime-files $(BUILD_DIR)/checkmate.p4info.txtpb $(P4SRC); \
+	  : "p4c before 2024 does not know the .txtpb suffix: write .txt, then rename"; \
+	  p4c --target bmv2 --arch v1model -o $(BUILD_DIR) --p4runtime-files $(BUILD_DIR)/checkmate.p4info.txt $(P4SRC) && \
+	  mv $(BUILD_DIR)/checkmate.p4info.txt $(BUILD_DIR)/checkmate.p4info.txtpb; \
 	else \
 	  $(VENV)/bin/checkmate-p4c $(P4SRC) -o $(BUILD_DIR) --p4runtime-files $(BUILD_DIR)/checkmate.p4info.txtpb; \
 	fi

@@ -22,10 +22,12 @@ discards every buffer and manifest (a restarted job must not inherit a previous 
 """
 from __future__ import annotations
 
+import fcntl
 import logging
 import select
 import socket
 import threading
+import termios
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +63,7 @@ class ShadowConfig:
     persist_every: int = 0  #: 0: only on request
     loss_timeout: float = 2.0  #: seconds without progress on an overdue iteration before it is lost
     ring: int = 4  #: iteration buffers (one may be in the optimizer while the others fill)
-    payload_order: str = "big"  #: byte order of gradient elements on the wire
+    payload_order: str = wire.PAYLOAD_BYTEORDER  #: byte order of gradient elements on the wire
     keep: int = 3  #: persisted files kept per shard
     rcvbuf: int = 32 << 20
     request_timeout: float = 60.0
@@ -218,11 +220,19 @@ class ShadowNode:
         if not evidence:
             return  # nothing of iteration `it` is overdue: the trainer may simply be idle
         last = max(self._head_since, slot.touched if slot else 0.0, entry[1] if entry else 0.0)
-        if time.monotonic() - last > self.cfg.loss_timeout:
+        if time.monotonic() - last > self.cfg.loss_timeout and not self._udp_backlog():
             have = slot.filled if slot else 0
             r.declare_loss(f"iteration {it}: {have}/{r.layout.total_elems} elements, manifest "
                            f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
             self._cv.notify_all()
+
+    def _udp_backlog(self) -> bool:
+        """True while datagrams wait in the socket: the ingest thread is behind (a starved CPU),
+        so a stalled iteration is not lost yet."""
+        try:
+            return fcntl.ioctl(self.udp.fileno(), termios.FIONREAD, b"\0\0\0\0") != b"\0\0\0\0"
+        except OSError:
+            return False
 
     def _apply_loop(self) -> None:
         while not self._stop.is_set():

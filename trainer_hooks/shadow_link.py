@@ -91,7 +91,7 @@ class ShadowLink:
         self._thread.start()
 
     # -- state snapshots (training thread, between steps) ------------------------------------
-    def snapshot(self, shard: int, iteration: int) -> Bootstrap:
+    def snapshot(self, shard: int, iteration: int, *, resync: bool = False) -> Bootstrap:
         state = self.optimizer.state
         tensors, opt_state = {}, {}
         with torch.no_grad():
@@ -102,7 +102,7 @@ class ShadowLink:
                 if st:
                     opt_state[pid] = {k: v.detach().clone() for k, v in st.items() if isinstance(v, torch.Tensor)}
         return Bootstrap(self.job_id, shard, iteration, self.specs, self.shard_map,
-                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state)
+                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state, resync=resync)
 
     def bootstrap_all(self, iteration: int) -> None:
         """Synchronously (re)initialise every shard from the current state; raises on failure."""
@@ -140,7 +140,7 @@ class ShadowLink:
         for k in sorted(due):
             self.stats.resyncs += 1
             try:
-                self.clients[k].bootstrap(self.snapshot(k, iteration))
+                self.clients[k].bootstrap(self.snapshot(k, iteration, resync=True))
                 self.stats.bootstraps_sent += 1
                 self._backoff.pop(k, None)
             except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)

@@ -72,7 +72,7 @@ _MAX_ITER = wire.FIELD_MAX["iteration"]
 _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
-_WIRE_F32 = np.dtype(">f4")  # payload element type: big-endian float32
+_WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 
 
 class RingError(RuntimeError):
