@@ -16,8 +16,8 @@ Typical trainer loop::
         coef = clip_grad_norm_(...)  # optional
         ack = c.manifest(Manifest(job_id, it, [g["lr"] for g in opt.param_groups], clip_coef))
         opt.step(); sched.step()
-        if ack.needs_resync:
-            c.bootstrap(<state after step it, iteration=it>)
+        if ack.needs_resync:  # same run continues: keep what the shadow already buffered
+            c.bootstrap(Bootstrap(..., iteration=it, <state after step it>, resync=True))
 """
 from __future__ import annotations
 

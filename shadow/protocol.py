@@ -107,7 +107,11 @@ class OptimizerSpec:
         if not isinstance(opt, torch.optim.AdamW):
             raise ProtocolError(f"OptimizerSpec: field 'kind': only torch.optim.AdamW is replayed, got {type(opt).__name__}")
         groups = []
-        for g in opt.param_groups:
+        for i, g in enumerate(opt.param_groups):
+            for k in ("lr", "eps", "weight_decay"):
+                if isinstance(g.get(k), torch.Tensor):
+                    raise ProtocolError(f"OptimizerSpec: param_groups[{i}] field '{k}' is a tensor; the shadow "
+                                        f"replays Python-float hyperparameters only (tensor LR takes other kernels)")
             groups.append({k: (list(v) if isinstance(v, tuple) else v) for k, v in g.items()
                            if k != "params" and isinstance(v, (int, float, bool, str, tuple, list, type(None)))})
         first = opt.param_groups[0]

@@ -11,7 +11,8 @@
 ``-i 1@udp:LHOST:LPORT:RHOST:RPORT``  (no root)
     A UDP socket bound to ``LHOST:LPORT``; every datagram received is one Ethernet
     frame entering port 1, and every frame leaving port 1 is sent as one datagram to
-    ``RHOST:RPORT``.  ``LPORT`` may be 0 (the switch picks one and reports it on its
+    ``RHOST:RPORT``.  The socket is connected to ``RHOST:RPORT``: datagrams from any
+    other address are not frames of this link and never enter the switch.  ``LPORT`` may be 0 (the switch picks one and reports it on its
     ready line).  Tests and the no-Mininet path use it: a "host" is then just a UDP
     socket that speaks raw Ethernet frames.
 
@@ -177,6 +178,13 @@ class UdpTunnelPort(Port):
         except OSError as exc:
             s.close()
             raise ValueError(f"port {spec.number}: cannot bind UDP {spec.local[0]}:{spec.local[1]}: {exc}") from None
+        try:
+            # A tunnel is a point-to-point link: a connected UDP socket only takes datagrams from the peer,
+            # so no other local process can inject frames into this port.
+            s.connect(spec.remote)
+        except OSError as exc:
+            s.close()
+            raise ValueError(f"port {spec.number}: cannot use UDP peer {spec.remote[0]}:{spec.remote[1]}: {exc}") from None
         s.setblocking(False)
         self.sock = s
         self.local = s.getsockname()[:2]
@@ -184,7 +192,7 @@ class UdpTunnelPort(Port):
 
     def send(self, frame: bytes) -> None:
         try:
-            self.sock.sendto(frame, self._remote)
+            self.sock.send(frame)
         except ConnectionRefusedError:
             pass  # ICMP port unreachable from an earlier datagram: the peer is not listening
 

@@ -173,6 +173,34 @@ def _port_totals(res: dict) -> dict:
     return dict(tot)
 
 
+def _tm_by_role(res: dict) -> dict:
+    """TM counters summed per port role (trainer / shadow / switch)."""
+    from .generate import links
+    topo = res.get("topology") or {}
+    role = {}
+    try:
+        for na, pa, nb, pb, _ in links(topo):
+            for n, p, far in ((na, pa, nb), (nb, pb, na)):
+                if p is not None:
+                    role[(n, str(p))] = ("switch" if far in topo["switches"]
+                                         else topo["hosts"][far].get("role", "host"))
+    except (KeyError, TypeError):
+        return {}
+    out: dict = {}
+    for sw, ports in (res.get("tm_stats") or {}).items():
+        if not isinstance(ports, dict):
+            continue
+        for port, st in ports.items():
+            r = role.get((sw, str(port)))
+            if r is None or not isinstance(st, dict):
+                continue
+            acc = out.setdefault(r, defaultdict(int))
+            for k, v in st.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    acc[k] += v
+    return {k: dict(v) for k, v in out.items()}
+
+
 def summary(res: dict) -> str:
     L = []
     cfg = res.get("config", {})
@@ -201,6 +229,11 @@ def summary(res: dict) -> str:
     tot = _port_totals(res)
     if tot:
         L.append("  switch egress: " + ", ".join(f"{k} ports {v / 1e6:.2f} MB" for k, v in sorted(tot.items())))
+    tm = _tm_by_role(res)
+    if tm:
+        L.append("  switch TM: " + "; ".join(
+            f"{role} ports sent {v.get('sent', 0)} pkts, drops {v.get('tail_drops', 0) + v.get('fault_drops', 0)}"
+            f" (pause drops {v.get('pause_drops', 0)}), pauses {v.get('pauses', 0)}" for role, v in sorted(tm.items())))
     ver = res.get("verification") or {}
     for r, c in sorted((ver.get("ranks") or {}).items(), key=lambda kv: int(kv[0])):
         if c.get("error"):

@@ -144,10 +144,16 @@ def stop_all(logs_root) -> int:
 # helpers
 # ------------------------------------------------------------------------------------------------
 
-def free_port_block(count: int, start: int = 50051, end: int = 59000) -> int:
-    """First port ``p`` in [start, end) such that p..p+count-1 are all free on 127.0.0.1."""
-    p = start
-    while p + count <= end:
+def free_port_block(count: int, start: int | None = None, end: int = 59000) -> int:
+    """A port ``p`` such that p..p+count-1 are all free on 127.0.0.1, searched from ``start`` (default:
+    a random place in 50051..58000, so concurrent runs on one machine rarely probe the same ports)."""
+    import random
+    p = start if start is not None else 50051 + 16 * random.randrange(500)
+    tried = 0
+    while tried < 2000:
+        if p + count > end:
+            p = 50051
+        tried += 1
         socks = []
         try:
             for i in range(count):
@@ -245,7 +251,8 @@ class ShadowPoller(threading.Thread):
                         client.close()
                         continue
                     rec = {"t": round(time.monotonic() - self.t0, 3), "phase": self._phase, "shard": self.shard,
-                           **{k: getattr(st, k) for k in ("latest_iteration", "persisted_iteration", "pending",
+                           **{k: getattr(st, k) for k in ("latest_iteration", "previous_iteration",
+                                                           "persisted_iteration", "pending",
                                                            "bytes_received", "packets", "duplicates", "losses",
                                                            "rejected", "needs_resync", "lag")
                               if hasattr(st, k)}}
@@ -317,6 +324,7 @@ class Testbed:
         self._port_roles: list[tuple[str, str, int, str]] = []
         self._last_ports = 0.0
         self._counters = None
+        self._tm_stats = None
         self._port_seq = 0
 
     # -- set-up ----------------------------------------------------------------------------------
@@ -563,13 +571,15 @@ class Testbed:
                                       "rx_bytes": rx, "tx_packets": txp, "rx_packets": rxp})
 
     def ckpt_iteration(self) -> int | None:
-        """Newest iteration every shard has published (the consistent checkpoint), from the pollers."""
-        its = []
+        """Newest iteration that *every* shard holds (its latest or previous published one): the
+        consistent checkpoint a restore would pick, from the pollers; None while there is none."""
+        common = None
         for p in self.pollers.values():
-            if p.latest is None or p.latest.get("latest_iteration") is None:
+            if p.latest is None:
                 return None
-            its.append(p.latest["latest_iteration"])
-        return min(its) if its else None
+            held = {p.latest.get("latest_iteration"), p.latest.get("previous_iteration")} - {None}
+            common = held if common is None else common & held
+        return max(common) if common else None
 
     def train_phase(self, phase: str, resume: bool, master_port: int, fail_at: int | None = None,
                     fail_rank: int | None = None) -> dict:
@@ -737,7 +747,27 @@ class Testbed:
             final_phase = "failure"
         self.sample_ports(force=True)
         self._counters = self.controller.counters() if self.controller is not None else None
+        self._tm_stats = self.tm_stats()
         return self.verify(final_phase)
+
+    def tm_stats(self) -> dict:
+        """Per-port traffic-manager counters of every switch (enqueued, sent, drops, pauses, ...)."""
+        out = {}
+        if self.net is None:
+            return out
+        try:
+            from switch.tm_client import TMClient
+        except ImportError:
+            return out
+        for sw in self.net.switches:
+            if not getattr(sw, "tm_port", None) or not hasattr(sw, "tm_addr"):
+                continue
+            try:
+                with TMClient("127.0.0.1", sw.tm_port) as tm:
+                    out[sw.name] = {str(k): v for k, v in tm.stats().items()}
+            except Exception as e:  # noqa: BLE001 -- BMv2 has none; report, do not fail
+                out[sw.name] = f"{type(e).__name__}: {e}"
+        return out
 
     def verify(self, final_phase: str) -> dict:
         from .verify import compare_files
@@ -795,7 +825,7 @@ class Testbed:
             "shadow_poll_errors": {s: p.error for s, p in self.pollers.items() if p.error},
             "ports": self.port_samples, "heartbeats": self.heartbeats,
             "controller": self.controller.summary() if self.controller is not None else None,
-            "switch_counters": self._counters,
+            "switch_counters": self._counters, "tm_stats": self._tm_stats,
             "logs": str(self.logs), "pcaps": str(self.pcaps) if self.pcaps else None,
         }
         self.out.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .elab_types import MAX_ARRAY
 from .errors import Loc
 
 
@@ -87,11 +88,17 @@ class BlockRules:
         return self.headers[name]["bytes"]
 
     # ---------------------------------------------------------------- parser
-    def elab_parser(self, p: Node) -> dict:
+    def elab_parser(self, p: Node, prefix: str | None = None) -> dict:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
-        self.ctx = {"kind": "parser", "block": p.name, "scope": scope}
+        if prefix is not None:
+            for prm, node in zip(params, p.params):
+                if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
+                        node.direction in ("out", "inout"):
+                    raise E(node.loc, "out/inout scalar parameters of a sub-parser are not supported")
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         locals_ = []
         for d in p.locals:
             locals_.extend(self.local_stmt(d, scope))
@@ -129,7 +136,8 @@ class BlockRules:
                                   "to": c.to})
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
-        return {"name": p.name, "params": params, "locals": locals_, "states": states}
+        self.ctx = saved
+        return {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
 
     def as_int(self, ir, t):
         if t[0] == "bool":
@@ -140,6 +148,12 @@ class BlockRules:
         kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
         if k.kind == "default" or k.kind == "dontcare":
             return {"k": "default"}
+        if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
+            rec = scope.lookup(k.name)[1]
+            if rec["t"] != kt2:
+                raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                               f"{tstr(kt2)}")
+            return {"k": "vset", "obj": rec["py"]}
         if k.kind == "mask":
             v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
             m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
@@ -214,6 +228,25 @@ class BlockRules:
         return self.local_stmt(d, scope)
 
     def local_stmt(self, d: Node, scope) -> list:
+        if d.kind == "value_set":
+            if self.ctx.get("kind") != "parser":
+                raise E(d.loc, "value_set is only allowed in a parser")
+            t = self.resolve_type(d.type)
+            if not is_bits(t):
+                raise E(d.type.loc, f"value_set<{tstr(t)}>: only bit<N> value sets are supported")
+            q = f"{self.ctx['block']}.{d.name}"
+            na = annotation(d.annos, "name")
+            if na:
+                q = na[1][0].lstrip(".") if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"
+            uid = annotation(d.annos, "id")
+            rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": t[1], "t": t,
+                   "size": self.const_int(d.size, "value_set size", minimum=1, maximum=MAX_ARRAY),
+                   "uid": uid[1][0] if uid else None, "annos": d.annos}
+            if not hasattr(self, "value_sets"):
+                self.value_sets = []
+            self.value_sets.append(rec)
+            scope.add(d.name, ("value_set", rec))
+            return []
         if d.kind == "instance":
             return self.declare_instance(d, self.ctx["block"], scope)
         return self.stmt(d, scope)
@@ -243,15 +276,27 @@ class BlockRules:
                 self.subcontrols.append(blk)
                 scope.add(d.name, ("subcontrol", blk))
                 return []
+            if ent and ent[0] == "parser" and self.ctx.get("kind") == "parser":
+                if d.args or t.args:
+                    raise E(d.loc, "sub-parser constructor arguments are not supported")
+                if not hasattr(self, "subparsers"):
+                    self.subparsers = []
+                if len(self.subparsers) > 256:
+                    raise E(d.loc, "too many sub-parser instances (recursive instantiation?)")
+                blk = self.elab_parser(ent[1], prefix=q)
+                blk["fn"] = f"run_subparser_{len(self.subparsers)}"
+                self.subparsers.append(blk)
+                scope.add(d.name, ("subparser", blk))
+                return []
             if ent and ent[0] in ("parser", "control"):
-                raise E(d.loc, "instantiating sub-parsers is not supported by the embedded target")
+                raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = d.args
         py = "X_" + q.replace(".", "_")
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")
-            size = self.const_int(args[0], f"{tname} size", minimum=1)
+            size = self.const_int(args[0], f"{tname} size", minimum=1, maximum=MAX_ARRAY)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
             self.objects[tname + "s"].append(rec)
@@ -264,19 +309,40 @@ class BlockRules:
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
             self.objects[tname + "s"].append(rec)
             scope.add(d.name, ("object", tname, rec, None))
+        elif tname in ("action_profile", "action_selector"):
+            rec = self.profile_record(tname, args, q, uid, d.annos, d.loc)
+            scope.add(d.name, ("object", tname, rec, None))
         elif tname == "register":
             if len(args) != 1 or not t.args:
                 raise E(d.loc, "register<T>(size) needs a type argument and a size")
             vt = self.resolve_type(t.args[0])
             if not is_bits(vt):
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N>")
-            size = self.const_int(args[0], "register size", minimum=1)
+            size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos}
             self.objects["registers"].append(rec)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
+
+    def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
+        """An action_profile(size) / action_selector(algo, size, width) instance."""
+        want = 1 if tname == "action_profile" else 3
+        if len(args) != want:
+            raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
+        rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0}
+        if tname == "action_selector":
+            rec["algo"] = self.enum_member(args[0], "HashAlgorithm")
+            if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
+                raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=1, maximum=MAX_ARRAY)
+            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=1,
+                                          maximum=64)
+        else:
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=1, maximum=MAX_ARRAY)
+        self.objects["action_profiles"].append(rec)
+        return rec
 
     def enum_member(self, n: Node, enum: str) -> str:
         if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:
@@ -316,10 +382,7 @@ class BlockRules:
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
         self.actions[q] = rec
-        # bind the scope name to the qualified (possibly @name'd) action
-        if scope is not self.global_scope or q == d.name:
-            pass
-        scope.add(d.name, ("action", q))
+        scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
         saved = getattr(self, "ctx", None)
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
         rec["body"] = self.stmt(d.body, ascope)

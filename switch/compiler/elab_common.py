@@ -23,8 +23,9 @@ V1_EXTERN_FUNCS = {
     "clone_preserving_field_list", "resubmit", "resubmit_preserving_field_list", "recirculate",
     "recirculate_preserving_field_list", "truncate", "assert", "assume", "log_msg",
 }
-V1_OBJECTS = {"counter", "direct_counter", "meter", "direct_meter", "register"}
-UNSUPPORTED_OBJECTS = {"action_profile", "action_selector", "Checksum16"}
+V1_OBJECTS = {"counter", "direct_counter", "meter", "direct_meter", "register", "action_profile",
+              "action_selector"}
+UNSUPPORTED_OBJECTS = {"Checksum16"}
 
 
 # names the generated header/struct classes use for themselves
@@ -112,7 +113,8 @@ def _eval_bin(o, a, b, at, t):
         return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[o]
     bitsy = is_bits(t)
     if o == "++":
-        return _wrap((_u(a, at) << 0) << 0, t) if False else _wrap((a & ((1 << at[1]) - 1)) << (t[1] - at[1]) | _u(b, ["bit", t[1] - at[1]]), t)
+        wb = t[1] - at[1]
+        return _wrap(((a & ((1 << at[1]) - 1)) << wb) | _u(b, ["bit", wb]), t)
     if o == "|+|" or o == "|-|":
         r = a + b if o == "|+|" else a - b
         if t[0] == "bit":

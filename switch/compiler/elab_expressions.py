@@ -98,11 +98,9 @@ class ExpressionRules:
             v = self.fold(ir)
             if v is None:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
-            if t[0] == "bit" and not 0 <= v < (1 << t[1]):
-                if v < 0 or True:
-                    # p4c warns and wraps negative literals; larger values are an error
-                    if v >= (1 << t[1]):
-                        raise E(loc, f"value {v} does not fit in {tstr(t)}")
+            # p4c wraps negative literals into bit<N> (with a warning); too large is an error
+            if t[0] == "bit" and v >= (1 << t[1]):
+                raise E(loc, f"value {v} does not fit in {tstr(t)}")
             if t[0] == "int" and not -(1 << (t[1] - 1)) <= v < (1 << t[1]):
                 raise E(loc, f"value {v} does not fit in {tstr(t)}")
             return {"op": "const", "v": _wrap(v, t), "t": t}

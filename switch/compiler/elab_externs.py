@@ -163,10 +163,11 @@ class ExternRules:
             fl = self.const_int(args[0], "field list index", minimum=0)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"
-            if kind == "resubmit" and role != "ingress":
-                raise E(loc, "resubmit is only allowed in ingress")
-            if kind == "recirculate" and role != "egress":
-                raise E(loc, "recirculate is only allowed in egress")
+            # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of
+            # ingress only (a call in egress does nothing), recirculate at the end of egress
+            # (a call in ingress carries over to egress for a unicast packet)
+            if role not in ("ingress", "egress"):
+                raise E(loc, f"{name} is only allowed in ingress or egress")
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
             raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")

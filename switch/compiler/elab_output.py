@@ -23,6 +23,8 @@ class OutputRules:
             "direct_counter": {c["name"]: c["uid"] for c in self.objects["direct_counters"]},
             "direct_meter": {m["name"]: m["uid"] for m in self.objects["direct_meters"]},
             "digest": {d: None for d in self.digests},
+            "value_set": {v["name"]: v["uid"] for v in getattr(self, "value_sets", [])},
+            "action_profile": {a["name"]: a["uid"] for a in self.objects["action_profiles"]},
             # p4c hashes the header *type* name (controlPlaneName of the Type_Header)
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
@@ -60,6 +62,8 @@ class OutputRules:
                 "direct_meter": ids["direct_meter"][t["direct_meter"]] if t["direct_meter"] else None,
                 "annos": _annos_json(t["annos"]), "support_timeout": t["support_timeout"],
                 "control": t["control"],
+                "implementation_id": ids["action_profile"][t["profile"]] if t["profile"] else None,
+                "selector_keys": t["selector_keys"],
             })
 
         def objs(kind, key):
@@ -85,6 +89,16 @@ class OutputRules:
             "field_lists": {str(k): v for k, v in self.fl_fields.items()},
             "blocks": blocks,
             "subcontrols": getattr(self, "subcontrols", []),
+            "subparsers": getattr(self, "subparsers", []),
+            "action_profiles": [{"name": a["name"], "id": ids["action_profile"][a["name"]],
+                                 "alias": al[a["name"]], "size": a["size"],
+                                 "with_selector": a["algo"] is not None, "algo": a["algo"],
+                                 "width": a["width"], "annos": _annos_json(a["annos"]),
+                                 "table_ids": sorted(ids["table"][t] for t in a["tables"])}
+                                for a in self.objects["action_profiles"]],
+            "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
+                            "py": v["py"], "width": v["width"], "size": v["size"],
+                            "annos": _annos_json(v["annos"])} for v in getattr(self, "value_sets", [])],
             "actions": actions,
             "tables": tables,
             "counters": objs("counter", "counters"),

@@ -146,6 +146,8 @@ class StatementRules:
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]
+                if ent and ent[0] == "subparser":
+                    return [self.apply_subparser(ent[1], call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
@@ -209,6 +211,24 @@ class StatementRules:
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
                              "py": p["py"]})
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
+
+    def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        if len(call.args) != len(blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
+                              f"got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, blk["params"]):
+            if p["t"] == ["extern", "packet_in"]:
+                continue  # the sub-parser continues on the same packet and offset
+            if p["t"][0] in ("struct", "header", "stack"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
+                                     f"{tstr(p['t'])}")
+                args.append(lv)
+            else:
+                args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args}
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]

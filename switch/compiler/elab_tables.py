@@ -22,12 +22,29 @@ class TableRules:
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
                           "meters", "support_timeout", "implementation", "max_group_size"):
                 raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
+        profile = None
         if "implementation" in props:
-            raise E(props["implementation"].loc, "action profiles/selectors (implementation) are not "
-                                                 "supported by the embedded target")
+            pv = props["implementation"].value
+            if pv.kind == "name" and scope.lookup(pv.name) and scope.lookup(pv.name)[0] == "object" \
+                    and scope.lookup(pv.name)[1] in ("action_profile", "action_selector"):
+                profile = scope.lookup(pv.name)[2]
+            elif pv.kind == "call" and pv.fn.kind == "name" and \
+                    pv.fn.name in ("action_profile", "action_selector"):
+                profile = self.profile_record(pv.fn.name, pv.args, q, None, [], pv.loc)
+            else:
+                raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
+            profile["tables"].append(q)
         keys = []
+        selector_keys = []
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
+            if k.match == "selector":
+                if profile is None or profile["algo"] is None:
+                    raise E(k.match_loc, f"table {q}: a selector key needs an action_selector "
+                                         "implementation")
+                selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
+                                                                           "selector key"))
+                continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 raise E(k.match_loc, f"unsupported match kind {k.match}")
             if t[0] == "bool":
@@ -118,7 +135,8 @@ class TableRules:
         dc = props.get("counters")
         dm = props.get("meters")
         rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
-               "control": self.ctx["block"],
+               "control": self.ctx["block"], "profile": profile["name"] if profile else None,
+               "selector_keys": selector_keys,
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],

@@ -9,18 +9,24 @@ from .ast import Node, annotation
 from .elab_common import BOOL, E, ERROR, _eval_bin, INTLIT, is_bits, tstr, VOID, _wrap
 
 
+#: widest bit<N>/int<N>/varbit<N> accepted (BMv2 fields are far narrower in practice)
+MAX_WIDTH = 4096
+#: largest counter/meter/register/value_set (cells are allocated when the program loads)
+MAX_ARRAY = 1 << 24
+
+
 class TypeRules:
     # ---------------------------------------------------------------- types
     def resolve_type(self, n: Node, allow_generic=False):
         k = n.kind
         if k == "bit":
-            return ["bit", self.const_int(n.width, "a bit width", minimum=1)]
+            return ["bit", self.const_int(n.width, "a bit width", minimum=1, maximum=MAX_WIDTH)]
         if k == "sint":
-            return ["int", self.const_int(n.width, "an int width", minimum=1)]
+            return ["int", self.const_int(n.width, "an int width", minimum=1, maximum=MAX_WIDTH)]
         if k == "int_inf":
             return INTLIT
         if k == "varbit":
-            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1)]
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1, maximum=MAX_WIDTH)]
         if k == "bool":
             return BOOL
         if k == "void":
@@ -37,7 +43,7 @@ class TypeRules:
             et = self.resolve_type(n.elem)
             if et[0] != "header":
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
-            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1)]
+            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1, maximum=1024)]
         if k == "dontcare":
             return ["any"]
         if k == "typename":
@@ -58,13 +64,16 @@ class TypeRules:
             raise E(n.loc, f"unknown type {name}")
         raise E(n.loc, f"unsupported type {k}")
 
-    def const_int(self, n: Node, what: str, minimum: int | None = None) -> int:
+    def const_int(self, n: Node, what: str, minimum: int | None = None,
+                  maximum: int | None = None) -> int:
         ir, t = self.expr(n, self.global_scope)
         v = self.fold(ir)
         if v is None or isinstance(v, bool):
             raise E(n.loc, f"{what} must be a compile-time integer constant")
         if minimum is not None and v < minimum:
             raise E(n.loc, f"{what} must be >= {minimum}, got {v}")
+        if maximum is not None and v > maximum:
+            raise E(n.loc, f"{what} must be <= {maximum}, got {v}")
         return v
 
     def fold(self, ir):

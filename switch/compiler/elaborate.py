@@ -55,7 +55,8 @@ class Elaborator(TypeRules, BlockRules, TableRules, StatementRules, ExternRules,
         self.action_nodes: dict[str, Node] = {}
         self.tables: dict[str, dict] = {}
         self.objects: dict[str, list] = {k: [] for k in ("counters", "registers", "meters",
-                                                        "direct_counters", "direct_meters")}
+                                                        "direct_counters", "direct_meters",
+                                                        "action_profiles")}
         self.digests: dict[str, dict] = {}
         self.functions: dict[str, dict] = {}
         self.controller_headers: dict[str, dict] = {}

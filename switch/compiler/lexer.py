@@ -61,9 +61,7 @@ def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
     else:
         v = int(body, 10)
     if width is not None:
-        if width == 0 and not signed:
-            pass
-        elif width <= 0:
+        if width <= 0:
             raise P4CompileError(loc, f"integer literal {text!r} has width {width}")
         if signed:
             if v >= 1 << width:

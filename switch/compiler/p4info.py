@@ -59,6 +59,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if t["direct_meter"]:
             pt.direct_resource_ids.append(t["direct_meter"])
         pt.size = t["size"]
+        if t.get("implementation_id"):
+            pt.implementation_id = t["implementation_id"]
         if t["is_const"]:
             pt.is_const_table = True
         if t["const_entries"]:
@@ -113,6 +115,18 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 mem.type_spec.bool.SetInParent()
             else:
                 mem.type_spec.bitstring.bit.bitwidth = w
+    for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
+        pa = info.action_profiles.add()
+        _preamble(pa.preamble, a)
+        pa.table_ids.extend(a["table_ids"])
+        pa.with_selector = a["with_selector"]
+        pa.size = a["size"]
+    for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
+        pv = info.value_sets.add()
+        _preamble(pv.preamble, v)
+        mf = pv.match.add()
+        mf.id, mf.bitwidth, mf.match_type = 1, v["width"], p4info_pb2.MatchField.EXACT
+        pv.size = v["size"]
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()
         pc.preamble.id, pc.preamble.name, pc.preamble.alias = ch["id"], name, ch["alias"]

@@ -423,7 +423,16 @@ class Parser:
         if self.at("const"):
             return self.const_decl(annos)
         if self.at("value_set"):
-            raise P4CompileError(self.t.loc, "value_set is not supported by the embedded target")
+            loc = self.next().loc
+            self.expect("<")
+            ty = self.type_ref()
+            self.expect(">")
+            self.expect("(")
+            size = self.expr()
+            self.expect(")")
+            name = self.ident("a value_set name")
+            self.expect(";")
+            return Node("value_set", loc, type=ty, size=size, name=name.text, annos=annos)
         loc = self.t.loc
         ty = self.type_ref()
         if self.at("("):

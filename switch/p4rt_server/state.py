@@ -50,7 +50,9 @@ def build_state(config) -> ForwardingState:
         pipeline = Pipeline(ir)
     except PipelineError as exc:
         raise P4RTError(StatusCode.INVALID_ARGUMENT, f"p4_device_config rejected: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 -- untrusted input: any failure to load it is the config's fault
+        # (KeyError/TypeError/... from a malformed IR, SyntaxError from code generated out of it,
+        # RecursionError from absurd nesting): refuse it by name instead of failing the RPC with UNKNOWN.
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
                         f"p4_device_config is malformed: {type(exc).__name__}: {exc}") from None
     index = P4InfoIndex.build(config.p4info)

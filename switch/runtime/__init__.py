@@ -7,7 +7,8 @@ exposes
 
 * the P4Runtime-facing control plane, by P4Info ids and Python ints:
   tables (:class:`TableEntry`, :class:`FieldMatch`), default actions, counters and
-  direct counters, meters, registers, multicast groups and clone sessions;
+  direct counters, meters, registers, action profile members/groups, parser value sets,
+  multicast groups and clone sessions;
 * name-based helpers for tests (``insert``, ``set_default``, ``counter``, ``register``...);
 * ``process(ingress_port, frame) -> [(egress_port, frame), ...]`` following BMv2
   simple_switch: parser -> verify checksum -> ingress -> (clone I2E, digest,

@@ -70,8 +70,8 @@ def load(ir: dict, pipeline) -> Engine:
     for t in ir["tables"]:
         ns[f"TBL_{t['id']}"] = pipeline.tables[t["id"]]
     for kind, store in (("counters", pipeline.counters), ("registers", pipeline.registers),
-                        ("meters", pipeline.meters)):
-        for o in ir[kind]:
+                        ("meters", pipeline.meters), ("value_sets", pipeline.value_sets)):
+        for o in ir.get(kind, ()):
             ns[o["py"]] = store[o["id"]]
 
     def direct_meter(ent, nbytes, unit):

@@ -14,6 +14,8 @@ I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
 class ParserError(Exception):
     """Raised inside the generated parser; ``code`` is the P4 error number."""
 
+    off = None  # set by a sub-parser: how far the packet was consumed when it failed
+
     def __init__(self, code: int):
         self.code = code
 
@@ -170,11 +172,12 @@ class Engine:
             for k, (eport, rid) in enumerate(reps):
                 if k == last:
                     R = P  # the last replica takes the original's state: one copy fewer
+                    # every BMv2 replica is a fresh copy: no recirculate/truncate request
+                    R.recirc = R.trunc = None
                 else:
                     R = PacketState(P.data, iport, tr)
                     R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
                     R.hdr, R.meta, R.sm = P.hdr.copy(), P.meta.copy(), P.sm.copy()
-                    R.trunc = P.trunc
                 R.sm.egress_rid = rid
                 R.sm.instance_type = I_REPL
                 egress_q.append((R, eport))

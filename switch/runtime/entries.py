@@ -88,6 +88,8 @@ class TableEntry:
     direct-counter cell (filled in by :meth:`Pipeline.table_entries`; on insert/modify
     it sets the initial value when given).  ``meter`` is the direct-meter config.
     ``is_const`` marks entries that came from the program's ``const entries``.
+    Entries of a table with an action profile name a ``member_id`` or a ``group_id`` of
+    the profile instead of an action (``action_id`` 0).
     """
 
     matches: list[FieldMatch] = field(default_factory=list)
@@ -98,3 +100,5 @@ class TableEntry:
     meter: MeterConfig | None = None
     is_default: bool = False
     is_const: bool = False
+    member_id: int | None = None
+    group_id: int | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from .entries import CounterData, MeterConfig
+from .entries import CounterData, FieldMatch, MeterConfig
 from .errors import EntryNotFound, InvalidEntry, Unsupported
 
 GREEN, YELLOW, RED = 0, 1, 2
@@ -98,6 +98,48 @@ class MeterState:
             return YELLOW
         self.tc -= units
         return GREEN
+
+
+class ValueSet:
+    """A parser ``value_set``: members are (value, mask) pairs; a select key matches a
+    member when ``key & mask == value`` (exact members have an all-ones mask)."""
+
+    def __init__(self, spec: dict):
+        self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
+        self.pairs: list[tuple[int, int]] = []
+
+    def match(self, key: int) -> bool:
+        for v, m in self.pairs:
+            if key & m == v:
+                return True
+        return False
+
+    def write(self, members) -> None:
+        """Replace the members: each is [FieldMatch] (exact or ternary) as in P4Runtime."""
+        full = (1 << self.width) - 1
+        pairs = []
+        members = list(members)
+        if len(members) > self.size:
+            raise InvalidEntry(f"value_set {self.name}: {len(members)} members, size is {self.size}")
+        for mem in members:
+            if len(mem) != 1:
+                raise InvalidEntry(f"value_set {self.name}: a member has {len(mem)} matches, expected 1")
+            fm = mem[0]
+            if fm.field_id != 1:
+                raise InvalidEntry(f"value_set {self.name}: no match field with id {fm.field_id}")
+            mask = full if fm.kind == "exact" else fm.mask
+            if fm.kind not in ("exact", "ternary") or mask is None:
+                raise InvalidEntry(f"value_set {self.name}: member match must be exact or ternary")
+            if not 0 <= fm.value <= full or not 0 <= mask <= full or fm.value & ~mask:
+                raise InvalidEntry(f"value_set {self.name}: value {fm.value!r}/mask {mask!r} does not "
+                                   f"fit bit<{self.width}>")
+            pairs.append((fm.value, mask))
+        self.pairs = pairs
+
+    def read(self) -> list:
+        full = (1 << self.width) - 1
+        return [[FieldMatch.exact(1, v) if m == full else FieldMatch.ternary(1, v, m)]
+                for v, m in self.pairs]
 
 
 def check_meter_config(name: str, cfg: MeterConfig) -> None:
@@ -190,7 +232,8 @@ def _xor16(data: bytes) -> int:
 def hash_value(algo: str, value: int, bits: int) -> int:
     """Hash of a field list (``value`` of ``bits`` bits) with a v1model HashAlgorithm."""
     if algo == "identity":
-        return value
+        # BMv2's calculations return a uint64_t: wider field lists keep their low 64 bits
+        return value & 0xFFFFFFFFFFFFFFFF
     if algo == "csum16":
         return csum16(value, bits)
     data = _to_bytes(value, bits)

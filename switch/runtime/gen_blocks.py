@@ -6,7 +6,7 @@ source, ``self.ir`` is the program IR.
 """
 from __future__ import annotations
 
-from .gen_helpers import PARSER_STEP_LIMIT
+from .gen_helpers import PARSER_STEP_LIMIT, mask
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -63,7 +63,17 @@ class BlockGen:
             self.emit(0, f"def T_apply_{tid}(P, L):")
             self.owner_prologue(1, t.get("control"))
             keys = ", ".join(self.x(k["expr"]) for k in t["keys"])
-            self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup(({keys}{',' if len(t['keys']) == 1 else ''}))")
+            keytuple = f"({keys}{',' if len(t['keys']) == 1 else ''})"
+            if t.get("implementation_id"):
+                prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])
+                if t.get("selector_keys") and prof["algo"]:
+                    cat, bits = self.cat(t["selector_keys"])
+                    sel = f"(hash_value({prof['algo']!r}, {cat}, {bits}) & {mask(prof['width'])})"
+                else:
+                    sel = "0"
+                self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup_indirect({keytuple}, {sel})")
+            else:
+                self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup({keytuple})")
             if t["direct_counter"] or t["direct_meter"]:
                 self.emit(1, "if ent is not None:")
                 if t["direct_counter"]:
@@ -137,25 +147,38 @@ class BlockGen:
         self.emit(1, "try:")
         for s in p["locals"]:
             self.stmt(2, s)
+        self.state_machine(2, p)
+        self.emit(1, "except IndexError:  # a run-time stack index past the end")
+        self.emit(2, f"P.sm.parser_error = {self.errors['StackOutOfBounds']}")
+        self.emit(1, "except ParserError as e:")
+        self.emit(2, "if e.off is not None:")
+        self.emit(3, "off = e.off")
+        self.emit(2, "P.sm.parser_error = e.code if e.code >= 0 else 0")
+        self.emit(2, "if P.tr and e.code >= 0: P.tr('parser error ' + ERROR_NAMES[e.code])")
+        self.emit(1, "P.off = off")
+        self.emit(0, "")
+
+    def state_machine(self, ind: int, p: dict) -> None:
+        """The state loop of a parser: ``st`` numbers the states, accept/reject end it."""
         states = list(p["states"])
         num = {name: i for i, name in enumerate(states)}
         num["accept"] = -1
         num["reject"] = -2
-        self.emit(2, f"st = {num['start']}")
-        self.emit(2, f"for _ in range({PARSER_STEP_LIMIT}):")
+        self.emit(ind, f"st = {num['start']}")
+        self.emit(ind, f"for _ in range({PARSER_STEP_LIMIT}):")
         for i, name in enumerate(states):
             body = p["states"][name]
-            self.emit(3, f"{'if' if i == 0 else 'elif'} st == {i}:  # state {name}")
-            self.emit(4, f"if P.tr: P.tr('parser state {name}')")
+            self.emit(ind + 1, f"{'if' if i == 0 else 'elif'} st == {i}:  # state {name}")
+            self.emit(ind + 2, f"if P.tr: P.tr('parser state {name}')")
             for s in body["body"]:
-                self.stmt(4, s)
+                self.stmt(ind + 2, s)
             tr = body["transition"]
             if tr["kind"] == "direct":
-                self.emit(4, f"st = {num[tr['to']]}")
+                self.emit(ind + 2, f"st = {num[tr['to']]}")
             else:
                 keys = [self.fresh("k") for _ in tr["keys"]]
                 for kv, ke in zip(keys, tr["keys"]):
-                    self.emit(4, f"{kv} = {self.x(ke)}")
+                    self.emit(ind + 2, f"{kv} = {self.x(ke)}")
                 first = True
                 has_default = False
                 for c in tr["cases"]:
@@ -167,35 +190,52 @@ class BlockGen:
                             conds.append(f"{kv} & {ks['m']} == {ks['v']}")
                         elif ks["k"] == "range":
                             conds.append(f"{ks['lo']} <= {kv} <= {ks['hi']}")
+                        elif ks["k"] == "vset":
+                            conds.append(f"{ks['obj']}.match({kv})")
                     if not conds:
                         if first:
-                            self.emit(4, f"st = {num[c['to']]}")
+                            self.emit(ind + 2, f"st = {num[c['to']]}")
                         else:
-                            self.emit(4, "else:")
-                            self.emit(5, f"st = {num[c['to']]}")
+                            self.emit(ind + 2, "else:")
+                            self.emit(ind + 3, f"st = {num[c['to']]}")
                         has_default = True
                         break
-                    self.emit(4, f"{'if' if first else 'elif'} {' and '.join(conds)}:")
-                    self.emit(5, f"st = {num[c['to']]}")
+                    self.emit(ind + 2, f"{'if' if first else 'elif'} {' and '.join(conds)}:")
+                    self.emit(ind + 3, f"st = {num[c['to']]}")
                     first = False
                 if not has_default:
                     if first:
-                        self.emit(4, f"raise ParserError({self.errors['NoMatch']})")
+                        self.emit(ind + 2, f"raise ParserError({self.errors['NoMatch']})")
                     else:
-                        self.emit(4, "else:")
-                        self.emit(5, f"raise ParserError({self.errors['NoMatch']})")
-            self.emit(4, "if st < 0:")
-            self.emit(5, "break")
-        self.emit(3, "else:")
-        self.emit(4, "raise ParserError(-1)")
-        self.emit(2, "else:")
-        self.emit(3, f"raise ParserError({self.errors['ParserTimeout']})")
-        self.emit(1, "except IndexError:  # a run-time stack index past the end")
-        self.emit(2, f"P.sm.parser_error = {self.errors['StackOutOfBounds']}")
+                        self.emit(ind + 2, "else:")
+                        self.emit(ind + 3, f"raise ParserError({self.errors['NoMatch']})")
+            self.emit(ind + 2, "if st < 0:")
+            self.emit(ind + 3, "break")
+        self.emit(ind + 1, "else:")
+        self.emit(ind + 2, "raise ParserError(-1)")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"raise ParserError({self.errors['ParserTimeout']})")
+
+    def gen_subparser(self, p: dict) -> None:
+        args = [q["py"] for q in p["params"] if q["t"] != ["extern", "packet_in"]]
+        self.emit(0, f"def {p['fn']}(P, data, n, off{''.join(', ' + a for a in args)}):")
+        self.emit(1, "L = None")
+        for q in p["params"]:
+            if q["t"] == ["extern", "packet_in"]:
+                self.emit(1, f"{q['py']} = None")
+        self.emit(1, "try:")
+        for s in p["locals"]:
+            self.stmt(2, s)
+        self.state_machine(2, p)
+        self.emit(1, "except IndexError:")
+        self.emit(2, f"e = ParserError({self.errors['StackOutOfBounds']})")
+        self.emit(2, "e.off = off")
+        self.emit(2, "raise e")
         self.emit(1, "except ParserError as e:")
-        self.emit(2, "P.sm.parser_error = e.code if e.code >= 0 else 0")
-        self.emit(2, "if P.tr and e.code >= 0: P.tr('parser error ' + ERROR_NAMES[e.code])")
-        self.emit(1, "P.off = off")
+        self.emit(2, "if e.off is None:")
+        self.emit(3, "e.off = off")
+        self.emit(2, "raise")
+        self.emit(1, "return off")
         self.emit(0, "")
 
     def gen_subcontrol(self, c) -> None:
@@ -267,6 +307,8 @@ class BlockGen:
         self.gen_actions()
         for b in self.ir.get("subcontrols", []):
             self.gen_subcontrol(b)
+        for b in self.ir.get("subparsers", []):
+            self.gen_subparser(b)
         self.gen_tables()
         self.gen_parser()
         for role in ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser"):

@@ -145,6 +145,9 @@ class StatementGen:
                     self.assign(ind, lv, f"{r}[{i}]", t)
             else:
                 self.emit(ind, call)
+        elif k == "apply_parser":
+            args = "".join(", " + self.x(a) for a in s["args"])
+            self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")

@@ -167,4 +167,6 @@ class TypeGen:
             return f"Stack([H_{t[1]}() for _ in range({t[2]})], H_{t[1]})"
         if k in ("bit", "int", "error", "enum", "serenum", "int_lit"):
             return "0"
+        if k == "list":  # tuple<...>: an immutable Python tuple
+            return "(" + "".join(self.default(x) + ", " for x in t[1]) + ")"
         raise Unsupported(f"no default value for type {t}")

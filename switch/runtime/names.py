@@ -42,13 +42,14 @@ class NameIndex:
     """Lookups by name (or unique suffix) for tables, actions, counters, registers, meters."""
 
     KINDS = ("table", "action", "counter", "register", "meter", "digest", "direct_counter",
-             "direct_meter")
+             "direct_meter", "value_set", "action_profile")
 
     def __init__(self, ir: dict):
         self._by_kind: dict[str, dict[str, dict]] = {}
         for kind, key in (("table", "tables"), ("action", "actions"), ("counter", "counters"),
                           ("register", "registers"), ("meter", "meters"), ("digest", "digests"),
-                          ("direct_counter", "direct_counters"), ("direct_meter", "direct_meters")):
+                          ("direct_counter", "direct_counters"), ("direct_meter", "direct_meters"),
+                          ("value_set", "value_sets"), ("action_profile", "action_profiles")):
             self._by_kind[kind] = {o["name"]: o for o in ir.get(key, [])}
 
     def obj(self, kind: str, name: str) -> dict:

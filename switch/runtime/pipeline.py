@@ -36,8 +36,9 @@ from typing import Callable
 from . import codegen
 from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
 from .errors import EntryNotFound, InvalidEntry, Unsupported
-from .externs import CounterArray, MeterArray, RegisterArray, check_meter_config
+from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config
 from .names import NameIndex
+from .profiles import ActionProfile
 from .tables import ActionSpec, Table
 
 from .engine import DROP_PORT
@@ -72,10 +73,14 @@ class Pipeline:
         self.actions = {a["id"]: ActionSpec(a["id"], a["name"],
                                             [(p["id"], p["name"], p["width"]) for p in a["params"]])
                         for a in ir["actions"]}
-        self.tables = {t["id"]: Table(t, self.actions) for t in ir["tables"]}
+        self.action_profiles = {a["id"]: ActionProfile(a, self._member_action_check(a))
+                                for a in ir.get("action_profiles", [])}
+        self.tables = {t["id"]: Table(t, self.actions, self.action_profiles.get(t.get("implementation_id")))
+                       for t in ir["tables"]}
         self.counters = {c["id"]: CounterArray(c) for c in ir["counters"]}
         self.registers = {r["id"]: RegisterArray(r) for r in ir["registers"]}
         self.meters = {m["id"]: MeterArray(m) for m in ir["meters"]}
+        self.value_sets = {v["id"]: ValueSet(v) for v in ir.get("value_sets", [])}
         self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}
         self.direct_meters = {m["id"]: m for m in ir.get("direct_meters", [])}
         self.mcast_groups: dict[int, list[tuple[int, int]]] = {}
@@ -213,6 +218,55 @@ class Pipeline:
         with self.lock:
             self._get(self.registers, "register", register_id).write(index, value)
 
+    def value_set_write(self, value_set_id: int, members) -> None:
+        """Replace a parser value_set's members (``[[FieldMatch], ...]``, exact or ternary)."""
+        with self.lock:
+            self._get(self.value_sets, "value_set", value_set_id).write(members)
+
+    def value_set_read(self, value_set_id: int) -> list:
+        with self.lock:
+            return self._get(self.value_sets, "value_set", value_set_id).read()
+
+    # -- action profiles ------------------------------------------------------------------
+    def _member_action_check(self, spec: dict):
+        def check(action_id: int, params: dict) -> tuple:
+            for tid in spec.get("table_ids", ()):
+                return self.tables[tid]._check_action(action_id, params, default=False)
+            raise InvalidEntry(f"action profile {spec['name']} is used by no table")
+        return check
+
+    def _profile(self, profile_id: int) -> ActionProfile:
+        return self._get(self.action_profiles, "action profile", profile_id)
+
+    def action_profile_member_set(self, profile_id: int, member_id: int, action_id: int,
+                                  params: dict[int, int] | None = None, *, modify: bool = False) -> None:
+        """Insert (or with ``modify=True`` change) a member: an action and its parameters."""
+        with self.lock:
+            self._profile(profile_id).member_set(member_id, action_id, params or {}, modify=modify)
+
+    def action_profile_member_delete(self, profile_id: int, member_id: int) -> None:
+        with self.lock:
+            self._profile(profile_id).member_delete(member_id)
+
+    def action_profile_members(self, profile_id: int) -> dict[int, tuple[int, dict[int, int]]]:
+        """member id -> (action_id, {param_id: value})."""
+        with self.lock:
+            return {m: (v[0], dict(v[2])) for m, v in self._profile(profile_id).members.items()}
+
+    def action_profile_group_set(self, profile_id: int, group_id: int, member_ids,
+                                 *, modify: bool = False) -> None:
+        """Insert (or change) a group of an action selector."""
+        with self.lock:
+            self._profile(profile_id).group_set(group_id, member_ids, modify=modify)
+
+    def action_profile_group_delete(self, profile_id: int, group_id: int) -> None:
+        with self.lock:
+            self._profile(profile_id).group_delete(group_id)
+
+    def action_profile_groups(self, profile_id: int) -> dict[int, list[int]]:
+        with self.lock:
+            return {g: list(ms) for g, ms in self._profile(profile_id).groups.items()}
+
     # -- packet replication engine ------------------------------------------------------
     @staticmethod
     def _check_replicas(what: str, replicas) -> list[tuple[int, int]]:
@@ -310,6 +364,28 @@ class Pipeline:
 
     def set_register(self, name: str, index: int, value: int) -> None:
         self.register_write(self.names.id("register", name), index, value)
+
+    def add_member(self, profile: str, member_id: int, action: str, params: dict | None = None) -> None:
+        aid, p = self.names.action_params(action, params)
+        self.action_profile_member_set(self.names.id("action_profile", profile), member_id, aid, p)
+
+    def add_group(self, profile: str, group_id: int, member_ids) -> None:
+        self.action_profile_group_set(self.names.id("action_profile", profile), group_id, member_ids)
+
+    def insert_indirect(self, table: str, match: dict, *, member_id: int | None = None,
+                        group_id: int | None = None, priority: int = 0) -> TableEntry:
+        """An entry of a table with an action profile, naming a member or a group."""
+        tid, entry = self.names.entry(table, match, None, None, priority)
+        entry.member_id, entry.group_id = member_id, group_id
+        self.table_insert(tid, entry)
+        return entry
+
+    def set_value_set(self, name: str, members) -> None:
+        """``set_value_set("MyParser.pvs", [0x1234, (0x8800, 0xFF00)])``."""
+        vid = self.names.id("value_set", name)
+        ms = [[FieldMatch.ternary(1, m[0], m[1])] if isinstance(m, tuple) else [FieldMatch.exact(1, m)]
+              for m in members]
+        self.value_set_write(vid, ms)
 
     def set_meter(self, name: str, index: int, config: MeterConfig | None) -> None:
         self.meter_set(self.names.id("meter", name), index, config)

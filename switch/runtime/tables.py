@@ -69,7 +69,7 @@ def _mask(width: int) -> int:
 class Table:
     """A P4 table: key layout, allowed actions, default action, installed entries."""
 
-    def __init__(self, spec: dict, actions: dict[int, ActionSpec]):
+    def __init__(self, spec: dict, actions: dict[int, ActionSpec], profile=None):
         self.name: str = spec["name"]
         self.id: int = spec["id"]
         self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"]) for k in spec["keys"]]
@@ -102,6 +102,8 @@ class Table:
         self.default_action_id = d["action"]
         self.default_params = tuple(d.get("params", ()))
         self.initial_default = (self.default_action_id, self.default_params)
+        #: the ActionProfile of an indirect table (entries name members/groups), else None
+        self.profile = profile
         self.default_result = (self.default_action_id, self.default_params, None)
 
     # -- validation -------------------------------------------------------------------
@@ -131,6 +133,32 @@ class Table:
                                 f"does not fit in bit<{width}>")
             values.append(v)
         return tuple(values)
+
+    def _check_target(self, entry: TableEntry):
+        """Validate what an entry runs: an action (direct table) or a profile member/group."""
+        if self.profile is None:
+            if entry.member_id is not None or entry.group_id is not None:
+                raise self._err("entries of a table without an action profile need an action")
+            return self._check_action(entry.action_id, entry.params, default=False)
+        if (entry.member_id is None) == (entry.group_id is None) or entry.action_id:
+            raise self._err(f"entries of a table with action profile {self.profile.name} need "
+                            "exactly one of member_id or group_id (and no action)")
+        if entry.member_id is not None:
+            self.profile.member(entry.member_id)
+        else:
+            if entry.group_id not in self.profile.groups:
+                raise self._err(f"group {entry.group_id} is not in action profile {self.profile.name}")
+            if self.profile.algo is None:
+                raise self._err(f"action profile {self.profile.name} has no selector: no groups")
+        return ()
+
+    def _target(self, entry: TableEntry, params):
+        """(action_id, params) stored for an entry; indirect entries resolve at lookup."""
+        if self.profile is None:
+            return entry.action_id, params
+        if entry.member_id is not None:
+            return None, ("m", entry.member_id)
+        return None, ("g", entry.group_id)
 
     def _canonical(self, entry: TableEntry) -> tuple:
         """Validate the match and return (canonical key, per-field tests)."""
@@ -212,20 +240,22 @@ class Table:
             raise self._err("table has const entries and cannot be modified")
         self._check_priority(entry)
         key, tests = self._canonical(entry)
-        params = self._check_action(entry.action_id, entry.params, default=False)
+        params = self._check_target(entry)
         ident = (key, entry.priority)
         if ident in self._installed:
             raise EntryExists(f"table {self.name}: entry already exists")
         if len(self._installed) >= self.size and not const:
             raise self._err(f"table is full ({self.size} entries)")
         self._order += 1
-        inst = _Installed(key, entry.priority, entry.action_id, params, entry, self._order)
+        aid, params = self._target(entry, params)
+        inst = _Installed(key, entry.priority, aid, params, entry, self._order)
         inst.tests = tests
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         inst.meter = entry.meter
         stored = TableEntry(list(entry.matches), entry.action_id, dict(entry.params),
-                            entry.priority, None, entry.meter, False, const and self.is_const)
+                            entry.priority, None, entry.meter, False, const and self.is_const,
+                            entry.member_id, entry.group_id)
         inst.entry = stored
         self._installed[ident] = inst
         self._index_add(inst)
@@ -241,9 +271,10 @@ class Table:
         if self.is_const:
             raise self._err("table has const entries and cannot be modified")
         inst = self._find(entry)
-        params = self._check_action(entry.action_id, entry.params, default=False)
-        inst.action_id, inst.params = entry.action_id, params
+        params = self._check_target(entry)
+        inst.action_id, inst.params = self._target(entry, params)
         inst.entry.action_id, inst.entry.params = entry.action_id, dict(entry.params)
+        inst.entry.member_id, inst.entry.group_id = entry.member_id, entry.group_id
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         if entry.meter is not None:
@@ -283,7 +314,8 @@ class Table:
         for inst in sorted(self._installed.values(), key=lambda i: i.order):
             e = inst.entry
             out.append(TableEntry(list(e.matches), e.action_id, dict(e.params), e.priority,
-                                  CounterData(*inst.counter), inst.meter, False, e.is_const))
+                                  CounterData(*inst.counter), inst.meter, False, e.is_const,
+                                  e.member_id, e.group_id))
         return out
 
     def installed(self, entry: TableEntry) -> _Installed:
@@ -322,6 +354,23 @@ class Table:
             self._list.remove(inst)
 
     # -- data plane -------------------------------------------------------------------
+    def lookup_indirect(self, values: tuple, selector_hash: int):
+        """Lookup in a table with an action profile: members resolve to their action, groups
+        pick the member ``selector_hash % len(group)`` (members in creation order, as BMv2)."""
+        aid, params, inst = self.lookup(values)
+        if inst is None:
+            return aid, params, inst
+        kind, ref = inst.params
+        if kind == "g":
+            members = self.profile.groups.get(ref) or ()
+            if not members:
+                return self.default_result
+            ref = members[selector_hash % len(members)]
+        m = self.profile.members.get(ref)
+        if m is None:
+            return self.default_result
+        return m[0], m[1], inst
+
     def lookup(self, values: tuple):
         """``values`` in key order -> (action_id, params, installed entry or None)."""
         if self.strategy == "exact":

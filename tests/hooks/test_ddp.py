@@ -15,6 +15,7 @@ import torch
 
 from shadow.node import ShadowConfig, ShadowNode
 
+pytestmark = pytest.mark.timeout(300)
 WORLD = 3
 WORKER = Path(__file__).with_name("ddp_worker.py")
 

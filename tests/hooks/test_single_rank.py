@@ -7,6 +7,7 @@ bit for bit.
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 import torch
@@ -16,6 +17,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 import trainer_hooks
 from shadow.node import ShadowConfig, ShadowNode
 
+pytestmark = pytest.mark.timeout(120)
 JOB = 31
 
 
@@ -143,3 +145,35 @@ def test_attach_errors_are_clear():
     with pytest.raises(RuntimeError, match="bootstrapping the shadows failed"):
         trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=[("127.0.0.1", dead, dead)],
                              udp_port=0, bind_ip="127.0.0.1", shadow_timeout=2.0)
+
+
+def test_resync_when_the_shadow_reports_a_loss(tmp_path):
+    """A shadow that lost an iteration says so in its ManifestAck; the trainer re-bootstraps it."""
+    from checkmate import wire
+    nodes = [start_node(tmp_path, k) for k in range(2)]
+    model, opt = build()
+    ddp = DDP(model)
+    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=spec(nodes), udp_port=0,
+                                bind_ip="127.0.0.1")
+    try:
+        for it in range(1, 3):
+            step(ddp, opt, ckpt, it)
+        assert ckpt.wait_for_shadows(2, timeout=20)
+        # a FINAL chunk from far in the future overflows shard 0's iteration window: it declares a loss
+        pid = min(p for p, s in ckpt.shard_map.items() if s == 0)
+        h = wire.ChunkHeader(job_id=JOB, iteration=1000, param_id=pid, offset=0, count=1, flags=wire.FLAG_FINAL)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.sendto(wire.encode(h, b"\0\0\0\0"), nodes[0].data_address)
+        deadline = time.monotonic() + 10
+        while not nodes[0].status().needs_resync:
+            assert time.monotonic() < deadline, "the shadow did not declare the loss"
+            time.sleep(0.02)
+        for it in range(3, 7):
+            step(ddp, opt, ckpt, it)
+        assert ckpt.wait_for_shadows(6, timeout=20), ckpt.stats
+        assert ckpt.link.stats.resyncs >= 1
+        assert_shadows_equal_trainer(nodes, model, opt, 6)
+    finally:
+        ckpt.close()
+        for n in nodes:
+            n.stop()

@@ -11,6 +11,8 @@ from checkmate import wire
 from trainer_hooks.layout import plan_bucket
 from trainer_hooks.transport import Job, RingError, UdpRing
 
+pytestmark = pytest.mark.timeout(120)
+
 
 def make_ring(n, **kw):
     socks = []

@@ -49,9 +49,10 @@ def test_unsupported_constructs_are_errors():
     e = err(program(body="        for (bit<8> i = 0; i < 3; i = i + 1) { }"))
     assert "for loops are not supported" in e.message
     e = err(program(locals="    value_set<bit<8>>(4) vs;"))
-    assert "value_set is not supported" in e.message
-    e = err(program(locals="    action_profile(4) ap;"))
-    assert "action_profile is not supported" in e.message
+    assert "value_set is only allowed in a parser" in e.message
+    e = err(program(locals="""    action a() { }
+    table t { key = { hdr.h.a : selector; } actions = { a; } implementation = action_profile(4); }"""))
+    assert "a selector key needs an action_selector implementation" in e.message
     e = err(program(locals="    Checksum16() ck;"))
     assert "extern Checksum16 is not supported" in e.message
     e = err(program(body="        update_checksum(true, { hdr.h.a }, hdr.h.b, HashAlgorithm.csum16);"))

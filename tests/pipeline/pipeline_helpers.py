@@ -18,11 +18,3 @@ def compiled(name: str):
 def pipeline(name: str, **kw) -> Pipeline:
     return Pipeline(compiled(name).device_config, **kw)
 
-
-def ipv4_csum(hdr: bytes) -> int:
-    s = 0
-    for i in range(0, len(hdr), 2):
-        s += (hdr[i] << 8) | hdr[i + 1]
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF

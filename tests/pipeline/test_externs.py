@@ -247,7 +247,7 @@ V1Switch(P(), VC(), I(), E(), C(), D()) main;
 def test_signed_fields_in_tables_selects_and_arithmetic():
     text = """#include <core.p4>
 #include <v1model.p4>
-header h_t { int<8> s; bit<8> out; int<8> neg; }
+header h_t { int<8> s; bit<8> res; int<8> neg; }
 struct m_t { }
 struct hs { h_t h; }
 parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
@@ -257,7 +257,7 @@ parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
     } }
 control VC(inout hs h, inout m_t m) { apply { } }
 control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
-    action set(bit<8> v) { h.h.out = v; }
+    action set(bit<8> v) { h.h.res = v; }
     table t { key = { h.h.s : exact; } actions = { set; NoAction; }
               const entries = { -3 : set(0x33); } }
     table u { key = { h.h.s : exact; } actions = { set; NoAction; } }

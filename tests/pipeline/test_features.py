@@ -107,3 +107,99 @@ def test_function_and_subcontrol(pl):
     pl.insert("I.bump.t", {"by": 9}, "I.bump.twice")
     out = pl.process(1, frame(7, a=5, b=9))
     assert fields(out[0][1])[:6] == (7, 32, 9, 0, 0, 9)
+
+
+SUBPARSER = """#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header a_t { bit<8> kind; }
+header b_t { bit<16> v; }
+struct m_t { bit<8> depth; }
+struct hs { eth_t eth; a_t a; b_t b; }
+parser Inner(packet_in pkt, inout hs h, inout m_t m, in bit<8> want) {
+    state start {
+        pkt.extract(h.a);
+        m.depth = m.depth + 1;
+        transition select(h.a.kind == want) { true: get_b; false: accept; }
+    }
+    state get_b { pkt.extract(h.b); transition accept; }
+}
+parser P(packet_in pkt, out hs h, inout m_t m, inout standard_metadata_t sm) {
+    Inner() inner;
+    state start {
+        pkt.extract(h.eth);
+        inner.apply(pkt, h, m, 8w7);
+        transition select(h.b.isValid()) { true: accept; false: reject; }
+    }
+}
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    apply {
+        h.eth.type = m.depth ++ (sm.parser_error == error.NoError ? 8w0 : 8w1);
+        sm.egress_spec = 1;
+    }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.eth); p.emit(h.a); p.emit(h.b); } }
+V1Switch(P(), VC(), I(), E(), C(), D()) main;
+"""
+
+
+def test_sub_parser_continues_on_the_same_packet():
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    pl = Pipeline(compile_source(SUBPARSER, "sub.p4").device_config)
+    mac = bytes(12)
+    # kind 7: the sub-parser extracts b; type = depth 1, no error
+    assert pl.process(0, mac + b"\x00\x00\x07\x12\x34tail") == [(1, mac + b"\x01\x00\x07\x12\x34tail")]
+    # kind 3: b stays invalid; the 2 bytes stay payload
+    assert pl.process(0, mac + b"\x00\x00\x03\x12\x34tail") == [(1, mac + b"\x01\x00\x03\x12\x34tail")]
+    # short packet inside the sub-parser: PacketTooShort, a (consumed) stays, payload after it
+    assert pl.process(0, mac + b"\x00\x00\x07\x12") == [(1, mac + b"\x01\x01\x07\x12")]
+    assert compile_source(SUBPARSER, "sub.p4").p4info.tables == []
+
+
+VSET = """#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header x_t { bit<8> v; }
+struct m_t { }
+struct hs { eth_t eth; x_t x; }
+parser P(packet_in pkt, out hs h, inout m_t m, inout standard_metadata_t sm) {
+    value_set<bit<16>>(4) pvs;
+    state start {
+        pkt.extract(h.eth);
+        transition select(h.eth.type) { pvs: get_x; default: accept; }
+    }
+    state get_x { pkt.extract(h.x); transition accept; }
+}
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    apply { if (h.x.isValid()) { h.x.v = h.x.v + 1; } sm.egress_spec = 1; }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.eth); p.emit(h.x); } }
+V1Switch(P(), VC(), I(), E(), C(), D()) main;
+"""
+
+
+def test_parser_value_set():
+    import pytest as _pytest
+    from switch.compiler import compile_source
+    from switch.runtime import FieldMatch, InvalidEntry, Pipeline
+    prog = compile_source(VSET, "vset.p4")
+    vs = prog.p4info.value_sets[0]
+    assert (vs.preamble.name, vs.preamble.id >> 24, vs.size, vs.match[0].bitwidth) == ("P.pvs", 3, 4, 16)
+    pl = Pipeline(prog.device_config)
+    mac = bytes(12)
+    f = mac + b"\x12\x34\x05tail"
+    assert pl.process(0, f) == [(1, f)]                       # empty set: default
+    pl.set_value_set("pvs", [0x1234, (0x8800, 0xFF00)])
+    assert pl.process(0, f) == [(1, mac + b"\x12\x34\x06tail")]
+    assert pl.process(0, mac + b"\x88\x99\x05") == [(1, mac + b"\x88\x99\x06")]
+    assert pl.value_set_read(vs.preamble.id) == [[FieldMatch.exact(1, 0x1234)],
+                                                  [FieldMatch.ternary(1, 0x8800, 0xFF00)]]
+    with _pytest.raises(InvalidEntry, match="size is 4"):
+        pl.set_value_set("pvs", [1, 2, 3, 4, 5])

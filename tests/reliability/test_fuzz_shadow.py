@@ -226,3 +226,35 @@ def test_mgmt_huge_length_is_refused_before_allocating(shadow_node):
     from shadow.protocol import FRAME, MAGIC
     reply = _mgmt_exchange(shadow_node.mgmt_address, FRAME.pack(MAGIC, 2, 1 << 40) + b"{}", timeout=10)
     assert b"blob_len" in reply, f"no error naming blob_len; reply {reply[:200]!r}"
+
+
+HOSTILE_FRAMES = {
+    "bad magic": lambda: __import__("shadow.protocol", fromlist=["FRAME"]).FRAME.pack(b"XXXX", 2, 0) + b"{}",
+    "not JSON": lambda: _frame(b"{nope"),
+    "JSON list": lambda: _frame(b"[]"),
+    "unknown op": lambda: _frame(b'{"op":"format_disk","body":null}'),
+    "unknown class": lambda: _frame(b'{"op":"bootstrap","body":{"$c":"os.system","cmd":"touch /tmp/x"}}'),
+    "incomplete Manifest": lambda: _frame(b'{"op":"manifest","body":{"$c":"Manifest","job_id":5}}'),
+    "tensor shape is an int": lambda: _frame(b'{"op":"status","body":{"$t":["float32",5,0,4]}}', bytes(64)),
+    "tensor offset is a string": lambda: _frame(b'{"op":"status","body":{"$t":["float32",[1],"0",4]}}', bytes(64)),
+    "map pair key unhashable": lambda: _frame(b'{"op":"status","body":{"$m":[[{"$m":[]},1]]}}'),
+    "fetch iteration is a list": lambda: _frame(b'{"op":"fetch","body":{"$m":[["iteration",[1]]]}}'),
+    "deep nesting": lambda: _frame(b'{"op":"status","body":' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+}
+
+
+@pytest.mark.parametrize("what", list(HOSTILE_FRAMES))
+def test_mgmt_hostile_frame_gets_error_reply(shadow_node, what):
+    """Each hostile management frame is answered with an ``error`` reply (the client sees a ShadowError
+    with a message), not a silently dropped connection; the node keeps serving."""
+    from shadow.protocol import recv_message
+    node = shadow_node
+    with socket.create_connection(node.mgmt_address, timeout=10) as s:
+        s.sendall(HOSTILE_FRAMES[what]())
+        try:
+            op, body = recv_message(s)
+        except (ConnectionError, OSError) as e:
+            op, body = None, f"connection dropped without a reply: {e}"
+    assert op == "error", f"{what}: no error reply ({op!r}, {body!r}); log shows the handler thread died"
+    assert isinstance(body, dict) and body.get("message"), body
+    assert node.status().latest_iteration == 0

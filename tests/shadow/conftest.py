@@ -168,7 +168,7 @@ class Cluster:
     def manifest(self, it: int):
         return [c.manifest(self.run.steps[it - 1].manifest) for c in self.clients]
 
-    def wait_latest(self, it: int, timeout: float = 10.0, shards=None) -> bool:
+    def wait_latest(self, it: int, timeout: float = 30.0, shards=None) -> bool:
         ok = True
         for s in (range(self.shards) if shards is None else shards):
             ok &= self.nodes[s].wait_for(lambda n: n.latest is not None and n.latest.iteration >= it, timeout)

@@ -70,10 +70,17 @@ def test_pipelined_iterations_arrive_before_previous_applied(reference_run, clus
         pk = c.packets(1, s) + c.packets(2, s) + c.packets(3, s)
         random.Random(s).shuffle(pk)
         c.send(s, pk)
+    for s in range(2):  # all three buffered, none applied: pending and lag say so
+        assert c.nodes[s].wait_for(lambda n: n.status().pending == 3 and
+                                   all(x.complete for x in n._reasm.slots.values()), 20)
+        st = c.clients[s].status()
+        assert (st.latest_iteration, st.lag, st.bytes_received) == (0, 3, 3 * sum(
+            run.params[p].numel * 4 for p in c.owned(s)))
     for it in (1, 2, 3):
         c.manifest(it)
     assert c.wait_latest(3)
     c.check(3)
+    assert c.clients[0].status().pending == 0 and c.clients[0].status().lag == 0
 
 
 @pytest.mark.timeout(60)

@@ -46,7 +46,7 @@ def _run(tmp_path, topo, trainers):
     return rc, res, out
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(480)
 @pytest.mark.parametrize("topo,trainers", [("star", 3), ("leafspine", 2)])
 def test_failure_and_bit_identical_resume(tmp_path, topo, trainers):
     rc, res, out = _run(tmp_path, topo, trainers)

@@ -214,3 +214,53 @@ def test_stop_with_nothing_recorded(tmp_path, capsys):
     from topologies.runner import main
     assert main(["--stop", "--logs", str(tmp_path)]) == 0
     assert "nothing recorded" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["star.json", "leafspine.json"])
+def test_example_topology_files_become_mininet_topos(name):
+    """``checkmate testbed --topo topologies/<file>``: the hand-written examples pass the runner's checks
+    and become a Mininet Topo with every switch port and tagged interface name in place."""
+    from topologies.net import JsonTopo, switch_intfs
+    path = Path(__file__).resolve().parents[2] / "topologies" / name
+    if not path.exists():
+        pytest.skip(f"{path} not written yet")
+    topo = json.loads(path.read_text())
+    generate.validate(topo)
+    t = JsonTopo(topo, tag="abc")
+    assert set(t.hosts()) == set(topo["hosts"]) and set(t.switches()) == set(topo["switches"])
+    assert len(t.links()) == len(topo["links"])
+    names = switch_intfs(topo, "abc")
+    assert len(names) == len(set(names)) and all(len(n) <= 15 and n.startswith("cmabc") for n in names)
+
+
+def test_switch_command_lines(tmp_path):
+    """``-i PORT@IFACE`` per port and the simple_switch_grpc option layout (target options after ``--``)."""
+    from topologies.net import BMv2Switch, EmbeddedSwitch, switch_class
+
+    class FakeIntf:
+        def __init__(self, name):
+            self.name = name
+
+    def make(cls):
+        sw = cls.__new__(cls)
+        sw.name, sw.device_id, sw.grpc_port, sw.cpu_port = "s1", 2, 50100, 255
+        sw.ports = {FakeIntf("lo"): 0, FakeIntf("cmabcs1p2"): 2, FakeIntf("cmabcs1p1"): 1}
+        sw.log_dir, sw.pcap_dir, sw.trace, sw.program, sw.extra_args = tmp_path, tmp_path / "pc", False, None, []
+        sw.port_tm, sw.tm_port = {2: {"lossless": True}}, 50101
+        return sw
+
+    emb = make(EmbeddedSwitch).command()
+    assert emb[-1] == "--no-p4" and emb[emb.index("--tm-server-addr") + 1] == "127.0.0.1:50101"
+    i = emb.index("-i")
+    assert emb[i:i + 4] == ["-i", "1@cmabcs1p1", "-i", "2@cmabcs1p2"]
+    assert emb[emb.index("--grpc-server-addr") + 1] == "127.0.0.1:50100" and "--log-file" not in emb
+    assert emb[emb.index("--tm") + 1] == "2:lossless=true" and emb[emb.index("--pcap") + 1] == str(tmp_path / "pc" / "s1")
+    bm = make(BMv2Switch).command()
+    assert bm[0] == "simple_switch_grpc" and bm[1:5] == ["-i", "1@cmabcs1p1", "-i", "2@cmabcs1p2"]
+    sep = bm.index("--")
+    assert "--no-p4" in bm[:sep] and bm[sep + 1:] == ["--grpc-server-addr", "127.0.0.1:50100", "--cpu-port", "255"]
+    assert switch_class("embedded") is EmbeddedSwitch
+    assert switch_class("auto") is (BMv2Switch if shutil.which("simple_switch_grpc") else EmbeddedSwitch)
+    if not shutil.which("simple_switch_grpc"):
+        with pytest.raises(RuntimeError, match="not on PATH"):
+            switch_class("bmv2")

@@ -1,0 +1,572 @@
+"""``checkmate bench`` / ``make bench``: what checkpointing every iteration costs, next to the usual methods.
+
+One run, one Mininet testbed (``topologies.runner.Testbed``: star, 3 trainers, 2 shadows, the embedded
+P4 switch programmed by the runner's controller), the same model, data and transport as
+``examples/ddp_train.py`` (the hook's UDP ring all-reduce crossing the switch).  The trainers
+(``benchmarks/train_bench.py``, one process per rank for the whole run) go through a schedule of
+segments -- ``none``, ``checkmate``, ``host``, and ``torch-save`` / ``checkfreq`` / ``dcp-async`` at
+every k of ``--every`` -- rotated every round, so each method is compared with the no-checkpointing
+segment *of the same round*.  Figures (``docs/BENCHMARKS.md`` says how to read them):
+
+* overhead: iteration time / no-checkpointing iteration time of the same round - 1 (median over rounds);
+* sustainable frequency within the ``--budget`` (3.5 %): from the measured per-checkpoint stall S and
+  the no-checkpointing iteration time T, the smallest k with S / (k T) <= budget; frequency 1/k.
+  Checkmate and host replication checkpoint every iteration or not at all: frequency 1 when their
+  measured overhead is within the budget, else 0;
+* bytes per iteration on training ports (switch <-> trainers) and shadow ports (switch -> shadows),
+  from the kernel counters of the switch-side veths, read at every segment boundary;
+* expected repeated work per failure: k/2 iterations at the sustainable k (0.5 for Checkmate).
+
+Writes ``results/bench/<timestamp>/{bench.json,table.txt,plots/*.png,segments.jsonl,micro.json}`` and
+``results/bench/summary.json`` (``stall_s``, ``iter_s`` for ``checkmate cost``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+from checkmate import paths
+
+METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
+PERIODIC = ("torch-save", "checkfreq", "dcp-async")
+BUDGET = 0.035
+BENCH_ROOT = paths.RESULTS / "bench"
+HOST_PORT_OFFSET = 100  # host-mode shadows listen on the shadow hosts' ports + 100
+
+
+# ------------------------------------------------------------------------------------------------
+# the figures (pure functions: tested on synthetic inputs)
+# ------------------------------------------------------------------------------------------------
+
+def sustainable_k(stall_s: float, iter_s: float, budget: float = BUDGET) -> int:
+    """Smallest k >= 1 with stall_s / (k * iter_s) <= budget (a checkpoint every k iterations)."""
+    if iter_s <= 0 or budget <= 0:
+        raise ValueError("iter_s and budget must be > 0")
+    if stall_s <= 0:
+        return 1
+    k = max(1, math.ceil(stall_s / (budget * iter_s) - 1e-12))
+    while k > 1 and stall_s / ((k - 1) * iter_s) <= budget:  # guard against float rounding
+        k -= 1
+    while stall_s / (k * iter_s) > budget:
+        k += 1
+    return k
+
+
+def _median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def config_key(method: str, k: int) -> str:
+    return method if method not in PERIODIC else f"{method}@k={k}"
+
+
+def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
+    """Turn the ``end`` records of the segments (each with ``round``, ``method``, ``every``, ``iter_s``,
+    ``stall_median_s``, ``checkpoints`` and optional ``bytes``) into the bench figures."""
+    segments = sorted(segments, key=lambda s: (s.get("seq", 0), s["round"]))
+    nones = [(i, s) for i, s in enumerate(segments) if s["method"] == "none"]
+    if not nones:
+        raise ValueError("no 'none' segment: nothing to compare with")
+    base = {}
+    for r in dict.fromkeys(s["round"] for _, s in nones):
+        base[r] = statistics.median([s["iter_s"] for _, s in nones if s["round"] == r])
+    iter_none = statistics.median(s["iter_s"] for _, s in nones)
+
+    def control(i: int, seg: dict) -> float:
+        """The no-checkpointing iteration time next to segment ``i``: mean of the nearest ``none``
+        segment before and after it in time, else the round's median."""
+        before = [s for j, s in nones if j < i][-1:]
+        after = [s for j, s in nones if j > i][:1]
+        near = [s["iter_s"] for s in before + after]
+        return statistics.fmean(near) if near else base.get(seg["round"], iter_none)
+
+    configs: dict[str, dict] = {}
+    for i, s in enumerate(segments):
+        key = config_key(s["method"], s["every"])
+        c = configs.setdefault(key, {"method": s["method"], "every": s["every"], "iter_s": [], "ratio": [],
+                                     "stall_s": [], "bytes": [], "rounds": [], "control": []})
+        c["iter_s"].append(s["iter_s"])
+        c["rounds"].append(s["round"])
+        ctl = s["iter_s"] if s["method"] == "none" else control(i, s)
+        c["control"].append(ctl)
+        c["ratio"].append(s["iter_s"] / ctl)
+        if s.get("checkpoints"):
+            c["stall_s"].append(s["stall_median_s"])
+        if s.get("bytes"):
+            c["bytes"].append(s["bytes"])
+    table = {}
+    for key, c in configs.items():
+        ratio = _median(c["ratio"])
+        row = {"method": c["method"], "every": c["every"], "samples": len(c["iter_s"]),
+               "iter_s": _median(c["iter_s"]), "iter_s_all": c["iter_s"], "control_s_all": c["control"],
+               "ratio_all": c["ratio"],
+               "ratio": ratio, "overhead": None if ratio is None else ratio - 1.0,
+               "stall_s": _median(c["stall_s"])}
+        if c["bytes"]:
+            row["bytes_per_iter"] = {f: _median([b.get(f) for b in c["bytes"]]) for f in c["bytes"][0]}
+        table[key] = row
+    # per method: stall, sustainable k within the budget, repeated work per failure
+    methods = {}
+    for m in dict.fromkeys(c["method"] for c in configs.values()):
+        rows = [r for r in table.values() if r["method"] == m]
+        out = {"configs": [config_key(m, r["every"]) for r in sorted(rows, key=lambda r: r["every"])]}
+        if m in PERIODIC:
+            # the per-checkpoint stall at the largest k measured: at small k an asynchronous method
+            # also waits for the previous save (back-pressure), which the larger k does not pay
+            by_k_stall = {c["every"]: _median(c["stall_s"]) for c in configs.values() if c["method"] == m}
+            kmax = max((k for k, v in by_k_stall.items() if v is not None), default=None)
+            stall = (by_k_stall[kmax] if kmax is not None else None) or 0.0
+            out["stall_by_k"] = by_k_stall
+            k = sustainable_k(stall, iter_none, budget)
+            out.update(stall_s=stall, sustainable_k=k, frequency=1.0 / k, predicted_overhead_at_k=stall / (k * iter_none),
+                       repeated_iters_per_failure=k / 2.0, repeated_s_per_failure=k / 2.0 * iter_none)
+            by_k = {r["every"]: r["overhead"] for r in rows}
+            out["measured_overhead_by_k"] = by_k
+        elif m in ("checkmate", "host"):
+            ov = _median([r["overhead"] for r in rows])
+            ok = ov is not None and ov <= budget
+            out.update(stall_s=0.0 if m == "checkmate" else None, overhead=ov, within_budget=ok,
+                       sustainable_k=1 if ok else None, frequency=1.0 if ok else 0.0,
+                       repeated_iters_per_failure=0.5 if ok else None,
+                       repeated_iters_per_failure_max=1.0 if ok else None,
+                       repeated_s_per_failure=0.5 * iter_none if ok else None)
+        else:
+            out.update(overhead=0.0, frequency=0.0, sustainable_k=None, repeated_iters_per_failure=None)
+        methods[m] = out
+    # the stall-based baseline for `checkmate cost`: the periodic method sustaining the highest frequency
+    best = min((m for m in methods if m in PERIODIC), key=lambda m: (methods[m]["stall_s"], m), default=None)
+    return {"budget": budget, "iter_none_s": iter_none, "iter_none_by_round": base, "configs": table,
+            "methods": methods, "best_stall_method": best,
+            "stall_s": methods[best]["stall_s"] if best else None}
+
+
+def bytes_figures(table: dict) -> dict:
+    """Bytes per iteration, ratios to ``none``: what the trainers send and what the shadows get."""
+    none = (table.get("none") or {}).get("bytes_per_iter")
+    out = {}
+    for key, r in table.items():
+        b = r.get("bytes_per_iter")
+        if not b:
+            continue
+        row = dict(b)
+        if none and none.get("trainer_tx"):
+            row["trainer_tx_ratio"] = b["trainer_tx"] / none["trainer_tx"]
+            row["shadow_vs_training"] = b["shadow_rx"] / none["trainer_tx"] if none["trainer_tx"] else None
+        out[key] = row
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# output: table, plots, files
+# ------------------------------------------------------------------------------------------------
+
+def fmt_table(res: dict) -> str:
+    a = res["analysis"]
+    b = res.get("bytes", {})
+    lines = [f"checkmate bench {res['run']}: {res['config']['trainers']} trainers, {res['config']['shadows']} shadows, "
+             f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment",
+             f"no checkpointing: {1e3 * a['iter_none_s']:.2f} ms/iteration (median over rounds); budget "
+             f"{100 * a['budget']:.1f} %", "",
+             f"{'method':18s} {'ms/it':>7s} {'ratio':>6s} {'overhead':>9s} {'stall ms':>9s} "
+             f"{'train B/it':>11s} {'shadow B/it':>12s}"]
+    order = sorted(a["configs"], key=lambda k: (METHODS.index(a["configs"][k]["method"]), a["configs"][k]["every"]))
+    for key in order:
+        r = a["configs"][key]
+        bb = b.get(key, {})
+        st = "" if r["stall_s"] is None else f"{1e3 * r['stall_s']:.2f}"
+        lines.append(f"{key:18s} {1e3 * r['iter_s']:7.2f} {r['ratio']:6.3f} {100 * r['overhead']:+8.1f}% "
+                     f"{st:>9s} "
+                     f"{bb.get('trainer_tx', float('nan')):11.0f} {bb.get('shadow_rx', float('nan')):12.0f}")
+    lines += ["", f"{'method':12s} {'stall ms':>9s} {'k within budget':>16s} {'ckpt/iter':>10s} "
+              f"{'repeated it/failure':>20s}"]
+    for m, r in a["methods"].items():
+        if m == "none":
+            continue
+        st = r.get("stall_s")
+        k = r.get("sustainable_k")
+        rep = r.get("repeated_iters_per_failure")
+        extra = ""
+        if m in ("checkmate", "host"):
+            extra = f"  (measured overhead {100 * r['overhead']:+.1f} %" + (")" if r["within_budget"] else ": over budget)")
+        st = "" if st is None else f"{1e3 * st:.2f}"
+        ks = "-" if k is None else str(k)
+        reps = "-" if rep is None else f"{rep:g}"
+        lines.append(f"{m:12s} {st:>9s} {ks:>16s} {r['frequency']:10.3f} {reps:>20s}{extra}")
+    lines += ["", f"for `checkmate cost`: stall_s = {a['stall_s']:.4f} ({a['best_stall_method']}), "
+              f"iter_s = {a['iter_none_s']:.4f}"]
+    return "\n".join(lines) + "\n"
+
+
+def plots(res: dict, out: Path) -> list[str]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    out.mkdir(parents=True, exist_ok=True)
+    a = res["analysis"]
+    order = sorted(a["configs"], key=lambda k: (METHODS.index(a["configs"][k]["method"]), a["configs"][k]["every"]))
+    files = []
+
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ov = [100 * a["configs"][k]["overhead"] for k in order]
+    ax.bar(order, ov, color=["#2a9d8f" if a["configs"][k]["method"] == "checkmate" else "#888" for k in order])
+    ax.axhline(100 * a["budget"], color="r", ls="--", label=f"budget {100 * a['budget']:.1f} %")
+    ax.set_ylabel("iteration-time overhead vs none (%)")
+    ax.set_title("overhead per method (median over rounds)")
+    ax.tick_params(axis="x", rotation=30)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "overhead.png", dpi=110)
+    plt.close(fig)
+    files.append("overhead.png")
+
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ax.boxplot([[1e3 * t for t in a["configs"][k]["iter_s_all"]] for k in order], tick_labels=order)
+    ax.set_ylabel("ms per iteration (one point per segment)")
+    ax.set_title("iteration time per segment")
+    ax.tick_params(axis="x", rotation=30)
+    fig.tight_layout()
+    fig.savefig(out / "iteration_time.png", dpi=110)
+    plt.close(fig)
+    files.append("iteration_time.png")
+
+    ms = [m for m in a["methods"] if m != "none"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.bar(ms, [a["methods"][m]["frequency"] for m in ms], color="#264653")
+    ax.set_ylabel(f"checkpoints per iteration within {100 * a['budget']:.1f} %")
+    ax.set_title("highest sustainable checkpoint frequency")
+    fig.tight_layout()
+    fig.savefig(out / "frequency.png", dpi=110)
+    plt.close(fig)
+    files.append("frequency.png")
+
+    b = res.get("bytes", {})
+    if b:
+        ks = [k for k in order if k in b]
+        x = range(len(ks))
+        fig, ax = plt.subplots(figsize=(9, 4))
+        ax.bar([i - 0.2 for i in x], [b[k]["trainer_tx"] / 1e3 for k in ks], 0.4, label="sent by trainers")
+        ax.bar([i + 0.2 for i in x], [b[k]["shadow_rx"] / 1e3 for k in ks], 0.4, label="to shadows")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(ks, rotation=30)
+        ax.set_ylabel("kB per iteration (switch port counters)")
+        ax.set_title("bytes on training ports vs shadow ports")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / "port_bytes.png", dpi=110)
+        plt.close(fig)
+        files.append("port_bytes.png")
+    return files
+
+
+# ------------------------------------------------------------------------------------------------
+# the testbed run
+# ------------------------------------------------------------------------------------------------
+
+class BenchError(RuntimeError):
+    pass
+
+
+def _testbed_class():
+    from topologies import generate
+    from topologies.runner import Testbed
+
+    class BenchTestbed(Testbed):
+        """The runner's testbed; shadows for host mode next to the switch-fed ones, bench trainers."""
+
+        host_job_id = None
+
+        def start_shadows(self, phase: str) -> None:
+            super().start_shadows(phase)
+            from topologies.netns import in_netns
+            import socket
+            for name, h in generate.shadows_of(self.topo):
+                argv = [str(x) for x in self.shadow_argv(name, phase + "-host")]
+                ip = h["ip"].split("/")[0]
+                argv[argv.index("--job-id") + 1] = str(self.host_job_id)
+                argv[argv.index("--data") + 1] = f"{ip}:{h['udp_port'] + HOST_PORT_OFFSET}"
+                argv[argv.index("--mgmt") + 1] = f"{ip}:{h['mgmt_port'] + HOST_PORT_OFFSET}"
+                self.procs.spawn(f"shadow-{name}-host", argv, self.logs / f"{phase}-{name}-host.log",
+                                 node=self.net.get(name), env=self._env(), kind="shadow", cwd=paths.ROOT)
+            deadline = time.monotonic() + 90
+            for name, h in generate.shadows_of(self.topo):
+                ip, port = h["ip"].split("/")[0], h["mgmt_port"] + HOST_PORT_OFFSET
+                while True:
+                    proc = self.procs.procs[f"shadow-{name}-host"]
+                    if proc.poll() is not None:
+                        raise BenchError(f"host-mode shadow on {name} exited ({proc.poll()})")
+                    with in_netns(self.net.get(name).pid):
+                        try:
+                            socket.create_connection((ip, port), timeout=0.5).close()
+                            break
+                        except OSError:
+                            pass
+                    if time.monotonic() > deadline:
+                        raise BenchError(f"host-mode shadow on {name} not listening after 90 s")
+                    time.sleep(0.2)
+
+    return BenchTestbed
+
+
+def _runner_args(a, out: Path, run: str):
+    from topologies.runner import parse_args
+    argv = ["--topo", "star", "--trainers", str(a.trainers), "--shadows", str(a.shadows), "--fail-at", "0",
+            "--no-reference", "--quiet", "--out", str(out), "--run", run, "--mtu", str(a.mtu)]
+    for t in a.train_arg:
+        argv.append(f"--train-arg={t}")
+    return parse_args(argv)
+
+
+def run_testbed(a, outdir: Path, say) -> dict:
+    """Bring the testbed up, run the bench trainers, read the port counters per segment, tear down."""
+    from tqdm import tqdm
+    from topologies import generate
+    run = "bench-" + outdir.name
+    tb = _testbed_class()(_runner_args(a, outdir / "testbed", run))
+    tb.host_job_id = tb.job_id + 1
+    seg_path = outdir / "segments.jsonl"
+    seg_path.unlink(missing_ok=True)
+    boundaries: list[dict] = []
+    counters = None
+    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    in_main = threading.current_thread() is threading.main_thread()
+
+    def _term(signum, _f):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    if in_main:
+        for s in old:
+            signal.signal(s, _term)
+    try:
+        say("bringing up the testbed (Mininet, embedded P4 switch, controller)")
+        tb.up()
+        say("starting shadows (switch-fed and host-mode)")
+        tb.start_shadows("bench")
+        trainers = generate.trainers_of(tb.topo)
+        shadows = generate.shadows_of(tb.topo)
+        master_ip = trainers[0][1]["ip"].split("/")[0]
+        sh = ",".join(f"{h['ip'].split('/')[0]}:{h['mgmt_port']}" for _, h in shadows)
+        hsh = ",".join(f"{h['ip'].split('/')[0]}:{h['mgmt_port'] + HOST_PORT_OFFSET}:{h['udp_port'] + HOST_PORT_OFFSET}"
+                       for _, h in shadows)
+        names = {}
+        for name, h in trainers:
+            r = h["rank"]
+            argv = [sys.executable, "-m", "benchmarks.train_bench", "--rank", r, "--world-size", len(trainers),
+                    "--master", f"{master_ip}:29500", "--bind-ip", h["ip"].split("/")[0],
+                    "--method", ",".join(a.methods), "--every", ",".join(map(str, a.every)),
+                    "--iters", a.iters, "--warmup", a.warmup, "--rounds", a.rounds, "--job-id", tb.job_id,
+                    "--host-job-id", tb.host_job_id, "--off-job-id", tb.job_id + 2, "--shadows", sh,
+                    "--host-shadows", hsh, "--mtu", a.mtu, "--out-dir", outdir / "ckpt",
+                    "--segments", seg_path]
+            for t in a.train_arg:
+                argv.append(f"--train-arg={t}")
+            tb.procs.spawn(f"trainer-{r}", [str(x) for x in argv], tb.logs / f"bench-{name}.log",
+                           node=tb.net.get(name), env=tb._env(), kind="trainer", cwd=paths.ROOT)
+            names[r] = f"trainer-{r}"
+        from benchmarks.train_bench import schedule
+        total = len(schedule(a.methods, a.every, a.rounds))
+        deadline = time.monotonic() + a.timeout
+        pos, done = 0, 0
+        bar = tqdm(total=total, desc="bench segments", unit="seg", file=sys.stderr, dynamic_ncols=True,
+                   disable=a.no_progress)
+        last_poll = 0.0
+        try:
+            while True:
+                from topologies.runner import read_jsonl
+                recs, pos = read_jsonl(seg_path, pos)
+                for rec in recs:
+                    if rec.get("event") in ("begin", "end"):
+                        tb.sample_ports(force=True)
+                        rec["port_seq"] = tb._port_seq
+                        boundaries.append(rec)
+                    if rec.get("event") == "begin":
+                        bar.set_postfix_str(f"round {rec['round']} {config_key(rec['method'], rec['every'])}")
+                    if rec.get("event") == "end":
+                        done += 1
+                        bar.update(1)
+                if time.monotonic() - last_poll > 0.5 and tb.controller is not None:
+                    last_poll = time.monotonic()
+                    try:
+                        tb.controller.poll()
+                    except Exception:  # noqa: BLE001 -- heartbeats are not what we measure
+                        pass
+                states = {r: tb.procs.procs[n].poll() for r, n in names.items()}
+                bad = {r: rc for r, rc in states.items() if rc not in (None, 0)}
+                if bad:
+                    from topologies.runner import _tail
+                    raise BenchError(f"trainer(s) failed: {bad}\n"
+                                     + "".join(_tail(tb.procs.procs[names[r]].log) for r in bad))
+                if all(rc == 0 for rc in states.values()):
+                    recs, pos = read_jsonl(seg_path, pos)
+                    for rec in recs:
+                        if rec.get("event") == "end":
+                            boundaries.append(rec)
+                    break
+                if time.monotonic() > deadline:
+                    raise BenchError(f"not finished after {a.timeout:.0f} s ({done}/{total} segments)")
+                time.sleep(0.05)
+        finally:
+            bar.close()
+        if tb.controller is not None:
+            try:
+                counters = tb.controller.counters()
+            except Exception as e:  # noqa: BLE001
+                counters = {"error": f"{type(e).__name__}: {e}"}
+    finally:
+        if in_main:
+            for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                signal.signal(s, signal.SIG_IGN)
+        try:
+            say("tearing down the testbed")
+            tb.down()
+        finally:
+            if in_main:
+                for s, h in old.items():
+                    signal.signal(s, h)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+    return {"boundaries": boundaries, "ports": tb.port_samples, "switch_counters": counters,
+            "topology": {"job_id": tb.job_id, "host_job_id": tb.host_job_id, "off_job_id": tb.job_id + 2,
+                         "logs": str(tb.logs)}}
+
+
+def attach_bytes(boundaries: list[dict], ports: list[dict]) -> list[dict]:
+    """``end`` records with ``bytes`` per iteration between their ``begin`` and ``end`` port samples:
+    trainer_tx = what the trainers sent into the switch, trainer_rx = what the switch sent to trainers,
+    shadow_rx = what the switch sent to the shadows."""
+    by_seq: dict[int, dict] = {}
+    for p in ports:
+        d = by_seq.setdefault(p["seq"], {"trainer_tx": 0, "trainer_rx": 0, "shadow_rx": 0})
+        if p["role"] == "trainer":
+            d["trainer_tx"] += p["rx_bytes"]  # switch-side rx = sent by the trainer
+            d["trainer_rx"] += p["tx_bytes"]
+        elif p["role"] == "shadow":
+            d["shadow_rx"] += p["tx_bytes"]
+    out, begin = [], {}
+    for b in boundaries:
+        key = (b["round"], b["method"], b["every"])
+        if b["event"] == "begin":
+            begin[key] = b.get("port_seq")
+            continue
+        rec = dict(b)
+        s0, s1 = begin.get(key), b.get("port_seq")
+        if s0 in by_seq and s1 in by_seq:
+            n = b["iters"] + b["warmup"]
+            rec["bytes"] = {f: (by_seq[s1][f] - by_seq[s0][f]) / n for f in by_seq[s1]}
+        out.append(rec)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# entry point
+# ------------------------------------------------------------------------------------------------
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="checkmate bench", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="few iterations, k=1 and 10, 2 rounds, no micro (~2 min)")
+    p.add_argument("--methods", default=",".join(METHODS), help="comma list (none is always added)")
+    p.add_argument("--every", default=None, help="k values for the periodic methods (default 1,5,20; quick 1,10)")
+    p.add_argument("--iters", type=int, default=None, help="timed iterations per segment (default 60; quick 40)")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=None, help="rounds (default 6; quick 2)")
+    p.add_argument("--trainers", type=int, default=3)
+    p.add_argument("--shadows", type=int, default=2)
+    p.add_argument("--mtu", type=int, default=1500, choices=(1500, 9000))
+    p.add_argument("--budget", type=float, default=BUDGET, help="overhead budget (default 0.035)")
+    p.add_argument("--train-arg", action="append", default=[], help="passed to examples/ddp_train's parser")
+    p.add_argument("--micro", dest="micro", action="store_true", default=None, help="run benchmarks/micro.py too")
+    p.add_argument("--no-micro", dest="micro", action="store_false")
+    p.add_argument("--timeout", type=float, default=None, help="seconds for the training part (default 660; quick 150)")
+    p.add_argument("--out", default=None, help="results folder (default results/bench/<timestamp>)")
+    p.add_argument("--no-summary", action="store_true", help="do not update results/bench/summary.json")
+    p.add_argument("--no-progress", action="store_true")
+    a = p.parse_args(argv)
+    a.methods = ["none"] + [m for m in a.methods.split(",") if m and m != "none"]
+    bad = [m for m in a.methods if m not in METHODS]
+    if bad:
+        p.error(f"unknown method(s) {bad}; choose from {METHODS}")
+    a.every = [int(k) for k in (a.every or ("1,10" if a.quick else "1,5,20")).split(",") if k]
+    a.iters = a.iters or (40 if a.quick else 60)
+    a.rounds = a.rounds or (2 if a.quick else 6)
+    a.timeout = a.timeout or (150.0 if a.quick else 660.0)
+    if a.micro is None:
+        a.micro = not a.quick
+    return a
+
+
+def main(argv=None) -> int:
+    a = parse_args(sys.argv[1:] if argv is None else argv)
+    if os.geteuid() != 0:
+        print("checkmate bench: needs root (Mininet namespaces and veths); try sudo", file=sys.stderr)
+        return 2
+    if shutil.which("mnexec") is None:
+        print("checkmate bench: mnexec not found; run `make setup` (apt package mininet)", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    outdir = Path(a.out) if a.out else BENCH_ROOT / stamp
+    outdir.mkdir(parents=True, exist_ok=True)
+
+    def say(msg):
+        from tqdm import tqdm
+        tqdm.write(f"[{time.monotonic() - t0:6.1f}s] {msg}", file=sys.stderr)
+
+    res = {"run": outdir.name, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "config": {k: v for k, v in vars(a).items()}}
+    try:
+        tb = run_testbed(a, outdir, say)
+    except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
+        res["error"] = f"{type(e).__name__}: {e}"
+        (outdir / "bench.json").write_text(json.dumps(res, indent=1, default=str))
+        print(f"checkmate bench: {res['error']}", file=sys.stderr)
+        return 1
+    segments = attach_bytes(tb["boundaries"], tb["ports"])
+    res.update(segments=segments, switch_counters=tb["switch_counters"], testbed=tb["topology"])
+    res["analysis"] = analyze(segments, a.budget)
+    res["bytes"] = bytes_figures(res["analysis"]["configs"])
+    missing = [m for m in a.methods if m not in res["analysis"]["methods"]]
+    if missing:
+        res["error"] = f"no segment for {missing}"
+    if a.micro:
+        say("micro-benchmarks (benchmarks/micro.py)")
+        from benchmarks import micro
+        try:
+            res["micro"] = micro.run_all(outdir / "micro.json", quick=False, log=say)
+        except Exception as e:  # noqa: BLE001
+            res["micro"] = {"error": f"{type(e).__name__}: {e}"}
+    res["plots"] = plots(res, outdir / "plots")
+    res["elapsed_s"] = round(time.monotonic() - t0, 1)
+    table = fmt_table(res)
+    (outdir / "table.txt").write_text(table)
+    (outdir / "bench.json").write_text(json.dumps(res, indent=1, default=str))
+    an = res["analysis"]
+    summary = {"run": res["run"], "results": str(outdir), "stall_s": an["stall_s"], "iter_s": an["iter_none_s"],
+               "stall_method": an["best_stall_method"], "budget": an["budget"],
+               "overhead": {k: r["overhead"] for k, r in an["configs"].items()},
+               "frequency": {m: r["frequency"] for m, r in an["methods"].items()},
+               "sustainable_k": {m: r.get("sustainable_k") for m, r in an["methods"].items()},
+               "repeated_iters_per_failure": {m: r.get("repeated_iters_per_failure") for m, r in an["methods"].items()},
+               "bytes_per_iter": res["bytes"], "quick": a.quick}
+    (outdir / "summary.json").write_text(json.dumps(summary, indent=1))
+    if not a.no_summary:
+        BENCH_ROOT.mkdir(parents=True, exist_ok=True)
+        (BENCH_ROOT / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(table, end="")
+    if isinstance(res.get("micro"), dict) and "ratios" in res["micro"]:
+        print("micro-benchmarks: " + ", ".join(f"{k} {v:.3g}" for k, v in res["micro"]["ratios"].items()
+                                                if isinstance(v, (int, float))))
+    print(f"results: {outdir}/ (bench.json, table.txt, plots/) in {res['elapsed_s']:.0f} s")
+    return 1 if res.get("error") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""``checkmate bench``: the figures on synthetic inputs, the baselines, the micro-benchmark gathering,
+and (root + Mininet) the quick run end to end, checking its JSON against its own raw times."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from benchmarks import baselines, micro, suite
+from benchmarks.train_bench import ALL_METHODS, schedule
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# -- the 3.5 % budget ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stall,iter_s,budget,k", [
+    (0.0, 0.1, 0.035, 1),          # no stall: every iteration
+    (0.0035, 0.1, 0.035, 1),       # exactly on the budget at k=1
+    (0.0036, 0.1, 0.035, 2),       # just over: every other iteration
+    (0.01, 0.1, 0.035, 3),         # 0.01 / (0.1 k) <= 0.035  <=>  k >= 2.857
+    (2.0, 0.5, 0.035, 115),        # 2 / (0.5 k) <= 0.035  <=>  k >= 114.29
+    (0.007, 0.1, 0.035, 2),        # exactly 3.5 % at k=2 (float rounding must not push it to 3)
+])
+def test_sustainable_k(stall, iter_s, budget, k):
+    assert suite.sustainable_k(stall, iter_s, budget) == k
+    assert stall / (k * iter_s) <= budget + 1e-12
+    if k > 1:
+        assert stall / ((k - 1) * iter_s) > budget
+
+
+def test_sustainable_k_rejects_nonsense():
+    with pytest.raises(ValueError):
+        suite.sustainable_k(1.0, 0.0)
+
+
+def _seg(seq, rnd, method, every, iter_s, stall=0.0, ckpts=0, bytes_=None):
+    return {"seq": seq, "round": rnd, "method": method, "every": every, "iter_s": iter_s,
+            "stall_median_s": stall, "checkpoints": ckpts, "iters": 20, "warmup": 0,
+            **({"bytes": bytes_} if bytes_ else {})}
+
+
+def synthetic():
+    T = 0.100
+    b0 = {"trainer_tx": 1000.0, "trainer_rx": 1000.0, "shadow_rx": 0.0}
+    segs = [
+        _seg(0, 0, "none", 1, T, bytes_=b0),
+        _seg(1, 0, "checkmate", 1, 0.102, bytes_={"trainer_tx": 1000.0, "trainer_rx": 1000.0, "shadow_rx": 340.0}),
+        _seg(2, 0, "host", 1, 0.110, bytes_={"trainer_tx": 1340.0, "trainer_rx": 1000.0, "shadow_rx": 340.0}),
+        _seg(3, 0, "none", 1, T, bytes_=b0),
+        _seg(4, 0, "torch-save", 1, 0.110, stall=0.010, ckpts=20),
+        _seg(5, 0, "torch-save", 10, 0.101, stall=0.010, ckpts=2),
+        _seg(6, 0, "none", 1, T, bytes_=b0),
+        _seg(7, 0, "checkfreq", 1, 0.104, stall=0.004, ckpts=20),
+        _seg(8, 0, "none", 1, T, bytes_=b0),
+    ]
+    return segs
+
+
+def test_analyze_synthetic():
+    a = suite.analyze(synthetic(), 0.035)
+    assert a["iter_none_s"] == pytest.approx(0.1)
+    c = a["configs"]
+    assert c["torch-save@k=1"]["overhead"] == pytest.approx(0.10)
+    assert c["torch-save@k=10"]["overhead"] == pytest.approx(0.01)
+    assert c["checkmate"]["overhead"] == pytest.approx(0.02)
+    m = a["methods"]
+    # torch.save: 10 ms per checkpoint at 100 ms per iteration -> k = 3 (3.33 % <= 3.5 %)
+    assert m["torch-save"]["sustainable_k"] == 3
+    assert m["torch-save"]["frequency"] == pytest.approx(1 / 3)
+    assert m["torch-save"]["repeated_iters_per_failure"] == pytest.approx(1.5)
+    # checkfreq: 4 ms -> 4/(100 k) <= 0.035 -> k = 2
+    assert m["checkfreq"]["sustainable_k"] == 2
+    # checkmate: 2 % measured, within budget: every iteration, half an iteration lost per failure
+    assert m["checkmate"]["within_budget"] and m["checkmate"]["frequency"] == 1.0
+    assert m["checkmate"]["repeated_iters_per_failure"] == 0.5
+    # host: 10 % over budget: not sustainable every iteration
+    assert not m["host"]["within_budget"] and m["host"]["frequency"] == 0.0
+    assert a["best_stall_method"] == "checkfreq" and a["stall_s"] == pytest.approx(0.004)
+    b = suite.bytes_figures(c)
+    assert b["host"]["trainer_tx_ratio"] == pytest.approx(1.34)
+    assert b["checkmate"]["trainer_tx_ratio"] == pytest.approx(1.0)
+    assert b["checkmate"]["shadow_vs_training"] == pytest.approx(0.34)
+
+
+def test_analyze_uses_the_neighbouring_none_segments():
+    # the machine slows down in the middle: the control is the none next to each segment
+    segs = [_seg(0, 0, "none", 1, 0.1), _seg(1, 0, "torch-save", 1, 0.11, 0.01, 5),
+            _seg(2, 0, "none", 1, 0.1), _seg(3, 0, "checkfreq", 1, 0.22, 0.01, 5), _seg(4, 0, "none", 1, 0.2)]
+    a = suite.analyze(segs)
+    assert a["configs"]["torch-save@k=1"]["ratio"] == pytest.approx(1.1)
+    assert a["configs"]["checkfreq@k=1"]["ratio"] == pytest.approx(0.22 / 0.15)
+    with pytest.raises(ValueError):
+        suite.analyze([_seg(0, 0, "torch-save", 1, 0.1)])
+
+
+def test_schedule_every_method_every_round_next_to_a_none():
+    plan = schedule(list(ALL_METHODS), [1, 10], 3)
+    for r in range(3):
+        got = {(m, k) for rr, m, k in plan if rr == r}
+        assert got == {("none", 1), ("checkmate", 1), ("host", 1)} | {(m, k) for m in baselines.PERIODIC for k in (1, 10)}
+    for i, (_, m, _) in enumerate(plan):
+        if m != "none":
+            assert any(plan[j][1] == "none" for j in (i - 1, i + 1, i - 2, i + 2) if 0 <= j < len(plan))
+    firsts = [next(m for rr, m, _ in plan if rr == r and m != "none") for r in range(3)]
+    assert len(set(firsts)) > 1  # rotated
+
+
+def test_table_and_plots(tmp_path):
+    a = suite.analyze(synthetic())
+    res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20},
+           "analysis": a, "bytes": suite.bytes_figures(a["configs"])}
+    text = suite.fmt_table(res)
+    for key in ("none", "checkmate", "host", "torch-save@k=1", "checkfreq@k=1", "stall_s = 0.0040"):
+        assert key in text
+    files = suite.plots(res, tmp_path)
+    assert {"overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"} <= set(files)
+    for f in files:
+        assert (tmp_path / f).read_bytes()[:4] == b"\x89PNG"
+
+
+# -- the baselines -----------------------------------------------------------------------------------
+
+def _model():
+    torch.manual_seed(0)
+    m = torch.nn.Linear(8, 4)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+    m(torch.randn(2, 8)).sum().backward()
+    opt.step()
+    return m, opt
+
+
+@pytest.mark.parametrize("name", ["torch-save", "checkfreq"])
+def test_baseline_persists_every_k(tmp_path, name):
+    m, opt = _model()
+    meth = baselines.make_method(name, every=3, out_dir=tmp_path, rank=0, model=m, optimizer=opt)
+    stalls = [meth.after_step(it) for it in range(1, 10)]
+    meth.finish()
+    assert meth.checkpoints == 3 and [i + 1 for i, s in enumerate(stalls) if s > 0] == [3, 6, 9]
+    got = torch.load(tmp_path / "ckpt.pt", weights_only=True)
+    assert got["iteration"] == 9
+    assert torch.equal(got["model"]["weight"], m.weight.detach())
+    assert got["optimizer"]["state"][0]["step"] == opt.state_dict()["state"][0]["step"]
+    assert meth.bytes_written > 0
+    # non-zero ranks do nothing (DDP replicas are identical)
+    other = baselines.make_method(name, every=1, out_dir=tmp_path / "r1", rank=1, model=m, optimizer=opt)
+    other.after_step(1)
+    other.finish()
+    assert not (tmp_path / "r1" / "ckpt.pt").exists()
+
+
+def test_checkfreq_snapshot_is_a_copy(tmp_path):
+    m, opt = _model()
+    meth = baselines.make_method("checkfreq", every=1, out_dir=tmp_path, model=m, optimizer=opt)
+    meth.after_step(1)
+    snap_w = meth._buf["model"]["weight"].clone()
+    with torch.no_grad():
+        m.weight.add_(1.0)
+    meth.finish()
+    assert torch.equal(torch.load(tmp_path / "ckpt.pt", weights_only=True)["model"]["weight"], snap_w)
+
+
+def test_dcp_async_single_process(tmp_path):
+    import torch.distributed as dist
+    from torch.distributed.checkpoint.state_dict import get_state_dict
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:
+        m, opt = _model()
+        meth = baselines.make_method("dcp-async", every=2, out_dir=tmp_path / "dcp", model=m, optimizer=opt)
+        for it in range(1, 5):
+            meth.after_step(it)
+        meth.finish()
+        assert meth.checkpoints == 2 and meth.bytes_written > 0
+        assert (tmp_path / "dcp" / "dcp-0" / ".metadata").exists()
+    finally:
+        dist.destroy_process_group()
+
+
+def test_unknown_method():
+    with pytest.raises(ValueError):
+        baselines.make_method("nope")
+    with pytest.raises(ValueError):
+        baselines.make_method("torch-save", every=0)
+
+
+# -- micro-benchmarks ------------------------------------------------------------------------------
+
+def test_micro_parses_ratios():
+    text = ("case  packets/s  frames out/s  ratio vs copy\n"
+            "copy (bytes copy loop)                      2,107,687     2,107,687         1.0000\n"
+            "checkmate.p4 FINAL chunk (+replica)             7,174        14,348         0.0034\n")
+    assert micro.parse_ratios("pipeline", text) == {"pipeline checkmate.p4 FINAL chunk (+replica) / copy": 0.0034}
+    assert micro.parse_ratios("allreduce", "", {"results": [{"elements": 1024, "ring_s": 2.0, "gloo_s": 1.0}]}) \
+        == {"ring/gloo 1024 el": 2.0}
+    assert micro.parse_ratios("switch", "", [{"mtu": 1500, "ratio": 0.4}]) == {"switch/bare MTU 1500": 0.4}
+    s = micro.parse_ratios("shadow", "  ratio shadow/bare = 0.21\n")
+    assert s == {"shadow ingest/bare socket": 0.21}
+
+
+def test_micro_runs_a_benchmark(tmp_path):
+    out = micro.run_all(tmp_path / "m.json", quick=True, only=["pipeline"], log=lambda *_: None)
+    rec = out["benchmarks"]["pipeline"]
+    assert rec["returncode"] == 0, rec.get("stderr")
+    assert any(k.startswith("pipeline checkmate.p4") for k in out["ratios"])
+    assert json.loads((tmp_path / "m.json").read_text())["ratios"] == out["ratios"]
+
+
+# -- end to end (root, Mininet): the quick run ------------------------------------------------------
+
+needs_testbed = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mnexec") is None,
+                                   reason="needs root and Mininet (mnexec)")
+
+
+@needs_testbed
+@pytest.mark.timeout(300)
+def test_quick_run_end_to_end(tmp_path):
+    out = tmp_path / "bench"
+    p = subprocess.run([sys.executable, "-m", "checkmate.cli", "bench", "--quick", "--out", str(out),
+                        "--no-summary", "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=280)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    res = json.loads((out / "bench.json").read_text())
+    a = res["analysis"]
+    assert set(a["methods"]) == set(suite.METHODS)
+    for m in suite.PERIODIC:
+        assert {1, 10} <= {r["every"] for r in a["configs"].values() if r["method"] == m}
+    # ratios are consistent with the raw times of this run
+    for key, r in a["configs"].items():
+        for it, ctl, ratio in zip(r["iter_s_all"], r["control_s_all"], r["ratio_all"]):
+            assert ratio == pytest.approx(it / ctl)
+        assert r["overhead"] == pytest.approx(r["ratio"] - 1)
+        assert r["iter_s"] > 0
+    for m, r in a["methods"].items():
+        if m in suite.PERIODIC:
+            assert r["sustainable_k"] == suite.sustainable_k(r["stall_s"], a["iter_none_s"], a["budget"])
+            assert r["frequency"] == pytest.approx(1 / r["sustainable_k"])
+            assert r["stall_s"] > 0
+    # the raw segments behind them: every timed segment of every method is there
+    ends = [s for s in res["segments"] if s.get("event") == "end"]
+    assert {s["method"] for s in ends} == set(suite.METHODS)
+    assert all(s["checkpoints"] == s["iters"] // s["every"] for s in ends if s["method"] in suite.PERIODIC)
+    # bytes: the switch copies to the shadows for checkmate, the trainers send more for host, nothing else does
+    b = res["bytes"]
+    assert b["checkmate"]["shadow_rx"] > 0 and b["host"]["shadow_rx"] > 0
+    assert b["none"]["shadow_rx"] < 0.05 * b["checkmate"]["shadow_rx"]
+    assert b["host"]["trainer_tx"] > b["checkmate"]["trainer_tx"]
+    assert res["switch_counters"]
+    for f in ("overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"):
+        assert (out / "plots" / f).stat().st_size > 1000
+    s = json.loads((out / "summary.json").read_text())
+    assert s["stall_s"] == a["stall_s"] and s["iter_s"] == a["iter_none_s"] and math.isfinite(s["stall_s"])
+    assert "for `checkmate cost`" in p.stdout and (out / "table.txt").exists()
