@@ -97,7 +97,9 @@ def plots(res: dict, folder) -> list[str]:
             if cur is None:
                 continue
             xs.append(s["t"])
-            ys.append(cur - s["latest_iteration"])
+            # A shadow cannot be ahead of the trainers: a negative difference only means the
+            # trainer's metrics line for that iteration had not been read yet at time t.
+            ys.append(max(0, cur - s["latest_iteration"]))
         if xs:
             ax.step(xs, ys, where="post", label=f"shadow shard {shard}")
     _mark_events(ax, res)
