@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--ring", type=int, default=4, help="iteration buffers")
     ap.add_argument("--payload-order", choices=("big", "little"), default="big")
     ap.add_argument("--keep", type=int, default=3, help="persisted checkpoints kept per shard")
+    ap.add_argument("--allow-from", action="append", default=[], metavar="ADDR|CIDR",
+                    help="accept copies only from these sources (repeatable; the switch-facing link)")
+    ap.add_argument("--data-iface", metavar="IFACE", help="bind the data socket to this interface (SO_BINDTODEVICE)")
     ap.add_argument("--status-every", type=float, default=0.0, metavar="S", help="print status every S seconds")
     ap.add_argument("--no-final-persist", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = ShadowConfig(job_id=a.job_id, shard=a.shard, data=parse_addr(a.data, wire.SHADOW_UDP_PORT),
                            mgmt=parse_addr(a.mgmt), ckpt_dir=a.ckpt_dir, persist_every=a.persist_every,
                            loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order,
-                           keep=a.keep)
+                           keep=a.keep, allowed_sources=tuple(a.allow_from), data_iface=a.data_iface)
         node = ShadowNode(cfg).start()
     except (ValueError, OSError) as e:
         print(f"checkmate-shadow: {e}", file=sys.stderr)

@@ -23,6 +23,7 @@ discards every buffer and manifest (a restarted job must not inherit a previous 
 from __future__ import annotations
 
 import fcntl
+import ipaddress
 import logging
 import select
 import socket
@@ -53,6 +54,26 @@ def parse_addr(text: str, default_port: int | None = None) -> tuple[str, int]:
     return host, int(port)
 
 
+class SourceFilter:
+    """Is a datagram's source one of the allowed addresses/CIDRs?  Memoised per source address."""
+
+    def __init__(self, allowed):
+        try:
+            self.nets = [ipaddress.ip_network(a, strict=False) for a in allowed]
+        except ValueError as e:
+            raise ValueError(f"allowed_sources: {e}") from None
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, addr: str) -> bool:
+        ok = self._seen.get(addr)
+        if ok is None:
+            if len(self._seen) > 4096:
+                self._seen.clear()
+            ip = ipaddress.ip_address(addr)
+            ok = self._seen[addr] = any(ip in n for n in self.nets)
+        return ok
+
+
 @dataclass
 class ShadowConfig:
     job_id: int
@@ -67,6 +88,11 @@ class ShadowConfig:
     keep: int = 3  #: persisted files kept per shard
     rcvbuf: int = 32 << 20
     request_timeout: float = 60.0
+    #: Only the switch-facing link may send copies: source addresses or CIDRs accepted on the data
+    #: port (empty: any).  Datagrams from elsewhere are counted as rejected, never ingested.
+    allowed_sources: tuple[str, ...] = ()
+    #: Bind the data socket to this interface (SO_BINDTODEVICE), e.g. the shadow's switch-facing port.
+    data_iface: str | None = None
 
 
 class ShadowNode:
@@ -103,6 +129,12 @@ class ShadowNode:
             self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.cfg.rcvbuf)
         except OSError:
             pass
+        if self.cfg.data_iface:
+            try:
+                self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, self.cfg.data_iface.encode() + b"\0")
+            except OSError as e:
+                raise OSError(e.errno, f"data_iface {self.cfg.data_iface!r}: cannot bind the data socket to it: "
+                                       f"{e.strerror}") from None
         self._bind(self.udp, self.cfg.data, "data")
         self.udp.setblocking(False)
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -163,6 +195,18 @@ class ShadowNode:
         mv = memoryview(buf)
         lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
         recv_into = sock.recv_into
+        allowed = SourceFilter(self.cfg.allowed_sources) if self.cfg.allowed_sources else None
+        if allowed is not None:  # the source address is needed: recvfrom_into, same buffer
+            recvfrom_into = sock.recvfrom_into
+
+            def recv_into(b):
+                n, src = recvfrom_into(b)
+                if allowed(src[0]):
+                    return n
+                c.packets += 1
+                c.rejected += 1
+                c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
+                return -1
         while not stop.is_set():
             idle = False
             with lock:
@@ -181,6 +225,8 @@ class ShadowNode:
                         c.last_error = f"udp receive: {e}"  # transient (e.g. ICMP error): keep serving
                         idle = True
                         break
+                    if n < 0:  # refused by the source filter (already counted)
+                        continue
                     c.packets += 1
                     if r is None:
                         c.rejected += 1

@@ -453,7 +453,9 @@ class Testbed:
         ckpt.mkdir(parents=True, exist_ok=True)
         exe = os.environ.get("CHECKMATE_SHADOW", "").split() or [sys.executable, "-m", "shadow.cli"]
         return [*exe, "--job-id", self.job_id, "--shard", h["shard"], "--data", f"{ip}:{h['udp_port']}",
-                "--mgmt", f"{ip}:{h['mgmt_port']}", "--ckpt-dir", ckpt]
+                "--mgmt", f"{ip}:{h['mgmt_port']}", "--ckpt-dir", ckpt,
+                # copies are accepted only on the switch-facing link (the host's only data interface)
+                "--data-iface", "eth0"]
 
     def kill_shadow(self, name: str) -> None:
         """SIGKILL one shadow process (a shadow node crash)."""
