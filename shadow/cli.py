@@ -1,7 +1,7 @@
 """``checkmate-shadow``: run one shadow node until SIGINT/SIGTERM.
 
     checkmate-shadow --job-id J --shard S --data ADDR:PORT --mgmt ADDR:PORT --ckpt-dir DIR
-                     [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little] [--keep N]
+                     [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little] [--keep N] [--history N]
 
 Prints one line ``shadow ready job=J shard=S data=HOST:PORT mgmt=HOST:PORT`` (actual ports, so port 0
 works) once both sockets are bound, then a status line every ``--status-every`` seconds.  On exit the
@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--ring", type=int, default=4, help="iteration buffers")
     ap.add_argument("--payload-order", choices=("big", "little"), default="big")
     ap.add_argument("--keep", type=int, default=3, help="persisted checkpoints kept per shard")
+    ap.add_argument("--history", type=int, default=8, metavar="N",
+                    help="published states kept in memory, fetchable by iteration (default 8, at least 2)")
     ap.add_argument("--allow-from", action="append", default=[], metavar="ADDR|CIDR",
                     help="accept copies only from these sources (repeatable; the switch-facing link)")
     ap.add_argument("--data-iface", metavar="IFACE", help="bind the data socket to this interface (SO_BINDTODEVICE)")
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = ShadowConfig(job_id=a.job_id, shard=a.shard, data=parse_addr(a.data, wire.SHADOW_UDP_PORT),
                            mgmt=parse_addr(a.mgmt), ckpt_dir=a.ckpt_dir, persist_every=a.persist_every,
                            loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order,
-                           keep=a.keep, allowed_sources=tuple(a.allow_from), data_iface=a.data_iface)
+                           keep=a.keep, history=a.history, allowed_sources=tuple(a.allow_from), data_iface=a.data_iface)
         node = ShadowNode(cfg).start()
     except (ValueError, OSError) as e:
         print(f"checkmate-shadow: {e}", file=sys.stderr)

@@ -25,7 +25,7 @@ import socket
 import threading
 
 from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStatus, ShardState,
-                       recv_message, send_message)
+                       check_shard_state, recv_message, send_message)
 
 
 class ShadowClient:
@@ -96,7 +96,7 @@ class ShadowClient:
 
     def fetch(self, iteration: int | None = None) -> ShardState:
         """The latest published state, or the given iteration while it is still in memory."""
-        return self._call("fetch", {"iteration": iteration})
+        return check_shard_state(self._call("fetch", {"iteration": iteration}))
 
     def persist(self) -> str:
         """Persist the latest published iteration now; returns the file path once durable."""

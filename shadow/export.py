@@ -35,7 +35,7 @@ import torch
 
 from .client import ShadowClient
 from .protocol import ShadowError, ShardState
-from .store import list_iterations, load_state, shard_path
+from .store import CheckpointCorrupt, ShardStore, list_iterations
 
 
 class ExportError(RuntimeError):
@@ -44,6 +44,11 @@ class ExportError(RuntimeError):
 
 # -- collecting shards --------------------------------------------------------------------------
 def shards_from_dir(ckpt_dir, job_id: int, iteration: int | None = None) -> list[ShardState]:
+    """Load every shard of one iteration from persisted files (newest iteration all shards hold).
+
+    Files are verified on load (checksum, types, identity).  A corrupt file is an error naming it
+    (never a silent fall-back); it does not block exporting an older iteration with ``iteration``.
+    """
     root = Path(ckpt_dir) / f"job{job_id}"
     if not root.is_dir():
         raise ExportError(f"{root}: no checkpoints of job {job_id}")
@@ -51,21 +56,35 @@ def shards_from_dir(ckpt_dir, job_id: int, iteration: int | None = None) -> list
     if not found:
         raise ExportError(f"{root}: no shard directories")
     its = {s: set(list_iterations(ckpt_dir, job_id, s)) for s in found}
-    any_s = next(s for s in found if its[s])
-    num = load_state(shard_path(ckpt_dir, job_id, any_s, max(its[any_s]))).num_shards
+    stores = {s: ShardStore(ckpt_dir, job_id, s) for s in found}
+    problems: list[str] = []
+    num = None  # the shard count, from the newest file of any shard that verifies
+    for it, s in sorted(((it, s) for s in found for it in its[s]), reverse=True):
+        try:
+            num = stores[s].load(it).num_shards
+            break
+        except CheckpointCorrupt as e:
+            problems.append(str(e))
+    if num is None:
+        raise ExportError(f"{root}: no checkpoint file verifies: " + "; ".join(problems[:3]))
     missing = [s for s in range(num) if not its.get(s)]
     if missing:
         raise ExportError(f"{root}: shards {missing} of {num} have no persisted checkpoint")
     common = set.intersection(*(its[s] for s in range(num)))
+    if iteration is not None and iteration not in common:
+        raise ExportError(f"{root}: iteration {iteration} is not persisted by every shard "
+                          f"({ {s: sorted(its[s]) for s in range(num)} })")
     if iteration is None:
         if not common:
             raise ExportError(f"{root}: no iteration is persisted by all {num} shards "
                               f"({ {s: sorted(its[s]) for s in range(num)} })")
         iteration = max(common)
-    elif iteration not in common:
-        raise ExportError(f"{root}: iteration {iteration} is not persisted by every shard "
-                          f"({ {s: sorted(its[s]) for s in range(num)} })")
-    return [load_state(shard_path(ckpt_dir, job_id, s, iteration)) for s in range(num)]
+    try:
+        return [stores[s].load(iteration) for s in range(num)]
+    except CheckpointCorrupt as e:
+        older = sorted((it for it in common if it < iteration), reverse=True)
+        hint = f"; older iterations held by every shard: {older} (choose one with --iteration)" if older else ""
+        raise ExportError(f"{e}{hint}") from None
 
 
 def shards_from_shadows(addrs: list[str], iteration: int | None = None, timeout: float = 30.0) -> list[ShardState]:

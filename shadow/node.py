@@ -86,6 +86,12 @@ class ShadowConfig:
     ring: int = 4  #: iteration buffers (one may be in the optimizer while the others fill)
     payload_order: str = wire.PAYLOAD_BYTEORDER  #: byte order of gradient elements on the wire
     keep: int = 3  #: persisted files kept per shard
+    #: published states kept in memory (newest last; fetchable by iteration).  Deep enough that a
+    #: healthy shard still holds the iteration a lossy shard is stuck at until that one is resynced
+    #: (loss is declared at the latest when iteration head+ring arrives; the resync follows 1-2
+    #: iterations later), so restore finds a common iteration in memory.  In-process default: latest
+    #: and previous only; ``checkmate-shadow --history`` defaults to 8 (what the testbed runs).
+    history: int = 2
     rcvbuf: int = 32 << 20
     request_timeout: float = 60.0
     #: Only the switch-facing link may send copies: source addresses or CIDRs accepted on the data
@@ -99,6 +105,8 @@ class ShadowNode:
     def __init__(self, config: ShadowConfig, store: ShardStore | None = None):
         if config.ring < 3:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
+        if config.history < 2:
+            raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
         self.store = store or ShardStore(config.ckpt_dir, config.job_id, config.shard, keep=config.keep)
         self._lock = threading.RLock()  # re-entrant: wait_for predicates may call status()
@@ -113,6 +121,7 @@ class ShadowNode:
         self._head_since = time.monotonic()
         self.latest: ShardState | None = None
         self.previous: ShardState | None = None
+        self.history: list[ShardState] = []  #: published states, oldest first; [-1] is latest
         self.persisted_iteration: int | None = None
         self.persisted_path: str | None = None
         self._persist_want: ShardState | None = None
@@ -194,19 +203,19 @@ class ShadowNode:
         sock, buf = self.udp, bytearray(65536)
         mv = memoryview(buf)
         lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
-        recv_into = sock.recv_into
         allowed = SourceFilter(self.cfg.allowed_sources) if self.cfg.allowed_sources else None
-        if allowed is not None:  # the source address is needed: recvfrom_into, same buffer
-            recvfrom_into = sock.recvfrom_into
+        recvfrom_into = sock.recvfrom_into
 
-            def recv_into(b):
-                n, src = recvfrom_into(b)
-                if allowed(src[0]):
-                    return n
-                c.packets += 1
-                c.rejected += 1
-                c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
-                return -1
+        def filtered_recv_into(b):  # the source address is needed: recvfrom_into, same buffer
+            n, src = recvfrom_into(b)
+            if allowed(src[0]):
+                return n
+            c.packets += 1
+            c.rejected += 1
+            c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
+            return -1
+
+        recv_into = sock.recv_into if allowed is None else filtered_recv_into
         while not stop.is_set():
             idle = False
             with lock:
@@ -315,9 +324,13 @@ class ShadowNode:
                 self._cv.notify_all()
 
     def _publish(self, snap: ShardState) -> None:
-        if self.latest is not None and self.latest.iteration != snap.iteration:
-            self.previous = self.latest
+        # Anything at or after snap's iteration is superseded: an equal iteration is the same state
+        # again (a resync), a later one belongs to a run that restarted from an earlier point.
+        h = [s for s in self.history if s.iteration < snap.iteration]
+        h.append(snap)
+        self.history = h[-self.cfg.history:]
         self.latest = snap
+        self.previous = self.history[-2] if len(self.history) > 1 else None
 
     # -- persistence ---------------------------------------------------------------------------
     def _persist_loop(self) -> None:
@@ -425,23 +438,38 @@ class ShadowNode:
         return ShadowStatus(
             job_id=self.cfg.job_id, shard=self.cfg.shard, latest_iteration=latest,
             previous_iteration=self.previous.iteration if self.previous else None,
-            persisted_iteration=self.persisted_iteration, pending=r.pending() if r else 0,
+            persisted_iteration=self.persisted_iteration,
+            held_iterations=[s.iteration for s in self.history],
+            persisted_iterations=self._persisted_list(), pending=r.pending() if r else 0,
             bytes_received=c.bytes_received, packets=c.packets, duplicates=c.duplicates, losses=c.losses,
             rejected=c.rejected, needs_resync=r is None or r.needs_resync or self._replica is None,
             last_error=c.last_error or self._persist_error,
             lag=max(0, newest - latest) if newest is not None and latest is not None else 0)
 
+    def _persisted_list(self) -> list[int]:
+        try:
+            return self.store.iterations()
+        except OSError:
+            return []
+
     def fetch(self, iteration: int | None = None) -> ShardState:
+        """The latest published state, or the one of ``iteration``: from memory (the history), else
+        from this shard's persisted file of that iteration (checksum verified)."""
         with self._lock:
-            have = [s for s in (self.latest, self.previous) if s is not None]
-        if not have:
-            raise LookupError("nothing published yet (no bootstrap)")
+            have = list(reversed(self.history))
         if iteration is None:
+            if not have:
+                raise LookupError("nothing published yet (no bootstrap)")
             return have[0]
         for s in have:
             if s.iteration == iteration:
                 return s
-        raise LookupError(f"iteration {iteration} is not in memory (have {[s.iteration for s in have]})")
+        if iteration in self.store.iterations():
+            st = self.store.load(iteration)
+            if st.job_id == self.cfg.job_id and st.shard == self.cfg.shard and st.iteration == iteration:
+                return st
+        raise LookupError(f"iteration {iteration} is not in memory (have {[s.iteration for s in have]}) "
+                          f"and not persisted (have {self.store.iterations()})")
 
     def wait_for(self, pred, timeout: float) -> bool:
         """Wait (bounded) until ``pred(node)`` holds under the lock; for tests and tools."""

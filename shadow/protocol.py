@@ -41,8 +41,10 @@ MAGIC = b"CMSP"
 FRAME = struct.Struct("!4sIQ")
 #: A header larger than this is refused before it is read (a garbage length must not OOM us).
 MAX_HEADER = 64 << 20
-#: Likewise for the blob (a whole shard of a large model fits well below this).
-MAX_BLOB = 1 << 40
+#: Likewise for the blob: 256 GiB (a whole shard of a large model fits well below this).  Blobs
+#: are read in growing pieces, so a frame that only *claims* a huge blob costs no memory.
+MAX_BLOB = 1 << 38
+_RECV_PIECE = 64 << 20
 ALIGN = 64
 
 DTYPES: dict[str, torch.dtype] = {
@@ -200,6 +202,8 @@ class ShadowStatus:
     needs_resync: bool
     last_error: str = ""
     lag: int = 0  #: newest iteration seen minus latest published
+    held_iterations: list = field(default_factory=list)  #: published iterations in memory, oldest first
+    persisted_iterations: list = field(default_factory=list)  #: iterations with a file on disk, oldest first
 
 
 @dataclass
@@ -214,6 +218,41 @@ class ShardState:
     optimizer: OptimizerSpec
     params: list[ParamSpec] = field(default_factory=list)  #: ALL params (names for export)
     num_shards: int = 1
+
+
+def check_shard_state(state) -> "ShardState":
+    """Type-check a decoded :class:`ShardState` (from a file or the wire); raises ProtocolError.
+
+    Decoding builds the dataclass from JSON without judging its field values; a checkpoint
+    whose checksum is valid can still hold, say, a string where the iteration belongs.
+    """
+    if not isinstance(state, ShardState):
+        raise ProtocolError(f"holds a {type(state).__name__}, not a ShardState")
+
+    def count(name, v):
+        if type(v) is not int or v < 0:
+            raise ProtocolError(f"ShardState field '{name}': {v!r} is not a non-negative integer")
+
+    for name in ("job_id", "shard", "iteration", "num_shards"):
+        count(name, getattr(state, name))
+    if not isinstance(state.tensors, dict):
+        raise ProtocolError("ShardState field 'tensors': not a map")
+    for pid, t in state.tensors.items():
+        count("tensors key", pid)
+        if not isinstance(t, torch.Tensor):
+            raise ProtocolError(f"ShardState field 'tensors[{pid}]': {type(t).__name__} is not a tensor")
+    if not isinstance(state.opt_state, dict):
+        raise ProtocolError("ShardState field 'opt_state': not a map")
+    for pid, st in state.opt_state.items():
+        count("opt_state key", pid)
+        if not isinstance(st, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                               for k, v in st.items()):
+            raise ProtocolError(f"ShardState field 'opt_state[{pid}]': not a map of names to tensors")
+    if not isinstance(state.optimizer, OptimizerSpec):
+        raise ProtocolError("ShardState field 'optimizer': not an OptimizerSpec")
+    if not isinstance(state.params, list) or not all(isinstance(p, ParamSpec) for p in state.params):
+        raise ProtocolError("ShardState field 'params': not a list of ParamSpec")
+    return state
 
 
 _CLASSES = {c.__name__: c for c in (ParamSpec, OptimizerSpec, ShardMap, Bootstrap, Manifest,
@@ -349,14 +388,22 @@ def unpack_message(frame_header: bytes, header: bytes, blob) -> tuple[str, Any]:
         raise ProtocolError(f"frame header is not JSON: {e}") from None
     except RecursionError:
         raise ProtocolError("frame header: nested too deeply") from None
+    except ProtocolError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, RuntimeError) as e:
+        # a hostile header of valid JSON whose values have the wrong types or sizes
+        raise ProtocolError(f"frame header: malformed value: {type(e).__name__}: {e}") from None
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytearray:
-    buf = bytearray(n)
-    mv = memoryview(buf)
+    """Read exactly ``n`` bytes.  Memory grows with what arrives, never with what was announced."""
+    buf = bytearray(min(n, _RECV_PIECE))
     got = 0
     while got < n:
-        k = sock.recv_into(mv[got:], n - got)
+        if got == len(buf):  # only reached for n > _RECV_PIECE: grow by doubling, capped at n
+            buf.extend(bytes(min(len(buf), n - len(buf))))
+        with memoryview(buf) as mv:
+            k = sock.recv_into(mv[got:], len(buf) - got)
         if k == 0:
             raise ConnectionError(f"peer closed the connection after {got} of {n} bytes")
         got += k

@@ -29,7 +29,7 @@ import re
 import struct
 from pathlib import Path
 
-from .protocol import ProtocolError, ShardState, _BlobWriter, decode_value, encode_value
+from .protocol import ShardState, _BlobWriter, check_shard_state, decode_value, encode_value
 
 MAGIC = b"CMSHARD1"
 _LEN = struct.Struct("<Q")
@@ -127,12 +127,12 @@ def load_state(path) -> ShardState:
         raise CheckpointCorrupt(path, "header_len", f"{hlen} exceeds the file")
     blob = bytearray(body[start:])
     try:
-        state = decode_value(json.loads(bytes(body[16:start])), blob)
-    except (ProtocolError, ValueError) as e:
-        raise CheckpointCorrupt(path, "header", str(e)) from None
-    if not isinstance(state, ShardState):
-        raise CheckpointCorrupt(path, "header", f"holds a {type(state).__name__}, not a ShardState")
-    return state
+        return check_shard_state(decode_value(json.loads(bytes(body[16:start])), blob))
+    except RecursionError:
+        raise CheckpointCorrupt(path, "header", "nested too deeply") from None
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RuntimeError) as e:
+        # ProtocolError is a ValueError; the others come from values of the wrong type or size
+        raise CheckpointCorrupt(path, "header", f"{type(e).__name__}: {e}") from None
 
 
 class ShardStore:
@@ -153,4 +153,11 @@ class ShardStore:
         return list_iterations(self.ckpt_dir, self.job_id, self.shard)
 
     def load(self, iteration: int) -> ShardState:
-        return load_state(shard_path(self.ckpt_dir, self.job_id, self.shard, iteration))
+        """Load and verify one file, including that it holds what its name says."""
+        path = shard_path(self.ckpt_dir, self.job_id, self.shard, iteration)
+        state = load_state(path)
+        got = (state.job_id, state.shard, state.iteration)
+        if got != (self.job_id, self.shard, iteration):
+            raise CheckpointCorrupt(path, "identity", f"holds job {got[0]} shard {got[1]} iteration {got[2]}, "
+                                                      f"not job {self.job_id} shard {self.shard} iteration {iteration}")
+        return state
