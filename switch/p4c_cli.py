@@ -49,7 +49,12 @@ def main(argv=None) -> int:
         print(f"{e.loc}: error: {e.message}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"checkmate-p4c: error: {e}", file=sys.stderr)
+        where = e.filename or args.program
+        print(f"{where}:1:1: error: cannot read: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 -- a compiler bug: still no traceback
+        print(f"{args.program}:1:1: error: internal compiler error ({type(e).__name__}: {e}); "
+              "please report this with the program", file=sys.stderr)
         return 1
     os.makedirs(args.output_dir, exist_ok=True)
     cfg_path = os.path.join(args.output_dir, f"{prog.name}.json")

@@ -8,7 +8,7 @@ from p4.config.v1 import p4info_pb2
 
 from .errors import P4CompileError
 from .lexer import tokenize
-from .parser import parse
+from .parser import parse, recursion_headroom
 from .preprocessor import Preprocessor
 
 
@@ -21,13 +21,14 @@ class CompiledProgram:
     p4info: p4info_pb2.P4Info
 
 
-def _compile(lines, name: str) -> CompiledProgram:
+def _compile(lines, name: str, source: str) -> CompiledProgram:
     from .elaborate import elaborate
     from .p4info import build_p4info
 
-    decls = parse(tokenize(lines))
-    ir = elaborate(decls, name)
-    p4info = build_p4info(ir)
+    with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
+        decls = parse(tokenize(lines))
+        ir = elaborate(decls, name, source=source)
+        p4info = build_p4info(ir)
     return CompiledProgram(name, ir, p4info)
 
 
@@ -36,14 +37,14 @@ def compile_file(path, include_dirs=(), defines=None) -> CompiledProgram:
     path = os.fspath(path)
     lines = Preprocessor(include_dirs, defines).run(path)
     name = os.path.splitext(os.path.basename(path))[0]
-    return _compile(lines, name)
+    return _compile(lines, name, path)
 
 
 def compile_source(text: str, filename: str = "<string>.p4", include_dirs=(), defines=None) -> CompiledProgram:
     """Compile P4 source held in a string (``filename`` is used in error messages)."""
     lines = Preprocessor(include_dirs, defines).run_text(text, filename)
     name = os.path.splitext(os.path.basename(filename))[0].strip("<>") or "program"
-    return _compile(lines, name)
+    return _compile(lines, name, filename)
 
 
 __all__ = ["CompiledProgram", "P4CompileError", "compile_file", "compile_source"]

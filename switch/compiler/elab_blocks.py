@@ -54,7 +54,8 @@ class BlockRules:
                     raise E(d.loc, "only the package instance 'main' may be declared at top level")
             # parser_type, control_type, package: declarations only
         if main is None:
-            raise E(Loc(self.program, 1, 1), "program has no 'main' package instance")
+            raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
+                                            "(expected e.g. 'V1Switch(...) main;')")
         return self.build(main)
 
     # ---------------------------------------------------------------- build

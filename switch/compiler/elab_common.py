@@ -75,6 +75,16 @@ class Scope:
     def __init__(self, parent=None):
         self.parent = parent
         self.names: dict[str, tuple] = {}
+        self.declared: dict[str, object] = {}  # local var/const declarations: name -> Loc
+
+    def declare(self, n: str, v: tuple, loc) -> None:
+        """A local variable/constant declaration: a second one of ``n`` in the same scope is
+        an error, as in p4c ("Duplicates declaration"); shadowing an outer scope is allowed."""
+        prev = self.declared.get(n)
+        if prev is not None:
+            raise E(loc, f"duplicate declaration of {n!r} in the same scope (previous declaration at {prev})")
+        self.declared[n] = loc
+        self.add(n, v)
 
     def lookup(self, n: str):
         s = self

@@ -33,7 +33,7 @@ class StatementRules:
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
-            scope.add(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"))
+            scope.declare(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"), s.loc)
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
@@ -41,7 +41,7 @@ class StatementRules:
             v = self.fold(ir)
             if v is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
-            scope.add(s.name, ("const", {"op": "const", "v": v, "t": t}))
+            scope.declare(s.name, ("const", {"op": "const", "v": v, "t": t}), s.loc)
             return []
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)

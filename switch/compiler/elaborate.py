@@ -40,9 +40,10 @@ class Elaborator(TypeRules, BlockRules, TableRules, StatementRules, ExternRules,
                  OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
-    def __init__(self, decls: list[Node], program: str):
+    def __init__(self, decls: list[Node], program: str, source: str | None = None):
         self.decls = decls
         self.program = program
+        self.source = source or program  # the main source file, for program-wide errors
         self.typedefs: dict[str, object] = {}
         self.headers: dict[str, dict] = {}   # name -> {"fields": [[n, w, signed]], "bytes": n}
         self.structs: dict[str, dict] = {}   # name -> {"fields": [[n, type]]}
@@ -64,5 +65,5 @@ class Elaborator(TypeRules, BlockRules, TableRules, StatementRules, ExternRules,
         self.fl_fields: dict[int, list] = {}
 
 
-def elaborate(decls: list[Node], program: str) -> dict:
-    return Elaborator(decls, program).run()
+def elaborate(decls: list[Node], program: str, source: str | None = None) -> dict:
+    return Elaborator(decls, program, source).run()

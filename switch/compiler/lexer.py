@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .elab_types import MAX_WIDTH
 from .errors import Loc, P4CompileError
 from .preprocessor import Line
 
@@ -43,32 +44,55 @@ class Tok:
         return f"{self.text!r}@{self.loc}"
 
 
+# No P4 type the target supports is anywhere near this wide; the cap keeps a pathological
+# literal (5,000 digits, or 99999999w1) from hitting Python's int limits or eating memory.
+MAX_LITERAL_BITS = 1 << 16
+_BASES = {"0x": 16, "0X": 16, "0b": 2, "0B": 2, "0o": 8, "0O": 8, "0d": 10, "0D": 10}
+# digits per base: MAX_LITERAL_BITS worth (+1 for a leading zero); decimal stays under
+# Python's default int-from-str limit (4300 digits, sys.get_int_max_str_digits)
+_MAX_DIGITS = {16: MAX_LITERAL_BITS // 4 + 1, 2: MAX_LITERAL_BITS + 1, 8: MAX_LITERAL_BITS // 3 + 2, 10: 4000}
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:20] + "..." + text[-8:])
+
+
+def _val(v: int) -> str:
+    return str(v) if v.bit_length() <= 128 else f"of {v.bit_length()} bits"
+
+
 def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
     m = _NUM.match(text)
     if not m:
         raise P4CompileError(loc, f"malformed integer literal {text!r}")
+    if m.group(1) and len(m.group(1)) > 6:
+        raise P4CompileError(loc, f"integer literal width {_short(m.group(1))} is too large "
+                                  f"(a bit width must be <= {MAX_WIDTH})")
     width = int(m.group(1)) if m.group(1) else None
     signed = m.group(2) == "s"
     body = m.group(3).replace("_", "")
-    if body[:2] in ("0x", "0X"):
-        v = int(body[2:], 16)
-    elif body[:2] in ("0b", "0B"):
-        v = int(body[2:], 2)
-    elif body[:2] in ("0o", "0O"):
-        v = int(body[2:], 8)
-    elif body[:2] in ("0d", "0D"):
-        v = int(body[2:], 10)
-    else:
-        v = int(body, 10)
+    base, digits = _BASES.get(body[:2], 10), body[2:] if body[:2] in _BASES else body
+    if len(digits) > _MAX_DIGITS[base]:
+        raise P4CompileError(loc, f"integer literal too long ({len(digits)} digits, at most "
+                                  f"{_MAX_DIGITS[base]} base-{base} digits)")
+    try:
+        v = int(digits, base)
+    except ValueError:
+        raise P4CompileError(loc, f"malformed integer literal {_short(text)}") from None
+    if v.bit_length() > MAX_LITERAL_BITS:
+        raise P4CompileError(loc, f"integer literal too long (literals are limited to {MAX_LITERAL_BITS} bits)")
     if width is not None:
         if width <= 0:
             raise P4CompileError(loc, f"integer literal {text!r} has width {width}")
+        if width > MAX_WIDTH:
+            raise P4CompileError(loc, f"integer literal width {width} is too large "
+                                      f"(a bit width must be <= {MAX_WIDTH})")
         if signed:
             if v >= 1 << width:
-                raise P4CompileError(loc, f"value {v} does not fit in int<{width}>")
+                raise P4CompileError(loc, f"value {_val(v)} does not fit in int<{width}>")
             v = v - (1 << width) if v >= 1 << (width - 1) else v
         elif v >= 1 << width:
-            raise P4CompileError(loc, f"value {v} does not fit in bit<{width}>")
+            raise P4CompileError(loc, f"value {_val(v)} does not fit in bit<{width}>")
     return v, width, signed
 
 

@@ -8,6 +8,8 @@ Every error names the token where parsing stopped and what was expected there.
 """
 from __future__ import annotations
 
+import sys
+
 from .ast import Node
 from .errors import P4CompileError
 from .lexer import Tok
@@ -21,6 +23,14 @@ _BIN_PREC = [
 _GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
                   "update_checksum", "verify_checksum_with_payload", "update_checksum_with_payload",
                   "read", "write", "count", "execute_meter"}
+# Nesting bound (parenthesised/unary/binary expressions -- a chain a+b+c+... nests one
+# level per operator --, nested statements and types, all counted together): far beyond
+# any real program, and low enough that neither this recursive-descent parser nor the
+# elaborator meets Python's recursion limit, and that the Python source which
+# switch.runtime.codegen generates stays within CPython's limits (about 200 nested
+# parentheses per expression, 100 indentation levels).
+MAX_NESTING = 64
+_RECURSION_HEADROOM = 20 * MAX_NESTING + 2000  # parser frames per nesting level <= ~16
 _BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple", "list", "match_kind"}
 
 
@@ -29,6 +39,14 @@ class Parser:
         self.toks = toks
         self.i = 0
         self.types: set[str] = {"packet_in", "packet_out"}
+        self.depth = 0
+
+    def _enter(self) -> None:
+        """One level deeper; a located error beyond :data:`MAX_NESTING` (never RecursionError)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise P4CompileError(self.t.loc, f"nesting too deep: more than {MAX_NESTING} levels of nested "
+                                             "expressions, statements or types")
 
     # -- token helpers ------------------------------------------------------------------
     @property
@@ -554,6 +572,13 @@ class Parser:
         return t.kind == "id" and t.text in self.types
 
     def type_ref(self) -> Node:
+        self._enter()
+        try:
+            return self._type_ref()
+        finally:
+            self.depth -= 1
+
+    def _type_ref(self) -> Node:
         t = self.t
         if self.at("bit", "int", "varbit"):
             self.next()
@@ -629,6 +654,13 @@ class Parser:
         return Node("block", loc, stmts=stmts)
 
     def statement(self) -> Node:
+        self._enter()
+        try:
+            return self._statement()
+        finally:
+            self.depth -= 1
+
+    def _statement(self) -> Node:
         annos = self.annotations()
         t = self.t
         if self.at("{"):
@@ -640,8 +672,9 @@ class Parser:
             self.expect("(")
             c = self.expr()
             self.expect(")")
-            then = self.statement()
-            els = self.statement() if self.accept("else") else None
+            # a braced branch is one level (the if), not two (if + block)
+            then = self.block() if self.at("{") else self.statement()
+            els = (self.block() if self.at("{") else self.statement()) if self.accept("else") else None
             return Node("if", t.loc, cond=c, then=then, els=els)
         if self.at("switch"):
             self.next()
@@ -745,6 +778,13 @@ class Parser:
         return out
 
     def expr(self) -> Node:
+        self._enter()
+        try:
+            return self._expr()
+        finally:
+            self.depth -= 1
+
+    def _expr(self) -> Node:
         c = self.binary(0)
         if self.at("?"):
             loc = self.next().loc
@@ -759,6 +799,14 @@ class Parser:
             return self.unary()
         left = self.binary(level + 1)
         ops = _BIN_PREC[level]
+        entry = self.depth
+        try:
+            return self._binary_chain(level, left, ops)
+        finally:
+            self.depth = entry
+
+    def _binary_chain(self, level: int, left: Node, ops) -> Node:
+        # a left-associative chain a+b+c+... nests one node per operator: count it as depth
         while True:
             t = self.t
             if ">>" in ops and self.at_shr():
@@ -772,6 +820,7 @@ class Parser:
                 op = t.text
             else:
                 break
+            self._enter()
             right = self.binary(level + 1)
             left = Node("binary", t.loc, op=op, a=left, b=right)
         return left
@@ -780,12 +829,20 @@ class Parser:
         t = self.t
         if self.at("!", "~", "-", "+"):
             self.next()
-            return Node("unary", t.loc, op=t.text, a=self.unary())
+            self._enter()
+            try:
+                return Node("unary", t.loc, op=t.text, a=self.unary())
+            finally:
+                self.depth -= 1
         if self.at("(") and self._is_cast():
             self.next()
             ty = self.type_ref()
             self.expect(")")
-            return Node("cast", t.loc, type=ty, a=self.unary())
+            self._enter()
+            try:
+                return Node("cast", t.loc, type=ty, a=self.unary())
+            finally:
+                self.depth -= 1
         return self.postfix(self.primary())
 
     def _is_cast(self) -> bool:
@@ -908,4 +965,20 @@ class Parser:
 
 
 def parse(toks: list[Tok]) -> list[Node]:
-    return Parser(toks).program()
+    with recursion_headroom():
+        return Parser(toks).program()
+
+
+class recursion_headroom:
+    """Raise Python's recursion limit for a compile (nesting is bounded by MAX_NESTING, so
+    the deepest descent is bounded too); restores the previous limit afterwards."""
+
+    def __enter__(self):
+        self.old = sys.getrecursionlimit()
+        if self.old < _RECURSION_HEADROOM:
+            sys.setrecursionlimit(_RECURSION_HEADROOM)
+        return self
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.old)
+        return False

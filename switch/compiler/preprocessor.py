@@ -88,8 +88,16 @@ class Preprocessor:
         return self.out
 
     def _file(self, path: str, depth: int) -> None:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+            raise P4CompileError(Loc(path, line, col),
+                                 f"invalid UTF-8 byte 0x{data[e.start]:02x}: P4 source files must be "
+                                 "UTF-8 encoded (ASCII or UTF-8)") from None
         self._text(text, path, os.path.dirname(os.path.abspath(path)), depth)
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:

@@ -81,6 +81,7 @@ def test_analyze_synthetic():
     assert m["checkmate"]["repeated_iters_per_failure"] == 0.5
     # host: 10 % over budget: not sustainable every iteration
     assert not m["host"]["within_budget"] and m["host"]["frequency"] == 0.0
+    assert m["host"]["sustainable_k"] is None and m["host"]["repeated_iters_per_failure"] == 0.5
     assert a["best_stall_method"] == "checkfreq" and a["stall_s"] == pytest.approx(0.004)
     b = suite.bytes_figures(c)
     assert b["host"]["trainer_tx_ratio"] == pytest.approx(1.34)
@@ -167,7 +168,6 @@ def test_checkfreq_snapshot_is_a_copy(tmp_path):
 
 def test_dcp_async_single_process(tmp_path):
     import torch.distributed as dist
-    from torch.distributed.checkpoint.state_dict import get_state_dict
     dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
     try:
         m, opt = _model()
@@ -249,8 +249,23 @@ def test_quick_run_end_to_end(tmp_path):
     assert b["none"]["shadow_rx"] < 0.05 * b["checkmate"]["shadow_rx"]
     assert b["host"]["trainer_tx"] > b["checkmate"]["trainer_tx"]
     assert res["switch_counters"]
+    cpu = {k: r["cpu_ms_per_iter"] for k, r in a["configs"].items()}
+    assert all(c.get("switch", 0) > 0 and c.get("trainer", 0) > 0 for c in cpu.values()), cpu
+    assert cpu["checkmate"]["shadow"] > cpu["none"]["shadow"]  # the shadows work only when fed
     for f in ("overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"):
         assert (out / "plots" / f).stat().st_size > 1000
     s = json.loads((out / "summary.json").read_text())
     assert s["stall_s"] == a["stall_s"] and s["iter_s"] == a["iter_none_s"] and math.isfinite(s["stall_s"])
     assert "for `checkmate cost`" in p.stdout and (out / "table.txt").exists()
+
+
+def test_grouped_median_is_robust_to_one_burst():
+    # k=2: runs (1+3), (1+3), (1+30) -> median run 4 -> 2 per iteration; the burst does not move it
+    assert suite.grouped_median([1, 3, 1, 3, 1, 30], 2) == pytest.approx(2.0)
+    assert suite.grouped_median([1, 2, 3], 1) == 2
+    assert suite.grouped_median([], 1) is None
+    segs = [dict(_seg(0, 0, "none", 1, 0.1), iter_times=[0.1] * 6),
+            dict(_seg(1, 0, "torch-save", 2, 0.2, 0.01, 3), iter_times=[0.1, 0.12] * 2 + [0.1, 0.5]),
+            dict(_seg(2, 0, "none", 1, 0.1), iter_times=[0.1] * 6)]
+    c = suite.analyze(segs)["configs"]["torch-save@k=2"]
+    assert c["ratio_robust"] == pytest.approx(1.1) and c["overhead_robust"] == pytest.approx(0.1)

@@ -160,7 +160,6 @@ def test_hostile_headers_with_valid_checksum_refused(persisted):
         "offset beyond the blob": with_tensor([tensor_ref[0], tensor_ref[1], 1 << 40, tensor_ref[3]]),
         "tensor ref too short": with_tensor([tensor_ref[0]]),
         "map entry not a pair": json.dumps({**hdr, "tensors": {"$m": [[1]]}}).encode(),
-        "deep nesting": b"[" * 100_000 + b"]" * 100_000,
         "tensor is a string": json.dumps({**hdr, "tensors": {"$m": [[0, "not a tensor"]]}}).encode(),
         "iteration is a string": json.dumps({**hdr, "iteration": "1; rm -rf /"}).encode(),
     }
@@ -268,3 +267,20 @@ def test_misplaced_checkpoint_refused(persisted):
     mine.write_bytes(original)
     _previous_still_good(ckpt, good)
     assert not bad, "ShardStore.load does not check the file's job/shard/iteration against its name:\n" + "\n".join(bad)
+
+
+def test_deeply_nested_header_refused(persisted, tmp_path):
+    """A re-signed file whose JSON header nests 100 000 deep: CheckpointCorrupt, not RecursionError.
+    Run in a child interpreter: a RecursionError caught in-process upsets CPython 3.11.7's AST
+    recursion guard and would crash pytest's traceback rendering for later tests."""
+    import subprocess
+    import sys
+    ckpt, _ = persisted
+    path = shard_path(ckpt, JOB, 0, 1)
+    path.write_bytes(_with_header(path.read_bytes(), b"[" * 100_000 + b"]" * 100_000))
+    code = ("import sys\nfrom shadow.store import load_state, CheckpointCorrupt\n"
+            "try:\n    load_state(sys.argv[1]); print('LOADED')\n"
+            "except CheckpointCorrupt as e:\n    print('REFUSED', e.check)\n"
+            "except BaseException as e:\n    print('ESCAPED', type(e).__name__)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+    assert r.stdout.startswith("REFUSED"), f"100 000-deep header: {r.stdout.strip() or r.stderr[-500:]}"

@@ -91,6 +91,10 @@ def test_p4c_reports_file_line_col(tmp_path, capsys, name, src, line, needle):
     path = tmp_path / "bad.p4"
     path.write_bytes(src if isinstance(src, bytes) else src.encode())
     out = tmp_path / "out"
+    if name.startswith("deep"):  # RecursionError in-process upsets CPython 3.11.7's AST guard: use the CLI
+        r = subprocess.run([str(P4C), str(path), "-o", str(out)], capture_output=True, text=True, timeout=120)
+        _check_output(r.stderr, path, line, needle, r.returncode, name)
+        return
     try:
         rc = p4c_cli.main([str(path), "-o", str(out)])
     except SystemExit as e:  # argparse only

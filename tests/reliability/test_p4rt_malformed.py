@@ -330,3 +330,34 @@ def test_malformed_pipeline_configs_refused(primary, compiled):
     sp.send(1, f)
     assert sp.recv(2, 5) is not None and sp.recv(4, 5) is not None, "switch no longer forwards/copies"
     assert not problems, f"{len(problems)} bad configs not refused with INVALID_ARGUMENT:\n" + "\n".join(problems[:15])
+
+
+def test_absurd_sizes_and_widths_refused_quickly(primary, compiled):
+    """A device config declaring a 2**40-cell counter/register or a 2**40-bit field must be refused with
+    INVALID_ARGUMENT at once -- not make the switch allocate until it hangs or is killed."""
+    import copy
+    import json
+    import time as _time
+    sp, ctl = primary
+    ir = compiled.device_config
+    cases = []
+    for kind, key in (("counters", "size"), ("registers", "size"), ("registers", "width")):
+        m = copy.deepcopy(ir)
+        m[kind][0][key] = 1 << 40
+        cases.append((f"{kind}[0].{key} = 2**40", m))
+    m = copy.deepcopy(ir)
+    m["headers"]["ipv4_t"]["fields"][0][1] = 1 << 40
+    cases.append(("ipv4_t.version is 2**40 bits", m))
+    for what, m in cases:
+        req = P.SetForwardingPipelineConfigRequest(device_id=0, action=P.SetForwardingPipelineConfigRequest.VERIFY)
+        req.election_id.low = ctl.election_id
+        req.config.p4info.CopyFrom(compiled.p4info)
+        req.config.p4_device_config = json.dumps(m).encode()
+        t0 = _time.monotonic()
+        with pytest.raises(grpc.RpcError) as ei:
+            ctl.stub.SetForwardingPipelineConfig(req, timeout=15)
+        assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, f"{what}: {ei.value.code().name}"
+        assert _time.monotonic() - t0 < 10, f"{what}: took {_time.monotonic() - t0:.1f}s"
+        assert "2**40" in what and ("1099511627776" in ei.value.details() or "wide" in ei.value.details()), \
+            ei.value.details()
+    assert sp.alive()

@@ -1,0 +1,150 @@
+"""validate_device_config: the IR the compiler writes passes; an IR whose names or
+literals would be pasted unchecked into the runtime's generated Python does not."""
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from p4c_helpers import program
+from switch.compiler import compile_file, compile_source
+from switch.compiler.ir_check import InvalidDeviceConfig, validate_device_config
+from checkmate.paths import P4SRC
+
+KEYWORDS = program(
+    top="struct d_t { bit<8> from; bit<8> pass; }",
+    locals="""    action pass(bit<8> from) { hdr.h.a = from; }
+    table global { key = { hdr.h.a: exact; hdr.h.b[7:0]: exact @name("lo"); } actions = { pass; NoAction; } }""",
+    body="""        global.apply(); bit<8> yield = 1; m.x = yield;
+        digest<d_t>(1, {hdr.h.a, m.x});
+        log_msg("it's {} \\" '''", {hdr.h.a});""")
+
+
+@pytest.fixture(scope="module")
+def checkmate_ir():
+    return compile_file(P4SRC / "checkmate.p4").device_config
+
+
+def test_compiler_output_is_valid(checkmate_ir):
+    assert validate_device_config(checkmate_ir) is checkmate_ir
+    # a JSON round trip (what the switch loads from a file) is still valid
+    validate_device_config(json.loads(json.dumps(checkmate_ir)))
+
+
+PROGRAMS = sorted(str(p) for d in ("pipeline", "conformance", "switch_proc")
+                  for p in (Path(__file__).resolve().parents[1] / d / "programs").glob("*.p4"))
+
+
+def test_every_test_program_is_valid():
+    assert PROGRAMS
+    for p in PROGRAMS:
+        validate_device_config(compile_file(p).device_config)
+
+
+def test_p4_names_that_are_python_keywords_are_valid():
+    validate_device_config(compile_source(KEYWORDS, "kw.p4").device_config)
+
+
+def _find(ir, pred, path=()):
+    """Paths of every (container, key) whose value satisfies pred."""
+    out = []
+    items = ir.items() if isinstance(ir, dict) else enumerate(ir) if isinstance(ir, list) else ()
+    for k, v in items:
+        if pred(k, v):
+            out.append((ir, k))
+        out.extend(_find(v, pred, path + (k,)))
+    return out
+
+
+INJECT = "x\n__import__('os').system('touch /tmp/pwned')#"
+
+
+@pytest.mark.parametrize("key", ["n", "py", "f", "obj", "hdr", "name", "alias", "to", "table", "s", "op"])
+def test_injected_names_are_rejected(checkmate_ir, key):
+    sites = _find(checkmate_ir, lambda k, v: k == key and isinstance(v, str))
+    if not sites:
+        pytest.skip(f"no {key!r} in the program")
+    for container, k in sites[:: max(1, len(sites) // 5)]:
+        ir = copy.deepcopy(checkmate_ir)
+        # replay the path in the copy: find the same container by identity in the original
+        bad = _replace(checkmate_ir, ir, container, k, INJECT)
+        with pytest.raises(InvalidDeviceConfig) as ei:
+            validate_device_config(bad)
+        assert isinstance(ei.value, ValueError) and "invalid device config at" in str(ei.value)
+
+
+def _replace(orig, cp, target, key, value):
+    stack = [(orig, cp)]
+    while stack:
+        o, c = stack.pop()
+        if o is target:
+            c[key] = value
+            return cp
+        if isinstance(o, dict):
+            stack.extend((o[k], c[k]) for k in o)
+        elif isinstance(o, list):
+            stack.extend(zip(o, c))
+    raise AssertionError("container not found")
+
+
+@pytest.mark.parametrize("mutate,where", [
+    (lambda ir: ir.__setitem__("format", "other/1"), "format"),
+    (lambda ir: ir.pop("tables"), "tables"),
+    (lambda ir: ir.__setitem__("actions", {}), "actions"),
+    (lambda ir: ir["headers"].__setitem__("h'); import os; ('", ir["headers"].pop(next(iter(ir["headers"])))),
+     "headers"),
+    (lambda ir: ir["headers"].__setitem__("__class__", {}), "headers"),
+    (lambda ir: ir["tables"][0].__setitem__("id", "1); import os; (1"), "tables[0].id"),
+    (lambda ir: ir["tables"][0].__setitem__("id", 1.5), "tables[0].id"),
+    (lambda ir: ir["tables"][0].__setitem__("size", -1), "tables[0].size"),
+    (lambda ir: ir["tables"][0].__setitem__("size", 1 << 200000), "tables[0].size"),
+    (lambda ir: ir["registers"][0].__setitem__("width", 10 ** 9), "registers[0].width"),
+    (lambda ir: ir["structs"]["standard_metadata_t"]["fields"][0].__setitem__(1, ["bit", 10 ** 9]),
+     "structs.standard_metadata_t.fields[0][1]"),
+    (lambda ir: ir["structs"]["standard_metadata_t"]["fields"][0].__setitem__(1, ["code", 8]),
+     "structs.standard_metadata_t.fields[0][1]"),
+    (lambda ir: ir["structs"]["standard_metadata_t"]["fields"][0].__setitem__(1, ["stack", "h", 1 << 40]),
+     "structs.standard_metadata_t.fields[0][1]"),
+    (lambda ir: ir["tables"][0]["keys"][0].__setitem__("name", "a'b"), "tables[0].keys[0].name"),
+    (lambda ir: ir["actions"][0].__setitem__("py", "lambda"), None),
+    (lambda ir: ir["actions"][0].__setitem__("py", "os.__class__"), None),
+])
+def test_malformed_configs_are_rejected(checkmate_ir, mutate, where):
+    ir = copy.deepcopy(checkmate_ir)
+    mutate(ir)
+    with pytest.raises(InvalidDeviceConfig) as ei:
+        validate_device_config(ir)
+    if where is not None:
+        assert ei.value.path == where, str(ei.value)
+
+
+def test_wrong_operator_is_rejected(checkmate_ir):
+    ir = copy.deepcopy(checkmate_ir)
+    sites = _find(ir, lambda k, v: k == "o")
+    assert sites
+    container, k = sites[0]
+    container[k] = "+ __import__('os').getpid() +"
+    with pytest.raises(InvalidDeviceConfig, match="unknown operator"):
+        validate_device_config(ir)
+
+
+def test_free_text_is_allowed_where_it_is_only_repr_d():
+    ir = compile_source(KEYWORDS, "kw.p4").device_config
+    ir["program"] = "my prog (v2)"
+    validate_device_config(ir)
+
+
+@pytest.mark.parametrize("cfg", [None, [], "x", 1, {"format": "checkmate-v1model-ir/1"}])
+def test_not_a_config(cfg):
+    with pytest.raises(InvalidDeviceConfig):
+        validate_device_config(cfg)
+
+
+def test_deep_nesting_is_rejected_without_recursion(checkmate_ir):
+    ir = copy.deepcopy(checkmate_ir)
+    e = {"op": "const", "v": 1, "t": ["bit", 8]}
+    for _ in range(100000):
+        e = {"op": "un", "o": "~", "a": e, "t": ["bit", 8]}
+    ir["blocks"]["ingress"]["body"] = [{"s": "assign", "l": e, "r": e}]
+    with pytest.raises(InvalidDeviceConfig, match="nested more than"):
+        validate_device_config(ir)
