@@ -2,11 +2,13 @@
 
 One data-plane thread owns every port.  It waits on ``epoll`` for readable ports,
 drains up to ``BATCH`` frames from each ready one (:meth:`Port.recv_batch`), runs
-each frame through the live :class:`switch.runtime.Pipeline` and hands every output
-``(egress_port, frame)`` to the :class:`switch.tm.TrafficManager`.  Frames sent to
-the CPU port go to ``packet_in_handler`` (the P4Runtime server) instead.  The
-pipeline takes its own lock per call, so P4Runtime writes interleave with packets
-at packet granularity; swapping pipelines is one reference assignment.
+the batch through the live :class:`switch.runtime.Pipeline`
+(:meth:`~switch.runtime.Pipeline.process_batch`: one lock hold per batch) and then
+hands every output ``(egress_port, frame)``, in order, to the
+:class:`switch.tm.TrafficManager`.  Frames sent to the CPU port go to
+``packet_in_handler`` (the P4Runtime server) instead; both are called outside the
+pipeline lock.  P4Runtime writes interleave with packets at batch granularity (at
+most ``BATCH`` frames); swapping pipelines is one reference assignment.
 
 Python threads share one interpreter lock, so a second data-plane thread would
 only add contention; shaped ports (rate/delay/lossless) get their own transmit
@@ -113,6 +115,38 @@ class Switch:
                 transmit(eport, data)
                 self.stats.tx += 1
 
+    def _process_batch(self, in_port: int, frames: list) -> None:
+        """:meth:`_process` for a batch from one port: one pipeline call (one lock hold)
+        for the whole batch, then the outputs go to the TM / CPU port in order."""
+        pl = self.pipeline
+        stats = self.stats
+        if pl is None:
+            stats.dropped_no_pipeline += len(frames)
+            return
+        try:
+            results = pl.process_batch(in_port, frames)
+        except Exception as exc:  # e.g. a port number the pipeline cannot take
+            results = [exc] * len(frames)
+        cpu = self.cpu_port
+        transmit = self.tm.transmit
+        tx = 0
+        for frame, outs in zip(frames, results):
+            if outs.__class__ is not list:
+                stats.pipeline_errors += 1
+                if stats.pipeline_errors <= 10:
+                    log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frame), outs)
+                continue
+            for eport, data in outs:
+                if eport == cpu:
+                    stats.packet_in += 1
+                    h = self.packet_in_handler
+                    if h is not None:
+                        h(data)
+                else:
+                    transmit(eport, data)
+                    tx += 1
+        stats.tx += tx
+
     def run(self) -> None:
         """Data-plane loop; returns when :meth:`stop` is called."""
         ep = select.epoll()
@@ -121,7 +155,7 @@ class Switch:
             ep.register(p.fileno(), select.EPOLLIN)
             by_fd[p.fileno()] = p
         pin, pouts = self._pcap_in, self._pcap_out
-        process = self._process
+        process_batch = self._process_batch
         stats = self.stats
         try:
             while not self._stop.is_set():
@@ -137,12 +171,14 @@ class Switch:
                             log.warning("port %d (%s): receive failed: %s", n, port.describe(), exc)
                         time.sleep(0.01)  # do not spin on a port that keeps failing
                         continue
+                    if not frames:
+                        continue
                     stats.rx += len(frames)
                     w = pin.get(n)
-                    for f in frames:
-                        if w is not None:
+                    if w is not None:
+                        for f in frames:
                             w.write(f)
-                        process(n, f)
+                    process_batch(n, frames)
                 if pin:
                     for w in pin.values():
                         w.flush()

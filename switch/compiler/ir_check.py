@@ -60,7 +60,9 @@ _TEXT_KEYS = {"program", "msg", "annos", "doc", "format"}
 # them Python-safe (prefixes such as ``p_``/``v3_``/``X_``, ``pyname``): no keywords
 _CODE_KEYS = {"n", "py", "fn", "obj", "f"}
 # keys whose int values are sizes, widths, ids or bit positions (never negative)
-_NONNEG_KEYS = {"id", "size", "width", "bytes", "bits", "lo", "hi", "count", "prefix_len", "priority",
+# ("lo"/"hi" are not here: besides slice bounds they are select ranges and random() bounds, which
+# are values -- negative for int<N>, and up to the field width's maximum)
+_NONNEG_KEYS = {"id", "size", "width", "bytes", "bits", "count", "prefix_len", "priority",
                 "table_id", "implementation_id", "direct_counter", "direct_meter", "fl", "max"}
 _TOP_LEVEL = {
     "format": str, "program": str, "headers": dict, "structs": dict, "header_fields": dict,
@@ -166,7 +168,7 @@ def validate_device_config(cfg) -> dict:
             if x.bit_length() > MAX_LITERAL_BITS + 1:
                 raise InvalidDeviceConfig(_fmt(path), f"integer of {x.bit_length()} bits is too large")
             if key in _NONNEG_KEYS and not text:
-                limit = MAX_WIDTH if key in ("width", "bits", "lo", "hi") else (1 << 64)
+                limit = MAX_WIDTH if key in ("width", "bits") else (1 << 64)
                 if not 0 <= x <= limit:
                     raise InvalidDeviceConfig(_fmt(path), f"{key} {x} out of range 0..{limit}")
         elif isinstance(x, str):

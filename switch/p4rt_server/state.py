@@ -24,6 +24,48 @@ class ForwardingState:
     pipeline: Pipeline
 
 
+#: Largest indexed counter / register / meter / value set a device config may declare (cells are allocated
+#: up front: a size of 2**40 from a P4Runtime client would hang the switch filling memory).
+MAX_EXTERN_CELLS = 1 << 22
+#: Widest bit<W> / int<W> / header field a device config may declare (masks are computed as Python ints).
+MAX_WIDTH_BITS = 1 << 16
+
+
+def _check_ir_limits(ir) -> None:
+    """Refuse absurd sizes and widths in an untrusted device config before anything is allocated."""
+    if not isinstance(ir, dict):
+        raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                        f"p4_device_config is malformed: a JSON {type(ir).__name__}, expected the checkmate-p4c object")
+    for kind in ("counters", "registers", "meters", "value_sets"):
+        for spec in ir.get(kind) or ():
+            if not isinstance(spec, dict):
+                continue
+            size = spec.get("size", 0)
+            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_EXTERN_CELLS:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"p4_device_config: {kind[:-1]} '{spec.get('name')}': size {size!r} is not an "
+                                f"integer in 0..{MAX_EXTERN_CELLS}")
+    stack = [ir]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            w = v.get("width")
+            if isinstance(w, int) and not isinstance(w, bool) and not 0 <= w <= MAX_WIDTH_BITS:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"p4_device_config: '{v.get('name')}': width {w} is not in 0..{MAX_WIDTH_BITS}")
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            if (len(v) >= 2 and v[0] in ("bit", "int", "varbit") and isinstance(v[1], int)
+                    and not 0 <= v[1] <= MAX_WIDTH_BITS):
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"p4_device_config: type {v[0]}<{v[1]}> is wider than {MAX_WIDTH_BITS} bits")
+            if (len(v) >= 2 and isinstance(v[0], str) and isinstance(v[1], int) and not isinstance(v[1], bool)
+                    and v[1] > MAX_WIDTH_BITS and all(isinstance(x, (str, int, bool)) for x in v[:3])):
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"p4_device_config: field '{v[0]}' is {v[1]} bits wide (at most {MAX_WIDTH_BITS})")
+            stack.extend(v)
+
+
 def build_state(config) -> ForwardingState:
     """Verify a ``p4.v1.ForwardingPipelineConfig`` and load its pipeline (not yet live).
 
@@ -46,6 +88,7 @@ def build_state(config) -> ForwardingState:
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
                         "p4_device_config is a BMv2 JSON (p4c --target bmv2); checkmate-switch runs the "
                         "checkmate-p4c JSON IR: compile the program with checkmate-p4c")
+    _check_ir_limits(ir)
     try:
         pipeline = Pipeline(ir)
     except PipelineError as exc:

@@ -50,8 +50,7 @@ class EntityWriter:
             if te.HasField("action"):
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action
-                with p.lock:
-                    p.tables[table.id].reset_default()
+                p.table_reset_default(table.id)
             return
         if table.is_const:
             raise P4RTError(StatusCode.PERMISSION_DENIED,

@@ -19,6 +19,8 @@ parser, controls) and :mod:`.gen_helpers` (run-time helpers the generated code c
 """
 from __future__ import annotations
 
+import struct
+
 from . import gen_helpers
 from .engine import Engine, ExitSignal, ParserError, Stack
 from .externs import MeterState, csum16, hash_value
@@ -63,7 +65,7 @@ def load(ir: dict, pipeline) -> Engine:
         "Locals", "AssertionFailed", "_sw", "_shl", "_shr", "_div", "_mod", "_sat", "_mk", "_peek",
         "_copy_into", "_eq", "_lookahead")}
     ns.update({
-        "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
+        "_Struct": struct.Struct, "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
         "hash_value": hash_value, "CLOCK": pipeline.clock,
         "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else lo,
     })

@@ -6,6 +6,8 @@ order of operations), returning the frames that leave the switch.
 """
 from __future__ import annotations
 
+import re
+
 DROP_PORT = 511
 MAX_PASSES = 64
 I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
@@ -65,25 +67,21 @@ class Stack:
 class PacketState:
     """Everything one packet carries through a pass of the pipeline.
 
-    Rarely set attributes (clone, resubmit, digest, ...) are class-level defaults so
-    that creating the state for a packet costs only the few assignments in __init__.
+    Slots, all set in ``__init__``: every attribute read on the packet path is then a
+    plain slot load (rarely set ones -- clone, resubmit, digest, ... -- start as None).
     """
 
-    off = 0
-    clone = None
-    resub = None
-    recirc = None
-    digest = None
-    dm = None
-    trunc = None
-    clip = 0
-    hdr = meta = sm = None
+    __slots__ = ("data", "plen", "ilen", "port", "tr", "off", "clone", "resub", "recirc", "digest",
+                 "dm", "trunc", "clip", "hdr", "meta", "sm")
 
     def __init__(self, data: bytes, port: int, tr):
         self.data = data
         self.plen = self.ilen = len(data)
         self.port = port
         self.tr = tr
+        self.off = self.clip = 0
+        self.clone = self.resub = self.recirc = self.digest = self.dm = self.trunc = None
+        self.hdr = self.meta = self.sm = None
 
 
 class Engine:
@@ -104,6 +102,9 @@ class Engine:
         self.copy_fl = ns["copy_field_list"]
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
+        # the timestamps of standard_metadata cost a clock read each: only for programs
+        # that can read them
+        self.need_ts = _reads_timestamps(source)
 
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
@@ -115,7 +116,8 @@ class Engine:
             sm.ingress_port = port
         sm.packet_length = len(data)
         sm.instance_type = itype
-        sm.ingress_global_timestamp = self.clock()
+        if self.need_ts:
+            sm.ingress_global_timestamp = self.clock()
         if carry is not None:
             self.copy_fl(carry[0], P.meta, carry[1])
         self.parse(P)
@@ -127,27 +129,59 @@ class Engine:
         tr = self.pl.trace
         out: list[tuple[int, bytes]] = []
         ingress_q = [(frame, port, I_NORMAL, None)]
-        i = 0
-        while i < len(ingress_q):
-            if i >= MAX_PASSES:
-                if tr:
-                    tr(f"dropping: more than {MAX_PASSES} resubmit/recirculate passes")
-                break
-            data, iport, itype, carry = ingress_q[i]
-            i += 1
-            egress_q: list = []
-            self._ingress(data, iport, itype, carry, tr, ingress_q, egress_q)
-            j = 0
+        egress_q: list = []
+        if tr is not None:
+            return self._drain(tr, ingress_q, 0, egress_q, 0, out)
+        # fast path (no trace): the first ingress pass and, for one unicast copy, its
+        # egress pass inline; anything more continues in the general loop
+        P = PacketState(frame, port, None)
+        P.hdr = self.new_headers()
+        P.meta = self.new_meta()
+        sm = P.sm = self.new_sm()
+        sm.ingress_port = port
+        sm.packet_length = P.ilen
+        sm.instance_type = I_NORMAL
+        if self.need_ts:
+            sm.ingress_global_timestamp = self.clock()
+        self.parse(P)
+        if self.verify is not None:
+            self.verify(P)
+        self._ingress_parsed(P, frame, port, None, ingress_q, egress_q)
+        if len(egress_q) == 1 and len(ingress_q) == 1:
+            P, eport = egress_q[0]
+            self._egress(P, eport, None, ingress_q, egress_q, out)
+            if len(egress_q) == 1 and len(ingress_q) == 1:
+                return out
+            return self._drain(None, ingress_q, 1, egress_q, 1, out)
+        return self._drain(None, ingress_q, 1, egress_q, 0, out)
+
+    def _drain(self, tr, ingress_q, i, egress_q, j, out):
+        """The general loop: egress copies of the current pass from ``egress_q[j]`` on,
+        then the ingress passes from ``ingress_q[i]`` on (resubmit/recirculate)."""
+        while True:
             while j < len(egress_q):  # E2E clones are appended while we go
                 P, eport = egress_q[j]
                 j += 1
                 self._egress(P, eport, tr, ingress_q, egress_q, out)
-        return out
+            if i >= len(ingress_q):
+                return out
+            if i >= MAX_PASSES:
+                if tr:
+                    tr(f"dropping: more than {MAX_PASSES} resubmit/recirculate passes")
+                return out
+            data, iport, itype, carry = ingress_q[i]
+            i += 1
+            egress_q = []
+            j = 0
+            self._ingress(data, iport, itype, carry, tr, ingress_q, egress_q)
 
     def _ingress(self, data, iport, itype, carry, tr, ingress_q, egress_q) -> None:
         if tr:
             tr(f"ingress port {iport}, {len(data)} bytes, instance_type {itype}")
         P = self._parsed(data, iport, itype, tr, carry)
+        self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
+
+    def _ingress_parsed(self, P, data, iport, tr, ingress_q, egress_q) -> None:
         try:
             if self.ingress is not None:
                 self.ingress(P)
@@ -231,7 +265,8 @@ class Engine:
         sm.egress_port = eport
         sm.egress_spec = 0
         sm.packet_length = P.plen
-        sm.egress_global_timestamp = self.clock()
+        if self.need_ts:
+            sm.egress_global_timestamp = self.clock()
         if P.clone is not None or P.digest is not None:
             P.clone = P.digest = None
         if tr:
@@ -288,3 +323,20 @@ class Engine:
         if tr:
             tr(f"out port {eport}, {len(data)} bytes")
         out.append((eport, data))
+
+
+# lines of the generated struct classes (``__init__``/``copy``), which touch every field
+_BOILERPLATE = re.compile(r"\s*(self|c)\.\w+ = (0|self\.\w+)$")
+
+
+def _reads_timestamps(source: str) -> bool:
+    """Whether generated code can observe ``*_global_timestamp``: a line that names one
+    (other than the struct classes' own init/copy) or copies/compares whole structs
+    (which could carry standard_metadata along) -- conservative: True when unsure."""
+    for line in source.splitlines():
+        if "global_timestamp" in line and not _BOILERPLATE.match(line) and "__slots__" not in line:
+            return True
+        if ("_copy_into(" in line or "_eq(" in line or ".copy()" in line) and not line.lstrip().startswith(
+                ("c.", "return c", "def ")):
+            return True
+    return False

@@ -6,6 +6,8 @@ source, ``self.ir`` is the program IR.
 """
 from __future__ import annotations
 
+import re
+
 from .gen_helpers import PARSER_STEP_LIMIT, mask
 
 
@@ -165,56 +167,68 @@ class BlockGen:
         num["accept"] = -1
         num["reject"] = -2
         self.emit(ind, f"st = {num['start']}")
+        order = _topological(p["states"]) if len(states) < PARSER_STEP_LIMIT else None
+        if order is not None:
+            # acyclic: every transition goes forward in `order`, so one pass over the
+            # states in that order walks any path (no loop, no step limit to reach)
+            for name in order:
+                self.emit(ind, f"if st == {num[name]}:  # state {name}")
+                self.state_body(ind + 1, p["states"][name], num, name)
+            return
         self.emit(ind, f"for _ in range({PARSER_STEP_LIMIT}):")
         for i, name in enumerate(states):
             body = p["states"][name]
             self.emit(ind + 1, f"{'if' if i == 0 else 'elif'} st == {i}:  # state {name}")
-            self.emit(ind + 2, f"if P.tr: P.tr('parser state {name}')")
-            for s in body["body"]:
-                self.stmt(ind + 2, s)
-            tr = body["transition"]
-            if tr["kind"] == "direct":
-                self.emit(ind + 2, f"st = {num[tr['to']]}")
-            else:
-                keys = [self.fresh("k") for _ in tr["keys"]]
-                for kv, ke in zip(keys, tr["keys"]):
-                    self.emit(ind + 2, f"{kv} = {self.x(ke)}")
-                first = True
-                has_default = False
-                for c in tr["cases"]:
-                    conds = []
-                    for kv, ks in zip(keys, c["keysets"]):
-                        if ks["k"] == "value":
-                            conds.append(f"{kv} == {ks['v']}")
-                        elif ks["k"] == "mask":
-                            conds.append(f"{kv} & {ks['m']} == {ks['v']}")
-                        elif ks["k"] == "range":
-                            conds.append(f"{ks['lo']} <= {kv} <= {ks['hi']}")
-                        elif ks["k"] == "vset":
-                            conds.append(f"{ks['obj']}.match({kv})")
-                    if not conds:
-                        if first:
-                            self.emit(ind + 2, f"st = {num[c['to']]}")
-                        else:
-                            self.emit(ind + 2, "else:")
-                            self.emit(ind + 3, f"st = {num[c['to']]}")
-                        has_default = True
-                        break
-                    self.emit(ind + 2, f"{'if' if first else 'elif'} {' and '.join(conds)}:")
-                    self.emit(ind + 3, f"st = {num[c['to']]}")
-                    first = False
-                if not has_default:
-                    if first:
-                        self.emit(ind + 2, f"raise ParserError({self.errors['NoMatch']})")
-                    else:
-                        self.emit(ind + 2, "else:")
-                        self.emit(ind + 3, f"raise ParserError({self.errors['NoMatch']})")
+            self.state_body(ind + 2, body, num, name)
             self.emit(ind + 2, "if st < 0:")
             self.emit(ind + 3, "break")
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, "raise ParserError(-1)")
         self.emit(ind, "else:")
         self.emit(ind + 1, f"raise ParserError({self.errors['ParserTimeout']})")
+
+    def state_body(self, ind: int, body: dict, num: dict, name: str) -> None:
+        """One parser state: its statements, then ``st`` = the next state's number."""
+        self.emit(ind, f"if P.tr: P.tr('parser state {name}')")
+        for s in body["body"]:
+            self.stmt(ind, s)
+        tr = body["transition"]
+        if tr["kind"] == "direct":
+            self.emit(ind, f"st = {num[tr['to']]}")
+        else:
+            keys = [self.fresh("k") for _ in tr["keys"]]
+            for kv, ke in zip(keys, tr["keys"]):
+                self.emit(ind, f"{kv} = {self.x(ke)}")
+            first = True
+            has_default = False
+            for c in tr["cases"]:
+                conds = []
+                for kv, ks in zip(keys, c["keysets"]):
+                    if ks["k"] == "value":
+                        conds.append(f"{kv} == {ks['v']}")
+                    elif ks["k"] == "mask":
+                        conds.append(f"{kv} & {ks['m']} == {ks['v']}")
+                    elif ks["k"] == "range":
+                        conds.append(f"{ks['lo']} <= {kv} <= {ks['hi']}")
+                    elif ks["k"] == "vset":
+                        conds.append(f"{ks['obj']}.match({kv})")
+                if not conds:
+                    if first:
+                        self.emit(ind, f"st = {num[c['to']]}")
+                    else:
+                        self.emit(ind, "else:")
+                        self.emit(ind + 1, f"st = {num[c['to']]}")
+                    has_default = True
+                    break
+                self.emit(ind, f"{'if' if first else 'elif'} {' and '.join(conds)}:")
+                self.emit(ind + 1, f"st = {num[c['to']]}")
+                first = False
+            if not has_default:
+                if first:
+                    self.emit(ind, f"raise ParserError({self.errors['NoMatch']})")
+                else:
+                    self.emit(ind, "else:")
+                    self.emit(ind + 1, f"raise ParserError({self.errors['NoMatch']})")
 
     def gen_subparser(self, p: dict) -> None:
         args = [q["py"] for q in p["params"] if q["t"] != ["extern", "packet_in"]]
@@ -322,4 +336,86 @@ class BlockGen:
         self.emit(0, f"def new_headers(): return {ctor('parser', 1)}")
         self.emit(0, f"def new_meta(): return {ctor('parser', 2)}")
         self.emit(0, f"def new_sm(): return {ctor('parser', 3)}")
-        return "\n".join(self.lines) + "\n"
+        return "\n".join(prune_prologues(self.lines)) + "\n"
+
+
+_READ_PARAM = re.compile(r"^    (\w+) = (?:L\.\1|None|P\.\w+)$")
+_STORE_L = re.compile(r"^    L\.\w+ = \w+$")
+
+
+def prune_prologues(lines: list[str]) -> list[str]:
+    """Drop the dead parts of the uniform prologues of top-level functions: a parameter
+    read (``p_x = L.p_x`` / ``= P.x`` / ``= None``) whose name the function never uses,
+    and the ``L = Locals()`` record (with its stores) when nothing in the function
+    passes ``L`` on (no action, table or function call needs it).  Only pure
+    assignments go, so what the function does is unchanged; it just does less."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not lines[i].startswith("def "):
+            out.append(lines[i])
+            i += 1
+            continue
+        # conservative extent: up to the next top-level def/class (a use of a name
+        # anywhere in it keeps the name's read)
+        j = i + 1
+        while j < n and not lines[j].startswith(("def ", "class ")):
+            j += 1
+        block = lines[i:j]
+        out.extend(_prune_block(block))
+        i = j
+    return out
+
+
+def _prune_block(block: list[str]) -> list[str]:
+    keep = list(block)
+    changed = True
+    while changed:
+        changed = False
+        for k in range(1, len(keep)):
+            line = keep[k]
+            if line is None:
+                continue
+            m = _READ_PARAM.match(line)
+            if m is None:
+                continue
+            name = re.compile(r"\b" + re.escape(m.group(1)) + r"\b")
+            if not any(name.search(other) for kk, other in enumerate(keep) if other is not None and kk != k):
+                keep[k] = None
+                changed = True
+    if "    L = Locals()" in keep:
+        uses = re.compile(r"\bL\b")
+        mine = [k for k, line in enumerate(keep) if line is not None and k > 0 and
+                (line == "    L = Locals()" or _STORE_L.match(line))]
+        others = [line for k, line in enumerate(keep) if line is not None and k not in mine]
+        if not any(uses.search(line) for line in others):
+            for k in mine:
+                keep[k] = None
+            # the stores read their source names: prune reads made dead by that
+            return _prune_block([line for line in keep if line is not None]) if mine else \
+                [line for line in keep if line is not None]
+    return [line for line in keep if line is not None]
+
+
+def _topological(states: dict) -> list[str] | None:
+    """Parser states in an order where every transition goes forward, or None if the
+    state graph has a cycle (then the generated parser keeps its state loop)."""
+    succ = {}
+    for name, body in states.items():
+        tr = body["transition"]
+        tos = [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
+        succ[name] = {t for t in tos if t in states}
+    indeg = {name: 0 for name in states}
+    for name, ts in succ.items():
+        for t in ts:
+            indeg[t] += 1
+    ready = [name for name in states if indeg[name] == 0]
+    order = []
+    while ready:
+        name = ready.pop(0)
+        order.append(name)
+        for t in sorted(succ[name], key=list(states).index):
+            indeg[t] -= 1
+            if indeg[t] == 0:
+                ready.append(t)
+    return order if len(order) == len(states) else None

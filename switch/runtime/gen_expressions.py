@@ -6,8 +6,13 @@ source, ``self.ir`` is the program IR.
 """
 from __future__ import annotations
 
+import re
+
 from .errors import Unsupported
 from .gen_helpers import mask
+
+
+_FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
 
 
 class ExpressionGen:
@@ -209,6 +214,35 @@ class ExpressionGen:
             return cat, bits
         return (f"((({cat}) << (8 * (len(P.data) - P.off))) | int.from_bytes(P.data[P.off:], 'big'))",
                 f"({bits} + 8 * (len(P.data) - P.off))")
+
+    def csum_arg(self, s) -> tuple[str, object]:
+        """The value argument of ``csum16`` for a checksum statement.
+
+        ``csum16`` depends on its value only modulo 0xFFFF (and on whether it is 0), and
+        2**16 = 1 mod 0xFFFF: so a fixed-width field list is passed as the *sum* of
+        ``field << (pos % 16)`` -- small ints instead of one wide concatenation, the same
+        checksum.  Varbit lists and *_with_payload keep the concatenation."""
+        data = s["data"]
+        if s.get("payload") or any(w is None for _, w in data):
+            return self.with_payload(s)
+        total = sum(w for _, w in data)
+        parts, pos = [], total
+        for d, w in data:
+            pos -= w
+            v = self.x(d)
+            if d["t"][0] == "int":
+                v = f"({v} & {mask(w)})"
+            sh = pos % 16
+            parts.append((v, sh))
+        # fields of one header (`p_hdr.ipv4.ttl`, ...): load the header once (a walrus
+        # in the first term, evaluated first)
+        m = [_FIELD_OF.match(v) for v, _ in parts]
+        if len(parts) > 2 and all(m) and len({x.group(1) for x in m}) == 1:
+            tmp = self.fresh("c")
+            parts = [(f"({tmp} := {x.group(1)}).{x.group(2)}" if k == 0 else f"{tmp}.{x.group(2)}", sh)
+                     for k, (x, (_, sh)) in enumerate(zip(m, parts))]
+        terms = [f"({v} << {sh})" if sh else (f"({v})" if ":=" in v else v) for v, sh in parts]
+        return (" + ".join(terms) or "0"), total
 
     def cat(self, data) -> tuple[str, int]:
         """A field list [(ir, width)] -> (python expr of the concatenation, total bits).

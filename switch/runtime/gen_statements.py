@@ -283,12 +283,12 @@ class StatementGen:
             w = s["t"][1]
             self.assign(ind, s["l"], f"(({self.x(s['base'])} + (_hv % _hm if _hm else _hv)) & {mask(w)})", s["t"])
         elif k == "update_checksum":
-            cat, bits = self.with_payload(s)
+            cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             self.emit(ind, f"if {self.x(s['c'])}:")
             fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
             self.assign(ind + 1, s["l"], f"({fn} & {mask(s['t'][1])})", s["t"])
         elif k == "verify_checksum":
-            cat, bits = self.with_payload(s)
+            cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
             ck = self.x(s["ck"])
             self.emit(ind, f"if {self.x(s['c'])} and ({fn} & {mask(s['t'][1])}) != {ck}:")

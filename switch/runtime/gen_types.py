@@ -39,40 +39,11 @@ class TypeGen:
             for f in fields:
                 self.emit(2, f"c.{f} = self.{f}")
             self.emit(2, "return c")
-            # extract
-            self.emit(1, "def extract(self, data, off, n):")
-            self.emit(2, f"end = off + {nbytes}")
-            self.emit(2, "if end > n:")
-            self.emit(3, f"raise ParserError({self.errors['PacketTooShort']})")
-            if fields:
-                self.emit(2, "v = int.from_bytes(data[off:end], 'big')")
-            pos = total
-            for f, (_, w, signed) in zip(fields, specs):
-                pos -= w
-                expr = f"v >> {pos}" if pos else "v"
-                expr = f"({expr}) & {mask(w)}" if pos + w < total or pos == 0 and w < total else expr
-                if pos == 0 and w == total:
-                    expr = "v"
-                elif pos == 0:
-                    expr = f"v & {mask(w)}"
-                elif pos + w == total:
-                    expr = f"v >> {pos}"
-                else:
-                    expr = f"(v >> {pos}) & {mask(w)}"
-                if signed:
-                    expr = f"_sw({expr}, {w})"
-                self.emit(2, f"self.{f} = {expr}")
-            self.emit(2, "self._v = True")
-            self.emit(2, "return end")
-            # pack
-            self.emit(1, "def pack(self):")
-            parts = []
-            pos = total
-            for f, (_, w, signed) in zip(fields, specs):
-                pos -= w
-                val = f"(self.{f} & {mask(w)})" if signed else f"self.{f}"
-                parts.append(f"{val} << {pos}" if pos else val)
-            self.emit(2, f"return ({' | '.join(parts) or '0'}).to_bytes({nbytes}, 'big')")
+            plan = _struct_plan(specs, fields, total)
+            if plan is not None:
+                self.gen_struct_codec(cls, nbytes, plan)
+            else:
+                self.gen_int_codec(fields, specs, nbytes, total)
             self.emit(0, "")
         for name, s in self.ir["structs"].items():
             cls = f"S_{name}"
@@ -93,6 +64,116 @@ class TypeGen:
                     self.emit(2, f"c.{f} = self.{f}")
             self.emit(2, "return c")
             self.emit(0, "")
+
+    def gen_int_codec(self, fields, specs, nbytes: int, total: int) -> None:
+        """``extract``/``pack`` through one big int (headers a struct plan cannot cover)."""
+        # extract
+        self.emit(1, "def extract(self, data, off, n):")
+        self.emit(2, f"end = off + {nbytes}")
+        self.emit(2, "if end > n:")
+        self.emit(3, f"raise ParserError({self.errors['PacketTooShort']})")
+        if fields:
+            self.emit(2, "v = int.from_bytes(data[off:end], 'big')")
+        pos = total
+        for f, (_, w, signed) in zip(fields, specs):
+            pos -= w
+            expr = f"v >> {pos}" if pos else "v"
+            expr = f"({expr}) & {mask(w)}" if pos + w < total or pos == 0 and w < total else expr
+            if pos == 0 and w == total:
+                expr = "v"
+            elif pos == 0:
+                expr = f"v & {mask(w)}"
+            elif pos + w == total:
+                expr = f"v >> {pos}"
+            else:
+                expr = f"(v >> {pos}) & {mask(w)}"
+            if signed:
+                expr = f"_sw({expr}, {w})"
+            self.emit(2, f"self.{f} = {expr}")
+        self.emit(2, "self._v = True")
+        self.emit(2, "return end")
+        # pack
+        self.emit(1, "def pack(self):")
+        parts = []
+        pos = total
+        for f, (_, w, signed) in zip(fields, specs):
+            pos -= w
+            val = f"(self.{f} & {mask(w)})" if signed else f"self.{f}"
+            parts.append(f"{val} << {pos}" if pos else val)
+        self.emit(2, f"return ({' | '.join(parts) or '0'}).to_bytes({nbytes}, 'big')")
+
+    def gen_struct_codec(self, cls: str, nbytes: int, plan) -> None:
+        """``extract``/``pack`` through one precompiled ``struct.Struct`` (see :func:`_struct_plan`)."""
+        fmt = "!" + "".join(c for g in plan for c in g[0])
+        st = f"_ST_{cls}"
+        # the Struct lives in the class body: methods reach it through default arguments
+        self.emit(1, f"{st} = _Struct({fmt!r})")
+        self.emit(1, f"def extract(self, data, off, n, _u={st}.unpack_from):")
+        self.emit(2, f"end = off + {nbytes}")
+        self.emit(2, "if end > n:")
+        self.emit(3, f"raise ParserError({self.errors['PacketTooShort']})")
+        targets, post = [], []
+        for gi, (codes, members, width) in enumerate(plan):
+            parts = [f"_g{gi}_{k}" for k in range(len(codes))] if len(codes) > 1 else [f"_g{gi}"]
+            if len(members) == 1 and len(codes) == 1 and not codes[0].endswith("s") and not members[0][2]:
+                targets.append(f"self.{members[0][0]}")
+                continue
+            targets.extend(parts)
+            if codes[0].endswith("s"):
+                gv = f"int.from_bytes({parts[0]}, 'big')"
+            elif len(parts) == 1:
+                gv = parts[0]
+            else:
+                acc, shift = parts[-1], _CODE_BITS[codes[-1]]
+                for p, c in zip(reversed(parts[:-1]), reversed(codes[:-1])):
+                    acc = f"{p} << {shift} | {acc}"
+                    shift += _CODE_BITS[c]
+                gv = acc
+            if len(members) == 1:
+                f, w, sg = members[0]
+                post.append(f"self.{f} = {'_sw(' + gv + f', {w})' if sg else gv}")
+                continue
+            if gv != f"_g{gi}":
+                post.append(f"_g{gi} = {gv}")
+            pos = width
+            for f, w, sg in members:
+                pos -= w
+                if pos + w == width:
+                    expr = f"_g{gi} >> {pos}" if pos else f"_g{gi}"
+                elif pos == 0:
+                    expr = f"_g{gi} & {mask(w)}"
+                else:
+                    expr = f"(_g{gi} >> {pos}) & {mask(w)}"
+                post.append(f"self.{f} = {'_sw(' + expr + f', {w})' if sg else expr}")
+        self.emit(2, f"{', '.join(targets)}, = _u(data, off)")
+        for line in post:
+            self.emit(2, line)
+        self.emit(2, "self._v = True")
+        self.emit(2, "return end")
+        self.emit(1, f"def pack(self, _p={st}.pack):")
+        args, pre = [], []
+        for gi, (codes, members, width) in enumerate(plan):
+            terms = []
+            pos = width
+            for f, w, sg in members:
+                pos -= w
+                val = f"(self.{f} & {mask(w)})" if sg else f"self.{f}"
+                terms.append(f"{val} << {pos}" if pos else val)
+            gv = " | ".join(terms)
+            if codes[0].endswith("s"):
+                args.append(f"({gv}).to_bytes({width // 8}, 'big')")
+            elif len(codes) == 1:
+                args.append(gv)
+            else:
+                pre.append(f"_g{gi} = {gv}")
+                shift = width
+                for k, c in enumerate(codes):
+                    shift -= _CODE_BITS[c]
+                    e = f"_g{gi} >> {shift}" if shift else f"_g{gi}"
+                    args.append(f"({e}) & {mask(_CODE_BITS[c])}" if k else e)
+        for line in pre:
+            self.emit(2, line)
+        self.emit(2, f"return _p({', '.join(args)})")
 
     def gen_varbit_header(self, name: str, h: dict) -> None:
         """A header with one varbit field: its current length in bits lives in ``_vb``."""
@@ -170,3 +251,29 @@ class TypeGen:
         if k == "list":  # tuple<...>: an immutable Python tuple
             return "(" + "".join(self.default(x) + ", " for x in t[1]) + ")"
         raise Unsupported(f"no default value for type {t}")
+
+
+_CODE_BITS = {"B": 8, "H": 16, "I": 32, "Q": 64}
+_SPLIT = {1: "B", 2: "H", 3: "HB", 4: "I", 5: "IB", 6: "IH", 7: "IHB", 8: "Q"}
+
+
+def _struct_plan(specs, fields, total: int):
+    """Split a header into byte-aligned groups of consecutive fields for one ``struct``
+    format: ``[(codes, [(field, width, signed)], group_bits)]``, or None if the fields
+    do not tile the header in whole bytes.  A group of 1..8 bytes is read as unsigned
+    ints (``B``/``H``/``I``/``Q``, several for 3/5/6/7 bytes) and its fields are cut out
+    with shifts; a longer group is read as bytes and converted with ``int.from_bytes``."""
+    if not fields or total % 8:
+        return None
+    plan, members, width = [], [], 0
+    for f, (_, w, signed) in zip(fields, specs):
+        members.append((f, w, signed))
+        width += w
+        if width % 8 == 0:
+            nb = width // 8
+            codes = list(_SPLIT[nb]) if nb <= 8 else [f"{nb}s"]
+            plan.append((codes, members, width))
+            members, width = [], 0
+    if members or sum(g[2] for g in plan) != total:
+        return None
+    return plan

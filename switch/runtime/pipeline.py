@@ -42,6 +42,7 @@ from .profiles import ActionProfile
 from .tables import ActionSpec, Table
 
 from .engine import DROP_PORT
+from ..compiler.ir_check import InvalidDeviceConfig, validate_device_config
 
 
 class Pipeline:
@@ -59,6 +60,12 @@ class Pipeline:
         if not isinstance(ir, dict) or ir.get("format") != codegen.IR_FORMAT:
             raise Unsupported(f"device config is not a {codegen.IR_FORMAT} IR "
                               f"(format={ir.get('format') if isinstance(ir, dict) else type(ir).__name__!r})")
+        # Names and literals of the IR are pasted into generated Python: a config that did not come
+        # from the compiler (P4Runtime's p4_device_config is just bytes) is checked before codegen.
+        try:
+            validate_device_config(ir)
+        except InvalidDeviceConfig as e:
+            raise InvalidEntry(f"device config: {e}") from None
         self.ir = ir
         self.name: str = ir.get("program", "")
         self.lock = threading.RLock()
@@ -136,6 +143,14 @@ class Pipeline:
         """Set the default (miss) action; :class:`InvalidEntry` if it is ``const``."""
         with self.lock:
             self._table(table_id).set_default(action_id, params or {})
+
+    def table_reset_default(self, table_id: int) -> None:
+        """Restore the program's initial default (miss) action and its parameters.
+
+        For a table whose default action is ``const`` this changes nothing (its
+        default can never differ from the initial one)."""
+        with self.lock:
+            self._table(table_id).reset_default()
 
     def table_get_default(self, table_id: int) -> TableEntry:
         """The current default action as an entry with ``is_default=True``."""
@@ -403,6 +418,22 @@ class Pipeline:
         frame = bytes(frame)
         with self.lock:
             return self.program.run(ingress_port, frame)
+
+    def process_batch(self, ingress_port: int, frames) -> list:
+        """:meth:`process` for several frames received on one port, under one lock hold:
+        one result per frame, in order -- its output list, or the exception it raised."""
+        if not isinstance(ingress_port, int) or not 0 <= ingress_port < DROP_PORT:
+            raise ValueError(f"ingress_port {ingress_port!r} out of range 0..510")
+        results = []
+        append = results.append
+        with self.lock:
+            run = self.program.run
+            for frame in frames:
+                try:
+                    append(run(ingress_port, frame if frame.__class__ is bytes else bytes(frame)))
+                except Exception as exc:  # noqa: BLE001 - handed back to the caller per frame
+                    append(exc)
+        return results
 
 
 def _entry_from_ir(e: dict) -> TableEntry:

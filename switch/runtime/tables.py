@@ -105,6 +105,19 @@ class Table:
         #: the ActionProfile of an indirect table (entries name members/groups), else None
         self.profile = profile
         self.default_result = (self.default_action_id, self.default_params, None)
+        #: (prefix mask, {key: entry}) per installed prefix length, longest first
+        self._lpm_probe: list[tuple[int, dict]] = []
+        # the data-plane lookup, specialised for the match kinds (an instance attribute
+        # shadowing the generic method)
+        if self.strategy == "exact":
+            self.lookup = self._lookup_exact
+        elif self.strategy == "lpm" and len(self.keys) == 1:
+            self.lookup = self._lookup_lpm1
+
+    def _lpm_reindex(self) -> None:
+        self._lpm_lens = sorted(self._lpm, reverse=True)
+        w = self.keys[self.lpm_index].width
+        self._lpm_probe = [(((1 << plen) - 1) << (w - plen), self._lpm[plen]) for plen in self._lpm_lens]
 
     # -- validation -------------------------------------------------------------------
     def _err(self, msg: str) -> InvalidEntry:
@@ -332,7 +345,7 @@ class Table:
             k = inst.key[:i] + (v,) + inst.key[i + 1:]
             if plen not in self._lpm:
                 self._lpm[plen] = {}
-                self._lpm_lens = sorted(self._lpm, reverse=True)
+                self._lpm_reindex()
             self._lpm[plen][k] = inst
         else:
             self._list.append(inst)
@@ -349,7 +362,7 @@ class Table:
             del d[inst.key[:i] + (v,) + inst.key[i + 1:]]
             if not d:
                 del self._lpm[plen]
-                self._lpm_lens = sorted(self._lpm, reverse=True)
+                self._lpm_reindex()
         else:
             self._list.remove(inst)
 
@@ -370,6 +383,21 @@ class Table:
         if m is None:
             return self.default_result
         return m[0], m[1], inst
+
+    def _lookup_exact(self, values: tuple):
+        inst = self._exact.get(values)
+        if inst is None:
+            return self.default_result
+        return inst.action_id, inst.params, inst
+
+    def _lookup_lpm1(self, values: tuple):
+        """A table whose only key is the lpm one: one dict probe per prefix length."""
+        v = values[0]
+        for m, d in self._lpm_probe:
+            inst = d.get((v & m,))
+            if inst is not None:
+                return inst.action_id, inst.params, inst
+        return self.default_result
 
     def lookup(self, values: tuple):
         """``values`` in key order -> (action_id, params, installed entry or None)."""

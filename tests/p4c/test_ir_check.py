@@ -148,3 +148,17 @@ def test_deep_nesting_is_rejected_without_recursion(checkmate_ir):
     ir["blocks"]["ingress"]["body"] = [{"s": "assign", "l": e, "r": e}]
     with pytest.raises(InvalidDeviceConfig, match="nested more than"):
         validate_device_config(ir)
+
+
+def test_select_ranges_beyond_bit_positions_are_values_not_slices():
+    """``lo``/``hi`` are also select-range bounds (values up to the field's maximum), not only slice
+    bit positions: a range such as 0x8000..0xFFFF must pass the validator and run."""
+    from pathlib import Path
+
+    from switch.compiler import compile_file
+    from switch.runtime import Pipeline
+
+    prog = compile_file(Path(__file__).parent / "programs" / "wide_select_range.p4")
+    validate_device_config(prog.device_config)
+    out = Pipeline(prog.device_config).process(0, b"\x90\x00" + bytes(20))
+    assert out == [(1, b"\x90\x00" + bytes(20))]
