@@ -97,6 +97,11 @@ def parse_args(argv):
     p.add_argument("--shadow-loss", type=float, default=0.0, help="drop probability on shadow ports (switch TM)")
     p.add_argument("--shadow-delay-ms", type=float, default=0.0, help="extra delay on shadow ports (switch TM)")
     p.add_argument("--shadow-lossy", action="store_true", help="shadow ports drop instead of back-pressure")
+    p.add_argument("--shadow-history", type=int, default=8, metavar="N",
+                   help="published states each shadow keeps in memory (checkmate-shadow --history; default 8)")
+    p.add_argument("--persist-every", type=int, default=10, metavar="K",
+                   help="shadows persist every K-th iteration (restore's fallback; 0 = only at exit; default 10)")
+    p.add_argument("--shadow-keep", type=int, default=3, metavar="N", help="persisted files kept per shard (default 3)")
     p.add_argument("--phase-timeout", type=float, default=600.0, help="seconds per training phase (default 600)")
     p.add_argument("--watchdog-timeout", type=float, default=3.0,
                    help="seconds without a heartbeat before the controller flags a rank (default 3)")
@@ -254,7 +259,8 @@ class ShadowPoller(threading.Thread):
                            **{k: getattr(st, k) for k in ("latest_iteration", "previous_iteration",
                                                            "persisted_iteration", "pending",
                                                            "bytes_received", "packets", "duplicates", "losses",
-                                                           "rejected", "needs_resync", "lag")
+                                                           "rejected", "needs_resync", "lag",
+                                                           "held_iterations")
                               if hasattr(st, k)}}
                     self.latest = rec
                     self.samples.append(rec)
@@ -326,6 +332,10 @@ class Testbed:
         self._counters = None
         self._tm_stats = None
         self._port_seq = 0
+        #: callables ``cb(phase, last_iterations)`` run in the main loop of every training phase
+        #: (~5 Hz): the fault suite injects its mid-run faults from here (topologies/faults.py)
+        self.tick_hooks: list = []
+        self.injector: FailureInjector | None = None
 
     # -- set-up ----------------------------------------------------------------------------------
     def _topology(self) -> dict:
@@ -455,7 +465,10 @@ class Testbed:
         return [*exe, "--job-id", self.job_id, "--shard", h["shard"], "--data", f"{ip}:{h['udp_port']}",
                 "--mgmt", f"{ip}:{h['mgmt_port']}", "--ckpt-dir", ckpt,
                 # copies are accepted only on the switch-facing link (the host's only data interface)
-                "--data-iface", "eth0"]
+                "--data-iface", "eth0",
+                "--history", getattr(self.args, "shadow_history", 8),
+                "--persist-every", getattr(self.args, "persist_every", 0),
+                "--keep", getattr(self.args, "shadow_keep", 3)]
 
     def kill_shadow(self, name: str) -> None:
         """SIGKILL one shadow process (a shadow node crash)."""
@@ -573,13 +586,14 @@ class Testbed:
                                       "rx_bytes": rx, "tx_packets": txp, "rx_packets": rxp})
 
     def ckpt_iteration(self) -> int | None:
-        """Newest iteration that *every* shard holds (its latest or previous published one): the
-        consistent checkpoint a restore would pick, from the pollers; None while there is none."""
+        """Newest iteration that *every* shard holds in memory (its published history): the
+        consistent checkpoint a restore would pick first, from the pollers; None while there is none."""
         common = None
         for p in self.pollers.values():
             if p.latest is None:
                 return None
-            held = {p.latest.get("latest_iteration"), p.latest.get("previous_iteration")} - {None}
+            held = ({p.latest.get("latest_iteration"), p.latest.get("previous_iteration")}
+                    | set(p.latest.get("held_iterations") or ())) - {None}
             common = held if common is None else common & held
         return max(common) if common else None
 
@@ -600,6 +614,7 @@ class Testbed:
             injector = FailureInjector(Path(str(self.out / "metrics" / phase / "rank{rank}.jsonl").format(rank=fail_rank)),
                                        fail_at, self.procs.procs[names[fail_rank]].pid)
             injector.start()
+        self.injector = injector  # tick hooks may move ``injector.fail_at`` (the fault suite does)
         bar = tqdm(total=self.args.iters, desc=f"{phase:>9}", unit="it", disable=self.args.quiet, file=sys.stderr,
                    leave=True, dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 5.0)
         refresh_every, last_refresh = (0.2 if sys.stderr.isatty() else 5.0), 0.0
@@ -632,6 +647,8 @@ class Testbed:
                 self.sample_ports()
                 if self.controller is not None:
                     self.controller.poll()
+                for cb in list(self.tick_hooks):
+                    cb(phase, dict(last_it))
                 if injector is not None and injector.fired.is_set():
                     bar.close()
                     return self.handle_failure(names, fail_rank, injector, last_it, info)

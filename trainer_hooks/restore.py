@@ -1,17 +1,23 @@
 """``trainer_hooks.restore``: load model and optimizer from the shadows' checkpoints.
 
 Each shadow publishes iteration *i* only when its shard of *i* is complete and
-applied, and keeps the latest and the previous published state in memory.
-Restore asks every shard for those two numbers, picks the newest iteration all
-shards hold (with several trainer ranks, rank 0 picks and broadcasts it so all
-ranks load the same one), fetches each shard's state for it and copies it into
-the model's parameters and the optimizer's per-parameter state -- bit for bit.
+applied, and keeps the last ``--history`` published states in memory (and the
+newest ``--keep`` persisted files on disk).  Restore asks every shard what it
+holds and picks, in this order: the newest iteration all shards hold in memory;
+else the newest all shards can load (memory or file); else the initial state
+(iteration 0, nothing loaded -- it never fails for lack of a common iteration).
+With several trainer ranks, rank 0 picks and broadcasts it so all ranks load the
+same one; each shard's state is fetched and copied into the model's parameters
+and the optimizer's per-parameter state -- bit for bit.  ``last_restore`` says
+which source was used and how many iterations are repeated (at least).
 
 It returns that iteration: the number of iterations already applied, i.e. the
 index of the next iteration to run.  Restoring the LR scheduler and the data
 position to it is the training script's job (see ``examples/ddp_train.py``).
 """
 from __future__ import annotations
+
+import logging
 
 import torch
 import torch.distributed as dist
@@ -21,21 +27,49 @@ from shadow.client import ShadowClient
 from shadow.protocol import ShardState
 from trainer_hooks.api import parse_shadows
 
+log = logging.getLogger(__name__)
+
 
 class RestoreError(RuntimeError):
     """No consistent checkpoint could be loaded; the message says why."""
 
 
+def _held(st) -> set:
+    """Iterations a shard holds in memory (its history; older shadows report latest/previous only)."""
+    held = set(getattr(st, "held_iterations", None) or ())
+    held |= {i for i in (st.latest_iteration, st.previous_iteration) if i is not None}
+    return held
+
+
+def plan_restore(statuses) -> tuple[int, str]:
+    """``(iteration, source)``: the newest iteration every shard holds in memory (``"memory"``), else
+    the newest every shard has persisted (``"disk"``), else 0 (``"initial"``: the job's initial state,
+    nothing is loaded; a deterministic job restarted from scratch is still bit-identical)."""
+    if not statuses:
+        return 0, "initial"
+    common = set.intersection(*[_held(st) for st in statuses])
+    if common:
+        return max(common), "memory"
+    disk = set.intersection(*[set(getattr(st, "persisted_iterations", None) or ()) | _held(st) for st in statuses])
+    if disk:
+        return max(disk), "disk"
+    return 0, "initial"
+
+
 def choose_iteration(statuses) -> int:
-    """Newest iteration present (latest or previous) on every shard."""
-    have = []
-    for st in statuses:
-        have.append({i for i in (st.latest_iteration, st.previous_iteration) if i is not None})
-    common = set.intersection(*have) if have else set()
-    if not common:
+    """Newest iteration every shard can deliver (memory, else disk); raises when there is none.
+    :func:`restore` falls back to the initial state instead (see :func:`plan_restore`)."""
+    it, src = plan_restore(statuses)
+    if src == "initial":
         raise RestoreError("the shards hold no common iteration: " + ", ".join(
-            f"shard {st.shard}: latest {st.latest_iteration} previous {st.previous_iteration}" for st in statuses))
-    return max(common)
+            f"shard {st.shard}: in memory {sorted(_held(st))} on disk {list(getattr(st, 'persisted_iterations', []) or [])}"
+            for st in statuses))
+    return it
+
+
+#: what the last :func:`restore` in this process did: iteration, source, newest iteration any shard
+#: had published, iterations repeated (at least), per-shard holdings
+last_restore: dict = {}
 
 
 def _load(model: torch.nn.Module, optimizer: torch.optim.Optimizer, states: list[ShardState]) -> None:
@@ -88,16 +122,27 @@ def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows
                     if st.job_id != job_id or st.shard != k:
                         raise RestoreError(f"shadow {addrs[k]} is job {st.job_id} shard {st.shard}, "
                                            f"expected job {job_id} shard {k}")
-                choice[0] = choose_iteration(statuses)
+                it, src = plan_restore(statuses)
+                newest = max((st.latest_iteration for st in statuses if st.latest_iteration is not None), default=0)
+                choice[0] = [it, src, newest, {st.shard: {"memory": sorted(_held(st)),
+                                                          "disk": list(getattr(st, "persisted_iterations", []) or [])}
+                                               for st in statuses}]
             except Exception as e:  # noqa: BLE001 - shipped to the other ranks, raised everywhere
                 choice[0] = e if not distributed else f"{type(e).__name__}: {e}"
                 if not distributed:
                     raise
         if distributed:
             dist.broadcast_object_list(choice, src=0)
-        if not isinstance(choice[0], int):
+        if not isinstance(choice[0], list):
             raise RestoreError(f"rank 0 could not choose a checkpoint: {choice[0]}")
-        it = choice[0]
+        it, src, newest, held = choice[0]
+        last_restore.clear()
+        last_restore.update(iteration=it, source=src, newest_published=newest,
+                            repeated_at_least=max(0, newest - it), shards=held)
+        log.warning("checkmate restore: iteration %d from %s (newest published %d: at least %d iteration(s) "
+                    "repeated; shards %s)", it, src, newest, max(0, newest - it), held)
+        if src == "initial":
+            return 0  # no common checkpoint: the model and optimizer keep their initial state
         states = [c.fetch(it) for c in clients]
         for k, st in enumerate(states):
             if st.iteration != it or st.shard != k or st.job_id != job_id or st.num_shards != len(addrs):

@@ -49,6 +49,7 @@ class LinkStats:
     manifests_sent: int = 0
     bootstraps_sent: int = 0
     resyncs: int = 0
+    group_resyncs: int = 0  #: healthy shards re-bootstrapped together with a resynced one
     errors: int = 0
     last_error: str = ""
     acks: list = field(default_factory=list)  # the last ManifestAck per shard
@@ -81,6 +82,8 @@ class ShadowLink:
         self.owned = [self.shard_map.owned(k) for k in range(len(shadows))]
         self.clients = [ShadowClient(s.host, s.mgmt_port, timeout=timeout) for s in shadows]
         self.stats = LinkStats(acks=[None] * len(shadows))
+        #: on a resync, bootstrap every reachable shard at the same iteration (see serve_resyncs)
+        self.group_resync = True
         self._resync: set[int] = set()
         self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
@@ -137,16 +140,36 @@ class ShadowLink:
         for k in due:
             self._boot_iter[k] = iteration  # acks of manifests up to here no longer ask for one
         self.flush()
+        synced = False
         for k in sorted(due):
             self.stats.resyncs += 1
+            t_try = time.monotonic()
             try:
                 self.clients[k].bootstrap(self.snapshot(k, iteration, resync=True))
                 self.stats.bootstraps_sent += 1
                 self._backoff.pop(k, None)
+                synced = True
             except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)
-                self._backoff[k] = min(2 * self._backoff.get(k, 0.5), 30.0)
+                # A fast failure (connection refused: the host is up, the shadow process is not) costs
+                # training nothing, so retry every second -- a restarted shadow is resynced within ~1 s.
+                # A slow one (timeout: host unreachable) stalled this step: back off, doubling to 30 s.
+                fast = time.monotonic() - t_try < 0.5
+                self._backoff[k] = 1.0 if fast else min(2 * self._backoff.get(k, 0.5), 30.0)
                 self._retry_at[k] = time.monotonic() + self._backoff[k]
                 self._fail(k, f"resync at iteration {iteration}", e)
+        if synced and self.group_resync:
+            # The other shards get the same state too, so every shard holds ``iteration`` as soon as
+            # this returns: a failure right after a resync still finds a common iteration in memory,
+            # even when a healthy shard had not published ``iteration`` yet (or lost it as well).
+            with self._lock:
+                others = [k for k in range(len(self.clients)) if k not in due and k not in self._resync]
+            for k in others:
+                try:
+                    self.clients[k].bootstrap(self.snapshot(k, iteration, resync=True))
+                    self.stats.bootstraps_sent += 1
+                    self.stats.group_resyncs += 1
+                except Exception as e:  # noqa: BLE001
+                    self._fail(k, f"group resync at iteration {iteration}", e)
 
     def flush(self, timeout: float = 30.0) -> bool:
         """Wait until every queued message was handled (bounded); True if the queue drained."""
