@@ -31,6 +31,8 @@ import signal
 import sys
 import threading
 
+from switch.ready import format_ready
+
 log = logging.getLogger("checkmate.switch")
 
 
@@ -202,7 +204,7 @@ def main(argv=None) -> int:
              "tm": f"{tm_srv.address[0]}:{tm_srv.address[1]}" if tm_srv else None,
              "ports": {str(p.number): p.describe() for p in ports},
              "pid": os.getpid()}
-    print("checkmate-switch READY " + json.dumps(ready), flush=True)
+    print(format_ready(ready), flush=True)
     log.info("device %d: %d ports, cpu port %s, P4Runtime on %s:%d, program %s", args.device_id,
              len(ports), args.cpu_port, host, bound, args.program if program else "(none: waiting)")
     done.wait()

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from controller.topology import Topology
+from switch.ready import SwitchNotReady, wait_ready
 
 SWITCH_BIN = Path(sys.executable).parent / "checkmate-switch"
 READY_TIMEOUT = 30.0
@@ -57,25 +58,11 @@ class SwitchProc:
             args += ["-i", f"{p}@{iface}"]
         self.log = open(self.log_path, "a")
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        deadline = time.monotonic() + READY_TIMEOUT
-        line = ""
-        while time.monotonic() < deadline:
-            r, _, _ = select.select([self.proc.stdout], [], [], 0.2)
-            if r:
-                line = self.proc.stdout.readline()
-                if line.startswith("checkmate-switch READY"):
-                    break
-                if not line and self.proc.poll() is not None:
-                    break
-            elif self.proc.poll() is not None:
-                break
-        else:
+        try:
+            ready = wait_ready(self.proc, READY_TIMEOUT)
+        except SwitchNotReady as e:
             self.stop()
-            raise RuntimeError(f"{self.name}: no READY line within {READY_TIMEOUT}s; log {self.log_path}")
-        if not line.startswith("checkmate-switch READY"):
-            self.stop()
-            raise RuntimeError(f"{self.name}: checkmate-switch exited: {self.log_path.read_text()[-2000:]}")
-        ready = json.loads(line.split("READY", 1)[1])
+            raise RuntimeError(f"{self.name}: {e}; log {self.log_path}: {self.log_path.read_text()[-2000:]}") from None
         self.grpc_port = int(ready["grpc"].rsplit(":", 1)[1])
         for p, desc in ready["ports"].items():
             if "udp:" not in desc:

@@ -22,7 +22,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 from checkmate import wire
 from checkmate.paths import P4SRC, ROOT
+from switch.ready import SwitchNotReady, wait_ready
 
 STAR = ROOT / "topologies" / "star.json"
 SWITCH_BIN = Path(sys.executable).parent / "checkmate-switch"
@@ -236,19 +236,11 @@ class SwitchProcess:
         self.log_path = log_dir / f"switch-{id(self)}.log"
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        deadline, line = time.monotonic() + timeout, ""
-        while time.monotonic() < deadline:
-            r, _, _ = select.select([self.proc.stdout], [], [], 0.2)
-            if r:
-                line = self.proc.stdout.readline()
-                if line.startswith("checkmate-switch READY") or (not line and self.proc.poll() is not None):
-                    break
-            elif self.proc.poll() is not None:
-                break
-        if not line.startswith("checkmate-switch READY"):
+        try:
+            self.info = wait_ready(self.proc, timeout)
+        except SwitchNotReady as e:
             self.close()
-            raise RuntimeError(f"checkmate-switch did not start: {self.log_path.read_text()[-2000:]}")
-        self.info = json.loads(line.split("READY", 1)[1])
+            raise RuntimeError(f"{e}: {self.log_path.read_text()[-2000:]}") from None
         self.grpc_addr = self.info["grpc"]
         h, p = self.info["tm"].rsplit(":", 1)
         self.tm_addr = (h, int(p))

@@ -18,6 +18,7 @@ from pathlib import Path
 import grpc
 import pytest
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+from switch.ready import SwitchNotReady, wait_ready
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
@@ -84,28 +85,12 @@ class SwitchProc:
         self.errfile = tempfile.NamedTemporaryFile(prefix="cmswitch-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([sys.executable, "-m", "switch.cli", *map(str, args)],
                                      stdout=subprocess.PIPE, stderr=self.errfile, text=True, cwd=REPO)
-        deadline = time.monotonic() + timeout
-        line = ""
-        while time.monotonic() < deadline:
-            r, _, _ = select.select([self.proc.stdout], [], [], 0.2)
-            if r:
-                line = self.proc.stdout.readline()
-                if line.startswith("checkmate-switch READY "):
-                    break
-                if not line and self.proc.poll() is not None:
-                    break
-            elif self.proc.poll() is not None:
-                break
-        else:
+        try:
+            self.info = wait_ready(self.proc, timeout)
+        except SwitchNotReady as e:
             err = self.stderr()
             self.stop()
-            raise AssertionError(f"switch did not get ready in {timeout}s:\n{err}")
-        if not line.startswith("checkmate-switch READY "):
-            self.proc.wait(5)
-            err = self.stderr()
-            self.stop()
-            raise AssertionError(f"switch exited ({self.proc.returncode}):\n{err}")
-        self.info = json.loads(line.split(" ", 2)[2])
+            raise AssertionError(f"{e}:\n{err}") from None
         self.grpc_addr = self.info["grpc"]
 
     def stderr(self) -> str:
