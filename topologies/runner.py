@@ -52,19 +52,16 @@ from pathlib import Path
 from checkmate import paths
 
 from . import generate
-from .procs import ProcessTable, cleanup_state
+from .monitor import (TRAIN_SCRIPT, FailureInjector, ShadowPoller, TestbedError, _get, _tail,  # noqa: F401
+                      free_port_block, intf_counters, iteration_of, missing_components, read_jsonl, stop_all)
+from .procs import ProcessTable
 
-TRAIN_SCRIPT = paths.ROOT / "examples" / "ddp_train.py"
 MASTER_PORT = 29500
 DEFAULT_ITERS = 50
 
 
 class Terminated(SystemExit):
     """Raised in the main thread by SIGTERM/SIGHUP so that ``finally`` blocks tear down."""
-
-
-class TestbedError(RuntimeError):
-    pass
 
 
 # ------------------------------------------------------------------------------------------------
@@ -111,199 +108,6 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def missing_components() -> list[str]:
-    """Components the scenario needs that are still placeholders in this checkout (named by issue)."""
-    out = []
-    for mod, what in (("switch/cli.py", "checkmate-switch (issue #4)"), ("shadow/cli.py", "checkmate-shadow (issue #7)"),
-                      ("controller/plan.py", "controller plan (issue #6)")):
-        f = paths.ROOT / mod
-        if not f.exists() or "checkmate.notimpl import not_implemented" in f.read_text():
-            out.append(what)
-    if not TRAIN_SCRIPT.exists():
-        out.append("examples/ddp_train.py (issue #8)")
-    return out
-
-
-# ------------------------------------------------------------------------------------------------
-# --stop
-# ------------------------------------------------------------------------------------------------
-
-def stop_all(logs_root) -> int:
-    """Remove everything recorded by runs under ``logs_root`` (live runners are asked to stop first)."""
-    logs_root = Path(logs_root)
-    states = sorted(logs_root.glob("*/state.json")) if logs_root.exists() else []
-    if not states:
-        print(f"checkmate testbed --stop: nothing recorded under {logs_root}/")
-        return 0
-    total = {"procs": 0, "intfs": 0}
-    for st in states:
-        got = cleanup_state(st, log=lambda m: print(f"  {m}"))
-        for k in total:
-            total[k] += got[k]
-    print(f"checkmate testbed --stop: {len(states)} run(s): stopped {total['procs']} process(es), "
-          f"deleted {total['intfs']} interface(s)")
-    return 0
-
-
-# ------------------------------------------------------------------------------------------------
-# helpers
-# ------------------------------------------------------------------------------------------------
-
-def free_port_block(count: int, start: int | None = None, end: int = 59000) -> int:
-    """A port ``p`` such that p..p+count-1 are all free on 127.0.0.1, searched from ``start`` (default:
-    a random place in 50051..58000, so concurrent runs on one machine rarely probe the same ports)."""
-    import random
-    p = start if start is not None else 50051 + 16 * random.randrange(500)
-    tried = 0
-    while tried < 2000:
-        if p + count > end:
-            p = 50051
-        tried += 1
-        socks = []
-        try:
-            for i in range(count):
-                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-                socks.append(s)
-                s.bind(("127.0.0.1", p + i))
-            return p
-        except OSError:
-            p += count
-        finally:
-            for s in socks:
-                s.close()
-    raise TestbedError(f"no {count} consecutive free TCP ports in {start}..{end}")
-
-
-def read_jsonl(path: Path, pos: int = 0) -> tuple[list[dict], int]:
-    """New complete JSON lines of ``path`` from byte ``pos``; returns (records, new pos)."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(pos)
-            data = f.read()
-    except FileNotFoundError:
-        return [], pos
-    end = data.rfind(b"\n") + 1
-    out = []
-    for line in data[:end].splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(rec, dict):
-            out.append(rec)
-    return out, pos + end
-
-
-def _get(rec: dict, *names, default=None):
-    for n in names:
-        if n in rec and rec[n] is not None:
-            return rec[n]
-    return default
-
-
-def iteration_of(rec: dict):
-    return _get(rec, "iteration", "iter", "step")
-
-
-def intf_counters(name: str) -> tuple[int, int, int, int]:
-    base = Path(f"/sys/class/net/{name}/statistics")
-    try:
-        return tuple(int((base / f).read_text()) for f in ("tx_bytes", "rx_bytes", "tx_packets", "rx_packets"))
-    except (OSError, ValueError):
-        return (0, 0, 0, 0)
-
-
-# ------------------------------------------------------------------------------------------------
-# shadow status pollers (one thread per shadow, living in the shadow host's namespace)
-# ------------------------------------------------------------------------------------------------
-
-class ShadowPoller(threading.Thread):
-    def __init__(self, name: str, host_pid: int, ip: str, mgmt_port: int, shard: int, t0: float,
-                 interval: float = 0.2):
-        super().__init__(name=f"poll-{name}", daemon=True)
-        self.host_pid, self.ip, self.port, self.shard, self.t0 = host_pid, ip, mgmt_port, shard, t0
-        self.interval = interval
-        self.samples: list[dict] = []
-        self.latest: dict | None = None
-        self.error = ""
-        self._halt = threading.Event()
-        self._phase = ""
-
-    def set_phase(self, phase: str) -> None:
-        self._phase = phase
-
-    def stop(self) -> None:
-        self._halt.set()
-
-    def run(self) -> None:
-        from .netns import in_netns
-        try:
-            from shadow.client import ShadowClient
-        except Exception as e:  # noqa: BLE001
-            self.error = f"shadow.client unavailable: {e}"
-            return
-        try:
-            with in_netns(self.host_pid):
-                client = ShadowClient(self.ip, self.port, timeout=2.0)
-                while not self._halt.wait(self.interval):
-                    try:
-                        st = client.status()
-                    except Exception as e:  # noqa: BLE001 -- a restarting shadow is normal
-                        self.error = f"{type(e).__name__}: {e}"
-                        client.close()
-                        continue
-                    rec = {"t": round(time.monotonic() - self.t0, 3), "phase": self._phase, "shard": self.shard,
-                           **{k: getattr(st, k) for k in ("latest_iteration", "previous_iteration",
-                                                           "persisted_iteration", "pending",
-                                                           "bytes_received", "packets", "duplicates", "losses",
-                                                           "rejected", "needs_resync", "lag",
-                                                           "held_iterations")
-                              if hasattr(st, k)}}
-                    self.latest = rec
-                    self.samples.append(rec)
-                client.close()
-        except Exception as e:  # noqa: BLE001
-            self.error = f"{type(e).__name__}: {e}"
-
-
-class FailureInjector(threading.Thread):
-    """Kills the victim trainer (SIGKILL to its process group, like a node crash) as soon as its own
-    metrics say it has finished iteration ``fail_at``.  It watches the file every few milliseconds, so
-    the kill lands within about one iteration even for fast iterations; the main loop then detects the
-    failure like an operator would (process exit, controller watchdog)."""
-
-    def __init__(self, metrics: Path, fail_at: int, pid: int):
-        super().__init__(name="failure-injector", daemon=True)
-        self.metrics, self.fail_at, self.pid = metrics, fail_at, pid
-        self.fired = threading.Event()
-        self.iteration = None
-        self.t_kill = None
-        self._halt = threading.Event()
-
-    def stop(self) -> None:
-        self._halt.set()
-
-    def run(self) -> None:
-        pos = 0
-        while not self._halt.is_set():
-            recs, pos = read_jsonl(self.metrics, pos)
-            for rec in recs:
-                it = iteration_of(rec)
-                if it is not None and it >= self.fail_at:
-                    try:
-                        os.killpg(self.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    self.t_kill, self.iteration = time.monotonic(), it
-                    self.fired.set()
-                    return
-            time.sleep(0.003)
-
-
-# ------------------------------------------------------------------------------------------------
 # the testbed
 # ------------------------------------------------------------------------------------------------
 
@@ -858,15 +662,6 @@ class Testbed:
         (self.out / "summary.txt").write_text(text)
         return res
 
-
-def _tail(path, n: int = 3000) -> str:
-    from .net import tail
-    return tail(path, n)
-
-
-# ------------------------------------------------------------------------------------------------
-# entry point
-# ------------------------------------------------------------------------------------------------
 
 def _raise_terminated(signum, _frame):
     raise Terminated(128 + signum)
