@@ -17,7 +17,7 @@ A topology is p4lang/tutorials' ``topology.json`` extended with Checkmate roles
 
 What callers get (all frozen dataclasses, safe to share):
 
-* :class:`Host` (name, ip, prefix_len, mac, role, rank/shard, ports, extra keys kept in
+* :class:`Host` (name, ip, prefix_len, mac, role, rank/shard, ports, ``_comment`` keys kept in
   ``extra``), :class:`Switch` (name, device_id, grpc_port, grpc_addr, cpu_port),
   :class:`Link` between two :class:`Endpoint` s (``node``, ``port`` -- ``None`` for hosts).
 * :class:`Topology` with the questions every component asks:
@@ -28,106 +28,28 @@ What callers get (all frozen dataclasses, safe to share):
 
 Validation (:mod:`controller.topology_load`) is strict and names the culprit: every problem is reported as
 ``topology <file>: <where>: <what>`` through :class:`TopologyError` (a ``ValueError``), and
-all problems found are listed, not only the first.  Checked: required keys, IPv4/MAC syntax,
+all problems found are listed, not only the first.  Checked: unknown keys anywhere (the allowed
+ones are in :mod:`controller.topology_types`; ``_``-prefixed keys are comments), link settings'
+types and ranges, roles (with the allowed values named), required keys, IPv4/MAC syntax,
 unique names/IPs/MACs/device ids/grpc ports/ranks/shards, ports 0..510 (9-bit, 511 is the
 v1model drop port) not equal to the CPU port and used once per switch, links naming
 known nodes, each host on exactly one link to a switch, every host reachable from every
 switch, trainer ranks 0..N-1, shards 0..M-1, shard ranges disjoint and in 32-bit range.
+
+Modules: :mod:`controller.topology_types` (constants, schema, parts, routing) is imported by both
+:mod:`controller.topology_load` (validation, returns a :class:`~controller.topology_load.Validated`)
+and this module, which builds the :class:`Topology` from it -- no import cycle.
 """
 from __future__ import annotations
 
-import ipaddress
 import json
-import re
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from checkmate.wire import SHADOW_UDP_PORT
-
-ROLES = ("trainer", "shadow", "host")
-MAX_PORT = 510  # 9-bit v1model ports; 511 is the drop port
-DEFAULT_GRPC_PORT = 50051
-MGMT_PORT = SHADOW_UDP_PORT + 1
-PARAM_MAX = (1 << 32) - 1
-_MAC_RE = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
-_PORT_RE = re.compile(r"^(?P<sw>[A-Za-z_][\w.]*)-p(?P<port>\d+)$")
-
-
-class TopologyError(ValueError):
-    """A topology that does not validate; ``problems`` lists every culprit found."""
-
-    def __init__(self, source: str, problems: list[str]):
-        self.source = source
-        self.problems = list(problems)
-        super().__init__(f"topology {source}: " + "; ".join(self.problems))
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One end of a link: a host (``port is None``) or a switch port."""
-
-    node: str
-    port: int | None = None
-
-    def __str__(self) -> str:
-        return self.node if self.port is None else f"{self.node}-p{self.port}"
-
-
-@dataclass(frozen=True)
-class Link:
-    a: Endpoint
-    b: Endpoint
-    lossless: bool = False
-    latency: str | None = None
-    bandwidth: float | None = None
-    options: dict = field(default_factory=dict, compare=False, hash=False)  # all link attributes as given
-
-
-@dataclass(frozen=True)
-class Host:
-    name: str
-    ip: str  # dotted quad, no prefix
-    prefix_len: int
-    mac: str  # lower case aa:bb:..
-    role: str = "host"
-    rank: int | None = None  # trainers
-    shard: int | None = None  # shadows
-    udp_port: int = SHADOW_UDP_PORT  # shadows: where the switch's copies go
-    mgmt_port: int = MGMT_PORT  # shadows: TCP management
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def cidr(self) -> str:
-        return f"{self.ip}/{self.prefix_len}"
-
-    @property
-    def ip_int(self) -> int:
-        return int(ipaddress.IPv4Address(self.ip))
-
-    @property
-    def mac_int(self) -> int:
-        return int(self.mac.replace(":", ""), 16)
-
-
-@dataclass(frozen=True)
-class Switch:
-    name: str
-    device_id: int
-    grpc_port: int = DEFAULT_GRPC_PORT
-    cpu_port: int | None = None
-    grpc_host: str = "127.0.0.1"
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def grpc_addr(self) -> str:
-        return f"{self.grpc_host}:{self.grpc_port}"
-
-    def port_mac(self, port: int) -> str:
-        """Locally administered source MAC the switch writes on frames leaving ``port``."""
-        d = self.device_id & 0xFFFF
-        return "02:cc:%02x:%02x:%02x:%02x" % (d >> 8, d & 0xFF, (port >> 8) & 0xFF, port & 0xFF)
+from .topology_load import validate
+from .topology_types import (DEFAULT_GRPC_PORT, MAX_PORT, MGMT_PORT, PARAM_MAX, ROLES, Endpoint, Host,  # noqa: F401
+                             Link, Switch, TopologyError, next_hops, port_map)
 
 
 @dataclass(frozen=True)
@@ -143,18 +65,30 @@ class Topology:
     @classmethod
     def load(cls, path: str | Path) -> "Topology":
         path = Path(path)
+        dups: list[str] = []
+
+        def no_duplicates(pairs):
+            seen = {}
+            for k, v in pairs:
+                if k in seen:
+                    dups.append(f"key {k!r} appears twice in one object (JSON keeps only the last)")
+                seen[k] = v
+            return seen
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(), object_pairs_hook=no_duplicates)
         except OSError as e:
             raise TopologyError(str(path), [f"cannot read: {e.strerror or e}"]) from None
         except json.JSONDecodeError as e:
             raise TopologyError(str(path), [f"line {e.lineno} column {e.colno}: invalid JSON: {e.msg}"]) from None
+        if dups:
+            raise TopologyError(str(path), dups)
         return cls.from_dict(data, source=str(path))
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "<dict>") -> "Topology":
-        from .topology_load import build
-        return build(data, source)
+        v = validate(data, source)
+        shard_map = v.shard_map if v.shard_map is not None else default_shard_map(len(v.shadows))
+        return cls(v.job_id, v.hosts, v.switches, v.links, shard_map, source)
 
     # -- lookups ----------------------------------------------------------------
     def host(self, name: str) -> Host:
@@ -184,12 +118,7 @@ class Topology:
     def port_map(self, switch: str) -> dict[int, Endpoint]:
         """``{port: far end}`` for every wired port of ``switch``."""
         self.switch(switch)
-        out: dict[int, Endpoint] = {}
-        for link in self.links:
-            for here, there in ((link.a, link.b), (link.b, link.a)):
-                if here.node == switch and here.port is not None:
-                    out[here.port] = there
-        return dict(sorted(out.items()))
+        return port_map(self.links, switch)
 
     def attachment(self, host: str) -> Endpoint:
         """The switch port ``host`` is wired to."""
@@ -230,20 +159,7 @@ class Topology:
 
     def _next_hops(self, switch: str) -> dict[str, int]:
         self.switch(switch)
-        # BFS over switches, remembering the first port taken out of `switch`.
-        first: dict[str, int] = {switch: -1}
-        queue = deque([switch])
-        hops: dict[str, int] = {}
-        while queue:
-            sw = queue.popleft()
-            for port, far in self.port_map(sw).items():
-                out = port if sw == switch else first[sw]
-                if far.node in self.hosts:
-                    hops.setdefault(far.node, out)
-                elif far.node not in first:
-                    first[far.node] = out
-                    queue.append(far.node)
-        return hops
+        return next_hops(self.links, self.hosts, switch)
 
     def shard_ranges(self) -> list[tuple[int, int, int]]:
         """``[(shard, param_lo, param_hi), ...]`` (inclusive), sorted by ``param_lo``."""

@@ -1,27 +1,51 @@
-"""Validation of raw topology JSON into :class:`~controller.topology.Topology` objects.
+"""Validation of raw topology JSON: everything wrong in a file, each named by where it is.
 
-:func:`build` walks the JSON once, collecting *every* problem as ``where: what``
-(``hosts.h1.mac: 'zz' is not a MAC address``) and raises one
-:class:`~controller.topology.TopologyError` listing them all.  The rules are listed in
-the docstring of :mod:`controller.topology`.
+:func:`validate` walks the JSON once, collecting *every* problem as ``where: what``
+(``hosts.h1.mac: 'zz' is not a MAC address``, ``hosts.sh1.mgmt_prot: unknown key (allowed: ...;
+did you mean 'mgmt_port'?)``) and raises one :class:`~controller.topology_types.TopologyError`
+listing them all; a file that passes comes back as a :class:`Validated` (the parts
+:class:`~controller.topology.Topology` is made of).  The rules are listed in the docstring of
+:mod:`controller.topology`; the schema (allowed keys) in :mod:`controller.topology_types`.
 """
 from __future__ import annotations
 
+import difflib
 import ipaddress
+from dataclasses import dataclass
 from typing import Any
 
 from checkmate.wire import SHADOW_UDP_PORT
 
-from .topology import (_MAC_RE, _PORT_RE, DEFAULT_GRPC_PORT, MAX_PORT, MGMT_PORT, PARAM_MAX, ROLES, Endpoint,
-                       Host, Link, Switch, Topology, TopologyError, default_shard_map)
+from .topology_types import (DEFAULT_GRPC_PORT, HOST_KEYS, LINK_KEYS, MAC_RE, MAX_PORT, MGMT_PORT, PARAM_MAX,
+                             PORT_RE, ROLES, SWITCH_KEYS, TOP_KEYS, Endpoint, Host, Link, Switch, TopologyError,
+                             next_hops)
 
 
-def build(data: Any, source: str) -> Topology:
+@dataclass(frozen=True)
+class Validated:
+    """A topology that passed every check; ``shard_map`` is None when the file gives none."""
+
+    job_id: int
+    hosts: dict[str, Host]
+    switches: dict[str, Switch]
+    links: tuple[Link, ...]
+    shard_map: dict[int, tuple[tuple[int, int], ...]] | None
+
+    @property
+    def shadows(self) -> list[Host]:
+        return [h for h in self.hosts.values() if h.role == "shadow"]
+
+
+def validate(data: Any, source: str) -> Validated:
     return _Builder(data, source).build()
 
 
+def _comments(d: dict) -> dict:
+    return {k: v for k, v in d.items() if isinstance(k, str) and k.startswith("_")}
+
+
 class _Builder:
-    """Validates raw JSON into a :class:`Topology`, collecting every problem."""
+    """Validates raw JSON into a :class:`Validated`, collecting every problem."""
 
     def __init__(self, data: Any, source: str):
         self.data, self.source, self.problems = data, source, []
@@ -29,10 +53,23 @@ class _Builder:
     def bad(self, where: str, what: str) -> None:
         self.problems.append(f"{where}: {what}")
 
-    def build(self) -> Topology:
+    def unknown_keys(self, where: str, d: dict, allowed: tuple[str, ...]) -> None:
+        """Every key of ``d`` outside ``allowed`` (and not a ``_comment``) is a problem, with a hint."""
+        for k in d:
+            if isinstance(k, str) and k.startswith("_"):
+                continue
+            if k not in allowed:
+                near = difflib.get_close_matches(str(k), allowed, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                self.bad(f"{where}{'.' if where else ''}{k}", f"unknown key (allowed: {', '.join(allowed)}{hint})")
+
+    def build(self) -> Validated:
         d = self.data
         if not isinstance(d, dict):
             raise TopologyError(self.source, [f"top level must be a JSON object, got {type(d).__name__}"])
+        self.unknown_keys("", d, TOP_KEYS)
+        if "kind" in d and not isinstance(d["kind"], str):
+            self.bad("kind", f"must be a string (a label such as \"star\"), got {d['kind']!r}")
         job_id = d.get("job_id", 1)
         if not isinstance(job_id, int) or isinstance(job_id, bool) or not 0 <= job_id <= 0xFFFFFFFF:
             self.bad("job_id", f"must be an integer 0..4294967295, got {job_id!r}")
@@ -56,14 +93,13 @@ class _Builder:
         shard_map = self.shard_map(d.get("shard_map"), hosts)
         if self.problems:
             raise TopologyError(self.source, self.problems)
-        topo = Topology(job_id, hosts, switches, tuple(links), shard_map, self.source)
         for sw in switches:
-            missing = sorted(set(hosts) - set(topo.routes(sw)))
+            missing = sorted(set(hosts) - set(next_hops(links, hosts, sw)))
             if missing:
                 self.bad(f"switches.{sw}", f"cannot reach host(s) {', '.join(missing)}")
         if self.problems:
             raise TopologyError(self.source, self.problems)
-        return topo
+        return Validated(job_id, hosts, switches, tuple(links), shard_map)
 
     def unique(self, section, key, items, getter):
         seen = {}
@@ -85,6 +121,9 @@ class _Builder:
         if not isinstance(s, dict):
             self.bad(w, "must be a JSON object")
             s = {}
+        self.unknown_keys(w, s, SWITCH_KEYS)
+        if "tm_port" in s:
+            self.int_in(f"{w}.tm_port", s["tm_port"], 1, 65535)
         dev = self.int_in(f"{w}.device_id", s.get("device_id", 0), 0, (1 << 64) - 1) or 0
         gp = self.int_in(f"{w}.grpc_port", s.get("grpc_port", DEFAULT_GRPC_PORT), 1, 65535) or DEFAULT_GRPC_PORT
         cpu = s.get("cpu_port")
@@ -96,14 +135,15 @@ class _Builder:
                 self.bad(f"{w}.grpc_host", f"{host!r} is not a loopback address")
         except ValueError:
             self.bad(f"{w}.grpc_host", f"{host!r} is not an IP address")
-        known = {"device_id", "grpc_port", "cpu_port", "grpc_host"}
-        return Switch(name, dev, gp, cpu, host, {k: v for k, v in s.items() if k not in known})
+        extra = {k: v for k, v in s.items() if k == "tm_port" or k in _comments(s)}
+        return Switch(name, dev, gp, cpu, host, extra)
 
     def host(self, name, h) -> Host:
         w = f"hosts.{name}"
         if not isinstance(h, dict):
             self.bad(w, "must be a JSON object")
             h = {}
+        self.unknown_keys(w, h, HOST_KEYS)
         ip, plen = "0.0.0.0", 32
         try:
             iface = ipaddress.IPv4Interface(h["ip"])
@@ -113,12 +153,16 @@ class _Builder:
         except (ValueError, TypeError):
             self.bad(f"{w}.ip", f"{h.get('ip')!r} is not an IPv4 address (a.b.c.d/len)")
         mac = h.get("mac", "")
-        if not isinstance(mac, str) or not _MAC_RE.match(mac):
+        if not isinstance(mac, str) or not MAC_RE.match(mac):
             self.bad(f"{w}.mac", f"{mac!r} is not a MAC address (aa:bb:cc:dd:ee:ff)")
             mac = "00:00:00:00:00:00"
         role = h.get("role", "host")
         if role not in ROLES:
-            self.bad(f"{w}.role", f"{role!r} is not one of {', '.join(ROLES)}")
+            self.bad(f"{w}.role", f"{role!r} is not a role (allowed: {', '.join(ROLES)})")
+            role = "host"
+        for key, only in (("rank", "trainer"), ("shard", "shadow")):
+            if key in h and role != only:
+                self.bad(f"{w}.{key}", f"only a {only} has a {key} (role is {role!r})")
         rank = shard = None
         if role == "trainer":
             rank = self.int_in(f"{w}.rank", h.get("rank"), 0, 0xFFFF)
@@ -126,9 +170,7 @@ class _Builder:
             shard = self.int_in(f"{w}.shard", h.get("shard"), 0, 0xFFFF)
         udp = self.int_in(f"{w}.udp_port", h.get("udp_port", SHADOW_UDP_PORT), 1, 65535) or SHADOW_UDP_PORT
         mgmt = self.int_in(f"{w}.mgmt_port", h.get("mgmt_port", MGMT_PORT), 1, 65535) or MGMT_PORT
-        known = {"ip", "mac", "role", "rank", "shard", "udp_port", "mgmt_port"}
-        return Host(name, ip, plen, mac.lower(), role, rank, shard, udp, mgmt,
-                    {k: v for k, v in h.items() if k not in known})
+        return Host(name, ip, plen, mac.lower(), role, rank, shard, udp, mgmt, _comments(h))
 
     def endpoint(self, where, raw, hosts, switches) -> Endpoint | None:
         if not isinstance(raw, str):
@@ -136,7 +178,7 @@ class _Builder:
             return None
         if raw in hosts:
             return Endpoint(raw)
-        m = _PORT_RE.match(raw)
+        m = PORT_RE.match(raw)
         if not m or m["sw"] not in switches:
             self.bad(where, f"{raw!r} is neither a host nor SWITCH-pPORT of a known switch")
             return None
@@ -161,7 +203,12 @@ class _Builder:
         rest = raw[2:]
         if rest and isinstance(rest[0], dict):
             opts = rest[0]
+            if len(rest) > 1:
+                self.bad(w, f"has {len(raw)} items; write [A, B] or [A, B, {{settings}}]")
+            self.link_options(f"{w}[2]", opts)
         elif rest:  # tutorials style: latency, bandwidth
+            if len(rest) > 2:
+                self.bad(w, f"has {len(raw)} items; write [A, B, latency, bandwidth] or [A, B, {{settings}}]")
             opts = {"latency": rest[0], **({"bandwidth": rest[1]} if len(rest) > 1 else {})}
         if not a or not b:
             return None
@@ -172,6 +219,21 @@ class _Builder:
             self.bad(w, f"links {a.node} to itself")
             return None
         return Link(a, b, bool(opts.get("lossless", False)), opts.get("latency"), opts.get("bandwidth"), dict(opts))
+
+    def link_options(self, w: str, opts: dict) -> None:
+        self.unknown_keys(w, opts, LINK_KEYS)
+        if "lossless" in opts and not isinstance(opts["lossless"], bool):
+            self.bad(f"{w}.lossless", f"must be true or false, got {opts['lossless']!r}")
+        checks = {"loss": (0.0, 1.0, "a drop probability 0..1"), "delay_ms": (0.0, 60_000.0, "milliseconds 0..60000"),
+                  "rate": (1.0, float("inf"), "bits per second > 0"), "queue_depth": (1, 1 << 20, "packets 1..1048576")}
+        for key, (lo, hi, what) in checks.items():
+            if key not in opts:
+                continue
+            v = opts[key]
+            ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and lo <= v <= hi
+                  and (key != "queue_depth" or isinstance(v, int)))
+            if not ok:
+                self.bad(f"{w}.{key}", f"must be {what}, got {v!r}")
 
     def check_wiring(self, hosts, switches, links):
         used: dict[tuple[str, int], int] = {}
@@ -200,7 +262,7 @@ class _Builder:
     def shard_map(self, raw, hosts):
         n = sum(1 for h in hosts.values() if h.role == "shadow")
         if raw is None:
-            return default_shard_map(n) if n else {}
+            return None if n else {}
         if not isinstance(raw, dict):
             self.bad("shard_map", "must be {\"SHARD\": [[lo, hi], ...]}")
             return {}
