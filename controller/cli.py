@@ -194,6 +194,30 @@ def cmd_shards(args) -> int:
     return 0
 
 
+def _norm_addr(addr: str) -> str:
+    host, _, port = addr.rpartition(":")
+    return f"{'127.0.0.1' if host in ('localhost', '') else host}:{port}"
+
+
+def switches_named(topo: Topology, specs: list[str]) -> set[str]:
+    """The topology switches that ``--switch`` addresses name; an address that names none is an error
+    (programming nothing and exiting 0 would look like success)."""
+    by_addr = {_norm_addr(sw.grpc_addr): n for n, sw in topo.switches.items()}
+    only, unknown = set(), []
+    for spec in specs:
+        addr = _norm_addr(parse_switch(spec, 0).addr)
+        if addr in by_addr:
+            only.add(by_addr[addr])
+        else:
+            unknown.append(parse_switch(spec, 0).addr)
+    if unknown:
+        have = ", ".join(f"{n} at {sw.grpc_addr}" for n, sw in sorted(topo.switches.items()))
+        raise ControllerError(f"--switch {', '.join(unknown)} matches no switch of topology {topo.source} "
+                              f"({have}); program takes its switches, addresses and device ids from the "
+                              "topology: fix switches.NAME.grpc_port there, or drop --switch to program them all")
+    return only
+
+
 def cmd_program(args) -> int:
     path = args.topology_file or args.topology
     if not path:
@@ -202,8 +226,7 @@ def cmd_program(args) -> int:
     art = load_artifacts(args.build)
     only = None
     if args.switch:
-        addrs = {parse_switch(s, 0).addr for s in args.switch}
-        only = {n for n, sw in topo.switches.items() if sw.grpc_addr in addrs}
+        only = switches_named(topo, args.switch)
     reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
                                force_pipeline=args.force_pipeline)
     out = {name: rep.to_json() for name, rep in reports.items()}

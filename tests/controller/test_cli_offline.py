@@ -27,3 +27,23 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     for name in ("tables", "entries", "counters", "mcast", "shards", "heartbeats", "program", "shell"):
         assert name in out
+
+
+def test_program_with_an_address_not_in_the_topology(capsys, tmp_path):
+    """An address that matches no topology switch is an error before anything is contacted, not an
+    empty 'programmed' table with exit 0."""
+    import json
+
+    from checkmate.paths import ROOT
+    d = json.loads((ROOT / "topologies" / "star.json").read_text())
+    d["switches"]["s1"]["grpc_port"] = 9  # nothing answers there (never another test's live switch)
+    topo = tmp_path / "mystar.json"
+    topo.write_text(json.dumps(d))
+    rc = cli.main(["--switch", "127.0.0.1:50051", "--timeout", "0.3", "program", str(topo)])
+    cap = capsys.readouterr()
+    assert rc == 1 and "programmed" not in cap.out
+    assert "--switch 127.0.0.1:50051 matches no switch of topology" in cap.err
+    assert "s1 at 127.0.0.1:9" in cap.err and "mystar.json" in cap.err
+    # the topology's own address (also spelled localhost) selects s1, which is then tried
+    rc = cli.main(["--switch", "localhost:9", "--timeout", "0.3", "program", str(topo)])
+    assert rc == 1 and "cannot control switch at 127.0.0.1:9" in capsys.readouterr().err
