@@ -51,7 +51,7 @@ from pathlib import Path
 
 from checkmate import paths
 
-from . import generate
+from . import generate, testbed_args
 from .monitor import (TRAIN_SCRIPT, FailureInjector, ShadowPoller, TestbedError, _get, _tail,  # noqa: F401
                       free_port_block, intf_counters, iteration_of, missing_components, read_jsonl, stop_all)
 from .procs import ProcessTable
@@ -72,8 +72,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="checkmate testbed", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--topo", default="star", help="star | leafspine | path to a topology JSON (default star)")
-    p.add_argument("--trainers", type=int, default=None, help="trainers (default 3 star, 4 leafspine)")
-    p.add_argument("--shadows", type=int, default=2)
+    p.add_argument("--trainers", type=int, default=None,
+                   help="trainers of star/leafspine (default 3 star, 4 leafspine); a topology file has its own")
+    p.add_argument("--shadows", type=int, default=None,
+                   help="shadows of star/leafspine (default 2); a topology file has its own")
     p.add_argument("--iters", type=int, default=DEFAULT_ITERS, help=f"training iterations (default {DEFAULT_ITERS})")
     p.add_argument("--fail-at", type=int, default=None,
                    help="kill a trainer once it has finished this iteration (default iters/2; 0 = no failure)")
@@ -105,7 +107,7 @@ def parse_args(argv):
     p.add_argument("--cli", action="store_true", help="open the Mininet CLI before tearing down")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--stop", action="store_true", help="tear down what earlier runs recorded under --logs, then exit")
-    return p.parse_args(argv)
+    return testbed_args.check(p, p.parse_args(argv))
 
 
 # the testbed
