@@ -35,6 +35,10 @@ from switch.ready import format_ready
 
 log = logging.getLogger("checkmate.switch")
 
+#: ``--log-level`` values: simple_switch_grpc's (trace, debug, info, warn, error, off) and ``warning``
+LOG_LEVELS = {"trace": logging.DEBUG, "debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING,
+              "warning": logging.WARNING, "error": logging.ERROR, "off": logging.CRITICAL + 10}
+
 
 def _addr(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
@@ -65,7 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="accepted for simple_switch_grpc compatibility and ignored (no Thrift server)")
     ap.add_argument("--log-console", action="store_true", help="per-packet trace to stderr")
     ap.add_argument("--log-file", metavar="FILE", help="per-packet trace to FILE")
-    ap.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    ap.add_argument("-L", "--log-level", default="info", type=str.lower, choices=list(LOG_LEVELS),
+                    metavar="{trace,debug,info,warn,error,off}",
+                    help="simple_switch_grpc's levels (warning = warn; trace = debug here, the per-packet "
+                         "trace is --log-console/--log-file); default info")
     ap.add_argument("--tm", action="append", default=[], metavar="PORT:key=value,...",
                     help="traffic-manager settings of an egress port (repeatable; '*' = all ports)")
     ap.add_argument("--tm-server-addr", type=_addr, default=None, metavar="HOST:PORT",
@@ -102,7 +109,7 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
 
 
 def _setup_logging(args) -> callable:
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()), stream=sys.stderr,
+    logging.basicConfig(level=LOG_LEVELS[args.log_level], stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     sinks = []
     if args.log_console:

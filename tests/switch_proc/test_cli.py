@@ -77,3 +77,30 @@ def test_simple_switch_grpc_style_command_line(start_switch, connect, l3_program
     sp = start_switch(cpu_port=None, extra=["--thrift-port", "9090", prog, "--", "--cpu-port", "255"])
     ctl = connect(sp.grpc_addr)
     assert ctl.stub.GetForwardingPipelineConfig(P.GetForwardingPipelineConfigRequest()).config.HasField("p4info")
+
+
+@pytest.mark.parametrize("level", ["trace", "debug", "info", "warn", "error", "off", "warning", "WARN"])
+def test_log_level_accepts_simple_switch_grpc_values(level):
+    import logging
+
+    from switch.cli import LOG_LEVELS, build_parser
+    for flag in ("--log-level", "-L"):
+        args = build_parser().parse_args([flag, level, "--no-p4"])
+        assert args.log_level == level.lower()
+    assert LOG_LEVELS["warn"] == logging.WARNING and LOG_LEVELS["off"] > logging.CRITICAL
+
+
+def test_log_level_bad_value_lists_the_choices():
+    r = run_cli("--log-level", "loud", "--no-p4", timeout=30)
+    assert r.returncode == 2 and "'loud'" in r.stderr and "'trace', 'debug', 'info', 'warn'" in r.stderr, r.stderr
+
+
+def test_log_level_warn_and_off_start_a_switch(start_switch, connect):
+    """BMv2 command lines pass ``--log-level warn`` or ``-L off``: the switch starts and serves P4Runtime."""
+    for extra in (["--log-level", "warn"], ["-L", "off"]):
+        sp = start_switch(extra=[*extra, "--no-p4"])
+        ctl = connect(sp.grpc_addr)
+        with pytest.raises(grpc.RpcError) as ei:
+            ctl.stub.GetForwardingPipelineConfig(P.GetForwardingPipelineConfigRequest())
+        assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert " INFO " not in sp.stderr()
