@@ -140,6 +140,23 @@ def open_metrics(path: str | None, rank: int):
     return open(path.format(rank=rank), "a", buffering=1)
 
 
+def launch_problem(args) -> str | None:
+    """What this command line lacks to train, as one sentence (None: nothing). Checked in :func:`main`
+    rather than in :func:`parse_args`, which the testbed and the benchmark also use to build the model."""
+    if args.master is None and not ("MASTER_ADDR" in os.environ and "MASTER_PORT" in os.environ):
+        return ("no rendezvous: give --master ADDR:PORT (rank 0's c10d store) or set MASTER_ADDR and "
+                "MASTER_PORT (as torchrun does)")
+    if args.mode == "switch" and args.world_size < 2:
+        return ("--mode switch (the default) needs --world-size 2 or more and ranks whose all-reduce "
+                "crosses a Checkmate switch programmed for this job (`checkmate testbed` sets that up): "
+                "the switch copies gradients between ranks, and one rank sends it nothing. Without a switch "
+                "use --mode host --shadows HOST:MGMT,... (the trainers send the copies) or --mode off")
+    if args.mode in ("switch", "host") and not args.shadows:
+        return (f"--mode {args.mode} needs --shadows HOST:MGMT[:DATA],... (the shadows' addresses in shard "
+                "order, e.g. checkmate-shadow --mgmt); --mode off trains without checkpoints")
+    return None
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.print_shard_plan is not None:
@@ -148,14 +165,16 @@ def main(argv=None) -> int:
                           "owner": trainer_hooks.shard_plan(model, args.print_shard_plan),
                           "params": [[n, list(p.shape)] for n, p in model.named_parameters()]}))
         return 0
+    problem = launch_problem(args)
+    if problem:
+        print(f"ddp_train.py: {problem}", file=sys.stderr)
+        return 2
     torch.set_num_threads(1)
     if args.master is not None:
         init = f"tcp://{args.master}"
         os.environ.setdefault("MASTER_ADDR", args.master.rpartition(":")[0])  # default ring bind address
-    elif "MASTER_ADDR" in os.environ and "MASTER_PORT" in os.environ:
-        init = "env://"  # torchrun (its agent hosts the store) or a hand-set environment
     else:
-        sys.exit("ddp_train.py: give --master ADDR:PORT or set MASTER_ADDR/MASTER_PORT")
+        init = "env://"  # torchrun (its agent hosts the store) or a hand-set environment
     dist.init_process_group("gloo", init_method=init, rank=args.rank, world_size=args.world_size,
                             timeout=datetime.timedelta(seconds=120))
     x_all, y_all = load_data()
@@ -163,15 +182,20 @@ def main(argv=None) -> int:
     ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb)
 
     start = 0
-    if args.resume:
-        start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id)
-        fast_forward(sched, start)
-        print(f"rank {args.rank}: resumed at iteration {start}", flush=True)
-
     ring = {k: v for k, v in (("bind_ip", args.bind_ip), ("udp_port", args.udp_port)) if v is not None}
-    ckpt = trainer_hooks.attach(ddp, opt, mode=args.mode, job_id=args.job_id,  # <- the one line
-                                shadows=[s for s in args.shadows.split(",") if s], iteration=start,
-                                mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank, **ring)
+    try:  # shadows that cannot be reached or hold nothing usable: one line, not a traceback
+        if args.resume:
+            start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id)
+            fast_forward(sched, start)
+            print(f"rank {args.rank}: resumed at iteration {start}", flush=True)
+        ckpt = trainer_hooks.attach(ddp, opt, mode=args.mode, job_id=args.job_id,  # <- the one line
+                                    shadows=[s for s in args.shadows.split(",") if s], iteration=start,
+                                    mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank, **ring)
+    except (trainer_hooks.RestoreError, trainer_hooks.ShadowsUnavailable) as e:
+        what = "restore" if isinstance(e, trainer_hooks.RestoreError) else "shadows"
+        print(f"ddp_train.py rank {args.rank}: {what}: {e}", file=sys.stderr, flush=True)
+        dist.destroy_process_group()
+        return 1
 
     metrics = open_metrics(args.metrics, args.rank)
     for it in range(start + 1, args.iters + 1):

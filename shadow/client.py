@@ -4,7 +4,8 @@ One client holds one TCP connection to one shadow's management address and issue
 synchronous request/reply calls (a lock serialises callers from several threads).  Every call
 is bounded by ``timeout`` seconds; a timed-out or broken connection is closed and reopened on the
 next call, so a trainer never hangs on a dead shadow -- it gets ``TimeoutError`` /
-``ConnectionError`` and decides (usually: keep training, the shadow will need a resync).
+``ConnectionError`` (:class:`ShadowUnreachable` when no connection could be opened: it names the
+address and what to check) and decides (usually: keep training, the shadow will need a resync).
 
 Typical trainer loop::
 
@@ -28,6 +29,19 @@ from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStat
                        check_shard_state, recv_message, send_message)
 
 
+class ShadowUnreachable(ConnectionError):
+    """No TCP connection to a shadow's management address; the message names the address, the
+    reason and what to check (a ``ConnectionError``, so callers that retry keep working)."""
+
+    def __init__(self, host: str, port: int, cause: OSError):
+        self.host, self.port, self.cause = host, port, cause
+        reason = cause.strerror or str(cause) or type(cause).__name__
+        if isinstance(cause, TimeoutError):
+            reason = "no answer, timed out"
+        super().__init__(f"shadow at {host}:{port} is unreachable ({reason}); check that checkmate-shadow "
+                         f"runs there (--mgmt {host}:{port}) and that this host can reach that address")
+
+
 class ShadowClient:
     def __init__(self, host: str, mgmt_port: int, timeout: float = 30.0):
         self.host, self.port, self.timeout = host, int(mgmt_port), float(timeout)
@@ -44,7 +58,10 @@ class ShadowClient:
     # -- connection ------------------------------------------------------------------------
     def _connect(self) -> socket.socket:
         if self._sock is None:
-            s = socket.create_connection((self.host, self.port), timeout=self.timeout)
+            try:
+                s = socket.create_connection((self.host, self.port), timeout=self.timeout)
+            except OSError as e:
+                raise ShadowUnreachable(self.host, self.port, e) from e
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             s.settimeout(self.timeout)
             self._sock = s

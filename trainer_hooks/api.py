@@ -44,7 +44,7 @@ from checkmate import wire
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
-from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
+from trainer_hooks.shadow_link import ShadowAddr, ShadowLink, ShadowsUnavailable
 from trainer_hooks.transport import UdpRing
 
 MODES = ("switch", "host", "off")
@@ -271,14 +271,15 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
             link = ShadowLink(job_id, addrs, model, optimizer, owner, timeout=shadow_timeout)
             link.bootstrap_all(iteration)
         except Exception as e:  # noqa: BLE001 - reported on every rank below
-            failure[0] = f"bootstrapping the shadows failed on rank 0: {type(e).__name__}: {e}"
+            what = str(e) if isinstance(e, ShadowsUnavailable) else f"{type(e).__name__}: {e}"
+            failure[0] = f"bootstrapping the shadows failed on rank 0: {what}"
     # collective: no gradient may reach a shadow before its bootstrap, and a failure stops every rank
     dist.broadcast_object_list(failure, src=dist.get_global_rank(pg, 0) if pg is not None else 0, group=pg)
     if failure[0] is not None:
         if link is not None:
             link.close(1.0)
         udp.close(linger=0.0)
-        raise RuntimeError(failure[0])
+        raise ShadowsUnavailable(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
     tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)

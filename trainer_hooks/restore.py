@@ -24,7 +24,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from shadow.client import ShadowClient
-from shadow.protocol import ShardState
+from shadow.protocol import ShadowError, ShardState
 from trainer_hooks.api import parse_shadows
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,15 @@ def choose_iteration(statuses) -> int:
             f"shard {st.shard}: in memory {sorted(_held(st))} on disk {list(getattr(st, 'persisted_iterations', []) or [])}"
             for st in statuses))
     return it
+
+
+def _ask(shard: int, call):
+    """One request to a shard's shadow; a connection or protocol failure becomes a :class:`RestoreError`
+    naming the shard (the message of :class:`shadow.client.ShadowUnreachable` names address and checks)."""
+    try:
+        return call()
+    except (OSError, ShadowError) as e:
+        raise RestoreError(f"shard {shard}: {e}") from e
 
 
 #: what the last :func:`restore` in this process did: iteration, source, newest iteration any shard
@@ -117,7 +126,7 @@ def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows
         choice: list = [None]
         if not distributed or dist.get_rank() == 0:
             try:
-                statuses = [c.status() for c in clients]
+                statuses = [_ask(k, c.status) for k, c in enumerate(clients)]
                 for k, st in enumerate(statuses):
                     if st.job_id != job_id or st.shard != k:
                         raise RestoreError(f"shadow {addrs[k]} is job {st.job_id} shard {st.shard}, "
@@ -128,7 +137,8 @@ def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows
                                                           "disk": list(getattr(st, "persisted_iterations", []) or [])}
                                                for st in statuses}]
             except Exception as e:  # noqa: BLE001 - shipped to the other ranks, raised everywhere
-                choice[0] = e if not distributed else f"{type(e).__name__}: {e}"
+                choice[0] = e if not distributed else (str(e) if isinstance(e, RestoreError)
+                                                       else f"{type(e).__name__}: {e}")
                 if not distributed:
                     raise
         if distributed:
@@ -143,7 +153,7 @@ def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows
                     "repeated; shards %s)", it, src, newest, max(0, newest - it), held)
         if src == "initial":
             return 0  # no common checkpoint: the model and optimizer keep their initial state
-        states = [c.fetch(it) for c in clients]
+        states = [_ask(k, lambda c=c: c.fetch(it)) for k, c in enumerate(clients)]
         for k, st in enumerate(states):
             if st.iteration != it or st.shard != k or st.job_id != job_id or st.num_shards != len(addrs):
                 raise RestoreError(f"shard {k} returned job {st.job_id} shard {st.shard} iteration {st.iteration} "

@@ -25,10 +25,15 @@ from dataclasses import dataclass, field
 import torch
 
 from shadow.client import ShadowClient
-from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
+from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap
 from trainer_hooks.iteration import IterationRecord
 
 log = logging.getLogger(__name__)
+
+
+class ShadowsUnavailable(RuntimeError):
+    """The shadows could not be bootstrapped at :func:`trainer_hooks.attach`; the message names the
+    shard, its address and the reason (raised on every rank)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,10 @@ class ShadowLink:
     def bootstrap_all(self, iteration: int) -> None:
         """Synchronously (re)initialise every shard from the current state; raises on failure."""
         for k, c in enumerate(self.clients):
-            status = c.bootstrap(self.snapshot(k, iteration))
+            try:
+                status = c.bootstrap(self.snapshot(k, iteration))
+            except (OSError, ShadowError) as e:
+                raise ShadowsUnavailable(f"shard {k}: {e}") from e
             if status.shard != k or status.job_id != self.job_id:
                 raise RuntimeError(f"shadow {self.shadows[k]} is job {status.job_id} shard {status.shard}, "
                                    f"expected job {self.job_id} shard {k} (shadows are listed in shard order)")
