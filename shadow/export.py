@@ -2,9 +2,12 @@
 
 Sources (one of):
 
-* ``--ckpt-dir DIR`` -- the shadows' persisted files (``<DIR>/job<J>/shard<S>/iter*.cmshard``); each
-  is checksum-verified on load.  The newest iteration that *every* shard has on disk is exported
-  (or ``--iteration I``).
+* ``--ckpt-dir DIR`` -- the shadows' persisted files; each is checksum-verified on load.  The newest
+  iteration that *every* shard has on disk is exported (or ``--iteration I``).  ``DIR`` is any of
+  (:func:`find_ckpt_roots`): one ``checkmate-shadow --ckpt-dir`` (``DIR/job<J>/shard<S>/iter*.cmshard``);
+  a testbed phase folder, one such directory per shadow (``results/<run>/ckpt/<phase>/<shadow>/job<J>/...``);
+  or a testbed run folder (``results/<run>``, ``results/<run>/ckpt``), whose phase written last is
+  taken (and named).  ``--job-id`` may be left out when the files hold one job.
 * ``--shadows HOST:PORT,...`` -- live shadows over the management API; the newest iteration every
   shard still holds in memory (latest or previous) is fetched.
 
@@ -43,20 +46,76 @@ class ExportError(RuntimeError):
 
 
 # -- collecting shards --------------------------------------------------------------------------
+_LAYOUTS = ("DIR/job<J>/shard<S>/iter*.cmshard (checkmate-shadow --ckpt-dir), a testbed phase folder "
+            "DIR/<shadow>/job<J>/shard<S>/, or a testbed run folder DIR/ckpt/<phase>/<shadow>/...")
+
+
+def _jobs(d: Path) -> list[Path]:
+    return sorted(j for j in d.iterdir() if j.is_dir() and j.name.startswith("job") and j.name[3:].isdigit())
+
+
+def _newest_file(d: Path) -> float:
+    return max((f.stat().st_mtime for f in d.rglob("*.cmshard")), default=0.0)
+
+
+def find_ckpt_roots(path) -> tuple[list[Path], str]:
+    """The ``--ckpt-dir`` roots under ``path`` and a note on what was found (empty for a plain root).
+
+    A plain root holds ``job<J>/``; a testbed phase folder holds one root per shadow; a testbed run
+    folder (or its ``ckpt/``) holds phase folders, of which the one with the newest file is taken --
+    the shadows of the last phase, which also ran through the resume."""
+    path = Path(path)
+    if not path.is_dir():
+        raise ExportError(f"{path}: no such directory")
+    if _jobs(path):
+        return [path], ""
+    shadows = [d for d in sorted(path.iterdir()) if d.is_dir() and _jobs(d)]
+    if shadows:
+        return shadows, f"{path}: shadows {', '.join(d.name for d in shadows)}"
+    ckpt = path / "ckpt" if (path / "ckpt").is_dir() else path
+    phases = [d for d in sorted(ckpt.iterdir()) if d.is_dir() and any(_jobs(s) for s in d.iterdir() if s.is_dir())]
+    if not phases:
+        raise ExportError(f"{path}: no shadow checkpoints here; expected {_LAYOUTS}")
+    phase = max(phases, key=_newest_file)
+    roots, _ = find_ckpt_roots(phase)
+    note = (f"{ckpt}: phase {phase.name!r} (written last; phases: {', '.join(d.name for d in phases)} -- "
+            f"choose one with --ckpt-dir {ckpt}/PHASE), shadows {', '.join(d.name for d in roots)}")
+    return roots, note
+
+
+def job_ids(roots) -> list[int]:
+    return sorted({int(j.name[3:]) for r in roots for j in _jobs(Path(r))})
+
+
 def shards_from_dir(ckpt_dir, job_id: int, iteration: int | None = None) -> list[ShardState]:
     """Load every shard of one iteration from persisted files (newest iteration all shards hold).
 
-    Files are verified on load (checksum, types, identity).  A corrupt file is an error naming it
-    (never a silent fall-back); it does not block exporting an older iteration with ``iteration``.
+    ``ckpt_dir`` is one ``--ckpt-dir`` root or a list of them (a testbed's shadows each have their own;
+    see :func:`find_ckpt_roots`).  Files are verified on load (checksum, types, identity).  A corrupt
+    file is an error naming it (never a silent fall-back); it does not block exporting an older
+    iteration with ``iteration``.
     """
-    root = Path(ckpt_dir) / f"job{job_id}"
-    if not root.is_dir():
-        raise ExportError(f"{root}: no checkpoints of job {job_id}")
-    found = sorted(int(d.name[5:]) for d in root.iterdir() if d.name.startswith("shard") and d.name[5:].isdigit())
-    if not found:
-        raise ExportError(f"{root}: no shard directories")
-    its = {s: set(list_iterations(ckpt_dir, job_id, s)) for s in found}
-    stores = {s: ShardStore(ckpt_dir, job_id, s) for s in found}
+    roots = [Path(r) for r in ckpt_dir] if isinstance(ckpt_dir, (list, tuple)) else [Path(ckpt_dir)]
+    root = roots[0] / f"job{job_id}" if len(roots) == 1 else Path(os.path.commonpath(roots))
+    where: dict[int, Path] = {}
+    for r in roots:
+        d = r / f"job{job_id}"
+        if not d.is_dir():
+            continue
+        for sd in d.iterdir():
+            if sd.name.startswith("shard") and sd.name[5:].isdigit():
+                s = int(sd.name[5:])
+                if s in where:
+                    raise ExportError(f"shard {s} of job {job_id} is in two places: {where[s]} and {r}; "
+                                      "give the --ckpt-dir of one run or phase")
+                where[s] = r
+    if not where:
+        have = job_ids(roots)
+        raise ExportError(f"{root}: no checkpoints of job {job_id}"
+                          + (f" (jobs here: {', '.join(map(str, have))})" if have else ""))
+    found = sorted(where)
+    its = {s: set(list_iterations(where[s], job_id, s)) for s in found}
+    stores = {s: ShardStore(where[s], job_id, s) for s in found}
     problems: list[str] = []
     num = None  # the shard count, from the newest file of any shard that verifies
     for it, s in sorted(((it, s) for s in found for it in its[s]), reverse=True):
@@ -219,9 +278,11 @@ def load_dcp_into(template: dict, dcp_dir) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="checkmate export", description=__doc__.splitlines()[0])
     src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--ckpt-dir", help="the shadows' checkpoint directory")
+    src.add_argument("--ckpt-dir", help="a shadow's --ckpt-dir, or a testbed run or phase folder "
+                     "(results/<run>, results/<run>/ckpt/<phase>)")
     src.add_argument("--shadows", help="live shadows: HOST:MGMT_PORT,... (shard order irrelevant)")
-    ap.add_argument("--job-id", type=int, required=False, help="job id (required with --ckpt-dir)")
+    ap.add_argument("--job-id", type=int, required=False,
+                    help="job id (with --ckpt-dir; may be left out when the files hold one job)")
     ap.add_argument("--iteration", type=int, help="export this iteration (default: newest common)")
     ap.add_argument("--torch", dest="torch_out", help="write a torch.save state dict here")
     ap.add_argument("--dcp", dest="dcp_out", help="write a PyTorch DCP checkpoint directory here")
@@ -231,9 +292,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("nothing to write: give --torch FILE and/or --dcp DIR")
     try:
         if a.ckpt_dir:
+            roots, note = find_ckpt_roots(a.ckpt_dir)
+            if note:
+                print(f"checkmate export: from {note}", file=sys.stderr)
             if a.job_id is None:
-                ap.error("--ckpt-dir needs --job-id")
-            states = shards_from_dir(a.ckpt_dir, a.job_id, a.iteration)
+                jobs = job_ids(roots)
+                if len(jobs) != 1:
+                    ap.error(f"--ckpt-dir {a.ckpt_dir} holds jobs {', '.join(map(str, jobs))}: choose one with --job-id")
+                a.job_id = jobs[0]
+            states = shards_from_dir(roots, a.job_id, a.iteration)
         else:
             states = shards_from_shadows([s for s in a.shadows.split(",") if s], a.iteration, a.timeout)
         sd = assemble(states)
