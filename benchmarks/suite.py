@@ -18,7 +18,7 @@ segment *of the same round*.  Figures (``docs/BENCHMARKS.md`` says how to read t
 * expected repeated work per failure: k/2 iterations at the sustainable k (0.5 for Checkmate).
 
 Writes ``results/bench/<timestamp>/{bench.json,table.txt,plots/*.png,segments.jsonl,micro.json}`` and
-``results/bench/summary.json`` (``stall_s``, ``iter_s`` for ``checkmate cost``).
+``results/bench/summary.json`` (``stall_s``, ``iter_s``, ``checkmate_overhead`` for ``checkmate cost``).
 """
 from __future__ import annotations
 
@@ -573,6 +573,10 @@ def parse_args(argv):
     return a
 
 
+def _first(values):
+    return next((v for v in values if v is not None), None)
+
+
 def finish(res: dict, outdir: Path, a) -> int:
     """Figures, table, plots, bench.json and the summaries from the measured segments in ``res``."""
     res["analysis"] = analyze(res["segments"], a.budget)
@@ -587,6 +591,9 @@ def finish(res: dict, outdir: Path, a) -> int:
     an = res["analysis"]
     summary = {"run": res["run"], "results": str(outdir), "stall_s": an["stall_s"], "iter_s": an["iter_none_s"],
                "stall_method": an["best_stall_method"], "budget": an["budget"], "noise": an.get("noise"),
+               # Checkmate's cost per iteration for `checkmate cost` (robust figure when there is one)
+               "checkmate_overhead": _first((an["methods"].get("checkmate") or {}).get(k)
+                                            for k in ("overhead_robust", "overhead")),
                "stall_by_method": {m: r.get("stall_s") for m, r in an["methods"].items() if m in PERIODIC},
                "overhead": {k: r["overhead"] for k, r in an["configs"].items()},
                "frequency": {m: r["frequency"] for m, r in an["methods"].items()},

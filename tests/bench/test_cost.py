@@ -52,3 +52,51 @@ def test_cli_writes_json_and_plot(tmp_path, capsys):
     mtbf = 3600 / (16384 * 2e-5)
     assert data["methods"][0]["interval_s"] == pytest.approx(math.sqrt(2 * 30 * mtbf))
     assert (tmp_path / "cost.png").stat().st_size > 1000
+
+
+def _summary(tmp_path, **kw):
+    data = {"run": "20261201-0800", "stall_s": 0.0018, "iter_s": 0.0235, "stall_method": "checkfreq",
+            "overhead": {"none": 0.0, "checkmate": 0.15, "host": 0.2}, "checkmate_overhead": 0.294,
+            "quick": False} | kw
+    p = tmp_path / "summary.json"
+    p.write_text(json.dumps(data))
+    return p
+
+
+def test_cost_after_bench_names_its_inputs_and_carries_checkmate_overhead(tmp_path, capsys):
+    """After `make bench` the defaults are the toy model's: every input says where it came from, and
+    Checkmate's measured overhead is in the model (not a 0 % stall)."""
+    bench = _summary(tmp_path)
+    rc = cost.main(["--bench", str(bench), "--out", str(tmp_path / "out"), "--no-plot"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "stall per checkpoint" in out and "measured: checkfreq's stall per checkpoint" in out
+    assert f"`make bench` run 20261201-0800 ({bench})" in out
+    assert "Checkmate overhead" in out and "+29.4 %" in out
+    assert "toy model" in out  # the warning that these numbers are not the priced job's
+    data = json.loads((tmp_path / "out" / "cost.json").read_text())
+    cm = data["methods"][1]
+    assert cm["stall_fraction"] == pytest.approx(0.294)
+    assert data["inputs"]["checkmate_overhead"] == {
+        "value": 0.294, "source": f"measured: checkmate vs no checkpointing, `make bench` run 20261201-0800 ({bench})"}
+    assert data["inputs"]["gpus"] == {"value": 16384, "source": "default"}
+    # with a 29 % overhead at 16,384 GPUs Checkmate loses more than the stall-based method, and says so
+    assert "Checkmate loses" in out
+
+
+def test_cost_explicit_flags_override_and_drop_the_toy_model_note(tmp_path, capsys):
+    bench = _summary(tmp_path, checkmate_overhead=None)  # an older summary: the per-config overhead
+    rc = cost.main(["--bench", str(bench), "--stall-s", "30", "--iter-s", "2", "--out", str(tmp_path / "o"),
+                    "--no-plot", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0 and not any("toy model" in n for n in data["notes"])
+    assert data["inputs"]["stall_s"] == {"value": 30.0, "source": "--stall-s"}
+    assert data["inputs"]["checkmate_overhead"]["value"] == pytest.approx(0.15)  # from overhead["checkmate"]
+    assert data["methods"][1]["stall_fraction"] == pytest.approx(0.15)
+
+
+def test_cost_negative_measured_overhead_is_noise(tmp_path, capsys):
+    bench = _summary(tmp_path, checkmate_overhead=-0.02)
+    assert cost.main(["--bench", str(bench), "--out", str(tmp_path / "o"), "--no-plot"]) == 0
+    out = capsys.readouterr().out
+    assert "-2.0 % is below zero (noise): counted as 0" in out and "+0.0 %" in out

@@ -125,6 +125,23 @@ def test_table_and_plots(tmp_path):
         assert (tmp_path / f).read_bytes()[:4] == b"\x89PNG"
 
 
+def test_summary_carries_checkmate_overhead_for_cost(tmp_path, capsys):
+    """finish() writes the summary `checkmate cost` reads: stall, iteration time and Checkmate's overhead."""
+    import argparse
+    res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20},
+           "segments": synthetic()}
+    a = argparse.Namespace(budget=suite.BUDGET, methods=["none", "checkmate", "host", "torch-save", "checkfreq"],
+                           no_summary=True)
+    suite.finish(res, tmp_path, a)
+    capsys.readouterr()
+    s = json.loads((tmp_path / "summary.json").read_text())
+    m = res["analysis"]["methods"]["checkmate"]
+    want = m["overhead_robust"] if m.get("overhead_robust") is not None else m["overhead"]
+    assert s["checkmate_overhead"] == pytest.approx(want) and want is not None
+    from benchmarks import cost
+    assert cost.measured_defaults(tmp_path / "summary.json").checkmate_overhead == pytest.approx(max(0.0, want))
+
+
 # -- the baselines -----------------------------------------------------------------------------------
 
 def _model():
@@ -256,6 +273,7 @@ def test_quick_run_end_to_end(tmp_path):
         assert (out / "plots" / f).stat().st_size > 1000
     s = json.loads((out / "summary.json").read_text())
     assert s["stall_s"] == a["stall_s"] and s["iter_s"] == a["iter_none_s"] and math.isfinite(s["stall_s"])
+    assert s["checkmate_overhead"] is not None  # `checkmate cost` carries it into the model
     assert "for `checkmate cost`" in p.stdout and (out / "table.txt").exists()
 
 
