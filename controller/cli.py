@@ -223,10 +223,8 @@ def cmd_program(args) -> int:
     if not path:
         raise ControllerError("program needs a topology: checkmate-ctl program TOPOLOGY")
     topo = Topology.load(path)
+    only = switches_named(topo, args.switch) if args.switch else None  # before anything is loaded or sent
     art = load_artifacts(args.build)
-    only = None
-    if args.switch:
-        only = switches_named(topo, args.switch)
     reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
                                force_pipeline=args.force_pipeline)
     out = {name: rep.to_json() for name, rep in reports.items()}
