@@ -298,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             if a.job_id is None:
                 jobs = job_ids(roots)
                 if len(jobs) != 1:
-                    ap.error(f"--ckpt-dir {a.ckpt_dir} holds jobs {', '.join(map(str, jobs))}: choose one with --job-id")
+                    ap.error(f"--ckpt-dir {a.ckpt_dir} holds jobs {', '.join(map(str, jobs))}: "
+                             "choose one with --job-id")
                 a.job_id = jobs[0]
             states = shards_from_dir(roots, a.job_id, a.iteration)
         else:

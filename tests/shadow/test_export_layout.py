@@ -81,3 +81,19 @@ def test_export_refuses_a_shard_found_twice_and_a_wrong_job(reference_run, clust
     assert "shard 0 of job 7 is in two places" in capsys.readouterr().err
     assert export.main(["--ckpt-dir", str(phase), "--job-id", "9", "--torch", str(tmp_path / "x.pt")]) == 1
     assert "no checkpoints of job 9 (jobs here: 7)" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(90)
+def test_export_needs_job_id_when_two_jobs(reference_run, cluster, tmp_path, capsys):
+    run = reference_run(True)
+    c = cluster(run, shards=2)
+    _drive(c, 1)
+    root = tmp_path / "two"
+    for s in range(2):
+        st = c.clients[s].fetch(1)
+        ShardStore(root, JOB, s).save(st)
+    (root / "job9").mkdir()
+    with pytest.raises(SystemExit) as e:
+        export.main(["--ckpt-dir", str(root), "--torch", str(tmp_path / "x.pt")])
+    assert e.value.code == 2 and "holds jobs 7, 9: choose one with --job-id" in capsys.readouterr().err
+    assert export.main(["--ckpt-dir", str(root), "--job-id", "7", "--torch", str(tmp_path / "x.pt")]) == 0
