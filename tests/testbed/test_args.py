@@ -84,8 +84,13 @@ def test_good_arguments_are_resolved_once():
     assert (a.trainers, a.shadows) == (3, 2)
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("ip"),
-                    reason="needs root, unshare(1) and ip(8)")
+def _can_unshare_net() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("ip") or not shutil.which("setsid"):
+        return False
+    return subprocess.run(["unshare", "--net", "true"], capture_output=True, timeout=10).returncode == 0
+
+
+@pytest.mark.skipif(not _can_unshare_net(), reason="needs root, unshare --net (CAP_SYS_ADMIN), setsid and ip(8)")
 def test_cli_exit_status_and_nothing_left_behind(tmp_path):
     """The real command, in its own network namespace and session: status 2, usage, and afterwards no
     interface but lo in that namespace and no process of that session."""
