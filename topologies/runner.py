@@ -715,7 +715,7 @@ def main(argv=None) -> int:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
     res = tb.results(verification, error)
     print((tb.out / "summary.txt").read_text(), end="")
-    print(f"results: {tb.out}/  logs: {tb.logs}/")
+    print(f"results: {tb.out}/" + (f"  logs: {tb.logs}/" if tb.logs.is_dir() else "  (no logs: nothing was started)"))
     return 0 if res["verdict"] in ("PASS", "UNVERIFIED") and not error else 1
 
 
