@@ -189,9 +189,9 @@ control CheckmateIngress(inout headers_t hdr,
                          inout metadata_t meta,
                          inout standard_metadata_t standard_metadata) {
 
-    counter<bit<32>>(8, CounterType.packets_and_bytes) drops;
-    counter<bit<32>>(2, CounterType.packets_and_bytes) malformed;
-    register<bit<32>, bit<32>>(HEARTBEAT_SLOTS) heartbeat_last;
+    counter(8, CounterType.packets_and_bytes) drops;
+    counter(2, CounterType.packets_and_bytes) malformed;
+    register<bit<32>>(HEARTBEAT_SLOTS) heartbeat_last;
 
     action drop() {
         mark_to_drop(standard_metadata);
@@ -361,8 +361,8 @@ control CheckmateEgress(inout headers_t hdr,
                         inout metadata_t meta,
                         inout standard_metadata_t standard_metadata) {
 
-    counter<bit<32>>(REPLICA_SLOTS, CounterType.packets_and_bytes) shard_replicas;
-    counter<bit<32>>(1, CounterType.packets_and_bytes) egress_drops;
+    counter(REPLICA_SLOTS, CounterType.packets_and_bytes) shard_replicas;
+    counter(1, CounterType.packets_and_bytes) egress_drops;
 
     /* The copy: addressed to its shadow; UDP checksum 0 = "none" (RFC 768). */
     action to_shadow(mac_t mac, ip4_t ip, bit<16> udp_port) {
