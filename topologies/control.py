@@ -52,10 +52,7 @@ class Control:
             raw["shard_map"] = {str(s): [list(r) for r in rs] for s, rs in ranges_from_owner(self.shard_owner).items()}
             self.raw["shard_map"] = raw["shard_map"]
         self.topology = topo = Topology.from_dict(raw, source="testbed")
-        self.artifacts = load_artifacts()
-        if self.target == "bmv2" and self.artifacts.target != "bmv2":
-            raise RuntimeError(f"BMv2 needs a p4c-compiled device config, but the pipeline is {self.artifacts.source} "
-                               f"({self.artifacts.target}); run `make build` with p4c on PATH")
+        self.artifacts = load_artifacts(target=self.target)  # this target's pair of build/ (or compiled now)
         for name, _ in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
             self.devices.append(self._program(name))
         expected = [(topo.job_id, h.rank) for h in topo.trainers()]
