@@ -262,8 +262,21 @@ class BMv2Switch(ProcessSwitch):
     def available() -> bool:
         return shutil.which("simple_switch_grpc") is not None
 
+    @property
+    def tm_addr(self) -> None:
+        """BMv2 has no run-time TM channel (loss/slow-port scenarios need the embedded switch)."""
+        return None
+
+    @property
+    def notifications_addr(self) -> str:
+        """Each switch its own nanomsg socket (BMv2's default is per device id, shared by concurrent runs)."""
+        return f"ipc:///tmp/checkmate-bmv2-{self.grpc_port}.ipc"
+
     def command(self) -> list[str]:
-        argv = ["simple_switch_grpc", *self.port_args(), "--device-id", str(self.device_id)]
+        argv = ["simple_switch_grpc", *self.port_args(), "--device-id", str(self.device_id),
+                "--notifications-addr", self.notifications_addr]
+        if self.tm_port:  # the run's port block reserves one per switch: BMv2's Thrift server takes it
+            argv += ["--thrift-port", str(self.tm_port)]
         if self.trace:
             argv += ["--log-file", str(self.trace_file.with_suffix("")), "--log-flush"]
         if self.pcap_dir is not None:
@@ -278,6 +291,13 @@ class BMv2Switch(ProcessSwitch):
             with open(self.log_file, "a") as f:
                 f.write("### warning: BMv2 ignores per-port loss/delay attributes\n")
         super().start(controllers)
+
+    def stop(self, deleteIntfs=True):
+        super().stop(deleteIntfs)
+        try:
+            os.unlink(self.notifications_addr[len("ipc://"):])
+        except OSError:
+            pass
 
 
 def switch_class(kind: str):
