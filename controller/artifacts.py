@@ -148,10 +148,11 @@ def build(program: Path | str = DEFAULT_PROGRAM, build_dir: Path | str = BUILD, 
     return out
 
 
-def load_artifacts(build_dir: Path | str = BUILD, program: Path | str = DEFAULT_PROGRAM,
+def load_artifacts(build_dir: Path | str | None = None, program: Path | str = DEFAULT_PROGRAM,
                    name: str = "checkmate", allow_compile: bool = True, target: str = "embedded") -> Artifacts:
-    """The pipeline for ``target``'s switch: its pair from ``build_dir``, or compiled now (see module doc)."""
-    build_dir, program = Path(build_dir), Path(program)
+    """The pipeline for ``target``'s switch: its pair from ``build_dir`` (default ``build/``), or compiled
+    now (see module doc)."""
+    build_dir, program = Path(BUILD if build_dir is None else build_dir), Path(program)
     p4info_path, json_path = artifact_paths(build_dir, target, name)
     have = p4info_path.is_file() and json_path.is_file()
     stale = have and program.is_file() and program.stat().st_mtime > min(

@@ -146,7 +146,8 @@ class Control:
 
     def summary(self) -> dict:
         return {"programmed": self.reports, "heartbeats": len(self.heartbeats), "verdicts": self.verdicts,
-                "shard_map": self.raw.get("shard_map")}
+                "shard_map": self.raw.get("shard_map"), "target": self.target,
+                "pipeline": self.artifacts.source if self.artifacts is not None else None}
 
     def stop(self) -> None:
         if self.pump is not None:
