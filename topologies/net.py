@@ -301,7 +301,8 @@ class BMv2Switch(ProcessSwitch):
 
 
 def switch_class(kind: str):
-    """``embedded`` | ``bmv2`` | ``auto`` (BMv2 when ``simple_switch_grpc`` is on PATH, else embedded)."""
+    """``embedded`` | ``bmv2`` | ``auto`` (BMv2 when ``simple_switch_grpc`` is on PATH and its pipeline can be
+    had -- p4c on PATH or ``build/checkmate.bmv2.json`` built --, else embedded)."""
     if kind == "embedded":
         return EmbeddedSwitch
     if kind == "bmv2":
@@ -309,7 +310,9 @@ def switch_class(kind: str):
             raise SwitchStartError("--switch bmv2: simple_switch_grpc is not on PATH")
         return BMv2Switch
     if kind == "auto":
-        return BMv2Switch if BMv2Switch.available() else EmbeddedSwitch
+        from controller.artifacts import artifact_paths, BUILD
+        pipeline = shutil.which("p4c") is not None or artifact_paths(BUILD, "bmv2")[1].is_file()
+        return BMv2Switch if BMv2Switch.available() and pipeline else EmbeddedSwitch
     raise ValueError(f"unknown switch kind {kind!r} (embedded|bmv2|auto)")
 
 

@@ -71,3 +71,16 @@ def test_make_build_with_p4c_writes_both_pairs(tmp_path):
     assert sorted(bm.index.names("tables")) == sorted(emb.index.names("tables"))
     assert sorted(bm.index.names("counters")) == sorted(emb.index.names("counters"))
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".p4c-")]  # no temp folder left
+
+
+def test_switch_auto_needs_a_bmv2_pipeline(tmp_path, monkeypatch):
+    """--switch auto picks BMv2 only when its pipeline can be had (p4c, or a built BMv2 pair)."""
+    from topologies import net
+    monkeypatch.setattr(net.BMv2Switch, "available", staticmethod(lambda: True))
+    monkeypatch.setattr("controller.artifacts.BUILD", tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert net.switch_class("auto") is net.EmbeddedSwitch
+    info, js = artifact_paths(tmp_path, "bmv2")
+    js.write_text("{}")
+    assert net.switch_class("auto") is net.BMv2Switch
+    assert net.switch_class("embedded") is net.EmbeddedSwitch
