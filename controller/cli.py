@@ -113,7 +113,7 @@ def cmd_tables(args) -> int:
         data = each_device(args, lambda dev, _: tables_view(dev.index))
         data = next(iter(data.values()))
     else:
-        data = tables_view(load_artifacts(args.build).index)
+        data = tables_view(load_artifacts(args.build, target=args.target).index)
 
     def render(con, rows):
         for t in rows:
@@ -224,7 +224,7 @@ def cmd_program(args) -> int:
         raise ControllerError("program needs a topology: checkmate-ctl program TOPOLOGY")
     topo = Topology.load(path)
     only = switches_named(topo, args.switch) if args.switch else None  # before anything is loaded or sent
-    art = load_artifacts(args.build)
+    art = load_artifacts(args.build, target=args.target)
     reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
                                force_pipeline=args.force_pipeline)
     out = {name: rep.to_json() for name, rep in reports.items()}
@@ -327,7 +327,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device-id", type=int, default=0, help="device id for --switch without /ID (default 0)")
     p.add_argument("--election-id", type=int, default=1, help="election id when arbitrating (default 1)")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for a switch (default 5)")
-    p.add_argument("--build", default=None, help="build folder with checkmate.p4info.txtpb + checkmate.json")
+    p.add_argument("--build", default=None,
+                   help="build folder (default build/) with checkmate.<target>.{json,p4info.txtpb}")
+    p.add_argument("--target", default="embedded", choices=("embedded", "bmv2"),
+                   help="the switches' kind, for program/tables: embedded checkmate-switch (default) or BMv2 "
+                        "simple_switch_grpc (p4c's pipeline, compiled now if p4c is on PATH and build/ lacks it)")
     p.add_argument("--json", action="store_true", help="JSON output")
     p.add_argument("-v", "--verbose", action="store_true")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")

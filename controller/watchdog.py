@@ -1,7 +1,11 @@
 """Heartbeat watchdog: which training ranks are hung, from the switches' heartbeat digests.
 
-The data plane sends ``(job_id, rank, iteration)`` whenever a rank's FINAL chunks reach a
-newer iteration.  :class:`Watchdog` keeps, per (job, rank), the newest iteration and when
+The data plane sends ``(job_id, rank, iteration)`` whenever a rank's FINAL chunks move to
+another iteration (see docs/DATAPLANE.md, "Heartbeat").  A rank going *back* therefore means
+the job restarted from an older checkpoint: the watchdog starts a new incarnation of that job
+(every rank unreported again, the first iteration is the restart's; hung ranks are reported
+recovered), so a restarted job is watched from its first chunk -- nobody has to reset switch
+registers or tell the watchdog.  :class:`Watchdog` keeps, per (job, rank), the newest iteration and when
 it last advanced, and flags a rank as **hung** when
 
 * **lag**: the job's most advanced rank is ``lag_threshold`` (default 2) or more iterations
@@ -71,15 +75,33 @@ class Watchdog:
 
     def observe(self, hb: Heartbeat, now: float | None = None) -> list[Verdict]:
         now = self.clock() if now is None else now
+        out: list[Verdict] = []
         with self.lock:
             st = self.ranks.setdefault((hb.job_id, hb.rank), RankState(hb.job_id, hb.rank))
+            if 0 <= hb.iteration < st.iteration:
+                out = self._new_incarnation(hb.job_id, hb.iteration)
+                st = self.ranks[(hb.job_id, hb.rank)]
             st.last_seen = now
             first = self.first_seen.get(hb.job_id)
             self.first_seen[hb.job_id] = hb.iteration if first is None else min(first, hb.iteration)
             if hb.iteration > st.iteration:
                 st.iteration = hb.iteration
                 st.last_advance = now
-        return self.check(now)
+        return out + self.check(now)
+
+    def _new_incarnation(self, job: int, iteration: int) -> list[Verdict]:
+        """The job restarted at ``iteration`` (lock held): forget its ranks' progress."""
+        out = []
+        for key, old in list(self.ranks.items()):
+            if old.job_id != job:
+                continue
+            if old.hung:
+                v = Verdict(job, old.rank, old.iteration, False, f"job restarted at iteration {iteration}")
+                log.info("%s", v)
+                out.append(v)
+            self.ranks[key] = RankState(job, old.rank)
+        self.first_seen[job] = iteration
+        return out
 
     def check(self, now: float | None = None) -> list[Verdict]:
         now = self.clock() if now is None else now

@@ -11,7 +11,8 @@
  *    group {(normal port, rid 0), (port towards the shadow, rid)}; egress rewrites the
  *    rid != 0 copy to the shadow's MAC / IP / UDP port and zeroes the UDP checksum.
  *  - Heartbeat: register of the last iteration per (job, rank) slot; a FINAL chunk
- *    with a newer iteration raises a heartbeat_digest_t digest.
+ *    whose iteration differs from it (newer, or older after a restart) raises a
+ *    heartbeat_digest_t digest.  No control-plane register access is needed.
  *  - Counters: copies per rid (= per (job, shard)), malformed headers, drops by reason.
  *
  * The checkmate_t header mirrors checkmate.wire.FIELDS field by field
@@ -117,7 +118,7 @@ struct headers_t {
     checkmate_t checkmate;
 }
 
-/* Digest to the controller: a (job, rank) reached a newer iteration. */
+/* Digest to the controller: a (job, rank) moved to another iteration. */
 struct heartbeat_digest_t {
     bit<32> job_id;
     bit<16> rank;
@@ -189,9 +190,9 @@ control CheckmateIngress(inout headers_t hdr,
                          inout metadata_t meta,
                          inout standard_metadata_t standard_metadata) {
 
-    counter<bit<32>>(8, CounterType.packets_and_bytes) drops;
-    counter<bit<32>>(2, CounterType.packets_and_bytes) malformed;
-    register<bit<32>, bit<32>>(HEARTBEAT_SLOTS) heartbeat_last;
+    counter(8, CounterType.packets_and_bytes) drops;
+    counter(2, CounterType.packets_and_bytes) malformed;
+    register<bit<32>>(HEARTBEAT_SLOTS) heartbeat_last;
 
     action drop() {
         mark_to_drop(standard_metadata);
@@ -330,11 +331,15 @@ control CheckmateIngress(inout headers_t hdr,
                         && (hdr.checkmate.flags & (FLAG_ACK | FLAG_CTRL)) == 0) {
                     if (trainer_port.apply().hit) {
                         if (heartbeat_slot.apply().hit) {
-                            /* 0 = never seen, so iteration i is stored as i + 1. */
+                            /* 0 = never seen, so iteration i is stored as i + 1.  Any
+                             * change raises a digest: a job restarted from an older
+                             * checkpoint is reported at its first FINAL chunk, with no
+                             * register reset by the controller (BMv2's P4Runtime server
+                             * has no register reads or writes). */
                             bit<32> last;
                             heartbeat_last.read(last, meta.hb_slot);
                             bit<32> seen = hdr.checkmate.iteration + 1;
-                            if (seen > last) {
+                            if (seen != last) {
                                 heartbeat_last.write(meta.hb_slot, seen);
                                 meta.hb.job_id = hdr.checkmate.job_id;
                                 meta.hb.rank = hdr.checkmate.rank;
@@ -361,8 +366,8 @@ control CheckmateEgress(inout headers_t hdr,
                         inout metadata_t meta,
                         inout standard_metadata_t standard_metadata) {
 
-    counter<bit<32>>(REPLICA_SLOTS, CounterType.packets_and_bytes) shard_replicas;
-    counter<bit<32>>(1, CounterType.packets_and_bytes) egress_drops;
+    counter(REPLICA_SLOTS, CounterType.packets_and_bytes) shard_replicas;
+    counter(1, CounterType.packets_and_bytes) egress_drops;
 
     /* The copy: addressed to its shadow; UDP checksum 0 = "none" (RFC 768). */
     action to_shadow(mac_t mac, ip4_t ip, bit<16> udp_port) {

@@ -52,10 +52,7 @@ class Control:
             raw["shard_map"] = {str(s): [list(r) for r in rs] for s, rs in ranges_from_owner(self.shard_owner).items()}
             self.raw["shard_map"] = raw["shard_map"]
         self.topology = topo = Topology.from_dict(raw, source="testbed")
-        self.artifacts = load_artifacts()
-        if self.target == "bmv2" and self.artifacts.target != "bmv2":
-            raise RuntimeError(f"BMv2 needs a p4c-compiled device config, but the pipeline is {self.artifacts.source} "
-                               f"({self.artifacts.target}); run `make build` with p4c on PATH")
+        self.artifacts = load_artifacts(target=self.target)  # this target's pair of build/ (or compiled now)
         for name, _ in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
             self.devices.append(self._program(name))
         expected = [(topo.job_id, h.rank) for h in topo.trainers()]
@@ -101,35 +98,15 @@ class Control:
         self.verdicts.append({"t": self._t(), "job_id": v.job_id, "rank": v.rank, "iteration": v.iteration,
                               "hung": v.hung, "reason": v.reason})
 
-    def reset_heartbeats(self) -> None:
-        """Zero the switches' ``heartbeat_last`` register cells of this job's ranks (P4Runtime register
-        MODIFY): the register remembers the newest iteration per (job, rank), so a restarted job --
-        whose iterations start over -- would raise no digests until it passed the old maximum."""
-        from p4.v1 import p4runtime_pb2
-        ix = self.artifacts.index
-        name = next((n for n in ix.names("registers") if n.split(".")[-1] == "heartbeat_last"), None)
-        if name is None:
-            return
-        rid = ix.id("registers", name)
-        for dev in self.devices:
-            if not self.topology.trainer_ports(dev.name):
-                continue  # only switches with trainer ports keep heartbeat state
-            ups = []
-            for h in self.topology.trainers():
-                u = p4runtime_pb2.Update(type=p4runtime_pb2.Update.MODIFY)
-                u.entity.register_entry.register_id = rid
-                u.entity.register_entry.index.index = h.rank  # plan: heartbeat slot = rank
-                u.entity.register_entry.data.bitstring = b"\x00"
-                ups.append(u)
-            dev.write(ups, "reset heartbeat registers")
-
     def reset_watchdog(self) -> None:
-        """A new job incarnation (after a restart) starts with fresh heartbeat state, in the switches'
-        registers and in the watchdog."""
+        """A new job incarnation (a training phase starts): a fresh watchdog, so the phase's verdicts
+        and timings are its own.  The switches need nothing: their heartbeat digest fires on every
+        iteration *change*, so a job that goes back to an older checkpoint is reported at its first
+        FINAL chunk (and the watchdog would start a new incarnation on its own) -- no register
+        reset over P4Runtime, which BMv2 does not support."""
         from controller.watchdog import Watchdog
         if self.pump is None:
             return
-        self.reset_heartbeats()
         expected = [(self.topology.job_id, h.rank) for h in self.topology.trainers()]
         self.watchdog = Watchdog(lag_threshold=self.lag_threshold, silence_s=self.silence_s, expected=expected)
         self.pump.watchdog = self.watchdog
@@ -169,7 +146,8 @@ class Control:
 
     def summary(self) -> dict:
         return {"programmed": self.reports, "heartbeats": len(self.heartbeats), "verdicts": self.verdicts,
-                "shard_map": self.raw.get("shard_map")}
+                "shard_map": self.raw.get("shard_map"), "target": self.target,
+                "pipeline": self.artifacts.source if self.artifacts is not None else None}
 
     def stop(self) -> None:
         if self.pump is not None:

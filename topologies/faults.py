@@ -1,8 +1,10 @@
 """``checkmate faults``: every fault scenario of issue #11 on the Mininet testbed, one table.
 
     checkmate faults [--quick] [--seed S] [--out DIR] [--no-doc] [--trials N] [--only NAME,...]
+                     [--switch embedded|bmv2]
 
-One network (star, 3 trainers, 2 shadows, the embedded switch) and one failure-free **reference** run
+One network (star, 3 trainers, 2 shadows, the embedded switch or, with ``--switch bmv2``, BMv2
+``simple_switch_grpc``) and one failure-free **reference** run
 (its shadows persist every iteration: the per-iteration ground truth).  Then *chains*: fresh shadows,
 a fresh job, and a sequence of *segments* -- one trainer incarnation each.  A segment carries one
 scenario's fault (switch-injected loss on the shadow ports; a shadow killed and restarted; the switch
@@ -19,6 +21,11 @@ and is itself the next scenario's segment; the last one runs to the end.  Per sc
   chain's final model + optimizer equal the reference's tensor by tensor, and every checkpoint the
   shadows hold (in memory and on disk) right after the kill equals the reference shadows' checkpoint
   of the same iteration bit for bit; no file is torn (``store.load_state`` verifies it).
+
+On BMv2 the scenarios it can express run (trainer kills, a shadow killed and restarted, the switch
+restarted and reprogrammed -- the quick suite adds the switch restart there); loss and slow-port
+scenarios need the embedded switch's traffic manager (run-time per-port loss, rate and lossless
+queues, which BMv2 does not have), so they are listed as SKIP with that reason, never run half-way.
 
 Writes ``results/faults/<timestamp>/faults.json`` (+ the testbed's metrics there) and the table into
 ``docs/RELIABILITY.md`` between ``<!-- faults:begin -->`` and ``<!-- faults:end -->`` (``--no-doc``:
@@ -43,6 +50,12 @@ from . import runner as R
 
 DOC = paths.ROOT / "docs" / "RELIABILITY.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
+#: the BMv2 table has its own section, so neither run overwrites the other's
+MARKERS = {"embedded": (BEGIN, END), "bmv2": ("<!-- faults-bmv2:begin -->", "<!-- faults-bmv2:end -->")}
+#: scenarios that change the switch's per-port traffic manager at run time (embedded switch only)
+NEEDS_TM = ("loss", "slow")
+TM_REASON = ("needs the embedded switch's traffic manager (run-time per-port loss, rate, lossless queues); "
+             "BMv2 has none -- run it with --switch embedded")
 NEVER = 10 ** 9  # injector.fail_at until a scenario decides when to kill
 
 
@@ -54,8 +67,8 @@ def row(name, kind, **kw) -> dict:
     return {"name": name, "kind": kind, **kw}
 
 
-def plan(quick: bool, seed: int, trials: int | None, n_trainers: int) -> tuple[list, int]:
-    """``([(chain, [rows])], iters)``."""
+def plan(quick: bool, seed: int, trials: int | None, n_trainers: int, switch: str = "embedded") -> tuple[list, int]:
+    """``([(chain, [rows])], iters)``; on BMv2 the quick chain also restarts the switch."""
     rng = random.Random(seed)
     slow = dict(rate_bps=2e6, queue_depth=8, delay_s=0.002)
 
@@ -65,6 +78,8 @@ def plan(quick: bool, seed: int, trials: int | None, n_trainers: int) -> tuple[l
     if quick:
         chains = [("q", [row("loss 1 % on shadow ports", "loss", tm=dict(drop_prob=0.01), gap=25),
                          row("shadow sh1 killed and restarted mid-run", "shadow", victim="sh1", gap=6),
+                         *([row("switch s1 restarted, controller reprograms", "switch", switch="s1", gap=6)]
+                           if switch == "bmv2" else []),
                          *kills(trials or 1)])]
         return chains, 1200
     chains = [
@@ -80,6 +95,24 @@ def plan(quick: bool, seed: int, trials: int | None, n_trainers: int) -> tuple[l
         ("kill", kills(trials or 10)),
     ]
     return chains, 1200
+
+
+def for_target(chains: list, switch: str) -> tuple[list, list]:
+    """``(chains that run, rows skipped)``: on BMv2 the traffic-manager scenarios are taken out."""
+    if switch == "embedded":
+        return chains, []
+    kept, skipped = [], []
+    for name, rows in chains:
+        skipped += [r for r in rows if r["kind"] in NEEDS_TM]
+        rs = [r for r in rows if r["kind"] not in NEEDS_TM]
+        if rs:
+            kept.append((name, rs))
+    return kept, skipped
+
+
+def skipped_row(r: dict) -> dict:
+    return {"scenario": r["name"], "kind": r["kind"], "identical": "-", "verdict": "SKIP", "failed_checks": [],
+            "lost": "", "recovery_s": None, "resumed_iteration": None, "repeated": None, "skip_reason": TM_REASON}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -145,6 +178,9 @@ class FaultSuite(R.Testbed):
         from switch.tm_client import TMClient
         out = {}
         for sw, port in self.shadow_ports:
+            if self.net.get(sw).tm_addr is None:  # BMv2: no traffic-manager channel
+                out[(sw, port)] = {}
+                continue
             try:
                 with TMClient("127.0.0.1", self.net.get(sw).tm_port) as tm:
                     out[(sw, port)] = tm.stats().get(port, {})
@@ -451,7 +487,8 @@ class FaultSuite(R.Testbed):
 
 PROSE = """\
 `checkmate faults` (full suite, <= 20 min) / `checkmate faults --quick` (`tests/reliability/test_faults.py`,
-~3 min) regenerate this section: one Mininet network (star, 3 trainers, 2 shadows, embedded switch), one
+~3 min) regenerate this section (`--switch bmv2`: the BMv2 section): one Mininet network (star, 3 trainers,
+2 shadows, embedded switch or BMv2), one
 failure-free reference run whose shadows persist every iteration, then chains of trainer incarnations
 (`topologies/faults.py`). Each scenario's fault is injected while the job trains, then a trainer is
 SIGKILLed and the job resumes from the shadows (`trainer_hooks.restore`); the resumed incarnation is the
@@ -493,11 +530,15 @@ shard published past it again.
 def markdown(table: dict) -> str:
     lines = [PROSE, f"Generated by `checkmate faults{' --quick' if table['quick'] else ''}` on {table['date']} "
              f"(seed {table['seed']}, {table['iters']} iterations, star: {table['trainers']} trainers, "
-             f"2 shadows, embedded switch; {table['duration_s']:.0f} s; results in `{table['out']}`).",
+             f"2 shadows, {'BMv2 simple_switch_grpc' if table.get('switch') == 'bmv2' else 'embedded switch'}; "
+             f"{table['duration_s']:.0f} s; results in `{table['out']}`).",
              "",
              "| scenario | what was lost | recovery | resumed at / repeated | bit-identical |",
              "|---|---|---|---|---|"]
     for r in table["rows"]:
+        if r["verdict"] == "SKIP":
+            lines.append(f"| {r['scenario']} | - | - | - | not run: {r['skip_reason']} |")
+            continue
         rec = "-" if r.get("recovery_s") is None else f"{r['recovery_s']:.1f} s"
         if r.get("recovery_note"):
             rec += f" ({r['recovery_note']})"
@@ -508,15 +549,17 @@ def markdown(table: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_doc(md: str, doc: Path = DOC) -> None:
+def write_doc(md: str, doc: Path = DOC, switch: str = "embedded") -> None:
     """Replace only the marked section (re-read right before writing; another part of the file has
     another author)."""
+    begin, end = MARKERS[switch]
     text = doc.read_text() if doc.exists() else "# Reliability and security (issue #11)\n"
-    block = f"{BEGIN}\n{md}{END}"
-    if BEGIN in text and END in text and text.index(BEGIN) < text.index(END):
-        new = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    block = f"{begin}\n{md}{end}"
+    if begin in text and end in text and text.index(begin) < text.index(end):
+        new = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
     else:
-        new = text.rstrip("\n") + "\n\n## Fault scenarios\n\n" + block + "\n"
+        title = "Fault scenarios on BMv2" if switch == "bmv2" else "Fault scenarios"
+        new = text.rstrip("\n") + f"\n\n## {title}\n\n" + block + "\n"
     tmp = doc.with_suffix(".md.tmp-faults")
     tmp.write_text(new)
     os.replace(tmp, doc)
@@ -538,6 +581,8 @@ def parse_args(argv):
     p.add_argument("--no-doc", action="store_true", help="do not write docs/RELIABILITY.md")
     p.add_argument("--keep-ckpt", action="store_true", help="keep the shadows' checkpoint files in the results")
     p.add_argument("--verbose", action="store_true", help="progress bars")
+    p.add_argument("--switch", default="embedded", choices=("embedded", "bmv2"),
+                   help="the switch (bmv2: simple_switch_grpc on PATH; traffic-manager scenarios are skipped)")
     p.add_argument("--doc-from", metavar="FAULTS.json", help="only (re)write the docs/RELIABILITY.md section "
                    "from an earlier run's table, run nothing")
     return p.parse_args(argv)
@@ -547,7 +592,7 @@ def main(argv=None) -> int:
     a = parse_args(sys.argv[1:] if argv is None else argv)
     if a.doc_from:
         table = json.loads(Path(a.doc_from).read_text())
-        write_doc(markdown(table))
+        write_doc(markdown(table), switch=table.get("switch", "embedded"))
         print(f"checkmate faults: wrote the table of {a.doc_from} into {DOC}")
         return 0
     if os.geteuid() != 0:
@@ -556,17 +601,21 @@ def main(argv=None) -> int:
     if shutil.which("mnexec") is None:
         print("checkmate faults: mnexec not found; run `make setup` (apt package mininet)", file=sys.stderr)
         return 2
+    if a.switch == "bmv2" and shutil.which("simple_switch_grpc") is None:
+        print("checkmate faults: --switch bmv2 needs simple_switch_grpc on PATH", file=sys.stderr)
+        return 2
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(a.out) if a.out else paths.RESULTS / "faults" / stamp
     trainers = 3
-    chains, iters = plan(a.quick, a.seed, a.trials, trainers)
+    chains, iters = plan(a.quick, a.seed, a.trials, trainers, a.switch)
     if a.only:
         keep = set(a.only.split(","))
         chains = [c for c in chains if c[0] in keep]
+    chains, skipped = for_target(chains, a.switch)
     iters = a.iters or iters
     targs = R.parse_args(["--topo", "star", "--trainers", str(trainers), "--iters", str(iters), "--out", str(out),
                           "--run", f"faults-{stamp}", "--watchdog-timeout", "2", "--persist-every", "1",
-                          "--shadow-keep", "20", "--phase-timeout", "300"] + ([] if a.verbose else ["--quiet"]))
+                          "--shadow-keep", "20", "--phase-timeout", "300", "--switch", a.switch] + ([] if a.verbose else ["--quiet"]))
     t_start = time.monotonic()
     try:
         suite = FaultSuite(targs, chains, a.seed)
@@ -607,11 +656,13 @@ def main(argv=None) -> int:
                 suite.rows.append({"scenario": r["name"], "kind": r["kind"], "identical": "no", "verdict": "FAIL",
                                    "failed_checks": [f"not run: {error}"], "lost": "", "recovery_s": None,
                                    "resumed_iteration": None, "repeated": None})
-    table = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "quick": a.quick, "seed": a.seed,
+    suite.rows += [skipped_row(r) for r in skipped]
+    ran = [r for r in suite.rows if r["verdict"] != "SKIP"]
+    table = {"switch": a.switch, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "quick": a.quick, "seed": a.seed,
              "iters": iters, "trainers": trainers, "duration_s": round(time.monotonic() - t_start, 1),
              "out": os.path.relpath(out, paths.ROOT) if str(out).startswith(str(paths.ROOT)) else str(out),
              "error": error, "rows": suite.rows,
-             "passed": not error and bool(suite.rows) and all(r["verdict"] == "PASS" for r in suite.rows)}
+             "passed": not error and bool(ran) and all(r["verdict"] == "PASS" for r in ran)}
     try:
         suite.results({"identical": table["passed"]}, error)
     except Exception as e:  # noqa: BLE001 -- the table matters more than the plots
@@ -623,7 +674,7 @@ def main(argv=None) -> int:
     if not a.keep_ckpt:
         shutil.rmtree(out / "ckpt", ignore_errors=True)
     if not a.no_doc:
-        write_doc(md)
+        write_doc(md, switch=a.switch)
     print(md, end="")
     print(f"checkmate faults: {'PASS' if table['passed'] else 'FAIL'} ({table['duration_s']:.0f} s); "
           f"table: {out / 'faults.json'}")

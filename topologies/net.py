@@ -262,8 +262,21 @@ class BMv2Switch(ProcessSwitch):
     def available() -> bool:
         return shutil.which("simple_switch_grpc") is not None
 
+    @property
+    def tm_addr(self) -> None:
+        """BMv2 has no run-time TM channel (loss/slow-port scenarios need the embedded switch)."""
+        return None
+
+    @property
+    def notifications_addr(self) -> str:
+        """Each switch its own nanomsg socket (BMv2's default is per device id, shared by concurrent runs)."""
+        return f"ipc:///tmp/checkmate-bmv2-{self.grpc_port}.ipc"
+
     def command(self) -> list[str]:
-        argv = ["simple_switch_grpc", *self.port_args(), "--device-id", str(self.device_id)]
+        argv = ["simple_switch_grpc", *self.port_args(), "--device-id", str(self.device_id),
+                "--notifications-addr", self.notifications_addr]
+        if self.tm_port:  # the run's port block reserves one per switch: BMv2's Thrift server takes it
+            argv += ["--thrift-port", str(self.tm_port)]
         if self.trace:
             argv += ["--log-file", str(self.trace_file.with_suffix("")), "--log-flush"]
         if self.pcap_dir is not None:
@@ -279,9 +292,17 @@ class BMv2Switch(ProcessSwitch):
                 f.write("### warning: BMv2 ignores per-port loss/delay attributes\n")
         super().start(controllers)
 
+    def stop(self, deleteIntfs=True):
+        super().stop(deleteIntfs)
+        try:
+            os.unlink(self.notifications_addr[len("ipc://"):])
+        except OSError:
+            pass
+
 
 def switch_class(kind: str):
-    """``embedded`` | ``bmv2`` | ``auto`` (BMv2 when ``simple_switch_grpc`` is on PATH, else embedded)."""
+    """``embedded`` | ``bmv2`` | ``auto`` (BMv2 when ``simple_switch_grpc`` is on PATH and its pipeline can be
+    had -- p4c on PATH or ``build/checkmate.bmv2.json`` built --, else embedded)."""
     if kind == "embedded":
         return EmbeddedSwitch
     if kind == "bmv2":
@@ -289,7 +310,9 @@ def switch_class(kind: str):
             raise SwitchStartError("--switch bmv2: simple_switch_grpc is not on PATH")
         return BMv2Switch
     if kind == "auto":
-        return BMv2Switch if BMv2Switch.available() else EmbeddedSwitch
+        from controller.artifacts import artifact_paths, BUILD
+        pipeline = shutil.which("p4c") is not None or artifact_paths(BUILD, "bmv2")[1].is_file()
+        return BMv2Switch if BMv2Switch.available() and pipeline else EmbeddedSwitch
     raise ValueError(f"unknown switch kind {kind!r} (embedded|bmv2|auto)")
 
 

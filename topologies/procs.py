@@ -38,6 +38,16 @@ def proc_starttime(pid: int) -> int | None:
         return None
 
 
+def proc_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of a live process, all its threads (``/proc/<pid>/stat`` fields 14-15)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+        rest = raw[raw.rindex(")") + 2:].split()
+        return (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def alive(pid: int, starttime: int | None = None) -> bool:
     st = proc_starttime(pid)
     return st is not None and (starttime is None or st == starttime)

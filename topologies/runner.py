@@ -573,7 +573,14 @@ class Testbed:
         self.sample_ports(force=True)
         self._counters = self.controller.counters() if self.controller is not None else None
         self._tm_stats = self.tm_stats()
+        self._switch_cpu = self.switch_cpu()
         return self.verify(final_phase)
+
+    def switch_cpu(self) -> dict:
+        """CPU seconds each switch process has used so far (the current process, if it was restarted)."""
+        from .procs import proc_cpu_s
+        return {sw.name: proc_cpu_s(sw.proc.pid) for sw in (self.net.switches if self.net else [])
+                if getattr(sw, "proc", None) is not None}
 
     def tm_stats(self) -> dict:
         """Per-port traffic-manager counters of every switch (enqueued, sent, drops, pauses, ...)."""
@@ -585,7 +592,7 @@ class Testbed:
         except ImportError:
             return out
         for sw in self.net.switches:
-            if not getattr(sw, "tm_port", None) or not hasattr(sw, "tm_addr"):
+            if not getattr(sw, "tm_port", None) or getattr(sw, "tm_addr", None) is None:  # BMv2: no TM
                 continue
             try:
                 with TMClient("127.0.0.1", sw.tm_port) as tm:
@@ -651,6 +658,7 @@ class Testbed:
             "ports": self.port_samples, "heartbeats": self.heartbeats,
             "controller": self.controller.summary() if self.controller is not None else None,
             "switch_counters": self._counters, "tm_stats": self._tm_stats,
+            "switch_cpu_s": getattr(self, "_switch_cpu", None),
             "logs": str(self.logs), "pcaps": str(self.pcaps) if self.pcaps else None,
         }
         self.out.mkdir(parents=True, exist_ok=True)

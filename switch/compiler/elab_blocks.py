@@ -263,6 +263,7 @@ class BlockRules:
         uid = uid[1][0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
+        self.check_type_arity(t, tname)
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
@@ -326,6 +327,30 @@ class BlockRules:
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
+
+    def check_type_arity(self, t: Node, tname: str | None) -> None:
+        """An extern object is specialized with exactly as many type arguments as the
+        included v1model.p4 declares for it -- which depends on V1MODEL_VERSION, as in p4c
+        (default 20180101: ``counter``/``meter`` untyped, ``register<T>``)."""
+        decl = self.externs.get(tname) if tname else None
+        if decl is None or decl.kind != "extern_obj":
+            return
+        want, got = len(decl.tparams or ()), len(t.get("args") or ())
+        if want == got:
+            return
+        ent = self.global_scope.lookup("__v1model_version")
+        v = ent[1]["v"] if ent and ent[0] == "const" else None
+        ver = f" (V1MODEL_VERSION {v})" if v is not None else ""
+        hint = ""
+        if tname in ("counter", "meter", "register") and v is not None:
+            if got > want and v < 20200408:
+                hint = ("; the typed forms counter<I>, meter<I>, register<T, I> need "
+                        "'#define V1MODEL_VERSION 20200408' before '#include <v1model.p4>'")
+            elif got < want and v >= 20200408:
+                hint = ("; with V1MODEL_VERSION >= 20200408 the index type is explicit: "
+                        "counter<I>, meter<I>, register<T, I>")
+        raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
+                       f"but it is specialized with {got}{hint}")
 
     def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""

@@ -366,11 +366,9 @@ class ExpressionRules:
                 if m == "length":
                     return {"op": "pkt_length", "t": ["bit", 32]}, ["bit", 32]
             if bent and bent[0] == "object" and bent[1] == "register" and m == "read":
-                _, _, rec, _ = bent
-                if len(n.args) != 1:
-                    raise E(n.loc, "register.read(index) takes one argument")
-                return {"op": "reg_read", "obj": rec["py"], "i": self.index_expr(n.args[0], scope),
-                        "t": rec["vt"]}, rec["vt"]
+                # v1model.p4 (as p4c ships it) declares only void read(out T, in I).
+                raise E(n.loc, "register.read returns no value in v1model.p4: "
+                               "use read(result, index) as a statement")
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
             ent = scope.lookup(fn.name)

@@ -23,17 +23,15 @@ from controller.reconcile import program_device
 
 @pytest.fixture(scope="module")
 def build_dir(tmp_path_factory):
-    """build/ exactly as `make build` writes it (checkmate-p4c, the embedded compiler)."""
+    """build/ exactly as `make build` writes it (the embedded pair; python -m controller.artifacts)."""
     import subprocess
     import sys
-    from pathlib import Path
 
     from checkmate.paths import P4SRC
     d = tmp_path_factory.mktemp("build")
-    p4c = Path(sys.executable).parent / "checkmate-p4c"
-    subprocess.run([str(p4c), str(P4SRC / "checkmate.p4"), "-o", str(d),
-                    "--p4runtime-files", str(d / "checkmate.p4info.txtpb")], check=True, timeout=120)
-    assert (d / "checkmate.json").is_file()
+    subprocess.run([sys.executable, "-m", "controller.artifacts", str(P4SRC / "checkmate.p4"), "-o", str(d),
+                    "--target", "embedded"], check=True, timeout=120)
+    assert (d / "checkmate.embedded.json").is_file()
     return d
 
 

@@ -53,8 +53,8 @@ def test_jobs_are_independent():
 
 
 def test_after_a_restore_the_first_digests_do_not_flag_the_others():
-    """Heartbeats resume at iteration 4 (the switch's register remembers the old run);
-    the ranks' digests arrive one after the other: nobody is flagged."""
+    """A fresh watchdog; heartbeats resume at iteration 4; the ranks' digests arrive one after
+    the other: nobody is flagged."""
     wd = Watchdog(expected=[(1, 0), (1, 1), (1, 2)], silence_s=0)
     assert wd.observe(Heartbeat(1, 0, 4), now=0) == []
     assert wd.observe(Heartbeat(1, 1, 4), now=0) == []
@@ -62,3 +62,24 @@ def test_after_a_restore_the_first_digests_do_not_flag_the_others():
     feed(wd, 5, [0, 1], t=1)
     v = feed(wd, 6, [0, 1], t=2)
     assert [(x.rank, x.hung) for x in v] == [(2, True)]
+
+
+def test_a_restarted_job_is_a_new_incarnation_at_its_first_digest():
+    """The switch reports every iteration change, so a rank going back means the job restarted:
+    its ranks are watched afresh from the restart (no register reset, no call into the watchdog)."""
+    wd = Watchdog(expected=[(1, 0), (1, 1), (1, 2)], lag_threshold=2, silence_s=0)
+    for it in range(6):
+        feed(wd, it, [0, 1] if it >= 3 else [0, 1, 2], t=it)
+    assert [s.rank for s in wd.hung()] == [2]  # rank 2 died at iteration 2
+    v = wd.observe(Heartbeat(1, 0, 3), now=10)  # the job resumed from the checkpoint at 3
+    assert [(x.rank, x.hung, x.reason) for x in v] == [(2, False, "job restarted at iteration 3")]
+    assert {r["rank"]: r["iteration"] for r in wd.snapshot(now=10)} == {0: 3, 1: None, 2: None}
+    assert feed(wd, 3, [1, 2], t=10) == [] and feed(wd, 4, [0, 1, 2], t=11) == []
+    # after the restart the watchdog works as before: rank 1 stalls and is flagged
+    feed(wd, 5, [0, 2], t=12)
+    v = feed(wd, 6, [0, 2], t=13)
+    assert [(x.rank, x.hung) for x in v] == [(1, True)] and "2 behind" in v[0].reason
+    # another job is not touched by job 1's restart
+    wd.observe(Heartbeat(2, 0, 9), now=14)
+    wd.observe(Heartbeat(1, 0, 0), now=15)
+    assert {(r["job_id"], r["rank"]): r["iteration"] for r in wd.snapshot(now=15)}[(2, 0)] == 9

@@ -90,15 +90,26 @@ def test_unmapped_job_not_copied(mkframe, star):
     assert out_ports(outs) == [2] and sw.digests == []
 
 
-def test_heartbeat_digest_only_on_advance(mkframe, star):
+def test_heartbeat_digest_on_every_iteration_change(mkframe, star):
     topo, sw = star
-    for it in (5, 5, 4, 6, 6, 0):
+    for it in (5, 5, 6, 6, 7):
         sw.pipe.process(1, mkframe(topo, "h1", "h2", iteration=it))
     sw.pipe.process(2, mkframe(topo, "h2", "h1", iteration=5))
     sw.pipe.process(2, mkframe(topo, "h2", "h1", iteration=5, flags=0))  # untagged: no heartbeat
     sw.pipe.process(2, mkframe(topo, "h2", "h1", iteration=9, flags=0))
     assert sw.digests == [("heartbeat_digest_t", (1, 0, 5)), ("heartbeat_digest_t", (1, 0, 6)),
-                          ("heartbeat_digest_t", (1, 1, 5))]
+                          ("heartbeat_digest_t", (1, 0, 7)), ("heartbeat_digest_t", (1, 1, 5))]
+
+
+def test_heartbeat_restarted_job_is_seen_at_its_first_chunk(mkframe, star):
+    """A job restarted from an older checkpoint goes back in iterations: the switch reports it at
+    once, with nothing reset from the control plane (BMv2 cannot write registers over P4Runtime)."""
+    topo, sw = star
+    for it in (6, 7, 7):
+        sw.pipe.process(1, mkframe(topo, "h1", "h2", iteration=it))
+    for it in (4, 4, 5, 0):  # new incarnation resumes at 4; then a fresh job at 0
+        sw.pipe.process(1, mkframe(topo, "h1", "h2", iteration=it))
+    assert [d[1][2] for d in sw.digests] == [6, 7, 4, 5, 0]
 
 
 def test_heartbeat_iteration_zero_counts(mkframe, star):

@@ -27,6 +27,7 @@ extern packet_out {
 
 extern void verify(in bool check, in error toSignal);
 
+@noWarn("unused")
 action NoAction() {}
 
 match_kind {
@@ -34,5 +35,8 @@ match_kind {
     ternary,
     lpm
 }
+
+extern bool static_assert(bool check, string message);
+extern bool static_assert(bool check);
 
 #endif

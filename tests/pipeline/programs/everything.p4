@@ -1,5 +1,7 @@
 // Every construct of the supported subset in one v1model program (issue #3 acceptance).
 // Frame: ethernet / ctl_t (op selects the path) / optional tag stack / ipv4 / payload.
+/* the typed counter<I> / register<T, I> forms: */
+#define V1MODEL_VERSION 20200408
 #include <core.p4>
 #include <v1model.p4>
 
@@ -60,7 +62,7 @@ control MyIngress(inout headers hdr, inout meta_t meta, inout standard_metadata_
     counter<bit<32>>(8, CounterType.packets_and_bytes) by_op;
     direct_counter(CounterType.packets) route_hits;
     register<bit<32>, bit<32>>(4) seen;
-    meter(4, MeterType.packets) m;
+    meter<bit<32>>(4, MeterType.packets) m;
     direct_meter<bit<8>>(MeterType.bytes) dm;
     bit<8> local = 0;
 
@@ -129,7 +131,9 @@ control MyIngress(inout headers hdr, inout meta_t meta, inout standard_metadata_
             hash(hdr.ctl.r32, HashAlgorithm.crc32, 32w0, { hdr.ctl.a, hdr.ctl.b }, 33w4294967296);
             random(meta.tmp, 8w1, 8w1);
             hdr.ctl.ntags = meta.tmp + local;
-            seen.write(0, seen.read(0) + 1);
+            bit<32> seen_v;
+            seen.read(seen_v, 0);
+            seen.write(0, seen_v + 1);
             m.execute_meter(32w0, meta.color);
             if (hdr.tags[0].isValid()) { hdr.tags.pop_front(1); }
             else { hdr.tags.push_front(1); hdr.tags[0].setValid(); hdr.tags[0].v = 5; hdr.tags[0].last = 1; }

@@ -1,5 +1,7 @@
 // Multicast with egress_rid rewrites, digest of a struct, indexed counters,
 // registers, mark_to_drop in egress, update_checksum -- the Checkmate pattern.
+/* the typed counter<I> / register<T, I> forms: */
+#define V1MODEL_VERSION 20200408
 #include <core.p4>
 #include <v1model.p4>
 
