@@ -241,8 +241,11 @@ def summary(res: dict) -> str:
         if c.get("error"):
             L.append(f"  rank {r}: {c['error']}")
         else:
+            cats = ", ".join(f"{k} {v['compared']}" + (f" ({v['mismatches']} differ)" if v["mismatches"] else "")
+                             for k, v in (c.get("categories") or {}).items() if v["compared"])
             L.append(f"  rank {r}: {c['tensors']} tensors / {c['elements']} elements compared, "
-                     f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else ""))
+                     f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else "")
+                     + (f"; compared: {cats}" if cats else ""))
     for phase, tr in ((ver.get("trajectory") or {}).items()):
         if tr.get("iterations"):
             L.append(f"  {phase} losses vs reference: " + (f"first difference at {tr['first_difference']}"

@@ -11,7 +11,7 @@ Per feature (``FEATURES``), every rank:
    fresh optimizer, ``trainer_hooks.restore`` from the shadows, the scheduler fast-forwarded, attach
    again and train to ``ITERS``; the final state (parameters, buffers, optimizer state and step
    counters, scheduler counters) is compared bit for bit with the reference by
-   ``topologies.verify.compare``.
+   ``topologies.verify.compare_states``.
 
 ``bn_buffers_dropped`` is the negative control: it restores like ``bn`` and then puts a fresh
 model's buffers back, as a checkpoint without buffers would -- the comparison must fail.
@@ -37,7 +37,7 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import trainer_hooks
-from topologies.verify import compare
+from topologies.verify import compare_states
 
 ITERS, STOP = 8, 4
 if "checkmate_example_models" not in sys.modules:  # examples/models.py, as examples/ddp_train.py loads it
@@ -189,7 +189,7 @@ def run(feature: str, rank: int, args, *, seed: int, shadows=(), iters=ITERS, re
     ckpt.close()
     state = {"model": model.state_dict(), "optimizer": opt.state_dict(),
              "scheduler": {k: v for k, v in sched.state_dict().items() if k not in ("lr_lambdas", "_schedulers")},
-             "iteration": iters}
+             "iteration": iters, "buffer_names": [n for n, _ in model.named_buffers()]}
     return state, start, skipped
 
 
@@ -218,11 +218,8 @@ def main() -> int:
                 ref = run(feature, args.rank, args, seed=3)[0]
                 run(feature, args.rank, args, seed=3, shadows=shadows, iters=STOP)  # then it "dies"
                 got, start, skipped = run(feature, args.rank, args, seed=99, shadows=shadows, restore=True)
-                c = compare(ref, got)
-                res.update(c.as_dict(), resumed_at=start, skipped=skipped,
-                           buffers=[n for n in ref["model"] if n.endswith(("running_mean", "running_var",
-                                                                               "num_batches_tracked"))],
-                           mismatch_paths=sorted({m.split(":")[0] for m in c.mismatches})[:20])
+                c = compare_states(ref, got)
+                res.update(c.as_dict(), resumed_at=start, skipped=skipped, mismatch_paths=sorted({m.split(":")[0] for m in c.mismatches})[:20])
             except Exception:  # noqa: BLE001 - reported per feature, the run continues
                 res["error"] = traceback.format_exc()
                 dist.barrier()
