@@ -213,6 +213,10 @@ def summary(res: dict) -> str:
     L.append(f"  topology {topo.get('kind', cfg.get('topo'))}: {n_tr} trainers, {n_sh} shadows, "
              f"{len(topo.get('switches', {}))} switch(es) [{res.get('switch')}], mtu {cfg.get('mtu')}, "
              f"{cfg.get('iters')} iterations, mode {cfg.get('mode')}")
+    mi = res.get("model") or {}
+    if mi:
+        L.append(f"  model {mi.get('model')}: {mi.get('parameters', 0):,} parameters, "
+                 f"{mi.get('buffers', 0):,} buffer elements")
     for name, ph in res.get("phases", {}).items():
         dur = (ph.get("t_end") or 0) - (ph.get("t_start") or 0)
         line = f"  {name:>9}: {dur:6.1f}s"
