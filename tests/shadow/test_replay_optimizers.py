@@ -95,3 +95,18 @@ def test_unsupported_optimizers_are_named(opt_cls):
         optimizer_kind(opt)
     with pytest.raises(ProtocolError, match="supported optimizers"):
         OptimizerSpec.from_optimizer(opt)
+
+
+def test_export_includes_buffers_and_frozen_params():
+    """``checkmate export``: the buffer shard's buffers and frozen params land in the model dict."""
+    from shadow import export
+    from shadow.protocol import ShardState
+    specs = [ParamSpec(0, "w", (2, 2), group=0), ParamSpec(1, "frozen.w", (3,), group=-1), ParamSpec(2, "b", (2,), group=0)]
+    spec = OptimizerSpec("adamw", False, False, [{"lr": 1e-3, "betas": [0.9, 0.999], "eps": 1e-8, "weight_decay": 0.0}])
+    s0 = ShardState(1, 0, 5, {0: torch.ones(2, 2)}, {0: {"step": torch.tensor(5.0)}}, spec, specs, 2,
+                    buffers={"bn.running_mean": torch.full((2,), 0.5)}, frozen={"frozen.w": torch.arange(3.0)})
+    s1 = ShardState(1, 1, 5, {2: torch.zeros(2)}, {}, spec, specs, 2)
+    sd = export.assemble([s0, s1])
+    assert torch.equal(sd["model"]["bn.running_mean"], torch.full((2,), 0.5))
+    assert torch.equal(sd["model"]["frozen.w"], torch.arange(3.0))
+    assert sd["optimizer"]["param_groups"][0]["params"] == [0, 1]  # the frozen one is in no group
