@@ -112,7 +112,10 @@ class OptimizerReplica:
             self.iteration += 1
             self.buffers = buffers
             return
-        no_grad = set(manifest.no_grad or ())
+        no_grad = manifest.no_grad or []
+        if not isinstance(no_grad, list) or not all(type(i) is int for i in no_grad):
+            raise ProtocolError(f"Manifest {manifest.iteration}: field 'no_grad' must be a list of param ids")
+        no_grad = set(no_grad)
         lay = self.layout
         grads = []
         for pid in lay.owned:

@@ -110,3 +110,15 @@ def test_export_includes_buffers_and_frozen_params():
     assert torch.equal(sd["model"]["bn.running_mean"], torch.full((2,), 0.5))
     assert torch.equal(sd["model"]["frozen.w"], torch.arange(3.0))
     assert sd["optimizer"]["param_groups"][0]["params"] == [0, 1]  # the frozen one is in no group
+
+
+def test_malformed_no_grad_is_refused():
+    ps, opt = make("sgd", False)
+    specs = [ParamSpec(i, f"p{i}", s, group=0 if i in (0, 2) else 1) for i, s in enumerate(SHAPES)]
+    owner = {i: 0 for i in range(4)}
+    boot = Bootstrap(1, 0, 0, specs, ShardMap(1, 1, owner), OptimizerSpec.from_optimizer(opt),
+                     {i: p.detach().clone() for i, p in enumerate(ps)}, {})
+    lay = ShardLayout.build(specs, owner, 0)
+    rep = OptimizerReplica(boot, lay)
+    with pytest.raises(ProtocolError, match="'no_grad'"):
+        rep.step(Manifest(1, 1, [1e-3, 1e-3], no_grad="12"), bytearray(lay.total_bytes))
