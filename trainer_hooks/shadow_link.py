@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import torch
 
 from shadow.client import ShadowClient
-from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
+from shadow.protocol import DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
 from trainer_hooks.buffers import BUFFER_SHARD, capture_buffers, capture_frozen
 from trainer_hooks.iteration import IterationRecord
 
@@ -67,9 +67,10 @@ def param_specs(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> lis
         if id(p) not in group_of and p.requires_grad:
             raise ValueError(f"parameter {names.get(id(p), pid)!r} (param_id {pid}) is not in the optimizer; "
                              "Checkmate replays the optimizer over every parameter of the model")
-        if p.dtype != torch.float32:
+        if p.dtype != torch.float32 and (p.requires_grad or p.dtype not in DTYPE_NAMES):
             raise ValueError(f"parameter {names.get(id(p))!r} is {p.dtype}; the Checkmate ring carries float32")
-        specs.append(ParamSpec(pid, names.get(id(p), str(pid)), tuple(p.shape), "float32", group_of.get(id(p), -1)))
+        specs.append(ParamSpec(pid, names.get(id(p), str(pid)), tuple(p.shape), DTYPE_NAMES[p.dtype],
+                               group_of.get(id(p), -1)))
     return specs
 
 
