@@ -24,7 +24,6 @@ import contextlib
 import datetime
 import importlib.util
 import json
-import os
 import sys
 import traceback
 import warnings
@@ -82,17 +81,14 @@ def build(feature: str, seed: int):
     torch.manual_seed(seed)
     ddp_kw = {"bucket_cap_mb": 0.001}
 
-    def digits(it, rank, n=16):
+    def vectors(it, rank, n=16, width=12, scale=1.0):
         g = torch.Generator().manual_seed(7919 * it + rank)
-        return torch.randn(n, 12, generator=g), torch.randint(0, 4, (n,), generator=g)
+        return torch.randn(n, width, generator=g) * scale, torch.randint(0, 4, (n,), generator=g)
 
-    batch, loss = digits, F.cross_entropy
+    batch, loss = vectors, F.cross_entropy
     if feature.startswith("bn"):
-        model = models.ResNet(channels=4, blocks=2, classes=4)
-
-        def batch(it, rank, n=16):
-            g = torch.Generator().manual_seed(7919 * it + rank)
-            return torch.randn(n, 64, generator=g) * (1 + 0.1 * it), torch.randint(0, 4, (n,), generator=g)
+        model = models.ResNet(channels=4, blocks=2, classes=4)  # 8x8 "images", shifting statistics
+        batch = lambda it, rank: vectors(it, rank, width=64, scale=1 + 0.1 * it)  # noqa: E731
         opt = torch.optim.AdamW(two_groups(model), lr=1e-2, foreach=False)
     elif feature == "tied":
         model = models.GPT(vocab=32, dim=16, layers=1, heads=2, context=8)
