@@ -48,7 +48,7 @@ models = sys.modules["checkmate_example_models"]
 
 
 class Branchy(nn.Module):
-    """``extra`` is used only on even iterations (set by the loop): unused params in odd ones."""
+    """``extra`` is used only in some iterations (set by the loop): unused params, locally or globally."""
 
     def __init__(self):
         super().__init__()
@@ -162,8 +162,8 @@ def run(feature: str, rank: int, args, *, seed: int, shadows=(), iters=ITERS, re
     amp = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if feature == "amp" else contextlib.nullcontext
     skipped = 0
     for it in range(start + 1, iters + 1):
-        if feature == "unused":
-            model.use_extra = it % 2 == 0
+        if feature == "unused":  # unused on both ranks in iterations 1, 5, 7; on one rank in 2, 3, 4, 8
+            model.use_extra = it % (2 + rank) == 0
         x, y = batch(it, rank)
         for k, (xs, ys) in enumerate(zip(x.chunk(accum), y.chunk(accum))):
             with (contextlib.nullcontext() if k == accum - 1 else ddp.no_sync()):
@@ -172,6 +172,8 @@ def run(feature: str, rank: int, args, *, seed: int, shadows=(), iters=ITERS, re
                 if feature == "nonfinite" and it in (3, 6) and rank == 1:
                     loss = loss * float("inf")  # an overflow on one rank: every rank sees a non-finite norm
                 loss.backward()
+        if feature == "unused":  # DDP leaves .grad None only where no rank used the branch
+            assert (model.extra.weight.grad is None) == (it in (1, 5, 7)), (it, rank)
         norm = ckpt.clip_grad_norm_(0.5) if feature in ("groups_sched_clip", "nonfinite", "bn", "tied") else None
         if norm is not None and not torch.isfinite(norm):  # GradScaler-like: no step, the iteration counts
             ckpt.skip_step()
