@@ -50,12 +50,12 @@ ALL_METHODS = ("none", "checkmate", "host", *PERIODIC)
 
 
 def load_example():
-    """examples/ddp_train.py as a module (examples/ is not a package): build, load_data, batch_indices."""
+    """examples/ddp_train.py as a module (examples/ is not a package): build_all, load_data, models."""
     path = ROOT / "examples" / "ddp_train.py"
     spec = importlib.util.spec_from_file_location("checkmate_example_ddp_train", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    for name in ("build", "load_data", "batch_indices", "parse_args"):
+    for name in ("build_all", "load_data", "batch_indices", "parse_args", "models"):
         if not hasattr(mod, name):
             raise ImportError(f"{path} has no {name}()")
     return mod
@@ -135,8 +135,8 @@ class SegmentLog:
 
 
 def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq: int = 0) -> dict:
-    x_all, y_all = data
-    model, opt, sched = ex.build(bargs)
+    task, opt, sched = ex.build_all(bargs, data)  # --train-arg=--model=cnn|gpt picks the model
+    model = task.model
     ddp = DDP(model, bucket_cap_mb=bargs.bucket_cap_mb)
     if method == "checkmate":
         mode, job, shadows = "switch", a.job_id, [s for s in a.shadows.split(",") if s]
@@ -163,8 +163,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
         if it == a.warmup + 1:
             t_first = time.perf_counter()
         t0 = time.perf_counter()
-        idx = ex.batch_indices(len(x_all), bargs.seed, it, a.rank, a.world_size, bargs.batch)
-        loss = torch.nn.functional.cross_entropy(ddp(x_all[idx]), y_all[idx])
+        x, y = task.batch(it, a.rank, a.world_size, bargs.batch)
+        loss = task.loss(ddp(x), y)
         loss.backward()
         if bargs.clip > 0:
             ckpt.clip_grad_norm_(bargs.clip)
@@ -209,7 +209,7 @@ def main(argv=None) -> int:
                             timeout=datetime.timedelta(seconds=120))
     # DCP's background collectives get their own group: never interleaved with the job's barriers
     dcp_pg = dist.new_group(backend="gloo") if "dcp-async" in a.methods else None
-    data = ex.load_data()
+    data = ex.models.load_corpus(bargs.corpus) if bargs.model == "gpt" else ex.load_data()
     log = SegmentLog(a.segments, a.rank)
     plan = schedule(a.methods, a.everys, a.rounds)
     log.write(event="start", segments=len(plan), methods=a.methods, everys=a.everys, iters=a.iters,

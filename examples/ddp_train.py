@@ -1,12 +1,20 @@
 #!/usr/bin/env python
 """Data-parallel training with Checkmate: a complete script, the hook attached in one line.
 
-The model is a small MLP on scikit-learn's bundled ``load_digits`` (8x8 images of digits,
-shipped with scikit-learn, so every machine has the data without a download).  Everything that
-could make a resumed run differ from an uninterrupted one is a pure function of
-``(seed, iteration, rank)``: the batch each rank sees (a permutation seeded by the iteration),
-the LR (a LambdaLR schedule, fast-forwarded on resume), and the model has no dropout.  So
-``--resume`` after a failure continues *bit-identically*.
+``--model mlp`` (default) is a small MLP on scikit-learn's bundled ``load_digits`` (8x8 images of
+digits, shipped with scikit-learn, so every machine has the data without a download);
+``--model cnn`` a small ResNet with BatchNorm on the same images; ``--model gpt`` a small
+decoder-only transformer with tied embeddings on a text file of the Python standard library
+(``examples/models.py``).  Everything that could make a resumed run differ from an uninterrupted
+one is a pure function of ``(seed, iteration, rank)``: the batch each rank sees (a permutation
+seeded by the iteration), the LR (a LambdaLR schedule, fast-forwarded on resume), and no model
+has dropout.  So ``--resume`` after a failure continues *bit-identically* -- BatchNorm's running
+statistics included (the hook carries rank 0's buffers to the shadows).
+
+Loop features, all resumed bit-identically: ``--optimizer adamw|adam|sgd|nesterov`` (two param
+groups, weight decay on the weights only), ``--accum K`` (K micro-batches per iteration, the
+first K-1 under ``ddp.no_sync()``), ``--amp`` (bf16 autocast on CPU), clipping (``--clip``), and
+a step with a non-finite gradient norm is skipped (``ckpt.skip_step()``) as a GradScaler would.
 
 Rendezvous, either explicit::
 
@@ -23,7 +31,9 @@ the shadows' newest consistent iteration and training continues from there.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import importlib.util
 import json
 import os
 import sys
@@ -36,6 +46,20 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 import trainer_hooks
 
+
+def _load_models():
+    """``examples/models.py`` next to this file (the script runs from anywhere, also loaded by path)."""
+    name = "checkmate_example_models"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(__file__), "models.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+models = _load_models()
+load_data, batch_indices = models.load_digits, models.batch_indices  # the mlp's data (tests use them)
 
 def parse_args(argv=None) -> argparse.Namespace:
     env = os.environ
@@ -64,7 +88,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--lr-halflife", type=float, default=200.0, help="iterations per halving of the LR")
     ap.add_argument("--clip", type=float, default=1.0, help="max grad norm (0: no clipping)")
-    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--model", choices=models.MODELS, default="mlp", help="mlp (default) | cnn | gpt")
+    ap.add_argument("--hidden", type=int, default=None,
+                    help="width: mlp hidden units (128), cnn channels (16), gpt embedding size (128)")
+    ap.add_argument("--layers", type=int, default=None, help="cnn residual blocks (2), gpt blocks (4)")
+    ap.add_argument("--heads", type=int, default=4, help="gpt attention heads")
+    ap.add_argument("--context", type=int, default=64, help="gpt context length (tokens)")
+    ap.add_argument("--corpus", default=None, help="gpt training text (default: the stdlib's argparse.py)")
+    ap.add_argument("--optimizer", choices=("adamw", "adam", "sgd", "nesterov"), default="adamw")
+    ap.add_argument("--foreach", action="store_true", help="the optimizer's foreach implementation")
+    ap.add_argument("--accum", type=int, default=1, help="micro-batches per iteration (no_sync accumulation)")
+    ap.add_argument("--amp", action="store_true", help="bf16 autocast (CPU) for forward and loss")
     ap.add_argument("--bucket-cap-mb", type=float, default=25.0)
     args = ap.parse_args(argv)
     if args.print_shard_plan is not None:
@@ -75,55 +109,38 @@ def parse_args(argv=None) -> argparse.Namespace:
         ap.error(f"--rank {args.rank} outside 0..{args.world_size - 1}")
     if args.resume and not args.shadows:
         ap.error("--resume needs --shadows")
+    if args.accum < 1:
+        ap.error("--accum must be >= 1")
     return args
 
 
-# -- data: the digits, deterministic per (seed, iteration, rank) -------------------------------
-def load_data() -> tuple[torch.Tensor, torch.Tensor]:
-    """``sklearn.datasets.load_digits()``: 1797 8x8 images, 64 features in 0..16, 10 classes.
-
-    The CSV scikit-learn ships is read directly when present: importing scikit-learn costs each
-    rank more CPU time than a short training run.  Same numbers either way.
-    """
-    import importlib.util
-    from pathlib import Path
-    import numpy as np
-    spec = importlib.util.find_spec("sklearn")
-    csv = Path(spec.origin).parent / "datasets" / "data" / "digits.csv.gz" if spec and spec.origin else None
-    if csv is not None and csv.exists():
-        data = np.loadtxt(csv, delimiter=",")
-        feats, target = data[:, :-1], data[:, -1].astype(np.int64)
+# -- model, data, optimizer, schedule ---------------------------------------------------------------
+def build_all(args, data=None):
+    """``(task, optimizer, scheduler)``: the model with its data (``examples/models.py``), AdamW /
+    Adam / SGD over two param groups (weight decay on the >= 2-D weights only), a LambdaLR."""
+    task = models.build_task(args.model, seed=args.seed, hidden=args.hidden, layers=args.layers, heads=args.heads,
+                             context=args.context, corpus=args.corpus, data=data)
+    model = task.model
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    groups = [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}]
+    foreach = True if args.foreach else False
+    if args.optimizer == "adamw":
+        opt = torch.optim.AdamW(groups, lr=args.lr, foreach=foreach)
+    elif args.optimizer == "adam":
+        opt = torch.optim.Adam(groups, lr=args.lr, foreach=foreach)
     else:
-        from sklearn.datasets import load_digits
-        d = load_digits()
-        feats, target = d.data, d.target
-    return torch.tensor(feats, dtype=torch.float32) / 16.0, torch.tensor(target, dtype=torch.int64)
-
-
-def batch_indices(n: int, seed: int, iteration: int, rank: int, world: int, batch: int) -> torch.Tensor:
-    """This rank's samples for ``iteration``: one permutation per iteration, sliced by rank."""
-    g = torch.Generator().manual_seed(seed * 1_000_003 + iteration)
-    perm = torch.randperm(n, generator=g)
-    need = world * batch
-    if need > n:
-        perm = perm.repeat(-(-need // n))
-    return perm[rank * batch:(rank + 1) * batch]
-
-
-# -- model, optimizer, schedule ------------------------------------------------------------------
-def build(args):
-    torch.manual_seed(args.seed)
-    model = torch.nn.Sequential(
-        torch.nn.Linear(64, args.hidden), torch.nn.GELU(),
-        torch.nn.Linear(args.hidden, args.hidden // 2), torch.nn.GELU(),
-        torch.nn.Linear(args.hidden // 2, 10))
-    decay = [p for n, p in model.named_parameters() if n.endswith("weight")]
-    no_decay = [p for n, p in model.named_parameters() if n.endswith("bias")]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
-                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, foreach=False)
+        opt = torch.optim.SGD(groups, lr=args.lr, momentum=0.9, nesterov=args.optimizer == "nesterov",
+                              foreach=foreach)
     warmup, halflife = 10, args.lr_halflife  # independent of --iters, so a resumed run agrees
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: min(1.0, (i + 1) / warmup) * 0.5 ** (i / halflife))
-    return model, opt, sched
+    return task, opt, sched
+
+
+def build(args, data=None):
+    """``(model, optimizer, scheduler)`` (the testbed computes the shard map from this)."""
+    task, opt, sched = build_all(args, data)
+    return task.model, opt, sched
 
 
 def fast_forward(sched, iterations: int) -> None:
@@ -132,6 +149,15 @@ def fast_forward(sched, iterations: int) -> None:
         warnings.simplefilter("ignore")  # "scheduler.step() before optimizer.step()"
         for _ in range(iterations):
             sched.step()
+
+
+def final_state(iteration: int, model, opt, sched) -> dict:
+    """What ``--save-final`` writes and ``topologies/verify.py`` compares: the full training state --
+    parameters and buffers (the state dict, with the names of the buffers), optimizer state and
+    per-parameter step counters, the scheduler's counters, the iteration."""
+    return {"iteration": iteration, "model": model.state_dict(), "optimizer": opt.state_dict(),
+            "scheduler": {k: v for k, v in sched.state_dict().items() if k != "lr_lambdas"},
+            "buffer_names": [n for n, _ in model.named_buffers()]}
 
 
 def open_metrics(path: str | None, rank: int):
@@ -177,8 +203,8 @@ def main(argv=None) -> int:
         init = "env://"  # torchrun (its agent hosts the store) or a hand-set environment
     dist.init_process_group("gloo", init_method=init, rank=args.rank, world_size=args.world_size,
                             timeout=datetime.timedelta(seconds=120))
-    x_all, y_all = load_data()
-    model, opt, sched = build(args)
+    task, opt, sched = build_all(args)
+    model = task.model
     ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb)
 
     start = 0
@@ -198,26 +224,34 @@ def main(argv=None) -> int:
         return 1
 
     metrics = open_metrics(args.metrics, args.rank)
+    amp = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if args.amp else contextlib.nullcontext
     for it in range(start + 1, args.iters + 1):
         t0 = time.perf_counter()
-        idx = batch_indices(len(x_all), args.seed, it, args.rank, args.world_size, args.batch)
-        loss = torch.nn.functional.cross_entropy(ddp(x_all[idx]), y_all[idx])
-        loss.backward()
-        if args.clip > 0:
-            ckpt.clip_grad_norm_(args.clip)
-        opt.step()
+        x, y = task.batch(it, args.rank, args.world_size, args.batch * args.accum)
+        total = 0.0
+        for k, (xs, ys) in enumerate(zip(x.chunk(args.accum), y.chunk(args.accum))):
+            last = k == args.accum - 1
+            with (contextlib.nullcontext() if last else ddp.no_sync()):  # all-reduce once, after the last
+                with amp():
+                    loss = task.loss(ddp(xs), ys) / args.accum
+                loss.backward()
+            total += loss.item()
+        norm = ckpt.clip_grad_norm_(args.clip) if args.clip > 0 else None
+        if norm is not None and not torch.isfinite(norm):
+            ckpt.skip_step()  # what a GradScaler does on inf/nan: no step, the iteration still counts
+        else:
+            opt.step()
         sched.step()
         opt.zero_grad(set_to_none=True)
         if metrics is not None:
-            metrics.write(json.dumps({"iteration": it, "rank": args.rank, "loss": loss.item(),
+            metrics.write(json.dumps({"iteration": it, "rank": args.rank, "loss": total,
                                       "iter_time": time.perf_counter() - t0}) + "\n")
 
     if ckpt.link is not None and not ckpt.wait_for_shadows(args.iters, timeout=60):
         print(f"warning: shadows did not publish iteration {args.iters} in time", file=sys.stderr)
     ckpt.close()
     if args.save_final and ("{rank}" in args.save_final or args.rank == 0):
-        torch.save({"iteration": args.iters, "model": model.state_dict(), "optimizer": opt.state_dict()},
-                   args.save_final.format(rank=args.rank))
+        torch.save(final_state(args.iters, model, opt, sched), args.save_final.format(rank=args.rank))
     if metrics is not None:
         metrics.close()
     dist.barrier()

@@ -186,16 +186,24 @@ def assemble(states: list[ShardState]) -> dict:
                 raise ExportError(f"param {pid} ({s0.params[pid].name}) is held by two shards")
             tensors[pid] = t
         opt_state.update(s.opt_state)
+    buffers, frozen = {}, {}
+    for s in states:  # the buffer shard's buffers and frozen params (trainer_hooks/buffers.py)
+        buffers.update(getattr(s, "buffers", {}) or {})
+        frozen.update(getattr(s, "frozen", {}) or {})
+    for p in s0.params:
+        if p.param_id not in tensors and p.name in frozen:
+            tensors[p.param_id] = frozen[p.name]
     missing = [p.name for p in s0.params if p.param_id not in tensors]
     if missing:
         raise ExportError(f"params not held by any shard: {missing[:5]}")
     # the newest LR per group is known only to shards that own a param of that group
     groups = [dict(g) for g in s0.optimizer.param_groups]
     for s in states:
-        owned_groups = {s0.params[pid].group for pid in s.tensors}
+        owned_groups = {s0.params[pid].group for pid in s.tensors} - {-1}
         for g in owned_groups:
             groups[g]["lr"] = s.optimizer.param_groups[g]["lr"]
     model = {p.name: tensors[p.param_id] for p in s0.params}
+    model.update(buffers)
     index, state, pgroups = 0, {}, []
     for g, hp in enumerate(groups):
         ids = []

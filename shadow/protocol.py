@@ -95,7 +95,9 @@ class OptimizerSpec:
     """The trainer's optimizer: kind, variant, and each param group's hyperparameters.
 
     ``param_groups`` holds one dict per group in ``optimizer.param_groups`` order, without
-    ``params`` (e.g. ``lr``, ``betas``, ``eps``, ``weight_decay``, ``amsgrad``, ``maximize``).
+    ``params`` (e.g. ``lr``, ``betas``, ``eps``, ``weight_decay``, ``amsgrad``, ``maximize``;
+    ``momentum``, ``dampening``, ``nesterov`` for SGD).  ``kind``: ``adamw``, ``adam`` or ``sgd``
+    (:mod:`shadow.optimizers`).
     """
 
     kind: str = "adamw"
@@ -105,19 +107,22 @@ class OptimizerSpec:
 
     @classmethod
     def from_optimizer(cls, opt: torch.optim.Optimizer) -> "OptimizerSpec":
-        """Describe a live ``torch.optim.AdamW`` (helper for the trainer side and tests)."""
-        if not isinstance(opt, torch.optim.AdamW):
-            raise ProtocolError(f"OptimizerSpec: field 'kind': only torch.optim.AdamW is replayed, got {type(opt).__name__}")
+        """Describe a live AdamW / Adam / SGD (``shadow.optimizers.SUPPORTED``; anything else is refused)."""
+        from .optimizers import UnsupportedOptimizer, optimizer_kind
+        try:
+            kind = optimizer_kind(opt)
+        except UnsupportedOptimizer as e:
+            raise ProtocolError(f"OptimizerSpec: field 'kind': {e}") from None
         groups = []
         for i, g in enumerate(opt.param_groups):
-            for k in ("lr", "eps", "weight_decay"):
+            for k in ("lr", "eps", "weight_decay", "momentum"):
                 if isinstance(g.get(k), torch.Tensor):
                     raise ProtocolError(f"OptimizerSpec: param_groups[{i}] field '{k}' is a tensor; the shadow "
                                         f"replays Python-float hyperparameters only (tensor LR takes other kernels)")
             groups.append({k: (list(v) if isinstance(v, tuple) else v) for k, v in g.items()
                            if k != "params" and isinstance(v, (int, float, bool, str, tuple, list, type(None)))})
         first = opt.param_groups[0]
-        return cls(kind="adamw", foreach=first.get("foreach"), fused=bool(first.get("fused") or False),
+        return cls(kind=kind, foreach=first.get("foreach"), fused=bool(first.get("fused") or False),
                    param_groups=groups)
 
 
@@ -151,6 +156,12 @@ class Bootstrap:
     optimizer: OptimizerSpec
     tensors: dict[int, torch.Tensor] = field(default_factory=dict)
     opt_state: dict[int, dict[str, torch.Tensor]] = field(default_factory=dict)
+    #: the model's buffers (``named_buffers()`` FQN -> tensor, e.g. BatchNorm running stats) as of
+    #: ``iteration``; only the *buffer shard* (shard 0) gets them, the others an empty map
+    buffers: dict[str, torch.Tensor] = field(default_factory=dict)
+    #: frozen parameters (``requires_grad=False``: no gradient ever crosses the switch), FQN -> tensor;
+    #: constant, so carried once per bootstrap, to the buffer shard only
+    frozen: dict[str, torch.Tensor] = field(default_factory=dict)
     #: False (default): a (re)start -- everything the shadow buffered is discarded, since gradients
     #: of a previous run of the job must never mix with this one.  True: a resync of the same,
     #: still running training after a loss -- gradients of iterations > ``iteration`` that already
@@ -165,6 +176,10 @@ class Manifest:
     ``lrs``: the learning rate of each param group for this step.  ``clip_coef``: the clamped
     coefficient ``clip_grad_norm_`` multiplied the gradients by (a float32 value), or None when
     not clipping.  ``skip``: no optimizer step (AMP overflow), but the iteration counts.
+    ``buffers``: rank 0's model buffers after this iteration's forward pass(es) (the buffer
+    shard's copy only; ``None`` for the other shards).  ``no_grad``: param ids whose ``.grad`` was
+    ``None`` at the step (unused in every rank's forward, ``find_unused_parameters``): the optimizer
+    skips them, so the shadow must too, although the ring carried zeros for them.
     """
 
     job_id: int
@@ -172,6 +187,8 @@ class Manifest:
     lrs: list[float]
     clip_coef: float | None = None
     skip: bool = False
+    buffers: dict[str, torch.Tensor] | None = None
+    no_grad: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -218,6 +235,8 @@ class ShardState:
     optimizer: OptimizerSpec
     params: list[ParamSpec] = field(default_factory=list)  #: ALL params (names for export)
     num_shards: int = 1
+    buffers: dict[str, torch.Tensor] = field(default_factory=dict)  #: model buffers (buffer shard only)
+    frozen: dict[str, torch.Tensor] = field(default_factory=dict)  #: frozen params (buffer shard only)
 
 
 def check_shard_state(state) -> "ShardState":
@@ -248,6 +267,10 @@ def check_shard_state(state) -> "ShardState":
         if not isinstance(st, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                                for k, v in st.items()):
             raise ProtocolError(f"ShardState field 'opt_state[{pid}]': not a map of names to tensors")
+    for name in ("buffers", "frozen"):
+        m = getattr(state, name)
+        if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in m.items()):
+            raise ProtocolError(f"ShardState field '{name}': not a map of names to tensors")
     if not isinstance(state.optimizer, OptimizerSpec):
         raise ProtocolError("ShardState field 'optimizer': not an OptimizerSpec")
     if not isinstance(state.params, list) or not all(isinstance(p, ParamSpec) for p in state.params):

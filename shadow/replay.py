@@ -1,8 +1,8 @@
-"""Replaying the trainer's optimizer step on the shard: :class:`AdamWReplica`.
+"""Replaying the trainer's optimizer step on the shard: :class:`OptimizerReplica` (alias ``AdamWReplica``).
 
 Bit-identity with the trainer rests on doing *the same floating-point operations in the same
-order*, so the replica does not reimplement AdamW: it runs ``torch.optim.AdamW`` itself over the
-shard's parameters, with
+order*, so the replica does not reimplement the optimizer: it runs the trainer's ``torch.optim``
+class itself (AdamW, Adam or SGD -- :mod:`shadow.optimizers`) over the shard's parameters, with
 
 * the same variant (``foreach``/``fused`` from :class:`OptimizerSpec`; ``foreach=True`` and
   ``False`` are bitwise equal on CPU, ``fused=True`` is a different kernel and is replayed as such),
@@ -11,7 +11,15 @@ shard's parameters, with
 * gradients = the received bits, multiplied in place by the clip coefficient as a 0-dim float32
   tensor through ``torch._foreach_mul_`` -- the op ``clip_grad_norm_`` uses (per-element it is the
   same multiplication as ``Tensor.mul_``),
-* ``skip`` honoured (no step, the iteration still counts).
+* ``skip`` honoured (no step, the iteration still counts),
+* parameters listed in ``Manifest.no_grad`` given no gradient (``grad = None``): the optimizer
+  skips them exactly as it did on the trainer (no state update, no step count), although the ring
+  carried zeros for them.
+
+What the optimizer does not produce is carried, not replayed: the model's *buffers* (BatchNorm
+running statistics, ``num_batches_tracked``) arrive with every manifest of the buffer shard
+(shard 0) and frozen parameters with its bootstrap; the snapshot publishes them with the
+parameters of the same iteration.
 
 Gradients are zero-copy ``torch.frombuffer`` views of the iteration's receive buffer (byte-swapped
 in place first when the wire payload is big endian).  :meth:`snapshot` clones the state into an
@@ -25,6 +33,7 @@ import numpy as np
 import torch
 
 from .layout import ShardLayout
+from .optimizers import optimizer_class
 from .protocol import DTYPES, Bootstrap, Manifest, OptimizerSpec, ProtocolError, ShardState
 
 #: group keys the replica controls itself (never taken from the trainer's description)
@@ -32,11 +41,19 @@ _FORCED = {"params", "foreach", "fused", "capturable", "differentiable"}
 _SWAP = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-class AdamWReplica:
+def _named_tensors(what: str, m) -> dict[str, torch.Tensor]:
+    if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in m.items()):
+        raise ProtocolError(f"{what}: not a map of names to tensors")
+    return {k: v.detach().clone() for k, v in m.items()}
+
+
+class OptimizerReplica:
     def __init__(self, boot: Bootstrap, layout: ShardLayout, payload_order: str = "big"):
         spec = boot.optimizer
-        if spec.kind.lower() != "adamw":
-            raise ProtocolError(f"OptimizerSpec: field 'kind': {spec.kind!r} is not replayed (only 'adamw')")
+        try:
+            opt_cls = optimizer_class(spec.kind)
+        except KeyError as e:
+            raise ProtocolError(f"OptimizerSpec: field 'kind': {e.args[0]}") from None
         if not spec.param_groups:
             raise ProtocolError("OptimizerSpec: field 'param_groups' is empty")
         if payload_order not in ("big", "little"):
@@ -68,9 +85,9 @@ class AdamWReplica:
             if ps:
                 groups.append({"params": ps})
                 self.group_of.append(g)
-        self.opt: torch.optim.AdamW | None = None
+        self.opt: torch.optim.Optimizer | None = None
         if groups:
-            self.opt = torch.optim.AdamW(groups, foreach=spec.foreach, fused=spec.fused)
+            self.opt = opt_cls(groups, foreach=spec.foreach, fused=spec.fused)
             for og, g in zip(self.opt.param_groups, self.group_of):
                 for k, v in spec.param_groups[g].items():
                     if k not in _FORCED:
@@ -80,6 +97,8 @@ class AdamWReplica:
                 raise ProtocolError(f"Bootstrap.opt_state: param {pid} is not owned by shard {boot.shard}")
             self.opt.state[self.params[pid]] = {k: v.detach().clone() for k, v in st.items()}
         self._ordered = [self.params[pid] for pid in layout.owned]
+        self.buffers = _named_tensors("Bootstrap.buffers", boot.buffers)
+        self.frozen = _named_tensors("Bootstrap.frozen", boot.frozen)
 
     def step(self, manifest: Manifest, buf: bytearray | None) -> None:
         """Apply iteration ``manifest.iteration`` with the gradient in ``buf`` (a slot buffer)."""
@@ -88,9 +107,15 @@ class AdamWReplica:
         if len(manifest.lrs) != len(self.spec.param_groups):
             raise ProtocolError(f"Manifest {manifest.iteration}: field 'lrs' has {len(manifest.lrs)} entries, "
                                 f"optimizer has {len(self.spec.param_groups)} param groups")
+        buffers = self._check_buffers(manifest)
         if manifest.skip or self.opt is None:
             self.iteration += 1
+            self.buffers = buffers
             return
+        no_grad = manifest.no_grad or []
+        if not isinstance(no_grad, list) or not all(type(i) is int for i in no_grad):
+            raise ProtocolError(f"Manifest {manifest.iteration}: field 'no_grad' must be a list of param ids")
+        no_grad = set(no_grad)
         lay = self.layout
         grads = []
         for pid in lay.owned:
@@ -99,11 +124,14 @@ class AdamWReplica:
                 np.frombuffer(buf, dtype=_SWAP[es], count=n, offset=bb).byteswap(inplace=True)
             p = self.params[pid]
             g = torch.frombuffer(buf, dtype=p.dtype, count=n, offset=bb).view(p.shape) if n else torch.zeros_like(p)
+            if pid in no_grad:
+                continue  # the trainer's optimizer saw grad None: skip it here too
             p.grad = g
             grads.append(g)
         if manifest.clip_coef is not None:
             coef = torch.tensor(float(manifest.clip_coef), dtype=torch.float32)
-            torch._foreach_mul_(grads, coef)
+            if grads:
+                torch._foreach_mul_(grads, coef)
         for og, g in zip(self.opt.param_groups, self.group_of):
             og["lr"] = manifest.lrs[g]
         try:
@@ -112,6 +140,29 @@ class AdamWReplica:
             for p in self._ordered:
                 p.grad = None
         self.iteration += 1
+        self.buffers = buffers
+
+    def _check_buffers(self, m: Manifest) -> dict[str, torch.Tensor]:
+        """The buffers after iteration ``m.iteration``: the manifest's (buffer shard), checked against
+        the names the bootstrap carried -- a buffer shard never publishes a state with stale buffers."""
+        if not self.buffers:
+            if m.buffers:
+                raise ProtocolError(f"Manifest {m.iteration}: field 'buffers': shard {self.shard} carries no buffers "
+                                    f"(its bootstrap had none)")
+            return self.buffers
+        if m.buffers is None:
+            raise ProtocolError(f"Manifest {m.iteration}: field 'buffers' is missing; shard {self.shard} carries the "
+                                f"model's buffers ({len(self.buffers)}) and would publish stale ones")
+        got = _named_tensors(f"Manifest {m.iteration}: field 'buffers'", m.buffers)
+        if set(got) != set(self.buffers):
+            diff = sorted(set(got) ^ set(self.buffers))[:5]
+            raise ProtocolError(f"Manifest {m.iteration}: field 'buffers': names differ from the bootstrap's ({diff})")
+        for k, v in got.items():
+            old = self.buffers[k]
+            if v.shape != old.shape or v.dtype != old.dtype:
+                raise ProtocolError(f"Manifest {m.iteration}: buffer {k!r} is {v.dtype}{tuple(v.shape)}, "
+                                    f"was {old.dtype}{tuple(old.shape)}")
+        return got
 
     def snapshot(self) -> ShardState:
         st = self.opt.state if self.opt is not None else {}
@@ -120,7 +171,8 @@ class AdamWReplica:
             tensors={pid: p.detach().clone() for pid, p in self.params.items()},
             opt_state={pid: {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in st[p].items()}
                        for pid, p in self.params.items() if p in st},
-            optimizer=self.spec_with_lrs(), params=list(self.layout.params), num_shards=self.num_shards)
+            optimizer=self.spec_with_lrs(), params=list(self.layout.params), num_shards=self.num_shards,
+            buffers=dict(self.buffers), frozen=dict(self.frozen))  # replaced, never mutated: no clone needed
 
     def spec_with_lrs(self) -> OptimizerSpec:
         """The optimizer description with each group's current LR (as of the last step)."""
@@ -129,3 +181,7 @@ class AdamWReplica:
             for og, g in zip(self.opt.param_groups, self.group_of):
                 groups[g]["lr"] = og["lr"]
         return OptimizerSpec(self.spec.kind, self.spec.foreach, self.spec.fused, groups)
+
+
+#: the name this class had while AdamW was the only optimizer replayed
+AdamWReplica = OptimizerReplica

@@ -213,6 +213,10 @@ def summary(res: dict) -> str:
     L.append(f"  topology {topo.get('kind', cfg.get('topo'))}: {n_tr} trainers, {n_sh} shadows, "
              f"{len(topo.get('switches', {}))} switch(es) [{res.get('switch')}], mtu {cfg.get('mtu')}, "
              f"{cfg.get('iters')} iterations, mode {cfg.get('mode')}")
+    mi = res.get("model") or {}
+    if mi:
+        L.append(f"  model {mi.get('model')}: {mi.get('parameters', 0):,} parameters, "
+                 f"{mi.get('buffers', 0):,} buffer elements")
     for name, ph in res.get("phases", {}).items():
         dur = (ph.get("t_end") or 0) - (ph.get("t_start") or 0)
         line = f"  {name:>9}: {dur:6.1f}s"
@@ -241,8 +245,11 @@ def summary(res: dict) -> str:
         if c.get("error"):
             L.append(f"  rank {r}: {c['error']}")
         else:
+            cats = ", ".join(f"{k} {v['compared']}" + (f" ({v['mismatches']} differ)" if v["mismatches"] else "")
+                             for k, v in (c.get("categories") or {}).items() if v["compared"])
             L.append(f"  rank {r}: {c['tensors']} tensors / {c['elements']} elements compared, "
-                     f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else ""))
+                     f"{c['n_mismatches']} mismatches" + (f" (first: {c['mismatches'][0]})" if c['mismatches'] else "")
+                     + (f"; compared: {cats}" if cats else ""))
     for phase, tr in ((ver.get("trajectory") or {}).items()):
         if tr.get("iterations"):
             L.append(f"  {phase} losses vs reference: " + (f"first difference at {tr['first_difference']}"

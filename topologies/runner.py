@@ -3,7 +3,7 @@
 One command brings up a real network, trains a real model with real DDP, kills a trainer, and proves
 that the resumed job ends **bit-identical** to a job that never failed::
 
-    checkmate testbed [--topo star|leafspine|FILE.json] [--trainers N] [--shadows K] [--iters I]
+    checkmate testbed [--topo star|leafspine|FILE.json] [--model mlp|cnn|gpt] [--trainers N] [--shadows K] [--iters I]
                       [--fail-at I] [--fail-rank R] [--mtu 1500|9000] [--switch embedded|bmv2|auto]
                       [--pcap] [--out results/<run>] [--cli] [--stop]
 
@@ -72,6 +72,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="checkmate testbed", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--topo", default="star", help="star | leafspine | path to a topology JSON (default star)")
+    p.add_argument("--model", default="mlp", choices=("mlp", "cnn", "gpt"),
+                   help="the example's model: mlp (default), cnn (ResNet with BatchNorm), gpt (tied embeddings)")
     p.add_argument("--trainers", type=int, default=None,
                    help="trainers of star/leafspine (default 3 star, 4 leafspine); a topology file has its own")
     p.add_argument("--shadows", type=int, default=None,
@@ -142,6 +144,7 @@ class Testbed:
         #: (~5 Hz): the fault suite injects its mid-run faults from here (topologies/faults.py)
         self.tick_hooks: list = []
         self.injector: FailureInjector | None = None
+        self.model_info: dict = {}  #: model name, parameter and buffer element counts (shard_owner)
 
     # -- set-up ----------------------------------------------------------------------------------
     def _topology(self) -> dict:
@@ -226,10 +229,18 @@ class Testbed:
         if build is None or parse is None:
             raise TestbedError(f"{TRAIN_SCRIPT} has no build(args)/parse_args(): cannot compute the shard map")
         margs = parse(["--rank", "0", "--world-size", "2", "--iters", str(self.args.iters)]
-                      + list(self.args.train_arg))
+                      + self.model_args() + list(self.args.train_arg))
         built = build(margs)
         model = built[0] if isinstance(built, tuple) else built
+        self.model_info = {"model": getattr(margs, "model", "mlp"),
+                           "parameters": sum(p.numel() for p in model.parameters()),
+                           "buffers": sum(b.numel() for b in model.buffers())}
         return shard_plan(model, len(generate.shadows_of(self.topo)))
+
+    def model_args(self) -> list[str]:
+        """``--model`` for ``examples/ddp_train.py`` (left out for the default, so any script works)."""
+        m = getattr(self.args, "model", "mlp")
+        return [] if m == "mlp" else ["--model", m]
 
     def down(self) -> None:
         from . import net as tnet
@@ -370,7 +381,7 @@ class Testbed:
                     "--save-final", final, "--metrics", metrics, "--mtu", self.args.mtu]
             if resume:
                 argv.append("--resume")
-            argv += self.args.train_arg
+            argv += self.model_args() + self.args.train_arg
             pname = f"trainer-{r}"
             self.procs.spawn(pname, argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),
                              env=self._env(), kind="trainer", cwd=paths.ROOT)
@@ -650,7 +661,7 @@ class Testbed:
         res = {
             "run": self.run, "verdict": verdict, "error": error,
             "config": {k: v for k, v in vars(self.args).items() if k not in ("stop",)},
-            "switch": self.args.switch, "tag": self.tag,
+            "switch": self.args.switch, "tag": self.tag, "model": self.model_info,
             "topology": self.topo, "phases": self.phases, "events": self.events,
             "verification": verification, "iterations": self.iterations,
             "shadow_status": shadow_samples,

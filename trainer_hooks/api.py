@@ -41,6 +41,8 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from checkmate import wire
+from shadow.optimizers import optimizer_kind
+from trainer_hooks.buffers import buffer_capturer, no_grad_reader
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
@@ -233,8 +235,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     rank, world = dist.get_rank(pg), dist.get_world_size(pg)
     model = ddp_model.module
     opt_params = {id(p) for g in optimizer.param_groups for p in g["params"]}
-    if any(id(p) not in opt_params for p in model.parameters()):
-        raise ValueError("the optimizer must hold every parameter of the DDP model")
+    if any(id(p) not in opt_params for p in model.parameters() if p.requires_grad):
+        raise ValueError("the optimizer must hold every trainable parameter of the DDP model")
 
     if mode == "off":
         ck = Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration)
@@ -246,8 +248,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         raise ValueError("mode='host' needs shadows to send the FINAL copies to")
     if mode == "switch" and world < 2:
         raise ValueError("mode='switch' needs world_size >= 2: with one rank no gradient crosses the switch")
-    if addrs and not isinstance(optimizer, torch.optim.AdamW):
-        raise TypeError(f"the shadows replay torch.optim.AdamW, got {type(optimizer).__name__}")
+    if addrs:
+        optimizer_kind(optimizer)  # UnsupportedOptimizer (a TypeError) naming what the shadows replay
     max_el = wire.max_elements(cfg.mtu)
     owner = shard_plan(model, len(addrs)) if addrs else {}
 
@@ -281,7 +283,9 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         udp.close(linger=0.0)
         raise ShadowsUnavailable(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
-    tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None)
+    tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None,
+                               capture_buffers=buffer_capturer(model) if link is not None else None,
+                               read_no_grad=no_grad_reader(model) if link is not None else None)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)
     hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker)
     ddp_model.register_comm_hook(hook_state, checkmate_hook)

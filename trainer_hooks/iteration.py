@@ -30,11 +30,15 @@ class IterationRecord:
     lrs: tuple[float, ...]
     clip_coef: float | None
     skip: bool
+    buffers: dict | None = None  #: FQN -> tensor (a copy), when buffers are captured
+    no_grad: tuple[int, ...] = ()  #: param ids without a gradient at the step
 
 
 class IterationTracker:
     def __init__(self, completed: int, read_lrs: Callable[[], list[float]],
-                 on_record: Callable[[IterationRecord], None] | None = None):
+                 on_record: Callable[[IterationRecord], None] | None = None, *,
+                 capture_buffers: Callable[[], dict] | None = None,
+                 read_no_grad: Callable[[], tuple[int, ...]] | None = None):
         if completed < 0:
             raise ValueError(f"completed iterations must be >= 0, got {completed}")
         self.completed = completed
@@ -43,6 +47,9 @@ class IterationTracker:
         self._phase = "idle"
         self._lrs: tuple[float, ...] | None = None
         self._clip: float | None = None
+        self._capture, self._read_no_grad = capture_buffers, read_no_grad
+        self._buffers: dict | None = None
+        self._no_grad: tuple[int, ...] = ()
         self._lock = threading.Lock()
         self.skipped = 0
 
@@ -61,6 +68,8 @@ class IterationTracker:
         with self._lock:
             if self._phase == "reduced":
                 record = self._conclude(skip=True)  # the previous iteration never stepped
+            if self._phase == "idle" and self._capture is not None:
+                self._buffers = self._capture()  # first bucket: every forward of this iteration ran
             self._phase = "reduced" if is_last else "reducing"
             it = self.current
         if record is not None:
@@ -77,6 +86,8 @@ class IterationTracker:
         with self._lock:
             self._require_reduced("optimizer.step()")
             self._lrs = tuple(float(x) for x in self._read_lrs())
+            if self._read_no_grad is not None:
+                self._no_grad = tuple(self._read_no_grad())
 
     def on_step_post(self) -> None:
         with self._lock:
@@ -100,10 +111,12 @@ class IterationTracker:
 
     def _conclude(self, skip: bool) -> IterationRecord:
         lrs = self._lrs if self._lrs is not None else tuple(float(x) for x in self._read_lrs())
-        record = IterationRecord(self.current, lrs, None if skip else self._clip, skip)
+        record = IterationRecord(self.current, lrs, None if skip else self._clip, skip, self._buffers,
+                                 () if skip else self._no_grad)
         self.completed += 1
         self.skipped += skip
         self._phase, self._lrs, self._clip = "idle", None, None
+        self._buffers, self._no_grad = None, ()
         return record
 
     def _emit(self, record: IterationRecord) -> None:

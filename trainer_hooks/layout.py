@@ -119,16 +119,20 @@ def shard_plan(model: torch.nn.Module, num_shards: int) -> dict[int, int]:
     Greedy longest-processing-time: parameters in decreasing size (ties: lower id
     first) each go to the shard with the fewest elements so far (ties: lower
     shard).  Deterministic from the parameter shapes alone, so the controller can
-    compute it before training starts and program the switch with it.
+    compute it before training starts and program the switch with it.  Frozen
+    parameters (``requires_grad=False``) are in no DDP bucket, so no gradient of theirs
+    ever crosses the switch: they get no shard (the buffer shard carries their constant
+    value, see :mod:`trainer_hooks.buffers`).
     """
     if isinstance(model, torch.nn.parallel.DistributedDataParallel):
         model = model.module
     if not isinstance(num_shards, int) or num_shards < 1:
         raise ValueError(f"num_shards must be a positive int, got {num_shards!r}")
     sizes = [p.numel() for p in model.parameters()]
+    trainable = [i for i, p in enumerate(model.parameters()) if p.requires_grad]
     load = [0] * num_shards
     plan: dict[int, int] = {}
-    for pid in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+    for pid in sorted(trainable, key=lambda i: (-sizes[i], i)):
         s = min(range(num_shards), key=lambda k: (load[k], k))
         plan[pid] = s
         load[s] += sizes[pid]

@@ -8,7 +8,8 @@ else the newest all shards can load (memory or file); else the initial state
 (iteration 0, nothing loaded -- it never fails for lack of a common iteration).
 With several trainer ranks, rank 0 picks and broadcasts it so all ranks load the
 same one; each shard's state is fetched and copied into the model's parameters
-and the optimizer's per-parameter state -- bit for bit.  ``last_restore`` says
+and the optimizer's per-parameter state -- bit for bit -- and the buffer shard's
+buffers and frozen parameters into the model (:mod:`trainer_hooks.buffers`).  ``last_restore`` says
 which source was used and how many iterations are repeated (at least).
 
 It returns that iteration: the number of iterations already applied, i.e. the
@@ -26,6 +27,7 @@ from torch.nn.parallel import DistributedDataParallel
 from shadow.client import ShadowClient
 from shadow.protocol import ShadowError, ShardState
 from trainer_hooks.api import parse_shadows
+from trainer_hooks.buffers import MissingModelState, frozen_ids, load_model_state
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +96,21 @@ def _load(model: torch.nn.Module, optimizer: torch.optim.Optimizer, states: list
                 raise RestoreError(f"param_id {pid}: shadow has {tuple(t.shape)}/{t.dtype}, "
                                    f"model has {tuple(params[pid].shape)}/{params[pid].dtype}")
             seen[pid] = st.shard
-    missing = sorted(set(range(len(params))) - set(seen))
+    missing = sorted(set(range(len(params))) - set(seen) - frozen_ids(model))
     if missing:
         raise RestoreError(f"no shard holds param_ids {missing[:10]}")
+    buffers, frozen = {}, {}
+    for st in states:
+        for mine, theirs, what in ((buffers, getattr(st, "buffers", {}) or {}, "buffer"),
+                                   (frozen, getattr(st, "frozen", {}) or {}, "frozen parameter")):
+            dup = sorted(set(mine) & set(theirs))
+            if dup:
+                raise RestoreError(f"{what} {dup[0]!r} is held by more than one shard")
+            mine.update(theirs)
+    try:
+        load_model_state(model, buffers, frozen)  # checks first, copies only when all are there
+    except MissingModelState as e:
+        raise RestoreError(str(e)) from None
     with torch.no_grad():
         for st in states:
             for pid, t in st.tensors.items():

@@ -16,6 +16,7 @@ stops training: it is logged and counted in :class:`LinkStats`.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -25,7 +26,8 @@ from dataclasses import dataclass, field
 import torch
 
 from shadow.client import ShadowClient
-from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap
+from shadow.protocol import DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap
+from trainer_hooks.buffers import BUFFER_SHARD, capture_buffers, capture_frozen
 from trainer_hooks.iteration import IterationRecord
 
 log = logging.getLogger(__name__)
@@ -61,17 +63,19 @@ class LinkStats:
 
 
 def param_specs(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> list[ParamSpec]:
-    """One :class:`ParamSpec` per parameter, in ``model.parameters()`` order."""
+    """One :class:`ParamSpec` per parameter, in ``model.parameters()`` order (a frozen parameter that
+    is not in the optimizer gets group -1: no shard owns it, see :mod:`trainer_hooks.buffers`)."""
     group_of = {id(p): g for g, grp in enumerate(optimizer.param_groups) for p in grp["params"]}
     names = {id(p): n for n, p in model.named_parameters()}
     specs = []
     for pid, p in enumerate(model.parameters()):
-        if id(p) not in group_of:
+        if id(p) not in group_of and p.requires_grad:
             raise ValueError(f"parameter {names.get(id(p), pid)!r} (param_id {pid}) is not in the optimizer; "
                              "Checkmate replays the optimizer over every parameter of the model")
-        if p.dtype != torch.float32:
+        if p.dtype != torch.float32 and (p.requires_grad or p.dtype not in DTYPE_NAMES):
             raise ValueError(f"parameter {names.get(id(p))!r} is {p.dtype}; the Checkmate ring carries float32")
-        specs.append(ParamSpec(pid, names.get(id(p), str(pid)), tuple(p.shape), "float32", group_of[id(p)]))
+        specs.append(ParamSpec(pid, names.get(id(p), str(pid)), tuple(p.shape), DTYPE_NAMES[p.dtype],
+                               group_of.get(id(p), -1)))
     return specs
 
 
@@ -109,8 +113,11 @@ class ShadowLink:
                 st = state.get(p)
                 if st:
                     opt_state[pid] = {k: v.detach().clone() for k, v in st.items() if isinstance(v, torch.Tensor)}
+        extra = {}
+        if shard == BUFFER_SHARD:  # buffers as of `iteration` (between steps) and the frozen params
+            extra = dict(buffers=capture_buffers(self.model), frozen=capture_frozen(self.model))
         return Bootstrap(self.job_id, shard, iteration, self.specs, self.shard_map,
-                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state, resync=resync)
+                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state, resync=resync, **extra)
 
     def bootstrap_all(self, iteration: int) -> None:
         """Synchronously (re)initialise every shard from the current state; raises on failure."""
@@ -128,7 +135,8 @@ class ShadowLink:
     # -- per iteration (training thread) ------------------------------------------------------
     def on_record(self, rec: IterationRecord) -> None:
         """Queue the manifest of a finished iteration, then serve any resync that is owed."""
-        self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip)))
+        self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip,
+                                          rec.buffers, list(rec.no_grad))))
         self.serve_resyncs(rec.iteration)
 
     def serve_resyncs(self, iteration: int) -> None:
@@ -208,8 +216,10 @@ class ShadowLink:
             if item[0] == "flush":
                 item[1].set()
             elif item[0] == "manifest":
-                m = item[1]
+                full = item[1]
+                lean = dataclasses.replace(full, buffers=None) if full.buffers is not None else full
                 for k, c in enumerate(self.clients):
+                    m = full if k == BUFFER_SHARD else lean  # only the buffer shard carries buffers
                     with self._lock:
                         if k in self._resync:
                             continue  # it gets a fresh bootstrap anyway; don't wait on a sick shadow

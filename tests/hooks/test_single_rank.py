@@ -136,8 +136,9 @@ def test_attach_errors_are_clear():
         trainer_hooks.attach(ddp, opt, mode="nic", job_id=JOB)
     with pytest.raises(ValueError, match="needs shadows"):
         trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB)
-    with pytest.raises(TypeError, match="AdamW"):
-        trainer_hooks.attach(ddp, torch.optim.SGD(model.parameters(), lr=0.1), mode="host", job_id=JOB,
+    with pytest.raises(TypeError, match=r"RMSprop; supported optimizers: torch.optim.AdamW, torch.optim.Adam, "
+                                        r"torch.optim.SGD"):
+        trainer_hooks.attach(ddp, torch.optim.RMSprop(model.parameters(), lr=0.1), mode="host", job_id=JOB,
                              shadows=["127.0.0.1:1"], udp_port=0, bind_ip="127.0.0.1")
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

@@ -96,3 +96,23 @@ def test_report_plots_and_summary(tmp_path):
     assert "shadow ports sent 7 pkts, drops 1" in text and "pauses 2" in text
     assert "resume losses vs reference: bit-identical over 3 iterations" in text
     assert text.strip().endswith("bit-identical to the failure-free reference")
+
+
+def test_verdict_reports_each_part_of_the_training_state():
+    """params / buffers / optimizer state / step counters are counted separately, and a difference
+    in the buffers alone is a mismatch in the 'buffers' category."""
+    def state(rm):
+        return {"iteration": 5, "model": {"bn.weight": torch.ones(3), "bn.running_mean": rm,
+                                          "bn.num_batches_tracked": torch.tensor(5)},
+                "optimizer": {"state": {0: {"step": torch.tensor(5.0), "exp_avg": torch.zeros(3)}},
+                              "param_groups": [{"lr": 0.1, "params": [0]}]},
+                "scheduler": {"last_epoch": 5}, "buffer_names": ["bn.running_mean", "bn.num_batches_tracked"]}
+    from topologies.verify import compare_states
+    c = compare_states(state(torch.zeros(3)), state(torch.zeros(3)))
+    cats = c.as_dict()["categories"]
+    assert c.identical
+    assert cats["params"]["compared"] == 1 and cats["buffers"]["compared"] == 2
+    assert cats["optimizer"]["compared"] >= 2 and cats["counters"]["compared"] == 3  # step, last_epoch, iteration
+    bad = compare_states(state(torch.zeros(3)), state(torch.full((3,), 0.5)))
+    assert not bad.identical and bad.categories["buffers"]["mismatches"] == 1
+    assert bad.categories["params"]["mismatches"] == 0
