@@ -18,7 +18,9 @@ or torchrun-style (RANK / WORLD_SIZE / MASTER_ADDR / MASTER_PORT in the environm
     torchrun --nproc-per-node 3 examples/ddp_train.py --iters 100 --mode off --udp-port 0
 
 After a crash, rerun the same command with ``--resume``: model and optimizer come back from
-the shadows' newest consistent iteration and training continues from there.
+the shadows' newest consistent iteration and training continues from there.  Under
+``torchrun --max-restarts K``, ``--resume-auto`` does that by itself: the first start trains from
+scratch, a start after torchrun restarted the workers restores (see docs/DEPLOY.md).
 """
 from __future__ import annotations
 
@@ -57,6 +59,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--mtu", type=int, default=1500)
     ap.add_argument("--loss-prob", type=float, default=0.0, help="inject packet loss (testing)")
     ap.add_argument("--resume", action="store_true", help="restore from the shadows and continue")
+    ap.add_argument("--resume-auto", action="store_true",
+                    help="under torchrun --max-restarts: start fresh the first time, restore from the shadows "
+                         "after torchrun restarted the workers (trainer_hooks.elastic)")
     ap.add_argument("--save-final", default=None, help="torch.save model+optimizer here ({rank} expands)")
     ap.add_argument("--metrics", default=None, help="JSON lines per iteration ({rank} expands; else rank 0 only)")
     ap.add_argument("--seed", type=int, default=0)
@@ -75,6 +80,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         ap.error(f"--rank {args.rank} outside 0..{args.world_size - 1}")
     if args.resume and not args.shadows:
         ap.error("--resume needs --shadows")
+    if args.resume_auto and (args.resume or not args.shadows):
+        ap.error("--resume-auto needs --shadows and excludes --resume")
+    if args.resume_auto and "TORCHELASTIC_RESTART_COUNT" not in env:
+        ap.error("--resume-auto runs under torchrun (TORCHELASTIC_RESTART_COUNT is not set); use --resume")
+    if args.resume_auto and env.get("TORCHELASTIC_USE_AGENT_STORE") == "True":
+        ap.error("--resume-auto: torchrun shares its rendezvous store with the workers, so restarted workers "
+                 "read the dead workers' gloo addresses; start torchrun with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1")
     return args
 
 
@@ -163,6 +175,10 @@ def main(argv=None) -> int:
     ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb)
 
     start = 0
+    if args.resume_auto:
+        decision = trainer_hooks.resume_decision()
+        print(f"rank {args.rank}: {decision.describe()}", flush=True)
+        args.resume = decision.restore
     if args.resume:
         start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id)
         fast_forward(sched, start)

@@ -4,14 +4,17 @@ Public API (see docs/HOOKS.md):
 
 * :func:`attach` -- hook a stock ``DistributedDataParallel`` model and its optimizer;
 * :func:`restore` -- load model and optimizer from the shadows, return the iteration;
+* :func:`resume_decision` -- under torchrun: first start (fresh) or restart (restore), same on every rank;
 * :func:`shard_plan` -- ``param_id -> shard``, deterministic from the model (for the controller);
 * :func:`checkmate_hook` / :class:`HookState` -- the comm hook itself, ``ddp_comm_hooks`` style.
 """
 from trainer_hooks.api import MODES, Checkpointer, RingConfig, attach, parse_shadows
+from trainer_hooks.elastic import ResumeDecision, resume_decision
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.layout import plan_bucket, shard_plan
 from trainer_hooks.restore import RestoreError, restore
 from trainer_hooks.transport import RingError, UdpRing
 
 __all__ = ["MODES", "Checkpointer", "RingConfig", "attach", "parse_shadows", "HookState", "checkmate_hook",
-           "plan_bucket", "shard_plan", "RestoreError", "restore", "RingError", "UdpRing"]
+           "plan_bucket", "shard_plan", "RestoreError", "restore", "RingError", "UdpRing",
+           "ResumeDecision", "resume_decision"]
