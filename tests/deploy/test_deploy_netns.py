@@ -170,26 +170,9 @@ class Procs:
                 p.wait(5)
 
 
-def descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        cur = todo.pop()
-        try:
-            tasks = list(Path(f"/proc/{cur}/task").iterdir())
-        except OSError:
-            continue
-        for t in tasks:
-            try:
-                kids = [int(k) for k in (t / "children").read_text().split()]
-            except OSError:
-                continue
-            out += kids
-            todo += kids
-    return out
-
-
 def training_worker(pid: int) -> int | None:
     """A ddp_train.py worker started by the torchrun under ``pid``."""
+    from topologies.launcher import descendants
     for child in descendants(pid):
         try:
             env = Path(f"/proc/{child}/environ").read_bytes()
