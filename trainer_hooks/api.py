@@ -194,6 +194,8 @@ class Checkpointer:
         self._closed = True
         for h in self._handles:
             h.remove()
+        if self.hook_state is not None and self.hook_state.staging is not None:
+            self.hook_state.staging.close()
         if self.link is not None:
             self.link.close(timeout)
         if self.ring is not None:

@@ -100,10 +100,11 @@ class ShadowLink:
         with torch.no_grad():
             for pid in self.owned[shard]:
                 p = self.params[pid]
-                tensors[pid] = p.detach().clone()
+                tensors[pid] = p.detach().to("cpu", copy=True)  # the shadows live on CPU (CUDA models too)
                 st = state.get(p)
                 if st:
-                    opt_state[pid] = {k: v.detach().clone() for k, v in st.items() if isinstance(v, torch.Tensor)}
+                    opt_state[pid] = {k: v.detach().to("cpu", copy=True) for k, v in st.items()
+                                      if isinstance(v, torch.Tensor)}
         return Bootstrap(self.job_id, shard, iteration, self.specs, self.shard_map,
                          OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state, resync=resync)
 
