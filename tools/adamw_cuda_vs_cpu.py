@@ -19,13 +19,7 @@ import sys
 
 import torch
 
-
-def ulps(a: torch.Tensor, b: torch.Tensor) -> int:
-    """Largest distance in float32 ulps between ``a`` and ``b`` (ordered-integer mapping, so +0/-0 are 0 apart)."""
-    ia, ib = a.contiguous().view(torch.int32).long(), b.contiguous().view(torch.int32).long()
-    ia = torch.where(ia < 0, -(2**31) - ia, ia)  # sign-magnitude -> two's-complement order
-    ib = torch.where(ib < 0, -(2**31) - ib, ib)
-    return int((ia - ib).abs().max()) if a.numel() else 0
+from trainer_hooks.stepcheck import ulps
 
 
 def measure(checkpoints: list[int], foreach: bool, seed: int = 0, device: str = "cuda") -> list[dict]:

@@ -5,6 +5,7 @@ Public API (see docs/HOOKS.md):
 * :func:`attach` -- hook a stock ``DistributedDataParallel`` model and its optimizer;
 * :func:`restore` -- load model and optimizer from the shadows, return the iteration;
 * :func:`resume_decision` -- under torchrun: first start (fresh) or restart (restore), same on every rank;
+* :meth:`Checkpointer.compare_with_shadows` -- the trainer's state vs the shadows' replay, bit for bit;
 * :func:`shard_plan` -- ``param_id -> shard``, deterministic from the model (for the controller);
 * :func:`checkmate_hook` / :class:`HookState` -- the comm hook itself, ``ddp_comm_hooks`` style.
 """

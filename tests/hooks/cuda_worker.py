@@ -53,6 +53,8 @@ def main() -> int:
            "staged": ckpt.hook_state.staging.staged if ckpt.hook_state.staging else 0}
     if a.rank == 0:
         assert ckpt.wait_for_shadows(STEPS, timeout=30), "shadows did not publish the last iteration"
+        chk = ckpt.compare_with_shadows(STEPS)
+        out["stepcheck"] = {"elements": chk.elements, "differing": chk.differing, "max_ulp": chk.max_ulp}
         from shadow.client import ShadowClient
         out["shadows"] = []
         for spec in shadows:

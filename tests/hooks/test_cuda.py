@@ -127,5 +127,7 @@ def test_ddp_on_cuda_with_the_hook_feeds_the_shadows(tmp_path, foreach):
     differing = sum(int((held[i] != p).sum()) for i, p in enumerate(r0["params"]))
     for i, p in enumerate(r0["params"]):
         torch.testing.assert_close(held[i], p, rtol=1e-4, atol=1e-6)  # same gradients: at most rounding apart
+    assert r0["stepcheck"]["differing"] == differing and r0["stepcheck"]["max_ulp"] >= worst
     print(f"CUDA trainer (foreach={bool(foreach)}) vs CPU shadow replay after 8 steps: "
-          f"{differing} elements differ, max {worst} ulp (shown with pytest -rP)")
+          f"{differing} parameter elements differ, max {worst} ulp; with AdamW moments: {r0['stepcheck']} "
+          "(shown with pytest -rP)")
