@@ -58,6 +58,20 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def workers(agent_pids) -> list[int]:
+    """The ddp_train.py worker processes under the agents (torchrun starts them in sessions of their own,
+    so a signal to an agent's process group does not reach them)."""
+    out = []
+    for agent in agent_pids:
+        for pid in descendants(agent):
+            try:
+                if b"ddp_train.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    out.append(pid)
+            except OSError:
+                continue
+    return out
+
+
 def worker_of_rank(agent_pids, rank: int) -> int | None:
     """The ddp_train.py worker with ``RANK=rank`` under any of the agents (ranks move between hosts
     from one rendezvous round to the next, so it is looked up, not remembered)."""
@@ -126,6 +140,8 @@ def torchrun_phase(tb, phase: str, rdzv_port: int, fail_at: int | None, fail_ran
         killer = WorkerKiller(metrics[fail_rank], fail_at, fail_rank, [tb.procs.procs[n].pid for n in names.values()])
         killer.start()
     deadline = time.monotonic() + tb.args.phase_timeout
+    adopted: set[int] = set()  # workers recorded in the process table: teardown and --stop reach them too
+    next_adopt = 0.0
     after_kill: list[tuple[float, int]] = []  # (time seen, iteration) of records logged after the kill
     try:
         while True:
@@ -143,6 +159,11 @@ def torchrun_phase(tb, phase: str, rdzv_port: int, fail_at: int | None, fail_ran
             tb.sample_ports()
             if tb.controller is not None:
                 tb.controller.poll()
+            if time.monotonic() >= next_adopt:
+                next_adopt = time.monotonic() + 1.0
+                for pid in set(workers(tb.procs.procs[n].pid for n in names.values())) - adopted:
+                    tb.procs.adopt(f"worker-{pid}", pid, kind="trainer")
+                    adopted.add(pid)
             states = {host: tb.procs.procs[n].poll() for host, n in names.items()}
             bad = {host: rc for host, rc in states.items() if rc not in (None, 0)}
             if bad:
@@ -162,7 +183,7 @@ def torchrun_phase(tb, phase: str, rdzv_port: int, fail_at: int | None, fail_ran
                            "use a smaller --fail-at")
     logs = "".join(Path(tb.procs.procs[n].log).read_text(errors="replace") for n in names.values())
     resumed = sorted({int(m.group(2)) for m in RESUMED.finditer(logs)})
-    for n in names.values():
+    for n in [*names.values(), *(f"worker-{pid}" for pid in adopted)]:
         tb.procs.forget(n)
     progress = None
     if killer is not None:
