@@ -27,3 +27,16 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     for name in ("tables", "entries", "counters", "mcast", "shards", "heartbeats", "program", "shell"):
         assert name in out
+
+
+def test_shard_plan_replaces_the_topology_shard_map(capsys, tmp_path):
+    from checkmate.paths import ROOT
+    topo = str(ROOT / "topologies" / "realhosts.json")
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"shards": 2, "owner": {"0": 0, "1": 0, "2": 1, "3": 1, "4": 0}}')
+    t = cli.with_shard_plan(topo, str(plan))
+    assert sorted(t.shard_ranges()) == [(0, 0, 1), (0, 4, 4), (1, 2, 3)]
+    assert t.switches["s1"].grpc_addr == "10.78.0.1:50051"  # a switch box's management address
+    plan.write_text('["not", "a", "plan"]')
+    assert cli.main(["program", topo, "--shard-plan", str(plan)]) == 1
+    assert "--shard-plan" in capsys.readouterr().err
