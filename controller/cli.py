@@ -25,7 +25,7 @@ from .device import Device
 from .errors import ControllerError
 from .p4info import P4InfoError, P4InfoIndex
 from .reconcile import program_topology
-from .topology import Topology, TopologyError
+from .topology import Topology, TopologyError, ranges_from_owner
 from .views import counters_view, human, job_totals, shards_view, tables_view
 from .watchdog import DigestPump, Watchdog
 
@@ -218,11 +218,29 @@ def switches_named(topo: Topology, specs: list[str]) -> set[str]:
     return only
 
 
+def with_shard_plan(topology_path: str, plan_path: str) -> Topology:
+    """The topology with its ``shard_map`` taken from a shard plan: the JSON that
+    ``examples/ddp_train.py --print-shard-plan K`` prints (``{"owner": {param_id: shard}, ...}``)
+    or a bare ``{param_id: shard}`` object -- the map the trainers compute with ``shard_plan``."""
+    try:
+        plan = json.loads(open(plan_path).read())
+        owner = plan.get("owner", plan) if isinstance(plan, dict) else None
+        owner = {int(pid): int(shard) for pid, shard in owner.items()}
+    except (OSError, ValueError, TypeError, AttributeError) as e:
+        raise ControllerError(f"--shard-plan {plan_path}: not a shard plan ({{param_id: shard}} or "
+                              f"--print-shard-plan output): {e}") from None
+    raw = json.loads(open(topology_path).read())
+    raw["shard_map"] = {str(s): [list(r) for r in rs] for s, rs in ranges_from_owner(owner).items()}
+    return Topology.from_dict(raw, source=f"{topology_path} + {plan_path}")
+
+
 def cmd_program(args) -> int:
     path = args.topology_file or args.topology
     if not path:
         raise ControllerError("program needs a topology: checkmate-ctl program TOPOLOGY")
     topo = Topology.load(path)
+    if args.shard_plan:
+        topo = with_shard_plan(path, args.shard_plan)
     only = switches_named(topo, args.switch) if args.switch else None  # before anything is loaded or sent
     art = load_artifacts(args.build, target=args.target)
     reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
@@ -353,6 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
         elif name == "program":
             sp.add_argument("topology_file", nargs="?", metavar="TOPOLOGY")
             sp.add_argument("--force-pipeline", action="store_true", help="push the pipeline even if installed")
+            sp.add_argument("--shard-plan", metavar="FILE", default=None,
+                            help="shard map from this plan (ddp_train.py --print-shard-plan K output) "
+                                 "instead of the topology's shard_map")
     return p
 
 

@@ -26,7 +26,9 @@ or torchrun-style (RANK / WORLD_SIZE / MASTER_ADDR / MASTER_PORT in the environm
     torchrun --nproc-per-node 3 examples/ddp_train.py --iters 100 --mode off --udp-port 0
 
 After a crash, rerun the same command with ``--resume``: model and optimizer come back from
-the shadows' newest consistent iteration and training continues from there.
+the shadows' newest consistent iteration and training continues from there.  Under
+``torchrun --max-restarts K``, ``--resume-auto`` does that by itself: the first start trains from
+scratch, a start after torchrun restarted the workers restores (see docs/DEPLOY.md).
 """
 from __future__ import annotations
 
@@ -81,6 +83,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--mtu", type=int, default=1500)
     ap.add_argument("--loss-prob", type=float, default=0.0, help="inject packet loss (testing)")
     ap.add_argument("--resume", action="store_true", help="restore from the shadows and continue")
+    ap.add_argument("--resume-auto", action="store_true",
+                    help="under torchrun --max-restarts: start fresh the first time, restore from the shadows "
+                         "after torchrun restarted the workers (trainer_hooks.elastic)")
     ap.add_argument("--save-final", default=None, help="torch.save model+optimizer here ({rank} expands)")
     ap.add_argument("--metrics", default=None, help="JSON lines per iteration ({rank} expands; else rank 0 only)")
     ap.add_argument("--seed", type=int, default=0)
@@ -111,6 +116,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         ap.error("--resume needs --shadows")
     if args.accum < 1:
         ap.error("--accum must be >= 1")
+    if args.resume_auto and (args.resume or not args.shadows):
+        ap.error("--resume-auto needs --shadows and excludes --resume")
+    if args.resume_auto and "TORCHELASTIC_RESTART_COUNT" not in env:
+        ap.error("--resume-auto runs under torchrun (TORCHELASTIC_RESTART_COUNT is not set); use --resume")
+    if args.resume_auto and env.get("TORCHELASTIC_USE_AGENT_STORE") == "True":
+        ap.error("--resume-auto: torchrun shares its rendezvous store with the workers, so restarted workers "
+                 "read the dead workers' gloo addresses; start torchrun with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1")
     return args
 
 
@@ -208,6 +220,10 @@ def main(argv=None) -> int:
     ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb)
 
     start = 0
+    if args.resume_auto:
+        decision = trainer_hooks.resume_decision()
+        print(f"rank {args.rank}: {decision.describe()}", flush=True)
+        args.resume = decision.restore
     ring = {k: v for k, v in (("bind_ip", args.bind_ip), ("udp_port", args.udp_port)) if v is not None}
     try:  # shadows that cannot be reached or hold nothing usable: one line, not a traceback
         if args.resume:

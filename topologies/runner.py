@@ -87,6 +87,11 @@ def parse_args(argv):
     p.add_argument("--mode", default="switch", choices=("switch", "host"),
                    help="checkpointing mode of the trainers (default switch: copies made by the switch)")
     p.add_argument("--job-id", type=int, default=None)
+    p.add_argument("--launcher", default="runner", choices=("runner", "torchrun"),
+                   help="runner: the runner kills, stops and relaunches the trainers with --resume; torchrun: each "
+                        "trainer host runs a torchrun agent (--max-restarts), which restarts the killed worker "
+                        "and the script resumes by itself (--resume-auto; topologies/launcher.py)")
+    p.add_argument("--max-restarts", type=int, default=1, help="torchrun --max-restarts with --launcher torchrun")
     p.add_argument("--pcap", action="store_true", help="capture every switch port into pcaps/<run>/")
     p.add_argument("--out", default=None, help="results folder (default results/<run>)")
     p.add_argument("--run", default=None, help="run name (default: a timestamp)")
@@ -359,29 +364,33 @@ class Testbed:
             if pending:
                 time.sleep(0.2)
 
-    def start_trainers(self, phase: str, resume: bool, master_port: int) -> dict[int, str]:
-        trainers = generate.trainers_of(self.topo)
-        n = len(trainers)
-        master_ip = trainers[0][1]["ip"].split("/")[0]
-        shadows = ",".join(f"{h['ip'].split('/')[0]}:{h['mgmt_port']}" for _, h in generate.shadows_of(self.topo))
-        names = {}
+    def train_args(self, phase: str, h: dict) -> list:
+        """``examples/ddp_train.py`` arguments of trainer host ``h`` in ``phase`` (no rank, no rendezvous);
+        removes the phase's old metrics/final files of the host's rank."""
+        shadows = ",".join(f"{s['ip'].split('/')[0]}:{s['mgmt_port']}" for _, s in generate.shadows_of(self.topo))
         (self.out / "metrics" / phase).mkdir(parents=True, exist_ok=True)
         (self.out / "final" / phase).mkdir(parents=True, exist_ok=True)
         metrics = self.out / "metrics" / phase / "rank{rank}.jsonl"  # ddp_train.py expands {rank}
         final = self.out / "final" / phase / "rank{rank}.pt"
+        for f in (metrics, final):
+            f = Path(str(f).format(rank=h["rank"]))
+            if f.exists():
+                f.unlink()
+        return ["--iters", self.args.iters, "--mode", self.args.mode, "--job-id", self.job_id, "--shadows", shadows,
+                "--bind-ip", h["ip"].split("/")[0], "--save-final", final, "--metrics", metrics,
+                "--mtu", self.args.mtu, *self.model_args(), *self.args.train_arg]
+
+    def start_trainers(self, phase: str, resume: bool, master_port: int) -> dict[int, str]:
+        trainers = generate.trainers_of(self.topo)
+        n = len(trainers)
+        master_ip = trainers[0][1]["ip"].split("/")[0]
+        names = {}
         for name, h in trainers:
             r = h["rank"]
-            for f in (metrics, final):
-                f = Path(str(f).format(rank=r))
-                if f.exists():
-                    f.unlink()
             argv = [sys.executable, str(TRAIN_SCRIPT), "--rank", r, "--world-size", n,
-                    "--master", f"{master_ip}:{master_port}", "--iters", self.args.iters, "--mode", self.args.mode,
-                    "--job-id", self.job_id, "--shadows", shadows, "--bind-ip", h["ip"].split("/")[0],
-                    "--save-final", final, "--metrics", metrics, "--mtu", self.args.mtu]
+                    "--master", f"{master_ip}:{master_port}", *self.train_args(phase, h)]
             if resume:
                 argv.append("--resume")
-            argv += self.model_args() + self.args.train_arg
             pname = f"trainer-{r}"
             self.procs.spawn(pname, argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),
                              env=self._env(), kind="trainer", cwd=paths.ROOT)
@@ -573,7 +582,11 @@ class Testbed:
             self.phases["reference"] = self.train_phase("reference", resume=False, master_port=port)
             port += 1
         self.start_shadows("failure")
-        if fail_at:
+        if getattr(a, "launcher", "runner") == "torchrun":  # failure and restart handled by torchrun's agents, not by us
+            from .launcher import torchrun_phase
+            self.phases["failure"] = torchrun_phase(self, "failure", port, fail_at or None, fail_rank)
+            final_phase = "failure"
+        elif fail_at:
             self.phases["failure"] = self.train_phase("failure", False, port, fail_at=fail_at, fail_rank=fail_rank)
             port += 1
             self.phases["resume"] = self.train_phase("resume", True, port)

@@ -176,6 +176,17 @@ class Checkpointer:
             time.sleep(0.02)
         return False
 
+    def compare_with_shadows(self, iteration: int | None = None, timeout: float = 30.0):
+        """Rank 0: the trainer's parameters and AdamW state vs every shard's replay of ``iteration`` (default:
+        the last completed), bit for bit -- :func:`trainer_hooks.stepcheck.compare_with_shadows`."""
+        from trainer_hooks.stepcheck import compare_with_shadows
+        if self.link is None:
+            raise RuntimeError("compare_with_shadows() runs on rank 0 of a job with shadows")
+        target = self.iteration if iteration is None else iteration
+        if not self.wait_for_shadows(target, timeout):
+            raise TimeoutError(f"the shadows did not publish iteration {target} within {timeout:g}s")
+        return compare_with_shadows(self.model, self.optimizer, self.link.shadows, iteration=target, timeout=timeout)
+
     @property
     def stats(self) -> dict:
         out = {"iteration": self.iteration, "mode": self.mode}
@@ -196,6 +207,8 @@ class Checkpointer:
         self._closed = True
         for h in self._handles:
             h.remove()
+        if self.hook_state is not None and self.hook_state.staging is not None:
+            self.hook_state.staging.close()
         if self.link is not None:
             self.link.close(timeout)
         if self.ring is not None:

@@ -34,13 +34,13 @@ def frozen_ids(model: torch.nn.Module) -> set[int]:
 def capture_buffers(model: torch.nn.Module) -> dict[str, torch.Tensor]:
     """A copy of every buffer (persistent or not), by fully qualified name."""
     with torch.no_grad():
-        return {name: b.detach().clone() for name, b in model.named_buffers()}
+        return {name: b.detach().to("cpu", copy=True) for name, b in model.named_buffers()}
 
 
 def capture_frozen(model: torch.nn.Module) -> dict[str, torch.Tensor]:
     """A copy of every frozen parameter, by fully qualified name."""
     with torch.no_grad():
-        return {name: p.detach().clone() for name, p in model.named_parameters() if not p.requires_grad}
+        return {name: p.detach().to("cpu", copy=True) for name, p in model.named_parameters() if not p.requires_grad}
 
 
 def buffer_capturer(model: torch.nn.Module):

@@ -12,7 +12,10 @@ function of ``(state, bucket)`` registered with
    flat buffer really is those parameters back to back,
 3. submits the buffer to the :class:`~trainer_hooks.transport.UdpRing`, which
    divides by the world size, ring-reduces in place and resolves the future
-   with the buffer.  DDP then copies the buffer into ``param.grad``.
+   with the buffer.  DDP then copies the buffer into ``param.grad``.  A CUDA
+   bucket goes through :class:`~trainer_hooks.staging.CudaStaging` (pinned host
+   buffer, copies overlapped with the ring, result copied back into the bucket);
+   anything but float32 is refused with the reason (:func:`~trainer_hooks.staging.check_bucket`).
 """
 # no `from __future__ import annotations`: DDP inspects the real annotations of the hook
 
@@ -23,6 +26,7 @@ import torch.distributed as dist
 
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import bucket_params, plan_bucket
+from trainer_hooks.staging import CudaStaging, check_bucket
 from trainer_hooks.transport import Job, UdpRing
 
 
@@ -37,6 +41,7 @@ class HookState:
     packet_bases: list[int]  # layout.packet_bases of the whole model
     tracker: IterationTracker
     layouts: set = field(default_factory=set)  # distinct bucket compositions seen (param ids)
+    staging: CudaStaging | None = None  # created at the first CUDA bucket
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -53,6 +58,7 @@ def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, in
 
 def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
     """All-reduce (average) one DDP bucket over the Checkmate UDP ring."""
+    check_bucket(bucket.buffer(), bucket.index())
     iteration = state.tracker.on_bucket(bucket.index(), bucket.is_last())
     params = bucket_params(state.param_index, bucket.parameters())
     _check_contiguous_layout(bucket, params)
@@ -62,4 +68,8 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
     if plan.total != buf.numel():
         raise RuntimeError(f"DDP bucket {bucket.index()}: buffer holds {buf.numel()} elements, "
                            f"its parameters {plan.total}")
+    if buf.device.type == "cuda":
+        if state.staging is None:
+            state.staging = CudaStaging(state.ring)
+        return state.staging.submit(iteration, bucket.index(), buf, plan)
     return state.ring.submit(Job(iteration, bucket.index(), buf, plan))

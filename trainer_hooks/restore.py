@@ -117,7 +117,9 @@ def _load(model: torch.nn.Module, optimizer: torch.optim.Optimizer, states: list
                 p = params[pid]
                 p.copy_(t)
                 if pid in st.opt_state:
-                    optimizer.state[p] = {k: v.clone() for k, v in st.opt_state[pid].items()}
+                    # moments next to the parameter (CUDA models too); AdamW keeps a non-capturable ``step`` on CPU
+                    optimizer.state[p] = {k: v.clone() if k == "step" else v.to(p.device, copy=True)
+                                          for k, v in st.opt_state[pid].items()}
                 else:
                     optimizer.state.pop(p, None)
 

@@ -109,10 +109,11 @@ class ShadowLink:
         with torch.no_grad():
             for pid in self.owned[shard]:
                 p = self.params[pid]
-                tensors[pid] = p.detach().clone()
+                tensors[pid] = p.detach().to("cpu", copy=True)  # the shadows live on CPU (CUDA models too)
                 st = state.get(p)
                 if st:
-                    opt_state[pid] = {k: v.detach().clone() for k, v in st.items() if isinstance(v, torch.Tensor)}
+                    opt_state[pid] = {k: v.detach().to("cpu", copy=True) for k, v in st.items()
+                                      if isinstance(v, torch.Tensor)}
         extra = {}
         if shard == BUFFER_SHARD:  # buffers as of `iteration` (between steps) and the frozen params
             extra = dict(buffers=capture_buffers(self.model), frozen=capture_frozen(self.model))

@@ -47,3 +47,16 @@ def test_program_with_an_address_not_in_the_topology(capsys, tmp_path):
     # the topology's own address (also spelled localhost) selects s1, which is then tried
     rc = cli.main(["--switch", "localhost:9", "--timeout", "0.3", "program", str(topo)])
     assert rc == 1 and "cannot control switch at 127.0.0.1:9" in capsys.readouterr().err
+
+
+def test_shard_plan_replaces_the_topology_shard_map(capsys, tmp_path):
+    from checkmate.paths import ROOT
+    topo = str(ROOT / "topologies" / "realhosts.json")
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"shards": 2, "owner": {"0": 0, "1": 0, "2": 1, "3": 1, "4": 0}}')
+    t = cli.with_shard_plan(topo, str(plan))
+    assert sorted(t.shard_ranges()) == [(0, 0, 1), (0, 4, 4), (1, 2, 3)]
+    assert t.switches["s1"].grpc_addr == "10.78.0.1:50051"  # a switch box's management address
+    plan.write_text('["not", "a", "plan"]')
+    assert cli.main(["program", topo, "--shard-plan", str(plan)]) == 1
+    assert "--shard-plan" in capsys.readouterr().err

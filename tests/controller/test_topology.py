@@ -54,7 +54,7 @@ def _raw():
     (lambda d: d["links"].append(["s1-p255", "s1-p7"]), "CPU port"),
     (lambda d: d["links"].append(["h9", "s1-p7"]), "links[5][0]"),
     (lambda d: d["shard_map"].update({"1": [[2, 9]]}), "belong to both shard 0 and shard 1"),
-    (lambda d: d["switches"]["s1"].update(grpc_host="10.0.0.1"), "not a loopback"),
+    (lambda d: d["switches"]["s1"].update(grpc_host="switch.example"), "not an IP address"),
     (lambda d: d.pop("links"), "links: missing"),
 ])
 def test_errors_name_the_culprit(mutate, culprit):

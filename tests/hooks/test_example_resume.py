@@ -74,26 +74,26 @@ def load_example():
     return mod
 
 
-def uninterrupted(flags: list[str], iters: int) -> dict:
-    """What WORLD ranks of examples/ddp_train.py compute for ``iters`` iterations, bit for bit."""
+def uninterrupted(flags: list[str], iters: int, world: int = WORLD) -> dict:
+    """What ``world`` ranks of examples/ddp_train.py compute for ``iters`` iterations, bit for bit."""
     ex = load_example()
     args = ex.parse_args([*flags, "--iters", str(iters)])
     x_all, y_all = ex.load_data()
     model, opt, sched = ex.build(args)
     params = list(model.parameters())
-    plan = plan_bucket([(i, p.numel()) for i, p in enumerate(params)], WORLD, wire.max_elements(args.mtu))
+    plan = plan_bucket([(i, p.numel()) for i, p in enumerate(params)], world, wire.max_elements(args.mtu))
     for it in range(1, iters + 1):
         flat = []
-        for r in range(WORLD):
-            idx = ex.batch_indices(len(x_all), args.seed, it, r, WORLD, args.batch)
+        for r in range(world):
+            idx = ex.batch_indices(len(x_all), args.seed, it, r, world, args.batch)
             loss = torch.nn.functional.cross_entropy(model(x_all[idx]), y_all[idx])
-            flat.append(torch.cat([g.reshape(-1) for g in torch.autograd.grad(loss, params)]) / WORLD)
+            flat.append(torch.cat([g.reshape(-1) for g in torch.autograd.grad(loss, params)]) / world)
         avg = torch.empty_like(flat[0])
         for p in plan.packets:
             sl = slice(p.buf_offset, p.buf_offset + p.count)
             acc = flat[p.segment][sl]
-            for j in range(1, WORLD):
-                acc = flat[(p.segment + j) % WORLD][sl] + acc
+            for j in range(1, world):
+                acc = flat[(p.segment + j) % world][sl] + acc
             avg[sl] = acc
         for p, g in zip(params, avg.split([p.numel() for p in params])):
             p.grad = g.view_as(p).clone()

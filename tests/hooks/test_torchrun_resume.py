@@ -1,0 +1,125 @@
+"""torchrun's elastic agent restarts a SIGKILLed worker; ``--resume-auto`` restores from the shadows.
+
+One ``torchrun --nnodes 1 --nproc-per-node 3 --max-restarts 1 --rdzv-backend c10d`` runs
+``examples/ddp_train.py --resume-auto`` in host mode on loopback, two real shadow nodes take the
+copies.  Once rank 2 has logged a few iterations it is SIGKILLed; nobody but torchrun reacts: the
+agent stops the other workers, starts all three again (``TORCHELASTIC_RESTART_COUNT=1``), and the
+script restores the newest consistent iteration from the shadows by itself.  The final state equals
+an uninterrupted run bit for bit (computed in-process, see test_example_resume.py), and at most one
+iteration is run twice.  The multi-node variant on network namespaces is
+tests/deploy/test_deploy_netns.py.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from shadow.node import ShadowConfig, ShadowNode
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "examples" / "ddp_train.py"
+pytestmark = pytest.mark.timeout(300)
+
+
+def _helpers():
+    spec = importlib.util.spec_from_file_location("checkmate_tests_example_resume", Path(__file__).with_name(
+        "test_example_resume.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def torchrun() -> list[str]:
+    exe = Path(sys.executable).with_name("torchrun")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "torch.distributed.run"]
+
+
+def worker_pid(agent_pid: int, rank: int) -> int | None:
+    """The pid of torchrun's worker with ``RANK=rank`` (a child of the agent)."""
+    for task in Path(f"/proc/{agent_pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                env = Path(f"/proc/{child}/environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if f"RANK={rank}".encode() in env:
+                return int(child)
+    return None
+
+
+def iterations(path: Path) -> list[int]:
+    import json
+    if not path.exists():
+        return []
+    return [json.loads(ln)["iteration"] for ln in path.read_text().splitlines() if ln.endswith("}")]
+
+
+def progress_before_restart(seq: list[int], resumed: int) -> int:
+    """Newest iteration of the first incarnation: the last value before the sequence steps back
+    (no step back: the restart continued right after the first incarnation's last iteration)."""
+    for i in range(1, len(seq)):
+        if seq[i] <= seq[i - 1]:
+            return seq[i - 1]
+    assert seq == list(range(1, len(seq) + 1)), f"iterations missing: {seq}"
+    return resumed
+
+
+def test_torchrun_restart_resumes_bit_identically(tmp_path):
+    h = _helpers()
+    nodes = [ShadowNode(ShadowConfig(job_id=23, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
+                                     ckpt_dir=tmp_path / "ckpt", loss_timeout=10.0)).start() for k in range(2)]
+    iters, kill_after = 60, 4
+    common = ["--job-id", "23", "--clip", "0.5"]
+    log_path = tmp_path / "torchrun.log"
+    try:
+        shadows = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
+        argv = [*torchrun(), "--nnodes", "1", "--nproc-per-node", "3", "--max-restarts", "1",
+                "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{h.free_port()}", "--rdzv-id", "job23",
+                "--monitor-interval", "0.2", str(SCRIPT), "--udp-port", "0", "--bind-ip", "127.0.0.1",
+                *h.MODEL_FLAGS, *common, "--mode", "host", "--shadows", shadows, "--resume-auto",
+                "--iters", str(iters), "--metrics", str(tmp_path / "m{rank}.jsonl"),
+                "--save-final", str(tmp_path / "final{rank}.pt")]
+        env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT), TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1")
+        with open(log_path, "w") as log:
+            agent = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        try:
+            deadline = time.monotonic() + 120
+            while (seen := iterations(tmp_path / "m2.jsonl")) == [] or seen[-1] < kill_after:
+                assert agent.poll() is None and time.monotonic() < deadline, \
+                    f"torchrun ended or stalled before the kill:\n{log_path.read_text()[-3000:]}"
+                time.sleep(0.01)
+            victim = worker_pid(agent.pid, 2)
+            assert victim is not None, "no worker with RANK=2 under the torchrun agent"
+            os.kill(victim, signal.SIGKILL)
+            assert agent.wait(timeout=180) == 0, f"torchrun failed:\n{log_path.read_text()[-4000:]}"
+        finally:
+            if agent.poll() is None:
+                agent.kill()
+                agent.wait(5)
+    finally:
+        for n in nodes:
+            n.stop()
+    log = log_path.read_text()
+    assert "torchrun first start" in log and "torchrun restart" in log, log[-3000:]
+    resumed = sorted({int(m) for m in re.findall(r"resumed at iteration (\d+)", log)})
+    assert len(resumed) == 1, f"the ranks resumed at different iterations: {resumed}"
+    resumed = resumed[0]
+    progress = max(progress_before_restart(iterations(tmp_path / f"m{r}.jsonl"), resumed) for r in range(3))
+    assert kill_after <= progress < iters, "the kill happened mid-run"
+    assert 0 <= progress - resumed <= 1, f"resumed at {resumed} after the job had reached {progress}"
+    final = torch.load(tmp_path / "final0.pt", weights_only=False)
+    want = h.uninterrupted(h.MODEL_FLAGS + common, iters)
+    for k in want["model"]:
+        assert torch.equal(final["model"][k], want["model"][k]), f"{k} differs after the torchrun restart"
+    for i, st in want["optimizer"]["state"].items():
+        for k, v in st.items():
+            assert torch.equal(final["optimizer"]["state"][i][k], v), f"optimizer {k} of param {i} differs"
