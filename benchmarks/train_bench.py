@@ -162,6 +162,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     for it in range(1, total + 1):
         if it == a.warmup + 1:
             t_first = time.perf_counter()
+            cpu_first = time.process_time()
         t0 = time.perf_counter()
         idx = ex.batch_indices(len(x_all), bargs.seed, it, a.rank, a.world_size, bargs.batch)
         loss = torch.nn.functional.cross_entropy(ddp(x_all[idx]), y_all[idx])
@@ -177,6 +178,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
             times.append(time.perf_counter() - t0)
             stalls.append(stall)
     wall = time.perf_counter() - t_first
+    cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
     t_fin = time.perf_counter()
     m.finish()
     finish_s = time.perf_counter() - t_fin
@@ -184,14 +186,18 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     if ckpt.link is not None:
         caught_up = bool(ckpt.wait_for_shadows(total, timeout=a.shadow_wait))
     ckpt.close()
-    dist.barrier()
+    # every trainer's CPU of the timed iterations, summed over ranks (what the design promises to keep)
+    cpus = torch.tensor([cpu], dtype=torch.float64)
+    dist.all_reduce(cpus)
     ck_stalls = [s for s in m.stalls]
     rec = dict(seg, iters=a.iters, warmup=a.warmup, wall_s=wall, iter_s=wall / a.iters,
                iter_median_s=statistics.median(times), iter_times=[round(t, 6) for t in times],
                checkpoints=m.checkpoints, stall_total_s=sum(ck_stalls),
                stall_median_s=statistics.median(ck_stalls) if ck_stalls else 0.0,
                stall_max_s=max(ck_stalls) if ck_stalls else 0.0, finish_s=finish_s,
-               bytes_written=m.bytes_written, shadows_caught_up=caught_up, final_loss=float(loss.item()))
+               bytes_written=m.bytes_written,
+               trainer_cpu_s=float(cpus.item()), trainer_cpu_own_s=cpu, shadows_caught_up=caught_up,
+               final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)
     del ddp, model, opt, ckpt

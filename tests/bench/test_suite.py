@@ -89,6 +89,30 @@ def test_analyze_synthetic():
     assert b["checkmate"]["shadow_vs_training"] == pytest.approx(0.34)
 
 
+def test_trainer_cpu_is_the_first_figure():
+    # trainer CPU (all ranks, timed iterations): checkmate equals none, host pays for its copies
+    segs = synthetic()
+    cpu = {"none": 0.30, "checkmate": 0.303, "host": 0.36}
+    for s in segs:
+        s["trainer_cpu_s"] = cpu.get(s["method"], 0.31) * s["iters"] * (1.1 if s["seq"] == 3 else 1.0)
+    a = suite.analyze(segs)
+    c = a["configs"]
+    assert c["none"]["trainer_cpu_s"] == pytest.approx(0.30)
+    assert c["checkmate"]["trainer_cpu_overhead"] == pytest.approx(0.303 / 0.315 - 1)  # nones at seq 0 and 3
+    assert c["host"]["trainer_cpu_overhead"] == pytest.approx(0.36 / 0.315 - 1)  # nones at seq 0 and 3
+    assert a["methods"]["checkmate"]["trainer_cpu_overhead"] == pytest.approx(c["checkmate"]["trainer_cpu_overhead"])
+    assert a["trainer_cpu_noise"] == pytest.approx((0.33 / 0.30 - 1 + 1 - 0.30 / 0.315) / 2)  # median of 2
+    res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20},
+           "analysis": a, "bytes": suite.bytes_figures(c),
+           "placement": {"describe": "shared: 2 CPU(s) 0-1 shared by all processes"}}
+    text = suite.fmt_table(res)
+    first = text.split("the promise", 1)
+    assert len(first) == 2 and "no checkpointing:" in first[1]  # the promise comes before the wall-time table
+    promise = first[1].split("\n\n")[0]
+    assert "checkmate" in promise and "-3.8%" in promise and "+14.3%" in promise and "placement: shared" in promise
+    assert "promise.png" in suite.plots(res, Path(__import__("tempfile").mkdtemp()))
+
+
 def test_analyze_uses_the_neighbouring_none_segments():
     # the machine slows down in the middle: the control is the none next to each segment
     segs = [_seg(0, 0, "none", 1, 0.1), _seg(1, 0, "torch-save", 1, 0.11, 0.01, 5),
@@ -249,6 +273,10 @@ def test_quick_run_end_to_end(tmp_path):
     assert b["none"]["shadow_rx"] < 0.05 * b["checkmate"]["shadow_rx"]
     assert b["host"]["trainer_tx"] > b["checkmate"]["trainer_tx"]
     assert res["switch_counters"]
+    # the trainers' CPU: measured per segment, and host replication's copies cost the trainers more
+    assert all(s["trainer_cpu_s"] > 0 for s in ends)
+    assert a["configs"]["host"]["trainer_cpu_s"] > a["configs"]["checkmate"]["trainer_cpu_s"]
+    assert res["placement"]["mode"] in ("shared", "split") and "the promise" in (out / "table.txt").read_text()
     cpu = {k: r["cpu_ms_per_iter"] for k, r in a["configs"].items()}
     assert all(c.get("switch", 0) > 0 and c.get("trainer", 0) > 0 for c in cpu.values()), cpu
     assert cpu["checkmate"]["shadow"] > cpu["none"]["shadow"]  # the shadows work only when fed
