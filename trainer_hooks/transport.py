@@ -48,6 +48,8 @@ import queue
 import random
 import select
 import socket
+import struct
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -73,6 +75,15 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
+# Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
+_SOL_UDP = getattr(socket, "SOL_UDP", 17)
+_UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
+_UDP_GRO = getattr(socket, "UDP_GRO", 104)
+_GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
+_GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
+_GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
+_GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
+_CMSG_SPACE = socket.CMSG_SPACE(4)
 
 
 class RingError(RuntimeError):
@@ -111,13 +122,20 @@ class Job:
 
 
 class _Active:
-    """Engine state of the job being reduced."""
+    """Engine state of the job being reduced.
 
-    __slots__ = ("job", "arr", "expected", "received", "seen", "started")
+    ``w`` is the bucket in wire order (big-endian float32), converted once when the job starts; the
+    ring works on it: reduce-scatter adds into it, all-gather copies received bytes into it, packets
+    are sent straight from it (memoryview slices, no per-packet conversion or copy), and the result is
+    converted back into the bucket once when the job ends.  Each job has its own ``w``, so a
+    retransmission of an old job's packet never carries a newer job's bytes."""
+
+    __slots__ = ("job", "w", "wb", "expected", "received", "seen", "started")
 
     def __init__(self, job: Job, expected: int):
         self.job = job
-        self.arr = job.buffer.numpy()
+        self.w = job.buffer.numpy().astype(_WIRE_F32)
+        self.wb = memoryview(self.w).cast("B")
         self.expected = expected
         self.received = 0
         self.seen: set[tuple[int, int]] = set()
@@ -129,7 +147,7 @@ class UdpRing:
 
     def __init__(self, sock: socket.socket, rank: int, world_size: int, prev_addr, next_addr, *,
                  job_id: int, window: int = 128, rto: float = 0.05, timeout: float = 120.0,
-                 loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None):
+                 loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None, gso: bool = True):
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
         if world_size > 128:
@@ -146,6 +164,15 @@ class UdpRing:
             try:
                 self.sock.setsockopt(socket.SOL_SOCKET, opt, 4 << 20)
             except OSError:  # pragma: no cover
+                pass
+        # batch datagrams: UDP GSO to send a run of them in one call, UDP GRO to receive several per call
+        self._gso = bool(gso) and sys.platform.startswith("linux")
+        self.gro = False
+        if self._gso:
+            try:
+                self.sock.setsockopt(_SOL_UDP, _UDP_GRO, 1)
+                self.gro = True
+            except OSError:
                 pass
         self.rank, self.n = rank, world_size
         self.prev, self.next = (rank - 1) % world_size, (rank + 1) % world_size
@@ -173,7 +200,7 @@ class UdpRing:
         self._pending: dict[tuple[int, int], list] = collections.defaultdict(list)
         self._stop = threading.Event()
         self._error: BaseException | None = None
-        self._rbuf = bytearray(65536)
+        self._rbuf = bytearray(1 << 16)
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -232,25 +259,26 @@ class UdpRing:
         self.stats.jobs += 1
         for i in segs[r]:
             self._enqueue(act, i, 0, 0)
-        for item in self._pending.pop(job.key, ()):
-            self._on_data(*item)
+        for step, pid, off, count, payload in self._pending.pop(job.key, ()):
+            self._on_data(step, pid, off, count, payload, 0)
         if act.received == act.expected:
             self._active = None
-            self._finish(job)
+            self._finish(job, act)
 
     def _enqueue(self, act: _Active, idx: int, step: int, flags: int) -> None:
         p = act.job.plan.packets[idx]
-        payload = act.arr[p.buf_offset:p.buf_offset + p.count].astype(_WIRE_F32).tobytes()
+        payload = act.wb[4 * p.buf_offset:4 * (p.buf_offset + p.count)]
         self._backlog.append((flags, step, act.job.iteration, act.job.bucket, p.param_id, p.offset, p.count, payload))
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
         payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(_WIRE_F32).tobytes()
-        dg = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
-                       p.param_id, p.offset, p.count, 0, 0) + payload
-        self._send_copy(p.param_id, dg)
+        hdr = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
+                        p.param_id, p.offset, p.count, 0, 0)
+        self._send_copies([(hdr, payload, p.param_id)])
 
-    def _on_data(self, step: int, pid: int, off: int, count: int, payload) -> None:
+    def _on_data(self, step: int, pid: int, off: int, count: int, buf, start: int) -> None:
+        """A data packet of the active job; its payload is ``count`` wire floats at ``buf[start:]``."""
         act = self._active
         n, r = self.n, self.rank
         plan = act.job.plan
@@ -262,87 +290,154 @@ class UdpRing:
         p = plan.packets[idx]
         rs = step <= n - 2
         want = (r - step - 1) % n if rs else (r - (step - (n - 1))) % n
-        if p.segment != want or (step, idx) in act.seen:
+        key = (step, idx)
+        if p.segment != want or key in act.seen:
             raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {p.segment} at step {step} "
-                            f"(expected segment {want}, duplicate={(step, idx) in act.seen})")
-        act.seen.add((step, idx))
-        dst = act.arr[p.buf_offset:p.buf_offset + count]
-        src = np.frombuffer(payload, dtype=_WIRE_F32, count=count)
-        if rs:
-            np.add(dst, src, out=dst)
+                            f"(expected segment {want}, duplicate={key in act.seen})")
+        act.seen.add(key)
+        a = p.buf_offset
+        if rs:  # local + received, in wire order (the values are the same floats)
+            dst = act.w[a:a + count]
+            np.add(dst, np.frombuffer(buf, dtype=_WIRE_F32, count=count, offset=start), out=dst)
             self._enqueue(act, idx, step + 1, _FINAL if step == n - 2 else 0)
-        else:
-            dst[:] = src
+        else:  # all-gather: the owner's bytes, copied as they are
+            act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
             if step < 2 * n - 3:
                 self._enqueue(act, idx, step + 1, 0)
         act.received += 1
 
-    def _finish(self, job: Job) -> None:
+    def _finish(self, job: Job, act: _Active | None = None) -> None:
+        if act is not None:  # the reduced bucket, back to host order in one conversion
+            job.buffer.numpy()[:] = act.w
         job.future.set_result(job.buffer)
         done = job.key
         for k in [k for k in self._pending if k < done]:
             self.stats.stray += len(self._pending.pop(k))
 
     # -- sockets ---------------------------------------------------------------------------
-    def _sendto(self, datagram, addr) -> bool:
+    def _drop(self) -> bool:
+        """Fault injection: drop this outgoing datagram (seeded, one draw per datagram)?"""
         if self.loss_prob and self._rng.random() < self.loss_prob:
             self.stats.dropped_injected += 1
-            return False
+            return True
+        return False
+
+    def _send(self, addr, dgs: list) -> int:
+        """Send datagrams ``[(header, payload), ...]`` to ``addr`` in order; returns how many left.
+
+        With GSO, each run of equal-size datagrams (the last of a run may be shorter) is one
+        ``sendmsg`` with ``UDP_SEGMENT``: the kernel -- or the NIC -- cuts it into exactly these
+        datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
+        call early (the rest is a loss, recovered by retransmission)."""
+        sock = self.sock
+        sent, i, n = 0, 0, len(dgs)
         try:
-            self.sock.sendto(datagram, addr)
+            while i < n:
+                h, p = dgs[i]
+                size = len(h) + len(p)
+                j = i + 1
+                if self._gso:
+                    lim = min(n, i + _GSO_MAX_SEGS, i + _GSO_MAX_BYTES // size)
+                    while j < lim:
+                        h2, p2 = dgs[j]
+                        sz = len(h2) + len(p2)
+                        if sz > size:
+                            break
+                        j += 1
+                        if sz < size:  # a shorter datagram can only end a GSO run
+                            break
+                if j - i == 1:
+                    sock.sendmsg([h, p], (), 0, addr)
+                else:
+                    iov = [b for d in dgs[i:j] for b in d]
+                    try:
+                        sock.sendmsg(iov, [(_SOL_UDP, _UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
+                    except (BlockingIOError, InterruptedError):
+                        raise
+                    except OSError as e:  # no UDP GSO here: one datagram per call from now on
+                        log.warning("UDP GSO unavailable (%s): sending one datagram per call", e)
+                        self._gso = False
+                        continue
+                sent += j - i
+                i = j
         except (BlockingIOError, InterruptedError):
-            return False  # socket buffer full: treated as a loss, retransmission recovers it
-        return True
-
-    def _send_copy(self, pid: int, datagram) -> None:
-        addr = self.final_copies.get(pid)
-        if addr is None:
-            raise RingError(f"host mode: no shadow owns param_id {pid}")
-        try:
-            self.sock.sendto(datagram, addr)
-            self.stats.copies_sent += 1
-        except (BlockingIOError, InterruptedError):  # pragma: no cover - retried with RETX
             pass
+        return sent
 
-    def _transmit(self, seq: int, entry: list) -> None:
-        dg = entry[0]
-        if self._sendto(dg, self.next_addr) and self.final_copies is not None and dg[1] & _FINAL:
-            self._send_copy(entry[3], dg)
+    def _send_copies(self, items: list) -> None:
+        """Host mode: ``[(header, payload, param_id), ...]`` to the shadow of each param, runs batched."""
+        copies = self.final_copies
+        i, n = 0, len(items)
+        while i < n:
+            addr = copies.get(items[i][2])
+            if addr is None:
+                raise RingError(f"host mode: no shadow owns param_id {items[i][2]}")
+            j = i + 1
+            while j < n and copies.get(items[j][2]) == addr:
+                j += 1
+            self.stats.copies_sent += self._send(addr, [(h, p) for h, p, _ in items[i:j]])
+            i = j
+
+    def _transmit(self, entries: list) -> None:
+        """Send (or resend) unacked entries to the next rank; FINAL ones also to the shadows in host mode."""
+        live = [e for e in entries if not self._drop()] if self.loss_prob else entries
+        if not live:
+            return
+        k = self._send(self.next_addr, [(e[0], e[5]) for e in live])
+        if self.final_copies is not None:
+            fin = [(e[0], e[5], e[3]) for e in live[:k] if e[0][1] & _FINAL]
+            if fin:
+                self._send_copies(fin)
 
     def _pump(self, now: float) -> None:
-        while self._backlog and len(self._unacked) < self.window:
-            flags, step, it, b, pid, off, count, payload = self._backlog.popleft()
+        out = []
+        una, window = self._unacked, self.window
+        backlog, rto = self._backlog, self._cur_rto
+        job_id, rank = self.job_id, self.rank
+        finals = 0
+        while backlog and len(una) < window:
+            flags, step, it, b, pid, off, count, payload = backlog.popleft()
             seq = self._snd_seq
             self._snd_seq = (seq + 1) & 0xFFFFFFFF
-            dg = bytearray(_HDR.pack(_VER, flags, _FP32, step, self.job_id, it, self.rank, b,
-                                     pid, off, count, 0, seq))
-            dg += payload
-            entry = [dg, now + self._cur_rto, 0, pid, now]
-            self._unacked[seq] = entry
-            self.stats.data_sent += 1
+            hdr = bytearray(_HDR.pack(_VER, flags, _FP32, step, job_id, it, rank, b, pid, off, count, 0, seq))
+            entry = [hdr, now + rto, 0, pid, now, payload]
+            una[seq] = entry
+            out.append(entry)
             if flags & _FINAL:
-                self.stats.finals_sent += 1
-            self._transmit(seq, entry)
+                finals += 1
+        if out:
+            self.stats.data_sent += len(out)
+            self.stats.finals_sent += finals
+            self._transmit(out)
 
     def _retransmit(self, now: float) -> None:
-        for seq, entry in self._unacked.items():
+        due = []
+        for entry in self._unacked.values():
             if entry[1] <= now:
                 entry[0][1] |= _RETX
                 entry[2] += 1
                 entry[1] = now + min(self._cur_rto * (1 << min(entry[2], 10)), _MAX_RTO)
-                self.stats.retransmits += 1
-                self._transmit(seq, entry)
+                due.append(entry)
+        if due:
+            self.stats.retransmits += len(due)
+            self._transmit(due)
 
     def _send_ack(self) -> None:
         base = self._rcv_next
         sack = 0
-        for i in range(_SACK_BITS):
-            if (base + 1 + i) & 0xFFFFFFFF in self._rcv_ooo:
-                sack |= 1 << i
+        ooo = self._rcv_ooo
+        if ooo:
+            for i in range(_SACK_BITS):
+                if (base + 1 + i) & 0xFFFFFFFF in ooo:
+                    sack |= 1 << i
         dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
         self.stats.acks_sent += 1
-        self._sendto(dg, self.prev_addr)
         self._ack_due = 0
+        if not self._drop():
+            try:
+                self.sock.sendto(dg, self.prev_addr)
+            except (BlockingIOError, InterruptedError):
+                pass  # a lost ack: the next one is cumulative
 
     def _on_ack(self, cum: int, sack: int) -> None:
         # cumulative: unacked is in seq order; drop every seq "below" cum (modulo 2**32)
@@ -354,9 +449,10 @@ class UdpRing:
             if d == 0 or d >= 0x80000000:
                 break
             sample = una.pop(seq)
-        for i in range(_SACK_BITS):
-            if sack >> i & 1:
-                sample = una.pop((cum + 1 + i) & 0xFFFFFFFF, None) or sample
+        if sack:
+            for i in range(_SACK_BITS):
+                if sack >> i & 1:
+                    sample = una.pop((cum + 1 + i) & 0xFFFFFFFF, None) or sample
         if sample is not None and sample[2] == 0:  # Karn: never time a retransmitted packet
             self._rtt_sample(time.monotonic() - sample[4])
 
@@ -368,12 +464,12 @@ class UdpRing:
             self._srtt = 0.875 * self._srtt + 0.125 * r
         self._cur_rto = min(max(self.rto, self._srtt + 4 * self._rttvar), _MAX_RTO)
 
-    def _on_datagram(self, n: int) -> None:
-        buf = self._rbuf
+    def _on_datagram(self, buf, at: int, n: int) -> None:
+        """One datagram of ``n`` bytes at ``buf[at:]`` (``buf`` a memoryview of the receive buffer)."""
         try:
             if n < _HLEN:
                 raise wire.TruncatedError("version", f"{n} bytes")
-            t = wire.unpack_fields(buf, payload_len=n - _HLEN)
+            t = wire.unpack_fields(buf, at, payload_len=n - _HLEN)
         except wire.WireError:
             self.stats.malformed += 1
             return
@@ -396,20 +492,22 @@ class UdpRing:
             return
         if seq == self._rcv_next:
             nxt = (seq + 1) & 0xFFFFFFFF
-            while nxt in self._rcv_ooo:
-                self._rcv_ooo.discard(nxt)
-                nxt = (nxt + 1) & 0xFFFFFFFF
+            ooo = self._rcv_ooo
+            if ooo:
+                while nxt in ooo:
+                    ooo.discard(nxt)
+                    nxt = (nxt + 1) & 0xFFFFFFFF
             self._rcv_next = nxt
         else:
             self._rcv_ooo.add(seq)
         act = self._active
-        if act is not None and act.job.key == (it, bucket):
-            self._on_data(step, pid, off, count, memoryview(buf)[_HLEN:_HLEN + 4 * count])
+        if act is not None and act.job.iteration == it and act.job.bucket == bucket:
+            self._on_data(step, pid, off, count, buf, at + _HLEN)
             if act.received == act.expected:
                 self._active = None
-                self._finish(act.job)
+                self._finish(act.job, act)
         else:
-            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[_HLEN:_HLEN + 4 * count])))
+            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
     def _run(self) -> None:
         try:
@@ -432,6 +530,7 @@ class UdpRing:
 
     def _loop(self) -> None:
         sock, rbuf, wake = self.sock, self._rbuf, self._wake_r
+        rview = memoryview(rbuf)
         next_retx_scan = 0.0
         while not self._stop.is_set():
             now = time.monotonic()
@@ -461,10 +560,15 @@ class UdpRing:
             if sock in r:
                 for _ in range(256):
                     try:
-                        nbytes, _addr = sock.recvfrom_into(rbuf)
+                        nbytes, anc, _fl, _addr = sock.recvmsg_into([rbuf], _CMSG_SPACE)
                     except (BlockingIOError, InterruptedError):
                         break
-                    self._on_datagram(nbytes)
+                    seg = nbytes
+                    for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
+                        if lvl == _SOL_UDP and typ == _UDP_GRO:
+                            seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
+                    for at in range(0, nbytes, seg):
+                        self._on_datagram(rview, at, min(seg, nbytes - at))
                     if self._ack_due >= 32:
                         self._send_ack()
                 if self._ack_due:
