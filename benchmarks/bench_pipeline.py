@@ -97,11 +97,22 @@ def main(argv=None) -> int:
         outs = cp.process(1, final)
         assert [p for p, _ in outs] == [2, 4], f"checkmate.p4 did not replicate: {outs!r}"
         rows.append(("checkmate.p4 FINAL chunk (+replica)", rate(cp.process, final, 1, n, r), 2))
+        # the same chunk of a job the switch does not copy: everything but the replica
+        other = final[:42 + 4] + (2).to_bytes(4, "big") + final[42 + 8:]  # job_id 2: no shard_map entry
+        assert [p for p, _ in cp.process(1, other)] == [2], "an unmapped job must not be copied"
+        rows.append(("checkmate.p4 chunk of an uncopied job", rate(cp.process, other, 1, n, r), 1))
         assert len(cp.process(3, plain)) == 1
         rows.append(("checkmate.p4 plain datagram", rate(cp.process, plain, 3, n, r), 1))
     print(f"{'case':40s} {'packets/s':>12s} {'frames out/s':>13s} {'ratio vs copy':>14s}")
     for name, pps, fan in rows:
         print(f"{name:40s} {pps:12,.0f} {pps * fan:13,.0f} {pps / base:14.4f}")
+    t = {name: 1e6 / pps for name, pps, _ in rows}
+    if "checkmate.p4 chunk of an uncopied job" in t:
+        rep = t["checkmate.p4 FINAL chunk (+replica)"] - t["checkmate.p4 chunk of an uncopied job"]
+        fwd = t["checkmate.p4 chunk of an uncopied job"]
+        print(f"replica (PRE copy + egress rewrite + checksum + deparse): {rep:.1f} us = "
+              f"{rep / fwd:.2f}x a forwarded chunk ({fwd:.1f} us), "
+              f"{rep / t['basic.p4 ipv4 forward']:.2f}x a basic.p4 forward")
     return 0
 
 
