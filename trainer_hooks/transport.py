@@ -39,6 +39,23 @@ mode, done in software.
 
 Payload elements are IEEE float32 in network (big-endian) order, like every
 header field; conversion to and from the host order is exact.
+
+**Per-packet cost.**  Python work per datagram is what limits a software ring,
+so the engine avoids it where it can: the bucket is converted to wire order
+once per job (``_Active.w``); reduce-scatter adds into that array, all-gather
+copies the received bytes into it, and packets are sent from memoryview slices
+of it -- no per-packet conversion or allocation of payloads -- and it is
+converted back once when the job ends.  Runs of equal-size datagrams to one
+destination leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO: the kernel, or
+a NIC, cuts them into exactly the same datagrams, each with its own header);
+the socket has ``UDP_GRO`` on, so in-order datagrams of one flow arrive several
+per ``recvmsg``, and such a batch of in-order, full-size data packets of the
+active job is checked and applied with a handful of numpy operations
+(``_on_batch``); anything else -- acks, losses, reordering, another job --
+takes the per-datagram path.  ``gso=False`` turns both off (and a kernel that
+refuses GSO turns it off by itself).  On the Mininet testbed the hosts' veths
+have segmentation offload off, so the kernel cuts the runs before they reach
+the switch, which sees ordinary frames.
 """
 from __future__ import annotations
 
@@ -84,6 +101,27 @@ _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
 _GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
 _CMSG_SPACE = socket.CMSG_SPACE(4)
+# the header as a numpy record (a GRO batch is a strided array of them)
+_HDR_DT = np.dtype([("version", "u1"), ("flags", "u1"), ("dtype", "u1"), ("step", "u1"), ("job_id", ">u4"),
+                    ("iteration", ">u4"), ("rank", ">u2"), ("bucket", ">u2"), ("param_id", ">u4"),
+                    ("offset", ">u4"), ("count", ">u2"), ("aux", ">u2"), ("seq", ">u4")])
+assert _HDR_DT.itemsize == _HLEN
+
+
+class _PlanIndex:
+    """A bucket plan as arrays, to look a batch of ``(param_id, offset)`` up at once."""
+
+    __slots__ = ("plan", "keys", "order", "segment", "buf_offset", "count")
+
+    def __init__(self, plan: BucketPlan):
+        self.plan = plan
+        pk = plan.packets
+        keys = np.array([(p.param_id << 32) | p.offset for p in pk], dtype=np.uint64)
+        self.order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.order]
+        self.segment = np.array([p.segment for p in pk], dtype=np.int64)
+        self.buf_offset = np.array([p.buf_offset for p in pk], dtype=np.int64)
+        self.count = np.array([p.count for p in pk], dtype=np.int64)
 
 
 class RingError(RuntimeError):
@@ -104,6 +142,7 @@ class TransportStats:
     finals_sent: int = 0
     copies_sent: int = 0
     jobs: int = 0
+    batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
 
 
 @dataclass(slots=True)
@@ -130,15 +169,17 @@ class _Active:
     converted back into the bucket once when the job ends.  Each job has its own ``w``, so a
     retransmission of an old job's packet never carries a newer job's bytes."""
 
-    __slots__ = ("job", "w", "wb", "expected", "received", "seen", "started")
+    __slots__ = ("job", "w", "wb", "expected", "received", "npk", "seen", "started", "index")
 
-    def __init__(self, job: Job, expected: int):
+    def __init__(self, job: Job, expected: int, steps: int, index: _PlanIndex | None = None):
         self.job = job
+        self.index = index
         self.w = job.buffer.numpy().astype(_WIRE_F32)
         self.wb = memoryview(self.w).cast("B")
         self.expected = expected
         self.received = 0
-        self.seen: set[tuple[int, int]] = set()
+        self.npk = len(job.plan.packets)
+        self.seen = bytearray(steps * self.npk)  # (step, packet) already received
         self.started = time.monotonic()
 
 
@@ -201,6 +242,7 @@ class UdpRing:
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
+        self._plan_index: dict[int, _PlanIndex] = {}
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -255,7 +297,12 @@ class UdpRing:
         segs = job.plan.segments
         expected = sum(len(segs[k]) for k in range(n) if k != r)
         expected += sum(len(segs[k]) for k in range(n) if k != (r + 1) % n)
-        self._active = act = _Active(job, expected)
+        idx = self._plan_index.get(id(job.plan))
+        if idx is None or idx.plan is not job.plan:
+            if len(self._plan_index) > 64:
+                self._plan_index.clear()
+            idx = self._plan_index[id(job.plan)] = _PlanIndex(job.plan)
+        self._active = act = _Active(job, expected, 2 * n - 2, idx)
         self.stats.jobs += 1
         for i in segs[r]:
             self._enqueue(act, i, 0, 0)
@@ -290,11 +337,12 @@ class UdpRing:
         p = plan.packets[idx]
         rs = step <= n - 2
         want = (r - step - 1) % n if rs else (r - (step - (n - 1))) % n
-        key = (step, idx)
-        if p.segment != want or key in act.seen:
+        key = step * act.npk + idx
+        seen = act.seen
+        if p.segment != want or seen[key]:
             raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {p.segment} at step {step} "
-                            f"(expected segment {want}, duplicate={key in act.seen})")
-        act.seen.add(key)
+                            f"(expected segment {want}, duplicate={bool(seen[key])})")
+        seen[key] = 1
         a = p.buf_offset
         if rs:  # local + received, in wire order (the values are the same floats)
             dst = act.w[a:a + count]
@@ -466,14 +514,16 @@ class UdpRing:
 
     def _on_datagram(self, buf, at: int, n: int) -> None:
         """One datagram of ``n`` bytes at ``buf[at:]`` (``buf`` a memoryview of the receive buffer)."""
-        try:
-            if n < _HLEN:
-                raise wire.TruncatedError("version", f"{n} bytes")
-            t = wire.unpack_fields(buf, at, payload_len=n - _HLEN)
-        except wire.WireError:
+        if n < _HLEN:
             self.stats.malformed += 1
             return
-        _, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = t
+        ver, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = _HDR.unpack_from(buf, at)
+        if ver != _VER or dtype != _FP32 or 4 * count > n - _HLEN:
+            try:  # the wire module names what is wrong; anything it accepts is stray here
+                wire.unpack_fields(buf, at, payload_len=n - _HLEN)
+            except wire.WireError:
+                self.stats.malformed += 1
+                return
         if job_id != self.job_id or dtype != _FP32:
             self.stats.stray += 1
             return
@@ -508,6 +558,82 @@ class UdpRing:
                 self._finish(act.job, act)
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
+
+    def _on_batch(self, k: int, seg: int) -> bool:
+        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each) in one go, when they are the
+        common case: in-order data of the active job, full packets with distinct indices.  Checks
+        everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them, before changing any
+        state; returns False (nothing done) if one does not qualify -- the caller then takes them one
+        by one, which also produces the precise error."""
+        act = self._active
+        cnt = (seg - _HLEN) >> 2
+        if cnt * 4 + _HLEN != seg:
+            return False
+        rbuf = self._rbuf
+        H = np.ndarray((k,), _HDR_DT, rbuf, 0, (seg,))
+        job = act.job
+        n, r = self.n, self.rank
+        if not ((H["version"] == _VER).all() and (H["dtype"] == _FP32).all() and not (H["flags"] & _ACK).any()
+                and (H["job_id"] == self.job_id).all() and (H["rank"] == self.prev).all()
+                and (H["iteration"] == job.iteration).all() and (H["bucket"] == job.bucket).all()
+                and (H["count"] == cnt).all()):
+            return False
+        base = self._rcv_next
+        seqs = H["seq"].astype(np.int64)
+        if not (seqs == (base + np.arange(k, dtype=np.int64)) & 0xFFFFFFFF).all():
+            return False
+        ix = act.index
+        keys = (H["param_id"].astype(np.uint64) << np.uint64(32)) | H["offset"].astype(np.uint64)
+        pos = np.minimum(np.searchsorted(ix.keys, keys), len(ix.keys) - 1)
+        if not (ix.keys[pos] == keys).all():
+            return False
+        idx = ix.order[pos]
+        st = H["step"].astype(np.int64)
+        rs = st <= n - 2
+        want = np.where(rs, (r - st - 1) % n, (r - st + n - 1) % n)
+        if ((st > 2 * n - 3).any() or (ix.segment[idx] != want).any() or (ix.count[idx] != cnt).any()
+                or len(np.unique(idx)) != k):
+            return False
+        seen = np.frombuffer(act.seen, dtype=np.uint8)
+        sk = st * act.npk + idx
+        if seen[sk].any():
+            return False
+        # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
+        seen[sk] = 1
+        self._rcv_next = (base + k) & 0xFFFFFFFF
+        self._ack_due += k
+        P = np.ndarray((k, cnt), _WIRE_F32, rbuf, _HLEN, (seg, 4))
+        w = act.w
+        offs = ix.buf_offset[idx]
+        for rows, add in ((np.flatnonzero(rs), True), (np.flatnonzero(~rs), False)):
+            if not len(rows):
+                continue
+            o = offs[rows]
+            d = np.diff(o)
+            if len(rows) == 1 or (d[0] >= cnt and (d == d[0]).all()):  # evenly spaced: one strided view
+                step = int(d[0]) if len(rows) > 1 else cnt
+                V = np.lib.stride_tricks.as_strided(w[int(o[0]):], (len(rows), cnt), (4 * step, 4))
+                if add:  # local + received
+                    np.add(V, P[rows], out=V)
+                else:
+                    V[...] = P[rows]
+            else:
+                for i, a in zip(rows.tolist(), o.tolist()):
+                    dst = w[a:a + cnt]
+                    if add:
+                        np.add(dst, P[i], out=dst)
+                    else:
+                        dst[...] = P[i]
+        act.received += k
+        fw = np.flatnonzero(rs | (st < 2 * n - 3))
+        enq = self._enqueue
+        for i, s1 in zip(idx[fw].tolist(), st[fw].tolist()):
+            enq(act, i, s1 + 1, _FINAL if s1 == n - 2 else 0)
+        self.stats.batched += k
+        if act.received == act.expected:
+            self._active = None
+            self._finish(job, act)
+        return True
 
     def _run(self) -> None:
         try:
@@ -567,7 +693,12 @@ class UdpRing:
                     for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
                         if lvl == _SOL_UDP and typ == _UDP_GRO:
                             seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
-                    for at in range(0, nbytes, seg):
+                    at = 0
+                    if seg < nbytes and self._active is not None and not self._rcv_ooo:
+                        k = nbytes // seg
+                        if self._on_batch(k, seg):
+                            at = k * seg
+                    for at in range(at, nbytes, seg):
                         self._on_datagram(rview, at, min(seg, nbytes - at))
                     if self._ack_due >= 32:
                         self._send_ack()
