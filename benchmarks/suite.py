@@ -660,6 +660,9 @@ def parse_args(argv):
                    help="CPU placement: split = trainers and switch+shadows on disjoint CPU sets "
                         f"(auto: split with >= {placement.MIN_SPLIT_CPUS} usable CPUs, else shared)")
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
+    p.add_argument("--scale", action="store_true",
+                   help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")
+    p.add_argument("--scale-hidden", default=None, help="--hidden values for --scale (default 128,1936,4160)")
     p.add_argument("--reanalyze", metavar="DIR", default=None,
                    help="recompute table, plots and summary from DIR/bench.json (no new measurement)")
     a = p.parse_args(argv)
@@ -668,9 +671,14 @@ def parse_args(argv):
     if bad:
         p.error(f"unknown method(s) {bad}; choose from {METHODS}")
     a.every = [int(k) for k in (a.every or ("1,10" if a.quick else "1,5,20")).split(",") if k]
-    a.iters = a.iters or (40 if a.quick else 60)
-    a.rounds = a.rounds or (2 if a.quick else 6)
-    a.timeout = a.timeout or (150.0 if a.quick else 660.0)
+    a.iters = a.iters or (10 if a.scale else 40 if a.quick else 60)
+    a.rounds = a.rounds or (2 if a.quick or a.scale else 6)
+    a.timeout = a.timeout or (150.0 if a.quick else 900.0 if a.scale else 660.0)
+    try:
+        from benchmarks.scale import parse_hidden
+        a.scale_hidden = parse_hidden(a.scale_hidden)
+    except ValueError as e:
+        p.error(str(e))
     if a.micro is None:
         a.micro = not a.quick
     try:
@@ -736,6 +744,14 @@ def main(argv=None) -> int:
         from tqdm import tqdm
         tqdm.write(f"[{time.monotonic() - t0:6.1f}s] {msg}", file=sys.stderr)
 
+    if a.scale:
+        say(f"placement: {a.placement.describe()}")
+        from benchmarks import scale
+        try:
+            return scale.run(a, outdir, say)
+        except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
+            print(f"checkmate bench --scale: {type(e).__name__}: {e}", file=sys.stderr)
+            return 1
     res = {"run": outdir.name, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "config": {k: v for k, v in vars(a).items() if k != "placement"},
            "placement": a.placement.to_json()}
