@@ -219,8 +219,13 @@ def test_micro_parses_ratios():
             "copy (bytes copy loop)                      2,107,687     2,107,687         1.0000\n"
             "checkmate.p4 FINAL chunk (+replica)             7,174        14,348         0.0034\n")
     assert micro.parse_ratios("pipeline", text) == {"pipeline checkmate.p4 FINAL chunk (+replica) / copy": 0.0034}
+    rep = "replica (PRE copy + egress rewrite + checksum + deparse): 33.9 us = 3.07x a forwarded chunk (11.1 us)\n"
+    assert micro.parse_ratios("pipeline", rep) == {"pipeline replica / forwarded chunk": 3.07}
     assert micro.parse_ratios("allreduce", "", {"results": [{"elements": 1024, "ring_s": 2.0, "gloo_s": 1.0}]}) \
-        == {"ring/gloo 1024 el": 2.0}
+        == {"ring/gloo MTU 1500 1024 el": 2.0}
+    assert micro.parse_ratios("allreduce-jumbo", "", {"args": {"mtu": 9000},
+                                                      "results": [{"elements": 8, "ring_s": 3.0, "gloo_s": 2.0}]}) \
+        == {"ring/gloo MTU 9000 8 el": 1.5}
     assert micro.parse_ratios("switch", "", [{"mtu": 1500, "ratio": 0.4}]) == {"switch/bare MTU 1500": 0.4}
     s = micro.parse_ratios("shadow", "  ratio shadow/bare = 0.21\n")
     assert s == {"shadow ingest/bare socket": 0.21}
