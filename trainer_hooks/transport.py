@@ -111,7 +111,7 @@ assert _HDR_DT.itemsize == _HLEN
 class _PlanIndex:
     """A bucket plan as arrays, to look a batch of ``(param_id, offset)`` up at once."""
 
-    __slots__ = ("plan", "keys", "order", "segment", "buf_offset", "count")
+    __slots__ = ("plan", "keys", "order", "segment", "buf_offset", "count", "pid", "off", "cnt", "byte_ranges")
 
     def __init__(self, plan: BucketPlan):
         self.plan = plan
@@ -122,6 +122,11 @@ class _PlanIndex:
         self.segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.buf_offset = np.array([p.buf_offset for p in pk], dtype=np.int64)
         self.count = np.array([p.count for p in pk], dtype=np.int64)
+        # the same as Python lists, for the per-packet tuples of the send backlog
+        self.pid = [p.param_id for p in pk]
+        self.off = [p.offset for p in pk]
+        self.cnt = [p.count for p in pk]
+        self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
 
 
 class RingError(RuntimeError):
@@ -169,13 +174,14 @@ class _Active:
     converted back into the bucket once when the job ends.  Each job has its own ``w``, so a
     retransmission of an old job's packet never carries a newer job's bytes."""
 
-    __slots__ = ("job", "w", "wb", "expected", "received", "npk", "seen", "started", "index")
+    __slots__ = ("job", "w", "wb", "views", "expected", "received", "npk", "seen", "started", "index")
 
-    def __init__(self, job: Job, expected: int, steps: int, index: _PlanIndex | None = None):
+    def __init__(self, job: Job, expected: int, steps: int, index: _PlanIndex):
         self.job = job
         self.index = index
         self.w = job.buffer.numpy().astype(_WIRE_F32)
-        self.wb = memoryview(self.w).cast("B")
+        self.wb = wb = memoryview(self.w).cast("B")
+        self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
         self.expected = expected
         self.received = 0
         self.npk = len(job.plan.packets)
@@ -314,9 +320,9 @@ class UdpRing:
             self._finish(job, act)
 
     def _enqueue(self, act: _Active, idx: int, step: int, flags: int) -> None:
-        p = act.job.plan.packets[idx]
-        payload = act.wb[4 * p.buf_offset:4 * (p.buf_offset + p.count)]
-        self._backlog.append((flags, step, act.job.iteration, act.job.bucket, p.param_id, p.offset, p.count, payload))
+        ix = act.index
+        self._backlog.append((flags, step, act.job.iteration, act.job.bucket, ix.pid[idx], ix.off[idx], ix.cnt[idx],
+                              act.views[idx]))
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
@@ -627,9 +633,10 @@ class UdpRing:
                         dst[...] = P[i]
         act.received += k
         fw = np.flatnonzero(rs | (st < 2 * n - 3))
-        enq = self._enqueue
-        for i, s1 in zip(idx[fw].tolist(), st[fw].tolist()):
-            enq(act, i, s1 + 1, _FINAL if s1 == n - 2 else 0)
+        it, b, views, pids, offs_l, cnts = job.iteration, job.bucket, act.views, ix.pid, ix.off, ix.cnt
+        last_rs = n - 2
+        self._backlog.extend((_FINAL if s1 == last_rs else 0, s1 + 1, it, b, pids[i], offs_l[i], cnts[i], views[i])
+                             for i, s1 in zip(idx[fw].tolist(), st[fw].tolist()))
         self.stats.batched += k
         if act.received == act.expected:
             self._active = None
