@@ -662,6 +662,7 @@ def parse_args(argv):
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
     p.add_argument("--scale", action="store_true",
                    help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")
+    p.add_argument("--with-scale", action="store_true", help="after the main run, the --scale run into <out>/scale")
     p.add_argument("--scale-hidden", default=None, help="--hidden values for --scale (default 128,1936,4160)")
     p.add_argument("--reanalyze", metavar="DIR", default=None,
                    help="recompute table, plots and summary from DIR/bench.json (no new measurement)")
@@ -772,8 +773,18 @@ def main(argv=None) -> int:
             res["micro"] = micro.run_all(outdir / "micro.json", quick=False, log=say)
         except Exception as e:  # noqa: BLE001
             res["micro"] = {"error": f"{type(e).__name__}: {e}"}
+    if a.with_scale:
+        from benchmarks import scale
+        try:
+            scale.run(a, outdir / "scale", say)
+        except (BenchError, Exception) as e:  # noqa: BLE001 -- the main figures stand without it
+            res["scale_error"] = f"{type(e).__name__}: {e}"
     res["elapsed_s"] = round(time.monotonic() - t0, 1)
-    return finish(res, outdir, a)
+    rc = finish(res, outdir, a)
+    from benchmarks import report
+    cmd = " ".join(["checkmate", "bench", *(sys.argv[1:] if argv is None else argv)])
+    print(f"docs section: {report.write(outdir, res, (outdir / 'table.txt').read_text(), cmd)}")
+    return rc
 
 
 if __name__ == "__main__":

@@ -42,3 +42,22 @@ def test_command_line():
     assert suite.parse_args(["--placement", "shared"]).placement.mode == "shared"
     with pytest.raises(SystemExit):
         suite.parse_args(["--scale", "--scale-hidden", "abc"])
+
+
+def test_docs_section_from_one_run(tmp_path):
+    from benchmarks import report
+    res = {"run": "20261201-100000", "started": "2026-12-01T10:00:00Z", "elapsed_s": 1234.0,
+           "placement": {"describe": "split: trainers on CPUs 0-7, switch + shadows + controller on 8-15"},
+           "micro": {"ratios": {"ring/gloo MTU 1500 1048576 el": 2.5, "pipeline replica / forwarded chunk": 1.4}}}
+    text = report.fragment(res, "the promise -- ...\nnone ...\n", "checkmate bench --with-scale", "params ...\n")
+    assert text.startswith("## Latest numbers")
+    for want in ("`checkmate bench --with-scale`", "20261201-100000", "split: trainers on CPUs 0-7",
+                 "| ring/gloo MTU 1500 1048576 el | 2.5 |", "| pipeline replica / forwarded chunk | 1.4 |",
+                 "the promise", "Model sizes"):
+        assert want in text, want
+    (tmp_path / "scale").mkdir()
+    (tmp_path / "scale" / "scale.txt").write_text("params  17,226\n")
+    path = report.write(tmp_path, res, "table\n", "checkmate bench")
+    assert "17,226" in path.read_text() and "Micro-benchmarks" in path.read_text()
+    assert "Model sizes" not in report.fragment({"micro": {"error": "boom"}}, "t", "c") and \
+        "failed: boom" in report.fragment({"micro": {"error": "boom"}}, "t", "c")
