@@ -1,4 +1,6 @@
-"""The ``docs/BENCHMARKS.md`` "Latest numbers" section of one ``checkmate bench`` run, as a Markdown file.
+"""Presentation of a ``checkmate bench`` run: the promise block, and the docs' "Latest numbers" section.
+
+:func:`promise_lines` is the block that opens the table (the trainers' side of the cost).
 
 ``checkmate bench`` writes ``<results>/BENCHMARKS-latest.md`` at the end of a run: the command that
 produced it, the CPU placement, the table (the promise block first), the micro-benchmark ratios
@@ -8,6 +10,38 @@ the scale table -- every figure from that one run, ready to replace the section 
 from __future__ import annotations
 
 from pathlib import Path
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:+.1f}%"
+
+
+def promise_lines(res: dict) -> list[str]:
+    """The figure that answers the paper's claim, first: what checkpointing costs the *trainers*
+    (their CPU, all processes and threads, and the bytes they put on the training ports) per
+    iteration, against no checkpointing of the same run.  The switch's copies and the shadows run
+    elsewhere in a deployment (an ASIC, other machines); host replication pays on the trainers."""
+    a, b = res["analysis"], res.get("bytes", {})
+    noise = a.get("trainer_cpu_noise")
+    lines = ["the promise -- cost on the trainers' side, per iteration, all trainers together "
+             "(trainer CPU noise floor " + ("n/a" if noise is None else f"{100 * noise:.1f} %") + "):",
+             f"{'method':18s} {'trainer CPU ms/it':>18s} {'vs none':>8s} {'train B/it':>11s} {'vs none':>8s} "
+             f"{'shadow B/it':>12s} {'wall ms/it':>11s} {'vs none':>8s} {'ring retx/it':>13s}"]
+    for key in [k for k in ("none", "checkmate", "host") if k in a["configs"]]:
+        r, bb = a["configs"][key], b.get(key, {})
+        cpu = r.get("trainer_cpu_s")
+        tx = bb.get("trainer_tx")
+        lines.append(f"{key:18s} {'n/a' if cpu is None else f'{1e3 * cpu:.2f}':>18s} "
+                     f"{_pct(r.get('trainer_cpu_overhead')):>8s} {float('nan') if tx is None else tx:11.0f} "
+                     f"{_pct(None if bb.get('trainer_tx_ratio') is None else bb['trainer_tx_ratio'] - 1):>8s} "
+                     f"{bb.get('shadow_rx', float('nan')):12.0f} {1e3 * r['iter_s']:11.2f} {_pct(r['overhead']):>8s} "
+                     f"{r.get('ring_retx_per_iter', float('nan')):13.2f}")
+    pl = res.get("placement")
+    if pl:
+        lines.append(f"placement: {pl.get('describe', pl)}")
+    lines.append("wall time includes the emulation: the software switch's copies and the shadows share the "
+                 "machine's cores with the trainers (see the CPU columns below)")
+    return lines + [""]
 
 
 def fragment(res: dict, table: str, command: str, scale_text: str | None = None) -> str:

@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks import placement
+from benchmarks import placement, report
 from checkmate import paths
 
 METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
@@ -139,6 +139,8 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                 rctl = statistics.fmean(vals) if vals else None
             if rctl:
                 c.setdefault("robust", []).append((rob, rctl, rob / rctl))
+        if s.get("ring_retransmits") is not None and s.get("iters"):
+            c.setdefault("retx", []).append(s["ring_retransmits"] / s["iters"])
         tc = trainer_cpu_per_iter(s)
         if tc is not None:
             tctl = tc if s["method"] == "none" else cpu_control(i)
@@ -162,6 +164,8 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             rr = _median([x[2] for x in c["robust"]])
             row.update(robust_s_all=[x[0] for x in c["robust"]], robust_control_s_all=[x[1] for x in c["robust"]],
                        ratio_robust_all=[x[2] for x in c["robust"]], ratio_robust=rr, overhead_robust=rr - 1.0)
+        if c.get("retx"):
+            row["ring_retx_per_iter"] = _median(c["retx"])
         if c.get("tcpu"):
             tr = _median([x[2] for x in c["tcpu"]])
             row.update(trainer_cpu_s=_median([x[0] for x in c["tcpu"]]),
@@ -242,43 +246,12 @@ def bytes_figures(table: dict) -> dict:
 # output: table, plots, files
 # ------------------------------------------------------------------------------------------------
 
-def _pct(x) -> str:
-    return "n/a" if x is None else f"{100 * x:+.1f}%"
-
-
-def promise_lines(res: dict) -> list[str]:
-    """The figure that answers the paper's claim, first: what checkpointing costs the *trainers*
-    (their CPU, all processes and threads, and the bytes they put on the training ports) per
-    iteration, against no checkpointing of the same run.  The switch's copies and the shadows run
-    elsewhere in a deployment (an ASIC, other machines); host replication pays on the trainers."""
-    a, b = res["analysis"], res.get("bytes", {})
-    noise = a.get("trainer_cpu_noise")
-    lines = ["the promise -- cost on the trainers' side, per iteration, all trainers together "
-             "(trainer CPU noise floor " + ("n/a" if noise is None else f"{100 * noise:.1f} %") + "):",
-             f"{'method':18s} {'trainer CPU ms/it':>18s} {'vs none':>8s} {'train B/it':>11s} {'vs none':>8s} "
-             f"{'shadow B/it':>12s} {'wall ms/it':>11s} {'vs none':>8s}"]
-    for key in [k for k in ("none", "checkmate", "host") if k in a["configs"]]:
-        r, bb = a["configs"][key], b.get(key, {})
-        cpu = r.get("trainer_cpu_s")
-        tx = bb.get("trainer_tx")
-        lines.append(f"{key:18s} {'n/a' if cpu is None else f'{1e3 * cpu:.2f}':>18s} "
-                     f"{_pct(r.get('trainer_cpu_overhead')):>8s} {float('nan') if tx is None else tx:11.0f} "
-                     f"{_pct(None if bb.get('trainer_tx_ratio') is None else bb['trainer_tx_ratio'] - 1):>8s} "
-                     f"{bb.get('shadow_rx', float('nan')):12.0f} {1e3 * r['iter_s']:11.2f} {_pct(r['overhead']):>8s}")
-    pl = res.get("placement")
-    if pl:
-        lines.append(f"placement: {pl.get('describe', pl)}")
-    lines.append("wall time includes the emulation: the software switch's copies and the shadows share the "
-                 "machine's cores with the trainers (see the CPU columns below)")
-    return lines + [""]
-
-
 def fmt_table(res: dict) -> str:
     a = res["analysis"]
     b = res.get("bytes", {})
     lines = [f"checkmate bench {res['run']}: {res['config']['trainers']} trainers, {res['config']['shadows']} shadows, "
              f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment", ""]
-    lines += promise_lines(res)
+    lines += report.promise_lines(res)
     lines += [f"no checkpointing: {1e3 * a['iter_none_s']:.2f} ms/iteration (median over rounds); budget "
              f"{100 * a['budget']:.1f} %; noise floor (a none segment vs the nones around it, median): "
              + ("n/a" if a.get("noise") is None else f"{100 * a['noise']:.1f} %"), "",
@@ -781,7 +754,6 @@ def main(argv=None) -> int:
             res["scale_error"] = f"{type(e).__name__}: {e}"
     res["elapsed_s"] = round(time.monotonic() - t0, 1)
     rc = finish(res, outdir, a)
-    from benchmarks import report
     cmd = " ".join(["checkmate", "bench", *(sys.argv[1:] if argv is None else argv)])
     print(f"docs section: {report.write(outdir, res, (outdir / 'table.txt').read_text(), cmd)}")
     return rc
