@@ -91,6 +91,7 @@ _MAX_ITER = wire.FIELD_MAX["iteration"]
 _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
+_RETX_BURST = 32  # expired packets resent per retransmission scan
 _WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 _SOL_UDP = getattr(socket, "SOL_UDP", 17)
@@ -466,6 +467,9 @@ class UdpRing:
             self._transmit(out)
 
     def _retransmit(self, now: float) -> None:
+        """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
+        spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
+        whole window is not sent twice through a busy switch."""
         due = []
         for entry in self._unacked.values():
             if entry[1] <= now:
@@ -473,6 +477,8 @@ class UdpRing:
                 entry[2] += 1
                 entry[1] = now + min(self._cur_rto * (1 << min(entry[2], 10)), _MAX_RTO)
                 due.append(entry)
+                if len(due) >= _RETX_BURST:
+                    break
         if due:
             self.stats.retransmits += len(due)
             self._transmit(due)
@@ -697,8 +703,9 @@ class UdpRing:
                     f"packets from rank {self.prev} ({len(self._unacked)} of ours unacked by rank {self.next})")
             self._pump(now)
             wait = 0.02
-            if self._unacked:
-                wait = min(wait, max(0.0, min(e[1] for e in self._unacked.values()) - now))
+            if self._unacked:  # retransmissions happen at scans: sleep until a scan that has work
+                due = max(min(e[1] for e in self._unacked.values()), next_retx_scan)
+                wait = min(wait, max(0.0, due - now))
             if self._active is None and not self._jobs.empty():
                 wait = 0.0
             r, _, _ = select.select([sock, wake], [], [], wait)
