@@ -92,6 +92,7 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
+_MIN_BATCH = 12  # GRO batches of fewer datagrams take the per-datagram path
 _WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 _SOL_UDP = getattr(socket, "SOL_UDP", 17)
@@ -725,8 +726,9 @@ class UdpRing:
                         if lvl == _SOL_UDP and typ == _UDP_GRO:
                             seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
                     at = 0
-                    if seg < nbytes and self._active is not None and not self._rcv_ooo:
-                        k = nbytes // seg
+                    k = nbytes // seg
+                    # numpy's per-call cost pays off from about a dozen datagrams (small at MTU 9000)
+                    if k >= _MIN_BATCH and self._active is not None and not self._rcv_ooo:
                         if self._on_batch(k, seg):
                             at = k * seg
                     for at in range(at, nbytes, seg):
