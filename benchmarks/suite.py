@@ -285,8 +285,9 @@ def fmt_table(res: dict) -> str:
         ks = "-" if k is None else str(k)
         reps = "-" if rep is None else f"{rep:g}"
         lines.append(f"{m:12s} {st:>9s} {ks:>16s} {r['frequency']:10.3f} {reps:>20s}{extra}")
-    lines += ["", f"for `checkmate cost`: stall_s = {a['stall_s']:.4f} ({a['best_stall_method']}), "
-              f"iter_s = {a['iter_none_s']:.4f}"]
+    if a.get("stall_s") is not None:  # a run without a periodic method has no stall-based baseline
+        lines += ["", f"for `checkmate cost`: stall_s = {a['stall_s']:.4f} ({a['best_stall_method']}), "
+                  f"iter_s = {a['iter_none_s']:.4f}"]
     return "\n".join(lines) + "\n"
 
 
