@@ -305,3 +305,13 @@ def test_grouped_median_is_robust_to_one_burst():
             dict(_seg(2, 0, "none", 1, 0.1), iter_times=[0.1] * 6)]
     c = suite.analyze(segs)["configs"]["torch-save@k=2"]
     assert c["ratio_robust"] == pytest.approx(1.1) and c["overhead_robust"] == pytest.approx(0.1)
+
+
+def test_table_without_a_periodic_method():
+    segs = [s for s in synthetic() if s["method"] in ("none", "checkmate", "host")]
+    a = suite.analyze(segs)
+    assert a["stall_s"] is None
+    res = {"run": "x", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20}, "analysis": a,
+           "bytes": suite.bytes_figures(a["configs"])}
+    text = suite.fmt_table(res)
+    assert "checkmate" in text and "checkmate cost" not in text
