@@ -54,8 +54,13 @@ def test_apply_pins_every_thread_of_live_processes():
     if len(cpus) < 2:
         pytest.skip("needs 2 usable CPUs to split")
     p = placement.plan(cpus[:2], trainers=1, shadows=1, mode="split")
-    code = "import threading, time; [threading.Thread(target=time.sleep, args=(30,), daemon=True).start() for _ in range(3)]; print('up', flush=True); time.sleep(30)"
-    kids = {kind: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE) for kind in ("trainer", "switch")}
+    code = ("import threading, time\n"
+            "for _ in range(3):\n"
+            "    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "print('up', flush=True)\n"
+            "time.sleep(30)\n")
+    kids = {kind: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+            for kind in ("trainer", "switch")}
     try:
         for k in kids.values():
             assert k.stdout.readline().strip() == b"up"
