@@ -36,6 +36,11 @@ def promise_lines(res: dict) -> list[str]:
                      f"{_pct(None if bb.get('trainer_tx_ratio') is None else bb['trainer_tx_ratio'] - 1):>8s} "
                      f"{bb.get('shadow_rx', float('nan')):12.0f} {1e3 * r['iter_s']:11.2f} {_pct(r['overhead']):>8s} "
                      f"{r.get('ring_retx_per_iter', float('nan')):13.2f}")
+    split = [(k, a["configs"][k]) for k in ("none", "checkmate", "host") if k in a["configs"]]
+    if all(r.get("trainer_cpu_rank0_s") is not None for _, r in split) and split:
+        lines.append("trainer CPU ms/it, rank 0 (it also sends the shadows' manifests) / the other ranks: "
+                     + ", ".join(f"{k} {1e3 * r['trainer_cpu_rank0_s']:.2f} / {1e3 * r['trainer_cpu_others_s']:.2f}"
+                                 for k, r in split))
     pl = res.get("placement")
     if pl:
         lines.append(f"placement: {pl.get('describe', pl)}")

@@ -139,6 +139,9 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                 rctl = statistics.fmean(vals) if vals else None
             if rctl:
                 c.setdefault("robust", []).append((rob, rctl, rob / rctl))
+        if s.get("trainer_cpu_own_s") is not None and s.get("trainer_cpu_s") is not None and s.get("iters"):
+            c.setdefault("split", []).append((s["trainer_cpu_own_s"] / s["iters"],
+                                              (s["trainer_cpu_s"] - s["trainer_cpu_own_s"]) / s["iters"]))
         if s.get("ring_retransmits") is not None and s.get("iters"):
             c.setdefault("retx", []).append(s["ring_retransmits"] / s["iters"])
         tc = trainer_cpu_per_iter(s)
@@ -166,6 +169,9 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                        ratio_robust_all=[x[2] for x in c["robust"]], ratio_robust=rr, overhead_robust=rr - 1.0)
         if c.get("retx"):
             row["ring_retx_per_iter"] = _median(c["retx"])
+        if c.get("split"):  # rank 0 (it also sends the per-iteration manifests) vs the other ranks
+            row["trainer_cpu_rank0_s"] = _median([x[0] for x in c["split"]])
+            row["trainer_cpu_others_s"] = _median([x[1] for x in c["split"]])
         if c.get("tcpu"):
             tr = _median([x[2] for x in c["tcpu"]])
             row.update(trainer_cpu_s=_median([x[0] for x in c["tcpu"]]),

@@ -95,7 +95,10 @@ def test_trainer_cpu_is_the_first_figure():
     cpu = {"none": 0.30, "checkmate": 0.303, "host": 0.36}
     for s in segs:
         s["trainer_cpu_s"] = cpu.get(s["method"], 0.31) * s["iters"] * (1.1 if s["seq"] == 3 else 1.0)
+        s["trainer_cpu_own_s"] = s["trainer_cpu_s"] / 3
     a = suite.analyze(segs)
+    assert a["configs"]["host"]["trainer_cpu_rank0_s"] == pytest.approx(0.12)
+    assert a["configs"]["host"]["trainer_cpu_others_s"] == pytest.approx(0.24)
     c = a["configs"]
     assert c["none"]["trainer_cpu_s"] == pytest.approx(0.30)
     assert c["checkmate"]["trainer_cpu_overhead"] == pytest.approx(0.303 / 0.315 - 1)  # nones at seq 0 and 3
@@ -110,6 +113,7 @@ def test_trainer_cpu_is_the_first_figure():
     assert len(first) == 2 and "no checkpointing:" in first[1]  # the promise comes before the wall-time table
     promise = first[1].split("\n\n")[0]
     assert "checkmate" in promise and "-3.8%" in promise and "+14.3%" in promise and "placement: shared" in promise
+    assert "host 120.00 / 240.00" in promise
     assert "promise.png" in suite.plots(res, Path(__import__("tempfile").mkdtemp()))
 
 
