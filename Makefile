@@ -48,7 +48,7 @@ test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: setup
-	$(VENV)/bin/checkmate bench
+	$(VENV)/bin/checkmate bench --with-scale
 
 # Stops only what this project started (processes recorded under logs/), never `mn -c`.
 stop:

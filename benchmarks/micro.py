@@ -1,6 +1,6 @@
 """The component micro-benchmarks in one place, each with its ratio, gathered into one JSON::
 
-    python -m benchmarks.micro [--quick] [--only pipeline,switch,shadow,allreduce] [--json FILE]
+    python -m benchmarks.micro [--quick] [--only pipeline,switch,shadow,allreduce,allreduce-jumbo] [--json FILE]
 
 Runs, one after the other (each a subprocess with a time limit, so one hanging benchmark cannot
 stall the rest), the benchmarks written with their components:
@@ -9,13 +9,16 @@ stall the rest), the benchmarks written with their components:
 name          what                                        ratio gathered
 ============  ==========================================  =====================================
 pipeline      ``benchmarks/bench_pipeline.py``: embedded   checkmate.p4 FINAL chunk (+ replica)
-              v1model pipeline in-process vs a bytes copy  packets/s / copy-loop packets/s
+              v1model pipeline in-process vs a bytes copy  packets/s / copy-loop packets/s; a
+                                                          replica's cost / a forwarded chunk's
 switch        ``benchmarks/bench_switch.py`` (root):       checkmate-switch packets/s / bare
               checkmate-switch vs a bare AF_PACKET fwd     AF_PACKET forwarder (per MTU)
 shadow        ``benchmarks/bench_shadow.py``: shadow       socket ingest shadow/bare; optimizer
               ingest and optimizer replay                  replay torch/replica time
-allreduce     ``benchmarks/bench_allreduce.py``: the       ring time / gloo time (per size)
-              hook's UDP ring vs gloo, loopback
+allreduce     ``benchmarks/bench_allreduce.py``: the       ring time / gloo time (per size,
+              hook's UDP ring vs gloo, loopback, MTU 1500  up to 4 MB)
+allreduce-    the same at MTU 9000                         ring time / gloo time (per size)
+jumbo
 ============  ==========================================  =====================================
 
 Each benchmark's own output is kept verbatim (``stdout``) next to the parsed ratios; the ratios are
@@ -43,10 +46,14 @@ BENCHES = {
                ["--mtu", "1500", "--seconds", "1", "--repeat", "1"], 150, True),
     "shadow": ("benchmarks.bench_shadow", ["--params", "500000", "--opt-params", "2000000", "--reps", "3"],
                ["--params", "100000", "--opt-params", "300000", "--reps", "1"], 150, False),
-    "allreduce": ("benchmarks.bench_allreduce", ["--world-size", "3", "--sizes", "1024,65536,262144", "--reps", "5"],
-                  ["--world-size", "3", "--sizes", "1024,65536", "--reps", "3"], 150, False),
+    "allreduce": ("benchmarks.bench_allreduce",
+                  ["--world-size", "3", "--sizes", "1024,16384,1048576", "--reps", "5", "--mtu", "1500"],
+                  ["--world-size", "3", "--sizes", "1024,65536", "--reps", "3"], 240, False),
+    "allreduce-jumbo": ("benchmarks.bench_allreduce",
+                        ["--world-size", "3", "--sizes", "16384,1048576", "--reps", "5", "--mtu", "9000"],
+                        ["--world-size", "3", "--sizes", "65536", "--reps", "3", "--mtu", "9000"], 180, False),
 }
-HAS_JSON = {"switch", "shadow", "allreduce"}
+HAS_JSON = {"switch", "shadow", "allreduce", "allreduce-jumbo"}
 
 
 def parse_ratios(name: str, text: str, data=None) -> dict:
@@ -57,6 +64,9 @@ def parse_ratios(name: str, text: str, data=None) -> dict:
             m = re.match(r"^(.+?)\s+[\d,]+\s+[\d,]+\s+([\d.]+)\s*$", line)
             if m and not m.group(1).startswith("copy"):
                 out[f"pipeline {m.group(1).strip()} / copy"] = float(m.group(2))
+        m = re.search(r"^replica .*?= ([\d.]+)x a forwarded chunk", text, re.M)
+        if m:
+            out["pipeline replica / forwarded chunk"] = float(m.group(1))
     elif name == "switch":
         if isinstance(data, list):
             for row in data:
@@ -73,10 +83,11 @@ def parse_ratios(name: str, text: str, data=None) -> dict:
             out["shadow reassembly/memcpy"] = float(m.group(1))
         for m in re.finditer(r"foreach=(\w+)\s.*?replica step .*?\(ratio ([\d.]+)\)", text):
             out[f"shadow AdamW replay foreach={m.group(1)} torch/replica"] = float(m.group(2))
-    elif name == "allreduce":
+    elif name.startswith("allreduce"):
         if isinstance(data, dict) and data.get("results"):
+            mtu = (data.get("args") or {}).get("mtu", 1500)
             for r in data["results"]:
-                out[f"ring/gloo {r['elements']} el"] = r["ring_s"] / r["gloo_s"]
+                out[f"ring/gloo MTU {mtu} {r['elements']} el"] = r["ring_s"] / r["gloo_s"]
         else:
             for m in re.finditer(r"^\s*(\d+)\s+[\d.]+\s+\d+\s+[\d.]+\s+[\d.]+\s+([\d.]+)x", text, re.M):
                 out[f"ring/gloo {m.group(1)} el"] = float(m.group(2))

@@ -34,6 +34,7 @@ import threading
 import time
 from pathlib import Path
 
+from benchmarks import placement, report
 from checkmate import paths
 
 METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
@@ -101,11 +102,22 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
         near = [s["iter_s"] for s in before + after]
         return statistics.fmean(near) if near else base.get(seg["round"], iter_none)
 
+    def cpu_control(i: int) -> float | None:
+        """The trainers' CPU per iteration of the ``none`` segments next to segment ``i``."""
+        near = [s for j, s in nones if j < i][-1:] + [s for j, s in nones if j > i][:1]
+        vals = [trainer_cpu_per_iter(s) for s in near]
+        vals = [v for v in vals if v]
+        return statistics.fmean(vals) if vals else None
+
     # the noise floor: each inner none segment against the nones around it (median |ratio - 1|)
     idx = [j for j, _ in nones]
     noise = [abs(nones[n][1]["iter_s"] / statistics.fmean([nones[n - 1][1]["iter_s"], nones[n + 1][1]["iter_s"]]) - 1)
              for n in range(1, len(idx) - 1)]
     noise_floor = statistics.median(noise) if noise else None
+    tc = [trainer_cpu_per_iter(s) for _, s in nones]
+    cpu_noise = [abs(tc[n] / statistics.fmean([tc[n - 1], tc[n + 1]]) - 1) for n in range(1, len(tc) - 1)
+                 if tc[n] and tc[n - 1] and tc[n + 1]]
+    cpu_noise_floor = statistics.median(cpu_noise) if cpu_noise else None
     configs: dict[str, dict] = {}
     for i, s in enumerate(segments):
         key = config_key(s["method"], s["every"])
@@ -127,6 +139,16 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                 rctl = statistics.fmean(vals) if vals else None
             if rctl:
                 c.setdefault("robust", []).append((rob, rctl, rob / rctl))
+        if s.get("trainer_cpu_own_s") is not None and s.get("trainer_cpu_s") is not None and s.get("iters"):
+            c.setdefault("split", []).append((s["trainer_cpu_own_s"] / s["iters"],
+                                              (s["trainer_cpu_s"] - s["trainer_cpu_own_s"]) / s["iters"]))
+        if s.get("ring_retransmits") is not None and s.get("iters"):
+            c.setdefault("retx", []).append(s["ring_retransmits"] / s["iters"])
+        tc = trainer_cpu_per_iter(s)
+        if tc is not None:
+            tctl = tc if s["method"] == "none" else cpu_control(i)
+            if tctl:
+                c.setdefault("tcpu", []).append((tc, tctl, tc / tctl))
         if s.get("checkpoints"):
             c["stall_s"].append(s["stall_median_s"])
         if s.get("bytes"):
@@ -145,6 +167,17 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             rr = _median([x[2] for x in c["robust"]])
             row.update(robust_s_all=[x[0] for x in c["robust"]], robust_control_s_all=[x[1] for x in c["robust"]],
                        ratio_robust_all=[x[2] for x in c["robust"]], ratio_robust=rr, overhead_robust=rr - 1.0)
+        if c.get("retx"):
+            row["ring_retx_per_iter"] = _median(c["retx"])
+        if c.get("split"):  # rank 0 (it also sends the per-iteration manifests) vs the other ranks
+            row["trainer_cpu_rank0_s"] = _median([x[0] for x in c["split"]])
+            row["trainer_cpu_others_s"] = _median([x[1] for x in c["split"]])
+        if c.get("tcpu"):
+            tr = _median([x[2] for x in c["tcpu"]])
+            row.update(trainer_cpu_s=_median([x[0] for x in c["tcpu"]]),
+                       trainer_cpu_s_all=[x[0] for x in c["tcpu"]], trainer_cpu_control_s_all=[x[1] for x in c["tcpu"]],
+                       trainer_cpu_ratio_all=[x[2] for x in c["tcpu"]], trainer_cpu_ratio=tr,
+                       trainer_cpu_overhead=tr - 1.0)
         if c.get("cpu"):
             row["cpu_ms_per_iter"] = {f: _median([x.get(f) for x in c["cpu"]]) for f in c["cpu"][0]}
         if c["bytes"]:
@@ -169,6 +202,7 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             out["robust_overhead_by_k"] = {r["every"]: r.get("overhead_robust") for r in rows}
             out["stall_overhead_by_k"] = {r["every"]: stall / (r["every"] * iter_none) for r in rows}
         elif m in ("checkmate", "host"):
+            out["trainer_cpu_overhead"] = _median([r.get("trainer_cpu_overhead") for r in rows])
             ov = _median([r["overhead"] for r in rows])
             rob = _median([r.get("overhead_robust") for r in rows])
             # the budget test uses the robust overhead when the per-iteration times are there
@@ -185,9 +219,17 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
         methods[m] = out
     # the stall-based baseline for `checkmate cost`: the periodic method sustaining the highest frequency
     best = min((m for m in methods if m in PERIODIC), key=lambda m: (methods[m]["stall_s"], m), default=None)
-    return {"budget": budget, "iter_none_s": iter_none, "noise": noise_floor, "iter_none_by_round": base, "configs": table,
+    return {"budget": budget, "iter_none_s": iter_none, "noise": noise_floor, "trainer_cpu_noise": cpu_noise_floor,
+            "iter_none_by_round": base, "configs": table,
             "methods": methods, "best_stall_method": best,
             "stall_s": methods[best]["stall_s"] if best else None}
+
+
+def trainer_cpu_per_iter(seg: dict) -> float | None:
+    """CPU seconds per timed iteration of all trainers together (every process, every thread), from
+    the segment's ``trainer_cpu_s`` (``time.process_time`` over the timed iterations, summed over ranks)."""
+    cpu, n = seg.get("trainer_cpu_s"), seg.get("iters")
+    return cpu / n if cpu is not None and n else None
 
 
 def bytes_figures(table: dict) -> dict:
@@ -214,12 +256,13 @@ def fmt_table(res: dict) -> str:
     a = res["analysis"]
     b = res.get("bytes", {})
     lines = [f"checkmate bench {res['run']}: {res['config']['trainers']} trainers, {res['config']['shadows']} shadows, "
-             f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment",
-             f"no checkpointing: {1e3 * a['iter_none_s']:.2f} ms/iteration (median over rounds); budget "
+             f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment", ""]
+    lines += report.promise_lines(res)
+    lines += [f"no checkpointing: {1e3 * a['iter_none_s']:.2f} ms/iteration (median over rounds); budget "
              f"{100 * a['budget']:.1f} %; noise floor (a none segment vs the nones around it, median): "
              + ("n/a" if a.get("noise") is None else f"{100 * a['noise']:.1f} %"), "",
              f"{'method':18s} {'ms/it':>7s} {'ratio':>6s} {'overhead':>9s} {'robust':>8s} {'stall ms':>9s} "
-             f"{'train B/it':>11s} {'shadow B/it':>12s} {'CPU ms/it: switch':>18s} {'shadows':>8s}"]
+             f"{'train B/it':>11s} {'shadow B/it':>12s} {'CPU ms/it: trainers':>20s} {'switch':>7s} {'shadows':>8s}"]
     order = sorted(a["configs"], key=lambda k: (METHODS.index(a["configs"][k]["method"]), a["configs"][k]["every"]))
     for key in order:
         r = a["configs"][key]
@@ -230,7 +273,8 @@ def fmt_table(res: dict) -> str:
         lines.append(f"{key:18s} {1e3 * r['iter_s']:7.2f} {r['ratio']:6.3f} {100 * r['overhead']:+8.1f}% "
                      f"{rb:>8s} {st:>9s} "
                      f"{bb.get('trainer_tx', float('nan')):11.0f} {bb.get('shadow_rx', float('nan')):12.0f} "
-                     f"{cpu.get('switch', float('nan')):18.2f} {cpu.get('shadow', float('nan')):8.2f}")
+                     f"{1e3 * (r.get('trainer_cpu_s') or float('nan')):20.2f} "
+                     f"{cpu.get('switch', float('nan')):7.2f} {cpu.get('shadow', float('nan')):8.2f}")
     lines += ["", f"{'method':12s} {'stall ms':>9s} {'k within budget':>16s} {'ckpt/iter':>10s} "
               f"{'repeated it/failure':>20s}"]
     for m, r in a["methods"].items():
@@ -261,6 +305,29 @@ def plots(res: dict, out: Path) -> list[str]:
     a = res["analysis"]
     order = sorted(a["configs"], key=lambda k: (METHODS.index(a["configs"][k]["method"]), a["configs"][k]["every"]))
     files = []
+
+    # first: the promise -- trainer CPU and training-port bytes against no checkpointing
+    keys = [k for k in ("checkmate", "host") if k in a["configs"]]
+    b = res.get("bytes", {})
+    if keys and any(a["configs"][k].get("trainer_cpu_overhead") is not None for k in keys):
+        fig, ax = plt.subplots(figsize=(7, 4))
+        x = range(len(keys))
+        cpu = [100 * (a["configs"][k].get("trainer_cpu_overhead") or 0.0) for k in keys]
+        tx = [100 * ((b.get(k) or {}).get("trainer_tx_ratio", 1.0) - 1.0) for k in keys]
+        wall = [100 * a["configs"][k]["overhead"] for k in keys]
+        ax.bar([i - 0.27 for i in x], cpu, 0.27, label="trainer CPU", color="#2a9d8f")
+        ax.bar(list(x), tx, 0.27, label="training-port bytes", color="#264653")
+        ax.bar([i + 0.27 for i in x], wall, 0.27, label="wall time (emulation shares the cores)", color="#bbb")
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(keys)
+        ax.set_ylabel("vs no checkpointing, same run (%)")
+        ax.set_title("what checkpointing every iteration costs the trainers")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / "promise.png", dpi=110)
+        plt.close(fig)
+        files.append("promise.png")
 
     fig, ax = plt.subplots(figsize=(9, 4))
     ov = [100 * a["configs"][k]["overhead"] for k in order]
@@ -385,6 +452,13 @@ def run_testbed(a, outdir: Path, say) -> dict:
     counters = None
     old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
     in_main = threading.current_thread() is threading.main_thread()
+    own_affinity = os.sched_getaffinity(0)
+
+    def pin_all():
+        """Pin the testbed's processes (and this one, which runs the controller) by the placement;
+        again at every segment boundary, for threads started since."""
+        procs = {p.pid: p.kind for p in list(tb.procs.procs.values()) if p.pid and p.kind}
+        placement.apply(a.placement, procs | {os.getpid(): "controller"})
 
     def _term(signum, _f):
         raise KeyboardInterrupt(f"signal {signum}")
@@ -418,6 +492,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
             tb.procs.spawn(f"trainer-{r}", [str(x) for x in argv], tb.logs / f"bench-{name}.log",
                            node=tb.net.get(name), env=tb._env(), kind="trainer", cwd=paths.ROOT)
             names[r] = f"trainer-{r}"
+        pin_all()
         from benchmarks.train_bench import schedule
         total = len(schedule(a.methods, a.every, a.rounds))
         deadline = time.monotonic() + a.timeout
@@ -431,6 +506,8 @@ def run_testbed(a, outdir: Path, say) -> dict:
                 recs, pos = read_jsonl(seg_path, pos)
                 for rec in recs:
                     if rec.get("event") in ("begin", "end"):
+                        if rec.get("event") == "begin":
+                            pin_all()
                         tb.sample_ports(force=True)
                         rec["port_seq"] = tb._port_seq
                         rec["cpu_s"] = cpu_by_kind(tb.procs)
@@ -476,6 +553,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
             say("tearing down the testbed")
             tb.down()
         finally:
+            os.sched_setaffinity(0, own_affinity)
             if in_main:
                 for s, h in old.items():
                     signal.signal(s, h)
@@ -558,6 +636,14 @@ def parse_args(argv):
     p.add_argument("--out", default=None, help="results folder (default results/bench/<timestamp>)")
     p.add_argument("--no-summary", action="store_true", help="do not update results/bench/summary.json")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--placement", default="auto", choices=placement.MODES,
+                   help="CPU placement: split = trainers and switch+shadows on disjoint CPU sets "
+                        f"(auto: split with >= {placement.MIN_SPLIT_CPUS} usable CPUs, else shared)")
+    p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
+    p.add_argument("--scale", action="store_true",
+                   help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")
+    p.add_argument("--with-scale", action="store_true", help="after the main run, the --scale run into <out>/scale")
+    p.add_argument("--scale-hidden", default=None, help="--hidden values for --scale (default 128,1936,4160)")
     p.add_argument("--reanalyze", metavar="DIR", default=None,
                    help="recompute table, plots and summary from DIR/bench.json (no new measurement)")
     a = p.parse_args(argv)
@@ -566,11 +652,21 @@ def parse_args(argv):
     if bad:
         p.error(f"unknown method(s) {bad}; choose from {METHODS}")
     a.every = [int(k) for k in (a.every or ("1,10" if a.quick else "1,5,20")).split(",") if k]
-    a.iters = a.iters or (40 if a.quick else 60)
-    a.rounds = a.rounds or (2 if a.quick else 6)
-    a.timeout = a.timeout or (150.0 if a.quick else 660.0)
+    a.iters = a.iters or (10 if a.scale else 40 if a.quick else 60)
+    a.rounds = a.rounds or (2 if a.quick or a.scale else 6)
+    a.timeout = a.timeout or (150.0 if a.quick else 900.0 if a.scale else 660.0)
+    try:
+        from benchmarks.scale import parse_hidden
+        a.scale_hidden = parse_hidden(a.scale_hidden)
+    except ValueError as e:
+        p.error(str(e))
     if a.micro is None:
         a.micro = not a.quick
+    try:
+        cpus = placement.parse_cpus(a.cpus) if a.cpus else placement.usable_cpus()
+        a.placement = placement.plan(cpus, a.trainers, a.shadows, a.placement)
+    except ValueError as e:
+        p.error(str(e))
     return a
 
 
@@ -636,8 +732,18 @@ def main(argv=None) -> int:
         from tqdm import tqdm
         tqdm.write(f"[{time.monotonic() - t0:6.1f}s] {msg}", file=sys.stderr)
 
+    if a.scale:
+        say(f"placement: {a.placement.describe()}")
+        from benchmarks import scale
+        try:
+            return scale.run(a, outdir, say)
+        except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
+            print(f"checkmate bench --scale: {type(e).__name__}: {e}", file=sys.stderr)
+            return 1
     res = {"run": outdir.name, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-           "config": {k: v for k, v in vars(a).items()}}
+           "config": {k: v for k, v in vars(a).items() if k != "placement"},
+           "placement": a.placement.to_json()}
+    say(f"placement: {a.placement.describe()}")
     try:
         tb = run_testbed(a, outdir, say)
     except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
@@ -654,8 +760,17 @@ def main(argv=None) -> int:
             res["micro"] = micro.run_all(outdir / "micro.json", quick=False, log=say)
         except Exception as e:  # noqa: BLE001
             res["micro"] = {"error": f"{type(e).__name__}: {e}"}
+    if a.with_scale:
+        from benchmarks import scale
+        try:
+            scale.run(a, outdir / "scale", say)
+        except (BenchError, Exception) as e:  # noqa: BLE001 -- the main figures stand without it
+            res["scale_error"] = f"{type(e).__name__}: {e}"
     res["elapsed_s"] = round(time.monotonic() - t0, 1)
-    return finish(res, outdir, a)
+    rc = finish(res, outdir, a)
+    cmd = " ".join(["checkmate", "bench", *(sys.argv[1:] if argv is None else argv)])
+    print(f"docs section: {report.write(outdir, res, (outdir / 'table.txt').read_text(), cmd)}")
+    return rc
 
 
 if __name__ == "__main__":

@@ -162,6 +162,9 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     for it in range(1, total + 1):
         if it == a.warmup + 1:
             t_first = time.perf_counter()
+            cpu_first = time.process_time()
+            tr0 = ckpt.ring.stats if ckpt.ring is not None else None
+            ring0 = (tr0.retransmits, tr0.data_sent) if tr0 is not None else (0, 0)
         t0 = time.perf_counter()
         x, y = task.batch(it, a.rank, a.world_size, bargs.batch)
         loss = task.loss(ddp(x), y)
@@ -177,6 +180,9 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
             times.append(time.perf_counter() - t0)
             stalls.append(stall)
     wall = time.perf_counter() - t_first
+    cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
+    tr1 = ckpt.ring.stats if ckpt.ring is not None else None
+    ring1 = (tr1.retransmits, tr1.data_sent) if tr1 is not None else (0, 0)
     t_fin = time.perf_counter()
     m.finish()
     finish_s = time.perf_counter() - t_fin
@@ -184,14 +190,20 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     if ckpt.link is not None:
         caught_up = bool(ckpt.wait_for_shadows(total, timeout=a.shadow_wait))
     ckpt.close()
-    dist.barrier()
+    # every trainer's CPU of the timed iterations, summed over ranks (what the design promises to keep)
+    # (and the ring's retransmissions: spurious ones on a starved machine cost the trainers CPU too)
+    cpus = torch.tensor([cpu, ring1[0] - ring0[0], ring1[1] - ring0[1]], dtype=torch.float64)
+    dist.all_reduce(cpus)
     ck_stalls = [s for s in m.stalls]
     rec = dict(seg, iters=a.iters, warmup=a.warmup, wall_s=wall, iter_s=wall / a.iters,
                iter_median_s=statistics.median(times), iter_times=[round(t, 6) for t in times],
                checkpoints=m.checkpoints, stall_total_s=sum(ck_stalls),
                stall_median_s=statistics.median(ck_stalls) if ck_stalls else 0.0,
                stall_max_s=max(ck_stalls) if ck_stalls else 0.0, finish_s=finish_s,
-               bytes_written=m.bytes_written, shadows_caught_up=caught_up, final_loss=float(loss.item()))
+               bytes_written=m.bytes_written,
+               trainer_cpu_s=float(cpus[0]), trainer_cpu_own_s=cpu, ring_retransmits=int(cpus[1]),
+               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up,
+               final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)
     del ddp, model, opt, ckpt

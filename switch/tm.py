@@ -12,7 +12,9 @@ Every egress port has a :class:`PortConfig`:
 
 Ports with none of rate/delay/drop configured take the **fast path**: the data-plane
 thread writes the frame straight to the port (the kernel socket buffer is the
-queue; nothing is allocated per packet).  A shaped port gets a bounded deque and
+queue; nothing is allocated per packet).  A lossless port without rate or delay
+does the same while its queue is empty and the socket buffer takes the frame;
+only when the buffer is full does the frame go to the queue and its thread.  A shaped port gets a bounded deque and
 its own transmit thread that releases packets at their due time (enqueue time +
 delay) and paces them with a token bucket at ``rate_bps``.  In lossless mode a full
 queue blocks the *enqueuing* thread -- the ingress data plane -- until the transmit
@@ -191,6 +193,21 @@ class EgressPort:
             st.fault_drops += 1
             return False
         with self._cv:
+            if cfg.lossless and not self._q and not cfg.rate_bps and not cfg.delay_s:
+                # lossless, unshaped, nothing queued: straight to the port while its socket buffer
+                # has room (no hand-off to the port's thread per frame); a full buffer queues the
+                # frame and the port's thread waits for room, back-pressuring as before
+                try:
+                    self._transmit(frame)
+                    st.enqueued += 1
+                    st.sent += 1
+                    return True
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    st.enqueued += 1
+                    st.tx_errors += 1
+                    return False
             if len(self._q) >= cfg.queue_depth:
                 if not cfg.lossless:
                     st.tail_drops += 1

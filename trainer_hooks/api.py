@@ -65,6 +65,7 @@ class RingConfig:
     timeout: float = 120.0
     loss_prob: float = 0.0
     seed: int = 0
+    gso: bool = True  # batch datagrams with UDP GSO/GRO where the kernel allows it
 
 
 def parse_shadows(shadows) -> list[ShadowAddr]:
@@ -275,7 +276,7 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         copies = {pid: addrs[s].data for pid, s in owner.items()} if mode == "host" else None
         udp = UdpRing(sock, rank, world, peers[(rank - 1) % world], peers[(rank + 1) % world], job_id=job_id,
                       window=cfg.window, rto=cfg.rto, timeout=cfg.timeout, loss_prob=cfg.loss_prob,
-                      seed=cfg.seed, final_copies=copies)
+                      seed=cfg.seed, final_copies=copies, gso=cfg.gso)
     except BaseException:
         sock.close()
         raise

@@ -42,6 +42,9 @@ class HookState:
     tracker: IterationTracker
     layouts: set = field(default_factory=set)  # distinct bucket compositions seen (param ids)
     staging: CudaStaging | None = None  # created at the first CUDA bucket
+    # bucket composition -> its plan: built once, and the same object every iteration (the ring
+    # keeps its array index of a plan by identity)
+    plans: dict = field(default_factory=dict)
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -62,9 +65,12 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
     iteration = state.tracker.on_bucket(bucket.index(), bucket.is_last())
     params = bucket_params(state.param_index, bucket.parameters())
     _check_contiguous_layout(bucket, params)
+    key = tuple(params)
     state.layouts.add(tuple(pid for pid, _ in params))
     buf = bucket.buffer()
-    plan = plan_bucket(params, state.world_size, state.max_elements, state.packet_bases)
+    plan = state.plans.get(key)
+    if plan is None:
+        plan = state.plans[key] = plan_bucket(params, state.world_size, state.max_elements, state.packet_bases)
     if plan.total != buf.numel():
         raise RuntimeError(f"DDP bucket {bucket.index()}: buffer holds {buf.numel()} elements, "
                            f"its parameters {plan.total}")

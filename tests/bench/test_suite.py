@@ -89,6 +89,34 @@ def test_analyze_synthetic():
     assert b["checkmate"]["shadow_vs_training"] == pytest.approx(0.34)
 
 
+def test_trainer_cpu_is_the_first_figure():
+    # trainer CPU (all ranks, timed iterations): checkmate equals none, host pays for its copies
+    segs = synthetic()
+    cpu = {"none": 0.30, "checkmate": 0.303, "host": 0.36}
+    for s in segs:
+        s["trainer_cpu_s"] = cpu.get(s["method"], 0.31) * s["iters"] * (1.1 if s["seq"] == 3 else 1.0)
+        s["trainer_cpu_own_s"] = s["trainer_cpu_s"] / 3
+    a = suite.analyze(segs)
+    assert a["configs"]["host"]["trainer_cpu_rank0_s"] == pytest.approx(0.12)
+    assert a["configs"]["host"]["trainer_cpu_others_s"] == pytest.approx(0.24)
+    c = a["configs"]
+    assert c["none"]["trainer_cpu_s"] == pytest.approx(0.30)
+    assert c["checkmate"]["trainer_cpu_overhead"] == pytest.approx(0.303 / 0.315 - 1)  # nones at seq 0 and 3
+    assert c["host"]["trainer_cpu_overhead"] == pytest.approx(0.36 / 0.315 - 1)  # nones at seq 0 and 3
+    assert a["methods"]["checkmate"]["trainer_cpu_overhead"] == pytest.approx(c["checkmate"]["trainer_cpu_overhead"])
+    assert a["trainer_cpu_noise"] == pytest.approx((0.33 / 0.30 - 1 + 1 - 0.30 / 0.315) / 2)  # median of 2
+    res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20},
+           "analysis": a, "bytes": suite.bytes_figures(c),
+           "placement": {"describe": "shared: 2 CPU(s) 0-1 shared by all processes"}}
+    text = suite.fmt_table(res)
+    first = text.split("the promise", 1)
+    assert len(first) == 2 and "no checkpointing:" in first[1]  # the promise comes before the wall-time table
+    promise = first[1].split("\n\n")[0]
+    assert "checkmate" in promise and "-3.8%" in promise and "+14.3%" in promise and "placement: shared" in promise
+    assert "host 120.00 / 240.00" in promise
+    assert "promise.png" in suite.plots(res, Path(__import__("tempfile").mkdtemp()))
+
+
 def test_analyze_uses_the_neighbouring_none_segments():
     # the machine slows down in the middle: the control is the none next to each segment
     segs = [_seg(0, 0, "none", 1, 0.1), _seg(1, 0, "torch-save", 1, 0.11, 0.01, 5),
@@ -212,8 +240,13 @@ def test_micro_parses_ratios():
             "copy (bytes copy loop)                      2,107,687     2,107,687         1.0000\n"
             "checkmate.p4 FINAL chunk (+replica)             7,174        14,348         0.0034\n")
     assert micro.parse_ratios("pipeline", text) == {"pipeline checkmate.p4 FINAL chunk (+replica) / copy": 0.0034}
+    rep = "replica (PRE copy + egress rewrite + checksum + deparse): 33.9 us = 3.07x a forwarded chunk (11.1 us)\n"
+    assert micro.parse_ratios("pipeline", rep) == {"pipeline replica / forwarded chunk": 3.07}
     assert micro.parse_ratios("allreduce", "", {"results": [{"elements": 1024, "ring_s": 2.0, "gloo_s": 1.0}]}) \
-        == {"ring/gloo 1024 el": 2.0}
+        == {"ring/gloo MTU 1500 1024 el": 2.0}
+    assert micro.parse_ratios("allreduce-jumbo", "", {"args": {"mtu": 9000},
+                                                      "results": [{"elements": 8, "ring_s": 3.0, "gloo_s": 2.0}]}) \
+        == {"ring/gloo MTU 9000 8 el": 1.5}
     assert micro.parse_ratios("switch", "", [{"mtu": 1500, "ratio": 0.4}]) == {"switch/bare MTU 1500": 0.4}
     s = micro.parse_ratios("shadow", "  ratio shadow/bare = 0.21\n")
     assert s == {"shadow ingest/bare socket": 0.21}
@@ -266,6 +299,13 @@ def test_quick_run_end_to_end(tmp_path):
     assert b["none"]["shadow_rx"] < 0.05 * b["checkmate"]["shadow_rx"]
     assert b["host"]["trainer_tx"] > b["checkmate"]["trainer_tx"]
     assert res["switch_counters"]
+    # the trainers' CPU: measured per segment (all ranks), its ratio consistent with the raw figures
+    assert all(s["trainer_cpu_s"] > 0 for s in ends)
+    for key in ("checkmate", "host"):
+        r = a["configs"][key]
+        for cpu, ctl, ratio in zip(r["trainer_cpu_s_all"], r["trainer_cpu_control_s_all"], r["trainer_cpu_ratio_all"]):
+            assert ratio == pytest.approx(cpu / ctl)
+    assert res["placement"]["mode"] in ("shared", "split") and "the promise" in (out / "table.txt").read_text()
     cpu = {k: r["cpu_ms_per_iter"] for k, r in a["configs"].items()}
     assert all(c.get("switch", 0) > 0 and c.get("trainer", 0) > 0 for c in cpu.values()), cpu
     assert cpu["checkmate"]["shadow"] > cpu["none"]["shadow"]  # the shadows work only when fed
@@ -287,3 +327,13 @@ def test_grouped_median_is_robust_to_one_burst():
             dict(_seg(2, 0, "none", 1, 0.1), iter_times=[0.1] * 6)]
     c = suite.analyze(segs)["configs"]["torch-save@k=2"]
     assert c["ratio_robust"] == pytest.approx(1.1) and c["overhead_robust"] == pytest.approx(0.1)
+
+
+def test_table_without_a_periodic_method():
+    segs = [s for s in synthetic() if s["method"] in ("none", "checkmate", "host")]
+    a = suite.analyze(segs)
+    assert a["stall_s"] is None
+    res = {"run": "x", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20}, "analysis": a,
+           "bytes": suite.bytes_figures(a["configs"])}
+    text = suite.fmt_table(res)
+    assert "checkmate" in text and "checkmate cost" not in text
