@@ -1,0 +1,21 @@
+"""All differential cases, by category module.  ``KNOWN`` maps a case name to the reason it
+still differs from BMv2 (listed in docs/CONFORMANCE.md; the test is a strict xfail, so a
+fix makes it fail until the entry is removed)."""
+from __future__ import annotations
+
+import importlib
+
+MODULES = ["expressions"]
+
+
+def all_cases():
+    out = []
+    for m in MODULES:
+        out += importlib.import_module(f"diffcases.{m}").CASES
+    names = [c.name for c in out]
+    dup = {n for n in names if names.count(n) > 1}
+    assert not dup, f"duplicate case names: {sorted(dup)}"
+    return out
+
+
+KNOWN: dict[str, str] = {}
