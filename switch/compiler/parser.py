@@ -34,6 +34,9 @@ _RECURSION_HEADROOM = 20 * MAX_NESTING + 2000  # parser frames per nesting level
 _BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple", "list", "match_kind"}
 
 
+_COMPOUND = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "|+|=", "|-|="}
+
+
 class Parser:
     def __init__(self, toks: list[Tok]):
         self.toks = toks
@@ -726,6 +729,12 @@ class Parser:
             r = self.expr()
             self.expect(";")
             return Node("assign", t.loc, lhs=e, rhs=r)
+        if self.t.kind == "op" and self.t.text in _COMPOUND:
+            # `a op= b` is `a = a op b` (P4-16 1.2.5); the left-hand side is an lvalue path
+            op = self.next()
+            r = self.expr()
+            self.expect(";")
+            return Node("assign", t.loc, lhs=e, rhs=Node("binary", op.loc, op=op.text[:-1], a=e, b=r))
         self.expect(";")
         if e.kind != "call":
             raise P4CompileError(t.loc, "expression statement must be a call or an assignment")

@@ -41,6 +41,7 @@ class Case:
     clones: dict = field(default_factory=dict)       # session -> ([(port, rid)], truncate_len)
     one_by_one: bool = False                         # collect after each frame (order matters)
     note: str = ""
+    ref_source: str | None = None                    # what p4c compiles, when it lacks a feature
 
 
 @dataclass
@@ -77,19 +78,21 @@ def case_dir(case: Case) -> Path:
     return d
 
 
-def write_source(case: Case) -> Path:
-    path = case_dir(case) / f"{case.name}.p4"
-    if not path.exists() or path.read_text() != case.source:
-        path.write_text(case.source)
+def write_source(case: Case, ref: bool = False) -> Path:
+    text = case.ref_source if ref and case.ref_source else case.source
+    path = case_dir(case) / (f"{case.name}.ref.p4" if ref and case.ref_source else f"{case.name}.p4")
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
     return path
 
 
 def compile_p4c(case: Case) -> Compiled | str:
     """Compile with the real p4c; the Compiled result or p4c's error text."""
-    digest = hashlib.sha256(case.source.encode()).hexdigest()[:20]
+    text = case.ref_source or case.source
+    digest = hashlib.sha256(text.encode()).hexdigest()[:20]
     cache = Path(os.environ.get("CHECKMATE_DIFF_CACHE")
                  or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / digest
-    src = write_source(case)
+    src = write_source(case, ref=True)
     if not (cache / "ok").exists() and not (cache / "error").exists():
         cache.mkdir(parents=True, exist_ok=True)
         r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "-o", str(cache),
@@ -201,7 +204,7 @@ def read_observation(target, compiled: Compiled, ports: dict, digest_idle: float
         cells = {}
         for e in conn.read([ent]):
             ce = e.counter_entry
-            cells[ce.index.index] = (ce.data.packet_count, ce.data.byte_count)
+            cells[ce.index.index] = _unit(c.spec.unit, ce.data)
         counters[c.preamble.name] = {k: v for k, v in sorted(cells.items()) if v != (0, 0)}
     index = P4InfoIndex(compiled.p4info)
     for c in compiled.p4info.direct_counters:
@@ -211,9 +214,17 @@ def read_observation(target, compiled: Compiled, ports: dict, digest_idle: float
         for e in conn.read([ent]):
             dc = e.direct_counter_entry
             key = Entry.from_proto(index, dc.table_entry).key()
-            cells[str(key)] = (dc.data.packet_count, dc.data.byte_count)
+            cells[str(key)] = _unit(c.spec.unit, dc.data)
         counters[c.preamble.name] = dict(sorted(cells.items()))
     return Observation(ports, sorted(digests), counters)
+
+
+def _unit(unit: int, data) -> tuple[int, int]:
+    """(packets, bytes), keeping only what the counter's unit defines (P4Runtime leaves the
+    other count unspecified: BMv2 fills both, checkmate only the declared one)."""
+    from p4.config.v1 import p4info_pb2 as pb
+    return (data.packet_count if unit != pb.CounterSpec.BYTES else 0,
+            data.byte_count if unit != pb.CounterSpec.PACKETS else 0)
 
 
 def p4data(d):
@@ -234,11 +245,20 @@ def drain_digests(target) -> None:
         target.conn.ack(dl)
 
 
+class TargetError(AssertionError):
+    """A switch refused or failed something the case asked for (names the switch)."""
+
+
 def run_case(target, case: Case, compiled: Compiled, idle: float = 0.25) -> Observation:
-    drain_digests(target)
-    program_target(target, case, compiled)
     try:
-        ports = send_frames(target, case, idle)
-        return read_observation(target, compiled, ports, idle)
-    finally:
-        unprogram_target(target, case)
+        drain_digests(target)
+        program_target(target, case, compiled)
+        try:
+            ports = send_frames(target, case, idle)
+            return read_observation(target, compiled, ports, idle)
+        finally:
+            unprogram_target(target, case)
+    except Exception as e:
+        if isinstance(e, TargetError):
+            raise
+        raise TargetError(f"{target.name}: {type(e).__name__}: {e}") from e

@@ -15,17 +15,37 @@ SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"differential suite needs real BMv2: {SKIP}")
 
 
+class Targets:
+    """Both switches; one that died (a crash is itself a finding) is reported and restarted."""
+
+    def __init__(self):
+        self.bmv2, self.cm = BMv2Target(), CheckmateTarget()
+
+    def check(self):
+        dead = []
+        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
+            t = getattr(self, attr)
+            if t.conn.stream_ended.is_set():   # the stream broke: give a dying process time to exit
+                try:
+                    t.p.proc.wait(3)
+                except Exception:
+                    pass
+            if t.p.proc.poll() is not None:
+                dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
+                t.stop()
+                setattr(self, attr, cls())
+        return dead
+
+    def stop(self):
+        self.bmv2.stop()
+        self.cm.stop()
+
+
 @pytest.fixture(scope="module")
 def targets():
-    b = BMv2Target()
-    try:
-        c = CheckmateTarget()
-    except Exception:
-        b.stop()
-        raise
-    yield b, c
-    b.stop()
-    c.stop()
+    t = Targets()
+    yield t
+    t.stop()
 
 
 def params():
@@ -44,8 +64,11 @@ def test_same_as_bmv2(targets, case):
         ours = compile_checkmate(case)
     except P4CompileError as e:
         pytest.fail(f"checkmate-p4c rejects a program p4c accepts: {e}")
-    bmv2, cm = targets
-    diff = run_case(bmv2, case, ref).diff(run_case(cm, case, ours))
-    if diff:  # quiescence is a timeout: believe a difference only after a slower second look
-        diff = run_case(bmv2, case, ref, idle=1.5).diff(run_case(cm, case, ours, idle=1.5))
+    try:
+        diff = run_case(targets.bmv2, case, ref).diff(run_case(targets.cm, case, ours))
+        if diff:  # quiescence is a timeout: believe a difference only after a slower second look
+            diff = run_case(targets.bmv2, case, ref, idle=1.5).diff(run_case(targets.cm, case, ours, idle=1.5))
+    finally:
+        dead = targets.check()
+    assert not dead, "a switch died on this program:\n" + "\n".join(dead)
     assert not diff, "\n".join(diff)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["expressions"]
+MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication"]
 
 
 def all_cases():
