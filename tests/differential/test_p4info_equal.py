@@ -25,11 +25,11 @@ KNOWN_P4INFO: dict[str, str] = {}
 def canonical(info: p4info_pb2.P4Info) -> str:
     msg = p4info_pb2.P4Info()
     msg.CopyFrom(info)
-    for f, _ in msg.ListFields():
-        if f.label == f.LABEL_REPEATED and f.message_type is not None and "preamble" in f.message_type.fields_by_name:
-            items = sorted(getattr(msg, f.name), key=lambda e: e.preamble.id)
-            del getattr(msg, f.name)[:]
-            getattr(msg, f.name).extend(items)
+    for f, value in msg.ListFields():
+        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
+            items = sorted(value, key=lambda e: e.preamble.id)
+            del value[:]
+            value.extend(items)
     return text_format.MessageToString(msg)
 
 

@@ -27,6 +27,7 @@ extern packet_out {
 
 extern void verify(in bool check, in error toSignal);
 
+@noWarn("unused")
 action NoAction() {}
 
 match_kind {
