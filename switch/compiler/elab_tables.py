@@ -128,8 +128,17 @@ class TableRules:
                 needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
                 prio = 0
                 if needs_prio:
-                    prio = (self.const_int(en.priority, "entry priority", minimum=1)
-                            if en.priority is not None else n - i)
+                    anno = next((a for a in en.annos or () if a[0] == "priority"), None)
+                    if en.priority is not None:
+                        prio = self.const_int(en.priority, "entry priority", minimum=1)
+                    elif anno is not None:
+                        # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the
+                        # smaller @priority wins; the runtime's larger-wins order is mirrored
+                        top = max(self.entry_priority_annotation(a, q) for e2 in ent_node.entries
+                                  for a in e2.annos or () if a[0] == "priority")
+                        prio = top + 1 - self.entry_priority_annotation(anno, q)
+                    else:
+                        prio = n - i
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
         dc = props.get("counters")
@@ -213,3 +222,15 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def entry_priority_annotation(self, anno, table: str) -> int:
+        """``@priority(N)`` on a const entry (p4c: after the action)."""
+        _, vals, loc = anno
+        try:
+            (v,) = vals
+            v = int(str(v), 0) if not isinstance(v, int) else v
+        except (TypeError, ValueError):
+            raise E(loc, f"table {table}: @priority needs one integer argument, got {vals!r}") from None
+        if v < 1:
+            raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
+        return v

@@ -554,6 +554,7 @@ class Parser:
                     ks = self.keyset_tuple()
                     self.expect(":")
                     act = self.expr()
+                    eannos = eannos + self.annotations()  # p4c's place for @priority(N)
                     self.expect(";")
                     entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
                 self.expect("}")

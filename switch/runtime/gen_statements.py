@@ -140,7 +140,12 @@ class StatementGen:
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
-                self.emit(ind, f"{r} = {call}")
+                self.emit(ind, "try:")
+                self.emit(ind + 1, f"{r} = {call}")
+                self.emit(ind, "except ExitSignal as _ex:")
+                for i, (lv, t) in enumerate(outs):
+                    self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     self.assign(ind, lv, f"{r}[{i}]", t)
             else:
