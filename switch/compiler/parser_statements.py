@@ -75,7 +75,11 @@ class StatementParser:
         if self.at("transition"):
             raise P4CompileError(t.loc, "transition must be the last statement of a parser state")
         if self.at("for"):
-            raise P4CompileError(t.loc, "for loops are not supported by the embedded target")
+            return self.for_stmt()
+        if t.kind == "id" and t.text in ("break", "continue") and self.peek().text == ";":
+            self.next()
+            self.next()
+            return Node(t.text, t.loc)
         # variable declaration?  TYPE name [= e];
         if self.is_type_start() and self._looks_like_decl():
             ty = self.type_ref()
@@ -131,3 +135,62 @@ class StatementParser:
             self.i = save
 
     # -- expressions ----------------------------------------------------------------------
+
+    # -- for loops (P4-16 1.2.5) -------------------------------------------------------
+    def for_stmt(self) -> Node:
+        """``for (init; cond; update) body`` or ``for (T x in expr) body``."""
+        loc = self.expect("for").loc
+        self.expect("(")
+        if self.is_type_start() and self._for_in_ahead():
+            ty = self.type_ref()
+            name = self.ident("a loop variable name")
+            self.expect("in")
+            rng = self.expr()
+            self.expect(")")
+            body = self.block() if self.at("{") else self.statement()
+            return Node("for_in", loc, type=ty, name=name.text, range=rng, body=body)
+        init = self._simple_stmts(";")
+        self.expect(";")
+        cond = None if self.at(";") else self.expr()
+        self.expect(";")
+        update = self._simple_stmts(")")
+        self.expect(")")
+        body = self.block() if self.at("{") else self.statement()
+        return Node("for", loc, init=init, cond=cond, update=update, body=body)
+
+    def _for_in_ahead(self) -> bool:
+        save = self.i
+        try:
+            self.type_ref()
+            return self.t.kind == "id" and self.peek().text == "in"
+        except P4CompileError:
+            return False
+        finally:
+            self.i = save
+
+    def _simple_stmts(self, end: str) -> list:
+        """Comma-separated declarations, assignments or calls of a for header."""
+        out = []
+        while not self.at(end):
+            t = self.t
+            if self.is_type_start() and self._looks_like_decl():
+                ty = self.type_ref()
+                name = self.ident("a variable name")
+                init = self.expr() if self.accept("=") else None
+                out.append(Node("var", t.loc, type=ty, name=name.text, init=init, annos=[]))
+            else:
+                e = self.expr()
+                if self.accept("="):
+                    out.append(Node("assign", t.loc, lhs=e, rhs=self.expr()))
+                elif self.t.kind == "op" and self.t.text in _COMPOUND:
+                    op = self.next()
+                    out.append(Node("assign", t.loc, lhs=e,
+                                    rhs=Node("binary", op.loc, op=op.text[:-1], a=e, b=self.expr())))
+                elif e.kind == "call":
+                    out.append(Node("call_stmt", t.loc, call=e))
+                else:
+                    raise P4CompileError(t.loc, "a for loop's initializer/update must be a declaration, "
+                                                "an assignment or a call")
+            if not self.accept(","):
+                break
+        return out
