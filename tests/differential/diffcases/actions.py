@@ -4,7 +4,7 @@ header-stack elements as inout arguments (in range and out of range), evaluation
 of the left-hand side against right-hand side side effects, sub-controls."""
 from controller.entities import Entry
 
-from .base import H, H2, VALUES, case, hdr, eth, program, PAYLOAD
+from .base import H, PAYLOAD, case, hdr, program
 
 CAT = "actions / copy-in copy-out"
 

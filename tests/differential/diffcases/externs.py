@@ -3,7 +3,7 @@ copied into the packet: BMv2's P4Runtime cannot read registers), digests, random
 helpers, @field_list with a named constant."""
 from controller.entities import Entry
 
-from .base import H, PAYLOAD, VALUES, case, eth, ipv4, program
+from .base import H, case, ipv4, program
 
 CAT_CK = "checksums"
 CAT_H = "hash"

@@ -1,7 +1,7 @@
 """Language features: compound assignment, for loops, bool/bit<1> conversions, enums,
 typedefs, tuples, functions, constants, switch statements, top-level instantiation,
 header unions and their stacks, varbit."""
-from .base import H, H2, VALUES, case, eth, hdr, program, PAYLOAD
+from .base import case, program
 
 CAT_CA = "compound assignment"
 # (name, with the feature, the same program without it for p4c 1.2.4.8, which lacks both

@@ -1,7 +1,7 @@
 """Parsers: select on values, masks, ranges, tuples, default and no default (BMv2: no match
 ends in accept), lookahead, advance, verify, loops, sub-state chains, parser errors seen
 by ingress, value sets, short packets."""
-from .base import H, H2, PAYLOAD, VALUES, case, eth, hdr, program
+from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
 
 CAT = "parser / select"
 

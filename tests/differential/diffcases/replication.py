@@ -1,7 +1,7 @@
 """Forwarding and replication: egress_spec, drop, multicast (egress_rid), clone I2E/E2E with
 field lists (@field_list with a named constant), resubmit, recirculate, instance_type,
 egress metadata."""
-from .base import H, VALUES, case, program
+from .base import H, case, program
 
 CAT_F = "forwarding"
 CAT_MC = "multicast"
