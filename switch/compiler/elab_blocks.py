@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
 from .elab_types import MAX_ARRAY
 from .errors import Loc
 
@@ -334,7 +334,7 @@ class BlockRules:
             raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
         rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0}
         if tname == "action_selector":
-            rec["algo"] = self.enum_member(args[0], "HashAlgorithm")
+            rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
             rec["size"] = self.const_int(args[1], "action_selector size", minimum=1, maximum=MAX_ARRAY)
