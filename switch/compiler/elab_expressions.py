@@ -61,6 +61,8 @@ class ExpressionRules:
             if n.name == "last":
                 return {"op": "stack_last", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "lastIndex":
+                if self.ctx.get("kind") != "parser":
+                    raise E(n.loc, "lastIndex of a header stack can only be used in a parser (p4c rejects it elsewhere)")
                 return {"op": "stack_lastindex", "st": base, "t": ["bit", 32]}, ["bit", 32]
             if n.name == "size":
                 return {"op": "const", "v": bt[2], "t": ["bit", 32]}, ["bit", 32]
@@ -321,6 +323,13 @@ class ExpressionRules:
         if op in ("|+|", "|-|") and at == INTLIT:
             raise E(n.loc, f"{op} needs operands with a width")
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
+        if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
+            d = self.fold(b)
+            if d is None or d <= 0 or d & (d - 1):
+                # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
+                # and rejects every other division it cannot evaluate at compile time
+                raise E(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
+                               "(p4c for BMv2 cannot evaluate any other division at run time)")
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

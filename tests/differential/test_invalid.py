@@ -18,9 +18,9 @@ INVALID = {
     "enum_cast_other_width": (program("        hdr.h.c = (bit<16>)Color.Blue;\n", top=TOP_ENUM), ("cast", "Color"), "accepted today"),
     "signed_literal_minus": (program("        hdr.h.b = 8s-1 == -1 ? 8w1 : 8w0;\n"), ("expected",), "accepted today"),
     "concat_untyped_int": (program("        hdr.h.c = hdr.h.a ++ 0;\n"), ("width", "++", "concat"), ""),
-    "division_runtime": (program("        hdr.h.c = hdr.h.c / 16w3;\n"), ("division", "/", "constant"), "accepted today"),
+    "division_runtime": (program("        hdr.h.c = hdr.h.c / 16w3;\n"), ("division", "/", "constant", "divisor"), ""),
     "stack_last_index_in_control": (program("        hdr.h.b = 1;\n        hdr.s[0].b = hdr.s.lastIndex[7:0];\n",
-                                            fields="    h_t[2] s;\n"), ("lastIndex", "parser"), "accepted today"),
+                                            fields="    h_t[2] s;\n"), ("lastIndex", "parser"), ""),
     "table_applied_twice": (program("        t.apply(); t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("twice", "more than once", "apply"), "accepted today"),
     "action_named_default": (program("        default();\n", ingress_decls="    action default() { }\n"), ("default",), ""),

@@ -37,7 +37,7 @@ CASES = [
     case("mc_group_same_port_twice", CAT_MC, program("        sm.mcast_grp = (bit<16>)hdr.h.a[0:0] + 1;\n", egress="        hdr.h.c = sm.egress_rid;\n"),
          mcast={1: [(2, 1), (2, 2)], 2: [(3, 0)]}),
     case("mc_wins_over_drop", CAT_MC, program("        mark_to_drop(sm); sm.mcast_grp = 1;\n"), mcast={1: [(5, 0), (6, 0)]}),
-    case("mc_unknown_group", CAT_MC, program("        sm.mcast_grp = 9;\n"), mcast={1: [(5, 0)]}),
+    case("mc_unknown_group", CAT_MC, program("        sm.mcast_grp = (bit<16>)hdr.h.a[0:0] * 9;\n"), mcast={1: [(5, 0)]}),
     case("mc_egress_prune", CAT_MC, program("        sm.mcast_grp = 1;\n", egress="        if (sm.egress_port == sm.ingress_port) { mark_to_drop(sm); }\n"),
          mcast={1: [(1, 0), (2, 0), (3, 0), (4, 0)]}),
     case("clone_i2e", CAT_CL, fl("        meta.keep = 0x11; meta.keep2 = 0x2222; meta.lost = 0x33; hdr.h.a = 0x99; clone_preserving_field_list(CloneType.I2E, 5, 1);\n"),
@@ -55,7 +55,7 @@ CASES = [
     case("resubmit_std_meta_reset", CAT_CL, fl("        if (sm.instance_type == 0) { sm.egress_spec = 3; resubmit_preserving_field_list(FL); }\n"
                                                "        else { hdr.h.a = (bit<8>)sm.egress_spec; hdr.h.c = (bit<16>)sm.ingress_port; sm.egress_spec = 1; }\n")),
     case("recirculate", CAT_CL, fl("        if (sm.instance_type == 4) { hdr.h.c = (bit<16>)sm.ingress_port; }\n",
-                                   egress="        if (sm.instance_type == 0) { meta.keep = 0x31; hdr.h.a = 0x42; recirculate_preserving_field_list(1); }\n" + EG_REPORT)),
+                                   egress="        if (meta.keep == 0) { meta.keep = 0x31; hdr.h.a = 0x42; recirculate_preserving_field_list(1); }\n" + EG_REPORT)),
     case("recirculate_twice", CAT_CL, fl("        meta.m8 = meta.m8 + 1;\n",
                                          egress="        if (hdr.h.b < 2) { hdr.h.b = hdr.h.b + 1; recirculate_preserving_field_list(0); }\n",
                                          ).replace("@field_list(1) bit<8> keep;", "@field_list(1) bit<8> keep;"),
