@@ -67,22 +67,23 @@ class BlockRules:
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
-        blocks = {}
+        blocks, ctor_args = {}, {}
         for role, arg in zip(roles, main.args):
             if arg.kind != "call" or arg.fn.kind != "name":
                 raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
-            if arg.args:
-                raise E(arg.loc, "parser/control constructor arguments are not supported")
             ent = self.global_scope.lookup(arg.fn.name)
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            if arg.args and want == "parser":
+                raise E(arg.loc, "parser constructor arguments are not supported")
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
             blocks[role] = ent[1]
         ir_blocks = {}
         self.block_names = {}
         ir_blocks["parser"] = self.elab_parser(blocks["parser"])
         for role in roles[1:]:
-            ir_blocks[role] = self.elab_control(blocks[role], role)
+            ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         return self.finish(ir_blocks, blocks)
 
     def header_bytes(self, name: str) -> int:
@@ -186,10 +187,30 @@ class BlockRules:
             out.append({"name": p.name, "py": pn, "t": t})
         return out
 
-    def elab_control(self, c: Node, role: str, prefix: str | None = None) -> dict:
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc) -> list:
+        """Constructor arguments of a parser/control instance: compile-time constants,
+        bound by name inside the instance (P4-16 "Constructor parameters")."""
+        cps = getattr(blk, "ctor_params", None) or []
+        if len(args) != len(cps):
+            raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
+        out = []
+        for p, a in zip(cps, args):
+            t = self.resolve_type(p.type)
+            if t[0] not in ("bit", "int", "bool"):
+                raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
+                               "(bit<N>, int<N> and bool only)")
+            v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
+            if v is None:
+                raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
+            out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
+        return out
+
+    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=()) -> dict:
         prefix = prefix or c.name
         sub = prefix != c.name
         scope = Scope(self.global_scope)
+        for name, ent in consts:
+            scope.add(name, ent)
         params = []
         for p in c.params:
             t = self.resolve_type(p.type)
@@ -266,13 +287,14 @@ class BlockRules:
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
-                if d.args or t.args:
-                    raise E(d.loc, "sub-control constructor arguments are not supported")
+                if t.args:
+                    raise E(d.loc, "type arguments of a sub-control are not supported")
+                consts = self.ctor_constants(ent[1], d.args, scope, d.loc)
                 if not hasattr(self, "subcontrols"):
                     self.subcontrols = []
                 if len(self.subcontrols) > 256:
                     raise E(d.loc, "too many sub-control instances (recursive instantiation?)")
-                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q)
+                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q, consts=consts)
                 blk["fn"] = f"run_sub_{len(self.subcontrols)}"
                 self.subcontrols.append(blk)
                 scope.add(d.name, ("subcontrol", blk))

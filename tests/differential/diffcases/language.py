@@ -1,7 +1,7 @@
 """Language features: compound assignment, for loops, bool/bit<1> conversions, enums,
 typedefs, tuples, functions, constants, switch statements, top-level instantiation,
 header unions and their stacks, varbit."""
-from .base import case, program
+from .base import H2, case, program
 
 CAT_CA = "compound assignment"
 # (name, with the feature, the same program without it for p4c 1.2.4.8, which lacks both
@@ -95,3 +95,27 @@ def _all():
 
 
 CASES = _all()
+
+# ------------------------------------------------------------------ top-level instantiation
+CAT_TOP = "top-level instantiation"
+SUB = """
+control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
+control Twice(inout h_t x) { Add(8w1) one; apply { one.apply(x); one.apply(x); } }
+"""
+CASES += [
+    case("top_ctor_arg_control", CAT_TOP, program("        add3.apply(hdr.h);\n", top=SUB, ingress_decls="    Add(8w3) add3;\n")),
+    case("top_nested_instances", CAT_TOP, program("        tw.apply(hdr.h); a5.apply(hdr.h);\n", top=SUB,
+                                                  ingress_decls="    Twice() tw;\n    Add(5) a5;\n")),
+    case("top_control_instantiated_twice", CAT_TOP, program("        x.apply(hdr.h); y.apply(hdr.h2);\n", top=SUB,
+                                                            ingress_decls="    Add(8w1) x;\n    Add(8w2) y;\n"),
+         frames=[(1, H2(1, 2, 3, 4)), (2, H2(0xff))]),
+    case("top_extern_in_subcontrol", CAT_TOP, program("        c.apply(hdr.h);\n", top="""
+control Count(inout h_t x) { counter(4, CounterType.packets) cnt; apply { cnt.count((bit<32>)x.b[1:0]); } }
+""", ingress_decls="    Count() c;\n")),
+    case("top_subparser", CAT_TOP, program("", parser="""
+    SubP() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { sub.apply(pkt, hdr.h); transition accept; }""", top="""
+parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
+""")),
+]
