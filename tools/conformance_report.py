@@ -87,7 +87,13 @@ def main() -> int:
             p4i[cats.get(case, "?")][r] += 1
         elif func == "test_rejected_with_position":
             inv["invalid programs"][r] += 1
-    body = (table(diff, "Output frames per port, digests and counters: checkmate-p4c → checkmate-switch "
+    from diffcases import KNOWN
+    sys.path.insert(0, str(REPO / "tests" / "differential"))
+    import test_invalid
+    known = ["**Known differences** (case: reason)", ""]
+    known += [f"* `{name}` ({where}): {reason}" for name, (where, _, reason) in sorted(KNOWN.items())]
+    known += [f"* invalid `{name}`: checkmate-p4c {gap}" for name, (_, _, gap) in sorted(test_invalid.INVALID.items()) if gap]
+    body = known + [""] + (table(diff, "Output frames per port, digests and counters: checkmate-p4c → checkmate-switch "
                         "against p4c → simple_switch_grpc", "category")
             + table(p4i, "P4Info protobuf equal to p4c's", "category")
             + table(inv, "Programs p4c rejects, rejected by checkmate-p4c with file:line:col", "suite"))

@@ -248,6 +248,10 @@ class ExpressionRules:
         if t[0] == "serenum":
             return self.cast(ir, et, t[2], loc) | {"t": t}
         if et[0] == "serenum":
+            if is_bits(t) and t != et[2]:
+                # p4c: an enum converts to its own underlying type only
+                raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "
+                             f"cast to {tstr(et[2])} first")
             et = et[2]
             ir = dict(ir, t=et)
         if et == t:
@@ -304,7 +308,12 @@ class ExpressionRules:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
-            if at[0] in ("stack", "list", "varbit"):
+            if at[0] == "varbit":
+                # equal = same current length and same bits (the varbit's size is part of its value)
+                if a["op"] != "field" or b["op"] != "field":
+                    raise E(n.loc, "varbit values can only be compared as header fields")
+                return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
+            if at[0] in ("stack", "list"):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         # arithmetic / bitwise / ordering

@@ -59,6 +59,8 @@ class StatementRules:
         if k == "exit":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "exit is not allowed in a parser")
+            if self.ctx.get("kind") == "function":
+                raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "function":

@@ -40,6 +40,11 @@ class ExpressionGen:
             return f"(({self.x(e['st'])}.n - 1) & 4294967295)"
         if op == "isvalid":
             return f"{self.x(e['h'])}._v"
+        if op == "varbit_eq":
+            a, b = self.x(e["a"]["base"]), self.x(e["b"]["base"])
+            fa, fb = e["a"]["f"], e["b"]["f"]
+            eq = f"(({a}._vb, {a}.{fa}) {'!=' if e['neg'] else '=='} ({b}._vb, {b}.{fb}))"
+            return eq
         if op == "uvalid":
             u = self.x(e["u"])
             return "(" + " or ".join(f"{u}.{m}._v" for m in e["members"]) + ")"
