@@ -43,6 +43,30 @@ INVALID = {
     table t { key = { hdr.h.a: exact; } actions = { a; } const entries = { 1: b(); } }"""), ("b",), ""),
     "duplicate_declaration": (program("        bit<8> x = 1; bit<8> x = 2; hdr.h.a = x;\n"), ("x",), ""),
     "header_in_header": (program("", headers="header bad_t { h_t inner; }\n"), ("bad_t", "inner", "header"), ""),
+    "entry_key_count": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; } const entries = { (1, 2): a(); } }"""), ("key", "entries", "2", "1"), ""),
+    "entry_missing_action_arg": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } const entries = { 1: a(); } }"""), ("argument", "parameter", "v"), ""),
+    "default_action_not_listed": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    action b() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; } default_action = b(); } """), ("b", "default"), ""),
+    "transition_unknown_state": (program("", parser="""
+    state start { pkt.extract(hdr.eth); transition nowhere; }"""), ("nowhere",), ""),
+    "extract_in_control": (program("        pkt2.extract(hdr.h);\n"), ("pkt2",), ""),
+    "assign_to_in_param": (program("        a(hdr.h.a);\n", ingress_decls="    action a(in bit<8> x) { x = 1; }\n"),
+                           ("x", "in", "read-only", "cannot be assigned"), ""),
+    "action_too_many_args": (program("        a(1, 2);\n", ingress_decls="    action a(in bit<8> x) { hdr.h.a = x; }\n"),
+                             ("argument", "a"), ""),
+    "duplicate_struct_field": (program("", headers="struct dup_t { bit<8> x; bit<8> x; }\n"), ("x", "duplicate"), ""),
+    "table_size_not_constant": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = hdr.h.a; }"""), ("size", "constant"), ""),
+    "apply_table_in_action": (program("        a();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    action a() { t.apply(); }"""), ("apply", "action", "t"), "accepted today"),
+    "bool_arith": (program("        bool b = true; hdr.h.a = b + 1;\n"), ("bool", "+"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None
