@@ -84,6 +84,8 @@ class BlockRules:
         ir_blocks["parser"] = self.elab_parser(blocks["parser"])
         for role in roles[1:]:
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
+        for role in roles[1:]:
+            self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
         return self.finish(ir_blocks, blocks)
 
     def header_bytes(self, name: str) -> int:

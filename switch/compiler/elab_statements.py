@@ -147,6 +147,8 @@ class StatementRules:
             if m == "apply" and base.kind == "name":
                 ent = scope.lookup(base.name)
                 if ent and ent[0] == "table":
+                    if self.ctx.get("in_action"):
+                        raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]

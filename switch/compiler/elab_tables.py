@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, Scope, tstr, _u
+from .errors import Loc
 
 
 class TableRules:
@@ -164,6 +165,9 @@ class TableRules:
         if q in self.tables:
             raise E(d.loc, f"table {q} declared twice")
         self.tables[q] = rec
+        if not hasattr(self, "table_locs"):
+            self.table_locs = {}
+        self.table_locs[q] = d.loc
         return q
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
@@ -234,3 +238,64 @@ class TableRules:
         if v < 1:
             raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
         return v
+
+    def check_single_apply(self, body: list, subcontrols: list) -> None:
+        """p4c for BMv2 rejects a program in which one execution path applies a table twice
+        ("contains a path from table T back to itself"): count, per table, the most applies
+        on any path (if/else and switch branches are alternatives, sequences add up)."""
+        subs = {b.get("fn"): b for b in subcontrols}
+
+        def merge_max(a, b):
+            return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
+
+        def add(a, b):
+            out = dict(a)
+            for k, v in b.items():
+                out[k] = out.get(k, 0) + v
+            return out
+
+        def expr(e):
+            got = {}
+            if isinstance(e, dict):
+                if e.get("op") == "table_hit":
+                    got = {e["table"]: 1}
+                for v in e.values():
+                    got = add(got, expr(v))
+            elif isinstance(e, list):
+                for v in e:
+                    got = add(got, expr(v))
+            return got
+
+        def seq(stmts, depth=0):
+            total = {}
+            for st in stmts:
+                total = add(total, one(st, depth))
+            return total
+
+        def one(st, depth):
+            k = st.get("s")
+            if k == "apply":
+                return {st["table"]: 1}
+            if k == "if":
+                return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
+            if k == "switch_action":
+                best = {}
+                for c in st["cases"]:
+                    best = merge_max(best, seq(c.get("body") or [], depth))
+                return add({st["table"]: 1}, best)
+            if k == "switch_value":
+                best = {}
+                for c in st["cases"]:
+                    best = merge_max(best, seq(c.get("body") or [], depth))
+                return add(expr(st["e"]), best)
+            if k == "block":
+                return seq(st["body"], depth)
+            if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+                return seq(subs[st["fn"]]["body"], depth + 1)
+            return expr({kk: v for kk, v in st.items() if kk not in ("then", "else", "body", "cases")})
+
+        for t, n in seq(body).items():
+            if n > 1:
+                raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
+                        f"table {t} is applied more than once on one execution path; p4c for BMv2 "
+                        f"rejects this (\"a path from table {t} back to itself\")")

@@ -20,7 +20,7 @@ def all_cases():
 
 _UNION_STACK = ("compile", True, "checkmate-p4c: header stacks of header_union are not supported "
                                   "(\"header stack of non-header type\")")
-_CONFR = "runtime, owned by the confr branch of issue #15: "
+_CONFR = "owned by the confr branch of issue #15: "
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {

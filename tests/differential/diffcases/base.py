@@ -88,7 +88,7 @@ DEFAULT_DEPARSER = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n      
 def program(ingress: str = "", *, egress: str = "", ingress_decls: str = "", egress_decls: str = "",
             headers: str = "", fields: str = "", meta: str = "", top: str = "", parser: str | None = None,
             verify: str = "apply { }", compute: str = "apply { }", deparser: str | None = None,
-            version: int | None = None, forward: bool = True) -> str:
+            version: int | str | None = None, forward: bool = True) -> str:
     """The skeleton with the given parts; ``forward`` prepends ``egress_spec = 1``."""
     body = ("        sm.egress_spec = 1;\n" if forward else "") + ingress
     return SKELETON.format(
