@@ -16,7 +16,7 @@ TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
 # name -> (program, words the message must contain (any of), reason when checkmate accepts it today)
 INVALID = {
     "enum_cast_other_width": (program("        hdr.h.c = (bit<16>)Color.Blue;\n", top=TOP_ENUM), ("cast", "Color"), ""),
-    "signed_literal_minus": (program("        hdr.h.b = 8s-1 == -1 ? 8w1 : 8w0;\n"), ("expected",), "accepted today"),
+    "signed_literal_minus": (program("        hdr.h.b = 8s-1 == -1 ? 8w1 : 8w0;\n"), ("expected", "malformed integer literal"), ""),
     "concat_untyped_int": (program("        hdr.h.c = hdr.h.a ++ 0;\n"), ("width", "++", "concat"), ""),
     "division_runtime": (program("        hdr.h.c = hdr.h.c / 16w3;\n"), ("division", "/", "constant", "divisor"), ""),
     "stack_last_index_in_control": (program("        hdr.h.b = 1;\n        hdr.s[0].b = hdr.s.lastIndex[7:0];\n",
