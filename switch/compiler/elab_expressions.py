@@ -34,6 +34,8 @@ class ExpressionRules:
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
+            if bt[0] == "list":
+                raise E(n.loc, "a tuple element cannot be assigned (assign the whole tuple)")
             return self.index_of(base, bt, n, scope)
         if k == "slice":
             base, bt = self.lvalue(n.a, scope)
@@ -70,6 +72,11 @@ class ExpressionRules:
         raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
 
     def index_of(self, base, bt, n: Node, scope):
+        if bt[0] == "list":  # tuple<...> element: a compile-time index
+            v = self.fold(self.expr(n.index, scope)[0])
+            if v is None or not 0 <= v < len(bt[1]):
+                raise E(n.index.loc, f"a tuple index must be a constant in 0..{len(bt[1]) - 1}")
+            return {"op": "tuple_idx", "a": base, "i": v, "t": bt[1][v]}, bt[1][v]
         if bt[0] != "stack":
             raise E(n.loc, f"indexing a value of type {tstr(bt)}")
         i_ir, it = self.expr(n.index, scope)

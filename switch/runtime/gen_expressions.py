@@ -106,6 +106,12 @@ class ExpressionGen:
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
             vals = ", ".join(self.x(v) for v in e["vals"])
             return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
+        if op == "tuple_idx":
+            return f"{self.x(e['a'])}[{e['i']}]"
+        if op == "list" and (t is None or t[0] == "list"):
+            # a tuple value (tuple<...> local): an immutable Python tuple
+            items = [self.x(v) for v in e["items"]]
+            return "(" + "".join(i + ", " for i in items) + ")"
         if op in ("list", "sinit"):
             raise Unsupported("list expression outside a field list")
         raise Unsupported(f"expression {op}")

@@ -24,7 +24,6 @@ _CONFR = "owned by the confr branch of issue #15: "
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
-    "tuple_local": ("compile", True, "checkmate-p4c: indexing a tuple-typed local (t[1]) is not supported"),
     **{f"union_{n}": _UNION_STACK for n in ("read", "switch_member", "set_invalid", "stack_of_unions",
                                              "stack_of_unions_push", "assign_member_header")},
     "parse_sel_no_default": ("runtime", False, _CONFR + "a select with no matching case and no default "
