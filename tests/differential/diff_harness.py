@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,10 +87,22 @@ def write_source(case: Case, ref: bool = False) -> Path:
     return path
 
 
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
 def compile_p4c(case: Case) -> Compiled | str:
-    """Compile with the real p4c; the Compiled result or p4c's error text."""
+    """Compile with the real p4c; the Compiled result or p4c's error text.  Thread-safe (the
+    suite pre-compiles in the background while it waits for switches to go quiet)."""
     text = case.ref_source or case.source
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(digest, threading.Lock())
+    with lock:
+        return _compile_p4c(case, digest)
+
+
+def _compile_p4c(case: Case, digest: str) -> Compiled | str:
     cache = Path(os.environ.get("CHECKMATE_DIFF_CACHE")
                  or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / digest
     src = write_source(case, ref=True)
