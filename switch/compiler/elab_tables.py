@@ -11,6 +11,22 @@ from .elab_common import E, expr_text, is_bits, Scope, tstr, _u
 from .errors import Loc
 
 
+def _simple_key(n: Node) -> bool:
+    """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
+    k = n.kind
+    if k in ("name", "int"):
+        return True
+    if k == "member":
+        return _simple_key(n.base)
+    if k == "index":
+        return _simple_key(n.base)
+    if k == "slice":
+        return _simple_key(n.a)
+    if k == "call":
+        return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
+    return False
+
+
 class TableRules:
     # ---------------------------------------------------------------- tables
     def declare_table(self, d: Node, q: str, scope: Scope) -> None:
@@ -58,6 +74,9 @@ class TableRules:
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             na = annotation(k.annos, "name")
+            if not na and not _simple_key(k.expr):
+                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
+                                    "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": len(keys) + 1, "annos": k.annos})

@@ -138,6 +138,8 @@ class Parser(StatementParser, ExpressionParser):
                     vals.append(toks[0].value[0])
                 else:
                     vals.append(" ".join(x.text for x in toks))
+            if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
+                raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             annos.append((name, vals, loc))
         return annos
 

@@ -63,6 +63,14 @@ INVALID = {
     "apply_table_in_action": (program("        a();\n", ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
     action a() { t.apply(); }"""), ("apply", "action", "t"), ""),
+    "key_complex_without_name": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a + 1: exact; } actions = { NoAction; } }"""), ("@name", "complex"), ""),
+    "key_cast_without_name": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { (bit<16>)hdr.h.a: exact; } actions = { NoAction; } }"""), ("@name", "complex"), ""),
+    "key_struct_type": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { meta: exact; } actions = { NoAction; } }"""), ("meta_t", "key"), ""),
+    "key_name_not_string": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact @name(1); } actions = { NoAction; } }"""), ("name", "string", "argument"), ""),
     "bool_arith": (program("        bool b = true; hdr.h.a = b + 1;\n"), ("bool", "+"), ""),
 }
 
