@@ -13,7 +13,7 @@ P4SRC      := p4src/checkmate.p4
 BUILD_DIR  := build
 PYTEST_ARGS ?=
 
-.PHONY: all setup apt run test bench build stop clean distclean
+.PHONY: all setup apt run test bench build stop clean distclean conformance-report
 
 all: build
 
@@ -46,6 +46,10 @@ run: setup
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Runs tests/differential against real p4c + BMv2 (PATH) and rewrites the counts in docs/CONFORMANCE.md.
+conformance-report: setup
+	$(PY) tools/conformance_report.py
 
 bench: setup
 	$(VENV)/bin/checkmate bench --with-scale

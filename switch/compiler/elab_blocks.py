@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
 from .elab_types import MAX_ARRAY
 from .errors import Loc
 
@@ -67,22 +67,25 @@ class BlockRules:
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
-        blocks = {}
+        blocks, ctor_args = {}, {}
         for role, arg in zip(roles, main.args):
             if arg.kind != "call" or arg.fn.kind != "name":
                 raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
-            if arg.args:
-                raise E(arg.loc, "parser/control constructor arguments are not supported")
             ent = self.global_scope.lookup(arg.fn.name)
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            if arg.args and want == "parser":
+                raise E(arg.loc, "parser constructor arguments are not supported")
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
             blocks[role] = ent[1]
         ir_blocks = {}
         self.block_names = {}
         ir_blocks["parser"] = self.elab_parser(blocks["parser"])
         for role in roles[1:]:
-            ir_blocks[role] = self.elab_control(blocks[role], role)
+            ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
+        for role in roles[1:]:
+            self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
         return self.finish(ir_blocks, blocks)
 
     def header_bytes(self, name: str) -> int:
@@ -186,10 +189,30 @@ class BlockRules:
             out.append({"name": p.name, "py": pn, "t": t})
         return out
 
-    def elab_control(self, c: Node, role: str, prefix: str | None = None) -> dict:
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc) -> list:
+        """Constructor arguments of a parser/control instance: compile-time constants,
+        bound by name inside the instance (P4-16 "Constructor parameters")."""
+        cps = getattr(blk, "ctor_params", None) or []
+        if len(args) != len(cps):
+            raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
+        out = []
+        for p, a in zip(cps, args):
+            t = self.resolve_type(p.type)
+            if t[0] not in ("bit", "int", "bool"):
+                raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
+                               "(bit<N>, int<N> and bool only)")
+            v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
+            if v is None:
+                raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
+            out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
+        return out
+
+    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=()) -> dict:
         prefix = prefix or c.name
         sub = prefix != c.name
         scope = Scope(self.global_scope)
+        for name, ent in consts:
+            scope.add(name, ent)
         params = []
         for p in c.params:
             t = self.resolve_type(p.type)
@@ -267,13 +290,14 @@ class BlockRules:
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
-                if d.args or t.args:
-                    raise E(d.loc, "sub-control constructor arguments are not supported")
+                if t.args:
+                    raise E(d.loc, "type arguments of a sub-control are not supported")
+                consts = self.ctor_constants(ent[1], d.args, scope, d.loc)
                 if not hasattr(self, "subcontrols"):
                     self.subcontrols = []
                 if len(self.subcontrols) > 256:
                     raise E(d.loc, "too many sub-control instances (recursive instantiation?)")
-                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q)
+                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q, consts=consts)
                 blk["fn"] = f"run_sub_{len(self.subcontrols)}"
                 self.subcontrols.append(blk)
                 scope.add(d.name, ("subcontrol", blk))
@@ -359,7 +383,7 @@ class BlockRules:
             raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
         rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0}
         if tname == "action_selector":
-            rec["algo"] = self.enum_member(args[0], "HashAlgorithm")
+            rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
             rec["size"] = self.const_int(args[1], "action_selector size", minimum=1, maximum=MAX_ARRAY)

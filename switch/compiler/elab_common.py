@@ -156,3 +156,9 @@ def expr_text(n: Node) -> str:
     if k == "cast":
         return expr_text(n.a)
     return "<expr>"
+
+
+def _custom_crc(algo: str) -> str:
+    """``crc16_custom``/``crc32_custom``: BMv2 starts them with the parameters of crc16/crc32
+    (a controller may change them over Thrift, which the embedded target does not offer)."""
+    return {"crc16_custom": "crc16", "crc32_custom": "crc32"}.get(algo, algo)

@@ -34,6 +34,8 @@ class ExpressionRules:
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
+            if bt[0] == "list":
+                raise E(n.loc, "a tuple element cannot be assigned (assign the whole tuple)")
             return self.index_of(base, bt, n, scope)
         if k == "slice":
             base, bt = self.lvalue(n.a, scope)
@@ -61,6 +63,8 @@ class ExpressionRules:
             if n.name == "last":
                 return {"op": "stack_last", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "lastIndex":
+                if self.ctx.get("kind") != "parser":
+                    raise E(n.loc, "lastIndex of a header stack can only be used in a parser (p4c rejects it elsewhere)")
                 return {"op": "stack_lastindex", "st": base, "t": ["bit", 32]}, ["bit", 32]
             if n.name == "size":
                 return {"op": "const", "v": bt[2], "t": ["bit", 32]}, ["bit", 32]
@@ -68,6 +72,11 @@ class ExpressionRules:
         raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
 
     def index_of(self, base, bt, n: Node, scope):
+        if bt[0] == "list":  # tuple<...> element: a compile-time index
+            v = self.fold(self.expr(n.index, scope)[0])
+            if v is None or not 0 <= v < len(bt[1]):
+                raise E(n.index.loc, f"a tuple index must be a constant in 0..{len(bt[1]) - 1}")
+            return {"op": "tuple_idx", "a": base, "i": v, "t": bt[1][v]}, bt[1][v]
         if bt[0] != "stack":
             raise E(n.loc, f"indexing a value of type {tstr(bt)}")
         i_ir, it = self.expr(n.index, scope)
@@ -246,6 +255,10 @@ class ExpressionRules:
         if t[0] == "serenum":
             return self.cast(ir, et, t[2], loc) | {"t": t}
         if et[0] == "serenum":
+            if is_bits(t) and t != et[2]:
+                # p4c: an enum converts to its own underlying type only
+                raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "
+                             f"cast to {tstr(et[2])} first")
             et = et[2]
             ir = dict(ir, t=et)
         if et == t:
@@ -302,7 +315,12 @@ class ExpressionRules:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
-            if at[0] in ("stack", "list", "varbit"):
+            if at[0] == "varbit":
+                # equal = same current length and same bits (the varbit's size is part of its value)
+                if a["op"] != "field" or b["op"] != "field":
+                    raise E(n.loc, "varbit values can only be compared as header fields")
+                return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
+            if at[0] in ("stack", "list"):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         # arithmetic / bitwise / ordering
@@ -321,6 +339,13 @@ class ExpressionRules:
         if op in ("|+|", "|-|") and at == INTLIT:
             raise E(n.loc, f"{op} needs operands with a width")
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
+        if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
+            d = self.fold(b)
+            if d is None or d <= 0 or d & (d - 1):
+                # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
+                # and rejects every other division it cannot evaluate at compile time
+                raise E(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
+                               "(p4c for BMv2 cannot evaluate any other division at run time)")
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

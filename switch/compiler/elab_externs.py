@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
+from .elab_common import _custom_crc, BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
 
 
 class ExternRules:
@@ -109,7 +109,7 @@ class ExternRules:
             lv, t = self.lvalue(args[0], scope)
             if not is_bits(t):
                 raise E(args[0].loc, "hash result must be bit<N>")
-            algo = self.enum_member(args[1], "HashAlgorithm")
+            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
@@ -131,7 +131,7 @@ class ExternRules:
                 raise E(loc, f"{name} belongs in the {want.replace('_', ' ')} control")
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             data = self.flat_list(args[1], scope, f"{name} data")
-            algo = self.enum_member(args[3], "HashAlgorithm")
+            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm"))
             if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):

@@ -22,6 +22,8 @@ class StatementRules:
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
+        if k in ("for", "for_in", "break", "continue"):
+            return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
             if t[0] == "varbit":
@@ -57,6 +59,8 @@ class StatementRules:
         if k == "exit":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "exit is not allowed in a parser")
+            if self.ctx.get("kind") == "function":
+                raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "function":
@@ -143,6 +147,8 @@ class StatementRules:
             if m == "apply" and base.kind == "name":
                 ent = scope.lookup(base.name)
                 if ent and ent[0] == "table":
+                    if self.ctx.get("in_action"):
+                        raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]
@@ -370,3 +376,44 @@ class StatementRules:
         if not is_bits(t):
             raise E(n.loc, f"index of type {tstr(t)}")
         return ir
+
+    # ---------------------------------------------------------------- for loops
+    def loop_stmt(self, s: Node, scope: Scope) -> list:
+        """``for`` (P4-16 1.2.5): a three-part loop, or one over the values of a list
+        expression; ``break``/``continue`` inside.  The IR keeps the loop (the generated
+        Python loops too), so nothing is unrolled."""
+        k = s.kind
+        if k in ("break", "continue"):
+            if not self.ctx.get("loops"):
+                raise E(s.loc, f"{k} outside a for loop")
+            return [{"s": k}]
+        sc = Scope(scope)
+        depth = self.ctx.get("loops", 0)
+        if k == "for":
+            init = []
+            for x in s.init:
+                init.extend(self.stmt(x, sc))
+            cond = (self.coerce(self.expr(s.cond, sc), BOOL, s.cond.loc) if s.cond is not None
+                    else {"op": "const", "v": True, "t": BOOL})
+            update = []
+            for x in s.update:
+                update.extend(self.stmt(x, sc))
+            self.ctx["loops"] = depth + 1
+            try:
+                body = self.stmt(s.body, Scope(sc))
+            finally:
+                self.ctx["loops"] = depth
+            return [{"s": "block", "body": init + [{"s": "for", "c": cond, "update": update, "body": body}]}]
+        t = self.resolve_type(s.type)
+        if s.range.kind != "list":
+            raise E(s.range.loc, "for (T x in ...) over a list expression { ... } only: the embedded target "
+                                 "does not iterate ranges or header stacks")
+        values = [self.coerce(self.expr(v, scope), t, v.loc) for v in s.range.items]
+        decl = self.stmt(Node("var", s.loc, type=s.type, name=s.name, init=None, annos=[]), sc)
+        var = decl[0]["n"]
+        self.ctx["loops"] = depth + 1
+        try:
+            body = self.stmt(s.body, Scope(sc))
+        finally:
+            self.ctx["loops"] = depth
+        return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]

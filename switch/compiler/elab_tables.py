@@ -8,6 +8,23 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, Scope, tstr, _u
+from .errors import Loc
+
+
+def _simple_key(n: Node) -> bool:
+    """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
+    k = n.kind
+    if k in ("name", "int"):
+        return True
+    if k == "member":
+        return _simple_key(n.base)
+    if k == "index":
+        return _simple_key(n.base)
+    if k == "slice":
+        return _simple_key(n.a)
+    if k == "call":
+        return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
+    return False
 
 
 class TableRules:
@@ -57,6 +74,9 @@ class TableRules:
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             na = annotation(k.annos, "name")
+            if not na and not _simple_key(k.expr):
+                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
+                                    "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": len(keys) + 1, "annos": k.annos})
@@ -128,8 +148,17 @@ class TableRules:
                 needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
                 prio = 0
                 if needs_prio:
-                    prio = (self.const_int(en.priority, "entry priority", minimum=1)
-                            if en.priority is not None else n - i)
+                    anno = next((a for a in en.annos or () if a[0] == "priority"), None)
+                    if en.priority is not None:
+                        prio = self.const_int(en.priority, "entry priority", minimum=1)
+                    elif anno is not None:
+                        # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the
+                        # smaller @priority wins; the runtime's larger-wins order is mirrored
+                        top = max(self.entry_priority_annotation(a, q) for e2 in ent_node.entries
+                                  for a in e2.annos or () if a[0] == "priority")
+                        prio = top + 1 - self.entry_priority_annotation(anno, q)
+                    else:
+                        prio = n - i
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
         dc = props.get("counters")
@@ -155,6 +184,9 @@ class TableRules:
         if q in self.tables:
             raise E(d.loc, f"table {q} declared twice")
         self.tables[q] = rec
+        if not hasattr(self, "table_locs"):
+            self.table_locs = {}
+        self.table_locs[q] = d.loc
         return q
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
@@ -213,3 +245,76 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def entry_priority_annotation(self, anno, table: str) -> int:
+        """``@priority(N)`` on a const entry (p4c: after the action)."""
+        _, vals, loc = anno
+        try:
+            (v,) = vals
+            v = int(str(v), 0) if not isinstance(v, int) else v
+        except (TypeError, ValueError):
+            raise E(loc, f"table {table}: @priority needs one integer argument, got {vals!r}") from None
+        if v < 1:
+            raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
+        return v
+
+    def check_single_apply(self, body: list, subcontrols: list) -> None:
+        """p4c for BMv2 rejects a program in which one execution path applies a table twice
+        ("contains a path from table T back to itself"): count, per table, the most applies
+        on any path (if/else and switch branches are alternatives, sequences add up)."""
+        subs = {b.get("fn"): b for b in subcontrols}
+
+        def merge_max(a, b):
+            return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
+
+        def add(a, b):
+            out = dict(a)
+            for k, v in b.items():
+                out[k] = out.get(k, 0) + v
+            return out
+
+        def expr(e):
+            got = {}
+            if isinstance(e, dict):
+                if e.get("op") == "table_hit":
+                    got = {e["table"]: 1}
+                for v in e.values():
+                    got = add(got, expr(v))
+            elif isinstance(e, list):
+                for v in e:
+                    got = add(got, expr(v))
+            return got
+
+        def seq(stmts, depth=0):
+            total = {}
+            for st in stmts:
+                total = add(total, one(st, depth))
+            return total
+
+        def one(st, depth):
+            k = st.get("s")
+            if k == "apply":
+                return {st["table"]: 1}
+            if k == "if":
+                return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
+            if k == "switch_action":
+                best = {}
+                for c in st["cases"]:
+                    best = merge_max(best, seq(c.get("body") or [], depth))
+                return add({st["table"]: 1}, best)
+            if k == "switch_value":
+                best = {}
+                for c in st["cases"]:
+                    best = merge_max(best, seq(c.get("body") or [], depth))
+                return add(expr(st["e"]), best)
+            if k == "block":
+                return seq(st["body"], depth)
+            if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+                return seq(subs[st["fn"]]["body"], depth + 1)
+            return expr({kk: v for kk, v in st.items() if kk not in ("then", "else", "body", "cases")})
+
+        for t, n in seq(body).items():
+            if n > 1:
+                raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
+                        f"table {t} is applied more than once on one execution path; p4c for BMv2 "
+                        f"rejects this (\"a path from table {t} back to itself\")")

@@ -154,7 +154,20 @@ class TypeRules:
                 for a in annos or ():
                     if a[0] == "field_list":
                         for idx in a[1]:
-                            self.fl_fields.setdefault(int(idx), []).append([d.name, n])
+                            self.fl_fields.setdefault(self.field_list_index(idx, a[2], d.name, n), []).append([d.name, n])
+
+    def field_list_index(self, idx, loc, struct: str, field: str) -> int:
+        """``@field_list(3)`` or ``@field_list(NAME)`` with NAME a constant declared above."""
+        text = str(idx).strip()
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+        ent = self.global_scope.lookup(text) if text.isidentifier() else None
+        if ent is not None and ent[0] == "const" and isinstance(ent[1].get("v"), int):
+            return int(ent[1]["v"])
+        raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal "
+                     "or a constant declared before the struct")
 
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:

@@ -35,9 +35,59 @@ def _anno_arg(a) -> str:
     return f'"{a}"' if isinstance(a, str) and not a.lstrip("-").isdigit() else str(a)
 
 
+# v1model extern calls whose presence makes p4c write an (empty) type_info: p4c's P4Runtime
+# serializer asks for type specs while it looks at every extern call (packet_in/out and
+# verify() excepted), at every match field, action parameter, and stateful object.
+_EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mark_to_drop", "meter",
+                 "recirculate", "reg_read", "reg_write", "resubmit", "truncate", "update_checksum",
+                 "verify_checksum", "random", "log_msg", "assert", "assume"}
+
+
+def _has_extern_call(x) -> bool:
+    if isinstance(x, dict):
+        if x.get("s") in _EXTERN_STMTS:
+            return True
+        return any(_has_extern_call(v) for v in x.values())
+    if isinstance(x, list):
+        return any(_has_extern_call(v) for v in x)
+    return False
+
+
+def _called_actions(x, out: set) -> set:
+    if isinstance(x, dict):
+        if x.get("s") == "call_action":
+            out.add(x["action"])
+        for v in x.values():
+            _called_actions(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _called_actions(v, out)
+    return out
+
+
+def _listed_actions(ir: dict) -> set:
+    """Ids of the actions p4c puts into the P4Info."""
+    ids = {a["id"] for t in ir["tables"] for a in t["actions"]}
+    direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
+    return ids | {a["id"] for a in ir["actions"] if a["name"] in direct}
+
+
+def _needs_type_info(ir: dict) -> bool:
+    """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
+    if any(t["keys"] for t in ir["tables"]) or ir["digests"] or ir["registers"] or ir["counters"] \
+            or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
+        return True
+    in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]}
+    if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
+        return True
+    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]])
+
+
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
+    if _needs_type_info(ir):
+        info.type_info.SetInParent()
     for t in sorted(ir["tables"], key=lambda x: x["name"]):
         pt = info.tables.add()
         _preamble(pt.preamble, t)
@@ -67,7 +117,13 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pt.has_initial_entries = True
         if t.get("support_timeout"):
             pt.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL
+    # like p4c: actions a table can run, and actions called directly from a control body
+    # (p4c wraps each such call in a hidden table); an action only called by other actions
+    # is inlined there, one never used is dropped
+    listed = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
+        if a["id"] not in listed:
+            continue
         pa = info.actions.add()
         _preamble(pa.preamble, a)
         for p in a["params"]:

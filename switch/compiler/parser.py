@@ -13,16 +13,9 @@ import sys
 from .ast import Node
 from .errors import P4CompileError
 from .lexer import Tok
+from .parser_exprs import ExpressionParser
+from .parser_statements import StatementParser
 
-# Binary operators, lowest precedence first, as in p4c's grammar (p4parser.ypp): unlike
-# C, the bitwise & ^ | bind tighter than the comparisons.
-_BIN_PREC = [
-    ("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("|",), ("^",), ("&",),
-    ("<<", ">>"), ("++", "+", "-", "|+|", "|-|"), ("*", "/", "%"),
-]
-_GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
-                  "update_checksum", "verify_checksum_with_payload", "update_checksum_with_payload",
-                  "read", "write", "count", "execute_meter"}
 # Nesting bound (parenthesised/unary/binary expressions -- a chain a+b+c+... nests one
 # level per operator --, nested statements and types, all counted together): far beyond
 # any real program, and low enough that neither this recursive-descent parser nor the
@@ -34,7 +27,10 @@ _RECURSION_HEADROOM = 20 * MAX_NESTING + 2000  # parser frames per nesting level
 _BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple", "list", "match_kind"}
 
 
-class Parser:
+
+class Parser(StatementParser, ExpressionParser):
+    """Declarations, types, tables and parsers here; statements and expressions in the mixins."""
+
     def __init__(self, toks: list[Tok]):
         self.toks = toks
         self.i = 0
@@ -142,6 +138,8 @@ class Parser:
                     vals.append(toks[0].value[0])
                 else:
                     vals.append(" ".join(x.text for x in toks))
+            if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
+                raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             annos.append((name, vals, loc))
         return annos
 
@@ -551,6 +549,7 @@ class Parser:
                     ks = self.keyset_tuple()
                     self.expect(":")
                     act = self.expr()
+                    eannos = eannos + self.annotations()  # p4c's place for @priority(N)
                     self.expect(";")
                     entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
                 self.expect("}")
@@ -643,327 +642,6 @@ class Parser:
         return ty
 
     # -- statements -----------------------------------------------------------------------
-    def block(self) -> Node:
-        loc = self.expect("{").loc
-        stmts = []
-        while not self.at("}"):
-            if self.t.kind == "eof":
-                raise self.err("'}'")
-            stmts.append(self.statement())
-        self.expect("}")
-        return Node("block", loc, stmts=stmts)
-
-    def statement(self) -> Node:
-        self._enter()
-        try:
-            return self._statement()
-        finally:
-            self.depth -= 1
-
-    def _statement(self) -> Node:
-        annos = self.annotations()
-        t = self.t
-        if self.at("{"):
-            return self.block()
-        if self.accept(";"):
-            return Node("empty", t.loc)
-        if self.at("if"):
-            self.next()
-            self.expect("(")
-            c = self.expr()
-            self.expect(")")
-            # a braced branch is one level (the if), not two (if + block)
-            then = self.block() if self.at("{") else self.statement()
-            els = (self.block() if self.at("{") else self.statement()) if self.accept("else") else None
-            return Node("if", t.loc, cond=c, then=then, els=els)
-        if self.at("switch"):
-            self.next()
-            self.expect("(")
-            e = self.expr()
-            self.expect(")")
-            self.expect("{")
-            cases = []
-            while not self.at("}"):
-                cl = self.t.loc
-                if self.accept("default"):
-                    label = None
-                else:
-                    label = self.expr()
-                self.expect(":")
-                body = self.block() if self.at("{") else None
-                cases.append(Node("swcase", cl, label=label, body=body))
-            self.expect("}")
-            return Node("switch", t.loc, expr=e, cases=cases)
-        if self.at("exit"):
-            self.next()
-            self.expect(";")
-            return Node("exit", t.loc)
-        if self.at("return"):
-            self.next()
-            v = None if self.at(";") else self.expr()
-            self.expect(";")
-            return Node("return", t.loc, value=v)
-        if self.at("const"):
-            return self.const_decl(annos)
-        if self.at("transition"):
-            raise P4CompileError(t.loc, "transition must be the last statement of a parser state")
-        if self.at("for"):
-            raise P4CompileError(t.loc, "for loops are not supported by the embedded target")
-        # variable declaration?  TYPE name [= e];
-        if self.is_type_start() and self._looks_like_decl():
-            ty = self.type_ref()
-            if self.at("("):
-                args = self.args()
-                name = self.ident("an instance name")
-                self.expect(";")
-                return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
-            name = self.ident("a variable name")
-            init = self.expr() if self.accept("=") else None
-            self.expect(";")
-            return Node("var", t.loc, type=ty, name=name.text, init=init, annos=annos)
-        e = self.expr()
-        if self.accept("="):
-            r = self.expr()
-            self.expect(";")
-            return Node("assign", t.loc, lhs=e, rhs=r)
-        self.expect(";")
-        if e.kind != "call":
-            raise P4CompileError(t.loc, "expression statement must be a call or an assignment")
-        return Node("call_stmt", t.loc, call=e)
-
-    def _looks_like_decl(self) -> bool:
-        """At a type name: is this `T x ...` (declaration) rather than an expression?"""
-        save = self.i
-        try:
-            self.type_ref()
-            ok = self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in ("key", "type")) \
-                or self.at("(")
-            if self.at("(") and self.toks[save].kind == "id":
-                # "T(args) name;" is an instantiation, "f(args);" a call
-                depth, j = 0, self.i
-                while j < len(self.toks):
-                    x = self.toks[j]
-                    if x.text == "(":
-                        depth += 1
-                    elif x.text == ")":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
-                ok = self.toks[j + 1].kind == "id" if j + 1 < len(self.toks) else False
-            return ok
-        except P4CompileError:
-            return False
-        finally:
-            self.i = save
-
-    # -- expressions ----------------------------------------------------------------------
-    def args(self) -> list[Node]:
-        self.expect("(")
-        out = []
-        while not self.at(")"):
-            t = self.t
-            if (t.kind == "id" and self.peek().text == "=" and self.peek().kind == "op"):
-                self.next()
-                self.next()
-                out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))
-            elif t.kind == "id" and t.text == "_":
-                self.next()
-                out.append(Node("dontcare", t.loc))
-            else:
-                out.append(self.expr())
-            if not self.accept(","):
-                break
-        self.expect(")")
-        return out
-
-    def expr(self) -> Node:
-        self._enter()
-        try:
-            return self._expr()
-        finally:
-            self.depth -= 1
-
-    def _expr(self) -> Node:
-        c = self.binary(0)
-        if self.at("?"):
-            loc = self.next().loc
-            a = self.expr()
-            self.expect(":")
-            b = self.expr()
-            return Node("cond", loc, cond=c, a=a, b=b)
-        return c
-
-    def binary(self, level: int) -> Node:
-        if level == len(_BIN_PREC):
-            return self.unary()
-        left = self.binary(level + 1)
-        ops = _BIN_PREC[level]
-        entry = self.depth
-        try:
-            return self._binary_chain(level, left, ops)
-        finally:
-            self.depth = entry
-
-    def _binary_chain(self, level: int, left: Node, ops) -> Node:
-        # a left-associative chain a+b+c+... nests one node per operator: count it as depth
-        while True:
-            t = self.t
-            if ">>" in ops and self.at_shr():
-                self.next()
-                self.next()
-                op = ">>"
-            elif t.kind == "op" and t.text in ops:
-                if t.text == ">" and self.at_shr():
-                    break
-                self.next()
-                op = t.text
-            else:
-                break
-            self._enter()
-            right = self.binary(level + 1)
-            left = Node("binary", t.loc, op=op, a=left, b=right)
-        return left
-
-    def unary(self) -> Node:
-        t = self.t
-        if self.at("!", "~", "-", "+"):
-            self.next()
-            self._enter()
-            try:
-                return Node("unary", t.loc, op=t.text, a=self.unary())
-            finally:
-                self.depth -= 1
-        if self.at("(") and self._is_cast():
-            self.next()
-            ty = self.type_ref()
-            self.expect(")")
-            self._enter()
-            try:
-                return Node("cast", t.loc, type=ty, a=self.unary())
-            finally:
-                self.depth -= 1
-        return self.postfix(self.primary())
-
-    def _is_cast(self) -> bool:
-        nxt = self.peek()
-        if nxt.kind == "kw" and nxt.text in ("bit", "int", "bool", "varbit", "error"):
-            return True
-        if nxt.kind == "id" and nxt.text in self.types:
-            save = self.i
-            try:
-                self.next()
-                self.type_ref()
-                return self.at(")") and not self.peek().text in (";", ")", ",", "}", "]", ":")
-            except P4CompileError:
-                return False
-            finally:
-                self.i = save
-        return False
-
-    def primary(self) -> Node:
-        t = self.t
-        if t.kind == "num":
-            self.next()
-            v, w, s = t.value
-            return Node("int", t.loc, value=v, width=w, signed=s)
-        if self.at("true", "false"):
-            self.next()
-            return Node("bool_lit", t.loc, value=t.text == "true")
-        if t.kind == "str":
-            self.next()
-            return Node("str", t.loc, value=t.value)
-        if self.at("("):
-            self.next()
-            e = self.expr()
-            self.expect(")")
-            return e
-        if self.at("{"):
-            self.next()
-            if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":
-                fields = []
-                while not self.at("}"):
-                    n = self.ident("a field name")
-                    self.expect("=")
-                    fields.append((n.text, self.expr()))
-                    if not self.accept(","):
-                        break
-                self.expect("}")
-                return Node("struct_init", t.loc, fields=fields)
-            items = []
-            while not self.at("}"):
-                items.append(self.expr())
-                if not self.accept(","):
-                    break
-            self.expect("}")
-            return Node("list", t.loc, items=items)
-        if self.at("."):
-            self.next()
-            n = self.ident()
-            return Node("name", n.loc, name=n.text, top=True)
-        if self.at("error"):
-            self.next()
-            return Node("name", t.loc, name="error", top=False)
-        if self.at("bit", "int", "bool") or (t.kind == "id" and t.text in self.types and self.peek().text == "<"):
-            # a type used as an expression (e.g. a generic call's type argument context)
-            ty = self.type_ref()
-            return Node("type_expr", t.loc, type=ty)
-        if t.kind == "id" or (t.kind == "kw" and t.text in ("apply", "key", "type")):
-            self.next()
-            return Node("name", t.loc, name=t.text, top=False)
-        if t.kind == "id" and t.text == "_":
-            self.next()
-            return Node("dontcare", t.loc)
-        raise self.err("an expression")
-
-    def postfix(self, e: Node) -> Node:
-        while True:
-            t = self.t
-            if self.at("."):
-                self.next()
-                n = self.ident("a member name")
-                e = Node("member", e.loc, base=e, name=n.text, name_loc=n.loc)
-            elif self.at("["):
-                self.next()
-                a = self.expr()
-                if self.accept(":"):
-                    b = self.expr()
-                    self.expect("]")
-                    e = Node("slice", t.loc, a=e, hi=a, lo=b)
-                else:
-                    self.expect("]")
-                    e = Node("index", t.loc, base=e, index=a)
-            elif self.at("("):
-                args = self.args()
-                e = Node("call", t.loc, fn=e, targs=[], args=args)
-            elif self.at("<") and self._generic_call_ahead(e):
-                self.next()
-                targs = [self.type_ref()]
-                while self.accept(","):
-                    targs.append(self.type_ref())
-                self.expect(">")
-                args = self.args()
-                e = Node("call", t.loc, fn=e, targs=targs, args=args)
-            else:
-                return e
-
-    def _generic_call_ahead(self, e: Node) -> bool:
-        name = e.get("name")
-        if e.kind not in ("name", "member") or name not in _GENERIC_CALLS:
-            return False
-        save = self.i
-        try:
-            self.next()
-            self.type_ref()
-            while self.accept(","):
-                self.type_ref()
-            return self.at(">") and self.peek().text == "("
-        except P4CompileError:
-            return False
-        finally:
-            self.i = save
-
-
 def parse(toks: list[Tok]) -> list[Node]:
     with recursion_headroom():
         return Parser(toks).program()

@@ -50,7 +50,17 @@ class BlockGen:
             self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
             outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
             self.action_outs = outs
-            self.block(1, a["body"])
+            if outs:
+                # `exit` inside the action still copies out/inout arguments back (BMv2 /
+                # p4c inline the action, so its writes are already done): hand the current
+                # values to the call site on the signal
+                self.emit(1, "try:")
+                self.block(2, a["body"])
+                self.emit(1, "except ExitSignal as _ex:")
+                self.emit(2, f"_ex.outs = ({', '.join(outs)},)")
+                self.emit(2, "raise")
+            else:
+                self.block(1, a["body"])
             if outs:
                 self.emit(1, f"return ({', '.join(outs)},)")
             self.action_outs = None

@@ -40,6 +40,11 @@ class ExpressionGen:
             return f"(({self.x(e['st'])}.n - 1) & 4294967295)"
         if op == "isvalid":
             return f"{self.x(e['h'])}._v"
+        if op == "varbit_eq":
+            a, b = self.x(e["a"]["base"]), self.x(e["b"]["base"])
+            fa, fb = e["a"]["f"], e["b"]["f"]
+            eq = f"(({a}._vb, {a}.{fa}) {'!=' if e['neg'] else '=='} ({b}._vb, {b}.{fb}))"
+            return eq
         if op == "uvalid":
             u = self.x(e["u"])
             return "(" + " or ".join(f"{u}.{m}._v" for m in e["members"]) + ")"
@@ -101,6 +106,12 @@ class ExpressionGen:
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
             vals = ", ".join(self.x(v) for v in e["vals"])
             return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
+        if op == "tuple_idx":
+            return f"{self.x(e['a'])}[{e['i']}]"
+        if op == "list" and (t is None or t[0] == "list"):
+            # a tuple value (tuple<...> local): an immutable Python tuple
+            items = [self.x(v) for v in e["items"]]
+            return "(" + "".join(i + ", " for i in items) + ")"
         if op in ("list", "sinit"):
             raise Unsupported("list expression outside a field list")
         raise Unsupported(f"expression {op}")

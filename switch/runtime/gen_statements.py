@@ -66,6 +66,24 @@ class StatementGen:
             if s["else"]:
                 self.emit(ind, "else:")
                 self.block(ind + 1, s["else"])
+        elif k == "for":
+            # `continue` jumps to the loop head, which runs the update first (not on entry)
+            first = self.fresh("first")
+            self.emit(ind, f"{first} = True")
+            self.emit(ind, "while True:")
+            if s["update"]:
+                self.emit(ind + 1, f"if not {first}:")
+                self.block(ind + 2, s["update"])
+            self.emit(ind + 1, f"{first} = False")
+            self.emit(ind + 1, f"if not ({self.x(s['c'])}):")
+            self.emit(ind + 2, "break")
+            self.block(ind + 1, s["body"])
+        elif k == "for_in":
+            vals = ", ".join(self.x(v) for v in s["values"])
+            self.emit(ind, f"for {s['n']} in ({vals}{',' if len(s['values']) == 1 else ''}):")
+            self.block(ind + 1, s["body"])
+        elif k in ("break", "continue"):
+            self.emit(ind, k)
         elif k == "exit":
             self.emit(ind, "raise ExitSignal()")
         elif k == "return":
@@ -140,7 +158,12 @@ class StatementGen:
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
-                self.emit(ind, f"{r} = {call}")
+                self.emit(ind, "try:")
+                self.emit(ind + 1, f"{r} = {call}")
+                self.emit(ind, "except ExitSignal as _ex:")
+                for i, (lv, t) in enumerate(outs):
+                    self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     self.assign(ind, lv, f"{r}[{i}]", t)
             else:

@@ -1,0 +1,226 @@
+"""Expressions of the P4-16 parser (a mixin of :class:`switch.compiler.parser.Parser`):
+precedence climbing over p4c's operator levels, casts, calls with type arguments,
+member/index/slice postfixes."""
+from __future__ import annotations
+
+from .ast import Node
+from .errors import P4CompileError
+
+# Binary operators, lowest precedence first, as in p4c's grammar (p4parser.ypp): unlike
+# C, the bitwise & ^ | bind tighter than the comparisons.
+_BIN_PREC = [
+    ("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("|",), ("^",), ("&",),
+    ("<<", ">>"), ("++", "+", "-", "|+|", "|-|"), ("*", "/", "%"),
+]
+_GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
+                  "update_checksum", "verify_checksum_with_payload", "update_checksum_with_payload",
+                  "read", "write", "count", "execute_meter"}
+
+
+class ExpressionParser:
+    def args(self) -> list[Node]:
+        self.expect("(")
+        out = []
+        while not self.at(")"):
+            t = self.t
+            if (t.kind == "id" and self.peek().text == "=" and self.peek().kind == "op"):
+                self.next()
+                self.next()
+                out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))
+            elif t.kind == "id" and t.text == "_":
+                self.next()
+                out.append(Node("dontcare", t.loc))
+            else:
+                out.append(self.expr())
+            if not self.accept(","):
+                break
+        self.expect(")")
+        return out
+
+    def expr(self) -> Node:
+        self._enter()
+        try:
+            return self._expr()
+        finally:
+            self.depth -= 1
+
+    def _expr(self) -> Node:
+        c = self.binary(0)
+        if self.at("?"):
+            loc = self.next().loc
+            a = self.expr()
+            self.expect(":")
+            b = self.expr()
+            return Node("cond", loc, cond=c, a=a, b=b)
+        return c
+
+    def binary(self, level: int) -> Node:
+        if level == len(_BIN_PREC):
+            return self.unary()
+        left = self.binary(level + 1)
+        ops = _BIN_PREC[level]
+        entry = self.depth
+        try:
+            return self._binary_chain(level, left, ops)
+        finally:
+            self.depth = entry
+
+    def _binary_chain(self, level: int, left: Node, ops) -> Node:
+        # a left-associative chain a+b+c+... nests one node per operator: count it as depth
+        while True:
+            t = self.t
+            if ">>" in ops and self.at_shr():
+                self.next()
+                self.next()
+                op = ">>"
+            elif t.kind == "op" and t.text in ops:
+                if t.text == ">" and self.at_shr():
+                    break
+                self.next()
+                op = t.text
+            else:
+                break
+            self._enter()
+            right = self.binary(level + 1)
+            left = Node("binary", t.loc, op=op, a=left, b=right)
+        return left
+
+    def unary(self) -> Node:
+        t = self.t
+        if self.at("!", "~", "-", "+"):
+            self.next()
+            self._enter()
+            try:
+                return Node("unary", t.loc, op=t.text, a=self.unary())
+            finally:
+                self.depth -= 1
+        if self.at("(") and self._is_cast():
+            self.next()
+            ty = self.type_ref()
+            self.expect(")")
+            self._enter()
+            try:
+                return Node("cast", t.loc, type=ty, a=self.unary())
+            finally:
+                self.depth -= 1
+        return self.postfix(self.primary())
+
+    def _is_cast(self) -> bool:
+        nxt = self.peek()
+        if nxt.kind == "kw" and nxt.text in ("bit", "int", "bool", "varbit", "error"):
+            return True
+        if nxt.kind == "id" and nxt.text in self.types:
+            save = self.i
+            try:
+                self.next()
+                self.type_ref()
+                return self.at(")") and not self.peek().text in (";", ")", ",", "}", "]", ":")
+            except P4CompileError:
+                return False
+            finally:
+                self.i = save
+        return False
+
+    def primary(self) -> Node:
+        t = self.t
+        if t.kind == "num":
+            self.next()
+            v, w, s = t.value
+            return Node("int", t.loc, value=v, width=w, signed=s)
+        if self.at("true", "false"):
+            self.next()
+            return Node("bool_lit", t.loc, value=t.text == "true")
+        if t.kind == "str":
+            self.next()
+            return Node("str", t.loc, value=t.value)
+        if self.at("("):
+            self.next()
+            e = self.expr()
+            self.expect(")")
+            return e
+        if self.at("{"):
+            self.next()
+            if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":
+                fields = []
+                while not self.at("}"):
+                    n = self.ident("a field name")
+                    self.expect("=")
+                    fields.append((n.text, self.expr()))
+                    if not self.accept(","):
+                        break
+                self.expect("}")
+                return Node("struct_init", t.loc, fields=fields)
+            items = []
+            while not self.at("}"):
+                items.append(self.expr())
+                if not self.accept(","):
+                    break
+            self.expect("}")
+            return Node("list", t.loc, items=items)
+        if self.at("."):
+            self.next()
+            n = self.ident()
+            return Node("name", n.loc, name=n.text, top=True)
+        if self.at("error"):
+            self.next()
+            return Node("name", t.loc, name="error", top=False)
+        if self.at("bit", "int", "bool") or (t.kind == "id" and t.text in self.types and self.peek().text == "<"):
+            # a type used as an expression (e.g. a generic call's type argument context)
+            ty = self.type_ref()
+            return Node("type_expr", t.loc, type=ty)
+        if t.kind == "id" or (t.kind == "kw" and t.text in ("apply", "key", "type")):
+            self.next()
+            return Node("name", t.loc, name=t.text, top=False)
+        if t.kind == "id" and t.text == "_":
+            self.next()
+            return Node("dontcare", t.loc)
+        raise self.err("an expression")
+
+    def postfix(self, e: Node) -> Node:
+        while True:
+            t = self.t
+            if self.at("."):
+                self.next()
+                n = self.ident("a member name")
+                e = Node("member", e.loc, base=e, name=n.text, name_loc=n.loc)
+            elif self.at("["):
+                self.next()
+                a = self.expr()
+                if self.accept(":"):
+                    b = self.expr()
+                    self.expect("]")
+                    e = Node("slice", t.loc, a=e, hi=a, lo=b)
+                else:
+                    self.expect("]")
+                    e = Node("index", t.loc, base=e, index=a)
+            elif self.at("("):
+                args = self.args()
+                e = Node("call", t.loc, fn=e, targs=[], args=args)
+            elif self.at("<") and self._generic_call_ahead(e):
+                self.next()
+                targs = [self.type_ref()]
+                while self.accept(","):
+                    targs.append(self.type_ref())
+                self.expect(">")
+                args = self.args()
+                e = Node("call", t.loc, fn=e, targs=targs, args=args)
+            else:
+                return e
+
+    def _generic_call_ahead(self, e: Node) -> bool:
+        name = e.get("name")
+        if e.kind not in ("name", "member") or name not in _GENERIC_CALLS:
+            return False
+        save = self.i
+        try:
+            self.next()
+            self.type_ref()
+            while self.accept(","):
+                self.type_ref()
+            return self.at(">") and self.peek().text == "("
+        except P4CompileError:
+            return False
+        finally:
+            self.i = save
+
+

@@ -1,0 +1,261 @@
+"""The two switches of the differential suite, each one long-running process.
+
+* :class:`BMv2Target` -- real ``simple_switch_grpc`` (BMv2) with ``--packet-in``: its ports
+  are a nanomsg PAIR socket instead of interfaces, so no root, no veths and no shared
+  interface names are needed.  A message is ``<type, port, length>`` (three native
+  ``int``) followed by the frame: type 3 (PACKET_IN) towards the switch, type 4
+  (PACKET_OUT) from it (behavioral-model ``src/bm_sim/dev_mgr_packet_in.cpp``).  The
+  nanomsg C library BMv2 links against is used through :mod:`ctypes`.
+* :class:`CheckmateTarget` -- ``checkmate-switch --no-p4`` with one UDP tunnel port per
+  switch port (its no-root port mode: one datagram per Ethernet frame).
+
+Both take a program with SetForwardingPipelineConfig over real P4Runtime
+(:class:`controller.client.SwitchConnection`), so one process serves every program of the
+suite.  ``inject`` sends frames; ``collect`` returns what came out, per port, once the
+switch has been quiet for ``idle`` seconds (there is no end-of-packet signal on either
+wire, so quiescence is the only honest one; a caller that sees a difference re-collects
+with a longer ``idle`` before believing it).
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PORTS = tuple(range(8))          # switch ports every program may use (0..7)
+
+_PACKET_IN, _PACKET_OUT = 3, 4
+_AF_SP, _NN_PAIR, _NN_SOL_SOCKET, _NN_RCVTIMEO = 1, 16, 0, 5
+
+
+def free_tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bmv2_available() -> str | None:
+    """None when p4c and simple_switch_grpc (+ libnanomsg) are usable, else the reason."""
+    for tool in ("p4c", "simple_switch_grpc"):
+        if shutil.which(tool) is None:
+            return f"{tool} not on PATH (install ../shared/p4ref, see its README)"
+    if _nanomsg() is None:
+        return "libnanomsg (BMv2's packet-in transport) not found"
+    return None
+
+
+_NN = None
+
+
+def _nanomsg():
+    global _NN
+    if _NN is None:
+        name = ctypes.util.find_library("nanomsg") or "libnanomsg.so.5"
+        try:
+            lib = ctypes.CDLL(name, use_errno=True)
+        except OSError:
+            return None
+        lib.nn_recv.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        lib.nn_send.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
+        lib.nn_connect.argtypes = [ctypes.c_int, ctypes.c_char_p]
+        _NN = lib
+    return _NN
+
+
+class _Proc:
+    """A child process with its log in a temp file."""
+
+    def __init__(self, argv: list[str], **kw):
+        self.log = tempfile.NamedTemporaryFile(prefix="cmdiff-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(argv, stderr=self.log, **kw)
+
+    def tail(self, n: int = 3000) -> str:
+        try:
+            return Path(self.log.name).read_text(errors="replace")[-n:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        self.log.close()
+        try:
+            os.unlink(self.log.name)
+        except OSError:
+            pass
+
+
+class Target:
+    """Common part: P4Runtime connection, output queue, quiescence wait."""
+
+    name = "?"
+
+    def __init__(self):
+        self._out: list[tuple[int, bytes]] = []
+        self._cv = threading.Condition()
+        self._last = time.monotonic()
+        self.conn = None
+
+    def _deliver(self, port: int, frame: bytes) -> None:
+        with self._cv:
+            self._out.append((port, frame))
+            self._last = time.monotonic()
+            self._cv.notify_all()
+
+    def connect(self, addr: str) -> None:
+        from controller.client import SwitchConnection
+        self.conn = SwitchConnection(addr, timeout=20.0, name=self.name).connect()
+
+    def drain(self) -> None:
+        with self._cv:
+            self._out.clear()
+
+    def collect(self, idle: float) -> list[tuple[int, bytes]]:
+        """Outputs since the last drain, once nothing arrived for ``idle`` s."""
+        with self._cv:
+            while True:
+                quiet = time.monotonic() - self._last
+                if quiet >= idle:
+                    return list(self._out)
+                self._cv.wait(idle - quiet)
+
+    def mark_sent(self) -> None:
+        with self._cv:
+            self._last = time.monotonic()
+
+
+class BMv2Target(Target):
+    name = "bmv2"
+
+    def __init__(self):
+        super().__init__()
+        nn = _nanomsg()
+        self.dir = tempfile.mkdtemp(prefix="cmdiff-bmv2-")
+        addr = f"127.0.0.1:{free_tcp_port()}"
+        argv = ["simple_switch_grpc", "--no-p4", "--device-id", "0",
+                "--packet-in", f"ipc://{self.dir}/packets.ipc",
+                "--notifications-addr", f"ipc://{self.dir}/notifications.ipc",
+                "--thrift-port", str(free_tcp_port())]
+        if os.environ.get("CHECKMATE_DIFF_LOG"):
+            argv += ["--log-file", os.path.join(os.environ["CHECKMATE_DIFF_LOG"], "bmv2"), "--log-flush",
+                     "-L", "trace"]
+        argv += ["--", "--grpc-server-addr", addr]
+        self.p = _Proc(argv, stdout=subprocess.DEVNULL)
+        self.sock = nn.nn_socket(_AF_SP, _NN_PAIR)
+        tmo = ctypes.c_int(100)
+        nn.nn_setsockopt(self.sock, _NN_SOL_SOCKET, _NN_RCVTIMEO, ctypes.byref(tmo), 4)
+        try:
+            self.connect(addr)
+        except Exception as e:
+            tail = self.p.tail()
+            self.stop()
+            raise RuntimeError(f"simple_switch_grpc did not come up: {e}\n{tail}") from None
+        if nn.nn_connect(self.sock, f"ipc://{self.dir}/packets.ipc".encode()) < 0:
+            raise RuntimeError("nn_connect to BMv2's packet-in socket failed")
+        self._stop = False
+        self._rx = threading.Thread(target=self._recv_loop, daemon=True, name="bmv2-rx")
+        self._rx.start()
+
+    def _recv_loop(self) -> None:
+        nn = _NN
+        buf = ctypes.create_string_buffer(65536 + 12)
+        while not self._stop:
+            n = nn.nn_recv(self.sock, buf, len(buf), 0)
+            if n < 12:
+                continue
+            kind, port, length = struct.unpack_from("=iii", buf.raw, 0)
+            if kind == _PACKET_OUT and port in PORTS:
+                self._deliver(port, buf.raw[12:12 + length])
+
+    def inject(self, port: int, frame: bytes) -> None:
+        msg = struct.pack("=iii", _PACKET_IN, port, len(frame)) + frame
+        if _NN.nn_send(self.sock, msg, len(msg), 0) < 0:
+            raise RuntimeError("nn_send to BMv2 failed")
+        self.mark_sent()
+
+    def stop(self) -> None:
+        self._stop = True
+        if self.conn is not None:
+            self.conn.close()
+        self.p.stop()
+        if getattr(self, "_rx", None) is not None:
+            self._rx.join(1)
+        _NN.nn_close(self.sock)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class CheckmateTarget(Target):
+    name = "checkmate"
+
+    def __init__(self):
+        from switch.ready import wait_ready
+        super().__init__()
+        self.socks = {}
+        argv = [sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0"]
+        for port in PORTS:
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("127.0.0.1", 0))
+            self.socks[port] = s
+            argv += ["-i", f"{port}@udp:127.0.0.1:0:127.0.0.1:{s.getsockname()[1]}"]
+        if os.environ.get("CHECKMATE_DIFF_LOG"):
+            argv += ["--log-file", os.path.join(os.environ["CHECKMATE_DIFF_LOG"], "checkmate")]
+        self.p = _Proc(argv, stdout=subprocess.PIPE, text=True, cwd=REPO)
+        try:
+            info = wait_ready(self.p.proc, 60)
+            self.remote = {}
+            for port, desc in info["ports"].items():
+                local = desc.split("->")[0].split(":")
+                self.remote[int(port)] = (local[1], int(local[2]))
+            self.connect(info["grpc"])
+        except Exception as e:
+            tail = self.p.tail()
+            self.stop()
+            raise RuntimeError(f"checkmate-switch did not come up: {e}\n{tail}") from None
+        for port, s in self.socks.items():
+            s.connect(self.remote[port])
+        self._stop = False
+        self._rx = threading.Thread(target=self._recv_loop, daemon=True, name="checkmate-rx")
+        self._rx.start()
+
+    def _recv_loop(self) -> None:
+        import select
+        by_fd = {s.fileno(): p for p, s in self.socks.items()}
+        while not self._stop:
+            r, _, _ = select.select(list(self.socks.values()), [], [], 0.1)
+            for s in r:
+                try:
+                    frame = s.recv(65536)
+                except OSError:
+                    continue
+                self._deliver(by_fd[s.fileno()], frame)
+
+    def inject(self, port: int, frame: bytes) -> None:
+        self.socks[port].send(frame)
+        self.mark_sent()
+
+    def stop(self) -> None:
+        self._stop = True
+        if self.conn is not None:
+            self.conn.close()
+        self.p.stop()
+        if getattr(self, "_rx", None) is not None:
+            self._rx.join(1)
+        for s in self.socks.values():
+            s.close()

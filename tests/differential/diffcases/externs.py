@@ -1,0 +1,111 @@
+"""v1model externs: checksums, hash, counters, direct counters, meters, registers (values
+copied into the packet: BMv2's P4Runtime cannot read registers), digests, random-free
+helpers, @field_list with a named constant."""
+from controller.entities import Entry
+
+from .base import H, case, ipv4, program
+
+CAT_CK = "checksums"
+CAT_H = "hash"
+CAT_C = "counters"
+CAT_M = "meters"
+CAT_R = "registers"
+CAT_D = "digests"
+
+IP_HEADERS = """header ipv4_t { bit<4> version; bit<4> ihl; bit<8> tos; bit<16> len; bit<16> id; bit<3> flags;
+    bit<13> frag; bit<8> ttl; bit<8> proto; bit<16> csum; bit<32> src; bit<32> dst; }
+"""
+IP_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x0800: pip; 0x1234: ph; default: accept; } }
+    state pip { pkt.extract(hdr.ip); transition accept; }
+    state ph { pkt.extract(hdr.h); transition accept; }"""
+IP_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.ip);\n        pkt.emit(hdr.h);"
+IP_FIELDS = "    ipv4_t ip;\n"
+IP_LIST = "{ hdr.ip.version, hdr.ip.ihl, hdr.ip.tos, hdr.ip.len, hdr.ip.id, hdr.ip.flags, hdr.ip.frag, hdr.ip.ttl, hdr.ip.proto, hdr.ip.src, hdr.ip.dst }"
+VERIFY = f"apply {{ verify_checksum(hdr.ip.isValid(), {IP_LIST}, hdr.ip.csum, HashAlgorithm.csum16); }}"
+UPDATE = f"apply {{ update_checksum(hdr.ip.isValid(), {IP_LIST}, hdr.ip.csum, HashAlgorithm.csum16); }}"
+IP_FR = [(1, ipv4()), (2, ipv4(csum=0x1234)), (3, ipv4(ttl=1, src="192.168.1.1")), (1, H(1, 2, 3, 4)),
+         (2, ipv4(tos=0xfc, dst="1.2.3.4"))]
+CK_REPORT = "        hdr.eth.src[7:0] = (bit<8>)sm.checksum_error; if (sm.parser_error != error.NoError) { hdr.eth.src[15:8] = 0xee; }\n"
+
+
+def ip(ingress, verify="apply { }", compute="apply { }", **kw):
+    return program(CK_REPORT + ingress, headers=IP_HEADERS, fields=IP_FIELDS, parser=IP_PARSER, deparser=IP_DEP,
+                   verify=verify, compute=compute, **kw)
+
+
+CASES = [
+    case("ck_verify", CAT_CK, ip("", verify=VERIFY), frames=IP_FR),
+    case("ck_update_ttl", CAT_CK, ip("        if (hdr.ip.isValid()) { hdr.ip.ttl = hdr.ip.ttl - 1; }\n", compute=UPDATE), frames=IP_FR),
+    case("ck_verify_and_update", CAT_CK, ip("        if (hdr.ip.isValid()) { hdr.ip.tos = 0x20; }\n", verify=VERIFY, compute=UPDATE), frames=IP_FR),
+    case("ck_update_cond_false", CAT_CK, ip("        hdr.ip.ttl = 9;\n", compute=f"apply {{ update_checksum(hdr.ip.ttl == 0, {IP_LIST}, hdr.ip.csum, HashAlgorithm.csum16); }}"), frames=IP_FR),
+    case("ck_verify_drop", CAT_CK, ip("        if (sm.checksum_error == 1) { mark_to_drop(sm); }\n", verify=VERIFY), frames=IP_FR),
+    case("ck_update_h_fields", CAT_CK, ip("", compute="apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.b, hdr.h.d }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
+    case("ck_verify_h_odd_bytes", CAT_CK, ip("", verify="apply { verify_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.d, hdr.h.b }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
+]
+
+HASH_ALGS = ["crc16", "crc32", "csum16", "identity", "xor16", "crc16_custom", "crc32_custom"]
+for alg in HASH_ALGS:
+    CASES.append(case(f"hash_{alg}", CAT_H, program(
+        f"        hash(hdr.h.d, HashAlgorithm.{alg}, 32w0, {{ hdr.h.a, hdr.h.b, hdr.h.c }}, 32w0xffffffff);\n"
+        f"        hash(hdr.h.c, HashAlgorithm.{alg}, 16w0, {{ hdr.eth.src, hdr.h.a }}, 32w65536);\n")))
+CASES += [
+    case("hash_base_max", CAT_H, program("        hash(hdr.h.a, HashAlgorithm.crc16, 8w10, { hdr.h.c, hdr.h.d }, 16w7);\n"
+                                         "        hash(hdr.h.b, HashAlgorithm.crc32, 16w3, { hdr.h.d }, 32w100);\n")),
+    case("hash_unaligned_fields", CAT_H, program("        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { hdr.h.a[2:0], hdr.h.c[12:0], hdr.h.b[0:0] }, 64w0x100000000);\n")),
+    case("hash_wide_result_truncated", CAT_H, program("        hash(hdr.h.a, HashAlgorithm.crc32, 32w0, { hdr.h.d }, 64w0x100000000);\n")),
+    case("hash_random_free_ecmp", CAT_H, program("        bit<16> s; hash(s, HashAlgorithm.crc16, 16w0, { hdr.h.d, hdr.h.c }, 32w4); sm.egress_spec = (bit<9>)s + 1;\n")),
+]
+
+# ------------------------------------------------------------------ counters / meters / registers
+CTR = """
+    counter(8, CounterType.packets_and_bytes) c_pb;
+    counter(8, CounterType.packets) c_p;
+    counter(8, CounterType.bytes) c_b;
+"""
+CASES += [
+    case("ctr_indexed", CAT_C, program("        c_pb.count((bit<32>)hdr.h.b[2:0]); c_p.count((bit<32>)sm.ingress_port); c_b.count(7);\n", ingress_decls=CTR)),
+    case("ctr_out_of_range", CAT_C, program("        c_p.count((bit<32>)hdr.h.a);\n", ingress_decls=CTR)),
+    case("ctr_egress_bytes", CAT_C, program("", egress="        c_pb.count(1); hdr.h2.setValid(); c_b.count(2);\n", egress_decls=CTR)),
+    case("ctr_direct", CAT_C, program("        t.apply();\n", ingress_decls="""
+    direct_counter(CounterType.packets_and_bytes) dc;
+    action hit() { dc.count(); hdr.h.b = 1; }
+    action miss() { dc.count(); }
+    table t { key = { hdr.h.a: exact; } actions = { hit; miss; } default_action = miss(); counters = dc; }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.hit"), Entry("I.t", {"hdr.h.a": 0xff}, "I.hit")]),
+    case("ctr_direct_ternary", CAT_C, program("        t.apply();\n", ingress_decls="""
+    direct_counter(CounterType.packets) dc;
+    action hit() { dc.count(); }
+    table t { key = { hdr.h.a: ternary; } actions = { hit; NoAction; } counters = dc; }"""),
+         entries=[Entry("I.t", {"hdr.h.a": (0, 0x80)}, "I.hit", {}, 1), Entry("I.t", {"hdr.h.a": (0xff, 0xff)}, "I.hit", {}, 2)]),
+    case("reg_read_write", CAT_R, program("        bit<32> v; r.read(v, (bit<32>)hdr.h.b[1:0]); r.write((bit<32>)hdr.h.b[1:0], v + hdr.h.d); hdr.h.d = v;\n",
+                                         ingress_decls="    register<bit<32>>(4) r;\n"), one_by_one=True),
+    case("reg_out_of_range", CAT_R, program("        bit<16> v = 7; r.read(v, (bit<32>)hdr.h.a); r.write((bit<32>)hdr.h.a, 0x1234); hdr.h.c = v;\n",
+                                           ingress_decls="    register<bit<16>>(2) r;\n")),
+    case("reg_accumulate", CAT_R, program("        bit<8> v; r.read(v, 0); v = v + 1; r.write(0, v); hdr.h.a = v;\n",
+                                         ingress_decls="    register<bit<8>>(1) r;\n"), one_by_one=True),
+    case("reg_in_action", CAT_R, program("        a();\n", ingress_decls="""
+    register<bit<16>>(16) r;
+    action a() { bit<16> x; r.read(x, (bit<32>)sm.ingress_port); r.write((bit<32>)sm.ingress_port, x + hdr.h.c); hdr.h.c = x; }""")),
+    case("meter_indexed_default", CAT_M, program("        bit<2> col; m.execute_meter((bit<32>)hdr.h.b[1:0], col); hdr.h.a = (bit<8>)col;\n",
+                                                ingress_decls="    meter(4, MeterType.packets) m;\n")),
+    case("meter_direct_default", CAT_M, program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.bytes) dm;
+    action a() { dm.read(hdr.h.b); }
+    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); meters = dm; }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a")]),
+]
+
+# ------------------------------------------------------------------ digests
+DG_TOP = "struct d_t { bit<8> a; bit<16> c; bit<9> port; }\nstruct d2_t { bit<48> src; bit<32> d; }\n"
+CASES += [
+    case("digest_struct", CAT_D, program("        digest<d_t>(1, {hdr.h.a, hdr.h.c, sm.ingress_port});\n", top=DG_TOP)),
+    case("digest_two_types", CAT_D, program("        if (hdr.h.a[0:0] == 1) { digest<d_t>(1, {hdr.h.a, hdr.h.c, sm.ingress_port}); }\n"
+                                            "        else { digest<d2_t>(2, {hdr.eth.src, hdr.h.d}); }\n", top=DG_TOP)),
+    case("digest_dropped_packet", CAT_D, program("        digest<d_t>(1, {hdr.h.a, hdr.h.c, sm.ingress_port}); mark_to_drop(sm);\n", top=DG_TOP)),
+    case("digest_in_action", CAT_D, program("        t.apply();\n", top=DG_TOP, ingress_decls="""
+    action learn() { digest<d2_t>(1, {hdr.eth.src, (bit<32>)hdr.h.b}); }
+    table t { key = { hdr.h.a: exact; } actions = { learn; NoAction; } default_action = learn(); }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "NoAction")]),
+    case("digest_metadata_later_change", CAT_D, program("        meta.m8 = hdr.h.a; digest<d_t>(1, {meta.m8, hdr.h.c, sm.ingress_port}); meta.m8 = 0;\n", top=DG_TOP)),
+]

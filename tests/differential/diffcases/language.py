@@ -1,0 +1,121 @@
+"""Language features: compound assignment, for loops, bool/bit<1> conversions, enums,
+typedefs, tuples, functions, constants, switch statements, top-level instantiation,
+header unions and their stacks, varbit."""
+from .base import H2, case, program
+
+CAT_CA = "compound assignment"
+# (name, with the feature, the same program without it for p4c 1.2.4.8, which lacks both
+# compound assignment and for loops)
+COMPOUND = [
+    ("ca_add", "hdr.h.a += hdr.h.b; hdr.h.c += 16w0x8001;", "hdr.h.a = hdr.h.a + hdr.h.b; hdr.h.c = hdr.h.c + 16w0x8001;"),
+    ("ca_sub", "hdr.h.a -= hdr.h.b; hdr.h.d -= 1;", "hdr.h.a = hdr.h.a - hdr.h.b; hdr.h.d = hdr.h.d - 1;"),
+    ("ca_mul", "hdr.h.a *= 3; hdr.h.c *= hdr.h.c;", "hdr.h.a = hdr.h.a * 3; hdr.h.c = hdr.h.c * hdr.h.c;"),
+    ("ca_bitops", "hdr.h.a &= 0x3c; hdr.h.b |= 0x81; hdr.h.c ^= 0xffff;",
+     "hdr.h.a = hdr.h.a & 0x3c; hdr.h.b = hdr.h.b | 0x81; hdr.h.c = hdr.h.c ^ 0xffff;"),
+    ("ca_shifts", "hdr.h.a <<= 2; hdr.h.b >>= 3; hdr.h.c <<= hdr.h.a[2:0];",
+     "hdr.h.a = hdr.h.a << 2; hdr.h.b = hdr.h.b >> 3; hdr.h.c = hdr.h.c << hdr.h.a[2:0];"),
+    ("ca_sat", "hdr.h.a |+|= hdr.h.b; hdr.h.b |-|= 0x40;", "hdr.h.a = hdr.h.a |+| hdr.h.b; hdr.h.b = hdr.h.b |-| 0x40;"),
+    ("ca_slice", "hdr.h.d[15:0] += hdr.h.c; hdr.h.d[31:24] ^= hdr.h.a;",
+     "hdr.h.d[15:0] = hdr.h.d[15:0] + hdr.h.c; hdr.h.d[31:24] = hdr.h.d[31:24] ^ hdr.h.a;"),
+    ("ca_meta", "meta.m8 = hdr.h.a; meta.m8 += hdr.h.b; meta.m8 *= 2; hdr.h.a = meta.m8;",
+     "meta.m8 = hdr.h.a; meta.m8 = meta.m8 + hdr.h.b; meta.m8 = meta.m8 * 2; hdr.h.a = meta.m8;"),
+    ("ca_signed", "int<8> x = (int<8>)hdr.h.a; x >>= 1; x -= 3; hdr.h.a = (bit<8>)x;",
+     "int<8> x = (int<8>)hdr.h.a; x = x >> 1; x = x - 3; hdr.h.a = (bit<8>)x;"),
+    ("ca_div_mod", "hdr.h.a /= 2; hdr.h.b %= 4;", "hdr.h.a = hdr.h.a / 2; hdr.h.b = hdr.h.b % 4;"),
+]
+
+CAT_FOR = "for loops"
+FOR = [
+    ("for_sum", "bit<8> s = 0; for (bit<8> i = 0; i < 4; i = i + 1) { s = s + hdr.h.a; } hdr.h.b = s;",
+     "hdr.h.b = hdr.h.a + hdr.h.a + hdr.h.a + hdr.h.a;"),
+    ("for_break", "bit<8> s = 0; for (bit<8> i = 0; i < 10; i = i + 1) { if (i == 3) { break; } s = s + 1; } hdr.h.a = s;",
+     "hdr.h.a = 3;"),
+    ("for_continue", "bit<8> s = 0; for (bit<8> i = 0; i < 6; i = i + 1) { if (i[0:0] == 1) { continue; } s = s + i; } hdr.h.a = s;",
+     "hdr.h.a = 6;"),
+    ("for_compound", "bit<16> s = 0; for (bit<8> i = 0; i < 4; i += 1) { s += hdr.h.c >> i[3:0]; } hdr.h.c = s;",
+     "hdr.h.c = hdr.h.c + (hdr.h.c >> 1) + (hdr.h.c >> 2) + (hdr.h.c >> 3);"),
+    ("for_in_list", "bit<8> s = 0; for (bit<8> x in {1, 2, 4, 8}) { s = s | x; } hdr.h.a = s + hdr.h.a;",
+     "hdr.h.a = 15 + hdr.h.a;"),
+    ("for_bits", "bit<8> n = 0; bit<8> v = hdr.h.a; for (bit<8> i = 0; i < 8; i = i + 1) { n = n + (v & 1); v = v >> 1; } hdr.h.b = n;",
+     "bit<8> v = hdr.h.a; hdr.h.b = (v & 1) + (v >> 1 & 1) + (v >> 2 & 1) + (v >> 3 & 1) + (v >> 4 & 1) + (v >> 5 & 1) + (v >> 6 & 1) + (v >> 7 & 1);"),
+]
+
+CAT_BOOL = "bool / bit<1>"
+BOOLS = [
+    ("bool_from_bit1", "bool b = (bool)hdr.h.a[7:7]; if (b) { hdr.h.b = 1; } else { hdr.h.b = 2; }"),
+    ("bit1_from_bool", "hdr.h.a[0:0] = (bit<1>)(hdr.h.c == 3); hdr.h.b[1:1] = (bit<1>)true;"),
+    ("bool_local_cast_chain", "bit<1> x = (bit<1>)(hdr.h.a > hdr.h.b); bool y = (bool)x; hdr.h.c = y ? 16w7 : 16w9;"),
+    ("bool_meta", "bool eq = hdr.h.a == hdr.h.b; hdr.h.a = (bit<8>)(bit<1>)eq;"),
+]
+
+CAT_MISC = "declarations and statements"
+MISC_TOP = """
+enum bit<8> Color { Red = 1, Green = 2, Blue = 0x10 }
+typedef bit<8> byte_t;
+type bit<16> Port16;
+const bit<8> K = 42;
+const bit<16> KK = K ++ K;
+"""
+MISC = [
+    ("enum_serializable", "Color c = (Color)hdr.h.a; if (c == Color.Green) { hdr.h.b = 0x22; } hdr.h.c = (bit<16>)(bit<8>)Color.Blue;"),
+    ("typedef_const", "byte_t x = K; hdr.h.a = x + hdr.h.a; hdr.h.c = KK;"),
+    ("newtype", "Port16 p = (Port16)hdr.h.c; hdr.h.c = (bit<16>)p + 1;"),
+    ("switch_stmt", "switch (hdr.h.a) { 1: { hdr.h.b = 10; } 2: 3: { hdr.h.b = 20; } 0xff: { hdr.h.b = 30; } default: { hdr.h.b = 40; } }"),
+    ("switch_fallthrough_none", "switch (hdr.h.b) { 0x80: { hdr.h.a = 1; } 0x81: {} default: { hdr.h.a = 3; } }"),
+    ("if_else_chain", "if (hdr.h.a == 1) { hdr.h.b = 1; } else if (hdr.h.a > 0x70) { hdr.h.b = 2; } else { hdr.h.b = 3; }"),
+    ("tuple_local", "tuple<bit<8>, bit<16>> t = {hdr.h.a, hdr.h.c}; hdr.h.c = t[1]; hdr.h.a = t[0] + 1;"),
+    ("nested_block_scope", "bit<8> x = 1; { bit<8> y = x + hdr.h.a; hdr.h.a = y; } hdr.h.b = x;"),
+    ("exit_ingress", "hdr.h.a = 9; if (hdr.h.b == 0x80) { exit; } hdr.h.a = 10;"),
+    ("return_ingress", "hdr.h.a = 9; if (hdr.h.b == 2) { return; } hdr.h.a = 10;"),
+    ("valid_after_invalidate", "if (hdr.h.isValid()) { hdr.h.setInvalid(); hdr.h.setValid(); hdr.h.a = 5; }"),
+    ("struct_eq", "meta.m8 = 1; meta_t m2 = meta; hdr.h.a = (m2 == meta) ? 8w1 : 8w0;"),
+    ("header_eq", "hdr.h2 = hdr.h; hdr.h.b = (hdr.h2 == hdr.h) ? 8w1 : 8w0; hdr.h2.setInvalid();"),
+]
+
+FUNCS_TOP = """
+bit<8> max8(in bit<8> x, in bit<8> y) { if (x > y) { return x; } return y; }
+void swap(inout bit<8> x, inout bit<8> y) { bit<8> t = x; x = y; y = t; }
+bit<8> twice(inout bit<8> x) { x = x + 1; return x * 2; }
+"""
+FUNCS = [
+    ("fn_return", "hdr.h.a = max8(hdr.h.a, hdr.h.b);"),
+    ("fn_inout", "swap(hdr.h.a, hdr.h.b);"),
+    ("fn_inout_result", "hdr.h.b = twice(hdr.h.a);"),
+    ("fn_same_arg_twice", "swap(hdr.h.a, hdr.h.a); hdr.h.b = twice(hdr.h.b);"),
+]
+
+
+def _all():
+    out = [case(n, CAT_CA, program(f"        {s}\n"), ref_source=program(f"        {r}\n")) for n, s, r in COMPOUND]
+    out += [case(n, CAT_FOR, program(f"        {s}\n"), ref_source=program(f"        {r}\n")) for n, s, r in FOR]
+    out += [case(n, CAT_BOOL, program(f"        {s}\n")) for n, s in BOOLS]
+    out += [case(n, CAT_MISC, program(f"        {s}\n", top=MISC_TOP)) for n, s in MISC]
+    out += [case(n, CAT_MISC, program(f"        {s}\n", top=FUNCS_TOP)) for n, s in FUNCS]
+    return out
+
+
+CASES = _all()
+
+# ------------------------------------------------------------------ top-level instantiation
+CAT_TOP = "top-level instantiation"
+SUB = """
+control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
+control Twice(inout h_t x) { Add(8w1) one; apply { one.apply(x); one.apply(x); } }
+"""
+CASES += [
+    case("top_ctor_arg_control", CAT_TOP, program("        add3.apply(hdr.h);\n", top=SUB, ingress_decls="    Add(8w3) add3;\n")),
+    case("top_nested_instances", CAT_TOP, program("        tw.apply(hdr.h); a5.apply(hdr.h);\n", top=SUB,
+                                                  ingress_decls="    Twice() tw;\n    Add(5) a5;\n")),
+    case("top_control_instantiated_twice", CAT_TOP, program("        x.apply(hdr.h); y.apply(hdr.h2);\n", top=SUB,
+                                                            ingress_decls="    Add(8w1) x;\n    Add(8w2) y;\n"),
+         frames=[(1, H2(1, 2, 3, 4)), (2, H2(0xff))]),
+    case("top_extern_in_subcontrol", CAT_TOP, program("        c.apply(hdr.h);\n", top="""
+control Count(inout h_t x) { counter(4, CounterType.packets) cnt; apply { cnt.count((bit<32>)x.b[1:0]); } }
+""", ingress_decls="    Count() c;\n")),
+    case("top_subparser", CAT_TOP, program("", parser="""
+    SubP() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { sub.apply(pkt, hdr.h); transition accept; }""", top="""
+parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
+""")),
+]

@@ -1,0 +1,99 @@
+"""Parsers: select on values, masks, ranges, tuples, default and no default (BMv2: no match
+ends in accept), lookahead, advance, verify, loops, sub-state chains, parser errors seen
+by ingress, value sets, short packets."""
+from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
+
+CAT = "parser / select"
+
+ERR_TO_B = "        hdr.h.b = (bit<8>)(sm.parser_error == error.NoError ? 8w0 : 8w1);\n"
+REPORT = ("        if (sm.parser_error == error.PacketTooShort) { hdr.eth.etype = 0xe001; }\n"
+          "        else if (sm.parser_error == error.NoMatch) { hdr.eth.etype = 0xe002; }\n"
+          "        else if (sm.parser_error == error.StackOutOfBounds) { hdr.eth.etype = 0xe003; }\n"
+          "        else if (sm.parser_error == error.HeaderTooShort) { hdr.eth.etype = 0xe004; }\n"
+          "        else if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe0ff; }\n")
+
+MIXED = VALUES + [(1, H(0xee, 1, 2, 3) + hdr(5, 6, 7, 8)), (2, eth(0x1234) + b"\x01\x02"),
+                  (3, eth(0x0800) + PAYLOAD), (1, eth(0x1235) + hdr(9, 9, 9, 9) + PAYLOAD)]
+
+
+def P(states: str) -> str:
+    return states
+
+
+PARSERS = {
+    "sel_value": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; 0x1235: ph2; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_mask": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234 &&& 0xfffe: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 0x00 &&& 0x80: ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_range": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1230 .. 0x1236: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 0 .. 0x10: accept; 0x11 .. 0x7f: ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_tuple": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a, hdr.h.b) { (0xee, _): ph2; (0xff, 0x80): ph2; (_, 2): ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_no_default": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 0xee: ph2; 0x01: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_no_default_then_more": """
+    state start { pkt.extract(hdr.eth); meta.m8 = 1; transition select(hdr.eth.etype) { 0x0800: accept; 0x1234: ph; } }
+    state ph { meta.m8 = 2; pkt.extract(hdr.h); transition select(hdr.h.b) { 2: ph2; } }
+    state ph2 { meta.m8 = 3; pkt.extract(hdr.h2); transition accept; }""",
+    "sel_slice": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype[15:8]) { 0x12: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.c[15:15], hdr.h.a[0:0]) { (1, _): ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }""",
+    "sel_default_only": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { default: ph; } }
+    state ph { pkt.extract(hdr.h); transition accept; }""",
+    "lookahead_bits": """
+    state start { pkt.extract(hdr.eth); transition select(pkt.lookahead<bit<8>>()) { 0xee: two; 0x00 .. 0x7f: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }
+    state two { pkt.extract(hdr.h); pkt.extract(hdr.h2); transition accept; }""",
+    "lookahead_header": """
+    state start { pkt.extract(hdr.eth); h_t peek = pkt.lookahead<h_t>(); meta.m16 = peek.c; transition select(peek.b) { 0x80: ph; 2: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }""",
+    "advance": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: skip; default: accept; } }
+    state skip { pkt.advance(16); pkt.extract(hdr.h); transition accept; }""",
+    "verify_user_error": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); verify(hdr.h.a != 0xff, error.ParserInvalidArgument); pkt.extract(hdr.h2); transition accept; }""",
+    "short_packet": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); pkt.extract(hdr.h2); transition accept; }""",
+    "state_chain_meta": """
+    state start { meta.m8 = 1; pkt.extract(hdr.eth); transition s1; }
+    state s1 { meta.m8 = meta.m8 + 1; transition select(hdr.eth.etype) { 0x1234: s2; default: accept; } }
+    state s2 { meta.m8 = meta.m8 << 2; pkt.extract(hdr.h); meta.m16 = hdr.h.c; transition accept; }""",
+    "loop_counter": """
+    state start { pkt.extract(hdr.eth); meta.m8 = 0; transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition loop; }
+    state loop { meta.m8 = meta.m8 + 1; transition select(meta.m8) { 3: accept; default: loop; } }""",
+    "sel_bool": """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype == 0x1234) { true: ph; false: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }""",
+}
+
+META_OUT = "        hdr.eth.src[7:0] = meta.m8; hdr.eth.src[23:8] = meta.m16;\n"
+
+CASES = [case(f"parse_{n}", CAT, program(META_OUT + REPORT, parser=p), frames=MIXED)
+         for n, p in PARSERS.items()]
+
+# value set
+VS_PARSER = """
+    value_set<bit<16>>(4) types;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { types: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }"""
+CASES.append(case("parse_value_set_empty", CAT, program(REPORT, parser=VS_PARSER), frames=MIXED))
+
+# parser error visible to ingress and the packet kept
+CASES.append(case("parse_error_too_short_hdr", CAT, program(REPORT + "        hdr.h.setValid(); hdr.h.a = 0x77;\n",
+                                                            parser=PARSERS["short_packet"]),
+                  frames=[(1, eth(0x1234) + b"\x01"), (1, eth(0x1234) + hdr(1, 2, 3, 4) + b"\x09" * 5)]))

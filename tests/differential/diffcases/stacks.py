@@ -1,0 +1,111 @@
+"""Header stacks, header unions (and stacks of them), varbit fields."""
+from .base import H, PAYLOAD, case, eth, hdr, program
+
+CAT_S = "header stacks"
+CAT_U = "header unions"
+CAT_V = "varbit"
+
+FIELDS = "    h_t[3] s;\n"
+PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.s.next); transition select(hdr.s.last.a) { 0xee: ph; default: accept; } }"""
+DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.s);"
+FR = [(1, H(1, 2, 3, 4)), (2, eth(0x1234) + hdr(0xee, 1, 1, 1) + hdr(0xee, 2, 2, 2) + hdr(7, 3, 3, 3) + PAYLOAD),
+      (3, eth(0x1234) + hdr(0xee, 5, 5, 5) + hdr(9, 6, 6, 6) + PAYLOAD),
+      (4, eth(0x1234) + hdr(0xee, 1, 1, 1) + hdr(0xee, 2, 2, 2) + hdr(0xee, 3, 3, 3) + hdr(4, 4, 4, 4)),
+      (1, eth(0x0800) + PAYLOAD)]
+REPORT = ("        if (sm.parser_error == error.StackOutOfBounds) { hdr.eth.etype = 0xe003; }\n"
+          "        hdr.eth.src[7:0] = (bit<1>)hdr.s[0].isValid() ++ (bit<1>)hdr.s[1].isValid() ++ (bit<1>)hdr.s[2].isValid() ++ 5w0;\n")
+
+
+def sp(ingress):
+    return program(REPORT + ingress, fields=FIELDS, parser=PARSER, deparser=DEP)
+
+
+STACK = [
+    ("push_front", "hdr.s.push_front(1); hdr.s[0].setValid(); hdr.s[0].a = 0x99;"),
+    ("push_front_2", "hdr.s.push_front(2);"),
+    ("pop_front", "hdr.s.pop_front(1);"),
+    ("pop_front_all", "hdr.s.pop_front(3);"),
+    ("index_const", "hdr.s[1].b = 0x42; hdr.s[2].setInvalid();"),
+    ("index_runtime_read", "meta.m8 = hdr.s[0].b[0:0] ++ 7w0; hdr.s[0].c = (bit<16>)hdr.s[hdr.s[0].b[0:0]].a;"),
+    ("index_runtime_write", "hdr.s[hdr.s[0].b[0:0]].d = 0xabcdef01;"),
+    ("size", "hdr.s[0].b = (bit<8>)hdr.s.size;"),
+    ("set_valid_middle", "hdr.s[2].setValid(); hdr.s[2].a = 0x33;"),
+    ("copy_element", "hdr.s[2] = hdr.s[0]; hdr.s[2].a = 0x44;"),
+    ("stack_assign", "h_t[3] t = hdr.s; t[0].a = 0x55; hdr.s = t;"),
+]
+
+CASES = [case(f"stack_{n}", CAT_S, sp(f"        {s}\n"), frames=FR) for n, s in STACK]
+
+# ------------------------------------------------------------------ unions
+U_HEADERS = """header u8_t { bit<8> v; }
+header u16_t { bit<16> v; }
+header_union u_t { u8_t b; u16_t w; }
+"""
+U_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1238: p8; 0x1239: p16; 0x123a: many; default: accept; } }
+    state p8 { pkt.extract(hdr.u.b); transition accept; }
+    state p16 { pkt.extract(hdr.u.w); transition accept; }
+    state many { pkt.extract(hdr.us.next.b); transition select(hdr.us.last.b.v) { 0: p16s; 0xff: accept; default: many; } }
+    state p16s { pkt.extract(hdr.us.next.w); transition accept; }"""
+U_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.u);\n        pkt.emit(hdr.us);"
+U_FR = [(1, eth(0x1238) + b"\x07" + PAYLOAD), (2, eth(0x1239) + b"\x01\x02" + PAYLOAD),
+        (3, eth(0x123a) + b"\x05\x00\x12\x34" + PAYLOAD), (4, eth(0x123a) + b"\x05\x06\xff" + PAYLOAD),
+        (1, eth(0x0800) + PAYLOAD)]
+U_REPORT = ("        hdr.eth.src[7:0] = (bit<1>)hdr.u.b.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid() ++ "
+            "(bit<1>)hdr.us[0].isValid() ++ (bit<1>)hdr.us[1].w.isValid() ++ 3w0;\n")
+
+
+def up(ingress):
+    return program(U_REPORT + ingress, headers=U_HEADERS, fields="    u_t u;\n    u_t[3] us;\n",
+                   parser=U_PARSER, deparser=U_DEP)
+
+
+UNION = [
+    ("read", "if (hdr.u.b.isValid()) { hdr.u.b.v = hdr.u.b.v + 1; } else if (hdr.u.w.isValid()) { hdr.u.w.v = hdr.u.w.v + 1; }"),
+    ("switch_member", "if (hdr.u.b.isValid()) { hdr.u.w.setValid(); hdr.u.w.v = 0xbeef; }"),
+    ("set_invalid", "hdr.u.w.setInvalid(); hdr.u.b.setInvalid();"),
+    ("stack_of_unions", "if (hdr.us[1].w.isValid()) { hdr.us[1].w.v = 0x4321; } if (hdr.us[0].isValid()) { hdr.us[0].b.v = 0x11; }"),
+    ("stack_of_unions_push", "hdr.us.push_front(1); hdr.us[0].b.setValid(); hdr.us[0].b.v = 0x66;"),
+    ("assign_member_header", "u8_t x = {0x12}; if (hdr.u.w.isValid()) { hdr.u.b = x; }"),
+]
+CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR) for n, s in UNION]
+
+# ------------------------------------------------------------------ varbit
+V_HEADERS = """header opt_t { bit<8> len; varbit<64> data; }
+header tail_t { bit<16> t; }
+"""
+V_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o, (bit<32>)n * 8); pkt.extract(hdr.t); transition accept; }"""
+V_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.t);"
+V_FR = [(1, eth(0x1240) + b"\x02\xaa" + b"\x12\x34" + PAYLOAD), (2, eth(0x1240) + b"\x04\x01\x02\x03" + b"\xab\xcd" + PAYLOAD),
+        (3, eth(0x1240) + b"\x01" + b"\x55\x66" + PAYLOAD), (4, eth(0x1240) + b"\x0a" + b"\x00" * 3),
+        (1, eth(0x1240) + b"\x02\xaa" + b"\x12\x34")]
+V_REPORT = ("        if (sm.parser_error == error.PacketTooShort) { hdr.eth.etype = 0xe001; }\n"
+            "        else if (sm.parser_error == error.HeaderTooShort) { hdr.eth.etype = 0xe004; }\n"
+            "        else if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe0ff; }\n")
+
+
+def vp(ingress, parser=V_PARSER, top=""):
+    return program(V_REPORT + ingress, headers=V_HEADERS, fields="    opt_t o;\n    tail_t t;\n", parser=parser,
+                   deparser=V_DEP, top=top)
+
+
+VARBIT = [
+    ("extract_emit", ""),
+    ("invalidate", "if (hdr.o.len == 4) { hdr.o.setInvalid(); }"),
+    ("tail_edit", "hdr.t.t = hdr.t.t + 1; hdr.o.len = hdr.o.len | 0x80;"),
+]
+CASES += [case(f"varbit_{n}", CAT_V, vp(f"        {s}\n"), frames=V_FR) for n, s in VARBIT]
+CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o2 = hdr.o;
+        if (hdr.o.isValid() && hdr.o2.isValid() && hdr.o.data == hdr.o2.data) { hdr.t.t = 0x5a5a; }
+        else if (o2.data == hdr.o.data) { hdr.t.t = 0x1111; }
+""", headers=V_HEADERS, fields="    opt_t o;\n    opt_t o2;\n    tail_t t;\n", parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o, (bit<32>)n * 8);
+               bit<8> m = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o2, (bit<32>)m * 8); pkt.extract(hdr.t); transition accept; }""",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.o2);\n        pkt.emit(hdr.t);"),
+    frames=[(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
+            (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34"), (4, eth(0x1240) + b"\x01\x01\x00\x00")]))

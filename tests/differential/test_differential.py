@@ -1,0 +1,109 @@
+"""Every case of diffcases on real p4c -> simple_switch_grpc and on checkmate-p4c ->
+checkmate-switch: same P4Runtime writes, same frames; output frames per port, digests
+and counters must be equal (BMv2 is the reference).  Both switches are started once per
+session and take each program with SetForwardingPipelineConfig."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from diff_harness import TargetError, compile_checkmate, compile_p4c, run_case
+from diff_targets import BMv2Target, CheckmateTarget, bmv2_available
+from diffcases import KNOWN, all_cases
+
+CASES = all_cases()
+SKIP = bmv2_available()
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"differential suite needs real BMv2: {SKIP}")
+
+
+class Targets:
+    """Both switches; one that died (a crash is itself a finding) is reported and restarted."""
+
+    def __init__(self):
+        self.bmv2, self.cm = BMv2Target(), CheckmateTarget()
+
+    def check(self):
+        dead = []
+        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
+            t = getattr(self, attr)
+            if t.conn.stream_ended.is_set():   # the stream broke: give a dying process time to exit
+                try:
+                    t.p.proc.wait(3)
+                except Exception:
+                    pass
+            if t.p.proc.poll() is not None:
+                dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
+                t.stop()
+                setattr(self, attr, cls())
+        return dead
+
+    def restart(self, name: str):
+        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
+            t = getattr(self, attr)
+            if t.name == name:
+                t.stop()
+                setattr(self, attr, cls())
+
+    def stop(self):
+        self.bmv2.stop()
+        self.cm.stop()
+
+
+@pytest.fixture(scope="module")
+def targets():
+    # p4c runs in the background while the switches idle between cases (quiescence waits)
+    pool = ThreadPoolExecutor(max_workers=1)
+    for c in CASES:
+        pool.submit(compile_p4c, c)
+    t = Targets()
+    yield t
+    pool.shutdown(wait=False, cancel_futures=True)
+    t.stop()
+
+
+_BOTH = ThreadPoolExecutor(max_workers=2)
+
+
+def both(targets, case, ref, ours, idle):
+    """Run the case on both switches at once (their quiescence waits overlap)."""
+    fb = _BOTH.submit(run_case, targets.bmv2, case, ref, idle)
+    fc = _BOTH.submit(run_case, targets.cm, case, ours, idle)
+    return fb.result(), fc.result()
+
+
+def params():
+    for c in CASES:
+        marks = []
+        if c.name in KNOWN:
+            _, strict, reason = KNOWN[c.name]
+            marks = [pytest.mark.xfail(strict=strict, reason=reason)]
+        yield pytest.param(c, id=c.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", list(params()))
+def test_same_as_bmv2(targets, case):
+    from switch.compiler import P4CompileError
+
+    ref = compile_p4c(case)
+    assert not isinstance(ref, str), f"the case itself is not valid for p4c:\n{ref}"
+    try:
+        ours = compile_checkmate(case)
+    except P4CompileError as e:
+        pytest.fail(f"checkmate-p4c rejects a program p4c accepts: {e}")
+    try:
+        expected, got = both(targets, case, ref, ours, 0.25)
+        diff = expected.diff(got)
+        if diff:  # quiescence is a timeout: believe a difference only after a slower second look
+            expected, got = both(targets, case, ref, ours, 1.5)
+            diff = expected.diff(got)
+    except TargetError as e:
+        # a switch that hangs (e.g. a packet looping forever) would poison every later case
+        targets.restart(str(e).split(":", 1)[0])
+        raise
+    finally:
+        dead = targets.check()
+    assert not dead, "a switch died on this program:\n" + "\n".join(dead)
+    assert not diff, "\n".join(diff)
+    assert expected.ports or expected.digests or any(expected.counters.values()), \
+        "BMv2 produced no frame, digest or counter: the case would compare nothing"

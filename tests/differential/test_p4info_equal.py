@@ -1,0 +1,56 @@
+"""checkmate-p4c's P4Info equals p4c's for every program of the differential suite: the
+whole protobuf (names, ids, aliases, annotations, match fields, action params and their
+widths, counters, meters, registers, digests with type_info, pkg_info), entity lists
+compared in id order."""
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from google.protobuf import text_format
+from p4.config.v1 import p4info_pb2
+
+from diff_harness import compile_checkmate, compile_p4c
+from diff_targets import bmv2_available
+from diffcases import KNOWN, all_cases
+
+CASES = all_cases()
+SKIP = bmv2_available()
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"needs real p4c: {SKIP}")
+
+# Programs whose P4Info still differs, with the reason (strict xfail: a fix must remove it):
+# those checkmate-p4c cannot compile yet (diffcases.KNOWN, "compile") and any listed here.
+KNOWN_P4INFO: dict[str, str] = {name: reason for name, (where, _, reason) in KNOWN.items() if where == "compile"}
+
+
+def canonical(info: p4info_pb2.P4Info) -> str:
+    msg = p4info_pb2.P4Info()
+    msg.CopyFrom(info)
+    for f, value in msg.ListFields():
+        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
+            items = sorted(value, key=lambda e: e.preamble.id)
+            del value[:]
+            value.extend(items)
+    return text_format.MessageToString(msg)
+
+
+def params():
+    for c in CASES:
+        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_P4INFO[c.name])] if c.name in KNOWN_P4INFO else []
+        yield pytest.param(c, id=c.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", list(params()))
+def test_p4info_equal(case):
+    from switch.compiler import P4CompileError
+
+    ref = compile_p4c(case)
+    assert not isinstance(ref, str), f"the case itself is not valid for p4c:\n{ref}"
+    try:
+        ours = compile_checkmate(case)
+    except P4CompileError as e:
+        pytest.fail(f"checkmate-p4c rejects a program p4c accepts: {e}")
+    a, b = canonical(ref.p4info), canonical(ours.p4info)
+    if a != b:
+        diff = "\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), "p4c", "checkmate-p4c", lineterm="", n=2))
+        pytest.fail(f"P4Info differs from p4c's:\n{diff[:6000]}")
