@@ -69,7 +69,13 @@ class PrimitiveGen:
             nbytes = sum(w for _, w, _ in m.htypes[h["t"][1]]) // 8
             return [{"s": "setvalid", "h": h, "v": op == "add_header", "bytes": nbytes, "siblings": []}]
         if op == "mark_to_drop":
-            return [{"s": "mark_to_drop", "sm": SM_VAR}]
+            inst = a[0]["value"] if a else "standard_metadata"
+            if inst == "standard_metadata":
+                return [{"s": "mark_to_drop", "sm": SM_VAR}]
+            # BMv2 sets the fields of the header it is given (p4c passes a copy of
+            # standard_metadata when the action takes it as a parameter)
+            return [{"s": "assign", "l": m.field(inst, "egress_spec"), "r": const(511, m.field(inst, "egress_spec")["t"])},
+                    {"s": "assign", "l": m.field(inst, "mcast_grp"), "r": const(0, m.field(inst, "mcast_grp")["t"])}]
         if op == "exit":
             return [{"s": "exit"}]
         if op == "count":

@@ -287,8 +287,13 @@ class Model:
         if o == "two_comp_mod":
             w = hexint(right["value"])
             return self.num(cast(X(left), ["int", w]))
-        if o in ("usat_cast", "sat_cast"):
-            raise Bmv2JsonError(f"expression operator {o!r} is not supported")
+        if o in ("usat_cast", "sat_cast"):  # saturate to the width (|+|, |-|)
+            w = hexint(right["value"])
+            lo, hi = (0, (1 << w) - 1) if o == "usat_cast" else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+            v = self.num(X(left))
+            return {"op": "cond", "c": {"op": "bin", "o": ">", "a": v, "b": const(hi), "t": BOOL}, "a": const(hi),
+                    "b": {"op": "cond", "c": {"op": "bin", "o": "<", "a": v, "b": const(lo), "t": BOOL},
+                          "a": const(lo), "b": v, "t": LIT}, "t": LIT}
         if o in ("==", "!=", "<", ">", "<=", ">="):
             a, b = X(left), X(right)
             if a["t"][0] == "header" or b["t"][0] == "header":

@@ -20,6 +20,7 @@ from .model import (BOOL, HDR_STRUCT, META_STRUCT, SM_STRUCT, Bmv2JsonError, Mod
 
 HIDDEN_PREFIX = 0x7F
 MATCH_KINDS = {"exact", "lpm", "ternary", "range", "optional"}
+P4INFO_MATCH = {2: "exact", 3: "lpm", 4: "ternary", 5: "range", 6: "optional"}
 IR_FORMAT = "checkmate-v1model-ir/1"
 
 
@@ -301,6 +302,10 @@ class Translator:
                 kind = "exact"
             if kind not in MATCH_KINDS:
                 raise Bmv2JsonError(f"table '{name}': match kind {kind!r} is not supported")
+            kname = key.get("name") or ".".join(key["target"])
+            f = mf.get(kname)
+            if f is not None:  # p4c writes optional keys as ternary in the JSON
+                kind = P4INFO_MATCH.get(f.match_type, kind)
             e = self.m.field(*key["target"])
             w = e["t"][1]
             if key.get("mask") is not None:
@@ -310,8 +315,6 @@ class Translator:
                 e = {"op": "bin", "o": "&", "a": {"op": "bin", "o": ">>", "a": e, "b": const(lo), "t": ["int_lit"]},
                      "b": const((1 << w) - 1), "t": ["int_lit"]}
             e = cast(e, ["bit", w]) if e["t"][0] != "bit" or e["t"][1] != w else e
-            kname = key.get("name") or ".".join(key["target"])
-            f = mf.get(kname)
             keys.append({"id": f.id if f is not None else k + 1, "name": kname, "match": kind,
                          "width": f.bitwidth if f is not None else w, "expr": e, "annos": []})
         acts = []
@@ -345,7 +348,14 @@ class Translator:
         dc = next((c for c in self.ext.ir["direct_counters"] if c["table"] == name), None)
         dm = next((c for c in self.ext.ir["direct_meters"] if c["table"] == name), None)
         if dm is not None and dm.get("result_target"):
-            raise Bmv2JsonError(f"table '{name}': direct meters are not supported by the BMv2 JSON loader")
+            # BMv2 writes the colour into result_target when the entry is hit, before the
+            # action runs; the generated table apply leaves it in P.dm (None on a miss)
+            tgt = self.m.field(*dm["result_target"])
+            read = {"s": "direct_meter_read", "l": tgt, "t": tgt["t"]}
+            for ref in acts:
+                a = next(x for x in self.actions.values() if x["id"] == ref["id"])
+                if not a["body"] or a["body"][0] != read:
+                    a["body"] = [read] + a["body"]
         for d in (dc, dm):
             if d is not None:
                 d["table_id"] = tid
