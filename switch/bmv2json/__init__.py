@@ -32,7 +32,7 @@ __all__ = ["Bmv2JsonError", "is_bmv2_json", "translate"]
 
 def is_bmv2_json(obj) -> bool:
     """True for a parsed BMv2 JSON (p4c's bmv2 backend output)."""
-    return isinstance(obj, dict) and "pipelines" in obj and "header_types" in obj
+    return isinstance(obj, dict) and ("__meta__" in obj or ("pipelines" in obj and "header_types" in obj))
 
 
 def translate(bmv2_json: dict, p4info=None) -> dict:

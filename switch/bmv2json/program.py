@@ -249,7 +249,7 @@ _END = object()
 class Translator:
     def __init__(self, j: dict, p4info):
         if not isinstance(j, dict) or "pipelines" not in j or "header_types" not in j:
-            raise Bmv2JsonError("not a BMv2 JSON (no 'header_types'/'pipelines')")
+            raise Bmv2JsonError("incomplete BMv2 JSON: no 'header_types' or 'pipelines'")
         self.j = j
         self.m = Model(j)
         self.ids = Ids(p4info)

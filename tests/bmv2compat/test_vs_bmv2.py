@@ -30,7 +30,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 _why = missing_tools("p4c", "simple_switch")
 pytestmark = [pytest.mark.root, pytest.mark.skipif(_why is not None, reason=_why or "")]
 
-TARGETS = ("bmv2", "checkmate-p4")
+TARGETS = ("bmv2", "checkmate-p4", "checkmate-json")
 DST, SRC = bytes.fromhex("000000000002"), bytes.fromhex("000000000001")
 
 

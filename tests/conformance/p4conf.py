@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import os
 import struct
 from pathlib import Path
 
@@ -24,41 +23,20 @@ DROP_PORT = 511
 
 #: ``CHECKMATE_FRONTEND=bmv2json`` runs the suite on real p4c's BMv2 JSON + P4Info, loaded
 #: through switch/bmv2json, instead of checkmate-p4c's IR (tests/bmv2compat/test_json_path.py)
-FRONTEND = os.environ.get("CHECKMATE_FRONTEND", "checkmate-p4c")
-
-
 @functools.lru_cache(maxsize=None)
 def compiled(name: str):
     """Compile programs/<name> once per test session."""
-    if FRONTEND == "bmv2json":
-        return _compiled_by_p4c(name)
+    from switch.bmv2json.p4c import P4cFailed, compile_with_p4c, frontend
+
+    if frontend() == "bmv2json":
+        try:
+            return compile_with_p4c(PROGRAMS / name)
+        except P4cFailed as e:
+            import pytest
+            pytest.skip(str(e))
     from switch.compiler import compile_file
 
     return compile_file(str(PROGRAMS / name))
-
-
-def _compiled_by_p4c(name: str):
-    import json
-    import subprocess
-    import tempfile
-    import types
-
-    import pytest
-    from google.protobuf import text_format
-    from p4.config.v1 import p4info_pb2
-
-    from switch.bmv2json import translate
-
-    out = Path(tempfile.mkdtemp(prefix="p4c-conf-"))
-    src = PROGRAMS / name
-    r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "--p4runtime-files",
-                        str(out / "p.p4info.txtpb"), "-o", str(out), str(src)], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"real p4c rejects {name}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
-    info = p4info_pb2.P4Info()
-    text_format.Parse((out / "p.p4info.txtpb").read_text(), info)
-    ir = translate(json.loads((out / (src.stem + ".json")).read_text()), info)
-    return types.SimpleNamespace(device_config=ir, p4info=info)
 
 
 class P4Info:
