@@ -46,12 +46,31 @@ class P4cProgram:
     p4info_path: Path
 
 
-def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
+def strip_source_info(x):
+    """The JSON without ``source_info`` (file paths and source fragments; the loader ignores
+    them) -- what tests keep as frozen p4c output."""
+    if isinstance(x, dict):
+        return {k: strip_source_info(v) for k, v in x.items() if k != "source_info"}
+    if isinstance(x, list):
+        return [strip_source_info(v) for v in x]
+    return x
+
+
+def load_p4c_output(json_path, p4info_path) -> P4cProgram:
+    """Translate a JSON + P4Info (text format) that p4c wrote earlier."""
     from google.protobuf import text_format
     from p4.config.v1 import p4info_pb2
 
     from . import translate
 
+    json_path, p4info_path = Path(json_path), Path(p4info_path)
+    j = json.loads(json_path.read_text())
+    info = p4info_pb2.P4Info()
+    text_format.Parse(p4info_path.read_text(), info)
+    return P4cProgram(translate(j, info), info, j, json_path, p4info_path)
+
+
+def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
     exe = p4c_path()
     if exe is None:
         raise P4cFailed("p4c is not installed (see ../shared/p4ref/README.md)")
@@ -64,8 +83,4 @@ def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
     if r.returncode != 0:
         err = [ln for ln in r.stderr.splitlines() if "error" in ln.lower()] or r.stderr.splitlines() or [""]
         raise P4cFailed(f"p4c rejects {src.name}: {err[0].strip()}")
-    json_path = out / f"{src.stem}.json"
-    j = json.loads(json_path.read_text())
-    info = p4info_pb2.P4Info()
-    text_format.Parse(p4info_path.read_text(), info)
-    return P4cProgram(translate(j, info), info, j, json_path, p4info_path)
+    return load_p4c_output(out / f"{src.stem}.json", p4info_path)

@@ -1,14 +1,17 @@
 """p4c -> checkmate-switch works as p4c -> simple_switch_grpc: p4c's BMv2 JSON and P4Info
 run on the embedded target (switch/bmv2json).
 
-* The conformance suite (tests/conformance, hand-derived expected outputs) and the
-  data-plane tests of p4src/checkmate.p4 (tests/dataplane/test_pipeline.py) run again with
-  every program compiled by real p4c and loaded from its JSON (``CHECKMATE_FRONTEND=bmv2json``).
+* The conformance suite (tests/conformance, hand-derived expected outputs) runs again with
+  every program compiled by real p4c and loaded from its JSON (``CHECKMATE_FRONTEND=bmv2json``):
+  from p4c's output kept in p4c_out/ (so CI without p4c covers the loader), which another
+  test keeps equal to what the installed p4c writes; the data-plane tests of
+  p4src/checkmate.p4 (tests/dataplane/test_pipeline.py) run on p4c's JSON too.
 * A running checkmate-switch takes p4c's JSON + P4Info through P4Runtime
   SetForwardingPipelineConfig, as a BMv2 controller sends them, and routes a frame with
   an entry written by ids from p4c's P4Info; GetForwardingPipelineConfig returns the JSON.
 
-Skipped without p4c (install ../shared/p4ref).  No root needed.
+The suite also runs on p4c's output kept in p4c_out/ (freeze.py), so CI covers the loader
+without p4c; the rest is skipped without p4c (install ../shared/p4ref).  No root needed.
 """
 from __future__ import annotations
 
@@ -25,26 +28,53 @@ import pytest
 from switch.bmv2json.p4c import compile_with_p4c, p4c_path
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(p4c_path() is None, reason="p4c not installed (install ../shared/p4ref)")
+needs_p4c = pytest.mark.skipif(p4c_path() is None, reason="p4c not installed (install ../shared/p4ref)")
 
 # conformance programs real p4c rejects (the suite's own extensions); they stay covered
 # by the checkmate-p4c run of the suite
 P4C_REJECTS = {"concat_sign.p4"}
 
 
-def test_conformance_and_dataplane_suites_on_p4c_json():
-    env = dict(os.environ, CHECKMATE_FRONTEND="bmv2json", PYTHONPATH=str(REPO),
-               PATH=f"{Path(p4c_path()).parent}:{os.environ.get('PATH', '')}")
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                        "tests/conformance", "tests/dataplane/test_pipeline.py"],
-                       cwd=REPO, env=env, capture_output=True, text=True, timeout=1200)
+def _run_suite(extra_env, paths, timeout):
+    env = dict(os.environ, CHECKMATE_FRONTEND="bmv2json", PYTHONPATH=str(REPO), **extra_env)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", *paths],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
     tail = r.stdout[-6000:]
     assert r.returncode == 0, f"suite failed on p4c's JSON:\n{tail}\n{r.stderr[-2000:]}"
     passed = int(re.search(r"(\d+) passed", tail).group(1))
+    return passed, re.findall(r"SKIPPED \[\d+\] .*", tail), tail
+
+
+def test_conformance_suite_on_frozen_p4c_json():
+    """Runs without p4c: the conformance suite on p4c's output kept in p4c_out/ (freeze.py)."""
+    passed, skips, tail = _run_suite({"CHECKMATE_P4C_FROZEN": "1"}, ["tests/conformance"], 600)
     assert passed >= 300, tail
-    # the only skips: programs p4c itself rejects
-    for line in re.findall(r"SKIPPED \[\d+\] .*", tail):
+    for line in skips:
         assert any(p in line for p in P4C_REJECTS), f"unexpected skip: {line}"
+
+
+@needs_p4c
+def test_frozen_p4c_output_is_current():
+    """p4c_out/ equals what the installed p4c writes for the current programs (else rerun freeze.py)."""
+    from freeze import OUT, PROGRAMS, frozen_pair
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = [p.name for p in sorted(PROGRAMS.glob("*.p4")) if p.name not in P4C_REJECTS]
+    with ThreadPoolExecutor(2) as ex:  # p4c runs as a subprocess: two at a time on 2 cores
+        fresh = dict(zip(names, ex.map(frozen_pair, names)))
+    stale = [n for n, (jtext, ptext) in fresh.items()
+             if (OUT / f"{Path(n).stem}.json").read_text() != jtext
+             or (OUT / f"{Path(n).stem}.p4info.txtpb").read_text() != ptext]
+    assert not stale, f"p4c_out/ is stale for {stale}: run `PYTHONPATH=. python tests/bmv2compat/freeze.py`"
+
+
+@needs_p4c
+def test_dataplane_suite_on_p4c_json():
+    """tests/dataplane/test_pipeline.py with p4src/checkmate.p4 compiled by real p4c."""
+    passed, skips, tail = _run_suite({"PATH": f"{Path(p4c_path()).parent}:{os.environ.get('PATH', '')}"},
+                                     ["tests/dataplane/test_pipeline.py"], 600)
+    assert passed >= 10 and not skips, tail
 
 
 def _p4rt(addr):
@@ -55,6 +85,7 @@ def _p4rt(addr):
     return ch, p4runtime_pb2_grpc.P4RuntimeStub(ch)
 
 
+@needs_p4c
 def test_set_pipeline_with_p4c_json_over_p4runtime(tmp_path):
     from p4.v1 import p4runtime_pb2 as P
 
