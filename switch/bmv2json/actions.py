@@ -62,12 +62,16 @@ class PrimitiveGen:
             if dst["t"][0] in ("header", "stack"):
                 return [{"s": "assign", "l": dst, "r": src}]
             return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
+        if op == "assign_VL":
+            return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op in ("assign_header", "assign_header_stack"):
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op in ("add_header", "remove_header"):
             h = X(a[0])
-            nbytes = sum(w for _, w, _ in m.htypes[h["t"][1]]) // 8
-            return [{"s": "setvalid", "h": h, "v": op == "add_header", "bytes": nbytes, "siblings": []}]
+            vb = m.varbit.get(h["t"][1])
+            nbytes = sum(w for n, w, _ in m.htypes[h["t"][1]] if n != vb) // 8
+            sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" and op == "add_header" else []
+            return [{"s": "setvalid", "h": h, "v": op == "add_header", "bytes": nbytes, "siblings": sib}]
         if op == "mark_to_drop":
             inst = a[0]["value"] if a else "standard_metadata"
             if inst == "standard_metadata":

@@ -91,14 +91,21 @@ class Model:
         self.j = j
         self.htypes: dict[str, list] = {}      # type -> [(p4name, width|None, signed)]
         self.fpy: dict[tuple[str, str], str] = {}  # (type, p4 field) -> py field
+        self.varbit: dict[str, str] = {}  # header type -> its varbit field (p4 name)
         for ht in j.get("header_types", []):
             fields, used = [], set()
-            for f in ht["fields"]:
+            fixed = sum(int(f[1]) for f in ht["fields"] if f[1] != "*")
+            for k, f in enumerate(ht["fields"]):
                 name, w = f[0], f[1]
                 signed = bool(f[2]) if len(f) > 2 else False
-                if w == "*":
-                    raise Bmv2JsonError(f"header type '{ht['name']}': varbit field '{name}' is not supported "
-                                        f"by the BMv2 JSON loader (compile with checkmate-p4c)")
+                if w == "*":  # varbit: at most max_length bytes for the whole header
+                    if k != len(ht["fields"]) - 1 or name in self.varbit.values() or "max_length" not in ht:
+                        raise Bmv2JsonError(f"header type '{ht['name']}': varbit field '{name}' must be the last "
+                                            f"field of a header with max_length (BMv2 JSON loader)")
+                    w = int(ht["max_length"]) * 8 - fixed
+                    if w <= 0:
+                        raise Bmv2JsonError(f"header type '{ht['name']}': max_length leaves no room for '{name}'")
+                    self.varbit[ht["name"]] = name
                 py = pyname(name)
                 while py in used:
                     py += "_"
@@ -121,9 +128,19 @@ class Model:
                 if inst is None:
                     raise Bmv2JsonError(f"header stack '{s['name']}': no header with id {hid}")
                 self.stack_of[inst["name"]] = (s["name"], i)
-        if j.get("header_unions") or j.get("header_union_stacks"):
-            raise Bmv2JsonError("header unions are not supported by the BMv2 JSON loader "
+        if j.get("header_union_stacks"):
+            raise Bmv2JsonError("header union stacks are not supported by the BMv2 JSON loader "
                                 "(compile with checkmate-p4c)")
+        # header unions: their members are plain header instances; making one valid
+        # (extract, add_header) invalidates the others, as BMv2's union membership does
+        self.unions: dict[str, list[str]] = {}
+        self.union_of: dict[str, str] = {}
+        by_id = {h["id"]: h["name"] for h in j.get("headers", [])}
+        for u in j.get("header_unions", []):
+            members = [by_id[i] for i in u["header_ids"]]
+            self.unions[u["name"]] = members
+            for mname in members:
+                self.union_of[mname] = u["name"]
         self.hpy: dict[str, str] = {}       # header instance / stack -> field of bm_headers
         self.mpy: dict[tuple[str, str], str] = {}  # (meta instance, field) -> field of bm_meta
         self.sm_fields: list[tuple[str, int]] = list(STANDARD_FIELDS)
@@ -157,11 +174,12 @@ class Model:
         out = {}
         for name, fields in self.htypes.items():
             if any(h["header_type"] == name and not h.get("metadata") for h in self.instances.values()):
-                total = sum(w for _, w, _ in fields)
+                vb = self.varbit.get(name)
+                total = sum(w for n, w, _ in fields if n != vb)
                 if total % 8:
                     raise Bmv2JsonError(f"header type '{name}' is {total} bits, not a whole number of bytes")
                 out[name] = {"fields": [[self.fpy[(name, n)], w, s] for n, w, s in fields],
-                             "bytes": total // 8, "varbit": None}
+                             "bytes": total // 8, "varbit": self.fpy[(name, vb)] if vb else None}
         return out
 
     def ir_structs(self) -> dict:
@@ -205,6 +223,11 @@ class Model:
         return {"op": "field", "base": HDR_VAR, "f": self.hpy[name],
                 "t": ["stack", s["header_type"], len(s["header_ids"])]}
 
+    def siblings(self, inst: str) -> list:
+        """The other members of the union ``inst`` belongs to (IR header expressions)."""
+        u = self.union_of.get(inst)
+        return [self.header(m) for m in self.unions[u] if m != inst] if u else []
+
     def field(self, inst: str, fname: str) -> dict:
         h = self.instances.get(inst)
         if h is None:
@@ -218,6 +241,8 @@ class Model:
             return {"op": "field", "base": SM_VAR, "f": fname, "t": ["bit", w]}
         w, signed = self._field_type(h["header_type"], fname)
         t = ["int" if signed else "bit", w]
+        if self.varbit.get(h["header_type"]) == fname:
+            t = ["varbit", w]
         if h.get("metadata"):
             return {"op": "field", "base": META_VAR, "f": self.mpy[(inst, fname)], "t": t}
         return {"op": "field", "base": self.header(inst), "f": self.fpy[(h["header_type"], fname)], "t": t}
@@ -263,7 +288,7 @@ class Model:
         raise Bmv2JsonError(f"expression of type {t!r} is not supported")
 
     def op(self, e, params, locals_) -> dict:
-        if e.get("type") == "expression":  # nested wrapper
+        if "op" not in e and "type" in e:  # an expression wrapping a plain value (extract_VL's length)
             return self.expr(e, params, locals_)
         o = e["op"]
         left, right = e.get("left"), e.get("right")
@@ -281,6 +306,14 @@ class Model:
             return cast(self.boolean(X(right)), ["bit", 1])
         if o == "valid":
             return {"op": "isvalid", "h": X(right), "t": BOOL}
+        if o == "valid_union":
+            if right.get("type") != "header_union" or right.get("value") not in self.unions:
+                raise Bmv2JsonError(f"valid_union of {right!r}: not a header union")
+            out = None
+            for mname in self.unions[right["value"]]:
+                v = {"op": "isvalid", "h": self.header(mname), "t": BOOL}
+                out = v if out is None else {"op": "bin", "o": "||", "a": out, "b": v, "t": BOOL}
+            return out if out is not None else const(False, BOOL)
         if o == "?":
             return {"op": "cond", "c": self.boolean(X(e["cond"])), "a": self.num(X(left)),
                     "b": self.num(X(right)), "t": LIT}

@@ -109,7 +109,7 @@ class Externs:
             t = el.get("type")
             if t == "field":
                 e = self.m.field(*el["value"])
-                out.append([e, e["t"][1]])
+                out.append([e, None if e["t"][0] == "varbit" else e["t"][1]])
             elif t == "hexstr":
                 w = int(el.get("bitwidth", 0))
                 if w <= 0:
@@ -426,11 +426,16 @@ class Translator:
             t, v = a[0]["type"], a[0]["value"]
             if t == "regular":
                 h = m.header(v)
-                return [{"s": "extract", "h": h, "hdr": h["t"][1], "siblings": []}]
+                return [{"s": "extract", "h": h, "hdr": h["t"][1], "siblings": m.siblings(v)}]
             if t == "stack":
                 st = m.stack(v)
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
             raise Bmv2JsonError(f"{where}: extract of a {t} is not supported")
+        if kind == "extract_VL":
+            h = m.header(a[0]["value"])
+            if h["t"][1] not in m.varbit:
+                raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
+            return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]
         if kind == "set":
             dst = m.expr(a[0])
             src = a[1]

@@ -46,8 +46,8 @@ def test_ids_come_from_p4info_and_hidden_objects_get_private_ids():
 
 
 @pytest.mark.parametrize("mutate, words", [
-    (lambda j: j.__setitem__("header_unions", [{"name": "u", "id": 0, "union_type": "u_t", "header_ids": []}]),
-     ["header unions"]),
+    (lambda j: j.__setitem__("header_union_stacks", [{"name": "us", "id": 0, "union_type": "u_t",
+                                                       "header_union_ids": []}]), ["header union stacks"]),
     (lambda j: j["pipelines"][0]["tables"][0].__setitem__("type", "indirect"), ["table", "indirect"]),
     (lambda j: j["actions"][-1]["primitives"].append({"op": "frobnicate", "parameters": []}),
      ["action", "frobnicate"]),
