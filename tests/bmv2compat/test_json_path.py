@@ -30,9 +30,6 @@ from switch.bmv2json.p4c import compile_with_p4c, p4c_path
 REPO = Path(__file__).resolve().parents[2]
 needs_p4c = pytest.mark.skipif(p4c_path() is None, reason="p4c not installed (install ../shared/p4ref)")
 
-# conformance programs real p4c rejects (the suite's own extensions); they stay covered
-# by the checkmate-p4c run of the suite
-P4C_REJECTS = {"concat_sign.p4"}
 
 
 def _run_suite(extra_env, paths, timeout):
@@ -45,27 +42,32 @@ def _run_suite(extra_env, paths, timeout):
     return passed, re.findall(r"SKIPPED \[\d+\] .*", tail), tail
 
 
-def test_conformance_suite_on_frozen_p4c_json():
-    """Runs without p4c: the conformance suite on p4c's output kept in p4c_out/ (freeze.py)."""
-    passed, skips, tail = _run_suite({"CHECKMATE_P4C_FROZEN": "1"}, ["tests/conformance"], 600)
-    assert passed >= 300, tail
+def test_conformance_and_pipeline_suites_on_frozen_p4c_json():
+    """Runs without p4c: tests/conformance and tests/pipeline on p4c's output kept in
+    p4c_out/ (freeze.py); the only skips are programs p4c rejects."""
+    passed, skips, tail = _run_suite({"CHECKMATE_P4C_FROZEN": "1"}, ["tests/conformance", "tests/pipeline"], 600)
+    assert passed >= 360, tail
     for line in skips:
-        assert any(p in line for p in P4C_REJECTS), f"unexpected skip: {line}"
+        assert "no frozen p4c output" in line, f"unexpected skip: {line}"
 
 
 @needs_p4c
 def test_frozen_p4c_output_is_current():
     """p4c_out/ equals what the installed p4c writes for the current programs (else rerun freeze.py)."""
-    from freeze import OUT, PROGRAMS, frozen_pair
-
     from concurrent.futures import ThreadPoolExecutor
 
-    names = [p.name for p in sorted(PROGRAMS.glob("*.p4")) if p.name not in P4C_REJECTS]
+    from freeze import SETS, frozen_pair
+
+    frozen = {}
+    for programs, out in SETS:
+        for js in out.glob("*.json"):
+            frozen[programs / f"{js.stem}.p4"] = js
+    missing = [str(src) for src in frozen if not src.exists()]
     with ThreadPoolExecutor(2) as ex:  # p4c runs as a subprocess: two at a time on 2 cores
-        fresh = dict(zip(names, ex.map(frozen_pair, names)))
-    stale = [n for n, (jtext, ptext) in fresh.items()
-             if (OUT / f"{Path(n).stem}.json").read_text() != jtext
-             or (OUT / f"{Path(n).stem}.p4info.txtpb").read_text() != ptext]
+        fresh = dict(zip(frozen, ex.map(frozen_pair, frozen)))
+    stale = missing + [src.name for src, (jtext, ptext) in fresh.items()
+                       if frozen[src].read_text() != jtext
+                       or frozen[src].with_suffix("").with_suffix(".p4info.txtpb").read_text() != ptext]
     assert not stale, f"p4c_out/ is stale for {stale}: run `PYTHONPATH=. python tests/bmv2compat/freeze.py`"
 
 
