@@ -15,10 +15,9 @@ bugs (checkmate-p4c) from runtime bugs (switch/runtime).
 * :mod:`.program` -- parser, deparser, checksums, tables, the ingress/egress control graphs
   (tables and conditionals rejoined into structured statements), externs, digests.
 
-Not supported (a :class:`Bmv2JsonError` names the object): varbit fields, header unions,
-parser value sets, action profiles/selectors, direct meters, deparser primitives,
-``action_calls`` pipeline nodes, saturating casts.  For those, compile the program with
-``checkmate-p4c``.  The JSON is never executed: every name becomes a checked identifier
+Not supported (a :class:`Bmv2JsonError` names the object): header union stacks, value
+sets on tuple keys, deparser primitives, ``action_calls`` pipeline nodes, ``assign_union``.
+For those, compile the program with ``checkmate-p4c``.  The JSON is never executed: every name becomes a checked identifier
 and the IR goes through :func:`switch.compiler.ir_check.validate_device_config` in the
 pipeline loader.
 """

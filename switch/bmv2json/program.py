@@ -30,7 +30,7 @@ class Ids:
     def __init__(self, p4info):
         self.by_kind: dict[str, dict] = {}
         for kind in ("tables", "actions", "counters", "direct_counters", "meters", "direct_meters",
-                     "registers", "digests"):
+                     "registers", "digests", "action_profiles", "value_sets"):
             self.by_kind[kind] = {o.preamble.name: o for o in getattr(p4info, kind)} if p4info else {}
         self.next_hidden = 1
 
@@ -260,6 +260,14 @@ class Translator:
         self.actions: dict[int, dict] = {}   # json id -> IR action
         self.tables: dict[str, dict] = {}
         self.block_names = {"ingress": "ingress", "egress": "egress"}
+        self.profiles: list[dict] = []       # IR action profiles
+        self.pipe_profiles = [p for pipe in j.get("pipelines", []) for p in pipe.get("action_profiles", [])]
+        self.vsets: dict[str, dict] = {}     # IR value sets by BMv2 name
+        for vs in j.get("parse_vsets", []):
+            vid, alias = self.ids.id("value_sets", vs["name"])
+            self.vsets[vs["name"]] = {"name": vs["name"], "id": vid, "alias": alias, "py": pyname(vs["name"], "VS_"),
+                                      "width": int(vs["compressed_bitwidth"]), "size": int(vs["max_size"]),
+                                      "annos": []}
 
     # ---------------------------------------------------------------- actions
     def action(self, jid: int) -> dict:
@@ -284,15 +292,29 @@ class Translator:
         spec["body"] = self.prims.body(a.get("primitives", []), refs, f"action '{a['name']}'")
         return spec
 
+    def empty_action(self) -> dict:
+        """An action that does nothing (``NoAction`` when the JSON has it)."""
+        for jid, a in self.actions_json.items():
+            if a["name"] == "NoAction" and not a.get("primitives") and not a.get("runtime_data"):
+                return self.action(jid)
+        if -1 not in self.actions:
+            aid, _alias = self.ids.id("actions", "$miss")
+            self.actions[-1] = {"name": "miss_nop", "id": aid, "alias": "miss_nop", "params": [], "all_params": [],
+                                "body": [], "annos": [], "control": "ingress"}
+        return self.actions[-1]
+
     # ----------------------------------------------------------------- tables
     def table(self, t: dict, block: str) -> str:
         name = t["name"]
         if name in self.tables:
             return name
-        if t.get("type", "simple") != "simple":
-            raise Bmv2JsonError(f"table '{name}': {t.get('type')} tables (action profiles/selectors) are not "
-                                f"supported by the BMv2 JSON loader")
+        ttype = t.get("type", "simple")
+        if ttype not in ("simple", "indirect", "indirect_ws"):
+            raise Bmv2JsonError(f"table '{name}': table type {ttype!r} is not supported")
         tid, alias = self.ids.id("tables", name)
+        impl, sel_keys = None, []
+        if ttype != "simple":
+            impl, sel_keys = self.action_profile(t, tid)
         info = self.ids.get("tables", name)
         mf = {f.name: f for f in info.match_fields} if info is not None else {}
         keys = []
@@ -326,7 +348,10 @@ class Translator:
                          "annos": [], "bound": []})
         de = t.get("default_entry")
         default = None
-        if de is not None:
+        if de is None:
+            # indirect tables have no default entry in the JSON: a miss runs nothing
+            default = {"action": self.empty_action()["id"], "params": [], "const": False}
+        else:
             a = self.action(de["action_id"])
             const_default = bool(de.get("action_const")) if info is None else bool(info.const_default_action_id)
             default = {"action": a["id"], "params": [hexint(v) for v in de.get("action_data", [])],
@@ -364,9 +389,32 @@ class Translator:
             "name": name, "id": tid, "alias": alias, "size": int(t.get("max_size", 1024)), "keys": keys,
             "actions": acts, "default": default, "const_entries": const_entries, "is_const": is_const,
             "direct_counter": dc["id"] if dc else None, "direct_meter": dm["id"] if dm else None, "annos": [],
-            "support_timeout": bool(t.get("support_timeout")), "control": block, "implementation_id": None,
-            "selector_keys": []}
+            "support_timeout": bool(t.get("support_timeout")), "control": block, "implementation_id": impl,
+            "selector_keys": sel_keys}
         return name
+
+    def action_profile(self, t: dict, tid: int):
+        """(IR action profile id, selector keys) of an indirect table.  p4c's JSON has no
+        selector output width, so the whole hash picks the member (width 64: no mask)."""
+        pname = t.get("action_profile")
+        prof = next((p for p in self.pipe_profiles if p["name"] == pname), None)
+        if prof is None:
+            raise Bmv2JsonError(f"table '{t['name']}': unknown action profile '{pname}'")
+        spec = next((p for p in self.profiles if p["name"] == pname), None)
+        if spec is None:
+            pid, alias = self.ids.id("action_profiles", pname)
+            sel = prof.get("selector")
+            spec = {"name": pname, "id": pid, "alias": alias, "size": int(prof.get("max_size", 0)),
+                    "with_selector": sel is not None, "algo": sel["algo"] if sel else None,
+                    "width": 64 if sel else 0, "annos": [], "table_ids": []}
+            self.profiles.append(spec)
+        spec["table_ids"].append(tid)
+        keys = []
+        if prof.get("selector"):
+            keys = self.ext.field_list(prof["selector"]["input"], f"action selector '{pname}'")
+            if "payload" in keys or any(w is None for _e, w in keys):
+                raise Bmv2JsonError(f"action selector '{pname}': payload/varbit inputs are not supported")
+        return spec["id"], keys
 
     @staticmethod
     def _const_match(key: dict, mk: dict, table: str):
@@ -488,8 +536,16 @@ class Translator:
             if t == "default":
                 cases.append({"keysets": [{"k": "default"}], "to": to(tr)})
                 continue
+            if t == "parse_vset":
+                vs = self.vsets.get(tr.get("value"))
+                if vs is None:
+                    raise Bmv2JsonError(f"{where}: unknown parser value set {tr.get('value')!r}")
+                if len(keys) != 1 or tr.get("mask") is not None:
+                    raise Bmv2JsonError(f"{where}: a value set on a tuple or masked key is not supported")
+                cases.append({"keysets": [{"k": "vset", "obj": vs["py"]}], "to": to(tr)})
+                continue
             if t != "hexstr":
-                raise Bmv2JsonError(f"{where}: transition of type {t!r} (value sets) is not supported")
+                raise Bmv2JsonError(f"{where}: transition of type {t!r} is not supported")
             vals = self._split(hexint(tr["value"]), widths)
             masks = self._split(hexint(tr["mask"]), widths) if tr.get("mask") is not None else None
             ks = []
@@ -589,7 +645,8 @@ class Translator:
             "headers": self.m.ir_headers(), "structs": self.m.ir_structs(),
             "header_fields": {t: [f[0] for f in h["fields"]] for t, h in self.m.ir_headers().items()},
             "errors": [n for n, _c in errors], "enums": {}, "field_lists": field_lists, "blocks": blocks,
-            "subcontrols": [], "subparsers": [], "action_profiles": [], "value_sets": [],
+            "subcontrols": [], "subparsers": [], "action_profiles": self.profiles,
+            "value_sets": list(self.vsets.values()),
             "actions": list(self.actions.values()), "tables": list(self.tables.values()),
             "counters": self.ext.ir["counters"], "registers": self.ext.ir["registers"],
             "meters": self.ext.ir["meters"],

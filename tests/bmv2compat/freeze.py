@@ -3,7 +3,8 @@
 ``python tests/bmv2compat/freeze.py`` (with p4c installed, PYTHONPATH=repo root) rewrites
 ``p4c_out/<program>.json`` (the BMv2 JSON without ``source_info``, compact) and
 ``p4c_out/<program>.p4info.txtpb`` for every program of tests/conformance/programs (and
-``p4c_out/pipeline/...`` for tests/pipeline/programs) that p4c accepts, so the BMv2 JSON loader is exercised in CI even where p4c is not installed
+``p4c_out/pipeline/...`` for tests/pipeline/programs, ``p4c_out/bmv2compat/...`` for this
+directory's programs) that p4c accepts, so the BMv2 JSON loader is exercised in CI even where p4c is not installed
 (``CHECKMATE_P4C_FROZEN=1``, see test_json_path.py).  test_json_path.py checks that the
 frozen files still equal what p4c writes, whenever p4c is there.
 """
@@ -20,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "p4c_out"
 PROGRAMS = HERE.parent / "conformance" / "programs"
 #: (program directory, where its frozen output goes)
-SETS = [(PROGRAMS, OUT), (HERE.parent / "pipeline" / "programs", OUT / "pipeline")]
+SETS = [(PROGRAMS, OUT), (HERE.parent / "pipeline" / "programs", OUT / "pipeline"),
+        (HERE / "programs", OUT / "bmv2compat")]
 
 
 def frozen_pair(src):
