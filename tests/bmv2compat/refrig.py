@@ -191,3 +191,65 @@ class Rig:
                 out[n].extend(frames_in)
                 got += len(frames_in)
         return out
+
+
+class Bmv2Grpc(_Proc):
+    """``simple_switch_grpc --no-p4`` on the rig's interfaces; ``addr`` is its P4Runtime address."""
+
+    def __init__(self, rig: "Rig", timeout: float = 20.0):
+        import grpc
+        port = _free_tcp_port()
+        self.addr = f"127.0.0.1:{port}"
+        argv = [tool("simple_switch_grpc"), "--no-p4", "--device-id", "0", "--thrift-port", str(_free_tcp_port()),
+                "--notifications-addr", f"ipc:///tmp/refrig-{os.getpid()}-{port}.ipc"]
+        for n, (sw, _h) in rig.ifaces.items():
+            argv += ["-i", f"{n}@{sw}"]
+        super().__init__(argv + ["--", "--grpc-server-addr", self.addr])
+        ch = grpc.insecure_channel(self.addr)
+        try:
+            grpc.channel_ready_future(ch).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            log = self.logtext()
+            self.stop()
+            raise AssertionError(f"simple_switch_grpc did not start:\n{log}") from None
+        finally:
+            ch.close()
+
+
+def p4runtime_program(addr: str, p4info, device_config: bytes, updates=()) -> None:
+    """SetForwardingPipelineConfig, then one Write of ``updates`` (p4.v1.Update list); no
+    arbitration (both PI and checkmate-switch accept that while no controller is connected)."""
+    import grpc
+    from p4.v1 import p4runtime_pb2 as P
+    from p4.v1 import p4runtime_pb2_grpc
+
+    ch = grpc.insecure_channel(addr)
+    try:
+        stub = p4runtime_pb2_grpc.P4RuntimeStub(ch)
+        req = P.SetForwardingPipelineConfigRequest(device_id=0, action=P.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
+        req.config.p4info.CopyFrom(p4info)
+        req.config.p4_device_config = device_config
+        stub.SetForwardingPipelineConfig(req, timeout=30)
+        for u in updates:  # one per request: the order matters (members before groups before entries)
+            try:
+                stub.Write(P.WriteRequest(device_id=0, updates=[u]), timeout=10)
+            except grpc.RpcError as e:
+                raise AssertionError(f"Write refused by {addr}: {e.code().name} {_p4rt_errors(e)}\n{u}") from None
+    finally:
+        ch.close()
+
+
+def _p4rt_errors(e) -> str:
+    """The per-update p4.v1.Error messages of a failed Write (grpc-status-details-bin)."""
+    from google.rpc import status_pb2
+    from p4.v1 import p4runtime_pb2 as P
+    for k, v in e.trailing_metadata() or ():
+        if k == "grpc-status-details-bin":
+            st = status_pb2.Status.FromString(v)
+            out = []
+            for d in st.details:
+                err = P.Error()
+                d.Unpack(err)
+                out.append(f"{err.canonical_code}:{err.message}")
+            return "; ".join(out)
+    return e.details()

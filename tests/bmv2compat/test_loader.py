@@ -149,7 +149,7 @@ def test_action_profiles_selectors_and_value_sets():
     """Indirect tables and parser value sets from p4c's JSON.  A group member is picked by
     the selector's hash (crc16 over eth.src) modulo the group size, in member order, as the
     runtime does for checkmate-p4c -- with the full hash, since p4c's JSON carries no output
-    width (not yet compared with BMv2's choice); the value set matches in the parser."""
+    width (test_vs_bmv2.py compares the choice with BMv2); the value set matches in the parser."""
     from switch.runtime import Pipeline
     from switch.runtime.externs import hash_value
 

@@ -21,7 +21,7 @@ import struct
 
 import pytest
 
-from refrig import Bmv2, Checkmate, Rig, missing_tools, p4c_compile
+from refrig import Bmv2, Bmv2Grpc, Checkmate, Rig, missing_tools, p4c_compile, p4runtime_program
 
 from pathlib import Path
 
@@ -40,7 +40,7 @@ def eth(t: int) -> bytes:
 
 @pytest.fixture(scope="module")
 def rig():
-    with Rig(ports=(1, 2), tag=f"cv{__import__('os').getpid() % 10000}") as r:
+    with Rig(ports=(1, 2, 3), tag=f"cv{__import__('os').getpid() % 10000}") as r:
         yield r
 
 
@@ -84,7 +84,7 @@ def test_vlan_tag_survives_af_packet_ports(rig, tmp_path):
     frames = [(1, tagged), (1, qinq), (1, untagged)]
     out = assert_same(run_all(rig, tmp_path, "vlan.p4", frames, expect=1))
     got = out[2]
-    assert len(got) == 3 and out[1] == []
+    assert len(got) == 3 and out[1] == [] and out[3] == []
     # tagged: eth + vlan (pcp 5, vid 0x123) + res(a=1, b=0x23, c=0x0800) + payload
     assert got[0] == tagged[:18] + bytes([1, 0x23]) + b"\x08\x00" + payload
     assert got[1] == qinq[:18] + bytes([1, 0x42]) + b"\x08\x00" + payload
@@ -115,3 +115,86 @@ def test_resubmit_and_recirculate_reset_standard_metadata(rig, tmp_path):
     # recirculate: ingress_port 0, RECIRC 4, the deparsed length, kept preserved
     assert info[1] == (0, 4, n, 0x101, 0, 0, 0)
     assert out[2] == eth(0x0003) + pad
+
+
+def _profile_updates(p4info):
+    """P4Runtime writes (by name, ids from ``p4info``) for profiles_vsets.p4: a 3-member
+    selector group, a direct member and an action-profile member."""
+    from p4.v1 import p4runtime_pb2 as P
+
+    def obj(kind, name):
+        return next(o for o in getattr(p4info, kind) if o.preamble.name == name)
+    fwd, mark = obj("actions", "I.fwd"), obj("actions", "I.mark")
+    sel, prof = obj("action_profiles", "I.sel").preamble.id, obj("action_profiles", "I.prof").preamble.id
+    ups = []
+
+    def member(prof_id, mid, action, value):
+        m = P.ActionProfileMember(action_profile_id=prof_id, member_id=mid)
+        m.action.action_id = action.preamble.id
+        m.action.params.add(param_id=action.params[0].id, value=value)
+        ups.append(P.Update(type=P.Update.INSERT, entity=P.Entity(action_profile_member=m)))
+    for mid, port in ((1, 1), (2, 2), (3, 3)):
+        member(sel, mid, fwd, bytes([port]))
+    member(prof, 5, mark, b"\x55")
+    g = P.ActionProfileGroup(action_profile_id=sel, group_id=10, max_size=3)
+    for mid in (1, 2, 3):
+        g.members.add(member_id=mid, weight=1)
+    ups.append(P.Update(type=P.Update.INSERT, entity=P.Entity(action_profile_group=g)))
+
+    def entry(table, value, **target):
+        t = obj("tables", table)
+        te = P.TableEntry(table_id=t.preamble.id)
+        te.match.add(field_id=t.match_fields[0].id).exact.value = value
+        if "group" in target:
+            te.action.action_profile_group_id = target["group"]
+        else:
+            te.action.action_profile_member_id = target["member"]
+        ups.append(P.Update(type=P.Update.INSERT, entity=P.Entity(table_entry=te)))
+    entry("I.t", b"\x08\x00", group=10)
+    entry("I.t", b"\x08\x01", member=2)
+    entry("I.t2", b"\xaa", member=5)
+    return ups  # no value set: BMv2's P4Runtime answers "ValueSet writes are not supported yet"
+
+
+def test_action_selector_and_profile_match_bmv2(rig, tmp_path):
+    """The group member the selector picks for each flow: simple_switch_grpc (P4Runtime
+    writes, frames over veths) against the embedded pipeline in process, on p4c's JSON and
+    on checkmate-p4c's IR.  (In process because checkmate-switch's P4Runtime server does not
+    take action-profile writes yet -- docs/SWITCH.md.)"""
+    from switch.bmv2json.p4c import load_p4c_output
+    from switch.compiler import compile_file
+    from switch.runtime import Pipeline
+
+    src = PROGRAMS / "profiles_vsets.p4"
+    js, p4info_path = p4c_compile(src, tmp_path / "p4c")
+    theirs = load_p4c_output(js, p4info_path)
+    dst = bytes.fromhex("0000000000aa")
+    frames = [(1, dst + bytes([2, 0, 0, 0, k, 7 * k]) + b"\x08\x00") for k in range(16)]
+    frames += [(1, dst + bytes(6) + b"\x08\x01")]
+    res = {}
+    sw = Bmv2Grpc(rig)
+    try:
+        p4runtime_program(sw.addr, theirs.p4info, js.read_bytes(), _profile_updates(theirs.p4info))
+        res["bmv2"] = out = {n: [] for n in rig.hosts}
+        for frame in frames:
+            for port, got in rig.exchange([frame], 1, timeout=5).items():
+                out[port] += got
+    finally:
+        sw.stop()
+    for target, prog in (("checkmate-json", theirs), ("checkmate-p4", compile_file(str(src)))):
+        pl = Pipeline(prog.device_config)
+        for mid, port in ((1, 1), (2, 2), (3, 3)):
+            pl.add_member("I.sel", mid, "I.fwd", {"p": port})
+        pl.add_group("I.sel", 10, [1, 2, 3])
+        pl.add_member("I.prof", 5, "I.mark", {"v": 0x55})
+        pl.insert_indirect("I.t", {"hdr.eth.type": 0x0800}, group_id=10)
+        pl.insert_indirect("I.t", {"hdr.eth.type": 0x0801}, member_id=2)
+        pl.insert_indirect("I.t2", {"hdr.eth.dst": 0xAA}, member_id=5)
+        res[target] = out = {n: [] for n in rig.hosts}
+        for port, frame in frames:
+            for eport, data in pl.process(port, frame):
+                out[eport].append(data)
+    out = assert_same(res)
+    assert sum(len(v) for v in out.values()) == 17
+    assert len([p for p, v in out.items() if v]) >= 2  # the group spreads flows over members
+    assert dst + bytes(6) + b"\x08\x01\x00\x55" in out[2]  # member 2 (port 2), t2 member 5 marks 0x55
