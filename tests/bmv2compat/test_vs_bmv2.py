@@ -157,10 +157,9 @@ def _profile_updates(p4info):
 
 
 def test_action_selector_and_profile_match_bmv2(rig, tmp_path):
-    """The group member the selector picks for each flow: simple_switch_grpc (P4Runtime
-    writes, frames over veths) against the embedded pipeline in process, on p4c's JSON and
-    on checkmate-p4c's IR.  (In process because checkmate-switch's P4Runtime server does not
-    take action-profile writes yet -- docs/SWITCH.md.)"""
+    """The group member the selector picks for each flow: the same P4Runtime writes and
+    frames (over veths) to simple_switch_grpc and to checkmate-switch on p4c's JSON, and
+    the embedded pipeline in process on checkmate-p4c's IR.  Members and groups read back."""
     from switch.bmv2json.p4c import load_p4c_output
     from switch.compiler import compile_file
     from switch.runtime import Pipeline
@@ -181,7 +180,18 @@ def test_action_selector_and_profile_match_bmv2(rig, tmp_path):
                 out[port] += got
     finally:
         sw.stop()
-    for target, prog in (("checkmate-json", theirs), ("checkmate-p4", compile_file(str(src)))):
+    sw = Checkmate(rig, "--no-p4")
+    try:
+        ups = _profile_updates(theirs.p4info)
+        p4runtime_program(sw.info["grpc"], theirs.p4info, js.read_bytes(), ups)
+        res["checkmate-json"] = out = {n: [] for n in rig.hosts}
+        for frame in frames:
+            for port, got in rig.exchange([frame], 1, timeout=5).items():
+                out[port] += got
+        _check_profile_reads(sw.info["grpc"], ups)
+    finally:
+        sw.stop()
+    for target, prog in (("checkmate-p4", compile_file(str(src))),):
         pl = Pipeline(prog.device_config)
         for mid, port in ((1, 1), (2, 2), (3, 3)):
             pl.add_member("I.sel", mid, "I.fwd", {"p": port})
@@ -198,3 +208,24 @@ def test_action_selector_and_profile_match_bmv2(rig, tmp_path):
     assert sum(len(v) for v in out.values()) == 17
     assert len([p for p, v in out.items() if v]) >= 2  # the group spreads flows over members
     assert dst + bytes(6) + b"\x08\x01\x00\x55" in out[2]  # member 2 (port 2), t2 member 5 marks 0x55
+
+
+def _check_profile_reads(addr, ups):
+    """Every member and group written reads back as written (but max_size)."""
+    import grpc
+    from p4.v1 import p4runtime_pb2 as P
+    from p4.v1 import p4runtime_pb2_grpc
+    ch = grpc.insecure_channel(addr)
+    try:
+        stub = p4runtime_pb2_grpc.P4RuntimeStub(ch)
+        req = P.ReadRequest(device_id=0)
+        req.entities.add().action_profile_member.SetInParent()
+        req.entities.add().action_profile_group.SetInParent()
+        got = [e for r in stub.Read(req, timeout=10) for e in r.entities]
+    finally:
+        ch.close()
+    want = [u.entity for u in ups if u.entity.WhichOneof("entity") in ("action_profile_member", "action_profile_group")]
+    for e in want:  # a group's max_size is checked on write, not kept
+        e.action_profile_group.ClearField("max_size") if e.WhichOneof("entity") == "action_profile_group" else None
+    assert sorted(e.SerializeToString(deterministic=True) for e in got) == \
+        sorted(e.SerializeToString(deterministic=True) for e in want)
