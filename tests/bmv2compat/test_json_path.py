@@ -140,3 +140,51 @@ def test_set_pipeline_with_p4c_json_over_p4runtime(tmp_path):
         proc.terminate()
         proc.wait(10)
         host.close()
+
+
+def test_action_profiles_over_p4runtime_without_p4c(tmp_path):
+    """checkmate-switch takes action-profile members, groups and indirect entries over
+    P4Runtime (p4c's JSON kept in p4c_out/): the traffic follows them, a duplicate member
+    is ALREADY_EXISTS, a member still in a group cannot go, and they read back."""
+    import grpc
+    from p4.v1 import p4runtime_pb2 as P
+
+    from refrig import _p4rt_errors, p4runtime_program
+    from switch.bmv2json.p4c import load_p4c_output
+    from switch.ready import wait_ready
+    from test_vs_bmv2 import _check_profile_reads, _profile_updates
+
+    out = REPO / "tests" / "bmv2compat" / "p4c_out" / "bmv2compat"
+    prog = load_p4c_output(out / "profiles_vsets.json", out / "profiles_vsets.p4info.txtpb")
+    host = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    host.bind(("127.0.0.1", 0))
+    hport = host.getsockname()[1]
+    ports = []
+    for n in (1, 2, 3):
+        ports += ["-i", f"{n}@udp:127.0.0.1:0:127.0.0.1:{hport}"]
+    proc = subprocess.Popen([sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0", *ports],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    ch = None
+    try:
+        info = wait_ready(proc, 60)
+        ups = _profile_updates(prog.p4info)
+        p4runtime_program(info["grpc"], prog.p4info, prog.json_path.read_bytes(), ups)
+        _check_profile_reads(info["grpc"], ups)
+        ch, stub = _p4rt(info["grpc"])
+        for upd, code in ((ups[0], grpc.StatusCode.ALREADY_EXISTS), (P.Update(type=P.Update.DELETE, entity=ups[0].entity), None)):
+            with pytest.raises(grpc.RpcError) as ei:
+                stub.Write(P.WriteRequest(device_id=0, updates=[upd]), timeout=10)
+            errs = _p4rt_errors(ei.value)
+            assert (str(code.value[0]) + ":" in errs) if code else "group" in errs, errs
+        sw1 = info["ports"]["1"].split(":")
+        dst = bytes.fromhex("0000000000aa")
+        host.sendto(dst + bytes(6) + b"\x08\x01", (sw1[1], int(sw1[2].split("-")[0])))
+        r, _, _ = select.select([host], [], [], 10)
+        assert r and host.recv(65535) == dst + bytes(6) + b"\x08\x01\x00\x55"
+    finally:
+        if ch is not None:
+            ch.close()
+        proc.terminate()
+        proc.wait(10)
+        host.close()
