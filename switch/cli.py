@@ -95,6 +95,7 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
         ir = json.loads(raw)
     except ValueError as exc:
         raise ValueError(f"{path}: not a .p4 file and not a JSON device config: {exc}") from None
+    p4info = None
     if p4info_path:
         p4info = p4info_pb2.P4Info()
         data = open(p4info_path, "rb").read()
@@ -103,6 +104,17 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
             text_format.Parse(data.decode(), p4info)
         except (UnicodeDecodeError, Exception):
             p4info = p4info_pb2.P4Info.FromString(data)
+    from switch.bmv2json import Bmv2JsonError, is_bmv2_json, translate
+    if is_bmv2_json(ir):
+        # p4c --target bmv2 output, as simple_switch_grpc takes it: ids come from p4c's P4Info
+        if p4info is None:
+            raise ValueError(f"{path}: a BMv2 JSON (p4c --target bmv2) needs --p4info with the P4Info "
+                             f"p4c wrote beside it (--p4runtime-files)")
+        try:
+            return translate(ir, p4info), p4info
+        except Bmv2JsonError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    if p4info is not None:
         return ir, p4info
     from switch.compiler.p4info import build_p4info
     return ir, build_p4info(ir)

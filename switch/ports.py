@@ -4,7 +4,11 @@
 
 ``-i 1@veth1``  (needs root; what Mininet gives a switch)
     A raw AF_PACKET socket bound to the interface.  Outgoing frames of the socket
-    itself are not read back (``PACKET_IGNORE_OUTGOING``).  Turn the veth's
+    itself are not read back (``PACKET_IGNORE_OUTGOING``).  The kernel strips an
+    802.1Q/802.1ad tag from a received frame before AF_PACKET sees it (VLAN rx offload,
+    or ``skb_vlan_untag`` in the receive path) and reports it in ``PACKET_AUXDATA``;
+    the port puts the tag back at byte 12, as libpcap does for BMv2, so the P4 parser
+    sees the frame that was on the wire.  Turn the veth's
     offloads off (``ethtool -K IF tx off tso off gso off gro off``) or the kernel
     hands over super-frames and unchecksummed TCP.
 
@@ -27,12 +31,22 @@ from __future__ import annotations
 import os
 import select
 import socket
+import struct
 import time
 from dataclasses import dataclass
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
+PACKET_AUXDATA = 8
+TP_STATUS_VLAN_VALID = 0x10
+TP_STATUS_VLAN_TPID_VALID = 0x40
+ETH_P_8021Q = 0x8100
+# struct tpacket_auxdata: tp_status, tp_len, tp_snaplen (u32), tp_mac, tp_net, tp_vlan_tci,
+# tp_vlan_tpid (u16), native byte order
+_AUXDATA = struct.Struct("=IIIHHHH")
+_ANC_SPACE = socket.CMSG_SPACE(_AUXDATA.size)
+_TAG = struct.Struct("!HH")
 MAX_FRAME = 65535
 
 
@@ -141,19 +155,23 @@ class AfPacketPort(Port):
                 s.setsockopt(socket.SOL_SOCKET, opt, bufsize)
             except OSError:
                 pass
+        s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
         s.bind((spec.iface, 0))
         s.setblocking(False)
         self.sock = s
 
     def recv_batch(self, n: int = 64) -> list[bytes]:
-        if not self._filter_outgoing:
-            return Port.recv_batch(self, n)
         out = []
+        recvmsg = self.sock.recvmsg
+        skip_outgoing = self._filter_outgoing
         try:
             for _ in range(n):
-                data, addr = self.sock.recvfrom(MAX_FRAME)
-                if addr[2] != socket.PACKET_OUTGOING:
-                    out.append(data)
+                data, anc, _flags, addr = recvmsg(MAX_FRAME, _ANC_SPACE)
+                if skip_outgoing and addr[2] == socket.PACKET_OUTGOING:
+                    continue
+                if anc:
+                    data = restore_vlan_tag(data, anc)
+                out.append(data)
         except (BlockingIOError, InterruptedError):
             pass
         return out
@@ -210,6 +228,22 @@ class UdpTunnelPort(Port):
 
     def describe(self) -> str:
         return f"udp:{self.local[0]}:{self.local[1]}->{self._remote[0]}:{self._remote[1]}"
+
+
+def restore_vlan_tag(frame: bytes, ancdata) -> bytes:
+    """``frame`` with the VLAN tag the kernel stripped (reported in ``PACKET_AUXDATA``)
+    put back after the MAC addresses; unchanged when the frame had none.  Like libpcap:
+    a tag is present when ``TP_STATUS_VLAN_VALID`` is set or the TCI is not 0; the TPID
+    is 0x8100 unless the kernel reports another (``TP_STATUS_VLAN_TPID_VALID``)."""
+    for level, kind, raw in ancdata:
+        if level != SOL_PACKET or kind != PACKET_AUXDATA or len(raw) < _AUXDATA.size:
+            continue
+        status, _len, _snap, _mac, _net, tci, tpid = _AUXDATA.unpack_from(raw)
+        if status & TP_STATUS_VLAN_VALID or tci:
+            if not status & TP_STATUS_VLAN_TPID_VALID:
+                tpid = ETH_P_8021Q
+            return frame[:12] + _TAG.pack(tpid, tci) + frame[12:]
+    return frame
 
 
 def open_port(spec: PortSpec) -> Port:

@@ -157,6 +157,35 @@ class EntityReader:
                 out.append(e)
         return out
 
+    def _profile_ids(self, st, profile_id: int) -> list[int]:
+        if profile_id:
+            st.pipeline.action_profile_members(profile_id)  # NOT_FOUND/INVALID for an unknown profile
+            return [profile_id]
+        return sorted(st.pipeline.action_profiles)
+
+    def _read_action_profile_member(self, st, m):
+        out = []
+        for pid in self._profile_ids(st, m.action_profile_id):
+            for mid, (aid, params) in sorted(st.pipeline.action_profile_members(pid).items()):
+                if m.member_id and mid != m.member_id:
+                    continue
+                e = p4runtime_pb2.ActionProfileMember(action_profile_id=pid, member_id=mid)
+                translate.encode_action(st.index, aid, params, e.action)
+                out.append(p4runtime_pb2.Entity(action_profile_member=e))
+        return out
+
+    def _read_action_profile_group(self, st, g):
+        out = []
+        for pid in self._profile_ids(st, g.action_profile_id):
+            for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
+                if g.group_id and gid != g.group_id:
+                    continue
+                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid)
+                for mid in members:
+                    e.members.add(member_id=mid, weight=1)
+                out.append(p4runtime_pb2.Entity(action_profile_group=e))
+        return out
+
     def _read_digest_entry(self, st, de):
         ids = [de.digest_id] if de.digest_id else self.digests.configured_ids()
         out = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from grpc import StatusCode
 from p4.config.v1 import p4info_pb2
 
+from switch.bmv2json import Bmv2JsonError, is_bmv2_json, translate
 from switch.runtime import Pipeline, PipelineError
 
 from .errors import P4RTError
@@ -69,7 +70,8 @@ def _check_ir_limits(ir) -> None:
 def build_state(config) -> ForwardingState:
     """Verify a ``p4.v1.ForwardingPipelineConfig`` and load its pipeline (not yet live).
 
-    ``p4_device_config`` is the JSON IR written by ``checkmate-p4c``.  Raises
+    ``p4_device_config`` is the JSON IR written by ``checkmate-p4c`` or p4c's BMv2 JSON
+    (translated with the config's P4Info, :mod:`switch.bmv2json`).  Raises
     INVALID_ARGUMENT naming what is wrong (bad JSON, IR the pipeline refuses, P4Info
     objects missing from the IR).
     """
@@ -77,17 +79,21 @@ def build_state(config) -> ForwardingState:
         raise P4RTError(StatusCode.INVALID_ARGUMENT, "ForwardingPipelineConfig has no p4info")
     if not config.p4_device_config:
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                        "ForwardingPipelineConfig has an empty p4_device_config (expected checkmate-p4c JSON)")
+                        "ForwardingPipelineConfig has an empty p4_device_config (expected checkmate-p4c JSON "
+                        "or p4c's BMv2 JSON)")
     try:
         ir = json.loads(config.p4_device_config)
     except (UnicodeDecodeError, ValueError) as exc:
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                        f"p4_device_config is not JSON (expected checkmate-p4c output; a BMv2 JSON "
-                        f"is not accepted): {exc}") from None
-    if isinstance(ir, dict) and "__meta__" in ir and "pipelines" in ir:
-        raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                        "p4_device_config is a BMv2 JSON (p4c --target bmv2); checkmate-switch runs the "
-                        "checkmate-p4c JSON IR: compile the program with checkmate-p4c")
+                        f"p4_device_config is not JSON (expected checkmate-p4c output or p4c's BMv2 "
+                        f"JSON): {exc}") from None
+    if is_bmv2_json(ir):
+        # what p4c --target bmv2 writes and every BMv2 controller sends: translated to the
+        # embedded IR with the P4Info's ids (switch/bmv2json)
+        try:
+            ir = translate(ir, config.p4info)
+        except Bmv2JsonError as exc:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"p4_device_config (BMv2 JSON): {exc}") from None
     _check_ir_limits(ir)
     try:
         pipeline = Pipeline(ir)

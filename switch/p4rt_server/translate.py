@@ -113,10 +113,15 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         raise _bad(f"table '{table.name}': the default entry must not have match fields")
     if te.HasField("action"):
         kind = te.action.WhichOneof("type")
-        if kind != "action":
+        if kind == "action_profile_member_id":  # an indirect table: the pipeline checks it has a profile
+            entry.member_id = te.action.action_profile_member_id
+        elif kind == "action_profile_group_id":
+            entry.group_id = te.action.action_profile_group_id
+        elif kind != "action":
             raise P4RTError(StatusCode.UNIMPLEMENTED,
-                            f"table '{table.name}': {kind} (action profiles) not supported")
-        entry.action_id, entry.params = decode_params(idx, table, te.action.action)
+                            f"table '{table.name}': {kind} (one-shot action selection) not supported")
+        else:
+            entry.action_id, entry.params = decode_params(idx, table, te.action.action)
     elif need_action and not te.is_default_action:
         raise _bad(f"table '{table.name}': entry has no action")
     if te.HasField("counter_data"):
@@ -174,7 +179,11 @@ def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
             if not is_dont_care(table, m):
                 encode_match(table, m, te.match.add())
         te.priority = entry.priority
-    if entry.action_id:
+    if entry.member_id is not None:
+        te.action.action_profile_member_id = entry.member_id
+    elif entry.group_id is not None:
+        te.action.action_profile_group_id = entry.group_id
+    elif entry.action_id:
         encode_action(idx, entry.action_id, entry.params, te.action.action)
     if with_counter and table.direct_counter_id and entry.counter is not None:
         te.counter_data.packet_count = entry.counter.packets

@@ -37,6 +37,35 @@ class EntityWriter:
                             f"Write of {kind} is not supported" if kind else "update has no entity")
         handler(st, upd.type, getattr(ent, kind))
 
+    def _write_action_profile_member(self, st, op, m) -> None:
+        """Members of an action profile/selector (the pipeline checks the profile and that
+        the action belongs to its tables; INSERT of an existing member is ALREADY_EXISTS,
+        MODIFY/DELETE of a missing one NOT_FOUND)."""
+        p = st.pipeline
+        if op == Update.DELETE:
+            p.action_profile_member_delete(m.action_profile_id, m.member_id)
+            return
+        if not m.HasField("action"):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile member {m.member_id}: no action")
+        aid, params = translate.decode_params(st.index, None, m.action)
+        p.action_profile_member_set(m.action_profile_id, m.member_id, aid, params, modify=op == Update.MODIFY)
+
+    def _write_action_profile_group(self, st, op, g) -> None:
+        """Groups of an action selector; every member weight must be 1 (as PI/BMv2)."""
+        p = st.pipeline
+        if op == Update.DELETE:
+            p.action_profile_group_delete(g.action_profile_id, g.group_id)
+            return
+        for mem in g.members:
+            if mem.weight not in (0, 1):
+                raise P4RTError(StatusCode.UNIMPLEMENTED,
+                                f"action profile group {g.group_id}: member weight {mem.weight} (only 1)")
+        if g.max_size and len(g.members) > g.max_size:
+            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED,
+                            f"action profile group {g.group_id}: {len(g.members)} members > max_size {g.max_size}")
+        p.action_profile_group_set(g.action_profile_id, g.group_id, [mem.member_id for mem in g.members],
+                                   modify=op == Update.MODIFY)
+
     def _write_table_entry(self, st, op, te) -> None:
         table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
         p = st.pipeline

@@ -178,7 +178,10 @@ class Engine:
     def _ingress(self, data, iport, itype, carry, tr, ingress_q, egress_q) -> None:
         if tr:
             tr(f"ingress port {iport}, {len(data)} bytes, instance_type {itype}")
-        P = self._parsed(data, iport, itype, tr, carry)
+        # BMv2 (simple_switch.cpp): a resubmitted or recirculated packet gets a PHV whose
+        # metadata is reset (``reset_metadata()``): ingress_port reads 0 unless the preserved
+        # field list carries it; only instance_type and packet_length are set again.
+        P = self._parsed(data, iport, itype, tr, carry, set_port=itype == I_NORMAL)
         self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
 
     def _ingress_parsed(self, P, data, iport, tr, ingress_q, egress_q) -> None:

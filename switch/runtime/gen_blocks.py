@@ -234,11 +234,14 @@ class BlockGen:
                 self.emit(ind + 1, f"st = {num[c['to']]}")
                 first = False
             if not has_default:
+                # BMv2 wins over the spec's error.NoMatch: p4c's BMv2 JSON has no reject
+                # transition, so a select with no matching case and no default ends the
+                # parse in accept with parser_error unchanged.
                 if first:
-                    self.emit(ind, f"raise ParserError({self.errors['NoMatch']})")
+                    self.emit(ind, f"st = {num['accept']}")
                 else:
                     self.emit(ind, "else:")
-                    self.emit(ind + 1, f"raise ParserError({self.errors['NoMatch']})")
+                    self.emit(ind + 1, f"st = {num['accept']}")
 
     def gen_subparser(self, p: dict) -> None:
         args = [q["py"] for q in p["params"] if q["t"] != ["extern", "packet_in"]]

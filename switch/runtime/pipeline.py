@@ -10,7 +10,8 @@ ingress pass (one per received, resubmitted or recirculated packet)
        copy per replica of the clone session (``egress_rid`` = replica id);
     2. digest if ``digest`` was called (the last call wins) -> ``on_digest``;
     3. resubmit if requested: the original frame goes back to ingress with
-       ``instance_type`` = 6 and the preserved fields, nothing else happens;
+       ``instance_type`` = 6 and the preserved fields, nothing else happens (like a
+       recirculated packet, it starts with reset ``standard_metadata``: ingress_port 0);
     4. ``mcast_grp != 0``: one replica per (port, rid) of the group with
        ``instance_type`` = 5, ``egress_rid`` = rid; the original is discarded;
     5. otherwise ``egress_spec == 511`` drops, any other value is the egress port

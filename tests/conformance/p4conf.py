@@ -14,6 +14,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
+FROZEN = HERE.parent / "bmv2compat" / "p4c_out"  # real p4c's output of PROGRAMS (bmv2compat/freeze.py)
 
 # standard_metadata.instance_type values of BMv2 simple_switch (simple_switch.h,
 # PktInstanceType; also p4c testdata .../includes/intrinsic.p4).
@@ -21,9 +22,27 @@ NORMAL, INGRESS_CLONE, EGRESS_CLONE, COALESCED, RECIRC, REPLICATION, RESUBMIT = 
 DROP_PORT = 511
 
 
+#: ``CHECKMATE_FRONTEND=bmv2json`` runs the suite on real p4c's BMv2 JSON + P4Info, loaded
+#: through switch/bmv2json, instead of checkmate-p4c's IR (tests/bmv2compat/test_json_path.py);
+#: with ``CHECKMATE_P4C_FROZEN=1`` the JSONs come from FROZEN instead of running p4c
 @functools.lru_cache(maxsize=None)
 def compiled(name: str):
     """Compile programs/<name> once per test session."""
+    from switch.bmv2json.p4c import P4cFailed, compile_with_p4c, frontend, load_p4c_output
+
+    if frontend() == "bmv2json":
+        import os
+
+        import pytest
+        if os.environ.get("CHECKMATE_P4C_FROZEN"):  # p4c's output kept in the repo (no p4c needed)
+            stem = FROZEN / Path(name).stem
+            if not stem.with_suffix(".json").exists():
+                pytest.skip(f"no frozen p4c output for {name} (p4c rejects it)")
+            return load_p4c_output(stem.with_suffix(".json"), stem.with_suffix(".p4info.txtpb"))
+        try:
+            return compile_with_p4c(PROGRAMS / name)
+        except P4cFailed as e:
+            pytest.skip(str(e))
     from switch.compiler import compile_file
 
     return compile_file(str(PROGRAMS / name))

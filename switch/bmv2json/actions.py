@@ -1,0 +1,132 @@
+"""BMv2 action primitives (and parser ``primitive`` ops) as IR statements.
+
+An action's ``primitives`` are a straight list in which p4c encodes ``if`` statements
+with ``_jump_if_zero`` / ``_jump``; :func:`structure` turns such a list back into nested
+``if``/``else`` (the only shape p4c produces: ``_jump_if_zero(c, ELSE)``, then-part,
+``_jump(END)``, else-part).  The other primitives map one to one onto the IR's
+statements (docs/JSON_format.md of p4lang/behavioral-model lists them; the v1model ones
+are in ``targets/simple_switch/primitives.cpp``).
+"""
+from __future__ import annotations
+
+from .model import BOOL, LIT, SM_VAR, Bmv2JsonError, Model, cast, const, hexint
+
+
+class PrimitiveGen:
+    """Statements for primitives; ``ids`` resolves extern/digest names (see program.py)."""
+
+    def __init__(self, model: Model, externs):
+        self.m = model
+        self.ext = externs
+
+    def body(self, prims: list, params: list | None, where: str) -> list:
+        return self._region(prims, 0, len(prims), params, where)
+
+    def _region(self, prims, i, end, params, where) -> list:
+        out = []
+        while i < end:
+            p = prims[i]
+            op = p.get("op")
+            if op == "_jump_if_zero":
+                cond, target = p["parameters"][0], hexint(p["parameters"][1]["value"])
+                if not i < target <= end:
+                    raise Bmv2JsonError(f"{where}: _jump_if_zero to {target} is not a forward jump in the block")
+                then_end, after = target, target
+                last = prims[target - 1] if target - 1 > i else None
+                if last is not None and last.get("op") == "_jump":
+                    after = hexint(last["parameters"][0]["value"])
+                    if not target <= after <= end:
+                        raise Bmv2JsonError(f"{where}: _jump to {after} is not a forward jump in the block")
+                    then_end = target - 1
+                c = self.m.boolean(self.m.expr(cond, params))
+                out.append({"s": "if", "c": c, "then": self._region(prims, i + 1, then_end, params, where),
+                            "else": self._region(prims, target, after, params, where)})
+                i = after
+                continue
+            if op == "_jump":
+                raise Bmv2JsonError(f"{where}: unstructured _jump at primitive {i}")
+            out.extend(self.prim(p, params, where))
+            i += 1
+        return out
+
+    def prim(self, p: dict, params, where: str) -> list:
+        m = self.m
+        op = p.get("op")
+        a = p.get("parameters", [])
+
+        def X(z):
+            return m.expr(z, params)
+        at = f"{where}: primitive {op!r}"
+        if op == "assign":
+            dst, src = X(a[0]), X(a[1])
+            if dst["t"][0] in ("header", "stack"):
+                return [{"s": "assign", "l": dst, "r": src}]
+            return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
+        if op == "assign_VL":
+            return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
+        if op in ("assign_header", "assign_header_stack"):
+            return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
+        if op in ("add_header", "remove_header"):
+            h = X(a[0])
+            vb = m.varbit.get(h["t"][1])
+            nbytes = sum(w for n, w, _ in m.htypes[h["t"][1]] if n != vb) // 8
+            sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" and op == "add_header" else []
+            return [{"s": "setvalid", "h": h, "v": op == "add_header", "bytes": nbytes, "siblings": sib}]
+        if op == "mark_to_drop":
+            inst = a[0]["value"] if a else "standard_metadata"
+            if inst == "standard_metadata":
+                return [{"s": "mark_to_drop", "sm": SM_VAR}]
+            # BMv2 sets the fields of the header it is given (p4c passes a copy of
+            # standard_metadata when the action takes it as a parameter)
+            return [{"s": "assign", "l": m.field(inst, "egress_spec"), "r": const(511, m.field(inst, "egress_spec")["t"])},
+                    {"s": "assign", "l": m.field(inst, "mcast_grp"), "r": const(0, m.field(inst, "mcast_grp")["t"])}]
+        if op == "exit":
+            return [{"s": "exit"}]
+        if op == "count":
+            return [{"s": "counter", "obj": self.ext.py("counter_arrays", a[0]["value"], at), "i": m.num(X(a[1]))}]
+        if op == "register_read":
+            dst = X(a[0])
+            reg = self.ext.register(a[1]["value"], at)
+            val = {"op": "reg_read", "obj": reg["py"], "i": m.num(X(a[2])), "t": ["bit", reg["width"]]}
+            return [{"s": "assign", "l": dst, "r": cast(val, dst["t"])}]
+        if op == "register_write":
+            reg = self.ext.register(a[0]["value"], at)
+            t = ["bit", reg["width"]]
+            return [{"s": "reg_write", "obj": reg["py"], "i": m.num(X(a[1])), "v": cast(m.num(X(a[2])), t), "t": t}]
+        if op == "execute_meter":
+            dst = X(a[2])
+            return [{"s": "meter", "l": dst, "obj": self.ext.py("meter_arrays", a[0]["value"], at),
+                     "i": m.num(X(a[1])), "t": dst["t"]}]
+        if op == "modify_field_with_hash_based_offset":
+            dst = X(a[0])
+            algo, data = self.ext.calculation(a[2]["value"], at)
+            return [{"s": "hash", "l": dst, "algo": algo, "data": data, "base": m.num(X(a[1])),
+                     "max": m.num(X(a[3])), "t": dst["t"]}]
+        if op == "modify_field_rng_uniform":
+            dst = X(a[0])
+            return [{"s": "random", "l": dst, "lo": m.num(X(a[1])), "hi": m.num(X(a[2])), "t": dst["t"]}]
+        if op in ("clone_ingress_pkt_to_egress", "clone_egress_pkt_to_egress"):
+            return [{"s": "clone", "session": m.num(X(a[0])), "fl": hexint(a[1]["value"])}]
+        if op in ("resubmit", "recirculate"):
+            return [{"s": op, "fl": hexint(a[0]["value"])}]
+        if op == "generate_digest":
+            name, items = self.ext.learn_list(hexint(a[1]["value"]), at)
+            return [{"s": "digest", "name": name, "items": items, "late": True}]
+        if op == "truncate":
+            return [{"s": "truncate", "n": m.num(X(a[0]))}]
+        if op in ("assert", "assume"):
+            return [{"s": "assert", "c": m.boolean(X(a[0])), "where": where.split(":")[0]}]
+        if op == "log_msg":
+            msg = a[0].get("value", "")
+            items = a[1].get("value", []) if len(a) > 1 else []
+            return [{"s": "log", "msg": str(msg), "data": [m.num(X(z)) for z in items]}]
+        if op in ("push", "pop"):
+            return [{"s": "push_front" if op == "push" else "pop_front", "st": X(a[0]), "count": hexint(a[1]["value"])}]
+        raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
+
+
+def bool_const(v: bool) -> dict:
+    return const(bool(v), BOOL)
+
+
+__all__ = ["PrimitiveGen", "bool_const", "LIT"]
