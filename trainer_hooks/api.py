@@ -41,6 +41,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from checkmate import wire
+from trainer_hooks.grad_guard import GradGuard
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
@@ -208,14 +209,18 @@ class Checkpointer:
 
 def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
            job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
-           shadow_timeout: float = 30.0, **ring_kwargs) -> Checkpointer:
+           shadow_timeout: float = 30.0, on_grad_change: str = "resync", **ring_kwargs) -> Checkpointer:
     """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
 
     ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
     (data port default ``SHADOW_UDP_PORT``).  ``iteration``: iterations already applied to the
     model (the value :func:`trainer_hooks.restore` returned).  Transport knobs go in ``ring`` or as
     keywords (``bind_ip``, ``udp_port``, ``mtu``, ``window``, ``rto``, ``timeout``, ``loss_prob``,
-    ``seed``).  Collective: every rank must call it.
+    ``seed``).  ``on_grad_change``: what rank 0 does when ``param.grad`` was changed after the
+    all-reduce beyond one uniform scale (:mod:`trainer_hooks.grad_guard`): ``"resync"`` (default:
+    the iteration is not replayed, every shard is re-bootstrapped from the trainer's state, a
+    WARNING is logged) or ``"raise"`` (:class:`~trainer_hooks.iteration.GradientsChanged` from
+    ``optimizer.step()``).  Collective: every rank must call it.
     """
     if not isinstance(ddp_model, DistributedDataParallel):
         raise TypeError(f"attach() needs a torch DistributedDataParallel model, got {type(ddp_model).__name__}")
@@ -225,6 +230,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         raise ValueError(f"job_id must be an int in 0..{wire.FIELD_MAX['job_id']}, got {job_id!r}")
     if not isinstance(iteration, int) or iteration < 0:
         raise ValueError(f"iteration must be a non-negative int, got {iteration!r}")
+    if on_grad_change not in ("resync", "raise"):
+        raise ValueError(f"on_grad_change must be 'resync' or 'raise', got {on_grad_change!r}")
     cfg = ring or RingConfig()
     if ring_kwargs:
         cfg = RingConfig(**{**cfg.__dict__, **ring_kwargs})
@@ -280,9 +287,16 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         udp.close(linger=0.0)
         raise RuntimeError(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
-    tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None)
+    guard = check = None
+    if link is not None:  # only rank 0 talks to the shadows: only its gradients need the check
+        params = list(model.parameters())
+        names = {i: n for i, (n, _) in enumerate(model.named_parameters())}
+        guard = GradGuard(names)
+        check = lambda it, hint: guard.check(it, params, hint)  # noqa: E731
+    tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None,
+                               check_grads=check, on_grad_change=on_grad_change)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)
-    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker)
+    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker, guard=guard)
     ddp_model.register_comm_hook(hook_state, checkmate_hook)
     handles = [optimizer.register_step_pre_hook(lambda *_: tracker.on_step_pre()),
                optimizer.register_step_post_hook(lambda *_: tracker.on_step_post())]

@@ -13,6 +13,9 @@ function of ``(state, bucket)`` registered with
 3. submits the buffer to the :class:`~trainer_hooks.transport.UdpRing`, which
    divides by the world size, ring-reduces in place and resolves the future
    with the buffer.  DDP then copies the buffer into ``param.grad``.
+4. with a :class:`~trainer_hooks.grad_guard.GradGuard` (rank 0 with shadows), keeps a copy of the
+   reduced bucket when the future completes, for the step pre-hook's check that the optimizer
+   steps on exactly what the shadows received.
 """
 # no `from __future__ import annotations`: DDP inspects the real annotations of the hook
 
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.distributed as dist
 
+from trainer_hooks.grad_guard import GradGuard
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import bucket_params, plan_bucket
 from trainer_hooks.transport import Job, UdpRing
@@ -37,6 +41,7 @@ class HookState:
     packet_bases: list[int]  # layout.packet_bases of the whole model
     tracker: IterationTracker
     layouts: set = field(default_factory=set)  # distinct bucket compositions seen (param ids)
+    guard: GradGuard | None = None  # rank 0 with shadows: keeps the reduced gradient for the step check
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -62,4 +67,13 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
     if plan.total != buf.numel():
         raise RuntimeError(f"DDP bucket {bucket.index()}: buffer holds {buf.numel()} elements, "
                            f"its parameters {plan.total}")
-    return state.ring.submit(Job(iteration, bucket.index(), buf, plan))
+    fut = state.ring.submit(Job(iteration, bucket.index(), buf, plan))
+    guard = state.guard
+    if guard is None:
+        return fut
+
+    def keep(f):
+        out = f.value()
+        guard.capture(iteration, params, out)
+        return out
+    return fut.then(keep)

@@ -53,6 +53,11 @@ class LinkStats:
     errors: int = 0
     last_error: str = ""
     acks: list = field(default_factory=list)  # the last ManifestAck per shard
+    #: iterations not replayed because the gradients were changed after the all-reduce beyond one
+    #: uniform scale (trainer_hooks.grad_guard); each one resynced every shard
+    unreplayable: int = 0
+    #: per shard, the shadow's loss count as of its last ack (iterations it gave up on)
+    shadow_losses: list = field(default_factory=list)
 
 
 def param_specs(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> list[ParamSpec]:
@@ -81,7 +86,7 @@ class ShadowLink:
         self.shard_map = ShardMap(job_id, len(shadows), dict(owner), [f"{s.host}:{s.data_port}" for s in shadows])
         self.owned = [self.shard_map.owned(k) for k in range(len(shadows))]
         self.clients = [ShadowClient(s.host, s.mgmt_port, timeout=timeout) for s in shadows]
-        self.stats = LinkStats(acks=[None] * len(shadows))
+        self.stats = LinkStats(acks=[None] * len(shadows), shadow_losses=[0] * len(shadows))
         #: on a resync, bootstrap every reachable shard at the same iteration (see serve_resyncs)
         self.group_resync = True
         self._resync: set[int] = set()
@@ -119,7 +124,21 @@ class ShadowLink:
 
     # -- per iteration (training thread) ------------------------------------------------------
     def on_record(self, rec: IterationRecord) -> None:
-        """Queue the manifest of a finished iteration, then serve any resync that is owed."""
+        """Queue the manifest of a finished iteration, then serve any resync that is owed.
+
+        An ``unreplayable`` record (gradients changed after the all-reduce) gets no manifest: the
+        shadows can never apply that iteration, and every shard is re-bootstrapped right away from
+        the trainer's state after the step -- so no shard publishes a wrong state, and all hold it.
+        """
+        if rec.unreplayable:
+            self.stats.unreplayable += 1
+            log.warning("checkmate: %s; the iteration is not replayed, every shard is resynced from the trainer's "
+                        "state instead (a full state transfer per such step: clip with ckpt.clip_grad_norm_ or "
+                        "scale all gradients by one factor to avoid it)", rec.unreplayable)
+            with self._lock:
+                self._resync |= set(range(len(self.clients)))
+            self.serve_resyncs(rec.iteration)
+            return
         self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip)))
         self.serve_resyncs(rec.iteration)
 
@@ -149,6 +168,7 @@ class ShadowLink:
                 self.stats.bootstraps_sent += 1
                 self._backoff.pop(k, None)
                 synced = True
+                log.warning("checkmate: shadow %s (shard %d) resynced at iteration %d", self.shadows[k], k, iteration)
             except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)
                 # A fast failure (connection refused: the host is up, the shadow process is not) costs
                 # training nothing, so retry every second -- a restarted shadow is resynced within ~1 s.
@@ -192,6 +212,15 @@ class ShadowLink:
         with self._lock:
             self._resync.add(shard)
 
+    def _note_losses(self, k: int, ack) -> None:
+        """Log (WARNING) when a shard's loss count grew: it dropped an iteration and will be resynced."""
+        losses = getattr(ack, "losses", None)
+        if losses is None or losses <= self.stats.shadow_losses[k]:
+            return
+        log.warning("checkmate: shadow %s (shard %d) lost %d iteration(s) (%d in all): %s",
+                    self.shadows[k], k, losses - self.stats.shadow_losses[k], losses, ack.reason or "no reason given")
+        self.stats.shadow_losses[k] = losses
+
     def _run(self) -> None:
         while True:
             item = self._q.get()
@@ -211,8 +240,10 @@ class ShadowLink:
                         self._fail(k, f"manifest {m.iteration}", e)
                         continue
                     self.stats.acks[k] = ack
+                    self._note_losses(k, ack)
                     if ack.needs_resync and m.iteration > self._boot_iter.get(k, -1):
-                        log.info("checkmate: shard %d asks for a resync at iteration %d (%s)", k, m.iteration, ack.reason)
+                        log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
+                                    self.shadows[k], k, m.iteration, ack.reason)
                         with self._lock:
                             self._resync.add(k)
                 self.stats.manifests_sent += 1
