@@ -57,6 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--mtu", type=int, default=1500)
     ap.add_argument("--loss-prob", type=float, default=0.0, help="inject packet loss (testing)")
     ap.add_argument("--resume", action="store_true", help="restore from the shadows and continue")
+    ap.add_argument("--allow-fresh", action="store_true",
+                    help="with --resume: start from the initial state when the shadows hold no common checkpoint "
+                         "(default: fail, a resume must not silently restart from scratch)")
     ap.add_argument("--save-final", default=None, help="torch.save model+optimizer here ({rank} expands)")
     ap.add_argument("--metrics", default=None, help="JSON lines per iteration ({rank} expands; else rank 0 only)")
     ap.add_argument("--seed", type=int, default=0)
@@ -164,7 +167,8 @@ def main(argv=None) -> int:
 
     start = 0
     if args.resume:
-        start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id)
+        start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id,
+                                      allow_fresh=args.allow_fresh)
         fast_forward(sched, start)
         print(f"rank {args.rank}: resumed at iteration {start}", flush=True)
 

@@ -366,8 +366,8 @@ class Testbed:
                     "--master", f"{master_ip}:{master_port}", "--iters", self.args.iters, "--mode", self.args.mode,
                     "--job-id", self.job_id, "--shadows", shadows, "--bind-ip", h["ip"].split("/")[0],
                     "--save-final", final, "--metrics", metrics, "--mtu", self.args.mtu]
-            if resume:
-                argv.append("--resume")
+            if resume:  # the fault scenarios judge the restore themselves, a fresh start included
+                argv += ["--resume", "--allow-fresh"]
             argv += self.args.train_arg
             pname = f"trainer-{r}"
             self.procs.spawn(pname, argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),
