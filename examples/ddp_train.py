@@ -189,8 +189,11 @@ def main(argv=None) -> int:
         sched.step()
         opt.zero_grad(set_to_none=True)
         if metrics is not None:
-            metrics.write(json.dumps({"iteration": it, "rank": args.rank, "loss": loss.item(),
-                                      "iter_time": time.perf_counter() - t0}) + "\n")
+            row = {"iteration": it, "rank": args.rank, "loss": loss.item(), "iter_time": time.perf_counter() - t0}
+            if ckpt.link is not None:  # rank 0: the shadows' losses and the resyncs they cost (also logged)
+                row.update(shadow_losses=sum(ckpt.link.stats.shadow_losses), shadow_resyncs=ckpt.link.stats.resyncs,
+                           unreplayable=ckpt.link.stats.unreplayable)
+            metrics.write(json.dumps(row) + "\n")
 
     if ckpt.link is not None and not ckpt.wait_for_shadows(args.iters, timeout=60):
         print(f"warning: shadows did not publish iteration {args.iters} in time", file=sys.stderr)
