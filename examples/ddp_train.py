@@ -57,6 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--mtu", type=int, default=1500)
     ap.add_argument("--loss-prob", type=float, default=0.0, help="inject packet loss (testing)")
     ap.add_argument("--resume", action="store_true", help="restore from the shadows and continue")
+    ap.add_argument("--shard-map", default=None, metavar="JSON|FILE",
+                    help="the shard map the switch was programmed with: {param_id: shard} or {shard: [[lo, hi], ...]} "
+                         "(default: trainer_hooks.shard_plan, what --print-shard-plan prints)")
     ap.add_argument("--allow-fresh", action="store_true",
                     help="with --resume: start from the initial state when the shadows hold no common checkpoint "
                          "(default: fail, a resume must not silently restart from scratch)")
@@ -137,6 +140,14 @@ def fast_forward(sched, iterations: int) -> None:
             sched.step()
 
 
+def load_shard_map(text: str | None):
+    """``--shard-map``: inline JSON or a JSON file; with ``owner`` inside (``--print-shard-plan``'s output)."""
+    if not text:
+        return None
+    raw = json.loads(text if text.lstrip().startswith("{") else open(text).read())
+    return raw.get("owner", raw) if isinstance(raw, dict) and "owner" in raw else raw
+
+
 def open_metrics(path: str | None, rank: int):
     if path is None or ("{rank}" not in path and rank != 0):
         return None
@@ -175,7 +186,8 @@ def main(argv=None) -> int:
     ring = {k: v for k, v in (("bind_ip", args.bind_ip), ("udp_port", args.udp_port)) if v is not None}
     ckpt = trainer_hooks.attach(ddp, opt, mode=args.mode, job_id=args.job_id,  # <- the one line
                                 shadows=[s for s in args.shadows.split(",") if s], iteration=start,
-                                mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank, **ring)
+                                mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank,
+                                shard_map=load_shard_map(args.shard_map), **ring)
 
     metrics = open_metrics(args.metrics, args.rank)
     for it in range(start + 1, args.iters + 1):

@@ -408,6 +408,8 @@ class ShadowNode:
             else:  # a (re)start: nothing buffered may leak into this run
                 self._reasm = Reassembler(layout, b.job_id, head, self.cfg.ring, self.counters)
                 self._manifests.clear()
+                self.counters.misrouted = 0  # judged per run: a new map may be right where the old was not
+                self.counters.misrouted_ids.clear()
             self._layout, self._replica = layout, replica
             self._schedule_persist(snap, resync=b.resync)
             self._publish(snap)

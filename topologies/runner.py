@@ -215,8 +215,11 @@ class Testbed:
         self.event("switches_programmed", shard_map=self.topo.get("shard_map"))
 
     def shard_owner(self) -> dict[int, int] | None:
-        """``{param_id: shard}`` of the example's model: ``trainer_hooks.shard_plan(model, K)``."""
+        """``{param_id: shard}`` of the example's model: ``trainer_hooks.shard_plan(model, K)`` -- or the
+        topology file's own ``shard_map``, checked against the model and then given to the trainers too
+        (``--shard-map``), so the switch and the trainers use one map (never silently overwritten)."""
         from trainer_hooks.layout import shard_plan
+        from trainer_hooks.shard_map import resolve_shard_map
         spec = importlib.util.spec_from_file_location("checkmate_example_ddp_train", TRAIN_SCRIPT)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
@@ -227,7 +230,17 @@ class Testbed:
                       + list(self.args.train_arg))
         built = build(margs)
         model = built[0] if isinstance(built, tuple) else built
-        return shard_plan(model, len(generate.shadows_of(self.topo)))
+        k = len(generate.shadows_of(self.topo))
+        if self.topo.get("shard_map"):
+            try:
+                owner = resolve_shard_map(self.topo["shard_map"], len(list(model.parameters())), k,
+                                          what=f"{self.args.topo}: shard_map")
+            except ValueError as e:
+                raise TestbedError(f"{e} (omit shard_map to use the trainers' plan, "
+                                   f"`examples/ddp_train.py --print-shard-plan {k}`)") from None
+            self.trainer_shard_map = owner
+            return owner
+        return shard_plan(model, k)
 
     def down(self) -> None:
         from . import net as tnet
@@ -368,6 +381,8 @@ class Testbed:
                     "--save-final", final, "--metrics", metrics, "--mtu", self.args.mtu]
             if resume:  # the fault scenarios judge the restore themselves, a fresh start included
                 argv += ["--resume", "--allow-fresh"]
+            if getattr(self, "trainer_shard_map", None):  # the topology file's map: the trainers use it too
+                argv += ["--shard-map", json.dumps(self.trainer_shard_map)]
             argv += self.args.train_arg
             pname = f"trainer-{r}"
             self.procs.spawn(pname, argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),

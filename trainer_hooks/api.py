@@ -46,6 +46,7 @@ from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
+from trainer_hooks.shard_map import resolve_shard_map
 from trainer_hooks.transport import UdpRing
 
 MODES = ("switch", "host", "off")
@@ -166,6 +167,7 @@ class Checkpointer:
         if not self.flush(timeout):
             return False
         while time.monotonic() < deadline:
+            self.link.check_shard_map()  # ShardMapMismatch: waiting would never succeed
             self.link.serve_resyncs(self.iteration)  # a shard lost after the last step
             try:
                 if all((c.status().latest_iteration or 0) >= target for c in self.link.clients):
@@ -209,7 +211,8 @@ class Checkpointer:
 
 def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
            job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
-           shadow_timeout: float = 30.0, on_grad_change: str = "resync", **ring_kwargs) -> Checkpointer:
+           shadow_timeout: float = 30.0, on_grad_change: str = "resync", shard_map=None,
+           **ring_kwargs) -> Checkpointer:
     """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
 
     ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
@@ -220,7 +223,9 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     all-reduce beyond one uniform scale (:mod:`trainer_hooks.grad_guard`): ``"resync"`` (default:
     the iteration is not replayed, every shard is re-bootstrapped from the trainer's state, a
     WARNING is logged) or ``"raise"`` (:class:`~trainer_hooks.iteration.GradientsChanged` from
-    ``optimizer.step()``).  Collective: every rank must call it.
+    ``optimizer.step()``).  ``shard_map``: the map the switch was programmed with, ``{param_id: shard}``
+    or ``{shard: [[lo, hi], ...]}`` (default :func:`~trainer_hooks.layout.shard_plan`; see
+    :mod:`trainer_hooks.shard_map`).  Collective: every rank must call it.
     """
     if not isinstance(ddp_model, DistributedDataParallel):
         raise TypeError(f"attach() needs a torch DistributedDataParallel model, got {type(ddp_model).__name__}")
@@ -256,7 +261,11 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     if addrs and not isinstance(optimizer, torch.optim.AdamW):
         raise TypeError(f"the shadows replay torch.optim.AdamW, got {type(optimizer).__name__}")
     max_el = wire.max_elements(cfg.mtu)
-    owner = shard_plan(model, len(addrs)) if addrs else {}
+    owner = {}
+    if addrs:
+        n_params = len(list(model.parameters()))
+        owner = (resolve_shard_map(shard_map, n_params, len(addrs)) if shard_map is not None
+                 else shard_plan(model, len(addrs)))
 
     # --- transport: one UDP socket, peer addresses through the c10d store ---------------------
     bind_ip = cfg.bind_ip or default_bind_ip()

@@ -27,6 +27,7 @@ import torch
 from shadow.client import ShadowClient
 from shadow.protocol import Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShardMap
 from trainer_hooks.iteration import IterationRecord
+from trainer_hooks.shard_map import ShardMapMismatch, mismatch_message
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class ShadowLink:
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
         self._backoff: dict[int, float] = {}
         self._lock = threading.Lock()
+        self._map_error = ""  # set by the sender thread from an ack with misrouted copies
         self._q: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="checkmate-shadow-link", daemon=True)
         self._thread.start()
@@ -130,6 +132,7 @@ class ShadowLink:
         shadows can never apply that iteration, and every shard is re-bootstrapped right away from
         the trainer's state after the step -- so no shard publishes a wrong state, and all hold it.
         """
+        self.check_shard_map()
         if rec.unreplayable:
             self.stats.unreplayable += 1
             log.warning("checkmate: %s; the iteration is not replayed, every shard is resynced from the trainer's "
@@ -212,7 +215,16 @@ class ShadowLink:
         with self._lock:
             self._resync.add(shard)
 
+    def check_shard_map(self) -> None:
+        """Raise :class:`ShardMapMismatch` once a shadow reported copies of parameters it does not own."""
+        if self._map_error:
+            raise ShardMapMismatch(self._map_error)
+
     def _note_losses(self, k: int, ack) -> None:
+        if getattr(ack, "misrouted", 0) and not self._map_error:
+            self._map_error = mismatch_message(k, f"{self.shadows[k].host}:{self.shadows[k].mgmt_port}",
+                                               list(ack.misrouted_params), ack.misrouted, self.shard_map.owner)
+            log.error("checkmate: %s", self._map_error)
         """Log (WARNING) when a shard's loss count grew: it dropped an iteration and will be resynced."""
         losses = getattr(ack, "losses", None)
         if losses is None or losses <= self.stats.shadow_losses[k]:
