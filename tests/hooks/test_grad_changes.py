@@ -184,3 +184,36 @@ def test_on_grad_change_raise_stops_before_the_step(nodes):
         ckpt.close()
     with pytest.raises(ValueError, match="on_grad_change"):
         attach(nodes, on_grad_change="ignore")
+
+
+def test_two_ranks_torch_clip_mirrored_and_masking_resynced(nodes, tmp_path):
+    """Two real trainer processes (gloo), host mode: every held state is the trainers' (grad_worker.py)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    shadows = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
+    out = tmp_path / "verdict.json"
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(root))
+    procs = [subprocess.Popen([sys.executable, str(Path(__file__).with_name("grad_worker.py")), "--rank", str(r),
+                               "--world", "2", "--master", f"127.0.0.1:{port}", "--shadows", shadows,
+                               "--job-id", str(JOB), "--out", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) for r in range(2)]
+    logs = []
+    try:
+        for p in procs:
+            logs.append(p.communicate(timeout=100)[0])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    assert all(p.returncode == 0 for p in procs), "\n".join(logs)
+    v = json.loads(out.read_text())
+    assert v["published"] and v["compared"] >= 2 * 4 and not v["wrong"], v
+    assert v["unreplayable"] == 1 and v["scaled"] == 5, v  # iteration 3 resynced, the 5 others mirrored
+    assert "iteration 3: the gradients changed" in logs[0], logs[0]
