@@ -8,10 +8,12 @@
 * The map the switch has can be given to the trainers (``attach(shard_map=...)``): then it works,
   bit for bit.
 * The testbed uses a topology file's ``shard_map`` for switch *and* trainers, or refuses it.
+* (Case 4) a shadow's loss and the resync it costs reach the trainer's log and ``LinkStats``.
 """
 from __future__ import annotations
 
 import json
+import re
 import socket
 import types
 from pathlib import Path
@@ -148,3 +150,32 @@ def test_testbed_uses_a_topology_files_map_for_switch_and_trainers_or_refuses_it
     with pytest.raises(TestbedError, match=r"my\.json: shard_map: param_ids \[3, 4, 5\] .* have no shard.*"
                                            r"--print-shard-plan 2"):
         Testbed.shard_owner(tb)
+
+
+def test_a_shadow_loss_and_its_resync_reach_the_trainers_log_and_stats(nodes, caplog):
+    """Issue #19, case 4: a loss used to be visible only in the shadow's status."""
+    import logging
+    import time
+    from checkmate import wire
+    model, opt, ddp, ckpt = attach(nodes)
+    try:
+        step(ddp, opt, 1)
+        assert ckpt.wait_for_shadows(1, timeout=20)
+        pid = min(p for p, s in ckpt.shard_map.items() if s == 0)
+        h = wire.ChunkHeader(job_id=JOB, iteration=1000, param_id=pid, offset=0, count=1, flags=wire.FLAG_FINAL)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # far ahead: shard 0 declares a loss
+            s.sendto(wire.encode(h, b"\0\0\0\0"), nodes[0].data_address)
+        deadline = time.monotonic() + 15
+        while not nodes[0].status().needs_resync:
+            assert time.monotonic() < deadline, "the shadow did not declare the loss"
+            time.sleep(0.05)
+        with caplog.at_level(logging.WARNING, logger="trainer_hooks.shadow_link"):
+            for it in range(2, 5):
+                step(ddp, opt, it)
+            assert ckpt.wait_for_shadows(4, timeout=20), ckpt.stats
+    finally:
+        ckpt.close()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert re.search(r"shadow .* \(shard 0\) lost 1 iteration\(s\) \(1 in all\): loss: ", text), text
+    assert re.search(r"\(shard 0\) resynced at iteration \d", text), text
+    assert ckpt.link.stats.shadow_losses == [1, 0] and ckpt.link.stats.resyncs >= 1
