@@ -64,12 +64,13 @@ class Slot:
 
 class Counters:
     __slots__ = ("packets", "bytes_received", "duplicates", "rejected", "losses", "last_error", "misrouted",
-                 "misrouted_ids")
+                 "misrouted_ids", "probed")
 
     def __init__(self):
         self.packets = self.bytes_received = self.duplicates = self.rejected = self.losses = 0
         self.misrouted = 0  # copies of a param another shard owns (also counted in `rejected`)
         self.misrouted_ids: set[int] = set()  # a few of them (capped), for the error message
+        self.probed: set[int] = set()  # owned params whose shard-map probe (iteration 0) arrived
         self.last_error = ""
 
 
@@ -121,6 +122,9 @@ class Reassembler:
             return self._reject(f"field 'dtype': {dt} does not match param {pid}")
         if off + count > self._n[pid]:
             return self._reject(f"field 'offset': {off}+{count} exceeds param {pid} ({self._n[pid]} elements)")
+        if it == 0:  # a shard-map probe (trainer_hooks.shard_map): no gradient has iteration 0
+            c.probed.add(pid)
+            return False
         if it < self.head:
             c.duplicates += 1
             return False

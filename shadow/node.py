@@ -410,6 +410,7 @@ class ShadowNode:
                 self._manifests.clear()
                 self.counters.misrouted = 0  # judged per run: a new map may be right where the old was not
                 self.counters.misrouted_ids.clear()
+                self.counters.probed.clear()
             self._layout, self._replica = layout, replica
             self._schedule_persist(snap, resync=b.resync)
             self._publish(snap)
@@ -463,7 +464,8 @@ class ShadowNode:
             rejected=c.rejected, needs_resync=r is None or r.needs_resync or self._replica is None,
             last_error=c.last_error or self._persist_error,
             lag=max(0, newest - latest) if newest is not None and latest is not None else 0,
-            misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids))
+            misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids),
+            probed_params=sorted(c.probed))
 
     def _persisted_list(self) -> list[int]:
         try:

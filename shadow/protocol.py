@@ -211,6 +211,8 @@ class ShadowStatus:
     #: copies of parameters this shard does not own (a shard map that differs from the bootstrap's)
     misrouted: int = 0
     misrouted_params: list = field(default_factory=list)  #: a few of those param ids, sorted
+    #: owned params whose shard-map probe (a FINAL chunk of iteration 0) arrived since the last bootstrap
+    probed_params: list = field(default_factory=list)
 
 
 @dataclass

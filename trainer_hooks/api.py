@@ -46,7 +46,7 @@ from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
-from trainer_hooks.shard_map import resolve_shard_map
+from trainer_hooks.shard_map import ShardMapMismatch, resolve_shard_map, verify_switch_map
 from trainer_hooks.transport import UdpRing
 
 MODES = ("switch", "host", "off")
@@ -212,7 +212,7 @@ class Checkpointer:
 def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
            job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
            shadow_timeout: float = 30.0, on_grad_change: str = "resync", shard_map=None,
-           **ring_kwargs) -> Checkpointer:
+           verify_map: bool = True, verify_map_timeout: float = 5.0, **ring_kwargs) -> Checkpointer:
     """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
 
     ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
@@ -225,7 +225,9 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     WARNING is logged) or ``"raise"`` (:class:`~trainer_hooks.iteration.GradientsChanged` from
     ``optimizer.step()``).  ``shard_map``: the map the switch was programmed with, ``{param_id: shard}``
     or ``{shard: [[lo, hi], ...]}`` (default :func:`~trainer_hooks.layout.shard_plan`; see
-    :mod:`trainer_hooks.shard_map`).  Collective: every rank must call it.
+    :mod:`trainer_hooks.shard_map`); in switch mode the switch's map is probed at bootstrap
+    (``verify_map``, up to ``verify_map_timeout`` s) and a mismatch fails ``attach`` on every rank.
+    Collective: every rank must call it.
     """
     if not isinstance(ddp_model, DistributedDataParallel):
         raise TypeError(f"attach() needs a torch DistributedDataParallel model, got {type(ddp_model).__name__}")
@@ -288,13 +290,21 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
             link.bootstrap_all(iteration)
         except Exception as e:  # noqa: BLE001 - reported on every rank below
             failure[0] = f"bootstrapping the shadows failed on rank 0: {type(e).__name__}: {e}"
+        if failure[0] is None and mode == "switch" and verify_map:  # does the switch copy each param to its owner?
+            try:
+                verify_switch_map(job_id, owner, link.clients, [f"{a.host}:{a.mgmt_port}" for a in addrs],
+                                  bind_ip, peers[1 % world], timeout=verify_map_timeout)
+            except ShardMapMismatch as e:
+                failure[0] = str(e)
+            except Exception as e:  # noqa: BLE001 - reported on every rank below
+                failure[0] = f"probing the switch's shard map failed on rank 0: {type(e).__name__}: {e}"
     # collective: no gradient may reach a shadow before its bootstrap, and a failure stops every rank
     dist.broadcast_object_list(failure, src=dist.get_global_rank(pg, 0) if pg is not None else 0, group=pg)
     if failure[0] is not None:
         if link is not None:
             link.close(1.0)
         udp.close(linger=0.0)
-        raise RuntimeError(failure[0])
+        raise (ShardMapMismatch if failure[0].startswith("shard map mismatch") else RuntimeError)(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
     guard = check = None
     if link is not None:  # only rank 0 talks to the shadows: only its gradients need the check

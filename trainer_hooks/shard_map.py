@@ -15,13 +15,30 @@ that leaves a parameter without a shard, names a shard that does not exist or gi
 to two shards.
 
 If the switch was programmed with another map anyway, each shadow receives copies of parameters
-it does not own; it counts them (``ShadowStatus.misrouted`` / ``ManifestAck.misrouted``) and rank
-0 raises :class:`ShardMapMismatch` at its next optimizer step (the first manifest's ack), naming
-shard and parameters -- instead of losing every iteration and resyncing forever.
+it does not own.  Two checks catch it:
+
+* **at bootstrap** (switch mode, :func:`verify_switch_map`): right after bootstrapping the shadows,
+  rank 0 sends one *probe* per parameter -- a FINAL chunk of iteration 0 (no gradient has it), one
+  element, with the ``rank`` field set to :data:`PROBE_RANK` -- towards rank 1 through the switch.
+  The switch copies it like any FINAL chunk, to the shadow *its* map names; the shadow records the
+  probes of params it owns (``ShadowStatus.probed_params``) and counts the others as ``misrouted``;
+  the next rank drops the original (a rank that is not its ring predecessor) and no heartbeat is
+  raised (no ``heartbeat_slot`` for that rank).  A misrouted probe, or an owned param whose probe
+  never arrived (resent every 0.25 s for ``timeout`` s), raises :class:`ShardMapMismatch` on every
+  rank before the first gradient;
+* **during training** (every mode): a shadow counts copies of params it does not own
+  (``ManifestAck.misrouted``) and rank 0 raises :class:`ShardMapMismatch` from its next optimizer step.
 """
 from __future__ import annotations
 
+import socket
+import time
 from typing import Mapping
+
+from checkmate import wire
+
+#: the ``rank`` header field of a probe: no trainer has it (no heartbeat slot, the ring drops it)
+PROBE_RANK = wire.FIELD_MAX["rank"]
 
 
 class ShardMapMismatch(RuntimeError):
@@ -62,8 +79,43 @@ def resolve_shard_map(spec: Mapping, num_params: int, num_shards: int, *, what: 
 
 
 def mismatch_message(shard: int, addr, params: list[int], count: int, owner: Mapping[int, int]) -> str:
-    theirs = ", ".join(f"param {p} (shard {owner.get(p, '?')} in the plan)" for p in params[:8])
+    theirs = ", ".join(f"param {p} (shard {owner.get(p, '?')} in the trainers' map)" for p in params[:8])
     return (f"shard map mismatch: shadow {addr} (shard {shard}) received {count} cop(ies) of parameters it does "
-            f"not own: {theirs}. The switch's shard_map table differs from the trainers' plan; program the switch "
+            f"not own: {theirs}. The switch's shard_map table differs from the trainers' map; program the switch "
             f"with the plan (`ddp_train.py --print-shard-plan K`, `checkmate-ctl ... program`) or give the trainers "
             f"the switch's map (attach(shard_map=...) / ddp_train.py --shard-map)")
+
+
+def probe_datagrams(job_id: int, param_ids) -> list[bytes]:
+    """One probe per parameter: a one-element FINAL chunk of iteration 0 (see the module docstring)."""
+    return [wire.encode(wire.ChunkHeader(job_id=job_id, iteration=0, rank=PROBE_RANK, param_id=pid, count=1,
+                                         flags=wire.FLAG_FINAL), b"\0\0\0\0") for pid in param_ids]
+
+
+def verify_switch_map(job_id: int, owner: Mapping[int, int], clients, shadows, bind_ip: str, next_rank,
+                      *, timeout: float = 5.0, interval: float = 0.25) -> None:
+    """Probe the switch's map (see the module docstring); :class:`ShardMapMismatch` if it is not ``owner``."""
+    dgrams = probe_datagrams(job_id, sorted(owner))
+    want = {k: {p for p, s in owner.items() if s == k} for k in range(len(clients))}
+    deadline = time.monotonic() + timeout
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.bind((bind_ip, 0))
+        while True:
+            for d in dgrams:
+                sock.sendto(d, next_rank)
+            time.sleep(interval)
+            statuses = [c.status() for c in clients]
+            for k, st in enumerate(statuses):
+                if getattr(st, "misrouted", 0):
+                    raise ShardMapMismatch(mismatch_message(k, shadows[k], list(st.misrouted_params), st.misrouted,
+                                                            owner) + " (probed at bootstrap)")
+            missing = {k: sorted(want[k] - set(getattr(st, "probed_params", None) or ())) for k, st in enumerate(statuses)}
+            if not any(missing.values()):
+                return
+            if time.monotonic() > deadline:
+                raise ShardMapMismatch(
+                    "shard map mismatch: the switch copied no probe of " + "; ".join(
+                        f"param(s) {m[:8]} to shard {k} ({shadows[k]})" for k, m in missing.items() if m) +
+                    f" within {timeout}s: its shard_map table does not send them to the shard that owns them in "
+                    "the trainers' plan (or the shadow link drops everything). Program the switch with the plan "
+                    "(`ddp_train.py --print-shard-plan K`) or give the trainers the switch's map (--shard-map)")
