@@ -171,7 +171,7 @@ class ShadowLink:
                 self.stats.bootstraps_sent += 1
                 self._backoff.pop(k, None)
                 synced = True
-                log.warning("checkmate: shadow %s (shard %d) resynced at iteration %d", self.shadows[k], k, iteration)
+                log.warning("checkmate: shadow %s (shard %d) resynced at iteration %d", self._where(k), k, iteration)
             except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)
                 # A fast failure (connection refused: the host is up, the shadow process is not) costs
                 # training nothing, so retry every second -- a restarted shadow is resynced within ~1 s.
@@ -220,17 +220,21 @@ class ShadowLink:
         if self._map_error:
             raise ShardMapMismatch(self._map_error)
 
-    def _note_losses(self, k: int, ack) -> None:
+    def _where(self, k: int) -> str:
+        return f"{self.shadows[k].host}:{self.shadows[k].mgmt_port}"
+
+    def _note_ack(self, k: int, ack) -> None:
+        """Surface what an ack says about the shard: misrouted copies (a shard map mismatch, raised in
+        the training thread by :meth:`check_shard_map`) and a grown loss count (a WARNING)."""
         if getattr(ack, "misrouted", 0) and not self._map_error:
-            self._map_error = mismatch_message(k, f"{self.shadows[k].host}:{self.shadows[k].mgmt_port}",
-                                               list(ack.misrouted_params), ack.misrouted, self.shard_map.owner)
+            self._map_error = mismatch_message(k, self._where(k), list(ack.misrouted_params), ack.misrouted,
+                                               self.shard_map.owner)
             log.error("checkmate: %s", self._map_error)
-        """Log (WARNING) when a shard's loss count grew: it dropped an iteration and will be resynced."""
         losses = getattr(ack, "losses", None)
         if losses is None or losses <= self.stats.shadow_losses[k]:
             return
         log.warning("checkmate: shadow %s (shard %d) lost %d iteration(s) (%d in all): %s",
-                    self.shadows[k], k, losses - self.stats.shadow_losses[k], losses, ack.reason or "no reason given")
+                    self._where(k), k, losses - self.stats.shadow_losses[k], losses, ack.reason or "no reason given")
         self.stats.shadow_losses[k] = losses
 
     def _run(self) -> None:
@@ -252,10 +256,10 @@ class ShadowLink:
                         self._fail(k, f"manifest {m.iteration}", e)
                         continue
                     self.stats.acks[k] = ack
-                    self._note_losses(k, ack)
+                    self._note_ack(k, ack)
                     if ack.needs_resync and m.iteration > self._boot_iter.get(k, -1):
                         log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
-                                    self.shadows[k], k, m.iteration, ack.reason)
+                                    self._where(k), k, m.iteration, ack.reason)
                         with self._lock:
                             self._resync.add(k)
                 self.stats.manifests_sent += 1
