@@ -148,6 +148,15 @@ def test_real_gradscaler_on_cpu(nodes):
     assert ckpt.link.stats.unreplayable == 0
 
 
+def test_user_uniform_scaling_is_mirrored(nodes):
+    def scale(model, it):
+        for p in model.parameters():
+            p.grad.mul_(0.37)  # a Python float: multiplied as float32, one coefficient for the model
+    states, ckpt = run(nodes, scale)
+    assert_every_published_state_is_the_trainers(nodes, states, STEPS)
+    assert ckpt.hook_state.guard.scaled == STEPS and ckpt.link.stats.unreplayable == 0
+
+
 def test_user_masking_is_never_replayed_and_every_shard_is_resynced(nodes, caplog):
     def mask(model, it):
         if it in (2, 4):
