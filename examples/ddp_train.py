@@ -86,6 +86,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--resume-auto", action="store_true",
                     help="under torchrun --max-restarts: start fresh the first time, restore from the shadows "
                          "after torchrun restarted the workers (trainer_hooks.elastic)")
+    ap.add_argument("--shard-map", default=None, metavar="JSON|FILE",
+                    help="the shard map the switch was programmed with: {param_id: shard} or {shard: [[lo, hi], ...]} "
+                         "(default: trainer_hooks.shard_plan, what --print-shard-plan prints)")
+    ap.add_argument("--allow-fresh", action="store_true",
+                    help="with --resume: start from the initial state when the shadows hold no common checkpoint "
+                         "(default: fail, a resume must not silently restart from scratch)")
     ap.add_argument("--save-final", default=None, help="torch.save model+optimizer here ({rank} expands)")
     ap.add_argument("--metrics", default=None, help="JSON lines per iteration ({rank} expands; else rank 0 only)")
     ap.add_argument("--seed", type=int, default=0)
@@ -172,6 +178,14 @@ def final_state(iteration: int, model, opt, sched) -> dict:
             "buffer_names": [n for n, _ in model.named_buffers()]}
 
 
+def load_shard_map(text: str | None):
+    """``--shard-map``: inline JSON or a JSON file; with ``owner`` inside (``--print-shard-plan``'s output)."""
+    if not text:
+        return None
+    raw = json.loads(text if text.lstrip().startswith("{") else open(text).read())
+    return raw.get("owner", raw) if isinstance(raw, dict) and "owner" in raw else raw
+
+
 def open_metrics(path: str | None, rank: int):
     if path is None or ("{rank}" not in path and rank != 0):
         return None
@@ -227,14 +241,16 @@ def main(argv=None) -> int:
     ring = {k: v for k, v in (("bind_ip", args.bind_ip), ("udp_port", args.udp_port)) if v is not None}
     try:  # shadows that cannot be reached or hold nothing usable: one line, not a traceback
         if args.resume:
-            start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id)
+            start = trainer_hooks.restore(ddp, opt, shadows=args.shadows.split(","), job_id=args.job_id,
+                                          allow_fresh=args.allow_fresh)
             fast_forward(sched, start)
             print(f"rank {args.rank}: resumed at iteration {start}", flush=True)
         ckpt = trainer_hooks.attach(ddp, opt, mode=args.mode, job_id=args.job_id,  # <- the one line
                                     shadows=[s for s in args.shadows.split(",") if s], iteration=start,
-                                    mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank, **ring)
-    except (trainer_hooks.RestoreError, trainer_hooks.ShadowsUnavailable) as e:
-        what = "restore" if isinstance(e, trainer_hooks.RestoreError) else "shadows"
+                                    mtu=args.mtu, loss_prob=args.loss_prob, seed=args.rank,
+                                    shard_map=load_shard_map(args.shard_map), **ring)
+    except (trainer_hooks.RestoreError, trainer_hooks.ShadowsUnavailable, trainer_hooks.ShardMapMismatch) as e:
+        what = {trainer_hooks.RestoreError: "restore", trainer_hooks.ShardMapMismatch: "shard map"}.get(type(e), "shadows")
         print(f"ddp_train.py rank {args.rank}: {what}: {e}", file=sys.stderr, flush=True)
         dist.destroy_process_group()
         return 1
@@ -260,8 +276,11 @@ def main(argv=None) -> int:
         sched.step()
         opt.zero_grad(set_to_none=True)
         if metrics is not None:
-            metrics.write(json.dumps({"iteration": it, "rank": args.rank, "loss": total,
-                                      "iter_time": time.perf_counter() - t0}) + "\n")
+            row = {"iteration": it, "rank": args.rank, "loss": total, "iter_time": time.perf_counter() - t0}
+            if ckpt.link is not None:  # rank 0: the shadows' losses and the resyncs they cost (also logged)
+                row.update(shadow_losses=sum(ckpt.link.stats.shadow_losses), shadow_resyncs=ckpt.link.stats.resyncs,
+                           unreplayable=ckpt.link.stats.unreplayable)
+            metrics.write(json.dumps(row) + "\n")
 
     if ckpt.link is not None and not ckpt.wait_for_shadows(args.iters, timeout=60):
         print(f"warning: shadows did not publish iteration {args.iters} in time", file=sys.stderr)

@@ -16,8 +16,12 @@ copy a retransmitted FINAL chunk again; RETX does not matter); packets for itera
 applied are stale and counted as duplicates too.  Partially overlapping packets copy the whole
 range (a legitimate retransmission carries the same bits) and count only new elements.
 
-Loss: when the window is full (a packet for an iteration we cannot buffer), the head is declared
-lost; otherwise the node's watchdog declares it lost after ``loss_timeout`` without progress once
+Loss: when the window is full (a packet for an iteration we cannot buffer) and the head is
+incomplete, the head is declared lost.  A *complete* head that only waits for its manifest or for
+the optimizer (a trainer running ahead of a slow shadow -- on loopback in host mode, one fast rank
+is several iterations ahead of the shadow's first AdamW steps) is not lost: the ring grows by one
+buffer instead, up to ``max_ring`` (default 4 x ``ring``); beyond that the head is dropped and the
+message says the shadow fell behind.  Otherwise the node's watchdog declares it lost after ``loss_timeout`` without progress once
 there is evidence it should have completed.  After a loss the reassembler keeps buffering the
 newest iterations (evicting the oldest) so that a resync at iteration ``j`` can continue with
 ``j+1`` without waiting.  The class is not thread-safe; the node holds its lock around calls.
@@ -59,20 +63,29 @@ class Slot:
 
 
 class Counters:
-    __slots__ = ("packets", "bytes_received", "duplicates", "rejected", "losses", "last_error")
+    __slots__ = ("packets", "bytes_received", "duplicates", "rejected", "losses", "last_error", "misrouted",
+                 "misrouted_ids", "probed")
 
     def __init__(self):
         self.packets = self.bytes_received = self.duplicates = self.rejected = self.losses = 0
+        self.misrouted = 0  # copies of a param another shard owns (also counted in `rejected`)
+        self.misrouted_ids: set[int] = set()  # a few of them (capped), for the error message
+        self.probed: set[int] = set()  # owned params whose shard-map probe (iteration 0) arrived
         self.last_error = ""
 
 
 class Reassembler:
-    def __init__(self, layout: ShardLayout, job_id: int, head: int, ring: int, counters: Counters):
+    def __init__(self, layout: ShardLayout, job_id: int, head: int, ring: int, counters: Counters,
+                 max_ring: int | None = None):
         if ring < 2:
             raise ValueError(f"ring: need at least 2 iteration buffers, got {ring}")
         self.layout, self.job_id, self.head, self.ring = layout, job_id, head, ring
         self.c = counters
         self.free = [Slot(layout) for _ in range(ring)]
+        #: buffers may grow up to this many while the head is complete and only waits to be applied
+        self.max_ring = max(ring, max_ring or 4 * ring)
+        self.allocated = ring
+        self.grown = 0  # buffers added beyond `ring` (the shadow was behind, nothing was lost)
         self.slots: dict[int, Slot] = {}
         self.needs_resync = False
         self.newest_seen = head - 1
@@ -100,11 +113,18 @@ class Reassembler:
         if not flags & _FINAL or flags & (_ACK | _CTRL):
             return self._reject(f"field 'flags': 0x{flags:02x} is not a FINAL gradient chunk")
         if pid >= self._np or self._eb[pid] < 0:
+            if pid < self._np:  # a real parameter of the model, owned by another shard: a map mismatch
+                c.misrouted += 1
+                if len(c.misrouted_ids) < 16:
+                    c.misrouted_ids.add(pid)
             return self._reject(f"field 'param_id': {pid} is not owned by shard {self.layout.shard}")
         if dt != self._wd[pid]:
             return self._reject(f"field 'dtype': {dt} does not match param {pid}")
         if off + count > self._n[pid]:
             return self._reject(f"field 'offset': {off}+{count} exceeds param {pid} ({self._n[pid]} elements)")
+        if it == 0:  # a shard-map probe (trainer_hooks.shard_map): no gradient has iteration 0
+            c.probed.add(pid)
+            return False
         if it < self.head:
             c.duplicates += 1
             return False
@@ -146,10 +166,21 @@ class Reassembler:
             if it < oldest:  # older than everything we hold while resyncing: nothing to gain
                 self.c.duplicates += 1
                 return None
-            if not self.needs_resync:
-                self.declare_loss(f"iteration {self.head} incomplete when iteration {it} arrived "
-                                  f"(window of {self.ring} buffers full)")
-            self.free.append(self.slots.pop(oldest))
+            head = self.slots.get(self.head)
+            if not self.needs_resync and head is not None and head.complete and self.allocated < self.max_ring:
+                # Nothing is lost: the head arrived whole and only waits for its manifest or for the
+                # optimizer (a trainer running ahead of a slow shadow).  Grow instead of dropping it.
+                self.allocated += 1
+                self.grown += 1
+                self.free.append(Slot(self.layout))
+            else:
+                if not self.needs_resync:
+                    state = ("complete but not applied yet: the shadow fell " + str(self.max_ring) +
+                             " iterations behind" if head is not None and head.complete else
+                             f"incomplete ({head.filled if head else 0}/{self.layout.total_elems} elements)")
+                    self.declare_loss(f"iteration {self.head} {state} when iteration {it} arrived "
+                                      f"(window of {self.allocated} buffers full)")
+                self.free.append(self.slots.pop(oldest))
         slot = self.free.pop()
         slot.reset(it)
         self.slots[it] = slot

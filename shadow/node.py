@@ -310,6 +310,7 @@ class ShadowNode:
             with self._cv:
                 reasm.release(slot)
                 if err is None:
+                    self._schedule_persist(snap, resync=False)
                     self._publish(snap)
                     for k in [k for k in self._manifests if k <= it]:
                         del self._manifests[k]
@@ -318,9 +319,6 @@ class ShadowNode:
                     reasm.declare_loss(f"applying iteration {it} failed: {err}")
                 self._head_since = time.monotonic()
                 self._applying = False
-                k = self.cfg.persist_every
-                if err is None and k and snap.iteration % k == 0:
-                    self._persist_want = snap
                 self._cv.notify_all()
 
     def _publish(self, snap: ShardState) -> None:
@@ -333,6 +331,21 @@ class ShadowNode:
         self.previous = self.history[-2] if len(self.history) > 1 else None
 
     # -- persistence ---------------------------------------------------------------------------
+    def _schedule_persist(self, snap: ShardState, resync: bool) -> None:
+        """``persist_every`` K: persist a newly published state when its iteration crosses a multiple
+        of K since the previous one -- whether it was replayed (``i-1 -> i``) or arrived by a resync
+        (``3 -> 8`` crosses 5).  The previous one is the latest published state, else the newest file
+        on disk (a restarted shadow), else 0 for a resync (a shadow restarted empty mid-run) and
+        nothing for a first bootstrap.  A bootstrap that goes back (a restored job) persists nothing."""
+        k = self.cfg.persist_every
+        if not k:
+            return
+        prev = self.latest.iteration if self.latest is not None else max(self._persisted_list(), default=None)
+        if prev is None and resync:
+            prev = 0
+        if prev is not None and snap.iteration // k > prev // k:
+            self._persist_want = snap
+
     def _persist_loop(self) -> None:
         while not self._stop.is_set():
             with self._cv:
@@ -395,7 +408,11 @@ class ShadowNode:
             else:  # a (re)start: nothing buffered may leak into this run
                 self._reasm = Reassembler(layout, b.job_id, head, self.cfg.ring, self.counters)
                 self._manifests.clear()
+                self.counters.misrouted = 0  # judged per run: a new map may be right where the old was not
+                self.counters.misrouted_ids.clear()
+                self.counters.probed.clear()
             self._layout, self._replica = layout, replica
+            self._schedule_persist(snap, resync=b.resync)
             self._publish(snap)
             self._head_since = time.monotonic()
             self._cv.notify_all()
@@ -424,8 +441,10 @@ class ShadowNode:
             resync = r is None or r.needs_resync or rep is None
             if resync and not reason:
                 reason = self.counters.last_error
+            c = self.counters
             return ManifestAck(self.cfg.job_id, self.cfg.shard, m.iteration, resync,
-                               self.latest.iteration if self.latest else None, reason)
+                               self.latest.iteration if self.latest else None, reason, losses=c.losses,
+                               misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids))
 
     def status(self) -> ShadowStatus:
         with self._lock:
@@ -444,7 +463,9 @@ class ShadowNode:
             bytes_received=c.bytes_received, packets=c.packets, duplicates=c.duplicates, losses=c.losses,
             rejected=c.rejected, needs_resync=r is None or r.needs_resync or self._replica is None,
             last_error=c.last_error or self._persist_error,
-            lag=max(0, newest - latest) if newest is not None and latest is not None else 0)
+            lag=max(0, newest - latest) if newest is not None and latest is not None else 0,
+            misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids),
+            probed_params=sorted(c.probed))
 
     def _persisted_list(self) -> list[int]:
         try:

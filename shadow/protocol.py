@@ -201,6 +201,10 @@ class ManifestAck:
     needs_resync: bool
     latest_iteration: int | None = None
     reason: str = ""
+    losses: int = 0  #: iterations this shadow gave up on so far (the trainer logs when it grows)
+    #: copies of parameters this shard does not own (the switch's shard map differs from the plan)
+    misrouted: int = 0
+    misrouted_params: list = field(default_factory=list)  #: a few of those param ids
 
 
 @dataclass
@@ -221,6 +225,11 @@ class ShadowStatus:
     lag: int = 0  #: newest iteration seen minus latest published
     held_iterations: list = field(default_factory=list)  #: published iterations in memory, oldest first
     persisted_iterations: list = field(default_factory=list)  #: iterations with a file on disk, oldest first
+    #: copies of parameters this shard does not own (a shard map that differs from the bootstrap's)
+    misrouted: int = 0
+    misrouted_params: list = field(default_factory=list)  #: a few of those param ids, sorted
+    #: owned params whose shard-map probe (a FINAL chunk of iteration 0) arrived since the last bootstrap
+    probed_params: list = field(default_factory=list)
 
 
 @dataclass

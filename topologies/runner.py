@@ -225,8 +225,11 @@ class Testbed:
         self.event("switches_programmed", shard_map=self.topo.get("shard_map"))
 
     def shard_owner(self) -> dict[int, int] | None:
-        """``{param_id: shard}`` of the example's model: ``trainer_hooks.shard_plan(model, K)``."""
+        """``{param_id: shard}`` of the example's model: ``trainer_hooks.shard_plan(model, K)`` -- or the
+        topology file's own ``shard_map``, checked against the model and then given to the trainers too
+        (``--shard-map``), so the switch and the trainers use one map (never silently overwritten)."""
         from trainer_hooks.layout import shard_plan
+        from trainer_hooks.shard_map import resolve_shard_map
         spec = importlib.util.spec_from_file_location("checkmate_example_ddp_train", TRAIN_SCRIPT)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
@@ -240,7 +243,22 @@ class Testbed:
         self.model_info = {"model": getattr(margs, "model", "mlp"),
                            "parameters": sum(p.numel() for p in model.parameters()),
                            "buffers": sum(b.numel() for b in model.buffers())}
-        return shard_plan(model, len(generate.shadows_of(self.topo)))
+        k = len(generate.shadows_of(self.topo))
+        if self.topo.get("shard_map"):
+            try:
+                owner = resolve_shard_map(self.topo["shard_map"], len(list(model.parameters())), k,
+                                          what=f"{self.args.topo}: shard_map")
+            except ValueError as e:
+                raise TestbedError(f"{e} (omit shard_map to use the trainers' plan, "
+                                   f"`examples/ddp_train.py --print-shard-plan {k}`)") from None
+            self.trainer_shard_map = owner
+            return owner
+        return shard_plan(model, k)
+
+    def shard_map_args(self) -> list[str]:
+        """``--shard-map`` when the topology file has its own map (the switch is programmed with it)."""
+        owner = getattr(self, "trainer_shard_map", None)
+        return ["--shard-map", json.dumps(owner)] if owner else []
 
     def model_args(self) -> list[str]:
         """``--model`` for ``examples/ddp_train.py`` (left out for the default, so any script works)."""
@@ -378,7 +396,7 @@ class Testbed:
                 f.unlink()
         return ["--iters", self.args.iters, "--mode", self.args.mode, "--job-id", self.job_id, "--shadows", shadows,
                 "--bind-ip", h["ip"].split("/")[0], "--save-final", final, "--metrics", metrics,
-                "--mtu", self.args.mtu, *self.model_args(), *self.args.train_arg]
+                "--mtu", self.args.mtu, *self.model_args(), *self.shard_map_args(), *self.args.train_arg]
 
     def start_trainers(self, phase: str, resume: bool, master_port: int) -> dict[int, str]:
         trainers = generate.trainers_of(self.topo)
@@ -390,7 +408,7 @@ class Testbed:
             argv = [sys.executable, str(TRAIN_SCRIPT), "--rank", r, "--world-size", n,
                     "--master", f"{master_ip}:{master_port}", *self.train_args(phase, h)]
             if resume:
-                argv.append("--resume")
+                argv += ["--resume", "--allow-fresh"]  # the fault scenarios judge the restore themselves
             pname = f"trainer-{r}"
             self.procs.spawn(pname, argv, self.logs / f"{phase}-{name}.log", node=self.net.get(name),
                              env=self._env(), kind="trainer", cwd=paths.ROOT)

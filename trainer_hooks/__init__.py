@@ -13,10 +13,12 @@ from trainer_hooks.api import MODES, Checkpointer, RingConfig, attach, parse_sha
 from trainer_hooks.elastic import ResumeDecision, resume_decision
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.layout import plan_bucket, shard_plan
+from trainer_hooks.iteration import GradientsChanged
 from trainer_hooks.restore import RestoreError, restore
 from trainer_hooks.shadow_link import ShadowsUnavailable
+from trainer_hooks.shard_map import ShardMapMismatch
 from trainer_hooks.transport import RingError, UdpRing
 
 __all__ = ["MODES", "Checkpointer", "RingConfig", "attach", "parse_shadows", "HookState", "checkmate_hook",
            "plan_bucket", "shard_plan", "RestoreError", "restore", "RingError", "ShadowsUnavailable", "UdpRing",
-           "ResumeDecision", "resume_decision"]
+           "ResumeDecision", "resume_decision", "GradientsChanged", "ShardMapMismatch"]

@@ -43,10 +43,12 @@ from torch.nn.parallel import DistributedDataParallel
 from checkmate import wire
 from shadow.optimizers import optimizer_kind
 from trainer_hooks.buffers import buffer_capturer, no_grad_reader
+from trainer_hooks.grad_guard import GradGuard
 from trainer_hooks.hook import HookState, checkmate_hook
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import packet_bases, param_ids, shard_plan
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink, ShadowsUnavailable
+from trainer_hooks.shard_map import ShardMapMismatch, resolve_shard_map, verify_switch_map
 from trainer_hooks.transport import UdpRing
 
 MODES = ("switch", "host", "off")
@@ -168,6 +170,7 @@ class Checkpointer:
         if not self.flush(timeout):
             return False
         while time.monotonic() < deadline:
+            self.link.check_shard_map()  # ShardMapMismatch: waiting would never succeed
             self.link.serve_resyncs(self.iteration)  # a shard lost after the last step
             try:
                 if all((c.status().latest_iteration or 0) >= target for c in self.link.clients):
@@ -224,14 +227,23 @@ class Checkpointer:
 
 def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
            job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
-           shadow_timeout: float = 30.0, **ring_kwargs) -> Checkpointer:
+           shadow_timeout: float = 30.0, on_grad_change: str = "resync", shard_map=None,
+           verify_map: bool = True, verify_map_timeout: float = 5.0, **ring_kwargs) -> Checkpointer:
     """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
 
     ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
     (data port default ``SHADOW_UDP_PORT``).  ``iteration``: iterations already applied to the
     model (the value :func:`trainer_hooks.restore` returned).  Transport knobs go in ``ring`` or as
     keywords (``bind_ip``, ``udp_port``, ``mtu``, ``window``, ``rto``, ``timeout``, ``loss_prob``,
-    ``seed``).  Collective: every rank must call it.
+    ``seed``).  ``on_grad_change``: what rank 0 does when ``param.grad`` was changed after the
+    all-reduce beyond one uniform scale (:mod:`trainer_hooks.grad_guard`): ``"resync"`` (default:
+    the iteration is not replayed, every shard is re-bootstrapped from the trainer's state, a
+    WARNING is logged) or ``"raise"`` (:class:`~trainer_hooks.iteration.GradientsChanged` from
+    ``optimizer.step()``).  ``shard_map``: the map the switch was programmed with, ``{param_id: shard}``
+    or ``{shard: [[lo, hi], ...]}`` (default :func:`~trainer_hooks.layout.shard_plan`; see
+    :mod:`trainer_hooks.shard_map`); in switch mode the switch's map is probed at bootstrap
+    (``verify_map``, up to ``verify_map_timeout`` s) and a mismatch fails ``attach`` on every rank.
+    Collective: every rank must call it.
     """
     if not isinstance(ddp_model, DistributedDataParallel):
         raise TypeError(f"attach() needs a torch DistributedDataParallel model, got {type(ddp_model).__name__}")
@@ -241,6 +253,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         raise ValueError(f"job_id must be an int in 0..{wire.FIELD_MAX['job_id']}, got {job_id!r}")
     if not isinstance(iteration, int) or iteration < 0:
         raise ValueError(f"iteration must be a non-negative int, got {iteration!r}")
+    if on_grad_change not in ("resync", "raise"):
+        raise ValueError(f"on_grad_change must be 'resync' or 'raise', got {on_grad_change!r}")
     cfg = ring or RingConfig()
     if ring_kwargs:
         cfg = RingConfig(**{**cfg.__dict__, **ring_kwargs})
@@ -265,7 +279,11 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     if addrs:
         optimizer_kind(optimizer)  # UnsupportedOptimizer (a TypeError) naming what the shadows replay
     max_el = wire.max_elements(cfg.mtu)
-    owner = shard_plan(model, len(addrs)) if addrs else {}
+    owner = {}
+    if addrs:
+        n_params = len(list(model.parameters()))
+        owner = (resolve_shard_map(shard_map, n_params, len(addrs)) if shard_map is not None
+                 else shard_plan(model, len(addrs)))
 
     # --- transport: one UDP socket, peer addresses through the c10d store ---------------------
     bind_ip = cfg.bind_ip or default_bind_ip()
@@ -289,19 +307,34 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
         except Exception as e:  # noqa: BLE001 - reported on every rank below
             what = str(e) if isinstance(e, ShadowsUnavailable) else f"{type(e).__name__}: {e}"
             failure[0] = f"bootstrapping the shadows failed on rank 0: {what}"
+        if failure[0] is None and mode == "switch" and verify_map:  # does the switch copy each param to its owner?
+            try:
+                verify_switch_map(job_id, owner, link.clients, [f"{a.host}:{a.mgmt_port}" for a in addrs],
+                                  bind_ip, peers[1 % world], timeout=verify_map_timeout)
+            except ShardMapMismatch as e:
+                failure[0] = str(e)
+            except Exception as e:  # noqa: BLE001 - reported on every rank below
+                failure[0] = f"probing the switch's shard map failed on rank 0: {type(e).__name__}: {e}"
     # collective: no gradient may reach a shadow before its bootstrap, and a failure stops every rank
     dist.broadcast_object_list(failure, src=dist.get_global_rank(pg, 0) if pg is not None else 0, group=pg)
     if failure[0] is not None:
         if link is not None:
             link.close(1.0)
         udp.close(linger=0.0)
-        raise ShadowsUnavailable(failure[0])
+        raise (ShardMapMismatch if failure[0].startswith("shard map mismatch") else ShadowsUnavailable)(failure[0])
     lrs = lambda: [g["lr"] for g in optimizer.param_groups]  # noqa: E731
+    guard = check = None
+    if link is not None:  # only rank 0 talks to the shadows: only its gradients need the check
+        params = list(model.parameters())
+        names = {i: n for i, (n, _) in enumerate(model.named_parameters())}
+        guard = GradGuard(names)
+        check = lambda it, hint: guard.check(it, params, hint)  # noqa: E731
     tracker = IterationTracker(iteration, lrs, link.on_record if link is not None else None,
                                capture_buffers=buffer_capturer(model) if link is not None else None,
-                               read_no_grad=no_grad_reader(model) if link is not None else None)
+                               read_no_grad=no_grad_reader(model) if link is not None else None,
+                               check_grads=check, on_grad_change=on_grad_change)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)
-    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker)
+    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker, guard=guard)
     ddp_model.register_comm_hook(hook_state, checkmate_hook)
     handles = [optimizer.register_step_pre_hook(lambda *_: tracker.on_step_pre()),
                optimizer.register_step_post_hook(lambda *_: tracker.on_step_post())]

@@ -16,6 +16,9 @@ function of ``(state, bucket)`` registered with
    bucket goes through :class:`~trainer_hooks.staging.CudaStaging` (pinned host
    buffer, copies overlapped with the ring, result copied back into the bucket);
    anything but float32 is refused with the reason (:func:`~trainer_hooks.staging.check_bucket`).
+4. with a :class:`~trainer_hooks.grad_guard.GradGuard` (rank 0 with shadows), keeps a copy of the
+   reduced bucket when the future completes, for the step pre-hook's check that the optimizer
+   steps on exactly what the shadows received.
 """
 # no `from __future__ import annotations`: DDP inspects the real annotations of the hook
 
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.distributed as dist
 
+from trainer_hooks.grad_guard import GradGuard
 from trainer_hooks.iteration import IterationTracker
 from trainer_hooks.layout import bucket_params, plan_bucket
 from trainer_hooks.staging import CudaStaging, check_bucket
@@ -45,6 +49,7 @@ class HookState:
     # bucket composition -> its plan: built once, and the same object every iteration (the ring
     # keeps its array index of a plan by identity)
     plans: dict = field(default_factory=dict)
+    guard: GradGuard | None = None  # rank 0 with shadows: keeps the reduced gradient for the step check
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -77,5 +82,15 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
     if buf.device.type == "cuda":
         if state.staging is None:
             state.staging = CudaStaging(state.ring)
-        return state.staging.submit(iteration, bucket.index(), buf, plan)
-    return state.ring.submit(Job(iteration, bucket.index(), buf, plan))
+        fut = state.staging.submit(iteration, bucket.index(), buf, plan)
+    else:
+        fut = state.ring.submit(Job(iteration, bucket.index(), buf, plan))
+    guard = state.guard
+    if guard is None:
+        return fut
+
+    def keep(f):
+        out = f.value()
+        guard.capture(iteration, params, out)
+        return out
+    return fut.then(keep)

@@ -14,12 +14,20 @@ It ends with ``optimizer.step()`` (post-step hook), an explicit
 ``optimizer.step()`` -- implicitly when the next backward starts while the
 previous one is still ``reduced``.  Each end produces one
 :class:`IterationRecord`, handed to a callback (the manifest sender).
+
+With ``check_grads`` (rank 0, shadows attached) the step pre-hook also asks
+:mod:`trainer_hooks.grad_guard` whether the gradients are still the all-reduced ones: a uniform
+scale becomes the record's ``clip_coef`` (exact), anything else marks the record ``unreplayable``
+(or raises :class:`GradientsChanged` with ``on_grad_change="raise"``).
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from trainer_hooks.grad_guard import GradVerdict
 
 
 @dataclass(frozen=True)
@@ -32,13 +40,24 @@ class IterationRecord:
     skip: bool
     buffers: dict | None = None  #: FQN -> tensor (a copy), when buffers are captured
     no_grad: tuple[int, ...] = ()  #: param ids without a gradient at the step
+    #: why the shadows cannot replay this step (the gradients were changed after the all-reduce beyond
+    #: one uniform scale, see :mod:`trainer_hooks.grad_guard`); "" when they can.  Non-empty: no
+    #: manifest is sent and every shard is resynced from the trainer's state instead
+    unreplayable: str = ""
+
+
+class GradientsChanged(RuntimeError):
+    """``param.grad`` was changed after the all-reduce beyond one uniform scale, and the caller asked
+    (``on_grad_change="raise"``) to stop rather than resync the shadows."""
 
 
 class IterationTracker:
     def __init__(self, completed: int, read_lrs: Callable[[], list[float]],
                  on_record: Callable[[IterationRecord], None] | None = None, *,
                  capture_buffers: Callable[[], dict] | None = None,
-                 read_no_grad: Callable[[], tuple[int, ...]] | None = None):
+                 read_no_grad: Callable[[], tuple[int, ...]] | None = None,
+                 check_grads: Callable[[int, float | None], "GradVerdict"] | None = None,
+                 on_grad_change: str = "resync"):
         if completed < 0:
             raise ValueError(f"completed iterations must be >= 0, got {completed}")
         self.completed = completed
@@ -50,6 +69,8 @@ class IterationTracker:
         self._capture, self._read_no_grad = capture_buffers, read_no_grad
         self._buffers: dict | None = None
         self._no_grad: tuple[int, ...] = ()
+        self._check_grads, self._on_grad_change = check_grads, on_grad_change
+        self._unreplayable = ""
         self._lock = threading.Lock()
         self.skipped = 0
 
@@ -88,6 +109,8 @@ class IterationTracker:
             self._lrs = tuple(float(x) for x in self._read_lrs())
             if self._read_no_grad is not None:
                 self._no_grad = tuple(self._read_no_grad())
+            if self._check_grads is not None:
+                self._judge_grads()
 
     def on_step_post(self) -> None:
         with self._lock:
@@ -109,14 +132,26 @@ class IterationTracker:
                                    "Checkmate mirrors a single clip coefficient per iteration")
             self._clip = coef
 
+    def _judge_grads(self) -> None:
+        """Step pre-hook: are the gradients still the all-reduced ones (times one coefficient)?"""
+        v = self._check_grads(self.current, self._clip)
+        if v.kind == "scaled":
+            self._clip = v.coef  # the exact coefficient applied, whoever applied it
+        elif v.kind == "changed":
+            msg = (f"iteration {self.current}: the gradients changed between the all-reduce and optimizer.step() "
+                   f"in a way the shadows cannot replay: {v.detail}")
+            if self._on_grad_change == "raise":
+                raise GradientsChanged(msg + " (attach(on_grad_change='raise'); the optimizer step was not taken)")
+            self._unreplayable = msg
+
     def _conclude(self, skip: bool) -> IterationRecord:
         lrs = self._lrs if self._lrs is not None else tuple(float(x) for x in self._read_lrs())
         record = IterationRecord(self.current, lrs, None if skip else self._clip, skip, self._buffers,
-                                 () if skip else self._no_grad)
+                                 () if skip else self._no_grad, unreplayable="" if skip else self._unreplayable)
         self.completed += 1
         self.skipped += skip
         self._phase, self._lrs, self._clip = "idle", None, None
-        self._buffers, self._no_grad = None, ()
+        self._buffers, self._no_grad, self._unreplayable = None, (), ""
         return record
 
     def _emit(self, record: IterationRecord) -> None:

@@ -4,8 +4,11 @@ Each shadow publishes iteration *i* only when its shard of *i* is complete and
 applied, and keeps the last ``--history`` published states in memory (and the
 newest ``--keep`` persisted files on disk).  Restore asks every shard what it
 holds and picks, in this order: the newest iteration all shards hold in memory;
-else the newest all shards can load (memory or file); else the initial state
-(iteration 0, nothing loaded -- it never fails for lack of a common iteration).
+else the newest all shards can load (memory or file); else nothing: shadows that
+are fresh or were emptied (or hold no common iteration) raise :class:`RestoreError`
+-- resuming would silently restart training from scratch -- unless the caller
+allows a fresh start (``allow_fresh=True``: iteration 0, nothing loaded; a
+deterministic job restarted from scratch is still bit-identical, just slower).
 With several trainer ranks, rank 0 picks and broadcasts it so all ranks load the
 same one; each shard's state is fetched and copied into the model's parameters
 and the optimizer's per-parameter state -- bit for bit -- and the buffer shard's
@@ -78,6 +81,16 @@ def _ask(shard: int, call):
         raise RestoreError(f"shard {shard}: {e}") from e
 
 
+def _nothing_to_restore(held: dict) -> str:
+    empty = all(not h["memory"] and not h["disk"] for h in held.values())
+    what = ("the shadows hold no checkpoint at all (fresh, restarted or emptied)" if empty else
+            "the shards hold no common iteration")
+    return (f"nothing to resume from: {what} -- " + "; ".join(
+        f"shard {k}: in memory {h['memory']}, on disk {h['disk']}" for k, h in sorted(held.items())) +
+        ". Resuming would silently restart from iteration 0; pass allow_fresh=True (ddp_train.py: "
+        "--allow-fresh, or start without --resume) to start from the initial state")
+
+
 #: what the last :func:`restore` in this process did: iteration, source, newest iteration any shard
 #: had published, iterations repeated (at least), per-shard holdings
 last_restore: dict = {}
@@ -125,11 +138,14 @@ def _load(model: torch.nn.Module, optimizer: torch.optim.Optimizer, states: list
 
 
 def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows, job_id: int,
-            timeout: float = 30.0) -> int:
+            timeout: float = 30.0, allow_fresh: bool = False) -> int:
     """Load ``model``/``optimizer`` from the newest iteration every shard holds; return it.
 
     ``model`` may be the plain module or its DDP wrapper; ``shadows`` is the list given to
-    :func:`trainer_hooks.attach` (shard order).  Collective when torch.distributed is initialised.
+    :func:`trainer_hooks.attach` (shard order).  When the shards hold no common iteration (fresh or
+    emptied shadows) it raises :class:`RestoreError`, or with ``allow_fresh=True`` returns 0 and
+    leaves model and optimizer as they are (a first start).  Collective when torch.distributed is
+    initialised.
     """
     if isinstance(model, DistributedDataParallel):
         model = model.module
@@ -168,7 +184,9 @@ def restore(model: torch.nn.Module, optimizer: torch.optim.Optimizer, *, shadows
         log.warning("checkmate restore: iteration %d from %s (newest published %d: at least %d iteration(s) "
                     "repeated; shards %s)", it, src, newest, max(0, newest - it), held)
         if src == "initial":
-            return 0  # no common checkpoint: the model and optimizer keep their initial state
+            if not allow_fresh:
+                raise RestoreError(_nothing_to_restore(held))
+            return 0  # a fresh start, explicitly allowed: the model and optimizer keep their initial state
         states = [_ask(k, lambda c=c: c.fetch(it)) for k, c in enumerate(clients)]
         for k, st in enumerate(states):
             if st.iteration != it or st.shard != k or st.job_id != job_id or st.num_shards != len(addrs):

@@ -29,6 +29,7 @@ from shadow.client import ShadowClient
 from shadow.protocol import DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap
 from trainer_hooks.buffers import BUFFER_SHARD, capture_buffers, capture_frozen
 from trainer_hooks.iteration import IterationRecord
+from trainer_hooks.shard_map import ShardMapMismatch, mismatch_message
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,11 @@ class LinkStats:
     errors: int = 0
     last_error: str = ""
     acks: list = field(default_factory=list)  # the last ManifestAck per shard
+    #: iterations not replayed because the gradients were changed after the all-reduce beyond one
+    #: uniform scale (trainer_hooks.grad_guard); each one resynced every shard
+    unreplayable: int = 0
+    #: per shard, the shadow's loss count as of its last ack (iterations it gave up on)
+    shadow_losses: list = field(default_factory=list)
 
 
 def param_specs(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> list[ParamSpec]:
@@ -90,7 +96,7 @@ class ShadowLink:
         self.shard_map = ShardMap(job_id, len(shadows), dict(owner), [f"{s.host}:{s.data_port}" for s in shadows])
         self.owned = [self.shard_map.owned(k) for k in range(len(shadows))]
         self.clients = [ShadowClient(s.host, s.mgmt_port, timeout=timeout) for s in shadows]
-        self.stats = LinkStats(acks=[None] * len(shadows))
+        self.stats = LinkStats(acks=[None] * len(shadows), shadow_losses=[0] * len(shadows))
         #: on a resync, bootstrap every reachable shard at the same iteration (see serve_resyncs)
         self.group_resync = True
         self._resync: set[int] = set()
@@ -98,6 +104,7 @@ class ShadowLink:
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
         self._backoff: dict[int, float] = {}
         self._lock = threading.Lock()
+        self._map_error = ""  # set by the sender thread from an ack with misrouted copies
         self._q: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="checkmate-shadow-link", daemon=True)
         self._thread.start()
@@ -135,7 +142,22 @@ class ShadowLink:
 
     # -- per iteration (training thread) ------------------------------------------------------
     def on_record(self, rec: IterationRecord) -> None:
-        """Queue the manifest of a finished iteration, then serve any resync that is owed."""
+        """Queue the manifest of a finished iteration, then serve any resync that is owed.
+
+        An ``unreplayable`` record (gradients changed after the all-reduce) gets no manifest: the
+        shadows can never apply that iteration, and every shard is re-bootstrapped right away from
+        the trainer's state after the step -- so no shard publishes a wrong state, and all hold it.
+        """
+        self.check_shard_map()
+        if rec.unreplayable:
+            self.stats.unreplayable += 1
+            log.warning("checkmate: %s; the iteration is not replayed, every shard is resynced from the trainer's "
+                        "state instead (a full state transfer per such step: clip with ckpt.clip_grad_norm_ or "
+                        "scale all gradients by one factor to avoid it)", rec.unreplayable)
+            with self._lock:
+                self._resync |= set(range(len(self.clients)))
+            self.serve_resyncs(rec.iteration)
+            return
         self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip,
                                           rec.buffers, list(rec.no_grad))))
         self.serve_resyncs(rec.iteration)
@@ -166,6 +188,7 @@ class ShadowLink:
                 self.stats.bootstraps_sent += 1
                 self._backoff.pop(k, None)
                 synced = True
+                log.warning("checkmate: shadow %s (shard %d) resynced at iteration %d", self._where(k), k, iteration)
             except Exception as e:  # noqa: BLE001 - retried later, with backoff (a dead shadow must not stall training)
                 # A fast failure (connection refused: the host is up, the shadow process is not) costs
                 # training nothing, so retry every second -- a restarted shadow is resynced within ~1 s.
@@ -209,6 +232,28 @@ class ShadowLink:
         with self._lock:
             self._resync.add(shard)
 
+    def check_shard_map(self) -> None:
+        """Raise :class:`ShardMapMismatch` once a shadow reported copies of parameters it does not own."""
+        if self._map_error:
+            raise ShardMapMismatch(self._map_error)
+
+    def _where(self, k: int) -> str:
+        return f"{self.shadows[k].host}:{self.shadows[k].mgmt_port}"
+
+    def _note_ack(self, k: int, ack) -> None:
+        """Surface what an ack says about the shard: misrouted copies (a shard map mismatch, raised in
+        the training thread by :meth:`check_shard_map`) and a grown loss count (a WARNING)."""
+        if getattr(ack, "misrouted", 0) and not self._map_error:
+            self._map_error = mismatch_message(k, self._where(k), list(ack.misrouted_params), ack.misrouted,
+                                               self.shard_map.owner)
+            log.error("checkmate: %s", self._map_error)
+        losses = getattr(ack, "losses", None)
+        if losses is None or losses <= self.stats.shadow_losses[k]:
+            return
+        log.warning("checkmate: shadow %s (shard %d) lost %d iteration(s) (%d in all): %s",
+                    self._where(k), k, losses - self.stats.shadow_losses[k], losses, ack.reason or "no reason given")
+        self.stats.shadow_losses[k] = losses
+
     def _run(self) -> None:
         while True:
             item = self._q.get()
@@ -230,8 +275,10 @@ class ShadowLink:
                         self._fail(k, f"manifest {m.iteration}", e)
                         continue
                     self.stats.acks[k] = ack
+                    self._note_ack(k, ack)
                     if ack.needs_resync and m.iteration > self._boot_iter.get(k, -1):
-                        log.info("checkmate: shard %d asks for a resync at iteration %d (%s)", k, m.iteration, ack.reason)
+                        log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
+                                    self._where(k), k, m.iteration, ack.reason)
                         with self._lock:
                             self._resync.add(k)
                 self.stats.manifests_sent += 1

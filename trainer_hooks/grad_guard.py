@@ -1,0 +1,138 @@
+"""Are the gradients ``optimizer.step()`` uses still the ones the shadows received?
+
+The shadows replay a step from the FINAL chunks of the all-reduce plus the manifest (LRs, one clip
+coefficient, skip).  Anything that changes ``param.grad`` between the all-reduce and the step --
+``torch.nn.utils.clip_grad_norm_`` called directly, a ``GradScaler``'s ``unscale_``, a user's own
+scaling or masking -- is invisible to them, and the replayed step is silently wrong.
+
+:class:`GradGuard` closes that gap on rank 0 (the rank that talks to the shadows):
+
+* ``capture`` -- in the comm hook, when a bucket's all-reduce completes, a copy of the reduced
+  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with);
+* ``check`` -- in the optimizer's step pre-hook, every captured parameter's ``.grad`` is compared
+  bit for bit (``int32`` views: NaN and signed zeros count) with its reduced copy:
+
+  - all equal: nothing changed (``GradVerdict.kind == "unchanged"``);
+  - else, if one float32 coefficient ``c`` reproduces every gradient exactly
+    (``torch._foreach_mul(reduced, c)`` -- the multiplication the shadow performs), it is
+    ``"scaled"`` and ``c`` goes into the manifest's ``clip_coef``.  Candidates: the coefficient
+    ``Checkpointer.clip_grad_norm_`` recorded, then the float32 values within two ulps of
+    ``grad / reduced`` at the element of largest magnitude.  A clip, a power-of-two unscale and both
+    together (``unscale`` then ``clip``: the product of a power of two and a float32 is exact) are
+    all one coefficient;
+  - else ``"changed"`` (masking, per-parameter scaling, noise...): the step cannot be replayed.
+    The caller then never sends that iteration's manifest and resyncs every shard from the
+    trainer's state after the step (or raises, with ``on_grad_change="raise"``).
+
+Parameters whose ``.grad`` is ``None`` at the step are not judged here (the optimizer skips them;
+mirroring that is the manifest's business), nor are parameters outside every bucket (frozen).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+ULPS = 2  #: float32 neighbours of the estimated ratio tried on each side
+
+
+@dataclass(frozen=True)
+class GradVerdict:
+    """What :meth:`GradGuard.check` found for one iteration."""
+
+    kind: str  #: "unchanged" | "scaled" | "changed"
+    coef: float | None = None  #: the exact float32 coefficient (kind "scaled")
+    detail: str = ""  #: for "changed": which parameter differs and how
+
+
+class GradGuard:
+    def __init__(self, names: dict[int, str]):
+        self.names = names  # param_id -> name (for messages)
+        self._lock = threading.Lock()
+        self._iteration = -1
+        self._reduced: dict[int, torch.Tensor] = {}  # param_id -> reduced gradient (a copy)
+        self.checks = 0
+        self.scaled = 0
+        self.changed = 0
+
+    def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor) -> None:
+        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order)."""
+        copy = buffer.detach().clone()
+        with self._lock:
+            if iteration != self._iteration:
+                self._iteration, self._reduced = iteration, {}
+            at = 0
+            for pid, n in params:
+                self._reduced[pid] = copy[at:at + n]
+                at += n
+
+    def check(self, iteration: int, params: list[torch.Tensor], hint: float | None = None) -> GradVerdict:
+        """Compare the gradients about to be stepped on with the reduced ones of ``iteration``."""
+        with self._lock:
+            if iteration != self._iteration:
+                return GradVerdict("changed", detail=f"no reduced gradient of iteration {iteration} was captured")
+            reduced = dict(self._reduced)
+        self.checks += 1
+        cur, ref, ids = [], [], []
+        for pid, r in reduced.items():
+            g = params[pid].grad
+            if g is None:
+                continue
+            if g.dtype != torch.float32 or g.numel() != r.numel():
+                self.changed += 1
+                return GradVerdict("changed", detail=f"param {self.names.get(pid, pid)!r}: .grad is "
+                                                     f"{g.dtype}[{g.numel()}], the reduced gradient float32[{r.numel()}]")
+            cur.append(g.detach().reshape(-1))
+            ref.append(r)
+            ids.append(pid)
+        if _bits_equal(cur, ref):
+            return GradVerdict("unchanged")
+        for c in _candidates(cur, ref, hint):
+            if _bits_equal(cur, torch._foreach_mul(ref, torch.tensor(c, dtype=torch.float32))):
+                self.scaled += 1
+                return GradVerdict("scaled", coef=c)
+        self.changed += 1
+        return GradVerdict("changed", detail=_first_difference(cur, ref, ids, self.names))
+
+
+def _bits_equal(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
+    return all(torch.equal(x.view(torch.int32), y.view(torch.int32)) for x, y in zip(a, b))
+
+
+def _candidates(cur: list[torch.Tensor], ref: list[torch.Tensor], hint: float | None) -> list[float]:
+    out: list[float] = [] if hint is None else [float(np.float32(hint))]
+    best, num, den = -1.0, 0.0, 0.0
+    for g, r in zip(cur, ref):
+        if r.numel() == 0:
+            continue
+        i = int(r.abs().argmax())
+        m = abs(float(r[i]))
+        if m > best and m != 0.0 and np.isfinite(m):
+            best, num, den = m, float(g[i]), float(r[i])
+    if best > 0 and np.isfinite(num):
+        c = np.float32(num / den)
+        up, down = c, c
+        out.append(float(c))
+        for _ in range(ULPS):
+            up, down = np.nextafter(up, np.float32(np.inf)), np.nextafter(down, np.float32(-np.inf))
+            out += [float(up), float(down)]
+    seen, uniq = set(), []
+    for c in out:
+        if c not in seen and np.isfinite(c):
+            seen.add(c)
+            uniq.append(c)
+    return uniq
+
+
+def _first_difference(cur, ref, ids, names) -> str:
+    for g, r, pid in zip(cur, ref, ids):
+        ne = g.view(torch.int32) != r.view(torch.int32)
+        if bool(ne.any()):
+            n = int(ne.sum())
+            i = int(ne.nonzero()[0])
+            return (f"param {names.get(pid, pid)!r}: {n}/{g.numel()} elements differ from the all-reduced "
+                    f"gradient (element {i}: {float(r[i])!r} -> {float(g[i])!r}) and no single float32 "
+                    f"coefficient explains them all")
+    return "gradients differ from the all-reduced ones"
