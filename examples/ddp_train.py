@@ -203,9 +203,19 @@ def launch_problem(args) -> str | None:
                 "crosses a Checkmate switch programmed for this job (`checkmate testbed` sets that up): "
                 "the switch copies gradients between ranks, and one rank sends it nothing. Without a switch "
                 "use --mode host --shadows HOST:MGMT,... (the trainers send the copies) or --mode off")
-    if args.mode in ("switch", "host") and not args.shadows:
-        return (f"--mode {args.mode} needs --shadows HOST:MGMT[:DATA],... (the shadows' addresses in shard "
-                "order, e.g. checkmate-shadow --mgmt); --mode off trains without checkpoints")
+    if args.mode == "host" and not args.shadows:
+        return ("--mode host needs --shadows HOST:MGMT[:DATA],... (the shadows' addresses in shard order, "
+                "e.g. checkmate-shadow --mgmt); --mode off trains without checkpoints")
+    return None
+
+
+def launch_warning(args) -> str | None:
+    """What this command line will train without, as one sentence: ``--mode switch`` without shadows runs
+    the Checkmate ring and the switch's copies go nowhere -- a legitimate reference run (the same
+    arithmetic as a checkpointed one), but no checkpoint is taken."""
+    if args.mode == "switch" and not args.shadows:
+        return ("--mode switch without --shadows: the ring runs but no checkpoint is taken (give --shadows "
+                "HOST:MGMT[:DATA],... in shard order to checkpoint)")
     return None
 
 
@@ -221,6 +231,9 @@ def main(argv=None) -> int:
     if problem:
         print(f"ddp_train.py: {problem}", file=sys.stderr)
         return 2
+    warning = launch_warning(args)
+    if warning and args.rank == 0:
+        print(f"ddp_train.py: warning: {warning}", file=sys.stderr, flush=True)
     torch.set_num_threads(1)
     if args.master is not None:
         init = f"tcp://{args.master}"

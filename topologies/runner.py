@@ -60,6 +60,12 @@ MASTER_PORT = 29500
 DEFAULT_ITERS = 50
 
 
+def model_argv(args) -> list[str]:
+    """``--model`` for ``examples/ddp_train.py`` (left out for the default, so any script works)."""
+    m = getattr(args, "model", "mlp")
+    return [] if m == "mlp" else ["--model", m]
+
+
 class Terminated(SystemExit):
     """Raised in the main thread by SIGTERM/SIGHUP so that ``finally`` blocks tear down."""
 
@@ -237,7 +243,7 @@ class Testbed:
         if build is None or parse is None:
             raise TestbedError(f"{TRAIN_SCRIPT} has no build(args)/parse_args(): cannot compute the shard map")
         margs = parse(["--rank", "0", "--world-size", "2", "--iters", str(self.args.iters)]
-                      + self.model_args() + list(self.args.train_arg))
+                      + model_argv(self.args) + list(self.args.train_arg))
         built = build(margs)
         model = built[0] if isinstance(built, tuple) else built
         self.model_info = {"model": getattr(margs, "model", "mlp"),
@@ -261,9 +267,7 @@ class Testbed:
         return ["--shard-map", json.dumps(owner)] if owner else []
 
     def model_args(self) -> list[str]:
-        """``--model`` for ``examples/ddp_train.py`` (left out for the default, so any script works)."""
-        m = getattr(self.args, "model", "mlp")
-        return [] if m == "mlp" else ["--model", m]
+        return model_argv(self.args)
 
     def down(self) -> None:
         from . import net as tnet

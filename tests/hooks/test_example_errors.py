@@ -58,8 +58,23 @@ def test_switch_mode_with_one_rank_says_what_switch_mode_needs():
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "--mode switch (the default) needs --world-size 2 or more" in r.stderr
     assert "--mode host --shadows" in r.stderr and "--mode off" in r.stderr
-    (r,) = run("--master", f"127.0.0.1:{free_port()}", "--world-size", "2", "--rank", "0")
-    assert r.returncode == 2 and "--mode switch needs --shadows" in r.stderr, r.stderr
+    (r,) = run("--master", f"127.0.0.1:{free_port()}", "--world-size", "2", "--rank", "0", "--mode", "host")
+    assert r.returncode == 2 and "--mode host needs --shadows" in r.stderr, r.stderr
+
+
+def test_switch_mode_without_shadows_warns_that_nothing_is_checkpointed():
+    """A reference run (the ring, no shadows) is legitimate, but it must say that it checkpoints nothing."""
+    import importlib.util
+
+    from checkmate.paths import ROOT
+    spec = importlib.util.spec_from_file_location("ddp_train_mod", ROOT / "examples" / "ddp_train.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    args = mod.parse_args(["--iters", "1", "--world-size", "2", "--master", "127.0.0.1:1"])
+    assert mod.launch_problem(args) is None
+    assert "no checkpoint is taken" in mod.launch_warning(args)
+    args = mod.parse_args(["--iters", "1", "--world-size", "2", "--master", "127.0.0.1:1", "--shadows", "h:1"])
+    assert mod.launch_warning(args) is None
 
 
 @pytest.mark.parametrize("resume", [False, True])
