@@ -25,12 +25,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from switch.ports import AfPacketPort, PortSpec
 from switch.ready import SwitchNotReady, wait_ready
+from tests.childproc import LoggedProc
 
 REPO = Path(__file__).resolve().parents[2]
 P4LANG_BIN = Path("/opt/p4lang/bin")
@@ -72,25 +72,11 @@ def _free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
-class _Proc:
+class _Proc(LoggedProc):
+    """A switch process of the rig: stdout piped (READY line), stderr in a temp log (tests/childproc.py)."""
+
     def __init__(self, argv, env=None):
-        self.log = tempfile.NamedTemporaryFile(prefix="refrig-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=REPO, env=env)
-
-    def logtext(self) -> str:
-        return Path(self.log.name).read_text(errors="replace")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc.stdout.close()
-        self.log.close()
-        os.unlink(self.log.name)
+        super().__init__(argv, prefix="refrig-", stdout=subprocess.PIPE, text=True, cwd=REPO, env=env)
 
 
 class Bmv2(_Proc):

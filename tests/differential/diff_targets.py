@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 
+from tests.childproc import LoggedProc
+
 REPO = Path(__file__).resolve().parents[2]
 PORTS = tuple(range(8))          # switch ports every program may use (0..7)
 
@@ -72,34 +74,14 @@ def _nanomsg():
     return _NN
 
 
-class _Proc:
-    """A child process with its log in a temp file."""
+class _Proc(LoggedProc):
+    """A child process with its log in a temp file (tests/childproc.py)."""
 
     def __init__(self, argv: list[str], **kw):
-        self.log = tempfile.NamedTemporaryFile(prefix="cmdiff-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(argv, stderr=self.log, **kw)
+        super().__init__(argv, prefix="cmdiff-", **kw)
 
     def tail(self, n: int = 3000) -> str:
-        try:
-            return Path(self.log.name).read_text(errors="replace")[-n:]
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        self.log.close()
-        try:
-            os.unlink(self.log.name)
-        except OSError:
-            pass
+        return self.logtext(n)
 
 
 class Target:
