@@ -68,6 +68,11 @@ def spec(nodes: list[ShadowNode]) -> list[tuple[str, int, int]]:
     return [(LOOPBACK, n.mgmt_address[1], n.data_address[1]) for n in nodes]
 
 
+def cli_spec(nodes: list[ShadowNode]) -> str:
+    """The same as ``--shadows HOST:MGMT:DATA,...`` for a trainer process (examples/ddp_train.py, workers)."""
+    return ",".join(f"{h}:{m}:{d}" for h, m, d in spec(nodes))
+
+
 def attach_host(ddp, opt, job: int, nodes: list[ShadowNode], **kw):
     """``trainer_hooks.attach`` in host mode on loopback (any free UDP port) feeding ``nodes``."""
     return trainer_hooks.attach(ddp, opt, mode="host", job_id=job, shadows=spec(nodes), udp_port=0,
