@@ -1,6 +1,7 @@
 """Child processes the tests start (``checkmate-switch``, ``simple_switch``, ``simple_switch_grpc``):
 one way to stop them and one way to keep their stderr for the failure message.
 
+* :func:`free_port` -- a loopback TCP port for a child to listen on (or, unused, one that refuses).
 * :func:`stop_child` -- SIGTERM, up to ``timeout`` seconds, then SIGKILL; never leaves a zombie.
 * :class:`LoggedProc` -- ``Popen`` with stderr in a temporary log file; :meth:`LoggedProc.logtext`
   reads it back for an assertion message, :meth:`LoggedProc.stop` ends the process, closes its pipes and
@@ -13,9 +14,17 @@ line) or its own probe; this module only owns the process and its log.  Imported
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listened on a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def stop_child(proc: subprocess.Popen, timeout: float = 5.0) -> None:

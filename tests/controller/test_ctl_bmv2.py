@@ -26,6 +26,7 @@ from checkmate.paths import ROOT
 from controller import cli
 from controller.plan import plan_switch
 from controller.topology import Topology
+from tests.childproc import free_port
 
 STAR = ROOT / "topologies" / "star.json"
 PORTS = (1, 2, 3, 4, 5)
@@ -36,12 +37,6 @@ pytestmark = [
                               "../shared/p4ref/install.sh)"),
     pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth interfaces)"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _ip(*args) -> None:
@@ -56,7 +51,7 @@ def bmv2_star(tmp_path):
     sw_if = {p: f"cmb{tag}s{p}" for p in PORTS}
     far_if = {p: f"cmb{tag}h{p}" for p in PORTS}
     raw = json.loads(STAR.read_text())
-    grpc_port, thrift_port = _free_port(), _free_port()
+    grpc_port, thrift_port = free_port(), free_port()
     raw["switches"]["s1"]["grpc_port"] = grpc_port
     path = tmp_path / "star.json"
     path.write_text(json.dumps(raw))

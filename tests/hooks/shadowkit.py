@@ -9,7 +9,6 @@ shadow is configured or addressed is made once.  ``conftest.py`` turns :func:`gl
 from __future__ import annotations
 
 import contextlib
-import socket
 from pathlib import Path
 from typing import Iterator
 
@@ -17,15 +16,9 @@ import torch.distributed as dist
 
 import trainer_hooks
 from shadow.node import ShadowConfig, ShadowNode
+from tests.childproc import free_port  # noqa: F401  (shadowkit.free_port for the hooks tests)
 
 LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    """A TCP port on loopback that nobody listened on a moment ago."""
-    with socket.socket() as s:
-        s.bind((LOOPBACK, 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
