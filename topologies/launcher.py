@@ -18,14 +18,13 @@ import os
 import re
 import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
 from checkmate import paths
 
 from . import generate
-from .monitor import TRAIN_SCRIPT, TestbedError, _tail, iteration_of, read_jsonl
+from .monitor import TRAIN_SCRIPT, IterationKiller, TestbedError, _tail, iteration_of, read_jsonl
 
 RESUMED = re.compile(r"rank (\d+): resumed at iteration (\d+)")
 
@@ -88,33 +87,23 @@ def worker_of_rank(agent_pids, rank: int) -> int | None:
     return None
 
 
-class WorkerKiller(threading.Thread):
+class WorkerKiller(IterationKiller):
     """SIGKILLs the worker of rank ``rank`` (only the worker: its agent must live to restart it) once
     the rank's metrics say it finished ``fail_at``."""
 
     def __init__(self, metrics: Path, fail_at: int, rank: int, agent_pids):
-        super().__init__(name="worker-killer", daemon=True)
-        self.metrics, self.fail_at, self.rank, self.agent_pids = metrics, fail_at, rank, list(agent_pids)
-        self.fired = threading.Event()
-        self.iteration = self.t_kill = self.pid = None
-        self._halt = threading.Event()
+        super().__init__("worker-killer", metrics, fail_at)
+        self.rank, self.agent_pids = rank, list(agent_pids)
+        self.pid = None
 
-    def stop(self) -> None:
-        self._halt.set()
-
-    def run(self) -> None:
-        pos = 0
-        while not self._halt.is_set():
-            recs, pos = read_jsonl(self.metrics, pos)
-            its = [iteration_of(r) for r in recs if iteration_of(r) is not None]
-            if its and max(its) >= self.fail_at:
-                pid = worker_of_rank(self.agent_pids, self.rank)
-                if pid is not None:
-                    os.kill(pid, signal.SIGKILL)
-                    self.t_kill, self.iteration, self.pid = time.monotonic(), max(its), pid
-                    self.fired.set()
-                    return
-            time.sleep(0.003)
+    def kill(self, reached: list[int]) -> bool:
+        pid = worker_of_rank(self.agent_pids, self.rank)
+        if pid is None:
+            return False
+        os.kill(pid, signal.SIGKILL)
+        self.pid = pid
+        self.killed(max(reached))
+        return True
 
 
 def torchrun_phase(tb, phase: str, rdzv_port: int, fail_at: int | None, fail_rank: int) -> dict:

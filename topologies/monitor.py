@@ -183,15 +183,16 @@ class ShadowPoller(threading.Thread):
             self.error = f"{type(e).__name__}: {e}"
 
 
-class FailureInjector(threading.Thread):
-    """Kills the victim trainer (SIGKILL to its process group, like a node crash) as soon as its own
-    metrics say it has finished iteration ``fail_at``.  It watches the file every few milliseconds, so
-    the kill lands within about one iteration even for fast iterations; the main loop then detects the
-    failure like an operator would (process exit, controller watchdog)."""
+class IterationKiller(threading.Thread):
+    """Base of the failure injectors: watches a trainer's metrics file every few milliseconds (so a kill
+    lands within about one iteration even for fast iterations) and, once it says iteration ``fail_at``
+    is finished, calls :meth:`kill` with the iterations at or past ``fail_at`` that the new records
+    name (file order).  ``kill`` returns whether it killed; if not, the watch goes on.  After a kill,
+    ``fired`` is set, ``t_kill`` is its monotonic time and ``iteration`` the iteration it counted."""
 
-    def __init__(self, metrics: Path, fail_at: int, pid: int):
-        super().__init__(name="failure-injector", daemon=True)
-        self.metrics, self.fail_at, self.pid = metrics, fail_at, pid
+    def __init__(self, name: str, metrics: Path, fail_at: int):
+        super().__init__(name=name, daemon=True)
+        self.metrics, self.fail_at = metrics, fail_at
         self.fired = threading.Event()
         self.iteration = None
         self.t_kill = None
@@ -200,21 +201,39 @@ class FailureInjector(threading.Thread):
     def stop(self) -> None:
         self._halt.set()
 
+    def kill(self, reached: list[int]) -> bool:
+        raise NotImplementedError
+
+    def killed(self, iteration: int) -> None:
+        self.t_kill, self.iteration = time.monotonic(), iteration
+        self.fired.set()
+
     def run(self) -> None:
         pos = 0
         while not self._halt.is_set():
             recs, pos = read_jsonl(self.metrics, pos)
-            for rec in recs:
-                it = iteration_of(rec)
-                if it is not None and it >= self.fail_at:
-                    try:
-                        os.killpg(self.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    self.t_kill, self.iteration = time.monotonic(), it
-                    self.fired.set()
-                    return
+            reached = [it for it in map(iteration_of, recs) if it is not None and it >= self.fail_at]
+            if reached and self.kill(reached):
+                return
             time.sleep(0.003)
+
+
+class FailureInjector(IterationKiller):
+    """Kills the victim trainer (SIGKILL to its process group, like a node crash) as soon as its own
+    metrics say it has finished iteration ``fail_at``; the main loop then detects the failure like an
+    operator would (process exit, controller watchdog)."""
+
+    def __init__(self, metrics: Path, fail_at: int, pid: int):
+        super().__init__("failure-injector", metrics, fail_at)
+        self.pid = pid
+
+    def kill(self, reached: list[int]) -> bool:
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.killed(reached[0])
+        return True
 
 
 # ------------------------------------------------------------------------------------------------

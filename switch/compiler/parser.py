@@ -450,16 +450,7 @@ class Parser(StatementParser, ExpressionParser):
             self.expect(";")
             return Node("value_set", loc, type=ty, size=size, name=name.text, annos=annos)
         loc = self.t.loc
-        ty = self.type_ref()
-        if self.at("("):
-            args = self.args()
-            name = self.ident("an instance name")
-            self.expect(";")
-            return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
-        name = self.ident("a variable name")
-        init = self.expr() if self.accept("=") else None
-        self.expect(";")
-        return Node("var", loc, type=ty, name=name.text, init=init, annos=annos)
+        return self.instance_or_var(self.type_ref(), loc, annos)
 
     def action_decl(self, annos) -> Node:
         self.expect("action")
@@ -472,10 +463,7 @@ class Parser(StatementParser, ExpressionParser):
         loc = self.t.loc
         ty = self.type_ref()
         if self.at("("):
-            args = self.args()
-            name = self.ident("an instance name")
-            self.expect(";")
-            return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+            return self.instance_rest(ty, annos)
         name = self.ident("a declaration name")
         tparams = self.type_params()
         if self.at("("):

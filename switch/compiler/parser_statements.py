@@ -20,6 +20,23 @@ class StatementParser:
         self.expect("}")
         return Node("block", loc, stmts=stmts)
 
+    def instance_or_var(self, ty: Node, loc, annos) -> Node:
+        """What follows a type in a declaration: ``TYPE(args) name;`` (an instance) or
+        ``TYPE name [= e];`` (a variable declared at ``loc``)."""
+        if self.at("("):
+            return self.instance_rest(ty, annos)
+        name = self.ident("a variable name")
+        init = self.expr() if self.accept("=") else None
+        self.expect(";")
+        return Node("var", loc, type=ty, name=name.text, init=init, annos=annos)
+
+    def instance_rest(self, ty: Node, annos) -> Node:
+        """``(args) name;`` after the type of an instantiation."""
+        args = self.args()
+        name = self.ident("an instance name")
+        self.expect(";")
+        return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+
     def statement(self) -> Node:
         self._enter()
         try:
@@ -82,16 +99,7 @@ class StatementParser:
             return Node(t.text, t.loc)
         # variable declaration?  TYPE name [= e];
         if self.is_type_start() and self._looks_like_decl():
-            ty = self.type_ref()
-            if self.at("("):
-                args = self.args()
-                name = self.ident("an instance name")
-                self.expect(";")
-                return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
-            name = self.ident("a variable name")
-            init = self.expr() if self.accept("=") else None
-            self.expect(";")
-            return Node("var", t.loc, type=ty, name=name.text, init=init, annos=annos)
+            return self.instance_or_var(self.type_ref(), t.loc, annos)
         e = self.expr()
         if self.accept("="):
             r = self.expr()

@@ -25,12 +25,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from switch.ports import AfPacketPort, PortSpec
 from switch.ready import SwitchNotReady, wait_ready
+from tests.childproc import LoggedProc, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 P4LANG_BIN = Path("/opt/p4lang/bin")
@@ -66,38 +66,18 @@ def p4c_compile(src: Path, outdir: Path) -> tuple[Path, Path]:
     return outdir / (src.stem + ".json"), p4info
 
 
-def _free_tcp_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class _Proc(LoggedProc):
+    """A switch process of the rig: stdout piped (READY line), stderr in a temp log (tests/childproc.py)."""
 
-
-class _Proc:
     def __init__(self, argv, env=None):
-        self.log = tempfile.NamedTemporaryFile(prefix="refrig-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=REPO, env=env)
-
-    def logtext(self) -> str:
-        return Path(self.log.name).read_text(errors="replace")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc.stdout.close()
-        self.log.close()
-        os.unlink(self.log.name)
+        super().__init__(argv, prefix="refrig-", stdout=subprocess.PIPE, text=True, cwd=REPO, env=env)
 
 
 class Bmv2(_Proc):
     """``simple_switch`` running ``json_path`` on the rig's switch-side interfaces."""
 
     def __init__(self, rig: "Rig", json_path: Path, timeout: float = 20.0):
-        self.thrift = _free_tcp_port()
+        self.thrift = free_port()
         argv = [tool("simple_switch"), "--device-id", "7", "--thrift-port", str(self.thrift),
                 "--notifications-addr", f"ipc:///tmp/refrig-{os.getpid()}-{self.thrift}.ipc"]
         for n, (sw, _h) in rig.ifaces.items():
@@ -198,9 +178,9 @@ class Bmv2Grpc(_Proc):
 
     def __init__(self, rig: "Rig", timeout: float = 20.0):
         import grpc
-        port = _free_tcp_port()
+        port = free_port()
         self.addr = f"127.0.0.1:{port}"
-        argv = [tool("simple_switch_grpc"), "--no-p4", "--device-id", "0", "--thrift-port", str(_free_tcp_port()),
+        argv = [tool("simple_switch_grpc"), "--no-p4", "--device-id", "0", "--thrift-port", str(free_port()),
                 "--notifications-addr", f"ipc:///tmp/refrig-{os.getpid()}-{port}.ipc"]
         for n, (sw, _h) in rig.ifaces.items():
             argv += ["-i", f"{n}@{sw}"]

@@ -2,7 +2,10 @@
 the compiled pipeline, and an in-process fake P4Runtime server for unit tests (fake_p4rt.py)."""
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
+import json
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,22 @@ def _load(name: str):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def run_ctl(*argv) -> tuple[int, object]:
+    """``checkmate-ctl ARGV`` in this process: its exit code and stdout (parsed when ``--json``)."""
+    from controller import cli
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli.main(list(argv))
+    text = out.getvalue()
+    return rc, (json.loads(text) if "--json" in argv and text.strip() else text)
+
+
+@pytest.fixture
+def ctl():
+    """:func:`run_ctl`: the controller's CLI run in-process."""
+    return run_ctl
 
 
 switchproc = _load("switchproc")

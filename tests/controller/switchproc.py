@@ -19,6 +19,7 @@ from pathlib import Path
 
 from controller.topology import Topology
 from switch.ready import SwitchNotReady, wait_ready
+from tests.childproc import stop_child
 
 SWITCH_BIN = Path(sys.executable).parent / "checkmate-switch"
 READY_TIMEOUT = 30.0
@@ -72,13 +73,8 @@ class SwitchProc:
             self.switch_side[int(p)] = (host, int(port))
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        if self.proc is not None:
+            stop_child(self.proc)
         if self.proc is not None and self.proc.stdout:
             self.proc.stdout.close()
         if getattr(self, "log", None):

@@ -10,7 +10,6 @@ simple_switch_grpc (CI installs them from ../shared/p4ref); skipped with the rea
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import shutil
@@ -23,9 +22,9 @@ import pytest
 
 from checkmate import wire
 from checkmate.paths import ROOT
-from controller import cli
 from controller.plan import plan_switch
 from controller.topology import Topology
+from tests.childproc import free_port
 
 STAR = ROOT / "topologies" / "star.json"
 PORTS = (1, 2, 3, 4, 5)
@@ -36,12 +35,6 @@ pytestmark = [
                               "../shared/p4ref/install.sh)"),
     pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth interfaces)"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _ip(*args) -> None:
@@ -56,7 +49,7 @@ def bmv2_star(tmp_path):
     sw_if = {p: f"cmb{tag}s{p}" for p in PORTS}
     far_if = {p: f"cmb{tag}h{p}" for p in PORTS}
     raw = json.loads(STAR.read_text())
-    grpc_port, thrift_port = _free_port(), _free_port()
+    grpc_port, thrift_port = free_port(), free_port()
     raw["switches"]["s1"]["grpc_port"] = grpc_port
     path = tmp_path / "star.json"
     path.write_text(json.dumps(raw))
@@ -99,14 +92,6 @@ def bmv2_star(tmp_path):
             os.unlink(ipc)
 
 
-def ctl(*argv) -> tuple[int, object]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(list(argv))
-    text = out.getvalue()
-    return rc, (json.loads(text) if "--json" in argv and text.strip() else text)
-
-
 def final_chunk(topo, src: str, dst: str, iteration: int, param_id: int = 0) -> bytes:
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
@@ -135,7 +120,7 @@ def _recv_udp(sock: socket.socket, dport: int) -> bytes:
 
 
 @pytest.mark.timeout(180)
-def test_checkmate_ctl_on_real_bmv2(bmv2_star, tmp_path):
+def test_checkmate_ctl_on_real_bmv2(bmv2_star, tmp_path, ctl):
     topo, path, far_if = bmv2_star
     build = tmp_path / "build"
     # program: the BMv2 pair is compiled with p4c on demand (build/ is empty)

@@ -6,10 +6,6 @@ CLI's JSON against what was installed, and decodes errors into sentences.
 """
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-
 import pytest
 
 from controller import cli
@@ -35,14 +31,6 @@ def build_dir(tmp_path_factory):
     return d
 
 
-def ctl(*argv) -> tuple[int, object]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(list(argv))
-    text = out.getvalue()
-    return rc, (json.loads(text) if "--json" in argv and text.strip() else text)
-
-
 def canonical_plan(topo, name, index):
     plan = plan_switch(topo, name)
     return {e.canonical(index).key(): e.canonical(index) for e in plan.entries}, plan
@@ -53,7 +41,7 @@ def connect(topo, name, election_id=1):
     return SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=10).connect()
 
 
-def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_dir):
+def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_dir, ctl):
     topo, path, procs = leafspine_fabric
     rc, rep = ctl("--build", str(build_dir), "--json", "program", str(path))
     assert rc == 0, rep
@@ -131,7 +119,7 @@ def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_d
     assert rc == 0 and len(counters["s1"]) == index.get("counters", "shard_replicas").size
 
 
-def test_write_errors_are_sentences(star_fabric, build_dir):
+def test_write_errors_are_sentences(star_fabric, build_dir, ctl):
     topo, path, procs = star_fabric
     assert ctl("--build", str(build_dir), "program", str(path))[0] == 0
     from controller.artifacts import load_artifacts
@@ -151,7 +139,7 @@ def test_write_errors_are_sentences(star_fabric, build_dir):
             dev.delete(Entry("trainer_port", {"standard_metadata.ingress_port": 77}, "mark_trainer"))
 
 
-def test_connection_errors_say_what_was_tried(star_fabric):
+def test_connection_errors_say_what_was_tried(star_fabric, ctl):
     topo, path, procs = star_fabric
     sw = topo.switches["s1"]
     with pytest.raises(ConnectionFailed, match=rf"{sw.grpc_addr} \(device id 42, election id 1\).*no device 42.*switch log"):
@@ -176,7 +164,7 @@ def final_chunk(topo, src, dst, iteration, param_id=0):
                  / UDP(sport=40000, dport=wire.CHECKMATE_UDP_PORT) / wire.encode(hdr, bytes(16)))
 
 
-def test_watchdog_flags_stalled_rank_from_switch_digests(star_fabric, build_dir):
+def test_watchdog_flags_stalled_rank_from_switch_digests(star_fabric, build_dir, ctl):
     """Trainers send FINAL chunks through s1; rank 2 stalls at iteration 3 and is flagged
     once the others reach iteration 5 (within 2 iterations); every DigestList is acked."""
     import time
@@ -218,7 +206,7 @@ def test_watchdog_flags_stalled_rank_from_switch_digests(star_fabric, build_dir)
         procs["s1"].drain(p, 0.05)
 
 
-def test_cli_heartbeats_exit_code(star_fabric, build_dir):
+def test_cli_heartbeats_exit_code(star_fabric, build_dir, ctl):
     import threading
     import time
     topo, path, procs = star_fabric

@@ -128,6 +128,20 @@ def compile_checkmate(case: Case) -> Compiled:
     return Compiled(prog.p4info, json.dumps(prog.device_config).encode())
 
 
+def compile_both(case: Case) -> tuple[Compiled, Compiled]:
+    """p4c's and checkmate-p4c's output for a case both must accept; fails the calling test, naming
+    which side refused (p4c refusing means the case itself is wrong)."""
+    import pytest
+    from switch.compiler import P4CompileError
+    ref = compile_p4c(case)
+    assert not isinstance(ref, str), f"the case itself is not valid for p4c:\n{ref}"
+    try:
+        ours = compile_checkmate(case)
+    except P4CompileError as e:
+        pytest.fail(f"checkmate-p4c rejects a program p4c accepts: {e}")
+    return ref, ours
+
+
 # ---------------------------------------------------------------------------- running
 def _update(kind, entity_field: str, msg) -> p4runtime_pb2.Update:
     u = p4runtime_pb2.Update(type=kind)

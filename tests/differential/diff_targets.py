@@ -31,17 +31,13 @@ import threading
 import time
 from pathlib import Path
 
+from tests.childproc import LoggedProc, free_port
+
 REPO = Path(__file__).resolve().parents[2]
 PORTS = tuple(range(8))          # switch ports every program may use (0..7)
 
 _PACKET_IN, _PACKET_OUT = 3, 4
 _AF_SP, _NN_PAIR, _NN_SOL_SOCKET, _NN_RCVTIMEO = 1, 16, 0, 5
-
-
-def free_tcp_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def bmv2_available() -> str | None:
@@ -72,34 +68,14 @@ def _nanomsg():
     return _NN
 
 
-class _Proc:
-    """A child process with its log in a temp file."""
+class _Proc(LoggedProc):
+    """A child process with its log in a temp file (tests/childproc.py)."""
 
     def __init__(self, argv: list[str], **kw):
-        self.log = tempfile.NamedTemporaryFile(prefix="cmdiff-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(argv, stderr=self.log, **kw)
+        super().__init__(argv, prefix="cmdiff-", **kw)
 
     def tail(self, n: int = 3000) -> str:
-        try:
-            return Path(self.log.name).read_text(errors="replace")[-n:]
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        self.log.close()
-        try:
-            os.unlink(self.log.name)
-        except OSError:
-            pass
+        return self.logtext(n)
 
 
 class Target:
@@ -122,6 +98,16 @@ class Target:
     def connect(self, addr: str) -> None:
         from controller.client import SwitchConnection
         self.conn = SwitchConnection(addr, timeout=20.0, name=self.name).connect()
+
+    def _halt(self) -> None:
+        """The common part of ``stop``: end the receive thread's loop, the P4Runtime connection and the
+        process (``self.p``), then wait a moment for the thread."""
+        self._stop = True
+        if self.conn is not None:
+            self.conn.close()
+        self.p.stop()
+        if getattr(self, "_rx", None) is not None:
+            self._rx.join(1)
 
     def drain(self) -> None:
         with self._cv:
@@ -148,11 +134,11 @@ class BMv2Target(Target):
         super().__init__()
         nn = _nanomsg()
         self.dir = tempfile.mkdtemp(prefix="cmdiff-bmv2-")
-        addr = f"127.0.0.1:{free_tcp_port()}"
+        addr = f"127.0.0.1:{free_port()}"
         argv = ["simple_switch_grpc", "--no-p4", "--device-id", "0",
                 "--packet-in", f"ipc://{self.dir}/packets.ipc",
                 "--notifications-addr", f"ipc://{self.dir}/notifications.ipc",
-                "--thrift-port", str(free_tcp_port())]
+                "--thrift-port", str(free_port())]
         if os.environ.get("CHECKMATE_DIFF_LOG"):
             argv += ["--log-file", os.path.join(os.environ["CHECKMATE_DIFF_LOG"], "bmv2"), "--log-flush",
                      "-L", "trace"]
@@ -191,12 +177,7 @@ class BMv2Target(Target):
         self.mark_sent()
 
     def stop(self) -> None:
-        self._stop = True
-        if self.conn is not None:
-            self.conn.close()
-        self.p.stop()
-        if getattr(self, "_rx", None) is not None:
-            self._rx.join(1)
+        self._halt()
         _NN.nn_close(self.sock)
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -251,11 +232,6 @@ class CheckmateTarget(Target):
         self.mark_sent()
 
     def stop(self) -> None:
-        self._stop = True
-        if self.conn is not None:
-            self.conn.close()
-        self.p.stop()
-        if getattr(self, "_rx", None) is not None:
-            self._rx.join(1)
+        self._halt()
         for s in self.socks.values():
             s.close()

@@ -4,30 +4,15 @@ must carry the current buffers, later manifests keep them current, and ``restore
 brings back parameters, optimizer state *and* running statistics bit for bit."""
 from __future__ import annotations
 
-import socket
-
 import pytest
+import shadowkit
 import torch
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import trainer_hooks
-from shadow.node import ShadowConfig, ShadowNode
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("gloo_group")]
 JOB = 33
-
-
-@pytest.fixture(scope="module", autouse=True)
-def process_group():
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists in this process")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-    yield
-    dist.destroy_process_group()
 
 
 def build(seed):
@@ -44,42 +29,31 @@ def step(ddp, opt, it):
     opt.zero_grad(set_to_none=True)
 
 
-def start_node(tmp_path, shard, data=0, mgmt=0):
-    return ShadowNode(ShadowConfig(job_id=JOB, shard=shard, data=("127.0.0.1", data), mgmt=("127.0.0.1", mgmt),
-                                   ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0)).start()
-
-
 def test_buffer_shard_restart_resyncs_buffers_and_restore_brings_them_back(tmp_path):
-    nodes = [start_node(tmp_path, k) for k in range(2)]
-    spec = lambda: [("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes]  # noqa: E731
-    model, opt = build(0)
-    ddp = DDP(model)
-    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=spec(), udp_port=0,
-                                bind_ip="127.0.0.1", shadow_timeout=5.0)
-    try:
-        for it in range(1, 4):
-            step(ddp, opt, it)
-        assert ckpt.wait_for_shadows(3, timeout=20)
-        st = nodes[0].fetch(None)
-        assert torch.equal(st.buffers["1.running_mean"], model[1].running_mean)
-        assert int(st.buffers["1.num_batches_tracked"]) == 3 and nodes[1].fetch(None).buffers == {}
-        data, mgmt = nodes[0].data_address[1], nodes[0].mgmt_address[1]
-        nodes[0].stop()
-        nodes[0] = start_node(tmp_path, 0, data, mgmt)  # the buffer shard comes back empty
-        for it in range(4, 9):
-            step(ddp, opt, it)
-        assert ckpt.wait_for_shadows(8, timeout=20), ckpt.stats
-        assert ckpt.link.stats.resyncs >= 1, ckpt.link.stats
-        want = {k: v.clone() for k, v in model.state_dict().items()}
-        want_opt = {i: {k: v.clone() for k, v in opt.state[p].items()} for i, p in enumerate(model.parameters())}
-    finally:
-        ckpt.close()
-    model2, opt2 = build(1)
-    try:
-        assert trainer_hooks.restore(model2, opt2, shadows=spec(), job_id=JOB) == 8
-    finally:
-        for n in nodes:
-            n.stop()
+    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
+        model, opt = build(0)
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, shadow_timeout=5.0)
+        try:
+            for it in range(1, 4):
+                step(ddp, opt, it)
+            assert ckpt.wait_for_shadows(3, timeout=20)
+            st = nodes[0].fetch(None)
+            assert torch.equal(st.buffers["1.running_mean"], model[1].running_mean)
+            assert int(st.buffers["1.num_batches_tracked"]) == 3 and nodes[1].fetch(None).buffers == {}
+            data, mgmt = nodes[0].data_address[1], nodes[0].mgmt_address[1]
+            nodes[0].stop()
+            nodes[0] = shadowkit.start_node(tmp_path, JOB, 0, data, mgmt)  # the buffer shard comes back empty
+            for it in range(4, 9):
+                step(ddp, opt, it)
+            assert ckpt.wait_for_shadows(8, timeout=20), ckpt.stats
+            assert ckpt.link.stats.resyncs >= 1, ckpt.link.stats
+            want = {k: v.clone() for k, v in model.state_dict().items()}
+            want_opt = {i: {k: v.clone() for k, v in opt.state[p].items()} for i, p in enumerate(model.parameters())}
+        finally:
+            ckpt.close()
+        model2, opt2 = build(1)
+        assert trainer_hooks.restore(model2, opt2, shadows=shadowkit.spec(nodes), job_id=JOB) == 8
     got = model2.state_dict()
     for k, v in want.items():
         assert torch.equal(got[k], v), k

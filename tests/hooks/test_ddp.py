@@ -11,24 +11,17 @@ import sys
 from pathlib import Path
 
 import pytest
+import shadowkit
 import torch
 
-from shadow.node import ShadowConfig, ShadowNode
 
 pytestmark = pytest.mark.timeout(300)
 WORLD = 3
 WORKER = Path(__file__).with_name("ddp_worker.py")
 
 
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def run_ranks(tmp_path: Path, shadows: str, timeout: float = 90.0) -> list[dict]:
-    port = free_port()
+    port = shadowkit.free_port()
     env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
     procs = []
     logs = []
@@ -57,10 +50,9 @@ def run_ranks(tmp_path: Path, shadows: str, timeout: float = 90.0) -> list[dict]
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ddp")
-    nodes = [ShadowNode(ShadowConfig(job_id=11, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                     ckpt_dir=tmp / "ckpt", loss_timeout=10.0)).start() for k in range(2)]
+    nodes = [shadowkit.start_node(tmp, 11, k, loss_timeout=10.0) for k in range(2)]
     try:
-        spec = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
+        spec = shadowkit.cli_spec(nodes)
         res = run_ranks(tmp, spec)
         yield res, [n.status() for n in nodes]
     finally:

@@ -4,12 +4,12 @@ status, never a traceback -- no rendezvous, --mode switch with one rank, shadows
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import shadowkit
 import torch
 
 from shadow.client import ShadowClient, ShadowUnreachable
@@ -22,13 +22,7 @@ pytestmark = pytest.mark.timeout(180)
 
 def closed_port() -> int:
     """A loopback TCP port nobody listens on (connection refused)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def free_port() -> int:
-    return closed_port()
+    return shadowkit.free_port()
 
 
 def run(*args, env_extra=None, world=1):
@@ -54,11 +48,11 @@ def test_alone_says_what_is_missing():
 
 
 def test_switch_mode_with_one_rank_says_what_switch_mode_needs():
-    (r,) = run(env_extra={"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())})
+    (r,) = run(env_extra={"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(shadowkit.free_port())})
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "--mode switch (the default) needs --world-size 2 or more" in r.stderr
     assert "--mode host --shadows" in r.stderr and "--mode off" in r.stderr
-    (r,) = run("--master", f"127.0.0.1:{free_port()}", "--world-size", "2", "--rank", "0", "--mode", "host")
+    (r,) = run("--master", f"127.0.0.1:{shadowkit.free_port()}", "--world-size", "2", "--rank", "0", "--mode", "host")
     assert r.returncode == 2 and "--mode host needs --shadows" in r.stderr, r.stderr
 
 
@@ -80,7 +74,7 @@ def test_switch_mode_without_shadows_warns_that_nothing_is_checkpointed():
 @pytest.mark.parametrize("resume", [False, True])
 def test_unreachable_shadow_is_one_line_naming_it(resume):
     port = closed_port()
-    (r,) = run("--master", f"127.0.0.1:{free_port()}", "--mode", "host", "--shadows", f"127.0.0.1:{port}",
+    (r,) = run("--master", f"127.0.0.1:{shadowkit.free_port()}", "--mode", "host", "--shadows", f"127.0.0.1:{port}",
                *(["--resume"] if resume else []))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     lines = [ln for ln in r.stderr.splitlines() if "ddp_train.py" in ln]
@@ -93,7 +87,7 @@ def test_unreachable_shadow_is_one_line_naming_it(resume):
 
 def test_unreachable_shadow_on_resume_with_two_ranks():
     port = closed_port()
-    rs = run("--master", f"127.0.0.1:{free_port()}", "--mode", "host", "--shadows",
+    rs = run("--master", f"127.0.0.1:{shadowkit.free_port()}", "--mode", "host", "--shadows",
              f"127.0.0.1:{port}", "--resume", world=2)
     for rank, r in enumerate(rs):
         assert r.returncode == 1 and "Traceback" not in r.stderr, (rank, r.stderr)

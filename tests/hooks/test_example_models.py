@@ -9,9 +9,9 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+import shadowkit
 import torch
 
-from shadow.node import ShadowConfig, ShadowNode
 from topologies.verify import compare_files
 
 _spec = importlib.util.spec_from_file_location("checkmate_test_example_resume",
@@ -29,10 +29,9 @@ ITERS = 14
 def test_killed_mid_run_resumes_bit_identically(tmp_path, monkeypatch, model):
     monkeypatch.setattr(er, "WORLD", 2)
     monkeypatch.setattr(er, "MODEL_FLAGS", FLAGS[model] + ["--bucket-cap-mb", "0.01"])
-    nodes = [ShadowNode(ShadowConfig(job_id=23, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                     ckpt_dir=tmp_path / "ckpt", loss_timeout=10.0)).start() for k in range(2)]
+    nodes = [shadowkit.start_node(tmp_path, 23, k, loss_timeout=10.0) for k in range(2)]
     try:
-        shadows = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
+        shadows = shadowkit.cli_spec(nodes)
         common = ["--job-id", "23", "--clip", "0.5"]
         procs = er.launch(tmp_path, "a", [*common, "--mode", "host", "--shadows", shadows, "--iters", "100000",
                                           "--metrics", str(tmp_path / "a.jsonl")])

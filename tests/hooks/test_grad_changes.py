@@ -9,42 +9,23 @@ coefficient, anything else is never replayed (every shard is resynced from the t
 from __future__ import annotations
 
 import logging
-import socket
 
 import pytest
+import shadowkit
 import torch
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-import trainer_hooks
-from shadow.node import ShadowConfig, ShadowNode
 from trainer_hooks.iteration import GradientsChanged
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("gloo_group")]
 JOB = 33
 STEPS = 5
 
 
-@pytest.fixture(scope="module", autouse=True)
-def process_group():
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists in this process")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-    yield
-    dist.destroy_process_group()
-
-
 @pytest.fixture
 def nodes(tmp_path):
-    ns = [ShadowNode(ShadowConfig(job_id=JOB, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                  ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0, history=STEPS + 2)).start()
-          for k in range(2)]
-    yield ns
-    for n in ns:
-        n.stop()
+    with shadowkit.running_nodes(tmp_path, JOB, history=STEPS + 2) as ns:
+        yield ns
 
 
 def build():
@@ -58,8 +39,7 @@ def build():
 def attach(nodes, **kw):
     model, opt = build()
     ddp = DDP(model, bucket_cap_mb=0.0005)  # several buckets
-    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, udp_port=0, bind_ip="127.0.0.1",
-                                shadows=[("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes], **kw)
+    ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, **kw)
     return model, opt, ddp, ckpt
 
 
@@ -203,9 +183,7 @@ def test_two_ranks_torch_clip_mirrored_and_masking_resynced(nodes, tmp_path):
     import sys
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = shadowkit.free_port()
     shadows = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
     out = tmp_path / "verdict.json"
     env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(root))

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import shadowkit
 
-from shadow.node import ShadowConfig, ShadowNode
 
 WORKER = Path(__file__).with_name("features_worker.py")
 _spec = importlib.util.spec_from_file_location("checkmate_features_worker", WORKER)
@@ -32,22 +32,14 @@ pytestmark = pytest.mark.timeout(400)
 WORLD = 2
 
 
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("features")
-    nodes = [ShadowNode(ShadowConfig(job_id=41, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                     ckpt_dir=tmp / "ckpt", loss_timeout=10.0)).start() for k in range(2)]
+    nodes = [shadowkit.start_node(tmp, 41, k, loss_timeout=10.0) for k in range(2)]
     procs, logs = [], []
     try:
-        spec = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
-        port = free_port()
+        spec = shadowkit.cli_spec(nodes)
+        port = shadowkit.free_port()
         env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
         for r in range(WORLD):
             logs.append(open(tmp / f"rank{r}.log", "w"))

@@ -8,12 +8,12 @@ Real shadow nodes (in-process) and the real example script (a subprocess).
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import shadowkit
 import torch
 
 import trainer_hooks
@@ -74,19 +74,13 @@ def test_restore_without_a_common_iteration_fails(tmp_path):
             n.stop()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_example_resume_against_empty_shadows_exits_nonzero(tmp_path):
     nodes = [start(tmp_path, k) for k in range(2)]
     try:
         shadows = ",".join(f"127.0.0.1:{n.mgmt_address[1]}:{n.data_address[1]}" for n in nodes)
         metrics = tmp_path / "m.jsonl"
         argv = [sys.executable, str(ROOT / "examples" / "ddp_train.py"), "--rank", "0", "--world-size", "1",
-                "--master", f"127.0.0.1:{free_port()}", "--udp-port", "0", "--bind-ip", "127.0.0.1", "--hidden", "16",
+                "--master", f"127.0.0.1:{shadowkit.free_port()}", "--udp-port", "0", "--bind-ip", "127.0.0.1", "--hidden", "16",
                 "--mode", "host", "--shadows", shadows, "--job-id", str(JOB), "--iters", "3", "--metrics", str(metrics), "--resume"]
         env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(ROOT))
         p = subprocess.run(argv, capture_output=True, text=True, timeout=90, env=env)

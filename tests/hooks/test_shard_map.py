@@ -19,39 +19,23 @@ import types
 from pathlib import Path
 
 import pytest
+import shadowkit
 import torch
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import trainer_hooks
-from shadow.node import ShadowConfig, ShadowNode
 from trainer_hooks.shard_map import ShardMapMismatch, resolve_shard_map
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("gloo_group")]
 ROOT = Path(__file__).resolve().parents[2]
 STAR_MAP = json.loads((ROOT / "topologies" / "star.json").read_text())["shard_map"]
 JOB = 35
 
 
-@pytest.fixture(scope="module", autouse=True)
-def process_group():
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists in this process")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-    yield
-    dist.destroy_process_group()
-
-
 @pytest.fixture
 def nodes(tmp_path):
-    ns = [ShadowNode(ShadowConfig(job_id=JOB, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                  ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0)).start() for k in range(2)]
-    yield ns
-    for n in ns:
-        n.stop()
+    with shadowkit.running_nodes(tmp_path, JOB) as ns:
+        yield ns
 
 
 def build():
@@ -64,8 +48,7 @@ def build():
 def attach(nodes, **kw):
     model, opt = build()
     ddp = DDP(model)
-    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, udp_port=0, bind_ip="127.0.0.1",
-                                shadows=[("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes], **kw)
+    ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, **kw)
     return model, opt, ddp, ckpt
 
 

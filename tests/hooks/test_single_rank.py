@@ -10,27 +10,14 @@ import socket
 import time
 
 import pytest
+import shadowkit
 import torch
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import trainer_hooks
-from shadow.node import ShadowConfig, ShadowNode
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("gloo_group")]
 JOB = 31
-
-
-@pytest.fixture(scope="module", autouse=True)
-def process_group():
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists in this process")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-    yield
-    dist.destroy_process_group()
 
 
 def build(seed=0):
@@ -49,15 +36,6 @@ def step(ddp, opt, ckpt, it, clip=0.1):
     opt.step()
     opt.zero_grad(set_to_none=True)
     return norm
-
-
-def start_node(tmp_path, shard, data=0, mgmt=0):
-    return ShadowNode(ShadowConfig(job_id=JOB, shard=shard, data=("127.0.0.1", data), mgmt=("127.0.0.1", mgmt),
-                                   ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0)).start()
-
-
-def spec(nodes):
-    return [("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes]
 
 
 def assert_shadows_equal_trainer(nodes, model, opt, iteration):
@@ -89,11 +67,10 @@ def test_clip_matches_torch_bit_for_bit():
 
 
 def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
-    nodes = [start_node(tmp_path, k) for k in range(2)]
+    nodes = [shadowkit.start_node(tmp_path, JOB, k) for k in range(2)]
     model, opt = build()
     ddp = DDP(model, bucket_cap_mb=0.0005)
-    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=spec(nodes), udp_port=0,
-                                bind_ip="127.0.0.1", shadow_timeout=5.0)
+    ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, shadow_timeout=5.0)
     try:
         for it in range(1, 5):
             step(ddp, opt, ckpt, it)
@@ -102,7 +79,7 @@ def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
         # shard 1 crashes and comes back empty on the same ports: it must be resynced
         data, mgmt = nodes[1].data_address[1], nodes[1].mgmt_address[1]
         nodes[1].stop()
-        nodes[1] = start_node(tmp_path, 1, data, mgmt)
+        nodes[1] = shadowkit.start_node(tmp_path, JOB, 1, data, mgmt)
         for it in range(5, 10):
             step(ddp, opt, ckpt, it)
         assert ckpt.wait_for_shadows(9, timeout=20), ckpt.stats
@@ -114,7 +91,7 @@ def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
         ckpt.close()
     # a fresh process would do this: new model and optimizer, restore from the shadows
     model2, opt2 = build(seed=123)
-    it = trainer_hooks.restore(model2, opt2, shadows=spec(nodes), job_id=JOB)
+    it = trainer_hooks.restore(model2, opt2, shadows=shadowkit.spec(nodes), job_id=JOB)
     assert it == 9
     for a, b in zip(model2.parameters(), want_params):
         assert torch.equal(a, b)
@@ -122,7 +99,7 @@ def test_host_mode_resync_after_shadow_restart_and_restore(tmp_path):
         for k, v in want_state[i].items():
             assert torch.equal(opt2.state[p][k], v)
     with pytest.raises(trainer_hooks.RestoreError, match="expected job"):
-        trainer_hooks.restore(model2, opt2, shadows=spec(nodes), job_id=JOB + 1)
+        trainer_hooks.restore(model2, opt2, shadows=shadowkit.spec(nodes), job_id=JOB + 1)
     for n in nodes:
         n.stop()
 
@@ -140,9 +117,7 @@ def test_attach_errors_are_clear():
                                         r"torch.optim.SGD"):
         trainer_hooks.attach(ddp, torch.optim.RMSprop(model.parameters(), lr=0.1), mode="host", job_id=JOB,
                              shadows=["127.0.0.1:1"], udp_port=0, bind_ip="127.0.0.1")
-    with socket.socket() as s:  # a port nobody listens on
-        s.bind(("127.0.0.1", 0))
-        dead = s.getsockname()[1]
+    dead = shadowkit.free_port()  # a port nobody listens on
     with pytest.raises(RuntimeError, match="bootstrapping the shadows failed"):
         trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=[("127.0.0.1", dead, dead)],
                              udp_port=0, bind_ip="127.0.0.1", shadow_timeout=2.0)
@@ -151,11 +126,10 @@ def test_attach_errors_are_clear():
 def test_resync_when_the_shadow_reports_a_loss(tmp_path):
     """A shadow that lost an iteration says so in its ManifestAck; the trainer re-bootstraps it."""
     from checkmate import wire
-    nodes = [start_node(tmp_path, k) for k in range(2)]
+    nodes = [shadowkit.start_node(tmp_path, JOB, k) for k in range(2)]
     model, opt = build()
     ddp = DDP(model)
-    ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=JOB, shadows=spec(nodes), udp_port=0,
-                                bind_ip="127.0.0.1")
+    ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes)
     try:
         for it in range(1, 3):
             step(ddp, opt, ckpt, it)

@@ -7,15 +7,11 @@ its CUDA AdamW step matches the CPU replay (docs/HOOKS.md).
 """
 from __future__ import annotations
 
-import socket
-
 import pytest
+import shadowkit
 import torch
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-import trainer_hooks
-from shadow.node import ShadowConfig, ShadowNode
 from trainer_hooks.stepcheck import ulps
 
 pytestmark = pytest.mark.timeout(120)
@@ -30,28 +26,13 @@ def test_ulps():
     assert ulps(tiny, -tiny) == 2  # across zero
 
 
-@pytest.fixture
-def group():
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists in this process")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
-    yield
-    dist.destroy_process_group()
-
-
-def test_trainer_equals_replay_and_one_ulp_is_found(tmp_path, group):
-    nodes = [ShadowNode(ShadowConfig(job_id=41, shard=k, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
-                                     ckpt_dir=tmp_path / "ckpt", loss_timeout=5.0)).start() for k in range(2)]
-    try:
+def test_trainer_equals_replay_and_one_ulp_is_found(tmp_path, gloo_group):
+    with shadowkit.running_nodes(tmp_path, 41) as nodes:
         torch.manual_seed(3)
         model = torch.nn.Sequential(torch.nn.Linear(10, 40), torch.nn.ReLU(), torch.nn.Linear(40, 3))
         opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
         ddp = DDP(model)
-        ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=41, udp_port=0, bind_ip="127.0.0.1",
-                                    shadows=[("127.0.0.1", n.mgmt_address[1], n.data_address[1]) for n in nodes])
+        ckpt = shadowkit.attach_host(ddp, opt, 41, nodes)
         for it in range(1, 5):
             g = torch.Generator().manual_seed(it)
             x, y = torch.randn(16, 10, generator=g), torch.randint(0, 3, (16,), generator=g)
@@ -70,6 +51,3 @@ def test_trainer_equals_replay_and_one_ulp_is_found(tmp_path, group):
         assert not res.identical and res.differing == 1 and res.max_ulp == 1, res
         assert list(res.per_tensor) == ["param 3"]
         ckpt.close()
-    finally:
-        for n in nodes:
-            n.stop()

@@ -34,6 +34,7 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 from checkmate import wire
 from checkmate.paths import P4SRC, ROOT
 from switch.ready import SwitchNotReady, wait_ready
+from tests.childproc import stop_child
 
 STAR = ROOT / "topologies" / "star.json"
 SWITCH_BIN = Path(sys.executable).parent / "checkmate-switch"
@@ -279,13 +280,7 @@ class SwitchProcess:
             return c.switch_stats()
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_child(self.proc)
         if self.proc.stdout:
             self.proc.stdout.close()
         self.log.close()

@@ -168,6 +168,16 @@ class Cluster:
     def manifest(self, it: int):
         return [c.manifest(self.run.steps[it - 1].manifest) for c in self.clients]
 
+    def drive(self, upto: int) -> None:
+        """Bootstrap every shard at iteration 0, then feed iterations 1..``upto`` in order (all shards'
+        gradients, then the manifest), each one published before the next starts."""
+        self.bootstrap(0)
+        for it in range(1, upto + 1):
+            for s in range(self.shards):
+                self.send(s, self.packets(it, s))
+            self.manifest(it)
+            assert self.wait_latest(it), f"iteration {it} was not published"
+
     def wait_latest(self, it: int, timeout: float = 30.0, shards=None) -> bool:
         ok = True
         for s in (range(self.shards) if shards is None else shards):

@@ -110,11 +110,7 @@ def test_wrong_variant_is_detected(reference_run, cluster):
     run = reference_run(True)
     c = cluster(run, shards=1)
     c.run = type(run)(run.params, OptimizerSpec("adamw", None, True, run.spec.param_groups), run.init, run.steps)
-    c.bootstrap(0)
-    for it in (1, 2, 3):
-        c.send(0, c.packets(it, 0))
-        c.manifest(it)
-        assert c.wait_latest(it)
+    c.drive(3)
     with pytest.raises(AssertionError, match="differs"):
         c.check(3)
 

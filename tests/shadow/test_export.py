@@ -35,20 +35,11 @@ def _next_step_matches(run, params, opt, it):
         assert torch.equal(p.detach(), want[pid]), f"param {pid} after restore + 1 step"
 
 
-def _drive(c, upto):
-    c.bootstrap(0)
-    for it in range(1, upto + 1):
-        for s in range(c.shards):
-            c.send(s, c.packets(it, s))
-        c.manifest(it)
-        assert c.wait_latest(it)
-
-
 @pytest.mark.timeout(90)
 def test_export_from_disk_to_torch_and_dcp(reference_run, cluster, tmp_path):
     run = reference_run(True)
     c = cluster(run, shards=2)
-    _drive(c, 5)
+    c.drive(5)
     c.clients[0].persist()
     c.clients[1].persist()
     out_pt, out_dcp = tmp_path / "model.pt", tmp_path / "dcp"
@@ -88,7 +79,7 @@ def test_export_from_disk_to_torch_and_dcp(reference_run, cluster, tmp_path):
 def test_export_from_live_shadows_picks_newest_common_iteration(reference_run, cluster, tmp_path):
     run = reference_run(False)
     c = cluster(run, shards=2)
-    _drive(c, 3)
+    c.drive(3)
     # shard 0 runs one iteration ahead: 3 is the newest both hold
     c.send(0, c.packets(4, 0))
     c.clients[0].manifest(run.steps[3].manifest)
@@ -109,7 +100,7 @@ def test_export_from_live_shadows_picks_newest_common_iteration(reference_run, c
 def test_export_refuses_incomplete_sets(reference_run, cluster, tmp_path, capsys):
     run = reference_run(True)
     c = cluster(run, shards=2)
-    _drive(c, 1)
+    c.drive(1)
     c.clients[0].persist()  # shard 1 never persisted
     rc = export.main(["--ckpt-dir", str(tmp_path / "ckpt"), "--job-id", "7", "--torch", str(tmp_path / "x.pt")])
     assert rc == 1 and "shards [1]" in capsys.readouterr().err

@@ -22,20 +22,11 @@ def _testbed_layout(c, run_dir, phase, upto, mtime=None):
             os.utime(path, (mtime, mtime))
 
 
-def _drive(c, upto):
-    c.bootstrap(0)
-    for it in range(1, upto + 1):
-        for s in range(c.shards):
-            c.send(s, c.packets(it, s))
-        c.manifest(it)
-        assert c.wait_latest(it)
-
-
 @pytest.mark.timeout(90)
 def test_export_run_and_phase_folders(reference_run, cluster, tmp_path, capsys):
     run = reference_run(True)
     c = cluster(run, shards=2)
-    _drive(c, 4)
+    c.drive(4)
     run_dir = tmp_path / "results" / "20261201-0900"
     _testbed_layout(c, run_dir, "reference", 3, mtime=1_000_000)  # an older phase, written first
     _testbed_layout(c, run_dir, "failure", 4)
@@ -72,7 +63,7 @@ def test_export_layout_errors_name_what_was_expected(tmp_path, capsys):
 def test_export_refuses_a_shard_found_twice_and_a_wrong_job(reference_run, cluster, tmp_path, capsys):
     run = reference_run(True)
     c = cluster(run, shards=2)
-    _drive(c, 1)
+    c.drive(1)
     phase = tmp_path / "ckpt" / "failure"
     for name in ("sh1", "sh1-copy"):
         ShardStore(phase / name, JOB, 0).save(c.clients[0].fetch(1))
@@ -87,7 +78,7 @@ def test_export_refuses_a_shard_found_twice_and_a_wrong_job(reference_run, clust
 def test_export_needs_job_id_when_two_jobs(reference_run, cluster, tmp_path, capsys):
     run = reference_run(True)
     c = cluster(run, shards=2)
-    _drive(c, 1)
+    c.drive(1)
     root = tmp_path / "two"
     for s in range(2):
         st = c.clients[s].fetch(1)

@@ -100,11 +100,7 @@ def test_crash_before_rename_leaves_nothing(tmp_path):
 def test_node_persists_every_k_and_on_request(reference_run, cluster, tmp_path):
     run = reference_run(True)
     c = cluster(run, shards=1, persist_every=2)
-    c.bootstrap(0)
-    for it in (1, 2, 3):
-        c.send(0, c.packets(it, 0))
-        c.manifest(it)
-        assert c.wait_latest(it)
+    c.drive(3)
     n = c.nodes[0]
     assert n.wait_for(lambda n: n.persisted_iteration == 2, 10)
     path = c.clients[0].persist()  # on request: the latest (3), durable when the call returns

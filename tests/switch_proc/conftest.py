@@ -4,13 +4,11 @@ mode), and the test P4 programs compiled by the embedded compiler."""
 from __future__ import annotations
 
 import json
-import os
 import queue
 import select
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -19,6 +17,7 @@ import grpc
 import pytest
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 from switch.ready import SwitchNotReady, wait_ready
+from tests.childproc import LoggedProc
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
@@ -78,13 +77,12 @@ def names(l3_program):
 
 
 # ------------------------------------------------------------------ switch processes
-class SwitchProc:
-    """A running ``checkmate-switch``; ``info`` is its READY line."""
+class SwitchProc(LoggedProc):
+    """A running ``checkmate-switch``; ``info`` is its READY line (stderr in a temp log, tests/childproc.py)."""
 
     def __init__(self, args, timeout=30.0):
-        self.errfile = tempfile.NamedTemporaryFile(prefix="cmswitch-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([sys.executable, "-m", "switch.cli", *map(str, args)],
-                                     stdout=subprocess.PIPE, stderr=self.errfile, text=True, cwd=REPO)
+        super().__init__([sys.executable, "-m", "switch.cli", *map(str, args)], prefix="cmswitch-",
+                         stdout=subprocess.PIPE, text=True, cwd=REPO)
         try:
             self.info = wait_ready(self.proc, timeout)
         except SwitchNotReady as e:
@@ -94,27 +92,7 @@ class SwitchProc:
         self.grpc_addr = self.info["grpc"]
 
     def stderr(self) -> str:
-        try:
-            return Path(self.errfile.name).read_text(errors="replace")
-        except FileNotFoundError:
-            return "(log already removed)"
-
-    def stop(self) -> None:
-        if self.proc.stdout.closed:
-            return
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc.stdout.close()
-        self.errfile.close()
-        try:
-            os.unlink(self.errfile.name)
-        except OSError:
-            pass
+        return self.logtext()
 
 
 class Host:
