@@ -183,6 +183,8 @@ class StatementRules:
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
                 n = self.const_int(call.args[0], f"{m} count", minimum=0)
+                if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
+                    return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
             if t[0] == "header" and m == "isValid":
                 return []

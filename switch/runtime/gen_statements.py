@@ -278,7 +278,7 @@ class StatementGen:
                 self.emit(ind + 1, f"{h}._v = False")
                 self.emit(ind + 1, f"P.plen -= {s['bytes']}")
         elif k in ("push_front", "pop_front"):
-            self.emit(ind, f"{self.x(s['st'])}.{k}({s['count']})")
+            self.emit(ind, f"{self.x(s['st'])}.{k}{'_u' if s.get('union') else ''}({s['count']})")
         elif k == "mark_to_drop":
             sm = self.x(s["sm"])
             self.emit(ind, f"{sm}.egress_spec = 511")

@@ -73,6 +73,16 @@ UNION = [
     ("stack_of_unions", "if (hdr.us[1].w.isValid()) { hdr.us[1].w.v = 0x4321; } if (hdr.us[0].b.isValid()) { hdr.us[0].b.v = 0x11; }"),
     ("stack_of_unions_push", "hdr.us.push_front(1); hdr.us[0].b.setValid(); hdr.us[0].b.v = 0x66;"),
     ("assign_member_header", "u8_t x = {0x12}; if (hdr.u.w.isValid()) { hdr.u.b = x; }"),
+    ("stack_of_unions_pop", "hdr.us.pop_front(1);"),
+    ("stack_of_unions_pop_2", "hdr.us.pop_front(2); hdr.us[0].b.setValid(); hdr.us[0].b.v = 0x31;"),
+    ("stack_of_unions_push_3", "hdr.us.push_front(3);"),
+    ("stack_of_unions_push_2", "hdr.us.push_front(2); hdr.us[1].w.setValid(); hdr.us[1].w.v = 0x7788;"),
+    ("stack_of_unions_member_swap", "if (hdr.us[0].b.isValid()) { hdr.us[0].w.setValid(); hdr.us[0].w.v = 0xabcd; }"),
+    ("stack_of_unions_set_invalid", "hdr.us[1].w.setInvalid(); hdr.us[0].b.setInvalid();"),
+    ("stack_of_unions_assign_member", "u16_t y = {0x0909}; hdr.us[2].w = y; if (hdr.us[0].b.isValid()) { hdr.us[0].w = y; }"),
+    ("stack_of_unions_copy_element", "hdr.us[2] = hdr.us[0]; if (hdr.us[2].b.isValid()) { hdr.us[2].b.v = 0x3c; }"),
+    ("stack_of_unions_from_union", "hdr.us[1] = hdr.u;"),
+    ("stack_of_unions_local", "u_t[3] t = hdr.us; t[0].b.setValid(); t[0].b.v = 0x42; hdr.us = t;"),
 ]
 CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR) for n, s in UNION]
 
