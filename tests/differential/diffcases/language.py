@@ -1,7 +1,7 @@
 """Language features: compound assignment, for loops, bool/bit<1> conversions, enums,
 typedefs, tuples, functions, constants, switch statements, top-level instantiation,
 header unions and their stacks, varbit."""
-from .base import H, H2, case, program
+from .base import Entry, H, H2, case, program
 
 CAT_CA = "compound assignment"
 # (name, with the feature, the same program without it for p4c 1.2.4.8, which lacks both
@@ -143,6 +143,15 @@ CASES += [
                                               "AddT a", "V1Switch(P(), VC(), I(Add(8w4)), E(), CC(), D()) main;")),
     case("top_ctor_arg_to_subcontrol", CAT_TOP, program("        w.apply(hdr.h);\n", top=ADD_T + WRAP,
                                                         ingress_decls="    Wrap(Add(8w2)) w;\n")),
+    case("top_ctor_arg_with_table", CAT_TOP, program("        w.apply(hdr.h);\n", top="""
+control TblT(inout h_t x);
+control Tbl(inout h_t x) {
+    action set_b(bit<8> v) { x.b = v; }
+    table t { key = { x.a: exact; } actions = { set_b; NoAction; } default_action = NoAction(); }
+    apply { t.apply(); }
+}
+control Wrap2(inout h_t x)(TblT inner) { apply { inner.apply(x); } }
+""", ingress_decls="    Wrap2(Tbl()) w;\n"), entries=[Entry("I.w.inner.t", {"x.a": 1}, "I.w.inner.set_b", {"v": 0x5a})]),
     case("top_ctor_arg_passed_on", CAT_TOP, ctor(program("        w.apply(hdr.h); a.apply(hdr.h);\n", top=ADD_T + WRAP,
                                                          ingress_decls="    Wrap(a) w;\n"),
                                                  "AddT a", "V1Switch(P(), VC(), I(Add(8w9)), E(), CC(), D()) main;")),
