@@ -56,8 +56,11 @@ U_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.u);\n        pkt.emit(
 # programs look ahead in the parser and test the members' validity instead)
 U_FR = [(1, eth(0x1238) + b"\x07" + PAYLOAD), (2, eth(0x1239) + b"\x01\x02" + PAYLOAD),
         (3, eth(0x123a) + b"\x05\x00\x12\x34" + PAYLOAD), (4, eth(0x123a) + b"\x05\x06\xff" + PAYLOAD),
+        (2, eth(0x123a) + b"\x05\x06\x07\x08" + PAYLOAD), (3, eth(0x123a) + b"\x05\x00"),
         (1, eth(0x0800) + PAYLOAD)]
-U_REPORT = ("        hdr.eth.src[7:0] = (bit<1>)hdr.u.b.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid() ++ "
+U_REPORT = ("        if (sm.parser_error == error.StackOutOfBounds) { hdr.eth.etype = 0xe003; }\n"
+            "        else if (sm.parser_error == error.PacketTooShort) { hdr.eth.etype = 0xe001; }\n"
+            "        hdr.eth.src[7:0] = (bit<1>)hdr.u.b.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid() ++ "
             "(bit<1>)(hdr.us[0].b.isValid() || hdr.us[0].w.isValid()) ++ (bit<1>)hdr.us[1].w.isValid() ++ 3w0;\n")
 
 
