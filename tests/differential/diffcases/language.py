@@ -165,6 +165,12 @@ control Cnt(inout h_t x)(counter c) { apply { c.count((bit<32>)x.b[1:0]); } }
         "        bit<8> v; top_reg.read(v, 0); hdr.h.c = (bit<16>)v; top_reg.write(0, hdr.h.a);\n",
         egress="        bit<8> v; top_reg.read(v, 1); hdr.h.b = v; top_reg.write(1, hdr.h.a + 1);\n",
         top="register<bit<8>>(2) top_reg;\n"), one_by_one=True),
+    case("top_counter_shared", CAT_TOP, program("        top_cnt.count((bit<32>)hdr.h.b[1:0]);\n",
+                                               egress="        top_cnt.count(3);\n",
+                                               top="counter(4, CounterType.packets_and_bytes) top_cnt;\n")),
+    case("top_meter_direct_use", CAT_TOP, program(
+        "        bit<2> col; top_m.execute_meter((bit<32>)hdr.h.b[1:0], col); hdr.h.a = (bit<8>)col;\n",
+        top="meter(4, MeterType.packets) top_m;\n")),
     case("top_register_to_subcontrol", CAT_TOP, program("        k.apply(hdr.h);\n", top="""
 register<bit<8>>(4) top_reg;
 control Keep(inout h_t x)(register<bit<8>> r) {
