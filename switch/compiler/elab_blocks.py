@@ -47,11 +47,13 @@ class BlockRules:
                 self.declare_function(d)
             elif k in ("parser", "control"):
                 self.global_scope.add(d.name, (k, d))
+            elif k in ("parser_type", "control_type"):
+                self.block_types[d.name] = k[:-5]
             elif k == "instance":
                 if d.name == "main":
                     main = d
                 else:
-                    raise E(d.loc, "only the package instance 'main' may be declared at top level")
+                    self.top_instance(d)
             # parser_type, control_type, package: declarations only
         if main is None:
             raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
@@ -75,13 +77,11 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
-            if arg.args and want == "parser":
-                raise E(arg.loc, "parser constructor arguments are not supported")
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
             blocks[role] = ent[1]
         ir_blocks = {}
         self.block_names = {}
-        ir_blocks["parser"] = self.elab_parser(blocks["parser"])
+        ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
         for role in roles[1:]:
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         for role in roles[1:]:
@@ -92,7 +92,7 @@ class BlockRules:
         return self.headers[name]["bytes"]
 
     # ---------------------------------------------------------------- parser
-    def elab_parser(self, p: Node, prefix: str | None = None) -> dict:
+    def elab_parser(self, p: Node, prefix: str | None = None, consts=()) -> dict:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
@@ -103,6 +103,7 @@ class BlockRules:
                     raise E(node.loc, "out/inout scalar parameters of a sub-parser are not supported")
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
+        self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in p.locals:
             locals_.extend(self.local_stmt(d, scope))
@@ -191,13 +192,21 @@ class BlockRules:
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc) -> list:
         """Constructor arguments of a parser/control instance: compile-time constants,
-        bound by name inside the instance (P4-16 "Constructor parameters")."""
+        extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
+        by name inside the instance (P4-16 "Constructor parameters")."""
         cps = getattr(blk, "ctor_params", None) or []
         if len(args) != len(cps):
             raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
         out = []
         for p, a in zip(cps, args):
+            bt = self.block_param(p, a, scope, blk)
+            if bt is not None:
+                out.append((p.name, bt))
+                continue
             t = self.resolve_type(p.type)
+            if t[0] == "extern":
+                out.append((p.name, self.extern_arg(p, a, t, scope, blk)))
+                continue
             if t[0] not in ("bit", "int", "bool"):
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
                                "(bit<N>, int<N> and bool only)")
@@ -211,8 +220,6 @@ class BlockRules:
         prefix = prefix or c.name
         sub = prefix != c.name
         scope = Scope(self.global_scope)
-        for name, ent in consts:
-            scope.add(name, ent)
         params = []
         for p in c.params:
             t = self.resolve_type(p.type)
@@ -227,6 +234,7 @@ class BlockRules:
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope}
+        self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in c.locals:
             self.ctx["ctl_local"] = True
@@ -278,7 +286,7 @@ class BlockRules:
     def declare_instance(self, d: Node, cname: str, scope: Scope) -> list:
         t = d.type
         tname = t.name if t.kind == "typename" else None
-        q = f"{cname}.{d.name}"
+        q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
             q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") else f"{cname}.{name_anno[1][0]}"
@@ -289,30 +297,11 @@ class BlockRules:
         self.check_type_arity(t, tname)
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
-            if ent and ent[0] == "control" and self.ctx.get("kind") == "control":
+            if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                 if t.args:
-                    raise E(d.loc, "type arguments of a sub-control are not supported")
+                    raise E(d.loc, f"type arguments of a sub-{ent[0]} are not supported")
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc)
-                if not hasattr(self, "subcontrols"):
-                    self.subcontrols = []
-                if len(self.subcontrols) > 256:
-                    raise E(d.loc, "too many sub-control instances (recursive instantiation?)")
-                blk = self.elab_control(ent[1], self.ctx["role"], prefix=q, consts=consts)
-                blk["fn"] = f"run_sub_{len(self.subcontrols)}"
-                self.subcontrols.append(blk)
-                scope.add(d.name, ("subcontrol", blk))
-                return []
-            if ent and ent[0] == "parser" and self.ctx.get("kind") == "parser":
-                if d.args or t.args:
-                    raise E(d.loc, "sub-parser constructor arguments are not supported")
-                if not hasattr(self, "subparsers"):
-                    self.subparsers = []
-                if len(self.subparsers) > 256:
-                    raise E(d.loc, "too many sub-parser instances (recursive instantiation?)")
-                blk = self.elab_parser(ent[1], prefix=q)
-                blk["fn"] = f"run_subparser_{len(self.subparsers)}"
-                self.subparsers.append(blk)
-                scope.add(d.name, ("subparser", blk))
+                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc)
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")

@@ -1,7 +1,7 @@
 """Shared ground of the elaboration rules: IR type constants, naming, errors, scopes.
 
 IR types are JSON lists (``["bit", 8]``, ``["int", 8]``, ``["bool"]``, ``["header", n]``,
-``["struct", n]``, ``["stack", header, size]``, ``["varbit", max]``, ``["error"]``,
+``["struct", n]``, ``["stack", header_or_union, size]``, ``["varbit", max]``, ``["error"]``,
 ``["enum", n]``, ``["serenum", n, base]``, ``["int_lit"]`` for untyped integer literals).
 """
 from __future__ import annotations

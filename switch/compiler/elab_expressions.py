@@ -57,7 +57,7 @@ class ExpressionRules:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
-            ht = ["header", bt[1]]
+            ht = self.stack_elem(bt)
             if n.name == "next":
                 return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "last":
@@ -85,8 +85,9 @@ class ExpressionRules:
             raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
+        et = self.stack_elem(bt)
         return {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
-                "t": ["header", bt[1]], "size": bt[2]}, ["header", bt[1]]
+                "t": et, "size": bt[2]}, et
 
     def slice_of(self, base, bt, n: Node, scope):
         if not is_bits(bt):

@@ -50,6 +50,9 @@ class StatementRules:
             rhs = self.coerce(self.expr(s.rhs, scope), lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
+            if lt[0] == "header" and (sib := self.union_siblings(lhs)):
+                # BMv2: a header union member made valid by an assignment invalidates the others
+                return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
             return [{"s": "assign", "l": lhs, "r": rhs}]
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
@@ -180,6 +183,8 @@ class StatementRules:
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
                 n = self.const_int(call.args[0], f"{m} count", minimum=0)
+                if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
+                    return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
             if t[0] == "header" and m == "isValid":
                 return []
@@ -293,7 +298,14 @@ class StatementRules:
                 ir, t = self.expr(a.base, scope)
                 if t[0] != "stack":
                     raise E(a.loc, ".next on a non-stack")
+                if t[1] not in self.headers:
+                    raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
+                                   "e.g. stack.next.member")
                 return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
+            if a.kind == "member" and a.base.kind == "member" and a.base.name == "next":
+                sir, st = self.expr(a.base.base, scope)
+                if st[0] == "stack" and st[1] in self.structs:
+                    return self.extract_union_next(sir, st, a)
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
@@ -312,6 +324,9 @@ class StatementRules:
         if t[0] == "header":
             return [{"s": "emit", "h": ir, "hdr": t[1]}]
         if t[0] == "stack":
+            if t[1] in self.structs:  # a stack of header unions: every valid member of every element
+                return [{"s": "emit_stack", "st": ir, "hdr": t[1], "size": t[2],
+                         "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}]
             return [{"s": "emit_stack", "st": ir, "hdr": t[1], "size": t[2]}]
         if t[0] == "struct":
             out = []
@@ -319,6 +334,19 @@ class StatementRules:
                 out.extend(self.emit_stmts({"op": "field", "base": ir, "f": pyname(fname), "t": ft}, ft, loc))
             return out
         raise E(loc, f"emit of a value of type {tstr(t)}")
+
+    def extract_union_next(self, sir, st, a: Node) -> dict:
+        """``extract(stack.next.member)`` on a stack of header unions: BMv2 extracts into
+        that member of element ``nextIndex``, invalidates the union's other members and
+        advances ``nextIndex`` (p4c's ``union_stack`` extract)."""
+        members = self.structs[st[1]]["fields"]
+        ft = next((ft for f, ft in members if f == a.name), None)
+        if ft is None:
+            raise E(a.get("name_loc", a.loc), f"header_union {st[1]} has no member {a.name}")
+        if self.headers[ft[1]].get("varbit"):
+            raise E(a.loc, f"header {ft[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+        return {"s": "extract_unext", "st": sir, "mem": pyname(a.name), "hdr": ft[1], "size": st[2],
+                "others": [pyname(f) for f, _ in members if f != a.name]}
 
     def union_siblings(self, ir) -> list:
         """For a header inside a header_union: the other members, made invalid when it

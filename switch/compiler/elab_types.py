@@ -41,7 +41,7 @@ class TypeRules:
             return ["list", [self.resolve_type(a) for a in n.args]]
         if k == "stack":
             et = self.resolve_type(n.elem)
-            if et[0] != "header":
+            if et[0] != "header" and not (et[0] == "struct" and self.structs[et[1]].get("union")):
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
             return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1, maximum=1024)]
         if k == "dontcare":
@@ -179,6 +179,10 @@ class TypeRules:
         else:
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)}}
 
+    def stack_elem(self, t) -> list:
+        """Element type of a stack type: a header, or (a stack of header unions) a union."""
+        return ["header", t[1]] if t[1] in self.headers else ["struct", t[1]]
+
     def varbit_max(self, t) -> int:
         if t[0] == "varbit":
             return t[1]
@@ -188,7 +192,7 @@ class TypeRules:
         if t[0] == "struct":
             return sum(self.varbit_max(ft) for _, ft in self.structs[t[1]]["fields"])
         if t[0] == "stack":
-            return self.varbit_max(["header", t[1]]) * t[2]
+            return self.varbit_max(self.stack_elem(t)) * t[2]
         return 0
 
     def size_in_bits(self, t, loc) -> int:
@@ -205,5 +209,5 @@ class TypeRules:
         if t[0] == "varbit":
             return 0
         if t[0] == "stack":
-            return self.headers[t[1]]["bytes"] * 8 * t[2]
+            return self.size_in_bits(self.stack_elem(t), loc) * t[2]
         raise E(loc, f"size of a value of type {tstr(t)} is not defined")

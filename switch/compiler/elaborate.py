@@ -18,6 +18,7 @@ The rules live in one mixin per theme:
 * :mod:`.elab_statements` -- statements and method calls;
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
 * :mod:`.elab_expressions` -- expressions, l-values, implicit conversions, casts;
+* :mod:`.elab_ctor` -- non-constant constructor arguments, top-level extern instances;
 * :mod:`.elab_output` -- the final IR dict with P4Runtime ids;
 * :mod:`.elab_common` -- IR type constants, naming, errors, scopes.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 from .ast import Node
 from .elab_blocks import BlockRules
 from .elab_common import IR_FORMAT, Scope, pyname
+from .elab_ctor import CtorRules
 from .elab_expressions import ExpressionRules
 from .elab_externs import ExternRules
 from .elab_output import OutputRules
@@ -36,7 +38,7 @@ from .elab_types import TypeRules
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
-class Elaborator(TypeRules, BlockRules, TableRules, StatementRules, ExternRules, ExpressionRules,
+class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, ExternRules, ExpressionRules,
                  OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
@@ -63,6 +65,7 @@ class Elaborator(TypeRules, BlockRules, TableRules, StatementRules, ExternRules,
         self.controller_headers: dict[str, dict] = {}
         self.tmp = 0
         self.fl_fields: dict[int, list] = {}
+        self.block_types: dict[str, str] = {}  # parser/control type declarations -> kind
 
 
 def elaborate(decls: list[Node], program: str, source: str | None = None) -> dict:

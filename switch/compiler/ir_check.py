@@ -58,7 +58,7 @@ _TEXT_KEYS = {"program", "msg", "annos", "doc", "format"}
 # keys whose string values are pasted bare into the generated source as Python names or
 # attributes (``{n}``, ``{base}.{f}``, ``{fn}(P, ...)``): the compiler has already made
 # them Python-safe (prefixes such as ``p_``/``v3_``/``X_``, ``pyname``): no keywords
-_CODE_KEYS = {"n", "py", "fn", "obj", "f"}
+_CODE_KEYS = {"n", "py", "fn", "obj", "f", "mem", "others", "members"}
 # keys whose int values are sizes, widths, ids or bit positions (never negative)
 # ("lo"/"hi" are not here: besides slice bounds they are select ranges and random() bounds, which
 # are values -- negative for int<N>, and up to the field width's maximum)

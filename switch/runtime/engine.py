@@ -63,6 +63,26 @@ class Stack:
         self.a = self.a[k:] + [self.cls() for _ in range(k)]
         self.n = max(self.n - k, 0)
 
+    # A stack of header unions on BMv2 (1.15): push/pop swap elements pairwise
+    # (push_front: a[i] <-> a[i-k] for i from the top down; pop_front: a[i] <-> a[i+k]
+    # from the bottom up) and then fail to invalidate the vacated unions, so their
+    # old contents stay valid.  BMv2 decides: these reproduce it.
+    def push_front_u(self, k: int) -> None:
+        a = self.a
+        k = min(k, len(a))
+        if k:
+            for i in range(len(a) - 1, k - 1, -1):
+                a[i], a[i - k] = a[i - k], a[i]
+        self.n = min(self.n + k, len(a))
+
+    def pop_front_u(self, k: int) -> None:
+        a = self.a
+        k = min(k, len(a))
+        if k:
+            for i in range(len(a) - k):
+                a[i], a[i + k] = a[i + k], a[i]
+        self.n = max(self.n - k, 0)
+
 
 class PacketState:
     """Everything one packet carries through a pass of the pipeline.

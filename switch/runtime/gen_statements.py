@@ -60,6 +60,10 @@ class StatementGen:
                 self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
         elif k == "assign":
             self.assign(ind, s["l"], self.x(s["r"]), s["l"]["t"])
+            if s.get("siblings"):  # a header union member: a valid one invalidates the others
+                self.emit(ind, f"if {self.x(s['l'])}._v:")
+                for sib in s["siblings"]:
+                    self.emit(ind + 1, f"{self.x(sib)}._v = False")
         elif k == "if":
             self.emit(ind, f"if {self.x(s['c'])}:")
             self.block(ind + 1, s["then"])
@@ -222,6 +226,14 @@ class StatementGen:
             self.emit(ind, f"{st} = {self.x(s['st'])}")
             self.emit(ind, f"off = {st}.nxt().extract(data, off, n)")
             self.emit(ind, f"{st}.n += 1")
+        elif k == "extract_unext":  # stack-of-unions .next.member
+            st, u = self.fresh("st"), self.fresh("u")
+            self.emit(ind, f"{st} = {self.x(s['st'])}")
+            self.emit(ind, f"{u} = {st}.nxt()")
+            self.emit(ind, f"off = {u}.{s['mem']}.extract(data, off, n)")
+            for sib in s["others"]:
+                self.emit(ind, f"{u}.{sib}._v = False")
+            self.emit(ind, f"{st}.n += 1")
         elif k == "advance":
             b = self.fresh("b")
             self.emit(ind, f"{b} = {self.x(s['bits'])}")
@@ -241,8 +253,13 @@ class StatementGen:
         elif k == "emit_stack":
             h = self.fresh("h")
             self.emit(ind, f"for {h} in {self.x(s['st'])}.a:")
-            self.emit(ind + 1, f"if {h}._v:")
-            self.emit(ind + 2, f"out.append({h}.pack())")
+            if s.get("members"):  # a stack of header unions
+                for m in s["members"]:
+                    self.emit(ind + 1, f"if {h}.{m}._v:")
+                    self.emit(ind + 2, f"out.append({h}.{m}.pack())")
+            else:
+                self.emit(ind + 1, f"if {h}._v:")
+                self.emit(ind + 2, f"out.append({h}.pack())")
         elif k == "setvalid":
             h = self.fresh("h")
             self.emit(ind, f"{h} = {self.x(s['h'])}")
@@ -261,7 +278,7 @@ class StatementGen:
                 self.emit(ind + 1, f"{h}._v = False")
                 self.emit(ind + 1, f"P.plen -= {s['bytes']}")
         elif k in ("push_front", "pop_front"):
-            self.emit(ind, f"{self.x(s['st'])}.{k}({s['count']})")
+            self.emit(ind, f"{self.x(s['st'])}.{k}{'_u' if s.get('union') else ''}({s['count']})")
         elif k == "mark_to_drop":
             sm = self.x(s["sm"])
             self.emit(ind, f"{sm}.egress_spec = 511")

@@ -246,7 +246,8 @@ class TypeGen:
         if k == "struct":
             return f"S_{t[1]}()"
         if k == "stack":
-            return f"Stack([H_{t[1]}() for _ in range({t[2]})], H_{t[1]})"
+            cls = f"S_{t[1]}" if t[1] in self.ir["structs"] else f"H_{t[1]}"  # unions are structs
+            return f"Stack([{cls}() for _ in range({t[2]})], {cls})"
         if k in ("bit", "int", "error", "enum", "serenum", "int_lit"):
             return "0"
         if k == "list":  # tuple<...>: an immutable Python tuple

@@ -72,6 +72,23 @@ INVALID = {
     "key_name_not_string": (program("        t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: exact @name(1); } actions = { NoAction; } }"""), ("name", "string", "argument"), ""),
     "bool_arith": (program("        bool b = true; hdr.h.a = b + 1;\n"), ("bool", "+"), ""),
+    "top_level_control_instance": (program("        hdr.h.a = 1;\n", top="""
+control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
+Add(8w3) top_add;
+"""), ("top_add", "top level"), ""),
+    "top_level_parser_instance": (program("", top="""
+parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
+SubP() top_sub;
+"""), ("top_sub", "top level"), ""),
+    "ctor_param_of_control_name_type": (program("        a.apply(hdr.h);\n", top="""
+control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
+control Wrap(inout h_t x)(Add a) { apply { a.apply(x); } }
+""", ingress_decls="    Wrap(Add(8w1)) a;\n"), ("Add", "type"), ""),
+    "ctor_arg_not_an_instance": (program("        c.apply(hdr.h);\n", top="""
+control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
+control AddT(inout h_t x);
+control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
+""", ingress_decls="    Wrap(8w1) c;\n"), ("inner", "instance"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None

@@ -1,7 +1,7 @@
 """Language features: compound assignment, for loops, bool/bit<1> conversions, enums,
 typedefs, tuples, functions, constants, switch statements, top-level instantiation,
 header unions and their stacks, varbit."""
-from .base import H2, case, program
+from .base import Entry, H, H2, case, program
 
 CAT_CA = "compound assignment"
 # (name, with the feature, the same program without it for p4c 1.2.4.8, which lacks both
@@ -118,4 +118,69 @@ control Count(inout h_t x) { counter(4, CounterType.packets) cnt; apply { cnt.co
     state ph { sub.apply(pkt, hdr.h); transition accept; }""", top="""
 parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
 """)),
+]
+
+# top-level instances passed as constructor arguments: to the pipeline blocks (through
+# V1Switch), to sub-controls, and instances of the blocks themselves declared at top level
+ING = "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)"
+PRS = "parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)"
+MAIN = "V1Switch(P(), VC(), I(), E(), CC(), D()) main;"
+ADD_T = SUB + "control AddT(inout h_t x);\n"
+WRAP = "control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); x.b = x.b + 1; } }\n"
+
+
+def ctor(src: str, ing_params: str = "", main: str = MAIN, prs_params: str = "") -> str:
+    if ing_params:
+        src = src.replace(ING + " {", f"{ING}({ing_params}) {{")
+    if prs_params:
+        src = src.replace(PRS + " {", f"{PRS}({prs_params}) {{")
+    assert MAIN in src
+    return src.replace(MAIN, main)
+
+
+CASES += [
+    case("top_inline_ctor_arg", CAT_TOP, ctor(program("        a.apply(hdr.h); a.apply(hdr.h);\n", top=ADD_T),
+                                              "AddT a", "V1Switch(P(), VC(), I(Add(8w4)), E(), CC(), D()) main;")),
+    case("top_ctor_arg_to_subcontrol", CAT_TOP, program("        w.apply(hdr.h);\n", top=ADD_T + WRAP,
+                                                        ingress_decls="    Wrap(Add(8w2)) w;\n")),
+    case("top_ctor_arg_with_table", CAT_TOP, program("        w.apply(hdr.h);\n", top="""
+control TblT(inout h_t x);
+control Tbl(inout h_t x) {
+    action set_b(bit<8> v) { x.b = v; }
+    table t { key = { x.a: exact; } actions = { set_b; NoAction; } default_action = NoAction(); }
+    apply { t.apply(); }
+}
+control Wrap2(inout h_t x)(TblT inner) { apply { inner.apply(x); } }
+""", ingress_decls="    Wrap2(Tbl()) w;\n"), entries=[Entry("I.w.inner.t", {"x.a": 1}, "I.w.inner.set_b", {"v": 0x5a})]),
+    case("top_ctor_arg_passed_on", CAT_TOP, ctor(program("        w.apply(hdr.h); a.apply(hdr.h);\n", top=ADD_T + WRAP,
+                                                         ingress_decls="    Wrap(a) w;\n"),
+                                                 "AddT a", "V1Switch(P(), VC(), I(Add(8w9)), E(), CC(), D()) main;")),
+    # (an extern passed to a V1Switch block's constructor is not here: p4c 1.2.4 then names
+    # the parameter, not the instance, in its JSON and BMv2 refuses the program)
+    case("top_counter_to_subcontrol", CAT_TOP, program("        k.apply(hdr.h);\n", top="""
+counter(4, CounterType.packets) top_cnt;
+control Cnt(inout h_t x)(counter c) { apply { c.count((bit<32>)x.b[1:0]); } }
+""", ingress_decls="    Cnt(top_cnt) k;\n")),
+    case("top_register_shared", CAT_TOP, program(
+        "        bit<8> v; top_reg.read(v, 0); hdr.h.c = (bit<16>)v; top_reg.write(0, hdr.h.a);\n",
+        egress="        bit<8> v; top_reg.read(v, 1); hdr.h.b = v; top_reg.write(1, hdr.h.a + 1);\n",
+        top="register<bit<8>>(2) top_reg;\n"), one_by_one=True),
+    case("top_counter_shared", CAT_TOP, program("        top_cnt.count((bit<32>)hdr.h.b[1:0]);\n",
+                                               egress="        top_cnt.count(3);\n",
+                                               top="counter(4, CounterType.packets_and_bytes) top_cnt;\n")),
+    case("top_meter_direct_use", CAT_TOP, program(
+        "        bit<2> col; top_m.execute_meter((bit<32>)hdr.h.b[1:0], col); hdr.h.a = (bit<8>)col;\n",
+        top="meter(4, MeterType.packets) top_m;\n")),
+    case("top_register_to_subcontrol", CAT_TOP, program("        k.apply(hdr.h);\n", top="""
+register<bit<8>>(4) top_reg;
+control Keep(inout h_t x)(register<bit<8>> r) {
+    apply { bit<8> v; r.read(v, (bit<32>)x.b[1:0]); x.c = (bit<16>)v; r.write((bit<32>)x.b[1:0], x.a); }
+}
+""", ingress_decls="    Keep(top_reg) k;\n"), one_by_one=True),
+    case("top_parser_ctor_arg", CAT_TOP, ctor(program("", parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { s.apply(pkt, hdr.h); transition accept; }""", top="""
+parser SubT(packet_in p, out h_t x);
+parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
+"""), prs_params="SubT s", main="V1Switch(P(SubP()), VC(), I(), E(), CC(), D()) main;")),
 ]

@@ -1,0 +1,109 @@
+"""Constructor arguments that are not constants, and instances declared at top level.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`.  P4-16 lets a parser or control
+take, besides compile-time constants, constructor parameters whose type is an extern
+(``control C(...)(counter c)``) or a parser/control type (``control AddT(inout h_t x);``
+... ``control Wrap(...)(AddT inner)``); the argument is an extern instance declared at top
+level or in the enclosing block, or an instantiation expression such as ``Add(8w4)``.
+The embedded target has no run-time objects for blocks, so the binding happens while
+elaborating (as p4c's instance specialisation does):
+
+* an extern argument binds the parameter name to the very same object (same counter
+  cells, same P4Runtime entity) -- :meth:`extern_arg`;
+* an instantiation argument is elaborated as a sub-control/sub-parser of the receiving
+  block, named ``<block>.<parameter>`` -- :meth:`block_param` records it with the
+  constructor arguments folded in the caller's scope, :meth:`bind_ctor_args` elaborates it
+  when the receiving block starts; an already bound sub-block passes on unchanged.
+
+At top level, extern objects may be instantiated (they are named without a block
+prefix, as p4c names them); a parser or control may not (p4c: "cannot instantiate at
+top-level") -- :meth:`top_instance`.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import E, V1_OBJECTS
+
+
+class CtorRules:
+    def top_instance(self, d: Node) -> None:
+        tname = d.type.name if d.type.kind == "typename" else None
+        if tname in V1_OBJECTS:
+            if self.global_scope.lookup(d.name) is not None:
+                raise E(d.loc, f"{d.name} declared twice at top level")
+            self.declare_instance(d, "", self.global_scope)
+            return
+        ent = self.global_scope.lookup(tname) if tname else None
+        if ent is not None and ent[0] in ("parser", "control"):
+            raise E(d.loc, f"{d.name}: cannot instantiate {ent[0]} {tname} at top level (only extern objects "
+                           "and the package 'main' may be instantiated there)")
+        raise E(d.loc, f"{d.name}: cannot instantiate {tname or d.type.kind} at top level (only extern "
+                       "objects and the package 'main' may be instantiated there)")
+
+    def block_kind_of(self, type_node: Node) -> str | None:
+        """``"control"``/``"parser"`` when a parameter type names a parser/control type."""
+        if type_node.kind != "typename":
+            return None
+        if type_node.name in self.block_types:
+            return self.block_types[type_node.name]
+        ent = self.global_scope.lookup(type_node.name)
+        if ent is not None and ent[0] in ("parser", "control"):
+            raise E(type_node.loc, f"a parameter cannot have type {ent[0]} {type_node.name}: declare a "
+                                   f"{ent[0]} type (e.g. '{ent[0]} {type_node.name}_t(...);') and use that")
+        return None
+
+    def block_param(self, p: Node, a: Node, scope, blk: Node):
+        """Scope entry for a parser/control-typed constructor parameter, or None."""
+        kind = self.block_kind_of(p.type)
+        if kind is None:
+            return None
+        if a.kind == "call" and a.fn.kind == "name":
+            ent = self.global_scope.lookup(a.fn.name)
+            if ent is None or ent[0] != kind:
+                raise E(a.loc, f"constructor argument {p.name} of {blk.name}: {a.fn.name} is not a {kind}")
+            consts = self.ctor_constants(ent[1], a.args, scope, a.loc)
+            return ("ctor_block", kind, ent[1], consts, a.loc)
+        if a.kind == "name":
+            ent = scope.lookup(a.name)
+            if ent is not None and ent[0] in ("ctor_block", "sub" + kind):
+                return ent
+            if ent is not None and ent[0] == kind:
+                raise E(a.loc, f"constructor argument {p.name} of {blk.name}: instantiate {a.name} "
+                               f"(e.g. {a.name}()) or pass an instance")
+        raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of a {kind}, "
+                       f"e.g. Name(args)")
+
+    def extern_arg(self, p: Node, a: Node, t, scope, blk: Node):
+        ent = scope.lookup(a.name) if a.kind == "name" else None
+        if ent is None or ent[0] != "object" or ent[1] != t[1]:
+            raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of {t[1]}")
+        return ent
+
+    def bind_ctor_args(self, consts, scope) -> None:
+        """Bind a block's constructor parameters in its scope (``self.ctx`` is the block)."""
+        for name, ent in consts:
+            if ent[0] == "ctor_block":
+                _, kind, node, sub_consts, loc = ent
+                if kind != self.ctx.get("kind"):
+                    raise E(loc, f"a {kind} instance can only be applied inside a {kind}")
+                self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", sub_consts, scope, loc)
+            else:
+                scope.add(name, ent)
+
+    def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc) -> None:
+        """Elaborate an instance of ``node`` inside the current block, bound to ``name``."""
+        attr = "subcontrols" if kind == "control" else "subparsers"
+        subs = getattr(self, attr, None)
+        if subs is None:
+            subs = []
+            setattr(self, attr, subs)
+        if len(subs) > 256:
+            raise E(loc, f"too many sub-{kind} instances (recursive instantiation?)")
+        if kind == "control":
+            blk = self.elab_control(node, self.ctx["role"], prefix=q, consts=consts)
+            blk["fn"] = f"run_sub_{len(subs)}"
+        else:
+            blk = self.elab_parser(node, prefix=q, consts=consts)
+            blk["fn"] = f"run_subparser_{len(subs)}"
+        subs.append(blk)
+        scope.add(name, ("sub" + kind, blk))
