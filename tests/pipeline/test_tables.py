@@ -96,8 +96,12 @@ def test_direct_meter_colors(pl):
 
 
 def test_default_action_with_args_and_miss(pl):
-    # metered misses: default set_metered(0xDD) runs; the direct meter is not read on a miss
-    assert result(pl, 0xFF, 0, 0) == (0xDD, 9)
+    # metered misses: default set_metered(0xDD) runs; the direct meter is not read on a miss, so m.color
+    # keeps what it held.  checkmate-p4c keeps the `m.color = 9` before the apply; real p4c treats
+    # `tm.read(m.color)` in every action of the table as a write and drops that store as dead, so on
+    # p4c's JSON (and on BMv2) the field still holds its initial 0 (docs/CONFORMANCE.md)
+    import os
+    assert result(pl, 0xFF, 0, 0) == (0xDD, 0 if os.environ.get("CHECKMATE_P4C_FROZEN") else 9)
 
 
 def test_p4info_names_and_ids():
