@@ -9,10 +9,10 @@ works) once both sockets are bound, then a status line every ``--status-every`` 
 latest published iteration is persisted (unless ``--no-final-persist``).
 
 Torch runs the replayed optimizer step on one intra-op thread by default (``--torch-threads 1``).
-A shard's step is small elementwise work; with torch's default (one OpenMP thread per core) the
-idle worker threads spin after every step, and on the testbed's shared cores that spinning was
-most of the shadow's CPU per iteration (measured: see docs/BENCHMARKS.md).  Elementwise kernels
-give the same bits on any thread count, so replay stays bit-identical with the trainer.
+A shard's step is elementwise work; once a tensor is large enough for torch to split it (tens of
+thousands of elements), torch's default of one OpenMP thread per core leaves worker threads that
+spin between steps, CPU taken from the trainers on a shared machine.  Elementwise kernels give the
+same bits on any thread count, so replay stays bit-identical with the trainer.
 """
 from __future__ import annotations
 
