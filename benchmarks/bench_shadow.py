@@ -22,7 +22,14 @@ measured in the same run.
    against the trainer's own work on the same tensor sizes (clip multiply + ``torch.optim.AdamW.step``),
    foreach True and False; interleaved, best of 5.
 
-``python -m benchmarks.bench_shadow [--params N] [--reps R] [--json FILE]``
+4. **Rank 0's per-iteration extras** (``--only rank0``): the manifest to 3 in-process shadows, pipelined
+   as the trainer's link thread sends it (one frame encoded once, sent to every shard, then the acks)
+   against one blocking request per shard encoded per shard (how it was sent before); and
+   :class:`trainer_hooks.grad_guard.GradGuard` capture + check against a fresh ``clone`` per bucket and an
+   elementwise ``torch.equal`` of ``int32`` views (how it compared before).  CPU of the calling thread
+   (``time.thread_time``), interleaved rounds, median.
+
+``python -m benchmarks.bench_shadow [--params N] [--reps R] [--only socket,inproc,optimizer,rank0] [--json FILE]``
 """
 from __future__ import annotations
 
@@ -214,6 +221,80 @@ def optimizer(sizes, foreach: bool, iters: int = 5) -> dict:
     return {"params": n, "torch_s": base, "replica_s": t_step, "snapshot_s": t_snap}
 
 
+def rank0_manifests(tmpdir: str, shards: int = 3, n: int = 200, rounds: int = 5) -> dict:
+    """Thread CPU (us) per iteration to get one manifest acknowledged by every shard."""
+    from shadow.client import ShadowClient
+    from shadow.protocol import pack_message
+    nodes = [ShadowNode(ShadowConfig(JOB, 0, ("127.0.0.1", 0), ("127.0.0.1", 0), f"{tmpdir}/r0-{k}")).start()
+             for k in range(shards)]
+    clients = []
+    try:
+        for nd in nodes:
+            nd.bootstrap(_bootstrap(_sizes(17850)))
+            clients.append(ShadowClient(*nd.mgmt_address))
+
+        def blocking(m):  # one request per shard in turn, each frame encoded for its shard
+            for c in clients:
+                c.begin("manifest", pack_message("manifest", m))
+                c.finish("manifest")
+
+        def pipelined(m):
+            f = pack_message("manifest", m)
+            for c in clients:
+                c.begin("manifest", f)
+            for c in clients:
+                c.finish("manifest")
+        res, it = {"blocking": [], "pipelined": []}, 1
+        for _ in range(rounds):
+            for name, fn in (("blocking", blocking), ("pipelined", pipelined)):
+                t = time.thread_time()
+                for _ in range(n):
+                    fn(Manifest(JOB, it, [1e-3], 0.5, False))
+                    it += 1
+                res[name].append((time.thread_time() - t) / n * 1e6)
+        return {k: sorted(v)[len(v) // 2] for k, v in res.items()}
+    finally:
+        for c in clients:
+            c.close()
+        for nd in nodes:
+            nd.stop()
+
+
+def rank0_guard(total: int, rounds: int = 5) -> dict:
+    """Thread CPU (us) per iteration of GradGuard capture + check, against clone + torch.equal."""
+    from trainer_hooks.grad_guard import GradGuard
+    sizes = _sizes(total)
+    params = [torch.nn.Parameter(torch.zeros(k)) for k in sizes]
+    bucket = torch.randn(total)
+    at = 0
+    for p, k in zip(params, sizes):
+        p.grad = bucket[at:at + k].clone()
+        at += k
+    meta = [(i, k) for i, k in enumerate(sizes)]
+    guard = GradGuard({})
+
+    def naive(_it):
+        copy = bucket.clone()
+        at = 0
+        for p, k in zip(params, sizes):
+            assert torch.equal(p.grad.view(torch.int32), copy[at:at + k].view(torch.int32))
+            at += k
+
+    def guarded(it):
+        guard.capture(it, meta, bucket)
+        assert guard.check(it, params).kind == "unchanged"
+    reps = max(3, min(300, 5_000_000 // total))
+    res, it = {"clone+torch.equal": [], "GradGuard": []}, 0
+    for _ in range(rounds):
+        for name, fn in (("clone+torch.equal", naive), ("GradGuard", guarded)):
+            t = time.thread_time()
+            for _ in range(reps):
+                fn(it)
+                it += 1
+            res[name].append((time.thread_time() - t) / reps * 1e6)
+    return {k: sorted(v)[len(v) // 2] for k, v in res.items()}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_shadow", description=__doc__.splitlines()[0])
     ap.add_argument("--params", type=int, default=1_000_000, help="elements in the shard (a burst of 2 "
@@ -222,13 +303,39 @@ def main(argv=None) -> int:
     ap.add_argument("--opt-params", type=int, default=4_000_000, help="elements for the optimizer benchmark")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--tmp", default="/tmp/bench_shadow")
+    ap.add_argument("--only", default="socket,inproc,optimizer,rank0", help="comma-separated sections")
     a = ap.parse_args(argv)
+    only = set(a.only.split(","))
     sizes = _sizes(a.params)
     out = {}
+    if "rank0" in only:
+        r = rank0_manifests(a.tmp)
+        print(f"== rank 0: manifest to 3 shards, thread CPU per iteration: one blocking request per shard "
+              f"{r['blocking']:.1f} us, pipelined {r['pipelined']:.1f} us (ratio {r['pipelined'] / r['blocking']:.2f})")
+        out["rank0_manifests"] = r
+        for total in (17_850, 2_000_000):
+            g = rank0_guard(total)
+            print(f"== rank 0: gradient check, {total:,} params, thread CPU per iteration: clone+torch.equal "
+                  f"{g['clone+torch.equal']:.1f} us, GradGuard {g['GradGuard']:.1f} us "
+                  f"(ratio {g['GradGuard'] / g['clone+torch.equal']:.2f})")
+            out[f"rank0_guard_{total}"] = g
 
     def gbps(r):
         return r["bytes"] * 8 / r["seconds"] / 1e9
 
+    if "socket" in only:
+        _socket_section(a, sizes, out, gbps)
+    if "inproc" in only:
+        _inproc_section(a, sizes, out)
+    if "optimizer" in only:
+        _optimizer_section(a, out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1, default=str)
+    return 0
+
+
+def _socket_section(a, sizes, out, gbps) -> None:
     bursts = [_burst(sizes, (2 * r + 1, 2 * r + 2)) for r in range(a.reps)]
     pkts = bursts[0]
     print(f"== socket ingest: shard of {a.params:,} fp32 elements, burst of 2 iterations = {len(pkts):,} "
@@ -242,6 +349,8 @@ def main(argv=None) -> int:
     print(f"  ratio shadow/bare = {ratio:.2f}")
     out["socket"] = {"bare": bare, "shadow": shad, "ratio": ratio}
 
+
+def _inproc_section(a, sizes, out) -> None:
     ip = inproc_ingest(sizes, a.reps)
     r2 = ip["memcpy_s"] / ip["ingest_s"]
     print(f"== in-process ingest (no sockets), {ip['packets']:,} packets")
@@ -250,6 +359,8 @@ def main(argv=None) -> int:
           f"({ip['packets'] / ip['ingest_s'] / 1e3:.0f} kpkt/s)   ratio {r2:.3f}")
     out["inproc"] = {**ip, "ratio": r2}
 
+
+def _optimizer_section(a, out) -> None:
     print(f"== optimizer replay, {a.opt_params:,} params")
     for fe in (True, False):
         o = optimizer(_sizes(a.opt_params), fe)
@@ -258,10 +369,6 @@ def main(argv=None) -> int:
               f"step+snapshot {o['params'] / (o['replica_s'] + o['snapshot_s']) / 1e6:7.1f} Mparam/s "
               f"(ratio {o['torch_s'] / (o['replica_s'] + o['snapshot_s']):.2f})")
         out[f"optimizer_foreach_{fe}"] = o
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1, default=str)
-    return 0
 
 
 if __name__ == "__main__":

@@ -2,10 +2,17 @@
 
     checkmate-shadow --job-id J --shard S --data ADDR:PORT --mgmt ADDR:PORT --ckpt-dir DIR
                      [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little] [--keep N] [--history N]
+                     [--torch-threads N]
 
 Prints one line ``shadow ready job=J shard=S data=HOST:PORT mgmt=HOST:PORT`` (actual ports, so port 0
 works) once both sockets are bound, then a status line every ``--status-every`` seconds.  On exit the
 latest published iteration is persisted (unless ``--no-final-persist``).
+
+Torch runs the replayed optimizer step on one intra-op thread by default (``--torch-threads 1``).
+A shard's step is elementwise work; once a tensor is large enough for torch to split it (tens of
+thousands of elements), torch's default of one OpenMP thread per core leaves worker threads that
+spin between steps, CPU taken from the trainers on a shared machine.  Elementwise kernels give the
+same bits on any thread count, so replay stays bit-identical with the trainer.
 """
 from __future__ import annotations
 
@@ -40,8 +47,20 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--data-iface", metavar="IFACE", help="bind the data socket to this interface (SO_BINDTODEVICE)")
     ap.add_argument("--status-every", type=float, default=0.0, metavar="S", help="print status every S seconds")
     ap.add_argument("--no-final-persist", action="store_true")
+    ap.add_argument("--torch-threads", type=int, default=1, metavar="N",
+                    help="torch intra-op threads for the optimizer replay (default 1; 0: torch's default)")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
+
+
+def limit_torch_threads(n: int) -> None:
+    """Run torch's intra-op work on ``n`` threads (0: leave torch's default).  Process-wide, so only
+    a process that is a shadow calls it (never an in-process node beside a trainer)."""
+    if n < 0:
+        raise ValueError(f"--torch-threads: {n} < 0")
+    if n:
+        import torch
+        torch.set_num_threads(n)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                            mgmt=parse_addr(a.mgmt), ckpt_dir=a.ckpt_dir, persist_every=a.persist_every,
                            loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order,
                            keep=a.keep, history=a.history, allowed_sources=tuple(a.allow_from), data_iface=a.data_iface)
+        limit_torch_threads(a.torch_threads)
         node = ShadowNode(cfg).start()
     except (ValueError, OSError) as e:
         print(f"checkmate-shadow: {e}", file=sys.stderr)

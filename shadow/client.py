@@ -26,7 +26,10 @@ import socket
 import threading
 
 from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStatus, ShardState,
-                       check_shard_state, recv_message, send_message)
+                       check_shard_state, pack_message, recv_message)
+
+#: frames up to this size are joined and sent with one syscall (copying more would cost more)
+_JOIN_MAX = 64 << 10
 
 
 class ShadowUnreachable(ConnectionError):
@@ -68,19 +71,43 @@ class ShadowClient:
         return self._sock
 
     def _call(self, op: str, body=None):
-        with self._lock:
+        self.begin(op, pack_message(op, body))
+        return self.finish(op)
+
+    # -- pipelining: send now, read the reply later (one request in flight per client) -----------------
+    def begin(self, op: str, frame: list) -> None:
+        """Send one framed request (``protocol.pack_message``) and keep this client reserved until
+        :meth:`finish` reads its reply.  A caller that sends one frame to each of several shadows
+        and then collects the replies waits for the slowest shadow once, not for each in turn, and
+        encodes a frame shared by several shadows once.  On an error nothing stays reserved."""
+        self._lock.acquire()
+        try:
             sock = self._connect()
+            if sum(map(len, frame)) <= _JOIN_MAX:
+                sock.sendall(b"".join(frame))  # small frame (a manifest): one send, one segment
+            else:
+                for part in frame:
+                    sock.sendall(part)
+        except BaseException:
+            self._drop()
+            self._lock.release()
+            raise
+
+    def finish(self, op: str):
+        """Read the reply to the request :meth:`begin` sent; releases the client."""
+        try:
             try:
-                send_message(sock, op, body)
-                rop, rbody = recv_message(sock)
+                rop, rbody = recv_message(self._sock)
             except BaseException:
                 self._drop()
                 raise
+            if rop not in ("ok", "error"):
+                self._drop()
+                raise ShadowError("ProtocolError", f"unexpected reply op {rop!r} to {op!r}")
+        finally:
+            self._lock.release()
         if rop == "error":
             raise ShadowError(str(rbody.get("kind", "Error")), str(rbody.get("message", "")))
-        if rop != "ok":
-            self._drop()
-            raise ShadowError("ProtocolError", f"unexpected reply op {rop!r} to {op!r}")
         return rbody
 
     def _drop(self):

@@ -8,11 +8,15 @@ scaling or masking -- is invisible to them, and the replayed step is silently wr
 :class:`GradGuard` closes that gap on rank 0 (the rank that talks to the shadows):
 
 * ``capture`` -- in the comm hook, when a bucket's all-reduce completes, a copy of the reduced
-  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with);
+  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with).
+  The copies go into buffers kept per bucket and reused (two per bucket, alternating by iteration
+  parity, so a check never reads a buffer the next iteration writes): a fresh ``clone`` of a large
+  bucket every iteration paid the kernel's page faults each time, twice the cost of the copy;
 * ``check`` -- in the optimizer's step pre-hook, every captured parameter's ``.grad`` is compared
   bit for bit (``int32`` views: NaN and signed zeros count) with its reduced copy:
 
-  - all equal: nothing changed (``GradVerdict.kind == "unchanged"``);
+  - all equal (``memcmp`` of CPU tensors: bit equality, several times cheaper than an elementwise
+    ``torch.equal``): nothing changed (``GradVerdict.kind == "unchanged"``);
   - else, if one float32 coefficient ``c`` reproduces every gradient exactly
     (``torch._foreach_mul(reduced, c)`` -- the multiplication the shadow performs), it is
     ``"scaled"`` and ``c`` goes into the manifest's ``clip_coef``.  Candidates: the coefficient
@@ -29,6 +33,7 @@ mirroring that is the manifest's business), nor are parameters outside every buc
 """
 from __future__ import annotations
 
+import ctypes
 import threading
 from dataclasses import dataclass
 
@@ -36,6 +41,13 @@ import numpy as np
 import torch
 
 ULPS = 2  #: float32 neighbours of the estimated ratio tried on each side
+
+try:  # libc's memcmp: bitwise equality of two CPU buffers at memory speed
+    _memcmp = ctypes.CDLL(None).memcmp
+    _memcmp.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+    _memcmp.restype = ctypes.c_int
+except (OSError, AttributeError):  # no libc symbol table (unusual platforms): torch.equal below
+    _memcmp = None
 
 
 @dataclass(frozen=True)
@@ -53,13 +65,20 @@ class GradGuard:
         self._lock = threading.Lock()
         self._iteration = -1
         self._reduced: dict[int, torch.Tensor] = {}  # param_id -> reduced gradient (a copy)
+        self._copies: dict[tuple, torch.Tensor] = {}  # (bucket's first param, parity) -> reused copy buffer
         self.checks = 0
         self.scaled = 0
         self.changed = 0
 
     def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor) -> None:
         """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order)."""
-        copy = buffer.detach().clone()
+        src = buffer.detach()
+        key = (params[0][0] if params else -1, iteration & 1)
+        with self._lock:
+            copy = self._copies.get(key)
+            if copy is None or copy.shape != src.shape or copy.dtype != src.dtype or copy.device != src.device:
+                copy = self._copies[key] = torch.empty_like(src, memory_format=torch.contiguous_format)
+        copy.copy_(src)
         with self._lock:
             if iteration != self._iteration:
                 self._iteration, self._reduced = iteration, {}
@@ -98,7 +117,15 @@ class GradGuard:
 
 
 def _bits_equal(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
-    return all(torch.equal(x.view(torch.int32), y.view(torch.int32)) for x, y in zip(a, b))
+    return all(_same_bits(x, y) for x, y in zip(a, b))
+
+
+def _same_bits(x: torch.Tensor, y: torch.Tensor) -> bool:
+    if (_memcmp is not None and x.device.type == "cpu" and y.device.type == "cpu" and x.dtype == y.dtype
+            and x.shape == y.shape and x.is_contiguous() and y.is_contiguous()):
+        n = x.numel() * x.element_size()
+        return n == 0 or _memcmp(x.data_ptr(), y.data_ptr(), n) == 0
+    return torch.equal(x.view(torch.int32), y.view(torch.int32))
 
 
 def _candidates(cur: list[torch.Tensor], ref: list[torch.Tensor], hint: float | None) -> list[float]:

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import torch
 
 from shadow.client import ShadowClient
-from shadow.protocol import DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap
+from shadow.protocol import (DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap,
+                             pack_message)
 from trainer_hooks.buffers import BUFFER_SHARD, capture_buffers, capture_frozen
 from trainer_hooks.iteration import IterationRecord
 from trainer_hooks.shard_map import ShardMapMismatch, mismatch_message
@@ -262,23 +263,39 @@ class ShadowLink:
             if item[0] == "flush":
                 item[1].set()
             elif item[0] == "manifest":
-                full = item[1]
-                lean = dataclasses.replace(full, buffers=None) if full.buffers is not None else full
-                for k, c in enumerate(self.clients):
-                    m = full if k == BUFFER_SHARD else lean  # only the buffer shard carries buffers
-                    with self._lock:
-                        if k in self._resync:
-                            continue  # it gets a fresh bootstrap anyway; don't wait on a sick shadow
-                    try:
-                        ack = c.manifest(m)
-                    except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
-                        self._fail(k, f"manifest {m.iteration}", e)
-                        continue
-                    self.stats.acks[k] = ack
-                    self._note_ack(k, ack)
-                    if ack.needs_resync and m.iteration > self._boot_iter.get(k, -1):
-                        log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
-                                    self._where(k), k, m.iteration, ack.reason)
-                        with self._lock:
-                            self._resync.add(k)
+                self._send_manifests(item[1])
                 self.stats.manifests_sent += 1
+
+    def _send_manifests(self, full: Manifest) -> None:
+        """One iteration's manifest to every shard, pipelined: each frame is encoded once (the lean
+        one, without buffers, is shared by every shard but the buffer shard), sent to all shards,
+        then the acks are read -- one round trip for all shards instead of one per shard."""
+        lean = dataclasses.replace(full, buffers=None) if full.buffers is not None else full
+        frames = {id(full): pack_message("manifest", full)}
+        if lean is not full:
+            frames[id(lean)] = pack_message("manifest", lean)
+        sent = []
+        for k, c in enumerate(self.clients):
+            m = full if k == BUFFER_SHARD else lean  # only the buffer shard carries buffers
+            with self._lock:
+                if k in self._resync:
+                    continue  # it gets a fresh bootstrap anyway; don't wait on a sick shadow
+            try:
+                c.begin("manifest", frames[id(m)])
+            except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
+                self._fail(k, f"manifest {m.iteration}", e)
+                continue
+            sent.append(k)
+        for k in sent:
+            try:
+                ack = self.clients[k].finish("manifest")
+            except Exception as e:  # noqa: BLE001
+                self._fail(k, f"manifest {full.iteration}", e)
+                continue
+            self.stats.acks[k] = ack
+            self._note_ack(k, ack)
+            if ack.needs_resync and full.iteration > self._boot_iter.get(k, -1):
+                log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
+                            self._where(k), k, full.iteration, ack.reason)
+                with self._lock:
+                    self._resync.add(k)

@@ -1,0 +1,40 @@
+"""GradGuard in-process: bit equality (NaN, signed zero), scaled/changed verdicts, and reused copy
+buffers that never leak one iteration's reduced gradient into another's check."""
+import torch
+
+from trainer_hooks.grad_guard import GradGuard
+
+
+def _setup(values):
+    buf = torch.tensor(values, dtype=torch.float32)
+    ps = [torch.nn.Parameter(torch.zeros(2)), torch.nn.Parameter(torch.zeros(len(values) - 2))]
+    ps[0].grad, ps[1].grad = buf[:2].clone(), buf[2:].clone()
+    return buf, ps, [(0, 2), (1, len(values) - 2)]
+
+
+def test_bit_equality_sees_signed_zero_and_nan_payloads():
+    buf, ps, meta = _setup([1.0, float("nan"), 0.0, 3.0])
+    g = GradGuard({0: "a", 1: "b"})
+    g.capture(1, meta, buf)
+    assert g.check(1, ps).kind == "unchanged"  # NaN bits equal: unchanged, although nan != nan
+    ps[1].grad[0] = -0.0  # == 0.0 as a float, different bits
+    v = g.check(1, ps)
+    assert v.kind == "changed" and "'b'" in v.detail
+
+
+def test_reused_buffers_across_iterations_and_verdicts():
+    g = GradGuard({0: "a", 1: "b"})
+    for it in range(1, 6):
+        buf, ps, meta = _setup([float(it), 2.0, 3.0 * it, 4.0])
+        g.capture(it, meta, buf)
+        buf.fill_(99.0)  # the bucket is reused by the next all-reduce: the guard kept its own copy
+        if it % 2:
+            assert g.check(it, ps).kind == "unchanged"
+        else:
+            torch._foreach_mul_([p.grad for p in ps], torch.tensor(0.5))
+            v = g.check(it, ps)
+            assert v.kind == "scaled" and v.coef == 0.5
+    assert g.check(4, ps).kind == "changed"  # not the captured iteration
+    ps[0].grad.mul_(0.5)  # only one parameter scaled: no single coefficient
+    g.capture(6, meta, torch.tensor([5.0, 2.0, 15.0, 4.0]))
+    assert g.check(6, ps).kind == "changed"
