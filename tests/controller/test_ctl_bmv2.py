@@ -110,10 +110,13 @@ def _raw(iface: str) -> socket.socket:
 
 
 def _recv_udp(sock: socket.socket, dport: int) -> bytes:
-    """The next frame on ``sock`` that is IPv4/UDP to ``dport`` (skips anything else)."""
+    """The next frame *received* on ``sock`` that is IPv4/UDP to ``dport`` (skips anything else,
+    including frames this host sends on the same interface, which a packet socket also sees)."""
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        f = sock.recv(4096)
+        f, addr = sock.recvfrom(4096)
+        if addr[2] == socket.PACKET_OUTGOING:
+            continue
         if len(f) > 42 and f[12:14] == b"\x08\x00" and f[23] == 17 and int.from_bytes(f[36:38], "big") == dport:
             return f
     raise AssertionError(f"no UDP frame to port {dport} within 5 s")
