@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pathlib import Path
 from p4.config.v1 import p4info_pb2
 
 from checkmate.paths import BUILD, P4SRC
+from switch.bmv2json.p4c import P4cFailed, run_p4c
 
 from .errors import ControllerError
 from .p4info import P4InfoIndex, load_p4info
@@ -120,16 +120,10 @@ def compile_p4c(program: Path, build_dir: Path, name: str = "checkmate") -> Arti
     build_dir.mkdir(parents=True, exist_ok=True)
     p4info_path, json_path = artifact_paths(build_dir, "bmv2", name)
     with tempfile.TemporaryDirectory(dir=build_dir, prefix=".p4c-") as tmp:
-        out_info = Path(tmp) / "out.p4info.txtpb"
         try:
-            r = subprocess.run([p4c, "--target", "bmv2", "--arch", "v1model", "-o", tmp,
-                                "--p4runtime-files", str(out_info), str(program)],
-                               capture_output=True, text=True, timeout=P4C_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            raise ControllerError(f"p4c did not finish compiling {program} within {P4C_TIMEOUT_S}s") from None
-        out_json = Path(tmp) / f"{program.stem}.json"
-        if r.returncode != 0 or not out_json.is_file() or not out_info.is_file():
-            raise ControllerError(f"p4c failed on {program} (exit {r.returncode}):\n{r.stderr.strip()}")
+            out_json, out_info = run_p4c(program, tmp, exe=p4c, timeout=P4C_TIMEOUT_S)
+        except P4cFailed as e:
+            raise ControllerError(f"p4c failed on {program}: {e}" + (f"\n{e.stderr.strip()}" if e.stderr else "")) from None
         _replace(out_json, json_path)
         _replace(out_info, p4info_path)
     return Artifacts(load_p4info(p4info_path), json_path.read_bytes(), f"{p4info_path} + {json_path}", "bmv2")

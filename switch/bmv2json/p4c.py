@@ -19,7 +19,12 @@ FRONTEND_ENV = "CHECKMATE_FRONTEND"
 
 
 class P4cFailed(RuntimeError):
-    """p4c is missing or rejected the program (its last error line in the message)."""
+    """p4c is missing, timed out or rejected the program (its first error line in the message, all of
+    its output in ``stderr``)."""
+
+    def __init__(self, message: str, stderr: str = ""):
+        super().__init__(message)
+        self.stderr = stderr
 
 
 def frontend() -> str:
@@ -70,17 +75,29 @@ def load_p4c_output(json_path, p4info_path) -> P4cProgram:
     return P4cProgram(translate(j, info), info, j, json_path, p4info_path)
 
 
-def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
-    exe = p4c_path()
+def run_p4c(src, outdir, *, exe: str | None = None, args=(), timeout: float = 300.0) -> tuple[Path, Path]:
+    """Run real ``p4c --target bmv2 --arch v1model`` on ``src`` into ``outdir`` (the one place the
+    project spells that command line: the controller's ``make build``, these tools and the
+    differential suite use it).  Returns the paths of the BMv2 JSON and the P4Info (text format)
+    p4c wrote, ``<stem>.json`` and ``<stem>.p4info.txtpb``; raises :class:`P4cFailed`."""
+    exe = exe or p4c_path()
     if exe is None:
         raise P4cFailed("p4c is not installed (see ../shared/p4ref/README.md)")
-    src = Path(src)
-    out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="p4c-"))
+    src, out = Path(src), Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    p4info_path = out / f"{src.stem}.p4info.txtpb"
-    r = subprocess.run([exe, "--target", "bmv2", "--arch", "v1model", "--p4runtime-files", str(p4info_path),
-                        "-o", str(out), *args, str(src)], capture_output=True, text=True, timeout=300)
-    if r.returncode != 0:
-        err = [ln for ln in r.stderr.splitlines() if "error" in ln.lower()] or r.stderr.splitlines() or [""]
-        raise P4cFailed(f"p4c rejects {src.name}: {err[0].strip()}")
-    return load_p4c_output(out / f"{src.stem}.json", p4info_path)
+    json_path, p4info_path = out / f"{src.stem}.json", out / f"{src.stem}.p4info.txtpb"
+    try:
+        r = subprocess.run([exe, "--target", "bmv2", "--arch", "v1model", "--p4runtime-files", str(p4info_path),
+                            "-o", str(out), *args, str(src)], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise P4cFailed(f"p4c did not finish compiling {src} within {timeout:g}s") from None
+    if r.returncode != 0 or not json_path.is_file() or not p4info_path.is_file():
+        text = r.stderr + r.stdout
+        err = [ln for ln in text.splitlines() if "error" in ln.lower()] or text.splitlines() or [""]
+        raise P4cFailed(f"p4c rejects {src.name} (exit {r.returncode}): {err[0].strip()}", text)
+    return json_path, p4info_path
+
+
+def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
+    out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="p4c-"))
+    return load_p4c_output(*run_p4c(src, out, args=args))

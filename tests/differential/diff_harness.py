@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -26,6 +25,8 @@ from pathlib import Path
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
+
+from switch.bmv2json.p4c import P4cFailed, run_p4c
 
 
 @dataclass
@@ -108,13 +109,13 @@ def _compile_p4c(case: Case, digest: str) -> Compiled | str:
     src = write_source(case, ref=True)
     if not (cache / "ok").exists() and not (cache / "error").exists():
         cache.mkdir(parents=True, exist_ok=True)
-        r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "-o", str(cache),
-                            "--p4runtime-files", str(cache / "p.p4info.txtpb"), str(src)],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            (cache / "error").write_text(r.stderr + r.stdout)
+        try:
+            out_json, out_info = run_p4c(src, cache)
+        except P4cFailed as e:
+            (cache / "error").write_text(e.stderr or str(e))
         else:
-            (cache / f"{src.stem}.json").rename(cache / "p.json")
+            out_json.rename(cache / "p.json")
+            out_info.rename(cache / "p.p4info.txtpb")
             (cache / "ok").write_text("")
     if (cache / "error").exists():
         return (cache / "error").read_text()
