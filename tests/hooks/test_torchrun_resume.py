@@ -65,10 +65,18 @@ def iterations(path: Path) -> list[int]:
 
 def progress_before_restart(seq: list[int], resumed: int) -> int:
     """Newest iteration of the first incarnation: the last value before the sequence steps back
-    (no step back: the restart continued right after the first incarnation's last iteration)."""
+    (no step back: the restart continued right after the first incarnation's last iteration).
+
+    A gap is allowed in one place only: torchrun stops the surviving workers at any point, also
+    after a rank's optimizer step but before its metrics line, so that rank never logs iterations
+    the shadows published and the restart does not redo -- the gap must end exactly at
+    ``resumed + 1``, and the job had then reached ``resumed``."""
     for i in range(1, len(seq)):
         if seq[i] <= seq[i - 1]:
             return seq[i - 1]
+        if seq[i] != seq[i - 1] + 1:
+            assert seq[i - 1] < resumed and seq[i] == resumed + 1, f"iterations missing: {seq}"
+            return resumed
     assert seq == list(range(1, len(seq) + 1)), f"iterations missing: {seq}"
     return resumed
 
