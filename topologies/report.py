@@ -37,6 +37,24 @@ def _mark_events(ax, res, label=True):
             ax.axvline(ev["t"], color="tab:orange", ls=":", lw=1)
 
 
+def _finish(plt, fig, axes, path: Path, out: list) -> None:
+    """Grid and legend on every axis, then save ``fig`` to ``path`` and record it in ``out``."""
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    out.append(str(path))
+
+
+def _timeline(ax, res: dict, ylabel: str, title: str) -> None:
+    """Label a time-since-start axis and mark the run's events on it."""
+    _mark_events(ax, res)
+    ax.set(xlabel="time since start [s]", ylabel=ylabel, title=title)
+
+
 def plots(res: dict, folder) -> list[str]:
     plt = _plt()
     folder = Path(folder)
@@ -60,15 +78,7 @@ def plots(res: dict, folder) -> list[str]:
                      color=PHASE_COLORS.get(phase), alpha=0.8)
     ax1.set(xlabel="iteration", ylabel="iteration time [ms]", title="iteration time (rank 0)")
     ax2.set(xlabel="iteration", ylabel="loss", title="training loss (rank 0)")
-    for ax in (ax1, ax2):
-        ax.grid(alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend()
-    fig.tight_layout()
-    p = folder / "iteration_time.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    out.append(str(p))
+    _finish(plt, fig, (ax1, ax2), folder / "iteration_time.png", out)
 
     # 2. checkpoint age per shadow: trainer iteration (rank 0) minus the shadow's latest consistent one
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -102,17 +112,9 @@ def plots(res: dict, folder) -> list[str]:
             ys.append(max(0, cur - s["latest_iteration"]))
         if xs:
             ax.step(xs, ys, where="post", label=f"shadow shard {shard}")
-    _mark_events(ax, res)
-    ax.set(xlabel="time since start [s]", ylabel="checkpoint age [iterations]",
-           title="checkpoint age per shadow (trainer iteration - latest consistent)")
-    ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
-    fig.tight_layout()
-    p = folder / "checkpoint_age.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    out.append(str(p))
+    _timeline(ax, res, "checkpoint age [iterations]",
+              "checkpoint age per shadow (trainer iteration - latest consistent)")
+    _finish(plt, fig, (ax,), folder / "checkpoint_age.png", out)
 
     # 3. bytes on training vs shadow ports (switch egress = interface tx on the switch side)
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -129,17 +131,8 @@ def plots(res: dict, folder) -> list[str]:
         if ts and any(ys):
             ax.plot(ts, ys, label={"trainer": "to trainers", "shadow": "to shadows (copies)",
                                    "switch": "inter-switch"}[role], color=color)
-    _mark_events(ax, res)
-    ax.set(xlabel="time since start [s]", ylabel="switch egress [MB] (cumulative)",
-           title="bytes on training vs shadow ports")
-    ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
-    fig.tight_layout()
-    p = folder / "port_bytes.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    out.append(str(p))
+    _timeline(ax, res, "switch egress [MB] (cumulative)", "bytes on training vs shadow ports")
+    _finish(plt, fig, (ax,), folder / "port_bytes.png", out)
 
     # 4. heartbeats seen by the controller (digest per new iteration of a rank)
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -149,19 +142,10 @@ def plots(res: dict, folder) -> list[str]:
     for rank, pts in sorted(by_rank.items(), key=lambda kv: (kv[0] is None, kv[0])):
         pts.sort()
         ax.plot([t for t, _ in pts], [i for _, i in pts], ".", ms=4, label=f"rank {rank}")
-    _mark_events(ax, res)
-    ax.set(xlabel="time since start [s]", ylabel="iteration in heartbeat",
-           title="heartbeats (switch digests) seen by the controller")
+    _timeline(ax, res, "iteration in heartbeat", "heartbeats (switch digests) seen by the controller")
     if not by_rank:
         ax.text(0.5, 0.5, "no heartbeat digests recorded", ha="center", va="center", transform=ax.transAxes)
-    ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
-    fig.tight_layout()
-    p = folder / "heartbeats.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    out.append(str(p))
+    _finish(plt, fig, (ax,), folder / "heartbeats.png", out)
     return out
 
 

@@ -11,6 +11,7 @@ import zlib
 import pytest
 
 from p4conf import Switch, eth, ipv4_csum, u32
+from tests.oracles import crc16_arc
 
 PROG = "hash.p4"
 RES = "!HIHIHBH"
@@ -19,15 +20,6 @@ RES = "!HIHIHBH"
 @pytest.fixture(scope="module")
 def sw():
     return Switch(PROG)
-
-
-def crc16_arc(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def test_reference_models_match_published_check_values():

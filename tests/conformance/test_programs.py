@@ -12,17 +12,9 @@ from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 
 from p4conf import Switch
+from tests.oracles import crc16_arc
 
 NHOPS = {i: (0x0A0000000000 + i, 0x0B0000000000 + i, 10 + i) for i in range(4)}
-
-
-def crc16_arc(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ import pytest
 
 from pipeline_helpers import pipeline
 from switch.runtime import MeterConfig
+from tests.oracles import crc16_arc
 
 ETH = bytes.fromhex("0a0000000001" "0a0000000002" "1234")
 PAY = b"--tail--"
@@ -66,15 +67,6 @@ def test_e2e_clone(pl):
     # egress themselves: rid from the session, field list 1 (passes) preserved
     assert c1 == (8, 0x22, 0x33, 0, 0, 0x44, 2, 0)
     assert c2 == (8, 0x22, 0x33, 0, 0, 0x44, 2, 4)
-
-
-def crc16_arc(data):
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def test_hashes(pl):

@@ -4,17 +4,9 @@ from scapy.all import IP, Raw
 
 from pipeline_helpers import compiled, pipeline
 from switch.runtime import EntryNotFound, InvalidEntry
+from tests.oracles import crc16_arc
 
 MAC = bytes.fromhex("000000000000" "0a0000000001")
-
-
-def crc16_arc(data):
-    crc = 0
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def test_p4info_action_profiles():

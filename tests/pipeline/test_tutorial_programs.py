@@ -4,6 +4,7 @@ import struct
 from scapy.all import IP, TCP, Ether, Raw
 
 from pipeline_helpers import pipeline
+from tests.oracles import crc16_arc
 
 
 def hops(*ports):
@@ -30,15 +31,6 @@ def test_source_routing_pops_one_hop_per_switch():
     out = pl.process(1, out[0][1])
     assert out == [(1, eth + b"\x08\x00" + ttl(3))]
     assert pl.process(1, eth + b"\x08\x00" + ip) == []
-
-
-def crc16_arc(data):
-    crc = 0
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def test_ecmp_hash_selects_next_hop():
