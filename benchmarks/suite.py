@@ -27,15 +27,14 @@ import json
 import math
 import os
 import shutil
-import signal
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
 from benchmarks import placement, report
 from checkmate import paths
+from topologies.lifecycle import Terminated, teardown_on_exit
 
 METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
 PERIODIC = ("torch-save", "checkfreq", "dcp-async")
@@ -450,8 +449,6 @@ def run_testbed(a, outdir: Path, say) -> dict:
     seg_path.unlink(missing_ok=True)
     boundaries: list[dict] = []
     counters = None
-    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    in_main = threading.current_thread() is threading.main_thread()
     own_affinity = os.sched_getaffinity(0)
 
     def pin_all():
@@ -460,13 +457,14 @@ def run_testbed(a, outdir: Path, say) -> dict:
         procs = {p.pid: p.kind for p in list(tb.procs.procs.values()) if p.pid and p.kind}
         placement.apply(a.placement, procs | {os.getpid(): "controller"})
 
-    def _term(signum, _f):
-        raise KeyboardInterrupt(f"signal {signum}")
+    def teardown():
+        try:
+            say("tearing down the testbed")
+            tb.down()
+        finally:
+            os.sched_setaffinity(0, own_affinity)
 
-    if in_main:
-        for s in old:
-            signal.signal(s, _term)
-    try:
+    with teardown_on_exit(teardown):
         say("bringing up the testbed (Mininet, embedded P4 switch, controller)")
         tb.up()
         say("starting shadows (switch-fed and host-mode)")
@@ -545,19 +543,6 @@ def run_testbed(a, outdir: Path, say) -> dict:
                 counters = tb.controller.counters()
             except Exception as e:  # noqa: BLE001
                 counters = {"error": f"{type(e).__name__}: {e}"}
-    finally:
-        if in_main:
-            for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-                signal.signal(s, signal.SIG_IGN)
-        try:
-            say("tearing down the testbed")
-            tb.down()
-        finally:
-            os.sched_setaffinity(0, own_affinity)
-            if in_main:
-                for s, h in old.items():
-                    signal.signal(s, h)
-                signal.signal(signal.SIGINT, signal.default_int_handler)
     return {"boundaries": boundaries, "ports": tb.port_samples, "switch_counters": counters,
             "topology": {"job_id": tb.job_id, "host_job_id": tb.host_job_id, "off_job_id": tb.job_id + 2,
                          "logs": str(tb.logs)}}
@@ -737,7 +722,7 @@ def main(argv=None) -> int:
         from benchmarks import scale
         try:
             return scale.run(a, outdir, say)
-        except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
+        except (BenchError, KeyboardInterrupt, Terminated, Exception) as e:  # noqa: BLE001
             print(f"checkmate bench --scale: {type(e).__name__}: {e}", file=sys.stderr)
             return 1
     res = {"run": outdir.name, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -746,7 +731,7 @@ def main(argv=None) -> int:
     say(f"placement: {a.placement.describe()}")
     try:
         tb = run_testbed(a, outdir, say)
-    except (BenchError, KeyboardInterrupt, Exception) as e:  # noqa: BLE001
+    except (BenchError, KeyboardInterrupt, Terminated, Exception) as e:  # noqa: BLE001
         res["error"] = f"{type(e).__name__}: {e}"
         (outdir / "bench.json").write_text(json.dumps(res, indent=1, default=str))
         print(f"checkmate bench: {res['error']}", file=sys.stderr)

@@ -47,6 +47,7 @@ from checkmate import paths
 
 from . import generate
 from . import runner as R
+from .lifecycle import Terminated, teardown_on_exit
 
 DOC = paths.ROOT / "docs" / "RELIABILITY.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
@@ -622,33 +623,15 @@ def main(argv=None) -> int:
     except (ValueError, R.TestbedError, OSError) as e:
         print(f"checkmate faults: {e}", file=sys.stderr)
         return 2
-    import signal
-    import threading
-    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    in_main = threading.current_thread() is threading.main_thread()
-    if in_main:
-        for s in old:
-            signal.signal(s, R._raise_terminated)
     error = None
-    try:
-        suite.scenario()
-    except (KeyboardInterrupt, R.Terminated) as e:
-        error = f"interrupted ({type(e).__name__})"
-    except Exception as e:  # noqa: BLE001
-        error = f"{type(e).__name__}: {e}"
-        suite.say(f"error: {error}")
-    finally:
-        if in_main:
-            for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-                signal.signal(s, signal.SIG_IGN)
+    with teardown_on_exit(lambda: (suite.say("tearing down"), suite.down())):
         try:
-            suite.say("tearing down")
-            suite.down()
-        finally:
-            if in_main:
-                for s, h in old.items():
-                    signal.signal(s, h)
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+            suite.scenario()
+        except (KeyboardInterrupt, Terminated) as e:
+            error = f"interrupted ({type(e).__name__})"
+        except Exception as e:  # noqa: BLE001
+            error = f"{type(e).__name__}: {e}"
+            suite.say(f"error: {error}")
     done = {r["scenario"] for r in suite.rows}
     for chain, rows in chains:  # anything not reached (a set-up error) is reported, as FAIL
         for r in rows:

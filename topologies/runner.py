@@ -42,10 +42,8 @@ import logging
 import os
 import secrets
 import shutil
-import signal
 import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -54,6 +52,7 @@ from checkmate import paths
 from . import generate, testbed_args
 from .monitor import (TRAIN_SCRIPT, FailureInjector, ShadowPoller, TestbedError, _get, _tail,  # noqa: F401
                       free_port_block, intf_counters, iteration_of, missing_components, read_jsonl, stop_all)
+from .lifecycle import Terminated, teardown_on_exit  # noqa: F401  (runner.Terminated)
 from .procs import ProcessTable
 
 MASTER_PORT = 29500
@@ -64,10 +63,6 @@ def model_argv(args) -> list[str]:
     """``--model`` for ``examples/ddp_train.py`` (left out for the default, so any script works)."""
     m = getattr(args, "model", "mlp")
     return [] if m == "mlp" else ["--model", m]
-
-
-class Terminated(SystemExit):
-    """Raised in the main thread by SIGTERM/SIGHUP so that ``finally`` blocks tear down."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -719,10 +714,6 @@ class Testbed:
         return res
 
 
-def _raise_terminated(signum, _frame):
-    raise Terminated(128 + signum)
-
-
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.stop:
@@ -738,35 +729,19 @@ def main(argv=None) -> int:
     except (ValueError, TestbedError, OSError) as e:
         print(f"checkmate testbed: {e}", file=sys.stderr)
         return 2
-    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    in_main = threading.current_thread() is threading.main_thread()
-    if in_main:
-        for s in old:
-            signal.signal(s, _raise_terminated)
     verification, error = None, None
-    try:
-        verification = tb.scenario()
-        if args.cli and tb.net is not None:
-            from mininet.cli import CLI
-            CLI(tb.net)
-    except (KeyboardInterrupt, Terminated) as e:
-        error = f"interrupted ({type(e).__name__})"
-        tb.say(error)
-    except Exception as e:  # noqa: BLE001 -- report, tear down, exit non-zero
-        error = f"{type(e).__name__}: {e}"
-        tb.say(f"error: {error}")
-    finally:
-        if in_main:
-            for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-                signal.signal(s, signal.SIG_IGN)  # teardown is bounded; do not cut it short
+    with teardown_on_exit(lambda: (tb.say("tearing down"), tb.down())):
         try:
-            tb.say("tearing down")
-            tb.down()
-        finally:
-            if in_main:
-                for s, h in old.items():
-                    signal.signal(s, h)
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+            verification = tb.scenario()
+            if args.cli and tb.net is not None:
+                from mininet.cli import CLI
+                CLI(tb.net)
+        except (KeyboardInterrupt, Terminated) as e:
+            error = f"interrupted ({type(e).__name__})"
+            tb.say(error)
+        except Exception as e:  # noqa: BLE001 -- report, tear down, exit non-zero
+            error = f"{type(e).__name__}: {e}"
+            tb.say(f"error: {error}")
     res = tb.results(verification, error)
     print((tb.out / "summary.txt").read_text(), end="")
     print(f"results: {tb.out}/" + (f"  logs: {tb.logs}/" if tb.logs.is_dir() else "  (no logs: nothing was started)"))
