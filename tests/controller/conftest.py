@@ -40,24 +40,24 @@ switchproc = _load("switchproc")
 start_fabric = switchproc.start_fabric
 
 
-@pytest.fixture
-def leafspine_fabric(tmp_path):
-    topo, path, procs = start_fabric(ROOT / "topologies" / "leafspine.json", tmp_path)
+def _fabric(name: str, tmp_path):
+    """Every switch of ``topologies/<name>.json`` as a process; closed when the test ends."""
+    topo, path, procs = start_fabric(ROOT / "topologies" / f"{name}.json", tmp_path)
     try:
         yield topo, path, procs
     finally:
         for p in procs.values():
             p.close()
+
+
+@pytest.fixture
+def leafspine_fabric(tmp_path):
+    yield from _fabric("leafspine", tmp_path)
 
 
 @pytest.fixture
 def star_fabric(tmp_path):
-    topo, path, procs = start_fabric(ROOT / "topologies" / "star.json", tmp_path)
-    try:
-        yield topo, path, procs
-    finally:
-        for p in procs.values():
-            p.close()
+    yield from _fabric("star", tmp_path)
 
 
 @pytest.fixture

@@ -15,26 +15,24 @@ Every wait is bounded; every process and socket is closed at teardown, also on f
 from __future__ import annotations
 
 import json
-import queue
 import random
 import select
 import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import grpc
 import pytest
-from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
+from p4.v1 import p4runtime_pb2
 
 from checkmate import wire
 from checkmate.paths import P4SRC, ROOT
 from switch.ready import SwitchNotReady, wait_ready
 from tests.childproc import stop_child
+from tests.p4rt_raw import RawClient as P4RT, pipeline_config, write_errors  # noqa: F401  (for the tests)
 
 STAR = ROOT / "topologies" / "star.json"
 SWITCH_BIN = Path(sys.executable).parent / "checkmate-switch"
@@ -286,89 +284,6 @@ class SwitchProcess:
         self.log.close()
         for s in self.socks.values():
             s.close()
-
-
-class P4RT:
-    """A minimal P4Runtime client: raw stub, a StreamChannel read by a thread, election ids."""
-
-    def __init__(self, addr: str, device_id: int = 0):
-        self.device_id = device_id
-        self.channel = grpc.insecure_channel(addr)
-        grpc.channel_ready_future(self.channel).result(timeout=10)
-        self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
-        self._out: queue.Queue = queue.Queue()
-        self._in: queue.Queue = queue.Queue()
-        self.stream = None
-        self.election_id = None
-
-    def arbitrate(self, election_id: int, timeout: float = 8.0):
-        if self.stream is None:
-            def reqs():
-                while (m := self._out.get()) is not None:
-                    yield m
-            self.stream = self.stub.StreamChannel(reqs())
-
-            def reader():
-                try:
-                    for m in self.stream:
-                        self._in.put(m)
-                except grpc.RpcError as e:
-                    self._in.put(e)
-            threading.Thread(target=reader, daemon=True).start()
-        self.election_id = election_id
-        m = P.StreamMessageRequest()
-        m.arbitration.device_id = self.device_id
-        m.arbitration.election_id.low = election_id
-        self._out.put(m)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                msg = self._in.get(timeout=max(0.01, end - time.monotonic()))
-            except queue.Empty:
-                break
-            if isinstance(msg, grpc.RpcError):
-                raise msg
-            if msg.WhichOneof("update") == "arbitration":
-                return msg.arbitration
-        raise AssertionError(f"no arbitration answer within {timeout}s")
-
-    def set_pipeline(self, p4info, device_config: bytes):
-        req = P.SetForwardingPipelineConfigRequest(device_id=self.device_id,
-                                                   action=P.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
-        req.election_id.low = self.election_id
-        req.config.p4info.CopyFrom(p4info)
-        req.config.p4_device_config = device_config
-        return self.stub.SetForwardingPipelineConfig(req, timeout=30)
-
-    def write(self, *updates, election_id="mine"):
-        req = P.WriteRequest(device_id=self.device_id, updates=updates)
-        eid = self.election_id if election_id == "mine" else election_id
-        if eid is not None:
-            req.election_id.low = eid
-        return self.stub.Write(req, timeout=15)
-
-    def read(self, *entities):
-        req = P.ReadRequest(device_id=self.device_id, entities=entities)
-        return [e for r in self.stub.Read(req, timeout=15) for e in r.entities]
-
-    def close(self):
-        self._out.put(None)
-        if self.stream is not None:
-            self.stream.cancel()
-        self.channel.close()
-
-
-def write_errors(exc: grpc.RpcError) -> list[tuple[str, str]]:
-    """The per-update p4.v1.Error list of a failed Write: [(code name, message)]."""
-    from google.rpc import code_pb2, status_pb2
-    md = dict(exc.trailing_metadata() or ())
-    st = status_pb2.Status.FromString(md["grpc-status-details-bin"])
-    out = []
-    for d in st.details:
-        e = P.Error()
-        assert d.Unpack(e), "detail is not a p4.v1.Error"
-        out.append((code_pb2.Code.Name(e.canonical_code), e.message))
-    return out
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from .conftest import P, P4RT, valid_chunk, write_errors
+from .conftest import P, P4RT, pipeline_config, valid_chunk, write_errors
 
 T_ROUTE, T_SHARD, T_TRAINER, T_ARP = (44101641, 35493532, 39503455, 47276302)
 A_FORWARD, A_SET_SHARD, A_MARK, A_DROP_NR = 29197385, 32713403, 21603226, 23086960
@@ -238,7 +238,7 @@ def test_only_primary_writes(primary):
     anon = P4RT(sp.grpc_addr)
     try:
         assert backup.arbitrate(5).status.code == 6  # ALREADY_EXISTS: backup
-        for who, c, eid in (("backup", backup, "mine"), ("no election id", anon, None),
+        for who, c, eid in (("backup", backup, None), ("no election id", anon, None),
                             ("backup claiming a higher id", backup, 11)):
             for upd in (U("INSERT", table_entry=trainer(b"\x10")), U("DELETE", table_entry=trainer(b"\x01")),
                         U("MODIFY", packet_replication_engine_entry=mcast(1 << 7 | 1, [(9, 0)]))):
@@ -249,8 +249,8 @@ def test_only_primary_writes(primary):
                 else:
                     raise AssertionError(f"{who}: write {upd.type} ACCEPTED from a non-primary client")
         with pytest.raises(grpc.RpcError) as ei:
-            backup.set_pipeline(__import__("switch.compiler", fromlist=["x"]).compile_file(
-                __import__("checkmate.paths", fromlist=["P4SRC"]).P4SRC / "checkmate.p4").p4info, b"{}")
+            backup.set_pipeline(pipeline_config(__import__("switch.compiler", fromlist=["x"]).compile_file(
+                __import__("checkmate.paths", fromlist=["P4SRC"]).P4SRC / "checkmate.p4").p4info, b"{}"))
         assert ei.value.code() == grpc.StatusCode.PERMISSION_DENIED
         assert snapshot(ctl) == before
     finally:
@@ -303,7 +303,7 @@ def test_malformed_pipeline_configs_refused(primary, compiled):
     problems = []
     for what, cfg in fixed.items():
         try:
-            ctl.set_pipeline(compiled.p4info, cfg)
+            ctl.set_pipeline(pipeline_config(compiled.p4info, cfg))
             problems.append(f"{what}: ACCEPTED")
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.INVALID_ARGUMENT:
