@@ -38,10 +38,27 @@ class EntityReader:
             return list(st.index.tables.values())
         return [st.index.table(table_id)]
 
+    @staticmethod
+    def _selected(st, table, te):
+        """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
+        want = None
+        if bool(te.match) or te.priority:
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False)
+            want = translate.key_of(probe)
+        for e in st.pipeline.table_entries(table.id):
+            if want is None or translate.key_of(_strip(table, e)) == want:
+                yield e
+
+    @staticmethod
+    def _cells(entry, read, obj_id):
+        """``[(index, value)]``: the one cell ``entry.index`` names, or every cell of the array."""
+        if entry.HasField("index"):
+            return [(entry.index.index, read(obj_id, entry.index.index))]
+        return enumerate(read(obj_id))
+
     def _read_table_entry(self, st, te):
         with_counter = te.HasField("counter_data")
         out = []
-        keyed = bool(te.match) or te.priority
         for table in self._tables_for(st, te.table_id):
             if te.is_default_action:
                 d = st.pipeline.table_get_default(table.id)
@@ -49,13 +66,7 @@ class EntityReader:
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
-            want = None
-            if keyed:
-                _, probe = translate.decode_table_entry(st.index, te, need_action=False)
-                want = translate.key_of(probe)
-            for e in st.pipeline.table_entries(table.id):
-                if want is not None and translate.key_of(_strip(table, e)) != want:
-                    continue
+            for e in self._selected(st, table, te):
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, e, with_counter=with_counter)))
         return out
@@ -65,11 +76,7 @@ class EntityReader:
         out = []
         for cid in ids:
             info = st.index.counter(cid)
-            if ce.HasField("index"):
-                cells = [(ce.index.index, st.pipeline.counter_read(cid, ce.index.index))]
-            else:
-                cells = enumerate(st.pipeline.counter_read(cid))
-            for i, d in cells:
+            for i, d in self._cells(ce, st.pipeline.counter_read, cid):
                 e = p4runtime_pb2.CounterEntry(counter_id=info.id)
                 e.index.index = i
                 e.data.packet_count, e.data.byte_count = d.packets, d.bytes
@@ -79,19 +86,12 @@ class EntityReader:
     def _read_direct_counter_entry(self, st, dce):
         te = dce.table_entry
         out = []
-        keyed = bool(te.match) or te.priority
         for table in self._tables_for(st, te.table_id):
             if not table.direct_counter_id:
                 if te.table_id:
                     raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
                 continue
-            want = None
-            if keyed:
-                _, probe = translate.decode_table_entry(st.index, te, need_action=False)
-                want = translate.key_of(probe)
-            for e in st.pipeline.table_entries(table.id):
-                if want is not None and translate.key_of(_strip(table, e)) != want:
-                    continue
+            for e in self._selected(st, table, te):
                 d = p4runtime_pb2.DirectCounterEntry()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
@@ -121,11 +121,7 @@ class EntityReader:
         for rid in ids:
             if rid not in st.index.registers:
                 raise P4RTError(StatusCode.NOT_FOUND, f"register id {rid} is not in the P4Info")
-            if re_.HasField("index"):
-                cells = [(re_.index.index, st.pipeline.register_read(rid, re_.index.index))]
-            else:
-                cells = enumerate(st.pipeline.register_read(rid))
-            for i, v in cells:
+            for i, v in self._cells(re_, st.pipeline.register_read, rid):
                 e = p4runtime_pb2.RegisterEntry(register_id=rid)
                 e.index.index = i
                 e.data.bitstring = codec.encode(v)
