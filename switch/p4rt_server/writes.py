@@ -161,13 +161,9 @@ class EntityWriter:
             g = pre.multicast_group_entry
             gid = g.multicast_group_id
             what = f"multicast group {gid}"
-            exists = gid in p.mcast_groups
             if gid == 0:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, "multicast group id 0 is reserved (no multicast)")
-            if op == Update.INSERT and exists:
-                raise P4RTError(StatusCode.ALREADY_EXISTS, f"{what} already exists")
-            if op in (Update.MODIFY, Update.DELETE) and not exists:
-                raise P4RTError(StatusCode.NOT_FOUND, f"{what} does not exist")
+            _check_presence(op, what, gid in p.mcast_groups)
             if op == Update.DELETE:
                 p.mcast_group_delete(gid)
             else:
@@ -176,11 +172,7 @@ class EntityWriter:
             c = pre.clone_session_entry
             sid = c.session_id
             what = f"clone session {sid}"
-            exists = sid in p.clone_sessions
-            if op == Update.INSERT and exists:
-                raise P4RTError(StatusCode.ALREADY_EXISTS, f"{what} already exists")
-            if op in (Update.MODIFY, Update.DELETE) and not exists:
-                raise P4RTError(StatusCode.NOT_FOUND, f"{what} does not exist")
+            _check_presence(op, what, sid in p.clone_sessions)
             if op == Update.DELETE:
                 p.clone_session_delete(sid)
             else:
@@ -205,3 +197,11 @@ class EntityWriter:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT)
+
+
+def _check_presence(op, what: str, exists: bool) -> None:
+    """INSERT of something that exists is ALREADY_EXISTS; MODIFY/DELETE of something absent, NOT_FOUND."""
+    if op == Update.INSERT and exists:
+        raise P4RTError(StatusCode.ALREADY_EXISTS, f"{what} already exists")
+    if op in (Update.MODIFY, Update.DELETE) and not exists:
+        raise P4RTError(StatusCode.NOT_FOUND, f"{what} does not exist")
