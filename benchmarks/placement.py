@@ -12,12 +12,19 @@ The plan is a pure function of the usable CPU list (:func:`plan`); :func:`apply`
 (every thread of each, via ``sched_setaffinity`` on ``/proc/PID/task/*``; threads created later inherit
 the affinity of their creator).  Affinity is used rather than cgroup cpusets: it needs no cgroup
 delegation and is undone when the processes exit.
+
+**Shadow priority.**  Independently of the CPU sets, ``shadows_idle`` runs every thread of the shadow
+processes under ``SCHED_IDLE``: they get a CPU only when nothing else wants it.  The shadows stand
+for other machines; on a machine too small to give them CPUs of their own this keeps their replay
+off the trainers' and the switch's critical path, at the price of the shadows lagging behind under
+load (their reassembly ring buffers iterations; the bench reports their CPU either way).  The
+placement line says which was used.
 """
 from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 MIN_SPLIT_CPUS = 4
 MODES = ("auto", "shared", "split")
@@ -34,6 +41,7 @@ class Placement:
     trainers: tuple[int, ...]  # empty when shared
     infra: tuple[int, ...]  # empty when shared
     reason: str
+    shadows_idle: bool = False  # shadow processes under SCHED_IDLE
 
     def cpus_for(self, kind: str) -> tuple[int, ...] | None:
         """The CPU set of a process kind, or None when it is not pinned."""
@@ -47,9 +55,13 @@ class Placement:
 
     def describe(self) -> str:
         if self.mode == "split":
-            return (f"split: trainers on CPUs {_ranges(self.trainers)}, switch + shadows + controller on "
+            text = (f"split: trainers on CPUs {_ranges(self.trainers)}, switch + shadows + controller on "
                     f"{_ranges(self.infra)} ({self.reason})")
-        return f"shared: {len(self.cpus)} CPU(s) {_ranges(self.cpus)} shared by all processes ({self.reason})"
+        else:
+            text = f"shared: {len(self.cpus)} CPU(s) {_ranges(self.cpus)} shared by all processes ({self.reason})"
+        if self.shadows_idle:
+            text += "; shadows at idle CPU priority (SCHED_IDLE)"
+        return text
 
     def to_json(self) -> dict:
         return asdict(self) | {"describe": self.describe()}
@@ -91,12 +103,18 @@ def usable_cpus() -> tuple[int, ...]:
     return tuple(sorted(os.sched_getaffinity(0)))
 
 
-def plan(cpus, trainers: int, shadows: int, mode: str = "auto") -> Placement:
+def plan(cpus, trainers: int, shadows: int, mode: str = "auto", shadows_idle: bool = False) -> Placement:
     """Place ``trainers`` trainer processes and the switch + ``shadows`` shadows on ``cpus``.
 
     ``split`` gives the infrastructure a share of the CPUs proportional to its process count
     (switch + shadows against trainers), at least one CPU each side, the trainers the lowest CPUs.
-    ``auto`` splits only with at least :data:`MIN_SPLIT_CPUS` CPUs."""
+    ``auto`` splits only with at least :data:`MIN_SPLIT_CPUS` CPUs.  ``shadows_idle``: see the module
+    docstring."""
+    p = _plan(cpus, trainers, shadows, mode)
+    return replace(p, shadows_idle=True) if shadows_idle else p
+
+
+def _plan(cpus, trainers: int, shadows: int, mode: str) -> Placement:
     cpus = tuple(sorted(set(int(c) for c in cpus)))
     if mode not in MODES:
         raise ValueError(f"placement {mode!r}: choose from {MODES}")
@@ -117,9 +135,8 @@ def plan(cpus, trainers: int, shadows: int, mode: str = "auto") -> Placement:
                      "requested" if mode == "split" else f"{len(cpus)} CPUs")
 
 
-def pin(pid: int, cpus) -> int:
-    """Pin every thread of ``pid`` to ``cpus``; returns how many threads were pinned (0 if it is gone)."""
-    cpus = set(cpus)
+def _each_thread(pid: int, fn) -> int:
+    """``fn(tid)`` for every thread of ``pid``; how many it was applied to (0 if the process is gone)."""
     try:
         tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
     except (FileNotFoundError, ProcessLookupError):
@@ -127,18 +144,32 @@ def pin(pid: int, cpus) -> int:
     n = 0
     for tid in tids:
         try:
-            os.sched_setaffinity(tid, cpus)
+            fn(tid)
             n += 1
         except (ProcessLookupError, FileNotFoundError):
             pass  # the thread ended meanwhile
     return n
 
 
+def pin(pid: int, cpus) -> int:
+    """Pin every thread of ``pid`` to ``cpus``; returns how many threads were pinned (0 if it is gone)."""
+    cpus = set(cpus)
+    return _each_thread(pid, lambda tid: os.sched_setaffinity(tid, cpus))
+
+
+def idle(pid: int) -> int:
+    """Every thread of ``pid`` under ``SCHED_IDLE`` (threads it creates later inherit it)."""
+    return _each_thread(pid, lambda tid: os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0)))
+
+
 def apply(placement: Placement, procs: dict[int, str]) -> dict[int, int]:
     """Pin each ``pid -> kind`` of ``procs`` by the placement; returns ``pid -> threads pinned``.
-    Nothing happens under ``shared`` placement."""
+    Nothing is pinned under ``shared`` placement; shadows go to ``SCHED_IDLE`` when the placement
+    says so, under either."""
     out = {}
     for pid, kind in procs.items():
+        if kind == "shadow" and placement.shadows_idle:
+            idle(pid)
         cpus = placement.cpus_for(kind)
         if cpus:
             out[pid] = pin(pid, cpus)

@@ -624,6 +624,9 @@ def parse_args(argv):
     p.add_argument("--placement", default="auto", choices=placement.MODES,
                    help="CPU placement: split = trainers and switch+shadows on disjoint CPU sets "
                         f"(auto: split with >= {placement.MIN_SPLIT_CPUS} usable CPUs, else shared)")
+    p.add_argument("--shadow-priority", default="normal", choices=("normal", "idle"),
+                   help="idle: the shadow processes run under SCHED_IDLE (they stand for other machines; "
+                        "on a small machine this keeps them off the trainers' critical path)")
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
     p.add_argument("--scale", action="store_true",
                    help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")
@@ -649,7 +652,8 @@ def parse_args(argv):
         a.micro = not a.quick
     try:
         cpus = placement.parse_cpus(a.cpus) if a.cpus else placement.usable_cpus()
-        a.placement = placement.plan(cpus, a.trainers, a.shadows, a.placement)
+        a.placement = placement.plan(cpus, a.trainers, a.shadows, a.placement,
+                                     shadows_idle=a.shadow_priority == "idle")
     except ValueError as e:
         p.error(str(e))
     return a

@@ -77,3 +77,27 @@ def test_apply_pins_every_thread_of_live_processes():
             k.kill()
             k.wait()
     assert placement.pin(kids["trainer"].pid, cpus) == 0  # gone
+
+
+def test_idle_shadows_run_every_thread_under_sched_idle():
+    p = placement.plan(placement.usable_cpus(), trainers=1, shadows=1, mode="shared", shadows_idle=True)
+    assert p.shadows_idle and p.describe().endswith("shadows at idle CPU priority (SCHED_IDLE)")
+    assert not placement.plan((0, 1), 1, 1).shadows_idle
+    code = ("import threading, time\n"
+            "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "print('up', flush=True)\n"
+            "time.sleep(30)\n")
+    kids = {kind: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+            for kind in ("shadow", "trainer")}
+    try:
+        for k in kids.values():
+            assert k.stdout.readline().strip() == b"up"
+        assert placement.apply(p, {k.pid: kind for kind, k in kids.items()}) == {}  # shared: nothing pinned
+        for kind, k in kids.items():
+            want = os.SCHED_IDLE if kind == "shadow" else os.SCHED_OTHER
+            for tid in os.listdir(f"/proc/{k.pid}/task"):
+                assert os.sched_getscheduler(int(tid)) == want, (kind, tid)
+    finally:
+        for k in kids.values():
+            k.kill()
+            k.wait()
