@@ -55,13 +55,15 @@ class Topology:
     ``tag`` (default: the pid) and everything is deleted on exit, also on failure.
     """
 
-    def __init__(self, tag: str | None = None, mtu: int = 1500):
+    def __init__(self, tag: str | None = None, mtu: int = 1500, shadow: bool = False):
         tag = tag or f"{os.getpid() % 100000}"
         self.ns_a, self.ns_b = f"cmA{tag}", f"cmB{tag}"
         self.if_a, self.if_b = f"cma{tag}", f"cmb{tag}"
         self.sw_a, self.sw_b = f"cma{tag}s", f"cmb{tag}s"
+        # optional third host S (10.0.3.3/24): the shadow of benchmarks.bench_replica
+        self.ns_s, self.if_s, self.sw_s = (f"cmS{tag}", f"cms{tag}", f"cms{tag}s") if shadow else ("", "", "")
         self.mtu = mtu
-        self.mac_a = self.mac_b = ""
+        self.mac_a = self.mac_b = self.mac_s = ""
 
     def __enter__(self):
         try:
@@ -75,8 +77,11 @@ class Topology:
         self.close()
 
     def _create(self):
-        for ns, inner, outer, ip, gw in ((self.ns_a, self.if_a, self.sw_a, "10.0.1.1/24", "10.0.1.254"),
-                                         (self.ns_b, self.if_b, self.sw_b, "10.0.2.2/24", "10.0.2.254")):
+        hosts = [(self.ns_a, self.if_a, self.sw_a, "10.0.1.1/24", "10.0.1.254"),
+                 (self.ns_b, self.if_b, self.sw_b, "10.0.2.2/24", "10.0.2.254")]
+        if self.ns_s:
+            hosts.append((self.ns_s, self.if_s, self.sw_s, "10.0.3.3/24", "10.0.3.254"))
+        for ns, inner, outer, ip, gw in hosts:
             sh("ip", "netns", "add", ns)
             sh("ip", "link", "add", inner, "mtu", str(self.mtu), "type", "veth", "peer", "name", outer,
                "mtu", str(self.mtu))
@@ -93,12 +98,16 @@ class Topology:
             sh("ip", "neigh", "replace", gw, "lladdr", GW_MAC, "dev", inner, "nud", "permanent", ns=ns)
         self.mac_a = sh("cat", f"/sys/class/net/{self.if_a}/address", ns=self.ns_a).strip()
         self.mac_b = sh("cat", f"/sys/class/net/{self.if_b}/address", ns=self.ns_b).strip()
+        if self.ns_s:
+            self.mac_s = sh("cat", f"/sys/class/net/{self.if_s}/address", ns=self.ns_s).strip()
 
     def close(self):
-        for ns in (self.ns_a, self.ns_b):
-            sh("ip", "netns", "del", ns, check=False)
-        for dev in (self.sw_a, self.sw_b):
-            sh("ip", "link", "del", dev, check=False)
+        for ns in (self.ns_a, self.ns_b, self.ns_s):
+            if ns:
+                sh("ip", "netns", "del", ns, check=False)
+        for dev in (self.sw_a, self.sw_b, self.sw_s):
+            if dev:
+                sh("ip", "link", "del", dev, check=False)
 
 
 # ---------------------------------------------------------------- traffic roles (child processes)
