@@ -47,7 +47,7 @@ from benchmarks.bench_switch import GW_MAC, REPO, Topology, _mac, _stop, _wait_l
 PROGRAM = REPO / "p4src" / "checkmate.p4"
 JOB_COPIED, JOB_NOT_COPIED = 1, 2
 SHADOW_PORT = 48880
-ITERATION_AT = 14 + 20 + 8 + 8  # Ethernet, IPv4, UDP, then the Checkmate header's iteration field
+ITERATION_AT = 14 + 20 + 8 + 8  # Ethernet, IPv4, UDP, then the Checkmate header's iteration (and rank) fields
 
 
 def chunk_frame(src_mac: str, mtu: int, job: int, seq: int = 1) -> bytes:
@@ -70,18 +70,24 @@ def chunk_frame(src_mac: str, mtu: int, job: int, seq: int = 1) -> bytes:
 
 # ---------------------------------------------------------------- roles (child processes)
 def role_send(iface: str, src_mac: str, mtu: int, job: int, frames: int, rate: float, burst: int,
-              iter_every: int = 0) -> None:
-    """``frames`` chunks, ``burst`` at a time, one burst every ``burst / rate`` s; with ``iter_every``
-    the iteration advances every that many chunks (a heartbeat digest each time)."""
+              iter_every: int = 0, ranks: int = 1) -> None:
+    """``frames`` chunks, ``burst`` at a time, one burst every ``burst / rate`` s, from ``ranks``
+    ranks in turn; with ``iter_every`` the iteration advances every that many chunks (a heartbeat
+    digest per rank each time, close together as in the ring's all-gather)."""
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
-    base = f = chunk_frame(src_mac, mtu, job)
+    base = chunk_frame(src_mac, mtu, job)
     n, t0 = 0, time.monotonic()
+    it0 = int(t0 * 1000) % 1000000 * 1000  # never an iteration seen before
+    frame_of = {}
     while n < frames:
-        if iter_every:
-            it = 8 + n // iter_every + int(t0 * 1000) % 1000000 * 1000  # never an iteration seen before
-            f = base[:ITERATION_AT] + struct.pack("!I", it & 0xFFFFFFFF) + base[ITERATION_AT + 4:]
         for _ in range(min(burst, frames - n)):
+            key = (n // iter_every if iter_every else 0, n % ranks)
+            f = frame_of.get(key)
+            if f is None:
+                frame_of.clear()
+                f = frame_of[key] = (base[:ITERATION_AT] + struct.pack("!IH", (it0 + key[0]) & 0xFFFFFFFF, key[1])
+                                     + base[ITERATION_AT + 6:])
             while True:
                 try:
                     s.send(f)
@@ -89,8 +95,6 @@ def role_send(iface: str, src_mac: str, mtu: int, job: int, frames: int, rate: f
                 except BlockingIOError:
                     time.sleep(0.0001)
             n += 1
-            if iter_every and n % iter_every == 0:
-                break
         due = t0 + n / rate
         left = due - time.monotonic()
         if left > 0:
@@ -151,7 +155,7 @@ def process_cpu_s(pid: int) -> float:
     return total / 1e9
 
 
-def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | None = None):
+def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | None = None, ranks: int = 1):
     """``python -m switch.cli`` of the checkout at ``root`` on the three veths, programmed like the
     testbed: port 1 a trainer port, (job 1, any param) -> rid 1 -> group {2, 3}, rid 1 -> the shadow."""
     from controller.client import SwitchConnection
@@ -176,8 +180,8 @@ def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | N
         Entry("ipv4_route", {"hdr.ipv4.dstAddr": ("10.0.2.0", 24)}, "forward", {"port": 2, "smac": gw, "dmac": topo.mac_b}),
         Entry("ipv4_route", {"hdr.ipv4.dstAddr": ("10.0.3.0", 24)}, "forward", {"port": 3, "smac": gw, "dmac": topo.mac_s}),
         Entry("trainer_port", {"standard_metadata.ingress_port": 1}, "mark_trainer"),
-        Entry("heartbeat_slot", {"hdr.checkmate.job_id": JOB_COPIED, "hdr.checkmate.rank": 0},
-              "set_heartbeat_slot", {"slot": 0}),
+        *(Entry("heartbeat_slot", {"hdr.checkmate.job_id": JOB_COPIED, "hdr.checkmate.rank": r},
+                "set_heartbeat_slot", {"slot": r}) for r in range(ranks)),
         Entry("shard_map", {"hdr.checkmate.job_id": JOB_COPIED, "hdr.checkmate.param_id": (0, 1 << 20)},
               "set_shard", {"rid": 1}, priority=1),
         Entry("replication", {"meta.out_port": 2, "meta.shard_rid": 1}, "replicate", {"group": 1}),
@@ -199,7 +203,7 @@ def phase(topo: Topology, sw_pid: int, rx_b, rx_s, mode: str, args, pump) -> dic
     b0, s0, d0 = _count(rx_b), _count(rx_s), pump.count
     c0 = process_cpu_s(sw_pid)
     tx = _child(["send", topo.if_a, topo.mac_a, args.mtu, job, args.frames, args.rate, args.burst,
-                 args.iter_every if beats else 0], topo.ns_a, ready=False)
+                 args.iter_every if beats else 0, args.ranks], topo.ns_a, ready=False)
     out, err = tx.communicate(timeout=args.frames / args.rate + 60)
     if tx.returncode:
         raise RuntimeError(f"sender failed: {err[-2000:]}")
@@ -244,7 +248,7 @@ def run(impls: list[tuple[str, Path]], args) -> dict:
             for r in range(args.rounds):
                 order = impls if r % 2 == 0 else impls[::-1]
                 for label, root in order:
-                    sw, conn = start_switch(topo, root, args.program, digest_cfg)
+                    sw, conn = start_switch(topo, root, args.program, digest_cfg, args.ranks)
                     pump = DigestPump(conn)
                     try:
                         modes = ["fwd", "rep"] + (["hb"] if args.iter_every else [])
@@ -261,6 +265,8 @@ def run(impls: list[tuple[str, Path]], args) -> dict:
                     hb = ph.get("hb")
                     if hb:
                         row["digest_us"] = (hb["cpu_s"] - rep["cpu_s"]) * 1e6 / max(1, hb["digests"])
+                        # per iteration: the heartbeats of all ranks of one iteration
+                        row["digests_per_iter_us"] = (hb["cpu_s"] - rep["cpu_s"]) * 1e6 / max(1, hb["sent"] / args.iter_every)
                     rounds[label].append(row)
                     print(f"round {r + 1} {label:6s} forward {row['fwd_us']:6.1f} us/frame  replica "
                           f"{row['replica_us']:6.1f} us  ratio {row['ratio']:.2f}"
@@ -275,14 +281,15 @@ def run(impls: list[tuple[str, Path]], args) -> dict:
     for label, _ in impls:
         rows = rounds[label]
         med = {k: statistics.median(r[k] for r in rows) for k in
-               ("fwd_us", "replica_us", "rep_total_us", "ratio", "digest_us") if k in rows[0]}
+               ("fwd_us", "replica_us", "rep_total_us", "ratio", "digest_us", "digests_per_iter_us") if k in rows[0]}
         summary[label] = med
         base = base or med
         print(f"{label:6s} median over {len(rows)} round(s): forward {med['fwd_us']:.1f} us/frame, replica "
               f"{med['replica_us']:.1f} us, replica/forward {med['ratio']:.2f} (goal <= 1.5); switch CPU per "
               f"copied chunk (forward + replica) {med['rep_total_us']:.1f} us = "
               f"{med['rep_total_us'] / base['rep_total_us']:.2f}x {impls[0][0]}"
-              + (f"; a heartbeat digest {med['digest_us']:.0f} us" if "digest_us" in med else ""), flush=True)
+              + (f"; a heartbeat digest {med['digest_us']:.0f} us, an iteration's {args.ranks} "
+                 f"{med['digests_per_iter_us']:.0f} us" if "digest_us" in med else ""), flush=True)
     return {"summary": summary, "rounds": rounds, "mtu": args.mtu, "frames": args.frames, "rate": args.rate,
             "burst": args.burst}
 
@@ -296,9 +303,10 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=20000, help="chunks per phase")
     ap.add_argument("--rate", type=float, default=15000, help="offered chunks/s")
     ap.add_argument("--burst", type=int, default=16, help="chunks per burst (the ring sends windows)")
-    ap.add_argument("--iter-every", type=int, default=10,
+    ap.add_argument("--iter-every", type=int, default=200,
                     help="a third phase 'hb': the copied job's iteration advances every N chunks, so the switch "
                          "sends a heartbeat digest (acknowledged by this process) each time; 0: no such phase")
+    ap.add_argument("--ranks", type=int, default=3, help="ranks the chunks come from, in turn (heartbeat slots)")
     ap.add_argument("--digest-list", type=int, default=None,
                     help="DigestEntry max_list_size (default: the controller's, one digest per list)")
     ap.add_argument("--digest-timeout-ms", type=float, default=None,
@@ -311,7 +319,7 @@ def main(argv=None) -> int:
         role, *rest = args.role
         if role == "send":
             role_send(rest[0], rest[1], int(rest[2]), int(rest[3]), int(rest[4]), float(rest[5]), int(rest[6]),
-                      int(rest[7]))
+                      int(rest[7]), int(rest[8]))
         elif role == "recv":
             role_recv(int(rest[0]))
         return 0
