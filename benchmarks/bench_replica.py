@@ -199,6 +199,30 @@ def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | N
     return p, conn
 
 
+def per_round(ph: dict, iter_every: int) -> dict:
+    """Per-frame figures of one round's phases.  CPU is divided by the chunks the switch forwarded
+    (B's count): a frame the kernel dropped before the switch read it cost the switch nothing."""
+    fwd, rep = ph["fwd"], ph["rep"]
+    fwd_us = fwd["cpu_s"] / max(1, fwd["to_b"]) * 1e6
+    rep_us = rep["cpu_s"] / max(1, rep["to_b"]) * 1e6
+    row = {"fwd_us": fwd_us, "rep_total_us": rep_us, "replica_us": rep_us - fwd_us, "phases": ph,
+           "complete": all(p["to_b"] == p["sent"] and p["to_shadow"] == (0 if m == "fwd" else p["sent"])
+                           for m, p in ph.items())}
+    row["ratio"] = row["replica_us"] / fwd_us if fwd_us > 0 else float("nan")
+    hb = ph.get("hb")
+    if hb:
+        # the heartbeat phase less what its frames cost in the rep phase, per digest
+        extra_s = hb["cpu_s"] - rep_us * 1e-6 * hb["to_b"]
+        row["digest_us"] = extra_s * 1e6 / max(1, hb["digests"])
+        # the same from the threads other than the data plane's alone: less noisy, and what the
+        # digests cost outside the packet path (gRPC stream, acks, timer)
+        other_s = hb["other_threads_cpu_s"] - rep["other_threads_cpu_s"] / max(1, rep["to_b"]) * hb["to_b"]
+        row["digest_other_threads_us"] = other_s * 1e6 / max(1, hb["digests"])
+        # per iteration: the heartbeats of all ranks of one iteration
+        row["digests_per_iter_us"] = extra_s * 1e6 / max(1, hb["to_b"] / iter_every)
+    return row
+
+
 MODES = {"fwd": (JOB_NOT_COPIED, False), "rep": (JOB_COPIED, False), "hb": (JOB_COPIED, True)}
 
 
@@ -267,34 +291,24 @@ def run(impls: list[tuple[str, Path]], args) -> dict:
                     finally:
                         conn.close()
                         _stop(sw)
-                    fwd, rep = ph["fwd"], ph["rep"]
-                    n = fwd["sent"]
-                    row = {"fwd_us": fwd["cpu_s"] / n * 1e6, "rep_total_us": rep["cpu_s"] / n * 1e6,
-                           "replica_us": (rep["cpu_s"] - fwd["cpu_s"]) / n * 1e6, "phases": ph}
-                    row["ratio"] = row["replica_us"] / row["fwd_us"] if row["fwd_us"] > 0 else float("nan")
-                    hb = ph.get("hb")
-                    if hb:
-                        row["digest_us"] = (hb["cpu_s"] - rep["cpu_s"]) * 1e6 / max(1, hb["digests"])
-                        # the same from the threads other than the data plane's alone: less noisy, and
-                        # what the digests cost outside the packet path (gRPC stream, acks, timer)
-                        row["digest_other_threads_us"] = ((hb["other_threads_cpu_s"] - rep["other_threads_cpu_s"])
-                                                          * 1e6 / max(1, hb["digests"]))
-                        # per iteration: the heartbeats of all ranks of one iteration
-                        row["digests_per_iter_us"] = (hb["cpu_s"] - rep["cpu_s"]) * 1e6 / max(1, hb["sent"] / args.iter_every)
+                    row = per_round(ph, args.iter_every)
                     rounds[label].append(row)
+                    hb = ph.get("hb")
                     print(f"round {r + 1} {label:6s} forward {row['fwd_us']:6.1f} us/frame  replica "
                           f"{row['replica_us']:6.1f} us  ratio {row['ratio']:.2f}"
                           + (f"  digest {row['digest_us']:6.0f} us ({row['digest_other_threads_us']:.0f} us off the "
                              f"data plane; {hb['digests']} digests)" if hb else "")
                           + f"  [to B/S per phase: " + ", ".join(f"{m} {p['to_b']}/{p['to_shadow']} of {p['sent']}"
-                                                                for m, p in ph.items()) + "]", flush=True)
+                                                                for m, p in ph.items()) + "]"
+                          + ("" if row["complete"] else "  (frames lost: the switch fell behind, round left out)"),
+                          flush=True)
         finally:
             for p in (rx_b, rx_s):
                 _stop(p)
     summary = {}
     base = None
     for label, _ in impls:
-        rows = rounds[label]
+        rows = [r for r in rounds[label] if r["complete"]] or rounds[label]
         med = {k: statistics.median(r[k] for r in rows) for k in
                ("fwd_us", "replica_us", "rep_total_us", "ratio", "digest_us", "digests_per_iter_us",
                 "digest_other_threads_us") if k in rows[0]}

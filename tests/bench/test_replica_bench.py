@@ -53,3 +53,20 @@ def test_bench_replica_measures_on_the_real_switch(tmp_path):
     assert ph["fwd"]["cpu_s"] > 0 and ph["rep"]["cpu_s"] > 0
     med = next(iter(data["summary"].values()))
     assert med["fwd_us"] > 0 and med["ratio"] == row["ratio"]
+
+
+def test_per_round_figures_divide_by_forwarded_chunks():
+    def ph(mode, cpu, to_b, to_s, digests=0, other=0.0, sent=1000):
+        return {"mode": mode, "sent": sent, "to_b": to_b, "to_shadow": to_s, "digests": digests, "cpu_s": cpu,
+                "other_threads_cpu_s": other}
+    row = bench_replica.per_round({"fwd": ph("fwd", 0.020, 1000, 0), "rep": ph("rep", 0.035, 1000, 1000, other=0.001),
+                                   "hb": ph("hb", 0.050, 1000, 1000, digests=30, other=0.007)}, iter_every=100)
+    assert row["complete"]
+    assert abs(row["fwd_us"] - 20.0) < 1e-9 and abs(row["replica_us"] - 15.0) < 1e-9
+    assert abs(row["ratio"] - 0.75) < 1e-9
+    assert abs(row["digest_us"] - 500.0) < 1e-6  # (50 ms - 35 ms) / 30 digests
+    assert abs(row["digest_other_threads_us"] - 200.0) < 1e-6  # (7 ms - 1 ms) / 30
+    assert abs(row["digests_per_iter_us"] - 1500.0) < 1e-6  # 15 ms over 10 iterations
+    # frames the kernel dropped before the switch read them: per-frame CPU over what went through
+    lossy = bench_replica.per_round({"fwd": ph("fwd", 0.010, 500, 0), "rep": ph("rep", 0.035, 1000, 1000)}, 100)
+    assert not lossy["complete"] and abs(lossy["fwd_us"] - 20.0) < 1e-9
