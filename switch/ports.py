@@ -30,6 +30,7 @@ timeout -- what lossless ports use.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import mmap
 import os
@@ -209,7 +210,10 @@ class AfPacketPort(Port):
 
     def _recv_ring(self, n: int = 64) -> list[bytes]:
         """Up to ``n`` frames from the receive ring, in order; each slot is handed back to the kernel."""
-        mm, slot, nslots, i = self._ring
+        ring = self._ring
+        if ring is None:  # closed under us (the switch stopping): like a closed socket
+            raise OSError(errno.EBADF, f"port {self.spec.number} ({self.spec.iface}) is closed")
+        mm, slot, nslots, i = ring
         out = []
         append = out.append
         unpack = _TP2.unpack_from
@@ -233,7 +237,7 @@ class AfPacketPort(Port):
                     tpid = ETH_P_8021Q
                 data = data[:12] + _TAG.pack(tpid, tci) + data[12:]
             append(data)
-        self._ring[3] = i
+        ring[3] = i
         return out
 
     def _truncated(self, length: int) -> None:

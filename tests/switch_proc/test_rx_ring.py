@@ -107,3 +107,10 @@ def test_a_frame_larger_than_a_slot_is_dropped_not_cut(veth):
     finally:
         tx.close()
         port.close()
+
+
+def test_a_closed_ring_port_reads_like_a_closed_socket(veth):
+    port = AfPacketPort(parse_port_spec(f"1@{veth[0]}"))
+    port.close()
+    with pytest.raises(OSError):
+        port.recv_batch(64)
