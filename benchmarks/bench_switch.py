@@ -14,7 +14,9 @@ arrives.  Two forwarders take turns in the middle, in the same run:
 It prints packets/s and Gbit/s of both and the ratio switch/bare (goal >= 0.5), for
 MTU 1500 and 9000, plus the *pipeline ceiling*: ``Pipeline.process`` calls per
 second on the same frame in this process, without ports -- what the switch could
-reach if its ports, threads and TM cost nothing.  Needs root.
+reach if its ports, threads and TM cost nothing.  ``--impl new=. --impl old=/work/main`` runs the
+switch of each checkout in turn (same topology, sender, receiver and bare forwarder), so a change
+to the data plane is measured against the code before it in one run.  Needs root.
 ``python -m benchmarks.bench_switch --help``.
 """
 from __future__ import annotations
@@ -55,13 +57,15 @@ class Topology:
     ``tag`` (default: the pid) and everything is deleted on exit, also on failure.
     """
 
-    def __init__(self, tag: str | None = None, mtu: int = 1500):
+    def __init__(self, tag: str | None = None, mtu: int = 1500, shadow: bool = False):
         tag = tag or f"{os.getpid() % 100000}"
         self.ns_a, self.ns_b = f"cmA{tag}", f"cmB{tag}"
         self.if_a, self.if_b = f"cma{tag}", f"cmb{tag}"
         self.sw_a, self.sw_b = f"cma{tag}s", f"cmb{tag}s"
+        # optional third host S (10.0.3.3/24): the shadow of benchmarks.bench_replica
+        self.ns_s, self.if_s, self.sw_s = (f"cmS{tag}", f"cms{tag}", f"cms{tag}s") if shadow else ("", "", "")
         self.mtu = mtu
-        self.mac_a = self.mac_b = ""
+        self.mac_a = self.mac_b = self.mac_s = ""
 
     def __enter__(self):
         try:
@@ -75,8 +79,11 @@ class Topology:
         self.close()
 
     def _create(self):
-        for ns, inner, outer, ip, gw in ((self.ns_a, self.if_a, self.sw_a, "10.0.1.1/24", "10.0.1.254"),
-                                         (self.ns_b, self.if_b, self.sw_b, "10.0.2.2/24", "10.0.2.254")):
+        hosts = [(self.ns_a, self.if_a, self.sw_a, "10.0.1.1/24", "10.0.1.254"),
+                 (self.ns_b, self.if_b, self.sw_b, "10.0.2.2/24", "10.0.2.254")]
+        if self.ns_s:
+            hosts.append((self.ns_s, self.if_s, self.sw_s, "10.0.3.3/24", "10.0.3.254"))
+        for ns, inner, outer, ip, gw in hosts:
             sh("ip", "netns", "add", ns)
             sh("ip", "link", "add", inner, "mtu", str(self.mtu), "type", "veth", "peer", "name", outer,
                "mtu", str(self.mtu))
@@ -93,12 +100,16 @@ class Topology:
             sh("ip", "neigh", "replace", gw, "lladdr", GW_MAC, "dev", inner, "nud", "permanent", ns=ns)
         self.mac_a = sh("cat", f"/sys/class/net/{self.if_a}/address", ns=self.ns_a).strip()
         self.mac_b = sh("cat", f"/sys/class/net/{self.if_b}/address", ns=self.ns_b).strip()
+        if self.ns_s:
+            self.mac_s = sh("cat", f"/sys/class/net/{self.if_s}/address", ns=self.ns_s).strip()
 
     def close(self):
-        for ns in (self.ns_a, self.ns_b):
-            sh("ip", "netns", "del", ns, check=False)
-        for dev in (self.sw_a, self.sw_b):
-            sh("ip", "link", "del", dev, check=False)
+        for ns in (self.ns_a, self.ns_b, self.ns_s):
+            if ns:
+                sh("ip", "netns", "del", ns, check=False)
+        for dev in (self.sw_a, self.sw_b, self.sw_s):
+            if dev:
+                sh("ip", "link", "del", dev, check=False)
 
 
 # ---------------------------------------------------------------- traffic roles (child processes)
@@ -285,14 +296,16 @@ def pipeline_ceiling(program: Path, mtu: int, seconds: float = 1.0) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def start_switch(topo: Topology, program: Path):
-    """checkmate-switch on the two root-side veths, with the return and forward routes."""
+def start_switch(topo: Topology, program: Path, root: Path = REPO):
+    """checkmate-switch (of the checkout at ``root``) on the two root-side veths, with the return and
+    forward routes."""
     import grpc
     from p4.v1 import p4runtime_pb2 as P, p4runtime_pb2_grpc
 
     p = subprocess.Popen([sys.executable, "-m", "switch.cli", "-i", f"1@{topo.sw_a}", "-i", f"2@{topo.sw_b}",
                           "--grpc-server-addr", "127.0.0.1:0", "--log-level", "warning", str(program)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root,
+                         env=dict(os.environ, PYTHONPATH=str(root)))
     line = _wait_line(p, "checkmate-switch READY", 60)
     addr = json.loads(line.split(" ", 2)[2])["grpc"]
     ch = grpc.insecure_channel(addr)
@@ -311,31 +324,41 @@ def _median_run(runs: list[dict]) -> dict:
     return sorted(runs, key=lambda r: r["pps"])[len(runs) // 2]
 
 
-def run(mtus, seconds: float, program: Path, repeat: int = 1) -> list[dict]:
+def run(mtus, seconds: float, program: Path, repeat: int = 1, impls=None) -> list[dict]:
+    """Per MTU: the bare forwarder and the switch of each checkout in ``impls`` ([(label, root)],
+    default this one) take turns ``repeat`` times; medians per forwarder."""
+    impls = impls or [("switch", REPO)]
     rows = []
     for mtu in mtus:
-        bare_runs, sw_runs = [], []
+        bare_runs, sw_runs = [], {label: [] for label, _ in impls}
         with Topology(tag=f"{os.getpid() % 10000}{mtu // 1000}", mtu=mtu) as topo:
-            for _ in range(repeat):  # alternate, so that both see the same background load
+            for _ in range(repeat):  # alternate, so that all see the same background load
                 bare = _child(["--role", "bare", topo.sw_a, topo.sw_b])
                 try:
                     bare_runs.append(measure(topo, seconds))
                 finally:
                     _stop(bare)
-                sw = start_switch(topo, program)
-                try:
-                    sw_runs.append(measure(topo, seconds))
-                finally:
-                    _stop(sw)
-        b, s = _median_run(bare_runs), _median_run(sw_runs)
+                for label, root in impls:
+                    sw = start_switch(topo, program, root)
+                    try:
+                        sw_runs[label].append(measure(topo, seconds))
+                    finally:
+                        _stop(sw)
+        b = _median_run(bare_runs)
         ceiling = pipeline_ceiling(program, mtu)
-        ratio = s["pps"] / b["pps"] if b["pps"] else float("nan")
-        rows.append({"mtu": mtu, "bare": b, "switch": s, "ratio": ratio, "pipeline_ceiling_pps": ceiling,
-                     "runs": {"bare": bare_runs, "switch": sw_runs}})
-        print(f"MTU {mtu:5d}  bare: {b['pps']:8.0f} pkt/s {b['gbps']:5.2f} Gbit/s | "
-              f"checkmate-switch: {s['pps']:8.0f} pkt/s {s['gbps']:5.2f} Gbit/s | ratio {ratio:.2f} (goal >= 0.5) | "
-              f"pipeline ceiling {ceiling:.0f} pkt/s (switch reaches {s['pps'] / ceiling:.0%} of it) "
-              f"[offered {b['sent'] / seconds:.0f} / {s['sent'] / seconds:.0f} pkt/s]", flush=True)
+        for label, _ in impls:
+            s = _median_run(sw_runs[label])
+            ratio = s["pps"] / b["pps"] if b["pps"] else float("nan")
+            row = {"mtu": mtu, "bare": b, "switch": s, "ratio": ratio, "pipeline_ceiling_pps": ceiling,
+                   "runs": {"bare": bare_runs, "switch": sw_runs[label]}}
+            if len(impls) > 1:
+                row["impl"] = label
+            rows.append(row)
+            name = "checkmate-switch" if len(impls) == 1 else f"switch {label}"
+            print(f"MTU {mtu:5d}  bare: {b['pps']:8.0f} pkt/s {b['gbps']:5.2f} Gbit/s | "
+                  f"{name}: {s['pps']:8.0f} pkt/s {s['gbps']:5.2f} Gbit/s | ratio {ratio:.2f} (goal >= 0.5) | "
+                  f"pipeline ceiling {ceiling:.0f} pkt/s (switch reaches {s['pps'] / ceiling:.0%} of it) "
+                  f"[offered {b['sent'] / seconds:.0f} / {s['sent'] / seconds:.0f} pkt/s]", flush=True)
     return rows
 
 
@@ -347,6 +370,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per forwarder (alternating); medians are printed")
     ap.add_argument("--program", type=Path, default=None,
                     help="P4 program for the switch (needs an ipv4_lpm table with ipv4_forward(mac, port))")
+    ap.add_argument("--impl", action="append", default=[], metavar="LABEL=REPO_ROOT",
+                    help="measure the switch of this checkout too (repeatable; e.g. new=. old=/work/main); "
+                         "the bare forwarder, sender and receiver are this checkout's")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)
     if args.role:
@@ -364,7 +390,13 @@ def main(argv=None) -> int:
     program = args.program or (DEFAULT_PROGRAM if DEFAULT_PROGRAM.exists() else FALLBACK_PROGRAM)
     print(f"checkmate-switch vs bare AF_PACKET forwarder; program {program}; "
           f"{args.repeat} x {args.seconds}s per forwarder and MTU, medians")
-    rows = run(args.mtu or [1500, 9000], args.seconds, program, max(1, args.repeat))
+    impls = []
+    for spec in args.impl:
+        label, sep, root = spec.partition("=")
+        if not sep or not (Path(root) / "switch" / "cli.py").exists():
+            ap.error(f"--impl {spec!r}: expected LABEL=REPO_ROOT of a checkout with switch/cli.py")
+        impls.append((label, Path(root).resolve()))
+    rows = run(args.mtu or [1500, 9000], args.seconds, program, max(1, args.repeat), impls or None)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     return 0

@@ -13,6 +13,9 @@ pipeline      ``benchmarks/bench_pipeline.py``: embedded   checkmate.p4 FINAL ch
                                                           replica's cost / a forwarded chunk's
 switch        ``benchmarks/bench_switch.py`` (root):       checkmate-switch packets/s / bare
               checkmate-switch vs a bare AF_PACKET fwd     AF_PACKET forwarder (per MTU)
+replica       ``benchmarks/bench_replica.py`` (root): the  the switch process's CPU per replica /
+              real checkmate-switch on veths, copied vs    per forward; CPU of one iteration's
+              uncopied chunks, heartbeat digests           heartbeat digests / per forward
 shadow        ``benchmarks/bench_shadow.py``: shadow       socket ingest shadow/bare; optimizer
               ingest and optimizer replay                  replay torch/replica time
 allreduce     ``benchmarks/bench_allreduce.py``: the       ring time / gloo time (per size,
@@ -44,6 +47,8 @@ BENCHES = {
                  ["--packets", "3000", "--repeat", "2"], 120, False),
     "switch": ("benchmarks.bench_switch", ["--mtu", "1500", "--mtu", "9000", "--seconds", "2", "--repeat", "3"],
                ["--mtu", "1500", "--seconds", "1", "--repeat", "1"], 150, True),
+    "replica": ("benchmarks.bench_replica", ["--rounds", "3", "--frames", "20000"],
+                ["--rounds", "1", "--frames", "4000"], 240, True),
     "shadow": ("benchmarks.bench_shadow", ["--params", "500000", "--opt-params", "2000000", "--reps", "3"],
                ["--params", "100000", "--opt-params", "300000", "--reps", "1"], 150, False),
     "allreduce": ("benchmarks.bench_allreduce",
@@ -53,7 +58,7 @@ BENCHES = {
                         ["--world-size", "3", "--sizes", "16384,1048576", "--reps", "5", "--mtu", "9000"],
                         ["--world-size", "3", "--sizes", "65536", "--reps", "3", "--mtu", "9000"], 180, False),
 }
-HAS_JSON = {"switch", "shadow", "allreduce", "allreduce-jumbo"}
+HAS_JSON = {"switch", "replica", "shadow", "allreduce", "allreduce-jumbo"}
 
 
 def parse_ratios(name: str, text: str, data=None) -> dict:
@@ -74,6 +79,16 @@ def parse_ratios(name: str, text: str, data=None) -> dict:
         else:
             for m in re.finditer(r"MTU\s+(\d+).*?ratio ([\d.]+)", text):
                 out[f"switch/bare MTU {m.group(1)}"] = float(m.group(2))
+    elif name == "replica":
+        if isinstance(data, dict) and data.get("summary"):
+            med = next(iter(data["summary"].values()))
+            out["switch replica / forward (real daemon)"] = float(med["ratio"])
+            if "digests_per_iter_us" in med:
+                out["switch heartbeat digests of an iteration / forward"] = med["digests_per_iter_us"] / med["fwd_us"]
+        else:
+            m = re.search(r"replica/forward ([\d.]+)", text)
+            if m:
+                out["switch replica / forward (real daemon)"] = float(m.group(1))
     elif name == "shadow":
         m = re.search(r"ratio shadow/bare = ([\d.]+)", text)
         if m:

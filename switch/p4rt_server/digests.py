@@ -104,10 +104,13 @@ class DigestEngine:
                 st.filter[key] = None  # pending: suppress duplicates until sent + acked/aged
             if not st.pending:
                 st.first_ns = now
-                self._wake.set()  # a new partial list: the timer must watch its deadline
             st.pending.append(key)
             if len(st.pending) >= max(1, st.max_list_size) or st.max_timeout_ns == 0:
                 out = self._make_list(st, now)
+            elif len(st.pending) == 1:
+                # a new partial list: the timer must watch its deadline (a list sent at once needs
+                # no timer: waking it for every digest cost a thread switch per heartbeat)
+                self._wake.set()
         if out is not None:
             self._deliver(out)
 

@@ -248,6 +248,12 @@ def test_micro_parses_ratios():
                                                       "results": [{"elements": 8, "ring_s": 3.0, "gloo_s": 2.0}]}) \
         == {"ring/gloo MTU 9000 8 el": 1.5}
     assert micro.parse_ratios("switch", "", [{"mtu": 1500, "ratio": 0.4}]) == {"switch/bare MTU 1500": 0.4}
+    assert micro.parse_ratios("replica", "", {"summary": {"this": {"ratio": 0.8, "fwd_us": 20.0,
+                                                                 "digests_per_iter_us": 600.0}}}) == {
+        "switch replica / forward (real daemon)": 0.8, "switch heartbeat digests of an iteration / forward": 30.0}
+    assert micro.parse_ratios("replica", "this   median over 1 round(s): forward 20.1 us/frame, replica 14.1 us, "
+                                         "replica/forward 0.70 (goal <= 1.5)") == {
+        "switch replica / forward (real daemon)": 0.7}
     s = micro.parse_ratios("shadow", "  ratio shadow/bare = 0.21\n")
     assert s == {"shadow ingest/bare socket": 0.21}
 
