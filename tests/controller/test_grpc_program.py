@@ -10,7 +10,7 @@ import pytest
 
 from controller import cli
 from controller.client import SwitchConnection
-from controller.device import Device
+from controller.device import DIGEST_MAX_LIST_SIZE, DIGEST_MAX_TIMEOUT_NS, Device
 from controller.entities import Entry, McastGroup
 from controller.errors import ConnectionFailed, WriteFailed
 from controller.plan import plan_switch
@@ -59,7 +59,8 @@ def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_d
             assert have == want
             assert dev.read_groups() == sorted(plan.groups, key=lambda g: g.group_id)
             cfg = dev.read_digest_config("heartbeat_digest_t")
-            assert cfg is not None and cfg.config.max_list_size == 1
+            assert cfg is not None and (cfg.config.max_list_size, cfg.config.max_timeout_ns) == (
+                DIGEST_MAX_LIST_SIZE, DIGEST_MAX_TIMEOUT_NS)
 
     # second run: nothing to do
     rc, rep2 = ctl("--build", str(build_dir), "--json", "program", str(path))
