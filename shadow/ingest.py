@@ -94,6 +94,8 @@ class Reassembler:
         self._wd, self._es = layout.wire_dtype, layout.elem_size
         self._np = len(layout.params)
         self._ones = memoryview(b"\x01" * 65536)
+        #: the time stamped on slots a datagram touches; the node's ingest thread sets it once per batch
+        self.now = time.monotonic()
 
     # -- hot path ----------------------------------------------------------------------------
     def ingest(self, buf, mv: memoryview, n: int) -> bool:
@@ -149,7 +151,7 @@ class Reassembler:
         nb = count * es
         slot.mv[b0:b0 + nb] = mv[_HDR:_HDR + nb]
         slot.filled += count - have
-        slot.touched = time.monotonic()
+        slot.touched = self.now
         c.bytes_received += nb
         return slot.filled == slot.total
 
