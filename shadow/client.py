@@ -50,6 +50,8 @@ class ShadowClient:
         self.host, self.port, self.timeout = host, int(mgmt_port), float(timeout)
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
+        self._posted = 0  # compact manifests sent whose acks were not read yet (post_manifest)
+        self._acks: list = []  # acks read but not yet taken (take_acks)
 
     @classmethod
     def from_address(cls, addr: str, timeout: float = 30.0) -> "ShadowClient":
@@ -82,6 +84,7 @@ class ShadowClient:
         encodes a frame shared by several shadows once.  On an error nothing stays reserved."""
         self._lock.acquire()
         try:
+            self._read_posted(block=True)  # replies come in order: the posted manifests' acks first
             sock = self._connect()
             if sum(map(len, frame)) <= _JOIN_MAX:
                 sock.sendall(b"".join(frame))  # small frame (a manifest): one send, one segment
@@ -110,7 +113,58 @@ class ShadowClient:
             raise ShadowError(str(rbody.get("kind", "Error")), str(rbody.get("message", "")))
         return rbody
 
+    # -- posted manifests: send now, read the acks whenever convenient ---------------------------------
+    def post_manifest(self, frame: bytes) -> None:
+        """Send one compact manifest (``protocol.pack_manifest``) without waiting for its ack: the acks
+        pile up in the socket and :meth:`take_acks` reads whatever arrived (one ``recv`` for several),
+        so a sender pays neither a round trip nor a wake-up per manifest.  Any other call reads the
+        outstanding acks first (replies come in order).  A broken connection raises here or at the
+        next call; the posted manifests are then lost (the shadow will ask for a resync)."""
+        with self._lock:
+            try:
+                sock = self._connect()
+                sock.sendall(frame)
+                self._posted += 1
+            except BaseException:
+                self._drop()
+                raise
+
+    def take_acks(self, block: bool = False) -> list:
+        """The acks of posted manifests that arrived (``block``: all of them, each within the timeout)."""
+        with self._lock:
+            try:
+                self._read_posted(block)
+            except BaseException:
+                self._drop()
+                raise
+            out, self._acks = self._acks, []
+            return out
+
+    @property
+    def posted(self) -> int:
+        """Posted manifests whose acks were not read yet."""
+        return self._posted
+
+    def _read_posted(self, block: bool) -> None:
+        """Under the lock: read acks of posted manifests (all when ``block``, else those already here)."""
+        while self._posted and self._sock is not None:
+            if not block:
+                try:
+                    if not self._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT):
+                        raise ConnectionError("the shadow closed the connection")
+                except (BlockingIOError, InterruptedError):
+                    return
+            op, body = recv_message(self._sock)
+            self._posted -= 1
+            if op != "ok" or not isinstance(body, ManifestAck):
+                kind = body.get("kind", "Error") if isinstance(body, dict) else "ProtocolError"
+                msg = body.get("message", "") if isinstance(body, dict) else f"unexpected reply {op!r}"
+                self._acks.append(ShadowError(str(kind), str(msg)))
+            else:
+                self._acks.append(body)
+
     def _drop(self):
+        self._posted = 0
         if self._sock is not None:
             try:
                 self._sock.close()

@@ -38,7 +38,7 @@ from checkmate import wire
 
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
-from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState,
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, pack_ack,
                        recv_message, send_message)
 from .replay import AdamWReplica
 from .store import ShardStore
@@ -274,7 +274,7 @@ class ShadowNode:
                         c.last_error = "datagram before the first bootstrap (shard layout unknown)"
                     elif r.ingest(buf, mv, n):
                         wake = True
-                if r is not None and (wake or r.needs_resync != lost or
+                if r is not None and ((wake and self._ready()) or r.needs_resync != lost or
                                       (self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
                     cv.notify()
             if idle:
@@ -284,19 +284,55 @@ class ShadowNode:
                     return  # the node is being stopped (descriptors closed)
 
     # -- apply + watchdog ----------------------------------------------------------------------
-    def _next_work(self):
+    def _ready(self) -> bool:
+        """Under the lock: can the head iteration be applied now (cheap; no side effects)?"""
         r = self._reasm
-        if r is None or r.needs_resync or self._replica is None:
-            return None
-        it = r.head
-        entry = self._manifests.get(it)
+        if r is None or r.needs_resync or self._replica is None or self._applying:
+            return False
+        entry = self._manifests.get(r.head)
         if entry is None:
+            return False
+        slot = r.slots.get(r.head)
+        return entry[0].skip or (slot is not None and slot.filled == slot.total)
+
+    def _next_work(self):
+        """Under the lock: take the head iteration for applying (marks ``_applying``), or None."""
+        if not self._ready():
             return None
-        m = entry[0]
-        slot = r.slots.get(it)
-        if not m.skip and (slot is None or not slot.complete):
-            return None
-        return it, m, r.take(it)
+        r = self._reasm
+        it = r.head
+        self._applying = True
+        return it, self._manifests[it][0], r.take(it), self._replica, r
+
+    def _apply(self, work) -> None:
+        """Apply one taken iteration outside the lock (ingest and manifests go on meanwhile), then
+        publish it under the lock.  Runs in the apply thread, or in the connection thread that
+        delivered the iteration's manifest when the gradient was already complete (the common order:
+        the copies arrive during the backward pass, the manifest after the step) -- one thread hand-off
+        less per iteration."""
+        it, m, slot, replica, reasm = work
+        snap, err = None, None
+        try:
+            replica.step(m, slot.buf if slot is not None else None)
+            snap = replica.snapshot()
+        except Exception as e:  # a broken step must never be published
+            err = e
+            log.exception("shadow %d: applying iteration %d failed", self.cfg.shard, it)
+        with self._lock:
+            reasm.release(slot)
+            if err is None:
+                self._schedule_persist(snap, resync=False)
+                self._publish(snap)
+                for k in [k for k in self._manifests if k <= it]:
+                    del self._manifests[k]
+            else:
+                self._replica = None
+                reasm.declare_loss(f"applying iteration {it} failed: {err}")
+            self._head_since = time.monotonic()
+            self._applying = False
+            if self._ready():
+                self._cv.notify()  # the next iteration is complete too: the apply thread takes it
+            self._done.notify_all()
 
     def _watchdog(self) -> float | None:
         """Declare the head lost when it is overdue; returns when to look again (monotonic time), or
@@ -344,29 +380,14 @@ class ShadowNode:
                     self._cv.wait(None if due is None else max(0.0, due - time.monotonic()))
                     self._apply_idle = False
                     continue
-                self._applying = True
-                replica, reasm = self._replica, self._reasm
-            it, m, slot = work
-            snap, err = None, None
-            try:
-                replica.step(m, slot.buf if slot is not None else None)
-                snap = replica.snapshot()
-            except Exception as e:  # a broken step must never be published
-                err = e
-                log.exception("shadow %d: applying iteration %d failed", self.cfg.shard, it)
-            with self._cv:
-                reasm.release(slot)
-                if err is None:
-                    self._schedule_persist(snap, resync=False)
-                    self._publish(snap)
-                    for k in [k for k in self._manifests if k <= it]:
-                        del self._manifests[k]
-                else:
-                    self._replica = None
-                    reasm.declare_loss(f"applying iteration {it} failed: {err}")
-                self._head_since = time.monotonic()
-                self._applying = False
-                self._done.notify_all()
+            self._apply(work)
+
+    def _apply_inline(self) -> None:
+        """Apply the head iteration in the calling (connection) thread if it is ready."""
+        with self._lock:
+            work = self._next_work()
+        if work is not None:
+            self._apply(work)
 
     def _publish(self, snap: ShardState) -> None:
         # Anything at or after snap's iteration is superseded: an equal iteration is the same state
@@ -468,6 +489,13 @@ class ShadowNode:
             return self._status()
 
     def manifest(self, m: Manifest) -> ManifestAck:
+        """Record the manifest of ``m.iteration``, apply the head iteration if that made it ready,
+        and return the ack.  (Over TCP the ack is sent before the step runs: see :meth:`_serve`.)"""
+        ack = self._take_manifest(m)
+        self._apply_inline()
+        return ack
+
+    def _take_manifest(self, m: Manifest) -> ManifestAck:
         if m.job_id != self.cfg.job_id:
             raise ProtocolError(f"Manifest: field 'job_id': {m.job_id} is not this shadow's job {self.cfg.job_id}")
         if not isinstance(m.lrs, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in m.lrs):
@@ -486,8 +514,9 @@ class ShadowNode:
                 self._manifests[m.iteration] = (m, time.monotonic())
                 while len(self._manifests) > 64:
                     del self._manifests[min(self._manifests)]
-                if m.iteration == r.head or self._apply_idle:  # work, or evidence the head is overdue
+                if self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
                     self._cv.notify()
+                # (ready: the caller applies it right after the ack, see _apply_inline)
             resync = r is None or r.needs_resync or rep is None
             if resync and not reason:
                 reason = self.counters.last_error
@@ -569,7 +598,8 @@ class ShadowNode:
     def _serve(self, conn: socket.socket) -> None:
         handlers = {
             "bootstrap": lambda b: self.bootstrap(self._expect(b, Bootstrap)),
-            "manifest": lambda b: self.manifest(self._expect(b, Manifest)),
+            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest)),
+            "cmanifest": lambda b: self._take_manifest(b),  # compact form: decoded as a Manifest already
             "status": lambda b: self.status(),
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
@@ -593,7 +623,14 @@ class ShadowNode:
                     reply = ("ok", fn(body))
                 except Exception as e:
                     reply = ("error", {"kind": type(e).__name__, "message": str(e)})
-                send_message(conn, *reply)
+                if op == "cmanifest" and reply[0] == "ok":
+                    conn.sendall(pack_ack(reply[1]))
+                else:
+                    send_message(conn, *reply)
+                if op in ("manifest", "cmanifest"):
+                    # the ack is out: now replay the step here if the gradient was already complete
+                    # (no hand-off to the apply thread; the next request waits in the socket meanwhile)
+                    self._apply_inline()
         except (ConnectionError, OSError):
             pass
         finally:
