@@ -7,8 +7,9 @@ What ``checkmate bench`` charges to the shadows -- the CPU time (user + system, 
   default model: 17,226 float32 parameters in 6 tensors, AdamW over two param groups, as the bench trains);
 * a driver in this process plays the trainers and the switch: per iteration it sends each shard its
   FINAL chunks (350 elements, a 1500-byte MTU: 53 datagrams for both shards) to the shadow's UDP data
-  port, then rank 0's manifest through a real :class:`trainer_hooks.shadow_link.ShadowLink` (this
-  tree's), paced at ``--period`` seconds per iteration like a training loop;
+  port -- two at a time, spread over ``--spread`` of the iteration as the switch emits them while the
+  ring runs -- then rank 0's manifest through a real :class:`trainer_hooks.shadow_link.ShadowLink`
+  (this tree's), paced at ``--period`` seconds per iteration like a training loop;
 * the baseline variant runs the processes from ``--baseline`` (a source tree, e.g.
   ``git worktree add /tmp/base <rev>``); its link sends the manifests in the form that tree understands
   (the JSON frame, ``ShadowLink.compact = False``);
@@ -102,7 +103,8 @@ class Variant:
             p.wait(10)
 
 
-def run(variants: list[Variant], model, iters: int, rounds: int, period: float, idle: float) -> dict:
+def run(variants: list[Variant], model, iters: int, rounds: int, period: float, idle: float,
+        spread: float = 0.5) -> dict:
     import socket
     tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     grads = {pid: torch.randn(p.shape) * 1e-3 for pid, p in enumerate(model.parameters())}
@@ -121,10 +123,19 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                 t_next = time.monotonic()
                 for _ in range(iters):
                     v.it += 1
-                    for k in range(2):
-                        dest, own = per_shard[2 * k], per_shard[2 * k + 1]
-                        for pkt in gradient_packets(JOB, v.it, own, elems=ELEMS):
+                    pkts = [(pkt, per_shard[2 * k]) for k in range(2)
+                            for pkt in gradient_packets(JOB, v.it, per_shard[2 * k + 1], elems=ELEMS)]
+                    # the switch emits the copies one by one while the ring runs: spread them over
+                    # `spread` of the period, a few at a time (a burst would favour the receiver)
+                    t_pkt = time.monotonic()
+                    groups = [pkts[i:i + 2] for i in range(0, len(pkts), 2)]
+                    for i, grp in enumerate(groups):
+                        for pkt, dest in grp:
                             tx.sendto(pkt, dest)
+                        if spread:
+                            d = t_pkt + spread * period * (i + 1) / len(groups) - time.monotonic()
+                            if d > 0:
+                                time.sleep(d)
                     v.link.on_record(IterationRecord(v.it, lrs, None, False))
                     t_next += period
                     d = t_next - time.monotonic()
@@ -156,6 +167,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--period", type=float, default=0.009, help="seconds per iteration (the bench's none: ~8.5 ms)")
     ap.add_argument("--idle", type=float, default=2.0, help="seconds of idle measurement per round")
+    ap.add_argument("--spread", type=float, default=0.5, help="fraction of the period over which an iteration's "
+                    "datagrams are sent, two at a time (0: one burst)")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     model, opt = default_model()
@@ -165,12 +178,12 @@ def main(argv=None) -> int:
             if a.baseline:
                 variants.append(Variant("baseline", Path(a.baseline), model, opt, Path(tmp), compact=False))
             variants.append(Variant("this", ROOT, model, opt, Path(tmp), compact=True))
-            res = run(variants, model, a.iters, a.rounds, a.period, a.idle)
+            res = run(variants, model, a.iters, a.rounds, a.period, a.idle, a.spread)
         finally:
             for v in variants:
                 v.close()
     print(f"== shadow CPU, 2 shadow processes together, {a.iters} iterations x {a.rounds} rounds at "
-          f"{a.period * 1e3:.1f} ms/it (median over rounds)")
+          f"{a.period * 1e3:.1f} ms/it, datagrams spread over {a.spread:.0%} of it (median over rounds)")
     for name, r in res.items():
         print(f"  {name:9s} busy {r['busy_ms_per_it']:6.3f} ms/it   idle {r['idle_ms_per_s']:6.2f} ms/s   "
               f"rounds {[round(x, 3) for x in r['rounds']['busy_ms_per_it']]}")

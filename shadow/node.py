@@ -100,6 +100,10 @@ class ShadowConfig:
     allowed_sources: tuple[str, ...] = ()
     #: Bind the data socket to this interface (SO_BINDTODEVICE), e.g. the shadow's switch-facing port.
     data_iface: str | None = None
+    #: Seconds the ingest thread sleeps after draining the socket while an iteration is partly
+    #: received, so that the rest of its datagrams (which a switch emits one by one while the ring
+    #: runs) are taken in one batch instead of one wake-up each; 0: wake up per datagram.
+    ingest_nap: float = 0.001
 
 
 class ShadowNode:
@@ -245,8 +249,12 @@ class ShadowNode:
             return -1
 
         recv_into = sock.recv_into if allowed is None else filtered_recv_into
+        nap = self.cfg.ingest_nap
+        sleep = time.sleep
         while not stop.is_set():
             idle = False
+            got = 0
+            done = True  # the last datagram completed its iteration (or none came)
             with lock:
                 r = self._reasm
                 lost = r.needs_resync if r is not None else False
@@ -269,15 +277,20 @@ class ShadowNode:
                     if n < 0:  # refused by the source filter (already counted)
                         continue
                     c.packets += 1
+                    got += 1
                     if r is None:
                         c.rejected += 1
                         c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                    elif r.ingest(buf, mv, n):
-                        wake = True
+                    else:
+                        done = r.ingest(buf, mv, n)
+                        wake |= done
                 if r is not None and ((wake and self._ready()) or r.needs_resync != lost or
                                       (self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
                     cv.notify()
             if idle:
+                if got and not done and nap > 0:
+                    sleep(nap)  # more of this iteration is on its way: take it in one batch
+                    continue
                 try:
                     sel(waitset, [], [], None)
                 except (OSError, ValueError):
