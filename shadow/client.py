@@ -22,11 +22,12 @@ Typical trainer loop::
 """
 from __future__ import annotations
 
+import os
 import socket
 import threading
 
-from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStatus, ShardState,
-                       check_shard_state, pack_message, recv_message)
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowError, ShadowStatus, ShardState,
+                       check_shard_state, pack_message, parse_frame, recv_message)
 
 #: frames up to this size are joined and sent with one syscall (copying more would cost more)
 _JOIN_MAX = 64 << 10
@@ -52,6 +53,7 @@ class ShadowClient:
         self._lock = threading.Lock()
         self._posted = 0  # compact manifests sent whose acks were not read yet (post_manifest)
         self._acks: list = []  # acks read but not yet taken (take_acks)
+        self._rx = bytearray()  # bytes of posted manifests' acks read but not parsed yet
 
     @classmethod
     def from_address(cls, addr: str, timeout: float = 30.0) -> "ShadowClient":
@@ -146,15 +148,23 @@ class ShadowClient:
         return self._posted
 
     def _read_posted(self, block: bool) -> None:
-        """Under the lock: read acks of posted manifests (all when ``block``, else those already here)."""
+        """Under the lock: read acks of posted manifests (all when ``block``, else those already here).
+        Non-blocking reads go straight to the descriptor (``os.read``: the socket has a timeout, so its
+        descriptor is non-blocking; ``socket.recv`` would wait up to the timeout), one read for every
+        ack that arrived."""
         while self._posted and self._sock is not None:
-            if not block:
+            got = parse_frame(self._rx)
+            if got is None:
                 try:
-                    if not self._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT):
-                        raise ConnectionError("the shadow closed the connection")
+                    data = self._sock.recv(1 << 16) if block else os.read(self._sock.fileno(), 1 << 16)
                 except (BlockingIOError, InterruptedError):
                     return
-            op, body = recv_message(self._sock)
+                if not data:
+                    raise ConnectionError("the shadow closed the connection")
+                self._rx += data
+                continue
+            used, op, body = got
+            del self._rx[:used]
             self._posted -= 1
             if op != "ok" or not isinstance(body, ManifestAck):
                 kind = body.get("kind", "Error") if isinstance(body, dict) else "ProtocolError"
@@ -162,9 +172,12 @@ class ShadowClient:
                 self._acks.append(ShadowError(str(kind), str(msg)))
             else:
                 self._acks.append(body)
+        if self._rx and not self._posted:
+            raise ProtocolError(f"{len(self._rx)} bytes after the last ack (the reply stream is out of step)")
 
     def _drop(self):
         self._posted = 0
+        self._rx.clear()
         if self._sock is not None:
             try:
                 self._sock.close()

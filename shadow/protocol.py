@@ -554,6 +554,32 @@ def unpack_compact(magic: bytes, iteration: int, body) -> tuple[str, Any]:
     return "ok", _unpack_ack(iteration, body)
 
 
+def parse_frame(buf) -> tuple[int, str, Any] | None:
+    """One whole frame (JSON or compact) from the front of ``buf``: ``(bytes used, op, body)``, or None
+    while it is incomplete.  For readers that take several frames with one ``recv``."""
+    if len(buf) < FRAME.size:
+        return None
+    magic, hlen, blen = FRAME.unpack_from(buf)
+    if magic in (MAN_MAGIC, ACK_MAGIC):
+        if hlen > _MAX_COMPACT:
+            raise ProtocolError(f"compact frame field 'body_len': {hlen} exceeds {_MAX_COMPACT}")
+        end = FRAME.size + hlen
+        if len(buf) < end:
+            return None
+        op, body = unpack_compact(bytes(magic), blen, memoryview(buf)[FRAME.size:end])
+        return end, op, body
+    if magic != MAGIC:
+        raise ProtocolError(f"frame field 'magic': {bytes(magic)!r} is not {MAGIC!r}")
+    if hlen > MAX_HEADER or blen > MAX_BLOB:
+        raise ProtocolError(f"frame field 'header_len'/'blob_len': {hlen}/{blen} too large")
+    end = FRAME.size + hlen + blen
+    if len(buf) < end:
+        return None
+    op, body = unpack_message(bytes(buf[:FRAME.size]), bytes(buf[FRAME.size:FRAME.size + hlen]),
+                              bytearray(buf[FRAME.size + hlen:end]) if blen else b"")
+    return end, op, body
+
+
 def clip_coefficient(max_norm: float, total_norm: torch.Tensor) -> float:
     """The clamped coefficient ``clip_grad_norm_`` multiplies gradients by, computed with the very
     same tensor ops (so the float32 value is bit-identical), for ``Manifest.clip_coef``::
