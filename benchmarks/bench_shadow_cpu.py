@@ -58,6 +58,46 @@ def cpu_seconds(pid: int) -> float:
     return ns / 1e9
 
 
+def _thread_cpu(tid: int) -> float:
+    with open(f"/proc/self/task/{tid}/schedstat") as f:
+        return int(f.read().split()[0]) / 1e9
+
+
+def guard_compare(baseline: Path | None, model, rounds: int, reps: int = 300) -> dict:
+    """Rank 0's GradGuard per iteration (capture of the reduced bucket + check at the step), thread CPU
+    in microseconds, this tree's class against the baseline tree's (loaded from its file), alternated."""
+    import importlib.util
+    classes = {}
+    if baseline is not None:
+        spec = importlib.util.spec_from_file_location("_baseline_grad_guard", baseline / "trainer_hooks/grad_guard.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # (dataclasses look their module up)
+        spec.loader.exec_module(mod)
+        classes["baseline"] = mod.GradGuard
+    from trainer_hooks.grad_guard import GradGuard
+    classes["this"] = GradGuard
+    params = list(model.parameters())
+    meta = [(i, p.numel()) for i, p in reversed(list(enumerate(params)))]  # one DDP bucket, reversed order
+    bucket = torch.randn(sum(n for _, n in meta))
+    at = 0
+    for pid, n in meta:
+        params[pid].grad = bucket[at:at + n].clone().view(params[pid].shape)
+        at += n
+    guards = {k: cls({}) for k, cls in classes.items()}
+    res = {k: [] for k in classes}
+    it = 0
+    for _ in range(rounds):
+        for k, g in guards.items():
+            t = time.thread_time()
+            for _ in range(reps):
+                it += 1
+                g.capture(it, meta, bucket)
+                if g.check(it, params).kind != "unchanged":
+                    raise RuntimeError(f"{k}: GradGuard saw a change where there is none")
+            res[k].append((time.thread_time() - t) / reps * 1e6)
+    return {k: statistics.median(v) for k, v in res.items()}
+
+
 def default_model():
     sys.path.insert(0, str(ROOT / "examples"))
     import ddp_train
@@ -108,7 +148,7 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
     import socket
     tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     grads = {pid: torch.randn(p.shape) * 1e-3 for pid, p in enumerate(model.parameters())}
-    res = {v.name: {"busy_ms_per_it": [], "idle_ms_per_s": []} for v in variants}
+    res = {v.name: {"busy_ms_per_it": [], "idle_ms_per_s": [], "rank0_us_per_it": []} for v in variants}
     lrs = (1e-3, 1e-3)
     try:
         for rnd in range(rounds):
@@ -120,6 +160,8 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                     per_shard.append(a.data)
                     per_shard.append(own)
                 c0 = v.cpu()
+                link_tid = v.link._thread.native_id
+                l0, t_rec = _thread_cpu(link_tid), 0.0
                 t_next = time.monotonic()
                 for _ in range(iters):
                     v.it += 1
@@ -136,12 +178,17 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                             d = t_pkt + spread * period * (i + 1) / len(groups) - time.monotonic()
                             if d > 0:
                                 time.sleep(d)
+                    t0 = time.thread_time()
                     v.link.on_record(IterationRecord(v.it, lrs, None, False))
+                    t_rec += time.thread_time() - t0
                     t_next += period
                     d = t_next - time.monotonic()
                     if d > 0:
                         time.sleep(d)
+                t0 = time.thread_time()
                 v.link.flush()
+                t_rec += time.thread_time() - t0
+                res[v.name]["rank0_us_per_it"].append((t_rec + _thread_cpu(link_tid) - l0) / iters * 1e6)
                 deadline = time.monotonic() + 60
                 while time.monotonic() < deadline:
                     if all((c.status().latest_iteration or 0) >= v.it for c in v.link.clients):
@@ -158,6 +205,7 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
         tx.close()
     return {k: {m: statistics.median(x) if x else float("nan") for m, x in r.items()} | {"rounds": r}
             for k, r in res.items()}
+
 
 
 def main(argv=None) -> int:
@@ -182,6 +230,7 @@ def main(argv=None) -> int:
         finally:
             for v in variants:
                 v.close()
+    guard = guard_compare(Path(a.baseline) if a.baseline else None, model, a.rounds)
     print(f"== shadow CPU, 2 shadow processes together, {a.iters} iterations x {a.rounds} rounds at "
           f"{a.period * 1e3:.1f} ms/it, datagrams spread over {a.spread:.0%} of it (median over rounds)")
     for name, r in res.items():
@@ -191,6 +240,16 @@ def main(argv=None) -> int:
         b, t = res["baseline"], res["this"]
         print(f"  ratio this/baseline: busy {t['busy_ms_per_it'] / b['busy_ms_per_it']:.2f}   "
               f"idle {t['idle_ms_per_s'] / max(b['idle_ms_per_s'], 1e-9):.2f}")
+    print("== rank 0, per iteration (median over rounds): the manifest to both shards (CPU of the training "
+          "thread in on_record + the link thread), GradGuard capture + check (thread CPU)")
+    for name, r in res.items():
+        how = "compact, posted" if name == "this" else "JSON, one round trip"
+        print(f"  {name:9s} manifest ({how}) {r['rank0_us_per_it']:7.1f} us   GradGuard {guard[name]:6.1f} us")
+    if a.baseline:
+        b, t = res["baseline"], res["this"]
+        print(f"  ratio this/baseline: manifest {t['rank0_us_per_it'] / b['rank0_us_per_it']:.2f}   "
+              f"GradGuard {guard['this'] / guard['baseline']:.2f}   both "
+              f"{(t['rank0_us_per_it'] + guard['this']) / (b['rank0_us_per_it'] + guard['baseline']):.2f}")
     return 0
 
 
