@@ -54,6 +54,7 @@ class ShadowClient:
         self._posted = 0  # compact manifests sent whose acks were not read yet (post_manifest)
         self._acks: list = []  # acks read but not yet taken (take_acks)
         self._rx = bytearray()  # bytes of posted manifests' acks read but not parsed yet
+        self._tx = bytearray()  # the unsent tail of a frame try_post could only partly write
 
     @classmethod
     def from_address(cls, addr: str, timeout: float = 30.0) -> "ShadowClient":
@@ -125,15 +126,45 @@ class ShadowClient:
         with self._lock:
             try:
                 sock = self._connect()
+                self._flush_tx()
                 sock.sendall(frame)
                 self._posted += 1
             except BaseException:
                 self._drop()
                 raise
 
-    def take_acks(self, block: bool = False) -> list:
-        """The acks of posted manifests that arrived (``block``: all of them, each within the timeout)."""
-        with self._lock:
+    def try_post(self, frame: bytes) -> bool:
+        """:meth:`post_manifest` for a caller that must never wait (the training thread): True when the
+        frame went out (or its tail is kept to go out before anything else on this connection).
+        False -- nothing sent -- when the client is busy with another call, not connected, or the
+        socket's send buffer is full (a shadow that stopped reading): the caller hands the frame to a
+        thread that may wait."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            sock = self._sock
+            if sock is None or self._tx:
+                return False
+            try:
+                n = os.write(sock.fileno(), frame)  # the descriptor is non-blocking (socket timeout)
+            except (BlockingIOError, InterruptedError):
+                return False
+            except OSError:
+                self._drop()  # the next call reconnects (and reports)
+                return False
+            if n < len(frame):
+                self._tx += frame[n:]
+            self._posted += 1
+            return True
+        finally:
+            self._lock.release()
+
+    def take_acks(self, block: bool = False, wait: bool = True) -> list:
+        """The acks of posted manifests that arrived (``block``: all of them, each within the timeout).
+        ``wait=False``: return [] at once if another call holds the client."""
+        if not self._lock.acquire(blocking=wait):
+            return []
+        try:
             try:
                 self._read_posted(block)
             except BaseException:
@@ -141,6 +172,14 @@ class ShadowClient:
                 raise
             out, self._acks = self._acks, []
             return out
+        finally:
+            self._lock.release()
+
+    def _flush_tx(self) -> None:
+        """Under the lock: send the tail of a frame :meth:`try_post` could only partly write."""
+        if self._tx:
+            self._sock.sendall(self._tx)
+            self._tx.clear()
 
     @property
     def posted(self) -> int:
@@ -152,6 +191,8 @@ class ShadowClient:
         Non-blocking reads go straight to the descriptor (``os.read``: the socket has a timeout, so its
         descriptor is non-blocking; ``socket.recv`` would wait up to the timeout), one read for every
         ack that arrived."""
+        if self._posted and self._sock is not None:
+            self._flush_tx()
         while self._posted and self._sock is not None:
             got = parse_frame(self._rx)
             if got is None:
@@ -178,6 +219,7 @@ class ShadowClient:
     def _drop(self):
         self._posted = 0
         self._rx.clear()
+        self._tx.clear()
         if self._sock is not None:
             try:
                 self._sock.close()

@@ -1,17 +1,27 @@
 """The shadow node: ``ShadowNode(ShadowConfig)`` with ``start()`` / ``stop()``.
 
-Four threads share one lock (and a condition on it):
+Four threads share one lock (with one condition per kind of waiter, so a notification wakes only the
+thread it concerns):
 
 ``ingest``   UDP socket -> :class:`~shadow.ingest.Reassembler` (``recv_into`` one reusable buffer,
-             validate with ``checkmate.wire.unpack_fields``, copy the payload into its slot).
+             validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
+             and a stop pipe with no timeout; while an iteration is partly received it naps
+             ``ingest_nap`` (1 ms) between drains, so a switch that emits the copies one by one costs a
+             few wake-ups per iteration, not one per datagram.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
-             (the former latest becomes *previous*).  It also runs the loss watchdog.
+             (the former latest becomes *previous*).  It also runs the loss watchdog, whose timer is
+             armed only while an iteration is overdue (evidence: its manifest, or a later iteration).
+             In the common order -- the copies arrive during the backward pass, the manifest after the
+             step -- the connection thread that received the manifest replays the step itself, right
+             after sending the ack (no hand-off); the apply thread takes the other orders.
 ``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
              checksummed) -- every ``persist_every`` iterations and on request.
-``mgmt``     TCP management API (``shadow.protocol`` frames): bootstrap, manifest, status, fetch,
-             persist; one short-lived thread per connection.
+``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
+             manifest, status, fetch, persist; one thread per connection.
+
+No thread polls: an idle shadow (nothing arriving) uses no CPU.
 
 Publication rule: iteration *i* becomes *latest* only after every element of the shard for *i*
 arrived, the manifest for *i* arrived, and the step was applied on top of *i-1*.  On a loss the
@@ -110,6 +120,8 @@ class ShadowNode:
     def __init__(self, config: ShadowConfig, store: ShardStore | None = None):
         if config.ring < 3:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
+        if config.ingest_nap < 0 or config.ingest_nap > 0.1:
+            raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config

@@ -4,10 +4,13 @@
 ``bootstrap_all`` runs synchronously at attach (the shadows must know the
 shard layout before the first FINAL chunk arrives).  Manifests are queued to
 one sender thread, so the training loop never waits on a TCP round trip; the
-queue is FIFO.  The sender posts each manifest as a compact binary frame to
-every shard and reads the acks that arrived meanwhile without waiting for
-them (:meth:`ShadowLink._send_manifests`): per iteration and shard one
-``send`` and one non-blocking ``recv``.
+queue is FIFO.  A manifest without buffers (the common case) does not even
+go through the queue: the training thread posts it as a compact binary frame
+to every shard and reads the acks that arrived meanwhile without waiting for
+them (:meth:`ShadowLink._post_now`): per iteration and shard one ``send`` and
+one non-blocking ``read``, no thread hand-off.  Whatever could wait (a
+connect, a full socket, a client busy with another call, a JSON manifest
+with buffers) goes to the sender thread.
 
 A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
 marked; at the next optimizer step the training thread waits for the queued
@@ -165,9 +168,39 @@ class ShadowLink:
                 self._resync |= set(range(len(self.clients)))
             self.serve_resyncs(rec.iteration)
             return
-        self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip,
-                                          rec.buffers, list(rec.no_grad))))
+        m = Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip, rec.buffers,
+                     list(rec.no_grad))
+        if self.compact and m.buffers is None:
+            self._post_now(m)
+        else:
+            self._q.put(("manifest", m))
         self.serve_resyncs(rec.iteration)
+
+    def _post_now(self, m: Manifest) -> None:
+        """Post the compact manifest from the training thread -- a few microseconds, never a wait: a
+        ``send`` per shard (``ShadowClient.try_post``) and a non-blocking read of the acks that
+        arrived.  A shard whose client is busy, unconnected or whose socket is full gets the frame
+        through the link thread instead (which may wait, connect, and reports failures)."""
+        frame = pack_manifest(m)
+        with self._lock:
+            skip = set(self._resync)
+        for k, c in enumerate(self.clients):
+            if k in skip:
+                continue  # it gets a fresh bootstrap anyway
+            if not c.try_post(frame):
+                self._q.put(("post", k, frame, m.iteration))
+        self.stats.manifests_sent += 1
+        for k, c in enumerate(self.clients):
+            try:
+                acks = c.take_acks(block=False, wait=False)
+            except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
+                self._fail(k, "reading manifest acks", e)
+                continue
+            for ack in acks:
+                if isinstance(ack, Exception):
+                    self._fail(k, "manifest", ack)
+                else:
+                    self._handle_ack(k, ack)
 
     def serve_resyncs(self, iteration: int) -> None:
         """Bootstrap every shard marked for resync from the current state (= ``iteration``).
@@ -272,6 +305,16 @@ class ShadowLink:
             elif item[0] == "manifest":
                 self._send_manifests(item[1])
                 self.stats.manifests_sent += 1
+            elif item[0] == "post":  # a compact manifest the training thread could not send at once
+                _, k, frame, it = item
+                with self._lock:
+                    if k in self._resync:
+                        continue
+                try:
+                    self.clients[k].post_manifest(frame)
+                except Exception as e:  # noqa: BLE001
+                    self._fail(k, f"manifest {it}", e)
+                self._collect_acks(block=False)
 
     def _send_manifests(self, full: Manifest) -> None:
         """One iteration's manifest to every shard.
