@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--data-iface", metavar="IFACE", help="bind the data socket to this interface (SO_BINDTODEVICE)")
     ap.add_argument("--status-every", type=float, default=0.0, metavar="S", help="print status every S seconds")
     ap.add_argument("--no-final-persist", action="store_true")
-    ap.add_argument("--ingest-nap", type=float, default=0.001, metavar="S",
+    ap.add_argument("--ingest-nap", type=float, default=0.002, metavar="S",
                     help="sleep S seconds after draining the data socket while an iteration is partly received, "
-                         "so its remaining datagrams are taken in one batch (default 0.001; 0: wake per datagram)")
+                         "so its remaining datagrams are taken in one batch (default 0.002; 0: wake per datagram)")
     ap.add_argument("--torch-threads", type=int, default=1, metavar="N",
                     help="torch intra-op threads for the optimizer replay (default 1; 0: torch's default)")
     ap.add_argument("-v", "--verbose", action="store_true")

@@ -6,16 +6,17 @@ thread it concerns):
 ``ingest``   UDP socket -> :class:`~shadow.ingest.Reassembler` (``recv_into`` one reusable buffer,
              validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
              and a stop pipe with no timeout; while an iteration is partly received it naps
-             ``ingest_nap`` (1 ms) between drains, so a switch that emits the copies one by one costs a
-             few wake-ups per iteration, not one per datagram.
+             ``ingest_nap`` (2 ms) between drains, so a switch that emits the copies one by one costs a
+             few wake-ups per iteration, not one per datagram.  When its datagram completes the head
+             iteration and the manifest is already in, it replays the step itself.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
              (the former latest becomes *previous*).  It also runs the loss watchdog, whose timer is
              armed only while an iteration is overdue (evidence: its manifest, or a later iteration).
-             In the common order -- the copies arrive during the backward pass, the manifest after the
-             step -- the connection thread that received the manifest replays the step itself, right
-             after sending the ack (no hand-off); the apply thread takes the other orders.
+             Mostly it only watches: the thread that completes the head iteration replays it (no
+             hand-off) -- the connection thread that received the manifest, right after sending the
+             ack, or the ingest thread whose datagram completed a gradient whose manifest was in.
 ``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
              checksummed) -- every ``persist_every`` iterations and on request.
 ``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
@@ -113,7 +114,7 @@ class ShadowConfig:
     #: Seconds the ingest thread sleeps after draining the socket while an iteration is partly
     #: received, so that the rest of its datagrams (which a switch emits one by one while the ring
     #: runs) are taken in one batch instead of one wake-up each; 0: wake up per datagram.
-    ingest_nap: float = 0.001
+    ingest_nap: float = 0.002
 
 
 class ShadowNode:
@@ -239,9 +240,11 @@ class ShadowNode:
     def _ingest_loop(self) -> None:
         """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv); when it
         is empty, block in ``select`` on the socket and the stop pipe -- no timeout, so an idle shadow
-        costs no CPU.  The apply thread is woken only when an iteration became complete, when the loss
-        state changed, or when a new iteration is evidence that the head is overdue while it waits
-        without a deadline (the watchdog's timer is armed only then)."""
+        costs no CPU; while an iteration is partly received, nap ``ingest_nap`` between drains.  A
+        datagram that completes the head iteration whose manifest is in gets the step replayed right
+        here.  The apply thread is woken only when the loss state changed, or when a new iteration is
+        evidence that the head is overdue while it waits without a deadline (the watchdog's timer is
+        armed only then)."""
         sock, buf = self.udp, bytearray(65536)
         mv = memoryview(buf)
         lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
@@ -296,9 +299,14 @@ class ShadowNode:
                     else:
                         done = r.ingest(buf, mv, n)
                         wake |= done
-                if r is not None and ((wake and self._ready()) or r.needs_resync != lost or
-                                      (self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
+                work = self._next_work() if wake else None  # the head just completed, its manifest in
+                if r is not None and work is None and (r.needs_resync != lost or (
+                        self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
                     cv.notify()
+            if work is not None:
+                # replay it here (the datagrams meanwhile wait in the socket buffer): no hand-off
+                self._apply(work)
+                continue
             if idle:
                 if got and not done and nap > 0:
                     sleep(nap)  # more of this iteration is on its way: take it in one batch
