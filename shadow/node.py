@@ -339,10 +339,11 @@ class ShadowNode:
 
     def _apply(self, work) -> None:
         """Apply one taken iteration outside the lock (ingest and manifests go on meanwhile), then
-        publish it under the lock.  Runs in the apply thread, or in the connection thread that
-        delivered the iteration's manifest when the gradient was already complete (the common order:
-        the copies arrive during the backward pass, the manifest after the step) -- one thread hand-off
-        less per iteration."""
+        publish it under the lock.  Runs in the thread that made the iteration ready -- the connection
+        thread that delivered its manifest (the common order: the copies arrive during the backward
+        pass, the manifest after the step) or the ingest thread that completed its gradient -- or in
+        the apply thread (the next iteration was ready when this one finished): no hand-off in the
+        common case."""
         it, m, slot, replica, reasm = work
         snap, err = None, None
         try:
@@ -416,7 +417,7 @@ class ShadowNode:
             self._apply(work)
 
     def _apply_inline(self) -> None:
-        """Apply the head iteration in the calling (connection) thread if it is ready."""
+        """Apply the head iteration in the calling thread if it is ready."""
         with self._lock:
             work = self._next_work()
         if work is not None:
