@@ -275,8 +275,10 @@ def test_restart_bootstrap_discards_a_previous_runs_buffers(reference_run, clust
     assert c.wait_latest(2)
     old = c.run.steps[5].grads  # "iteration 3" of the crashed run: other gradients
     from shadow.packets import gradient_packets
+    before = c.nodes[0].counters.packets
     c.send(0, gradient_packets(7, 3, old)[:5])
-    assert c.nodes[0].wait_for(lambda n: n.status().pending == 1, 5)
+    # all five buffered (the ingest thread may nap between datagrams of a partial iteration)
+    assert c.nodes[0].wait_for(lambda n: n.counters.packets == before + 5 and n.status().pending == 1, 5)
     c.bootstrap(2)  # restart from the shadows' checkpoint 2
     assert c.nodes[0].status().pending == 0
     c.send(0, c.packets(3, 0))
