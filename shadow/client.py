@@ -191,8 +191,8 @@ class ShadowClient:
         Non-blocking reads go straight to the descriptor (``os.read``: the socket has a timeout, so its
         descriptor is non-blocking; ``socket.recv`` would wait up to the timeout), one read for every
         ack that arrived."""
-        if self._posted and self._sock is not None:
-            self._flush_tx()
+        if block and self._posted and self._sock is not None:
+            self._flush_tx()  # (never from a non-blocking read: the training thread must not wait)
         while self._posted and self._sock is not None:
             got = parse_frame(self._rx)
             if got is None:

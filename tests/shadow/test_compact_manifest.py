@@ -102,3 +102,46 @@ def test_nonblocking_take_does_not_wait():
     finally:
         cl.close()
         srv.close()
+
+
+def test_try_post_never_waits():
+    """The training thread's post: False (nothing sent) when the client is busy or not connected, and
+    against a peer that stopped reading it returns False once the socket is full instead of blocking."""
+    import threading
+    import time
+    from shadow.client import ShadowClient
+    frame = protocol.pack_manifest(Manifest(1, 1, [1e-3], None))
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    cl = ShadowClient(*srv.getsockname(), timeout=5)
+    try:
+        assert not cl.try_post(frame)  # not connected: the link thread connects
+        cl.post_manifest(frame)
+        peer, _ = srv.accept()
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        held = threading.Event()
+        release = threading.Event()
+
+        def hold():
+            with cl._lock:
+                held.set()
+                release.wait(5)
+        t = threading.Thread(target=hold)
+        t.start()
+        held.wait(5)
+        assert not cl.try_post(frame)  # busy with another call
+        release.set()
+        t.join()
+        sent, t0 = 1, time.monotonic()
+        while cl.try_post(frame):  # the peer never reads: the send buffer fills up
+            sent += 1
+            assert time.monotonic() - t0 < 20, "try_post kept going (or blocked)"
+        assert sent > 1 and cl.posted == sent
+        t0 = time.monotonic()
+        assert cl.take_acks(block=False) == []  # a non-blocking read never flushes a partial frame (no wait)
+        assert time.monotonic() - t0 < 3.0  # (the socket's timeout is 5 s)
+        peer.close()
+    finally:
+        cl.close()
+        srv.close()
