@@ -22,11 +22,12 @@ Typical trainer loop::
 """
 from __future__ import annotations
 
+import os
 import socket
 import threading
 
-from .protocol import (Bootstrap, Manifest, ManifestAck, ShadowError, ShadowStatus, ShardState,
-                       check_shard_state, pack_message, recv_message)
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowError, ShadowStatus, ShardState,
+                       check_shard_state, pack_message, parse_frame, recv_message)
 
 #: frames up to this size are joined and sent with one syscall (copying more would cost more)
 _JOIN_MAX = 64 << 10
@@ -50,6 +51,10 @@ class ShadowClient:
         self.host, self.port, self.timeout = host, int(mgmt_port), float(timeout)
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
+        self._posted = 0  # compact manifests sent whose acks were not read yet (post_manifest)
+        self._acks: list = []  # acks read but not yet taken (take_acks)
+        self._rx = bytearray()  # bytes of posted manifests' acks read but not parsed yet
+        self._tx = bytearray()  # the unsent tail of a frame try_post could only partly write
 
     @classmethod
     def from_address(cls, addr: str, timeout: float = 30.0) -> "ShadowClient":
@@ -82,6 +87,7 @@ class ShadowClient:
         encodes a frame shared by several shadows once.  On an error nothing stays reserved."""
         self._lock.acquire()
         try:
+            self._read_posted(block=True)  # replies come in order: the posted manifests' acks first
             sock = self._connect()
             if sum(map(len, frame)) <= _JOIN_MAX:
                 sock.sendall(b"".join(frame))  # small frame (a manifest): one send, one segment
@@ -110,7 +116,110 @@ class ShadowClient:
             raise ShadowError(str(rbody.get("kind", "Error")), str(rbody.get("message", "")))
         return rbody
 
+    # -- posted manifests: send now, read the acks whenever convenient ---------------------------------
+    def post_manifest(self, frame: bytes) -> None:
+        """Send one compact manifest (``protocol.pack_manifest``) without waiting for its ack: the acks
+        pile up in the socket and :meth:`take_acks` reads whatever arrived (one ``recv`` for several),
+        so a sender pays neither a round trip nor a wake-up per manifest.  Any other call reads the
+        outstanding acks first (replies come in order).  A broken connection raises here or at the
+        next call; the posted manifests are then lost (the shadow will ask for a resync)."""
+        with self._lock:
+            try:
+                sock = self._connect()
+                self._flush_tx()
+                sock.sendall(frame)
+                self._posted += 1
+            except BaseException:
+                self._drop()
+                raise
+
+    def try_post(self, frame: bytes) -> bool:
+        """:meth:`post_manifest` for a caller that must never wait (the training thread): True when the
+        frame went out (or its tail is kept to go out before anything else on this connection).
+        False -- nothing sent -- when the client is busy with another call, not connected, or the
+        socket's send buffer is full (a shadow that stopped reading): the caller hands the frame to a
+        thread that may wait."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            sock = self._sock
+            if sock is None or self._tx:
+                return False
+            try:
+                n = os.write(sock.fileno(), frame)  # the descriptor is non-blocking (socket timeout)
+            except (BlockingIOError, InterruptedError):
+                return False
+            except OSError:
+                self._drop()  # the next call reconnects (and reports)
+                return False
+            if n < len(frame):
+                self._tx += frame[n:]
+            self._posted += 1
+            return True
+        finally:
+            self._lock.release()
+
+    def take_acks(self, block: bool = False, wait: bool = True) -> list:
+        """The acks of posted manifests that arrived (``block``: all of them, each within the timeout).
+        ``wait=False``: return [] at once if another call holds the client."""
+        if not self._lock.acquire(blocking=wait):
+            return []
+        try:
+            try:
+                self._read_posted(block)
+            except BaseException:
+                self._drop()
+                raise
+            out, self._acks = self._acks, []
+            return out
+        finally:
+            self._lock.release()
+
+    def _flush_tx(self) -> None:
+        """Under the lock: send the tail of a frame :meth:`try_post` could only partly write."""
+        if self._tx:
+            self._sock.sendall(self._tx)
+            self._tx.clear()
+
+    @property
+    def posted(self) -> int:
+        """Posted manifests whose acks were not read yet."""
+        return self._posted
+
+    def _read_posted(self, block: bool) -> None:
+        """Under the lock: read acks of posted manifests (all when ``block``, else those already here).
+        Non-blocking reads go straight to the descriptor (``os.read``: the socket has a timeout, so its
+        descriptor is non-blocking; ``socket.recv`` would wait up to the timeout), one read for every
+        ack that arrived."""
+        if block and self._posted and self._sock is not None:
+            self._flush_tx()  # (never from a non-blocking read: the training thread must not wait)
+        while self._posted and self._sock is not None:
+            got = parse_frame(self._rx)
+            if got is None:
+                try:
+                    data = self._sock.recv(1 << 16) if block else os.read(self._sock.fileno(), 1 << 16)
+                except (BlockingIOError, InterruptedError):
+                    return
+                if not data:
+                    raise ConnectionError("the shadow closed the connection")
+                self._rx += data
+                continue
+            used, op, body = got
+            del self._rx[:used]
+            self._posted -= 1
+            if op != "ok" or not isinstance(body, ManifestAck):
+                kind = body.get("kind", "Error") if isinstance(body, dict) else "ProtocolError"
+                msg = body.get("message", "") if isinstance(body, dict) else f"unexpected reply {op!r}"
+                self._acks.append(ShadowError(str(kind), str(msg)))
+            else:
+                self._acks.append(body)
+        if self._rx and not self._posted:
+            raise ProtocolError(f"{len(self._rx)} bytes after the last ack (the reply stream is out of step)")
+
     def _drop(self):
+        self._posted = 0
+        self._rx.clear()
+        self._tx.clear()
         if self._sock is not None:
             try:
                 self._sock.close()

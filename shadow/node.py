@@ -1,17 +1,28 @@
 """The shadow node: ``ShadowNode(ShadowConfig)`` with ``start()`` / ``stop()``.
 
-Four threads share one lock (and a condition on it):
+Four threads share one lock (with one condition per kind of waiter, so a notification wakes only the
+thread it concerns):
 
 ``ingest``   UDP socket -> :class:`~shadow.ingest.Reassembler` (``recv_into`` one reusable buffer,
-             validate with ``checkmate.wire.unpack_fields``, copy the payload into its slot).
+             validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
+             and a stop pipe with no timeout; while an iteration is partly received it naps
+             ``ingest_nap`` (2 ms) between drains, so a switch that emits the copies one by one costs a
+             few wake-ups per iteration, not one per datagram.  When its datagram completes the head
+             iteration and the manifest is already in, it replays the step itself.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
-             (the former latest becomes *previous*).  It also runs the loss watchdog.
+             (the former latest becomes *previous*).  It also runs the loss watchdog, whose timer is
+             armed only while an iteration is overdue (evidence: its manifest, or a later iteration).
+             Mostly it only watches: the thread that completes the head iteration replays it (no
+             hand-off) -- the connection thread that received the manifest, right after sending the
+             ack, or the ingest thread whose datagram completed a gradient whose manifest was in.
 ``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
              checksummed) -- every ``persist_every`` iterations and on request.
-``mgmt``     TCP management API (``shadow.protocol`` frames): bootstrap, manifest, status, fetch,
-             persist; one short-lived thread per connection.
+``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
+             manifest, status, fetch, persist; one thread per connection.
+
+No thread polls: an idle shadow (nothing arriving) uses no CPU.
 
 Publication rule: iteration *i* becomes *latest* only after every element of the shard for *i*
 arrived, the manifest for *i* arrived, and the step was applied on top of *i-1*.  On a loss the
@@ -25,6 +36,7 @@ from __future__ import annotations
 import fcntl
 import ipaddress
 import logging
+import os
 import select
 import socket
 import threading
@@ -37,7 +49,7 @@ from checkmate import wire
 
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
-from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState,
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, pack_ack,
                        recv_message, send_message)
 from .replay import AdamWReplica
 from .store import ShardStore
@@ -99,18 +111,29 @@ class ShadowConfig:
     allowed_sources: tuple[str, ...] = ()
     #: Bind the data socket to this interface (SO_BINDTODEVICE), e.g. the shadow's switch-facing port.
     data_iface: str | None = None
+    #: Seconds the ingest thread sleeps after draining the socket while an iteration is partly
+    #: received, so that the rest of its datagrams (which a switch emits one by one while the ring
+    #: runs) are taken in one batch instead of one wake-up each; 0: wake up per datagram.
+    ingest_nap: float = 0.002
 
 
 class ShadowNode:
     def __init__(self, config: ShadowConfig, store: ShardStore | None = None):
         if config.ring < 3:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
+        if config.ingest_nap < 0 or config.ingest_nap > 0.1:
+            raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
         self.store = store or ShardStore(config.ckpt_dir, config.job_id, config.shard, keep=config.keep)
         self._lock = threading.RLock()  # re-entrant: wait_for predicates may call status()
-        self._cv = threading.Condition(self._lock)
+        # Three conditions on the one lock, so a notification wakes only the thread it concerns:
+        self._cv = threading.Condition(self._lock)  # the apply thread: work may be ready, or a deadline moved
+        self._pcv = threading.Condition(self._lock)  # the persist thread: a state to write
+        self._done = threading.Condition(self._lock)  # callers waiting for an outcome (applied, persisted)
+        self._apply_idle = False  # the apply thread waits without a deadline (no evidence of an overdue iteration)
+        self._wake_r, self._wake_w = -1, -1  # pipe that wakes the ingest thread's select at stop()
         self._stop = threading.Event()
         self.counters = Counters()
         self._reasm: Reassembler | None = None
@@ -149,8 +172,8 @@ class ShadowNode:
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._bind(self.tcp, self.cfg.mgmt, "mgmt")
-        self.tcp.listen(16)
-        self.tcp.settimeout(0.2)
+        self.tcp.listen(16)  # blocking accept: stop() shuts the socket down, which wakes it
+        self._wake_r, self._wake_w = os.pipe()
         for name, fn in (("ingest", self._ingest_loop), ("apply", self._apply_loop),
                          ("persist", self._persist_loop), ("mgmt", self._accept_loop)):
             t = threading.Thread(target=fn, name=f"shadow{self.cfg.shard}-{name}", daemon=True)
@@ -177,8 +200,19 @@ class ShadowNode:
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        with self._cv:
-            self._cv.notify_all()
+        with self._lock:
+            for cv in (self._cv, self._pcv, self._done):
+                cv.notify_all()
+        if self._wake_w >= 0:
+            try:
+                os.write(self._wake_w, b"x")
+            except OSError:
+                pass
+        if self.tcp is not None:
+            try:
+                self.tcp.shutdown(socket.SHUT_RDWR)  # wakes the blocking accept()
+            except OSError:
+                pass
         for c in list(self._conns):
             try:
                 c.shutdown(socket.SHUT_RDWR)
@@ -190,6 +224,11 @@ class ShadowNode:
         for s in (self.udp, self.tcp):
             if s is not None:
                 s.close()
+        if not any(t.is_alive() for t in self._threads):  # else a late thread may still select on it
+            for fd in (self._wake_r, self._wake_w):
+                if fd >= 0:
+                    os.close(fd)
+            self._wake_r = self._wake_w = -1
 
     def __enter__(self):
         return self.start()
@@ -199,12 +238,21 @@ class ShadowNode:
 
     # -- ingest ------------------------------------------------------------------------------
     def _ingest_loop(self) -> None:
-        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv)."""
+        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv); when it
+        is empty, block in ``select`` on the socket and the stop pipe -- no timeout, so an idle shadow
+        costs no CPU; while an iteration is partly received, nap ``ingest_nap`` between drains.  A
+        datagram that completes the head iteration whose manifest is in gets the step replayed right
+        here.  The apply thread is woken only when the loss state changed, or when a new iteration is
+        evidence that the head is overdue while it waits without a deadline (the watchdog's timer is
+        armed only then)."""
         sock, buf = self.udp, bytearray(65536)
         mv = memoryview(buf)
         lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
         allowed = SourceFilter(self.cfg.allowed_sources) if self.cfg.allowed_sources else None
         recvfrom_into = sock.recvfrom_into
+        monotonic = time.monotonic
+        waitset = [sock, self._wake_r]
+        sel = select.select
 
         def filtered_recv_into(b):  # the source address is needed: recvfrom_into, same buffer
             n, src = recvfrom_into(b)
@@ -216,12 +264,19 @@ class ShadowNode:
             return -1
 
         recv_into = sock.recv_into if allowed is None else filtered_recv_into
+        nap = self.cfg.ingest_nap
+        sleep = time.sleep
         while not stop.is_set():
             idle = False
+            got = 0
+            done = True  # the last datagram completed its iteration (or none came)
             with lock:
                 r = self._reasm
                 lost = r.needs_resync if r is not None else False
+                newest = r.newest_seen if r is not None else 0
                 wake = False
+                if r is not None:
+                    r.now = monotonic()  # one clock read per batch: the slots' "touched" time
                 for _ in range(64):
                     try:
                         n = recv_into(buf)
@@ -237,49 +292,109 @@ class ShadowNode:
                     if n < 0:  # refused by the source filter (already counted)
                         continue
                     c.packets += 1
+                    got += 1
                     if r is None:
                         c.rejected += 1
                         c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                    elif r.ingest(buf, mv, n):
-                        wake = True
-                if wake or (r is not None and r.needs_resync != lost):
-                    cv.notify_all()
+                    else:
+                        done = r.ingest(buf, mv, n)
+                        wake |= done
+                work = self._next_work() if wake else None  # the head just completed, its manifest in
+                if r is not None and work is None and (r.needs_resync != lost or (
+                        self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
+                    cv.notify()
+            if work is not None:
+                # replay it here (the datagrams meanwhile wait in the socket buffer): no hand-off
+                self._apply(work)
+                continue
             if idle:
-                select.select([sock], [], [], 0.1)
+                if got and not done and nap > 0:
+                    sleep(nap)  # more of this iteration is on its way: take it in one batch
+                    continue
+                try:
+                    sel(waitset, [], [], None)
+                except (OSError, ValueError):
+                    return  # the node is being stopped (descriptors closed)
 
     # -- apply + watchdog ----------------------------------------------------------------------
-    def _next_work(self):
+    def _ready(self) -> bool:
+        """Under the lock: can the head iteration be applied now (cheap; no side effects)?"""
         r = self._reasm
-        if r is None or r.needs_resync or self._replica is None:
-            return None
-        it = r.head
-        entry = self._manifests.get(it)
+        if r is None or r.needs_resync or self._replica is None or self._applying:
+            return False
+        entry = self._manifests.get(r.head)
         if entry is None:
-            return None
-        m = entry[0]
-        slot = r.slots.get(it)
-        if not m.skip and (slot is None or not slot.complete):
-            return None
-        return it, m, r.take(it)
+            return False
+        slot = r.slots.get(r.head)
+        return entry[0].skip or (slot is not None and slot.filled == slot.total)
 
-    def _watchdog(self) -> None:
+    def _next_work(self):
+        """Under the lock: take the head iteration for applying (marks ``_applying``), or None."""
+        if not self._ready():
+            return None
+        r = self._reasm
+        it = r.head
+        self._applying = True
+        return it, self._manifests[it][0], r.take(it), self._replica, r
+
+    def _apply(self, work) -> None:
+        """Apply one taken iteration outside the lock (ingest and manifests go on meanwhile), then
+        publish it under the lock.  Runs in the thread that made the iteration ready -- the connection
+        thread that delivered its manifest (the common order: the copies arrive during the backward
+        pass, the manifest after the step) or the ingest thread that completed its gradient -- or in
+        the apply thread (the next iteration was ready when this one finished): no hand-off in the
+        common case."""
+        it, m, slot, replica, reasm = work
+        snap, err = None, None
+        try:
+            replica.step(m, slot.buf if slot is not None else None)
+            snap = replica.snapshot()
+        except Exception as e:  # a broken step must never be published
+            err = e
+            log.exception("shadow %d: applying iteration %d failed", self.cfg.shard, it)
+        with self._lock:
+            reasm.release(slot)
+            if err is None:
+                self._schedule_persist(snap, resync=False)
+                self._publish(snap)
+                for k in [k for k in self._manifests if k <= it]:
+                    del self._manifests[k]
+            else:
+                self._replica = None
+                reasm.declare_loss(f"applying iteration {it} failed: {err}")
+            self._head_since = time.monotonic()
+            self._applying = False
+            if self._ready():
+                self._cv.notify()  # the next iteration is complete too: the apply thread takes it
+            self._done.notify_all()
+
+    def _watchdog(self) -> float | None:
+        """Declare the head lost when it is overdue; returns when to look again (monotonic time), or
+        None when nothing is overdue -- the apply thread then waits without a timer until an event
+        (a manifest, a new iteration's first datagram, a completed iteration) gives evidence."""
         r = self._reasm
         if r is None or r.needs_resync or self._applying:
-            return
+            return None
         it = r.head
         entry = self._manifests.get(it)
         slot = r.slots.get(it)
         if slot is not None and slot.complete:
-            return  # only the manifest is missing: it travels over TCP and is late, not lost
+            return None  # only the manifest is missing: it travels over TCP and is late, not lost
         evidence = entry is not None or r.newest_seen > it or any(k > it for k in self._manifests)
         if not evidence:
-            return  # nothing of iteration `it` is overdue: the trainer may simply be idle
+            return None  # nothing of iteration `it` is overdue: the trainer may simply be idle
         last = max(self._head_since, slot.touched if slot else 0.0, entry[1] if entry else 0.0)
-        if time.monotonic() - last > self.cfg.loss_timeout and not self._udp_backlog():
-            have = slot.filled if slot else 0
-            r.declare_loss(f"iteration {it}: {have}/{r.layout.total_elems} elements, manifest "
-                           f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
-            self._cv.notify_all()
+        due = last + self.cfg.loss_timeout
+        now = time.monotonic()
+        if now < due:
+            return due
+        if self._udp_backlog():
+            return now + 0.05  # the ingest thread is behind (a starved CPU): look again shortly
+        have = slot.filled if slot else 0
+        r.declare_loss(f"iteration {it}: {have}/{r.layout.total_elems} elements, manifest "
+                       f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
+        self._done.notify_all()
+        return None
 
     def _udp_backlog(self) -> bool:
         """True while datagrams wait in the socket: the ingest thread is behind (a starved CPU),
@@ -294,32 +409,19 @@ class ShadowNode:
             with self._cv:
                 work = self._next_work()
                 if work is None:
-                    self._watchdog()
-                    self._cv.wait(0.05)
+                    due = self._watchdog()
+                    self._apply_idle = due is None
+                    self._cv.wait(None if due is None else max(0.0, due - time.monotonic()))
+                    self._apply_idle = False
                     continue
-                self._applying = True
-                replica, reasm = self._replica, self._reasm
-            it, m, slot = work
-            snap, err = None, None
-            try:
-                replica.step(m, slot.buf if slot is not None else None)
-                snap = replica.snapshot()
-            except Exception as e:  # a broken step must never be published
-                err = e
-                log.exception("shadow %d: applying iteration %d failed", self.cfg.shard, it)
-            with self._cv:
-                reasm.release(slot)
-                if err is None:
-                    self._schedule_persist(snap, resync=False)
-                    self._publish(snap)
-                    for k in [k for k in self._manifests if k <= it]:
-                        del self._manifests[k]
-                else:
-                    self._replica = None
-                    reasm.declare_loss(f"applying iteration {it} failed: {err}")
-                self._head_since = time.monotonic()
-                self._applying = False
-                self._cv.notify_all()
+            self._apply(work)
+
+    def _apply_inline(self) -> None:
+        """Apply the head iteration in the calling thread if it is ready."""
+        with self._lock:
+            work = self._next_work()
+        if work is not None:
+            self._apply(work)
 
     def _publish(self, snap: ShardState) -> None:
         # Anything at or after snap's iteration is superseded: an equal iteration is the same state
@@ -345,12 +447,13 @@ class ShadowNode:
             prev = 0
         if prev is not None and snap.iteration // k > prev // k:
             self._persist_want = snap
+            self._pcv.notify()
 
     def _persist_loop(self) -> None:
         while not self._stop.is_set():
-            with self._cv:
+            with self._pcv:
                 if self._persist_want is None:
-                    self._cv.wait(0.2)
+                    self._pcv.wait()  # notified when a state is scheduled, and at stop()
                     continue
                 snap, self._persist_want = self._persist_want, None
             try:
@@ -358,23 +461,23 @@ class ShadowNode:
             except Exception as e:
                 path, err = None, f"persisting iteration {snap.iteration} failed: {e}"
                 log.error("shadow %d: %s", self.cfg.shard, err)
-            with self._cv:
+            with self._lock:
                 if path is not None and (self.persisted_iteration is None or snap.iteration >= self.persisted_iteration):
                     self.persisted_iteration, self.persisted_path = snap.iteration, path
                 self._persist_error = err
-                self._cv.notify_all()
+                self._done.notify_all()
 
     def persist_now(self, timeout: float | None = None) -> str:
         timeout = self.cfg.request_timeout if timeout is None else timeout
-        with self._cv:
+        with self._lock:
             snap = self.latest
             if snap is None:
                 raise RuntimeError("nothing published yet (no bootstrap)")
             if self.persisted_iteration == snap.iteration:
                 return self.persisted_path
             self._persist_want, self._persist_error = snap, ""
-            self._cv.notify_all()
-            ok = self._cv.wait_for(lambda: self._persist_error or self._stop.is_set() or (
+            self._pcv.notify()
+            ok = self._done.wait_for(lambda: self._persist_error or self._stop.is_set() or (
                 self.persisted_iteration is not None and self.persisted_iteration >= snap.iteration), timeout)
             if self._persist_error:
                 raise RuntimeError(self._persist_error)
@@ -395,8 +498,8 @@ class ShadowNode:
         layout = ShardLayout.build(b.params, b.shard_map.owner, b.shard)
         replica = AdamWReplica(b, layout, self.cfg.payload_order)
         snap = replica.snapshot()
-        with self._cv:
-            if not self._cv.wait_for(lambda: not self._applying, self.cfg.request_timeout):
+        with self._lock:
+            if not self._done.wait_for(lambda: not self._applying, self.cfg.request_timeout):
                 raise TimeoutError("bootstrap: the optimizer step in progress did not finish")
             head = b.iteration + 1
             r = self._reasm
@@ -415,17 +518,25 @@ class ShadowNode:
             self._schedule_persist(snap, resync=b.resync)
             self._publish(snap)
             self._head_since = time.monotonic()
-            self._cv.notify_all()
+            self._cv.notify()
+            self._done.notify_all()
             return self._status()
 
     def manifest(self, m: Manifest) -> ManifestAck:
+        """Record the manifest of ``m.iteration``, apply the head iteration if that made it ready,
+        and return the ack.  (Over TCP the ack is sent before the step runs: see :meth:`_serve`.)"""
+        ack = self._take_manifest(m)
+        self._apply_inline()
+        return ack
+
+    def _take_manifest(self, m: Manifest) -> ManifestAck:
         if m.job_id != self.cfg.job_id:
             raise ProtocolError(f"Manifest: field 'job_id': {m.job_id} is not this shadow's job {self.cfg.job_id}")
         if not isinstance(m.lrs, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in m.lrs):
             raise ProtocolError(f"Manifest {m.iteration}: field 'lrs' must be a list of floats, got {m.lrs!r}")
         if m.clip_coef is not None and not isinstance(m.clip_coef, (int, float)):
             raise ProtocolError(f"Manifest {m.iteration}: field 'clip_coef' must be a float or None")
-        with self._cv:
+        with self._lock:
             r, rep = self._reasm, self._replica
             if rep is not None and len(m.lrs) != len(rep.spec.param_groups):
                 raise ProtocolError(f"Manifest {m.iteration}: field 'lrs' has {len(m.lrs)} entries, "
@@ -437,7 +548,9 @@ class ShadowNode:
                 self._manifests[m.iteration] = (m, time.monotonic())
                 while len(self._manifests) > 64:
                     del self._manifests[min(self._manifests)]
-                self._cv.notify_all()
+                if self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
+                    self._cv.notify()
+                # (ready: the caller applies it right after the ack, see _apply_inline)
             resync = r is None or r.needs_resync or rep is None
             if resync and not reason:
                 reason = self.counters.last_error
@@ -495,12 +608,12 @@ class ShadowNode:
     def wait_for(self, pred, timeout: float) -> bool:
         """Wait (bounded) until ``pred(node)`` holds under the lock; for tests and tools."""
         deadline = time.monotonic() + timeout
-        with self._cv:
+        with self._lock:
             while not pred(self):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
-                self._cv.wait(min(left, 0.02))  # also polls: counters change without a notify
+                self._done.wait(min(left, 0.02))  # also polls: counters change without a notify
             return True
 
     # -- management server ---------------------------------------------------------------------
@@ -508,9 +621,7 @@ class ShadowNode:
         while not self._stop.is_set():
             try:
                 conn, _ = self.tcp.accept()
-            except (socket.timeout, BlockingIOError):
-                continue
-            except OSError:
+            except OSError:  # stop() shut the listening socket down
                 return
             conn.settimeout(self.cfg.request_timeout)
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -521,14 +632,17 @@ class ShadowNode:
     def _serve(self, conn: socket.socket) -> None:
         handlers = {
             "bootstrap": lambda b: self.bootstrap(self._expect(b, Bootstrap)),
-            "manifest": lambda b: self.manifest(self._expect(b, Manifest)),
+            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest)),
+            "cmanifest": lambda b: self._take_manifest(b),  # compact form: decoded as a Manifest already
             "status": lambda b: self.status(),
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
         }
         try:
             while not self._stop.is_set():
-                ready, _, _ = select.select([conn], [], [], 0.2)
+                # wait for the next request without a timer (stop() shuts the connection down, which
+                # wakes this); the request itself is then read under the socket's timeout
+                ready, _, _ = select.select([conn], [], [], None)
                 if not ready:
                     continue
                 try:
@@ -543,7 +657,14 @@ class ShadowNode:
                     reply = ("ok", fn(body))
                 except Exception as e:
                     reply = ("error", {"kind": type(e).__name__, "message": str(e)})
-                send_message(conn, *reply)
+                if op == "cmanifest" and reply[0] == "ok":
+                    conn.sendall(pack_ack(reply[1]))
+                else:
+                    send_message(conn, *reply)
+                if op in ("manifest", "cmanifest"):
+                    # the ack is out: now replay the step here if the gradient was already complete
+                    # (no hand-off to the apply thread; the next request waits in the socket meanwhile)
+                    self._apply_inline()
         except (ConnectionError, OSError):
             pass
         finally:

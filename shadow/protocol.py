@@ -24,6 +24,21 @@ Requests (``op``): ``bootstrap`` (body :class:`Bootstrap`), ``manifest`` (:class
 ``status``, ``fetch`` (``{"iteration": int|None}``), ``persist``.  Replies: ``ok`` (body is the
 result value) or ``error`` (``{"kind": ..., "message": ...}``, raised as :class:`ShadowError`
 by the client).
+
+**Compact manifests.**  The per-iteration manifest (and its ack) also has a fixed binary form, so
+neither side pays for JSON every iteration.  Same 16-byte frame head, other magics::
+
+    b"CMSM"  u32 body length  u64 iteration       request: a Manifest without buffers
+             body: u32 job_id, u8 flags (1 skip, 2 clip), f64 clip_coef, u16 n_lrs, u32 n_no_grad,
+                   f64 lrs[n_lrs], u32 no_grad[n_no_grad]
+    b"CMSA"  u32 body length  u64 iteration       reply: a ManifestAck
+             body: u32 job_id, u32 shard, u8 flags (1 needs_resync), i64 latest_iteration (-1: none),
+                   u64 losses, u64 misrouted, u16 reason bytes, u16 n_params, reason (UTF-8), u32 params[]
+
+:func:`recv_message` reads either form: a compact request comes back as op ``cmanifest`` (answered
+with a compact ack, :func:`pack_ack`), a compact ack as ``("ok", ManifestAck)``.  Floats are
+IEEE 754 doubles (a Python float is one: bit for bit).  A manifest that carries buffers (the buffer
+shard of a model with buffers) travels as JSON.
 """
 from __future__ import annotations
 
@@ -444,6 +459,9 @@ def _recv_exact(sock: socket.socket, n: int) -> bytearray:
 
 def send_message(sock: socket.socket, op: str, body: Any = None) -> None:
     parts = pack_message(op, body)
+    if sum(map(len, parts)) <= 64 << 10:
+        sock.sendall(b"".join(parts))  # a small frame (an ack, a status): one send
+        return
     for p in parts:
         sock.sendall(p)
 
@@ -452,6 +470,10 @@ def recv_message(sock: socket.socket) -> tuple[str, Any]:
     """Read one frame; raises :class:`ProtocolError` (bad frame) or ``ConnectionError`` (EOF)."""
     fh = _recv_exact(sock, FRAME.size)
     magic, hlen, blen = FRAME.unpack(fh)
+    if magic in (MAN_MAGIC, ACK_MAGIC):  # compact manifest / ack: hlen is the body length, blen the iteration
+        if hlen > _MAX_COMPACT:
+            raise ProtocolError(f"compact frame field 'body_len': {hlen} exceeds {_MAX_COMPACT}")
+        return unpack_compact(bytes(magic), blen, _recv_exact(sock, hlen) if hlen else b"")
     if magic != MAGIC:
         raise ProtocolError(f"frame field 'magic': {bytes(magic)!r} is not {MAGIC!r}")
     if hlen > MAX_HEADER:
@@ -461,6 +483,101 @@ def recv_message(sock: socket.socket) -> tuple[str, Any]:
     header = _recv_exact(sock, hlen)
     blob = _recv_exact(sock, blen) if blen else b""
     return unpack_message(fh, header, blob)
+
+
+# ---------------------------------------------------------------------------------------------
+# Compact manifest / ack frames (fixed binary layout, see the module docstring)
+# ---------------------------------------------------------------------------------------------
+MAN_MAGIC, ACK_MAGIC = b"CMSM", b"CMSA"
+_MAN_BODY = struct.Struct("!IBdHI")
+_ACK_BODY = struct.Struct("!IIBqQQHH")
+_MAX_COMPACT = 1 << 20
+_MAN_STRUCTS: dict[tuple[int, int], struct.Struct] = {}
+
+
+def pack_manifest(m: Manifest) -> bytes:
+    """The compact frame of ``m`` (one ``struct.pack`` with a format cached per (groups, no_grad)
+    count: O(1) per iteration).  ``m.buffers`` must be None (buffers travel as JSON)."""
+    if m.buffers is not None:
+        raise ProtocolError(f"Manifest {m.iteration}: a manifest with buffers has no compact form")
+    n, k = len(m.lrs), len(m.no_grad)
+    st = _MAN_STRUCTS.get((n, k))
+    if st is None:
+        st = _MAN_STRUCTS[(n, k)] = struct.Struct(f"!4sIQIBdHI{n}d{k}I")
+    flags = (1 if m.skip else 0) | (2 if m.clip_coef is not None else 0)
+    try:
+        return st.pack(MAN_MAGIC, st.size - FRAME.size, m.iteration, m.job_id, flags,
+                       0.0 if m.clip_coef is None else m.clip_coef, n, k, *m.lrs, *m.no_grad)
+    except struct.error as e:
+        raise ProtocolError(f"Manifest {m.iteration}: a field is out of range for the compact form: {e}") from None
+
+
+def _unpack_manifest(iteration: int, body) -> Manifest:
+    if len(body) < _MAN_BODY.size:
+        raise ProtocolError(f"compact manifest: body of {len(body)} bytes is shorter than {_MAN_BODY.size}")
+    job, flags, clip, n, k = _MAN_BODY.unpack_from(body)
+    if len(body) != _MAN_BODY.size + 8 * n + 4 * k:
+        raise ProtocolError(f"compact manifest: field 'n_lrs'/'n_no_grad' ({n}, {k}) do not match the "
+                            f"body length {len(body)}")
+    lrs = list(struct.unpack_from(f"!{n}d", body, _MAN_BODY.size))
+    no_grad = list(struct.unpack_from(f"!{k}I", body, _MAN_BODY.size + 8 * n))
+    return Manifest(job, iteration, lrs, clip if flags & 2 else None, bool(flags & 1), None, no_grad)
+
+
+def pack_ack(a: ManifestAck) -> bytes:
+    """The compact reply to a compact manifest."""
+    reason = (a.reason or "").encode()[:4096]
+    params = [int(p) for p in (a.misrouted_params or [])][:1024]
+    body = _ACK_BODY.pack(a.job_id, a.shard, 1 if a.needs_resync else 0,
+                          -1 if a.latest_iteration is None else a.latest_iteration, a.losses, a.misrouted,
+                          len(reason), len(params)) + reason + struct.pack(f"!{len(params)}I", *params)
+    return FRAME.pack(ACK_MAGIC, len(body), a.iteration) + body
+
+
+def _unpack_ack(iteration: int, body) -> ManifestAck:
+    if len(body) < _ACK_BODY.size:
+        raise ProtocolError(f"compact ack: body of {len(body)} bytes is shorter than {_ACK_BODY.size}")
+    job, shard, flags, latest, losses, mis, rlen, k = _ACK_BODY.unpack_from(body)
+    if len(body) != _ACK_BODY.size + rlen + 4 * k:
+        raise ProtocolError(f"compact ack: field 'reason_len'/'n_params' ({rlen}, {k}) do not match the "
+                            f"body length {len(body)}")
+    reason = bytes(body[_ACK_BODY.size:_ACK_BODY.size + rlen]).decode(errors="replace")
+    params = list(struct.unpack_from(f"!{k}I", body, _ACK_BODY.size + rlen))
+    return ManifestAck(job, shard, iteration, bool(flags & 1), None if latest < 0 else latest, reason,
+                       losses=losses, misrouted=mis, misrouted_params=params)
+
+
+def unpack_compact(magic: bytes, iteration: int, body) -> tuple[str, Any]:
+    """Decode a compact frame's body: ``("cmanifest", Manifest)`` or ``("ok", ManifestAck)``."""
+    if magic == MAN_MAGIC:
+        return "cmanifest", _unpack_manifest(iteration, body)
+    return "ok", _unpack_ack(iteration, body)
+
+
+def parse_frame(buf) -> tuple[int, str, Any] | None:
+    """One whole frame (JSON or compact) from the front of ``buf``: ``(bytes used, op, body)``, or None
+    while it is incomplete.  For readers that take several frames with one ``recv``."""
+    if len(buf) < FRAME.size:
+        return None
+    magic, hlen, blen = FRAME.unpack_from(buf)
+    if magic in (MAN_MAGIC, ACK_MAGIC):
+        if hlen > _MAX_COMPACT:
+            raise ProtocolError(f"compact frame field 'body_len': {hlen} exceeds {_MAX_COMPACT}")
+        end = FRAME.size + hlen
+        if len(buf) < end:
+            return None
+        op, body = unpack_compact(bytes(magic), blen, memoryview(buf)[FRAME.size:end])
+        return end, op, body
+    if magic != MAGIC:
+        raise ProtocolError(f"frame field 'magic': {bytes(magic)!r} is not {MAGIC!r}")
+    if hlen > MAX_HEADER or blen > MAX_BLOB:
+        raise ProtocolError(f"frame field 'header_len'/'blob_len': {hlen}/{blen} too large")
+    end = FRAME.size + hlen + blen
+    if len(buf) < end:
+        return None
+    op, body = unpack_message(bytes(buf[:FRAME.size]), bytes(buf[FRAME.size:FRAME.size + hlen]),
+                              bytearray(buf[FRAME.size + hlen:end]) if blen else b"")
+    return end, op, body
 
 
 def clip_coefficient(max_norm: float, total_norm: torch.Tensor) -> float:

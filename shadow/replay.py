@@ -97,6 +97,10 @@ class OptimizerReplica:
                 raise ProtocolError(f"Bootstrap.opt_state: param {pid} is not owned by shard {boot.shard}")
             self.opt.state[self.params[pid]] = {k: v.detach().clone() for k, v in st.items()}
         self._ordered = [self.params[pid] for pid in layout.owned]
+        self._owned = [(pid, self.params[pid]) for pid in layout.owned]
+        self._views: dict[int, tuple] = {}  # id(slot buffer) -> (buffer, byte-swap arrays, gradient views)
+        self._param_list = list(layout.params)  # shared by every snapshot
+        self._spec_cache: tuple | None = None
         self.buffers = _named_tensors("Bootstrap.buffers", boot.buffers)
         self.frozen = _named_tensors("Bootstrap.frozen", boot.frozen)
 
@@ -115,19 +119,21 @@ class OptimizerReplica:
         no_grad = manifest.no_grad or []
         if not isinstance(no_grad, list) or not all(type(i) is int for i in no_grad):
             raise ProtocolError(f"Manifest {manifest.iteration}: field 'no_grad' must be a list of param ids")
-        no_grad = set(no_grad)
-        lay = self.layout
+        swaps, views = self._views_of(buf)
+        for a in swaps:
+            a.byteswap(inplace=True)  # big endian on the wire -> native, in place
         grads = []
-        for pid in lay.owned:
-            n, es, bb = lay.numel[pid], lay.elem_size[pid], lay.byte_base[pid]
-            if self._swap and es > 1 and n:
-                np.frombuffer(buf, dtype=_SWAP[es], count=n, offset=bb).byteswap(inplace=True)
-            p = self.params[pid]
-            g = torch.frombuffer(buf, dtype=p.dtype, count=n, offset=bb).view(p.shape) if n else torch.zeros_like(p)
-            if pid in no_grad:
-                continue  # the trainer's optimizer saw grad None: skip it here too
-            p.grad = g
-            grads.append(g)
+        if no_grad:
+            no_grad = set(no_grad)
+            for (pid, p), g in zip(self._owned, views):
+                if pid in no_grad:
+                    continue  # the trainer's optimizer saw grad None: skip it here too
+                p.grad = g
+                grads.append(g)
+        else:
+            for (_pid, p), g in zip(self._owned, views):
+                p.grad = g
+            grads = views
         if manifest.clip_coef is not None:
             coef = torch.tensor(float(manifest.clip_coef), dtype=torch.float32)
             if grads:
@@ -141,6 +147,35 @@ class OptimizerReplica:
                 p.grad = None
         self.iteration += 1
         self.buffers = buffers
+
+    def _views_of(self, buf) -> tuple[list, list]:
+        """The numpy arrays to byte-swap and the gradient tensors (zero-copy views, in ``layout.owned``
+        order) of one slot buffer.  Slots are reused for the life of the layout, so the views are made
+        once per buffer (``torch.frombuffer`` costs more than the step's own work on small params),
+        and a buffer whose params all have one element size is byte-swapped with one call (the
+        alignment padding between params is swapped too: nobody reads it)."""
+        v = self._views.get(id(buf))
+        if v is not None and v[0] is buf:
+            return v[1], v[2]
+        lay = self.layout
+        swaps = []
+        if self._swap:
+            sizes = {lay.elem_size[pid] for pid in lay.owned if lay.numel[pid]}
+            if len(sizes) == 1 and (es := sizes.pop()) > 1:
+                swaps.append(np.frombuffer(buf, dtype=_SWAP[es], count=len(buf) // es))
+            else:
+                swaps += [np.frombuffer(buf, dtype=_SWAP[lay.elem_size[pid]], count=lay.numel[pid],
+                                        offset=lay.byte_base[pid])
+                          for pid in lay.owned if lay.numel[pid] and lay.elem_size[pid] > 1]
+        views = []
+        for pid, p in self._owned:
+            n = lay.numel[pid]
+            views.append(torch.frombuffer(buf, dtype=p.dtype, count=n, offset=lay.byte_base[pid]).view(p.shape)
+                         if n else torch.zeros_like(p))
+        if len(self._views) >= 64:  # buffers of a replaced ring; keep the cache bounded
+            self._views.clear()
+        self._views[id(buf)] = (buf, swaps, views)
+        return swaps, views
 
     def _check_buffers(self, m: Manifest) -> dict[str, torch.Tensor]:
         """The buffers after iteration ``m.iteration``: the manifest's (buffer shard), checked against
@@ -165,22 +200,49 @@ class OptimizerReplica:
         return got
 
     def snapshot(self) -> ShardState:
+        """An immutable copy of the shard's state: every tensor cloned with one ``torch._foreach_clone``
+        call (a plain copy: the same bits), the rest shared with the previous snapshot when unchanged
+        (the param list, the optimizer description while the LRs stay the same)."""
         st = self.opt.state if self.opt is not None else {}
+        keys, tensors, other, opt_state = [], [], [], {}
+        for pid, p in self._owned:
+            tensors.append(p.detach())
+            keys.append((pid, None))
+            s = st.get(p) if st else None
+            if s is not None:
+                opt_state[pid] = {}  # (an optimizer's state entry may be empty)
+                for k, v in s.items():
+                    if isinstance(v, torch.Tensor):
+                        tensors.append(v)
+                        keys.append((pid, k))
+                    else:
+                        other.append((pid, k, v))
+        copies = torch._foreach_clone(tensors) if tensors else []
+        params = {}
+        for (pid, k), t in zip(keys, copies):
+            if k is None:
+                params[pid] = t
+            else:
+                opt_state[pid][k] = t
+        for pid, k, v in other:
+            opt_state[pid][k] = v
         return ShardState(
-            job_id=self.job_id, shard=self.shard, iteration=self.iteration,
-            tensors={pid: p.detach().clone() for pid, p in self.params.items()},
-            opt_state={pid: {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in st[p].items()}
-                       for pid, p in self.params.items() if p in st},
-            optimizer=self.spec_with_lrs(), params=list(self.layout.params), num_shards=self.num_shards,
+            job_id=self.job_id, shard=self.shard, iteration=self.iteration, tensors=params, opt_state=opt_state,
+            optimizer=self.spec_with_lrs(), params=self._param_list, num_shards=self.num_shards,
             buffers=dict(self.buffers), frozen=dict(self.frozen))  # replaced, never mutated: no clone needed
 
     def spec_with_lrs(self) -> OptimizerSpec:
-        """The optimizer description with each group's current LR (as of the last step)."""
+        """The optimizer description with each group's current LR (as of the last step); the same
+        object as long as the LRs do not change (published states are never mutated)."""
+        lrs = tuple(og["lr"] for og in self.opt.param_groups) if self.opt is not None else ()
+        if self._spec_cache is not None and self._spec_cache[0] == lrs:
+            return self._spec_cache[1]
         groups = [dict(g) for g in self.spec.param_groups]
-        if self.opt is not None:
-            for og, g in zip(self.opt.param_groups, self.group_of):
-                groups[g]["lr"] = og["lr"]
-        return OptimizerSpec(self.spec.kind, self.spec.foreach, self.spec.fused, groups)
+        for lr, g in zip(lrs, self.group_of):
+            groups[g]["lr"] = lr
+        spec = OptimizerSpec(self.spec.kind, self.spec.foreach, self.spec.fused, groups)
+        self._spec_cache = (lrs, spec)
+        return spec
 
 
 #: the name this class had while AdamW was the only optimizer replayed

@@ -8,15 +8,17 @@ scaling or masking -- is invisible to them, and the replayed step is silently wr
 :class:`GradGuard` closes that gap on rank 0 (the rank that talks to the shadows):
 
 * ``capture`` -- in the comm hook, when a bucket's all-reduce completes, a copy of the reduced
-  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with).
+  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with;
+  the bucket and its ``(param_id, numel)`` list are remembered, no per-parameter view is made).
   The copies go into buffers kept per bucket and reused (two per bucket, alternating by iteration
   parity, so a check never reads a buffer the next iteration writes): a fresh ``clone`` of a large
   bucket every iteration paid the kernel's page faults each time, twice the cost of the copy;
 * ``check`` -- in the optimizer's step pre-hook, every captured parameter's ``.grad`` is compared
   bit for bit (``int32`` views: NaN and signed zeros count) with its reduced copy:
 
-  - all equal (``memcmp`` of CPU tensors: bit equality, several times cheaper than an elementwise
-    ``torch.equal``): nothing changed (``GradVerdict.kind == "unchanged"``);
+  - all equal (``memcmp`` of each CPU gradient against its byte range of the bucket copy: bit
+    equality, several times cheaper than an elementwise ``torch.equal``, and no tensor is created):
+    nothing changed (``GradVerdict.kind == "unchanged"``);
   - else, if one float32 coefficient ``c`` reproduces every gradient exactly
     (``torch._foreach_mul(reduced, c)`` -- the multiplication the shadow performs), it is
     ``"scaled"`` and ``c`` goes into the manifest's ``clip_coef``.  Candidates: the coefficient
@@ -64,14 +66,16 @@ class GradGuard:
         self.names = names  # param_id -> name (for messages)
         self._lock = threading.Lock()
         self._iteration = -1
-        self._reduced: dict[int, torch.Tensor] = {}  # param_id -> reduced gradient (a copy)
+        #: the reduced buckets of ``_iteration``: (copy, [(param_id, numel), ...] in buffer order)
+        self._captured: list[tuple[torch.Tensor, list]] = []
         self._copies: dict[tuple, torch.Tensor] = {}  # (bucket's first param, parity) -> reused copy buffer
         self.checks = 0
         self.scaled = 0
         self.changed = 0
 
     def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor) -> None:
-        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order)."""
+        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order).  Only the
+        bucket is copied and remembered; per-parameter views are made only if a check needs them."""
         src = buffer.detach()
         key = (params[0][0] if params else -1, iteration & 1)
         with self._lock:
@@ -81,19 +85,24 @@ class GradGuard:
         copy.copy_(src)
         with self._lock:
             if iteration != self._iteration:
-                self._iteration, self._reduced = iteration, {}
-            at = 0
-            for pid, n in params:
-                self._reduced[pid] = copy[at:at + n]
-                at += n
+                self._iteration, self._captured = iteration, []
+            self._captured.append((copy, params))
 
     def check(self, iteration: int, params: list[torch.Tensor], hint: float | None = None) -> GradVerdict:
         """Compare the gradients about to be stepped on with the reduced ones of ``iteration``."""
         with self._lock:
             if iteration != self._iteration:
                 return GradVerdict("changed", detail=f"no reduced gradient of iteration {iteration} was captured")
-            reduced = dict(self._reduced)
+            captured = list(self._captured)
         self.checks += 1
+        if _memcmp is not None and _all_equal_cpu(captured, params):
+            return GradVerdict("unchanged")  # the common case: one memcmp per parameter, no tensor made
+        reduced = {}
+        for copy, meta in captured:
+            at = 0
+            for pid, n in meta:
+                reduced[pid] = copy[at:at + n]
+                at += n
         cur, ref, ids = [], [], []
         for pid, r in reduced.items():
             g = params[pid].grad
@@ -114,6 +123,26 @@ class GradGuard:
                 return GradVerdict("scaled", coef=c)
         self.changed += 1
         return GradVerdict("changed", detail=_first_difference(cur, ref, ids, self.names))
+
+
+def _all_equal_cpu(captured, params) -> bool:
+    """True when every captured parameter's ``.grad`` is a contiguous float32 CPU tensor bitwise equal to
+    its slice of the reduced copy (``memcmp`` against the copy's address plus the parameter's byte
+    offset); False at the first one that is not (or cannot be compared this way): the caller then
+    runs the full check, which also says what differs."""
+    f32 = torch.float32
+    for copy, meta in captured:
+        if copy.dtype != f32 or copy.device.type != "cpu":
+            return False
+        base, at = copy.data_ptr(), 0
+        for pid, n in meta:
+            g = params[pid].grad
+            if g is not None:
+                if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
+                        or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
+                    return False
+            at += n
+    return True
 
 
 def _bits_equal(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:

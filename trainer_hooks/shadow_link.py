@@ -4,7 +4,13 @@
 ``bootstrap_all`` runs synchronously at attach (the shadows must know the
 shard layout before the first FINAL chunk arrives).  Manifests are queued to
 one sender thread, so the training loop never waits on a TCP round trip; the
-queue is FIFO.
+queue is FIFO.  A manifest without buffers (the common case) does not even
+go through the queue: the training thread posts it as a compact binary frame
+to every shard and reads the acks that arrived meanwhile without waiting for
+them (:meth:`ShadowLink._post_now`): per iteration and shard one ``send`` and
+one non-blocking ``read``, no thread hand-off.  Whatever could wait (a
+connect, a full socket, a client busy with another call, a JSON manifest
+with buffers) goes to the sender thread.
 
 A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
 marked; at the next optimizer step the training thread waits for the queued
@@ -27,7 +33,7 @@ import torch
 
 from shadow.client import ShadowClient
 from shadow.protocol import (DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap,
-                             pack_message)
+                             pack_manifest, pack_message)
 from trainer_hooks.buffers import BUFFER_SHARD, capture_buffers, capture_frozen
 from trainer_hooks.iteration import IterationRecord
 from trainer_hooks.shard_map import ShardMapMismatch, mismatch_message
@@ -100,6 +106,9 @@ class ShadowLink:
         self.stats = LinkStats(acks=[None] * len(shadows), shadow_losses=[0] * len(shadows))
         #: on a resync, bootstrap every reachable shard at the same iteration (see serve_resyncs)
         self.group_resync = True
+        #: manifests as compact binary frames, posted without waiting for acks (see _send_manifests);
+        #: False: JSON requests, one round trip per iteration (a shadow that predates the compact form)
+        self.compact = True
         self._resync: set[int] = set()
         self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
@@ -159,9 +168,39 @@ class ShadowLink:
                 self._resync |= set(range(len(self.clients)))
             self.serve_resyncs(rec.iteration)
             return
-        self._q.put(("manifest", Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip,
-                                          rec.buffers, list(rec.no_grad))))
+        m = Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip, rec.buffers,
+                     list(rec.no_grad))
+        if self.compact and m.buffers is None:
+            self._post_now(m)
+        else:
+            self._q.put(("manifest", m))
         self.serve_resyncs(rec.iteration)
+
+    def _post_now(self, m: Manifest) -> None:
+        """Post the compact manifest from the training thread -- a few microseconds, never a wait: a
+        ``send`` per shard (``ShadowClient.try_post``) and a non-blocking read of the acks that
+        arrived.  A shard whose client is busy, unconnected or whose socket is full gets the frame
+        through the link thread instead (which may wait, connect, and reports failures)."""
+        frame = pack_manifest(m)
+        with self._lock:
+            skip = set(self._resync)
+        for k, c in enumerate(self.clients):
+            if k in skip:
+                continue  # it gets a fresh bootstrap anyway
+            if not c.try_post(frame):
+                self._q.put(("post", k, frame, m.iteration))
+        self.stats.manifests_sent += 1
+        for k, c in enumerate(self.clients):
+            try:
+                acks = c.take_acks(block=False, wait=False)
+            except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
+                self._fail(k, "reading manifest acks", e)
+                continue
+            for ack in acks:
+                if isinstance(ack, Exception):
+                    self._fail(k, "manifest", ack)
+                else:
+                    self._handle_ack(k, ack)
 
     def serve_resyncs(self, iteration: int) -> None:
         """Bootstrap every shard marked for resync from the current state (= ``iteration``).
@@ -261,19 +300,37 @@ class ShadowLink:
             if item is None:
                 return
             if item[0] == "flush":
+                self._collect_acks(block=True)
                 item[1].set()
             elif item[0] == "manifest":
                 self._send_manifests(item[1])
                 self.stats.manifests_sent += 1
+            elif item[0] == "post":  # a compact manifest the training thread could not send at once
+                _, k, frame, it = item
+                with self._lock:
+                    if k in self._resync:
+                        continue
+                try:
+                    self.clients[k].post_manifest(frame)
+                except Exception as e:  # noqa: BLE001
+                    self._fail(k, f"manifest {it}", e)
+                self._collect_acks(block=False)
 
     def _send_manifests(self, full: Manifest) -> None:
-        """One iteration's manifest to every shard, pipelined: each frame is encoded once (the lean
-        one, without buffers, is shared by every shard but the buffer shard), sent to all shards,
-        then the acks are read -- one round trip for all shards instead of one per shard."""
+        """One iteration's manifest to every shard.
+
+        Compact (default): the manifest without buffers is packed once into a fixed binary frame
+        (``shadow.protocol.pack_manifest``) and *posted* to every shard -- one ``send`` each, no wait
+        for the ack; the acks of earlier manifests that already arrived are read right after (one
+        non-blocking ``recv`` per shard), so the link thread neither waits a round trip nor wakes up
+        for an ack.  A shard asking for a resync is thus noticed one iteration later (its ack of
+        iteration ``i`` is read when ``i + 1`` is posted, or at :meth:`flush`).  A manifest that
+        carries buffers (the buffer shard of a model with buffers) goes as a JSON request, as does
+        every manifest with ``compact = False`` (a shadow of an older protocol): each frame encoded
+        once, sent to all shards, then the acks read -- one round trip for all shards."""
         lean = dataclasses.replace(full, buffers=None) if full.buffers is not None else full
-        frames = {id(full): pack_message("manifest", full)}
-        if lean is not full:
-            frames[id(lean)] = pack_message("manifest", lean)
+        compact = self.compact
+        frames = {}
         sent = []
         for k, c in enumerate(self.clients):
             m = full if k == BUFFER_SHARD else lean  # only the buffer shard carries buffers
@@ -281,21 +338,46 @@ class ShadowLink:
                 if k in self._resync:
                     continue  # it gets a fresh bootstrap anyway; don't wait on a sick shadow
             try:
-                c.begin("manifest", frames[id(m)])
+                if compact and m.buffers is None:
+                    if "compact" not in frames:
+                        frames["compact"] = pack_manifest(m)
+                    c.post_manifest(frames["compact"])
+                else:
+                    if id(m) not in frames:
+                        frames[id(m)] = pack_message("manifest", m)
+                    c.begin("manifest", frames[id(m)])
+                    sent.append(k)
             except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
                 self._fail(k, f"manifest {m.iteration}", e)
-                continue
-            sent.append(k)
         for k in sent:
             try:
                 ack = self.clients[k].finish("manifest")
             except Exception as e:  # noqa: BLE001
                 self._fail(k, f"manifest {full.iteration}", e)
                 continue
-            self.stats.acks[k] = ack
-            self._note_ack(k, ack)
-            if ack.needs_resync and full.iteration > self._boot_iter.get(k, -1):
-                log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
-                            self._where(k), k, full.iteration, ack.reason)
-                with self._lock:
-                    self._resync.add(k)
+            self._handle_ack(k, ack)
+        if compact:
+            self._collect_acks(block=False)
+
+    def _collect_acks(self, block: bool) -> None:
+        """Read the acks of posted manifests (``block``: every one outstanding) and act on them."""
+        for k, c in enumerate(self.clients):
+            try:
+                acks = c.take_acks(block)  # (also acks another call on the client read on its way)
+            except Exception as e:  # noqa: BLE001
+                self._fail(k, "reading manifest acks", e)
+                continue
+            for ack in acks:
+                if isinstance(ack, Exception):
+                    self._fail(k, "manifest", ack)
+                else:
+                    self._handle_ack(k, ack)
+
+    def _handle_ack(self, k: int, ack) -> None:
+        self.stats.acks[k] = ack
+        self._note_ack(k, ack)
+        if ack.needs_resync and ack.iteration > self._boot_iter.get(k, -1):
+            log.warning("checkmate: shadow %s (shard %d) asks for a resync at iteration %d (%s)",
+                        self._where(k), k, ack.iteration, ack.reason)
+            with self._lock:
+                self._resync.add(k)

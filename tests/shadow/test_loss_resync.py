@@ -73,6 +73,10 @@ def test_reordering_and_duplicates_are_harmless(reference_run, cluster):
             c.send(s, stream)
             extras[s] += len(extra)
             sent[s] += len(stream)
+        # the accounting below needs every datagram in before the manifest: a skipped iteration is
+        # applied at its manifest, and its late datagrams would all count as stale duplicates
+        for s in range(2):
+            assert c.nodes[s].wait_for(lambda n: n.counters.packets == sent[s], 20)
         c.manifest(it)
         assert c.wait_latest(it)
         c.check(it)
@@ -271,8 +275,10 @@ def test_restart_bootstrap_discards_a_previous_runs_buffers(reference_run, clust
     assert c.wait_latest(2)
     old = c.run.steps[5].grads  # "iteration 3" of the crashed run: other gradients
     from shadow.packets import gradient_packets
+    before = c.nodes[0].counters.packets
     c.send(0, gradient_packets(7, 3, old)[:5])
-    assert c.nodes[0].wait_for(lambda n: n.status().pending == 1, 5)
+    # all five buffered (the ingest thread may nap between datagrams of a partial iteration)
+    assert c.nodes[0].wait_for(lambda n: n.counters.packets == before + 5 and n.status().pending == 1, 5)
     c.bootstrap(2)  # restart from the shadows' checkpoint 2
     assert c.nodes[0].status().pending == 0
     c.send(0, c.packets(3, 0))
