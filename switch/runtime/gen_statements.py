@@ -37,6 +37,9 @@ class StatementGen:
             return
         if op == "stack_next":
             raise Unsupported("assignment to stack.next")
+        if op == "stack_idx" and lv["i"]["op"] != "const":
+            self.emit(ind, f"{self.x(lv['st'])}.put({self.x(lv['i'])}, {rhs})")
+            return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
     def block(self, ind: int, stmts) -> None:

@@ -105,8 +105,8 @@ def _hexdata(text: str, where: str, allow_wild: bool) -> tuple[str, bool]:
     ok = "0123456789abcdef*" if allow_wild else "0123456789abcdef"
     if any(c not in ok for c in s):
         raise StfError(f"{where}: not a frame in hex{' (with * wildcards)' if allow_wild else ''}: {text.strip()!r}")
-    if len(s) % 2:
-        raise StfError(f"{where}: odd number of hex digits in a frame")
+    if len(s) % 2:  # bmv2stf pads a frame with an odd number of nibbles
+        s += "*" if allow_wild else "0"
     return s, end
 
 
