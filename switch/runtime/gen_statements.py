@@ -42,6 +42,23 @@ class StatementGen:
             return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
+    def hoist_indexes(self, ind: int, lv):
+        """``lv`` with every run-time stack index evaluated now into a local."""
+        op = lv["op"]
+        if op == "field":
+            return {**lv, "base": self.hoist_indexes(ind, lv["base"])}
+        if op == "slice":
+            return {**lv, "a": self.hoist_indexes(ind, lv["a"])}
+        if op == "stack_idx":
+            st = self.hoist_indexes(ind, lv["st"])
+            i = lv["i"]
+            if i["op"] != "const":
+                tmp = self.fresh("i")
+                self.emit(ind, f"{tmp} = {self.x(i)}")
+                i = {"op": "var", "n": tmp, "t": i.get("t")}
+            return {**lv, "st": st, "i": i}
+        return lv
+
     def block(self, ind: int, stmts) -> None:
         start = len(self.lines)
         for s in stmts:
@@ -62,7 +79,12 @@ class StatementGen:
             else:
                 self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
         elif k == "assign":
-            self.assign(ind, s["l"], self.x(s["r"]), s["l"]["t"])
+            lv = s["l"]
+            if _has_call(s["r"]):
+                # P4 evaluates the left-hand side (its stack indexes) before the right-hand
+                # side's side effects; Python's `a[i].f = rhs` would do it after
+                lv = self.hoist_indexes(ind, lv)
+            self.assign(ind, lv, self.x(s["r"]), lv["t"])
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
                 for sib in s["siblings"]:
@@ -352,3 +374,14 @@ class StatementGen:
             self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
         else:
             raise Unsupported(f"statement {k}")
+
+
+def _has_call(e) -> bool:
+    """Whether an IR expression calls a function (that may have side effects)."""
+    if isinstance(e, dict):
+        if str(e.get("op", "")).startswith("call"):
+            return True
+        return any(_has_call(v) for v in e.values())
+    if isinstance(e, list):
+        return any(_has_call(v) for v in e)
+    return False
