@@ -288,6 +288,10 @@ class Translator:
             refs.append({"op": "var", "n": py, "t": ["bit", w]})
         spec = {"name": a["name"], "id": aid, "alias": alias, "params": params, "all_params": all_params,
                 "body": None, "annos": [], "control": "ingress"}
+        if any(x["id"] == aid for x in self.actions.values()):
+            # p4c writes one JSON action per table for an action with bound (directional)
+            # arguments, all under the one P4Info action: each table runs its own body
+            spec["impl"] = f"j{jid}_{aid}"
         self.actions[jid] = spec
         spec["body"] = self.prims.body(a.get("primitives", []), refs, f"action '{a['name']}'")
         return spec
@@ -345,7 +349,7 @@ class Translator:
         for jid in t.get("action_ids", []):
             a = self.action(jid)
             acts.append({"id": a["id"], "name": a["name"], "scope": scope_name.get(scopes.get(a["id"], 0)),
-                         "annos": [], "bound": []})
+                         "annos": [], "bound": [], **({"impl": a["impl"]} if "impl" in a else {})})
         de = t.get("default_entry")
         default = None
         if de is None:

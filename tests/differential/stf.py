@@ -11,7 +11,7 @@ no switch (it is what the unit test covers):
   P4Info the way p4c's ``bmv2stf.py`` does: a table or action may be given without its
   control prefix (unique suffix), a key by the name p4c gives it (``hdr.h.a``,
   ``h.$valid$`` for ``h.isValid()``) or by a unique suffix of it.  STF priorities follow
-  the P4Runtime order (a larger number wins); an entry of a ternary/range table written
+  the P4Runtime order (a larger number wins; STF's may be 0, so 1 is added); an entry of a ternary/range table written
   without one gets a priority that makes earlier entries win.
 * :class:`Expect` compares one expected frame with an output frame (``*`` is a don't-care
   nibble, ``$`` ends the frame exactly; without ``$`` extra trailing bytes are ignored).
@@ -185,6 +185,9 @@ def parse_stf(text: str, name: str = "<stf>") -> list[Cmd]:
 def _key_name(index: P4InfoIndex, table: str, name: str):
     """The P4Info match field an STF key name means (p4c's names, ``$valid$``, suffixes)."""
     cands = [name]
+    if re.search(r"\$\d+", name):  # bmv2stf writes a stack element as stack$N
+        name = re.sub(r"\$(\d+)", r"[\1]", name)
+        cands.append(name)
     if name.endswith(".$valid$") or name.endswith("$valid$"):
         base = name[:-len("$valid$")].rstrip(".")
         cands += [f"{base}.isValid()", f"{base}.$valid$"]
@@ -205,6 +208,13 @@ def _key_name(index: P4InfoIndex, table: str, name: str):
 def _value(text: str, kind: str, width: int):
     """An STF key value in Entry's form for the match kind."""
     t = text.strip()
+    if "*" in t and t.lower().startswith("0x"):  # hex with don't-care nibbles: a ternary match
+        digits = t[2:]
+        v = int(digits.replace("*", "0"), 16)
+        m = int("".join("0" if c == "*" else "f" for c in digits), 16)
+        if kind != "ternary":
+            raise StfError(f"a value with * nibbles {t!r} for a {kind} key")
+        return (v, m & ((1 << width) - 1))
     if "&&&" in t:
         v, m = t.split("&&&", 1)
         if kind == "ternary":
@@ -252,7 +262,8 @@ def to_entry(index: P4InfoIndex, c: Cmd, auto_priority: int = 0) -> Entry:
             return Entry(t, {}, action, params, 0, is_default=True)
         prio = 0
         if index.table_needs_priority(t):
-            prio = c.priority if c.priority is not None else auto_priority
+            # STF priorities may be 0 (P4Runtime's start at 1); the order is kept
+            prio = c.priority + 1 if c.priority is not None else auto_priority
         return Entry(t, match, action, params, prio)
     except (P4InfoError, ValueError) as e:
         raise StfError(f"{where}: {c.text}: {e}") from None
