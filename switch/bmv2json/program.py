@@ -337,9 +337,16 @@ class Translator:
             if key.get("mask") is not None:
                 msk = hexint(key["mask"])
                 lo = (msk & -msk).bit_length() - 1
-                w = msk.bit_length() - lo
-                e = {"op": "bin", "o": "&", "a": {"op": "bin", "o": ">>", "a": e, "b": const(lo), "t": ["int_lit"]},
-                     "b": const((1 << w) - 1), "t": ["int_lit"]}
+                span = msk.bit_length() - lo
+                if f is not None and f.bitwidth == w:
+                    # `field & MASK` as a key (the mask need not be contiguous): the key keeps
+                    # the field's width and BMv2 compares the masked field
+                    e = {"op": "bin", "o": "&", "a": e, "b": const(msk), "t": ["int_lit"]}
+                else:  # a slice field[hi:lo]: the key is the slice's bits
+                    w = span
+                    e = {"op": "bin", "o": "&", "a": {"op": "bin", "o": ">>", "a": e, "b": const(lo),
+                                                      "t": ["int_lit"]},
+                         "b": const((1 << w) - 1), "t": ["int_lit"]}
             e = cast(e, ["bit", w]) if e["t"][0] != "bit" or e["t"][1] != w else e
             keys.append({"id": f.id if f is not None else k + 1, "name": kname, "match": kind,
                          "width": f.bitwidth if f is not None else w, "expr": e, "annos": []})
