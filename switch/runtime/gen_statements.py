@@ -43,7 +43,7 @@ class StatementGen:
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
     def hoist_indexes(self, ind: int, lv):
-        """``lv`` with every run-time stack index evaluated now into a local."""
+        """``lv`` with every stack index that calls a function evaluated now into a local."""
         op = lv["op"]
         if op == "field":
             return {**lv, "base": self.hoist_indexes(ind, lv["base"])}
@@ -52,7 +52,7 @@ class StatementGen:
         if op == "stack_idx":
             st = self.hoist_indexes(ind, lv["st"])
             i = lv["i"]
-            if i["op"] != "const":
+            if _has_call(i):
                 tmp = self.fresh("i")
                 self.emit(ind, f"{tmp} = {self.x(i)}")
                 i = {"op": "var", "n": tmp, "t": i.get("t")}
@@ -81,8 +81,10 @@ class StatementGen:
         elif k == "assign":
             lv = s["l"]
             if _has_call(s["r"]):
-                # P4 evaluates the left-hand side (its stack indexes) before the right-hand
-                # side's side effects; Python's `a[i].f = rhs` would do it after
+                # p4c/BMv2: a function call in a left-hand-side stack index runs before the
+                # right-hand side (p4c hoists it into a temporary); plain reads in the index
+                # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
+                # the index's call after the right-hand side.
                 lv = self.hoist_indexes(ind, lv)
             self.assign(ind, lv, self.x(s["r"]), lv["t"])
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
