@@ -247,7 +247,13 @@ class StatementGen:
             for sib in s.get("siblings", ()):
                 self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_var":
-            self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
+            if s["h"]["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
+                st = self.fresh("st")
+                self.emit(ind, f"{st} = {self.x(s['h']['st'])}")
+                self.emit(ind, f"off = {st}.nxt().extract_var(data, off, n, {self.x(s['bits'])})")
+                self.emit(ind, f"{st}.n += 1")
+            else:
+                self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
         elif k == "extract_next":
             st = self.fresh("st")
             self.emit(ind, f"{st} = {self.x(s['st'])}")
