@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
 class StatementRules:
@@ -318,7 +318,22 @@ class StatementRules:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],
                                                         call.args[0].loc)}
+        if m == "lookahead" and not call.args and call.targs:
+            # a lookahead whose value is dropped still fails with PacketTooShort when the
+            # packet is shorter than the type (p4c keeps it; BMv2 checks the length)
+            bits = self.lookahead_bits(self.resolve_type(call.targs[0]), call.loc)
+            return {"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}
         raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
+
+    def lookahead_bits(self, t, loc) -> int:
+        """Size in bits of a fixed-size type (bits, header, struct of those)."""
+        if is_bits(t) or t[0] in ("bool", "serenum"):
+            return width(t)
+        if t[0] == "header":
+            return sum(f[1] for f in self.headers[t[1]]["fields"])
+        if t[0] == "struct" and not self.structs[t[1]].get("union"):
+            return sum(self.lookahead_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        raise E(loc, f"lookahead of type {tstr(t)}")
 
     def emit_stmts(self, ir, t, loc) -> list:
         if t[0] == "header":

@@ -97,3 +97,13 @@ CASES.append(case("parse_value_set_empty", CAT, program(REPORT, parser=VS_PARSER
 CASES.append(case("parse_error_too_short_hdr", CAT, program(REPORT + "        hdr.h.setValid(); hdr.h.a = 0x77;\n",
                                                             parser=PARSERS["short_packet"]),
                   frames=[(1, eth(0x1234) + b"\x01"), (1, eth(0x1234) + hdr(1, 2, 3, 4) + b"\x09" * 5)]))
+
+# found with p4c's STF tests: a lookahead whose value is dropped (a statement) still ends
+# the parse with PacketTooShort on a short packet (checkmate-p4c refused the statement)
+CASES.append(case("parse_lookahead_statement", CAT, program(REPORT, top="struct look_t { bit<32> x; bit<48> y; }\n",
+                                                            parser="""
+    state start { pkt.extract(hdr.eth); pkt.lookahead<look_t>(); pkt.lookahead<bit<8>>(); transition select(hdr.eth.etype) {
+        0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }"""),
+                  frames=[(1, eth(0x1234) + b"\x01\x02"), (2, H(1, 2, 3, 4)), (3, eth(0x0800) + b"\x09" * 9),
+                          (1, eth(0x0800) + b"\x09" * 10)]))
