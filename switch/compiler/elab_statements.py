@@ -157,6 +157,15 @@ class StatementRules:
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
+                if ent and ent[0] == "control" and self.ctx.get("kind") == "control" \
+                        and not self.ctx.get("in_action"):
+                    # direct application of a control type (P4-16 "Direct type invocation"):
+                    # an instance of its own, named after the type as p4c names it
+                    consts = self.ctor_constants(ent[1], [], scope, call.loc)
+                    tmp = f"{base.name}$direct{len(getattr(self, 'subcontrols', []) or [])}"
+                    self.sub_block("control", ent[1], tmp, f"{self.ctx['block']}.{base.name}", consts,
+                                   scope, call.loc)
+                    return [self.apply_subcontrol(scope.lookup(tmp)[1], call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
