@@ -240,7 +240,7 @@ class StatementRules:
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
-            if p["t"][0] in ("struct", "header", "stack"):
+            if p["t"][0] in ("struct", "header", "stack") or p["py"] in blk.get("scalar_outs", ()):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
@@ -248,7 +248,12 @@ class StatementRules:
                 args.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        return {"s": "apply_parser", "fn": blk["fn"], "args": args}
+        st = {"s": "apply_parser", "fn": blk["fn"], "args": args}
+        if blk.get("scalar_outs"):
+            # positions (among the non-packet arguments) copied back from the returned tuple
+            real = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
+            st["outs"] = [i for i, p in enumerate(real) if p["py"] in blk["scalar_outs"]]
+        return st
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]

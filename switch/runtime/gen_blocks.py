@@ -265,7 +265,8 @@ class BlockGen:
         self.emit(2, "if e.off is None:")
         self.emit(3, "e.off = off")
         self.emit(2, "raise")
-        self.emit(1, "return off")
+        outs = p.get("scalar_outs")
+        self.emit(1, f"return (off, {', '.join(outs)})" if outs else "return off")
         self.emit(0, "")
 
     def gen_subcontrol(self, c) -> None:

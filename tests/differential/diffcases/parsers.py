@@ -107,3 +107,16 @@ CASES.append(case("parse_lookahead_statement", CAT, program(REPORT, top="struct 
     state ph { pkt.extract(hdr.h); transition accept; }"""),
                   frames=[(1, eth(0x1234) + b"\x01\x02"), (2, H(1, 2, 3, 4)), (3, eth(0x0800) + b"\x09" * 9),
                           (1, eth(0x0800) + b"\x09" * 10)]))
+
+# found with p4c's STF tests: a sub-parser's scalar out / inout parameters are copied back
+# to the caller's arguments (checkmate-p4c refused them)
+CASES.append(case("parse_subparser_scalar_out", CAT, program("        hdr.h.c = meta.m16; hdr.h.d = (bit<32>)meta.m8;\n", top="""
+parser Sub(packet_in p, out h_t x, out bit<8> nxt, inout bit<16> acc) {
+    state start { p.extract(x); nxt = x.a; acc = acc + (bit<16>)x.b; transition accept; }
+}
+""", parser="""
+    Sub() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { meta.m16 = 0x100; sub.apply(pkt, hdr.h, meta.m8, meta.m16);
+               transition select(meta.m8) { 0xee: ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }"""), frames=MIXED))
