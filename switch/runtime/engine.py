@@ -41,18 +41,6 @@ class Stack:
         s.n = self.n
         return s
 
-    def at(self, i):
-        """Element ``i`` of a run-time index; out of range, a fresh invalid element (reads
-        give zeros, writes to its fields are lost -- BMv2 never reaches such an access in
-        the programs it runs: p4c drops an unused copy-in, e.g. of an inout argument)."""
-        a = self.a
-        return a[i] if i < len(a) else self.cls()
-
-    def put(self, i, h) -> None:
-        """``stack[i] = h`` for a run-time index: out of range, nothing is written."""
-        if i < len(self.a):
-            self.a[i] = h
-
     def nxt(self):
         if self.n >= len(self.a):
             raise ParserError(3)  # StackOutOfBounds

@@ -31,9 +31,7 @@ class ExpressionGen:
         if op == "field":
             return f"{self.x(e['base'])}.{e['f']}"
         if op == "stack_idx":
-            if e["i"]["op"] == "const":
-                return f"{self.x(e['st'])}.a[{self.x(e['i'])}]"
-            return f"{self.x(e['st'])}.at({self.x(e['i'])})"
+            return f"{self.x(e['st'])}.a[{self.x(e['i'])}]"
         if op == "stack_next":
             return f"{self.x(e['st'])}.nxt()"
         if op == "stack_last":

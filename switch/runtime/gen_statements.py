@@ -37,9 +37,6 @@ class StatementGen:
             return
         if op == "stack_next":
             raise Unsupported("assignment to stack.next")
-        if op == "stack_idx" and lv["i"]["op"] != "const":
-            self.emit(ind, f"{self.x(lv['st'])}.put({self.x(lv['i'])}, {rhs})")
-            return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
     def hoist_indexes(self, ind: int, lv):
@@ -177,7 +174,12 @@ class StatementGen:
             args = []
             outs = []
             for arg, p in zip(s["args"], a["all_params"]):
-                if arg["dir"] == "out":
+                # p4c drops the copy-in/copy-out of a parameter the body never uses: an
+                # argument with a run-time stack index is then never read or written, so an
+                # out-of-range index there does not drop the packet (BMv2 runs it on)
+                elide = (_dyn_index(arg["e"]) and not _has_call(arg["e"])
+                         and not _mentions(a["body"], p["py"]))
+                if arg["dir"] == "out" or elide:
                     args.append(self.default(p["t"]))
                 else:
                     v = self.x(arg["e"])
@@ -185,7 +187,7 @@ class StatementGen:
                         v = f"{v}.copy()"
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
-                    outs.append((arg["e"], p["t"]))
+                    outs.append((None if elide else arg["e"], p["t"]))
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -193,10 +195,12 @@ class StatementGen:
                 self.emit(ind + 1, f"{r} = {call}")
                 self.emit(ind, "except ExitSignal as _ex:")
                 for i, (lv, t) in enumerate(outs):
-                    self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                    if lv is not None:
+                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
-                    self.assign(ind, lv, f"{r}[{i}]", t)
+                    if lv is not None:
+                        self.assign(ind, lv, f"{r}[{i}]", t)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
@@ -400,4 +404,24 @@ def _has_call(e) -> bool:
         return any(_has_call(v) for v in e.values())
     if isinstance(e, list):
         return any(_has_call(v) for v in e)
+    return False
+
+
+def _dyn_index(e) -> bool:
+    """Whether an IR expression indexes a header stack with a run-time value."""
+    if isinstance(e, dict):
+        if e.get("op") == "stack_idx" and e["i"].get("op") != "const":
+            return True
+        return any(_dyn_index(v) for v in e.values())
+    if isinstance(e, list):
+        return any(_dyn_index(v) for v in e)
+    return False
+
+
+def _mentions(body, name: str) -> bool:
+    """Whether IR statements refer to the variable ``name``."""
+    if isinstance(body, dict):
+        return body.get("n") == name or any(_mentions(v, name) for v in body.values())
+    if isinstance(body, list):
+        return any(_mentions(v, name) for v in body)
     return False
