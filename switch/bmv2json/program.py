@@ -491,7 +491,11 @@ class Translator:
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
             raise Bmv2JsonError(f"{where}: extract of a {t} is not supported")
         if kind == "extract_VL":
-            h = m.header(a[0]["value"])
+            if a[0]["type"] == "stack":  # extract(stack.next, bits)
+                st = m.stack(a[0]["value"])
+                h = {"op": "stack_next", "st": st, "t": ["header", st["t"][1]], "size": st["t"][2]}
+            else:
+                h = m.header(a[0]["value"])
             if h["t"][1] not in m.varbit:
                 raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
             return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]

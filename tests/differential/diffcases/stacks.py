@@ -129,7 +129,8 @@ CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o
 
 # found with p4c's STF tests (tests/differential/stf.py): extract(stack.next, bits) of a
 # header with a varbit field advances nextIndex (the second extract overwrote the first),
-# and header stacks compare with == / != element by element (nextIndex is not compared)
+# and header stacks compare with == / != element by element (nextIndex is not compared);
+# both also on p4c's JSON (extract_VL of a stack)
 VS_PARSER = """
     state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
     state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.vs.next, (bit<32>)n * 8);
@@ -148,7 +149,7 @@ def vsp(ingress):
 CASES += [
     case("varbit_stack_next_extract", CAT_V, vsp(
         "        hdr.t.t[15:8] = (bit<8>)((bit<1>)hdr.vs[0].isValid() ++ (bit<1>)hdr.vs[1].isValid());\n"),
-        frames=VS_FR),
+        frames=VS_FR, json_path=True),
     case("stack_equality", CAT_S, vsp("""        opt_t[2] c;
         c[0] = hdr.vs[1];
         c[1] = hdr.vs[0];
@@ -157,5 +158,5 @@ CASES += [
         opt_t[2] d = hdr.vs;
         d[1].len = d[1].len + 1;
         if (d == hdr.vs) { hdr.eth.dst[7:0] = 0x33; }
-"""), frames=VS_FR),
+"""), frames=VS_FR, json_path=True),
 ]
