@@ -288,6 +288,10 @@ class Translator:
             refs.append({"op": "var", "n": py, "t": ["bit", w]})
         spec = {"name": a["name"], "id": aid, "alias": alias, "params": params, "all_params": all_params,
                 "body": None, "annos": [], "control": "ingress"}
+        if any(x["id"] == aid for x in self.actions.values()):
+            # p4c writes one JSON action per table for an action with bound (directional)
+            # arguments, all under the one P4Info action: each table runs its own body
+            spec["impl"] = f"j{jid}_{aid}"
         self.actions[jid] = spec
         spec["body"] = self.prims.body(a.get("primitives", []), refs, f"action '{a['name']}'")
         return spec
@@ -333,9 +337,16 @@ class Translator:
             if key.get("mask") is not None:
                 msk = hexint(key["mask"])
                 lo = (msk & -msk).bit_length() - 1
-                w = msk.bit_length() - lo
-                e = {"op": "bin", "o": "&", "a": {"op": "bin", "o": ">>", "a": e, "b": const(lo), "t": ["int_lit"]},
-                     "b": const((1 << w) - 1), "t": ["int_lit"]}
+                span = msk.bit_length() - lo
+                if f is not None and f.bitwidth == w:
+                    # `field & MASK` as a key (the mask need not be contiguous): the key keeps
+                    # the field's width and BMv2 compares the masked field
+                    e = {"op": "bin", "o": "&", "a": e, "b": const(msk), "t": ["int_lit"]}
+                else:  # a slice field[hi:lo]: the key is the slice's bits
+                    w = span
+                    e = {"op": "bin", "o": "&", "a": {"op": "bin", "o": ">>", "a": e, "b": const(lo),
+                                                      "t": ["int_lit"]},
+                         "b": const((1 << w) - 1), "t": ["int_lit"]}
             e = cast(e, ["bit", w]) if e["t"][0] != "bit" or e["t"][1] != w else e
             keys.append({"id": f.id if f is not None else k + 1, "name": kname, "match": kind,
                          "width": f.bitwidth if f is not None else w, "expr": e, "annos": []})
@@ -345,7 +356,7 @@ class Translator:
         for jid in t.get("action_ids", []):
             a = self.action(jid)
             acts.append({"id": a["id"], "name": a["name"], "scope": scope_name.get(scopes.get(a["id"], 0)),
-                         "annos": [], "bound": []})
+                         "annos": [], "bound": [], **({"impl": a["impl"]} if "impl" in a else {})})
         de = t.get("default_entry")
         default = None
         if de is None:
@@ -480,7 +491,11 @@ class Translator:
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
             raise Bmv2JsonError(f"{where}: extract of a {t} is not supported")
         if kind == "extract_VL":
-            h = m.header(a[0]["value"])
+            if a[0]["type"] == "stack":  # extract(stack.next, bits)
+                st = m.stack(a[0]["value"])
+                h = {"op": "stack_next", "st": st, "t": ["header", st["t"][1]], "size": st["t"][2]}
+            else:
+                h = m.header(a[0]["value"])
             if h["t"][1] not in m.varbit:
                 raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
             return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]

@@ -96,11 +96,12 @@ class BlockRules:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
-        if prefix is not None:
-            for prm, node in zip(params, p.params):
-                if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
-                        node.direction in ("out", "inout"):
-                    raise E(node.loc, "out/inout scalar parameters of a sub-parser are not supported")
+        # a sub-parser's scalar out/inout parameters are copied back by the caller (the
+        # generated function returns them after the offset); headers/structs/stacks are
+        # passed by reference
+        scalar_outs = [prm["py"] for prm, node in zip(params, p.params)
+                       if prefix is not None and prm["t"][0] not in ("struct", "header", "stack", "extern")
+                       and node.direction in ("out", "inout")]
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         self.bind_ctor_args(consts, scope)
@@ -142,7 +143,10 @@ class BlockRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
-        return {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
+        out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
+        if scalar_outs:
+            out["scalar_outs"] = scalar_outs
+        return out
 
     def as_int(self, ir, t):
         if t[0] == "bool":

@@ -321,7 +321,7 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
-            if at[0] in ("stack", "list"):
+            if at[0] == "list":
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         # arithmetic / bitwise / ordering

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
 class StatementRules:
@@ -157,6 +157,15 @@ class StatementRules:
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
+                if ent and ent[0] == "control" and self.ctx.get("kind") == "control" \
+                        and not self.ctx.get("in_action"):
+                    # direct application of a control type (P4-16 "Direct type invocation"):
+                    # an instance of its own, named after the type as p4c names it
+                    consts = self.ctor_constants(ent[1], [], scope, call.loc)
+                    tmp = f"{base.name}$direct{len(getattr(self, 'subcontrols', []) or [])}"
+                    self.sub_block("control", ent[1], tmp, f"{self.ctx['block']}.{base.name}", consts,
+                                   scope, call.loc)
+                    return [self.apply_subcontrol(scope.lookup(tmp)[1], call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
@@ -231,7 +240,7 @@ class StatementRules:
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
-            if p["t"][0] in ("struct", "header", "stack"):
+            if p["t"][0] in ("struct", "header", "stack") or p["py"] in blk.get("scalar_outs", ()):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
@@ -239,7 +248,12 @@ class StatementRules:
                 args.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        return {"s": "apply_parser", "fn": blk["fn"], "args": args}
+        st = {"s": "apply_parser", "fn": blk["fn"], "args": args}
+        if blk.get("scalar_outs"):
+            # positions (among the non-packet arguments) copied back from the returned tuple
+            real = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
+            st["outs"] = [i for i, p in enumerate(real) if p["py"] in blk["scalar_outs"]]
+        return st
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
@@ -318,7 +332,22 @@ class StatementRules:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],
                                                         call.args[0].loc)}
+        if m == "lookahead" and not call.args and call.targs:
+            # a lookahead whose value is dropped still fails with PacketTooShort when the
+            # packet is shorter than the type (p4c keeps it; BMv2 checks the length)
+            bits = self.lookahead_bits(self.resolve_type(call.targs[0]), call.loc)
+            return {"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}
         raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
+
+    def lookahead_bits(self, t, loc) -> int:
+        """Size in bits of a fixed-size type (bits, header, struct of those)."""
+        if is_bits(t) or t[0] in ("bool", "serenum"):
+            return width(t)
+        if t[0] == "header":
+            return sum(f[1] for f in self.headers[t[1]]["fields"])
+        if t[0] == "struct" and not self.structs[t[1]].get("union"):
+            return sum(self.lookahead_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        raise E(loc, f"lookahead of type {tstr(t)}")
 
     def emit_stmts(self, ir, t, loc) -> list:
         if t[0] == "header":

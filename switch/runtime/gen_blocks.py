@@ -45,7 +45,9 @@ class BlockGen:
     def gen_actions(self) -> None:
         for a in self.ir["actions"]:
             params = ", ".join(p["py"] for p in a["all_params"])
-            self.emit(0, f"def A_{a['id']}(P, L{', ' + params if params else ''}):")
+            # "impl" names the function when several bodies share one P4Info id (p4c's JSON
+            # has one action per table for an action with bound arguments)
+            self.emit(0, f"def A_{a.get('impl', a['id'])}(P, L{', ' + params if params else ''}):")
             self.owner_prologue(1, a.get("control"))
             self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
             outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
@@ -65,7 +67,8 @@ class BlockGen:
                 self.emit(1, f"return ({', '.join(outs)},)")
             self.action_outs = None
             self.emit(0, "")
-        self.emit(0, "ACTIONS = {" + ", ".join(f"{a['id']}: A_{a['id']}" for a in self.ir["actions"]) + "}")
+        self.emit(0, "ACTIONS = {" + ", ".join(f"{a['id']}: A_{a.get('impl', a['id'])}" for a in self.ir["actions"])
+                  + "}")
         self.emit(0, "ACTION_NAMES = {" + ", ".join(f"{a['id']}: {a['name']!r}" for a in self.ir["actions"]) + "}")
         self.emit(0, "")
 
@@ -105,7 +108,7 @@ class BlockGen:
             entries = []
             for a in t["actions"]:
                 if not a.get("bound"):
-                    entries.append(f"{a['id']}: A_{a['id']}")
+                    entries.append(f"{a['id']}: A_{a.get('impl', a['id'])}")
                     continue
                 wname = f"B_{tid}_{a['id']}"
                 self.emit(0, f"def {wname}(P, L, *prm):")
@@ -116,7 +119,7 @@ class BlockGen:
                     if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
                         v = f"{v}.copy()"
                     args.append(v)
-                self.emit(1, f"_r = A_{a['id']}(P, L, {', '.join(args)}, *prm)")
+                self.emit(1, f"_r = A_{a.get('impl', a['id'])}(P, L, {', '.join(args)}, *prm)")
                 k2 = 0
                 for b in a["bound"]:
                     if b["dir"] in ("out", "inout"):
@@ -262,7 +265,8 @@ class BlockGen:
         self.emit(2, "if e.off is None:")
         self.emit(3, "e.off = off")
         self.emit(2, "raise")
-        self.emit(1, "return off")
+        outs = p.get("scalar_outs")
+        self.emit(1, f"return (off, {', '.join(outs)})" if outs else "return off")
         self.emit(0, "")
 
     def gen_subcontrol(self, c) -> None:

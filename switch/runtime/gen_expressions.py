@@ -125,7 +125,7 @@ class ExpressionGen:
         a, b = self.x(e["a"]), self.x(e["b"])
         if o in ("&&", "||"):
             return f"({a} {'and' if o == '&&' else 'or'} {b})"
-        if o in ("==", "!=") and e["a"]["t"][0] in ("header", "struct"):
+        if o in ("==", "!=") and e["a"]["t"][0] in ("header", "struct", "stack"):
             return f"({'' if o == '==' else 'not '}_eq({a}, {b}))"
         if o in ("==", "!=", "<", ">", "<=", ">="):
             return f"({a} {o} {b})"

@@ -63,7 +63,10 @@ def _copy_into(dst, src):
 
 
 def _eq(a, b):
-    """P4 equality of headers (both invalid, or both valid with equal fields) and structs."""
+    """P4 equality of headers (both invalid, or both valid with equal fields), structs and
+    header stacks (element by element; nextIndex is not part of the value)."""
+    if hasattr(a, "nxt"):
+        return len(a.a) == len(b.a) and all(_eq(x, y) for x, y in zip(a.a, b.a))
     if hasattr(a, "_v"):
         if not a._v or not b._v:
             return a._v == b._v

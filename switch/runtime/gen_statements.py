@@ -39,6 +39,23 @@ class StatementGen:
             raise Unsupported("assignment to stack.next")
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
+    def hoist_indexes(self, ind: int, lv):
+        """``lv`` with every stack index that calls a function evaluated now into a local."""
+        op = lv["op"]
+        if op == "field":
+            return {**lv, "base": self.hoist_indexes(ind, lv["base"])}
+        if op == "slice":
+            return {**lv, "a": self.hoist_indexes(ind, lv["a"])}
+        if op == "stack_idx":
+            st = self.hoist_indexes(ind, lv["st"])
+            i = lv["i"]
+            if _has_call(i):
+                tmp = self.fresh("i")
+                self.emit(ind, f"{tmp} = {self.x(i)}")
+                i = {"op": "var", "n": tmp, "t": i.get("t")}
+            return {**lv, "st": st, "i": i}
+        return lv
+
     def block(self, ind: int, stmts) -> None:
         start = len(self.lines)
         for s in stmts:
@@ -59,7 +76,14 @@ class StatementGen:
             else:
                 self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
         elif k == "assign":
-            self.assign(ind, s["l"], self.x(s["r"]), s["l"]["t"])
+            lv = s["l"]
+            if _has_call(s["r"]):
+                # p4c/BMv2: a function call in a left-hand-side stack index runs before the
+                # right-hand side (p4c hoists it into a temporary); plain reads in the index
+                # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
+                # the index's call after the right-hand side.
+                lv = self.hoist_indexes(ind, lv)
+            self.assign(ind, lv, self.x(s["r"]), lv["t"])
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
                 for sib in s["siblings"]:
@@ -150,7 +174,12 @@ class StatementGen:
             args = []
             outs = []
             for arg, p in zip(s["args"], a["all_params"]):
-                if arg["dir"] == "out":
+                # p4c drops the copy-in/copy-out of a parameter the body never uses: an
+                # argument with a run-time stack index is then never read or written, so an
+                # out-of-range index there does not drop the packet (BMv2 runs it on)
+                elide = (_dyn_index(arg["e"]) and not _has_call(arg["e"])
+                         and not _mentions(a["body"], p["py"]))
+                if arg["dir"] == "out" or elide:
                     args.append(self.default(p["t"]))
                 else:
                     v = self.x(arg["e"])
@@ -158,7 +187,7 @@ class StatementGen:
                         v = f"{v}.copy()"
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
-                    outs.append((arg["e"], p["t"]))
+                    outs.append((None if elide else arg["e"], p["t"]))
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -166,15 +195,25 @@ class StatementGen:
                 self.emit(ind + 1, f"{r} = {call}")
                 self.emit(ind, "except ExitSignal as _ex:")
                 for i, (lv, t) in enumerate(outs):
-                    self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                    if lv is not None:
+                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
-                    self.assign(ind, lv, f"{r}[{i}]", t)
+                    if lv is not None:
+                        self.assign(ind, lv, f"{r}[{i}]", t)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
             args = "".join(", " + self.x(a) for a in s["args"])
-            self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
+            if s.get("outs"):  # scalar out/inout parameters come back after the offset
+                r = self.fresh("r")
+                self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
+                self.emit(ind, f"off = {r}[0]")
+                for k2, i in enumerate(s["outs"]):
+                    a = s["args"][i]
+                    self.assign(ind, a, f"{r}[{k2 + 1}]", a["t"])
+            else:
+                self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")
@@ -220,7 +259,13 @@ class StatementGen:
             for sib in s.get("siblings", ()):
                 self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_var":
-            self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
+            if s["h"]["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
+                st = self.fresh("st")
+                self.emit(ind, f"{st} = {self.x(s['h']['st'])}")
+                self.emit(ind, f"off = {st}.nxt().extract_var(data, off, n, {self.x(s['bits'])})")
+                self.emit(ind, f"{st}.n += 1")
+            else:
+                self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
         elif k == "extract_next":
             st = self.fresh("st")
             self.emit(ind, f"{st} = {self.x(s['st'])}")
@@ -349,3 +394,34 @@ class StatementGen:
             self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
         else:
             raise Unsupported(f"statement {k}")
+
+
+def _has_call(e) -> bool:
+    """Whether an IR expression calls a function (that may have side effects)."""
+    if isinstance(e, dict):
+        if str(e.get("op", "")).startswith("call"):
+            return True
+        return any(_has_call(v) for v in e.values())
+    if isinstance(e, list):
+        return any(_has_call(v) for v in e)
+    return False
+
+
+def _dyn_index(e) -> bool:
+    """Whether an IR expression indexes a header stack with a run-time value."""
+    if isinstance(e, dict):
+        if e.get("op") == "stack_idx" and e["i"].get("op") != "const":
+            return True
+        return any(_dyn_index(v) for v in e.values())
+    if isinstance(e, list):
+        return any(_dyn_index(v) for v in e)
+    return False
+
+
+def _mentions(body, name: str) -> bool:
+    """Whether IR statements refer to the variable ``name``."""
+    if isinstance(body, dict):
+        return body.get("n") == name or any(_mentions(v, name) for v in body.values())
+    if isinstance(body, list):
+        return any(_mentions(v, name) for v in body)
+    return False

@@ -44,6 +44,7 @@ class Case:
     one_by_one: bool = False                         # collect after each frame (order matters)
     note: str = ""
     ref_source: str | None = None                    # what p4c compiles, when it lacks a feature
+    json_path: bool = False                          # also run p4c's JSON on checkmate-switch
 
 
 @dataclass

@@ -34,7 +34,7 @@ from pathlib import Path
 from tests.childproc import LoggedProc, free_port
 
 REPO = Path(__file__).resolve().parents[2]
-PORTS = tuple(range(8))          # switch ports every program may use (0..7)
+PORTS = tuple(range(16))         # switch ports every program may use (0..15; p4c's STF tests go past 7)
 
 _PACKET_IN, _PACKET_OUT = 3, 4
 _AF_SP, _NN_PAIR, _NN_SOL_SOCKET, _NN_RCVTIMEO = 1, 16, 0, 5

@@ -54,6 +54,19 @@ CASES = [
     # (SIGSEGV): not testable against BMv2, see docs/CONFORMANCE.md.
     case("cio_lhs_index_after_rhs", CAT, stack_prog("        meta.m8 = 0; hdr.s[meta.m8].b = f(meta.m8);\n",
                                                    top="bit<8> f(inout bit<8> i) { i = 1; return 0x5a; }\n"), frames=SFR),
+    # found with p4c's STF tests (tests/differential/stf.py): a call in the index runs
+    # before the right-hand side, a plain read after it (the case above)
+    case("cio_lhs_index_call_before_rhs", CAT, stack_prog(
+        "        meta.m8 = 0; hdr.s[id(meta.m8)].b = f(meta.m8);\n"
+        "        hdr.s[id((bit<8>)hdr.s[0].a[0:0])].b = f(hdr.s[0].a);\n",
+        top="bit<8> f(inout bit<8> i) { i = 1; return 0x5a; }\nbit<8> id(in bit<8> v) { return v; }\n"), frames=SFR),
+    case("cio_lhs_index_call_slice_before_rhs", CAT, stack_prog(
+        "        meta.m8 = 0; hdr.s[id(meta.m8)].d[15:8] = f(meta.m8);\n",
+        top="bit<8> f(inout bit<8> i) { i = 1; return 0x5a; }\nbit<8> id(in bit<8> v) { return v; }\n"), frames=SFR),
+    # an out-of-range run-time index as an argument the action never uses: p4c drops the
+    # copy-in, so BMv2 runs the packet on (checkmate dropped it before)
+    case("cio_stack_oob_unused_inout", CAT, stack_prog("        a(hdr.s[hdr.s[0].b].a); hdr.s[0].c = 0x7777;\n", decls="""
+    action a(inout bit<8> x) { }"""), frames=SFR),
     case("cio_function_out_struct", CAT, program("        g(hdr.h.a, meta); hdr.h.c = meta.m16;\n",
                                                 top="void g(in bit<8> x, out meta_t m) { m.m8 = x; m.m16 = (bit<16>)x << 4; m.m32 = 0; }\n")),
     case("cio_subcontrol_inout", CAT, program("        sub.apply(hdr.h, meta.m8); hdr.h.b = meta.m8;\n",

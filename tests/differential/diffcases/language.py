@@ -184,3 +184,19 @@ parser SubT(packet_in p, out h_t x);
 parser SubP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }
 """), prs_params="SubT s", main="V1Switch(P(SubP()), VC(), I(), E(), CC(), D()) main;")),
 ]
+
+# found with p4c's STF tests: a control type applied directly (`T.apply(...)`, P4-16 direct
+# type invocation) is an instance of its own; with its own counter and sub-controls passed
+# as constructor arguments (checkmate-p4c refused "T is a control, not a value")
+CASES += [
+    case("top_direct_type_invocation", CAT_TOP, program("        Twice.apply(hdr.h.c); Bump.apply(hdr.h.b);\n", top="""
+control Bump(inout bit<8> x) { apply { x = x + 3; } }
+control Inc_t(inout bit<16> x);
+control Inc(inout bit<16> x) {
+    counter(8, CounterType.packets) seen;
+    apply { x = x + 1; seen.count((bit<32>)x[2:0]); }
+}
+control Shl(inout bit<16> x)(Inc_t c) { apply { x = x << 1; c.apply(x); } }
+control Twice(inout bit<16> x) { Inc() i; Shl(i) s1; Shl(i) s2; apply { s1.apply(x); s2.apply(x); } }
+""")),
+]

@@ -97,3 +97,26 @@ CASES.append(case("parse_value_set_empty", CAT, program(REPORT, parser=VS_PARSER
 CASES.append(case("parse_error_too_short_hdr", CAT, program(REPORT + "        hdr.h.setValid(); hdr.h.a = 0x77;\n",
                                                             parser=PARSERS["short_packet"]),
                   frames=[(1, eth(0x1234) + b"\x01"), (1, eth(0x1234) + hdr(1, 2, 3, 4) + b"\x09" * 5)]))
+
+# found with p4c's STF tests: a lookahead whose value is dropped (a statement) still ends
+# the parse with PacketTooShort on a short packet (checkmate-p4c refused the statement)
+CASES.append(case("parse_lookahead_statement", CAT, program(REPORT, top="struct look_t { bit<32> x; bit<48> y; }\n",
+                                                            parser="""
+    state start { pkt.extract(hdr.eth); pkt.lookahead<look_t>(); pkt.lookahead<bit<8>>(); transition select(hdr.eth.etype) {
+        0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }"""),
+                  frames=[(1, eth(0x1234) + b"\x01\x02"), (2, H(1, 2, 3, 4)), (3, eth(0x0800) + b"\x09" * 9),
+                          (1, eth(0x0800) + b"\x09" * 10)]))
+
+# found with p4c's STF tests: a sub-parser's scalar out / inout parameters are copied back
+# to the caller's arguments (checkmate-p4c refused them)
+CASES.append(case("parse_subparser_scalar_out", CAT, program("        hdr.h.c = meta.m16; hdr.h.d = (bit<32>)meta.m8;\n", top="""
+parser Sub(packet_in p, out h_t x, out bit<8> nxt, inout bit<16> acc) {
+    state start { p.extract(x); nxt = x.a; acc = acc + (bit<16>)x.b; transition accept; }
+}
+""", parser="""
+    Sub() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { meta.m16 = 0x100; sub.apply(pkt, hdr.h, meta.m8, meta.m16);
+               transition select(meta.m8) { 0xee: ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition accept; }"""), frames=MIXED))

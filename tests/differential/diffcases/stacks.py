@@ -126,3 +126,37 @@ CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.o2);\n        pkt.emit(hdr.t);"),
     frames=[(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
             (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34"), (4, eth(0x1240) + b"\x01\x01\x00\x00")]))
+
+# found with p4c's STF tests (tests/differential/stf.py): extract(stack.next, bits) of a
+# header with a varbit field advances nextIndex (the second extract overwrote the first),
+# and header stacks compare with == / != element by element (nextIndex is not compared);
+# both also on p4c's JSON (extract_VL of a stack)
+VS_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.vs.next, (bit<32>)n * 8);
+               bit<8> m = pkt.lookahead<bit<8>>(); pkt.extract(hdr.vs.next, (bit<32>)m * 8);
+               pkt.extract(hdr.t); transition accept; }"""
+VS_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.vs);\n        pkt.emit(hdr.t);"
+VS_FR = [(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
+         (3, eth(0x1240) + b"\x03\xaa\xbb\x01\x12\x34" + PAYLOAD), (4, eth(0x1240) + b"\x01\x01\x00\x00")]
+
+
+def vsp(ingress):
+    return program(V_REPORT + ingress, headers=V_HEADERS, fields="    opt_t[2] vs;\n    tail_t t;\n",
+                   parser=VS_PARSER, deparser=VS_DEP)
+
+
+CASES += [
+    case("varbit_stack_next_extract", CAT_V, vsp(
+        "        hdr.t.t[15:8] = (bit<8>)((bit<1>)hdr.vs[0].isValid() ++ (bit<1>)hdr.vs[1].isValid());\n"),
+        frames=VS_FR, json_path=True),
+    case("stack_equality", CAT_S, vsp("""        opt_t[2] c;
+        c[0] = hdr.vs[1];
+        c[1] = hdr.vs[0];
+        if (c == hdr.vs) { hdr.t.t = 0x1111; }
+        if (c != hdr.vs) { hdr.eth.src[7:0] = 0x22; }
+        opt_t[2] d = hdr.vs;
+        d[1].len = d[1].len + 1;
+        if (d == hdr.vs) { hdr.eth.dst[7:0] = 0x33; }
+"""), frames=VS_FR, json_path=True),
+]

@@ -112,4 +112,18 @@ CASES = [
     case("tbl_noaction_default", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
     table t { key = { hdr.h.a: exact; } actions = { set_b; NoAction; } }"""), frames=FR,
          entries=[E("t", {"hdr.h.a": 1}, "set_b", {"v": 3})]),
+    # found with p4c's STF tests: p4c's JSON has one action per table for an action with a
+    # bound directional argument (same P4Info id), and writes `field & MASK` keys with a
+    # mask that need not be contiguous; both run on the JSON loader too (json_path)
+    case("tbl_bound_out_arg_per_table", CAT, program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    action setbyte(out bit<8> r, bit<8> v) { r = v; }
+    table t1 { key = { hdr.h.a: exact; } actions = { setbyte(hdr.h.b); NoAction; } default_action = NoAction(); }
+    table t2 { key = { hdr.h.a: exact; } actions = { setbyte(hdr.eth.dst[7:0]); NoAction; } default_action = NoAction(); }"""),
+         frames=FR, entries=[E("t1", {"hdr.h.a": 1}, "setbyte", {"v": 0x11}), E("t2", {"hdr.h.a": 1}, "setbyte", {"v": 0x22}),
+                             E("t2", {"hdr.h.a": 0x10}, "setbyte", {"v": 0x33})], json_path=True),
+    case("tbl_key_noncontiguous_mask", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + T(
+        "t", "hdr.h.d & 0x0f0f00ff: exact @name(\"dmask\"); hdr.h.c[11:4]: exact @name(\"cmid\");")),
+         frames=FR, entries=[E("t", {"dmask": 0x000f00ff, "cmid": 0x10}, "set_b", {"v": 1}),
+                             E("t", {"dmask": 0x0a000001, "cmid": 0xa0}, "set_b", {"v": 2}),
+                             E("t", {"dmask": 0x0e0d00ef, "cmid": 0xff}, "set_port", {"p": 4})], json_path=True),
 ]
