@@ -7,6 +7,7 @@ name, like p4c's serializer.
 """
 from __future__ import annotations
 
+from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 _MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
@@ -65,11 +66,44 @@ def _called_actions(x, out: set) -> set:
     return out
 
 
-def _listed_actions(ir: dict) -> set:
-    """Ids of the actions p4c puts into the P4Info."""
+def _applied_tables(x, out: set) -> set:
+    """Names of the tables some statement or expression applies (``apply``, ``switch_action``,
+    ``table_hit``: each names its table under ``table``)."""
+    if isinstance(x, dict):
+        if isinstance(x.get("table"), str) and x.get("s", x.get("op")) in ("apply", "switch_action", "table_hit"):
+            out.add(x["table"])
+        for v in x.values():
+            _applied_tables(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _applied_tables(v, out)
+    return out
+
+
+def _visible(ir: dict) -> dict:
+    """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
+    and with it its direct counters and meters and the actions only it lists."""
+    applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set())
+    tables = [t for t in ir["tables"] if t["name"] in applied]
+    if len(tables) == len(ir["tables"]):
+        return ir
+    kept = {t["id"] for t in tables}
+    out = dict(ir, tables=tables)
+    for k in ("direct_counters", "direct_meters"):
+        out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
+    out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
+                              for a in ir.get("action_profiles", [])
+                              if not a["table_ids"] or any(i in kept for i in a["table_ids"])]
+    return out
+
+
+def _listed_actions(ir: dict) -> tuple[set, set]:
+    """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
+    control body: p4c binds every argument of such a call, so the action keeps no parameter."""
     ids = {a["id"] for t in ir["tables"] for a in t["actions"]}
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
-    return ids | {a["id"] for a in ir["actions"] if a["name"] in direct}
+    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids}
+    return ids | only_direct, only_direct
 
 
 def _needs_type_info(ir: dict) -> bool:
@@ -84,9 +118,13 @@ def _needs_type_info(ir: dict) -> bool:
 
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
+    # a direct counter or meter of a dropped table is still a declared extern instance p4c's
+    # serializer converts the type of
+    orphans = bool(ir["direct_counters"] or ir["direct_meters"])
+    ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
-    if _needs_type_info(ir):
+    if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()
     for t in sorted(ir["tables"], key=lambda x: x["name"]):
         pt = info.tables.add()
@@ -120,13 +158,13 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # like p4c: actions a table can run, and actions called directly from a control body
     # (p4c wraps each such call in a hidden table); an action only called by other actions
     # is inlined there, one never used is dropped
-    listed = _listed_actions(ir)
+    listed, only_direct = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
         if a["id"] not in listed:
             continue
         pa = info.actions.add()
         _preamble(pa.preamble, a)
-        for p in a["params"]:
+        for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
@@ -191,3 +229,19 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
     return info
+
+
+def canonical_text(info: p4info_pb2.P4Info) -> str:
+    """``info`` in text format with every entity list sorted by id: two P4Infos are equal
+    (names, ids, aliases, annotations, match fields, params, specs, type_info, pkg_info)
+    exactly when their canonical texts are (p4c and this compiler may list entities in a
+    different order)."""
+    msg = p4info_pb2.P4Info()
+    msg.CopyFrom(info)
+    for f, value in msg.ListFields():
+        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
+            items = sorted(value, key=lambda e: e.preamble.id)
+            del value[:]
+            value.extend(items)
+    return text_format.MessageToString(msg)
+
