@@ -79,6 +79,7 @@ class BlockRules:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
             blocks[role] = ent[1]
+        self.check_signatures(blocks, main)
         ir_blocks = {}
         self.block_names = {}
         ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
@@ -87,6 +88,41 @@ class BlockRules:
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
         return self.finish(ir_blocks, blocks)
+
+    # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
+    # type variables, the same type in every block
+    SIGNATURES = {
+        "parser": [("", "packet_in"), ("out", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "verify_checksum": [("inout", "H"), ("inout", "M")],
+        "ingress": [("inout", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "egress": [("inout", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "compute_checksum": [("inout", "H"), ("inout", "M")],
+        "deparser": [("", "packet_out"), ("in", "H")],
+    }
+
+    def check_signatures(self, blocks: dict, main: Node) -> None:
+        """Each V1Switch argument's parameters against v1model's block type (as p4c's type
+        checker unifies them): count, directions, fixed types, one H and one M throughout."""
+        bound: dict[str, tuple] = {}
+        for (role, sig), arg in zip(self.SIGNATURES.items(), main.args):
+            blk = blocks[role]
+            if len(blk.params) != len(sig):
+                raise E(arg.loc, f"V1Switch argument {role}: {blk.kind} {blk.name} has {len(blk.params)} "
+                                 f"parameter(s), v1model's {role} type has {len(sig)}")
+            for p, (want_dir, want_t) in zip(blk.params, sig):
+                if (p.direction or "") != want_dir:
+                    raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} is "
+                                   f"'{p.direction or 'directionless'}', v1model's {role} type declares it "
+                                   f"'{want_dir or 'directionless'}': {blk.name} does not match package V1Switch")
+                t = self.resolve_type(p.type)
+                if want_t in ("H", "M"):
+                    if want_t in bound and bound[want_t][0] != t:
+                        raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, but "
+                                       f"{bound[want_t][1]} binds V1Switch's type {want_t} to {tstr(bound[want_t][0])}")
+                    bound.setdefault(want_t, (t, f"{blk.kind} {blk.name}"))
+                elif t[-1] != want_t and tstr(t) != want_t:
+                    raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, "
+                                   f"v1model's {role} type expects {want_t}")
 
     def header_bytes(self, name: str) -> int:
         return self.headers[name]["bytes"]

@@ -84,7 +84,7 @@ class Parser(StatementParser, ExpressionParser):
         # the non-reserved contextual ones.
         if self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in
                                    ("apply", "key", "actions", "entries", "state", "type",
-                                    "priority", "list", "string", "value_set", "default")):
+                                    "priority", "list", "string", "value_set")):
             return self.next()
         raise self.err(what)
 
