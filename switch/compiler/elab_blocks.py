@@ -14,8 +14,25 @@ from .errors import Loc
 
 class BlockRules:
     # ---------------------------------------------------------------- program
+    # top-level declarations that each introduce one name (functions and extern functions may
+    # be overloaded by their parameters; error and match_kind declarations merge)
+    _UNIQUE_KINDS = {"header", "struct", "header_union", "typedef", "const", "enum", "parser", "control",
+                     "parser_type", "control_type", "package", "instance", "action", "extern_obj"}
+
+    def check_top_level_names(self) -> None:
+        seen: dict[str, Node] = {}
+        for d in self.decls:
+            name = getattr(d, "name", None)
+            if not isinstance(name, str) or d.kind not in self._UNIQUE_KINDS | {"function", "extern_func"}:
+                continue
+            prev = seen.get(name)
+            if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
+                raise E(d.loc, f"re-declaration of {name} (previous declaration at {prev.loc})")
+            seen.setdefault(name, d)
+
     def run(self) -> dict:
         main = None
+        self.check_top_level_names()
         for d in self.decls:
             k = d.kind
             if k in ("header", "struct", "header_union"):

@@ -108,11 +108,8 @@ class ExpressionRules:
             v = self.fold(ir)
             if v is None:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
-            # p4c wraps negative literals into bit<N> (with a warning); too large is an error
-            if t[0] == "bit" and v >= (1 << t[1]):
-                raise E(loc, f"value {v} does not fit in {tstr(t)}")
-            if t[0] == "int" and not -(1 << (t[1] - 1)) <= v < (1 << t[1]):
-                raise E(loc, f"value {v} does not fit in {tstr(t)}")
+            # p4c 1.2.4.8 wraps a literal that does not fit into bit<N>/int<N> (negative or too
+            # large) and only warns ("value does not fit in N bits")
             return {"op": "const", "v": _wrap(v, t), "t": t}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
@@ -302,6 +299,8 @@ class ExpressionRules:
         if op in ("<<", ">>"):
             if bt[0] == "int":
                 raise E(n.b.loc, "shift amount must be unsigned")
+            if bt == INTLIT and (self.fold(b) or 0) < 0:
+                raise E(n.b.loc, f"shift by a negative amount ({self.fold(b)}) is not permitted")
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at

@@ -66,6 +66,8 @@ class StatementRules:
                 raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
             return [{"s": "exit"}]
         if k == "return":
+            if self.ctx.get("kind") == "parser":
+                raise E(s.loc, "return is not allowed in a parser")
             if self.ctx.get("kind") == "function":
                 ret = self.ctx["ret"]
                 v = None

@@ -82,6 +82,8 @@ class TableRules:
                          "id": len(keys) + 1, "annos": k.annos})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
+        if "actions" not in props:
+            raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []
         for a in props.get("actions", []):
             ent = scope.lookup(a.name)
@@ -115,6 +117,7 @@ class TableRules:
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
+            self.check_bound_args(da.expr, props["actions"], dname, scope, q)
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as
@@ -245,6 +248,24 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
+        """A default action's arguments for directional parameters must be the ones its entry
+        in the actions list binds (p4c: the same expressions)."""
+        if call.kind != "call":
+            return
+        entry = next((a for a in listed if (scope.lookup(a.name) or (None, None))[1] == aname), None)
+        params = self.actions[aname]["params"]
+        if entry is None:
+            return
+        bound = iter(entry.args)
+        for arg, p in zip(call.args, params):
+            if not p["dir"]:
+                continue
+            want = next(bound, None)
+            if want is not None and expr_text(arg) != expr_text(want):
+                raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
+                                 f"{p['name']} does not match {expr_text(want)} bound in the actions list")
 
     def entry_priority_annotation(self, anno, table: str) -> int:
         """``@priority(N)`` on a const entry (p4c: after the action)."""

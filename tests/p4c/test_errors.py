@@ -16,7 +16,7 @@ def err(text: str) -> P4CompileError:
     ("hdr.h.a = hdr.h.a + hdr.h.b;", "+ hdr.h.b", r"width mismatch: bit<8> \+ bit<16>"),
     ("hdr.h.a = nosuch;", "nosuch", r"unknown name nosuch"),
     ("hdr.h.zz = 1;", "zz", r"header h_t has no field zz"),
-    ("hdr.h.a = 300;", "300", r"value 300 does not fit in bit<8>"),
+    ("hdr.h.a = hdr.h.a << -1;", "-1", r"shift by a negative amount"),
     ("hdr.h.a = hdr.h.a[8:1];", "[8:1]", r"slice \[8:1\] out of range for bit<8>"),
     ("nosuch_table.apply();", "nosuch_table", r"unknown function or action|nosuch_table"),
     ("if (hdr.h.a) { }", "hdr.h.a)", r"expected bool, got bit<8>"),
