@@ -353,6 +353,23 @@ class ExpressionRules:
             return {"op": "const", "v": v, "t": INTLIT}, INTLIT
         return res, at
 
+    def static_assert(self, n: Node, scope):
+        """core.p4's ``static_assert(check[, message])``: evaluated at compile time, an error
+        when ``check`` is false (as in p4c), ``true`` otherwise."""
+        if len(n.args) not in (1, 2):
+            raise E(n.loc, f"static_assert takes 1 or 2 arguments, got {len(n.args)}")
+        ir, t = self.expr(n.args[0], scope)
+        if t != BOOL:
+            raise E(n.args[0].loc, f"static_assert: expected bool, got {tstr(t)}")
+        v = self.fold(ir)
+        if v is None:
+            raise E(n.args[0].loc, "static_assert: the condition is not a compile-time constant")
+        if not v:
+            msg = n.args[1] if len(n.args) == 2 else None
+            text = msg.value if msg is not None and msg.kind == "str" else "static assertion failed"
+            raise E(n.loc, f"static_assert failed: {text}")
+        return {"op": "const", "v": True, "t": BOOL}, BOOL
+
     def call_expr(self, n: Node, scope):
         fn = n.fn
         if fn.kind == "member":
@@ -401,5 +418,7 @@ class ExpressionRules:
                 return self.call_function(ent[1], n, scope)
             if ent is not None and ent[0] == "action":
                 raise E(n.loc, f"action {fn.name} used as a value")
+            if ent is None and fn.name == "static_assert" and fn.name in self.externs:
+                return self.static_assert(n, scope)
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")

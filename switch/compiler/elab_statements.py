@@ -203,6 +203,9 @@ class StatementRules:
                 return [{"s": "eval", "e": ir}]
             if fn.name in V1_EXTERN_FUNCS:
                 return self.extern_call(fn.name, call, scope)
+            if ent is None and fn.name == "static_assert" and fn.name in self.externs:
+                self.static_assert(call, scope)
+                return []
             if fn.name in self.externs:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
