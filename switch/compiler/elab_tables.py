@@ -64,7 +64,8 @@ class TableRules:
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 raise E(k.match_loc, f"unsupported match kind {k.match}")
-            if t[0] == "bool":
+            was_bool = t[0] == "bool"
+            if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
                 t = t[2]
@@ -79,7 +80,7 @@ class TableRules:
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": len(keys) + 1, "annos": k.annos})
+                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {})})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
         if "actions" not in props:
@@ -149,6 +150,9 @@ class TableRules:
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
                 needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
+                if en.priority is not None and ent_node.const:
+                    raise E(en.priority.loc, f"table {q}: entries of a table with 'const' entries cannot "
+                                             "have priorities (p4c)")
                 prio = 0
                 if needs_prio:
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
@@ -200,7 +204,12 @@ class TableRules:
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
             return None
-        ks = self.keyset(kn, t, scope)
+        if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
+            ks = self.keyset(kn, ["bool"], scope)
+            if ks["k"] == "value":
+                ks = dict(ks, v=int(bool(ks["v"])))
+        else:
+            ks = self.keyset(kn, t, scope)
         if ks["k"] == "value":
             v = ks["v"] & ((1 << w) - 1)
             if kind == "lpm":
@@ -223,6 +232,9 @@ class TableRules:
         if ks["k"] == "range":
             if kind != "range":
                 raise E(kn.loc, f"table {q}: a range on a {kind} key")
+            if ks["lo"] > ks["hi"]:
+                raise E(kn.loc, f"table {q}: invalid range {ks['lo']} .. {ks['hi']} for table entry "
+                                "(low bound above high bound)")
             return {"id": kdef["id"], "kind": "range", "value": ks["lo"], "high": ks["hi"]}
         return None
 
