@@ -94,7 +94,7 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
-            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
         ir_blocks = {}
@@ -243,22 +243,24 @@ class BlockRules:
             out.append({"name": p.name, "py": pn, "t": t})
         return out
 
-    def ctor_constants(self, blk: Node, args, scope: Scope, loc) -> list:
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
         """Constructor arguments of a parser/control instance: compile-time constants,
         extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
-        by name inside the instance (P4-16 "Constructor parameters")."""
+        by name inside the instance (P4-16 "Constructor parameters").  ``qname``: the
+        instance's control-plane name (an extern instantiated in an argument is named
+        ``<qname>.<parameter>``, as p4c names it)."""
         cps = getattr(blk, "ctor_params", None) or []
         if len(args) != len(cps):
             raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
         out = []
         for p, a in zip(cps, args):
-            bt = self.block_param(p, a, scope, blk)
+            bt = self.block_param(p, a, scope, blk, qname)
             if bt is not None:
                 out.append((p.name, bt))
                 continue
             t = self.resolve_type(p.type)
             if t[0] == "extern":
-                out.append((p.name, self.extern_arg(p, a, t, scope, blk)))
+                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
                 continue
             if t[0] not in ("bit", "int", "bool"):
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
@@ -353,7 +355,7 @@ class BlockRules:
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                 if t.args:
                     raise E(d.loc, f"type arguments of a sub-{ent[0]} are not supported")
-                consts = self.ctor_constants(ent[1], d.args, scope, d.loc)
+                consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
                 self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc)
                 return []
             if ent and ent[0] in ("parser", "control"):
