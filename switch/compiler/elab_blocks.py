@@ -309,7 +309,7 @@ class BlockRules:
         if k == "table":
             q = self.declare_table(d, f"{cname}.{d.name}", scope)
             scope.add(d.name, ("table", q))
-            return []
+            return self.ctx.pop("extra_locals", [])
         if k == "instance":
             return self.declare_instance(d, cname, scope)
         return self.local_stmt(d, scope)

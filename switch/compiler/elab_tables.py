@@ -103,6 +103,13 @@ class TableRules:
                                f"for its directional parameters, got {len(a.args)}")
             bound = []
             for arg, p in zip(a.args, dparams):
+                if p["dir"] == "out" and arg.kind == "dontcare":
+                    # `_` for an out parameter: the value goes to a hidden control local
+                    self.tmp += 1
+                    py = f"L.v{self.tmp}__dontcare"
+                    self.ctx.setdefault("extra_locals", []).append({"s": "decl", "n": py, "t": p["t"], "init": None})
+                    bound.append({"dir": "out", "e": {"op": "var", "n": py, "t": p["t"]}})
+                    continue
                 if p["dir"] in ("out", "inout"):
                     lv, lt = self.lvalue(arg, scope)
                     if lt != p["t"]:
