@@ -35,7 +35,7 @@ class OutputRules:
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p["name"], "id": i + 1, "width": p["t"][1], "py": p["py"]}
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"]}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],

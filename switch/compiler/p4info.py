@@ -20,16 +20,29 @@ _SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
           "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
           "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
 _SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
+# annotations p4c turns into P4Info fields instead of listing them
+_FIELD_ANNOS = {"brief", "description", "max_group_size"}
 
 
 def _preamble(pre, obj: dict) -> None:
     pre.id = obj["id"]
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
+    _annotations(pre.annotations, obj.get("annos", ()))
     for name, args in obj.get("annos", ()):
-        if name in _SKIP_ANNOS:
+        if name in ("brief", "description") and args:
+            setattr(pre.doc, name, str(args[0]))
+
+
+def _annotations(out, annos) -> None:
+    for name, args in annos or ():
+        if name in _SKIP_ANNOS or name in _FIELD_ANNOS:
             continue
-        pre.annotations.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+        out.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+
+
+def _anno_value(obj: dict, name: str):
+    return next((args[0] for n, args in obj.get("annos", ()) if n == name and args), None)
 
 
 def _anno_arg(a) -> str:
@@ -84,11 +97,14 @@ def _visible(ir: dict) -> dict:
     """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
     and with it its direct counters and meters and the actions only it lists."""
     applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set())
-    tables = [t for t in ir["tables"] if t["name"] in applied]
+    hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
+    tables = [t for t in ir["tables"] if t["name"] in applied and t not in hidden]
     if len(tables) == len(ir["tables"]):
         return ir
     kept = {t["id"] for t in tables}
-    out = dict(ir, tables=tables)
+    # a @hidden table is left out, but the actions it can run are listed (as for p4c's own
+    # hidden tables around direct action calls)
+    out = dict(ir, tables=tables, hidden_table_actions={a["id"] for t in hidden for a in t["actions"]})
     for k in ("direct_counters", "direct_meters"):
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
     out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
@@ -100,7 +116,7 @@ def _visible(ir: dict) -> dict:
 def _listed_actions(ir: dict) -> tuple[set, set]:
     """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
-    ids = {a["id"] for t in ir["tables"] for a in t["actions"]}
+    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
     only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids}
     return ids | only_direct, only_direct
@@ -132,6 +148,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for k in t["keys"]:
             mf = pt.match_fields.add()
             mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+            _annotations(mf.annotations, k.get("annos"))
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -215,6 +232,9 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pa.table_ids.extend(a["table_ids"])
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]
+        mgs = _anno_value(a, "max_group_size")
+        if mgs is not None:
+            pa.max_group_size = int(str(mgs), 0)
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v)
