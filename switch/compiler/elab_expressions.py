@@ -294,10 +294,6 @@ class ExpressionRules:
                 raise E(n.loc, "operands of ++ need a width")
             if not (is_bits(at) and is_bits(bt)):
                 raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
-            if at[0] != bt[0]:
-                # p4c 1.2.4.8 types a ++ b by casting b to a's signedness: "Cannot cast from ..."
-                raise E(n.b.loc, f"++ of {tstr(at)} and {tstr(bt)}: p4c cannot unify operands of mixed "
-                                 "signedness (cast one operand first)")
             t = [at[0], at[1] + bt[1]]
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
