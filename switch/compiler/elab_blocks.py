@@ -473,7 +473,7 @@ class BlockRules:
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
-                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name})
+                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None)})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}

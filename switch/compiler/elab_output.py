@@ -35,7 +35,8 @@ class OutputRules:
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"]}
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"],
+                                        "annos": _annos_json(p.get("annos"))}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
@@ -144,4 +145,5 @@ def _mentions(blocks, q, actions) -> bool:
 
 
 def _annos_json(annos) -> list:
-    return [[n, [a if isinstance(a, (int, str)) else str(a) for a in args]] for n, args, _ in (annos or ())]
+    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args]]
+            for n, args, _ in (annos or ())]

@@ -28,17 +28,43 @@ def _preamble(pre, obj: dict) -> None:
     pre.id = obj["id"]
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
-    _annotations(pre.annotations, obj.get("annos", ()))
+    _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations)
     for name, args in obj.get("annos", ()):
         if name in ("brief", "description") and args:
             setattr(pre.doc, name, str(args[0]))
 
 
-def _annotations(out, annos) -> None:
+def _annotations(out, annos, structured=None) -> None:
+    """Plain annotations into ``out`` (strings), ``@name[...]`` ones into ``structured``."""
     for name, args in annos or ():
         if name in _SKIP_ANNOS or name in _FIELD_ANNOS:
             continue
+        if isinstance(args, dict):
+            if structured is not None:
+                _structured(structured.add(), name, args)
+            continue
         out.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+
+
+def _expr(e, v) -> None:
+    if isinstance(v, bool):
+        e.bool_value = v
+    elif isinstance(v, int):
+        e.int64_value = v
+    else:
+        e.string_value = str(v)
+
+
+def _structured(sa, name: str, body: dict) -> None:
+    sa.name = name
+    if "kv" in body:
+        for k, v in body["kv"]:
+            kv = sa.kv_pair_list.kv_pairs.add()
+            kv.key = k
+            _expr(kv.value, v)
+    else:  # an empty @name[] gets neither list (as p4c writes it)
+        for v in body["list"]:
+            _expr(sa.expression_list.expressions.add(), v)
 
 
 def _anno_value(obj: dict, name: str):
@@ -148,7 +174,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for k in t["keys"]:
             mf = pt.match_fields.add()
             mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
-            _annotations(mf.annotations, k.get("annos"))
+            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -157,6 +183,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 ar.annotations.append("@defaultonly")
             elif a["scope"] == "TABLE_ONLY":
                 ar.annotations.append("@tableonly")
+            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations)
         if t["default"]["const"]:
             pt.const_default_action_id = t["default"]["action"]
         if t["direct_counter"]:
@@ -184,6 +211,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
+            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
         pc = info.counters.add()
         _preamble(pc.preamble, c)

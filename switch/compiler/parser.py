@@ -108,6 +108,9 @@ class Parser(StatementParser, ExpressionParser):
             loc = self.next().loc
             name = self.ident("an annotation name").text
             args = []
+            if self.at("[") and self.t.loc.line == self.toks[self.i - 1].loc.line:
+                annos.append((name, self.structured_annotation_body(), loc))
+                continue
             if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 self.next()
                 depth, cur = 0, []
@@ -142,6 +145,38 @@ class Parser(StatementParser, ExpressionParser):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             annos.append((name, vals, loc))
         return annos
+
+    def structured_annotation_body(self) -> dict:
+        """``@name[...]``: an expression list (``[1, "a", true]``) or a key-value list
+        (``[k="v", n=3]``) of literals -- ``{"list": [...]}`` or ``{"kv": [[k, v], ...]}``."""
+        self.expect("[")
+        items, kv = [], None
+        while not self.at("]"):
+            key = None
+            if (self.t.kind == "id" or self.t.kind == "kw") and self.peek().text == "=":
+                key = self.next().text
+                self.next()
+            t = self.next()
+            neg = t.kind == "op" and t.text == "-"
+            if neg:
+                t = self.next()
+            if t.kind == "num":
+                v = -t.value[0] if neg else t.value[0]
+            elif t.kind == "str":
+                v = t.value
+            elif t.text in ("true", "false"):
+                v = t.text == "true"
+            else:
+                raise P4CompileError(t.loc, f"structured annotation: expected a literal, found {t.text!r}")
+            if kv is None:
+                kv = key is not None
+            elif kv != (key is not None):
+                raise P4CompileError(t.loc, "structured annotation: do not mix key=value pairs and plain values")
+            items.append([key, v] if kv else v)
+            if not self.accept(","):
+                break
+        self.expect("]")
+        return {"kv": items} if kv else {"list": items}
 
     def declaration(self) -> Node:
         annos = self.annotations()
