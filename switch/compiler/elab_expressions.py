@@ -119,6 +119,9 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et == ["invalid_hdr"]:
+            raise E(loc, f"the invalid header {{#}} needs a cast to its type here, e.g. ({tstr(t)}){{#}} (p4c "
+                         "cannot infer it)")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
 
     def make_value(self, ir, et, t, loc):
@@ -154,6 +157,8 @@ class ExpressionRules:
             return {"op": "const", "v": bool(n.value), "t": BOOL}, BOOL
         if k == "str":
             return {"op": "const", "v": n.value, "t": ["string"]}, ["string"]
+        if k == "invalid_hdr":  # {#}: an invalid header of whatever header type the context needs
+            return {"op": "invalid_hdr", "t": ["invalid_hdr"]}, ["invalid_hdr"]
         if k == "name":
             if n.name == "error":
                 raise E(n.loc, "'error' must be followed by .member")
@@ -261,6 +266,10 @@ class ExpressionRules:
             ir = dict(ir, t=et)
         if et == t:
             return ir
+        if et == ["invalid_hdr"] and t[0] == "header":
+            return {"op": "invalid_hdr", "t": t}  # (h_t){#}: p4c 1.2.4.8 needs the cast
+        if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
+            return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}

@@ -153,7 +153,7 @@ def _needs_type_info(ir: dict) -> bool:
     if any(t["keys"] for t in ir["tables"]) or ir["digests"] or ir["registers"] or ir["counters"] \
             or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
         return True
-    in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]}
+    in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
         return True
     return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]])

@@ -138,6 +138,11 @@ class ExpressionParser:
             e = self.expr()
             self.expect(")")
             return e
+        if self.at("{") and self.peek().text == "#":
+            self.next()
+            self.next()
+            self.expect("}")
+            return Node("invalid_hdr", t.loc)
         if self.at("{"):
             self.next()
             if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":

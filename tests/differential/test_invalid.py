@@ -89,6 +89,34 @@ control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
 control AddT(inout h_t x);
 control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
 """, ingress_decls="    Wrap(8w1) c;\n"), ("inner", "instance"), ""),
+    # front end as p4c 1.2.4.8 (tests/differential/diffcases/frontend.py has the valid side)
+    "action_named_default_decl": (program("", ingress_decls="    action default() { }\n"), ("default",), ""),
+    "block_param_direction": (program("").replace("control VC(inout headers_t hdr", "control VC(in headers_t hdr"),
+                              ("directionless", "'in'", "V1Switch"), ""),
+    "block_param_count": (program("").replace("control CC(inout headers_t hdr, inout meta_t meta)",
+                                              "control CC(inout headers_t hdr)"), ("parameter",), ""),
+    "block_header_type_differs": (program("", deparser="        pkt.emit(hdr.m8);").replace(
+        "control D(packet_out pkt, in headers_t hdr)", "control D(packet_out pkt, in meta_t hdr)"), ("type H", "meta_t"), ""),
+    "return_in_parser": (program("", parser="    state start { pkt.extract(hdr.eth); return; }"), ("return",), ""),
+    "shift_by_negative_constant": (program("        hdr.h.a = hdr.h.a << -1;\n"), ("negative",), ""),
+    "table_without_actions": (program("        t.apply();\n", ingress_decls="    table t { key = { hdr.h.a: exact; } }\n"),
+                              ("actions",), ""),
+    "default_action_other_bound_arg": (program("        t.apply();\n", ingress_decls="""
+    action c(in bit<8> x, bit<8> y) { hdr.h.d = (bit<32>)(x + y); }
+    table t { key = { hdr.h.a: exact; } actions = { c(hdr.h.b); } default_action = c(hdr.h.c, 1); }"""),
+                                       ("hdr.h.c", "bound"), ""),
+    "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
+    "static_assert_v1model_version": (program("", version=20180101,
+                                              top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),
+                                      ("static_assert", "typed registers"), ""),
+    "entry_range_reversed": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: range; } actions = { s; } const entries = { 9 .. 3: s(1); } }"""), ("range",), ""),
+    "const_entries_priority": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { s; } const entries = { priority=3: 1 &&& 0xff: s(1); } }"""),
+                               ("priorit",), ""),
+    "invalid_header_without_cast": (program("        h_t gone = {#}; hdr.h = gone;\n"), ("invalid", "{#}", "h_t"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None

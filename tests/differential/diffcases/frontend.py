@@ -1,0 +1,78 @@
+"""Front end as p4c 1.2.4.8 reads a program: constructs it accepts (in-place extern constructor
+arguments, ``_`` for an out argument, ``{#}``, casts of initializers, bool keys in const
+entries, ``static_assert``, literals wider than their type) and what it puts into the P4Info
+(tables never applied and ``@hidden`` ones left out, actions called directly listed without
+parameters, ``@brief``/``@description``, key and parameter annotations, ``@name`` on a
+parameter, structured annotations, ``@max_group_size``)."""
+from controller.entities import Entry
+
+from .base import H, H2, VALUES, case, program
+
+CAT = "front end (p4c-compatible)"
+CAT_INFO = "front end: P4Info as p4c's"
+
+SET_B = "    action set_b(bit<8> v) { hdr.h.b = v; }\n"
+
+CTOR_TOP = """
+control CountIt(inout h_t x)(counter c, register<bit<8>> r) {
+    apply {
+        c.count((bit<32>)x.a[1:0]);
+        bit<8> old;
+        r.read(old, 0);
+        r.write(0, x.a);
+        x.b = old;
+    }
+}
+"""
+
+CASES = [
+    case("fe_ctor_extern_in_place", CAT, program("        w.apply(hdr.h);\n", top=CTOR_TOP,
+         ingress_decls="    CountIt(counter(4, CounterType.packets), register<bit<8>>(1)) w;\n"),
+         one_by_one=True),
+    case("fe_dontcare_out_arg", CAT, program("        t.apply();\n", ingress_decls="""
+    action pick(out bit<8> x, bit<8> v) { x = v; hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { pick(_); NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.pick", {"v": 0x31}),
+                  Entry("I.t", {"hdr.h.a": 0xff}, "I.pick", {"v": 0x32})]),
+    case("fe_invalid_header_literal", CAT, program(
+        "        if (hdr.h2.isValid() && hdr.h2.a == 1) { hdr.h2 = (h_t){#}; }\n"
+        "        if (hdr.h.b == 0x80) { h_t gone = (h_t){#}; hdr.h = gone; }\n"),
+         frames=VALUES + [(1, H2(1, 2, 3, 4)), (2, H2(5, 6, 7, 8))]),
+    case("fe_initializer_casts", CAT, program(
+        "        meta = (meta_t){ m8 = hdr.h.a, m16 = hdr.h.c, m32 = 7 };\n"
+        "        hdr.h2 = (h_t){ meta.m8 + 1, 8w2, meta.m16, meta.m32 };\n"
+        "        hdr.h.d = meta.m8 ++ meta.m16 ++ 8w0;\n")),
+    case("fe_bool_key_entries", CAT, program("        t.apply();\n", ingress_decls=SET_B + """
+    table t {
+        key = { hdr.h.a == 1: exact @name("a_is_1"); hdr.h.b: exact; }
+        actions = { set_b; NoAction; }
+        const entries = { (true, 2): set_b(0x11); (false, 0x80): set_b(0x22); }
+    }""")),
+    case("fe_static_assert", CAT, program(
+        "        static_assert(V1MODEL_VERSION >= 20180101);\n        hdr.h.a = OK ? 8w1 : 8w2;\n",
+        top='const bool OK = static_assert(V1MODEL_VERSION >= 20180101, "v1model too old");\n')),
+    case("fe_wide_literals", CAT, program(
+        "        hdr.h.a = 300;\n        hdr.h.b = 8w0x1ff;\n        if (hdr.h.c == 0x10a0b) { hdr.h.d = 1; }\n",
+        ingress_decls=""), frames=VALUES + [(1, H(0x10, 0x20, 0x0a0b, 0))]),
+    case("fe_unapplied_and_direct", CAT_INFO, program("        seta(0x44);\n        u.apply();\n", ingress_decls=SET_B + """
+    action seta(bit<8> v) { hdr.h.a = v; }
+    table never { key = { hdr.h.a: exact; } actions = { set_b; } }
+    table u { key = { hdr.h.c: exact; } actions = { NoAction; } }""",
+        egress_decls="    table e_never { actions = { NoAction; } }\n")),
+    case("fe_hidden_table", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
+    @hidden table t { actions = { set_b; } default_action = set_b(0x5a); }""")),
+    case("fe_doc_and_annotations", CAT_INFO, program("        t.apply();\n", ingress_decls="""
+    @brief("sets b") @description("copies the action data into h.b")
+    action set_b(@name("value") @unit("bytes") bit<8> v) { hdr.h.b = v; }
+    @Owner["front", 3, true] @Tags[team="front", level=2]
+    table t {
+        key = { hdr.h.a: exact @format("hex"); hdr.h.c: ternary @name("c_field") @Pos[1]; }
+        actions = { @Ref["x"] set_b; @defaultonly NoAction; }
+        default_action = NoAction();
+    }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1, "c_field": (3, 0xffff)}, "I.set_b", {"value": 0x61}, 1),
+                  Entry("I.t", {"hdr.h.a": 0x10, "c_field": (0, 0)}, "I.set_b", {"value": 0x62}, 2)]),
+    case("fe_max_group_size", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
+    @max_group_size(8) action_selector(HashAlgorithm.crc16, 32w16, 32w14) sel;
+    table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { set_b; NoAction; } implementation = sel; }""")),
+]
