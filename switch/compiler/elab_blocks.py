@@ -39,6 +39,9 @@ class BlockRules:
                 self.declare_struct(d)
             elif k == "typedef":
                 self.typedefs[d.name] = self.resolve_type(d.type)
+                self.typedef_nodes[d.name] = d
+                if getattr(d, "newtype", False):
+                    self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
             elif k == "const":
                 t = self.resolve_type(d.type)
                 ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
@@ -386,11 +389,14 @@ class BlockRules:
             if len(args) != 1 or not t.args:
                 raise E(d.loc, "register<T>(size) needs a type argument and a size")
             vt = self.resolve_type(t.args[0])
+            enum = vt[1] if vt[0] == "serenum" else None
+            if enum:  # register<SerEnum>: cells hold the underlying bits (P4Info names the enum)
+                vt = vt[2]
             if not is_bits(vt):
-                raise E(t.args[0].loc, "register values must be bit<N>/int<N>")
+                raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos}
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int"}
             self.objects["registers"].append(rec)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
@@ -473,7 +479,8 @@ class BlockRules:
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
-                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None)})
+                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
+                           "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type))})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
@@ -502,3 +509,7 @@ class BlockRules:
         self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
         rec["body"] = self.stmt(d.body, fscope)
         self.ctx = saved
+
+
+def _serenum_name(t) -> str | None:
+    return t[1] if t[0] == "serenum" else None

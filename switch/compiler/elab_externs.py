@@ -97,7 +97,7 @@ class ExternRules:
                     raise E(args[1].loc, f"digest data has type {tstr(t)}, expected {dt[1]}")
                 items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} for fn, ft in fields]
             for (fn, ft), it in zip(fields, items):
-                if not (is_bits(ft) or ft[0] in ("bool", "serenum")):
+                if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
                     raise E(args[1].loc, f"digest field {fn} of type {tstr(ft)} is not supported")
             self.digests.setdefault(dt[1], {"name": dt[1], "fields": [[fn, ft] for fn, ft in fields]})
             # BMv2 reads the fields of an l-value argument when ingress ends (the digest

@@ -36,7 +36,8 @@ class OutputRules:
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
                             "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"],
-                                        "annos": _annos_json(p.get("annos"))}
+                                        "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
+                                        "enum": p.get("enum")}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
@@ -48,7 +49,8 @@ class OutputRules:
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
-                          "expr": k["expr"], "annos": _annos_json(k["annos"])} for k in t["keys"]],
+                          "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
+                          "enum": k.get("enum")} for k in t["keys"]],
                 "actions": [{"id": aid[a["name"]], "name": a["name"], "scope": a["scope"],
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", [])}
                             for a in t["actions"]],
@@ -107,8 +109,10 @@ class OutputRules:
             "meters": objs("meter", "meters"),
             "direct_counters": objs("direct_counter", "direct_counters"),
             "direct_meters": objs("direct_meter", "direct_meters"),
-            "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"]}
+            "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
+                         "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]]}
                         for d, v in self.digests.items()],
+            "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
             "functions": list(self.functions.values()),
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],

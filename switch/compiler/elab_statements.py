@@ -159,6 +159,8 @@ class StatementRules:
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
+                if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
+                    return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
@@ -210,6 +212,22 @@ class StatementRules:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
+
+    def direct_invocation(self, kind: str, node: Node, name: str, call: Node, scope) -> dict:
+        """``C.apply(...)`` on a control/parser type without constructor parameters: an
+        instance named after the type inside the current block (``ingress.C``, as p4c names
+        it), created at the first such call of the block."""
+        if getattr(node, "ctor_params", None):
+            raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
+        made = self.ctx.setdefault("direct_instances", {})
+        if name not in made:
+            tmp = Scope(self.ctx["scope"])
+            self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", [], tmp, call.loc)
+            made[name] = tmp.lookup(name)
+        ent = made[name]
+        if kind == "control":
+            return self.apply_subcontrol(ent[1], call, scope)
+        return self.apply_subparser(ent[1], call, scope)
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if len(call.args) != len(blk["params"]):
@@ -377,6 +395,8 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
             lv, lt = self.lvalue(args[0], scope)
+            if lt[0] == "serenum" and lt[1] == rec.get("enum"):
+                lt = lt[2]  # register<SerEnum>: the cell's bits are the enum's value
             if lt != rec["vt"]:
                 raise E(args[0].loc, f"register {rec['name']} holds {tstr(rec['vt'])}, "
                                      f"result is {tstr(lt)}")

@@ -55,6 +55,10 @@ class TableRules:
         selector_keys = []
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
+            key_enum = t[1] if t[0] == "serenum" else None
+            key_newtype = None
+            if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
+                key_newtype = self.field_newtypes.get((ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None))
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     raise E(k.match_loc, f"table {q}: a selector key needs an action_selector "
@@ -80,7 +84,8 @@ class TableRules:
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {})})
+                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         "newtype": key_newtype, "enum": key_enum})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
         if "actions" not in props:

@@ -108,6 +108,18 @@ class TypeRules:
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
         return None
 
+    def newtype_of(self, tnode) -> str | None:
+        """The `type` a type reference names, through typedefs (``typedef T1 T1d``: T1), or None
+        -- what p4c writes as ``type_name`` / ``new_type`` in the P4Info."""
+        seen = 0
+        while tnode is not None and tnode.kind == "typename" and seen < 64:
+            if tnode.name in self.newtypes:
+                return tnode.name
+            d = self.typedef_nodes.get(tnode.name)
+            tnode = d.type if d is not None else None
+            seen += 1
+        return None
+
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
@@ -134,6 +146,9 @@ class TypeRules:
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])
+            nt = self.newtype_of(f.type)
+            if nt:
+                self.field_newtypes[(d.name, f.name)] = nt
         if d.kind == "header":
             total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
             if total % 8:

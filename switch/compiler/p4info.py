@@ -166,6 +166,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
+    types = _TypeInfo(ir, info)
     if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()
     for t in sorted(ir["tables"], key=lambda x: x["name"]):
@@ -174,6 +175,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for k in t["keys"]:
             mf = pt.match_fields.add()
             mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+            types.use(k, mf)
             _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
         for a in t["actions"]:
             ar = pt.action_refs.add()
@@ -211,6 +213,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
+            types.use(p, pp)
             _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
         pc = info.counters.add()
@@ -237,23 +240,23 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for r in sorted(ir["registers"], key=lambda x: x["name"]):
         pr = info.registers.add()
         _preamble(pr.preamble, r)
-        pr.type_spec.bitstring.bit.bitwidth = r["width"]
+        if r.get("enum"):
+            pr.type_spec.serializable_enum.name = r["enum"]
+            types.serenum(r["enum"])
+        elif r.get("signed"):
+            pr.type_spec.bitstring.int.bitwidth = r["width"]
+        else:
+            pr.type_spec.bitstring.bit.bitwidth = r["width"]
         pr.size = r["size"]
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
         pd.type_spec.struct.name = d["name"]
         st = info.type_info.structs[d["name"]]
-        for fname, ft in d["fields"]:
+        for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):
             mem = st.members.add()
             mem.name = fname
-            w = ft[1] if ft[0] in ("bit", "int") else (ft[2][1] if ft[0] == "serenum" else 1)
-            if ft[0] == "int":
-                mem.type_spec.bitstring.int.bitwidth = w
-            elif ft[0] == "bool":
-                mem.type_spec.bool.SetInParent()
-            else:
-                mem.type_spec.bitstring.bit.bitwidth = w
+            types.spec(mem.type_spec, ft, nt)
     for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
         pa = info.action_profiles.add()
         _preamble(pa.preamble, a)
@@ -277,6 +280,81 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
     return info
+
+
+class _TypeInfo:
+    """What p4c's serializer adds for the types it meets: ``type_name`` and the
+    control-plane width of a `type` (``@p4runtime_translation`` gives the SDN width) on
+    params and match fields, and ``type_info`` entries for every `type`, serializable enum,
+    enum and ``error`` a params, match field or digest member uses."""
+
+    def __init__(self, ir: dict, info: p4info_pb2.P4Info):
+        self.ir, self.info = ir, info
+
+    def _translation(self, name: str):
+        for n, args in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
+            if n == "p4runtime_translation" and len(args) >= 2 and not isinstance(args, dict):
+                return str(args[0]), int(str(args[1]), 0)
+        return None
+
+    def newtype(self, name: str) -> None:
+        nt = self.info.type_info.new_types[name]
+        tr = self._translation(name)
+        if tr:
+            nt.translated_type.uri, nt.translated_type.sdn_bitwidth = tr
+        else:
+            t = self.ir["newtypes"][name]["t"]
+            w = t[2][1] if t[0] == "serenum" else (t[1] if t[0] in ("bit", "int") else 1)
+            if t[0] == "int":
+                nt.original_type.bitstring.int.bitwidth = w
+            else:
+                nt.original_type.bitstring.bit.bitwidth = w
+
+    def serenum(self, name: str) -> None:
+        e = self.ir["enums"][name]
+        se = self.info.type_info.serializable_enums[name]
+        w = e["base"][1]
+        se.underlying_type.bitwidth = w
+        for m, v in e["members"].items():
+            mem = se.members.add()
+            mem.name, mem.value = m, (v & ((1 << w) - 1)).to_bytes((w + 7) // 8, "big")
+
+    def use(self, obj: dict, msg) -> None:
+        """A param or match field: its `type` or serializable enum."""
+        nt = obj.get("newtype")
+        if nt and nt in self.ir.get("newtypes", {}):
+            msg.type_name.name = nt
+            tr = self._translation(nt)
+            if tr:
+                msg.bitwidth = tr[1]
+            self.newtype(nt)
+        elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
+            self.serenum(obj["enum"])
+
+    def spec(self, ts, ft, nt=None) -> None:
+        """A digest member's type_spec."""
+        if nt and nt in self.ir.get("newtypes", {}):
+            ts.new_type.name = nt
+            self.newtype(nt)
+        elif ft[0] == "int":
+            ts.bitstring.int.bitwidth = ft[1]
+        elif ft[0] == "bool":
+            ts.bool.SetInParent()
+        elif ft[0] == "serenum":
+            ts.serializable_enum.name = ft[1]
+            self.serenum(ft[1])
+        elif ft[0] == "enum":
+            ts.enum.name = ft[1]
+            en = self.info.type_info.enums[ft[1]]
+            if not en.members:
+                for m in self.ir["enums"][ft[1]]["members"]:
+                    en.members.add().name = m
+        elif ft[0] == "error":
+            ts.error.SetInParent()
+            if not self.info.type_info.error.members:
+                self.info.type_info.error.members.extend(self.ir["errors"])
+        else:
+            ts.bitstring.bit.bitwidth = ft[1]
 
 
 def canonical_text(info: p4info_pb2.P4Info) -> str:

@@ -184,12 +184,12 @@ class Parser(StatementParser, ExpressionParser):
         if self.at("header", "struct", "header_union"):
             return self.struct_like(annos)
         if self.at("typedef", "type"):
-            self.next()
+            newtype = self.next().text == "type"
             ty = self.type_ref()
             name = self.ident("a type name")
             self.expect(";")
             self.types.add(name.text)
-            return Node("typedef", name.loc, type=ty, name=name.text, annos=annos)
+            return Node("typedef", name.loc, type=ty, name=name.text, annos=annos, newtype=newtype)
         if self.at("const"):
             return self.const_decl(annos)
         if self.at("enum"):
