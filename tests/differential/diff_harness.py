@@ -44,6 +44,7 @@ class Case:
     one_by_one: bool = False                         # collect after each frame (order matters)
     note: str = ""
     ref_source: str | None = None                    # what p4c compiles, when it lacks a feature
+    p4info_only: str = ""                            # why BMv2 cannot run it (P4Info compared only)
 
 
 @dataclass

@@ -3,7 +3,9 @@ arguments, ``_`` for an out argument, ``{#}``, casts of initializers, bool keys 
 entries, ``static_assert``, literals wider than their type) and what it puts into the P4Info
 (tables never applied and ``@hidden`` ones left out, actions called directly listed without
 parameters, ``@brief``/``@description``, key and parameter annotations, ``@name`` on a
-parameter, structured annotations, ``@max_group_size``)."""
+parameter, structured annotations, ``@max_group_size``, ``type`` declarations with and without
+``@p4runtime_translation``, enums and ``error`` in digests, ``register<SerEnum>``), and direct
+invocation of a control type (``C.apply()``) whose instance shares a sub-control."""
 from controller.entities import Entry
 
 from .base import H, H2, VALUES, case, program
@@ -12,6 +14,11 @@ CAT = "front end (p4c-compatible)"
 CAT_INFO = "front end: P4Info as p4c's"
 
 SET_B = "    action set_b(bit<8> v) { hdr.h.b = v; }\n"
+NEWTYPES = """type bit<8> Port_t;
+typedef Port_t PortAlias_t;
+@p4runtime_translation("example.org/checkmate/Tag_t", 32) type bit<16> Tag_t;
+enum bit<8> Color { Red = 1, Blue = 0x20 }
+"""
 
 CTOR_TOP = """
 control CountIt(inout h_t x)(counter c, register<bit<8>> r) {
@@ -75,4 +82,34 @@ CASES = [
     case("fe_max_group_size", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
     @max_group_size(8) action_selector(HashAlgorithm.crc16, 32w16, 32w14) sel;
     table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { set_b; NoAction; } implementation = sel; }""")),
+    case("fe_direct_invocation_shared", CAT, program("        Outer.apply(hdr.h.c);\n", top="""
+control Step(inout bit<16> x);
+control Bump(inout bit<16> x) {
+    counter(32w4, CounterType.packets) seen;
+    apply { x = x + 1; seen.count((bit<32>)x[1:0]); }
+}
+control Shl(inout bit<16> x)(Step s) { apply { x = x << 1; s.apply(x); } }
+control Shl3(inout bit<16> x)(Step s) { apply { x = x << 3; s.apply(x); } }
+control Outer(inout bit<16> x) {
+    Bump() b;
+    Shl(b) s1;
+    Shl3(b) s3;
+    apply { s1.apply(x); s3.apply(x); }
+}
+""")),
+    case("fe_newtypes", CAT_INFO, program("        t.apply();\n", headers=NEWTYPES + "header n_t { Port_t p; Tag_t g; }\n",
+                                          fields="    n_t n;\n", ingress_decls="""
+    action s(Port_t p, Tag_t g, PortAlias_t q, Color c) { hdr.h.b = (bit<8>)p; hdr.h.c = (bit<16>)g; hdr.h.a = (bit<8>)q; }
+    table t { key = { hdr.h.a: exact; hdr.h.c: ternary; } actions = { s; NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1, "hdr.h.c": (3, 0xffff)}, "I.s", {"p": 7, "g": 9, "q": 1, "c": 2}, 1)]),
+    case("fe_digest_enum_error", CAT_INFO, program(
+        "        meta.d.x = (Port_t)hdr.h.a; meta.d.c = Color.Blue; meta.d.k = Kind.Two; meta.d.err = error.NoMatch;\n"
+        "        meta.d.ok = hdr.h.b == 2;\n        digest(1, meta.d);\n",
+        headers=NEWTYPES + "enum Kind { One, Two }\nstruct d_t { Port_t x; Color c; Kind k; error err; bool ok; }\n",
+        meta="    d_t d;\n"),
+         p4info_only="simple_switch_grpc refuses a P4Info whose digest has enum or error members "
+                     "('Error when importing p4info')"),
+    case("fe_register_serenum", CAT, program(
+        "        Color old; r.read(old, 0); r.write(0, (Color)hdr.h.a);\n        hdr.h.b = (bit<8>)old;\n",
+        headers=NEWTYPES, ingress_decls="    register<Color>(1) r;\n"), one_by_one=True),
 ]
