@@ -53,6 +53,13 @@ class ExternRules:
             if len(args) != n:
                 raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
         if name == "mark_to_drop":
+            if not args and self.ctx.get("in_action"):
+                # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only
+                # in an action that survives (an unused one is removed first)
+                self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(
+                    loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
+                         "argument for mark_to_drop'): use mark_to_drop(standard_metadata)"))
+                return [{"s": "nop"}]
             nargs(1)
             lv, t = self.lvalue(args[0], scope)
             if t != ["struct", "standard_metadata_t"]:

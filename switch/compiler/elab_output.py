@@ -14,6 +14,9 @@ class OutputRules:
     # ---------------------------------------------------------------- output
     def finish(self, blocks, decls) -> dict:
         used_actions = {q: a for q, a in self.actions.items() if a["used"] or self._called(q, blocks)}
+        for a in used_actions.values():
+            if a.get("deferred_error"):
+                raise a["deferred_error"]
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},

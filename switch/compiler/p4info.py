@@ -162,7 +162,7 @@ def _needs_type_info(ir: dict) -> bool:
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # a direct counter or meter of a dropped table is still a declared extern instance p4c's
     # serializer converts the type of
-    orphans = bool(ir["direct_counters"] or ir["direct_meters"])
+    orphans = bool(ir["direct_counters"] or ir["direct_meters"] or ir.get("action_profiles"))
     ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
@@ -264,7 +264,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]
         mgs = _anno_value(a, "max_group_size")
-        if mgs is not None:
+        if mgs is not None and a["with_selector"]:  # p4c ignores it (warning) on a plain profile
             pa.max_group_size = int(str(mgs), 0)
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
