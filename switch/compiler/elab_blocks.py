@@ -480,7 +480,8 @@ class BlockRules:
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
-                           "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type))})
+                           "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
+                           "default": getattr(p, "default", None)})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
@@ -500,7 +501,8 @@ class BlockRules:
             t = self.resolve_type(p.type)
             py = f"f_{d.name}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
-            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in"})
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
+                           "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
         self.functions[d.name] = rec

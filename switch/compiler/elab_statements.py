@@ -264,9 +264,36 @@ class StatementRules:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
         return {"s": "apply_parser", "fn": blk["fn"], "args": args}
 
+    def positional(self, call: Node, params: list, what: str) -> Node:
+        """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)
+        placed by name, omitted ones filled from the parameters' default values."""
+        args = call.args
+        named = [a for a in args if a.kind == "named_arg"]
+        if not named and len(args) >= len(params):
+            return call
+        if named and len(named) != len(args):
+            raise E(call.loc, f"{what}: either all arguments are named or none is")
+        by_name = {a.name: a.value for a in named}
+        unknown = set(by_name) - {p["name"] for p in params}
+        if unknown:
+            raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
+        out = []
+        for i, p in enumerate(params):
+            if named:
+                v = by_name.get(p["name"])
+            else:
+                v = args[i] if i < len(args) else None
+            if v is None:
+                v = p.get("default")
+            if v is None:
+                raise E(call.loc, f"{what}: no argument for parameter {p['name']}")
+            out.append(v)
+        return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
+
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
         a["used"] = True
+        call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
         args = []
@@ -282,6 +309,7 @@ class StatementRules:
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
         args = []
@@ -298,6 +326,7 @@ class StatementRules:
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def call_function(self, f: dict, call: Node, scope):
+        call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
         if any(p["dir"] in ("out", "inout") for p in f["params"]):

@@ -97,6 +97,10 @@ class TableRules:
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
             arec["used"] = True
+            for p in arec["params"]:
+                if not p["dir"] and p.get("default") is not None:
+                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
+                                   "but it is set by the control plane (p4c: it cannot be bound)")
             scope_ = "TABLE_AND_DEFAULT"
             if annotation(a.annos, "defaultonly"):
                 scope_ = "DEFAULT_ONLY"

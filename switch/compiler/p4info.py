@@ -79,7 +79,7 @@ def _anno_arg(a) -> str:
 # serializer asks for type specs while it looks at every extern call (packet_in/out and
 # verify() excepted), at every match field, action parameter, and stateful object.
 _EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mark_to_drop", "meter",
-                 "recirculate", "reg_read", "reg_write", "resubmit", "truncate", "update_checksum",
+                 "recirculate", "reg_read", "reg_write", "resubmit", "truncate", "update_checksum", "log",
                  "verify_checksum", "random", "log_msg", "assert", "assume"}
 
 
