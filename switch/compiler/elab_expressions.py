@@ -119,6 +119,10 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and len(ir["items"]) == len(t[1]):
+            # a list expression as a tuple value: each element converted to its element type
+            items = [self.coerce((it, it["t"]), tt, loc) for it, tt in zip(ir["items"], t[1])]
+            return {"op": "list", "items": items, "t": t}
         if et == ["invalid_hdr"]:
             raise E(loc, f"the invalid header {{#}} needs a cast to its type here, e.g. ({tstr(t)}){{#}} (p4c "
                          "cannot infer it)")

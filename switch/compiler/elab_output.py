@@ -116,7 +116,8 @@ class OutputRules:
                          "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]]}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
-            "functions": list(self.functions.values()),
+            "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
+                          for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
                     "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}

@@ -37,7 +37,8 @@ class TableRules:
         props = d.props
         for pn, pv in props.items():
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
-                          "meters", "support_timeout", "implementation", "max_group_size"):
+                          "meters", "support_timeout", "implementation", "max_group_size",
+                          "largest_priority_wins", "priority_delta"):
                 raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
         profile = None
         if "implementation" in props:
@@ -151,6 +152,18 @@ class TableRules:
             size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
         entries = []
         ent_node = props.get("entries")
+        # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
+        # in the order they are listed, whatever their `priority=` (priority_delta only spaces
+        # the values p4c assigns)
+        largest_wins = True
+        if "largest_priority_wins" in props:
+            v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
+                                      props["largest_priority_wins"].loc))
+            if v is None:
+                raise E(props["largest_priority_wins"].loc, f"table {q}: largest_priority_wins must be a constant")
+            largest_wins = bool(v)
+        if "priority_delta" in props:
+            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
@@ -172,7 +185,10 @@ class TableRules:
                 prio = 0
                 if needs_prio:
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
-                    if en.priority is not None:
+                    if en.priority is not None and not largest_wins:
+                        self.const_int(en.priority, "entry priority", minimum=1)
+                        prio = n - i
+                    elif en.priority is not None:
                         prio = self.const_int(en.priority, "entry priority", minimum=1)
                     elif anno is not None:
                         # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the

@@ -112,4 +112,19 @@ control Outer(inout bit<16> x) {
     case("fe_register_serenum", CAT, program(
         "        Color old; r.read(old, 0); r.write(0, (Color)hdr.h.a);\n        hdr.h.b = (bit<8>)old;\n",
         headers=NEWTYPES, ingress_decls="    register<Color>(1) r;\n"), one_by_one=True),
+    case("fe_named_and_default_args", CAT, program(
+        "        hdr.h.a = pick(y = hdr.h.b, x = hdr.h.a);\n        hdr.h.c = widen();\n        setd(v = 0x77);\n",
+        top="bit<8> pick(in bit<8> x, in bit<8> y) { return x - y; }\n"
+            "bit<16> widen(in bit<8> x = 8w5) { return (bit<16>)x << 4; }\n",
+        ingress_decls="    action setd(bit<8> v, bit<8> w = 3) { hdr.h.d = (bit<32>)v + (bit<32>)w; }\n")),
+    case("fe_tuple_from_list", CAT, program(
+        "        tuple<bit<8>, bit<16>> t = { 7, 0x1234 };\n        hdr.h.a = t[0] + hdr.h.a;\n        hdr.h.c = t[1];\n")),
+    case("fe_priority_properties", CAT, program("        t.apply();\n", ingress_decls=SET_B + """
+    table t {
+        key = { hdr.h.a: ternary; }
+        actions = { set_b; NoAction; }
+        largest_priority_wins = false;
+        priority_delta = 5;
+        entries = { priority=20: 0x10 &&& 0xf0: set_b(1); priority=10: 0x11 &&& 0xff: set_b(2); priority=30: 0 &&& 0: set_b(3); }
+    }"""), frames=VALUES + [(1, H(0x11)), (2, H(0x1f))]),
 ]
