@@ -356,10 +356,12 @@ class BlockRules:
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
-                if t.args:
-                    raise E(d.loc, f"type arguments of a sub-{ent[0]} are not supported")
+                tps = getattr(ent[1], "tparams", None) or []
+                if len(t.args or ()) != len(tps):
+                    raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
+                bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
-                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc)
+                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -493,8 +495,9 @@ class BlockRules:
         self.ctx = saved
 
     def declare_function(self, d: Node) -> None:
-        if d.tparams:
-            raise E(d.loc, "generic functions are not supported by the embedded target")
+        if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
+            self.global_scope.add(d.name, ("generic_fn", d))
+            return
         fscope = Scope(self.global_scope)
         params = []
         for p in d.params:
@@ -511,6 +514,40 @@ class BlockRules:
         self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
         rec["body"] = self.stmt(d.body, fscope)
         self.ctx = saved
+
+    def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
+        """The instance of generic function ``d`` for this call: type arguments given
+        (``f<bit<8>>(x)``) or inferred from the arguments whose parameter type is a type
+        parameter; one elaborated function per distinct binding."""
+        if call.targs:
+            if len(call.targs) != len(d.tparams):
+                raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
+            bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
+        else:
+            bindings = {}
+            for p, a in zip(d.params, call.args):
+                if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    if at[0] in ("int_lit", "list", "sinit") or at == ["any"]:
+                        raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
+                                         f"give it, e.g. {d.name}<bit<8>>(...)")
+                    bindings[p.type.name] = at
+            missing = [tp for tp in d.tparams if tp not in bindings]
+            if missing:
+                raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")
+        key = (d.name, repr([bindings[tp] for tp in d.tparams]))
+        made = self.__dict__.setdefault("generic_instances", {})
+        if key not in made:
+            inst = Node("function", d.loc, **{**d._attrs, "name": f"{d.name}__{len(made)}", "tparams": []})
+            saved = getattr(self, "type_bindings", None)
+            self.type_bindings = {**(saved or {}), **bindings}
+            try:
+                self.declare_function(inst)
+            finally:
+                self.type_bindings = saved
+            made[key] = self.functions[inst.name]
+        return made[key]
 
 
 def _serenum_name(t) -> str | None:

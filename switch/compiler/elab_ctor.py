@@ -104,8 +104,9 @@ class CtorRules:
             else:
                 scope.add(name, ent)
 
-    def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc) -> None:
-        """Elaborate an instance of ``node`` inside the current block, bound to ``name``."""
+    def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc, bindings=None) -> None:
+        """Elaborate an instance of ``node`` inside the current block, bound to ``name``
+        (``bindings``: the type arguments of a generic ``control C<T>``, by parameter)."""
         attr = "subcontrols" if kind == "control" else "subparsers"
         subs = getattr(self, attr, None)
         if subs is None:
@@ -113,11 +114,17 @@ class CtorRules:
             setattr(self, attr, subs)
         if len(subs) > 256:
             raise E(loc, f"too many sub-{kind} instances (recursive instantiation?)")
-        if kind == "control":
-            blk = self.elab_control(node, self.ctx["role"], prefix=q, consts=consts)
-            blk["fn"] = f"run_sub_{len(subs)}"
-        else:
-            blk = self.elab_parser(node, prefix=q, consts=consts)
-            blk["fn"] = f"run_subparser_{len(subs)}"
+        saved_bindings = getattr(self, "type_bindings", None)
+        if bindings:
+            self.type_bindings = {**(saved_bindings or {}), **bindings}
+        try:
+            if kind == "control":
+                blk = self.elab_control(node, self.ctx["role"], prefix=q, consts=consts)
+                blk["fn"] = f"run_sub_{len(subs)}"
+            else:
+                blk = self.elab_parser(node, prefix=q, consts=consts)
+                blk["fn"] = f"run_subparser_{len(subs)}"
+        finally:
+            self.type_bindings = saved_bindings
         subs.append(blk)
         scope.add(name, ("sub" + kind, blk))

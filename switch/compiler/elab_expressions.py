@@ -427,6 +427,8 @@ class ExpressionRules:
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
             ent = scope.lookup(fn.name)
+            if ent is not None and ent[0] == "generic_fn":
+                return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
             if ent is not None and ent[0] == "function":
                 return self.call_function(ent[1], n, scope)
             if ent is not None and ent[0] == "action":

@@ -197,6 +197,8 @@ class StatementRules:
             ent = scope.lookup(fn.name)
             if ent is not None and ent[0] == "action":
                 return [self.direct_action(ent[1], call, scope)]
+            if ent is not None and ent[0] == "generic_fn":
+                ent = ("function", self.instantiate_generic(ent[1], call, scope))
             if ent is not None and ent[0] == "function":
                 f = ent[1]
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):

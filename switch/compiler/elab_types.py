@@ -48,6 +48,9 @@ class TypeRules:
             return ["any"]
         if k == "typename":
             name = n.name
+            bound = getattr(self, "type_bindings", None)
+            if bound and name in bound:  # a type parameter of the generic block being elaborated
+                return bound[name]
             if name in self.typedefs:
                 return self.typedefs[name]
             if name in self.headers:

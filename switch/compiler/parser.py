@@ -35,6 +35,7 @@ class Parser(StatementParser, ExpressionParser):
         self.toks = toks
         self.i = 0
         self.types: set[str] = {"packet_in", "packet_out"}
+        self.generic_fns: set[str] = set()
         self.depth = 0
 
     def _enter(self) -> None:
@@ -365,7 +366,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("}")
         self.types.add(name.text)
         return Node("parser", name.loc, name=name.text, params=params, ctor_params=ctor,
-                    locals=locals_, states=states, annos=annos)
+                    locals=locals_, states=states, annos=annos, tparams=tparams)
 
     def state(self) -> Node:
         self.expect("state")
@@ -464,7 +465,7 @@ class Parser(StatementParser, ExpressionParser):
             raise P4CompileError(name.loc, f"control {name.text} has no apply block")
         self.types.add(name.text)
         return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,
-                    locals=locals_, body=body, annos=annos)
+                    locals=locals_, body=body, annos=annos, tparams=tparams)
 
     def local_decl(self, annos) -> Node:
         if self.at("action"):
@@ -502,6 +503,8 @@ class Parser(StatementParser, ExpressionParser):
         name = self.ident("a declaration name")
         tparams = self.type_params()
         if self.at("("):
+            if tparams:  # calls may give type arguments: name<T>(...)
+                self.generic_fns.add(name.text)
             params = self.params()
             body = self.block()
             return Node("function", name.loc, name=name.text, ret=ty, params=params, body=body,

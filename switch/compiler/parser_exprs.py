@@ -214,7 +214,7 @@ class ExpressionParser:
 
     def _generic_call_ahead(self, e: Node) -> bool:
         name = e.get("name")
-        if e.kind not in ("name", "member") or name not in _GENERIC_CALLS:
+        if e.kind not in ("name", "member") or (name not in _GENERIC_CALLS and name not in self.generic_fns):
             return False
         save = self.i
         try:

@@ -127,4 +127,12 @@ control Outer(inout bit<16> x) {
         priority_delta = 5;
         entries = { priority=20: 0x10 &&& 0xf0: set_b(1); priority=10: 0x11 &&& 0xff: set_b(2); priority=30: 0 &&& 0: set_b(3); }
     }"""), frames=VALUES + [(1, H(0x11)), (2, H(0x1f))]),
+    case("fe_generic_function", CAT, program(
+        "        hdr.h.a = pick<bit<8>>(hdr.h.b == 2, hdr.h.a, 0x5a);\n        hdr.h.c = pick(hdr.h.a == 0, hdr.h.c, 16w0x1234);\n"
+        "        swap(hdr.h.a, hdr.h.b);\n",
+        top="T pick<T>(in bool c, in T a, in T b) { return c ? b : a; }\n"
+            "void swap<T>(inout T a, inout T b) { T t = a; a = b; b = t; }\n")),
+    case("fe_generic_control", CAT, program("        w8.apply(hdr.h.a, hdr.h.b, 8w0x44);\n        w16.apply(hdr.h.c, hdr.h.c, 16w0x4321);\n", top="""
+control Keep<T>(inout T x, in T y, in T z) { apply { if (x == y) { x = z; } else { x = y; } } }
+""", ingress_decls="    Keep<bit<8>>() w8;\n    Keep<bit<16>>() w16;\n")),
 ]
