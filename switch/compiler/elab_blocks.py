@@ -153,10 +153,12 @@ class BlockRules:
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
         if prefix is not None:
+            # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
+            # the runtime returns them after the offset
             for prm, node in zip(params, p.params):
                 if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
                         node.direction in ("out", "inout"):
-                    raise E(node.loc, "out/inout scalar parameters of a sub-parser are not supported")
+                    prm["copy_out"] = node.direction
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         self.bind_ctor_args(consts, scope)

@@ -252,11 +252,18 @@ class StatementRules:
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
-        args = []
+        args, outs = [], []
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
-            if p["t"][0] in ("struct", "header", "stack"):
+            if p.get("copy_out"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['copy_out']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                outs.append(lv)
+                args.append(lv if p["copy_out"] == "inout" else {"op": "const", "v": 0, "t": p["t"]})
+            elif p["t"][0] in ("struct", "header", "stack"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
@@ -264,7 +271,7 @@ class StatementRules:
                 args.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        return {"s": "apply_parser", "fn": blk["fn"], "args": args}
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs}
 
     def positional(self, call: Node, params: list, what: str) -> Node:
         """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)
@@ -372,6 +379,13 @@ class StatementRules:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],
                                                         call.args[0].loc)}
+        if m in ("lookahead", "length") and not call.args:
+            # a result nobody reads: p4c drops the call (it has no effect on BMv2)
+            if m == "lookahead":
+                if not call.targs:
+                    raise E(call.loc, "lookahead needs a type argument: lookahead<T>()")
+                self.resolve_type(call.targs[0])
+            return {"s": "nop"}
         raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
 
     def emit_stmts(self, ir, t, loc) -> list:

@@ -174,7 +174,14 @@ class StatementGen:
                 self.emit(ind, call)
         elif k == "apply_parser":
             args = "".join(", " + self.x(a) for a in s["args"])
-            self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
+            if s.get("outs"):
+                r = self.fresh("r")
+                self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
+                self.emit(ind, f"off = {r}[0]")
+                for i, lv in enumerate(s["outs"]):
+                    self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
+            else:
+                self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")

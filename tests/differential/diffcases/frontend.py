@@ -135,4 +135,25 @@ control Outer(inout bit<16> x) {
     case("fe_generic_control", CAT, program("        w8.apply(hdr.h.a, hdr.h.b, 8w0x44);\n        w16.apply(hdr.h.c, hdr.h.c, 16w0x4321);\n", top="""
 control Keep<T>(inout T x, in T y, in T z) { apply { if (x == y) { x = z; } else { x = y; } } }
 """, ingress_decls="    Keep<bit<8>>() w8;\n    Keep<bit<16>>() w16;\n")),
+    case("fe_subparser_scalar_out", CAT, program("", top="""
+parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
+    state start { p.extract(x); kind = x.a; seen = seen + 1; transition accept; }
+}
+""", meta="    bit<8> kind;\n", parser="""    GetH() sub;
+    state start {
+        pkt.extract(hdr.eth);
+        meta.m16 = 0x100;
+        transition select(hdr.eth.etype) { 0x1234: ph; default: accept; }
+    }
+    state ph {
+        sub.apply(pkt, hdr.h, meta.kind, meta.m16);
+        transition select(meta.kind) { 0xee: ph2; default: accept; }
+    }
+    state ph2 { pkt.extract(hdr.h2); hdr.h2.c = meta.m16; transition accept; }""",
+    ), frames=VALUES + [(1, H2(1, 2, 3, 4))]),
+    case("fe_lookahead_statement", CAT, program(
+        "        if (sm.parser_error != error.NoError) { hdr.h.a = 0xe0; }\n", top="struct eight_t { bit<64> bits; }\n", parser="""
+    state start { pkt.extract(hdr.eth); pkt.lookahead<eight_t>(); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }"""),
+         frames=VALUES + [(1, H(1, 2, 3, 4)[:18]), (2, H(5, 6, 7, 8)[:14])]),
 ]
