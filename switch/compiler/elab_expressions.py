@@ -333,6 +333,18 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
+            if at[0] == "stack" and at[1] in self.headers:
+                # two header stacks are equal when each pair of elements is (validity and fields)
+                conj = None
+                for i in range(at[2]):
+                    ix = {"op": "const", "v": i, "t": ["bit", 32]}
+                    ea = {"op": "stack_idx", "st": a, "i": ix, "t": ["header", at[1]], "size": at[2]}
+                    eb = {"op": "stack_idx", "st": b, "i": ix, "t": ["header", at[1]], "size": at[2]}
+                    eq = {"op": "bin", "o": "==", "a": ea, "b": eb, "t": BOOL}
+                    conj = eq if conj is None else {"op": "bin", "o": "&&", "a": conj, "b": eq, "t": BOOL}
+                if op == "!=":
+                    conj = {"op": "un", "o": "!", "a": conj, "t": BOOL}
+                return conj, BOOL
             if at[0] in ("stack", "list"):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL

@@ -156,4 +156,9 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
     state start { pkt.extract(hdr.eth); pkt.lookahead<eight_t>(); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
     state ph { pkt.extract(hdr.h); transition accept; }"""),
          frames=VALUES + [(1, H(1, 2, 3, 4)[:18]), (2, H(5, 6, 7, 8)[:14])]),
+    case("fe_stack_equality", CAT, program(
+        "        h_t[2] tmp = hdr.s;\n        if (tmp == hdr.s) { hdr.h.a = 1; }\n"
+        "        tmp[1].setValid(); tmp[1].b = hdr.h.b;\n        if (tmp != hdr.s) { hdr.h.b = 2; }\n"
+        "        hdr.s[0].setValid(); hdr.s[0] = hdr.h; tmp[0] = hdr.h;\n        if (tmp == hdr.s) { hdr.h.c = 3; }\n",
+        fields="    h_t[2] s;\n")),
 ]
