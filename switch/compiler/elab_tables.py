@@ -24,6 +24,8 @@ def _simple_key(n: Node) -> bool:
         return _simple_key(n.a)
     if k == "call":
         return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
+    if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
+        return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
     return False
 
 
@@ -62,8 +64,7 @@ class TableRules:
                 key_newtype = self.field_newtypes.get((ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None))
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
-                    raise E(k.match_loc, f"table {q}: a selector key needs an action_selector "
-                                         "implementation")
+                    continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
                 selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
                                                                            "selector key"))
                 continue

@@ -46,7 +46,7 @@ MAX_IR_NESTING = 80
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DIGITS = re.compile(r"[0-9]{1,10}\Z")
 # P4Runtime match-field names: "hdr.ipv4.dstAddr", "hdr.t.addr[31:24]", "hdr.vlan.$valid$"
-_KEY_NAME = re.compile(r"[A-Za-z0-9_.\[\]:$]{1,256}\Z")
+_KEY_NAME = re.compile(r"[A-Za-z0-9_.\[\]:$ &]{1,256}\Z")  # p4c: "hdr.f & 0xf0" for a masked key
 _OPERATORS = {
     "!", "~", "-", "+", "*", "/", "%", "&", "|", "^", "<<", ">>", "++", "|+|", "|-|",
     "==", "!=", "<", ">", "<=", ">=", "&&", "||",

@@ -161,4 +161,13 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
         "        tmp[1].setValid(); tmp[1].b = hdr.h.b;\n        if (tmp != hdr.s) { hdr.h.b = 2; }\n"
         "        hdr.s[0].setValid(); hdr.s[0] = hdr.h; tmp[0] = hdr.h;\n        if (tmp == hdr.s) { hdr.h.c = 3; }\n",
         fields="    h_t[2] s;\n")),
+    case("fe_masked_keys", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
+    table t {
+        key = { hdr.h.a & 0xf0: exact; 0b11 & hdr.h.b: ternary; hdr.h.c[7:0] & 15: ternary; }
+        actions = { set_b; NoAction; }
+    }"""), entries=[Entry("I.t", {"hdr.h.a & 0xf0": 0x10, "0b11 & hdr.h.b": (2, 3), "hdr.h.c[7:0] & 15": (0, 0)},
+                          "I.set_b", {"v": 0x66}, 1)],
+         frames=VALUES + [(1, H(0x10, 0x20, 0x0a0b, 0)), (2, H(0x1f, 0x22, 0, 0))]),
+    case("fe_selector_key_without_selector", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
+    table t { key = { hdr.h.a: selector; } actions = { set_b; NoAction; } default_action = set_b(0x31); }""")),
 ]
