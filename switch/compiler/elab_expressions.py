@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr, _wrap
+from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr, _wrap
 
 
 class ExpressionRules:
@@ -27,9 +27,15 @@ class ExpressionRules:
                 raise E(n.loc, f"cannot assign to 'in' parameter {n.name}")
             return ent[1], ent[1]["t"]
         if k == "member":
-            if n.name in ("next", "last"):
+            if n.name == "next":  # written, not read: member_of directly (expr() refuses a read)
+                base, bt = self.expr(n.base, scope)
+                return self.member_of(base, bt, n)
+            if n.name == "last":
                 ir, t = self.expr(n, scope)
                 return ir, t
+            if n.base.kind == "member" and n.base.name == "next":
+                # writing a field of hs.next reads the element first: p4c refuses it too
+                self.expr(n.base, scope)
             base, bt = self.lvalue(n.base, scope)
             return self.member_of(base, bt, n)
         if k == "index":
@@ -58,6 +64,9 @@ class ExpressionRules:
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = self.stack_elem(bt)
+            if n.name in ("next", "last") and self.ctx.get("kind") != "parser":
+                raise E(n.loc, f"{n.name} of a header stack can only be used in a parser (p4c: "
+                               "'last', and 'next' for stacks can only be used in a parser)")
             if n.name == "next":
                 return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "last":
@@ -195,6 +204,9 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
+            if bt[0] == "stack" and n.name == "next":
+                raise E(n.loc, f"{expr_text(n)} is read here: p4c 1.2.4.8 refuses reading a stack's next "
+                               "element ('next field read'); extract into it or read .last")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)

@@ -175,7 +175,10 @@ class StatementRules:
                     ir, t = self.expr(call.args[0], scope)
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
-            ir, t = self.expr(base, scope)
+            if base.kind == "member" and base.name == "next" and m in ("setValid", "setInvalid"):
+                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read
+            else:
+                ir, t = self.expr(base, scope)
             if t[0] == "header" and m in ("setValid", "setInvalid"):
                 if call.args:
                     raise E(call.loc, f"{m}() takes no arguments")

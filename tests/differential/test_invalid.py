@@ -117,6 +117,15 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     table t { key = { hdr.h.a: ternary; } actions = { s; } const entries = { priority=3: 1 &&& 0xff: s(1); } }"""),
                                ("priorit",), ""),
     "invalid_header_without_cast": (program("        h_t gone = {#}; hdr.h = gone;\n"), ("invalid", "{#}", "h_t"), ""),
+    "stack_next_read_in_select": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.a) { 0: start; default: accept; } }"""),
+                                  ("next",), ""),
+    "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.eth); hdr.s.next.a = 1; transition accept; }"""), ("next",), ""),
+    "stack_last_in_control": (program("        hdr.h.a = hdr.s.last.a;\n", fields="    h_t[2] s;\n"), ("last", "parser"), ""),
+    "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v = 3) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None
