@@ -52,6 +52,9 @@ class BlockRules:
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":
+                if len(set(d.members)) != len(d.members):
+                    dup = next(m for m in d.members if d.members.count(m) > 1)
+                    raise E(d.loc, f"error {dup} declared twice in one error declaration")
                 for m in d.members:
                     if m not in self.errors:
                         self.errors.append(m)
@@ -167,6 +170,12 @@ class BlockRules:
             locals_.extend(self.local_stmt(d, scope))
         states = {}
         names = {s.name for s in p.states}
+        if len(names) != len(p.states):
+            seen_states: set = set()
+            for s in p.states:
+                if s.name in seen_states:
+                    raise E(s.loc, f"parser {p.name}: state {s.name} declared twice")
+                seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
         for s in p.states:
@@ -510,6 +519,9 @@ class BlockRules:
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
+        if ret != ["void"] and not _always_returns(d.body):
+            # p4c refuses it only when the function is called (an unused one is removed first)
+            rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
         self.functions[d.name] = rec
         self.global_scope.add(d.name, ("function", rec))
         saved = getattr(self, "ctx", None)
@@ -550,6 +562,27 @@ class BlockRules:
                 self.type_bindings = saved
             made[key] = self.functions[inst.name]
         return made[key]
+
+
+def _always_returns(s) -> bool:
+    """Whether every path through statement ``s`` ends in a ``return`` (p4c requires it of a
+    function with a result)."""
+    if s is None:
+        return False
+    k = s.kind
+    if k == "return":
+        return True
+    if k == "block":
+        return any(_always_returns(x) for x in s.stmts)
+    if k == "if":
+        return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
+    if k == "switch":
+        cases = s.cases
+        if not any(c.label is None for c in cases):
+            return False
+        # a case without a body falls through to the next one with a body
+        return all(_always_returns(c.body) for c in cases if c.body is not None)
+    return False
 
 
 def _serenum_name(t) -> str | None:

@@ -23,8 +23,8 @@ class ExpressionRules:
                 raise E(n.loc, f"unknown name {n.name}")
             if ent[0] != "var":
                 raise E(n.loc, f"{n.name} cannot be assigned")
-            if ent[2] == "in" and ent[1]["t"][0] not in ("struct", "header", "stack"):
-                raise E(n.loc, f"cannot assign to 'in' parameter {n.name}")
+            if ent[2] == "in" and ent[1]["t"][0] not in ("extern",):
+                raise E(n.loc, f"cannot assign to 'in' parameter {n.name} (or any part of it)")
             return ent[1], ent[1]["t"]
         if k == "member":
             if n.name == "next":  # written, not read: member_of directly (expr() refuses a read)
@@ -371,6 +371,8 @@ class ExpressionRules:
             raise E(n.loc, f"operator {op} on values of type {tstr(at)}")
         if op in ("/", "%") and at[0] == "int":
             raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+        if op in ("/", "%") and at == INTLIT and any((self.fold(v) or 0) < 0 for v in (a, b)):
+            raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
         if op in ("<", ">", "<=", ">="):
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         if op in ("|+|", "|-|") and at == INTLIT:

@@ -26,6 +26,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
+            if t == ["string"]:
+                raise E(s.loc, f"{s.name}: cannot declare variables of type string")
             if t[0] == "varbit":
                 raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
@@ -321,6 +323,8 @@ class StatementRules:
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        if f.get("deferred_error"):
+            raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
@@ -338,6 +342,8 @@ class StatementRules:
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def call_function(self, f: dict, call: Node, scope):
+        if f.get("deferred_error"):
+            raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")

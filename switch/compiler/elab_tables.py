@@ -61,7 +61,9 @@ class TableRules:
             key_enum = t[1] if t[0] == "serenum" else None
             key_newtype = None
             if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
-                key_newtype = self.field_newtypes.get((ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None))
+                fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
+                key_newtype = self.field_newtypes.get(fkey)
+                key_enum = key_enum or self.field_enums.get(fkey)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
@@ -93,7 +95,10 @@ class TableRules:
         if "actions" not in props:
             raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []
+        listed_names = [a.name for a in props.get("actions", [])]
         for a in props.get("actions", []):
+            if listed_names.count(a.name) > 1:
+                raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
@@ -276,7 +281,7 @@ class TableRules:
             e = Node("call", e.loc, fn=e, targs=[], args=[])
         if e.kind != "call" or e.fn.kind != "name":
             raise E(e.loc, f"{what}: expected an action call")
-        ent = scope.lookup(e.fn.name)
+        ent = self.global_scope.lookup(e.fn.name) if e.fn.get("top") else scope.lookup(e.fn.name)
         if ent is None or ent[0] != "action":
             raise E(e.fn.loc, f"{what}: unknown action {e.fn.name}")
         a = self.actions[ent[1]]

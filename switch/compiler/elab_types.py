@@ -152,6 +152,9 @@ class TypeRules:
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt
+            declared = self.resolve_type(f.type)
+            if declared[0] == "serenum":  # a header keeps the bits; the P4Info names the enum
+                self.field_enums[(d.name, f.name)] = declared[1]
         if d.kind == "header":
             total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
             if total % 8:

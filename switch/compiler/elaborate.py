@@ -50,6 +50,7 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
         self.typedef_nodes: dict[str, Node] = {}   # typedef / type declarations by name
         self.newtypes: dict[str, dict] = {}        # `type` declarations: name -> {"t", "annos"}
         self.field_newtypes: dict[tuple, str] = {}  # (header/struct, field) -> `type` name
+        self.field_enums: dict[tuple, str] = {}     # (header/struct, field) -> serializable enum
         self.headers: dict[str, dict] = {}   # name -> {"fields": [[n, w, signed]], "bytes": n}
         self.structs: dict[str, dict] = {}   # name -> {"fields": [[n, type]]}
         self.enums: dict[str, dict] = {}

@@ -150,7 +150,8 @@ def _listed_actions(ir: dict) -> tuple[set, set]:
 
 def _needs_type_info(ir: dict) -> bool:
     """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
-    if any(t["keys"] for t in ir["tables"]) or ir["digests"] or ir["registers"] or ir["counters"] \
+    # any table in the P4Info (keyless ones too; not @hidden ones, not dropped ones)
+    if ir["tables"] or ir["digests"] or ir["registers"] or ir["counters"] \
             or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
         return True
     in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())

@@ -339,6 +339,8 @@ class Parser(StatementParser, ExpressionParser):
             ty = self.type_ref()
             name = self.ident("a parameter name")
             default = self.expr() if self.accept("=") else None
+            if any(p.name == name.text for p in out):
+                raise P4CompileError(name.loc, f"parameter {name.text} declared twice")
             out.append(Node("param", name.loc, direction=direction, type=ty, name=name.text,
                             default=default, annos=pannos))
             if not self.accept(","):

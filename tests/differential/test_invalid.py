@@ -123,6 +123,26 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
     state start { pkt.extract(hdr.eth); hdr.s.next.a = 1; transition accept; }"""), ("next",), ""),
     "stack_last_in_control": (program("        hdr.h.a = hdr.s.last.a;\n", fields="    h_t[2] s;\n"), ("last", "parser"), ""),
+    "action_listed_twice": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; NoAction; } }"""), ("twice",), ""),
+    "default_action_top_level_namesake": (program("        t.apply();\n", top="action b() { }\n", ingress_decls="""
+    action a() { }
+    action b() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; b; } default_action = .b(); }"""), ("b", "default"), ""),
+    "division_of_negative_constants": (program("        int<8> y = -6 / 2; hdr.h.a = (bit<8>)y;\n"), ("negative",), ""),
+    "parameter_declared_twice": (program("        a(1, 2);\n", ingress_decls="    action a(bit<8> x, bit<8> x) { }\n"),
+                                 ("x", "twice"), ""),
+    "parser_state_declared_twice": (program("", parser="""
+    state start { transition accept; }
+    state start { transition accept; }"""), ("start", "twice"), ""),
+    "error_member_declared_twice": (program("", top="error { Foo, Foo }\n"), ("Foo", "twice"), ""),
+    "function_without_return_on_a_path": (program("        hdr.h.a = f(hdr.h.b);\n",
+                                                  top="bit<8> f(in bit<8> x) { if (x == 1) { return 1; } }\n"),
+                                          ("return",), ""),
+    "write_to_in_header_param": (program("", deparser="        hdr.h.a = 1;\n        pkt.emit(hdr.eth);"), ("in", "hdr"), ""),
+    "mark_to_drop_in_parser": (program("", parser="    state start { mark_to_drop(sm); transition accept; }"),
+                               ("mark_to_drop", "parser"), ""),
+    "string_variable": (program("        string s = \"x\";\n"), ("string",), ""),
     "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v = 3) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
