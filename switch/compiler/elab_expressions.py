@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr, _wrap
+from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr, _wrap
 
 
 class ExpressionRules:
@@ -33,9 +33,6 @@ class ExpressionRules:
             if n.name == "last":
                 ir, t = self.expr(n, scope)
                 return ir, t
-            if n.base.kind == "member" and n.base.name == "next":
-                # writing a field of hs.next reads the element first: p4c refuses it too
-                self.expr(n.base, scope)
             base, bt = self.lvalue(n.base, scope)
             return self.member_of(base, bt, n)
         if k == "index":
@@ -128,13 +125,14 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et == ["invalid_hdr"] and t[0] == "header":
+            return {"op": "invalid_hdr", "t": t}
         if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and len(ir["items"]) == len(t[1]):
             # a list expression as a tuple value: each element converted to its element type
             items = [self.coerce((it, it["t"]), tt, loc) for it, tt in zip(ir["items"], t[1])]
             return {"op": "list", "items": items, "t": t}
         if et == ["invalid_hdr"]:
-            raise E(loc, f"the invalid header {{#}} needs a cast to its type here, e.g. ({tstr(t)}){{#}} (p4c "
-                         "cannot infer it)")
+            raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
 
     def make_value(self, ir, et, t, loc):
@@ -204,9 +202,6 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
-            if bt[0] == "stack" and n.name == "next":
-                raise E(n.loc, f"{expr_text(n)} is read here: p4c 1.2.4.8 refuses reading a stack's next "
-                               "element ('next field read'); extract into it or read .last")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)
