@@ -47,6 +47,18 @@ class ExpressionRules:
         raise E(n.loc, "expression cannot be assigned to")
 
     def member_of(self, base, bt, n: Node):
+        if bt[0] == "header" and (bt[1], n.name) in self.header_views:
+            # a struct laid out inside the header: a view whose leaves are the header's fields
+            return base, ["hview", bt[1], f"{n.name}__", self.header_views[(bt[1], n.name)]]
+        if bt[0] == "hview":
+            _, hname, prefix, sname = bt
+            for f, ft in self.structs[sname]["fields"]:
+                if f == n.name:
+                    if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                        return base, ["hview", hname, f"{prefix}{f}__", ft[1]]
+                    return self.member_of(base, ["header", hname],
+                                          Node("member", n.loc, base=n.base, name=f"{prefix}{f}"))
+            raise E(n.get("name_loc", n.loc), f"struct {sname} has no field {n.name}")
         if bt[0] == "header":
             h = self.headers[bt[1]]
             for f, w, s in h["fields"]:

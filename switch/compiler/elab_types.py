@@ -123,6 +123,22 @@ class TypeRules:
             seen += 1
         return None
 
+    def flat_struct(self, name: str, loc) -> list:
+        """(name, bit type) of every leaf of a struct, nested structs joined with ``__``."""
+        out = []
+        for f, ft in self.structs[name]["fields"]:
+            if ft[0] == "serenum":
+                ft = ft[2]
+            if ft[0] == "bool":
+                ft = ["bit", 1]
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                out += [(f"{f}__{sub}", st) for sub, st in self.flat_struct(ft[1], loc)]
+            elif is_bits(ft):
+                out.append((f, ft))
+            else:
+                raise E(loc, f"struct {name} field {f} of type {tstr(ft)} cannot be part of a header")
+        return out
+
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
@@ -138,6 +154,13 @@ class TypeRules:
                     t = t[2]
                 if t[0] == "bool":
                     t = ["bit", 1]
+                if t[0] == "struct" and not self.structs[t[1]].get("union"):
+                    # a struct inside a header: its fields are laid out in place (as p4c flattens
+                    # them), named <field>__<sub>; member_of gives h.f.sub through a view
+                    for sub, st in self.flat_struct(t[1], f.loc):
+                        fields.append([f"{f.name}__{sub}", st, None])
+                    self.header_views[(d.name, f.name)] = t[1]
+                    continue
                 if t[0] == "varbit":
                     if any(ft[0] == "varbit" for _, ft, _ in fields):
                         raise E(f.loc, f"header {d.name} has more than one varbit field")

@@ -170,4 +170,13 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
          frames=VALUES + [(1, H(0x10, 0x20, 0x0a0b, 0)), (2, H(0x1f, 0x22, 0, 0))]),
     case("fe_selector_key_without_selector", CAT_INFO, program("        t.apply();\n", ingress_decls=SET_B + """
     table t { key = { hdr.h.a: selector; } actions = { set_b; NoAction; } default_action = set_b(0x31); }""")),
+    case("fe_struct_in_header", CAT, program(
+        "        if (hdr.sh.isValid()) {\n            hdr.sh.row.lo.v = hdr.sh.row.hi.v;\n"
+        "            hdr.sh.row.hi.port = hdr.sh.row.hi.port + 1;\n            hdr.h.b = hdr.sh.row.lo.port ++ hdr.sh.tag[0:0];\n        }\n",
+        headers="struct alt_t { bit<1> v; bit<7> port; }\nstruct row_t { alt_t lo; alt_t hi; }\n"
+                "header sh_t { bit<8> tag; row_t row; }\n",
+        fields="    sh_t sh;\n",
+        parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.sh); pkt.extract(hdr.h); transition accept; }""",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.sh);\n        pkt.emit(hdr.h);")),
 ]
