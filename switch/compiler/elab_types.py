@@ -20,7 +20,7 @@ class TypeRules:
     def resolve_type(self, n: Node, allow_generic=False):
         k = n.kind
         if k == "bit":
-            return ["bit", self.const_int(n.width, "a bit width", minimum=1, maximum=MAX_WIDTH)]
+            return ["bit", self.const_int(n.width, "a bit width", minimum=0, maximum=MAX_WIDTH)]
         if k == "sint":
             return ["int", self.const_int(n.width, "an int width", minimum=1, maximum=MAX_WIDTH)]
         if k == "int_inf":

@@ -198,8 +198,9 @@ def _check_type(t: list, path: list) -> None:
     if tag not in _TYPE_TAGS:
         raise InvalidDeviceConfig(where, f"unknown type {_show(tag)}")
     if tag in ("bit", "int", "varbit"):
-        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not 1 <= t[1] <= MAX_WIDTH:
-            raise InvalidDeviceConfig(where, f"{tag} width must be an int in 1..{MAX_WIDTH}, got "
+        low = 0 if tag == "bit" else 1  # bit<0> is a valid (empty) type
+        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not low <= t[1] <= MAX_WIDTH:
+            raise InvalidDeviceConfig(where, f"{tag} width must be an int in {low}..{MAX_WIDTH}, got "
                                              f"{_show(t[1] if len(t) > 1 else None)}")
     elif tag in ("header", "struct", "enum", "serenum", "extern", "header_union", "union"):
         if len(t) < 2 or not isinstance(t[1], str):

@@ -179,4 +179,10 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
         parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
     state ph { pkt.extract(hdr.sh); pkt.extract(hdr.h); transition accept; }""",
         deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.sh);\n        pkt.emit(hdr.h);")),
+    case("fe_bit0", CAT, program(
+        "        bit<0> z = 0;\n        hdr.z.a = z;\n        hdr.z.c = hdr.z.c + (bit<7>)hdr.z.a;\n"
+        "        hdr.h.a = (bit<8>)hdr.z.b ++ hdr.z.a;\n        meta.zero = hdr.z.a;\n",
+        headers="header z_t { bit<0> a; bit<1> b; bit<7> c; bit<0> d; }\n", fields="    z_t z;\n", meta="    bit<0> zero;\n",
+        parser="    state start { pkt.extract(hdr.eth); pkt.extract(hdr.z); pkt.extract(hdr.h); transition accept; }",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.z);\n        pkt.emit(hdr.h);")),
 ]
