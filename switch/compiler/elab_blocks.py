@@ -19,6 +19,12 @@ class BlockRules:
     _UNIQUE_KINDS = {"header", "struct", "header_union", "typedef", "const", "enum", "parser", "control",
                      "parser_type", "control_type", "package", "instance", "action", "extern_obj"}
 
+    def check_v1model_version(self, v: Node) -> None:
+        """``V1MODEL_VERSION`` (v1model.p4: ``const bit<32> __v1model_version = V1MODEL_VERSION;``)
+        must be one non-negative integer literal: p4c's BMv2 backend fails on anything else."""
+        if v.kind != "int" or v.value < 0 or v.width is not None:
+            raise E(v.loc, "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
+
     def check_top_level_names(self) -> None:
         seen: dict[str, Node] = {}
         for d in self.decls:
@@ -43,6 +49,8 @@ class BlockRules:
                 if getattr(d, "newtype", False):
                     self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
             elif k == "const":
+                if d.name == "__v1model_version":
+                    self.check_v1model_version(d.value)
                 t = self.resolve_type(d.type)
                 ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
                 v = self.fold(ir)
