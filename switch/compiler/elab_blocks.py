@@ -67,6 +67,9 @@ class BlockRules:
                     if m not in self.errors:
                         self.errors.append(m)
             elif k == "match_kind":
+                if len(set(d.members)) != len(d.members):
+                    dup = next(m for m in d.members if d.members.count(m) > 1)
+                    raise E(d.loc, f"match_kind {dup} declared twice")
                 self.match_kinds.update(d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
@@ -508,11 +511,17 @@ class BlockRules:
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
         self.actions[q] = rec
-        scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
         saved = getattr(self, "ctx", None)
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
-        rec["body"] = self.stmt(d.body, ascope)
+        # the action's own name is not visible in its body (p4c: "declaration not found")
+        shadow = scope.names.pop(d.name, None)
+        try:
+            rec["body"] = self.stmt(d.body, ascope)
+        finally:
+            if shadow is not None:
+                scope.names[d.name] = shadow
         self.ctx = saved
+        scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def declare_function(self, d: Node) -> None:
         if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
@@ -532,11 +541,11 @@ class BlockRules:
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
         self.functions[d.name] = rec
-        self.global_scope.add(d.name, ("function", rec))
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
-        rec["body"] = self.stmt(d.body, fscope)
+        rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
         self.ctx = saved
+        self.global_scope.add(d.name, ("function", rec))
 
     def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
         """The instance of generic function ``d`` for this call: type arguments given

@@ -278,7 +278,10 @@ class Parser(StatementParser, ExpressionParser):
         out = []
         if self.accept("<"):
             while True:
-                n = self.ident("a type parameter").text
+                tok = self.ident("a type parameter")
+                n = tok.text
+                if n in out:
+                    raise P4CompileError(tok.loc, f"type parameter {n} declared twice")
                 out.append(n)
                 self.types.add(n)
                 if not self.accept(","):

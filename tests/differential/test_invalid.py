@@ -122,6 +122,11 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "v1model_version_negative": (program("", version="-1"), ("V1MODEL_VERSION",), ""),
     "v1model_version_expression": (program("", version="20200408 + 1"), ("V1MODEL_VERSION",), ""),
     "v1model_version_width_prefix": (program("", version="32w20200408"), ("suffix", "V1MODEL_VERSION"), ""),
+    "action_calls_itself": (program("        a();\n", ingress_decls="    action a() { a(); }\n"), ("a",), ""),
+    "function_calls_itself": (program("        hdr.h.a = f(1);\n", top="bit<8> f(in bit<8> x) { return f(x); }\n"),
+                              ("f",), ""),
+    "type_parameter_declared_twice": (program("", top="T f<T, T>(in T x) { return x; }\n"), ("T", "twice"), ""),
+    "match_kind_declared_twice": (program("", top="match_kind { fuzzy, fuzzy }\n"), ("fuzzy", "twice"), ""),
     "action_listed_twice": (program("        t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; NoAction; } }"""), ("twice",), ""),
     "default_action_top_level_namesake": (program("        t.apply();\n", top="action b() { }\n", ingress_decls="""
