@@ -14,15 +14,43 @@ from .errors import Loc
 
 class BlockRules:
     # ---------------------------------------------------------------- program
+    # top-level declarations that each introduce one name (functions and extern functions may
+    # be overloaded by their parameters; error and match_kind declarations merge)
+    _UNIQUE_KINDS = {"header", "struct", "header_union", "typedef", "const", "enum", "parser", "control",
+                     "parser_type", "control_type", "package", "instance", "action", "extern_obj"}
+
+    def check_v1model_version(self, v: Node) -> None:
+        """``V1MODEL_VERSION`` (v1model.p4: ``const bit<32> __v1model_version = V1MODEL_VERSION;``)
+        must be one non-negative integer literal: p4c's BMv2 backend fails on anything else."""
+        if v.kind != "int" or v.value < 0 or v.width is not None:
+            raise E(v.loc, "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
+
+    def check_top_level_names(self) -> None:
+        seen: dict[str, Node] = {}
+        for d in self.decls:
+            name = getattr(d, "name", None)
+            if not isinstance(name, str) or d.kind not in self._UNIQUE_KINDS | {"function", "extern_func"}:
+                continue
+            prev = seen.get(name)
+            if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
+                raise E(d.loc, f"re-declaration of {name} (previous declaration at {prev.loc})")
+            seen.setdefault(name, d)
+
     def run(self) -> dict:
         main = None
+        self.check_top_level_names()
         for d in self.decls:
             k = d.kind
             if k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
                 self.typedefs[d.name] = self.resolve_type(d.type)
+                self.typedef_nodes[d.name] = d
+                if getattr(d, "newtype", False):
+                    self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
             elif k == "const":
+                if d.name == "__v1model_version":
+                    self.check_v1model_version(d.value)
                 t = self.resolve_type(d.type)
                 ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
                 v = self.fold(ir)
@@ -32,10 +60,16 @@ class BlockRules:
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":
+                if len(set(d.members)) != len(d.members):
+                    dup = next(m for m in d.members if d.members.count(m) > 1)
+                    raise E(d.loc, f"error {dup} declared twice in one error declaration")
                 for m in d.members:
                     if m not in self.errors:
                         self.errors.append(m)
             elif k == "match_kind":
+                if len(set(d.members)) != len(d.members):
+                    dup = next(m for m in d.members if d.members.count(m) > 1)
+                    raise E(d.loc, f"match_kind {dup} declared twice")
                 self.match_kinds.update(d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
@@ -77,8 +111,9 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
-            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc)
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
+        self.check_signatures(blocks, main)
         ir_blocks = {}
         self.block_names = {}
         ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
@@ -88,6 +123,42 @@ class BlockRules:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
         return self.finish(ir_blocks, blocks)
 
+    # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
+    # type variables, the same type in every block
+    SIGNATURES = {
+        "parser": [("", "packet_in"), ("out", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "verify_checksum": [("inout|in", "H"), ("inout", "M")],
+        "ingress": [("inout", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "egress": [("inout", "H"), ("inout", "M"), ("inout", "standard_metadata_t")],
+        "compute_checksum": [("inout", "H"), ("inout", "M")],
+        "deparser": [("", "packet_out"), ("in", "H")],
+    }
+
+    def check_signatures(self, blocks: dict, main: Node) -> None:
+        """Each V1Switch argument's parameters against v1model's block type (as p4c's type
+        checker unifies them): count, directions, fixed types, one H and one M throughout."""
+        bound: dict[str, tuple] = {}
+        for (role, sig), arg in zip(self.SIGNATURES.items(), main.args):
+            blk = blocks[role]
+            if len(blk.params) != len(sig):
+                raise E(arg.loc, f"V1Switch argument {role}: {blk.kind} {blk.name} has {len(blk.params)} "
+                                 f"parameter(s), v1model's {role} type has {len(sig)}")
+            for p, (want_dir, want_t) in zip(blk.params, sig):
+                # verify_checksum's headers: p4c's own newer samples declare them `in`
+                if (p.direction or "") not in want_dir.split("|") and (p.direction or "") != want_dir:
+                    raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} is "
+                                   f"'{p.direction or 'directionless'}', v1model's {role} type declares it "
+                                   f"'{want_dir or 'directionless'}': {blk.name} does not match package V1Switch")
+                t = self.resolve_type(p.type)
+                if want_t in ("H", "M"):
+                    if want_t in bound and bound[want_t][0] != t:
+                        raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, but "
+                                       f"{bound[want_t][1]} binds V1Switch's type {want_t} to {tstr(bound[want_t][0])}")
+                    bound.setdefault(want_t, (t, f"{blk.kind} {blk.name}"))
+                elif t[-1] != want_t and tstr(t) != want_t:
+                    raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, "
+                                   f"v1model's {role} type expects {want_t}")
+
     def header_bytes(self, name: str) -> int:
         return self.headers[name]["bytes"]
 
@@ -96,12 +167,13 @@ class BlockRules:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
-        # a sub-parser's scalar out/inout parameters are copied back by the caller (the
-        # generated function returns them after the offset); headers/structs/stacks are
-        # passed by reference
-        scalar_outs = [prm["py"] for prm, node in zip(params, p.params)
-                       if prefix is not None and prm["t"][0] not in ("struct", "header", "stack", "extern")
-                       and node.direction in ("out", "inout")]
+        if prefix is not None:
+            # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
+            # the runtime returns them after the offset
+            for prm, node in zip(params, p.params):
+                if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
+                        node.direction in ("out", "inout"):
+                    prm["copy_out"] = node.direction
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         self.bind_ctor_args(consts, scope)
@@ -110,6 +182,12 @@ class BlockRules:
             locals_.extend(self.local_stmt(d, scope))
         states = {}
         names = {s.name for s in p.states}
+        if len(names) != len(p.states):
+            seen_states: set = set()
+            for s in p.states:
+                if s.name in seen_states:
+                    raise E(s.loc, f"parser {p.name}: state {s.name} declared twice")
+                seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
         for s in p.states:
@@ -144,8 +222,6 @@ class BlockRules:
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
-        if scalar_outs:
-            out["scalar_outs"] = scalar_outs
         return out
 
     def as_int(self, ir, t):
@@ -194,22 +270,24 @@ class BlockRules:
             out.append({"name": p.name, "py": pn, "t": t})
         return out
 
-    def ctor_constants(self, blk: Node, args, scope: Scope, loc) -> list:
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
         """Constructor arguments of a parser/control instance: compile-time constants,
         extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
-        by name inside the instance (P4-16 "Constructor parameters")."""
+        by name inside the instance (P4-16 "Constructor parameters").  ``qname``: the
+        instance's control-plane name (an extern instantiated in an argument is named
+        ``<qname>.<parameter>``, as p4c names it)."""
         cps = getattr(blk, "ctor_params", None) or []
         if len(args) != len(cps):
             raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
         out = []
         for p, a in zip(cps, args):
-            bt = self.block_param(p, a, scope, blk)
+            bt = self.block_param(p, a, scope, blk, qname)
             if bt is not None:
                 out.append((p.name, bt))
                 continue
             t = self.resolve_type(p.type)
             if t[0] == "extern":
-                out.append((p.name, self.extern_arg(p, a, t, scope, blk)))
+                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
                 continue
             if t[0] not in ("bit", "int", "bool"):
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
@@ -258,7 +336,7 @@ class BlockRules:
         if k == "table":
             q = self.declare_table(d, f"{cname}.{d.name}", scope)
             scope.add(d.name, ("table", q))
-            return []
+            return self.ctx.pop("extra_locals", [])
         if k == "instance":
             return self.declare_instance(d, cname, scope)
         return self.local_stmt(d, scope)
@@ -302,10 +380,12 @@ class BlockRules:
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
-                if t.args:
-                    raise E(d.loc, f"type arguments of a sub-{ent[0]} are not supported")
-                consts = self.ctor_constants(ent[1], d.args, scope, d.loc)
-                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc)
+                tps = getattr(ent[1], "tparams", None) or []
+                if len(t.args or ()) != len(tps):
+                    raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
+                bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
+                consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -335,11 +415,14 @@ class BlockRules:
             if len(args) != 1 or not t.args:
                 raise E(d.loc, "register<T>(size) needs a type argument and a size")
             vt = self.resolve_type(t.args[0])
+            enum = vt[1] if vt[0] == "serenum" else None
+            if enum:  # register<SerEnum>: cells hold the underlying bits (P4Info names the enum)
+                vt = vt[2]
             if not is_bits(vt):
-                raise E(t.args[0].loc, "register values must be bit<N>/int<N>")
+                raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos}
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int"}
             self.objects["registers"].append(rec)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
@@ -420,32 +503,106 @@ class BlockRules:
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
-            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction})
+            cp = annotation(getattr(p, "annos", None) or [], "name")
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
+                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
+                           "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
+                           "default": getattr(p, "default", None)})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
         self.actions[q] = rec
-        scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
         saved = getattr(self, "ctx", None)
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
-        rec["body"] = self.stmt(d.body, ascope)
+        # the action's own name is not visible in its body (p4c: "declaration not found")
+        shadow = scope.names.pop(d.name, None)
+        try:
+            rec["body"] = self.stmt(d.body, ascope)
+        finally:
+            if shadow is not None:
+                scope.names[d.name] = shadow
         self.ctx = saved
+        scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def declare_function(self, d: Node) -> None:
-        if d.tparams:
-            raise E(d.loc, "generic functions are not supported by the embedded target")
+        if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
+            self.global_scope.add(d.name, ("generic_fn", d))
+            return
         fscope = Scope(self.global_scope)
         params = []
         for p in d.params:
             t = self.resolve_type(p.type)
             py = f"f_{d.name}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
-            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in"})
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
+                           "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
+        if ret != ["void"] and not _always_returns(d.body):
+            # p4c refuses it only when the function is called (an unused one is removed first)
+            rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
         self.functions[d.name] = rec
-        self.global_scope.add(d.name, ("function", rec))
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
-        rec["body"] = self.stmt(d.body, fscope)
+        rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
         self.ctx = saved
+        self.global_scope.add(d.name, ("function", rec))
+
+    def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
+        """The instance of generic function ``d`` for this call: type arguments given
+        (``f<bit<8>>(x)``) or inferred from the arguments whose parameter type is a type
+        parameter; one elaborated function per distinct binding."""
+        if call.targs:
+            if len(call.targs) != len(d.tparams):
+                raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
+            bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
+        else:
+            bindings = {}
+            for p, a in zip(d.params, call.args):
+                if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    if at[0] in ("int_lit", "list", "sinit") or at == ["any"]:
+                        raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
+                                         f"give it, e.g. {d.name}<bit<8>>(...)")
+                    bindings[p.type.name] = at
+            missing = [tp for tp in d.tparams if tp not in bindings]
+            if missing:
+                raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")
+        key = (d.name, repr([bindings[tp] for tp in d.tparams]))
+        made = self.__dict__.setdefault("generic_instances", {})
+        if key not in made:
+            inst = Node("function", d.loc, **{**d._attrs, "name": f"{d.name}__{len(made)}", "tparams": []})
+            saved = getattr(self, "type_bindings", None)
+            self.type_bindings = {**(saved or {}), **bindings}
+            try:
+                self.declare_function(inst)
+            finally:
+                self.type_bindings = saved
+            made[key] = self.functions[inst.name]
+        return made[key]
+
+
+def _always_returns(s) -> bool:
+    """Whether every path through statement ``s`` ends in a ``return`` (p4c requires it of a
+    function with a result)."""
+    if s is None:
+        return False
+    k = s.kind
+    if k == "return":
+        return True
+    if k == "block":
+        return any(_always_returns(x) for x in s.stmts)
+    if k == "if":
+        return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
+    if k == "switch":
+        cases = s.cases
+        if not any(c.label is None for c in cases):
+            return False
+        # a case without a body falls through to the next one with a body
+        return all(_always_returns(c.body) for c in cases if c.body is not None)
+    return False
+
+
+def _serenum_name(t) -> str | None:
+    return t[1] if t[0] == "serenum" else None

@@ -148,7 +148,16 @@ def expr_text(n: Node) -> str:
     if k == "slice":
         return f"{expr_text(n.a)}[{expr_text(n.hi)}:{expr_text(n.lo)}]"
     if k == "int":
-        return str(n.value)
+        v, base = n.value, n.get("base") or 10
+        if base == 16:
+            return hex(v)
+        if base == 2:
+            return bin(v)
+        if base == 8:
+            return oct(v)
+        return str(v)
+    if k == "binary" and n.op == "&":   # a masked key: p4c writes "<field> & <mask>"
+        return f"{expr_text(n.a)} & {expr_text(n.b)}"
     if k == "call":
         if n.fn.kind == "member" and n.fn.name == "isValid" and not n.args:
             return f"{expr_text(n.fn.base)}.$valid$"   # p4c's name for a validity key

@@ -9,7 +9,9 @@ The embedded target has no run-time objects for blocks, so the binding happens w
 elaborating (as p4c's instance specialisation does):
 
 * an extern argument binds the parameter name to the very same object (same counter
-  cells, same P4Runtime entity) -- :meth:`extern_arg`;
+  cells, same P4Runtime entity) -- :meth:`extern_arg`; an extern instantiated in the
+  argument itself (``Wrap(counter(4, CounterType.packets)) w;``) becomes an object named
+  ``<instance>.<parameter>`` (``I.w.c``), as p4c names it;
 * an instantiation argument is elaborated as a sub-control/sub-parser of the receiving
   block, named ``<block>.<parameter>`` -- :meth:`block_param` records it with the
   constructor arguments folded in the caller's scope, :meth:`bind_ctor_args` elaborates it
@@ -52,7 +54,7 @@ class CtorRules:
                                    f"{ent[0]} type (e.g. '{ent[0]} {type_node.name}_t(...);') and use that")
         return None
 
-    def block_param(self, p: Node, a: Node, scope, blk: Node):
+    def block_param(self, p: Node, a: Node, scope, blk: Node, qname: str | None = None):
         """Scope entry for a parser/control-typed constructor parameter, or None."""
         kind = self.block_kind_of(p.type)
         if kind is None:
@@ -61,7 +63,7 @@ class CtorRules:
             ent = self.global_scope.lookup(a.fn.name)
             if ent is None or ent[0] != kind:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name}: {a.fn.name} is not a {kind}")
-            consts = self.ctor_constants(ent[1], a.args, scope, a.loc)
+            consts = self.ctor_constants(ent[1], a.args, scope, a.loc, f"{qname}.{p.name}" if qname else None)
             return ("ctor_block", kind, ent[1], consts, a.loc)
         if a.kind == "name":
             ent = scope.lookup(a.name)
@@ -73,7 +75,19 @@ class CtorRules:
         raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of a {kind}, "
                        f"e.g. Name(args)")
 
-    def extern_arg(self, p: Node, a: Node, t, scope, blk: Node):
+    def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None):
+        ty = None
+        if a.kind == "call" and a.fn.kind == "name" and a.fn.name == t[1]:
+            ty = Node("typename", a.fn.loc, name=t[1], args=list(a.targs or []))
+        elif a.kind == "call" and a.fn.kind == "type_expr" and a.fn.type.kind == "typename" \
+                and a.fn.type.name == t[1]:  # register<bit<8>>(4): the parser saw a type first
+            ty = a.fn.type
+        if ty is not None and t[1] in V1_OBJECTS and qname:
+            # an extern instantiated in the argument itself: p4c names it <instance>.<parameter>
+            inst = Node("instance", a.loc, type=ty, args=a.args, name=p.name, annos=[])
+            tmp = type(scope)(scope)
+            self.declare_instance(inst, qname, tmp)
+            return tmp.lookup(p.name)
         ent = scope.lookup(a.name) if a.kind == "name" else None
         if ent is None or ent[0] != "object" or ent[1] != t[1]:
             raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of {t[1]}")
@@ -90,8 +104,9 @@ class CtorRules:
             else:
                 scope.add(name, ent)
 
-    def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc) -> None:
-        """Elaborate an instance of ``node`` inside the current block, bound to ``name``."""
+    def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc, bindings=None) -> None:
+        """Elaborate an instance of ``node`` inside the current block, bound to ``name``
+        (``bindings``: the type arguments of a generic ``control C<T>``, by parameter)."""
         attr = "subcontrols" if kind == "control" else "subparsers"
         subs = getattr(self, attr, None)
         if subs is None:
@@ -99,11 +114,17 @@ class CtorRules:
             setattr(self, attr, subs)
         if len(subs) > 256:
             raise E(loc, f"too many sub-{kind} instances (recursive instantiation?)")
-        if kind == "control":
-            blk = self.elab_control(node, self.ctx["role"], prefix=q, consts=consts)
-            blk["fn"] = f"run_sub_{len(subs)}"
-        else:
-            blk = self.elab_parser(node, prefix=q, consts=consts)
-            blk["fn"] = f"run_subparser_{len(subs)}"
+        saved_bindings = getattr(self, "type_bindings", None)
+        if bindings:
+            self.type_bindings = {**(saved_bindings or {}), **bindings}
+        try:
+            if kind == "control":
+                blk = self.elab_control(node, self.ctx["role"], prefix=q, consts=consts)
+                blk["fn"] = f"run_sub_{len(subs)}"
+            else:
+                blk = self.elab_parser(node, prefix=q, consts=consts)
+                blk["fn"] = f"run_subparser_{len(subs)}"
+        finally:
+            self.type_bindings = saved_bindings
         subs.append(blk)
         scope.add(name, ("sub" + kind, blk))

@@ -23,11 +23,14 @@ class ExpressionRules:
                 raise E(n.loc, f"unknown name {n.name}")
             if ent[0] != "var":
                 raise E(n.loc, f"{n.name} cannot be assigned")
-            if ent[2] == "in" and ent[1]["t"][0] not in ("struct", "header", "stack"):
-                raise E(n.loc, f"cannot assign to 'in' parameter {n.name}")
+            if ent[2] == "in" and ent[1]["t"][0] not in ("extern",):
+                raise E(n.loc, f"cannot assign to 'in' parameter {n.name} (or any part of it)")
             return ent[1], ent[1]["t"]
         if k == "member":
-            if n.name in ("next", "last"):
+            if n.name == "next":  # written, not read: member_of directly (expr() refuses a read)
+                base, bt = self.expr(n.base, scope)
+                return self.member_of(base, bt, n)
+            if n.name == "last":
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
@@ -44,6 +47,18 @@ class ExpressionRules:
         raise E(n.loc, "expression cannot be assigned to")
 
     def member_of(self, base, bt, n: Node):
+        if bt[0] == "header" and (bt[1], n.name) in self.header_views:
+            # a struct laid out inside the header: a view whose leaves are the header's fields
+            return base, ["hview", bt[1], f"{n.name}__", self.header_views[(bt[1], n.name)]]
+        if bt[0] == "hview":
+            _, hname, prefix, sname = bt
+            for f, ft in self.structs[sname]["fields"]:
+                if f == n.name:
+                    if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                        return base, ["hview", hname, f"{prefix}{f}__", ft[1]]
+                    return self.member_of(base, ["header", hname],
+                                          Node("member", n.loc, base=n.base, name=f"{prefix}{f}"))
+            raise E(n.get("name_loc", n.loc), f"struct {sname} has no field {n.name}")
         if bt[0] == "header":
             h = self.headers[bt[1]]
             for f, w, s in h["fields"]:
@@ -58,6 +73,9 @@ class ExpressionRules:
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = self.stack_elem(bt)
+            if n.name in ("next", "last") and self.ctx.get("kind") != "parser":
+                raise E(n.loc, f"{n.name} of a header stack can only be used in a parser (p4c: "
+                               "'last', and 'next' for stacks can only be used in a parser)")
             if n.name == "next":
                 return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "last":
@@ -108,11 +126,8 @@ class ExpressionRules:
             v = self.fold(ir)
             if v is None:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
-            # p4c wraps negative literals into bit<N> (with a warning); too large is an error
-            if t[0] == "bit" and v >= (1 << t[1]):
-                raise E(loc, f"value {v} does not fit in {tstr(t)}")
-            if t[0] == "int" and not -(1 << (t[1] - 1)) <= v < (1 << t[1]):
-                raise E(loc, f"value {v} does not fit in {tstr(t)}")
+            # p4c 1.2.4.8 wraps a literal that does not fit into bit<N>/int<N> (negative or too
+            # large) and only warns ("value does not fit in N bits")
             return {"op": "const", "v": _wrap(v, t), "t": t}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
@@ -122,6 +137,14 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et == ["invalid_hdr"] and t[0] == "header":
+            return {"op": "invalid_hdr", "t": t}
+        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and len(ir["items"]) == len(t[1]):
+            # a list expression as a tuple value: each element converted to its element type
+            items = [self.coerce((it, it["t"]), tt, loc) for it, tt in zip(ir["items"], t[1])]
+            return {"op": "list", "items": items, "t": t}
+        if et == ["invalid_hdr"]:
+            raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
 
     def make_value(self, ir, et, t, loc):
@@ -157,6 +180,8 @@ class ExpressionRules:
             return {"op": "const", "v": bool(n.value), "t": BOOL}, BOOL
         if k == "str":
             return {"op": "const", "v": n.value, "t": ["string"]}, ["string"]
+        if k == "invalid_hdr":  # {#}: an invalid header of whatever header type the context needs
+            return {"op": "invalid_hdr", "t": ["invalid_hdr"]}, ["invalid_hdr"]
         if k == "name":
             if n.name == "error":
                 raise E(n.loc, "'error' must be followed by .member")
@@ -264,6 +289,10 @@ class ExpressionRules:
             ir = dict(ir, t=et)
         if et == t:
             return ir
+        if et == ["invalid_hdr"] and t[0] == "header":
+            return {"op": "invalid_hdr", "t": t}  # (h_t){#}: p4c 1.2.4.8 needs the cast
+        if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
+            return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}
@@ -302,6 +331,8 @@ class ExpressionRules:
         if op in ("<<", ">>"):
             if bt[0] == "int":
                 raise E(n.b.loc, "shift amount must be unsigned")
+            if bt == INTLIT and (self.fold(b) or 0) < 0:
+                raise E(n.b.loc, f"shift by a negative amount ({self.fold(b)}) is not permitted")
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
@@ -335,6 +366,8 @@ class ExpressionRules:
             raise E(n.loc, f"operator {op} on values of type {tstr(at)}")
         if op in ("/", "%") and at[0] == "int":
             raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+        if op in ("/", "%") and at == INTLIT and any((self.fold(v) or 0) < 0 for v in (a, b)):
+            raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
         if op in ("<", ">", "<=", ">="):
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         if op in ("|+|", "|-|") and at == INTLIT:
@@ -353,6 +386,23 @@ class ExpressionRules:
                 raise E(n.loc, "untyped integer expression is not constant")
             return {"op": "const", "v": v, "t": INTLIT}, INTLIT
         return res, at
+
+    def static_assert(self, n: Node, scope):
+        """core.p4's ``static_assert(check[, message])``: evaluated at compile time, an error
+        when ``check`` is false (as in p4c), ``true`` otherwise."""
+        if len(n.args) not in (1, 2):
+            raise E(n.loc, f"static_assert takes 1 or 2 arguments, got {len(n.args)}")
+        ir, t = self.expr(n.args[0], scope)
+        if t != BOOL:
+            raise E(n.args[0].loc, f"static_assert: expected bool, got {tstr(t)}")
+        v = self.fold(ir)
+        if v is None:
+            raise E(n.args[0].loc, "static_assert: the condition is not a compile-time constant")
+        if not v:
+            msg = n.args[1] if len(n.args) == 2 else None
+            text = msg.value if msg is not None and msg.kind == "str" else "static assertion failed"
+            raise E(n.loc, f"static_assert failed: {text}")
+        return {"op": "const", "v": True, "t": BOOL}, BOOL
 
     def call_expr(self, n: Node, scope):
         fn = n.fn
@@ -398,9 +448,13 @@ class ExpressionRules:
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
             ent = scope.lookup(fn.name)
+            if ent is not None and ent[0] == "generic_fn":
+                return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
             if ent is not None and ent[0] == "function":
                 return self.call_function(ent[1], n, scope)
             if ent is not None and ent[0] == "action":
                 raise E(n.loc, f"action {fn.name} used as a value")
+            if ent is None and fn.name == "static_assert" and fn.name in self.externs:
+                return self.static_assert(n, scope)
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")

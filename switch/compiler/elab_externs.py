@@ -52,7 +52,16 @@ class ExternRules:
         def nargs(n):
             if len(args) != n:
                 raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
+        if name == "mark_to_drop" and self.ctx.get("kind") == "parser":
+            raise E(loc, "mark_to_drop is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
+            if not args and self.ctx.get("in_action"):
+                # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only
+                # in an action that survives (an unused one is removed first)
+                self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(
+                    loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
+                         "argument for mark_to_drop'): use mark_to_drop(standard_metadata)"))
+                return [{"s": "nop"}]
             nargs(1)
             lv, t = self.lvalue(args[0], scope)
             if t != ["struct", "standard_metadata_t"]:
@@ -97,7 +106,7 @@ class ExternRules:
                     raise E(args[1].loc, f"digest data has type {tstr(t)}, expected {dt[1]}")
                 items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} for fn, ft in fields]
             for (fn, ft), it in zip(fields, items):
-                if not (is_bits(ft) or ft[0] in ("bool", "serenum")):
+                if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
                     raise E(args[1].loc, f"digest field {fn} of type {tstr(ft)} is not supported")
             self.digests.setdefault(dt[1], {"name": dt[1], "fields": [[fn, ft] for fn, ft in fields]})
             # BMv2 reads the fields of an l-value argument when ingress ends (the digest

@@ -14,6 +14,9 @@ class OutputRules:
     # ---------------------------------------------------------------- output
     def finish(self, blocks, decls) -> dict:
         used_actions = {q: a for q, a in self.actions.items() if a["used"] or self._called(q, blocks)}
+        for a in used_actions.values():
+            if a.get("deferred_error"):
+                raise a["deferred_error"]
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},
@@ -35,7 +38,9 @@ class OutputRules:
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p["name"], "id": i + 1, "width": p["t"][1], "py": p["py"]}
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"],
+                                        "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
+                                        "enum": p.get("enum")}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
@@ -47,7 +52,8 @@ class OutputRules:
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
-                          "expr": k["expr"], "annos": _annos_json(k["annos"])} for k in t["keys"]],
+                          "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
+                          "enum": k.get("enum")} for k in t["keys"]],
                 "actions": [{"id": aid[a["name"]], "name": a["name"], "scope": a["scope"],
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", [])}
                             for a in t["actions"]],
@@ -106,9 +112,12 @@ class OutputRules:
             "meters": objs("meter", "meters"),
             "direct_counters": objs("direct_counter", "direct_counters"),
             "direct_meters": objs("direct_meter", "direct_meters"),
-            "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"]}
+            "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
+                         "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]]}
                         for d, v in self.digests.items()],
-            "functions": list(self.functions.values()),
+            "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
+            "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
+                          for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
                     "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}
@@ -144,4 +153,5 @@ def _mentions(blocks, q, actions) -> bool:
 
 
 def _annos_json(annos) -> list:
-    return [[n, [a if isinstance(a, (int, str)) else str(a) for a in args]] for n, args, _ in (annos or ())]
+    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args]]
+            for n, args, _ in (annos or ())]

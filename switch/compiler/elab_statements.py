@@ -26,6 +26,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
+            if t == ["string"]:
+                raise E(s.loc, f"{s.name}: cannot declare variables of type string")
             if t[0] == "varbit":
                 raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
@@ -66,6 +68,8 @@ class StatementRules:
                 raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
             return [{"s": "exit"}]
         if k == "return":
+            if self.ctx.get("kind") == "parser":
+                raise E(s.loc, "return is not allowed in a parser")
             if self.ctx.get("kind") == "function":
                 ret = self.ctx["ret"]
                 v = None
@@ -157,15 +161,8 @@ class StatementRules:
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
-                if ent and ent[0] == "control" and self.ctx.get("kind") == "control" \
-                        and not self.ctx.get("in_action"):
-                    # direct application of a control type (P4-16 "Direct type invocation"):
-                    # an instance of its own, named after the type as p4c names it
-                    consts = self.ctor_constants(ent[1], [], scope, call.loc)
-                    tmp = f"{base.name}$direct{len(getattr(self, 'subcontrols', []) or [])}"
-                    self.sub_block("control", ent[1], tmp, f"{self.ctx['block']}.{base.name}", consts,
-                                   scope, call.loc)
-                    return [self.apply_subcontrol(scope.lookup(tmp)[1], call, scope)]
+                if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
+                    return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
             bent = scope.lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
@@ -180,7 +177,10 @@ class StatementRules:
                     ir, t = self.expr(call.args[0], scope)
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
-            ir, t = self.expr(base, scope)
+            if base.kind == "member" and base.name == "next" and m in ("setValid", "setInvalid"):
+                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read
+            else:
+                ir, t = self.expr(base, scope)
             if t[0] == "header" and m in ("setValid", "setInvalid"):
                 if call.args:
                     raise E(call.loc, f"{m}() takes no arguments")
@@ -202,6 +202,8 @@ class StatementRules:
             ent = scope.lookup(fn.name)
             if ent is not None and ent[0] == "action":
                 return [self.direct_action(ent[1], call, scope)]
+            if ent is not None and ent[0] == "generic_fn":
+                ent = ("function", self.instantiate_generic(ent[1], call, scope))
             if ent is not None and ent[0] == "function":
                 f = ent[1]
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
@@ -210,10 +212,29 @@ class StatementRules:
                 return [{"s": "eval", "e": ir}]
             if fn.name in V1_EXTERN_FUNCS:
                 return self.extern_call(fn.name, call, scope)
+            if ent is None and fn.name == "static_assert" and fn.name in self.externs:
+                self.static_assert(call, scope)
+                return []
             if fn.name in self.externs:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
+
+    def direct_invocation(self, kind: str, node: Node, name: str, call: Node, scope) -> dict:
+        """``C.apply(...)`` on a control/parser type without constructor parameters: an
+        instance named after the type inside the current block (``ingress.C``, as p4c names
+        it), created at the first such call of the block."""
+        if getattr(node, "ctor_params", None):
+            raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
+        made = self.ctx.setdefault("direct_instances", {})
+        if name not in made:
+            tmp = Scope(self.ctx["scope"])
+            self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", [], tmp, call.loc)
+            made[name] = tmp.lookup(name)
+        ent = made[name]
+        if kind == "control":
+            return self.apply_subcontrol(ent[1], call, scope)
+        return self.apply_subparser(ent[1], call, scope)
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if len(call.args) != len(blk["params"]):
@@ -236,11 +257,18 @@ class StatementRules:
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
-        args = []
+        args, outs = [], []
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
-            if p["t"][0] in ("struct", "header", "stack") or p["py"] in blk.get("scalar_outs", ()):
+            if p.get("copy_out"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['copy_out']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                outs.append(lv)
+                args.append(lv if p["copy_out"] == "inout" else {"op": "const", "v": 0, "t": p["t"]})
+            elif p["t"][0] in ("struct", "header", "stack"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
@@ -248,16 +276,38 @@ class StatementRules:
                 args.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        st = {"s": "apply_parser", "fn": blk["fn"], "args": args}
-        if blk.get("scalar_outs"):
-            # positions (among the non-packet arguments) copied back from the returned tuple
-            real = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
-            st["outs"] = [i for i, p in enumerate(real) if p["py"] in blk["scalar_outs"]]
-        return st
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs}
+
+    def positional(self, call: Node, params: list, what: str) -> Node:
+        """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)
+        placed by name, omitted ones filled from the parameters' default values."""
+        args = call.args
+        named = [a for a in args if a.kind == "named_arg"]
+        if not named and len(args) >= len(params):
+            return call
+        if named and len(named) != len(args):
+            raise E(call.loc, f"{what}: either all arguments are named or none is")
+        by_name = {a.name: a.value for a in named}
+        unknown = set(by_name) - {p["name"] for p in params}
+        if unknown:
+            raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
+        out = []
+        for i, p in enumerate(params):
+            if named:
+                v = by_name.get(p["name"])
+            else:
+                v = args[i] if i < len(args) else None
+            if v is None:
+                v = p.get("default")
+            if v is None:
+                raise E(call.loc, f"{what}: no argument for parameter {p['name']}")
+            out.append(v)
+        return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
         a["used"] = True
+        call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
         args = []
@@ -273,6 +323,9 @@ class StatementRules:
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        if f.get("deferred_error"):
+            raise f["deferred_error"]
+        call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
         args = []
@@ -289,6 +342,9 @@ class StatementRules:
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def call_function(self, f: dict, call: Node, scope):
+        if f.get("deferred_error"):
+            raise f["deferred_error"]
+        call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
@@ -401,6 +457,8 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
             lv, lt = self.lvalue(args[0], scope)
+            if lt[0] == "serenum" and lt[1] == rec.get("enum"):
+                lt = lt[2]  # register<SerEnum>: the cell's bits are the enum's value
             if lt != rec["vt"]:
                 raise E(args[0].loc, f"register {rec['name']} holds {tstr(rec['vt'])}, "
                                      f"result is {tstr(lt)}")

@@ -24,6 +24,8 @@ def _simple_key(n: Node) -> bool:
         return _simple_key(n.a)
     if k == "call":
         return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
+    if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
+        return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
     return False
 
 
@@ -37,7 +39,8 @@ class TableRules:
         props = d.props
         for pn, pv in props.items():
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
-                          "meters", "support_timeout", "implementation", "max_group_size"):
+                          "meters", "support_timeout", "implementation", "max_group_size",
+                          "largest_priority_wins", "priority_delta"):
                 raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
         profile = None
         if "implementation" in props:
@@ -55,16 +58,22 @@ class TableRules:
         selector_keys = []
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
+            key_enum = t[1] if t[0] == "serenum" else None
+            key_newtype = None
+            if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
+                fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
+                key_newtype = self.field_newtypes.get(fkey)
+                key_enum = key_enum or self.field_enums.get(fkey)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
-                    raise E(k.match_loc, f"table {q}: a selector key needs an action_selector "
-                                         "implementation")
+                    continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
                 selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
                                                                            "selector key"))
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 raise E(k.match_loc, f"unsupported match kind {k.match}")
-            if t[0] == "bool":
+            was_bool = t[0] == "bool"
+            if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
                 t = t[2]
@@ -79,16 +88,26 @@ class TableRules:
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": len(keys) + 1, "annos": k.annos})
+                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         "newtype": key_newtype, "enum": key_enum})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
+        if "actions" not in props:
+            raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []
+        listed_names = [a.name for a in props.get("actions", [])]
         for a in props.get("actions", []):
+            if listed_names.count(a.name) > 1:
+                raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
             arec["used"] = True
+            for p in arec["params"]:
+                if not p["dir"] and p.get("default") is not None:
+                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
+                                   "but it is set by the control plane (p4c: it cannot be bound)")
             scope_ = "TABLE_AND_DEFAULT"
             if annotation(a.annos, "defaultonly"):
                 scope_ = "DEFAULT_ONLY"
@@ -100,6 +119,13 @@ class TableRules:
                                f"for its directional parameters, got {len(a.args)}")
             bound = []
             for arg, p in zip(a.args, dparams):
+                if p["dir"] == "out" and arg.kind == "dontcare":
+                    # `_` for an out parameter: the value goes to a hidden control local
+                    self.tmp += 1
+                    py = f"L.v{self.tmp}__dontcare"
+                    self.ctx.setdefault("extra_locals", []).append({"s": "decl", "n": py, "t": p["t"], "init": None})
+                    bound.append({"dir": "out", "e": {"op": "var", "n": py, "t": p["t"]}})
+                    continue
                 if p["dir"] in ("out", "inout"):
                     lv, lt = self.lvalue(arg, scope)
                     if lt != p["t"]:
@@ -115,6 +141,7 @@ class TableRules:
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
+            self.check_bound_args(da.expr, props["actions"], dname, scope, q)
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as
@@ -131,6 +158,18 @@ class TableRules:
             size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
         entries = []
         ent_node = props.get("entries")
+        # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
+        # in the order they are listed, whatever their `priority=` (priority_delta only spaces
+        # the values p4c assigns)
+        largest_wins = True
+        if "largest_priority_wins" in props:
+            v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
+                                      props["largest_priority_wins"].loc))
+            if v is None:
+                raise E(props["largest_priority_wins"].loc, f"table {q}: largest_priority_wins must be a constant")
+            largest_wins = bool(v)
+        if "priority_delta" in props:
+            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
@@ -146,10 +185,16 @@ class TableRules:
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
                 needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
+                if en.priority is not None and ent_node.const:
+                    raise E(en.priority.loc, f"table {q}: entries of a table with 'const' entries cannot "
+                                             "have priorities (p4c)")
                 prio = 0
                 if needs_prio:
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
-                    if en.priority is not None:
+                    if en.priority is not None and not largest_wins:
+                        self.const_int(en.priority, "entry priority", minimum=1)
+                        prio = n - i
+                    elif en.priority is not None:
                         prio = self.const_int(en.priority, "entry priority", minimum=1)
                     elif anno is not None:
                         # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the
@@ -197,7 +242,12 @@ class TableRules:
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
             return None
-        ks = self.keyset(kn, t, scope)
+        if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
+            ks = self.keyset(kn, ["bool"], scope)
+            if ks["k"] == "value":
+                ks = dict(ks, v=int(bool(ks["v"])))
+        else:
+            ks = self.keyset(kn, t, scope)
         if ks["k"] == "value":
             v = ks["v"] & ((1 << w) - 1)
             if kind == "lpm":
@@ -220,6 +270,9 @@ class TableRules:
         if ks["k"] == "range":
             if kind != "range":
                 raise E(kn.loc, f"table {q}: a range on a {kind} key")
+            if ks["lo"] > ks["hi"]:
+                raise E(kn.loc, f"table {q}: invalid range {ks['lo']} .. {ks['hi']} for table entry "
+                                "(low bound above high bound)")
             return {"id": kdef["id"], "kind": "range", "value": ks["lo"], "high": ks["hi"]}
         return None
 
@@ -228,7 +281,7 @@ class TableRules:
             e = Node("call", e.loc, fn=e, targs=[], args=[])
         if e.kind != "call" or e.fn.kind != "name":
             raise E(e.loc, f"{what}: expected an action call")
-        ent = scope.lookup(e.fn.name)
+        ent = self.global_scope.lookup(e.fn.name) if e.fn.get("top") else scope.lookup(e.fn.name)
         if ent is None or ent[0] != "action":
             raise E(e.fn.loc, f"{what}: unknown action {e.fn.name}")
         a = self.actions[ent[1]]
@@ -245,6 +298,24 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
+        """A default action's arguments for directional parameters must be the ones its entry
+        in the actions list binds (p4c: the same expressions)."""
+        if call.kind != "call":
+            return
+        entry = next((a for a in listed if (scope.lookup(a.name) or (None, None))[1] == aname), None)
+        params = self.actions[aname]["params"]
+        if entry is None:
+            return
+        bound = iter(entry.args)
+        for arg, p in zip(call.args, params):
+            if not p["dir"]:
+                continue
+            want = next(bound, None)
+            if want is not None and expr_text(arg) != expr_text(want):
+                raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
+                                 f"{p['name']} does not match {expr_text(want)} bound in the actions list")
 
     def entry_priority_annotation(self, anno, table: str) -> int:
         """``@priority(N)`` on a const entry (p4c: after the action)."""

@@ -20,7 +20,7 @@ class TypeRules:
     def resolve_type(self, n: Node, allow_generic=False):
         k = n.kind
         if k == "bit":
-            return ["bit", self.const_int(n.width, "a bit width", minimum=1, maximum=MAX_WIDTH)]
+            return ["bit", self.const_int(n.width, "a bit width", minimum=0, maximum=MAX_WIDTH)]
         if k == "sint":
             return ["int", self.const_int(n.width, "an int width", minimum=1, maximum=MAX_WIDTH)]
         if k == "int_inf":
@@ -48,6 +48,9 @@ class TypeRules:
             return ["any"]
         if k == "typename":
             name = n.name
+            bound = getattr(self, "type_bindings", None)
+            if bound and name in bound:  # a type parameter of the generic block being elaborated
+                return bound[name]
             if name in self.typedefs:
                 return self.typedefs[name]
             if name in self.headers:
@@ -108,6 +111,34 @@ class TypeRules:
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
         return None
 
+    def newtype_of(self, tnode) -> str | None:
+        """The `type` a type reference names, through typedefs (``typedef T1 T1d``: T1), or None
+        -- what p4c writes as ``type_name`` / ``new_type`` in the P4Info."""
+        seen = 0
+        while tnode is not None and tnode.kind == "typename" and seen < 64:
+            if tnode.name in self.newtypes:
+                return tnode.name
+            d = self.typedef_nodes.get(tnode.name)
+            tnode = d.type if d is not None else None
+            seen += 1
+        return None
+
+    def flat_struct(self, name: str, loc) -> list:
+        """(name, bit type) of every leaf of a struct, nested structs joined with ``__``."""
+        out = []
+        for f, ft in self.structs[name]["fields"]:
+            if ft[0] == "serenum":
+                ft = ft[2]
+            if ft[0] == "bool":
+                ft = ["bit", 1]
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                out += [(f"{f}__{sub}", st) for sub, st in self.flat_struct(ft[1], loc)]
+            elif is_bits(ft):
+                out.append((f, ft))
+            else:
+                raise E(loc, f"struct {name} field {f} of type {tstr(ft)} cannot be part of a header")
+        return out
+
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
@@ -123,6 +154,13 @@ class TypeRules:
                     t = t[2]
                 if t[0] == "bool":
                     t = ["bit", 1]
+                if t[0] == "struct" and not self.structs[t[1]].get("union"):
+                    # a struct inside a header: its fields are laid out in place (as p4c flattens
+                    # them), named <field>__<sub>; member_of gives h.f.sub through a view
+                    for sub, st in self.flat_struct(t[1], f.loc):
+                        fields.append([f"{f.name}__{sub}", st, None])
+                    self.header_views[(d.name, f.name)] = t[1]
+                    continue
                 if t[0] == "varbit":
                     if any(ft[0] == "varbit" for _, ft, _ in fields):
                         raise E(f.loc, f"header {d.name} has more than one varbit field")
@@ -134,6 +172,12 @@ class TypeRules:
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])
+            nt = self.newtype_of(f.type)
+            if nt:
+                self.field_newtypes[(d.name, f.name)] = nt
+            declared = self.resolve_type(f.type)
+            if declared[0] == "serenum":  # a header keeps the bits; the P4Info names the enum
+                self.field_enums[(d.name, f.name)] = declared[1]
         if d.kind == "header":
             total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
             if total % 8:

@@ -47,6 +47,11 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
         self.program = program
         self.source = source or program  # the main source file, for program-wide errors
         self.typedefs: dict[str, object] = {}
+        self.typedef_nodes: dict[str, Node] = {}   # typedef / type declarations by name
+        self.newtypes: dict[str, dict] = {}        # `type` declarations: name -> {"t", "annos"}
+        self.field_newtypes: dict[tuple, str] = {}  # (header/struct, field) -> `type` name
+        self.field_enums: dict[tuple, str] = {}     # (header/struct, field) -> serializable enum
+        self.header_views: dict[tuple, str] = {}    # (header, field) -> struct laid out in the header
         self.headers: dict[str, dict] = {}   # name -> {"fields": [[n, w, signed]], "bytes": n}
         self.structs: dict[str, dict] = {}   # name -> {"fields": [[n, type]]}
         self.enums: dict[str, dict] = {}

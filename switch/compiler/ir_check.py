@@ -46,7 +46,7 @@ MAX_IR_NESTING = 80
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DIGITS = re.compile(r"[0-9]{1,10}\Z")
 # P4Runtime match-field names: "hdr.ipv4.dstAddr", "hdr.t.addr[31:24]", "hdr.vlan.$valid$"
-_KEY_NAME = re.compile(r"[A-Za-z0-9_.\[\]:$]{1,256}\Z")
+_KEY_NAME = re.compile(r"[A-Za-z0-9_.\[\]:$ &]{1,256}\Z")  # p4c: "hdr.f & 0xf0" for a masked key
 _OPERATORS = {
     "!", "~", "-", "+", "*", "/", "%", "&", "|", "^", "<<", ">>", "++", "|+|", "|-|",
     "==", "!=", "<", ">", "<=", ">=", "&&", "||",
@@ -198,8 +198,9 @@ def _check_type(t: list, path: list) -> None:
     if tag not in _TYPE_TAGS:
         raise InvalidDeviceConfig(where, f"unknown type {_show(tag)}")
     if tag in ("bit", "int", "varbit"):
-        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not 1 <= t[1] <= MAX_WIDTH:
-            raise InvalidDeviceConfig(where, f"{tag} width must be an int in 1..{MAX_WIDTH}, got "
+        low = 0 if tag == "bit" else 1  # bit<0> is a valid (empty) type
+        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not low <= t[1] <= MAX_WIDTH:
+            raise InvalidDeviceConfig(where, f"{tag} width must be an int in {low}..{MAX_WIDTH}, got "
                                              f"{_show(t[1] if len(t) > 1 else None)}")
     elif tag in ("header", "struct", "enum", "serenum", "extern", "header_union", "union"):
         if len(t) < 2 or not isinstance(t[1], str):

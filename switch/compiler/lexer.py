@@ -87,12 +87,10 @@ def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
         if width > MAX_WIDTH:
             raise P4CompileError(loc, f"integer literal width {width} is too large "
                                       f"(a bit width must be <= {MAX_WIDTH})")
+        # too wide for its width: p4c 1.2.4.8 warns ("value does not fit") and keeps the low bits
+        v &= (1 << width) - 1
         if signed:
-            if v >= 1 << width:
-                raise P4CompileError(loc, f"value {_val(v)} does not fit in int<{width}>")
             v = v - (1 << width) if v >= 1 << (width - 1) else v
-        elif v >= 1 << width:
-            raise P4CompileError(loc, f"value {_val(v)} does not fit in bit<{width}>")
     return v, width, signed
 
 

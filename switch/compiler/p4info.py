@@ -7,6 +7,7 @@ name, like p4c's serializer.
 """
 from __future__ import annotations
 
+from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 _MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
@@ -19,16 +20,55 @@ _SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
           "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
           "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
 _SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
+# annotations p4c turns into P4Info fields instead of listing them
+_FIELD_ANNOS = {"brief", "description", "max_group_size"}
 
 
 def _preamble(pre, obj: dict) -> None:
     pre.id = obj["id"]
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
+    _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations)
     for name, args in obj.get("annos", ()):
-        if name in _SKIP_ANNOS:
+        if name in ("brief", "description") and args:
+            setattr(pre.doc, name, str(args[0]))
+
+
+def _annotations(out, annos, structured=None) -> None:
+    """Plain annotations into ``out`` (strings), ``@name[...]`` ones into ``structured``."""
+    for name, args in annos or ():
+        if name in _SKIP_ANNOS or name in _FIELD_ANNOS:
             continue
-        pre.annotations.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+        if isinstance(args, dict):
+            if structured is not None:
+                _structured(structured.add(), name, args)
+            continue
+        out.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+
+
+def _expr(e, v) -> None:
+    if isinstance(v, bool):
+        e.bool_value = v
+    elif isinstance(v, int):
+        e.int64_value = v
+    else:
+        e.string_value = str(v)
+
+
+def _structured(sa, name: str, body: dict) -> None:
+    sa.name = name
+    if "kv" in body:
+        for k, v in body["kv"]:
+            kv = sa.kv_pair_list.kv_pairs.add()
+            kv.key = k
+            _expr(kv.value, v)
+    else:  # an empty @name[] gets neither list (as p4c writes it)
+        for v in body["list"]:
+            _expr(sa.expression_list.expressions.add(), v)
+
+
+def _anno_value(obj: dict, name: str):
+    return next((args[0] for n, args in obj.get("annos", ()) if n == name and args), None)
 
 
 def _anno_arg(a) -> str:
@@ -39,7 +79,7 @@ def _anno_arg(a) -> str:
 # serializer asks for type specs while it looks at every extern call (packet_in/out and
 # verify() excepted), at every match field, action parameter, and stateful object.
 _EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mark_to_drop", "meter",
-                 "recirculate", "reg_read", "reg_write", "resubmit", "truncate", "update_checksum",
+                 "recirculate", "reg_read", "reg_write", "resubmit", "truncate", "update_checksum", "log",
                  "verify_checksum", "random", "log_msg", "assert", "assume"}
 
 
@@ -65,28 +105,70 @@ def _called_actions(x, out: set) -> set:
     return out
 
 
-def _listed_actions(ir: dict) -> set:
-    """Ids of the actions p4c puts into the P4Info."""
-    ids = {a["id"] for t in ir["tables"] for a in t["actions"]}
+def _applied_tables(x, out: set) -> set:
+    """Names of the tables some statement or expression applies (``apply``, ``switch_action``,
+    ``table_hit``: each names its table under ``table``)."""
+    if isinstance(x, dict):
+        if isinstance(x.get("table"), str) and x.get("s", x.get("op")) in ("apply", "switch_action", "table_hit"):
+            out.add(x["table"])
+        for v in x.values():
+            _applied_tables(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _applied_tables(v, out)
+    return out
+
+
+def _visible(ir: dict) -> dict:
+    """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
+    and with it its direct counters and meters and the actions only it lists."""
+    applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set())
+    hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
+    tables = [t for t in ir["tables"] if t["name"] in applied and t not in hidden]
+    if len(tables) == len(ir["tables"]):
+        return ir
+    kept = {t["id"] for t in tables}
+    # a @hidden table is left out, but the actions it can run are listed (as for p4c's own
+    # hidden tables around direct action calls)
+    out = dict(ir, tables=tables, hidden_table_actions={a["id"] for t in hidden for a in t["actions"]})
+    for k in ("direct_counters", "direct_meters"):
+        out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
+    out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
+                              for a in ir.get("action_profiles", [])
+                              if not a["table_ids"] or any(i in kept for i in a["table_ids"])]
+    return out
+
+
+def _listed_actions(ir: dict) -> tuple[set, set]:
+    """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
+    control body: p4c binds every argument of such a call, so the action keeps no parameter."""
+    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
-    return ids | {a["id"] for a in ir["actions"] if a["name"] in direct}
+    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids}
+    return ids | only_direct, only_direct
 
 
 def _needs_type_info(ir: dict) -> bool:
     """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
-    if any(t["keys"] for t in ir["tables"]) or ir["digests"] or ir["registers"] or ir["counters"] \
+    # any table in the P4Info (keyless ones too; not @hidden ones, not dropped ones)
+    if ir["tables"] or ir["digests"] or ir["registers"] or ir["counters"] \
             or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
         return True
-    in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]}
+    in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
         return True
     return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]])
 
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
+    # a direct counter or meter of a dropped table is still a declared extern instance p4c's
+    # serializer converts the type of
+    orphans = bool(ir["direct_counters"] or ir["direct_meters"] or ir.get("action_profiles"))
+    ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
-    if _needs_type_info(ir):
+    types = _TypeInfo(ir, info)
+    if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()
     for t in sorted(ir["tables"], key=lambda x: x["name"]):
         pt = info.tables.add()
@@ -94,6 +176,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for k in t["keys"]:
             mf = pt.match_fields.add()
             mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+            types.use(k, mf)
+            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -102,6 +186,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 ar.annotations.append("@defaultonly")
             elif a["scope"] == "TABLE_ONLY":
                 ar.annotations.append("@tableonly")
+            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations)
         if t["default"]["const"]:
             pt.const_default_action_id = t["default"]["action"]
         if t["direct_counter"]:
@@ -120,15 +205,17 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # like p4c: actions a table can run, and actions called directly from a control body
     # (p4c wraps each such call in a hidden table); an action only called by other actions
     # is inlined there, one never used is dropped
-    listed = _listed_actions(ir)
+    listed, only_direct = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
         if a["id"] not in listed:
             continue
         pa = info.actions.add()
         _preamble(pa.preamble, a)
-        for p in a["params"]:
+        for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
+            types.use(p, pp)
+            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
         pc = info.counters.add()
         _preamble(pc.preamble, c)
@@ -154,29 +241,32 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for r in sorted(ir["registers"], key=lambda x: x["name"]):
         pr = info.registers.add()
         _preamble(pr.preamble, r)
-        pr.type_spec.bitstring.bit.bitwidth = r["width"]
+        if r.get("enum"):
+            pr.type_spec.serializable_enum.name = r["enum"]
+            types.serenum(r["enum"])
+        elif r.get("signed"):
+            pr.type_spec.bitstring.int.bitwidth = r["width"]
+        else:
+            pr.type_spec.bitstring.bit.bitwidth = r["width"]
         pr.size = r["size"]
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
         pd.type_spec.struct.name = d["name"]
         st = info.type_info.structs[d["name"]]
-        for fname, ft in d["fields"]:
+        for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):
             mem = st.members.add()
             mem.name = fname
-            w = ft[1] if ft[0] in ("bit", "int") else (ft[2][1] if ft[0] == "serenum" else 1)
-            if ft[0] == "int":
-                mem.type_spec.bitstring.int.bitwidth = w
-            elif ft[0] == "bool":
-                mem.type_spec.bool.SetInParent()
-            else:
-                mem.type_spec.bitstring.bit.bitwidth = w
+            types.spec(mem.type_spec, ft, nt)
     for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
         pa = info.action_profiles.add()
         _preamble(pa.preamble, a)
         pa.table_ids.extend(a["table_ids"])
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]
+        mgs = _anno_value(a, "max_group_size")
+        if mgs is not None and a["with_selector"]:  # p4c ignores it (warning) on a plain profile
+            pa.max_group_size = int(str(mgs), 0)
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v)
@@ -191,3 +281,94 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
     return info
+
+
+class _TypeInfo:
+    """What p4c's serializer adds for the types it meets: ``type_name`` and the
+    control-plane width of a `type` (``@p4runtime_translation`` gives the SDN width) on
+    params and match fields, and ``type_info`` entries for every `type`, serializable enum,
+    enum and ``error`` a params, match field or digest member uses."""
+
+    def __init__(self, ir: dict, info: p4info_pb2.P4Info):
+        self.ir, self.info = ir, info
+
+    def _translation(self, name: str):
+        for n, args in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
+            if n == "p4runtime_translation" and len(args) >= 2 and not isinstance(args, dict):
+                return str(args[0]), int(str(args[1]), 0)
+        return None
+
+    def newtype(self, name: str) -> None:
+        nt = self.info.type_info.new_types[name]
+        tr = self._translation(name)
+        if tr:
+            nt.translated_type.uri, nt.translated_type.sdn_bitwidth = tr
+        else:
+            t = self.ir["newtypes"][name]["t"]
+            w = t[2][1] if t[0] == "serenum" else (t[1] if t[0] in ("bit", "int") else 1)
+            if t[0] == "int":
+                nt.original_type.bitstring.int.bitwidth = w
+            else:
+                nt.original_type.bitstring.bit.bitwidth = w
+
+    def serenum(self, name: str) -> None:
+        e = self.ir["enums"][name]
+        se = self.info.type_info.serializable_enums[name]
+        w = e["base"][1]
+        se.underlying_type.bitwidth = w
+        for m, v in e["members"].items():
+            mem = se.members.add()
+            mem.name, mem.value = m, (v & ((1 << w) - 1)).to_bytes((w + 7) // 8, "big")
+
+    def use(self, obj: dict, msg) -> None:
+        """A param or match field: its `type` or serializable enum."""
+        nt = obj.get("newtype")
+        if nt and nt in self.ir.get("newtypes", {}):
+            msg.type_name.name = nt
+            tr = self._translation(nt)
+            if tr:
+                msg.bitwidth = tr[1]
+            self.newtype(nt)
+        elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
+            self.serenum(obj["enum"])
+
+    def spec(self, ts, ft, nt=None) -> None:
+        """A digest member's type_spec."""
+        if nt and nt in self.ir.get("newtypes", {}):
+            ts.new_type.name = nt
+            self.newtype(nt)
+        elif ft[0] == "int":
+            ts.bitstring.int.bitwidth = ft[1]
+        elif ft[0] == "bool":
+            ts.bool.SetInParent()
+        elif ft[0] == "serenum":
+            ts.serializable_enum.name = ft[1]
+            self.serenum(ft[1])
+        elif ft[0] == "enum":
+            ts.enum.name = ft[1]
+            en = self.info.type_info.enums[ft[1]]
+            if not en.members:
+                for m in self.ir["enums"][ft[1]]["members"]:
+                    en.members.add().name = m
+        elif ft[0] == "error":
+            ts.error.SetInParent()
+            if not self.info.type_info.error.members:
+                self.info.type_info.error.members.extend(self.ir["errors"])
+        else:
+            ts.bitstring.bit.bitwidth = ft[1]
+
+
+def canonical_text(info: p4info_pb2.P4Info) -> str:
+    """``info`` in text format with every entity list sorted by id: two P4Infos are equal
+    (names, ids, aliases, annotations, match fields, params, specs, type_info, pkg_info)
+    exactly when their canonical texts are (p4c and this compiler may list entities in a
+    different order)."""
+    msg = p4info_pb2.P4Info()
+    msg.CopyFrom(info)
+    for f, value in msg.ListFields():
+        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
+            items = sorted(value, key=lambda e: e.preamble.id)
+            del value[:]
+            value.extend(items)
+    return text_format.MessageToString(msg)
+

@@ -35,6 +35,7 @@ class Parser(StatementParser, ExpressionParser):
         self.toks = toks
         self.i = 0
         self.types: set[str] = {"packet_in", "packet_out"}
+        self.generic_fns: set[str] = set()
         self.depth = 0
 
     def _enter(self) -> None:
@@ -84,7 +85,7 @@ class Parser(StatementParser, ExpressionParser):
         # the non-reserved contextual ones.
         if self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in
                                    ("apply", "key", "actions", "entries", "state", "type",
-                                    "priority", "list", "string", "value_set", "default")):
+                                    "priority", "list", "string", "value_set")):
             return self.next()
         raise self.err(what)
 
@@ -108,6 +109,9 @@ class Parser(StatementParser, ExpressionParser):
             loc = self.next().loc
             name = self.ident("an annotation name").text
             args = []
+            if self.at("[") and self.t.loc.line == self.toks[self.i - 1].loc.line:
+                annos.append((name, self.structured_annotation_body(), loc))
+                continue
             if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 self.next()
                 depth, cur = 0, []
@@ -143,18 +147,50 @@ class Parser(StatementParser, ExpressionParser):
             annos.append((name, vals, loc))
         return annos
 
+    def structured_annotation_body(self) -> dict:
+        """``@name[...]``: an expression list (``[1, "a", true]``) or a key-value list
+        (``[k="v", n=3]``) of literals -- ``{"list": [...]}`` or ``{"kv": [[k, v], ...]}``."""
+        self.expect("[")
+        items, kv = [], None
+        while not self.at("]"):
+            key = None
+            if (self.t.kind == "id" or self.t.kind == "kw") and self.peek().text == "=":
+                key = self.next().text
+                self.next()
+            t = self.next()
+            neg = t.kind == "op" and t.text == "-"
+            if neg:
+                t = self.next()
+            if t.kind == "num":
+                v = -t.value[0] if neg else t.value[0]
+            elif t.kind == "str":
+                v = t.value
+            elif t.text in ("true", "false"):
+                v = t.text == "true"
+            else:
+                raise P4CompileError(t.loc, f"structured annotation: expected a literal, found {t.text!r}")
+            if kv is None:
+                kv = key is not None
+            elif kv != (key is not None):
+                raise P4CompileError(t.loc, "structured annotation: do not mix key=value pairs and plain values")
+            items.append([key, v] if kv else v)
+            if not self.accept(","):
+                break
+        self.expect("]")
+        return {"kv": items} if kv else {"list": items}
+
     def declaration(self) -> Node:
         annos = self.annotations()
         t = self.t
         if self.at("header", "struct", "header_union"):
             return self.struct_like(annos)
         if self.at("typedef", "type"):
-            self.next()
+            newtype = self.next().text == "type"
             ty = self.type_ref()
             name = self.ident("a type name")
             self.expect(";")
             self.types.add(name.text)
-            return Node("typedef", name.loc, type=ty, name=name.text, annos=annos)
+            return Node("typedef", name.loc, type=ty, name=name.text, annos=annos, newtype=newtype)
         if self.at("const"):
             return self.const_decl(annos)
         if self.at("enum"):
@@ -242,7 +278,10 @@ class Parser(StatementParser, ExpressionParser):
         out = []
         if self.accept("<"):
             while True:
-                n = self.ident("a type parameter").text
+                tok = self.ident("a type parameter")
+                n = tok.text
+                if n in out:
+                    raise P4CompileError(tok.loc, f"type parameter {n} declared twice")
                 out.append(n)
                 self.types.add(n)
                 if not self.accept(","):
@@ -303,6 +342,8 @@ class Parser(StatementParser, ExpressionParser):
             ty = self.type_ref()
             name = self.ident("a parameter name")
             default = self.expr() if self.accept("=") else None
+            if any(p.name == name.text for p in out):
+                raise P4CompileError(name.loc, f"parameter {name.text} declared twice")
             out.append(Node("param", name.loc, direction=direction, type=ty, name=name.text,
                             default=default, annos=pannos))
             if not self.accept(","):
@@ -330,7 +371,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("}")
         self.types.add(name.text)
         return Node("parser", name.loc, name=name.text, params=params, ctor_params=ctor,
-                    locals=locals_, states=states, annos=annos)
+                    locals=locals_, states=states, annos=annos, tparams=tparams)
 
     def state(self) -> Node:
         self.expect("state")
@@ -429,7 +470,7 @@ class Parser(StatementParser, ExpressionParser):
             raise P4CompileError(name.loc, f"control {name.text} has no apply block")
         self.types.add(name.text)
         return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,
-                    locals=locals_, body=body, annos=annos)
+                    locals=locals_, body=body, annos=annos, tparams=tparams)
 
     def local_decl(self, annos) -> Node:
         if self.at("action"):
@@ -467,6 +508,8 @@ class Parser(StatementParser, ExpressionParser):
         name = self.ident("a declaration name")
         tparams = self.type_params()
         if self.at("("):
+            if tparams:  # calls may give type arguments: name<T>(...)
+                self.generic_fns.add(name.text)
             params = self.params()
             body = self.block()
             return Node("function", name.loc, name=name.text, ret=ty, params=params, body=body,

@@ -126,7 +126,7 @@ class ExpressionParser:
         if t.kind == "num":
             self.next()
             v, w, s = t.value
-            return Node("int", t.loc, value=v, width=w, signed=s)
+            return Node("int", t.loc, value=v, width=w, signed=s, base=_literal_base(t.text))
         if self.at("true", "false"):
             self.next()
             return Node("bool_lit", t.loc, value=t.text == "true")
@@ -138,6 +138,11 @@ class ExpressionParser:
             e = self.expr()
             self.expect(")")
             return e
+        if self.at("{") and self.peek().text == "#":
+            self.next()
+            self.next()
+            self.expect("}")
+            return Node("invalid_hdr", t.loc)
         if self.at("{"):
             self.next()
             if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":
@@ -209,7 +214,7 @@ class ExpressionParser:
 
     def _generic_call_ahead(self, e: Node) -> bool:
         name = e.get("name")
-        if e.kind not in ("name", "member") or name not in _GENERIC_CALLS:
+        if e.kind not in ("name", "member") or (name not in _GENERIC_CALLS and name not in self.generic_fns):
             return False
         save = self.i
         try:
@@ -224,3 +229,12 @@ class ExpressionParser:
             self.i = save
 
 
+def _literal_base(text: str) -> int:
+    """The base an integer literal is written in (``8w0x1F``: 16), kept for p4c's key names."""
+    t = text.lower()
+    for sep in ("w", "s"):
+        head, _, tail = t.partition(sep)
+        if tail and head.isdigit():
+            t = tail
+            break
+    return {"0x": 16, "0b": 2, "0o": 8}.get(t[:2], 10)

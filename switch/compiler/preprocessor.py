@@ -268,6 +268,11 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if m.group(1) in self.macros else "0", e)
         e = self.expand(e, loc)
+        for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
+            suffix = m.group(2)
+            if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):
+                # cpp: a P4 width prefix (8w5) or any other suffix is no C integer constant
+                raise P4CompileError(loc, f"invalid suffix {suffix!r} on integer constant in #if expression {expr!r}")
         e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
         e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
         if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortn]*", e):

@@ -265,8 +265,8 @@ class BlockGen:
         self.emit(2, "if e.off is None:")
         self.emit(3, "e.off = off")
         self.emit(2, "raise")
-        outs = p.get("scalar_outs")
-        self.emit(1, f"return (off, {', '.join(outs)})" if outs else "return off")
+        outs = [q["py"] for q in p["params"] if q.get("copy_out")]  # copied back by the caller
+        self.emit(1, "return " + ", ".join(["off", *outs]))
         self.emit(0, "")
 
     def gen_subcontrol(self, c) -> None:

@@ -102,6 +102,8 @@ class ExpressionGen:
                     k += 1
             parts.append(f"{r}[0]")
             return f"({', '.join(parts)})[-1]"
+        if op == "invalid_hdr":  # {#}: a fresh header instance is invalid
+            return f"H_{t[1]}()"
         if op == "mk":
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
             vals = ", ".join(self.x(v) for v in e["vals"])

@@ -205,13 +205,12 @@ class StatementGen:
                 self.emit(ind, call)
         elif k == "apply_parser":
             args = "".join(", " + self.x(a) for a in s["args"])
-            if s.get("outs"):  # scalar out/inout parameters come back after the offset
+            if s.get("outs"):
                 r = self.fresh("r")
                 self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
                 self.emit(ind, f"off = {r}[0]")
-                for k2, i in enumerate(s["outs"]):
-                    a = s["args"][i]
-                    self.assign(ind, a, f"{r}[{k2 + 1}]", a["t"])
+                for i, lv in enumerate(s["outs"]):
+                    self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
             else:
                 self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
         elif k == "apply_control":

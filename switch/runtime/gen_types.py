@@ -271,7 +271,7 @@ def _struct_plan(specs, fields, total: int):
     for f, (_, w, signed) in zip(fields, specs):
         members.append((f, w, signed))
         width += w
-        if width % 8 == 0:
+        if width % 8 == 0 and width:  # a bit<0> field joins the next group
             nb = width // 8
             codes = list(_SPLIT[nb]) if nb <= 8 else [f"{nb}s"]
             plan.append((codes, members, width))

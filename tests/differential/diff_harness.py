@@ -45,6 +45,7 @@ class Case:
     note: str = ""
     ref_source: str | None = None                    # what p4c compiles, when it lacks a feature
     json_path: bool = False                          # also run p4c's JSON on checkmate-switch
+    p4info_only: str = ""                            # why BMv2 cannot run it (P4Info compared only)
 
 
 @dataclass

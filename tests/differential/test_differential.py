@@ -73,7 +73,8 @@ def both(targets, case, ref, ours, idle):
 
 
 def params():
-    for c in CASES:
+    # a case BMv2 cannot load (p4info_only says why) is compared by test_p4info_equal only
+    for c in (c for c in CASES if not c.p4info_only):
         marks = []
         if c.name in KNOWN:
             _, strict, reason = KNOWN[c.name]

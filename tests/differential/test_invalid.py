@@ -89,6 +89,67 @@ control Add(inout h_t x)(bit<8> k) { apply { x.a = x.a + k; } }
 control AddT(inout h_t x);
 control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
 """, ingress_decls="    Wrap(8w1) c;\n"), ("inner", "instance"), ""),
+    # front end as p4c 1.2.4.8 (tests/differential/diffcases/frontend.py has the valid side)
+    "action_named_default_decl": (program("", ingress_decls="    action default() { }\n"), ("default",), ""),
+    "block_param_direction": (program("").replace("control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)",
+                                                  "control E(inout headers_t hdr, inout meta_t meta, in standard_metadata_t sm)"),
+                              ("directionless", "'in'", "V1Switch"), ""),
+    "block_param_count": (program("").replace("control CC(inout headers_t hdr, inout meta_t meta)",
+                                              "control CC(inout headers_t hdr)"), ("parameter",), ""),
+    "block_header_type_differs": (program("", deparser="        pkt.emit(hdr.m8);").replace(
+        "control D(packet_out pkt, in headers_t hdr)", "control D(packet_out pkt, in meta_t hdr)"), ("type H", "meta_t"), ""),
+    "return_in_parser": (program("", parser="    state start { pkt.extract(hdr.eth); return; }"), ("return",), ""),
+    "shift_by_negative_constant": (program("        hdr.h.a = hdr.h.a << -1;\n"), ("negative",), ""),
+    "table_without_actions": (program("        t.apply();\n", ingress_decls="    table t { key = { hdr.h.a: exact; } }\n"),
+                              ("actions",), ""),
+    "default_action_other_bound_arg": (program("        t.apply();\n", ingress_decls="""
+    action c(in bit<8> x, bit<8> y) { hdr.h.d = (bit<32>)(x + y); }
+    table t { key = { hdr.h.a: exact; } actions = { c(hdr.h.b); } default_action = c(hdr.h.c, 1); }"""),
+                                       ("hdr.h.c", "bound"), ""),
+    "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
+    "static_assert_v1model_version": (program("", version=20180101,
+                                              top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),
+                                      ("static_assert", "typed registers"), ""),
+    "entry_range_reversed": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: range; } actions = { s; } const entries = { 9 .. 3: s(1); } }"""), ("range",), ""),
+    "const_entries_priority": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { s; } const entries = { priority=3: 1 &&& 0xff: s(1); } }"""),
+                               ("priorit",), ""),
+    "invalid_header_as_struct": (program("        meta = (meta_t){#};\n"), ("{#}", "meta_t"), ""),
+    "stack_last_in_control": (program("        hdr.h.a = hdr.s.last.a;\n", fields="    h_t[2] s;\n"), ("last", "parser"), ""),
+    "v1model_version_negative": (program("", version="-1"), ("V1MODEL_VERSION",), ""),
+    "v1model_version_expression": (program("", version="20200408 + 1"), ("V1MODEL_VERSION",), ""),
+    "v1model_version_width_prefix": (program("", version="32w20200408"), ("suffix", "V1MODEL_VERSION"), ""),
+    "action_calls_itself": (program("        a();\n", ingress_decls="    action a() { a(); }\n"), ("a",), ""),
+    "function_calls_itself": (program("        hdr.h.a = f(1);\n", top="bit<8> f(in bit<8> x) { return f(x); }\n"),
+                              ("f",), ""),
+    "type_parameter_declared_twice": (program("", top="T f<T, T>(in T x) { return x; }\n"), ("T", "twice"), ""),
+    "match_kind_declared_twice": (program("", top="match_kind { fuzzy, fuzzy }\n"), ("fuzzy", "twice"), ""),
+    "action_listed_twice": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; NoAction; } }"""), ("twice",), ""),
+    "default_action_top_level_namesake": (program("        t.apply();\n", top="action b() { }\n", ingress_decls="""
+    action a() { }
+    action b() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; b; } default_action = .b(); }"""), ("b", "default"), ""),
+    "division_of_negative_constants": (program("        int<8> y = -6 / 2; hdr.h.a = (bit<8>)y;\n"), ("negative",), ""),
+    "parameter_declared_twice": (program("        a(1, 2);\n", ingress_decls="    action a(bit<8> x, bit<8> x) { }\n"),
+                                 ("x", "twice"), ""),
+    "parser_state_declared_twice": (program("", parser="""
+    state start { transition accept; }
+    state start { transition accept; }"""), ("start", "twice"), ""),
+    "error_member_declared_twice": (program("", top="error { Foo, Foo }\n"), ("Foo", "twice"), ""),
+    "function_without_return_on_a_path": (program("        hdr.h.a = f(hdr.h.b);\n",
+                                                  top="bit<8> f(in bit<8> x) { if (x == 1) { return 1; } }\n"),
+                                          ("return",), ""),
+    "write_to_in_header_param": (program("", deparser="        hdr.h.a = 1;\n        pkt.emit(hdr.eth);"), ("in", "hdr"), ""),
+    "mark_to_drop_in_parser": (program("", parser="    state start { mark_to_drop(sm); transition accept; }"),
+                               ("mark_to_drop", "parser"), ""),
+    "string_variable": (program("        string s = \"x\";\n"), ("string",), ""),
+    "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v = 3) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None

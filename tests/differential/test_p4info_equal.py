@@ -7,9 +7,8 @@ from __future__ import annotations
 import difflib
 
 import pytest
-from google.protobuf import text_format
-from p4.config.v1 import p4info_pb2
 
+from switch.compiler.p4info import canonical_text as canonical
 from diff_harness import compile_both
 from diff_targets import bmv2_available
 from diffcases import KNOWN, all_cases
@@ -21,17 +20,6 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"needs real p4c: {SKIP
 # Programs whose P4Info still differs, with the reason (strict xfail: a fix must remove it):
 # those checkmate-p4c cannot compile yet (diffcases.KNOWN, "compile") and any listed here.
 KNOWN_P4INFO: dict[str, str] = {name: reason for name, (where, _, reason) in KNOWN.items() if where == "compile"}
-
-
-def canonical(info: p4info_pb2.P4Info) -> str:
-    msg = p4info_pb2.P4Info()
-    msg.CopyFrom(info)
-    for f, value in msg.ListFields():
-        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
-            items = sorted(value, key=lambda e: e.preamble.id)
-            del value[:]
-            value.extend(items)
-    return text_format.MessageToString(msg)
 
 
 def params():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication"]
+MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication", "frontend"]
 
 
 def all_cases():

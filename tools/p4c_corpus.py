@@ -1,0 +1,154 @@
+"""Measure checkmate-p4c against real p4c on a directory of P4 programs (a corpus kept outside
+the repository, e.g. p4c's public test programs).
+
+    PYTHONPATH=. .venv/bin/python tools/p4c_corpus.py DIR [DIR ...] [-o RESULTS] [-k NAME]
+
+For every ``*.p4`` under each DIR that is a v1model program (includes ``v1model.p4`` and
+instantiates ``V1Switch``), real ``p4c --target bmv2 --arch v1model`` decides whether the
+program is valid; checkmate-p4c then compiles it in-process and the pair is classified:
+
+=================  ==========================================================================
+``ok``             both accept and the P4Infos are equal (:func:`canonical_text`, the same
+                   comparison as tests/differential/test_p4info_equal.py)
+``p4info``         both accept, P4Infos differ (first differing lines shown)
+``reject``         p4c accepts, checkmate-p4c rejects it (its message shown)
+``crash``          p4c accepts, checkmate-p4c raised something other than a compile error
+``crash-invalid``  p4c rejects, checkmate-p4c raised something other than a compile error
+``rejected``       both reject; checkmate-p4c's message has ``file:line:col``
+``rejected-noloc`` both reject, but checkmate-p4c's message lacks a position
+``accept``         p4c rejects, checkmate-p4c accepts (p4c's first error shown)
+``skip``           not a v1model program
+=================  ==========================================================================
+
+p4c's outputs are cached by source hash (``$CHECKMATE_CORPUS_CACHE``, default a per-user
+temp dir), so re-measuring after a compiler change only runs checkmate-p4c again.  The
+per-program lines and the counts go to RESULTS (default
+``/work/corpus/p4c/front-results.txt`` when that folder exists, else stdout only).
+Needs p4c (exits 2 without it); the project itself never does.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import difflib
+import hashlib
+import os
+import re
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+from google.protobuf import text_format
+from p4.config.v1 import p4info_pb2
+
+from switch.bmv2json.p4c import P4cFailed, p4c_path, run_p4c
+from switch.compiler import P4CompileError, compile_file
+from switch.compiler.p4info import canonical_text
+
+DEFAULT_OUT = Path("/work/corpus/p4c/front-results.txt")
+_LOC = re.compile(r"^\S+\.p4:\d+:\d+: ")
+
+
+def is_v1model(text: str) -> bool:
+    return "v1model.p4" in text and "V1Switch" in text
+
+
+def p4c_result(src: Path, cache_root: Path) -> p4info_pb2.P4Info | str:
+    """p4c's P4Info, or its error text (cached by the source's hash)."""
+    digest = hashlib.sha256(src.read_bytes()).hexdigest()[:20]
+    cache = cache_root / digest
+    if not (cache / "ok").exists() and not (cache / "error").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        try:
+            _, info = run_p4c(src, cache)
+        except P4cFailed as e:
+            (cache / "error").write_text(e.stderr or str(e))
+        else:
+            info.rename(cache / "p4info.txtpb")
+            for f in cache.glob("*.json"):
+                f.unlink()
+            (cache / "ok").write_text("")
+    if (cache / "error").exists():
+        return (cache / "error").read_text()
+    return text_format.Parse((cache / "p4info.txtpb").read_text(), p4info_pb2.P4Info())
+
+
+def first_error(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if "error" in ln.lower():
+            return ln
+    return lines[0] if lines else "(no output)"
+
+
+def classify(src: Path, cache_root: Path) -> tuple[str, str]:
+    text = src.read_text(errors="replace")
+    if not is_v1model(text):
+        return "skip", "not v1model"
+    ref = p4c_result(src, cache_root)
+    try:
+        ours = compile_file(str(src)).p4info
+        err = None
+    except P4CompileError as e:
+        ours, err = None, str(e)
+    except RecursionError:
+        ours, err = None, "crash: RecursionError"
+    except Exception as e:  # an internal error is a finding, not a reason to stop measuring
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        ours, err = None, f"crash: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno})"
+    if isinstance(ref, str):
+        if err is None:
+            return "accept", first_error(ref)
+        if err.startswith("crash:"):
+            return "crash-invalid", err
+        return ("rejected" if _LOC.match(err) else "rejected-noloc"), err.splitlines()[0]
+    if err is not None:
+        return ("crash" if err.startswith("crash:") else "reject"), err.splitlines()[0]
+    a, b = canonical_text(ref), canonical_text(ours)
+    if a == b:
+        return "ok", ""
+    diff = [ln for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), "p4c", "checkmate", lineterm="", n=0)
+            if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+    return "p4info", " | ".join(diff[:4])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dirs", nargs="+", type=Path)
+    ap.add_argument("-o", "--out", type=Path, default=DEFAULT_OUT if DEFAULT_OUT.parent.is_dir() else None)
+    ap.add_argument("-k", "--filter", default="", help="only programs whose file name contains this")
+    args = ap.parse_args(argv)
+    if p4c_path() is None:
+        print("p4c is not installed (see ../shared/p4ref/README.md)", file=sys.stderr)
+        return 2
+    cache_root = Path(os.environ.get("CHECKMATE_CORPUS_CACHE")
+                      or Path(tempfile.gettempdir()) / f"cmcorpus-p4c-{os.getuid()}")
+    lines, counts = [], collections.Counter()
+    for d in args.dirs:
+        for src in sorted(d.rglob("*.p4")):
+            if args.filter not in src.name:
+                continue
+            kind, detail = classify(src, cache_root)
+            counts[kind] += 1
+            line = f"{kind:14} {src.name}" + (f"  {detail[:300]}" if detail else "")
+            lines.append(line)
+            print(line, flush=True)
+    c = counts
+    summary = [
+        "",
+        f"p4c accepts {c['ok'] + c['p4info'] + c['reject'] + c['crash']}: checkmate-p4c compiles "
+        f"{c['ok'] + c['p4info']}, with P4Info equal {c['ok']}; rejects {c['reject']}, internal error {c['crash']}",
+        f"p4c rejects {c['rejected'] + c['rejected-noloc'] + c['accept'] + c['crash-invalid']}: checkmate-p4c "
+        f"rejects {c['rejected']} with file:line:col, {c['rejected-noloc']} without, internal error "
+        f"{c['crash-invalid']}, accepts {c['accept']}",
+        f"not v1model (skipped): {c['skip']}",
+    ]
+    print("\n".join(summary))
+    if args.out:
+        args.out.write_text("\n".join(lines + summary) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
