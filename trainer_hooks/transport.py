@@ -92,7 +92,15 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
-_MIN_BATCH = 12  # GRO batches of fewer datagrams take the per-datagram path
+_MIN_BATCH = 12  # GRO batches of fewer datagrams take the per-datagram path (numpy pays off from about a dozen)
+_ACK_EVERY = 32  # an ack at least every this many datagrams (at most window / 4) ...
+_ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
+_MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
+_M32 = 0xFFFFFFFF
+_STASHED = object()  # marks a whole GRO batch kept for a job not started yet
+# header bytes every datagram of one GRO batch of one job's data from one rank shares:
+# version, dtype, job_id, iteration, rank, bucket, count
+_BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
 _WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 _SOL_UDP = getattr(socket, "SOL_UDP", 17)
@@ -111,24 +119,45 @@ assert _HDR_DT.itemsize == _HLEN
 
 
 class _PlanIndex:
-    """A bucket plan as arrays, to look a batch of ``(param_id, offset)`` up at once."""
+    """A bucket plan as arrays, built once per plan (the hook hands the same plan object every
+    iteration): what the vectorized paths look up instead of walking packets in Python.
 
-    __slots__ = ("plan", "keys", "order", "segment", "buf_offset", "count", "pid", "off", "cnt", "byte_ranges")
+    ``seen0`` is the initial receive map of a job, one byte per ``(step, packet)``: 0 where this
+    rank expects that packet at that step from the previous rank, 2 where it never does -- so "is
+    this packet acceptable" and "is it a duplicate" are one lookup.  ``hdr`` holds each packet's
+    header with the fields that do not change within a job (version, dtype, job, rank, address,
+    count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
-    def __init__(self, plan: BucketPlan):
+    __slots__ = ("plan", "keys", "order", "buf_offset", "count", "size_l", "pid", "byte_ranges", "seen0",
+                 "expected", "own", "hdr")
+
+    def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
         pk = plan.packets
+        npk = len(pk)
         keys = np.array([(p.param_id << 32) | p.offset for p in pk], dtype=np.uint64)
         self.order = np.argsort(keys, kind="stable")
         self.keys = keys[self.order]
-        self.segment = np.array([p.segment for p in pk], dtype=np.int64)
+        segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.buf_offset = np.array([p.buf_offset for p in pk], dtype=np.int64)
         self.count = np.array([p.count for p in pk], dtype=np.int64)
-        # the same as Python lists, for the per-packet tuples of the send backlog
+        self.size_l = (_HLEN + 4 * self.count).tolist()
         self.pid = [p.param_id for p in pk]
-        self.off = [p.offset for p in pk]
-        self.cnt = [p.count for p in pk]
         self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
+        # step t <= n-2 (reduce-scatter) brings segment r-1-t; step t >= n-1 (all-gather) segment r-(t-n+1)
+        seen0 = np.full((max(2 * n - 2, 1), npk), 2, dtype=np.uint8)
+        for t in range(2 * n - 2):
+            want = (r - 1 - t) % n if t <= n - 2 else (r - (t - (n - 1))) % n
+            seen0[t, segment == want] = 0
+        self.seen0 = seen0.tobytes()
+        self.expected = int((seen0 == 0).sum())
+        self.own = list(plan.segments[r])  # sent at step 0
+        hdr = np.zeros(npk, dtype=_HDR_DT)
+        hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = _VER, _FP32, job_id, r
+        hdr["param_id"] = [p.param_id for p in pk]
+        hdr["offset"] = [p.offset for p in pk]
+        hdr["count"] = self.count
+        self.hdr = hdr
 
 
 class RingError(RuntimeError):
@@ -170,24 +199,32 @@ class Job:
 class _Active:
     """Engine state of the job being reduced.
 
-    ``w`` is the bucket in wire order (big-endian float32), converted once when the job starts; the
-    ring works on it: reduce-scatter adds into it, all-gather copies received bytes into it, packets
-    are sent straight from it (memoryview slices, no per-packet conversion or copy), and the result is
-    converted back into the bucket once when the job ends.  Each job has its own ``w``, so a
-    retransmission of an old job's packet never carries a newer job's bytes."""
+    ``w`` is the bucket in wire order (big-endian float32), divided by the world size and converted
+    in one pass when the job starts; the ring works on it: reduce-scatter adds into it, all-gather
+    copies received bytes into it, packets are sent straight from it (memoryview slices, no
+    per-packet conversion or copy), and the result is converted back into the bucket once when the
+    job ends.  Each job has its own ``w``, so a retransmission of an old job's packet never carries
+    a newer job's bytes."""
 
-    __slots__ = ("job", "w", "wb", "views", "expected", "received", "npk", "seen", "started", "index")
+    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "seen_np", "started",
+                 "index")
 
-    def __init__(self, job: Job, expected: int, steps: int, index: _PlanIndex):
+    def __init__(self, job: Job, index: _PlanIndex, n: int):
         self.job = job
         self.index = index
-        self.w = job.buffer.numpy().astype(_WIRE_F32)
+        self.w = np.empty(job.plan.total, dtype=_WIRE_F32)
+        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
         self.wb = wb = memoryview(self.w).cast("B")
         self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
-        self.expected = expected
+        hdr = index.hdr.copy()
+        hdr["iteration"] = job.iteration
+        hdr["bucket"] = job.bucket
+        self.hdr = hdr.view(np.uint8).reshape(-1, _HLEN)  # each packet's header bytes but step, flags, seq
+        self.expected = index.expected
         self.received = 0
         self.npk = len(job.plan.packets)
-        self.seen = bytearray(steps * self.npk)  # (step, packet) already received
+        self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
+        self.seen_np = np.frombuffer(self.seen, dtype=np.uint8)
         self.started = time.monotonic()
 
 
@@ -207,6 +244,8 @@ class UdpRing:
             raise ValueError(f"loss_prob must be in [0, 1), got {loss_prob}")
         if window < 1 or rto <= 0 or timeout <= 0:
             raise ValueError("window, rto and timeout must be positive")
+        if window > _MAX_WINDOW:
+            raise ValueError(f"window must be at most {_MAX_WINDOW} packets, got {window}")
         self.sock = sock
         self.sock.setblocking(False)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -235,14 +274,33 @@ class UdpRing:
         self._rng = random.Random(seed * 1000003 + rank)
         self.final_copies = final_copies
         self.stats = TransportStats()
-        # sender side (flow rank -> next)
-        self._snd_seq = 0
-        self._backlog: collections.deque = collections.deque()
-        self._unacked: dict[int, list] = {}  # seq -> [datagram, deadline, retries, param_id]
+        # sender side (flow rank -> next): seqs una..nxt-1 are in flight, slot = seq % cap; a slot
+        # keeps the datagram's header (the bytes sent), its job and packet, send time, deadline, retries
+        cap = 1 << max(6, (window - 1).bit_length())
+        self._cap, self._mask = cap, cap - 1
+        self._una = self._nxt = 0
+        self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
+        self._h_flags, self._h_step = self._hbuf[:, 1], self._hbuf[:, 3]
+        self._h_seq = self._hbuf[:, 28:32].view(">u4")[:, 0]
+        hb = memoryview(self._hbuf.reshape(-1))
+        self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
+        self._flags_of_step = np.zeros(256, dtype=np.uint8)
+        self._flags_of_step[world_size - 1] = _FINAL  # the first all-gather hop: the owner tags the chunk, once
+        self._s_act: list = [None] * cap
+        self._s_idx = np.zeros(cap, dtype=np.intp)
+        self._s_sent = np.zeros(cap)
+        self._s_dl = np.zeros(cap)
+        self._s_state = np.zeros(cap, dtype=np.int64)  # retransmissions so far; -1: selectively acked
+        self._ar = np.arange(cap, dtype=np.int64)
+        self._backlog: collections.deque = collections.deque()  # [act, [packet], [step], next] to send
         # receiver side (flow prev -> rank)
         self._rcv_next = 0
         self._rcv_ooo: set[int] = set()
-        self._ack_due = 0
+        self._ack_due = 0  # data datagrams received since the last ack
+        self._ack_at = 0.0  # when the delayed ack is due (0: not armed)
+        self._ack_now = False  # ack at the end of this receive pass (duplicate, reordering, job done)
+        self._ack_every = max(1, min(_ACK_EVERY, window // 4))
+        self._ack_delay = min(_ACK_DELAY, rto / 4)
         # jobs
         self._jobs: queue.Queue = queue.Queue()
         self._active: _Active | None = None
@@ -276,9 +334,13 @@ class UdpRing:
             pass  # already awake (buffer full) or closing
         return job.future
 
+    def in_flight(self) -> int:
+        """Datagrams sent to the next rank and not acknowledged yet."""
+        return (self._nxt - self._una) & _M32
+
     def idle(self) -> bool:
         """No job in progress and every packet sent has been acknowledged."""
-        return self._active is None and self._jobs.empty() and not self._backlog and not self._unacked
+        return self._active is None and self._jobs.empty() and not self._backlog and self._nxt == self._una
 
     def close(self, linger: float = 5.0) -> None:
         """Stop after our packets are acknowledged (so the peers can finish), at most ``linger`` s."""
@@ -295,36 +357,35 @@ class UdpRing:
 
     # -- engine ----------------------------------------------------------------------------
     def _start(self, job: Job) -> None:
-        n, r = self.n, self.rank
-        job.buffer.div_(n)
+        n = self.n
         if n == 1:
+            job.buffer.div_(n)
             if self.final_copies is not None:
                 for i in range(len(job.plan.packets)):
                     self._copy_only(job, i)
             self._finish(job)
             return
-        segs = job.plan.segments
-        expected = sum(len(segs[k]) for k in range(n) if k != r)
-        expected += sum(len(segs[k]) for k in range(n) if k != (r + 1) % n)
         idx = self._plan_index.get(id(job.plan))
         if idx is None or idx.plan is not job.plan:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
-            idx = self._plan_index[id(job.plan)] = _PlanIndex(job.plan)
-        self._active = act = _Active(job, expected, 2 * n - 2, idx)
+            idx = self._plan_index[id(job.plan)] = _PlanIndex(job.plan, n, self.rank, self.job_id)
+        self._active = act = _Active(job, idx, n)
         self.stats.jobs += 1
-        for i in segs[r]:
-            self._enqueue(act, i, 0, 0)
-        for step, pid, off, count, payload in self._pending.pop(job.key, ()):
-            self._on_data(step, pid, off, count, payload, 0)
-        if act.received == act.expected:
-            self._active = None
-            self._finish(job, act)
+        self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
+        self._replay(act, self._pending.pop(job.key, ()))
+        if self._active is act and act.received == act.expected:
+            self._done(act)
 
-    def _enqueue(self, act: _Active, idx: int, step: int, flags: int) -> None:
-        ix = act.index
-        self._backlog.append((flags, step, act.job.iteration, act.job.bucket, ix.pid[idx], ix.off[idx], ix.cnt[idx],
-                              act.views[idx]))
+    def _push(self, act: _Active, idx: int, step: int) -> None:
+        """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
+        bl = self._backlog
+        g = bl[-1] if bl else None
+        if g is None or g[0] is not act:
+            bl.append([act, [idx], [step], 0])
+        else:
+            g[1].append(idx)
+            g[2].append(step)
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
@@ -336,32 +397,37 @@ class UdpRing:
     def _on_data(self, step: int, pid: int, off: int, count: int, buf, start: int) -> None:
         """A data packet of the active job; its payload is ``count`` wire floats at ``buf[start:]``."""
         act = self._active
-        n, r = self.n, self.rank
+        n = self.n
         plan = act.job.plan
         idx = plan.by_address.get((pid, off))
         if idx is None or plan.packets[idx].count != count or step > 2 * n - 3:
             raise RingError(f"rank {self.prev} sent packet (param {pid}, offset {off}, count {count}, step {step}) "
                             f"that is not in this rank's plan of iteration {act.job.iteration} bucket "
                             f"{act.job.bucket}: ranks disagree on the bucket layout")
-        p = plan.packets[idx]
-        rs = step <= n - 2
-        want = (r - step - 1) % n if rs else (r - (step - (n - 1))) % n
         key = step * act.npk + idx
         seen = act.seen
-        if p.segment != want or seen[key]:
-            raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {p.segment} at step {step} "
-                            f"(expected segment {want}, duplicate={bool(seen[key])})")
+        if seen[key]:
+            r = self.rank
+            want = (r - step - 1) % n if step <= n - 2 else (r - (step - (n - 1))) % n
+            raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {plan.packets[idx].segment} "
+                            f"at step {step} (expected segment {want}, duplicate={seen[key] == 1})")
         seen[key] = 1
-        a = p.buf_offset
-        if rs:  # local + received, in wire order (the values are the same floats)
+        a = plan.packets[idx].buf_offset
+        if step <= n - 2:  # reduce-scatter: local + received, in wire order (the values are the same floats)
             dst = act.w[a:a + count]
             np.add(dst, np.frombuffer(buf, dtype=_WIRE_F32, count=count, offset=start), out=dst)
-            self._enqueue(act, idx, step + 1, _FINAL if step == n - 2 else 0)
+            self._push(act, idx, step + 1)
         else:  # all-gather: the owner's bytes, copied as they are
             act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
             if step < 2 * n - 3:
-                self._enqueue(act, idx, step + 1, 0)
+                self._push(act, idx, step + 1)
         act.received += 1
+
+    def _done(self, act: _Active) -> None:
+        """Every expected packet of the active job arrived: ack now (the sender's tail), finish."""
+        self._active = None
+        self._ack_now = True
+        self._finish(act.job, act)
 
     def _finish(self, job: Job, act: _Active | None = None) -> None:
         if act is not None:  # the reduced bucket, back to host order in one conversion
@@ -369,7 +435,7 @@ class UdpRing:
         job.future.set_result(job.buffer)
         done = job.key
         for k in [k for k in self._pending if k < done]:
-            self.stats.stray += len(self._pending.pop(k))
+            self.stats.stray += sum(e[2] if e[0] is _STASHED else 1 for e in self._pending.pop(k))
 
     # -- sockets ---------------------------------------------------------------------------
     def _drop(self) -> bool:
@@ -379,47 +445,50 @@ class UdpRing:
             return True
         return False
 
-    def _send(self, addr, dgs: list) -> int:
-        """Send datagrams ``[(header, payload), ...]`` to ``addr`` in order; returns how many left.
+    def _send(self, addr, hs: list, ps: list, sizes: list) -> int:
+        """Send datagrams ``hs[i] + ps[i]`` (header, payload; ``sizes[i]`` bytes) to ``addr`` in
+        order; returns how many left.
 
         With GSO, each run of equal-size datagrams (the last of a run may be shorter) is one
         ``sendmsg`` with ``UDP_SEGMENT``: the kernel -- or the NIC -- cuts it into exactly these
         datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
         call early (the rest is a loss, recovered by retransmission)."""
         sock = self.sock
-        sent, i, n = 0, 0, len(dgs)
+        n = len(hs)
+        i = 0
+        # ends of the runs of equal sizes, found in C
+        ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b] if n > 1 else []
+        ends.append(n)
+        e = 0
         try:
             while i < n:
-                h, p = dgs[i]
-                size = len(h) + len(p)
+                size = sizes[i]
                 j = i + 1
                 if self._gso:
-                    lim = min(n, i + _GSO_MAX_SEGS, i + _GSO_MAX_BYTES // size)
-                    while j < lim:
-                        h2, p2 = dgs[j]
-                        sz = len(h2) + len(p2)
-                        if sz > size:
-                            break
-                        j += 1
-                        if sz < size:  # a shorter datagram can only end a GSO run
-                            break
+                    while ends[e] <= i:
+                        e += 1
+                    lim = min(_GSO_MAX_SEGS, _GSO_MAX_BYTES // size)
+                    j = min(ends[e], i + lim)
+                    if j < n and j - i < lim and sizes[j] < size and j == ends[e]:
+                        j += 1  # a shorter datagram can end a GSO run
                 if j - i == 1:
-                    sock.sendmsg([h, p], (), 0, addr)
+                    sock.sendmsg([hs[i], ps[i]], (), 0, addr)
                 else:
-                    iov = [b for d in dgs[i:j] for b in d]
+                    iov = [None] * (2 * (j - i))
+                    iov[0::2] = hs[i:j]
+                    iov[1::2] = ps[i:j]
                     try:
                         sock.sendmsg(iov, [(_SOL_UDP, _UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
                     except (BlockingIOError, InterruptedError):
                         raise
-                    except OSError as e:  # no UDP GSO here: one datagram per call from now on
-                        log.warning("UDP GSO unavailable (%s): sending one datagram per call", e)
+                    except OSError as ex:  # no UDP GSO here: one datagram per call from now on
+                        log.warning("UDP GSO unavailable (%s): sending one datagram per call", ex)
                         self._gso = False
                         continue
-                sent += j - i
                 i = j
         except (BlockingIOError, InterruptedError):
             pass
-        return sent
+        return i
 
     def _send_copies(self, items: list) -> None:
         """Host mode: ``[(header, payload, param_id), ...]`` to the shadow of each param, runs batched."""
@@ -432,57 +501,106 @@ class UdpRing:
             j = i + 1
             while j < n and copies.get(items[j][2]) == addr:
                 j += 1
-            self.stats.copies_sent += self._send(addr, [(h, p) for h, p, _ in items[i:j]])
+            run = items[i:j]
+            self.stats.copies_sent += self._send(addr, [h for h, _, _ in run], [p for _, p, _ in run],
+                                                 [len(h) + len(p) for h, p, _ in run])
             i = j
 
-    def _transmit(self, entries: list) -> None:
-        """Send (or resend) unacked entries to the next rank; FINAL ones also to the shadows in host mode."""
-        live = [e for e in entries if not self._drop()] if self.loss_prob else entries
-        if not live:
-            return
-        k = self._send(self.next_addr, [(e[0], e[5]) for e in live])
+    def _transmit(self, hs: list, ps: list, sizes: list, pids: list) -> None:
+        """Send (or resend) datagrams to the next rank; FINAL ones also to the shadows in host mode."""
+        if self.loss_prob:
+            keep = [not self._drop() for _ in hs]
+            hs, ps, sizes, pids = ([x for x, k in zip(v, keep) if k] for v in (hs, ps, sizes, pids))
+            if not hs:
+                return
+        k = self._send(self.next_addr, hs, ps, sizes)
         if self.final_copies is not None:
-            fin = [(e[0], e[5], e[3]) for e in live[:k] if e[0][1] & _FINAL]
+            fin = [(h, p, pid) for h, p, pid in zip(hs[:k], ps[:k], pids[:k]) if h[1] & _FINAL]
             if fin:
                 self._send_copies(fin)
 
     def _pump(self, now: float) -> None:
-        out = []
-        una, window = self._unacked, self.window
-        backlog, rto = self._backlog, self._cur_rto
-        job_id, rank = self.job_id, self.rank
-        finals = 0
-        while backlog and len(una) < window:
-            flags, step, it, b, pid, off, count, payload = backlog.popleft()
-            seq = self._snd_seq
-            self._snd_seq = (seq + 1) & 0xFFFFFFFF
-            hdr = bytearray(_HDR.pack(_VER, flags, _FP32, step, job_id, it, rank, b, pid, off, count, 0, seq))
-            entry = [hdr, now + rto, 0, pid, now, payload]
-            una[seq] = entry
-            out.append(entry)
-            if flags & _FINAL:
-                finals += 1
-        if out:
-            self.stats.data_sent += len(out)
-            self.stats.finals_sent += finals
-            self._transmit(out)
+        """Send queued packets while the window (``window`` seqs past the oldest unacked) allows."""
+        bl = self._backlog
+        space = self.window - ((self._nxt - self._una) & _M32)
+        if not bl or space <= 0:
+            return
+        cap, mask, hv = self._cap, self._mask, self._hv
+        host = self.final_copies is not None
+        hs, ps, sizes, pids = [], [], [], []
+        finals = sent = 0
+        dl = now + self._cur_rto
+        first_ag = self.n - 1
+        while space > 0 and bl:
+            g = bl[0]
+            act, il, sl, pos = g
+            nxt = self._nxt
+            s0 = nxt & mask
+            m = min(space, len(il) - pos, cap - s0)
+            end = pos + m
+            li, ls = il[pos:end], sl[pos:end]
+            if end == len(il):
+                bl.popleft()
+            else:
+                g[3] = end
+            s1 = s0 + m
+            idx = np.array(li, dtype=np.intp)
+            np.take(act.hdr, idx, axis=0, out=self._hbuf[s0:s1])
+            st = np.array(ls, dtype=np.uint8)
+            self._h_step[s0:s1] = st
+            self._h_flags[s0:s1] = self._flags_of_step[st]
+            seqs = nxt + self._ar[:m]
+            self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
+            self._s_act[s0:s1] = [act] * m
+            self._s_idx[s0:s1] = idx
+            self._s_sent[s0:s1] = now
+            self._s_dl[s0:s1] = dl
+            self._s_state[s0:s1] = 0
+            self._nxt = (nxt + m) & _M32
+            hs += hv[s0:s1]
+            ix = act.index
+            ps += map(act.views.__getitem__, li)
+            sizes += map(ix.size_l.__getitem__, li)
+            pids += map(ix.pid.__getitem__, li) if host else [0] * m
+            finals += ls.count(first_ag)
+            sent += m
+            space -= m
+        self.stats.data_sent += sent
+        self.stats.finals_sent += finals
+        self._transmit(hs, ps, sizes, pids)
+
+    def _in_flight_slots(self):
+        """Slots of the seqs in flight (una..nxt-1), oldest first."""
+        cnt = (self._nxt - self._una) & _M32
+        return (self._una + self._ar[:cnt]) & self._mask
+
+    def _next_deadline(self) -> float:
+        """Earliest retransmission deadline of a datagram in flight that is not selectively acked."""
+        s = self._in_flight_slots()
+        d = self._s_dl[s][self._s_state[s] >= 0]
+        return float(d.min()) if len(d) else float("inf")
 
     def _retransmit(self, now: float) -> None:
         """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
         spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
         whole window is not sent twice through a busy switch."""
-        due = []
-        for entry in self._unacked.values():
-            if entry[1] <= now:
-                entry[0][1] |= _RETX
-                entry[2] += 1
-                entry[1] = now + min(self._cur_rto * (1 << min(entry[2], 10)), _MAX_RTO)
-                due.append(entry)
-                if len(due) >= _RETX_BURST:
-                    break
-        if due:
-            self.stats.retransmits += len(due)
-            self._transmit(due)
+        s = self._in_flight_slots()
+        due = s[(self._s_dl[s] <= now) & (self._s_state[s] >= 0)][:_RETX_BURST]
+        if not len(due):
+            return
+        retries = self._s_state[due] + 1
+        self._s_state[due] = retries
+        self._s_dl[due] = now + np.minimum(self._cur_rto * np.exp2(np.minimum(retries, 10)), _MAX_RTO)
+        self._h_flags[due] |= _RETX  # FINAL, if set, is kept
+        hs, ps, sizes, pids = [], [], [], []
+        for slot, i in zip(due.tolist(), self._s_idx[due].tolist()):
+            act = self._s_act[slot]
+            hs.append(self._hv[slot])
+            ps.append(act.views[i])
+            sizes.append(act.index.size_l[i])
+            pids.append(act.index.pid[i])
+        self.stats.retransmits += len(hs)
+        self._transmit(hs, ps, sizes, pids)
 
     def _send_ack(self) -> None:
         base = self._rcv_next
@@ -490,11 +608,13 @@ class UdpRing:
         ooo = self._rcv_ooo
         if ooo:
             for i in range(_SACK_BITS):
-                if (base + 1 + i) & 0xFFFFFFFF in ooo:
+                if (base + 1 + i) & _M32 in ooo:
                     sack |= 1 << i
         dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
         self.stats.acks_sent += 1
         self._ack_due = 0
+        self._ack_at = 0.0
+        self._ack_now = False
         if not self._drop():
             try:
                 self.sock.sendto(dg, self.prev_addr)
@@ -502,21 +622,29 @@ class UdpRing:
                 pass  # a lost ack: the next one is cumulative
 
     def _on_ack(self, cum: int, sack: int) -> None:
-        # cumulative: unacked is in seq order; drop every seq "below" cum (modulo 2**32)
-        una = self._unacked
-        sample = None
-        while una:
-            seq = next(iter(una))
-            d = (cum - seq) & 0xFFFFFFFF
-            if d == 0 or d >= 0x80000000:
-                break
-            sample = una.pop(seq)
+        """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
+        una = self._una
+        span = (self._nxt - una) & _M32
+        d = (cum - una) & _M32
+        sample = -1
+        if 0 < d <= span:  # (an older ack, or one beyond what was sent, moves nothing)
+            last = (cum - 1) & self._mask
+            if self._s_state[last] >= 0:
+                sample = last
+            self._una = una = cum
+            span -= d
         if sack:
+            state = self._s_state
             for i in range(_SACK_BITS):
                 if sack >> i & 1:
-                    sample = una.pop((cum + 1 + i) & 0xFFFFFFFF, None) or sample
-        if sample is not None and sample[2] == 0:  # Karn: never time a retransmitted packet
-            self._rtt_sample(time.monotonic() - sample[4])
+                    s = (cum + 1 + i) & _M32
+                    slot = s & self._mask
+                    if ((s - una) & _M32) < span and state[slot] >= 0:
+                        if state[slot] == 0:
+                            sample = slot
+                        state[slot] = -1
+        if sample >= 0 and self._s_state[sample] <= 0:  # Karn: never time a retransmitted packet
+            self._rtt_sample(time.monotonic() - self._s_sent[sample])
 
     def _rtt_sample(self, r: float) -> None:
         if self._srtt is None:
@@ -551,41 +679,43 @@ class UdpRing:
             self.stats.stray += 1
             return
         self._ack_due += 1
-        if ((seq - self._rcv_next) & 0xFFFFFFFF) >= 0x80000000 or seq in self._rcv_ooo:
+        if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
+            self._ack_now = True  # the sender is retransmitting: tell it at once
             return
         if seq == self._rcv_next:
-            nxt = (seq + 1) & 0xFFFFFFFF
+            nxt = (seq + 1) & _M32
             ooo = self._rcv_ooo
             if ooo:
                 while nxt in ooo:
                     ooo.discard(nxt)
-                    nxt = (nxt + 1) & 0xFFFFFFFF
+                    nxt = (nxt + 1) & _M32
+                self._ack_now = True  # a hole filled
             self._rcv_next = nxt
         else:
             self._rcv_ooo.add(seq)
+            self._ack_now = True  # a hole: the selective ack spares the sender what did arrive
         act = self._active
         if act is not None and act.job.iteration == it and act.job.bucket == bucket:
             self._on_data(step, pid, off, count, buf, at + _HLEN)
             if act.received == act.expected:
-                self._active = None
-                self._finish(act.job, act)
+                self._done(act)
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
-    def _on_batch(self, k: int, seg: int) -> bool:
-        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each) in one go, when they are the
-        common case: in-order data of the active job, full packets with distinct indices.  Checks
-        everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them, before changing any
-        state; returns False (nothing done) if one does not qualify -- the caller then takes them one
-        by one, which also produces the precise error."""
+    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
+        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
+        go, when they are the common case: in-order data of the active job, full packets with distinct
+        indices.  Checks everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them,
+        before changing any state; returns False (nothing done) if one does not qualify -- the caller
+        then takes them one by one, which also produces the precise error.  ``fresh=False``: a batch
+        stashed before its job started (:meth:`_stash_batch`), its seqs already accounted for."""
         act = self._active
         cnt = (seg - _HLEN) >> 2
         if cnt * 4 + _HLEN != seg:
             return False
-        rbuf = self._rbuf
         job = act.job
-        n, r = self.n, self.rank
+        n = self.n
         # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
         mask, tmpl = self._batch_template(job, cnt)
         B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
@@ -593,62 +723,102 @@ class UdpRing:
             return False
         H = B.view(_HDR_DT)[:, 0]
         base = self._rcv_next
-        seqs = H["seq"].astype(np.int64)
-        if seqs[0] != base or (k > 1 and not (np.diff(seqs) == 1).all()):  # in order, no wrap inside
+        if fresh and (base + k > _M32 or not (H["seq"] == base + self._ar[:k]).all()):  # in order, no wrap
             return False
         ix = act.index
         keys = (H["param_id"].astype(np.uint64) << np.uint64(32)) | H["offset"]
         pos = np.searchsorted(ix.keys, keys)
-        if pos[-1] >= len(ix.keys) or (pos >= len(ix.keys)).any() or not (ix.keys[pos] == keys).all():
+        if pos.max() >= len(ix.keys):
             return False
         idx = ix.order[pos]
-        st = H["step"].astype(np.int64)
-        rs = st <= n - 2
-        want = (r - 1 - st + np.where(rs, 0, n)) % n
-        if (st.max() > 2 * n - 3 or not (ix.segment[idx] == want).all() or not (ix.count[idx] == cnt).all()
-                or len(set(idx.tolist())) != k):
+        if not ((ix.keys[pos] == keys) & (ix.count[idx] == cnt)).all():
             return False
-        seen = np.frombuffer(act.seen, dtype=np.uint8)
+        st = H["step"].astype(np.int64)
+        if st.max() > 2 * n - 3:
+            return False
         sk = st * act.npk + idx
-        if seen[sk].any():
+        seen = act.seen_np
+        if seen[sk].any() or len(set(sk.tolist())) != k:  # expected at that step, and not received yet
             return False
         # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
         seen[sk] = 1
-        self._rcv_next = (base + k) & 0xFFFFFFFF
-        self._ack_due += k
+        if fresh:
+            self._rcv_next = (base + k) & _M32
+            self._ack_due += k
         P = np.ndarray((k, cnt), _WIRE_F32, rbuf, _HLEN, (seg, 4))
         w = act.w
-        offs = ix.buf_offset[idx]
-        for rows, add in ((np.flatnonzero(rs), True), (np.flatnonzero(~rs), False)):
-            if not len(rows):
-                continue
-            o = offs[rows]
-            d = np.diff(o)
-            if len(rows) == 1 or (d[0] >= cnt and (d == d[0]).all()):  # evenly spaced: one strided view
-                step = int(d[0]) if len(rows) > 1 else cnt
-                V = np.lib.stride_tricks.as_strided(w[int(o[0]):], (len(rows), cnt), (4 * step, 4))
-                if add:  # local + received
-                    np.add(V, P[rows], out=V)
-                else:
-                    V[...] = P[rows]
+        ol = ix.buf_offset[idx].tolist()
+        rl = (st <= n - 2).tolist()  # reduce-scatter (add) or all-gather (copy)
+        i = 0
+        while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
+            a, add = ol[i], rl[i]
+            j, d = i + 1, cnt
+            if j < k and rl[j] == add and ol[j] - a >= cnt:
+                d = ol[j] - a
+                j += 1
+                while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
+                    j += 1
+            V = np.ndarray((j - i, cnt), _WIRE_F32, w, 4 * a, (4 * d, 4))
+            if add:  # local + received
+                np.add(V, P[i:j], out=V)
             else:
-                for i, a in zip(rows.tolist(), o.tolist()):
-                    dst = w[a:a + cnt]
-                    if add:
-                        np.add(dst, P[i], out=dst)
-                    else:
-                        dst[...] = P[i]
+                V[...] = P[i:j]
+            i = j
         act.received += k
-        fw = np.flatnonzero(rs | (st < 2 * n - 3))
-        it, b, views, pids, offs_l, cnts = job.iteration, job.bucket, act.views, ix.pid, ix.off, ix.cnt
-        last_rs = n - 2
-        self._backlog.extend((_FINAL if s1 == last_rs else 0, s1 + 1, it, b, pids[i], offs_l[i], cnts[i], views[i])
-                             for i, s1 in zip(idx[fw].tolist(), st[fw].tolist()))
+        fw = st < 2 * n - 3  # all but the last all-gather hop go on
+        if fw.all():
+            li, ls = idx.tolist(), (st + 1).tolist()
+        else:
+            li, ls = idx[fw].tolist(), (st[fw] + 1).tolist()
+        if li:
+            bl = self._backlog
+            g = bl[-1] if bl else None
+            if g is None or g[0] is not act:
+                bl.append([act, li, ls, 0])
+            else:
+                g[1] += li
+                g[2] += ls
         self.stats.batched += k
         if act.received == act.expected:
-            self._active = None
-            self._finish(job, act)
+            self._done(act)
         return True
+
+    def _stash_batch(self, k: int, seg: int) -> bool:
+        """A GRO batch of in-order data of one job this rank has not started yet (the previous rank is
+        ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
+        False (nothing done) if it is anything else."""
+        rbuf = self._rbuf
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, 0)
+        act = self._active
+        if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
+                or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
+            return False
+        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, 1] & _ACK).any():
+            return False
+        base = self._rcv_next
+        if base + k > _M32 or not (B.view(_HDR_DT)[:, 0]["seq"] == base + self._ar[:k]).all():
+            return False
+        self._rcv_next = (base + k) & _M32
+        self._ack_due += k
+        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
+        return True
+
+    def _replay(self, act: _Active, pending: list) -> None:
+        """What arrived for ``act``'s job before it started, in arrival order."""
+        for e in pending:
+            if self._active is not act:
+                break
+            if e[0] is _STASHED:
+                _, buf, k, seg = e
+                if self._on_batch(buf, k, seg, fresh=False):
+                    continue
+                mv = memoryview(buf)
+                for at in range(0, k * seg, seg):
+                    f = _HDR.unpack_from(mv, at)
+                    self._on_data(f[3], f[8], f[9], f[10], mv, at + _HLEN)
+            else:
+                self._on_data(*e, 0)
 
     def _batch_template(self, job: Job, cnt: int):
         """(mask, expected) over the 32 header bytes: the fields every data packet of this job from
@@ -701,12 +871,16 @@ class UdpRing:
                 raise RingError(
                     f"rank {self.rank}: ring all-reduce of iteration {act.job.iteration} bucket "
                     f"{act.job.bucket} timed out after {self.timeout:.1f}s with {act.received}/{act.expected} "
-                    f"packets from rank {self.prev} ({len(self._unacked)} of ours unacked by rank {self.next})")
+                    f"packets from rank {self.prev} ({self.in_flight()} of ours unacked by rank {self.next})")
             self._pump(now)
+            if self._ack_due and (self._ack_now or now >= self._ack_at):
+                self._send_ack()
             wait = 0.02
-            if self._unacked:  # retransmissions happen at scans: sleep until a scan that has work
-                due = max(min(e[1] for e in self._unacked.values()), next_retx_scan)
+            if self._nxt != self._una:  # retransmissions happen at scans: sleep until a scan that has work
+                due = max(self._next_deadline(), next_retx_scan)
                 wait = min(wait, max(0.0, due - now))
+            if self._ack_due:
+                wait = min(wait, max(0.0, self._ack_at - now))
             if self._active is None and not self._jobs.empty():
                 wait = 0.0
             r, _, _ = select.select([sock, wake], [], [], wait)
@@ -727,17 +901,24 @@ class UdpRing:
                             seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
                     at = 0
                     k = nbytes // seg
-                    # numpy's per-call cost pays off from about a dozen datagrams (small at MTU 9000)
-                    if k >= _MIN_BATCH and self._active is not None and not self._rcv_ooo:
-                        if self._on_batch(k, seg):
+                    # numpy's per-call cost pays off from a few datagrams
+                    if k >= _MIN_BATCH and not self._rcv_ooo:
+                        if self._active is not None and self._on_batch(rbuf, k, seg):
+                            at = k * seg
+                        elif self._stash_batch(k, seg):
                             at = k * seg
                     for at in range(at, nbytes, seg):
                         self._on_datagram(rview, at, min(seg, nbytes - at))
-                    if self._ack_due >= 32:
+                    if self._ack_due >= self._ack_every:
                         self._send_ack()
+                # delayed ack: at once after a hole, a duplicate or the end of a job, else within
+                # _ack_delay of the first datagram it covers -- not once per wake-up
                 if self._ack_due:
-                    self._send_ack()
+                    if self._ack_now:
+                        self._send_ack()
+                    elif not self._ack_at:
+                        self._ack_at = now + self._ack_delay
             now = time.monotonic()
-            if self._unacked and now >= next_retx_scan:
+            if self._nxt != self._una and now >= next_retx_scan:
                 self._retransmit(now)
                 next_retx_scan = now + self.rto / 4
