@@ -92,11 +92,12 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
-_MIN_BATCH = 12  # GRO batches of fewer datagrams take the per-datagram path (numpy pays off from about a dozen)
-_ACK_EVERY = 32  # an ack at least every this many datagrams (at most window / 4) ...
+_MIN_BATCH = 3  # GRO batches of fewer datagrams take the per-datagram path
+_ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
 _M32 = 0xFFFFFFFF
+_SCALAR_PUMP = 6  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
@@ -128,21 +129,23 @@ class _PlanIndex:
     header with the fields that do not change within a job (version, dtype, job, rank, address,
     count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
-    __slots__ = ("plan", "keys", "order", "buf_offset", "count", "size_l", "pid", "byte_ranges", "seen0",
+    __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
                  "expected", "own", "hdr")
 
     def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
         pk = plan.packets
         npk = len(pk)
-        keys = np.array([(p.param_id << 32) | p.offset for p in pk], dtype=np.uint64)
-        self.order = np.argsort(keys, kind="stable")
-        self.keys = keys[self.order]
+        # count -> {param_id << 32 | offset: packet index} (the header's 8 bytes at 16..24, big-endian)
+        self.by_key: dict[int, dict[int, int]] = {}
+        for i, p in enumerate(pk):
+            self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
         segment = np.array([p.segment for p in pk], dtype=np.int64)
-        self.buf_offset = np.array([p.buf_offset for p in pk], dtype=np.int64)
-        self.count = np.array([p.count for p in pk], dtype=np.int64)
-        self.size_l = (_HLEN + 4 * self.count).tolist()
+        self.boff = [p.buf_offset for p in pk]
+        self.size_l = [_HLEN + 4 * p.count for p in pk]
         self.pid = [p.param_id for p in pk]
+        self.off = [p.offset for p in pk]
+        self.cnt = [p.count for p in pk]
         self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
         # step t <= n-2 (reduce-scatter) brings segment r-1-t; step t >= n-1 (all-gather) segment r-(t-n+1)
         seen0 = np.full((max(2 * n - 2, 1), npk), 2, dtype=np.uint8)
@@ -156,7 +159,7 @@ class _PlanIndex:
         hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = _VER, _FP32, job_id, r
         hdr["param_id"] = [p.param_id for p in pk]
         hdr["offset"] = [p.offset for p in pk]
-        hdr["count"] = self.count
+        hdr["count"] = self.cnt
         self.hdr = hdr
 
 
@@ -206,7 +209,7 @@ class _Active:
     job ends.  Each job has its own ``w``, so a retransmission of an old job's packet never carries
     a newer job's bytes."""
 
-    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "seen_np", "started",
+    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
                  "index")
 
     def __init__(self, job: Job, index: _PlanIndex, n: int):
@@ -224,7 +227,6 @@ class _Active:
         self.received = 0
         self.npk = len(job.plan.packets)
         self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
-        self.seen_np = np.frombuffer(self.seen, dtype=np.uint8)
         self.started = time.monotonic()
 
 
@@ -282,7 +284,7 @@ class UdpRing:
         self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
         self._h_flags, self._h_step = self._hbuf[:, 1], self._hbuf[:, 3]
         self._h_seq = self._hbuf[:, 28:32].view(">u4")[:, 0]
-        hb = memoryview(self._hbuf.reshape(-1))
+        self._hmv = hb = memoryview(self._hbuf.reshape(-1))
         self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
         self._flags_of_step = np.zeros(256, dtype=np.uint8)
         self._flags_of_step[world_size - 1] = _FINAL  # the first all-gather hop: the owner tags the chunk, once
@@ -544,18 +546,32 @@ class UdpRing:
             else:
                 g[3] = end
             s1 = s0 + m
-            idx = np.array(li, dtype=np.intp)
-            np.take(act.hdr, idx, axis=0, out=self._hbuf[s0:s1])
-            st = np.array(ls, dtype=np.uint8)
-            self._h_step[s0:s1] = st
-            self._h_flags[s0:s1] = self._flags_of_step[st]
-            seqs = nxt + self._ar[:m]
-            self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
-            self._s_act[s0:s1] = [act] * m
-            self._s_idx[s0:s1] = idx
-            self._s_sent[s0:s1] = now
-            self._s_dl[s0:s1] = dl
-            self._s_state[s0:s1] = 0
+            if m <= _SCALAR_PUMP:  # a few packets (one received datagram's worth): numpy's per-call cost
+                job, ix = act.job, act.index  # would dominate, write them one by one
+                fos = self._flags_of_step
+                for j, (i, step) in enumerate(zip(li, ls)):
+                    slot = s0 + j
+                    _HDR.pack_into(self._hmv, slot * _HLEN, _VER, int(fos[step]), _FP32, step, self.job_id,
+                                   job.iteration, self.rank, job.bucket, ix.pid[i], ix.off[i], ix.cnt[i], 0,
+                                   (nxt + j) & _M32)
+                    self._s_act[slot] = act
+                    self._s_idx[slot] = i
+                    self._s_sent[slot] = now
+                    self._s_dl[slot] = dl
+                    self._s_state[slot] = 0
+            else:
+                idx = np.array(li, dtype=np.intp)
+                np.take(act.hdr, idx, axis=0, out=self._hbuf[s0:s1])
+                st = np.array(ls, dtype=np.uint8)
+                self._h_step[s0:s1] = st
+                self._h_flags[s0:s1] = self._flags_of_step[st]
+                seqs = nxt + self._ar[:m]
+                self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
+                self._s_act[s0:s1] = [act] * m
+                self._s_idx[s0:s1] = idx
+                self._s_sent[s0:s1] = now
+                self._s_dl[s0:s1] = dl
+                self._s_state[s0:s1] = 0
             self._nxt = (nxt + m) & _M32
             hs += hv[s0:s1]
             ix = act.index
@@ -570,9 +586,12 @@ class UdpRing:
         self._transmit(hs, ps, sizes, pids)
 
     def _in_flight_slots(self):
-        """Slots of the seqs in flight (una..nxt-1), oldest first."""
+        """Slots of the seqs in flight (una..nxt-1), oldest first: a slice unless they wrap the ring."""
         cnt = (self._nxt - self._una) & _M32
-        return (self._una + self._ar[:cnt]) & self._mask
+        s0 = self._una & self._mask
+        if s0 + cnt <= self._cap:
+            return slice(s0, s0 + cnt)
+        return (s0 + self._ar[:cnt]) & self._mask
 
     def _next_deadline(self) -> float:
         """Earliest retransmission deadline of a datagram in flight that is not selectively acked."""
@@ -585,7 +604,8 @@ class UdpRing:
         spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
         whole window is not sent twice through a busy switch."""
         s = self._in_flight_slots()
-        due = s[(self._s_dl[s] <= now) & (self._s_state[s] >= 0)][:_RETX_BURST]
+        due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
+        due = (due + s.start) if isinstance(s, slice) else s[due]
         if not len(due):
             return
         retries = self._s_state[due] + 1
@@ -721,34 +741,34 @@ class UdpRing:
         B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
         if not (B & mask == tmpl).all():
             return False
-        H = B.view(_HDR_DT)[:, 0]
         base = self._rcv_next
-        if fresh and (base + k > _M32 or not (H["seq"] == base + self._ar[:k]).all()):  # in order, no wrap
-            return False
+        if fresh and (base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+            return False  # not in order (or a wrap inside)
+        # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
+        # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
-        keys = (H["param_id"].astype(np.uint64) << np.uint64(32)) | H["offset"]
-        pos = np.searchsorted(ix.keys, keys)
-        if pos.max() >= len(ix.keys):
+        by_key = ix.by_key.get(cnt)
+        il = list(map(by_key.get, B[:, 16:24].view(">u8")[:, 0].tolist())) if by_key else [None]
+        if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        idx = ix.order[pos]
-        if not ((ix.keys[pos] == keys) & (ix.count[idx] == cnt)).all():
+        stl = B[:, 3].tolist()
+        if max(stl) > 2 * n - 3:
             return False
-        st = H["step"].astype(np.int64)
-        if st.max() > 2 * n - 3:
-            return False
-        sk = st * act.npk + idx
-        seen = act.seen_np
-        if seen[sk].any() or len(set(sk.tolist())) != k:  # expected at that step, and not received yet
+        npk, seen = act.npk, act.seen
+        skl = [t * npk + i for t, i in zip(stl, il)]
+        if any(map(seen.__getitem__, skl)) or len(set(skl)) != k:  # expected at that step, not received yet
             return False
         # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
-        seen[sk] = 1
+        for x in skl:
+            seen[x] = 1
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
         P = np.ndarray((k, cnt), _WIRE_F32, rbuf, _HLEN, (seg, 4))
         w = act.w
-        ol = ix.buf_offset[idx].tolist()
-        rl = (st <= n - 2).tolist()  # reduce-scatter (add) or all-gather (copy)
+        ol = list(map(ix.boff.__getitem__, il))
+        last_rs = n - 2
+        rl = [t <= last_rs for t in stl]  # reduce-scatter (add) or all-gather (copy)
         i = 0
         while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
             a, add = ol[i], rl[i]
@@ -765,11 +785,12 @@ class UdpRing:
                 V[...] = P[i:j]
             i = j
         act.received += k
-        fw = st < 2 * n - 3  # all but the last all-gather hop go on
-        if fw.all():
-            li, ls = idx.tolist(), (st + 1).tolist()
+        last = 2 * n - 3  # all but the last all-gather hop go on
+        if last not in stl:
+            li, ls = il, [t + 1 for t in stl]
         else:
-            li, ls = idx[fw].tolist(), (st[fw] + 1).tolist()
+            li = [i for i, t in zip(il, stl) if t != last]
+            ls = [t + 1 for t in stl if t != last]
         if li:
             bl = self._backlog
             g = bl[-1] if bl else None
@@ -797,7 +818,7 @@ class UdpRing:
         if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, 1] & _ACK).any():
             return False
         base = self._rcv_next
-        if base + k > _M32 or not (B.view(_HDR_DT)[:, 0]["seq"] == base + self._ar[:k]).all():
+        if base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
