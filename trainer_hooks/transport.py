@@ -182,6 +182,7 @@ class TransportStats:
     copies_sent: int = 0
     jobs: int = 0
     batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
+    stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
 
 
 @dataclass(slots=True)
@@ -823,6 +824,7 @@ class UdpRing:
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
         self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
+        self.stats.stashed += k
         return True
 
     def _replay(self, act: _Active, pending: list) -> None:
