@@ -21,13 +21,19 @@ packet is forwarded as soon as it has been reduced, so the segments pipeline.
 packets carry a 32-bit ``seq``.  The receiver answers with ``FLAG_ACK`` packets
 whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 16-bit ``aux`` is a selective-ack bitmap of ``seq+1 .. seq+16``.  The sender
-keeps at most ``window`` unacknowledged packets, retransmits a packet after the
+sends a seq only while it is less than ``window`` past the oldest unacknowledged
+one (a window of seqs, as in TCP), retransmits a packet after the
 retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
 packets (Jacobson/Karels with Karn's rule), at least ``rto``, doubling per
 retry, at most 2 s -- with ``FLAG_RETX`` added
 (``FLAG_FINAL`` is kept), and fails the job with a clear error after
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
-Packets of a bucket this rank has not started yet are buffered.
+Packets of a bucket this rank has not started yet are buffered.  Acks are
+*coalesced*: one at least every ``min(32, window // 4)`` data datagrams (during a
+long receive pass too), at once after a hole, a filled hole, a duplicate or
+the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
+the first datagram it covers -- so their number follows the data, not how many
+wake-ups a slow or bursty path (a busy software switch) causes.
 
 **Fault injection**: ``loss_prob`` drops each outgoing packet (data or ack)
 with that probability before it reaches the socket, from a seeded RNG.
@@ -41,21 +47,37 @@ Payload elements are IEEE float32 in network (big-endian) order, like every
 header field; conversion to and from the host order is exact.
 
 **Per-packet cost.**  Python work per datagram is what limits a software ring,
-so the engine avoids it where it can: the bucket is converted to wire order
-once per job (``_Active.w``); reduce-scatter adds into that array, all-gather
-copies the received bytes into it, and packets are sent from memoryview slices
-of it -- no per-packet conversion or allocation of payloads -- and it is
-converted back once when the job ends.  Runs of equal-size datagrams to one
-destination leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO: the kernel, or
-a NIC, cuts them into exactly the same datagrams, each with its own header);
-the socket has ``UDP_GRO`` on, so in-order datagrams of one flow arrive several
-per ``recvmsg``, and such a batch of in-order, full-size data packets of the
-active job is checked and applied with a handful of numpy operations
-(``_on_batch``); anything else -- acks, losses, reordering, another job --
-takes the per-datagram path.  ``gso=False`` turns both off (and a kernel that
-refuses GSO turns it off by itself).  On the Mininet testbed the hosts' veths
-have segmentation offload off, so the kernel cuts the runs before they reach
-the switch, which sees ordinary frames.
+so the engine works on arrays and batches wherever it can:
+
+* *Payloads*: the bucket is divided by the world size and converted to wire
+  order in one numpy pass per job (``ActiveJob.w``); reduce-scatter adds into
+  that array, all-gather copies the received bytes into it, packets are sent
+  from memoryview slices of it (no per-packet conversion or allocation), and it
+  is converted back once when the job ends.
+* *Sending*: the send queue holds packet and step numbers in lists; the pump
+  takes as many as the window allows and writes their headers into a ring of
+  ``cap >= window`` header slots (slot = seq mod cap) with a few numpy
+  operations -- each packet's fixed fields come from a per-job header table,
+  step, flags and seq are filled in per batch -- and records send time,
+  deadline and retries per slot in arrays.  Acks advance the oldest unacked
+  seq (no per-packet bookkeeping), retransmission scans and the next timer are
+  vector operations over the slots in flight.  Runs of equal-size datagrams
+  leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO: the kernel, or a NIC,
+  cuts them into exactly the same datagrams, each with its own header).
+* *Receiving*: the socket has ``UDP_GRO`` on, so in-order datagrams of one flow
+  arrive several per ``recvmsg``; a batch of in-order data packets of one size
+  of the active job is checked (a masked header compare, address lookups in a
+  per-plan dict, the job's receive map of expected ``(step, packet)``) and
+  applied with one strided numpy add or copy per run of evenly spaced packets
+  (``_on_batch``); a batch for a job this rank has not started yet is kept
+  whole and taken the same way when the job starts (``_stash_batch``).
+  Anything else -- acks, losses, reordering, odd sizes -- takes the
+  per-datagram path, which makes the same checks one by one.
+
+``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
+by itself).  On the Mininet testbed the hosts' veths have segmentation offload
+off, so the kernel cuts the runs before they reach the switch, which sees
+ordinary frames.
 """
 from __future__ import annotations
 
@@ -77,6 +99,8 @@ import torch.futures
 
 from checkmate import wire
 from trainer_hooks.layout import BucketPlan
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, apply_runs,
+                                       send_datagrams)
 
 log = logging.getLogger(__name__)
 
@@ -102,65 +126,8 @@ _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
 _BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
-_WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
-# Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
-_SOL_UDP = getattr(socket, "SOL_UDP", 17)
-_UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
-_UDP_GRO = getattr(socket, "UDP_GRO", 104)
-_GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
-_GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
-_GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
 _CMSG_SPACE = socket.CMSG_SPACE(4)
-# the header as a numpy record (a GRO batch is a strided array of them)
-_HDR_DT = np.dtype([("version", "u1"), ("flags", "u1"), ("dtype", "u1"), ("step", "u1"), ("job_id", ">u4"),
-                    ("iteration", ">u4"), ("rank", ">u2"), ("bucket", ">u2"), ("param_id", ">u4"),
-                    ("offset", ">u4"), ("count", ">u2"), ("aux", ">u2"), ("seq", ">u4")])
-assert _HDR_DT.itemsize == _HLEN
-
-
-class _PlanIndex:
-    """A bucket plan as arrays, built once per plan (the hook hands the same plan object every
-    iteration): what the vectorized paths look up instead of walking packets in Python.
-
-    ``seen0`` is the initial receive map of a job, one byte per ``(step, packet)``: 0 where this
-    rank expects that packet at that step from the previous rank, 2 where it never does -- so "is
-    this packet acceptable" and "is it a duplicate" are one lookup.  ``hdr`` holds each packet's
-    header with the fields that do not change within a job (version, dtype, job, rank, address,
-    count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
-
-    __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
-                 "expected", "own", "hdr")
-
-    def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
-        self.plan = plan
-        pk = plan.packets
-        npk = len(pk)
-        # count -> {param_id << 32 | offset: packet index} (the header's 8 bytes at 16..24, big-endian)
-        self.by_key: dict[int, dict[int, int]] = {}
-        for i, p in enumerate(pk):
-            self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
-        segment = np.array([p.segment for p in pk], dtype=np.int64)
-        self.boff = [p.buf_offset for p in pk]
-        self.size_l = [_HLEN + 4 * p.count for p in pk]
-        self.pid = [p.param_id for p in pk]
-        self.off = [p.offset for p in pk]
-        self.cnt = [p.count for p in pk]
-        self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
-        # step t <= n-2 (reduce-scatter) brings segment r-1-t; step t >= n-1 (all-gather) segment r-(t-n+1)
-        seen0 = np.full((max(2 * n - 2, 1), npk), 2, dtype=np.uint8)
-        for t in range(2 * n - 2):
-            want = (r - 1 - t) % n if t <= n - 2 else (r - (t - (n - 1))) % n
-            seen0[t, segment == want] = 0
-        self.seen0 = seen0.tobytes()
-        self.expected = int((seen0 == 0).sum())
-        self.own = list(plan.segments[r])  # sent at step 0
-        hdr = np.zeros(npk, dtype=_HDR_DT)
-        hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = _VER, _FP32, job_id, r
-        hdr["param_id"] = [p.param_id for p in pk]
-        hdr["offset"] = [p.offset for p in pk]
-        hdr["count"] = self.cnt
-        self.hdr = hdr
 
 
 class RingError(RuntimeError):
@@ -200,37 +167,6 @@ class Job:
         return (self.iteration, self.bucket)
 
 
-class _Active:
-    """Engine state of the job being reduced.
-
-    ``w`` is the bucket in wire order (big-endian float32), divided by the world size and converted
-    in one pass when the job starts; the ring works on it: reduce-scatter adds into it, all-gather
-    copies received bytes into it, packets are sent straight from it (memoryview slices, no
-    per-packet conversion or copy), and the result is converted back into the bucket once when the
-    job ends.  Each job has its own ``w``, so a retransmission of an old job's packet never carries
-    a newer job's bytes."""
-
-    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
-                 "index")
-
-    def __init__(self, job: Job, index: _PlanIndex, n: int):
-        self.job = job
-        self.index = index
-        self.w = np.empty(job.plan.total, dtype=_WIRE_F32)
-        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
-        self.wb = wb = memoryview(self.w).cast("B")
-        self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
-        hdr = index.hdr.copy()
-        hdr["iteration"] = job.iteration
-        hdr["bucket"] = job.bucket
-        self.hdr = hdr.view(np.uint8).reshape(-1, _HLEN)  # each packet's header bytes but step, flags, seq
-        self.expected = index.expected
-        self.received = 0
-        self.npk = len(job.plan.packets)
-        self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
-        self.started = time.monotonic()
-
-
 class UdpRing:
     """Reliable UDP ring between the ranks of one job (see the module docstring)."""
 
@@ -261,7 +197,7 @@ class UdpRing:
         self.gro = False
         if self._gso:
             try:
-                self.sock.setsockopt(_SOL_UDP, _UDP_GRO, 1)
+                self.sock.setsockopt(SOL_UDP, UDP_GRO, 1)
                 self.gro = True
             except OSError:
                 pass
@@ -306,12 +242,12 @@ class UdpRing:
         self._ack_delay = min(_ACK_DELAY, rto / 4)
         # jobs
         self._jobs: queue.Queue = queue.Queue()
-        self._active: _Active | None = None
+        self._active: ActiveJob | None = None
         self._pending: dict[tuple[int, int], list] = collections.defaultdict(list)
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
-        self._plan_index: dict[int, _PlanIndex] = {}
+        self._plan_index: dict[int, PlanIndex] = {}
         self._tmpl = None  # (key, mask, expected) of _batch_template
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
         self._wake_r.setblocking(False)
@@ -372,15 +308,15 @@ class UdpRing:
         if idx is None or idx.plan is not job.plan:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
-            idx = self._plan_index[id(job.plan)] = _PlanIndex(job.plan, n, self.rank, self.job_id)
-        self._active = act = _Active(job, idx, n)
+            idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
+        self._active = act = ActiveJob(job, idx, n)
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
         self._replay(act, self._pending.pop(job.key, ()))
         if self._active is act and act.received == act.expected:
             self._done(act)
 
-    def _push(self, act: _Active, idx: int, step: int) -> None:
+    def _push(self, act: ActiveJob, idx: int, step: int) -> None:
         """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
         bl = self._backlog
         g = bl[-1] if bl else None
@@ -392,7 +328,7 @@ class UdpRing:
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
-        payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(_WIRE_F32).tobytes()
+        payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(WIRE_F32).tobytes()
         hdr = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
                         p.param_id, p.offset, p.count, 0, 0)
         self._send_copies([(hdr, payload, p.param_id)])
@@ -418,7 +354,7 @@ class UdpRing:
         a = plan.packets[idx].buf_offset
         if step <= n - 2:  # reduce-scatter: local + received, in wire order (the values are the same floats)
             dst = act.w[a:a + count]
-            np.add(dst, np.frombuffer(buf, dtype=_WIRE_F32, count=count, offset=start), out=dst)
+            np.add(dst, np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start), out=dst)
             self._push(act, idx, step + 1)
         else:  # all-gather: the owner's bytes, copied as they are
             act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
@@ -426,13 +362,13 @@ class UdpRing:
                 self._push(act, idx, step + 1)
         act.received += 1
 
-    def _done(self, act: _Active) -> None:
+    def _done(self, act: ActiveJob) -> None:
         """Every expected packet of the active job arrived: ack now (the sender's tail), finish."""
         self._active = None
         self._ack_now = True
         self._finish(act.job, act)
 
-    def _finish(self, job: Job, act: _Active | None = None) -> None:
+    def _finish(self, job: Job, act: ActiveJob | None = None) -> None:
         if act is not None:  # the reduced bucket, back to host order in one conversion
             job.buffer.numpy()[:] = act.w
         job.future.set_result(job.buffer)
@@ -449,49 +385,9 @@ class UdpRing:
         return False
 
     def _send(self, addr, hs: list, ps: list, sizes: list) -> int:
-        """Send datagrams ``hs[i] + ps[i]`` (header, payload; ``sizes[i]`` bytes) to ``addr`` in
-        order; returns how many left.
-
-        With GSO, each run of equal-size datagrams (the last of a run may be shorter) is one
-        ``sendmsg`` with ``UDP_SEGMENT``: the kernel -- or the NIC -- cuts it into exactly these
-        datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
-        call early (the rest is a loss, recovered by retransmission)."""
-        sock = self.sock
-        n = len(hs)
-        i = 0
-        # ends of the runs of equal sizes, found in C
-        ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b] if n > 1 else []
-        ends.append(n)
-        e = 0
-        try:
-            while i < n:
-                size = sizes[i]
-                j = i + 1
-                if self._gso:
-                    while ends[e] <= i:
-                        e += 1
-                    lim = min(_GSO_MAX_SEGS, _GSO_MAX_BYTES // size)
-                    j = min(ends[e], i + lim)
-                    if j < n and j - i < lim and sizes[j] < size and j == ends[e]:
-                        j += 1  # a shorter datagram can end a GSO run
-                if j - i == 1:
-                    sock.sendmsg([hs[i], ps[i]], (), 0, addr)
-                else:
-                    iov = [None] * (2 * (j - i))
-                    iov[0::2] = hs[i:j]
-                    iov[1::2] = ps[i:j]
-                    try:
-                        sock.sendmsg(iov, [(_SOL_UDP, _UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
-                    except (BlockingIOError, InterruptedError):
-                        raise
-                    except OSError as ex:  # no UDP GSO here: one datagram per call from now on
-                        log.warning("UDP GSO unavailable (%s): sending one datagram per call", ex)
-                        self._gso = False
-                        continue
-                i = j
-        except (BlockingIOError, InterruptedError):
-            pass
-        return i
+        """Send datagrams ``hs[i] + ps[i]`` to ``addr`` in order (:func:`send_datagrams`); how many left."""
+        sent, self._gso = send_datagrams(self.sock, addr, hs, ps, sizes, self._gso)
+        return sent
 
     def _send_copies(self, items: list) -> None:
         """Host mode: ``[(header, payload, param_id), ...]`` to the shadow of each param, runs batched."""
@@ -765,26 +661,11 @@ class UdpRing:
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
-        P = np.ndarray((k, cnt), _WIRE_F32, rbuf, _HLEN, (seg, 4))
-        w = act.w
+        P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
         rl = [t <= last_rs for t in stl]  # reduce-scatter (add) or all-gather (copy)
-        i = 0
-        while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
-            a, add = ol[i], rl[i]
-            j, d = i + 1, cnt
-            if j < k and rl[j] == add and ol[j] - a >= cnt:
-                d = ol[j] - a
-                j += 1
-                while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
-                    j += 1
-            V = np.ndarray((j - i, cnt), _WIRE_F32, w, 4 * a, (4 * d, 4))
-            if add:  # local + received
-                np.add(V, P[i:j], out=V)
-            else:
-                V[...] = P[i:j]
-            i = j
+        apply_runs(act.w, P, ol, rl, cnt)
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
         if last not in stl:
@@ -827,7 +708,7 @@ class UdpRing:
         self.stats.stashed += k
         return True
 
-    def _replay(self, act: _Active, pending: list) -> None:
+    def _replay(self, act: ActiveJob, pending: list) -> None:
         """What arrived for ``act``'s job before it started, in arrival order."""
         for e in pending:
             if self._active is not act:
@@ -920,7 +801,7 @@ class UdpRing:
                         break
                     seg = nbytes
                     for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
-                        if lvl == _SOL_UDP and typ == _UDP_GRO:
+                        if lvl == SOL_UDP and typ == UDP_GRO:
                             seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
                     at = 0
                     k = nbytes // seg
