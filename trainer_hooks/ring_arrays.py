@@ -128,7 +128,11 @@ def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> No
             while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
                 j += 1
         V = np.ndarray((j - i, cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
-        if add:  # local + received
+        if add and j - i > 1:  # local + received, in host order (numpy adds big-endian arrays slowly)
+            t = V.astype(np.float32)
+            t += P[i:j].astype(np.float32)
+            V[...] = t
+        elif add:
             np.add(V, P[i:j], out=V)
         else:
             V[...] = P[i:j]

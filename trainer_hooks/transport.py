@@ -121,7 +121,7 @@ _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
 _M32 = 0xFFFFFFFF
-_SCALAR_PUMP = 6  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
+_SCALAR_PUMP = 10  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
@@ -230,6 +230,9 @@ class UdpRing:
         self._s_sent = np.zeros(cap)
         self._s_dl = np.zeros(cap)
         self._s_state = np.zeros(cap, dtype=np.int64)  # retransmissions so far; -1: selectively acked
+        # a lower bound of the deadlines in flight (exact after each retransmission scan, lowered by
+        # each send): the loop sleeps until then, and only then scans the slots
+        self._dl_low = float("inf")
         self._ar = np.arange(cap, dtype=np.int64)
         self._backlog: collections.deque = collections.deque()  # [act, [packet], [step], next] to send
         # receiver side (flow prev -> rank)
@@ -480,6 +483,7 @@ class UdpRing:
             space -= m
         self.stats.data_sent += sent
         self.stats.finals_sent += finals
+        self._dl_low = min(self._dl_low, dl)
         self._transmit(hs, ps, sizes, pids)
 
     def _in_flight_slots(self):
@@ -781,7 +785,7 @@ class UdpRing:
                 self._send_ack()
             wait = 0.02
             if self._nxt != self._una:  # retransmissions happen at scans: sleep until a scan that has work
-                due = max(self._next_deadline(), next_retx_scan)
+                due = max(self._dl_low, next_retx_scan)
                 wait = min(wait, max(0.0, due - now))
             if self._ack_due:
                 wait = min(wait, max(0.0, self._ack_at - now))
@@ -823,6 +827,7 @@ class UdpRing:
                     elif not self._ack_at:
                         self._ack_at = now + self._ack_delay
             now = time.monotonic()
-            if self._nxt != self._una and now >= next_retx_scan:
+            if self._nxt != self._una and now >= next_retx_scan and now >= self._dl_low:
                 self._retransmit(now)
+                self._dl_low = self._next_deadline()
                 next_retx_scan = now + self.rto / 4
