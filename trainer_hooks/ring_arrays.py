@@ -101,15 +101,21 @@ class ActiveJob:
         np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
         self.wb = wb = memoryview(self.w).cast("B")
         self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
-        hdr = index.hdr.copy()
-        hdr["iteration"] = job.iteration
-        hdr["bucket"] = job.bucket
-        self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)  # each packet's header bytes but step, flags, seq
+        self.hdr = None  # each packet's header bytes but step, flags, seq: built when a batch is sent
         self.expected = index.expected
         self.received = 0
         self.npk = len(job.plan.packets)
         self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
         self.started = time.monotonic()
+
+    def header_table(self) -> np.ndarray:
+        """``npk x 32`` bytes: each packet's header with this job's fields, step, flags, seq zero."""
+        if self.hdr is None:
+            hdr = self.index.hdr.copy()
+            hdr["iteration"] = self.job.iteration
+            hdr["bucket"] = self.job.bucket
+            self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)
+        return self.hdr
 
 
 def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
@@ -148,9 +154,17 @@ def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tu
     datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
     call early (the rest is a loss, recovered by retransmission)."""
     n = len(hs)
+    if n == 1 or not gso:  # one datagram per call
+        i = 0
+        try:
+            for i in range(n):
+                sock.sendmsg([hs[i], ps[i]], (), 0, addr)
+            return n, gso
+        except (BlockingIOError, InterruptedError):
+            return i, gso
     i = 0
     # ends of the runs of equal sizes
-    ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b] if n > 1 else []
+    ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b]
     ends.append(n)
     e = 0
     try:

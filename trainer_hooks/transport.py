@@ -116,7 +116,7 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
-_MIN_BATCH = 3  # GRO batches of fewer datagrams take the per-datagram path
+_MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (cheaper below about 5)
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
@@ -448,30 +448,23 @@ class UdpRing:
             s1 = s0 + m
             if m <= _SCALAR_PUMP:  # a few packets (one received datagram's worth): numpy's per-call cost
                 job, ix = act.job, act.index  # would dominate, write them one by one
-                fos = self._flags_of_step
+                hmv, pack, it, b = self._hmv, _HDR.pack_into, job.iteration, job.bucket
                 for j, (i, step) in enumerate(zip(li, ls)):
-                    slot = s0 + j
-                    _HDR.pack_into(self._hmv, slot * _HLEN, _VER, int(fos[step]), _FP32, step, self.job_id,
-                                   job.iteration, self.rank, job.bucket, ix.pid[i], ix.off[i], ix.cnt[i], 0,
-                                   (nxt + j) & _M32)
-                    self._s_act[slot] = act
-                    self._s_idx[slot] = i
-                    self._s_sent[slot] = now
-                    self._s_dl[slot] = dl
-                    self._s_state[slot] = 0
+                    pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
+                         it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
             else:
                 idx = np.array(li, dtype=np.intp)
-                np.take(act.hdr, idx, axis=0, out=self._hbuf[s0:s1])
+                np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
                 st = np.array(ls, dtype=np.uint8)
                 self._h_step[s0:s1] = st
                 self._h_flags[s0:s1] = self._flags_of_step[st]
                 seqs = nxt + self._ar[:m]
                 self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
-                self._s_act[s0:s1] = [act] * m
-                self._s_idx[s0:s1] = idx
-                self._s_sent[s0:s1] = now
-                self._s_dl[s0:s1] = dl
-                self._s_state[s0:s1] = 0
+            self._s_act[s0:s1] = [act] * m
+            self._s_idx[s0:s1] = li
+            self._s_sent[s0:s1] = now
+            self._s_dl[s0:s1] = dl
+            self._s_state[s0:s1] = 0
             self._nxt = (nxt + m) & _M32
             hs += hv[s0:s1]
             ix = act.index
@@ -554,6 +547,8 @@ class UdpRing:
                 sample = last
             self._una = una = cum
             span -= d
+            if not span:
+                self._dl_low = float("inf")  # nothing in flight: no timer
         if sack:
             state = self._s_state
             for i in range(_SACK_BITS):
