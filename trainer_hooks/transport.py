@@ -121,7 +121,7 @@ _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
 _M32 = 0xFFFFFFFF
-_SCALAR_PUMP = 10  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
+_SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
