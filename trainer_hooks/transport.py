@@ -545,6 +545,12 @@ class UdpRing:
             last = (cum - 1) & self._mask
             if self._s_state[last] >= 0:
                 sample = last
+            a, b = una & self._mask, cum & self._mask  # let go of the acked packets' jobs (their buckets)
+            if a < b:
+                self._s_act[a:b] = [None] * (b - a)
+            else:
+                self._s_act[a:] = [None] * (self._cap - a)
+                self._s_act[:b] = [None] * b
             self._una = una = cum
             span -= d
             if not span:
