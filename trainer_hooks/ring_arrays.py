@@ -1,8 +1,10 @@
 """Array state of the UDP ring (:mod:`trainer_hooks.transport`): what the engine looks up and
 writes per batch of packets instead of per packet.
 
+* :class:`TransportStats` -- the ring's counters.
 * :class:`PlanIndex` -- a bucket plan as lookup tables, built once per plan object.
 * :class:`ActiveJob` -- one job's bucket in wire order, its header table and receive map.
+* :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
   operation per run of evenly spaced packets.
 * :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
@@ -13,6 +15,7 @@ import logging
 import socket
 import struct
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,6 +38,38 @@ UDP_GRO = getattr(socket, "UDP_GRO", 104)
 _GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
 GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
 GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
+
+
+@dataclass(slots=True)
+class TransportStats:
+    """Counters of one :class:`UdpRing` (read them after a job completes)."""
+
+    data_sent: int = 0
+    retransmits: int = 0
+    acks_sent: int = 0
+    dropped_injected: int = 0
+    duplicates: int = 0
+    malformed: int = 0
+    stray: int = 0
+    finals_sent: int = 0
+    copies_sent: int = 0
+    jobs: int = 0
+    batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
+    stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
+
+
+def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int) -> tuple[np.ndarray, np.ndarray]:
+    """(mask, expected) over the 32 header bytes: the fields every data packet of one job from the
+    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count), so
+    that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
+    hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
+                                         0, 0, cnt, 0, 0), dtype=np.uint8)
+    mask = np.zeros(HLEN, dtype=np.uint8)
+    mask[[0, 2]] = 0xFF
+    mask[1] = wire.FLAG_ACK
+    mask[4:16] = 0xFF  # job_id, iteration, rank, bucket
+    mask[24:26] = 0xFF  # count
+    return mask, hdr & mask
 
 
 class PlanIndex:

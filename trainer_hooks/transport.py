@@ -47,32 +47,25 @@ Payload elements are IEEE float32 in network (big-endian) order, like every
 header field; conversion to and from the host order is exact.
 
 **Per-packet cost.**  Python work per datagram is what limits a software ring,
-so the engine works on arrays and batches wherever it can:
+so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_arrays`):
 
-* *Payloads*: the bucket is divided by the world size and converted to wire
-  order in one numpy pass per job (``ActiveJob.w``); reduce-scatter adds into
-  that array, all-gather copies the received bytes into it, packets are sent
-  from memoryview slices of it (no per-packet conversion or allocation), and it
-  is converted back once when the job ends.
-* *Sending*: the send queue holds packet and step numbers in lists; the pump
-  takes as many as the window allows and writes their headers into a ring of
-  ``cap >= window`` header slots (slot = seq mod cap) with a few numpy
-  operations -- each packet's fixed fields come from a per-job header table,
-  step, flags and seq are filled in per batch -- and records send time,
-  deadline and retries per slot in arrays.  Acks advance the oldest unacked
-  seq (no per-packet bookkeeping), retransmission scans and the next timer are
-  vector operations over the slots in flight.  Runs of equal-size datagrams
-  leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO: the kernel, or a NIC,
-  cuts them into exactly the same datagrams, each with its own header).
-* *Receiving*: the socket has ``UDP_GRO`` on, so in-order datagrams of one flow
-  arrive several per ``recvmsg``; a batch of in-order data packets of one size
-  of the active job is checked (a masked header compare, address lookups in a
-  per-plan dict, the job's receive map of expected ``(step, packet)``) and
-  applied with one strided numpy add or copy per run of evenly spaced packets
-  (``_on_batch``); a batch for a job this rank has not started yet is kept
-  whole and taken the same way when the job starts (``_stash_batch``).
-  Anything else -- acks, losses, reordering, odd sizes -- takes the
-  per-datagram path, which makes the same checks one by one.
+* *Payloads*: the bucket is divided and converted to wire order in one numpy
+  pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
+  into it, packets are sent from memoryview slices of it, and it is converted
+  back once when the job ends.
+* *Sending*: the pump takes as many queued packets as the window allows and
+  writes their headers into a ring of header slots (slot = seq mod cap) --
+  fixed fields from a per-job table, step/flags/seq per batch -- and records
+  send time, deadline and retries per slot in arrays; acks, retransmission
+  scans and the timer are vector operations over the slots in flight.  Runs of
+  equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
+* *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
+  ``recvmsg``; a batch of in-order, equal-size data packets of the active job
+  is checked (one masked header compare, per-plan address dict, the job's
+  receive map) and applied with one strided numpy add or copy per run of evenly
+  spaced packets (``_on_batch``); a batch of a job not started yet is kept
+  whole for it (``_stash_batch``).  Acks, losses, reordering and odd sizes
+  take the per-datagram path, which makes the same checks one by one.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
@@ -99,8 +92,10 @@ import torch.futures
 
 from checkmate import wire
 from trainer_hooks.layout import BucketPlan
-from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, apply_runs,
-                                       send_datagrams)
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, TransportStats,
+                                       apply_runs, batch_template, send_datagrams)
+
+__all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
 log = logging.getLogger(__name__)
 
@@ -132,24 +127,6 @@ _CMSG_SPACE = socket.CMSG_SPACE(4)
 
 class RingError(RuntimeError):
     """The ring all-reduce could not complete (timeout, protocol violation, closed)."""
-
-
-@dataclass(slots=True)
-class TransportStats:
-    """Counters of one :class:`UdpRing` (read them after a job completes)."""
-
-    data_sent: int = 0
-    retransmits: int = 0
-    acks_sent: int = 0
-    dropped_injected: int = 0
-    duplicates: int = 0
-    malformed: int = 0
-    stray: int = 0
-    finals_sent: int = 0
-    copies_sent: int = 0
-    jobs: int = 0
-    batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
-    stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
 
 
 @dataclass(slots=True)
@@ -730,19 +707,11 @@ class UdpRing:
                 self._on_data(*e, 0)
 
     def _batch_template(self, job: Job, cnt: int):
-        """(mask, expected) over the 32 header bytes: the fields every data packet of this job from
-        the previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count)."""
+        """(mask, expected) of :func:`batch_template` for this job's data from the previous rank, cached."""
         key = (job.iteration, job.bucket, cnt)
         t = self._tmpl
         if t is None or t[0] != key:
-            hdr = np.frombuffer(_HDR.pack(_VER, 0, _FP32, 0, self.job_id, job.iteration, self.prev, job.bucket,
-                                          0, 0, cnt, 0, 0), dtype=np.uint8)
-            mask = np.zeros(_HLEN, dtype=np.uint8)
-            mask[[0, 2]] = 0xFF
-            mask[1] = _ACK
-            mask[4:16] = 0xFF  # job_id, iteration, rank, bucket
-            mask[24:26] = 0xFF  # count
-            t = self._tmpl = (key, mask, hdr & mask)
+            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket, cnt))
         return t[1], t[2]
 
     def _run(self) -> None:
