@@ -29,7 +29,7 @@ retry, at most 2 s -- with ``FLAG_RETX`` added
 (``FLAG_FINAL`` is kept), and fails the job with a clear error after
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
 Packets of a bucket this rank has not started yet are buffered.  Acks are
-*coalesced*: one at least every ``min(32, window // 4)`` data datagrams (during a
+*coalesced*: one at least every ``min(128, window // 4)`` data datagrams (during a
 long receive pass too), at once after a hole, a filled hole, a duplicate or
 the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
 the first datagram it covers -- so their number follows the data, not how many
