@@ -189,7 +189,7 @@ def test_late_rank_takes_stashed_batches_and_acks_are_coalesced():
             assert torch.equal(outs[0], reference(grads, plan, n))
         data = sum(r.stats.data_sent for r in rings)
         acks = sum(r.stats.acks_sent for r in rings)
-        assert acks * 8 < data, (acks, data)
+        assert acks * 4 < data, (acks, data)
         if all(r.gro for r in rings):
             assert rings[1].stats.stashed > 0 and rings[1].stats.batched >= rings[1].stats.stashed
     finally:
