@@ -97,7 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--mtu", type=int, default=1500)
-    ap.add_argument("--window", type=int, default=128)
+    ap.add_argument("--window", type=int, default=512)
     ap.add_argument("--rto", type=float, default=0.05)
     ap.add_argument("--json", default=None, help="also write the results here")
     args = ap.parse_args(argv)

@@ -148,7 +148,7 @@ class UdpRing:
     """Reliable UDP ring between the ranks of one job (see the module docstring)."""
 
     def __init__(self, sock: socket.socket, rank: int, world_size: int, prev_addr, next_addr, *,
-                 job_id: int, window: int = 128, rto: float = 0.05, timeout: float = 120.0,
+                 job_id: int, window: int = 512, rto: float = 0.05, timeout: float = 120.0,
                  loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None, gso: bool = True):
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
