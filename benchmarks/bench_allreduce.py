@@ -54,6 +54,7 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
             plan = plan_bucket(params, world, max_el)
             g = torch.randn(n, generator=torch.Generator().manual_seed(rank))
             times = {"gloo": [], "ring": []}
+            before = (ring.stats.acks_sent, ring.stats.batched, ring.stats.data_sent)
             for rep in range(args.warmup + args.reps):
                 for kind in ("gloo", "ring"):
                     t = g.clone()
@@ -72,8 +73,14 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
             med = torch.tensor([statistics.median(times["gloo"]), statistics.median(times["ring"])],
                                dtype=torch.float64)
             dist.all_reduce(med, op=dist.ReduceOp.MAX)
+            reps = args.warmup + args.reps
             results.append({"elements": n, "packets": len(plan.packets), "gloo_s": med[0].item(),
-                            "ring_s": med[1].item(), "retransmits": ring.stats.retransmits})
+                            "ring_s": med[1].item(), "retransmits": ring.stats.retransmits,
+                            # rank 0's, per all-reduce: acks it sent, data packets it sent, and how many
+                            # of the packets it received were taken as whole GRO batches
+                            "acks_per_allreduce": (ring.stats.acks_sent - before[0]) / reps,
+                            "data_per_allreduce": (ring.stats.data_sent - before[2]) / reps,
+                            "batched_per_allreduce": (ring.stats.batched - before[1]) / reps})
         dist.barrier()
     finally:
         ring.close(linger=5.0)
@@ -90,7 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--mtu", type=int, default=1500)
-    ap.add_argument("--window", type=int, default=128)
+    ap.add_argument("--window", type=int, default=512)
     ap.add_argument("--rto", type=float, default=0.05)
     ap.add_argument("--json", default=None, help="also write the results here")
     args = ap.parse_args(argv)

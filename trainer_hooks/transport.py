@@ -21,13 +21,19 @@ packet is forwarded as soon as it has been reduced, so the segments pipeline.
 packets carry a 32-bit ``seq``.  The receiver answers with ``FLAG_ACK`` packets
 whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 16-bit ``aux`` is a selective-ack bitmap of ``seq+1 .. seq+16``.  The sender
-keeps at most ``window`` unacknowledged packets, retransmits a packet after the
+sends a seq only while it is less than ``window`` past the oldest unacknowledged
+one (a window of seqs, as in TCP), retransmits a packet after the
 retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
 packets (Jacobson/Karels with Karn's rule), at least ``rto``, doubling per
 retry, at most 2 s -- with ``FLAG_RETX`` added
 (``FLAG_FINAL`` is kept), and fails the job with a clear error after
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
-Packets of a bucket this rank has not started yet are buffered.
+Packets of a bucket this rank has not started yet are buffered.  Acks are
+*coalesced*: one at least every ``min(128, window // 4)`` data datagrams (during a
+long receive pass too), at once after a hole, a filled hole, a duplicate or
+the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
+the first datagram it covers -- so their number follows the data, not how many
+wake-ups a slow or bursty path (a busy software switch) causes.
 
 **Fault injection**: ``loss_prob`` drops each outgoing packet (data or ack)
 with that probability before it reaches the socket, from a seeded RNG.
@@ -41,21 +47,30 @@ Payload elements are IEEE float32 in network (big-endian) order, like every
 header field; conversion to and from the host order is exact.
 
 **Per-packet cost.**  Python work per datagram is what limits a software ring,
-so the engine avoids it where it can: the bucket is converted to wire order
-once per job (``_Active.w``); reduce-scatter adds into that array, all-gather
-copies the received bytes into it, and packets are sent from memoryview slices
-of it -- no per-packet conversion or allocation of payloads -- and it is
-converted back once when the job ends.  Runs of equal-size datagrams to one
-destination leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO: the kernel, or
-a NIC, cuts them into exactly the same datagrams, each with its own header);
-the socket has ``UDP_GRO`` on, so in-order datagrams of one flow arrive several
-per ``recvmsg``, and such a batch of in-order, full-size data packets of the
-active job is checked and applied with a handful of numpy operations
-(``_on_batch``); anything else -- acks, losses, reordering, another job --
-takes the per-datagram path.  ``gso=False`` turns both off (and a kernel that
-refuses GSO turns it off by itself).  On the Mininet testbed the hosts' veths
-have segmentation offload off, so the kernel cuts the runs before they reach
-the switch, which sees ordinary frames.
+so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_arrays`):
+
+* *Payloads*: the bucket is divided and converted to wire order in one numpy
+  pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
+  into it, packets are sent from memoryview slices of it, and it is converted
+  back once when the job ends.
+* *Sending*: the pump takes as many queued packets as the window allows and
+  writes their headers into a ring of header slots (slot = seq mod cap) --
+  fixed fields from a per-job table, step/flags/seq per batch -- and records
+  send time, deadline and retries per slot in arrays; acks, retransmission
+  scans and the timer are vector operations over the slots in flight.  Runs of
+  equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
+* *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
+  ``recvmsg``; a batch of in-order, equal-size data packets of the active job
+  is checked (one masked header compare, per-plan address dict, the job's
+  receive map) and applied with one strided numpy add or copy per run of evenly
+  spaced packets (``_on_batch``); a batch of a job not started yet is kept
+  whole for it (``_stash_batch``).  Acks, losses, reordering and odd sizes
+  take the per-datagram path, which makes the same checks one by one.
+
+``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
+by itself).  On the Mininet testbed the hosts' veths have segmentation offload
+off, so the kernel cuts the runs before they reach the switch, which sees
+ordinary frames.
 """
 from __future__ import annotations
 
@@ -77,6 +92,10 @@ import torch.futures
 
 from checkmate import wire
 from trainer_hooks.layout import BucketPlan
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, TransportStats,
+                                       apply_runs, batch_template, send_datagrams)
+
+__all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
 log = logging.getLogger(__name__)
 
@@ -92,64 +111,22 @@ _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
-_MIN_BATCH = 12  # GRO batches of fewer datagrams take the per-datagram path
-_WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
-# Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
-_SOL_UDP = getattr(socket, "SOL_UDP", 17)
-_UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
-_UDP_GRO = getattr(socket, "UDP_GRO", 104)
-_GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
+_MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (cheaper below about 5)
+_ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
+_ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
+_MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
+_M32 = 0xFFFFFFFF
+_SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
+_STASHED = object()  # marks a whole GRO batch kept for a job not started yet
+# header bytes every datagram of one GRO batch of one job's data from one rank shares:
+# version, dtype, job_id, iteration, rank, bucket, count
+_BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
-_GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
-_GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
 _CMSG_SPACE = socket.CMSG_SPACE(4)
-# the header as a numpy record (a GRO batch is a strided array of them)
-_HDR_DT = np.dtype([("version", "u1"), ("flags", "u1"), ("dtype", "u1"), ("step", "u1"), ("job_id", ">u4"),
-                    ("iteration", ">u4"), ("rank", ">u2"), ("bucket", ">u2"), ("param_id", ">u4"),
-                    ("offset", ">u4"), ("count", ">u2"), ("aux", ">u2"), ("seq", ">u4")])
-assert _HDR_DT.itemsize == _HLEN
-
-
-class _PlanIndex:
-    """A bucket plan as arrays, to look a batch of ``(param_id, offset)`` up at once."""
-
-    __slots__ = ("plan", "keys", "order", "segment", "buf_offset", "count", "pid", "off", "cnt", "byte_ranges")
-
-    def __init__(self, plan: BucketPlan):
-        self.plan = plan
-        pk = plan.packets
-        keys = np.array([(p.param_id << 32) | p.offset for p in pk], dtype=np.uint64)
-        self.order = np.argsort(keys, kind="stable")
-        self.keys = keys[self.order]
-        self.segment = np.array([p.segment for p in pk], dtype=np.int64)
-        self.buf_offset = np.array([p.buf_offset for p in pk], dtype=np.int64)
-        self.count = np.array([p.count for p in pk], dtype=np.int64)
-        # the same as Python lists, for the per-packet tuples of the send backlog
-        self.pid = [p.param_id for p in pk]
-        self.off = [p.offset for p in pk]
-        self.cnt = [p.count for p in pk]
-        self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
 
 
 class RingError(RuntimeError):
     """The ring all-reduce could not complete (timeout, protocol violation, closed)."""
-
-
-@dataclass(slots=True)
-class TransportStats:
-    """Counters of one :class:`UdpRing` (read them after a job completes)."""
-
-    data_sent: int = 0
-    retransmits: int = 0
-    acks_sent: int = 0
-    dropped_injected: int = 0
-    duplicates: int = 0
-    malformed: int = 0
-    stray: int = 0
-    finals_sent: int = 0
-    copies_sent: int = 0
-    jobs: int = 0
-    batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
 
 
 @dataclass(slots=True)
@@ -167,35 +144,11 @@ class Job:
         return (self.iteration, self.bucket)
 
 
-class _Active:
-    """Engine state of the job being reduced.
-
-    ``w`` is the bucket in wire order (big-endian float32), converted once when the job starts; the
-    ring works on it: reduce-scatter adds into it, all-gather copies received bytes into it, packets
-    are sent straight from it (memoryview slices, no per-packet conversion or copy), and the result is
-    converted back into the bucket once when the job ends.  Each job has its own ``w``, so a
-    retransmission of an old job's packet never carries a newer job's bytes."""
-
-    __slots__ = ("job", "w", "wb", "views", "expected", "received", "npk", "seen", "started", "index")
-
-    def __init__(self, job: Job, expected: int, steps: int, index: _PlanIndex):
-        self.job = job
-        self.index = index
-        self.w = job.buffer.numpy().astype(_WIRE_F32)
-        self.wb = wb = memoryview(self.w).cast("B")
-        self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
-        self.expected = expected
-        self.received = 0
-        self.npk = len(job.plan.packets)
-        self.seen = bytearray(steps * self.npk)  # (step, packet) already received
-        self.started = time.monotonic()
-
-
 class UdpRing:
     """Reliable UDP ring between the ranks of one job (see the module docstring)."""
 
     def __init__(self, sock: socket.socket, rank: int, world_size: int, prev_addr, next_addr, *,
-                 job_id: int, window: int = 128, rto: float = 0.05, timeout: float = 120.0,
+                 job_id: int, window: int = 512, rto: float = 0.05, timeout: float = 120.0,
                  loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None, gso: bool = True):
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
@@ -207,6 +160,8 @@ class UdpRing:
             raise ValueError(f"loss_prob must be in [0, 1), got {loss_prob}")
         if window < 1 or rto <= 0 or timeout <= 0:
             raise ValueError("window, rto and timeout must be positive")
+        if window > _MAX_WINDOW:
+            raise ValueError(f"window must be at most {_MAX_WINDOW} packets, got {window}")
         self.sock = sock
         self.sock.setblocking(False)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
@@ -219,7 +174,7 @@ class UdpRing:
         self.gro = False
         if self._gso:
             try:
-                self.sock.setsockopt(_SOL_UDP, _UDP_GRO, 1)
+                self.sock.setsockopt(SOL_UDP, UDP_GRO, 1)
                 self.gro = True
             except OSError:
                 pass
@@ -235,22 +190,44 @@ class UdpRing:
         self._rng = random.Random(seed * 1000003 + rank)
         self.final_copies = final_copies
         self.stats = TransportStats()
-        # sender side (flow rank -> next)
-        self._snd_seq = 0
-        self._backlog: collections.deque = collections.deque()
-        self._unacked: dict[int, list] = {}  # seq -> [datagram, deadline, retries, param_id]
+        # sender side (flow rank -> next): seqs una..nxt-1 are in flight, slot = seq % cap; a slot
+        # keeps the datagram's header (the bytes sent), its job and packet, send time, deadline, retries
+        cap = 1 << max(6, (window - 1).bit_length())
+        self._cap, self._mask = cap, cap - 1
+        self._una = self._nxt = 0
+        self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
+        self._h_flags, self._h_step = self._hbuf[:, 1], self._hbuf[:, 3]
+        self._h_seq = self._hbuf[:, 28:32].view(">u4")[:, 0]
+        self._hmv = hb = memoryview(self._hbuf.reshape(-1))
+        self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
+        self._flags_of_step = np.zeros(256, dtype=np.uint8)
+        self._flags_of_step[world_size - 1] = _FINAL  # the first all-gather hop: the owner tags the chunk, once
+        self._s_act: list = [None] * cap
+        self._s_idx = np.zeros(cap, dtype=np.intp)
+        self._s_sent = np.zeros(cap)
+        self._s_dl = np.zeros(cap)
+        self._s_state = np.zeros(cap, dtype=np.int64)  # retransmissions so far; -1: selectively acked
+        # a lower bound of the deadlines in flight (exact after each retransmission scan, lowered by
+        # each send): the loop sleeps until then, and only then scans the slots
+        self._dl_low = float("inf")
+        self._ar = np.arange(cap, dtype=np.int64)
+        self._backlog: collections.deque = collections.deque()  # [act, [packet], [step], next] to send
         # receiver side (flow prev -> rank)
         self._rcv_next = 0
         self._rcv_ooo: set[int] = set()
-        self._ack_due = 0
+        self._ack_due = 0  # data datagrams received since the last ack
+        self._ack_at = 0.0  # when the delayed ack is due (0: not armed)
+        self._ack_now = False  # ack at the end of this receive pass (duplicate, reordering, job done)
+        self._ack_every = max(1, min(_ACK_EVERY, window // 4))
+        self._ack_delay = min(_ACK_DELAY, rto / 4)
         # jobs
         self._jobs: queue.Queue = queue.Queue()
-        self._active: _Active | None = None
+        self._active: ActiveJob | None = None
         self._pending: dict[tuple[int, int], list] = collections.defaultdict(list)
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
-        self._plan_index: dict[int, _PlanIndex] = {}
+        self._plan_index: dict[int, PlanIndex] = {}
         self._tmpl = None  # (key, mask, expected) of _batch_template
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
         self._wake_r.setblocking(False)
@@ -276,9 +253,13 @@ class UdpRing:
             pass  # already awake (buffer full) or closing
         return job.future
 
+    def in_flight(self) -> int:
+        """Datagrams sent to the next rank and not acknowledged yet."""
+        return (self._nxt - self._una) & _M32
+
     def idle(self) -> bool:
         """No job in progress and every packet sent has been acknowledged."""
-        return self._active is None and self._jobs.empty() and not self._backlog and not self._unacked
+        return self._active is None and self._jobs.empty() and not self._backlog and self._nxt == self._una
 
     def close(self, linger: float = 5.0) -> None:
         """Stop after our packets are acknowledged (so the peers can finish), at most ``linger`` s."""
@@ -295,40 +276,39 @@ class UdpRing:
 
     # -- engine ----------------------------------------------------------------------------
     def _start(self, job: Job) -> None:
-        n, r = self.n, self.rank
-        job.buffer.div_(n)
+        n = self.n
         if n == 1:
+            job.buffer.div_(n)
             if self.final_copies is not None:
                 for i in range(len(job.plan.packets)):
                     self._copy_only(job, i)
             self._finish(job)
             return
-        segs = job.plan.segments
-        expected = sum(len(segs[k]) for k in range(n) if k != r)
-        expected += sum(len(segs[k]) for k in range(n) if k != (r + 1) % n)
         idx = self._plan_index.get(id(job.plan))
         if idx is None or idx.plan is not job.plan:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
-            idx = self._plan_index[id(job.plan)] = _PlanIndex(job.plan)
-        self._active = act = _Active(job, expected, 2 * n - 2, idx)
+            idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
+        self._active = act = ActiveJob(job, idx, n)
         self.stats.jobs += 1
-        for i in segs[r]:
-            self._enqueue(act, i, 0, 0)
-        for step, pid, off, count, payload in self._pending.pop(job.key, ()):
-            self._on_data(step, pid, off, count, payload, 0)
-        if act.received == act.expected:
-            self._active = None
-            self._finish(job, act)
+        self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
+        self._replay(act, self._pending.pop(job.key, ()))
+        if self._active is act and act.received == act.expected:
+            self._done(act)
 
-    def _enqueue(self, act: _Active, idx: int, step: int, flags: int) -> None:
-        ix = act.index
-        self._backlog.append((flags, step, act.job.iteration, act.job.bucket, ix.pid[idx], ix.off[idx], ix.cnt[idx],
-                              act.views[idx]))
+    def _push(self, act: ActiveJob, idx: int, step: int) -> None:
+        """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
+        bl = self._backlog
+        g = bl[-1] if bl else None
+        if g is None or g[0] is not act:
+            bl.append([act, [idx], [step], 0])
+        else:
+            g[1].append(idx)
+            g[2].append(step)
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
-        payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(_WIRE_F32).tobytes()
+        payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(WIRE_F32).tobytes()
         hdr = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
                         p.param_id, p.offset, p.count, 0, 0)
         self._send_copies([(hdr, payload, p.param_id)])
@@ -336,40 +316,45 @@ class UdpRing:
     def _on_data(self, step: int, pid: int, off: int, count: int, buf, start: int) -> None:
         """A data packet of the active job; its payload is ``count`` wire floats at ``buf[start:]``."""
         act = self._active
-        n, r = self.n, self.rank
+        n = self.n
         plan = act.job.plan
         idx = plan.by_address.get((pid, off))
         if idx is None or plan.packets[idx].count != count or step > 2 * n - 3:
             raise RingError(f"rank {self.prev} sent packet (param {pid}, offset {off}, count {count}, step {step}) "
                             f"that is not in this rank's plan of iteration {act.job.iteration} bucket "
                             f"{act.job.bucket}: ranks disagree on the bucket layout")
-        p = plan.packets[idx]
-        rs = step <= n - 2
-        want = (r - step - 1) % n if rs else (r - (step - (n - 1))) % n
         key = step * act.npk + idx
         seen = act.seen
-        if p.segment != want or seen[key]:
-            raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {p.segment} at step {step} "
-                            f"(expected segment {want}, duplicate={bool(seen[key])})")
+        if seen[key]:
+            r = self.rank
+            want = (r - step - 1) % n if step <= n - 2 else (r - (step - (n - 1))) % n
+            raise RingError(f"ring protocol violation: packet {(pid, off)} of segment {plan.packets[idx].segment} "
+                            f"at step {step} (expected segment {want}, duplicate={seen[key] == 1})")
         seen[key] = 1
-        a = p.buf_offset
-        if rs:  # local + received, in wire order (the values are the same floats)
+        a = plan.packets[idx].buf_offset
+        if step <= n - 2:  # reduce-scatter: local + received, in wire order (the values are the same floats)
             dst = act.w[a:a + count]
-            np.add(dst, np.frombuffer(buf, dtype=_WIRE_F32, count=count, offset=start), out=dst)
-            self._enqueue(act, idx, step + 1, _FINAL if step == n - 2 else 0)
+            np.add(dst, np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start), out=dst)
+            self._push(act, idx, step + 1)
         else:  # all-gather: the owner's bytes, copied as they are
             act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
             if step < 2 * n - 3:
-                self._enqueue(act, idx, step + 1, 0)
+                self._push(act, idx, step + 1)
         act.received += 1
 
-    def _finish(self, job: Job, act: _Active | None = None) -> None:
+    def _done(self, act: ActiveJob) -> None:
+        """Every expected packet of the active job arrived: ack now (the sender's tail), finish."""
+        self._active = None
+        self._ack_now = True
+        self._finish(act.job, act)
+
+    def _finish(self, job: Job, act: ActiveJob | None = None) -> None:
         if act is not None:  # the reduced bucket, back to host order in one conversion
             job.buffer.numpy()[:] = act.w
         job.future.set_result(job.buffer)
         done = job.key
         for k in [k for k in self._pending if k < done]:
-            self.stats.stray += len(self._pending.pop(k))
+            self.stats.stray += sum(e[2] if e[0] is _STASHED else 1 for e in self._pending.pop(k))
 
     # -- sockets ---------------------------------------------------------------------------
     def _drop(self) -> bool:
@@ -379,46 +364,9 @@ class UdpRing:
             return True
         return False
 
-    def _send(self, addr, dgs: list) -> int:
-        """Send datagrams ``[(header, payload), ...]`` to ``addr`` in order; returns how many left.
-
-        With GSO, each run of equal-size datagrams (the last of a run may be shorter) is one
-        ``sendmsg`` with ``UDP_SEGMENT``: the kernel -- or the NIC -- cuts it into exactly these
-        datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
-        call early (the rest is a loss, recovered by retransmission)."""
-        sock = self.sock
-        sent, i, n = 0, 0, len(dgs)
-        try:
-            while i < n:
-                h, p = dgs[i]
-                size = len(h) + len(p)
-                j = i + 1
-                if self._gso:
-                    lim = min(n, i + _GSO_MAX_SEGS, i + _GSO_MAX_BYTES // size)
-                    while j < lim:
-                        h2, p2 = dgs[j]
-                        sz = len(h2) + len(p2)
-                        if sz > size:
-                            break
-                        j += 1
-                        if sz < size:  # a shorter datagram can only end a GSO run
-                            break
-                if j - i == 1:
-                    sock.sendmsg([h, p], (), 0, addr)
-                else:
-                    iov = [b for d in dgs[i:j] for b in d]
-                    try:
-                        sock.sendmsg(iov, [(_SOL_UDP, _UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
-                    except (BlockingIOError, InterruptedError):
-                        raise
-                    except OSError as e:  # no UDP GSO here: one datagram per call from now on
-                        log.warning("UDP GSO unavailable (%s): sending one datagram per call", e)
-                        self._gso = False
-                        continue
-                sent += j - i
-                i = j
-        except (BlockingIOError, InterruptedError):
-            pass
+    def _send(self, addr, hs: list, ps: list, sizes: list) -> int:
+        """Send datagrams ``hs[i] + ps[i]`` to ``addr`` in order (:func:`send_datagrams`); how many left."""
+        sent, self._gso = send_datagrams(self.sock, addr, hs, ps, sizes, self._gso)
         return sent
 
     def _send_copies(self, items: list) -> None:
@@ -432,57 +380,118 @@ class UdpRing:
             j = i + 1
             while j < n and copies.get(items[j][2]) == addr:
                 j += 1
-            self.stats.copies_sent += self._send(addr, [(h, p) for h, p, _ in items[i:j]])
+            run = items[i:j]
+            self.stats.copies_sent += self._send(addr, [h for h, _, _ in run], [p for _, p, _ in run],
+                                                 [len(h) + len(p) for h, p, _ in run])
             i = j
 
-    def _transmit(self, entries: list) -> None:
-        """Send (or resend) unacked entries to the next rank; FINAL ones also to the shadows in host mode."""
-        live = [e for e in entries if not self._drop()] if self.loss_prob else entries
-        if not live:
-            return
-        k = self._send(self.next_addr, [(e[0], e[5]) for e in live])
+    def _transmit(self, hs: list, ps: list, sizes: list, pids: list) -> None:
+        """Send (or resend) datagrams to the next rank; FINAL ones also to the shadows in host mode."""
+        if self.loss_prob:
+            keep = [not self._drop() for _ in hs]
+            hs, ps, sizes, pids = ([x for x, k in zip(v, keep) if k] for v in (hs, ps, sizes, pids))
+            if not hs:
+                return
+        k = self._send(self.next_addr, hs, ps, sizes)
         if self.final_copies is not None:
-            fin = [(e[0], e[5], e[3]) for e in live[:k] if e[0][1] & _FINAL]
+            fin = [(h, p, pid) for h, p, pid in zip(hs[:k], ps[:k], pids[:k]) if h[1] & _FINAL]
             if fin:
                 self._send_copies(fin)
 
     def _pump(self, now: float) -> None:
-        out = []
-        una, window = self._unacked, self.window
-        backlog, rto = self._backlog, self._cur_rto
-        job_id, rank = self.job_id, self.rank
-        finals = 0
-        while backlog and len(una) < window:
-            flags, step, it, b, pid, off, count, payload = backlog.popleft()
-            seq = self._snd_seq
-            self._snd_seq = (seq + 1) & 0xFFFFFFFF
-            hdr = bytearray(_HDR.pack(_VER, flags, _FP32, step, job_id, it, rank, b, pid, off, count, 0, seq))
-            entry = [hdr, now + rto, 0, pid, now, payload]
-            una[seq] = entry
-            out.append(entry)
-            if flags & _FINAL:
-                finals += 1
-        if out:
-            self.stats.data_sent += len(out)
-            self.stats.finals_sent += finals
-            self._transmit(out)
+        """Send queued packets while the window (``window`` seqs past the oldest unacked) allows."""
+        bl = self._backlog
+        space = self.window - ((self._nxt - self._una) & _M32)
+        if not bl or space <= 0:
+            return
+        cap, mask, hv = self._cap, self._mask, self._hv
+        host = self.final_copies is not None
+        hs, ps, sizes, pids = [], [], [], []
+        finals = sent = 0
+        dl = now + self._cur_rto
+        first_ag = self.n - 1
+        while space > 0 and bl:
+            g = bl[0]
+            act, il, sl, pos = g
+            nxt = self._nxt
+            s0 = nxt & mask
+            m = min(space, len(il) - pos, cap - s0)
+            end = pos + m
+            li, ls = il[pos:end], sl[pos:end]
+            if end == len(il):
+                bl.popleft()
+            else:
+                g[3] = end
+            s1 = s0 + m
+            if m <= _SCALAR_PUMP:  # a few packets (one received datagram's worth): numpy's per-call cost
+                job, ix = act.job, act.index  # would dominate, write them one by one
+                hmv, pack, it, b = self._hmv, _HDR.pack_into, job.iteration, job.bucket
+                for j, (i, step) in enumerate(zip(li, ls)):
+                    pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
+                         it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
+            else:
+                idx = np.array(li, dtype=np.intp)
+                np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
+                st = np.array(ls, dtype=np.uint8)
+                self._h_step[s0:s1] = st
+                self._h_flags[s0:s1] = self._flags_of_step[st]
+                seqs = nxt + self._ar[:m]
+                self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
+            self._s_act[s0:s1] = [act] * m
+            self._s_idx[s0:s1] = li
+            self._s_sent[s0:s1] = now
+            self._s_dl[s0:s1] = dl
+            self._s_state[s0:s1] = 0
+            self._nxt = (nxt + m) & _M32
+            hs += hv[s0:s1]
+            ix = act.index
+            ps += map(act.views.__getitem__, li)
+            sizes += map(ix.size_l.__getitem__, li)
+            pids += map(ix.pid.__getitem__, li) if host else [0] * m
+            finals += ls.count(first_ag)
+            sent += m
+            space -= m
+        self.stats.data_sent += sent
+        self.stats.finals_sent += finals
+        self._dl_low = min(self._dl_low, dl)
+        self._transmit(hs, ps, sizes, pids)
+
+    def _in_flight_slots(self):
+        """Slots of the seqs in flight (una..nxt-1), oldest first: a slice unless they wrap the ring."""
+        cnt = (self._nxt - self._una) & _M32
+        s0 = self._una & self._mask
+        if s0 + cnt <= self._cap:
+            return slice(s0, s0 + cnt)
+        return (s0 + self._ar[:cnt]) & self._mask
+
+    def _next_deadline(self) -> float:
+        """Earliest retransmission deadline of a datagram in flight that is not selectively acked."""
+        s = self._in_flight_slots()
+        d = self._s_dl[s][self._s_state[s] >= 0]
+        return float(d.min()) if len(d) else float("inf")
 
     def _retransmit(self, now: float) -> None:
         """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
         spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
         whole window is not sent twice through a busy switch."""
-        due = []
-        for entry in self._unacked.values():
-            if entry[1] <= now:
-                entry[0][1] |= _RETX
-                entry[2] += 1
-                entry[1] = now + min(self._cur_rto * (1 << min(entry[2], 10)), _MAX_RTO)
-                due.append(entry)
-                if len(due) >= _RETX_BURST:
-                    break
-        if due:
-            self.stats.retransmits += len(due)
-            self._transmit(due)
+        s = self._in_flight_slots()
+        due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
+        due = (due + s.start) if isinstance(s, slice) else s[due]
+        if not len(due):
+            return
+        retries = self._s_state[due] + 1
+        self._s_state[due] = retries
+        self._s_dl[due] = now + np.minimum(self._cur_rto * np.exp2(np.minimum(retries, 10)), _MAX_RTO)
+        self._h_flags[due] |= _RETX  # FINAL, if set, is kept
+        hs, ps, sizes, pids = [], [], [], []
+        for slot, i in zip(due.tolist(), self._s_idx[due].tolist()):
+            act = self._s_act[slot]
+            hs.append(self._hv[slot])
+            ps.append(act.views[i])
+            sizes.append(act.index.size_l[i])
+            pids.append(act.index.pid[i])
+        self.stats.retransmits += len(hs)
+        self._transmit(hs, ps, sizes, pids)
 
     def _send_ack(self) -> None:
         base = self._rcv_next
@@ -490,11 +499,13 @@ class UdpRing:
         ooo = self._rcv_ooo
         if ooo:
             for i in range(_SACK_BITS):
-                if (base + 1 + i) & 0xFFFFFFFF in ooo:
+                if (base + 1 + i) & _M32 in ooo:
                     sack |= 1 << i
         dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
         self.stats.acks_sent += 1
         self._ack_due = 0
+        self._ack_at = 0.0
+        self._ack_now = False
         if not self._drop():
             try:
                 self.sock.sendto(dg, self.prev_addr)
@@ -502,21 +513,37 @@ class UdpRing:
                 pass  # a lost ack: the next one is cumulative
 
     def _on_ack(self, cum: int, sack: int) -> None:
-        # cumulative: unacked is in seq order; drop every seq "below" cum (modulo 2**32)
-        una = self._unacked
-        sample = None
-        while una:
-            seq = next(iter(una))
-            d = (cum - seq) & 0xFFFFFFFF
-            if d == 0 or d >= 0x80000000:
-                break
-            sample = una.pop(seq)
+        """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
+        una = self._una
+        span = (self._nxt - una) & _M32
+        d = (cum - una) & _M32
+        sample = -1
+        if 0 < d <= span:  # (an older ack, or one beyond what was sent, moves nothing)
+            last = (cum - 1) & self._mask
+            if self._s_state[last] >= 0:
+                sample = last
+            a, b = una & self._mask, cum & self._mask  # let go of the acked packets' jobs (their buckets)
+            if a < b:
+                self._s_act[a:b] = [None] * (b - a)
+            else:
+                self._s_act[a:] = [None] * (self._cap - a)
+                self._s_act[:b] = [None] * b
+            self._una = una = cum
+            span -= d
+            if not span:
+                self._dl_low = float("inf")  # nothing in flight: no timer
         if sack:
+            state = self._s_state
             for i in range(_SACK_BITS):
                 if sack >> i & 1:
-                    sample = una.pop((cum + 1 + i) & 0xFFFFFFFF, None) or sample
-        if sample is not None and sample[2] == 0:  # Karn: never time a retransmitted packet
-            self._rtt_sample(time.monotonic() - sample[4])
+                    s = (cum + 1 + i) & _M32
+                    slot = s & self._mask
+                    if ((s - una) & _M32) < span and state[slot] >= 0:
+                        if state[slot] == 0:
+                            sample = slot
+                        state[slot] = -1
+        if sample >= 0 and self._s_state[sample] <= 0:  # Karn: never time a retransmitted packet
+            self._rtt_sample(time.monotonic() - self._s_sent[sample])
 
     def _rtt_sample(self, r: float) -> None:
         if self._srtt is None:
@@ -551,119 +578,140 @@ class UdpRing:
             self.stats.stray += 1
             return
         self._ack_due += 1
-        if ((seq - self._rcv_next) & 0xFFFFFFFF) >= 0x80000000 or seq in self._rcv_ooo:
+        if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
+            self._ack_now = True  # the sender is retransmitting: tell it at once
             return
         if seq == self._rcv_next:
-            nxt = (seq + 1) & 0xFFFFFFFF
+            nxt = (seq + 1) & _M32
             ooo = self._rcv_ooo
             if ooo:
                 while nxt in ooo:
                     ooo.discard(nxt)
-                    nxt = (nxt + 1) & 0xFFFFFFFF
+                    nxt = (nxt + 1) & _M32
+                self._ack_now = True  # a hole filled
             self._rcv_next = nxt
         else:
             self._rcv_ooo.add(seq)
+            self._ack_now = True  # a hole: the selective ack spares the sender what did arrive
         act = self._active
         if act is not None and act.job.iteration == it and act.job.bucket == bucket:
             self._on_data(step, pid, off, count, buf, at + _HLEN)
             if act.received == act.expected:
-                self._active = None
-                self._finish(act.job, act)
+                self._done(act)
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
-    def _on_batch(self, k: int, seg: int) -> bool:
-        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each) in one go, when they are the
-        common case: in-order data of the active job, full packets with distinct indices.  Checks
-        everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them, before changing any
-        state; returns False (nothing done) if one does not qualify -- the caller then takes them one
-        by one, which also produces the precise error."""
+    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
+        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
+        go, when they are the common case: in-order data of the active job, full packets with distinct
+        indices.  Checks everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them,
+        before changing any state; returns False (nothing done) if one does not qualify -- the caller
+        then takes them one by one, which also produces the precise error.  ``fresh=False``: a batch
+        stashed before its job started (:meth:`_stash_batch`), its seqs already accounted for."""
         act = self._active
         cnt = (seg - _HLEN) >> 2
         if cnt * 4 + _HLEN != seg:
             return False
-        rbuf = self._rbuf
         job = act.job
-        n, r = self.n, self.rank
+        n = self.n
         # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
         mask, tmpl = self._batch_template(job, cnt)
         B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
         if not (B & mask == tmpl).all():
             return False
-        H = B.view(_HDR_DT)[:, 0]
         base = self._rcv_next
-        seqs = H["seq"].astype(np.int64)
-        if seqs[0] != base or (k > 1 and not (np.diff(seqs) == 1).all()):  # in order, no wrap inside
-            return False
+        if fresh and (base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+            return False  # not in order (or a wrap inside)
+        # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
+        # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
-        keys = (H["param_id"].astype(np.uint64) << np.uint64(32)) | H["offset"]
-        pos = np.searchsorted(ix.keys, keys)
-        if pos[-1] >= len(ix.keys) or (pos >= len(ix.keys)).any() or not (ix.keys[pos] == keys).all():
+        by_key = ix.by_key.get(cnt)
+        il = list(map(by_key.get, B[:, 16:24].view(">u8")[:, 0].tolist())) if by_key else [None]
+        if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        idx = ix.order[pos]
-        st = H["step"].astype(np.int64)
-        rs = st <= n - 2
-        want = (r - 1 - st + np.where(rs, 0, n)) % n
-        if (st.max() > 2 * n - 3 or not (ix.segment[idx] == want).all() or not (ix.count[idx] == cnt).all()
-                or len(set(idx.tolist())) != k):
+        stl = B[:, 3].tolist()
+        if max(stl) > 2 * n - 3:
             return False
-        seen = np.frombuffer(act.seen, dtype=np.uint8)
-        sk = st * act.npk + idx
-        if seen[sk].any():
+        npk, seen = act.npk, act.seen
+        skl = [t * npk + i for t, i in zip(stl, il)]
+        if any(map(seen.__getitem__, skl)) or len(set(skl)) != k:  # expected at that step, not received yet
             return False
         # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
-        seen[sk] = 1
-        self._rcv_next = (base + k) & 0xFFFFFFFF
-        self._ack_due += k
-        P = np.ndarray((k, cnt), _WIRE_F32, rbuf, _HLEN, (seg, 4))
-        w = act.w
-        offs = ix.buf_offset[idx]
-        for rows, add in ((np.flatnonzero(rs), True), (np.flatnonzero(~rs), False)):
-            if not len(rows):
-                continue
-            o = offs[rows]
-            d = np.diff(o)
-            if len(rows) == 1 or (d[0] >= cnt and (d == d[0]).all()):  # evenly spaced: one strided view
-                step = int(d[0]) if len(rows) > 1 else cnt
-                V = np.lib.stride_tricks.as_strided(w[int(o[0]):], (len(rows), cnt), (4 * step, 4))
-                if add:  # local + received
-                    np.add(V, P[rows], out=V)
-                else:
-                    V[...] = P[rows]
-            else:
-                for i, a in zip(rows.tolist(), o.tolist()):
-                    dst = w[a:a + cnt]
-                    if add:
-                        np.add(dst, P[i], out=dst)
-                    else:
-                        dst[...] = P[i]
-        act.received += k
-        fw = np.flatnonzero(rs | (st < 2 * n - 3))
-        it, b, views, pids, offs_l, cnts = job.iteration, job.bucket, act.views, ix.pid, ix.off, ix.cnt
+        for x in skl:
+            seen[x] = 1
+        if fresh:
+            self._rcv_next = (base + k) & _M32
+            self._ack_due += k
+        P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
+        ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
-        self._backlog.extend((_FINAL if s1 == last_rs else 0, s1 + 1, it, b, pids[i], offs_l[i], cnts[i], views[i])
-                             for i, s1 in zip(idx[fw].tolist(), st[fw].tolist()))
+        rl = [t <= last_rs for t in stl]  # reduce-scatter (add) or all-gather (copy)
+        apply_runs(act.w, P, ol, rl, cnt)
+        act.received += k
+        last = 2 * n - 3  # all but the last all-gather hop go on
+        if last not in stl:
+            li, ls = il, [t + 1 for t in stl]
+        else:
+            li = [i for i, t in zip(il, stl) if t != last]
+            ls = [t + 1 for t in stl if t != last]
+        if li:
+            bl = self._backlog
+            g = bl[-1] if bl else None
+            if g is None or g[0] is not act:
+                bl.append([act, li, ls, 0])
+            else:
+                g[1] += li
+                g[2] += ls
         self.stats.batched += k
         if act.received == act.expected:
-            self._active = None
-            self._finish(job, act)
+            self._done(act)
         return True
 
+    def _stash_batch(self, k: int, seg: int) -> bool:
+        """A GRO batch of in-order data of one job this rank has not started yet (the previous rank is
+        ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
+        False (nothing done) if it is anything else."""
+        rbuf = self._rbuf
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, 0)
+        act = self._active
+        if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
+                or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
+            return False
+        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, 1] & _ACK).any():
+            return False
+        base = self._rcv_next
+        if base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
+            return False
+        self._rcv_next = (base + k) & _M32
+        self._ack_due += k
+        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
+        self.stats.stashed += k
+        return True
+
+    def _replay(self, act: ActiveJob, pending: list) -> None:
+        """What arrived for ``act``'s job before it started, in arrival order."""
+        for e in pending:
+            if self._active is not act:
+                break
+            if e[0] is _STASHED:
+                _, buf, k, seg = e
+                if self._on_batch(buf, k, seg, fresh=False):
+                    continue
+                mv = memoryview(buf)
+                for at in range(0, k * seg, seg):
+                    f = _HDR.unpack_from(mv, at)
+                    self._on_data(f[3], f[8], f[9], f[10], mv, at + _HLEN)
+            else:
+                self._on_data(*e, 0)
+
     def _batch_template(self, job: Job, cnt: int):
-        """(mask, expected) over the 32 header bytes: the fields every data packet of this job from
-        the previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count)."""
+        """(mask, expected) of :func:`batch_template` for this job's data from the previous rank, cached."""
         key = (job.iteration, job.bucket, cnt)
         t = self._tmpl
         if t is None or t[0] != key:
-            hdr = np.frombuffer(_HDR.pack(_VER, 0, _FP32, 0, self.job_id, job.iteration, self.prev, job.bucket,
-                                          0, 0, cnt, 0, 0), dtype=np.uint8)
-            mask = np.zeros(_HLEN, dtype=np.uint8)
-            mask[[0, 2]] = 0xFF
-            mask[1] = _ACK
-            mask[4:16] = 0xFF  # job_id, iteration, rank, bucket
-            mask[24:26] = 0xFF  # count
-            t = self._tmpl = (key, mask, hdr & mask)
+            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket, cnt))
         return t[1], t[2]
 
     def _run(self) -> None:
@@ -701,12 +749,16 @@ class UdpRing:
                 raise RingError(
                     f"rank {self.rank}: ring all-reduce of iteration {act.job.iteration} bucket "
                     f"{act.job.bucket} timed out after {self.timeout:.1f}s with {act.received}/{act.expected} "
-                    f"packets from rank {self.prev} ({len(self._unacked)} of ours unacked by rank {self.next})")
+                    f"packets from rank {self.prev} ({self.in_flight()} of ours unacked by rank {self.next})")
             self._pump(now)
+            if self._ack_due and (self._ack_now or now >= self._ack_at):
+                self._send_ack()
             wait = 0.02
-            if self._unacked:  # retransmissions happen at scans: sleep until a scan that has work
-                due = max(min(e[1] for e in self._unacked.values()), next_retx_scan)
+            if self._nxt != self._una:  # retransmissions happen at scans: sleep until a scan that has work
+                due = max(self._dl_low, next_retx_scan)
                 wait = min(wait, max(0.0, due - now))
+            if self._ack_due:
+                wait = min(wait, max(0.0, self._ack_at - now))
             if self._active is None and not self._jobs.empty():
                 wait = 0.0
             r, _, _ = select.select([sock, wake], [], [], wait)
@@ -723,21 +775,29 @@ class UdpRing:
                         break
                     seg = nbytes
                     for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
-                        if lvl == _SOL_UDP and typ == _UDP_GRO:
+                        if lvl == SOL_UDP and typ == UDP_GRO:
                             seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
                     at = 0
                     k = nbytes // seg
-                    # numpy's per-call cost pays off from about a dozen datagrams (small at MTU 9000)
-                    if k >= _MIN_BATCH and self._active is not None and not self._rcv_ooo:
-                        if self._on_batch(k, seg):
+                    # numpy's per-call cost pays off from a few datagrams
+                    if k >= _MIN_BATCH and not self._rcv_ooo:
+                        if self._active is not None and self._on_batch(rbuf, k, seg):
+                            at = k * seg
+                        elif self._stash_batch(k, seg):
                             at = k * seg
                     for at in range(at, nbytes, seg):
                         self._on_datagram(rview, at, min(seg, nbytes - at))
-                    if self._ack_due >= 32:
+                    if self._ack_due >= self._ack_every:
                         self._send_ack()
+                # delayed ack: at once after a hole, a duplicate or the end of a job, else within
+                # _ack_delay of the first datagram it covers -- not once per wake-up
                 if self._ack_due:
-                    self._send_ack()
+                    if self._ack_now:
+                        self._send_ack()
+                    elif not self._ack_at:
+                        self._ack_at = now + self._ack_delay
             now = time.monotonic()
-            if self._unacked and now >= next_retx_scan:
+            if self._nxt != self._una and now >= next_retx_scan and now >= self._dl_low:
                 self._retransmit(now)
+                self._dl_low = self._next_deadline()
                 next_retx_scan = now + self.rto / 4

@@ -1,0 +1,233 @@
+"""Array state of the UDP ring (:mod:`trainer_hooks.transport`): what the engine looks up and
+writes per batch of packets instead of per packet.
+
+* :class:`TransportStats` -- the ring's counters.
+* :class:`PlanIndex` -- a bucket plan as lookup tables, built once per plan object.
+* :class:`ActiveJob` -- one job's bucket in wire order, its header table and receive map.
+* :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
+* :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
+  operation per run of evenly spaced packets.
+* :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
+"""
+from __future__ import annotations
+
+import logging
+import socket
+import struct
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from checkmate import wire
+from trainer_hooks.layout import BucketPlan
+
+log = logging.getLogger(__name__)
+
+HLEN = wire.HEADER_LEN
+WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
+# the header as a numpy record (a GRO batch is a strided array of them)
+HDR_DT = np.dtype([("version", "u1"), ("flags", "u1"), ("dtype", "u1"), ("step", "u1"), ("job_id", ">u4"),
+                    ("iteration", ">u4"), ("rank", ">u2"), ("bucket", ">u2"), ("param_id", ">u4"),
+                    ("offset", ">u4"), ("count", ">u2"), ("aux", ">u2"), ("seq", ">u4")])
+assert HDR_DT.itemsize == HLEN
+# Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
+SOL_UDP = getattr(socket, "SOL_UDP", 17)
+UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
+UDP_GRO = getattr(socket, "UDP_GRO", 104)
+_GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
+GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
+GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
+
+
+@dataclass(slots=True)
+class TransportStats:
+    """Counters of one :class:`UdpRing` (read them after a job completes)."""
+
+    data_sent: int = 0
+    retransmits: int = 0
+    acks_sent: int = 0
+    dropped_injected: int = 0
+    duplicates: int = 0
+    malformed: int = 0
+    stray: int = 0
+    finals_sent: int = 0
+    copies_sent: int = 0
+    jobs: int = 0
+    batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
+    stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
+
+
+def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int) -> tuple[np.ndarray, np.ndarray]:
+    """(mask, expected) over the 32 header bytes: the fields every data packet of one job from the
+    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count), so
+    that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
+    hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
+                                         0, 0, cnt, 0, 0), dtype=np.uint8)
+    mask = np.zeros(HLEN, dtype=np.uint8)
+    mask[[0, 2]] = 0xFF
+    mask[1] = wire.FLAG_ACK
+    mask[4:16] = 0xFF  # job_id, iteration, rank, bucket
+    mask[24:26] = 0xFF  # count
+    return mask, hdr & mask
+
+
+class PlanIndex:
+    """A bucket plan as arrays, built once per plan (the hook hands the same plan object every
+    iteration): what the vectorized paths look up instead of walking packets in Python.
+
+    ``seen0`` is the initial receive map of a job, one byte per ``(step, packet)``: 0 where this
+    rank expects that packet at that step from the previous rank, 2 where it never does -- so "is
+    this packet acceptable" and "is it a duplicate" are one lookup.  ``hdr`` holds each packet's
+    header with the fields that do not change within a job (version, dtype, job, rank, address,
+    count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
+
+    __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
+                 "expected", "own", "hdr")
+
+    def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
+        self.plan = plan
+        pk = plan.packets
+        npk = len(pk)
+        # count -> {param_id << 32 | offset: packet index} (the header's 8 bytes at 16..24, big-endian)
+        self.by_key: dict[int, dict[int, int]] = {}
+        for i, p in enumerate(pk):
+            self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
+        segment = np.array([p.segment for p in pk], dtype=np.int64)
+        self.boff = [p.buf_offset for p in pk]
+        self.size_l = [HLEN + 4 * p.count for p in pk]
+        self.pid = [p.param_id for p in pk]
+        self.off = [p.offset for p in pk]
+        self.cnt = [p.count for p in pk]
+        self.byte_ranges = [(4 * p.buf_offset, 4 * (p.buf_offset + p.count)) for p in pk]
+        # step t <= n-2 (reduce-scatter) brings segment r-1-t; step t >= n-1 (all-gather) segment r-(t-n+1)
+        seen0 = np.full((max(2 * n - 2, 1), npk), 2, dtype=np.uint8)
+        for t in range(2 * n - 2):
+            want = (r - 1 - t) % n if t <= n - 2 else (r - (t - (n - 1))) % n
+            seen0[t, segment == want] = 0
+        self.seen0 = seen0.tobytes()
+        self.expected = int((seen0 == 0).sum())
+        self.own = list(plan.segments[r])  # sent at step 0
+        hdr = np.zeros(npk, dtype=HDR_DT)
+        hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = wire.WIRE_VERSION, wire.DTYPE_FP32, job_id, r
+        hdr["param_id"] = [p.param_id for p in pk]
+        hdr["offset"] = [p.offset for p in pk]
+        hdr["count"] = self.cnt
+        self.hdr = hdr
+
+
+class ActiveJob:
+    """Engine state of the job being reduced.
+
+    ``w`` is the bucket in wire order (big-endian float32), divided by the world size and converted
+    in one pass when the job starts; the ring works on it: reduce-scatter adds into it, all-gather
+    copies received bytes into it, packets are sent straight from it (memoryview slices, no
+    per-packet conversion or copy), and the result is converted back into the bucket once when the
+    job ends.  Each job has its own ``w``, so a retransmission of an old job's packet never carries
+    a newer job's bytes."""
+
+    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
+                 "index")
+
+    def __init__(self, job, index: PlanIndex, n: int):
+        self.job = job
+        self.index = index
+        self.w = np.empty(job.plan.total, dtype=WIRE_F32)
+        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
+        self.wb = wb = memoryview(self.w).cast("B")
+        self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
+        self.hdr = None  # each packet's header bytes but step, flags, seq: built when a batch is sent
+        self.expected = index.expected
+        self.received = 0
+        self.npk = len(job.plan.packets)
+        self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
+        self.started = time.monotonic()
+
+    def header_table(self) -> np.ndarray:
+        """``npk x 32`` bytes: each packet's header with this job's fields, step, flags, seq zero."""
+        if self.hdr is None:
+            hdr = self.index.hdr.copy()
+            hdr["iteration"] = self.job.iteration
+            hdr["bucket"] = self.job.bucket
+            self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)
+        return self.hdr
+
+
+def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
+    """Apply the rows of ``P`` (``k x cnt`` wire floats, one received packet each) to ``w`` at element
+    offsets ``ol``: added where ``rl`` is true (reduce-scatter: local + received), copied where it is
+    false (all-gather).  Consecutive rows of one kind at evenly spaced offsets are one strided numpy
+    operation."""
+    k = len(ol)
+    i = 0
+    while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
+        a, add = ol[i], rl[i]
+        j, d = i + 1, cnt
+        if j < k and rl[j] == add and ol[j] - a >= cnt:
+            d = ol[j] - a
+            j += 1
+            while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
+                j += 1
+        V = np.ndarray((j - i, cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
+        if add and j - i > 1:  # local + received, in host order (numpy adds big-endian arrays slowly)
+            t = V.astype(np.float32)
+            t += P[i:j].astype(np.float32)
+            V[...] = t
+        elif add:
+            np.add(V, P[i:j], out=V)
+        else:
+            V[...] = P[i:j]
+        i = j
+
+
+def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tuple[int, bool]:
+    """Send datagrams ``hs[i] + ps[i]`` (header, payload; ``sizes[i]`` bytes) to ``addr`` in
+    order; returns how many left, and whether GSO is (still) on.
+
+    With GSO, each run of equal-size datagrams (the last of a run may be shorter) is one
+    ``sendmsg`` with ``UDP_SEGMENT``: the kernel -- or the NIC -- cuts it into exactly these
+    datagrams, each still carrying its own Checkmate header.  A full socket buffer ends the
+    call early (the rest is a loss, recovered by retransmission)."""
+    n = len(hs)
+    if n == 1 or not gso:  # one datagram per call
+        i = 0
+        try:
+            for i in range(n):
+                sock.sendmsg([hs[i], ps[i]], (), 0, addr)
+            return n, gso
+        except (BlockingIOError, InterruptedError):
+            return i, gso
+    i = 0
+    # ends of the runs of equal sizes
+    ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b]
+    ends.append(n)
+    e = 0
+    try:
+        while i < n:
+            size = sizes[i]
+            j = i + 1
+            if gso:
+                while ends[e] <= i:
+                    e += 1
+                lim = min(GSO_MAX_SEGS, GSO_MAX_BYTES // size)
+                j = min(ends[e], i + lim)
+                if j < n and j - i < lim and sizes[j] < size and j == ends[e]:
+                    j += 1  # a shorter datagram can end a GSO run
+            if j - i == 1:
+                sock.sendmsg([hs[i], ps[i]], (), 0, addr)
+            else:
+                iov = [None] * (2 * (j - i))
+                iov[0::2] = hs[i:j]
+                iov[1::2] = ps[i:j]
+                try:
+                    sock.sendmsg(iov, [(SOL_UDP, UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
+                except (BlockingIOError, InterruptedError):
+                    raise
+                except OSError as ex:  # no UDP GSO here: one datagram per call from now on
+                    log.warning("UDP GSO unavailable (%s): sending one datagram per call", ex)
+                    gso = False
+                    continue
+            i = j
+    except (BlockingIOError, InterruptedError):
+        pass
+    return i, gso
