@@ -42,7 +42,7 @@ from pathlib import Path
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
-from switch.bmv2json.p4c import P4cFailed, p4c_path, run_p4c
+from switch.bmv2json.p4c import p4c_path, run_p4c_cached
 from switch.compiler import P4CompileError, compile_file
 from switch.compiler.p4info import canonical_text
 
@@ -57,21 +57,10 @@ def is_v1model(text: str) -> bool:
 def p4c_result(src: Path, cache_root: Path) -> p4info_pb2.P4Info | str:
     """p4c's P4Info, or its error text (cached by the source's hash)."""
     digest = hashlib.sha256(src.read_bytes()).hexdigest()[:20]
-    cache = cache_root / digest
-    if not (cache / "ok").exists() and not (cache / "error").exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        try:
-            _, info = run_p4c(src, cache)
-        except P4cFailed as e:
-            (cache / "error").write_text(e.stderr or str(e))
-        else:
-            info.rename(cache / "p4info.txtpb")
-            for f in cache.glob("*.json"):
-                f.unlink()
-            (cache / "ok").write_text("")
-    if (cache / "error").exists():
-        return (cache / "error").read_text()
-    return text_format.Parse((cache / "p4info.txtpb").read_text(), p4info_pb2.P4Info())
+    result = run_p4c_cached(src, cache_root / f"p4c-{digest}")
+    if isinstance(result, str):
+        return result
+    return text_format.Parse(result[1], p4info_pb2.P4Info())
 
 
 def first_error(text: str) -> str:

@@ -101,3 +101,24 @@ def run_p4c(src, outdir, *, exe: str | None = None, args=(), timeout: float = 30
 def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
     out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="p4c-"))
     return load_p4c_output(*run_p4c(src, out, args=args))
+
+
+def run_p4c_cached(src, cache, *, timeout: float = 300.0) -> tuple[bytes, str] | str:
+    """:func:`run_p4c` with its outcome kept in the folder ``cache`` (the caller names it after what
+    it compiles, e.g. a hash of the source): ``(BMv2 JSON bytes, P4Info text format)``, or p4c's
+    error text when it rejects the program.  A later call with the same folder reads it back instead
+    of running p4c again; a run that died half-way (no ``ok``/``error`` marker) is redone."""
+    cache = Path(cache)
+    if not (cache / "ok").exists() and not (cache / "error").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        try:
+            out_json, out_info = run_p4c(src, cache, timeout=timeout)
+        except P4cFailed as e:
+            (cache / "error").write_text(e.stderr or str(e))
+        else:
+            out_json.rename(cache / "p.json")
+            out_info.rename(cache / "p.p4info.txtpb")
+            (cache / "ok").write_text("")
+    if (cache / "error").exists():
+        return (cache / "error").read_text()
+    return (cache / "p.json").read_bytes(), (cache / "p.p4info.txtpb").read_text()

@@ -26,7 +26,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
-from switch.bmv2json.p4c import P4cFailed, run_p4c
+from switch.bmv2json.p4c import run_p4c_cached
 
 
 @dataclass
@@ -108,21 +108,15 @@ def compile_p4c(case: Case) -> Compiled | str:
 def _compile_p4c(case: Case, digest: str) -> Compiled | str:
     cache = Path(os.environ.get("CHECKMATE_DIFF_CACHE")
                  or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / digest
-    src = write_source(case, ref=True)
-    if not (cache / "ok").exists() and not (cache / "error").exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        try:
-            out_json, out_info = run_p4c(src, cache)
-        except P4cFailed as e:
-            (cache / "error").write_text(e.stderr or str(e))
-        else:
-            out_json.rename(cache / "p.json")
-            out_info.rename(cache / "p.p4info.txtpb")
-            (cache / "ok").write_text("")
-    if (cache / "error").exists():
-        return (cache / "error").read_text()
-    info = text_format.Parse((cache / "p.p4info.txtpb").read_text(), p4info_pb2.P4Info())
-    return Compiled(info, (cache / "p.json").read_bytes())
+    return as_compiled(run_p4c_cached(write_source(case, ref=True), cache))
+
+
+def as_compiled(result: tuple[bytes, str] | str) -> Compiled | str:
+    """:func:`~switch.bmv2json.p4c.run_p4c_cached`'s outcome as a :class:`Compiled` (or the error text)."""
+    if isinstance(result, str):
+        return result
+    config, info_text = result
+    return Compiled(text_format.Parse(info_text, p4info_pb2.P4Info()), config)
 
 
 def compile_checkmate(case: Case) -> Compiled:

@@ -31,40 +31,25 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from google.protobuf import text_format
-from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 from stf import Cmd, StfError, match_expects, parse_stf, to_entry
 
-from diff_harness import Compiled, _update, p4data  # noqa: F401
+from diff_harness import Compiled, _update, as_compiled, p4data  # noqa: F401
 
 
 # ------------------------------------------------------------------------- compiling
 def compile_p4c_file(path: Path) -> Compiled | str:
     """Real p4c on a file in place (its ``#include "x"`` siblings resolve); cached by the hash of
     the folder's P4 sources.  The Compiled result or p4c's error text."""
-    from switch.bmv2json.p4c import P4cFailed, run_p4c
+    from switch.bmv2json.p4c import run_p4c_cached
     h = hashlib.sha256(path.read_bytes())
     for sib in sorted(path.parent.glob("*.p4")):
         if sib != path and f'"{sib.name}"' in path.read_text(errors="replace"):
             h.update(sib.read_bytes())
     cache = Path(os.environ.get("CHECKMATE_DIFF_CACHE")
                  or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / ("stf-" + h.hexdigest()[:20])
-    if not (cache / "ok").exists() and not (cache / "error").exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        try:
-            j, info = run_p4c(path, cache, timeout=120)
-        except P4cFailed as e:
-            (cache / "error").write_text(e.stderr or str(e))
-        else:
-            j.rename(cache / "p.json")
-            info.rename(cache / "p.p4info.txtpb")
-            (cache / "ok").write_text("")
-    if (cache / "error").exists():
-        return (cache / "error").read_text()
-    info = text_format.Parse((cache / "p.p4info.txtpb").read_text(), p4info_pb2.P4Info())
-    return Compiled(info, (cache / "p.json").read_bytes())
+    return as_compiled(run_p4c_cached(path, cache, timeout=120))
 
 
 def compile_checkmate_file(path: Path) -> Compiled | str:
@@ -320,6 +305,8 @@ def run_program(sw: Switches, p4: Path, stf_path: Path, pool) -> Result:
 
 
 def programs(args: list[str]) -> list[tuple[Path, Path]]:
+    """``(program, stf)`` pairs: every ``X.stf`` with an ``X.p4`` beside it in a folder, or the pair
+    named by a file (either of the two).  A missing file is a ``ValueError`` naming it."""
     out = []
     for a in map(Path, args):
         if a.is_dir():
@@ -327,7 +314,11 @@ def programs(args: list[str]) -> list[tuple[Path, Path]]:
                 if stf.with_suffix(".p4").exists():
                     out.append((stf.with_suffix(".p4"), stf))
         else:
-            out.append((a.with_suffix(".p4"), a.with_suffix(".stf")))
+            pair = (a.with_suffix(".p4"), a.with_suffix(".stf"))
+            missing = [str(f) for f in pair if not f.is_file()]
+            if missing:
+                raise ValueError(f"{a}: no such file: {', '.join(missing)} (a test is X.p4 and X.stf side by side)")
+            out.append(pair)
     return out
 
 
@@ -337,7 +328,10 @@ def main(argv=None) -> int:
     ap.add_argument("--target", choices=["bmv2", "checkmate", "both"], default="both")
     ap.add_argument("--results", help="write the per-program table here too")
     args = ap.parse_args(argv)
-    progs = programs(args.paths)
+    try:
+        progs = programs(args.paths)
+    except ValueError as e:
+        ap.error(str(e))
     if args.target != "both":
         return _single(args.target, progs)
     sw = Switches("both")

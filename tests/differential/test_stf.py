@@ -123,3 +123,13 @@ def test_expects():
     probs = match_expects(exps, [(1, b"\xbb"), (1, b"\xaa"), (1, b"\xdd")])
     assert probs == ["port 1: expected aa, got bb", "port 1: expected bb, got aa",
                      "port 1: unexpected frame dd", "port 2: expected cc$, no frame"]
+
+
+def test_program_pairs_from_folders_and_files(tmp_path):
+    from stf_run import programs
+    for name in ("a.p4", "a.stf", "b.p4", "c.stf"):
+        (tmp_path / name).write_text("")
+    assert programs([str(tmp_path)]) == [(tmp_path / "a.p4", tmp_path / "a.stf")]  # b and c lack a partner
+    assert programs([str(tmp_path / "a.stf")]) == [(tmp_path / "a.p4", tmp_path / "a.stf")]
+    with pytest.raises(ValueError, match=r"b\.stf"):
+        programs([str(tmp_path / "b.p4")])
