@@ -183,6 +183,22 @@ class EgressPort:
             self._thread.start()
 
     # -- data plane ------------------------------------------------------------------
+    def _send_now(self, frame: bytes) -> bool | None:
+        """Transmit at once: True when sent, False on a transmit error (counted), None when the
+        socket buffer is full (the caller queues the frame instead)."""
+        st = self.stats
+        try:
+            self._transmit(frame)
+        except BlockingIOError:
+            return None
+        except OSError:
+            st.enqueued += 1
+            st.tx_errors += 1
+            return False
+        st.enqueued += 1
+        st.sent += 1
+        return True
+
     def enqueue(self, frame: bytes) -> bool:
         """Hand a frame to the port; False if it was dropped."""
         st = self.stats
@@ -199,17 +215,10 @@ class EgressPort:
             # lossless, unshaped, nothing queued (a Checkmate shadow port): straight to the port
             # without the lock.  The queue only fills on this side, and the port's thread pops a
             # frame after sending it, so an empty queue means nothing is ahead of this frame.
-            try:
-                self._transmit(frame)
-                st.enqueued += 1
-                st.sent += 1
-                return True
-            except BlockingIOError:
-                pass  # socket buffer full: queue it under the lock below (back-pressure)
-            except OSError:
-                st.enqueued += 1
-                st.tx_errors += 1
-                return False
+            # A full socket buffer queues it under the lock below (back-pressure).
+            sent = self._send_now(frame)
+            if sent is not None:
+                return sent
         cfg = self.config
         if cfg.drop_prob and self._rng.random() < cfg.drop_prob:
             st.fault_drops += 1
@@ -219,17 +228,9 @@ class EgressPort:
                 # lossless, unshaped, nothing queued: straight to the port while its socket buffer
                 # has room (no hand-off to the port's thread per frame); a full buffer queues the
                 # frame and the port's thread waits for room, back-pressuring as before
-                try:
-                    self._transmit(frame)
-                    st.enqueued += 1
-                    st.sent += 1
-                    return True
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    st.enqueued += 1
-                    st.tx_errors += 1
-                    return False
+                sent = self._send_now(frame)
+                if sent is not None:
+                    return sent
             if len(self._q) >= cfg.queue_depth:
                 if not cfg.lossless:
                     st.tail_drops += 1

@@ -190,17 +190,7 @@ class ShadowLink:
             if not c.try_post(frame):
                 self._q.put(("post", k, frame, m.iteration))
         self.stats.manifests_sent += 1
-        for k, c in enumerate(self.clients):
-            try:
-                acks = c.take_acks(block=False, wait=False)
-            except Exception as e:  # noqa: BLE001 - a shadow problem must not stop training
-                self._fail(k, "reading manifest acks", e)
-                continue
-            for ack in acks:
-                if isinstance(ack, Exception):
-                    self._fail(k, "manifest", ack)
-                else:
-                    self._handle_ack(k, ack)
+        self._collect_acks(block=False, wait=False)  # a client busy in the link thread is skipped
 
     def serve_resyncs(self, iteration: int) -> None:
         """Bootstrap every shard marked for resync from the current state (= ``iteration``).
@@ -359,11 +349,12 @@ class ShadowLink:
         if compact:
             self._collect_acks(block=False)
 
-    def _collect_acks(self, block: bool) -> None:
-        """Read the acks of posted manifests (``block``: every one outstanding) and act on them."""
+    def _collect_acks(self, block: bool, wait: bool = True) -> None:
+        """Read the acks of posted manifests (``block``: every one outstanding; ``wait=False``: skip a
+        client another thread is using) and act on them.  A shadow's failure never stops training."""
         for k, c in enumerate(self.clients):
             try:
-                acks = c.take_acks(block)  # (also acks another call on the client read on its way)
+                acks = c.take_acks(block, wait)  # (also acks another call on the client read on its way)
             except Exception as e:  # noqa: BLE001
                 self._fail(k, "reading manifest acks", e)
                 continue
