@@ -83,39 +83,31 @@ _EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mar
                  "verify_checksum", "random", "log_msg", "assert", "assume"}
 
 
-def _has_extern_call(x) -> bool:
+def _nodes(x):
+    """Every dict (IR statement or expression) inside ``x``, depth first."""
     if isinstance(x, dict):
-        if x.get("s") in _EXTERN_STMTS:
-            return True
-        return any(_has_extern_call(v) for v in x.values())
-    if isinstance(x, list):
-        return any(_has_extern_call(v) for v in x)
-    return False
+        yield x
+        for v in x.values():
+            yield from _nodes(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _nodes(v)
+
+
+def _has_extern_call(x) -> bool:
+    return any(n.get("s") in _EXTERN_STMTS for n in _nodes(x))
 
 
 def _called_actions(x, out: set) -> set:
-    if isinstance(x, dict):
-        if x.get("s") == "call_action":
-            out.add(x["action"])
-        for v in x.values():
-            _called_actions(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            _called_actions(v, out)
+    out.update(n["action"] for n in _nodes(x) if n.get("s") == "call_action")
     return out
 
 
 def _applied_tables(x, out: set) -> set:
     """Names of the tables some statement or expression applies (``apply``, ``switch_action``,
     ``table_hit``: each names its table under ``table``)."""
-    if isinstance(x, dict):
-        if isinstance(x.get("table"), str) and x.get("s", x.get("op")) in ("apply", "switch_action", "table_hit"):
-            out.add(x["table"])
-        for v in x.values():
-            _applied_tables(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            _applied_tables(v, out)
+    out.update(n["table"] for n in _nodes(x)
+               if isinstance(n.get("table"), str) and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit"))
     return out
 
 
