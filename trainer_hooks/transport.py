@@ -289,12 +289,21 @@ class UdpRing:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
             idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
-        self._active = act = ActiveJob(job, idx, n)
+        self._active = act = ActiveJob(job, idx, n, self._recycled(idx))
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
         self._replay(act, self._pending.pop(job.key, ()))
         if self._active is act and act.received == act.expected:
             self._done(act)
+
+    def _recycled(self, idx: PlanIndex) -> ActiveJob | None:
+        """A finished job of this plan whose bucket copy no datagram in flight (a retransmission would
+        read it) and no queued send refers to any more, taken out of the plan's spares; or None."""
+        for k, old in enumerate(idx.spare):
+            if old not in self._s_act and all(g[0] is not old for g in self._backlog):
+                self.stats.reused += 1
+                return idx.spare.pop(k)
+        return None
 
     def _push(self, act: ActiveJob, idx: int, step: int) -> None:
         """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
@@ -351,6 +360,8 @@ class UdpRing:
     def _finish(self, job: Job, act: ActiveJob | None = None) -> None:
         if act is not None:  # the reduced bucket, back to host order in one conversion
             job.buffer.numpy()[:] = act.w
+            if len(act.index.spare) < 2:
+                act.index.spare.append(act)
         job.future.set_result(job.buffer)
         done = job.key
         for k in [k for k in self._pending if k < done]:
