@@ -207,9 +207,16 @@ def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tu
         except (BlockingIOError, InterruptedError):
             return i, gso
     i = 0
-    # ends of the runs of equal sizes
-    ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b]
-    ends.append(n)
+    # ends of the runs of equal sizes (usually one run: all full packets, or all but a shorter last)
+    s0 = sizes[0]
+    same = sizes.count(s0)
+    if same == n:
+        ends = [n]
+    elif same == n - 1 and sizes[-1] != s0:
+        ends = [n - 1, n]
+    else:
+        ends = [j + 1 for j, (a, b) in enumerate(zip(sizes, sizes[1:])) if a != b]
+        ends.append(n)
     e = 0
     try:
         while i < n:
@@ -226,8 +233,8 @@ def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tu
                 sock.sendmsg([hs[i], ps[i]], (), 0, addr)
             else:
                 iov = [None] * (2 * (j - i))
-                iov[0::2] = hs[i:j]
-                iov[1::2] = ps[i:j]
+                iov[0::2] = hs[i:j] if i or j < n else hs
+                iov[1::2] = ps[i:j] if i or j < n else ps
                 try:
                     sock.sendmsg(iov, [(SOL_UDP, UDP_SEGMENT, _GSO_SIZE.pack(size))], 0, addr)
                 except (BlockingIOError, InterruptedError):

@@ -440,16 +440,22 @@ class UdpRing:
                 for j, (i, step) in enumerate(zip(li, ls)):
                     pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
                          it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
+                self._s_idx[s0:s1] = li
             else:
                 idx = np.array(li, dtype=np.intp)
                 np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
-                st = np.array(ls, dtype=np.uint8)
-                self._h_step[s0:s1] = st
-                self._h_flags[s0:s1] = self._flags_of_step[st]
+                self._s_idx[s0:s1] = idx
+                t0 = ls[0]
+                if ls.count(t0) == m:  # one step (a forwarded GRO batch): scalar fills
+                    self._h_step[s0:s1] = t0
+                    self._h_flags[s0:s1] = self._flags_of_step[t0]
+                else:
+                    st = np.array(ls, dtype=np.uint8)
+                    self._h_step[s0:s1] = st
+                    self._h_flags[s0:s1] = self._flags_of_step[st]
                 seqs = nxt + self._ar[:m]
                 self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
             self._s_act[s0:s1] = [act] * m
-            self._s_idx[s0:s1] = li
             self._s_sent[s0:s1] = now
             self._s_dl[s0:s1] = dl
             self._s_state[s0:s1] = 0
