@@ -648,10 +648,16 @@ class UdpRing:
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
         stl = B[:, 3].tolist()
-        if max(stl) > 2 * n - 3:
+        t0 = stl[0]
+        one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
+        if (t0 if one_step else max(stl)) > 2 * n - 3:
             return False
         npk, seen = act.npk, act.seen
-        skl = [t * npk + i for t, i in zip(stl, il)]
+        if one_step:
+            b0 = t0 * npk
+            skl = [b0 + i for i in il]
+        else:
+            skl = [t * npk + i for t, i in zip(stl, il)]
         if any(map(seen.__getitem__, skl)) or len(set(skl)) != k:  # expected at that step, not received yet
             return False
         # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
@@ -663,11 +669,14 @@ class UdpRing:
         P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
-        rl = [t <= last_rs for t in stl]  # reduce-scatter (add) or all-gather (copy)
+        # reduce-scatter (add) or all-gather (copy)
+        rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
         apply_runs(act.w, P, ol, rl, cnt)
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
-        if last not in stl:
+        if one_step:
+            li, ls = (il, [t0 + 1] * k) if t0 != last else ((), ())
+        elif last not in stl:
             li, ls = il, [t + 1 for t in stl]
         else:
             li = [i for i, t in zip(il, stl) if t != last]
