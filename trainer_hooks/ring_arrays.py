@@ -1,10 +1,12 @@
 """Array state of the UDP ring (:mod:`trainer_hooks.transport`): what the engine looks up and
 writes per batch of packets instead of per packet.
 
+* :class:`Job`, :class:`RingError` -- a bucket's all-reduce as submitted, and the ring's error.
 * :class:`TransportStats` -- the ring's counters.
 * :class:`PlanIndex` -- a bucket plan as lookup tables, built once per plan object.
 * :class:`ActiveJob` -- one job's bucket in wire order, its header table and receive map.
 * :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
+* :func:`take_spare` -- a finished job's bucket copy, for a new job of the same plan, when safe.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
   operation per run of evenly spaced packets.
 * :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
@@ -15,9 +17,11 @@ import logging
 import socket
 import struct
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+import torch
+import torch.futures
 
 from checkmate import wire
 from trainer_hooks.layout import BucketPlan
@@ -38,6 +42,25 @@ UDP_GRO = getattr(socket, "UDP_GRO", 104)
 _GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
 GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
 GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
+
+
+class RingError(RuntimeError):
+    """The ring all-reduce could not complete (timeout, protocol violation, closed)."""
+
+
+@dataclass(slots=True)
+class Job:
+    """One bucket's all-reduce, submitted by the comm hook."""
+
+    iteration: int
+    bucket: int
+    buffer: torch.Tensor  # flat, contiguous float32, reduced in place
+    plan: BucketPlan
+    future: torch.futures.Future = field(default_factory=torch.futures.Future)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.iteration, self.bucket)
 
 
 @dataclass(slots=True)
@@ -160,6 +183,17 @@ class ActiveJob:
             hdr["bucket"] = self.job.bucket
             self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)
         return self.hdr
+
+
+def take_spare(index: PlanIndex, slot_acts: list, backlog, stats: TransportStats) -> "ActiveJob | None":
+    """A finished job of ``index``'s plan whose bucket copy no datagram in flight (``slot_acts``: the
+    sender's slots; a retransmission would read it) and no queued send (``backlog``) refers to any
+    more, taken out of the plan's spares; or None."""
+    for k, old in enumerate(index.spare):
+        if old not in slot_acts and all(g[0] is not old for g in backlog):
+            stats.reused += 1
+            return index.spare.pop(k)
+    return None
 
 
 def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:

@@ -52,7 +52,8 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
 * *Payloads*: the bucket is divided and converted to wire order in one numpy
   pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
   into it, packets are sent from memoryview slices of it, and it is converted
-  back once when the job ends.
+  back once when the job ends.  A later job of the same plan takes the array
+  and its slices over once nothing in flight or queued refers to the old job.
 * *Sending*: the pump takes as many queued packets as the window allows and
   writes their headers into a ring of header slots (slot = seq mod cap) --
   fixed fields from a per-job table, step/flags/seq per batch -- and records
@@ -64,8 +65,10 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   is checked (one masked header compare, per-plan address dict, the job's
   receive map) and applied with one strided numpy add or copy per run of evenly
   spaced packets (``_on_batch``); a batch of a job not started yet is kept
-  whole for it (``_stash_batch``).  Acks, losses, reordering and odd sizes
-  take the per-datagram path, which makes the same checks one by one.
+  whole for it (``_stash_batch``).  A batch of one step -- the usual case --
+  gets its per-packet lists by repetition, here and when the pump sends it on.
+  Acks, losses, reordering and odd sizes take the per-datagram path, which
+  makes the same checks one by one.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
@@ -84,16 +87,14 @@ import struct
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 import torch.futures
 
 from checkmate import wire
-from trainer_hooks.layout import BucketPlan
-from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, TransportStats,
-                                       apply_runs, batch_template, send_datagrams)
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
+                                       TransportStats, apply_runs, batch_template, send_datagrams, take_spare)
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
@@ -123,25 +124,6 @@ _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 _BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
-
-
-class RingError(RuntimeError):
-    """The ring all-reduce could not complete (timeout, protocol violation, closed)."""
-
-
-@dataclass(slots=True)
-class Job:
-    """One bucket's all-reduce, submitted by the comm hook."""
-
-    iteration: int
-    bucket: int
-    buffer: torch.Tensor  # flat, contiguous float32, reduced in place
-    plan: BucketPlan
-    future: torch.futures.Future = field(default_factory=torch.futures.Future)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.iteration, self.bucket)
 
 
 class UdpRing:
@@ -289,21 +271,12 @@ class UdpRing:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
             idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
-        self._active = act = ActiveJob(job, idx, n, self._recycled(idx))
+        self._active = act = ActiveJob(job, idx, n, take_spare(idx, self._s_act, self._backlog, self.stats))
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
         self._replay(act, self._pending.pop(job.key, ()))
         if self._active is act and act.received == act.expected:
             self._done(act)
-
-    def _recycled(self, idx: PlanIndex) -> ActiveJob | None:
-        """A finished job of this plan whose bucket copy no datagram in flight (a retransmission would
-        read it) and no queued send refers to any more, taken out of the plan's spares; or None."""
-        for k, old in enumerate(idx.spare):
-            if old not in self._s_act and all(g[0] is not old for g in self._backlog):
-                self.stats.reused += 1
-                return idx.spare.pop(k)
-        return None
 
     def _push(self, act: ActiveJob, idx: int, step: int) -> None:
         """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
