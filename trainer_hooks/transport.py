@@ -52,7 +52,8 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
 * *Payloads*: the bucket is divided and converted to wire order in one numpy
   pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
   into it, packets are sent from memoryview slices of it, and it is converted
-  back once when the job ends.
+  back once when the job ends.  A later job of the same plan takes the array
+  and its slices over once nothing in flight or queued refers to the old job.
 * *Sending*: the pump takes as many queued packets as the window allows and
   writes their headers into a ring of header slots (slot = seq mod cap) --
   fixed fields from a per-job table, step/flags/seq per batch -- and records
@@ -64,8 +65,10 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   is checked (one masked header compare, per-plan address dict, the job's
   receive map) and applied with one strided numpy add or copy per run of evenly
   spaced packets (``_on_batch``); a batch of a job not started yet is kept
-  whole for it (``_stash_batch``).  Acks, losses, reordering and odd sizes
-  take the per-datagram path, which makes the same checks one by one.
+  whole for it (``_stash_batch``).  A batch of one step -- the usual case --
+  gets its per-packet lists by repetition, here and when the pump sends it on.
+  Acks, losses, reordering and odd sizes take the per-datagram path, which
+  makes the same checks one by one.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
@@ -84,16 +87,14 @@ import struct
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 import torch.futures
 
 from checkmate import wire
-from trainer_hooks.layout import BucketPlan
-from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, PlanIndex, TransportStats,
-                                       apply_runs, batch_template, send_datagrams)
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
+                                       TransportStats, apply_runs, batch_template, send_datagrams, take_spare)
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
@@ -123,25 +124,6 @@ _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 _BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
-
-
-class RingError(RuntimeError):
-    """The ring all-reduce could not complete (timeout, protocol violation, closed)."""
-
-
-@dataclass(slots=True)
-class Job:
-    """One bucket's all-reduce, submitted by the comm hook."""
-
-    iteration: int
-    bucket: int
-    buffer: torch.Tensor  # flat, contiguous float32, reduced in place
-    plan: BucketPlan
-    future: torch.futures.Future = field(default_factory=torch.futures.Future)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.iteration, self.bucket)
 
 
 class UdpRing:
@@ -289,7 +271,7 @@ class UdpRing:
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
             idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
-        self._active = act = ActiveJob(job, idx, n)
+        self._active = act = ActiveJob(job, idx, n, take_spare(idx, self._s_act, self._backlog, self.stats))
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
         self._replay(act, self._pending.pop(job.key, ()))
@@ -351,6 +333,8 @@ class UdpRing:
     def _finish(self, job: Job, act: ActiveJob | None = None) -> None:
         if act is not None:  # the reduced bucket, back to host order in one conversion
             job.buffer.numpy()[:] = act.w
+            if len(act.index.spare) < 2:
+                act.index.spare.append(act)
         job.future.set_result(job.buffer)
         done = job.key
         for k in [k for k in self._pending if k < done]:
@@ -429,16 +413,22 @@ class UdpRing:
                 for j, (i, step) in enumerate(zip(li, ls)):
                     pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
                          it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
+                self._s_idx[s0:s1] = li
             else:
                 idx = np.array(li, dtype=np.intp)
                 np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
-                st = np.array(ls, dtype=np.uint8)
-                self._h_step[s0:s1] = st
-                self._h_flags[s0:s1] = self._flags_of_step[st]
+                self._s_idx[s0:s1] = idx
+                t0 = ls[0]
+                if ls.count(t0) == m:  # one step (a forwarded GRO batch): scalar fills
+                    self._h_step[s0:s1] = t0
+                    self._h_flags[s0:s1] = self._flags_of_step[t0]
+                else:
+                    st = np.array(ls, dtype=np.uint8)
+                    self._h_step[s0:s1] = st
+                    self._h_flags[s0:s1] = self._flags_of_step[st]
                 seqs = nxt + self._ar[:m]
                 self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
             self._s_act[s0:s1] = [act] * m
-            self._s_idx[s0:s1] = li
             self._s_sent[s0:s1] = now
             self._s_dl[s0:s1] = dl
             self._s_state[s0:s1] = 0
@@ -631,10 +621,16 @@ class UdpRing:
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
         stl = B[:, 3].tolist()
-        if max(stl) > 2 * n - 3:
+        t0 = stl[0]
+        one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
+        if (t0 if one_step else max(stl)) > 2 * n - 3:
             return False
         npk, seen = act.npk, act.seen
-        skl = [t * npk + i for t, i in zip(stl, il)]
+        if one_step:
+            b0 = t0 * npk
+            skl = [b0 + i for i in il]
+        else:
+            skl = [t * npk + i for t, i in zip(stl, il)]
         if any(map(seen.__getitem__, skl)) or len(set(skl)) != k:  # expected at that step, not received yet
             return False
         # -- commit: the same effects, packet for packet, as _on_datagram + _on_data in arrival order
@@ -646,11 +642,14 @@ class UdpRing:
         P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
-        rl = [t <= last_rs for t in stl]  # reduce-scatter (add) or all-gather (copy)
+        # reduce-scatter (add) or all-gather (copy)
+        rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
         apply_runs(act.w, P, ol, rl, cnt)
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
-        if last not in stl:
+        if one_step:
+            li, ls = (il, [t0 + 1] * k) if t0 != last else ((), ())
+        elif last not in stl:
             li, ls = il, [t + 1 for t in stl]
         else:
             li = [i for i, t in zip(il, stl) if t != last]

@@ -88,11 +88,14 @@ def test_ring_batches_with_gso_gro_and_falls_back_without():
 
 
 def test_ring_recovers_injected_loss():
+    """Also: later jobs of the same plan take over a finished job's bucket copy (``stats.reused``);
+    with losses and retransmissions around, a reused copy still gives the reference bits."""
     rings = make_ring(3, rto=0.01, timeout=30, loss_prob=0.1, seed=3)
     try:
-        run_allreduce(rings, [(3000,), (17,)], iterations=2)
+        run_allreduce(rings, [(3000,), (17,)], iterations=4)
         assert sum(r.stats.dropped_injected for r in rings) > 0
         assert sum(r.stats.retransmits for r in rings) > 0
+        assert sum(r.stats.reused for r in rings) > 0
     finally:
         for r in rings:
             r.close(linger=2.0)
