@@ -226,6 +226,12 @@ class ExpressionRules:
         if k == "cast":
             t = self.resolve_type(n.type)
             ir, et = self.expr(n.a, scope)
+            nt = self.newtype_of(n.type)
+            if nt is not None and et != t and et != INTLIT:
+                # p4c: a `type` is made only from its underlying type (or an untyped
+                # literal); (N16)x of a bit<25> x is not a width-changing cast
+                raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(t)}): "
+                               f"cast to {tstr(t)} first")
             return self.cast(ir, et, t, n.loc), t
         if k == "unary":
             ir, t = self.expr(n.a, scope)
