@@ -31,6 +31,8 @@ INVALID = {
     # a `type` is made from its underlying type only: no width change inside the cast
     "cast_to_type_other_width": (program("        N16 x = (N16)(hdr.h.a ++ hdr.h.b[0:0]);\n        hdr.h.c = (bit<16>)x;\n",
                                          top="type bit<16> N16;\n"), ("N16", "bit<9>"), ""),
+    "cast_from_type_field": (program("        hdr.h.a = (bit<8>)meta.n;\n", top="type bit<16> N16;\n", meta="    N16 n;\n"),
+                             ("N16", "bit<8>"), ""),
     "cast_to_type_from_enum": (program("        N8 x = (N8)Color.Red;\n        hdr.h.a = (bit<8>)x;\n",
                                        top=TOP_ENUM + "type bit<8> N8;\n"), ("N8", "Color"), ""),
     "unknown_field": (program("        hdr.h.zz = 1;\n"), ("zz",), ""),
