@@ -179,7 +179,8 @@ class Model:
                 raise Bmv2JsonError(f"header union stack '{us['name']}': unknown union type {us.get('union_type')!r}")
             sname = next((k for k, v in self.ustructs.items() if v["type"] == ut["name"]), None)
             if sname is None:
-                sname = self._unique(pyname(ut["name"], "U_"), set(self.htypes) | set(self.ustructs) | {HDR_STRUCT, META_STRUCT, SM_STRUCT})
+                taken = set(self.htypes) | set(self.ustructs) | {HDR_STRUCT, META_STRUCT, SM_STRUCT}
+                sname = self._unique(pyname(ut["name"], "U_"), taken)
                 used: set = set()
                 members = []
                 for mname, htype in ut["headers"]:
@@ -216,7 +217,7 @@ class Model:
         t = ["struct" if st["t"][1] in self.ustructs else "header", st["t"][1]]
         return {"op": "stack_idx", "st": st, "i": i, "t": t, "size": st["t"][2]}
 
-    def _member_py(self, st: str, member: str) -> str | None:
+    def member_py(self, st: str, member: str) -> str | None:
         return next((py for m, py, _ht in self.ustructs[self.ustacks[st]["struct"]]["members"] if m == member), None)
 
     def union_expr(self, x) -> dict:
@@ -386,7 +387,7 @@ class Model:
         if t == "union_stack_field":  # a field of a member of the last valid union (select keys)
             st, mem, f = v
             last = {"op": "stack_last", "st": self.ustack(st), "t": ["struct", self.ustacks[st]["struct"]]}
-            h = next((m for m in self.struct_members(last) if m["f"] == self._member_py(st, mem)), None)
+            h = next((m for m in self.struct_members(last) if m["f"] == self.member_py(st, mem)), None)
             if h is None:
                 raise Bmv2JsonError(f"header union stack '{st}' has no member '{mem}'")
             w, signed = self._field_type(h["t"][1], f)

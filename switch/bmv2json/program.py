@@ -491,7 +491,7 @@ class Translator:
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
             if t == "union_stack":  # extract(us.next.member): the member of the next union
                 st = m.ustack(v[0])
-                mem = m._member_py(v[0], v[1])
+                mem = m.member_py(v[0], v[1])
                 if mem is None:
                     raise Bmv2JsonError(f"{where}: header union stack '{v[0]}' has no member '{v[1]}'")
                 members = m.ustructs[st["t"][1]]["members"]
