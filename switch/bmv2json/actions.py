@@ -64,13 +64,25 @@ class PrimitiveGen:
             return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
         if op == "assign_VL":
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
-        if op in ("assign_header", "assign_header_stack"):
+        if op == "assign_header":
+            # BMv2 marks a valid copy valid: a union member's siblings become invalid
+            dst = X(a[0])
+            sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" else m.header_siblings(dst)
+            return [{"s": "assign", "l": dst, "r": X(a[1]), **({"siblings": sib} if sib else {})}]
+        if op in ("assign_header_stack", "assign_union_stack"):
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
+        if op == "assign_union":  # BMv2: assign_header member by member
+            dst, src = m.union_members(a[0]), m.union_members(a[1])
+            if [h["t"] for h in dst] != [h["t"] for h in src]:
+                raise Bmv2JsonError(f"{at}: the unions have different members")
+            return [{"s": "assign", "l": d, "r": r} for d, r in zip(dst, src)]
         if op in ("add_header", "remove_header"):
             h = X(a[0])
             vb = m.varbit.get(h["t"][1])
             nbytes = sum(w for n, w, _ in m.htypes[h["t"][1]] if n != vb) // 8
-            sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" and op == "add_header" else []
+            sib = []
+            if op == "add_header":
+                sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" else m.header_siblings(h)
             return [{"s": "setvalid", "h": h, "v": op == "add_header", "bytes": nbytes, "siblings": sib}]
         if op == "mark_to_drop":
             inst = a[0]["value"] if a else "standard_metadata"
@@ -121,7 +133,9 @@ class PrimitiveGen:
             items = a[1].get("value", []) if len(a) > 1 else []
             return [{"s": "log", "msg": str(msg), "data": [m.num(X(z)) for z in items]}]
         if op in ("push", "pop"):
-            return [{"s": "push_front" if op == "push" else "pop_front", "st": X(a[0]), "count": hexint(a[1]["value"])}]
+            st = X(a[0])
+            return [{"s": "push_front" if op == "push" else "pop_front", "st": st, "count": hexint(a[1]["value"]),
+                     **({"union": True} if st["t"][1] in m.ustructs else {})}]
         raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
 
 

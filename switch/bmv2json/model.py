@@ -128,9 +128,6 @@ class Model:
                 if inst is None:
                     raise Bmv2JsonError(f"header stack '{s['name']}': no header with id {hid}")
                 self.stack_of[inst["name"]] = (s["name"], i)
-        if j.get("header_union_stacks"):
-            raise Bmv2JsonError("header union stacks are not supported by the BMv2 JSON loader "
-                                "(compile with checkmate-p4c)")
         # header unions: their members are plain header instances; making one valid
         # (extract, add_header) invalidates the others, as BMv2's union membership does
         self.unions: dict[str, list[str]] = {}
@@ -141,6 +138,7 @@ class Model:
             self.unions[u["name"]] = members
             for mname in members:
                 self.union_of[mname] = u["name"]
+        self._union_stacks(j)
         self.hpy: dict[str, str] = {}       # header instance / stack -> field of bm_headers
         self.mpy: dict[tuple[str, str], str] = {}  # (meta instance, field) -> field of bm_meta
         self.sm_fields: list[tuple[str, int]] = list(STANDARD_FIELDS)
@@ -157,11 +155,99 @@ class Model:
                         py += "_"
                     used.add(py)
                     self.mpy[(name, fname)] = py
-            elif name not in self.stack_of:
+            elif name not in self.stack_of and name not in self.in_ustack:
                 self.hpy[name] = self._unique(pyname(name), set(self.hpy.values()))
-        for s in self.stacks:
+        for s in list(self.stacks) + list(self.ustacks):
             self.hpy[s] = self._unique(pyname(s), set(self.hpy.values()))
         self.sm_names = {n for n, _ in self.sm_fields}
+
+    def _union_stacks(self, j: dict) -> None:
+        """Stacks of header unions.  The IR has what checkmate-p4c emits for them: a
+        struct per union type (``U_<type>``, one header field per member) and a stack of
+        that struct in ``bm_headers``; the JSON's member instances (``us[1].b``) become
+        ``hdr.us[1].b``, so push/pop, dynamic indexes and whole-stack copies move them."""
+        self.ustructs: dict[str, dict] = {}   # IR struct name -> {"type", "members": [(p4, py, htype)]}
+        self.ustacks: dict[str, dict] = {}    # union stack name -> its JSON object
+        self.in_ustack: dict[str, tuple[str, int, str]] = {}  # member instance -> (stack, index, member py)
+        self.union_in_stack: dict[str, tuple[str, int]] = {}  # union instance -> (stack, index)
+        utypes = {t["name"]: t for t in j.get("header_union_types", [])}
+        unions = {u["id"]: u for u in j.get("header_unions", [])}
+        by_id = {h["id"]: h for h in j.get("headers", [])}
+        for us in j.get("header_union_stacks", []):
+            ut = utypes.get(us.get("union_type"))
+            if ut is None:
+                raise Bmv2JsonError(f"header union stack '{us['name']}': unknown union type {us.get('union_type')!r}")
+            sname = next((k for k, v in self.ustructs.items() if v["type"] == ut["name"]), None)
+            if sname is None:
+                taken = set(self.htypes) | set(self.ustructs) | {HDR_STRUCT, META_STRUCT, SM_STRUCT}
+                sname = self._unique(pyname(ut["name"], "U_"), taken)
+                used: set = set()
+                members = []
+                for mname, htype in ut["headers"]:
+                    if htype not in self.htypes:
+                        raise Bmv2JsonError(f"header union type '{ut['name']}': unknown header type '{htype}'")
+                    py = self._unique(pyname(mname), used)
+                    used.add(py)
+                    members.append((mname, py, htype))
+                self.ustructs[sname] = {"type": ut["name"], "members": members}
+            members = self.ustructs[sname]["members"]
+            us = {**us, "struct": sname}
+            self.ustacks[us["name"]] = us
+            for i, uid in enumerate(us["header_union_ids"]):
+                u = unions.get(uid)
+                if u is None or len(u["header_ids"]) != len(members):
+                    raise Bmv2JsonError(f"header union stack '{us['name']}': element {i} is not a "
+                                        f"'{ut['name']}' union")
+                self.union_in_stack[u["name"]] = (us["name"], i)
+                for (mname, py, htype), hid in zip(members, u["header_ids"]):
+                    h = by_id.get(hid)
+                    if h is None or h["header_type"] != htype:
+                        raise Bmv2JsonError(f"header union '{u['name']}': member '{mname}' is not a '{htype}' header")
+                    self.in_ustack[h["name"]] = (us["name"], i, py)
+
+    def ustack(self, name: str) -> dict:
+        us = self.ustacks.get(name)
+        if us is None:
+            raise Bmv2JsonError(f"unknown header union stack '{name}'")
+        return {"op": "field", "base": HDR_VAR, "f": self.hpy[name],
+                "t": ["stack", us["struct"], len(us["header_union_ids"])]}
+
+    def elem(self, st: dict, i: dict) -> dict:
+        """Element ``i`` (an IR expression) of the stack ``st`` (of headers or of unions)."""
+        t = ["struct" if st["t"][1] in self.ustructs else "header", st["t"][1]]
+        return {"op": "stack_idx", "st": st, "i": i, "t": t, "size": st["t"][2]}
+
+    def member_py(self, st: str, member: str) -> str | None:
+        return next((py for m, py, _ht in self.ustructs[self.ustacks[st]["struct"]]["members"] if m == member), None)
+
+    def union_expr(self, x) -> dict:
+        """A ``header_union`` JSON value (a union in a stack) as an IR struct expression."""
+        name = x.get("value")
+        if name not in self.union_in_stack:
+            raise Bmv2JsonError(f"header union '{name}' outside a union stack cannot be used as a value "
+                                f"by the BMv2 JSON loader")
+        st, i = self.union_in_stack[name]
+        return self.elem(self.ustack(st), const(i, ["bit", 32]))
+
+    def union_members(self, x) -> list:
+        """The member headers (IR expressions, union type order) of a JSON union operand."""
+        if x.get("type") == "header_union" and x.get("value") in self.unions:
+            return [self.header(m) for m in self.unions[x["value"]]]
+        u = self.expr(x)
+        return self.struct_members(u)
+
+    def struct_members(self, u: dict) -> list:
+        if u["t"][0] != "struct" or u["t"][1] not in self.ustructs:
+            raise Bmv2JsonError(f"expected a header union, got an expression of type {u['t']}")
+        return [{"op": "field", "base": u, "f": py, "t": ["header", ht]}
+                for _m, py, ht in self.ustructs[u["t"][1]]["members"]]
+
+    def header_siblings(self, h: dict) -> list:
+        """The other members of the union the IR header expression ``h`` is a member of."""
+        b = h.get("base") if h.get("op") == "field" else None
+        if b is None or b["t"][0] != "struct" or b["t"][1] not in self.ustructs:
+            return []
+        return [m for m in self.struct_members(b) if m["f"] != h["f"]]
 
     @staticmethod
     def _unique(py: str, used: set) -> str:
@@ -185,7 +271,10 @@ class Model:
     def ir_structs(self) -> dict:
         hdr = []
         for name, py in self.hpy.items():
-            if name in self.stacks:
+            if name in self.ustacks:
+                us = self.ustacks[name]
+                hdr.append([py, ["stack", us["struct"], len(us["header_union_ids"])]])
+            elif name in self.stacks:
                 s = self.stacks[name]
                 hdr.append([py, ["stack", s["header_type"], len(s["header_ids"])]])
             else:
@@ -195,8 +284,12 @@ class Model:
             w, signed = self._field_type(self.instances[inst]["header_type"], fname)
             meta.append([py, ["int" if signed else "bit", w]])
         sm = [[n, ["bit", w]] for n, w in self.sm_fields]
-        return {s: {"fields": f, "p4_fields": [x[0] for x in f]}
-                for s, f in ((HDR_STRUCT, hdr), (META_STRUCT, meta), (SM_STRUCT, sm))}
+        out = {s: {"fields": f, "p4_fields": [x[0] for x in f]}
+               for s, f in ((HDR_STRUCT, hdr), (META_STRUCT, meta), (SM_STRUCT, sm))}
+        for sname, u in self.ustructs.items():
+            out[sname] = {"fields": [[py, ["header", ht]] for _m, py, ht in u["members"]],
+                          "p4_fields": [m for m, _py, _ht in u["members"]]}
+        return out
 
     def _field_type(self, htype: str, fname: str):
         for n, w, s in self.htypes[htype]:
@@ -207,6 +300,10 @@ class Model:
     # ------------------------------------------------------------- l-values
     def header(self, inst: str) -> dict:
         """IR expression of header instance ``inst`` (a stack element included)."""
+        if inst in self.in_ustack:
+            st, i, py = self.in_ustack[inst]
+            u = self.elem(self.ustack(st), const(i, ["bit", 32]))
+            return {"op": "field", "base": u, "f": py, "t": ["header", self.instances[inst]["header_type"]]}
         if inst in self.stack_of:
             st, i = self.stack_of[inst]
             return {"op": "stack_idx", "st": self.stack(st), "i": const(i, ["bit", 32]),
@@ -283,6 +380,18 @@ class Model:
                     "t": ["int" if signed else "bit", w]}
         if t == "header_stack":
             return self.stack(v)
+        if t == "header_union_stack":
+            return self.ustack(v)
+        if t == "header_union":
+            return self.union_expr(x)
+        if t == "union_stack_field":  # a field of a member of the last valid union (select keys)
+            st, mem, f = v
+            last = {"op": "stack_last", "st": self.ustack(st), "t": ["struct", self.ustacks[st]["struct"]]}
+            h = next((m for m in self.struct_members(last) if m["f"] == self.member_py(st, mem)), None)
+            if h is None:
+                raise Bmv2JsonError(f"header union stack '{st}' has no member '{mem}'")
+            w, signed = self._field_type(h["t"][1], f)
+            return {"op": "field", "base": h, "f": self.fpy[(h["t"][1], f)], "t": ["int" if signed else "bit", w]}
         if t == "expression":
             return self.op(v, params, locals_)
         raise Bmv2JsonError(f"expression of type {t!r} is not supported")
@@ -307,11 +416,11 @@ class Model:
         if o == "valid":
             return {"op": "isvalid", "h": X(right), "t": BOOL}
         if o == "valid_union":
-            if right.get("type") != "header_union" or right.get("value") not in self.unions:
+            if right.get("type") == "header_union" and right.get("value") not in self.unions:
                 raise Bmv2JsonError(f"valid_union of {right!r}: not a header union")
             out = None
-            for mname in self.unions[right["value"]]:
-                v = {"op": "isvalid", "h": self.header(mname), "t": BOOL}
+            for h in self.union_members(right):
+                v = {"op": "isvalid", "h": h, "t": BOOL}
                 out = v if out is None else {"op": "bin", "o": "||", "a": out, "b": v, "t": BOOL}
             return out if out is not None else const(False, BOOL)
         if o == "?":
@@ -343,9 +452,14 @@ class Model:
         if o == "size_stack":
             st = X(right)
             return const(st["t"][2])
-        if o == "dereference_header_stack":
-            st = X(left)
-            return {"op": "stack_idx", "st": st, "i": self.num(X(right)), "t": ["header", st["t"][1]]}
+        if o in ("dereference_header_stack", "dereference_union_stack"):
+            return self.elem(X(left), self.num(X(right)))
+        if o == "access_union_header":
+            members = self.struct_members(X(left))
+            k = hexint(right["value"]) if isinstance(right, dict) else right
+            if not 0 <= k < len(members):
+                raise Bmv2JsonError(f"access_union_header: no member {k}")
+            return members[k]
         if o == "access_field":
             h = X(left)
             htype = h["t"][1]

@@ -489,6 +489,15 @@ class Translator:
             if t == "stack":
                 st = m.stack(v)
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
+            if t == "union_stack":  # extract(us.next.member): the member of the next union
+                st = m.ustack(v[0])
+                mem = m.member_py(v[0], v[1])
+                if mem is None:
+                    raise Bmv2JsonError(f"{where}: header union stack '{v[0]}' has no member '{v[1]}'")
+                members = m.ustructs[st["t"][1]]["members"]
+                hdr = next(ht for _m, py, ht in members if py == mem)
+                return [{"s": "extract_unext", "st": st, "mem": mem, "hdr": hdr, "size": st["t"][2],
+                         "others": [py for _m, py, _ht in members if py != mem]}]
             raise Bmv2JsonError(f"{where}: extract of a {t} is not supported")
         if kind == "extract_VL":
             if a[0]["type"] == "stack":  # extract(stack.next, bits)

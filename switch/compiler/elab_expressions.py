@@ -226,6 +226,20 @@ class ExpressionRules:
         if k == "cast":
             t = self.resolve_type(n.type)
             ir, et = self.expr(n.a, scope)
+            nt = self.newtype_of(n.type)
+            if nt is not None and et != t and et != INTLIT:
+                # p4c: a `type` is made only from its underlying type (or an untyped
+                # literal); (N16)x of a bit<25> x is not a width-changing cast
+                raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(t)}): "
+                               f"cast to {tstr(t)} first")
+            src_nt = self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
+                ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None
+            if src_nt is not None and (t != et or nt not in (None, src_nt)):
+                # and a `type` value converts only to its underlying type (a header/struct
+                # field's `type` is known here; other values' `type`s are not tracked)
+                dst = f"type {nt}" if nt not in (None, src_nt) else tstr(t)
+                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(et)}) to {dst}: "
+                               f"cast to {tstr(et)} first")
             return self.cast(ir, et, t, n.loc), t
         if k == "unary":
             ir, t = self.expr(n.a, scope)

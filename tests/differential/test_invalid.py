@@ -25,6 +25,16 @@ INVALID = {
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("twice", "more than once", "apply"), ""),
     "action_named_default": (program("        default();\n", ingress_decls="    action default() { }\n"), ("default",), ""),
     "width_mismatch_assign": (program("        hdr.h.a = hdr.h.c;\n"), ("width", "bit<16>", "bit<8>"), ""),
+    # the cast binds tighter than ++: the initializer is 16 + 1 + 8 = 25 bits wide
+    "concat_width_mismatch_init": (program("        bit<16> x = (bit<16>)hdr.h.a ++ hdr.h.b[0:0] ++ 8w0;\n        hdr.h.c = x;\n"),
+                                   ("bit<25>",), ""),
+    # a `type` is made from its underlying type only: no width change inside the cast
+    "cast_to_type_other_width": (program("        N16 x = (N16)(hdr.h.a ++ hdr.h.b[0:0]);\n        hdr.h.c = (bit<16>)x;\n",
+                                         top="type bit<16> N16;\n"), ("N16", "bit<9>"), ""),
+    "cast_from_type_field": (program("        hdr.h.a = (bit<8>)meta.n;\n", top="type bit<16> N16;\n", meta="    N16 n;\n"),
+                             ("N16", "bit<8>"), ""),
+    "cast_to_type_from_enum": (program("        N8 x = (N8)Color.Red;\n        hdr.h.a = (bit<8>)x;\n",
+                                       top=TOP_ENUM + "type bit<8> N8;\n"), ("N8", "Color"), ""),
     "unknown_field": (program("        hdr.h.zz = 1;\n"), ("zz",), ""),
     "bad_v1model_version": (program("", version='"x"'), ("V1MODEL_VERSION", "string"), ""),
     "key_unknown_match_kind": (program("        t.apply();\n", ingress_decls="""

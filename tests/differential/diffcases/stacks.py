@@ -87,7 +87,7 @@ UNION = [
     ("stack_of_unions_from_union", "hdr.us[1] = hdr.u;"),
     ("stack_of_unions_local", "u_t[3] t = hdr.us; t[0].b.setValid(); t[0].b.v = 0x42; hdr.us = t;"),
 ]
-CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR) for n, s in UNION]
+CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR, json_path=True) for n, s in UNION]
 
 # ------------------------------------------------------------------ varbit
 V_HEADERS = """header opt_t { bit<8> len; varbit<64> data; }
@@ -160,3 +160,22 @@ CASES += [
         if (d == hdr.vs) { hdr.eth.dst[7:0] = 0x33; }
 """), frames=VS_FR, json_path=True),
 ]
+
+# a stack of header unions on p4c's JSON (header_union_stacks): a table keyed on a member's
+# field and validity, actions that validate a member (its sibling goes invalid) and pop the
+# stack, a union copied out of the stack (assign_union).  p4c 1.2.4 crashes on a run-time
+# index into a stack of unions, so none is used here.
+U_TABLE = """    action set_w(bit<16> v) { hdr.us[1].w.setValid(); hdr.us[1].w.v = v; }
+    action pop1() { hdr.us.pop_front(1); }
+    action push1() { hdr.us.push_front(1); hdr.us[0].w.setValid(); hdr.us[0].w.v = 0x0102; }
+    table t {
+        key = { hdr.us[0].b.v : exact; hdr.us[0].b.isValid() : exact; hdr.us[1].w.isValid() : exact; }
+        actions = { set_w; pop1; push1; NoAction; }
+        const entries = { (5, true, false) : set_w(0x7777); (5, true, true) : pop1(); (0, false, false) : push1(); }
+        default_action = NoAction();
+    }
+"""
+CASES.append(case("union_stack_of_unions_table", CAT_U, program(
+    U_REPORT + "        t.apply();\n        if (hdr.us[2].b.isValid() || hdr.us[2].w.isValid()) { hdr.u = hdr.us[2]; }\n",
+    ingress_decls=U_TABLE, headers=U_HEADERS, fields="    u_t u;\n    u_t[3] us;\n", parser=U_PARSER, deparser=U_DEP),
+    frames=U_FR + [(4, eth(0x123a) + b"\x05\x05\x05\x06\x07\x08" + PAYLOAD)], json_path=True))
