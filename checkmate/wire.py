@@ -81,6 +81,12 @@ FIELDS: tuple[tuple[str, int], ...] = (
     ("param_id", 32), ("offset", 32), ("count", 16), ("aux", 16), ("seq", 32),
 )
 FIELD_MAX = {name: (1 << bits) - 1 for name, bits in FIELDS}
+assert HEADER.format == "!" + "".join({8: "B", 16: "H", 32: "I"}[b] for _, b in FIELDS)  # one layout
+#: Byte offset of each field inside the header.
+FIELD_OFFSET = {name: sum(b for _, b in FIELDS[:i]) // 8 for i, (name, _) in enumerate(FIELDS)}
+#: The header as a numpy structured-type spec (``np.dtype(HEADER_RECORD)``): network byte order; a batch
+#: of datagrams in one buffer is then a strided array of these records.  No numpy import here.
+HEADER_RECORD = [(name, f">u{bits // 8}" if bits > 8 else "u1") for name, bits in FIELDS]
 
 
 class WireError(ValueError):

@@ -113,12 +113,8 @@ class Reassembler:
                     and pid < self._np and self._eb[pid] >= 0 and dt == self._wd[pid]
                     and off + count <= self._n[pid] and count * self._es[pid] <= n - _HDR and it >= self.head
                     and it > 0):
-                slot = self.slots.get(it)
-                if slot is None:
-                    slot = self._new_slot(it)
-                    if slot is None:
-                        return False
-                return self._place(slot, pid, off, count, mv)
+                slot = self.slots.get(it) or self._new_slot(it)
+                return slot is not None and self._place(slot, pid, off, count, mv)
         return self._ingest_checked(buf, mv, n)
 
     def _ingest_checked(self, buf, mv: memoryview, n: int) -> bool:
@@ -152,12 +148,8 @@ class Reassembler:
         if it < self.head:
             c.duplicates += 1
             return False
-        slot = self.slots.get(it)
-        if slot is None:
-            slot = self._new_slot(it)
-            if slot is None:
-                return False
-        return self._place(slot, pid, off, count, mv)
+        slot = self.slots.get(it) or self._new_slot(it)
+        return slot is not None and self._place(slot, pid, off, count, mv)
 
     def _place(self, slot: Slot, pid: int, off: int, count: int, mv: memoryview) -> bool:
         """Copy a valid chunk into its slot (deduplicated by the coverage map)."""

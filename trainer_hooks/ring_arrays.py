@@ -31,9 +31,7 @@ log = logging.getLogger(__name__)
 HLEN = wire.HEADER_LEN
 WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # the header as a numpy record (a GRO batch is a strided array of them)
-HDR_DT = np.dtype([("version", "u1"), ("flags", "u1"), ("dtype", "u1"), ("step", "u1"), ("job_id", ">u4"),
-                    ("iteration", ">u4"), ("rank", ">u2"), ("bucket", ">u2"), ("param_id", ">u4"),
-                    ("offset", ">u4"), ("count", ">u2"), ("aux", ">u2"), ("seq", ">u4")])
+HDR_DT = np.dtype(wire.HEADER_RECORD)
 assert HDR_DT.itemsize == HLEN
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 SOL_UDP = getattr(socket, "SOL_UDP", 17)
@@ -88,11 +86,11 @@ def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int
     that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
     hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
                                          0, 0, cnt, 0, 0), dtype=np.uint8)
-    mask = np.zeros(HLEN, dtype=np.uint8)
-    mask[[0, 2]] = 0xFF
-    mask[1] = wire.FLAG_ACK
-    mask[4:16] = 0xFF  # job_id, iteration, rank, bucket
-    mask[24:26] = 0xFF  # count
+    mask = np.zeros(1, dtype=HDR_DT)
+    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket", "count"):
+        mask[name] = wire.FIELD_MAX[name]
+    mask["flags"] = wire.FLAG_ACK
+    mask = mask.view(np.uint8)
     return mask, hdr & mask
 
 

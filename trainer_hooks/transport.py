@@ -121,7 +121,12 @@ _SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
-_BATCH_SAME = np.r_[0, 2, 4:16, 24:26]
+_O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire owns the layout)
+_BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
+_FLAGS, _STEP = _O["flags"], _O["step"]
+_SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
+assert _KEY.stop - _KEY.start == 8
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
 
@@ -178,8 +183,8 @@ class UdpRing:
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
         self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
-        self._h_flags, self._h_step = self._hbuf[:, 1], self._hbuf[:, 3]
-        self._h_seq = self._hbuf[:, 28:32].view(">u4")[:, 0]
+        self._h_flags, self._h_step = self._hbuf[:, _FLAGS], self._hbuf[:, _STEP]
+        self._h_seq = self._hbuf[:, _SEQ].view(">u4")[:, 0]
         self._hmv = hb = memoryview(self._hbuf.reshape(-1))
         self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
         self._flags_of_step = np.zeros(256, dtype=np.uint8)
@@ -611,16 +616,16 @@ class UdpRing:
         if not (B & mask == tmpl).all():
             return False
         base = self._rcv_next
-        if fresh and (base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+        if fresh and (base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
             return False  # not in order (or a wrap inside)
         # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
         # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
         by_key = ix.by_key.get(cnt)
-        il = list(map(by_key.get, B[:, 16:24].view(">u8")[:, 0].tolist())) if by_key else [None]
+        il = list(map(by_key.get, B[:, _KEY].view(">u8")[:, 0].tolist())) if by_key else [None]
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        stl = B[:, 3].tolist()
+        stl = B[:, _STEP].tolist()
         t0 = stl[0]
         one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
         if (t0 if one_step else max(stl)) > 2 * n - 3:
@@ -678,10 +683,10 @@ class UdpRing:
         if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
                 or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
             return False
-        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, 1] & _ACK).any():
+        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, _FLAGS] & _ACK).any():
             return False
         base = self._rcv_next
-        if base + k > _M32 or B[:, 28:32].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
+        if base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
