@@ -344,10 +344,6 @@ class Model:
             return {"op": "field", "base": META_VAR, "f": self.mpy[(inst, fname)], "t": t}
         return {"op": "field", "base": self.header(inst), "f": self.fpy[(h["header_type"], fname)], "t": t}
 
-    def field_width(self, ref) -> int:
-        e = self.field(*ref)
-        return e["t"][1]
-
     # ----------------------------------------------------------- expressions
     def expr(self, x, params: dict | None = None, locals_: list | None = None) -> dict:
         """A BMv2 expression/parameter object as an IR expression (values: ``int_lit``)."""

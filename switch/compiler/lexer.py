@@ -57,10 +57,6 @@ def _short(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:20] + "..." + text[-8:])
 
 
-def _val(v: int) -> str:
-    return str(v) if v.bit_length() <= 128 else f"of {v.bit_length()} bits"
-
-
 def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
     m = _NUM.match(text)
     if not m:
