@@ -1,0 +1,162 @@
+"""One flat tensor per param group: the replayed optimizer step on a shard in one kernel call per op.
+
+The trainer's ``torch.optim`` step runs its elementwise ops once per parameter tensor; on a shard of
+a small model most of its cost is that per-tensor overhead (about 200 us for AdamW on 6 tensors
+against 60 us on one tensor of the same elements).  The optimizers the shadows replay (AdamW, Adam,
+SGD -- :mod:`shadow.optimizers`) are elementwise: every element's new value depends only on that
+element's parameter, gradient and state and on per-group scalars (LR, betas, the step count).  So a
+group whose parameters lie back to back in the shard's receive buffer (:class:`~shadow.layout.
+ShardLayout`, each parameter on a 64-byte boundary) can be stepped as *one* tensor spanning them
+(alignment padding included: its gradient is zero and nobody reads its result), with the same
+floating-point operations per element as the trainer's per-tensor step.
+
+"The same operations" has one catch: torch's CPU kernels run a vectorised body and a scalar tail
+per call, and a kernel whose two paths rounded differently (an FMA in one, not the other) would give
+an element different bits depending on where its tensor ends.  On torch 2.13 (default, AVX2 and
+AVX-512 kernels) they agree -- ``tests/shadow/test_replay_flat.py`` proves it against the trainer's
+per-tensor optimizer over many steps -- but instead of trusting that for every build and CPU,
+:func:`flat_is_exact` *measures* it for the group's exact optimizer, variant, dtype and
+hyperparameters before a replica uses the flat form (a few ms, once per process and
+configuration): synthetic tensors whose lengths put every element position at a tail, both ways,
+bit for bit.  Where it does not hold, or the group is not contiguous in the buffer, or the
+bootstrap's state is not uniform across the group (different step counts, state for only some
+params), the replica steps per tensor as before.
+
+The flat form carries one ``step`` count per group, so it cannot represent a parameter skipped by
+one step (``Manifest.no_grad``: its step count falls behind); on the first such manifest the
+replica converts to the per-tensor form for good (:meth:`shadow.replay.OptimizerReplica`).
+Published states are unaffected: a snapshot clones each parameter's slice into its own tensor, so
+``ShardState`` and the checkpoint export see the per-parameter layout either way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from .layout import ShardLayout
+
+#: element counts of the probe's tensors: every residue modulo 16 and 32 appears at a tail, and
+#: a few lengths run several vector widths
+_PROBE_SIZES = (1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 29, 31, 32, 33, 47, 64, 100, 129)
+_PROBE_STEPS = 4
+_exact_cache: dict = {}
+
+
+@dataclass
+class FlatGroup:
+    """One optimizer group stepped as one tensor: ``pids`` in buffer order with their element offsets
+    into the group's span, which starts at byte ``byte_start`` of the slot buffer."""
+    group: int  #: index into the trainer's param_groups
+    pids: list[int]
+    offsets: list[int]  #: element offset of each pid inside the span
+    byte_start: int
+    numel: int  #: elements in the span (padding included)
+    dtype: torch.dtype
+
+
+def plan(layout: ShardLayout, groups: list[tuple[int, list[int]]], dtypes: dict[int, torch.dtype]) -> list[FlatGroup] | None:
+    """The flat groups for ``groups`` ((trainer group index, owned pids) per optimizer group), or None
+    when some group's params are not consecutive in the buffer or differ in dtype.  (The layout puts
+    each group's params back to back; a group's pids are listed in buffer order in the result.)"""
+    bb = layout.byte_base
+    pos = {pid: i for i, pid in enumerate(sorted(layout.owned, key=bb.__getitem__))}
+    out = []
+    for g, pids in groups:
+        pids = sorted(pids, key=bb.__getitem__)
+        idx = [pos[p] for p in pids]
+        if idx != list(range(idx[0], idx[0] + len(idx))) or len({dtypes[p] for p in pids}) != 1:
+            return None
+        dt = dtypes[pids[0]]
+        es = layout.elem_size[pids[0]]
+        start = layout.byte_base[pids[0]]
+        end = layout.byte_base[pids[-1]] + layout.numel[pids[-1]] * es
+        out.append(FlatGroup(g, list(pids), [(layout.byte_base[p] - start) // es for p in pids], start,
+                             (end - start) // es, dt))
+    return out
+
+
+def uniform_state(states: list[dict | None], shapes: list[tuple]) -> bool:
+    """Can the per-param states of one group (params of ``shapes``) be one flat state?  All absent,
+    or all with the same keys: ``step`` a 0-dim tensor equal in every one (one count for the
+    group), every other entry a tensor of its param's shape."""
+    if all(s is None for s in states):
+        return True
+    if any(s is None for s in states):
+        return False
+    keys = list(states[0])
+    first_step = states[0].get("step")
+    for s, shape in zip(states, shapes):
+        if list(s) != keys or not all(isinstance(v, torch.Tensor) for v in s.values()):
+            return False
+        for k, v in s.items():
+            if k == "step":
+                if v.dim() != 0 or v.dtype != first_step.dtype or not torch.equal(v, first_step):
+                    return False
+            elif tuple(v.shape) != tuple(shape):
+                return False
+    return True
+
+
+def _probe_key(opt_cls, hp: dict, foreach, fused, dtype) -> tuple:
+    items = []
+    for k, v in sorted(hp.items()):
+        if k == "params":
+            continue
+        items.append((k, tuple(v) if isinstance(v, (list, tuple)) else v))
+    return opt_cls, foreach, fused, dtype, tuple(items)
+
+
+def flat_is_exact(opt_cls, hp: dict, foreach, fused, dtype: torch.dtype) -> bool:
+    """Does ``opt_cls(**hp)`` give, on this torch build and CPU, bitwise the same values stepping one
+    flat tensor as stepping its pieces one by one?  Measured on synthetic data, memoised."""
+    try:
+        key = _probe_key(opt_cls, hp, foreach, fused, dtype)
+        hash(key)
+    except TypeError:
+        return False
+    got = _exact_cache.get(key)
+    if got is None:
+        try:
+            got = _exact_cache[key] = _probe(opt_cls, hp, foreach, fused, dtype)
+        except Exception:  # an optimizer/variant the probe cannot run: never flat
+            got = _exact_cache[key] = False
+    return got
+
+
+def _probe(opt_cls, hp, foreach, fused, dtype) -> bool:
+    gen = torch.Generator().manual_seed(12345)
+    hp = {k: v for k, v in hp.items() if k not in ("params", "foreach", "fused", "capturable", "differentiable")}
+    if "betas" in hp:
+        hp["betas"] = tuple(hp["betas"])
+    pad = 16  # pieces start on 16-element boundaries, as on a shard (64 bytes of float32)
+    offs, n = [], 0
+    for s in _PROBE_SIZES:
+        offs.append(n)
+        n = -(-(n + s) // pad) * pad
+    init = torch.randn(n, generator=gen).to(dtype)
+    pieces = [torch.nn.Parameter(init[o:o + s].clone()) for o, s in zip(offs, _PROBE_SIZES)]
+    flat = torch.nn.Parameter(init.clone())
+    o1 = opt_cls([{"params": pieces, **hp}], foreach=foreach, fused=fused)
+    o2 = opt_cls([{"params": [flat], **hp}], foreach=foreach, fused=fused)
+    for step in range(_PROBE_STEPS):
+        g = (torch.randn(n, generator=gen) * 10.0 ** (step - 2)).to(dtype)
+        for p, o, s in zip(pieces, offs, _PROBE_SIZES):
+            p.grad = g[o:o + s].clone()
+        flat.grad = g
+        o1.step()
+        o2.step()
+    for p, o, s in zip(pieces, offs, _PROBE_SIZES):
+        if not _same_bits(p.detach(), flat.detach()[o:o + s]):
+            return False
+        for k, v in o1.state[p].items():
+            if isinstance(v, torch.Tensor) and v.dim() > 0 and not _same_bits(v, o2.state[flat][k][o:o + s]):
+                return False
+    return True
+
+
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    ib = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[a.element_size()]
+    return torch.equal(a.contiguous().view(ib), b.contiguous().view(ib))
