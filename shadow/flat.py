@@ -27,9 +27,18 @@ one step (``Manifest.no_grad``: its step count falls behind); on the first such 
 replica converts to the per-tensor form for good (:meth:`shadow.replay.OptimizerReplica`).
 Published states are unaffected: a snapshot clones each parameter's slice into its own tensor, so
 ``ShardState`` and the checkpoint export see the per-parameter layout either way.
+
+The direct call (:class:`AdamDirect`).  With a tensor per group left, what remains of an Adam/AdamW
+step is mostly the ``Optimizer.step`` machinery around the arithmetic -- the profiler/hook wrapper,
+``_init_group`` rebuilding the state lists, the graph-capture check -- which, cache-cold after
+9 ms of other processes, costs about as much as the arithmetic itself.  Once every flat parameter
+has its state, :class:`AdamDirect` calls torch's own functional ``torch.optim.adam.adam`` with the
+lists and group values ``Adam.step`` would pass (the same kernels, so the same bits); the probe
+checks that too, against the per-tensor ``opt.step()``, before a replica uses it.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 import torch
@@ -124,7 +133,76 @@ def flat_is_exact(opt_cls, hp: dict, foreach, fused, dtype: torch.dtype) -> bool
     return got
 
 
-def _probe(opt_cls, hp, foreach, fused, dtype) -> bool:
+def _steps_as_adam(cls) -> bool:
+    """Is ``cls.step`` torch's ``Adam.step``?  (Optimizer instances wrap their class's ``step`` in a
+    profiling hook: compare the functions underneath.)"""
+    return (isinstance(cls, type) and issubclass(cls, torch.optim.Adam)
+            and inspect.unwrap(cls.step) is inspect.unwrap(torch.optim.Adam.step))
+
+
+class AdamDirect:
+    """``opt.step()`` of an Adam/AdamW optimizer (``torch.optim.Adam.step``, which AdamW inherits)
+    without its wrapper: ``torch.optim.adam.adam`` per group with the state lists cached.  Usable
+    once every parameter has its state (the first step, or a bootstrap, creates it) and while every
+    parameter has a gradient; :meth:`step` returns False (nothing done) otherwise."""
+
+    def __init__(self, opt: torch.optim.Optimizer):
+        self.opt = opt
+        self.lists: list | None = None
+
+    @staticmethod
+    def supports(opt) -> bool:
+        return _steps_as_adam(type(opt))
+
+    def _build(self) -> bool:
+        lists = []
+        for g in self.opt.param_groups:
+            states = [self.opt.state.get(p) for p in g["params"]]
+            if not all(states) or any(torch.is_complex(p) for p in g["params"]):
+                return False
+            lists.append((g, list(g["params"]), [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states],
+                          [s["max_exp_avg_sq"] for s in states] if g["amsgrad"] else [],
+                          [s["step"] for s in states]))
+        self.lists = lists
+        return True
+
+    def step(self) -> bool:
+        if self.lists is None and not self._build():
+            return False
+        from torch.optim.adam import adam
+        with torch.no_grad():
+            for g, ps, ea, eas, mx, steps in self.lists:
+                grads = [p.grad for p in ps]
+                if any(x is None for x in grads):
+                    raise RuntimeError("AdamDirect: a parameter has no gradient")
+                beta1, beta2 = g["betas"]
+                adam(ps, grads, ea, eas, mx, steps, amsgrad=g["amsgrad"], has_complex=False, beta1=beta1,
+                     beta2=beta2, lr=g["lr"], weight_decay=g["weight_decay"], eps=g["eps"], maximize=g["maximize"],
+                     foreach=g["foreach"], capturable=g["capturable"], differentiable=g["differentiable"],
+                     fused=g["fused"], grad_scale=None, found_inf=None,
+                     decoupled_weight_decay=g["decoupled_weight_decay"])
+        return True
+
+
+def direct_is_exact(opt_cls, hp: dict, foreach, fused, dtype: torch.dtype) -> bool:
+    """Like :func:`flat_is_exact`, for the flat step made through :class:`AdamDirect`."""
+    if not _steps_as_adam(opt_cls):
+        return False
+    try:
+        key = ("direct",) + _probe_key(opt_cls, hp, foreach, fused, dtype)
+        hash(key)
+    except TypeError:
+        return False
+    got = _exact_cache.get(key)
+    if got is None:
+        try:
+            got = _exact_cache[key] = _probe(opt_cls, hp, foreach, fused, dtype, direct=True)
+        except Exception:
+            got = _exact_cache[key] = False
+    return got
+
+
+def _probe(opt_cls, hp, foreach, fused, dtype, direct: bool = False) -> bool:
     gen = torch.Generator().manual_seed(12345)
     hp = {k: v for k, v in hp.items() if k not in ("params", "foreach", "fused", "capturable", "differentiable")}
     if "betas" in hp:
@@ -139,13 +217,18 @@ def _probe(opt_cls, hp, foreach, fused, dtype) -> bool:
     flat = torch.nn.Parameter(init.clone())
     o1 = opt_cls([{"params": pieces, **hp}], foreach=foreach, fused=fused)
     o2 = opt_cls([{"params": [flat], **hp}], foreach=foreach, fused=fused)
+    fast = AdamDirect(o2) if direct else None
     for step in range(_PROBE_STEPS):
         g = (torch.randn(n, generator=gen) * 10.0 ** (step - 2)).to(dtype)
         for p, o, s in zip(pieces, offs, _PROBE_SIZES):
             p.grad = g[o:o + s].clone()
         flat.grad = g
         o1.step()
-        o2.step()
+        if fast is None or not fast.step():  # (the first step creates the state)
+            o2.step()
+        flat.grad = None
+    if fast is not None and fast.lists is None:
+        return False
     for p, o, s in zip(pieces, offs, _PROBE_SIZES):
         if not _same_bits(p.detach(), flat.detach()[o:o + s]):
             return False

@@ -94,6 +94,8 @@ class OptimizerReplica:
         self.flat: list[flat.FlatGroup] | None = None
         self._flat_params: list[torch.nn.Parameter] = []
         self._state_views: tuple | None = None  # (flat state tensors, per-pid views) for snapshot
+        self._direct: flat.AdamDirect | None = None  # the flat Adam/AdamW step without opt.step()'s wrapper
+        self._direct_ok = False
         if by_group:
             plan = self._flat_plan(by_group, boot.opt_state)
             if plan is not None:
@@ -129,6 +131,7 @@ class OptimizerReplica:
         if plan is None:
             return None
         spec = self.spec
+        direct = True
         for fg in plan:
             if not flat.uniform_state([opt_state.get(pid) for pid in fg.pids],
                                       [tuple(self.params[pid].shape) for pid in fg.pids]):
@@ -136,6 +139,8 @@ class OptimizerReplica:
             hp = {k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED}
             if not flat.flat_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype):
                 return None
+            direct = direct and flat.direct_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype)
+        self._direct_ok = direct
         return plan
 
     def _build_flat(self, plan, opt_state) -> None:
@@ -167,6 +172,7 @@ class OptimizerReplica:
                 st[k] = t
             self.opt.state[fp] = st
         self.flat, self._flat_params = plan, params
+        self._direct = flat.AdamDirect(self.opt) if self._direct_ok and flat.AdamDirect.supports(self.opt) else None
 
     def _unflatten(self) -> None:
         """Convert to one tensor per parameter (same values, state sliced out, the group's step
@@ -189,7 +195,7 @@ class OptimizerReplica:
             self.opt.state[params[pid]] = st
         self.params.update(params)
         self._owned = [(pid, self.params[pid]) for pid in lay.owned]
-        self.flat, self._flat_params, self._state_views = None, [], None
+        self.flat, self._flat_params, self._state_views, self._direct = None, [], None, None
         self._views.clear()
 
     def step(self, manifest: Manifest, buf: bytearray | None) -> None:
@@ -238,7 +244,8 @@ class OptimizerReplica:
         for og, g in zip(self.opt.param_groups, self.group_of):
             og["lr"] = manifest.lrs[g]
         try:
-            self.opt.step()
+            if self._direct is None or not self._direct.step():
+                self.opt.step()
         finally:
             for p in targets:
                 p.grad = None

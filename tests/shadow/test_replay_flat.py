@@ -108,6 +108,8 @@ def test_flat_step_is_bitwise_the_trainers_per_tensor_step(bits, kind, foreach):
         rep.step(m, slot_of(lay, grads))
         check(bits, rep, tr, lay.owned)
     assert rep.flat is not None
+    # Adam/AdamW: the flat step goes through torch.optim.adam.adam directly (after the first step)
+    assert (rep._direct is not None and rep._direct.lists is not None) == kind.startswith("adam")
 
 
 @pytest.mark.parametrize("kind", ["adamw", "sgd"])
@@ -131,12 +133,13 @@ def test_mid_run_bootstrap_two_shards(bits):
         tr.step()
     owner = {0: 0, 1: 1, 2: 1, 3: 0, 4: 0, 5: 1, 6: 0, 7: 1}
     reps = [tr.bootstrap(owner, s) for s in (0, 1)]
-    assert all(r.flat is not None for r, _ in reps)
+    assert all(r.flat is not None and r._direct is not None for r, _ in reps)
     for _ in range(12):
         m, grads = tr.step()
         for rep, lay in reps:
             rep.step(m, slot_of(lay, grads))
             check(bits, rep, tr, lay.owned)
+            assert rep._direct.lists is not None  # the bootstrap's state: direct from the first step on
 
 
 def test_non_uniform_state_is_replayed_per_tensor(bits):
@@ -166,6 +169,30 @@ class _NormalisedSGD(torch.optim.SGD):
 def test_probe_refuses_an_optimizer_that_is_not_elementwise():
     assert flat.flat_is_exact(torch.optim.AdamW, {"lr": 1e-3, "weight_decay": 0.1}, False, False, torch.float32)
     assert not flat.flat_is_exact(_NormalisedSGD, {"lr": 1e-1}, False, False, torch.float32)
+    assert flat.direct_is_exact(torch.optim.AdamW, {"lr": 1e-3, "weight_decay": 0.1}, True, False, torch.float32)
+    assert not flat.direct_is_exact(torch.optim.SGD, {"lr": 1e-1, "momentum": 0.9}, False, False, torch.float32)
+
+
+def test_probe_catches_a_direct_step_that_differs(monkeypatch):
+    """The direct call must pass torch's functional Adam exactly what Adam.step would; with one
+    value off (eps doubled: as if torch's Adam.step had changed what it passes) the probe refuses
+    it, and the replica steps through opt.step()."""
+    real = flat.AdamDirect.step
+
+    def off(self):
+        if self.lists is None and not self._build():
+            return False
+        for entry in self.lists:
+            entry[0]["eps"] *= 2
+        try:
+            return real(self)
+        finally:
+            for entry in self.lists:
+                entry[0]["eps"] /= 2
+    monkeypatch.setattr(flat.AdamDirect, "step", off)
+    monkeypatch.setattr(flat, "_exact_cache", {})
+    assert flat.flat_is_exact(torch.optim.AdamW, {"lr": 1e-3}, False, False, torch.float32)
+    assert not flat.direct_is_exact(torch.optim.AdamW, {"lr": 1e-3}, False, False, torch.float32)
 
 
 def test_plan_and_uniform_state_edges():
