@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import placement, report
+from benchmarks import placement, report, shadow_check
 from checkmate import paths
 from topologies.lifecycle import Terminated, teardown_on_exit
 
@@ -290,6 +290,9 @@ def fmt_table(res: dict) -> str:
         ks = "-" if k is None else str(k)
         reps = "-" if rep is None else f"{rep:g}"
         lines.append(f"{m:12s} {st:>9s} {ks:>16s} {r['frequency']:10.3f} {reps:>20s}{extra}")
+    check = shadow_check.summary_lines(res.get("segments") or [])
+    if check:
+        lines += [""] + check
     if a.get("stall_s") is not None:  # None when no periodic baseline ran (e.g. --methods checkmate)
         lines += ["", f"for `checkmate cost`: stall_s = {a['stall_s']:.4f} ({a['best_stall_method']}), "
                   f"iter_s = {a['iter_none_s']:.4f}"]
@@ -515,6 +518,8 @@ def run_testbed(a, outdir: Path, say) -> dict:
                     if rec.get("event") == "end":
                         done += 1
                         bar.update(1)
+                        if rec.get("method") in shadow_check.SHADOW_METHODS:
+                            say(shadow_check.verdict(rec)[1])  # loud when the shadows fell behind
                 if time.monotonic() - last_poll > 0.5 and tb.controller is not None:
                     last_poll = time.monotonic()
                     try:
@@ -670,6 +675,9 @@ def finish(res: dict, outdir: Path, a) -> int:
     missing = [m for m in a.methods if m not in res["analysis"]["methods"]]
     if missing:
         res["error"] = f"no segment for {missing}"
+    failed = [t for ok, t in map(shadow_check.verdict, res["segments"]) if not ok]
+    if failed:  # a figure of a run whose shadows did not checkpoint every iteration is not Checkmate's
+        res["error"] = "; ".join(([res["error"]] if res.get("error") else []) + failed)
     res["plots"] = plots(res, outdir / "plots")
     table = fmt_table(res)
     (outdir / "table.txt").write_text(table)

@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
 
 import trainer_hooks  # noqa: E402
 
+from benchmarks import shadow_check  # noqa: E402
 from benchmarks.baselines import PERIODIC, make_method  # noqa: E402
 
 ALL_METHODS = ("none", "checkmate", "host", *PERIODIC)
@@ -152,6 +153,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     out_dir = Path(a.out_dir) / f"{method}-k{k}"
     m = make_method(method if method in PERIODIC else "none", every=k, out_dir=out_dir, rank=a.rank,
                     model=model, optimizer=opt, process_group=dcp_pg)
+    before = shadow_check.counts(ckpt.link) if ckpt.link is not None else None
     dist.barrier()
     seg = {"seq": seq, "round": rnd, "method": method, "every": k, "rank": a.rank, "job_id": job, "mode": mode}
     log.write(event="begin", **seg)
@@ -183,12 +185,14 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
     tr1 = ckpt.ring.stats if ckpt.ring is not None else None
     ring1 = (tr1.retransmits, tr1.data_sent) if tr1 is not None else (0, 0)
+    latest_at_end = shadow_check.latest(ckpt.link) if ckpt.link is not None else None
     t_fin = time.perf_counter()
     m.finish()
     finish_s = time.perf_counter() - t_fin
-    caught_up = None
+    caught_up = shadows = None
     if ckpt.link is not None:
         caught_up = bool(ckpt.wait_for_shadows(total, timeout=a.shadow_wait))
+        shadows = shadow_check.record(ckpt.link, total, caught_up, before, latest_at_end)
     ckpt.close()
     # every trainer's CPU of the timed iterations, summed over ranks (what the design promises to keep)
     # (and the ring's retransmissions: spurious ones on a starved machine cost the trainers CPU too)
@@ -202,7 +206,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
                stall_max_s=max(ck_stalls) if ck_stalls else 0.0, finish_s=finish_s,
                bytes_written=m.bytes_written,
                trainer_cpu_s=float(cpus[0]), trainer_cpu_own_s=cpu, ring_retransmits=int(cpus[1]),
-               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up,
+               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up, shadows=shadows,
                final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)
