@@ -225,6 +225,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--period", type=float, default=0.009, help="seconds per iteration (the bench's none: ~8.5 ms)")
     ap.add_argument("--idle", type=float, default=2.0, help="seconds of idle measurement per round")
+    ap.add_argument("--manifest-batch", type=int, default=1, help="this tree's link: compact manifests per write "
+                    "(ShadowLink.manifest_batch)")
     ap.add_argument("--spread", type=float, default=0.5, help="fraction of the period over which an iteration's "
                     "datagrams are sent, two at a time (0: one burst)")
     a = ap.parse_args(argv)
@@ -237,6 +239,7 @@ def main(argv=None) -> int:
                 variants.append(Variant("baseline", Path(a.baseline), model, opt, Path(tmp),
                                         compact=speaks_compact(Path(a.baseline))))
             variants.append(Variant("this", ROOT, model, opt, Path(tmp), compact=True))
+            variants[-1].link.manifest_batch = a.manifest_batch
             variants_compact = {v.name: v.link.compact for v in variants}
             res = run(variants, model, a.iters, a.rounds, a.period, a.idle, a.spread)
         finally:
