@@ -487,7 +487,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
                     "--iters", a.iters, "--warmup", a.warmup, "--rounds", a.rounds, "--job-id", tb.job_id,
                     "--host-job-id", tb.host_job_id, "--off-job-id", tb.job_id + 2, "--shadows", sh,
                     "--host-shadows", hsh, "--mtu", a.mtu, "--out-dir", outdir / "ckpt",
-                    "--segments", seg_path]
+                    "--segments", seg_path, "--manifest-batch", a.manifest_batch]
             for t in a.train_arg:
                 argv.append(f"--train-arg={t}")
             tb.procs.spawn(f"trainer-{r}", [str(x) for x in argv], tb.logs / f"bench-{name}.log",
@@ -632,6 +632,8 @@ def parse_args(argv):
     p.add_argument("--shadow-priority", default="normal", choices=("normal", "idle"),
                    help="idle: the shadow processes run under SCHED_IDLE (they stand for other machines; "
                         "on a small machine this keeps them off the trainers' critical path)")
+    p.add_argument("--manifest-batch", type=int, default=1,
+                   help="rank 0 sends the shadows N compact manifests per write (docs/SHADOW.md; default 1)")
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
     p.add_argument("--scale", action="store_true",
                    help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")

@@ -105,6 +105,8 @@ def parse_args(argv=None):
     ap.add_argument("--segments", default=None, help="rank 0: JSON lines per segment boundary")
     ap.add_argument("--settle", type=float, default=0.4, help="idle seconds after each boundary")
     ap.add_argument("--shadow-wait", type=float, default=30.0)
+    ap.add_argument("--manifest-batch", type=int, default=1, help="rank 0: compact manifests per write "
+                    "(ShadowLink.manifest_batch)")
     ap.add_argument("--train-arg", action="append", default=[], help="passed to ddp_train's parser")
     a = ap.parse_args(argv)
     a.methods = [m for m in a.method.split(",") if m]
@@ -179,6 +181,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     out_dir = Path(a.out_dir) / f"{method}-k{k}"
     m = make_method(method if method in PERIODIC else "none", every=k, out_dir=out_dir, rank=a.rank,
                     model=model, optimizer=opt, process_group=dcp_pg)
+    if ckpt.link is not None:
+        ckpt.link.manifest_batch = a.manifest_batch
     before = shadow_check.counts(ckpt.link) if ckpt.link is not None else None
     dist.barrier()
     seg = {"seq": seq, "round": rnd, "method": method, "every": k, "rank": a.rank, "job_id": job, "mode": mode}

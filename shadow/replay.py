@@ -22,7 +22,10 @@ running statistics, ``num_batches_tracked``) arrive with every manifest of the b
 parameters of the same iteration.
 
 Gradients are zero-copy ``torch.frombuffer`` views of the iteration's receive buffer (byte-swapped
-in place first when the wire payload is big endian).  :meth:`snapshot` clones the state into an
+in place first when the wire payload is big endian).  Where it is measured to give the same bits
+(:mod:`shadow.flat`), each param group is stepped as *one* tensor -- its params lie back to back in the
+buffer -- and Adam/AdamW through torch's functional ``adam`` directly; otherwise, and for good after a
+manifest with ``no_grad``, tensor by tensor as the trainer does.  :meth:`snapshot` clones the state into an
 immutable :class:`ShardState` that is published and may be persisted while the next step runs.
 """
 from __future__ import annotations
