@@ -45,9 +45,9 @@ import torch
 
 from .layout import ShardLayout
 
-#: element counts of the probe's tensors: every residue modulo 16 and 32 appears at a tail, and
-#: a few lengths run several vector widths
-_PROBE_SIZES = (1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 29, 31, 32, 33, 47, 64, 100, 129)
+#: element counts of the probe's tensors: every length 1..33 (so every residue modulo 16 and 32 ends a
+#: tensor, in a vectorised kernel's tail), and a few that run several vector widths
+_PROBE_SIZES = tuple(range(1, 34)) + (47, 64, 100, 129)
 _PROBE_STEPS = 4
 _exact_cache: dict = {}
 
