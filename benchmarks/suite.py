@@ -631,7 +631,8 @@ def parse_args(argv):
                         f"(auto: split with >= {placement.MIN_SPLIT_CPUS} usable CPUs, else shared)")
     p.add_argument("--shadow-priority", default="normal", choices=("normal", "idle"),
                    help="idle: the shadow processes run under SCHED_IDLE (they stand for other machines; "
-                        "on a small machine this keeps them off the trainers' critical path)")
+                        "on a small machine this keeps them off the trainers' critical path; not the default: "
+                        "see docs/BENCHMARKS.md)")
     p.add_argument("--manifest-batch", type=int, default=1,
                    help="rank 0 sends the shadows N compact manifests per write (docs/SHADOW.md; default 1)")
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
