@@ -18,17 +18,17 @@ def rig(tmp_path):
         yield r
 
 
-def _segment(link, nodes, feed, iters, drop=None, resync=False):
+def _segment(link, nodes, feed, first, iters, drop=None, resync=False):
+    """Iterations ``first`` .. ``first + iters - 1`` as one bench segment; its ``end`` record."""
     before = shadow_check.counts(link)
-    for it in range(1 + _segment.done, 1 + _segment.done + iters):
+    for it in range(first, first + iters):
         feed(it, drop_shard=1 if it == drop else None)
-    target = _segment.done + iters
+    target = first + iters - 1
     if resync:  # the next iteration's ack tells rank 0 about the loss (its datagrams may be ingested
         # after the manifests of the iterations around it were acked)
         assert nodes[1].wait_for(lambda n: n.counters.losses >= 1, 10)
         target += 1
         feed(target)
-    _segment.done = target
     link.flush(10)
     at_end = shadow_check.latest(link)
     if resync:  # what wait_for_shadows does while it waits: serve the resync of a lost shard
@@ -43,13 +43,9 @@ def _segment(link, nodes, feed, iters, drop=None, resync=False):
             "shadows": shadow_check.record(link, target, caught, before, at_end)}
 
 
-_segment.done = 0
-
-
 def test_a_segment_whose_shadows_kept_up_passes(rig):
-    _segment.done = 0
     link, nodes, feed = rig
-    seg = _segment(link, nodes, feed, 6)
+    seg = _segment(link, nodes, feed, 1, 6)
     ok, text = shadow_check.verdict(seg)
     assert ok, text
     s = seg["shadows"]
@@ -59,12 +55,11 @@ def test_a_segment_whose_shadows_kept_up_passes(rig):
 
 
 def test_a_lost_iteration_fails_the_segment_even_after_a_resync(rig):
-    _segment.done = 0
     link, nodes, feed = rig
-    assert shadow_check.verdict(_segment(link, nodes, feed, 3))[0]
+    assert shadow_check.verdict(_segment(link, nodes, feed, 1, 3))[0]
     # iterations 4..13; shard 1 never gets iteration 5's gradient: it declares the loss when the
     # window is full, rank 0 resyncs it, and it catches up to 13 -- the segment still fails
-    seg = _segment(link, nodes, feed, 9, drop=5, resync=True)
+    seg = _segment(link, nodes, feed, 4, 9, drop=5, resync=True)
     ok, text = shadow_check.verdict(seg)
     s = seg["shadows"]
     assert not ok and "SHADOWS FAILED" in text, (text, s)
@@ -73,9 +68,8 @@ def test_a_lost_iteration_fails_the_segment_even_after_a_resync(rig):
 
 
 def test_shadows_short_of_the_last_iteration_fail(rig):
-    _segment.done = 0
     link, nodes, feed = rig
-    seg = _segment(link, nodes, feed, 2)
+    seg = _segment(link, nodes, feed, 1, 2)
     bad = dict(seg, shadows=dict(seg["shadows"], latest=[2, 1], caught_up=False))
     ok, text = shadow_check.verdict(bad)
     assert not ok and "not at the last iteration 2" in text
