@@ -12,7 +12,8 @@ What ``checkmate bench`` charges to the shadows -- the CPU time (user + system, 
   (this tree's), paced at ``--period`` seconds per iteration like a training loop;
 * the baseline variant runs the processes from ``--baseline`` (a source tree, e.g.
   ``git worktree add /tmp/base <rev>``); its link sends the manifests in the form that tree understands
-  (the JSON frame, ``ShadowLink.compact = False``);
+  (the compact frame when its ``shadow/protocol.py`` knows ``cmanifest``, else the JSON frame,
+  ``ShadowLink.compact = False``);
 * the variants alternate round by round (both stay up all along, so both see the same machine), and the
   figures are medians over rounds: busy CPU per iteration (from the first datagram until both shards
   published the last iteration; nanosecond run times of the processes' threads) and idle CPU per second (nothing arrives; the testbed's status poller
@@ -143,6 +144,15 @@ class Variant:
             p.wait(10)
 
 
+def speaks_compact(tree: Path) -> bool:
+    """Does the shadow of source tree ``tree`` take the compact manifest (``cmanifest``)?  Then the
+    baseline is sent the same frames as this tree, and only the shadow's own work differs."""
+    try:
+        return "cmanifest" in (tree / "shadow" / "protocol.py").read_text()
+    except OSError:
+        return False
+
+
 def run(variants: list[Variant], model, iters: int, rounds: int, period: float, idle: float,
         spread: float = 0.5) -> dict:
     import socket
@@ -215,6 +225,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--period", type=float, default=0.009, help="seconds per iteration (the bench's none: ~8.5 ms)")
     ap.add_argument("--idle", type=float, default=2.0, help="seconds of idle measurement per round")
+    ap.add_argument("--manifest-batch", type=int, default=1, help="this tree's link: compact manifests per write "
+                    "(ShadowLink.manifest_batch)")
     ap.add_argument("--spread", type=float, default=0.5, help="fraction of the period over which an iteration's "
                     "datagrams are sent, two at a time (0: one burst)")
     a = ap.parse_args(argv)
@@ -224,8 +236,11 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         try:
             if a.baseline:
-                variants.append(Variant("baseline", Path(a.baseline), model, opt, Path(tmp), compact=False))
+                variants.append(Variant("baseline", Path(a.baseline), model, opt, Path(tmp),
+                                        compact=speaks_compact(Path(a.baseline))))
             variants.append(Variant("this", ROOT, model, opt, Path(tmp), compact=True))
+            variants[-1].link.manifest_batch = a.manifest_batch
+            variants_compact = {v.name: v.link.compact for v in variants}
             res = run(variants, model, a.iters, a.rounds, a.period, a.idle, a.spread)
         finally:
             for v in variants:
@@ -243,7 +258,7 @@ def main(argv=None) -> int:
     print("== rank 0, per iteration (median over rounds): the manifest to both shards (CPU of the training "
           "thread in on_record + the link thread), GradGuard capture + check (thread CPU)")
     for name, r in res.items():
-        how = "compact, posted" if name == "this" else "JSON, one round trip"
+        how = "compact, posted" if variants_compact[name] else "JSON, one round trip"
         print(f"  {name:9s} manifest ({how}) {r['rank0_us_per_it']:7.1f} us   GradGuard {guard[name]:6.1f} us")
     if a.baseline:
         b, t = res["baseline"], res["this"]

@@ -18,7 +18,10 @@ processes under ``SCHED_IDLE``: they get a CPU only when nothing else wants it. 
 for other machines; on a machine too small to give them CPUs of their own this keeps their replay
 off the trainers' and the switch's critical path, at the price of the shadows lagging behind under
 load (their reassembly ring buffers iterations; the bench reports their CPU either way).  The
-placement line says which was used.
+placement line says which was used.  It is not the default, on any machine: in A/B pairs on the
+2-core testbed machine the shadows kept up under it, but the wall time was no better and the
+trainers' CPU worse (``docs/BENCHMARKS.md``); and every segment's shadows are checked either way
+(``benchmarks/shadow_check.py``).
 """
 from __future__ import annotations
 

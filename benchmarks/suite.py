@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import placement, report
+from benchmarks import placement, report, shadow_check
 from checkmate import paths
 from topologies.lifecycle import Terminated, teardown_on_exit
 
@@ -290,6 +290,9 @@ def fmt_table(res: dict) -> str:
         ks = "-" if k is None else str(k)
         reps = "-" if rep is None else f"{rep:g}"
         lines.append(f"{m:12s} {st:>9s} {ks:>16s} {r['frequency']:10.3f} {reps:>20s}{extra}")
+    check = shadow_check.summary_lines(res.get("segments") or [])
+    if check:
+        lines += [""] + check
     if a.get("stall_s") is not None:  # None when no periodic baseline ran (e.g. --methods checkmate)
         lines += ["", f"for `checkmate cost`: stall_s = {a['stall_s']:.4f} ({a['best_stall_method']}), "
                   f"iter_s = {a['iter_none_s']:.4f}"]
@@ -484,7 +487,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
                     "--iters", a.iters, "--warmup", a.warmup, "--rounds", a.rounds, "--job-id", tb.job_id,
                     "--host-job-id", tb.host_job_id, "--off-job-id", tb.job_id + 2, "--shadows", sh,
                     "--host-shadows", hsh, "--mtu", a.mtu, "--out-dir", outdir / "ckpt",
-                    "--segments", seg_path]
+                    "--segments", seg_path, "--manifest-batch", a.manifest_batch]
             for t in a.train_arg:
                 argv.append(f"--train-arg={t}")
             tb.procs.spawn(f"trainer-{r}", [str(x) for x in argv], tb.logs / f"bench-{name}.log",
@@ -515,6 +518,8 @@ def run_testbed(a, outdir: Path, say) -> dict:
                     if rec.get("event") == "end":
                         done += 1
                         bar.update(1)
+                        if rec.get("method") in shadow_check.SHADOW_METHODS:
+                            say(shadow_check.verdict(rec)[1])  # loud when the shadows fell behind
                 if time.monotonic() - last_poll > 0.5 and tb.controller is not None:
                     last_poll = time.monotonic()
                     try:
@@ -626,7 +631,10 @@ def parse_args(argv):
                         f"(auto: split with >= {placement.MIN_SPLIT_CPUS} usable CPUs, else shared)")
     p.add_argument("--shadow-priority", default="normal", choices=("normal", "idle"),
                    help="idle: the shadow processes run under SCHED_IDLE (they stand for other machines; "
-                        "on a small machine this keeps them off the trainers' critical path)")
+                        "on a small machine this keeps them off the trainers' critical path; not the default: "
+                        "see docs/BENCHMARKS.md)")
+    p.add_argument("--manifest-batch", type=int, default=1,
+                   help="rank 0 sends the shadows N compact manifests per write (docs/SHADOW.md; default 1)")
     p.add_argument("--cpus", default=None, help="usable CPUs for the placement, e.g. 0-7 (default: own affinity)")
     p.add_argument("--scale", action="store_true",
                    help="none vs checkmate at three model sizes (benchmarks/scale.py; default 10 iters, 2 rounds)")
@@ -670,6 +678,9 @@ def finish(res: dict, outdir: Path, a) -> int:
     missing = [m for m in a.methods if m not in res["analysis"]["methods"]]
     if missing:
         res["error"] = f"no segment for {missing}"
+    failed = [t for ok, t in map(shadow_check.verdict, res["segments"]) if not ok]
+    if failed:  # a figure of a run whose shadows did not checkpoint every iteration is not Checkmate's
+        res["error"] = "; ".join(([res["error"]] if res.get("error") else []) + failed)
     res["plots"] = plots(res, outdir / "plots")
     table = fmt_table(res)
     (outdir / "table.txt").write_text(table)

@@ -31,6 +31,7 @@ import json
 import os
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -44,6 +45,7 @@ if str(ROOT) not in sys.path:
 
 import trainer_hooks  # noqa: E402
 
+from benchmarks import shadow_check  # noqa: E402
 from benchmarks.baselines import PERIODIC, make_method  # noqa: E402
 
 ALL_METHODS = ("none", "checkmate", "host", *PERIODIC)
@@ -103,6 +105,8 @@ def parse_args(argv=None):
     ap.add_argument("--segments", default=None, help="rank 0: JSON lines per segment boundary")
     ap.add_argument("--settle", type=float, default=0.4, help="idle seconds after each boundary")
     ap.add_argument("--shadow-wait", type=float, default=30.0)
+    ap.add_argument("--manifest-batch", type=int, default=1, help="rank 0: compact manifests per write "
+                    "(ShadowLink.manifest_batch)")
     ap.add_argument("--train-arg", action="append", default=[], help="passed to ddp_train's parser")
     a = ap.parse_args(argv)
     a.methods = [m for m in a.method.split(",") if m]
@@ -134,6 +138,31 @@ class SegmentLog:
             os.fsync(self.f.fileno())
 
 
+def thread_cpu() -> dict[int, tuple[str, int]]:
+    """CPU nanoseconds so far of each thread of this process (``/proc/self/task/*/schedstat``), named
+    by its Python thread name where it has one (the others: torch's and gloo's native threads)."""
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+        out[int(tid)] = (names.get(int(tid), "native"), ns)
+    return out
+
+
+def thread_cpu_delta(before: dict, after: dict, iters: int) -> dict[str, float]:
+    """CPU ms per iteration by thread name between two :func:`thread_cpu` readings (threads of one
+    name summed; a thread that ended in between is not counted)."""
+    out: dict[str, float] = {}
+    for tid, (name, ns) in after.items():
+        d = ns - before.get(tid, (name, 0))[1]
+        out[name] = out.get(name, 0.0) + d / 1e6 / iters
+    return {k: round(v, 4) for k, v in sorted(out.items(), key=lambda kv: -kv[1])}
+
+
 def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq: int = 0) -> dict:
     task, opt, sched = ex.build_all(bargs, data)  # --train-arg=--model=cnn|gpt picks the model
     model = task.model
@@ -152,6 +181,9 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     out_dir = Path(a.out_dir) / f"{method}-k{k}"
     m = make_method(method if method in PERIODIC else "none", every=k, out_dir=out_dir, rank=a.rank,
                     model=model, optimizer=opt, process_group=dcp_pg)
+    if ckpt.link is not None:
+        ckpt.link.manifest_batch = a.manifest_batch
+    before = shadow_check.counts(ckpt.link) if ckpt.link is not None else None
     dist.barrier()
     seg = {"seq": seq, "round": rnd, "method": method, "every": k, "rank": a.rank, "job_id": job, "mode": mode}
     log.write(event="begin", **seg)
@@ -163,6 +195,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
         if it == a.warmup + 1:
             t_first = time.perf_counter()
             cpu_first = time.process_time()
+            threads0 = thread_cpu() if a.rank == 0 else None
             tr0 = ckpt.ring.stats if ckpt.ring is not None else None
             ring0 = (tr0.retransmits, tr0.data_sent) if tr0 is not None else (0, 0)
         t0 = time.perf_counter()
@@ -181,14 +214,17 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
             stalls.append(stall)
     wall = time.perf_counter() - t_first
     cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
+    threads = thread_cpu_delta(threads0, thread_cpu(), a.iters) if threads0 is not None else None
     tr1 = ckpt.ring.stats if ckpt.ring is not None else None
     ring1 = (tr1.retransmits, tr1.data_sent) if tr1 is not None else (0, 0)
+    latest_at_end = shadow_check.latest(ckpt.link) if ckpt.link is not None else None
     t_fin = time.perf_counter()
     m.finish()
     finish_s = time.perf_counter() - t_fin
-    caught_up = None
+    caught_up = shadows = None
     if ckpt.link is not None:
         caught_up = bool(ckpt.wait_for_shadows(total, timeout=a.shadow_wait))
+        shadows = shadow_check.record(ckpt.link, total, caught_up, before, latest_at_end)
     ckpt.close()
     # every trainer's CPU of the timed iterations, summed over ranks (what the design promises to keep)
     # (and the ring's retransmissions: spurious ones on a starved machine cost the trainers CPU too)
@@ -202,7 +238,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
                stall_max_s=max(ck_stalls) if ck_stalls else 0.0, finish_s=finish_s,
                bytes_written=m.bytes_written,
                trainer_cpu_s=float(cpus[0]), trainer_cpu_own_s=cpu, ring_retransmits=int(cpus[1]),
-               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up,
+               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up, shadows=shadows,
+               rank0_thread_cpu_ms_per_iter=threads,
                final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)

@@ -117,23 +117,24 @@ class ShadowClient:
         return rbody
 
     # -- posted manifests: send now, read the acks whenever convenient ---------------------------------
-    def post_manifest(self, frame: bytes) -> None:
+    def post_manifest(self, frame: bytes, count: int = 1) -> None:
         """Send one compact manifest (``protocol.pack_manifest``) without waiting for its ack: the acks
         pile up in the socket and :meth:`take_acks` reads whatever arrived (one ``recv`` for several),
         so a sender pays neither a round trip nor a wake-up per manifest.  Any other call reads the
         outstanding acks first (replies come in order).  A broken connection raises here or at the
-        next call; the posted manifests are then lost (the shadow will ask for a resync)."""
+        next call; the posted manifests are then lost (the shadow will ask for a resync).  ``frame``
+        may hold ``count`` compact manifests back to back (one ack comes for each)."""
         with self._lock:
             try:
                 sock = self._connect()
                 self._flush_tx()
                 sock.sendall(frame)
-                self._posted += 1
+                self._posted += count
             except BaseException:
                 self._drop()
                 raise
 
-    def try_post(self, frame: bytes) -> bool:
+    def try_post(self, frame: bytes, count: int = 1) -> bool:
         """:meth:`post_manifest` for a caller that must never wait (the training thread): True when the
         frame went out (or its tail is kept to go out before anything else on this connection).
         False -- nothing sent -- when the client is busy with another call, not connected, or the
@@ -154,7 +155,7 @@ class ShadowClient:
                 return False
             if n < len(frame):
                 self._tx += frame[n:]
-            self._posted += 1
+            self._posted += count
             return True
         finally:
             self._lock.release()

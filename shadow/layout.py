@@ -1,9 +1,11 @@
 """Where each owned gradient element lives inside a shard's flat per-iteration buffer.
 
 A :class:`ShardLayout` is computed once per bootstrap from the model's :class:`ParamSpec` list and
-the shard map.  Owned parameters are laid out back to back in ``param_id`` order, each starting on
-a 64-byte boundary (so ``torch.frombuffer`` views are aligned), and each gets an *element base* in
-one global element index used by the coverage bitmap.  The hot path looks a packet's
+the shard map.  Owned parameters are laid out back to back in (optimizer group, ``param_id``)
+order, each starting on a 64-byte boundary (so ``torch.frombuffer`` views are aligned), and each
+gets an *element base* in one global element index used by the coverage bitmap.  Grouping by
+optimizer group puts each group's gradients in one span of the buffer, which the replica steps as
+one tensor (:mod:`shadow.flat`); ``owned`` stays in ``param_id`` order.  The hot path looks a packet's
 ``param_id`` up in plain Python lists indexed by param id (no dict, no objects), which is why the
 layout keeps ``elem_base``/``byte_base``/``numel``/``wire_dtype`` as flat lists with ``-1`` for
 params this shard does not own.
@@ -51,7 +53,7 @@ class ShardLayout:
         numel = [p.numel for p in params]
         wdt, esz = [-1] * n, [0] * n
         e = b = 0
-        for pid in owned:
+        for pid in sorted(owned, key=lambda q: (params[q].group, q)):  # each group's params back to back
             p = params[pid]
             if p.dtype not in WIRE_DTYPE:
                 raise ProtocolError(f"ParamSpec {p.name!r}: field 'dtype': {p.dtype} cannot travel as a Checkmate gradient")
@@ -64,4 +66,5 @@ class ShardLayout:
 
     def same_as(self, other: "ShardLayout | None") -> bool:
         return (other is not None and self.owned == other.owned
-                and [(p.shape, p.dtype) for p in self.params] == [(p.shape, p.dtype) for p in other.params])
+                and [(p.shape, p.dtype, p.group) for p in self.params]
+                == [(p.shape, p.dtype, p.group) for p in other.params])

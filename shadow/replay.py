@@ -22,7 +22,10 @@ running statistics, ``num_batches_tracked``) arrive with every manifest of the b
 parameters of the same iteration.
 
 Gradients are zero-copy ``torch.frombuffer`` views of the iteration's receive buffer (byte-swapped
-in place first when the wire payload is big endian).  :meth:`snapshot` clones the state into an
+in place first when the wire payload is big endian).  Where it is measured to give the same bits
+(:mod:`shadow.flat`), each param group is stepped as *one* tensor -- its params lie back to back in the
+buffer -- and Adam/AdamW through torch's functional ``adam`` directly; otherwise, and for good after a
+manifest with ``no_grad``, tensor by tensor as the trainer does.  :meth:`snapshot` clones the state into an
 immutable :class:`ShardState` that is published and may be persisted while the next step runs.
 """
 from __future__ import annotations
@@ -32,6 +35,7 @@ import sys
 import numpy as np
 import torch
 
+from . import flat
 from .layout import ShardLayout
 from .optimizers import optimizer_class
 from .protocol import DTYPES, Bootstrap, Manifest, OptimizerSpec, ProtocolError, ShardState
@@ -77,32 +81,125 @@ class OptimizerReplica:
         extra = set(boot.tensors) - set(layout.owned)
         if extra:
             raise ProtocolError(f"Bootstrap.tensors: params {sorted(extra)[:5]} are not owned by shard {boot.shard}")
-        # optimizer groups in the trainer's order; groups without a param here are left out
-        self.group_of: list[int] = []
-        groups = []
-        for g, hp in enumerate(spec.param_groups):
-            ps = [self.params[pid] for pid in layout.owned if layout.params[pid].group == g]
-            if ps:
-                groups.append({"params": ps})
-                self.group_of.append(g)
-        self.opt: torch.optim.Optimizer | None = None
-        if groups:
-            self.opt = opt_cls(groups, foreach=spec.foreach, fused=spec.fused)
-            for og, g in zip(self.opt.param_groups, self.group_of):
-                for k, v in spec.param_groups[g].items():
-                    if k not in _FORCED:
-                        og[k] = tuple(v) if k == "betas" else v
-        for pid, st in boot.opt_state.items():
+        for pid in boot.opt_state:
             if pid not in self.params:
                 raise ProtocolError(f"Bootstrap.opt_state: param {pid} is not owned by shard {boot.shard}")
-            self.opt.state[self.params[pid]] = {k: v.detach().clone() for k, v in st.items()}
-        self._ordered = [self.params[pid] for pid in layout.owned]
+        self._opt_cls = opt_cls
+        # optimizer groups in the trainer's order; groups without a param here are left out
+        by_group = []
+        for g in range(len(spec.param_groups)):
+            pids = [pid for pid in layout.owned if layout.params[pid].group == g]
+            if pids:
+                by_group.append((g, pids))
+        self.group_of: list[int] = [g for g, _ in by_group]
+        self.opt: torch.optim.Optimizer | None = None
+        #: the flat groups while the optimizer steps one tensor per group (:mod:`shadow.flat`), else None
+        self.flat: list[flat.FlatGroup] | None = None
+        self._flat_params: list[torch.nn.Parameter] = []
+        self._state_views: tuple | None = None  # (flat state tensors, per-pid views) for snapshot
+        self._direct: flat.AdamDirect | None = None  # the flat Adam/AdamW step without opt.step()'s wrapper
+        self._direct_ok = False
+        if by_group:
+            plan = self._flat_plan(by_group, boot.opt_state)
+            if plan is not None:
+                self._build_flat(plan, boot.opt_state)
+            else:
+                self.opt = self._make_opt([{"params": [self.params[pid] for pid in pids]} for _, pids in by_group])
+                for pid, st in boot.opt_state.items():
+                    self.opt.state[self.params[pid]] = {k: v.detach().clone() for k, v in st.items()}
         self._owned = [(pid, self.params[pid]) for pid in layout.owned]
         self._views: dict[int, tuple] = {}  # id(slot buffer) -> (buffer, byte-swap arrays, gradient views)
         self._param_list = list(layout.params)  # shared by every snapshot
         self._spec_cache: tuple | None = None
         self.buffers = _named_tensors("Bootstrap.buffers", boot.buffers)
         self.frozen = _named_tensors("Bootstrap.frozen", boot.frozen)
+
+    def _make_opt(self, groups: list[dict]) -> torch.optim.Optimizer:
+        """The trainer's optimizer class over ``groups`` (one per entry of ``group_of``), with the
+        trainer's variant flags and each group's hyperparameters."""
+        spec = self.spec
+        opt = self._opt_cls(groups, foreach=spec.foreach, fused=spec.fused)
+        for og, g in zip(opt.param_groups, self.group_of):
+            for k, v in spec.param_groups[g].items():
+                if k not in _FORCED:
+                    og[k] = tuple(v) if k == "betas" else v
+        return opt
+
+    def _flat_plan(self, by_group, opt_state) -> list | None:
+        """The flat groups if every optimizer group can be stepped as one tensor with the trainer's
+        bits (:mod:`shadow.flat`): consecutive in the buffer, one dtype, a uniform bootstrap state,
+        and the flat step measured exact for its optimizer, variant and hyperparameters."""
+        lay = self.layout
+        plan = flat.plan(lay, by_group, {pid: self.params[pid].dtype for _, pids in by_group for pid in pids})
+        if plan is None:
+            return None
+        spec = self.spec
+        direct = True
+        for fg in plan:
+            if not flat.uniform_state([opt_state.get(pid) for pid in fg.pids],
+                                      [tuple(self.params[pid].shape) for pid in fg.pids]):
+                return None
+            hp = {k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED}
+            if not flat.flat_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype):
+                return None
+            direct = direct and flat.direct_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype)
+        self._direct_ok = direct
+        return plan
+
+    def _build_flat(self, plan, opt_state) -> None:
+        """One parameter (and one state entry per key) per group; ``self.params[pid]`` become views
+        of it, so the per-parameter tensors the snapshot clones are always current."""
+        lay = self.layout
+        params = []
+        for fg in plan:
+            fp = torch.nn.Parameter(torch.zeros(fg.numel, dtype=fg.dtype), requires_grad=True)
+            data = fp.detach()
+            for pid, off in zip(fg.pids, fg.offsets):
+                n = lay.numel[pid]
+                data[off:off + n] = self.params[pid].detach().reshape(-1)
+                self.params[pid] = data[off:off + n].view(self.params[pid].shape)
+            params.append(fp)
+        self.opt = self._make_opt([{"params": [fp]} for fp in params])
+        for fg, fp in zip(plan, params):
+            states = [opt_state.get(pid) for pid in fg.pids]
+            if states[0] is None:
+                continue
+            st = {}
+            for k, first in states[0].items():
+                if k == "step":  # one count for the group (uniform_state checked they are equal)
+                    st[k] = first.detach().clone()
+                    continue
+                t = torch.zeros(fg.numel, dtype=first.dtype)
+                for pid, off, v in zip(fg.pids, fg.offsets, (s[k] for s in states)):
+                    t[off:off + lay.numel[pid]] = v.detach().reshape(-1)
+                st[k] = t
+            self.opt.state[fp] = st
+        self.flat, self._flat_params = plan, params
+        self._direct = flat.AdamDirect(self.opt) if self._direct_ok and flat.AdamDirect.supports(self.opt) else None
+
+    def _unflatten(self) -> None:
+        """Convert to one tensor per parameter (same values, state sliced out, the group's step
+        count copied to each) -- for good: a step that skips some parameters (``no_grad``) leaves
+        them with a smaller step count than the rest of their group, which one flat state cannot hold."""
+        lay, old = self.layout, self.opt
+        params, states = {}, {}
+        for fg, fp in zip(self.flat, self._flat_params):
+            st = old.state.get(fp)
+            for pid, off in zip(fg.pids, fg.offsets):
+                n, shape = lay.numel[pid], self.params[pid].shape
+                params[pid] = torch.nn.Parameter(self.params[pid].detach().clone(), requires_grad=True)
+                if st:
+                    states[pid] = {k: (v.clone() if k == "step" else v[off:off + n].view(shape).clone())
+                                   if isinstance(v, torch.Tensor) else v for k, v in st.items()}
+        self.opt = self._make_opt([{"params": [params[pid] for pid in fg.pids]} for fg in self.flat])
+        for og, oldg in zip(self.opt.param_groups, old.param_groups):
+            og.update({k: v for k, v in oldg.items() if k not in _FORCED})
+        for pid, st in states.items():
+            self.opt.state[params[pid]] = st
+        self.params.update(params)
+        self._owned = [(pid, self.params[pid]) for pid in lay.owned]
+        self.flat, self._flat_params, self._state_views, self._direct = None, [], None, None
+        self._views.clear()
 
     def step(self, manifest: Manifest, buf: bytearray | None) -> None:
         """Apply iteration ``manifest.iteration`` with the gradient in ``buf`` (a slot buffer)."""
@@ -119,19 +216,28 @@ class OptimizerReplica:
         no_grad = manifest.no_grad or []
         if not isinstance(no_grad, list) or not all(type(i) is int for i in no_grad):
             raise ProtocolError(f"Manifest {manifest.iteration}: field 'no_grad' must be a list of param ids")
+        if no_grad and self.flat is not None:
+            self._unflatten()
         swaps, views = self._views_of(buf)
         for a in swaps:
             a.byteswap(inplace=True)  # big endian on the wire -> native, in place
-        grads = []
-        if no_grad:
+        if self.flat is not None:  # one gradient view per group, padding included
+            targets = self._flat_params
+            for p, g in zip(targets, views):
+                p.grad = g
+            grads = views
+        elif no_grad:
             no_grad = set(no_grad)
+            targets, grads = [], []
             for (pid, p), g in zip(self._owned, views):
                 if pid in no_grad:
                     continue  # the trainer's optimizer saw grad None: skip it here too
                 p.grad = g
+                targets.append(p)
                 grads.append(g)
         else:
-            for (_pid, p), g in zip(self._owned, views):
+            targets = [p for _pid, p in self._owned]
+            for p, g in zip(targets, views):
                 p.grad = g
             grads = views
         if manifest.clip_coef is not None:
@@ -141,9 +247,10 @@ class OptimizerReplica:
         for og, g in zip(self.opt.param_groups, self.group_of):
             og["lr"] = manifest.lrs[g]
         try:
-            self.opt.step()
+            if self._direct is None or not self._direct.step():
+                self.opt.step()
         finally:
-            for p in self._ordered:
+            for p in targets:
                 p.grad = None
         self.iteration += 1
         self.buffers = buffers
@@ -168,10 +275,15 @@ class OptimizerReplica:
                                         offset=lay.byte_base[pid])
                           for pid in lay.owned if lay.numel[pid] and lay.elem_size[pid] > 1]
         views = []
-        for pid, p in self._owned:
-            n = lay.numel[pid]
-            views.append(torch.frombuffer(buf, dtype=p.dtype, count=n, offset=lay.byte_base[pid]).view(p.shape)
-                         if n else torch.zeros_like(p))
+        if self.flat is not None:
+            for fg in self.flat:
+                views.append(torch.frombuffer(buf, dtype=fg.dtype, count=fg.numel, offset=fg.byte_start)
+                             if fg.numel else torch.zeros(0, dtype=fg.dtype))
+        else:
+            for pid, p in self._owned:
+                n = lay.numel[pid]
+                views.append(torch.frombuffer(buf, dtype=p.dtype, count=n, offset=lay.byte_base[pid]).view(p.shape)
+                             if n else torch.zeros_like(p))
         if len(self._views) >= 64:  # buffers of a replaced ring; keep the cache bounded
             self._views.clear()
         self._views[id(buf)] = (buf, swaps, views)
@@ -204,11 +316,15 @@ class OptimizerReplica:
         call (a plain copy: the same bits), the rest shared with the previous snapshot when unchanged
         (the param list, the optimizer description while the LRs stay the same)."""
         st = self.opt.state if self.opt is not None else {}
+        per_pid = self._flat_state_views() if self.flat is not None else None
         keys, tensors, other, opt_state = [], [], [], {}
         for pid, p in self._owned:
             tensors.append(p.detach())
             keys.append((pid, None))
-            s = st.get(p) if st else None
+            if per_pid is not None:
+                s = per_pid.get(pid)
+            else:
+                s = st.get(p) if st else None
             if s is not None:
                 opt_state[pid] = {}  # (an optimizer's state entry may be empty)
                 for k, v in s.items():
@@ -230,6 +346,25 @@ class OptimizerReplica:
             job_id=self.job_id, shard=self.shard, iteration=self.iteration, tensors=params, opt_state=opt_state,
             optimizer=self.spec_with_lrs(), params=self._param_list, num_shards=self.num_shards,
             buffers=dict(self.buffers), frozen=dict(self.frozen))  # replaced, never mutated: no clone needed
+
+    def _flat_state_views(self) -> dict[int, dict]:
+        """Per owned param, its slice of the flat state (``step``: the group's count itself; the
+        snapshot clones each into its own tensor).  Made once per set of state tensors: the
+        optimizer creates them at its first step and updates them in place after that."""
+        flat_states = [self.opt.state.get(fp) for fp in self._flat_params]
+        key = [id(v) for s in flat_states if s for v in s.values()]
+        if self._state_views is not None and self._state_views[0] == key:
+            return self._state_views[2]
+        lay, out = self.layout, {}
+        for fg, s in zip(self.flat, flat_states):
+            if not s:
+                continue
+            for pid, off in zip(fg.pids, fg.offsets):
+                n, shape = lay.numel[pid], self.params[pid].shape
+                out[pid] = {k: (v if k == "step" or not isinstance(v, torch.Tensor) else v[off:off + n].view(shape))
+                            for k, v in s.items()}
+        self._state_views = (key, flat_states, out)  # flat_states keeps the ids valid
+        return out
 
     def spec_with_lrs(self) -> OptimizerSpec:
         """The optimizer description with each group's current LR (as of the last step); the same

@@ -109,6 +109,13 @@ class ShadowLink:
         #: manifests as compact binary frames, posted without waiting for acks (see _send_manifests);
         #: False: JSON requests, one round trip per iteration (a shadow that predates the compact form)
         self.compact = True
+        #: compact manifests sent per write: 1 sends each iteration's manifest right after its step; N > 1
+        #: holds up to N-1 of them back and sends N in one write per shard (one wake-up of each shadow's
+        #: connection thread for N iterations, which then replays them back to back), at the price of the
+        #: shadows publishing up to N-1 iterations later.  flush() (wait_for_shadows, resyncs, close)
+        #: sends what is held.
+        self.manifest_batch = 1
+        self._held: list[tuple[bytes, int]] = []  # (frame, iteration) held back by manifest_batch
         self._resync: set[int] = set()
         self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
@@ -173,6 +180,7 @@ class ShadowLink:
         if self.compact and m.buffers is None:
             self._post_now(m)
         else:
+            self.send_held()  # (in order: the held compact manifests first)
             self._q.put(("manifest", m))
         self.serve_resyncs(rec.iteration)
 
@@ -182,14 +190,30 @@ class ShadowLink:
         arrived.  A shard whose client is busy, unconnected or whose socket is full gets the frame
         through the link thread instead (which may wait, connect, and reports failures)."""
         frame = pack_manifest(m)
+        self.stats.manifests_sent += 1
+        if self.manifest_batch > 1:
+            self._held.append((frame, m.iteration))
+            if len(self._held) < self.manifest_batch:
+                return
+        self.send_held(frame, m.iteration)
+
+    def send_held(self, frame: bytes | None = None, iteration: int | None = None) -> None:
+        """Post the held compact manifests (``manifest_batch``), or ``frame`` when none are held: one
+        write per shard, then a non-blocking read of the acks that arrived."""
+        count, last = 1, iteration
+        if self._held:
+            count, last = len(self._held), self._held[-1][1]
+            frame = b"".join(f for f, _ in self._held)
+            self._held.clear()
+        elif frame is None:
+            return
         with self._lock:
             skip = set(self._resync)
         for k, c in enumerate(self.clients):
             if k in skip:
                 continue  # it gets a fresh bootstrap anyway
-            if not c.try_post(frame):
-                self._q.put(("post", k, frame, m.iteration))
-        self.stats.manifests_sent += 1
+            if not c.try_post(frame, count):
+                self._q.put(("post", k, frame, last, count))
         self._collect_acks(block=False, wait=False)  # a client busy in the link thread is skipped
 
     def serve_resyncs(self, iteration: int) -> None:
@@ -243,6 +267,7 @@ class ShadowLink:
 
     def flush(self, timeout: float = 30.0) -> bool:
         """Wait until every queued message was handled (bounded); True if the queue drained."""
+        self.send_held()
         done = threading.Event()
         self._q.put(("flush", done))
         return done.wait(timeout)
@@ -296,12 +321,12 @@ class ShadowLink:
                 self._send_manifests(item[1])
                 self.stats.manifests_sent += 1
             elif item[0] == "post":  # a compact manifest the training thread could not send at once
-                _, k, frame, it = item
+                _, k, frame, it, count = item
                 with self._lock:
                     if k in self._resync:
                         continue
                 try:
-                    self.clients[k].post_manifest(frame)
+                    self.clients[k].post_manifest(frame, count)
                 except Exception as e:  # noqa: BLE001
                     self._fail(k, f"manifest {it}", e)
                 self._collect_acks(block=False)

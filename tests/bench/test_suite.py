@@ -299,6 +299,12 @@ def test_quick_run_end_to_end(tmp_path):
     ends = [s for s in res["segments"] if s.get("event") == "end"]
     assert {s["method"] for s in ends} == set(suite.METHODS)
     assert all(s["checkpoints"] == s["iters"] // s["every"] for s in ends if s["method"] in suite.PERIODIC)
+    # every segment with shadows checked them: at the last iteration, no loss, no resync
+    from benchmarks import shadow_check
+    shadowed = [s for s in ends if s["method"] in shadow_check.SHADOW_METHODS]
+    assert shadowed and all(shadow_check.verdict(s)[0] for s in shadowed), [shadow_check.verdict(s) for s in shadowed]
+    assert all(s["shadows"]["latest"] == [s["iters"] + s["warmup"]] * 2 for s in shadowed)
+    assert "shadows kept up: all" in (out / "table.txt").read_text()
     # bytes: the switch copies to the shadows for checkmate, the trainers send more for host, nothing else does
     b = res["bytes"]
     assert b["checkmate"]["shadow_rx"] > 0 and b["host"]["shadow_rx"] > 0
