@@ -13,9 +13,11 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
 * it starts at ``min(window, 64)`` and grows by one per acked packet (*slow start*, doubling per
   round trip) up to ``ssthresh`` (initially ``window``), then by ``4 / cwnd`` per acked packet
   (four packets per round trip);
-* a *loss* -- a hole the receiver's selective ack shows, or a retransmission timeout -- halves it
-  (not below 16) and sets ``ssthresh`` there, once per round trip: no further cut until every seq
-  sent before the cut has been acknowledged;
+* a *loss* -- a hole the receiver's selective ack shows: a later seq arrived, this one did not (the
+  ring's paths do not reorder) -- halves it (not below 16) and sets ``ssthresh`` there, once per round
+  trip: no further cut until every seq sent before the cut has been acknowledged.  A retransmission
+  timeout alone does not: on a few shared cores most timeouts are spurious (a peer descheduled past
+  it), and halving on them would keep a loss-free path below its window;
 * the packet at the hole is resent at once (*fast retransmit*, once per packet; later ones wait
   for their timeout), instead of a whole retransmission timeout later.
 
@@ -250,12 +252,13 @@ class RingSender:
     def _retransmit(self, now: float) -> None:
         """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
         spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
-        whole window is not sent twice through a busy switch.  An expiry is a loss: the window halves."""
+        whole window is not sent twice through a busy switch.  An expiry alone does not cut the
+        congestion window: on these shared cores most are spurious (a peer descheduled past the timeout),
+        and a real loss with anything sent behind it shows as a hole in a selective ack, which does."""
         s = self._in_flight_slots()
         due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
         due = (due + s.start) if isinstance(s, slice) else s[due]
         if len(due):
-            self._on_loss()
             self._resend(due, now)
 
     def _resend(self, due: np.ndarray, now: float) -> None:

@@ -24,7 +24,7 @@ whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 (:mod:`trainer_hooks.ring_sender`) sends a seq only while it is less than the
 congestion window ``cwnd`` past the oldest unacknowledged one -- ``cwnd`` opens
 from 64 towards ``window`` (slow start, then four packets per round trip) and
-halves on a loss, as TCP's does, so a path that drops the tail of long bursts
+halves on a loss (a hole in a selective ack), as TCP's does, so a path that drops the tail of long bursts
 (the emulated switch) gets bursts it can take.  It resends the packet at a hole
 the selective ack shows at once (fast retransmit), and any packet after the
 retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
