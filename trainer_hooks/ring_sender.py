@@ -19,7 +19,11 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
   timeout alone does not: on a few shared cores most timeouts are spurious (a peer descheduled past
   it), and halving on them would keep a loss-free path below its window;
 * the packet at the hole is resent at once (*fast retransmit*, once per packet; later ones wait
-  for their timeout), instead of a whole retransmission timeout later.
+  for their timeout), instead of a whole retransmission timeout later;
+* the receiver coalesces acks (one per ``min(128, window // 4)`` datagrams, or 2 ms after the first
+  it covers), which a window smaller than that would wait for: so the datagram that fills the window
+  while more is queued carries ``aux = ACK_REQUEST`` (``aux`` is unused in data packets otherwise),
+  and the receiver acks at the end of the receive pass that brought it.
 
 On loopback nothing is lost, so the window opens to ``window`` within the first job and stays
 there; through the emulated switch, whose receive side drops the tail of long bursts, the window
@@ -44,6 +48,8 @@ _RETX = wire.FLAG_RETX
 _O = wire.FIELD_OFFSET
 _FLAGS, _STEP = _O["flags"], _O["step"]
 _SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_AUX_LO = _O["aux"] + 1  # low byte of the big-endian u16 aux
+ACK_REQUEST = 1  # ``aux`` of a data datagram that ends a full window: the receiver acks it at once
 _M32 = 0xFFFFFFFF
 _SACK_BITS = 16
 _MAX_RTO = 2.0
@@ -233,6 +239,9 @@ class RingSender:
         self.stats.data_sent += sent
         self.stats.finals_sent += finals
         self._dl_low = min(self._dl_low, dl)
+        if bl:  # the window is full and more is queued: the last datagram asks for an ack at once
+            self._hbuf[(self._nxt - 1) & mask, _AUX_LO] = ACK_REQUEST
+            self.stats.ack_requests += 1
         self._transmit(hs, ps, sizes, pids)
 
     def _in_flight_slots(self):

@@ -34,7 +34,8 @@ retry, at most 2 s -- with ``FLAG_RETX`` added
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
 Packets of a bucket this rank has not started yet are buffered.  Acks are
 *coalesced*: one at least every ``min(128, window // 4)`` data datagrams (during a
-long receive pass too), at once after a hole, a filled hole, a duplicate or
+long receive pass too), at once after a hole, a filled hole, a duplicate, a
+datagram that fills the sender's congestion window (``aux = ACK_REQUEST``) or
 the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
 the first datagram it covers -- so their number follows the data, not how many
 wake-ups a slow or bursty path (a busy software switch) causes.
@@ -126,6 +127,7 @@ _O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire ow
 _BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
 _FLAGS, _STEP = _O["flags"], _O["step"]
 _SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
 _KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
 assert _KEY.stop - _KEY.start == 8
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
@@ -352,6 +354,8 @@ class UdpRing(RingSender):
             self.stats.stray += 1
             return
         self._ack_due += 1
+        if aux:  # the sender's window is full (ACK_REQUEST): do not make it wait for a delayed ack
+            self._ack_now = True
         if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
             self._ack_now = True  # the sender is retransmitting: tell it at once
@@ -423,6 +427,8 @@ class UdpRing(RingSender):
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
+            if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+                self._ack_now = True
         P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
@@ -469,6 +475,8 @@ class UdpRing(RingSender):
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
+        if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+            self._ack_now = True
         self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
         self.stats.stashed += k
         return True

@@ -247,6 +247,22 @@ def test_congestion_window_opens_on_a_clean_path_and_halves_on_loss():
             r.close(linger=2.0)
 
 
+def test_a_small_window_asks_for_its_acks():
+    """A congestion window below the receiver's ack batch (128 datagrams) would wait for the 2 ms
+    delayed ack per window: the datagram that fills the window asks for an ack (``aux``), and the
+    ring still gives the reference bits."""
+    rings = make_ring(3, rto=0.05, timeout=30, window=512)
+    for r in rings:
+        r._cwnd = r._ssthresh = 16.0  # as after repeated losses
+    try:
+        run_allreduce(rings, [(60000,), (9,)], iterations=1)
+        assert all(r.stats.ack_requests > 0 for r in rings)
+        assert all(r.cwnd < 128 for r in rings)  # (congestion avoidance: a few packets per round trip)
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+
+
 def test_congestion_window_rules():
     """The window arithmetic alone (no sockets): slow start, one cut per round trip, congestion
     avoidance, the floor."""
