@@ -110,7 +110,7 @@ class RingSender:
         """A loss on the path: halve the window, once per round trip."""
         if self._recovering:
             return
-        self._ssthresh = self._cwnd = max(float(MIN_CWND), min(self._cwnd, float(self.window)) / 2)
+        self._ssthresh = self._cwnd = min(float(self.window), max(float(MIN_CWND), self._cwnd / 2))
         self._recover = self._nxt
         self._recovering = True
         self.stats.cwnd_cuts += 1

@@ -336,3 +336,14 @@ def test_wire_copy_is_not_reused_while_a_retransmission_may_read_it():
     finally:
         for r in rings:
             r.close(linger=1.0)
+
+
+def test_congestion_window_never_exceeds_a_small_window():
+    from trainer_hooks.ring_arrays import TransportStats
+    from trainer_hooks.ring_sender import RingSender
+    s = RingSender()
+    s.stats = TransportStats()
+    s._init_sender(8, 0.05, 2)
+    s._nxt = 8
+    s._on_loss()
+    assert s.cwnd == 8  # the floor of 16 does not lift it above `window`
