@@ -13,11 +13,13 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
 * it starts at ``min(window, 64)`` and grows by one per acked packet (*slow start*, doubling per
   round trip) up to ``ssthresh`` (initially ``window``), then by ``4 / cwnd`` per acked packet
   (four packets per round trip);
-* a *loss* -- a hole the receiver's selective ack shows: a later seq arrived, this one did not (the
-  ring's paths do not reorder) -- halves it (not below 16) and sets ``ssthresh`` there, once per round
-  trip: no further cut until every seq sent before the cut has been acknowledged.  A retransmission
-  timeout alone does not: on a few shared cores most timeouts are spurious (a peer descheduled past
-  it), and halving on them would keep a loss-free path below its window;
+* a *loss signal* -- a hole the receiver's selective ack shows (a later seq arrived, this one did
+  not; the ring's paths do not reorder), or a retransmission timeout -- halves it (not below 16) and
+  sets ``ssthresh`` there, once per round trip: no further cut until every seq sent before the cut has
+  been acknowledged.  Timeouts count even when spurious: through the emulated switch nothing is
+  actually dropped at 2 M / 9 M parameters -- every resend of a fixed 512-packet window arrives as a
+  duplicate -- but 3 x 512 packets queued in a CPU-bound software switch stretch the round trip past
+  the timeout; a smaller window delivers as fast (the switch is the bottleneck) with a shorter queue;
 * the packet at the hole is resent at once (*fast retransmit*, once per packet; later ones wait
   for their timeout), instead of a whole retransmission timeout later;
 * the receiver coalesces acks (one per ``min(128, window // 4)`` datagrams, or 2 ms after the first
@@ -26,8 +28,9 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
   and the receiver acks at the end of the receive pass that brought it.
 
 On loopback nothing is lost, so the window opens to ``window`` within the first job and stays
-there; through the emulated switch, whose receive side drops the tail of long bursts, the window
-settles below the burst it can take instead of losing part of every window.
+there (but for a spurious timeout when a peer is descheduled past it); through the emulated switch
+the window settles where the round trip stays inside the timeout instead of queueing three full
+windows in the switch and resending each late packet.
 """
 from __future__ import annotations
 
@@ -261,13 +264,13 @@ class RingSender:
     def _retransmit(self, now: float) -> None:
         """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
         spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
-        whole window is not sent twice through a busy switch.  An expiry alone does not cut the
-        congestion window: on these shared cores most are spurious (a peer descheduled past the timeout),
-        and a real loss with anything sent behind it shows as a hole in a selective ack, which does."""
+        whole window is not sent twice through a busy switch.  An expiry halves the congestion window
+        (once per round trip): spurious or not, it says the path holds more than it delivers in time."""
         s = self._in_flight_slots()
         due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
         due = (due + s.start) if isinstance(s, slice) else s[due]
         if len(due):
+            self._on_loss()
             self._resend(due, now)
 
     def _resend(self, due: np.ndarray, now: float) -> None:

@@ -24,8 +24,8 @@ whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 (:mod:`trainer_hooks.ring_sender`) sends a seq only while it is less than the
 congestion window ``cwnd`` past the oldest unacknowledged one -- ``cwnd`` opens
 from 64 towards ``window`` (slow start, then four packets per round trip) and
-halves on a loss (a hole in a selective ack), as TCP's does, so a path that drops the tail of long bursts
-(the emulated switch) gets bursts it can take.  It resends the packet at a hole
+halves on a loss or a timeout, as TCP's does, so a path that queues long bursts past the
+timeout (the emulated switch) gets bursts it delivers in time.  It resends the packet at a hole
 the selective ack shows at once (fast retransmit), and any packet after the
 retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
 packets (Jacobson/Karels with Karn's rule), at least ``rto``, doubling per
