@@ -212,8 +212,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
                bytes_written=m.bytes_written,
                trainer_cpu_s=float(cpus[0]), trainer_cpu_own_s=cpu, ring_retransmits=int(cpus[1]),
                ring_data_sent=int(cpus[2]), ring_fast_retransmits=int(cpus[3]), ring_cwnd_cuts=int(cpus[4]),
-               ring_duplicates=int(cpus[5]), ring_cwnd_mean=float(cpus[6]) / dist.get_world_size(), shadows_caught_up=caught_up,
-               final_loss=float(loss.item()))
+               ring_duplicates=int(cpus[5]), ring_cwnd_mean=float(cpus[6]) / dist.get_world_size(),
+               shadows_caught_up=caught_up, final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)
     del ddp, model, opt, ckpt
