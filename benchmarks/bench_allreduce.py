@@ -3,7 +3,8 @@
 Spawns ``--world-size`` ranks on loopback.  For each tensor size both collectives average the
 same float32 tensor ``--reps`` times (after ``--warmup`` untimed rounds); a barrier separates
 rounds so every round starts together.  Printed: the median time of each per size and the
-ratio ``ring / gloo``, measured in the same run.  The gloo side is ``dist.all_reduce`` plus the
+ratio ``ring / gloo``, measured in the same run, and rank 0's ring counters (retransmissions,
+congestion-window cuts, the window at the end).  The gloo side is ``dist.all_reduce`` plus the
 division DDP does; the ring side is ``UdpRing`` with the hook's packet plan, i.e. exactly the
 work ``checkmate_hook`` submits for a bucket of that size.
 
@@ -76,6 +77,10 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
             reps = args.warmup + args.reps
             results.append({"elements": n, "packets": len(plan.packets), "gloo_s": med[0].item(),
                             "ring_s": med[1].item(), "retransmits": ring.stats.retransmits,
+                            # rank 0's, cumulative: resends at a selective-ack hole, congestion-window
+                            # cuts, and the window at the end (a clean path keeps it at --window)
+                            "fast_retransmits": ring.stats.fast_retransmits, "cwnd_cuts": ring.stats.cwnd_cuts,
+                            "cwnd": ring.cwnd,
                             # rank 0's, per all-reduce: acks it sent, data packets it sent, and how many
                             # of the packets it received were taken as whole GRO batches
                             "acks_per_allreduce": (ring.stats.acks_sent - before[0]) / reps,
@@ -120,10 +125,10 @@ def main(argv=None) -> int:
                 p.kill()
     print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}, median of {args.reps} "
           f"(slowest rank); ring = Checkmate UDP ring (the comm hook's transport)")
-    print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} {'retx':>5}")
+    print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} {'retx':>5} {'cuts':>5} {'cwnd':>5}")
     for r in results:
         print(f"{r['elements']:>10} {r['elements'] * 4 / 1e6:>7.2f} {r['packets']:>8} {r['gloo_s'] * 1e3:>9.2f} "
-              f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['retransmits']:>5}")
+              f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['retransmits']:>5} {r['cwnd_cuts']:>5} {r['cwnd']:>5}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "results": results}, f, indent=1)

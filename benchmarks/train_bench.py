@@ -51,6 +51,14 @@ from benchmarks.baselines import PERIODIC, make_method  # noqa: E402
 ALL_METHODS = ("none", "checkmate", "host", *PERIODIC)
 
 
+def _ring_counters(st) -> tuple:
+    """The ring's counters a segment reports (summed over ranks): resends (all / at a selective-ack
+    hole), data sent, congestion-window cuts, duplicates received (resends of what had arrived)."""
+    if st is None:
+        return (0, 0, 0, 0, 0)
+    return (st.retransmits, st.data_sent, st.fast_retransmits, st.cwnd_cuts, st.duplicates)
+
+
 def load_example():
     """examples/ddp_train.py as a module (examples/ is not a package): build_all, load_data, models."""
     path = ROOT / "examples" / "ddp_train.py"
@@ -197,7 +205,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
             cpu_first = time.process_time()
             threads0 = thread_cpu() if a.rank == 0 else None
             tr0 = ckpt.ring.stats if ckpt.ring is not None else None
-            ring0 = (tr0.retransmits, tr0.data_sent) if tr0 is not None else (0, 0)
+            ring0 = _ring_counters(tr0)
         t0 = time.perf_counter()
         x, y = task.batch(it, a.rank, a.world_size, bargs.batch)
         loss = task.loss(ddp(x), y)
@@ -216,7 +224,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
     threads = thread_cpu_delta(threads0, thread_cpu(), a.iters) if threads0 is not None else None
     tr1 = ckpt.ring.stats if ckpt.ring is not None else None
-    ring1 = (tr1.retransmits, tr1.data_sent) if tr1 is not None else (0, 0)
+    ring1 = _ring_counters(tr1)
     latest_at_end = shadow_check.latest(ckpt.link) if ckpt.link is not None else None
     t_fin = time.perf_counter()
     m.finish()
@@ -228,7 +236,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     ckpt.close()
     # every trainer's CPU of the timed iterations, summed over ranks (what the design promises to keep)
     # (and the ring's retransmissions: spurious ones on a starved machine cost the trainers CPU too)
-    cpus = torch.tensor([cpu, ring1[0] - ring0[0], ring1[1] - ring0[1]], dtype=torch.float64)
+    cpus = torch.tensor([cpu] + [b - a for a, b in zip(ring0, ring1)]
+                        + [ckpt.ring.cwnd if ckpt.ring is not None else 0], dtype=torch.float64)
     dist.all_reduce(cpus)
     ck_stalls = [s for s in m.stalls]
     rec = dict(seg, iters=a.iters, warmup=a.warmup, wall_s=wall, iter_s=wall / a.iters,
@@ -238,8 +247,9 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
                stall_max_s=max(ck_stalls) if ck_stalls else 0.0, finish_s=finish_s,
                bytes_written=m.bytes_written,
                trainer_cpu_s=float(cpus[0]), trainer_cpu_own_s=cpu, ring_retransmits=int(cpus[1]),
-               ring_data_sent=int(cpus[2]), shadows_caught_up=caught_up, shadows=shadows,
-               rank0_thread_cpu_ms_per_iter=threads,
+               ring_data_sent=int(cpus[2]), ring_fast_retransmits=int(cpus[3]), ring_cwnd_cuts=int(cpus[4]),
+               ring_duplicates=int(cpus[5]), ring_cwnd_mean=float(cpus[6]) / dist.get_world_size(),
+               shadows_caught_up=caught_up, shadows=shadows, rank0_thread_cpu_ms_per_iter=threads,
                final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)

@@ -66,7 +66,10 @@ class TransportStats:
     """Counters of one :class:`UdpRing` (read them after a job completes)."""
 
     data_sent: int = 0
-    retransmits: int = 0
+    retransmits: int = 0  # all resent datagrams: after a timeout, or at once (fast_retransmits)
+    fast_retransmits: int = 0  # resent at once because a selective ack showed the hole
+    cwnd_cuts: int = 0  # losses that halved the congestion window
+    ack_requests: int = 0  # datagrams sent with ACK_REQUEST (they filled the window, more was queued)
     acks_sent: int = 0
     dropped_injected: int = 0
     duplicates: int = 0

@@ -21,8 +21,12 @@ packet is forwarded as soon as it has been reduced, so the segments pipeline.
 packets carry a 32-bit ``seq``.  The receiver answers with ``FLAG_ACK`` packets
 whose ``seq`` is the cumulative ack (every seq below it has arrived) and whose
 16-bit ``aux`` is a selective-ack bitmap of ``seq+1 .. seq+16``.  The sender
-sends a seq only while it is less than ``window`` past the oldest unacknowledged
-one (a window of seqs, as in TCP), retransmits a packet after the
+(:mod:`trainer_hooks.ring_sender`) sends a seq only while it is less than the
+congestion window ``cwnd`` past the oldest unacknowledged one -- ``cwnd`` opens
+from 64 towards ``window`` (slow start, then four packets per round trip) and
+halves on a loss or a timeout, as TCP's does, so a path that queues long bursts past the
+timeout (the emulated switch) gets bursts it delivers in time.  It resends the packet at a hole
+the selective ack shows at once (fast retransmit), and any packet after the
 retransmission timeout -- ``srtt + 4 * rttvar`` from acked, never-retransmitted
 packets (Jacobson/Karels with Karn's rule), at least ``rto``, doubling per
 retry, at most 2 s -- with ``FLAG_RETX`` added
@@ -30,7 +34,8 @@ retry, at most 2 s -- with ``FLAG_RETX`` added
 ``timeout`` seconds without completion.  Duplicates are re-acked and dropped.
 Packets of a bucket this rank has not started yet are buffered.  Acks are
 *coalesced*: one at least every ``min(128, window // 4)`` data datagrams (during a
-long receive pass too), at once after a hole, a filled hole, a duplicate or
+long receive pass too), at once after a hole, a filled hole, a duplicate, a
+datagram that fills the sender's congestion window (``aux = ACK_REQUEST``) or
 the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
 the first datagram it covers -- so their number follows the data, not how many
 wake-ups a slow or bursty path (a busy software switch) causes.
@@ -94,7 +99,8 @@ import torch.futures
 
 from checkmate import wire
 from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
-                                       TransportStats, apply_runs, batch_template, send_datagrams, take_spare)
+                                       TransportStats, apply_runs, batch_template, take_spare)
+from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
@@ -106,18 +112,14 @@ _VER = wire.WIRE_VERSION
 _FP32 = wire.DTYPE_FP32
 _ACK = wire.FLAG_ACK
 _FINAL = wire.FLAG_FINAL
-_RETX = wire.FLAG_RETX
 _MAX_ITER = wire.FIELD_MAX["iteration"]
 _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
-_MAX_RTO = 2.0
-_RETX_BURST = 32  # expired packets resent per retransmission scan
 _MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (cheaper below about 5)
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
 _M32 = 0xFFFFFFFF
-_SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
 # version, dtype, job_id, iteration, rank, bucket, count
@@ -125,13 +127,14 @@ _O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire ow
 _BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
 _FLAGS, _STEP = _O["flags"], _O["step"]
 _SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
 _KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
 assert _KEY.stop - _KEY.start == 8
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
 
 
-class UdpRing:
+class UdpRing(RingSender):
     """Reliable UDP ring between the ranks of one job (see the module docstring)."""
 
     def __init__(self, sock: socket.socket, rank: int, world_size: int, prev_addr, next_addr, *,
@@ -169,36 +172,12 @@ class UdpRing:
         self.prev, self.next = (rank - 1) % world_size, (rank + 1) % world_size
         self.prev_addr, self.next_addr = prev_addr, next_addr
         self.job_id = job_id
-        self.window, self.rto, self.timeout = window, rto, timeout
-        self._srtt: float | None = None  # smoothed RTT (Jacobson/Karels), Karn's rule for samples
-        self._rttvar = 0.0
-        self._cur_rto = rto
+        self.timeout = timeout
         self.loss_prob = loss_prob
         self._rng = random.Random(seed * 1000003 + rank)
         self.final_copies = final_copies
         self.stats = TransportStats()
-        # sender side (flow rank -> next): seqs una..nxt-1 are in flight, slot = seq % cap; a slot
-        # keeps the datagram's header (the bytes sent), its job and packet, send time, deadline, retries
-        cap = 1 << max(6, (window - 1).bit_length())
-        self._cap, self._mask = cap, cap - 1
-        self._una = self._nxt = 0
-        self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
-        self._h_flags, self._h_step = self._hbuf[:, _FLAGS], self._hbuf[:, _STEP]
-        self._h_seq = self._hbuf[:, _SEQ].view(">u4")[:, 0]
-        self._hmv = hb = memoryview(self._hbuf.reshape(-1))
-        self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
-        self._flags_of_step = np.zeros(256, dtype=np.uint8)
-        self._flags_of_step[world_size - 1] = _FINAL  # the first all-gather hop: the owner tags the chunk, once
-        self._s_act: list = [None] * cap
-        self._s_idx = np.zeros(cap, dtype=np.intp)
-        self._s_sent = np.zeros(cap)
-        self._s_dl = np.zeros(cap)
-        self._s_state = np.zeros(cap, dtype=np.int64)  # retransmissions so far; -1: selectively acked
-        # a lower bound of the deadlines in flight (exact after each retransmission scan, lowered by
-        # each send): the loop sleeps until then, and only then scans the slots
-        self._dl_low = float("inf")
-        self._ar = np.arange(cap, dtype=np.int64)
-        self._backlog: collections.deque = collections.deque()  # [act, [packet], [step], next] to send
+        self._init_sender(window, rto, world_size)  # flow rank -> next (trainer_hooks.ring_sender)
         # receiver side (flow prev -> rank)
         self._rcv_next = 0
         self._rcv_ooo: set[int] = set()
@@ -240,10 +219,6 @@ class UdpRing:
             pass  # already awake (buffer full) or closing
         return job.future
 
-    def in_flight(self) -> int:
-        """Datagrams sent to the next rank and not acknowledged yet."""
-        return (self._nxt - self._una) & _M32
-
     def idle(self) -> bool:
         """No job in progress and every packet sent has been acknowledged."""
         return self._active is None and self._jobs.empty() and not self._backlog and self._nxt == self._una
@@ -282,16 +257,6 @@ class UdpRing:
         self._replay(act, self._pending.pop(job.key, ()))
         if self._active is act and act.received == act.expected:
             self._done(act)
-
-    def _push(self, act: ActiveJob, idx: int, step: int) -> None:
-        """Queue packet ``idx`` of ``act`` to be sent at ``step``."""
-        bl = self._backlog
-        g = bl[-1] if bl else None
-        if g is None or g[0] is not act:
-            bl.append([act, [idx], [step], 0])
-        else:
-            g[1].append(idx)
-            g[2].append(step)
 
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
@@ -345,149 +310,6 @@ class UdpRing:
         for k in [k for k in self._pending if k < done]:
             self.stats.stray += sum(e[2] if e[0] is _STASHED else 1 for e in self._pending.pop(k))
 
-    # -- sockets ---------------------------------------------------------------------------
-    def _drop(self) -> bool:
-        """Fault injection: drop this outgoing datagram (seeded, one draw per datagram)?"""
-        if self.loss_prob and self._rng.random() < self.loss_prob:
-            self.stats.dropped_injected += 1
-            return True
-        return False
-
-    def _send(self, addr, hs: list, ps: list, sizes: list) -> int:
-        """Send datagrams ``hs[i] + ps[i]`` to ``addr`` in order (:func:`send_datagrams`); how many left."""
-        sent, self._gso = send_datagrams(self.sock, addr, hs, ps, sizes, self._gso)
-        return sent
-
-    def _send_copies(self, items: list) -> None:
-        """Host mode: ``[(header, payload, param_id), ...]`` to the shadow of each param, runs batched."""
-        copies = self.final_copies
-        i, n = 0, len(items)
-        while i < n:
-            addr = copies.get(items[i][2])
-            if addr is None:
-                raise RingError(f"host mode: no shadow owns param_id {items[i][2]}")
-            j = i + 1
-            while j < n and copies.get(items[j][2]) == addr:
-                j += 1
-            run = items[i:j]
-            self.stats.copies_sent += self._send(addr, [h for h, _, _ in run], [p for _, p, _ in run],
-                                                 [len(h) + len(p) for h, p, _ in run])
-            i = j
-
-    def _transmit(self, hs: list, ps: list, sizes: list, pids: list) -> None:
-        """Send (or resend) datagrams to the next rank; FINAL ones also to the shadows in host mode."""
-        if self.loss_prob:
-            keep = [not self._drop() for _ in hs]
-            hs, ps, sizes, pids = ([x for x, k in zip(v, keep) if k] for v in (hs, ps, sizes, pids))
-            if not hs:
-                return
-        k = self._send(self.next_addr, hs, ps, sizes)
-        if self.final_copies is not None:
-            fin = [(h, p, pid) for h, p, pid in zip(hs[:k], ps[:k], pids[:k]) if h[1] & _FINAL]
-            if fin:
-                self._send_copies(fin)
-
-    def _pump(self, now: float) -> None:
-        """Send queued packets while the window (``window`` seqs past the oldest unacked) allows."""
-        bl = self._backlog
-        space = self.window - ((self._nxt - self._una) & _M32)
-        if not bl or space <= 0:
-            return
-        cap, mask, hv = self._cap, self._mask, self._hv
-        host = self.final_copies is not None
-        hs, ps, sizes, pids = [], [], [], []
-        finals = sent = 0
-        dl = now + self._cur_rto
-        first_ag = self.n - 1
-        while space > 0 and bl:
-            g = bl[0]
-            act, il, sl, pos = g
-            nxt = self._nxt
-            s0 = nxt & mask
-            m = min(space, len(il) - pos, cap - s0)
-            end = pos + m
-            li, ls = il[pos:end], sl[pos:end]
-            if end == len(il):
-                bl.popleft()
-            else:
-                g[3] = end
-            s1 = s0 + m
-            if m <= _SCALAR_PUMP:  # a few packets (one received datagram's worth): numpy's per-call cost
-                job, ix = act.job, act.index  # would dominate, write them one by one
-                hmv, pack, it, b = self._hmv, _HDR.pack_into, job.iteration, job.bucket
-                for j, (i, step) in enumerate(zip(li, ls)):
-                    pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
-                         it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
-                self._s_idx[s0:s1] = li
-            else:
-                idx = np.array(li, dtype=np.intp)
-                np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
-                self._s_idx[s0:s1] = idx
-                t0 = ls[0]
-                if ls.count(t0) == m:  # one step (a forwarded GRO batch): scalar fills
-                    self._h_step[s0:s1] = t0
-                    self._h_flags[s0:s1] = self._flags_of_step[t0]
-                else:
-                    st = np.array(ls, dtype=np.uint8)
-                    self._h_step[s0:s1] = st
-                    self._h_flags[s0:s1] = self._flags_of_step[st]
-                seqs = nxt + self._ar[:m]
-                self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
-            self._s_act[s0:s1] = [act] * m
-            self._s_sent[s0:s1] = now
-            self._s_dl[s0:s1] = dl
-            self._s_state[s0:s1] = 0
-            self._nxt = (nxt + m) & _M32
-            hs += hv[s0:s1]
-            ix = act.index
-            ps += map(act.views.__getitem__, li)
-            sizes += map(ix.size_l.__getitem__, li)
-            pids += map(ix.pid.__getitem__, li) if host else [0] * m
-            finals += ls.count(first_ag)
-            sent += m
-            space -= m
-        self.stats.data_sent += sent
-        self.stats.finals_sent += finals
-        self._dl_low = min(self._dl_low, dl)
-        self._transmit(hs, ps, sizes, pids)
-
-    def _in_flight_slots(self):
-        """Slots of the seqs in flight (una..nxt-1), oldest first: a slice unless they wrap the ring."""
-        cnt = (self._nxt - self._una) & _M32
-        s0 = self._una & self._mask
-        if s0 + cnt <= self._cap:
-            return slice(s0, s0 + cnt)
-        return (s0 + self._ar[:cnt]) & self._mask
-
-    def _next_deadline(self) -> float:
-        """Earliest retransmission deadline of a datagram in flight that is not selectively acked."""
-        s = self._in_flight_slots()
-        d = self._s_dl[s][self._s_state[s] >= 0]
-        return float(d.min()) if len(d) else float("inf")
-
-    def _retransmit(self, now: float) -> None:
-        """Resend expired packets, oldest first, at most ``_RETX_BURST`` per scan: when the timeout was
-        spurious (a peer descheduled past it), the acks of the first ones usually cover the rest, and a
-        whole window is not sent twice through a busy switch."""
-        s = self._in_flight_slots()
-        due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
-        due = (due + s.start) if isinstance(s, slice) else s[due]
-        if not len(due):
-            return
-        retries = self._s_state[due] + 1
-        self._s_state[due] = retries
-        self._s_dl[due] = now + np.minimum(self._cur_rto * np.exp2(np.minimum(retries, 10)), _MAX_RTO)
-        self._h_flags[due] |= _RETX  # FINAL, if set, is kept
-        hs, ps, sizes, pids = [], [], [], []
-        for slot, i in zip(due.tolist(), self._s_idx[due].tolist()):
-            act = self._s_act[slot]
-            hs.append(self._hv[slot])
-            ps.append(act.views[i])
-            sizes.append(act.index.size_l[i])
-            pids.append(act.index.pid[i])
-        self.stats.retransmits += len(hs)
-        self._transmit(hs, ps, sizes, pids)
-
     def _send_ack(self) -> None:
         base = self._rcv_next
         sack = 0
@@ -506,47 +328,6 @@ class UdpRing:
                 self.sock.sendto(dg, self.prev_addr)
             except (BlockingIOError, InterruptedError):
                 pass  # a lost ack: the next one is cumulative
-
-    def _on_ack(self, cum: int, sack: int) -> None:
-        """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
-        una = self._una
-        span = (self._nxt - una) & _M32
-        d = (cum - una) & _M32
-        sample = -1
-        if 0 < d <= span:  # (an older ack, or one beyond what was sent, moves nothing)
-            last = (cum - 1) & self._mask
-            if self._s_state[last] >= 0:
-                sample = last
-            a, b = una & self._mask, cum & self._mask  # let go of the acked packets' jobs (their buckets)
-            if a < b:
-                self._s_act[a:b] = [None] * (b - a)
-            else:
-                self._s_act[a:] = [None] * (self._cap - a)
-                self._s_act[:b] = [None] * b
-            self._una = una = cum
-            span -= d
-            if not span:
-                self._dl_low = float("inf")  # nothing in flight: no timer
-        if sack:
-            state = self._s_state
-            for i in range(_SACK_BITS):
-                if sack >> i & 1:
-                    s = (cum + 1 + i) & _M32
-                    slot = s & self._mask
-                    if ((s - una) & _M32) < span and state[slot] >= 0:
-                        if state[slot] == 0:
-                            sample = slot
-                        state[slot] = -1
-        if sample >= 0 and self._s_state[sample] <= 0:  # Karn: never time a retransmitted packet
-            self._rtt_sample(time.monotonic() - self._s_sent[sample])
-
-    def _rtt_sample(self, r: float) -> None:
-        if self._srtt is None:
-            self._srtt, self._rttvar = r, r / 2
-        else:
-            self._rttvar = 0.75 * self._rttvar + 0.25 * abs(self._srtt - r)
-            self._srtt = 0.875 * self._srtt + 0.125 * r
-        self._cur_rto = min(max(self.rto, self._srtt + 4 * self._rttvar), _MAX_RTO)
 
     def _on_datagram(self, buf, at: int, n: int) -> None:
         """One datagram of ``n`` bytes at ``buf[at:]`` (``buf`` a memoryview of the receive buffer)."""
@@ -573,6 +354,8 @@ class UdpRing:
             self.stats.stray += 1
             return
         self._ack_due += 1
+        if aux:  # the sender's window is full (ACK_REQUEST): do not make it wait for a delayed ack
+            self._ack_now = True
         if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
             self._ack_now = True  # the sender is retransmitting: tell it at once
@@ -644,6 +427,8 @@ class UdpRing:
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
+            if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+                self._ack_now = True
         P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
@@ -690,6 +475,8 @@ class UdpRing:
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
+        if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+            self._ack_now = True
         self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
         self.stats.stashed += k
         return True

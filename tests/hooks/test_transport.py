@@ -219,3 +219,132 @@ def test_sequence_numbers_wrap_and_big_windows(window):
 def test_window_is_bounded():
     with pytest.raises(ValueError, match="window"):
         make_ring(2, window=1 << 16)
+
+
+def test_congestion_window_opens_on_a_clean_path_and_halves_on_loss():
+    """Loopback loses nothing: the window opens from 64 to ``window`` within the first jobs.  With
+    injected loss the selective acks show holes: the window is cut (once per round trip, never below
+    16), holes are resent at once, and the result is still the reference bit for bit."""
+    from trainer_hooks.ring_sender import INIT_CWND, MIN_CWND
+    rings = make_ring(3, rto=0.05, timeout=30, window=512)
+    try:
+        assert all(r.cwnd == INIT_CWND for r in rings)
+        run_allreduce(rings, [(200000,), (9,)], iterations=2)
+        # (a peer descheduled past the timeout on these shared cores causes a spurious resend and a cut)
+        assert all(r.cwnd == 512 for r in rings if not r.stats.retransmits), [r.cwnd for r in rings]
+        assert any(r.cwnd > INIT_CWND for r in rings)
+        assert sum(r.stats.fast_retransmits for r in rings) == 0  # nothing lost: no hole
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+    rings = make_ring(3, rto=0.05, timeout=30, window=512, loss_prob=0.01, seed=4)
+    try:
+        run_allreduce(rings, [(200000,), (9,)], iterations=2)
+        assert sum(r.stats.cwnd_cuts for r in rings) > 0
+        assert sum(r.stats.fast_retransmits for r in rings) > 0
+        assert all(MIN_CWND <= r.cwnd < 512 for r in rings if r.stats.cwnd_cuts), [r.cwnd for r in rings]
+    finally:
+        for r in rings:
+            r.close(linger=2.0)
+
+
+def test_a_small_window_asks_for_its_acks():
+    """A congestion window below the receiver's ack batch (128 datagrams) would wait for the 2 ms
+    delayed ack per window: the datagram that fills the window asks for an ack (``aux``), and the
+    ring still gives the reference bits."""
+    rings = make_ring(3, rto=0.05, timeout=30, window=512)
+    for r in rings:
+        r._cwnd = r._ssthresh = 16.0  # as after repeated losses
+    try:
+        run_allreduce(rings, [(60000,), (9,)], iterations=1)
+        assert all(r.stats.ack_requests > 0 for r in rings)
+        assert all(r.cwnd < 128 for r in rings)  # (congestion avoidance: a few packets per round trip)
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+
+
+def test_congestion_window_rules():
+    """The window arithmetic alone (no sockets): slow start, one cut per round trip, congestion
+    avoidance, the floor."""
+    from trainer_hooks.ring_arrays import TransportStats
+    from trainer_hooks.ring_sender import CA_GAIN, INIT_CWND, MIN_CWND, RingSender
+    s = RingSender()
+    s.stats = TransportStats()
+    s._init_sender(256, 0.05, 3)
+    assert s.cwnd == INIT_CWND
+    s._una, s._nxt = 0, 64
+    s._una = 32
+    s._grow(32)  # slow start: one per acked packet
+    assert s.cwnd == INIT_CWND + 32
+    s._nxt = 200
+    s._on_loss()
+    s._on_loss()  # the same round trip: one cut
+    assert s.cwnd == (INIT_CWND + 32) // 2 and s.stats.cwnd_cuts == 1
+    s._una = 150
+    s._grow(118)  # still recovering (seqs sent before the cut unacked): no growth
+    assert s.cwnd == (INIT_CWND + 32) // 2
+    s._una = 200
+    s._grow(50)  # recovery over
+    c = s._cwnd
+    s._una, s._nxt = 248, 300
+    s._grow(48)  # congestion avoidance now: CA_GAIN per window's worth of acks
+    assert s._cwnd == pytest.approx(c + CA_GAIN * 48 / c)
+    for _ in range(10):
+        s._recovering = False
+        s._on_loss()
+    assert s.cwnd == MIN_CWND
+
+
+class _DropFirstFinals(UdpRing):
+    """Drops the first transmission of every FINAL datagram of job (iteration) 0."""
+
+    def _transmit(self, hs, ps, sizes, pids):
+        keep = [not (h[1] & wire.FLAG_FINAL and not h[1] & wire.FLAG_RETX
+                     and int.from_bytes(bytes(h[8:12]), "big") == 0) for h in hs]
+        if not all(keep):
+            self.stats.dropped_injected += keep.count(False)
+            hs, ps, sizes, pids = ([x for x, k in zip(v, keep) if k] for v in (hs, ps, sizes, pids))
+        if hs:
+            super()._transmit(hs, ps, sizes, pids)
+
+
+def test_wire_copy_is_not_reused_while_a_retransmission_may_read_it():
+    """Rank 0 finishes job 0 (it has everything from rank 1) while its own FINAL packets of job 0 are
+    lost, and starts job 1 of the same plan at once.  Its job-0 wire copy is still what those packets'
+    retransmissions are sent from, so job 1 must not take it over: if it did, rank 1 would end job 0
+    with job 1's bytes.  Job 2 may take it (everything acked by then)."""
+    assert wire.FIELD_OFFSET["iteration"] == 8
+    socks = []
+    for _ in range(2):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+    a = [s.getsockname() for s in socks]
+    rings = [_DropFirstFinals(socks[0], 0, 2, a[1], a[1], job_id=7, rto=0.2, timeout=30),
+             UdpRing(socks[1], 1, 2, a[0], a[0], job_id=7, rto=0.2, timeout=30)]
+    try:
+        plan = plan_bucket([(0, 3000), (1, 7)], 2, 360)
+        g = torch.Generator().manual_seed(2)
+        grads = [[torch.randn(plan.total, generator=g) for _ in range(2)] for _ in range(3)]
+        futs = [[rings[r].submit(Job(it, 0, grads[it][r].clone(), plan)) for it in range(3)] for r in range(2)]
+        for it in range(3):
+            outs = [futs[r][it].wait() for r in range(2)]
+            assert torch.equal(outs[1], reference(grads[it], plan, 2)), f"job {it}: rank 1 got another job's bytes"
+            assert torch.equal(outs[0], outs[1])
+        assert rings[0].stats.dropped_injected > 0 and rings[0].stats.retransmits > 0
+        assert rings[0].stats.reused >= 1, "a later job still takes a finished copy over once it is safe"
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+
+
+def test_congestion_window_never_exceeds_a_small_window():
+    from trainer_hooks.ring_arrays import TransportStats
+    from trainer_hooks.ring_sender import RingSender
+    s = RingSender()
+    s.stats = TransportStats()
+    s._init_sender(8, 0.05, 2)
+    s._nxt = 8
+    s._on_loss()
+    assert s.cwnd == 8  # the floor of 16 does not lift it above `window`
