@@ -20,10 +20,6 @@ _UPDATE_NAMES = {INSERT: "INSERT", MODIFY: "MODIFY", DELETE: "DELETE"}
 # Digest batching.  Every rank's heartbeat is one digest per iteration; one list (and one ack) per
 # digest cost a software switch ~0.3 ms of CPU each, three per iteration on the testbed.  The
 # watchdog's timeouts are seconds, so a heartbeat up to 5 ms late changes nothing it decides.
-# The reconciler sets max_list_size to the ranks whose heartbeats a switch reports
-# (controller.plan.SwitchPlan.digest_list_size): the iteration's last heartbeat then sends the list
-# from the switch's packet path instead of its digest timer's thread (~0.2 ms of switch CPU less
-# per list in benchmarks.bench_replica); the 5 ms timeout still bounds a list a hung rank leaves short.
 DIGEST_MAX_LIST_SIZE = 64
 DIGEST_MAX_TIMEOUT_NS = 5_000_000
 

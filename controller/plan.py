@@ -13,10 +13,7 @@ it reads back.  The contract with the data plane (docs/DATAPLANE.md):
 ``replication``     (switches with trainer ports) ``(port P, rid) -> replicate(group = P << 7 | rid)``
                     for every wired port P; group ``P << 7 | rid`` = ``{(P, 0), (next hop to the shadow, rid)}``
 ``shadow_rewrite``  every shadow: ``rid -> to_shadow(shadow MAC, shadow IP, shadow UDP port)``
-digest ``heartbeat_digest_t`` configured to batch an iteration's heartbeats: a list leaves the switch
-                    when it holds one digest per trainer port of this switch (``digest_list_size``:
-                    the ranks whose FINAL chunks enter here, so the last rank's heartbeat sends it
-                    from the packet path, with no timer hop) or its first digest is 5 ms old.
+digest ``heartbeat_digest_t`` configured (one digest per list, 1 ms timeout).
 """
 from __future__ import annotations
 
@@ -44,8 +41,6 @@ class SwitchPlan:
     entries: list[Entry] = field(default_factory=list)
     groups: list[McastGroup] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)
-    #: max_list_size of the digests (0: the controller's default, controller.device.DIGEST_MAX_LIST_SIZE)
-    digest_list_size: int = 0
 
     def by_table(self) -> dict[str, list[Entry]]:
         out: dict[str, list[Entry]] = {}
@@ -76,7 +71,6 @@ def plan_switch(topo: Topology, sw_name: str) -> SwitchPlan:
                 {"mac": sh.mac, "ip": sh.ip, "udp_port": sh.udp_port}))
     if not trainer_ports:
         return plan
-    plan.digest_list_size = len(trainer_ports)  # one heartbeat per rank entering here per iteration
     for tr in topo.trainers():
         if tr.rank >= HEARTBEAT_SLOTS:
             raise TopologyError(topo.source, [f"hosts.{tr.name}.rank: {tr.rank} exceeds the "

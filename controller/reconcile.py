@@ -96,17 +96,15 @@ def reconcile(dev: Device, plan: SwitchPlan, report: ReconcileReport | None = No
     report.groups_deleted += len(group_del)
 
     for d in plan.digests:
-        _ensure_digest(dev, d, plan.digest_list_size)
+        _ensure_digest(dev, d)
         report.digests.append(ix.get("digests", d).preamble.name)
     return report
 
 
-def _ensure_digest(dev: Device, digest: str, list_size: int = 0) -> None:
-    """Configure a digest (``list_size``: its max_list_size, 0 = the controller's default): read
-    it back where the target supports that (skip when equal), else insert and fall back to
-    modify when it already exists."""
-    kw = {"max_list_size": list_size} if list_size else {}
-    want = dev.digest_update(INSERT, digest, **kw).entity.digest_entry.config
+def _ensure_digest(dev: Device, digest: str) -> None:
+    """Configure a digest: read it back where the target supports that (skip when equal),
+    else insert and fall back to modify when it already exists."""
+    want = dev.digest_update(INSERT, digest).entity.digest_entry.config
     try:
         cur = dev.read_digest_config(digest)
     except ControllerError:
@@ -114,14 +112,14 @@ def _ensure_digest(dev: Device, digest: str, list_size: int = 0) -> None:
     if cur is not None and cur is not False:
         if cur.config == want:
             return
-        dev.write([dev.digest_update(MODIFY, digest, **kw)], "digest config")
+        dev.write([dev.digest_update(MODIFY, digest)], "digest config")
         return
     try:
-        dev.write([dev.digest_update(INSERT, digest, **kw)], "digest config")
+        dev.write([dev.digest_update(INSERT, digest)], "digest config")
     except WriteFailed as e:
         if cur is not False or not all(u.code == "ALREADY_EXISTS" for u in e.errors):
             raise
-        dev.write([dev.digest_update(MODIFY, digest, **kw)], "digest config")
+        dev.write([dev.digest_update(MODIFY, digest)], "digest config")
 
 
 def _differs(have: Entry, want: Entry) -> bool:

@@ -60,7 +60,7 @@ def test_program_readback_idempotent_reconcile_restart(leafspine_fabric, build_d
             assert dev.read_groups() == sorted(plan.groups, key=lambda g: g.group_id)
             cfg = dev.read_digest_config("heartbeat_digest_t")
             assert cfg is not None and (cfg.config.max_list_size, cfg.config.max_timeout_ns) == (
-                plan.digest_list_size or DIGEST_MAX_LIST_SIZE, DIGEST_MAX_TIMEOUT_NS)
+                DIGEST_MAX_LIST_SIZE, DIGEST_MAX_TIMEOUT_NS)
 
     # second run: nothing to do
     rc, rep2 = ctl("--build", str(build_dir), "--json", "program", str(path))

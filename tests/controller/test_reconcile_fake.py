@@ -30,8 +30,6 @@ def test_program_idempotent_drift_and_restart(fake_switch, compiled_artifacts):
         assert {e.key(): e for e in dev.read_entries()} == want
         assert dev.read_groups() == sorted(plan.groups, key=lambda g: g.group_id)
         assert len(fake.digests) == 1
-        (cfg,) = fake.digests.values()
-        assert cfg.config.max_list_size == plan.digest_list_size == 3  # STAR's s1: three trainers
         writes = fake.writes
         r2 = program_device(dev, plan, art.device_config)
         assert r2.changes == 0 and fake.writes == writes, "a second run must not write"
