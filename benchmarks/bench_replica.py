@@ -339,7 +339,7 @@ def main(argv=None) -> int:
                          "sends a heartbeat digest (acknowledged by this process) each time; 0: no such phase")
     ap.add_argument("--ranks", type=int, default=3, help="ranks the chunks come from, in turn (heartbeat slots)")
     ap.add_argument("--digest-list", type=int, default=None,
-                    help="DigestEntry max_list_size (default: the controller's, one digest per list)")
+                    help="DigestEntry max_list_size (default: the controller's, controller.device.DIGEST_MAX_LIST_SIZE)")
     ap.add_argument("--digest-timeout-ms", type=float, default=None,
                     help="DigestEntry max_timeout in ms (default: the controller's)")
     ap.add_argument("--mtu", type=int, default=1500)
