@@ -12,10 +12,12 @@ prints, per loop variant:
 * when the forwards leave, counted from the start of their batch: mean, first and last
   (medians over batches) -- the latency the loop adds before the kernel sees a forward.
 
-``--baseline DIR`` also loads ``DIR/switch/daemon.py`` (a checkout before a change, e.g. ``git
-archive REV | tar -x -C DIR``) and measures its loop the same way, over this tree's pipeline and
-TM, alternating the two round by round.  No root, no network; on a shared machine only the
-same-run comparison means anything.
+Variants: this tree's loop with ``send_order="frame"`` (the default) and ``"batch"``, and with
+``--baseline DIR`` the loop of ``DIR/switch/daemon.py`` (a checkout before a change, e.g. ``git
+archive REV | tar -x -C DIR``) over this tree's pipeline and TM, alternating round by round.  In
+process the sends reach no socket, so the kernel's side of the trade-off (a receiver woken per
+frame rather than per batch) is ``bench_replica``'s.  No root, no network; on a shared machine
+only the same-run comparison means anything.
 """
 from __future__ import annotations
 
@@ -90,11 +92,12 @@ def load_daemon(root: Path):
 
 
 class Variant:
-    def __init__(self, daemon, compiled):
+    def __init__(self, daemon, compiled, **opts):
         from switch.tm import TrafficManager
         self.marks: list[float] = []
         self.tm = TrafficManager()
-        self.sw = daemon.Switch([TimingPort(n, self.marks) for n in (IN_PORT, FORWARD, 3, SHADOW)], self.tm)
+        self.sw = daemon.Switch([TimingPort(n, self.marks) for n in (IN_PORT, FORWARD, 3, SHADOW)], self.tm,
+                                **opts)
         self.tm.configure(SHADOW, {"lossless": True})  # as the testbed configures a shadow's port
         self.sw.install(pipeline(compiled))
         self.cpu_us: list[float] = []
@@ -128,7 +131,8 @@ def main(argv=None) -> int:
     from switch import daemon
     from switch.compiler import compile_file
     compiled = compile_file(str(PROGRAM))
-    variants = {"this": Variant(daemon, compiled)}
+    variants = {"frame": Variant(daemon, compiled, send_order="frame"),
+                "batch": Variant(daemon, compiled, send_order="batch")}
     if args.baseline is not None:
         if not (args.baseline / "switch" / "daemon.py").exists():
             ap.error(f"--baseline {args.baseline}: no switch/daemon.py there")

@@ -11,7 +11,10 @@ before the next frame of the batch is parsed, as a switch ASIC's copy would be o
 forward's path.  Everything else -- lossless or shaped ports (the shadows' copies), the
 CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- is handed over
 in order after the batch, outside the pipeline lock (a lossless port's pause never holds
-it).  Each port's frames keep the pipeline's order.  P4Runtime writes interleave with
+it).  Each port's frames keep the pipeline's order.  ``send_order="batch"``
+(``--send-order batch``) sends everything after the batch instead: later forwards, but
+back-to-back sends wake a receiver once per batch rather than once per frame, which
+``benchmarks.bench_replica`` measured as less CPU per frame (see docs/SWITCH.md).  P4Runtime writes interleave with
 packets at batch granularity (at most ``BATCH`` frames); swapping pipelines is one
 reference assignment.
 
@@ -40,6 +43,7 @@ from .tm import TrafficManager
 log = logging.getLogger("checkmate.switch")
 
 BATCH = 64
+SEND_ORDERS = ("frame", "batch")
 
 
 @dataclass
@@ -57,7 +61,11 @@ class Switch:
     """Ports, the live pipeline and the TM of one switch."""
 
     def __init__(self, ports: list[Port], tm: TrafficManager, *, cpu_port: int | None = None,
-                 pcap_dir: str | None = None, trace=None):
+                 pcap_dir: str | None = None, trace=None, send_order: str = "frame"):
+        if send_order not in SEND_ORDERS:
+            raise ValueError(f"send_order {send_order!r}: expected one of {', '.join(SEND_ORDERS)}")
+        #: "frame": sends to never-blocking ports as each egress pass ends; "batch": all after the batch
+        self.send_order = send_order
         self.ports = {p.number: p for p in ports}
         self.tm = tm
         self.cpu_port = cpu_port
@@ -139,7 +147,8 @@ class Switch:
         cpu = self.cpu_port
         tm = self.tm
         egress = tm.ports  # port -> EgressPort: its enqueue directly, one call less per frame
-        sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu})
+        sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu}
+                     if self.send_order == "frame" else {})
         try:
             errors = pl.process_into(in_port, frames, sink)
         except Exception as exc:  # e.g. a port number the pipeline cannot take

@@ -110,3 +110,33 @@ def test_forward_leaves_before_its_replica_is_processed_and_copies_follow_the_ba
     assert sw.stats.tx == 8 and sw.stats.pipeline_errors == 0
     st = tm.stats()
     assert st[FORWARD].sent == 4 and st[SHADOW].sent == 3 and st[OTHER].sent == 1
+
+
+def test_batch_send_order_sends_after_the_batch_with_the_same_frames_per_port():
+    compiled = compile_file(str(PROGRAM))
+    events: list = []
+    tm = TrafficManager()
+    sw = Switch([_RecordingPort(n, events) for n in (TRAINER_IN, FORWARD, OTHER, SHADOW)], tm, send_order="batch")
+    tm.configure(SHADOW, {"lossless": True})
+    pl = _pipeline(compiled)
+    sw.install(pl)
+    egress = pl.program.egress
+
+    def recording_egress(P):
+        events.append(("egress", P.sm.egress_port, P.sm.egress_rid))
+        return egress(P)
+
+    pl.program.egress = recording_egress
+    batch = [_chunk(1), _chunk(2, job=2), _chunk(3)]
+    try:
+        sw._process_batch(TRAINER_IN, batch)
+    finally:
+        tm.close()
+    kinds = [e[0] for e in events]
+    assert kinds == ["egress"] * kinds.count("egress") + ["send"] * kinds.count("send")  # every send after the batch
+    twin = _pipeline(compiled)
+    want = [(p, d) for f in batch for p, d in twin.process(TRAINER_IN, f)]
+    assert [(e[1], e[2]) for e in events if e[0] == "send"] == want  # the pipeline's order, all ports
+    import pytest
+    with pytest.raises(ValueError, match="send_order 'later'"):
+        Switch([], TrafficManager(), send_order="later")
