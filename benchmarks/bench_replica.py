@@ -160,7 +160,8 @@ def process_cpu_s(pid: int) -> float:
     return sum(thread_cpu_s(pid).values())
 
 
-def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | None = None, ranks: int = 1):
+def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | None = None, ranks: int = 1,
+                 extra_args: tuple[str, ...] = ()):
     """``python -m switch.cli`` of the checkout at ``root`` on the three veths, programmed like the
     testbed: port 1 a trainer port, (job 1, any param) -> rid 1 -> group {2, 3}, rid 1 -> the shadow."""
     from controller.client import SwitchConnection
@@ -172,7 +173,7 @@ def start_switch(topo: Topology, root: Path, program: Path, digest_cfg: dict | N
     env = dict(os.environ, PYTHONPATH=str(root))
     p = subprocess.Popen([sys.executable, "-m", "switch.cli", "-i", f"1@{topo.sw_a}", "-i", f"2@{topo.sw_b}",
                           "-i", f"3@{topo.sw_s}", "--tm", "3:lossless=true", "--grpc-server-addr", "127.0.0.1:0",
-                          "--log-level", "warning", str(program)],
+                          "--log-level", "warning", *extra_args, str(program)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root, env=env)
     line = _wait_line(p, "checkmate-switch READY", 120)
     addr = json.loads(line.split(" ", 2)[2])["grpc"]
@@ -282,7 +283,8 @@ def run(impls: list[tuple[str, Path]], args) -> dict:
             for r in range(args.rounds):
                 order = impls if r % 2 == 0 else impls[::-1]
                 for label, root in order:
-                    sw, conn = start_switch(topo, root, args.program, digest_cfg, args.ranks)
+                    sw, conn = start_switch(topo, root, args.program, digest_cfg, args.ranks,
+                                            tuple(args.switch_args.get(label, ())))
                     pump = DigestPump(conn)
                     try:
                         modes = ["fwd", "rep"] + (["hb"] if args.iter_every else [])
@@ -330,6 +332,9 @@ def main(argv=None) -> int:
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     ap.add_argument("--impl", action="append", default=[], metavar="LABEL=REPO_ROOT",
                     help="a checkout whose switch to measure (repeatable; default: this one, as 'this')")
+    ap.add_argument("--switch-arg", action="append", default=[], metavar="LABEL=ARG",
+                    help="an extra checkmate-switch argument for the --impl LABEL (repeatable; e.g. "
+                         "--impl frame=. --impl batch=. --switch-arg batch=--send-order=batch)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--frames", type=int, default=20000, help="chunks per phase")
     ap.add_argument("--rate", type=float, default=15000, help="offered chunks/s")
@@ -339,7 +344,7 @@ def main(argv=None) -> int:
                          "sends a heartbeat digest (acknowledged by this process) each time; 0: no such phase")
     ap.add_argument("--ranks", type=int, default=3, help="ranks the chunks come from, in turn (heartbeat slots)")
     ap.add_argument("--digest-list", type=int, default=None,
-                    help="DigestEntry max_list_size (default: the controller's, one digest per list)")
+                    help="DigestEntry max_list_size (default: the controller's, controller.device.DIGEST_MAX_LIST_SIZE)")
     ap.add_argument("--digest-timeout-ms", type=float, default=None,
                     help="DigestEntry max_timeout in ms (default: the controller's)")
     ap.add_argument("--mtu", type=int, default=1500)
@@ -358,14 +363,24 @@ def main(argv=None) -> int:
         print("bench_replica: needs root (network namespaces, AF_PACKET)", file=sys.stderr)
         return 2
     impls = []
+    args.switch_args = {}
+    for spec in args.switch_arg:
+        label, sep, arg = spec.partition("=")
+        if not sep or not arg:
+            ap.error(f"--switch-arg {spec!r}: expected LABEL=ARG")
+        args.switch_args.setdefault(label, []).append(arg)
     for spec in args.impl or [f"this={REPO}"]:
         label, sep, root = spec.partition("=")
         if not sep or not (Path(root) / "switch" / "cli.py").exists():
             ap.error(f"--impl {spec!r}: expected LABEL=REPO_ROOT of a checkout with switch/cli.py")
         impls.append((label, Path(root).resolve()))
+    unknown = set(args.switch_args) - {label for label, _ in impls}
+    if unknown:
+        ap.error(f"--switch-arg for {', '.join(sorted(unknown))}: no such --impl label")
     print(f"replica vs forward on the real checkmate-switch; {args.program.name}, MTU {args.mtu}, {args.frames} "
           f"chunks per phase at {args.rate:.0f}/s in bursts of {args.burst}; {args.rounds} round(s); "
-          f"switches: {', '.join(f'{l}={r}' for l, r in impls)}", flush=True)
+          f"switches: {', '.join(f'{l}={r}' + ''.join(' ' + a for a in args.switch_args.get(l, ())) for l, r in impls)}",
+          flush=True)
     out = run(impls, args)
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))

@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--tm-server-addr", type=_addr, default=None, metavar="HOST:PORT",
                     help="serve the run-time TM control channel here (port 0: pick one)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the TM's fault-injection RNG")
+    ap.add_argument("--send-order", choices=("frame", "batch"), default="frame",
+                    help="frame (default): a frame to an unshaped, non-lossless port leaves as soon as its egress "
+                         "pass ends; batch: every output after its receive batch (fewer receiver wake-ups, later "
+                         "forwards); per-port order is the same")
     return ap
 
 
@@ -190,7 +194,8 @@ def main(argv=None) -> int:
         return 2
 
     tm = TrafficManager(seed=args.seed)
-    sw = Switch(ports, tm, cpu_port=args.cpu_port, pcap_dir=args.pcap, trace=trace)
+    sw = Switch(ports, tm, cpu_port=args.cpu_port, pcap_dir=args.pcap, trace=trace,
+                send_order=args.send_order)
     for port, changes in tm_flags:
         tm.configure(port, changes)
     host, gport = args.grpc_server_addr

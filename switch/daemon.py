@@ -1,14 +1,22 @@
 """The switch process: ports -> pipeline -> traffic manager, plus the CPU port.
 
 One data-plane thread owns every port.  It waits on ``epoll`` for readable ports,
-drains up to ``BATCH`` frames from each ready one (:meth:`Port.recv_batch`), runs
+drains up to ``BATCH`` frames from each ready one (:meth:`Port.recv_batch`) and runs
 the batch through the live :class:`switch.runtime.Pipeline`
-(:meth:`~switch.runtime.Pipeline.process_batch`: one lock hold per batch) and then
-hands every output ``(egress_port, frame)``, in order, to the
-:class:`switch.tm.TrafficManager`.  Frames sent to the CPU port go to
-``packet_in_handler`` (the P4Runtime server) instead; both are called outside the
-pipeline lock.  P4Runtime writes interleave with packets at batch granularity (at
-most ``BATCH`` frames); swapping pipelines is one reference assignment.
+(:meth:`~switch.runtime.Pipeline.process_into`: one lock hold per batch).  Outputs
+``(egress_port, frame)`` for ports whose transmit never blocks (unshaped, not lossless)
+go to the :class:`switch.tm.TrafficManager` the moment their egress pass ends: the
+forward of a Checkmate FINAL chunk leaves before its replica's egress pass runs and
+before the next frame of the batch is parsed, as a switch ASIC's copy would be off the
+forward's path.  Everything else -- lossless or shaped ports (the shadows' copies), the
+CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- is handed over
+in order after the batch, outside the pipeline lock (a lossless port's pause never holds
+it).  Each port's frames keep the pipeline's order.  ``send_order="batch"``
+(``--send-order batch``) sends everything after the batch instead: later forwards, but
+back-to-back sends wake a receiver once per batch rather than once per frame, which
+``benchmarks.bench_replica`` measured as less CPU per frame (see docs/SWITCH.md).  P4Runtime writes interleave with
+packets at batch granularity (at most ``BATCH`` frames); swapping pipelines is one
+reference assignment.
 
 Python threads share one interpreter lock, so a second data-plane thread would
 only add contention; shaped ports (rate/delay/lossless) get their own transmit
@@ -35,6 +43,7 @@ from .tm import TrafficManager
 log = logging.getLogger("checkmate.switch")
 
 BATCH = 64
+SEND_ORDERS = ("frame", "batch")
 
 
 @dataclass
@@ -52,7 +61,11 @@ class Switch:
     """Ports, the live pipeline and the TM of one switch."""
 
     def __init__(self, ports: list[Port], tm: TrafficManager, *, cpu_port: int | None = None,
-                 pcap_dir: str | None = None, trace=None):
+                 pcap_dir: str | None = None, trace=None, send_order: str = "frame"):
+        if send_order not in SEND_ORDERS:
+            raise ValueError(f"send_order {send_order!r}: expected one of {', '.join(SEND_ORDERS)}")
+        #: "frame": sends to never-blocking ports as each egress pass ends; "batch": all after the batch
+        self.send_order = send_order
         self.ports = {p.number: p for p in ports}
         self.tm = tm
         self.cpu_port = cpu_port
@@ -116,40 +129,48 @@ class Switch:
                 self.stats.tx += 1
 
     def _process_batch(self, in_port: int, frames: list) -> None:
-        """:meth:`_process` for a batch from one port: one pipeline call (one lock hold)
-        for the whole batch, then the outputs go to the TM / CPU port in order."""
+        """:meth:`_process` for a batch from one port, under one pipeline lock hold.
+
+        Outputs to ports that can never block (unshaped, not lossless: the trainers' ports)
+        are sent the moment the pipeline produces them, so a frame's forward leaves before
+        its replica's egress pass runs and before the rest of the batch is processed.  The
+        others (lossless or shaped ports -- a Checkmate shadow's --, the CPU port, unknown
+        ports) are handed over, in order, once the batch is done and the lock is free: a
+        lossless port's pause never holds the pipeline lock, and the replicas' sends come
+        after the batch's forwards.  A port is one kind or the other for a whole batch, so
+        what leaves each port, and its order, is what :meth:`Pipeline.process` returns."""
         pl = self.pipeline
         stats = self.stats
         if pl is None:
             stats.dropped_no_pipeline += len(frames)
             return
-        try:
-            results = pl.process_batch(in_port, frames)
-        except Exception as exc:  # e.g. a port number the pipeline cannot take
-            results = [exc] * len(frames)
         cpu = self.cpu_port
         tm = self.tm
         egress = tm.ports  # port -> EgressPort: its enqueue directly, one call less per frame
-        tx = 0
-        for frame, outs in zip(frames, results):
-            if outs.__class__ is not list:
-                stats.pipeline_errors += 1
-                if stats.pipeline_errors <= 10:
-                    log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frame), outs)
-                continue
-            for eport, data in outs:
-                if eport == cpu:
-                    stats.packet_in += 1
-                    h = self.packet_in_handler
-                    if h is not None:
-                        h(data)
+        sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu}
+                     if self.send_order == "frame" else {})
+        try:
+            errors = pl.process_into(in_port, frames, sink)
+        except Exception as exc:  # e.g. a port number the pipeline cannot take
+            errors = [(i, exc) for i in range(len(frames))]
+        for i, exc in errors:
+            stats.pipeline_errors += 1
+            if stats.pipeline_errors <= 10:
+                log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frames[i]), exc)
+        tx = sink.sent
+        for eport, data in sink.later:
+            if eport == cpu:
+                stats.packet_in += 1
+                h = self.packet_in_handler
+                if h is not None:
+                    h(data)
+            else:
+                ep = egress.get(eport)
+                if ep is None:
+                    tm.transmit(eport, data)  # counts the unknown port
                 else:
-                    ep = egress.get(eport)
-                    if ep is None:
-                        tm.transmit(eport, data)  # counts the unknown port
-                    else:
-                        ep.enqueue(data)
-                    tx += 1
+                    ep.enqueue(data)
+                tx += 1
         stats.tx += tx
 
     def run(self) -> None:
@@ -206,6 +227,27 @@ class Switch:
             w.close()
         for p in self.ports.values():
             p.close()
+
+
+class _Sink:
+    """The pipeline's outputs of one batch as they are produced (``append((port, frame))``):
+    sent at once to the ports in ``now`` (their :meth:`EgressPort.enqueue` never blocks),
+    kept in ``later``, in order, for everything else."""
+
+    __slots__ = ("now", "later", "sent")
+
+    def __init__(self, now: dict):
+        self.now = now
+        self.later: list = []
+        self.sent = 0
+
+    def append(self, item) -> None:
+        ep = self.now.get(item[0])
+        if ep is None:
+            self.later.append(item)
+        else:
+            ep.enqueue(item[1])
+            self.sent += 1
 
 
 def _tee(writer: PcapWriter, send):

@@ -145,9 +145,15 @@ class Engine:
             self.verify(P)
         return P
 
-    def run(self, port: int, frame: bytes) -> list[tuple[int, bytes]]:
+    def run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
+        """The frames ``frame`` makes leave the switch, ``[(egress_port, bytes), ...]`` in the
+        order BMv2 emits them.  With ``out`` (anything with ``append``), each one is appended
+        there the moment its egress pass ends -- a multicast group's first copy (the forward,
+        for Checkmate's groups) before the next copy's egress pass runs -- and ``out`` is
+        returned; the packet path itself is the same."""
         tr = self.pl.trace
-        out: list[tuple[int, bytes]] = []
+        if out is None:
+            out = []
         ingress_q = [(frame, port, I_NORMAL, None)]
         egress_q: list = []
         if tr is not None:

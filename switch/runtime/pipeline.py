@@ -436,6 +436,25 @@ class Pipeline:
                     append(exc)
         return results
 
+    def process_into(self, ingress_port: int, frames, out) -> list:
+        """:meth:`process_batch` for a sink: under one lock hold, every output
+        ``(egress_port, bytes)`` is handed to ``out.append`` as soon as its egress pass
+        ends (so a caller can send a frame's forward before its replica's egress pass
+        and before the next frame is processed).  The packet path and the order of
+        outputs are :meth:`process`'s.  Returns ``[(index, exception)]`` for the frames
+        that raised; what such a frame emitted before it raised has been appended."""
+        if not isinstance(ingress_port, int) or not 0 <= ingress_port < DROP_PORT:
+            raise ValueError(f"ingress_port {ingress_port!r} out of range 0..510")
+        errors = []
+        with self.lock:
+            run = self.program.run
+            for i, frame in enumerate(frames):
+                try:
+                    run(ingress_port, frame if frame.__class__ is bytes else bytes(frame), out)
+                except Exception as exc:  # noqa: BLE001 - handed back to the caller per frame
+                    errors.append((i, exc))
+        return errors
+
 
 def _entry_from_ir(e: dict) -> TableEntry:
     matches = [FieldMatch(m["id"], m["kind"], m["value"], m.get("mask"), m.get("prefix_len"),

@@ -1,0 +1,142 @@
+"""The data plane's send order (switch/daemon.py): a FINAL chunk's forward leaves before its
+replica's egress pass runs and before the next frame of the batch is processed; the copies to
+a lossless (shadow) port follow the batch; every port gets what Pipeline.process returns, in
+order.  In process: the real checkmate.p4 pipeline and TM, ports that record their sends."""
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from checkmate.wire import CHECKMATE_UDP_PORT, FLAG_FINAL, ChunkHeader, encode
+from switch.compiler import compile_file
+from switch.daemon import Switch
+from switch.runtime import Pipeline
+from switch.tm import TrafficManager
+
+PROGRAM = Path(__file__).resolve().parents[2] / "p4src" / "checkmate.p4"
+TRAINER_IN, FORWARD, SHADOW, OTHER = 1, 2, 4, 3
+
+
+def _frame(dport: int, payload: bytes, dst=bytes([10, 77, 0, 2])) -> bytes:
+    udp = struct.pack("!HHHH", 40000, dport, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0, bytes([10, 77, 0, 1]), dst)
+    return bytes.fromhex("080000000002" "080000000001" "0800") + ip + udp
+
+
+def _chunk(seq: int, job: int = 1) -> bytes:
+    return _frame(CHECKMATE_UDP_PORT, encode(ChunkHeader(flags=FLAG_FINAL, job_id=job, iteration=3, rank=0,
+                                                         bucket=0, param_id=5, offset=seq, count=8, seq=seq),
+                                             bytes(range(32))))
+
+
+def _pipeline(compiled) -> Pipeline:
+    pl = Pipeline(compiled.device_config)
+    pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.2", 32)}, "forward",
+              {"port": FORWARD, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:02"})
+    pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.3", 32)}, "forward",
+              {"port": OTHER, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:03"})
+    pl.insert("trainer_port", {"standard_metadata.ingress_port": TRAINER_IN}, "mark_trainer")
+    pl.insert("shard_map", {"hdr.checkmate.job_id": 1, "hdr.checkmate.param_id": (0, 1 << 20)},
+              "set_shard", {"rid": 1}, priority=1)
+    pl.insert("replication", {"meta.out_port": FORWARD, "meta.shard_rid": 1}, "replicate", {"group": 1})
+    pl.insert("shadow_rewrite", {"standard_metadata.egress_rid": 1}, "to_shadow",
+              {"mac": "08:00:00:00:01:01", "ip": "10.77.0.101", "udp_port": 48880})
+    pl.mcast_group_set(1, [(FORWARD, 0), (SHADOW, 1)])
+    return pl
+
+
+class _Spec:
+    def __init__(self, n):
+        self.number, self.label = n, str(n)
+
+
+class _RecordingPort:
+    def __init__(self, n, events):
+        self.spec, self.number, self.events = _Spec(n), n, events
+
+    def send(self, frame):
+        self.events.append(("send", self.number, frame))
+
+    def send_wait(self, frame, timeout):
+        self.send(frame)
+
+
+def test_forward_leaves_before_its_replica_is_processed_and_copies_follow_the_batch():
+    compiled = compile_file(str(PROGRAM))
+    events: list = []
+    tm = TrafficManager()
+    ports = [_RecordingPort(n, events) for n in (TRAINER_IN, FORWARD, OTHER, SHADOW)]
+    sw = Switch(ports, tm)
+    tm.configure(SHADOW, {"lossless": True})  # as the testbed configures a shadow's port
+    pl = _pipeline(compiled)
+    sw.install(pl)
+    engine = pl.program
+    egress = engine.egress
+
+    def recording_egress(P):
+        events.append(("egress", P.sm.egress_port, P.sm.egress_rid))
+        return egress(P)
+
+    engine.egress = recording_egress
+    batch = [_chunk(1), _frame(9999, b"plain", dst=bytes([10, 77, 0, 3])), _chunk(2), _chunk(3, job=2), _chunk(4)]
+    try:
+        sw._process_batch(TRAINER_IN, batch)
+    finally:
+        tm.close()
+
+    # what each port must carry, in order: Pipeline.process on a twin pipeline
+    twin = _pipeline(compiled)
+    want: dict[int, list[bytes]] = {}
+    for f in batch:
+        for port, data in twin.process(TRAINER_IN, f):
+            want.setdefault(port, []).append(data)
+    got: dict[int, list[bytes]] = {}
+    for e in events:
+        if e[0] == "send":
+            got.setdefault(e[1], []).append(e[2])
+    assert got == want
+    assert len(want[SHADOW]) == 3 and len(want[FORWARD]) == 4
+
+    kinds = [e[:3] if e[0] == "egress" else e[:2] for e in events]
+    # every copied chunk: forward egress, forward sent, then the replica's egress pass
+    for i, k in enumerate(kinds):
+        if k == ("egress", SHADOW, 1):
+            assert kinds[i - 2:i] == [("egress", FORWARD, 0), ("send", FORWARD)], kinds
+    # the next frame is parsed only after the previous one's forward left: sends interleave
+    assert kinds.index(("send", FORWARD)) < kinds.index(("send", OTHER))
+    # the lossless shadow port's copies go after the whole batch's forwards
+    last_forward = max(i for i, k in enumerate(kinds) if k[0] == "send" and k[1] != SHADOW)
+    assert min(i for i, k in enumerate(kinds) if k == ("send", SHADOW)) > last_forward
+    assert sw.stats.tx == 8 and sw.stats.pipeline_errors == 0
+    st = tm.stats()
+    assert st[FORWARD].sent == 4 and st[SHADOW].sent == 3 and st[OTHER].sent == 1
+
+
+def test_batch_send_order_sends_after_the_batch_with_the_same_frames_per_port():
+    compiled = compile_file(str(PROGRAM))
+    events: list = []
+    tm = TrafficManager()
+    sw = Switch([_RecordingPort(n, events) for n in (TRAINER_IN, FORWARD, OTHER, SHADOW)], tm, send_order="batch")
+    tm.configure(SHADOW, {"lossless": True})
+    pl = _pipeline(compiled)
+    sw.install(pl)
+    egress = pl.program.egress
+
+    def recording_egress(P):
+        events.append(("egress", P.sm.egress_port, P.sm.egress_rid))
+        return egress(P)
+
+    pl.program.egress = recording_egress
+    batch = [_chunk(1), _chunk(2, job=2), _chunk(3)]
+    try:
+        sw._process_batch(TRAINER_IN, batch)
+    finally:
+        tm.close()
+    kinds = [e[0] for e in events]
+    assert kinds == ["egress"] * kinds.count("egress") + ["send"] * kinds.count("send")  # every send after the batch
+    twin = _pipeline(compiled)
+    want = [(p, d) for f in batch for p, d in twin.process(TRAINER_IN, f)]
+    assert [(e[1], e[2]) for e in events if e[0] == "send"] == want  # the pipeline's order, all ports
+    import pytest
+    with pytest.raises(ValueError, match="send_order 'later'"):
+        Switch([], TrafficManager(), send_order="later")
