@@ -52,11 +52,10 @@ class BlockRules:
                 if d.name == "__v1model_version":
                     self.check_v1model_version(d.value)
                 t = self.resolve_type(d.type)
-                ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
-                v = self.fold(ir)
-                if v is None:
+                ir = self.constant_ir(self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc), t)
+                if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
-                self.global_scope.add(d.name, ("const", {"op": "const", "v": v, "t": t}))
+                self.global_scope.add(d.name, ("const", ir))
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":

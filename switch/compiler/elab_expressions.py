@@ -37,9 +37,7 @@ class ExpressionRules:
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
-            if bt[0] == "list":
-                raise E(n.loc, "a tuple element cannot be assigned (assign the whole tuple)")
-            return self.index_of(base, bt, n, scope)
+            return self.index_of(base, bt, n, scope)   # a tuple element too (p4c allows t[0] = v)
         if k == "slice":
             base, bt = self.lvalue(n.a, scope)
             ir, t = self.slice_of(base, bt, n, scope)
@@ -128,7 +126,16 @@ class ExpressionRules:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
             # p4c 1.2.4.8 wraps a literal that does not fit into bit<N>/int<N> (negative or too
             # large) and only warns ("value does not fit in N bits")
-            return {"op": "const", "v": _wrap(v, t), "t": t}
+            w = _wrap(v, t)
+            if w != v:
+                sig = "s" if t[0] == "int" else "w"
+                if v < 0 and t[0] == "bit":
+                    lit = self.neg_literals.get(id(ir))
+                    self.warn(lit[1] if lit and lit[0] is ir else loc,
+                              f"-{t[1]}{sig}{-v}: negative value with unsigned type")
+                else:
+                    self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
+            return {"op": "const", "v": w, "t": t}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
         if et[0] == "serenum" and t == et[2]:
@@ -255,7 +262,10 @@ class ExpressionRules:
             if n.op == "~" and t == INTLIT:
                 raise E(n.loc, "~ on an untyped integer needs a width")
             if t[0] == "bit" and n.op == "-" or is_bits(t) or t == INTLIT:
-                return {"op": "un", "o": n.op, "a": ir, "t": t}, t
+                out = {"op": "un", "o": n.op, "a": ir, "t": t}
+                if n.op == "-" and n.a.kind == "int":   # p4c warns about -1 as bit<N> at the literal
+                    self.neg_literals[id(out)] = (out, n.a.loc)
+                return out, t
             raise E(n.loc, f"operator {n.op} on a value of type {tstr(t)}")
         if k == "binary":
             return self.binary(n, scope)

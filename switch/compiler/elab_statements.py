@@ -41,11 +41,10 @@ class StatementRules:
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
-            ir = self.coerce(self.expr(s.value, scope), t, s.value.loc)
-            v = self.fold(ir)
-            if v is None:
+            ir = self.constant_ir(self.coerce(self.expr(s.value, scope), t, s.value.loc), t)
+            if ir is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
-            scope.declare(s.name, ("const", {"op": "const", "v": v, "t": t}), s.loc)
+            scope.declare(s.name, ("const", ir), s.loc)
             return []
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)

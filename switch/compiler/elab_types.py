@@ -109,6 +109,23 @@ class TypeRules:
         if op == "slice":
             a = self.fold(ir["a"])
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
+        if op == "tuple_idx" and ir["a"]["op"] == "list":   # an element of a constant tuple
+            return self.fold(ir["a"]["items"][ir["i"]])
+        return None
+
+    def constant_ir(self, ir, t):
+        """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
+        a compile-time constant: a folded scalar, or a tuple/struct/header value whose elements
+        all fold (p4c accepts ``const tuple<bit<8>, bit<16>> T = {1, 2};``)."""
+        v = self.fold(ir)
+        if v is not None:
+            return {"op": "const", "v": v, "t": t}
+        if ir["op"] == "list" and t[0] == "list":
+            items = [self.constant_ir(it, it["t"]) for it in ir["items"]]
+            return None if any(it is None for it in items) else {**ir, "items": items}
+        if ir["op"] == "mk":
+            vals = [self.constant_ir(it, it["t"]) for it in ir["vals"]]
+            return None if any(it is None for it in vals) else {**ir, "vals": vals}
         return None
 
     def newtype_of(self, tnode) -> str | None:

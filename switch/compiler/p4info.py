@@ -244,6 +244,10 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
+        if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
+            for _, ft in d["fields"]:
+                types.spec(pd.type_spec.tuple.members.add(), ft)
+            continue
         pd.type_spec.struct.name = d["name"]
         st = info.type_info.structs[d["name"]]
         for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):
