@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr, _wrap
+from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
 
 
 class ExpressionRules:
@@ -61,7 +61,7 @@ class ExpressionRules:
             h = self.headers[bt[1]]
             for f, w, s in h["fields"]:
                 if f == n.name:
-                    ft = ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]
+                    ft = ["varbit", w] if f == h.get("varbit") else self.header_field_type(bt[1], f, w, s)
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
@@ -87,6 +87,13 @@ class ExpressionRules:
             raise E(n.loc, f"header stack has no member {n.name}")
         raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
 
+    def header_field_type(self, hname: str, f: str, w: int, signed: bool):
+        """The type of a bit<N>/int<N> header field, with its `type` name when it was declared
+        with one (``macAddr_t dst;``: ``["bit", 48, "macAddr_t"]``)."""
+        t = ["int" if signed else "bit", w]
+        nt = self.field_newtypes.get((hname, f))
+        return t + [nt] if nt and self.typedefs.get(nt, [None])[0] in ("bit", "int") else t
+
     def index_of(self, base, bt, n: Node, scope):
         if bt[0] == "list":  # tuple<...> element: a compile-time index
             v = self.fold(self.expr(n.index, scope)[0])
@@ -106,7 +113,7 @@ class ExpressionRules:
                 "t": et, "size": bt[2]}, et
 
     def slice_of(self, base, bt, n: Node, scope):
-        if not is_bits(bt):
+        if not is_bits(bt) or newtype_name(bt):   # p4c: bit extraction is for bit<>/int<> only
             raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
         hi = self.const_int(n.hi, "slice bound")
         lo = self.const_int(n.lo, "slice bound")
@@ -157,7 +164,7 @@ class ExpressionRules:
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
         if t[0] == "header":
-            fields = [[f, ["int" if sg else "bit", w]] for f, w, sg in self.headers[t[1]]["fields"]]
+            fields = [[f, self.header_field_type(t[1], f, w, sg)] for f, w, sg in self.headers[t[1]]["fields"]]
         else:
             fields = self.structs[t[1]]["fields"]
         if et[0] == "list":
@@ -233,23 +240,12 @@ class ExpressionRules:
         if k == "cast":
             t = self.resolve_type(n.type)
             ir, et = self.expr(n.a, scope)
-            nt = self.newtype_of(n.type)
-            if nt is not None and et != t and et != INTLIT:
-                # p4c: a `type` is made only from its underlying type (or an untyped
-                # literal); (N16)x of a bit<25> x is not a width-changing cast
-                raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(t)}): "
-                               f"cast to {tstr(t)} first")
-            src_nt = self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
-                ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None
-            if src_nt is not None and (t != et or nt not in (None, src_nt)):
-                # and a `type` value converts only to its underlying type (a header/struct
-                # field's `type` is known here; other values' `type`s are not tracked)
-                dst = f"type {nt}" if nt not in (None, src_nt) else tstr(t)
-                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(et)}) to {dst}: "
-                               f"cast to {tstr(et)} first")
-            return self.cast(ir, et, t, n.loc), t
+            return self.cast_expr(n, ir, et, t), t
         if k == "unary":
             ir, t = self.expr(n.a, scope)
+            if newtype_name(t):
+                raise E(n.loc, f"{n.op}: cannot be applied to a value of type {newtype_name(t)} "
+                               f"(cast it to {tstr(untagged(t))} first)")
             if n.op == "!":
                 ir = self.coerce((ir, t), BOOL, n.a.loc)
                 return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
@@ -301,6 +297,30 @@ class ExpressionRules:
             return {"op": "dontcare", "t": ["any"]}, ["any"]
         raise E(n.loc, f"unsupported expression {k}")
 
+    def cast_expr(self, n: Node, ir, et, t):
+        """``(T)e`` with p4c's rules for `type`s: a `type` is made only from its underlying type
+        (or an untyped literal) and converts only to its underlying type (``type foo_t bar_t``:
+        bar_t <-> foo_t, foo_t <-> bit<32>)."""
+        nt = newtype_name(t) or self.newtype_of(n.type)
+        src_nt = newtype_name(et) or (self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
+            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None)
+        if et != t and nt is not None and src_nt is not None and nt != src_nt:
+            if self.typedefs.get(nt) != et and self.typedefs.get(src_nt) != t:
+                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(self.typedefs[src_nt])}) "
+                               f"to type {nt}: cast to {tstr(self.typedefs[src_nt])} first")
+        elif nt is not None and nt != src_nt and et not in (self.typedefs.get(nt), t) and not (
+                et == INTLIT and not newtype_name(self.typedefs.get(nt, t[:2]))):
+            # (N16)x of a bit<25> x is not a width-changing cast
+            raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(self.typedefs.get(nt, t))}): "
+                           f"cast to {tstr(self.typedefs.get(nt, t))} first")
+        elif src_nt is not None and nt != src_nt and t != self.typedefs.get(src_nt, et) \
+                and (untagged(t) != untagged(et) or newtype_name(self.typedefs.get(src_nt, et))):
+            under = self.typedefs.get(src_nt, untagged(et))
+            raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(under)}) to "
+                           f"{tstr(t)}: cast to {tstr(under)} first")
+        out = self.cast(ir, untagged(et), untagged(t), n.loc)
+        return dict(out, t=t) if out.get("t") != t else out
+
     def cast(self, ir, et, t, loc):
         if t[0] == "serenum":
             return self.cast(ir, et, t[2], loc) | {"t": t}
@@ -341,6 +361,12 @@ class ExpressionRules:
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
             bt = bt[2]
+        for side, st in ((n.a, at), (n.b, bt)):
+            nt = newtype_name(st)
+            if nt and (op not in ("==", "!=") or INTLIT in (at, bt)):
+                # p4c: a `type` value is only compared (with ==/!=) to a value of the same type
+                raise E(side.loc, f"{op}: cannot be applied to a value of type {nt} "
+                                  f"(cast it to {tstr(untagged(st))} first)")
         if op in ("&&", "||"):
             a = self.coerce((a, at), BOOL, n.a.loc)
             b = self.coerce((b, bt), BOOL, n.b.loc)

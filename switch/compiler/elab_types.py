@@ -52,7 +52,12 @@ class TypeRules:
             if bound and name in bound:  # a type parameter of the generic block being elaborated
                 return bound[name]
             if name in self.typedefs:
-                return self.typedefs[name]
+                t = self.typedefs[name]
+                if name in self.newtypes and t[0] in ("bit", "int"):
+                    # a `type` over bit<N>/int<N> is its own type: ["bit", N, name] (the IR and
+                    # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)
+                    return [t[0], t[1], name]
+                return t
             if name in self.headers:
                 return ["header", name]
             if name in self.structs:

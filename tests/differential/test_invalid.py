@@ -12,6 +12,7 @@ from diff_targets import bmv2_available
 from diffcases.base import program
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
+NT_TOP = "type bit<8> P_t;\ntype bit<16> V_t;\ntype P_t Q_t;\n"
 
 # name -> (program, words the message must contain (any of), reason when checkmate accepts it today)
 INVALID = {
@@ -160,7 +161,35 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v = 3) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
+    # `type` values (locals, parameters, fields) are their own type: only casts through the
+    # underlying type make and unmake them, and only == / != apply
+    "newtype_local_from_bit": (program("        P_t p = hdr.h.a;\n        hdr.h.b = (bit<8>)p;\n", top=NT_TOP),
+                               ("P_t", "bit<8>")),
+    "newtype_local_to_bit": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = p;\n", top=NT_TOP),
+                             ("P_t", "bit<8>")),
+    "newtype_arith": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(p + 1);\n", top=NT_TOP),
+                      ("+", "P_t")),
+    "newtype_saturating_arith": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(p |+| p);\n",
+                                         top=NT_TOP), ("|+|", "P_t")),
+    "newtype_compared_to_bit": (program("        P_t p = (P_t)hdr.h.a;\n        if (p == hdr.h.b) { hdr.h.c = 1; }\n",
+                                        top=NT_TOP), ("P_t", "bit<8>")),
+    "newtype_compared_to_literal": (program("        P_t p = (P_t)hdr.h.a;\n        if (p == 5) { hdr.h.c = 1; }\n",
+                                            top=NT_TOP), ("==", "P_t")),
+    "newtype_slice": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)p[3:0] ++ 4w0;\n", top=NT_TOP),
+                      ("slice", "P_t")),
+    "newtype_action_arg_bit": (program("        a(hdr.h.a);\n", top=NT_TOP,
+                                       ingress_decls="    action a(in P_t q) { hdr.h.b = (bit<8>)q; }\n"),
+                               ("P_t", "bit<8>")),
+    "newtype_to_other_newtype": (program("        P_t p = (P_t)hdr.h.a;\n        V_t v = (V_t)p;\n        hdr.h.c = (bit<16>)v;\n",
+                                         top=NT_TOP), ("V_t", "P_t")),
+    "newtype_of_newtype_from_bit": (program("        Q_t q = (Q_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(P_t)q;\n",
+                                            top=NT_TOP), ("Q_t", "P_t")),
+    "newtype_of_newtype_to_bit": (program("        Q_t q = (Q_t)(P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)q;\n",
+                                          top=NT_TOP), ("Q_t", "P_t")),
+    "newtype_of_newtype_from_literal": (program("        Q_t q = (Q_t)3;\n        hdr.h.b = (bit<8>)(P_t)q;\n",
+                                                top=NT_TOP), ("Q_t", "P_t")),
 }
+INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None
 

@@ -102,6 +102,20 @@ control Outer(inout bit<16> x) {
     action s(Port_t p, Tag_t g, PortAlias_t q, Color c) { hdr.h.b = (bit<8>)p; hdr.h.c = (bit<16>)g; hdr.h.a = (bit<8>)q; }
     table t { key = { hdr.h.a: exact; hdr.h.c: ternary; } actions = { s; NoAction; } }"""),
          entries=[Entry("I.t", {"hdr.h.a": 1, "hdr.h.c": (3, 0xffff)}, "I.s", {"p": 7, "g": 9, "q": 1, "c": 2}, 1)]),
+    # `type` values in locals, parameters, action parameters and struct fields: made and
+    # unmade only by casts through the underlying type (type Port2_t Port_t: via Port_t)
+    case("fe_newtype_locals_and_params", CAT, program("""\
+        Port_t p = (Port_t)hdr.h.a;
+        Port2_t p2 = (Port2_t)p;
+        meta.np = (Port_t)p2;
+        if (p == meta.np && p != (Port_t)0) { hdr.h.b = (bit<8>)twice(p) + 1; }
+        hdr.h.c = (bit<16>)(Tag_t)16w7;
+        t.apply();
+""", headers=NEWTYPES + "type Port_t Port2_t;\n", meta="    Port_t np;\n",
+        top="Port_t twice(in Port_t x) { return (Port_t)((bit<8>)x << 1); }\n", ingress_decls="""
+    action s(in Port_t q, Port_t p) { hdr.h.d = (bit<8>)p ++ (bit<24>)(bit<8>)q; }
+    table t { key = { hdr.h.a: exact; } actions = { s(meta.np); NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.s", {"p": 7})]),
     case("fe_digest_enum_error", CAT_INFO, program(
         "        meta.d.x = (Port_t)hdr.h.a; meta.d.c = Color.Blue; meta.d.k = Kind.Two; meta.d.err = error.NoMatch;\n"
         "        meta.d.ok = hdr.h.b == 2;\n        digest(1, meta.d);\n",
