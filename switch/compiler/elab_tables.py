@@ -50,7 +50,14 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                profile = self.profile_record(pv.fn.name, pv.args, q, None, [], pv.loc)
+                # p4c's P4Runtime serializer needs a name for the anonymous instance: the
+                # property's @name, taken as written; without one it rejects the program
+                na = annotation(props["implementation"].get("annos") or [], "name")
+                if not na or not na[1] or not isinstance(na[1][0], str):
+                    raise E(props["implementation"].loc,
+                            f"table {q} has an anonymous table property 'implementation' with no @name "
+                            "annotation, which P4Runtime does not support (p4c rejects it)")
+                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None, [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)

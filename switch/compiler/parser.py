@@ -523,7 +523,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("{")
         props = {}
         while not self.at("}"):
-            self.annotations()  # property annotations carry nothing the target uses
+            pannos = self.annotations()  # only @name of an anonymous implementation is used
             pl = self.t.loc
             is_const = self.accept("const")
             pname = self.ident("a table property").text
@@ -589,7 +589,7 @@ class Parser(StatementParser, ExpressionParser):
                 self.expect("=")
                 e = self.expr()
                 self.expect(";")
-                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const)
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
         self.expect("}")
         return Node("table", name.loc, name=name.text, props=props, annos=annos)
 
