@@ -394,10 +394,11 @@ class BlockRules:
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")
-            size = self.const_int(args[0], f"{tname} size", minimum=1, maximum=MAX_ARRAY)
+            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches)
+            size = self.const_int(args[0], f"{tname} size", minimum=0, maximum=MAX_ARRAY)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
-            self.objects[tname + "s"].append(rec)
+            self.add_object(tname + "s", rec, d.loc)
             itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
             scope.add(d.name, ("object", tname, rec, itype))
         elif tname in ("direct_counter", "direct_meter"):
@@ -405,7 +406,7 @@ class BlockRules:
                 raise E(d.loc, f"{tname} takes (type)")
             unit = self.enum_member(args[0], "CounterType" if tname == "direct_counter" else "MeterType")
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
-            self.objects[tname + "s"].append(rec)
+            self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):
             rec = self.profile_record(tname, args, q, uid, d.annos, d.loc)
@@ -422,7 +423,7 @@ class BlockRules:
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int"}
-            self.objects["registers"].append(rec)
+            self.add_object("registers", rec, d.loc)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
@@ -466,8 +467,17 @@ class BlockRules:
                                           maximum=64)
         else:
             rec["size"] = self.const_int(args[0], "action_profile size", minimum=1, maximum=MAX_ARRAY)
-        self.objects["action_profiles"].append(rec)
+        self.add_object("action_profiles", rec, loc)
         return rec
+
+    def add_object(self, key: str, rec: dict, loc) -> None:
+        """A counter/meter/register/profile instance; two of one kind with the same
+        control-plane name are an error, as in p4c ("Name 'x' is used for multiple counter
+        objects in the P4Info message")."""
+        if any(o["name"] == rec["name"] for o in self.objects[key]):
+            kind = key[:-1].replace("_", " ")
+            raise E(loc, f"name '{rec['name']}' is used for more than one {kind} object in the P4Info")
+        self.objects[key].append(rec)
 
     def enum_member(self, n: Node, enum: str) -> str:
         if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:

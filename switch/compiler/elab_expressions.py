@@ -379,6 +379,8 @@ class ExpressionRules:
             t = [at[0], at[1] + bt[1]]
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
+            if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
+                raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":
                 raise E(n.b.loc, "shift amount must be unsigned")
             if bt == INTLIT and (self.fold(b) or 0) < 0:

@@ -45,6 +45,14 @@ class ExternRules:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
         raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
 
+    def target_error(self, loc, message: str) -> None:
+        """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
+        only if the action survives (p4c removes an unused action before the check)."""
+        if self.ctx.get("in_action"):
+            self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
+            return
+        raise E(loc, message)
+
     def extern_call(self, name: str, call: Node, scope) -> list:
         args = call.args
         loc = call.loc
@@ -148,6 +156,9 @@ class ExternRules:
             # (a call in ingress carries over to egress for a unicast packet)
             if role not in ("ingress", "egress"):
                 raise E(loc, f"{name} is only allowed in ingress or egress")
+            if role != ("ingress" if kind == "resubmit" else "egress"):
+                self.target_error(loc, f"{name} can only be invoked in "
+                                       f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
             raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")

@@ -51,6 +51,7 @@ class OutputRules:
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                **({"p4info_size": t["p4info_size"]} if t.get("p4info_size") is not None else {}),
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
                           "enum": k.get("enum")} for k in t["keys"]],

@@ -26,8 +26,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
-            if t == ["string"]:
-                raise E(s.loc, f"{s.name}: cannot declare variables of type string")
+            if t == ["string"] or t == VOID:
+                raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
             if t[0] == "varbit":
                 raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
@@ -57,14 +57,23 @@ class StatementRules:
             return [{"s": "assign", "l": lhs, "r": rhs}]
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
-            then = self.stmt(s.then, Scope(scope))
-            els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+            depth = self.ctx.get("if_depth", 0)
+            self.ctx["if_depth"] = depth + 1
+            try:
+                then = self.stmt(s.then, Scope(scope))
+                els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+            finally:
+                self.ctx["if_depth"] = depth
             return [{"s": "if", "c": c, "then": then, "else": els}]
         if k == "exit":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "exit is not allowed in a parser")
             if self.ctx.get("kind") == "function":
                 raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
+            if self.ctx.get("in_action") and self.ctx.get("if_depth"):
+                # p4c's BMv2 backend predicates the ifs of an action; an exit cannot be
+                self.target_error(s.loc, "exit inside an if in an action: conditional execution in actions "
+                                         "is not supported on this target (p4c rejects it for BMv2)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -451,6 +460,8 @@ class StatementRules:
                 raise E(call.loc, "counter.count(index) takes one argument")
             return {"s": "counter", "obj": rec["py"], "i": self.index_expr(args[0], scope)}
         if kind == "direct_counter" and m == "count":
+            if args:
+                raise E(call.loc, "direct_counter.count() takes no arguments (the table's entry is counted)")
             return {"s": "nop"}
         if kind == "register" and m == "read":
             if len(args) != 2:

@@ -160,9 +160,13 @@ class TableRules:
             if "NoAction" not in anames:
                 acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
                 anames.append("NoAction")
-        size = 1024
+        size, p4info_size = 1024, None
         if "size" in props:
-            size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
+            # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
+            # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
+            size = self.const_int(props["size"].value, f"table {q} size") or 1024
+            if size < 0:
+                p4info_size, size = size, size & 0xFFFFFFFF
         entries = []
         ent_node = props.get("entries")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
@@ -216,6 +220,7 @@ class TableRules:
         dc = props.get("counters")
         dm = props.get("meters")
         rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
+               "p4info_size": p4info_size,
                "control": self.ctx["block"], "profile": profile["name"] if profile else None,
                "selector_keys": selector_keys,
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),

@@ -240,7 +240,14 @@ class TypeRules:
             base = self.resolve_type(d.base)
             vals = {}
             for m, v in zip(d.members, d.values):
-                vals[m] = self.fold(self.coerce(self.expr(v, self.global_scope), base, v.loc))
+                ir, vt = self.expr(v, self.global_scope)
+                lit = self.fold(ir) if vt == INTLIT else None
+                if lit is not None and is_bits(base) and not (
+                        -(1 << (base[1] - 1)) <= lit < (1 << (base[1] - 1)) if base[0] == "int" else 0 <= lit < (1 << base[1])):
+                    # p4c: an error here, not the wrap-and-warn of other literals
+                    raise E(v.loc, f"{m}: serializable enum constant value {lit} is out of bounds of the "
+                                   f"underlying type {tstr(base)}")
+                vals[m] = self.fold(self.coerce((ir, vt), base, v.loc))
             self.enums[d.name] = {"base": base, "members": vals}
         else:
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)}}

@@ -261,9 +261,14 @@ class Parser(StatementParser, ExpressionParser):
         self.types.add(name.text)
         self.expect("{")
         members, values = [], []
+        seen: dict[str, object] = {}
         while not self.at("}"):
             self.annotations()
             m = self.ident("an enum member")
+            if m.text in seen:
+                raise P4CompileError(m.loc, f"enum {name.text}: member {m.text} declared twice "
+                                            f"(previous declaration at {seen[m.text]})")
+            seen[m.text] = m.loc
             members.append(m.text)
             values.append(self.expr() if self.accept("=") else None)
             if not self.accept(","):

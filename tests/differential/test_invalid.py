@@ -188,6 +188,47 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
                                           top=NT_TOP), ("Q_t", "P_t")),
     "newtype_of_newtype_from_literal": (program("        Q_t q = (Q_t)3;\n        hdr.h.b = (bit<8>)(P_t)q;\n",
                                                 top=NT_TOP), ("Q_t", "P_t")),
+    # p4c's BMv2 backend and P4Runtime serializer (an unused action is removed before the
+    # backend looks at it: the same body in an unused action compiles)
+    "exit_in_if_in_action": (program("        a();\n", ingress_decls="    action a() { if (hdr.h.a == 1) { exit; } hdr.h.b = 1; }\n"),
+                             ("exit", "conditional")),
+    "exit_in_nested_if_in_table_action": (program("        t.apply();\n", ingress_decls="""
+    action a() { { if (hdr.h.a == 1) { exit; } } hdr.h.b = 1; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } }"""), ("exit", "conditional")),
+    "recirculate_in_ingress": (program("        recirculate_preserving_field_list(0);\n"), ("recirculate", "egress")),
+    "recirculate_in_ingress_action": (program("        a();\n", ingress_decls="    action a() { recirculate_preserving_field_list(0); }\n"),
+                                      ("recirculate", "egress")),
+    "resubmit_in_egress": (program("", egress="        resubmit_preserving_field_list(0);\n"), ("resubmit", "ingress")),
+    "implementation_without_name": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = action_profile(4); }"""), ("implementation", "@name")),
+    "selector_implementation_without_name": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { a; }
+              implementation = action_selector(HashAlgorithm.crc16, 32w4, 32w14); }"""), ("implementation", "@name")),
+    "same_profile_name_twice": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    action a() { }
+    table t1 { key = { hdr.h.a: exact; } actions = { a; } @name("p") implementation = action_profile(4); }
+    table t2 { key = { hdr.h.b: exact; } actions = { a; } @name("p") implementation = action_profile(4); }"""),
+                                ("'p'", "action profile")),
+    "same_counter_name_twice": (program("        c1.count(0); c2.count(0);\n", ingress_decls="""
+    @name("x") counter(4, CounterType.packets) c1;
+    @name("x") counter(4, CounterType.packets) c2;"""), ("I.x", "counter")),
+    "same_global_counter_name_in_two_controls": (program("        c1.count(0);\n", egress="        c1.count(0);\n",
+                                                         ingress_decls="    @name(\".x\") counter(4, CounterType.packets) c1;\n",
+                                                         egress_decls="    @name(\".x\") counter(4, CounterType.packets) c1;\n"),
+                                                 ("'x'", "counter")),
+    "same_register_name_twice": (program("        r1.write(0, 1); r2.write(0, 1);\n", ingress_decls="""
+    @name("x") register<bit<8>>(4) r1;
+    @name("x") register<bit<8>>(4) r2;"""), ("I.x", "register")),
+    "enum_member_twice": (program("", top="enum Kk { A, A }\n"), ("A", "twice")),
+    "serenum_value_too_wide": (program("", top="enum bit<2> Ee { A = 7 }\n"), ("7", "bit<2>")),
+    "serenum_negative_unsigned": (program("", top="enum bit<8> Ee { A = -1 }\n"), ("-1", "bit<8>")),
+    "shift_by_bool": (program("        hdr.h.a = hdr.h.a << true;\n"), ("<<", "bool")),
+    "void_variable": (program("        void v;\n"), ("void",)),
+    "direct_counter_count_with_index": (program("        dc.count(0);\n        t1.apply();\n", ingress_decls="""
+    direct_counter(CounterType.packets) dc;
+    table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }"""), ("direct_counter", "argument")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

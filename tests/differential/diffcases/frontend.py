@@ -199,4 +199,25 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
         headers="header z_t { bit<0> a; bit<1> b; bit<7> c; bit<0> d; }\n", fields="    z_t z;\n", meta="    bit<0> zero;\n",
         parser="    state start { pkt.extract(hdr.eth); pkt.extract(hdr.z); pkt.extract(hdr.h); transition accept; }",
         deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.z);\n        pkt.emit(hdr.h);")),
+    # what p4c 1.2.4.8 accepts although it looks wrong: a table size of 0 (the default, 1024)
+    # or below 0 (listed as given, BMv2's max_size is the 32-bit wrap), a counter of size 0, a
+    # direct counter no table uses (left out of the P4Info), target errors in an unused action
+    case("fe_sizes_p4c_accepts", CAT, program("        t0.apply();\n        c.count((bit<32>)hdr.h.a);\n",
+                                              ingress_decls="""
+    counter(0, CounterType.packets) c;
+    direct_counter(CounterType.packets) unused_dc;
+    action s(bit<8> v) { hdr.h.b = v; }
+    action never() { if (hdr.h.a == 1) { exit; } recirculate_preserving_field_list(0); }
+    table t0 { key = { hdr.h.a: exact; } actions = { s; NoAction; } size = 0; }"""),
+         entries=[Entry("I.t0", {"hdr.h.a": 1}, "I.s", {"v": 9})]),
+    case("fe_table_size_negative", CAT, program("        tn.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table tn { key = { hdr.h.c: exact; } actions = { s; NoAction; } size = -1; }"""),
+         entries=[Entry("I.tn", {"hdr.h.c": 2}, "I.s", {"v": 7})],
+         p4info_only="simple_switch_grpc refuses a P4Info with a negative table size (UNKNOWN: Unexpected "
+                     "error in RPC handling), although p4c writes one"),
+    case("fe_inline_profile_named", CAT, program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } @name("prof") implementation = action_profile(4); }"""),
+         p4info_only="action profile members need the profile API, which the differential harness does not drive"),
 ]
