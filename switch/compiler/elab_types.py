@@ -43,7 +43,7 @@ class TypeRules:
             et = self.resolve_type(n.elem)
             if et[0] != "header" and not (et[0] == "struct" and self.structs[et[1]].get("union")):
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
-            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1, maximum=1024)]
+            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=0, maximum=1024)]  # p4c: 0 is fine
         if k == "dontcare":
             return ["any"]
         if k == "typename":
