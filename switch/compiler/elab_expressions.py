@@ -277,6 +277,9 @@ class ExpressionRules:
                 raise E(n.loc, f"?: branches have types {tstr(at)} and {tstr(bt)}")
             if at == INTLIT:
                 raise E(n.loc, "?: of untyped integers needs a width")
+            v = self.fold(c)
+            if v is not None:   # folded as p4c does (a table applied in the dead arm is not listed)
+                return (a if v else b), at
             return {"op": "cond", "c": c, "a": a, "b": b, "t": at}, at
         if k == "call":
             return self.call_expr(n, scope)

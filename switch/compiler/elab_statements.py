@@ -64,6 +64,11 @@ class StatementRules:
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
             finally:
                 self.ctx["if_depth"] = depth
+            v = self.fold(c)
+            if v is not None:
+                # p4c folds a constant condition before it builds the P4Info: the dead branch
+                # (type-checked above) applies no table and calls no action
+                return [{"s": "block", "body": then if v else els}]
             return [{"s": "if", "c": c, "then": then, "else": els}]
         if k == "exit":
             if self.ctx.get("kind") == "parser":
@@ -144,6 +149,11 @@ class StatementRules:
                 pending = []
         if pending:
             cases.append({"labels": pending, "body": []})
+        v = self.fold(ir)
+        if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
+            hit = next((c for c in cases if v in c["labels"]), None) or next(
+                (c for c in cases if "default" in c["labels"]), {"body": []})
+            return {"s": "block", "body": hit["body"]}
         return {"s": "switch_value", "e": ir, "cases": cases}
 
     def table_ref(self, n: Node, scope) -> str:

@@ -93,6 +93,10 @@ class TypeRules:
             v = self.fold(ir["a"])
             return None if v is None else _wrap(int(v), ir["t"]) if is_bits(ir["t"]) else v
         if op == "bin":
+            if ir["o"] in ("&&", "||"):   # false && x, true || x: constant whatever x is
+                a = self.fold(ir["a"])
+                if a is not None and bool(a) == (ir["o"] == "||"):
+                    return bool(a)
             a, b = self.fold(ir["a"]), self.fold(ir["b"])
             if a is None or b is None:
                 return None

@@ -220,4 +220,21 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
     action s(bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } @name("prof") implementation = action_profile(4); }"""),
          p4info_only="action profile members need the profile API, which the differential harness does not drive"),
+    # p4c folds constant conditions before it builds the P4Info: a table applied or an action
+    # called only in a dead branch is not listed (both are still type-checked)
+    case("fe_dead_branches_fold", CAT_INFO, program("""\
+        if (true) { hdr.h.b = 1; } else { t1.apply(); b1(); }
+        hdr.h.c = false ? (t2.apply().hit ? 16w1 : 16w2) : 16w3;
+        if (K && hdr.h.a == 1) { b2(); }
+        switch (8w2) { 1: { b3(); } 2: { hdr.h.d = 4; } }
+        t3.apply();
+""", top="const bool K = false;\n", ingress_decls="""
+    action b1() { hdr.h.b = 5; }
+    action b2() { hdr.h.b = 6; }
+    action b3() { hdr.h.b = 7; }
+    action s(bit<8> v) { hdr.h.a = v; }
+    table t1 { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t2 { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t3 { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
+         entries=[Entry("I.t3", {"hdr.h.a": 1}, "I.s", {"v": 2})]),
 ]
