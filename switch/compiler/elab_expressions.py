@@ -7,7 +7,13 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+
+
+# p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
+# or made valid, never read (nor is one of its fields written)
+NEXT_READ = ("{} is read: the 'next' element of a header stack can only be extracted into or made "
+             "valid (p4c: uninitialized, next field read)")
 
 
 class ExpressionRules:
@@ -34,6 +40,8 @@ class ExpressionRules:
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
+            if bt[0] == "header" and base.get("op") == "stack_next":
+                raise E(n.loc, NEXT_READ.format(expr_text(n.base)))
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
@@ -228,6 +236,8 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
+            if n.name == "next" and bt[0] == "stack" and bt[1] in self.headers and self.ctx.get("kind") == "parser":
+                raise E(n.loc, NEXT_READ.format(expr_text(n)))
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)

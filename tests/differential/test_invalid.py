@@ -229,6 +229,14 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "direct_counter_count_with_index": (program("        dc.count(0);\n        t1.apply();\n", ingress_decls="""
     direct_counter(CounterType.packets) dc;
     table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }"""), ("direct_counter", "argument")),
+    # `next` of a header stack is only extracted into or made valid (p4c: "next field read")
+    "stack_next_read_in_select": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.a) { 0: start; default: accept; } }"""),
+                                  ("next", "read")),
+    "stack_next_isvalid": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { transition select(hdr.s.next.isValid()) { true: accept; default: accept; } }"""), ("next", "read")),
+    "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { hdr.s.next.a = 1; transition accept; }"""), ("next", "read")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
