@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
-from .elab_common import IR_FORMAT, pyname
+from .elab_common import E, IR_FORMAT, pyname
 from .ids import aliases, assign_ids
 
 
@@ -17,6 +17,10 @@ class OutputRules:
         for a in used_actions.values():
             if a.get("deferred_error"):
                 raise a["deferred_error"]
+        for rec, loc, action in self.direct_meter_reads:
+            if rec["table"] is None and (action is None or action in used_actions):
+                raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
+                             "'meters' property (p4c rejects it)")
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},

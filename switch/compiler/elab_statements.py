@@ -115,6 +115,9 @@ class StatementRules:
             for c in s.cases:
                 if c.label is None:
                     label = "default"
+                    if label in seen:
+                        raise E(c.loc, "switch statement has more than one 'default' label")
+                    seen.add(label)
                 else:
                     if c.label.kind != "name":
                         raise E(c.label.loc, "switch case must be an action name")
@@ -138,6 +141,8 @@ class StatementRules:
         cases, pending = [], []
         for c in s.cases:
             if c.label is None:
+                if "default" in pending or any("default" in c2["labels"] for c2 in cases):
+                    raise E(c.loc, "switch statement has more than one 'default' label")
                 pending.append("default")
             else:
                 v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
@@ -501,6 +506,8 @@ class StatementRules:
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.lvalue(args[0], scope)
+            # checked when the program is complete (a table may attach the meter later)
+            self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
 

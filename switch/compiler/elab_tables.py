@@ -37,11 +37,20 @@ class TableRules:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else q.rsplit(".", 1)[0] + "." + nm
         props = d.props
-        for pn, pv in props.items():
+        for pn, pv in list(props.items()):
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
                           "meters", "support_timeout", "implementation", "max_group_size",
                           "largest_priority_wins", "priority_delta"):
-                raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
+                # p4c 1.2.4.8 ignores a property it does not know, with a warning
+                self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
+                del props[pn]
+        timeout = False
+        if "support_timeout" in props:
+            tv = self.fold(self.expr(props["support_timeout"].value, scope)[0])
+            if not isinstance(tv, bool):
+                raise E(props["support_timeout"].value.loc,
+                        f"table {q}: support_timeout must be true or false (p4c: unexpected non-boolean value)")
+            timeout = tv
         profile = None
         if "implementation" in props:
             pv = props["implementation"].value
@@ -226,7 +235,7 @@ class TableRules:
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
-               "support_timeout": "support_timeout" in props}
+               "support_timeout": timeout}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue

@@ -76,7 +76,7 @@ class TypeRules:
                   maximum: int | None = None) -> int:
         ir, t = self.expr(n, self.global_scope)
         v = self.fold(ir)
-        if v is None or isinstance(v, bool):
+        if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")
         if minimum is not None and v < minimum:
             raise E(n.loc, f"{what} must be >= {minimum}, got {v}")

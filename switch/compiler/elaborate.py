@@ -49,6 +49,7 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
         self.warnings: list[P4Warning] = warnings if warnings is not None else []
         self.auto_digests = 0   # digest_0, digest_1, ...: tuple digests (p4c's names)
         self.neg_literals: dict[int, tuple] = {}   # id(IR of -literal) -> (IR, literal's Loc)
+        self.direct_meter_reads: list[tuple] = []  # (direct meter record, Loc, action or None)
         self.program = program
         self.source = source or program  # the main source file, for program-wide errors
         self.typedefs: dict[str, object] = {}

@@ -237,6 +237,17 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     state start { transition select(hdr.s.next.isValid()) { true: accept; default: accept; } }"""), ("next", "read")),
     "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
     state start { hdr.s.next.a = 1; transition accept; }"""), ("next", "read")),
+    "switch_two_defaults": (program("        switch (t.apply().action_run) { default: { } default: { } }\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("default",)),
+    "switch_value_two_defaults": (program("        switch (hdr.h.a) { 1: { } default: { } default: { } }\n"), ("default",)),
+    "table_size_string": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = "x"; }"""), ("size",)),
+    "support_timeout_not_bool": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } support_timeout = 1; }"""), ("support_timeout",)),
+    "direct_meter_read_without_table": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<2>>(MeterType.packets) dm;
+    action rd() { bit<2> c; dm.read(c); hdr.h.b = (bit<8>)c; }
+    table t { key = { hdr.h.a: exact; } actions = { rd; } }"""), ("dm", "meters")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

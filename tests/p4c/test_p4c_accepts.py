@@ -32,3 +32,10 @@ def test_counter_of_size_zero_and_unused_direct_counter():
 def test_target_errors_in_an_unused_action_do_not_count():
     compile_source(program(locals="    action never() { if (hdr.h.a == 1) { exit; } recirculate_preserving_field_list(0); }",
                            body="        sm.egress_spec = 1;"), "unused.p4")
+
+
+def test_unknown_table_property_is_a_warning_and_support_timeout_false_is_false():
+    prog = compile_source(program(locals="""    table t { key = { hdr.h.a: exact; } actions = { NoAction; } foo = 4; support_timeout = false; }""",
+                                  body="        t.apply();"), "tp.p4")
+    assert [w.message for w in prog.warnings] == ["Unknown table property: foo"]
+    assert prog.p4info.tables[0].idle_timeout_behavior == 0   # NO_TIMEOUT, as p4c
