@@ -220,6 +220,8 @@ class BlockRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        if not _reaches_an_end(states):
+            raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
         return out
 
@@ -251,6 +253,8 @@ class BlockRules:
                 raise E(k.loc, "keyset range bounds must be compile-time constants")
             return {"k": "range", "lo": lo, "hi": hi}
         ir, t = self.expr(k, scope)
+        if kt[0] == "bool" and t[0] != "bool":
+            raise E(k.loc, f"select label of type {tstr(t)} for a bool key (p4c: type error)")
         if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
             v = self.fold(ir)
         else:
@@ -512,6 +516,7 @@ class BlockRules:
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            self.check_default_arg(p, scope)
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
@@ -533,6 +538,12 @@ class BlockRules:
         self.ctx = saved
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
+    def check_default_arg(self, p: Node, scope) -> None:
+        """A parameter's default value must be a compile-time constant (p4c)."""
+        dv = getattr(p, "default", None)
+        if dv is not None and dv.kind != "dontcare" and self.constant_ir(*self.expr(dv, scope)) is None:
+            raise E(dv.loc, f"default value of parameter {p.name} must be a compile-time constant")
+
     def declare_function(self, d: Node) -> None:
         if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
             self.global_scope.add(d.name, ("generic_fn", d))
@@ -543,6 +554,7 @@ class BlockRules:
             t = self.resolve_type(p.type)
             py = f"f_{d.name}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
@@ -615,3 +627,21 @@ def _always_returns(s) -> bool:
 
 def _serenum_name(t) -> str | None:
     return t[1] if t[0] == "serenum" else None
+
+
+def _reaches_an_end(states: dict) -> bool:
+    """Whether some path from ``start`` gets to accept or reject (p4c: "Parser never reaches
+    accept or reject state"); a select can always end the parser (no case matches)."""
+    seen, todo = set(), ["start"]
+    while todo:
+        n = todo.pop()
+        if n in ("accept", "reject"):
+            return True
+        if n in seen:
+            continue
+        seen.add(n)
+        tr = states[n]["transition"]
+        if tr["kind"] != "direct":
+            return True
+        todo.append(tr["to"])
+    return False

@@ -40,6 +40,8 @@ class ExpressionRules:
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
+            if bt[0] == "stack" and n.name in ("size", "lastIndex"):
+                raise E(n.loc, f"{expr_text(n)} cannot be the target of an assignment")
             if bt[0] == "header" and base.get("op") == "stack_next":
                 raise E(n.loc, NEXT_READ.format(expr_text(n.base)))
             return self.member_of(base, bt, n)
@@ -351,6 +353,8 @@ class ExpressionRules:
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
+            if et == INTLIT and self.fold(ir) not in (0, 1):
+                raise E(loc, f"only 0 and 1 can be cast to bool, not {self.fold(ir)}")
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}
             raise E(loc, f"cannot cast {tstr(et)} to bool")
@@ -420,7 +424,11 @@ class ExpressionRules:
             if at[0] == "list":
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
-        # arithmetic / bitwise / ordering
+        # arithmetic / bitwise / ordering (a serializable enum takes part as its underlying type)
+        if at[0] == "serenum":
+            at = at[2]
+        if bt[0] == "serenum":
+            bt = bt[2]
         if at == INTLIT and bt != INTLIT:
             a, at = self.coerce((a, at), bt, n.a.loc), bt
         elif bt == INTLIT and at != INTLIT:

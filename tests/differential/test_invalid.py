@@ -248,6 +248,14 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     direct_meter<bit<2>>(MeterType.packets) dm;
     action rd() { bit<2> c; dm.read(c); hdr.h.b = (bit<8>)c; }
     table t { key = { hdr.h.a: exact; } actions = { rd; } }"""), ("dm", "meters")),
+    "action_param_default_not_constant": (program("        a();\n", ingress_decls="    action a(in bit<8> x = hdr.h.a) { hdr.h.b = x; }\n"),
+                                          ("default", "constant")),
+    "cast_two_to_bool": (program("        bool b = (bool)2;\n        if (b) { hdr.h.b = 1; }\n"), ("bool", "2")),
+    "select_bool_key_int_label": (program("", parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype == 1) { 1: accept; default: accept; } }"""),
+                                  ("bool",)),
+    "stack_size_assigned": (program("        hdr.s.size = 3;\n", fields="    h_t[2] s;\n"), ("size", "assignment")),
+    "parser_never_ends": (program("", parser="    state start { transition start; }"), ("accept", "reject")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

@@ -39,3 +39,9 @@ def test_unknown_table_property_is_a_warning_and_support_timeout_false_is_false(
                                   body="        t.apply();"), "tp.p4")
     assert [w.message for w in prog.warnings] == ["Unknown table property: foo"]
     assert prog.p4info.tables[0].idle_timeout_behavior == 0   # NO_TIMEOUT, as p4c
+
+
+def test_serializable_enum_in_arithmetic_is_its_underlying_type():
+    prog = compile_source(program(top="enum bit<8> Ee { A = 7 }\n",
+                                  body="        hdr.h.a = Ee.A + 1; sm.egress_spec = 1;"), "se.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([8, 0, 0, 0]))]
