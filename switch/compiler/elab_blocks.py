@@ -63,8 +63,9 @@ class BlockRules:
                     dup = next(m for m in d.members if d.members.count(m) > 1)
                     raise E(d.loc, f"error {dup} declared twice in one error declaration")
                 for m in d.members:
-                    if m not in self.errors:
-                        self.errors.append(m)
+                    if m in self.errors:   # p4c: "Duplicates declaration", also of core.p4's errors
+                        raise E(d.loc, f"error {m} is already declared")
+                    self.errors.append(m)
             elif k == "match_kind":
                 if len(set(d.members)) != len(d.members):
                     dup = next(m for m in d.members if d.members.count(m) > 1)

@@ -36,6 +36,7 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
+        self.check_user_ids(used_actions)
         ids = assign_ids(syms)
         al = aliases([n for kind in syms.values() for n in kind])
         actions = []
@@ -129,6 +130,24 @@ class OutputRules:
                     "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
+
+    def check_user_ids(self, used_actions) -> None:
+        """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
+        assigned to multiple declarations")."""
+        groups = [used_actions.values(), self.tables.values(), getattr(self, "value_sets", [])] + \
+            [self.objects[k] for k in self.objects]
+        for recs in groups:
+            seen: dict = {}
+            for r in recs:
+                uid = r.get("uid")
+                if uid is None:
+                    continue
+                loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
+                if isinstance(uid, bool) or not isinstance(uid, int):
+                    raise E(loc, f"{r['name']}: @id needs an integer, not {uid!r}")
+                if uid in seen:
+                    raise E(loc, f"@id {uid} is assigned to both {seen[uid]} and {r['name']}")
+                seen[uid] = r["name"]
 
     def _called(self, q, blocks) -> bool:
         return q in self.called_actions if hasattr(self, "called_actions") else _mentions(blocks, q, self.actions)

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
+from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
 class StatementRules:
@@ -260,6 +260,8 @@ class StatementRules:
         return self.apply_subparser(ent[1], call, scope)
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
+        if self.ctx.get("in_action"):
+            raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")

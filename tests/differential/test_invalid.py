@@ -256,6 +256,15 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
                                   ("bool",)),
     "stack_size_assigned": (program("        hdr.s.size = 3;\n", fields="    h_t[2] s;\n"), ("size", "assignment")),
     "parser_never_ends": (program("", parser="    state start { transition start; }"), ("accept", "reject")),
+    "core_error_redeclared": (program("", top="error { NoError }\n"), ("NoError",)),
+    "id_annotation_twice": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    @id(5) table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    @id(5) table t2 { key = { hdr.h.b: exact; } actions = { NoAction; } }"""), ("@id", "5")),
+    "id_annotation_not_integer": (program("        t.apply();\n", ingress_decls="""
+    @id("x") table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("@id", "integer")),
+    "subcontrol_applied_in_action": (program("        a();\n", top="control Sub(inout h_t x) { apply { x.a = 1; } }\n",
+                                             ingress_decls="    Sub() s;\n    action a() { s.apply(hdr.h); }\n"),
+                                     ("apply", "action")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
