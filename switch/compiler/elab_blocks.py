@@ -35,6 +35,11 @@ class BlockRules:
             if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
                 raise E(d.loc, f"re-declaration of {name} (previous declaration at {prev.loc})")
             seen.setdefault(name, d)
+            if d.kind in ("control", "parser"):
+                ref = _self_reference(d, d.name)
+                if ref is not None:   # p4c checks every block, applied or not
+                    raise E(ref.loc, f"{d.kind} {d.name} refers to itself ({d.name}.apply): "
+                                     "self-referencing types are not supported")
 
     def run(self) -> dict:
         main = None
@@ -646,3 +651,18 @@ def _reaches_an_end(states: dict) -> bool:
             return True
         todo.append(tr["to"])
     return False
+
+
+def _self_reference(n, name: str):
+    """The first ``name.apply`` inside the AST ``n`` (a control/parser applying itself), or None."""
+    todo = [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Node):
+            if x.kind == "member" and x.get("name") == "apply" and isinstance(x.get("base"), Node) \
+                    and x.base.kind == "name" and x.base.get("name") == name:
+                return x
+            todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
+    return None

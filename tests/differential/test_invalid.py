@@ -265,6 +265,7 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "subcontrol_applied_in_action": (program("        a();\n", top="control Sub(inout h_t x) { apply { x.a = 1; } }\n",
                                              ingress_decls="    Sub() s;\n    action a() { s.apply(hdr.h); }\n"),
                                      ("apply", "action")),
+    "control_applies_itself": (program("", top="control Rc(inout h_t x) { apply { Rc.apply(x); } }\n"), ("Rc", "itself")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
