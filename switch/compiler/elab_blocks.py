@@ -12,6 +12,10 @@ from .elab_types import MAX_ARRAY
 from .errors import Loc
 
 
+# p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
+REJECT_WARNING = "Explicit transition to reject not supported on this target"
+
+
 class BlockRules:
     # ---------------------------------------------------------------- program
     # top-level declarations that each introduce one name (functions and extern functions may
@@ -206,6 +210,8 @@ class BlockRules:
             if tr.kind == "direct":
                 if tr.to not in names and tr.to not in ("accept", "reject"):
                     raise E(tr.loc, f"unknown parser state {tr.to}")
+                if tr.to == "reject" and not tr.get("implicit"):
+                    self.warn(tr.loc, REJECT_WARNING)
                 trans = {"kind": "direct", "to": tr.to}
             else:
                 keys = [self.expr(e, sscope) for e in tr.exprs]
@@ -216,6 +222,8 @@ class BlockRules:
                 for c in tr.cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
                         raise E(c.loc, f"unknown parser state {c.to}")
+                    if c.to == "reject":
+                        self.warn(c.get("to_loc") or c.loc, REJECT_WARNING)
                     ks = c.keysets
                     if len(ks) == 1 and ks[0].kind == "default":
                         ks = ks * len(keys)
@@ -523,6 +531,9 @@ class BlockRules:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, scope)
+            if p.direction is None and not _mentions_name(d.body, p.name):
+                self.warn(p.get("name_loc") or p.loc, f"'{p.name}' is unused")
+                self.warn(p.get("name_loc") or p.loc, f"Unused action parameter {p.name}")
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
@@ -666,3 +677,17 @@ def _self_reference(n, name: str):
         elif isinstance(x, (list, tuple)):
             todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
     return None
+
+
+def _mentions_name(n, name: str) -> bool:
+    """Whether the AST ``n`` uses the plain name ``name`` anywhere."""
+    todo = [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Node):
+            if x.kind == "name" and x.get("name") == name:
+                return True
+            todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
+    return False

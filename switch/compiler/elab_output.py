@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .elab_common import E, IR_FORMAT, pyname
 from .ids import aliases, assign_ids
+from .p4info import _applied_tables
 
 
 class OutputRules:
@@ -37,6 +38,11 @@ class OutputRules:
                                   for n, c in self.controller_headers.items()},
         }
         self.check_user_ids(used_actions)
+        applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
+                                   [f["body"] for f in self.functions.values()]], set())
+        for q, t in self.tables.items():
+            if q not in applied and t.get("decl"):
+                self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")
         ids = assign_ids(syms)
         al = aliases([n for kind in syms.values() for n in kind])
         actions = []

@@ -70,10 +70,14 @@ class TableRules:
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
+            self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys = []
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
+            if self.fold(ir) is not None:   # p4c keeps it, with two warnings
+                self.warn(k.expr.loc, "KeyElement: constant key element")
+                self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")
             key_enum = t[1] if t[0] == "serenum" else None
             key_newtype = None
             if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
@@ -228,7 +232,7 @@ class TableRules:
                                 "priority": prio})
         dc = props.get("counters")
         dm = props.get("meters")
-        rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
+        rec = {"name": q, "decl": (d.name, d.loc), "keys": keys, "actions": acts, "default": default, "size": size,
                "p4info_size": p4info_size,
                "control": self.ctx["block"], "profile": profile["name"] if profile else None,
                "selector_keys": selector_keys,
@@ -410,3 +414,9 @@ class TableRules:
                 raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
                         f"table {t} is applied more than once on one execution path; p4c for BMv2 "
                         f"rejects this (\"a path from table {t} back to itself\")")
+
+
+def _lit_text(ir) -> str:
+    """A typed constant as p4c prints it (``8w1``, ``4s3``)."""
+    t = ir["t"]
+    return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])

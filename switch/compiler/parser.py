@@ -399,7 +399,7 @@ class Parser(StatementParser, ExpressionParser):
             stmts.append(self.statement())
         self.expect("}")
         if trans is None:
-            trans = Node("direct", name.loc, to="reject")
+            trans = Node("direct", name.loc, to="reject", implicit=True)
         return Node("state", name.loc, name=name.text, stmts=stmts, transition=trans)
 
     def select(self, loc) -> Node:
@@ -417,7 +417,7 @@ class Parser(StatementParser, ExpressionParser):
             self.expect(":")
             to = self.ident("a state name")
             self.expect(";")
-            cases.append(Node("case", cl, keysets=ks, to=to.text))
+            cases.append(Node("case", cl, keysets=ks, to=to.text, to_loc=to.loc))
         self.expect("}")
         return Node("select", loc, exprs=exprs, cases=cases)
 
