@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
 from .errors import Loc
 
@@ -216,6 +216,9 @@ class BlockRules:
             else:
                 keys = [self.expr(e, sscope) for e in tr.exprs]
                 for (kir, kt), e in zip(keys, tr.exprs):
+                    if newtype_name(kt):
+                        raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
+                                       f"(cast it to {tstr(untagged(kt))})")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 cases = []
@@ -440,7 +443,7 @@ class BlockRules:
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int"}
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
             self.add_object("registers", rec, d.loc)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))

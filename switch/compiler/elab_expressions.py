@@ -389,6 +389,7 @@ class ExpressionRules:
             b = self.coerce((b, bt), BOOL, n.b.loc)
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         if op == "++":
+            at, bt = (at[2] if at[0] == "serenum" else at), (bt[2] if bt[0] == "serenum" else bt)
             if at == INTLIT or bt == INTLIT:
                 raise E(n.loc, "operands of ++ need a width")
             if not (is_bits(at) and is_bits(bt)):
@@ -421,7 +422,8 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
-            if at[0] == "list":
+            if at[0] == "list" and not all(is_bits(x) or x[0] in ("bool", "serenum", "enum", "error", "list")
+                                           for x in _leaves(at)):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         # arithmetic / bitwise / ordering (a serializable enum takes part as its underlying type)
@@ -531,3 +533,12 @@ class ExpressionRules:
                 return self.static_assert(n, scope)
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")
+
+
+def _leaves(t):
+    """The element types of a tuple type, nested tuples flattened."""
+    for x in t[1]:
+        if x[0] == "list":
+            yield from _leaves(x)
+        else:
+            yield x

@@ -237,6 +237,9 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if r.get("enum"):
             pr.type_spec.serializable_enum.name = r["enum"]
             types.serenum(r["enum"])
+        elif r.get("newtype") and r["newtype"] in ir.get("newtypes", {}):
+            pr.type_spec.new_type.name = r["newtype"]
+            types.newtype(r["newtype"])
         elif r.get("signed"):
             pr.type_spec.bitstring.int.bitwidth = r["width"]
         else:
@@ -246,8 +249,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pd = info.digests.add()
         _preamble(pd.preamble, d)
         if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
-            for _, ft in d["fields"]:
-                types.spec(pd.type_spec.tuple.members.add(), ft)
+            for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
+                types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
             continue
         pd.type_spec.struct.name = d["name"]
         st = info.type_info.structs[d["name"]]

@@ -266,6 +266,9 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
                                              ingress_decls="    Sub() s;\n    action a() { s.apply(hdr.h); }\n"),
                                      ("apply", "action")),
     "control_applies_itself": (program("", top="control Rc(inout h_t x) { apply { Rc.apply(x); } }\n"), ("Rc", "itself")),
+    "newtype_in_select": (program("", top="type bit<16> E_t;\n", parser="""
+    state start { pkt.extract(hdr.eth); transition select((E_t)hdr.eth.etype) { (E_t)16w0x1234: accept; default: accept; } }"""),
+                          ("E_t", "select")),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

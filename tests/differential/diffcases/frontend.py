@@ -237,4 +237,20 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
     table t2 { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
     table t3 { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
          entries=[Entry("I.t3", {"hdr.h.a": 1}, "I.s", {"v": 2})]),
+    # tuples and constants p4c accepts: nested element assignment, ==, constant structs/headers
+    case("fe_tuples_and_constants", CAT, program("""\
+        tuple<bit<8>, tuple<bit<8>, bit<8>>> t = {hdr.h.a, {hdr.h.b, 3}};
+        t[1][0] = t[1][0] + K.y;
+        tuple<bit<8>, bit<8>> u = {hdr.h.a, hdr.h.a};
+        if (u == {hdr.h.a, hdr.h.a} && t != {8w0, {8w0, 8w0}}) { hdr.h.a = t[1][0]; }
+        hdr.h2 = KH;
+        hdr.h2.setValid();
+""", top="struct kk_t { bit<8> x; bit<8> y; }\nconst kk_t K = { x = 3, y = 4 };\nconst h_t KH = { 1, 2, 3, 4 };\n",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);")),
+    case("fe_newtype_register_and_serenum_ops", CAT, program("""\
+        P_t v; r.read(v, 0); r.write(0, (P_t)hdr.h.a);
+        hdr.h.b = (bit<8>)v;
+        hdr.h.c = Ee.A ++ hdr.h.a;
+        hdr.h.d = (bit<32>)(Ee.A + hdr.h.b);
+""", top="type bit<8> P_t;\nenum bit<8> Ee { A = 1 }\n", ingress_decls="    register<P_t>(1) r;\n"), one_by_one=True),
 ]
