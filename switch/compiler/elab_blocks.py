@@ -513,8 +513,14 @@ class BlockRules:
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else (q.rsplit(".", 1)[0] + "." + nm if "." in q else nm)
-        if q in self.actions:
-            raise E(d.loc, f"action {q} declared twice")
+        dup = self.actions.get(q)
+        real_q = q
+        if dup is not None:
+            if not name_anno:
+                raise E(d.loc, f"action {q} declared twice")
+            # an @name declared again (P4-14 translations put @name(".x") on a copy in every
+            # control): p4c lists one action; accepted here when both are the same action
+            q = f"{q}#{len(self.actions)}"
         ascope = Scope(scope)
         params = []
         seen_plain = False
@@ -556,6 +562,12 @@ class BlockRules:
             if shadow is not None:
                 scope.names[d.name] = shadow
         self.ctx = saved
+        if dup is not None:
+            del self.actions[q]
+            if not _same_action(dup, rec):
+                raise E(d.loc, f"action {real_q} declared twice, with a different body or parameters "
+                               "(checkmate-p4c keeps one action per control-plane name)")
+            q = real_q
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def check_default_arg(self, p: Node, scope) -> None:
@@ -694,3 +706,15 @@ def _mentions_name(n, name: str) -> bool:
         elif isinstance(x, (list, tuple)):
             todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
     return False
+
+
+def _same_action(a: dict, b: dict) -> bool:
+    """Whether two action records are the same action up to their parameters' Python names."""
+    import json
+    if [(p["name"], p["t"], p["dir"], p["cp_name"]) for p in a["params"]] != \
+            [(p["name"], p["t"], p["dir"], p["cp_name"]) for p in b["params"]]:
+        return False
+    body = json.dumps(b["body"], sort_keys=True, default=str)
+    for pa, pb in zip(a["params"], b["params"]):
+        body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
+    return body == json.dumps(a["body"], sort_keys=True, default=str)

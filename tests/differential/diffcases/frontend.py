@@ -32,6 +32,11 @@ control CountIt(inout h_t x)(counter c, register<bit<8>> r) {
 }
 """
 
+GLOBAL_ACTIONS = """    @name(".nop") action nop() { }
+    @name(".set") action set(bit<8> v) { hdr.h.b = hdr.h.b + v; }
+    table t { key = { hdr.h.a: exact; } actions = { nop; set; } }
+"""
+
 CASES = [
     case("fe_ctor_extern_in_place", CAT, program("        w.apply(hdr.h);\n", top=CTOR_TOP,
          ingress_decls="    CountIt(counter(4, CounterType.packets), register<bit<8>>(1)) w;\n"),
@@ -253,4 +258,10 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
         hdr.h.c = Ee.A ++ hdr.h.a;
         hdr.h.d = (bit<32>)(Ee.A + hdr.h.b);
 """, top="type bit<8> P_t;\nenum bit<8> Ee { A = 1 }\n", ingress_decls="    register<P_t>(1) r;\n"), one_by_one=True),
+    # the same global @name(".x") action declared in two controls (as P4-14 translations do):
+    # one P4Info action, run by the tables of both controls
+    case("fe_global_action_in_two_controls", CAT, program("        t.apply();\n", egress="        t.apply();\n",
+                                                          ingress_decls=GLOBAL_ACTIONS, egress_decls=GLOBAL_ACTIONS),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "set", {"v": 9}), Entry("E.t", {"hdr.h.a": 1}, "set", {"v": 7}),
+                  Entry("E.t", {"hdr.h.a": 2}, "nop")]),
 ]
