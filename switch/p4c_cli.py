@@ -56,6 +56,8 @@ def main(argv=None) -> int:
         print(f"{args.program}:1:1: error: internal compiler error ({type(e).__name__}: {e}); "
               "please report this with the program", file=sys.stderr)
         return 1
+    for w in prog.warnings:
+        print(w, file=sys.stderr)
     os.makedirs(args.output_dir, exist_ok=True)
     cfg_path = os.path.join(args.output_dir, f"{prog.name}.json")
     with open(cfg_path, "w", encoding="utf-8") as f:

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p4.config.v1 import p4info_pb2
 
-from .errors import P4CompileError
+from .errors import P4CompileError, P4Warning
 from .lexer import tokenize
 from .parser import parse, recursion_headroom
 from .preprocessor import Preprocessor
@@ -14,22 +14,27 @@ from .preprocessor import Preprocessor
 
 @dataclass
 class CompiledProgram:
-    """Result of a compile: ``device_config`` (JSON IR dict) and ``p4info`` (P4Info)."""
+    """Result of a compile: ``device_config`` (JSON IR dict), ``p4info`` (P4Info) and the
+    ``warnings`` p4c would also print (in source order)."""
 
     name: str
     device_config: dict
     p4info: p4info_pb2.P4Info
+    warnings: list[P4Warning] = field(default_factory=list)
 
 
 def _compile(lines, name: str, source: str) -> CompiledProgram:
     from .elaborate import elaborate
     from .p4info import build_p4info
 
+    warnings: list[P4Warning] = []
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
-        decls = parse(tokenize(lines))
-        ir = elaborate(decls, name, source=source)
+        decls = parse(tokenize(lines, warnings))
+        ir = elaborate(decls, name, source=source, warnings=warnings)
         p4info = build_p4info(ir)
-    return CompiledProgram(name, ir, p4info)
+    order = {w: i for i, w in enumerate(warnings)}
+    warnings = sorted(dict.fromkeys(warnings), key=lambda w: (w.loc.file != source, w.loc.line, w.loc.col, order[w]))
+    return CompiledProgram(name, ir, p4info, warnings)
 
 
 def compile_file(path, include_dirs=(), defines=None) -> CompiledProgram:

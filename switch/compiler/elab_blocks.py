@@ -7,9 +7,13 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS
+from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
 from .errors import Loc
+
+
+# p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
+REJECT_WARNING = "Explicit transition to reject not supported on this target"
 
 
 class BlockRules:
@@ -35,6 +39,11 @@ class BlockRules:
             if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
                 raise E(d.loc, f"re-declaration of {name} (previous declaration at {prev.loc})")
             seen.setdefault(name, d)
+            if d.kind in ("control", "parser"):
+                ref = _self_reference(d, d.name)
+                if ref is not None:   # p4c checks every block, applied or not
+                    raise E(ref.loc, f"{d.kind} {d.name} refers to itself ({d.name}.apply): "
+                                     "self-referencing types are not supported")
 
     def run(self) -> dict:
         main = None
@@ -52,11 +61,10 @@ class BlockRules:
                 if d.name == "__v1model_version":
                     self.check_v1model_version(d.value)
                 t = self.resolve_type(d.type)
-                ir = self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc)
-                v = self.fold(ir)
-                if v is None:
+                ir = self.constant_ir(self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc), t)
+                if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
-                self.global_scope.add(d.name, ("const", {"op": "const", "v": v, "t": t}))
+                self.global_scope.add(d.name, ("const", ir))
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":
@@ -64,8 +72,9 @@ class BlockRules:
                     dup = next(m for m in d.members if d.members.count(m) > 1)
                     raise E(d.loc, f"error {dup} declared twice in one error declaration")
                 for m in d.members:
-                    if m not in self.errors:
-                        self.errors.append(m)
+                    if m in self.errors:   # p4c: "Duplicates declaration", also of core.p4's errors
+                        raise E(d.loc, f"error {m} is already declared")
+                    self.errors.append(m)
             elif k == "match_kind":
                 if len(set(d.members)) != len(d.members):
                     dup = next(m for m in d.members if d.members.count(m) > 1)
@@ -201,16 +210,23 @@ class BlockRules:
             if tr.kind == "direct":
                 if tr.to not in names and tr.to not in ("accept", "reject"):
                     raise E(tr.loc, f"unknown parser state {tr.to}")
+                if tr.to == "reject" and not tr.get("implicit"):
+                    self.warn(tr.loc, REJECT_WARNING)
                 trans = {"kind": "direct", "to": tr.to}
             else:
                 keys = [self.expr(e, sscope) for e in tr.exprs]
                 for (kir, kt), e in zip(keys, tr.exprs):
+                    if newtype_name(kt):
+                        raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
+                                       f"(cast it to {tstr(untagged(kt))})")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 cases = []
                 for c in tr.cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
                         raise E(c.loc, f"unknown parser state {c.to}")
+                    if c.to == "reject":
+                        self.warn(c.get("to_loc") or c.loc, REJECT_WARNING)
                     ks = c.keysets
                     if len(ks) == 1 and ks[0].kind == "default":
                         ks = ks * len(keys)
@@ -221,6 +237,8 @@ class BlockRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        if not _reaches_an_end(states):
+            raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
         return out
 
@@ -252,6 +270,8 @@ class BlockRules:
                 raise E(k.loc, "keyset range bounds must be compile-time constants")
             return {"k": "range", "lo": lo, "hi": hi}
         ir, t = self.expr(k, scope)
+        if kt[0] == "bool" and t[0] != "bool":
+            raise E(k.loc, f"select label of type {tstr(t)} for a bool key (p4c: type error)")
         if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
             v = self.fold(ir)
         else:
@@ -395,10 +415,11 @@ class BlockRules:
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")
-            size = self.const_int(args[0], f"{tname} size", minimum=1, maximum=MAX_ARRAY)
+            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches)
+            size = self.const_int(args[0], f"{tname} size", minimum=0, maximum=MAX_ARRAY)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
-            self.objects[tname + "s"].append(rec)
+            self.add_object(tname + "s", rec, d.loc)
             itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
             scope.add(d.name, ("object", tname, rec, itype))
         elif tname in ("direct_counter", "direct_meter"):
@@ -406,7 +427,7 @@ class BlockRules:
                 raise E(d.loc, f"{tname} takes (type)")
             unit = self.enum_member(args[0], "CounterType" if tname == "direct_counter" else "MeterType")
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
-            self.objects[tname + "s"].append(rec)
+            self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):
             rec = self.profile_record(tname, args, q, uid, d.annos, d.loc)
@@ -422,8 +443,8 @@ class BlockRules:
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int"}
-            self.objects["registers"].append(rec)
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
+            self.add_object("registers", rec, d.loc)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
@@ -467,8 +488,17 @@ class BlockRules:
                                           maximum=64)
         else:
             rec["size"] = self.const_int(args[0], "action_profile size", minimum=1, maximum=MAX_ARRAY)
-        self.objects["action_profiles"].append(rec)
+        self.add_object("action_profiles", rec, loc)
         return rec
+
+    def add_object(self, key: str, rec: dict, loc) -> None:
+        """A counter/meter/register/profile instance; two of one kind with the same
+        control-plane name are an error, as in p4c ("Name 'x' is used for multiple counter
+        objects in the P4Info message")."""
+        if any(o["name"] == rec["name"] for o in self.objects[key]):
+            kind = key[:-1].replace("_", " ")
+            raise E(loc, f"name '{rec['name']}' is used for more than one {kind} object in the P4Info")
+        self.objects[key].append(rec)
 
     def enum_member(self, n: Node, enum: str) -> str:
         if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:
@@ -483,8 +513,14 @@ class BlockRules:
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else (q.rsplit(".", 1)[0] + "." + nm if "." in q else nm)
-        if q in self.actions:
-            raise E(d.loc, f"action {q} declared twice")
+        dup = self.actions.get(q)
+        real_q = q
+        if dup is not None:
+            if not name_anno:
+                raise E(d.loc, f"action {q} declared twice")
+            # an @name declared again (P4-14 translations put @name(".x") on a copy in every
+            # control): p4c lists one action; accepted here when both are the same action
+            q = f"{q}#{len(self.actions)}"
         ascope = Scope(scope)
         params = []
         seen_plain = False
@@ -503,6 +539,10 @@ class BlockRules:
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            self.check_default_arg(p, scope)
+            if p.direction is None and not _mentions_name(d.body, p.name):
+                self.warn(p.get("name_loc") or p.loc, f"'{p.name}' is unused")
+                self.warn(p.get("name_loc") or p.loc, f"Unused action parameter {p.name}")
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
@@ -522,7 +562,19 @@ class BlockRules:
             if shadow is not None:
                 scope.names[d.name] = shadow
         self.ctx = saved
+        if dup is not None:
+            del self.actions[q]
+            if not _same_action(dup, rec):
+                raise E(d.loc, f"action {real_q} declared twice, with a different body or parameters "
+                               "(checkmate-p4c keeps one action per control-plane name)")
+            q = real_q
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
+
+    def check_default_arg(self, p: Node, scope) -> None:
+        """A parameter's default value must be a compile-time constant (p4c)."""
+        dv = getattr(p, "default", None)
+        if dv is not None and dv.kind != "dontcare" and self.constant_ir(*self.expr(dv, scope)) is None:
+            raise E(dv.loc, f"default value of parameter {p.name} must be a compile-time constant")
 
     def declare_function(self, d: Node) -> None:
         if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
@@ -534,6 +586,7 @@ class BlockRules:
             t = self.resolve_type(p.type)
             py = f"f_{d.name}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
@@ -606,3 +659,62 @@ def _always_returns(s) -> bool:
 
 def _serenum_name(t) -> str | None:
     return t[1] if t[0] == "serenum" else None
+
+
+def _reaches_an_end(states: dict) -> bool:
+    """Whether some path from ``start`` gets to accept or reject (p4c: "Parser never reaches
+    accept or reject state"); a select can always end the parser (no case matches)."""
+    seen, todo = set(), ["start"]
+    while todo:
+        n = todo.pop()
+        if n in ("accept", "reject"):
+            return True
+        if n in seen:
+            continue
+        seen.add(n)
+        tr = states[n]["transition"]
+        if tr["kind"] != "direct":
+            return True
+        todo.append(tr["to"])
+    return False
+
+
+def _self_reference(n, name: str):
+    """The first ``name.apply`` inside the AST ``n`` (a control/parser applying itself), or None."""
+    todo = [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Node):
+            if x.kind == "member" and x.get("name") == "apply" and isinstance(x.get("base"), Node) \
+                    and x.base.kind == "name" and x.base.get("name") == name:
+                return x
+            todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
+    return None
+
+
+def _mentions_name(n, name: str) -> bool:
+    """Whether the AST ``n`` uses the plain name ``name`` anywhere."""
+    todo = [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Node):
+            if x.kind == "name" and x.get("name") == name:
+                return True
+            todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
+    return False
+
+
+def _same_action(a: dict, b: dict) -> bool:
+    """Whether two action records are the same action up to their parameters' Python names."""
+    import json
+    if [(p["name"], p["t"], p["dir"], p["cp_name"]) for p in a["params"]] != \
+            [(p["name"], p["t"], p["dir"], p["cp_name"]) for p in b["params"]]:
+        return False
+    body = json.dumps(b["body"], sort_keys=True, default=str)
+    for pa, pb in zip(a["params"], b["params"]):
+        body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
+    return body == json.dumps(a["body"], sort_keys=True, default=str)

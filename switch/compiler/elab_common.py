@@ -45,7 +45,7 @@ def E(loc, msg: str) -> P4CompileError:
 def tstr(t) -> str:
     k = t[0]
     if k in ("bit", "int"):
-        return f"{k}<{t[1]}>"
+        return t[2] if len(t) > 2 else f"{k}<{t[1]}>"
     if k == "int_lit":
         return "int"
     if k in ("header", "struct", "enum", "extern"):
@@ -59,6 +59,16 @@ def tstr(t) -> str:
 
 def is_bits(t) -> bool:
     return t[0] in ("bit", "int")
+
+
+def newtype_name(t) -> str | None:
+    """The `type` a value of IR type ``t`` has (``["bit", 9, "P_t"]``: ``P_t``), or None."""
+    return t[2] if t[0] in ("bit", "int") and len(t) > 2 else None
+
+
+def untagged(t):
+    """``t`` without its `type` name: the underlying ``bit<N>``/``int<N>``."""
+    return t[:2] if newtype_name(t) else t
 
 
 def width(t) -> int:

@@ -7,7 +7,13 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr, _wrap
+from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+
+
+# p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
+# or made valid, never read (nor is one of its fields written)
+NEXT_READ = ("{} is read: the 'next' element of a header stack can only be extracted into or made "
+             "valid (p4c: uninitialized, next field read)")
 
 
 class ExpressionRules:
@@ -34,12 +40,14 @@ class ExpressionRules:
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
+            if bt[0] == "stack" and n.name in ("size", "lastIndex"):
+                raise E(n.loc, f"{expr_text(n)} cannot be the target of an assignment")
+            if bt[0] == "header" and base.get("op") == "stack_next":
+                raise E(n.loc, NEXT_READ.format(expr_text(n.base)))
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
-            if bt[0] == "list":
-                raise E(n.loc, "a tuple element cannot be assigned (assign the whole tuple)")
-            return self.index_of(base, bt, n, scope)
+            return self.index_of(base, bt, n, scope)   # a tuple element too (p4c allows t[0] = v)
         if k == "slice":
             base, bt = self.lvalue(n.a, scope)
             ir, t = self.slice_of(base, bt, n, scope)
@@ -63,7 +71,7 @@ class ExpressionRules:
             h = self.headers[bt[1]]
             for f, w, s in h["fields"]:
                 if f == n.name:
-                    ft = ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]
+                    ft = ["varbit", w] if f == h.get("varbit") else self.header_field_type(bt[1], f, w, s)
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
@@ -89,6 +97,13 @@ class ExpressionRules:
             raise E(n.loc, f"header stack has no member {n.name}")
         raise E(n.get("name_loc", n.loc), f"a value of type {tstr(bt)} has no member {n.name}")
 
+    def header_field_type(self, hname: str, f: str, w: int, signed: bool):
+        """The type of a bit<N>/int<N> header field, with its `type` name when it was declared
+        with one (``macAddr_t dst;``: ``["bit", 48, "macAddr_t"]``)."""
+        t = ["int" if signed else "bit", w]
+        nt = self.field_newtypes.get((hname, f))
+        return t + [nt] if nt and self.typedefs.get(nt, [None])[0] in ("bit", "int") else t
+
     def index_of(self, base, bt, n: Node, scope):
         if bt[0] == "list":  # tuple<...> element: a compile-time index
             v = self.fold(self.expr(n.index, scope)[0])
@@ -108,7 +123,7 @@ class ExpressionRules:
                 "t": et, "size": bt[2]}, et
 
     def slice_of(self, base, bt, n: Node, scope):
-        if not is_bits(bt):
+        if not is_bits(bt) or newtype_name(bt):   # p4c: bit extraction is for bit<>/int<> only
             raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
         hi = self.const_int(n.hi, "slice bound")
         lo = self.const_int(n.lo, "slice bound")
@@ -128,7 +143,16 @@ class ExpressionRules:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
             # p4c 1.2.4.8 wraps a literal that does not fit into bit<N>/int<N> (negative or too
             # large) and only warns ("value does not fit in N bits")
-            return {"op": "const", "v": _wrap(v, t), "t": t}
+            w = _wrap(v, t)
+            if w != v:
+                sig = "s" if t[0] == "int" else "w"
+                if v < 0 and t[0] == "bit":
+                    lit = self.neg_literals.get(id(ir))
+                    self.warn(lit[1] if lit and lit[0] is ir else loc,
+                              f"-{t[1]}{sig}{-v}: negative value with unsigned type")
+                else:
+                    self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
+            return {"op": "const", "v": w, "t": t}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
         if et[0] == "serenum" and t == et[2]:
@@ -150,7 +174,7 @@ class ExpressionRules:
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
         if t[0] == "header":
-            fields = [[f, ["int" if sg else "bit", w]] for f, w, sg in self.headers[t[1]]["fields"]]
+            fields = [[f, self.header_field_type(t[1], f, w, sg)] for f, w, sg in self.headers[t[1]]["fields"]]
         else:
             fields = self.structs[t[1]]["fields"]
         if et[0] == "list":
@@ -214,6 +238,8 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
+            if n.name == "next" and bt[0] == "stack" and bt[1] in self.headers and self.ctx.get("kind") == "parser":
+                raise E(n.loc, NEXT_READ.format(expr_text(n)))
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)
@@ -226,23 +252,12 @@ class ExpressionRules:
         if k == "cast":
             t = self.resolve_type(n.type)
             ir, et = self.expr(n.a, scope)
-            nt = self.newtype_of(n.type)
-            if nt is not None and et != t and et != INTLIT:
-                # p4c: a `type` is made only from its underlying type (or an untyped
-                # literal); (N16)x of a bit<25> x is not a width-changing cast
-                raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(t)}): "
-                               f"cast to {tstr(t)} first")
-            src_nt = self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
-                ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None
-            if src_nt is not None and (t != et or nt not in (None, src_nt)):
-                # and a `type` value converts only to its underlying type (a header/struct
-                # field's `type` is known here; other values' `type`s are not tracked)
-                dst = f"type {nt}" if nt not in (None, src_nt) else tstr(t)
-                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(et)}) to {dst}: "
-                               f"cast to {tstr(et)} first")
-            return self.cast(ir, et, t, n.loc), t
+            return self.cast_expr(n, ir, et, t), t
         if k == "unary":
             ir, t = self.expr(n.a, scope)
+            if newtype_name(t):
+                raise E(n.loc, f"{n.op}: cannot be applied to a value of type {newtype_name(t)} "
+                               f"(cast it to {tstr(untagged(t))} first)")
             if n.op == "!":
                 ir = self.coerce((ir, t), BOOL, n.a.loc)
                 return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
@@ -255,7 +270,10 @@ class ExpressionRules:
             if n.op == "~" and t == INTLIT:
                 raise E(n.loc, "~ on an untyped integer needs a width")
             if t[0] == "bit" and n.op == "-" or is_bits(t) or t == INTLIT:
-                return {"op": "un", "o": n.op, "a": ir, "t": t}, t
+                out = {"op": "un", "o": n.op, "a": ir, "t": t}
+                if n.op == "-" and n.a.kind == "int":   # p4c warns about -1 as bit<N> at the literal
+                    self.neg_literals[id(out)] = (out, n.a.loc)
+                return out, t
             raise E(n.loc, f"operator {n.op} on a value of type {tstr(t)}")
         if k == "binary":
             return self.binary(n, scope)
@@ -271,6 +289,9 @@ class ExpressionRules:
                 raise E(n.loc, f"?: branches have types {tstr(at)} and {tstr(bt)}")
             if at == INTLIT:
                 raise E(n.loc, "?: of untyped integers needs a width")
+            v = self.fold(c)
+            if v is not None:   # folded as p4c does (a table applied in the dead arm is not listed)
+                return (a if v else b), at
             return {"op": "cond", "c": c, "a": a, "b": b, "t": at}, at
         if k == "call":
             return self.call_expr(n, scope)
@@ -291,6 +312,30 @@ class ExpressionRules:
             return {"op": "dontcare", "t": ["any"]}, ["any"]
         raise E(n.loc, f"unsupported expression {k}")
 
+    def cast_expr(self, n: Node, ir, et, t):
+        """``(T)e`` with p4c's rules for `type`s: a `type` is made only from its underlying type
+        (or an untyped literal) and converts only to its underlying type (``type foo_t bar_t``:
+        bar_t <-> foo_t, foo_t <-> bit<32>)."""
+        nt = newtype_name(t) or self.newtype_of(n.type)
+        src_nt = newtype_name(et) or (self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
+            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None)
+        if et != t and nt is not None and src_nt is not None and nt != src_nt:
+            if self.typedefs.get(nt) != et and self.typedefs.get(src_nt) != t:
+                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(self.typedefs[src_nt])}) "
+                               f"to type {nt}: cast to {tstr(self.typedefs[src_nt])} first")
+        elif nt is not None and nt != src_nt and et not in (self.typedefs.get(nt), t) and not (
+                et == INTLIT and not newtype_name(self.typedefs.get(nt, t[:2]))):
+            # (N16)x of a bit<25> x is not a width-changing cast
+            raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(self.typedefs.get(nt, t))}): "
+                           f"cast to {tstr(self.typedefs.get(nt, t))} first")
+        elif src_nt is not None and nt != src_nt and t != self.typedefs.get(src_nt, et) \
+                and (untagged(t) != untagged(et) or newtype_name(self.typedefs.get(src_nt, et))):
+            under = self.typedefs.get(src_nt, untagged(et))
+            raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(under)}) to "
+                           f"{tstr(t)}: cast to {tstr(under)} first")
+        out = self.cast(ir, untagged(et), untagged(t), n.loc)
+        return dict(out, t=t) if out.get("t") != t else out
+
     def cast(self, ir, et, t, loc):
         if t[0] == "serenum":
             return self.cast(ir, et, t[2], loc) | {"t": t}
@@ -308,6 +353,8 @@ class ExpressionRules:
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
+            if et == INTLIT and self.fold(ir) not in (0, 1):
+                raise E(loc, f"only 0 and 1 can be cast to bool, not {self.fold(ir)}")
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}
             raise E(loc, f"cannot cast {tstr(et)} to bool")
@@ -331,11 +378,18 @@ class ExpressionRules:
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
             bt = bt[2]
+        for side, st in ((n.a, at), (n.b, bt)):
+            nt = newtype_name(st)
+            if nt and (op not in ("==", "!=") or INTLIT in (at, bt)):
+                # p4c: a `type` value is only compared (with ==/!=) to a value of the same type
+                raise E(side.loc, f"{op}: cannot be applied to a value of type {nt} "
+                                  f"(cast it to {tstr(untagged(st))} first)")
         if op in ("&&", "||"):
             a = self.coerce((a, at), BOOL, n.a.loc)
             b = self.coerce((b, bt), BOOL, n.b.loc)
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         if op == "++":
+            at, bt = (at[2] if at[0] == "serenum" else at), (bt[2] if bt[0] == "serenum" else bt)
             if at == INTLIT or bt == INTLIT:
                 raise E(n.loc, "operands of ++ need a width")
             if not (is_bits(at) and is_bits(bt)):
@@ -343,6 +397,8 @@ class ExpressionRules:
             t = [at[0], at[1] + bt[1]]
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
+            if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
+                raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":
                 raise E(n.b.loc, "shift amount must be unsigned")
             if bt == INTLIT and (self.fold(b) or 0) < 0:
@@ -366,10 +422,15 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
-            if at[0] == "list":
+            if at[0] == "list" and not all(is_bits(x) or x[0] in ("bool", "serenum", "enum", "error", "list")
+                                           for x in _leaves(at)):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
-        # arithmetic / bitwise / ordering
+        # arithmetic / bitwise / ordering (a serializable enum takes part as its underlying type)
+        if at[0] == "serenum":
+            at = at[2]
+        if bt[0] == "serenum":
+            bt = bt[2]
         if at == INTLIT and bt != INTLIT:
             a, at = self.coerce((a, at), bt, n.a.loc), bt
         elif bt == INTLIT and at != INTLIT:
@@ -472,3 +533,12 @@ class ExpressionRules:
                 return self.static_assert(n, scope)
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")
+
+
+def _leaves(t):
+    """The element types of a tuple type, nested tuples flattened."""
+    for x in t[1]:
+        if x[0] == "list":
+            yield from _leaves(x)
+        else:
+            yield x

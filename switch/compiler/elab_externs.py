@@ -45,6 +45,14 @@ class ExternRules:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
         raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
 
+    def target_error(self, loc, message: str) -> None:
+        """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
+        only if the action survives (p4c removes an unused action before the check)."""
+        if self.ctx.get("in_action"):
+            self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
+            return
+        raise E(loc, message)
+
     def extern_call(self, name: str, call: Node, scope) -> list:
         args = call.args
         loc = call.loc
@@ -83,36 +91,7 @@ class ExternRules:
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
         if name == "digest":
-            nargs(2)
-            if self.ctx.get("role") != "ingress":
-                raise E(loc, "digest is only supported in the ingress control")
-            self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
-            if call.targs:
-                dt = self.resolve_type(call.targs[0])
-            else:
-                _, dt = self.expr(args[1], scope) if args[1].kind != "list" else (None, None)
-            if dt is None or dt[0] != "struct":
-                raise E(args[1].loc, "digest data must be a struct (give the type: digest<T>(...))")
-            fields = self.structs[dt[1]]["fields"]
-            if args[1].kind == "list":
-                if len(args[1].items) != len(fields):
-                    raise E(args[1].loc, f"digest {dt[1]} has {len(fields)} fields, list has "
-                                         f"{len(args[1].items)}")
-                items = [self.coerce(self.expr(it, scope), ft, it.loc)
-                         for it, (fn, ft) in zip(args[1].items, fields)]
-            else:
-                ir, t = self.expr(args[1], scope)
-                if t != dt:
-                    raise E(args[1].loc, f"digest data has type {tstr(t)}, expected {dt[1]}")
-                items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} for fn, ft in fields]
-            for (fn, ft), it in zip(fields, items):
-                if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
-                    raise E(args[1].loc, f"digest field {fn} of type {tstr(ft)} is not supported")
-            self.digests.setdefault(dt[1], {"name": dt[1], "fields": [[fn, ft] for fn, ft in fields]})
-            # BMv2 reads the fields of an l-value argument when ingress ends (the digest
-            # primitive only records which field list to send); a list expression is
-            # copied into temporaries by p4c, i.e. its values are those of the call.
-            return [{"s": "digest", "name": dt[1], "items": items, "late": args[1].kind != "list"}]
+            return self.digest_call(call, scope)
         if name == "hash":
             nargs(5)
             lv, t = self.lvalue(args[0], scope)
@@ -177,6 +156,9 @@ class ExternRules:
             # (a call in ingress carries over to egress for a unicast packet)
             if role not in ("ingress", "egress"):
                 raise E(loc, f"{name} is only allowed in ingress or egress")
+            if role != ("ingress" if kind == "resubmit" else "egress"):
+                self.target_error(loc, f"{name} can only be invoked in "
+                                       f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
             raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
@@ -193,3 +175,59 @@ class ExternRules:
             data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
             return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
         raise E(loc, f"extern {name} is not supported")
+
+    # ------------------------------------------------------------------ digest
+    def digest_call(self, call: Node, scope) -> list:
+        """``digest<T>(receiver, data)``.  A struct type names the digest after the struct (one
+        P4Info digest however many calls); any other data -- a tuple type, or a list expression
+        without a type argument -- is a tuple digest that p4c names ``digest_0``, ``digest_1``,
+        ... one per call, in program order (with a warning).  BMv2 learns at the end of ingress
+        only: a digest called in egress is accepted and listed, and sends nothing."""
+        args, loc = call.args, call.loc
+        if len(args) != 2:
+            raise E(loc, f"digest takes 2 argument(s), got {len(args)}")
+        if self.ctx.get("role") not in ("ingress", "egress"):
+            raise E(loc, "digest is only supported in the ingress and egress controls")
+        self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
+        data = args[1]
+        if call.targs:
+            dt = self.resolve_type(call.targs[0])
+        elif data.kind != "list":
+            dt = self.expr(data, scope)[1]
+        else:   # an untyped list: the tuple of its element types
+            dt = ["list", [self.expr(it, scope)[1] for it in data.items]]
+            if INTLIT in dt[1]:
+                raise E(data.loc, "digest data: an untyped integer needs a width (e.g. 8w1)")
+        if dt[0] == "struct":
+            members = self.structs[dt[1]]["fields"]
+        elif dt[0] == "list":
+            members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
+        else:
+            raise E(data.loc, f"digest data must be a struct or a tuple, not {tstr(dt)}")
+        if data.kind == "list":
+            if len(data.items) != len(members):
+                raise E(data.loc, f"digest {tstr(dt)} has {len(members)} fields, list has {len(data.items)}")
+            items = [self.coerce(self.expr(it, scope), ft, it.loc) for it, (_, ft) in zip(data.items, members)]
+        else:
+            ir, t = self.expr(data, scope)
+            if t != dt:
+                raise E(data.loc, f"digest data has type {tstr(t)}, expected {tstr(dt)}")
+            items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} if dt[0] == "struct" else
+                     {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
+        for (fn, ft), it in zip(members, items):
+            if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
+                raise E(data.loc, f"digest field {fn} of type {tstr(ft)} is not supported")
+        if dt[0] == "struct":
+            name = dt[1]
+            self.digests.setdefault(name, {"name": name, "fields": [[fn, ft] for fn, ft in members]})
+        else:
+            name = f"digest_{self.auto_digests}"
+            self.auto_digests += 1
+            self.warn(call.fn.loc, f"Cannot find a good name for digest method call, using auto-generated name '{name}'")
+            self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True}
+        if self.ctx.get("role") == "egress":
+            return []
+        # BMv2 reads the fields of a struct l-value argument when ingress ends (the digest
+        # primitive only records which field list to send); a list expression or a tuple
+        # value is copied into temporaries by p4c, i.e. its values are those of the call.
+        return [{"s": "digest", "name": name, "items": items, "late": data.kind != "list" and dt[0] == "struct"}]

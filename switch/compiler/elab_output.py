@@ -6,8 +6,9 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
-from .elab_common import IR_FORMAT, pyname
+from .elab_common import E, IR_FORMAT, pyname
 from .ids import aliases, assign_ids
+from .p4info import _applied_tables
 
 
 class OutputRules:
@@ -17,6 +18,10 @@ class OutputRules:
         for a in used_actions.values():
             if a.get("deferred_error"):
                 raise a["deferred_error"]
+        for rec, loc, action in self.direct_meter_reads:
+            if rec["table"] is None and (action is None or action in used_actions):
+                raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
+                             "'meters' property (p4c rejects it)")
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},
@@ -32,6 +37,12 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
+        self.check_user_ids(used_actions)
+        applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
+                                   [f["body"] for f in self.functions.values()]], set())
+        for q, t in self.tables.items():
+            if q not in applied and t.get("decl"):
+                self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")
         ids = assign_ids(syms)
         al = aliases([n for kind in syms.values() for n in kind])
         actions = []
@@ -51,6 +62,7 @@ class OutputRules:
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                **({"p4info_size": t["p4info_size"]} if t.get("p4info_size") is not None else {}),
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
                           "enum": k.get("enum")} for k in t["keys"]],
@@ -113,7 +125,8 @@ class OutputRules:
             "direct_counters": objs("direct_counter", "direct_counters"),
             "direct_meters": objs("direct_meter", "direct_meters"),
             "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
-                         "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]]}
+                         "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]],
+                         "tuple": bool(v.get("tuple"))}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
             "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
@@ -123,6 +136,24 @@ class OutputRules:
                     "fields": [{"id": i + 1, "name": f, "width": w} for i, (f, w) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
+
+    def check_user_ids(self, used_actions) -> None:
+        """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
+        assigned to multiple declarations")."""
+        groups = [used_actions.values(), self.tables.values(), getattr(self, "value_sets", [])] + \
+            [self.objects[k] for k in self.objects]
+        for recs in groups:
+            seen: dict = {}
+            for r in recs:
+                uid = r.get("uid")
+                if uid is None:
+                    continue
+                loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
+                if isinstance(uid, bool) or not isinstance(uid, int):
+                    raise E(loc, f"{r['name']}: @id needs an integer, not {uid!r}")
+                if uid in seen:
+                    raise E(loc, f"@id {uid} is assigned to both {seen[uid]} and {r['name']}")
+                seen[uid] = r["name"]
 
     def _called(self, q, blocks) -> bool:
         return q in self.called_actions if hasattr(self, "called_actions") else _mentions(blocks, q, self.actions)

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
+from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
 class StatementRules:
@@ -26,8 +26,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
-            if t == ["string"]:
-                raise E(s.loc, f"{s.name}: cannot declare variables of type string")
+            if t == ["string"] or t == VOID:
+                raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
             if t[0] == "varbit":
                 raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
@@ -41,11 +41,10 @@ class StatementRules:
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
-            ir = self.coerce(self.expr(s.value, scope), t, s.value.loc)
-            v = self.fold(ir)
-            if v is None:
+            ir = self.constant_ir(self.coerce(self.expr(s.value, scope), t, s.value.loc), t)
+            if ir is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
-            scope.declare(s.name, ("const", {"op": "const", "v": v, "t": t}), s.loc)
+            scope.declare(s.name, ("const", ir), s.loc)
             return []
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)
@@ -58,14 +57,28 @@ class StatementRules:
             return [{"s": "assign", "l": lhs, "r": rhs}]
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
-            then = self.stmt(s.then, Scope(scope))
-            els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+            depth = self.ctx.get("if_depth", 0)
+            self.ctx["if_depth"] = depth + 1
+            try:
+                then = self.stmt(s.then, Scope(scope))
+                els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+            finally:
+                self.ctx["if_depth"] = depth
+            v = self.fold(c)
+            if v is not None:
+                # p4c folds a constant condition before it builds the P4Info: the dead branch
+                # (type-checked above) applies no table and calls no action
+                return [{"s": "block", "body": then if v else els}]
             return [{"s": "if", "c": c, "then": then, "else": els}]
         if k == "exit":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "exit is not allowed in a parser")
             if self.ctx.get("kind") == "function":
                 raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
+            if self.ctx.get("in_action") and self.ctx.get("if_depth"):
+                # p4c's BMv2 backend predicates the ifs of an action; an exit cannot be
+                self.target_error(s.loc, "exit inside an if in an action: conditional execution in actions "
+                                         "is not supported on this target (p4c rejects it for BMv2)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -102,6 +115,9 @@ class StatementRules:
             for c in s.cases:
                 if c.label is None:
                     label = "default"
+                    if label in seen:
+                        raise E(c.loc, "switch statement has more than one 'default' label")
+                    seen.add(label)
                 else:
                     if c.label.kind != "name":
                         raise E(c.label.loc, "switch case must be an action name")
@@ -125,6 +141,8 @@ class StatementRules:
         cases, pending = [], []
         for c in s.cases:
             if c.label is None:
+                if "default" in pending or any("default" in c2["labels"] for c2 in cases):
+                    raise E(c.loc, "switch statement has more than one 'default' label")
                 pending.append("default")
             else:
                 v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
@@ -136,6 +154,11 @@ class StatementRules:
                 pending = []
         if pending:
             cases.append({"labels": pending, "body": []})
+        v = self.fold(ir)
+        if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
+            hit = next((c for c in cases if v in c["labels"]), None) or next(
+                (c for c in cases if "default" in c["labels"]), {"body": []})
+            return {"s": "block", "body": hit["body"]}
         return {"s": "switch_value", "e": ir, "cases": cases}
 
     def table_ref(self, n: Node, scope) -> str:
@@ -237,6 +260,8 @@ class StatementRules:
         return self.apply_subparser(ent[1], call, scope)
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
+        if self.ctx.get("in_action"):
+            raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
@@ -452,6 +477,8 @@ class StatementRules:
                 raise E(call.loc, "counter.count(index) takes one argument")
             return {"s": "counter", "obj": rec["py"], "i": self.index_expr(args[0], scope)}
         if kind == "direct_counter" and m == "count":
+            if args:
+                raise E(call.loc, "direct_counter.count() takes no arguments (the table's entry is counted)")
             return {"s": "nop"}
         if kind == "register" and m == "read":
             if len(args) != 2:
@@ -481,6 +508,8 @@ class StatementRules:
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.lvalue(args[0], scope)
+            # checked when the program is complete (a table may attach the meter later)
+            self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
 

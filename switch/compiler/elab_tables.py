@@ -37,11 +37,20 @@ class TableRules:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else q.rsplit(".", 1)[0] + "." + nm
         props = d.props
-        for pn, pv in props.items():
+        for pn, pv in list(props.items()):
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
                           "meters", "support_timeout", "implementation", "max_group_size",
                           "largest_priority_wins", "priority_delta"):
-                raise E(pv.loc if isinstance(pv, Node) else d.loc, f"table {q}: unknown property {pn}")
+                # p4c 1.2.4.8 ignores a property it does not know, with a warning
+                self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
+                del props[pn]
+        timeout = False
+        if "support_timeout" in props:
+            tv = self.fold(self.expr(props["support_timeout"].value, scope)[0])
+            if not isinstance(tv, bool):
+                raise E(props["support_timeout"].value.loc,
+                        f"table {q}: support_timeout must be true or false (p4c: unexpected non-boolean value)")
+            timeout = tv
         profile = None
         if "implementation" in props:
             pv = props["implementation"].value
@@ -50,14 +59,25 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                profile = self.profile_record(pv.fn.name, pv.args, q, None, [], pv.loc)
+                # p4c's P4Runtime serializer needs a name for the anonymous instance: the
+                # property's @name, taken as written; without one it rejects the program
+                na = annotation(props["implementation"].get("annos") or [], "name")
+                if not na or not na[1] or not isinstance(na[1][0], str):
+                    raise E(props["implementation"].loc,
+                            f"table {q} has an anonymous table property 'implementation' with no @name "
+                            "annotation, which P4Runtime does not support (p4c rejects it)")
+                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None, [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
+            self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys = []
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
+            if self.fold(ir) is not None:   # p4c keeps it, with two warnings
+                self.warn(k.expr.loc, "KeyElement: constant key element")
+                self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")
             key_enum = t[1] if t[0] == "serenum" else None
             key_newtype = None
             if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
@@ -153,9 +173,13 @@ class TableRules:
             if "NoAction" not in anames:
                 acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
                 anames.append("NoAction")
-        size = 1024
+        size, p4info_size = 1024, None
         if "size" in props:
-            size = self.const_int(props["size"].value, f"table {q} size", minimum=1)
+            # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
+            # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
+            size = self.const_int(props["size"].value, f"table {q} size") or 1024
+            if size < 0:
+                p4info_size, size = size, size & 0xFFFFFFFF
         entries = []
         ent_node = props.get("entries")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
@@ -208,13 +232,14 @@ class TableRules:
                                 "priority": prio})
         dc = props.get("counters")
         dm = props.get("meters")
-        rec = {"name": q, "keys": keys, "actions": acts, "default": default, "size": size,
+        rec = {"name": q, "decl": (d.name, d.loc), "keys": keys, "actions": acts, "default": default, "size": size,
+               "p4info_size": p4info_size,
                "control": self.ctx["block"], "profile": profile["name"] if profile else None,
                "selector_keys": selector_keys,
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
-               "support_timeout": "support_timeout" in props}
+               "support_timeout": timeout}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue
@@ -389,3 +414,9 @@ class TableRules:
                 raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
                         f"table {t} is applied more than once on one execution path; p4c for BMv2 "
                         f"rejects this (\"a path from table {t} back to itself\")")
+
+
+def _lit_text(ir) -> str:
+    """A typed constant as p4c prints it (``8w1``, ``4s3``)."""
+    t = ir["t"]
+    return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])

@@ -43,7 +43,7 @@ class TypeRules:
             et = self.resolve_type(n.elem)
             if et[0] != "header" and not (et[0] == "struct" and self.structs[et[1]].get("union")):
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
-            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=1, maximum=1024)]
+            return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=0, maximum=1024)]  # p4c: 0 is fine
         if k == "dontcare":
             return ["any"]
         if k == "typename":
@@ -52,7 +52,12 @@ class TypeRules:
             if bound and name in bound:  # a type parameter of the generic block being elaborated
                 return bound[name]
             if name in self.typedefs:
-                return self.typedefs[name]
+                t = self.typedefs[name]
+                if name in self.newtypes and t[0] in ("bit", "int"):
+                    # a `type` over bit<N>/int<N> is its own type: ["bit", N, name] (the IR and
+                    # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)
+                    return [t[0], t[1], name]
+                return t
             if name in self.headers:
                 return ["header", name]
             if name in self.structs:
@@ -71,7 +76,7 @@ class TypeRules:
                   maximum: int | None = None) -> int:
         ir, t = self.expr(n, self.global_scope)
         v = self.fold(ir)
-        if v is None or isinstance(v, bool):
+        if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")
         if minimum is not None and v < minimum:
             raise E(n.loc, f"{what} must be >= {minimum}, got {v}")
@@ -88,6 +93,10 @@ class TypeRules:
             v = self.fold(ir["a"])
             return None if v is None else _wrap(int(v), ir["t"]) if is_bits(ir["t"]) else v
         if op == "bin":
+            if ir["o"] in ("&&", "||"):   # false && x, true || x: constant whatever x is
+                a = self.fold(ir["a"])
+                if a is not None and bool(a) == (ir["o"] == "||"):
+                    return bool(a)
             a, b = self.fold(ir["a"]), self.fold(ir["b"])
             if a is None or b is None:
                 return None
@@ -109,6 +118,23 @@ class TypeRules:
         if op == "slice":
             a = self.fold(ir["a"])
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
+        if op == "tuple_idx" and ir["a"]["op"] == "list":   # an element of a constant tuple
+            return self.fold(ir["a"]["items"][ir["i"]])
+        return None
+
+    def constant_ir(self, ir, t):
+        """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
+        a compile-time constant: a folded scalar, or a tuple/struct/header value whose elements
+        all fold (p4c accepts ``const tuple<bit<8>, bit<16>> T = {1, 2};``)."""
+        v = self.fold(ir)
+        if v is not None:
+            return {"op": "const", "v": v, "t": t}
+        if ir["op"] == "list" and t[0] == "list":
+            items = [self.constant_ir(it, it["t"]) for it in ir["items"]]
+            return None if any(it is None for it in items) else {**ir, "items": items}
+        if ir["op"] == "mk":
+            vals = [self.constant_ir(it, it["t"]) for it in ir["vals"]]
+            return None if any(it is None for it in vals) else {**ir, "vals": vals}
         return None
 
     def newtype_of(self, tnode) -> str | None:
@@ -218,7 +244,14 @@ class TypeRules:
             base = self.resolve_type(d.base)
             vals = {}
             for m, v in zip(d.members, d.values):
-                vals[m] = self.fold(self.coerce(self.expr(v, self.global_scope), base, v.loc))
+                ir, vt = self.expr(v, self.global_scope)
+                lit = self.fold(ir) if vt == INTLIT else None
+                if lit is not None and is_bits(base) and not (
+                        -(1 << (base[1] - 1)) <= lit < (1 << (base[1] - 1)) if base[0] == "int" else 0 <= lit < (1 << base[1])):
+                    # p4c: an error here, not the wrap-and-warn of other literals
+                    raise E(v.loc, f"{m}: serializable enum constant value {lit} is out of bounds of the "
+                                   f"underlying type {tstr(base)}")
+                vals[m] = self.fold(self.coerce((ir, vt), base, v.loc))
             self.enums[d.name] = {"base": base, "members": vals}
         else:
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)}}

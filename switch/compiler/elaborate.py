@@ -34,6 +34,7 @@ from .elab_output import OutputRules
 from .elab_statements import StatementRules
 from .elab_tables import TableRules
 from .elab_types import TypeRules
+from .errors import P4Warning
 
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
@@ -42,8 +43,13 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
                  OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
-    def __init__(self, decls: list[Node], program: str, source: str | None = None):
+    def __init__(self, decls: list[Node], program: str, source: str | None = None,
+                 warnings: list | None = None):
         self.decls = decls
+        self.warnings: list[P4Warning] = warnings if warnings is not None else []
+        self.auto_digests = 0   # digest_0, digest_1, ...: tuple digests (p4c's names)
+        self.neg_literals: dict[int, tuple] = {}   # id(IR of -literal) -> (IR, literal's Loc)
+        self.direct_meter_reads: list[tuple] = []  # (direct meter record, Loc, action or None)
         self.program = program
         self.source = source or program  # the main source file, for program-wide errors
         self.typedefs: dict[str, object] = {}
@@ -72,6 +78,10 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
         self.fl_fields: dict[int, list] = {}
         self.block_types: dict[str, str] = {}  # parser/control type declarations -> kind
 
+    def warn(self, loc, message: str) -> None:
+        """A construct p4c accepts with a warning (``CompiledProgram.warnings``)."""
+        self.warnings.append(P4Warning(loc, message))
 
-def elaborate(decls: list[Node], program: str, source: str | None = None) -> dict:
-    return Elaborator(decls, program, source).run()
+
+def elaborate(decls: list[Node], program: str, source: str | None = None, warnings: list | None = None) -> dict:
+    return Elaborator(decls, program, source, warnings).run()

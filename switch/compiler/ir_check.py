@@ -207,5 +207,5 @@ def _check_type(t: list, path: list) -> None:
             raise InvalidDeviceConfig(where, f"{tag} type needs a name")
     elif tag == "stack":
         if len(t) < 3 or not isinstance(t[1], str) or isinstance(t[2], bool) or not isinstance(t[2], int) \
-                or not 1 <= t[2] <= MAX_ARRAY:
-            raise InvalidDeviceConfig(where, f"stack type needs a header name and a size in 1..{MAX_ARRAY}")
+                or not 0 <= t[2] <= MAX_ARRAY:
+            raise InvalidDeviceConfig(where, f"stack type needs a header name and a size in 0..{MAX_ARRAY}")

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .elab_types import MAX_WIDTH
-from .errors import Loc, P4CompileError
+from .errors import Loc, P4CompileError, P4Warning
 from .preprocessor import Line
 
 KEYWORDS = {
@@ -57,7 +57,7 @@ def _short(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:20] + "..." + text[-8:])
 
 
-def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
+def parse_int(text: str, loc: Loc, warnings: list | None = None) -> tuple[int, int | None, bool]:
     m = _NUM.match(text)
     if not m:
         raise P4CompileError(loc, f"malformed integer literal {text!r}")
@@ -84,13 +84,16 @@ def parse_int(text: str, loc: Loc) -> tuple[int, int | None, bool]:
             raise P4CompileError(loc, f"integer literal width {width} is too large "
                                       f"(a bit width must be <= {MAX_WIDTH})")
         # too wide for its width: p4c 1.2.4.8 warns ("value does not fit") and keeps the low bits
+        if warnings is not None and (v >> (width - 1 if signed else width)):
+            warnings.append(P4Warning(loc, f"{text}: value does not fit in {width} bits"))
         v &= (1 << width) - 1
         if signed:
             v = v - (1 << width) if v >= 1 << (width - 1) else v
     return v, width, signed
 
 
-def tokenize(lines: list[Line]) -> list[Tok]:
+def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
+    """The tokens of preprocessed ``lines``; warnings (over-wide literals) go to ``warnings``."""
     toks: list[Tok] = []
     for ln in lines:
         text = ln.text
@@ -110,7 +113,7 @@ def tokenize(lines: list[Line]) -> list[Tok]:
                 # an identifier glued to a number (e.g. "8w5x") is malformed
                 if end < len(text) and (text[end].isalnum() or text[end] == "_"):
                     raise P4CompileError(loc, f"malformed integer literal {s + text[end]!r}...")
-                toks.append(Tok("num", s, loc, end + 1, parse_int(s, loc)))
+                toks.append(Tok("num", s, loc, end + 1, parse_int(s, loc, warnings)))
             elif kind == "id":
                 toks.append(Tok("kw" if s in KEYWORDS else "id", s, loc, end + 1))
             elif kind == "str":

@@ -185,7 +185,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pt.direct_resource_ids.append(t["direct_counter"])
         if t["direct_meter"]:
             pt.direct_resource_ids.append(t["direct_meter"])
-        pt.size = t["size"]
+        pt.size = t.get("p4info_size", t["size"])
         if t.get("implementation_id"):
             pt.implementation_id = t["implementation_id"]
         if t["is_const"]:
@@ -213,7 +213,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pc.preamble, c)
         pc.spec.unit = _COUNTER_UNIT[c["unit"]]
         pc.size = c["size"]
-    for c in sorted(ir["direct_counters"], key=lambda x: x["name"]):
+    # p4c lists a direct counter/meter only when a table uses it
+    for c in sorted((c for c in ir["direct_counters"] if c.get("table_id")), key=lambda x: x["name"]):
         pc = info.direct_counters.add()
         _preamble(pc.preamble, c)
         pc.spec.unit = _COUNTER_UNIT[c["unit"]]
@@ -224,7 +225,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pm.preamble, m)
         pm.spec.unit = _METER_UNIT[m["unit"]]
         pm.size = m["size"]
-    for m in sorted(ir["direct_meters"], key=lambda x: x["name"]):
+    for m in sorted((m for m in ir["direct_meters"] if m.get("table_id")), key=lambda x: x["name"]):
         pm = info.direct_meters.add()
         _preamble(pm.preamble, m)
         pm.spec.unit = _METER_UNIT[m["unit"]]
@@ -236,6 +237,9 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if r.get("enum"):
             pr.type_spec.serializable_enum.name = r["enum"]
             types.serenum(r["enum"])
+        elif r.get("newtype") and r["newtype"] in ir.get("newtypes", {}):
+            pr.type_spec.new_type.name = r["newtype"]
+            types.newtype(r["newtype"])
         elif r.get("signed"):
             pr.type_spec.bitstring.int.bitwidth = r["width"]
         else:
@@ -244,6 +248,10 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
+        if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
+            for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
+                types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
+            continue
         pd.type_spec.struct.name = d["name"]
         st = info.type_info.structs[d["name"]]
         for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):

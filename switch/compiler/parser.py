@@ -261,9 +261,14 @@ class Parser(StatementParser, ExpressionParser):
         self.types.add(name.text)
         self.expect("{")
         members, values = [], []
+        seen: dict[str, object] = {}
         while not self.at("}"):
             self.annotations()
             m = self.ident("an enum member")
+            if m.text in seen:
+                raise P4CompileError(m.loc, f"enum {name.text}: member {m.text} declared twice "
+                                            f"(previous declaration at {seen[m.text]})")
+            seen[m.text] = m.loc
             members.append(m.text)
             values.append(self.expr() if self.accept("=") else None)
             if not self.accept(","):
@@ -394,7 +399,7 @@ class Parser(StatementParser, ExpressionParser):
             stmts.append(self.statement())
         self.expect("}")
         if trans is None:
-            trans = Node("direct", name.loc, to="reject")
+            trans = Node("direct", name.loc, to="reject", implicit=True)
         return Node("state", name.loc, name=name.text, stmts=stmts, transition=trans)
 
     def select(self, loc) -> Node:
@@ -412,7 +417,7 @@ class Parser(StatementParser, ExpressionParser):
             self.expect(":")
             to = self.ident("a state name")
             self.expect(";")
-            cases.append(Node("case", cl, keysets=ks, to=to.text))
+            cases.append(Node("case", cl, keysets=ks, to=to.text, to_loc=to.loc))
         self.expect("}")
         return Node("select", loc, exprs=exprs, cases=cases)
 
@@ -523,7 +528,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("{")
         props = {}
         while not self.at("}"):
-            self.annotations()  # property annotations carry nothing the target uses
+            pannos = self.annotations()  # only @name of an anonymous implementation is used
             pl = self.t.loc
             is_const = self.accept("const")
             pname = self.ident("a table property").text
@@ -589,7 +594,7 @@ class Parser(StatementParser, ExpressionParser):
                 self.expect("=")
                 e = self.expr()
                 self.expect(";")
-                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const)
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
         self.expect("}")
         return Node("table", name.loc, name=name.text, props=props, annos=annos)
 

@@ -13,8 +13,9 @@ Its config decides:
                     list's data at once; 0 disables the filter.
 
 Lists go to the primary client of the default role; with no primary they are
-dropped (and counted), as PacketIns are.  Digest data is a P4Data struct of
-canonical bitstrings (one bitstring when the digest type is not a struct).
+dropped (and counted), as PacketIns are.  Digest data is the P4Data of the digest's
+P4Info type_spec, as BMv2 (PI) sends it: a struct, or a tuple (p4c's ``digest_N``), of
+canonical bitstrings, or one bitstring.
 A small timer thread flushes lists whose timeout expired and ages the filter.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ class _DigestState:
     max_timeout_ns: int
     max_list_size: int
     ack_timeout_ns: int
+    kind: str = "struct"   # the P4Info type_spec: "struct", "tuple" or "bitstring"
     pending: list = field(default_factory=list)
     first_ns: int = 0
     filter: dict = field(default_factory=dict)  # values tuple -> expiry ns (None until sent)
@@ -55,11 +57,14 @@ class DigestEngine:
         self._thread.start()
 
     # -- configuration (Write DigestEntry) ------------------------------------------
-    def configure(self, digest_id: int, widths: tuple[int, ...], cfg, *, insert: bool) -> None:
+    def configure(self, digest_id: int, widths: tuple[int, ...], cfg, *, insert: bool,
+                  kind: str = "struct") -> None:
+        """``kind`` is the digest's P4Info type_spec (``struct``, ``tuple`` or ``bitstring``):
+        each sample goes out as that P4Data, as BMv2's P4Runtime server sends it."""
         with self._lock:
             st = self._digests.get(digest_id)
             if st is None:
-                st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0)
+                st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0, kind)
             st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
                 cfg.max_timeout_ns, cfg.max_list_size, cfg.ack_timeout_ns)
 
@@ -131,11 +136,12 @@ class DigestEngine:
         dl.digest_id, dl.list_id, dl.timestamp = st.digest_id, list_id, time.time_ns()
         for key in st.pending:
             data = dl.data.add()
-            if len(st.widths) == 1 and len(key) == 1:
+            if st.kind == "bitstring" and len(key) == 1:
                 data.bitstring = codec.encode(key[0], st.widths[0])
             else:
+                members = data.tuple.members if st.kind == "tuple" else data.struct.members
                 for v, w in zip(key, st.widths):
-                    data.struct.members.add(bitstring=codec.encode(int(v), w))
+                    members.add(bitstring=codec.encode(int(v), w))
         if st.ack_timeout_ns:
             exp = now + st.ack_timeout_ns
             for key in st.pending:

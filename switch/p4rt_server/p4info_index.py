@@ -98,6 +98,7 @@ class DigestInfo:
     id: int
     name: str
     member_widths: tuple[int, ...]
+    kind: str = "struct"   # the type_spec: "struct", "tuple" or "bitstring"
 
 
 @dataclass
@@ -150,7 +151,8 @@ class P4InfoIndex:
             idx.registers[r.preamble.id] = CounterInfo(r.preamble.id, r.preamble.name, r.size, 0)
         for d in p4info.digests:
             idx.digests[d.preamble.id] = DigestInfo(d.preamble.id, d.preamble.name,
-                                                    _struct_widths(p4info, d.type_spec))
+                                                    _struct_widths(p4info, d.type_spec),
+                                                    d.type_spec.WhichOneof("type_spec") or "struct")
         for cpm in p4info.controller_packet_metadata:
             hdr = ControllerHeader(cpm.preamble.name,
                                    tuple(MetadataInfo(m.id, m.name, m.bitwidth) for m in cpm.metadata))
@@ -196,10 +198,13 @@ class P4InfoIndex:
 
 
 def _struct_widths(p4info: p4info_pb2.P4Info, spec) -> tuple[int, ...]:
-    """Bit widths of the members of a digest's type (a struct of bitstrings, or one bitstring)."""
+    """Bit widths of the members of a digest's type (a struct or tuple of bitstrings, or one bitstring)."""
     kind = spec.WhichOneof("type_spec")
     if kind == "bitstring":
         return (_bits(spec.bitstring),)
+    if kind == "tuple":
+        return tuple(_bits(m.bitstring) if m.WhichOneof("type_spec") == "bitstring" else 0
+                     for m in spec.tuple.members)
     if kind == "struct":
         st = p4info.type_info.structs.get(spec.struct.name)
         if st is None:

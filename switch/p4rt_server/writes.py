@@ -196,7 +196,8 @@ class EntityWriter:
         if de.config.max_list_size < 0:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
-        self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT)
+        self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
+                               kind=info.kind)
 
 
 def _check_presence(op, what: str, exists: bool) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .errors import Unsupported
-from .gen_helpers import mask
+from .gen_helpers import mask, tuple_with
 
 
 _FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
@@ -218,6 +218,8 @@ class ExpressionGen:
             if base["t"][0] == "int":
                 merged = f"_sw({merged}, {base['t'][1]})"
             return self.assign_expr(base, merged)
+        if op == "tuple_idx":
+            return self.assign_expr(lv["a"], tuple_with(self.x(lv["a"]), lv["i"], val))
         raise Unsupported(f"assignment to {op} inside an expression")
 
     def with_payload(self, s):

@@ -15,6 +15,11 @@ def mask(w: int) -> int:
     return (1 << w) - 1
 
 
+def tuple_with(src: str, i: int, val: str) -> str:
+    """Source of the tuple ``src`` with element ``i`` replaced by ``val`` (``t[i] = val``)."""
+    return f"({src}[:{i}] + ({val},) + {src}[{i + 1}:])"
+
+
 class Locals:
     """Per-invocation control-scope variables (attributes set by the generated code)."""
 

@@ -7,7 +7,7 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import mask
+from .gen_helpers import mask, tuple_with
 
 
 class StatementGen:
@@ -37,6 +37,9 @@ class StatementGen:
             return
         if op == "stack_next":
             raise Unsupported("assignment to stack.next")
+        if op == "tuple_idx":   # tuples are immutable Python tuples: store a rebuilt one
+            self.assign(ind, lv["a"], tuple_with(self.x(lv["a"]), lv["i"], rhs), lv["a"]["t"])
+            return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
     def hoist_indexes(self, ind: int, lv):

@@ -252,13 +252,15 @@ def _unit(unit: int, data) -> tuple[int, int]:
 
 
 def p4data(d):
-    """A P4Data as plain ints / tuples (BMv2 and checkmate may pad bitstrings differently)."""
+    """A P4Data as plain ints / tuples (BMv2 and checkmate may pad bitstrings differently); a
+    struct or tuple keeps its kind (``("tuple", 1, 2)``)."""
     kind = d.WhichOneof("data")
     if kind == "bitstring":
         return int.from_bytes(d.bitstring, "big")
-    if kind in ("struct", "tuple", "header"):
-        members = getattr(d, kind).members if kind != "header" else d.header.bitstrings
-        return tuple(p4data(m) if kind != "header" else int.from_bytes(m, "big") for m in members)
+    if kind in ("struct", "tuple"):   # the kind too: BMv2 sends a tuple digest as a tuple
+        return (kind, *(p4data(m) for m in getattr(d, kind).members))
+    if kind == "header":
+        return tuple(int.from_bytes(m, "big") for m in d.header.bitstrings)
     if kind == "bool":
         return int(d.bool)
     return str(d).strip()

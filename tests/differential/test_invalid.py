@@ -12,6 +12,7 @@ from diff_targets import bmv2_available
 from diffcases.base import program
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
+NT_TOP = "type bit<8> P_t;\ntype bit<16> V_t;\ntype P_t Q_t;\n"
 
 # name -> (program, words the message must contain (any of), reason when checkmate accepts it today)
 INVALID = {
@@ -160,7 +161,116 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v = 3) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
+    # `type` values (locals, parameters, fields) are their own type: only casts through the
+    # underlying type make and unmake them, and only == / != apply
+    "newtype_local_from_bit": (program("        P_t p = hdr.h.a;\n        hdr.h.b = (bit<8>)p;\n", top=NT_TOP),
+                               ("P_t", "bit<8>")),
+    "newtype_local_to_bit": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = p;\n", top=NT_TOP),
+                             ("P_t", "bit<8>")),
+    "newtype_arith": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(p + 1);\n", top=NT_TOP),
+                      ("+", "P_t")),
+    "newtype_saturating_arith": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(p |+| p);\n",
+                                         top=NT_TOP), ("|+|", "P_t")),
+    "newtype_compared_to_bit": (program("        P_t p = (P_t)hdr.h.a;\n        if (p == hdr.h.b) { hdr.h.c = 1; }\n",
+                                        top=NT_TOP), ("P_t", "bit<8>")),
+    "newtype_compared_to_literal": (program("        P_t p = (P_t)hdr.h.a;\n        if (p == 5) { hdr.h.c = 1; }\n",
+                                            top=NT_TOP), ("==", "P_t")),
+    "newtype_slice": (program("        P_t p = (P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)p[3:0] ++ 4w0;\n", top=NT_TOP),
+                      ("slice", "P_t")),
+    "newtype_action_arg_bit": (program("        a(hdr.h.a);\n", top=NT_TOP,
+                                       ingress_decls="    action a(in P_t q) { hdr.h.b = (bit<8>)q; }\n"),
+                               ("P_t", "bit<8>")),
+    "newtype_to_other_newtype": (program("        P_t p = (P_t)hdr.h.a;\n        V_t v = (V_t)p;\n        hdr.h.c = (bit<16>)v;\n",
+                                         top=NT_TOP), ("V_t", "P_t")),
+    "newtype_of_newtype_from_bit": (program("        Q_t q = (Q_t)hdr.h.a;\n        hdr.h.b = (bit<8>)(P_t)q;\n",
+                                            top=NT_TOP), ("Q_t", "P_t")),
+    "newtype_of_newtype_to_bit": (program("        Q_t q = (Q_t)(P_t)hdr.h.a;\n        hdr.h.b = (bit<8>)q;\n",
+                                          top=NT_TOP), ("Q_t", "P_t")),
+    "newtype_of_newtype_from_literal": (program("        Q_t q = (Q_t)3;\n        hdr.h.b = (bit<8>)(P_t)q;\n",
+                                                top=NT_TOP), ("Q_t", "P_t")),
+    # p4c's BMv2 backend and P4Runtime serializer (an unused action is removed before the
+    # backend looks at it: the same body in an unused action compiles)
+    "exit_in_if_in_action": (program("        a();\n", ingress_decls="    action a() { if (hdr.h.a == 1) { exit; } hdr.h.b = 1; }\n"),
+                             ("exit", "conditional")),
+    "exit_in_nested_if_in_table_action": (program("        t.apply();\n", ingress_decls="""
+    action a() { { if (hdr.h.a == 1) { exit; } } hdr.h.b = 1; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } }"""), ("exit", "conditional")),
+    "recirculate_in_ingress": (program("        recirculate_preserving_field_list(0);\n"), ("recirculate", "egress")),
+    "recirculate_in_ingress_action": (program("        a();\n", ingress_decls="    action a() { recirculate_preserving_field_list(0); }\n"),
+                                      ("recirculate", "egress")),
+    "resubmit_in_egress": (program("", egress="        resubmit_preserving_field_list(0);\n"), ("resubmit", "ingress")),
+    "implementation_without_name": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = action_profile(4); }"""), ("implementation", "@name")),
+    "selector_implementation_without_name": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { a; }
+              implementation = action_selector(HashAlgorithm.crc16, 32w4, 32w14); }"""), ("implementation", "@name")),
+    "same_profile_name_twice": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    action a() { }
+    table t1 { key = { hdr.h.a: exact; } actions = { a; } @name("p") implementation = action_profile(4); }
+    table t2 { key = { hdr.h.b: exact; } actions = { a; } @name("p") implementation = action_profile(4); }"""),
+                                ("'p'", "action profile")),
+    "same_counter_name_twice": (program("        c1.count(0); c2.count(0);\n", ingress_decls="""
+    @name("x") counter(4, CounterType.packets) c1;
+    @name("x") counter(4, CounterType.packets) c2;"""), ("I.x", "counter")),
+    "same_global_counter_name_in_two_controls": (program("        c1.count(0);\n", egress="        c1.count(0);\n",
+                                                         ingress_decls="    @name(\".x\") counter(4, CounterType.packets) c1;\n",
+                                                         egress_decls="    @name(\".x\") counter(4, CounterType.packets) c1;\n"),
+                                                 ("'x'", "counter")),
+    "same_register_name_twice": (program("        r1.write(0, 1); r2.write(0, 1);\n", ingress_decls="""
+    @name("x") register<bit<8>>(4) r1;
+    @name("x") register<bit<8>>(4) r2;"""), ("I.x", "register")),
+    "enum_member_twice": (program("", top="enum Kk { A, A }\n"), ("A", "twice")),
+    "serenum_value_too_wide": (program("", top="enum bit<2> Ee { A = 7 }\n"), ("7", "bit<2>")),
+    "serenum_negative_unsigned": (program("", top="enum bit<8> Ee { A = -1 }\n"), ("-1", "bit<8>")),
+    "shift_by_bool": (program("        hdr.h.a = hdr.h.a << true;\n"), ("<<", "bool")),
+    "void_variable": (program("        void v;\n"), ("void",)),
+    "direct_counter_count_with_index": (program("        dc.count(0);\n        t1.apply();\n", ingress_decls="""
+    direct_counter(CounterType.packets) dc;
+    table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }"""), ("direct_counter", "argument")),
+    # `next` of a header stack is only extracted into or made valid (p4c: "next field read")
+    "stack_next_read_in_select": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.a) { 0: start; default: accept; } }"""),
+                                  ("next", "read")),
+    "stack_next_isvalid": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { transition select(hdr.s.next.isValid()) { true: accept; default: accept; } }"""), ("next", "read")),
+    "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { hdr.s.next.a = 1; transition accept; }"""), ("next", "read")),
+    "switch_two_defaults": (program("        switch (t.apply().action_run) { default: { } default: { } }\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("default",)),
+    "switch_value_two_defaults": (program("        switch (hdr.h.a) { 1: { } default: { } default: { } }\n"), ("default",)),
+    "table_size_string": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = "x"; }"""), ("size",)),
+    "support_timeout_not_bool": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } support_timeout = 1; }"""), ("support_timeout",)),
+    "direct_meter_read_without_table": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<2>>(MeterType.packets) dm;
+    action rd() { bit<2> c; dm.read(c); hdr.h.b = (bit<8>)c; }
+    table t { key = { hdr.h.a: exact; } actions = { rd; } }"""), ("dm", "meters")),
+    "action_param_default_not_constant": (program("        a();\n", ingress_decls="    action a(in bit<8> x = hdr.h.a) { hdr.h.b = x; }\n"),
+                                          ("default", "constant")),
+    "cast_two_to_bool": (program("        bool b = (bool)2;\n        if (b) { hdr.h.b = 1; }\n"), ("bool", "2")),
+    "select_bool_key_int_label": (program("", parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype == 1) { 1: accept; default: accept; } }"""),
+                                  ("bool",)),
+    "stack_size_assigned": (program("        hdr.s.size = 3;\n", fields="    h_t[2] s;\n"), ("size", "assignment")),
+    "parser_never_ends": (program("", parser="    state start { transition start; }"), ("accept", "reject")),
+    "core_error_redeclared": (program("", top="error { NoError }\n"), ("NoError",)),
+    "id_annotation_twice": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    @id(5) table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    @id(5) table t2 { key = { hdr.h.b: exact; } actions = { NoAction; } }"""), ("@id", "5")),
+    "id_annotation_not_integer": (program("        t.apply();\n", ingress_decls="""
+    @id("x") table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("@id", "integer")),
+    "subcontrol_applied_in_action": (program("        a();\n", top="control Sub(inout h_t x) { apply { x.a = 1; } }\n",
+                                             ingress_decls="    Sub() s;\n    action a() { s.apply(hdr.h); }\n"),
+                                     ("apply", "action")),
+    "control_applies_itself": (program("", top="control Rc(inout h_t x) { apply { Rc.apply(x); } }\n"), ("Rc", "itself")),
+    "newtype_in_select": (program("", top="type bit<16> E_t;\n", parser="""
+    state start { pkt.extract(hdr.eth); transition select((E_t)hdr.eth.etype) { (E_t)16w0x1234: accept; default: accept; } }"""),
+                          ("E_t", "select")),
 }
+INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None
 

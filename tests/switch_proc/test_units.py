@@ -171,6 +171,26 @@ def test_digest_batching_filter_and_ack():
         eng.close()
 
 
+def test_digest_data_has_the_p4info_kind():
+    """As BMv2's P4Runtime server (PI): a struct digest -- even of one member -- sends a P4Data
+    struct, a tuple digest (p4c's digest_N) a tuple, a bitstring digest one bitstring."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        for did, kind, widths in ((1, "struct", (8,)), (2, "tuple", (8, 16)), (3, "bitstring", (12,))):
+            eng.configure(did, widths, _cfg(timeout_ns=0, size=1, ack_ns=0), insert=True, kind=kind)
+        eng.offer(1, (5,))
+        eng.offer(2, (6, 0x102))
+        eng.offer(3, (0xABC,))
+        got = {r.digest.digest_id: r.digest.data[0] for r in sent}
+        assert [m.bitstring for m in got[1].struct.members] == [b"\x05"]
+        assert got[2].WhichOneof("data") == "tuple"
+        assert [m.bitstring for m in got[2].tuple.members] == [b"\x06", b"\x01\x02"]
+        assert got[3].bitstring == b"\x0a\xbc"
+    finally:
+        eng.close()
+
+
 # ------------------------------------------------------------------ traffic manager
 class _Sink:
     def __init__(self, delay=0.0):

@@ -1,0 +1,47 @@
+"""What p4c 1.2.4.8 accepts although it looks wrong, and how checkmate-p4c compiles it (the
+P4Info side against real p4c is in tests/differential/diffcases/frontend.py)."""
+from p4c_helpers import program
+from switch.compiler import compile_source
+from switch.runtime import Pipeline
+
+
+def test_header_stack_of_size_zero():
+    prog = compile_source(program(top="header e_t { bit<8> v; }\nstruct s0 { e_t[0] st; }\n", locals="    s0 z;",
+                                  body="        hdr.h.a = (bit<8>)z.st.size; sm.egress_spec = 1;"), "s0.p4")
+    assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes(4))]
+
+
+def test_table_sizes_zero_and_negative():
+    prog = compile_source(program(locals="""    table t0 { key = { hdr.h.a: exact; } actions = { NoAction; } size = 0; }
+    table tn { key = { hdr.h.b: exact; } actions = { NoAction; } size = -1; }""",
+                                  body="        t0.apply(); tn.apply();"), "sz.p4")
+    sizes = {t.preamble.name: t.size for t in prog.p4info.tables}
+    assert sizes == {"I.t0": 1024, "I.tn": -1}          # as p4c writes them
+    ir = {t["name"]: t["size"] for t in prog.device_config["tables"]}
+    assert ir == {"I.t0": 1024, "I.tn": 0xFFFFFFFF}     # BMv2's max_size
+
+
+def test_counter_of_size_zero_and_unused_direct_counter():
+    prog = compile_source(program(locals="""    counter(0, CounterType.packets) c;
+    direct_counter(CounterType.packets) dc;""", body="        c.count(0); sm.egress_spec = 1;"), "c0.p4")
+    assert [(c.preamble.name, c.size) for c in prog.p4info.counters] == [("I.c", 0)]
+    assert not prog.p4info.direct_counters
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes(4))]
+
+
+def test_target_errors_in_an_unused_action_do_not_count():
+    compile_source(program(locals="    action never() { if (hdr.h.a == 1) { exit; } recirculate_preserving_field_list(0); }",
+                           body="        sm.egress_spec = 1;"), "unused.p4")
+
+
+def test_unknown_table_property_is_a_warning_and_support_timeout_false_is_false():
+    prog = compile_source(program(locals="""    table t { key = { hdr.h.a: exact; } actions = { NoAction; } foo = 4; support_timeout = false; }""",
+                                  body="        t.apply();"), "tp.p4")
+    assert [w.message for w in prog.warnings] == ["Unknown table property: foo"]
+    assert prog.p4info.tables[0].idle_timeout_behavior == 0   # NO_TIMEOUT, as p4c
+
+
+def test_serializable_enum_in_arithmetic_is_its_underlying_type():
+    prog = compile_source(program(top="enum bit<8> Ee { A = 7 }\n",
+                                  body="        hdr.h.a = Ee.A + 1; sm.egress_spec = 1;"), "se.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([8, 0, 0, 0]))]

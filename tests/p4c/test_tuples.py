@@ -1,0 +1,65 @@
+"""Tuples as p4c 1.2.4.8 takes them: constant tuples, assignment to one element, and digests
+whose data is a tuple (p4c names each such call ``digest_N`` and lists a tuple type_spec)."""
+from p4c_helpers import line_of, program
+from switch.compiler import compile_source
+from switch.p4rt_server.p4info_index import P4InfoIndex
+from switch.runtime import Pipeline
+
+TOP = "const tuple<bit<8>, bit<16>> CT = {8w1, 16w2};\n"
+BODY = """        tuple<bit<8>, bit<16>> t = {hdr.h.a, hdr.h.b};
+        t[0] = t[0] + CT[0];
+        t[1] = t[1] + CT[1];
+        hdr.h.a = t[0];
+        hdr.h.b = t[1];
+        digest<tuple<bit<8>, bit<16>>>(1, {hdr.h.a, hdr.h.b});
+        if (hdr.h.c == 0) { digest(1, {hdr.h.c}); }
+        sm.egress_spec = 1;"""
+
+
+def run(text, frame):
+    prog = compile_source(text, "tup.p4")
+    pl = Pipeline(prog.device_config)
+    got = []
+    pl.on_digest = lambda did, vals: got.append((did, vals))
+    return prog, pl.process(5, frame), got
+
+
+def test_tuple_elements_are_assigned_and_constant_tuples_fold():
+    _, out, _ = run(program(top=TOP, body=BODY), bytes([10, 0, 7, 1]))
+    assert out == [(1, bytes([11, 0, 9, 1]))]
+
+
+def test_tuple_digests_are_named_digest_n_in_program_order():
+    text = program(top=TOP, body=BODY)
+    prog, _, got = run(text, bytes([10, 0, 7, 1]))
+    ds = {d.preamble.name: d for d in prog.p4info.digests}
+    assert sorted(ds) == ["digest_0", "digest_1"]
+    assert [m.bitstring.bit.bitwidth for m in ds["digest_0"].type_spec.tuple.members] == [8, 16]
+    assert [m.bitstring.bit.bitwidth for m in ds["digest_1"].type_spec.tuple.members] == [8]
+    assert not prog.p4info.type_info.structs   # a tuple digest adds no struct to type_info
+    assert got == [(ds["digest_0"].preamble.id, (11, 9))]
+    # p4c warns for each name it has to make up, at the call
+    line, col = line_of(text, "digest<tuple")
+    assert [(w.loc.line, w.loc.col) for w in prog.warnings][0] == (line, col)
+    assert "digest_0" in prog.warnings[0].message and "digest_1" in prog.warnings[1].message
+    # the P4Runtime server sends such a digest as a P4Data tuple
+    assert P4InfoIndex.build(prog.p4info).digests[ds["digest_0"].preamble.id].kind == "tuple"
+
+
+def test_digest_of_a_tuple_variable_takes_its_values_at_the_call():
+    """p4c copies a tuple argument into a temporary (a struct l-value is read when ingress ends)."""
+    body = """        tuple<bit<8>, bit<16>> t = {hdr.h.a, hdr.h.b};
+        digest(1, t);
+        t = {8w0, 16w0};
+        sm.egress_spec = 1;"""
+    prog, _, got = run(program(body=body), bytes([3, 0, 4, 0]))
+    assert got == [(prog.p4info.digests[0].preamble.id, (3, 4))]
+
+
+def test_digest_in_egress_is_listed_and_sends_nothing():
+    text = program(body="        sm.egress_spec = 1;").replace(
+        "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }",
+        "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { digest<meta_t>(1, m); } }")
+    prog, out, got = run(text, bytes([1, 2, 3, 4]))
+    assert [d.preamble.name for d in prog.p4info.digests] == ["meta_t"]
+    assert out == [(1, bytes([1, 2, 3, 4]))] and got == []
