@@ -22,12 +22,14 @@ class CompiledProgram:
 
 
 def _compile(lines, name: str, source: str) -> CompiledProgram:
+    from .checks import check_program
     from .elaborate import elaborate
     from .p4info import build_p4info
 
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
         decls = parse(tokenize(lines))
         ir = elaborate(decls, name, source=source)
+        check_program(decls)
         p4info = build_p4info(ir)
     return CompiledProgram(name, ir, p4info)
 

@@ -523,7 +523,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("{")
         props = {}
         while not self.at("}"):
-            self.annotations()  # property annotations carry nothing the target uses
+            pannos = self.annotations()  # only a generic property keeps them (checks.py: @name)
             pl = self.t.loc
             is_const = self.accept("const")
             pname = self.ident("a table property").text
@@ -570,7 +570,10 @@ class Parser(StatementParser, ExpressionParser):
                 entries = []
                 while not self.at("}"):
                     el = self.t.loc
-                    eannos = self.annotations()
+                    if self.at("@"):  # p4c's grammar has an entry's annotations after its action only
+                        raise P4CompileError(el, "syntax error, unexpected @: an entry's annotations go after "
+                                                 "its action (`key: action() @priority(N);`)")
+                    eannos = []
                     prio = None
                     if self.at("priority"):
                         self.next()
@@ -589,7 +592,7 @@ class Parser(StatementParser, ExpressionParser):
                 self.expect("=")
                 e = self.expr()
                 self.expect(";")
-                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const)
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
         self.expect("}")
         return Node("table", name.loc, name=name.text, props=props, annos=annos)
 

@@ -160,6 +160,29 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "table_action_param_default": (program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v = 3) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; } }"""), ("default", "control plane"), ""),
+    # program-wide rules (switch/compiler/checks.py)
+    "action_call_in_parser_state": (program("", parser="    state start { NoAction(); transition accept; }"),
+                                    ("action", "parser"), ""),
+    "function_calls_action": (program("        hdr.h.b = g(hdr.h.a);\n", top="""
+action bump() { }
+bit<8> g(in bit<8> v) { bump(); return v; }
+"""), ("bump", "function"), ""),
+    "exit_under_if_in_action": (program("        a();\n", ingress_decls="""
+    action a() { if (hdr.h.c == 7) { exit; } hdr.h.a = 3; }"""), ("exit", "conditional"), ""),
+    "extern_call_under_if_in_action": (program("        a();\n", ingress_decls="""
+    action a() { if (hdr.h.b != 0) { mark_to_drop(sm); } else { hdr.h.a = 1; } }"""), ("mark_to_drop", "conditional"), ""),
+    "inlined_method_call_under_if_in_action": (program("        a();\n", ingress_decls="""
+    action off() { hdr.h2.setInvalid(); }
+    action a() { if (hdr.h.a == 2) { off(); } }"""), ("setInvalid", "conditional"), ""),
+    "anonymous_implementation": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = action_profile(32w16); }"""),
+                                 ("implementation", "anonymous"), ""),
+    "entry_annotation_before_keyset": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.b: ternary; } actions = { a; } const entries = { @priority(5) 2 &&& 3: a(); } }"""),
+                                       ("unexpected @", "annotation"), ""),
+    "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
 _HAVE_P4C = bmv2_available() is None

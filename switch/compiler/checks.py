@@ -1,0 +1,162 @@
+"""Program-wide rules that p4c (``--target bmv2 --arch v1model``) enforces and that are
+easiest to state on the AST, after elaboration has accepted the program.
+
+Elaboration (:mod:`.elaborate`) checks names and types as it lowers each block; the rules
+here look at the shape of the whole program instead, and each mirrors a rejection of real
+p4c 1.2.4.8:
+
+* an action called from a parser state ("action calls are not allowed within parsers");
+* an action called from a function body ("functions cannot call actions");
+* inside an action, a method call (an extern call, ``setValid``/``setInvalid``,
+  ``count``, ...) or ``exit`` under an ``if``/``switch`` whose condition is not a literal:
+  p4c's bmv2 back end turns conditional assignments in actions into predicated ones, but
+  not calls or ``exit`` ("conditional execution in actions unsupported on this target");
+  calls to other actions and functions are followed, since p4c inlines them first;
+* a table property ``implementation`` given as an anonymous instance
+  (``implementation = action_profile(4)``) without a ``@name``: P4Runtime has no name
+  for it.
+
+:func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
+by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
+"""
+from __future__ import annotations
+
+from .ast import Node, annotation
+from .errors import P4CompileError
+
+__all__ = ["check_program"]
+
+
+def _children(node: Node):
+    for v in node._attrs.values():
+        yield from _nodes(v)
+
+
+def _nodes(v):
+    if isinstance(v, Node):
+        yield v
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _nodes(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _nodes(x)
+
+
+def _walk(v, skip=("action", "function", "table", "parser", "control")):
+    """Every node under ``v`` (a node or a list), not entering nested declarations."""
+    for n in _nodes(v):
+        yield n
+        if n.kind not in skip:
+            yield from _walk(list(_children(n)), skip)
+
+
+def _callee(call: Node) -> str | None:
+    fn = call.get("fn")
+    return fn.name if fn is not None and fn.kind == "name" else None
+
+
+class _Checker:
+    def __init__(self, decls: list[Node]):
+        self.decls = decls
+        self.actions: dict[str, Node] = {}    # top-level and control-local actions by name
+        self.functions: dict[str, Node] = {}
+        for d in decls:
+            self._collect(d)
+
+    def _collect(self, d: Node):
+        if d.kind == "action":
+            self.actions.setdefault(d.name, d)
+        elif d.kind == "function":
+            self.functions.setdefault(d.name, d)
+        elif d.kind in ("control", "parser"):
+            for loc in d.get("locals") or ():
+                if isinstance(loc, Node) and loc.kind == "action":
+                    self.actions.setdefault(loc.name, loc)
+
+    def run(self):
+        for d in self.decls:
+            if d.kind == "parser":
+                self._parser(d)
+            elif d.kind == "function":
+                self._function(d)
+            elif d.kind == "action":
+                self._action(d)
+            elif d.kind == "control":
+                for loc in d.get("locals") or ():
+                    if not isinstance(loc, Node):
+                        continue
+                    if loc.kind == "action":
+                        self._action(loc)
+                    elif loc.kind == "table":
+                        self._table(loc, d.name)
+
+    # -- parsers and functions ------------------------------------------------------------
+    def _parser(self, p: Node):
+        local_actions = {loc.name for loc in p.get("locals") or () if isinstance(loc, Node) and loc.kind == "action"}
+        for n in _walk(p.get("states") or []):
+            if n.kind == "call" and (_callee(n) in self.actions or _callee(n) in local_actions):
+                raise P4CompileError(n.loc, f"{_callee(n)}: action calls are not allowed within parsers")
+
+    def _function(self, f: Node):
+        for n in _walk(f.get("body")):
+            if n.kind == "call" and _callee(n) in self.actions:
+                raise P4CompileError(n.loc, f"{_callee(n)}: functions cannot call actions")
+
+    # -- actions ------------------------------------------------------------------------
+    def _action(self, a: Node):
+        self._conditional_effects(a.get("body"), False, set())
+
+    def _conditional_effects(self, v, under_if: bool, seen: set):
+        """Raise at a call or ``exit`` reached under a non-literal condition."""
+        for n in _nodes(v):
+            if n.kind == "if":
+                cond = n.get("cond")
+                literal = cond is not None and cond.kind == "bool_lit"
+                self._conditional_effects([n.get("then"), n.get("els")], under_if or not literal, seen)
+            elif n.kind == "switch":
+                self._conditional_effects(list(_children(n)), True, seen)
+            elif n.kind == "exit" and under_if:
+                raise P4CompileError(n.loc, "exit: conditional execution in actions is unsupported on the bmv2 "
+                                            "target (p4c cannot predicate an exit inside an if)")
+            elif n.kind == "call_stmt":
+                call = n.get("call")
+                name = _callee(call) if isinstance(call, Node) and call.kind == "call" else None
+                body = (self.actions.get(name) or self.functions.get(name)) if name else None
+                if body is not None:
+                    if name not in seen:  # p4c inlines actions and functions, then looks again
+                        self._conditional_effects(body.get("body"), under_if, seen | {name})
+                elif under_if:
+                    raise P4CompileError(n.loc, f"{_describe(call)}: conditional execution in actions is unsupported "
+                                                "on the bmv2 target (only assignments can be predicated)")
+            elif n.kind not in ("action", "function", "table"):
+                self._conditional_effects(list(_children(n)), under_if, seen)
+
+    # -- tables ---------------------------------------------------------------------------
+    def _table(self, t: Node, control: str):
+        prop = (t.get("props") or {}).get("implementation")
+        if prop is None or prop.kind != "prop":
+            return
+        value = prop.get("value")
+        if isinstance(value, Node) and value.kind == "call" and annotation(prop.get("annos"), "name") is None:
+            raise P4CompileError(prop.loc, f"table {control}.{t.name}: the property 'implementation' is an anonymous "
+                                           "instance with no @name annotation, which P4Runtime cannot name "
+                                           "(declare the action_profile/action_selector and refer to it)")
+
+
+def _describe(call) -> str:
+    if not isinstance(call, Node):
+        return "call"
+    fn = call.get("fn")
+    parts = []
+    while isinstance(fn, Node) and fn.kind == "member":
+        parts.append(fn.get("name") or fn.get("member") or "")
+        fn = fn.get("expr") or fn.get("base")
+    if isinstance(fn, Node) and fn.kind == "name":
+        parts.append(fn.name)
+    return ".".join(reversed([p for p in parts if p])) or "call"
+
+
+def check_program(decls: list[Node]) -> None:
+    """Apply the rules above to a parsed (and elaborated) program."""
+    _Checker(decls).run()
