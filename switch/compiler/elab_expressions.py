@@ -214,6 +214,9 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
+            if n.name == "next" and bt[0] == "stack":  # p4c's def-use: "uninitialized: next field read"
+                raise E(n.loc, "reading 'next' of a header stack is an error (p4c: next field read, "
+                               "uninitialized); after the extract use 'last'")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)

@@ -182,6 +182,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     action a() { }
     table t { key = { hdr.h.b: ternary; } actions = { a; } const entries = { @priority(5) 2 &&& 3: a(); } }"""),
                                        ("unexpected @", "annotation"), ""),
+    "stack_next_read_in_parser": (program("", fields="    h_t[3] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.b) { 1: start; default: accept; } }"""),
+                                  ("next",), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
