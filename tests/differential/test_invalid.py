@@ -185,6 +185,20 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "stack_next_read_in_parser": (program("", fields="    h_t[3] s;\n", parser="""
     state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.b) { 1: start; default: accept; } }"""),
                                   ("next",), ""),
+    "entry_uses_defaultonly_action": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    action b() { hdr.h.b = 9; }
+    table t { key = { hdr.h.c: exact; } actions = { a; @defaultonly b; } const entries = { 5: b(); } }"""),
+                                      ("defaultonly",), ""),
+    "default_action_tableonly": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    action b() { hdr.h.b = 9; }
+    table t { key = { hdr.h.c: exact; } actions = { @tableonly a; b; } default_action = a(); }"""),
+                                 ("tableonly",), ""),
+    "entry_priority_on_exact_key": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.c: exact; hdr.h.a: lpm; } actions = { a; } entries = { priority=4: (1, 2): a(); } }"""),
+                                    ("priorit",), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
