@@ -14,7 +14,15 @@ p4c 1.2.4.8:
   calls to other actions and functions are followed, since p4c inlines them first;
 * a table property ``implementation`` given as an anonymous instance
   (``implementation = action_profile(4)``) without a ``@name``: P4Runtime has no name
-  for it.
+  for it;
+* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``);
+* a control or parser that instantiates itself ("self-referencing types not supported");
+* in V1Switch's checksum controls, any statement but a call of ``verify_checksum`` /
+  ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
+  assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
+  initialised from a header is fine, p4c propagates it away);
+* a V1Switch header type (the parser's ``out`` parameter) with a field that is not a
+  header, header stack, header union or struct.
 
 :func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
 by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
@@ -75,6 +83,7 @@ class _Checker:
                     self.actions.setdefault(loc.name, loc)
 
     def run(self):
+        self._v1switch()
         for d in self.decls:
             if d.kind == "parser":
                 self._parser(d)
@@ -82,7 +91,9 @@ class _Checker:
                 self._function(d)
             elif d.kind == "action":
                 self._action(d)
-            elif d.kind == "control":
+            if d.kind in ("control", "parser"):
+                self._self_instance(d)
+            if d.kind == "control":
                 for loc in d.get("locals") or ():
                     if not isinstance(loc, Node):
                         continue
@@ -105,7 +116,83 @@ class _Checker:
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):
+        for n in _walk(a.get("body")):
+            fn = n.get("fn") if n.kind == "call" else None
+            if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
+                raise P4CompileError(n.loc, f"{_describe(n)}: apply cannot be called from actions")
         self._conditional_effects(a.get("body"), False, set())
+
+    def _self_instance(self, d: Node):
+        for loc in d.get("locals") or ():
+            ty = loc.get("type") if isinstance(loc, Node) and loc.kind == "instance" else None
+            if isinstance(ty, Node) and ty.kind == "typename" and ty.name == d.name:
+                raise P4CompileError(loc.loc, f"self-referencing types are not supported: {d.name} "
+                                              f"within {d.kind} {d.name}")
+
+    # -- the V1Switch blocks ----------------------------------------------------------------
+    def _v1switch(self):
+        main = next((d for d in self.decls if d.kind == "instance" and isinstance(d.get("type"), Node)
+                     and d.type.kind == "typename" and d.type.name == "V1Switch"), None)
+        if main is None or len(main.get("args") or ()) != 6:
+            return
+        names = [_callee(a) if isinstance(a, Node) and a.kind == "call" else None for a in main.args]
+        blocks = {d.name: d for d in self.decls if d.kind in ("control", "parser")}
+        parser, verify, compute, deparser = (blocks.get(names[i]) if names[i] else None for i in (0, 1, 4, 5))
+        if verify is not None and verify.kind == "control":
+            self._only_calls(verify.get("body"), ("verify_checksum", "verify_checksum_with_payload"))
+        if compute is not None and compute.kind == "control":
+            self._only_calls(compute.get("body"), ("update_checksum", "update_checksum_with_payload"))
+        if deparser is not None and deparser.kind == "control":
+            self._deparser(deparser.get("body"))
+        if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
+            self._headers_type(parser.params[1].get("type"), main)
+
+    def _only_calls(self, body, allowed):
+        for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
+            if st.kind == "block":
+                self._only_calls(st, allowed)
+            elif st.kind in ("empty", "var"):
+                continue
+            elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
+                continue
+            else:
+                what = _describe(st.call) if st.kind == "call_stmt" else st.kind
+                raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
+                                             "this checksum control (bmv2)")
+
+    def _deparser(self, body):
+        for n in _walk(body):
+            bad = None
+            if n.kind in ("assign", "if", "switch"):
+                bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
+            elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
+                bad = f"{_describe(n)}"
+            if bad:
+                raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
+                                            "(only emit)")
+
+    def _resolve(self, ty):
+        seen = 0
+        while isinstance(ty, Node) and ty.kind == "typename" and seen < 50:
+            seen += 1
+            d = next((x for x in self.decls if x.get("name") == ty.name and x.kind in (
+                "typedef", "header", "header_union", "struct")), None)
+            if d is None:
+                return ty
+            if d.kind != "typedef":
+                return d
+            ty = d.type
+        return ty
+
+    def _headers_type(self, ty, main: Node):
+        st = self._resolve(ty)
+        if not isinstance(st, Node) or st.kind != "struct":
+            return
+        for f in st.get("fields") or ():
+            ft = self._resolve(f.type)
+            if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
+                raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
+                                            f"(field {f.name} is not)")
 
     def _conditional_effects(self, v, under_if: bool, seen: set):
         """Raise at a call or ``exit`` reached under a non-literal condition."""

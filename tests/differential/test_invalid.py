@@ -199,6 +199,29 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     action a() { }
     table t { key = { hdr.h.c: exact; hdr.h.a: lpm; } actions = { a; } entries = { priority=4: (1, 2): a(); } }"""),
                                     ("priorit",), ""),
+    "compute_checksum_assignment": (program("", compute="    apply { hdr.h.c = 16w0; }"), ("update_checksum",), ""),
+    "verify_checksum_under_if": (program("", verify="""
+    apply { if (hdr.h.a == 4) { verify_checksum(true, { hdr.h.b }, hdr.h.c, HashAlgorithm.csum16); } }"""),
+                                 ("verify_checksum",), ""),
+    "deparser_if": (program("", deparser="        pkt.emit(hdr.eth);\n        if (hdr.h.b == 2) { pkt.emit(hdr.h); }"),
+                    ("deparser",), ""),
+    "deparser_local_field_write": (program("", deparser="        h_t c = hdr.h;\n        c.a = 7;\n        pkt.emit(hdr.eth);\n        pkt.emit(c);"),
+                            ("deparser",), ""),
+    "recirculate_in_ingress": (program("        recirculate_preserving_field_list(0);\n"), ("egress",), ""),
+    "resubmit_in_egress": (program("", egress="        resubmit_preserving_field_list(0);\n"), ("ingress",), ""),
+    "counter_index_width": (program("        hits.count(hdr.h.c);\n", ingress_decls="    counter(8, CounterType.packets) hits;\n"),
+                            ("index", "bit<16>"), ""),
+    "typed_register_index_width": (program("        bit<16> v; r.read(v, hdr.h.c);\n        hdr.h.c = v;\n",
+                                           ingress_decls="    register<bit<16>, bit<4>>(16) r;\n", version=20200408),
+                                   ("index", "bit<4>"), ""),
+    "table_hit_in_action": (program("        a();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    action a() { hdr.h.b = t.apply().hit ? 8w1 : 8w2; }"""), ("apply", "action"), ""),
+    "control_instantiates_itself": (program("", top="control Loop(inout h_t x) { Loop() inner; apply { inner.apply(x); } }\n"),
+                                    ("Loop", "self"), ""),
+    "headers_struct_with_bits": (program("", fields="    bit<16> scratch;\n"), ("scratch", "headers"), ""),
+    "lookahead_varbit_header": (program("", headers="header opt_t { bit<8> len; varbit<64> body; }\n", parser="""
+    state start { opt_t o = pkt.lookahead<opt_t>(); transition accept; }"""), ("lookahead", "fixed"), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
