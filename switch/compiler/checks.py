@@ -22,7 +22,14 @@ p4c 1.2.4.8:
   assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
   initialised from a header is fine, p4c propagates it away);
 * a V1Switch header type (the parser's ``out`` parameter) with a field that is not a
-  header, header stack, header union or struct.
+  header, header stack, header union or struct;
+* a variable declared in a body (apply block, parser state, action, function) with the name
+  of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
+  shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
+* two declarations of one name in a control's or parser's declaration section (an action
+  and a variable, a local and a state, ...: "duplicates declaration");
+* a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``;
+* ``type`` applied to something else than a base type (a header, struct, union, stack).
 
 :func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
 by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
@@ -85,6 +92,8 @@ class _Checker:
     def run(self):
         self._v1switch()
         for d in self.decls:
+            self._declaration(d)
+        for d in self.decls:
             if d.kind == "parser":
                 self._parser(d)
             elif d.kind == "function":
@@ -128,6 +137,47 @@ class _Checker:
             if isinstance(ty, Node) and ty.kind == "typename" and ty.name == d.name:
                 raise P4CompileError(loc.loc, f"self-referencing types are not supported: {d.name} "
                                               f"within {d.kind} {d.name}")
+
+    # -- declarations ---------------------------------------------------------------------
+    def _declaration(self, d: Node):
+        if d.kind in ("struct", "header", "header_union"):
+            for f in d.get("fields") or ():
+                ft = f.get("type")
+                if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
+                    what = "int" if ft.kind == "int_inf" else ft.kind
+                    raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
+        elif d.kind == "typedef" and d.get("newtype"):
+            t = self._resolve(d.type)
+            if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple"):
+                raise P4CompileError(d.loc, f"{d.name}: `type' can only be applied to base types")
+        elif d.kind in ("control", "parser"):
+            self._duplicates(d)
+            params = {p.name for p in d.get("params") or ()}
+            self._shadowing(d.get("body"), params)
+            for st in d.get("states") or ():
+                self._shadowing(st.get("stmts"), params)
+            for loc in d.get("locals") or ():
+                if isinstance(loc, Node) and loc.kind in ("action", "function"):
+                    self._shadowing(loc.get("body"), params | {p.name for p in loc.get("params") or ()})
+        elif d.kind in ("action", "function"):
+            self._shadowing(d.get("body"), {p.name for p in d.get("params") or ()})
+
+    def _shadowing(self, body, params: set):
+        for n in _walk(body):
+            if n.kind == "var" and n.get("name") in params:
+                raise P4CompileError(n.loc, f"declaration of '{n.name}' shadows a parameter '{n.name}'")
+
+    def _duplicates(self, d: Node):
+        seen: dict[str, str] = {}
+        items = [x for x in d.get("locals") or () if isinstance(x, Node)] + list(d.get("states") or ())
+        for x in items:
+            name = x.get("name")
+            if not isinstance(name, str):
+                continue
+            if name in seen and seen[name] != x.kind:
+                raise P4CompileError(x.loc, f"{name}: duplicates declaration {name} (a {seen[name]} of "
+                                            f"{d.kind} {d.name} has that name)")
+            seen.setdefault(name, x.kind)
 
     # -- the V1Switch blocks ----------------------------------------------------------------
     def _v1switch(self):

@@ -34,6 +34,9 @@ class ExpressionRules:
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
+            if base.get("op") == "stack_next":  # p4c: a field write reads the header first
+                raise E(n.loc, "writing a field of a header stack's 'next' reads it (p4c: next field read, "
+                               "uninitialized); extract into 'next' or write the element by index")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
@@ -311,6 +314,8 @@ class ExpressionRules:
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
+            if et == INTLIT and ir.get("op") == "const" and ir.get("v") not in (0, 1):
+                raise E(loc, f"({tstr(t)}){ir.get('v')}: only 0 and 1 can be cast to booleans")
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}
             raise E(loc, f"cannot cast {tstr(et)} to bool")

@@ -222,6 +222,22 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "headers_struct_with_bits": (program("", fields="    bit<16> scratch;\n"), ("scratch", "headers"), ""),
     "lookahead_varbit_header": (program("", headers="header opt_t { bit<8> len; varbit<64> body; }\n", parser="""
     state start { opt_t o = pkt.lookahead<opt_t>(); transition accept; }"""), ("lookahead", "fixed"), ""),
+    "local_named_like_block_param": (program("        bit<8> sm = 3;\n        hdr.h.a = sm;\n"), ("shadows", "sm"), ""),
+    "action_local_named_like_control_param": (program("        a();\n", ingress_decls="""
+    action a() { bit<16> hdr = 16w5; meta.m16 = hdr; }"""), ("shadows", "hdr"), ""),
+    "state_local_named_like_parser_param": (program("", parser="""
+    state start { bit<8> meta = 1; pkt.extract(hdr.eth); transition accept; }"""), ("shadows", "meta"), ""),
+    "action_and_variable_same_name": (program("        hdr.h.a = 1;\n", ingress_decls="    action tag() { }\n    bit<8> tag;\n"),
+                                      ("tag", "duplicate"), ""),
+    "parser_local_named_like_state": (program("", parser="""
+    bit<8> parse_more = 0;
+    state start { transition parse_more; }
+    state parse_more { transition accept; }"""), ("parse_more", "duplicate"), ""),
+    "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
+    "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
+    "cast_literal_2_to_bool": (program("        bool f = (bool)2;\n        if (f) { hdr.h.a = 1; }\n"), ("0 and 1", "bool"), ""),
+    "stack_next_field_write": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.eth); hdr.s.next.b = 4; transition accept; }"""), ("next",), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
