@@ -3,15 +3,12 @@ easiest to state on the AST, after elaboration has accepted the program.
 
 Elaboration (:mod:`.elaborate`) checks names and types as it lowers each block; the rules
 here look at the shape of the whole program instead, and each mirrors a rejection of real
-p4c 1.2.4.8:
+p4c 1.2.4.8 that later p4c releases keep (docs/CONFORMANCE.md: what only 1.2.4.8 refuses --
+e.g. ``exit`` or an extern call under an ``if`` in an action, which newer p4c predicates --
+stays accepted):
 
 * an action called from a parser state ("action calls are not allowed within parsers");
 * an action called from a function body ("functions cannot call actions");
-* inside an action, a method call (an extern call, ``setValid``/``setInvalid``,
-  ``count``, ...) or ``exit`` under an ``if``/``switch`` whose condition is not a literal:
-  p4c's bmv2 back end turns conditional assignments in actions into predicated ones, but
-  not calls or ``exit`` ("conditional execution in actions unsupported on this target");
-  calls to other actions and functions are followed, since p4c inlines them first;
 * a table property ``implementation`` given as an anonymous instance
   (``implementation = action_profile(4)``) without a ``@name``: P4Runtime has no name
   for it;
@@ -75,15 +72,12 @@ class _Checker:
     def __init__(self, decls: list[Node]):
         self.decls = decls
         self.actions: dict[str, Node] = {}    # top-level and control-local actions by name
-        self.functions: dict[str, Node] = {}
         for d in decls:
             self._collect(d)
 
     def _collect(self, d: Node):
         if d.kind == "action":
             self.actions.setdefault(d.name, d)
-        elif d.kind == "function":
-            self.functions.setdefault(d.name, d)
         elif d.kind in ("control", "parser"):
             for loc in d.get("locals") or ():
                 if isinstance(loc, Node) and loc.kind == "action":
@@ -129,7 +123,6 @@ class _Checker:
             fn = n.get("fn") if n.kind == "call" else None
             if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
                 raise P4CompileError(n.loc, f"{_describe(n)}: apply cannot be called from actions")
-        self._conditional_effects(a.get("body"), False, set())
 
     def _self_instance(self, d: Node):
         for loc in d.get("locals") or ():
@@ -243,31 +236,6 @@ class _Checker:
             if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
                 raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
                                             f"(field {f.name} is not)")
-
-    def _conditional_effects(self, v, under_if: bool, seen: set):
-        """Raise at a call or ``exit`` reached under a non-literal condition."""
-        for n in _nodes(v):
-            if n.kind == "if":
-                cond = n.get("cond")
-                literal = cond is not None and cond.kind == "bool_lit"
-                self._conditional_effects([n.get("then"), n.get("els")], under_if or not literal, seen)
-            elif n.kind == "switch":
-                self._conditional_effects(list(_children(n)), True, seen)
-            elif n.kind == "exit" and under_if:
-                raise P4CompileError(n.loc, "exit: conditional execution in actions is unsupported on the bmv2 "
-                                            "target (p4c cannot predicate an exit inside an if)")
-            elif n.kind == "call_stmt":
-                call = n.get("call")
-                name = _callee(call) if isinstance(call, Node) and call.kind == "call" else None
-                body = (self.actions.get(name) or self.functions.get(name)) if name else None
-                if body is not None:
-                    if name not in seen:  # p4c inlines actions and functions, then looks again
-                        self._conditional_effects(body.get("body"), under_if, seen | {name})
-                elif under_if:
-                    raise P4CompileError(n.loc, f"{_describe(call)}: conditional execution in actions is unsupported "
-                                                "on the bmv2 target (only assignments can be predicated)")
-            elif n.kind not in ("action", "function", "table"):
-                self._conditional_effects(list(_children(n)), under_if, seen)
 
     # -- tables ---------------------------------------------------------------------------
     def _table(self, t: Node, control: str):

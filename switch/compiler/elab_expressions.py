@@ -34,9 +34,6 @@ class ExpressionRules:
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)
-            if base.get("op") == "stack_next":  # p4c: a field write reads the header first
-                raise E(n.loc, "writing a field of a header stack's 'next' reads it (p4c: next field read, "
-                               "uninitialized); extract into 'next' or write the element by index")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.lvalue(n.base, scope)
@@ -217,9 +214,6 @@ class ExpressionRules:
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
             base, bt = self.expr(b, scope)
-            if n.name == "next" and bt[0] == "stack":  # p4c's def-use: "uninitialized: next field read"
-                raise E(n.loc, "reading 'next' of a header stack is an error (p4c: next field read, "
-                               "uninitialized); after the extract use 'last'")
             return self.member_of(base, bt, n)
         if k == "index":
             base, bt = self.expr(n.base, scope)

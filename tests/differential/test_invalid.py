@@ -167,13 +167,6 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
 action bump() { }
 bit<8> g(in bit<8> v) { bump(); return v; }
 """), ("bump", "function"), ""),
-    "exit_under_if_in_action": (program("        a();\n", ingress_decls="""
-    action a() { if (hdr.h.c == 7) { exit; } hdr.h.a = 3; }"""), ("exit", "conditional"), ""),
-    "extern_call_under_if_in_action": (program("        a();\n", ingress_decls="""
-    action a() { if (hdr.h.b != 0) { mark_to_drop(sm); } else { hdr.h.a = 1; } }"""), ("mark_to_drop", "conditional"), ""),
-    "inlined_method_call_under_if_in_action": (program("        a();\n", ingress_decls="""
-    action off() { hdr.h2.setInvalid(); }
-    action a() { if (hdr.h.a == 2) { off(); } }"""), ("setInvalid", "conditional"), ""),
     "anonymous_implementation": (program("        t.apply();\n", ingress_decls="""
     action a() { }
     table t { key = { hdr.h.a: exact; } actions = { a; } implementation = action_profile(32w16); }"""),
@@ -182,9 +175,6 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     action a() { }
     table t { key = { hdr.h.b: ternary; } actions = { a; } const entries = { @priority(5) 2 &&& 3: a(); } }"""),
                                        ("unexpected @", "annotation"), ""),
-    "stack_next_read_in_parser": (program("", fields="    h_t[3] s;\n", parser="""
-    state start { pkt.extract(hdr.s.next); transition select(hdr.s.next.b) { 1: start; default: accept; } }"""),
-                                  ("next",), ""),
     "entry_uses_defaultonly_action": (program("        t.apply();\n", ingress_decls="""
     action a() { }
     action b() { hdr.h.b = 9; }
@@ -236,8 +226,6 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
     "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
     "cast_literal_2_to_bool": (program("        bool f = (bool)2;\n        if (f) { hdr.h.a = 1; }\n"), ("0 and 1", "bool"), ""),
-    "stack_next_field_write": (program("", fields="    h_t[2] s;\n", parser="""
-    state start { pkt.extract(hdr.eth); hdr.s.next.b = 4; transition accept; }"""), ("next",), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 
