@@ -3,15 +3,11 @@ easiest to state on the AST, after elaboration has accepted the program.
 
 Elaboration (:mod:`.elaborate`) checks names and types as it lowers each block; the rules
 here look at the shape of the whole program instead, and each mirrors a rejection of real
-p4c 1.2.4.8 that later p4c releases keep (docs/CONFORMANCE.md: what only 1.2.4.8 refuses --
-e.g. ``exit`` or an extern call under an ``if`` in an action, which newer p4c predicates --
-stays accepted):
+p4c 1.2.4.8 that later p4c releases keep (what only 1.2.4.8 refuses stays accepted, see
+docs/CONFORMANCE.md):
 
 * an action called from a parser state ("action calls are not allowed within parsers");
 * an action called from a function body ("functions cannot call actions");
-* a table property ``implementation`` given as an anonymous instance
-  (``implementation = action_profile(4)``) without a ``@name``: P4Runtime has no name
-  for it;
 * ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``);
 * a control or parser that instantiates itself ("self-referencing types not supported");
 * in V1Switch's checksum controls, any statement but a call of ``verify_checksum`` /
@@ -33,7 +29,7 @@ by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
 """
 from __future__ import annotations
 
-from .ast import Node, annotation
+from .ast import Node
 from .errors import P4CompileError
 
 __all__ = ["check_program"]
@@ -102,8 +98,6 @@ class _Checker:
                         continue
                     if loc.kind == "action":
                         self._action(loc)
-                    elif loc.kind == "table":
-                        self._table(loc, d.name)
 
     # -- parsers and functions ------------------------------------------------------------
     def _parser(self, p: Node):
@@ -236,17 +230,6 @@ class _Checker:
             if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
                 raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
                                             f"(field {f.name} is not)")
-
-    # -- tables ---------------------------------------------------------------------------
-    def _table(self, t: Node, control: str):
-        prop = (t.get("props") or {}).get("implementation")
-        if prop is None or prop.kind != "prop":
-            return
-        value = prop.get("value")
-        if isinstance(value, Node) and value.kind == "call" and annotation(prop.get("annos"), "name") is None:
-            raise P4CompileError(prop.loc, f"table {control}.{t.name}: the property 'implementation' is an anonymous "
-                                           "instance with no @name annotation, which P4Runtime cannot name "
-                                           "(declare the action_profile/action_selector and refer to it)")
 
 
 def _describe(call) -> str:

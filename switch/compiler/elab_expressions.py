@@ -308,8 +308,6 @@ class ExpressionRules:
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
-            if et == INTLIT and ir.get("op") == "const" and ir.get("v") not in (0, 1):
-                raise E(loc, f"({tstr(t)}){ir.get('v')}: only 0 and 1 can be cast to booleans")
             if et == ["bit", 1] or et == INTLIT:
                 return {"op": "cast", "a": ir, "t": BOOL}
             raise E(loc, f"cannot cast {tstr(et)} to bool")

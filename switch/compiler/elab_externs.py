@@ -172,12 +172,11 @@ class ExternRules:
             fl = self.const_int(args[0], "field list index", minimum=0)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"
-            # BMv2 acts on resubmit at the end of ingress and on recirculate at the end of
-            # egress; p4c's bmv2 back end refuses a call in the other block
+            # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of
+            # ingress only (a call in egress does nothing), recirculate at the end of egress
+            # (a call in ingress carries over to egress for a unicast packet)
             if role not in ("ingress", "egress"):
                 raise E(loc, f"{name} is only allowed in ingress or egress")
-            if role != ("ingress" if kind == "resubmit" else "egress"):  # p4c's bmv2 back end refuses it
-                raise E(loc, f"{name} can only be invoked in {'ingress' if kind == 'resubmit' else 'egress'}")
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
             raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")

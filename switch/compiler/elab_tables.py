@@ -50,10 +50,7 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                # anonymous: checks.py requires a @name, which p4c's P4Info uses as it is
-                na = annotation(props["implementation"].get("annos"), "name")
-                pname = na[1][0].lstrip(".") if na and na[1] and isinstance(na[1][0], str) else q
-                profile = self.profile_record(pv.fn.name, pv.args, pname, None, [], pv.loc)
+                profile = self.profile_record(pv.fn.name, pv.args, q, None, [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)

@@ -523,7 +523,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("{")
         props = {}
         while not self.at("}"):
-            pannos = self.annotations()  # only a generic property keeps them (checks.py: @name)
+            self.annotations()  # property annotations carry nothing the target uses
             pl = self.t.loc
             is_const = self.accept("const")
             pname = self.ident("a table property").text
@@ -592,7 +592,7 @@ class Parser(StatementParser, ExpressionParser):
                 self.expect("=")
                 e = self.expr()
                 self.expect(";")
-                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const)
         self.expect("}")
         return Node("table", name.loc, name=name.text, props=props, annos=annos)
 

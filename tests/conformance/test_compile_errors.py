@@ -256,7 +256,7 @@ def test_outside_subset_is_a_located_error_or_compiles(tmp_path, name):
                             "    table sel_t {\n"
                             "        key = { hdr.t.a : exact; hdr.t.w : selector; }\n"
                             "        actions = { set_a; NoAction; }\n"
-                            "        @name(\"sel_ap\") implementation = action_selector(HashAlgorithm.crc16, 32w16, 32w8);\n"
+                            "        implementation = action_selector(HashAlgorithm.crc16, 32w16, 32w8);\n"
                             "    }\n    apply {\n        sel_t.apply();", 1)
         marker_lines = {i for i, ln in enumerate(text.splitlines(), 1)
                         if "sel_t" in ln or "selector" in ln}

@@ -167,10 +167,6 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
 action bump() { }
 bit<8> g(in bit<8> v) { bump(); return v; }
 """), ("bump", "function"), ""),
-    "anonymous_implementation": (program("        t.apply();\n", ingress_decls="""
-    action a() { }
-    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = action_profile(32w16); }"""),
-                                 ("implementation", "anonymous"), ""),
     "entry_annotation_before_keyset": (program("        t.apply();\n", ingress_decls="""
     action a() { }
     table t { key = { hdr.h.b: ternary; } actions = { a; } const entries = { @priority(5) 2 &&& 3: a(); } }"""),
@@ -197,8 +193,6 @@ bit<8> g(in bit<8> v) { bump(); return v; }
                     ("deparser",), ""),
     "deparser_local_field_write": (program("", deparser="        h_t c = hdr.h;\n        c.a = 7;\n        pkt.emit(hdr.eth);\n        pkt.emit(c);"),
                             ("deparser",), ""),
-    "recirculate_in_ingress": (program("        recirculate_preserving_field_list(0);\n"), ("egress",), ""),
-    "resubmit_in_egress": (program("", egress="        resubmit_preserving_field_list(0);\n"), ("ingress",), ""),
     "counter_index_width": (program("        hits.count(hdr.h.c);\n", ingress_decls="    counter(8, CounterType.packets) hits;\n"),
                             ("index", "bit<16>"), ""),
     "typed_register_index_width": (program("        bit<16> v; r.read(v, hdr.h.c);\n        hdr.h.c = v;\n",
@@ -225,7 +219,6 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     state parse_more { transition accept; }"""), ("parse_more", "duplicate"), ""),
     "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
     "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
-    "cast_literal_2_to_bool": (program("        bool f = (bool)2;\n        if (f) { hdr.h.a = 1; }\n"), ("0 and 1", "bool"), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 

@@ -54,7 +54,7 @@ def test_unsupported_constructs_are_errors():
     assert "value_set is only allowed in a parser" in e.message
     # p4c 1.2.4.8 accepts a selector key without an action_selector and drops it
     ir = compile_source(program(locals="""    action a() { }
-    table t { key = { hdr.h.a : selector; } actions = { a; } @name("t_ap") implementation = action_profile(4); }"""),
+    table t { key = { hdr.h.a : selector; } actions = { a; } implementation = action_profile(4); }"""),
                         "prog.p4").device_config
     assert [len(t["keys"]) for t in ir["tables"]] == [0]
     e = err(program(locals="    Checksum16() ck;"))

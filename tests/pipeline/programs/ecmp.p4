@@ -32,7 +32,7 @@ control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
     table by_tos {
         key = { h.ip.tos : exact; }
         actions = { set_nhop; NoAction; }
-        @name("I.by_tos") implementation = action_profile(8);
+        implementation = action_profile(8);
     }
     apply {
         if (h.ip.isValid()) {
