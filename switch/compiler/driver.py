@@ -24,6 +24,7 @@ class CompiledProgram:
 
 
 def _compile(lines, name: str, source: str) -> CompiledProgram:
+    from .checks import check_program
     from .elaborate import elaborate
     from .p4info import build_p4info
 
@@ -31,6 +32,7 @@ def _compile(lines, name: str, source: str) -> CompiledProgram:
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
         decls = parse(tokenize(lines, warnings))
         ir = elaborate(decls, name, source=source, warnings=warnings)
+        check_program(decls)
         p4info = build_p4info(ir)
     order = {w: i for i, w in enumerate(warnings)}
     warnings = sorted(dict.fromkeys(warnings), key=lambda w: (w.loc.file != source, w.loc.line, w.loc.col, order[w]))

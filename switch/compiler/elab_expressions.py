@@ -511,6 +511,9 @@ class ExpressionRules:
                     t = self.resolve_type(n.targs[0])
                     if is_bits(t):
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
+                    if t[0] == "header" and self.headers[t[1]].get("varbit"):
+                        raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "
+                                       "(it has a varbit field)")
                     if t[0] == "header":
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
                     raise E(n.loc, f"lookahead of type {tstr(t)}")

@@ -172,6 +172,9 @@ class ExternRules:
         if name == "log_msg":
             if not args or args[0].kind != "str":
                 raise E(loc, "log_msg needs a string literal")
+            if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (
+                    "struct", "header", "header_union", "tuple"):
+                raise E(args[1].loc, "log_msg: the second argument must be a list expression ({...}) or a struct")
             data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
             return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
         raise E(loc, f"extern {name} is not supported")

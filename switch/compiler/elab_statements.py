@@ -475,7 +475,7 @@ class StatementRules:
         if kind == "counter" and m == "count":
             if len(args) != 1:
                 raise E(call.loc, "counter.count(index) takes one argument")
-            return {"s": "counter", "obj": rec["py"], "i": self.index_expr(args[0], scope)}
+            return {"s": "counter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype)}
         if kind == "direct_counter" and m == "count":
             if args:
                 raise E(call.loc, "direct_counter.count() takes no arguments (the table's entry is counted)")
@@ -489,13 +489,13 @@ class StatementRules:
             if lt != rec["vt"]:
                 raise E(args[0].loc, f"register {rec['name']} holds {tstr(rec['vt'])}, "
                                      f"result is {tstr(lt)}")
-            return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope),
+            return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope, itype),
                     "t": lt}
         if kind == "register" and m == "write":
             if len(args) != 2:
                 raise E(call.loc, "register.write(index, value) takes two arguments")
             v = self.coerce(self.expr(args[1], scope), rec["vt"], args[1].loc)
-            return {"s": "reg_write", "obj": rec["py"], "i": self.index_expr(args[0], scope), "v": v,
+            return {"s": "reg_write", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "v": v,
                     "t": rec["vt"]}
         if kind == "meter" and m == "execute_meter":
             if len(args) != 2:
@@ -503,7 +503,7 @@ class StatementRules:
             lv, lt = self.lvalue(args[1], scope)
             if not is_bits(lt):
                 raise E(args[1].loc, "meter result must be bit<N>")
-            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope), "l": lv, "t": lt}
+            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt}
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
@@ -513,12 +513,14 @@ class StatementRules:
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
 
-    def index_expr(self, n: Node, scope):
+    def index_expr(self, n: Node, scope, itype=None):
         ir, t = self.expr(n, scope)
         if t == INTLIT:
-            return self.coerce((ir, t), ["bit", 32], n.loc)
+            return self.coerce((ir, t), itype or ["bit", 32], n.loc)
         if not is_bits(t):
             raise E(n.loc, f"index of type {tstr(t)}")
+        if itype is not None and t != itype:  # p4c: no implicit conversion between widths
+            raise E(n.loc, f"index of type {tstr(t)}, but the extern is indexed by {tstr(itype)} (cast it)")
         return ir
 
     # ---------------------------------------------------------------- for loops

@@ -161,6 +161,8 @@ class TableRules:
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
+            if any(a["name"] == dname and a["scope"] == "TABLE_ONLY" for a in acts):
+                raise E(da.loc, f"table {q}: action {dname} is marked @tableonly and cannot be the default action")
             self.check_bound_args(da.expr, props["actions"], dname, scope, q)
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
@@ -208,7 +210,13 @@ class TableRules:
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
+                if any(a["name"] == aname and a["scope"] == "DEFAULT_ONLY" for a in acts):
+                    raise E(en.action.loc, f"table {q}: action {aname} is marked @defaultonly and cannot be "
+                                           "used in an entry")
                 needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
+                if en.priority is not None and not needs_prio:
+                    raise E(en.priority.loc, f"table {q}: its key match kinds do not require priorities, "
+                                             "but this entry gives one (p4c)")
                 if en.priority is not None and ent_node.const:
                     raise E(en.priority.loc, f"table {q}: entries of a table with 'const' entries cannot "
                                              "have priorities (p4c)")

@@ -575,7 +575,10 @@ class Parser(StatementParser, ExpressionParser):
                 entries = []
                 while not self.at("}"):
                     el = self.t.loc
-                    eannos = self.annotations()
+                    if self.at("@"):  # p4c's grammar has an entry's annotations after its action only
+                        raise P4CompileError(el, "syntax error, unexpected @: an entry's annotations go after "
+                                                 "its action (`key: action() @priority(N);`)")
+                    eannos = []
                     prio = None
                     if self.at("priority"):
                         self.next()

@@ -269,6 +269,66 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "newtype_in_select": (program("", top="type bit<16> E_t;\n", parser="""
     state start { pkt.extract(hdr.eth); transition select((E_t)hdr.eth.etype) { (E_t)16w0x1234: accept; default: accept; } }"""),
                           ("E_t", "select")),
+    # program-wide rules (switch/compiler/checks.py)
+    "action_call_in_parser_state": (program("", parser="    state start { NoAction(); transition accept; }"),
+                                    ("action", "parser"), ""),
+    "function_calls_action": (program("        hdr.h.b = g(hdr.h.a);\n", top="""
+action bump() { }
+bit<8> g(in bit<8> v) { bump(); return v; }
+"""), ("bump", "function"), ""),
+    "entry_annotation_before_keyset": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.b: ternary; } actions = { a; } const entries = { @priority(5) 2 &&& 3: a(); } }"""),
+                                       ("unexpected @", "annotation"), ""),
+    "entry_uses_defaultonly_action": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    action b() { hdr.h.b = 9; }
+    table t { key = { hdr.h.c: exact; } actions = { a; @defaultonly b; } const entries = { 5: b(); } }"""),
+                                      ("defaultonly",), ""),
+    "default_action_tableonly": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    action b() { hdr.h.b = 9; }
+    table t { key = { hdr.h.c: exact; } actions = { @tableonly a; b; } default_action = a(); }"""),
+                                 ("tableonly",), ""),
+    "entry_priority_on_exact_key": (program("        t.apply();\n", ingress_decls="""
+    action a() { }
+    table t { key = { hdr.h.c: exact; hdr.h.a: lpm; } actions = { a; } entries = { priority=4: (1, 2): a(); } }"""),
+                                    ("priorit",), ""),
+    "compute_checksum_assignment": (program("", compute="    apply { hdr.h.c = 16w0; }"), ("update_checksum",), ""),
+    "verify_checksum_under_if": (program("", verify="""
+    apply { if (hdr.h.a == 4) { verify_checksum(true, { hdr.h.b }, hdr.h.c, HashAlgorithm.csum16); } }"""),
+                                 ("verify_checksum",), ""),
+    "deparser_if": (program("", deparser="        pkt.emit(hdr.eth);\n        if (hdr.h.b == 2) { pkt.emit(hdr.h); }"),
+                    ("deparser",), ""),
+    "deparser_local_field_write": (program("", deparser="        h_t c = hdr.h;\n        c.a = 7;\n        pkt.emit(hdr.eth);\n        pkt.emit(c);"),
+                            ("deparser",), ""),
+    "counter_index_width": (program("        hits.count(hdr.h.c);\n", ingress_decls="    counter(8, CounterType.packets) hits;\n"),
+                            ("index", "bit<16>"), ""),
+    "typed_register_index_width": (program("        bit<16> v; r.read(v, hdr.h.c);\n        hdr.h.c = v;\n",
+                                           ingress_decls="    register<bit<16>, bit<4>>(16) r;\n", version=20200408),
+                                   ("index", "bit<4>"), ""),
+    "table_hit_in_action": (program("        a();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    action a() { hdr.h.b = t.apply().hit ? 8w1 : 8w2; }"""), ("apply", "action"), ""),
+    "control_instantiates_itself": (program("", top="control Loop(inout h_t x) { Loop() inner; apply { inner.apply(x); } }\n"),
+                                    ("Loop", "self"), ""),
+    "headers_struct_with_bits": (program("", fields="    bit<16> scratch;\n"), ("scratch", "headers"), ""),
+    "lookahead_varbit_header": (program("", headers="header opt_t { bit<8> len; varbit<64> body; }\n", parser="""
+    state start { opt_t o = pkt.lookahead<opt_t>(); transition accept; }"""), ("lookahead", "fixed"), ""),
+    "local_named_like_block_param": (program("        bit<8> sm = 3;\n        hdr.h.a = sm;\n"), ("shadows", "sm"), ""),
+    "action_local_named_like_control_param": (program("        a();\n", ingress_decls="""
+    action a() { bit<16> hdr = 16w5; meta.m16 = hdr; }"""), ("shadows", "hdr"), ""),
+    "state_local_named_like_parser_param": (program("", parser="""
+    state start { bit<8> meta = 1; pkt.extract(hdr.eth); transition accept; }"""), ("shadows", "meta"), ""),
+    "action_and_variable_same_name": (program("        hdr.h.a = 1;\n", ingress_decls="    action tag() { }\n    bit<8> tag;\n"),
+                                      ("tag", "duplicate"), ""),
+    "parser_local_named_like_state": (program("", parser="""
+    bit<8> parse_more = 0;
+    state start { transition parse_more; }
+    state parse_more { transition accept; }"""), ("parse_more", "duplicate"), ""),
+    "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
+    "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
+    "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

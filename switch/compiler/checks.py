@@ -1,0 +1,250 @@
+"""Program-wide rules that p4c (``--target bmv2 --arch v1model``) enforces and that are
+easiest to state on the AST, after elaboration has accepted the program.
+
+Elaboration (:mod:`.elaborate`) checks names and types as it lowers each block; the rules
+here look at the shape of the whole program instead, and each mirrors a rejection of real
+p4c 1.2.4.8 that later p4c releases keep (what only 1.2.4.8 refuses stays accepted, see
+docs/CONFORMANCE.md):
+
+* an action called from a parser state ("action calls are not allowed within parsers");
+* an action called from a function body ("functions cannot call actions");
+* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``);
+* a control or parser that instantiates itself ("self-referencing types not supported");
+* in V1Switch's checksum controls, any statement but a call of ``verify_checksum`` /
+  ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
+  assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
+  initialised from a header is fine, p4c propagates it away);
+* a V1Switch header type (the parser's ``out`` parameter) with a field that is not a
+  header, header stack, header union or struct;
+* a variable declared in a body (apply block, parser state, action, function) with the name
+  of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
+  shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
+* two declarations of one name in a control's or parser's declaration section (an action
+  and a variable, a local and a state, ...: "duplicates declaration");
+* a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``;
+* ``type`` applied to something else than a base type (a header, struct, union, stack).
+
+:func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
+by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .errors import P4CompileError
+
+__all__ = ["check_program"]
+
+
+def _children(node: Node):
+    for v in node._attrs.values():
+        yield from _nodes(v)
+
+
+def _nodes(v):
+    if isinstance(v, Node):
+        yield v
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _nodes(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _nodes(x)
+
+
+def _walk(v, skip=("action", "function", "table", "parser", "control")):
+    """Every node under ``v`` (a node or a list), not entering nested declarations."""
+    for n in _nodes(v):
+        yield n
+        if n.kind not in skip:
+            yield from _walk(list(_children(n)), skip)
+
+
+def _callee(call: Node) -> str | None:
+    fn = call.get("fn")
+    return fn.name if fn is not None and fn.kind == "name" else None
+
+
+class _Checker:
+    def __init__(self, decls: list[Node]):
+        self.decls = decls
+        self.actions: dict[str, Node] = {}    # top-level and control-local actions by name
+        for d in decls:
+            self._collect(d)
+
+    def _collect(self, d: Node):
+        if d.kind == "action":
+            self.actions.setdefault(d.name, d)
+        elif d.kind in ("control", "parser"):
+            for loc in d.get("locals") or ():
+                if isinstance(loc, Node) and loc.kind == "action":
+                    self.actions.setdefault(loc.name, loc)
+
+    def run(self):
+        self._v1switch()
+        for d in self.decls:
+            self._declaration(d)
+        for d in self.decls:
+            if d.kind == "parser":
+                self._parser(d)
+            elif d.kind == "function":
+                self._function(d)
+            elif d.kind == "action":
+                self._action(d)
+            if d.kind in ("control", "parser"):
+                self._self_instance(d)
+            if d.kind == "control":
+                for loc in d.get("locals") or ():
+                    if not isinstance(loc, Node):
+                        continue
+                    if loc.kind == "action":
+                        self._action(loc)
+
+    # -- parsers and functions ------------------------------------------------------------
+    def _parser(self, p: Node):
+        local_actions = {loc.name for loc in p.get("locals") or () if isinstance(loc, Node) and loc.kind == "action"}
+        for n in _walk(p.get("states") or []):
+            if n.kind == "call" and (_callee(n) in self.actions or _callee(n) in local_actions):
+                raise P4CompileError(n.loc, f"{_callee(n)}: action calls are not allowed within parsers")
+
+    def _function(self, f: Node):
+        for n in _walk(f.get("body")):
+            if n.kind == "call" and _callee(n) in self.actions:
+                raise P4CompileError(n.loc, f"{_callee(n)}: functions cannot call actions")
+
+    # -- actions ------------------------------------------------------------------------
+    def _action(self, a: Node):
+        for n in _walk(a.get("body")):
+            fn = n.get("fn") if n.kind == "call" else None
+            if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
+                raise P4CompileError(n.loc, f"{_describe(n)}: apply cannot be called from actions")
+
+    def _self_instance(self, d: Node):
+        for loc in d.get("locals") or ():
+            ty = loc.get("type") if isinstance(loc, Node) and loc.kind == "instance" else None
+            if isinstance(ty, Node) and ty.kind == "typename" and ty.name == d.name:
+                raise P4CompileError(loc.loc, f"self-referencing types are not supported: {d.name} "
+                                              f"within {d.kind} {d.name}")
+
+    # -- declarations ---------------------------------------------------------------------
+    def _declaration(self, d: Node):
+        if d.kind in ("struct", "header", "header_union"):
+            for f in d.get("fields") or ():
+                ft = f.get("type")
+                if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
+                    what = "int" if ft.kind == "int_inf" else ft.kind
+                    raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
+        elif d.kind == "typedef" and d.get("newtype"):
+            t = self._resolve(d.type)
+            if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple"):
+                raise P4CompileError(d.loc, f"{d.name}: `type' can only be applied to base types")
+        elif d.kind in ("control", "parser"):
+            self._duplicates(d)
+            params = {p.name for p in d.get("params") or ()}
+            self._shadowing(d.get("body"), params)
+            for st in d.get("states") or ():
+                self._shadowing(st.get("stmts"), params)
+            for loc in d.get("locals") or ():
+                if isinstance(loc, Node) and loc.kind in ("action", "function"):
+                    self._shadowing(loc.get("body"), params | {p.name for p in loc.get("params") or ()})
+        elif d.kind in ("action", "function"):
+            self._shadowing(d.get("body"), {p.name for p in d.get("params") or ()})
+
+    def _shadowing(self, body, params: set):
+        for n in _walk(body):
+            if n.kind == "var" and n.get("name") in params:
+                raise P4CompileError(n.loc, f"declaration of '{n.name}' shadows a parameter '{n.name}'")
+
+    def _duplicates(self, d: Node):
+        seen: dict[str, str] = {}
+        items = [x for x in d.get("locals") or () if isinstance(x, Node)] + list(d.get("states") or ())
+        for x in items:
+            name = x.get("name")
+            if not isinstance(name, str):
+                continue
+            if name in seen and seen[name] != x.kind:
+                raise P4CompileError(x.loc, f"{name}: duplicates declaration {name} (a {seen[name]} of "
+                                            f"{d.kind} {d.name} has that name)")
+            seen.setdefault(name, x.kind)
+
+    # -- the V1Switch blocks ----------------------------------------------------------------
+    def _v1switch(self):
+        main = next((d for d in self.decls if d.kind == "instance" and isinstance(d.get("type"), Node)
+                     and d.type.kind == "typename" and d.type.name == "V1Switch"), None)
+        if main is None or len(main.get("args") or ()) != 6:
+            return
+        names = [_callee(a) if isinstance(a, Node) and a.kind == "call" else None for a in main.args]
+        blocks = {d.name: d for d in self.decls if d.kind in ("control", "parser")}
+        parser, verify, compute, deparser = (blocks.get(names[i]) if names[i] else None for i in (0, 1, 4, 5))
+        if verify is not None and verify.kind == "control":
+            self._only_calls(verify.get("body"), ("verify_checksum", "verify_checksum_with_payload"))
+        if compute is not None and compute.kind == "control":
+            self._only_calls(compute.get("body"), ("update_checksum", "update_checksum_with_payload"))
+        if deparser is not None and deparser.kind == "control":
+            self._deparser(deparser.get("body"))
+        if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
+            self._headers_type(parser.params[1].get("type"), main)
+
+    def _only_calls(self, body, allowed):
+        for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
+            if st.kind == "block":
+                self._only_calls(st, allowed)
+            elif st.kind in ("empty", "var"):
+                continue
+            elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
+                continue
+            else:
+                what = _describe(st.call) if st.kind == "call_stmt" else st.kind
+                raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
+                                             "this checksum control (bmv2)")
+
+    def _deparser(self, body):
+        for n in _walk(body):
+            bad = None
+            if n.kind in ("assign", "if", "switch"):
+                bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
+            elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
+                bad = f"{_describe(n)}"
+            if bad:
+                raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
+                                            "(only emit)")
+
+    def _resolve(self, ty):
+        seen = 0
+        while isinstance(ty, Node) and ty.kind == "typename" and seen < 50:
+            seen += 1
+            d = next((x for x in self.decls if x.get("name") == ty.name and x.kind in (
+                "typedef", "header", "header_union", "struct")), None)
+            if d is None:
+                return ty
+            if d.kind != "typedef":
+                return d
+            ty = d.type
+        return ty
+
+    def _headers_type(self, ty, main: Node):
+        st = self._resolve(ty)
+        if not isinstance(st, Node) or st.kind != "struct":
+            return
+        for f in st.get("fields") or ():
+            ft = self._resolve(f.type)
+            if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
+                raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
+                                            f"(field {f.name} is not)")
+
+
+def _describe(call) -> str:
+    if not isinstance(call, Node):
+        return "call"
+    fn = call.get("fn")
+    parts = []
+    while isinstance(fn, Node) and fn.kind == "member":
+        parts.append(fn.get("name") or fn.get("member") or "")
+        fn = fn.get("expr") or fn.get("base")
+    if isinstance(fn, Node) and fn.kind == "name":
+        parts.append(fn.name)
+    return ".".join(reversed([p for p in parts if p])) or "call"
+
+
+def check_program(decls: list[Node]) -> None:
+    """Apply the rules above to a parsed (and elaborated) program."""
+    _Checker(decls).run()
