@@ -363,9 +363,12 @@ class StatementGen:
             cat, bits = self.cat(s["data"])
             mx = self.x(s["max"])
             self.emit(ind, f"_hv = hash_value({s['algo']!r}, {cat}, {bits})")
-            self.emit(ind, f"_hm = {mx}")
+            # BMv2 (modify_field_with_hash_based_offset) reads base and max as uint64_t, takes max 0
+            # as 1 (the result is then base) and computes base + hash % max in 64 bits
+            self.emit(ind, f"_hm = {mx} & {mask(64)}")
             w = s["t"][1]
-            self.assign(ind, s["l"], f"(({self.x(s['base'])} + (_hv % _hm if _hm else _hv)) & {mask(w)})", s["t"])
+            self.assign(ind, s["l"], f"((({self.x(s['base'])} & {mask(64)}) + (_hv % _hm if _hm else 0)) & {mask(min(w, 64))})",
+                        s["t"])
         elif k == "update_checksum":
             cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             self.emit(ind, f"if {self.x(s['c'])}:")

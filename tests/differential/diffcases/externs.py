@@ -55,6 +55,19 @@ CASES += [
     case("hash_unaligned_fields", CAT_H, program("        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { hdr.h.a[2:0], hdr.h.c[12:0], hdr.h.b[0:0] }, 64w0x100000000);\n")),
     case("hash_wide_result_truncated", CAT_H, program("        hash(hdr.h.a, HashAlgorithm.crc32, 32w0, { hdr.h.d }, 64w0x100000000);\n")),
     case("hash_random_free_ecmp", CAT_H, program("        bit<16> s; hash(s, HashAlgorithm.crc16, 16w0, { hdr.h.d, hdr.h.c }, 32w4); sm.egress_spec = (bit<9>)s + 1;\n")),
+    # BMv2 takes max 0 as 1, so the result is base whatever the algorithm (checkmate-switch
+    # used the unreduced hash)
+    case("hash_max_zero", CAT_H, program("        hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { hdr.h.d, hdr.h.a }, 32w0);\n"
+                                         "        hash(hdr.h.d, HashAlgorithm.identity, 32w5, { hdr.h.c, hdr.h.b }, 32w0);\n"
+                                         "        hash(hdr.h.a, HashAlgorithm.xor16, 8w3, { hdr.h.d }, 16w0);\n")),
+    # identity over more than 64 bits (BMv2 keeps the first 8 bytes of the field list) and over
+    # a list that is not whole bytes (BMv2 pads it at the end)
+    case("hash_identity_wide", CAT_H, program("        bit<64> r; hash(r, HashAlgorithm.identity, 64w0, { hdr.h.d, hdr.h.c, hdr.h.b, hdr.h.a, hdr.eth.src }, 64w0xffffffffffffffff);\n"
+                                              "        bit<64> q; hash(q, HashAlgorithm.identity, 64w0, { hdr.h.d, hdr.h.c, hdr.h.b, hdr.h.a[0:0] }, 64w0xffffffffffffffff);\n"
+                                              "        hdr.h.d = r[63:32] ^ r[31:0]; hdr.h.c = r[15:0]; hdr.h.a = q[7:0]; hdr.h.b = q[15:8];\n")),
+    # base and max are read as 64-bit values: a max of 2**64 is 0, so the result is base
+    case("hash_max_wider_than_64", CAT_H, program("        bit<128> r; hash(r, HashAlgorithm.crc32, 128w0x100000000000000007, { hdr.h.d }, 128w0x10000000000000000);\n"
+                                                  "        hdr.h.d = r[31:0] ^ r[127:96]; hdr.h.c = r[79:64];\n")),
 ]
 
 # ------------------------------------------------------------------ counters / meters / registers
