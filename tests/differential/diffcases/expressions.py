@@ -52,9 +52,9 @@ EXPRS = [
     ("shift_big", "hdr.h.a = hdr.h.a << 8; hdr.h.b = hdr.h.b >> 9; hdr.h.c = hdr.h.c << hdr.h.a;"),
     ("neg_literal", "int<16> x = -5; hdr.h.c = (bit<16>)(x + (int<16>)hdr.h.c);"),
     ("masked_cmp", "hdr.h.a = (hdr.h.d & 0xff00) == 0xbe00 ? 8w9 : 8w8;"),
-    # BMv2 keeps a header's field values across setInvalid/setValid, lets a program read the
-    # fields of an invalid header, and copies them with the (invalid) header
-    ("stale_fields_revalidated", "hdr.h.setInvalid(); hdr.h.setValid(); hdr.h.a = hdr.h.a + 1;"),
+    # setValid() on an invalid header zeroes it (BMv2's add_header); a read of an invalidated
+    # header's field still gives the old value; copying an invalid header copies its validity
+    ("revalidated_header_zeroed", "hdr.h.setInvalid(); hdr.h.setValid(); hdr.h.a = hdr.h.a + 1;"),
     ("invalid_field_read", "hdr.h.setInvalid(); hdr.eth.etype = hdr.h.c; hdr.h.b = 7; hdr.h.setValid();"),
     ("invalid_header_copy", "hdr.h.setInvalid(); hdr.h2 = hdr.h; hdr.h2.setValid(); hdr.h.setValid(); "
                             "hdr.h2.a = hdr.h2.isValid() ? 8w1 : 8w0;"),
