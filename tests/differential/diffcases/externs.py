@@ -3,7 +3,7 @@ copied into the packet: BMv2's P4Runtime cannot read registers), digests, random
 helpers, @field_list with a named constant."""
 from controller.entities import Entry
 
-from .base import H, case, ipv4, program
+from .base import H, H2, case, ipv4, program
 
 CAT_CK = "checksums"
 CAT_H = "hash"
@@ -41,6 +41,16 @@ CASES = [
     case("ck_update_cond_false", CAT_CK, ip("        hdr.ip.ttl = 9;\n", compute=f"apply {{ update_checksum(hdr.ip.ttl == 0, {IP_LIST}, hdr.ip.csum, HashAlgorithm.csum16); }}"), frames=IP_FR),
     case("ck_verify_drop", CAT_CK, ip("        if (sm.checksum_error == 1) { mark_to_drop(sm); }\n", verify=VERIFY), frames=IP_FR),
     case("ck_update_h_fields", CAT_CK, ip("", compute="apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.b, hdr.h.d }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
+    # BMv2's verify/update_checksum leave out the fields of an invalid header (hash() keeps
+    # them): h2 is made valid, written and invalidated again, or only parsed for some frames
+    case("ck_skips_invalid_header_fields", CAT_CK, program(
+        "        if (hdr.h.a == 1) { hdr.h2.setValid(); hdr.h2.a = 3; hdr.h2.b = 4; hdr.h2.setInvalid(); }\n"
+        "        bit<16> x; hash(x, HashAlgorithm.csum16, 16w0, { hdr.h2.a, hdr.h.b }, 32w65536); hdr.eth.src[15:0] = x;\n"
+        "        hdr.eth.src[16:16] = sm.checksum_error;\n",
+        verify="apply { verify_checksum(true, { hdr.h2.a, hdr.h2.d, hdr.h.a }, hdr.h.c, HashAlgorithm.csum16); }",
+        compute="apply { update_checksum(true, { hdr.h2.b, hdr.h.a, hdr.h2.c }, hdr.eth.etype, HashAlgorithm.csum16); }"),
+         frames=[(1, H(1, 2, 3, 4)), (1, H(2, 2, 0xfdff, 4)), (2, H2(5, 6, 7, 8, b=2)), (3, H(0xee, 1, 2, 3))],
+         json_path=True),
     case("ck_verify_h_odd_bytes", CAT_CK, ip("", verify="apply { verify_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.d, hdr.h.b }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
 ]
 
