@@ -125,6 +125,9 @@ class Engine:
         # the timestamps of standard_metadata cost a clock read each: only for programs
         # that can read them
         self.need_ts = _reads_timestamps(source)
+        # egress queues per port (simple_switch_grpc's --priority-queues, default 1): a packet
+        # whose standard_metadata.priority is not below it is dropped when it is enqueued
+        self.priority_queues = 1
 
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
@@ -291,6 +294,12 @@ class Engine:
 
     def _egress(self, P: PacketState, eport: int, tr, ingress_q, egress_q, out) -> None:
         sm = P.sm
+        # every packet on egress_q went through BMv2's enqueue(), which drops it when its
+        # priority names no queue ("Priority out of range, dropping packet")
+        if getattr(sm, "priority", 0) >= self.priority_queues:  # (absent before V1MODEL_VERSION 20200408)
+            if tr:
+                tr(f"dropped at enqueue: priority {getattr(sm, 'priority', 0)} out of range ({self.priority_queues} queue(s))")
+            return
         sm.egress_port = eport
         sm.egress_spec = 0
         sm.packet_length = P.plen

@@ -231,12 +231,13 @@ def _xor16(data: bytes) -> int:
 
 def hash_value(algo: str, value: int, bits: int) -> int:
     """Hash of a field list (``value`` of ``bits`` bits) with a v1model HashAlgorithm."""
-    if algo == "identity":
-        # BMv2's calculations return a uint64_t: wider field lists keep their low 64 bits
-        return value & 0xFFFFFFFFFFFFFFFF
     if algo == "csum16":
         return csum16(value, bits)
     data = _to_bytes(value, bits)
+    if algo == "identity":
+        # BMv2's identity reads the field list's bytes (zero-padded at the end to whole bytes)
+        # as a big-endian uint64_t: a wider list keeps its first 8 bytes
+        return int.from_bytes(data[:8], "big")
     if algo == "crc32":
         return zlib.crc32(data)
     if algo == "crc16":

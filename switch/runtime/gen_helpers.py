@@ -28,6 +28,21 @@ class AssertionFailed(Exception):
     pass
 
 
+def _cat_valid(items, payload=None) -> tuple[int, int]:
+    """A checksum's field list [(valid, value, width)] without the fields of invalid headers
+    (BMv2 leaves them out of verify/update_checksum), then the payload bytes if given:
+    (concatenated value, bits)."""
+    acc = bits = 0
+    for ok, v, w in items:
+        if ok:
+            acc = (acc << w) | v
+            bits += w
+    if payload is not None:
+        acc = (acc << (8 * len(payload))) | int.from_bytes(payload, "big")
+        bits += 8 * len(payload)
+    return acc, bits
+
+
 def _sw(v: int, w: int) -> int:
     h = 1 << (w - 1)
     return ((v + h) & ((1 << w) - 1)) - h

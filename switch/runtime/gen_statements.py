@@ -42,6 +42,33 @@ class StatementGen:
             return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
+    def csum_skip_invalid(self, s, fn: str) -> str:
+        """``fn`` (the checksum of the whole field list) guarded by the validity of the headers
+        whose fields are in the list: BMv2's verify/update_checksum leave out the fields of an
+        invalid header (hash() does not), so when one is invalid the list is rebuilt at run
+        time without them."""
+        def hdr_of(d):
+            b = d.get("base")
+            return self.x(b) if d.get("op") == "field" and b is not None and b["t"][0] == "header" else None
+        hdrs = list(dict.fromkeys(h for h in (hdr_of(d) for d, _ in s["data"]) if h))
+        if not hdrs:
+            return fn
+        items = []
+        for d, w in s["data"]:
+            h = hdr_of(d)
+            v = self.x(d)
+            if w is None:
+                wx = f"{self.x(d['base'])}._vb"
+            else:
+                wx = str(w)
+                if d["t"][0] == "int":
+                    v = f"({v} & {mask(w)})"
+            items.append(f"({h + '._v' if h else 'True'}, {v}, {wx})")
+        pay = ", P.data[P.off:]" if s.get("payload") else ""
+        lst = f"_cat_valid(({', '.join(items)},){pay})"
+        slow = f"csum16(*{lst})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, *{lst})"
+        return f"({fn} if ({' and '.join(h + '._v' for h in hdrs)}) else {slow})"
+
     def hoist_indexes(self, ind: int, lv):
         """``lv`` with every stack index that calls a function evaluated now into a local."""
         op = lv["op"]
@@ -366,17 +393,22 @@ class StatementGen:
             cat, bits = self.cat(s["data"])
             mx = self.x(s["max"])
             self.emit(ind, f"_hv = hash_value({s['algo']!r}, {cat}, {bits})")
-            self.emit(ind, f"_hm = {mx}")
+            # BMv2 (modify_field_with_hash_based_offset) reads base and max as uint64_t, takes max 0
+            # as 1 (the result is then base) and computes base + hash % max in 64 bits
+            self.emit(ind, f"_hm = {mx} & {mask(64)}")
             w = s["t"][1]
-            self.assign(ind, s["l"], f"(({self.x(s['base'])} + (_hv % _hm if _hm else _hv)) & {mask(w)})", s["t"])
+            self.assign(ind, s["l"], f"((({self.x(s['base'])} & {mask(64)}) + (_hv % _hm if _hm else 0)) & {mask(min(w, 64))})",
+                        s["t"])
         elif k == "update_checksum":
             cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             self.emit(ind, f"if {self.x(s['c'])}:")
             fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
+            fn = self.csum_skip_invalid(s, fn)
             self.assign(ind + 1, s["l"], f"({fn} & {mask(s['t'][1])})", s["t"])
         elif k == "verify_checksum":
             cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
+            fn = self.csum_skip_invalid(s, fn)
             ck = self.x(s["ck"])
             self.emit(ind, f"if {self.x(s['c'])} and ({fn} & {mask(s['t'][1])}) != {ck}:")
             self.emit(ind + 1, "P.sm.checksum_error = 1")

@@ -52,6 +52,19 @@ EXPRS = [
     ("shift_big", "hdr.h.a = hdr.h.a << 8; hdr.h.b = hdr.h.b >> 9; hdr.h.c = hdr.h.c << hdr.h.a;"),
     ("neg_literal", "int<16> x = -5; hdr.h.c = (bit<16>)(x + (int<16>)hdr.h.c);"),
     ("masked_cmp", "hdr.h.a = (hdr.h.d & 0xff00) == 0xbe00 ? 8w9 : 8w8;"),
+    # setValid() on an invalid header zeroes it (BMv2's add_header); a read of an invalidated
+    # header's field still gives the old value; copying an invalid header copies its validity
+    ("revalidated_header_zeroed", "hdr.h.setInvalid(); hdr.h.setValid(); hdr.h.a = hdr.h.a + 1;"),
+    ("invalid_field_read", "hdr.h.setInvalid(); hdr.eth.etype = hdr.h.c; hdr.h.b = 7; hdr.h.setValid();"),
+    ("invalid_header_copy", "hdr.h.setInvalid(); hdr.h2 = hdr.h; hdr.h2.setValid(); hdr.h.setValid(); "
+                            "hdr.h2.a = hdr.h2.isValid() ? 8w1 : 8w0;"),
+    ("local_header_valid_cycle", "h_t t; t.setValid(); t.c = hdr.h.c ^ 0x00ff; t.setInvalid(); hdr.h2 = t; "
+                                 "hdr.h2.setValid(); hdr.h.a = t.isValid() ? 8w1 : 8w2;"),
+    # shifts of wide values by run-time amounts at or past the width give 0 (or the sign)
+    ("wide_runtime_shift", "bit<64> w = (bit<64>)hdr.h.d << 32 | (bit<64>)hdr.h.d; bit<128> x = (bit<128>)w << 64 | 1; "
+                           "w = w << hdr.h.b; x = x >> hdr.h.a; hdr.h.d = w[63:32] ^ w[31:0]; "
+                           "hdr.h.c = x[127:112] ^ x[15:0]; int<64> s = (int<64>)w; s = s >> hdr.h.a; "
+                           "hdr.h.a = (bit<8>)s[7:0];"),
 ]
 
 CASES = [case(f"expr_{n}", CAT, program(f"        {s}\n")) for n, s in EXPRS]

@@ -3,7 +3,7 @@ copied into the packet: BMv2's P4Runtime cannot read registers), digests, random
 helpers, @field_list with a named constant."""
 from controller.entities import Entry
 
-from .base import H, case, ipv4, program
+from .base import H, H2, case, ipv4, program
 
 CAT_CK = "checksums"
 CAT_H = "hash"
@@ -41,6 +41,16 @@ CASES = [
     case("ck_update_cond_false", CAT_CK, ip("        hdr.ip.ttl = 9;\n", compute=f"apply {{ update_checksum(hdr.ip.ttl == 0, {IP_LIST}, hdr.ip.csum, HashAlgorithm.csum16); }}"), frames=IP_FR),
     case("ck_verify_drop", CAT_CK, ip("        if (sm.checksum_error == 1) { mark_to_drop(sm); }\n", verify=VERIFY), frames=IP_FR),
     case("ck_update_h_fields", CAT_CK, ip("", compute="apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.b, hdr.h.d }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
+    # BMv2's verify/update_checksum leave out the fields of an invalid header (hash() keeps
+    # them): h2 is made valid, written and invalidated again, or only parsed for some frames
+    case("ck_skips_invalid_header_fields", CAT_CK, program(
+        "        if (hdr.h.a == 1) { hdr.h2.setValid(); hdr.h2.a = 3; hdr.h2.b = 4; hdr.h2.setInvalid(); }\n"
+        "        bit<16> x; hash(x, HashAlgorithm.csum16, 16w0, { hdr.h2.a, hdr.h.b }, 32w65536); hdr.eth.src[15:0] = x;\n"
+        "        hdr.eth.src[16:16] = sm.checksum_error;\n",
+        verify="apply { verify_checksum(true, { hdr.h2.a, hdr.h2.d, hdr.h.a }, hdr.h.c, HashAlgorithm.csum16); }",
+        compute="apply { update_checksum(true, { hdr.h2.b, hdr.h.a, hdr.h2.c }, hdr.eth.etype, HashAlgorithm.csum16); }"),
+         frames=[(1, H(1, 2, 3, 4)), (1, H(2, 2, 0xfdff, 4)), (2, H2(5, 6, 7, 8, b=2)), (3, H(0xee, 1, 2, 3))],
+         json_path=True),
     case("ck_verify_h_odd_bytes", CAT_CK, ip("", verify="apply { verify_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.d, hdr.h.b }, hdr.h.c, HashAlgorithm.csum16); }"), frames=IP_FR),
 ]
 
@@ -55,6 +65,19 @@ CASES += [
     case("hash_unaligned_fields", CAT_H, program("        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { hdr.h.a[2:0], hdr.h.c[12:0], hdr.h.b[0:0] }, 64w0x100000000);\n")),
     case("hash_wide_result_truncated", CAT_H, program("        hash(hdr.h.a, HashAlgorithm.crc32, 32w0, { hdr.h.d }, 64w0x100000000);\n")),
     case("hash_random_free_ecmp", CAT_H, program("        bit<16> s; hash(s, HashAlgorithm.crc16, 16w0, { hdr.h.d, hdr.h.c }, 32w4); sm.egress_spec = (bit<9>)s + 1;\n")),
+    # BMv2 takes max 0 as 1, so the result is base whatever the algorithm (checkmate-switch
+    # used the unreduced hash)
+    case("hash_max_zero", CAT_H, program("        hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { hdr.h.d, hdr.h.a }, 32w0);\n"
+                                         "        hash(hdr.h.d, HashAlgorithm.identity, 32w5, { hdr.h.c, hdr.h.b }, 32w0);\n"
+                                         "        hash(hdr.h.a, HashAlgorithm.xor16, 8w3, { hdr.h.d }, 16w0);\n")),
+    # identity over more than 64 bits (BMv2 keeps the first 8 bytes of the field list) and over
+    # a list that is not whole bytes (BMv2 pads it at the end)
+    case("hash_identity_wide", CAT_H, program("        bit<64> r; hash(r, HashAlgorithm.identity, 64w0, { hdr.h.d, hdr.h.c, hdr.h.b, hdr.h.a, hdr.eth.src }, 64w0xffffffffffffffff);\n"
+                                              "        bit<64> q; hash(q, HashAlgorithm.identity, 64w0, { hdr.h.d, hdr.h.c, hdr.h.b, hdr.h.a[0:0] }, 64w0xffffffffffffffff);\n"
+                                              "        hdr.h.d = r[63:32] ^ r[31:0]; hdr.h.c = r[15:0]; hdr.h.a = q[7:0]; hdr.h.b = q[15:8];\n")),
+    # base and max are read as 64-bit values: a max of 2**64 is 0, so the result is base
+    case("hash_max_wider_than_64", CAT_H, program("        bit<128> r; hash(r, HashAlgorithm.crc32, 128w0x100000000000000007, { hdr.h.d }, 128w0x10000000000000000);\n"
+                                                  "        hdr.h.d = r[31:0] ^ r[127:96]; hdr.h.c = r[79:64];\n")),
 ]
 
 # ------------------------------------------------------------------ counters / meters / registers

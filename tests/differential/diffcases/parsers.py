@@ -120,3 +120,35 @@ parser Sub(packet_in p, out h_t x, out bit<8> nxt, inout bit<16> acc) {
     state ph { meta.m16 = 0x100; sub.apply(pkt, hdr.h, meta.m8, meta.m16);
                transition select(meta.m8) { 0xee: ph2; default: accept; } }
     state ph2 { pkt.extract(hdr.h2); transition accept; }"""), frames=MIXED))
+
+# parser errors past the simple short packet: a full stack's .next (StackOutOfBounds), a varbit
+# length past its maximum, a varbit/advance/lookahead past the end (PacketTooShort), verify();
+# ingress sees the error code, and the headers extracted before the error are emitted
+ERR_REPORT = REPORT.replace("else if (sm.parser_error != error.NoError)",
+                            "else if (sm.parser_error == error.ParserInvalidArgument) { hdr.eth.etype = 0xe005; }\n"
+                            "        else if (sm.parser_error != error.NoError)")
+ERR_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) {
+        1: stk; 2: vb; 3: adv; 4: look; 5: vfy; default: accept; } }
+    state stk { pkt.extract(hdr.st.next); pkt.extract(hdr.st.next); pkt.extract(hdr.st.next); transition accept; }
+    state vb { pkt.extract(hdr.v, (bit<32>)hdr.h.b); pkt.extract(hdr.h2); transition accept; }
+    state adv { pkt.advance((bit<32>)hdr.h.b); pkt.extract(hdr.h2); transition accept; }
+    state look { bit<32> x = pkt.lookahead<bit<32>>(); meta.m32 = x; pkt.extract(hdr.h2); transition accept; }
+    state vfy { verify(hdr.h.b == 0, error.NoMatch); pkt.extract(hdr.h2); transition accept; }"""
+ERR_FRAMES = [(1, eth(0x1234) + hdr(1) + hdr(5, 6, 7, 8) + hdr(9, 10, 11, 12) + hdr(13, 14, 15, 16)),
+              (1, eth(0x1234) + hdr(1) + hdr(5, 6, 7, 8) + b"\x01\x02"),
+              (2, eth(0x1234) + hdr(2, 16) + b"\xa1\xa2" + hdr(5, 6, 7, 8)),
+              (2, eth(0x1234) + hdr(2, 40) + hdr(5, 6, 7, 8) + b"\x01"),
+              (2, eth(0x1234) + hdr(2, 24) + b"\xa1\xa2"),
+              (3, eth(0x1234) + hdr(3, 16) + b"\xa1\xa2" + hdr(5, 6, 7, 8)),
+              (3, eth(0x1234) + hdr(3, 200) + hdr(5, 6, 7, 8)),
+              (4, eth(0x1234) + hdr(4) + b"\xa1\xa2"),
+              (4, eth(0x1234) + hdr(4) + hdr(5, 6, 7, 8)),
+              (1, eth(0x1234) + hdr(5, 0) + hdr(5, 6, 7, 8)),
+              (1, eth(0x1234) + hdr(5, 1) + hdr(5, 6, 7, 8))]
+CASES.append(case("parse_errors_stack_varbit_advance", CAT, program(
+    ERR_REPORT + "        hdr.eth.src[31:0] = meta.m32;\n",
+    headers="header v_t { varbit<32> v; }\n", fields="    h_t[2] st;\n    v_t v;\n", parser=ERR_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.st);\n"
+             "        pkt.emit(hdr.v);\n        pkt.emit(hdr.h2);"), frames=ERR_FRAMES))

@@ -32,6 +32,14 @@ CASES = [
     case("fwd_remove_header", CAT_F, program("        hdr.h.setInvalid(); hdr.eth.etype = 0x0800;\n")),
     case("fwd_emit_struct", CAT_F, program("        hdr.h2.setValid(); hdr.h2.b = 1;\n", deparser="        pkt.emit(hdr);")),
     case("fwd_truncate", CAT_F, program("        truncate(20);\n")),
+    # simple_switch_grpc has one queue per port: a packet whose priority names another queue is
+    # dropped when it is enqueued (unicast and each multicast replica; the I2E clone's metadata is
+    # reset, so it goes out); priority 0 and a priority set only in egress pass
+    case("fwd_priority_out_of_range_dropped", CAT_F, fl(
+        "        if (hdr.h.a == 1) { sm.priority = 1; } else if (hdr.h.a == 2) { sm.priority = 7; sm.mcast_grp = 1; }\n"
+        "        else if (hdr.h.a == 3) { sm.priority = 2; clone(CloneType.I2E, 5); } else if (hdr.h.a == 4) { sm.priority = 0; }\n",
+        egress="        sm.priority = 3; hdr.h.c = (bit<16>)sm.priority;\n"),
+         frames=[(1, H(a, 1, 2, 3)) for a in range(6)], mcast={1: [(2, 5), (3, 6)]}, clones={5: ([(3, 0)], 0)}),
     case("mc_group", CAT_MC, program("        sm.mcast_grp = 1;\n", egress=EG_REPORT.replace("meta.keep2", "16w0").replace("meta.keep", "8w0").replace("meta.lost", "8w0")),
          mcast={1: [(2, 5), (3, 6), (4, 7)]}),
     case("mc_group_same_port_twice", CAT_MC, program("        sm.mcast_grp = (bit<16>)hdr.h.a[0:0] + 1;\n", egress="        hdr.h.c = sm.egress_rid;\n"),
