@@ -119,15 +119,19 @@ def _probe_key(opt_cls, hp: dict, foreach, fused, dtype) -> tuple:
 def flat_is_exact(opt_cls, hp: dict, foreach, fused, dtype: torch.dtype) -> bool:
     """Does ``opt_cls(**hp)`` give, on this torch build and CPU, bitwise the same values stepping one
     flat tensor as stepping its pieces one by one?  Measured on synthetic data, memoised."""
+    return _probe_memoised(opt_cls, hp, foreach, fused, dtype, direct=False)
+
+
+def _probe_memoised(opt_cls, hp: dict, foreach, fused, dtype, direct: bool) -> bool:
     try:
-        key = _probe_key(opt_cls, hp, foreach, fused, dtype)
+        key = (direct,) + _probe_key(opt_cls, hp, foreach, fused, dtype)
         hash(key)
-    except TypeError:
+    except TypeError:  # an unhashable hyper-parameter: not probed, never flat
         return False
     got = _exact_cache.get(key)
     if got is None:
         try:
-            got = _exact_cache[key] = _probe(opt_cls, hp, foreach, fused, dtype)
+            got = _exact_cache[key] = _probe(opt_cls, hp, foreach, fused, dtype, direct=direct)
         except Exception:  # an optimizer/variant the probe cannot run: never flat
             got = _exact_cache[key] = False
     return got
@@ -188,18 +192,7 @@ def direct_is_exact(opt_cls, hp: dict, foreach, fused, dtype: torch.dtype) -> bo
     """Like :func:`flat_is_exact`, for the flat step made through :class:`AdamDirect`."""
     if not _steps_as_adam(opt_cls):
         return False
-    try:
-        key = ("direct",) + _probe_key(opt_cls, hp, foreach, fused, dtype)
-        hash(key)
-    except TypeError:
-        return False
-    got = _exact_cache.get(key)
-    if got is None:
-        try:
-            got = _exact_cache[key] = _probe(opt_cls, hp, foreach, fused, dtype, direct=True)
-        except Exception:
-            got = _exact_cache[key] = False
-    return got
+    return _probe_memoised(opt_cls, hp, foreach, fused, dtype, direct=True)
 
 
 def _probe(opt_cls, hp, foreach, fused, dtype, direct: bool = False) -> bool:
