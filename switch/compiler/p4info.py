@@ -270,8 +270,12 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v)
-        mf = pv.match.add()
-        mf.id, mf.bitwidth, mf.match_type = 1, v["width"], p4info_pb2.MatchField.EXACT
+        for i, f in enumerate(v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}], 1):
+            mf = pv.match.add()
+            mf.id, mf.bitwidth = i, f["width"]
+            if f["name"]:
+                mf.name = f["name"]
+            mf.match_type = _VS_MATCH[f["match"]]
         pv.size = v["size"]
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()
@@ -281,6 +285,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
     return info
+
+
+_VS_MATCH = {"exact": p4info_pb2.MatchField.EXACT, "ternary": p4info_pb2.MatchField.TERNARY,
+             "lpm": p4info_pb2.MatchField.LPM, "range": p4info_pb2.MatchField.RANGE,
+             "optional": p4info_pb2.MatchField.OPTIONAL}
 
 
 class _TypeInfo:

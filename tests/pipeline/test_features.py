@@ -195,3 +195,37 @@ def test_parser_value_set():
                                                   [FieldMatch.ternary(1, 0x8800, 0xFF00)]]
     with _pytest.raises(InvalidEntry, match="size is 4"):
         pl.set_value_set("pvs", [1, 2, 3, 4, 5])
+
+
+NESTED_VSET = VSET.replace("struct m_t { }", """struct m_t { }
+struct inner_t { bit<8> v; }
+struct key_t { bit<16> type; inner_t inner; }""").replace(
+    "value_set<bit<16>>(4) pvs;", "value_set<key_t>(4) pvs;\n    value_set<key_t>(4) unused;").replace(
+    "transition select(h.eth.type) { pvs: get_x; default: accept; }",
+    "transition select(h.eth.type, pkt.lookahead<bit<8>>()) { pvs: get_x; default: accept; }")
+
+
+def test_nested_struct_value_set_matches_the_keys_concatenation():
+    """p4c compiles a value set of a struct with a nested struct (its P4Info serializer
+    refuses it): the leaves become match fields ``type``, ``inner.v``; unused value sets are
+    left out, as p4c does."""
+    import pytest as _pytest
+    from switch.compiler import compile_source
+    from switch.runtime import FieldMatch, InvalidEntry, Pipeline
+    prog = compile_source(NESTED_VSET, "nested_vset.p4")
+    assert [v.preamble.name for v in prog.p4info.value_sets] == ["P.pvs"]
+    vs = prog.p4info.value_sets[0]
+    assert [(m.id, m.name, m.bitwidth) for m in vs.match] == [(1, "type", 16), (2, "inner.v", 8)]
+    pl = Pipeline(prog.device_config)
+    mac = bytes(12)
+    pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(2, 0x05), FieldMatch.exact(1, 0x1234)],
+                                        [FieldMatch.exact(1, 0x88b5), FieldMatch.ternary(2, 0x10, 0xf0)]])
+    assert pl.process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x12\x34\x06")]
+    assert pl.process(0, mac + b"\x12\x34\x06") == [(1, mac + b"\x12\x34\x06")]    # (0x1234, 6): no member
+    assert pl.process(0, mac + b"\x88\xb5\x1f") == [(1, mac + b"\x88\xb5\x20")]
+    assert pl.process(0, mac + b"\x88\xb5\x05") == [(1, mac + b"\x88\xb5\x05")]
+    assert pl.value_set_read(vs.preamble.id)[0] == [FieldMatch.exact(1, 0x1234), FieldMatch.exact(2, 0x05)]
+    with _pytest.raises(InvalidEntry, match="lacks match field 2"):
+        pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 0x1234)]])
+    with _pytest.raises(InvalidEntry, match="no match field with id 3"):
+        pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 1), FieldMatch.exact(2, 1), FieldMatch.exact(3, 1)]])
