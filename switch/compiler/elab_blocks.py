@@ -274,7 +274,7 @@ class BlockRules:
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
             if rec["t"][0] == "struct":
-                if len(rec["fields"]) != 1 or rec["fields"][0]["width"] != kt2[1] or not is_bits(kt2):
+                if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
                                    f"{tstr(kt2)}")
             elif rec["t"] != kt2:

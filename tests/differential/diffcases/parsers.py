@@ -117,6 +117,25 @@ VS_FRAMES = [(1, H(1, 2, 3, 4)), (1, H(0x22, 7, 3, 4)), (2, H(0x22, 8, 0x0102, 4
              (3, eth(0x1235) + hdr(0x3f, 0x31, 0x0102, 1) + hdr(5, 6, 7, 8)),
              (3, eth(0x1235) + hdr(0x40, 0x31, 0x0102, 1)), (4, eth(0x8888) + hdr(0x10, 7, 0, 0) + hdr(1, 1, 1, 1)),
              (4, eth(0x8888) + hdr(0x11, 7, 0, 0)), (1, eth(0x0800) + PAYLOAD)]
+# every @match kind, slices as keys, next to constant tuple cases with masks and ranges
+VS_KINDS_TOP = """
+struct vs_kinds_t { @match(ternary) bit<8> t; @match(lpm) bit<4> l; @match(exact) bit<6> e; @match(range) bit<6> r; }
+"""
+VS_KINDS_PARSER = """
+    value_set<vs_kinds_t>(4) kinds;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h);
+        transition select(hdr.h.a, hdr.h.b[7:4], hdr.h.c[15:10], hdr.h.c[5:0]) {
+            kinds: ph2;
+            (0xee, 0x8 &&& 0xc, _, 2 .. 9): ph2;
+            (0x01, _, 0x3f &&& 0x30, _): ph2;
+            default: accept; } }
+    state ph2 { meta.m8 = 7; pkt.extract(hdr.h2); transition accept; }"""
+CASES.append(case("parse_value_set_struct_kinds", CAT,
+                  program(META_OUT + REPORT, top=VS_KINDS_TOP, parser=VS_KINDS_PARSER),
+                  frames=MIXED + [(1, H(0x01, 0, 0xf000)), (2, H(0xee, 0x90, 5)), (2, H(0xee, 0x90, 12)), (3, H(0xee, 0xb0, 9))],
+                  json_path=True))
+
 # (empty: simple_switch_grpc 1.15.5 answers a ValueSetEntry write with UNIMPLEMENTED; the
 # members' matching is tested in tests/pipeline/test_features.py and over gRPC in
 # tests/switch_proc -- see docs/CONFORMANCE.md)
