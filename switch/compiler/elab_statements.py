@@ -28,12 +28,22 @@ class StatementRules:
             t = self.resolve_type(s.type)
             if t == ["string"] or t == VOID:
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
-            if t[0] == "varbit":
-                raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"
             if self.ctx.get("ctl_local"):
                 py = "L." + py
+            if t[0] == "varbit":
+                # a box holding bits and length, used as a header's varbit field is: field `v`
+                fld = {"op": "field", "base": {"op": "var", "n": py, "t": t}, "f": "v", "t": t}
+                out = [{"s": "decl", "n": py, "t": t, "init": None}]
+                if s.init is not None:
+                    rhs = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                    if rhs["op"] != "field":
+                        raise E(s.init.loc, "a varbit variable can only be initialized from a varbit field "
+                                            "or variable")
+                    out.append({"s": "assign", "l": fld, "r": rhs})
+                scope.declare(s.name, ("var", fld, "inout"), s.loc)
+                return out
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
