@@ -511,9 +511,9 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
             lv, lt = self.lvalue(args[1], scope)
-            if not is_bits(lt):
-                raise E(args[1].loc, "meter result must be bit<N>")
-            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt}
+            lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
+            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt,
+                    "to_bool": to_bool}
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
@@ -522,6 +522,18 @@ class StatementRules:
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
+
+    def result_bits(self, t, loc, what: str):
+        """The bits a ``hash``/``execute_meter`` result is computed in, and whether it is
+        stored into a ``bool``: p4c accepts bit<N>, int<N>, a serializable enum (its
+        underlying bits) and bool (one bit, as BMv2's 1-bit field keeps the low bit)."""
+        if t[0] == "bool":
+            return ["bit", 1], True
+        if t[0] == "serenum":
+            return t[2], False
+        if not is_bits(t):
+            raise E(loc, f"{what} result must be bit<N>, int<N>, bool or a serializable enum, not {tstr(t)}")
+        return t, False
 
     def index_expr(self, n: Node, scope, itype=None):
         ir, t = self.expr(n, scope)

@@ -229,3 +229,21 @@ def test_nested_struct_value_set_matches_the_keys_concatenation():
         pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 0x1234)]])
     with _pytest.raises(InvalidEntry, match="no match field with id 3"):
         pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 1), FieldMatch.exact(2, 1), FieldMatch.exact(3, 1)]])
+
+
+def test_hash_and_meter_results_into_bool_keep_the_low_bit():
+    """p4c accepts a bool as hash()/execute_meter()'s result (BMv2 cannot load that JSON;
+    see docs/CONFORMANCE.md): the result is computed in one bit, true when it is 1."""
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("value_set<bit<16>>(4) pvs;", "").replace(
+        "transition select(h.eth.type) { pvs: get_x; default: accept; }", "transition get_x;").replace(
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n    apply {",
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n    meter(2, MeterType.packets) mt;\n"
+        "    apply { bool b; hash(b, HashAlgorithm.identity, 8w0, { h.x.v }, 16w256);\n"
+        "        bool g = true; mt.execute_meter(32w0, g); if (g) { h.eth.type = 0xdead; }\n"
+        "        if (b) { h.x.v = 0xf0; } else")
+    pl = Pipeline(compile_source(src, "bool_results.p4").device_config)
+    mac = bytes(12)
+    assert pl.process(0, mac + b"\x12\x34\x03") == [(1, mac + b"\x12\x34\xf0")]   # 3 & 1: true; GREEN is 0
+    assert pl.process(0, mac + b"\x12\x34\x02") == [(1, mac + b"\x12\x34\x03")]   # 2 & 1: false -> v + 1
