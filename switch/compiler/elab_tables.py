@@ -91,7 +91,10 @@ class TableRules:
                                                                            "selector key"))
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
-                raise E(k.match_loc, f"unsupported match kind {k.match}")
+                if k.match not in self.match_kinds:
+                    raise E(k.match_loc, f"unsupported match kind {k.match}: no match_kind declaration names it")
+                # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
+                # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"
             if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
@@ -271,6 +274,9 @@ class TableRules:
         w = kdef["width"]
         t = ["bit", w]
         kind = kdef["match"]
+        if kind not in ("exact", "lpm", "ternary", "range", "optional"):
+            raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "
+                            "(not supported by the embedded target)")
         if kn.kind in ("default", "dontcare"):
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")

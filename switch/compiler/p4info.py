@@ -167,7 +167,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pt.preamble, t)
         for k in t["keys"]:
             mf = pt.match_fields.add()
-            mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+            mf.id, mf.name, mf.bitwidth = k["id"], k["name"], k["width"]
+            if k["match"] in _MATCH:
+                mf.match_type = _MATCH[k["match"]]
+            else:  # a user-declared match_kind
+                mf.other_match_type = k["match"]
             types.use(k, mf)
             _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
         for a in t["actions"]:
@@ -275,7 +279,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             mf.id, mf.bitwidth = i, f["width"]
             if f["name"]:
                 mf.name = f["name"]
-            mf.match_type = _VS_MATCH[f["match"]]
+            mf.match_type = _MATCH[f["match"]]
         pv.size = v["size"]
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()
@@ -285,11 +289,6 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
     return info
-
-
-_VS_MATCH = {"exact": p4info_pb2.MatchField.EXACT, "ternary": p4info_pb2.MatchField.TERNARY,
-             "lpm": p4info_pb2.MatchField.LPM, "range": p4info_pb2.MatchField.RANGE,
-             "optional": p4info_pb2.MatchField.OPTIONAL}
 
 
 class _TypeInfo:
