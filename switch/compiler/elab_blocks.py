@@ -620,9 +620,13 @@ class BlockRules:
         if dup is not None:
             del self.actions[q]
             if not _same_action(dup, rec):
-                raise E(d.loc, f"action {real_q} declared twice, with a different body or parameters "
-                               "(checkmate-p4c keeps one action per control-plane name)")
-            q = real_q
+                # p4c accepts it while no table lists both (direct calls are inlined): kept as
+                # a twin that only direct calls reach, left out of the P4Info
+                q = f"{real_q}__twin{len(self.actions)}"
+                rec["name"], rec["twin_of"] = q, real_q
+                self.actions[q] = rec
+            else:
+                q = real_q
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def check_default_arg(self, p: Node, scope) -> None:

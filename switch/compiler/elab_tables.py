@@ -126,6 +126,9 @@ class TableRules:
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
+            if arec.get("twin_of"):
+                raise E(a.loc, f"table {q}: action {a.name} is named {arec['twin_of']} like another action with a "
+                               "different body; a table cannot list it (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
                 if not p["dir"] and p.get("default") is not None:

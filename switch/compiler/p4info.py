@@ -136,7 +136,10 @@ def _listed_actions(ir: dict) -> tuple[set, set]:
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
     ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
-    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids}
+    # an @name'd twin (same control-plane name, other body; only called directly) is listed
+    # once, as its first declaration
+    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids
+                   and "__twin" not in a["name"]}
     return ids | only_direct, only_direct
 
 

@@ -221,6 +221,12 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
          entries=[Entry("I.tn", {"hdr.h.c": 2}, "I.s", {"v": 7})],
          p4info_only="simple_switch_grpc refuses a P4Info with a negative table size (UNKNOWN: Unexpected "
                      "error in RPC handling), although p4c writes one"),
+    # two actions @name'd alike with different bodies, only called directly: p4c inlines the
+    # calls and lists the name once
+    case("fe_name_twin_actions_direct", CAT, program(
+        "        if (hdr.h.a == 1) { a1(); } else { a2(8w3); }\n        a1();\n", ingress_decls="""
+    @name("same") action a1() { hdr.h.b = hdr.h.b + 1; }
+    @name("same") action a2(bit<8> v) { hdr.h.c = (bit<16>)v; }""")),
     # a user-declared match_kind in a key: p4c lists it as other_match_type (simple_switch_grpc
     # refuses that P4Info); no entry can match it, so the table misses
     # (tests/pipeline/test_features.py runs it)
