@@ -470,10 +470,15 @@ class BlockRules:
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")
-            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches)
-            size = self.const_int(args[0], f"{tname} size", minimum=0, maximum=MAX_ARRAY)
+            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches) and a negative one:
+            # the size is a bit<32> (-1 is 2**32-1 in its JSON) and the P4Info's int32 takes
+            # at most 2**31-1. Such a program compiles; the switch refuses to allocate more
+            # than its limit of cells when it loads (as BMv2 cannot either)
+            size = self.const_int(args[0], f"{tname} size") % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            if size > MAX_ARRAY:
+                rec["p4info_size"] = min(size, (1 << 31) - 1)
             self.add_object(tname + "s", rec, d.loc)
             itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
             scope.add(d.name, ("object", tname, rec, itype))

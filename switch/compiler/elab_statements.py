@@ -224,7 +224,13 @@ class StatementRules:
             if t[0] == "stack" and m in ("push_front", "pop_front"):
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
-                n = self.const_int(call.args[0], f"{m} count", minimum=0)
+                n = self.const_int(call.args[0], f"{m} count")
+                if n < 0:
+                    # p4c accepts it and writes the negative count into its JSON, which
+                    # simple_switch_grpc does not survive: here it moves nothing
+                    self.warn(call.args[0].loc, f"{m}({n}): a negative count moves nothing on the embedded "
+                                                "target (BMv2 cannot run it)")
+                    n = 0
                 if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
@@ -585,3 +591,4 @@ class StatementRules:
         finally:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
+

@@ -219,7 +219,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pc = info.counters.add()
         _preamble(pc.preamble, c)
         pc.spec.unit = _COUNTER_UNIT[c["unit"]]
-        pc.size = c["size"]
+        pc.size = c.get("p4info_size", c["size"])
     # p4c lists a direct counter/meter only when a table uses it
     for c in sorted((c for c in ir["direct_counters"] if c.get("table_id")), key=lambda x: x["name"]):
         pc = info.direct_counters.add()
@@ -231,7 +231,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pm = info.meters.add()
         _preamble(pm.preamble, m)
         pm.spec.unit = _METER_UNIT[m["unit"]]
-        pm.size = m["size"]
+        pm.size = m.get("p4info_size", m["size"])
     for m in sorted((m for m in ir["direct_meters"] if m.get("table_id")), key=lambda x: x["name"]):
         pm = info.direct_meters.add()
         _preamble(pm.preamble, m)

@@ -22,12 +22,23 @@ def _index_check(kind: str, name: str, size: int, index: int) -> None:
         raise InvalidEntry(f"{kind} {name}: index {index!r} out of range 0..{size - 1}")
 
 
+#: most cells one indexed counter/meter may allocate (checkmate-p4c compiles larger ones, as p4c does)
+MAX_CELLS = 1 << 24
+
+
+def _check_cells(kind: str, name: str, size: int) -> None:
+    if not 0 <= size <= MAX_CELLS:
+        raise ValueError(f"{kind} {name}: size {size} is more cells than the embedded target allocates "
+                         f"(at most {MAX_CELLS})")
+
+
 class CounterArray:
     """An indexed (or direct) counter; ``kind`` is packets, bytes or packets_and_bytes."""
 
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.kind = spec["unit"]
+        _check_cells("counter", self.name, self.size)
         self.cells = [[0, 0] for _ in range(self.size)]
 
     def count(self, index: int, nbytes: int) -> None:
@@ -176,6 +187,7 @@ class MeterArray:
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.unit = spec["unit"]
+        _check_cells("meter", self.name, self.size)
         self.cells: list[MeterState | None] = [None] * self.size
 
     def set(self, index: int, cfg: MeterConfig | None, now_us: int) -> None:

@@ -268,3 +268,35 @@ def test_user_declared_match_kind_key_only_misses():
         compile_source(src % "const entries = { 0x1234: s(1); } ", "fancy.p4")
     with _pytest.raises(P4CompileError, match="unsupported match kind fancy: no match_kind"):
         compile_source(src.replace("match_kind { fancy }\n", "") % "", "fancy.p4")
+
+
+def test_negative_push_pop_count_moves_nothing_with_a_warning():
+    """p4c accepts push_front(-1) (simple_switch_grpc dies on its JSON): here a warning, and
+    the stack is left as it is."""
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("struct hs { eth_t eth; x_t x; }", "struct hs { eth_t eth; x_t[2] x; }").replace(
+        "pkt.extract(h.x);", "pkt.extract(h.x.next);").replace("h.x.isValid()", "h.x[0].isValid()").replace(
+        "h.x.v = h.x.v + 1;", "h.x.push_front(-1); h.x.pop_front(-3); h.x[0].v = h.x[0].v + 1;")
+    prog = compile_source(src, "neg.p4")
+    assert [w.message.split(":")[0] for w in prog.warnings] == ["push_front(-1)", "pop_front(-3)"]
+    pl = Pipeline(prog.device_config)
+    pl.set_value_set("pvs", [0x1234])
+    mac = bytes(12)
+    assert pl.process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x12\x34\x06")]
+
+
+def test_negative_counter_size_compiles_as_p4c_and_is_refused_at_load():
+    """counter(-1, ...): p4c's bit<32> size 2**32-1, the P4Info's int32 maximum; loading it is
+    a clear error, not an allocation of 2**32 cells."""
+    import pytest as _pytest
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n",
+                       "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n"
+                       "    counter(-1, CounterType.packets) c;\n").replace("sm.egress_spec = 1;", "sm.egress_spec = 1; c.count(0);")
+    prog = compile_source(src, "neg_counter.p4")
+    assert prog.p4info.counters[0].size == 2**31 - 1
+    assert prog.device_config["counters"][0]["size"] == 2**32 - 1
+    with _pytest.raises(ValueError, match="size 4294967295 is more cells"):
+        Pipeline(prog.device_config)

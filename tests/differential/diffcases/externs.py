@@ -119,6 +119,18 @@ CASES += [
          entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a")]),
 ]
 
+# negative counter/meter sizes: p4c takes them as bit<32> (2**32-1 cells in its JSON, the
+# P4Info's int32 maximum in the P4Info); neither BMv2 nor checkmate-switch allocates that
+HUGE = "a negative size is 2**32-1 cells: more than simple_switch_grpc or checkmate-switch allocates"
+CASES += [
+    case("counter_size_negative", CAT_C, program("        c.count(0);\n",
+                                                 ingress_decls="    counter(-1, CounterType.packets) c;\n"),
+         p4info_only=HUGE),
+    case("meter_size_negative", CAT_M, program("        bit<2> col; m.execute_meter(32w0, col); hdr.h.a = (bit<8>)col;\n",
+                                               ingress_decls="    meter(-2, MeterType.bytes) m;\n"),
+         p4info_only=HUGE),
+]
+
 # hash / execute_meter results stored into a serializable enum (its underlying bits) or a
 # bool, both accepted by p4c. For a bool, p4c 1.2.4.8 writes the destination as an expression
 # (d2b of the 1-bit field) and simple_switch_grpc 1.15.5 dies loading that JSON, so those are

@@ -37,6 +37,10 @@ STACK = [
 ]
 
 CASES = [case(f"stack_{n}", CAT_S, sp(f"        {s}\n"), frames=FR) for n, s in STACK]
+# a negative push_front/pop_front count: p4c accepts it, simple_switch_grpc dies on its JSON
+CASES += [case(f"stack_{n}", CAT_S, sp(f"        {s}\n"), frames=FR,
+               p4info_only="simple_switch_grpc 1.15.5 dies on p4c's JSON for a negative push_front/pop_front count")
+          for n, s in [("push_front_minus_1", "hdr.s.push_front(-1);"), ("pop_front_minus_2", "hdr.s.pop_front(-2);")]]
 
 # ------------------------------------------------------------------ unions
 U_HEADERS = """header u8_t { bit<8> v; }
