@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
-from .errors import Loc
+from .errors import Loc, P4CompileError
 
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -258,6 +258,8 @@ class BlockRules:
         if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
             return None
         rec = scope.lookup(k.name)[1]
+        if rec.get("bad"):
+            raise rec["bad"]
         kts = [["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt) for _, kt in keys]
         widths = [f["width"] for f in rec["fields"]]
         if rec["t"][0] != "struct" or len(widths) != len(kts) or \
@@ -273,6 +275,8 @@ class BlockRules:
             return {"k": "default"}
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
+            if rec.get("bad"):
+                raise rec["bad"]
             if rec["t"][0] == "struct":
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
@@ -421,14 +425,17 @@ class BlockRules:
             if self.ctx.get("kind") != "parser":
                 raise E(d.loc, "value_set is only allowed in a parser")
             t = self.resolve_type(d.type)
-            fields = self.value_set_fields(t, d.type.loc)
+            try:
+                fields, bad = self.value_set_fields(t, d.type.loc), None
+            except P4CompileError as err:  # p4c drops an unused value set before it checks its type
+                fields, bad = [], err
             q = f"{self.ctx['block']}.{d.name}"
             na = annotation(d.annos, "name")
             if na:
                 q = na[1][0].lstrip(".") if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"
             uid = annotation(d.annos, "id")
-            rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1],
-                   "t": t, "fields": fields,
+            rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
+                   "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=1, maximum=MAX_ARRAY),
                    "uid": uid[1][0] if uid else None, "annos": d.annos}
             if not hasattr(self, "value_sets"):

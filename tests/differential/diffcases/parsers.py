@@ -95,7 +95,8 @@ CASES.append(case("parse_value_set_empty", CAT, program(REPORT, parser=VS_PARSER
 
 # struct-typed value sets: a tuple of keys against the struct's fields (one P4Runtime match
 # field each), a one-field struct on a single key, an @match(ternary) field; unused value
-# sets (p4c leaves them out of the P4Info and the JSON)
+# sets, one of a type no value set may have (p4c drops them before checking, and leaves them
+# out of the P4Info and the JSON)
 VS_STRUCT_TOP = """
 struct vs_pair_t { bit<16> etype; bit<8> first; }
 struct vs_one_t { bit<8> b; }
@@ -107,6 +108,7 @@ VS_STRUCT_PARSER = """
     value_set<vs_tern_t>(2) tern;
     value_set<bit<16>>(2) unused16;
     value_set<vs_pair_t>(2) unused_s;
+    value_set<bool>(2) unused_b;
     state start { pkt.extract(hdr.eth);
         transition select(hdr.eth.etype, pkt.lookahead<bit<8>>()) { pair: ph; (0x1235, _): ph; default: accept; } }
     state ph { pkt.extract(hdr.h); meta.m8 = 1; transition select(hdr.h.b) { one: ph2; default: t2; } }
