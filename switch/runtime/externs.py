@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from .entries import CounterData, FieldMatch, MeterConfig
+from .entries import CounterData, MeterConfig
 from .errors import EntryNotFound, InvalidEntry, Unsupported
 
 GREEN, YELLOW, RED = 0, 1, 2
