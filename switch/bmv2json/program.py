@@ -265,9 +265,13 @@ class Translator:
         self.vsets: dict[str, dict] = {}     # IR value sets by BMv2 name
         for vs in j.get("parse_vsets", []):
             vid, alias = self.ids.id("value_sets", vs["name"])
+            info = self.ids.get("value_sets", vs["name"])  # P4Info: one match field per struct member
+            fields = [{"name": m.name, "width": m.bitwidth, "match": "exact"} for m in info.match] if info else []
+            if sum(f["width"] for f in fields) != int(vs["compressed_bitwidth"]) or not all(f["name"] for f in fields):
+                fields = []
             self.vsets[vs["name"]] = {"name": vs["name"], "id": vid, "alias": alias, "py": pyname(vs["name"], "VS_"),
                                       "width": int(vs["compressed_bitwidth"]), "size": int(vs["max_size"]),
-                                      "annos": []}
+                                      "annos": [], "fields": fields}
 
     # ---------------------------------------------------------------- actions
     def action(self, jid: int) -> dict:
@@ -564,9 +568,14 @@ class Translator:
                 vs = self.vsets.get(tr.get("value"))
                 if vs is None:
                     raise Bmv2JsonError(f"{where}: unknown parser value set {tr.get('value')!r}")
-                if len(keys) != 1 or tr.get("mask") is not None:
-                    raise Bmv2JsonError(f"{where}: a value set on a tuple or masked key is not supported")
-                cases.append({"keysets": [{"k": "vset", "obj": vs["py"]}], "to": to(tr)})
+                if tr.get("mask") is not None or sum(widths) != vs["width"]:
+                    raise Bmv2JsonError(f"{where}: value set {vs['name']} on a masked key or a key of "
+                                        f"{sum(widths)} bits (its bitwidth is {vs['width']})")
+                if len(keys) == 1:
+                    cases.append({"keysets": [{"k": "vset", "obj": vs["py"]}], "to": to(tr)})
+                else:  # the keys' concatenation (a struct value set)
+                    cases.append({"keysets": [{"k": "vset", "obj": vs["py"], "widths": widths}] +
+                                  [{"k": "default"}] * (len(keys) - 1), "to": to(tr)})
                 continue
             if t != "hexstr":
                 raise Bmv2JsonError(f"{where}: transition of type {t!r} is not supported")

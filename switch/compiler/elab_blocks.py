@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
-from .errors import Loc
+from .errors import Loc, P4CompileError
 
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -230,6 +230,11 @@ class BlockRules:
                     ks = c.keysets
                     if len(ks) == 1 and ks[0].kind == "default":
                         ks = ks * len(keys)
+                    if len(ks) == 1 and len(keys) > 1:
+                        vs = self.tuple_value_set(ks[0], keys, sscope)
+                        if vs is not None:
+                            cases.append({"keysets": [vs] + [{"k": "default"}] * (len(keys) - 1), "to": c.to})
+                            continue
                     if len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
                     cases.append({"keysets": [self.keyset(k, kt, sscope) for k, (_, kt) in zip(ks, keys)],
@@ -247,15 +252,39 @@ class BlockRules:
             return {"op": "cast", "a": ir, "t": ["bit", 1]}
         return ir
 
+    def tuple_value_set(self, k: Node, keys, scope) -> dict | None:
+        """A ``value_set<S>`` of a struct as the keyset of a tuple of keys: the keys match
+        ``S``'s fields in order (same widths); the case matches the keys' concatenation."""
+        if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
+            return None
+        rec = scope.lookup(k.name)[1]
+        if rec.get("bad"):
+            raise rec["bad"]
+        kts = [["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt) for _, kt in keys]
+        widths = [f["width"] for f in rec["fields"]]
+        if rec["t"][0] != "struct" or len(widths) != len(kts) or \
+                any(not is_bits(kt) or kt[1] != w for kt, w in zip(kts, widths)):
+            raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                           f"({', '.join(tstr(kt) for kt in kts)})")
+        rec["used"] = True
+        return {"k": "vset", "obj": rec["py"], "widths": widths}
+
     def keyset(self, k: Node, kt, scope) -> dict:
         kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
         if k.kind == "default" or k.kind == "dontcare":
             return {"k": "default"}
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
-            if rec["t"] != kt2:
+            if rec.get("bad"):
+                raise rec["bad"]
+            if rec["t"][0] == "struct":
+                if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
+                    raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                                   f"{tstr(kt2)}")
+            elif rec["t"] != kt2:
                 raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
                                f"{tstr(kt2)}")
+            rec["used"] = True
             return {"k": "vset", "obj": rec["py"]}
         if k.kind == "mask":
             v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
@@ -361,19 +390,52 @@ class BlockRules:
             return self.declare_instance(d, cname, scope)
         return self.local_stmt(d, scope)
 
+    def value_set_fields(self, t, loc) -> list:
+        """The P4Runtime match fields of a ``value_set<T>``: none listed for bit<N> (one
+        unnamed exact field of ``T``'s width); for a struct, one per member in order -- each
+        bit<W>, or a nested struct whose leaves are listed as ``outer.inner`` (p4c compiles
+        that but its P4Info serializer refuses it) -- with its ``@match`` kind (p4c lists it in
+        the P4Info although BMv2 matches every field exactly; see docs/CONFORMANCE.md)."""
+        if is_bits(t):
+            return []
+        if t[0] != "struct" or self.structs[t[1]].get("union"):
+            raise E(loc, f"value_set<{tstr(t)}>: the type must be bit<N> or a struct of bit<W> fields")
+        out = []
+        annos = self.structs[t[1]].get("field_annos", {})
+        for fname, ft in self.structs[t[1]]["fields"]:
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                # p4c compiles a nested struct (its P4Runtime serializer refuses it): leaves in order
+                out += [dict(f, name=f"{fname}.{f['name']}") for f in self.value_set_fields(ft, loc)]
+                continue
+            if not is_bits(ft) or ft[0] != "bit":
+                raise E(loc, f"value_set<{tstr(t)}>: when the type of a value set is a struct, all its "
+                             f"fields must be of type bit<W>, but {fname} is {tstr(ft)} (p4c: unsupported)")
+            m = annotation(annos.get(fname), "match")
+            kind = str(m[1][0]).strip() if m and m[1] else "exact"
+            if kind not in ("exact", "ternary", "lpm", "range", "optional"):
+                raise E(m[2] if m and len(m) > 2 and m[2] else loc,
+                        f"value_set<{tstr(t)}>: @match({kind}) on {fname} is not a match kind")
+            out.append({"name": fname, "width": ft[1], "match": kind})
+        if not out:
+            raise E(loc, f"value_set<{tstr(t)}>: the struct has no fields")
+        return out
+
     def local_stmt(self, d: Node, scope) -> list:
         if d.kind == "value_set":
             if self.ctx.get("kind") != "parser":
                 raise E(d.loc, "value_set is only allowed in a parser")
             t = self.resolve_type(d.type)
-            if not is_bits(t):
-                raise E(d.type.loc, f"value_set<{tstr(t)}>: only bit<N> value sets are supported")
+            try:
+                fields, bad = self.value_set_fields(t, d.type.loc), None
+            except P4CompileError as err:  # p4c drops an unused value set before it checks its type
+                fields, bad = [], err
             q = f"{self.ctx['block']}.{d.name}"
             na = annotation(d.annos, "name")
             if na:
                 q = na[1][0].lstrip(".") if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"
             uid = annotation(d.annos, "id")
-            rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": t[1], "t": t,
+            rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
+                   "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=1, maximum=MAX_ARRAY),
                    "uid": uid[1][0] if uid else None, "annos": d.annos}
             if not hasattr(self, "value_sets"):
@@ -415,10 +477,15 @@ class BlockRules:
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")
-            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches)
-            size = self.const_int(args[0], f"{tname} size", minimum=0, maximum=MAX_ARRAY)
+            # p4c 1.2.4.8 accepts a size of 0 (a counter no index reaches) and a negative one:
+            # the size is a bit<32> (-1 is 2**32-1 in its JSON) and the P4Info's int32 takes
+            # at most 2**31-1. Such a program compiles; the switch refuses to allocate more
+            # than its limit of cells when it loads (as BMv2 cannot either)
+            size = self.const_int(args[0], f"{tname} size") % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            if size > MAX_ARRAY:
+                rec["p4info_size"] = min(size, (1 << 31) - 1)
             self.add_object(tname + "s", rec, d.loc)
             itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
             scope.add(d.name, ("object", tname, rec, itype))
@@ -565,9 +632,13 @@ class BlockRules:
         if dup is not None:
             del self.actions[q]
             if not _same_action(dup, rec):
-                raise E(d.loc, f"action {real_q} declared twice, with a different body or parameters "
-                               "(checkmate-p4c keeps one action per control-plane name)")
-            q = real_q
+                # p4c accepts it while no table lists both (direct calls are inlined): kept as
+                # a twin that only direct calls reach, left out of the P4Info
+                q = f"{real_q}__twin{len(self.actions)}"
+                rec["name"], rec["twin_of"] = q, real_q
+                self.actions[q] = rec
+            else:
+                q = real_q
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def check_default_arg(self, p: Node, scope) -> None:

@@ -95,8 +95,7 @@ class ExternRules:
         if name == "hash":
             nargs(5)
             lv, t = self.lvalue(args[0], scope)
-            if not is_bits(t):
-                raise E(args[0].loc, "hash result must be bit<N>")
+            t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
@@ -108,7 +107,7 @@ class ExternRules:
             mx = self.coerce(mx, mt, args[4].loc)
             data = self.flat_list(args[3], scope, "hash data")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
-                     "data": [[d, w] for d, w in data]}]
+                     "data": [[d, w] for d, w in data], "to_bool": to_bool}]
         if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
                     "update_checksum_with_payload"):
             nargs(4)

@@ -13,6 +13,10 @@ from .p4info import _applied_tables
 
 class OutputRules:
     # ---------------------------------------------------------------- output
+    def used_value_sets(self) -> list:
+        """The value sets some ``select`` uses: p4c drops the others (P4Info and JSON)."""
+        return [v for v in getattr(self, "value_sets", []) if v.get("used")]
+
     def finish(self, blocks, decls) -> dict:
         used_actions = {q: a for q, a in self.actions.items() if a["used"] or self._called(q, blocks)}
         for a in used_actions.values():
@@ -31,7 +35,7 @@ class OutputRules:
             "direct_counter": {c["name"]: c["uid"] for c in self.objects["direct_counters"]},
             "direct_meter": {m["name"]: m["uid"] for m in self.objects["direct_meters"]},
             "digest": {d: None for d in self.digests},
-            "value_set": {v["name"]: v["uid"] for v in getattr(self, "value_sets", [])},
+            "value_set": {v["name"]: v["uid"] for v in self.used_value_sets()},
             "action_profile": {a["name"]: a["uid"] for a in self.objects["action_profiles"]},
             # p4c hashes the header *type* name (controlPlaneName of the Type_Header)
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
@@ -115,8 +119,8 @@ class OutputRules:
                                  "table_ids": sorted(ids["table"][t] for t in a["tables"])}
                                 for a in self.objects["action_profiles"]],
             "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
-                            "py": v["py"], "width": v["width"], "size": v["size"],
-                            "annos": _annos_json(v["annos"])} for v in getattr(self, "value_sets", [])],
+                            "py": v["py"], "width": v["width"], "size": v["size"], "fields": v["fields"],
+                            "annos": _annos_json(v["annos"])} for v in self.used_value_sets()],
             "actions": actions,
             "tables": tables,
             "counters": objs("counter", "counters"),
@@ -140,7 +144,7 @@ class OutputRules:
     def check_user_ids(self, used_actions) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
         assigned to multiple declarations")."""
-        groups = [used_actions.values(), self.tables.values(), getattr(self, "value_sets", [])] + \
+        groups = [used_actions.values(), self.tables.values(), self.used_value_sets()] + \
             [self.objects[k] for k in self.objects]
         for recs in groups:
             seen: dict = {}

@@ -28,12 +28,22 @@ class StatementRules:
             t = self.resolve_type(s.type)
             if t == ["string"] or t == VOID:
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
-            if t[0] == "varbit":
-                raise E(s.loc, "varbit local variables are not supported by the embedded target")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"
             if self.ctx.get("ctl_local"):
                 py = "L." + py
+            if t[0] == "varbit":
+                # a box holding bits and length, used as a header's varbit field is: field `v`
+                fld = {"op": "field", "base": {"op": "var", "n": py, "t": t}, "f": "v", "t": t}
+                out = [{"s": "decl", "n": py, "t": t, "init": None}]
+                if s.init is not None:
+                    rhs = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                    if rhs["op"] != "field":
+                        raise E(s.init.loc, "a varbit variable can only be initialized from a varbit field "
+                                            "or variable")
+                    out.append({"s": "assign", "l": fld, "r": rhs})
+                scope.declare(s.name, ("var", fld, "inout"), s.loc)
+                return out
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
@@ -214,7 +224,13 @@ class StatementRules:
             if t[0] == "stack" and m in ("push_front", "pop_front"):
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
-                n = self.const_int(call.args[0], f"{m} count", minimum=0)
+                n = self.const_int(call.args[0], f"{m} count")
+                if n < 0:
+                    # p4c accepts it and writes the negative count into its JSON, which
+                    # simple_switch_grpc does not survive: here it moves nothing
+                    self.warn(call.args[0].loc, f"{m}({n}): a negative count moves nothing on the embedded "
+                                                "target (BMv2 cannot run it)")
+                    n = 0
                 if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
@@ -501,9 +517,9 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
             lv, lt = self.lvalue(args[1], scope)
-            if not is_bits(lt):
-                raise E(args[1].loc, "meter result must be bit<N>")
-            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt}
+            lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
+            return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt,
+                    "to_bool": to_bool}
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
@@ -512,6 +528,18 @@ class StatementRules:
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
+
+    def result_bits(self, t, loc, what: str):
+        """The bits a ``hash``/``execute_meter`` result is computed in, and whether it is
+        stored into a ``bool``: p4c accepts bit<N>, int<N>, a serializable enum (its
+        underlying bits) and bool (one bit, as BMv2's 1-bit field keeps the low bit)."""
+        if t[0] == "bool":
+            return ["bit", 1], True
+        if t[0] == "serenum":
+            return t[2], False
+        if not is_bits(t):
+            raise E(loc, f"{what} result must be bit<N>, int<N>, bool or a serializable enum, not {tstr(t)}")
+        return t, False
 
     def index_expr(self, n: Node, scope, itype=None):
         ir, t = self.expr(n, scope)
@@ -563,3 +591,4 @@ class StatementRules:
         finally:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
+

@@ -91,7 +91,10 @@ class TableRules:
                                                                            "selector key"))
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
-                raise E(k.match_loc, f"unsupported match kind {k.match}")
+                if k.match not in self.match_kinds:
+                    raise E(k.match_loc, f"unsupported match kind {k.match}: no match_kind declaration names it")
+                # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
+                # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"
             if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
@@ -123,6 +126,9 @@ class TableRules:
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
+            if arec.get("twin_of"):
+                raise E(a.loc, f"table {q}: action {a.name} is named {arec['twin_of']} like another action with a "
+                               "different body; a table cannot list it (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
                 if not p["dir"] and p.get("default") is not None:
@@ -271,6 +277,9 @@ class TableRules:
         w = kdef["width"]
         t = ["bit", w]
         kind = kdef["match"]
+        if kind not in ("exact", "lpm", "ternary", "range", "optional"):
+            raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "
+                            "(not supported by the embedded target)")
         if kn.kind in ("default", "dontcare"):
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")

@@ -219,7 +219,8 @@ class TypeRules:
         else:
             # a header_union is a struct of headers of which at most one is valid
             self.structs[d.name] = {"fields": [[n, t] for n, t, _ in fields],
-                                    "union": d.kind == "header_union"}
+                                    "union": d.kind == "header_union",
+                                    "field_annos": {n: annos for n, _, annos in fields}}
             for n, t, annos in fields:
                 for a in annos or ():
                     if a[0] == "field_list":

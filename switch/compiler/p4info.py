@@ -136,7 +136,10 @@ def _listed_actions(ir: dict) -> tuple[set, set]:
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
     ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
-    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids}
+    # an @name'd twin (same control-plane name, other body; only called directly) is listed
+    # once, as its first declaration
+    only_direct = {a["id"] for a in ir["actions"] if a["name"] in direct and a["id"] not in ids
+                   and "__twin" not in a["name"]}
     return ids | only_direct, only_direct
 
 
@@ -167,7 +170,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pt.preamble, t)
         for k in t["keys"]:
             mf = pt.match_fields.add()
-            mf.id, mf.name, mf.bitwidth, mf.match_type = k["id"], k["name"], k["width"], _MATCH[k["match"]]
+            mf.id, mf.name, mf.bitwidth = k["id"], k["name"], k["width"]
+            if k["match"] in _MATCH:
+                mf.match_type = _MATCH[k["match"]]
+            else:  # a user-declared match_kind
+                mf.other_match_type = k["match"]
             types.use(k, mf)
             _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
         for a in t["actions"]:
@@ -212,7 +219,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pc = info.counters.add()
         _preamble(pc.preamble, c)
         pc.spec.unit = _COUNTER_UNIT[c["unit"]]
-        pc.size = c["size"]
+        pc.size = c.get("p4info_size", c["size"])
     # p4c lists a direct counter/meter only when a table uses it
     for c in sorted((c for c in ir["direct_counters"] if c.get("table_id")), key=lambda x: x["name"]):
         pc = info.direct_counters.add()
@@ -224,7 +231,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         pm = info.meters.add()
         _preamble(pm.preamble, m)
         pm.spec.unit = _METER_UNIT[m["unit"]]
-        pm.size = m["size"]
+        pm.size = m.get("p4info_size", m["size"])
     for m in sorted((m for m in ir["direct_meters"] if m.get("table_id")), key=lambda x: x["name"]):
         pm = info.direct_meters.add()
         _preamble(pm.preamble, m)
@@ -270,8 +277,12 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v)
-        mf = pv.match.add()
-        mf.id, mf.bitwidth, mf.match_type = 1, v["width"], p4info_pb2.MatchField.EXACT
+        for i, f in enumerate(v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}], 1):
+            mf = pv.match.add()
+            mf.id, mf.bitwidth = i, f["width"]
+            if f["name"]:
+                mf.name = f["name"]
+            mf.match_type = _MATCH[f["match"]]
         pv.size = v["size"]
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()

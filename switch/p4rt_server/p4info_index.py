@@ -67,6 +67,17 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
+class ValueSetInfo:
+    """A parser value set: its match fields (one per struct member, ids 1..) and size;
+    shaped like :class:`TableInfo` where :func:`.translate.decode_match` reads it."""
+
+    id: int
+    name: str
+    match_fields: dict[int, MatchFieldInfo]
+    size: int
+
+
+@dataclass(frozen=True)
 class CounterInfo:
     id: int
     name: str
@@ -112,6 +123,7 @@ class P4InfoIndex:
     direct_meters: dict[int, int] = field(default_factory=dict)
     registers: dict[int, CounterInfo] = field(default_factory=dict)
     digests: dict[int, DigestInfo] = field(default_factory=dict)
+    value_sets: dict[int, ValueSetInfo] = field(default_factory=dict)
     packet_in: ControllerHeader | None = None
     packet_out: ControllerHeader | None = None
 
@@ -153,6 +165,11 @@ class P4InfoIndex:
             idx.digests[d.preamble.id] = DigestInfo(d.preamble.id, d.preamble.name,
                                                     _struct_widths(p4info, d.type_spec),
                                                     d.type_spec.WhichOneof("type_spec") or "struct")
+        for v in p4info.value_sets:
+            idx.value_sets[v.preamble.id] = ValueSetInfo(
+                v.preamble.id, v.preamble.name,
+                {m.id: MatchFieldInfo(m.id, m.name or v.preamble.name, m.bitwidth, _MATCH_KIND.get(m.match_type, "other"))
+                 for m in v.match}, v.size)
         for cpm in p4info.controller_packet_metadata:
             hdr = ControllerHeader(cpm.preamble.name,
                                    tuple(MetadataInfo(m.id, m.name, m.bitwidth) for m in cpm.metadata))
@@ -189,6 +206,12 @@ class P4InfoIndex:
             return self.meters[meter_id]
         except KeyError:
             raise P4RTError(StatusCode.NOT_FOUND, f"meter id {meter_id} is not in the P4Info") from None
+
+    def value_set(self, value_set_id: int) -> ValueSetInfo:
+        try:
+            return self.value_sets[value_set_id]
+        except KeyError:
+            raise P4RTError(StatusCode.NOT_FOUND, f"value set id {value_set_id} is not in the P4Info") from None
 
     def digest(self, digest_id: int) -> DigestInfo:
         try:

@@ -128,6 +128,19 @@ class EntityReader:
                 out.append(p4runtime_pb2.Entity(register_entry=e))
         return out
 
+    def _read_value_set_entry(self, st, vse):
+        ids = [vse.value_set_id] if vse.value_set_id else sorted(st.index.value_sets)
+        out = []
+        for vid in ids:
+            info = st.index.value_set(vid)
+            e = p4runtime_pb2.ValueSetEntry(value_set_id=vid)
+            for mem in st.pipeline.value_set_read(vid):
+                pm = e.members.add()
+                for fm in mem:
+                    translate.encode_match(info, fm, pm.match.add())
+            out.append(p4runtime_pb2.Entity(value_set_entry=e))
+        return out
+
     def _read_packet_replication_engine_entry(self, st, pre):
         p = st.pipeline
         kind = pre.WhichOneof("type")

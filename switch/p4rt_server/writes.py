@@ -142,6 +142,27 @@ class EntityWriter:
         for i in idxs:
             st.pipeline.register_write(info.id, i, value)
 
+    def _write_value_set_entry(self, st, op, vse) -> None:
+        """A parser value set's whole member list (P4Runtime: MODIFY only; an empty list clears it)."""
+        info = st.index.value_set(vse.value_set_id)
+        if op != Update.MODIFY:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"value set '{info.name}': only MODIFY is allowed")
+        if len(vse.members) > info.size:
+            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED,
+                            f"value set '{info.name}': {len(vse.members)} members, its size is {info.size}")
+        members = []
+        for mem in vse.members:
+            fms = [translate.decode_match(info, fm) for fm in mem.match]
+            ids = [fm.field_id for fm in fms]
+            if len(set(ids)) != len(ids):
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"value set '{info.name}': a match field is given twice")
+            missing = [m.name for m in info.match_fields.values() if m.id not in ids]
+            if missing:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"value set '{info.name}': a member lacks match field(s) {', '.join(missing)}")
+            members.append(fms)
+        st.pipeline.value_set_write(info.id, members)
+
     @staticmethod
     def _replicas(what: str, reps) -> list[tuple[int, int]]:
         out = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from .entries import CounterData, FieldMatch, MeterConfig
+from .entries import CounterData, MeterConfig
 from .errors import EntryNotFound, InvalidEntry, Unsupported
 
 GREEN, YELLOW, RED = 0, 1, 2
@@ -22,12 +22,23 @@ def _index_check(kind: str, name: str, size: int, index: int) -> None:
         raise InvalidEntry(f"{kind} {name}: index {index!r} out of range 0..{size - 1}")
 
 
+#: most cells one indexed counter/meter may allocate (checkmate-p4c compiles larger ones, as p4c does)
+MAX_CELLS = 1 << 24
+
+
+def _check_cells(kind: str, name: str, size: int) -> None:
+    if not 0 <= size <= MAX_CELLS:
+        raise ValueError(f"{kind} {name}: size {size} is more cells than the embedded target allocates "
+                         f"(at most {MAX_CELLS})")
+
+
 class CounterArray:
     """An indexed (or direct) counter; ``kind`` is packets, bytes or packets_and_bytes."""
 
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.kind = spec["unit"]
+        _check_cells("counter", self.name, self.size)
         self.cells = [[0, 0] for _ in range(self.size)]
 
     def count(self, index: int, nbytes: int) -> None:
@@ -101,12 +112,18 @@ class MeterState:
 
 
 class ValueSet:
-    """A parser ``value_set``: members are (value, mask) pairs; a select key matches a
-    member when ``key & mask == value`` (exact members have an all-ones mask)."""
+    """A parser ``value_set``: members are (value, mask) pairs over the select key; a key
+    matches a member when ``key & mask == value``.  A ``value_set<S>`` of a struct has one
+    P4Runtime match field per member of ``S`` (ids 1.., widths in ``spec["fields"]``); the
+    select key is then the concatenation of the tuple's keys, first key most significant,
+    as in BMv2's ``parse_vset`` (exact fields get an all-ones mask, ternary ones their
+    mask, LPM ones the prefix's mask)."""
 
     def __init__(self, spec: dict):
         self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
+        self.fields: list[int] = [int(f["width"]) for f in spec.get("fields") or []] or [self.width]
         self.pairs: list[tuple[int, int]] = []
+        self.members: list[list] = []
 
     def match(self, key: int) -> bool:
         for v, m in self.pairs:
@@ -114,32 +131,45 @@ class ValueSet:
                 return True
         return False
 
+    def _member(self, mem) -> tuple[int, int]:
+        by_id = {}
+        for fm in mem:
+            if not 1 <= fm.field_id <= len(self.fields):
+                raise InvalidEntry(f"value_set {self.name}: no match field with id {fm.field_id}")
+            if fm.field_id in by_id:
+                raise InvalidEntry(f"value_set {self.name}: match field {fm.field_id} given twice")
+            by_id[fm.field_id] = fm
+        value = mask = 0
+        for fid, w in enumerate(self.fields, 1):
+            full = (1 << w) - 1
+            fm = by_id.get(fid)
+            if fm is None:
+                raise InvalidEntry(f"value_set {self.name}: a member lacks match field {fid}")
+            if fm.kind == "exact":
+                m = full
+            elif fm.kind == "ternary" and fm.mask is not None:
+                m = fm.mask
+            elif fm.kind == "lpm" and fm.prefix_len is not None and 0 <= fm.prefix_len <= w:
+                m = full ^ ((1 << (w - fm.prefix_len)) - 1)
+            else:
+                raise InvalidEntry(f"value_set {self.name}: member match must be exact, ternary or lpm")
+            if not 0 <= fm.value <= full or not 0 <= m <= full or fm.value & ~m:
+                raise InvalidEntry(f"value_set {self.name}: value {fm.value!r}/mask {m!r} of field {fid} does "
+                                   f"not fit bit<{w}>")
+            value, mask = (value << w) | fm.value, (mask << w) | m
+        return value, mask
+
     def write(self, members) -> None:
-        """Replace the members: each is [FieldMatch] (exact or ternary) as in P4Runtime."""
-        full = (1 << self.width) - 1
-        pairs = []
+        """Replace the members: each is [FieldMatch] (exact, ternary or lpm) as in P4Runtime."""
         members = list(members)
         if len(members) > self.size:
             raise InvalidEntry(f"value_set {self.name}: {len(members)} members, size is {self.size}")
-        for mem in members:
-            if len(mem) != 1:
-                raise InvalidEntry(f"value_set {self.name}: a member has {len(mem)} matches, expected 1")
-            fm = mem[0]
-            if fm.field_id != 1:
-                raise InvalidEntry(f"value_set {self.name}: no match field with id {fm.field_id}")
-            mask = full if fm.kind == "exact" else fm.mask
-            if fm.kind not in ("exact", "ternary") or mask is None:
-                raise InvalidEntry(f"value_set {self.name}: member match must be exact or ternary")
-            if not 0 <= fm.value <= full or not 0 <= mask <= full or fm.value & ~mask:
-                raise InvalidEntry(f"value_set {self.name}: value {fm.value!r}/mask {mask!r} does not "
-                                   f"fit bit<{self.width}>")
-            pairs.append((fm.value, mask))
-        self.pairs = pairs
+        self.pairs = [self._member(mem) for mem in members]
+        self.members = [sorted(mem, key=lambda fm: fm.field_id) for mem in members]
 
     def read(self) -> list:
-        full = (1 << self.width) - 1
-        return [[FieldMatch.exact(1, v) if m == full else FieldMatch.ternary(1, v, m)]
-                for v, m in self.pairs]
+        """The members as written (their FieldMatch lists, field order by id)."""
+        return [list(m) for m in self.members]
 
 
 def check_meter_config(name: str, cfg: MeterConfig) -> None:
@@ -157,6 +187,7 @@ class MeterArray:
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.unit = spec["unit"]
+        _check_cells("meter", self.name, self.size)
         self.cells: list[MeterState | None] = [None] * self.size
 
     def set(self, index: int, cfg: MeterConfig | None, now_us: int) -> None:

@@ -216,8 +216,14 @@ class BlockGen:
             has_default = False
             for c in tr["cases"]:
                 conds = []
-                for kv, ks in zip(keys, c["keysets"]):
-                    if ks["k"] == "value":
+                for i, (kv, ks) in enumerate(zip(keys, c["keysets"])):
+                    if ks["k"] == "vset" and len(ks.get("widths") or ()) > 1:
+                        # a struct value set over a tuple of keys: their concatenation
+                        ws = ks["widths"]
+                        parts = [f"({k} << {sum(ws[j + 1:])})" if j + 1 < len(ws) else k
+                                 for j, k in enumerate(keys[i:i + len(ws)])]
+                        conds.append(f"{ks['obj']}.match({' | '.join(parts)})")
+                    elif ks["k"] == "value":
                         conds.append(f"{kv} == {ks['v']}")
                     elif ks["k"] == "mask":
                         conds.append(f"{kv} & {ks['m']} == {ks['v']}")

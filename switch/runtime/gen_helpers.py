@@ -77,6 +77,16 @@ def _mk(cls, names, vals):
     return o
 
 
+class _VB:
+    """A ``varbit<N>`` local variable: its bits ``v`` and current length ``_vb`` (as a
+    header keeps a varbit field's); the compiler reads and writes it as field ``v``."""
+
+    __slots__ = ("v", "_vb")
+
+    def __init__(self):
+        self.v, self._vb = 0, 0
+
+
 def _copy_into(dst, src):
     for a in type(dst).__slots__:
         setattr(dst, a, getattr(src, a))

@@ -368,8 +368,8 @@ class StatementGen:
                 v = f"({v}) & {mask(s['t'][1])}"
             self.emit(ind, f"{s['obj']}.put({self.x(s['i'])}, {v})")
         elif k == "meter":
-            self.assign(ind, s["l"], f"({s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK()) & {mask(s['t'][1])})",
-                        s["t"])
+            val = f"({s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK()) & {mask(s['t'][1])})"
+            self.assign(ind, s["l"], f"({val} != 0)" if s.get("to_bool") else val, ["bool"] if s.get("to_bool") else s["t"])
         elif k == "direct_meter_read":
             self.emit(ind, "if P.dm is not None:")
             self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
@@ -397,8 +397,8 @@ class StatementGen:
             # as 1 (the result is then base) and computes base + hash % max in 64 bits
             self.emit(ind, f"_hm = {mx} & {mask(64)}")
             w = s["t"][1]
-            self.assign(ind, s["l"], f"((({self.x(s['base'])} & {mask(64)}) + (_hv % _hm if _hm else 0)) & {mask(min(w, 64))})",
-                        s["t"])
+            val = f"((({self.x(s['base'])} & {mask(64)}) + (_hv % _hm if _hm else 0)) & {mask(min(w, 64))})"
+            self.assign(ind, s["l"], f"({val} != 0)" if s.get("to_bool") else val, ["bool"] if s.get("to_bool") else s["t"])
         elif k == "update_checksum":
             cat, bits = self.csum_arg(s) if s["algo"] == "csum16" else self.with_payload(s)
             self.emit(ind, f"if {self.x(s['c'])}:")

@@ -250,6 +250,8 @@ class TypeGen:
             return f"Stack([{cls}() for _ in range({t[2]})], {cls})"
         if k in ("bit", "int", "error", "enum", "serenum", "int_lit"):
             return "0"
+        if k == "varbit":  # a varbit local: bits and length (see gen_helpers._VB)
+            return "_VB()"
         if k == "list":  # tuple<...>: an immutable Python tuple
             return "(" + "".join(self.default(x) + ", " for x in t[1]) + ")"
         raise Unsupported(f"no default value for type {t}")

@@ -195,3 +195,108 @@ def test_parser_value_set():
                                                   [FieldMatch.ternary(1, 0x8800, 0xFF00)]]
     with _pytest.raises(InvalidEntry, match="size is 4"):
         pl.set_value_set("pvs", [1, 2, 3, 4, 5])
+
+
+NESTED_VSET = VSET.replace("struct m_t { }", """struct m_t { }
+struct inner_t { bit<8> v; }
+struct key_t { bit<16> type; inner_t inner; }""").replace(
+    "value_set<bit<16>>(4) pvs;", "value_set<key_t>(4) pvs;\n    value_set<key_t>(4) unused;").replace(
+    "transition select(h.eth.type) { pvs: get_x; default: accept; }",
+    "transition select(h.eth.type, pkt.lookahead<bit<8>>()) { pvs: get_x; default: accept; }")
+
+
+def test_nested_struct_value_set_matches_the_keys_concatenation():
+    """p4c compiles a value set of a struct with a nested struct (its P4Info serializer
+    refuses it): the leaves become match fields ``type``, ``inner.v``; unused value sets are
+    left out, as p4c does."""
+    import pytest as _pytest
+    from switch.compiler import compile_source
+    from switch.runtime import FieldMatch, InvalidEntry, Pipeline
+    prog = compile_source(NESTED_VSET, "nested_vset.p4")
+    assert [v.preamble.name for v in prog.p4info.value_sets] == ["P.pvs"]
+    vs = prog.p4info.value_sets[0]
+    assert [(m.id, m.name, m.bitwidth) for m in vs.match] == [(1, "type", 16), (2, "inner.v", 8)]
+    pl = Pipeline(prog.device_config)
+    mac = bytes(12)
+    pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(2, 0x05), FieldMatch.exact(1, 0x1234)],
+                                        [FieldMatch.exact(1, 0x88b5), FieldMatch.ternary(2, 0x10, 0xf0)]])
+    assert pl.process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x12\x34\x06")]
+    assert pl.process(0, mac + b"\x12\x34\x06") == [(1, mac + b"\x12\x34\x06")]    # (0x1234, 6): no member
+    assert pl.process(0, mac + b"\x88\xb5\x1f") == [(1, mac + b"\x88\xb5\x20")]
+    assert pl.process(0, mac + b"\x88\xb5\x05") == [(1, mac + b"\x88\xb5\x05")]
+    assert pl.value_set_read(vs.preamble.id)[0] == [FieldMatch.exact(1, 0x1234), FieldMatch.exact(2, 0x05)]
+    with _pytest.raises(InvalidEntry, match="lacks match field 2"):
+        pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 0x1234)]])
+    with _pytest.raises(InvalidEntry, match="no match field with id 3"):
+        pl.value_set_write(vs.preamble.id, [[FieldMatch.exact(1, 1), FieldMatch.exact(2, 1), FieldMatch.exact(3, 1)]])
+
+
+def test_hash_and_meter_results_into_bool_keep_the_low_bit():
+    """p4c accepts a bool as hash()/execute_meter()'s result (BMv2 cannot load that JSON;
+    see docs/CONFORMANCE.md): the result is computed in one bit, true when it is 1."""
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("value_set<bit<16>>(4) pvs;", "").replace(
+        "transition select(h.eth.type) { pvs: get_x; default: accept; }", "transition get_x;").replace(
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n    apply {",
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n    meter(2, MeterType.packets) mt;\n"
+        "    apply { bool b; hash(b, HashAlgorithm.identity, 8w0, { h.x.v }, 16w256);\n"
+        "        bool g = true; mt.execute_meter(32w0, g); if (g) { h.eth.type = 0xdead; }\n"
+        "        if (b) { h.x.v = 0xf0; } else")
+    pl = Pipeline(compile_source(src, "bool_results.p4").device_config)
+    mac = bytes(12)
+    assert pl.process(0, mac + b"\x12\x34\x03") == [(1, mac + b"\x12\x34\xf0")]   # 3 & 1: true; GREEN is 0
+    assert pl.process(0, mac + b"\x12\x34\x02") == [(1, mac + b"\x12\x34\x03")]   # 2 & 1: false -> v + 1
+
+
+def test_user_declared_match_kind_key_only_misses():
+    """A key of a user-declared match_kind: p4c lists it as other_match_type; no entry can
+    match it (a const entry is a located error), so the table runs its default action."""
+    import pytest as _pytest
+    from switch.compiler import P4CompileError, compile_source
+    from switch.runtime import Pipeline
+    table = ("    action s(bit<16> v) { h.eth.type = v; }\n"
+             "    table tu { key = { h.eth.type: fancy; } actions = { s; NoAction; } default_action = s(0x4444); %s}\n")
+    src = ("match_kind { fancy }\n" + VSET).replace(
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n    apply {",
+        "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n" + table + "    apply { tu.apply();")
+    prog = compile_source(src % "", "fancy.p4")
+    assert prog.p4info.tables[0].match_fields[0].other_match_type == "fancy"
+    mac = bytes(12)
+    assert Pipeline(prog.device_config).process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x44\x44\x05")]
+    with _pytest.raises(P4CompileError, match="cannot match key h.eth.type of match kind fancy"):
+        compile_source(src % "const entries = { 0x1234: s(1); } ", "fancy.p4")
+    with _pytest.raises(P4CompileError, match="unsupported match kind fancy: no match_kind"):
+        compile_source(src.replace("match_kind { fancy }\n", "") % "", "fancy.p4")
+
+
+def test_negative_push_pop_count_moves_nothing_with_a_warning():
+    """p4c accepts push_front(-1) (simple_switch_grpc dies on its JSON): here a warning, and
+    the stack is left as it is."""
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("struct hs { eth_t eth; x_t x; }", "struct hs { eth_t eth; x_t[2] x; }").replace(
+        "pkt.extract(h.x);", "pkt.extract(h.x.next);").replace("h.x.isValid()", "h.x[0].isValid()").replace(
+        "h.x.v = h.x.v + 1;", "h.x.push_front(-1); h.x.pop_front(-3); h.x[0].v = h.x[0].v + 1;")
+    prog = compile_source(src, "neg.p4")
+    assert [w.message.split(":")[0] for w in prog.warnings] == ["push_front(-1)", "pop_front(-3)"]
+    pl = Pipeline(prog.device_config)
+    pl.set_value_set("pvs", [0x1234])
+    mac = bytes(12)
+    assert pl.process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x12\x34\x06")]
+
+
+def test_negative_counter_size_compiles_as_p4c_and_is_refused_at_load():
+    """counter(-1, ...): p4c's bit<32> size 2**32-1, the P4Info's int32 maximum; loading it is
+    a clear error, not an allocation of 2**32 cells."""
+    import pytest as _pytest
+    from switch.compiler import compile_source
+    from switch.runtime import Pipeline
+    src = VSET.replace("control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n",
+                       "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n"
+                       "    counter(-1, CounterType.packets) c;\n").replace("sm.egress_spec = 1;", "sm.egress_spec = 1; c.count(0);")
+    prog = compile_source(src, "neg_counter.p4")
+    assert prog.p4info.counters[0].size == 2**31 - 1
+    assert prog.device_config["counters"][0]["size"] == 2**32 - 1
+    with _pytest.raises(ValueError, match="size 4294967295 is more cells"):
+        Pipeline(prog.device_config)

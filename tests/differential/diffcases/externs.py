@@ -119,6 +119,41 @@ CASES += [
          entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a")]),
 ]
 
+# negative counter/meter sizes: p4c takes them as bit<32> (2**32-1 cells in its JSON, the
+# P4Info's int32 maximum in the P4Info); neither BMv2 nor checkmate-switch allocates that
+HUGE = "a negative size is 2**32-1 cells: more than simple_switch_grpc or checkmate-switch allocates"
+CASES += [
+    case("counter_size_negative", CAT_C, program("        c.count(0);\n",
+                                                 ingress_decls="    counter(-1, CounterType.packets) c;\n"),
+         p4info_only=HUGE),
+    case("meter_size_negative", CAT_M, program("        bit<2> col; m.execute_meter(32w0, col); hdr.h.a = (bit<8>)col;\n",
+                                               ingress_decls="    meter(-2, MeterType.bytes) m;\n"),
+         p4info_only=HUGE),
+]
+
+# hash / execute_meter results stored into a serializable enum (its underlying bits) or a
+# bool, both accepted by p4c. For a bool, p4c 1.2.4.8 writes the destination as an expression
+# (d2b of the 1-bit field) and simple_switch_grpc 1.15.5 dies loading that JSON, so those are
+# compared on their P4Info only (checkmate keeps the low bit, as a 1-bit field would).
+RES_TOP = "enum bit<8> E8 { A = 1, B = 2 }\n"
+BOOL_DEST = ("simple_switch_grpc 1.15.5 dies loading p4c's JSON for a hash/meter result stored into a bool "
+             "(the destination is a d2b expression, not a field)")
+CASES += [
+    case("hash_into_enum", CAT_H, program(
+        "        E8 he; hash(he, HashAlgorithm.crc32, 8w1, { hdr.h.c, hdr.h.a }, 16w3);\n"
+        "        if (he == E8.A) { hdr.h.d = 0xa; } else if (he == E8.B) { hdr.h.d = 0xb; } else { hdr.h.d = (bit<32>)(bit<8>)he; }\n",
+        top=RES_TOP)),
+    case("meter_into_enum", CAT_M, program(
+        "        E8 me = E8.B; m.execute_meter((bit<32>)hdr.h.b[1:0], me); hdr.h.c = (bit<16>)(bit<8>)me;\n",
+        ingress_decls="    meter(4, MeterType.packets) m;\n", top=RES_TOP)),
+    case("hash_into_bool", CAT_H, program(
+        "        bool hb; hash(hb, HashAlgorithm.crc16, 16w0, { hdr.h.d }, 32w2);\n"
+        "        if (hb) { hdr.h.b = 0xb1; }\n"), p4info_only=BOOL_DEST),
+    case("meter_into_bool", CAT_M, program(
+        "        bool mb = true; m.execute_meter(32w0, mb); if (!mb) { hdr.h.a = 0x60; }\n",
+        ingress_decls="    meter(4, MeterType.packets) m;\n"), p4info_only=BOOL_DEST),
+]
+
 # ------------------------------------------------------------------ digests
 TUPLE_DIGEST = ("simple_switch_grpc cannot configure a tuple digest: p4c names it digest_N in the P4Info "
                 "but tuple_N in the JSON's learn_lists ('Error when configuring digest with target')")

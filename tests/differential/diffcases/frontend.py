@@ -221,6 +221,22 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
          entries=[Entry("I.tn", {"hdr.h.c": 2}, "I.s", {"v": 7})],
          p4info_only="simple_switch_grpc refuses a P4Info with a negative table size (UNKNOWN: Unexpected "
                      "error in RPC handling), although p4c writes one"),
+    # two actions @name'd alike with different bodies, only called directly: p4c inlines the
+    # calls and lists the name once
+    case("fe_name_twin_actions_direct", CAT, program(
+        "        if (hdr.h.a == 1) { a1(); } else { a2(8w3); }\n        a1();\n", ingress_decls="""
+    @name("same") action a1() { hdr.h.b = hdr.h.b + 1; }
+    @name("same") action a2(bit<8> v) { hdr.h.c = (bit<16>)v; }""")),
+    # a user-declared match_kind in a key: p4c lists it as other_match_type (simple_switch_grpc
+    # refuses that P4Info); no entry can match it, so the table misses
+    # (tests/pipeline/test_features.py runs it)
+    case("fe_user_match_kind", CAT, program(
+        "        if (tu.apply().hit) { hdr.h.d = 1; } else { hdr.h.d = 2; }\n", top="match_kind { fancy_match }\n",
+        ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table tu { key = { hdr.h.c: fancy_match; hdr.h.a: exact; } actions = { s; NoAction; } default_action = s(0x44); }"""),
+         p4info_only="simple_switch_grpc refuses a P4Info with an other_match_type key (UNKNOWN: Error when "
+                     "importing p4info), although p4c writes one"),
     case("fe_inline_profile_named", CAT, program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } @name("prof") implementation = action_profile(4); }"""),

@@ -37,6 +37,10 @@ STACK = [
 ]
 
 CASES = [case(f"stack_{n}", CAT_S, sp(f"        {s}\n"), frames=FR) for n, s in STACK]
+# a negative push_front/pop_front count: p4c accepts it, simple_switch_grpc dies on its JSON
+CASES += [case(f"stack_{n}", CAT_S, sp(f"        {s}\n"), frames=FR,
+               p4info_only="simple_switch_grpc 1.15.5 dies on p4c's JSON for a negative push_front/pop_front count")
+          for n, s in [("push_front_minus_1", "hdr.s.push_front(-1);"), ("pop_front_minus_2", "hdr.s.pop_front(-2);")]]
 
 # ------------------------------------------------------------------ unions
 U_HEADERS = """header u8_t { bit<8> v; }
@@ -126,6 +130,24 @@ CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.o2);\n        pkt.emit(hdr.t);"),
     frames=[(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
             (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34"), (4, eth(0x1240) + b"\x01\x01\x00\x00")]))
+
+# varbit local variables: copied from and to header fields (length travels with the bits),
+# compared with fields
+VB2_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o, (bit<32>)n * 8);
+               bit<8> m = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o2, (bit<32>)m * 8); pkt.extract(hdr.t); transition accept; }"""
+VB2_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.o2);\n        pkt.emit(hdr.t);"
+VB2_FR = [(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x04\xab\xcd\xef\x12\x34"),
+          (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34" + PAYLOAD), (4, eth(0x1240) + b"\x01\x01\x00\x00")]
+CASES.append(case("varbit_local_swap", CAT_V, program(V_REPORT + """        varbit<64> tmp = hdr.o.data;
+        varbit<64> tmp2;
+        tmp2 = hdr.o2.data;
+        if (tmp == tmp2) { hdr.t.t = 0x2222; }
+        if (hdr.o.isValid() && hdr.o2.isValid()) { hdr.o.data = tmp2; hdr.o2.data = tmp; }
+        if (tmp == hdr.o2.data) { hdr.t.t = hdr.t.t + 1; }
+""", headers=V_HEADERS, fields="    opt_t o;\n    opt_t o2;\n    tail_t t;\n", parser=VB2_PARSER, deparser=VB2_DEP),
+    frames=VB2_FR))
 
 # found with p4c's STF tests (tests/differential/stf.py): extract(stack.next, bits) of a
 # header with a varbit field advances nextIndex (the second extract overwrote the first),
