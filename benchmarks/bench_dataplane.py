@@ -12,7 +12,7 @@ prints, per loop variant:
 * when the forwards leave, counted from the start of their batch: mean, first and last
   (medians over batches) -- the latency the loop adds before the kernel sees a forward.
 
-Variants: this tree's loop with ``send_order="frame"`` (the default) and ``"batch"``, and with
+Variants: this tree's loop with ``send_order="frame"`` and ``"batch"`` (the default), and with
 ``--baseline DIR`` the loop of ``DIR/switch/daemon.py`` (a checkout before a change, e.g. ``git
 archive REV | tar -x -C DIR``) over this tree's pipeline and TM, alternating round by round.  In
 process the sends reach no socket, so the kernel's side of the trade-off (a receiver woken per

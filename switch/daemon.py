@@ -3,18 +3,22 @@
 One data-plane thread owns every port.  It waits on ``epoll`` for readable ports,
 drains up to ``BATCH`` frames from each ready one (:meth:`Port.recv_batch`) and runs
 the batch through the live :class:`switch.runtime.Pipeline`
-(:meth:`~switch.runtime.Pipeline.process_into`: one lock hold per batch).  Outputs
-``(egress_port, frame)`` for ports whose transmit never blocks (unshaped, not lossless)
-go to the :class:`switch.tm.TrafficManager` the moment their egress pass ends: the
-forward of a Checkmate FINAL chunk leaves before its replica's egress pass runs and
-before the next frame of the batch is parsed, as a switch ASIC's copy would be off the
-forward's path.  Everything else -- lossless or shaped ports (the shadows' copies), the
-CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- is handed over
-in order after the batch, outside the pipeline lock (a lossless port's pause never holds
-it).  Each port's frames keep the pipeline's order.  ``send_order="batch"``
-(``--send-order batch``) sends everything after the batch instead: later forwards, but
-back-to-back sends wake a receiver once per batch rather than once per frame, which
-``benchmarks.bench_replica`` measured as less CPU per frame (see docs/SWITCH.md).  P4Runtime writes interleave with
+(:meth:`~switch.runtime.Pipeline.process_into`: one lock hold per batch).  Two send orders,
+the same frames in the same order per port:
+
+* ``send_order="batch"`` (the default, ``--send-order batch``): every output is handed to
+  the :class:`switch.tm.TrafficManager` after the batch.  Back-to-back sends wake a
+  receiver once per batch rather than once per frame, which costs the switch less CPU;
+  on a machine whose cores the trainers share, that is what they feel (docs/SWITCH.md).
+* ``send_order="frame"``: outputs ``(egress_port, frame)`` for ports whose transmit never
+  blocks (unshaped, not lossless) go to the TM the moment their egress pass ends: the
+  forward of a Checkmate FINAL chunk leaves before its replica's egress pass runs and
+  before the next frame of the batch is parsed, as a switch ASIC's copy would be off the
+  forward's path.  Everything else -- lossless or shaped ports (the shadows' copies), the
+  CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- follows in
+  order after the batch, outside the pipeline lock (a lossless port's pause never holds it).
+
+P4Runtime writes interleave with
 packets at batch granularity (at most ``BATCH`` frames); swapping pipelines is one
 reference assignment.
 
@@ -61,7 +65,7 @@ class Switch:
     """Ports, the live pipeline and the TM of one switch."""
 
     def __init__(self, ports: list[Port], tm: TrafficManager, *, cpu_port: int | None = None,
-                 pcap_dir: str | None = None, trace=None, send_order: str = "frame"):
+                 pcap_dir: str | None = None, trace=None, send_order: str = "batch"):
         if send_order not in SEND_ORDERS:
             raise ValueError(f"send_order {send_order!r}: expected one of {', '.join(SEND_ORDERS)}")
         #: "frame": sends to never-blocking ports as each egress pass ends; "batch": all after the batch

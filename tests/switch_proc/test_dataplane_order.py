@@ -66,7 +66,7 @@ def test_forward_leaves_before_its_replica_is_processed_and_copies_follow_the_ba
     events: list = []
     tm = TrafficManager()
     ports = [_RecordingPort(n, events) for n in (TRAINER_IN, FORWARD, OTHER, SHADOW)]
-    sw = Switch(ports, tm)
+    sw = Switch(ports, tm, send_order="frame")
     tm.configure(SHADOW, {"lossless": True})  # as the testbed configures a shadow's port
     pl = _pipeline(compiled)
     sw.install(pl)
