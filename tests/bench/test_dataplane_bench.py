@@ -25,4 +25,4 @@ def test_bench_dataplane_send_orders_and_a_baseline(tmp_path, capsys):
         assert fig(name, "first") <= fig(name, "mean") <= fig(name, "last")
     # frame order: the first forward leaves after its own frame; batch order: after all eight
     assert fig("frame", "first") < fig("batch", "first")
-    assert fig("baseline", "first") < fig("batch", "first")  # the copied daemon defaults to frame order
+    assert fig("frame", "first") < fig("baseline", "first")  # the copied daemon defaults to batch order
