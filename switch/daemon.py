@@ -135,14 +135,14 @@ class Switch:
     def _process_batch(self, in_port: int, frames: list) -> None:
         """:meth:`_process` for a batch from one port, under one pipeline lock hold.
 
-        Outputs to ports that can never block (unshaped, not lossless: the trainers' ports)
-        are sent the moment the pipeline produces them, so a frame's forward leaves before
-        its replica's egress pass runs and before the rest of the batch is processed.  The
-        others (lossless or shaped ports -- a Checkmate shadow's --, the CPU port, unknown
-        ports) are handed over, in order, once the batch is done and the lock is free: a
-        lossless port's pause never holds the pipeline lock, and the replicas' sends come
-        after the batch's forwards.  A port is one kind or the other for a whole batch, so
-        what leaves each port, and its order, is what :meth:`Pipeline.process` returns."""
+        ``send_order="batch"`` (the default): the pipeline appends its outputs to a plain list,
+        handed over in order once the batch is done and the lock is free.  ``"frame"``: outputs
+        to ports that can never block (unshaped, not lossless: the trainers' ports) are sent the
+        moment the pipeline produces them (:class:`_Sink`), so a frame's forward leaves before
+        its replica's egress pass runs; the others (a Checkmate shadow's lossless port, the CPU
+        port, unknown ports) follow after the batch.  Either way a lossless port's pause never
+        holds the pipeline lock, and what leaves each port, and its order, is what
+        :meth:`Pipeline.process` returns."""
         pl = self.pipeline
         stats = self.stats
         if pl is None:
@@ -151,8 +151,11 @@ class Switch:
         cpu = self.cpu_port
         tm = self.tm
         egress = tm.ports  # port -> EgressPort: its enqueue directly, one call less per frame
-        sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu}
-                     if self.send_order == "frame" else {})
+        if self.send_order == "frame":
+            sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu})
+            later = sink.later
+        else:
+            sink = later = []  # list.append: no Python call per output
         try:
             errors = pl.process_into(in_port, frames, sink)
         except Exception as exc:  # e.g. a port number the pipeline cannot take
@@ -161,8 +164,8 @@ class Switch:
             stats.pipeline_errors += 1
             if stats.pipeline_errors <= 10:
                 log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frames[i]), exc)
-        tx = sink.sent
-        for eport, data in sink.later:
+        tx = sink.sent if sink is not later else 0
+        for eport, data in later:
             if eport == cpu:
                 stats.packet_in += 1
                 h = self.packet_in_handler
