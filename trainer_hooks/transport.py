@@ -115,7 +115,9 @@ _FINAL = wire.FLAG_FINAL
 _MAX_ITER = wire.FIELD_MAX["iteration"]
 _MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _SACK_BITS = 16
-_MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (cheaper below about 5)
+_MIN_BATCH = 5  # runs of fewer datagrams take the per-datagram path (cheaper below about 5)
+_DRAIN_BYTES = 1 << 20  # a drain (_drain) stops receiving past this many bytes ...
+_MAX_DRAINS = 64  # ... and a wake-up takes at most this many drains before the loop's other work
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
@@ -192,7 +194,8 @@ class UdpRing(RingSender):
         self._pending: dict[tuple[int, int], list] = collections.defaultdict(list)
         self._stop = threading.Event()
         self._error: BaseException | None = None
-        self._rbuf = bytearray(1 << 16)
+        self._rbuf = bytearray(_DRAIN_BYTES + (1 << 16))  # a drain; every recvmsg has 64 KB of room
+        self._drain_packets = self._ack_every  # ... or about this many datagrams (an ack's worth)
         self._plan_index: dict[int, PlanIndex] = {}
         self._tmpl = None  # (key, mask, expected) of _batch_template
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
@@ -380,9 +383,9 @@ class UdpRing(RingSender):
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
-    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
-        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
-        go, when they are the common case: in-order data of the active job, full packets with distinct
+    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True, at: int = 0) -> bool:
+        """``k`` datagrams of ``seg`` bytes each, back to back at ``rbuf[at:]`` (one or several GRO
+        batches of one drain, :meth:`_drain`), in one go, when they are the common case: in-order data of the active job, full packets with distinct
         indices.  Checks everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them,
         before changing any state; returns False (nothing done) if one does not qualify -- the caller
         then takes them one by one, which also produces the precise error.  ``fresh=False``: a batch
@@ -395,7 +398,7 @@ class UdpRing(RingSender):
         n = self.n
         # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
         mask, tmpl = self._batch_template(job, cnt)
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
         if not (B & mask == tmpl).all():
             return False
         base = self._rcv_next
@@ -427,9 +430,9 @@ class UdpRing(RingSender):
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
-            if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+            if rbuf[at + _AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
                 self._ack_now = True
-        P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
+        P = np.ndarray((k, cnt), WIRE_F32, rbuf, at + _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
         # reduce-scatter (add) or all-gather (copy)
@@ -457,13 +460,13 @@ class UdpRing(RingSender):
             self._done(act)
         return True
 
-    def _stash_batch(self, k: int, seg: int) -> bool:
+    def _stash_batch(self, k: int, seg: int, at: int = 0) -> bool:
         """A GRO batch of in-order data of one job this rank has not started yet (the previous rank is
         ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
         False (nothing done) if it is anything else."""
         rbuf = self._rbuf
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
-        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, 0)
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, at)
         act = self._active
         if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
                 or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
@@ -475,11 +478,71 @@ class UdpRing(RingSender):
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
-        if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+        if rbuf[at + _AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
             self._ack_now = True
-        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
+        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[at:at + k * seg]), k, seg))
         self.stats.stashed += k
         return True
+
+    def _drain(self, sock, rview) -> tuple[list, bool]:
+        """Receive what is queued, back to back into the receive buffer, until it holds about an ack
+        batch of datagrams or ``_DRAIN_BYTES``: ``([(offset, nbytes, seg), ...], socket_empty)``, one
+        entry per ``recvmsg`` (with UDP GRO, ``nbytes`` holds several datagrams of ``seg`` bytes, the
+        last one maybe shorter).  Processing a whole drain at once (:meth:`_take`) costs the Python
+        and numpy overhead of one batch per drain instead of one per GRO batch (at most 64 KB)."""
+        chunks = []
+        at = pk = 0
+        lim, want = _DRAIN_BYTES, self._drain_packets
+        while at <= lim and pk < want:
+            try:
+                nbytes, anc, _fl, _addr = sock.recvmsg_into([rview[at:]], _CMSG_SPACE)
+            except (BlockingIOError, InterruptedError):
+                return chunks, True
+            seg = nbytes
+            for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
+                if lvl == SOL_UDP and typ == UDP_GRO:
+                    seg = min(_GRO_SIZE.unpack_from(data)[0], nbytes) or nbytes
+            chunks.append((at, nbytes, seg))
+            at += nbytes
+            pk += nbytes // seg
+        return chunks, False
+
+    def _take(self, rview, chunks: list) -> None:
+        """Process a drain in arrival order: consecutive GRO batches of one datagram size form one run
+        (:meth:`_take_run`); a shorter last datagram ends a run and is taken on its own."""
+        run_at = run_k = run_seg = 0
+        for at, nbytes, seg in chunks:
+            k = nbytes // seg
+            if run_k and seg == run_seg and run_at + run_k * seg == at:
+                run_k += k
+            else:
+                if run_k:
+                    self._take_run(rview, run_at, run_k, run_seg)
+                run_at, run_k, run_seg = at, k, seg
+            if k * seg != nbytes:
+                self._take_run(rview, run_at, run_k, run_seg)
+                self._on_datagram(rview, at + k * seg, nbytes - k * seg)
+                run_k = 0
+        if run_k:
+            self._take_run(rview, run_at, run_k, run_seg)
+
+    def _take_run(self, rview, at: int, k: int, seg: int) -> None:
+        """``k`` datagrams of ``seg`` bytes at ``rview[at:]``: as one batch when they qualify (data of the
+        active job, or of one job not started yet), else halved -- a run may hold the end of one job
+        and the start of the next -- and, below ``2 * _MIN_BATCH``, one by one, which also raises the
+        precise error for a bad one."""
+        if k >= _MIN_BATCH and not self._rcv_ooo:  # numpy's per-call cost pays off from a few datagrams
+            if self._active is not None and self._on_batch(self._rbuf, k, seg, at=at):
+                return
+            if self._stash_batch(k, seg, at):
+                return
+            if k >= 2 * _MIN_BATCH:
+                h = k // 2
+                self._take_run(rview, at, h, seg)
+                self._take_run(rview, at + h * seg, k - h, seg)
+                return
+        for a in range(at, at + k * seg, seg):
+            self._on_datagram(rview, a, seg)
 
     def _replay(self, act: ActiveJob, pending: list) -> None:
         """What arrived for ``act``'s job before it started, in arrival order."""
@@ -559,27 +622,14 @@ class UdpRing(RingSender):
                 except (BlockingIOError, InterruptedError):
                     pass
             if sock in r:
-                for _ in range(256):
-                    try:
-                        nbytes, anc, _fl, _addr = sock.recvmsg_into([rbuf], _CMSG_SPACE)
-                    except (BlockingIOError, InterruptedError):
-                        break
-                    seg = nbytes
-                    for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
-                        if lvl == SOL_UDP and typ == UDP_GRO:
-                            seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
-                    at = 0
-                    k = nbytes // seg
-                    # numpy's per-call cost pays off from a few datagrams
-                    if k >= _MIN_BATCH and not self._rcv_ooo:
-                        if self._active is not None and self._on_batch(rbuf, k, seg):
-                            at = k * seg
-                        elif self._stash_batch(k, seg):
-                            at = k * seg
-                    for at in range(at, nbytes, seg):
-                        self._on_datagram(rview, at, min(seg, nbytes - at))
+                for _ in range(_MAX_DRAINS):
+                    chunks, empty = self._drain(sock, rview)
+                    self._take(rview, chunks)
                     if self._ack_due >= self._ack_every:
                         self._send_ack()
+                    if empty:
+                        break
+                    self._pump(time.monotonic())  # forward what this drain reduced while receiving more
                 # delayed ack: at once after a hole, a duplicate or the end of a job, else within
                 # _ack_delay of the first datagram it covers -- not once per wake-up
                 if self._ack_due:

@@ -71,7 +71,8 @@ def test_ring_allreduce_bit_identical(rings3):
 
 def test_ring_batches_with_gso_gro_and_falls_back_without():
     """Big buckets on loopback arrive as GRO batches taken by the vectorized path; with GSO/GRO off the
-    same ring takes every datagram one by one; both give the reference result bit for bit."""
+    datagrams arrive one per ``recvmsg``, and a drain of consecutive equal-size ones is still one run
+    for the vectorized path; both give the reference result bit for bit."""
     for gso in (True, False):
         rings = make_ring(3, rto=0.05, timeout=30, gso=gso)
         try:
@@ -81,7 +82,8 @@ def test_ring_batches_with_gso_gro_and_falls_back_without():
             if gso and all(r.gro for r in rings):
                 assert batched > data // 2, (batched, data)
             if not gso:
-                assert batched == 0 and not any(r.gro for r in rings)
+                assert not any(r.gro for r in rings)
+                assert batched > data // 4, (batched, data)  # drains of single datagrams form runs too
         finally:
             for r in rings:
                 r.close(linger=1.0)
