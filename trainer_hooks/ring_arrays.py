@@ -83,14 +83,15 @@ class TransportStats:
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
 
 
-def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int) -> tuple[np.ndarray, np.ndarray]:
+def batch_template(job_id: int, prev: int, iteration: int, bucket: int) -> tuple[np.ndarray, np.ndarray]:
     """(mask, expected) over the 32 header bytes: the fields every data packet of one job from the
-    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count), so
-    that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
+    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket), so
+    that ``(headers & mask == expected).all()`` checks a whole batch at once (the count field is
+    checked against each datagram's size)."""
     hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
-                                         0, 0, cnt, 0, 0), dtype=np.uint8)
+                                         0, 0, 0, 0, 0), dtype=np.uint8)
     mask = np.zeros(1, dtype=HDR_DT)
-    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket", "count"):
+    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket"):
         mask[name] = wire.FIELD_MAX[name]
     mask["flags"] = wire.FLAG_ACK
     mask = mask.view(np.uint8)
@@ -108,7 +109,7 @@ class PlanIndex:
     count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
     __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
-                 "expected", "own", "hdr", "spare")
+                 "expected", "own", "own_runs", "hdr", "spare")
 
     def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
@@ -133,6 +134,7 @@ class PlanIndex:
         self.seen0 = seen0.tobytes()
         self.expected = int((seen0 == 0).sum())
         self.own = list(plan.segments[r])  # sent at step 0
+        self.own_runs = even_runs([self.boff[i] for i in self.own], [self.cnt[i] for i in self.own])
         hdr = np.zeros(npk, dtype=HDR_DT)
         hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = wire.WIRE_VERSION, wire.DTYPE_FP32, job_id, r
         hdr["param_id"] = [p.param_id for p in pk]
@@ -144,19 +146,46 @@ class PlanIndex:
         self.spare: list = []
 
 
+def even_runs(offsets: list, counts: list) -> list[tuple[int, int, int, int]]:
+    """Packets at element ``offsets`` with ``counts`` elements, in order, as runs of equal count at
+    evenly spaced offsets: ``[(first offset, spacing, packets, count), ...]`` -- each run is one
+    strided ``packets x count`` view of the bucket."""
+    runs, i, k = [], 0, len(offsets)
+    while i < k:
+        a, c = offsets[i], counts[i]
+        j, d = i + 1, c
+        if j < k and counts[j] == c and offsets[j] - a >= c:
+            d = offsets[j] - a
+            j += 1
+            while j < k and counts[j] == c and offsets[j] - offsets[j - 1] == d:
+                j += 1
+        runs.append((a, d, j - i, c))
+        i = j
+    return runs
+
+
+def strided(buf, dtype, a: int, d: int, rows: int, cnt: int) -> np.ndarray:
+    """``rows x cnt`` 4-byte elements of ``buf`` from element ``a``, rows ``d`` elements apart."""
+    return np.ndarray((rows, cnt), dtype, buf, 4 * a, (4 * d, 4))
+
+
 class ActiveJob:
     """Engine state of the job being reduced.
 
-    ``w`` is the bucket in wire order (big-endian float32), divided by the world size and converted
-    in one pass when the job starts; the ring works on it: reduce-scatter adds into it, all-gather
-    copies received bytes into it, packets are sent straight from it (memoryview slices, no
-    per-packet conversion or copy), and the result is converted back into the bucket once when the
-    job ends.  A job has its ``w`` to itself, so a retransmission of an old job's packet never carries
+    ``x`` is the bucket itself (host order), divided by the world size in place when the job
+    starts; ``w`` is the ring's copy in wire order (big-endian float32): this rank's own segment is
+    converted into it at the start, reduce-scatter writes ``x + received`` into it (the local
+    operand comes from ``x``, which the ring never changes before the end, so a reduce-scatter
+    converts only the received payload and the sum), all-gather copies received bytes into it,
+    packets are sent straight from it (memoryview slices, no per-packet conversion or copy), and
+    the result is converted back into the bucket once when the job ends -- every element of ``w``
+    has been written by then (reduce-scatter writes every segment but this rank's own one, and
+    all-gather every one but the one this rank reduced).  A job has its ``w`` to itself, so a retransmission of an old job's packet never carries
     a newer job's bytes: ``reuse`` hands over the ``w`` (and the ~3000 payload views, 0.6 ms to build
     for a 4 MB bucket) of a finished job of the same plan only when no slot in flight and no queued
     send refers to that job any more."""
 
-    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
+    __slots__ = ("job", "x", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
                  "index")
 
     def __init__(self, job, index: PlanIndex, n: int, reuse: "ActiveJob | None" = None):
@@ -168,7 +197,11 @@ class ActiveJob:
             self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
         else:  # a finished job's copy nothing refers to any more: its payload views stay valid
             self.w, self.wb, self.views = reuse.w, reuse.wb, reuse.views
-        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
+        self.x = x = job.buffer.numpy()
+        np.divide(x, n, out=x)  # IEEE division, the same bits as torch's div_
+        w = self.w
+        for a, d, rows, cnt in index.own_runs:  # sent at step 0: in wire order now
+            strided(w, WIRE_F32, a, d, rows, cnt)[...] = strided(x, np.float32, a, d, rows, cnt)
         self.hdr = None  # each packet's header bytes but step, flags, seq: built when a batch is sent
         self.expected = index.expected
         self.received = 0
@@ -197,11 +230,11 @@ def take_spare(index: PlanIndex, slot_acts: list, backlog, stats: TransportStats
     return None
 
 
-def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
+def apply_runs(w: np.ndarray, x: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
     """Apply the rows of ``P`` (``k x cnt`` wire floats, one received packet each) to ``w`` at element
-    offsets ``ol``: added where ``rl`` is true (reduce-scatter: local + received), copied where it is
-    false (all-gather).  Consecutive rows of one kind at evenly spaced offsets are one strided numpy
-    operation."""
+    offsets ``ol``: ``x + received`` where ``rl`` is true (reduce-scatter; ``x`` the divided bucket in
+    host order, see :class:`ActiveJob`), the received bytes where it is false (all-gather).
+    Consecutive rows of one kind at evenly spaced offsets are one strided numpy operation."""
     k = len(ol)
     i = 0
     while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
@@ -212,13 +245,11 @@ def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> No
             j += 1
             while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
                 j += 1
-        V = np.ndarray((j - i, cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
-        if add and j - i > 1:  # local + received, in host order (numpy adds big-endian arrays slowly)
-            t = V.astype(np.float32)
-            t += P[i:j].astype(np.float32)
+        V = strided(w, WIRE_F32, a, d, j - i, cnt)
+        if add:  # local + received, in host order: one conversion in, one out
+            t = P[i:j].astype(np.float32)
+            np.add(strided(x, np.float32, a, d, j - i, cnt), t, out=t)
             V[...] = t
-        elif add:
-            np.add(V, P[i:j], out=V)
         else:
             V[...] = P[i:j]
         i = j

@@ -130,6 +130,7 @@ _BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O[
 _FLAGS, _STEP = _O["flags"], _O["step"]
 _SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
 _AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
+_CNT = slice(_O["count"], _O["count"] + 2)  # u16
 _KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
 assert _KEY.stop - _KEY.start == 8
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
@@ -287,9 +288,10 @@ class UdpRing(RingSender):
                             f"at step {step} (expected segment {want}, duplicate={seen[key] == 1})")
         seen[key] = 1
         a = plan.packets[idx].buf_offset
-        if step <= n - 2:  # reduce-scatter: local + received, in wire order (the values are the same floats)
-            dst = act.w[a:a + count]
-            np.add(dst, np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start), out=dst)
+        if step <= n - 2:  # reduce-scatter: local (the divided bucket, host order) + received, into w
+            t = np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start).astype(np.float32)
+            np.add(act.x[a:a + count], t, out=t)
+            act.w[a:a + count] = t
             self._push(act, idx, step + 1)
         else:  # all-gather: the owner's bytes, copied as they are
             act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
@@ -383,22 +385,26 @@ class UdpRing(RingSender):
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
-    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True, at: int = 0) -> bool:
-        """``k`` datagrams of ``seg`` bytes each, back to back at ``rbuf[at:]`` (one or several GRO
-        batches of one drain, :meth:`_drain`), in one go, when they are the common case: in-order data of the active job, full packets with distinct
+    def _on_batch(self, rbuf, runs: list, fresh: bool = True) -> bool:
+        """The datagrams of ``runs`` -- ``[(offset, k, seg), ...]``: ``k`` datagrams of ``seg`` bytes
+        back to back at ``rbuf[offset:]``, in arrival order (a drain's data, :meth:`_take`) -- in one
+        go, when they are the common case: in-order data of the active job, packets with distinct
         indices.  Checks everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them,
         before changing any state; returns False (nothing done) if one does not qualify -- the caller
-        then takes them one by one, which also produces the precise error.  ``fresh=False``: a batch
-        stashed before its job started (:meth:`_stash_batch`), its seqs already accounted for."""
+        then takes them run by run or one by one, which also produces the precise error.
+        ``fresh=False``: a batch stashed before its job started (:meth:`_stash_batch`), its seqs
+        already accounted for."""
         act = self._active
-        cnt = (seg - _HLEN) >> 2
-        if cnt * 4 + _HLEN != seg:
-            return False
         job = act.job
         n = self.n
-        # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
-        mask, tmpl = self._batch_template(job, cnt)
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
+        if len(runs) == 1:
+            at, k, seg = runs[0]
+            B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
+        else:
+            B = np.concatenate([np.ndarray((r[1], _HLEN), np.uint8, rbuf, r[0], (r[2], 1)) for r in runs])
+            k = len(B)
+        # version, dtype, no ACK flag, job id, iteration, sender rank, bucket: one masked compare
+        mask, tmpl = self._batch_template(job)
         if not (B & mask == tmpl).all():
             return False
         base = self._rcv_next
@@ -407,8 +413,17 @@ class UdpRing(RingSender):
         # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
         # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
-        by_key = ix.by_key.get(cnt)
-        il = list(map(by_key.get, B[:, _KEY].view(">u8")[:, 0].tolist())) if by_key else [None]
+        kl = B[:, _KEY].view(">u8")[:, 0].tolist()
+        cl = B[:, _CNT].view(">u2")[:, 0].tolist()
+        il: list = []
+        o = 0
+        for _at, kr, seg in runs:  # each run: datagrams of `cnt` elements, as their count field says
+            cnt = (seg - _HLEN) >> 2
+            by_key = ix.by_key.get(cnt)
+            if by_key is None or cnt * 4 + _HLEN != seg or cl[o:o + kr].count(cnt) != kr:
+                return False
+            il += map(by_key.get, kl[o:o + kr]) if kr > 1 else (by_key.get(kl[o]),)
+            o += kr
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
         stl = B[:, _STEP].tolist()
@@ -430,14 +445,22 @@ class UdpRing(RingSender):
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
-            if rbuf[at + _AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
-                self._ack_now = True
-        P = np.ndarray((k, cnt), WIRE_F32, rbuf, at + _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
-        # reduce-scatter (add) or all-gather (copy)
+        # reduce-scatter (add) or all-gather (copy), a strided numpy operation per run of packets
         rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
-        apply_runs(act.w, P, ol, rl, cnt)
+        o = 0
+        for at, kr, seg in runs:
+            cnt = (seg - _HLEN) >> 2
+            P = np.ndarray((kr, cnt), WIRE_F32, rbuf, at + _HLEN, (seg, 4))
+            if kr == k:
+                apply_runs(act.w, act.x, P, ol, rl, cnt)
+            else:
+                apply_runs(act.w, act.x, P, ol[o:o + kr], rl[o:o + kr], cnt)
+            # an ACK_REQUEST among them: ack this pass
+            if fresh and rbuf[at + _AUX_LO:at + kr * seg:seg].count(0) != kr:
+                self._ack_now = True
+            o += kr
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
         if one_step:
@@ -508,23 +531,35 @@ class UdpRing(RingSender):
         return chunks, False
 
     def _take(self, rview, chunks: list) -> None:
-        """Process a drain in arrival order: consecutive GRO batches of one datagram size form one run
-        (:meth:`_take_run`); a shorter last datagram ends a run and is taken on its own."""
-        run_at = run_k = run_seg = 0
+        """Process a drain in arrival order.  Its data datagrams, cut into runs of one size (a GRO
+        batch, or consecutive ones of one size; a shorter last datagram of a batch is a run of its
+        own), are first offered to :meth:`_on_batch` all together; failing that, run by run
+        (:meth:`_take_run`).  Header-only datagrams (acks) are taken one by one where they are."""
+        runs: list = []
         for at, nbytes, seg in chunks:
+            if seg <= _HLEN:  # acks: whatever data came before first, then these
+                self._take_runs(rview, runs)
+                runs = []
+                for a in range(at, at + nbytes, seg):
+                    self._on_datagram(rview, a, min(seg, at + nbytes - a))
+                continue
             k = nbytes // seg
-            if run_k and seg == run_seg and run_at + run_k * seg == at:
-                run_k += k
+            if runs and runs[-1][2] == seg and runs[-1][0] + runs[-1][1] * seg == at:
+                runs[-1][1] += k
             else:
-                if run_k:
-                    self._take_run(rview, run_at, run_k, run_seg)
-                run_at, run_k, run_seg = at, k, seg
-            if k * seg != nbytes:
-                self._take_run(rview, run_at, run_k, run_seg)
-                self._on_datagram(rview, at + k * seg, nbytes - k * seg)
-                run_k = 0
-        if run_k:
-            self._take_run(rview, run_at, run_k, run_seg)
+                runs.append([at, k, seg])
+            if k * seg != nbytes:  # a shorter last datagram: a run of one
+                runs.append([at + k * seg, 1, nbytes - k * seg])
+        self._take_runs(rview, runs)
+
+    def _take_runs(self, rview, runs: list) -> None:
+        if not runs:
+            return
+        if (len(runs) > 1 and self._active is not None and not self._rcv_ooo
+                and sum(r[1] for r in runs) >= _MIN_BATCH and self._on_batch(self._rbuf, runs)):
+            return
+        for at, k, seg in runs:
+            self._take_run(rview, at, k, seg)
 
     def _take_run(self, rview, at: int, k: int, seg: int) -> None:
         """``k`` datagrams of ``seg`` bytes at ``rview[at:]``: as one batch when they qualify (data of the
@@ -532,7 +567,7 @@ class UdpRing(RingSender):
         and the start of the next -- and, below ``2 * _MIN_BATCH``, one by one, which also raises the
         precise error for a bad one."""
         if k >= _MIN_BATCH and not self._rcv_ooo:  # numpy's per-call cost pays off from a few datagrams
-            if self._active is not None and self._on_batch(self._rbuf, k, seg, at=at):
+            if self._active is not None and self._on_batch(self._rbuf, ((at, k, seg),)):
                 return
             if self._stash_batch(k, seg, at):
                 return
@@ -551,7 +586,7 @@ class UdpRing(RingSender):
                 break
             if e[0] is _STASHED:
                 _, buf, k, seg = e
-                if self._on_batch(buf, k, seg, fresh=False):
+                if self._on_batch(buf, ((0, k, seg),), fresh=False):
                     continue
                 mv = memoryview(buf)
                 for at in range(0, k * seg, seg):
@@ -560,12 +595,12 @@ class UdpRing(RingSender):
             else:
                 self._on_data(*e, 0)
 
-    def _batch_template(self, job: Job, cnt: int):
+    def _batch_template(self, job: Job):
         """(mask, expected) of :func:`batch_template` for this job's data from the previous rank, cached."""
-        key = (job.iteration, job.bucket, cnt)
+        key = job.key
         t = self._tmpl
         if t is None or t[0] != key:
-            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket, cnt))
+            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket))
         return t[1], t[2]
 
     def _run(self) -> None:
