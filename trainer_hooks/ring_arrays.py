@@ -24,15 +24,29 @@ import torch
 import torch.futures
 
 from checkmate import wire
+from checkmate.wire import FIELD_OFFSET, HEADER_LEN
 from trainer_hooks.layout import BucketPlan
 
 log = logging.getLogger(__name__)
 
-HLEN = wire.HEADER_LEN
+# where the engine reads and writes header fields in place (checkmate.wire owns the layout; these
+# are the ring's views of it, shared by transport.py and ring_sender.py)
+FLAGS_AT, STEP_AT = FIELD_OFFSET["flags"], FIELD_OFFSET["step"]  # u8 each
+SEQ_BYTES = slice(FIELD_OFFSET["seq"], FIELD_OFFSET["seq"] + 4)  # big-endian u32
+COUNT_BYTES = slice(FIELD_OFFSET["count"], FIELD_OFFSET["count"] + 2)  # big-endian u16
+KEY_BYTES = slice(FIELD_OFFSET["param_id"], FIELD_OFFSET["offset"] + 4)  # param_id, offset: one big-endian u64
+assert KEY_BYTES.stop - KEY_BYTES.start == 8
+AUX_LO = FIELD_OFFSET["aux"] + 1  # low byte of the big-endian u16 aux (a data datagram's ACK_REQUEST)
+M32 = 0xFFFFFFFF  # seqs are modulo 2**32
+SACK_BITS = 16  # an ack's aux: a bitmap of the 16 seqs after its cumulative one
+# the header bytes every data datagram of one job from one rank shares: version, dtype, job_id,
+# iteration, rank, bucket, count (a batch of one size)
+JOB_BYTES = np.r_[FIELD_OFFSET["version"], FIELD_OFFSET["dtype"], FIELD_OFFSET["job_id"]:FIELD_OFFSET["param_id"],
+                  FIELD_OFFSET["count"]:FIELD_OFFSET["aux"]]
 WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # the header as a numpy record (a GRO batch is a strided array of them)
 HDR_DT = np.dtype(wire.HEADER_RECORD)
-assert HDR_DT.itemsize == HLEN
+assert HDR_DT.itemsize == HEADER_LEN
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 SOL_UDP = getattr(socket, "SOL_UDP", 17)
 UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
@@ -121,7 +135,7 @@ class PlanIndex:
             self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
         segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.boff = [p.buf_offset for p in pk]
-        self.size_l = [HLEN + 4 * p.count for p in pk]
+        self.size_l = [HEADER_LEN + 4 * p.count for p in pk]
         self.pid = [p.param_id for p in pk]
         self.off = [p.offset for p in pk]
         self.cnt = [p.count for p in pk]
@@ -134,7 +148,9 @@ class PlanIndex:
         self.seen0 = seen0.tobytes()
         self.expected = int((seen0 == 0).sum())
         self.own = list(plan.segments[r])  # sent at step 0
-        self.own_runs = even_runs([self.boff[i] for i in self.own], [self.cnt[i] for i in self.own])
+        # own packets of one count, evenly spaced: (first offset, spacing, packets, count) per run
+        ol, cl = [self.boff[i] for i in self.own], [self.cnt[i] for i in self.own]
+        self.own_runs = [(ol[i], d, j - i, cl[i]) for i, j, d in even_runs(ol, cl, cl)]
         hdr = np.zeros(npk, dtype=HDR_DT)
         hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = wire.WIRE_VERSION, wire.DTYPE_FP32, job_id, r
         hdr["param_id"] = [p.param_id for p in pk]
@@ -146,20 +162,21 @@ class PlanIndex:
         self.spare: list = []
 
 
-def even_runs(offsets: list, counts: list) -> list[tuple[int, int, int, int]]:
-    """Packets at element ``offsets`` with ``counts`` elements, in order, as runs of equal count at
-    evenly spaced offsets: ``[(first offset, spacing, packets, count), ...]`` -- each run is one
-    strided ``packets x count`` view of the bucket."""
+def even_runs(offsets: list, kinds: list, width: int | list) -> list[tuple[int, int, int]]:
+    """Consecutive items of one kind at evenly spaced element ``offsets`` (at least ``width`` apart:
+    one int, or one per item): ``[(i, j, spacing), ...]`` for items ``i..j-1`` -- each run is one
+    strided view of the bucket."""
     runs, i, k = [], 0, len(offsets)
+    one = isinstance(width, int)
     while i < k:
-        a, c = offsets[i], counts[i]
-        j, d = i + 1, c
-        if j < k and counts[j] == c and offsets[j] - a >= c:
+        a, kind = offsets[i], kinds[i]
+        j, d = i + 1, width if one else width[i]
+        if j < k and kinds[j] == kind and offsets[j] - a >= d:
             d = offsets[j] - a
             j += 1
-            while j < k and counts[j] == c and offsets[j] - offsets[j - 1] == d:
+            while j < k and kinds[j] == kind and offsets[j] - offsets[j - 1] == d:
                 j += 1
-        runs.append((a, d, j - i, c))
+        runs.append((i, j, d))
         i = j
     return runs
 
@@ -215,7 +232,7 @@ class ActiveJob:
             hdr = self.index.hdr.copy()
             hdr["iteration"] = self.job.iteration
             hdr["bucket"] = self.job.bucket
-            self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)
+            self.hdr = hdr.view(np.uint8).reshape(-1, HEADER_LEN)
         return self.hdr
 
 
@@ -235,24 +252,15 @@ def apply_runs(w: np.ndarray, x: np.ndarray, P: np.ndarray, ol: list, rl: list, 
     offsets ``ol``: ``x + received`` where ``rl`` is true (reduce-scatter; ``x`` the divided bucket in
     host order, see :class:`ActiveJob`), the received bytes where it is false (all-gather).
     Consecutive rows of one kind at evenly spaced offsets are one strided numpy operation."""
-    k = len(ol)
-    i = 0
-    while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
-        a, add = ol[i], rl[i]
-        j, d = i + 1, cnt
-        if j < k and rl[j] == add and ol[j] - a >= cnt:
-            d = ol[j] - a
-            j += 1
-            while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
-                j += 1
+    for i, j, d in even_runs(ol, rl, cnt):
+        a = ol[i]
         V = strided(w, WIRE_F32, a, d, j - i, cnt)
-        if add:  # local + received, in host order: one conversion in, one out
+        if rl[i]:  # local + received, in host order: one conversion in, one out
             t = P[i:j].astype(np.float32)
             np.add(strided(x, np.float32, a, d, j - i, cnt), t, out=t)
             V[...] = t
         else:
             V[...] = P[i:j]
-        i = j
 
 
 def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tuple[int, bool]:

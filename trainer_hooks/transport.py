@@ -98,41 +98,25 @@ import torch
 import torch.futures
 
 from checkmate import wire
-from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
-                                       TransportStats, apply_runs, batch_template, take_spare)
+from checkmate.wire import DTYPE_FP32, FLAG_ACK, FLAG_FINAL, HEADER, HEADER_LEN, WIRE_VERSION
+from trainer_hooks.ring_arrays import (AUX_LO, COUNT_BYTES, FLAGS_AT, JOB_BYTES, KEY_BYTES, M32, SACK_BITS,
+                                       SEQ_BYTES, SOL_UDP, STEP_AT, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex,
+                                       RingError, TransportStats, apply_runs, batch_template, take_spare)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
 log = logging.getLogger(__name__)
 
-_HDR = wire.HEADER
-_HLEN = wire.HEADER_LEN
-_VER = wire.WIRE_VERSION
-_FP32 = wire.DTYPE_FP32
-_ACK = wire.FLAG_ACK
-_FINAL = wire.FLAG_FINAL
-_MAX_ITER = wire.FIELD_MAX["iteration"]
-_MAX_BUCKET = wire.FIELD_MAX["bucket"]
-_SACK_BITS = 16
 _MIN_BATCH = 5  # runs of fewer datagrams take the per-datagram path (cheaper below about 5)
 _DRAIN_BYTES = 1 << 20  # a drain (_drain) stops receiving past this many bytes ...
 _MAX_DRAINS = 64  # ... and a wake-up takes at most this many drains before the loop's other work
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
-_M32 = 0xFFFFFFFF
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
-# header bytes every datagram of one GRO batch of one job's data from one rank shares:
-# version, dtype, job_id, iteration, rank, bucket, count
-_O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire owns the layout)
-_BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
-_FLAGS, _STEP = _O["flags"], _O["step"]
-_SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
-_AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
-_CNT = slice(_O["count"], _O["count"] + 2)  # u16
-_KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
-assert _KEY.stop - _KEY.start == 8
+_MAX_ITER = wire.FIELD_MAX["iteration"]
+_MAX_BUCKET = wire.FIELD_MAX["bucket"]
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
 
@@ -265,7 +249,7 @@ class UdpRing(RingSender):
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
         payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(WIRE_F32).tobytes()
-        hdr = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
+        hdr = HEADER.pack(WIRE_VERSION, FLAG_FINAL, DTYPE_FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
                         p.param_id, p.offset, p.count, 0, 0)
         self._send_copies([(hdr, payload, p.param_id)])
 
@@ -320,10 +304,10 @@ class UdpRing(RingSender):
         sack = 0
         ooo = self._rcv_ooo
         if ooo:
-            for i in range(_SACK_BITS):
-                if (base + 1 + i) & _M32 in ooo:
+            for i in range(SACK_BITS):
+                if (base + 1 + i) & M32 in ooo:
                     sack |= 1 << i
-        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
+        dg = HEADER.pack(WIRE_VERSION, FLAG_ACK, DTYPE_FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
         self.stats.acks_sent += 1
         self._ack_due = 0
         self._ack_at = 0.0
@@ -336,20 +320,20 @@ class UdpRing(RingSender):
 
     def _on_datagram(self, buf, at: int, n: int) -> None:
         """One datagram of ``n`` bytes at ``buf[at:]`` (``buf`` a memoryview of the receive buffer)."""
-        if n < _HLEN:
+        if n < HEADER_LEN:
             self.stats.malformed += 1
             return
-        ver, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = _HDR.unpack_from(buf, at)
-        if ver != _VER or dtype != _FP32 or 4 * count > n - _HLEN:
+        ver, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = HEADER.unpack_from(buf, at)
+        if ver != WIRE_VERSION or dtype != DTYPE_FP32 or 4 * count > n - HEADER_LEN:
             try:  # the wire module names what is wrong; anything it accepts is stray here
-                wire.unpack_fields(buf, at, payload_len=n - _HLEN)
+                wire.unpack_fields(buf, at, payload_len=n - HEADER_LEN)
             except wire.WireError:
                 self.stats.malformed += 1
                 return
-        if job_id != self.job_id or dtype != _FP32:
+        if job_id != self.job_id or dtype != DTYPE_FP32:
             self.stats.stray += 1
             return
-        if flags & _ACK:
+        if flags & FLAG_ACK:
             if rank != self.next:
                 self.stats.stray += 1
                 return
@@ -361,17 +345,17 @@ class UdpRing(RingSender):
         self._ack_due += 1
         if aux:  # the sender's window is full (ACK_REQUEST): do not make it wait for a delayed ack
             self._ack_now = True
-        if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
+        if ((seq - self._rcv_next) & M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
             self._ack_now = True  # the sender is retransmitting: tell it at once
             return
         if seq == self._rcv_next:
-            nxt = (seq + 1) & _M32
+            nxt = (seq + 1) & M32
             ooo = self._rcv_ooo
             if ooo:
                 while nxt in ooo:
                     ooo.discard(nxt)
-                    nxt = (nxt + 1) & _M32
+                    nxt = (nxt + 1) & M32
                 self._ack_now = True  # a hole filled
             self._rcv_next = nxt
         else:
@@ -379,11 +363,11 @@ class UdpRing(RingSender):
             self._ack_now = True  # a hole: the selective ack spares the sender what did arrive
         act = self._active
         if act is not None and act.job.iteration == it and act.job.bucket == bucket:
-            self._on_data(step, pid, off, count, buf, at + _HLEN)
+            self._on_data(step, pid, off, count, buf, at + HEADER_LEN)
             if act.received == act.expected:
                 self._done(act)
         else:
-            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
+            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + HEADER_LEN:at + HEADER_LEN + 4 * count])))
 
     def _on_batch(self, rbuf, runs: list, fresh: bool = True) -> bool:
         """The datagrams of ``runs`` -- ``[(offset, k, seg), ...]``: ``k`` datagrams of ``seg`` bytes
@@ -399,34 +383,34 @@ class UdpRing(RingSender):
         n = self.n
         if len(runs) == 1:
             at, k, seg = runs[0]
-            B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
+            B = np.ndarray((k, HEADER_LEN), np.uint8, rbuf, at, (seg, 1))
         else:
-            B = np.concatenate([np.ndarray((r[1], _HLEN), np.uint8, rbuf, r[0], (r[2], 1)) for r in runs])
+            B = np.concatenate([np.ndarray((r[1], HEADER_LEN), np.uint8, rbuf, r[0], (r[2], 1)) for r in runs])
             k = len(B)
         # version, dtype, no ACK flag, job id, iteration, sender rank, bucket: one masked compare
         mask, tmpl = self._batch_template(job)
         if not (B & mask == tmpl).all():
             return False
         base = self._rcv_next
-        if fresh and (base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+        if fresh and (base + k > M32 or B[:, SEQ_BYTES].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
             return False  # not in order (or a wrap inside)
         # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
         # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
-        kl = B[:, _KEY].view(">u8")[:, 0].tolist()
-        cl = B[:, _CNT].view(">u2")[:, 0].tolist()
+        kl = B[:, KEY_BYTES].view(">u8")[:, 0].tolist()
+        cl = B[:, COUNT_BYTES].view(">u2")[:, 0].tolist()
         il: list = []
         o = 0
         for _at, kr, seg in runs:  # each run: datagrams of `cnt` elements, as their count field says
-            cnt = (seg - _HLEN) >> 2
+            cnt = (seg - HEADER_LEN) >> 2
             by_key = ix.by_key.get(cnt)
-            if by_key is None or cnt * 4 + _HLEN != seg or cl[o:o + kr].count(cnt) != kr:
+            if by_key is None or cnt * 4 + HEADER_LEN != seg or cl[o:o + kr].count(cnt) != kr:
                 return False
             il += map(by_key.get, kl[o:o + kr]) if kr > 1 else (by_key.get(kl[o]),)
             o += kr
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        stl = B[:, _STEP].tolist()
+        stl = B[:, STEP_AT].tolist()
         t0 = stl[0]
         one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
         if (t0 if one_step else max(stl)) > 2 * n - 3:
@@ -443,7 +427,7 @@ class UdpRing(RingSender):
         for x in skl:
             seen[x] = 1
         if fresh:
-            self._rcv_next = (base + k) & _M32
+            self._rcv_next = (base + k) & M32
             self._ack_due += k
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
@@ -451,14 +435,14 @@ class UdpRing(RingSender):
         rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
         o = 0
         for at, kr, seg in runs:
-            cnt = (seg - _HLEN) >> 2
-            P = np.ndarray((kr, cnt), WIRE_F32, rbuf, at + _HLEN, (seg, 4))
+            cnt = (seg - HEADER_LEN) >> 2
+            P = np.ndarray((kr, cnt), WIRE_F32, rbuf, at + HEADER_LEN, (seg, 4))
             if kr == k:
                 apply_runs(act.w, act.x, P, ol, rl, cnt)
             else:
                 apply_runs(act.w, act.x, P, ol[o:o + kr], rl[o:o + kr], cnt)
             # an ACK_REQUEST among them: ack this pass
-            if fresh and rbuf[at + _AUX_LO:at + kr * seg:seg].count(0) != kr:
+            if fresh and rbuf[at + AUX_LO:at + kr * seg:seg].count(0) != kr:
                 self._ack_now = True
             o += kr
         act.received += k
@@ -488,20 +472,20 @@ class UdpRing(RingSender):
         ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
         False (nothing done) if it is anything else."""
         rbuf = self._rbuf
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, at, (seg, 1))
-        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, at)
+        B = np.ndarray((k, HEADER_LEN), np.uint8, rbuf, at, (seg, 1))
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = HEADER.unpack_from(rbuf, at)
         act = self._active
-        if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
+        if (ver != WIRE_VERSION or dtype != DTYPE_FP32 or job_id != self.job_id or rank != self.prev or seg != HEADER_LEN + 4 * count
                 or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
             return False
-        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, _FLAGS] & _ACK).any():
+        if not (B[:, JOB_BYTES] == B[0, JOB_BYTES]).all() or (B[:, FLAGS_AT] & FLAG_ACK).any():
             return False
         base = self._rcv_next
-        if base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
+        if base + k > M32 or B[:, SEQ_BYTES].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
             return False
-        self._rcv_next = (base + k) & _M32
+        self._rcv_next = (base + k) & M32
         self._ack_due += k
-        if rbuf[at + _AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+        if rbuf[at + AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
             self._ack_now = True
         self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[at:at + k * seg]), k, seg))
         self.stats.stashed += k
@@ -537,7 +521,7 @@ class UdpRing(RingSender):
         (:meth:`_take_run`).  Header-only datagrams (acks) are taken one by one where they are."""
         runs: list = []
         for at, nbytes, seg in chunks:
-            if seg <= _HLEN:  # acks: whatever data came before first, then these
+            if seg <= HEADER_LEN:  # acks: whatever data came before first, then these
                 self._take_runs(rview, runs)
                 runs = []
                 for a in range(at, at + nbytes, seg):
@@ -590,8 +574,8 @@ class UdpRing(RingSender):
                     continue
                 mv = memoryview(buf)
                 for at in range(0, k * seg, seg):
-                    f = _HDR.unpack_from(mv, at)
-                    self._on_data(f[3], f[8], f[9], f[10], mv, at + _HLEN)
+                    f = HEADER.unpack_from(mv, at)
+                    self._on_data(f[3], f[8], f[9], f[10], mv, at + HEADER_LEN)
             else:
                 self._on_data(*e, 0)
 
