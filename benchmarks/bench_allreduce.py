@@ -6,19 +6,30 @@ rounds so every round starts together.  Printed: the median time of each per siz
 ratio ``ring / gloo``, measured in the same run, and rank 0's ring counters (retransmissions,
 congestion-window cuts, the window at the end).  The gloo side is ``dist.all_reduce`` plus the
 division DDP does; the ring side is ``UdpRing`` with the hook's packet plan, i.e. exactly the
-work ``checkmate_hook`` submits for a bucket of that size.
+work ``checkmate_hook`` submits for a bucket of that size.  ``ring cpu`` is the CPU time of the
+ring's thread per all-reduce (median per rank, the largest rank's; ``sum`` adds the ranks' medians):
+on a machine with fewer cores than ranks the ring's wall time follows the ranks' CPU added up.
+
+``--baseline DIR`` compares with another checkout (``git archive main | tar -x -C /tmp/old``): the
+whole benchmark runs ``--rounds`` times for each tree, alternately, each run measuring gloo and its
+ring in the same processes, and the medians over the rounds of each tree are printed side by side.
 
     python -m benchmarks.bench_allreduce --world-size 3 --sizes 1024,65536,1048576 --mtu 1500
+    python -m benchmarks.bench_allreduce --sizes 1048576 --reps 20 --mtu 9000 --baseline /tmp/old --rounds 5
 """
 from __future__ import annotations
 
 import argparse
 import datetime
 import json
+import os
 import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
@@ -45,6 +56,10 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
     dist.all_gather_object(addrs, sock.getsockname())
     ring = UdpRing(sock, rank, world, addrs[(rank - 1) % world], addrs[(rank + 1) % world], job_id=1,
                    window=args.window, rto=args.rto, timeout=120.0)
+    try:  # the ring thread's CPU clock (Linux)
+        cpu_clock = time.pthread_getcpuclockid(ring._thread.ident)
+    except (AttributeError, OSError):
+        cpu_clock = None
     max_el = wire.max_elements(args.mtu)
     results = []
     job_no = 0
@@ -54,12 +69,13 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
             params = [(i, min(65536, n - off)) for i, off in enumerate(range(0, n, 65536))]
             plan = plan_bucket(params, world, max_el)
             g = torch.randn(n, generator=torch.Generator().manual_seed(rank))
-            times = {"gloo": [], "ring": []}
+            times = {"gloo": [], "ring": [], "cpu": []}
             before = (ring.stats.acks_sent, ring.stats.batched, ring.stats.data_sent)
             for rep in range(args.warmup + args.reps):
                 for kind in ("gloo", "ring"):
                     t = g.clone()
                     dist.barrier()
+                    c0 = time.clock_gettime(cpu_clock) if cpu_clock is not None else 0.0
                     t0 = time.perf_counter()
                     if kind == "gloo":
                         t.div_(world)
@@ -70,13 +86,19 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                     dt = time.perf_counter() - t0
                     if rep >= args.warmup:
                         times[kind].append(dt)
+                        if kind == "ring" and cpu_clock is not None:
+                            times["cpu"].append(time.clock_gettime(cpu_clock) - c0)
             # the slowest rank defines the collective's time
-            med = torch.tensor([statistics.median(times["gloo"]), statistics.median(times["ring"])],
+            cpu = statistics.median(times["cpu"]) if times["cpu"] else float("nan")
+            med = torch.tensor([statistics.median(times["gloo"]), statistics.median(times["ring"]), cpu],
                                dtype=torch.float64)
+            cpu_sum = torch.tensor([cpu], dtype=torch.float64)
             dist.all_reduce(med, op=dist.ReduceOp.MAX)
+            dist.all_reduce(cpu_sum)
             reps = args.warmup + args.reps
             results.append({"elements": n, "packets": len(plan.packets), "gloo_s": med[0].item(),
-                            "ring_s": med[1].item(), "retransmits": ring.stats.retransmits,
+                            "ring_s": med[1].item(), "ring_cpu_s": med[2].item(), "ring_cpu_sum_s": cpu_sum[0].item(),
+                            "retransmits": ring.stats.retransmits,
                             # rank 0's, cumulative: resends at a selective-ack hole, congestion-window
                             # cuts, and the window at the end (a clean path keeps it at --window)
                             "fast_retransmits": ring.stats.fast_retransmits, "cwnd_cuts": ring.stats.cwnd_cuts,
@@ -94,6 +116,61 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
         outq.put(results)
 
 
+_COMMON = ("world_size", "sizes", "reps", "warmup", "mtu", "window", "rto")  # what a --baseline run is given
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """The benchmark in this tree and in ``args.baseline``, ``args.rounds`` times each, alternately
+    (which tree goes first alternates too), as separate runs; medians over the rounds."""
+    trees = {"baseline": Path(args.baseline).resolve(), "this": Path(__file__).resolve().parents[1]}
+    if not (trees["baseline"] / "benchmarks" / "bench_allreduce.py").is_file():
+        raise SystemExit(f"--baseline {args.baseline}: no benchmarks/bench_allreduce.py there")
+    flags = []
+    for k in _COMMON:
+        v = getattr(args, k)
+        flags += [f"--{k.replace('_', '-')}", ",".join(map(str, v)) if k == "sizes" else str(v)]
+    runs: dict = {label: [] for label in trees}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            for label in (("baseline", "this") if r % 2 == 0 else ("this", "baseline")):
+                out = os.path.join(tmp, f"{label}-{r}.json")
+                env = dict(os.environ, PYTHONPATH=str(trees[label]))
+                subprocess.run([sys.executable, "-m", "benchmarks.bench_allreduce", *flags, "--json", out],
+                               cwd=trees[label], env=env, check=True, stdout=subprocess.DEVNULL)
+                with open(out) as f:
+                    runs[label].append(json.load(f)["results"])
+                res = runs[label][-1]
+                print(f"round {r} {label:>8}: " + "  ".join(
+                    f"{x['elements']}: ring/gloo {x['ring_s'] / x['gloo_s']:.2f}x" for x in res), flush=True)
+
+    def med(label, i, f):
+        vals = [f(run[i]) for run in runs[label] if f(run[i]) is not None]
+        return statistics.median(vals) if vals else float("nan")
+
+    print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}; medians over {args.rounds} alternating "
+          f"runs per tree (each the median of {args.reps}, slowest rank); baseline = {trees['baseline']}")
+    print(f"{'elements':>10} {'tree':>8} {'gloo ms':>8} {'ring ms':>8} {'ring/gloo':>10} {'(min..max)':>13} "
+          f"{'ring cpu ms':>11} {'cpu sum ms':>10}")
+    summary = []
+    for i, n in enumerate(args.sizes):
+        for label in trees:
+            ratios = [run[i]["ring_s"] / run[i]["gloo_s"] for run in runs[label]]
+            row = {"elements": n, "tree": label, "gloo_s": med(label, i, lambda x: x["gloo_s"]),
+                   "ring_s": med(label, i, lambda x: x["ring_s"]), "ratio": statistics.median(ratios),
+                   "ratio_min": min(ratios), "ratio_max": max(ratios),
+                   "ring_cpu_s": med(label, i, lambda x: x.get("ring_cpu_s")),
+                   "ring_cpu_sum_s": med(label, i, lambda x: x.get("ring_cpu_sum_s"))}
+            summary.append(row)
+            print(f"{n:>10} {label:>8} {row['gloo_s'] * 1e3:>8.2f} {row['ring_s'] * 1e3:>8.2f} {row['ratio']:>9.2f}x "
+                  f"{row['ratio_min']:>6.2f}..{row['ratio_max']:<5.2f} {row['ring_cpu_s'] * 1e3:>11.2f} "
+                  f"{row['ring_cpu_sum_s'] * 1e3:>10.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "summary": summary,
+                       "runs": runs}, f, indent=1)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--world-size", type=int, default=3)
@@ -105,10 +182,17 @@ def main(argv=None) -> int:
     ap.add_argument("--window", type=int, default=512)
     ap.add_argument("--rto", type=float, default=0.05)
     ap.add_argument("--json", default=None, help="also write the results here")
+    ap.add_argument("--baseline", default=None, metavar="DIR",
+                    help="another checkout to compare with: both run --rounds times, alternately")
+    ap.add_argument("--rounds", type=int, default=3, help="with --baseline: runs per tree")
     args = ap.parse_args(argv)
     args.sizes = [int(s) for s in args.sizes.split(",") if s]
     if args.world_size < 2 or not args.sizes or min(args.sizes) < 1:
         ap.error("need --world-size >= 2 and positive --sizes")
+    if args.baseline:
+        if args.rounds < 1:
+            ap.error("--rounds must be at least 1")
+        return _compare(args)
     ctx = mp.get_context("spawn")
     outq = ctx.Queue()
     port = _free_port()
@@ -125,10 +209,12 @@ def main(argv=None) -> int:
                 p.kill()
     print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}, median of {args.reps} "
           f"(slowest rank); ring = Checkmate UDP ring (the comm hook's transport)")
-    print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} {'retx':>5} {'cuts':>5} {'cwnd':>5}")
+    print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} "
+          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'retx':>5} {'cuts':>5} {'cwnd':>5}")
     for r in results:
         print(f"{r['elements']:>10} {r['elements'] * 4 / 1e6:>7.2f} {r['packets']:>8} {r['gloo_s'] * 1e3:>9.2f} "
-              f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['retransmits']:>5} {r['cwnd_cuts']:>5} {r['cwnd']:>5}")
+              f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['ring_cpu_s'] * 1e3:>11.2f} "
+              f"{r['ring_cpu_sum_s'] * 1e3:>10.2f} {r['retransmits']:>5} {r['cwnd_cuts']:>5} {r['cwnd']:>5}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "results": results}, f, indent=1)
