@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from checkmate import wire
-from trainer_hooks.layout import plan_bucket
+from trainer_hooks.layout import packet_bases, plan_bucket
 from trainer_hooks.transport import Job, RingError, UdpRing
 
 pytestmark = pytest.mark.timeout(120)
@@ -350,3 +350,42 @@ def test_congestion_window_never_exceeds_a_small_window():
     s._nxt = 8
     s._on_loss()
     assert s.cwnd == 8  # the floor of 16 does not lift it above `window`
+
+
+@pytest.mark.parametrize("gso", [True, False])
+def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
+    """Three buckets submitted at once on every rank (as DDP launches them), with parameters that end
+    in a short packet and one-packet parameters: a drain then holds runs of several datagram sizes, and
+    the end of one job next to the start of the next -- the batch path must take them apart exactly
+    (and still take most packets as batches); every bucket equals the reference bit for bit."""
+    rings = make_ring(3, rto=0.05, timeout=30, gso=gso)
+    try:
+        numels = [5000, 3, 2000, 1, 7000, 9000, 5, 400, 6000, 11, 3000]  # a model's parameters, ids 0..10
+        bases = packet_bases(numels, 360)
+        plans = [plan_bucket([(i, numels[i]) for i in ids], 3, 360, bases)  # buckets in reverse, as DDP's
+                 for ids in ([10, 9, 8, 7], [6, 5], [4, 3, 2, 1, 0])]
+        g = torch.Generator().manual_seed(5)
+        for it in range(2):
+            grads = [[torch.randn(p.total, generator=g) for _ in range(3)] for p in plans]
+            futs = [[rings[r].submit(Job(it, b, grads[b][r].clone(), plans[b])) for b in range(3)] for r in range(3)]
+            for b, plan in enumerate(plans):
+                outs = [futs[r][b].wait() for r in range(3)]
+                assert torch.equal(outs[0], reference(grads[b], plan, 3)), f"iteration {it} bucket {b}"
+                assert torch.equal(outs[1], outs[0]) and torch.equal(outs[2], outs[0])
+        batched = sum(r.stats.batched for r in rings)
+        data = sum(r.stats.data_sent for r in rings)
+        assert batched > data // 2, (batched, data)
+        assert not any(r.stats.retransmits for r in rings)
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+
+
+def test_even_runs():
+    from trainer_hooks.ring_arrays import even_runs
+    # offsets 0, 30, 60 of one kind, then a jump, then a different kind, then a short one
+    assert even_runs([0, 30, 60, 100, 130, 160, 170], [1, 1, 1, 1, 2, 2, 3], 10) == [
+        (0, 3, 30), (3, 4, 10), (4, 6, 30), (6, 7, 10)]
+    # per-item widths: a spacing below the item's width never joins a run
+    assert even_runs([0, 5, 10], [7, 7, 7], [7, 7, 7]) == [(0, 1, 7), (1, 2, 7), (2, 3, 7)]
+    assert even_runs([], [], 4) == []
