@@ -10,9 +10,10 @@ work ``checkmate_hook`` submits for a bucket of that size.  ``ring cpu`` is the 
 ring's thread per all-reduce (median per rank, the largest rank's; ``sum`` adds the ranks' medians):
 on a machine with fewer cores than ranks the ring's wall time follows the ranks' CPU added up.
 
-``--baseline DIR`` compares with another checkout (``git archive main | tar -x -C /tmp/old``): the
-whole benchmark runs ``--rounds`` times for each tree, alternately, each run measuring gloo and its
-ring in the same processes, and the medians over the rounds of each tree are printed side by side.
+``--baseline DIR`` compares with another checkout (``git archive main | tar -x -C /tmp/old``): this
+file runs ``--rounds`` times with each tree's ``checkmate`` / ``trainer_hooks`` (``PYTHONPATH``),
+alternately, each run measuring gloo and that tree's ring in the same processes with the same
+harness, and the medians over the rounds of each tree are printed side by side.
 
     python -m benchmarks.bench_allreduce --world-size 3 --sizes 1024,65536,1048576 --mtu 1500
     python -m benchmarks.bench_allreduce --sizes 1048576 --reps 20 --mtu 9000 --baseline /tmp/old --rounds 5
@@ -123,8 +124,8 @@ def _compare(args: argparse.Namespace) -> int:
     """The benchmark in this tree and in ``args.baseline``, ``args.rounds`` times each, alternately
     (which tree goes first alternates too), as separate runs; medians over the rounds."""
     trees = {"baseline": Path(args.baseline).resolve(), "this": Path(__file__).resolve().parents[1]}
-    if not (trees["baseline"] / "benchmarks" / "bench_allreduce.py").is_file():
-        raise SystemExit(f"--baseline {args.baseline}: no benchmarks/bench_allreduce.py there")
+    if not (trees["baseline"] / "trainer_hooks" / "transport.py").is_file():
+        raise SystemExit(f"--baseline {args.baseline}: no trainer_hooks/transport.py there")
     flags = []
     for k in _COMMON:
         v = getattr(args, k)
@@ -135,7 +136,8 @@ def _compare(args: argparse.Namespace) -> int:
             for label in (("baseline", "this") if r % 2 == 0 else ("this", "baseline")):
                 out = os.path.join(tmp, f"{label}-{r}.json")
                 env = dict(os.environ, PYTHONPATH=str(trees[label]))
-                subprocess.run([sys.executable, "-m", "benchmarks.bench_allreduce", *flags, "--json", out],
+                # this harness, that tree's ring (the script's own folder holds neither package)
+                subprocess.run([sys.executable, str(Path(__file__).resolve()), *flags, "--json", out],
                                cwd=trees[label], env=env, check=True, stdout=subprocess.DEVNULL)
                 with open(out) as f:
                     runs[label].append(json.load(f)["results"])

@@ -8,7 +8,9 @@ writes per batch of packets instead of per packet.
 * :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
 * :func:`take_spare` -- a finished job's bucket copy, for a new job of the same plan, when safe.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
-  operation per run of evenly spaced packets.
+  operation per run of evenly spaced packets (:func:`even_runs`, :func:`strided`).
+* The byte positions of the header fields the engine reads and writes in place (``SEQ_BYTES``,
+  ``KEY_BYTES``, ...), derived from :mod:`checkmate.wire` once for ``transport`` and ``ring_sender``.
 * :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
 """
 from __future__ import annotations
@@ -158,7 +160,7 @@ class PlanIndex:
         hdr["count"] = self.cnt
         self.hdr = hdr
         # finished jobs of this plan whose bucket copy (``w``, ``views``) a later job may take over
-        # once nothing in flight or queued refers to them (:meth:`UdpRing._recycled`)
+        # once nothing in flight or queued refers to them (:func:`take_spare`)
         self.spare: list = []
 
 

@@ -54,26 +54,37 @@ header field; conversion to and from the host order is exact.
 **Per-packet cost.**  Python work per datagram is what limits a software ring,
 so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_arrays`):
 
-* *Payloads*: the bucket is divided and converted to wire order in one numpy
-  pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
-  into it, packets are sent from memoryview slices of it, and it is converted
-  back once when the job ends.  A later job of the same plan takes the array
-  and its slices over once nothing in flight or queued refers to the old job.
+* *Payloads*: the bucket is divided by the world size in place (host order,
+  ``ActiveJob.x``) and this rank's own segment converted into the job's wire
+  copy (``ActiveJob.w``) when the job starts; reduce-scatter writes
+  ``x + received`` into ``w`` (one conversion of the received payload, one of
+  the sum), all-gather copies the received bytes into it, packets are sent from
+  memoryview slices of it, and it is converted back into the bucket once when
+  the job ends.  A later job of the same plan takes the array and its slices
+  over once nothing in flight or queued refers to the old job.
 * *Sending*: the pump takes as many queued packets as the window allows and
   writes their headers into a ring of header slots (slot = seq mod cap) --
   fixed fields from a per-job table, step/flags/seq per batch -- and records
   send time, deadline and retries per slot in arrays; acks, retransmission
   scans and the timer are vector operations over the slots in flight.  Runs of
   equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
-* *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
-  ``recvmsg``; a batch of in-order, equal-size data packets of the active job
-  is checked (one masked header compare, per-plan address dict, the job's
-  receive map) and applied with one strided numpy add or copy per run of evenly
-  spaced packets (``_on_batch``); a batch of a job not started yet is kept
-  whole for it (``_stash_batch``).  A batch of one step -- the usual case --
-  gets its per-packet lists by repetition, here and when the pump sends it on.
-  Acks, losses, reordering and odd sizes take the per-datagram path, which
-  makes the same checks one by one.
+* *Receiving*: a wake-up *drains* the socket: ``recvmsg`` after ``recvmsg``
+  (with ``UDP_GRO`` each brings up to 64 KB of in-order datagrams of one size)
+  back to back into one buffer, until it holds an ack's worth of datagrams
+  (``min(128, window // 4)``) or 1 MB (``_drain``).  The drain's data datagrams
+  -- runs of one size: a parameter's short last packet is a run of its own --
+  are checked together (one masked header compare, per-plan address dicts, the
+  job's receive map) and applied with one strided numpy operation per run of
+  evenly spaced packets (``_on_batch``); then the pump forwards what the drain
+  reduced before the next drain.  A drain that is not all in-order data of the
+  active job (acks are taken one by one where they arrived; the end of one job
+  next to the start of the next) is taken run by run, a run that still does not
+  qualify is halved, and below 10 datagrams it takes the per-datagram path,
+  which makes the same checks one by one (and raises the precise error); a run
+  of a job not started yet is kept whole for it (``_stash_batch``).  A batch of
+  one step -- the usual case -- gets its per-packet lists by repetition, here
+  and when the pump sends it on.  Drains batch datagrams without GRO too (one
+  per ``recvmsg``), as on the Mininet hosts.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
