@@ -87,6 +87,12 @@ CASES = [
     case("tbl_const_entries_lpm", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
     table t { key = { hdr.h.d: lpm; } actions = { set_b; nop; }
         const entries = { 0x0a000000 &&& 0xff000000: set_b(8); 0x0a000100 &&& 0xffffff00: set_b(24); } }"""), frames=FR),
+    # a prefix whose value has bits past the mask: p4c's JSON keeps them, BMv2 ignores them
+    case("tbl_const_entries_lpm_bits_past_prefix", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
+    table t { key = { hdr.h.a: lpm; } actions = { set_b; nop; }
+        const entries = { 0x11 &&& 0xf0: set_b(4); 0x2f &&& 0xff: set_b(8); _: set_b(9); } }"""),
+         frames=FR + [(1, H(0x2f)), (1, H(0x1f))],
+         json_path=True),
     case("tbl_apply_twice_different", CAT, program("        t1.apply(); hdr.h.a = hdr.h.b; t2.apply();\n",
                                                    ingress_decls=ACTIONS + T("t1", "hdr.h.a: exact;") + T("t2", "hdr.h.a: exact;")),
          frames=FR, entries=[E("t1", {"hdr.h.a": 1}, "set_b", {"v": 5}), E("t2", {"hdr.h.a": 5}, "set_cd", {"c": 0x5555, "d": 5})]),
