@@ -93,6 +93,10 @@ CASES = [
         const entries = { 0x11 &&& 0xf0: set_b(4); 0x2f &&& 0xff: set_b(8); _: set_b(9); } }"""),
          frames=FR + [(1, H(0x2f)), (1, H(0x1f))],
          json_path=True),
+    # a table @name with non-ASCII characters: the P4Info name (and the id hashed from it) is the UTF-8 text
+    case("tbl_name_non_ascii", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
+    @name("t\u00e9-\u25d5\u203f\u25d5-\U0001F600") table t { key = { hdr.h.a: exact @name("cl\u00e9"); } actions = { set_b; nop; } }"""),
+         frames=FR, entries=[E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 1}, "set_b", {"v": 7})]),
     case("tbl_apply_twice_different", CAT, program("        t1.apply(); hdr.h.a = hdr.h.b; t2.apply();\n",
                                                    ingress_decls=ACTIONS + T("t1", "hdr.h.a: exact;") + T("t2", "hdr.h.a: exact;")),
          frames=FR, entries=[E("t1", {"hdr.h.a": 1}, "set_b", {"v": 5}), E("t2", {"hdr.h.a": 5}, "set_cd", {"c": 0x5555, "d": 5})]),
