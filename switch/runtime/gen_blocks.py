@@ -100,7 +100,8 @@ class BlockGen:
                                  f"{self.dmeter_unit(t['direct_meter'])!r})")
                     self.emit(1, "else:")
                     self.emit(2, "P.dm = None")
-            self.emit(1, f"if P.tr: P.tr('table {t['name']}: ' + ('hit' if ent is not None else 'miss') "
+            label = f"table {t['name']}: "  # a table @name may be any text: only ever through repr()
+            self.emit(1, f"if P.tr: P.tr({label!r} + ('hit' if ent is not None else 'miss') "
                          "+ ' -> ' + ACTION_NAMES[aid])")
             self.emit(1, f"TACTS_{tid}[aid](P, L, *prm)")
             self.emit(1, "return ent is not None, aid")

@@ -19,9 +19,4 @@ def all_cases():
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
-KNOWN: dict[str, tuple[str, bool, str]] = {
-    "tbl_name_non_ascii": ("runtime", True,
-                           "checkmate-switch refuses a device config whose table or key names are not "
-                           "identifier-like (switch/compiler/ir_check.py: names are pasted into the generated "
-                           "source); BMv2 loads any @name. The P4Info is equal to p4c's."),
-}
+KNOWN: dict[str, tuple[str, bool, str]] = {}
