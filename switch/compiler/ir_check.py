@@ -14,7 +14,7 @@ file, that
   those pasted bare as Python names (``n``, ``py``, ``f``, ``fn``, ``obj``) are no Python
   keyword either -- except the few free-text fields that the generator only ever uses through
   ``repr()`` or not at all (``program``, ``format``, log messages, annotations,
-  P4Runtime key names and table names/aliases/references -- p4c keeps any ``@name`` text --
+  P4Runtime key names and table/action names, aliases and references -- p4c keeps any ``@name`` text --
   which are restricted to printable text without quotes or backslashes);
 * every dict key is an identifier (or a decimal id, as in ``field_lists``);
 * every operator (``o``) is one the generator knows;
@@ -112,11 +112,15 @@ def _free_name(s: str) -> bool:
 
 
 def _table_name_slot(path: list, key) -> bool:
-    """``tables[i].name`` / ``tables[i].alias``, or a ``table`` reference (apply statements,
+    """``tables[i].name``/``.alias``, ``actions[i].name``/``.alias``, a table's action
+    reference ``tables[i].actions[j].name``, or a ``table`` reference (apply statements,
     ``hit``/``action_run`` expressions, direct counters and meters)."""
     if key == "table":
         return True
-    return key in ("name", "alias") and len(path) == 3 and path[0] == "tables" and isinstance(path[1], int)
+    if key in ("name", "alias") and len(path) == 3 and path[0] in ("tables", "actions") and isinstance(path[1], int):
+        return True
+    return (key == "name" and len(path) == 5 and path[0] == "tables" and path[2] == "actions"
+            and isinstance(path[1], int) and isinstance(path[3], int))
 
 
 def _fmt(path: list) -> str:
@@ -201,7 +205,7 @@ def validate_device_config(cfg) -> dict:
                     raise InvalidDeviceConfig(_fmt(path), f"match field name {_show(x)} has unsafe characters")
             elif _table_name_slot(path, key):
                 if not (_dotted(x) or _free_name(x)):
-                    raise InvalidDeviceConfig(_fmt(path), f"table name {_show(x)} has unsafe characters")
+                    raise InvalidDeviceConfig(_fmt(path), f"table or action name {_show(x)} has unsafe characters")
             elif key in _CODE_KEYS:
                 if not _safe_ident(x):
                     raise InvalidDeviceConfig(_fmt(path), f"{_show(x)} is not a safe Python identifier")

@@ -49,7 +49,7 @@ class BlockGen:
             # has one action per table for an action with bound arguments)
             self.emit(0, f"def A_{a.get('impl', a['id'])}(P, L{', ' + params if params else ''}):")
             self.owner_prologue(1, a.get("control"))
-            self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
+            self.emit(1, f"if P.tr: P.tr({'action ' + a['name']!r})")  # any @name text: through repr()
             outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
             self.action_outs = outs
             if outs:

@@ -175,7 +175,7 @@ parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
 }
 control VC(inout H hdr, inout M m) { apply { } }
 control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
-    action set(bit<8> v) { hdr.h.a = v; }
+    @name("se|t\u00e9") action set(bit<8> v) { hdr.h.a = v; }
     @name("pre|fix<>]{/t\u00e9\u25d5\U0001F600") table t {
         key = { hdr.h.a: exact @name("k\u00e9 |x"); } actions = { set; NoAction; } default_action = set(7); }
     apply { t.apply(); }
@@ -188,9 +188,9 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 
 
 def test_table_names_that_are_not_identifiers_load_and_run():
-    """p4c keeps any @name text (its sample nonstandard_table_names-bmv2): table names,
-    aliases, table references and key names may be printable text without quotes or
-    backslashes; the generator only uses them through repr() (the trace line)."""
+    """p4c keeps any @name text (its sample nonstandard_table_names-bmv2): table and action
+    names, aliases, references and key names may be printable text without quotes or
+    backslashes; the generator only uses them through repr() (the trace lines)."""
     from switch.runtime import Pipeline
 
     ir = json.loads(json.dumps(compile_source(NON_IDENT_NAMES, "names.p4").device_config))
@@ -201,8 +201,10 @@ def test_table_names_that_are_not_identifiers_load_and_run():
     pipe.trace = trace.append
     assert pipe.process(0, b"\x01") == [(0, b"\x07")]
     assert any(line.startswith("table I.pre|fix<>]{/t\u00e9") for line in trace), trace
+    assert "action I.se|t\u00e9" in trace, trace
     for bad in ("t'x", 't"x', "t\\x", "t\nx"):
-        ir2 = copy.deepcopy(ir)
-        ir2["tables"][0]["alias"] = bad
-        with pytest.raises(InvalidDeviceConfig, match="unsafe characters"):
-            validate_device_config(ir2)
+        for where in (lambda c: c["tables"][0], lambda c: c["actions"][0]):
+            ir2 = copy.deepcopy(ir)
+            where(ir2)["alias"] = bad
+            with pytest.raises(InvalidDeviceConfig, match="unsafe characters"):
+                validate_device_config(ir2)

@@ -93,10 +93,13 @@ CASES = [
         const entries = { 0x11 &&& 0xf0: set_b(4); 0x2f &&& 0xff: set_b(8); _: set_b(9); } }"""),
          frames=FR + [(1, H(0x2f)), (1, H(0x1f))],
          json_path=True),
-    # a table @name with non-ASCII characters: the P4Info name (and the id hashed from it) is the UTF-8 text
+    # table/action @names with non-ASCII and non-identifier characters: P4Info names (and the ids hashed from
+    # them) are the UTF-8 text; checkmate-switch loads and runs them
     case("tbl_name_non_ascii", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
-    @name("t\u00e9-\u25d5\u203f\u25d5-\U0001F600") table t { key = { hdr.h.a: exact @name("cl\u00e9"); } actions = { set_b; nop; } }"""),
-         frames=FR, entries=[E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 1}, "set_b", {"v": 7})]),
+    @name("s\u00e9t|c") action set_c2(bit<16> v) { hdr.h.c = v; }
+    @name("t\u00e9-\u25d5\u203f\u25d5-\U0001F600") table t { key = { hdr.h.a: exact @name("cl\u00e9"); } actions = { set_b; set_c2; nop; } }"""),
+         frames=FR, entries=[E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 1}, "set_b", {"v": 7}),
+                             E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 0x10}, "s\u00e9t|c", {"v": 0x1234})]),
     # @p4runtime_translation's newer form names a type (bit<W> or string) instead of a width
     case("tbl_key_translated_type_forms", CAT, program("        t.apply();\n", headers="""
 typedef bit<8> PortUint_t;
