@@ -4,7 +4,7 @@ the repository, e.g. p4c's public test programs).
     PYTHONPATH=. .venv/bin/python tools/p4c_corpus.py DIR [DIR ...] [-o RESULTS] [-k NAME]
 
 For every ``*.p4`` under each DIR that is a v1model program (includes ``v1model.p4`` and
-instantiates ``V1Switch``), real ``p4c --target bmv2 --arch v1model`` decides whether the
+instantiates ``V1Switch``, counting the local files it ``#include "..."``s), real ``p4c --target bmv2 --arch v1model`` decides whether the
 program is valid; checkmate-p4c then compiles it in-process and the pair is classified:
 
 =================  ==========================================================================
@@ -50,6 +50,20 @@ DEFAULT_OUT = Path("/work/corpus/p4c/front-results.txt")
 _LOC = re.compile(r"^\S+\.p4:\d+:\d+: ")
 
 
+_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def program_text(src: Path) -> str:
+    """The program's text with the files it ``#include "..."``s next to it appended (one
+    level): p4c's samples put the skeleton with ``V1Switch`` in a shared include."""
+    text = src.read_text(errors="replace")
+    for name in _LOCAL_INCLUDE.findall(text):
+        inc = src.parent / name
+        if inc.is_file():
+            text += "\n" + inc.read_text(errors="replace")
+    return text
+
+
 def is_v1model(text: str) -> bool:
     return "v1model.p4" in text and "V1Switch" in text
 
@@ -72,8 +86,7 @@ def first_error(text: str) -> str:
 
 
 def classify(src: Path, cache_root: Path) -> tuple[str, str]:
-    text = src.read_text(errors="replace")
-    if not is_v1model(text):
+    if not is_v1model(program_text(src)):
         return "skip", "not v1model"
     ref = p4c_result(src, cache_root)
     try:

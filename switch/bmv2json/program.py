@@ -442,7 +442,10 @@ class Translator:
             plen = int(mk["prefix_length"])
             if plen == 0:
                 return None
-            return {"id": key["id"], "kind": "lpm", "value": hexint(mk["key"]), "mask": None,
+            # p4c keeps the bits past the prefix (`0x11 &&& 0xf0` -> key 0x11, /4); BMv2's
+            # LPM trie only looks at the prefix, so they are dropped here
+            keep = full ^ ((1 << (w - plen)) - 1)
+            return {"id": key["id"], "kind": "lpm", "value": hexint(mk["key"]) & keep, "mask": None,
                     "prefix_len": plen, "high": None}
         if kind == "ternary":
             msk = hexint(mk["mask"]) & full

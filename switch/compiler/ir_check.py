@@ -14,7 +14,8 @@ file, that
   those pasted bare as Python names (``n``, ``py``, ``f``, ``fn``, ``obj``) are no Python
   keyword either -- except the few free-text fields that the generator only ever uses through
   ``repr()`` or not at all (``program``, ``format``, log messages, annotations,
-  P4Runtime key names, which are restricted to a safe character set);
+  P4Runtime key names and table/action names, aliases and references -- p4c keeps any ``@name`` text --
+  which are restricted to printable text without quotes or backslashes);
 * every dict key is an identifier (or a decimal id, as in ``field_lists``);
 * every operator (``o``) is one the generator knows;
 * every number is an ``int`` (not a float or a numeric string) of bounded size, widths,
@@ -102,6 +103,26 @@ def _dotted(s: str) -> bool:
     return 0 < len(s) <= 512 and all(_ID.match(part) and not _special(part) for part in s.split("."))
 
 
+def _free_name(s: str) -> bool:
+    """A P4 ``@name`` that is not identifier-like (p4c keeps any text: ``prefix|t``,
+    emoji): printable, no quote or backslash, bounded.  Allowed only where the generator
+    uses the name as data or through ``repr()`` (table names and aliases, references to a
+    table, match-field names), never pasted bare into the source."""
+    return 0 < len(s) <= 512 and s.isprintable() and not any(c in s for c in "'\"\\")
+
+
+def _table_name_slot(path: list, key) -> bool:
+    """``tables[i].name``/``.alias``, ``actions[i].name``/``.alias``, a table's action
+    reference ``tables[i].actions[j].name``, or a ``table`` reference (apply statements,
+    ``hit``/``action_run`` expressions, direct counters and meters)."""
+    if key == "table":
+        return True
+    if key in ("name", "alias") and len(path) == 3 and path[0] in ("tables", "actions") and isinstance(path[1], int):
+        return True
+    return (key == "name" and len(path) == 5 and path[0] == "tables" and path[2] == "actions"
+            and isinstance(path[1], int) and isinstance(path[3], int))
+
+
 def _fmt(path: list) -> str:
     out = ""
     for p in path:
@@ -180,8 +201,11 @@ def validate_device_config(cfg) -> dict:
                 if x not in _OPERATORS:
                     raise InvalidDeviceConfig(_fmt(path), f"unknown operator {_show(x)}")
             elif key == "name" and len(path) >= 4 and path[-3] == "keys":
-                if not _KEY_NAME.match(x):
+                if not (_KEY_NAME.match(x) or _free_name(x)):
                     raise InvalidDeviceConfig(_fmt(path), f"match field name {_show(x)} has unsafe characters")
+            elif _table_name_slot(path, key):
+                if not (_dotted(x) or _free_name(x)):
+                    raise InvalidDeviceConfig(_fmt(path), f"table or action name {_show(x)} has unsafe characters")
             elif key in _CODE_KEYS:
                 if not _safe_ident(x):
                     raise InvalidDeviceConfig(_fmt(path), f"{_show(x)} is not a safe Python identifier")

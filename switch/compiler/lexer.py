@@ -117,7 +117,10 @@ def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
             elif kind == "id":
                 toks.append(Tok("kw" if s in KEYWORDS else "id", s, loc, end + 1))
             elif kind == "str":
-                toks.append(Tok("str", s, loc, end + 1, bytes(s[1:-1], "utf-8").decode("unicode_escape")))
+                # escapes (\" \\ \n ...) are resolved; characters outside latin-1 travel as \uXXXX
+                # through the codec so a UTF-8 name stays the same text
+                toks.append(Tok("str", s, loc, end + 1,
+                                s[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")))
             else:
                 toks.append(Tok("op", s, loc, end + 1))
     last = lines[-1] if lines else Line("<empty>", 1, "")

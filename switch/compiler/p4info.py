@@ -7,6 +7,8 @@ name, like p4c's serializer.
 """
 from __future__ import annotations
 
+import re
+
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
@@ -304,15 +306,25 @@ class _TypeInfo:
         self.ir, self.info = ir, info
 
     def _translation(self, name: str):
+        """(uri, SDN width) of a `type`'s ``@p4runtime_translation``, the width None for
+        ``string``; the width is given as a number (``32``) or, in the newer form, a type
+        (``bit<32>``)."""
         for n, args in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
             if n == "p4runtime_translation" and len(args) >= 2 and not isinstance(args, dict):
-                return str(args[0]), int(str(args[1]), 0)
+                w = "".join(str(args[1]).split())
+                if w == "string":
+                    return str(args[0]), None
+                m = re.fullmatch(r"bit<(\d+)>", w)
+                return str(args[0]), int(m.group(1)) if m else int(w, 0)
         return None
 
     def newtype(self, name: str) -> None:
         nt = self.info.type_info.new_types[name]
         tr = self._translation(name)
-        if tr:
+        if tr and tr[1] is None:
+            nt.translated_type.uri = tr[0]
+            nt.translated_type.sdn_string.SetInParent()
+        elif tr:
             nt.translated_type.uri, nt.translated_type.sdn_bitwidth = tr
         else:
             t = self.ir["newtypes"][name]["t"]
@@ -338,7 +350,7 @@ class _TypeInfo:
             msg.type_name.name = nt
             tr = self._translation(nt)
             if tr:
-                msg.bitwidth = tr[1]
+                msg.bitwidth = tr[1] or 0  # a string has no width (p4c leaves it unset)
             self.newtype(nt)
         elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
             self.serenum(obj["enum"])

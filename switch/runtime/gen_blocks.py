@@ -49,7 +49,7 @@ class BlockGen:
             # has one action per table for an action with bound arguments)
             self.emit(0, f"def A_{a.get('impl', a['id'])}(P, L{', ' + params if params else ''}):")
             self.owner_prologue(1, a.get("control"))
-            self.emit(1, f"if P.tr: P.tr('action {a['name']}')")
+            self.emit(1, f"if P.tr: P.tr({'action ' + a['name']!r})")  # any @name text: through repr()
             outs = [p["py"] for p in a["all_params"] if p["dir"] in ("out", "inout")]
             self.action_outs = outs
             if outs:
@@ -100,7 +100,8 @@ class BlockGen:
                                  f"{self.dmeter_unit(t['direct_meter'])!r})")
                     self.emit(1, "else:")
                     self.emit(2, "P.dm = None")
-            self.emit(1, f"if P.tr: P.tr('table {t['name']}: ' + ('hit' if ent is not None else 'miss') "
+            label = f"table {t['name']}: "  # a table @name may be any text: only ever through repr()
+            self.emit(1, f"if P.tr: P.tr({label!r} + ('hit' if ent is not None else 'miss') "
                          "+ ' -> ' + ACTION_NAMES[aid])")
             self.emit(1, f"TACTS_{tid}[aid](P, L, *prm)")
             self.emit(1, "return ent is not None, aid")

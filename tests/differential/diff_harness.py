@@ -85,8 +85,8 @@ def case_dir(case: Case) -> Path:
 def write_source(case: Case, ref: bool = False) -> Path:
     text = case.ref_source if ref and case.ref_source else case.source
     path = case_dir(case) / (f"{case.name}.ref.p4" if ref and case.ref_source else f"{case.name}.p4")
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
     return path
 
 

@@ -162,3 +162,49 @@ def test_select_ranges_beyond_bit_positions_are_values_not_slices():
     validate_device_config(prog.device_config)
     out = Pipeline(prog.device_config).process(0, b"\x90\x00" + bytes(20))
     assert out == [(1, b"\x90\x00" + bytes(20))]
+
+
+NON_IDENT_NAMES = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct H { h_t h; }
+struct M { }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    @name("se|t\u00e9") action set(bit<8> v) { hdr.h.a = v; }
+    @name("pre|fix<>]{/t\u00e9\u25d5\U0001F600") table t {
+        key = { hdr.h.a: exact @name("k\u00e9 |x"); } actions = { set; NoAction; } default_action = set(7); }
+    apply { t.apply(); }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control CC(inout H hdr, inout M m) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_table_names_that_are_not_identifiers_load_and_run():
+    """p4c keeps any @name text (its sample nonstandard_table_names-bmv2): table and action
+    names, aliases, references and key names may be printable text without quotes or
+    backslashes; the generator only uses them through repr() (the trace lines)."""
+    from switch.runtime import Pipeline
+
+    ir = json.loads(json.dumps(compile_source(NON_IDENT_NAMES, "names.p4").device_config))
+    assert ir["tables"][0]["alias"] == "pre|fix<>]{/t\u00e9\u25d5\U0001F600"
+    validate_device_config(ir)
+    pipe = Pipeline(copy.deepcopy(ir))
+    trace: list[str] = []
+    pipe.trace = trace.append
+    assert pipe.process(0, b"\x01") == [(0, b"\x07")]
+    assert any(line.startswith("table I.pre|fix<>]{/t\u00e9") for line in trace), trace
+    assert "action I.se|t\u00e9" in trace, trace
+    for bad in ("t'x", 't"x', "t\\x", "t\nx"):
+        for where in (lambda c: c["tables"][0], lambda c: c["actions"][0]):
+            ir2 = copy.deepcopy(ir)
+            where(ir2)["alias"] = bad
+            with pytest.raises(InvalidDeviceConfig, match="unsafe characters"):
+                validate_device_config(ir2)

@@ -87,6 +87,30 @@ CASES = [
     case("tbl_const_entries_lpm", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
     table t { key = { hdr.h.d: lpm; } actions = { set_b; nop; }
         const entries = { 0x0a000000 &&& 0xff000000: set_b(8); 0x0a000100 &&& 0xffffff00: set_b(24); } }"""), frames=FR),
+    # a prefix whose value has bits past the mask: p4c's JSON keeps them, BMv2 ignores them
+    case("tbl_const_entries_lpm_bits_past_prefix", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
+    table t { key = { hdr.h.a: lpm; } actions = { set_b; nop; }
+        const entries = { 0x11 &&& 0xf0: set_b(4); 0x2f &&& 0xff: set_b(8); _: set_b(9); } }"""),
+         frames=FR + [(1, H(0x2f)), (1, H(0x1f))],
+         json_path=True),
+    # table/action @names with non-ASCII and non-identifier characters: P4Info names (and the ids hashed from
+    # them) are the UTF-8 text; checkmate-switch loads and runs them
+    case("tbl_name_non_ascii", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
+    @name("s\u00e9t|c") action set_c2(bit<16> v) { hdr.h.c = v; }
+    @name("t\u00e9-\u25d5\u203f\u25d5-\U0001F600") table t { key = { hdr.h.a: exact @name("cl\u00e9"); } actions = { set_b; set_c2; nop; } }"""),
+         frames=FR, entries=[E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 1}, "set_b", {"v": 7}),
+                             E("t\u00e9-\u25d5\u203f\u25d5-\U0001F600", {"cl\u00e9": 0x10}, "s\u00e9t|c", {"v": 0x1234})]),
+    # @p4runtime_translation's newer form names a type (bit<W> or string) instead of a width
+    case("tbl_key_translated_type_forms", CAT, program("        t.apply();\n", headers="""
+typedef bit<8> PortUint_t;
+@p4runtime_translation("example.org/P1", 32) type PortUint_t P1_t;
+@p4runtime_translation("example.org/P2", bit<24>) type PortUint_t P2_t;
+@p4runtime_translation("example.org/P3", string) type PortUint_t P3_t;
+header ports_t { P1_t p1; P2_t p2; P3_t p3; }
+""", fields="    ports_t ports;\n",
+        ingress_decls=ACTIONS + """
+    table t { key = { hdr.ports.p1: exact; hdr.ports.p2: exact; hdr.ports.p3: exact; } actions = { set_b; nop; } }"""),
+         p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
     case("tbl_apply_twice_different", CAT, program("        t1.apply(); hdr.h.a = hdr.h.b; t2.apply();\n",
                                                    ingress_decls=ACTIONS + T("t1", "hdr.h.a: exact;") + T("t2", "hdr.h.a: exact;")),
          frames=FR, entries=[E("t1", {"hdr.h.a": 1}, "set_b", {"v": 5}), E("t2", {"hdr.h.a": 5}, "set_cd", {"c": 0x5555, "d": 5})]),
