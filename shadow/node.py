@@ -115,6 +115,11 @@ class ShadowConfig:
     #: received, so that the rest of its datagrams (which a switch emits one by one while the ring
     #: runs) are taken in one batch instead of one wake-up each; 0: wake up per datagram.
     ingest_nap: float = 0.002
+    #: The ingest thread learns how long an iteration's datagrams take to arrive (from the wake-up by
+    #: the first one until the iteration is complete) and, after the next wake-up, sleeps 0.9 of that
+    #: before draining -- so a switch that spreads the copies over the ring's duration costs about one
+    #: drain per iteration.  This bounds that sleep (seconds); ``ingest_nap`` 0 turns both off.
+    ingest_lead_max: float = 0.005
 
 
 class ShadowNode:
@@ -123,6 +128,8 @@ class ShadowNode:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
         if config.ingest_nap < 0 or config.ingest_nap > 0.1:
             raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
+        if config.ingest_lead_max < 0 or config.ingest_lead_max > 0.1:
+            raise ValueError(f"ingest_lead_max: {config.ingest_lead_max} s is outside 0..0.1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
@@ -266,6 +273,9 @@ class ShadowNode:
         recv_into = sock.recv_into if allowed is None else filtered_recv_into
         nap = self.cfg.ingest_nap
         sleep = time.sleep
+        cap = self.cfg.ingest_lead_max
+        lead = 0.0  # seconds to sleep after a wake-up before the first drain (learned, see the docstring)
+        woke = None  # when select returned, while the iteration being received is not complete yet
         while not stop.is_set():
             idle = False
             got = 0
@@ -311,10 +321,20 @@ class ShadowNode:
                 if got and not done and nap > 0:
                     sleep(nap)  # more of this iteration is on its way: take it in one batch
                     continue
+                if got and done and woke is not None:
+                    # an iteration completed: its datagrams took this long from the wake-up; next time
+                    # sleep a little less than that before draining (shrinks until a drain comes early)
+                    lead = min(cap, 0.9 * (monotonic() - woke))
+                woke = None
                 try:
                     sel(waitset, [], [], None)
                 except (OSError, ValueError):
                     return  # the node is being stopped (descriptors closed)
+                if nap > 0 and lead > 0 and not stop.is_set():
+                    woke = monotonic()
+                    sleep(lead)  # let the rest of the iteration arrive: one drain instead of a few
+                elif nap > 0:
+                    woke = monotonic()
 
     # -- apply + watchdog ----------------------------------------------------------------------
     def _ready(self) -> bool:
