@@ -32,6 +32,8 @@ copy and hands out per-parameter views of the copy: a published state shares not
 """
 from __future__ import annotations
 
+import sys
+
 import torch
 
 from .flat import FlatGroup, _probe_key, _same_bits, _steps_as_adam
@@ -61,56 +63,116 @@ def _hp_ok(hps: list[dict]) -> bool:
     return True
 
 
+def _uses(t: torch.Tensor) -> int:
+    """How many tensors (and storage objects) hold ``t``'s memory (the C++ storage use count)."""
+    return torch._C._storage_Use_Count(t.untyped_storage()._cdata)
+
+
+def _refcounts(objs: list) -> list[int]:
+    return [sys.getrefcount(o) for o in objs]
+
+
+class _Entry:
+    """One copy of the shard's state: the storage ``S`` (params, then each state key), the per-param
+    step counts, and the per-param views a published :class:`~shadow.protocol.ShardState` holds (the
+    same dicts and tensors every time this entry is published)."""
+    __slots__ = ("S", "steps", "P", "state", "decayed", "params", "opt_state", "refs", "uses")
+
+    def seal(self) -> None:
+        """Record who holds this entry's memory when only the entry does."""
+        self.refs = [self.params, self.opt_state, *self.params.values(), *self.opt_state.values(),
+                     *(t for d in self.opt_state.values() for t in d.values())]
+        self.uses = (_uses(self.S), _uses(self.steps), _refcounts(self.refs))
+
+    def free(self) -> bool:
+        """True when nothing but this entry holds its memory -- no published state, fetch or persist
+        in progress, caller's dict or tensor (a reference to a published dict or view raises its
+        refcount; any other tensor on the memory, a slice or a NumPy array's base, the storage's use
+        count) -- so the next step may write into it."""
+        return (_uses(self.S) == self.uses[0] and _uses(self.steps) == self.uses[1]
+                and _refcounts(self.refs) == self.uses[2])
+
+
 class MergedAdam:
-    """The shard's Adam/AdamW state in one storage, stepped in one pass (see the module docstring).
+    """The shard's Adam/AdamW state, stepped in one pass (see the module docstring).
 
     ``groups``: the flat groups (buffer order); ``hps``: each group's hyperparameters as the trainer's
-    optimizer holds them; ``init``: per flat group, (flat param values, state dict or None)."""
+    optimizer holds them; ``init``: per flat group, (flat param values, state dict or None);
+    ``pieces``: per owned param (pid, element offset in its group's span, shape), in buffer order."""
 
-    def __init__(self, groups: list[FlatGroup], hps: list[dict], init: list[tuple[torch.Tensor, dict | None]]):
-        dtype = groups[0].dtype
+    #: entries kept for reuse (published states in the node's history, plus a few in flight)
+    MAX_POOL = 32
+
+    def __init__(self, groups: list[FlatGroup], hps: list[dict], init: list[tuple[torch.Tensor, dict | None]],
+                 pieces: list[tuple[int, int, tuple]]):
+        self.dtype = dtype = groups[0].dtype
         es = torch.empty((), dtype=dtype).element_size()
         self.base = groups[0].byte_start // es  # element index of the span in the receive buffer
         self.n = n = max(g.byte_start // es + g.numel for g in groups) - self.base
         self.amsgrad = bool(hps[0].get("amsgrad", False))
         self.keys = ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if self.amsgrad else [])
-        self.S = torch.zeros(n * (1 + len(self.keys)), dtype=dtype)
-        self.P = self.S[:n]
-        self.state = {k: self.S[(i + 1) * n:(i + 2) * n] for i, k in enumerate(self.keys)}
-        self.denom = torch.empty(n, dtype=dtype)
         beta1, beta2 = hps[0]["betas"]
         self.beta1, self.beta2, self.eps = float(beta1), float(beta2), float(hps[0]["eps"])
         self.wd = [float(hp.get("weight_decay", 0) or 0) for hp in hps]
-        self.ranges = []  # per group: (start, end) element offsets in the span
-        self.params: list[torch.nn.Parameter] = []
-        self.states: list[dict] = []
-        self.steps: list[torch.Tensor] = []
-        for g, (values, st) in zip(groups, init):
-            a = g.byte_start // es - self.base
-            b = a + g.numel
-            self.ranges.append((a, b))
-            self.P[a:b] = values
-            entry = {}
-            step = st["step"].detach().clone() if st else torch.tensor(0.0, dtype=torch.float32)
-            entry["step"] = step
-            for k in self.keys:
-                v = self.state[k][a:b]
-                if st:
-                    v.copy_(st[k])
-                entry[k] = v
-            if st and list(st) != list(entry):  # keep the trainer's key order
-                entry = {k: entry[k] for k in st}
-            self.params.append(torch.nn.Parameter(self.P[a:b], requires_grad=True))
-            self.states.append(entry)
-            self.steps.append(step)
-        self.decayed = [(self.P[a:b], wd) for (a, b), wd in zip(self.ranges, self.wd) if wd]
+        self.ranges = [(g.byte_start // es - self.base, g.byte_start // es - self.base + g.numel) for g in groups]
+        self.pieces = [(pid, off, tuple(shape)) for pid, off, shape in pieces]
+        st0 = init[0][1]
+        self.order = list(st0) if st0 else ["step"] + self.keys  # the trainer's key order
+        self.step_dtype = st0["step"].dtype if st0 else torch.float32
+        self.denom = torch.empty(n, dtype=dtype)
         #: the state was made here, not by a step or the bootstrap: until a step counts, the trainer's
         #: optimizer has no state for these params, and neither does a published snapshot
         self.synthetic = all(st is None for _, st in init)
+        self.count = float(st0["step"]) if st0 else 0.0
+        cur = self._new_entry()
+        for (a, b), (values, st) in zip(self.ranges, init):
+            cur.P[a:b] = values
+            if st:
+                for k in self.keys:
+                    cur.state[k][a:b] = st[k]
+        cur.steps.fill_(self.count)
+        self.cur, self.pool = cur, [cur]
+        # the optimizer's view (per-group fallback, conversion to per-tensor): bound on demand
+        self.params = [torch.nn.Parameter(cur.P[a:b], requires_grad=True) for a, b in self.ranges]
+        self.gsteps = [torch.tensor(self.count, dtype=self.step_dtype) for _ in self.ranges]
+        self.states = [{k: (gs if k == "step" else cur.state[k][a:b]) for k in self.order}
+                       for (a, b), gs in zip(self.ranges, self.gsteps)]
+        self._bound = cur
+
+    def _new_entry(self) -> _Entry:
+        n, e = self.n, _Entry()
+        e.S = torch.zeros(n * (1 + len(self.keys)), dtype=self.dtype)
+        e.steps = torch.zeros(len(self.pieces), dtype=self.step_dtype)
+        e.P = e.S[:n]
+        e.state = {k: e.S[(i + 1) * n:(i + 2) * n] for i, k in enumerate(self.keys)}
+        e.decayed = [(e.P[a:b], wd) for (a, b), wd in zip(self.ranges, self.wd) if wd]
+        e.params, e.opt_state = {}, {}
+        for i, (pid, off, shape) in enumerate(self.pieces):
+            numel = 1
+            for d in shape:
+                numel *= d
+            e.params[pid] = e.P[off:off + numel].view(shape)
+            views = {k: e.state[k][off:off + numel].view(shape) for k in self.keys}
+            views["step"] = e.steps[i]
+            e.opt_state[pid] = {k: views[k] for k in self.order}
+        views = None  # (holds the last param's tensors: not part of what the entry holds)
+        e.seal()
+        return e
+
+    def _free_entry(self) -> _Entry:
+        cur = self.cur
+        for e in self.pool:
+            if e is not cur and e.free():
+                return e
+        e = self._new_entry()
+        if len(self.pool) >= self.MAX_POOL:  # the rest stay alive as long as their holders do
+            self.pool = [x for x in self.pool if x is cur]
+        self.pool.append(e)
+        return e
 
     def unstarted(self) -> bool:
         """True while the state is the zeros made here and no step has run (the trainer has none)."""
-        return self.synthetic and self.steps[0].item() == 0
+        return self.synthetic and self.count == 0
 
     @staticmethod
     def usable(opt_cls, groups: list[FlatGroup], hps: list[dict], states: list[dict | None], foreach=None,
@@ -129,89 +191,71 @@ class MergedAdam:
                 return False
             if len({float(s["step"]) for s in states}) != 1 or any(s["step"].dim() != 0 for s in states):
                 return False
+            if len({s["step"].dtype for s in states}) != 1:
+                return False
         return merged_is_exact(opt_cls, hps, groups[0].dtype, foreach)
 
     def step(self, grad: torch.Tensor, lrs: list[float]) -> bool:
-        """One step with ``grad`` (a view of the span of the receive buffer) and each group's LR; False
-        (nothing done) when the groups' LRs differ this time."""
+        """One step with ``grad`` (a view of the span of the receive buffer) and each group's LR, read
+        from the current entry and written into a free one (which becomes current); False (nothing
+        done) when the groups' LRs differ this time."""
         lr = lrs[0]
         for x in lrs:
             if x != lr:
                 return False
+        src, dst = self.cur, self._free_entry()
         with torch.no_grad():
-            torch._foreach_add_(self.steps, 1)
-            step = self.steps[0].item()
-            for p, wd in self.decayed:
+            torch.add(src.steps, 1, out=dst.steps)  # `step_t += 1`: exact on integer counts
+            self.count = step = self.count + 1
+            dst.P.copy_(src.P)
+            for p, wd in dst.decayed:
                 p.mul_(1 - lr * wd)
-            m, v, d = self.state["exp_avg"], self.state["exp_avg_sq"], self.denom
-            m.lerp_(grad, 1 - self.beta1)
-            v.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
+            m, v, d = dst.state["exp_avg"], dst.state["exp_avg_sq"], self.denom
+            torch.lerp(src.state["exp_avg"], grad, 1 - self.beta1, out=m)
+            torch.mul(src.state["exp_avg_sq"], self.beta2, out=v)
+            v.addcmul_(grad, grad, value=1 - self.beta2)
             bias_correction1 = 1 - self.beta1 ** step
             bias_correction2 = 1 - self.beta2 ** step
             step_size = lr / bias_correction1
             bias_correction2_sqrt = bias_correction2 ** 0.5
             if self.amsgrad:
-                mx = self.state["max_exp_avg_sq"]
-                torch.maximum(mx, v, out=mx)
+                mx = dst.state["max_exp_avg_sq"]
+                torch.maximum(src.state["max_exp_avg_sq"], v, out=mx)
                 v = mx
             torch.sqrt(v, out=d)
             torch.div(d, bias_correction2_sqrt, out=d)
             d.add_(self.eps)
-            self.P.addcdiv_(m, d, value=-step_size)
+            dst.P.addcdiv_(m, d, value=-step_size)
+        self.cur = dst
         return True
 
-    def plan_snapshot(self, pieces: list[tuple[int, int, tuple]]) -> None:
-        """``pieces``: per owned param (pid, element offset in the span, shape), in buffer order.  Prepares
-        the split of a copy of ``S`` into per-param tensors (params, then each state key)."""
-        n, sizes, names = self.n, [], []
-        for part, key in enumerate([None] + self.keys):
-            at = part * n
-            for pid, off, shape in pieces:
-                start = part * n + off
-                numel = 1
-                for s in shape:
-                    numel *= s
-                if start > at:
-                    sizes.append(start - at)
-                    names.append(None)
-                sizes.append(numel)
-                names.append((pid, key, shape if len(shape) != 1 else None))
-                at = start + numel
-            if at < (part + 1) * n:
-                sizes.append((part + 1) * n - at)
-                names.append(None)
-        self._split = (sizes, names)
-        self._group_of_pid = {pid: gi for pid, off, _ in pieces for gi, (a, b) in enumerate(self.ranges) if a <= off < b}
-        self._step_order = [self._group_of_pid[pid] for pid, _, _ in pieces]
-        self._pids = [pid for pid, _, _ in pieces]
+    def bind(self) -> None:
+        """Point the optimizer's flat parameters and state (:attr:`params`, :attr:`states`) at a free
+        copy of the current state, which becomes current: the per-group step (or the conversion to
+        per-tensor stepping) then reads and writes what the next snapshot publishes."""
+        dst = self._free_entry()
+        with torch.no_grad():
+            dst.S.copy_(self.cur.S)
+            dst.steps.copy_(self.cur.steps)
+            for fp, st, (a, b) in zip(self.params, self.states, self.ranges):
+                fp.data = dst.P[a:b]
+                for k in self.keys:
+                    st[k] = dst.state[k][a:b]
+                st["step"].fill_(self.count)
+        self.cur = self._bound = dst
+
+    def after_bound_step(self) -> None:
+        """After the optimizer stepped the bound entry: its per-param step counts follow the groups'."""
+        self.count = float(self.gsteps[0])
+        self.cur.steps.fill_(self.count)
 
     def snapshot_parts(self) -> tuple[dict, dict]:
-        """Per-param copies of the current state: ({pid: param}, {pid: {key: tensor}}), from one clone of
-        ``S`` (and one of the step counts per param)."""
-        copy = self.S.clone()
-        sizes, names = self._split
-        params, opt_state = {}, {}
+        """The current state as per-param tensors: ({pid: param}, {pid: {key: tensor}}) -- views of the
+        current entry, which no later step writes while anything holds them (:meth:`_Entry.free`)."""
+        cur = self.cur
         if self.unstarted():
-            for t, name in zip(copy.split(sizes), names):
-                if name is not None and name[1] is None:
-                    params[name[0]] = t.view(name[2]) if name[2] is not None else t
-            return params, opt_state
-        step_copies = torch._foreach_clone([self.steps[g] for g in self._step_order])
-        order = [k for k in self.states[0]] if self.states else ["step"] + self.keys
-        for pid, st in zip(self._pids, step_copies):
-            opt_state[pid] = dict.fromkeys(order)
-            opt_state[pid]["step"] = st
-        for t, name in zip(copy.split(sizes), names):
-            if name is None:
-                continue
-            pid, key, shape = name
-            if shape is not None:
-                t = t.view(shape)
-            if key is None:
-                params[pid] = t
-            else:
-                opt_state[pid][key] = t
-        return params, opt_state
+            return dict(cur.params), {}
+        return cur.params, cur.opt_state
 
 
 def merged_is_exact(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
@@ -252,7 +296,8 @@ def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
     pieces = [torch.nn.Parameter(init[o:o + s].clone()) for _, o, s in layout]
     trainer = opt_cls([{"params": [p for p, (g, _, _) in zip(pieces, layout) if g == gi], **hp}
                        for gi, hp in enumerate(hps)], foreach=foreach)
-    merged = MergedAdam(groups, hps, [(init[g.byte_start // es:g.byte_start // es + g.numel], None) for g in groups])
+    merged = MergedAdam(groups, hps, [(init[g.byte_start // es:g.byte_start // es + g.numel], None) for g in groups],
+                        [(i, o, (s,)) for i, (_, o, s) in enumerate(layout)])
     for step in range(_PROBE_STEPS):
         lr = 1e-3 * (1 + step) / (1 + 0.3 * step)
         for og in trainer.param_groups:
@@ -263,13 +308,14 @@ def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
         trainer.step()
         if not merged.step(g, [lr] * len(hps)):
             return False
-    for p, (gi, o, s) in zip(pieces, layout):
-        if not _same_bits(p.detach(), merged.P[o:o + s]):
+    params, opt_state = merged.snapshot_parts()
+    for i, p in enumerate(pieces):
+        if not _same_bits(p.detach(), params[i]):
             return False
         st = trainer.state[p]
-        if float(st["step"]) != float(merged.steps[gi]):
+        if float(st["step"]) != float(opt_state[i]["step"]):
             return False
         for k in merged.keys:
-            if not _same_bits(st[k], merged.state[k][o:o + s]):
+            if not _same_bits(st[k], opt_state[i][k]):
                 return False
     return True

@@ -179,34 +179,49 @@ class OptimizerReplica:
         hps = [{k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED} for fg in plan]
         self._merged = None
         if self._direct_ok and MergedAdam.usable(self._opt_cls, plan, hps, states, spec.foreach, spec.fused):
-            m = MergedAdam(plan, hps, list(zip(values, states)))
+            es = lay.elem_size[plan[0].pids[0]]
+            base = plan[0].byte_start // es
+            pieces = sorted(((pid, lay.byte_base[pid] // es - base, tuple(lay.params[pid].shape)) for pid in lay.owned),
+                            key=lambda x: x[1])
+            m = MergedAdam(plan, hps, list(zip(values, states)), pieces)
             params, states = m.params, m.states
             self._merged = m
         else:
             params = [torch.nn.Parameter(v, requires_grad=True) for v in values]
-        for fg, fp in zip(plan, params):
-            data = fp.detach()
-            for pid, off in zip(fg.pids, fg.offsets):
-                n = lay.numel[pid]
-                self.params[pid] = data[off:off + n].view(self.params[pid].shape)
         self.opt = self._make_opt([{"params": [fp]} for fp in params])
         for fp, st in zip(params, states):
             if st is not None:
                 self.opt.state[fp] = st
         self.flat, self._flat_params = plan, params
         self._direct = flat.AdamDirect(self.opt) if self._direct_ok and flat.AdamDirect.supports(self.opt) else None
-        if self._merged is not None:
-            es = {lay.elem_size[pid] for pid in lay.owned}.pop()
-            self._merged.plan_snapshot(sorted(((pid, lay.byte_base[pid] // es - self._merged.base, tuple(lay.params[pid].shape))
-                                               for pid in lay.owned), key=lambda x: x[1]))
+        self._param_views()
+
+    def _param_views(self) -> None:
+        """``self.params[pid]``: views of the flat parameter of its group (after the flat parameters
+        were made or re-pointed)."""
+        lay = self.layout
+        for fg, fp in zip(self.flat, self._flat_params):
+            data = fp.detach()
+            for pid, off in zip(fg.pids, fg.offsets):
+                self.params[pid] = data[off:off + lay.numel[pid]].view(lay.params[pid].shape)
+        self._owned = [(pid, self.params[pid]) for pid in lay.owned]
+
+    def _bind_merged(self) -> None:
+        """Before the optimizer itself steps (or is converted): point it at the merged state's current copy."""
+        self._merged.bind()
+        if self._direct is not None:
+            self._direct.lists = None  # its cached state lists are the former copy's
+        self._param_views()
 
     def _unflatten(self) -> None:
         """Convert to one tensor per parameter (same values, state sliced out, the group's step
         count copied to each) -- for good: a step that skips some parameters (``no_grad``) leaves
         them with a smaller step count than the rest of their group, which one flat state cannot hold."""
+        unstarted = self._merged is not None and self._merged.unstarted()  # its zeros are not the trainer's state
+        if self._merged is not None:
+            self._bind_merged()
         lay, old = self.layout, self.opt
         params, states = {}, {}
-        unstarted = self._merged is not None and self._merged.unstarted()  # its zeros are not the trainer's state
         for fg, fp in zip(self.flat, self._flat_params):
             st = None if unstarted else old.state.get(fp)
             for pid, off in zip(fg.pids, fg.offsets):
@@ -257,7 +272,10 @@ class OptimizerReplica:
                 self.iteration += 1
                 self.buffers = buffers
                 return
-            return self._step_groups(manifest, views, buffers, clipped=True)
+            self._bind_merged()  # the groups' own step, on a copy the optimizer may write
+            self._step_groups(manifest, views, buffers, clipped=True)
+            self._merged.after_bound_step()
+            return None
         return self._step_groups(manifest, views, buffers, no_grad=no_grad)
 
     def _step_groups(self, manifest: Manifest, views: list, buffers, no_grad=(), clipped: bool = False) -> None:
@@ -336,7 +354,7 @@ class OptimizerReplica:
         if v is not None and v[0] is buf:
             return v[1]
         m = self._merged
-        t = torch.frombuffer(buf, dtype=m.P.dtype, count=m.n, offset=m.base * m.P.element_size())
+        t = torch.frombuffer(buf, dtype=m.dtype, count=m.n, offset=m.base * m.denom.element_size())
         if len(self._spans) >= 64:
             self._spans.clear()
         self._spans[id(buf)] = (buf, t)

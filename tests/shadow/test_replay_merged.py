@@ -74,22 +74,53 @@ def test_coupled_weight_decay_is_not_merged(bits):
         check(bits, rep, tr, lay.owned)
 
 
-def test_published_snapshot_is_not_written_by_later_steps(bits):
+def _steps(tr, rep, lay, n):
+    for _ in range(n):
+        m, grads = tr.step()
+        rep.step(m, slot_of(lay, grads))
+
+
+def test_a_held_snapshot_is_never_written_and_a_dropped_one_is_reused(bits):
+    """The next step writes into a copy of the state nobody holds: every published state, or any
+    part of one (a dict, a tensor, a slice, a NumPy array of it), keeps its values however many steps
+    follow; copies nobody holds are reused (the pool stays small)."""
     tr = Trainer("adamw", False, seed=7)
     rep, lay = tr.bootstrap()
-    for _ in range(3):
-        m, grads = tr.step()
-        rep.step(m, slot_of(lay, grads))
-    snap = rep.snapshot()
-    kept = {pid: (t.clone(), {k: v.clone() for k, v in snap.opt_state[pid].items()}) for pid, t in snap.tensors.items()}
-    for _ in range(3):
-        m, grads = tr.step()
-        rep.step(m, slot_of(lay, grads))
-    for pid, (t, st) in kept.items():
-        assert bits(snap.tensors[pid], t)
-        assert all(bits(snap.opt_state[pid][k], v) for k, v in st.items())
-    assert rep._merged.S.untyped_storage().data_ptr() not in {
-        t.untyped_storage().data_ptr() for t in snap.tensors.values()}
+    _steps(tr, rep, lay, 2)
+    held = []  # (what is held, how to read its values back, the values when published)
+    for it in range(6):
+        snap = rep.snapshot()
+        pid = lay.owned[it % len(lay.owned)]
+        if it == 0:
+            obj = snap
+            read = lambda o, pid=pid: o.tensors[pid]
+        elif it == 1:
+            obj = snap.opt_state  # only the dict
+            read = lambda o, pid=pid: o[pid]["exp_avg_sq"]
+        elif it == 2:
+            obj = snap.tensors[pid]  # only one tensor
+            read = lambda o: o
+        elif it == 3:
+            obj = snap.opt_state[pid]["exp_avg"].reshape(-1)[1:]  # a view of it
+            read = lambda o: o
+        elif it == 4:
+            obj = snap.tensors[pid].numpy()  # a NumPy array of it
+            read = lambda o: torch.from_numpy(o.copy())
+        else:
+            obj = snap.opt_state[pid]["step"]
+            read = lambda o: o
+        held.append((obj, read, read(obj).clone()))
+        del snap
+        _steps(tr, rep, lay, 1)
+    _steps(tr, rep, lay, 10)
+    for obj, read, want in held:
+        assert bits(read(obj), want)
+    check(bits, rep, tr, lay.owned)
+    pool = len(rep._merged.pool)
+    held.clear()
+    _steps(tr, rep, lay, 20)  # nothing held now: the same few copies go round
+    assert len(rep._merged.pool) == pool
+    check(bits, rep, tr, lay.owned)
 
 
 def test_probe_catches_a_kernel_one_rounding_off(bits, monkeypatch):
