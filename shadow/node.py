@@ -47,6 +47,7 @@ from pathlib import Path
 
 from checkmate import wire
 
+from .connio import ConnReader, send_small
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
 from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, pack_ack,
@@ -658,15 +659,22 @@ class ShadowNode:
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
         }
+        reader = ConnReader(conn)
         try:
             while not self._stop.is_set():
-                # wait for the next request without a timer (stop() shuts the connection down, which
-                # wakes this); the request itself is then read under the socket's timeout
-                ready, _, _ = select.select([conn], [], [], None)
-                if not ready:
-                    continue
+                if not reader.pending():
+                    # wait for the next request without a timer (stop() shuts the connection down,
+                    # which wakes this), then take what arrived with one read (shadow.connio); the
+                    # rest of a frame not complete in it is read under the socket's timeout
+                    ready, _, _ = select.select([conn], [], [], None)
+                    if not ready:
+                        continue
+                    if not reader.fill():
+                        return  # the peer closed the connection
+                    if not reader.pending():
+                        continue
                 try:
-                    op, body = recv_message(conn)
+                    op, body = recv_message(reader)
                 except ProtocolError as e:  # framing lost: answer once, then hang up
                     send_message(conn, "error", {"kind": "ProtocolError", "message": str(e)})
                     return
@@ -678,7 +686,7 @@ class ShadowNode:
                 except Exception as e:
                     reply = ("error", {"kind": type(e).__name__, "message": str(e)})
                 if op == "cmanifest" and reply[0] == "ok":
-                    conn.sendall(pack_ack(reply[1]))
+                    send_small(conn, pack_ack(reply[1]))
                 else:
                     send_message(conn, *reply)
                 if op in ("manifest", "cmanifest"):
