@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 import torch
 
 from .flat import FlatGroup, _probe_key, _same_bits, _steps_as_adam
 
 _exact_cache: dict = {}
 _PROBE_SIZES = (1, 3, 7, 16, 17, 31, 33, 47, 64, 100, 129)
-_PROBE_STEPS = 5
+_PROBE_STEPS = 8
 
 
 def _hp_ok(hps: list[dict]) -> bool:
@@ -76,7 +77,7 @@ class _Entry:
     """One copy of the shard's state: the storage ``S`` (params, then each state key), the per-param
     step counts, and the per-param views a published :class:`~shadow.protocol.ShardState` holds (the
     same dicts and tensors every time this entry is published)."""
-    __slots__ = ("S", "steps", "P", "state", "decayed", "params", "opt_state", "refs", "uses")
+    __slots__ = ("S", "steps", "P", "state", "decayed", "params", "opt_state", "refs", "uses", "np")
 
     def seal(self) -> None:
         """Record who holds this entry's memory when only the entry does."""
@@ -120,6 +121,8 @@ class MergedAdam:
         self.order = list(st0) if st0 else ["step"] + self.keys  # the trainer's key order
         self.step_dtype = st0["step"].dtype if st0 else torch.float32
         self.denom = torch.empty(n, dtype=dtype)
+        self.denom_np = self.denom.numpy()
+        self.np_scalar = self.denom_np.dtype.type  # a Python float as the storage's dtype (np.float32)
         #: the state was made here, not by a step or the bootstrap: until a step counts, the trainer's
         #: optimizer has no state for these params, and neither does a published snapshot
         self.synthetic = all(st is None for _, st in init)
@@ -145,7 +148,8 @@ class MergedAdam:
         e.steps = torch.zeros(len(self.pieces), dtype=self.step_dtype)
         e.P = e.S[:n]
         e.state = {k: e.S[(i + 1) * n:(i + 2) * n] for i, k in enumerate(self.keys)}
-        e.decayed = [(e.P[a:b], wd) for (a, b), wd in zip(self.ranges, self.wd) if wd]
+        e.decayed = [(e.P[a:b].numpy(), wd) for (a, b), wd in zip(self.ranges, self.wd) if wd]
+        e.np = (e.P.numpy(), e.state["exp_avg_sq"].numpy(), e.steps.numpy())
         e.params, e.opt_state = {}, {}
         for i, (pid, off, shape) in enumerate(self.pieces):
             numel = 1
@@ -181,6 +185,8 @@ class MergedAdam:
         everywhere (or no state anywhere), and the probe measured it exact."""
         if not groups or not _steps_as_adam(opt_cls) or len({g.dtype for g in groups}) != 1:
             return False
+        if groups[0].dtype not in (torch.float32, torch.float64):  # (NumPy has no bfloat16; half: not probed)
+            return False
         if fused or not _hp_ok(hps):
             return False
         if any(s is None for s in states) and not all(s is None for s in states):
@@ -204,15 +210,19 @@ class MergedAdam:
             if x != lr:
                 return False
         src, dst = self.cur, self._free_entry()
+        f32 = self.np_scalar
+        (sp, sv, _), (dp, dv, dsteps) = src.np, dst.np
         with torch.no_grad():
-            torch.add(src.steps, 1, out=dst.steps)  # `step_t += 1`: exact on integer counts
+            # single IEEE operations (copy, x * scalar, x + scalar) through NumPy: the same bits as
+            # torch's kernels at a fraction of the call cost; the rest through torch's own kernels
             self.count = step = self.count + 1
-            dst.P.copy_(src.P)
+            dsteps.fill(step)  # `step_t += 1`: exact on integer counts
+            np.copyto(dp, sp)
             for p, wd in dst.decayed:
-                p.mul_(1 - lr * wd)
+                np.multiply(p, f32(1 - lr * wd), out=p)
             m, v, d = dst.state["exp_avg"], dst.state["exp_avg_sq"], self.denom
             torch.lerp(src.state["exp_avg"], grad, 1 - self.beta1, out=m)
-            torch.mul(src.state["exp_avg_sq"], self.beta2, out=v)
+            np.multiply(sv, f32(self.beta2), out=dv)
             v.addcmul_(grad, grad, value=1 - self.beta2)
             bias_correction1 = 1 - self.beta1 ** step
             bias_correction2 = 1 - self.beta2 ** step
@@ -224,7 +234,7 @@ class MergedAdam:
                 v = mx
             torch.sqrt(v, out=d)
             torch.div(d, bias_correction2_sqrt, out=d)
-            d.add_(self.eps)
+            np.add(self.denom_np, f32(self.eps), out=self.denom_np)
             dst.P.addcdiv_(m, d, value=-step_size)
         self.cur = dst
         return True
@@ -302,7 +312,9 @@ def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
         lr = 1e-3 * (1 + step) / (1 + 0.3 * step)
         for og in trainer.param_groups:
             og["lr"] = lr
-        g = (torch.randn(n, generator=gen) * 10.0 ** (step - 2)).to(dtype)
+        # magnitudes from 1e-30 to 1e3 side by side (squares underflow into subnormals, or to zero)
+        scale = 10.0 ** torch.randint(-30, 4, (n,), generator=gen).to(torch.float64)
+        g = (torch.randn(n, generator=gen, dtype=torch.float64) * scale).to(dtype)
         for p, (_, o, s) in zip(pieces, layout):
             p.grad = g[o:o + s].clone()
         trainer.step()
