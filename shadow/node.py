@@ -288,7 +288,12 @@ class ShadowNode:
                 wake = False
                 if r is not None:
                     r.now = monotonic()  # one clock read per batch: the slots' "touched" time
-                for _ in range(64):
+                    got, done, wake, idle, err = r.drain(recv_into, buf, mv)
+                    if err:
+                        if stop.is_set():
+                            return
+                        c.last_error = err
+                for _ in range(64 if r is None else 0):  # before the first bootstrap: count and refuse
                     try:
                         n = recv_into(buf)
                     except BlockingIOError:
@@ -304,12 +309,8 @@ class ShadowNode:
                         continue
                     c.packets += 1
                     got += 1
-                    if r is None:
-                        c.rejected += 1
-                        c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                    else:
-                        done = r.ingest(buf, mv, n)
-                        wake |= done
+                    c.rejected += 1
+                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
                 work = self._next_work() if wake else None  # the head just completed, its manifest in
                 if r is not None and work is None and (r.needs_resync != lost or (
                         self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
