@@ -6,7 +6,9 @@ Data structures (all preallocated at bootstrap, reused for the life of the layou
   :class:`~shadow.layout.ShardLayout`) plus an element-coverage map (``bytearray``, one byte per element)
   and a count of covered elements.  A packet's payload is copied with one memoryview slice
   assignment straight from the receive buffer into its place; nothing per packet is allocated
-  besides the header tuple of ``checkmate.wire.unpack_fields``.
+  besides the header tuple of ``checkmate.wire.unpack_fields``.  :meth:`Reassembler.drain` takes a whole
+  batch from the socket with that fast path inline (what the node's ingest thread runs);
+  :meth:`Reassembler.ingest` takes one datagram.
 * :class:`Reassembler` -- a ring of ``ring`` slots for iterations ``head, head+1, ...``.  The
   oldest iteration (``head``) is handed to the optimizer when it is complete and its manifest is
   in; meanwhile later iterations keep filling the other slots.

@@ -1,5 +1,5 @@
-"""One tensor for the whole shard: the replayed Adam/AdamW step over every param group at once, and a
-snapshot that is one memory copy.
+"""One tensor for the whole shard: the replayed Adam/AdamW step over every param group at once, and
+publication without a copy.
 
 :mod:`shadow.flat` steps each param group as one tensor; a shard of the default model still has two
 groups (weight decay on the matrices, none on the biases), so a step is two passes of Adam's ~9
@@ -10,11 +10,13 @@ extra ``param.mul_(1 - lr * wd)`` on the group's own elements, applied *before* 
 storage ``S = [params | exp_avg | exp_avg_sq (| max_exp_avg_sq)]`` laid out like the receive buffer
 (groups back to back, alignment padding included), and steps it as:
 
-* each group's step count ``+= 1`` (one ``_foreach_add_``), and per group with weight decay, its slice
-  of the params ``mul_(1 - lr * wd)`` -- the trainer's own scalar expression;
+* per group with weight decay, its slice of the params times ``1 - lr * wd`` -- the trainer's own scalar
+  expression -- and the step count ``+ 1``;
 * then Adam's ops once over the whole span, with the trainer's Python-float scalars (the bias
   corrections of the common step count, ``-lr / bias_correction1``), the denominator into a
-  preallocated buffer (``sqrt``/``div``/``add_`` with ``out=``: the same kernels, no allocation).
+  preallocated buffer.  What is one IEEE operation per element (copy, ``x * scalar``, ``x + scalar``,
+  the step count) runs through NumPy on the same memory: the same bits at a third of the cache-cold
+  cost of a torch call; ``lerp``, ``addcmul``, ``sqrt``, ``div`` and ``addcdiv`` through torch's kernels.
 
 This applies only when the groups share ``lr`` (checked per step: a manifest with different LRs per
 group falls back to the per-group step, which sees the same tensors), ``betas``, ``eps``, ``amsgrad``,
@@ -23,12 +25,19 @@ the step count, and weight decay is decoupled (AdamW) or zero; never ``maximize`
 (:func:`merged_is_exact`, memoised per configuration) measured it bitwise equal to the trainer's
 per-tensor ``opt.step()`` with the same groups, on this torch build and CPU.
 
-The optimizer the replica keeps (one flat parameter per group, :mod:`shadow.flat`) is made of views of
-``S``: its parameters are ``S``'s param slices and its state entries ``S``'s state slices, created here
-(for a bootstrap without state, exactly as ``Adam._init_group`` would: a 0-dim float step of 0 and zeros).
-So the per-group fallback, the conversion to per-tensor stepping (``Manifest.no_grad``) and the
-checkpoint layout all see the same numbers.  :meth:`MergedAdam.snapshot_parts` clones ``S`` with one
-copy and hands out per-parameter views of the copy: a published state shares nothing with ``S``.
+*Publishing without a copy.*  The state lives in a pool of copies (:class:`_Entry`): a step reads the
+current copy and writes its result into one that nothing outside holds, which becomes current.  So the
+published :class:`~shadow.protocol.ShardState` is simply the current copy's per-parameter views (the
+same dicts and tensors each time that copy is published), and the next steps never write it while
+anybody holds it: :meth:`_Entry.free` checks the storage's use count (any tensor on the memory -- a
+slice, a NumPy array's base) and the reference counts of the published dicts and views against the
+copy's own.
+
+The replica's optimizer (one flat parameter per group, :mod:`shadow.flat`) sees this state only when it
+has to step itself -- the groups' LRs differ this step, or a ``no_grad`` manifest converts the replica
+to per-tensor stepping: :meth:`MergedAdam.bind` points its parameters and state at a fresh copy of the
+current state first.  A bootstrap without state gets the state ``Adam._init_group`` would create (step 0,
+zeros), which is not published until a step counts (the trainer has none before).
 """
 from __future__ import annotations
 

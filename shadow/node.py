@@ -7,8 +7,10 @@ thread it concerns):
              validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
              and a stop pipe with no timeout; while an iteration is partly received it naps
              ``ingest_nap`` (2 ms) between drains, so a switch that emits the copies one by one costs a
-             few wake-ups per iteration, not one per datagram.  When its datagram completes the head
-             iteration and the manifest is already in, it replays the step itself.
+             few wake-ups per iteration, not one per datagram; after a wake-up it first sleeps 0.9 of
+             the time the last iteration's copies took to arrive (``ingest_lead_max``), so most
+             iterations are taken in one drain (``Reassembler.drain``).  When its datagram completes
+             the head iteration and the manifest is already in, it replays the step itself.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
@@ -20,7 +22,8 @@ thread it concerns):
 ``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
              checksummed) -- every ``persist_every`` iterations and on request.
 ``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
-             manifest, status, fetch, persist; one thread per connection.
+             manifest, status, fetch, persist; one thread per connection, which reads what arrived
+             with one ``readv`` per wake-up (:mod:`shadow.connio`).
 
 No thread polls: an idle shadow (nothing arriving) uses no CPU.
 

@@ -25,7 +25,9 @@ Gradients are zero-copy ``torch.frombuffer`` views of the iteration's receive bu
 in place first when the wire payload is big endian).  Where it is measured to give the same bits
 (:mod:`shadow.flat`), each param group is stepped as *one* tensor -- its params lie back to back in the
 buffer -- and Adam/AdamW through torch's functional ``adam`` directly; otherwise, and for good after a
-manifest with ``no_grad``, tensor by tensor as the trainer does.  :meth:`snapshot` clones the state into an
+manifest with ``no_grad``, tensor by tensor as the trainer does.  Adam/AdamW whose groups differ only in
+weight decay run as one pass over the whole shard (:mod:`shadow.merged`), whose :meth:`snapshot` is the
+current copy of a pool nobody writes while it is held; otherwise :meth:`snapshot` clones the state into an
 immutable :class:`ShardState` that is published and may be persisted while the next step runs.
 """
 from __future__ import annotations
