@@ -14,9 +14,10 @@ storage ``S = [params | exp_avg | exp_avg_sq (| max_exp_avg_sq)]`` laid out like
   expression -- and the step count ``+ 1``;
 * then Adam's ops once over the whole span, with the trainer's Python-float scalars (the bias
   corrections of the common step count, ``-lr / bias_correction1``), the denominator into a
-  preallocated buffer.  What is one IEEE operation per element (copy, ``x * scalar``, ``x + scalar``,
-  the step count) runs through NumPy on the same memory: the same bits at a third of the cache-cold
-  cost of a torch call; ``lerp``, ``addcmul``, ``sqrt``, ``div`` and ``addcdiv`` through torch's kernels.
+  preallocated buffer.  What is one IEEE operation per element (copy, ``x * scalar``, ``x / scalar``,
+  ``x + scalar``, the step count) runs through NumPy on the same memory: the same bits at a third of the
+  cache-cold cost of a torch call; ``lerp``, ``addcmul``, ``sqrt`` (torch's differs from the correctly
+  rounded one on some inputs) and ``addcdiv`` through torch's kernels.
 
 This applies only when the groups share ``lr`` (checked per step: a manifest with different LRs per
 group falls back to the per-group step, which sees the same tensors), ``betas``, ``eps``, ``amsgrad``,
@@ -173,9 +174,13 @@ class MergedAdam:
         return e
 
     def _free_entry(self) -> _Entry:
-        cur = self.cur
-        for e in self.pool:
+        """A copy nothing holds: the pool is kept oldest-used first, so the first one checked is
+        usually free (the states published before it have left the node's history)."""
+        cur, pool = self.cur, self.pool
+        for i, e in enumerate(pool):
             if e is not cur and e.free():
+                del pool[i]
+                pool.append(e)
                 return e
         e = self._new_entry()
         if len(self.pool) >= self.MAX_POOL:  # the rest stay alive as long as their holders do
@@ -241,9 +246,10 @@ class MergedAdam:
                 mx = dst.state["max_exp_avg_sq"]
                 torch.maximum(src.state["max_exp_avg_sq"], v, out=mx)
                 v = mx
-            torch.sqrt(v, out=d)
-            torch.div(d, bias_correction2_sqrt, out=d)
-            np.add(self.denom_np, f32(self.eps), out=self.denom_np)
+            torch.sqrt(v, out=d)  # (not NumPy's: torch's sqrt differs from it on some inputs)
+            dn = self.denom_np
+            np.divide(dn, f32(bias_correction2_sqrt), out=dn)
+            np.add(dn, f32(self.eps), out=dn)
             dst.P.addcdiv_(m, d, value=-step_size)
         self.cur = dst
         return True
