@@ -11,13 +11,15 @@ reads one compact manifest -- a frame header and a body, two ``recv_into`` calls
 non-blocking), and serves :func:`~shadow.protocol.recv_message`'s ``recv_into`` calls from that buffer;
 only a frame that is not complete in it is read on from the socket, under its timeout, as before.
 Frames that arrived together (a manifest batch, a status request behind a manifest) are served without
-another ``select``.  :func:`send_small` writes a short reply with one ``write`` and falls back to
+another ``select``; a whole compact manifest is decoded straight from the buffer (:meth:`ConnReader.take_compact`).  :func:`send_small` writes a short reply with one ``write`` and falls back to
 ``sendall`` for whatever the socket did not take.
 """
 from __future__ import annotations
 
 import os
 import socket
+
+from .protocol import FRAME, MAN_MAGIC, unpack_compact
 
 
 class ConnReader:
@@ -51,6 +53,19 @@ class ConnReader:
             return False
         self.end += k
         return True
+
+    def take_compact(self):
+        """The compact manifest frame at the head of the buffer, whole, decoded as
+        :func:`~shadow.protocol.recv_message` would (``("cmanifest", Manifest)``; a malformed body
+        raises ProtocolError); None when the buffer starts with anything else or holds only part of it."""
+        s = self.start
+        if self.end - s < FRAME.size:
+            return None
+        magic, blen, it = FRAME.unpack_from(self.buf, s)
+        if magic != MAN_MAGIC or blen > self.end - s - FRAME.size:
+            return None
+        self.start = s + FRAME.size + blen
+        return unpack_compact(MAN_MAGIC, it, self.mv[s + FRAME.size:self.start])
 
     def recv_into(self, mv, nbytes: int = 0) -> int:
         n = nbytes or len(mv)

@@ -678,7 +678,8 @@ class ShadowNode:
                     if not reader.pending():
                         continue
                 try:
-                    op, body = recv_message(reader)
+                    got = reader.take_compact()  # the per-iteration manifest, whole in the buffer
+                    op, body = got if got is not None else recv_message(reader)
                 except ProtocolError as e:  # framing lost: answer once, then hang up
                     send_message(conn, "error", {"kind": "ProtocolError", "message": str(e)})
                     return

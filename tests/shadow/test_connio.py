@@ -88,3 +88,31 @@ def test_send_small_and_large(pair):
         got += a.recv(1 << 20)
     t.join()
     assert bytes(got) == data
+
+
+def test_take_compact_decodes_whole_manifests_only(pair):
+    a, b = pair
+    frames = _frames()
+    a.sendall(b"".join(frames[:2]) + frames[5] + frames[2][:9])
+    r = ConnReader(b)
+    assert r.fill()
+    op, m = r.take_compact()
+    assert op == "cmanifest" and m.iteration == 1 and m.clip_coef == 0.5
+    assert r.take_compact()[1].iteration == 2
+    assert r.take_compact() is None  # a status frame: the generic path
+    assert recv_message(r)[0] == "status"
+    assert r.take_compact() is None  # only 9 bytes of the next manifest
+    a.sendall(frames[2][9:])
+    assert recv_message(r)[1].iteration == 3
+
+
+def test_take_compact_refuses_a_malformed_body(pair):
+    from shadow.protocol import ProtocolError
+    a, b = pair
+    f = bytearray(_frames()[0])
+    f[16 + 15:16 + 17] = (9).to_bytes(2, "big")  # n_lrs no longer matches the body length
+    a.sendall(bytes(f))
+    r = ConnReader(b)
+    assert r.fill()
+    with pytest.raises(ProtocolError, match="n_lrs"):
+        r.take_compact()
