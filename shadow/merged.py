@@ -91,17 +91,21 @@ class _Entry:
 
     def seal(self) -> None:
         """Record who holds this entry's memory when only the entry does."""
-        self.refs = [self.params, self.opt_state, *self.params.values(), *self.opt_state.values(),
+        # containers before what they contain, tensors last (see free())
+        self.refs = [self.params, self.opt_state, *self.opt_state.values(), *self.params.values(),
                      *(t for d in self.opt_state.values() for t in d.values())]
-        self.uses = (_uses(self.S), _uses(self.steps), _refcounts(self.refs))
+        self.uses = (_refcounts(self.refs), _uses(self.S), _uses(self.steps))
 
     def free(self) -> bool:
         """True when nothing but this entry holds its memory -- no published state, fetch or persist
         in progress, caller's dict or tensor (a reference to a published dict or view raises its
         refcount; any other tensor on the memory, a slice or a NumPy array's base, the storage's use
-        count) -- so the next step may write into it."""
-        return (_uses(self.S) == self.uses[0] and _uses(self.steps) == self.uses[1]
-                and _refcounts(self.refs) == self.uses[2])
+        count) -- so the next step may write into it.  Checked from the outside in (the dicts, then
+        the published tensors, then the storages): a holder can only move from a container to what it
+        contains and from a published tensor to one derived from it, so another thread that does so
+        while this runs is still seen holding something."""
+        return (_refcounts(self.refs) == self.uses[0] and _uses(self.S) == self.uses[1]
+                and _uses(self.steps) == self.uses[2])
 
 
 class MergedAdam:
