@@ -6,7 +6,9 @@ Data structures (all preallocated at bootstrap, reused for the life of the layou
   :class:`~shadow.layout.ShardLayout`) plus an element-coverage map (``bytearray``, one byte per element)
   and a count of covered elements.  A packet's payload is copied with one memoryview slice
   assignment straight from the receive buffer into its place; nothing per packet is allocated
-  besides the header tuple of ``checkmate.wire.unpack_fields``.
+  besides the header tuple of ``checkmate.wire.unpack_fields``.  :meth:`Reassembler.drain` takes a whole
+  batch from the socket with that fast path inline (what the node's ingest thread runs);
+  :meth:`Reassembler.ingest` takes one datagram.
 * :class:`Reassembler` -- a ring of ``ring`` slots for iterations ``head, head+1, ...``.  The
   oldest iteration (``head``) is handed to the optimizer when it is complete and its manifest is
   in; meanwhile later iterations keep filling the other slots.
@@ -116,6 +118,65 @@ class Reassembler:
                 slot = self.slots.get(it) or self._new_slot(it)
                 return slot is not None and self._place(slot, pid, off, count, mv)
         return self._ingest_checked(buf, mv, n)
+
+    def drain(self, recv_into, buf, mv: memoryview, limit: int = 64) -> tuple[int, bool, bool, bool, str]:
+        """Receive and take up to ``limit`` datagrams with ``recv_into(buf)`` (a non-blocking socket's;
+        -1: refused by a source filter, already counted): :meth:`ingest` with the fast path inline and
+        its lookups bound once per batch, not per datagram.  Returns ``(got, done, completed, idle,
+        error)``: datagrams taken, whether the last one completed its iteration (True when none
+        came), whether any did, whether the socket ran empty, and a receive error ("" if none)."""
+        c = self.c
+        unpack, eb, bb, nn, wdt, esz = _unpack, self._eb, self._bb, self._n, self._wd, self._es
+        n_params, job_id, slots, ones, now = self._np, self.job_id, self.slots, self._ones, self.now
+        got, done, completed = 0, True, False
+        for _ in range(limit):
+            try:
+                n = recv_into(buf)
+            except BlockingIOError:
+                return got, done, completed, True, ""
+            except OSError as e:  # transient (e.g. an ICMP error): the caller keeps serving
+                return got, done, completed, True, f"udp receive: {e}"
+            if n < 0:
+                continue
+            c.packets += 1
+            got += 1
+            if n >= _HDR:
+                ver, flags, dt, _s, job, it, _r, _b, pid, off, count, _a, _q = unpack(buf)
+                if (ver == _VERSION and (flags == _FINAL or flags == _FINAL_RETX) and job == job_id
+                        and pid < n_params and eb[pid] >= 0 and dt == wdt[pid]
+                        and off + count <= nn[pid] and count * esz[pid] <= n - _HDR and it >= self.head
+                        and it > 0):
+                    slot = slots.get(it) or self._new_slot(it)
+                    if slot is None:
+                        done = False
+                        continue
+                    e0 = eb[pid] + off  # _place, inline
+                    e1 = e0 + count
+                    cov = slot.cov
+                    if cov.find(1, e0, e1) == -1:
+                        have = 0
+                    else:
+                        have = cov.count(1, e0, e1)
+                        if have == count:
+                            c.duplicates += 1
+                            done = False
+                            continue
+                    slot.covm[e0:e1] = ones[:count]
+                    es = esz[pid]
+                    b0 = bb[pid] + off * es
+                    nb = count * es
+                    slot.mv[b0:b0 + nb] = mv[_HDR:_HDR + nb]
+                    slot.filled += count - have
+                    slot.touched = now
+                    c.bytes_received += nb
+                    done = slot.filled == slot.total
+                    if done:
+                        completed = True
+                    continue
+            done = self._ingest_checked(buf, mv, n)
+            if done:
+                completed = True
+        return got, done, completed, False, ""
 
     def _ingest_checked(self, buf, mv: memoryview, n: int) -> bool:
         c = self.c

@@ -7,8 +7,10 @@ thread it concerns):
              validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
              and a stop pipe with no timeout; while an iteration is partly received it naps
              ``ingest_nap`` (2 ms) between drains, so a switch that emits the copies one by one costs a
-             few wake-ups per iteration, not one per datagram.  When its datagram completes the head
-             iteration and the manifest is already in, it replays the step itself.
+             few wake-ups per iteration, not one per datagram; after a wake-up it first sleeps 0.9 of
+             the time the last iteration's copies took to arrive (``ingest_lead_max``), so most
+             iterations are taken in one drain (``Reassembler.drain``).  When its datagram completes
+             the head iteration and the manifest is already in, it replays the step itself.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
@@ -20,7 +22,8 @@ thread it concerns):
 ``persist``  writes the newest requested snapshot with :class:`~shadow.store.ShardStore` (atomic,
              checksummed) -- every ``persist_every`` iterations and on request.
 ``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
-             manifest, status, fetch, persist; one thread per connection.
+             manifest, status, fetch, persist; one thread per connection, which reads what arrived
+             with one ``readv`` per wake-up (:mod:`shadow.connio`).
 
 No thread polls: an idle shadow (nothing arriving) uses no CPU.
 
@@ -47,6 +50,7 @@ from pathlib import Path
 
 from checkmate import wire
 
+from .connio import ConnReader, send_small
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
 from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, pack_ack,
@@ -115,6 +119,11 @@ class ShadowConfig:
     #: received, so that the rest of its datagrams (which a switch emits one by one while the ring
     #: runs) are taken in one batch instead of one wake-up each; 0: wake up per datagram.
     ingest_nap: float = 0.002
+    #: The ingest thread learns how long an iteration's datagrams take to arrive (from the wake-up by
+    #: the first one until the iteration is complete) and, after the next wake-up, sleeps 0.9 of that
+    #: before draining -- so a switch that spreads the copies over the ring's duration costs about one
+    #: drain per iteration.  This bounds that sleep (seconds); ``ingest_nap`` 0 turns both off.
+    ingest_lead_max: float = 0.005
 
 
 class ShadowNode:
@@ -123,6 +132,8 @@ class ShadowNode:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
         if config.ingest_nap < 0 or config.ingest_nap > 0.1:
             raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
+        if config.ingest_lead_max < 0 or config.ingest_lead_max > 0.1:
+            raise ValueError(f"ingest_lead_max: {config.ingest_lead_max} s is outside 0..0.1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
@@ -266,6 +277,9 @@ class ShadowNode:
         recv_into = sock.recv_into if allowed is None else filtered_recv_into
         nap = self.cfg.ingest_nap
         sleep = time.sleep
+        cap = self.cfg.ingest_lead_max
+        lead = 0.0  # seconds to sleep after a wake-up before the first drain (learned, see the docstring)
+        woke = None  # when select returned, while the iteration being received is not complete yet
         while not stop.is_set():
             idle = False
             got = 0
@@ -277,7 +291,12 @@ class ShadowNode:
                 wake = False
                 if r is not None:
                     r.now = monotonic()  # one clock read per batch: the slots' "touched" time
-                for _ in range(64):
+                    got, done, wake, idle, err = r.drain(recv_into, buf, mv)
+                    if err:
+                        if stop.is_set():
+                            return
+                        c.last_error = err
+                for _ in range(64 if r is None else 0):  # before the first bootstrap: count and refuse
                     try:
                         n = recv_into(buf)
                     except BlockingIOError:
@@ -293,12 +312,8 @@ class ShadowNode:
                         continue
                     c.packets += 1
                     got += 1
-                    if r is None:
-                        c.rejected += 1
-                        c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                    else:
-                        done = r.ingest(buf, mv, n)
-                        wake |= done
+                    c.rejected += 1
+                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
                 work = self._next_work() if wake else None  # the head just completed, its manifest in
                 if r is not None and work is None and (r.needs_resync != lost or (
                         self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
@@ -311,10 +326,20 @@ class ShadowNode:
                 if got and not done and nap > 0:
                     sleep(nap)  # more of this iteration is on its way: take it in one batch
                     continue
+                if got and done and woke is not None:
+                    # an iteration completed: its datagrams took this long from the wake-up; next time
+                    # sleep a little less than that before draining (shrinks until a drain comes early)
+                    lead = min(cap, 0.9 * (monotonic() - woke))
+                woke = None
                 try:
                     sel(waitset, [], [], None)
                 except (OSError, ValueError):
                     return  # the node is being stopped (descriptors closed)
+                if nap > 0 and lead > 0 and not stop.is_set():
+                    woke = monotonic()
+                    sleep(lead)  # let the rest of the iteration arrive: one drain instead of a few
+                elif nap > 0:
+                    woke = monotonic()
 
     # -- apply + watchdog ----------------------------------------------------------------------
     def _ready(self) -> bool:
@@ -638,15 +663,23 @@ class ShadowNode:
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
         }
+        reader = ConnReader(conn)
         try:
             while not self._stop.is_set():
-                # wait for the next request without a timer (stop() shuts the connection down, which
-                # wakes this); the request itself is then read under the socket's timeout
-                ready, _, _ = select.select([conn], [], [], None)
-                if not ready:
-                    continue
+                if not reader.pending():
+                    # wait for the next request without a timer (stop() shuts the connection down,
+                    # which wakes this), then take what arrived with one read (shadow.connio); the
+                    # rest of a frame not complete in it is read under the socket's timeout
+                    ready, _, _ = select.select([conn], [], [], None)
+                    if not ready:
+                        continue
+                    if not reader.fill():
+                        return  # the peer closed the connection
+                    if not reader.pending():
+                        continue
                 try:
-                    op, body = recv_message(conn)
+                    got = reader.take_compact()  # the per-iteration manifest, whole in the buffer
+                    op, body = got if got is not None else recv_message(reader)
                 except ProtocolError as e:  # framing lost: answer once, then hang up
                     send_message(conn, "error", {"kind": "ProtocolError", "message": str(e)})
                     return
@@ -658,7 +691,7 @@ class ShadowNode:
                 except Exception as e:
                     reply = ("error", {"kind": type(e).__name__, "message": str(e)})
                 if op == "cmanifest" and reply[0] == "ok":
-                    conn.sendall(pack_ack(reply[1]))
+                    send_small(conn, pack_ack(reply[1]))
                 else:
                     send_message(conn, *reply)
                 if op in ("manifest", "cmanifest"):

@@ -25,7 +25,9 @@ Gradients are zero-copy ``torch.frombuffer`` views of the iteration's receive bu
 in place first when the wire payload is big endian).  Where it is measured to give the same bits
 (:mod:`shadow.flat`), each param group is stepped as *one* tensor -- its params lie back to back in the
 buffer -- and Adam/AdamW through torch's functional ``adam`` directly; otherwise, and for good after a
-manifest with ``no_grad``, tensor by tensor as the trainer does.  :meth:`snapshot` clones the state into an
+manifest with ``no_grad``, tensor by tensor as the trainer does.  Adam/AdamW whose groups differ only in
+weight decay run as one pass over the whole shard (:mod:`shadow.merged`), whose :meth:`snapshot` is the
+current copy of a pool nobody writes while it is held; otherwise :meth:`snapshot` clones the state into an
 immutable :class:`ShardState` that is published and may be persisted while the next step runs.
 """
 from __future__ import annotations
@@ -36,6 +38,7 @@ import numpy as np
 import torch
 
 from . import flat
+from .merged import MergedAdam
 from .layout import ShardLayout
 from .optimizers import optimizer_class
 from .protocol import DTYPES, Bootstrap, Manifest, OptimizerSpec, ProtocolError, ShardState
@@ -99,6 +102,7 @@ class OptimizerReplica:
         self._state_views: tuple | None = None  # (flat state tensors, per-pid views) for snapshot
         self._direct: flat.AdamDirect | None = None  # the flat Adam/AdamW step without opt.step()'s wrapper
         self._direct_ok = False
+        self._merged: MergedAdam | None = None  # the whole shard in one storage, one pass (shadow.merged)
         if by_group:
             plan = self._flat_plan(by_group, boot.opt_state)
             if plan is not None:
@@ -109,6 +113,7 @@ class OptimizerReplica:
                     self.opt.state[self.params[pid]] = {k: v.detach().clone() for k, v in st.items()}
         self._owned = [(pid, self.params[pid]) for pid in layout.owned]
         self._views: dict[int, tuple] = {}  # id(slot buffer) -> (buffer, byte-swap arrays, gradient views)
+        self._spans: dict[int, tuple] = {}  # id(slot buffer) -> (buffer, the merged span's gradient view)
         self._param_list = list(layout.params)  # shared by every snapshot
         self._spec_cache: tuple | None = None
         self.buffers = _named_tensors("Bootstrap.buffers", boot.buffers)
@@ -148,43 +153,79 @@ class OptimizerReplica:
 
     def _build_flat(self, plan, opt_state) -> None:
         """One parameter (and one state entry per key) per group; ``self.params[pid]`` become views
-        of it, so the per-parameter tensors the snapshot clones are always current."""
+        of it, so the per-parameter tensors the snapshot clones are always current.  Where
+        :class:`~shadow.merged.MergedAdam` applies, those parameters and state entries are views of its
+        one storage (the whole shard stepped in one pass, snapshotted with one copy)."""
         lay = self.layout
-        params = []
+        values, states = [], []
         for fg in plan:
-            fp = torch.nn.Parameter(torch.zeros(fg.numel, dtype=fg.dtype), requires_grad=True)
-            data = fp.detach()
+            data = torch.zeros(fg.numel, dtype=fg.dtype)
             for pid, off in zip(fg.pids, fg.offsets):
-                n = lay.numel[pid]
-                data[off:off + n] = self.params[pid].detach().reshape(-1)
-                self.params[pid] = data[off:off + n].view(self.params[pid].shape)
-            params.append(fp)
-        self.opt = self._make_opt([{"params": [fp]} for fp in params])
-        for fg, fp in zip(plan, params):
-            states = [opt_state.get(pid) for pid in fg.pids]
-            if states[0] is None:
+                data[off:off + lay.numel[pid]] = self.params[pid].detach().reshape(-1)
+            values.append(data)
+            pstates = [opt_state.get(pid) for pid in fg.pids]
+            if pstates[0] is None:
+                states.append(None)
                 continue
             st = {}
-            for k, first in states[0].items():
+            for k, first in pstates[0].items():
                 if k == "step":  # one count for the group (uniform_state checked they are equal)
                     st[k] = first.detach().clone()
                     continue
                 t = torch.zeros(fg.numel, dtype=first.dtype)
-                for pid, off, v in zip(fg.pids, fg.offsets, (s[k] for s in states)):
+                for pid, off, v in zip(fg.pids, fg.offsets, (s[k] for s in pstates)):
                     t[off:off + lay.numel[pid]] = v.detach().reshape(-1)
                 st[k] = t
-            self.opt.state[fp] = st
+            states.append(st)
+        spec = self.spec
+        hps = [{k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED} for fg in plan]
+        self._merged = None
+        if self._direct_ok and MergedAdam.usable(self._opt_cls, plan, hps, states, spec.foreach, spec.fused):
+            es = lay.elem_size[plan[0].pids[0]]
+            base = plan[0].byte_start // es
+            pieces = sorted(((pid, lay.byte_base[pid] // es - base, tuple(lay.params[pid].shape)) for pid in lay.owned),
+                            key=lambda x: x[1])
+            m = MergedAdam(plan, hps, list(zip(values, states)), pieces)
+            params, states = m.params, m.states
+            self._merged = m
+        else:
+            params = [torch.nn.Parameter(v, requires_grad=True) for v in values]
+        self.opt = self._make_opt([{"params": [fp]} for fp in params])
+        for fp, st in zip(params, states):
+            if st is not None:
+                self.opt.state[fp] = st
         self.flat, self._flat_params = plan, params
         self._direct = flat.AdamDirect(self.opt) if self._direct_ok and flat.AdamDirect.supports(self.opt) else None
+        self._param_views()
+
+    def _param_views(self) -> None:
+        """``self.params[pid]``: views of the flat parameter of its group (after the flat parameters
+        were made or re-pointed)."""
+        lay = self.layout
+        for fg, fp in zip(self.flat, self._flat_params):
+            data = fp.detach()
+            for pid, off in zip(fg.pids, fg.offsets):
+                self.params[pid] = data[off:off + lay.numel[pid]].view(lay.params[pid].shape)
+        self._owned = [(pid, self.params[pid]) for pid in lay.owned]
+
+    def _bind_merged(self) -> None:
+        """Before the optimizer itself steps (or is converted): point it at the merged state's current copy."""
+        self._merged.bind()
+        if self._direct is not None:
+            self._direct.lists = None  # its cached state lists are the former copy's
+        self._param_views()
 
     def _unflatten(self) -> None:
         """Convert to one tensor per parameter (same values, state sliced out, the group's step
         count copied to each) -- for good: a step that skips some parameters (``no_grad``) leaves
         them with a smaller step count than the rest of their group, which one flat state cannot hold."""
+        unstarted = self._merged is not None and self._merged.unstarted()  # its zeros are not the trainer's state
+        if self._merged is not None:
+            self._bind_merged()
         lay, old = self.layout, self.opt
         params, states = {}, {}
         for fg, fp in zip(self.flat, self._flat_params):
-            st = old.state.get(fp)
+            st = None if unstarted else old.state.get(fp)
             for pid, off in zip(fg.pids, fg.offsets):
                 n, shape = lay.numel[pid], self.params[pid].shape
                 params[pid] = torch.nn.Parameter(self.params[pid].detach().clone(), requires_grad=True)
@@ -199,6 +240,7 @@ class OptimizerReplica:
         self.params.update(params)
         self._owned = [(pid, self.params[pid]) for pid in lay.owned]
         self.flat, self._flat_params, self._state_views, self._direct = None, [], None, None
+        self._merged = None
         self._views.clear()
 
     def step(self, manifest: Manifest, buf: bytearray | None) -> None:
@@ -221,6 +263,25 @@ class OptimizerReplica:
         swaps, views = self._views_of(buf)
         for a in swaps:
             a.byteswap(inplace=True)  # big endian on the wire -> native, in place
+        if self._merged is not None:  # the whole shard in one pass when the groups' LRs agree
+            if manifest.clip_coef is not None and views:
+                torch._foreach_mul_(views, torch.tensor(float(manifest.clip_coef), dtype=torch.float32))
+            lrs = []
+            for og, g in zip(self.opt.param_groups, self.group_of):
+                og["lr"] = lr = manifest.lrs[g]
+                lrs.append(lr)
+            if self._merged.step(self._span_of(buf), lrs):
+                self.iteration += 1
+                self.buffers = buffers
+                return
+            self._bind_merged()  # the groups' own step, on a copy the optimizer may write
+            self._step_groups(manifest, views, buffers, clipped=True)
+            self._merged.after_bound_step()
+            return None
+        return self._step_groups(manifest, views, buffers, no_grad=no_grad)
+
+    def _step_groups(self, manifest: Manifest, views: list, buffers, no_grad=(), clipped: bool = False) -> None:
+        """The step through the optimizer (flat groups or per tensor), gradients ``views``."""
         if self.flat is not None:  # one gradient view per group, padding included
             targets = self._flat_params
             for p, g in zip(targets, views):
@@ -240,7 +301,7 @@ class OptimizerReplica:
             for p, g in zip(targets, views):
                 p.grad = g
             grads = views
-        if manifest.clip_coef is not None:
+        if manifest.clip_coef is not None and not clipped:
             coef = torch.tensor(float(manifest.clip_coef), dtype=torch.float32)
             if grads:
                 torch._foreach_mul_(grads, coef)
@@ -289,6 +350,18 @@ class OptimizerReplica:
         self._views[id(buf)] = (buf, swaps, views)
         return swaps, views
 
+    def _span_of(self, buf) -> torch.Tensor:
+        """The gradient of the whole merged span of one slot buffer (a zero-copy view, made once per buffer)."""
+        v = self._spans.get(id(buf))
+        if v is not None and v[0] is buf:
+            return v[1]
+        m = self._merged
+        t = torch.frombuffer(buf, dtype=m.dtype, count=m.n, offset=m.base * m.denom.element_size())
+        if len(self._spans) >= 64:
+            self._spans.clear()
+        self._spans[id(buf)] = (buf, t)
+        return t
+
     def _check_buffers(self, m: Manifest) -> dict[str, torch.Tensor]:
         """The buffers after iteration ``m.iteration``: the manifest's (buffer shard), checked against
         the names the bootstrap carried -- a buffer shard never publishes a state with stale buffers."""
@@ -315,6 +388,12 @@ class OptimizerReplica:
         """An immutable copy of the shard's state: every tensor cloned with one ``torch._foreach_clone``
         call (a plain copy: the same bits), the rest shared with the previous snapshot when unchanged
         (the param list, the optimizer description while the LRs stay the same)."""
+        if self._merged is not None:  # one copy of the shard's storage, cut into per-param views
+            params, opt_state = self._merged.snapshot_parts()
+            return ShardState(
+                job_id=self.job_id, shard=self.shard, iteration=self.iteration, tensors=params, opt_state=opt_state,
+                optimizer=self.spec_with_lrs(), params=self._param_list, num_shards=self.num_shards,
+                buffers=dict(self.buffers), frozen=dict(self.frozen))
         st = self.opt.state if self.opt is not None else {}
         per_pid = self._flat_state_views() if self.flat is not None else None
         keys, tensors, other, opt_state = [], [], [], {}

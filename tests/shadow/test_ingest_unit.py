@@ -117,3 +117,63 @@ def test_stale_iterations_are_duplicates():
     _, r = _make(head=10)
     _feed(r, gradient_packets(5, 9, _grads()))
     assert not r.slots and r.c.duplicates > 0
+
+
+def test_drain_takes_a_stream_exactly_as_ingest_does():
+    """The batch path (Reassembler.drain, what the node's ingest thread runs) against one ingest() call
+    per datagram on the same stream -- valid chunks cut two ways, duplicates, partial overlaps, another
+    shard's param, a bad flag, a short datagram, stale and future iterations, the window sliding -- with
+    the same buffers, counters and results; refusals of a source filter (-1) are skipped."""
+    import random
+    rnd = random.Random(3)
+    stream = []
+    for it in range(1, 8):
+        g = _grads(it)
+        pk = gradient_packets(5, it, g, elems=9) + gradient_packets(5, it, g, elems=13)[::2]
+        pk += gradient_packets(5, it, {1: torch.randn(7)}, elems=4)  # shard 1's param
+        if it == 3:
+            pk.append(gradient_packets(5, it, g, elems=9)[0][:20])  # shorter than a header
+            bad = bytearray(gradient_packets(5, it, g, elems=9)[1])
+            bad[1] = wire.FLAG_ACK
+            pk.append(bytes(bad))
+        if it == 5:
+            pk += gradient_packets(5, 1, g, elems=9)[:3]  # stale
+            pk += gradient_packets(5, 12, g, elems=9)[:2]  # far ahead: the window slides
+        rnd.shuffle(pk)
+        stream += pk
+    _, r1 = _make()
+    _, r2 = _make()
+    skipped = set(range(0, len(stream), 17))  # refused by a source filter: never taken
+    want = []
+    buf = bytearray(65536)
+    mv = memoryview(buf)
+    for i, p in enumerate(stream):
+        if i not in skipped:
+            buf[:len(p)] = p
+            want.append(r1.ingest(buf, mv, len(p)))
+    feed = iter([None if i % 17 == 0 else p for i, p in enumerate(stream)])  # None: a filtered datagram
+
+    def recv_into(b):
+        p = next(feed, ...)
+        if p is ...:
+            raise BlockingIOError
+        if p is None:
+            return -1
+        b[:len(p)] = p
+        return len(p)
+
+    got, completed = 0, False
+    while True:
+        n, done, any_done, idle, err = r2.drain(recv_into, buf, mv, limit=5)
+        assert not err
+        got += n
+        completed |= any_done
+        if idle:
+            break
+    assert got == len(want) and completed == any(want) and 0 < sum(want) < len(want)
+    c1, c2 = r1.c, r2.c
+    assert (c1.bytes_received, c1.rejected, c1.misrouted, c1.losses) == (c2.bytes_received, c2.rejected, c2.misrouted, c2.losses)
+    assert c2.packets == got and c1.duplicates == c2.duplicates > 0 and c1.rejected > 0 and c1.misrouted > 0
+    assert sorted(r1.slots) == sorted(r2.slots) and r1.needs_resync == r2.needs_resync
+    for it, s in r1.slots.items():
+        assert s.filled == r2.slots[it].filled and s.cov == r2.slots[it].cov and s.buf == r2.slots[it].buf

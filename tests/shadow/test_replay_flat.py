@@ -108,8 +108,11 @@ def test_flat_step_is_bitwise_the_trainers_per_tensor_step(bits, kind, foreach):
         rep.step(m, slot_of(lay, grads))
         check(bits, rep, tr, lay.owned)
     assert rep.flat is not None
-    # Adam/AdamW: the flat step goes through torch.optim.adam.adam directly (after the first step)
-    assert (rep._direct is not None and rep._direct.lists is not None) == kind.startswith("adam")
+    # Adam/AdamW: the flat step goes through torch.optim.adam.adam directly (after the first step), or
+    # AdamW over the whole shard in one pass (shadow.merged; tests/shadow/test_replay_merged.py)
+    fast = rep._merged is not None or (rep._direct is not None and rep._direct.lists is not None)
+    assert fast == kind.startswith("adam")
+    assert (rep._merged is not None) == kind.startswith("adamw")
 
 
 @pytest.mark.parametrize("kind", ["adamw", "sgd"])
@@ -139,7 +142,8 @@ def test_mid_run_bootstrap_two_shards(bits):
         for rep, lay in reps:
             rep.step(m, slot_of(lay, grads))
             check(bits, rep, tr, lay.owned)
-            assert rep._direct.lists is not None  # the bootstrap's state: direct from the first step on
+            # the bootstrap's state: the whole shard in one pass (or direct) from the first step on
+            assert rep._merged is not None or rep._direct.lists is not None
 
 
 def test_non_uniform_state_is_replayed_per_tensor(bits):
