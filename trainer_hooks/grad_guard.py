@@ -7,12 +7,22 @@ scaling or masking -- is invisible to them, and the replayed step is silently wr
 
 :class:`GradGuard` closes that gap on rank 0 (the rank that talks to the shadows):
 
-* ``capture`` -- in the comm hook, when a bucket's all-reduce completes, a copy of the reduced
-  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with;
-  the bucket and its ``(param_id, numel)`` list are remembered, no per-parameter view is made).
-  The copies go into buffers kept per bucket and reused (two per bucket, alternating by iteration
-  parity, so a check never reads a buffer the next iteration writes): a fresh ``clone`` of a large
-  bucket every iteration paid the kernel's page faults each time, twice the cost of the copy;
+* ``capture`` -- in the comm hook, the reduced bucket is remembered with its ``(param_id, numel)``
+  list (no per-parameter view is made), as the reference the check compares with.  Two ways:
+
+  - *by reference* (``copy=False``; a CPU bucket of a DDP model with ``gradient_as_bucket_view=False``,
+    the default): the bucket buffer itself, remembered when the hook submits it.  DDP copies the
+    reduced buffer into each ``param.grad`` (separate tensors) and writes the buffer again only in
+    the next backward, after this iteration's step -- so at the step pre-hook the buffer still
+    holds exactly what the ring reduced and the shadows received, whatever was done to ``.grad``.
+    No copy and no callback on the ring's thread.  Should a gradient alias the buffer after all
+    (then a change to it would change the reference too), the check says so (``"changed"``: the
+    iteration is resynced, never wrongly replayed) and the guard copies from then on;
+  - *by copy* (``copy=True``: CUDA buckets, ``gradient_as_bucket_view=True``, whose gradients are
+    views of the buffer): when the bucket's all-reduce completes, a copy of it (one memcpy of the
+    gradient per iteration).  The copies go into buffers kept per bucket and reused (two per bucket,
+    alternating by iteration parity, so a check never reads a buffer the next iteration writes): a
+    fresh ``clone`` of a large bucket every iteration paid the kernel's page faults each time;
 * ``check`` -- in the optimizer's step pre-hook, every captured parameter's ``.grad`` is compared
   bit for bit (``int32`` views: NaN and signed zeros count) with its reduced copy:
 
@@ -69,14 +79,29 @@ class GradGuard:
         #: the reduced buckets of ``_iteration``: (copy, [(param_id, numel), ...] in buffer order)
         self._captured: list[tuple[torch.Tensor, list]] = []
         self._copies: dict[tuple, torch.Tensor] = {}  # (bucket's first param, parity) -> reused copy buffer
+        self._refs: set[int] = set()  # indices into _captured held by reference (the bucket buffer itself)
+        #: set once a gradient was found aliasing a bucket held by reference: copy every bucket from then on
+        self.copy_always = False
         self.checks = 0
         self.scaled = 0
         self.changed = 0
 
-    def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor) -> None:
-        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order).  Only the
-        bucket is copied and remembered; per-parameter views are made only if a check needs them."""
+    def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor, *,
+                copy: bool = True) -> None:
+        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order), or with
+        ``copy=False`` the bucket buffer itself (see the module docstring: only where the gradients are
+        not views of it; called when the hook submits the bucket, the buffer is read at the check).
+        Per-parameter views are made only if a check needs them."""
         src = buffer.detach()
+        if not copy and self.copy_always:
+            copy = True
+        if not copy:
+            with self._lock:
+                if iteration != self._iteration:
+                    self._iteration, self._captured, self._refs = iteration, [], set()
+                self._captured.append((src, params))
+                self._refs.add(len(self._captured) - 1)
+            return
         key = (params[0][0] if params else -1, iteration & 1)
         with self._lock:
             copy = self._copies.get(key)
@@ -85,7 +110,7 @@ class GradGuard:
         copy.copy_(src)
         with self._lock:
             if iteration != self._iteration:
-                self._iteration, self._captured = iteration, []
+                self._iteration, self._captured, self._refs = iteration, [], set()
             self._captured.append((copy, params))
 
     def check(self, iteration: int, params: list[torch.Tensor], hint: float | None = None) -> GradVerdict:
@@ -94,7 +119,16 @@ class GradGuard:
             if iteration != self._iteration:
                 return GradVerdict("changed", detail=f"no reduced gradient of iteration {iteration} was captured")
             captured = list(self._captured)
+            refs = set(self._refs)
         self.checks += 1
+        for i in refs:  # a gradient that shares memory with the reference would hide any change to it
+            alias = _aliasing(captured[i], params)
+            if alias is not None:
+                self.copy_always = True
+                self.changed += 1
+                return GradVerdict("changed", detail=f"param {self.names.get(alias, alias)!r}: .grad shares "
+                                                     "memory with the DDP bucket kept as the reference, so a "
+                                                     "change cannot be told (the guard copies buckets from now on)")
         if _memcmp is not None and _all_equal_cpu(captured, params):
             return GradVerdict("unchanged")  # the common case: one memcmp per parameter, no tensor made
         reduced = {}
@@ -143,6 +177,20 @@ def _all_equal_cpu(captured, params) -> bool:
                     return False
             at += n
     return True
+
+
+def _aliasing(entry, params) -> int | None:
+    """The param id of the first ``.grad`` whose memory overlaps the bucket buffer of ``entry``, or None."""
+    buf, meta = entry
+    lo = buf.data_ptr()
+    hi = lo + buf.numel() * buf.element_size()
+    for pid, _ in meta:
+        g = params[pid].grad
+        if g is not None and g.numel():
+            a = g.data_ptr()
+            if a < hi and lo < a + g.numel() * g.element_size():
+                return pid
+    return None
 
 
 def _bits_equal(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
