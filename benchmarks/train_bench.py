@@ -210,6 +210,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     times, stalls = [], []
     total = a.warmup + a.iters
     t_first = None
+    phases = [0.0, 0.0, 0.0, 0.0]  # the training thread's CPU: forward, backward, clip + step, the rest
     for it in range(1, total + 1):
         if it == a.warmup + 1:
             t_first = time.perf_counter()
@@ -218,12 +219,16 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
             tr0 = ckpt.ring.stats if ckpt.ring is not None else None
             ring0 = _ring_counters(tr0)
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         x, y = task.batch(it, a.rank, a.world_size, bargs.batch)
         loss = task.loss(ddp(x), y)
+        c1 = time.thread_time()
         loss.backward()
+        c2 = time.thread_time()
         if bargs.clip > 0:
             ckpt.clip_grad_norm_(bargs.clip)
         opt.step()
+        c3 = time.thread_time()
         sched.step()
         opt.zero_grad(set_to_none=True)
         # the checkpoint counts iterations from the first timed one, so every segment has iters/k of them
@@ -231,6 +236,8 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
         if it > a.warmup:
             times.append(time.perf_counter() - t0)
             stalls.append(stall)
+            for i, d in enumerate((c1 - c0, c2 - c1, c3 - c2, time.thread_time() - c3)):
+                phases[i] += d
     wall = time.perf_counter() - t_first
     cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
     threads1 = thread_cpu()
@@ -252,6 +259,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     cpus = torch.tensor([cpu] + [b - a for a, b in zip(ring0, ring1)]
                         + [ckpt.ring.cwnd if ckpt.ring is not None else 0], dtype=torch.float64)
     dist.all_reduce(cpus)
+    sched["phases"] = [round(x / a.iters * 1e3, 4) for x in phases]
     sched_by_rank = [None] * dist.get_world_size()
     dist.all_gather_object(sched_by_rank, sched)  # (after the timed iterations: not timed)
     ck_stalls = [s for s in m.stalls]
