@@ -29,6 +29,10 @@ scaling or masking -- is invisible to them, and the replayed step is silently wr
   - all equal (``memcmp`` of each CPU gradient against its byte range of the bucket copy: bit
     equality, several times cheaper than an elementwise ``torch.equal``, and no tensor is created):
     nothing changed (``GradVerdict.kind == "unchanged"``);
+  - else, when ``Checkpointer.clip_grad_norm_`` recorded a coefficient ``c`` for this step and every
+    CPU gradient is bitwise ``reduced * c`` (one multiplication per bucket into a reused buffer, then
+    one ``memcmp`` per parameter): ``"scaled"`` with ``c`` -- the clipped step, several times cheaper
+    than the general search below;
   - else, if one float32 coefficient ``c`` reproduces every gradient exactly
     (``torch._foreach_mul(reduced, c)`` -- the multiplication the shadow performs), it is
     ``"scaled"`` and ``c`` goes into the manifest's ``clip_coef``.  Candidates: the coefficient
@@ -79,6 +83,7 @@ class GradGuard:
         #: the reduced buckets of ``_iteration``: (copy, [(param_id, numel), ...] in buffer order)
         self._captured: list[tuple[torch.Tensor, list]] = []
         self._copies: dict[tuple, torch.Tensor] = {}  # (bucket's first param, parity) -> reused copy buffer
+        self._scratch: dict[int, torch.Tensor] = {}  # numel -> reused buffer for reduced * coefficient
         self._refs: set[int] = set()  # indices into _captured held by reference (the bucket buffer itself)
         #: set once a gradient was found aliasing a bucket held by reference: copy every bucket from then on
         self.copy_always = False
@@ -113,6 +118,9 @@ class GradGuard:
                 self._iteration, self._captured, self._refs = iteration, [], set()
             self._captured.append((copy, params))
 
+    def _scaled_equal_cpu(self, captured, params, c: float) -> bool:
+        return _scaled_equal_cpu_impl(captured, params, c, self._scratch)
+
     def check(self, iteration: int, params: list[torch.Tensor], hint: float | None = None) -> GradVerdict:
         """Compare the gradients about to be stepped on with the reduced ones of ``iteration``."""
         with self._lock:
@@ -131,6 +139,15 @@ class GradGuard:
                                                      "change cannot be told (the guard copies buckets from now on)")
         if _memcmp is not None and _all_equal_cpu(captured, params):
             return GradVerdict("unchanged")  # the common case: one memcmp per parameter, no tensor made
+        if hint is not None and _memcmp is not None:
+            # the other common case: ckpt.clip_grad_norm_ scaled every gradient by the coefficient it
+            # recorded -- one multiplication per bucket into a reused scratch buffer (the shadow's
+            # float32 product: IEEE multiplication is exact-rounded, so any kernel gives these bits),
+            # then one memcmp per parameter; anything else takes the full path below
+            c = float(np.float32(hint))
+            if self._scaled_equal_cpu(captured, params, c):
+                self.scaled += 1
+                return GradVerdict("scaled", coef=c)
         reduced = {}
         for copy, meta in captured:
             at = 0
@@ -169,6 +186,29 @@ def _all_equal_cpu(captured, params) -> bool:
         if copy.dtype != f32 or copy.device.type != "cpu":
             return False
         base, at = copy.data_ptr(), 0
+        for pid, n in meta:
+            g = params[pid].grad
+            if g is not None:
+                if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
+                        or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
+                    return False
+            at += n
+    return True
+
+
+def _scaled_equal_cpu_impl(captured, params, c: float, scratch: dict) -> bool:
+    """True when every captured parameter's ``.grad`` is a contiguous float32 CPU tensor bitwise equal to
+    its slice of ``reduced * c`` (float32); False at the first one that is not or cannot be compared so."""
+    f32 = torch.float32
+    ct = torch.tensor(c, dtype=f32)
+    for buf, meta in captured:
+        if buf.dtype != f32 or buf.device.type != "cpu" or not buf.is_contiguous():
+            return False
+        out = scratch.get(buf.numel())
+        if out is None:
+            out = scratch[buf.numel()] = torch.empty(buf.numel(), dtype=f32)
+        torch.mul(buf.reshape(-1), ct, out=out)
+        base, at = out.data_ptr(), 0
         for pid, n in meta:
             g = params[pid].grad
             if g is not None:

@@ -85,3 +85,24 @@ def test_gradients_aliasing_the_reference_are_never_taken_as_unchanged():
         p.grad.mul_(0.5)
     v = g.check(2, params)
     assert (v.kind, v.coef) == ("scaled", 0.5)
+
+
+def test_the_recorded_clip_coefficient_is_checked_first_and_never_trusted_blindly():
+    meta = [(0, 300), (1, 7)]
+    bucket = torch.randn(307)
+    g = GradGuard({0: "a", 1: "b"})
+    c = float(torch.tensor(0.3, dtype=torch.float32))
+    for it, (applied, hint, want) in enumerate([
+            (c, c, ("scaled", c)),            # ckpt.clip_grad_norm_'s own coefficient: the fast path
+            (0.5, c, ("scaled", 0.5)),        # a stale hint: the search still finds the applied one
+            (None, c, ("changed", None)),     # not one coefficient: never "scaled" by the hint
+    ], start=1):
+        params = params_with_grads(bucket, meta, as_views=False)
+        if applied is None:
+            torch._foreach_mul_([p.grad for p in params], torch.tensor(c))
+            params[1].grad[0] += 1.0
+        else:
+            torch._foreach_mul_([p.grad for p in params], torch.tensor(applied, dtype=torch.float32))
+        g.capture(it, meta, bucket, copy=False)
+        v = g.check(it, params, hint)
+        assert (v.kind, v.coef) == want, (it, v)
