@@ -221,8 +221,10 @@ class ShadowLink:
             self._held.clear()
         elif frame is None:
             return
-        with self._lock:
-            skip = set(self._resync)
+        skip = ()
+        if self._resync:
+            with self._lock:
+                skip = set(self._resync)
         for k, c in enumerate(self.clients):
             if k in skip:
                 continue  # it gets a fresh bootstrap anyway
@@ -242,6 +244,8 @@ class ShadowLink:
         ranks this holds too -- no chunk of ``iteration + 1`` is fully reduced before rank 0
         has contributed to it.  Resyncs are rare; the pause is the price of a consistent state.
         """
+        if not self._resync:
+            return  # the usual case (a shard added meanwhile by the link thread is served next time)
         now = time.monotonic()
         with self._lock:
             due = {k for k in self._resync if self._retry_at.get(k, 0.0) <= now}
