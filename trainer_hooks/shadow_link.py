@@ -9,9 +9,9 @@ go through the queue: the training thread posts it as a compact binary frame
 to every shard (:meth:`ShadowLink._post_now`): per iteration and shard one
 ``send``, no thread hand-off.  The acks are read without waiting, and only every
 ``ack_batch`` manifests or ``ack_interval`` seconds (one non-blocking ``read`` per
-shard for all that arrived): reading an ack costs more than posting a manifest.  Whatever could wait (a
-connect, a full socket, a client busy with another call, a JSON manifest
-with buffers) goes to the sender thread.
+shard for all that arrived): reading an ack costs more than posting a manifest.
+Whatever could wait (a connect, a full socket, a client busy with another call,
+a JSON manifest with buffers) goes to the sender thread.
 
 A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
 marked; at the next optimizer step the training thread waits for the queued
