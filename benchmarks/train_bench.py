@@ -146,29 +146,40 @@ class SegmentLog:
             os.fsync(self.f.fileno())
 
 
-def thread_cpu() -> dict[int, tuple[str, int]]:
-    """CPU nanoseconds so far of each thread of this process (``/proc/self/task/*/schedstat``), named
-    by its Python thread name where it has one (the others: torch's and gloo's native threads)."""
+def thread_cpu() -> dict[int, tuple[str, int, int, int]]:
+    """Per thread of this process (``/proc/self/task/*/schedstat``): its name -- the Python thread name
+    where it has one, else ``native`` (torch's and gloo's threads) --, CPU nanoseconds so far,
+    nanoseconds spent runnable but waiting for a CPU (contention), and the number of times it was
+    put on a CPU (its wake-ups, roughly)."""
     names = {t.native_id: t.name for t in threading.enumerate()}
     out = {}
     for tid in os.listdir("/proc/self/task"):
         try:
             with open(f"/proc/self/task/{tid}/schedstat") as f:
-                ns = int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
+                ns, wait, slices = (int(x) for x in f.read().split()[:3])
+        except (OSError, ValueError):
             continue
-        out[int(tid)] = (names.get(int(tid), "native"), ns)
+        out[int(tid)] = (names.get(int(tid), "native"), ns, wait, slices)
     return out
 
 
 def thread_cpu_delta(before: dict, after: dict, iters: int) -> dict[str, float]:
     """CPU ms per iteration by thread name between two :func:`thread_cpu` readings (threads of one
     name summed; a thread that ended in between is not counted)."""
-    out: dict[str, float] = {}
-    for tid, (name, ns) in after.items():
-        d = ns - before.get(tid, (name, 0))[1]
-        out[name] = out.get(name, 0.0) + d / 1e6 / iters
-    return {k: round(v, 4) for k, v in sorted(out.items(), key=lambda kv: -kv[1])}
+    return {k: v[0] for k, v in thread_sched_delta(before, after, iters).items()}
+
+
+def thread_sched_delta(before: dict, after: dict, iters: int) -> dict[str, list[float]]:
+    """Per thread name, per iteration between two :func:`thread_cpu` readings: ``[CPU ms, ms waiting
+    for a CPU, times scheduled in]`` (threads of one name summed; the heaviest first)."""
+    out: dict[str, list[float]] = {}
+    for tid, (name, ns, wait, slices) in after.items():
+        _, ns0, wait0, slices0 = before.get(tid, (name, 0, 0, 0))
+        acc = out.setdefault(name, [0.0, 0.0, 0.0])
+        acc[0] += (ns - ns0) / 1e6 / iters
+        acc[1] += (wait - wait0) / 1e6 / iters
+        acc[2] += (slices - slices0) / iters
+    return {k: [round(x, 4) for x in v] for k, v in sorted(out.items(), key=lambda kv: -kv[1][0])}
 
 
 def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq: int = 0) -> dict:
@@ -199,20 +210,25 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     times, stalls = [], []
     total = a.warmup + a.iters
     t_first = None
+    phases = [0.0, 0.0, 0.0, 0.0]  # the training thread's CPU: forward, backward, clip + step, the rest
     for it in range(1, total + 1):
         if it == a.warmup + 1:
             t_first = time.perf_counter()
             cpu_first = time.process_time()
-            threads0 = thread_cpu() if a.rank == 0 else None
+            threads0 = thread_cpu()
             tr0 = ckpt.ring.stats if ckpt.ring is not None else None
             ring0 = _ring_counters(tr0)
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         x, y = task.batch(it, a.rank, a.world_size, bargs.batch)
         loss = task.loss(ddp(x), y)
+        c1 = time.thread_time()
         loss.backward()
+        c2 = time.thread_time()
         if bargs.clip > 0:
             ckpt.clip_grad_norm_(bargs.clip)
         opt.step()
+        c3 = time.thread_time()
         sched.step()
         opt.zero_grad(set_to_none=True)
         # the checkpoint counts iterations from the first timed one, so every segment has iters/k of them
@@ -220,9 +236,13 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
         if it > a.warmup:
             times.append(time.perf_counter() - t0)
             stalls.append(stall)
+            for i, d in enumerate((c1 - c0, c2 - c1, c3 - c2, time.thread_time() - c3)):
+                phases[i] += d
     wall = time.perf_counter() - t_first
     cpu = time.process_time() - cpu_first  # this trainer's CPU (all its threads) over the timed iterations
-    threads = thread_cpu_delta(threads0, thread_cpu(), a.iters) if threads0 is not None else None
+    threads1 = thread_cpu()
+    sched = thread_sched_delta(threads0, threads1, a.iters)
+    threads = thread_cpu_delta(threads0, threads1, a.iters) if a.rank == 0 else None
     tr1 = ckpt.ring.stats if ckpt.ring is not None else None
     ring1 = _ring_counters(tr1)
     latest_at_end = shadow_check.latest(ckpt.link) if ckpt.link is not None else None
@@ -239,6 +259,9 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
     cpus = torch.tensor([cpu] + [b - a for a, b in zip(ring0, ring1)]
                         + [ckpt.ring.cwnd if ckpt.ring is not None else 0], dtype=torch.float64)
     dist.all_reduce(cpus)
+    sched["phases"] = [round(x / a.iters * 1e3, 4) for x in phases]
+    sched_by_rank = [None] * dist.get_world_size()
+    dist.all_gather_object(sched_by_rank, sched)  # (after the timed iterations: not timed)
     ck_stalls = [s for s in m.stalls]
     rec = dict(seg, iters=a.iters, warmup=a.warmup, wall_s=wall, iter_s=wall / a.iters,
                iter_median_s=statistics.median(times), iter_times=[round(t, 6) for t in times],
@@ -250,6 +273,7 @@ def run_segment(a, ex, bargs, data, rnd, method, k, dcp_pg, log: SegmentLog, seq
                ring_data_sent=int(cpus[2]), ring_fast_retransmits=int(cpus[3]), ring_cwnd_cuts=int(cpus[4]),
                ring_duplicates=int(cpus[5]), ring_cwnd_mean=float(cpus[6]) / dist.get_world_size(),
                shadows_caught_up=caught_up, shadows=shadows, rank0_thread_cpu_ms_per_iter=threads,
+               thread_sched_per_iter=sched_by_rank,
                final_loss=float(loss.item()))
     log.write(event="end", **rec)
     time.sleep(a.settle)

@@ -334,7 +334,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
                                read_no_grad=no_grad_reader(model) if link is not None else None,
                                check_grads=check, on_grad_change=on_grad_change)
     bases = packet_bases([p.numel() for p in model.parameters()], max_el)
-    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker, guard=guard)
+    hook_state = HookState(udp, param_ids(model), world, max_el, bases, tracker, guard=guard,
+                           guard_copy=bool(getattr(ddp_model, "gradient_as_bucket_view", True)))
     ddp_model.register_comm_hook(hook_state, checkmate_hook)
     handles = [optimizer.register_step_pre_hook(lambda *_: tracker.on_step_pre()),
                optimizer.register_step_post_hook(lambda *_: tracker.on_step_post())]

@@ -7,18 +7,32 @@ scaling or masking -- is invisible to them, and the replayed step is silently wr
 
 :class:`GradGuard` closes that gap on rank 0 (the rank that talks to the shadows):
 
-* ``capture`` -- in the comm hook, when a bucket's all-reduce completes, a copy of the reduced
-  bucket is kept (one memcpy of the gradient per iteration; the reference the check compares with;
-  the bucket and its ``(param_id, numel)`` list are remembered, no per-parameter view is made).
-  The copies go into buffers kept per bucket and reused (two per bucket, alternating by iteration
-  parity, so a check never reads a buffer the next iteration writes): a fresh ``clone`` of a large
-  bucket every iteration paid the kernel's page faults each time, twice the cost of the copy;
+* ``capture`` -- in the comm hook, the reduced bucket is remembered with its ``(param_id, numel)``
+  list (no per-parameter view is made), as the reference the check compares with.  Two ways:
+
+  - *by reference* (``copy=False``; a CPU bucket of a DDP model with ``gradient_as_bucket_view=False``,
+    the default): the bucket buffer itself, remembered when the hook submits it.  DDP copies the
+    reduced buffer into each ``param.grad`` (separate tensors) and writes the buffer again only in
+    the next backward, after this iteration's step -- so at the step pre-hook the buffer still
+    holds exactly what the ring reduced and the shadows received, whatever was done to ``.grad``.
+    No copy and no callback on the ring's thread.  Should a gradient alias the buffer after all
+    (then a change to it would change the reference too), the check says so (``"changed"``: the
+    iteration is resynced, never wrongly replayed) and the guard copies from then on;
+  - *by copy* (``copy=True``: CUDA buckets, ``gradient_as_bucket_view=True``, whose gradients are
+    views of the buffer): when the bucket's all-reduce completes, a copy of it (one memcpy of the
+    gradient per iteration).  The copies go into buffers kept per bucket and reused (two per bucket,
+    alternating by iteration parity, so a check never reads a buffer the next iteration writes): a
+    fresh ``clone`` of a large bucket every iteration paid the kernel's page faults each time;
 * ``check`` -- in the optimizer's step pre-hook, every captured parameter's ``.grad`` is compared
   bit for bit (``int32`` views: NaN and signed zeros count) with its reduced copy:
 
   - all equal (``memcmp`` of each CPU gradient against its byte range of the bucket copy: bit
     equality, several times cheaper than an elementwise ``torch.equal``, and no tensor is created):
     nothing changed (``GradVerdict.kind == "unchanged"``);
+  - else, when ``Checkpointer.clip_grad_norm_`` recorded a coefficient ``c`` for this step and every
+    CPU gradient is bitwise ``reduced * c`` (one multiplication per bucket into a reused buffer, then
+    one ``memcmp`` per parameter): ``"scaled"`` with ``c`` -- the clipped step, several times cheaper
+    than the general search below;
   - else, if one float32 coefficient ``c`` reproduces every gradient exactly
     (``torch._foreach_mul(reduced, c)`` -- the multiplication the shadow performs), it is
     ``"scaled"`` and ``c`` goes into the manifest's ``clip_coef``.  Candidates: the coefficient
@@ -69,14 +83,30 @@ class GradGuard:
         #: the reduced buckets of ``_iteration``: (copy, [(param_id, numel), ...] in buffer order)
         self._captured: list[tuple[torch.Tensor, list]] = []
         self._copies: dict[tuple, torch.Tensor] = {}  # (bucket's first param, parity) -> reused copy buffer
+        self._scratch: dict[int, torch.Tensor] = {}  # numel -> reused buffer for reduced * coefficient
+        self._refs: set[int] = set()  # indices into _captured held by reference (the bucket buffer itself)
+        #: set once a gradient was found aliasing a bucket held by reference: copy every bucket from then on
+        self.copy_always = False
         self.checks = 0
         self.scaled = 0
         self.changed = 0
 
-    def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor) -> None:
-        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order).  Only the
-        bucket is copied and remembered; per-parameter views are made only if a check needs them."""
+    def capture(self, iteration: int, params: list[tuple[int, int]], buffer: torch.Tensor, *,
+                copy: bool = True) -> None:
+        """Keep a copy of a reduced bucket (``params``: ``(param_id, numel)`` in buffer order), or with
+        ``copy=False`` the bucket buffer itself (see the module docstring: only where the gradients are
+        not views of it; called when the hook submits the bucket, the buffer is read at the check).
+        Per-parameter views are made only if a check needs them."""
         src = buffer.detach()
+        if not copy and self.copy_always:
+            copy = True
+        if not copy:
+            with self._lock:
+                if iteration != self._iteration:
+                    self._iteration, self._captured, self._refs = iteration, [], set()
+                self._captured.append((src, params))
+                self._refs.add(len(self._captured) - 1)
+            return
         key = (params[0][0] if params else -1, iteration & 1)
         with self._lock:
             copy = self._copies.get(key)
@@ -85,8 +115,11 @@ class GradGuard:
         copy.copy_(src)
         with self._lock:
             if iteration != self._iteration:
-                self._iteration, self._captured = iteration, []
+                self._iteration, self._captured, self._refs = iteration, [], set()
             self._captured.append((copy, params))
+
+    def _scaled_equal_cpu(self, captured, params, c: float) -> bool:
+        return _scaled_equal_cpu_impl(captured, params, c, self._scratch)
 
     def check(self, iteration: int, params: list[torch.Tensor], hint: float | None = None) -> GradVerdict:
         """Compare the gradients about to be stepped on with the reduced ones of ``iteration``."""
@@ -94,9 +127,27 @@ class GradGuard:
             if iteration != self._iteration:
                 return GradVerdict("changed", detail=f"no reduced gradient of iteration {iteration} was captured")
             captured = list(self._captured)
+            refs = set(self._refs)
         self.checks += 1
+        for i in refs:  # a gradient that shares memory with the reference would hide any change to it
+            alias = _aliasing(captured[i], params)
+            if alias is not None:
+                self.copy_always = True
+                self.changed += 1
+                return GradVerdict("changed", detail=f"param {self.names.get(alias, alias)!r}: .grad shares "
+                                                     "memory with the DDP bucket kept as the reference, so a "
+                                                     "change cannot be told (the guard copies buckets from now on)")
         if _memcmp is not None and _all_equal_cpu(captured, params):
             return GradVerdict("unchanged")  # the common case: one memcmp per parameter, no tensor made
+        if hint is not None and _memcmp is not None:
+            # the other common case: ckpt.clip_grad_norm_ scaled every gradient by the coefficient it
+            # recorded -- one multiplication per bucket into a reused scratch buffer (the shadow's
+            # float32 product: IEEE multiplication is exact-rounded, so any kernel gives these bits),
+            # then one memcmp per parameter; anything else takes the full path below
+            c = float(np.float32(hint))
+            if self._scaled_equal_cpu(captured, params, c):
+                self.scaled += 1
+                return GradVerdict("scaled", coef=c)
         reduced = {}
         for copy, meta in captured:
             at = 0
@@ -143,6 +194,43 @@ def _all_equal_cpu(captured, params) -> bool:
                     return False
             at += n
     return True
+
+
+def _scaled_equal_cpu_impl(captured, params, c: float, scratch: dict) -> bool:
+    """True when every captured parameter's ``.grad`` is a contiguous float32 CPU tensor bitwise equal to
+    its slice of ``reduced * c`` (float32); False at the first one that is not or cannot be compared so."""
+    f32 = torch.float32
+    ct = torch.tensor(c, dtype=f32)
+    for buf, meta in captured:
+        if buf.dtype != f32 or buf.device.type != "cpu" or not buf.is_contiguous():
+            return False
+        out = scratch.get(buf.numel())
+        if out is None:
+            out = scratch[buf.numel()] = torch.empty(buf.numel(), dtype=f32)
+        torch.mul(buf.reshape(-1), ct, out=out)
+        base, at = out.data_ptr(), 0
+        for pid, n in meta:
+            g = params[pid].grad
+            if g is not None:
+                if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
+                        or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
+                    return False
+            at += n
+    return True
+
+
+def _aliasing(entry, params) -> int | None:
+    """The param id of the first ``.grad`` whose memory overlaps the bucket buffer of ``entry``, or None."""
+    buf, meta = entry
+    lo = buf.data_ptr()
+    hi = lo + buf.numel() * buf.element_size()
+    for pid, _ in meta:
+        g = params[pid].grad
+        if g is not None and g.numel():
+            a = g.data_ptr()
+            if a < hi and lo < a + g.numel() * g.element_size():
+                return pid
+    return None
 
 
 def _bits_equal(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:

@@ -16,9 +16,10 @@ function of ``(state, bucket)`` registered with
    bucket goes through :class:`~trainer_hooks.staging.CudaStaging` (pinned host
    buffer, copies overlapped with the ring, result copied back into the bucket);
    anything but float32 is refused with the reason (:func:`~trainer_hooks.staging.check_bucket`).
-4. with a :class:`~trainer_hooks.grad_guard.GradGuard` (rank 0 with shadows), keeps a copy of the
-   reduced bucket when the future completes, for the step pre-hook's check that the optimizer
-   steps on exactly what the shadows received.
+4. with a :class:`~trainer_hooks.grad_guard.GradGuard` (rank 0 with shadows), keeps the reduced
+   bucket for the step pre-hook's check that the optimizer steps on exactly what the shadows
+   received: the CPU bucket buffer itself when DDP's gradients are not views of it (DDP leaves it
+   as reduced until the next backward), else a copy made when the future completes.
 """
 # no `from __future__ import annotations`: DDP inspects the real annotations of the hook
 
@@ -50,6 +51,9 @@ class HookState:
     # keeps its array index of a plan by identity)
     plans: dict = field(default_factory=dict)
     guard: GradGuard | None = None  # rank 0 with shadows: keeps the reduced gradient for the step check
+    #: the guard must copy the reduced bucket (DDP's gradient_as_bucket_view: the grads are views of it);
+    #: False: it keeps the CPU bucket buffer itself, which DDP leaves as reduced until the next backward
+    guard_copy: bool = True
 
 
 def _check_contiguous_layout(bucket: dist.GradBucket, params: list[tuple[int, int]]) -> None:
@@ -87,6 +91,9 @@ def checkmate_hook(state: HookState, bucket: dist.GradBucket) -> torch.futures.F
         fut = state.ring.submit(Job(iteration, bucket.index(), buf, plan))
     guard = state.guard
     if guard is None:
+        return fut
+    if not state.guard_copy and buf.device.type == "cpu" and not guard.copy_always:
+        guard.capture(iteration, params, buf, copy=False)  # read at the step, after DDP waited for `fut`
         return fut
 
     def keep(f):

@@ -6,11 +6,12 @@ shard layout before the first FINAL chunk arrives).  Manifests are queued to
 one sender thread, so the training loop never waits on a TCP round trip; the
 queue is FIFO.  A manifest without buffers (the common case) does not even
 go through the queue: the training thread posts it as a compact binary frame
-to every shard and reads the acks that arrived meanwhile without waiting for
-them (:meth:`ShadowLink._post_now`): per iteration and shard one ``send`` and
-one non-blocking ``read``, no thread hand-off.  Whatever could wait (a
-connect, a full socket, a client busy with another call, a JSON manifest
-with buffers) goes to the sender thread.
+to every shard (:meth:`ShadowLink._post_now`): per iteration and shard one
+``send``, no thread hand-off.  The acks are read without waiting, and only every
+``ack_batch`` manifests or ``ack_interval`` seconds (one non-blocking ``read`` per
+shard for all that arrived): reading an ack costs more than posting a manifest.
+Whatever could wait (a connect, a full socket, a client busy with another call,
+a JSON manifest with buffers) goes to the sender thread.
 
 A shadow that answers ``needs_resync`` -- or that cannot be reached -- is
 marked; at the next optimizer step the training thread waits for the queued
@@ -116,6 +117,18 @@ class ShadowLink:
         #: sends what is held.
         self.manifest_batch = 1
         self._held: list[tuple[bytes, int]] = []  # (frame, iteration) held back by manifest_batch
+        #: the training thread reads the acks of posted manifests only once ``ack_batch`` manifests were
+        #: posted since its last read, or ``ack_interval`` seconds after it, whichever comes first (1 / 0:
+        #: after every manifest).  Reading is the expensive half of posting: a ``read`` that finds an
+        #: ack makes the kernel send the TCP acknowledgement of it at once, through the shadow's receive
+        #: path, charged to this thread; left unread, that acknowledgement rides on the next manifest.
+        #: The price: a shard's resync request, loss count or misrouted copies are noticed up to
+        #: ``ack_interval`` (plus one iteration) later.  flush() -- wait_for_shadows, resyncs, close --
+        #: still reads every outstanding ack.
+        self.ack_batch = 16
+        self.ack_interval = 0.1
+        self._unread = 0  # manifests posted by the training thread since its last read of the acks
+        self._read_at = time.monotonic()
         self._resync: set[int] = set()
         self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
@@ -199,7 +212,8 @@ class ShadowLink:
 
     def send_held(self, frame: bytes | None = None, iteration: int | None = None) -> None:
         """Post the held compact manifests (``manifest_batch``), or ``frame`` when none are held: one
-        write per shard, then a non-blocking read of the acks that arrived."""
+        write per shard, then -- when ``ack_batch`` / ``ack_interval`` says so -- a non-blocking read of
+        the acks that arrived."""
         count, last = 1, iteration
         if self._held:
             count, last = len(self._held), self._held[-1][1]
@@ -207,14 +221,20 @@ class ShadowLink:
             self._held.clear()
         elif frame is None:
             return
-        with self._lock:
-            skip = set(self._resync)
+        skip = ()
+        if self._resync:
+            with self._lock:
+                skip = set(self._resync)
         for k, c in enumerate(self.clients):
             if k in skip:
                 continue  # it gets a fresh bootstrap anyway
             if not c.try_post(frame, count):
                 self._q.put(("post", k, frame, last, count))
-        self._collect_acks(block=False, wait=False)  # a client busy in the link thread is skipped
+        self._unread += count
+        now = time.monotonic()
+        if self._unread >= self.ack_batch or now - self._read_at >= self.ack_interval:
+            self._unread, self._read_at = 0, now
+            self._collect_acks(block=False, wait=False)  # a client busy in the link thread is skipped
 
     def serve_resyncs(self, iteration: int) -> None:
         """Bootstrap every shard marked for resync from the current state (= ``iteration``).
@@ -224,6 +244,8 @@ class ShadowLink:
         ranks this holds too -- no chunk of ``iteration + 1`` is fully reduced before rank 0
         has contributed to it.  Resyncs are rare; the pause is the price of a consistent state.
         """
+        if not self._resync:
+            return  # the usual case (a shard added meanwhile by the link thread is served next time)
         now = time.monotonic()
         with self._lock:
             due = {k for k in self._resync if self._retry_at.get(k, 0.0) <= now}

@@ -36,9 +36,9 @@ def build():
     return model, opt
 
 
-def attach(nodes, **kw):
+def attach(nodes, ddp_kw=None, **kw):
     model, opt = build()
-    ddp = DDP(model, bucket_cap_mb=0.0005)  # several buckets
+    ddp = DDP(model, bucket_cap_mb=0.0005, **(ddp_kw or {}))  # several buckets
     ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, **kw)
     return model, opt, ddp, ckpt
 
@@ -48,10 +48,10 @@ def snapshot(model, opt):
             [{k: v.clone() for k, v in opt.state[p].items()} for p in model.parameters()])
 
 
-def run(nodes, change, steps=STEPS, loss_scale=1.0, **kw):
+def run(nodes, change, steps=STEPS, loss_scale=1.0, ddp_kw=None, **kw):
     """Train ``steps`` iterations calling ``change(model, it)`` between backward and step; returns the
     trainer's state after each iteration and the Checkpointer (closed)."""
-    model, opt, ddp, ckpt = attach(nodes, **kw)
+    model, opt, ddp, ckpt = attach(nodes, ddp_kw, **kw)
     states = {0: snapshot(model, opt)}
     try:
         for it in range(1, steps + 1):
@@ -86,10 +86,15 @@ def torch_clip(max_norm):
     return lambda model, it: torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
 
 
-def test_torch_clip_grad_norm_is_mirrored_exactly(nodes):
-    states, ckpt = run(nodes, torch_clip(0.01))
+@pytest.mark.parametrize("as_view", [False, True])
+def test_torch_clip_grad_norm_is_mirrored_exactly(nodes, as_view):
+    # gradient_as_bucket_view=False (DDP's default): the guard's reference is the bucket buffer itself;
+    # True: the gradients are views of it, so the guard copies the reduced bucket
+    states, ckpt = run(nodes, torch_clip(0.01), ddp_kw={"gradient_as_bucket_view": as_view})
+    assert ckpt.hook_state.guard_copy is as_view
     assert_every_published_state_is_the_trainers(nodes, states, STEPS)
     assert ckpt.hook_state.guard.scaled == STEPS  # every step was clipped (0.01 is tiny) and mirrored
+    assert ckpt.hook_state.guard.copy_always is False
     assert ckpt.link.stats.unreplayable == 0 and ckpt.link.stats.resyncs == 0
 
 

@@ -1,5 +1,6 @@
 """GradGuard in-process: bit equality (NaN, signed zero), scaled/changed verdicts, and reused copy
-buffers that never leak one iteration's reduced gradient into another's check."""
+buffers that never leak one iteration's reduced gradient into another's check; the bucket kept by reference
+against separate gradients, and the guard rail for gradients that alias it (which would hide a change)."""
 import torch
 
 from trainer_hooks.grad_guard import GradGuard
@@ -38,3 +39,70 @@ def test_reused_buffers_across_iterations_and_verdicts():
     ps[0].grad.mul_(0.5)  # only one parameter scaled: no single coefficient
     g.capture(6, meta, torch.tensor([5.0, 2.0, 15.0, 4.0]))
     assert g.check(6, ps).kind == "changed"
+
+
+def params_with_grads(bucket, meta, as_views):
+    params = [torch.nn.Parameter(torch.zeros(n)) for _, n in sorted(meta)]
+    at = 0
+    for pid, n in meta:
+        view = bucket[at:at + n]
+        params[pid].grad = view if as_views else view.clone()
+        at += n
+    return params
+
+
+def test_by_reference_sees_changes_to_separate_gradients():
+    meta = [(1, 5), (0, 7)]  # buffer order is not param order
+    bucket = torch.randn(12)
+    g = GradGuard({0: "a", 1: "b"})
+    params = params_with_grads(bucket, meta, as_views=False)
+    g.capture(1, meta, bucket, copy=False)
+    assert g.check(1, params).kind == "unchanged"
+    g.capture(2, meta, bucket, copy=False)
+    for p in params:
+        p.grad.mul_(0.25)
+    v = g.check(2, params)
+    assert (v.kind, v.coef) == ("scaled", 0.25)
+    g.capture(3, meta, bucket, copy=False)
+    params[0].grad[3] = 0.0
+    assert g.check(3, params).kind == "changed"
+    assert g.copy_always is False
+
+
+def test_gradients_aliasing_the_reference_are_never_taken_as_unchanged():
+    meta = [(0, 4), (1, 6)]
+    bucket = torch.randn(10)
+    g = GradGuard({0: "a", 1: "b"})
+    params = params_with_grads(bucket, meta, as_views=True)
+    g.capture(1, meta, bucket, copy=False)
+    for p in params:
+        p.grad.mul_(0.5)  # changes the bucket too: compared with itself it would look unchanged
+    v = g.check(1, params)
+    assert v.kind == "changed" and "shares memory" in v.detail, v
+    assert g.copy_always  # from now on the guard copies, even when asked not to
+    g.capture(2, meta, bucket, copy=False)
+    for p in params:
+        p.grad.mul_(0.5)
+    v = g.check(2, params)
+    assert (v.kind, v.coef) == ("scaled", 0.5)
+
+
+def test_the_recorded_clip_coefficient_is_checked_first_and_never_trusted_blindly():
+    meta = [(0, 300), (1, 7)]
+    bucket = torch.randn(307)
+    g = GradGuard({0: "a", 1: "b"})
+    c = float(torch.tensor(0.3, dtype=torch.float32))
+    for it, (applied, hint, want) in enumerate([
+            (c, c, ("scaled", c)),            # ckpt.clip_grad_norm_'s own coefficient: the fast path
+            (0.5, c, ("scaled", 0.5)),        # a stale hint: the search still finds the applied one
+            (None, c, ("changed", None)),     # not one coefficient: never "scaled" by the hint
+    ], start=1):
+        params = params_with_grads(bucket, meta, as_views=False)
+        if applied is None:
+            torch._foreach_mul_([p.grad for p in params], torch.tensor(c))
+            params[1].grad[0] += 1.0
+        else:
+            torch._foreach_mul_([p.grad for p in params], torch.tensor(applied, dtype=torch.float32))
+        g.capture(it, meta, bucket, copy=False)
+        v = g.check(it, params, hint)
+        assert (v.kind, v.coef) == want, (it, v)
