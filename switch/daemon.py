@@ -57,6 +57,7 @@ class DataplaneStats:
     dropped_no_pipeline: int = 0
     pipeline_errors: int = 0
     rx_errors: int = 0
+    tx_errors: int = 0  # failed flushes of a transmit ring (each may withdraw several frames)
     packet_in: int = 0
     packet_out: int = 0
 
@@ -86,12 +87,17 @@ class Switch:
             for p in ports:
                 self._pcap_in[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_in.pcap"))
                 self._pcap_out[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_out.pcap"))
+        #: ports with a transmit ring: the data plane's sends to them wait in the ring until
+        #: :meth:`flush_ports` after the batch (one system call per port and batch)
+        self._ring_ports = [p for p in ports if getattr(p, "send_deferred", None) is not None]
         for p in ports:
             send, send_wait = p.send, p.send_wait
+            deferred = getattr(p, "send_deferred", None)
             out = self._pcap_out.get(p.number)
             if out is not None:
                 send, send_wait = _tee(out, p.send), _tee_wait(out, p.send_wait)
-            tm.add_port(p.number, send, transmit_wait=send_wait)
+                deferred = deferred and _tee(out, deferred)
+            tm.add_port(p.number, send, transmit_wait=send_wait, transmit_deferred=deferred)
 
     # -- control --------------------------------------------------------------------
     def install(self, pipeline) -> None:
@@ -106,6 +112,21 @@ class Switch:
             raise ValueError("PacketOut: the switch was started without --cpu-port")
         self.stats.packet_out += 1
         self._process(self.cpu_port, frame)
+        self.flush_ports()
+
+    def flush_ports(self) -> bool:
+        """Send what the data plane left in the ports' transmit rings; True if a port's kernel
+        side took only part of it (the loop then comes back sooner than its idle timeout)."""
+        left = False
+        for p in self._ring_ports:
+            try:
+                if p.flush():
+                    left = True
+            except OSError as exc:  # the link is down: the frames were withdrawn and counted
+                self.stats.tx_errors += 1
+                if self.stats.tx_errors <= 10:
+                    log.warning("port %d (%s): transmit failed: %s", p.number, p.describe(), exc)
+        return left
 
     # -- data plane -----------------------------------------------------------------
     def _process(self, in_port: int, frame: bytes) -> None:
@@ -152,7 +173,8 @@ class Switch:
         tm = self.tm
         egress = tm.ports  # port -> EgressPort: its enqueue directly, one call less per frame
         if self.send_order == "frame":
-            sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu})
+            sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu},
+                         {p.number: p.flush for p in self._ring_ports})
             later = sink.later
         else:
             sink = later = []  # list.append: no Python call per output
@@ -189,10 +211,13 @@ class Switch:
             by_fd[p.fileno()] = p
         pin, pouts = self._pcap_in, self._pcap_out
         process_batch = self._process_batch
+        flush = self.flush_ports if self._ring_ports else None
         stats = self.stats
+        timeout = 0.2
         try:
             while not self._stop.is_set():
-                events = ep.poll(0.2)
+                events = ep.poll(timeout)
+                timeout = 0.2
                 for fd, _ in events:
                     port = by_fd[fd]
                     n = port.number
@@ -212,6 +237,10 @@ class Switch:
                         for f in frames:
                             w.write(f)
                     process_batch(n, frames)
+                    if flush is not None and flush():
+                        timeout = 0.001  # a port's kernel side was busy: try the rest again soon
+                if flush is not None and not events and flush():
+                    timeout = 0.001  # still busy: keep trying while the ports are idle
                 if pin:
                     for w in pin.values():
                         w.flush()
@@ -238,13 +267,15 @@ class Switch:
 
 class _Sink:
     """The pipeline's outputs of one batch as they are produced (``append((port, frame))``):
-    sent at once to the ports in ``now`` (their :meth:`EgressPort.enqueue` never blocks),
-    kept in ``later``, in order, for everything else."""
+    sent at once to the ports in ``now`` (their :meth:`EgressPort.enqueue` never blocks; a port
+    with a transmit ring is flushed right away, ``flush``), kept in ``later``, in order, for
+    everything else."""
 
-    __slots__ = ("now", "later", "sent")
+    __slots__ = ("now", "flush", "later", "sent")
 
-    def __init__(self, now: dict):
+    def __init__(self, now: dict, flush: dict | None = None):
         self.now = now
+        self.flush = flush or {}
         self.later: list = []
         self.sent = 0
 
@@ -255,6 +286,12 @@ class _Sink:
         else:
             ep.enqueue(item[1])
             self.sent += 1
+            f = self.flush.get(item[0])
+            if f is not None:
+                try:
+                    f()
+                except OSError:
+                    pass  # withdrawn and counted by the ring (flush_errors); the batch goes on
 
 
 def _tee(writer: PcapWriter, send):
