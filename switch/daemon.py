@@ -38,7 +38,7 @@ import os
 import select
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pcap import PcapWriter
 from .ports import Port
@@ -60,6 +60,9 @@ class DataplaneStats:
     tx_errors: int = 0  # failed flushes of a transmit ring (each may withdraw several frames)
     packet_in: int = 0
     packet_out: int = 0
+    #: receive batches by size: [1, 2-3, 4-7, 8-15, 16-31, 32-63, 64] frames (what a transmit ring's
+    #: one flush per batch can save depends on it)
+    rx_batches: list = field(default_factory=lambda: [0] * 7)
 
 
 class Switch:
@@ -213,6 +216,7 @@ class Switch:
         process_batch = self._process_batch
         flush = self.flush_ports if self._ring_ports else None
         stats = self.stats
+        batches = stats.rx_batches
         timeout = 0.2
         try:
             while not self._stop.is_set():
@@ -232,6 +236,7 @@ class Switch:
                     if not frames:
                         continue
                     stats.rx += len(frames)
+                    batches[min(len(frames).bit_length(), 7) - 1] += 1
                     w = pin.get(n)
                     if w is not None:
                         for f in frames:
@@ -257,6 +262,9 @@ class Switch:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        st = self.stats
+        log.info("data plane: received %d frames in %d batches (by size 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64: %s), "
+                 "sent %d", st.rx, sum(st.rx_batches), " ".join(map(str, st.rx_batches)), st.tx)
         self.tm.close()
         for w in list(self._pcap_in.values()) + list(self._pcap_out.values()):
             w.flush()

@@ -454,6 +454,7 @@ class TxRing:
         self.next = 0      # the next slot to write
         self.head = 0      # the first slot written but not yet taken by the kernel (its head)
         self.pending = 0   # slots written since the kernel last took them
+        self.pending_bytes = 0  # their frames' length: what send() returns when it took them all
         self.flush_errors = 0
         self.lock = threading.Lock()
         self._status = _U32.unpack_from
@@ -478,6 +479,7 @@ class TxRing:
             i += 1
             self.next = 0 if i == self.nslots else i
             self.pending += 1
+            self.pending_bytes += n
 
     def send(self, frame: bytes) -> None:
         """One frame now: :meth:`write` and :meth:`flush` (the ring's counterpart of ``socket.send``)."""
@@ -497,7 +499,10 @@ class TxRing:
         err = None
         for _ in range(2):
             try:
-                self.sock.send(b"", socket.MSG_DONTWAIT)
+                if self.sock.send(b"", socket.MSG_DONTWAIT) == self.pending_bytes:
+                    # the usual case: the kernel took every frame written (send() returns their bytes)
+                    self.head, self.pending, self.pending_bytes = self.next, 0, 0
+                    return False
                 err = None
                 break
             except BlockingIOError:
@@ -513,6 +518,9 @@ class TxRing:
             h = h + 1 if h + 1 < nslots else 0
             left -= 1
         self.head = h
+        # what is left: count its bytes again from the slots' tp_len
+        self.pending_bytes = sum(_STATUS_LEN.unpack_from(mm, base + ((h + k) % nslots) * slot)[1]
+                                 for k in range(left))
         if left and err is not None:
             # the kernel will not take them now: withdraw them, so that its head and ours stay together
             # (a frame left behind would go out whenever the link comes back, after newer ones)
@@ -521,14 +529,13 @@ class TxRing:
                 h = h + 1 if h + 1 < nslots else 0
             self.next = self.head
             self.flush_errors += left
-            left = 0
-            self.pending = 0
+            self.pending = self.pending_bytes = 0
             raise err
         self.pending = left
         return left > 0
 
     def close(self) -> None:
-        self.pending = 0
+        self.pending = self.pending_bytes = 0
 
 
 def open_port(spec: PortSpec) -> Port:
