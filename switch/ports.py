@@ -23,7 +23,10 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``.
+VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS`` through a
+``PACKET_TX_RING`` (:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and
+:meth:`Port.flush` hands all of them to the kernel with one system call -- what the data plane
+does once per port and receive batch -- while :meth:`Port.send` writes and flushes at once.
 :meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
 the traffic manager counts as a drop); :meth:`Port.send_wait` waits for room, up to a
 timeout -- what lossless ports use.
