@@ -80,6 +80,7 @@ TX_RING_BYTES = 2 << 20  # transmit ring per AF_PACKET port: 1024 slots at MTU 1
 # (tp_hdrlen - sizeof(sockaddr_ll)) when PACKET_TX_HAS_OFF is not set
 _TX_DATA = 32
 _STATUS_LEN = struct.Struct("=II")  # tp_status, tp_len: the head of a tpacket2_hdr
+_VLAN_TPIDS = (b"\x81\x00", b"\x88\xa8")  # 802.1Q, 802.1ad: may exceed the MTU by their tag
 # room in a ring slot beyond the interface MTU: tpacket2_hdr + sockaddr_ll + alignment (the kernel puts
 # the MAC header at tp_mac, ~80 bytes in), the Ethernet header and two VLAN tags left in the frame
 _SLOT_HEADROOM = 256
@@ -443,8 +444,9 @@ class TxRing:
     :meth:`write` flushes and, if that frees nothing, raises ``BlockingIOError`` as a full socket
     buffer does.  The kernel walks the ring from its own head, which stays where this side's next
     slot is: slots are written in order, and after a failed ``send()`` the frames it did not take are
-    withdrawn (counted in ``flush_errors``) so that the two never drift apart.  A frame larger than
-    a slot (the MTU raised after start) raises ``EMSGSIZE``, as ``send()`` does beyond the MTU.
+    withdrawn (counted in ``flush_errors``) so that the two never drift apart.  A frame longer than
+    the MTU at start allows (plus a VLAN tag's 4 bytes for a tagged one) raises ``EMSGSIZE``, as
+    ``send()`` does.
 
     Writers: the data-plane thread, the P4Runtime thread (PacketOut) and the TM's transmit threads
     may send on the same port, so a slot's write and a flush hold :attr:`lock`."""
@@ -452,7 +454,10 @@ class TxRing:
     def __init__(self, sock: socket.socket, mm: mmap.mmap, base: int, slot: int, nslots: int, mtu: int,
                  iface: str = ""):
         self.sock, self.mm, self.base, self.slot, self.nslots = sock, mm, base, slot, nslots
-        self.max_len = slot - _TX_DATA
+        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for a
+        # VLAN-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
+        self.max_len = min(slot - _TX_DATA, mtu + 14)
+        self.max_tagged = min(slot - _TX_DATA, mtu + 18)
         self.iface = iface
         self.next = 0      # the next slot to write
         self.head = 0      # the first slot written but not yet taken by the kernel (its head)
@@ -466,8 +471,8 @@ class TxRing:
     def write(self, frame: bytes) -> None:
         """Put ``frame`` in the ring (sent at the next :meth:`flush`)."""
         n = len(frame)
-        if n > self.max_len:
-            raise OSError(errno.EMSGSIZE, f"{self.iface}: a {n}-byte frame does not fit a transmit ring slot")
+        if n > self.max_len and (n > self.max_tagged or frame[12:14] not in _VLAN_TPIDS):
+            raise OSError(errno.EMSGSIZE, f"{self.iface}: a {n}-byte frame is longer than the MTU allows")
         with self.lock:
             i = self.next
             off = self.base + i * self.slot

@@ -1,10 +1,10 @@
 """AF_PACKET ports on a real veth pair: the transmit ring (``PACKET_TX_RING``) sends the same frames as
 ``send()`` -- in order, VLAN tags and full-MTU frames as written, across many wraps of the ring, with
-one flush per batch or a ring filled past its size without a flush --; a frame larger than a slot is
-refused like one beyond the MTU; a flush on a link that is down fails, withdraws what it could not
-send and leaves the ring usable; and a slot the kernel gave back may be rewritten while a datagram
-it carried still waits, unread, in a receiver's socket (the receiver gets what was sent, not what
-the slot holds later).  Root only (veths, a network namespace)."""
+one flush per batch or a ring filled past its size without a flush --; a frame beyond the MTU is
+refused as ``send()`` refuses it (a VLAN tag's 4 bytes allowed); a flush on a link that is down
+fails, withdraws what it could not send and leaves the ring usable; and a slot the kernel gave back
+may be rewritten while a datagram it carried still waits, unread, in a receiver's socket (the
+receiver gets what was sent, not what the slot holds later).  Root only (veths, a namespace)."""
 from __future__ import annotations
 
 import errno
@@ -102,21 +102,30 @@ def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
             p.close()
 
 
-def test_a_frame_larger_than_a_slot_is_refused_and_the_ring_goes_on(veth):
+def test_a_frame_beyond_the_mtu_is_refused_like_send_refuses_it_and_the_ring_goes_on(veth):
     a, b = veth
     tx = AfPacketPort(parse_port_spec(f"1@{a}"))
+    plain = AfPacketPort(parse_port_spec(f"3@{a}"), tx_ring=False)
     rx = AfPacketPort(parse_port_spec(f"2@{b}"))
     try:
         rx.recv_batch(1024)
+        long = DST + SRC + b"\x08\x00" + bytes(1501)  # MTU 1500: one byte too many
+        tagged = DST + SRC + struct.pack("!HHH", 0x8100, 7, 0x0800) + bytes(1500)  # the tag's 4 bytes allowed
+        for port in (tx, plain):
+            with pytest.raises(OSError) as ei:
+                port.send(long)
+            assert ei.value.errno == errno.EMSGSIZE
+            port.send(tagged)
+            assert _recv(rx, 1) == [tagged]
         with pytest.raises(OSError) as ei:
-            tx.send_deferred(DST + SRC + b"\x08\x00" + bytes(tx.tx_ring.max_len))
+            tx.send_deferred(long)
         assert ei.value.errno == errno.EMSGSIZE
         small = DST + SRC + b"\x08\x00" + bytes(100)
         tx.send(small)
         assert _recv(rx, 1) == [small]
     finally:
-        tx.close()
-        rx.close()
+        for p in (tx, plain, rx):
+            p.close()
 
 
 def test_a_flush_on_a_link_that_is_down_withdraws_its_frames(veth):
