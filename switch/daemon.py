@@ -18,8 +18,9 @@ the same frames in the same order per port:
   CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- follows in
   order after the batch, outside the pipeline lock (a lossless port's pause never holds it).
 
-Outputs to AF_PACKET ports go into the ports' transmit rings (:class:`switch.ports.TxRing`) and
-:meth:`Switch.flush_ports` sends each port's frames with one system call after the batch.
+With ``--tx-ring`` outputs to AF_PACKET ports go into the ports' transmit rings
+(:class:`switch.ports.TxRing`) and :meth:`Switch.flush_ports` sends each port's frames with one
+system call after the batch (off by default: on veths it measured no saving, docs/SWITCH.md).
 
 P4Runtime writes interleave with
 packets at batch granularity (at most ``BATCH`` frames); swapping pipelines is one

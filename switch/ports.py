@@ -23,10 +23,12 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS`` through a
-``PACKET_TX_RING`` (:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and
-:meth:`Port.flush` hands all of them to the kernel with one system call -- what the data plane
-does once per port and receive batch -- while :meth:`Port.send` writes and flushes at once.
+VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``, one
+``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
+(:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush`
+hands all of them to the kernel with one system call -- what the data plane does once per port
+and receive batch -- while :meth:`Port.send` writes and flushes at once.  Off by default: it
+saves CPU with large batches and costs more with single frames (docs/SWITCH.md).
 :meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
 the traffic manager counts as a drop); :meth:`Port.send_wait` waits for room, up to a
 timeout -- what lossless ports use.
@@ -197,7 +199,7 @@ class AfPacketPort(Port):
     kernels, or no ``PACKET_IGNORE_OUTGOING``) frames come one ``recvmsg`` at a time.
     """
 
-    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = True):
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False):
         self.spec = spec
         if not os.path.exists(f"/sys/class/net/{spec.iface}"):
             raise ValueError(f"port {spec.number}: interface {spec.iface!r} does not exist")
@@ -546,5 +548,7 @@ class TxRing:
         self.pending = self.pending_bytes = 0
 
 
-def open_port(spec: PortSpec) -> Port:
-    return UdpTunnelPort(spec) if spec.kind == "udp" else AfPacketPort(spec)
+def open_port(spec: PortSpec, tx_ring: bool = False) -> Port:
+    """The port ``spec`` names; ``tx_ring``: an AF_PACKET port sends through a :class:`TxRing`
+    (``checkmate-switch --tx-ring``)."""
+    return UdpTunnelPort(spec) if spec.kind == "udp" else AfPacketPort(spec, tx_ring=tx_ring)

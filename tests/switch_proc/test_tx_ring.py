@@ -64,7 +64,7 @@ def _frames():
 
 def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
     a, b = veth
-    tx = AfPacketPort(parse_port_spec(f"1@{a}"))
+    tx = AfPacketPort(parse_port_spec(f"1@{a}"), tx_ring=True)
     plain = AfPacketPort(parse_port_spec(f"3@{a}"), tx_ring=False)
     rx = AfPacketPort(parse_port_spec(f"2@{b}"))
     try:
@@ -104,7 +104,7 @@ def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
 
 def test_a_frame_beyond_the_mtu_is_refused_like_send_refuses_it_and_the_ring_goes_on(veth):
     a, b = veth
-    tx = AfPacketPort(parse_port_spec(f"1@{a}"))
+    tx = AfPacketPort(parse_port_spec(f"1@{a}"), tx_ring=True)
     plain = AfPacketPort(parse_port_spec(f"3@{a}"), tx_ring=False)
     rx = AfPacketPort(parse_port_spec(f"2@{b}"))
     try:
@@ -130,7 +130,7 @@ def test_a_frame_beyond_the_mtu_is_refused_like_send_refuses_it_and_the_ring_goe
 
 def test_a_flush_on_a_link_that_is_down_withdraws_its_frames(veth):
     a, b = veth
-    tx = AfPacketPort(parse_port_spec(f"1@{a}"))
+    tx = AfPacketPort(parse_port_spec(f"1@{a}"), tx_ring=True)
     rx = AfPacketPort(parse_port_spec(f"2@{b}"))
     try:
         ring = tx.tx_ring
@@ -195,7 +195,7 @@ def test_a_reused_slot_never_changes_a_datagram_waiting_in_a_receivers_socket():
         mac = bytes.fromhex(_sh("cat", f"/sys/class/net/{inner}/address", ns=ns).stdout.strip().replace(":", ""))
         rcv = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", _RECEIVER], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
-        port = AfPacketPort(parse_port_spec(f"1@{outer}"))
+        port = AfPacketPort(parse_port_spec(f"1@{outer}"), tx_ring=True)
         try:
             assert rcv.stdout.readline().strip() == "READY"
             ring = port.tx_ring
