@@ -21,7 +21,12 @@ CPU", at ns resolution) over each phase gives
 * per replica = (CPU(rep) - CPU(fwd)) / frames -- the PRE copy, the egress rewrite and checksum,
   the deparse, the TM's lossless port and the send on the real socket;
 
-and their ratio (issue #16's target: <= 1.5).  With several ``--impl LABEL=REPO_ROOT`` the switch
+and their ratio (issue #16's target: <= 1.5).  A third phase, **hb** (``--iter-every``), advances the
+copied job's iteration every N chunks, so the switch sends a heartbeat digest per rank and iteration
+that a controller session here acknowledges: per digest and per iteration it reports the CPU of the
+switch's threads other than the data plane's (gRPC stream, acks, digest timer; steady from round to
+round), and beside it the whole process's hb - rep difference with its spread over rounds (the data
+plane's phase-to-phase spread swamps it; docs/BENCHMARKS.md).  With several ``--impl LABEL=REPO_ROOT`` the switch
 of each checkout runs in turn in every round (the same frames, sender and receivers, this
 checkout's), so an old and a new data plane are compared in one run: it prints per-forward and
 per-replica CPU of each, the ratio, and each implementation's CPU over the first one's.  Medians
