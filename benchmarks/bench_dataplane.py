@@ -33,24 +33,34 @@ from checkmate.wire import CHECKMATE_UDP_PORT, FLAG_FINAL, ChunkHeader, encode
 
 REPO = Path(__file__).resolve().parents[1]
 PROGRAM = REPO / "p4src" / "checkmate.p4"
-IN_PORT, FORWARD, SHADOW = 1, 2, 4
+IN_PORT, FORWARD, OTHER, SHADOW = 1, 2, 3, 4
 
 
-def chunk(seq: int, job: int) -> bytes:
-    """A FINAL fp32 chunk (350 values, the testbed's MTU-1500 size) from 10.77.0.1 to 10.77.0.2."""
-    payload = encode(ChunkHeader(flags=FLAG_FINAL, job_id=job, iteration=3, rank=0, bucket=0, param_id=5,
-                                 offset=seq * 350, count=350, seq=seq), bytes(1400))
-    udp = struct.pack("!HHHH", 40000, CHECKMATE_UDP_PORT, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0, bytes([10, 77, 0, 1]),
-                     bytes([10, 77, 0, 2]))
+def frame(dport: int, payload: bytes, dst: bytes = bytes([10, 77, 0, 2])) -> bytes:
+    """Ethernet/IPv4/UDP from 10.77.0.1 (port 40000) to ``dst``:``dport`` carrying ``payload``."""
+    udp = struct.pack("!HHHH", 40000, dport, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0, bytes([10, 77, 0, 1]), dst)
     return bytes.fromhex("080000000002" "080000000001" "0800") + ip + udp
 
 
+def chunk(seq: int, job: int, count: int = 350, offset: int | None = None) -> bytes:
+    """A FINAL fp32 chunk of ``count`` values (350: the testbed's MTU-1500 size) from 10.77.0.1 to 10.77.0.2."""
+    payload = encode(ChunkHeader(flags=FLAG_FINAL, job_id=job, iteration=3, rank=0, bucket=0, param_id=5,
+                                 offset=seq * count if offset is None else offset, count=count, seq=seq),
+                     bytes(4 * count))
+    return frame(CHECKMATE_UDP_PORT, payload)
+
+
 def pipeline(compiled):
+    """``checkmate.p4`` programmed as the testbed does for one copied job: 10.77.0.2 -> port 2 (``FORWARD``),
+    10.77.0.3 -> port 3 (``OTHER``), port 1 a trainer port, job 1 copied (group 1: the forward, then rid 1 ->
+    the shadow port 4, rewritten to 10.77.0.101:48880)."""
     from switch.runtime import Pipeline
     pl = Pipeline(compiled.device_config)
     pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.2", 32)}, "forward",
               {"port": FORWARD, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:02"})
+    pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.3", 32)}, "forward",
+              {"port": OTHER, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:03"})
     pl.insert("trainer_port", {"standard_metadata.ingress_port": IN_PORT}, "mark_trainer")
     pl.insert("shard_map", {"hdr.checkmate.job_id": 1, "hdr.checkmate.param_id": (0, 1 << 20)},
               "set_shard", {"rid": 1}, priority=1)
@@ -96,7 +106,7 @@ class Variant:
         from switch.tm import TrafficManager
         self.marks: list[float] = []
         self.tm = TrafficManager()
-        self.sw = daemon.Switch([TimingPort(n, self.marks) for n in (IN_PORT, FORWARD, 3, SHADOW)], self.tm,
+        self.sw = daemon.Switch([TimingPort(n, self.marks) for n in (IN_PORT, FORWARD, OTHER, SHADOW)], self.tm,
                                 **opts)
         self.tm.configure(SHADOW, {"lossless": True})  # as the testbed configures a shadow's port
         self.sw.install(pipeline(compiled))

@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="batch (default): every output after its receive batch (fewer receiver wake-ups, less "
                          "switch CPU); frame: a frame to an unshaped, non-lossless port leaves as soon as its "
                          "egress pass ends (earlier forwards); per-port order is the same")
+    ap.add_argument("--tx-ring", action="store_true",
+                    help="AF_PACKET ports send through a PACKET_TX_RING: one send() per port and receive batch "
+                         "(less CPU with large batches, more with single frames; docs/SWITCH.md)")
     return ap
 
 
@@ -186,7 +189,7 @@ def main(argv=None) -> int:
     ports = []
     try:
         for s in specs:
-            ports.append(open_port(s))
+            ports.append(open_port(s, tx_ring=args.tx_ring))
     except (OSError, ValueError) as exc:
         for p in ports:
             p.close()

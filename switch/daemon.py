@@ -18,6 +18,10 @@ the same frames in the same order per port:
   CPU port (``packet_in_handler``, the P4Runtime server), unknown ports -- follows in
   order after the batch, outside the pipeline lock (a lossless port's pause never holds it).
 
+With ``--tx-ring`` outputs to AF_PACKET ports go into the ports' transmit rings
+(:class:`switch.ports.TxRing`) and :meth:`Switch.flush_ports` sends each port's frames with one
+system call after the batch (off by default: on veths it measured no saving, docs/SWITCH.md).
+
 P4Runtime writes interleave with
 packets at batch granularity (at most ``BATCH`` frames); swapping pipelines is one
 reference assignment.
@@ -38,7 +42,7 @@ import os
 import select
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pcap import PcapWriter
 from .ports import Port
@@ -57,8 +61,12 @@ class DataplaneStats:
     dropped_no_pipeline: int = 0
     pipeline_errors: int = 0
     rx_errors: int = 0
+    tx_errors: int = 0  # failed flushes of a transmit ring (each may withdraw several frames)
     packet_in: int = 0
     packet_out: int = 0
+    #: receive batches by size: [1, 2-3, 4-7, 8-15, 16-31, 32-63, 64] frames (what a transmit ring's
+    #: one flush per batch can save depends on it)
+    rx_batches: list = field(default_factory=lambda: [0] * 7)
 
 
 class Switch:
@@ -86,12 +94,17 @@ class Switch:
             for p in ports:
                 self._pcap_in[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_in.pcap"))
                 self._pcap_out[p.number] = PcapWriter(os.path.join(pcap_dir, f"{p.spec.label}_out.pcap"))
+        #: ports with a transmit ring: the data plane's sends to them wait in the ring until
+        #: :meth:`flush_ports` after the batch (one system call per port and batch)
+        self._ring_ports = [p for p in ports if getattr(p, "send_deferred", None) is not None]
         for p in ports:
             send, send_wait = p.send, p.send_wait
+            deferred = getattr(p, "send_deferred", None)
             out = self._pcap_out.get(p.number)
             if out is not None:
                 send, send_wait = _tee(out, p.send), _tee_wait(out, p.send_wait)
-            tm.add_port(p.number, send, transmit_wait=send_wait)
+                deferred = deferred and _tee(out, deferred)
+            tm.add_port(p.number, send, transmit_wait=send_wait, transmit_deferred=deferred)
 
     # -- control --------------------------------------------------------------------
     def install(self, pipeline) -> None:
@@ -106,6 +119,21 @@ class Switch:
             raise ValueError("PacketOut: the switch was started without --cpu-port")
         self.stats.packet_out += 1
         self._process(self.cpu_port, frame)
+        self.flush_ports()
+
+    def flush_ports(self) -> bool:
+        """Send what the data plane left in the ports' transmit rings; True if a port's kernel
+        side took only part of it (the loop then comes back sooner than its idle timeout)."""
+        left = False
+        for p in self._ring_ports:
+            try:
+                if p.flush():
+                    left = True
+            except OSError as exc:  # the link is down: the frames were withdrawn and counted
+                self.stats.tx_errors += 1
+                if self.stats.tx_errors <= 10:
+                    log.warning("port %d (%s): transmit failed: %s", p.number, p.describe(), exc)
+        return left
 
     # -- data plane -----------------------------------------------------------------
     def _process(self, in_port: int, frame: bytes) -> None:
@@ -152,7 +180,8 @@ class Switch:
         tm = self.tm
         egress = tm.ports  # port -> EgressPort: its enqueue directly, one call less per frame
         if self.send_order == "frame":
-            sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu})
+            sink = _Sink({n: ep for n, ep in egress.items() if ep._fast and n != cpu},
+                         {p.number: p.flush for p in self._ring_ports})
             later = sink.later
         else:
             sink = later = []  # list.append: no Python call per output
@@ -189,10 +218,14 @@ class Switch:
             by_fd[p.fileno()] = p
         pin, pouts = self._pcap_in, self._pcap_out
         process_batch = self._process_batch
+        flush = self.flush_ports if self._ring_ports else None
         stats = self.stats
+        batches = stats.rx_batches
+        timeout = 0.2
         try:
             while not self._stop.is_set():
-                events = ep.poll(0.2)
+                events = ep.poll(timeout)
+                timeout = 0.2
                 for fd, _ in events:
                     port = by_fd[fd]
                     n = port.number
@@ -207,11 +240,16 @@ class Switch:
                     if not frames:
                         continue
                     stats.rx += len(frames)
+                    batches[min(len(frames).bit_length(), 7) - 1] += 1
                     w = pin.get(n)
                     if w is not None:
                         for f in frames:
                             w.write(f)
                     process_batch(n, frames)
+                    if flush is not None and flush():
+                        timeout = 0.001  # a port's kernel side was busy: try the rest again soon
+                if flush is not None and not events and flush():
+                    timeout = 0.001  # still busy: keep trying while the ports are idle
                 if pin:
                     for w in pin.values():
                         w.flush()
@@ -228,6 +266,9 @@ class Switch:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        st = self.stats
+        log.info("data plane: received %d frames in %d batches (by size 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64: %s), "
+                 "sent %d", st.rx, sum(st.rx_batches), " ".join(map(str, st.rx_batches)), st.tx)
         self.tm.close()
         for w in list(self._pcap_in.values()) + list(self._pcap_out.values()):
             w.flush()
@@ -238,13 +279,15 @@ class Switch:
 
 class _Sink:
     """The pipeline's outputs of one batch as they are produced (``append((port, frame))``):
-    sent at once to the ports in ``now`` (their :meth:`EgressPort.enqueue` never blocks),
-    kept in ``later``, in order, for everything else."""
+    sent at once to the ports in ``now`` (their :meth:`EgressPort.enqueue` never blocks; a port
+    with a transmit ring is flushed right away, ``flush``), kept in ``later``, in order, for
+    everything else."""
 
-    __slots__ = ("now", "later", "sent")
+    __slots__ = ("now", "flush", "later", "sent")
 
-    def __init__(self, now: dict):
+    def __init__(self, now: dict, flush: dict | None = None):
         self.now = now
+        self.flush = flush or {}
         self.later: list = []
         self.sent = 0
 
@@ -255,6 +298,12 @@ class _Sink:
         else:
             ep.enqueue(item[1])
             self.sent += 1
+            f = self.flush.get(item[0])
+            if f is not None:
+                try:
+                    f()
+                except OSError:
+                    pass  # withdrawn and counted by the ring (flush_errors); the batch goes on
 
 
 def _tee(writer: PcapWriter, send):

@@ -23,7 +23,12 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``.
+VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``, one
+``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
+(:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush`
+hands all of them to the kernel with one system call -- what the data plane does once per port
+and receive batch -- while :meth:`Port.send` writes and flushes at once.  Off by default: it
+saves CPU with large batches and costs more with single frames (docs/SWITCH.md).
 :meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
 the traffic manager counts as a drop); :meth:`Port.send_wait` waits for room, up to a
 timeout -- what lossless ports use.
@@ -37,6 +42,7 @@ import os
 import select
 import socket
 import struct
+import threading
 import time
 from dataclasses import dataclass
 
@@ -47,12 +53,16 @@ PACKET_AUXDATA = 8
 PACKET_QDISC_BYPASS = 20
 PACKET_RX_RING = 5
 PACKET_VERSION = 10
+PACKET_TX_RING = 13
+PACKET_LOSS = 14
 TPACKET_V2 = 1
 TP_STATUS_KERNEL = 0
 TP_STATUS_USER = 0x1
 TP_STATUS_COPY = 0x2  # the frame did not fit the ring slot: truncated copy
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
+TP_STATUS_SEND_REQUEST = 0x1  # TX ring: the frame is the kernel's to send
+TP_STATUS_TX_BUSY = 0x7  # SEND_REQUEST | SENDING | WRONG_FORMAT: a slot not (yet) ours again
 ETH_P_8021Q = 0x8100
 # struct tpacket_auxdata: tp_status, tp_len, tp_snaplen (u32), tp_mac, tp_net, tp_vlan_tci,
 # tp_vlan_tpid (u16), native byte order
@@ -67,6 +77,12 @@ _TP2 = struct.Struct("=IIIHHIIHH")
 _U32 = struct.Struct("=I")
 MAX_FRAME = 65535
 RING_BYTES = 4 << 20  # receive ring per AF_PACKET port (like the 4 MiB socket buffer it replaces)
+TX_RING_BYTES = 2 << 20  # transmit ring per AF_PACKET port: 1024 slots at MTU 1500, 128 at 9000
+# where a TX slot's frame starts: TPACKET_ALIGN(sizeof(struct tpacket2_hdr)), as the kernel reads it
+# (tp_hdrlen - sizeof(sockaddr_ll)) when PACKET_TX_HAS_OFF is not set
+_TX_DATA = 32
+_STATUS_LEN = struct.Struct("=II")  # tp_status, tp_len: the head of a tpacket2_hdr
+_VLAN_TPIDS = (b"\x81\x00", b"\x88\xa8")  # 802.1Q, 802.1ad: may exceed the MTU by their tag
 # room in a ring slot beyond the interface MTU: tpacket2_hdr + sockaddr_ll + alignment (the kernel puts
 # the MAC header at tp_mac, ~80 bytes in), the Ethernet header and two VLAN tags left in the frame
 _SLOT_HEADROOM = 256
@@ -138,9 +154,18 @@ class Port:
             pass
         return out
 
+    #: ports with a transmit ring: ``write(frame)`` puts a frame in the ring without a system call;
+    #: the data plane calls :meth:`flush` after its batch (None: every send is immediate)
+    send_deferred = None
+
     def send(self, frame: bytes) -> None:
         """Send one frame now; ``BlockingIOError`` if the socket buffer is full."""
         self.sock.send(frame)
+
+    def flush(self) -> bool:
+        """Hand the frames :attr:`send_deferred` wrote to the kernel; True while some are left over
+        (the kernel took part of them: call again soon).  Nothing to do without a transmit ring."""
+        return False
 
     def send_wait(self, frame: bytes, timeout: float) -> None:
         """Send one frame, waiting up to ``timeout`` s for socket buffer room."""
@@ -174,7 +199,7 @@ class AfPacketPort(Port):
     kernels, or no ``PACKET_IGNORE_OUTGOING``) frames come one ``recvmsg`` at a time.
     """
 
-    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True):
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False):
         self.spec = spec
         if not os.path.exists(f"/sys/class/net/{spec.iface}"):
             raise ValueError(f"port {spec.number}: interface {spec.iface!r} does not exist")
@@ -197,14 +222,22 @@ class AfPacketPort(Port):
         except OSError:  # kernels before 3.14
             pass
         self._ring = None
+        self.tx_ring: TxRing | None = None
         self.rx_truncated = 0
         if ring and not self._filter_outgoing:
-            self._ring = _open_rx_ring(s, spec.iface)
+            self._ring, self.tx_ring = _open_rings(s, spec.iface, tx=tx_ring)
         s.bind((spec.iface, 0))
         s.setblocking(False)
         self.sock = s
-        # the socket's own send, not a Python method around it: one call less per frame
-        self.send = s.send
+        if self.tx_ring is not None:
+            # sends go through the transmit ring: the data plane writes a batch's frames there and
+            # flushes each port once per batch (one system call per port and batch, not per frame)
+            self.send = self.tx_ring.send
+            self.send_deferred = self.tx_ring.write
+            self.flush = self.tx_ring.flush
+        else:
+            # the socket's own send, not a Python method around it: one call less per frame
+            self.send = s.send
         if self._ring is not None:
             self.recv_batch = self._recv_ring
 
@@ -250,6 +283,9 @@ class AfPacketPort(Port):
 
     def close(self) -> None:
         ring, self._ring = self._ring, None
+        tx, self.tx_ring = self.tx_ring, None
+        if tx is not None:
+            tx.close()
         if ring is not None:
             try:
                 ring[0].close()
@@ -353,9 +389,11 @@ def restore_vlan_tag(frame: bytes, ancdata) -> bytes:
     return frame
 
 
-def _open_rx_ring(s: socket.socket, iface: str):
-    """``[mmap, slot size, slots, next slot]`` of a TPACKET_V2 receive ring on ``s`` (not yet bound),
-    or None where the kernel refuses one (the port then uses ``recvmsg``)."""
+def _open_rings(s: socket.socket, iface: str, tx: bool = True):
+    """``(rx, tx)``: a TPACKET_V2 receive ring on ``s`` (not yet bound) as ``[mmap, slot size, slots,
+    next slot]`` and, with ``tx``, a :class:`TxRing` in the same mapping (the kernel maps the receive
+    ring first, then the transmit ring).  ``(None, None)`` where the kernel refuses a receive ring
+    (the port then uses ``recvmsg`` and ``send``); ``(rx, None)`` where only the transmit ring is refused."""
     try:
         with open(f"/sys/class/net/{iface}/mtu") as f:
             mtu = int(f.read())
@@ -369,19 +407,148 @@ def _open_rx_ring(s: socket.socket, iface: str):
     nslots = nblocks * (block // slot)
     try:
         s.setsockopt(SOL_PACKET, PACKET_VERSION, TPACKET_V2)
+        if tx:
+            # a frame the kernel cannot send (too short, too long) is skipped rather than left at the
+            # transmit ring's head, blocking it (the kernel takes this only before any ring exists)
+            s.setsockopt(SOL_PACKET, PACKET_LOSS, 1)
         s.setsockopt(SOL_PACKET, PACKET_RX_RING, struct.pack("IIII", block, nblocks, slot, nslots))
     except OSError as exc:
         log.info("%s: no PACKET_RX_RING (%s): receiving with recvmsg", iface, exc)
-        return None
+        return None, None
+    tx_blocks = max(1, TX_RING_BYTES // block) if tx else 0
+    tx_slots = tx_blocks * (block // slot)
+    if tx_blocks:
+        try:
+            s.setsockopt(SOL_PACKET, PACKET_TX_RING, struct.pack("IIII", block, tx_blocks, slot, tx_slots))
+        except OSError as exc:
+            log.info("%s: no PACKET_TX_RING (%s): sending with send()", iface, exc)
+            tx_blocks = 0
+    rx_bytes = block * nblocks
     try:
-        mm = mmap.mmap(s.fileno(), block * nblocks, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        mm = mmap.mmap(s.fileno(), rx_bytes + block * tx_blocks, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
     except (OSError, ValueError) as exc:
-        # a ring nobody reads would swallow every frame: take it down again
+        # a ring nobody reads would swallow every frame, one nobody flushes every send: take them down
         s.setsockopt(SOL_PACKET, PACKET_RX_RING, struct.pack("IIII", 0, 0, 0, 0))
-        log.info("%s: cannot map the receive ring (%s): receiving with recvmsg", iface, exc)
-        return None
-    return [mm, slot, nslots, 0]
+        if tx_blocks:
+            s.setsockopt(SOL_PACKET, PACKET_TX_RING, struct.pack("IIII", 0, 0, 0, 0))
+        log.info("%s: cannot map the rings (%s): receiving with recvmsg", iface, exc)
+        return None, None
+    txr = TxRing(s, mm, rx_bytes, slot, tx_slots, mtu, iface) if tx_blocks else None
+    return [mm, slot, nslots, 0], txr
 
 
-def open_port(spec: PortSpec) -> Port:
-    return UdpTunnelPort(spec) if spec.kind == "udp" else AfPacketPort(spec)
+class TxRing:
+    """A ``PACKET_TX_RING`` (TPACKET_V2) of an AF_PACKET socket: frames are copied into slots of a
+    ring shared with the kernel, marked ``TP_STATUS_SEND_REQUEST``, and one ``send()`` of nothing
+    (non-blocking) makes the kernel transmit every marked slot in ring order -- one system call per
+    batch instead of one per frame.  The kernel gives a slot back (status 0) once the frame's buffer
+    is freed; a slot not back yet when the ring comes round to it means the ring is full:
+    :meth:`write` flushes and, if that frees nothing, raises ``BlockingIOError`` as a full socket
+    buffer does.  The kernel walks the ring from its own head, which stays where this side's next
+    slot is: slots are written in order, and after a failed ``send()`` the frames it did not take are
+    withdrawn (counted in ``flush_errors``) so that the two never drift apart.  A frame longer than
+    the MTU at start allows (plus a VLAN tag's 4 bytes for a tagged one) raises ``EMSGSIZE``, as
+    ``send()`` does.
+
+    Writers: the data-plane thread, the P4Runtime thread (PacketOut) and the TM's transmit threads
+    may send on the same port, so a slot's write and a flush hold :attr:`lock`."""
+
+    def __init__(self, sock: socket.socket, mm: mmap.mmap, base: int, slot: int, nslots: int, mtu: int,
+                 iface: str = ""):
+        self.sock, self.mm, self.base, self.slot, self.nslots = sock, mm, base, slot, nslots
+        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for a
+        # VLAN-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
+        self.max_len = min(slot - _TX_DATA, mtu + 14)
+        self.max_tagged = min(slot - _TX_DATA, mtu + 18)
+        self.iface = iface
+        self.next = 0      # the next slot to write
+        self.head = 0      # the first slot written but not yet taken by the kernel (its head)
+        self.pending = 0   # slots written since the kernel last took them
+        self.pending_bytes = 0  # their frames' length: what send() returns when it took them all
+        self.flush_errors = 0
+        self.lock = threading.Lock()
+        self._status = _U32.unpack_from
+        self._mark = _STATUS_LEN.pack_into
+
+    def write(self, frame: bytes) -> None:
+        """Put ``frame`` in the ring (sent at the next :meth:`flush`)."""
+        n = len(frame)
+        if n > self.max_len and (n > self.max_tagged or frame[12:14] not in _VLAN_TPIDS):
+            raise OSError(errno.EMSGSIZE, f"{self.iface}: a {n}-byte frame is longer than the MTU allows")
+        with self.lock:
+            i = self.next
+            off = self.base + i * self.slot
+            mm = self.mm
+            if self._status(mm, off)[0] & TP_STATUS_TX_BUSY:
+                self._flush()
+                if self._status(mm, off)[0] & TP_STATUS_TX_BUSY:
+                    raise BlockingIOError(errno.EAGAIN, f"{self.iface}: transmit ring full")
+            mm[off + _TX_DATA:off + _TX_DATA + n] = frame
+            self._mark(mm, off, TP_STATUS_SEND_REQUEST, n)  # status and length in one store; the kernel
+            # reads the slot only inside this socket's send(), which this lock keeps out
+            i += 1
+            self.next = 0 if i == self.nslots else i
+            self.pending += 1
+            self.pending_bytes += n
+
+    def send(self, frame: bytes) -> None:
+        """One frame now: :meth:`write` and :meth:`flush` (the ring's counterpart of ``socket.send``)."""
+        self.write(frame)
+        with self.lock:
+            self._flush()
+
+    def flush(self) -> bool:
+        if not self.pending:
+            return False
+        with self.lock:
+            return self._flush()
+
+    def _flush(self) -> bool:
+        if not self.pending:
+            return False
+        err = None
+        for _ in range(2):
+            try:
+                if self.sock.send(b"", socket.MSG_DONTWAIT) == self.pending_bytes:
+                    # the usual case: the kernel took every frame written (send() returns their bytes)
+                    self.head, self.pending, self.pending_bytes = self.next, 0, 0
+                    return False
+                err = None
+                break
+            except BlockingIOError:
+                break  # the socket's send buffer is full: what the kernel did not take goes next time
+            except OSError as exc:  # ENETDOWN/ENXIO while the link is down
+                # once more: a link that went down and up leaves its ENETDOWN pending on the socket,
+                # reported by the next call, which then sends nothing
+                err = exc
+        # follow the kernel's head over the slots it took (no longer SEND_REQUEST)
+        mm, base, slot, nslots, status = self.mm, self.base, self.slot, self.nslots, self._status
+        h, left = self.head, self.pending
+        while left and status(mm, base + h * slot)[0] & 0x7 != TP_STATUS_SEND_REQUEST:
+            h = h + 1 if h + 1 < nslots else 0
+            left -= 1
+        self.head = h
+        # what is left: count its bytes again from the slots' tp_len
+        self.pending_bytes = sum(_STATUS_LEN.unpack_from(mm, base + ((h + k) % nslots) * slot)[1]
+                                 for k in range(left))
+        if left and err is not None:
+            # the kernel will not take them now: withdraw them, so that its head and ours stay together
+            # (a frame left behind would go out whenever the link comes back, after newer ones)
+            for _ in range(left):
+                self._mark(mm, base + h * slot, 0, 0)
+                h = h + 1 if h + 1 < nslots else 0
+            self.next = self.head
+            self.flush_errors += left
+            self.pending = self.pending_bytes = 0
+            raise err
+        self.pending = left
+        return left > 0
+
+    def close(self) -> None:
+        self.pending = self.pending_bytes = 0
+
+
+def open_port(spec: PortSpec, tx_ring: bool = False) -> Port:
+    """The port ``spec`` names; ``tx_ring``: an AF_PACKET port sends through a :class:`TxRing`
+    (``checkmate-switch --tx-ring``)."""
+    return UdpTunnelPort(spec) if spec.kind == "udp" else AfPacketPort(spec, tx_ring=tx_ring)

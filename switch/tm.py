@@ -144,9 +144,13 @@ class EgressPort:
     """One egress port: its config, counters, and (when shaped or lossless) its queue."""
 
     def __init__(self, number: int, transmit, config: PortConfig | None = None, rng=None,
-                 transmit_wait=None):
+                 transmit_wait=None, transmit_deferred=None):
         self.number = number
         self._transmit = transmit  # callable(frame): never blocks; OSError (e.g. buffer full) = drop
+        # callable(frame) of the data plane's own sends (fast and direct paths): a port with a transmit
+        # ring puts the frame there and the data plane flushes the port after its batch
+        # (switch.ports.TxRing); the port's thread always uses ``transmit``, which sends at once
+        self._transmit_dp = transmit_deferred or transmit
         # callable(frame, timeout): waits for room; lossless ports use it so that a full
         # socket buffer back-pressures instead of dropping
         self._transmit_wait = transmit_wait or (lambda frame, timeout: transmit(frame))
@@ -188,7 +192,7 @@ class EgressPort:
         socket buffer is full (the caller queues the frame instead)."""
         st = self.stats
         try:
-            self._transmit(frame)
+            self._transmit_dp(frame)
         except BlockingIOError:
             return None
         except OSError:
@@ -205,7 +209,7 @@ class EgressPort:
         if self._fast and not self._q:
             st.enqueued += 1
             try:
-                self._transmit(frame)
+                self._transmit_dp(frame)
                 st.sent += 1
                 return True
             except OSError:
@@ -307,9 +311,10 @@ class TrafficManager:
         self._lock = threading.Lock()
         self.unknown_port_drops = 0
 
-    def add_port(self, number: int, transmit, config: PortConfig | None = None, transmit_wait=None) -> None:
+    def add_port(self, number: int, transmit, config: PortConfig | None = None, transmit_wait=None,
+                 transmit_deferred=None) -> None:
         self.ports[number] = EgressPort(number, transmit, (config or PortConfig()).validate(number), self._rng,
-                                        transmit_wait)
+                                        transmit_wait, transmit_deferred)
 
     def transmit(self, port: int, frame: bytes) -> bool:
         ep = self.ports.get(port)

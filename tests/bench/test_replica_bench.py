@@ -66,7 +66,10 @@ def test_per_round_figures_divide_by_forwarded_chunks():
     assert abs(row["ratio"] - 0.75) < 1e-9
     assert abs(row["digest_us"] - 500.0) < 1e-6  # (50 ms - 35 ms) / 30 digests
     assert abs(row["digest_other_threads_us"] - 200.0) < 1e-6  # (7 ms - 1 ms) / 30
-    assert abs(row["digests_per_iter_us"] - 1500.0) < 1e-6  # 15 ms over 10 iterations
+    # per iteration: the digests' cost off the data plane (6 ms over 10 iterations); the whole-process
+    # difference (15 ms over 10 iterations) is kept beside it, being phase-to-phase noise on a shared machine
+    assert abs(row["digests_per_iter_us"] - 600.0) < 1e-6
+    assert abs(row["digests_per_iter_total_us"] - 1500.0) < 1e-6
     # frames the kernel dropped before the switch read them: per-frame CPU over what went through
     lossy = bench_replica.per_round({"fwd": ph("fwd", 0.010, 500, 0), "rep": ph("rep", 0.035, 1000, 1000)}, 100)
     assert not lossy["complete"] and abs(lossy["fwd_us"] - 20.0) < 1e-9

@@ -4,50 +4,17 @@ a lossless (shadow) port follow the batch; every port gets what Pipeline.process
 order.  In process: the real checkmate.p4 pipeline and TM, ports that record their sends."""
 from __future__ import annotations
 
-import struct
-from pathlib import Path
-
-from checkmate.wire import CHECKMATE_UDP_PORT, FLAG_FINAL, ChunkHeader, encode
+# the bench's frames and its checkmate.p4 set-up (one copied job, a forward port, a lossless shadow port)
+from benchmarks.bench_dataplane import FORWARD, OTHER, PROGRAM, SHADOW, _Spec, chunk, frame
+from benchmarks.bench_dataplane import IN_PORT as TRAINER_IN
+from benchmarks.bench_dataplane import pipeline as _pipeline
 from switch.compiler import compile_file
 from switch.daemon import Switch
-from switch.runtime import Pipeline
 from switch.tm import TrafficManager
-
-PROGRAM = Path(__file__).resolve().parents[2] / "p4src" / "checkmate.p4"
-TRAINER_IN, FORWARD, SHADOW, OTHER = 1, 2, 4, 3
-
-
-def _frame(dport: int, payload: bytes, dst=bytes([10, 77, 0, 2])) -> bytes:
-    udp = struct.pack("!HHHH", 40000, dport, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0, bytes([10, 77, 0, 1]), dst)
-    return bytes.fromhex("080000000002" "080000000001" "0800") + ip + udp
 
 
 def _chunk(seq: int, job: int = 1) -> bytes:
-    return _frame(CHECKMATE_UDP_PORT, encode(ChunkHeader(flags=FLAG_FINAL, job_id=job, iteration=3, rank=0,
-                                                         bucket=0, param_id=5, offset=seq, count=8, seq=seq),
-                                             bytes(range(32))))
-
-
-def _pipeline(compiled) -> Pipeline:
-    pl = Pipeline(compiled.device_config)
-    pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.2", 32)}, "forward",
-              {"port": FORWARD, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:02"})
-    pl.insert("ipv4_route", {"hdr.ipv4.dstAddr": ("10.77.0.3", 32)}, "forward",
-              {"port": OTHER, "smac": "00:00:00:00:aa:01", "dmac": "08:00:00:00:00:03"})
-    pl.insert("trainer_port", {"standard_metadata.ingress_port": TRAINER_IN}, "mark_trainer")
-    pl.insert("shard_map", {"hdr.checkmate.job_id": 1, "hdr.checkmate.param_id": (0, 1 << 20)},
-              "set_shard", {"rid": 1}, priority=1)
-    pl.insert("replication", {"meta.out_port": FORWARD, "meta.shard_rid": 1}, "replicate", {"group": 1})
-    pl.insert("shadow_rewrite", {"standard_metadata.egress_rid": 1}, "to_shadow",
-              {"mac": "08:00:00:00:01:01", "ip": "10.77.0.101", "udp_port": 48880})
-    pl.mcast_group_set(1, [(FORWARD, 0), (SHADOW, 1)])
-    return pl
-
-
-class _Spec:
-    def __init__(self, n):
-        self.number, self.label = n, str(n)
+    return chunk(seq, job, count=8, offset=seq)  # small chunks: distinct offsets, one frame each
 
 
 class _RecordingPort:
@@ -78,7 +45,7 @@ def test_forward_leaves_before_its_replica_is_processed_and_copies_follow_the_ba
         return egress(P)
 
     engine.egress = recording_egress
-    batch = [_chunk(1), _frame(9999, b"plain", dst=bytes([10, 77, 0, 3])), _chunk(2), _chunk(3, job=2), _chunk(4)]
+    batch = [_chunk(1), frame(9999, b"plain", dst=bytes([10, 77, 0, 3])), _chunk(2), _chunk(3, job=2), _chunk(4)]
     try:
         sw._process_batch(TRAINER_IN, batch)
     finally:

@@ -45,7 +45,8 @@ def _need_root():
         pytest.fail("this test needs root (network namespaces, AF_PACKET); run the suite as root")
 
 
-def test_frames_cross_the_switch_intact_and_pcaps_open(start_switch, connect, tmp_path, names):
+@pytest.mark.parametrize("tx_ring", [False, True], ids=["send", "tx-ring"])
+def test_frames_cross_the_switch_intact_and_pcaps_open(start_switch, connect, tmp_path, names, tx_ring):
     _need_root()
     from scapy.layers.inet import IP, UDP
     from scapy.utils import rdpcap
@@ -53,6 +54,7 @@ def test_frames_cross_the_switch_intact_and_pcaps_open(start_switch, connect, tm
     pcaps = tmp_path / "pcaps"
     with Topology(tag=f"{os.getpid() % 10000}n") as topo:
         sp = start_switch(extra=["-i", f"1@{topo.sw_a}", "-i", f"2@{topo.sw_b}", "--pcap", pcaps,
+                                 *(["--tx-ring"] if tx_ring else []),
                                  str(__import__("pathlib").Path(__file__).parent / "programs" / "l3_cpu.p4")])
         ctl = connect(sp.grpc_addr)
         ups = []
