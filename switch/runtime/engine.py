@@ -2,7 +2,9 @@
 
 :class:`Engine` holds the generated namespace and runs one received frame through
 ingress, the packet replication engine and egress (see :mod:`.pipeline` for the
-order of operations), returning the frames that leave the switch.
+order of operations), returning the frames that leave the switch.  A received packet
+starts from the headers of the pass that ended last, all invalid but with their field
+values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``).
 """
 from __future__ import annotations
 

@@ -8,7 +8,9 @@ Where the P4-16 spec and BMv2 differ, BMv2 wins (docs/CONFORMANCE.md):
   ends the parse in accept without ``error.NoMatch`` (p4c's BMv2 JSON has no reject
   transition);
 * a resubmitted or recirculated packet starts with reset ``standard_metadata``
-  (``ingress_port`` 0, ...) except what the preserved field list carries.
+  (``ingress_port`` 0, ...) except what the preserved field list carries;
+* a header the parser did not extract reads the previous packet's field values (BMv2
+  reuses the PHV, only marking its headers invalid).
 
 Each program runs on simple_switch (compiled by real p4c) and on checkmate-switch (the
 embedded compiler from the .p4, and p4c's JSON through switch/bmv2json); outputs per
