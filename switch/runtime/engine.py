@@ -179,6 +179,8 @@ class Engine:
         return self.reuse_headers(h)
 
     def run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
+        """:meth:`_run`, then the headers of the pass that ended last are kept for the next
+        received packet (:meth:`_headers`)."""
         res = self._run(port, frame, out)
         last = self._last
         if last is not None:  # the pass that ended last hands its headers to the next packet
