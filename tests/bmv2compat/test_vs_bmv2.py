@@ -277,6 +277,7 @@ def test_enum_action_params_and_controller_header_enums(rig, tmp_path):
     ref = text_format.Parse(p4info.read_text(), p4info_pb2.P4Info())
     assert canonical_text(compile_file(str(src)).p4info) == canonical_text(ref)
     assert set(ref.type_info.serializable_enums) == {"Reason_t", "Op_t"}
+    assert set(ref.type_info.new_types) == {"cpu_port_t"}
     small = lambda ttl: eth(0x88B5) + bytes([ttl, 0]) + bytes(30)  # noqa: E731
     frames = [(1, eth(0x0800) + bytes(32)), (1, eth(0x88B6) + bytes(32)), (2, eth(0x1234) + bytes(32)),
               (1, small(1)), (1, small(5)), (3, bytes([2, 1]) + eth(0x0800) + bytes(32))]

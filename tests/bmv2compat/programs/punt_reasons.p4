@@ -1,7 +1,7 @@
 // Tutorial-style punting (our own program): a packet_in header built in egress from
 // metadata that an action with serializable-enum parameters filled in.  The actions are
 // reached from a table's const entries, from its default action and from a direct call
-// with an enum member; the P4Info lists the enums of the controller headers.
+// with an enum member; the P4Info lists the enums and the `type` of the controller headers.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -11,8 +11,10 @@ const port_t CPU_PORT = 3;
 enum bit<8> Reason_t { NONE = 0, UNKNOWN_TYPE = 7, TTL_SMALL = 9, FROM_CPU = 12 }
 enum bit<8> Op_t { KEEP = 1, FORWARD = 2 }
 
+type bit<16> cpu_port_t;
+
 @controller_header("packet_in")
-header cpu_in_t { bit<16> in_port; Reason_t reason; Op_t op; }
+header cpu_in_t { cpu_port_t in_port; Reason_t reason; Op_t op; }
 
 @controller_header("packet_out")
 header cpu_out_t { Op_t op; bit<8> port; }
@@ -78,7 +80,7 @@ control E(inout hdrs_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
         if (sm.egress_port == CPU_PORT) {
             hdr.cpu_in.setValid();
-            hdr.cpu_in.in_port = meta.in_port;
+            hdr.cpu_in.in_port = (cpu_port_t)meta.in_port;
             hdr.cpu_in.reason = meta.reason;
             hdr.cpu_in.op = meta.op;
         }
