@@ -15,8 +15,10 @@ DROP_PORT = 511
 MAX_PASSES = 64
 # a packet that starts less than this many seconds after the previous one ended was, on
 # BMv2, most likely received while that one was still in its pipeline (a burst): its PHV
-# then comes fresh from the pool, not the previous packet's (see Engine._headers)
-REUSE_GAP_S = 0.0005
+# then comes fresh from the pool, not the previous packet's (see Engine._headers).  Wide
+# enough that scheduling jitter on a loaded host does not split a burst; a sender that
+# waits for each frame's output (tutorial scripts, test rigs) leaves longer gaps.
+REUSE_GAP_S = 0.02
 I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
 
 
