@@ -592,7 +592,7 @@ class BlockRules:
         params = []
         seen_plain = False
         for i, p in enumerate(d.params):
-            t = self.resolve_type(p.type)
+            t = body_t = self.resolve_type(p.type)
             py = f"a{len(self.actions)}_{p.name}"
             if p.direction is None:
                 seen_plain = True
@@ -605,7 +605,9 @@ class BlockRules:
                                    "parameters must be bit<N>")
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
-            ascope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            # the body sees a serializable enum as the enum (p4c), the control plane its bits
+            vt = body_t if body_t[0] == "serenum" else t
+            ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
                 self.warn(p.get("name_loc") or p.loc, f"'{p.name}' is unused")

@@ -293,6 +293,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         for f in ch["fields"]:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
+            types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info
     return info
 
 
@@ -335,6 +336,8 @@ class _TypeInfo:
                 nt.original_type.bitstring.bit.bitwidth = w
 
     def serenum(self, name: str) -> None:
+        if name in self.info.type_info.serializable_enums:
+            return  # met before (another param, field or digest member)
         e = self.ir["enums"][name]
         se = self.info.type_info.serializable_enums[name]
         w = e["base"][1]

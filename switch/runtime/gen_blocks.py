@@ -358,6 +358,7 @@ class BlockGen:
             t = blocks["parser"]["params"][idx]["t"]
             return self.default(t)
         self.emit(0, f"def new_headers(): return {ctor('parser', 1)}")
+        self.gen_reuse_headers(blocks["parser"]["params"][1]["t"])
         self.emit(0, f"def new_meta(): return {ctor('parser', 2)}")
         self.emit(0, f"def new_sm(): return {ctor('parser', 3)}")
         return "\n".join(prune_prologues(self.lines)) + "\n"

@@ -237,6 +237,43 @@ class TypeGen:
         self.emit(2, f"return v.to_bytes({h['bytes']} + (self._vb >> 3), 'big')")
         self.emit(0, "")
 
+    def gen_reuse_headers(self, t) -> None:
+        """``reuse_headers(h)``: the headers of a finished packet made ready for the next one
+        the way BMv2 resets a PHV it takes from its pool -- every header (stack element,
+        union member) invalid, a stack's next index 0, but the fields keep their values, so
+        a read of a header the parser did not extract sees the previous packet's (BMv2
+        behaviour; the P4-16 spec leaves such a read unspecified).  Other leaves (a bit
+        field of the headers struct is BMv2 metadata) go back to their defaults."""
+        self.emit(0, "def reuse_headers(h):")
+        if t[0] == "struct":
+            self._reuse_struct(t[1], "h", 1, [0])
+        elif t[0] == "header":
+            self.emit(1, "h._v = False")
+        else:
+            self.emit(1, f"return {self.default(t)}")
+            return
+        self.emit(1, "return h")
+
+    def _reuse_struct(self, name: str, path: str, ind: int, n: list) -> None:
+        for f, ft in self.ir["structs"][name]["fields"]:
+            k = ft[0]
+            if k == "header":
+                self.emit(ind, f"{path}.{f}._v = False")
+            elif k == "struct":
+                self._reuse_struct(ft[1], f"{path}.{f}", ind, n)
+            elif k == "stack":
+                n[0] += 1
+                v = f"_s{n[0]}"
+                self.emit(ind, f"{v} = {path}.{f}")
+                self.emit(ind, f"{v}.n = 0")
+                self.emit(ind, f"for _e in {v}.a:")
+                if ft[1] in self.ir["structs"]:  # a stack of header unions
+                    self._reuse_struct(ft[1], "_e", ind + 1, n)
+                else:
+                    self.emit(ind + 1, "_e._v = False")
+            else:
+                self.emit(ind, f"{path}.{f} = {self.default(ft)}")
+
     def default(self, t) -> str:
         k = t[0]
         if k == "bool":

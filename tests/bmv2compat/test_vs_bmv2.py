@@ -8,7 +8,9 @@ Where the P4-16 spec and BMv2 differ, BMv2 wins (docs/CONFORMANCE.md):
   ends the parse in accept without ``error.NoMatch`` (p4c's BMv2 JSON has no reject
   transition);
 * a resubmitted or recirculated packet starts with reset ``standard_metadata``
-  (``ingress_port`` 0, ...) except what the preserved field list carries.
+  (``ingress_port`` 0, ...) except what the preserved field list carries;
+* a header the parser did not extract reads the previous packet's field values (BMv2
+  reuses the PHV, only marking its headers invalid).
 
 Each program runs on simple_switch (compiled by real p4c) and on checkmate-switch (the
 embedded compiler from the .p4, and p4c's JSON through switch/bmv2json); outputs per
@@ -229,3 +231,58 @@ def _check_profile_reads(addr, ups):
         e.action_profile_group.ClearField("max_size") if e.WhichOneof("entity") == "action_profile_group" else None
     assert sorted(e.SerializeToString(deterministic=True) for e in got) == \
         sorted(e.SerializeToString(deterministic=True) for e in want)
+
+
+def _ipv4(proto: int, l4: bytes, src=0x0A000101, dst=0x0A000202) -> bytes:
+    return eth(0x0800) + struct.pack("!BBHHHBBHII", 0x45, 0, 20 + len(l4), 0, 0, 64, proto, 0, src, dst) + l4
+
+
+def test_unextracted_header_reads_the_previous_packets_values(rig, tmp_path):
+    """Tutorial-style ECMP over a 5-tuple: a UDP packet's hash still reads the TCP ports.
+    BMv2 marks a PHV's headers invalid for the next packet but keeps their fields, so such a
+    read sees the last packet's TCP header -- also after ``setInvalid()``; a stack element the
+    parser did not reach likewise (tutorial load_balance / flowcache do this)."""
+    tcp = lambda sp, dp, seq: struct.pack("!HHI", sp, dp, seq)  # noqa: E731
+    udp = struct.pack("!HH", 53, 5353)
+    opts = eth(0x88B5) + tcp(1, 2, 0x01020304) + tcp(3, 4, 0x55667788)
+    frames = [(1, _ipv4(6, tcp(0x1111, 0x2222, 0xAABBCCDD))), (1, _ipv4(17, udp)), (1, eth(0x0806) + bytes(28)),
+              (2, _ipv4(17, udp, src=0x0A000102)), (1, _ipv4(6, tcp(0x3333, 9, 0x01010101))), (3, _ipv4(17, udp)),
+              (1, eth(0x88B6) + bytes(20)), (1, opts), (1, eth(0x88B6) + bytes(20))]
+    out = assert_same(run_all(rig, tmp_path, "stale_fields.p4", frames, expect=1))
+    assert sum(len(v) for v in out.values()) == len(frames)
+    ids = {}
+    for p, fs in out.items():
+        for f in fs:
+            if f[12:14] == b"\x08\x00":
+                ids.setdefault(f[23], []).append((struct.unpack("!H", f[18:20])[0], f[8:12].hex()))
+    # TCP frames carry their own sport; every UDP frame shows the sport/seq of the TCP before it
+    assert sorted(ids[6]) == [(0x1111, "aabbccdd"), (0x3333, "01010101")]
+    assert sorted(ids[17]) == [(0x1111, "aabbccdd"), (0x1111, "aabbccdd"), (0x3333, "01010101")]
+    stack_reads = sorted(f[6:12] for fs in out.values() for f in fs if f[12:14] == b"\x88\xb6")
+    assert stack_reads == [bytes(6), bytes.fromhex("000055667788")]
+
+
+def test_enum_action_params_and_controller_header_enums(rig, tmp_path):
+    """Tutorial flowcache's punt path in our own program: actions with serializable-enum
+    parameters (table const entries, default action, direct call) fill metadata of the enum
+    type; egress writes them into the packet_in header.  checkmate-p4c compiles it (it used to
+    type the parameters as bit<8>) and its P4Info equals p4c's, controller-header enums included."""
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+    from switch.compiler import compile_file
+    from switch.compiler.p4info import canonical_text
+
+    src = PROGRAMS / "punt_reasons.p4"
+    _js, p4info = p4c_compile(src, tmp_path / "p4info")
+    ref = text_format.Parse(p4info.read_text(), p4info_pb2.P4Info())
+    assert canonical_text(compile_file(str(src)).p4info) == canonical_text(ref)
+    assert set(ref.type_info.serializable_enums) == {"Reason_t", "Op_t"}
+    assert set(ref.type_info.new_types) == {"cpu_port_t"}
+    small = lambda ttl: eth(0x88B5) + bytes([ttl, 0]) + bytes(30)  # noqa: E731
+    frames = [(1, eth(0x0800) + bytes(32)), (1, eth(0x88B6) + bytes(32)), (2, eth(0x1234) + bytes(32)),
+              (1, small(1)), (1, small(5)), (3, bytes([2, 1]) + eth(0x0800) + bytes(32))]
+    out = assert_same(run_all(rig, tmp_path, "punt_reasons.p4", frames, expect=1))
+    assert out[2] == [frames[0][1], frames[4][1]]
+    assert out[1] == [frames[5][1][2:]]
+    assert out[3] == [bytes([0, 1, 7, 1]) + frames[1][1], bytes([0, 2, 7, 2]) + frames[2][1],
+                      bytes([0, 1, 9, 1]) + frames[3][1]]
