@@ -43,7 +43,8 @@ class OutputRules:
         }
         self.check_user_ids(used_actions)
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
-                                   [f["body"] for f in self.functions.values()]], set())
+                                   [f["body"] for f in self.functions.values()]], set(),
+                                  {q: t["keys"] for q, t in self.tables.items()})
         for q, t in self.tables.items():
             if q not in applied and t.get("decl"):
                 self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")

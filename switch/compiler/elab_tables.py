@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import E, expr_text, is_bits, Scope, tstr, _u
+from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 
 
@@ -79,10 +79,10 @@ class TableRules:
                 self.warn(k.expr.loc, "KeyElement: constant key element")
                 self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")
             key_enum = t[1] if t[0] == "serenum" else None
-            key_newtype = None
+            key_newtype = newtype_name(t)  # e.g. a cast `(P1_t)hdr.h.a` (p4c names the type)
             if ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
                 fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
-                key_newtype = self.field_newtypes.get(fkey)
+                key_newtype = self.field_newtypes.get(fkey) or key_newtype
                 key_enum = key_enum or self.field_enums.get(fkey)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:

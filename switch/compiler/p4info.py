@@ -105,18 +105,27 @@ def _called_actions(x, out: set) -> set:
     return out
 
 
-def _applied_tables(x, out: set) -> set:
+def _applied_tables(x, out: set, keys: dict | None = None) -> set:
     """Names of the tables some statement or expression applies (``apply``, ``switch_action``,
-    ``table_hit``: each names its table under ``table``)."""
-    out.update(n["table"] for n in _nodes(x)
-               if isinstance(n.get("table"), str) and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit"))
+    ``table_hit``: each names its table under ``table``).  With ``keys`` (table name -> its key
+    list) the key expressions of every applied table count too, to a fixpoint: a table applied
+    inside another's key (``key = { sub.apply().hit: exact; }``) is applied whenever that one is."""
+    def scan(y):
+        out.update(n["table"] for n in _nodes(y) if isinstance(n.get("table"), str)
+                   and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit"))
+    scan(x)
+    seen: set = set()
+    while keys is not None and (todo := [t for t in out - seen if t in keys]):
+        seen.update(todo)
+        scan([[k["expr"] for k in keys[t]] for t in todo])
     return out
 
 
 def _visible(ir: dict) -> dict:
     """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
     and with it its direct counters and meters and the actions only it lists."""
-    applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set())
+    applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set(),
+                              {t["name"]: t["keys"] for t in ir["tables"]})
     hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
     tables = [t for t in ir["tables"] if t["name"] in applied and t not in hidden]
     if len(tables) == len(ir["tables"]):

@@ -280,4 +280,18 @@ parser GetH(packet_in p, out h_t x, out bit<8> kind, inout bit<16> seen) {
                                                           ingress_decls=GLOBAL_ACTIONS, egress_decls=GLOBAL_ACTIONS),
          entries=[Entry("I.t", {"hdr.h.a": 1}, "set", {"v": 9}), Entry("E.t", {"hdr.h.a": 1}, "set", {"v": 7}),
                   Entry("E.t", {"hdr.h.a": 2}, "nop")]),
+    # a @controller_header header with `type` fields (translated or not, also through a typedef) and
+    # serializable enums (one through a typedef, also a table key): p4c names each field's type,
+    # gives the translated width and lists every enum once in type_info
+    case("fe_controller_header_types", CAT, program("        if (hdr.pout.isValid()) { t.apply(); }\n", headers="""
+type bit<48> Eth1_t;
+typedef Eth1_t Eth1a_t;
+@p4runtime_translation("example.org/Eth2", 49) type bit<48> Eth2_t;
+enum int<8> Ser_t { A = 1, B = 2 }
+typedef Ser_t Ser0_t;
+@controller_header("packet_out") header pout_t { Eth1_t e1; Eth2_t e2; Eth1a_t e3; Ser_t s; Ser0_t s0; bit<8> pad; }
+""", fields="    pout_t pout;\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.pout.s: exact; hdr.pout.s0: exact; } actions = { s; NoAction; } }"""),
+         p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
 ]

@@ -111,6 +111,23 @@ header ports_t { P1_t p1; P2_t p2; P3_t p3; }
         ingress_decls=ACTIONS + """
     table t { key = { hdr.ports.p1: exact; hdr.ports.p2: exact; hdr.ports.p3: exact; } actions = { set_b; nop; } }"""),
          p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
+    # a key that is a cast to a `type` (also one without a translation, and a serializable enum):
+    # p4c names the type and gives the translated width
+    case("tbl_key_cast_to_type", CAT, program("        t.apply();\n", headers="""
+@p4runtime_translation("example.org/P1", 32) type bit<8> P1_t;
+type bit<16> P4_t;
+enum bit<8> Kind_t { A = 1, B = 2 }
+""", ingress_decls=ACTIONS + """
+    table t { key = { (P1_t)hdr.h.a: exact @name("k1"); (P4_t)hdr.h.c: exact @name("k2");
+                      (Kind_t)hdr.h.b: exact @name("k3"); } actions = { set_b; nop; } }"""),
+         p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
+    # a table applied inside another table's key: applied (and listed in the P4Info) whenever the outer one is
+    case("tbl_apply_in_key", CAT, program("        t.apply();\n", ingress_decls=ACTIONS + """
+    table sub { key = { hdr.h.a: exact; } actions = { set_b; nop; } default_action = nop(); }
+    table t { key = { sub.apply().hit: exact @name("sub_hit"); } actions = { set_cd; nop; } default_action = nop(); }"""),
+         frames=FR, entries=[E("sub", {"hdr.h.a": 1}, "set_b", {"v": 0x77}),
+                             E("t", {"sub_hit": 1}, "set_cd", {"c": 0x1111, "d": 1}),
+                             E("t", {"sub_hit": 0}, "set_cd", {"c": 0x2222, "d": 2})]),
     case("tbl_apply_twice_different", CAT, program("        t1.apply(); hdr.h.a = hdr.h.b; t2.apply();\n",
                                                    ingress_decls=ACTIONS + T("t1", "hdr.h.a: exact;") + T("t2", "hdr.h.a: exact;")),
          frames=FR, entries=[E("t1", {"hdr.h.a": 1}, "set_b", {"v": 5}), E("t2", {"hdr.h.a": 5}, "set_cd", {"c": 0x5555, "d": 5})]),
