@@ -185,14 +185,8 @@ def _all_equal_cpu(captured, params) -> bool:
     for copy, meta in captured:
         if copy.dtype != f32 or copy.device.type != "cpu":
             return False
-        base, at = copy.data_ptr(), 0
-        for pid, n in meta:
-            g = params[pid].grad
-            if g is not None:
-                if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
-                        or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
-                    return False
-            at += n
+        if not _grads_match(params, meta, copy.data_ptr()):
+            return False
     return True
 
 
@@ -208,14 +202,22 @@ def _scaled_equal_cpu_impl(captured, params, c: float, scratch: dict) -> bool:
         if out is None:
             out = scratch[buf.numel()] = torch.empty(buf.numel(), dtype=f32)
         torch.mul(buf.reshape(-1), ct, out=out)
-        base, at = out.data_ptr(), 0
-        for pid, n in meta:
-            g = params[pid].grad
-            if g is not None:
-                if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
-                        or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
-                    return False
-            at += n
+        if not _grads_match(params, meta, out.data_ptr()):
+            return False
+    return True
+
+
+def _grads_match(params, meta, base: int) -> bool:
+    """True when each parameter of ``meta`` (``(param id, elements)``, back to back from address
+    ``base``, float32) has no ``.grad`` or a contiguous float32 CPU one with exactly those bytes."""
+    f32, at = torch.float32, 0
+    for pid, n in meta:
+        g = params[pid].grad
+        if g is not None:
+            if (g.dtype != f32 or g.device.type != "cpu" or g.numel() != n or not g.is_contiguous()
+                    or (n and _memcmp(g.data_ptr(), base + 4 * at, 4 * n) != 0)):
+                return False
+        at += n
     return True
 
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import socket
 import struct
-import subprocess
-import time
 
 import pytest
 
 from switch.ports import AfPacketPort, parse_port_spec
+from tests.switch_proc.vethpair import recv_frames, sh, veth_pair
 
 pytestmark = [pytest.mark.root,
               pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth pair, AF_PACKET)")]
@@ -21,31 +20,10 @@ SRC = bytes.fromhex("020000000002")
 DST = bytes.fromhex("020000000001")
 
 
-def _sh(*cmd, check=True):
-    return subprocess.run(cmd, capture_output=True, text=True, check=check)
-
-
 @pytest.fixture
 def veth():
-    a, b = f"rxr{os.getpid() % 100000}a", f"rxr{os.getpid() % 100000}b"
-    _sh("ip", "link", "add", a, "mtu", "1500", "type", "veth", "peer", "name", b, "mtu", "1500")
-    try:
-        for d in (a, b):
-            _sh("ethtool", "-K", d, "tx", "off", "tso", "off", "gso", "off", "gro", "off", check=False)
-            _sh("sysctl", "-qw", f"net.ipv6.conf.{d}.disable_ipv6=1", check=False)
-            _sh("ip", "link", "set", d, "up")
-        yield a, b
-    finally:
-        _sh("ip", "link", "del", a, check=False)
-
-
-def _recv(port, n, timeout=5.0):
-    got, deadline = [], time.monotonic() + timeout
-    while len(got) < n and time.monotonic() < deadline:
-        got += port.recv_batch(64)
-        if len(got) < n:
-            time.sleep(0.001)
-    return got
+    with veth_pair("rxr") as pair:
+        yield pair
 
 
 def _frames():
@@ -70,7 +48,7 @@ def test_frames_arrive_as_sent(veth, ring):
         frames = _frames()
         for f in frames:
             tx.send(f)
-        got = [g for g in _recv(port, len(frames)) if g[12:14] != b"\x86\xdd"]
+        got = recv_frames(port, len(frames))
         assert got == frames
         # many wraps of the ring, in batches, order kept
         nslots = port._ring[2] if ring else 64
@@ -79,7 +57,7 @@ def test_frames_arrive_as_sent(veth, ring):
         for k in range(0, len(seq), 50):
             for f in seq[k:k + 50]:
                 tx.send(f)
-            received += _recv(port, min(50, len(seq) - k))
+            received += recv_frames(port, min(50, len(seq) - k))
         assert received == seq
     finally:
         tx.close()
@@ -94,14 +72,14 @@ def test_a_frame_larger_than_a_slot_is_dropped_not_cut(veth):
     try:
         slot = port._ring[1]
         # the switch side's MTU raised after the port opened: bigger frames now reach it
-        _sh("ip", "link", "set", a, "mtu", "9000")
-        _sh("ip", "link", "set", b, "mtu", "9000")
+        sh("ip", "link", "set", a, "mtu", "9000")
+        sh("ip", "link", "set", b, "mtu", "9000")
         port.recv_batch(1024)
         big = DST + SRC + b"\x08\x00" + bytes(slot + 100)
         small = DST + SRC + b"\x08\x00" + bytes(100)
         tx.send(big)
         tx.send(small)
-        got = [g for g in _recv(port, 1) if g[12:14] != b"\x86\xdd"]
+        got = recv_frames(port, 1)
         assert got == [small]
         assert port.rx_truncated == 1
     finally:

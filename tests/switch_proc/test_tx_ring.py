@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import struct
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import time
 import pytest
 
 from switch.ports import AfPacketPort, parse_port_spec
+from tests.switch_proc.vethpair import recv_frames, sh, tune, veth_pair
 
 pytestmark = [pytest.mark.root,
               pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth pair, AF_PACKET, netns)")]
@@ -26,33 +26,10 @@ SRC = bytes.fromhex("020000000002")
 DST = bytes.fromhex("020000000001")
 
 
-def _sh(*cmd, check=True, ns=None):
-    if ns:
-        cmd = ("ip", "netns", "exec", ns) + cmd
-    return subprocess.run(cmd, capture_output=True, text=True, check=check)
-
-
 @pytest.fixture
 def veth():
-    a, b = f"txr{os.getpid() % 100000}a", f"txr{os.getpid() % 100000}b"
-    _sh("ip", "link", "add", a, "mtu", "1500", "type", "veth", "peer", "name", b, "mtu", "1500")
-    try:
-        for d in (a, b):
-            _sh("ethtool", "-K", d, "tx", "off", "tso", "off", "gso", "off", "gro", "off", check=False)
-            _sh("sysctl", "-qw", f"net.ipv6.conf.{d}.disable_ipv6=1", check=False)
-            _sh("ip", "link", "set", d, "up")
-        yield a, b
-    finally:
-        _sh("ip", "link", "del", a, check=False)
-
-
-def _recv(port, n, timeout=5.0):
-    got, deadline = [], time.monotonic() + timeout
-    while len(got) < n and time.monotonic() < deadline:
-        got += [g for g in port.recv_batch(64) if g[12:14] != b"\x86\xdd"]
-        if len(got) < n:
-            time.sleep(0.001)
-    return got
+    with veth_pair("txr") as pair:
+        yield pair
 
 
 def _frames():
@@ -74,10 +51,10 @@ def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
         frames = _frames()
         for f in frames:  # immediate sends, through the ring and through send()
             tx.send(f)
-        assert _recv(rx, len(frames)) == frames
+        assert recv_frames(rx, len(frames)) == frames
         for f in frames:
             plain.send(f)
-        assert _recv(rx, len(frames)) == frames
+        assert recv_frames(rx, len(frames)) == frames
         # deferred writes, one flush per batch of 50: nothing leaves before the flush
         seq = [DST + SRC + b"\x08\x00" + i.to_bytes(4, "big") + bytes(60) for i in range(3 * ring.nslots + 7)]
         received = []
@@ -87,16 +64,16 @@ def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
                 tx.send_deferred(f)
             if k == 0:
                 time.sleep(0.02)
-                assert _recv(rx, 1, timeout=0.05) == []
+                assert recv_frames(rx, 1, timeout=0.05) == []
             assert tx.flush() is False and ring.pending == 0
-            received += _recv(rx, len(batch))
+            received += recv_frames(rx, len(batch))
         assert received == seq
         # more frames than slots without a flush: a write that finds its slot busy flushes first
         many = seq[:ring.nslots + 100]
         for f in many:
             tx.send_deferred(f)
         tx.flush()
-        assert _recv(rx, len(many)) == many
+        assert recv_frames(rx, len(many)) == many
     finally:
         for p in (tx, plain, rx):
             p.close()
@@ -116,13 +93,13 @@ def test_a_frame_beyond_the_mtu_is_refused_like_send_refuses_it_and_the_ring_goe
                 port.send(long)
             assert ei.value.errno == errno.EMSGSIZE
             port.send(tagged)
-            assert _recv(rx, 1) == [tagged]
+            assert recv_frames(rx, 1) == [tagged]
         with pytest.raises(OSError) as ei:
             tx.send_deferred(long)
         assert ei.value.errno == errno.EMSGSIZE
         small = DST + SRC + b"\x08\x00" + bytes(100)
         tx.send(small)
-        assert _recv(rx, 1) == [small]
+        assert recv_frames(rx, 1) == [small]
     finally:
         for p in (tx, plain, rx):
             p.close()
@@ -136,21 +113,21 @@ def test_a_flush_on_a_link_that_is_down_withdraws_its_frames(veth):
         ring = tx.tx_ring
         rx.recv_batch(1024)
         stale = [DST + SRC + b"\x08\x00" + b"stale" + bytes([i]) * 60 for i in range(5)]
-        _sh("ip", "link", "set", a, "down")
+        sh("ip", "link", "set", a, "down")
         for f in stale:
             tx.send_deferred(f)
         with pytest.raises(OSError):
             tx.flush()
         assert ring.pending == 0 and ring.flush_errors == 5 and ring.next == ring.head
-        _sh("ip", "link", "set", a, "up")
-        _sh("ip", "link", "set", b, "up")
+        sh("ip", "link", "set", a, "up")
+        sh("ip", "link", "set", b, "up")
         time.sleep(0.1)
         rx.recv_batch(1024)
         fresh = [DST + SRC + b"\x08\x00" + b"fresh" + bytes([i]) * 60 for i in range(5)]
         for f in fresh:
             tx.send_deferred(f)
         tx.flush()
-        assert _recv(rx, 5) == fresh  # the withdrawn frames never go out later
+        assert recv_frames(rx, 5) == fresh  # the withdrawn frames never go out later
     finally:
         tx.close()
         rx.close()
@@ -183,16 +160,14 @@ def test_a_reused_slot_never_changes_a_datagram_waiting_in_a_receivers_socket():
     what was sent.  A UDP socket in a namespace reads only after the ring wrapped several times."""
     tag = os.getpid() % 100000
     ns, inner, outer = f"txrns{tag}", f"txr{tag}i", f"txr{tag}o"
-    _sh("ip", "netns", "add", ns)
+    sh("ip", "netns", "add", ns)
     try:
-        _sh("ip", "link", "add", inner, "type", "veth", "peer", "name", outer)
-        _sh("ip", "link", "set", inner, "netns", ns)
+        sh("ip", "link", "add", inner, "type", "veth", "peer", "name", outer)
+        sh("ip", "link", "set", inner, "netns", ns)
         for d, where in ((inner, ns), (outer, None)):
-            _sh("ethtool", "-K", d, "tx", "off", "tso", "off", "gso", "off", "gro", "off", ns=where, check=False)
-            _sh("sysctl", "-qw", f"net.ipv6.conf.{d}.disable_ipv6=1", ns=where, check=False)
-            _sh("ip", "link", "set", d, "up", ns=where)
-        _sh("ip", "addr", "add", "10.251.0.2/24", "dev", inner, ns=ns)
-        mac = bytes.fromhex(_sh("cat", f"/sys/class/net/{inner}/address", ns=ns).stdout.strip().replace(":", ""))
+            tune(d, ns=where)
+        sh("ip", "addr", "add", "10.251.0.2/24", "dev", inner, ns=ns)
+        mac = bytes.fromhex(sh("cat", f"/sys/class/net/{inner}/address", ns=ns).stdout.strip().replace(":", ""))
         rcv = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", _RECEIVER], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
         port = AfPacketPort(parse_port_spec(f"1@{outer}"), tx_ring=True)
@@ -223,5 +198,5 @@ def test_a_reused_slot_never_changes_a_datagram_waiting_in_a_receivers_socket():
             if rcv.poll() is None:
                 rcv.kill()
     finally:
-        _sh("ip", "netns", "del", ns, check=False)
-        _sh("ip", "link", "del", outer, check=False)
+        sh("ip", "netns", "del", ns, check=False)
+        sh("ip", "link", "del", outer, check=False)
