@@ -161,15 +161,45 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et == ["dots"]:
+            return self.default_value(t, loc)
         if et == ["invalid_hdr"] and t[0] == "header":
             return {"op": "invalid_hdr", "t": t}
-        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and len(ir["items"]) == len(t[1]):
+        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and (
+                len(ir["items"]) == len(t[1]) or ir.get("dots") and len(ir["items"]) <= len(t[1])):
             # a list expression as a tuple value: each element converted to its element type
+            # (with `...`, the elements not given take their default values)
             items = [self.coerce((it, it["t"]), tt, loc) for it, tt in zip(ir["items"], t[1])]
+            items += [self.default_value(tt, loc) for tt in t[1][len(items):]]
             return {"op": "list", "items": items, "t": t}
         if et == ["invalid_hdr"]:
             raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
+
+    def default_value(self, t, loc):
+        """The default value of type ``t`` (P4-16 "default values", what `...` stands for, as
+        p4c's DefaultValues pass writes it): 0, false, the first member of an enum,
+        error.NoError, an invalid header; structs and tuples field by field."""
+        k = t[0]
+        if k in ("bit", "int") and len(t) > 1:
+            return {"op": "const", "v": 0, "t": t}
+        if k == "bool":
+            return {"op": "const", "v": False, "t": t}
+        if k == "serenum":
+            return {"op": "const", "v": 0, "t": t}
+        if k == "enum":
+            return {"op": "const", "v": next(iter(self.enums[t[1]]["members"].values())), "t": t}
+        if k == "error":
+            return {"op": "const", "v": self.errors.index("NoError"), "t": t}
+        if k == "header":
+            return {"op": "invalid_hdr", "t": t}
+        if k == "list":
+            return {"op": "list", "items": [self.default_value(x, loc) for x in t[1]], "t": t}
+        if k == "struct" and not self.structs[t[1]].get("union"):
+            fields = self.structs[t[1]]["fields"]
+            return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields],
+                    "vals": [self.default_value(ft, loc) for _, ft in fields]}
+        raise E(loc, f"`...`: no default value for {tstr(t)} on this target")
 
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
@@ -177,19 +207,21 @@ class ExpressionRules:
             fields = [[f, self.header_field_type(t[1], f, w, sg)] for f, w, sg in self.headers[t[1]]["fields"]]
         else:
             fields = self.structs[t[1]]["fields"]
+        dots = ir.get("dots")   # `...`: the fields not given take their default values
         if et[0] == "list":
-            items = ir["items"]
-            if len(items) != len(fields):
+            items = list(ir["items"])
+            if len(items) > len(fields) or len(items) < len(fields) and not dots:
                 raise E(loc, f"{tstr(t)} has {len(fields)} fields, the list has {len(items)} values")
+            items += [self.default_value(ft, loc) for _, ft in fields[len(items):]]
         else:
             given = ir["fields"]
             for fname in given:
                 if fname not in [f for f, _ in fields]:
                     raise E(loc, f"{tstr(t)} has no field {fname}")
             missing = [f for f, _ in fields if f not in given]
-            if missing:
+            if missing and not dots:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
-            items = [given[f] for f, _ in fields]
+            items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
         return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
 
@@ -298,14 +330,22 @@ class ExpressionRules:
         if k == "list":
             items = [self.expr(i, scope) for i in n.items]
             t = ["list", [it[1] for it in items]]
-            return {"op": "list", "items": [it[0] for it in items], "t": t}, t
+            ir = {"op": "list", "items": [it[0] for it in items], "t": t}
+            if n.get("dots"):
+                ir["dots"] = True
+            return ir, t
         if k == "struct_init":
             fields = {}
             for fname, fe in n.fields:
                 if fname in fields:
                     raise E(fe.loc, f"field {fname} initialized twice")
                 fields[fname] = self.expr(fe, scope)[0]
-            return {"op": "sinit", "fields": fields, "t": ["sinit"]}, ["sinit"]
+            ir = {"op": "sinit", "fields": fields, "t": ["sinit"]}
+            if n.get("dots"):
+                ir["dots"] = True
+            return ir, ["sinit"]
+        if k == "dots":
+            return {"op": "dots", "t": ["dots"]}, ["dots"]
         if k == "type_expr":
             raise E(n.loc, "a type cannot be used as a value")
         if k == "dontcare":

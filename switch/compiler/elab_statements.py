@@ -114,6 +114,9 @@ class StatementRules:
 
     def switch_stmt(self, s: Node, scope) -> dict:
         e = s.expr
+        if self.ctx.get("in_action"):   # p4c's bmv2 mid end (EliminateSwitch), every release
+            self.target_error(s.loc, "switch statements are not supported in actions on this target "
+                                     "(p4c: SwitchStatement: switch statements not supported in actions)")
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
             tname = self.table_ref(e.base.fn.base, scope)
@@ -146,7 +149,7 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
-        if not (is_bits(t) or t[0] in ("enum", "serenum", "error")):
+        if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
         for c in s.cases:

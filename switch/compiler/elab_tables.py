@@ -194,6 +194,13 @@ class TableRules:
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)
         largest_wins = True
+        if ent_node is None:
+            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries
+            # it merely warns about them, whatever their value
+            for pn in ("largest_priority_wins", "priority_delta"):
+                if pn in props:
+                    self.warn(props[pn].loc, f"Unknown table property: {pn}")
+                    del props[pn]
         if "largest_priority_wins" in props:
             v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
                                       props["largest_priority_wins"].loc))

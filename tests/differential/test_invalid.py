@@ -329,6 +329,17 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
     "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
+    # p4c type-checks a generic function's body once: T supports ==, != and assignment only
+    "generic_function_add": (program("        hdr.h.a = plus1<bit<8>>(hdr.h.a);\n", top="T plus1<T>(in T x) { return x + 1; }\n"),
+                             ("+", "type parameter", "'T'"), ""),
+    "generic_function_less": (program("        if (lt(hdr.h.a, hdr.h.b)) { hdr.h.c = 1; }\n",
+                                      top="bool lt<T>(in T x, in T y) { return x < y; }\n"), ("<", "type parameter"), ""),
+    "generic_function_complement": (program("        hdr.h.a = inv(hdr.h.a);\n", top="T inv<T>(in T x) { T y = x; return ~y; }\n"),
+                                    ("~", "type parameter"), ""),
+    "generic_function_cast": (program("        hdr.h.a = low(hdr.h.c);\n", top="bit<8> low<T>(in T x) { return (bit<8>)x; }\n"),
+                              ("cast", "type parameter"), ""),
+    "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
+                         ("switch", "action"), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

@@ -1,0 +1,46 @@
+"""Front-end constructs found by front5's probes (p4c 1.2.4.8 accepts them, checkmate-p4c
+refused them): ``...`` default values in struct/header/list expressions and alone, ``switch``
+on a ``bool``, and ``largest_priority_wins``/``priority_delta`` of any type on a table
+without ``entries`` (p4c only reads them to number entries)."""
+from .base import H, H2, VALUES, case, program
+
+CAT = "front end (p4c-compatible)"
+
+DOTS_TOP = """struct pair_t { bit<8> a; bit<8> b; }
+enum Kind { First, Second }
+enum bit<8> Code { One = 1, Two = 2 }
+struct all_t { pair_t p; bit<16> w; bool f; Kind k; Code c; error e; h_t hh; }
+"""
+
+CASES = [
+    # the fields not listed get 0 / false / the first enum member / error.NoError / an
+    # invalid header; a header given with `...` is valid (p4c: a struct expression)
+    case("fe_dots_struct_and_header", CAT, program("""\
+        pair_t s = { a = hdr.h.a, ... };
+        hdr.h.b = s.a + s.b;
+        all_t z = { w = 7, ... };
+        hdr.h.c = z.w + (bit<16>)z.p.b + (z.f ? 16w0x100 : 16w0) + (z.k == Kind.First ? 16w0x200 : 16w0)
+                  + (z.e == error.NoError ? 16w0x400 : 16w0) + (z.hh.isValid() ? 16w0x800 : 16w0)
+                  + (bit<16>)(bit<8>)z.c;
+        h_t x = { a = 9, ... };
+        if (x.isValid()) { hdr.h.d = (bit<32>)x.a + (bit<32>)x.c; }
+        if (hdr.h.a == 2) { hdr.h2 = { b = 5, ... }; }
+""", headers=DOTS_TOP), frames=VALUES + [(1, H(2, 3, 4, 5))]),
+    case("fe_dots_list_and_alone", CAT, program("""\
+        pair_t s = { hdr.h.a, ... };
+        pair_t u = ...;
+        h_t gone = ...;
+        tuple<bit<8>, bit<16>> t = { 3, ... };
+        hdr.h.b = s.a + s.b + u.a + t[0] + (gone.isValid() ? 8w0x40 : 8w0);
+        hdr.h.c = t[1];
+        meta = { m8 = 1, ... };
+        hdr.h.d = (bit<32>)meta.m8 + (bit<32>)meta.m16;
+""", headers=DOTS_TOP)),
+    case("fe_switch_on_bool", CAT, program("""\
+        switch (hdr.h.a == 1) { true: { hdr.h.b = 0x11; } false: { hdr.h.b = 0x22; } }
+        switch (hdr.h.c > 2) { true: { hdr.h.d = 5; } default: { hdr.h.d = 6; } }
+""")),
+    case("fe_priority_properties_without_entries", CAT, program("        t.apply();\n", ingress_decls="""
+    action set_b(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { set_b; NoAction; } largest_priority_wins = 1; priority_delta = true; }""")),
+]
