@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
+from .extern_params import by_position, CONSTRUCTORS
 from .errors import Loc, P4CompileError
 
 
@@ -472,7 +473,7 @@ class BlockRules:
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
-        args = d.args
+        args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         py = "X_" + q.replace(".", "_")
         if tname in ("counter", "meter"):
             if len(args) != 2:

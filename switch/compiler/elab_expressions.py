@@ -278,8 +278,16 @@ class ExpressionRules:
             return self.index_of(base, bt, n, scope)
         if k == "slice":
             base, bt = self.expr(n.a, scope)
-            if bt == INTLIT:
-                raise E(n.loc, "bit slice of an untyped integer")
+            if bt == INTLIT:   # a constant `int`: p4c folds K[7:0] into a bit<8> (two's complement)
+                v = self.fold(base)
+                if v is None:
+                    raise E(n.loc, "bit slice of an untyped integer that is not a compile-time constant")
+                hi = self.const_int(n.hi, "slice bound")
+                lo = self.const_int(n.lo, "slice bound")
+                if not 0 <= lo <= hi:
+                    raise E(n.loc, f"slice [{hi}:{lo}] of an integer: bounds must satisfy 0 <= low <= high")
+                t = ["bit", hi - lo + 1]
+                return {"op": "const", "v": (v >> lo) & ((1 << (hi - lo + 1)) - 1), "t": t}, t
             return self.slice_of(base, bt, n, scope)
         if k == "cast":
             t = self.resolve_type(n.type)

@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .extern_params import by_position, FUNCTIONS
 from .elab_common import _custom_crc, BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
 
 
@@ -54,6 +55,7 @@ class ExternRules:
         raise E(loc, message)
 
     def extern_call(self, name: str, call: Node, scope) -> list:
+        call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
         loc = call.loc
 

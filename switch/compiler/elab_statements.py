@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
@@ -205,6 +206,8 @@ class StatementRules:
             # packet_in / packet_out methods
             if bent and bent[0] == "var" and bent[1]["t"][0] == "extern":
                 ext = bent[1]["t"][1]
+                call = Node("call", call.loc, **{**call._attrs, "args": by_position(
+                    call.args, METHODS.get((ext, m)), f"{ext}.{m}", call.loc)})
                 if ext == "packet_in":
                     return [self.packet_in_call(m, call, scope)]
                 if ext == "packet_out":
@@ -490,6 +493,8 @@ class StatementRules:
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
+        call = Node("call", call.loc, **{**call._attrs, "args": by_position(
+            call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
         if kind == "counter" and m == "count":
             if len(args) != 1:

@@ -140,6 +140,7 @@ class TableRules:
             elif annotation(a.annos, "tableonly"):
                 scope_ = "TABLE_ONLY"
             dparams = [p for p in arec["params"] if p["dir"]]
+            a = self.bound_by_name(a, dparams, q)
             if len(a.args) != len(dparams):
                 raise E(a.loc, f"table {q}: action {a.name} needs {len(dparams)} bound argument(s) "
                                f"for its directional parameters, got {len(a.args)}")
@@ -347,6 +348,23 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def bound_by_name(self, a: Node, dparams: list, q: str) -> Node:
+        """An actions-list entry whose bound arguments are named (``a(x = hdr.h.b)``): the
+        arguments in parameter order (only directional parameters can be bound)."""
+        named = [x for x in a.args if x.kind == "named_arg"]
+        if not named:
+            return a
+        if len(named) != len(a.args):
+            raise E(a.loc, f"table {q}: action {a.name}: either all arguments are named or none is")
+        by = {x.name: x.value for x in named}
+        names = [p["name"] for p in dparams]
+        extra = [n for n in by if n not in names]
+        if extra:
+            raise E(a.loc, f"table {q}: action {a.name} has no directional parameter {extra[0]} to bind")
+        if len(by) != len(names):
+            raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
+        return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
 
     def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
         """A default action's arguments for directional parameters must be the ones its entry

@@ -23,7 +23,7 @@ class ExpressionParser:
         out = []
         while not self.at(")"):
             t = self.t
-            if (t.kind == "id" and self.peek().text == "=" and self.peek().kind == "op"):
+            if (t.kind in ("id", "kw") and self.peek().text == "=" and self.peek().kind == "op"):
                 self.next()
                 self.next()
                 out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))

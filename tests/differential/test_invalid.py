@@ -338,6 +338,13 @@ bit<8> g(in bit<8> v) { bump(); return v; }
                                     ("~", "type parameter"), ""),
     "generic_function_cast": (program("        hdr.h.a = low(hdr.h.c);\n", top="bit<8> low<T>(in T x) { return (bit<8>)x; }\n"),
                               ("cast", "type parameter"), ""),
+    "extern_method_unknown_named_arg": (program("        r.write(idx = 1, value = hdr.h.a);\n", ingress_decls="    register<bit<8>>(4) r;\n"),
+                                        ("idx", "overload"), ""),
+    "extern_named_and_positional_args": (program("        r.write(1, value = hdr.h.a);\n", ingress_decls="    register<bit<8>>(4) r;\n"),
+                                         ("named",), ""),
+    "table_bound_named_arg_not_directional": (program("        t.apply();\n", ingress_decls="""
+    action pick(inout bit<8> x, bit<8> y) { x = y; }
+    table t { key = { hdr.h.a: exact; } actions = { pick(y = 1); } }"""), ("y", "directional"), ""),
     "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
                          ("switch", "action"), ""),
 }

@@ -1,8 +1,11 @@
 """Front-end constructs found by front5's probes (p4c 1.2.4.8 accepts them, checkmate-p4c
 refused them): ``...`` default values in struct/header/list expressions and alone, ``switch``
-on a ``bool``, and ``largest_priority_wins``/``priority_delta`` of any type on a table
+on a ``bool``, named arguments of v1model externs (constructors, methods, functions) and of
+bound action arguments in a table's actions list, bit slices of an ``int`` constant, and ``largest_priority_wins``/``priority_delta`` of any type on a table
 without ``entries`` (p4c only reads them to number entries)."""
-from .base import H, H2, VALUES, case, program
+from controller.entities import Entry
+
+from .base import H, VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -43,4 +46,20 @@ CASES = [
     case("fe_priority_properties_without_entries", CAT, program("        t.apply();\n", ingress_decls="""
     action set_b(bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: ternary; } actions = { set_b; NoAction; } largest_priority_wins = 1; priority_delta = true; }""")),
+    case("fe_named_extern_arguments", CAT, program("""\
+        r.write(value = hdr.h.a, index = 1);
+        bit<8> old; r.read(index = 1, result = old);
+        hdr.h.b = old;
+        c.count(index = 2);
+        hash(result = hdr.h.c, algo = HashAlgorithm.crc16, base = 16w0, data = {hdr.h.a}, max = 32w100);
+        t.apply();
+""", ingress_decls="""
+    register<bit<8>>(size = 4) r;
+    counter(type = CounterType.packets, size = 4) c;
+    action pick(inout bit<8> x, bit<8> y) { x = y; }
+    table t { key = { hdr.h.a: exact; } actions = { pick(x = hdr.h.d[7:0]); NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.pick", {"y": 0x3c})], one_by_one=True),
+    case("fe_slice_of_int_constant", CAT, program(
+        "        hdr.h.a = K[7:0];\n        hdr.h.b = (bit<8>)N[11:4];\n        hdr.h.c = K[15:0] + hdr.h.c;\n",
+        top="const int K = 0x12345;\nconst int N = -3;\n")),
 ]
