@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
-from .extern_params import by_position, CONSTRUCTORS
+from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 
 
@@ -110,6 +110,8 @@ class BlockRules:
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
+        # named arguments in any order: put in place on the AST (checks.py reads it too)
+        main._attrs["args"] = by_position(main.args, PACKAGES["V1Switch"], "V1Switch", main.loc)
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]

@@ -66,7 +66,8 @@ class TableRules:
                     raise E(props["implementation"].loc,
                             f"table {q} has an anonymous table property 'implementation' with no @name "
                             "annotation, which P4Runtime does not support (p4c rejects it)")
-                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None, [], pv.loc)
+                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None,
+                                              props["implementation"].get("annos") or [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
@@ -214,6 +215,8 @@ class TableRules:
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
+                if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
+                    ks = ks[0].items   # `{k1, ...}` as the keyset: a list of the keys (p4c accepts it)
                 if len(ks) != len(keys):
                     raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
                 matches = []

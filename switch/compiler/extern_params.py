@@ -42,6 +42,11 @@ METHODS: dict[tuple[str, str], list[list[str]]] = {
     ("packet_out", "emit"): [["hdr"]],
 }
 
+#: package -> its parameters (``V1Switch(p = P(), ig = I(), ...) main;``)
+PACKAGES: dict[str, list[list[str]]] = {
+    "V1Switch": [["p", "vr", "ig", "eg", "ck", "dep"]],
+}
+
 #: extern object kind -> constructor overloads
 CONSTRUCTORS: dict[str, list[list[str]]] = {
     "counter": [["size", "type"]],

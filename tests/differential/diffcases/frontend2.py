@@ -62,4 +62,21 @@ CASES = [
     case("fe_slice_of_int_constant", CAT, program(
         "        hdr.h.a = K[7:0];\n        hdr.h.b = (bit<8>)N[11:4];\n        hdr.h.c = K[15:0] + hdr.h.c;\n",
         top="const int K = 0x12345;\nconst int N = -3;\n")),
+    # V1Switch with its arguments named in another order; named core/v1model arguments in the
+    # parser, checksum control and deparser; a `{k}` keyset in const entries
+    case("fe_named_package_and_keyset_list", CAT, program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; }
+              const entries = { {8w1}: s(0x21); {(8w2 ++ 8w0)[15:8]}: s(0x22); } }""",
+        parser="""    state start { pkt.extract(hdr = hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h { pkt.extract(hdr = hdr.h); transition accept; }""",
+        compute="""apply { update_checksum(data = {hdr.h.a, hdr.h.b}, checksum = hdr.h.c, condition = hdr.h.a == 1,
+                             algo = HashAlgorithm.csum16); }""",
+        deparser="        pkt.emit(hdr = hdr.eth);\n        pkt.emit(hdr = hdr.h);").replace(
+            "V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
+            "V1Switch(ig = I(), p = P(), vr = VC(), eg = E(), ck = CC(), dep = D()) main;")),
+    case("fe_inline_selector_max_group_size", CAT, program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { s; NoAction; }
+              @name("sel_ws") @max_group_size(64) implementation = action_selector(HashAlgorithm.identity, 32w128, 32w8); }""")),
 ]
