@@ -498,6 +498,11 @@ class ExpressionRules:
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
         if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
             d = self.fold(b)
+            inner = b["a"] if b.get("op") == "cast" else b
+            if d is None and inner.get("op") in ("call_fn", "call_fn_out"):
+                d = self.constant_result(inner["fn"])   # p4c inlines the function first
+                if d is not None and inner is not b:
+                    d = _wrap(d, b["t"])
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
                 # and rejects every other division it cannot evaluate at compile time
@@ -509,6 +514,26 @@ class ExpressionRules:
                 raise E(n.loc, "untyped integer expression is not constant")
             return {"op": "const", "v": v, "t": INTLIT}, INTLIT
         return res, at
+
+    def constant_result(self, py: str):
+        """The value every ``return`` of function ``py`` gives when it is one compile-time
+        constant (p4c inlines the call and folds it), else None."""
+        f = next((r for r in self.functions.values() if r.get("py") == py), None)
+        vals = set()
+
+        def walk(x):
+            if isinstance(x, dict):
+                if x.get("s") == "return":
+                    vals.add(self.fold(x["v"]) if x.get("v") is not None else None)
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+        if f is None or not f.get("body"):
+            return None
+        walk(f["body"])
+        return vals.pop() if len(vals) == 1 else None
 
     def static_assert(self, n: Node, scope):
         """core.p4's ``static_assert(check[, message])``: evaluated at compile time, an error

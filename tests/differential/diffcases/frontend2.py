@@ -79,4 +79,9 @@ CASES = [
     action s(bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { s; NoAction; }
               @name("sel_ws") @max_group_size(64) implementation = action_selector(HashAlgorithm.identity, 32w128, 32w8); }""")),
+    # the divisor is a call of a function that always returns 4: p4c inlines it and divides by
+    # a constant (shift); the call's side effect on its inout argument stays
+    case("fe_divisor_function_constant", CAT, program(
+        "        hdr.h.a = hdr.h.a / four(hdr.h.b);\n        hdr.h.d = (bit<32>)(hdr.h.c % (bit<16>)four(meta.m8)) + (bit<32>)meta.m8;\n",
+        top="bit<8> four(inout bit<8> v) { v = v + 1; return 8w4; }\n")),
 ]
