@@ -14,8 +14,8 @@ docs/CONFORMANCE.md):
   ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
   assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
   initialised from a header is fine, p4c propagates it away);
-* a V1Switch header type (the parser's ``out`` parameter) with a field that is not a
-  header, header stack, header union or struct;
+* a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
+  a field that is not a header, header stack, header union or struct;
 * a variable declared in a body (apply block, parser state, action, function) with the name
   of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
@@ -260,6 +260,9 @@ class _Checker:
 
     def _headers_type(self, ty, main: Node):
         st = self._resolve(ty)
+        if isinstance(st, Node) and st.kind in ("header", "header_union"):
+            raise P4CompileError(ty.loc, f"{st.name}: expected type to be a struct (V1Switch's headers "
+                                         f"type H is a {st.kind.replace('_', ' ')})")
         if not isinstance(st, Node) or st.kind != "struct":
             return
         for f in st.get("fields") or ():

@@ -313,6 +313,16 @@ class BlockRules:
         return {"k": "value", "v": int(v)}
 
     # ---------------------------------------------------------------- controls
+    def param_default(self, rec: dict, p: Node) -> None:
+        """Remember a parser/control parameter's default value (an AST node, kept out of the
+        IR record, which goes into the JSON device config)."""
+        if getattr(p, "default", None) is not None:
+            self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = p.default
+
+    def with_defaults(self, params: list) -> list:
+        got = self.__dict__.get("block_param_defaults", {})
+        return [dict(p, default=got.get(id(p))) for p in params]
+
     def bind_params(self, params, scope, expected, what) -> list:
         out = []
         for i, p in enumerate(params):
@@ -320,6 +330,7 @@ class BlockRules:
             pn = "p_" + p.name
             scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
             out.append({"name": p.name, "py": pn, "t": t})
+            self.param_default(out[-1], p)
         return out
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
@@ -361,6 +372,7 @@ class BlockRules:
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
             params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+            self.param_default(params[-1], p)
         if not sub:
             n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
             if len(params) != n_expected:

@@ -116,6 +116,8 @@ class ExpressionRules:
         v = self.fold(i_ir)
         if v is not None and not 0 <= v < bt[2]:
             raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")
+        if v is None and it[0] == "serenum":   # p4c: a serializable enum indexes by its value
+            i_ir, it = {"op": "cast", "a": i_ir, "t": it[2]}, it[2]
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)

@@ -26,6 +26,12 @@ class OutputRules:
             if rec["table"] is None and (action is None or action in used_actions):
                 raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
                              "'meters' property (p4c rejects it)")
+        for t in self.tables.values():
+            dmn = t.get("direct_meter")
+            readers = {action for r, _, action in self.direct_meter_reads if r["name"] == dmn}
+            if dmn and not any(a["name"] in readers for a in t["actions"]):
+                raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
+                                      "action with a read method call (p4c, bmv2)")
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},

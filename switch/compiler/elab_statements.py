@@ -284,6 +284,7 @@ class StatementRules:
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if self.ctx.get("in_action"):
             raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
@@ -301,6 +302,7 @@ class StatementRules:
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")

@@ -345,6 +345,13 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "table_bound_named_arg_not_directional": (program("        t.apply();\n", ingress_decls="""
     action pick(inout bit<8> x, bit<8> y) { x = y; }
     table t { key = { hdr.h.a: exact; } actions = { pick(y = 1); } }"""), ("y", "directional"), ""),
+    "direct_meter_never_read": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action a() { hdr.h.b = 1; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }"""), ("direct meter", "read"), ""),
+    "v1switch_headers_type_is_header": (program("", parser="    state start { pkt.extract(hdr); transition accept; }",
+                                                deparser="        pkt.emit(hdr);").replace("out headers_t hdr", "out h_t hdr").replace(
+        "inout headers_t hdr", "inout h_t hdr").replace("in headers_t hdr", "in h_t hdr"), ("struct",), ""),
     "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
                          ("switch", "action"), ""),
 }

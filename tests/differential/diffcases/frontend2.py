@@ -84,4 +84,17 @@ CASES = [
     case("fe_divisor_function_constant", CAT, program(
         "        hdr.h.a = hdr.h.a / four(hdr.h.b);\n        hdr.h.d = (bit<32>)(hdr.h.c % (bit<16>)four(meta.m8)) + (bit<32>)meta.m8;\n",
         top="bit<8> four(inout bit<8> v) { v = v + 1; return 8w4; }\n")),
+    # a serializable enum as a run-time stack index; a plain enum and an error in log_msg data
+    case("fe_serenum_stack_index_and_log_enum", CAT, program("""\
+        Idx_t i = (Idx_t)hdr.h.a[0:0];
+        hdr.s[i].a = 0x77;
+        hdr.h.c = hdr.s[0].a ++ hdr.s[1].a;
+        log_msg("k={} e={}", {Kind.Second, error.NoMatch});
+""", headers="enum bit<1> Idx_t { ZERO = 0, ONE = 1 }\nenum Kind { First, Second }\n", fields="    h_t[2] s;\n")),
+    # a sub-control's and a sub-parser's parameter with a default value, left out in apply()
+    case("fe_block_default_params", CAT, program("        Bump.apply(hdr.h.c);\n        Bump.apply(hdr.h.c, 16w0x100);\n", top="""
+control Bump(inout bit<16> x, in bit<16> by = 3) { apply { x = x + by; } }
+parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { got = add; transition accept; } }
+""", parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h { pkt.extract(hdr.h); Skip.apply(pkt, meta.m8); hdr.h.b = meta.m8; transition accept; }""")),
 ]
