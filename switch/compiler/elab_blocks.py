@@ -465,6 +465,12 @@ class BlockRules:
     def declare_instance(self, d: Node, cname: str, scope: Scope) -> list:
         t = d.type
         tname = t.name if t.kind == "typename" else None
+        seen = 0
+        while tname in self.typedef_nodes and not t.get("args") and seen < 20:
+            # `typedef register<bit<8>> R; R(4) r;`: the instance of the named extern type
+            seen += 1
+            t = self.typedef_nodes[tname].type
+            tname = t.name if t.kind == "typename" else None
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:

@@ -139,6 +139,8 @@ class ExpressionRules:
         ir, et = ir_t
         if et == t or t == ["any"]:
             return ir
+        if t == BOOL and et == ["bit", 1] and self.is_bool_header_field(ir):
+            return {"op": "cast", "a": ir, "t": BOOL}   # a header field declared bool, read as one
         if et == INTLIT and is_bits(t):
             v = self.fold(ir)
             if v is None:

@@ -59,7 +59,13 @@ class StatementRules:
             return []
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)
-            rhs = self.coerce(self.expr(s.rhs, scope), lt, s.rhs.loc)
+            if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
+                return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
+                                        s.loc)
+            rhs_t = self.expr(s.rhs, scope)
+            if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
+                rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
+            rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and (sib := self.union_siblings(lhs)):
@@ -112,6 +118,27 @@ class StatementRules:
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
+
+    def assign_view(self, lhs, lt, rhs, loc) -> list:
+        """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
+        leaf field (the header's ``s__f`` fields)."""
+        _, hname, prefix, sname = lt
+        out = []
+        vals = dict(zip(rhs["fields"], rhs["vals"])) if rhs.get("op") == "mk" else {}
+        for f, ft in self.structs[sname]["fields"]:
+            v = vals.get(pyname(f)) or {"op": "field", "base": rhs, "f": pyname(f), "t": ft}
+            if ft[0] == "struct":
+                out += self.assign_view(lhs, ["hview", hname, f"{prefix}{f}__", ft[1]], v, loc)
+                continue
+            fl, flt = self.member_of(lhs, ["header", hname], Node("member", loc, base=None, name=f"{prefix}{f}"))
+            out.append({"s": "assign", "l": fl, "r": self.coerce((v, v["t"]), flt, loc)})
+        return out
+
+    def is_bool_header_field(self, lv) -> bool:
+        """``lv`` is a header field declared ``bool`` (kept as bit<1>)."""
+        bt = lv.get("base", {}).get("t") if lv.get("op") == "field" else None
+        fields = self.__dict__.get("bool_header_fields", ())
+        return bool(bt) and bt[0] == "header" and any(h == bt[1] and pyname(f) == lv["f"] for h, f in fields)
 
     def switch_stmt(self, s: Node, scope) -> dict:
         e = s.expr
@@ -425,6 +452,18 @@ class StatementRules:
                 sir, st = self.expr(a.base.base, scope)
                 if st[0] == "stack" and st[1] in self.structs:
                     return self.extract_union_next(sir, st, a)
+            if a.kind == "dontcare" and len(call.targs or ()) == 1:
+                # extract<H>(_): the header's bytes are consumed into a hidden local (p4c)
+                t = self.resolve_type(call.targs[0])
+                if t[0] != "header":
+                    raise E(a.loc, f"extract<{tstr(t)}>(_): expected a header type")
+                self.tmp += 1
+                py = f"v{self.tmp}__dontcare"
+                ir = {"op": "var", "n": py, "t": t}
+                if self.headers[t[1]].get("varbit"):
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
+                                               {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")

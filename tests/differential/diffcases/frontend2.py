@@ -97,4 +97,20 @@ control Bump(inout bit<16> x, in bit<16> by = 3) { apply { x = x + by; } }
 parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { got = add; transition accept; } }
 """, parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
     state h { pkt.extract(hdr.h); Skip.apply(pkt, meta.m8); hdr.h.b = meta.m8; transition accept; }""")),
+    # a struct inside a header assigned a list / struct initializer (field by field), a bool
+    # header field assigned a comparison and read as a bool, `extract<H>(_)` skipping a header
+    case("fe_header_struct_fields_and_skip", CAT, program("""\
+        if (hdr.v.isValid()) {
+            hdr.v.s = {hdr.h.a, 8w7};
+            if (hdr.h.b == 2) { hdr.v.s = {y = 1, x = 2}; }
+            hdr.v.e = {};
+            hdr.v.flag = hdr.h.a == 1;
+            hdr.h.d = hdr.v.s.x ++ hdr.v.s.y ++ 15w0 ++ (hdr.v.flag ? 1w1 : 1w0);
+        }
+""", headers="struct xy_t { bit<8> x; bit<8> y; }\nstruct empty_t { }\n"
+             "header v_t { xy_t s; empty_t e; bool flag; bit<7> pad; }\n",
+        fields="    v_t v;\n",
+        parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h { pkt.extract<h_t>(_); pkt.extract(hdr.h); hdr.v.setValid(); transition accept; }"""),
+         frames=[(1, H(1, 2, 3, 4) + bytes(8)), (2, H(0xff, 0x80, 0xffff, 0xdeadbeef) + bytes(8))], one_by_one=True),
 ]
