@@ -97,6 +97,11 @@ class TableRules:
                 # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
                 # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"
+            was_error = t[0] == "error"
+            if was_error:
+                # p4c accepts an `error` key (with a warning): 32 bits in its JSON, no bitwidth
+                # in the P4Info
+                ir, t = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32]
             if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
@@ -113,6 +118,7 @@ class TableRules:
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")

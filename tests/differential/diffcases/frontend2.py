@@ -113,4 +113,11 @@ parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { g
         parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
     state h { pkt.extract<h_t>(_); pkt.extract(hdr.h); hdr.v.setValid(); transition accept; }"""),
          frames=[(1, H(1, 2, 3, 4) + bytes(8)), (2, H(0xff, 0x80, 0xffff, 0xdeadbeef) + bytes(8))], one_by_one=True),
+    # a table key of type `error` (p4c: 32 bits, no bitwidth in the P4Info) and `const` entries
+    # inside a non-const `entries` list
+    case("fe_error_key_and_const_entry", CAT, program("        e.apply();\n        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table e { key = { sm.parser_error: exact; } actions = { s; NoAction; } default_action = s(0x5e); }
+    table t { key = { hdr.h.a: ternary; } actions = { s; NoAction; }
+              entries = { const priority=10: 0x01 &&& 0xff: s(0x31); priority=5: 0x00 &&& 0x00: s(0x32); } }""")),
 ]
