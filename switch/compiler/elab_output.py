@@ -28,8 +28,9 @@ class OutputRules:
                              "'meters' property (p4c rejects it)")
         for t in self.tables.values():
             dmn = t.get("direct_meter")
-            readers = {action for r, _, action in self.direct_meter_reads if r["name"] == dmn}
-            if dmn and not any(a["name"] in readers for a in t["actions"]):
+            # p4c (bmv2) wants a read of the meter; one in the control's body counts too
+            readers = [action for r, _, action in self.direct_meter_reads if r["name"] == dmn]
+            if dmn and not readers:
                 raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
                                       "action with a read method call (p4c, bmv2)")
         syms = {
