@@ -75,7 +75,8 @@ class StatementRules:
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
-            self.ctx["if_depth"] = depth + 1
+            # an `if` p4c folds away (constant condition) is not conditional execution
+            self.ctx["if_depth"] = depth + (self.fold(c) is None)
             try:
                 then = self.stmt(s.then, Scope(scope))
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []

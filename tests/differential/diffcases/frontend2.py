@@ -120,4 +120,11 @@ parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { g
     table e { key = { sm.parser_error: exact; } actions = { s; NoAction; } default_action = s(0x5e); }
     table t { key = { hdr.h.a: ternary; } actions = { s; NoAction; }
               entries = { const priority=10: 0x01 &&& 0xff: s(0x31); priority=5: 0x00 &&& 0x00: s(0x32); } }""")),
+    # `exit` under an `if` whose condition is a constant (p4c folds it: no conditional
+    # execution in the action) and a value set of size 0 (never matches)
+    case("fe_exit_under_constant_if_and_empty_value_set", CAT, program("        a();\n        hdr.h.c = 0x99;\n", ingress_decls="""
+    action a() { hdr.h.b = 0x44; if (true) { exit; } }""",
+        parser="""    value_set<bit<16>>(0) none;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { none: accept; 0x1234: h; default: accept; } }
+    state h { pkt.extract(hdr.h); transition accept; }""")),
 ]
