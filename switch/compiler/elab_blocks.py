@@ -474,7 +474,8 @@ class BlockRules:
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
-            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") else f"{cname}.{name_anno[1][0]}"
+            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
+                else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
         uid = annotation(d.annos, "id")
         uid = uid[1][0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:

@@ -133,9 +133,22 @@ class TableRules:
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
-            if arec.get("twin_of"):
-                raise E(a.loc, f"table {q}: action {a.name} is named {arec['twin_of']} like another action with a "
-                               "different body; a table cannot list it (p4c: duplicate label in its JSON)")
+            twin_of = arec.get("twin_of")
+            if twin_of:
+                # an @name'd twin (the control-plane name of another action, another body): p4c
+                # lists one P4Info action and gives this table its own body for it
+                real = self.actions[twin_of]
+                if [(p["name"], p["t"], p["dir"]) for p in real["params"] if not p["dir"]] != \
+                        [(p["name"], p["t"], p["dir"]) for p in arec["params"] if not p["dir"]]:
+                    raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with "
+                                   "other control-plane parameters; one P4Info action cannot describe both")
+                if any(x["name"] == twin_of or x.get("p4info_as") == twin_of for x in acts):
+                    raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with a "
+                                   "different body in the same actions list (p4c: duplicate label in its JSON)")
+                real["used"] = True
+            elif any(x.get("p4info_as") == ent[1] for x in acts):
+                raise E(a.loc, f"table {q}: action {a.name} is named {ent[1]} like another action with a "
+                               "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
                 if not p["dir"] and p.get("default") is not None:
@@ -168,7 +181,8 @@ class TableRules:
                     bound.append({"dir": p["dir"], "e": lv})
                 else:
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
-            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound})
+            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
+                         **({"p4info_as": twin_of} if twin_of else {})})
         anames = [a["name"] for a in acts]
         da = props.get("default_action")
         if da is not None:

@@ -127,4 +127,13 @@ parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { g
         parser="""    value_set<bit<16>>(0) none;
     state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { none: accept; 0x1234: h; default: accept; } }
     state h { pkt.extract(hdr.h); transition accept; }""")),
+    # one control-plane name, two bodies: `@name(".set")` actions in two controls, each listed
+    # by its own table (p4c: one P4Info action, each table runs its own body)
+    case("fe_name_twin_actions_in_tables", CAT, program("        t.apply();\n", egress="        t.apply();\n",
+         ingress_decls="""    @name(".set") action set(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { set; NoAction; } }""",
+         egress_decls="""    @name(".set") action set(bit<8> v) { hdr.h.c = (bit<16>)v + 1; }
+    table t { key = { hdr.h.a: exact; } actions = { set; NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "set", {"v": 9}), Entry("E.t", {"hdr.h.a": 1}, "set", {"v": 7}),
+                  Entry("E.t", {"hdr.h.a": 0xff}, "set", {"v": 3})]),
 ]
