@@ -131,6 +131,7 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "invalid_header_as_struct": (program("        meta = (meta_t){#};\n"), ("{#}", "meta_t"), ""),
     "stack_last_in_control": (program("        hdr.h.a = hdr.s.last.a;\n", fields="    h_t[2] s;\n"), ("last", "parser"), ""),
     "v1model_version_negative": (program("", version="-1"), ("V1MODEL_VERSION",), ""),
+    "v1model_version_bad_octal": (program("", version="09"), ("V1MODEL_VERSION", "digit", "octal"), ""),
     "v1model_version_expression": (program("", version="20200408 + 1"), ("V1MODEL_VERSION",), ""),
     "v1model_version_width_prefix": (program("", version="32w20200408"), ("suffix", "V1MODEL_VERSION"), ""),
     "action_calls_itself": (program("        a();\n", ingress_decls="    action a() { a(); }\n"), ("a",), ""),

@@ -136,4 +136,6 @@ parser Skip(packet_in p, out bit<8> got, in bit<8> add = 0x10) { state start { g
     table t { key = { hdr.h.a: exact; } actions = { set; NoAction; } }"""),
          entries=[Entry("I.t", {"hdr.h.a": 1}, "set", {"v": 9}), Entry("E.t", {"hdr.h.a": 1}, "set", {"v": 7}),
                   Entry("E.t", {"hdr.h.a": 0xff}, "set", {"v": 3})]),
+    # V1MODEL_VERSION written in binary: cpp (p4c's preprocessor) reads 0b101 as 5
+    case("fe_v1model_version_binary", CAT, program("        hdr.h.a = V1MODEL_VERSION == 5 ? 8w1 : 8w2;\n", version="0b101")),
 ]
