@@ -14,15 +14,17 @@ docs/CONFORMANCE.md):
   ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
   assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
   initialised from a header is fine, p4c propagates it away);
-* a V1Switch header type (the parser's ``out`` parameter) with a field that is not a
-  header, header stack, header union or struct;
+* a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
+  a field that is not a header, header stack, header union or struct;
 * a variable declared in a body (apply block, parser state, action, function) with the name
   of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
 * two declarations of one name in a control's or parser's declaration section (an action
   and a variable, a local and a state, ...: "duplicates declaration");
 * a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``;
-* ``type`` applied to something else than a base type (a header, struct, union, stack).
+* ``type`` applied to something else than a base type (a header, struct, union, stack);
+* in a generic function, an operator other than ``==``/``!=`` or a cast applied to a value
+  of a type parameter (p4c type-checks the generic body, not each instance).
 
 :func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
 by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
@@ -98,6 +100,8 @@ class _Checker:
                         continue
                     if loc.kind == "action":
                         self._action(loc)
+                    elif loc.kind == "function":
+                        self._generic_operands(loc)
 
     # -- parsers and functions ------------------------------------------------------------
     def _parser(self, p: Node):
@@ -110,6 +114,39 @@ class _Checker:
         for n in _walk(f.get("body")):
             if n.kind == "call" and _callee(n) in self.actions:
                 raise P4CompileError(n.loc, f"{_callee(n)}: functions cannot call actions")
+        self._generic_operands(f)
+
+    def _generic_operands(self, f: Node):
+        """In a generic function, a value of a type parameter ``T`` only supports ``==``/``!=``
+        and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
+        would type-check, but p4c checks the generic body once and refuses it."""
+        tparams = set(f.get("tparams") or ())
+        if not tparams:
+            return
+        typed = {p.name: p.type.name for p in f.get("params") or ()
+                 if isinstance(p.get("type"), Node) and p.type.kind == "typename" and p.type.name in tparams}
+        for n in _walk(f.get("body")):
+            if n.kind == "var" and isinstance(n.get("type"), Node) and n.type.kind == "typename" \
+                    and n.type.name in tparams:
+                typed[n.name] = n.type.name
+        if not typed:
+            return
+
+        def generic(x):
+            return isinstance(x, Node) and x.kind == "name" and typed.get(x.name)
+
+        for n in _walk(f.get("body")):
+            if n.kind == "binary" and n.op not in ("==", "!=", "&&", "||"):
+                x = n.a if generic(n.a) else n.b if generic(n.b) else None
+                if x is not None:
+                    raise P4CompileError(n.loc, f"{n.op}: cannot be applied to expression '{x.name}' with "
+                                                f"type '{typed[x.name]}' (a type parameter)")
+            elif n.kind == "unary" and generic(n.a):
+                raise P4CompileError(n.loc, f"cannot apply operation '{n.op}' to expression '{n.a.name}' with "
+                                            f"type '{typed[n.a.name]}' (a type parameter)")
+            elif n.kind == "cast" and generic(n.a):
+                raise P4CompileError(n.loc, f"cannot cast expression '{n.a.name}' of type "
+                                            f"'{typed[n.a.name]}' (a type parameter)")
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):
@@ -223,6 +260,9 @@ class _Checker:
 
     def _headers_type(self, ty, main: Node):
         st = self._resolve(ty)
+        if isinstance(st, Node) and st.kind in ("header", "header_union"):
+            raise P4CompileError(ty.loc, f"{st.name}: expected type to be a struct (V1Switch's headers "
+                                         f"type H is a {st.kind.replace('_', ' ')})")
         if not isinstance(st, Node) or st.kind != "struct":
             return
         for f in st.get("fields") or ():

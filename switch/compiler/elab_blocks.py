@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_types import MAX_ARRAY
+from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 
 
@@ -109,6 +110,8 @@ class BlockRules:
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
+        # named arguments in any order: put in place on the AST (checks.py reads it too)
+        main._attrs["args"] = by_position(main.args, PACKAGES["V1Switch"], "V1Switch", main.loc)
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
@@ -317,34 +320,7 @@ class BlockRules:
             pn = "p_" + p.name
             scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
             out.append({"name": p.name, "py": pn, "t": t})
-        return out
-
-    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
-        """Constructor arguments of a parser/control instance: compile-time constants,
-        extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
-        by name inside the instance (P4-16 "Constructor parameters").  ``qname``: the
-        instance's control-plane name (an extern instantiated in an argument is named
-        ``<qname>.<parameter>``, as p4c names it)."""
-        cps = getattr(blk, "ctor_params", None) or []
-        if len(args) != len(cps):
-            raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
-        out = []
-        for p, a in zip(cps, args):
-            bt = self.block_param(p, a, scope, blk, qname)
-            if bt is not None:
-                out.append((p.name, bt))
-                continue
-            t = self.resolve_type(p.type)
-            if t[0] == "extern":
-                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
-                continue
-            if t[0] not in ("bit", "int", "bool"):
-                raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N> and bool only)")
-            v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
-            if v is None:
-                raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
-            out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
+            self.param_default(out[-1], p)
         return out
 
     def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=()) -> dict:
@@ -358,6 +334,7 @@ class BlockRules:
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
             params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+            self.param_default(params[-1], p)
         if not sub:
             n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
             if len(params) != n_expected:
@@ -436,7 +413,7 @@ class BlockRules:
             uid = annotation(d.annos, "id")
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
-                   "size": self.const_int(d.size, "value_set size", minimum=1, maximum=MAX_ARRAY),
+                   "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
                    "uid": uid[1][0] if uid else None, "annos": d.annos}
             if not hasattr(self, "value_sets"):
                 self.value_sets = []
@@ -450,10 +427,17 @@ class BlockRules:
     def declare_instance(self, d: Node, cname: str, scope: Scope) -> list:
         t = d.type
         tname = t.name if t.kind == "typename" else None
+        seen = 0
+        while tname in self.typedef_nodes and not t.get("args") and seen < 20:
+            # `typedef register<bit<8>> R; R(4) r;`: the instance of the named extern type
+            seen += 1
+            t = self.typedef_nodes[tname].type
+            tname = t.name if t.kind == "typename" else None
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
-            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") else f"{cname}.{name_anno[1][0]}"
+            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
+                else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
         uid = annotation(d.annos, "id")
         uid = uid[1][0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
@@ -472,7 +456,7 @@ class BlockRules:
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
-        args = d.args
+        args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         py = "X_" + q.replace(".", "_")
         if tname in ("counter", "meter"):
             if len(args) != 2:
@@ -515,30 +499,6 @@ class BlockRules:
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
-
-    def check_type_arity(self, t: Node, tname: str | None) -> None:
-        """An extern object is specialized with exactly as many type arguments as the
-        included v1model.p4 declares for it -- which depends on V1MODEL_VERSION, as in p4c
-        (default 20180101: ``counter``/``meter`` untyped, ``register<T>``)."""
-        decl = self.externs.get(tname) if tname else None
-        if decl is None or decl.kind != "extern_obj":
-            return
-        want, got = len(decl.tparams or ()), len(t.get("args") or ())
-        if want == got:
-            return
-        ent = self.global_scope.lookup("__v1model_version")
-        v = ent[1]["v"] if ent and ent[0] == "const" else None
-        ver = f" (V1MODEL_VERSION {v})" if v is not None else ""
-        hint = ""
-        if tname in ("counter", "meter", "register") and v is not None:
-            if got > want and v < 20200408:
-                hint = ("; the typed forms counter<I>, meter<I>, register<T, I> need "
-                        "'#define V1MODEL_VERSION 20200408' before '#include <v1model.p4>'")
-            elif got < want and v >= 20200408:
-                hint = ("; with V1MODEL_VERSION >= 20200408 the index type is explicit: "
-                        "counter<I>, meter<I>, register<T, I>")
-        raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
-                       f"but it is specialized with {got}{hint}")
 
     def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""

@@ -24,7 +24,7 @@ top-level") -- :meth:`top_instance`.
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import E, V1_OBJECTS
+from .elab_common import E, Scope, tstr, V1_OBJECTS
 
 
 class CtorRules:
@@ -128,3 +128,66 @@ class CtorRules:
             self.type_bindings = saved_bindings
         subs.append(blk)
         scope.add(name, ("sub" + kind, blk))
+
+    # -- block parameters and constructor arguments (moved from elab_blocks) ----------------
+    def param_default(self, rec: dict, p: Node) -> None:
+        """Remember a parser/control parameter's default value (an AST node, kept out of the
+        IR record, which goes into the JSON device config)."""
+        if getattr(p, "default", None) is not None:
+            self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = p.default
+
+    def with_defaults(self, params: list) -> list:
+        got = self.__dict__.get("block_param_defaults", {})
+        return [dict(p, default=got.get(id(p))) for p in params]
+
+    def check_type_arity(self, t: Node, tname: str | None) -> None:
+        """An extern object is specialized with exactly as many type arguments as the
+        included v1model.p4 declares for it -- which depends on V1MODEL_VERSION, as in p4c
+        (default 20180101: ``counter``/``meter`` untyped, ``register<T>``)."""
+        decl = self.externs.get(tname) if tname else None
+        if decl is None or decl.kind != "extern_obj":
+            return
+        want, got = len(decl.tparams or ()), len(t.get("args") or ())
+        if want == got:
+            return
+        ent = self.global_scope.lookup("__v1model_version")
+        v = ent[1]["v"] if ent and ent[0] == "const" else None
+        ver = f" (V1MODEL_VERSION {v})" if v is not None else ""
+        hint = ""
+        if tname in ("counter", "meter", "register") and v is not None:
+            if got > want and v < 20200408:
+                hint = ("; the typed forms counter<I>, meter<I>, register<T, I> need "
+                        "'#define V1MODEL_VERSION 20200408' before '#include <v1model.p4>'")
+            elif got < want and v >= 20200408:
+                hint = ("; with V1MODEL_VERSION >= 20200408 the index type is explicit: "
+                        "counter<I>, meter<I>, register<T, I>")
+        raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
+                       f"but it is specialized with {got}{hint}")
+
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
+        """Constructor arguments of a parser/control instance: compile-time constants,
+        extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
+        by name inside the instance (P4-16 "Constructor parameters").  ``qname``: the
+        instance's control-plane name (an extern instantiated in an argument is named
+        ``<qname>.<parameter>``, as p4c names it)."""
+        cps = getattr(blk, "ctor_params", None) or []
+        if len(args) != len(cps):
+            raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
+        out = []
+        for p, a in zip(cps, args):
+            bt = self.block_param(p, a, scope, blk, qname)
+            if bt is not None:
+                out.append((p.name, bt))
+                continue
+            t = self.resolve_type(p.type)
+            if t[0] == "extern":
+                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
+                continue
+            if t[0] not in ("bit", "int", "bool"):
+                raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
+                               "(bit<N>, int<N> and bool only)")
+            v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
+            if v is None:
+                raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
+            out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
+        return out

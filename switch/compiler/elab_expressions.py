@@ -116,6 +116,8 @@ class ExpressionRules:
         v = self.fold(i_ir)
         if v is not None and not 0 <= v < bt[2]:
             raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")
+        if v is None and it[0] == "serenum":   # p4c: a serializable enum indexes by its value
+            i_ir, it = {"op": "cast", "a": i_ir, "t": it[2]}, it[2]
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)
@@ -137,6 +139,8 @@ class ExpressionRules:
         ir, et = ir_t
         if et == t or t == ["any"]:
             return ir
+        if t == BOOL and et == ["bit", 1] and self.is_bool_header_field(ir):
+            return {"op": "cast", "a": ir, "t": BOOL}   # a header field declared bool, read as one
         if et == INTLIT and is_bits(t):
             v = self.fold(ir)
             if v is None:
@@ -161,15 +165,45 @@ class ExpressionRules:
             return ir
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et == ["dots"]:
+            return self.default_value(t, loc)
         if et == ["invalid_hdr"] and t[0] == "header":
             return {"op": "invalid_hdr", "t": t}
-        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and len(ir["items"]) == len(t[1]):
+        if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and (
+                len(ir["items"]) == len(t[1]) or ir.get("dots") and len(ir["items"]) <= len(t[1])):
             # a list expression as a tuple value: each element converted to its element type
+            # (with `...`, the elements not given take their default values)
             items = [self.coerce((it, it["t"]), tt, loc) for it, tt in zip(ir["items"], t[1])]
+            items += [self.default_value(tt, loc) for tt in t[1][len(items):]]
             return {"op": "list", "items": items, "t": t}
         if et == ["invalid_hdr"]:
             raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
+
+    def default_value(self, t, loc):
+        """The default value of type ``t`` (P4-16 "default values", what `...` stands for, as
+        p4c's DefaultValues pass writes it): 0, false, the first member of an enum,
+        error.NoError, an invalid header; structs and tuples field by field."""
+        k = t[0]
+        if k in ("bit", "int") and len(t) > 1:
+            return {"op": "const", "v": 0, "t": t}
+        if k == "bool":
+            return {"op": "const", "v": False, "t": t}
+        if k == "serenum":
+            return {"op": "const", "v": 0, "t": t}
+        if k == "enum":
+            return {"op": "const", "v": next(iter(self.enums[t[1]]["members"].values())), "t": t}
+        if k == "error":
+            return {"op": "const", "v": self.errors.index("NoError"), "t": t}
+        if k == "header":
+            return {"op": "invalid_hdr", "t": t}
+        if k == "list":
+            return {"op": "list", "items": [self.default_value(x, loc) for x in t[1]], "t": t}
+        if k == "struct" and not self.structs[t[1]].get("union"):
+            fields = self.structs[t[1]]["fields"]
+            return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields],
+                    "vals": [self.default_value(ft, loc) for _, ft in fields]}
+        raise E(loc, f"`...`: no default value for {tstr(t)} on this target")
 
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
@@ -177,19 +211,21 @@ class ExpressionRules:
             fields = [[f, self.header_field_type(t[1], f, w, sg)] for f, w, sg in self.headers[t[1]]["fields"]]
         else:
             fields = self.structs[t[1]]["fields"]
+        dots = ir.get("dots")   # `...`: the fields not given take their default values
         if et[0] == "list":
-            items = ir["items"]
-            if len(items) != len(fields):
+            items = list(ir["items"])
+            if len(items) > len(fields) or len(items) < len(fields) and not dots:
                 raise E(loc, f"{tstr(t)} has {len(fields)} fields, the list has {len(items)} values")
+            items += [self.default_value(ft, loc) for _, ft in fields[len(items):]]
         else:
             given = ir["fields"]
             for fname in given:
                 if fname not in [f for f, _ in fields]:
                     raise E(loc, f"{tstr(t)} has no field {fname}")
             missing = [f for f, _ in fields if f not in given]
-            if missing:
+            if missing and not dots:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
-            items = [given[f] for f, _ in fields]
+            items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
         return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
 
@@ -246,8 +282,16 @@ class ExpressionRules:
             return self.index_of(base, bt, n, scope)
         if k == "slice":
             base, bt = self.expr(n.a, scope)
-            if bt == INTLIT:
-                raise E(n.loc, "bit slice of an untyped integer")
+            if bt == INTLIT:   # a constant `int`: p4c folds K[7:0] into a bit<8> (two's complement)
+                v = self.fold(base)
+                if v is None:
+                    raise E(n.loc, "bit slice of an untyped integer that is not a compile-time constant")
+                hi = self.const_int(n.hi, "slice bound")
+                lo = self.const_int(n.lo, "slice bound")
+                if not 0 <= lo <= hi:
+                    raise E(n.loc, f"slice [{hi}:{lo}] of an integer: bounds must satisfy 0 <= low <= high")
+                t = ["bit", hi - lo + 1]
+                return {"op": "const", "v": (v >> lo) & ((1 << (hi - lo + 1)) - 1), "t": t}, t
             return self.slice_of(base, bt, n, scope)
         if k == "cast":
             t = self.resolve_type(n.type)
@@ -298,14 +342,22 @@ class ExpressionRules:
         if k == "list":
             items = [self.expr(i, scope) for i in n.items]
             t = ["list", [it[1] for it in items]]
-            return {"op": "list", "items": [it[0] for it in items], "t": t}, t
+            ir = {"op": "list", "items": [it[0] for it in items], "t": t}
+            if n.get("dots"):
+                ir["dots"] = True
+            return ir, t
         if k == "struct_init":
             fields = {}
             for fname, fe in n.fields:
                 if fname in fields:
                     raise E(fe.loc, f"field {fname} initialized twice")
                 fields[fname] = self.expr(fe, scope)[0]
-            return {"op": "sinit", "fields": fields, "t": ["sinit"]}, ["sinit"]
+            ir = {"op": "sinit", "fields": fields, "t": ["sinit"]}
+            if n.get("dots"):
+                ir["dots"] = True
+            return ir, ["sinit"]
+        if k == "dots":
+            return {"op": "dots", "t": ["dots"]}, ["dots"]
         if k == "type_expr":
             raise E(n.loc, "a type cannot be used as a value")
         if k == "dontcare":
@@ -450,6 +502,11 @@ class ExpressionRules:
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
         if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
             d = self.fold(b)
+            inner = b["a"] if b.get("op") == "cast" else b
+            if d is None and inner.get("op") in ("call_fn", "call_fn_out"):
+                d = self.constant_result(inner["fn"])   # p4c inlines the function first
+                if d is not None and inner is not b:
+                    d = _wrap(d, b["t"])
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
                 # and rejects every other division it cannot evaluate at compile time
@@ -461,6 +518,26 @@ class ExpressionRules:
                 raise E(n.loc, "untyped integer expression is not constant")
             return {"op": "const", "v": v, "t": INTLIT}, INTLIT
         return res, at
+
+    def constant_result(self, py: str):
+        """The value every ``return`` of function ``py`` gives when it is one compile-time
+        constant (p4c inlines the call and folds it), else None."""
+        f = next((r for r in self.functions.values() if r.get("py") == py), None)
+        vals = set()
+
+        def walk(x):
+            if isinstance(x, dict):
+                if x.get("s") == "return":
+                    vals.add(self.fold(x["v"]) if x.get("v") is not None else None)
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+        if f is None or not f.get("body"):
+            return None
+        walk(f["body"])
+        return vals.pop() if len(vals) == 1 else None
 
     def static_assert(self, n: Node, scope):
         """core.p4's ``static_assert(check[, message])``: evaluated at compile time, an error

@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .extern_params import by_position, FUNCTIONS
 from .elab_common import _custom_crc, BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
 
 
@@ -41,6 +42,9 @@ class ExternRules:
             for f, ft in self.structs[t[1]]["fields"]:
                 out.extend(self.flatten_value({"op": "field", "base": ir, "f": pyname(f), "t": ft}, ft, loc, what))
             return out
+        if t[0] in ("enum", "error") and what == "log_msg data":
+            # p4c logs a plain enum / error by its numeric code
+            return [({"op": "cast", "a": ir, "t": ["bit", 32]}, 32)]
         if t == INTLIT:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
         raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
@@ -54,6 +58,7 @@ class ExternRules:
         raise E(loc, message)
 
     def extern_call(self, name: str, call: Node, scope) -> list:
+        call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
         loc = call.loc
 

@@ -26,6 +26,13 @@ class OutputRules:
             if rec["table"] is None and (action is None or action in used_actions):
                 raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
                              "'meters' property (p4c rejects it)")
+        for t in self.tables.values():
+            dmn = t.get("direct_meter")
+            # p4c (bmv2) wants a read of the meter; one in the control's body counts too
+            readers = [action for r, _, action in self.direct_meter_reads if r["name"] == dmn]
+            if dmn and not readers:
+                raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
+                                      "action with a read method call (p4c, bmv2)")
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
             "table": {q: t["uid"] for q, t in self.tables.items()},
@@ -65,18 +72,25 @@ class OutputRules:
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
+            # a listed @name twin: the P4Info action's id, run with the twin's body ("impl")
+            tw = {a["name"]: a["p4info_as"] for a in t["actions"] if a.get("p4info_as")}
+
+            def tid_of(name, tw=tw):
+                return aid[tw.get(name, name)]
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
                 **({"p4info_size": t["p4info_size"]} if t.get("p4info_size") is not None else {}),
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
-                          "enum": k.get("enum")} for k in t["keys"]],
-                "actions": [{"id": aid[a["name"]], "name": a["name"], "scope": a["scope"],
-                             "annos": _annos_json(a["annos"]), "bound": a.get("bound", [])}
+                          "enum": k.get("enum"), **({"error": True} if k.get("error") else {})}
+                         for k in t["keys"]],
+                "actions": [{"id": tid_of(a["name"]), "name": tw.get(a["name"], a["name"]), "scope": a["scope"],
+                             "annos": _annos_json(a["annos"]), "bound": a.get("bound", []),
+                             **({"impl": aid[a["name"]]} if a["name"] in tw else {})}
                             for a in t["actions"]],
-                "default": {"action": aid[t["default"]["action"]], "params": t["default"]["params"],
+                "default": {"action": tid_of(t["default"]["action"]), "params": t["default"]["params"],
                             "const": t["default"]["const"]},
-                "const_entries": [dict(e, action=aid[e["action"]], matches=[
+                "const_entries": [dict(e, action=tid_of(e["action"]), matches=[
                     {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
                      "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])
                     for e in t["const_entries"]],

@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID, width
 
 
@@ -58,7 +59,13 @@ class StatementRules:
             return []
         if k == "assign":
             lhs, lt = self.lvalue(s.lhs, scope)
-            rhs = self.coerce(self.expr(s.rhs, scope), lt, s.rhs.loc)
+            if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
+                return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
+                                        s.loc)
+            rhs_t = self.expr(s.rhs, scope)
+            if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
+                rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
+            rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and (sib := self.union_siblings(lhs)):
@@ -68,7 +75,8 @@ class StatementRules:
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
-            self.ctx["if_depth"] = depth + 1
+            # an `if` p4c folds away (constant condition) is not conditional execution
+            self.ctx["if_depth"] = depth + (self.fold(c) is None)
             try:
                 then = self.stmt(s.then, Scope(scope))
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
@@ -112,8 +120,32 @@ class StatementRules:
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
 
+    def assign_view(self, lhs, lt, rhs, loc) -> list:
+        """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
+        leaf field (the header's ``s__f`` fields)."""
+        _, hname, prefix, sname = lt
+        out = []
+        vals = dict(zip(rhs["fields"], rhs["vals"])) if rhs.get("op") == "mk" else {}
+        for f, ft in self.structs[sname]["fields"]:
+            v = vals.get(pyname(f)) or {"op": "field", "base": rhs, "f": pyname(f), "t": ft}
+            if ft[0] == "struct":
+                out += self.assign_view(lhs, ["hview", hname, f"{prefix}{f}__", ft[1]], v, loc)
+                continue
+            fl, flt = self.member_of(lhs, ["header", hname], Node("member", loc, base=None, name=f"{prefix}{f}"))
+            out.append({"s": "assign", "l": fl, "r": self.coerce((v, v["t"]), flt, loc)})
+        return out
+
+    def is_bool_header_field(self, lv) -> bool:
+        """``lv`` is a header field declared ``bool`` (kept as bit<1>)."""
+        bt = lv.get("base", {}).get("t") if lv.get("op") == "field" else None
+        fields = self.__dict__.get("bool_header_fields", ())
+        return bool(bt) and bt[0] == "header" and any(h == bt[1] and pyname(f) == lv["f"] for h, f in fields)
+
     def switch_stmt(self, s: Node, scope) -> dict:
         e = s.expr
+        if self.ctx.get("in_action"):   # p4c's bmv2 mid end (EliminateSwitch), every release
+            self.target_error(s.loc, "switch statements are not supported in actions on this target "
+                                     "(p4c: SwitchStatement: switch statements not supported in actions)")
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
             tname = self.table_ref(e.base.fn.base, scope)
@@ -146,7 +178,7 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
-        if not (is_bits(t) or t[0] in ("enum", "serenum", "error")):
+        if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
         for c in s.cases:
@@ -202,6 +234,8 @@ class StatementRules:
             # packet_in / packet_out methods
             if bent and bent[0] == "var" and bent[1]["t"][0] == "extern":
                 ext = bent[1]["t"][1]
+                call = Node("call", call.loc, **{**call._attrs, "args": by_position(
+                    call.args, METHODS.get((ext, m)), f"{ext}.{m}", call.loc)})
                 if ext == "packet_in":
                     return [self.packet_in_call(m, call, scope)]
                 if ext == "packet_out":
@@ -278,6 +312,7 @@ class StatementRules:
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if self.ctx.get("in_action"):
             raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
@@ -295,6 +330,7 @@ class StatementRules:
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
@@ -417,6 +453,18 @@ class StatementRules:
                 sir, st = self.expr(a.base.base, scope)
                 if st[0] == "stack" and st[1] in self.structs:
                     return self.extract_union_next(sir, st, a)
+            if a.kind == "dontcare" and len(call.targs or ()) == 1:
+                # extract<H>(_): the header's bytes are consumed into a hidden local (p4c)
+                t = self.resolve_type(call.targs[0])
+                if t[0] != "header":
+                    raise E(a.loc, f"extract<{tstr(t)}>(_): expected a header type")
+                self.tmp += 1
+                py = f"v{self.tmp}__dontcare"
+                ir = {"op": "var", "n": py, "t": t}
+                if self.headers[t[1]].get("varbit"):
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
+                                               {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
@@ -487,6 +535,8 @@ class StatementRules:
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
+        call = Node("call", call.loc, **{**call._attrs, "args": by_position(
+            call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
         if kind == "counter" and m == "count":
             if len(args) != 1:

@@ -66,7 +66,8 @@ class TableRules:
                     raise E(props["implementation"].loc,
                             f"table {q} has an anonymous table property 'implementation' with no @name "
                             "annotation, which P4Runtime does not support (p4c rejects it)")
-                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None, [], pv.loc)
+                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None,
+                                              props["implementation"].get("annos") or [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
@@ -96,6 +97,11 @@ class TableRules:
                 # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
                 # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"
+            was_error = t[0] == "error"
+            if was_error:
+                # p4c accepts an `error` key (with a warning): 32 bits in its JSON, no bitwidth
+                # in the P4Info
+                ir, t = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32]
             if was_bool:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
@@ -112,6 +118,7 @@ class TableRules:
             kname = na[1][0] if na else expr_text(k.expr)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
@@ -126,9 +133,22 @@ class TableRules:
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
-            if arec.get("twin_of"):
-                raise E(a.loc, f"table {q}: action {a.name} is named {arec['twin_of']} like another action with a "
-                               "different body; a table cannot list it (p4c: duplicate label in its JSON)")
+            twin_of = arec.get("twin_of")
+            if twin_of:
+                # an @name'd twin (the control-plane name of another action, another body): p4c
+                # lists one P4Info action and gives this table its own body for it
+                real = self.actions[twin_of]
+                if [(p["name"], p["t"], p["dir"]) for p in real["params"] if not p["dir"]] != \
+                        [(p["name"], p["t"], p["dir"]) for p in arec["params"] if not p["dir"]]:
+                    raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with "
+                                   "other control-plane parameters; one P4Info action cannot describe both")
+                if any(x["name"] == twin_of or x.get("p4info_as") == twin_of for x in acts):
+                    raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with a "
+                                   "different body in the same actions list (p4c: duplicate label in its JSON)")
+                real["used"] = True
+            elif any(x.get("p4info_as") == ent[1] for x in acts):
+                raise E(a.loc, f"table {q}: action {a.name} is named {ent[1]} like another action with a "
+                               "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
                 if not p["dir"] and p.get("default") is not None:
@@ -140,6 +160,7 @@ class TableRules:
             elif annotation(a.annos, "tableonly"):
                 scope_ = "TABLE_ONLY"
             dparams = [p for p in arec["params"] if p["dir"]]
+            a = self.bound_by_name(a, dparams, q)
             if len(a.args) != len(dparams):
                 raise E(a.loc, f"table {q}: action {a.name} needs {len(dparams)} bound argument(s) "
                                f"for its directional parameters, got {len(a.args)}")
@@ -160,7 +181,8 @@ class TableRules:
                     bound.append({"dir": p["dir"], "e": lv})
                 else:
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
-            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound})
+            acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
+                         **({"p4info_as": twin_of} if twin_of else {})})
         anames = [a["name"] for a in acts]
         da = props.get("default_action")
         if da is not None:
@@ -194,6 +216,13 @@ class TableRules:
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)
         largest_wins = True
+        if ent_node is None:
+            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries
+            # it merely warns about them, whatever their value
+            for pn in ("largest_priority_wins", "priority_delta"):
+                if pn in props:
+                    self.warn(props[pn].loc, f"Unknown table property: {pn}")
+                    del props[pn]
         if "largest_priority_wins" in props:
             v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
                                       props["largest_priority_wins"].loc))
@@ -206,6 +235,8 @@ class TableRules:
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
+                if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
+                    ks = ks[0].items   # `{k1, ...}` as the keyset: a list of the keys (p4c accepts it)
                 if len(ks) != len(keys):
                     raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
                 matches = []
@@ -340,6 +371,23 @@ class TableRules:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
         return ent[1], vals
+
+    def bound_by_name(self, a: Node, dparams: list, q: str) -> Node:
+        """An actions-list entry whose bound arguments are named (``a(x = hdr.h.b)``): the
+        arguments in parameter order (only directional parameters can be bound)."""
+        named = [x for x in a.args if x.kind == "named_arg"]
+        if not named:
+            return a
+        if len(named) != len(a.args):
+            raise E(a.loc, f"table {q}: action {a.name}: either all arguments are named or none is")
+        by = {x.name: x.value for x in named}
+        names = [p["name"] for p in dparams]
+        extra = [n for n in by if n not in names]
+        if extra:
+            raise E(a.loc, f"table {q}: action {a.name} has no directional parameter {extra[0]} to bind")
+        if len(by) != len(names):
+            raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
+        return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
 
     def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
         """A default action's arguments for directional parameters must be the ones its entry

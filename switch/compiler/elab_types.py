@@ -179,7 +179,8 @@ class TypeRules:
                 if t[0] == "serenum":
                     t = t[2]
                 if t[0] == "bool":
-                    t = ["bit", 1]
+                    t = ["bit", 1]   # stored in one bit; assignments of a bool to it are cast
+                    self.__dict__.setdefault("bool_header_fields", set()).add((d.name, f.name))
                 if t[0] == "struct" and not self.structs[t[1]].get("union"):
                     # a struct inside a header: its fields are laid out in place (as p4c flattens
                     # them), named <field>__<sub>; member_of gives h.f.sub through a view

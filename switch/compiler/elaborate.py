@@ -18,7 +18,8 @@ The rules live in one mixin per theme:
 * :mod:`.elab_statements` -- statements and method calls;
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
 * :mod:`.elab_expressions` -- expressions, l-values, implicit conversions, casts;
-* :mod:`.elab_ctor` -- non-constant constructor arguments, top-level extern instances;
+* :mod:`.elab_ctor` -- constructor arguments (constant and not), block parameters and their
+  defaults, type-argument counts, top-level extern instances;
 * :mod:`.elab_output` -- the final IR dict with P4Runtime ids;
 * :mod:`.elab_common` -- IR type constants, naming, errors, scopes.
 """

@@ -181,7 +181,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pt.preamble, t)
         for k in t["keys"]:
             mf = pt.match_fields.add()
-            mf.id, mf.name, mf.bitwidth = k["id"], k["name"], k["width"]
+            mf.id, mf.name, mf.bitwidth = k["id"], k["name"], 0 if k.get("error") else k["width"]
             if k["match"] in _MATCH:
                 mf.match_type = _MATCH[k["match"]]
             else:  # a user-declared match_kind
@@ -366,6 +366,8 @@ class _TypeInfo:
             self.newtype(nt)
         elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
             self.serenum(obj["enum"])
+        elif obj.get("error") and not self.info.type_info.error.members:   # an `error` key
+            self.info.type_info.error.members.extend(self.ir["errors"])
 
     def spec(self, ts, ft, nt=None) -> None:
         """A digest member's type_spec."""

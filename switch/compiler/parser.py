@@ -580,6 +580,7 @@ class Parser(StatementParser, ExpressionParser):
                                                  "its action (`key: action() @priority(N);`)")
                     eannos = []
                     prio = None
+                    self.accept("const")   # a `const` entry in `entries` (P4-16 1.2.4): accepted, not enforced
                     if self.at("priority"):
                         self.next()
                         self.expect("=")

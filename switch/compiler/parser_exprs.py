@@ -23,7 +23,7 @@ class ExpressionParser:
         out = []
         while not self.at(")"):
             t = self.t
-            if (t.kind == "id" and self.peek().text == "=" and self.peek().kind == "op"):
+            if (t.kind in ("id", "kw") and self.peek().text == "=" and self.peek().kind == "op"):
                 self.next()
                 self.next()
                 out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))
@@ -143,25 +143,37 @@ class ExpressionParser:
             self.next()
             self.expect("}")
             return Node("invalid_hdr", t.loc)
-        if self.at("{"):
+        if self.at("..."):   # `...` alone: the default value of whatever type the context needs
             self.next()
+            return Node("dots", t.loc)
+        if self.at("{"):
+            # `...` as the last element (P4-16 "default values"): the fields / elements not
+            # listed take their type's default value
+            self.next()
+            dots = False
             if self.at_id() and self.peek().text == "=" and self.peek().kind == "op":
                 fields = []
                 while not self.at("}"):
+                    if self.accept("..."):
+                        dots = True
+                        break
                     n = self.ident("a field name")
                     self.expect("=")
                     fields.append((n.text, self.expr()))
                     if not self.accept(","):
                         break
                 self.expect("}")
-                return Node("struct_init", t.loc, fields=fields)
+                return Node("struct_init", t.loc, fields=fields, dots=dots)
             items = []
             while not self.at("}"):
+                if self.accept("..."):
+                    dots = True
+                    break
                 items.append(self.expr())
                 if not self.accept(","):
                     break
             self.expect("}")
-            return Node("list", t.loc, items=items)
+            return Node("list", t.loc, items=items, dots=dots)
         if self.at("."):
             self.next()
             n = self.ident()

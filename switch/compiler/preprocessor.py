@@ -268,11 +268,21 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if m.group(1) in self.macros else "0", e)
         e = self.expand(e, loc)
-        for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
+        for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
             suffix = m.group(2)
             if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):
                 # cpp: a P4 width prefix (8w5) or any other suffix is no C integer constant
                 raise P4CompileError(loc, f"invalid suffix {suffix!r} on integer constant in #if expression {expr!r}")
+
+        def c_int(m):   # C constants as cpp reads them: 0x.., 0b.. (GNU), 0.. octal, decimal
+            t = m.group(1)
+            base = 16 if t[1:2] in "xX" and len(t) > 1 else 2 if t[1:2] in "bB" and len(t) > 1 else \
+                8 if t.startswith("0") and len(t) > 1 else 10
+            try:
+                return str(int(t[2:] if base in (16, 2) else t, base))
+            except ValueError:
+                raise P4CompileError(loc, f"invalid digit in integer constant {t!r} in #if expression {expr!r}") from None
+        e = re.sub(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\b", c_int, e)
         e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
         e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
         if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortn]*", e):

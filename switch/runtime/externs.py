@@ -117,21 +117,23 @@ class ValueSet:
     P4Runtime match field per member of ``S`` (ids 1.., widths in ``spec["fields"]``); the
     select key is then the concatenation of the tuple's keys, first key most significant,
     as in BMv2's ``parse_vset`` (exact fields get an all-ones mask, ternary ones their
-    mask, LPM ones the prefix's mask)."""
+    mask, LPM ones the prefix's mask).  A field p4c lists as ``@match(range)`` takes a
+    range member (BMv2 cannot be written at all, see docs/CONFORMANCE.md): it adds a
+    ``low <= bits <= high`` test on its slice of the key and nothing to the mask."""
 
     def __init__(self, spec: dict):
         self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
         self.fields: list[int] = [int(f["width"]) for f in spec.get("fields") or []] or [self.width]
-        self.pairs: list[tuple[int, int]] = []
+        self.pairs: list[tuple[int, int, tuple]] = []   # (value, mask, range tests)
         self.members: list[list] = []
 
     def match(self, key: int) -> bool:
-        for v, m in self.pairs:
-            if key & m == v:
+        for v, m, ranges in self.pairs:
+            if key & m == v and all(lo <= (key >> sh) & full <= hi for sh, full, lo, hi in ranges):
                 return True
         return False
 
-    def _member(self, mem) -> tuple[int, int]:
+    def _member(self, mem) -> tuple[int, int, tuple]:
         by_id = {}
         for fm in mem:
             if not 1 <= fm.field_id <= len(self.fields):
@@ -140,11 +142,20 @@ class ValueSet:
                 raise InvalidEntry(f"value_set {self.name}: match field {fm.field_id} given twice")
             by_id[fm.field_id] = fm
         value = mask = 0
+        ranges, shift = [], sum(self.fields)
         for fid, w in enumerate(self.fields, 1):
             full = (1 << w) - 1
+            shift -= w
             fm = by_id.get(fid)
             if fm is None:
                 raise InvalidEntry(f"value_set {self.name}: a member lacks match field {fid}")
+            if fm.kind == "range" and fm.high is not None:
+                if not 0 <= fm.value <= fm.high <= full:
+                    raise InvalidEntry(f"value_set {self.name}: range {fm.value!r}..{fm.high!r} of field {fid} "
+                                       f"is empty or does not fit bit<{w}>")
+                ranges.append((shift, full, fm.value, fm.high))
+                value, mask = value << w, mask << w
+                continue
             if fm.kind == "exact":
                 m = full
             elif fm.kind == "ternary" and fm.mask is not None:
@@ -152,15 +163,15 @@ class ValueSet:
             elif fm.kind == "lpm" and fm.prefix_len is not None and 0 <= fm.prefix_len <= w:
                 m = full ^ ((1 << (w - fm.prefix_len)) - 1)
             else:
-                raise InvalidEntry(f"value_set {self.name}: member match must be exact, ternary or lpm")
+                raise InvalidEntry(f"value_set {self.name}: member match must be exact, ternary, lpm or range")
             if not 0 <= fm.value <= full or not 0 <= m <= full or fm.value & ~m:
                 raise InvalidEntry(f"value_set {self.name}: value {fm.value!r}/mask {m!r} of field {fid} does "
                                    f"not fit bit<{w}>")
             value, mask = (value << w) | fm.value, (mask << w) | m
-        return value, mask
+        return value, mask, tuple(ranges)
 
     def write(self, members) -> None:
-        """Replace the members: each is [FieldMatch] (exact, ternary or lpm) as in P4Runtime."""
+        """Replace the members: each is [FieldMatch] (exact, ternary, lpm or range) as in P4Runtime."""
         members = list(members)
         if len(members) > self.size:
             raise InvalidEntry(f"value_set {self.name}: {len(members)} members, size is {self.size}")

@@ -131,6 +131,7 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "invalid_header_as_struct": (program("        meta = (meta_t){#};\n"), ("{#}", "meta_t"), ""),
     "stack_last_in_control": (program("        hdr.h.a = hdr.s.last.a;\n", fields="    h_t[2] s;\n"), ("last", "parser"), ""),
     "v1model_version_negative": (program("", version="-1"), ("V1MODEL_VERSION",), ""),
+    "v1model_version_bad_octal": (program("", version="09"), ("V1MODEL_VERSION", "digit", "octal"), ""),
     "v1model_version_expression": (program("", version="20200408 + 1"), ("V1MODEL_VERSION",), ""),
     "v1model_version_width_prefix": (program("", version="32w20200408"), ("suffix", "V1MODEL_VERSION"), ""),
     "action_calls_itself": (program("        a();\n", ingress_decls="    action a() { a(); }\n"), ("a",), ""),
@@ -329,6 +330,31 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "struct_field_arbitrary_int": (program("", meta="    int count;\n"), ("count", "int"), ""),
     "newtype_of_header": (program("", top="type h_t wrapped_h;\n"), ("wrapped_h", "base type"), ""),
     "log_msg_scalar_data": (program('        log_msg("b={}", hdr.h.b);\n'), ("log_msg", "list"), ""),
+    # p4c type-checks a generic function's body once: T supports ==, != and assignment only
+    "generic_function_add": (program("        hdr.h.a = plus1<bit<8>>(hdr.h.a);\n", top="T plus1<T>(in T x) { return x + 1; }\n"),
+                             ("+", "type parameter", "'T'"), ""),
+    "generic_function_less": (program("        if (lt(hdr.h.a, hdr.h.b)) { hdr.h.c = 1; }\n",
+                                      top="bool lt<T>(in T x, in T y) { return x < y; }\n"), ("<", "type parameter"), ""),
+    "generic_function_complement": (program("        hdr.h.a = inv(hdr.h.a);\n", top="T inv<T>(in T x) { T y = x; return ~y; }\n"),
+                                    ("~", "type parameter"), ""),
+    "generic_function_cast": (program("        hdr.h.a = low(hdr.h.c);\n", top="bit<8> low<T>(in T x) { return (bit<8>)x; }\n"),
+                              ("cast", "type parameter"), ""),
+    "extern_method_unknown_named_arg": (program("        r.write(idx = 1, value = hdr.h.a);\n", ingress_decls="    register<bit<8>>(4) r;\n"),
+                                        ("idx", "overload"), ""),
+    "extern_named_and_positional_args": (program("        r.write(1, value = hdr.h.a);\n", ingress_decls="    register<bit<8>>(4) r;\n"),
+                                         ("named",), ""),
+    "table_bound_named_arg_not_directional": (program("        t.apply();\n", ingress_decls="""
+    action pick(inout bit<8> x, bit<8> y) { x = y; }
+    table t { key = { hdr.h.a: exact; } actions = { pick(y = 1); } }"""), ("y", "directional"), ""),
+    "direct_meter_never_read": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action a() { hdr.h.b = 1; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }"""), ("direct meter", "read"), ""),
+    "v1switch_headers_type_is_header": (program("", parser="    state start { pkt.extract(hdr); transition accept; }",
+                                                deparser="        pkt.emit(hdr);").replace("out headers_t hdr", "out h_t hdr").replace(
+        "inout headers_t hdr", "inout h_t hdr").replace("in headers_t hdr", "in h_t hdr"), ("struct",), ""),
+    "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
+                         ("switch", "action"), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

@@ -99,12 +99,16 @@ def test_cli_reports_errors(tmp_path, capsys):
 
 def test_name_twin_actions_cannot_be_listed_by_a_table():
     """Two actions @name'd alike with different bodies compile while only called directly
-    (p4c inlines the calls); a table listing the second is an error, as p4c's JSON fails."""
+    (p4c inlines the calls) or listed by different tables (one P4Info action, a body per
+    table); one table listing both is an error, as p4c's JSON fails."""
     twins = ('    @name("same") action a1() { hdr.h.a = 1; }\n'
              '    @name("same") action a2() { hdr.h.a = 2; }\n')
     compile_source(program(locals=twins, body="        a1(); a2();"), "prog.p4")
     text = program(locals=twins + "    table t { key = { hdr.h.a : exact; } actions = { a1; a2; } }",
                    body="        t.apply();")
+    compile_source(program(locals=twins + "    table t { key = { hdr.h.a : exact; } actions = { a1; } }\n"
+                                           "    table u { key = { hdr.h.b : exact; } actions = { a2; } }",
+                           body="        t.apply(); u.apply();"), "prog.p4")
     e = err(text)
     assert "action a2 is named" in e.message and "same" in e.message
     assert (e.loc.line, e.loc.col) == line_of(text, "a2; }")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -23,11 +24,13 @@ def frame(etype: int, v: int, w: int) -> bytes:
 
 
 def member(vse, *fields):
-    """fields: an int (exact) or a (value, mask) pair (ternary), by field id 1.."""
+    """fields: an int (exact), a (value, mask) pair (ternary) or a range("lo", "hi") dict, by field id 1.."""
     m = vse.members.add()
     for fid, (val, width) in enumerate(fields, 1):
         fm = m.match.add(field_id=fid)
-        if isinstance(val, tuple):
+        if isinstance(val, dict):
+            fm.range.low, fm.range.high = (val[k].to_bytes(width, "big") for k in ("lo", "hi"))
+        elif isinstance(val, tuple):
             fm.ternary.value, fm.ternary.mask = (x.to_bytes(width, "big") for x in val)
         else:
             fm.exact.value = val.to_bytes(width, "big")
@@ -73,7 +76,7 @@ def test_struct_value_set_write_read_and_steer(vset_sw, hosts, decode_write_erro
     assert through(frame(0x1234, 5, 0x0103)) == frame(0x1234, 6, 0x0103)        # pair yes, tern no
     got = ctl.read(P.Entity(value_set_entry=P.ValueSetEntry(value_set_id=ids["P.pair"])))
     assert got[0].value_set_entry == pe
-    assert len(ctl.read(P.Entity(value_set_entry=P.ValueSetEntry()))) == 2
+    assert len(ctl.read(P.Entity(value_set_entry=P.ValueSetEntry()))) == 3   # every value set, rng empty
 
     def refused(e, op=P.Update.MODIFY):
         with pytest.raises(grpc.RpcError) as ei:
@@ -94,3 +97,36 @@ def test_struct_value_set_write_read_and_steer(vset_sw, hosts, decode_write_erro
     empty = P.ValueSetEntry(value_set_id=ids["P.pair"])
     ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(value_set_entry=empty)))
     assert through(f) == f                                  # an empty member list clears the set
+
+
+def test_value_set_range_members(vset_sw, hosts, decode_write_errors):
+    """A field p4c lists as @match(range) takes range members (low <= bits <= high)."""
+    ctl, ids, p4info = vset_sw
+    rng = next(v for v in p4info.value_sets if v.preamble.name == "P.rng")
+    assert [(m.name, m.match_type) for m in rng.match] == [("w", p4info_pb2.MatchField.RANGE)]
+
+    def through(f):
+        hosts[1].send(f)
+        out = hosts[2].recv()
+        assert out is not None
+        return out
+    pe = P.ValueSetEntry(value_set_id=ids["P.pair"])
+    member(pe, (0x1234, 2), (0x05, 1))
+    re_ = P.ValueSetEntry(value_set_id=ids["P.rng"])
+    member(re_, ({"lo": 0x0200, "hi": 0x02ff}, 2))
+    member(re_, ({"lo": 0x1000, "hi": 0x1000}, 2))
+    for e in (pe, re_):
+        ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(value_set_entry=e)))
+    for w in (0x0200, 0x0250, 0x02ff, 0x1000):
+        assert through(frame(0x1234, 5, w)) == frame(0x1234, 6, 0xffff), hex(w)
+    for w in (0x01ff, 0x0300, 0x0fff, 0x1001):
+        assert through(frame(0x1234, 5, w)) == frame(0x1234, 6, w), hex(w)
+    got = ctl.read(P.Entity(value_set_entry=P.ValueSetEntry(value_set_id=ids["P.rng"])))
+    assert got[0].value_set_entry == re_
+    empty_range = P.ValueSetEntry(value_set_id=ids["P.rng"])
+    member(empty_range, ({"lo": 0x0300, "hi": 0x0200}, 2))
+    with pytest.raises(grpc.RpcError) as ei:
+        ctl.write(P.Update(type=P.Update.MODIFY, entity=P.Entity(value_set_entry=empty_range)))
+    c, msg = decode_write_errors(ei.value)[0]
+    assert c == "INVALID_ARGUMENT" and "range" in msg
+    assert through(frame(0x1234, 5, 0x0250)) == frame(0x1234, 6, 0xffff)   # the refused write changed nothing
