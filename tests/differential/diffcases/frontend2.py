@@ -87,6 +87,8 @@ CASES = [
     # a serializable enum as a run-time stack index; a plain enum and an error in log_msg data
     case("fe_serenum_stack_index_and_log_enum", CAT, program("""\
         Idx_t i = (Idx_t)hdr.h.a[0:0];
+        hdr.s[0].a = 0x10;  // both written first: an unwritten field of an invalid header holds
+        hdr.s[1].a = 0x20;  // whatever the previous packet left there (BMv2's PHV reuse, timing-dependent)
         hdr.s[i].a = 0x77;
         hdr.h.c = hdr.s[0].a ++ hdr.s[1].a;
         log_msg("k={} e={}", {Kind.Second, error.NoMatch});
