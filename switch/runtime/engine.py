@@ -129,11 +129,11 @@ class Engine:
         self.reuse_headers = ns["reuse_headers"]
         # BMv2 takes a packet's PHV from a pool (last released, first reused) and only marks
         # its headers invalid: a header the parser does not extract keeps the values of the
-        # packet that last used that PHV.  The headers of the pass that ended last are kept
-        # here for the next received packet (see :meth:`_headers`).
-        self.stale = None
-        self.stale_t = 0.0
+        # packet that last used that PHV.  ``_last`` is the pass processed last (set as each
+        # pass starts ingress or egress); the next received packet takes its headers (see
+        # :meth:`_headers`); ``_last_t`` is when the previous received packet started.
         self._last = None
+        self._last_t = -1.0
         self.new_meta = ns["new_meta"]
         self.new_sm = ns["new_sm"]
         self.copy_fl = ns["copy_field_list"]
@@ -149,7 +149,7 @@ class Engine:
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
         P = PacketState(data, port, tr)
-        P.hdr = self._headers()
+        P.hdr = self._headers() if itype == I_NORMAL else self.new_headers()
         P.meta = self.new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
@@ -171,27 +171,22 @@ class Engine:
         PHV when the packet leaves; a packet received while the previous one is still in
         flight gets another one (a new, zeroed PHV while the pool is small): a packet that
         follows the previous one within ``REUSE_GAP_S`` (frames queued back to back) starts
-        from fresh headers, as the differential suite's bursts see on BMv2."""
-        h = self.stale
-        if h is None:
+        from fresh headers, as the differential suite's bursts see on BMv2.  The gap is
+        taken between the starts of consecutive received packets (one clock read per packet;
+        a packet's own processing takes microseconds, the gap is milliseconds).  Only a
+        received packet's first pass comes here: clones, replicas, resubmitted and
+        recirculated passes start from fresh headers."""
+        now = perf_counter()
+        last, t = self._last, self._last_t
+        self._last_t = now
+        if last is None:
             return self.new_headers()
-        self.stale = None
-        if perf_counter() - self.stale_t < REUSE_GAP_S:
+        self._last = None
+        if now - t < REUSE_GAP_S:
             return self.new_headers()
-        return self.reuse_headers(h)
+        return self.reuse_headers(last.hdr)
 
     def run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
-        """:meth:`_run`, then the headers of the pass that ended last are kept for the next
-        received packet (:meth:`_headers`)."""
-        res = self._run(port, frame, out)
-        last = self._last
-        if last is not None:  # the pass that ended last hands its headers to the next packet
-            self.stale = last.hdr
-            self.stale_t = perf_counter()
-            self._last = None
-        return res
-
-    def _run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
         """The frames ``frame`` makes leave the switch, ``[(egress_port, bytes), ...]`` in the
         order BMv2 emits them.  With ``out`` (anything with ``append``), each one is appended
         there the moment its egress pass ends -- a multicast group's first copy (the forward,
