@@ -8,9 +8,7 @@ writes per batch of packets instead of per packet.
 * :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
 * :func:`take_spare` -- a finished job's bucket copy, for a new job of the same plan, when safe.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
-  operation per run of evenly spaced packets (:func:`even_runs`, :func:`strided`).
-* The byte positions of the header fields the engine reads and writes in place (``SEQ_BYTES``,
-  ``KEY_BYTES``, ...), derived from :mod:`checkmate.wire` once for ``transport`` and ``ring_sender``.
+  operation per run of evenly spaced packets.
 * :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
 """
 from __future__ import annotations
@@ -26,29 +24,15 @@ import torch
 import torch.futures
 
 from checkmate import wire
-from checkmate.wire import FIELD_OFFSET, HEADER_LEN
 from trainer_hooks.layout import BucketPlan
 
 log = logging.getLogger(__name__)
 
-# where the engine reads and writes header fields in place (checkmate.wire owns the layout; these
-# are the ring's views of it, shared by transport.py and ring_sender.py)
-FLAGS_AT, STEP_AT = FIELD_OFFSET["flags"], FIELD_OFFSET["step"]  # u8 each
-SEQ_BYTES = slice(FIELD_OFFSET["seq"], FIELD_OFFSET["seq"] + 4)  # big-endian u32
-COUNT_BYTES = slice(FIELD_OFFSET["count"], FIELD_OFFSET["count"] + 2)  # big-endian u16
-KEY_BYTES = slice(FIELD_OFFSET["param_id"], FIELD_OFFSET["offset"] + 4)  # param_id, offset: one big-endian u64
-assert KEY_BYTES.stop - KEY_BYTES.start == 8
-AUX_LO = FIELD_OFFSET["aux"] + 1  # low byte of the big-endian u16 aux (a data datagram's ACK_REQUEST)
-M32 = 0xFFFFFFFF  # seqs are modulo 2**32
-SACK_BITS = 16  # an ack's aux: a bitmap of the 16 seqs after its cumulative one
-# the header bytes every data datagram of one job from one rank shares: version, dtype, job_id,
-# iteration, rank, bucket, count (a batch of one size)
-JOB_BYTES = np.r_[FIELD_OFFSET["version"], FIELD_OFFSET["dtype"], FIELD_OFFSET["job_id"]:FIELD_OFFSET["param_id"],
-                  FIELD_OFFSET["count"]:FIELD_OFFSET["aux"]]
+HLEN = wire.HEADER_LEN
 WIRE_F32 = np.dtype(wire.PAYLOAD_NUMPY_DTYPE[wire.DTYPE_FP32])  # big-endian float32, as on the wire
 # the header as a numpy record (a GRO batch is a strided array of them)
 HDR_DT = np.dtype(wire.HEADER_RECORD)
-assert HDR_DT.itemsize == HEADER_LEN
+assert HDR_DT.itemsize == HLEN
 # Linux UDP segmentation / receive offload (linux/udp.h); Python's socket module has no names for them
 SOL_UDP = getattr(socket, "SOL_UDP", 17)
 UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
@@ -99,15 +83,14 @@ class TransportStats:
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
 
 
-def batch_template(job_id: int, prev: int, iteration: int, bucket: int) -> tuple[np.ndarray, np.ndarray]:
+def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int) -> tuple[np.ndarray, np.ndarray]:
     """(mask, expected) over the 32 header bytes: the fields every data packet of one job from the
-    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket), so
-    that ``(headers & mask == expected).all()`` checks a whole batch at once (the count field is
-    checked against each datagram's size)."""
+    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count), so
+    that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
     hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
-                                         0, 0, 0, 0, 0), dtype=np.uint8)
+                                         0, 0, cnt, 0, 0), dtype=np.uint8)
     mask = np.zeros(1, dtype=HDR_DT)
-    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket"):
+    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket", "count"):
         mask[name] = wire.FIELD_MAX[name]
     mask["flags"] = wire.FLAG_ACK
     mask = mask.view(np.uint8)
@@ -125,7 +108,7 @@ class PlanIndex:
     count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
     __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
-                 "expected", "own", "own_runs", "hdr", "spare")
+                 "expected", "own", "hdr", "spare")
 
     def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
@@ -137,7 +120,7 @@ class PlanIndex:
             self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
         segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.boff = [p.buf_offset for p in pk]
-        self.size_l = [HEADER_LEN + 4 * p.count for p in pk]
+        self.size_l = [HLEN + 4 * p.count for p in pk]
         self.pid = [p.param_id for p in pk]
         self.off = [p.offset for p in pk]
         self.cnt = [p.count for p in pk]
@@ -150,9 +133,6 @@ class PlanIndex:
         self.seen0 = seen0.tobytes()
         self.expected = int((seen0 == 0).sum())
         self.own = list(plan.segments[r])  # sent at step 0
-        # own packets of one count, evenly spaced: (first offset, spacing, packets, count) per run
-        ol, cl = [self.boff[i] for i in self.own], [self.cnt[i] for i in self.own]
-        self.own_runs = [(ol[i], d, j - i, cl[i]) for i, j, d in even_runs(ol, cl, cl)]
         hdr = np.zeros(npk, dtype=HDR_DT)
         hdr["version"], hdr["dtype"], hdr["job_id"], hdr["rank"] = wire.WIRE_VERSION, wire.DTYPE_FP32, job_id, r
         hdr["param_id"] = [p.param_id for p in pk]
@@ -160,51 +140,23 @@ class PlanIndex:
         hdr["count"] = self.cnt
         self.hdr = hdr
         # finished jobs of this plan whose bucket copy (``w``, ``views``) a later job may take over
-        # once nothing in flight or queued refers to them (:func:`take_spare`)
+        # once nothing in flight or queued refers to them (:meth:`UdpRing._recycled`)
         self.spare: list = []
-
-
-def even_runs(offsets: list, kinds: list, width: int | list) -> list[tuple[int, int, int]]:
-    """Consecutive items of one kind at evenly spaced element ``offsets`` (at least ``width`` apart:
-    one int, or one per item): ``[(i, j, spacing), ...]`` for items ``i..j-1`` -- each run is one
-    strided view of the bucket."""
-    runs, i, k = [], 0, len(offsets)
-    one = isinstance(width, int)
-    while i < k:
-        a, kind = offsets[i], kinds[i]
-        j, d = i + 1, width if one else width[i]
-        if j < k and kinds[j] == kind and offsets[j] - a >= d:
-            d = offsets[j] - a
-            j += 1
-            while j < k and kinds[j] == kind and offsets[j] - offsets[j - 1] == d:
-                j += 1
-        runs.append((i, j, d))
-        i = j
-    return runs
-
-
-def strided(buf, dtype, a: int, d: int, rows: int, cnt: int) -> np.ndarray:
-    """``rows x cnt`` 4-byte elements of ``buf`` from element ``a``, rows ``d`` elements apart."""
-    return np.ndarray((rows, cnt), dtype, buf, 4 * a, (4 * d, 4))
 
 
 class ActiveJob:
     """Engine state of the job being reduced.
 
-    ``x`` is the bucket itself (host order), divided by the world size in place when the job
-    starts; ``w`` is the ring's copy in wire order (big-endian float32): this rank's own segment is
-    converted into it at the start, reduce-scatter writes ``x + received`` into it (the local
-    operand comes from ``x``, which the ring never changes before the end, so a reduce-scatter
-    converts only the received payload and the sum), all-gather copies received bytes into it,
-    packets are sent straight from it (memoryview slices, no per-packet conversion or copy), and
-    the result is converted back into the bucket once when the job ends -- every element of ``w``
-    has been written by then (reduce-scatter writes every segment but this rank's own one, and
-    all-gather every one but the one this rank reduced).  A job has its ``w`` to itself, so a retransmission of an old job's packet never carries
+    ``w`` is the bucket in wire order (big-endian float32), divided by the world size and converted
+    in one pass when the job starts; the ring works on it: reduce-scatter adds into it, all-gather
+    copies received bytes into it, packets are sent straight from it (memoryview slices, no
+    per-packet conversion or copy), and the result is converted back into the bucket once when the
+    job ends.  A job has its ``w`` to itself, so a retransmission of an old job's packet never carries
     a newer job's bytes: ``reuse`` hands over the ``w`` (and the ~3000 payload views, 0.6 ms to build
     for a 4 MB bucket) of a finished job of the same plan only when no slot in flight and no queued
     send refers to that job any more."""
 
-    __slots__ = ("job", "x", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
+    __slots__ = ("job", "w", "wb", "views", "hdr", "expected", "received", "npk", "seen", "started",
                  "index")
 
     def __init__(self, job, index: PlanIndex, n: int, reuse: "ActiveJob | None" = None):
@@ -216,11 +168,7 @@ class ActiveJob:
             self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
         else:  # a finished job's copy nothing refers to any more: its payload views stay valid
             self.w, self.wb, self.views = reuse.w, reuse.wb, reuse.views
-        self.x = x = job.buffer.numpy()
-        np.divide(x, n, out=x)  # IEEE division, the same bits as torch's div_
-        w = self.w
-        for a, d, rows, cnt in index.own_runs:  # sent at step 0: in wire order now
-            strided(w, WIRE_F32, a, d, rows, cnt)[...] = strided(x, np.float32, a, d, rows, cnt)
+        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
         self.hdr = None  # each packet's header bytes but step, flags, seq: built when a batch is sent
         self.expected = index.expected
         self.received = 0
@@ -234,7 +182,7 @@ class ActiveJob:
             hdr = self.index.hdr.copy()
             hdr["iteration"] = self.job.iteration
             hdr["bucket"] = self.job.bucket
-            self.hdr = hdr.view(np.uint8).reshape(-1, HEADER_LEN)
+            self.hdr = hdr.view(np.uint8).reshape(-1, HLEN)
         return self.hdr
 
 
@@ -249,20 +197,31 @@ def take_spare(index: PlanIndex, slot_acts: list, backlog, stats: TransportStats
     return None
 
 
-def apply_runs(w: np.ndarray, x: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
+def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
     """Apply the rows of ``P`` (``k x cnt`` wire floats, one received packet each) to ``w`` at element
-    offsets ``ol``: ``x + received`` where ``rl`` is true (reduce-scatter; ``x`` the divided bucket in
-    host order, see :class:`ActiveJob`), the received bytes where it is false (all-gather).
-    Consecutive rows of one kind at evenly spaced offsets are one strided numpy operation."""
-    for i, j, d in even_runs(ol, rl, cnt):
-        a = ol[i]
-        V = strided(w, WIRE_F32, a, d, j - i, cnt)
-        if rl[i]:  # local + received, in host order: one conversion in, one out
-            t = P[i:j].astype(np.float32)
-            np.add(strided(x, np.float32, a, d, j - i, cnt), t, out=t)
+    offsets ``ol``: added where ``rl`` is true (reduce-scatter: local + received), copied where it is
+    false (all-gather).  Consecutive rows of one kind at evenly spaced offsets are one strided numpy
+    operation."""
+    k = len(ol)
+    i = 0
+    while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
+        a, add = ol[i], rl[i]
+        j, d = i + 1, cnt
+        if j < k and rl[j] == add and ol[j] - a >= cnt:
+            d = ol[j] - a
+            j += 1
+            while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
+                j += 1
+        V = np.ndarray((j - i, cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
+        if add and j - i > 1:  # local + received, in host order (numpy adds big-endian arrays slowly)
+            t = V.astype(np.float32)
+            t += P[i:j].astype(np.float32)
             V[...] = t
+        elif add:
+            np.add(V, P[i:j], out=V)
         else:
             V[...] = P[i:j]
+        i = j
 
 
 def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tuple[int, bool]:

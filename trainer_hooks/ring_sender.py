@@ -39,11 +39,22 @@ import time
 
 import numpy as np
 
-from checkmate.wire import DTYPE_FP32, FLAG_FINAL, FLAG_RETX, HEADER, HEADER_LEN, WIRE_VERSION
-from trainer_hooks.ring_arrays import (AUX_LO, FLAGS_AT, M32, SACK_BITS, SEQ_BYTES, STEP_AT, ActiveJob, RingError,
-                                       send_datagrams)
+from checkmate import wire
+from trainer_hooks.ring_arrays import ActiveJob, RingError, send_datagrams
 
+_HDR = wire.HEADER
+_HLEN = wire.HEADER_LEN
+_VER = wire.WIRE_VERSION
+_FP32 = wire.DTYPE_FP32
+_FINAL = wire.FLAG_FINAL
+_RETX = wire.FLAG_RETX
+_O = wire.FIELD_OFFSET
+_FLAGS, _STEP = _O["flags"], _O["step"]
+_SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_AUX_LO = _O["aux"] + 1  # low byte of the big-endian u16 aux
 ACK_REQUEST = 1  # ``aux`` of a data datagram that ends a full window: the receiver acks it at once
+_M32 = 0xFFFFFFFF
+_SACK_BITS = 16
 _MAX_RTO = 2.0
 _RETX_BURST = 32  # expired packets resent per retransmission scan
 _SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one (struct) instead of numpy
@@ -70,13 +81,13 @@ class RingSender:
         cap = 1 << max(6, (window - 1).bit_length())
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
-        self._hbuf = np.zeros((cap, HEADER_LEN), dtype=np.uint8)  # the header of each slot, as sent
-        self._h_flags, self._h_step = self._hbuf[:, FLAGS_AT], self._hbuf[:, STEP_AT]
-        self._h_seq = self._hbuf[:, SEQ_BYTES].view(">u4")[:, 0]
+        self._hbuf = np.zeros((cap, _HLEN), dtype=np.uint8)  # the header of each slot, as sent
+        self._h_flags, self._h_step = self._hbuf[:, _FLAGS], self._hbuf[:, _STEP]
+        self._h_seq = self._hbuf[:, _SEQ].view(">u4")[:, 0]
         self._hmv = hb = memoryview(self._hbuf.reshape(-1))
-        self._hv = [hb[i * HEADER_LEN:(i + 1) * HEADER_LEN] for i in range(cap)]
+        self._hv = [hb[i * _HLEN:(i + 1) * _HLEN] for i in range(cap)]
         self._flags_of_step = np.zeros(256, dtype=np.uint8)
-        self._flags_of_step[world_size - 1] = FLAG_FINAL  # the first all-gather hop: the owner tags the chunk, once
+        self._flags_of_step[world_size - 1] = _FINAL  # the first all-gather hop: the owner tags the chunk, once
         self._s_act: list = [None] * cap
         self._s_idx = np.zeros(cap, dtype=np.intp)
         self._s_sent = np.zeros(cap)
@@ -95,7 +106,7 @@ class RingSender:
 
     def in_flight(self) -> int:
         """Datagrams sent to the next rank and not acknowledged yet."""
-        return (self._nxt - self._una) & M32
+        return (self._nxt - self._una) & _M32
 
     # -- congestion window ----------------------------------------------------------------
     def _on_loss(self) -> None:
@@ -109,7 +120,7 @@ class RingSender:
 
     def _grow(self, acked: int) -> None:
         if self._recovering:
-            if ((self._una - self._recover) & M32) < 0x80000000:  # everything sent before the cut is acked
+            if ((self._una - self._recover) & _M32) < 0x80000000:  # everything sent before the cut is acked
                 self._recovering = False
             return
         c = self._cwnd
@@ -165,14 +176,14 @@ class RingSender:
                 return
         k = self._send(self.next_addr, hs, ps, sizes)
         if self.final_copies is not None:
-            fin = [(h, p, pid) for h, p, pid in zip(hs[:k], ps[:k], pids[:k]) if h[1] & FLAG_FINAL]
+            fin = [(h, p, pid) for h, p, pid in zip(hs[:k], ps[:k], pids[:k]) if h[1] & _FINAL]
             if fin:
                 self._send_copies(fin)
 
     def _pump(self, now: float) -> None:
         """Send queued packets while the congestion window (``cwnd`` seqs past the oldest unacked) allows."""
         bl = self._backlog
-        space = int(self._cwnd) - ((self._nxt - self._una) & M32)
+        space = int(self._cwnd) - ((self._nxt - self._una) & _M32)
         if not bl or space <= 0:
             return
         cap, mask, hv = self._cap, self._mask, self._hv
@@ -196,10 +207,10 @@ class RingSender:
             s1 = s0 + m
             if m <= _SCALAR_PUMP:  # a few packets (one received datagram's worth): numpy's per-call cost
                 job, ix = act.job, act.index  # would dominate, write them one by one
-                hmv, pack, it, b = self._hmv, HEADER.pack_into, job.iteration, job.bucket
+                hmv, pack, it, b = self._hmv, _HDR.pack_into, job.iteration, job.bucket
                 for j, (i, step) in enumerate(zip(li, ls)):
-                    pack(hmv, (s0 + j) * HEADER_LEN, WIRE_VERSION, FLAG_FINAL if step == first_ag else 0, DTYPE_FP32, step, self.job_id,
-                         it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & M32)
+                    pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
+                         it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
                 self._s_idx[s0:s1] = li
             else:
                 idx = np.array(li, dtype=np.intp)
@@ -214,12 +225,12 @@ class RingSender:
                     self._h_step[s0:s1] = st
                     self._h_flags[s0:s1] = self._flags_of_step[st]
                 seqs = nxt + self._ar[:m]
-                self._h_seq[s0:s1] = seqs if nxt + m <= M32 else seqs & M32
+                self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
             self._s_act[s0:s1] = [act] * m
             self._s_sent[s0:s1] = now
             self._s_dl[s0:s1] = dl
             self._s_state[s0:s1] = 0
-            self._nxt = (nxt + m) & M32
+            self._nxt = (nxt + m) & _M32
             hs += hv[s0:s1]
             ix = act.index
             ps += map(act.views.__getitem__, li)
@@ -232,13 +243,13 @@ class RingSender:
         self.stats.finals_sent += finals
         self._dl_low = min(self._dl_low, dl)
         if bl:  # the window is full and more is queued: the last datagram asks for an ack at once
-            self._hbuf[(self._nxt - 1) & mask, AUX_LO] = ACK_REQUEST
+            self._hbuf[(self._nxt - 1) & mask, _AUX_LO] = ACK_REQUEST
             self.stats.ack_requests += 1
         self._transmit(hs, ps, sizes, pids)
 
     def _in_flight_slots(self):
         """Slots of the seqs in flight (una..nxt-1), oldest first: a slice unless they wrap the ring."""
-        cnt = (self._nxt - self._una) & M32
+        cnt = (self._nxt - self._una) & _M32
         s0 = self._una & self._mask
         if s0 + cnt <= self._cap:
             return slice(s0, s0 + cnt)
@@ -269,7 +280,7 @@ class RingSender:
         dl = now + np.minimum(self._cur_rto * np.exp2(np.minimum(retries, 10)), _MAX_RTO)
         self._s_dl[due] = dl
         self._dl_low = min(self._dl_low, float(dl.min()))
-        self._h_flags[due] |= FLAG_RETX  # FINAL, if set, is kept
+        self._h_flags[due] |= _RETX  # FINAL, if set, is kept
         hs, ps, sizes, pids = [], [], [], []
         for slot, i in zip(due.tolist(), self._s_idx[due].tolist()):
             act = self._s_act[slot]
@@ -283,8 +294,8 @@ class RingSender:
     def _on_ack(self, cum: int, sack: int) -> None:
         """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
         una = self._una
-        span = (self._nxt - una) & M32
-        d = (cum - una) & M32
+        span = (self._nxt - una) & _M32
+        d = (cum - una) & _M32
         sample = -1
         if 0 < d <= span:  # (an older ack, or one beyond what was sent, moves nothing)
             last = (cum - 1) & self._mask
@@ -303,19 +314,19 @@ class RingSender:
             self._grow(d)
         if sack:
             state = self._s_state
-            for i in range(SACK_BITS):
+            for i in range(_SACK_BITS):
                 if sack >> i & 1:
-                    s = (cum + 1 + i) & M32
+                    s = (cum + 1 + i) & _M32
                     slot = s & self._mask
-                    if ((s - una) & M32) < span and state[slot] >= 0:
+                    if ((s - una) & _M32) < span and state[slot] >= 0:
                         if state[slot] == 0:
                             sample = slot
                         state[slot] = -1
             if cum == una and span:  # holes below the highest seq that arrived: lost, not late
                 self._on_loss()
                 holes = [s & self._mask for s in
-                         [cum] + [(cum + 1 + i) & M32 for i in range(sack.bit_length() - 1) if not sack >> i & 1]
-                         if ((s - una) & M32) < span]
+                         [cum] + [(cum + 1 + i) & _M32 for i in range(sack.bit_length() - 1) if not sack >> i & 1]
+                         if ((s - una) & _M32) < span]
                 fast = [slot for slot in holes if state[slot] == 0]  # never resent yet: resend now
                 if fast:
                     self.stats.fast_retransmits += len(fast)

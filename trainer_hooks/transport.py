@@ -54,37 +54,26 @@ header field; conversion to and from the host order is exact.
 **Per-packet cost.**  Python work per datagram is what limits a software ring,
 so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_arrays`):
 
-* *Payloads*: the bucket is divided by the world size in place (host order,
-  ``ActiveJob.x``) and this rank's own segment converted into the job's wire
-  copy (``ActiveJob.w``) when the job starts; reduce-scatter writes
-  ``x + received`` into ``w`` (one conversion of the received payload, one of
-  the sum), all-gather copies the received bytes into it, packets are sent from
-  memoryview slices of it, and it is converted back into the bucket once when
-  the job ends.  A later job of the same plan takes the array and its slices
-  over once nothing in flight or queued refers to the old job.
+* *Payloads*: the bucket is divided and converted to wire order in one numpy
+  pass per job (``ActiveJob.w``); reduce-scatter adds into it, all-gather copies
+  into it, packets are sent from memoryview slices of it, and it is converted
+  back once when the job ends.  A later job of the same plan takes the array
+  and its slices over once nothing in flight or queued refers to the old job.
 * *Sending*: the pump takes as many queued packets as the window allows and
   writes their headers into a ring of header slots (slot = seq mod cap) --
   fixed fields from a per-job table, step/flags/seq per batch -- and records
   send time, deadline and retries per slot in arrays; acks, retransmission
   scans and the timer are vector operations over the slots in flight.  Runs of
   equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
-* *Receiving*: a wake-up *drains* the socket: ``recvmsg`` after ``recvmsg``
-  (with ``UDP_GRO`` each brings up to 64 KB of in-order datagrams of one size)
-  back to back into one buffer, until it holds an ack's worth of datagrams
-  (``min(128, window // 4)``) or 1 MB (``_drain``).  The drain's data datagrams
-  -- runs of one size: a parameter's short last packet is a run of its own --
-  are checked together (one masked header compare, per-plan address dicts, the
-  job's receive map) and applied with one strided numpy operation per run of
-  evenly spaced packets (``_on_batch``); then the pump forwards what the drain
-  reduced before the next drain.  A drain that is not all in-order data of the
-  active job (acks are taken one by one where they arrived; the end of one job
-  next to the start of the next) is taken run by run, a run that still does not
-  qualify is halved, and below 10 datagrams it takes the per-datagram path,
-  which makes the same checks one by one (and raises the precise error); a run
-  of a job not started yet is kept whole for it (``_stash_batch``).  A batch of
-  one step -- the usual case -- gets its per-packet lists by repetition, here
-  and when the pump sends it on.  Drains batch datagrams without GRO too (one
-  per ``recvmsg``), as on the Mininet hosts.
+* *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
+  ``recvmsg``; a batch of in-order, equal-size data packets of the active job
+  is checked (one masked header compare, per-plan address dict, the job's
+  receive map) and applied with one strided numpy add or copy per run of evenly
+  spaced packets (``_on_batch``); a batch of a job not started yet is kept
+  whole for it (``_stash_batch``).  A batch of one step -- the usual case --
+  gets its per-packet lists by repetition, here and when the pump sends it on.
+  Acks, losses, reordering and odd sizes take the per-datagram path, which
+  makes the same checks one by one.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
@@ -109,25 +98,38 @@ import torch
 import torch.futures
 
 from checkmate import wire
-from checkmate.wire import DTYPE_FP32, FLAG_ACK, FLAG_FINAL, HEADER, HEADER_LEN, WIRE_VERSION
-from trainer_hooks.ring_arrays import (AUX_LO, COUNT_BYTES, FLAGS_AT, JOB_BYTES, KEY_BYTES, M32, SACK_BITS,
-                                       SEQ_BYTES, SOL_UDP, STEP_AT, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex,
-                                       RingError, TransportStats, apply_runs, batch_template, take_spare)
+from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
+                                       TransportStats, apply_runs, batch_template, take_spare)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
 
 log = logging.getLogger(__name__)
 
-_MIN_BATCH = 5  # runs of fewer datagrams take the per-datagram path (cheaper below about 5)
-_DRAIN_BYTES = 1 << 20  # a drain (_drain) stops receiving past this many bytes ...
-_MAX_DRAINS = 64  # ... and a wake-up takes at most this many drains before the loop's other work
+_HDR = wire.HEADER
+_HLEN = wire.HEADER_LEN
+_VER = wire.WIRE_VERSION
+_FP32 = wire.DTYPE_FP32
+_ACK = wire.FLAG_ACK
+_FINAL = wire.FLAG_FINAL
+_MAX_ITER = wire.FIELD_MAX["iteration"]
+_MAX_BUCKET = wire.FIELD_MAX["bucket"]
+_SACK_BITS = 16
+_MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (cheaper below about 5)
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
+_M32 = 0xFFFFFFFF
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
-_MAX_ITER = wire.FIELD_MAX["iteration"]
-_MAX_BUCKET = wire.FIELD_MAX["bucket"]
+# header bytes every datagram of one GRO batch of one job's data from one rank shares:
+# version, dtype, job_id, iteration, rank, bucket, count
+_O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire owns the layout)
+_BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
+_FLAGS, _STEP = _O["flags"], _O["step"]
+_SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
+_AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
+_KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
+assert _KEY.stop - _KEY.start == 8
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
 
@@ -190,8 +192,7 @@ class UdpRing(RingSender):
         self._pending: dict[tuple[int, int], list] = collections.defaultdict(list)
         self._stop = threading.Event()
         self._error: BaseException | None = None
-        self._rbuf = bytearray(_DRAIN_BYTES + (1 << 16))  # a drain; every recvmsg has 64 KB of room
-        self._drain_packets = self._ack_every  # ... or about this many datagrams (an ack's worth)
+        self._rbuf = bytearray(1 << 16)
         self._plan_index: dict[int, PlanIndex] = {}
         self._tmpl = None  # (key, mask, expected) of _batch_template
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
@@ -260,7 +261,7 @@ class UdpRing(RingSender):
     def _copy_only(self, job: Job, idx: int) -> None:
         p = job.plan.packets[idx]
         payload = job.buffer.numpy()[p.buf_offset:p.buf_offset + p.count].astype(WIRE_F32).tobytes()
-        hdr = HEADER.pack(WIRE_VERSION, FLAG_FINAL, DTYPE_FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
+        hdr = _HDR.pack(_VER, _FINAL, _FP32, 0, self.job_id, job.iteration, self.rank, job.bucket,
                         p.param_id, p.offset, p.count, 0, 0)
         self._send_copies([(hdr, payload, p.param_id)])
 
@@ -283,10 +284,9 @@ class UdpRing(RingSender):
                             f"at step {step} (expected segment {want}, duplicate={seen[key] == 1})")
         seen[key] = 1
         a = plan.packets[idx].buf_offset
-        if step <= n - 2:  # reduce-scatter: local (the divided bucket, host order) + received, into w
-            t = np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start).astype(np.float32)
-            np.add(act.x[a:a + count], t, out=t)
-            act.w[a:a + count] = t
+        if step <= n - 2:  # reduce-scatter: local + received, in wire order (the values are the same floats)
+            dst = act.w[a:a + count]
+            np.add(dst, np.frombuffer(buf, dtype=WIRE_F32, count=count, offset=start), out=dst)
             self._push(act, idx, step + 1)
         else:  # all-gather: the owner's bytes, copied as they are
             act.wb[4 * a:4 * (a + count)] = buf[start:start + 4 * count]
@@ -315,10 +315,10 @@ class UdpRing(RingSender):
         sack = 0
         ooo = self._rcv_ooo
         if ooo:
-            for i in range(SACK_BITS):
-                if (base + 1 + i) & M32 in ooo:
+            for i in range(_SACK_BITS):
+                if (base + 1 + i) & _M32 in ooo:
                     sack |= 1 << i
-        dg = HEADER.pack(WIRE_VERSION, FLAG_ACK, DTYPE_FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
+        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
         self.stats.acks_sent += 1
         self._ack_due = 0
         self._ack_at = 0.0
@@ -331,20 +331,20 @@ class UdpRing(RingSender):
 
     def _on_datagram(self, buf, at: int, n: int) -> None:
         """One datagram of ``n`` bytes at ``buf[at:]`` (``buf`` a memoryview of the receive buffer)."""
-        if n < HEADER_LEN:
+        if n < _HLEN:
             self.stats.malformed += 1
             return
-        ver, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = HEADER.unpack_from(buf, at)
-        if ver != WIRE_VERSION or dtype != DTYPE_FP32 or 4 * count > n - HEADER_LEN:
+        ver, flags, dtype, step, job_id, it, rank, bucket, pid, off, count, aux, seq = _HDR.unpack_from(buf, at)
+        if ver != _VER or dtype != _FP32 or 4 * count > n - _HLEN:
             try:  # the wire module names what is wrong; anything it accepts is stray here
-                wire.unpack_fields(buf, at, payload_len=n - HEADER_LEN)
+                wire.unpack_fields(buf, at, payload_len=n - _HLEN)
             except wire.WireError:
                 self.stats.malformed += 1
                 return
-        if job_id != self.job_id or dtype != DTYPE_FP32:
+        if job_id != self.job_id or dtype != _FP32:
             self.stats.stray += 1
             return
-        if flags & FLAG_ACK:
+        if flags & _ACK:
             if rank != self.next:
                 self.stats.stray += 1
                 return
@@ -356,17 +356,17 @@ class UdpRing(RingSender):
         self._ack_due += 1
         if aux:  # the sender's window is full (ACK_REQUEST): do not make it wait for a delayed ack
             self._ack_now = True
-        if ((seq - self._rcv_next) & M32) >= 0x80000000 or seq in self._rcv_ooo:
+        if ((seq - self._rcv_next) & _M32) >= 0x80000000 or seq in self._rcv_ooo:
             self.stats.duplicates += 1
             self._ack_now = True  # the sender is retransmitting: tell it at once
             return
         if seq == self._rcv_next:
-            nxt = (seq + 1) & M32
+            nxt = (seq + 1) & _M32
             ooo = self._rcv_ooo
             if ooo:
                 while nxt in ooo:
                     ooo.discard(nxt)
-                    nxt = (nxt + 1) & M32
+                    nxt = (nxt + 1) & _M32
                 self._ack_now = True  # a hole filled
             self._rcv_next = nxt
         else:
@@ -374,54 +374,41 @@ class UdpRing(RingSender):
             self._ack_now = True  # a hole: the selective ack spares the sender what did arrive
         act = self._active
         if act is not None and act.job.iteration == it and act.job.bucket == bucket:
-            self._on_data(step, pid, off, count, buf, at + HEADER_LEN)
+            self._on_data(step, pid, off, count, buf, at + _HLEN)
             if act.received == act.expected:
                 self._done(act)
         else:
-            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + HEADER_LEN:at + HEADER_LEN + 4 * count])))
+            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
 
-    def _on_batch(self, rbuf, runs: list, fresh: bool = True) -> bool:
-        """The datagrams of ``runs`` -- ``[(offset, k, seg), ...]``: ``k`` datagrams of ``seg`` bytes
-        back to back at ``rbuf[offset:]``, in arrival order (a drain's data, :meth:`_take`) -- in one
-        go, when they are the common case: in-order data of the active job, packets with distinct
+    def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
+        """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
+        go, when they are the common case: in-order data of the active job, full packets with distinct
         indices.  Checks everything :meth:`_on_datagram` / :meth:`_on_data` check, on all of them,
         before changing any state; returns False (nothing done) if one does not qualify -- the caller
-        then takes them run by run or one by one, which also produces the precise error.
-        ``fresh=False``: a batch stashed before its job started (:meth:`_stash_batch`), its seqs
-        already accounted for."""
+        then takes them one by one, which also produces the precise error.  ``fresh=False``: a batch
+        stashed before its job started (:meth:`_stash_batch`), its seqs already accounted for."""
         act = self._active
+        cnt = (seg - _HLEN) >> 2
+        if cnt * 4 + _HLEN != seg:
+            return False
         job = act.job
         n = self.n
-        if len(runs) == 1:
-            at, k, seg = runs[0]
-            B = np.ndarray((k, HEADER_LEN), np.uint8, rbuf, at, (seg, 1))
-        else:
-            B = np.concatenate([np.ndarray((r[1], HEADER_LEN), np.uint8, rbuf, r[0], (r[2], 1)) for r in runs])
-            k = len(B)
-        # version, dtype, no ACK flag, job id, iteration, sender rank, bucket: one masked compare
-        mask, tmpl = self._batch_template(job)
+        # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
+        mask, tmpl = self._batch_template(job, cnt)
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
         if not (B & mask == tmpl).all():
             return False
         base = self._rcv_next
-        if fresh and (base + k > M32 or B[:, SEQ_BYTES].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+        if fresh and (base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
             return False  # not in order (or a wrap inside)
         # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
         # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
-        kl = B[:, KEY_BYTES].view(">u8")[:, 0].tolist()
-        cl = B[:, COUNT_BYTES].view(">u2")[:, 0].tolist()
-        il: list = []
-        o = 0
-        for _at, kr, seg in runs:  # each run: datagrams of `cnt` elements, as their count field says
-            cnt = (seg - HEADER_LEN) >> 2
-            by_key = ix.by_key.get(cnt)
-            if by_key is None or cnt * 4 + HEADER_LEN != seg or cl[o:o + kr].count(cnt) != kr:
-                return False
-            il += map(by_key.get, kl[o:o + kr]) if kr > 1 else (by_key.get(kl[o]),)
-            o += kr
+        by_key = ix.by_key.get(cnt)
+        il = list(map(by_key.get, B[:, _KEY].view(">u8")[:, 0].tolist())) if by_key else [None]
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        stl = B[:, STEP_AT].tolist()
+        stl = B[:, _STEP].tolist()
         t0 = stl[0]
         one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
         if (t0 if one_step else max(stl)) > 2 * n - 3:
@@ -438,24 +425,16 @@ class UdpRing(RingSender):
         for x in skl:
             seen[x] = 1
         if fresh:
-            self._rcv_next = (base + k) & M32
+            self._rcv_next = (base + k) & _M32
             self._ack_due += k
+            if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+                self._ack_now = True
+        P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
         last_rs = n - 2
-        # reduce-scatter (add) or all-gather (copy), a strided numpy operation per run of packets
+        # reduce-scatter (add) or all-gather (copy)
         rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
-        o = 0
-        for at, kr, seg in runs:
-            cnt = (seg - HEADER_LEN) >> 2
-            P = np.ndarray((kr, cnt), WIRE_F32, rbuf, at + HEADER_LEN, (seg, 4))
-            if kr == k:
-                apply_runs(act.w, act.x, P, ol, rl, cnt)
-            else:
-                apply_runs(act.w, act.x, P, ol[o:o + kr], rl[o:o + kr], cnt)
-            # an ACK_REQUEST among them: ack this pass
-            if fresh and rbuf[at + AUX_LO:at + kr * seg:seg].count(0) != kr:
-                self._ack_now = True
-            o += kr
+        apply_runs(act.w, P, ol, rl, cnt)
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
         if one_step:
@@ -478,101 +457,29 @@ class UdpRing(RingSender):
             self._done(act)
         return True
 
-    def _stash_batch(self, k: int, seg: int, at: int = 0) -> bool:
+    def _stash_batch(self, k: int, seg: int) -> bool:
         """A GRO batch of in-order data of one job this rank has not started yet (the previous rank is
         ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
         False (nothing done) if it is anything else."""
         rbuf = self._rbuf
-        B = np.ndarray((k, HEADER_LEN), np.uint8, rbuf, at, (seg, 1))
-        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = HEADER.unpack_from(rbuf, at)
+        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, 0)
         act = self._active
-        if (ver != WIRE_VERSION or dtype != DTYPE_FP32 or job_id != self.job_id or rank != self.prev or seg != HEADER_LEN + 4 * count
+        if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
                 or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
             return False
-        if not (B[:, JOB_BYTES] == B[0, JOB_BYTES]).all() or (B[:, FLAGS_AT] & FLAG_ACK).any():
+        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, _FLAGS] & _ACK).any():
             return False
         base = self._rcv_next
-        if base + k > M32 or B[:, SEQ_BYTES].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
+        if base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
             return False
-        self._rcv_next = (base + k) & M32
+        self._rcv_next = (base + k) & _M32
         self._ack_due += k
-        if rbuf[at + AUX_LO:at + k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+        if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
             self._ack_now = True
-        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[at:at + k * seg]), k, seg))
+        self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
         self.stats.stashed += k
         return True
-
-    def _drain(self, sock, rview) -> tuple[list, bool]:
-        """Receive what is queued, back to back into the receive buffer, until it holds about an ack
-        batch of datagrams or ``_DRAIN_BYTES``: ``([(offset, nbytes, seg), ...], socket_empty)``, one
-        entry per ``recvmsg`` (with UDP GRO, ``nbytes`` holds several datagrams of ``seg`` bytes, the
-        last one maybe shorter).  Processing a whole drain at once (:meth:`_take`) costs the Python
-        and numpy overhead of one batch per drain instead of one per GRO batch (at most 64 KB)."""
-        chunks = []
-        at = pk = 0
-        lim, want = _DRAIN_BYTES, self._drain_packets
-        while at <= lim and pk < want:
-            try:
-                nbytes, anc, _fl, _addr = sock.recvmsg_into([rview[at:]], _CMSG_SPACE)
-            except (BlockingIOError, InterruptedError):
-                return chunks, True
-            seg = nbytes
-            for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
-                if lvl == SOL_UDP and typ == UDP_GRO:
-                    seg = min(_GRO_SIZE.unpack_from(data)[0], nbytes) or nbytes
-            chunks.append((at, nbytes, seg))
-            at += nbytes
-            pk += nbytes // seg
-        return chunks, False
-
-    def _take(self, rview, chunks: list) -> None:
-        """Process a drain in arrival order.  Its data datagrams, cut into runs of one size (a GRO
-        batch, or consecutive ones of one size; a shorter last datagram of a batch is a run of its
-        own), are first offered to :meth:`_on_batch` all together; failing that, run by run
-        (:meth:`_take_run`).  Header-only datagrams (acks) are taken one by one where they are."""
-        runs: list = []
-        for at, nbytes, seg in chunks:
-            if seg <= HEADER_LEN:  # acks: whatever data came before first, then these
-                self._take_runs(rview, runs)
-                runs = []
-                for a in range(at, at + nbytes, seg):
-                    self._on_datagram(rview, a, min(seg, at + nbytes - a))
-                continue
-            k = nbytes // seg
-            if runs and runs[-1][2] == seg and runs[-1][0] + runs[-1][1] * seg == at:
-                runs[-1][1] += k
-            else:
-                runs.append([at, k, seg])
-            if k * seg != nbytes:  # a shorter last datagram: a run of one
-                runs.append([at + k * seg, 1, nbytes - k * seg])
-        self._take_runs(rview, runs)
-
-    def _take_runs(self, rview, runs: list) -> None:
-        if not runs:
-            return
-        if (len(runs) > 1 and self._active is not None and not self._rcv_ooo
-                and sum(r[1] for r in runs) >= _MIN_BATCH and self._on_batch(self._rbuf, runs)):
-            return
-        for at, k, seg in runs:
-            self._take_run(rview, at, k, seg)
-
-    def _take_run(self, rview, at: int, k: int, seg: int) -> None:
-        """``k`` datagrams of ``seg`` bytes at ``rview[at:]``: as one batch when they qualify (data of the
-        active job, or of one job not started yet), else halved -- a run may hold the end of one job
-        and the start of the next -- and, below ``2 * _MIN_BATCH``, one by one, which also raises the
-        precise error for a bad one."""
-        if k >= _MIN_BATCH and not self._rcv_ooo:  # numpy's per-call cost pays off from a few datagrams
-            if self._active is not None and self._on_batch(self._rbuf, ((at, k, seg),)):
-                return
-            if self._stash_batch(k, seg, at):
-                return
-            if k >= 2 * _MIN_BATCH:
-                h = k // 2
-                self._take_run(rview, at, h, seg)
-                self._take_run(rview, at + h * seg, k - h, seg)
-                return
-        for a in range(at, at + k * seg, seg):
-            self._on_datagram(rview, a, seg)
 
     def _replay(self, act: ActiveJob, pending: list) -> None:
         """What arrived for ``act``'s job before it started, in arrival order."""
@@ -581,21 +488,21 @@ class UdpRing(RingSender):
                 break
             if e[0] is _STASHED:
                 _, buf, k, seg = e
-                if self._on_batch(buf, ((0, k, seg),), fresh=False):
+                if self._on_batch(buf, k, seg, fresh=False):
                     continue
                 mv = memoryview(buf)
                 for at in range(0, k * seg, seg):
-                    f = HEADER.unpack_from(mv, at)
-                    self._on_data(f[3], f[8], f[9], f[10], mv, at + HEADER_LEN)
+                    f = _HDR.unpack_from(mv, at)
+                    self._on_data(f[3], f[8], f[9], f[10], mv, at + _HLEN)
             else:
                 self._on_data(*e, 0)
 
-    def _batch_template(self, job: Job):
+    def _batch_template(self, job: Job, cnt: int):
         """(mask, expected) of :func:`batch_template` for this job's data from the previous rank, cached."""
-        key = job.key
+        key = (job.iteration, job.bucket, cnt)
         t = self._tmpl
         if t is None or t[0] != key:
-            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket))
+            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket, cnt))
         return t[1], t[2]
 
     def _run(self) -> None:
@@ -652,14 +559,27 @@ class UdpRing(RingSender):
                 except (BlockingIOError, InterruptedError):
                     pass
             if sock in r:
-                for _ in range(_MAX_DRAINS):
-                    chunks, empty = self._drain(sock, rview)
-                    self._take(rview, chunks)
+                for _ in range(256):
+                    try:
+                        nbytes, anc, _fl, _addr = sock.recvmsg_into([rbuf], _CMSG_SPACE)
+                    except (BlockingIOError, InterruptedError):
+                        break
+                    seg = nbytes
+                    for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
+                        if lvl == SOL_UDP and typ == UDP_GRO:
+                            seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
+                    at = 0
+                    k = nbytes // seg
+                    # numpy's per-call cost pays off from a few datagrams
+                    if k >= _MIN_BATCH and not self._rcv_ooo:
+                        if self._active is not None and self._on_batch(rbuf, k, seg):
+                            at = k * seg
+                        elif self._stash_batch(k, seg):
+                            at = k * seg
+                    for at in range(at, nbytes, seg):
+                        self._on_datagram(rview, at, min(seg, nbytes - at))
                     if self._ack_due >= self._ack_every:
                         self._send_ack()
-                    if empty:
-                        break
-                    self._pump(time.monotonic())  # forward what this drain reduced while receiving more
                 # delayed ack: at once after a hole, a duplicate or the end of a job, else within
                 # _ack_delay of the first datagram it covers -- not once per wake-up
                 if self._ack_due:
