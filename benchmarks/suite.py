@@ -511,7 +511,9 @@ def run_testbed(a, outdir: Path, say) -> dict:
                             pin_all()
                         tb.sample_ports(force=True)
                         rec["port_seq"] = tb._port_seq
-                        rec["cpu_s"] = cpu_by_kind(tb.procs)
+                        src: set = set()
+                        rec["cpu_s"] = cpu_by_kind(tb.procs, src)
+                        rec["cpu_source"] = ",".join(sorted(src))
                         boundaries.append(rec)
                     if rec.get("event") == "begin":
                         bar.set_postfix_str(f"round {rec['round']} {config_key(rec['method'], rec['every'])}")
@@ -553,21 +555,21 @@ def run_testbed(a, outdir: Path, say) -> dict:
                          "logs": str(tb.logs)}}
 
 
-def proc_cpu_s(pid: int) -> float:
-    """CPU seconds (user + system, all threads) of a live process, from /proc/PID/stat."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def cpu_by_kind(procs) -> dict:
-    """CPU seconds so far of the testbed's processes, summed per kind (switch, shadow, trainer)."""
+def cpu_by_kind(procs, sources: set | None = None) -> dict:
+    """CPU seconds so far of the testbed's processes, summed per kind (switch, shadow, trainer), each
+    read from the kernel's nanosecond CPU clock of the process (:func:`topologies.procs.proc_cpu`; all
+    threads, exited ones included).  ``sources`` collects how each was measured (``clock``, or
+    ``ticks`` where the clock could not be read: 10 ms resolution)."""
+    from topologies.procs import proc_cpu
     out: dict[str, float] = {}
     for p in list(procs.procs.values()):
         if p.kind in ("switch", "shadow", "trainer") and p.pid:
-            out[p.kind] = out.get(p.kind, 0.0) + proc_cpu_s(p.pid)
+            got = proc_cpu(p.pid)
+            if got is None:
+                continue  # gone: its time is no longer readable (the per-iteration figure says so)
+            out[p.kind] = out.get(p.kind, 0.0) + got[0]
+            if sources is not None:
+                sources.add(got[1])
     return out
 
 

@@ -320,6 +320,8 @@ def test_quick_run_end_to_end(tmp_path):
     assert res["placement"]["mode"] in ("shared", "split") and "the promise" in (out / "table.txt").read_text()
     cpu = {k: r["cpu_ms_per_iter"] for k, r in a["configs"].items()}
     assert all(c.get("switch", 0) > 0 and c.get("trainer", 0) > 0 for c in cpu.values()), cpu
+    # read from each process's nanosecond CPU clock, not /proc/PID/stat's 10 ms ticks
+    assert all(s.get("cpu_source") == "clock" for s in ends), {s.get("cpu_source") for s in ends}
     assert cpu["checkmate"]["shadow"] > cpu["none"]["shadow"]  # the shadows work only when fed
     for f in ("overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"):
         assert (out / "plots" / f).stat().st_size > 1000
