@@ -26,8 +26,8 @@ import os
 import socket
 import threading
 
-from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowError, ShadowStatus, ShardState,
-                       check_shard_state, pack_message, parse_frame, recv_message)
+from .protocol import (SYNC_FRAME, Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowError, ShadowStatus,
+                       ShardState, check_shard_state, pack_message, parse_frame, recv_message)
 
 #: frames up to this size are joined and sent with one syscall (copying more would cost more)
 _JOIN_MAX = 64 << 10
@@ -47,8 +47,14 @@ class ShadowUnreachable(ConnectionError):
 
 
 class ShadowClient:
-    def __init__(self, host: str, mgmt_port: int, timeout: float = 30.0):
+    def __init__(self, host: str, mgmt_port: int, timeout: float = 30.0, ack_every: int = 1):
         self.host, self.port, self.timeout = host, int(mgmt_port), float(timeout)
+        #: posted manifests the shadow may answer with one cumulative ack, asked for with ``hello`` at
+        #: every connect (takes effect at the next one); 1: an ack per manifest (the old protocol)
+        self.ack_every = int(ack_every)
+        self.acked_every = 1  # what the shadow accepted on the current connection (1: an older shadow)
+        self.ack_frames = 0  # ack frames read (a cumulative one counts once)
+        self._syncs = 0  # sync requests sent whose answer was not read yet
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
         self._posted = 0  # compact manifests sent whose acks were not read yet (post_manifest)
@@ -72,8 +78,25 @@ class ShadowClient:
                 raise ShadowUnreachable(self.host, self.port, e) from e
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             s.settimeout(self.timeout)
+            if self.ack_every > 1:
+                try:
+                    self.acked_every = self._hello(s)
+                except BaseException:
+                    s.close()
+                    raise
             self._sock = s
         return self._sock
+
+    def _hello(self, s: socket.socket) -> int:
+        """Ask for cumulative acks on a new connection (``shadow.protocol``, *Cumulative acks*); the
+        number of manifests one ack may cover, 1 when the shadow predates them (it answers an error)."""
+        s.sendall(b"".join(pack_message("hello", {"ack_every": self.ack_every})))
+        op, body = recv_message(s)
+        if op == "ok" and isinstance(body, dict) and type(body.get("ack_every")) is int and body["ack_every"] >= 1:
+            return body["ack_every"]
+        if op == "error":
+            return 1
+        raise ProtocolError(f"unexpected reply {op!r} to hello")
 
     def _call(self, op: str, body=None):
         self.begin(op, pack_message(op, body))
@@ -194,7 +217,10 @@ class ShadowClient:
         ack that arrived."""
         if block and self._posted and self._sock is not None:
             self._flush_tx()  # (never from a non-blocking read: the training thread must not wait)
-        while self._posted and self._sock is not None:
+            if self.acked_every > 1 and not self._syncs:
+                self._sock.sendall(SYNC_FRAME)  # the shadow may hold the last acks: ask for them
+                self._syncs += 1
+        while (self._posted or self._syncs) and self._sock is not None:
             got = parse_frame(self._rx)
             if got is None:
                 try:
@@ -207,6 +233,17 @@ class ShadowClient:
                 continue
             used, op, body = got
             del self._rx[:used]
+            self.ack_frames += 1
+            if op == "cack":  # a cumulative ack: the newest state, for `covers` manifests
+                if body.covers > self._posted or (body.sync and not self._syncs):
+                    raise ProtocolError(f"a cumulative ack for {body.covers} manifests (sync {body.sync}), "
+                                        f"{self._posted} posted, {self._syncs} syncs sent: the reply stream "
+                                        f"is out of step")
+                self._posted -= body.covers
+                self._syncs -= body.sync
+                if body.covers:
+                    self._acks.append(body.ack)
+                continue
             self._posted -= 1
             if op != "ok" or not isinstance(body, ManifestAck):
                 kind = body.get("kind", "Error") if isinstance(body, dict) else "ProtocolError"
@@ -214,11 +251,12 @@ class ShadowClient:
                 self._acks.append(ShadowError(str(kind), str(msg)))
             else:
                 self._acks.append(body)
-        if self._rx and not self._posted:
+        if self._rx and not self._posted and not self._syncs:
             raise ProtocolError(f"{len(self._rx)} bytes after the last ack (the reply stream is out of step)")
 
     def _drop(self):
-        self._posted = 0
+        self._posted = self._syncs = 0
+        self.acked_every = 1
         self._rx.clear()
         self._tx.clear()
         if self._sock is not None:

@@ -12,14 +12,15 @@ non-blocking), and serves :func:`~shadow.protocol.recv_message`'s ``recv_into`` 
 only a frame that is not complete in it is read on from the socket, under its timeout, as before.
 Frames that arrived together (a manifest batch, a status request behind a manifest) are served without
 another ``select``; a whole compact manifest is decoded straight from the buffer (:meth:`ConnReader.take_compact`).  :func:`send_small` writes a short reply with one ``write`` and falls back to
-``sendall`` for whatever the socket did not take.
+``sendall`` for whatever the socket did not take.  :class:`ConnAcks` decides when a connection's
+compact manifests are acked (each at once, or cumulatively after the client's ``hello``).
 """
 from __future__ import annotations
 
 import os
 import socket
 
-from .protocol import FRAME, MAN_MAGIC, unpack_compact
+from .protocol import FRAME, MAN_MAGIC, MAX_ACK_EVERY, ManifestAck, ProtocolError, pack_ack, pack_cum_ack, unpack_compact
 
 
 class ConnReader:
@@ -86,3 +87,55 @@ def send_small(sock: socket.socket, data: bytes) -> None:
         k = 0
     if k < len(data):
         sock.sendall(data[k:])
+
+
+class ConnAcks:
+    """The acks of one management connection's compact manifests (see ``shadow.protocol``,
+    *Cumulative acks*).  Until the client's ``hello`` asks for more, every manifest gets its own ack at
+    once (the old protocol).  After ``hello`` with ``ack_every`` N: one cumulative ack for up to N
+    manifests, sent when the N-th arrives -- or at once when the ack says something the trainer acts
+    on and the last one sent did not say (a resync need, a grown loss or misrouted count), before any
+    other reply on the connection, and on a sync request.  Saves the shadow a ``write`` (and the
+    trainer the TCP work of reading it) for N-1 of N manifests."""
+
+    __slots__ = ("conn", "every", "held", "newest", "told", "last_iteration")
+
+    def __init__(self, conn: socket.socket):
+        self.conn = conn
+        self.every = 1
+        self.held = 0  # manifests acked by nothing yet
+        self.newest: ManifestAck | None = None  # the ack of the newest of them
+        self.told = None  # what the last ack sent said that the trainer acts on
+        self.last_iteration = 0  # of the last compact manifest on this connection
+
+    def hello(self, body) -> dict:
+        n = (body or {}).get("ack_every") if isinstance(body, dict) else None
+        if type(n) is not int or n < 1:
+            raise ProtocolError(f"hello: field 'ack_every': {n!r} is not a positive integer")
+        self.every = min(n, MAX_ACK_EVERY)
+        return {"ack_every": self.every}
+
+    @staticmethod
+    def _says(a: ManifestAck) -> tuple:
+        return a.needs_resync, a.losses, a.misrouted
+
+    def manifest(self, a: ManifestAck) -> None:
+        self.last_iteration = a.iteration
+        if self.every <= 1:
+            send_small(self.conn, pack_ack(a))
+            return
+        self.held += 1
+        self.newest = a
+        if self.held >= self.every or a.needs_resync or self._says(a) != self.told:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.held:
+            send_small(self.conn, pack_cum_ack(self.newest, self.held))
+            self.told = self._says(self.newest)
+            self.held, self.newest = 0, None
+
+    def sync(self, now: ManifestAck) -> None:
+        send_small(self.conn, pack_cum_ack(now, self.held, sync=True))
+        self.told = self._says(now)
+        self.held, self.newest = 0, None

@@ -50,11 +50,11 @@ from pathlib import Path
 
 from checkmate import wire
 
-from .connio import ConnReader, send_small
+from .connio import ConnAcks, ConnReader
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
-from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, pack_ack,
-                       recv_message, send_message)
+from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, recv_message,
+                       send_message)
 from .replay import AdamWReplica
 from .store import ShardStore
 
@@ -576,13 +576,17 @@ class ShadowNode:
                 if self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
                     self._cv.notify()
                 # (ready: the caller applies it right after the ack, see _apply_inline)
-            resync = r is None or r.needs_resync or rep is None
-            if resync and not reason:
-                reason = self.counters.last_error
-            c = self.counters
-            return ManifestAck(self.cfg.job_id, self.cfg.shard, m.iteration, resync,
-                               self.latest.iteration if self.latest else None, reason, losses=c.losses,
-                               misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids))
+            return self._ack(m.iteration, reason)
+
+    def _ack(self, iteration: int, reason: str = "") -> ManifestAck:
+        """Under the lock: the ack of manifest ``iteration`` as things stand now."""
+        r, c = self._reasm, self.counters
+        resync = r is None or r.needs_resync or self._replica is None
+        if resync and not reason:
+            reason = "not bootstrapped" if r is None else c.last_error
+        return ManifestAck(self.cfg.job_id, self.cfg.shard, iteration, resync,
+                           self.latest.iteration if self.latest else None, reason, losses=c.losses,
+                           misrouted=c.misrouted, misrouted_params=sorted(c.misrouted_ids))
 
     def status(self) -> ShadowStatus:
         with self._lock:
@@ -664,6 +668,7 @@ class ShadowNode:
             "persist": lambda b: self.persist_now(),
         }
         reader = ConnReader(conn)
+        acks = ConnAcks(conn)
         try:
             while not self._stop.is_set():
                 if not reader.pending():
@@ -683,7 +688,12 @@ class ShadowNode:
                 except ProtocolError as e:  # framing lost: answer once, then hang up
                     send_message(conn, "error", {"kind": "ProtocolError", "message": str(e)})
                     return
-                fn = handlers.get(op)
+                if op == "sync":  # the held ack now, as things stand (a flush on the trainer's side)
+                    with self._lock:
+                        now = self._ack(acks.last_iteration)
+                    acks.sync(now)
+                    continue
+                fn = acks.hello if op == "hello" else handlers.get(op)
                 try:
                     if fn is None:
                         raise ProtocolError(f"field 'op': unknown request {op!r}")
@@ -691,8 +701,9 @@ class ShadowNode:
                 except Exception as e:
                     reply = ("error", {"kind": type(e).__name__, "message": str(e)})
                 if op == "cmanifest" and reply[0] == "ok":
-                    send_small(conn, pack_ack(reply[1]))
+                    acks.manifest(reply[1])
                 else:
+                    acks.flush()  # replies come in order: the held ack first
                     send_message(conn, *reply)
                 if op in ("manifest", "cmanifest"):
                     # the ack is out: now replay the step here if the gradient was already complete
@@ -709,3 +720,4 @@ class ShadowNode:
         if not isinstance(body, cls):
             raise ProtocolError(f"request body is a {type(body).__name__}, expected {cls.__name__}")
         return body
+

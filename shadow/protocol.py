@@ -39,6 +39,23 @@ neither side pays for JSON every iteration.  Same 16-byte frame head, other magi
 with a compact ack, :func:`pack_ack`), a compact ack as ``("ok", ManifestAck)``.  Floats are
 IEEE 754 doubles (a Python float is one: bit for bit).  A manifest that carries buffers (the buffer
 shard of a model with buffers) travels as JSON.
+
+**Cumulative acks** (negotiated per connection).  A client that sends ``hello``
+(``{"ack_every": N}``, N > 1) right after connecting and gets ``ok`` (``{"ack_every": n}``, the
+shadow's accepted value) is acked cumulatively on that connection: one ack for up to ``n`` compact
+manifests instead of one each -- at once, though, whenever it says something the trainer must act on.
+An older shadow answers ``hello`` with an ``error`` (unknown request) and keeps acking every
+manifest; a client that never says ``hello`` is acked every manifest (the old behaviour both ways)::
+
+    b"CMSC"  u32 body length  u64 iteration       a cumulative ack: the compact ack of the last
+             body: u32 covers, then the CMSA body   manifest it covers, for ``covers`` manifests
+                                                    (ack flags bit 2: it answers a sync)
+    b"CMSY"  u32 0            u64 0               request: send the held ack now (a sync)
+
+A sync is answered with exactly one CMSC whose flag bit 2 is set (``covers`` may be 0), after any
+ack held, so a reader that needs every outstanding ack (a flush) sends one and reads up to its
+answer.  ``("cack", CumAck)`` and ``("sync", None)`` are what :func:`recv_message` /
+:func:`parse_frame` return for them.
 """
 from __future__ import annotations
 
@@ -48,7 +65,7 @@ import math
 import socket
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -470,7 +487,7 @@ def recv_message(sock: socket.socket) -> tuple[str, Any]:
     """Read one frame; raises :class:`ProtocolError` (bad frame) or ``ConnectionError`` (EOF)."""
     fh = _recv_exact(sock, FRAME.size)
     magic, hlen, blen = FRAME.unpack(fh)
-    if magic in (MAN_MAGIC, ACK_MAGIC):  # compact manifest / ack: hlen is the body length, blen the iteration
+    if magic in COMPACT_MAGICS:  # compact manifest / ack: hlen is the body length, blen the iteration
         if hlen > _MAX_COMPACT:
             raise ProtocolError(f"compact frame field 'body_len': {hlen} exceeds {_MAX_COMPACT}")
         return unpack_compact(bytes(magic), blen, _recv_exact(sock, hlen) if hlen else b"")
@@ -488,9 +505,24 @@ def recv_message(sock: socket.socket) -> tuple[str, Any]:
 # ---------------------------------------------------------------------------------------------
 # Compact manifest / ack frames (fixed binary layout, see the module docstring)
 # ---------------------------------------------------------------------------------------------
-MAN_MAGIC, ACK_MAGIC = b"CMSM", b"CMSA"
+MAN_MAGIC, ACK_MAGIC, CUM_MAGIC, SYNC_MAGIC = b"CMSM", b"CMSA", b"CMSC", b"CMSY"
+COMPACT_MAGICS = (MAN_MAGIC, ACK_MAGIC, CUM_MAGIC, SYNC_MAGIC)
 _MAN_BODY = struct.Struct("!IBdHI")
 _ACK_BODY = struct.Struct("!IIBqQQHH")
+_CUM_HEAD = struct.Struct("!I")
+_ACK_RESYNC, _ACK_SYNC = 1, 2  # ack flags
+#: the most manifests one cumulative ack may cover (a shadow caps a client's ``ack_every`` to it)
+MAX_ACK_EVERY = 1024
+#: the sync request (see the module docstring)
+SYNC_FRAME = FRAME.pack(SYNC_MAGIC, 0, 0)
+
+
+class CumAck(NamedTuple):
+    """A decoded cumulative ack: the ack of the last of ``covers`` manifests; ``sync``: it answers a sync."""
+
+    covers: int
+    sync: bool
+    ack: "ManifestAck"
 _MAX_COMPACT = 1 << 20
 _MAN_STRUCTS: dict[tuple[int, int], struct.Struct] = {}
 
@@ -524,14 +556,27 @@ def _unpack_manifest(iteration: int, body) -> Manifest:
     return Manifest(job, iteration, lrs, clip if flags & 2 else None, bool(flags & 1), None, no_grad)
 
 
-def pack_ack(a: ManifestAck) -> bytes:
-    """The compact reply to a compact manifest."""
+def _ack_body(a: ManifestAck, flags: int = 0) -> bytes:
     reason = (a.reason or "").encode()[:4096]
     params = [int(p) for p in (a.misrouted_params or [])][:1024]
-    body = _ACK_BODY.pack(a.job_id, a.shard, 1 if a.needs_resync else 0,
+    return _ACK_BODY.pack(a.job_id, a.shard, flags | (_ACK_RESYNC if a.needs_resync else 0),
                           -1 if a.latest_iteration is None else a.latest_iteration, a.losses, a.misrouted,
                           len(reason), len(params)) + reason + struct.pack(f"!{len(params)}I", *params)
+
+
+def pack_ack(a: ManifestAck) -> bytes:
+    """The compact reply to a compact manifest."""
+    body = _ack_body(a)
     return FRAME.pack(ACK_MAGIC, len(body), a.iteration) + body
+
+
+def pack_cum_ack(a: ManifestAck, covers: int, sync: bool = False) -> bytes:
+    """A cumulative ack: ``a`` (the ack of the last manifest covered) for ``covers`` manifests;
+    ``sync``: the answer to a sync request (``covers`` may then be 0)."""
+    if not 0 <= covers <= MAX_ACK_EVERY or (covers == 0 and not sync):
+        raise ProtocolError(f"cumulative ack: field 'covers': {covers} is outside 1..{MAX_ACK_EVERY}")
+    body = _CUM_HEAD.pack(covers) + _ack_body(a, _ACK_SYNC if sync else 0)
+    return FRAME.pack(CUM_MAGIC, len(body), a.iteration) + body
 
 
 def _unpack_ack(iteration: int, body) -> ManifestAck:
@@ -548,10 +593,24 @@ def _unpack_ack(iteration: int, body) -> ManifestAck:
 
 
 def unpack_compact(magic: bytes, iteration: int, body) -> tuple[str, Any]:
-    """Decode a compact frame's body: ``("cmanifest", Manifest)`` or ``("ok", ManifestAck)``."""
+    """Decode a compact frame's body: ``("cmanifest", Manifest)``, ``("ok", ManifestAck)``,
+    ``("cack", CumAck)`` or ``("sync", None)``."""
     if magic == MAN_MAGIC:
         return "cmanifest", _unpack_manifest(iteration, body)
-    return "ok", _unpack_ack(iteration, body)
+    if magic == ACK_MAGIC:
+        return "ok", _unpack_ack(iteration, body)
+    if magic == CUM_MAGIC:
+        if len(body) < _CUM_HEAD.size:
+            raise ProtocolError(f"cumulative ack: body of {len(body)} bytes is shorter than {_CUM_HEAD.size}")
+        (covers,) = _CUM_HEAD.unpack_from(body)
+        flags = body[_CUM_HEAD.size + 8] if len(body) > _CUM_HEAD.size + 8 else 0
+        sync = bool(flags & _ACK_SYNC)
+        if covers > MAX_ACK_EVERY or (covers == 0 and not sync):
+            raise ProtocolError(f"cumulative ack: field 'covers': {covers} is outside 1..{MAX_ACK_EVERY}")
+        return "cack", CumAck(covers, sync, _unpack_ack(iteration, memoryview(body)[_CUM_HEAD.size:]))
+    if len(body):
+        raise ProtocolError(f"sync request: field 'body_len': {len(body)}, expected 0")
+    return "sync", None
 
 
 def parse_frame(buf) -> tuple[int, str, Any] | None:
@@ -560,7 +619,7 @@ def parse_frame(buf) -> tuple[int, str, Any] | None:
     if len(buf) < FRAME.size:
         return None
     magic, hlen, blen = FRAME.unpack_from(buf)
-    if magic in (MAN_MAGIC, ACK_MAGIC):
+    if magic in COMPACT_MAGICS:
         if hlen > _MAX_COMPACT:
             raise ProtocolError(f"compact frame field 'body_len': {hlen} exceeds {_MAX_COMPACT}")
         end = FRAME.size + hlen

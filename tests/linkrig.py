@@ -17,8 +17,9 @@ from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
 
 
 @contextlib.contextmanager
-def link_rig(tmp_path, job: int, **node_cfg):
-    """``(link, nodes, feed)``; everything closed on exit."""
+def link_rig(tmp_path, job: int, link_attrs: dict | None = None, **node_cfg):
+    """``(link, nodes, feed)``; everything closed on exit.  ``link_attrs``: ShadowLink attributes set
+    before the bootstrap (which connects: e.g. ``ack_batch``, asked of the shadows at connect)."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.Linear(8, 2))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
@@ -30,6 +31,8 @@ def link_rig(tmp_path, job: int, **node_cfg):
         owner = shard_plan(model, 2)
         link = ShadowLink(job, [ShadowAddr(*n.mgmt_address, n.data_address[1]) for n in nodes], model, opt, owner,
                           timeout=10)
+        for k, v in (link_attrs or {}).items():
+            setattr(link, k, v)
         link.bootstrap_all(0)
         grads = {pid: torch.randn(p.shape) for pid, p in enumerate(model.parameters())}
 

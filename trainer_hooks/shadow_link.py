@@ -124,7 +124,9 @@ class ShadowLink:
         #: path, charged to this thread; left unread, that acknowledgement rides on the next manifest.
         #: The price: a shard's resync request, loss count or misrouted copies are noticed up to
         #: ``ack_interval`` (plus one iteration) later.  flush() -- wait_for_shadows, resyncs, close --
-        #: still reads every outstanding ack.
+        #: still reads every outstanding ack.  The shadows are asked (``hello``, at each connect) to ack
+        #: cumulatively, one ack per ``ack_batch`` manifests -- at once, though, for anything the trainer
+        #: acts on (docs/SHADOW.md, *Acks*); an older shadow acks every manifest, as before.
         self.ack_batch = 16
         self.ack_interval = 0.1
         self._unread = 0  # manifests posted by the training thread since its last read of the acks
@@ -138,6 +140,16 @@ class ShadowLink:
         self._q: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="checkmate-shadow-link", daemon=True)
         self._thread.start()
+
+    @property
+    def ack_batch(self) -> int:
+        return self._ack_batch
+
+    @ack_batch.setter
+    def ack_batch(self, n: int) -> None:
+        self._ack_batch = int(n)
+        for c in self.clients:  # asked for at the client's next connect (bootstrap_all connects)
+            c.ack_every = max(1, self._ack_batch)
 
     # -- state snapshots (training thread, between steps) ------------------------------------
     def snapshot(self, shard: int, iteration: int, *, resync: bool = False) -> Bootstrap:

@@ -1,9 +1,14 @@
-"""ShadowLink reads the acks of posted manifests in batches (``ack_batch`` posts or ``ack_interval``
-seconds, whichever first), on two real shadow nodes: acks pile up unread in the socket between reads,
-flush() still reads every one, and a shard's resync request is noticed by time alone -- no flush, no
-batch filled -- and served."""
+"""Acks of posted manifests, on two real shadow nodes fed by a real ShadowLink.
+
+The link reads the acks in batches (``ack_batch`` posts or ``ack_interval`` seconds, whichever
+first), and asks the shadows (``hello``) to ack cumulatively: one ack per ``ack_batch`` manifests,
+at once for anything the trainer acts on.  flush() still reads the exact state (a sync); a shard's
+resync request is noticed by time alone -- no flush, no batch filled -- and served; a shadow that
+predates cumulative acks (it refuses ``hello``) acks every manifest and the link copes."""
 import time
 
+from shadow import connio
+from shadow.protocol import ProtocolError
 from tests.linkrig import link_rig
 
 
@@ -11,28 +16,58 @@ def _latest(n):
     return n.latest.iteration if n.latest else 0
 
 
-def test_acks_are_read_every_ack_batch_posts_and_all_at_flush(tmp_path):
-    with link_rig(tmp_path, 43) as (link, nodes, feed):
-        link.ack_batch, link.ack_interval = 4, 3600.0
-        for it in (1, 2, 3):
+def test_shadows_ack_every_ack_batch_manifests_and_all_at_flush(tmp_path):
+    with link_rig(tmp_path, 43, link_attrs={"ack_batch": 4, "ack_interval": 3600.0}) as (link, nodes, feed):
+        assert [c.acked_every for c in link.clients] == [4, 4]  # negotiated at the bootstrap's connect
+        feed(1)
+        assert all(n.wait_for(lambda n: _latest(n) == 1, 10) for n in nodes)  # (acked before replayed)
+        for it in range(2, 8):
             feed(it)
-        # the shadows replayed (and acked: a shadow acks before it replays) all three ...
-        assert all(n.wait_for(lambda n: _latest(n) == 3, 10) for n in nodes)
-        # ... and the training thread has read none of the acks yet
+        # the shadows replayed (and acked what they ack: a shadow acks before it replays) all seven ...
+        assert all(n.wait_for(lambda n: _latest(n) == 7, 10) for n in nodes)
+        # ... and the training thread has read none of the acks yet (it read after post 4: ack 1 only)
+        assert [c.posted for c in link.clients] == [6, 6]
+        assert [a.iteration for a in link.stats.acks] == [1, 1]  # the first ack is sent at once
+        feed(8)  # the 8th post reads what arrived: the ack of 1 and one for 2..5; 6, 7, 8 are held
         assert [c.posted for c in link.clients] == [3, 3]
-        assert link.stats.acks == [None, None]
-        feed(4)  # the 4th post reads what arrived: acks 1..3 at least
-        assert all(c.posted <= 1 for c in link.clients), [c.posted for c in link.clients]
-        assert all(a is not None and a.iteration >= 3 for a in link.stats.acks)
-        assert link.flush(10)  # flush() reads every outstanding ack
+        assert [a.iteration for a in link.stats.acks] == [5, 5]
+        assert [c.ack_frames for c in link.clients] == [2, 2]  # (per manifest: 5 by now)
+        assert link.flush(10)  # flush() asks for the held ack (a sync) and reads every outstanding one
         assert [c.posted for c in link.clients] == [0, 0]
-        assert [a.iteration for a in link.stats.acks] == [4, 4]
+        assert [a.iteration for a in link.stats.acks] == [8, 8]
+        assert all(a.latest_iteration >= 7 for a in link.stats.acks)  # the sync answers with the state now
+        assert [c.ack_frames for c in link.clients] == [3, 3]
+        assert link.stats.errors == 0 and link.stats.resyncs == 0
+        # an ordinary request reads the held acks on its way (the shadow sends them before its reply)
+        for it in (9, 10):
+            feed(it)
+        assert [c.status().latest_iteration is not None for c in link.clients] == [True, True]
+        assert [c.posted for c in link.clients] == [0, 0] and [a.iteration for a in link.stats.acks] == [8, 8]
+        assert link.flush(10) and [a.iteration for a in link.stats.acks] == [10, 10]
+
+
+def test_a_shadow_without_cumulative_acks_acks_every_manifest(tmp_path, monkeypatch):
+    def old_shadow(self, body):  # what a shadow of the previous protocol answers to hello
+        raise ProtocolError("field 'op': unknown request 'hello'")
+    monkeypatch.setattr(connio.ConnAcks, "hello", old_shadow)
+    with link_rig(tmp_path, 45, link_attrs={"ack_batch": 4, "ack_interval": 3600.0}) as (link, nodes, feed):
+        assert [c.acked_every for c in link.clients] == [1, 1] and link.stats.errors == 0
+        for it in range(1, 8):
+            feed(it)
+        assert all(n.wait_for(lambda n: _latest(n) == 7, 10) for n in nodes)
+        feed(8)  # acks 1..7 arrived one by one (the 8th may have too)
+        assert all(c.posted <= 1 for c in link.clients), [c.posted for c in link.clients]
+        assert link.flush(10) and [c.posted for c in link.clients] == [0, 0]
+        assert [a.iteration for a in link.stats.acks] == [8, 8] and [c.ack_frames for c in link.clients] == [8, 8]
         assert link.stats.errors == 0 and link.stats.resyncs == 0
 
 
 def test_a_resync_request_is_noticed_within_the_ack_interval(tmp_path):
-    with link_rig(tmp_path, 44, loss_timeout=0.3) as (link, nodes, feed):
-        link.ack_batch, link.ack_interval = 10_000, 0.2  # only time triggers a read here
+    # ack_batch so large that only time triggers a read here, and the shadows would hold their acks
+    # for 1024 manifests -- but a resync need is acked at once
+    with link_rig(tmp_path, 44, link_attrs={"ack_batch": 10_000, "ack_interval": 0.2},
+                  loss_timeout=0.3) as (link, nodes, feed):
+        assert [c.acked_every for c in link.clients] == [1024, 1024]  # the shadow's cap
         feed(1)
         feed(2, drop_shard=1)  # shard 1 never gets iteration 2's gradient: it declares a loss
         assert nodes[1].wait_for(lambda n: n.counters.losses >= 1, 10)

@@ -38,6 +38,24 @@ def test_ack_roundtrip():
     assert _roundtrip(protocol.pack_ack(b))[1] == b
 
 
+def test_cumulative_ack_and_sync_roundtrip():
+    a = ManifestAck(7, 1, 9, True, None, "loss: iteration 9 incomplete", losses=2, misrouted=3,
+                    misrouted_params=[4, 5])
+    op, got = _roundtrip(protocol.pack_cum_ack(a, 5))
+    assert op == "cack" and got == (5, False, a)
+    op, got = _roundtrip(protocol.pack_cum_ack(a, 0, sync=True))  # a sync answered with nothing held
+    assert op == "cack" and got == (0, True, a)
+    assert _roundtrip(protocol.SYNC_FRAME) == ("sync", None)
+    with pytest.raises(ProtocolError, match="covers"):
+        protocol.pack_cum_ack(a, 0)  # only a sync's answer may cover no manifest
+    f = bytearray(protocol.pack_cum_ack(a, 5))
+    struct.pack_into("!I", f, 16, 0)
+    with pytest.raises(ProtocolError, match="covers"):
+        protocol.parse_frame(bytes(f))
+    with pytest.raises(ProtocolError, match="body_len"):
+        protocol.parse_frame(protocol.FRAME.pack(protocol.SYNC_MAGIC, 1, 0) + b"x")
+
+
 def test_malformed_compact_frames_are_refused():
     f = bytearray(protocol.pack_manifest(Manifest(7, 3, [1e-3, 2e-3], None)))
     struct.pack_into("!H", f, 16 + 4 + 1 + 8, 3)  # n_lrs says 3, the body holds 2
