@@ -1,7 +1,7 @@
 """Shadow CPU per iteration and when idle: this tree's ``checkmate-shadow`` against a baseline tree's, same run.
 
-What ``checkmate bench`` charges to the shadows -- the CPU time (user + system, every thread,
-``/proc/PID/stat``) of the shadow processes per training iteration -- reproduced without Mininet:
+What ``checkmate bench`` charges to the shadows -- the CPU time (every thread, the process's nanosecond
+CPU clock) of the shadow processes per training iteration -- reproduced without Mininet:
 
 * two real ``python -m shadow.cli`` processes per variant (shards 0 and 1 of ``examples/ddp_train.py``'s
   default model: 17,226 float32 parameters in 6 tensors, AdamW over two param groups, as the bench trains);
@@ -16,7 +16,7 @@ What ``checkmate bench`` charges to the shadows -- the CPU time (user + system, 
   ``ShadowLink.compact = False``);
 * the variants alternate round by round (both stay up all along, so both see the same machine), and the
   figures are medians over rounds: busy CPU per iteration (from the first datagram until both shards
-  published the last iteration; nanosecond run times of the processes' threads) and idle CPU per second (nothing arrives; the testbed's status poller
+  published the last iteration; the processes' nanosecond CPU clocks) and idle CPU per second (nothing arrives; the testbed's status poller
   is not running here).
 
 ``python -m benchmarks.bench_shadow_cpu --baseline DIR [--iters 300] [--rounds 5] [--period 0.009] [--idle 2]``
@@ -38,6 +38,7 @@ import torch
 from shadow.packets import gradient_packets
 from trainer_hooks.iteration import IterationRecord
 from trainer_hooks.layout import shard_plan
+from topologies.procs import proc_cpu
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
 
 JOB = 23
@@ -46,17 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time of ``pid``'s live threads, in nanoseconds resolution (/proc/PID/task/*/schedstat).
-    A thread that exited is not counted: the shadows' threads here live as long as the run (the link
-    keeps one management connection per shard)."""
-    ns = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                ns += int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass
-    return ns / 1e9
+    """CPU time of process ``pid``, all its threads (exited ones too), nanosecond resolution: its CPU-time
+    clock (:func:`topologies.procs.proc_cpu`, as ``checkmate bench`` reads the shadows)."""
+    got = proc_cpu(pid)
+    if got is None:
+        raise RuntimeError(f"process {pid} is gone")
+    return got[0]
 
 
 def _thread_cpu(tid: int) -> float:

@@ -402,6 +402,11 @@ def _testbed_class():
 
         def start_shadows(self, phase: str) -> None:
             super().start_shadows(phase)
+            for p in self.pollers.values():
+                # Nothing in the bench reads the runner's status samples (the shadows are checked at each
+                # segment's end, benchmarks/shadow_check.py): sample rarely, so the bench does not charge
+                # the shadows a status request (~0.2 ms of their CPU) five times a second.
+                p.interval = POLL_S
             from topologies.netns import in_netns
             import socket
             for name, h in generate.shadows_of(self.topo):
@@ -553,6 +558,10 @@ def run_testbed(a, outdir: Path, say) -> dict:
     return {"boundaries": boundaries, "ports": tb.port_samples, "switch_counters": counters,
             "topology": {"job_id": tb.job_id, "host_job_id": tb.host_job_id, "off_job_id": tb.job_id + 2,
                          "logs": str(tb.logs)}}
+
+
+#: seconds between the runner's status requests to each shadow during the bench (the runner: 0.2)
+POLL_S = 2.0
 
 
 def cpu_by_kind(procs, sources: set | None = None) -> dict:

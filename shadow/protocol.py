@@ -378,7 +378,23 @@ def _bad_dtype(dt):
     raise ProtocolError(f"tensor dtype {dt} cannot be serialised")
 
 
+_PLAIN = frozenset((int, float, str, bool, type(None)))
+_FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in _CLASSES.values()}
+
+
 def encode_value(v: Any, blob: _BlobWriter) -> Any:
+    t = type(v)
+    if t in _PLAIN:  # most fields (a status is all scalars and short lists): no isinstance chain
+        return v
+    names = _FIELDS.get(t)
+    if names is not None:  # one of the protocol's dataclasses (exactly: a subclass takes the path below)
+        out = {"$c": t.__name__}
+        for name in names:
+            x = getattr(v, name)
+            out[name] = x if type(x) in _PLAIN else encode_value(x, blob)
+        return out
+    if t is list and all(type(x) in _PLAIN for x in v):
+        return v
     if isinstance(v, torch.Tensor):
         return {"$t": blob.add(v)}
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
