@@ -55,6 +55,35 @@ def cpu_seconds(pid: int) -> float:
     return got[0]
 
 
+def thread_sched(pid: int) -> dict[int, tuple[str, int, int]]:
+    """Per live thread of ``pid``: its role (the OS thread name the shadow gives it, ``shadow0-ingest``
+    -> ``ingest``; ``other`` for unnamed ones: torch's, the main thread, an older tree's), CPU ns and
+    the times it was put on a CPU (``/proc/PID/task/TID/schedstat``: its wake-ups, roughly)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns, _wait, slices = (int(x) for x in f.read().split()[:3])
+        except (OSError, ValueError):
+            continue
+        role = comm.split("-", 1)[1] if comm.startswith("shadow") and "-" in comm else "other"
+        out[int(tid)] = (role, ns, slices)
+    return out
+
+
+def threads_delta(before: dict, after: dict, iters: int) -> dict[str, tuple[float, float]]:
+    """Per role, summed over threads alive at both readings: (CPU us per iteration, wake-ups per iteration)."""
+    out: dict[str, list[float]] = {}
+    for tid, (role, ns, sl) in after.items():
+        if tid in before:
+            d = out.setdefault(role, [0.0, 0.0])
+            d[0] += (ns - before[tid][1]) / 1e3 / iters
+            d[1] += (sl - before[tid][2]) / iters
+    return {k: (v[0], v[1]) for k, v in sorted(out.items(), key=lambda kv: -kv[1][0])}
+
+
 def _thread_cpu(tid: int) -> float:
     with open(f"/proc/self/task/{tid}/schedstat") as f:
         return int(f.read().split()[0]) / 1e9
@@ -155,6 +184,7 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
     tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     grads = {pid: torch.randn(p.shape) * 1e-3 for pid, p in enumerate(model.parameters())}
     res = {v.name: {"busy_ms_per_it": [], "idle_ms_per_s": [], "rank0_us_per_it": []} for v in variants}
+    per_thread: dict[str, list[dict]] = {v.name: [] for v in variants}
     lrs = (1e-3, 1e-3)
     try:
         for rnd in range(rounds):
@@ -166,6 +196,7 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                     per_shard.append(a.data)
                     per_shard.append(own)
                 c0 = v.cpu()
+                th0 = {p.pid: thread_sched(p.pid) for p in v.procs}
                 link_tid = v.link._thread.native_id
                 l0, t_rec = _thread_cpu(link_tid), 0.0
                 t_next = time.monotonic()
@@ -203,14 +234,26 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                 else:
                     raise RuntimeError(f"{v.name}: the shadows did not publish iteration {v.it}")
                 res[v.name]["busy_ms_per_it"].append((v.cpu() - c0) / iters * 1e3)
+                both: dict[str, list[float]] = {}
+                for p in v.procs:  # the two shards together, per thread role
+                    for role, (us, wk) in threads_delta(th0[p.pid], thread_sched(p.pid), iters).items():
+                        d = both.setdefault(role, [0.0, 0.0])
+                        d[0] += us
+                        d[1] += wk
+                per_thread[v.name].append(both)
                 if idle > 0:
                     c0 = v.cpu()
                     time.sleep(idle)
                     res[v.name]["idle_ms_per_s"].append((v.cpu() - c0) / idle * 1e3)
     finally:
         tx.close()
-    return {k: {m: statistics.median(x) if x else float("nan") for m, x in r.items()} | {"rounds": r}
-            for k, r in res.items()}
+    out = {k: {m: statistics.median(x) if x else float("nan") for m, x in r.items()} | {"rounds": r}
+           for k, r in res.items()}
+    for k, rounds_ in per_thread.items():  # per role: medians over rounds of (CPU us/it, wake-ups/it)
+        roles = {role for r in rounds_ for role in r}
+        out[k]["threads"] = {role: tuple(statistics.median(r.get(role, [0.0, 0.0])[i] for r in rounds_)
+                                         for i in (0, 1)) for role in sorted(roles)}
+    return out
 
 
 
@@ -250,7 +293,13 @@ def main(argv=None) -> int:
     if a.baseline:
         b, t = res["baseline"], res["this"]
         print(f"  ratio this/baseline: busy {t['busy_ms_per_it'] / b['busy_ms_per_it']:.2f}   "
-              f"idle {t['idle_ms_per_s'] / max(b['idle_ms_per_s'], 1e-9):.2f}")
+              + (f"idle {t['idle_ms_per_s'] / b['idle_ms_per_s']:.2f}" if b['idle_ms_per_s'] >= 0.05
+                 else f"idle {t['idle_ms_per_s']:.2f} ms/s vs baseline under 0.05"))
+    print("  per thread role, both shards (us CPU / wake-ups per iteration; 'other': unnamed threads -- a "
+          "tree without thread names shows only these)")
+    for name, r in res.items():
+        print(f"  {name:9s} " + "   ".join(f"{role} {us:.0f} us / {wk:.1f}" for role, (us, wk)
+                                            in sorted(r["threads"].items(), key=lambda kv: -kv[1][0])))
     print("== rank 0, per iteration (median over rounds): the manifest to both shards (CPU of the training "
           "thread in on_record + the link thread), GradGuard capture + check (thread CPU)")
     for name, r in res.items():

@@ -17,3 +17,6 @@ def test_harness_runs_both_variants(capsys):
     assert set(busy) == {"baseline", "this"} and all(v > 0 for v in busy.values()), out
     assert re.search(r"this\s+manifest \(compact, posted\)\s+[\d.]+ us\s+GradGuard\s+[\d.]+ us", out), out
     assert "ratio this/baseline" in out
+    # per thread role (the shadow names its threads for the OS): both shards' ingest and connection threads
+    line = next(x for x in out.splitlines() if x.strip().startswith("this") and " us / " in x)
+    assert re.search(r"ingest \d+ us / [\d.]+", line) and re.search(r"conn \d+ us / [\d.]+", line), line
