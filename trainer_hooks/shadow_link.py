@@ -10,6 +10,9 @@ to every shard (:meth:`ShadowLink._post_now`): per iteration and shard one
 ``send``, no thread hand-off.  The acks are read without waiting, and only every
 ``ack_batch`` manifests or ``ack_interval`` seconds (one non-blocking ``read`` per
 shard for all that arrived): reading an ack costs more than posting a manifest.
+The shadows are asked to ack cumulatively, one ack per ``ack_batch`` manifests
+(at once for a resync need, a grown loss or misrouted count; ``flush`` asks for
+what they hold): an ack they need not write is one the link need not read.
 Whatever could wait (a connect, a full socket, a client busy with another call,
 a JSON manifest with buffers) goes to the sender thread.
 

@@ -163,3 +163,44 @@ def test_try_post_never_waits():
     finally:
         cl.close()
         srv.close()
+
+
+def test_cumulative_acks_out_of_step_are_refused():
+    """A client that asked for cumulative acks counts posted manifests down by ``covers``; a peer whose
+    ack covers more than was posted (or answers a sync nobody sent) desynchronised the stream: the
+    client refuses it and drops the connection instead of miscounting."""
+    import threading
+    from shadow.client import ShadowClient
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    cl = ShadowClient(*srv.getsockname(), timeout=5, ack_every=4)
+    seen = []
+
+    def peer():
+        conn, _ = srv.accept()
+        with conn:
+            op, body = protocol.recv_message(conn)
+            seen.append((op, body))
+            protocol.send_message(conn, "ok", {"ack_every": 4})
+            for _ in range(3):  # the three manifests, then the sync of take_acks(block=True)
+                seen.append(protocol.recv_message(conn)[0])
+            seen.append(protocol.recv_message(conn)[0])
+            conn.sendall(protocol.pack_cum_ack(ManifestAck(1, 0, 3, False, 3), 2))  # fine: 2 of 3
+            conn.sendall(protocol.pack_cum_ack(ManifestAck(1, 0, 3, False, 3), 5, sync=True))  # 5 > the 1 left
+            conn.recv(1)  # until the client hangs up
+    t = threading.Thread(target=peer)
+    t.start()
+    try:
+        frame = protocol.pack_manifest(Manifest(1, 1, [1e-3], None))
+        for _ in range(3):
+            cl.post_manifest(frame)
+        assert cl.acked_every == 4 and cl.posted == 3
+        with pytest.raises(ProtocolError, match="out of step"):
+            cl.take_acks(block=True)
+        assert cl.posted == 0 and cl.acked_every == 1  # dropped: the next call reconnects and asks again
+        assert seen == [("hello", {"ack_every": 4}), "cmanifest", "cmanifest", "cmanifest", "sync"]
+    finally:
+        cl.close()
+        t.join(10)
+        srv.close()
