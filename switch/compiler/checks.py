@@ -8,7 +8,8 @@ docs/CONFORMANCE.md):
 
 * an action called from a parser state ("action calls are not allowed within parsers");
 * an action called from a function body ("functions cannot call actions");
-* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``);
+* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``),
+  or in an argument a table's ``actions`` list binds ("table invocation in action argument");
 * a control or parser that instantiates itself ("self-referencing types not supported");
 * in V1Switch's checksum controls, any statement but a call of ``verify_checksum`` /
   ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
@@ -100,6 +101,8 @@ class _Checker:
                         continue
                     if loc.kind == "action":
                         self._action(loc)
+                    elif loc.kind == "table":
+                        self._table_bound_args(loc)
                     elif loc.kind == "function":
                         self._generic_operands(loc)
 
@@ -154,6 +157,14 @@ class _Checker:
             fn = n.get("fn") if n.kind == "call" else None
             if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
                 raise P4CompileError(n.loc, f"{_describe(n)}: apply cannot be called from actions")
+
+    def _table_bound_args(self, t: Node):
+        for ref in (t.get("props") or {}).get("actions") or ():
+            for n in _walk(ref.get("args") or []):
+                fn = n.get("fn") if n.kind == "call" else None
+                if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
+                    raise P4CompileError(n.loc, f"{_describe(n)}: table invocation in action argument "
+                                                f"(table {t.name}, action {ref.name})")
 
     def _self_instance(self, d: Node):
         for loc in d.get("locals") or ():

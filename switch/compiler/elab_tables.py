@@ -232,6 +232,7 @@ class TableRules:
         if "priority_delta" in props:
             self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
+            self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
@@ -406,6 +407,32 @@ class TableRules:
             if want is not None and expr_text(arg) != expr_text(want):
                 raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
                                  f"{p['name']} does not match {expr_text(want)} bound in the actions list")
+
+    def check_entry_priorities(self, ent_node, keys, props, largest_wins: bool, q: str) -> None:
+        """p4c's numbering of ``entries`` once some entry gives ``priority=``: the first entry
+        must give one too, and each later entry without one gets the previous priority minus
+        ``priority_delta`` (plus, with ``largest_priority_wins = false``); p4c 1.2.4.8 refuses
+        the table when that value drops below the delta or passes 2**32-1 (measured)."""
+        ents = ent_node.entries
+        if not any(en.priority is not None for en in ents) or \
+                not any(k["match"] in ("ternary", "range", "optional") for k in keys):
+            return
+        if ents[0].priority is None:
+            raise E(ents[0].loc, f"table {q}: this entry must have a priority (p4c: once an entry gives "
+                                 "`priority=`, the first entry must give one too)")
+        delta = 1
+        if "priority_delta" in props:
+            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+        cur = 0
+        for en in ents:
+            if en.priority is not None:
+                cur = self.const_int(en.priority, "entry priority", minimum=1)
+                continue
+            cur = cur - delta if largest_wins else cur + delta
+            if cur < delta if largest_wins else cur > 0xFFFFFFFF:
+                raise E(en.loc, f"table {q}: overflow in priority computation: this entry's priority "
+                                f"would be {cur} (the previous one {'minus' if largest_wins else 'plus'} "
+                                f"priority_delta {delta}; p4c)")
 
     def entry_priority_annotation(self, anno, table: str) -> int:
         """``@priority(N)`` on a const entry (p4c: after the action)."""

@@ -355,6 +355,25 @@ bit<8> g(in bit<8> v) { bump(); return v; }
         "inout headers_t hdr", "inout h_t hdr").replace("in headers_t hdr", "in h_t hdr"), ("struct",), ""),
     "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
                          ("switch", "action"), ""),
+    # p4c numbers `entries` once one gives `priority=`: the first must give one, and the implicit
+    # ones (previous minus priority_delta) must stay at or above the delta
+    "entries_first_without_priority": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; }
+        entries = { 1 &&& 0xff : a(1); priority=5: 2 &&& 0xff : a(2); } }"""), ("must have a priority",), ""),
+    "entries_priority_underflow": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; } largest_priority_wins = true; priority_delta = 4;
+        entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); 3 &&& 0xff : a(3); } }"""),
+                                   ("overflow in priority computation",), ""),
+    "table_apply_in_bound_action_arg": (program("        t2.apply();\n", ingress_decls="""
+    action a(in bit<8> x) { hdr.h.b = x; }
+    table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    table t2 { key = { hdr.h.a: exact; } actions = { a(t1.apply().hit ? hdr.h.b : hdr.h.a); } }"""),
+                                        ("table invocation in action argument",), ""),
+    "translation_to_bool": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
+                                    meta="    B_t k;\n", ingress_decls="""
+    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "bool"), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
