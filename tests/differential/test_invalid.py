@@ -371,9 +371,12 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
     table t2 { key = { hdr.h.a: exact; } actions = { a(t1.apply().hit ? hdr.h.b : hdr.h.a); } }"""),
                                         ("table invocation in action argument",), ""),
+    "translation_one_argument": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B") type bit<8> B_t;\n',
+                                         meta="    B_t k;\n", ingress_decls="""
+    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "two arguments"), ""),
     "translation_to_bool": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
                                     meta="    B_t k;\n", ingress_decls="""
-    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "bool"), ""),
+    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("translated type must be",), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
