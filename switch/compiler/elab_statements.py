@@ -465,6 +465,9 @@ class StatementRules:
                     raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
                 return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
                                                {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
+            if a.kind == "dontcare":
+                raise E(a.loc, f"{expr_text(call.fn)}(_): could not infer a type for the header to skip "
+                               "(p4c); name it, e.g. extract<my_header_t>(_)")
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")

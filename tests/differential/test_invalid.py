@@ -371,6 +371,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
     table t2 { key = { hdr.h.a: exact; } actions = { a(t1.apply().hit ? hdr.h.b : hdr.h.a); } }"""),
                                         ("table invocation in action argument",), ""),
+    # extract(_) without a type argument: p4c cannot infer the header to skip
+    "extract_dontcare_untyped": (program("", parser="""
+    state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
     "translation_one_argument": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B") type bit<8> B_t;\n',
                                          meta="    B_t k;\n", ingress_decls="""
     table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "two arguments"), ""),
