@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
+from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
@@ -133,6 +134,8 @@ class BlockRules:
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
+            check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
+                                   getattr(self, "table_locs", {}), self.source)
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's

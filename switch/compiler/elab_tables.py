@@ -508,6 +508,72 @@ class TableRules:
                         f"rejects this (\"a path from table {t} back to itself\")")
 
 
+def check_table_successors(body: list, subcontrols: list, table_locs: dict, source) -> None:
+    """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
+    statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
+    { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
+    followed by the same statement (the end of the ``if``, say) it is fine.  The next step of
+    an apply is the first statement after it, or, at the end of a branch or block, whatever
+    follows the enclosing statement (sub-control bodies inlined).  Tables also applied in an
+    expression or a ``switch``, or followed by ``return``/``exit``, are left alone (p4c
+    rewrites those first)."""
+    subs = {b.get("fn"): b for b in subcontrols}
+    sites: dict[str, list] = {}
+    unsafe: set = set()
+
+    def mark(e):
+        if isinstance(e, dict):
+            if e.get("op") == "table_hit":
+                unsafe.add(e.get("table"))
+            for v in e.values():
+                mark(v)
+        elif isinstance(e, list):
+            for v in e:
+                mark(v)
+
+    def walk(stmts, cont, depth):
+        for st in reversed(stmts):
+            cont = visit(st, cont, depth)
+        return cont
+
+    def visit(st, cont, depth):
+        k = st.get("s")
+        if k == "nop" or (k == "decl" and st.get("init") is None):
+            return cont
+        if k == "block":
+            return walk(st["body"], cont, depth)
+        if k == "apply":
+            sites.setdefault(st["table"], []).append(cont)
+            return ("table", st["table"])
+        if k == "if":
+            mark(st["c"])
+            a, b = walk(st["then"], cont, depth), walk(st["else"], cont, depth)
+            return cont if a == cont and b == cont else ("if", id(st))
+        if k in ("switch_action", "switch_value"):
+            if k == "switch_action":
+                unsafe.add(st["table"])
+            mark(st.get("e"))
+            for c in st["cases"]:
+                walk(c.get("body") or [], cont, depth)
+            return (k, id(st))
+        if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+            mark(st.get("args"))
+            return walk(subs[st["fn"]]["body"], cont, depth + 1)
+        if k in ("return", "exit"):
+            return ("jump", id(st))
+        mark(st)
+        return ("stmt", id(st))
+
+    walk(body, ("end",), 0)
+    for t, nexts in sites.items():
+        if t in unsafe or len(set(nexts)) < 2 or any(n[0] == "jump" for n in nexts):
+            continue
+        raise E(table_locs.get(t, Loc(source, 1, 1)),
+                f"table {t} is applied at places followed by different statements, so it has multiple "
+                f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
+                f"table {t} has multiple successors\")")
+
+
 def _lit_text(ir) -> str:
     """A typed constant as p4c prints it (``8w1``, ``4s3``)."""
     t = ir["t"]

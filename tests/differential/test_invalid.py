@@ -379,6 +379,10 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "checksum_data_slice_named_v1switch": (program("", compute="""apply { update_checksum(true, { hdr.h.d[15:0] },
         hdr.h.c, HashAlgorithm.csum16); }""").replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
         "V1Switch(dep = D(), p = P(), vr = VC(), ig = I(), eg = E(), ck = CC()) main;"), ("computations are not supported",), ""),
+    # one table, two applies with different next statements: bmv2 allows one successor per table
+    "table_two_successors": (program("""        if (hdr.h.a == 1) { t.apply(); hdr.h.b = 1; } else { t.apply(); hdr.h.b = 2; }\n""",
+                                     ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("multiple successors",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),

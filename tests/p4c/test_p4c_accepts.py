@@ -57,3 +57,13 @@ def test_checksum_data_cast_to_the_fields_own_type():
     assert "update_checksum(true, { (bit<8>)hdr.h.a" in src
     compile_source(src, "ckcast.p4")   # p4c 1.2.4.8 compiles it (checked by hand); a widening
     # cast, a slice or `++` there is refused -- tests/differential/test_invalid.py checksum_data_*
+
+
+def test_one_table_applied_in_both_branches_with_one_successor():
+    """p4c (BMv2) accepts a table applied in both branches of an if when both applies are
+    followed by the same statement (here: what follows the if); different next statements are
+    refused (tests/differential/test_invalid.py table_two_successors)."""
+    prog = compile_source(program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
+                                  body="        if (hdr.h.a == 1) { hdr.h.c = 1; t.apply(); } else { t.apply(); }\n"
+                                       "        sm.egress_spec = 1;"), "succ.p4")
+    assert Pipeline(prog.device_config).process(1, bytes([1, 0, 0, 0])) == [(1, bytes([1, 0, 0, 1]))]
