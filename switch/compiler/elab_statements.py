@@ -97,6 +97,10 @@ class StatementRules:
                 # p4c's BMv2 backend predicates the ifs of an action; an exit cannot be
                 self.target_error(s.loc, "exit inside an if in an action: conditional execution in actions "
                                          "is not supported on this target (p4c rejects it for BMv2)")
+            elif self.ctx.get("in_action") and self.ctx.get("cond_return"):
+                # after `if (c) { return; }` the rest of the action runs under !c (p4c)
+                self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
+                                         "in actions is not supported on this target (p4c rejects it for BMv2)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -111,6 +115,8 @@ class StatementRules:
                 return [{"s": "return", "v": v}]
             if s.value is not None:
                 raise E(s.loc, "return with a value outside a function")
+            if self.ctx.get("in_action") and self.ctx.get("if_depth"):
+                self.ctx["cond_return"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
             return [self.switch_stmt(s, scope)]

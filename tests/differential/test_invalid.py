@@ -383,6 +383,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "table_two_successors": (program("""        if (hdr.h.a == 1) { t.apply(); hdr.h.b = 1; } else { t.apply(); hdr.h.b = 2; }\n""",
                                      ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("multiple successors",), ""),
+    # after `if (c) { return; }` the rest of an action is conditional: BMv2 cannot predicate an exit
+    "exit_after_conditional_return": (program("        a();\n", ingress_decls="""
+    action a() { if (hdr.h.a == 1) { return; } exit; }"""), ("conditional return",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
