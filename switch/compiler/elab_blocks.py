@@ -508,7 +508,7 @@ class BlockRules:
         want = 1 if tname == "action_profile" else 3
         if len(args) != want:
             raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
-        rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0}
+        rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0, "loc": loc}
         if tname == "action_selector":
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):

@@ -6,6 +6,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import json
+
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
@@ -120,6 +122,14 @@ class TableRules:
                          "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
+        if profile is not None and profile["algo"] is not None:
+            # p4c (BMv2): every table sharing an action selector hashes the same inputs
+            inputs = json.dumps(selector_keys, sort_keys=True, default=str)
+            first = profile.setdefault("selector_inputs", (inputs, q))
+            if first[0] != inputs:
+                raise E(profile.get("loc") or d.loc,
+                        f"action selector {profile['name']} is used by multiple tables with different selector "
+                        f"inputs ({first[1]} and {q}; p4c rejects this for BMv2)")
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
         if "actions" not in props:

@@ -386,6 +386,12 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     # after `if (c) { return; }` the rest of an action is conditional: BMv2 cannot predicate an exit
     "exit_after_conditional_return": (program("        a();\n", ingress_decls="""
     action a() { if (hdr.h.a == 1) { return; } exit; }"""), ("conditional return",), ""),
+    # tables sharing an action selector must hash the same selector keys (BMv2)
+    "shared_selector_different_inputs": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    action_selector(HashAlgorithm.crc16, 32w64, 32w8) sel;
+    table t1 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = sel; }
+    table t2 { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { NoAction; } implementation = sel; }"""),
+                                         ("different selector inputs",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
