@@ -65,8 +65,9 @@ class ExternRules:
         def nargs(n):
             if len(args) != n:
                 raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
-        if name == "mark_to_drop" and self.ctx.get("kind") == "parser":
-            raise E(loc, "mark_to_drop is not supported in a parser (p4c: not supported in parser on this target)")
+        if self.ctx.get("kind") == "parser" and name not in ("verify", "log_msg"):
+            # BMv2 parsers run extract/lookahead/advance, assignments, verify and log_msg only
+            raise E(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
             if not args and self.ctx.get("in_action"):
                 # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only

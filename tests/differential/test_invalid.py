@@ -392,6 +392,14 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     table t1 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = sel; }
     table t2 { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { NoAction; } implementation = sel; }"""),
                                          ("different selector inputs",), ""),
+    # a BMv2 parser runs extract/lookahead/advance, assignments, verify and log_msg only
+    "register_write_in_parser": (program("", parser="""
+    register<bit<8>>(32w4) r;
+    state start { pkt.extract(hdr.eth); r.write(32w0, 8w1); transition accept; }"""),
+                                 ("not supported in a parser",), ""),
+    "hash_in_parser": (program("", parser="""
+    state start { pkt.extract(hdr.eth); bit<16> v; hash(v, HashAlgorithm.crc16, 16w0, { hdr.eth.src }, 16w64);
+        transition accept; }"""), ("not supported in a parser",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
