@@ -150,6 +150,9 @@ class ExternRules:
                 nargs(3)
                 fl = self.const_int(args[2], "field list index", minimum=0)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
+            want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
+            if want is not None and role != want:
+                self.target_error(loc, f"{name}({ctype}, ...) not invoked in {want} (p4c rejects it in {role} for BMv2)")
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)

@@ -400,6 +400,10 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "hash_in_parser": (program("", parser="""
     state start { pkt.extract(hdr.eth); bit<16> v; hash(v, HashAlgorithm.crc16, 16w0, { hdr.eth.src }, 16w64);
         transition accept; }"""), ("not supported in a parser",), ""),
+    # BMv2: an I2E clone only from ingress, an E2E clone only from egress
+    "clone_e2e_in_ingress": (program("        clone(CloneType.E2E, 32w5);\n"), ("E2E", "egress"), ""),
+    "clone_i2e_in_egress": (program("", egress="        clone_preserving_field_list(CloneType.I2E, 32w5, 0);\n"),
+                            ("I2E", "ingress"), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
