@@ -15,6 +15,7 @@ class StatementRules:
     # ---------------------------------------------------------------- statements
     def stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
+        self.stmt_scope = scope   # const_int's hint when a "constant" names a run-time value
         if k == "block":
             inner = Scope(scope)
             out = []

@@ -404,6 +404,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "clone_e2e_in_ingress": (program("        clone(CloneType.E2E, 32w5);\n"), ("E2E", "egress"), ""),
     "clone_i2e_in_egress": (program("", egress="        clone_preserving_field_list(CloneType.I2E, 32w5, 0);\n"),
                             ("I2E", "ingress"), ""),
+    # a count/index that must be constant names a run-time value: say so (not "unknown name")
+    "push_front_runtime_count": (program("        hdr.s.push_front((int)hdr.h.a[1:0]);\n", fields="    h_t[2] s;\n"),
+                                 ("compile-time integer constant",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
