@@ -407,6 +407,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     # a count/index that must be constant names a run-time value: say so (not "unknown name")
     "push_front_runtime_count": (program("        hdr.s.push_front((int)hdr.h.a[1:0]);\n", fields="    h_t[2] s;\n"),
                                  ("compile-time integer constant",), ""),
+    "packet_length_in_parser": (program("", parser="""
+    state start { pkt.extract(hdr.eth); meta.m16 = (bit<16>)pkt.length(); transition accept; }"""),
+                                ("length", "not supported"), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
