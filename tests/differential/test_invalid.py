@@ -410,6 +410,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "packet_length_in_parser": (program("", parser="""
     state start { pkt.extract(hdr.eth); meta.m16 = (bit<16>)pkt.length(); transition accept; }"""),
                                 ("length", "not supported"), ""),
+    # a full 32-bit @id must carry its P4Runtime type prefix (tables 0x02, actions 0x01, ...)
+    "id_with_wrong_prefix": (program("        t.apply();\n", ingress_decls="""
+    @id(0x01000009) table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("wrong 8-bit prefix",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
