@@ -88,6 +88,7 @@ class _Checker:
 
     def run(self):
         self._v1switch()
+        self._controller_headers()
         for d in self.decls:
             self._declaration(d)
         for d in self.decls:
@@ -109,6 +110,30 @@ class _Checker:
                         self._table_bound_args(loc)
                     elif loc.kind == "function":
                         self._generic_operands(loc)
+
+    def _controller_headers(self):
+        """p4c's P4Runtime serializer: one ``@controller_header`` per name, and fields of
+        bit<>, int<>, a `type` or a serializable enum only (a bool or varbit field is a p4c
+        compiler bug, i.e. no program)."""
+        seen: dict = {}
+        for d in self.decls:
+            a = next((x for x in d.get("annos") or () if x[0] == "controller_header"), None) \
+                if d.kind == "header" else None
+            if a is None:
+                continue
+            name = a[1][0] if a[1] else d.name
+            if name in seen:
+                raise P4CompileError(d.loc, f"Name '{name}' is used for multiple controller packet metadata "
+                                            f"objects ({seen[name]} and {d.name}; p4c rejects it)")
+            seen[name] = d.name
+            for f in d.get("fields") or ():
+                ty = f.get("type")
+                while isinstance(ty, Node) and ty.kind == "typename" and ty.name in self._types \
+                        and self._types[ty.name].kind == "typedef" and not self._types[ty.name].get("newtype"):
+                    ty = self._types[ty.name].type
+                if isinstance(ty, Node) and ty.kind in ("bool", "varbit"):
+                    raise P4CompileError(f.loc, f"@controller_header {name}: field {f.name} has type {ty.kind}; "
+                                                "P4Runtime takes bit<>, int<>, a type or a serializable enum only (p4c)")
 
     # -- parsers and functions ------------------------------------------------------------
     def _parser(self, p: Node):

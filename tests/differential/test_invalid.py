@@ -413,6 +413,10 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     # a full 32-bit @id must carry its P4Runtime type prefix (tables 0x02, actions 0x01, ...)
     "id_with_wrong_prefix": (program("        t.apply();\n", ingress_decls="""
     @id(0x01000009) table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("wrong 8-bit prefix",), ""),
+    # P4Runtime: one @controller_header per name; no bool/varbit field in one
+    "controller_header_twice": (program("", top='@controller_header("packet_in") header pa_t { bit<16> p; }\n'
+                                                '@controller_header("packet_in") header pb_t { bit<16> q; }\n'),
+                                ("multiple controller packet metadata",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
