@@ -417,6 +417,8 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "controller_header_twice": (program("", top='@controller_header("packet_in") header pa_t { bit<16> p; }\n'
                                                 '@controller_header("packet_in") header pb_t { bit<16> q; }\n'),
                                 ("multiple controller packet metadata",), ""),
+    "table_size_over_int": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = 2147483648; }"""), ("too large",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
