@@ -526,9 +526,10 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
     followed by the same statement (the end of the ``if``, say) it is fine.  The next step of
     an apply is the first statement after it, or, at the end of a branch or block, whatever
-    follows the enclosing statement (sub-control bodies inlined).  Tables also applied in an
-    expression or a ``switch``, or followed by ``return``/``exit``, are left alone (p4c
-    rewrites those first)."""
+    follows the enclosing statement (sub-control bodies inlined).  An ``exit`` is a step of
+    its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
+    then).  Tables also applied in an expression or a ``switch`` are left to
+    :meth:`check_single_apply`."""
     subs = {b.get("fn"): b for b in subcontrols}
     sites: dict[str, list] = {}
     unsafe: set = set()
@@ -543,42 +544,42 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             for v in e:
                 mark(v)
 
-    def walk(stmts, cont, depth):
+    def walk(stmts, cont, end, depth):
         for st in reversed(stmts):
-            cont = visit(st, cont, depth)
+            cont = visit(st, cont, end, depth)
         return cont
 
-    def visit(st, cont, depth):
+    def visit(st, cont, end, depth):
         k = st.get("s")
         if k == "nop" or (k == "decl" and st.get("init") is None):
             return cont
         if k == "block":
-            return walk(st["body"], cont, depth)
+            return walk(st["body"], cont, end, depth)
         if k == "apply":
             sites.setdefault(st["table"], []).append(cont)
             return ("table", st["table"])
         if k == "if":
             mark(st["c"])
-            a, b = walk(st["then"], cont, depth), walk(st["else"], cont, depth)
+            a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
             return cont if a == cont and b == cont else ("if", id(st))
         if k in ("switch_action", "switch_value"):
             if k == "switch_action":
                 unsafe.add(st["table"])
             mark(st.get("e"))
             for c in st["cases"]:
-                walk(c.get("body") or [], cont, depth)
+                walk(c.get("body") or [], cont, end, depth)
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
-            return walk(subs[st["fn"]]["body"], cont, depth + 1)
-        if k in ("return", "exit"):
-            return ("jump", id(st))
+            return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
+        if k == "return":
+            return end if cont == end else ("return", id(st))
         mark(st)
         return ("stmt", id(st))
 
-    walk(body, ("end",), 0)
+    walk(body, ("end",), ("end",), 0)
     for t, nexts in sites.items():
-        if t in unsafe or len(set(nexts)) < 2 or any(n[0] == "jump" for n in nexts):
+        if t in unsafe or len(set(nexts)) < 2:
             continue
         raise E(table_locs.get(t, Loc(source, 1, 1)),
                 f"table {t} is applied at places followed by different statements, so it has multiple "

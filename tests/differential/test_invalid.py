@@ -419,6 +419,9 @@ bit<8> g(in bit<8> v) { bump(); return v; }
                                 ("multiple controller packet metadata",), ""),
     "table_size_over_int": (program("        t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = 2147483648; }"""), ("too large",), ""),
+    "table_two_successors_exit": (program("""        if (hdr.h.a == 1) { t.apply(); exit; } else { t.apply(); }\n""",
+                                          ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("multiple successors",), ""),
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),

@@ -67,3 +67,11 @@ def test_one_table_applied_in_both_branches_with_one_successor():
                                   body="        if (hdr.h.a == 1) { hdr.h.c = 1; t.apply(); } else { t.apply(); }\n"
                                        "        sm.egress_spec = 1;"), "succ.p4")
     assert Pipeline(prog.device_config).process(1, bytes([1, 0, 0, 0])) == [(1, bytes([1, 0, 0, 1]))]
+
+
+def test_one_table_applied_in_both_branches_that_both_return():
+    """A `return` with nothing after it is the end of the control: both applies are followed
+    by it, one successor (p4c accepts; an `exit` there would be a step of its own)."""
+    compile_source(program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
+                           body="        sm.egress_spec = 1;\n"
+                                "        if (hdr.h.a == 1) { t.apply(); return; } else { t.apply(); return; }"), "ret.p4")
