@@ -8,10 +8,13 @@ docs/CONFORMANCE.md):
 
 * an action called from a parser state ("action calls are not allowed within parsers");
 * an action called from a function body ("functions cannot call actions");
-* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``);
+* ``apply`` called inside an action (a table's or a control's, also as ``t.apply().hit``),
+  or in an argument a table's ``actions`` list binds ("table invocation in action argument");
 * a control or parser that instantiates itself ("self-referencing types not supported");
 * in V1Switch's checksum controls, any statement but a call of ``verify_checksum`` /
-  ``verify_checksum_with_payload`` (resp. ``update_checksum*``); in its deparser, an
+  ``verify_checksum_with_payload`` (resp. ``update_checksum*``), and a data list element
+  that computes from the packet (a slice, cast, operator) instead of naming a field or
+  being constant ("Computations are not supported"); in its deparser, an
   assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
   initialised from a header is fine, p4c propagates it away);
 * a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
@@ -69,6 +72,8 @@ def _callee(call: Node) -> str | None:
 class _Checker:
     def __init__(self, decls: list[Node]):
         self.decls = decls
+        self._types = {d.name: d for d in decls if d.kind in ("typedef", "header", "struct", "header_union")
+                       and isinstance(d.get("name"), str)}
         self.actions: dict[str, Node] = {}    # top-level and control-local actions by name
         for d in decls:
             self._collect(d)
@@ -83,6 +88,7 @@ class _Checker:
 
     def run(self):
         self._v1switch()
+        self._controller_headers()
         for d in self.decls:
             self._declaration(d)
         for d in self.decls:
@@ -100,8 +106,34 @@ class _Checker:
                         continue
                     if loc.kind == "action":
                         self._action(loc)
+                    elif loc.kind == "table":
+                        self._table_bound_args(loc)
                     elif loc.kind == "function":
                         self._generic_operands(loc)
+
+    def _controller_headers(self):
+        """p4c's P4Runtime serializer: one ``@controller_header`` per name, and fields of
+        bit<>, int<>, a `type` or a serializable enum only (a bool or varbit field is a p4c
+        compiler bug, i.e. no program)."""
+        seen: dict = {}
+        for d in self.decls:
+            a = next((x for x in d.get("annos") or () if x[0] == "controller_header"), None) \
+                if d.kind == "header" else None
+            if a is None:
+                continue
+            name = a[1][0] if a[1] else d.name
+            if name in seen:
+                raise P4CompileError(d.loc, f"Name '{name}' is used for multiple controller packet metadata "
+                                            f"objects ({seen[name]} and {d.name}; p4c rejects it)")
+            seen[name] = d.name
+            for f in d.get("fields") or ():
+                ty = f.get("type")
+                while isinstance(ty, Node) and ty.kind == "typename" and ty.name in self._types \
+                        and self._types[ty.name].kind == "typedef" and not self._types[ty.name].get("newtype"):
+                    ty = self._types[ty.name].type
+                if isinstance(ty, Node) and ty.kind in ("bool", "varbit"):
+                    raise P4CompileError(f.loc, f"@controller_header {name}: field {f.name} has type {ty.kind}; "
+                                                "P4Runtime takes bit<>, int<>, a type or a serializable enum only (p4c)")
 
     # -- parsers and functions ------------------------------------------------------------
     def _parser(self, p: Node):
@@ -154,6 +186,14 @@ class _Checker:
             fn = n.get("fn") if n.kind == "call" else None
             if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
                 raise P4CompileError(n.loc, f"{_describe(n)}: apply cannot be called from actions")
+
+    def _table_bound_args(self, t: Node):
+        for ref in (t.get("props") or {}).get("actions") or ():
+            for n in _walk(ref.get("args") or []):
+                fn = n.get("fn") if n.kind == "call" else None
+                if isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply":
+                    raise P4CompileError(n.loc, f"{_describe(n)}: table invocation in action argument "
+                                                f"(table {t.name}, action {ref.name})")
 
     def _self_instance(self, d: Node):
         for loc in d.get("locals") or ():
@@ -209,30 +249,100 @@ class _Checker:
                      and d.type.kind == "typename" and d.type.name == "V1Switch"), None)
         if main is None or len(main.get("args") or ()) != 6:
             return
-        names = [_callee(a) if isinstance(a, Node) and a.kind == "call" else None for a in main.args]
+        args = list(main.args)
+        if all(isinstance(a, Node) and a.kind == "named_arg" for a in args):
+            order = {n: i for i, n in enumerate(("p", "vr", "ig", "eg", "ck", "dep"))}
+            if sorted(order.get(a.name, -1) for a in args) != list(range(6)):
+                return
+            args = [a.value for a in sorted(args, key=lambda a: order[a.name])]
+        names = [_callee(a) if isinstance(a, Node) and a.kind == "call" else None for a in args]
         blocks = {d.name: d for d in self.decls if d.kind in ("control", "parser")}
         parser, verify, compute, deparser = (blocks.get(names[i]) if names[i] else None for i in (0, 1, 4, 5))
-        if verify is not None and verify.kind == "control":
-            self._only_calls(verify.get("body"), ("verify_checksum", "verify_checksum_with_payload"))
-        if compute is not None and compute.kind == "control":
-            self._only_calls(compute.get("body"), ("update_checksum", "update_checksum_with_payload"))
+        for block, allowed in ((verify, ("verify_checksum", "verify_checksum_with_payload")),
+                               (compute, ("update_checksum", "update_checksum_with_payload"))):
+            if block is not None and block.kind == "control":
+                roots = {p.name: p.get("type") for p in block.get("params") or ()}
+                self._only_calls(block.get("body"), allowed, roots)
         if deparser is not None and deparser.kind == "control":
             self._deparser(deparser.get("body"))
         if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
             self._headers_type(parser.params[1].get("type"), main)
 
-    def _only_calls(self, body, allowed):
+    def _only_calls(self, body, allowed, roots=None):
         for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
             if st.kind == "block":
-                self._only_calls(st, allowed)
+                self._only_calls(st, allowed, roots)
             elif st.kind in ("empty", "var"):
                 continue
             elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
+                self._checksum_data(st.call, roots)
                 continue
             else:
                 what = _describe(st.call) if st.kind == "call_stmt" else st.kind
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
                                              "this checksum control (bmv2)")
+
+    def _checksum_data(self, call: Node, roots):
+        """bmv2 computes a checksum over fields and constants only: an element of the data
+        list that computes something from the control's parameters (a slice, cast, operator,
+        ``++``, a method call) is refused by p4c ("Computations are not supported in
+        update_checksum"); a constant expression is folded and fine."""
+        args = list(call.get("args") or ())
+        data = next((a.value for a in args if isinstance(a, Node) and a.kind == "named_arg" and a.name == "data"),
+                    args[1] if len(args) > 1 and not (isinstance(args[1], Node) and args[1].kind == "named_arg")
+                    else None)
+        if not isinstance(data, Node):
+            return
+        roots = roots or {}
+        for e in data.items if data.kind == "list" else [data]:
+            if not isinstance(e, Node) or _is_path(e):
+                continue
+            if e.kind == "cast" and _is_path(e.a) and self._scalar(e.type) is not None and \
+                    self._scalar(e.type) == self._path_type(e.a, roots):
+                continue   # a cast to the field's own type: p4c drops it
+            if any(n.kind == "name" and n.name in roots for n in _walk(e)):
+                raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
+                                            f"data (p4c, bmv2): each element must be a field or a constant")
+
+    def _scalar(self, ty, depth=0):
+        """("bit"|"sint", width) of a type, through typedefs (not `type`); None otherwise."""
+        while isinstance(ty, Node) and ty.kind == "typename" and depth < 20:
+            d = self._types.get(ty.name)
+            if d is None or d.kind != "typedef" or d.get("newtype"):
+                return None
+            ty, depth = d.type, depth + 1
+        if isinstance(ty, Node) and ty.kind in ("bit", "sint") and isinstance(ty.get("width"), Node) \
+                and ty.width.kind == "int":
+            return ty.kind, ty.width.value
+        return None
+
+    def _path_type(self, e: Node, roots: dict):
+        """The scalar type of a field reference whose root is a parameter, or None."""
+        chain = []
+        while e.kind in ("member", "index"):
+            chain.append(e)
+            e = e.base
+        ty = roots.get(e.name) if e.kind == "name" else None
+        for step in reversed(chain):
+            for _ in range(20):   # typedefs of struct/header types
+                if not (isinstance(ty, Node) and ty.kind == "typename"):
+                    break
+                d = self._types.get(ty.name)
+                if d is None:
+                    return None
+                if d.kind != "typedef":
+                    break
+                ty = d.type
+            if not isinstance(ty, Node):
+                return None
+            if step.kind == "index":
+                ty = ty.get("elem") if ty.kind == "stack" else None
+                continue
+            d = self._types.get(ty.name) if ty.kind == "typename" else None
+            if d is None or d.kind not in ("header", "struct", "header_union"):
+                return None
+            ty = next((f.type for f in d.get("fields") or () if f.name == step.name), None)
+        return self._scalar(ty)
 
     def _deparser(self, body):
         for n in _walk(body):
@@ -270,6 +380,15 @@ class _Checker:
             if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
                 raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
                                             f"(field {f.name} is not)")
+
+
+def _is_path(e: Node) -> bool:
+    """A field reference: a name, ``.member`` and constant ``[index]`` chain."""
+    while e.kind in ("member", "index"):
+        if e.kind == "index" and e.index.kind != "int":
+            return False
+        e = e.base
+    return e.kind == "name"
 
 
 def _describe(call) -> str:

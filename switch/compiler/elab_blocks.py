@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
+from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
@@ -133,6 +134,8 @@ class BlockRules:
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
+            check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
+                                   getattr(self, "table_locs", {}), self.source)
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
@@ -505,7 +508,7 @@ class BlockRules:
         want = 1 if tname == "action_profile" else 3
         if len(args) != want:
             raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
-        rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0}
+        rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0, "loc": loc}
         if tname == "action_selector":
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
@@ -582,7 +585,7 @@ class BlockRules:
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = dict(saved or {}, in_action=q, ctl_local=False)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False)
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:

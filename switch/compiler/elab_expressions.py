@@ -595,7 +595,9 @@ class ExpressionRules:
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
-                    return {"op": "pkt_length", "t": ["bit", 32]}, ["bit", 32]
+                    # core.p4 declares it, but p4c's BMv2 back end has no way to compute it
+                    raise E(n.loc, f"{expr_text(n.fn)}: not supported on this target "
+                                   "(p4c refuses packet_in.length() for BMv2)")
             if bent and bent[0] == "object" and bent[1] == "register" and m == "read":
                 # v1model.p4 (as p4c ships it) declares only void read(out T, in I).
                 raise E(n.loc, "register.read returns no value in v1model.p4: "

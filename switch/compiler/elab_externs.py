@@ -65,8 +65,9 @@ class ExternRules:
         def nargs(n):
             if len(args) != n:
                 raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
-        if name == "mark_to_drop" and self.ctx.get("kind") == "parser":
-            raise E(loc, "mark_to_drop is not supported in a parser (p4c: not supported in parser on this target)")
+        if self.ctx.get("kind") == "parser" and name not in ("verify", "log_msg"):
+            # BMv2 parsers run extract/lookahead/advance, assignments, verify and log_msg only
+            raise E(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
             if not args and self.ctx.get("in_action"):
                 # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only
@@ -149,6 +150,9 @@ class ExternRules:
                 nargs(3)
                 fl = self.const_int(args[2], "field list index", minimum=0)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
+            want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
+            if want is not None and role != want:
+                self.target_error(loc, f"{name}({ctype}, ...) not invoked in {want} (p4c rejects it in {role} for BMv2)")
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)

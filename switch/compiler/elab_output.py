@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .elab_common import E, IR_FORMAT, pyname
-from .ids import aliases, assign_ids
+from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
 
 
@@ -162,9 +162,12 @@ class OutputRules:
     def check_user_ids(self, used_actions) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
         assigned to multiple declarations")."""
-        groups = [used_actions.values(), self.tables.values(), self.used_value_sets()] + \
-            [self.objects[k] for k in self.objects]
-        for recs in groups:
+        kinds = {"counters": "counter", "registers": "register", "meters": "meter",
+                 "direct_counters": "direct_counter", "direct_meters": "direct_meter",
+                 "action_profiles": "action_profile"}
+        groups = [("action", used_actions.values()), ("table", self.tables.values()),
+                  ("value_set", self.used_value_sets())] + [(kinds.get(k), self.objects[k]) for k in self.objects]
+        for kind, recs in groups:
             seen: dict = {}
             for r in recs:
                 uid = r.get("uid")
@@ -173,6 +176,10 @@ class OutputRules:
                 loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
                 if isinstance(uid, bool) or not isinstance(uid, int):
                     raise E(loc, f"{r['name']}: @id needs an integer, not {uid!r}")
+                if kind in PREFIX and uid >> 24 and uid >> 24 != PREFIX[kind]:
+                    # p4c adds the P4Runtime type prefix to a 24-bit @id; a full id must carry it
+                    raise E(loc, f"{r['name']}: @id has the wrong 8-bit prefix (0x{uid >> 24:02x}; a {kind} id "
+                                 f"starts with 0x{PREFIX[kind]:02x}, as p4c requires)")
                 if uid in seen:
                     raise E(loc, f"@id {uid} is assigned to both {seen[uid]} and {r['name']}")
                 seen[uid] = r["name"]

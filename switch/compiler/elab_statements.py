@@ -15,6 +15,7 @@ class StatementRules:
     # ---------------------------------------------------------------- statements
     def stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
+        self.stmt_scope = scope   # const_int's hint when a "constant" names a run-time value
         if k == "block":
             inner = Scope(scope)
             out = []
@@ -97,6 +98,10 @@ class StatementRules:
                 # p4c's BMv2 backend predicates the ifs of an action; an exit cannot be
                 self.target_error(s.loc, "exit inside an if in an action: conditional execution in actions "
                                          "is not supported on this target (p4c rejects it for BMv2)")
+            elif self.ctx.get("in_action") and self.ctx.get("cond_return"):
+                # after `if (c) { return; }` the rest of the action runs under !c (p4c)
+                self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
+                                         "in actions is not supported on this target (p4c rejects it for BMv2)")
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -111,6 +116,8 @@ class StatementRules:
                 return [{"s": "return", "v": v}]
             if s.value is not None:
                 raise E(s.loc, "return with a value outside a function")
+            if self.ctx.get("in_action") and self.ctx.get("if_depth"):
+                self.ctx["cond_return"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
             return [self.switch_stmt(s, scope)]
@@ -465,6 +472,9 @@ class StatementRules:
                     raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
                 return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
                                                {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
+            if a.kind == "dontcare":
+                raise E(a.loc, f"{expr_text(call.fn)}(_): could not infer a type for the header to skip "
+                               "(p4c); name it, e.g. extract<my_header_t>(_)")
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
@@ -538,6 +548,11 @@ class StatementRules:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
             call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
+        if self.ctx.get("kind") == "parser" and (kind, m) != ("register", "read"):
+            # (register.read has no side effects: p4c drops one whose result is dead before it
+            # checks, so a read is left to run here rather than refused wrongly)
+            raise E(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
+                              "(p4c: not supported in parser on this target)")
         if kind == "counter" and m == "count":
             if len(args) != 1:
                 raise E(call.loc, "counter.count(index) takes one argument")

@@ -6,6 +6,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import json
+
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
@@ -120,6 +122,14 @@ class TableRules:
                          "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
+        if profile is not None and profile["algo"] is not None:
+            # p4c (BMv2): every table sharing an action selector hashes the same inputs
+            inputs = json.dumps(selector_keys, sort_keys=True, default=str)
+            first = profile.setdefault("selector_inputs", (inputs, q))
+            if first[0] != inputs:
+                raise E(profile.get("loc") or d.loc,
+                        f"action selector {profile['name']} is used by multiple tables with different selector "
+                        f"inputs ({first[1]} and {q}; p4c rejects this for BMv2)")
         if sum(1 for k in keys if k["match"] == "lpm") > 1:
             raise E(d.loc, f"table {q}: more than one lpm key")
         if "actions" not in props:
@@ -208,6 +218,8 @@ class TableRules:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
             # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
             size = self.const_int(props["size"].value, f"table {q} size") or 1024
+            if not -2**31 <= size < 2**31:
+                raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
             if size < 0:
                 p4info_size, size = size, size & 0xFFFFFFFF
         entries = []
@@ -232,6 +244,7 @@ class TableRules:
         if "priority_delta" in props:
             self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
+            self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
             n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
@@ -407,6 +420,32 @@ class TableRules:
                 raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
                                  f"{p['name']} does not match {expr_text(want)} bound in the actions list")
 
+    def check_entry_priorities(self, ent_node, keys, props, largest_wins: bool, q: str) -> None:
+        """p4c's numbering of ``entries`` once some entry gives ``priority=``: the first entry
+        must give one too, and each later entry without one gets the previous priority minus
+        ``priority_delta`` (plus, with ``largest_priority_wins = false``); p4c 1.2.4.8 refuses
+        the table when that value drops below the delta or passes 2**32-1 (measured)."""
+        ents = ent_node.entries
+        if not any(en.priority is not None for en in ents) or \
+                not any(k["match"] in ("ternary", "range", "optional") for k in keys):
+            return
+        if ents[0].priority is None:
+            raise E(ents[0].loc, f"table {q}: this entry must have a priority (p4c: once an entry gives "
+                                 "`priority=`, the first entry must give one too)")
+        delta = 1
+        if "priority_delta" in props:
+            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+        cur = 0
+        for en in ents:
+            if en.priority is not None:
+                cur = self.const_int(en.priority, "entry priority", minimum=1)
+                continue
+            cur = cur - delta if largest_wins else cur + delta
+            if cur < delta if largest_wins else cur > 0xFFFFFFFF:
+                raise E(en.loc, f"table {q}: overflow in priority computation: this entry's priority "
+                                f"would be {cur} (the previous one {'minus' if largest_wins else 'plus'} "
+                                f"priority_delta {delta}; p4c)")
+
     def entry_priority_annotation(self, anno, table: str) -> int:
         """``@priority(N)`` on a const entry (p4c: after the action)."""
         _, vals, loc = anno
@@ -479,6 +518,73 @@ class TableRules:
                 raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
                         f"table {t} is applied more than once on one execution path; p4c for BMv2 "
                         f"rejects this (\"a path from table {t} back to itself\")")
+
+
+def check_table_successors(body: list, subcontrols: list, table_locs: dict, source) -> None:
+    """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
+    statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
+    { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
+    followed by the same statement (the end of the ``if``, say) it is fine.  The next step of
+    an apply is the first statement after it, or, at the end of a branch or block, whatever
+    follows the enclosing statement (sub-control bodies inlined).  An ``exit`` is a step of
+    its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
+    then).  Tables also applied in an expression or a ``switch`` are left to
+    :meth:`check_single_apply`."""
+    subs = {b.get("fn"): b for b in subcontrols}
+    sites: dict[str, list] = {}
+    unsafe: set = set()
+
+    def mark(e):
+        if isinstance(e, dict):
+            if e.get("op") == "table_hit":
+                unsafe.add(e.get("table"))
+            for v in e.values():
+                mark(v)
+        elif isinstance(e, list):
+            for v in e:
+                mark(v)
+
+    def walk(stmts, cont, end, depth):
+        for st in reversed(stmts):
+            cont = visit(st, cont, end, depth)
+        return cont
+
+    def visit(st, cont, end, depth):
+        k = st.get("s")
+        if k == "nop" or (k == "decl" and st.get("init") is None):
+            return cont
+        if k == "block":
+            return walk(st["body"], cont, end, depth)
+        if k == "apply":
+            sites.setdefault(st["table"], []).append(cont)
+            return ("table", st["table"])
+        if k == "if":
+            mark(st["c"])
+            a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
+            return cont if a == cont and b == cont else ("if", id(st))
+        if k in ("switch_action", "switch_value"):
+            if k == "switch_action":
+                unsafe.add(st["table"])
+            mark(st.get("e"))
+            for c in st["cases"]:
+                walk(c.get("body") or [], cont, end, depth)
+            return (k, id(st))
+        if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+            mark(st.get("args"))
+            return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
+        if k == "return":
+            return end if cont == end else ("return", id(st))
+        mark(st)
+        return ("stmt", id(st))
+
+    walk(body, ("end",), ("end",), 0)
+    for t, nexts in sites.items():
+        if t in unsafe or len(set(nexts)) < 2:
+            continue
+        raise E(table_locs.get(t, Loc(source, 1, 1)),
+                f"table {t} is applied at places followed by different statements, so it has multiple "
+                f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
+                f"table {t} has multiple successors\")")
 
 
 def _lit_text(ir) -> str:

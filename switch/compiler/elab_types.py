@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import BOOL, E, ERROR, _eval_bin, INTLIT, is_bits, tstr, VOID, _wrap
+from .errors import P4CompileError
 
 
 #: widest bit<N>/int<N>/varbit<N> accepted (BMv2 fields are far narrower in practice)
@@ -74,7 +75,20 @@ class TypeRules:
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
                   maximum: int | None = None) -> int:
-        ir, t = self.expr(n, self.global_scope)
+        try:
+            ir, t = self.expr(n, self.global_scope)
+        except P4CompileError as e:
+            # a run-time value (a local, a parameter's field) is not in the global scope:
+            # name the real problem rather than "unknown name"
+            local = getattr(self, "stmt_scope", None)
+            if not e.message.startswith("unknown name") or local is None or local is self.global_scope:
+                raise
+            try:
+                self.expr(n, local)
+            except P4CompileError as e2:
+                if e2.message.startswith("unknown name"):
+                    raise e from None
+            raise E(n.loc, f"{what} must be a compile-time integer constant") from None
         v = self.fold(ir)
         if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")

@@ -306,6 +306,15 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     return info
 
 
+def _int_literal(text) -> int:
+    """A P4 integer literal as an annotation argument keeps it (``32``, ``0x20``, ``8w32``)."""
+    if isinstance(text, int):
+        return text
+    t = str(text).replace("_", "")
+    m = re.fullmatch(r"\d+[ws](.+)", t)
+    return int(m.group(1) if m else t, 0)
+
+
 class _TypeInfo:
     """What p4c's serializer adds for the types it meets: ``type_name`` and the
     control-plane width of a `type` (``@p4runtime_translation`` gives the SDN width) on
@@ -324,8 +333,8 @@ class _TypeInfo:
                 w = "".join(str(args[1]).split())
                 if w == "string":
                     return str(args[0]), None
-                m = re.fullmatch(r"bit<(\d+)>", w)
-                return str(args[0]), int(m.group(1)) if m else int(w, 0)
+                m = re.fullmatch(r"bit<(.+)>", w)
+                return str(args[0]), _int_literal(m.group(1) if m else w)
         return None
 
     def newtype(self, name: str) -> None:

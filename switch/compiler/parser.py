@@ -142,10 +142,30 @@ class Parser(StatementParser, ExpressionParser):
                     vals.append(toks[0].value[0])
                 else:
                     vals.append(" ".join(x.text for x in toks))
+            if name == "p4runtime_translation":
+                self.check_translation_args(args, loc)
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             annos.append((name, vals, loc))
         return annos
+
+    def check_translation_args(self, args: list, loc) -> None:
+        """p4c's grammar for ``@p4runtime_translation(uri, T)``: exactly two arguments, the
+        uri a string literal and T an integer (the SDN width), ``bit<N>`` with N an integer
+        literal, or ``string``; anything else is a syntax error there (``bool``, ``int<32>``,
+        ``bit<5+3>``, a missing or a third argument)."""
+        if len(args) != 2 or len(args[0]) != 1 or args[0][0].kind != "str":
+            at = args[0][0].loc if args and args[0] else loc
+            raise P4CompileError(at, "@p4runtime_translation takes two arguments: a string (the "
+                                     "translation's uri) and the translated type (a width, bit<N> or string)")
+        toks = args[1]
+        texts = [t.text for t in toks]
+        if (len(toks) == 1 and (toks[0].kind == "num" or texts == ["string"])) or \
+                (len(toks) == 4 and texts[:2] == ["bit", "<"] and toks[2].kind == "num" and texts[3] == ">"):
+            return
+        at = toks[0].loc if toks else loc
+        raise P4CompileError(at, "@p4runtime_translation: the translated type must be an integer width, "
+                                 f"bit<N> or string, not {' '.join(texts) or 'nothing'!r}")
 
     def structured_annotation_body(self) -> dict:
         """``@name[...]``: an expression list (``[1, "a", true]``) or a key-value list

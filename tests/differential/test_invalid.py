@@ -355,6 +355,82 @@ bit<8> g(in bit<8> v) { bump(); return v; }
         "inout headers_t hdr", "inout h_t hdr").replace("in headers_t hdr", "in h_t hdr"), ("struct",), ""),
     "switch_in_action": (program("        a();\n", ingress_decls="    action a() { switch (hdr.h.a) { 1: { hdr.h.b = 1; } } }\n"),
                          ("switch", "action"), ""),
+    # p4c numbers `entries` once one gives `priority=`: the first must give one, and the implicit
+    # ones (previous minus priority_delta) must stay at or above the delta
+    "entries_first_without_priority": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; }
+        entries = { 1 &&& 0xff : a(1); priority=5: 2 &&& 0xff : a(2); } }"""), ("must have a priority",), ""),
+    "entries_priority_underflow": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; } largest_priority_wins = true; priority_delta = 4;
+        entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); 3 &&& 0xff : a(3); } }"""),
+                                   ("overflow in priority computation",), ""),
+    "table_apply_in_bound_action_arg": (program("        t2.apply();\n", ingress_decls="""
+    action a(in bit<8> x) { hdr.h.b = x; }
+    table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
+    table t2 { key = { hdr.h.a: exact; } actions = { a(t1.apply().hit ? hdr.h.b : hdr.h.a); } }"""),
+                                        ("table invocation in action argument",), ""),
+    # bmv2 checksums take fields and constants only; a cast to the field's own type is dropped (fine)
+    "checksum_data_widening_cast": (program("", compute="""apply { update_checksum(true, { hdr.h.a, (bit<16>)hdr.h.b },
+        hdr.h.c, HashAlgorithm.csum16); }"""), ("computations are not supported",), ""),
+    "checksum_data_concat": (program("", verify="""apply { verify_checksum(hdr.h.isValid(), { hdr.h.a ++ hdr.h.b },
+        hdr.h.c, HashAlgorithm.csum16); }"""), ("computations are not supported",), ""),
+    "checksum_data_slice_named_v1switch": (program("", compute="""apply { update_checksum(true, { hdr.h.d[15:0] },
+        hdr.h.c, HashAlgorithm.csum16); }""").replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
+        "V1Switch(dep = D(), p = P(), vr = VC(), ig = I(), eg = E(), ck = CC()) main;"), ("computations are not supported",), ""),
+    # one table, two applies with different next statements: bmv2 allows one successor per table
+    "table_two_successors": (program("""        if (hdr.h.a == 1) { t.apply(); hdr.h.b = 1; } else { t.apply(); hdr.h.b = 2; }\n""",
+                                     ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("multiple successors",), ""),
+    # after `if (c) { return; }` the rest of an action is conditional: BMv2 cannot predicate an exit
+    "exit_after_conditional_return": (program("        a();\n", ingress_decls="""
+    action a() { if (hdr.h.a == 1) { return; } exit; }"""), ("conditional return",), ""),
+    # tables sharing an action selector must hash the same selector keys (BMv2)
+    "shared_selector_different_inputs": (program("        t1.apply(); t2.apply();\n", ingress_decls="""
+    action_selector(HashAlgorithm.crc16, 32w64, 32w8) sel;
+    table t1 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = sel; }
+    table t2 { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { NoAction; } implementation = sel; }"""),
+                                         ("different selector inputs",), ""),
+    # a BMv2 parser runs extract/lookahead/advance, assignments, verify and log_msg only
+    "register_write_in_parser": (program("", parser="""
+    register<bit<8>>(32w4) r;
+    state start { pkt.extract(hdr.eth); r.write(32w0, 8w1); transition accept; }"""),
+                                 ("not supported in a parser",), ""),
+    "hash_in_parser": (program("", parser="""
+    state start { pkt.extract(hdr.eth); bit<16> v; hash(v, HashAlgorithm.crc16, 16w0, { hdr.eth.src }, 16w64);
+        transition accept; }"""), ("not supported in a parser",), ""),
+    # BMv2: an I2E clone only from ingress, an E2E clone only from egress
+    "clone_e2e_in_ingress": (program("        clone(CloneType.E2E, 32w5);\n"), ("E2E", "egress"), ""),
+    "clone_i2e_in_egress": (program("", egress="        clone_preserving_field_list(CloneType.I2E, 32w5, 0);\n"),
+                            ("I2E", "ingress"), ""),
+    # a count/index that must be constant names a run-time value: say so (not "unknown name")
+    "push_front_runtime_count": (program("        hdr.s.push_front((int)hdr.h.a[1:0]);\n", fields="    h_t[2] s;\n"),
+                                 ("compile-time integer constant",), ""),
+    "packet_length_in_parser": (program("", parser="""
+    state start { pkt.extract(hdr.eth); meta.m16 = (bit<16>)pkt.length(); transition accept; }"""),
+                                ("length", "not supported"), ""),
+    # a full 32-bit @id must carry its P4Runtime type prefix (tables 0x02, actions 0x01, ...)
+    "id_with_wrong_prefix": (program("        t.apply();\n", ingress_decls="""
+    @id(0x01000009) table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("wrong 8-bit prefix",), ""),
+    # P4Runtime: one @controller_header per name; no bool/varbit field in one
+    "controller_header_twice": (program("", top='@controller_header("packet_in") header pa_t { bit<16> p; }\n'
+                                                '@controller_header("packet_in") header pb_t { bit<16> q; }\n'),
+                                ("multiple controller packet metadata",), ""),
+    "table_size_over_int": (program("        t.apply();\n", ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = 2147483648; }"""), ("too large",), ""),
+    "table_two_successors_exit": (program("""        if (hdr.h.a == 1) { t.apply(); exit; } else { t.apply(); }\n""",
+                                          ingress_decls="""
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("multiple successors",), ""),
+    # extract(_) without a type argument: p4c cannot infer the header to skip
+    "extract_dontcare_untyped": (program("", parser="""
+    state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
+    "translation_one_argument": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B") type bit<8> B_t;\n',
+                                         meta="    B_t k;\n", ingress_decls="""
+    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "two arguments"), ""),
+    "translation_to_bool": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
+                                    meta="    B_t k;\n", ingress_decls="""
+    table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("translated type must be",), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 

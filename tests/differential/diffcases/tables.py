@@ -111,6 +111,16 @@ header ports_t { P1_t p1; P2_t p2; P3_t p3; }
         ingress_decls=ACTIONS + """
     table t { key = { hdr.ports.p1: exact; hdr.ports.p2: exact; hdr.ports.p3: exact; } actions = { set_b; nop; } }"""),
          p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
+    # the translated width written as any integer literal (hex, with a width prefix, inside bit<>)
+    case("tbl_key_translated_literal_forms", CAT, program("        t.apply();\n", headers="""
+@p4runtime_translation("example.org/L1", 0x20) type bit<8> L1_t;
+@p4runtime_translation("example.org/L2", bit<0x18>) type bit<8> L2_t;
+@p4runtime_translation("example.org/L3", 8w16) type bit<8> L3_t;
+header lports_t { L1_t p1; L2_t p2; L3_t p3; }
+""", fields="    lports_t lports;\n",
+        ingress_decls=ACTIONS + """
+    table t { key = { hdr.lports.p1: exact; hdr.lports.p2: exact; hdr.lports.p3: exact; } actions = { set_b; nop; } }"""),
+         p4info_only="simple_switch_grpc's P4Runtime server does not translate @p4runtime_translation types"),
     # a key that is a cast to a `type` (also one without a translation, and a serializable enum):
     # p4c names the type and gives the translated width
     case("tbl_key_cast_to_type", CAT, program("        t.apply();\n", headers="""
