@@ -485,14 +485,26 @@ class Translator:
             {"name": "standard_metadata", "py": "p_standard_metadata", "t": ["struct", SM_STRUCT]}],
             "locals": [], "states": states}
 
+    def _extract_target(self, v, where: str) -> dict:
+        """The header an ``extract`` writes: an instance name, or -- for ``pkt.extract(hs[i])``
+        with a run-time ``i`` -- p4c's ``dereference_header_stack`` expression (an element of
+        a stack of headers; simple_switch 1.15.5 itself cannot load that JSON)."""
+        if not isinstance(v, dict):
+            return self.m.header(v)
+        h = self.m.expr(v)
+        if h["t"][0] != "header":
+            raise Bmv2JsonError(f"{where}: extract into a {h['t'][0]} expression is not supported")
+        return h
+
     def parser_op(self, op: dict, where: str) -> list:
         kind, a = op.get("op"), op.get("parameters", [])
         m = self.m
         if kind == "extract":
             t, v = a[0]["type"], a[0]["value"]
             if t == "regular":
-                h = m.header(v)
-                return [{"s": "extract", "h": h, "hdr": h["t"][1], "siblings": m.siblings(v)}]
+                h = self._extract_target(v, where)
+                return [{"s": "extract", "h": h, "hdr": h["t"][1],
+                         "siblings": m.siblings(v) if isinstance(v, str) else []}]
             if t == "stack":
                 st = m.stack(v)
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
@@ -511,7 +523,7 @@ class Translator:
                 st = m.stack(a[0]["value"])
                 h = {"op": "stack_next", "st": st, "t": ["header", st["t"][1]], "size": st["t"][2]}
             else:
-                h = m.header(a[0]["value"])
+                h = self._extract_target(a[0]["value"], where)
             if h["t"][1] not in m.varbit:
                 raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
             return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]
