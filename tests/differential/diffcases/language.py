@@ -91,6 +91,12 @@ def _all():
     out += [case(n, CAT_BOOL, program(f"        {s}\n")) for n, s in BOOLS]
     out += [case(n, CAT_MISC, program(f"        {s}\n", top=MISC_TOP)) for n, s in MISC]
     out += [case(n, CAT_MISC, program(f"        {s}\n", top=FUNCS_TOP)) for n, s in FUNCS]
+    # assert/assume that hold (one that fails makes simple_switch exit, so none does here): the
+    # device-config check used to refuse the statement's location text, so no program with
+    # them loaded on checkmate-switch, from either front end
+    out.append(case("assert_assume_hold", CAT_MISC, program(
+        "        assert(hdr.eth.isValid()); assume(sm.ingress_port != 511); hdr.eth.src[7:0] = 0xa5;\n"),
+        json_path=True))
     return out
 
 
