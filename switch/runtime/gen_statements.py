@@ -288,10 +288,22 @@ class StatementGen:
             for sib in s.get("siblings", ()):
                 self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_var":
-            if s["h"]["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
+            h = s["h"]
+            if h["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
                 st = self.fresh("st")
-                self.emit(ind, f"{st} = {self.x(s['h']['st'])}")
+                self.emit(ind, f"{st} = {self.x(h['st'])}")
                 self.emit(ind, f"off = {st}.nxt().extract_var(data, off, n, {self.x(s['bits'])})")
+                self.emit(ind, f"{st}.n += 1")
+            elif h["op"] == "field" and h["base"]["op"] == "stack_next":
+                # extract(us.next.member, bits) on a stack of header unions: as extract_unext --
+                # the member of element nextIndex, its siblings invalid, nextIndex advanced
+                st, u = self.fresh("st"), self.fresh("u")
+                self.emit(ind, f"{st} = {self.x(h['base']['st'])}")
+                self.emit(ind, f"{u} = {st}.nxt()")
+                self.emit(ind, f"off = {u}.{h['f']}.extract_var(data, off, n, {self.x(s['bits'])})")
+                for sib, _t in self.ir["structs"][h["base"]["t"][1]]["fields"]:
+                    if sib != h["f"]:
+                        self.emit(ind, f"{u}.{sib}._v = False")
                 self.emit(ind, f"{st}.n += 1")
             else:
                 self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")

@@ -93,6 +93,32 @@ UNION = [
 ]
 CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR, json_path=True) for n, s in UNION]
 
+# a varbit member of a union in a stack, extracted with a length: p4c writes extract_VL of a
+# union_stack (the JSON loader refused it); next advances and the sibling member is invalidated
+UV_HEADERS = """header fix_t { bit<8> kind; bit<8> v; }
+header var_t { bit<8> kind; bit<8> len; varbit<32> data; }
+header_union opt_u { fix_t f; var_t x; }
+"""
+UV_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x123a: opt; default: accept; } }
+    state opt { bit<16> la = pkt.lookahead<bit<16>>(); transition select(la[15:8]) { 0: accept; 1: fixed; default: var; } }
+    state fixed { pkt.extract(hdr.us.next.f); transition opt; }
+    state var { bit<8> l = pkt.lookahead<bit<16>>()[7:0]; pkt.extract(hdr.us.next.x, (bit<32>)l * 8); transition opt; }"""
+UV_REPORT = ("        if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe000; }\n"
+             "        hdr.eth.src[7:0] = (bit<1>)hdr.us[0].f.isValid() ++ (bit<1>)hdr.us[0].x.isValid() ++ "
+             "(bit<1>)hdr.us[1].f.isValid() ++ (bit<1>)hdr.us[1].x.isValid() ++ (bit<1>)hdr.us[2].f.isValid() ++ "
+             "(bit<1>)hdr.us[2].x.isValid() ++ 2w0;\n")
+UV_FR = [(1, eth(0x123a) + bytes.fromhex("01aa0202bbcc00") + PAYLOAD),
+         (2, eth(0x123a) + bytes.fromhex("02041122334401550000") + PAYLOAD),
+         (3, eth(0x123a) + bytes.fromhex("0200020177016600") + PAYLOAD),
+         (1, eth(0x123a) + bytes.fromhex("0101010201030104") + PAYLOAD),
+         (2, eth(0x123a) + bytes.fromhex("020811223344556677880000") + PAYLOAD),
+         (3, eth(0x123a) + bytes.fromhex("0203aabb")),
+         (1, eth(0x0800) + PAYLOAD)]
+CASES.append(case("union_stack_varbit_member", CAT_U, program(
+    UV_REPORT, headers=UV_HEADERS, fields="    opt_u[3] us;\n", parser=UV_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.us);"), frames=UV_FR, json_path=True))
+
 # ------------------------------------------------------------------ varbit
 V_HEADERS = """header opt_t { bit<8> len; varbit<64> data; }
 header tail_t { bit<16> t; }
