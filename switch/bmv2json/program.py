@@ -536,7 +536,10 @@ class Translator:
                 h = self._extract_target(a[0]["value"], where)
             if h["t"][1] not in m.varbit:
                 raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
-            return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]
+            v = a[0]["value"]
+            sib = m.siblings(v) if a[0]["type"] == "regular" and isinstance(v, str) else []
+            return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1])),
+                     **({"siblings": sib} if sib else {})}]
         if kind == "set":
             dst = m.expr(a[0])
             src = a[1]

@@ -307,6 +307,8 @@ class StatementGen:
                 self.emit(ind, f"{st}.n += 1")
             else:
                 self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
+                for sib in s.get("siblings", ()):  # a header union's member: the others go invalid
+                    self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_next":
             st = self.fresh("st")
             self.emit(ind, f"{st} = {self.x(s['st'])}")

@@ -119,6 +119,18 @@ CASES.append(case("union_stack_varbit_member", CAT_U, program(
     UV_REPORT, headers=UV_HEADERS, fields="    opt_u[3] us;\n", parser=UV_PARSER,
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.us);"), frames=UV_FR, json_path=True))
 
+# the same varbit member in a plain union, extracted after its sibling: the sibling goes invalid
+UV1_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x123a: both; 0x123b: one; default: accept; } }
+    state both { pkt.extract(hdr.u.f); transition one; }
+    state one { bit<8> l = pkt.lookahead<bit<16>>()[7:0]; pkt.extract(hdr.u.x, (bit<32>)l * 8); transition accept; }"""
+CASES.append(case("union_varbit_member_after_sibling", CAT_U, program(
+    "        hdr.eth.src[7:0] = (bit<1>)hdr.u.f.isValid() ++ (bit<1>)hdr.u.x.isValid() ++ 6w0;\n",
+    headers=UV_HEADERS, fields="    opt_u u;\n", parser=UV1_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.u);"),
+    frames=[(1, eth(0x123a) + bytes.fromhex("01aa0202bbcc") + PAYLOAD), (2, eth(0x123b) + bytes.fromhex("0201dd") + PAYLOAD)],
+    json_path=True))
+
 # ------------------------------------------------------------------ varbit
 V_HEADERS = """header opt_t { bit<8> len; varbit<64> data; }
 header tail_t { bit<16> t; }
