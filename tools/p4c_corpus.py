@@ -140,16 +140,21 @@ def frames_differ(ours: list, theirs: list) -> str:
     return "" if len(ours) == len(theirs) else "different numbers of results"
 
 
-def compare_frames(src: Path, ours_cfg: dict, cache_root: Path) -> tuple[str, str]:
-    """``("", "")``, ``("frames-differ", ...)`` or ``("json-refused", ...)`` for a program both accept."""
+def _p4c_json_config(src: Path, cache_root: Path) -> dict:
+    """p4c's (cached) BMv2 JSON of ``src`` translated by switch/bmv2json (Bmv2JsonError if not)."""
     import json
 
-    from switch.bmv2json import Bmv2JsonError, translate
+    from switch.bmv2json import translate
     digest = hashlib.sha256(src.read_bytes()).hexdigest()[:20]
     result = run_p4c_cached(src, cache_root / f"p4c-{digest}")
-    info = text_format.Parse(result[1], p4info_pb2.P4Info())
+    return translate(json.loads(result[0]), text_format.Parse(result[1], p4info_pb2.P4Info()))
+
+
+def compare_frames(src: Path, ours_cfg: dict, cache_root: Path) -> tuple[str, str]:
+    """``("", "")``, ``("frames-differ", ...)`` or ``("json-refused", ...)`` for a program both accept."""
+    from switch.bmv2json import Bmv2JsonError
     try:
-        theirs_cfg = translate(json.loads(result[0]), info)
+        theirs_cfg = _p4c_json_config(src, cache_root)
         frames = probe_frames()
         theirs = frame_outputs(theirs_cfg, frames)
     except Exception as e:  # noqa: BLE001 -- Bmv2JsonError, or the pipeline's own refusal
@@ -185,7 +190,14 @@ def classify(src: Path, cache_root: Path, frames: bool = False) -> tuple[str, st
             return "crash-invalid", err
         return ("rejected" if _LOC.match(err) else "rejected-noloc"), err.splitlines()[0]
     if err is not None:
-        return ("crash" if err.startswith("crash:") else "reject"), err.splitlines()[0]
+        detail = err.splitlines()[0]
+        if frames:  # the BMv2 JSON loader on its own: p4c's JSON still has to load
+            try:
+                frame_outputs(_p4c_json_config(src, cache_root), probe_frames()[:1])
+                detail += " [p4c JSON loads]"
+            except Exception as e:  # noqa: BLE001
+                detail += f" [p4c JSON refused: {(str(e).splitlines() or [''])[0]}]"
+        return ("crash" if err.startswith("crash:") else "reject"), detail
     if frames:
         kind, detail = compare_frames(src, prog.device_config, cache_root)
         if kind:
