@@ -169,6 +169,19 @@ CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o
     frames=[(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
             (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34"), (4, eth(0x1240) + b"\x01\x01\x00\x00")]))
 
+# a varbit length that is not a whole number of bytes: BMv2 reports ParserInvalidArgument
+# before it looks at the packet's remaining length or the field's maximum size
+VB_BITS_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o, (bit<32>)n); pkt.extract(hdr.t); transition accept; }"""
+CASES.append(case("varbit_length_in_bits_checks_order", CAT_V, vp("", parser=VB_BITS_PARSER),
+                  frames=[(1, eth(0x1240) + b"\x10\xaa\xbb\x12\x34" + PAYLOAD),          # 16 bits: fine
+                          (2, eth(0x1240) + b"\x0c\xaa\xbb\x12\x34" + PAYLOAD),          # 12 bits
+                          (3, eth(0x1240) + b"\x4d" + bytes(20)),                          # 77 > 64, not bytes
+                          (1, eth(0x1240) + b"\x45\x01"),                                   # 69, too short too
+                          (2, eth(0x1240) + b"\x48" + bytes(20)),                          # 72 > 64, bytes
+                          (3, eth(0x1240) + b"\x40\x01")]))                                # 64, too short
+
 # varbit local variables: copied from and to header fields (length travels with the bits),
 # compared with fields
 VB2_PARSER = """
