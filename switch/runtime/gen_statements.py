@@ -16,12 +16,31 @@ class StatementGen:
             self.emit(ind, f"{self.x(lv)} = {rhs}")
             self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
             return
+        if t[0] == "header" and not rhs.startswith("_mk("):
+            # BMv2's assign_header: from an invalid header only the destination's validity
+            # changes (its fields keep their values); from a valid one, fields and validity
+            src = self.fresh("src")
+            self.emit(ind, f"{src} = {rhs}")
+            self.emit(ind, f"if not {src}._v:")
+            self.emit(ind + 1, f"{self.x(lv)}._v = False")
+            self.emit(ind, "else:")
+            self.assign_copy(ind + 1, lv, src)
+            return
         if t[0] in ("header", "struct", "stack"):
-            if lv["op"] == "var":
-                # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
-                self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
-                return
-            rhs = f"{rhs}.copy()"
+            self.assign_copy(ind, lv, rhs)
+            return
+        self.assign_plain(ind, lv, rhs)
+
+    def assign_copy(self, ind: int, lv, rhs: str) -> None:
+        """Store a copy of the header/struct/stack value ``rhs`` into ``lv``."""
+        if lv["op"] == "var":
+            # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
+            self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
+            return
+        self.assign_plain(ind, lv, f"{rhs}.copy()")
+
+    def assign_plain(self, ind: int, lv, rhs: str) -> None:
+        """``lv = rhs`` for a value that needs no copy (or is one already)."""
         op = lv["op"]
         if op == "slice":
             base = lv["a"]
