@@ -255,8 +255,15 @@ class StatementGen:
         elif k == "apply_parser":
             args = "".join(", " + self.x(a) for a in s["args"])
             if s.get("outs"):
-                r = self.fresh("r")
-                self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
+                r, e = self.fresh("r"), self.fresh("e")
+                self.emit(ind, "try:")
+                self.emit(ind + 1, f"{r} = {s['fn']}(P, data, n, off{args})")
+                self.emit(ind, f"except ParserError as {e}:")
+                # an error in the sub-parser: its scalar out/inout values so far are copied
+                # back (p4c inlines it, so they were written in place), then the error goes on
+                for i, lv in enumerate(s["outs"]):
+                    self.assign(ind + 1, lv, f"{e}.outs[{i}]", lv["t"])
+                self.emit(ind + 1, "raise")
                 self.emit(ind, f"off = {r}[0]")
                 for i, lv in enumerate(s["outs"]):
                     self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
