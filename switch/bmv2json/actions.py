@@ -49,6 +49,28 @@ class PrimitiveGen:
             i += 1
         return out
 
+    def _meta_copy(self, a: list, at: str) -> list | None:
+        """``assign_header`` between two metadata instances (p4c copies a struct into a
+        temporary one, e.g. ``log_msg("{}", {standard_metadata})``): BMv2 copies the fields
+        (metadata has no validity); None when either side is a header."""
+        m = self.m
+        dst, src = _meta_instance(m, a[0]), _meta_instance(m, a[1]) if len(a) > 1 else None
+        if dst is None or src is None:
+            return None
+        dt, st = m.instances[dst]["header_type"], m.instances[src]["header_type"]
+        names = [n for n, _w, _s in m.htypes[dt]]
+        if names != [n for n, _w, _s in m.htypes[st]]:
+            raise Bmv2JsonError(f"{at}: '{dst}' and '{src}' have different fields")
+        out = []
+        for n in names:
+            if dst == "standard_metadata" and n not in m.sm_names:
+                continue
+            if src == "standard_metadata" and n not in m.sm_names:
+                continue  # p4c's _padding: not a field BMv2 keeps apart
+            d = m.field(dst, n)
+            out.append({"s": "assign", "l": d, "r": cast(m.num(m.field(src, n)), d["t"])})
+        return out
+
     def prim(self, p: dict, params, where: str) -> list:
         m = self.m
         op = p.get("op")
@@ -65,6 +87,9 @@ class PrimitiveGen:
         if op == "assign_VL":
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_header":
+            meta = self._meta_copy(a, at)
+            if meta is not None:
+                return meta
             # BMv2 marks a valid copy valid: a union member's siblings become invalid
             dst = X(a[0])
             sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" else m.header_siblings(dst)
@@ -137,6 +162,14 @@ class PrimitiveGen:
             return [{"s": "push_front" if op == "push" else "pop_front", "st": st, "count": hexint(a[1]["value"]),
                      **({"union": True} if st["t"][1] in m.ustructs else {})}]
         raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
+
+
+def _meta_instance(m, arg) -> str | None:
+    """The metadata instance an ``assign_header`` operand names (``standard_metadata`` too)."""
+    if arg.get("type") != "header":
+        return None
+    inst = m.instances.get(arg.get("value"))
+    return arg["value"] if inst is not None and inst.get("metadata") else None
 
 
 def bool_const(v: bool) -> dict:

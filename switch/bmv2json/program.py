@@ -485,36 +485,61 @@ class Translator:
             {"name": "standard_metadata", "py": "p_standard_metadata", "t": ["struct", SM_STRUCT]}],
             "locals": [], "states": states}
 
+    def _extract_target(self, v, where: str) -> dict:
+        """The header an ``extract`` writes: an instance name, or -- for ``pkt.extract(hs[i])``
+        with a run-time ``i`` -- p4c's ``dereference_header_stack`` expression (an element of
+        a stack of headers; simple_switch 1.15.5 itself cannot load that JSON)."""
+        if not isinstance(v, dict):
+            return self.m.header(v)
+        h = self.m.expr(v)
+        if h["t"][0] != "header":
+            raise Bmv2JsonError(f"{where}: extract into a {h['t'][0]} expression is not supported")
+        return h
+
+    def _union_next_member(self, v, where: str) -> tuple[dict, str, str]:
+        """(stack IR, member's Python name, member header type) of a ``union_stack`` operand
+        ``[stack, member]``."""
+        m = self.m
+        st = m.ustack(v[0])
+        mem = m.member_py(v[0], v[1])
+        if mem is None:
+            raise Bmv2JsonError(f"{where}: header union stack '{v[0]}' has no member '{v[1]}'")
+        return st, mem, next(ht for _m, py, ht in m.ustructs[st["t"][1]]["members"] if py == mem)
+
     def parser_op(self, op: dict, where: str) -> list:
         kind, a = op.get("op"), op.get("parameters", [])
         m = self.m
         if kind == "extract":
             t, v = a[0]["type"], a[0]["value"]
             if t == "regular":
-                h = m.header(v)
-                return [{"s": "extract", "h": h, "hdr": h["t"][1], "siblings": m.siblings(v)}]
+                h = self._extract_target(v, where)
+                return [{"s": "extract", "h": h, "hdr": h["t"][1],
+                         "siblings": m.siblings(v) if isinstance(v, str) else []}]
             if t == "stack":
                 st = m.stack(v)
                 return [{"s": "extract_next", "st": st, "hdr": st["t"][1], "size": st["t"][2]}]
             if t == "union_stack":  # extract(us.next.member): the member of the next union
-                st = m.ustack(v[0])
-                mem = m.member_py(v[0], v[1])
-                if mem is None:
-                    raise Bmv2JsonError(f"{where}: header union stack '{v[0]}' has no member '{v[1]}'")
+                st, mem, hdr = self._union_next_member(v, where)
                 members = m.ustructs[st["t"][1]]["members"]
-                hdr = next(ht for _m, py, ht in members if py == mem)
                 return [{"s": "extract_unext", "st": st, "mem": mem, "hdr": hdr, "size": st["t"][2],
                          "others": [py for _m, py, _ht in members if py != mem]}]
             raise Bmv2JsonError(f"{where}: extract of a {t} is not supported")
         if kind == "extract_VL":
-            if a[0]["type"] == "stack":  # extract(stack.next, bits)
+            if a[0]["type"] == "union_stack":  # extract(us.next.member, bits)
+                st, mem, hdr = self._union_next_member(a[0]["value"], where)
+                h = {"op": "field", "base": {"op": "stack_next", "st": st, "t": ["struct", st["t"][1]],
+                                             "size": st["t"][2]}, "f": mem, "t": ["header", hdr]}
+            elif a[0]["type"] == "stack":  # extract(stack.next, bits)
                 st = m.stack(a[0]["value"])
                 h = {"op": "stack_next", "st": st, "t": ["header", st["t"][1]], "size": st["t"][2]}
             else:
-                h = m.header(a[0]["value"])
+                h = self._extract_target(a[0]["value"], where)
             if h["t"][1] not in m.varbit:
                 raise Bmv2JsonError(f"{where}: extract_VL of '{a[0]['value']}', which has no varbit field")
-            return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1]))}]
+            v = a[0]["value"]
+            sib = m.siblings(v) if a[0]["type"] == "regular" and isinstance(v, str) else []
+            return [{"s": "extract_var", "h": h, "hdr": h["t"][1], "bits": m.num(m.expr(a[1])),
+                     **({"siblings": sib} if sib else {})}]
         if kind == "set":
             dst = m.expr(a[0])
             src = a[1]

@@ -447,7 +447,7 @@ class StatementRules:
                 if t[0] != "header" or not self.headers[t[1]].get("varbit"):
                     raise E(a.loc, "two-argument extract needs a header with a varbit field")
                 bits = self.coerce(self.expr(call.args[1], scope), ["bit", 32], call.args[1].loc)
-                return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits}
+                return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits, "siblings": self.union_siblings(ir)}
             if a.kind == "member" and a.name == "next":
                 ir, t = self.expr(a.base, scope)
                 if t[0] != "stack":

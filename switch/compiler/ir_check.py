@@ -55,7 +55,7 @@ _OPERATORS = {
 _TYPE_TAGS = {"bit", "int", "varbit", "bool", "int_lit", "header", "header_union", "union", "struct",
               "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list"}
 # keys whose string values are free text, used by the generator only via repr() or not at all
-_TEXT_KEYS = {"program", "msg", "annos", "doc", "format"}
+_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where"}  # where: an assert's location
 # keys whose string values are pasted bare into the generated source as Python names or
 # attributes (``{n}``, ``{base}.{f}``, ``{fn}(P, ...)``): the compiler has already made
 # them Python-safe (prefixes such as ``p_``/``v3_``/``X_``, ``pyname``): no keywords

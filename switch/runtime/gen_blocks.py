@@ -264,15 +264,19 @@ class BlockGen:
         for s in p["locals"]:
             self.stmt(2, s)
         self.state_machine(2, p)
+        outs = [q["py"] for q in p["params"] if q.get("copy_out")]  # copied back by the caller
         self.emit(1, "except IndexError:")
         self.emit(2, f"e = ParserError({self.errors['StackOutOfBounds']})")
         self.emit(2, "e.off = off")
+        if outs:
+            self.emit(2, f"e.outs = ({', '.join(outs)},)")
         self.emit(2, "raise e")
         self.emit(1, "except ParserError as e:")
         self.emit(2, "if e.off is None:")
         self.emit(3, "e.off = off")
+        if outs:  # p4c inlines sub-parsers: what they wrote before the error stays written
+            self.emit(2, f"e.outs = ({', '.join(outs)},)")
         self.emit(2, "raise")
-        outs = [q["py"] for q in p["params"] if q.get("copy_out")]  # copied back by the caller
         self.emit(1, "return " + ", ".join(["off", *outs]))
         self.emit(0, "")
 

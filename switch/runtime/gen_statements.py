@@ -16,12 +16,31 @@ class StatementGen:
             self.emit(ind, f"{self.x(lv)} = {rhs}")
             self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
             return
+        if t[0] == "header" and not rhs.startswith("_mk("):
+            # BMv2's assign_header: from an invalid header only the destination's validity
+            # changes (its fields keep their values); from a valid one, fields and validity
+            src = self.fresh("src")
+            self.emit(ind, f"{src} = {rhs}")
+            self.emit(ind, f"if not {src}._v:")
+            self.emit(ind + 1, f"{self.x(lv)}._v = False")
+            self.emit(ind, "else:")
+            self.assign_copy(ind + 1, lv, src)
+            return
         if t[0] in ("header", "struct", "stack"):
-            if lv["op"] == "var":
-                # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
-                self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
-                return
-            rhs = f"{rhs}.copy()"
+            self.assign_copy(ind, lv, rhs)
+            return
+        self.assign_plain(ind, lv, rhs)
+
+    def assign_copy(self, ind: int, lv, rhs: str) -> None:
+        """Store a copy of the header/struct/stack value ``rhs`` into ``lv``."""
+        if lv["op"] == "var":
+            # mutate in place: the object may also be P.hdr/P.meta/P.sm or a caller's
+            self.emit(ind, f"_copy_into({lv['n']}, {rhs}.copy())")
+            return
+        self.assign_plain(ind, lv, f"{rhs}.copy()")
+
+    def assign_plain(self, ind: int, lv, rhs: str) -> None:
+        """``lv = rhs`` for a value that needs no copy (or is one already)."""
         op = lv["op"]
         if op == "slice":
             base = lv["a"]
@@ -236,8 +255,15 @@ class StatementGen:
         elif k == "apply_parser":
             args = "".join(", " + self.x(a) for a in s["args"])
             if s.get("outs"):
-                r = self.fresh("r")
-                self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
+                r, e = self.fresh("r"), self.fresh("e")
+                self.emit(ind, "try:")
+                self.emit(ind + 1, f"{r} = {s['fn']}(P, data, n, off{args})")
+                self.emit(ind, f"except ParserError as {e}:")
+                # an error in the sub-parser: its scalar out/inout values so far are copied
+                # back (p4c inlines it, so they were written in place), then the error goes on
+                for i, lv in enumerate(s["outs"]):
+                    self.assign(ind + 1, lv, f"{e}.outs[{i}]", lv["t"])
+                self.emit(ind + 1, "raise")
                 self.emit(ind, f"off = {r}[0]")
                 for i, lv in enumerate(s["outs"]):
                     self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
@@ -288,13 +314,27 @@ class StatementGen:
             for sib in s.get("siblings", ()):
                 self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_var":
-            if s["h"]["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
+            h = s["h"]
+            if h["op"] == "stack_next":  # extract(stack.next, bits) advances nextIndex too
                 st = self.fresh("st")
-                self.emit(ind, f"{st} = {self.x(s['h']['st'])}")
+                self.emit(ind, f"{st} = {self.x(h['st'])}")
                 self.emit(ind, f"off = {st}.nxt().extract_var(data, off, n, {self.x(s['bits'])})")
+                self.emit(ind, f"{st}.n += 1")
+            elif h["op"] == "field" and h["base"]["op"] == "stack_next":
+                # extract(us.next.member, bits) on a stack of header unions: as extract_unext --
+                # the member of element nextIndex, its siblings invalid, nextIndex advanced
+                st, u = self.fresh("st"), self.fresh("u")
+                self.emit(ind, f"{st} = {self.x(h['base']['st'])}")
+                self.emit(ind, f"{u} = {st}.nxt()")
+                self.emit(ind, f"off = {u}.{h['f']}.extract_var(data, off, n, {self.x(s['bits'])})")
+                for sib, _t in self.ir["structs"][h["base"]["t"][1]]["fields"]:
+                    if sib != h["f"]:
+                        self.emit(ind, f"{u}.{sib}._v = False")
                 self.emit(ind, f"{st}.n += 1")
             else:
                 self.emit(ind, f"off = {self.x(s['h'])}.extract_var(data, off, n, {self.x(s['bits'])})")
+                for sib in s.get("siblings", ()):  # a header union's member: the others go invalid
+                    self.emit(ind, f"{self.x(sib)}._v = False")
         elif k == "extract_next":
             st = self.fresh("st")
             self.emit(ind, f"{st} = {self.x(s['st'])}")

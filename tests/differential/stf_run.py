@@ -232,10 +232,14 @@ class Switches:
         if which in ("checkmate", "both"):
             self.t["cm"] = CheckmateTarget()
 
-    def healthy(self, name: str):
+    def healthy(self, name: str, restart: bool = False):
+        """'' when the switch is alive; else why it is not, and a fresh one in its place.
+        ``restart``: replace it anyway (simple_switch_grpc that refused a pipeline may refuse
+        every later one: "Error in first phase of device update")."""
         t = self.t[name]
-        if t.p.proc.poll() is not None or t.conn.stream_ended.is_set():
-            dead = f"{t.name} died ({t.p.proc.poll()}): {t.p.tail(800)}"
+        if restart or t.p.proc.poll() is not None or t.conn.stream_ended.is_set():
+            dead = ("" if restart and t.p.proc.poll() is None and not t.conn.stream_ended.is_set()
+                    else f"{t.name} died ({t.p.proc.poll()}): {t.p.tail(800)}")
             try:
                 t.stop()
             except Exception:
@@ -283,7 +287,7 @@ def run_program(sw: Switches, p4: Path, stf_path: Path, pool) -> Result:
     rb, rc, rj = once(0.25)
     if (rc is not None and rb.diff(rc)) or rb.diff(rj):
         rb, rc, rj = once(1.5)
-    dead = [d for d in (sw.healthy("bmv2"), sw.healthy("cm")) if d]
+    dead = [d for d in (sw.healthy("bmv2", restart=bool(rb.error)), sw.healthy("cm")) if d]
     stf_probs = _stf_problems(cmds, rb)
     res = Result(name, "", json_status="PASS" if not rb.diff(rj) else "FAIL",
                  bmv2_vs_stf="ok" if not stf_probs else "differs")

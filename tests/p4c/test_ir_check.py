@@ -134,6 +134,19 @@ def test_free_text_is_allowed_where_it_is_only_repr_d():
     validate_device_config(ir)
 
 
+def test_assert_location_is_text_and_the_program_runs():
+    """An assert/assume keeps its source location (any path, quotes too) as text: the config
+    loads, a holding assert forwards, a failing one drops the packet (simple_switch exits)."""
+    from switch.runtime import Pipeline
+    src = program(body="        assert(hdr.h.a != 0); assume(true); sm.egress_spec = 2;")
+    ir = compile_source(src, "it's a \"dir\"/x y.p4").device_config
+    assert "it's" in json.dumps(ir)
+    validate_device_config(ir)
+    pl = Pipeline(ir)
+    assert pl.process(1, b"\x05\x00\x01\x02") == [(2, b"\x05\x00\x01\x02")]
+    assert pl.process(1, b"\x00\x00\x01\x02") == []
+
+
 @pytest.mark.parametrize("cfg", [None, [], "x", 1, {"format": "checkmate-v1model-ir/1"}])
 def test_not_a_config(cfg):
     with pytest.raises(InvalidDeviceConfig):

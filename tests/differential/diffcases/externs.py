@@ -184,3 +184,14 @@ CASES += [
                                             top="struct d1_t { bit<8> a; }\n")),
     case("digest_metadata_later_change", CAT_D, program("        meta.m8 = hdr.h.a; digest<d_t>(1, {meta.m8, hdr.h.c, sm.ingress_port}); meta.m8 = 0;\n", top=DG_TOP)),
 ]
+
+# ------------------------------------------------------------------ log_msg
+# log_msg with whole structs as data: p4c copies each into a temporary metadata instance
+# (assign_header tmp <- standard_metadata / the user metadata) and logs its fields; the JSON
+# loader refused such a copy between metadata instances ("'tmp_N' is not a header instance")
+CASES += [
+    case("log_msg_struct_data", CAT_H, program(
+        "        meta.m8 = hdr.h.a + 1;\n"
+        "        log_msg(\"sm={}\", {sm});\n"
+        "        hdr.h.b = meta.m8; hdr.h.c = (bit<16>)sm.ingress_port;\n"), json_path=True),
+]

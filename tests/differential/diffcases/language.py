@@ -91,6 +91,20 @@ def _all():
     out += [case(n, CAT_BOOL, program(f"        {s}\n")) for n, s in BOOLS]
     out += [case(n, CAT_MISC, program(f"        {s}\n", top=MISC_TOP)) for n, s in MISC]
     out += [case(n, CAT_MISC, program(f"        {s}\n", top=FUNCS_TOP)) for n, s in FUNCS]
+    # assert/assume that hold (one that fails makes simple_switch exit, so none does here): the
+    # device-config check used to refuse the statement's location text, so no program with
+    # them loaded on checkmate-switch, from either front end
+    # a header assigned from an invalid one (a local never made valid, a function's `out`
+    # header): BMv2's assign_header only invalidates the destination, its fields stay
+    out.append(case("assign_from_invalid_header_keeps_fields", CAT_MISC, program(
+        "        h_t inv;\n"
+        "        if (hdr.h.b == 2) { hdr.h = inv; } else if (hdr.h.b == 0x80) { clear(hdr.h); }\n"
+        "        hdr.eth.src[7:0] = hdr.h.a; hdr.eth.src[15:8] = hdr.h.c[7:0];\n"
+        "        hdr.eth.src[16:16] = (bit<1>)hdr.h.isValid();\n",
+        top="void clear(out h_t x) { }\n"), json_path=True))
+    out.append(case("assert_assume_hold", CAT_MISC, program(
+        "        assert(hdr.eth.isValid()); assume(sm.ingress_port != 511); hdr.eth.src[7:0] = 0xa5;\n"),
+        json_path=True))
     return out
 
 

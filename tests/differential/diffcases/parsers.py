@@ -173,6 +173,24 @@ parser Sub(packet_in p, out h_t x, out bit<8> nxt, inout bit<16> acc) {
                transition select(meta.m8) { 0xee: ph2; default: accept; } }
     state ph2 { pkt.extract(hdr.h2); transition accept; }"""), frames=MIXED))
 
+# a parser error inside a sub-parser: p4c inlines it with copy-in/copy-out, so the caller's
+# out/inout arguments keep what they held before the call (the headers the sub-parser already
+# extracted into them are not copied back); checkmate passed them by reference
+CASES.append(case("parse_subparser_error_no_copy_out", CAT, program(
+    "        hdr.eth.src[7:0] = (bit<1>)hdr.h.isValid() ++ (bit<1>)hdr.h2.isValid() ++ 6w0;\n"
+    "        hdr.eth.src[15:8] = meta.m8;\n"
+    "        if (sm.parser_error == error.PacketTooShort) { hdr.eth.etype = 0xe001; }\n", top="""
+struct pair_t { h_t x; h_t y; }
+parser Sub2(packet_in p, out h_t x, inout h_t y, inout bit<8> cnt) {
+    state start { p.extract(x); cnt = cnt + 1; p.extract(y); cnt = cnt + 1; transition accept; }
+}
+""", parser="""
+    Sub2() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { meta.m8 = 0x10; sub.apply(pkt, hdr.h, hdr.h2, meta.m8); transition accept; }"""),
+    frames=[(1, H(1, 2, 3, 4)), (2, eth(0x1234) + bytes(range(12))), (3, eth(0x1234) + bytes(range(8))),
+            (1, eth(0x1234) + bytes(range(5)))], json_path=True))
+
 # parser errors past the simple short packet: a full stack's .next (StackOutOfBounds), a varbit
 # length past its maximum, a varbit/advance/lookahead past the end (PacketTooShort), verify();
 # ingress sees the error code, and the headers extracted before the error are emitted

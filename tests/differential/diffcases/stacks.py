@@ -93,6 +93,44 @@ UNION = [
 ]
 CASES += [case(f"union_{n}", CAT_U, up(f"        {s}\n"), frames=U_FR, json_path=True) for n, s in UNION]
 
+# a varbit member of a union in a stack, extracted with a length: p4c writes extract_VL of a
+# union_stack (the JSON loader refused it); next advances and the sibling member is invalidated
+UV_HEADERS = """header fix_t { bit<8> kind; bit<8> v; }
+header var_t { bit<8> kind; bit<8> len; varbit<32> data; }
+header_union opt_u { fix_t f; var_t x; }
+"""
+UV_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x123a: opt; default: accept; } }
+    state opt { bit<16> la = pkt.lookahead<bit<16>>(); transition select(la[15:8]) { 0: accept; 1: fixed; default: var; } }
+    state fixed { pkt.extract(hdr.us.next.f); transition opt; }
+    state var { bit<8> l = pkt.lookahead<bit<16>>()[7:0]; pkt.extract(hdr.us.next.x, (bit<32>)l * 8); transition opt; }"""
+UV_REPORT = ("        if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe000; }\n"
+             "        hdr.eth.src[7:0] = (bit<1>)hdr.us[0].f.isValid() ++ (bit<1>)hdr.us[0].x.isValid() ++ "
+             "(bit<1>)hdr.us[1].f.isValid() ++ (bit<1>)hdr.us[1].x.isValid() ++ (bit<1>)hdr.us[2].f.isValid() ++ "
+             "(bit<1>)hdr.us[2].x.isValid() ++ 2w0;\n")
+UV_FR = [(1, eth(0x123a) + bytes.fromhex("01aa0202bbcc00") + PAYLOAD),
+         (2, eth(0x123a) + bytes.fromhex("02041122334401550000") + PAYLOAD),
+         (3, eth(0x123a) + bytes.fromhex("0200020177016600") + PAYLOAD),
+         (1, eth(0x123a) + bytes.fromhex("0101010201030104") + PAYLOAD),
+         (2, eth(0x123a) + bytes.fromhex("020811223344556677880000") + PAYLOAD),
+         (3, eth(0x123a) + bytes.fromhex("0203aabb")),
+         (1, eth(0x0800) + PAYLOAD)]
+CASES.append(case("union_stack_varbit_member", CAT_U, program(
+    UV_REPORT, headers=UV_HEADERS, fields="    opt_u[3] us;\n", parser=UV_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.us);"), frames=UV_FR, json_path=True))
+
+# the same varbit member in a plain union, extracted after its sibling: the sibling goes invalid
+UV1_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x123a: both; 0x123b: one; default: accept; } }
+    state both { pkt.extract(hdr.u.f); transition one; }
+    state one { bit<8> l = pkt.lookahead<bit<16>>()[7:0]; pkt.extract(hdr.u.x, (bit<32>)l * 8); transition accept; }"""
+CASES.append(case("union_varbit_member_after_sibling", CAT_U, program(
+    "        hdr.eth.src[7:0] = (bit<1>)hdr.u.f.isValid() ++ (bit<1>)hdr.u.x.isValid() ++ 6w0;\n",
+    headers=UV_HEADERS, fields="    opt_u u;\n", parser=UV1_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.u);"),
+    frames=[(1, eth(0x123a) + bytes.fromhex("01aa0202bbcc") + PAYLOAD), (2, eth(0x123b) + bytes.fromhex("0201dd") + PAYLOAD)],
+    json_path=True))
+
 # ------------------------------------------------------------------ varbit
 V_HEADERS = """header opt_t { bit<8> len; varbit<64> data; }
 header tail_t { bit<16> t; }
@@ -130,6 +168,19 @@ CASES.append(case("varbit_compare", CAT_V, program(V_REPORT + """        opt_t o
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.o);\n        pkt.emit(hdr.o2);\n        pkt.emit(hdr.t);"),
     frames=[(1, eth(0x1240) + b"\x02\xaa\x02\xaa\x12\x34"), (2, eth(0x1240) + b"\x02\xaa\x02\xab\x12\x34"),
             (3, eth(0x1240) + b"\x03\xaa\xbb\x02\xaa\x12\x34"), (4, eth(0x1240) + b"\x01\x01\x00\x00")]))
+
+# a varbit length that is not a whole number of bytes: BMv2 reports ParserInvalidArgument
+# before it looks at the packet's remaining length or the field's maximum size
+VB_BITS_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { bit<8> n = pkt.lookahead<bit<8>>(); pkt.extract(hdr.o, (bit<32>)n); pkt.extract(hdr.t); transition accept; }"""
+CASES.append(case("varbit_length_in_bits_checks_order", CAT_V, vp("", parser=VB_BITS_PARSER),
+                  frames=[(1, eth(0x1240) + b"\x10\xaa\xbb\x12\x34" + PAYLOAD),          # 16 bits: fine
+                          (2, eth(0x1240) + b"\x0c\xaa\xbb\x12\x34" + PAYLOAD),          # 12 bits
+                          (3, eth(0x1240) + b"\x4d" + bytes(20)),                          # 77 > 64, not bytes
+                          (1, eth(0x1240) + b"\x45\x01"),                                   # 69, too short too
+                          (2, eth(0x1240) + b"\x48" + bytes(20)),                          # 72 > 64, bytes
+                          (3, eth(0x1240) + b"\x40\x01")]))                                # 64, too short
 
 # varbit local variables: copied from and to header fields (length travels with the bits),
 # compared with fields
