@@ -433,6 +433,11 @@ class BlockRules:
             seen += 1
             t = self.typedef_nodes[tname].type
             tname = t.name if t.kind == "typename" else None
+        # p4c 1.2.4.8 lists an instance declared through a typedef (`typedef counter C; C(4,
+        # CounterType.packets) c;`) only once a method call uses it, and a register so declared
+        # never (`typedef register<bit<8>> R;`: dropped when dead, "Compiler Bug: expected
+        # Type_Specialized" when live); object_call clears the mark of a used counter or meter
+        hidden = bool(seen)
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
@@ -468,6 +473,8 @@ class BlockRules:
             size = self.const_int(args[0], f"{tname} size") % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            if hidden:
+                rec["p4info_hidden"] = True
             if size > MAX_ARRAY:
                 rec["p4info_size"] = min(size, (1 << 31) - 1)
             self.add_object(tname + "s", rec, d.loc)
@@ -495,6 +502,8 @@ class BlockRules:
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
+            if hidden:
+                rec["p4info_hidden"] = True
             self.add_object("registers", rec, d.loc)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))

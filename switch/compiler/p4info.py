@@ -124,6 +124,9 @@ def _applied_tables(x, out: set, keys: dict | None = None) -> set:
 def _visible(ir: dict) -> dict:
     """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
     and with it its direct counters and meters and the actions only it lists."""
+    if any(r.get("p4info_hidden") for k in ("registers", "counters", "meters") for r in ir[k]):
+        ir = dict(ir, **{k: [r for r in ir[k] if not r.get("p4info_hidden")]
+                         for k in ("registers", "counters", "meters")})
     applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set(),
                               {t["name"]: t["keys"] for t in ir["tables"]})
     hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
