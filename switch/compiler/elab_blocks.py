@@ -54,7 +54,7 @@ class BlockRules:
             if k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
-                self.typedefs[d.name] = self.resolve_type(d.type)
+                self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
                 self.typedef_nodes[d.name] = d
                 if getattr(d, "newtype", False):
                     self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}

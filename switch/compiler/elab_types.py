@@ -17,7 +17,32 @@ MAX_ARRAY = 1 << 24
 
 class TypeRules:
     # ---------------------------------------------------------------- types
-    def resolve_type(self, n: Node, allow_generic=False):
+    def resolve_type(self, n: Node, allow_generic=False, in_decl=False):
+        """The type ``n`` names; ``in_decl``: inside a type declaration (a struct/header field,
+        a typedef), where a header p4c refuses only once used may still appear."""
+        t = self._resolve_type(n, allow_generic, in_decl)
+        if not in_decl and t[0] in ("header", "struct", "stack"):
+            self.used_type(t)
+        return t
+
+    def used_type(self, t) -> None:
+        """Raise the deferred error of a header the use of ``t`` reaches (a header with two
+        varbit fields, see declare_struct)."""
+        name = t[1]
+        done = self.__dict__.setdefault("_used_types", set())
+        if name in done:
+            return
+        done.add(name)
+        if name in self.headers:
+            bad = self.__dict__.get("multi_varbit_headers", {}).get(name)
+            if bad:
+                raise E(*bad)
+        elif name in self.structs:
+            for _, ft in self.structs[name]["fields"]:
+                if ft[0] in ("header", "struct", "stack"):
+                    self.used_type(ft)
+
+    def _resolve_type(self, n: Node, allow_generic, in_decl):
         k = n.kind
         if k == "bit":
             return ["bit", self.const_int(n.width, "a bit width", minimum=0, maximum=MAX_WIDTH)]
@@ -38,9 +63,9 @@ class TypeRules:
         if k == "match_kind":
             return ["match_kind"]
         if k == "tuple":
-            return ["list", [self.resolve_type(a) for a in n.args]]
+            return ["list", [self.resolve_type(a, in_decl=in_decl) for a in n.args]]
         if k == "stack":
-            et = self.resolve_type(n.elem)
+            et = self.resolve_type(n.elem, in_decl=in_decl)
             if et[0] != "header" and not (et[0] == "struct" and self.structs[et[1]].get("union")):
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
             return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=0, maximum=1024)]  # p4c: 0 is fine
@@ -170,11 +195,12 @@ class TypeRules:
             raise E(d.loc, f"type {d.name} declared twice")
         fields = []
         seen = set()
+        multi_varbit = None
         for f in d.fields:
             if f.name in seen:
                 raise E(f.loc, f"field {f.name} declared twice in {d.name}")
             seen.add(f.name)
-            t = self.resolve_type(f.type)
+            t = self.resolve_type(f.type, in_decl=True)
             if d.kind == "header":
                 if t[0] == "serenum":
                     t = t[2]
@@ -189,8 +215,12 @@ class TypeRules:
                     self.header_views[(d.name, f.name)] = t[1]
                     continue
                 if t[0] == "varbit":
-                    if any(ft[0] == "varbit" for _, ft, _ in fields):
-                        raise E(f.loc, f"header {d.name} has more than one varbit field")
+                    if any(ft[0] == "varbit" for _, ft, _ in fields) and not multi_varbit:
+                        # p4c accepts the declaration and rejects the header once the program
+                        # uses it ("headers with multiple varbit fields not supported"):
+                        # used_type raises this when a use reaches the header
+                        multi_varbit = (f.loc, f"header {d.name} has more than one varbit field "
+                                               "(p4c: not supported once the header is used)")
                 elif not is_bits(t):
                     raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
                                    f"not {tstr(t)}")
@@ -202,7 +232,7 @@ class TypeRules:
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt
-            declared = self.resolve_type(f.type)
+            declared = self.resolve_type(f.type, in_decl=True)
             if declared[0] == "serenum":  # a header keeps the bits; the P4Info names the enum
                 self.field_enums[(d.name, f.name)] = declared[1]
         if d.kind == "header":
@@ -212,6 +242,8 @@ class TypeRules:
             vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
             self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
                                     "bytes": total // 8, "varbit": vb}
+            if multi_varbit:
+                self.__dict__.setdefault("multi_varbit_headers", {})[d.name] = multi_varbit
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {

@@ -96,8 +96,9 @@ def _nodes(x):
             yield from _nodes(v)
 
 
-def _has_extern_call(x) -> bool:
-    return any(n.get("s") in _EXTERN_STMTS for n in _nodes(x))
+def _has_extern_call(x, hidden_objs=frozenset()) -> bool:
+    """``hidden_objs``: instances p4c drops (a typedef'd register), whose calls go with them."""
+    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs for n in _nodes(x))
 
 
 def _called_actions(x, out: set) -> set:
@@ -125,8 +126,9 @@ def _visible(ir: dict) -> dict:
     """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
     and with it its direct counters and meters and the actions only it lists."""
     if any(r.get("p4info_hidden") for k in ("registers", "counters", "meters") for r in ir[k]):
-        ir = dict(ir, **{k: [r for r in ir[k] if not r.get("p4info_hidden")]
-                         for k in ("registers", "counters", "meters")})
+        ir = dict(ir, hidden_objs={r["py"] for k in ("registers", "counters", "meters") for r in ir[k]
+                                   if r.get("p4info_hidden")},
+                  **{k: [r for r in ir[k] if not r.get("p4info_hidden")] for k in ("registers", "counters", "meters")})
     applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set(),
                               {t["name"]: t["keys"] for t in ir["tables"]})
     hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
@@ -166,7 +168,8 @@ def _needs_type_info(ir: dict) -> bool:
     in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
         return True
-    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]])
+    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]],
+                            ir.get("hidden_objs", frozenset()))
 
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:

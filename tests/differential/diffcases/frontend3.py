@@ -19,4 +19,12 @@ CASES = [
     Ctr2_t(4, CounterType.packets) used_c;
     Ctr_t(8, CounterType.bytes) idle_c;
     counter(2, CounterType.packets) plain_idle;""")),
+    # the dead read of a typedef'd register is the only extern call: p4c writes no type_info
+    case("fe_typedef_register_only_call", CAT, program("        bit<8> x;\n        tr.read(x, 2);\n",
+         top="typedef register<bit<8>> Reg8_t;\n", ingress_decls="    Reg8_t(4) tr;")),
+    # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
+    case("fe_unused_two_varbit_header", CAT, program("""\
+        hdr.h.b = hdr.h.a + 1;
+""", headers="header two_vb_t { varbit<16> x; varbit<16> y; }\n"
+             "struct holds_two_t { two_vb_t t; two_vb_t[2] s; }\ntypedef two_vb_t two_t;\n")),
 ]

@@ -1,0 +1,39 @@
+"""Declarations p4c 1.2.4.8 accepts as long as nothing uses them and rejects once something
+does: checkmate-p4c draws the same line (the P4Info side against real p4c is in
+tests/differential/diffcases/frontend3.py)."""
+import pytest
+
+from p4c_helpers import line_of, program
+from switch.compiler import P4CompileError, compile_source
+from switch.runtime import Pipeline
+
+TWO_VB = "header two_vb_t { varbit<16> x; varbit<16> y; }\n"
+
+
+def test_unused_header_with_two_varbit_fields_compiles_and_runs():
+    prog = compile_source(program(top=TWO_VB + "struct in_struct_t { two_vb_t t; two_vb_t[2] s; }\ntypedef two_vb_t alias_t;\n",
+                                  body="        hdr.h.a = hdr.h.a + 1; sm.egress_spec = 1;"), "vb.p4")
+    assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([6, 0, 0, 0]))]
+
+
+@pytest.mark.parametrize("top,locals,body", [
+    ("", "", "        two_vb_t v; v.setInvalid();"),                        # a local of the type
+    ("struct wrap_t { two_vb_t t; }\n", "", "        wrap_t w; w.t.setInvalid();"),   # through a struct
+    ("typedef two_vb_t alias_t;\n", "    alias_t a;", ""),                  # through a typedef
+    ("struct st_t { two_vb_t[2] s; }\n", "    st_t v;", ""),                # a stack of it
+])
+def test_used_header_with_two_varbit_fields_is_rejected_at_the_second_field(top, locals, body):
+    text = program(top=TWO_VB + top, locals=locals, body=body)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "vb.p4")
+    assert "more than one varbit field" in ei.value.message
+    assert (ei.value.loc.line, ei.value.loc.col) == line_of(text, "y; }")
+
+
+def test_switch_on_a_varbit_is_rejected():
+    # p4c: "Key switch_0_key field type must be a scalar type; it cannot be varbit<32>"
+    text = program(top="header v_t { varbit<32> v; }\nstruct more_t { v_t v; }\n", locals="    more_t mm;",
+                   body="        switch (mm.v.v) { default: { hdr.h.a = 1; } }")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "sw.p4")
+    assert "varbit" in ei.value.message and ei.value.loc.line == line_of(text, "switch (")[0]
