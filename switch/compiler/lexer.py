@@ -20,6 +20,9 @@ KEYWORDS = {
     "state", "struct", "switch", "table", "transition", "true", "tuple", "typedef", "type",
     "varbit", "value_set", "void", "string", "list", "priority", "abstract", "this", "for",
 }
+#: keywords p4c's grammar also takes as a name (its nonTypeName): a variable, parameter or
+#: field may be called `priority`, `key`, `state` ...
+NON_TYPE_KEYWORDS = ("apply", "key", "actions", "state", "entries", "type", "priority")
 
 _TOKEN = re.compile(r"""
   (?P<ws>\s+)

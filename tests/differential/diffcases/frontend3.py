@@ -1,7 +1,7 @@
 """Front-end constructs p4c 1.2.4.8 accepts that checkmate-p4c refused or listed differently
 (front7, issue #15): extern instances declared through a typedef (p4c lists a counter or meter
 so declared only once a call uses it, and such a register never)."""
-from .base import case, program
+from .base import Entry, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -22,6 +22,20 @@ CASES = [
     # the dead read of a typedef'd register is the only extern call: p4c writes no type_info
     case("fe_typedef_register_only_call", CAT, program("        bit<8> x;\n        tr.read(x, 2);\n",
          top="typedef register<bit<8>> Reg8_t;\n", ingress_decls="    Reg8_t(4) tr;")),
+    # p4c's contextual keywords as names (its nonTypeName): locals, parameters, fields
+    case("fe_contextual_keywords_as_names", CAT, program("""\
+        bit<8> entries = hdr.h.a;
+        priority = entries + 1;
+        bit<8> key;
+        key = priority |+| meta.actions;
+        t.apply();
+        SetB.apply(hdr, key ^ state);
+""", top="control SetB(inout headers_t hdr, in bit<8> priority) { apply { hdr.h.b = priority; } }\n",
+        meta="    bit<8> actions;\n", ingress_decls="""    bit<8> priority;
+    bit<8> state = 3;
+    action a(bit<8> priority) { state = priority; }
+    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }"""),
+        entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a", {"priority": 0x40})]),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
