@@ -36,6 +36,14 @@ CASES = [
     action a(bit<8> priority) { state = priority; }
     table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }"""),
         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a", {"priority": 0x40})]),
+    # a string literal over several lines, with comment markers and quotes inside, and
+    # escapes: p4c keeps all of it as written (no escape is resolved) in the P4Info
+    case("fe_multiline_string_annotation", CAT, program("        t.apply();\n", ingress_decls="""\
+    @entry_restriction("
+    // not a comment: 'quoted' and `ticked`
+      a != 0; /* nor this */ b == \\t 1
+  ") @other("x\\ty\\"z\\\\w") @brief("one \\n line")
+    table t { key = { hdr.h.a: exact @note("k\\x41"); } actions = { NoAction; } }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
