@@ -27,14 +27,14 @@ class TypeRules:
 
     def used_type(self, t) -> None:
         """Raise the deferred error of a header the use of ``t`` reaches (a header with two
-        varbit fields, see declare_struct)."""
+        varbit fields, or not a whole number of bytes long: see declare_struct)."""
         name = t[1]
         done = self.__dict__.setdefault("_used_types", set())
         if name in done:
             return
         done.add(name)
         if name in self.headers:
-            bad = self.__dict__.get("multi_varbit_headers", {}).get(name)
+            bad = self.__dict__.get("unused_only_headers", {}).get(name)
             if bad:
                 raise E(*bad)
         elif name in self.structs:
@@ -195,7 +195,7 @@ class TypeRules:
             raise E(d.loc, f"type {d.name} declared twice")
         fields = []
         seen = set()
-        multi_varbit = None
+        deferred = None   # (loc, message): the header is refused once used (used_type)
         for f in d.fields:
             if f.name in seen:
                 raise E(f.loc, f"field {f.name} declared twice in {d.name}")
@@ -215,11 +215,11 @@ class TypeRules:
                     self.header_views[(d.name, f.name)] = t[1]
                     continue
                 if t[0] == "varbit":
-                    if any(ft[0] == "varbit" for _, ft, _ in fields) and not multi_varbit:
+                    if any(ft[0] == "varbit" for _, ft, _ in fields) and not deferred:
                         # p4c accepts the declaration and rejects the header once the program
                         # uses it ("headers with multiple varbit fields not supported"):
                         # used_type raises this when a use reaches the header
-                        multi_varbit = (f.loc, f"header {d.name} has more than one varbit field "
+                        deferred = (f.loc, f"header {d.name} has more than one varbit field "
                                                "(p4c: not supported once the header is used)")
                 elif not is_bits(t):
                     raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
@@ -237,13 +237,13 @@ class TypeRules:
                 self.field_enums[(d.name, f.name)] = declared[1]
         if d.kind == "header":
             total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
-            if total % 8:
-                raise E(d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
+            if total % 8 and not deferred:   # BMv2's rule: p4c checks it for used headers only
+                deferred = (d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
             vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
             self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
                                     "bytes": total // 8, "varbit": vb}
-            if multi_varbit:
-                self.__dict__.setdefault("multi_varbit_headers", {})[d.name] = multi_varbit
+            if deferred:
+                self.__dict__.setdefault("unused_only_headers", {})[d.name] = deferred
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
@@ -270,8 +270,11 @@ class TypeRules:
         ent = self.global_scope.lookup(text) if text.isidentifier() else None
         if ent is not None and ent[0] == "const" and isinstance(ent[1].get("v"), int):
             return int(ent[1]["v"])
-        raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal "
-                     "or a constant declared before the struct")
+        enum, _, member = (p.strip() for p in text.partition("."))
+        if self.enums.get(enum, {}).get("base") and isinstance(self.enums[enum]["members"].get(member), int):
+            return self.enums[enum]["members"][member]   # a serializable enum member (E.Field)
+        raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal, "
+                     "a constant or a serializable enum member declared before the struct")
 
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:

@@ -163,7 +163,7 @@ def _needs_type_info(ir: dict) -> bool:
     """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
     # any table in the P4Info (keyless ones too; not @hidden ones, not dropped ones)
     if ir["tables"] or ir["digests"] or ir["registers"] or ir["counters"] \
-            or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
+            or ir["meters"] or ir["direct_counters"] or ir["direct_meters"] or ir.get("controller_headers"):
         return True
     in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):

@@ -37,3 +37,13 @@ def test_switch_on_a_varbit_is_rejected():
     with pytest.raises(P4CompileError) as ei:
         compile_source(text, "sw.p4")
     assert "varbit" in ei.value.message and ei.value.loc.line == line_of(text, "switch (")[0]
+
+
+def test_header_of_no_whole_bytes_is_refused_only_once_used():
+    odd = "header odd_t { bit<9> x; bit<9> y; }\n"
+    compile_source(program(top=odd + "struct keeps_t { odd_t o; }\n", body="        sm.egress_spec = 1;"), "odd.p4")
+    text = program(top=odd, body="        odd_t l; l.setValid(); l.x = 3; hdr.h.a = (bit<8>)l.x;")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "odd.p4")
+    assert "18 bits long, not a multiple of 8" in ei.value.message
+    assert (ei.value.loc.line, ei.value.loc.col) == line_of(text, "odd_t {")

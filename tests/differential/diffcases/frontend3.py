@@ -1,6 +1,9 @@
 """Front-end constructs p4c 1.2.4.8 accepts that checkmate-p4c refused or listed differently
 (front7, issue #15): extern instances declared through a typedef (p4c lists a counter or meter
-so declared only once a call uses it, and such a register never)."""
+so declared only once a call uses it, and such a register never), p4c's contextual keywords
+as names, string literals over several lines, headers BMv2 cannot hold (two varbit fields, a
+length that is no whole number of bytes) that nothing uses (p4c refuses them only once used),
+a serializable enum member as a field-list index."""
 from .base import Entry, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -44,9 +47,20 @@ CASES = [
       a != 0; /* nor this */ b == \\t 1
   ") @other("x\\ty\\"z\\\\w") @brief("one \\n line")
     table t { key = { hdr.h.a: exact @note("k\\x41"); } actions = { NoAction; } }""")),
+    # headers BMv2 cannot hold (two varbit fields; 18 bits, also a @controller_header one),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
 """, headers="header two_vb_t { varbit<16> x; varbit<16> y; }\n"
-             "struct holds_two_t { two_vb_t t; two_vb_t[2] s; }\ntypedef two_vb_t two_t;\n")),
+             "struct holds_two_t { two_vb_t t; two_vb_t[2] s; }\ntypedef two_vb_t two_t;\n"
+             "header odd_t { bit<9> x; bit<9> y; }\nstruct holds_odd_t { odd_t o; }\n"
+             "@controller_header(\"packet_in\") header odd_in_t { bit<9> port; bit<9> other; }\n")),
+    # a serializable enum member as a field list index, in @field_list and in the call
+    case("fe_field_list_enum_member", "clone / resubmit / recirculate", program("""\
+        meta.keep = 0x11; meta.lost = 0x33;
+        clone_preserving_field_list(CloneType.I2E, 5, Lists.Keep);
+""", egress="        hdr.h.b = (bit<8>)sm.instance_type; hdr.h.c = (bit<16>)meta.keep; hdr.h.d[7:0] = meta.lost;\n",
+        headers="enum bit<8> Lists { Keep = 8w3, Other = 4 }\n",
+        meta="    @field_list(Lists.Keep) bit<8> keep;\n    @field_list(Lists.Other) bit<8> lost;\n"),
+         clones={5: ([(3, 0)], 0)}),
 ]
