@@ -174,8 +174,9 @@ class TypeRules:
             seen += 1
         return None
 
-    def flat_struct(self, name: str, loc) -> list:
-        """(name, bit type) of every leaf of a struct, nested structs joined with ``__``."""
+    def flat_struct(self, name: str, loc, dotted: bool = False) -> list:
+        """(name, bit type) of every leaf of a struct, nested structs joined with ``__`` (with
+        ``.`` when ``dotted``: the P4 path, as p4c names such a field in the P4Info)."""
         out = []
         for f, ft in self.structs[name]["fields"]:
             if ft[0] == "serenum":
@@ -183,7 +184,7 @@ class TypeRules:
             if ft[0] == "bool":
                 ft = ["bit", 1]
             if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
-                out += [(f"{f}__{sub}", st) for sub, st in self.flat_struct(ft[1], loc)]
+                out += [(f"{f}{'.' if dotted else '__'}{sub}", st) for sub, st in self.flat_struct(ft[1], loc, dotted)]
             elif is_bits(ft):
                 out.append((f, ft))
             else:
@@ -196,6 +197,7 @@ class TypeRules:
         fields = []
         seen = set()
         deferred = None   # (loc, message): the header is refused once used (used_type)
+        p4_names = {}     # a struct-in-header leaf's P4 path (s.b) by its flat name (s__b)
         for f in d.fields:
             if f.name in seen:
                 raise E(f.loc, f"field {f.name} declared twice in {d.name}")
@@ -210,8 +212,9 @@ class TypeRules:
                 if t[0] == "struct" and not self.structs[t[1]].get("union"):
                     # a struct inside a header: its fields are laid out in place (as p4c flattens
                     # them), named <field>__<sub>; member_of gives h.f.sub through a view
-                    for sub, st in self.flat_struct(t[1], f.loc):
+                    for (sub, st), (dsub, _) in zip(self.flat_struct(t[1], f.loc), self.flat_struct(t[1], f.loc, True)):
                         fields.append([f"{f.name}__{sub}", st, None])
+                        p4_names[f"{f.name}__{sub}"] = f"{f.name}.{dsub}"
                     self.header_views[(d.name, f.name)] = t[1]
                     continue
                 if t[0] == "varbit":
@@ -247,7 +250,7 @@ class TypeRules:
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
-                    "header": d.name, "fields": [[n, t[1]] for n, t, _ in fields],
+                    "header": d.name, "fields": [[p4_names.get(n, n), t[1]] for n, t, _ in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:
             # a header_union is a struct of headers of which at most one is valid

@@ -55,6 +55,11 @@ CASES = [
              "struct holds_two_t { two_vb_t t; two_vb_t[2] s; }\ntypedef two_vb_t two_t;\n"
              "header odd_t { bit<9> x; bit<9> y; }\nstruct holds_odd_t { odd_t o; }\n"
              "@controller_header(\"packet_in\") header odd_in_t { bit<9> port; bit<9> other; }\n")),
+    # a @controller_header header with (nested) struct fields: p4c's P4Info names the leaves
+    # by their P4 path (s.n.lo)
+    case("fe_controller_header_struct_fields", CAT, program("        hdr.h.b = 1;\n",
+         headers="struct inner_t { bit<4> hi; bit<4> lo; }\nstruct outer_t { bit<8> a; inner_t n; }\n"
+                 "@controller_header(\"packet_out\") header po_t { outer_t s; bit<16> port; }\n")),
     # a serializable enum member as a field list index, in @field_list and in the call
     case("fe_field_list_enum_member", "clone / resubmit / recirculate", program("""\
         meta.keep = 0x11; meta.lost = 0x33;
