@@ -6,9 +6,12 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
+from .extern_params import by_position, CONSTRUCTORS
 
 
 def _simple_key(n: Node) -> bool:
@@ -288,10 +291,13 @@ class TableRules:
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue
-            if prop.value.kind != "name" or not scope.lookup(prop.value.name) or \
-                    scope.lookup(prop.value.name)[1] != kind:
+            pv = prop.value
+            if pv.kind == "call" and pv.fn.kind == "name" and pv.fn.name == kind:
+                orec = self.anonymous_direct(prop, kind, q)
+            elif pv.kind != "name" or not scope.lookup(pv.name) or scope.lookup(pv.name)[1] != kind:
                 raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
-            orec = scope.lookup(prop.value.name)[2]
+            else:
+                orec = scope.lookup(pv.name)[2]
             if orec["table"] is not None:
                 raise E(prop.loc, f"{kind} {orec['name']} is already attached to table {orec['table']}")
             orec["table"] = q
@@ -303,6 +309,24 @@ class TableRules:
             self.table_locs = {}
         self.table_locs[q] = d.loc
         return q
+
+    def anonymous_direct(self, prop, kind: str, q: str) -> dict:
+        """``@name("c") counters = direct_counter(CounterType.packets);``: the instance p4c
+        names by the property's @name, taken as written (without one it rejects the program)."""
+        annos = prop.get("annos") or []
+        na = annotation(annos, "name")
+        if not na or not na[1] or not isinstance(na[1][0], str):
+            raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
+                              "annotation, which P4Runtime does not support (p4c rejects it)")
+        args = by_position(prop.value.args, CONSTRUCTORS.get(kind), kind, prop.value.loc)
+        if len(args) != 1:
+            raise E(prop.value.loc, f"{kind} takes (type)")
+        name = na[1][0].lstrip(".")
+        rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
+               "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
+               "uid": (annotation(annos, "id") or (None, [None]))[1][0]}
+        self.add_object(kind + "s", rec, prop.loc)
+        return rec
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
         w = kdef["width"]

@@ -60,6 +60,12 @@ CASES = [
     case("fe_controller_header_struct_fields", CAT, program("        hdr.h.b = 1;\n",
          headers="struct inner_t { bit<4> hi; bit<4> lo; }\nstruct outer_t { bit<8> a; inner_t n; }\n"
                  "@controller_header(\"packet_out\") header po_t { outer_t s; bit<16> port; }\n")),
+    # an anonymous direct counter in the table property, named by the property's @name
+    case("fe_anonymous_direct_counter", CAT, program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; }
+              @name("t_hits") counters = direct_counter(CounterType.packets_and_bytes); }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.s", {"v": 0x21})]),
     # a serializable enum member as a field list index, in @field_list and in the call
     case("fe_field_list_enum_member", "clone / resubmit / recirculate", program("""\
         meta.keep = 0x11; meta.lost = 0x33;
