@@ -223,8 +223,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # is inlined there, one never used is dropped
     listed, only_direct = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
-        if a["id"] not in listed:
-            continue
+        if a["id"] not in listed or any(n == "hidden" for n, _ in a.get("annos", ())):
+            continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
         _preamble(pa.preamble, a)
         for p in (a["params"] if a["id"] not in only_direct else ()):

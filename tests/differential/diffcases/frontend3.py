@@ -66,6 +66,12 @@ CASES = [
     table t { key = { hdr.h.a: exact; } actions = { s; NoAction; }
               @name("t_hits") counters = direct_counter(CounterType.packets_and_bytes); }"""),
          entries=[Entry("I.t", {"hdr.h.a": 1}, "I.s", {"v": 0x21})]),
+    # @hidden actions: p4c lists neither the directly called one nor the one a table lists
+    # (the table keeps its action_refs id)
+    case("fe_hidden_actions", CAT, program("        hd();\n        t.apply();\n", ingress_decls="""
+    @hidden action hd() { hdr.h.c = 0x77; }
+    @hidden action ht(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { ht; NoAction; } }""")),
     # a serializable enum member as a field list index, in @field_list and in the call
     case("fe_field_list_enum_member", "clone / resubmit / recirculate", program("""\
         meta.keep = 0x11; meta.lost = 0x33;
