@@ -206,5 +206,6 @@ def _mentions(blocks, q, actions) -> bool:
 
 
 def _annos_json(annos) -> list:
-    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args]]
-            for n, args, _ in (annos or ())]
+    """IR annotations: [name, args, text as p4c lists it (None: rendered from args)]."""
+    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args],
+             getattr(a3, "raw", None)] for a3 in (annos or ()) for n, args, _ in [a3]]

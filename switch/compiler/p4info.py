@@ -31,21 +31,22 @@ def _preamble(pre, obj: dict) -> None:
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
     _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations)
-    for name, args in obj.get("annos", ()):
+    for name, args, *_ in obj.get("annos", ()):
         if name in ("brief", "description") and args:
             setattr(pre.doc, name, str(args[0]))
 
 
-def _annotations(out, annos, structured=None) -> None:
+def _annotations(out, annos, structured=None, skip=_SKIP_ANNOS) -> None:
     """Plain annotations into ``out`` (strings), ``@name[...]`` ones into ``structured``."""
-    for name, args in annos or ():
-        if name in _SKIP_ANNOS or name in _FIELD_ANNOS:
+    for name, args, *raw in annos or ():
+        if name in skip or name in _FIELD_ANNOS:
             continue
         if isinstance(args, dict):
             if structured is not None:
                 _structured(structured.add(), name, args)
             continue
-        out.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+        out.append(raw[0] if raw and raw[0] else
+                   f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
 
 
 def _expr(e, v) -> None:
@@ -70,7 +71,7 @@ def _structured(sa, name: str, body: dict) -> None:
 
 
 def _anno_value(obj: dict, name: str):
-    return next((args[0] for n, args in obj.get("annos", ()) if n == name and args), None)
+    return next((args[0] for n, args, *_ in obj.get("annos", ()) if n == name and args), None)
 
 
 def _anno_arg(a) -> str:
@@ -131,7 +132,7 @@ def _visible(ir: dict) -> dict:
                   **{k: [r for r in ir[k] if not r.get("p4info_hidden")] for k in ("registers", "counters", "meters")})
     applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set(),
                               {t["name"]: t["keys"] for t in ir["tables"]})
-    hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
+    hidden = [t for t in ir["tables"] if t["name"] in applied and any(a[0] == "hidden" for a in t.get("annos", ()))]
     tables = [t for t in ir["tables"] if t["name"] in applied and t not in hidden]
     if len(tables) == len(ir["tables"]):
         return ir
@@ -193,7 +194,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             else:  # a user-declared match_kind
                 mf.other_match_type = k["match"]
             types.use(k, mf)
-            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
+            # a key element's @hidden is listed (p4c hides no match field)
+            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations, _SKIP_ANNOS - {"hidden"})
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -223,7 +225,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # is inlined there, one never used is dropped
     listed, only_direct = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
-        if a["id"] not in listed or any(n == "hidden" for n, _ in a.get("annos", ())):
+        if a["id"] not in listed or any(x[0] == "hidden" for x in a.get("annos", ())):
             continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
         _preamble(pa.preamble, a)
@@ -325,7 +327,7 @@ class _TypeInfo:
         """(uri, SDN width) of a `type`'s ``@p4runtime_translation``, the width None for
         ``string``; the width is given as a number (``32``) or, in the newer form, a type
         (``bit<32>``)."""
-        for n, args in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
+        for n, args, *_ in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
             if n == "p4runtime_translation" and len(args) >= 2 and not isinstance(args, dict):
                 w = "".join(str(args[1]).split())
                 if w == "string":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .ast import Node
+from .ast import Anno, Node
 from .errors import P4CompileError
 from .lexer import Tok
 from .parser_exprs import ExpressionParser
@@ -144,7 +144,10 @@ class Parser(StatementParser, ExpressionParser):
                     vals.append(" ".join(x.text for x in toks))
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
-            annos.append((name, vals, loc))
+            raw = f"@{name}" + (f"({' '.join(t.text for toks in args for t in toks)})" if args else "")
+            if len(args) > 1:   # p4c keeps the commas as tokens
+                raw = f"@{name}(" + " , ".join(" ".join(t.text for t in toks) for toks in args) + ")"
+            annos.append(Anno(name, vals, loc, raw))
         return annos
 
     def structured_annotation_body(self) -> dict:

@@ -48,6 +48,13 @@ CASES = [
   ") @other("x\\ty\\"z\\\\w") @brief("one \\n line")
     table t { key = { hdr.h.a: exact @note("k\\x41"); } actions = { NoAction; } }""")),
     # headers BMv2 cannot hold (two varbit fields; 18 bits, also a @controller_header one),
+    # unstructured annotation bodies as p4c lists them: the tokens as written, joined by single
+    # spaces (commas too); a key element's @hidden is listed
+    case("fe_annotation_token_text", CAT, program("        t.apply();\n        a2();\n", ingress_decls="""\
+    @x("a", "b") @y(1, 2) @z(a, "b") @w(8w5) @v(-1) @u(a.b) @t(1+2) @s(0x10) @r() @q(k = "v", j = 3) @o(a) @n(true)
+    @refers_to(other_table , some_id) @sai(SAI_X / IPV4ANY) @c(@ f ( X ) , @ f ( Y ))
+    action a2() { hdr.h.b = 2; }
+    table t { key = { hdr.h.a: exact @hidden @format(IPV4_ADDRESS); } actions = { a2; NoAction; } }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
