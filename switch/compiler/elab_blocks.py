@@ -107,6 +107,7 @@ class BlockRules:
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:
         t = main.type
+        self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")

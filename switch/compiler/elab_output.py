@@ -6,6 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+from .ast import annotation
 from .elab_common import E, IR_FORMAT, pyname
 from .ids import aliases, assign_ids
 from .p4info import _applied_tables
@@ -61,7 +62,7 @@ class OutputRules:
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"],
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
                                         "enum": p.get("enum")}
                                        for i, p in enumerate(ctl)],
@@ -116,6 +117,7 @@ class OutputRules:
             return out
         return {
             "format": IR_FORMAT,
+            "annos": _annos_json(getattr(self, "main_annos", [])),   # the V1Switch instance's
             "program": self.program,
             "headers": self.headers,
             "structs": {n: {"fields": [[pyname(f), t] for f, t in s["fields"]],
@@ -203,6 +205,12 @@ def _mentions(blocks, q, actions) -> bool:
             if other["name"] != q and other["used"]:
                 walk(other["body"])
     return found
+
+
+def _param_id(p: dict, i: int) -> int:
+    """A control-plane parameter's P4Info id: its @id(N) (as p4c), else its position."""
+    uid = annotation(p.get("annos") or [], "id")
+    return uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else i + 1
 
 
 def _annos_json(annos) -> list:

@@ -119,8 +119,10 @@ class TableRules:
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
+            kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
+                         "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if sum(1 for k in keys if k["match"] == "lpm") > 1:

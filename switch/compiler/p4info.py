@@ -49,6 +49,30 @@ def _annotations(out, annos, structured=None, skip=_SKIP_ANNOS) -> None:
                    f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
 
 
+_PKGINFO_KEYS = ("name", "version", "arch", "organization", "contact", "url")
+
+
+def _pkg_info(pkg, annos) -> None:
+    """The main instance's annotations: ``@pkginfo(name = "x", organization = "y", ...)``
+    sets pkg_info's fields (p4c ignores an unknown key and lets ``arch`` override its own),
+    @brief/@description its doc, any other one is listed."""
+    for name, args, *raw in annos:
+        if name == "pkginfo" and not isinstance(args, dict):
+            for a in args:
+                key, eq, val = str(a).partition("=")
+                val = val.strip()
+                if eq and key.strip() in _PKGINFO_KEYS and len(val) > 1 and val[0] == val[-1] == '"':
+                    setattr(pkg, key.strip(), val[1:-1])
+        elif name == "pkginfo" and "kv" in args:   # @pkginfo[name = "x", ...]
+            for k, v in args["kv"]:
+                if k in _PKGINFO_KEYS and isinstance(v, str):
+                    setattr(pkg, k, v)
+        elif name in ("brief", "description") and args and not isinstance(args, dict):
+            setattr(pkg.doc, name, str(args[0]))
+    _annotations(pkg.annotations, [a for a in annos if a[0] not in ("pkginfo", "brief", "description")],
+                 pkg.structured_annotations)
+
+
 def _expr(e, v) -> None:
     if isinstance(v, bool):
         e.bool_value = v
@@ -180,6 +204,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
+    _pkg_info(info.pkg_info, ir.get("annos") or ())
     types = _TypeInfo(ir, info)
     if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()

@@ -55,6 +55,17 @@ CASES = [
     @refers_to(other_table , some_id) @sai(SAI_X / IPV4ANY) @c(@ f ( X ) , @ f ( Y ))
     action a2() { hdr.h.b = 2; }
     table t { key = { hdr.h.a: exact @hidden @format(IPV4_ADDRESS); } actions = { a2; NoAction; } }""")),
+    # @id(N) on key elements and action parameters (p4c's P4Info ids), entries from the control
+    # plane and `const entries` through them; @pkginfo / @brief / other annotations on main
+    case("fe_user_ids_keys_params_pkginfo", CAT, program("        t.apply();\n        c.apply();\n", ingress_decls="""
+    action s(@id(7) bit<8> x, @id(3) bit<16> y) { hdr.h.b = x; hdr.h.c = y; }
+    table t { key = { hdr.h.a: exact @id(20); hdr.h.b: ternary @id(4); } actions = { s; NoAction; } }
+    table c { key = { hdr.h.d: exact @id(9); } actions = { s; NoAction; }
+              const entries = { 4: s(0x44, 0x4444); } }""").replace(
+        "V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
+        '@pkginfo(name = "ids.p4", organization = "Org", version = "2", contact = "c@x", url = "u") '
+        '@brief("b") @description("d") @extra(1, two) V1Switch(P(), VC(), I(), E(), CC(), D()) main;'),
+        entries=[Entry("I.t", {"hdr.h.a": 1, "hdr.h.b": (2, 0xff)}, "I.s", {"x": 0x21, "y": 0x2222}, priority=5)]),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
