@@ -575,8 +575,9 @@ class BlockRules:
                                    "parameters must be bit<N>")
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
-            # the body sees a serializable enum as the enum (p4c), the control plane its bits
-            vt = body_t if body_t[0] == "serenum" else t
+            # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
+            # control plane its bits
+            vt = body_t if body_t[0] in ("serenum", "bool") else t
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
@@ -586,7 +587,8 @@ class BlockRules:
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
-                           "default": getattr(p, "default", None)})
+                           "default": getattr(p, "default", None),
+                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
@@ -631,7 +633,8 @@ class BlockRules:
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
-                           "default": getattr(p, "default", None)})
+                           "default": getattr(p, "default", None),
+                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
         if ret != ["void"] and not _always_returns(d.body):

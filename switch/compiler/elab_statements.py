@@ -395,8 +395,9 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
-            else:
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            else:   # a directionless bool parameter takes a bool (its body sees a bool)
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"],
+                                                           arg.loc)})
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:

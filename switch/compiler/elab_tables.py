@@ -156,6 +156,10 @@ class TableRules:
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
+                if not p["dir"] and p.get("bool"):   # fine in an action only called directly
+                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is a bool; "
+                                   "action parameters set by the control plane must be bit<> or int<> "
+                                   "on this target (p4c)")
                 if not p["dir"] and p.get("default") is not None:
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")

@@ -47,3 +47,14 @@ def test_header_of_no_whole_bytes_is_refused_only_once_used():
         compile_source(text, "odd.p4")
     assert "18 bits long, not a multiple of 8" in ei.value.message
     assert (ei.value.loc.line, ei.value.loc.col) == line_of(text, "odd_t {")
+
+
+def test_bool_action_parameter_only_in_directly_called_actions():
+    # p4c: "action parameters must be bit<> or int<> on this target" once a table lists it
+    compile_source(program(locals="    action a(bool c) { if (c) { hdr.h.a = 1; } }", body="        a(hdr.h.c == 2);"), "b.p4")
+    text = program(locals="    action a(bool c) { if (c) { hdr.h.a = 1; } }\n"
+                          "    table t { key = { hdr.h.a: exact; } actions = { a; } }", body="        t.apply();")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "b.p4")
+    assert "bool" in ei.value.message and "bit<> or int<>" in ei.value.message
+    assert ei.value.loc.line == line_of(text, "actions = { a; }")[0]

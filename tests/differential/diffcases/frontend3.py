@@ -4,7 +4,7 @@ so declared only once a call uses it, and such a register never), p4c's contextu
 as names, string literals over several lines, headers BMv2 cannot hold (two varbit fields, a
 length that is no whole number of bytes) that nothing uses (p4c refuses them only once used),
 a serializable enum member as a field-list index."""
-from .base import Entry, case, program
+from .base import Entry, H, VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -66,6 +66,15 @@ CASES = [
         '@pkginfo(name = "ids.p4", organization = "Org", version = "2", contact = "c@x", url = "u") '
         '@brief("b") @description("d") @extra(1, two) V1Switch(P(), VC(), I(), E(), CC(), D()) main;'),
         entries=[Entry("I.t", {"hdr.h.a": 1, "hdr.h.b": (2, 0xff)}, "I.s", {"x": 0x21, "y": 0x2222}, priority=5)]),
+    # directionless bool parameters of actions called directly (top-level and control-local):
+    # the body sees a bool, the call passes one
+    case("fe_bool_action_params_direct", CAT, program("""\
+        top_a(hdr, true, hdr.h.a == 7);
+        loc_a(hdr.h.b == 3);
+""", top="action top_a(inout headers_t h, bool c1, bool c2) { h.h.c = 4; if (c1) { h.h.c = 2; if (c2) { h.h.b = 3; } else { h.h.c = 1; } } }\n",
+        meta="    bool flag;\n",
+        ingress_decls="    action loc_a(bool check) { if (check) { hdr.h.d = 9; } meta.flag = !check; hdr.h.a = meta.flag ? 8w1 : 8w0; }"),
+        frames=VALUES + [(1, H(7, 3, 0, 0))]),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
