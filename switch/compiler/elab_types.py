@@ -228,7 +228,10 @@ class TypeRules:
                     raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
                                    f"not {tstr(t)}")
             elif t[0] == "varbit":
-                raise E(f.loc, "varbit fields are only supported in headers")
+                # p4c accepts it (in a metadata struct, say); the embedded target refuses a use
+                # of the field (member_of) and leaves it out of the struct
+                self.__dict__.setdefault("dropped_varbit_fields", {})[(d.name, f.name)] = f.loc
+                continue
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])

@@ -408,8 +408,8 @@ class Parser(StatementParser, ExpressionParser):
     def select(self, loc) -> Node:
         self.expect("select")
         self.expect("(")
-        exprs = [self.expr()]
-        while self.accept(","):
+        exprs = [] if self.at(")") else [self.expr()]   # p4c takes `select()` (default cases only)
+        while exprs and self.accept(","):
             exprs.append(self.expr())
         self.expect(")")
         self.expect("{")

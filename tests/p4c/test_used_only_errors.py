@@ -58,3 +58,14 @@ def test_bool_action_parameter_only_in_directly_called_actions():
         compile_source(text, "b.p4")
     assert "bool" in ei.value.message and "bit<> or int<>" in ei.value.message
     assert ei.value.loc.line == line_of(text, "actions = { a; }")[0]
+
+
+def test_varbit_struct_field_is_refused_only_when_used():
+    # p4c accepts a varbit field of a struct; the embedded target keeps varbits in headers only
+    compile_source(program(top="struct vs_t { varbit<8> v; bit<8> b; }\n", locals="    vs_t keep;",
+                           body="        keep.b = 1; hdr.h.a = keep.b;"), "vs.p4")
+    text = program(top="struct vs_t { varbit<8> v; bit<8> b; }\n", locals="    vs_t keep; vs_t other;",
+                   body="        keep.v = other.v;")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "vs.p4")
+    assert "varbit" in ei.value.message and ei.value.loc.line == line_of(text, "keep.v")[0]

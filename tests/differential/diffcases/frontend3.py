@@ -75,6 +75,11 @@ CASES = [
         meta="    bool flag;\n",
         ingress_decls="    action loc_a(bool check) { if (check) { hdr.h.d = 9; } meta.flag = !check; hdr.h.a = meta.flag ? 8w1 : 8w0; }"),
         frames=VALUES + [(1, H(7, 3, 0, 0))]),
+    # `select()` with no expression (default cases only) and an unused varbit field in the
+    # metadata struct: p4c accepts both
+    case("fe_select_empty_and_struct_varbit", CAT, program("        hdr.h.b = 0x66;\n", meta="    varbit<16> unused_vb;\n",
+         parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h { pkt.extract(hdr.h); transition select() { default: accept; } }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
