@@ -69,3 +69,17 @@ def test_varbit_struct_field_is_refused_only_when_used():
     with pytest.raises(P4CompileError) as ei:
         compile_source(text, "vs.p4")
     assert "varbit" in ei.value.message and ei.value.loc.line == line_of(text, "keep.v")[0]
+
+
+def test_checksum_control_may_apply_a_control_of_update_checksum_calls_only():
+    top = ("control U(inout h_t x) { apply { update_checksum(true, {x.a}, x.b, HashAlgorithm.csum16); } }\n"
+           "control Bad(inout h_t x) { apply { x.a = 1; } }\n")
+    ok = program(top=top).replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                                  "control CC(inout headers hdr, inout meta_t m) { apply { U.apply(hdr.h); } }")
+    compile_source(ok, "ck.p4")
+    bad = program(top=top).replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                                   "control CC(inout headers hdr, inout meta_t m) { Bad() b; apply { b.apply(hdr.h); } }")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(bad, "ck.p4")
+    assert "only calls to update_checksum" in ei.value.message
+    assert ei.value.loc.line == line_of(bad, "x.a = 1")[0]

@@ -80,6 +80,13 @@ CASES = [
     case("fe_select_empty_and_struct_varbit", CAT, program("        hdr.h.b = 0x66;\n", meta="    varbit<16> unused_vb;\n",
          parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
     state h { pkt.extract(hdr.h); transition select() { default: accept; } }""")),
+    # the checksum-update control applies other controls (by type and through a local
+    # instance) that only call update_checksum: p4c inlines them and accepts
+    case("fe_checksum_control_applies_controls", CAT, program("        hdr.h.b = hdr.h.b + 1;\n", top="""
+control UpdC(inout h_t x) { apply { update_checksum(x.isValid(), {x.a, x.b}, x.c, HashAlgorithm.csum16); } }
+control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x.a, k}, x.d, HashAlgorithm.crc32); } }
+""", compute="""    UpdD() upd_d;
+    apply { UpdC.apply(hdr.h); upd_d.apply(hdr.h, hdr.h.b); }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
