@@ -633,8 +633,7 @@ class BlockRules:
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
-                           "default": getattr(p, "default", None),
-                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
+                           "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
         if ret != ["void"] and not _always_returns(d.body):
