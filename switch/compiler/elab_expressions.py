@@ -208,6 +208,38 @@ class ExpressionRules:
                     "vals": [self.default_value(ft, loc) for _, ft in fields]}
         raise E(loc, f"`...`: no default value for {tstr(t)} on this target")
 
+    def lookahead_struct(self, t, loc) -> dict:
+        """``lookahead<S>()`` of a struct of bit<N>/int<N>/bool/serializable-enum fields
+        (nested structs too): one lookahead of all the bits, each field a slice of it (as
+        p4c expands it).  Headers or stacks inside the struct are not supported here."""
+        def width(ft):
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                return sum(width(x) for _, x in self.structs[ft[1]]["fields"])
+            if ft[0] == "serenum":
+                return ft[2][1]
+            if ft[0] == "bool":
+                return 1
+            if is_bits(ft):
+                return ft[1]
+            raise E(loc, f"lookahead<{t[1]}>: a field of type {tstr(ft)} in the struct is not supported "
+                         "by the embedded target (only bit<N>/int<N>/bool/enum fields and structs of them)")
+        total = width(t)
+        la = {"op": "lookahead", "bits": total, "t": ["bit", total]}
+        pos = 0
+
+        def build(ft):
+            nonlocal pos
+            if ft[0] == "struct":
+                fields = self.structs[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _ in fields],
+                        "vals": [build(x) for _, x in fields]}
+            w = width(ft)
+            lo = total - pos - w
+            pos += w
+            bits = {"op": "slice", "a": la, "hi": lo + w - 1, "lo": lo, "t": ["bit", w]}
+            return bits if ft == ["bit", w] else {"op": "cast", "a": bits, "t": ft}
+        return build(t)
+
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
         if t[0] == "header":
@@ -596,6 +628,8 @@ class ExpressionRules:
                                        "(it has a varbit field)")
                     if t[0] == "header":
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
+                    if t[0] == "struct" and not self.structs[t[1]].get("union"):
+                        return self.lookahead_struct(t, n.loc), t
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
                     return {"op": "pkt_length", "t": ["bit", 32]}, ["bit", 32]

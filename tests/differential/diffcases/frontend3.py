@@ -87,6 +87,22 @@ control UpdC(inout h_t x) { apply { update_checksum(x.isValid(), {x.a, x.b}, x.c
 control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x.a, k}, x.d, HashAlgorithm.crc32); } }
 """, compute="""    UpdD() upd_d;
     apply { UpdC.apply(hdr.h); upd_d.apply(hdr.h, hdr.h.b); }""")),
+    # lookahead of a struct (bit, int, bool and a nested struct): p4c reads all the bits once
+    # and slices them
+    case("fe_lookahead_struct", CAT, program("""\
+        hdr.h.b = meta.m8;
+        hdr.h.c = meta.m16;
+        hdr.h.d = meta.m32;
+""", top="struct in_t { bit<4> hi; int<4> lo; }\nstruct peek_t { bit<8> a; in_t n; bool f; bit<7> rest; }\n",
+        parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h {
+        peek_t p = pkt.lookahead<peek_t>();
+        meta.m8 = pkt.lookahead<in_t>().hi ++ 4w0;
+        meta.m16 = p.n.hi ++ (bit<4>)p.n.lo ++ (bit<8>)p.rest;
+        meta.m32 = p.f ? 32w1 : 32w2;
+        pkt.extract(hdr.h);
+        transition select(p.a) { 0x7f: accept; default: accept; }
+    }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
