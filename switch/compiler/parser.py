@@ -28,6 +28,40 @@ _BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple
 
 
 
+_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+         "/": lambda a, b: a // b, "%": lambda a, b: a % b, "&": lambda a, b: a & b,
+         "|": lambda a, b: a | b, "^": lambda a, b: a ^ b, "<<": lambda a, b: a << b,
+         ">>": lambda a, b: a >> b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+         "<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+         ">=": lambda a, b: a >= b, "&&": lambda a, b: a and b, "||": lambda a, b: a or b}
+
+
+def _fold_literal(e: Node):
+    """The value of a structured annotation's element: a literal, or an expression of
+    literals p4c folds (``1==2`` is false, ``5+6`` is 11)."""
+    if e.kind == "int":
+        if e.get("width") is not None:   # p4c: "illegal type for structured annotation"
+            raise P4CompileError(e.loc, "structured annotation: a sized integer (bit<N>/int<N>) is an illegal "
+                                        "type; must be int, string or bool")
+        return e.value
+    if e.kind == "bool_lit":
+        return e.value
+    if e.kind == "str":
+        return e.value
+    try:
+        if e.kind == "unary" and e.op in ("-", "!", "~"):
+            a = _fold_literal(e.a)
+            return -a if e.op == "-" else (not a) if e.op == "!" else ~a
+        if e.kind == "binary" and e.op in _FOLD:
+            a, b = _fold_literal(e.a), _fold_literal(e.b)
+            if isinstance(a, str) or isinstance(b, str):
+                raise TypeError
+            return _FOLD[e.op](a, b)
+    except (TypeError, ZeroDivisionError, ValueError):
+        pass
+    raise P4CompileError(e.loc, "structured annotation: expected a literal or an expression of literals")
+
+
 class Parser(StatementParser, ExpressionParser):
     """Declarations, types, tables and parsers here; statements and expressions in the mixins."""
 
@@ -160,18 +194,8 @@ class Parser(StatementParser, ExpressionParser):
             if (self.t.kind == "id" or self.t.kind == "kw") and self.peek().text == "=":
                 key = self.next().text
                 self.next()
-            t = self.next()
-            neg = t.kind == "op" and t.text == "-"
-            if neg:
-                t = self.next()
-            if t.kind == "num":
-                v = -t.value[0] if neg else t.value[0]
-            elif t.kind == "str":
-                v = t.value
-            elif t.text in ("true", "false"):
-                v = t.text == "true"
-            else:
-                raise P4CompileError(t.loc, f"structured annotation: expected a literal, found {t.text!r}")
+            t = self.t
+            v = _fold_literal(self.expr())   # p4c folds an expression of literals (1==2, 5+6)
             if kv is None:
                 kv = key is not None
             elif kv != (key is not None):

@@ -90,3 +90,11 @@ def test_function_with_directionless_and_bool_parameters():
     prog = compile_source(program(top="bit<8> f(bit<8> x, bool neg, in bit<8> y = 2) { return neg ? y - x : x + y; }\n",
                                   body="        hdr.h.a = f(hdr.h.a, false); hdr.h.c = f(1, true, 5); sm.egress_spec = 1;"), "fn.p4")
     assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([7, 0, 0, 4]))]
+
+
+def test_structured_annotation_sized_integer_is_refused():
+    # p4c: "8w5: illegal type for structured annotation; must be int, string or bool"
+    text = program(locals="    @A[1, 8w5] action a() { }", body="        a();")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "sa.p4")
+    assert "illegal type" in ei.value.message and (ei.value.loc.line, ei.value.loc.col) == line_of(text, "8w5")

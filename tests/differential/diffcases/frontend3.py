@@ -103,6 +103,10 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
         pkt.extract(hdr.h);
         transition select(p.a) { 0x7f: accept; default: accept; }
     }""")),
+    # structured annotations whose elements are expressions of literals (p4c folds them)
+    case("fe_structured_annotation_expressions", CAT, program("        t.apply();\n", ingress_decls="""
+    @Mixed[1, "hello", true, 1 == 2, 5 + 6, -(3 * 4), 7 | 8] @KV[label = "text", flag = !false, n = 2 * 3]
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
