@@ -147,7 +147,7 @@ class OutputRules:
             "direct_meters": objs("direct_meter", "direct_meters"),
             "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
                          "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]],
-                         "tuple": bool(v.get("tuple"))}
+                         "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
             "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])

@@ -299,6 +299,10 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
+        if d.get("scalar"):   # one bit<N> value (digest_N): its bitstring spec
+            ft = d["fields"][0][1]
+            types.spec(pd.type_spec, ft, ft[2] if len(ft) > 2 else None)
+            continue
         if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
             for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
                 types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)

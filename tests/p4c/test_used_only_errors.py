@@ -98,3 +98,10 @@ def test_structured_annotation_sized_integer_is_refused():
     with pytest.raises(P4CompileError) as ei:
         compile_source(text, "sa.p4")
     assert "illegal type" in ei.value.message and (ei.value.loc.line, ei.value.loc.col) == line_of(text, "8w5")
+
+
+def test_digest_of_one_bit_value_is_a_bitstring_digest():
+    prog = compile_source(program(body="        digest(1, hdr.h.a); sm.egress_spec = 1;"), "dg.p4")
+    (d,) = prog.p4info.digests
+    assert d.preamble.name == "digest_0" and d.type_spec.bitstring.bit.bitwidth == 8
+    assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([5, 0, 0, 0]))]
