@@ -178,6 +178,8 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
+        if not s.cases and t[0] in ("varbit", "header", "struct", "stack"):
+            return {"s": "block", "body": []}   # p4c drops a switch without cases before it checks the key's type
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []

@@ -105,3 +105,10 @@ def test_digest_of_one_bit_value_is_a_bitstring_digest():
     (d,) = prog.p4info.digests
     assert d.preamble.name == "digest_0" and d.type_spec.bitstring.bit.bitwidth == 8
     assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([5, 0, 0, 0]))]
+
+
+def test_switch_without_cases_on_a_varbit_is_dropped():
+    # p4c removes a switch with no cases before it checks the key's type (with cases: refused)
+    prog = compile_source(program(top="header v_t { varbit<32> v; }\nstruct more_t { v_t v; }\n", locals="    more_t mm;",
+                                  body="        switch (mm.v.v) { }\n        hdr.h.a = 2; sm.egress_spec = 1;"), "sw0.p4")
+    assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([2, 0, 0, 0]))]
