@@ -215,6 +215,10 @@ class ExpressionRules:
         def width(ft):
             if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
                 return sum(width(x) for _, x in self.structs[ft[1]]["fields"])
+            if ft[0] == "header" and not self.headers[ft[1]].get("varbit"):
+                return self.headers[ft[1]]["bytes"] * 8
+            if ft[0] == "stack" and ft[1] in self.headers and not self.headers[ft[1]].get("varbit"):
+                return ft[2] * self.headers[ft[1]]["bytes"] * 8
             if ft[0] == "serenum":
                 return ft[2][1]
             if ft[0] == "bool":
@@ -222,7 +226,8 @@ class ExpressionRules:
             if is_bits(ft):
                 return ft[1]
             raise E(loc, f"lookahead<{t[1]}>: a field of type {tstr(ft)} in the struct is not supported "
-                         "by the embedded target (only bit<N>/int<N>/bool/enum fields and structs of them)")
+                         "by the embedded target (only bit<N>/int<N>/bool/enum fields, fixed-size headers, "
+                         "stacks of them and structs of these)")
         total = width(t)
         la = {"op": "lookahead", "bits": total, "t": ["bit", total]}
         pos = 0
@@ -233,6 +238,12 @@ class ExpressionRules:
                 fields = self.structs[ft[1]]["fields"]
                 return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _ in fields],
                         "vals": [build(x) for _, x in fields]}
+            if ft[0] == "header":   # a valid header holding the bits (as p4c's expansion sets it)
+                hf = self.headers[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _, _ in hf],
+                        "vals": [build(self.header_field_type(ft[1], f, w, sg)) for f, w, sg in hf]}
+            if ft[0] == "stack":    # its elements in order (nextIndex stays 0)
+                return {"op": "mk_stack", "t": ft, "vals": [build(["header", ft[1]]) for _ in range(ft[2])]}
             w = width(ft)
             lo = total - pos - w
             pos += w

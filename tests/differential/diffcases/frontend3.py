@@ -112,6 +112,21 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
     case("fe_digest_scalar_value", "digests", program("        digest(1, hdr.h.a);\n        digest<bit<16>>(2, hdr.h.c);\n"),
          p4info_only="simple_switch_grpc cannot configure a digest p4c names digest_N in the P4Info and "
                      "differently in the JSON's learn_lists"),
+    # lookahead of a struct holding a header and a header stack: valid headers with the bits
+    case("fe_lookahead_struct_headers", CAT, program("""\
+        hdr.h.b = meta.m8;
+        hdr.h.c = meta.m16;
+        hdr.h.d = meta.m32;
+""", top="struct la_t { h_t x; h_t[2] s; }\n",
+        parser="""    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: h; default: accept; } }
+    state h {
+        la_t l = pkt.lookahead<la_t>();
+        meta.m8 = l.s[1].a ^ l.x.b;
+        meta.m16 = l.s[0].c;
+        meta.m32 = (l.x.isValid() ? 32w0x100 : 32w0) + (l.s[1].isValid() ? 32w1 : 32w0) + (bit<32>)l.s[0].d[7:0];
+        pkt.extract(hdr.h);
+        transition select(l.s[0].a) { 0xa0: accept; default: accept; }
+    }""")),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
