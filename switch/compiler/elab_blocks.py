@@ -329,7 +329,15 @@ class BlockRules:
         sub = prefix != c.name
         scope = Scope(self.global_scope)
         params = []
+        bound = self.__dict__.get("apply_bound_objects", {})
         for p in c.params:
+            if sub and (prefix, p.name) in bound:
+                # an extern instance passed at apply time (`control C(..., register<T> r)`): the
+                # one object every apply of this instance passes (see bind_apply_objects)
+                scope.add(p.name, bound[(prefix, p.name)])
+                params.append({"name": p.name, "py": "p_" + p.name, "t": ["extern", p.name], "dir": "in",
+                               "bound_object": bound[(prefix, p.name)][2]["name"]})
+                continue
             t = self.resolve_type(p.type)
             # scalar parameters of a sub-control live in L so that its actions can write them
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
@@ -342,7 +350,7 @@ class BlockRules:
                 raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope}
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c}
         self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in c.locals:
@@ -352,6 +360,38 @@ class BlockRules:
         body = self.stmt(c.body, Scope(scope))
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
+
+    def bind_apply_objects(self, ctl: Node, iname: str, q: str, scope: Scope) -> None:
+        """A control parameter of an extern object type (p4c accepts ``control C(inout H h,
+        register<bit<8>> r)`` applied as ``c.apply(h, reg1)``): the object is found at the
+        enclosing control's ``iname.apply(...)`` calls and bound while the instance's body is
+        elaborated (all the calls must pass the same instance)."""
+        kinds = ("register", "counter", "meter", "direct_counter", "direct_meter")
+        idx = [i for i, p in enumerate(ctl.params) if p.direction is None and p.type.kind == "typename"
+               and p.type.name in kinds]
+        outer = self.ctx.get("node")
+        if not idx or outer is None:
+            return
+        bound = self.__dict__.setdefault("apply_bound_objects", {})
+        for n in _ast_nodes(outer.get("body")):
+            fn = n.get("fn") if n.kind == "call" else None
+            if not (isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply"
+                    and isinstance(fn.get("base"), Node) and fn.base.kind == "name" and fn.base.name == iname):
+                continue
+            args = list(n.args or ())
+            for i in idx:
+                pname = ctl.params[i].name
+                arg = next((a.value for a in args if a.kind == "named_arg" and a.name == pname), None)
+                if arg is None and i < len(args) and args[i].kind != "named_arg":
+                    arg = args[i]
+                ent = scope.lookup(arg.name) if arg is not None and arg.kind == "name" else None
+                if ent is None or ent[0] != "object" or ent[1] != ctl.params[i].type.name:
+                    raise E((arg or n).loc, f"{iname}.apply: argument {pname} must name a "
+                                            f"{ctl.params[i].type.name} instance")
+                old = bound.setdefault((q, pname), ent)
+                if old[2] is not ent[2]:
+                    raise E(arg.loc, f"{iname}.apply: every apply of this instance must pass the same "
+                                     f"{ctl.params[i].type.name} as {pname} on the embedded target")
 
     def local_decl(self, d: Node, cname: str, scope: Scope) -> list:
         k = d.kind
@@ -457,6 +497,8 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                if ent[0] == "control":
+                    self.bind_apply_objects(ent[1], d.name, q, scope)
                 self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
@@ -763,3 +805,14 @@ def _same_action(a: dict, b: dict) -> bool:
     for pa, pb in zip(a["params"], b["params"]):
         body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
     return body == json.dumps(a["body"], sort_keys=True, default=str)
+
+
+def _ast_nodes(v):
+    """Every AST node under ``v``."""
+    if isinstance(v, Node):
+        yield v
+        for x in v._attrs.values():
+            yield from _ast_nodes(x)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _ast_nodes(x)

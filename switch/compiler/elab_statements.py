@@ -320,6 +320,11 @@ class StatementRules:
                               f"got {len(call.args)}")
         args = []
         for arg, p in zip(call.args, blk["params"]):
+            if p.get("bound_object"):   # an extern instance, bound when the instance was elaborated
+                ent = scope.lookup(arg.name) if arg.kind == "name" else None
+                if ent is None or ent[0] != "object" or ent[2]["name"] != p["bound_object"]:
+                    raise E(arg.loc, f"{blk['name']}.apply: {p['name']} must be {p['bound_object']} here")
+                continue
             if p["dir"] in ("out", "inout"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:

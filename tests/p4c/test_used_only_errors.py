@@ -112,3 +112,13 @@ def test_switch_without_cases_on_a_varbit_is_dropped():
     prog = compile_source(program(top="header v_t { varbit<32> v; }\nstruct more_t { v_t v; }\n", locals="    more_t mm;",
                                   body="        switch (mm.v.v) { }\n        hdr.h.a = 2; sm.egress_spec = 1;"), "sw0.p4")
     assert Pipeline(prog.device_config).process(1, bytes([5, 0, 0, 0])) == [(1, bytes([2, 0, 0, 0]))]
+
+
+def test_extern_apply_parameter_must_be_one_instance():
+    top = "control C(inout headers hdr, register<bit<8>> r) { apply { r.write(0, hdr.h.a); } }\n"
+    compile_source(program(top=top, locals="    register<bit<8>>(2) ra;\n    C() c;", body="        c.apply(hdr, ra);"), "ea.p4")
+    text = program(top=top, locals="    register<bit<8>>(2) ra;\n    register<bit<8>>(2) rb;\n    C() c;",
+                   body="        c.apply(hdr, ra);\n        c.apply(hdr, rb);")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "ea.p4")
+    assert "same register" in ei.value.message and ei.value.loc.line == line_of(text, "c.apply(hdr, rb)")[0]

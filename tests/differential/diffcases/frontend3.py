@@ -127,6 +127,19 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
         pkt.extract(hdr.h);
         transition select(l.s[0].a) { 0xa0: accept; default: accept; }
     }""")),
+    # a control parameter of an extern type, passed at apply time (p4c accepts it): the
+    # instance's body uses the one register every apply passes
+    case("fe_extern_apply_parameter", CAT, program("""\
+        bump.apply(hdr, r1);
+        bit<8> v;
+        r1.read(v, 1);
+        hdr.h.b = v;
+""", top="""control Bump(inout headers_t hdr, register<bit<8>> reg) {
+    action go() { bit<8> x; reg.read(x, 1); reg.write(1, x + hdr.h.a); }
+    table t { key = { hdr.h.a: exact; } actions = { go; NoAction; } default_action = go(); }
+    apply { t.apply(); }
+}
+""", ingress_decls="    register<bit<8>>(4) r1;\n    Bump() bump;"), one_by_one=True),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
