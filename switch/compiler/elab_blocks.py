@@ -562,11 +562,12 @@ class BlockRules:
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=1, maximum=MAX_ARRAY)
-            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=1,
+            # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size)
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY)
+            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=0,
                                           maximum=64)
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=1, maximum=MAX_ARRAY)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY)
         self.add_object("action_profiles", rec, loc)
         return rec
 

@@ -140,6 +140,14 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
     apply { t.apply(); }
 }
 """, ingress_decls="    register<bit<8>>(4) r1;\n    Bump() bump;"), one_by_one=True),
+    # an action profile of size 0 and a selector of output width 0: p4c accepts both (no size
+    # in the P4Info for 0)
+    case("fe_profile_size_and_selector_width_zero", CAT, program("        t.apply();\n        t2.apply();\n", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } @name("ap0") implementation = action_profile(32w0); }
+    action_selector(HashAlgorithm.crc16, 32w4, 32w0) sel;
+    table t2 { key = { hdr.h.c: exact; hdr.h.b: selector; } actions = { s; NoAction; } implementation = sel; }"""),
+         p4info_only="action profile members need the profile API, which the differential harness does not drive"),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
