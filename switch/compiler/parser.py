@@ -142,13 +142,13 @@ class Parser(StatementParser, ExpressionParser):
         while self.at("@"):
             loc = self.next().loc
             name = self.ident("an annotation name").text
-            args = []
+            args, body = [], []
             if self.at("[") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 annos.append((name, self.structured_annotation_body(), loc))
                 continue
             if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 self.next()
-                depth, cur = 0, []
+                depth, cur = 0, []   # body: every token, commas too (p4c lists them as written)
                 while True:
                     t = self.t
                     if t.kind == "eof":
@@ -161,6 +161,7 @@ class Parser(StatementParser, ExpressionParser):
                             break
                         depth -= 1
                     self.next()
+                    body.append(t)
                     if t.text == "," and depth == 0 and t.kind == "op":
                         args.append(cur)
                         cur = []
@@ -178,9 +179,7 @@ class Parser(StatementParser, ExpressionParser):
                     vals.append(" ".join(x.text for x in toks))
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
-            raw = f"@{name}" + (f"({' '.join(t.text for toks in args for t in toks)})" if args else "")
-            if len(args) > 1:   # p4c keeps the commas as tokens
-                raw = f"@{name}(" + " , ".join(" ".join(t.text for t in toks) for toks in args) + ")"
+            raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
         return annos
 

@@ -52,7 +52,7 @@ CASES = [
     # spaces (commas too); a key element's @hidden is listed
     case("fe_annotation_token_text", CAT, program("        t.apply();\n        a2();\n", ingress_decls="""\
     @x("a", "b") @y(1, 2) @z(a, "b") @w(8w5) @v(-1) @u(a.b) @t(1+2) @s(0x10) @r() @q(k = "v", j = 3) @o(a) @n(true)
-    @refers_to(other_table , some_id) @sai(SAI_X / IPV4ANY) @c(@ f ( X ) , @ f ( Y ))
+    @refers_to(other_table , some_id) @sai(SAI_X / IPV4ANY) @c(@ f ( X ) , @ f ( Y )) @m(,) @p(1,) @q2((1), x[2], {3, 4})
     action a2() { hdr.h.b = 2; }
     table t { key = { hdr.h.a: exact @hidden @format(IPV4_ADDRESS); } actions = { a2; NoAction; } }""")),
     # @id(N) on key elements and action parameters (p4c's P4Info ids), entries from the control
