@@ -154,10 +154,10 @@ class OutputRules:
                           for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
-                    "fields": [{"id": i + 1, "name": f, "width": w,
+                    "fields": [{"id": uid or i + 1, "name": f, "width": w,   # p4c: a field's @id, else its position
                                 "newtype": self.field_newtypes.get((c["header"], f)),
                                 "enum": self.field_enums.get((c["header"], f))}
-                               for i, (f, w) in enumerate(c["fields"])]}
+                               for i, (f, w, uid) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
 

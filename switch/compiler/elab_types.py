@@ -253,7 +253,7 @@ class TypeRules:
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
-                    "header": d.name, "fields": [[p4_names.get(n, n), t[1]] for n, t, _ in fields],
+                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos)] for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:
             # a header_union is a struct of headers of which at most one is valid
@@ -331,3 +331,9 @@ class TypeRules:
         if t[0] == "stack":
             return self.size_in_bits(self.stack_elem(t), loc) * t[2]
         raise E(loc, f"size of a value of type {tstr(t)} is not defined")
+
+
+def _user_id(annos):
+    """A field's ``@id(N)`` (p4c: its controller-packet-metadata id), or None."""
+    a = annotation(annos or [], "id")
+    return a[1][0] if a and a[1] and isinstance(a[1][0], int) and not isinstance(a[1][0], bool) else None

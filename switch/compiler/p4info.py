@@ -36,6 +36,13 @@ def _preamble(pre, obj: dict) -> None:
             setattr(pre.doc, name, str(args[0]))
 
 
+def _doc(doc, annos) -> None:
+    """``@brief``/``@description`` of a match field or an action parameter: its ``doc``."""
+    for name, args, *_ in annos or ():
+        if name in ("brief", "description") and args and not isinstance(args, dict):
+            setattr(doc, name, str(args[0]))
+
+
 def _annotations(out, annos, structured=None, skip=_SKIP_ANNOS) -> None:
     """Plain annotations into ``out`` (strings), ``@name[...]`` ones into ``structured``."""
     for name, args, *raw in annos or ():
@@ -221,6 +228,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.use(k, mf)
             # a key element's @hidden is listed (p4c hides no match field)
             _annotations(mf.annotations, k.get("annos"), mf.structured_annotations, _SKIP_ANNOS - {"hidden"})
+            _doc(mf.doc, k.get("annos"))
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -259,6 +267,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
             types.use(p, pp)
             _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
+            _doc(pp.doc, p.get("annos"))
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
         pc = info.counters.add()
         _preamble(pc.preamble, c)

@@ -148,6 +148,11 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
     action_selector(HashAlgorithm.crc16, 32w4, 32w0) sel;
     table t2 { key = { hdr.h.c: exact; hdr.h.b: selector; } actions = { s; NoAction; } implementation = sel; }"""),
          p4info_only="action profile members need the profile API, which the differential harness does not drive"),
+    # @brief/@description on a key element and an action parameter: their P4Info doc
+    case("fe_doc_on_keys_and_params", CAT, program("        t.apply();\n", ingress_decls="""
+    action s(@brief("the value") @description("long text") bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact @brief("k"); } actions = { @brief("ref") s; NoAction; } }"""),
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.s", {"v": 0x42})]),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
@@ -159,7 +164,7 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
     # by their P4 path (s.n.lo)
     case("fe_controller_header_struct_fields", CAT, program("        hdr.h.b = 1;\n",
          headers="struct inner_t { bit<4> hi; bit<4> lo; }\nstruct outer_t { bit<8> a; inner_t n; }\n"
-                 "@controller_header(\"packet_out\") header po_t { outer_t s; bit<16> port; }\n")),
+                 "@controller_header(\"packet_out\") header po_t { outer_t s; @id(7) bit<16> port; }\n")),
     # an anonymous direct counter in the table property, named by the property's @name
     case("fe_anonymous_direct_counter", CAT, program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v) { hdr.h.b = v; }
