@@ -154,6 +154,7 @@ class OutputRules:
                           for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
+                    "annos": _annos_json(c["annos"]),
                     "fields": [{"id": uid or i + 1, "name": f, "width": w,   # p4c: a field's @id, else its position
                                 "newtype": self.field_newtypes.get((c["header"], f)),
                                 "enum": self.field_enums.get((c["header"], f))}

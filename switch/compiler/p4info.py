@@ -344,7 +344,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()
         pc.preamble.id, pc.preamble.name, pc.preamble.alias = ch["id"], name, ch["alias"]
-        pc.preamble.annotations.append(f'@controller_header("{name}")')
+        if "annos" in ch:   # the header type's annotations, as written, and its doc
+            _annotations(pc.preamble.annotations, ch["annos"], pc.preamble.structured_annotations)
+            _doc(pc.preamble.doc, ch["annos"])
+        else:
+            pc.preamble.annotations.append(f'@controller_header("{name}")')
         for f in ch["fields"]:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]

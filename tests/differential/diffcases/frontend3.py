@@ -161,10 +161,10 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
              "header odd_t { bit<9> x; bit<9> y; }\nstruct holds_odd_t { odd_t o; }\n"
              "@controller_header(\"packet_in\") header odd_in_t { bit<9> port; bit<9> other; }\n")),
     # a @controller_header header with (nested) struct fields: p4c's P4Info names the leaves
-    # by their P4 path (s.n.lo)
+    # by their P4 path (s.n.lo); a field's @id is its id; the header's annotations and doc
     case("fe_controller_header_struct_fields", CAT, program("        hdr.h.b = 1;\n",
          headers="struct inner_t { bit<4> hi; bit<4> lo; }\nstruct outer_t { bit<8> a; inner_t n; }\n"
-                 "@controller_header(\"packet_out\") header po_t { outer_t s; @id(7) bit<16> port; }\n")),
+                 "@my_anno(3) @brief(\"po\") @controller_header(\"packet_out\") header po_t { outer_t s; @id(7) bit<16> port; }\n")),
     # an anonymous direct counter in the table property, named by the property's @name
     case("fe_anonymous_direct_counter", CAT, program("        t.apply();\n", ingress_decls="""
     action s(bit<8> v) { hdr.h.b = v; }
