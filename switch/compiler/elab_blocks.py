@@ -361,38 +361,6 @@ class BlockRules:
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
-    def bind_apply_objects(self, ctl: Node, iname: str, q: str, scope: Scope) -> None:
-        """A control parameter of an extern object type (p4c accepts ``control C(inout H h,
-        register<bit<8>> r)`` applied as ``c.apply(h, reg1)``): the object is found at the
-        enclosing control's ``iname.apply(...)`` calls and bound while the instance's body is
-        elaborated (all the calls must pass the same instance)."""
-        kinds = ("register", "counter", "meter", "direct_counter", "direct_meter")
-        idx = [i for i, p in enumerate(ctl.params) if p.direction is None and p.type.kind == "typename"
-               and p.type.name in kinds]
-        outer = self.ctx.get("node")
-        if not idx or outer is None:
-            return
-        bound = self.__dict__.setdefault("apply_bound_objects", {})
-        for n in _ast_nodes(outer.get("body")):
-            fn = n.get("fn") if n.kind == "call" else None
-            if not (isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply"
-                    and isinstance(fn.get("base"), Node) and fn.base.kind == "name" and fn.base.name == iname):
-                continue
-            args = list(n.args or ())
-            for i in idx:
-                pname = ctl.params[i].name
-                arg = next((a.value for a in args if a.kind == "named_arg" and a.name == pname), None)
-                if arg is None and i < len(args) and args[i].kind != "named_arg":
-                    arg = args[i]
-                ent = scope.lookup(arg.name) if arg is not None and arg.kind == "name" else None
-                if ent is None or ent[0] != "object" or ent[1] != ctl.params[i].type.name:
-                    raise E((arg or n).loc, f"{iname}.apply: argument {pname} must name a "
-                                            f"{ctl.params[i].type.name} instance")
-                old = bound.setdefault((q, pname), ent)
-                if old[2] is not ent[2]:
-                    raise E(arg.loc, f"{iname}.apply: every apply of this instance must pass the same "
-                                     f"{ctl.params[i].type.name} as {pname} on the embedded target")
-
     def local_decl(self, d: Node, cname: str, scope: Scope) -> list:
         k = d.kind
         if k == "action":
@@ -807,13 +775,3 @@ def _same_action(a: dict, b: dict) -> bool:
         body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
     return body == json.dumps(a["body"], sort_keys=True, default=str)
 
-
-def _ast_nodes(v):
-    """Every AST node under ``v``."""
-    if isinstance(v, Node):
-        yield v
-        for x in v._attrs.values():
-            yield from _ast_nodes(x)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            yield from _ast_nodes(x)
