@@ -4,7 +4,7 @@ so declared only once a call uses it, and such a register never), p4c's contextu
 as names, string literals over several lines, headers BMv2 cannot hold (two varbit fields, a
 length that is no whole number of bytes) that nothing uses (p4c refuses them only once used),
 a serializable enum member as a field-list index."""
-from .base import Entry, H, VALUES, case, program
+from .base import Entry, H, VALUES, case, eth, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -153,6 +153,17 @@ control UpdD(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), {x
     action s(@brief("the value") @description("long text") bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact @brief("k"); } actions = { @brief("ref") s; NoAction; } }"""),
          entries=[Entry("I.t", {"hdr.h.a": 1}, "I.s", {"v": 0x42})]),
+    # a sub-parser's whole-struct out/inout arguments and a parser error inside it (a short
+    # frame): here BMv2 keeps what the sub-parser wrote (p4c's copy propagation passes them in
+    # place); p4c's parser-inline-test13 keeps temporaries instead (not matched, see
+    # docs/CONFORMANCE.md)
+    case("fe_subparser_struct_args_after_error", CAT, program(
+        "        sm.egress_spec = meta.m8 == 7 ? 9w2 : 9w3;\n        hdr.eth.src[7:0] = meta.m8;\n",
+        top="""parser Sub(packet_in p, out headers_t hh, inout meta_t mm) {
+    state start { mm.m8 = 7; p.extract(hh.eth); p.extract(hh.h); transition accept; }
+}
+""", parser="    Sub() sub;\n    state start { sub.apply(pkt, hdr, meta); transition accept; }"),
+         frames=[(1, H(1, 2, 3, 4)), (2, eth(0x1234) + bytes([1, 2, 3])), (3, eth(0x1234)[:10])]),
     # declared, also inside a struct, a stack and a typedef, none of them used: p4c accepts
     case("fe_unused_two_varbit_header", CAT, program("""\
         hdr.h.b = hdr.h.a + 1;
