@@ -41,6 +41,18 @@ class Node:
         return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self._attrs.items())})"
 
 
+class Anno(tuple):
+    """An annotation as the parser read it: ``(name, args, loc)``; ``raw`` is its text as p4c
+    writes it into the P4Info (``@name(tok tok ...)``: the body's tokens as written, joined
+    by single spaces), None for a structured ``@name[...]`` one."""
+    raw = None
+
+    def __new__(cls, name, args, loc, raw=None):
+        a = super().__new__(cls, (name, args, loc))
+        a.raw = raw
+        return a
+
+
 def annotation(annos: list, name: str):
     """The first annotation ``name`` of a list, as (name, args, loc) or None."""
     for a in annos or ():

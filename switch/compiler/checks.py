@@ -261,26 +261,48 @@ class _Checker:
         for block, allowed in ((verify, ("verify_checksum", "verify_checksum_with_payload")),
                                (compute, ("update_checksum", "update_checksum_with_payload"))):
             if block is not None and block.kind == "control":
-                roots = {p.name: p.get("type") for p in block.get("params") or ()}
-                self._only_calls(block.get("body"), allowed, roots)
+                self._only_calls(block.get("body"), allowed, block, blocks)
         if deparser is not None and deparser.kind == "control":
             self._deparser(deparser.get("body"))
         if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
             self._headers_type(parser.params[1].get("type"), main)
 
-    def _only_calls(self, body, allowed, roots=None):
+    def _only_calls(self, body, allowed, ctl=None, blocks=None, depth=0):
+        roots = {p.name: p.get("type") for p in ctl.get("params") or ()} if ctl is not None else {}
         for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
             if st.kind == "block":
-                self._only_calls(st, allowed, roots)
+                self._only_calls(st, allowed, ctl, blocks, depth)
             elif st.kind in ("empty", "var"):
                 continue
             elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
                 self._checksum_data(st.call, roots)
                 continue
+            elif st.kind == "call_stmt" and depth < 16 and self._applied_control(st.call, ctl, blocks):
+                # another control applied here (directly or as a local instance): p4c inlines
+                # it first, so its body must hold only the same calls
+                sub = self._applied_control(st.call, ctl, blocks)
+                self._only_calls(sub.get("body"), allowed, sub, blocks, depth + 1)
             else:
                 what = _describe(st.call) if st.kind == "call_stmt" else st.kind
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
                                              "this checksum control (bmv2)")
+
+    @staticmethod
+    def _applied_control(call: Node, ctl, blocks):
+        """The control declaration ``X.apply(...)`` runs (X a control type or a local
+        instance of one), or None."""
+        fn = call.get("fn")
+        if not (blocks and isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply"
+                and isinstance(fn.get("base"), Node) and fn.base.kind == "name"):
+            return None
+        name = fn.base.name
+        for x in (ctl.get("locals") or ()) if ctl is not None else ():
+            if isinstance(x, Node) and x.kind == "instance" and x.get("name") == name \
+                    and isinstance(x.get("type"), Node) and x.type.kind == "typename":
+                name = x.type.name
+                break
+        sub = blocks.get(name)
+        return sub if sub is not None and sub.kind == "control" else None
 
     def _checksum_data(self, call: Node, roots):
         """bmv2 computes a checksum over fields and constants only: an element of the data

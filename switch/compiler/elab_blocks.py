@@ -55,7 +55,7 @@ class BlockRules:
             if k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
-                self.typedefs[d.name] = self.resolve_type(d.type)
+                self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
                 self.typedef_nodes[d.name] = d
                 if getattr(d, "newtype", False):
                     self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
@@ -108,6 +108,7 @@ class BlockRules:
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:
         t = main.type
+        self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
@@ -331,7 +332,15 @@ class BlockRules:
         sub = prefix != c.name
         scope = Scope(self.global_scope)
         params = []
+        bound = self.__dict__.get("apply_bound_objects", {})
         for p in c.params:
+            if sub and (prefix, p.name) in bound:
+                # an extern instance passed at apply time (`control C(..., register<T> r)`): the
+                # one object every apply of this instance passes (see bind_apply_objects)
+                scope.add(p.name, bound[(prefix, p.name)])
+                params.append({"name": p.name, "py": "p_" + p.name, "t": ["extern", p.name], "dir": "in",
+                               "bound_object": bound[(prefix, p.name)][2]["name"]})
+                continue
             t = self.resolve_type(p.type)
             # scalar parameters of a sub-control live in L so that its actions can write them
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
@@ -344,7 +353,7 @@ class BlockRules:
                 raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope}
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c}
         self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in c.locals:
@@ -436,6 +445,11 @@ class BlockRules:
             seen += 1
             t = self.typedef_nodes[tname].type
             tname = t.name if t.kind == "typename" else None
+        # p4c 1.2.4.8 lists an instance declared through a typedef (`typedef counter C; C(4,
+        # CounterType.packets) c;`) only once a method call uses it, and a register so declared
+        # never (`typedef register<bit<8>> R;`: dropped when dead, "Compiler Bug: expected
+        # Type_Specialized" when live); object_call clears the mark of a used counter or meter
+        hidden = bool(seen)
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
@@ -454,6 +468,8 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                if ent[0] == "control":
+                    self.bind_apply_objects(ent[1], d.name, q, scope)
                 self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
@@ -471,6 +487,8 @@ class BlockRules:
             size = self.const_int(args[0], f"{tname} size") % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            if hidden:
+                rec["p4info_hidden"] = True
             if size > MAX_ARRAY:
                 rec["p4info_size"] = min(size, (1 << 31) - 1)
             self.add_object(tname + "s", rec, d.loc)
@@ -498,6 +516,8 @@ class BlockRules:
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
+            if hidden:
+                rec["p4info_hidden"] = True
             self.add_object("registers", rec, d.loc)
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
@@ -513,11 +533,12 @@ class BlockRules:
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=1, maximum=MAX_ARRAY)
-            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=1,
+            # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size)
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY)
+            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=0,
                                           maximum=64)
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=1, maximum=MAX_ARRAY)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY)
         self.add_object("action_profiles", rec, loc)
         return rec
 
@@ -568,8 +589,9 @@ class BlockRules:
                                    "parameters must be bit<N>")
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
-            # the body sees a serializable enum as the enum (p4c), the control plane its bits
-            vt = body_t if body_t[0] == "serenum" else t
+            # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
+            # control plane its bits
+            vt = body_t if body_t[0] in ("serenum", "bool") else t
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
@@ -579,7 +601,8 @@ class BlockRules:
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
-                           "default": getattr(p, "default", None)})
+                           "default": getattr(p, "default", None),
+                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
@@ -754,3 +777,4 @@ def _same_action(a: dict, b: dict) -> bool:
     for pa, pb in zip(a["params"], b["params"]):
         body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
     return body == json.dumps(a["body"], sort_keys=True, default=str)
+

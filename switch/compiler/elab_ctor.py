@@ -17,6 +17,11 @@ elaborating (as p4c's instance specialisation does):
   constructor arguments folded in the caller's scope, :meth:`bind_ctor_args` elaborates it
   when the receiving block starts; an already bound sub-block passes on unchanged.
 
+An extern instance may also be an *apply* argument (``control C(inout H h, register<T> r)``
+applied as ``c.apply(h, reg1)``; p4c accepts it): :meth:`bind_apply_objects` finds the
+object at the enclosing control's apply calls and binds the parameter as for a constructor
+argument (every apply of the instance must pass the same object).
+
 At top level, extern objects may be instantiated (they are named without a block
 prefix, as p4c names them); a parser or control may not (p4c: "cannot instantiate at
 top-level") -- :meth:`top_instance`.
@@ -129,6 +134,38 @@ class CtorRules:
         subs.append(blk)
         scope.add(name, ("sub" + kind, blk))
 
+    def bind_apply_objects(self, ctl: Node, iname: str, q: str, scope: Scope) -> None:
+        """A control parameter of an extern object type (p4c accepts ``control C(inout H h,
+        register<bit<8>> r)`` applied as ``c.apply(h, reg1)``): the object is found at the
+        enclosing control's ``iname.apply(...)`` calls and bound while the instance's body is
+        elaborated (all the calls must pass the same instance)."""
+        kinds = ("register", "counter", "meter", "direct_counter", "direct_meter")
+        idx = [i for i, p in enumerate(ctl.params) if p.direction is None and p.type.kind == "typename"
+               and p.type.name in kinds]
+        outer = self.ctx.get("node")
+        if not idx or outer is None:
+            return
+        bound = self.__dict__.setdefault("apply_bound_objects", {})
+        for n in _ast_nodes(outer.get("body")):
+            fn = n.get("fn") if n.kind == "call" else None
+            if not (isinstance(fn, Node) and fn.kind == "member" and fn.name == "apply"
+                    and isinstance(fn.get("base"), Node) and fn.base.kind == "name" and fn.base.name == iname):
+                continue
+            args = list(n.args or ())
+            for i in idx:
+                pname = ctl.params[i].name
+                arg = next((a.value for a in args if a.kind == "named_arg" and a.name == pname), None)
+                if arg is None and i < len(args) and args[i].kind != "named_arg":
+                    arg = args[i]
+                ent = scope.lookup(arg.name) if arg is not None and arg.kind == "name" else None
+                if ent is None or ent[0] != "object" or ent[1] != ctl.params[i].type.name:
+                    raise E((arg or n).loc, f"{iname}.apply: argument {pname} must name a "
+                                            f"{ctl.params[i].type.name} instance")
+                old = bound.setdefault((q, pname), ent)
+                if old[2] is not ent[2]:
+                    raise E(arg.loc, f"{iname}.apply: every apply of this instance must pass the same "
+                                     f"{ctl.params[i].type.name} as {pname} on the embedded target")
+
     # -- block parameters and constructor arguments (moved from elab_blocks) ----------------
     def param_default(self, rec: dict, p: Node) -> None:
         """Remember a parser/control parameter's default value (an AST node, kept out of the
@@ -191,3 +228,14 @@ class CtorRules:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
             out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
         return out
+
+
+def _ast_nodes(v):
+    """Every AST node under ``v``."""
+    if isinstance(v, Node):
+        yield v
+        for x in v._attrs.values():
+            yield from _ast_nodes(x)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _ast_nodes(x)

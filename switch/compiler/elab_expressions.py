@@ -78,6 +78,9 @@ class ExpressionRules:
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
+            if (bt[1], n.name) in self.__dict__.get("dropped_varbit_fields", {}):
+                raise E(n.get("name_loc", n.loc), f"struct {bt[1]} field {n.name}: varbit fields are only "
+                                                  "supported in headers by the embedded target")
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = self.stack_elem(bt)
@@ -204,6 +207,49 @@ class ExpressionRules:
             return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields],
                     "vals": [self.default_value(ft, loc) for _, ft in fields]}
         raise E(loc, f"`...`: no default value for {tstr(t)} on this target")
+
+    def lookahead_struct(self, t, loc) -> dict:
+        """``lookahead<S>()`` of a struct of bit<N>/int<N>/bool/serializable-enum fields
+        (nested structs too): one lookahead of all the bits, each field a slice of it (as
+        p4c expands it).  Headers or stacks inside the struct are not supported here."""
+        def width(ft):
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                return sum(width(x) for _, x in self.structs[ft[1]]["fields"])
+            if ft[0] == "header" and not self.headers[ft[1]].get("varbit"):
+                return self.headers[ft[1]]["bytes"] * 8
+            if ft[0] == "stack" and ft[1] in self.headers and not self.headers[ft[1]].get("varbit"):
+                return ft[2] * self.headers[ft[1]]["bytes"] * 8
+            if ft[0] == "serenum":
+                return ft[2][1]
+            if ft[0] == "bool":
+                return 1
+            if is_bits(ft):
+                return ft[1]
+            raise E(loc, f"lookahead<{t[1]}>: a field of type {tstr(ft)} in the struct is not supported "
+                         "by the embedded target (only bit<N>/int<N>/bool/enum fields, fixed-size headers, "
+                         "stacks of them and structs of these)")
+        total = width(t)
+        la = {"op": "lookahead", "bits": total, "t": ["bit", total]}
+        pos = 0
+
+        def build(ft):
+            nonlocal pos
+            if ft[0] == "struct":
+                fields = self.structs[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _ in fields],
+                        "vals": [build(x) for _, x in fields]}
+            if ft[0] == "header":   # a valid header holding the bits (as p4c's expansion sets it)
+                hf = self.headers[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _, _ in hf],
+                        "vals": [build(self.header_field_type(ft[1], f, w, sg)) for f, w, sg in hf]}
+            if ft[0] == "stack":    # its elements in order (nextIndex stays 0)
+                return {"op": "mk_stack", "t": ft, "vals": [build(["header", ft[1]]) for _ in range(ft[2])]}
+            w = width(ft)
+            lo = total - pos - w
+            pos += w
+            bits = {"op": "slice", "a": la, "hi": lo + w - 1, "lo": lo, "t": ["bit", w]}
+            return bits if ft == ["bit", w] else {"op": "cast", "a": bits, "t": ft}
+        return build(t)
 
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
@@ -593,6 +639,8 @@ class ExpressionRules:
                                        "(it has a varbit field)")
                     if t[0] == "header":
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
+                    if t[0] == "struct" and not self.structs[t[1]].get("union"):
+                        return self.lookahead_struct(t, n.loc), t
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
                     # core.p4 declares it, but p4c's BMv2 back end has no way to compute it

@@ -213,9 +213,13 @@ class ExternRules:
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
+        elif is_bits(dt) or dt[0] == "serenum":
+            members = [["f0", dt]]   # one value (p4c: a bitstring digest digest_N)
         else:
-            raise E(data.loc, f"digest data must be a struct or a tuple, not {tstr(dt)}")
-        if data.kind == "list":
+            raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
+        if dt[0] not in ("struct", "list"):
+            items = [self.coerce(self.expr(data, scope), dt, data.loc)]
+        elif data.kind == "list":
             if len(data.items) != len(members):
                 raise E(data.loc, f"digest {tstr(dt)} has {len(members)} fields, list has {len(data.items)}")
             items = [self.coerce(self.expr(it, scope), ft, it.loc) for it, (_, ft) in zip(data.items, members)]
@@ -235,7 +239,8 @@ class ExternRules:
             name = f"digest_{self.auto_digests}"
             self.auto_digests += 1
             self.warn(call.fn.loc, f"Cannot find a good name for digest method call, using auto-generated name '{name}'")
-            self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True}
+            self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True,
+                                  **({"scalar": True} if dt[0] not in ("struct", "list") else {})}
         if self.ctx.get("role") == "egress":
             return []
         # BMv2 reads the fields of a struct l-value argument when ingress ends (the digest

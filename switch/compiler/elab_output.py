@@ -6,6 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+from .ast import annotation
 from .elab_common import E, IR_FORMAT, pyname
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
@@ -61,7 +62,7 @@ class OutputRules:
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None]
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p.get("cp_name", p["name"]), "id": i + 1, "width": p["t"][1], "py": p["py"],
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
                                         "enum": p.get("enum")}
                                        for i, p in enumerate(ctl)],
@@ -116,6 +117,7 @@ class OutputRules:
             return out
         return {
             "format": IR_FORMAT,
+            "annos": _annos_json(getattr(self, "main_annos", [])),   # the V1Switch instance's
             "program": self.program,
             "headers": self.headers,
             "structs": {n: {"fields": [[pyname(f), t] for f, t in s["fields"]],
@@ -145,17 +147,18 @@ class OutputRules:
             "direct_meters": objs("direct_meter", "direct_meters"),
             "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
                          "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]],
-                         "tuple": bool(v.get("tuple"))}
+                         "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
             "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
                           for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
-                    "fields": [{"id": i + 1, "name": f, "width": w,
+                    "annos": _annos_json(c["annos"]),
+                    "fields": [{"id": uid or i + 1, "name": f, "width": w,   # p4c: a field's @id, else its position
                                 "newtype": self.field_newtypes.get((c["header"], f)),
                                 "enum": self.field_enums.get((c["header"], f))}
-                               for i, (f, w) in enumerate(c["fields"])]}
+                               for i, (f, w, uid) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
 
@@ -212,6 +215,13 @@ def _mentions(blocks, q, actions) -> bool:
     return found
 
 
+def _param_id(p: dict, i: int) -> int:
+    """A control-plane parameter's P4Info id: its @id(N) (as p4c), else its position."""
+    uid = annotation(p.get("annos") or [], "id")
+    return uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else i + 1
+
+
 def _annos_json(annos) -> list:
-    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args]]
-            for n, args, _ in (annos or ())]
+    """IR annotations: [name, args, text as p4c lists it (None: rendered from args)]."""
+    return [[n, args if isinstance(args, dict) else [a if isinstance(a, (int, str)) else str(a) for a in args],
+             getattr(a3, "raw", None)] for a3 in (annos or ()) for n, args, _ in [a3]]

@@ -185,6 +185,8 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
+        if not s.cases and t[0] in ("varbit", "header", "struct", "stack"):
+            return {"s": "block", "body": []}   # p4c drops a switch without cases before it checks the key's type
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
@@ -325,6 +327,11 @@ class StatementRules:
                               f"got {len(call.args)}")
         args = []
         for arg, p in zip(call.args, blk["params"]):
+            if p.get("bound_object"):   # an extern instance, bound when the instance was elaborated
+                ent = scope.lookup(arg.name) if arg.kind == "name" else None
+                if ent is None or ent[0] != "object" or ent[2]["name"] != p["bound_object"]:
+                    raise E(arg.loc, f"{blk['name']}.apply: {p['name']} must be {p['bound_object']} here")
+                continue
             if p["dir"] in ("out", "inout"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
@@ -402,8 +409,9 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
-            else:
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            else:   # a directionless bool parameter takes a bool (its body sees a bool)
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"],
+                                                           arg.loc)})
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
@@ -545,6 +553,8 @@ class StatementRules:
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
+        if kind != "register":   # a typedef'd instance p4c lists once it is used (declare_instance)
+            rec.pop("p4info_hidden", None)
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
             call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args

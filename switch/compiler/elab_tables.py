@@ -7,10 +7,12 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 import json
+import re
 
 from .ast import Node, annotation
 from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
+from .extern_params import by_position, CONSTRUCTORS
 
 
 def _simple_key(n: Node) -> bool:
@@ -118,8 +120,10 @@ class TableRules:
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
+            kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": len(keys) + 1, "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
+                         "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if profile is not None and profile["algo"] is not None:
@@ -161,6 +165,10 @@ class TableRules:
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
+                if not p["dir"] and p.get("bool"):   # fine in an action only called directly
+                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is a bool; "
+                                   "action parameters set by the control plane must be bit<> or int<> "
+                                   "on this target (p4c)")
                 if not p["dir"] and p.get("default") is not None:
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
@@ -301,10 +309,13 @@ class TableRules:
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue
-            if prop.value.kind != "name" or not scope.lookup(prop.value.name) or \
-                    scope.lookup(prop.value.name)[1] != kind:
+            pv = prop.value
+            if pv.kind == "call" and pv.fn.kind == "name" and pv.fn.name == kind:
+                orec = self.anonymous_direct(prop, kind, q)
+            elif pv.kind != "name" or not scope.lookup(pv.name) or scope.lookup(pv.name)[1] != kind:
                 raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
-            orec = scope.lookup(prop.value.name)[2]
+            else:
+                orec = scope.lookup(pv.name)[2]
             if orec["table"] is not None:
                 raise E(prop.loc, f"{kind} {orec['name']} is already attached to table {orec['table']}")
             orec["table"] = q
@@ -316,6 +327,24 @@ class TableRules:
             self.table_locs = {}
         self.table_locs[q] = d.loc
         return q
+
+    def anonymous_direct(self, prop, kind: str, q: str) -> dict:
+        """``@name("c") counters = direct_counter(CounterType.packets);``: the instance p4c
+        names by the property's @name, taken as written (without one it rejects the program)."""
+        annos = prop.get("annos") or []
+        na = annotation(annos, "name")
+        if not na or not na[1] or not isinstance(na[1][0], str):
+            raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
+                              "annotation, which P4Runtime does not support (p4c rejects it)")
+        args = by_position(prop.value.args, CONSTRUCTORS.get(kind), kind, prop.value.loc)
+        if len(args) != 1:
+            raise E(prop.value.loc, f"{kind} takes (type)")
+        name = na[1][0].lstrip(".")
+        rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
+               "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
+               "uid": (annotation(annos, "id") or (None, [None]))[1][0]}
+        self.add_object(kind + "s", rec, prop.loc)
+        return rec
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
         w = kdef["width"]

@@ -18,7 +18,32 @@ MAX_ARRAY = 1 << 24
 
 class TypeRules:
     # ---------------------------------------------------------------- types
-    def resolve_type(self, n: Node, allow_generic=False):
+    def resolve_type(self, n: Node, allow_generic=False, in_decl=False):
+        """The type ``n`` names; ``in_decl``: inside a type declaration (a struct/header field,
+        a typedef), where a header p4c refuses only once used may still appear."""
+        t = self._resolve_type(n, allow_generic, in_decl)
+        if not in_decl and t[0] in ("header", "struct", "stack"):
+            self.used_type(t)
+        return t
+
+    def used_type(self, t) -> None:
+        """Raise the deferred error of a header the use of ``t`` reaches (a header with two
+        varbit fields, or not a whole number of bytes long: see declare_struct)."""
+        name = t[1]
+        done = self.__dict__.setdefault("_used_types", set())
+        if name in done:
+            return
+        done.add(name)
+        if name in self.headers:
+            bad = self.__dict__.get("unused_only_headers", {}).get(name)
+            if bad:
+                raise E(*bad)
+        elif name in self.structs:
+            for _, ft in self.structs[name]["fields"]:
+                if ft[0] in ("header", "struct", "stack"):
+                    self.used_type(ft)
+
+    def _resolve_type(self, n: Node, allow_generic, in_decl):
         k = n.kind
         if k == "bit":
             return ["bit", self.const_int(n.width, "a bit width", minimum=0, maximum=MAX_WIDTH)]
@@ -39,9 +64,9 @@ class TypeRules:
         if k == "match_kind":
             return ["match_kind"]
         if k == "tuple":
-            return ["list", [self.resolve_type(a) for a in n.args]]
+            return ["list", [self.resolve_type(a, in_decl=in_decl) for a in n.args]]
         if k == "stack":
-            et = self.resolve_type(n.elem)
+            et = self.resolve_type(n.elem, in_decl=in_decl)
             if et[0] != "header" and not (et[0] == "struct" and self.structs[et[1]].get("union")):
                 raise E(n.loc, f"header stack of non-header type {tstr(et)}")
             return ["stack", et[1], self.const_int(n.size, "a stack size", minimum=0, maximum=1024)]  # p4c: 0 is fine
@@ -163,8 +188,9 @@ class TypeRules:
             seen += 1
         return None
 
-    def flat_struct(self, name: str, loc) -> list:
-        """(name, bit type) of every leaf of a struct, nested structs joined with ``__``."""
+    def flat_struct(self, name: str, loc, dotted: bool = False) -> list:
+        """(name, bit type) of every leaf of a struct, nested structs joined with ``__`` (with
+        ``.`` when ``dotted``: the P4 path, as p4c names such a field in the P4Info)."""
         out = []
         for f, ft in self.structs[name]["fields"]:
             if ft[0] == "serenum":
@@ -172,7 +198,7 @@ class TypeRules:
             if ft[0] == "bool":
                 ft = ["bit", 1]
             if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
-                out += [(f"{f}__{sub}", st) for sub, st in self.flat_struct(ft[1], loc)]
+                out += [(f"{f}{'.' if dotted else '__'}{sub}", st) for sub, st in self.flat_struct(ft[1], loc, dotted)]
             elif is_bits(ft):
                 out.append((f, ft))
             else:
@@ -184,11 +210,13 @@ class TypeRules:
             raise E(d.loc, f"type {d.name} declared twice")
         fields = []
         seen = set()
+        deferred = None   # (loc, message): the header is refused once used (used_type)
+        p4_names = {}     # a struct-in-header leaf's P4 path (s.b) by its flat name (s__b)
         for f in d.fields:
             if f.name in seen:
                 raise E(f.loc, f"field {f.name} declared twice in {d.name}")
             seen.add(f.name)
-            t = self.resolve_type(f.type)
+            t = self.resolve_type(f.type, in_decl=True)
             if d.kind == "header":
                 if t[0] == "serenum":
                     t = t[2]
@@ -198,38 +226,48 @@ class TypeRules:
                 if t[0] == "struct" and not self.structs[t[1]].get("union"):
                     # a struct inside a header: its fields are laid out in place (as p4c flattens
                     # them), named <field>__<sub>; member_of gives h.f.sub through a view
-                    for sub, st in self.flat_struct(t[1], f.loc):
+                    for (sub, st), (dsub, _) in zip(self.flat_struct(t[1], f.loc), self.flat_struct(t[1], f.loc, True)):
                         fields.append([f"{f.name}__{sub}", st, None])
+                        p4_names[f"{f.name}__{sub}"] = f"{f.name}.{dsub}"
                     self.header_views[(d.name, f.name)] = t[1]
                     continue
                 if t[0] == "varbit":
-                    if any(ft[0] == "varbit" for _, ft, _ in fields):
-                        raise E(f.loc, f"header {d.name} has more than one varbit field")
+                    if any(ft[0] == "varbit" for _, ft, _ in fields) and not deferred:
+                        # p4c accepts the declaration and rejects the header once the program
+                        # uses it ("headers with multiple varbit fields not supported"):
+                        # used_type raises this when a use reaches the header
+                        deferred = (f.loc, f"header {d.name} has more than one varbit field "
+                                               "(p4c: not supported once the header is used)")
                 elif not is_bits(t):
                     raise E(f.loc, f"header field {d.name}.{f.name} must be bit<N>/int<N>/varbit<N>, "
                                    f"not {tstr(t)}")
             elif t[0] == "varbit":
-                raise E(f.loc, "varbit fields are only supported in headers")
+                # p4c accepts it (in a metadata struct, say); the embedded target refuses a use
+                # of the field (member_of) and leaves it out of the struct
+                self.__dict__.setdefault("dropped_varbit_fields", {})[(d.name, f.name)] = f.loc
+                continue
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt
-            declared = self.resolve_type(f.type)
+            declared = self.resolve_type(f.type, in_decl=True)
             if declared[0] == "serenum":  # a header keeps the bits; the P4Info names the enum
                 self.field_enums[(d.name, f.name)] = declared[1]
         if d.kind == "header":
             total = sum(t[1] for _, t, _ in fields if t[0] != "varbit")
-            if total % 8:
-                raise E(d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
+            if total % 8 and not deferred:   # BMv2's rule: p4c checks it for used headers only
+                deferred = (d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
             vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
             self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
                                     "bytes": total // 8, "varbit": vb}
+            if deferred:
+                self.__dict__.setdefault("unused_only_headers", {})[d.name] = deferred
             ch = annotation(d.annos, "controller_header")
             if ch:
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
-                    "header": d.name, "fields": [[n, t[1]] for n, t, _ in fields],
+                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos)] for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:
             # a header_union is a struct of headers of which at most one is valid
@@ -252,8 +290,11 @@ class TypeRules:
         ent = self.global_scope.lookup(text) if text.isidentifier() else None
         if ent is not None and ent[0] == "const" and isinstance(ent[1].get("v"), int):
             return int(ent[1]["v"])
-        raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal "
-                     "or a constant declared before the struct")
+        enum, _, member = (p.strip() for p in text.partition("."))
+        if self.enums.get(enum, {}).get("base") and isinstance(self.enums[enum]["members"].get(member), int):
+            return self.enums[enum]["members"][member]   # a serializable enum member (E.Field)
+        raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal, "
+                     "a constant or a serializable enum member declared before the struct")
 
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:
@@ -304,3 +345,9 @@ class TypeRules:
         if t[0] == "stack":
             return self.size_in_bits(self.stack_elem(t), loc) * t[2]
         raise E(loc, f"size of a value of type {tstr(t)} is not defined")
+
+
+def _user_id(annos):
+    """A field's ``@id(N)`` (p4c: its controller-packet-metadata id), or None."""
+    a = annotation(annos or [], "id")
+    return a[1][0] if a and a[1] and isinstance(a[1][0], int) and not isinstance(a[1][0], bool) else None

@@ -20,6 +20,9 @@ KEYWORDS = {
     "state", "struct", "switch", "table", "transition", "true", "tuple", "typedef", "type",
     "varbit", "value_set", "void", "string", "list", "priority", "abstract", "this", "for",
 }
+#: keywords p4c's grammar also takes as a name (its nonTypeName): a variable, parameter or
+#: field may be called `priority`, `key`, `state` ...
+NON_TYPE_KEYWORDS = ("apply", "key", "actions", "state", "entries", "type", "priority")
 
 _TOKEN = re.compile(r"""
   (?P<ws>\s+)
@@ -92,15 +95,43 @@ def parse_int(text: str, loc: Loc, warnings: list | None = None) -> tuple[int, i
     return v, width, signed
 
 
+_STR = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _str_value(s: str) -> str:
+    """A string literal's text as written: p4c 1.2.4.8 resolves no escape (`@name("t\\x41")`
+    is the name t, backslash, x41; an annotation keeps `\\t` as two characters), and
+    UTF-8 text stays as it is."""
+    return s[1:-1]
+
+
 def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
     """The tokens of preprocessed ``lines``; warnings (over-wide literals) go to ``warnings``."""
     toks: list[Tok] = []
-    for ln in lines:
+    li = 0
+    while li < len(lines):
+        ln = lines[li]
+        li += 1
         text = ln.text
         pos = 0
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             loc = Loc(ln.file, ln.line, pos + 1)
+            if not m and text[pos] == '"':
+                # a string literal over several lines (p4c keeps the newlines in it): the token
+                # ends on a later line; the rest of that line is tokenized as this one's
+                joined = text
+                while li < len(lines) and lines[li].file == ln.file and not m:
+                    joined += "\n" + lines[li].text
+                    li += 1
+                    m = _STR.match(joined, pos)
+                if m:
+                    s = m.group(0)
+                    toks.append(Tok("str", s, loc, m.end() + 1, _str_value(s)))
+                    text = joined[joined.rfind("\n", 0, m.end()) + 1:]
+                    ln = lines[li - 1]
+                    pos = m.end() - (len(joined) - len(text))
+                    continue
             if not m:
                 raise P4CompileError(loc, f"unexpected character {text[pos]!r}")
             kind = m.lastgroup
@@ -117,10 +148,7 @@ def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
             elif kind == "id":
                 toks.append(Tok("kw" if s in KEYWORDS else "id", s, loc, end + 1))
             elif kind == "str":
-                # escapes (\" \\ \n ...) are resolved; characters outside latin-1 travel as \uXXXX
-                # through the codec so a UTF-8 name stays the same text
-                toks.append(Tok("str", s, loc, end + 1,
-                                s[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")))
+                toks.append(Tok("str", s, loc, end + 1, _str_value(s)))
             else:
                 toks.append(Tok("op", s, loc, end + 1))
     last = lines[-1] if lines else Line("<empty>", 1, "")

@@ -31,21 +31,53 @@ def _preamble(pre, obj: dict) -> None:
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
     _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations)
-    for name, args in obj.get("annos", ()):
+    for name, args, *_ in obj.get("annos", ()):
         if name in ("brief", "description") and args:
             setattr(pre.doc, name, str(args[0]))
 
 
-def _annotations(out, annos, structured=None) -> None:
+def _doc(doc, annos) -> None:
+    """``@brief``/``@description`` of a match field or an action parameter: its ``doc``."""
+    for name, args, *_ in annos or ():
+        if name in ("brief", "description") and args and not isinstance(args, dict):
+            setattr(doc, name, str(args[0]))
+
+
+def _annotations(out, annos, structured=None, skip=_SKIP_ANNOS) -> None:
     """Plain annotations into ``out`` (strings), ``@name[...]`` ones into ``structured``."""
-    for name, args in annos or ():
-        if name in _SKIP_ANNOS or name in _FIELD_ANNOS:
+    for name, args, *raw in annos or ():
+        if name in skip or name in _FIELD_ANNOS:
             continue
         if isinstance(args, dict):
             if structured is not None:
                 _structured(structured.add(), name, args)
             continue
-        out.append(f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+        out.append(raw[0] if raw and raw[0] else
+                   f"@{name}" + (f"({', '.join(_anno_arg(a) for a in args)})" if args else ""))
+
+
+_PKGINFO_KEYS = ("name", "version", "arch", "organization", "contact", "url")
+
+
+def _pkg_info(pkg, annos) -> None:
+    """The main instance's annotations: ``@pkginfo(name = "x", organization = "y", ...)``
+    sets pkg_info's fields (p4c ignores an unknown key and lets ``arch`` override its own),
+    @brief/@description its doc, any other one is listed."""
+    for name, args, *raw in annos:
+        if name == "pkginfo" and not isinstance(args, dict):
+            for a in args:
+                key, eq, val = str(a).partition("=")
+                val = val.strip()
+                if eq and key.strip() in _PKGINFO_KEYS and len(val) > 1 and val[0] == val[-1] == '"':
+                    setattr(pkg, key.strip(), val[1:-1])
+        elif name == "pkginfo" and "kv" in args:   # @pkginfo[name = "x", ...]
+            for k, v in args["kv"]:
+                if k in _PKGINFO_KEYS and isinstance(v, str):
+                    setattr(pkg, k, v)
+        elif name in ("brief", "description") and args and not isinstance(args, dict):
+            setattr(pkg.doc, name, str(args[0]))
+    _annotations(pkg.annotations, [a for a in annos if a[0] not in ("pkginfo", "brief", "description")],
+                 pkg.structured_annotations)
 
 
 def _expr(e, v) -> None:
@@ -70,7 +102,7 @@ def _structured(sa, name: str, body: dict) -> None:
 
 
 def _anno_value(obj: dict, name: str):
-    return next((args[0] for n, args in obj.get("annos", ()) if n == name and args), None)
+    return next((args[0] for n, args, *_ in obj.get("annos", ()) if n == name and args), None)
 
 
 def _anno_arg(a) -> str:
@@ -96,8 +128,9 @@ def _nodes(x):
             yield from _nodes(v)
 
 
-def _has_extern_call(x) -> bool:
-    return any(n.get("s") in _EXTERN_STMTS for n in _nodes(x))
+def _has_extern_call(x, hidden_objs=frozenset()) -> bool:
+    """``hidden_objs``: instances p4c drops (a typedef'd register), whose calls go with them."""
+    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs for n in _nodes(x))
 
 
 def _called_actions(x, out: set) -> set:
@@ -124,9 +157,13 @@ def _applied_tables(x, out: set, keys: dict | None = None) -> set:
 def _visible(ir: dict) -> dict:
     """``ir`` as p4c's P4Info sees it: p4c's dead-code passes drop a table no control applies,
     and with it its direct counters and meters and the actions only it lists."""
+    if any(r.get("p4info_hidden") for k in ("registers", "counters", "meters") for r in ir[k]):
+        ir = dict(ir, hidden_objs={r["py"] for k in ("registers", "counters", "meters") for r in ir[k]
+                                   if r.get("p4info_hidden")},
+                  **{k: [r for r in ir[k] if not r.get("p4info_hidden")] for k in ("registers", "counters", "meters")})
     applied = _applied_tables([ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]], set(),
                               {t["name"]: t["keys"] for t in ir["tables"]})
-    hidden = [t for t in ir["tables"] if t["name"] in applied and any(n == "hidden" for n, _ in t.get("annos", ()))]
+    hidden = [t for t in ir["tables"] if t["name"] in applied and any(a[0] == "hidden" for a in t.get("annos", ()))]
     tables = [t for t in ir["tables"] if t["name"] in applied and t not in hidden]
     if len(tables) == len(ir["tables"]):
         return ir
@@ -158,12 +195,13 @@ def _needs_type_info(ir: dict) -> bool:
     """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
     # any table in the P4Info (keyless ones too; not @hidden ones, not dropped ones)
     if ir["tables"] or ir["digests"] or ir["registers"] or ir["counters"] \
-            or ir["meters"] or ir["direct_counters"] or ir["direct_meters"]:
+            or ir["meters"] or ir["direct_counters"] or ir["direct_meters"] or ir.get("controller_headers"):
         return True
     in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
         return True
-    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]])
+    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]],
+                            ir.get("hidden_objs", frozenset()))
 
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
@@ -173,6 +211,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     ir = _visible(ir)
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
+    _pkg_info(info.pkg_info, ir.get("annos") or ())
     types = _TypeInfo(ir, info)
     if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()
@@ -187,7 +226,9 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             else:  # a user-declared match_kind
                 mf.other_match_type = k["match"]
             types.use(k, mf)
-            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations)
+            # a key element's @hidden is listed (p4c hides no match field)
+            _annotations(mf.annotations, k.get("annos"), mf.structured_annotations, _SKIP_ANNOS - {"hidden"})
+            _doc(mf.doc, k.get("annos"))
         for a in t["actions"]:
             ar = pt.action_refs.add()
             ar.id = a["id"]
@@ -217,8 +258,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # is inlined there, one never used is dropped
     listed, only_direct = _listed_actions(ir)
     for a in sorted(ir["actions"], key=lambda x: x["name"]):
-        if a["id"] not in listed:
-            continue
+        if a["id"] not in listed or any(x[0] == "hidden" for x in a.get("annos", ())):
+            continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
         _preamble(pa.preamble, a)
         for p in (a["params"] if a["id"] not in only_direct else ()):
@@ -226,6 +267,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
             types.use(p, pp)
             _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
+            _doc(pp.doc, p.get("annos"))
     for c in sorted(ir["counters"], key=lambda x: x["name"]):
         pc = info.counters.add()
         _preamble(pc.preamble, c)
@@ -266,6 +308,10 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for d in sorted(ir["digests"], key=lambda x: x["name"]):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
+        if d.get("scalar"):   # one bit<N> value (digest_N): its bitstring spec
+            ft = d["fields"][0][1]
+            types.spec(pd.type_spec, ft, ft[2] if len(ft) > 2 else None)
+            continue
         if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
             for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
                 types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
@@ -298,7 +344,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for name, ch in sorted(ir["controller_headers"].items()):
         pc = info.controller_packet_metadata.add()
         pc.preamble.id, pc.preamble.name, pc.preamble.alias = ch["id"], name, ch["alias"]
-        pc.preamble.annotations.append(f'@controller_header("{name}")')
+        if "annos" in ch:   # the header type's annotations, as written, and its doc
+            _annotations(pc.preamble.annotations, ch["annos"], pc.preamble.structured_annotations)
+            _doc(pc.preamble.doc, ch["annos"])
+        else:
+            pc.preamble.annotations.append(f'@controller_header("{name}")')
         for f in ch["fields"]:
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
@@ -328,7 +378,7 @@ class _TypeInfo:
         """(uri, SDN width) of a `type`'s ``@p4runtime_translation``, the width None for
         ``string``; the width is given as a number (``32``) or, in the newer form, a type
         (``bit<32>``)."""
-        for n, args in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
+        for n, args, *_ in self.ir.get("newtypes", {}).get(name, {}).get("annos", ()):
             if n == "p4runtime_translation" and len(args) >= 2 and not isinstance(args, dict):
                 w = "".join(str(args[1]).split())
                 if w == "string":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .ast import Node
+from .ast import Anno, Node
 from .errors import P4CompileError
 from .lexer import Tok
 from .parser_exprs import ExpressionParser
@@ -26,6 +26,40 @@ MAX_NESTING = 64
 _RECURSION_HEADROOM = 20 * MAX_NESTING + 2000  # parser frames per nesting level <= ~16
 _BASE_TYPES = {"bit", "int", "varbit", "bool", "void", "error", "string", "tuple", "list", "match_kind"}
 
+
+
+_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+         "/": lambda a, b: a // b, "%": lambda a, b: a % b, "&": lambda a, b: a & b,
+         "|": lambda a, b: a | b, "^": lambda a, b: a ^ b, "<<": lambda a, b: a << b,
+         ">>": lambda a, b: a >> b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+         "<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+         ">=": lambda a, b: a >= b, "&&": lambda a, b: a and b, "||": lambda a, b: a or b}
+
+
+def _fold_literal(e: Node):
+    """The value of a structured annotation's element: a literal, or an expression of
+    literals p4c folds (``1==2`` is false, ``5+6`` is 11)."""
+    if e.kind == "int":
+        if e.get("width") is not None:   # p4c: "illegal type for structured annotation"
+            raise P4CompileError(e.loc, "structured annotation: a sized integer (bit<N>/int<N>) is an illegal "
+                                        "type; must be int, string or bool")
+        return e.value
+    if e.kind == "bool_lit":
+        return e.value
+    if e.kind == "str":
+        return e.value
+    try:
+        if e.kind == "unary" and e.op in ("-", "!", "~"):
+            a = _fold_literal(e.a)
+            return -a if e.op == "-" else (not a) if e.op == "!" else ~a
+        if e.kind == "binary" and e.op in _FOLD:
+            a, b = _fold_literal(e.a), _fold_literal(e.b)
+            if isinstance(a, str) or isinstance(b, str):
+                raise TypeError
+            return _FOLD[e.op](a, b)
+    except (TypeError, ZeroDivisionError, ValueError):
+        pass
+    raise P4CompileError(e.loc, "structured annotation: expected a literal or an expression of literals")
 
 
 class Parser(StatementParser, ExpressionParser):
@@ -108,13 +142,13 @@ class Parser(StatementParser, ExpressionParser):
         while self.at("@"):
             loc = self.next().loc
             name = self.ident("an annotation name").text
-            args = []
+            args, body = [], []
             if self.at("[") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 annos.append((name, self.structured_annotation_body(), loc))
                 continue
             if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
                 self.next()
-                depth, cur = 0, []
+                depth, cur = 0, []   # body: every token, commas too (p4c lists them as written)
                 while True:
                     t = self.t
                     if t.kind == "eof":
@@ -127,6 +161,7 @@ class Parser(StatementParser, ExpressionParser):
                             break
                         depth -= 1
                     self.next()
+                    body.append(t)
                     if t.text == "," and depth == 0 and t.kind == "op":
                         args.append(cur)
                         cur = []
@@ -146,7 +181,8 @@ class Parser(StatementParser, ExpressionParser):
                 self.check_translation_args(args, loc)
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
-            annos.append((name, vals, loc))
+            raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
+            annos.append(Anno(name, vals, loc, raw))
         return annos
 
     def check_translation_args(self, args: list, loc) -> None:
@@ -177,18 +213,8 @@ class Parser(StatementParser, ExpressionParser):
             if (self.t.kind == "id" or self.t.kind == "kw") and self.peek().text == "=":
                 key = self.next().text
                 self.next()
-            t = self.next()
-            neg = t.kind == "op" and t.text == "-"
-            if neg:
-                t = self.next()
-            if t.kind == "num":
-                v = -t.value[0] if neg else t.value[0]
-            elif t.kind == "str":
-                v = t.value
-            elif t.text in ("true", "false"):
-                v = t.text == "true"
-            else:
-                raise P4CompileError(t.loc, f"structured annotation: expected a literal, found {t.text!r}")
+            t = self.t
+            v = _fold_literal(self.expr())   # p4c folds an expression of literals (1==2, 5+6)
             if kv is None:
                 kv = key is not None
             elif kv != (key is not None):
@@ -425,8 +451,8 @@ class Parser(StatementParser, ExpressionParser):
     def select(self, loc) -> Node:
         self.expect("select")
         self.expect("(")
-        exprs = [self.expr()]
-        while self.accept(","):
+        exprs = [] if self.at(")") else [self.expr()]   # p4c takes `select()` (default cases only)
+        while exprs and self.accept(","):
             exprs.append(self.expr())
         self.expect(")")
         self.expect("{")

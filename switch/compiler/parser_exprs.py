@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .errors import P4CompileError
+from .lexer import NON_TYPE_KEYWORDS
 
 # Binary operators, lowest precedence first, as in p4c's grammar (p4parser.ypp): unlike
 # C, the bitwise & ^ | bind tighter than the comparisons.
@@ -185,7 +186,7 @@ class ExpressionParser:
             # a type used as an expression (e.g. a generic call's type argument context)
             ty = self.type_ref()
             return Node("type_expr", t.loc, type=ty)
-        if t.kind == "id" or (t.kind == "kw" and t.text in ("apply", "key", "type")):
+        if t.kind == "id" or (t.kind == "kw" and t.text in NON_TYPE_KEYWORDS):
             self.next()
             return Node("name", t.loc, name=t.text, top=False)
         if t.kind == "id" and t.text == "_":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .errors import P4CompileError
+from .lexer import NON_TYPE_KEYWORDS
 
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "|+|=", "|-|="}
 
@@ -121,7 +122,7 @@ class StatementParser:
         save = self.i
         try:
             self.type_ref()
-            ok = self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in ("key", "type")) \
+            ok = self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in NON_TYPE_KEYWORDS) \
                 or self.at("(")
             if self.at("(") and self.toks[save].kind == "id":
                 # "T(args) name;" is an instantiation, "f(args);" a call

@@ -37,14 +37,17 @@ class Macro:
 
 
 def strip_comments(text: str, file: str) -> str:
-    """Replace // and /* */ comments by spaces, keeping newlines and string literals."""
+    """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
+    may span lines)."""
     out = []
     i, n = 0, len(text)
     while i < n:
         c = text[i]
         if c == '"':
             j = i + 1
-            while j < n and text[j] != '"' and text[j] != "\n":
+            # p4c takes a string over several lines (its cpp keeps comments, -C, and its lexer
+            # reads the string): `//` or `/*` inside one stays text
+            while j < n and text[j] != '"':
                 j += 2 if text[j] == "\\" else 1
             out.append(text[i:j + 1])
             i = j + 1

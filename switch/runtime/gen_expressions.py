@@ -108,6 +108,8 @@ class ExpressionGen:
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
             vals = ", ".join(self.x(v) for v in e["vals"])
             return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
+        if op == "mk_stack":   # a header stack built from its elements (lookahead<S>())
+            return f"Stack([{', '.join(self.x(v) for v in e['vals'])}], H_{t[1]})"
         if op == "tuple_idx":
             return f"{self.x(e['a'])}[{e['i']}]"
         if op == "list" and (t is None or t[0] == "list"):
@@ -218,6 +220,8 @@ class ExpressionGen:
             if base["t"][0] == "int":
                 merged = f"_sw({merged}, {base['t'][1]})"
             return self.assign_expr(base, merged)
+        if op == "mk_stack":   # a header stack built from its elements (lookahead<S>())
+            return f"Stack([{', '.join(self.x(v) for v in e['vals'])}], H_{t[1]})"
         if op == "tuple_idx":
             return self.assign_expr(lv["a"], tuple_with(self.x(lv["a"]), lv["i"], val))
         raise Unsupported(f"assignment to {op} inside an expression")

@@ -95,11 +95,12 @@ class Pipeline:
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
+        param_ids = {a["id"]: [p["id"] for p in a["params"]] for a in ir["actions"]}
         for t in ir["tables"]:
             # `const entries` are read-only (the table is const); plain `entries` are
             # initial entries the control plane may change
             for e in t.get("const_entries", ()):
-                self.tables[t["id"]].insert(_entry_from_ir(e), const=True)
+                self.tables[t["id"]].insert(_entry_from_ir(e, param_ids), const=True)
 
     # -- tables -------------------------------------------------------------------------
     def _table(self, table_id: int) -> Table:
@@ -456,8 +457,11 @@ class Pipeline:
         return errors
 
 
-def _entry_from_ir(e: dict) -> TableEntry:
+def _entry_from_ir(e: dict, param_ids: dict) -> TableEntry:
+    """An IR entry (its action's arguments in parameter order) as a P4Runtime-style entry
+    (arguments by parameter id: the position, or the parameter's @id)."""
     matches = [FieldMatch(m["id"], m["kind"], m["value"], m.get("mask"), m.get("prefix_len"),
                           m.get("high")) for m in e["matches"]]
-    params = {i + 1: v for i, v in enumerate(e["params"])}
+    ids = param_ids.get(e["action"]) or range(1, len(e["params"]) + 1)
+    params = dict(zip(ids, e["params"]))
     return TableEntry(matches, e["action"], params, e.get("priority", 0))
