@@ -137,6 +137,13 @@ class ShadowConfig:
     #: before draining -- so a switch that spreads the copies over the ring's duration costs about one
     #: drain per iteration.  This bounds that sleep (seconds); ``ingest_nap`` 0 turns both off.
     ingest_lead_max: float = 0.005
+    #: The connection thread drains the data socket when a manifest arrives (the copies come during the
+    #: backward pass, the manifest after the step: usually all there).  Once that completed the
+    #: iteration three times in a row, the ingest thread *defers*: it stops waking up for each
+    #: iteration's first datagram and only looks every ``ingest_defer`` seconds (fallback), so an
+    #: iteration costs one wake-up (the manifest's) instead of three.  0: never defer.  Deferring needs a
+    #: socket buffer that holds many iterations of copies (checked at bootstrap).
+    ingest_defer: float = 0.05
 
 
 class ShadowNode:
@@ -147,6 +154,8 @@ class ShadowNode:
             raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
         if config.ingest_lead_max < 0 or config.ingest_lead_max > 0.1:
             raise ValueError(f"ingest_lead_max: {config.ingest_lead_max} s is outside 0..0.1")
+        if config.ingest_defer < 0 or config.ingest_defer > 1.0:
+            raise ValueError(f"ingest_defer: {config.ingest_defer} s is outside 0..1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
@@ -157,7 +166,15 @@ class ShadowNode:
         self._pcv = threading.Condition(self._lock)  # the persist thread: a state to write
         self._done = threading.Condition(self._lock)  # callers waiting for an outcome (applied, persisted)
         self._apply_idle = False  # the apply thread waits without a deadline (no evidence of an overdue iteration)
-        self._wake_r, self._wake_w = -1, -1  # pipe that wakes the ingest thread's select at stop()
+        self._wake_r, self._wake_w = -1, -1  # pipe that wakes the ingest thread's select (stop(), un-defer)
+        self._rx = bytearray(65536)  # the receive buffer of whichever thread drains (under the lock)
+        self._rx_mv = memoryview(self._rx)
+        self._recv_into = None  # set by start(): recv_into, or recvfrom_into behind the source filter
+        self._rcvbuf = 0  # the data socket's effective receive buffer (bytes)
+        #: the ingest thread defers to the connection threads' drains (see ShadowConfig.ingest_defer)
+        self._defer = False
+        self._conn_fed = 0  # iterations in a row that a manifest's drain completed
+        self._manifest_count = 0  # manifests taken (the deferred ingest thread tells activity from idleness)
         self._stop = threading.Event()
         self.counters = Counters()
         self._reasm: Reassembler | None = None
@@ -193,11 +210,18 @@ class ShadowNode:
                                        f"{e.strerror}") from None
         self._bind(self.udp, self.cfg.data, "data")
         self.udp.setblocking(False)
+        try:
+            self._rcvbuf = self.udp.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        except OSError:
+            self._rcvbuf = 0
+        self._recv_into = self._make_recv()
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._bind(self.tcp, self.cfg.mgmt, "mgmt")
         self.tcp.listen(16)  # blocking accept: stop() shuts the socket down, which wakes it
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         for name, fn in (("ingest", self._ingest_loop), ("apply", self._apply_loop),
                          ("persist", self._persist_loop), ("mgmt", self._accept_loop)):
             t = threading.Thread(target=_named(fn, f"shadow{self.cfg.shard}-{name}"),
@@ -262,22 +286,14 @@ class ShadowNode:
         self.stop()
 
     # -- ingest ------------------------------------------------------------------------------
-    def _ingest_loop(self) -> None:
-        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv); when it
-        is empty, block in ``select`` on the socket and the stop pipe -- no timeout, so an idle shadow
-        costs no CPU; while an iteration is partly received, nap ``ingest_nap`` between drains.  A
-        datagram that completes the head iteration whose manifest is in gets the step replayed right
-        here.  The apply thread is woken only when the loss state changed, or when a new iteration is
-        evidence that the head is overdue while it waits without a deadline (the watchdog's timer is
-        armed only then)."""
-        sock, buf = self.udp, bytearray(65536)
-        mv = memoryview(buf)
-        lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
-        allowed = SourceFilter(self.cfg.allowed_sources) if self.cfg.allowed_sources else None
+    def _make_recv(self):
+        """The data socket's ``recv_into``; behind ``allowed_sources``, ``recvfrom_into`` that returns -1
+        (counted as rejected) for a datagram from elsewhere."""
+        sock, c = self.udp, self.counters
+        if not self.cfg.allowed_sources:
+            return sock.recv_into
+        allowed = SourceFilter(self.cfg.allowed_sources)
         recvfrom_into = sock.recvfrom_into
-        monotonic = time.monotonic
-        waitset = [sock, self._wake_r]
-        sel = select.select
 
         def filtered_recv_into(b):  # the source address is needed: recvfrom_into, same buffer
             n, src = recvfrom_into(b)
@@ -287,73 +303,170 @@ class ShadowNode:
             c.rejected += 1
             c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
             return -1
+        return filtered_recv_into
 
-        recv_into = sock.recv_into if allowed is None else filtered_recv_into
+    def _drain_locked(self, limit: int = 64):
+        """Under the lock: take up to ``limit`` datagrams from the data socket (whichever thread calls;
+        the one receive buffer is used only under the lock).  Returns ``(got, done, work, idle, err)``:
+        datagrams taken, whether the last one completed its iteration, the head iteration taken for
+        replay when a datagram completed it and its manifest is in (else None), whether the socket ran
+        empty, a receive error ("").  Wakes the apply thread when the loss state changed or a new
+        iteration is evidence the head is overdue while it waits without a deadline."""
+        r, c, buf, mv, recv_into = self._reasm, self.counters, self._rx, self._rx_mv, self._recv_into
+        if r is None:  # before the first bootstrap: count and refuse
+            got = 0
+            for _ in range(limit):
+                try:
+                    n = recv_into(buf)
+                except BlockingIOError:
+                    return got, True, None, True, ""
+                except OSError as e:
+                    return got, True, None, True, f"udp receive: {e}"
+                if n < 0:  # refused by the source filter (already counted)
+                    continue
+                c.packets += 1
+                got += 1
+                c.rejected += 1
+                c.last_error = "datagram before the first bootstrap (shard layout unknown)"
+            return got, True, None, False, ""
+        lost, newest = r.needs_resync, r.newest_seen
+        r.now = time.monotonic()  # one clock read per batch: the slots' "touched" time
+        got, done, wake, idle, err = r.drain(recv_into, buf, mv, limit)
+        work = self._next_work() if wake else None  # the head just completed, its manifest in
+        if work is None and (r.needs_resync != lost or (
+                self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
+            self._cv.notify()
+        return got, done, work, idle, err
+
+    def _can_defer(self) -> bool:
+        """Under the lock: may the ingest thread leave the data socket to the manifests' drains?  Only
+        when the socket buffer holds many iterations of copies (a datagram's kernel footprint is taken
+        as 3x its payload), so nothing overflows while nobody reads for ``ingest_defer``."""
+        r = self._reasm
+        return (self.cfg.ingest_defer > 0 and self.cfg.ingest_nap > 0 and r is not None
+                and self._rcvbuf >= 24 * max(r.layout.total_bytes, 1))
+
+    def _drain_for_manifest(self) -> None:
+        """The connection thread, right after a manifest's ack: take what waits in the data socket and
+        replay the head iteration here if that (or the manifest) made it ready -- the copies usually
+        all arrived during the backward pass, so the ingest thread need not wake up for them.  While
+        such drains keep completing iterations, the ingest thread defers to them; when a manifest
+        finds its gradient incomplete, the ingest thread is woken to take the rest as it arrives."""
+        wake_ingest = False
+        with self._lock:
+            self._manifest_count += 1
+            r = self._reasm
+            work = None
+            if r is not None and not self._stop.is_set():
+                for _ in range(16):  # bounded: at most 1024 datagrams under one hold
+                    got, _done, work, idle, err = self._drain_locked()
+                    if err:
+                        self.counters.last_error = err
+                    if work is not None or idle:
+                        break
+            if work is None:
+                work = self._next_work()
+            if work is not None:
+                self._conn_fed += 1
+                if not self._defer and self._conn_fed >= 3 and self._can_defer():
+                    self._defer = True
+            elif r is not None and self._manifests and not r.needs_resync:
+                if self._apply_idle and not self._ready():
+                    self._cv.notify()  # a manifest is evidence the head is overdue: arm the watchdog
+                if r.head in self._manifests and not self._applying:
+                    # the manifest is in, the gradient is not: its copies are still on their way
+                    self._conn_fed = 0
+                    if self._defer:
+                        self._defer = False
+                        wake_ingest = True
+        if wake_ingest:
+            try:
+                os.write(self._wake_w, b"u")
+            except OSError:
+                pass
+        if work is not None:
+            self._apply(work)
+
+    def _ingest_loop(self) -> None:
+        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv); when it
+        is empty, block in ``select`` on the socket and the wake pipe -- no timeout, so an idle shadow
+        costs no CPU; while an iteration is partly received, nap ``ingest_nap`` between drains.  A
+        datagram that completes the head iteration whose manifest is in gets the step replayed right
+        here.  While the manifests' drains complete the iterations (``_defer``), wait on the wake pipe
+        only, for at most ``ingest_defer``: then drain (a fallback), and stop deferring when that drain
+        made an iteration ready, found a full batch, or nothing happened since the last look (idle)."""
+        lock, stop = self._lock, self._stop
+        monotonic = time.monotonic
+        waitset = [self.udp, self._wake_r]
+        pipe_only = [self._wake_r]
+        wake_r = self._wake_r
+        sel = select.select
         nap = self.cfg.ingest_nap
         sleep = time.sleep
         cap = self.cfg.ingest_lead_max
+        defer_s = self.cfg.ingest_defer
         lead = 0.0  # seconds to sleep after a wake-up before the first drain (learned, see the docstring)
         woke = None  # when select returned, while the iteration being received is not complete yet
+        deferred_look = False  # this drain is a deferred thread's periodic look
+        seen_manifests = -1
         while not stop.is_set():
-            idle = False
-            got = 0
-            done = True  # the last datagram completed its iteration (or none came)
             with lock:
-                r = self._reasm
-                lost = r.needs_resync if r is not None else False
-                newest = r.newest_seen if r is not None else 0
-                wake = False
-                if r is not None:
-                    r.now = monotonic()  # one clock read per batch: the slots' "touched" time
-                    got, done, wake, idle, err = r.drain(recv_into, buf, mv)
-                    if err:
-                        if stop.is_set():
-                            return
-                        c.last_error = err
-                for _ in range(64 if r is None else 0):  # before the first bootstrap: count and refuse
-                    try:
-                        n = recv_into(buf)
-                    except BlockingIOError:
-                        idle = True
-                        break
-                    except OSError as e:
-                        if stop.is_set():
-                            return
-                        c.last_error = f"udp receive: {e}"  # transient (e.g. ICMP error): keep serving
-                        idle = True
-                        break
-                    if n < 0:  # refused by the source filter (already counted)
-                        continue
-                    c.packets += 1
-                    got += 1
-                    c.rejected += 1
-                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                work = self._next_work() if wake else None  # the head just completed, its manifest in
-                if r is not None and work is None and (r.needs_resync != lost or (
-                        self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
-                    cv.notify()
+                got, done, work, idle, err = self._drain_locked()
+                if err:
+                    if stop.is_set():
+                        return
+                    self.counters.last_error = err  # transient (e.g. ICMP error): keep serving
+                if deferred_look and self._defer and (work is not None or (got and not idle)
+                                                      or self._manifest_count == seen_manifests):
+                    self._defer = False  # the manifests' drains missed something, or nothing comes
+                    self._conn_fed = 0
+                deferred_look = False
+                defer = self._defer
+                seen_manifests = self._manifest_count
             if work is not None:
                 # replay it here (the datagrams meanwhile wait in the socket buffer): no hand-off
                 self._apply(work)
                 continue
-            if idle:
-                if got and not done and nap > 0:
-                    sleep(nap)  # more of this iteration is on its way: take it in one batch
-                    continue
-                if got and done and woke is not None:
-                    # an iteration completed: its datagrams took this long from the wake-up; next time
-                    # sleep a little less than that before draining (shrinks until a drain comes early)
-                    lead = min(cap, 0.9 * (monotonic() - woke))
+            if not idle:
+                continue
+            if defer:
                 woke = None
                 try:
-                    sel(waitset, [], [], None)
+                    ready, _, _ = sel(pipe_only, [], [], defer_s)
                 except (OSError, ValueError):
-                    return  # the node is being stopped (descriptors closed)
-                if nap > 0 and lead > 0 and not stop.is_set():
-                    woke = monotonic()
-                    sleep(lead)  # let the rest of the iteration arrive: one drain instead of a few
-                elif nap > 0:
-                    woke = monotonic()
+                    return
+                if ready:
+                    self._read_pipe(wake_r)
+                else:
+                    deferred_look = True
+                continue
+            if got and not done and nap > 0:
+                sleep(nap)  # more of this iteration is on its way: take it in one batch
+                continue
+            if got and done and woke is not None:
+                # an iteration completed: its datagrams took this long from the wake-up; next time
+                # sleep a little less than that before draining (shrinks until a drain comes early)
+                lead = min(cap, 0.9 * (monotonic() - woke))
+            woke = None
+            try:
+                ready, _, _ = sel(waitset, [], [], None)
+            except (OSError, ValueError):
+                return  # the node is being stopped (descriptors closed)
+            if wake_r in ready:
+                self._read_pipe(wake_r)
+                continue
+            if nap > 0 and lead > 0 and not stop.is_set():
+                woke = monotonic()
+                sleep(lead)  # let the rest of the iteration arrive: one drain instead of a few
+            elif nap > 0:
+                woke = monotonic()
+
+    def _read_pipe(self, fd: int) -> None:
+        if not self._stop.is_set():
+            try:
+                os.read(fd, 64)
+            except (BlockingIOError, OSError):
+                pass
 
     # -- apply + watchdog ----------------------------------------------------------------------
     def _ready(self) -> bool:
@@ -568,7 +681,7 @@ class ShadowNode:
         self._apply_inline()
         return ack
 
-    def _take_manifest(self, m: Manifest) -> ManifestAck:
+    def _take_manifest(self, m: Manifest, arm: bool = True) -> ManifestAck:
         if m.job_id != self.cfg.job_id:
             raise ProtocolError(f"Manifest: field 'job_id': {m.job_id} is not this shadow's job {self.cfg.job_id}")
         if not isinstance(m.lrs, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in m.lrs):
@@ -587,7 +700,7 @@ class ShadowNode:
                 self._manifests[m.iteration] = (m, time.monotonic())
                 while len(self._manifests) > 64:
                     del self._manifests[min(self._manifests)]
-                if self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
+                if arm and self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
                     self._cv.notify()
                 # (ready: the caller applies it right after the ack, see _apply_inline)
             return self._ack(m.iteration, reason)
@@ -675,8 +788,9 @@ class ShadowNode:
     def _serve(self, conn: socket.socket) -> None:
         handlers = {
             "bootstrap": lambda b: self.bootstrap(self._expect(b, Bootstrap)),
-            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest)),
-            "cmanifest": lambda b: self._take_manifest(b),  # compact form: decoded as a Manifest already
+            # (the watchdog is armed after the data socket's drain, by _drain_for_manifest)
+            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest), arm=False),
+            "cmanifest": lambda b: self._take_manifest(b, arm=False),  # compact form: decoded already
             "status": lambda b: self.status(),
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
@@ -720,9 +834,10 @@ class ShadowNode:
                     acks.flush()  # replies come in order: the held ack first
                     send_message(conn, *reply)
                 if op in ("manifest", "cmanifest"):
-                    # the ack is out: now replay the step here if the gradient was already complete
-                    # (no hand-off to the apply thread; the next request waits in the socket meanwhile)
-                    self._apply_inline()
+                    # the ack is out: now take the copies waiting in the data socket and replay the
+                    # step here if the gradient is complete (no hand-off to another thread; the next
+                    # request waits in the socket meanwhile)
+                    self._drain_for_manifest()
         except (ConnectionError, OSError):
             pass
         finally:
