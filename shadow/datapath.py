@@ -121,17 +121,19 @@ class DataPath:
         such drains keep completing iterations, the ingest thread defers to them; when a manifest
         finds its gradient incomplete, the ingest thread is woken to take the rest as it arrives."""
         wake_ingest = False
+        work = None
+        for _ in range(16):  # at most 1024 datagrams, 64 per lock hold (the ingest thread's batch)
+            with self._lock:
+                if self._reasm is None or self._stop.is_set():
+                    break
+                _got, _done, work, idle, err = self._drain_locked()
+                if err:
+                    self.counters.last_error = err
+            if work is not None or idle:
+                break
         with self._lock:
             self._manifest_count += 1
             r = self._reasm
-            work = None
-            if r is not None and not self._stop.is_set():
-                for _ in range(16):  # bounded: at most 1024 datagrams under one hold
-                    got, _done, work, idle, err = self._drain_locked()
-                    if err:
-                        self.counters.last_error = err
-                    if work is not None or idle:
-                        break
             if work is None:
                 work = self._next_work()
             if work is not None:
