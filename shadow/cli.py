@@ -2,7 +2,7 @@
 
     checkmate-shadow --job-id J --shard S --data ADDR:PORT --mgmt ADDR:PORT --ckpt-dir DIR
                      [--persist-every K] [--loss-timeout S] [--ring N] [--payload-order big|little] [--keep N] [--history N]
-                     [--torch-threads N] [--ingest-nap S]
+                     [--torch-threads N] [--ingest-nap S] [--ingest-defer S]
 
 Prints one line ``shadow ready job=J shard=S data=HOST:PORT mgmt=HOST:PORT`` (actual ports, so port 0
 works) once both sockets are bound, then a status line every ``--status-every`` seconds.  On exit the
@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--ingest-nap", type=float, default=0.002, metavar="S",
                     help="sleep S seconds after draining the data socket while an iteration is partly received, "
                          "so its remaining datagrams are taken in one batch (default 0.002; 0: wake per datagram)")
+    ap.add_argument("--ingest-defer", type=float, default=0.05, metavar="S",
+                    help="while the manifests' drains of the data socket complete the iterations, the ingest "
+                         "thread only looks every S seconds (default 0.05; 0: it always watches the socket)")
     ap.add_argument("--torch-threads", type=int, default=1, metavar="N",
                     help="torch intra-op threads for the optimizer replay (default 1; 0: torch's default)")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -74,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                            mgmt=parse_addr(a.mgmt), ckpt_dir=a.ckpt_dir, persist_every=a.persist_every,
                            loss_timeout=a.loss_timeout, ring=a.ring, payload_order=a.payload_order,
                            keep=a.keep, history=a.history, allowed_sources=tuple(a.allow_from), data_iface=a.data_iface,
-                           ingest_nap=a.ingest_nap)
+                           ingest_nap=a.ingest_nap, ingest_defer=a.ingest_defer)
         limit_torch_threads(a.torch_threads)
         node = ShadowNode(cfg).start()
     except (ValueError, OSError) as e:

@@ -4,13 +4,13 @@ Four threads share one lock (with one condition per kind of waiter, so a notific
 thread it concerns):
 
 ``ingest``   UDP socket -> :class:`~shadow.ingest.Reassembler` (``recv_into`` one reusable buffer,
-             validate the header, copy the payload into its slot).  Blocks in ``select`` on the socket
-             and a stop pipe with no timeout; while an iteration is partly received it naps
-             ``ingest_nap`` (2 ms) between drains, so a switch that emits the copies one by one costs a
-             few wake-ups per iteration, not one per datagram; after a wake-up it first sleeps 0.9 of
-             the time the last iteration's copies took to arrive (``ingest_lead_max``), so most
-             iterations are taken in one drain (``Reassembler.drain``).  When its datagram completes
-             the head iteration and the manifest is already in, it replays the step itself.
+             validate the header, copy the payload into its slot); :mod:`shadow.datapath`.  Watching,
+             it blocks in ``select`` on the socket and a wake pipe with no timeout, sleeps a learned
+             lead after a wake-up and naps ``ingest_nap`` (2 ms) while an iteration is partly in, so
+             an iteration costs one or two drains (``Reassembler.drain``).  While the connection
+             thread's drains at each manifest complete the iterations, it *defers* to them and only
+             looks every ``ingest_defer`` seconds.  When its datagram completes the head iteration
+             and the manifest is already in, it replays the step itself.
 ``apply``    waits until the head iteration is complete *and* its manifest is in, takes its slot out
              of the ring, runs :class:`~shadow.replay.AdamWReplica` (outside the lock, so ingest of
              the next iterations continues), then publishes an immutable snapshot as *latest*
@@ -23,9 +23,11 @@ thread it concerns):
              checksummed) -- every ``persist_every`` iterations and on request.
 ``mgmt``     TCP management API (``shadow.protocol`` frames, JSON or the compact manifest): bootstrap,
              manifest, status, fetch, persist; one thread per connection, which reads what arrived
-             with one ``readv`` per wake-up (:mod:`shadow.connio`).
+             with one ``readv`` per wake-up (:mod:`shadow.connio`) and, after a manifest's ack, takes
+             the copies waiting in the data socket and replays the step if that completed it.
 
-No thread polls: an idle shadow (nothing arriving) uses no CPU.
+No thread polls while nothing arrives: an idle shadow uses no CPU (a deferring ingest thread's
+periodic look stops at the first one that saw no manifest).
 
 Publication rule: iteration *i* becomes *latest* only after every element of the shard for *i*
 arrived, the manifest for *i* arrived, and the step was applied on top of *i-1*.  On a loss the
@@ -36,14 +38,11 @@ discards every buffer and manifest (a restarted job must not inherit a previous 
 """
 from __future__ import annotations
 
-import fcntl
-import ipaddress
 import logging
 import os
 import select
 import socket
 import threading
-import termios
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +50,7 @@ from pathlib import Path
 from checkmate import wire
 
 from .connio import ConnAcks, ConnReader
+from .datapath import DataPath, SourceFilter  # noqa: F401 (SourceFilter: part of this module's API)
 from .ingest import Counters, Reassembler
 from .layout import ShardLayout
 from .protocol import (Bootstrap, Manifest, ManifestAck, ProtocolError, ShadowStatus, ShardState, recv_message,
@@ -81,26 +81,6 @@ def _named(fn, name: str):
             pass  # not Linux: the Python name is enough
         return fn(*args)
     return run
-
-
-class SourceFilter:
-    """Is a datagram's source one of the allowed addresses/CIDRs?  Memoised per source address."""
-
-    def __init__(self, allowed):
-        try:
-            self.nets = [ipaddress.ip_network(a, strict=False) for a in allowed]
-        except ValueError as e:
-            raise ValueError(f"allowed_sources: {e}") from None
-        self._seen: dict[str, bool] = {}
-
-    def __call__(self, addr: str) -> bool:
-        ok = self._seen.get(addr)
-        if ok is None:
-            if len(self._seen) > 4096:
-                self._seen.clear()
-            ip = ipaddress.ip_address(addr)
-            ok = self._seen[addr] = any(ip in n for n in self.nets)
-        return ok
 
 
 @dataclass
@@ -137,9 +117,16 @@ class ShadowConfig:
     #: before draining -- so a switch that spreads the copies over the ring's duration costs about one
     #: drain per iteration.  This bounds that sleep (seconds); ``ingest_nap`` 0 turns both off.
     ingest_lead_max: float = 0.005
+    #: The connection thread drains the data socket when a manifest arrives (the copies come during the
+    #: backward pass, the manifest after the step: usually all there).  Once that completed the
+    #: iteration three times in a row, the ingest thread *defers*: it stops waking up for each
+    #: iteration's first datagram and only looks every ``ingest_defer`` seconds (fallback), so an
+    #: iteration costs one wake-up (the manifest's) instead of three.  0: never defer.  Deferring needs a
+    #: socket buffer that holds many iterations of copies (checked at bootstrap).
+    ingest_defer: float = 0.05
 
 
-class ShadowNode:
+class ShadowNode(DataPath):
     def __init__(self, config: ShadowConfig, store: ShardStore | None = None):
         if config.ring < 3:
             raise ValueError(f"ring: need at least 3 iteration buffers, got {config.ring}")
@@ -147,6 +134,8 @@ class ShadowNode:
             raise ValueError(f"ingest_nap: {config.ingest_nap} s is outside 0..0.1")
         if config.ingest_lead_max < 0 or config.ingest_lead_max > 0.1:
             raise ValueError(f"ingest_lead_max: {config.ingest_lead_max} s is outside 0..0.1")
+        if config.ingest_defer < 0 or config.ingest_defer > 1.0:
+            raise ValueError(f"ingest_defer: {config.ingest_defer} s is outside 0..1")
         if config.history < 2:
             raise ValueError(f"history: need at least 2 published states in memory, got {config.history}")
         self.cfg = config
@@ -157,7 +146,15 @@ class ShadowNode:
         self._pcv = threading.Condition(self._lock)  # the persist thread: a state to write
         self._done = threading.Condition(self._lock)  # callers waiting for an outcome (applied, persisted)
         self._apply_idle = False  # the apply thread waits without a deadline (no evidence of an overdue iteration)
-        self._wake_r, self._wake_w = -1, -1  # pipe that wakes the ingest thread's select at stop()
+        self._wake_r, self._wake_w = -1, -1  # pipe that wakes the ingest thread's select (stop(), un-defer)
+        self._rx = bytearray(65536)  # the receive buffer of whichever thread drains (under the lock)
+        self._rx_mv = memoryview(self._rx)
+        self._recv_into = None  # set by start(): recv_into, or recvfrom_into behind the source filter
+        self._rcvbuf = 0  # the data socket's effective receive buffer (bytes)
+        #: the ingest thread defers to the connection threads' drains (see ShadowConfig.ingest_defer)
+        self._defer = False
+        self._conn_fed = 0  # iterations in a row that a manifest's drain completed
+        self._manifest_count = 0  # manifests taken (the deferred ingest thread tells activity from idleness)
         self._stop = threading.Event()
         self.counters = Counters()
         self._reasm: Reassembler | None = None
@@ -193,11 +190,18 @@ class ShadowNode:
                                        f"{e.strerror}") from None
         self._bind(self.udp, self.cfg.data, "data")
         self.udp.setblocking(False)
+        try:
+            self._rcvbuf = self.udp.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        except OSError:
+            self._rcvbuf = 0
+        self._recv_into = self._make_recv()
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._bind(self.tcp, self.cfg.mgmt, "mgmt")
         self.tcp.listen(16)  # blocking accept: stop() shuts the socket down, which wakes it
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         for name, fn in (("ingest", self._ingest_loop), ("apply", self._apply_loop),
                          ("persist", self._persist_loop), ("mgmt", self._accept_loop)):
             t = threading.Thread(target=_named(fn, f"shadow{self.cfg.shard}-{name}"),
@@ -260,100 +264,6 @@ class ShadowNode:
 
     def __exit__(self, *exc):
         self.stop()
-
-    # -- ingest ------------------------------------------------------------------------------
-    def _ingest_loop(self) -> None:
-        """Drain the socket in batches of up to 64 datagrams per lock hold (non-blocking recv); when it
-        is empty, block in ``select`` on the socket and the stop pipe -- no timeout, so an idle shadow
-        costs no CPU; while an iteration is partly received, nap ``ingest_nap`` between drains.  A
-        datagram that completes the head iteration whose manifest is in gets the step replayed right
-        here.  The apply thread is woken only when the loss state changed, or when a new iteration is
-        evidence that the head is overdue while it waits without a deadline (the watchdog's timer is
-        armed only then)."""
-        sock, buf = self.udp, bytearray(65536)
-        mv = memoryview(buf)
-        lock, c, stop, cv = self._lock, self.counters, self._stop, self._cv
-        allowed = SourceFilter(self.cfg.allowed_sources) if self.cfg.allowed_sources else None
-        recvfrom_into = sock.recvfrom_into
-        monotonic = time.monotonic
-        waitset = [sock, self._wake_r]
-        sel = select.select
-
-        def filtered_recv_into(b):  # the source address is needed: recvfrom_into, same buffer
-            n, src = recvfrom_into(b)
-            if allowed(src[0]):
-                return n
-            c.packets += 1
-            c.rejected += 1
-            c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
-            return -1
-
-        recv_into = sock.recv_into if allowed is None else filtered_recv_into
-        nap = self.cfg.ingest_nap
-        sleep = time.sleep
-        cap = self.cfg.ingest_lead_max
-        lead = 0.0  # seconds to sleep after a wake-up before the first drain (learned, see the docstring)
-        woke = None  # when select returned, while the iteration being received is not complete yet
-        while not stop.is_set():
-            idle = False
-            got = 0
-            done = True  # the last datagram completed its iteration (or none came)
-            with lock:
-                r = self._reasm
-                lost = r.needs_resync if r is not None else False
-                newest = r.newest_seen if r is not None else 0
-                wake = False
-                if r is not None:
-                    r.now = monotonic()  # one clock read per batch: the slots' "touched" time
-                    got, done, wake, idle, err = r.drain(recv_into, buf, mv)
-                    if err:
-                        if stop.is_set():
-                            return
-                        c.last_error = err
-                for _ in range(64 if r is None else 0):  # before the first bootstrap: count and refuse
-                    try:
-                        n = recv_into(buf)
-                    except BlockingIOError:
-                        idle = True
-                        break
-                    except OSError as e:
-                        if stop.is_set():
-                            return
-                        c.last_error = f"udp receive: {e}"  # transient (e.g. ICMP error): keep serving
-                        idle = True
-                        break
-                    if n < 0:  # refused by the source filter (already counted)
-                        continue
-                    c.packets += 1
-                    got += 1
-                    c.rejected += 1
-                    c.last_error = "datagram before the first bootstrap (shard layout unknown)"
-                work = self._next_work() if wake else None  # the head just completed, its manifest in
-                if r is not None and work is None and (r.needs_resync != lost or (
-                        self._apply_idle and r.newest_seen != newest and r.newest_seen > r.head)):
-                    cv.notify()
-            if work is not None:
-                # replay it here (the datagrams meanwhile wait in the socket buffer): no hand-off
-                self._apply(work)
-                continue
-            if idle:
-                if got and not done and nap > 0:
-                    sleep(nap)  # more of this iteration is on its way: take it in one batch
-                    continue
-                if got and done and woke is not None:
-                    # an iteration completed: its datagrams took this long from the wake-up; next time
-                    # sleep a little less than that before draining (shrinks until a drain comes early)
-                    lead = min(cap, 0.9 * (monotonic() - woke))
-                woke = None
-                try:
-                    sel(waitset, [], [], None)
-                except (OSError, ValueError):
-                    return  # the node is being stopped (descriptors closed)
-                if nap > 0 and lead > 0 and not stop.is_set():
-                    woke = monotonic()
-                    sleep(lead)  # let the rest of the iteration arrive: one drain instead of a few
-                elif nap > 0:
-                    woke = monotonic()
 
     # -- apply + watchdog ----------------------------------------------------------------------
     def _ready(self) -> bool:
@@ -434,14 +344,6 @@ class ShadowNode:
                        f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
         self._done.notify_all()
         return None
-
-    def _udp_backlog(self) -> bool:
-        """True while datagrams wait in the socket: the ingest thread is behind (a starved CPU),
-        so a stalled iteration is not lost yet."""
-        try:
-            return fcntl.ioctl(self.udp.fileno(), termios.FIONREAD, b"\0\0\0\0") != b"\0\0\0\0"
-        except OSError:
-            return False
 
     def _apply_loop(self) -> None:
         while not self._stop.is_set():
@@ -568,7 +470,7 @@ class ShadowNode:
         self._apply_inline()
         return ack
 
-    def _take_manifest(self, m: Manifest) -> ManifestAck:
+    def _take_manifest(self, m: Manifest, arm: bool = True) -> ManifestAck:
         if m.job_id != self.cfg.job_id:
             raise ProtocolError(f"Manifest: field 'job_id': {m.job_id} is not this shadow's job {self.cfg.job_id}")
         if not isinstance(m.lrs, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in m.lrs):
@@ -587,7 +489,7 @@ class ShadowNode:
                 self._manifests[m.iteration] = (m, time.monotonic())
                 while len(self._manifests) > 64:
                     del self._manifests[min(self._manifests)]
-                if self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
+                if arm and self._apply_idle and not self._ready():  # evidence the head is overdue: arm the watchdog
                     self._cv.notify()
                 # (ready: the caller applies it right after the ack, see _apply_inline)
             return self._ack(m.iteration, reason)
@@ -675,8 +577,9 @@ class ShadowNode:
     def _serve(self, conn: socket.socket) -> None:
         handlers = {
             "bootstrap": lambda b: self.bootstrap(self._expect(b, Bootstrap)),
-            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest)),
-            "cmanifest": lambda b: self._take_manifest(b),  # compact form: decoded as a Manifest already
+            # (the watchdog is armed after the data socket's drain, by _drain_for_manifest)
+            "manifest": lambda b: self._take_manifest(self._expect(b, Manifest), arm=False),
+            "cmanifest": lambda b: self._take_manifest(b, arm=False),  # compact form: decoded already
             "status": lambda b: self.status(),
             "fetch": lambda b: self.fetch((b or {}).get("iteration")),
             "persist": lambda b: self.persist_now(),
@@ -720,9 +623,10 @@ class ShadowNode:
                     acks.flush()  # replies come in order: the held ack first
                     send_message(conn, *reply)
                 if op in ("manifest", "cmanifest"):
-                    # the ack is out: now replay the step here if the gradient was already complete
-                    # (no hand-off to the apply thread; the next request waits in the socket meanwhile)
-                    self._apply_inline()
+                    # the ack is out: now take the copies waiting in the data socket and replay the
+                    # step here if the gradient is complete (no hand-off to another thread; the next
+                    # request waits in the socket meanwhile)
+                    self._drain_for_manifest()
         except (ConnectionError, OSError):
             pass
         finally:
