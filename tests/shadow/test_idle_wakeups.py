@@ -8,16 +8,7 @@ import time
 import pytest
 
 from shadow.node import ShadowConfig, ShadowNode
-
-
-def _switches(tids):
-    out = {}
-    for tid in tids:
-        with open(f"/proc/self/task/{tid}/status") as f:
-            for line in f:
-                if line.startswith("voluntary_ctxt_switches:"):
-                    out[tid] = int(line.split()[1])
-    return out
+from tests.shadow.wakeups import voluntary_switches
 
 
 @pytest.mark.timeout(30)
@@ -29,9 +20,9 @@ def test_idle_node_threads_do_not_wake(reference_run, cluster):
     tids = [t.native_id for t in node._threads]
     assert len(tids) == 4
     time.sleep(0.2)  # let the last publication settle
-    before = _switches(tids)
+    before = voluntary_switches(tids)
     time.sleep(0.5)
-    after = _switches(tids)
+    after = voluntary_switches(tids)
     woke = {t: after[t] - before[t] for t in tids}
     assert sum(woke.values()) <= 1, f"idle node threads woke up: {woke}"
     # and it still serves: the next iteration is applied

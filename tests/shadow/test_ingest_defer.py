@@ -5,17 +5,7 @@ Counted, not timed: the ingest thread's voluntary context switches while iterati
 usual order (copies, then the manifest), and the deferral flag when the order or the load changes."""
 import pytest
 
-
-
-def _switches(tids):
-    """Voluntary context switches per thread of this process (its wake-ups after blocking)."""
-    out = {}
-    for tid in tids:
-        with open(f"/proc/self/task/{tid}/status") as f:
-            for line in f:
-                if line.startswith("voluntary_ctxt_switches:"):
-                    out[tid] = int(line.split()[1])
-    return out
+from tests.shadow.wakeups import voluntary_switches
 
 
 def _feed(c, it):
@@ -47,10 +37,10 @@ def test_manifests_drain_the_copies_and_the_ingest_thread_stays_asleep(reference
     c = cluster(run, shards=2, ingest_defer=1.0)  # a long fallback period: the count below is the design's
     first = _drive_until_deferred(c, 10) + 1
     tids = [_ingest_tid(n) for n in c.nodes]
-    before = _switches(tids)
+    before = voluntary_switches(tids)
     for it in range(first, first + 8):
         _feed(c, it)
-    after = _switches(tids)
+    after = voluntary_switches(tids)
     woke = {t: after[t] - before[t] for t in tids}
     # without the deferral each ingest thread wakes up at least once per iteration (8 here)
     assert all(w <= 3 for w in woke.values()), f"ingest threads woke up per iteration: {woke}"
