@@ -527,6 +527,7 @@ _MAN_BODY = struct.Struct("!IBdHI")
 _ACK_BODY = struct.Struct("!IIBqQQHH")
 _CUM_HEAD = struct.Struct("!I")
 _ACK_RESYNC, _ACK_SYNC = 1, 2  # ack flags
+_ACK_FLAGS_AT = struct.calcsize("!II")  # where the flags byte sits in an ack body (after job and shard)
 #: the most manifests one cumulative ack may cover (a shadow caps a client's ``ack_every`` to it)
 MAX_ACK_EVERY = 1024
 #: the sync request (see the module docstring)
@@ -539,6 +540,8 @@ class CumAck(NamedTuple):
     covers: int
     sync: bool
     ack: "ManifestAck"
+
+
 _MAX_COMPACT = 1 << 20
 _MAN_STRUCTS: dict[tuple[int, int], struct.Struct] = {}
 
@@ -619,7 +622,8 @@ def unpack_compact(magic: bytes, iteration: int, body) -> tuple[str, Any]:
         if len(body) < _CUM_HEAD.size:
             raise ProtocolError(f"cumulative ack: body of {len(body)} bytes is shorter than {_CUM_HEAD.size}")
         (covers,) = _CUM_HEAD.unpack_from(body)
-        flags = body[_CUM_HEAD.size + 8] if len(body) > _CUM_HEAD.size + 8 else 0
+        at = _CUM_HEAD.size + _ACK_FLAGS_AT
+        flags = body[at] if len(body) > at else 0
         sync = bool(flags & _ACK_SYNC)
         if covers > MAX_ACK_EVERY or (covers == 0 and not sync):
             raise ProtocolError(f"cumulative ack: field 'covers': {covers} is outside 1..{MAX_ACK_EVERY}")

@@ -220,8 +220,6 @@ class ExpressionGen:
             if base["t"][0] == "int":
                 merged = f"_sw({merged}, {base['t'][1]})"
             return self.assign_expr(base, merged)
-        if op == "mk_stack":   # a header stack built from its elements (lookahead<S>())
-            return f"Stack([{', '.join(self.x(v) for v in e['vals'])}], H_{t[1]})"
         if op == "tuple_idx":
             return self.assign_expr(lv["a"], tuple_with(self.x(lv["a"]), lv["i"], val))
         raise Unsupported(f"assignment to {op} inside an expression")
