@@ -8,46 +8,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from diff_harness import TargetError, compile_both, compile_p4c, run_case
-from diff_targets import BMv2Target, CheckmateTarget, bmv2_available
+from diff_harness import compile_both, compile_p4c
+from diff_session import Targets, compare
+from diff_targets import bmv2_available
 from diffcases import KNOWN, all_cases
 
 CASES = all_cases()
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"differential suite needs real BMv2: {SKIP}")
-
-
-class Targets:
-    """Both switches; one that died (a crash is itself a finding) is reported and restarted."""
-
-    def __init__(self):
-        self.bmv2, self.cm = BMv2Target(), CheckmateTarget()
-
-    def check(self):
-        dead = []
-        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
-            t = getattr(self, attr)
-            if t.conn.stream_ended.is_set():   # the stream broke: give a dying process time to exit
-                try:
-                    t.p.proc.wait(3)
-                except Exception:
-                    pass
-            if t.p.proc.poll() is not None:
-                dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
-                t.stop()
-                setattr(self, attr, cls())
-        return dead
-
-    def restart(self, name: str):
-        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
-            t = getattr(self, attr)
-            if t.name == name:
-                t.stop()
-                setattr(self, attr, cls())
-
-    def stop(self):
-        self.bmv2.stop()
-        self.cm.stop()
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +28,6 @@ def targets():
     yield t
     pool.shutdown(wait=False, cancel_futures=True)
     t.stop()
-
-
-_BOTH = ThreadPoolExecutor(max_workers=2)
-
-
-def both(targets, case, ref, ours, idle):
-    """Run the case on both switches at once (their quiescence waits overlap)."""
-    fb = _BOTH.submit(run_case, targets.bmv2, case, ref, idle)
-    fc = _BOTH.submit(run_case, targets.cm, case, ours, idle)
-    return fb.result(), fc.result()
 
 
 def params():
@@ -101,18 +59,7 @@ def test_p4c_json_same_as_bmv2(targets, case):
 def _compare(targets, case, ref, ours):
     """Run ``case`` on BMv2 (``ref``) and checkmate-switch (``ours``); assert the same observation.
     Returns BMv2's."""
-    try:
-        expected, got = both(targets, case, ref, ours, 0.25)
-        diff = expected.diff(got)
-        if diff:  # quiescence is a timeout: believe a difference only after a slower second look
-            expected, got = both(targets, case, ref, ours, 1.5)
-            diff = expected.diff(got)
-    except TargetError as e:
-        # a switch that hangs (e.g. a packet looping forever) would poison every later case
-        targets.restart(str(e).split(":", 1)[0])
-        raise
-    finally:
-        dead = targets.check()
+    expected, diff, dead = compare(targets, case, ref, ours)
     assert not dead, "a switch died on this program:\n" + "\n".join(dead)
     assert not diff, "\n".join(diff)
     return expected

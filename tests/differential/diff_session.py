@@ -1,0 +1,75 @@
+"""One differential session: both switches, started once, and the comparison of a case on them.
+
+Shared by the pytest suite (``test_differential.py``) and the random-program drivers
+(``fuzz_*``): :class:`Targets` holds BMv2 and checkmate-switch and restarts one that died or
+hung; :func:`compare` runs a case on both at once and returns BMv2's observation with the
+differences (a difference is believed only after a second, slower look: quiescence is a
+timeout).
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from diff_harness import Observation, TargetError, run_case
+from diff_targets import BMv2Target, CheckmateTarget
+
+
+class Targets:
+    """Both switches; one that died (a crash is itself a finding) is reported and restarted."""
+
+    def __init__(self):
+        self.bmv2, self.cm = BMv2Target(), CheckmateTarget()
+
+    def check(self):
+        dead = []
+        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
+            t = getattr(self, attr)
+            if t.conn.stream_ended.is_set():   # the stream broke: give a dying process time to exit
+                try:
+                    t.p.proc.wait(3)
+                except Exception:
+                    pass
+            if t.p.proc.poll() is not None:
+                dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
+                t.stop()
+                setattr(self, attr, cls())
+        return dead
+
+    def restart(self, name: str):
+        for attr, cls in (("bmv2", BMv2Target), ("cm", CheckmateTarget)):
+            t = getattr(self, attr)
+            if t.name == name:
+                t.stop()
+                setattr(self, attr, cls())
+
+    def stop(self):
+        self.bmv2.stop()
+        self.cm.stop()
+
+
+_BOTH = ThreadPoolExecutor(max_workers=2)
+
+
+def both(targets, case, ref, ours, idle):
+    """Run the case on both switches at once (their quiescence waits overlap)."""
+    fb = _BOTH.submit(run_case, targets.bmv2, case, ref, idle)
+    fc = _BOTH.submit(run_case, targets.cm, case, ours, idle)
+    return fb.result(), fc.result()
+
+
+def compare(targets, case, ref, ours) -> tuple[Observation, list[str], list[str]]:
+    """Run ``case`` on BMv2 (``ref``) and checkmate-switch (``ours``): (BMv2's observation, the
+    differences, the switches that died on it).  A switch that hangs is restarted and its
+    :class:`TargetError` raised (it would poison every later case)."""
+    try:
+        expected, got = both(targets, case, ref, ours, 0.25)
+        diff = expected.diff(got)
+        if diff:  # quiescence is a timeout: believe a difference only after a slower second look
+            expected, got = both(targets, case, ref, ours, 1.5)
+            diff = expected.diff(got)
+    except TargetError as e:
+        targets.restart(str(e).split(":", 1)[0])
+        raise
+    finally:
+        dead = targets.check()
+    return expected, diff, dead
