@@ -3,6 +3,8 @@
 ``>>`` is never a token: two ``>`` are returned and the parser joins adjacent ones
 into a shift, so that ``bit<bit<8>>``-style nesting and shifts both parse (p4c does
 the same).  Integer literals carry their width/signedness prefix (``8w5``, ``4s3``).
+A character no token starts with is an error, except inside an annotation's ``( ... )``
+(free-form text there, as in p4c).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ _NUM = re.compile(r"(?:(\d+)([ws]))?(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+
 
 @dataclass
 class Tok:
-    kind: str  # "id", "kw", "num", "str", "op", "eof"
+    kind: str  # "id", "kw", "num", "str", "op", "eof"; "bad": a stray character in an annotation body
     text: str
     loc: Loc
     end_col: int
@@ -105,9 +107,17 @@ def _str_value(s: str) -> str:
     return s[1:-1]
 
 
+def _annotation_paren(toks: list[Tok]) -> bool:
+    """Is the ``(`` just appended the start of an annotation's body (``@name(``, a line
+    break or not in between, as the parser reads it)?"""
+    return (len(toks) >= 3 and toks[-3].kind == "op" and toks[-3].text == "@"
+            and toks[-2].kind in ("id", "kw"))
+
+
 def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
     """The tokens of preprocessed ``lines``; warnings (over-wide literals) go to ``warnings``."""
     toks: list[Tok] = []
+    anno_depth = 0   # > 0 inside an unstructured annotation's ( ... ): see _annotation_paren
     li = 0
     while li < len(lines):
         ln = lines[li]
@@ -132,6 +142,13 @@ def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
                     ln = lines[li - 1]
                     pos = m.end() - (len(joined) - len(text))
                     continue
+            if not m and anno_depth:
+                # a free-form annotation body is any token sequence: p4c's lexer returns a
+                # character it has no token for as UNEXPECTED_TOKEN, which its grammar takes
+                # there (`@note(it's free text)`) and nowhere else
+                toks.append(Tok("bad", text[pos], loc, pos + 2))
+                pos += 1
+                continue
             if not m:
                 raise P4CompileError(loc, f"unexpected character {text[pos]!r}")
             kind = m.lastgroup
@@ -151,6 +168,10 @@ def tokenize(lines: list[Line], warnings: list | None = None) -> list[Tok]:
                 toks.append(Tok("str", s, loc, end + 1, _str_value(s)))
             else:
                 toks.append(Tok("op", s, loc, end + 1))
+                if s == "(" and (anno_depth or _annotation_paren(toks)):
+                    anno_depth += 1
+                elif s == ")" and anno_depth:
+                    anno_depth -= 1
     last = lines[-1] if lines else Line("<empty>", 1, "")
     toks.append(Tok("eof", "<end of file>", Loc(last.file, last.line, len(last.text) + 1), 0))
     return toks

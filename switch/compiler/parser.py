@@ -143,10 +143,11 @@ class Parser(StatementParser, ExpressionParser):
             loc = self.next().loc
             name = self.ident("an annotation name").text
             args, body = [], []
-            if self.at("[") and self.t.loc.line == self.toks[self.i - 1].loc.line:
+            # the body may start on a later line (p4c reads `@a\n(x)` as @a(x) too)
+            if self.at("["):
                 annos.append((name, self.structured_annotation_body(), loc))
                 continue
-            if self.at("(") and self.t.loc.line == self.toks[self.i - 1].loc.line:
+            if self.at("("):
                 self.next()
                 depth, cur = 0, []   # body: every token, commas too (p4c lists them as written)
                 while True:

@@ -1,0 +1,58 @@
+"""A character no P4 token starts with (' ` $ \\) is taken inside a free-form annotation body
+(as p4c's grammar takes its lexer's UNEXPECTED_TOKEN there) and nowhere else: elsewhere it is
+an error at its own file:line:col.  With p4c on PATH each program's verdict is checked
+against p4c's too (the P4Info side is the differential case f5_annotation_stray_chars)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from p4c_helpers import line_of, program
+from switch.compiler import P4CompileError, compile_source
+
+# (locals, body, the text whose first character is the culprit)
+BAD = {
+    "in_a_statement": ("", "        hdr.h.a = 1; ' ", "' "),
+    "after_the_body": ("    @why(fine) ` action a() { }\n", "", "` action"),
+    "structured_body": ('    @why[k = $x] action a() { }\n', "", "$x"),
+    # a stray character between an annotation's name and its body
+    "before_the_body": ("    @why ' (x) action a() { }\n", "", "' (x)"),
+}
+GOOD = {
+    "one_line": ("    @why(it's $5 `now` \\ then) action a() { }\n", ""),
+    "nested_parens": ("    @why((don't) 'x' (y)) action a() { }\n", ""),
+    "several_lines": ("    @why(it's\n      still ` the body)\n    action a() { }\n", ""),
+    # the body may start on the next line (p4c reads it as the body too)
+    "body_on_next_line": ("    @why\n    (it's) action a() { }\n", ""),
+}
+
+
+def _p4c_verdict(text: str, tmp_path) -> bool | None:
+    """True when real p4c accepts ``text``; None without p4c."""
+    if not shutil.which("p4c"):
+        return None
+    src = tmp_path / "prog.p4"
+    src.write_text(text)
+    r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "-o", str(tmp_path), str(src)],
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode == 0 and "error" not in r.stderr.lower()
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_stray_character_outside_an_annotation_body(name, tmp_path):
+    locals_, body, culprit = BAD[name]
+    text = program(locals=locals_, body=body)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "prog.p4")
+    line, col = line_of(text, culprit)
+    assert str(ei.value).startswith(f"prog.p4:{line}:{col}: unexpected character"), str(ei.value)
+    assert _p4c_verdict(text, tmp_path) in (None, False), "p4c accepts it"
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_stray_character_inside_an_annotation_body(name, tmp_path):
+    text = program(locals=GOOD[name][0], body=GOOD[name][1])
+    compile_source(text, "prog.p4")
+    assert _p4c_verdict(text, tmp_path) in (None, True), "p4c rejects it"
