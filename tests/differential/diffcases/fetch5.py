@@ -23,4 +23,18 @@ header unused_t { bit<8> f; }
     table t { key = { hdr.h.a: exact; } actions = { seta; NoAction; } }"""),
         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.seta", {"v": 0x5a})],
         frames=[(0, H(1)), (0, H(2))]),
+    # a `type`'s annotations (plain, with arguments, structured) on its new_types entry, with
+    # and without @p4runtime_translation, met by a key field, an action parameter and twice
+    case("f5_newtype_annotations", CAT, program("        t.apply();\n", top="""\
+@p4runtime_translation("example.org/Tag_t", 16)
+@tag_note
+@tag_why("a reason", 3)
+type bit<8> Tag_t;
+@plain_only(x)
+@shaped[kind = "opaque", n = 2]
+type bit<8> Plain_t;
+""", ingress_decls="""\
+    action set2(Tag_t t1, Plain_t p1) { hdr.h.b = (bit<8>)t1; hdr.h.c = (bit<16>)(bit<8>)p1; }
+    table t { key = { hdr.h.a: exact; } actions = { set2; NoAction; } }"""),
+        frames=[(0, H(1))]),
 ]
