@@ -35,3 +35,19 @@ def line_of(text: str, needle: str) -> tuple[int, int]:
         if j >= 0:
             return i, j + 1
     raise AssertionError(f"{needle!r} not in program")
+
+
+def p4c_accepts(text: str, tmp_path) -> bool | None:
+    """Real p4c's verdict on ``text`` (True: it compiles), None when p4c is not installed --
+    so a test can also check that a program it calls valid or invalid is so for p4c."""
+    from switch.bmv2json.p4c import P4cFailed, p4c_path, run_p4c
+
+    if p4c_path() is None:
+        return None
+    src = tmp_path / "prog.p4"
+    src.write_text(text)
+    try:
+        run_p4c(src, tmp_path, timeout=120)
+    except P4cFailed:
+        return False
+    return True

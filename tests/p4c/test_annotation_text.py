@@ -4,12 +4,9 @@ an error at its own file:line:col.  With p4c on PATH each program's verdict is c
 against p4c's too (the P4Info side is the differential case f5_annotation_stray_chars)."""
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
-from p4c_helpers import line_of, program
+from p4c_helpers import line_of, p4c_accepts, program
 from switch.compiler import P4CompileError, compile_source
 
 # (locals, body, the text whose first character is the culprit)
@@ -29,17 +26,6 @@ GOOD = {
 }
 
 
-def _p4c_verdict(text: str, tmp_path) -> bool | None:
-    """True when real p4c accepts ``text``; None without p4c."""
-    if not shutil.which("p4c"):
-        return None
-    src = tmp_path / "prog.p4"
-    src.write_text(text)
-    r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "-o", str(tmp_path), str(src)],
-                       capture_output=True, text=True, timeout=120)
-    return r.returncode == 0 and "error" not in r.stderr.lower()
-
-
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_stray_character_outside_an_annotation_body(name, tmp_path):
     locals_, body, culprit = BAD[name]
@@ -48,11 +34,11 @@ def test_stray_character_outside_an_annotation_body(name, tmp_path):
         compile_source(text, "prog.p4")
     line, col = line_of(text, culprit)
     assert str(ei.value).startswith(f"prog.p4:{line}:{col}: unexpected character"), str(ei.value)
-    assert _p4c_verdict(text, tmp_path) in (None, False), "p4c accepts it"
+    assert p4c_accepts(text, tmp_path) in (None, False), "p4c accepts it"
 
 
 @pytest.mark.parametrize("name", sorted(GOOD))
 def test_stray_character_inside_an_annotation_body(name, tmp_path):
     text = program(locals=GOOD[name][0], body=GOOD[name][1])
     compile_source(text, "prog.p4")
-    assert _p4c_verdict(text, tmp_path) in (None, True), "p4c rejects it"
+    assert p4c_accepts(text, tmp_path) in (None, True), "p4c rejects it"
