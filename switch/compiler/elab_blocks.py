@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
+from .elab_common import _custom_crc, E, flatten_select, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
 from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
@@ -221,15 +221,16 @@ class BlockRules:
                     self.warn(tr.loc, REJECT_WARNING)
                 trans = {"kind": "direct", "to": tr.to}
             else:
-                keys = [self.expr(e, sscope) for e in tr.exprs]
-                for (kir, kt), e in zip(keys, tr.exprs):
+                sel_exprs, sel_cases = flatten_select(tr.exprs, tr.cases)
+                keys = [self.expr(e, sscope) for e in sel_exprs]
+                for (kir, kt), e in zip(keys, sel_exprs):
                     if newtype_name(kt):
                         raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
                                        f"(cast it to {tstr(untagged(kt))})")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 cases = []
-                for c in tr.cases:
+                for c in sel_cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
                         raise E(c.loc, f"unknown parser state {c.to}")
                     if c.to == "reject":

@@ -181,3 +181,45 @@ def _custom_crc(algo: str) -> str:
     """``crc16_custom``/``crc32_custom``: BMv2 starts them with the parameters of crc16/crc32
     (a controller may change them over Thrift, which the embedded target does not offer)."""
     return {"crc16_custom": "crc16", "crc32_custom": "crc32"}.get(algo, algo)
+
+
+def flatten_select(exprs: list, cases: list) -> tuple[list, list]:
+    """A list expression among a ``select``'s keys (``select(a, {b, c})``) stands for its
+    members, as p4c flattens it: the keys become ``a, b, c`` and each case's keyset in that
+    place -- a list of values (``{1, 2}``) or ``default``/``_`` for all of them -- is spread
+    the same way.  Selects without a list key come back unchanged."""
+    if not any(e.kind == "list" for e in exprs):
+        return exprs, cases
+
+    def shape(e):
+        return [shape(x) for x in e.items] if e.kind == "list" and not e.get("dots") else None
+
+    def leaves(s):
+        return 1 if s is None else sum(leaves(x) for x in s)
+
+    def spread(e):
+        return [x for i in e.items for x in spread(i)] if shape(e) is not None else [e]
+
+    def fit(k, s, out):
+        if s is None:
+            out.append(k)
+        elif k.kind == "default":
+            out.extend([k] * leaves(s))
+        elif k.kind == "list" and len(k.items) == len(s):
+            for ki, si in zip(k.items, s):
+                fit(ki, si, out)
+        else:
+            raise E(k.loc, f"this keyset must be a list of {len(s)} values, or default, "
+                           "to match the select's list expression")
+
+    shapes = [shape(e) for e in exprs]
+    flat_cases = []
+    for c in cases:
+        ks = c.keysets
+        if not (len(ks) == 1 and ks[0].kind == "default") and len(ks) == len(exprs):
+            out: list = []
+            for k, s in zip(ks, shapes):
+                fit(k, s, out)
+            c = Node("case", c.loc, **{**c._attrs, "keysets": out})
+        flat_cases.append(c)
+    return [x for e in exprs for x in spread(e)], flat_cases

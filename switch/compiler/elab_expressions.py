@@ -436,7 +436,12 @@ class ExpressionRules:
 
     def cast(self, ir, et, t, loc):
         if t[0] == "serenum":
-            return self.cast(ir, et, t[2], loc) | {"t": t}
+            inner = self.cast(ir, et, t[2], loc)
+            if inner.get("op") in ("bin", "un"):
+                # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the
+                # enum type goes on a cast around it
+                return {"op": "cast", "a": inner, "t": t}
+            return inner | {"t": t}
         if et[0] == "serenum":
             if is_bits(t) and t != et[2]:
                 # p4c: an enum converts to its own underlying type only
@@ -476,6 +481,8 @@ class ExpressionRules:
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
             bt = bt[2]
+        if at[0] == bt[0] == "serenum" and at != bt and at[2] == bt[2] and op in ("==", "!="):
+            at, bt = at[2], bt[2]   # two enums over one type: p4c compares their values
         for side, st in ((n.a, at), (n.b, bt)):
             nt = newtype_name(st)
             if nt and (op not in ("==", "!=") or INTLIT in (at, bt)):

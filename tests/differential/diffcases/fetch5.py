@@ -1,7 +1,9 @@
 """Front-end gaps found on p4c's public sample programs by fetch5 (issue #15): characters no
 P4 token starts with inside a free-form annotation body (p4c's grammar takes its lexer's
 UNEXPECTED_TOKEN there), and a `type`'s own annotations, which p4c lists on the type's
-``type_info.new_types`` entry in the P4Info."""
+``type_info.new_types`` entry in the P4Info; and, from probes of our own after p4c's core-only
+samples: ``==`` between two serializable enums over one type, arithmetic cast to a serializable
+enum, and a list expression among a ``select``'s keys (p4c flattens it)."""
 from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -37,4 +39,33 @@ type bit<8> Plain_t;
     action set2(Tag_t t1, Plain_t p1) { hdr.h.b = (bit<8>)t1; hdr.h.c = (bit<16>)(bit<8>)p1; }
     table t { key = { hdr.h.a: exact; } actions = { set2; NoAction; } }"""),
         frames=[(0, H(1))]),
+    # two serializable enums over bit<8> compared (p4c compares the values); enum arithmetic
+    # cast back to an enum; an enum from a header field
+    case("f5_serenum_cross_compare_and_arith", CAT, program("""\
+        E1 x = (E1)hdr.h.a;
+        E2 y = (E2)hdr.h.b;
+        if (x == y) { hdr.h.c = 16w1; } else if (x != E2.f2) { hdr.h.c = 16w2; } else { hdr.h.c = 16w3; }
+        E1 z = (E1)(x + 1);
+        E1 w = (E1)(~(bit<8>)y);
+        hdr.h.d = (bit<8>)z ++ (bit<8>)w ++ (bit<8>)(E1)(E1.e2 - 8w2) ++ 8w0;
+""", top="enum bit<8> E1 { e1 = 1, e2 = 2 }\nenum bit<8> E2 { f1 = 1, f2 = 0x80 }\n"),
+        frames=[(0, H(1, 1)), (0, H(0x80, 0x80)), (0, H(0x7f, 0x80)), (0, H(0xff, 0x2)), (0, H(0, 0))]),
+    # a list expression among select's keys: its members are the keys; a case gives a list
+    # of values or default for all of them
+    case("f5_select_nested_list_key", CAT, program("        hdr.h.c = hdr.h.c + 1;\n", parser="""\
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a, {hdr.h.b, hdr.h.c[7:0]}, hdr.eth.etype) {
+            (1, {2, 3}, 0x1234): one;
+            (2, default, _): two;
+            (3, {4, 0x15}, default): one;
+            (_, {0xff, 0xff}, 0x1234): two;
+            default: accept;
+        }
+    }
+    state one { hdr.h.d = 1; transition accept; }
+    state two { hdr.h.d = 2; transition accept; }"""),
+        frames=[(0, H(1, 2, 3)), (0, H(1, 2, 4)), (0, H(2, 9, 9)), (0, H(3, 4, 0x15)), (0, H(3, 4, 0x16)),
+                (0, H(7, 0xff, 0xff)), (0, H(9, 9, 9))]),
 ]
