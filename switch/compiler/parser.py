@@ -698,7 +698,7 @@ class Parser(StatementParser, ExpressionParser):
         elif self.at("tuple", "list"):
             self.next()
             self.expect("<")
-            args = [self.type_ref()]
+            args = [] if t.text == "tuple" and self.at(">") else [self.type_ref()]   # tuple<>: p4c's too
             while self.accept(","):
                 args.append(self.type_ref())
             self.expect(">")

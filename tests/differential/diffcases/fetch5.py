@@ -3,7 +3,7 @@ P4 token starts with inside a free-form annotation body (p4c's grammar takes its
 UNEXPECTED_TOKEN there), and a `type`'s own annotations, which p4c lists on the type's
 ``type_info.new_types`` entry in the P4Info; and, from probes of our own after p4c's core-only
 samples: ``==`` between two serializable enums over one type, arithmetic cast to a serializable
-enum, and a list expression among a ``select``'s keys (p4c flattens it)."""
+enum, a list expression among a ``select``'s keys (p4c flattens it), and ``tuple<>``."""
 from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -68,4 +68,15 @@ type bit<8> Plain_t;
     state two { hdr.h.d = 2; transition accept; }"""),
         frames=[(0, H(1, 2, 3)), (0, H(1, 2, 4)), (0, H(2, 9, 9)), (0, H(3, 4, 0x15)), (0, H(3, 4, 0x16)),
                 (0, H(7, 0xff, 0xff)), (0, H(9, 9, 9))]),
+    # the empty tuple type: a typedef, a local, a struct field, a function parameter, compared
+    case("f5_empty_tuple", CAT, program("""\
+        Empty e = {};
+        Empty f = e;
+        WithEmpty w = { {}, hdr.h.a };
+        if (e == f && w.e == {}) { hdr.h.b = bump({}, w.v); }
+        if (e != {}) { hdr.h.b = 0; }
+""", top="""typedef tuple<> Empty;
+struct WithEmpty { tuple<> e; bit<8> v; }
+bit<8> bump(in Empty t, in bit<8> v) { return v + 1; }
+"""), frames=[(0, H(1)), (0, H(0xff))]),
 ]
