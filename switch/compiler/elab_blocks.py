@@ -52,7 +52,9 @@ class BlockRules:
         self.check_top_level_names()
         for d in self.decls:
             k = d.kind
-            if k in ("header", "struct", "header_union"):
+            if k in ("header", "struct", "header_union") and d.get("tparams"):
+                self.generic_structs[d.name] = d   # declared per use (elab_types.specialize)
+            elif k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
                 self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)

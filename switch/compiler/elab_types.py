@@ -84,6 +84,8 @@ class TypeRules:
                     # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)
                     return [t[0], t[1], name]
                 return t
+            if name in self.generic_structs:
+                return self.specialize(n, in_decl)
             if name in self.headers:
                 return ["header", name]
             if name in self.structs:
@@ -97,6 +99,37 @@ class TypeRules:
                 return ["any"]
             raise E(n.loc, f"unknown type {name}")
         raise E(n.loc, f"unsupported type {k}")
+
+    def specialize(self, n: Node, in_decl: bool):
+        """``Pair<bit<8>>`` of a generic ``struct Pair<T>`` (or header, header union): the struct
+        declared once per list of type arguments, named as p4c names it (``Pair_0``, ``Pair_1``
+        ... in the order first met, skipping names the program declares)."""
+        d = self.generic_structs[n.name]
+        if len(n.args) != len(d.tparams):
+            raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
+                           f"got {len(n.args)}")
+        args = [self.resolve_type(a, in_decl=True) for a in n.args]
+        for a, t in zip(n.args, args):
+            if t[0] in ("any", "extern", "string", "match_kind", "void"):
+                raise E(a.loc, f"{tstr(t)} cannot be a field type of {n.name}")
+        key = (n.name, repr(args))
+        spec = self.specialized.get(key)
+        if spec is None:
+            taken = {x.name for x in self.decls if x.get("name")} | set(self.headers) | set(self.structs)
+            i = 0
+            while f"{n.name}_{i}" in taken:
+                i += 1
+            spec = self.specialized[key] = f"{n.name}_{i}"
+            saved = getattr(self, "type_bindings", None)
+            self.type_bindings = {**(saved or {}), **dict(zip(d.tparams, args))}
+            try:
+                self.declare_struct(Node(d.kind, d.loc, name=spec, fields=d.fields, annos=d.annos))
+            finally:
+                self.type_bindings = saved
+        t = ["header" if d.kind == "header" else "struct", spec]
+        if not in_decl:
+            self.used_type(t)
+        return t
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
                   maximum: int | None = None) -> int:

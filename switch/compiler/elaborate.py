@@ -61,6 +61,8 @@ class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, E
         self.header_views: dict[tuple, str] = {}    # (header, field) -> struct laid out in the header
         self.headers: dict[str, dict] = {}   # name -> {"fields": [[n, w, signed]], "bytes": n}
         self.structs: dict[str, dict] = {}   # name -> {"fields": [[n, type]]}
+        self.generic_structs: dict[str, Node] = {}  # struct S<T> / header H<T> declarations
+        self.specialized: dict[tuple, str] = {}     # (name, type arguments) -> S_0, S_1 ...
         self.enums: dict[str, dict] = {}
         self.errors: list[str] = []
         self.match_kinds: set[str] = set()

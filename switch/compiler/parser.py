@@ -277,8 +277,7 @@ class Parser(StatementParser, ExpressionParser):
         kw = self.next()
         name = self.ident("a type name")
         self.types.add(name.text)
-        if self.at("<"):
-            raise P4CompileError(self.t.loc, "generic structs/headers are not supported")
+        tparams = self.type_params()   # a generic struct/header: specialized where used
         self.expect("{")
         fields = []
         while not self.at("}"):
@@ -288,7 +287,7 @@ class Parser(StatementParser, ExpressionParser):
             self.expect(";")
             fields.append(Node("field", fname.loc, type=fty, name=fname.text, annos=fannos))
         self.expect("}")
-        return Node(kw.text, name.loc, name=name.text, fields=fields, annos=annos)
+        return Node(kw.text, name.loc, name=name.text, fields=fields, annos=annos, tparams=tparams)
 
     def const_decl(self, annos) -> Node:
         self.expect("const")

@@ -3,7 +3,7 @@ P4 token starts with inside a free-form annotation body (p4c's grammar takes its
 UNEXPECTED_TOKEN there), and a `type`'s own annotations, which p4c lists on the type's
 ``type_info.new_types`` entry in the P4Info; and, from probes of our own after p4c's core-only
 samples: ``==`` between two serializable enums over one type, arithmetic cast to a serializable
-enum, a list expression among a ``select``'s keys (p4c flattens it), and ``tuple<>``."""
+enum, a list expression among a ``select``'s keys (p4c flattens it), ``tuple<>``, and generic structs and headers."""
 from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -79,4 +79,34 @@ type bit<8> Plain_t;
 struct WithEmpty { tuple<> e; bit<8> v; }
 bit<8> bump(in Empty t, in bit<8> v) { return v + 1; }
 """), frames=[(0, H(1)), (0, H(0xff))]),
+    # generic structs and headers (p4c specializes them per type argument list: Pair_0, Pair_1,
+    # skipping a name the program declares itself): a header field, a stack of a generic header
+    # parsed in a loop, nested generics, a typedef of one, a const, an action local, a digest
+    case("f5_generic_structs_headers", CAT, program("""\
+        Pair_0 mine = { 7 };
+        Box<Pair<bit<8>, bit<16>>> bx = { inner = { hdr.h.a, hdr.h.c } };
+        hdr.h.b = bx.inner.a + mine.taken + KB.inner.a;
+        if (hdr.g.isValid()) { hdr.g.tag = hdr.g.tag + 1; t.apply(); }
+        if (hdr.gs[1].isValid()) { hdr.h.d = (bit<32>)hdr.gs[1].data; }
+        digest<Pair<bit<8>, bit<16>>>(1, bx.inner);
+        digest<Pair<bit<16>, bit<8>>>(2, { hdr.h.c, hdr.h.b });
+""", headers="header GH<T> { T data; bit<8> tag; }\n", top="""struct Pair<A, B> { A a; B b; }
+struct Pair_0 { bit<8> taken; }
+struct Box<T> { T inner; }
+typedef Pair<bit<16>, bit<8>> Pair16;
+const Box<Pair<bit<8>, bit<16>>> KB = { inner = { 2, 3 } };
+""", fields="    GH<bit<16>> g;\n    GH<bit<8>>[3] gs;\n", parser="""\
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a) { 0x10: g; default: accept; }
+    }
+    state g { pkt.extract(hdr.g); transition select(hdr.g.tag) { 1: more; default: accept; } }
+    state more { pkt.extract(hdr.gs.next); transition select(hdr.gs.last.tag) { 1: more; default: accept; } }""",
+        deparser="        pkt.emit(hdr);\n", ingress_decls="""\
+    action setp(bit<16> v) { Pair16 p = { v, 3 }; hdr.g.data = p.a; hdr.g.tag = p.b; }
+    table t { key = { hdr.g.data: exact; } actions = { setp; NoAction; } }"""),
+        entries=[Entry("I.t", {"hdr.g.data": 0x0102}, "I.setp", {"v": 0xbeef})],
+        frames=[(0, H(0x10, 2, 0x0102, 0x01050104) + bytes([5, 1, 6, 1, 7, 0, 8])),
+                (0, H(0x10, 2, 0x0102, 0x01020100) + bytes([0xaa, 9])), (0, H(3, 4, 5, 6))]),
 ]

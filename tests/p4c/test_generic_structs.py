@@ -1,0 +1,51 @@
+"""Generic structs and headers (``struct Pair<A, B> { A a; B b; }``): one struct per list of
+type arguments, named as p4c names its specializations (``Pair_0``, ``Pair_1`` ... in the
+order first met, skipping a name the program declares); a use with the wrong number of type
+arguments, or none, is an error at the use.  With p4c on PATH each verdict (and the P4Info of
+the valid program) is checked against p4c's; the packet side is the differential case
+f5_generic_structs_headers."""
+from __future__ import annotations
+
+import pytest
+from google.protobuf import text_format
+from p4.config.v1 import p4info_pb2
+
+from p4c_helpers import line_of, p4c_accepts, program
+from switch.bmv2json.p4c import p4c_path, run_p4c
+from switch.compiler import P4CompileError, compile_source
+from switch.compiler.p4info import canonical_text
+
+TOP = "struct Pair<A, B> { A a; B b; }\nstruct Pair_1 { bit<8> mine; }\nheader GH<T> { T v; }\n"
+
+
+def test_specializations_are_named_as_p4c_names_them(tmp_path):
+    text = program(top=TOP, body="""        Pair<bit<8>, bit<16>> p = { hdr.h.a, hdr.h.b };
+        Pair<bit<16>, bit<8>> q = { hdr.h.b, hdr.h.a };
+        Pair<bit<8>, bit<16>> again = p;
+        GH<bit<8>> g = { 1 };
+        digest(1, again);
+        digest(2, q);
+        hdr.h.c = g.v;""")
+    info = compile_source(text, "prog.p4").p4info
+    assert sorted(d.preamble.name for d in info.digests) == ["Pair_0", "Pair_2"]
+    assert dict((m.name, m.type_spec.bitstring.bit.bitwidth) for m in info.type_info.structs["Pair_2"].members) \
+        == {"a": 16, "b": 8}
+    if p4c_path() is not None:
+        src = tmp_path / "prog.p4"
+        src.write_text(text)
+        _, p4info_path = run_p4c(src, tmp_path, timeout=120)
+        ref = text_format.Parse(p4info_path.read_text(), p4info_pb2.P4Info())
+        assert canonical_text(info) == canonical_text(ref)
+
+
+@pytest.mark.parametrize("body,culprit,words", [
+    ("        Pair<bit<8>> p = { 1, 2 };", "Pair<bit<8>>", "takes 2 type argument(s), got 1"),
+    ("        Pair p;", "Pair p", "takes 2 type argument(s), got 0"),
+])
+def test_wrong_type_arguments(body, culprit, words, tmp_path):
+    text = program(top=TOP, body=body)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "prog.p4")
+    line, col = line_of(text, culprit)
+    assert str(ei.value).startswith(f"prog.p4:{line}:{col}: ") and words in str(ei.value), str(ei.value)
+    assert p4c_accepts(text, tmp_path) in (None, False), "p4c accepts it"
