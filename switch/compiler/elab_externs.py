@@ -234,7 +234,11 @@ class ExternRules:
                 raise E(data.loc, f"digest field {fn} of type {tstr(ft)} is not supported")
         if dt[0] == "struct":
             name = dt[1]
-            self.digests.setdefault(name, {"name": name, "fields": [[fn, ft] for fn, ft in members]})
+            ta = call.targs[0] if call.targs else None
+            if ta is not None and ta.kind == "typename" and not ta.args and ta.name in self.typedefs:
+                name = ta.name   # digest<MyS>: p4c names the digest as the type argument is written
+            self.digests.setdefault(name, {"name": name, "struct": dt[1],
+                                           "fields": [[fn, ft] for fn, ft in members]})
         else:
             name = f"digest_{self.auto_digests}"
             self.auto_digests += 1

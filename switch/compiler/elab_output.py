@@ -146,7 +146,8 @@ class OutputRules:
             "direct_counters": objs("direct_counter", "direct_counters"),
             "direct_meters": objs("direct_meter", "direct_meters"),
             "digests": [{"name": d, "id": ids["digest"][d], "alias": al[d], "fields": v["fields"],
-                         "newtypes": [self.field_newtypes.get((d, f)) for f, _ in v["fields"]],
+                         "struct": v.get("struct", d),
+                         "newtypes": [self.field_newtypes.get((v.get("struct", d), f)) for f, _ in v["fields"]],
                          "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},

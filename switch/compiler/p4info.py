@@ -316,8 +316,10 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
                 types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
             continue
-        pd.type_spec.struct.name = d["name"]
-        st = info.type_info.structs[d["name"]]
+        pd.type_spec.struct.name = d.get("struct", d["name"])   # digest<MyS>: MyS's struct
+        if pd.type_spec.struct.name in info.type_info.structs:
+            continue   # the struct of another digest too
+        st = info.type_info.structs[pd.type_spec.struct.name]
         for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):
             mem = st.members.add()
             mem.name = fname
