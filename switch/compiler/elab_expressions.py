@@ -254,7 +254,7 @@ class ExpressionRules:
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""
         if t[0] == "header":
-            fields = [[f, self.header_field_type(t[1], f, w, sg)] for f, w, sg in self.headers[t[1]]["fields"]]
+            fields = self.header_p4_fields(t[1])
         else:
             fields = self.structs[t[1]]["fields"]
         dots = ir.get("dots")   # `...`: the fields not given take their default values
@@ -273,7 +273,43 @@ class ExpressionRules:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
+        if t[0] == "header" and any(ft[0] == "struct" for _, ft in fields):
+            # a struct field of a header is stored as its leaves (data__b ...): spread its value
+            names, flat = [], []
+            for (f, ft), v in zip(fields, vals):
+                if ft[0] == "struct":
+                    for (sub, st), leaf in zip(self.flat_struct(ft[1], loc), self.struct_leaves(v, ft[1])):
+                        names.append(f"{f}__{sub}")
+                        flat.append(leaf if leaf["t"] == st else {"op": "cast", "a": leaf, "t": st})
+                else:
+                    names.append(f)
+                    flat.append(v)
+            return {"op": "mk", "t": t, "fields": [pyname(f) for f in names], "vals": flat}
         return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
+
+    def header_p4_fields(self, hname: str) -> list:
+        """A header's fields as the program declares them: a struct field (stored as its leaves
+        ``f__sub``) is one ``[f, ["struct", S]]``."""
+        out = []
+        for f, w, sg in self.headers[hname]["fields"]:
+            view = next(((v, s) for (h, v), s in self.header_views.items()
+                         if h == hname and f.startswith(v + "__")), None)
+            if view is None:
+                out.append([f, self.header_field_type(hname, f, w, sg)])
+            elif not out or out[-1][0] != view[0]:
+                out.append([view[0], ["struct", view[1]]])
+        return out
+
+    def struct_leaves(self, ir, sname: str) -> list:
+        """The leaf values of a struct value, nested structs in place (flat_struct's order)."""
+        out = []
+        for i, (f, ft) in enumerate(self.structs[sname]["fields"]):
+            sub = ir["vals"][i] if ir["op"] == "mk" else {"op": "field", "base": ir, "f": pyname(f), "t": ft}
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                out += self.struct_leaves(sub, ft[1])
+            else:
+                out.append(sub)
+        return out
 
     def expr(self, n: Node, scope):
         k = n.kind

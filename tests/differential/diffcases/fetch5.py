@@ -3,7 +3,8 @@ P4 token starts with inside a free-form annotation body (p4c's grammar takes its
 UNEXPECTED_TOKEN there), and a `type`'s own annotations, which p4c lists on the type's
 ``type_info.new_types`` entry in the P4Info; and, from probes of our own after p4c's core-only
 samples: ``==`` between two serializable enums over one type, arithmetic cast to a serializable
-enum, a list expression among a ``select``'s keys (p4c flattens it), ``tuple<>``, and generic structs and headers."""
+enum, a list expression among a ``select``'s keys (p4c flattens it), ``tuple<>``, generic structs and headers, and
+values of a header's struct field built from lists and initializers."""
 from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -109,4 +110,23 @@ const Box<Pair<bit<8>, bit<16>>> KB = { inner = { 2, 3 } };
         entries=[Entry("I.t", {"hdr.g.data": 0x0102}, "I.setp", {"v": 0xbeef})],
         frames=[(0, H(0x10, 2, 0x0102, 0x01050104) + bytes([5, 1, 6, 1, 7, 0, 8])),
                 (0, H(0x10, 2, 0x0102, 0x01020100) + bytes([0xaa, 9])), (0, H(3, 4, 5, 6))]),
+    # a header with a struct field (nested struct, bool and enum leaves) built from a list, a
+    # struct initializer holding a struct variable, and a cast; then emitted
+    case("f5_header_struct_field_values", CAT, program("""\
+        Inner i = { hdr.h.a, true, Col.blue, 5 };
+        Mid m = { i, 7 };
+        if (hdr.h.b == 1) {
+            hdr.w = { { { 1, false, Col.red, 2 }, hdr.h.b[7:0] }, 0x55 };
+        } else if (hdr.h.b == 2) {
+            hdr.w = { m = m, tail = hdr.h.a };
+        } else {
+            hdr.w = (wrap_t){ m = { { 3, hdr.h.c == 0, Col.blue, 7 }, 4 }, tail = 9 };
+        }
+        hdr.h.c = (bit<16>)hdr.w.m.i.x + (bit<16>)hdr.w.tail;
+""", headers="""enum bit<4> Col { red = 1, blue = 2 }
+struct Inner { bit<8> x; bool flag; Col c; bit<3> pad; }
+struct Mid { Inner i; bit<8> y; }
+header wrap_t { Mid m; bit<8> tail; }
+""", fields="    wrap_t w;\n", deparser="        pkt.emit(hdr);\n"),
+        frames=[(0, H(1, 1, 0)), (0, H(0x22, 2, 5)), (0, H(0x33, 3, 0)), (0, H(0x44, 3, 1))]),
 ]
