@@ -202,7 +202,7 @@ class ExpressionRules:
             return {"op": "invalid_hdr", "t": t}
         if k == "list":
             return {"op": "list", "items": [self.default_value(x, loc) for x in t[1]], "t": t}
-        if k == "struct" and not self.structs[t[1]].get("union"):
+        if k == "struct":   # a header union: every member invalid
             fields = self.structs[t[1]]["fields"]
             return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields],
                     "vals": [self.default_value(ft, loc) for _, ft in fields]}
@@ -489,6 +489,14 @@ class ExpressionRules:
             return ir
         if et == ["invalid_hdr"] and t[0] == "header":
             return {"op": "invalid_hdr", "t": t}  # (h_t){#}: p4c 1.2.4.8 needs the cast
+        if et == ["invalid_hdr"] and t[0] == "struct" and self.structs[t[1]].get("union"):
+            return self.default_value(t, loc)   # (U){#}: the union with no valid member
+        if t == INTLIT and is_bits(et):
+            # (int)x of a constant: its value, signed as its type reads it (p4c folds it)
+            v = self.fold(ir)
+            if v is None:
+                raise E(loc, f"only a compile-time constant can be cast to int, not a {tstr(et)} value")
+            return {"op": "const", "v": v, "t": INTLIT}
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
         if t == BOOL:
