@@ -231,7 +231,8 @@ class Model:
 
     def union_members(self, x) -> list:
         """The member headers (IR expressions, union type order) of a JSON union operand."""
-        if x.get("type") == "header_union" and x.get("value") in self.unions:
+        # p4c 1.2.4.8 writes a local union's valid_union operand as {"type": "header", ...}
+        if x.get("type") in ("header_union", "header") and x.get("value") in self.unions:
             return [self.header(m) for m in self.unions[x["value"]]]
         u = self.expr(x)
         return self.struct_members(u)

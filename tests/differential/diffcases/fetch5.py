@@ -3,8 +3,9 @@ P4 token starts with inside a free-form annotation body (p4c's grammar takes its
 UNEXPECTED_TOKEN there), and a `type`'s own annotations, which p4c lists on the type's
 ``type_info.new_types`` entry in the P4Info; and, from probes of our own after p4c's core-only
 samples: ``==`` between two serializable enums over one type, arithmetic cast to a serializable
-enum, a list expression among a ``select``'s keys (p4c flattens it), ``tuple<>``, generic structs and headers, and
-values of a header's struct field built from lists and initializers."""
+enum, a list expression among a ``select``'s keys (p4c flattens it), ``tuple<>``, generic structs and headers,
+values of a header's struct field built from lists and initializers, ``(U){#}`` of a header
+union, and ``(int)`` casts of constants."""
 from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -129,4 +130,26 @@ struct Mid { Inner i; bit<8> y; }
 header wrap_t { Mid m; bit<8> tail; }
 """, fields="    wrap_t w;\n", deparser="        pkt.emit(hdr);\n"),
         frames=[(0, H(1, 1, 0)), (0, H(0x22, 2, 5)), (0, H(0x33, 3, 0)), (0, H(0x44, 3, 1))]),
+    # (U){#}: a header union with no valid member, then one member made valid (a local union's
+    # own isValid() is left out: p4c's JSON names it in a "header" operand of valid_union, which
+    # simple_switch cannot load; checkmate-switch's loader takes it)
+    case("f5_union_invalid_value", CAT, program("""\
+        U2 u;
+        u = (U2){#};
+        if (!u.one.isValid() && !u.none.isValid()) { hdr.h.b = 1; }
+        if (hdr.h.a == 1) { h_t x = (h_t){#}; x.setValid(); x.a = 4; u.one = x; }
+        if (u.one.isValid() || u.none.isValid()) { hdr.h.c = hdr.h.c + 1; }
+        if (u.one.isValid()) { hdr.h.d = (bit<32>)u.one.a; }
+""", top="header e_t { }\nheader_union U2 { e_t none; h_t one; }\n"),
+        frames=[(0, H(1)), (0, H(2))], json_path=True),
+    # casts of constants to int (the arbitrary-precision integer type) and back
+    case("f5_const_int_casts", CAT, program("        hdr.h.c = (bit<8>)C7 ++ (bit<8>)F7;\n        hdr.h.d = (bit<32>)W16;\n",
+         top="""const bit<4> A4 = 0b0101;
+const int IB = (int)A4;
+const bit<7> C7 = (bit<7>)IB;
+const int<4> D4 = -1;
+const int IE = (int)D4;
+const bit<7> F7 = (bit<7>)IE;
+const bit<16> W16 = (bit<16>)((int)(-8s2) + (int)8w200 * 2);
+"""), frames=[(0, H(1))]),
 ]
