@@ -273,6 +273,8 @@ class ExpressionRules:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
+        if t[0] == "header":
+            vals = [{"op": "cast", "a": v, "t": ["bit", 1]} if ft == BOOL else v for v, (_, ft) in zip(vals, fields)]
         if t[0] == "header" and any(ft[0] == "struct" for _, ft in fields):
             # a struct field of a header is stored as its leaves (data__b ...): spread its value
             names, flat = [], []
@@ -294,7 +296,9 @@ class ExpressionRules:
         for f, w, sg in self.headers[hname]["fields"]:
             view = next(((v, s) for (h, v), s in self.header_views.items()
                          if h == hname and f.startswith(v + "__")), None)
-            if view is None:
+            if view is None and (hname, f) in getattr(self, "bool_header_fields", ()):
+                out.append([f, BOOL])   # stored in one bit: the value is cast (make_value)
+            elif view is None:
                 out.append([f, self.header_field_type(hname, f, w, sg)])
             elif not out or out[-1][0] != view[0]:
                 out.append([view[0], ["struct", view[1]]])

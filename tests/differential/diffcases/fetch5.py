@@ -152,4 +152,12 @@ const int IE = (int)D4;
 const bit<7> F7 = (bit<7>)IE;
 const bit<16> W16 = (bit<16>)((int)(-8s2) + (int)8w200 * 2);
 """), frames=[(0, H(1))]),
+    # a header with bool fields given values in a list and a struct initializer, then emitted
+    case("f5_header_bool_fields_values", CAT, program("""\
+        hdr.f = { hdr.h.a == 1, 5, hdr.h.c != 0 };
+        if (hdr.h.a == 2) { hdr.f = { lo = false, mid = 7, hi = true }; }
+        if (hdr.f.lo) { hdr.h.b = 0x11; }
+""", headers="header flags_t { bool lo; bit<6> mid; bool hi; }\n", fields="    flags_t f;\n",
+         deparser="        pkt.emit(hdr);\n"),
+        frames=[(0, H(1, 0, 1)), (0, H(2, 0, 0)), (0, H(3, 0, 0))]),
 ]
