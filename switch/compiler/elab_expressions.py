@@ -558,6 +558,10 @@ class ExpressionRules:
                 raise E(n.b.loc, f"shift by a negative amount ({self.fold(b)}) is not permitted")
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
+            amount = self.fold(b)
+            if amount is not None and amount > 256 and self.fold(a) is None:
+                # p4c's BMv2 back end: "shift amount limited to 256 on this target"
+                raise E(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
         if op in ("==", "!=") and at[0] in ("struct", "header") and bt[0] in ("list", "sinit"):
             b, bt = self.make_value(b, bt, at, n.b.loc), at

@@ -28,7 +28,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
-            if t == ["string"] or t == VOID:
+            if t == ["string"] or t == VOID or t[0] == "int_lit":
+                # p4c: "Cannot declare variables with type int" (no run-time infinite precision)
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"

@@ -332,6 +332,10 @@ class TypeRules:
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:
             base = self.resolve_type(d.base)
+            if not is_bits(base) or base[0] not in ("bit", "int"):
+                # p4c: "Illegal type for enum; only bit<> and int<> are allowed"
+                raise E(d.base.loc or d.loc, f"enum {d.name}: illegal underlying type {tstr(base)}; only "
+                                             f"bit<N> and int<N> are allowed")
             vals = {}
             for m, v in zip(d.members, d.values):
                 ir, vt = self.expr(v, self.global_scope)

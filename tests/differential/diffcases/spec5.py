@@ -1,0 +1,25 @@
+"""Cases from spec5's probes of the P4-16 language specification, chapter by chapter (issue #15):
+small v1model programs of our own for the type rules (which type may nest in which), enums and
+errors, typedef vs type, constant folding, implicit casts, statements and direction rules,
+compared against real p4c 1.2.4.8 / BMv2.  ``CASES`` are valid programs run frame by frame;
+``INVALID`` (merged into tests/differential/test_invalid.py) are programs p4c rejects, each with
+words checkmate-p4c's message must contain."""
+from .base import H, case, program  # noqa: F401
+
+CAT = "language spec (spec5)"
+
+CASES = [
+]
+
+# name -> (program, words the message must contain (any of))
+INVALID = {
+    # the spec: int has no run-time representation; p4c: "Cannot declare variables with type int"
+    "spec5_local_var_of_type_int": (program("        int x = 3;\n        hdr.h.a = (bit<8>)x;\n"),
+                                    ("variables of type int",)),
+    # p4c's BMv2 back end: a constant shift amount over 256 ("shift amount limited to 256")
+    "spec5_shift_amount_over_256": (program("        hdr.h.c = hdr.h.c >> 257;\n        hdr.h.a = hdr.h.a << 16w300;\n"),
+                                    ("limited to 256",)),
+    # a serializable enum's underlying type is bit<N> or int<N>, never int
+    "spec5_serenum_over_int": (program("        hdr.h.a = 1;\n", top="enum int En { A = 1 }\n"),
+                               ("underlying type int",)),
+}
