@@ -181,6 +181,8 @@ class ExpressionRules:
             return {"op": "list", "items": items, "t": t}
         if et == ["invalid_hdr"]:
             raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
+        if et[0] == "list" and t[0] == "list" and len(et[1]) != len(t[1]):
+            raise E(loc, f"type mismatch: expected a tuple of {len(t[1])} elements, got a list of {len(et[1])}")
         raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
 
     def default_value(self, t, loc):
@@ -604,6 +606,8 @@ class ExpressionRules:
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
         if op in ("|+|", "|-|") and at == INTLIT:
             raise E(n.loc, f"{op} needs operands with a width")
+        if op in ("/", "%") and self.fold(b) == 0:
+            raise E(n.b.loc, f"operator {op}: division by zero")   # p4c: "Division by zero"
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
         if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
             d = self.fold(b)

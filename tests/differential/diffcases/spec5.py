@@ -22,4 +22,11 @@ INVALID = {
     # a serializable enum's underlying type is bit<N> or int<N>, never int
     "spec5_serenum_over_int": (program("        hdr.h.a = 1;\n", top="enum int En { A = 1 }\n"),
                                ("underlying type int",)),
+    # constant division by zero, untyped and typed (p4c: "Division by zero")
+    "spec5_const_division_by_zero": (program("        hdr.h.a = (bit<8>)Q;\n", top="const int Q = 17 / 0;\n"),
+                                     ("division by zero",)),
+    "spec5_typed_modulo_by_zero": (program("        hdr.h.a = 8w17 % 8w0;\n"), ("division by zero",)),
+    # a list of the wrong arity for a tuple: the message says so
+    "spec5_tuple_wrong_arity": (program("        tuple<bit<8>, bit<16>> t = { hdr.h.a };\n        hdr.h.a = t[0];\n"),
+                                ("tuple of 2 elements",)),
 }
