@@ -715,7 +715,7 @@ class ExpressionRules:
                                "use read(result, index) as a statement")
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
-            ent = scope.lookup(fn.name)
+            ent = (self.global_scope if fn.get("top") else scope).lookup(fn.name)   # `.f()`: the top-level f
             if ent is not None and ent[0] == "generic_fn":
                 return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
             if ent is not None and ent[0] == "function":

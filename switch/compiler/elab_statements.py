@@ -227,7 +227,7 @@ class StatementRules:
             base, m = fn.base, fn.name
             # table.apply()
             if m == "apply" and base.kind == "name":
-                ent = scope.lookup(base.name)
+                ent = (self.global_scope if base.get("top") else scope).lookup(base.name)
                 if ent and ent[0] == "table":
                     if self.ctx.get("in_action"):
                         raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
@@ -238,7 +238,7 @@ class StatementRules:
                     return [self.apply_subparser(ent[1], call, scope)]
                 if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                     return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
-            bent = scope.lookup(base.name) if base.kind == "name" else None
+            bent = (self.global_scope if base.get("top") else scope).lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
             # packet_in / packet_out methods
@@ -282,7 +282,7 @@ class StatementRules:
                 return []
             raise E(fn.loc, f"unknown method {m} on a value of type {tstr(t)}")
         if fn.kind == "name":
-            ent = scope.lookup(fn.name)
+            ent = (self.global_scope if fn.get("top") else scope).lookup(fn.name)   # `.f()`: the top-level f
             if ent is not None and ent[0] == "action":
                 return [self.direct_action(ent[1], call, scope)]
             if ent is not None and ent[0] == "generic_fn":

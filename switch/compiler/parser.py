@@ -309,7 +309,8 @@ class Parser(StatementParser, ExpressionParser):
         members, values = [], []
         seen: dict[str, object] = {}
         while not self.at("}"):
-            self.annotations()
+            if self.at("@"):   # p4c 1.2.4.8's grammar has no annotations on enum members
+                raise P4CompileError(self.t.loc, f"syntax error: enum {name.text}: a member cannot be annotated")
             m = self.ident("an enum member")
             if m.text in seen:
                 raise P4CompileError(m.loc, f"enum {name.text}: member {m.text} declared twice "

@@ -50,6 +50,10 @@ class StatementParser:
         t = self.t
         if self.at("{"):
             return self.block()
+        if annos and not (self.at("const") or (self.is_type_start() and self._looks_like_decl())):
+            # p4c 1.2.4.8's grammar: only a block statement or a declaration takes annotations
+            raise P4CompileError(t.loc, "syntax error: an annotation can only precede a block statement "
+                                        "or a declaration here, not this statement")
         if self.accept(";"):
             return Node("empty", t.loc)
         if self.at("if"):

@@ -9,6 +9,23 @@ from .base import H, case, program  # noqa: F401
 CAT = "language spec (spec5)"
 
 CASES = [
+    # `.name` resolves at the top level even where a local declaration shadows the name: a
+    # top-level action and function called with `.` beside local ones of the same name, and a
+    # shadowed constant read both ways
+    case("spec5_dot_prefix_shadowed", CAT, program("""\
+        .ga(hdr.h);
+        hdr.h.a = hdr.h.b;
+        ga(hdr.h);
+        hdr.h.c = K ++ .K;
+        hdr.h.d[7:0] = .gf(hdr.h.a);
+""", top="""\
+const bit<8> K = 5;
+action ga(inout h_t h) { h.b = 0x42; }
+bit<8> gf(in bit<8> v) { return v + 1; }
+""", ingress_decls="""\
+    const bit<8> K = 7;
+    action ga(inout h_t h) { h.b = 0x43; }"""),
+        frames=[(0, H(1)), (0, H(0xff, 9))]),
 ]
 
 # name -> (program, words the message must contain (any of))
@@ -29,4 +46,11 @@ INVALID = {
     # a list of the wrong arity for a tuple: the message says so
     "spec5_tuple_wrong_arity": (program("        tuple<bit<8>, bit<16>> t = { hdr.h.a };\n        hdr.h.a = t[0];\n"),
                                 ("tuple of 2 elements",)),
+    # p4c 1.2.4.8's grammar: annotations precede block statements and declarations only
+    "spec5_annotated_assignment": (program("        @note hdr.h.a = 1;\n"), ("annotation",)),
+    "spec5_annotated_exit": (program("        if (hdr.h.a == 1) { @note exit; }\n"), ("annotation",)),
+    "spec5_annotated_parser_call": (program("", parser="""
+    state start { @note pkt.extract(hdr.eth); transition accept; }"""), ("annotation",)),
+    "spec5_annotated_enum_member": (program("        hdr.h.a = 1;\n", top="enum En { @m A, B }\n"),
+                                    ("member cannot be annotated",)),
 }
