@@ -207,6 +207,16 @@ class StatementRules:
         if pending:
             cases.append({"labels": pending, "body": []})
         v = self.fold(ir)
+        labels = [x for c in cases for x in c["labels"] if x != "default"]
+        dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
+        if v is None and dup is not None:
+            # p4c accepts it, but its table for the switch then holds two const entries with one
+            # key, and BMv2 refuses to load the program ("Duplicate entries in table initializer")
+            # (the spec makes equal labels a compile-time error; p4c 1.2.4.8 misses it)
+            lab = [c.label for c in s.cases if c.label is not None and
+                   self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == dup][1]
+            self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
+                                       "the table p4c makes of such a switch)")
         if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
             hit = next((c for c in cases if v in c["labels"]), None) or next(
                 (c for c in cases if "default" in c["labels"]), {"body": []})
