@@ -487,7 +487,7 @@ class BlockRules:
             # the size is a bit<32> (-1 is 2**32-1 in its JSON) and the P4Info's int32 takes
             # at most 2**31-1. Such a program compiles; the switch refuses to allocate more
             # than its limit of cells when it loads (as BMv2 cannot either)
-            size = self.const_int(args[0], f"{tname} size") % (1 << 32)
+            size = self.const_int(args[0], f"{tname} size", bit32=True) % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
             if hidden:
@@ -516,7 +516,7 @@ class BlockRules:
                 vt = vt[2]
             if not is_bits(vt):
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
-            size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY)
+            size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY, bit32=True)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
             if hidden:
@@ -537,11 +537,11 @@ class BlockRules:
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size)
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY)
-            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=0,
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
+            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=0, bit32=True,
                                           maximum=64)
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
         self.add_object("action_profiles", rec, loc)
         return rec
 

@@ -390,6 +390,9 @@ class StatementRules:
         if named and len(named) != len(args):
             raise E(call.loc, f"{what}: either all arguments are named or none is")
         by_name = {a.name: a.value for a in named}
+        if len(by_name) != len(named):   # p4c: "v = 3 and v = 4: same argument name"
+            dup = next(a for i, a in enumerate(named) if a.name in [b.name for b in named[:i]])
+            raise E(dup.loc, f"{what}: argument {dup.name} given twice")
         unknown = set(by_name) - {p["name"] for p in params}
         if unknown:
             raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")

@@ -132,7 +132,7 @@ class TypeRules:
         return t
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
-                  maximum: int | None = None) -> int:
+                  maximum: int | None = None, bit32: bool = False) -> int:
         try:
             ir, t = self.expr(n, self.global_scope)
         except P4CompileError as e:
@@ -150,6 +150,9 @@ class TypeRules:
         v = self.fold(ir)
         if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")
+        if bit32 and t != INTLIT and t[:2] != ["bit", 32]:
+            # a v1model constructor's bit<32> parameter: p4c casts no other width implicitly
+            raise E(n.loc, f"{what}: the argument has type {tstr(t)}, the parameter bit<32>")
         if minimum is not None and v < minimum:
             raise E(n.loc, f"{what} must be >= {minimum}, got {v}")
         if maximum is not None and v > maximum:

@@ -53,4 +53,13 @@ INVALID = {
     state start { @note pkt.extract(hdr.eth); transition accept; }"""), ("annotation",)),
     "spec5_annotated_enum_member": (program("        hdr.h.a = 1;\n", top="enum En { @m A, B }\n"),
                                     ("member cannot be annotated",)),
+    # a named argument given twice (p4c: "same argument name")
+    "spec5_named_argument_twice": (program("        a(v = 3, v = 4, w = 1);\n",
+                                           ingress_decls="    action a(in bit<8> v, in bit<8> w) { hdr.h.a = v + w; }\n"),
+                                   ("given twice",)),
+    # v1model's constructors take bit<32> sizes: no other width is cast implicitly
+    "spec5_counter_size_bit8": (program("        c.count(0);\n", ingress_decls="    counter(8w4, CounterType.packets) c;\n"),
+                                ("bit<8>",)),
+    "spec5_register_size_bit16": (program("        r.write(0, 1);\n", ingress_decls="    register<bit<8>>(16w4) r;\n"),
+                                  ("bit<16>",)),
 }
