@@ -212,7 +212,8 @@ class _Checker:
                     raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
         elif d.kind == "typedef" and d.get("newtype"):
             t = self._resolve(d.type)
-            if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple"):
+            if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple", "varbit",
+                                                     "error", "string", "void", "match_kind", "int_inf"):
                 raise P4CompileError(d.loc, f"{d.name}: `type' can only be applied to base types")
         elif d.kind in ("control", "parser"):
             self._duplicates(d)

@@ -62,4 +62,8 @@ INVALID = {
                                 ("bit<8>",)),
     "spec5_register_size_bit16": (program("        r.write(0, 1);\n", ingress_decls="    register<bit<8>>(16w4) r;\n"),
                                   ("bit<16>",)),
+    # `type` makes a new type from bit<N>, int<N>, bool or another such name only
+    "spec5_type_of_varbit": (program("        hdr.h.a = 1;\n", top="type varbit<8> NV;\n"), ("base types",)),
+    "spec5_type_of_int": (program("        hdr.h.a = 1;\n", top="type int NI;\n"), ("base types",)),
+    "spec5_type_of_error": (program("        hdr.h.a = 1;\n", top="type error NE;\n"), ("base types",)),
 }
