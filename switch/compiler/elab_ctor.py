@@ -208,6 +208,8 @@ class CtorRules:
         instance's control-plane name (an extern instantiated in an argument is named
         ``<qname>.<parameter>``, as p4c names it)."""
         cps = getattr(blk, "ctor_params", None) or []
+        if len(args) < len(cps) and all(p.get("default") is not None for p in cps[len(args):]):
+            args = list(args) + [p.default for p in cps[len(args):]]   # omitted: the default values
         if len(args) != len(cps):
             raise E(loc, f"{blk.kind} {blk.name} takes {len(cps)} constructor argument(s), got {len(args)}")
         out = []

@@ -11,7 +11,7 @@ from .gen_helpers import mask, tuple_with
 
 
 class StatementGen:
-    def assign(self, ind: int, lv, rhs: str, t) -> None:
+    def assign(self, ind: int, lv, rhs: str, t, siblings=()) -> None:
         if t[0] == "varbit":
             self.emit(ind, f"{self.x(lv)} = {rhs}")
             self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
@@ -19,11 +19,16 @@ class StatementGen:
         if t[0] == "header" and not rhs.startswith("_mk("):
             # BMv2's assign_header: from an invalid header only the destination's validity
             # changes (its fields keep their values); from a valid one, fields and validity
+            # A union member's siblings go invalid first (BMv2's mark_valid), then the copy
+            # takes the source's validity as it is now: a sibling copied into its union's
+            # other member leaves both invalid, as on BMv2.
             src = self.fresh("src")
             self.emit(ind, f"{src} = {rhs}")
             self.emit(ind, f"if not {src}._v:")
             self.emit(ind + 1, f"{self.x(lv)}._v = False")
             self.emit(ind, "else:")
+            for sib in siblings:
+                self.emit(ind + 1, f"{self.x(sib)}._v = False")
             self.assign_copy(ind + 1, lv, src)
             return
         if t[0] in ("header", "struct", "stack"):
@@ -132,7 +137,7 @@ class StatementGen:
                 # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
                 # the index's call after the right-hand side.
                 lv = self.hoist_indexes(ind, lv)
-            self.assign(ind, lv, self.x(s["r"]), lv["t"])
+            self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or ())
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
                 for sib in s["siblings"]:

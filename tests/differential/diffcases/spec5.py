@@ -26,6 +26,24 @@ bit<8> gf(in bit<8> v) { return v + 1; }
     const bit<8> K = 7;
     action ga(inout h_t h) { h.b = 0x43; }"""),
         frames=[(0, H(1)), (0, H(0xff, 9))]),
+    # a control's constructor parameter with a default value, given and omitted
+    case("spec5_control_ctor_default", CAT, program("""\
+        s.apply(hdr.h);
+        s2.apply(hdr.h);
+""", top="control Sub(inout h_t h)(bit<8> k = 9, bit<16> j = 16w0x100) { apply { h.b = h.b + k; h.c = h.c + j; } }\n",
+        ingress_decls="    Sub() s;\n    Sub(3) s2;"),
+        frames=[(0, H(1, 2, 3))]),
+    # a valid header assigned to one union member, then that member assigned to the other:
+    # which members are valid afterwards
+    case("spec5_union_member_assign", CAT, program("""\
+        u.x = hdr.h;
+        if (u.x.isValid() && !u.y.isValid()) {
+            u.y = u.x;
+            hdr.h.a = u.x.isValid() ? 8w1 : 8w2;
+            hdr.h.b = u.y.isValid() ? 8w1 : 8w2;
+        }
+""", top="header_union u_t { h_t x; h_t y; }\n", ingress_decls="    u_t u;"),
+        frames=[(0, H(7, 7))]),
 ]
 
 # name -> (program, words the message must contain (any of))
