@@ -119,6 +119,16 @@ class CtorRules:
             setattr(self, attr, subs)
         if len(subs) > 256:
             raise E(loc, f"too many sub-{kind} instances (recursive instantiation?)")
+        active = self.__dict__.setdefault("_active_subs", [])
+        if any(n is node for n in active):   # p4c rejects a block that instantiates itself
+            raise E(loc, f"{kind} {node.name} instantiates itself (recursive instantiation)")
+        active.append(node)
+        try:
+            self._sub_block(kind, node, name, q, consts, scope, loc, bindings, subs)
+        finally:
+            active.pop()
+
+    def _sub_block(self, kind, node, name, q, consts, scope, loc, bindings, subs) -> None:
         saved_bindings = getattr(self, "type_bindings", None)
         if bindings:
             self.type_bindings = {**(saved_bindings or {}), **bindings}

@@ -166,6 +166,10 @@ class ExpressionRules:
             return ir
         if et == ["any"]:
             return ir
+        if et[0] in ("list", "sinit") and t[0] == "struct" and self.structs[t[1]].get("union"):
+            # p4c: a header union takes no list or struct initializer (assign a member instead)
+            raise E(loc, f"type mismatch: a {'list' if et[0] == 'list' else 'struct initializer'} "
+                         f"cannot become the header union {tstr(t)}")
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
         if et == ["dots"]:

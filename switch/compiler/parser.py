@@ -393,6 +393,9 @@ class Parser(StatementParser, ExpressionParser):
                 direction = self.next().text
             ty = self.type_ref()
             name = self.ident("a parameter name")
+            if direction and ty.kind == "typename" and ty.name in ("packet_in", "packet_out"):
+                raise P4CompileError(name.loc, f"{name.text}: a parameter with type {ty.name} cannot have "
+                                               "a direction")
             default = self.expr() if self.accept("=") else None
             if any(p.name == name.text for p in out):
                 raise P4CompileError(name.loc, f"parameter {name.text} declared twice")

@@ -84,4 +84,13 @@ INVALID = {
     "spec5_type_of_varbit": (program("        hdr.h.a = 1;\n", top="type varbit<8> NV;\n"), ("base types",)),
     "spec5_type_of_int": (program("        hdr.h.a = 1;\n", top="type int NI;\n"), ("base types",)),
     "spec5_type_of_error": (program("        hdr.h.a = 1;\n", top="type error NE;\n"), ("base types",)),
+    # a control that instantiates itself (was a RecursionError)
+    "spec5_control_instantiates_itself": (program("        me.apply(hdr, meta, sm);\n", ingress_decls="    I() me;\n"),
+                                          ("instantiates itself",)),
+    "spec5_packet_in_with_direction": (program("        hdr.h.a = 1;\n", top="control Sub(out packet_in p) { apply { } }\n"),
+                                       ("cannot have a direction",)),
+    "spec5_union_from_list": (program("        u = { hdr.h };\n", top="header_union u_t { h_t x; }\n", ingress_decls="    u_t u;\n"),
+                              ("header union",)),
+    "spec5_union_from_initializer": (program("        u = { x = hdr.h };\n", top="header_union u_t { h_t x; }\n",
+                                             ingress_decls="    u_t u;\n"), ("header union",)),
 }
