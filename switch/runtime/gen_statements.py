@@ -249,7 +249,9 @@ class StatementGen:
                 self.emit(ind + 1, f"{r} = {call}")
                 self.emit(ind, "except ExitSignal as _ex:")
                 for i, (lv, t) in enumerate(outs):
-                    if lv is not None:
+                    # p4c passes a bit slice through a temporary copied back after the call,
+                    # which an exit in the action skips (BMv2 keeps the slice unchanged)
+                    if lv is not None and lv.get("op") != "slice":
                         self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):

@@ -44,6 +44,36 @@ bit<8> gf(in bit<8> v) { return v + 1; }
         }
 """, top="header_union u_t { h_t x; h_t y; }\n", ingress_decls="    u_t u;"),
         frames=[(0, H(7, 7))]),
+    # exit inside a sub-control and inside an action with inout/out arguments: what the
+    # caller's variables and headers hold afterwards (copy-out on exit)
+    case("spec5_exit_copy_out", CAT, program("""\
+        bit<8> o = 9;
+        s.apply(hdr.h, o);
+        hdr.h.b = o;
+        if (hdr.h.a == 2) { a1(hdr.h.d[7:0]); }
+        bit<8> q = 1;
+        if (hdr.h.a == 3) { a2(q); }
+        hdr.h.d[15:8] = q;
+""", top="control Sub(inout h_t h, out bit<8> o) { apply { o = 3; h.c = 0x11; if (h.a == 1) { exit; } h.c = 0x22; o = 4; } }\n",
+        ingress_decls="""\
+    Sub() s;
+    action a1(inout bit<8> v) { v = 0x55; exit; }
+    action a2(out bit<8> v) { v = 0x65; exit; }"""),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4))]),
+    # aliasing arguments and the order arguments are evaluated in
+    case("spec5_alias_and_arg_order", CAT, program("""\
+        f(hdr.h.a, hdr.h.a);
+        hdr.h.b = f2(g(hdr.h.b), g(hdr.h.b));
+        io(hdr.h.c[7:0], hdr.h.c[7:0]);
+        o(hdr.h.d[7:0]);
+""", top="""\
+void f(inout bit<8> x, inout bit<8> y) { x = x + 1; y = y + 10; }
+bit<8> g(inout bit<8> x) { x = x * 2; return x; }
+bit<8> f2(in bit<8> a, in bit<8> b) { return a - b; }
+void io(in bit<8> x, out bit<8> y) { y = x + 1; y = y + x; }
+void o(out bit<8> a) { }
+"""),
+        frames=[(0, H(1, 3, 5, 0x77)), (0, H(0x80, 0x81, 0xff, 0xffffffff))]),
 ]
 
 # name -> (program, words the message must contain (any of))
