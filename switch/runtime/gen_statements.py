@@ -248,10 +248,17 @@ class StatementGen:
                 self.emit(ind, "try:")
                 self.emit(ind + 1, f"{r} = {call}")
                 self.emit(ind, "except ExitSignal as _ex:")
+                texts = [self.x(lv) if lv is not None else None for lv, _ in outs]
+
+                def aliased(i):
+                    return any(j != i and o is not None and (o == texts[i] or o.startswith(texts[i] + ".")
+                                                             or texts[i].startswith(o + "."))
+                               for j, o in enumerate(texts))
                 for i, (lv, t) in enumerate(outs):
-                    # p4c passes a bit slice through a temporary copied back after the call,
-                    # which an exit in the action skips (BMv2 keeps the slice unchanged)
-                    if lv is not None and lv.get("op") != "slice":
+                    # p4c passes a bit slice, and arguments that alias one another, through
+                    # temporaries copied back after the call, which an exit in the action
+                    # skips (BMv2 keeps those arguments unchanged)
+                    if lv is not None and lv.get("op") != "slice" and not aliased(i):
                         self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):

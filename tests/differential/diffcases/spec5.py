@@ -74,6 +74,21 @@ void io(in bit<8> x, out bit<8> y) { y = x + 1; y = y + x; }
 void o(out bit<8> a) { }
 """),
         frames=[(0, H(1, 3, 5, 0x77)), (0, H(0x80, 0x81, 0xff, 0xffffffff))]),
+    # more argument forms of an action that exits: a metadata field, a local struct's field,
+    # one field passed twice, a whole header, a local variable later copied to the frame
+    case("spec5_exit_arg_forms", CAT, program("""\
+        if (hdr.h.a == 1) { a1(meta.m8); }
+        if (hdr.h.a == 2) { a2(hdr.h.b, hdr.h.b); }
+        if (hdr.h.a == 3) { a3(hdr.h); }
+        if (hdr.h.a == 4) { a1(st.x); }
+        if (hdr.h.a == 5) { a1(hdr.h.d[31:24]); }
+""", egress="        hdr.h.d[15:8] = meta.m8;\n", meta="",
+        ingress_decls="""\
+    S st = { 0x10 };
+    action a1(inout bit<8> v) { v = 0x55; exit; }
+    action a2(inout bit<8> v, inout bit<8> w) { v = 0x56; w = 0x57; exit; }
+    action a3(inout h_t h) { h.c = 0x58; exit; }""", top="struct S { bit<8> x; }\n"),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4)), (0, H(5))]),
 ]
 
 # name -> (program, words the message must contain (any of))
