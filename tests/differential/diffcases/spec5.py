@@ -89,6 +89,17 @@ void o(out bit<8> a) { }
     action a2(inout bit<8> v, inout bit<8> w) { v = 0x56; w = 0x57; exit; }
     action a3(inout h_t h) { h.c = 0x58; exit; }""", top="struct S { bit<8> x; }\n"),
         frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4)), (0, H(5))]),
+    # exit inside a sub-control: a slice argument, a whole header (one field passed twice, or a
+    # third apply of an exiting control, is left out: p4c 1.2.4.8 stops with "Compiler Bug:
+    # Overwriting definitions")
+    case("spec5_exit_subcontrol_arg_forms", CAT, program("""\
+        if (hdr.h.a == 1) { s1.apply(hdr.h.d[7:0]); }
+        if (hdr.h.a == 3) { s3.apply(hdr.h); }
+""", egress="        hdr.h.d[15:8] = meta.m8;\n", top="""\
+control C1(inout bit<8> v) { apply { v = 0x61; exit; } }
+control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
+""", ingress_decls="    C1() s1;\n    C3() s3;"),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3))]),
 ]
 
 # name -> (program, words the message must contain (any of))
