@@ -28,7 +28,7 @@ top-level") -- :meth:`top_instance`.
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, annotation
 from .elab_common import E, Scope, tstr, V1_OBJECTS
 
 
@@ -182,6 +182,14 @@ class CtorRules:
         IR record, which goes into the JSON device config)."""
         if getattr(p, "default", None) is not None:
             self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = p.default
+        elif annotation(p.get("annos") or [], "optional") and p.direction in (None, "in"):
+            # an @optional `in` parameter may be left out of apply(): p4c inlines the block and
+            # the parameter reads as an unwritten scalar, which is zero on BMv2
+            t = self.resolve_type(p.type)
+            lit = Node("bool_lit", p.loc, value=False) if t[0] == "bool" else \
+                Node("int", p.loc, value=0, width=None, signed=False) if t[0] in ("bit", "int") else None
+            if lit is not None:
+                self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = lit
 
     def with_defaults(self, params: list) -> list:
         got = self.__dict__.get("block_param_defaults", {})

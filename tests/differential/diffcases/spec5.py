@@ -100,6 +100,13 @@ control C1(inout bit<8> v) { apply { v = 0x61; exit; } }
 control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
 """, ingress_decls="    C1() s1;\n    C3() s3;"),
         frames=[(0, H(1)), (0, H(2)), (0, H(3))]),
+    # an @optional `in` parameter of a control, left out of one apply and given in another
+    case("spec5_control_optional_param", CAT, program("""\
+        s.apply(hdr.h);
+        s2.apply(hdr.h, 8w5);
+""", top="control Sub(inout h_t h, @optional in bit<8> k) { apply { h.b = h.b + 1 + k; } }\n",
+        ingress_decls="    Sub() s;\n    Sub() s2;"),
+        frames=[(0, H(1, 2))]),
 ]
 
 # name -> (program, words the message must contain (any of))
