@@ -22,15 +22,16 @@ _SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
           "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
           "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
 _SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
-# annotations p4c turns into P4Info fields instead of listing them
-_FIELD_ANNOS = {"brief", "description", "max_group_size"}
+# annotations p4c turns into P4Info fields instead of listing them (max_group_size only on
+# an action profile: on a table p4c lists it as written)
+_FIELD_ANNOS = {"brief", "description"}
 
 
-def _preamble(pre, obj: dict) -> None:
+def _preamble(pre, obj: dict, skip=_SKIP_ANNOS) -> None:
     pre.id = obj["id"]
     pre.name = obj["name"]
     pre.alias = obj.get("alias", obj["name"])
-    _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations)
+    _annotations(pre.annotations, obj.get("annos", ()), pre.structured_annotations, skip)
     for name, args, *_ in obj.get("annos", ()):
         if name in ("brief", "description") and args:
             setattr(pre.doc, name, str(args[0]))
@@ -326,7 +327,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.spec(mem.type_spec, ft, nt)
     for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
         pa = info.action_profiles.add()
-        _preamble(pa.preamble, a)
+        _preamble(pa.preamble, a, _SKIP_ANNOS | {"max_group_size"})
         pa.table_ids.extend(a["table_ids"])
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]

@@ -107,6 +107,12 @@ control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
 """, top="control Sub(inout h_t h, @optional in bit<8> k) { apply { h.b = h.b + 1 + k; } }\n",
         ingress_decls="    Sub() s;\n    Sub() s2;"),
         frames=[(0, H(1, 2))]),
+    # @max_group_size on a table (not an action profile): p4c lists it among the table's
+    # annotations
+    case("spec5_table_max_group_size_anno", CAT, program("        t.apply();\n", ingress_decls="""\
+    action a1() { hdr.h.b = 1; }
+    @max_group_size(4) table t { key = { hdr.h.a: exact; } actions = { a1; } }"""),
+        frames=[(0, H(1))]),
 ]
 
 # name -> (program, words the message must contain (any of))
