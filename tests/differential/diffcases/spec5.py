@@ -113,6 +113,27 @@ control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
     action a1() { hdr.h.b = 1; }
     @max_group_size(4) table t { key = { hdr.h.a: exact; } actions = { a1; } }"""),
         frames=[(0, H(1))]),
+    # == and != of headers, structs holding headers and header unions when members are
+    # invalid (two invalid headers are equal whatever their fields hold)
+    case("spec5_equality_with_invalid_headers", CAT, program("""\
+        x = hdr.h;
+        y = hdr.h;
+        y.b = 0x99;
+        y.setInvalid();
+        z.setInvalid();
+        hdr.h.b = (y == z ? 8w1 : 8w0) | (x != y ? 8w2 : 8w0) | (x == hdr.h ? 8w4 : 8w0);
+        S sa = { y, hdr.h.a };
+        S sb = { z, hdr.h.a };
+        hdr.h.c[7:0] = sa == sb ? 8w1 : 8w0;
+        u1.x = hdr.h;
+        u2.y = hdr.h;
+        hdr.h.c[15:8] = (u1 == u2 ? 8w1 : 8w0) | (u1.x == u2.y ? 8w2 : 8w0);
+        u1.x.setInvalid();
+        u2.y.setInvalid();
+        hdr.h.d[7:0] = u1 == u2 ? 8w1 : 8w0;
+""", top="struct S { h_t hh; bit<8> k; }\nheader_union U { h_t x; h_t y; }\n",
+        ingress_decls="    h_t x;\n    h_t y;\n    h_t z;\n    U u1;\n    U u2;"),
+        frames=[(0, H(1, 2, 3, 4)), (0, H(0, 0, 0, 0))]),
 ]
 
 # name -> (program, words the message must contain (any of))
