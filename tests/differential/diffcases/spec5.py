@@ -134,6 +134,18 @@ control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
 """, top="struct S { h_t hh; bit<8> k; }\nheader_union U { h_t x; h_t y; }\n",
         ingress_decls="    h_t x;\n    h_t y;\n    h_t z;\n    U u1;\n    U u2;"),
         frames=[(0, H(1, 2, 3, 4)), (0, H(0, 0, 0, 0))]),
+    # a struct assigned a list that reads the struct itself (a swap), a header's fields swapped
+    # through a list, and an inout call inside an expression that also reads its argument
+    case("spec5_self_reading_assignments", CAT, program("""\
+        S s = { hdr.h.a, hdr.h.b };
+        s = { s.y, s.x };
+        hdr.h.a = s.x;
+        hdr.h.b = s.y;
+        hdr.h.c = hdr.h.c + (bit<16>)bump(hdr.h.d[7:0]) + (bit<16>)hdr.h.d[7:0];
+        hdr.h2.setValid();
+        hdr.h2 = { hdr.h.b, hdr.h.a, hdr.h.c, hdr.h.d };
+""", top="struct S { bit<8> x; bit<8> y; }\nbit<8> bump(inout bit<8> v) { v = v + 1; return v; }\n"),
+        frames=[(0, H(1, 2, 3, 4)), (0, H(0xff, 0x80, 0xffff, 0xff))]),
 ]
 
 # name -> (program, words the message must contain (any of))
