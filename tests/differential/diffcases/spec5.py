@@ -43,7 +43,7 @@ bit<8> gf(in bit<8> v) { return v + 1; }
             hdr.h.b = u.y.isValid() ? 8w1 : 8w2;
         }
 """, top="header_union u_t { h_t x; h_t y; }\n", ingress_decls="    u_t u;"),
-        frames=[(0, H(7, 7))]),
+        frames=[(0, H(7, 7))], json_path=True),
     # exit inside a sub-control and inside an action with inout/out arguments: what the
     # caller's variables and headers hold afterwards (copy-out on exit)
     case("spec5_exit_copy_out", CAT, program("""\
@@ -59,7 +59,7 @@ bit<8> gf(in bit<8> v) { return v + 1; }
     Sub() s;
     action a1(inout bit<8> v) { v = 0x55; exit; }
     action a2(out bit<8> v) { v = 0x65; exit; }"""),
-        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4))]),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4))], json_path=True),
     # aliasing arguments and the order arguments are evaluated in
     case("spec5_alias_and_arg_order", CAT, program("""\
         f(hdr.h.a, hdr.h.a);
@@ -88,7 +88,7 @@ void o(out bit<8> a) { }
     action a1(inout bit<8> v) { v = 0x55; exit; }
     action a2(inout bit<8> v, inout bit<8> w) { v = 0x56; w = 0x57; exit; }
     action a3(inout h_t h) { h.c = 0x58; exit; }""", top="struct S { bit<8> x; }\n"),
-        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4)), (0, H(5))]),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3)), (0, H(4)), (0, H(5))], json_path=True),
     # exit inside a sub-control: a slice argument, a whole header (one field passed twice, or a
     # third apply of an exiting control, is left out: p4c 1.2.4.8 stops with "Compiler Bug:
     # Overwriting definitions")
@@ -146,6 +146,20 @@ control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
         hdr.h2 = { hdr.h.b, hdr.h.a, hdr.h.c, hdr.h.d };
 """, top="struct S { bit<8> x; bit<8> y; }\nbit<8> bump(inout bit<8> v) { v = v + 1; return v; }\n"),
         frames=[(0, H(1, 2, 3, 4)), (0, H(0xff, 0x80, 0xffff, 0xff))]),
+    # switch on run-time values: fall-through labels, default in the middle of a label group,
+    # no default, a serializable enum, and an expression with a side effect evaluated once
+    case("spec5_switch_values", CAT, program("""\
+        switch (hdr.h.a) {
+            1: 2: { hdr.h.b = 0x12; }
+            3: { hdr.h.b = 0x3; }
+            4: default: { hdr.h.b = 0x44; }
+        }
+        switch (hdr.h.a ++ hdr.h.b) { 16w0x0112: { hdr.h.c = 1; } 16w0x0303: { hdr.h.c = 3; } }
+        switch ((En)hdr.h.a) { En.A: { hdr.h.d[7:0] = 0xa; } En.B: { hdr.h.d[7:0] = 0xb; } }
+        switch (bump(hdr.h.d[31:24])) { 1: { hdr.h.d[23:16] = 1; } 2: { hdr.h.d[23:16] = 2; } default: { hdr.h.d[23:16] = 9; } }
+""", top="enum bit<8> En { A = 1, B = 3 }\nbit<8> bump(inout bit<8> v) { v = v + 1; return v; }\n"),
+        frames=[(0, H(1)), (0, H(2)), (0, H(3, 0, 0, 0x01000000)), (0, H(4)), (0, H(9, 0, 0, 0xff000000))],
+        json_path=True),
 ]
 
 # name -> (program, words the message must contain (any of))
