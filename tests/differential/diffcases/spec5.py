@@ -160,6 +160,21 @@ control C3(inout h_t h) { apply { h.c = 0x64; exit; } }
 """, top="enum bit<8> En { A = 1, B = 3 }\nbit<8> bump(inout bit<8> v) { v = v + 1; return v; }\n"),
         frames=[(0, H(1)), (0, H(2)), (0, H(3, 0, 0, 0x01000000)), (0, H(4)), (0, H(9, 0, 0, 0xff000000))],
         json_path=True),
+    # shadowing: a block-local over a control-local of the same name, written in the inner
+    # block and read after it; a function's local named like a top-level constant; an
+    # action's local named like a control-local
+    case("spec5_shadowing_writes", CAT, program("""\
+        v = hdr.h.a;
+        {
+            bit<8> v = 0x40;
+            v = v + 1;
+            hdr.h.b = v;
+        }
+        hdr.h.c = (v + K) ++ f(hdr.h.a);
+        a();
+""", top="const bit<8> K = 2;\nbit<8> f(in bit<8> x) { bit<8> K = 0x10; return x + K + .K; }\n",
+        ingress_decls="    bit<8> v;\n    action a() { bit<8> v = 0x77; hdr.h.d[7:0] = v; hdr.h.d[15:8] = K; }"),
+        frames=[(0, H(1)), (0, H(0xf0))]),
 ]
 
 # name -> (program, words the message must contain (any of))
