@@ -212,7 +212,10 @@ class Parser(StatementParser, ExpressionParser):
         while not self.at("]"):
             key = None
             if (self.t.kind == "id" or self.t.kind == "kw") and self.peek().text == "=":
-                key = self.next().text
+                kt = self.next()
+                key = kt.text
+                if kv and any(k == key for k, _ in items):   # p4c: "k: Duplicates declaration k"
+                    raise P4CompileError(kt.loc, f"structured annotation: key {key} given twice")
                 self.next()
             t = self.t
             v = _fold_literal(self.expr())   # p4c folds an expression of literals (1==2, 5+6)
@@ -243,6 +246,8 @@ class Parser(StatementParser, ExpressionParser):
         if self.at("enum"):
             return self.enum_decl(annos)
         if self.at("error", "match_kind") and self.peek().text == "{":
+            if annos:   # p4c 1.2.4.8's grammar: no annotations on these declarations
+                raise P4CompileError(t.loc, f"syntax error: the {t.text} declaration cannot be annotated")
             kind = "error_decl" if self.next().text == "error" else "match_kind"
             self.expect("{")
             members = []
@@ -563,6 +568,9 @@ class Parser(StatementParser, ExpressionParser):
         name = self.ident("a declaration name")
         tparams = self.type_params()
         if self.at("("):
+            if annos:   # p4c 1.2.4.8's grammar: a function declaration takes no annotations
+                raise P4CompileError(annos[0][2] if len(annos[0]) > 2 and annos[0][2] else loc,
+                                     f"syntax error: function {name.text} cannot be annotated")
             if tparams:  # calls may give type arguments: name<T>(...)
                 self.generic_fns.add(name.text)
             params = self.params()

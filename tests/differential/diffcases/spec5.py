@@ -224,4 +224,13 @@ INVALID = {
                               ("header union",)),
     "spec5_union_from_initializer": (program("        u = { x = hdr.h };\n", top="header_union u_t { h_t x; }\n",
                                              ingress_decls="    u_t u;\n"), ("header union",)),
+    # p4c 1.2.4.8's grammar has no annotations on function, error and match_kind declarations
+    "spec5_annotated_function": (program("        hdr.h.a = f(hdr.h.a);\n", top="@fn bit<8> f(in bit<8> x) { return x; }\n"),
+                                 ("cannot be annotated",)),
+    "spec5_annotated_error_decl": (program("        hdr.h.a = 1;\n", top="@er error { MyE }\n"), ("cannot be annotated",)),
+    "spec5_annotated_match_kind": (program("        hdr.h.a = 1;\n", top="@mk match_kind { my_kind }\n"),
+                                   ("cannot be annotated",)),
+    # a structured annotation's key given twice (p4c: "Duplicates declaration k")
+    "spec5_structured_annotation_dup_key": (program("        hdr.h.a = 1;\n", top="@b[k = 1, k = 2]\nconst bit<8> X = 1;\n"),
+                                            ("given twice",)),
 }
