@@ -174,6 +174,16 @@ class BlockRules:
                 elif t[-1] != want_t and tstr(t) != want_t:
                     raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, "
                                    f"v1model's {role} type expects {want_t}")
+        targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
+        if targs and len(targs) != 2:
+            raise E(main.loc, f"V1Switch takes 2 type arguments, got {len(targs)}")
+        for ta, var in zip(targs, ("H", "M")):
+            if ta.kind == "dontcare":
+                continue
+            t = self.resolve_type(ta)
+            if var in bound and bound[var][0] != t:
+                raise E(ta.loc, f"V1Switch type argument {var} is {tstr(t)}, but {bound[var][1]} uses "
+                                f"{tstr(bound[var][0])}")
 
     def header_bytes(self, name: str) -> int:
         return self.headers[name]["bytes"]

@@ -101,6 +101,17 @@ class ExternRules:
         if name == "hash":
             nargs(5)
             lv, t = self.lvalue(args[0], scope)
+            # hash<O, T, D, M>(out O result, in HashAlgorithm algo, in T base, in D data, in M max):
+            # explicit type arguments bind the result, base and max types (p4c unifies them)
+            targs = [None if ta.kind == "dontcare" or ta.get("name") == "_" else self.resolve_type(ta) for ta in call.get("targs") or []]
+            if targs and len(targs) != 4:
+                raise E(loc, f"hash takes 4 type arguments <O, T, D, M>, got {len(targs)}")
+            if targs and targs[0] is not None and targs[0] != t:
+                raise E(args[0].loc, f"hash result has type {tstr(t)}, but the type argument O is {tstr(targs[0])}")
+            if targs:
+                for ta, a in ((targs[1], args[2]), (targs[3], args[4])):
+                    if ta is not None:
+                        self.coerce(self.expr(a, scope), ta, a.loc)
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):

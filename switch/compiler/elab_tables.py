@@ -78,6 +78,7 @@ class TableRules:
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys = []
+        user_key_ids: set = set()
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
@@ -121,6 +122,11 @@ class TableRules:
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
+            if kid and kid[1] and kid[1][0] in user_key_ids:
+                raise E(k.expr.loc, f"table {q}: key @id {kid[1][0]} is used by more than one key element (p4c: "
+                                    f"'KeyElement: @id {kid[1][0]} is used multiple times')")
+            if kid and kid[1]:
+                user_key_ids.add(kid[1][0])
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),

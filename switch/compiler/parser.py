@@ -181,9 +181,23 @@ class Parser(StatementParser, ExpressionParser):
                 self.check_translation_args(args, loc)
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
+            self.check_known_annotation(name, args, body, loc)
             raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
         return annos
+
+    # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
+    # all, exactly one string literal, or exactly one integer literal; anything else is an error
+    _EMPTY_ANNOS = {"hidden", "atomic", "tableonly", "defaultonly", "pure", "optional", "noSideEffects"}
+    _STRING_ANNOS = {"noWarn", "deprecated"}
+
+    def check_known_annotation(self, name: str, args: list, body: list, loc) -> None:
+        if name in self._EMPTY_ANNOS and body:
+            raise P4CompileError(loc, f"@{name} should not have any arguments (p4c)")
+        if name in self._STRING_ANNOS and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
+            raise P4CompileError(loc, f"@{name} takes one string argument, e.g. @{name}(\"x\")")
+        if name in ("priority", "id") and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "num"):
+            raise P4CompileError(loc, f"@{name} takes one integer literal, e.g. @{name}(10)")
 
     def check_translation_args(self, args: list, loc) -> None:
         """p4c's grammar for ``@p4runtime_translation(uri, T)``: exactly two arguments, the

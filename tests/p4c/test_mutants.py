@@ -1,0 +1,89 @@
+"""One-mistake programs of the kinds tools/p4c_mutate.py makes (a valid program with one
+mutation), where checkmate-p4c used to disagree with real p4c.  Each must be rejected with
+``file:line:col`` on the mutated line and a message naming the problem; each valid twin (the
+program before the mutation) must still compile.  With p4c on PATH, p4c's verdict on both is
+checked too, so no case here is a program p4c accepts."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from p4c_helpers import line_of, program
+from switch.compiler import P4CompileError, compile_source
+
+TABLE = """    action a(bit<8> v) {{ hdr.h.a = v; }}
+    {anno} table t {{ key = {{ hdr.h.a: exact {kanno}; hdr.h.c: exact {kanno2}; }} actions = {{ a; }} }}"""
+
+
+def _table(anno="", kanno="", kanno2=""):
+    return program(locals=TABLE.format(anno=anno, kanno=kanno, kanno2=kanno2), body="        t.apply();")
+
+
+def _hash(targs: str) -> str:
+    return program(top="struct hd_t { bit<8> a; }\n", body=f"        bit<16> r;\n        hash{targs}(r, HashAlgorithm.crc16, "
+                   "8w0, { hdr.h.a }, 16w1024);\n        hdr.h.b = r;")
+
+
+# name -> (invalid program, needle on the mutated line, message regex, valid twin)
+CASES = {
+    "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
+    "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
+    "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
+    "id_empty": (_table("@id()"), "@id", r"@id takes one integer", _table("@id(7)")),
+    "id_string": (_table('@id("a")'), "@id", r"@id takes one integer", _table("@id(7)")),
+    "hidden_with_arg": (_table("@hidden(1)"), "@hidden", r"@hidden should not have any arguments", _table("@hidden")),
+    "atomic_with_arg": (_table("@atomic(x)"), "@atomic", r"@atomic should not have any arguments", _table("@atomic()")),
+    "nowarn_integer": (_table("@noWarn(1)"), "@noWarn", r"@noWarn takes one string", _table('@noWarn("unused")')),
+    "deprecated_integer": (_table("@deprecated(2)"), "@deprecated", r"@deprecated takes one string",
+                           _table('@deprecated("old")')),
+    "key_id_twice": (_table(kanno="@id(4)", kanno2="@id(4)"), "hdr.h.c", r"@id 4 is used",
+                     _table(kanno="@id(4)", kanno2="@id(5)")),
+    "v1switch_type_arg_undeclared": (program().replace("V1Switch(", "V1Switch<headers, meta_x>("), "V1Switch<",
+                                     r"unknown type meta_x", program().replace("V1Switch(", "V1Switch<headers, meta_t>(")),
+    "v1switch_type_args_swapped": (program().replace("V1Switch(", "V1Switch<meta_t, headers>("), "V1Switch<",
+                                   r"type argument H is meta_t", program().replace("V1Switch(", "V1Switch<headers, meta_t>(")),
+    "hash_type_arg_base": (_hash("<bit<16>, bool, hd_t, bit<16>>"), "hash<", r"expected bool, got bit<8>",
+                           _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
+    "hash_type_arg_result": (_hash("<bit<32>, bit<8>, hd_t, bit<16>>"), "hash<", r"type argument O is bit<32>",
+                             _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
+    "hash_type_arg_max": (_hash("<bit<16>, bit<8>, hd_t, bit<32>>"), "hash<", r"expected bit<32>, got bit<16>",
+                          _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_mutant_rejected_on_its_line(name):
+    src, needle, msg, twin = CASES[name]
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "mut.p4")
+    e = ei.value
+    line, _ = line_of(src, needle)
+    assert re.match(rf"mut\.p4:{line}:\d+: ", str(e)), str(e)
+    assert re.search(msg, e.message), e.message
+    compile_source(twin, "twin.p4")   # the program before the mutation is fine
+
+
+def _p4c_accepts(src: str) -> bool:
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "m.p4"
+        p.write_text(src)
+        r = subprocess.run(["p4c", "--target", "bmv2", "--arch", "v1model", "-o", d,
+                            "--p4runtime-files", str(Path(d) / "m.p4info.txtpb"), str(p)],
+                           capture_output=True, text=True, timeout=120)
+        return r.returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
+def test_p4c_agrees():
+    wrong = []
+    for name, (src, _needle, _msg, twin) in CASES.items():
+        if _p4c_accepts(src):
+            wrong.append(f"{name}: p4c accepts the mutant")
+        if not _p4c_accepts(twin):
+            wrong.append(f"{name}: p4c rejects the valid twin")
+    assert not wrong, wrong
