@@ -498,11 +498,19 @@ class ExpressionRules:
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
                 raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":
-                raise E(n.b.loc, "shift amount must be unsigned")
+                v = self.fold(b)
+                if v is None or v < 0:   # p4c takes a signed compile-time constant >= 0 (e.g. 8s1)
+                    raise E(n.b.loc, "shift amount must be unsigned")
+                b, bt = {"op": "const", "v": v, "t": ["bit", bt[1]]}, ["bit", bt[1]]
             if bt == INTLIT and (self.fold(b) or 0) < 0:
                 raise E(n.b.loc, f"shift by a negative amount ({self.fold(b)}) is not permitted")
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
+            if is_bits(bt) and bt[1] > 8 and self.fold(a) != 0 and (self.fold(a) is None or self.fold(b) is None):
+                # p4c's BMv2 back end, for code that survives: an unused action is dropped first,
+                # a constant shifted (`16w0 >> f(x)`) is folded first
+                self.target_error(n.b.loc, f"shift amount limited to 8 bits on this target (p4c/BMv2), "
+                                           f"this one is {tstr(bt)}")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
         if op in ("==", "!=") and at[0] in ("struct", "header") and bt[0] in ("list", "sinit"):
             b, bt = self.make_value(b, bt, at, n.b.loc), at
@@ -615,6 +623,8 @@ class ExpressionRules:
                 v = bits if m.endswith("Bits") else bits // 8
                 return {"op": "const", "v": v, "t": INTLIT}, INTLIT
             if m == "isValid":
+                if n.args:
+                    raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
                     return {"op": "uvalid", "u": ir, "t": BOOL,
@@ -634,6 +644,8 @@ class ExpressionRules:
                     t = self.resolve_type(n.targs[0])
                     if is_bits(t):
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
+                    if t == BOOL:   # p4c: one bit, true when it is 1
+                        return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
                     if t[0] == "header" and self.headers[t[1]].get("varbit"):
                         raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "
                                        "(it has a varbit field)")

@@ -55,6 +55,10 @@ class ExternRules:
         if self.ctx.get("in_action"):
             self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
             return
+        if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            # likewise a function that is never called (raised when a call elaborates it)
+            self.functions[self.ctx["block"]].setdefault("deferred_error", E(loc, message))
+            return
         raise E(loc, message)
 
     def extern_call(self, name: str, call: Node, scope) -> list:

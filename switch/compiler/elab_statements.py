@@ -28,6 +28,8 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
+            if t == INTLIT:   # p4c: "Cannot declare variables with type int" (constants only)
+                raise E(s.loc, f"{s.name}: cannot declare variables of type int (use bit<N>, or a const)")
             if t == ["string"] or t == VOID:
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
             self.tmp += 1
@@ -278,6 +280,8 @@ class StatementRules:
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
             if t[0] == "header" and m == "isValid":
+                if call.args:
+                    raise E(call.loc, "isValid() takes no arguments")
                 return []
             raise E(fn.loc, f"unknown method {m} on a value of type {tstr(t)}")
         if fn.kind == "name":

@@ -407,6 +407,8 @@ class Parser(StatementParser, ExpressionParser):
             ty = self.type_ref()
             name = self.ident("a parameter name")
             default = self.expr() if self.accept("=") else None
+            if default is not None and direction in ("out", "inout"):
+                raise P4CompileError(name.loc, f"{name.text}: {direction} parameters cannot have default values")
             if any(p.name == name.text for p in out):
                 raise P4CompileError(name.loc, f"parameter {name.text} declared twice")
             out.append(Node("param", name.loc, direction=direction, type=ty, name=name.text,

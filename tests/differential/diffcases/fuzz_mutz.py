@@ -1,0 +1,15 @@
+"""Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, found by mutating valid programs
+(tools/p4c_mutate.py and mutz's hand probes of the same kinds, issue #15): a shift by a signed
+compile-time constant that is not negative.  (``lookahead<bool>()`` is accepted too, but
+simple_switch cannot load p4c's JSON for it -- "Invalid 'type' in expression: 'lookahead'" --
+so it is a compile-only case in tests/p4c/test_mutants.py.)"""
+from .base import H, VALUES, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = [
+    # 8s3 / 8s1 as shift amounts: p4c takes a signed constant >= 0 (an amount of at most 8 bits)
+    case("mutz_signed_constant_shift", CAT, program(
+        "        hdr.h.a = hdr.h.a << 8s3;\n        hdr.h.d = hdr.h.d >> 8s1;\n        hdr.h.c = hdr.h.c << 4s7;\n"),
+        frames=VALUES + [(1, H(0x80, 1, 0x1234, 0x80000001))]),
+]
