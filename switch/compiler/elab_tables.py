@@ -90,6 +90,9 @@ class TableRules:
                 fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
                 key_newtype = self.field_newtypes.get(fkey) or key_newtype
                 key_enum = key_enum or self.field_enums.get(fkey)
+            if t[0] in ("struct", "header", "stack", "list", "sinit"):
+                # p4c's type checker, for every match kind (selector keys too)
+                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector

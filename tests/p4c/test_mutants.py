@@ -70,6 +70,12 @@ CASES = {
         program(top="bit<8> f(in bit<8> x, in bit<16> y) { return x << y; }\n", body="        hdr.h.a = f(hdr.h.a, hdr.h.b);"),
         "return x << y", r"shift amount limited to 8 bits",
         program(top="bit<8> f(in bit<8> x, in bit<16> y) { return x << y; }\n")),
+    "selector_key_struct": (
+        program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; m: selector; } actions = { a; }\n"
+                       "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n", body="        t.apply();"),
+        "m: selector", r"scalar type, not meta_t",
+        program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; m.x: selector; } actions = { a; }\n"
+                       "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n", body="        t.apply();")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
