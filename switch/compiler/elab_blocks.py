@@ -130,8 +130,10 @@ class BlockRules:
         self.check_signatures(blocks, main)
         ir_blocks = {}
         self.block_names = {}
+        self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance
         ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
         for role in roles[1:]:
+            self._top_block = blocks[role]
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
@@ -478,9 +480,17 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                stack = self.__dict__.setdefault("_instantiating", [])
+                if any(b is ent[1] for b in stack) or ent[1] is getattr(self, "_top_block", None):
+                    # `control C(...) { C() c; ... }` (or through another block): p4c refuses it
+                    raise E(d.loc, f"{ent[0]} {tname} instantiates itself (p4c: self-referencing types not supported)")
                 if ent[0] == "control":
                     self.bind_apply_objects(ent[1], d.name, q, scope)
-                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
+                stack.append(ent[1])
+                try:
+                    self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
+                finally:
+                    stack.pop()
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -651,24 +661,53 @@ class BlockRules:
             return
         fscope = Scope(self.global_scope)
         params = []
+        first = self.functions.get(d.name)
+        # overloads (same name, other parameters): each its own record, found by the call's
+        # arguments (pick_overload); `iname` keeps their generated names apart
+        overloads = self.__dict__.setdefault("fn_overloads", {})   # name -> its declarations, when several
+        iname = d.name if first is None else f"{d.name}__ov{len(overloads.get(d.name, [first]))}"
         for p in d.params:
             t = self.resolve_type(p.type)
-            py = f"f_{d.name}_{p.name}"
+            py = f"f_{iname}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
-        rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
+        rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
-        self.functions[d.name] = rec
+        self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
         rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
         self.ctx = saved
-        self.global_scope.add(d.name, ("function", rec))
+        if first is not None:
+            overloads.setdefault(d.name, [first]).append(rec)
+        else:
+            self.global_scope.add(d.name, ("function", rec))
+
+    def pick_overload(self, f: dict, call: Node) -> dict:
+        """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
+        the one whose parameters take the call's arguments (count, names; p4c refuses a call
+        that more than one declaration matches: "multiple matching declarations")."""
+        cands = getattr(self, "fn_overloads", {}).get(f["name"]) if self.functions.get(f["name"]) is f else None
+        if not cands:
+            return f
+        n = len(call.args)
+        named = {a.name for a in call.args if a.kind == "named_arg"}
+
+        def takes(c):
+            ps = c["params"]
+            if named and not named <= {p["name"] for p in ps}:
+                return False
+            return len(ps) == n or (n < len(ps) and all(p.get("default") is not None for p in ps[n:]))
+        match = [c for c in cands if takes(c)]
+        if len(match) != 1:
+            raise E(call.loc, f"{f['name']}: " + ("multiple matching declarations (p4c)" if match else
+                                                  f"no declaration takes {n} argument(s)"))
+        return match[0]
 
     def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
         """The instance of generic function ``d`` for this call: type arguments given

@@ -668,7 +668,7 @@ class ExpressionRules:
             if ent is not None and ent[0] == "generic_fn":
                 return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
             if ent is not None and ent[0] == "function":
-                return self.call_function(ent[1], n, scope)
+                return self.call_function(self.pick_overload(ent[1], n), n, scope)
             if ent is not None and ent[0] == "action":
                 raise E(n.loc, f"action {fn.name} used as a value")
             if ent is None and fn.name == "static_assert" and fn.name in self.externs:

@@ -291,7 +291,7 @@ class StatementRules:
             if ent is not None and ent[0] == "generic_fn":
                 ent = ("function", self.instantiate_generic(ent[1], call, scope))
             if ent is not None and ent[0] == "function":
-                f = ent[1]
+                f = self.pick_overload(ent[1], call)
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
                     return [self.call_function_stmt(f, call, scope)]
                 ir, t = self.call_function(f, call, scope)
@@ -383,6 +383,9 @@ class StatementRules:
         if named and len(named) != len(args):
             raise E(call.loc, f"{what}: either all arguments are named or none is")
         by_name = {a.name: a.value for a in named}
+        if len(by_name) != len(named):
+            dup = next(a for i, a in enumerate(named) if a.name in {b.name for b in named[:i]})
+            raise E(dup.loc, f"{what}: argument {dup.name} given twice (p4c: same argument name)")
         unknown = set(by_name) - {p["name"] for p in params}
         if unknown:
             raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")

@@ -76,6 +76,18 @@ CASES = {
         "m: selector", r"scalar type, not meta_t",
         program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; m.x: selector; } actions = { a; }\n"
                        "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n", body="        t.apply();")),
+    "named_argument_twice": (program(top="void f(in bit<8> y) { }\n", body="        f(y = hdr.h.a, y = 1);"), "f(y =",
+                             r"argument y given twice", program(top="void f(in bit<8> y) { }\n", body="        f(y = hdr.h.a);")),
+    # two declarations a call cannot tell apart (an unused pair is fine, as in p4c)
+    "function_same_arity_called": (
+        program(top="void f(in bit<8> y) { }\nvoid f(in bit<8> z) { }\n", body="        f(1);"), "f(1)",
+        r"multiple matching declarations", program(top="void f(in bit<8> y) { }\nvoid f(in bit<8> z) { }\n")),
+    "control_instantiates_itself": (program(locals="    I() again;\n"), "I() again", r"instantiates itself", program()),
+    "subcontrol_instantiates_itself": (
+        program(top="control S(inout bit<8> x) { S() s; apply { x = 1; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);"), "S() s;", r"instantiates itself",
+        program(top="control S(inout bit<8> x) { apply { x = 1; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)

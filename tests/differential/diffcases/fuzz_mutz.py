@@ -1,6 +1,6 @@
 """Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, found by mutating valid programs
 (tools/p4c_mutate.py and mutz's hand probes of the same kinds, issue #15): a shift by a signed
-compile-time constant that is not negative.  (``lookahead<bool>()`` is accepted too, but
+compile-time constant that is not negative; functions overloaded by their number of parameters.  (``lookahead<bool>()`` is accepted too, but
 simple_switch cannot load p4c's JSON for it -- "Invalid 'type' in expression: 'lookahead'" --
 so it is a compile-only case in tests/p4c/test_mutants.py.)"""
 from .base import H, VALUES, case, program
@@ -12,4 +12,10 @@ CASES = [
     case("mutz_signed_constant_shift", CAT, program(
         "        hdr.h.a = hdr.h.a << 8s3;\n        hdr.h.d = hdr.h.d >> 8s1;\n        hdr.h.c = hdr.h.c << 4s7;\n"),
         frames=VALUES + [(1, H(0x80, 1, 0x1234, 0x80000001))]),
+    # two functions named f, told apart by their number of arguments (p4c resolves each call)
+    case("mutz_function_overload_by_arity", CAT, program(
+        "        hdr.h.a = f(hdr.h.a) + f(hdr.h.b, 8w3);\n        hdr.h.c = g(hdr.h.c);\n",
+        top="bit<8> f(in bit<8> y) { return y ^ 8w0x0f; }\n"
+            "bit<8> f(in bit<8> y, in bit<8> z) { return y + z; }\n"
+            "bit<16> g(in bit<16> v) { return v + 1; }\n")),
 ]
