@@ -49,6 +49,27 @@ class ExternRules:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
         raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
 
+    def check_typed_data(self, dt, data: Node, scope, what: str) -> list | None:
+        """A field list against the struct or tuple type given as its type argument (``D`` of
+        ``hash<O, T, D, M>``): as many elements as fields, each of the field's type.  For a list
+        expression, its elements converted to those types: [(ir, type)]."""
+        if dt is None:
+            return None
+        if dt[0] == "struct" and not self.structs[dt[1]].get("union"):
+            fts = [ft for _, ft in self.structs[dt[1]]["fields"]]
+        elif dt[0] == "list":
+            fts = dt[1]
+        else:
+            fts = None
+        if data.kind != "list" or fts is None:
+            ir, t = self.expr(data, scope)
+            if data.kind != "list" and t != dt:
+                raise E(data.loc, f"{what} has type {tstr(t)}, but the type argument is {tstr(dt)}")
+            return None
+        if len(data.items) != len(fts):
+            raise E(data.loc, f"{what}: {len(data.items)} element(s) for type {tstr(dt)} with {len(fts)} field(s)")
+        return [(self.coerce(self.expr(it, scope), ft, it.loc), ft) for it, ft in zip(data.items, fts)]
+
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
         only if the action survives (p4c removes an unused action before the check)."""
@@ -116,6 +137,7 @@ class ExternRules:
                 for ta, a in ((targs[1], args[2]), (targs[3], args[4])):
                     if ta is not None:
                         self.coerce(self.expr(a, scope), ta, a.loc)
+                typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
@@ -126,7 +148,10 @@ class ExternRules:
             mx = self.expr(args[4], scope)
             mt = mx[1] if is_bits(mx[1]) else ["bit", 32]
             mx = self.coerce(mx, mt, args[4].loc)
-            data = self.flat_list(args[3], scope, "hash data")
+            if targs and typed:   # the list's elements typed by D (untyped literals get widths)
+                data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
+            else:
+                data = self.flat_list(args[3], scope, "hash data")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
                      "data": [[d, w] for d, w in data], "to_bool": to_bool}]
         if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",

@@ -88,6 +88,10 @@ CASES = {
                 body="        s.apply(hdr.h.a);"), "S() s;", r"instantiates itself",
         program(top="control S(inout bit<8> x) { apply { x = 1; } }\n", locals="    S() s;\n",
                 body="        s.apply(hdr.h.a);")),
+    "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
+                                      "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
+    "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
+                                 "hash<", r"2 element\(s\) for type hd_t", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)

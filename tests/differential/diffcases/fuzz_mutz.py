@@ -1,6 +1,7 @@
 """Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, found by mutating valid programs
 (tools/p4c_mutate.py and mutz's hand probes of the same kinds, issue #15): a shift by a signed
-compile-time constant that is not negative; functions overloaded by their number of parameters.  (``lookahead<bool>()`` is accepted too, but
+compile-time constant that is not negative; functions overloaded by their number of parameters; ``hash<O, T, D, M>`` whose type argument D
+gives the widths of untyped literals in the data list.  (``lookahead<bool>()`` is accepted too, but
 simple_switch cannot load p4c's JSON for it -- "Invalid 'type' in expression: 'lookahead'" --
 so it is a compile-only case in tests/p4c/test_mutants.py.)"""
 from .base import H, VALUES, case, program
@@ -18,4 +19,8 @@ CASES = [
         top="bit<8> f(in bit<8> y) { return y ^ 8w0x0f; }\n"
             "bit<8> f(in bit<8> y, in bit<8> z) { return y + z; }\n"
             "bit<16> g(in bit<16> v) { return v + 1; }\n")),
+    # D = hd_t types the list { 5, hdr.h.c }: the literal 5 is a bit<8>
+    case("mutz_hash_typed_data_literals", CAT, program(
+        "        bit<16> r;\n        hash<bit<16>, bit<8>, hd_t, bit<16>>(r, HashAlgorithm.crc16, 8w0, { 5, hdr.h.c }, 16w1024);\n"
+        "        hdr.h.c = r;\n", top="struct hd_t { bit<8> a; bit<16> b; }\n")),
 ]
