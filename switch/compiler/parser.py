@@ -433,6 +433,8 @@ class Parser(StatementParser, ExpressionParser):
             lannos = self.annotations()
             if self.at("state"):
                 states.append(self.state())
+            elif states:   # p4c's grammar: the parser's local declarations come before its states
+                raise self.err("'state' (local declarations go before the first state)")
             else:
                 locals_.append(self.local_decl(lannos))
         self.expect("}")
@@ -530,6 +532,8 @@ class Parser(StatementParser, ExpressionParser):
             if self.at("apply"):
                 self.next()
                 body = self.block()
+                if not self.at("}"):   # p4c's grammar: the apply block ends the control
+                    raise self.err("'}' (the apply block is the last part of a control)")
                 continue
             locals_.append(self.local_decl(lannos))
         self.expect("}")

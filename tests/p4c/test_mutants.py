@@ -92,6 +92,20 @@ CASES = {
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
                                  "hash<", r"2 element\(s\) for type hd_t", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
+    "parser_local_after_state": (
+        program().replace("transition accept; }\n}", "transition accept; }\n    bit<8> late;\n}", 1), "bit<8> late",
+        r"expected 'state'", program().replace("state start", "bit<8> early;\n    state start", 1)),
+    "control_local_after_apply": (
+        program().replace("apply { } }\ncontrol CC", "apply { } bit<8> z; }\ncontrol CC"), "bit<8> z; }",
+        r"expected '}'", program().replace("apply { } }\ncontrol CC", "bit<8> z; apply { } }\ncontrol CC")),
+    "control_two_apply_blocks": (
+        program().replace("apply { } }\ncontrol CC", "apply { } apply { } }\ncontrol CC"), "apply { } apply",
+        r"expected '}'", program()),
+    # a struct inside V1Switch's headers struct must hold headers only, at any depth
+    "headers_struct_nested_bits": (
+        program(top="struct inner_t { h_t x; bit<8> b; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; inner_t in2; }"),
+        "bit<8> b;", r"headers: the type should be a struct of headers",
+        program(top="struct inner_t { h_t x; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; inner_t in2; }")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
