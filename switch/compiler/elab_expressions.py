@@ -116,6 +116,8 @@ class ExpressionRules:
         if bt[0] != "stack":
             raise E(n.loc, f"indexing a value of type {tstr(bt)}")
         i_ir, it = self.expr(n.index, scope)
+        if not (is_bits(it) or it in (INTLIT,) or it[0] == "serenum"):
+            raise E(n.index.loc, f"stack index must be an integer, not {tstr(it)}")
         v = self.fold(i_ir)
         if v is not None and not 0 <= v < bt[2]:
             raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")

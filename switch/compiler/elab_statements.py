@@ -122,6 +122,8 @@ class StatementRules:
                 self.ctx["cond_return"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
+            if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
+                raise E(s.loc, "switch statements are not allowed in a parser")
             return [self.switch_stmt(s, scope)]
         if k == "call_stmt":
             return self.call_stmt(s.call, scope)

@@ -460,6 +460,8 @@ class Parser(StatementParser, ExpressionParser):
                 if not self.at("}"):
                     raise self.err("'}' after the transition")
                 break
+            if self.at("switch"):   # p4c's grammar: no switch statement in a parser state
+                raise self.err("a parser statement (switch is not allowed in a parser state)")
             stmts.append(self.statement())
         self.expect("}")
         if trans is None:

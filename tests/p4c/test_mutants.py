@@ -106,6 +106,17 @@ CASES = {
         program(top="struct inner_t { h_t x; bit<8> b; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; inner_t in2; }"),
         "bit<8> b;", r"headers: the type should be a struct of headers",
         program(top="struct inner_t { h_t x; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; inner_t in2; }")),
+    "stack_index_bool": (
+        program(body="        hdr.s[true].a = 1;").replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }"),
+        "[true]", r"stack index must be an integer, not bool",
+        program(body="        hdr.s[1].a = 1;").replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }")),
+    "switch_in_parser_state": (
+        program().replace("transition accept; }", "switch (hdr.h.a) { 1: {} } transition accept; }", 1), "switch (",
+        r"switch", program().replace("transition accept; }", "if (hdr.h.a == 1) { hdr.h.c = 2; } transition accept; }", 1)),
+    "switch_nested_in_parser": (
+        program().replace("transition accept; }", "if (hdr.h.a == 1) { switch (hdr.h.a) { 1: {} } } transition accept; }", 1),
+        "switch (", r"switch statements are not allowed in a parser",
+        program().replace("transition accept; }", "if (hdr.h.a == 1) { hdr.h.c = 2; } transition accept; }", 1)),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
