@@ -16,7 +16,8 @@ whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mu
 line of the result file:
 
 ``agree-accept`` / ``agree-reject``  both accept / both reject with ``file:line:col`` (``near``
-                                     when the line is within 3 lines of the mutation)
+                                     when the line is within 3 lines of the mutation, else
+                                     ``p4cline`` when it is a line p4c names, else ``far``)
 ``INVALID-ACCEPTED``                 p4c rejects, checkmate-p4c accepts
 ``REJECT``                           p4c accepts, checkmate-p4c rejects
 ``CRASH``                            checkmate-p4c raised something else than a compile error
@@ -561,7 +562,10 @@ def judge(path: Path, mline: int, cache_root: Path) -> tuple[str, str, str]:
     m = _LOC.match(msg)
     if not m:
         return "NOLOC", ref, msg
-    return ("agree-reject" + (" near" if abs(int(m.group(1)) - mline) <= 3 else " far")), ref, msg
+    line = int(m.group(1))
+    p4c_lines = {int(x) for x in re.findall(re.escape(path.name) + r"\((\d+)\)", ref)}
+    where = "near" if abs(line - mline) <= 3 else "p4cline" if line in p4c_lines else "far"
+    return f"agree-reject {where}", ref, msg
 
 
 def bases(dirs: list[Path]) -> list[Path]:

@@ -519,6 +519,8 @@ class BlockRules:
                 raise E(d.loc, f"{tname} takes (type)")
             unit = self.enum_member(args[0], "CounterType" if tname == "direct_counter" else "MeterType")
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
+            if tname == "direct_meter" and t.args:   # direct_meter<T>: read(out T result)
+                self.__dict__.setdefault("direct_meter_types", {})[q] = self.resolve_type(t.args[0])
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):

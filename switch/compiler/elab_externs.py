@@ -188,6 +188,7 @@ class ExternRules:
                 raise E(loc, "clone3 is deprecated; use clone_preserving_field_list")
             else:
                 nargs(3)
+                self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
                 fl = self.const_int(args[2], "field list index", minimum=0)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
             want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
@@ -196,6 +197,7 @@ class ExternRules:
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)
+            self.coerce(self.expr(args[0], scope), ["bit", 8], args[0].loc)   # v1model: in bit<8> index
             fl = self.const_int(args[0], "field list index", minimum=0)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"

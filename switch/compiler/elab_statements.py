@@ -608,6 +608,9 @@ class StatementRules:
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.lvalue(args[0], scope)
+            want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            if want is not None and lt != want:
+                raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}

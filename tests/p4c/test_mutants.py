@@ -117,6 +117,14 @@ CASES = {
         program().replace("transition accept; }", "if (hdr.h.a == 1) { switch (hdr.h.a) { 1: {} } } transition accept; }", 1),
         "switch (", r"switch statements are not allowed in a parser",
         program().replace("transition accept; }", "if (hdr.h.a == 1) { hdr.h.c = 2; } transition accept; }", 1)),
+    "resubmit_index_16_bits": (program(body="        resubmit_preserving_field_list(16w1);"), "16w1",
+                               r"expected bit<8>, got bit<16>", program(body="        resubmit_preserving_field_list(1);")),
+    "direct_meter_read_other_type": (
+        program(locals="    direct_meter<bit<2>>(MeterType.packets) dm;\n    action r() { dm.read(hdr.h.a); }\n"
+                       "    table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }\n", body="        t2.apply();"),
+        "dm.read", r"direct_meter<bit<2>>.read: the result has type bit<8>",
+        program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action r() { dm.read(hdr.h.a); }\n"
+                       "    table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }\n", body="        t2.apply();")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
