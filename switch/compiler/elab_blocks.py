@@ -109,6 +109,14 @@ class BlockRules:
     def build(self, main: Node) -> dict:
         t = main.type
         self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
+        for a in self.main_annos:
+            if a[0] == "pkginfo" and not isinstance(a[1], dict):
+                for v in a[1]:
+                    key, eq, val = str(v).partition("=")
+                    val = val.strip()
+                    if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
+                            and not (len(val) > 1 and val[0] == val[-1] == '"'):
+                        raise E(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")

@@ -189,7 +189,7 @@ class Parser(StatementParser, ExpressionParser):
     # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
     # all, exactly one string literal, or exactly one integer literal; anything else is an error
     _EMPTY_ANNOS = {"hidden", "atomic", "tableonly", "defaultonly", "pure", "optional", "noSideEffects"}
-    _STRING_ANNOS = {"noWarn", "deprecated"}
+    _STRING_ANNOS = {"noWarn", "deprecated", "controller_header"}
 
     def check_known_annotation(self, name: str, args: list, body: list, loc) -> None:
         if name in self._EMPTY_ANNOS and body:

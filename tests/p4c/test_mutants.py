@@ -125,6 +125,17 @@ CASES = {
         "dm.read", r"direct_meter<bit<2>>.read: the result has type bit<8>",
         program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action r() { dm.read(hdr.h.a); }\n"
                        "    table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }\n", body="        t2.apply();")),
+    "pkginfo_name_not_string": (program().replace("V1Switch(", "@pkginfo(name=1) V1Switch("), "@pkginfo",
+                                r"'name' key in @pkginfo annotation is not a string",
+                                program().replace("V1Switch(", "@pkginfo(name=\"x\") V1Switch(")),
+    "controller_header_integer": (   # was a TypeError
+        program(top="@controller_header(1) header pin_t { bit<9> port; bit<7> pad; }\n"), "@controller_header",
+        r"@controller_header takes one string",
+        program(top="@controller_header(\"packet_in\") header pin_t { bit<9> port; bit<7> pad; }\n")),
+    "controller_header_no_argument": (
+        program(top="@controller_header header pin_t { bit<9> port; bit<7> pad; }\n"), "@controller_header",
+        r"@controller_header takes one string",
+        program(top="@controller_header(\"packet_in\") header pin_t { bit<9> port; bit<7> pad; }\n")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
