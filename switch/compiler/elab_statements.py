@@ -226,6 +226,12 @@ class StatementRules:
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
+        if self.ctx.get("in_action") and self.ctx.get("if_depth") and (
+                fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+            # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
+            # predicated (an action no table lists and nothing calls is dropped first)
+            self.target_error(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
+                                        "on this target (p4c: a method or extern call inside an if in an action)")
         if fn.kind == "member":
             base, m = fn.base, fn.name
             # table.apply()

@@ -136,6 +136,19 @@ CASES = {
         program(top="@controller_header header pin_t { bit<9> port; bit<7> pad; }\n"), "@controller_header",
         r"@controller_header takes one string",
         program(top="@controller_header(\"packet_in\") header pin_t { bit<9> port; bit<7> pad; }\n")),
+    # BMv2 predicates an action's ifs: no method or extern call inside one (in a used action)
+    "count_in_if_in_action": (
+        program(locals="    counter(4, CounterType.packets) c;\n    action b() { if (hdr.h.a == 1) { c.count(0); } }\n",
+                body="        b();"), "c.count", r"conditional execution in actions",
+        program(locals="    counter(4, CounterType.packets) c;\n    action b() { if (hdr.h.a == 1) { c.count(0); } }\n")),
+    "setinvalid_in_else_in_action": (
+        program(locals="    action b() { if (hdr.h.a == 1) { hdr.h.c = 1; } else { hdr.h.setInvalid(); } }\n", body="        b();"),
+        "setInvalid", r"conditional execution in actions",
+        program(locals="    action b() { hdr.h.setInvalid(); if (hdr.h.a == 1) { hdr.h.c = 1; } }\n", body="        b();")),
+    "mark_to_drop_in_if_in_action": (
+        program(locals="    action b() { if (hdr.h.a == 1) { mark_to_drop(sm); } }\n", body="        b();"), "mark_to_drop",
+        r"conditional execution in actions",
+        program(locals="    action b() { mark_to_drop(sm); }\n", body="        if (hdr.h.a == 1) { b(); }")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
