@@ -143,10 +143,14 @@ class ExternRules:
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
-            bt = base[1] if is_bits(base[1]) else ["bit", 32]
-            base = self.coerce(base, bt, args[2].loc)
+            bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
             mx = self.expr(args[4], scope)
-            mt = mx[1] if is_bits(mx[1]) else ["bit", 32]
+            mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
+            for (ir, t), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
+                if t == INTLIT and not (targs and targs[1 if what == "base" else 3]):
+                    # hash<O, T, D, M>: nothing gives an untyped integer its width (p4c)
+                    raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
+            base = self.coerce(base, bt, args[2].loc)
             mx = self.coerce(mx, mt, args[4].loc)
             if targs and typed:   # the list's elements typed by D (untyped literals get widths)
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]

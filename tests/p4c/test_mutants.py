@@ -149,6 +149,9 @@ CASES = {
         program(locals="    action b() { if (hdr.h.a == 1) { mark_to_drop(sm); } }\n", body="        b();"), "mark_to_drop",
         r"conditional execution in actions",
         program(locals="    action b() { mark_to_drop(sm); }\n", body="        if (hdr.h.a == 1) { b(); }")),
+    "hash_untyped_base": (program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 0, { hdr.h.a }, 16w4); hdr.h.b = r;"),
+                          "hash(r", r"hash base: could not infer a width",
+                          program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w4); hdr.h.b = r;")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
