@@ -685,6 +685,7 @@ class BlockRules:
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
+        self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
@@ -698,10 +699,26 @@ class BlockRules:
         else:
             self.global_scope.add(d.name, ("function", rec))
 
+    def check_declared_before(self, f: dict, call: Node) -> None:
+        """p4c resolves a name where it is used: a function declared after the control or
+        parser that calls it is not found there."""
+        stack = getattr(self, "_instantiating", None)
+        cur = stack[-1] if stack else getattr(self, "_top_block", None)
+        if cur is None or self.ctx.get("kind") == "function":
+            return
+        if not hasattr(self, "_decl_index"):
+            self._decl_index = {id(d): i for i, d in enumerate(self.decls)}
+        fpos = self._decl_index.get(getattr(self, "fn_decl_ids", {}).get(f["py"]))
+        bpos = self._decl_index.get(id(cur))
+        if fpos is not None and bpos is not None and fpos > bpos:
+            raise E(call.loc, f"{f['name']}: declaration not found (the function is declared after "
+                              f"{cur.kind} {cur.name}, which uses it)")
+
     def pick_overload(self, f: dict, call: Node) -> dict:
         """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
         the one whose parameters take the call's arguments (count, names; p4c refuses a call
         that more than one declaration matches: "multiple matching declarations")."""
+        self.check_declared_before(f, call)
         cands = getattr(self, "fn_overloads", {}).get(f["name"]) if self.functions.get(f["name"]) is f else None
         if not cands:
             return f
@@ -751,6 +768,8 @@ class BlockRules:
             finally:
                 self.type_bindings = saved
             made[key] = self.functions[inst.name]
+            self.fn_decl_ids[made[key]["py"]] = id(d)   # declared where the generic one is
+        self.check_declared_before(made[key], call)
         return made[key]
 
 

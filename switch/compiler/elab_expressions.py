@@ -318,6 +318,9 @@ class ExpressionRules:
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
                     b.fn.name == "apply":
                 tname = self.table_ref(b.fn.base, scope)
+                if self.ctx.get("action_arg"):
+                    raise E(b.loc, f"{expr_text(b.fn)}: apply cannot be called from actions (an argument of an "
+                                   "action call is evaluated inside the action, p4c)")
                 return {"op": "table_hit", "table": tname, "neg": n.name == "miss", "t": BOOL}, BOOL
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")

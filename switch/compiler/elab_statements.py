@@ -425,8 +425,13 @@ class StatementRules:
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
             else:   # a directionless bool parameter takes a bool (its body sees a bool)
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"],
-                                                           arg.loc)})
+                saved = self.ctx.get("action_arg")
+                self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                try:
+                    e = self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"], arg.loc)
+                finally:
+                    self.ctx["action_arg"] = saved
+                args.append({"dir": "in", "e": e})
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:

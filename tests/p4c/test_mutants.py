@@ -152,6 +152,15 @@ CASES = {
     "hash_untyped_base": (program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 0, { hdr.h.a }, 16w4); hdr.h.b = r;"),
                           "hash(r", r"hash base: could not infer a width",
                           program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w4); hdr.h.b = r;")),
+    "table_applied_in_action_argument": (
+        program(locals="    action a(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } }\n"
+                       "    action b(bool x) { }\n", body="        b(t.apply().hit);"), "b(t.apply()",
+        r"apply cannot be called from actions",
+        program(locals="    action a(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } }\n"
+                       "    action b(bool x) { }\n", body="        bool h = t.apply().hit;\n        b(h);")),
+    "function_declared_after_use": (
+        program(body="        hdr.h.a = g();") + "bit<8> g() { return 1; }\n", "= g()", r"g: declaration not found",
+        program(top="bit<8> g() { return 1; }\n", body="        hdr.h.a = g();")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
