@@ -146,8 +146,8 @@ class ExternRules:
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
             mx = self.expr(args[4], scope)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
-            for (ir, t), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
-                if t == INTLIT and not (targs and targs[1 if what == "base" else 3]):
+            for (_, at), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
+                if at == INTLIT and not (targs and targs[1 if what == "base" else 3]):
                     # hash<O, T, D, M>: nothing gives an untyped integer its width (p4c)
                     raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
             base = self.coerce(base, bt, args[2].loc)
