@@ -133,6 +133,10 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            bp, mp = self.decl_pos(ent[1]), self.decl_pos(main)
+            if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
+                raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
+                                 f"({want} {arg.fn.name} is declared after main)")
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
@@ -489,6 +493,11 @@ class BlockRules:
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
                 stack = self.__dict__.setdefault("_instantiating", [])
+                cur = stack[-1] if stack else getattr(self, "_top_block", None)
+                bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
+                if bp is not None and cp is not None and bp > cp:
+                    raise E(d.loc, f"{tname}: declaration not found ({ent[0]} {tname} is declared after "
+                                   f"{cur.kind} {cur.name}, which instantiates it)")
                 if any(b is ent[1] for b in stack) or ent[1] is getattr(self, "_top_block", None):
                     # `control C(...) { C() c; ... }` (or through another block): p4c refuses it
                     raise E(d.loc, f"{ent[0]} {tname} instantiates itself (p4c: self-referencing types not supported)")
@@ -699,6 +708,12 @@ class BlockRules:
         else:
             self.global_scope.add(d.name, ("function", rec))
 
+    def decl_pos(self, d) -> int | None:
+        """Index of top-level declaration ``d`` in the program (None for one made here)."""
+        if not hasattr(self, "_decl_index"):
+            self._decl_index = {id(x): i for i, x in enumerate(self.decls)}
+        return self._decl_index.get(id(d))
+
     def check_declared_before(self, f: dict, call: Node) -> None:
         """p4c resolves a name where it is used: a function declared after the control or
         parser that calls it is not found there."""
@@ -706,8 +721,7 @@ class BlockRules:
         cur = stack[-1] if stack else getattr(self, "_top_block", None)
         if cur is None or self.ctx.get("kind") == "function":
             return
-        if not hasattr(self, "_decl_index"):
-            self._decl_index = {id(d): i for i, d in enumerate(self.decls)}
+        self.decl_pos(cur)
         fpos = self._decl_index.get(getattr(self, "fn_decl_ids", {}).get(f["py"]))
         bpos = self._decl_index.get(id(cur))
         if fpos is not None and bpos is not None and fpos > bpos:

@@ -161,6 +161,11 @@ CASES = {
     "function_declared_after_use": (
         program(body="        hdr.h.a = g();") + "bit<8> g() { return 1; }\n", "= g()", r"g: declaration not found",
         program(top="bit<8> g() { return 1; }\n", body="        hdr.h.a = g();")),
+    "control_declared_after_main": (
+        program().replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;", "V1Switch(P(), VC(), I(), E(), CC(), D2()) main;\n"
+                          "control D2(packet_out pkt, in headers hdr) { apply { } }"), "D2()", r"D2: declaration not found",
+        program().replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;", "control D2(packet_out pkt, in headers hdr) "
+                          "{ apply { } }\nV1Switch(P(), VC(), I(), E(), CC(), D2()) main;")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
