@@ -521,6 +521,14 @@ class ExpressionRules:
             b, bt = self.make_value(b, bt, at, n.b.loc), at
         elif op in ("==", "!=") and bt[0] in ("struct", "header") and at[0] in ("list", "sinit"):
             a, at = self.make_value(a, at, bt, n.a.loc), bt
+        if op in ("==", "!=") and at in (["bit", 1], INTLIT) and bt in (["bit", 1], INTLIT) and \
+                self.is_bool_header_field(a) != self.is_bool_header_field(b):
+            # a field declared bool (held in one bit) compares with a bool only (p4c)
+            raise E(n.loc, "a bool header field cannot be compared with a bit<1> value")
+        if op in ("==", "!=") and at == ["bit", 1] and bt == BOOL and self.is_bool_header_field(a):
+            a, at = {"op": "cast", "a": a, "t": BOOL}, BOOL   # `h.flag == true`: the field read as a bool
+        elif op in ("==", "!=") and bt == ["bit", 1] and at == BOOL and self.is_bool_header_field(b):
+            b, bt = {"op": "cast", "a": b, "t": BOOL}, BOOL
         if op in ("==", "!="):
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt

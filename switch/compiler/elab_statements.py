@@ -68,6 +68,9 @@ class StatementRules:
             rhs_t = self.expr(s.rhs, scope)
             if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
                 rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
+            elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
+                # a field declared bool takes a bool only (p4c), though it is held in one bit
+                raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")

@@ -165,6 +165,17 @@ CASES = {
                           "control D2(packet_out pkt, in headers hdr) { apply { } }"), "D2()", r"D2: declaration not found",
         program().replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;", "control D2(packet_out pkt, in headers hdr) "
                           "{ apply { } }\nV1Switch(P(), VC(), I(), E(), CC(), D2()) main;")),
+    # a header field declared bool is held in one bit, but takes and compares with bools only
+    "bool_header_field_assigned_int": (
+        program(top="header bh_t { bool f; bit<7> p; }\n", body="        hdr.b.f = 1;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }"), "hdr.b.f = 1", r"expected bool, got",
+        program(top="header bh_t { bool f; bit<7> p; }\n", body="        hdr.b.f = true;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }")),
+    "bool_header_field_compared_int": (
+        program(top="header bh_t { bool f; bit<7> p; }\n", body="        if (hdr.b.f == 1) { hdr.h.a = 1; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }"), "hdr.b.f == 1", r"bool header field",
+        program(top="header bh_t { bool f; bit<7> p; }\n", body="        if (hdr.b.f == true) { hdr.h.a = 1; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)

@@ -1,7 +1,8 @@
 """Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, found by mutating valid programs
 (tools/p4c_mutate.py and mutz's hand probes of the same kinds, issue #15): a shift by a signed
 compile-time constant that is not negative; functions overloaded by their number of parameters; ``hash<O, T, D, M>`` whose type argument D
-gives the widths of untyped literals in the data list.  (``lookahead<bool>()`` is accepted too, but
+gives the widths of untyped literals in the data list; a header field declared ``bool`` compared
+with a bool.  (``lookahead<bool>()`` is accepted too, but
 simple_switch cannot load p4c's JSON for it -- "Invalid 'type' in expression: 'lookahead'" --
 so it is a compile-only case in tests/p4c/test_mutants.py.)"""
 from .base import H, VALUES, case, program
@@ -23,4 +24,9 @@ CASES = [
     case("mutz_hash_typed_data_literals", CAT, program(
         "        bit<16> r;\n        hash<bit<16>, bit<8>, hd_t, bit<16>>(r, HashAlgorithm.crc16, 8w0, { 5, hdr.h.c }, 16w1024);\n"
         "        hdr.h.c = r;\n", top="struct hd_t { bit<8> a; bit<16> b; }\n")),
+    # a bool header field (held in one bit) compared with true / false, on either side
+    case("mutz_bool_header_field_compared", CAT, program(
+        "        hdr.b.setValid();\n        hdr.b.f = hdr.h.a == 1;\n        hdr.b.p = 0;\n"
+        "        if (hdr.b.f == true) { hdr.h.b = 0x11; }\n        if (false != hdr.b.f) { hdr.h.c = 0x22; }\n",
+        headers="header bh_t { bool f; bit<7> p; }\n", fields="    bh_t b;\n")),
 ]
