@@ -263,7 +263,7 @@ class _Checker:
             if block is not None and block.kind == "control":
                 self._only_calls(block.get("body"), allowed, block, blocks)
         if deparser is not None and deparser.kind == "control":
-            self._deparser(deparser.get("body"))
+            self._deparser(deparser.get("body"), deparser)
         if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
             self._headers_type(parser.params[1].get("type"), main)
 
@@ -366,13 +366,20 @@ class _Checker:
             ty = next((f.type for f in d.get("fields") or () if f.name == step.name), None)
         return self._scalar(ty)
 
-    def _deparser(self, body):
+    def _deparser(self, body, ctl=None):
+        # an action called in the deparser (p4c turns the call into a table: "tbl_q.apply: not
+        # supported within a deparser"), a local one or a top-level one
+        actions = {d.name for d in (ctl.get("locals") or ()) if isinstance(d, Node) and d.kind == "action"} \
+            if ctl is not None else set()
+        actions |= {d.name for d in self.decls if d.kind == "action"}
         for n in _walk(body):
             bad = None
             if n.kind in ("assign", "if", "switch"):
                 bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
             elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
                 bad = f"{_describe(n)}"
+            elif n.kind == "call" and _callee(n) in actions:
+                bad = f"a call of action {_callee(n)}"
             if bad:
                 raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
                                             "(only emit)")

@@ -176,6 +176,12 @@ CASES = {
             "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }"), "hdr.b.f == 1", r"bool header field",
         program(top="header bh_t { bool f; bit<7> p; }\n", body="        if (hdr.b.f == true) { hdr.h.a = 1; }").replace(
             "struct headers { h_t h; }", "struct headers { h_t h; bh_t b; }")),
+    "action_called_in_deparser": (
+        program().replace("control D(packet_out pkt, in headers hdr) {", "control D(packet_out pkt, in headers hdr) {"
+                          " action q() { }").replace("pkt.emit(hdr.h); }", "q(); pkt.emit(hdr.h); }"), "q();",
+        r"a call of action q is not supported within a deparser",
+        program().replace("control D(packet_out pkt, in headers hdr) {", "control D(packet_out pkt, in headers hdr) {"
+                          " action q() { }")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
