@@ -366,6 +366,10 @@ class TableRules:
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
             return None
+        if kdef.get("error") and kn.kind not in ("mask", "range"):
+            et = self.expr(kn, scope)[1]
+            if et != ["error"]:   # an `error` key (p4c keeps it, as a 32-bit field): error values only
+                raise E(kn.loc, f"table {q}: entry value of type {tstr(et)} for key {kdef['name']} of type error")
         if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
             ks = self.keyset(kn, ["bool"], scope)
             if ks["k"] == "value":

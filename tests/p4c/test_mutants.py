@@ -182,6 +182,12 @@ CASES = {
         r"a call of action q is not supported within a deparser",
         program().replace("control D(packet_out pkt, in headers hdr) {", "control D(packet_out pkt, in headers hdr) {"
                           " action q() { }")),
+    "error_key_integer_entry": (
+        program(locals="    action a(bit<8> v) { hdr.h.a = v; }\n    table t2 { key = { sm.parser_error: exact; } actions = { a; }"
+                       " const entries = { 32w1: a(1); } }\n", body="        t2.apply();"), "32w1:",
+        r"entry value of type bit<32> for key sm.parser_error of type error",
+        program(locals="    action a(bit<8> v) { hdr.h.a = v; }\n    table t2 { key = { sm.parser_error: exact; } actions = { a; } }\n",
+                body="        t2.apply();")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
