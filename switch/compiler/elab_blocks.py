@@ -450,7 +450,7 @@ class BlockRules:
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
-                   "uid": uid[1][0] if uid else None, "annos": d.annos}
+                   "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
             if not hasattr(self, "value_sets"):
                 self.value_sets = []
             self.value_sets.append(rec)
@@ -480,7 +480,7 @@ class BlockRules:
             q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
                 else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
         uid = annotation(d.annos, "id")
-        uid = uid[1][0] if uid else None
+        uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
         self.check_type_arity(t, tname)
@@ -644,7 +644,7 @@ class BlockRules:
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
-               "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
+               "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False)

@@ -313,7 +313,7 @@ class TableRules:
                "selector_keys": selector_keys,
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
-               "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
+               "annos": d.annos, "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0],
                "support_timeout": timeout}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
@@ -351,7 +351,7 @@ class TableRules:
         name = na[1][0].lstrip(".")
         rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
                "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
-               "uid": (annotation(annos, "id") or (None, [None]))[1][0]}
+               "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0]}
         self.add_object(kind + "s", rec, prop.loc)
         return rec
 

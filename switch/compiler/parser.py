@@ -196,8 +196,7 @@ class Parser(StatementParser, ExpressionParser):
             raise P4CompileError(loc, f"@{name} should not have any arguments (p4c)")
         if name in self._STRING_ANNOS and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
             raise P4CompileError(loc, f"@{name} takes one string argument, e.g. @{name}(\"x\")")
-        if name in ("priority", "id") and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "num"):
-            raise P4CompileError(loc, f"@{name} takes one integer literal, e.g. @{name}(10)")
+        # @id and @priority: p4c reads them only on objects that survive (elab_output.check_user_ids)
 
     def check_translation_args(self, args: list, loc) -> None:
         """p4c's grammar for ``@p4runtime_translation(uri, T)``: exactly two arguments, the

@@ -193,6 +193,9 @@ CASES = {
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
     "signed_constant_shift": program(body="        hdr.h.a = hdr.h.a << 8s2;"),
+    # p4c reads @id / @priority only on what it keeps: not on an unused action or table
+    "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
+                                                "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
