@@ -486,6 +486,8 @@ class StatementRules:
                 if t[1] not in self.headers:
                     raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
                                    "e.g. stack.next.member")
+                if self.headers[t[1]].get("varbit"):   # as for a plain header (p4c: "cannot contain varbit fields")
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
                 return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
             if a.kind == "member" and a.base.kind == "member" and a.base.name == "next":
                 sir, st = self.expr(a.base.base, scope)

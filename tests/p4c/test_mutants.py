@@ -188,6 +188,12 @@ CASES = {
         r"entry value of type bit<32> for key sm.parser_error of type error",
         program(locals="    action a(bit<8> v) { hdr.h.a = v; }\n    table t2 { key = { sm.parser_error: exact; } actions = { a; } }\n",
                 body="        t2.apply();")),
+    "extract_next_of_varbit_header": (
+        program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
+        .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next);"), "pkt.extract(hdr.vs.next)",
+        r"has a varbit field",
+        program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
+        .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next, 32w8);")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
