@@ -264,7 +264,7 @@ class _Checker:
             if block is not None and block.kind == "control":
                 self._only_calls(block.get("body"), allowed, block, blocks)
         if deparser is not None and deparser.kind == "control":
-            self._deparser(deparser.get("body"))
+            self._deparser(deparser.get("body"), deparser)
         if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
             self._headers_type(parser.params[1].get("type"), main)
 
@@ -367,13 +367,20 @@ class _Checker:
             ty = next((f.type for f in d.get("fields") or () if f.name == step.name), None)
         return self._scalar(ty)
 
-    def _deparser(self, body):
+    def _deparser(self, body, ctl=None):
+        # an action called in the deparser (p4c turns the call into a table: "tbl_q.apply: not
+        # supported within a deparser"), a local one or a top-level one
+        actions = {d.name for d in (ctl.get("locals") or ()) if isinstance(d, Node) and d.kind == "action"} \
+            if ctl is not None else set()
+        actions |= {d.name for d in self.decls if d.kind == "action"}
         for n in _walk(body):
             bad = None
             if n.kind in ("assign", "if", "switch"):
                 bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
             elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
                 bad = f"{_describe(n)}"
+            elif n.kind == "call" and _callee(n) in actions:
+                bad = f"a call of action {_callee(n)}"
             if bad:
                 raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
                                             "(only emit)")
@@ -398,10 +405,18 @@ class _Checker:
                                          f"type H is a {st.kind.replace('_', ' ')})")
         if not isinstance(st, Node) or st.kind != "struct":
             return
+        self._struct_of_headers(st, st, 0)
+
+    def _struct_of_headers(self, top: Node, st: Node, depth: int) -> None:
+        """Every field of V1Switch's headers struct a header, stack or union -- or a struct
+        that is again made of those only (p4c: "the type should be a struct of headers, stacks,
+        or unions"; the error names the headers struct, at the field that breaks it)."""
         for f in st.get("fields") or ():
             ft = self._resolve(f.type)
-            if isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
-                raise P4CompileError(f.loc, f"{st.name}: the type should be a struct of headers, stacks or unions "
+            if isinstance(ft, Node) and ft.kind == "struct" and depth < 20:
+                self._struct_of_headers(top, ft, depth + 1)
+            elif isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
+                raise P4CompileError(f.loc, f"{top.name}: the type should be a struct of headers, stacks or unions "
                                             f"(field {f.name} is not)")
 
 

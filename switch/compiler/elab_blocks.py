@@ -111,6 +111,14 @@ class BlockRules:
     def build(self, main: Node) -> dict:
         t = main.type
         self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
+        for a in self.main_annos:
+            if a[0] == "pkginfo" and not isinstance(a[1], dict):
+                for v in a[1]:
+                    key, eq, val = str(v).partition("=")
+                    val = val.strip()
+                    if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
+                            and not (len(val) > 1 and val[0] == val[-1] == '"'):
+                        raise E(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
@@ -127,13 +135,19 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            bp, mp = self.decl_pos(ent[1]), self.decl_pos(main)
+            if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
+                raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
+                                 f"({want} {arg.fn.name} is declared after main)")
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
         ir_blocks = {}
         self.block_names = {}
+        self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance
         ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
         for role in roles[1:]:
+            self._top_block = blocks[role]
             ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
@@ -176,6 +190,16 @@ class BlockRules:
                 elif t[-1] != want_t and tstr(t) != want_t:
                     raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, "
                                    f"v1model's {role} type expects {want_t}")
+        targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
+        if targs and len(targs) != 2:
+            raise E(main.loc, f"V1Switch takes 2 type arguments, got {len(targs)}")
+        for ta, var in zip(targs, ("H", "M")):
+            if ta.kind == "dontcare":
+                continue
+            t = self.resolve_type(ta)
+            if var in bound and bound[var][0] != t:
+                raise E(ta.loc, f"V1Switch type argument {var} is {tstr(t)}, but {bound[var][1]} uses "
+                                f"{tstr(bound[var][0])}")
 
     def header_bytes(self, name: str) -> int:
         return self.headers[name]["bytes"]
@@ -429,7 +453,7 @@ class BlockRules:
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
-                   "uid": uid[1][0] if uid else None, "annos": d.annos}
+                   "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
             if not hasattr(self, "value_sets"):
                 self.value_sets = []
             self.value_sets.append(rec)
@@ -459,7 +483,7 @@ class BlockRules:
             q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
                 else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
         uid = annotation(d.annos, "id")
-        uid = uid[1][0] if uid else None
+        uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
         self.check_type_arity(t, tname)
@@ -471,9 +495,22 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                stack = self.__dict__.setdefault("_instantiating", [])
+                cur = stack[-1] if stack else getattr(self, "_top_block", None)
+                bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
+                if bp is not None and cp is not None and bp > cp:
+                    raise E(d.loc, f"{tname}: declaration not found ({ent[0]} {tname} is declared after "
+                                   f"{cur.kind} {cur.name}, which instantiates it)")
+                if any(b is ent[1] for b in stack) or ent[1] is getattr(self, "_top_block", None):
+                    # `control C(...) { C() c; ... }` (or through another block): p4c refuses it
+                    raise E(d.loc, f"{ent[0]} {tname} instantiates itself (p4c: self-referencing types not supported)")
                 if ent[0] == "control":
                     self.bind_apply_objects(ent[1], d.name, q, scope)
-                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
+                stack.append(ent[1])
+                try:
+                    self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
+                finally:
+                    stack.pop()
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -502,6 +539,8 @@ class BlockRules:
                 raise E(d.loc, f"{tname} takes (type)")
             unit = self.enum_member(args[0], "CounterType" if tname == "direct_counter" else "MeterType")
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
+            if tname == "direct_meter" and t.args:   # direct_meter<T>: read(out T result)
+                self.__dict__.setdefault("direct_meter_types", {})[q] = self.resolve_type(t.args[0])
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):
@@ -608,7 +647,7 @@ class BlockRules:
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
-               "uid": (annotation(d.annos, "id") or (None, [None]))[1][0], "used": False}
+               "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False)
@@ -644,24 +683,75 @@ class BlockRules:
             return
         fscope = Scope(self.global_scope)
         params = []
+        first = self.functions.get(d.name)
+        # overloads (same name, other parameters): each its own record, found by the call's
+        # arguments (pick_overload); `iname` keeps their generated names apart
+        overloads = self.__dict__.setdefault("fn_overloads", {})   # name -> its declarations, when several
+        iname = d.name if first is None else f"{d.name}__ov{len(overloads.get(d.name, [first]))}"
         for p in d.params:
             t = self.resolve_type(p.type)
-            py = f"f_{d.name}_{p.name}"
+            py = f"f_{iname}_{p.name}"
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None)})
         ret = self.resolve_type(d.ret)
-        rec = {"name": d.name, "py": "F_" + d.name, "params": params, "ret": ret, "body": None}
+        rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
+        self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
-        self.functions[d.name] = rec
+        self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "function", "block": d.name, "ret": ret, "scope": fscope}
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
         rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
         self.ctx = saved
-        self.global_scope.add(d.name, ("function", rec))
+        if first is not None:
+            overloads.setdefault(d.name, [first]).append(rec)
+        else:
+            self.global_scope.add(d.name, ("function", rec))
+
+    def decl_pos(self, d) -> int | None:
+        """Index of top-level declaration ``d`` in the program (None for one made here)."""
+        if not hasattr(self, "_decl_index"):
+            self._decl_index = {id(x): i for i, x in enumerate(self.decls)}
+        return self._decl_index.get(id(d))
+
+    def check_declared_before(self, f: dict, call: Node) -> None:
+        """p4c resolves a name where it is used: a function declared after the control or
+        parser that calls it is not found there."""
+        stack = getattr(self, "_instantiating", None)
+        cur = stack[-1] if stack else getattr(self, "_top_block", None)
+        if cur is None or self.ctx.get("kind") == "function":
+            return
+        self.decl_pos(cur)
+        fpos = self._decl_index.get(getattr(self, "fn_decl_ids", {}).get(f["py"]))
+        bpos = self._decl_index.get(id(cur))
+        if fpos is not None and bpos is not None and fpos > bpos:
+            raise E(call.loc, f"{f['name']}: declaration not found (the function is declared after "
+                              f"{cur.kind} {cur.name}, which uses it)")
+
+    def pick_overload(self, f: dict, call: Node) -> dict:
+        """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
+        the one whose parameters take the call's arguments (count, names; p4c refuses a call
+        that more than one declaration matches: "multiple matching declarations")."""
+        self.check_declared_before(f, call)
+        cands = getattr(self, "fn_overloads", {}).get(f["name"]) if self.functions.get(f["name"]) is f else None
+        if not cands:
+            return f
+        n = len(call.args)
+        named = {a.name for a in call.args if a.kind == "named_arg"}
+
+        def takes(c):
+            ps = c["params"]
+            if named and not named <= {p["name"] for p in ps}:
+                return False
+            return len(ps) == n or (n < len(ps) and all(p.get("default") is not None for p in ps[n:]))
+        match = [c for c in cands if takes(c)]
+        if len(match) != 1:
+            raise E(call.loc, f"{f['name']}: " + ("multiple matching declarations (p4c)" if match else
+                                                  f"no declaration takes {n} argument(s)"))
+        return match[0]
 
     def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
         """The instance of generic function ``d`` for this call: type arguments given
@@ -695,6 +785,8 @@ class BlockRules:
             finally:
                 self.type_bindings = saved
             made[key] = self.functions[inst.name]
+            self.fn_decl_ids[made[key]["py"]] = id(d)   # declared where the generic one is
+        self.check_declared_before(made[key], call)
         return made[key]
 
 

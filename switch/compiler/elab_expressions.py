@@ -116,6 +116,8 @@ class ExpressionRules:
         if bt[0] != "stack":
             raise E(n.loc, f"indexing a value of type {tstr(bt)}")
         i_ir, it = self.expr(n.index, scope)
+        if not (is_bits(it) or it in (INTLIT,) or it[0] == "serenum"):
+            raise E(n.index.loc, f"stack index must be an integer, not {tstr(it)}")
         v = self.fold(i_ir)
         if v is not None and not 0 <= v < bt[2]:
             raise E(n.index.loc, f"index {v} out of bounds for a stack of size {bt[2]}")
@@ -362,6 +364,9 @@ class ExpressionRules:
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
                     b.fn.name == "apply":
                 tname = self.table_ref(b.fn.base, scope)
+                if self.ctx.get("action_arg"):
+                    raise E(b.loc, f"{expr_text(b.fn)}: apply cannot be called from actions (an argument of an "
+                                   "action call is evaluated inside the action, p4c)")
                 return {"op": "table_hit", "table": tname, "neg": n.name == "miss", "t": BOOL}, BOOL
             if b.kind == "call" and n.name == "action_run":
                 raise E(n.loc, "action_run may only be used in a switch statement")
@@ -559,7 +564,10 @@ class ExpressionRules:
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
                 raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":
-                raise E(n.b.loc, "shift amount must be unsigned")
+                v = self.fold(b)
+                if v is None or v < 0:   # p4c takes a signed compile-time constant >= 0 (e.g. 8s1)
+                    raise E(n.b.loc, "shift amount must be unsigned")
+                b, bt = {"op": "const", "v": v, "t": ["bit", bt[1]]}, ["bit", bt[1]]
             if bt == INTLIT and (self.fold(b) or 0) < 0:
                 raise E(n.b.loc, f"shift by a negative amount ({self.fold(b)}) is not permitted")
             if at == INTLIT and bt != INTLIT:
@@ -568,11 +576,24 @@ class ExpressionRules:
             if amount is not None and amount > 256 and self.fold(a) is None:
                 # p4c's BMv2 back end: "shift amount limited to 256 on this target"
                 raise E(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
+            if is_bits(bt) and bt[1] > 8 and self.fold(a) != 0 and (self.fold(a) is None or self.fold(b) is None):
+                # p4c's BMv2 back end, for code that survives: an unused action is dropped first,
+                # a constant shifted (`16w0 >> f(x)`) is folded first
+                self.target_error(n.b.loc, f"shift amount limited to 8 bits on this target (p4c/BMv2), "
+                                           f"this one is {tstr(bt)}")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": at}, at
         if op in ("==", "!=") and at[0] in ("struct", "header") and bt[0] in ("list", "sinit"):
             b, bt = self.make_value(b, bt, at, n.b.loc), at
         elif op in ("==", "!=") and bt[0] in ("struct", "header") and at[0] in ("list", "sinit"):
             a, at = self.make_value(a, at, bt, n.a.loc), bt
+        if op in ("==", "!=") and at in (["bit", 1], INTLIT) and bt in (["bit", 1], INTLIT) and \
+                self.is_bool_header_field(a) != self.is_bool_header_field(b):
+            # a field declared bool (held in one bit) compares with a bool only (p4c)
+            raise E(n.loc, "a bool header field cannot be compared with a bit<1> value")
+        if op in ("==", "!=") and at == ["bit", 1] and bt == BOOL and self.is_bool_header_field(a):
+            a, at = {"op": "cast", "a": a, "t": BOOL}, BOOL   # `h.flag == true`: the field read as a bool
+        elif op in ("==", "!=") and bt == ["bit", 1] and at == BOOL and self.is_bool_header_field(b):
+            b, bt = {"op": "cast", "a": b, "t": BOOL}, BOOL
         if op in ("==", "!="):
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
@@ -682,6 +703,8 @@ class ExpressionRules:
                 v = bits if m.endswith("Bits") else bits // 8
                 return {"op": "const", "v": v, "t": INTLIT}, INTLIT
             if m == "isValid":
+                if n.args:
+                    raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
                     return {"op": "uvalid", "u": ir, "t": BOOL,
@@ -701,6 +724,8 @@ class ExpressionRules:
                     t = self.resolve_type(n.targs[0])
                     if is_bits(t):
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
+                    if t == BOOL:   # p4c: one bit, true when it is 1
+                        return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
                     if t[0] == "header" and self.headers[t[1]].get("varbit"):
                         raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "
                                        "(it has a varbit field)")
@@ -723,7 +748,7 @@ class ExpressionRules:
             if ent is not None and ent[0] == "generic_fn":
                 return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
             if ent is not None and ent[0] == "function":
-                return self.call_function(ent[1], n, scope)
+                return self.call_function(self.pick_overload(ent[1], n), n, scope)
             if ent is not None and ent[0] == "action":
                 raise E(n.loc, f"action {fn.name} used as a value")
             if ent is None and fn.name == "static_assert" and fn.name in self.externs:

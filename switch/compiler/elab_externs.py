@@ -49,11 +49,36 @@ class ExternRules:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
         raise E(loc, f"{what}: a value of type {tstr(t)} cannot be in a field list")
 
+    def check_typed_data(self, dt, data: Node, scope, what: str) -> list | None:
+        """A field list against the struct or tuple type given as its type argument (``D`` of
+        ``hash<O, T, D, M>``): as many elements as fields, each of the field's type.  For a list
+        expression, its elements converted to those types: [(ir, type)]."""
+        if dt is None:
+            return None
+        if dt[0] == "struct" and not self.structs[dt[1]].get("union"):
+            fts = [ft for _, ft in self.structs[dt[1]]["fields"]]
+        elif dt[0] == "list":
+            fts = dt[1]
+        else:
+            fts = None
+        if data.kind != "list" or fts is None:
+            ir, t = self.expr(data, scope)
+            if data.kind != "list" and t != dt:
+                raise E(data.loc, f"{what} has type {tstr(t)}, but the type argument is {tstr(dt)}")
+            return None
+        if len(data.items) != len(fts):
+            raise E(data.loc, f"{what}: {len(data.items)} element(s) for type {tstr(dt)} with {len(fts)} field(s)")
+        return [(self.coerce(self.expr(it, scope), ft, it.loc), ft) for it, ft in zip(data.items, fts)]
+
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
         only if the action survives (p4c removes an unused action before the check)."""
         if self.ctx.get("in_action"):
             self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
+            return
+        if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            # likewise a function that is never called (raised when a call elaborates it)
+            self.functions[self.ctx["block"]].setdefault("deferred_error", E(loc, message))
             return
         raise E(loc, message)
 
@@ -101,17 +126,36 @@ class ExternRules:
         if name == "hash":
             nargs(5)
             lv, t = self.lvalue(args[0], scope)
+            # hash<O, T, D, M>(out O result, in HashAlgorithm algo, in T base, in D data, in M max):
+            # explicit type arguments bind the result, base and max types (p4c unifies them)
+            targs = [None if ta.kind == "dontcare" or ta.get("name") == "_" else self.resolve_type(ta) for ta in call.get("targs") or []]
+            if targs and len(targs) != 4:
+                raise E(loc, f"hash takes 4 type arguments <O, T, D, M>, got {len(targs)}")
+            if targs and targs[0] is not None and targs[0] != t:
+                raise E(args[0].loc, f"hash result has type {tstr(t)}, but the type argument O is {tstr(targs[0])}")
+            if targs:
+                for ta, a in ((targs[1], args[2]), (targs[3], args[4])):
+                    if ta is not None:
+                        self.coerce(self.expr(a, scope), ta, a.loc)
+                typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
-            bt = base[1] if is_bits(base[1]) else ["bit", 32]
-            base = self.coerce(base, bt, args[2].loc)
+            bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
             mx = self.expr(args[4], scope)
-            mt = mx[1] if is_bits(mx[1]) else ["bit", 32]
+            mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
+            for (_, at), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
+                if at == INTLIT and not (targs and targs[1 if what == "base" else 3]):
+                    # hash<O, T, D, M>: nothing gives an untyped integer its width (p4c)
+                    raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
+            base = self.coerce(base, bt, args[2].loc)
             mx = self.coerce(mx, mt, args[4].loc)
-            data = self.flat_list(args[3], scope, "hash data")
+            if targs and typed:   # the list's elements typed by D (untyped literals get widths)
+                data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
+            else:
+                data = self.flat_list(args[3], scope, "hash data")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
                      "data": [[d, w] for d, w in data], "to_bool": to_bool}]
         if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
@@ -148,6 +192,7 @@ class ExternRules:
                 raise E(loc, "clone3 is deprecated; use clone_preserving_field_list")
             else:
                 nargs(3)
+                self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
                 fl = self.const_int(args[2], "field list index", minimum=0)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
             want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
@@ -156,6 +201,7 @@ class ExternRules:
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)
+            self.coerce(self.expr(args[0], scope), ["bit", 8], args[0].loc)   # v1model: in bit<8> index
             fl = self.const_int(args[0], "field list index", minimum=0)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"

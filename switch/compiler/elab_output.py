@@ -36,7 +36,8 @@ class OutputRules:
                                       "action with a read method call (p4c, bmv2)")
         syms = {
             "action": {q: a["uid"] for q, a in used_actions.items()},
-            "table": {q: t["uid"] for q, t in self.tables.items()},
+            # an unapplied table's @id is not read (p4c removes the table): a bad one is ignored
+            "table": {q: t["uid"] if isinstance(t["uid"], int) else None for q, t in self.tables.items()},
             "counter": {c["name"]: c["uid"] for c in self.objects["counters"]},
             "register": {r["name"]: r["uid"] for r in self.objects["registers"]},
             "meter": {m["name"]: m["uid"] for m in self.objects["meters"]},
@@ -49,10 +50,10 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
-        self.check_user_ids(used_actions)
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
+        self.check_user_ids(used_actions, applied)
         for q, t in self.tables.items():
             if q not in applied and t.get("decl"):
                 self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")
@@ -163,7 +164,7 @@ class OutputRules:
                 for n, c in self.controller_headers.items()},
         }
 
-    def check_user_ids(self, used_actions) -> None:
+    def check_user_ids(self, used_actions, applied=None) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
         assigned to multiple declarations")."""
         kinds = {"counters": "counter", "registers": "register", "meters": "meter",
@@ -174,6 +175,14 @@ class OutputRules:
         for kind, recs in groups:
             seen: dict = {}
             for r in recs:
+                if kind == "table" and applied is not None and r["name"] not in applied:
+                    continue   # p4c removes a table nothing applies before it reads its @id
+                for a in r.get("annos") or ():
+                    # p4c parses these two only on objects it keeps: one integer literal each
+                    if a[0] in ("id", "priority") and not isinstance(a[1], dict) and not (
+                            len(a[1]) == 1 and isinstance(a[1][0], int) and not isinstance(a[1][0], bool)):
+                        raise E(a[2] if len(a) > 2 else None, f"{r['name']}: @{a[0]} takes one integer literal, "
+                                                               f"e.g. @{a[0]}(10)")
                 uid = r.get("uid")
                 if uid is None:
                     continue

@@ -28,8 +28,9 @@ class StatementRules:
             return self.loop_stmt(s, scope)
         if k == "var":
             t = self.resolve_type(s.type)
-            if t == ["string"] or t == VOID or t[0] == "int_lit":
-                # p4c: "Cannot declare variables with type int" (no run-time infinite precision)
+            if t == INTLIT:   # p4c: "Cannot declare variables with type int" (constants only)
+                raise E(s.loc, f"{s.name}: cannot declare variables of type int (use bit<N>, or a const)")
+            if t == ["string"] or t == VOID:
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"
@@ -67,6 +68,9 @@ class StatementRules:
             rhs_t = self.expr(s.rhs, scope)
             if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
                 rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
+            elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
+                # a field declared bool takes a bool only (p4c), though it is held in one bit
+                raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
@@ -121,6 +125,8 @@ class StatementRules:
                 self.ctx["cond_return"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
+            if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
+                raise E(s.loc, "switch statements are not allowed in a parser")
             return [self.switch_stmt(s, scope)]
         if k == "call_stmt":
             return self.call_stmt(s.call, scope)
@@ -233,6 +239,12 @@ class StatementRules:
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
+        if self.ctx.get("in_action") and self.ctx.get("if_depth") and (
+                fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+            # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
+            # predicated (an action no table lists and nothing calls is dropped first)
+            self.target_error(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
+                                        "on this target (p4c: a method or extern call inside an if in an action)")
         if fn.kind == "member":
             base, m = fn.base, fn.name
             # table.apply()
@@ -289,6 +301,8 @@ class StatementRules:
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
             if t[0] == "header" and m == "isValid":
+                if call.args:
+                    raise E(call.loc, "isValid() takes no arguments")
                 return []
             raise E(fn.loc, f"unknown method {m} on a value of type {tstr(t)}")
         if fn.kind == "name":
@@ -298,7 +312,7 @@ class StatementRules:
             if ent is not None and ent[0] == "generic_fn":
                 ent = ("function", self.instantiate_generic(ent[1], call, scope))
             if ent is not None and ent[0] == "function":
-                f = ent[1]
+                f = self.pick_overload(ent[1], call)
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
                     return [self.call_function_stmt(f, call, scope)]
                 ir, t = self.call_function(f, call, scope)
@@ -390,9 +404,9 @@ class StatementRules:
         if named and len(named) != len(args):
             raise E(call.loc, f"{what}: either all arguments are named or none is")
         by_name = {a.name: a.value for a in named}
-        if len(by_name) != len(named):   # p4c: "v = 3 and v = 4: same argument name"
-            dup = next(a for i, a in enumerate(named) if a.name in [b.name for b in named[:i]])
-            raise E(dup.loc, f"{what}: argument {dup.name} given twice")
+        if len(by_name) != len(named):
+            dup = next(a for i, a in enumerate(named) if a.name in {b.name for b in named[:i]})
+            raise E(dup.loc, f"{what}: argument {dup.name} given twice (p4c: same argument name)")
         unknown = set(by_name) - {p["name"] for p in params}
         if unknown:
             raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
@@ -424,8 +438,13 @@ class StatementRules:
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
             else:   # a directionless bool parameter takes a bool (its body sees a bool)
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"],
-                                                           arg.loc)})
+                saved = self.ctx.get("action_arg")
+                self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                try:
+                    e = self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"], arg.loc)
+                finally:
+                    self.ctx["action_arg"] = saved
+                args.append({"dir": "in", "e": e})
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
@@ -477,6 +496,8 @@ class StatementRules:
                 if t[1] not in self.headers:
                     raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
                                    "e.g. stack.next.member")
+                if self.headers[t[1]].get("varbit"):   # as for a plain header (p4c: "cannot contain varbit fields")
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
                 return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
             if a.kind == "member" and a.base.kind == "member" and a.base.name == "next":
                 sir, st = self.expr(a.base.base, scope)
@@ -613,6 +634,9 @@ class StatementRules:
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.lvalue(args[0], scope)
+            want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            if want is not None and lt != want:
+                raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}

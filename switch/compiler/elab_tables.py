@@ -78,6 +78,7 @@ class TableRules:
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys = []
+        user_key_ids: set = set()
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
@@ -89,6 +90,9 @@ class TableRules:
                 fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
                 key_newtype = self.field_newtypes.get(fkey) or key_newtype
                 key_enum = key_enum or self.field_enums.get(fkey)
+            if t[0] in ("struct", "header", "stack", "list", "sinit"):
+                # p4c's type checker, for every match kind (selector keys too)
+                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
@@ -121,6 +125,11 @@ class TableRules:
                                     "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
+            if kid and kid[1] and kid[1][0] in user_key_ids:
+                raise E(k.expr.loc, f"table {q}: key @id {kid[1][0]} is used by more than one key element (p4c: "
+                                    f"'KeyElement: @id {kid[1][0]} is used multiple times')")
+            if kid and kid[1]:
+                user_key_ids.add(kid[1][0])
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
@@ -304,7 +313,7 @@ class TableRules:
                "selector_keys": selector_keys,
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
-               "annos": d.annos, "uid": (annotation(d.annos, "id") or (None, [None]))[1][0],
+               "annos": d.annos, "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0],
                "support_timeout": timeout}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
@@ -342,7 +351,7 @@ class TableRules:
         name = na[1][0].lstrip(".")
         rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
                "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
-               "uid": (annotation(annos, "id") or (None, [None]))[1][0]}
+               "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0]}
         self.add_object(kind + "s", rec, prop.loc)
         return rec
 
@@ -357,6 +366,10 @@ class TableRules:
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
             return None
+        if kdef.get("error") and kn.kind not in ("mask", "range"):
+            et = self.expr(kn, scope)[1]
+            if et != ["error"]:   # an `error` key (p4c keeps it, as a 32-bit field): error values only
+                raise E(kn.loc, f"table {q}: entry value of type {tstr(et)} for key {kdef['name']} of type error")
         if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
             ks = self.keyset(kn, ["bool"], scope)
             if ks["k"] == "value":

@@ -182,9 +182,22 @@ class Parser(StatementParser, ExpressionParser):
                 self.check_translation_args(args, loc)
             if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
+            self.check_known_annotation(name, args, body, loc)
             raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
         return annos
+
+    # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
+    # all, exactly one string literal, or exactly one integer literal; anything else is an error
+    _EMPTY_ANNOS = {"hidden", "atomic", "tableonly", "defaultonly", "pure", "optional", "noSideEffects"}
+    _STRING_ANNOS = {"noWarn", "deprecated", "controller_header"}
+
+    def check_known_annotation(self, name: str, args: list, body: list, loc) -> None:
+        if name in self._EMPTY_ANNOS and body:
+            raise P4CompileError(loc, f"@{name} should not have any arguments (p4c)")
+        if name in self._STRING_ANNOS and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
+            raise P4CompileError(loc, f"@{name} takes one string argument, e.g. @{name}(\"x\")")
+        # @id and @priority: p4c reads them only on objects that survive (elab_output.check_user_ids)
 
     def check_translation_args(self, args: list, loc) -> None:
         """p4c's grammar for ``@p4runtime_translation(uri, T)``: exactly two arguments, the
@@ -402,6 +415,8 @@ class Parser(StatementParser, ExpressionParser):
                 raise P4CompileError(name.loc, f"{name.text}: a parameter with type {ty.name} cannot have "
                                                "a direction")
             default = self.expr() if self.accept("=") else None
+            if default is not None and direction in ("out", "inout"):
+                raise P4CompileError(name.loc, f"{name.text}: {direction} parameters cannot have default values")
             if any(p.name == name.text for p in out):
                 raise P4CompileError(name.loc, f"parameter {name.text} declared twice")
             out.append(Node("param", name.loc, direction=direction, type=ty, name=name.text,
@@ -426,6 +441,8 @@ class Parser(StatementParser, ExpressionParser):
             lannos = self.annotations()
             if self.at("state"):
                 states.append(self.state())
+            elif states:   # p4c's grammar: the parser's local declarations come before its states
+                raise self.err("'state' (local declarations go before the first state)")
             else:
                 locals_.append(self.local_decl(lannos))
         self.expect("}")
@@ -451,6 +468,8 @@ class Parser(StatementParser, ExpressionParser):
                 if not self.at("}"):
                     raise self.err("'}' after the transition")
                 break
+            if self.at("switch"):   # p4c's grammar: no switch statement in a parser state
+                raise self.err("a parser statement (switch is not allowed in a parser state)")
             stmts.append(self.statement())
         self.expect("}")
         if trans is None:
@@ -523,6 +542,8 @@ class Parser(StatementParser, ExpressionParser):
             if self.at("apply"):
                 self.next()
                 body = self.block()
+                if not self.at("}"):   # p4c's grammar: the apply block ends the control
+                    raise self.err("'}' (the apply block is the last part of a control)")
                 continue
             locals_.append(self.local_decl(lannos))
         self.expect("}")
