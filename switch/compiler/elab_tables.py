@@ -14,6 +14,10 @@ from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 from .extern_params import by_position, CONSTRUCTORS
 
+# BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
+# JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
+CONST_PRIORITY_TOP = 2**31 - 1
+
 
 def _simple_key(n: Node) -> bool:
     """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
@@ -253,7 +257,6 @@ class TableRules:
             self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
             self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
-            n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
                 if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
@@ -280,20 +283,18 @@ class TableRules:
                                              "have priorities (p4c)")
                 prio = 0
                 if needs_prio:
+                    # the priority BMv2 gives the entry: p4c 1.2.4.8 writes @priority(N) unchanged
+                    # into its JSON and numbers every other entry in listing order (1, 2, ...),
+                    # `priority=` values included (measured); BMv2's smaller number wins, and its
+                    # P4Runtime server reads the entry back with priority INT32_MAX - that number,
+                    # which is also the runtime's (larger-wins) order
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
-                    if en.priority is not None and not largest_wins:
+                    if en.priority is not None:
                         self.const_int(en.priority, "entry priority", minimum=1)
-                        prio = n - i
-                    elif en.priority is not None:
-                        prio = self.const_int(en.priority, "entry priority", minimum=1)
-                    elif anno is not None:
-                        # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the
-                        # smaller @priority wins; the runtime's larger-wins order is mirrored
-                        top = max(self.entry_priority_annotation(a, q) for e2 in ent_node.entries
-                                  for a in e2.annos or () if a[0] == "priority")
-                        prio = top + 1 - self.entry_priority_annotation(anno, q)
+                    if anno is not None and en.priority is None:
+                        prio = CONST_PRIORITY_TOP - self.entry_priority_annotation(anno, q)
                     else:
-                        prio = n - i
+                        prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
         dc = props.get("counters")

@@ -1,0 +1,34 @@
+"""Minimal programs reduced from the random table/action/extern programs of fuzz_tables.py
+(helper fuzzt, issue #15); each names the seed it was found with."""
+from controller.entities import Entry
+
+from .base import H, VALUES, case, program
+
+CAT = "fuzz: tables"
+
+ACT = "    action s(bit<8> v) { hdr.h.b = v; }\n"
+FR = VALUES + [(1, H(0x11, 0x80)), (2, H(0x12, 0x7f)), (3, H(0x13))]
+
+
+def _dc(t, kind="packets"):
+    return f"    direct_counter(CounterType.{kind}) {t}_c;\n"
+
+
+CASES = [
+    # seed 8: a const entry read back over P4Runtime (here through its direct counter) has BMv2's
+    # priority INT32_MAX - p4c's JSON priority: @priority(N) goes into the JSON unchanged, every
+    # other entry is numbered in listing order -- `priority=` values too, so they do not order the
+    # matches on BMv2 (overlapping entries below: the first listed wins)
+    case("fz_const_entry_priorities_read_back", CAT, program(
+        "        t1.apply(); t2.apply(); t3.apply();\n", ingress_decls=ACT + _dc("t1") + _dc("t2", "bytes") + _dc("t3") + """
+    action c(bit<16> v) { hdr.h.c = v; }
+    action d(bit<32> v) { hdr.h.d = v; }
+    table t1 { key = { hdr.h.a: ternary; } actions = { s; } counters = t1_c;
+        const entries = { 0x10 &&& 0xf0: s(1); 0x11 &&& 0xff: s(2); _: s(3); } }
+    table t2 { key = { hdr.h.a: range; hdr.h.b: exact; } actions = { c; } counters = t2_c;
+        const entries = { (0x10 .. 0x13, 0x80): c(1) @priority(36); (0x11 .. 0x11, 0x80): c(2) @priority(7);
+                          (0 .. 0xff, 0x7f): c(3) @priority(1000); } }
+    table t3 { key = { hdr.h.a: ternary; } actions = { d; } counters = t3_c;
+        entries = { priority=10: 0x10 &&& 0xfe: d(1); priority=30: 0x11 &&& 0xff: d(2); 0x12 &&& 0xff: d(3); } }
+"""), frames=FR, json_path=True),
+]
