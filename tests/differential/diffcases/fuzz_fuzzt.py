@@ -32,3 +32,14 @@ CASES = [
         entries = { priority=10: 0x10 &&& 0xfe: d(1); priority=30: 0x11 &&& 0xff: d(2); 0x12 &&& 0xff: d(3); } }
 """), frames=FR, json_path=True),
 ]
+
+CASES += [
+    # seed 32: p4c's JSON names the custom CRCs (crc32_custom, crc16_custom) in its calculations;
+    # unconfigured they are crc32 / crc16 on BMv2 -- in hash() and in a checksum
+    case("fz_hash_custom_crc_json", CAT, program(
+        "        hash(hdr.h.b, HashAlgorithm.crc32_custom, 8w0, { meta.m16, 8w0x5a, hdr.h.c }, 32w0xffffffff);\n"
+        "        hash(hdr.h.d, HashAlgorithm.crc16_custom, 32w3, { hdr.h.a, hdr.eth.src }, 32w0x10000);\n",
+        egress="        hash(hdr.eth.dst[15:0], HashAlgorithm.crc32_custom, 16w0, { hdr.h.d }, 32w65536);\n",
+        compute="apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.d }, hdr.h.c, HashAlgorithm.crc16_custom); }"),
+         json_path=True),
+]
