@@ -214,9 +214,11 @@ class MeterArray:
         c = self.cells[index]
         return None if c is None else c.cfg
 
-    def execute(self, index: int, nbytes: int, now_us: int) -> int:
+    def execute(self, index: int, nbytes: int, now_us: int) -> int | None:
+        """The colour of a packet of ``nbytes``; None for an index out of range (BMv2 then
+        updates nothing, the destination included)."""
         if not 0 <= index < self.size:
-            return GREEN
+            return None
         c = self.cells[index]
         if c is None:
             return GREEN

@@ -43,3 +43,14 @@ CASES += [
         compute="apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.d }, hdr.h.c, HashAlgorithm.crc16_custom); }"),
          json_path=True),
 ]
+
+CASES += [
+    # seed 51: execute_meter with an index past the meter's size -- BMv2 updates no meter and
+    # leaves the destination as it was (here the parsed fields); in range an unconfigured meter
+    # gives GREEN (0).  (p4c drops a store to the destination just before the call: `out`.)
+    case("fz_meter_index_out_of_range", CAT, program(
+        "        m.execute_meter((bit<32>)hdr.h.a[2:0], hdr.h.d);\n"
+        "        m.execute_meter((bit<32>)hdr.h.b, hdr.h.c);\n",
+        ingress_decls="    meter(4, MeterType.packets) m;\n"),
+         frames=VALUES + [(1, H(0x13, 5, 3, 9)), (2, H(0x16, 2, 7, 0x77))], json_path=True),
+]
