@@ -54,3 +54,20 @@ CASES += [
         ingress_decls="    meter(4, MeterType.packets) m;\n"),
          frames=VALUES + [(1, H(0x13, 5, 3, 9)), (2, H(0x16, 2, 7, 0x77))], json_path=True),
 ]
+
+DG = "struct dg_t { bit<8> a; bit<16> c; }\nstruct dg2_t { bit<8> b; }\nstruct dg3_t { bit<32> d; }\n"
+CASES += [
+    # seed 116: a digest sent only by an action of a table no control applies, or by an action
+    # nothing uses, is not in p4c's P4Info (nor its struct in type_info); one sent by an action a
+    # directly called action calls is
+    case("fz_digest_only_in_dead_action", CAT, program(
+        "        t7.apply(); outer();\n", top=DG, ingress_decls="""
+    action a8() { digest<dg_t>(1, { hdr.h.a, hdr.h.c }); }
+    action unused() { digest<dg_t>(2, { hdr.h.b, hdr.h.c }); }
+    action a9() { digest<dg2_t>(1, { hdr.h.b }); }
+    action inner() { digest<dg3_t>(1, { hdr.h.d }); }
+    action outer() { inner(); }
+    table t6 { key = { hdr.h.a: exact; } actions = { a8; NoAction; } }
+    table t7 { key = { hdr.h.a: exact; } actions = { a9; NoAction; } default_action = a9(); }
+"""), json_path=True),
+]
