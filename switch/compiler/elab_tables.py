@@ -357,6 +357,11 @@ class TableRules:
         if kn.kind in ("default", "dontcare"):
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
+            if kind == "range" and w >= 32:
+                # p4c 1.2.4.8 writes a wildcard range as 0 .. (1 << (w % 32)) - 1 (its mask is
+                # shifted as a 32-bit int, measured): for 32 bits and wider the entry matches only
+                # that range on BMv2 (bit<32>: only 0)
+                return {"id": kdef["id"], "kind": "range", "value": 0, "high": (1 << (w % 32)) - 1}
             return None
         if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
             ks = self.keyset(kn, ["bool"], scope)

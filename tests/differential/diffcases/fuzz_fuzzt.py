@@ -84,3 +84,21 @@ CASES += [
                           Entry("I.t", {"sm.ingress_port": (1, 2)}, "I.s", {"v": 2}, 3),
                           Entry("I.t", {"hdr.h.a": (0x10, 0x12)}, "I.s", {"v": 3}, 4)], json_path=True),
 ]
+
+CASES += [
+    # seed 40: `_` (or `default`) for a range key in `const entries` -- p4c 1.2.4.8 writes the range
+    # 0 .. (1 << (w % 32)) - 1 into its JSON, so for a key of 32 bits or more the entry matches
+    # only that on BMv2 (bit<32>: 0; bit<40>: 0..0xff) and reads back so; narrower keys, and `_`
+    # on a ternary key, stay a don't care
+    case("fz_const_range_wildcard_wide_key", CAT, program(
+        "        t.apply(); t2.apply();\n", ingress_decls=ACT + _dc("t") + """
+    action c(bit<16> v) { hdr.h.c = v; }
+    table t { key = { hdr.h.d: range; hdr.h.b: exact; } actions = { s; NoAction; } counters = t_c;
+        const entries = { (0x10 .. 0x11, 3): s(1); (_, 2): s(2); (default, 0): s(3); } }
+    table t2 { key = { hdr.h.c: range; hdr.eth.src[39:0]: range @name("src40"); hdr.h.a: ternary; }
+        actions = { c; NoAction; }
+        const entries = { (_, 5 .. 9, 0x10 &&& 0xf0): c(1); (_, _, 0x11 &&& 0xff): c(2); (_, _, _): c(3); } }
+"""), frames=VALUES + [(1, H(0, 2)), (1, H(0, 0)), (1, H(0x33, 0, 0, 7)), (2, H(0x11, 3, 4)),
+                       (3, H(0x1f, 7)), (1, H(0x11, 2, 9, 0x10))],
+         json_path=True),
+]
