@@ -364,6 +364,10 @@ class TableRules:
                 return {"id": kdef["id"], "kind": "range", "value": 0, "high": (1 << (w % 32)) - 1}
             return None
         if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
+            if kind != "exact":
+                # p4c 1.2.4.8's BMv2 backend takes only `_` for a bool key that is not exact
+                raise E(kn.loc, f"table {q}: {expr_text(kn)}: unsupported {kind} key expression "
+                                f"(key {kdef['name']} is a bool; p4c accepts only _ here)")
             ks = self.keyset(kn, ["bool"], scope)
             if ks["k"] == "value":
                 ks = dict(ks, v=int(bool(ks["v"])))
