@@ -47,10 +47,12 @@ CASES += [
 CASES += [
     # seed 51: execute_meter with an index past the meter's size -- BMv2 updates no meter and
     # leaves the destination as it was (here the parsed fields); in range an unconfigured meter
-    # gives GREEN (0).  (p4c drops a store to the destination just before the call: `out`.)
+    # gives GREEN (0).  (p4c drops a store to the destination just before the call: `out`; a
+    # slice destination goes through a fresh temporary, so it gets 0.)
     case("fz_meter_index_out_of_range", CAT, program(
         "        m.execute_meter((bit<32>)hdr.h.a[2:0], hdr.h.d);\n"
-        "        m.execute_meter((bit<32>)hdr.h.b, hdr.h.c);\n",
+        "        m.execute_meter((bit<32>)hdr.h.b, hdr.h.c);\n"
+        "        m.execute_meter((bit<32>)hdr.h.a[3:1], hdr.eth.dst[15:0]);\n",  # (seed 139) a slice: p4c's temp, 0
         ingress_decls="    meter(4, MeterType.packets) m;\n"),
          frames=VALUES + [(1, H(0x13, 5, 3, 9)), (2, H(0x16, 2, 7, 0x77))], json_path=True),
 ]
