@@ -390,15 +390,13 @@ class Translator:
                                   "priority": (CONST_PRIORITY_TOP - int(e.get("priority", 0))) if needs_prio else 0})
         dc = next((c for c in self.ext.ir["direct_counters"] if c["table"] == name), None)
         dm = next((c for c in self.ext.ir["direct_meters"] if c["table"] == name), None)
+        dm_read = None
         if dm is not None and dm.get("result_target"):
             # BMv2 writes the colour into result_target when the entry is hit, before the
-            # action runs; the generated table apply leaves it in P.dm (None on a miss)
+            # action runs: the generated table apply does (not the actions, which other
+            # tables may share)
             tgt = self.m.field(*dm["result_target"])
-            read = {"s": "direct_meter_read", "l": tgt, "t": tgt["t"]}
-            for ref in acts:
-                a = next(x for x in self.actions.values() if x["id"] == ref["id"])
-                if not a["body"] or a["body"][0] != read:
-                    a["body"] = [read] + a["body"]
+            dm_read = {"l": tgt, "t": tgt["t"]}
         for d in (dc, dm):
             if d is not None:
                 d["table_id"] = tid
@@ -408,7 +406,7 @@ class Translator:
             "actions": acts, "default": default, "const_entries": const_entries, "is_const": is_const,
             "direct_counter": dc["id"] if dc else None, "direct_meter": dm["id"] if dm else None, "annos": [],
             "support_timeout": bool(t.get("support_timeout")), "control": block, "implementation_id": impl,
-            "selector_keys": sel_keys}
+            "selector_keys": sel_keys, **({"dm_read": dm_read} if dm_read else {})}
         return name
 
     def action_profile(self, t: dict, tid: int):

@@ -104,3 +104,28 @@ CASES += [
                        (3, H(0x1f, 7)), (1, H(0x11, 2, 9, 0x10))],
          json_path=True),
 ]
+
+CASES += [
+    # seed 51: a direct meter read in one action of its table -- BMv2 writes the colour (GREEN, 0,
+    # for an unconfigured meter) into the read's target on every hit, whichever action runs
+    # (p4c's result_target), and not on a miss; in a sub-control too
+    case("fz_direct_meter_target_written_on_every_hit", CAT, program(
+        "        t.apply(); s1.apply(hdr, sm);\n", top="""
+control S(inout headers_t hh, inout standard_metadata_t ss) {
+    direct_meter<bit<16>>(MeterType.packets) sdm;
+    action r() { sdm.read(hh.h.c); }
+    action w(bit<32> v) { hh.h.d = v; }
+    table st { key = { hh.h.b: exact; } actions = { r; w; NoAction; } meters = sdm; default_action = w(7); }
+    apply { st.apply(); }
+}
+""", ingress_decls="""
+    S() s1;
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action rd() { dm.read(hdr.h.b); }
+    action other(bit<8> v) { hdr.h.a = v; }
+    table t { key = { hdr.h.a: exact; } actions = { rd; other; NoAction; } meters = dm; default_action = NoAction(); }
+"""), frames=VALUES + [(1, H(0x11, 0x22, 0x33, 0x44))],
+         entries=[Entry("I.t", {"hdr.h.a": 1}, "I.other", {"v": 0x55}), Entry("I.t", {"hdr.h.a": 0xff}, "NoAction"),
+                  Entry("I.t", {"hdr.h.a": 0x11}, "I.rd"), Entry("I.s1.st", {"hh.h.b": 0x22}, "I.s1.w", {"v": 9}),
+                  Entry("I.s1.st", {"hh.h.b": 0x80}, "NoAction")], json_path=True),
+]
