@@ -33,6 +33,18 @@ class BlockGen:
             if role != "parser":
                 self.emit(ind, f"L.{p['py']} = {p['py']}")
 
+    def key_expr(self, e) -> str:
+        """A table key's value.  BMv2 builds the key from a field of an invalid header (whole,
+        sliced or masked, as p4c writes such keys) as zeros, whatever the field holds."""
+        inner = e
+        while inner.get("op") in ("slice", "bin", "cast"):
+            if inner["op"] == "bin" and (inner.get("o") not in ("&", ">>") or inner["b"].get("op") != "const"):
+                return self.x(e)
+            inner = inner["a"]
+        if inner.get("op") == "field" and (inner["base"].get("t") or [None])[0] == "header":
+            return f"({self.x(e)} if {self.x(inner['base'])}._v else 0)"
+        return self.x(e)
+
     def _control_lvalue(self, target, control) -> bool:
         """Whether ``target`` ({"l": lvalue}) is reachable from a table apply of ``control``: rooted
         in one of the control's parameters or its L. state (not an action's local or parameter)."""
@@ -88,7 +100,7 @@ class BlockGen:
             tid = t["id"]
             self.emit(0, f"def T_apply_{tid}(P, L):")
             self.owner_prologue(1, t.get("control"))
-            keys = ", ".join(self.x(k["expr"]) for k in t["keys"])
+            keys = ", ".join(self.key_expr(k["expr"]) for k in t["keys"])
             keytuple = f"({keys}{',' if len(t['keys']) == 1 else ''})"
             if t.get("implementation_id"):
                 prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])

@@ -129,3 +129,22 @@ control S(inout headers_t hh, inout standard_metadata_t ss) {
                   Entry("I.t", {"hdr.h.a": 0x11}, "I.rd"), Entry("I.s1.st", {"hh.h.b": 0x22}, "I.s1.w", {"v": 9}),
                   Entry("I.s1.st", {"hh.h.b": 0x80}, "NoAction")], json_path=True),
 ]
+
+CASES += [
+    # seed 30: BMv2 builds a table key from the fields of an invalid header as zeros, whatever the
+    # field holds (written while invalid here, or left from an earlier packet): exact, ternary,
+    # range and lpm keys on whole fields; an expression key (p4c computes it into a temporary
+    # first) keeps the value
+    case("fz_key_of_invalid_header_is_zero", CAT, program(
+        "        hdr.h2.a = 0x33; hdr.h2.b = 0; hdr.h2.c = 0x4444; hdr.h2.d = 0x55555555;\n"
+        "        t.apply(); t2.apply();\n", ingress_decls=ACT + """
+    action c(bit<16> v) { hdr.h.c = v; }
+    table t { key = { hdr.h2.a: exact; hdr.h2.b ^ 8w0x44: ternary @name("c8"); } actions = { s; NoAction; } }
+    table t2 { key = { hdr.h2.d: range; hdr.h2.c: lpm; } actions = { c; NoAction; } }
+"""), frames=VALUES + [(1, H(0xee, 1) + bytes(8))],
+         entries=[Entry("I.t", {"hdr.h2.a": 0, "c8": (0, 0xff)}, "I.s", {"v": 1}, 1),
+                  Entry("I.t", {"hdr.h2.a": 0x33, "c8": (0x44, 0xff)}, "I.s", {"v": 2}, 2),
+                  Entry("I.t", {"hdr.h2.a": 0, "c8": (0x44, 0xff)}, "I.s", {"v": 5}, 3),
+                  Entry("I.t2", {"hdr.h2.d": (0, 0), "hdr.h2.c": (0, 16)}, "I.c", {"v": 3}, 1),
+                  Entry("I.t2", {"hdr.h2.d": (0x55555555, 0x55555555)}, "I.c", {"v": 4}, 2)], json_path=True),
+]
