@@ -228,7 +228,9 @@ class Gen:
         if k == "resubmit":
             return "if (sm.instance_type == 0) { meta.keep = 8w0x77; meta.lost = 1; resubmit_preserving_field_list(1); }"
         if k == "recirc":
-            return "if (meta.rc == 0) { meta.rc = 1; meta.lost = 2; recirculate_preserving_field_list(2); }"
+            # (an I2E clone of a recirculated packet starts with rc = 0 again: normal packets only)
+            return ("if (sm.instance_type == 0 && meta.rc == 0) { meta.rc = 1; meta.lost = 2; "
+                    "recirculate_preserving_field_list(2); }")
         if k == "clone_e2e":
             self.clones.setdefault(6, ([(r.randint(1, 7), r.randint(0, 3))], 0))
             return "if (sm.instance_type == 0) { meta.lost = 3; clone_preserving_field_list(CloneType.E2E, 6, 1); }"
