@@ -215,7 +215,7 @@ class Table:
                 # BMv2 counts a prefix from the top of the field's byte container: of a field
                 # that is not whole bytes (bit<9>) only the bits under it are compared (/9: the
                 # top 2), and it refuses a value with bits below them ("incorrect number of
-                # trailing zeros"); a program's const entry is masked instead (and read back as given)
+                # trailing zeros"); a program's const entry is masked instead
                 mask = lpm_mask(k.width, plen)
                 if v & ~mask and const:
                     v &= mask
@@ -279,7 +279,14 @@ class Table:
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         inst.meter = entry.meter
-        stored = TableEntry(list(entry.matches), entry.action_id, dict(entry.params),
+        matches = list(entry.matches)
+        if const and self.needs_priority:
+            # BMv2 keeps such a table's lpm field as a ternary mask: read back masked to the
+            # bits it compares (an lpm-only table reads the value as given)
+            lpm = {k.id: k.width for k in self.keys if k.match == "lpm"}
+            matches = [FieldMatch.lpm(m.field_id, m.value & lpm_mask(lpm[m.field_id], m.prefix_len), m.prefix_len)
+                       if m.field_id in lpm and m.prefix_len is not None else m for m in matches]
+        stored = TableEntry(matches, entry.action_id, dict(entry.params),
                             entry.priority, None, entry.meter, False, const and self.is_const,
                             entry.member_id, entry.group_id)
         inst.entry = stored

@@ -288,9 +288,10 @@ class Gen:
             return v
         if k.kind == "optional":
             return None if r.random() < 0.3 else v
-        if k.kind == "lpm":
+        if k.kind == "lpm":   # (BMv2 refuses bits below its byte-container prefix: see lpm_mask)
             plen = r.randint(0, w)
-            return (v & mask_of(w, plen), plen) if plen else None
+            cmp = max(0, plen - (-w % 8))
+            return (v & mask_of(w, cmp), plen) if plen else None
         if k.kind == "ternary":
             m = r.choice([full, 0, r.getrandbits(w), mask_of(w, r.randint(1, w))])
             return (v & m, m) if m else None

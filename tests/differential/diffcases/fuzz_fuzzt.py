@@ -154,13 +154,17 @@ CASES += [
     # on a field that is not whole bytes only max(0, prefix - padding) field bits are compared:
     # `hdr.h.a[3:1]` (3 bits in a byte) /1 and /2 match everything, /6 compares 1 bit; a
     # program's entries are masked so (and read back so), P4Runtime values with bits below the
-    # compared ones are refused (not written here: the harness would stop at the refusal)
+    # compared ones are refused (not written here: the harness would stop at the refusal); in a
+    # table that also has a ternary key BMv2 reads such an entry back masked to those bits
     case("fz_lpm_prefix_on_field_not_whole_bytes", CAT, program(
-        "        t.apply(); t2.apply();\n", ingress_decls=ACT + _dc("t") + """
+        "        t.apply(); t2.apply(); t3.apply();\n", ingress_decls=ACT + _dc("t") + _dc("t3") + """
     action c(bit<16> v) { hdr.h.c = v; }
     table t { key = { hdr.h.a[3:1]: lpm @name("a31"); } actions = { s; NoAction; } counters = t_c;
         const entries = { 3w0x4 &&& 3w0x4: s(1); 3w0x2 &&& 3w0x6: s(2); } }
     table t2 { key = { sm.ingress_port: lpm; } actions = { c; NoAction; } }
+    action d(bit<32> v) { hdr.h.d = v; }
+    table t3 { key = { hdr.h.a[3:1]: lpm @name("a31"); hdr.h.b: ternary; } actions = { d; NoAction; } counters = t3_c;
+        const entries = { (3w0x4 &&& 3w0x4, 5 &&& 0xff): d(1); (3w0x6 &&& 3w0x6, _): d(2); } }
 """), frames=VALUES + [(1, H(0x0e, 5)), (2, H(0x08, 6)), (3, H(0x04, 7))],
          entries=[Entry("I.t2", {"sm.ingress_port": (0, 7)}, "I.c", {"v": 7}),
                   Entry("I.t2", {"sm.ingress_port": (0x100, 8)}, "I.c", {"v": 8})], json_path=True),
