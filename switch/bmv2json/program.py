@@ -15,6 +15,10 @@ stopping each arm at that join node.
 from __future__ import annotations
 
 from .actions import PrimitiveGen, bool_const
+
+# a const entry's priority as BMv2's P4Runtime server reads it back: INT32_MAX minus the JSON's
+# (smaller JSON priority wins; the same numbering as switch/compiler/elab_tables.py)
+CONST_PRIORITY_TOP = 2**31 - 1
 from .model import (BOOL, HDR_STRUCT, META_STRUCT, SM_STRUCT, Bmv2JsonError, Model, cast, const,
                     hexint, pyname)
 
@@ -373,7 +377,6 @@ class Translator:
                        "const": const_default}
         needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)
         entries = t.get("entries") or []
-        top = max((int(e.get("priority", 0)) for e in entries), default=0)
         const_entries = []
         for e in entries:
             matches = []
@@ -384,18 +387,16 @@ class Translator:
             a = self.action(e["action_entry"]["action_id"])
             const_entries.append({"matches": matches, "action": a["id"],
                                   "params": [hexint(v) for v in e["action_entry"].get("action_data", [])],
-                                  "priority": (top + 1 - int(e.get("priority", 0))) if needs_prio else 0})
+                                  "priority": (CONST_PRIORITY_TOP - int(e.get("priority", 0))) if needs_prio else 0})
         dc = next((c for c in self.ext.ir["direct_counters"] if c["table"] == name), None)
         dm = next((c for c in self.ext.ir["direct_meters"] if c["table"] == name), None)
+        dm_read = None
         if dm is not None and dm.get("result_target"):
             # BMv2 writes the colour into result_target when the entry is hit, before the
-            # action runs; the generated table apply leaves it in P.dm (None on a miss)
+            # action runs: the generated table apply does (not the actions, which other
+            # tables may share)
             tgt = self.m.field(*dm["result_target"])
-            read = {"s": "direct_meter_read", "l": tgt, "t": tgt["t"]}
-            for ref in acts:
-                a = next(x for x in self.actions.values() if x["id"] == ref["id"])
-                if not a["body"] or a["body"][0] != read:
-                    a["body"] = [read] + a["body"]
+            dm_read = {"l": tgt, "t": tgt["t"]}
         for d in (dc, dm):
             if d is not None:
                 d["table_id"] = tid
@@ -405,7 +406,7 @@ class Translator:
             "actions": acts, "default": default, "const_entries": const_entries, "is_const": is_const,
             "direct_counter": dc["id"] if dc else None, "direct_meter": dm["id"] if dm else None, "annos": [],
             "support_timeout": bool(t.get("support_timeout")), "control": block, "implementation_id": impl,
-            "selector_keys": sel_keys}
+            "selector_keys": sel_keys, **({"dm_read": dm_read} if dm_read else {})}
         return name
 
     def action_profile(self, t: dict, tid: int):

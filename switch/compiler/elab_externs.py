@@ -292,7 +292,8 @@ class ExternRules:
             self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True,
                                   **({"scalar": True} if dt[0] not in ("struct", "list") else {})}
         if self.ctx.get("role") == "egress":
-            return []
+            # BMv2 sends nothing for it, but p4c lists the digest (p4info.py looks for the call)
+            return [{"s": "nop", "digest": name}]
         # BMv2 reads the fields of a struct l-value argument when ingress ends (the digest
         # primitive only records which field list to send); a list expression or a tuple
         # value is copied into temporaries by p4c, i.e. its values are those of the call.

@@ -99,6 +99,9 @@ class OutputRules:
                 "is_const": t["is_const"],
                 "direct_counter": ids["direct_counter"][t["direct_counter"]] if t["direct_counter"] else None,
                 "direct_meter": ids["direct_meter"][t["direct_meter"]] if t["direct_meter"] else None,
+                **({"dm_read": dmr} if t["direct_meter"] and (dmr := next(
+                    (m.get("read_target") for m in self.objects["direct_meters"] if m["name"] == t["direct_meter"]),
+                    None)) else {}),
                 "annos": _annos_json(t["annos"]), "support_timeout": t["support_timeout"],
                 "control": t["control"],
                 "implementation_id": ids["action_profile"][t["profile"]] if t["profile"] else None,

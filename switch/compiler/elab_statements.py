@@ -639,6 +639,7 @@ class StatementRules:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
+            rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
 

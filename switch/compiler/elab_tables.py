@@ -14,6 +14,10 @@ from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 from .extern_params import by_position, CONSTRUCTORS
 
+# BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
+# JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
+CONST_PRIORITY_TOP = 2**31 - 1
+
 
 def _simple_key(n: Node) -> bool:
     """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
@@ -262,7 +266,6 @@ class TableRules:
             self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
         if ent_node is not None:
             self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
-            n = len(ent_node.entries)
             for i, en in enumerate(ent_node.entries):
                 ks = en.keysets
                 if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
@@ -289,20 +292,18 @@ class TableRules:
                                              "have priorities (p4c)")
                 prio = 0
                 if needs_prio:
+                    # the priority BMv2 gives the entry: p4c 1.2.4.8 writes @priority(N) unchanged
+                    # into its JSON and numbers every other entry in listing order (1, 2, ...),
+                    # `priority=` values included (measured); BMv2's smaller number wins, and its
+                    # P4Runtime server reads the entry back with priority INT32_MAX - that number,
+                    # which is also the runtime's (larger-wins) order
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
-                    if en.priority is not None and not largest_wins:
+                    if en.priority is not None:
                         self.const_int(en.priority, "entry priority", minimum=1)
-                        prio = n - i
-                    elif en.priority is not None:
-                        prio = self.const_int(en.priority, "entry priority", minimum=1)
-                    elif anno is not None:
-                        # BMv2 (p4c 1.2.4.8 writes the value unchanged into its JSON): the
-                        # smaller @priority wins; the runtime's larger-wins order is mirrored
-                        top = max(self.entry_priority_annotation(a, q) for e2 in ent_node.entries
-                                  for a in e2.annos or () if a[0] == "priority")
-                        prio = top + 1 - self.entry_priority_annotation(anno, q)
+                    if anno is not None and en.priority is None:
+                        prio = CONST_PRIORITY_TOP - self.entry_priority_annotation(anno, q)
                     else:
-                        prio = n - i
+                        prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
         dc = props.get("counters")
@@ -365,12 +366,21 @@ class TableRules:
         if kn.kind in ("default", "dontcare"):
             if kind == "exact":
                 raise E(kn.loc, f"table {q}: exact key {kdef['name']} cannot be a wildcard")
+            if kind == "range" and w >= 32:
+                # p4c 1.2.4.8 writes a wildcard range as 0 .. (1 << (w % 32)) - 1 (its mask is
+                # shifted as a 32-bit int, measured): for 32 bits and wider the entry matches only
+                # that range on BMv2 (bit<32>: only 0)
+                return {"id": kdef["id"], "kind": "range", "value": 0, "high": (1 << (w % 32)) - 1}
             return None
         if kdef.get("error") and kn.kind not in ("mask", "range"):
             et = self.expr(kn, scope)[1]
             if et != ["error"]:   # an `error` key (p4c keeps it, as a 32-bit field): error values only
                 raise E(kn.loc, f"table {q}: entry value of type {tstr(et)} for key {kdef['name']} of type error")
         if kdef.get("bool"):  # a bool key matches bool constants (as bit<1> underneath)
+            if kind != "exact":
+                # p4c 1.2.4.8's BMv2 backend takes only `_` for a bool key that is not exact
+                raise E(kn.loc, f"table {q}: {expr_text(kn)}: unsupported {kind} key expression "
+                                f"(key {kdef['name']} is a bool; p4c accepts only _ here)")
             ks = self.keyset(kn, ["bool"], scope)
             if ks["k"] == "value":
                 ks = dict(ks, v=int(bool(ks["v"])))

@@ -180,6 +180,23 @@ def _visible(ir: dict) -> dict:
     return out
 
 
+def _reached_digests(ir: dict) -> dict:
+    """``ir`` with only the digests p4c lists: those some surviving call sends -- in a control or
+    parser body, a function, or an action the P4Info lists (or one such an action calls); an
+    action no table lists and no body calls is dropped by p4c, with its digest calls."""
+    listed, _ = _listed_actions(ir)
+    bodies = [ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]]
+    by_name = {a["name"]: a for a in ir["actions"]}
+    reached = [a for a in ir["actions"] if a["id"] in listed]
+    names = _called_actions(bodies + reached, set()) | {a["name"] for a in reached}
+    while todo := [by_name[n] for n in names if n in by_name and by_name[n] not in reached]:
+        reached += todo
+        names |= _called_actions(todo, set())
+    sent = {n["name"] if n.get("s") == "digest" else n["digest"] for n in _nodes(bodies + reached)
+            if n.get("s") == "digest" or (n.get("s") == "nop" and "digest" in n)}
+    return dict(ir, digests=[d for d in ir["digests"] if d["name"] in sent])
+
+
 def _listed_actions(ir: dict) -> tuple[set, set]:
     """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
@@ -209,7 +226,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # a direct counter or meter of a dropped table is still a declared extern instance p4c's
     # serializer converts the type of
     orphans = bool(ir["direct_counters"] or ir["direct_meters"] or ir.get("action_profiles"))
-    ir = _visible(ir)
+    ir = _reached_digests(_visible(ir))
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
     _pkg_info(info.pkg_info, ir.get("annos") or ())

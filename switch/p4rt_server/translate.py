@@ -66,7 +66,9 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
         high = codec.decode(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
-        if low == 0 and high == codec.mask_of(w):
+        if low == 0 and high == codec.mask_of(w) and w % 8 == 0:
+            # BMv2 refuses it only when high is all-ones bytes: for a field that is not whole
+            # bytes (bit<9>: high 0x01ff) it takes the whole range as a don't care
             raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
         return FieldMatch.range(info.id, low, high)
     raise P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: match kind {kind} not supported")
@@ -175,9 +177,14 @@ def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
     if entry.is_default:
         te.is_default_action = True
     else:
-        for m in sorted(entry.matches, key=lambda m: m.field_id):
-            if not is_dont_care(table, m):
-                encode_match(table, m, te.match.add())
+        listed = {m.field_id: m for m in entry.matches if not is_dont_care(table, m)}
+        # BMv2 lists a don't-care range field that is not whole bytes as its whole range (its
+        # don't-care test compares high with all-ones bytes)
+        for fid, info in table.match_fields.items():
+            if info.kind == "range" and info.bitwidth % 8 and fid not in listed:
+                listed[fid] = FieldMatch.range(fid, 0, codec.mask_of(info.bitwidth))
+        for fid in sorted(listed):
+            encode_match(table, listed[fid], te.match.add())
         te.priority = entry.priority
     if entry.member_id is not None:
         te.action.action_profile_member_id = entry.member_id

@@ -214,9 +214,11 @@ class MeterArray:
         c = self.cells[index]
         return None if c is None else c.cfg
 
-    def execute(self, index: int, nbytes: int, now_us: int) -> int:
+    def execute(self, index: int, nbytes: int, now_us: int) -> int | None:
+        """The colour of a packet of ``nbytes``; None for an index out of range (BMv2 then
+        updates nothing, the destination included)."""
         if not 0 <= index < self.size:
-            return GREEN
+            return None
         c = self.cells[index]
         if c is None:
             return GREEN
@@ -273,6 +275,9 @@ def _xor16(data: bytes) -> int:
 
 def hash_value(algo: str, value: int, bits: int) -> int:
     """Hash of a field list (``value`` of ``bits`` bits) with a v1model HashAlgorithm."""
+    # p4c's JSON names crc16_custom / crc32_custom as such; unconfigured, BMv2 computes them
+    # with crc16's / crc32's parameters (checkmate-p4c maps the names when compiling)
+    algo = {"crc16_custom": "crc16", "crc32_custom": "crc32"}.get(algo, algo)
     if algo == "csum16":
         return csum16(value, bits)
     data = _to_bytes(value, bits)

@@ -33,6 +33,29 @@ class BlockGen:
             if role != "parser":
                 self.emit(ind, f"L.{p['py']} = {p['py']}")
 
+    def key_expr(self, e) -> str:
+        """A table key's value.  BMv2 builds the key from a field of an invalid header (whole,
+        sliced or masked, as p4c writes such keys) as zeros, whatever the field holds."""
+        inner = e
+        while inner.get("op") in ("slice", "bin", "cast"):
+            if inner["op"] == "bin" and (inner.get("o") not in ("&", ">>") or inner["b"].get("op") != "const"):
+                return self.x(e)
+            inner = inner["a"]
+        if inner.get("op") == "field" and (inner["base"].get("t") or [None])[0] == "header":
+            return f"({self.x(e)} if {self.x(inner['base'])}._v else 0)"
+        return self.x(e)
+
+    def _control_lvalue(self, target, control) -> bool:
+        """Whether ``target`` ({"l": lvalue}) is reachable from a table apply of ``control``: rooted
+        in one of the control's parameters or its L. state (not an action's local or parameter)."""
+        e = (target or {}).get("l")
+        while isinstance(e, dict) and e.get("op") != "var":
+            e = e.get("base") if "base" in e else e.get("a")
+        if not isinstance(e, dict):
+            return False
+        blk = self.blocks_by_name.get(control)
+        return e["n"].startswith("L.") or (blk is not None and e["n"] in {p["py"] for p in blk["params"]})
+
     def owner_prologue(self, ind: int, control) -> None:
         """Inside an action/table apply: load the owning control's parameters from L."""
         blk = self.blocks_by_name.get(control)
@@ -77,7 +100,7 @@ class BlockGen:
             tid = t["id"]
             self.emit(0, f"def T_apply_{tid}(P, L):")
             self.owner_prologue(1, t.get("control"))
-            keys = ", ".join(self.x(k["expr"]) for k in t["keys"])
+            keys = ", ".join(self.key_expr(k["expr"]) for k in t["keys"])
             keytuple = f"({keys}{',' if len(t['keys']) == 1 else ''})"
             if t.get("implementation_id"):
                 prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])
@@ -98,6 +121,10 @@ class BlockGen:
                 if t["direct_meter"]:
                     self.emit(2, "P.dm = _direct_meter(ent, P.ilen, "
                                  f"{self.dmeter_unit(t['direct_meter'])!r})")
+                    if self._control_lvalue(t.get("dm_read"), t.get("control")):
+                        # BMv2 writes the colour into the read's target on every hit, before
+                        # whichever action runs (p4c's result_target)
+                        self.stmt(2, {"s": "direct_meter_read", **t["dm_read"]})
                     self.emit(1, "else:")
                     self.emit(2, "P.dm = None")
             label = f"table {t['name']}: "  # a table @name may be any text: only ever through repr()

@@ -422,8 +422,18 @@ class StatementGen:
                 v = f"({v}) & {mask(s['t'][1])}"
             self.emit(ind, f"{s['obj']}.put({self.x(s['i'])}, {v})")
         elif k == "meter":
-            val = f"({s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK()) & {mask(s['t'][1])})"
-            self.assign(ind, s["l"], f"({val} != 0)" if s.get("to_bool") else val, ["bool"] if s.get("to_bool") else s["t"])
+            # BMv2: an index out of range updates no meter and leaves the destination as it was;
+            # p4c passes a slice or a bool through a fresh temporary (0), which it then stores
+            res = self.fresh("colour")
+            self.emit(ind, f"{res} = {s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK())")
+            via_temp = s.get("to_bool") or s["l"].get("op") == "slice"
+            if via_temp:
+                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+            else:
+                self.emit(ind, f"if {res} is not None:")
+            val = f"({res} & {mask(s['t'][1])})"
+            self.assign(ind + (0 if via_temp else 1), s["l"], f"({val} != 0)" if s.get("to_bool") else val,
+                        ["bool"] if s.get("to_bool") else s["t"])
         elif k == "direct_meter_read":
             self.emit(ind, "if P.dm is not None:")
             self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])

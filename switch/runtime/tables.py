@@ -21,6 +21,13 @@ from dataclasses import dataclass
 from .entries import CounterData, FieldMatch, TableEntry
 from .errors import EntryExists, EntryNotFound, InvalidEntry
 
+
+def lpm_mask(width: int, plen: int) -> int:
+    """The field bits BMv2 compares for an lpm prefix: it counts the prefix from the top of the
+    field's byte container, so a field that is not whole bytes loses its padding from it."""
+    cmp = max(0, plen - (-width % 8))
+    return ((1 << cmp) - 1) << (width - cmp)
+
 _NEEDS_PRIORITY = {"ternary", "range", "optional"}
 
 
@@ -117,7 +124,7 @@ class Table:
     def _lpm_reindex(self) -> None:
         self._lpm_lens = sorted(self._lpm, reverse=True)
         w = self.keys[self.lpm_index].width
-        self._lpm_probe = [(((1 << plen) - 1) << (w - plen), self._lpm[plen]) for plen in self._lpm_lens]
+        self._lpm_probe = [(lpm_mask(w, plen), self._lpm[plen]) for plen in self._lpm_lens]
 
     # -- validation -------------------------------------------------------------------
     def _err(self, msg: str) -> InvalidEntry:
@@ -173,7 +180,7 @@ class Table:
             return None, ("m", entry.member_id)
         return None, ("g", entry.group_id)
 
-    def _canonical(self, entry: TableEntry) -> tuple:
+    def _canonical(self, entry: TableEntry, const: bool = False) -> tuple:
         """Validate the match and return (canonical key, per-field tests)."""
         given: dict[int, FieldMatch] = {}
         for m in entry.matches:
@@ -205,10 +212,16 @@ class Table:
                 if plen is None or not 0 <= plen <= k.width:
                     raise self._err(f"match field {k.name}: prefix length {plen!r} "
                                     f"not in 0..{k.width}")
-                mask = full ^ _mask(k.width - plen)
-                if v & ~mask:
+                # BMv2 counts a prefix from the top of the field's byte container: of a field
+                # that is not whole bytes (bit<9>) only the bits under it are compared (/9: the
+                # top 2), and it refuses a value with bits below them ("incorrect number of
+                # trailing zeros"); a program's const entry is masked instead
+                mask = lpm_mask(k.width, plen)
+                if v & ~mask and const:
+                    v &= mask
+                elif v & ~mask:
                     raise self._err(f"match field {k.name}: value {v:#x} has bits set beyond "
-                                    f"the /{plen} prefix")
+                                    f"the /{m.prefix_len} prefix (BMv2: incorrect number of trailing zeros)")
                 if plen == 0:
                     key.append(None)
                     tests.append(None)
@@ -252,7 +265,7 @@ class Table:
         if self.is_const and not const:
             raise self._err("table has const entries and cannot be modified")
         self._check_priority(entry)
-        key, tests = self._canonical(entry)
+        key, tests = self._canonical(entry, const)
         params = self._check_target(entry)
         ident = (key, entry.priority)
         if ident in self._installed:
@@ -266,7 +279,14 @@ class Table:
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         inst.meter = entry.meter
-        stored = TableEntry(list(entry.matches), entry.action_id, dict(entry.params),
+        matches = list(entry.matches)
+        if const and self.needs_priority:
+            # BMv2 keeps such a table's lpm field as a ternary mask: read back masked to the
+            # bits it compares (an lpm-only table reads the value as given)
+            lpm = {k.id: k.width for k in self.keys if k.match == "lpm"}
+            matches = [FieldMatch.lpm(m.field_id, m.value & lpm_mask(lpm[m.field_id], m.prefix_len), m.prefix_len)
+                       if m.field_id in lpm and m.prefix_len is not None else m for m in matches]
+        stored = TableEntry(matches, entry.action_id, dict(entry.params),
                             entry.priority, None, entry.meter, False, const and self.is_const,
                             entry.member_id, entry.group_id)
         inst.entry = stored
@@ -409,7 +429,7 @@ class Table:
             w = self.keys[i].width
             v = values[i]
             for plen in self._lpm_lens:
-                m = ((1 << plen) - 1) << (w - plen)
+                m = lpm_mask(w, plen)
                 inst = self._lpm[plen].get(values[:i] + (v & m,) + values[i + 1:])
                 if inst is not None:
                     break
