@@ -69,6 +69,13 @@ class StatementRules:
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
+            if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
+                # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
+                # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
+                # zeroed first by the add_header when it was invalid; its other fields keep their values
+                bytes_ = self.headers[lt[1]]["bytes"]
+                return [{"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_},
+                        {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
             if lt[0] == "header" and (sib := self.union_siblings(lhs)):
                 # BMv2: a header union member made valid by an assignment invalidates the others
                 return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
@@ -667,3 +674,46 @@ class StatementRules:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
 
+
+def _header_path(ir):
+    """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
+    op = ir.get("op")
+    if op == "var":
+        return ("var", ir["n"])
+    if op == "field":
+        b = _header_path(ir["base"])
+        return None if b is None else ("field", b, ir["f"])
+    if op == "stack_idx":
+        st = _header_path(ir["st"])
+        i = ir["i"]
+        return ("idx", st, i["v"] if i.get("op") == "const" else None)
+    return ("other", id(ir))
+
+
+def _may_alias(a, b) -> bool:
+    if a == b:
+        return True
+    # two elements of one stack where an index is only known at run time
+    return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
+
+
+def reads_header(ir, lhs) -> bool:
+    """Whether the initializer ``ir`` reads a field of the header ``lhs`` (or of a stack element
+    that may be it) outside a ``?:`` (p4c evaluates those into temporaries beforehand)."""
+    target = _header_path(lhs)
+
+    def walk(x) -> bool:
+        if isinstance(x, list):
+            return any(walk(v) for v in x)
+        if not isinstance(x, dict) or x.get("op") == "cond":
+            return False
+        if x.get("op") == "field" and isinstance(x.get("base"), dict) and x["base"].get("t", [None])[0] == "header" \
+                and _may_alias(_header_path(x["base"]), target):
+            return True
+        return any(walk(v) for k, v in x.items() if k != "t")
+
+    return walk(rhs_vals(ir))
+
+
+def rhs_vals(ir):
+    return ir.get("vals", [])
