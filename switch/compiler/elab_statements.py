@@ -698,22 +698,19 @@ def _may_alias(a, b) -> bool:
 
 
 def reads_header(ir, lhs) -> bool:
-    """Whether the initializer ``ir`` reads a field of the header ``lhs`` (or of a stack element
-    that may be it) outside a ``?:`` (p4c evaluates those into temporaries beforehand)."""
+    """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
+    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole
+    does not count: p4c evaluates it into a temporary beforehand (a nested one it does not)."""
     target = _header_path(lhs)
 
     def walk(x) -> bool:
         if isinstance(x, list):
             return any(walk(v) for v in x)
-        if not isinstance(x, dict) or x.get("op") == "cond":
+        if not isinstance(x, dict):
             return False
-        if x.get("op") == "field" and isinstance(x.get("base"), dict) and x["base"].get("t", [None])[0] == "header" \
-                and _may_alias(_header_path(x["base"]), target):
+        t = x.get("t")
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
             return True
         return any(walk(v) for k, v in x.items() if k != "t")
 
-    return walk(rhs_vals(ir))
-
-
-def rhs_vals(ir):
-    return ir.get("vals", [])
+    return any(walk(v) for v in ir.get("vals", []) if v.get("op") != "cond")

@@ -45,6 +45,12 @@ CASES = [
     # ...not when the read sits in a ?: (p4c evaluates it into a temporary first), nor from another header
     case("fuzzx_init_reads_target_in_mux", CAT, program(
         "        hdr.h2 = {(hdr.h.b == 0) ? hdr.h2.a : 8w1, 2, hdr.h.c, 4};\n"), frames=BOTH),
+    # a nested ?: stays in the expression, and isValid() of the target counts as a use
+    case("fuzzx_init_nested_mux_isvalid", CAT, program(
+        "        hdr.h2 = {1, (hdr.h2.isValid() ? 8w1 : 8w2) + 1, hdr.h.c, 4}; hdr.h.b = hdr.h2.b;\n"
+        "        hdr.h2.setValid();\n"), frames=BOTH),
+    case("fuzzx_init_top_mux_isvalid", CAT, program(
+        "        hdr.h2 = {hdr.h2.isValid() ? 8w1 : 8w2, 1, hdr.h.c, 4};\n"), frames=BOTH),
     case("fuzzx_init_reads_other", CAT, program(
         "        hdr.h2 = {hdr.h.a, hdr.h.b, 2, hdr.h.d};\n"), frames=BOTH),
     # stack elements: the same constant index, a different one, a run-time one (simple_switch
