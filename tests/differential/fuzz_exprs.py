@@ -6,7 +6,7 @@ and checkmate-p4c -> checkmate-switch, and then through p4c's JSON on checkmate-
 separates compiler bugs from runtime ones).  Every disagreement is written to
 ``OUT/<seed>/`` (program, frames, both observations, the differences) and counted by kind:
 
-    FRAMES  INVALID-ACCEPTED  REJECT  P4INFO  JSONPATH  CRASH
+    FRAMES  INVALID-ACCEPTED  REJECT  P4INFO  JSONPATH  CRASH  (and BMV2-DIED: not ours, counted apart)
 
 Usage (progress on stderr, a summary at the end)::
 
@@ -22,6 +22,7 @@ import argparse
 import difflib
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -80,15 +81,24 @@ def check_case(targets, case, seed: int) -> Outcome:
         try:
             expected, diff, dead = compare(targets, case, ref, mine)
         except TargetError as e:
-            out.findings.append(("CRASH", f"{kind}: {e}"))
+            out.findings.append((_died(str(e)), f"{kind}: {e}"))
             continue
-        if dead:
-            out.findings.append(("CRASH", f"{kind}: " + "\n".join(dead)))
+        for d in dead:
+            out.findings.append((_died(d), f"{kind}: {d}"))
         if diff:
             out.findings.append((kind, "\n".join(diff)))
         if kind == "JSONPATH" or ours is None:
             out.empty = not expected.ports
     return out
+
+
+def _died(text: str) -> str:
+    """CRASH when our switch died or hung; BMV2-DIED (not a finding of ours: BMv2 is the
+    reference, and a program it cannot run compares nothing) when BMv2 did."""
+    return "BMV2-DIED" if text.startswith("bmv2") else "CRASH"
+
+
+NOT_OURS = {"BMV2-DIED"}
 
 
 def write_finding(root: Path, case, outcome: Outcome) -> Path:
@@ -132,8 +142,9 @@ def run(seeds, root: Path | None, switches: bool = True, log=sys.stderr) -> dict
             counts["empty"] += o.empty
             for k in sorted({k for k, _ in o.findings}):
                 kinds[k] += 1
-            if o.findings:
+            if {k for k, _ in o.findings} - NOT_OURS:
                 failing.append(seed)
+            if o.findings:
                 where = write_finding(root, case, o) if root else ""
                 print(f"[{i + 1}/{len(seeds)}] seed {seed}: {sorted({k for k, _ in o.findings})} {where}",
                       file=log, flush=True)
@@ -147,6 +158,7 @@ def run(seeds, root: Path | None, switches: bool = True, log=sys.stderr) -> dict
 
 
 def main(argv=None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # stop the switches on a kill too
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="0-49", help="e.g. 0-500 or 3,17,40-45")
     ap.add_argument("--out", default="/tmp/fuzzx-findings", help="where disagreements are written")

@@ -25,7 +25,11 @@ What is generated (the generator is typed: every expression has a ``bit<W>``, ``
   initializers ``{...}``, tuples.
 
 Shapes P4 leaves undefined are avoided so that BMv2 can decide every difference: locals are
-initialized where they are declared, ``out`` parameters are written before they are read.
+initialized where they are declared, ``out`` parameters are written before they are read, and
+the optional header gets known field values (set valid, assigned, set invalid again) when the
+parser did not extract it -- BMv2 reads a never-extracted header's fields as whatever its
+packet buffers held before.  No whole-header copy goes into a run-time-indexed stack element
+(simple_switch 1.15.5 dies on p4c's JSON for it).
 The module is the generator only; :mod:`fuzz_exprs` runs it against both switches.
 """
 from __future__ import annotations
@@ -469,9 +473,10 @@ class Gen:
             if h == "hdr.outh" and r.random() < 0.7:
                 out.append(f"{p}hdr.outh.setValid();")
         elif k < 0.65:
+            # (a whole-header copy into a run-time-indexed element kills simple_switch 1.15.5)
             a, b = r.choice(self.hdr_lvals()), r.choice(self.hdr_lvals())
             if r.random() < 0.3:
-                a = self.stack_ref(ctx, 2)
+                b = self.stack_ref(ctx, 2)
             out.append(f"{p}{a} = {b};")
         else:
             a = r.choice(self.hdr_lvals())
@@ -598,7 +603,8 @@ class Gen:
         for _ in range(r.randint(1, 5)):
             self.S(ctx, egress, 2)
         del n_ing_actions
-        return TEMPLATE.format(top="\n".join(top), funcs="\n".join(funcs), ing_decls="\n".join(ing_decls),
+        opt_init = ", ".join(self.lit(t) for _, t in self.el_fields)
+        return TEMPLATE.format(top="\n".join(top), opt_init=opt_init, funcs="\n".join(funcs), ing_decls="\n".join(ing_decls),
                                ingress="\n".join(ingress), egr_decls="\n".join(egr_decls),
                                egress="\n".join(egress))
 
@@ -653,6 +659,11 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
 {ing_decls}
     apply {{
         sm.egress_spec = 1;
+        if (!hdr.opt.isValid()) {{   // BMv2 leaves a never-extracted header's fields stale: give them values
+            hdr.opt.setValid();
+            hdr.opt = {{{opt_init}}};
+            hdr.opt.setInvalid();
+        }}
 {ingress}
     }}
 }}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -105,6 +106,7 @@ def reduce(targets, source: str, frames, kind: str, log=sys.stderr) -> str:
 
 
 def main(argv=None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # stop the switches on a kill too
     from diff_session import Targets
     d = Path((argv or sys.argv[1:])[0])
     kind = json.loads((d / "kinds.json").read_text())[0]
