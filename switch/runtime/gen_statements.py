@@ -44,6 +44,10 @@ class StatementGen:
         op = lv["op"]
         if op == "slice":
             base = lv["a"]
+            if not rhs.isidentifier():   # BMv2: the right-hand side's effects (an inout argument
+                r = self.fresh("r")      # changing the sliced field) come before the base is read
+                self.emit(ind, f"{r} = {rhs}")
+                rhs = r
             b = self.x(base)
             lo, w = lv["lo"], lv["hi"] - lv["lo"] + 1
             bt = base["t"]

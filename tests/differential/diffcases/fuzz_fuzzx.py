@@ -27,6 +27,9 @@ STACK_FRAMES = [(1, eth(0x1234) + hdr(1, 2, 3, 4) + hdr(5, 6, 7, 8) + PAYLOAD),
                 (3, eth(0x1234) + hdr(0xee, 0, 1, 0) + hdr(0x21, 0x22, 0x23, 0x24) + hdr(0x31, 0x32, 0x33, 0x34))]
 
 
+BUMP = "bit<8> bump(inout bit<8> c) { c = c + 3; return c; }\n"
+
+
 def stack_program(body: str) -> str:
     return program(body, fields="    h_t[2] s;\n", parser=STACK_PARSER, deparser=STACK_DEPARSER)
 
@@ -61,4 +64,15 @@ CASES = [
         "        hdr.s[1] = {hdr.s[0].a, 1, 2, 3};\n"), frames=STACK_FRAMES),
     case("fuzzx_init_stack_runtime", CAT, stack_program(
         "        hdr.s[1] = {hdr.s[hdr.h.d[0:0]].a, 1, 2, 3}; hdr.h.b = hdr.s[1].b;\n"), frames=STACK_FRAMES),
+    # a slice assignment whose right-hand side changes the sliced field (an inout argument): the
+    # other bits are those after the call, as is a run-time index on the left (BMv2 evaluates the
+    # right-hand side first)
+    case("fuzzx_slice_assign_rhs_effect", CAT, program(
+        "        hdr.h.a[0:0] = bump(hdr.h.a)[0:0]; hdr.h.c[11:4] = bump(hdr.h.c[11:4]) + 1;\n"
+        "        meta.m8 = hdr.h.b; meta.m8[6:6] = (bit<1>)((bump(meta.m8) & 1) == 0 && (bump(meta.m8) & 2) == 2);\n"
+        "        hdr.h.b = meta.m8;\n", top=BUMP)),
+    case("fuzzx_index_rhs_effect", CAT, stack_program(
+        "        meta.m8 = hdr.h.b; hdr.s[meta.m8[0:0]].b = bump(meta.m8); hdr.h.c[7:0] = meta.m8;\n"
+        "        hdr.s[meta.m8[1:1]].c[3:0] = bump(meta.m8)[3:0];\n").replace("\nparser P", BUMP + "parser P"),
+        frames=STACK_FRAMES),
 ]
