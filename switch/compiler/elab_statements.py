@@ -700,7 +700,8 @@ def _may_alias(a, b) -> bool:
 def reads_header(ir, lhs) -> bool:
     """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
     a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole
-    does not count: p4c evaluates it into a temporary beforehand (a nested one it does not)."""
+    does not count: p4c evaluates it into a temporary beforehand (a nested one it does not); nor
+    does anything when an element calls a function (p4c then evaluates every element first)."""
     target = _header_path(lhs)
 
     def walk(x) -> bool:
@@ -713,4 +714,11 @@ def reads_header(ir, lhs) -> bool:
             return True
         return any(walk(v) for k, v in x.items() if k != "t")
 
+    def calls(x) -> bool:
+        if isinstance(x, list):
+            return any(calls(v) for v in x)
+        return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
+
+    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
+        return False
     return any(walk(v) for v in ir.get("vals", []) if v.get("op") != "cond")

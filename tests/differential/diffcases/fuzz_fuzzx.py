@@ -54,6 +54,9 @@ CASES = [
         "        hdr.h2.setValid();\n"), frames=BOTH),
     case("fuzzx_init_top_mux_isvalid", CAT, program(
         "        hdr.h2 = {hdr.h2.isValid() ? 8w1 : 8w2, 1, hdr.h.c, 4};\n"), frames=BOTH),
+    # ...nor when an element calls a function: p4c evaluates every element into a temporary first
+    case("fuzzx_init_reads_target_with_call", CAT, program(
+        "        hdr.h2 = {hdr.h2.a, bump(meta.m8), hdr.h.c, 4}; hdr.h.b = meta.m8;\n", top=BUMP), frames=BOTH),
     case("fuzzx_init_reads_other", CAT, program(
         "        hdr.h2 = {hdr.h.a, hdr.h.b, 2, hdr.h.d};\n"), frames=BOTH),
     # stack elements: the same constant index, a different one, a run-time one (simple_switch
