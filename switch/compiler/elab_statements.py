@@ -699,8 +699,9 @@ def _may_alias(a, b) -> bool:
 
 def reads_header(ir, lhs) -> bool:
     """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
-    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole
-    does not count: p4c evaluates it into a temporary beforehand (a nested one it does not); nor
+    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole (also
+    under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
+    beforehand (one inside a binary operator it does not); nor
     does anything when an element calls a function (p4c then evaluates every element first)."""
     target = _header_path(lhs)
 
@@ -721,4 +722,9 @@ def reads_header(ir, lhs) -> bool:
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
-    return any(walk(v) for v in ir.get("vals", []) if v.get("op") != "cond")
+    def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
+        while v.get("op") in ("cast", "slice", "un"):
+            v = v["a"]
+        return v.get("op") == "cond"
+
+    return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))

@@ -318,18 +318,18 @@ class Gen:
         if ctx.hdr and r.random() < 0.2:       # a stack element, index constant or run-time
             f = [n for n, ft in self.el_fields if ft == t]
             if f:
-                return f"{self.stack_ref(ctx, d)}.{r.choice(f)}"
+                return f"{self.stack_ref(ctx, d, write=True)}.{r.choice(f)}"
         if vs:
             return r.choice(vs).name
         return None
 
-    def stack_ref(self, ctx, d):
-        """An element of ``hdr.stk``: a constant index, or a run-time one (a ``bit<2>`` index may
-        be 3, past the stack's end)."""
+    def stack_ref(self, ctx, d, write=False):
+        """An element of ``hdr.stk``: a constant index, or a run-time one (to read, a ``bit<2>``
+        index may be 3, past the stack's end; simple_switch 1.15.5 dies writing there)."""
         r = self.r
         if r.random() < 0.6:
             return f"hdr.stk[{r.randrange(STACK)}]"
-        w = 1 if r.random() < 0.8 else 2
+        w = 1 if write or r.random() < 0.8 else 2
         return f"hdr.stk[{self.paren(self.E(ctx, ('b', w), max(d - 1, 0)))}]"
 
     def validity_targets(self):
@@ -400,8 +400,10 @@ class Gen:
                 out.append(f"{p}}}")
             elif k < 0.64 and ctx.kind != "function":   # (p4c: no switch in an action it inlines)
                 self.switch(ctx, out, ind)
-            elif k < 0.74:
+            elif k < 0.70:
                 self.call_stmt(ctx, out, p)
+            elif k < 0.74 and ctx.hdr:
+                self.index_side_effect(ctx, out, p)
             elif k < 0.84 and ctx.hdr:
                 self.header_stmt(ctx, out, p)
             elif k < 0.89:
@@ -446,6 +448,22 @@ class Gen:
             self.block(ctx, r.randint(0, 2), out, ind + 2)
             out.append(f"{p}    }}")
         out.append(f"{p}}}")
+
+    def index_side_effect(self, ctx, out, p):
+        """A stack element indexed by ``meta.ix`` written from an expression that moves ``meta.ix``
+        (which index does the write use?), or such a call inside ``&&``/``||``."""
+        r = self.r
+        # (not meta.ix itself: simple_switch 1.15.5 dies on an out-of-range run-time index write)
+        idx = r.choice(["meta.ix >> 1", "meta.ix >> 1", "(bit<2>)tick(meta.ix) >> 1"])
+        name, t = r.choice(self.el_fields)
+        call = "tick(meta.ix)" if t == ("b", 8) else f"(({tstr(t)})(int<8>)tick(meta.ix))" if t[0] == "i" \
+            else f"(({tstr(t)})tick(meta.ix))"
+        rhs = r.choice([call, f"({call} + {self.E(ctx, t, 1)})", f"({self.E(ctx, t, 1)} ^ {call})"])
+        out.append(f"{p}hdr.stk[{idx}].{name} = {rhs};")
+        if r.random() < 0.4:
+            lv = self.lvalue(ctx, ("bool",), 1) or "meta.ix[0:0]"
+            b = f"((tick(meta.ix) & 1) == 0) {r.choice(['&&', '||'])} ((tick(meta.ix) & 2) == 2)"
+            out.append(f"{p}{lv} = {b};" if "[" not in lv else f"{p}{lv} = (bit<1>)({b});")
 
     def call_stmt(self, ctx, out, p):
         r = self.r
@@ -572,6 +590,7 @@ class Gen:
         self.out_fields = self.fields("o", r.randint(5, 10))
         self.el_fields = self.fields("e", r.randint(2, 4))
         self.meta_fields = [(f"m{i}", self.rtype(boolp=0.1)) for i in range(r.randint(2, 4))]
+        self.meta_fields.append(("ix", ("b", 2)))    # a run-time stack index that calls move
         for i in range(r.randint(0, 2)):
             self.structs[f"st{i}_t"] = [(f"x{j}", self.rtype()) for j in range(r.randint(1, 3))]
         decl = lambda fs: " ".join(f"{tstr(t)} {n};" for n, t in fs)  # noqa: E731
@@ -580,7 +599,9 @@ class Gen:
         top += [f"struct {n} {{ {decl(fs)} }}" for n, fs in sorted(self.structs.items())]
         top.append(f"struct meta_t {{ {decl(self.meta_fields)} }}")
         top.append("struct headers_t { eth_t eth; in_t inh; out_t outh; el_t[3] stk; el_t opt; }")
-        funcs = []
+        # tick(ix): a call with a side effect on a stack index (`hdr.stk[meta.ix].f = tick(meta.ix)`)
+        funcs = ["bit<8> tick(inout bit<2> c) {", "    c = c + 1;", "    return (bit<8>)c;", "}"]
+        self.funcs.append(("tick", ("b", 8), [("inout", ("b", 2))]))
         for i in range(r.randint(1, 3)):
             funcs += self.function(f"f{i}")
         ing_decls = []

@@ -55,6 +55,9 @@ CASES = [
     case("fuzzx_init_top_mux_isvalid", CAT, program(
         "        hdr.h2 = {hdr.h2.isValid() ? 8w1 : 8w2, 1, hdr.h.c, 4};\n"), frames=BOTH),
     # ...nor when an element calls a function: p4c evaluates every element into a temporary first
+    case("fuzzx_init_cast_mux_isvalid", CAT, program(
+        "        hdr.h2 = {1, (bit<8>)(hdr.h2.isValid() ? 4w1 : 4w2), ~(hdr.h.b == 0 ? hdr.h2.c : 16w3), 4};\n"
+        "        hdr.h.b = hdr.h2.b; hdr.h.c = hdr.h2.c;\n"), frames=BOTH),
     case("fuzzx_init_reads_target_with_call", CAT, program(
         "        hdr.h2 = {hdr.h2.a, bump(meta.m8), hdr.h.c, 4}; hdr.h.b = meta.m8;\n", top=BUMP), frames=BOTH),
     case("fuzzx_init_reads_other", CAT, program(
