@@ -69,6 +69,8 @@ class StatementRules:
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
+            if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
+                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid")
             if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
                 # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
                 # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
@@ -133,6 +135,13 @@ class StatementRules:
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
+
+    def conditional_in_action(self, loc, what: str) -> None:
+        """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
+        `return`): assignments only; a method or extern call there is a target error."""
+        if self.ctx.get("in_action") and (self.ctx.get("if_depth") or self.ctx.get("cond_return")):
+            self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
+                                   "target (p4c: Conditional execution in actions unsupported on this target)")
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
@@ -268,6 +277,7 @@ class StatementRules:
                 if call.args:
                     raise E(call.loc, f"{m}() takes no arguments")
                 self.check_lvalue(base, scope)
+                self.conditional_in_action(call.loc, f"{expr_text(base)}.{m}")
                 return [{"s": "setvalid", "h": ir, "v": m == "setValid",
                          "siblings": self.union_siblings(ir) if m == "setValid" else [],
                          "bytes": self.headers[t[1]]["bytes"]}]

@@ -48,6 +48,8 @@ STACK = 3
 
 
 def tstr(t) -> str:
+    if t == ("hdr",):
+        return "el_t"
     return "bool" if t[0] == "bool" else f"{'bit' if t[0] == 'b' else 'int'}<{t[1]}>"
 
 
@@ -57,6 +59,7 @@ class Var:
     t: tuple
     writable: bool = True
     sliceable: bool = True
+    readable: bool = True   # (fields of an in/inout header parameter: see Gen.params)
 
 
 @dataclass
@@ -127,7 +130,7 @@ class Gen:
         for scope in ctx.scopes:   # inner names shadow outer ones
             for v in scope:
                 out[v.name] = v
-        return [v for v in out.values() if v.t == t and (v.writable or not writable)]
+        return [v for v in out.values() if v.t == t and (v.writable if writable else v.readable)]
 
     def all_vars(self, ctx):
         out = {}
@@ -199,7 +202,7 @@ class Gen:
 
     def cast_var(self, ctx, t):
         """A variable of another type, cast to ``t`` (None when nothing numeric is in scope)."""
-        vs = [v for v in self.all_vars(ctx) if v.t[0] in ("b", "i")]
+        vs = [v for v in self.all_vars(ctx) if v.t[0] in ("b", "i") and v.readable]
         if not vs:
             return None
         v = self.r.choice(vs)
@@ -211,7 +214,7 @@ class Gen:
 
     def vtype(self, ctx, boolp=0.0, writable=False):
         """Mostly the type of a variable in scope (so expressions meet data), else a random one."""
-        vs = [v for v in self.all_vars(ctx) if v.t[0] in ("b", "i", "bool") and (v.writable or not writable)]
+        vs = [v for v in self.all_vars(ctx) if v.t[0] in ("b", "i", "bool") and (v.writable if writable else v.readable)]
         if vs and self.r.random() < 0.75:
             t = self.r.choice(vs).t
             if t[0] != "bool" or self.r.random() < boolp * 3:
@@ -241,6 +244,9 @@ class Gen:
         r = self.r
         vs = self.vars_of(ctx, ("bool",))
         if d <= 0 or r.random() < 0.1:
+            hv = [v for v in self.all_vars(ctx) if v.t == ("hdr",)]
+            if hv and r.random() < 0.3:
+                return f"{r.choice(hv).name}.isValid()"
             if vs and r.random() < 0.6:
                 return r.choice(vs).name
             if ctx.hdr and r.random() < 0.5:
@@ -288,6 +294,14 @@ class Gen:
     def args(self, ctx, params, d):
         out, prev = [], []
         for direction, t in params:
+            if t == ("hdr",):   # a header: a parameter in scope, or hdr.opt / a stack element
+                cands = [v.name for v in self.all_vars(ctx) if v.t == t and (v.writable or direction == "in")]
+                if ctx.hdr:
+                    cands += self.hdr_lvals() + [self.stack_ref(ctx, d, write=direction != "in")]
+                if not cands:
+                    return None
+                out.append(self.r.choice(cands))
+                continue
             if direction == "in":
                 out.append(self.E(ctx, t, d - 1))
                 continue
@@ -538,38 +552,53 @@ class Gen:
     def function(self, name):
         r = self.r
         ret = self.rtype(boolp=0.3)
-        params = [(r.choice(["in", "in", "out", "inout"]), self.rtype(boolp=0.1)) for _ in range(r.randint(1, 3))]
-        self.actions_or_funcs_params(params)
         ctx = Ctx(scopes=[[]], kind="function", ret=ret, hdr=False)
         ctx.fname = name
         body = []
-        for i, (direction, t) in enumerate(params):
-            ctx.scopes[0].append(Var(f"p{i}", t, writable=direction != "in"))
-            if direction == "out":
-                body.append(f"        p{i} = {self.lit(t)};")
+        params = self.params(ctx, ["in", "in", "out", "inout"], "p", body, r.randint(1, 3))
         ctx.scopes.append([])
         for _ in range(r.randint(1, 4)):
             self.S(ctx, body, 2)
+        self.header_param_ops(params, "p", body)
         body.append(f"        return {self.E(ctx, ret, 3)};")
         sig = ", ".join(f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params))
         self.funcs.append((name, ret, params))
         return [f"{tstr(ret)} {name}({sig}) {{"] + body + ["}"]
 
-    @staticmethod
-    def actions_or_funcs_params(params):
+    def params(self, ctx, dirs, prefix, body, n):
+        """``n`` parameters (a few of header type ``el_t``) declared into ``ctx``; ``out`` ones are
+        written first (a header one with an initializer, which makes it valid)."""
+        r = self.r
+        params = [(r.choice(dirs), ("hdr",) if r.random() < 0.25 else self.rtype(boolp=0.1)) for _ in range(n)]
+        scope = ctx.scopes[-1]
+        for i, (direction, t) in enumerate(params):
+            name, w = f"{prefix}{i}", direction != "in"
+            scope.append(Var(name, t, writable=w, sliceable=False))
+            if t == ("hdr",):
+                # an in/inout copy of an invalid header has the fields the copy held before (BMv2's
+                # assign_header from an invalid header; stale bytes of earlier packets): write-only
+                scope += [Var(f"{name}.{n}", ft, writable=w, readable=direction == "out") for n, ft in self.el_fields]
+                if direction == "out":
+                    body.append(f"        {name} = {{{', '.join(self.lit(ft) for _, ft in self.el_fields)}}};")
+            elif direction == "out":
+                body.append(f"        {name} = {self.lit(t)};")
         return params
+
+    def header_param_ops(self, params, prefix, body):
+        """Unconditional validity changes of writable header parameters (p4c refuses conditional
+        ones in actions, and functions are inlined into actions)."""
+        for i, (direction, t) in enumerate(params):
+            if t == ("hdr",) and direction != "in" and self.r.random() < 0.4:
+                body.append(f"        {prefix}{i}.{self.r.choice(['setInvalid', 'setValid'])}();")
 
     def action(self, name):
         r = self.r
-        params = [(r.choice(["in", "out", "inout", "inout"]), self.rtype(boolp=0.1)) for _ in range(r.randint(1, 3))]
         ctx = Ctx(scopes=[self.hdr_vars(), []], kind="action")
         ctx.fname = name
         body = []
-        for i, (direction, t) in enumerate(params):
-            ctx.scopes[1].append(Var(f"q{i}", t, writable=direction != "in"))
-            if direction == "out":
-                body.append(f"        q{i} = {self.lit(t)};")
+        params = self.params(ctx, ["in", "out", "inout", "inout"], "q", body, r.randint(1, 3))
         ctx.scopes.append([])
+        self.header_param_ops(params, "q", body)
         for _ in range(r.randint(1, 4)):
             self.S(ctx, body, 2)
         sig = ", ".join(f"{dr} {tstr(t)} q{i}" for i, (dr, t) in enumerate(params))
