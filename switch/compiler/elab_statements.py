@@ -111,6 +111,8 @@ class StatementRules:
                 # after `if (c) { return; }` the rest of the action runs under !c (p4c)
                 self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
+            if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
+                self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -127,6 +129,8 @@ class StatementRules:
                 raise E(s.loc, "return with a value outside a function")
             if self.ctx.get("in_action") and self.ctx.get("if_depth"):
                 self.ctx["cond_return"] = True
+            elif self.ctx.get("in_action"):
+                self.ctx["dead"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
             return [self.switch_stmt(s, scope)]
@@ -139,7 +143,8 @@ class StatementRules:
     def conditional_in_action(self, loc, what: str) -> None:
         """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
         `return`): assignments only; a method or extern call there is a target error."""
-        if self.ctx.get("in_action") and (self.ctx.get("if_depth") or self.ctx.get("cond_return")):
+        if self.ctx.get("in_action") and not self.ctx.get("dead") and \
+                (self.ctx.get("if_depth") or self.ctx.get("cond_return")):
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
 

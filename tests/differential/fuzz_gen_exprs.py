@@ -297,7 +297,7 @@ class Gen:
             if t == ("hdr",):   # a header: a parameter in scope, or hdr.opt / a stack element
                 cands = [v.name for v in self.all_vars(ctx) if v.t == t and (v.writable or direction == "in")]
                 if ctx.hdr:
-                    cands += self.hdr_lvals() + [self.stack_ref(ctx, d, write=direction != "in")]
+                    cands += self.hdr_lvals()   # (a run-time-indexed element: simple_switch refuses p4c's JSON)
                 if not cands:
                     return None
                 out.append(self.r.choice(cands))
