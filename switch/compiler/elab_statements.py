@@ -716,8 +716,8 @@ def reads_header(ir, lhs) -> bool:
     """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
     a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole (also
     under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
-    beforehand (one inside a binary operator it does not); nor
-    does anything when an element calls a function (p4c then evaluates every element first)."""
+    beforehand (one inside a binary operator it does not); nor does anything when an element
+    calls a function (p4c then evaluates every element first)."""
     target = _header_path(lhs)
 
     def walk(x) -> bool:
@@ -735,11 +735,11 @@ def reads_header(ir, lhs) -> bool:
             return any(calls(v) for v in x)
         return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
 
-    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
-        return False
     def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
         while v.get("op") in ("cast", "slice", "un"):
             v = v["a"]
         return v.get("op") == "cond"
 
+    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
+        return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))

@@ -636,7 +636,6 @@ class Gen:
         ing_decls = []
         for i in range(r.randint(0, 3)):
             ing_decls += self.action(f"a{i}")
-        n_ing_actions = len(self.actions)
         ingress = []
         ctx = Ctx(scopes=[self.hdr_vars(), []], kind="apply")
         ctx.fname = "zz"
@@ -652,7 +651,6 @@ class Gen:
         ctx.fname = "zz"
         for _ in range(r.randint(1, 5)):
             self.S(ctx, egress, 2)
-        del n_ing_actions
         opt_init = ", ".join(self.lit(t) for _, t in self.el_fields)
         return TEMPLATE.format(top="\n".join(top), opt_init=opt_init, funcs="\n".join(funcs), ing_decls="\n".join(ing_decls),
                                ingress="\n".join(ingress), egr_decls="\n".join(egr_decls),

@@ -1,6 +1,6 @@
 """Minimal programs reduced from the random expression/statement programs of ``fuzz_exprs``
 (fuzzx): each one is a disagreement with BMv2 that was found, reduced and fixed."""
-from .base import H, H2, VALUES, case, eth, hdr, program, PAYLOAD
+from .base import H2, PAYLOAD, VALUES, case, eth, hdr, program
 
 CAT = "fuzzx"
 
