@@ -6,7 +6,8 @@ and checkmate-p4c -> checkmate-switch, and then through p4c's JSON on checkmate-
 separates compiler bugs from runtime ones).  Every disagreement is written to
 ``OUT/<seed>/`` (program, frames, both observations, the differences) and counted by kind:
 
-    FRAMES  INVALID-ACCEPTED  REJECT  P4INFO  JSONPATH  CRASH  (and BMV2-DIED: not ours, counted apart)
+    FRAMES  INVALID-ACCEPTED  REJECT  P4INFO  JSONPATH  CRASH
+    (and, not ours, counted apart: BMV2-DIED, P4C-BUG -- p4c's internal error on a program we accept)
 
 Usage (progress on stderr, a summary at the end)::
 
@@ -65,8 +66,8 @@ def check_case(targets, case, seed: int) -> Outcome:
         ours = None
         out.findings.append(("CRASH", "checkmate-p4c: " + traceback.format_exc()[-3000:]))
     if not out.p4c_ok:
-        if out.ours_ok:
-            out.findings.append(("INVALID-ACCEPTED", f"p4c:\n{ref}"))
+        if out.ours_ok:   # p4c crashing ("Compiler Bug") says nothing about the program
+            out.findings.append(("P4C-BUG" if "Compiler Bug" in ref else "INVALID-ACCEPTED", f"p4c:\n{ref}"))
         return out
     if ours is not None:
         a, b = canonical_text(ref.p4info), canonical_text(ours.p4info)
@@ -98,7 +99,7 @@ def _died(text: str) -> str:
     return "BMV2-DIED" if text.startswith("bmv2") else "CRASH"
 
 
-NOT_OURS = {"BMV2-DIED"}
+NOT_OURS = {"BMV2-DIED", "P4C-BUG"}
 
 
 def write_finding(root: Path, case, outcome: Outcome) -> Path:
