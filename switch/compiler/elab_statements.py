@@ -86,13 +86,13 @@ class StatementRules:
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
             # an `if` p4c folds away (constant condition) is not conditional execution
-            self.ctx["if_depth"] = depth + (self.fold(c) is None)
+            self.ctx["if_depth"] = depth + (self.fold_condition(c) is None)
             try:
                 then = self.stmt(s.then, Scope(scope))
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
             finally:
                 self.ctx["if_depth"] = depth
-            v = self.fold(c)
+            v = self.fold_condition(c)
             if v is not None:
                 # p4c folds a constant condition before it builds the P4Info: the dead branch
                 # (type-checked above) applies no table and calls no action
@@ -139,6 +139,31 @@ class StatementRules:
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
+
+    def fold_condition(self, c):
+        """``fold``, plus p4c's strength reduction of ``x * 0`` and ``x & 0`` (``x`` without side
+        effects) to 0, so that ``if ((x * 0) != 0)`` is dead code as it is for p4c (its actions
+        and tables then stay out of the P4Info)."""
+        def f(ir):
+            v = self.fold(ir)
+            if v is not None or not isinstance(ir, dict):
+                return v
+            op = ir.get("op")
+            if op == "cast":
+                a = f(ir["a"])
+                return None if a is None or not is_bits(ir["t"]) else self.fold({"op": "cast", "a": {
+                    "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
+            if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
+                for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
+                    if f(x) == 0 and not _has_call(y):
+                        return 0
+            if op == "bin" and ir["o"] in ("==", "!=", "<", ">", "<=", ">="):
+                a, b = f(ir["a"]), f(ir["b"])
+                if a is not None and b is not None:
+                    return self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]},
+                                      "b": {"op": "const", "v": b, "t": ir["b"]["t"]}})
+            return None
+        return f(c)
 
     def conditional_in_action(self, loc, what: str) -> None:
         """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
@@ -688,6 +713,12 @@ class StatementRules:
         finally:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
+
+
+def _has_call(ir) -> bool:
+    if isinstance(ir, list):
+        return any(_has_call(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
 
 
 def _header_path(ir):

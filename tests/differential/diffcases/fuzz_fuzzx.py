@@ -81,4 +81,9 @@ CASES = [
         "        meta.m8 = hdr.h.b; hdr.s[meta.m8[0:0]].b = bump(meta.m8); hdr.h.c[7:0] = meta.m8;\n"
         "        hdr.s[meta.m8[1:1]].c[3:0] = bump(meta.m8)[3:0];\n").replace("\nparser P", BUMP + "parser P"),
         frames=STACK_FRAMES),
+    # p4c's strength reduction (x * 0, x & 0 -> 0) folds the condition: the branch is dead and its
+    # action stays out of the P4Info (fuzzx seed 4004)
+    case("fuzzx_strength_reduced_if", CAT, program(
+        "        if (((bit<4>)hdr.h.a * 0) != 0) { a0(); } else if ((hdr.h.c & 0) == 1) { a1(); } else { hdr.h.b = 1; }\n",
+        ingress_decls="    action a0() { hdr.h.a = 1; }\n    action a1() { hdr.h.a = 2; }\n")),
 ]
