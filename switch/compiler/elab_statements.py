@@ -86,13 +86,19 @@ class StatementRules:
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
             # an `if` p4c folds away (constant condition) is not conditional execution
-            self.ctx["if_depth"] = depth + (self.fold_condition(c) is None)
+            v = self.fold_condition(c)
+            self.ctx["if_depth"] = depth + (v is None)
             try:
+                used = {q: a.get("used") for q, a in self.actions.items()}
                 then = self.stmt(s.then, Scope(scope))
+                if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
+                    self._restore_used(used)
+                used = {q: a.get("used") for q, a in self.actions.items()}
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+                if v is True:
+                    self._restore_used(used)
             finally:
                 self.ctx["if_depth"] = depth
-            v = self.fold_condition(c)
             if v is not None:
                 # p4c folds a constant condition before it builds the P4Info: the dead branch
                 # (type-checked above) applies no table and calls no action
@@ -139,6 +145,11 @@ class StatementRules:
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
+
+    def _restore_used(self, used: dict) -> None:
+        for q, a in self.actions.items():
+            if q in used:
+                a["used"] = used[q]
 
     def fold_condition(self, c):
         """``fold``, plus p4c's strength reduction of ``x * 0`` and ``x & 0`` (``x`` without side

@@ -86,4 +86,9 @@ CASES = [
     case("fuzzx_strength_reduced_if", CAT, program(
         "        if (((bit<4>)hdr.h.a * 0) != 0) { a0(); } else if ((hdr.h.c & 0) == 1) { a1(); } else { hdr.h.b = 1; }\n",
         ingress_decls="    action a0() { hdr.h.a = 1; }\n    action a1() { hdr.h.a = 2; }\n")),
+    # an action called only from a branch p4c folds away is removed before p4c's BMv2 checks: its
+    # conditional setValid is no error (fuzzx seed 5124)
+    case("fuzzx_dead_call_of_bad_action", CAT, program(
+        "        if (-16s32768 >= -16s1) { a0(); } else { hdr.h.b = 1; }\n",
+        ingress_decls="    action a0() { if (hdr.h.a == 1) { return; } hdr.h2.setValid(); }\n")),
 ]
