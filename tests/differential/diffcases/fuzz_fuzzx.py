@@ -91,4 +91,9 @@ CASES = [
     case("fuzzx_dead_call_of_bad_action", CAT, program(
         "        if (-16s32768 >= -16s1) { a0(); } else { hdr.h.b = 1; }\n",
         ingress_decls="    action a0() { if (hdr.h.a == 1) { return; } hdr.h2.setValid(); }\n")),
+    # a shift by a constant at or past the width is 0, but its left operand's call still runs
+    # (fuzzx seed 5133)
+    case("fuzzx_shift_out_keeps_call", CAT, program(
+        "        tuple<bit<8>, bit<8>> t = {1, bump(hdr.h.a) << 9}; hdr.h.b = t[0] + t[1];\n"
+        "        hdr.h.c[7:0] = bump(meta.m8) << 8; hdr.h.d[7:0] = meta.m8;\n", top=BUMP)),
 ]
