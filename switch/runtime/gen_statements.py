@@ -236,8 +236,8 @@ class StatementGen:
                     args.append(self.default(p["t"]))
                 else:
                     v = self.x(arg["e"])
-                    if p["t"][0] in ("header", "struct", "stack") and arg["dir"] == "in":
-                        v = f"{v}.copy()"
+                    if p["t"][0] in ("header", "struct", "stack"):   # copy-in (inout too: the
+                        v = f"{v}.copy()"   # body's direct writes to the argument are lost at copy-out)
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))

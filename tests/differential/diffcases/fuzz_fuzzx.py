@@ -96,4 +96,10 @@ CASES = [
     case("fuzzx_shift_out_keeps_call", CAT, program(
         "        tuple<bit<8>, bit<8>> t = {1, bump(hdr.h.a) << 9}; hdr.h.b = t[0] + t[1];\n"
         "        hdr.h.c[7:0] = bump(meta.m8) << 8; hdr.h.d[7:0] = meta.m8;\n", top=BUMP)),
+    # an inout header argument of an action is a copy: the body's direct writes to the argument
+    # are overwritten at copy-out (fuzzx seed 5119)
+    case("fuzzx_action_inout_header_alias", CAT, program(
+        "        b0(hdr.h); b1(hdr.h);\n",
+        ingress_decls="    action b0(inout h_t q) { q.a = 1; hdr.h.b = 5; q.c = 7; }\n"
+                      "    action b1(inout h_t q) { q.setValid(); hdr.h.d[3:0] = 5; }\n")),
 ]
