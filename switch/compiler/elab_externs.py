@@ -86,6 +86,7 @@ class ExternRules:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
         loc = call.loc
+        self.conditional_in_action(loc, name)
 
         def nargs(n):
             if len(args) != n:

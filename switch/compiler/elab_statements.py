@@ -74,6 +74,15 @@ class StatementRules:
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
+            if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
+                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid")
+            if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
+                # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
+                # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
+                # zeroed first by the add_header when it was invalid; its other fields keep their values
+                bytes_ = self.headers[lt[1]]["bytes"]
+                return [{"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_},
+                        {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
             if lt[0] == "header" and (sib := self.union_siblings(lhs)):
                 # BMv2: a header union member made valid by an assignment invalidates the others
                 return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
@@ -82,13 +91,19 @@ class StatementRules:
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
             # an `if` p4c folds away (constant condition) is not conditional execution
-            self.ctx["if_depth"] = depth + (self.fold(c) is None)
+            v = self.fold_condition(c)
+            self.ctx["if_depth"] = depth + (v is None)
             try:
+                used = {q: a.get("used") for q, a in self.actions.items()}
                 then = self.stmt(s.then, Scope(scope))
+                if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
+                    self._restore_used(used)
+                used = {q: a.get("used") for q, a in self.actions.items()}
                 els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+                if v is True:
+                    self._restore_used(used)
             finally:
                 self.ctx["if_depth"] = depth
-            v = self.fold(c)
             if v is not None:
                 # p4c folds a constant condition before it builds the P4Info: the dead branch
                 # (type-checked above) applies no table and calls no action
@@ -107,6 +122,8 @@ class StatementRules:
                 # after `if (c) { return; }` the rest of the action runs under !c (p4c)
                 self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
+            if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
+                self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
             return [{"s": "exit"}]
         if k == "return":
             if self.ctx.get("kind") == "parser":
@@ -123,6 +140,8 @@ class StatementRules:
                 raise E(s.loc, "return with a value outside a function")
             if self.ctx.get("in_action") and self.ctx.get("if_depth"):
                 self.ctx["cond_return"] = True
+            elif self.ctx.get("in_action"):
+                self.ctx["dead"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
             if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
@@ -133,6 +152,44 @@ class StatementRules:
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")
+
+    def _restore_used(self, used: dict) -> None:
+        for q, a in self.actions.items():
+            if q in used:
+                a["used"] = used[q]
+
+    def fold_condition(self, c):
+        """``fold``, plus p4c's strength reduction of ``x * 0`` and ``x & 0`` (``x`` without side
+        effects) to 0, so that ``if ((x * 0) != 0)`` is dead code as it is for p4c (its actions
+        and tables then stay out of the P4Info)."""
+        def f(ir):
+            v = self.fold(ir)
+            if v is not None or not isinstance(ir, dict):
+                return v
+            op = ir.get("op")
+            if op == "cast":
+                a = f(ir["a"])
+                return None if a is None or not is_bits(ir["t"]) else self.fold({"op": "cast", "a": {
+                    "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
+            if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
+                for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
+                    if f(x) == 0 and not _has_call(y):
+                        return 0
+            if op == "bin" and ir["o"] in ("==", "!=", "<", ">", "<=", ">="):
+                a, b = f(ir["a"]), f(ir["b"])
+                if a is not None and b is not None:
+                    return self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]},
+                                      "b": {"op": "const", "v": b, "t": ir["b"]["t"]}})
+            return None
+        return f(c)
+
+    def conditional_in_action(self, loc, what: str) -> None:
+        """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
+        `return`): assignments only; a method or extern call there is a target error."""
+        if self.ctx.get("in_action") and not self.ctx.get("dead") and \
+                (self.ctx.get("if_depth") or self.ctx.get("cond_return")):
+            self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
+                                   "target (p4c: Conditional execution in actions unsupported on this target)")
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
@@ -284,6 +341,7 @@ class StatementRules:
                 if call.args:
                     raise E(call.loc, f"{m}() takes no arguments")
                 self.check_lvalue(base, scope)
+                self.conditional_in_action(call.loc, f"{expr_text(base)}.{m}")
                 return [{"s": "setvalid", "h": ir, "v": m == "setValid",
                          "siblings": self.union_siblings(ir) if m == "setValid" else [],
                          "bytes": self.headers[t[1]]["bytes"]}]
@@ -706,3 +764,63 @@ class StatementRules:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
 
+
+def _has_call(ir) -> bool:
+    if isinstance(ir, list):
+        return any(_has_call(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
+
+
+def _header_path(ir):
+    """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
+    op = ir.get("op")
+    if op == "var":
+        return ("var", ir["n"])
+    if op == "field":
+        b = _header_path(ir["base"])
+        return None if b is None else ("field", b, ir["f"])
+    if op == "stack_idx":
+        st = _header_path(ir["st"])
+        i = ir["i"]
+        return ("idx", st, i["v"] if i.get("op") == "const" else None)
+    return ("other", id(ir))
+
+
+def _may_alias(a, b) -> bool:
+    if a == b:
+        return True
+    # two elements of one stack where an index is only known at run time
+    return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
+
+
+def reads_header(ir, lhs) -> bool:
+    """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
+    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole (also
+    under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
+    beforehand (one inside a binary operator it does not); nor does anything when an element
+    calls a function (p4c then evaluates every element first)."""
+    target = _header_path(lhs)
+
+    def walk(x) -> bool:
+        if isinstance(x, list):
+            return any(walk(v) for v in x)
+        if not isinstance(x, dict):
+            return False
+        t = x.get("t")
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
+            return True
+        return any(walk(v) for k, v in x.items() if k != "t")
+
+    def calls(x) -> bool:
+        if isinstance(x, list):
+            return any(calls(v) for v in x)
+        return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
+
+    def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
+        while v.get("op") in ("cast", "slice", "un"):
+            v = v["a"]
+        return v.get("op") == "cond"
+
+    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
+        return False
+    return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))

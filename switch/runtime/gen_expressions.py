@@ -155,8 +155,8 @@ class ExpressionGen:
             return f"_div({a}, {b})" if o == "/" else f"_mod({a}, {b})"
         if o == "<<":
             if e["b"]["op"] == "const":
-                if e["b"]["v"] >= w:
-                    return "0"
+                if e["b"]["v"] >= w:   # 0, but the left operand's calls still run (BMv2)
+                    return f"(({a}) & 0)"
                 r = f"({a} << {e['b']['v']})"
             else:
                 r = f"_shl({a}, {b}, {w})"

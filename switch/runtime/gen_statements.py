@@ -49,6 +49,10 @@ class StatementGen:
         op = lv["op"]
         if op == "slice":
             base = lv["a"]
+            if not rhs.isidentifier():   # BMv2: the right-hand side's effects (an inout argument
+                r = self.fresh("r")      # changing the sliced field) come before the base is read
+                self.emit(ind, f"{r} = {rhs}")
+                rhs = r
             b = self.x(base)
             lo, w = lv["lo"], lv["hi"] - lv["lo"] + 1
             bt = base["t"]
@@ -237,8 +241,8 @@ class StatementGen:
                     args.append(self.default(p["t"]))
                 else:
                     v = self.x(arg["e"])
-                    if p["t"][0] in ("header", "struct", "stack") and arg["dir"] == "in":
-                        v = f"{v}.copy()"
+                    if p["t"][0] in ("header", "struct", "stack"):   # copy-in (inout too: the
+                        v = f"{v}.copy()"   # body's direct writes to the argument are lost at copy-out)
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))

@@ -39,6 +39,14 @@ INVALID = {
                                        top=TOP_ENUM + "type bit<8> N8;\n"), ("N8", "Color"), ""),
     "unknown_field": (program("        hdr.h.zz = 1;\n"), ("zz",), ""),
     "bad_v1model_version": (program("", version='"x"'), ("V1MODEL_VERSION", "string"), ""),
+    # p4c's BMv2 backend predicates an action's ifs (and what follows a conditional return):
+    # assignments only, no setValid/setInvalid, header initializer or extern call (fuzzx seed 3164)
+    "action_cond_set_valid": (program("        a0();\n", ingress_decls="    action a0() { if (hdr.h.a == 1) "
+                                      "{ hdr.h.b = 3; } else { hdr.h2.setValid(); } }\n"), ("conditional",), ""),
+    "action_return_then_init": (program("        a0();\n", ingress_decls="    action a0() { if (hdr.h.a == 1) "
+                                        "{ return; } hdr.h2 = {1, 2, 3, 4}; }\n"), ("conditional",), ""),
+    "action_cond_mark_to_drop": (program("        a0();\n", ingress_decls="    action a0() { if (hdr.h.a == 1) "
+                                         "{ mark_to_drop(sm); } }\n"), ("conditional",), ""),
     "key_unknown_match_kind": (program("        t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: fuzzy; } actions = { NoAction; } }"""), ("fuzzy", "match"), ""),
     "exit_in_function": (program("        f();\n", top="void f() { exit; }\n"), ("exit",), ""),
