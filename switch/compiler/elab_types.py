@@ -150,6 +150,8 @@ class TypeRules:
         v = self.fold(ir)
         if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")
+        if t[0] == "serenum":   # a serializable enum converts to its underlying type
+            t = t[2]
         if bit32 and t != INTLIT and t[:2] != ["bit", 32]:
             # a v1model constructor's bit<32> parameter: p4c casts no other width implicitly
             raise E(n.loc, f"{what}: the argument has type {tstr(t)}, the parameter bit<32>")

@@ -9,6 +9,12 @@ from .base import H, case, program  # noqa: F401
 CAT = "language spec (spec5)"
 
 CASES = [
+    # a v1model constructor's bit<32> size given by a member of a bit<32> serializable enum
+    # (p4c converts it to the underlying type; p4testA/issue2844-enum-like)
+    case("spec5_counter_size_serializable_enum", CAT, program("        c.count((bit<32>)hdr.h.a);\n        hdr.h.b = 1;\n",
+                                                               top="enum bit<32> Sizes { N = 4 }\n",
+                                                               ingress_decls="    counter(Sizes.N, CounterType.packets) c;\n"),
+         frames=[(0, H(1)), (0, H(3))]),
     # `.name` resolves at the top level even where a local declaration shadows the name: a
     # top-level action and function called with `.` beside local ones of the same name, and a
     # shadowed constant read both ways
