@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication", "frontend", "frontend2", "frontend3"]
+MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication", "frontend", "frontend2", "frontend3", "fuzz_fuzzp"]
 
 
 def all_cases():

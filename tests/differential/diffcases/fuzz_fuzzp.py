@@ -1,0 +1,47 @@
+"""Minimal programs reduced from the random parser programs of ``fuzz_parsers`` (fuzzp): each
+one a disagreement with BMv2 that was found there and fixed."""
+from .base import PAYLOAD, case, eth, hdr, program
+
+CAT = "parser / random programs"
+
+# a sub-parser's `transition reject` ends the whole parse: p4c inlines the sub-parser, so what
+# it extracted and counted stays written, and BMv2 ends at the reject like accept with no error
+# (the state after the sub-parser's apply does not run)
+SUB_REJECT_TOP = """
+parser SubR(packet_in p, out h_t x, inout bit<8> c) {
+    state start { p.extract(x); c = c + 1; transition select(x.a) { 0x5: bad; default: accept; } }
+    state bad { c = c + 0x10; transition reject; }
+}
+"""
+SUB_REJECT_PARSER = """
+    SubR() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { sub.apply(pkt, hdr.h, meta.m8); meta.m16 = meta.m16 + 6; pkt.extract(hdr.h2); transition accept; }"""
+SUB_REJECT_REPORT = ("        hdr.eth.src[7:0] = meta.m8; hdr.eth.src[23:8] = meta.m16;\n"
+                     "        hdr.eth.src[31:24] = (bit<1>)hdr.h.isValid() ++ (bit<1>)hdr.h2.isValid() ++ 6w0;\n"
+                     "        if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe000; }\n")
+
+CASES = [
+    case("fuzzp_subparser_reject_ends_parse", CAT,
+         program(SUB_REJECT_REPORT, top=SUB_REJECT_TOP, parser=SUB_REJECT_PARSER),
+         frames=[(1, eth(0x1234) + hdr(5, 1, 2, 3) + hdr(7, 8, 9, 10) + PAYLOAD),
+                 (2, eth(0x1234) + hdr(6, 1, 2, 3) + hdr(7, 8, 9, 10) + PAYLOAD),
+                 (3, eth(0x1234) + hdr(5, 1, 2, 3)), (1, eth(0x1234) + hdr(6))],
+         json_path=True),
+]
+
+# p4c's JSON of two header types whose varbit fields have the same name: the BMv2 JSON loader
+# took it for two varbit fields in one header and refused the program
+VB_HEADERS = """header va_t { bit<8> len; varbit<16> data; }
+header vb_t { bit<8> len; varbit<32> data; }
+"""
+VB_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { pkt.extract(hdr.va, (bit<32>)pkt.lookahead<bit<8>>() * 8);
+               pkt.extract(hdr.vb, (bit<32>)pkt.lookahead<bit<8>>() * 8); transition accept; }"""
+CASES.append(case("fuzzp_varbit_same_field_name_two_types", CAT, program(
+    "        if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe000; }\n",
+    headers=VB_HEADERS, fields="    va_t va;\n    vb_t vb;\n", parser=VB_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.vb);\n        pkt.emit(hdr.va);"),
+    frames=[(1, eth(0x1240) + b"\x01\xaa\x02\xbb\xcc" + PAYLOAD), (2, eth(0x1240) + b"\x00\x04\x01\x02\x03\x04"),
+            (3, eth(0x1240) + b"\x03\xaa\xbb\xcc\x01\x01")], json_path=True))
