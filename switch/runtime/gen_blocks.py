@@ -265,6 +265,13 @@ class BlockGen:
             self.stmt(2, s)
         self.state_machine(2, p)
         outs = [q["py"] for q in p["params"] if q.get("copy_out")]  # copied back by the caller
+        # `transition reject` in a sub-parser ends the whole parse: p4c inlines the sub-parser
+        # (its writes land in place) and its reject is the caller's, which BMv2 ends like
+        # accept with no error (p4c: "Explicit transition to reject not supported")
+        self.emit(2, "if st == -2:")
+        self.emit(3, "e = ParserError(-1)")
+        self.emit(3, "e.off = off")
+        self.emit(3, "raise e")
         self.emit(1, "except IndexError:")
         self.emit(2, f"e = ParserError({self.errors['StackOutOfBounds']})")
         self.emit(2, "e.off = off")
