@@ -215,7 +215,7 @@ class BlockGen:
                 self.emit(ind, f"{kv} = {self.x(ke)}")
             first = True
             has_default = False
-            for c in tr["cases"]:
+            for c in _fallback_last(tr["cases"], tr["keys"]):
                 conds = []
                 for i, (kv, ks) in enumerate(zip(keys, c["keysets"])):
                     if ks["k"] == "vset" and len(ks.get("widths") or ()) > 1:
@@ -455,3 +455,25 @@ def _topological(states: dict) -> list[str] | None:
             if indeg[t] == 0:
                 ready.append(t)
     return order if len(order) == len(states) else None
+
+
+def _matches_all(ks: dict, key: dict) -> bool:
+    """Whether a keyset matches every value of its key (``default``, ``_``, a mask of 0, a range
+    over the key's whole width)."""
+    kind = ks["k"]
+    if kind == "mask":
+        return ks["m"] == 0
+    if kind == "range":
+        t = key.get("t") or ()
+        return len(t) > 1 and t[0] == "bit" and ks["lo"] <= 0 and ks["hi"] >= (1 << t[1]) - 1
+    return kind not in ("value", "vset")
+
+
+def _fallback_last(cases: list, keys: list) -> list:
+    """The select's cases in the order BMv2 tries them: p4c writes a case that matches every
+    value as a ``default`` transition, and BMv2 keeps one default per state -- the last one --
+    and takes it only when no other case matches, wherever it stood in the list."""
+    catch = [c for c in cases if all(_matches_all(ks, k) for ks, k in zip(c["keysets"], keys))]
+    if not catch:
+        return cases
+    return [c for c in cases if not any(c is d for d in catch)] + [{"keysets": [], "to": catch[-1]["to"]}]

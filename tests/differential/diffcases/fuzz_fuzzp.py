@@ -45,3 +45,22 @@ CASES.append(case("fuzzp_varbit_same_field_name_two_types", CAT, program(
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.vb);\n        pkt.emit(hdr.va);"),
     frames=[(1, eth(0x1240) + b"\x01\xaa\x02\xbb\xcc" + PAYLOAD), (2, eth(0x1240) + b"\x00\x04\x01\x02\x03\x04"),
             (3, eth(0x1240) + b"\x03\xaa\xbb\xcc\x01\x01")], json_path=True))
+
+# a case that matches every value (a full range, a mask of 0, all `_`) is written by p4c as a
+# `default` transition, and BMv2 keeps the last default of a state and takes it only when no
+# other case matches -- so the cases after it still win; checkmate took the first match
+FALLBACK_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) {
+        0 .. 255: s1; 5: s2; 8w3 &&& 8w0: s3; 7: s2; 0 .. 127: s4; 9: s2; default: s5; } }
+    state s1 { meta.m8 = 1; transition accept; }
+    state s2 { meta.m8 = 2; transition select(hdr.h.b, hdr.h.c) { (_, _): s3; (_, 0 .. 0xffff): s4; (1, 0 &&& 0): s1;
+        (2, 2): accept; } }
+    state s3 { meta.m8 = meta.m8 + 0x30; transition accept; }
+    state s4 { meta.m8 = meta.m8 + 0x40; transition accept; }
+    state s5 { meta.m8 = meta.m8 + 0x50; transition accept; }"""
+CASES.append(case("fuzzp_select_match_all_case_is_fallback", CAT, program(
+    "        hdr.eth.src[7:0] = meta.m8;\n", parser=FALLBACK_PARSER),
+    frames=[(1, eth(0x1234) + hdr(a, b, c) + PAYLOAD)
+            for a, b, c in [(5, 0, 0), (5, 1, 9), (5, 2, 2), (7, 2, 3), (9, 1, 1), (1, 0, 0), (0x90, 0, 0)]],
+    json_path=True))
