@@ -252,7 +252,7 @@ class Prog:
         out += [f"        {o}.valid[{k}:{k}] = (bit<1>){v};" for k, v in enumerate(valids)]
         # meta only after an error-free parse: p4c drops parser writes that every error-free path
         # overwrites later, so after an error BMv2 shows older values (docs/CONFORMANCE.md)
-        out.append(f"        if (sm.parser_error == error.NoError) {{ "
+        out.append("        if (sm.parser_error == error.NoError) { "
                    + " ".join(f"{o}.{n} = meta.{n};" for n, _ in META) + " }")
         stacks = [x for x in self.insts if x.kind == "stack"]
         if stacks and rng.random() < 0.3:
