@@ -64,3 +64,23 @@ CASES.append(case("fuzzp_select_match_all_case_is_fallback", CAT, program(
     frames=[(1, eth(0x1234) + hdr(a, b, c) + PAYLOAD)
             for a, b, c in [(5, 0, 0), (5, 1, 9), (5, 2, 2), (7, 2, 3), (9, 1, 1), (1, 0, 0), (0x90, 0, 0)]],
     json_path=True))
+
+# a varbit header extracted a second time in one packet (a parser loop): BMv2 judges the new
+# length together with the width the varbit already holds (its header size so far), so a second
+# length that fits on its own can still end the parse in HeaderTooShort or PacketTooShort
+VB_AGAIN_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1240: pv; default: accept; } }
+    state pv { pkt.extract(hdr.s.next); pkt.extract(hdr.va, (bit<32>)pkt.lookahead<bit<8>>() << 3);
+               transition select(hdr.s.last.a) { 1: pv; default: accept; } }"""
+CASES.append(case("fuzzp_varbit_extracted_again_counts_old_width", CAT, program(
+    "        if (sm.parser_error == error.HeaderTooShort) { hdr.eth.etype = 0xe004; }\n"
+    "        else if (sm.parser_error == error.PacketTooShort) { hdr.eth.etype = 0xe001; }\n"
+    "        else if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe0ff; }\n"
+    "        hdr.eth.src[7:0] = (bit<1>)hdr.s[0].isValid() ++ (bit<1>)hdr.s[1].isValid() ++ (bit<1>)hdr.s[2].isValid()"
+    " ++ (bit<1>)hdr.va.isValid() ++ 4w0;\n",
+    headers="header va_t { bit<8> len; varbit<16> data; }\nheader one_t { bit<8> a; }\n",
+    fields="    one_t[3] s;\n    va_t va;\n", parser=VB_AGAIN_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.s);\n        pkt.emit(hdr.va);"),
+    frames=[(1, eth(0x1240) + bytes.fromhex(f)) for f in
+            ["0101aa0202bbcc07eeee", "0102aabb0201cc0808", "0101aa0200070000", "0101aa0201bb03", "0101aa0201bb",
+             "0100020201cc0808", "0101aa0201bb0101cc09"]], json_path=True))
