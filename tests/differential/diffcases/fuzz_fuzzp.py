@@ -84,3 +84,15 @@ CASES.append(case("fuzzp_varbit_extracted_again_counts_old_width", CAT, program(
     frames=[(1, eth(0x1240) + bytes.fromhex(f)) for f in
             ["0101aa0202bbcc07eeee", "0102aabb0201cc0808", "0101aa0200070000", "0101aa0201bb03", "0101aa0201bb",
              "0100020201cc0808", "0101aa0201bb0101cc09"]], json_path=True))
+
+# a value set that only a state unreachable from start uses: p4c removes the state and the value
+# set with it (P4Info lists no value set); checkmate-p4c listed it
+UNREACH_PARSER = """
+    value_set<bit<16>>(4) vs_dead;
+    value_set<bit<8>>(2) vs_live;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { vs_live: accept; default: accept; } }
+    state orphan { pkt.extract(hdr.h2); transition select(hdr.h2.c) { vs_dead: orphan2; default: accept; } }
+    state orphan2 { transition accept; }"""
+CASES.append(case("fuzzp_value_set_in_unreachable_state", CAT, program("", parser=UNREACH_PARSER),
+                  frames=[(1, eth(0x1234) + hdr(1, 2, 3, 4) + PAYLOAD)]))
