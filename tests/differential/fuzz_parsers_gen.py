@@ -258,7 +258,8 @@ class Prog:
         if stacks and rng.random() < 0.3:
             s = rng.choice(stacks)
             f, w, sg = s.htype.fields[-1]    # (a run-time index under isValid(): p4c writes JSON BMv2 refuses)
-            out.append(f"        hdr.{s.name}[meta.m8a[0:0]].{f} = {const(w, sg, rand_val(rng, w, sg))};")
+            out.append(f"        if (sm.parser_error == error.NoError) {{ "   # meta: see above
+                       f"hdr.{s.name}[meta.m8a[0:0]].{f} = {const(w, sg, rand_val(rng, w, sg))}; }}")
         if rng.random() < 0.5:
             out.append(f"        sm.egress_spec = (bit<9>){o}.valid[2:0] + 1;")
         else:
