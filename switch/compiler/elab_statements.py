@@ -253,8 +253,8 @@ class StatementRules:
                     ir, t = self.expr(call.args[0], scope)
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
-            if base.kind == "member" and base.name == "next" and m in ("setValid", "setInvalid"):
-                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read
+            if base.kind == "member" and base.name in ("next", "last") and m in ("setValid", "setInvalid"):
+                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read (hs.last: refused)
             else:
                 ir, t = self.expr(base, scope)
             if t[0] == "header" and m in ("setValid", "setInvalid"):

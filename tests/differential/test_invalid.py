@@ -431,6 +431,13 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "translation_to_bool": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
                                     meta="    B_t k;\n", ingress_decls="""
     table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("translated type must be",), ""),
+    # a stack's `last` is read-only (found by fuzz_parsers): no field of it, nor it, nor setInvalid()
+    "stack_last_field_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last.a = 1; transition accept; }"""), ("last", "target of an assignment"), ""),
+    "stack_last_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last = hdr.s[0]; transition accept; }"""), ("last", "target of an assignment"), ""),
+    "stack_last_set_invalid": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last.setInvalid(); transition accept; }"""), ("last", "left-value", "target"), ""),
 }
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
