@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from diff_harness import Case
-from fuzz_parsers_ir import (ERRORS, const, rand_val, META, USER_ERRORS, Concat, Expr, Field, Inst, KS, Look, Slice, State, Stop,
+from fuzz_parsers_ir import (ERRORS, Op, const, rand_val, META, USER_ERRORS, Concat, Expr, Field, Inst, KS, Look, Slice, State, Stop,
                              Sub, Var, VType, Walk, op_advance_const, op_advance_rt, op_extract, op_local,
                              op_look_local, op_meta, op_sub, op_varbit, op_verify, rand_htype, rand_keyset)
 
@@ -39,7 +39,7 @@ class Prog:
 
     # -- instances
     def _new(self, kind: str, **kw) -> Inst:
-        inst = Inst(kind, f"{ {'fixed': 'h', 'stack': 'st', 'union': 'u', 'varbit': 'v'}[kind]}{len(self.insts)}", **kw)
+        inst = Inst(kind, f"{ {'fixed': 'h', 'stack': 'st', 'union': 'u', 'ustack': 'us', 'varbit': 'v'}[kind]}{len(self.insts)}", **kw)
         self.insts.append(inst)
         return inst
 
@@ -104,6 +104,15 @@ class Prog:
                 k = rng.randrange(inst.size)
                 st.ops.append(op_extract(("idx", inst.name, k), f"hdr.{inst.name}[{k}]", inst.htype))
                 fields_of(("idx", inst.name, k), inst.htype)
+        elif r < 0.62 and rng.random() < 0.3:
+            # a stack of unions: extracted through next only (p4c writes `select` on its `last`
+            # and `isValid()` of an element as JSON BMv2 refuses)
+            inst = self._existing("ustack")
+            if inst is None:
+                a, b = rng.sample(self.types, 2)
+                inst = self._new("ustack", members=[("a", a), ("b", b)], size=rng.randint(2, 3))
+            m, ht = rng.choice(inst.members)
+            st.ops.append(op_extract(("next", inst.name, inst.size), f"hdr.{inst.name}.next.{m}", ht))
         elif r < 0.62:
             inst = self._existing("union")
             if inst is None:
@@ -160,6 +169,14 @@ class Prog:
     def _assign(self, st: State, avail: list, exprs: list) -> None:
         rng = self.rng
         pool = avail + exprs
+        hdr_fields = [f for f in avail if f.ref[0] not in ("local", "last")]   # p4c: last is read-only
+        if hdr_fields and rng.random() < 0.15:
+            # a header field written in the parser (shows in the emitted header; the model of the
+            # parse ignores it, so a later select on that field is merely not steered)
+            f = rng.choice(hdr_fields)
+            rhs = f"{f.p4()} + 1" if rng.random() < 0.5 else const(f.width, f.signed, rand_val(rng, f.width, f.signed))
+            st.ops.append(Op(f"{f.p4()} = {rhs};", lambda w: None))
+            return
         if rng.random() < 0.5 and pool:
             e = self._key_expr(pool)
             if not e.signed:
@@ -218,9 +235,9 @@ class Prog:
         lines += [t.decl() for t in self.types] + [v.decl() for v in self.vtypes]
         fields = ["    fz_out_t fz_out;"]
         for x in self.insts:
-            if x.kind == "union":
+            if x.kind in ("union", "ustack"):
                 lines.append(f"header_union {x.name}_t {{ {' '.join(f'{h.name} {m};' for m, h in x.members)} }}")
-                fields.append(f"    {x.name}_t {x.name};")
+                fields.append(f"    {x.name}_t{f'[{x.size}]' if x.kind == 'ustack' else ''} {x.name};")
             elif x.kind == "stack":
                 fields.append(f"    {x.htype.name}[{x.size}] {x.name};")
             else:

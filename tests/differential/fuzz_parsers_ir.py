@@ -82,16 +82,18 @@ def rand_htype(rng: random.Random, name: str) -> HType:
 # ----------------------------------------------------------------------------- instances
 @dataclass
 class Inst:
-    kind: str                         # fixed | stack | union | varbit
+    kind: str                         # fixed | stack | union | ustack (a stack of unions) | varbit
     name: str
     htype: object = None              # HType / VType; union: None
-    size: int = 0                     # stack
+    size: int = 0                     # stack, ustack
     members: list = field(default_factory=list)   # union: [(mname, HType)]
 
     def valid_exprs(self) -> list[str]:
         p = f"hdr.{self.name}"
         if self.kind == "stack":
             return [f"{p}[{i}].isValid()" for i in range(self.size)]
+        if self.kind == "ustack":
+            return [f"{p}[{i}].{m}.isValid()" for i in range(self.size) for m, _ in self.members]
         if self.kind == "union":
             return [f"{p}.isValid()"] + [f"{p}.{m}.isValid()" for m, _ in self.members]
         return [f"{p}.isValid()"]
