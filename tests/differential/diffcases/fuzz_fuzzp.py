@@ -96,3 +96,9 @@ UNREACH_PARSER = """
     state orphan2 { transition accept; }"""
 CASES.append(case("fuzzp_value_set_in_unreachable_state", CAT, program("", parser=UNREACH_PARSER),
                   frames=[(1, eth(0x1234) + hdr(1, 2, 3, 4) + PAYLOAD)]))
+# ... but only within one packet: the next packet, which BMv2 parses into the same (reset) headers,
+# starts from an empty varbit (one frame at a time, so the headers are reused)
+VB_AGAIN = next(c for c in CASES if c.name == "fuzzp_varbit_extracted_again_counts_old_width")
+CASES.append(case("fuzzp_varbit_width_not_kept_across_packets", CAT, VB_AGAIN.source,
+                  frames=[(1, eth(0x1240) + bytes.fromhex(f)) for f in ["0002bbcc", "0002bbcc11", "0102ddee0000", "0002bbcc"]],
+                  one_by_one=True, json_path=True))
