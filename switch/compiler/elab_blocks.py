@@ -190,6 +190,8 @@ class BlockRules:
                 if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
                         node.direction in ("out", "inout"):
                     prm["copy_out"] = node.direction
+                elif prm["t"][0] == "header" and node.direction == "out":
+                    prm["out_header"] = True   # invalid when the sub-parser starts (apply_subparser)
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         self.bind_ctor_args(consts, scope)

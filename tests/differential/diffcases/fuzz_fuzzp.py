@@ -102,3 +102,23 @@ VB_AGAIN = next(c for c in CASES if c.name == "fuzzp_varbit_extracted_again_coun
 CASES.append(case("fuzzp_varbit_width_not_kept_across_packets", CAT, VB_AGAIN.source,
                   frames=[(1, eth(0x1240) + bytes.fromhex(f)) for f in ["0002bbcc", "0002bbcc11", "0102ddee0000", "0002bbcc"]],
                   one_by_one=True, json_path=True))
+
+# an `out` header argument of a sub-parser is made invalid where the call starts (p4c inlines the
+# sub-parser and writes the header in place): a second call that fails before it extracts leaves
+# the header invalid, one that fails after extracting it leaves it valid with the new values
+SUB_OUT_TOP = """
+parser SubO(packet_in p, out h_t x, inout bit<8> c) {
+    state start { p.extract(x); c = c + 1; verify(x.a != 9, error.NoMatch); transition accept; }
+}
+"""
+SUB_OUT_PARSER = """
+    SubO() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: l; default: accept; } }
+    state l { sub.apply(pkt, hdr.h, meta.m8); meta.m16 = meta.m16 + 1; transition select(hdr.h.b) { 1: l; default: accept; } }"""
+CASES.append(case("fuzzp_subparser_out_header_invalid_at_call", CAT, program(
+    "        hdr.eth.src[7:0] = meta.m8; hdr.eth.src[15:8] = (bit<8>)meta.m16;\n"
+    "        hdr.eth.src[23:16] = (bit<1>)hdr.h.isValid() ++ 7w0;\n"
+    "        if (sm.parser_error != error.NoError) { hdr.eth.etype = 0xe000; }\n", top=SUB_OUT_TOP, parser=SUB_OUT_PARSER),
+    frames=[(1, eth(0x1234) + hdr(1, 1, 2, 3) + b"\x05\x06"), (2, eth(0x1234) + hdr(1, 1, 2, 3) + hdr(9, 0, 7, 7) + PAYLOAD),
+            (3, eth(0x1234) + hdr(9, 0, 2, 3) + PAYLOAD), (1, eth(0x1234) + hdr(1, 1, 2, 3) + hdr(2, 1, 4, 4) + b"\x01")],
+    json_path=True))
