@@ -33,7 +33,7 @@ class Prog:
         self.reject_state = False
         for i, st in enumerate(self.states):
             self._fill(i, st)
-        if self.reject_state:   # select arms reach reject through here (p4c refuses an arm to reject for BMv2)
+        if self.reject_state:   # a state with work to do before it rejects
             self.states.append(State("rj", ops=[op_meta("m16", 16, None, add=7)], nxt="reject"))
         self.by_name = {s.name: s for s in self.states}
 
@@ -130,7 +130,7 @@ class Prog:
             st.ops.append(op_varbit(rng, inst.name, vt, e, rng.random() < 0.85, isinstance(e, Look)))
         elif r < 0.8:
             ht = rng.choice(self.types)
-            sub = Sub(f"Sub{len(self.subs)}", ht, rng.choice(["plain", "verify", "reject"]))
+            sub = Sub(f"Sub{len(self.subs)}", ht, rng.choice(["plain", "verify", "reject", "reject_arm"]))
             _, w, sg = ht.fields[0]
             sub.c = rand_val(rng, w, sg)
             self.subs.append(sub)
@@ -195,7 +195,9 @@ class Prog:
 
         def target():
             r = rng.random()
-            if r < 0.05:
+            if r < 0.03:
+                return "reject"
+            if r < 0.06:
                 self.reject_state = True
                 return "rj"
             if r < 0.2 or not later:

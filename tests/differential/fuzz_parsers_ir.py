@@ -460,7 +460,8 @@ def op_verify(rng, e: Expr, eq: bool, c: int, err: str) -> Op:
 
 @dataclass
 class Sub:
-    """A sub-parser: extracts its out header, counts in an inout bit<8>, may verify / reject."""
+    """A sub-parser: extracts its out header, counts in an inout bit<8>, may verify / reject
+    (through a state that counts, or straight from a select arm)."""
     name: str
     ht: HType
     mode: str                         # plain | verify | reject
@@ -473,6 +474,8 @@ class Sub:
             body += f"verify(x.{f} != {const(w, s, self.c)}, error.FzBad1); transition accept;"
         elif self.mode == "reject":
             body += f"transition select(x.{f}) {{ {const(w, s, self.c)}: bad; default: accept; }}"
+        elif self.mode == "reject_arm":
+            body += f"transition select(x.{f}) {{ {const(w, s, self.c)}: reject; default: accept; }}"
         else:
             body += "transition accept;"
         bad = "\n    state bad { c = c + 0x10; transition reject; }" if self.mode == "reject" else ""
