@@ -20,6 +20,7 @@ seed's program and frames without running anything.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import sys
 import time
@@ -106,6 +107,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="/tmp/fuzzp", help="directory for findings (one folder per seed)")
     ap.add_argument("--show", type=int, help="print one seed's program and frames, run nothing")
     ap.add_argument("--no-switch", action="store_true", help="compile side and P4Info only")
+    ap.add_argument("--seed-timeout", type=float, default=300, help="seconds one seed may take before the run "
+                    "is stopped with a stack dump")
     a = ap.parse_args(argv)
     if a.show is not None:
         c = generate(a.show)
@@ -120,8 +123,12 @@ def main(argv=None) -> int:
     try:
         seeds = parse_seeds(a.seeds)
         for k, seed in enumerate(seeds):
+            # a seed that hangs (a switch wedged past its own timeouts) ends the run with every
+            # thread's stack instead of stalling it; rerun from the next seed
+            faulthandler.dump_traceback_later(a.seed_timeout, exit=True)
             case = generate(seed)
             found = check(targets, case, stats)
+            faulthandler.cancel_dump_traceback_later()
             if any(kind != "bmv2-refused" for kind, _ in found):
                 write_finding(out, seed, case, found)
                 kinds.update(kind for kind, _ in found if kind != "bmv2-refused")
