@@ -26,7 +26,8 @@ class Prog:
         self.vtypes: list[VType] = []
         self.insts: list[Inst] = []
         self.subs: list[Sub] = []
-        self.vsets: list = []
+        self.vsets: list = []        # [(name, type)]
+        self.vstructs: list = []     # struct declarations of tuple value sets
         self.locals = 0
         n = rng.randint(3, 7)
         self.states = [State("start" if i == 0 else f"s{i}") for i in range(n)]
@@ -225,6 +226,14 @@ class Prog:
             return
         for _ in range(rng.randint(1, 4)):
             st.cases.append(([rand_keyset(rng, k, nk > 1, self.vsets) for k in st.keys], target()))
+        if nk > 1 and not any(k.signed for k in st.keys) and rng.random() < 0.15:
+            # a value set of a struct for the whole tuple (its fields may carry @match kinds)
+            name = f"vs{len(self.vsets)}"
+            fields = " ".join(f"{rng.choice(['', '', '@match(ternary) ', '@match(lpm) ', '@match(range) '])}"
+                              f"bit<{k.width}> k{i};" for i, k in enumerate(st.keys))
+            self.vstructs.append(f"struct {name}_t {{ {fields} }}")
+            self.vsets.append((name, f"{name}_t"))
+            st.cases.insert(rng.randrange(len(st.cases) + 1), ([KS("vset", vset=name)], target()))
         if all(t != spine for _, t in st.cases):
             st.cases[rng.randrange(len(st.cases))] = (st.cases[0][0], spine) if rng.random() < 0.5 else st.cases[-1]
         r = rng.random()
@@ -245,9 +254,9 @@ class Prog:
             else:
                 fields.append(f"    {x.htype.name} {x.name};")
         lines += ["struct headers_t {", *fields, "}",
-                  "struct meta_t { " + " ".join(f"bit<{w}> {n};" for n, w in META) + " }"]
+                  "struct meta_t { " + " ".join(f"bit<{w}> {n};" for n, w in META) + " }", *self.vstructs]
         lines += [s.decl() for s in self.subs]
-        pdecl = [f"    value_set<bit<{w}>>(4) {n};" for n, w in self.vsets]
+        pdecl = [f"    value_set<{t}>(4) {n};" for n, t in self.vsets]
         pdecl += [f"    {s.name}() {s.name.lower()};" for s in self.subs]
         lines += ["parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {",
                   *pdecl, *(s.p4() for s in self.states), "}",

@@ -279,7 +279,7 @@ def rand_keyset(rng, e: Expr, in_tuple: bool, vsets: list) -> KS:
         return KS("any")
     if not in_tuple and not e.signed and r < 0.06:
         name = f"vs{len(vsets)}"
-        vsets.append((name, w))
+        vsets.append((name, f"bit<{w}>"))
         return KS("vset", vset=name)
     if r < 0.6:
         return KS("value", rand_val(rng, w, e.signed))
