@@ -213,9 +213,13 @@ class BlockGen:
             keys = [self.fresh("k") for _ in tr["keys"]]
             for kv, ke in zip(keys, tr["keys"]):
                 self.emit(ind, f"{kv} = {self.x(ke)}")
+            cases = _fallback_last(tr["cases"], tr["keys"])
+            if len(cases) > SELECT_CHAIN_MAX and not any(ks["k"] == "vset" for c in cases for ks in c["keysets"]):
+                self.select_table(ind, keys, cases, num)
+                return
             first = True
             has_default = False
-            for c in _fallback_last(tr["cases"], tr["keys"]):
+            for c in cases:
                 conds = []
                 for i, (kv, ks) in enumerate(zip(keys, c["keysets"])):
                     if ks["k"] == "vset" and len(ks.get("widths") or ()) > 1:
@@ -252,6 +256,31 @@ class BlockGen:
                 else:
                     self.emit(ind, "else:")
                     self.emit(ind + 1, f"st = {num['accept']}")
+
+    def select_table(self, ind: int, keys: list, cases: list, num: dict) -> None:
+        """A select with very many cases (p4c expands a range in a tuple into thousands of
+        ternary ones) as a loop over a constant table: an if/elif chain that long is nested
+        too deeply for Python to compile.  Each row is the target and one (kind, a, b) per
+        key: 0 value a, 1 masked (key & b == a), 2 range a..b, 3 any."""
+        rows, fallback = [], num["accept"]   # no case matching and no default: accept (BMv2)
+        for c in cases:
+            row = []
+            for ks in c["keysets"]:
+                k = ks["k"]
+                row.append((0, ks["v"], 0) if k == "value" else (1, ks["v"], ks["m"]) if k == "mask"
+                           else (2, ks["lo"], ks["hi"]) if k == "range" else (3, 0, 0))
+            row += [(3, 0, 0)] * (len(keys) - len(row))
+            if all(r[0] == 3 for r in row):
+                fallback = num[c["to"]]
+                break
+            rows.append((num[c["to"]], tuple(row)))
+        self.emit(ind, f"for _to, _row in {tuple(rows)!r}:")
+        self.emit(ind + 1, "if all(k == a if t == 0 else k & b == a if t == 1 else a <= k <= b if t == 2 else True")
+        self.emit(ind + 1, f"       for k, (t, a, b) in zip(({', '.join(keys)},), _row)):")
+        self.emit(ind + 2, "st = _to")
+        self.emit(ind + 2, "break")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"st = {fallback}")
 
     def gen_subparser(self, p: dict) -> None:
         args = [q["py"] for q in p["params"] if q["t"] != ["extern", "packet_in"]]
@@ -455,6 +484,9 @@ def _topological(states: dict) -> list[str] | None:
             if indeg[t] == 0:
                 ready.append(t)
     return order if len(order) == len(states) else None
+
+
+SELECT_CHAIN_MAX = 256   # more select cases than this: a table loop (BlockGen.select_table)
 
 
 def _matches_all(ks: dict, key: dict) -> bool:

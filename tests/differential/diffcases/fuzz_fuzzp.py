@@ -122,3 +122,20 @@ CASES.append(case("fuzzp_subparser_out_header_invalid_at_call", CAT, program(
     frames=[(1, eth(0x1234) + hdr(1, 1, 2, 3) + b"\x05\x06"), (2, eth(0x1234) + hdr(1, 1, 2, 3) + hdr(9, 0, 7, 7) + PAYLOAD),
             (3, eth(0x1234) + hdr(9, 0, 2, 3) + PAYLOAD), (1, eth(0x1234) + hdr(1, 1, 2, 3) + hdr(2, 1, 4, 4) + b"\x01")],
     json_path=True))
+
+# ranges in a tuple select: p4c expands them into the cross product of their masks (here some
+# about 11,000 ternary transitions in the JSON); checkmate-switch could not load that JSON (an
+# if/elif chain nested too deeply for Python) and now matches it from a table
+WIDE_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.b, hdr.h.c, hdr.h.d[15:0]) {
+        (1 .. 254, 0x0101 .. 0xfefe, 0x0101 .. 0xfefe): two;
+        (_, 0x0003 .. 0x0005, _): three;
+        (0, 0xffff, 0x0000 &&& 0xff00): two; } }
+    state two { meta.m8 = 2; pkt.extract(hdr.h2); transition accept; }
+    state three { meta.m8 = 3; transition accept; }"""
+CASES.append(case("fuzzp_select_range_tuple_expanded", CAT, program("        hdr.eth.src[7:0] = meta.m8;\n", parser=WIDE_PARSER),
+                  frames=[(1, eth(0x1234) + hdr(1, b, c, d) + hdr(7, 7, 7, 7) + PAYLOAD) for b, c, d in
+                          [(1, 0x0101, 0x0101), (254, 0xfefe, 0xfefe), (255, 0x1234, 0x1234), (5, 0x0100, 0x0101),
+                           (5, 0x1234, 0x10000), (0, 0x0004, 0xffffffff), (0, 0xffff, 0x00ff), (0, 0xffff, 0x0100),
+                           (0x80, 0x8000, 0x8000)]], json_path=True))
