@@ -99,7 +99,7 @@ class Model:
                 name, w = f[0], f[1]
                 signed = bool(f[2]) if len(f) > 2 else False
                 if w == "*":  # varbit: at most max_length bytes for the whole header
-                    if k != len(ht["fields"]) - 1 or name in self.varbit.values() or "max_length" not in ht:
+                    if k != len(ht["fields"]) - 1 or ht["name"] in self.varbit or "max_length" not in ht:
                         raise Bmv2JsonError(f"header type '{ht['name']}': varbit field '{name}' must be the last "
                                             f"field of a header with max_length (BMv2 JSON loader)")
                     w = int(ht["max_length"]) * 8 - fixed

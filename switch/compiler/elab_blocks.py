@@ -216,6 +216,8 @@ class BlockRules:
                 if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
                         node.direction in ("out", "inout"):
                     prm["copy_out"] = node.direction
+                elif prm["t"][0] == "header" and node.direction == "out":
+                    prm["out_header"] = True   # invalid when the sub-parser starts (apply_subparser)
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
         self.bind_ctor_args(consts, scope)
@@ -276,6 +278,7 @@ class BlockRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
         if not _reaches_an_end(states):
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
@@ -813,6 +816,26 @@ def _always_returns(s) -> bool:
 
 def _serenum_name(t) -> str | None:
     return t[1] if t[0] == "serenum" else None
+
+
+def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
+    """A value set that only states unreachable from ``start`` use is unused: p4c removes those
+    states first, and the value set with them (no P4Info entry, nothing in the JSON)."""
+    def vsets(names):
+        return {ks["obj"] for n in names for c in states[n]["transition"].get("cases") or ()
+                for ks in c["keysets"] if ks.get("k") == "vset"}
+    seen, todo = set(), ["start"]
+    while todo:
+        n = todo.pop()
+        if n in seen or n not in states:
+            continue
+        seen.add(n)
+        tr = states[n]["transition"]
+        todo += [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
+    dead = vsets(states) - vsets(seen)
+    for rec in value_sets:
+        if rec["py"] in dead:
+            rec["used"] = False
 
 
 def _reaches_an_end(states: dict) -> bool:

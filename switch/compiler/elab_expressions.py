@@ -37,6 +37,10 @@ class ExpressionRules:
                 base, bt = self.expr(n.base, scope)
                 return self.member_of(base, bt, n)
             if n.name == "last":
+                if self.expr(n.base, scope)[1][0] == "stack":
+                    # p4c: "Expression hs.last... cannot be the target of an assignment" (also
+                    # hs.last.setValid() and an `out` argument): last is read-only
+                    raise E(n.loc, f"{expr_text(n)} cannot be the target of an assignment")
                 ir, t = self.expr(n, scope)
                 return ir, t
             base, bt = self.lvalue(n.base, scope)

@@ -333,8 +333,8 @@ class StatementRules:
                     ir, t = self.expr(call.args[0], scope)
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
-            if base.kind == "member" and base.name == "next" and m in ("setValid", "setInvalid"):
-                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read
+            if base.kind == "member" and base.name in ("next", "last") and m in ("setValid", "setInvalid"):
+                ir, t = self.lvalue(base, scope)  # hs.next.setValid(): a write, not a read (hs.last: refused)
             else:
                 ir, t = self.expr(base, scope)
             if t[0] == "header" and m in ("setValid", "setInvalid"):
@@ -431,7 +431,7 @@ class StatementRules:
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
-        args, outs = [], []
+        args, outs, invalid = [], [], []
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
@@ -448,9 +448,14 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
                                      f"{tstr(p['t'])}")
                 args.append(lv)
+                if p.get("out_header") and lv.get("op") != "stack_next":
+                    # p4c inlines the sub-parser: the `out` header argument is made invalid where
+                    # the call starts and then written in place, so a parser error before the
+                    # sub-parser extracts it leaves it invalid (not as the caller had it)
+                    invalid.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs}
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid}
 
     def positional(self, call: Node, params: list, what: str) -> Node:
         """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)

@@ -240,9 +240,13 @@ class BlockGen:
             keys = [self.fresh("k") for _ in tr["keys"]]
             for kv, ke in zip(keys, tr["keys"]):
                 self.emit(ind, f"{kv} = {self.x(ke)}")
+            cases = _fallback_last(tr["cases"], tr["keys"])
+            if len(cases) > SELECT_CHAIN_MAX and not any(ks["k"] == "vset" for c in cases for ks in c["keysets"]):
+                self.select_table(ind, keys, cases, num)
+                return
             first = True
             has_default = False
-            for c in tr["cases"]:
+            for c in cases:
                 conds = []
                 for i, (kv, ks) in enumerate(zip(keys, c["keysets"])):
                     if ks["k"] == "vset" and len(ks.get("widths") or ()) > 1:
@@ -280,6 +284,31 @@ class BlockGen:
                     self.emit(ind, "else:")
                     self.emit(ind + 1, f"st = {num['accept']}")
 
+    def select_table(self, ind: int, keys: list, cases: list, num: dict) -> None:
+        """A select with very many cases (p4c expands a range in a tuple into thousands of
+        ternary ones) as a loop over a constant table: an if/elif chain that long is nested
+        too deeply for Python to compile.  Each row is the target and one (kind, a, b) per
+        key: 0 value a, 1 masked (key & b == a), 2 range a..b, 3 any."""
+        rows, fallback = [], num["accept"]   # no case matching and no default: accept (BMv2)
+        for c in cases:
+            row = []
+            for ks in c["keysets"]:
+                k = ks["k"]
+                row.append((0, ks["v"], 0) if k == "value" else (1, ks["v"], ks["m"]) if k == "mask"
+                           else (2, ks["lo"], ks["hi"]) if k == "range" else (3, 0, 0))
+            row += [(3, 0, 0)] * (len(keys) - len(row))
+            if all(r[0] == 3 for r in row):
+                fallback = num[c["to"]]
+                break
+            rows.append((num[c["to"]], tuple(row)))
+        self.emit(ind, f"for _to, _row in {tuple(rows)!r}:")
+        self.emit(ind + 1, "if all(k == a if t == 0 else k & b == a if t == 1 else a <= k <= b if t == 2 else True")
+        self.emit(ind + 1, f"       for k, (t, a, b) in zip(({', '.join(keys)},), _row)):")
+        self.emit(ind + 2, "st = _to")
+        self.emit(ind + 2, "break")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"st = {fallback}")
+
     def gen_subparser(self, p: dict) -> None:
         args = [q["py"] for q in p["params"] if q["t"] != ["extern", "packet_in"]]
         self.emit(0, f"def {p['fn']}(P, data, n, off{''.join(', ' + a for a in args)}):")
@@ -292,6 +321,13 @@ class BlockGen:
             self.stmt(2, s)
         self.state_machine(2, p)
         outs = [q["py"] for q in p["params"] if q.get("copy_out")]  # copied back by the caller
+        # `transition reject` in a sub-parser ends the whole parse: p4c inlines the sub-parser
+        # (its writes land in place) and its reject is the caller's, which BMv2 ends like
+        # accept with no error (p4c: "Explicit transition to reject not supported")
+        self.emit(2, "if st == -2:")
+        self.emit(3, "e = ParserError(-1)")
+        self.emit(3, "e.off = off")
+        self.emit(3, "raise e")
         self.emit(1, "except IndexError:")
         self.emit(2, f"e = ParserError({self.errors['StackOutOfBounds']})")
         self.emit(2, "e.off = off")
@@ -475,3 +511,28 @@ def _topological(states: dict) -> list[str] | None:
             if indeg[t] == 0:
                 ready.append(t)
     return order if len(order) == len(states) else None
+
+
+SELECT_CHAIN_MAX = 256   # more select cases than this: a table loop (BlockGen.select_table)
+
+
+def _matches_all(ks: dict, key: dict) -> bool:
+    """Whether a keyset matches every value of its key (``default``, ``_``, a mask of 0, a range
+    over the key's whole width)."""
+    kind = ks["k"]
+    if kind == "mask":
+        return ks["m"] == 0
+    if kind == "range":
+        t = key.get("t") or ()
+        return len(t) > 1 and t[0] == "bit" and ks["lo"] <= 0 and ks["hi"] >= (1 << t[1]) - 1
+    return kind not in ("value", "vset")
+
+
+def _fallback_last(cases: list, keys: list) -> list:
+    """The select's cases in the order BMv2 tries them: p4c writes a case that matches every
+    value as a ``default`` transition, and BMv2 keeps one default per state -- the last one --
+    and takes it only when no other case matches, wherever it stood in the list."""
+    catch = [c for c in cases if all(_matches_all(ks, k) for ks, k in zip(c["keysets"], keys))]
+    if not catch:
+        return cases
+    return [c for c in cases if not any(c is d for d in catch)] + [{"keysets": [], "to": catch[-1]["to"]}]

@@ -271,6 +271,8 @@ class StatementGen:
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
+            for h in s.get("invalid", ()):   # `out` header arguments start invalid (p4c inlines)
+                self.emit(ind, f"{self.x(h)}._v = False")
             args = "".join(", " + self.x(a) for a in s["args"])
             if s.get("outs"):
                 r, e = self.fresh("r"), self.fresh("e")

@@ -205,14 +205,18 @@ class TypeGen:
         self.emit(2, "return self.extract_var(data, off, n, 0)")
         self.emit(1, "def extract_var(self, data, off, n, vbits):")
         # BMv2's order: a length that is not whole bytes first, then the packet's remaining
-        # length, then the varbit's maximum size
+        # length, then the varbit's maximum size.  Both checks count the width a valid varbit
+        # already holds as well (BMv2 adds the new length to the header's current size, which
+        # includes it): a header extracted again in the same packet is judged by both lengths.
+        # (A header reused from the previous packet is invalid: BMv2 resets its size.)
         self.emit(2, "if vbits % 8:")
         self.emit(3, f"raise ParserError({self.errors['ParserInvalidArgument']})")
-        self.emit(2, f"end = off + {h['bytes']} + (vbits >> 3)")
-        self.emit(2, "if end > n:")
+        self.emit(2, "old = self._vb if self._v else 0")
+        self.emit(2, f"if off + {h['bytes']} + ((old + vbits) >> 3) > n:")
         self.emit(3, f"raise ParserError({self.errors['PacketTooShort']})")
-        self.emit(2, f"if vbits > {vmax}:")
+        self.emit(2, f"if old + vbits > {vmax}:")
         self.emit(3, f"raise ParserError({self.errors['HeaderTooShort']})")
+        self.emit(2, f"end = off + {h['bytes']} + (vbits >> 3)")
         self.emit(2, "v = int.from_bytes(data[off:end], 'big')")
         self.emit(2, f"pos = {wa} + vbits + {wb}")
         for py, w, sg in before:

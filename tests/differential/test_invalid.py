@@ -449,6 +449,13 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     action s() { hdr.h.b = 1; }
     table t { key = { hdr.h.a == 8w1: optional @name("k"); } actions = { s; NoAction; }
         const entries = { false: s(); } }"""), ("unsupported optional key",), ""),
+    # a stack's `last` is read-only (found by fuzz_parsers): no field of it, nor it, nor setInvalid()
+    "stack_last_field_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last.a = 1; transition accept; }"""), ("last", "target of an assignment"), ""),
+    "stack_last_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last = hdr.s[0]; transition accept; }"""), ("last", "target of an assignment"), ""),
+    "stack_last_set_invalid": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { pkt.extract(hdr.s.next); hdr.s.last.setInvalid(); transition accept; }"""), ("last", "left-value", "target"), ""),
 }
 INVALID.update(SPEC5_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
