@@ -19,10 +19,9 @@
   resubmit and recirculate with ``@field_list``, checksum verify/update under conditions;
 * frames with random header values, many of them taken from the entries' values.
 
-``check(targets, case)`` compares the case as the shared harness does (diff_session.compare),
-plus p4c's JSON on checkmate-switch and the P4Info of both compilers, and returns the
-findings as ``(KIND, text)``.  The CLI runs a range of seeds in one :class:`Targets` session
-and writes each finding to ``--out/<seed>/``::
+Each seed's program is judged by :mod:`fuzz_run` (compile side, P4Info, frames, digests and
+counters on both switches, p4c's JSON on checkmate-switch); the CLI writes each finding to
+``--out/<seed>/``::
 
     python -m tests.differential.fuzz_tables --seeds 0-500 --out /work/corpus/fuzz/fuzzt
 """
@@ -582,148 +581,6 @@ def generate(seed: int) -> Case:
     return Gen(seed).build()
 
 
-
-
-# ---------------------------------------------------------------------------- checking
-def compile_sides(case: Case):
-    """(p4c's Compiled or error text, ours or error text, findings of the compile side)."""
-    from diff_harness import compile_checkmate, compile_p4c
-    from switch.compiler import P4CompileError
-    ref = compile_p4c(case)
-    if not isinstance(ref, str):   # p4c drops tables no path applies (e.g. under a keyless table's .hit)
-        known = {t.preamble.name for t in ref.p4info.tables}
-        case.entries = [e for e in case.entries if e.table in known]
-        case.defaults = [e for e in case.defaults if e.table in known]
-    findings = []
-    try:
-        ours = compile_checkmate(case)
-    except P4CompileError as e:
-        ours = str(e)
-    except Exception as e:  # noqa: BLE001 -- our compiler dying is itself the finding
-        ours = f"{type(e).__name__}: {e}"
-        findings.append(("CRASH", f"checkmate-p4c died: {ours}"))
-        return ref, ours, findings
-    if isinstance(ref, str) and not isinstance(ours, str):
-        findings.append(("INVALID-ACCEPTED", "p4c rejects, checkmate-p4c accepts:\n" + ref[-2000:]))
-    elif not isinstance(ref, str) and isinstance(ours, str):
-        findings.append(("REJECT", "checkmate-p4c rejects a program p4c accepts:\n" + ours))
-    return ref, ours, findings
-
-
-def check(targets, case: Case, ref, ours) -> list[tuple[str, str]]:
-    """Findings of one case both compilers accepted: P4Info, frames/digests/counters, p4c's JSON on ours."""
-    import difflib
-
-    from diff_harness import TargetError, run_case
-    from diff_session import compare
-    from switch.compiler.p4info import canonical_text
-
-    out = []
-    a, b = canonical_text(ref.p4info), canonical_text(ours.p4info)
-    if a != b:
-        d = "\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), "p4c", "checkmate-p4c", lineterm="", n=2))
-        out.append(("P4INFO", d[:6000]))
-    try:
-        expected, diff, dead = compare(targets, case, ref, ours)
-    except TargetError as e:
-        return out + [("TARGET", str(e)[:4000])]
-    if dead:
-        return out + [("CRASH", "\n".join(dead)[:4000])]
-    if diff:
-        out.append(("FRAMES", "\n".join(diff)))
-    try:
-        got = run_case(targets.cm, case, ref, 0.25)
-        jd = expected.diff(got)
-        if jd:
-            jd = expected.diff(run_case(targets.cm, case, ref, 1.5))
-        if jd:
-            out.append(("JSONPATH", "\n".join(jd)))
-    except TargetError as e:
-        targets.restart("checkmate")
-        out.append(("JSONPATH", f"p4c's JSON refused or failed on checkmate-switch: {e}"[:4000]))
-    dead = targets.check()
-    if dead:
-        out.append(("CRASH", "on p4c's JSON:\n" + "\n".join(dead)[:4000]))
-    return out
-
-
-def dump(out_dir, case: Case, findings, extra: str = "") -> None:
-    from pathlib import Path
-    d = Path(out_dir) / case.name.split("_")[-1]
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "program.p4").write_text(case.source)
-    (d / "frames.txt").write_text("".join(f"{p} {f.hex()}\n" for p, f in case.frames))
-    (d / "writes.txt").write_text("".join(f"{e}\n" for e in case.entries + case.defaults)
-                                  + f"mcast {case.mcast}\nclones {case.clones}\none_by_one {case.one_by_one}\n")
-    (d / "diff.txt").write_text("".join(f"== {k}\n{t}\n" for k, t in findings) + extra)
-
-
-def _seeds(spec: str) -> list[int]:
-    out = []
-    for part in spec.split(","):
-        lo, _, hi = part.partition("-")
-        out += list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
-    return out
-
-
-def main(argv=None) -> int:
-    import argparse
-    import collections
-    import time
-
-    from diff_session import Targets
-    from diff_targets import bmv2_available
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seeds", default="0-49", help="e.g. 0-500 or 3,7,10-20")
-    ap.add_argument("--out", default="/tmp/fuzzt", help="one folder per finding (and rejected/ for p4c's refusals)")
-    ap.add_argument("--print", action="store_true", help="print the seeds' programs and stop")
-    args = ap.parse_args(argv)
-    seeds = _seeds(args.seeds)
-    if args.print:
-        for s in seeds:
-            print(generate(s).source)
-        return 0
-    why = bmv2_available()
-    if why:
-        print(f"cannot run: {why}", file=sys.stderr)
-        return 2
-    targets = Targets()
-    kinds, accepted, features, bad = collections.Counter(), 0, collections.Counter(), 0
-    t0 = time.monotonic()
-    try:
-        for i, seed in enumerate(seeds):
-            g = Gen(seed)
-            case = g.build()
-            features.update(g.used)
-            ref, ours, findings = compile_sides(case)
-            if isinstance(ref, str) and "Compiler Bug" in ref:
-                kinds["p4c-bug"] += 1   # p4c itself failed: says nothing about the program
-                findings = [f for f in findings if f[0] != "INVALID-ACCEPTED"]
-            if isinstance(ref, str):
-                from pathlib import Path
-                rej = Path(args.out) / "rejected"
-                rej.mkdir(parents=True, exist_ok=True)
-                (rej / f"{seed}.p4").write_text(case.source)
-                (rej / f"{seed}.txt").write_text(ref)
-            else:
-                accepted += 1
-                if not isinstance(ours, str):
-                    findings += check(targets, case, ref, ours)
-            for k, _ in findings:
-                kinds[k] += 1
-                bad += 1
-            if findings:
-                dump(args.out, case, findings)
-            print(f"[{i + 1}/{len(seeds)} {time.monotonic() - t0:.0f}s] seed {seed}: "
-                  f"{'p4c-rejects' if isinstance(ref, str) else 'ok'} {' '.join(k for k, _ in findings) or '-'}",
-                  flush=True)
-    finally:
-        targets.stop()
-    print(f"seeds {len(seeds)}, p4c accepted {accepted} ({100 * accepted // max(1, len(seeds))} %), "
-          f"findings {dict(kinds)}\nfeatures {dict(sorted(features.items()))}")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    from fuzz_run import main
+    sys.exit(main(generate, __doc__, "/tmp/fuzz-tables"))

@@ -11,7 +11,7 @@ import pytest
 
 from diff_session import Targets
 from diff_targets import bmv2_available
-from fuzz_exprs import check_case
+from fuzz_run import check_case
 from fuzz_gen_exprs import make_case
 
 SKIP = bmv2_available()

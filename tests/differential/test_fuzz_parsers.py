@@ -11,7 +11,7 @@ import pytest
 
 from diff_harness import compile_p4c
 from diff_targets import bmv2_available
-from fuzz_parsers import check
+from fuzz_run import check_case
 from fuzz_parsers_gen import generate
 
 SEEDS = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24, 26, 27, 28]
@@ -35,8 +35,8 @@ def targets():
 def test_random_parser_program(targets, seed):
     case = generate(seed)
     assert not isinstance(compile_p4c(case), str), "p4c rejects this seed's program (the generator should not)"
-    found = check(targets, case)
-    assert not found, "\n".join(f"{kind}: {text[:3000]}" for kind, text in found)
+    o = check_case(targets, case, seed)
+    assert not o.findings, "\n".join(f"{kind}: {text[:3000]}" for kind, text in o.findings)
 
 
 def test_generator_is_deterministic():

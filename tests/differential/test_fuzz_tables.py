@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from diff_targets import bmv2_available
-from fuzz_tables import check, compile_sides, generate
+from fuzz_run import check_case
+from fuzz_tables import generate
 
 # seeds whose programs p4c accepts (a seed p4c rejects is a generator matter, not a test), spread
-# over every feature the generator has (fuzz_tables CLI prints the counts)
+# over every feature the generator has
 SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 20]
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
@@ -32,8 +33,6 @@ def test_generator_is_deterministic():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_tables_program(targets, seed):
     case = generate(seed)
-    ref, ours, findings = compile_sides(case)
-    assert not isinstance(ref, str), f"p4c rejects seed {seed}'s program (pick another seed):\n{ref[-3000:]}"
-    if not findings:
-        findings = check(targets, case, ref, ours)
-    assert not findings, "\n".join(f"{k}: {t}" for k, t in findings) + "\n--- program:\n" + case.source
+    o = check_case(targets, case, seed)
+    assert o.p4c_ok, f"p4c rejects seed {seed}'s program (pick another seed):\n{o.findings}"
+    assert not o.findings, "\n".join(f"{k}: {t}" for k, t in o.findings) + "\n--- program:\n" + case.source
