@@ -1,5 +1,5 @@
-"""The program, its V1Switch blocks, parsers, controls, sub-controls, extern instances,
-actions and functions.
+"""The program, its V1Switch blocks, controls, sub-controls, extern instances, actions and
+functions (parsers: ``elab_parsers``).
 
 A mixin of :class:`switch.compiler.elaborate.Elaborator`: ``self`` holds the program-wide
 tables (headers, structs, actions, tables, ...) and the current block context ``self.ctx``.
@@ -7,15 +7,12 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, flatten_select, is_bits, Scope, tstr, _u, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name, untagged
+from .elab_common import _custom_crc, E, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 
-
-# p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
-REJECT_WARNING = "Explicit transition to reject not supported on this target"
 
 
 class BlockRules:
@@ -204,148 +201,6 @@ class BlockRules:
     def header_bytes(self, name: str) -> int:
         return self.headers[name]["bytes"]
 
-    # ---------------------------------------------------------------- parser
-    def elab_parser(self, p: Node, prefix: str | None = None, consts=()) -> dict:
-        scope = Scope(self.global_scope)
-        params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
-                                  f"parser {p.name}")
-        if prefix is not None:
-            # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
-            # the runtime returns them after the offset
-            for prm, node in zip(params, p.params):
-                if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
-                        node.direction in ("out", "inout"):
-                    prm["copy_out"] = node.direction
-                elif prm["t"][0] == "header" and node.direction == "out":
-                    prm["out_header"] = True   # invalid when the sub-parser starts (apply_subparser)
-        saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
-        self.bind_ctor_args(consts, scope)
-        locals_ = []
-        for d in p.locals:
-            locals_.extend(self.local_stmt(d, scope))
-        states = {}
-        names = {s.name for s in p.states}
-        if len(names) != len(p.states):
-            seen_states: set = set()
-            for s in p.states:
-                if s.name in seen_states:
-                    raise E(s.loc, f"parser {p.name}: state {s.name} declared twice")
-                seen_states.add(s.name)
-        if "start" not in names:
-            raise E(p.loc, f"parser {p.name} has no start state")
-        for s in p.states:
-            if s.name in ("accept", "reject"):
-                raise E(s.loc, f"state {s.name} is reserved")
-            sscope = Scope(scope)
-            body = []
-            for st in s.stmts:
-                body.extend(self.stmt(st, sscope))
-            tr = s.transition
-            if tr.kind == "direct":
-                if tr.to not in names and tr.to not in ("accept", "reject"):
-                    raise E(tr.loc, f"unknown parser state {tr.to}")
-                if tr.to == "reject" and not tr.get("implicit"):
-                    self.warn(tr.loc, REJECT_WARNING)
-                trans = {"kind": "direct", "to": tr.to}
-            else:
-                sel_exprs, sel_cases = flatten_select(tr.exprs, tr.cases)
-                keys = [self.expr(e, sscope) for e in sel_exprs]
-                for (kir, kt), e in zip(keys, sel_exprs):
-                    if newtype_name(kt):
-                        raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
-                                       f"(cast it to {tstr(untagged(kt))})")
-                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
-                        raise E(e.loc, f"select on a value of type {tstr(kt)}")
-                cases = []
-                for c in sel_cases:
-                    if c.to not in names and c.to not in ("accept", "reject"):
-                        raise E(c.loc, f"unknown parser state {c.to}")
-                    if c.to == "reject":
-                        self.warn(c.get("to_loc") or c.loc, REJECT_WARNING)
-                    ks = c.keysets
-                    if len(ks) == 1 and ks[0].kind == "default":
-                        ks = ks * len(keys)
-                    if len(ks) == 1 and len(keys) > 1:
-                        vs = self.tuple_value_set(ks[0], keys, sscope)
-                        if vs is not None:
-                            cases.append({"keysets": [vs] + [{"k": "default"}] * (len(keys) - 1), "to": c.to})
-                            continue
-                    if len(ks) != len(keys):
-                        raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
-                    cases.append({"keysets": [self.keyset(k, kt, sscope) for k, (_, kt) in zip(ks, keys)],
-                                  "to": c.to})
-                trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
-            states[s.name] = {"body": body, "transition": trans}
-        self.ctx = saved
-        _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
-        if not _reaches_an_end(states):
-            raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
-        out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
-        return out
-
-    def as_int(self, ir, t):
-        if t[0] == "bool":
-            return {"op": "cast", "a": ir, "t": ["bit", 1]}
-        return ir
-
-    def tuple_value_set(self, k: Node, keys, scope) -> dict | None:
-        """A ``value_set<S>`` of a struct as the keyset of a tuple of keys: the keys match
-        ``S``'s fields in order (same widths); the case matches the keys' concatenation."""
-        if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
-            return None
-        rec = scope.lookup(k.name)[1]
-        if rec.get("bad"):
-            raise rec["bad"]
-        kts = [["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt) for _, kt in keys]
-        widths = [f["width"] for f in rec["fields"]]
-        if rec["t"][0] != "struct" or len(widths) != len(kts) or \
-                any(not is_bits(kt) or kt[1] != w for kt, w in zip(kts, widths)):
-            raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                           f"({', '.join(tstr(kt) for kt in kts)})")
-        rec["used"] = True
-        return {"k": "vset", "obj": rec["py"], "widths": widths}
-
-    def keyset(self, k: Node, kt, scope) -> dict:
-        kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
-        if k.kind == "default" or k.kind == "dontcare":
-            return {"k": "default"}
-        if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
-            rec = scope.lookup(k.name)[1]
-            if rec.get("bad"):
-                raise rec["bad"]
-            if rec["t"][0] == "struct":
-                if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
-                    raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                                   f"{tstr(kt2)}")
-            elif rec["t"] != kt2:
-                raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                               f"{tstr(kt2)}")
-            rec["used"] = True
-            return {"k": "vset", "obj": rec["py"]}
-        if k.kind == "mask":
-            v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
-            m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
-            if v is None or m is None:
-                raise E(k.loc, "keyset mask must be compile-time constants")
-            return {"k": "mask", "v": _u(v, kt2) & _u(m, kt2), "m": _u(m, kt2)}
-        if k.kind == "range":
-            lo = self.fold(self.coerce(self.expr(k.lo, scope), kt2, k.loc))
-            hi = self.fold(self.coerce(self.expr(k.hi, scope), kt2, k.loc))
-            if lo is None or hi is None:
-                raise E(k.loc, "keyset range bounds must be compile-time constants")
-            return {"k": "range", "lo": lo, "hi": hi}
-        ir, t = self.expr(k, scope)
-        if kt[0] == "bool" and t[0] != "bool":
-            raise E(k.loc, f"select label of type {tstr(t)} for a bool key (p4c: type error)")
-        if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
-            v = self.fold(ir)
-        else:
-            v = self.fold(self.coerce((ir, t), kt2, k.loc))
-        if v is None:
-            raise E(k.loc, "select keyset must be a compile-time constant (value_set is not supported)")
-        return {"k": "value", "v": int(v)}
-
     # ---------------------------------------------------------------- controls
     def bind_params(self, params, scope, expected, what) -> list:
         out = []
@@ -408,36 +263,6 @@ class BlockRules:
         if k == "instance":
             return self.declare_instance(d, cname, scope)
         return self.local_stmt(d, scope)
-
-    def value_set_fields(self, t, loc) -> list:
-        """The P4Runtime match fields of a ``value_set<T>``: none listed for bit<N> (one
-        unnamed exact field of ``T``'s width); for a struct, one per member in order -- each
-        bit<W>, or a nested struct whose leaves are listed as ``outer.inner`` (p4c compiles
-        that but its P4Info serializer refuses it) -- with its ``@match`` kind (p4c lists it in
-        the P4Info although BMv2 matches every field exactly; see docs/CONFORMANCE.md)."""
-        if is_bits(t):
-            return []
-        if t[0] != "struct" or self.structs[t[1]].get("union"):
-            raise E(loc, f"value_set<{tstr(t)}>: the type must be bit<N> or a struct of bit<W> fields")
-        out = []
-        annos = self.structs[t[1]].get("field_annos", {})
-        for fname, ft in self.structs[t[1]]["fields"]:
-            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
-                # p4c compiles a nested struct (its P4Runtime serializer refuses it): leaves in order
-                out += [dict(f, name=f"{fname}.{f['name']}") for f in self.value_set_fields(ft, loc)]
-                continue
-            if not is_bits(ft) or ft[0] != "bit":
-                raise E(loc, f"value_set<{tstr(t)}>: when the type of a value set is a struct, all its "
-                             f"fields must be of type bit<W>, but {fname} is {tstr(ft)} (p4c: unsupported)")
-            m = annotation(annos.get(fname), "match")
-            kind = str(m[1][0]).strip() if m and m[1] else "exact"
-            if kind not in ("exact", "ternary", "lpm", "range", "optional"):
-                raise E(m[2] if m and len(m) > 2 and m[2] else loc,
-                        f"value_set<{tstr(t)}>: @match({kind}) on {fname} is not a match kind")
-            out.append({"name": fname, "width": ft[1], "match": kind})
-        if not out:
-            raise E(loc, f"value_set<{tstr(t)}>: the struct has no fields")
-        return out
 
     def local_stmt(self, d: Node, scope) -> list:
         if d.kind == "value_set":
@@ -816,44 +641,6 @@ def _always_returns(s) -> bool:
 
 def _serenum_name(t) -> str | None:
     return t[1] if t[0] == "serenum" else None
-
-
-def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
-    """A value set that only states unreachable from ``start`` use is unused: p4c removes those
-    states first, and the value set with them (no P4Info entry, nothing in the JSON)."""
-    def vsets(names):
-        return {ks["obj"] for n in names for c in states[n]["transition"].get("cases") or ()
-                for ks in c["keysets"] if ks.get("k") == "vset"}
-    seen, todo = set(), ["start"]
-    while todo:
-        n = todo.pop()
-        if n in seen or n not in states:
-            continue
-        seen.add(n)
-        tr = states[n]["transition"]
-        todo += [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
-    dead = vsets(states) - vsets(seen)
-    for rec in value_sets:
-        if rec["py"] in dead:
-            rec["used"] = False
-
-
-def _reaches_an_end(states: dict) -> bool:
-    """Whether some path from ``start`` gets to accept or reject (p4c: "Parser never reaches
-    accept or reject state"); a select can always end the parser (no case matches)."""
-    seen, todo = set(), ["start"]
-    while todo:
-        n = todo.pop()
-        if n in ("accept", "reject"):
-            return True
-        if n in seen:
-            continue
-        seen.add(n)
-        tr = states[n]["transition"]
-        if tr["kind"] != "direct":
-            return True
-        todo.append(tr["to"])
-    return False
 
 
 def _self_reference(n, name: str):

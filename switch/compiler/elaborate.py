@@ -13,9 +13,11 @@ docs/P4C.md.
 The rules live in one mixin per theme:
 
 * :mod:`.elab_types` -- type syntax, constant folding, header/struct/enum declarations;
-* :mod:`.elab_blocks` -- the program, V1Switch blocks, parsers, controls, actions, functions;
+* :mod:`.elab_blocks` -- the program, V1Switch blocks, controls, actions, functions;
+* :mod:`.elab_parsers` -- parser states, `select` keysets, value sets;
 * :mod:`.elab_tables` -- tables, keys, action lists, default actions, const entries;
 * :mod:`.elab_statements` -- statements and method calls;
+* :mod:`.elab_packets` -- packet_in/packet_out calls (extract, lookahead, advance, emit);
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
 * :mod:`.elab_expressions` -- expressions, l-values, implicit conversions, casts;
 * :mod:`.elab_ctor` -- constructor arguments (constant and not), block parameters and their
@@ -32,6 +34,8 @@ from .elab_ctor import CtorRules
 from .elab_expressions import ExpressionRules
 from .elab_externs import ExternRules
 from .elab_output import OutputRules
+from .elab_packets import PacketRules
+from .elab_parsers import ParserRules
 from .elab_statements import StatementRules
 from .elab_tables import TableRules
 from .elab_types import TypeRules
@@ -40,8 +44,8 @@ from .errors import P4Warning
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
-class Elaborator(TypeRules, BlockRules, CtorRules, TableRules, StatementRules, ExternRules, ExpressionRules,
-                 OutputRules):
+class Elaborator(TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, PacketRules,
+                 ExternRules, ExpressionRules, OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,

@@ -1,0 +1,123 @@
+"""packet_in and packet_out calls: extract (fixed, varbit, stack `next`, union members),
+lookahead, advance, length, and emit.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_statements``):
+``packet_in_call`` checks one method call on the parser's ``packet_in`` against its header
+type and gives its IR statement (an extract of a union member names its siblings, which BMv2
+invalidates); ``emit_stmts`` expands an emit of a struct, stack or union into the headers
+BMv2 emits, in order.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import E, expr_text, is_bits, pyname, tstr, width
+
+
+class PacketRules:
+    def packet_in_call(self, m: str, call: Node, scope) -> dict:
+        if m == "extract":
+            if len(call.args) not in (1, 2):
+                raise E(call.loc, "extract takes a header (and a varbit size in bits)")
+            a = call.args[0]
+            if len(call.args) == 2:
+                ir, t = self.lvalue(a, scope)
+                if t[0] != "header" or not self.headers[t[1]].get("varbit"):
+                    raise E(a.loc, "two-argument extract needs a header with a varbit field")
+                bits = self.coerce(self.expr(call.args[1], scope), ["bit", 32], call.args[1].loc)
+                return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits, "siblings": self.union_siblings(ir)}
+            if a.kind == "member" and a.name == "next":
+                ir, t = self.expr(a.base, scope)
+                if t[0] != "stack":
+                    raise E(a.loc, ".next on a non-stack")
+                if t[1] not in self.headers:
+                    raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
+                                   "e.g. stack.next.member")
+                if self.headers[t[1]].get("varbit"):   # as for a plain header (p4c: "cannot contain varbit fields")
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
+            if a.kind == "member" and a.base.kind == "member" and a.base.name == "next":
+                sir, st = self.expr(a.base.base, scope)
+                if st[0] == "stack" and st[1] in self.structs:
+                    return self.extract_union_next(sir, st, a)
+            if a.kind == "dontcare" and len(call.targs or ()) == 1:
+                # extract<H>(_): the header's bytes are consumed into a hidden local (p4c)
+                t = self.resolve_type(call.targs[0])
+                if t[0] != "header":
+                    raise E(a.loc, f"extract<{tstr(t)}>(_): expected a header type")
+                self.tmp += 1
+                py = f"v{self.tmp}__dontcare"
+                ir = {"op": "var", "n": py, "t": t}
+                if self.headers[t[1]].get("varbit"):
+                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
+                                               {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
+            if a.kind == "dontcare":
+                raise E(a.loc, f"{expr_text(call.fn)}(_): could not infer a type for the header to skip "
+                               "(p4c); name it, e.g. extract<my_header_t>(_)")
+            ir, t = self.lvalue(a, scope)
+            if t[0] != "header":
+                raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            if self.headers[t[1]].get("varbit"):
+                raise E(call.loc, f"header {t[1]} has a varbit field: extract it with "
+                                  "extract(hdr, size_in_bits)")
+            return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
+        if m == "advance":
+            if len(call.args) != 1:
+                raise E(call.loc, "advance(bits) takes one argument")
+            return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],
+                                                        call.args[0].loc)}
+        if m == "lookahead" and not call.args and call.targs:
+            # a lookahead whose value is dropped still fails with PacketTooShort when the
+            # packet is shorter than the type (p4c keeps it; BMv2 checks the length)
+            bits = self.lookahead_bits(self.resolve_type(call.targs[0]), call.loc)
+            return {"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}
+        raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
+
+    def lookahead_bits(self, t, loc) -> int:
+        """Size in bits of a fixed-size type (bits, header, struct of those)."""
+        if is_bits(t) or t[0] in ("bool", "serenum"):
+            return width(t)
+        if t[0] == "header":
+            return sum(f[1] for f in self.headers[t[1]]["fields"])
+        if t[0] == "struct" and not self.structs[t[1]].get("union"):
+            return sum(self.lookahead_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        raise E(loc, f"lookahead of type {tstr(t)}")
+
+    def emit_stmts(self, ir, t, loc) -> list:
+        if t[0] == "header":
+            return [{"s": "emit", "h": ir, "hdr": t[1]}]
+        if t[0] == "stack":
+            if t[1] in self.structs:  # a stack of header unions: every valid member of every element
+                return [{"s": "emit_stack", "st": ir, "hdr": t[1], "size": t[2],
+                         "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}]
+            return [{"s": "emit_stack", "st": ir, "hdr": t[1], "size": t[2]}]
+        if t[0] == "struct":
+            out = []
+            for fname, ft in self.structs[t[1]]["fields"]:
+                out.extend(self.emit_stmts({"op": "field", "base": ir, "f": pyname(fname), "t": ft}, ft, loc))
+            return out
+        raise E(loc, f"emit of a value of type {tstr(t)}")
+
+    def extract_union_next(self, sir, st, a: Node) -> dict:
+        """``extract(stack.next.member)`` on a stack of header unions: BMv2 extracts into
+        that member of element ``nextIndex``, invalidates the union's other members and
+        advances ``nextIndex`` (p4c's ``union_stack`` extract)."""
+        members = self.structs[st[1]]["fields"]
+        ft = next((ft for f, ft in members if f == a.name), None)
+        if ft is None:
+            raise E(a.get("name_loc", a.loc), f"header_union {st[1]} has no member {a.name}")
+        if self.headers[ft[1]].get("varbit"):
+            raise E(a.loc, f"header {ft[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+        return {"s": "extract_unext", "st": sir, "mem": pyname(a.name), "hdr": ft[1], "size": st[2],
+                "others": [pyname(f) for f, _ in members if f != a.name]}
+
+    def union_siblings(self, ir) -> list:
+        """For a header inside a header_union: the other members, made invalid when it
+        becomes valid (BMv2 header unions)."""
+        if ir["op"] != "field":
+            return []
+        bt = ir["base"]["t"]
+        if bt[0] != "struct" or not self.structs[bt[1]].get("union"):
+            return []
+        return [{"op": "field", "base": ir["base"], "f": pyname(f), "t": ft}
+                for f, ft in self.structs[bt[1]]["fields"] if pyname(f) != ir["f"]]
