@@ -51,3 +51,21 @@ def p4c_accepts(text: str, tmp_path) -> bool | None:
     except P4cFailed:
         return False
     return True
+
+
+def assert_p4info_as_p4c(text: str, info, tmp_path) -> None:
+    """With p4c installed: checkmate-p4c's P4Info ``info`` for ``text`` equals real p4c's, as the
+    canonical text both sides are compared by (nothing is checked without p4c)."""
+    from google.protobuf import text_format
+    from p4.config.v1 import p4info_pb2
+
+    from switch.bmv2json.p4c import p4c_path, run_p4c
+    from switch.compiler.p4info import canonical_text
+
+    if p4c_path() is None:
+        return
+    src = tmp_path / "prog.p4"
+    src.write_text(text)
+    _, p4info_path = run_p4c(src, tmp_path, timeout=120)
+    ref = text_format.Parse(p4info_path.read_text(), p4info_pb2.P4Info())
+    assert canonical_text(info) == canonical_text(ref)

@@ -7,13 +7,9 @@ f5_generic_structs_headers."""
 from __future__ import annotations
 
 import pytest
-from google.protobuf import text_format
-from p4.config.v1 import p4info_pb2
 
-from p4c_helpers import line_of, p4c_accepts, program
-from switch.bmv2json.p4c import p4c_path, run_p4c
+from p4c_helpers import assert_p4info_as_p4c, line_of, p4c_accepts, program
 from switch.compiler import P4CompileError, compile_source
-from switch.compiler.p4info import canonical_text
 
 TOP = "struct Pair<A, B> { A a; B b; }\nstruct Pair_1 { bit<8> mine; }\nheader GH<T> { T v; }\n"
 
@@ -30,12 +26,7 @@ def test_specializations_are_named_as_p4c_names_them(tmp_path):
     assert sorted(d.preamble.name for d in info.digests) == ["Pair_0", "Pair_2"]
     assert dict((m.name, m.type_spec.bitstring.bit.bitwidth) for m in info.type_info.structs["Pair_2"].members) \
         == {"a": 16, "b": 8}
-    if p4c_path() is not None:
-        src = tmp_path / "prog.p4"
-        src.write_text(text)
-        _, p4info_path = run_p4c(src, tmp_path, timeout=120)
-        ref = text_format.Parse(p4info_path.read_text(), p4info_pb2.P4Info())
-        assert canonical_text(info) == canonical_text(ref)
+    assert_p4info_as_p4c(text, info, tmp_path)
 
 
 @pytest.mark.parametrize("body,culprit,words", [
