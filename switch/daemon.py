@@ -83,6 +83,7 @@ class Switch:
         self.cpu_port = cpu_port
         self.trace = trace
         self.pipeline = None
+        self._errors_logged = 0
         self.packet_in_handler = None
         self.stats = DataplaneStats()
         self._stop = threading.Event()
@@ -112,6 +113,14 @@ class Switch:
         if pipeline is not None:
             pipeline.trace = self.trace
         self.pipeline = pipeline
+        self._errors_logged = 0   # each program gets its own first few error lines
+
+    def _pipeline_error(self, in_port: int, nbytes: int, exc: Exception) -> None:
+        """A frame the program raised on: counted, and logged for the first 10 per program."""
+        self.stats.pipeline_errors += 1
+        if self._errors_logged < 10:
+            self._errors_logged += 1
+            log.warning("pipeline error on port %d (%d bytes): %s", in_port, nbytes, exc)
 
     def packet_out(self, frame: bytes) -> None:
         """A PacketOut from the controller: the frame enters the pipeline on the CPU port."""
@@ -144,9 +153,7 @@ class Switch:
         try:
             outs = pl.process(in_port, frame)
         except Exception as exc:  # a program bug must not kill the switch
-            self.stats.pipeline_errors += 1
-            if self.stats.pipeline_errors <= 10:
-                log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frame), exc)
+            self._pipeline_error(in_port, len(frame), exc)
             return
         cpu = self.cpu_port
         transmit = self.tm.transmit
@@ -190,9 +197,7 @@ class Switch:
         except Exception as exc:  # e.g. a port number the pipeline cannot take
             errors = [(i, exc) for i in range(len(frames))]
         for i, exc in errors:
-            stats.pipeline_errors += 1
-            if stats.pipeline_errors <= 10:
-                log.warning("pipeline error on port %d (%d bytes): %s", in_port, len(frames[i]), exc)
+            self._pipeline_error(in_port, len(frames[i]), exc)
         tx = sink.sent if sink is not later else 0
         for eport, data in later:
             if eport == cpu:

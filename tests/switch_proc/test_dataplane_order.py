@@ -107,3 +107,32 @@ def test_batch_send_order_sends_after_the_batch_with_the_same_frames_per_port():
     import pytest
     with pytest.raises(ValueError, match="send_order 'later'"):
         Switch([], TrafficManager(), send_order="later")
+
+
+def test_pipeline_errors_are_counted_and_each_program_logs_its_first_ten(caplog):
+    """A frame the program raises on is counted every time; the warning is logged for the first
+    10 per installed program, so a switch that takes many programs (the differential suite)
+    still says what went wrong with a later one."""
+    class _Raising:
+        trace = None
+
+        def process(self, port, frame):
+            raise ValueError("boom")
+
+        def process_into(self, port, frames, out):
+            return [(i, ValueError("boom")) for i in range(len(frames))]
+
+    tm = TrafficManager()
+    sw = Switch([_RecordingPort(n, []) for n in (TRAINER_IN, FORWARD)], tm)
+    try:
+        caplog.set_level("WARNING", logger="checkmate.switch")
+        sw.install(_Raising())
+        sw._process_batch(TRAINER_IN, [b"x" * 60] * 12)
+        assert sw.stats.pipeline_errors == 12
+        assert sum("pipeline error" in r.getMessage() for r in caplog.records) == 10
+        sw.install(_Raising())   # a new program: its own first ten
+        sw._process(TRAINER_IN, b"y" * 60)
+        assert sw.stats.pipeline_errors == 13
+        assert sum("pipeline error" in r.getMessage() for r in caplog.records) == 11
+    finally:
+        tm.close()
