@@ -2,7 +2,7 @@
 one a disagreement with BMv2 that was found there and fixed."""
 from .base import PAYLOAD, case, eth, hdr, program
 
-CAT = "parser / random programs"
+CAT = "random programs: parsers"
 
 # a sub-parser's `transition reject` ends the whole parse: p4c inlines the sub-parser, so what
 # it extracted and counted stays written, and BMv2 ends at the reject like accept with no error

@@ -4,7 +4,7 @@ from controller.entities import Entry
 
 from .base import H, VALUES, case, program
 
-CAT = "fuzz: tables"
+CAT = "random programs: tables"
 
 ACT = "    action s(bit<8> v) { hdr.h.b = v; }\n"
 FR = VALUES + [(1, H(0x11, 0x80)), (2, H(0x12, 0x7f)), (3, H(0x13))]

@@ -2,7 +2,7 @@
 (fuzzx): each one is a disagreement with BMv2 that was found, reduced and fixed."""
 from .base import H2, PAYLOAD, VALUES, case, eth, hdr, program
 
-CAT = "random programs: expressions (fuzzx)"
+CAT = "random programs: expressions"
 
 # h2 valid in some frames, invalid in others
 BOTH = VALUES[:3] + [(1, H2(0x11, 0x22, 0x3344, 0x55667788)), (2, H2(0xff, 0, 0xffff, 1, b=7))]
