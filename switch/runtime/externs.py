@@ -273,11 +273,14 @@ def _xor16(data: bytes) -> int:
     return r
 
 
+# p4c's JSON names crc16_custom / crc32_custom as such; unconfigured, BMv2 computes them with
+# crc16's / crc32's parameters (checkmate-p4c maps the names when compiling)
+_UNCONFIGURED_CUSTOM = {"crc16_custom": "crc16", "crc32_custom": "crc32"}
+
+
 def hash_value(algo: str, value: int, bits: int) -> int:
     """Hash of a field list (``value`` of ``bits`` bits) with a v1model HashAlgorithm."""
-    # p4c's JSON names crc16_custom / crc32_custom as such; unconfigured, BMv2 computes them
-    # with crc16's / crc32's parameters (checkmate-p4c maps the names when compiling)
-    algo = {"crc16_custom": "crc16", "crc32_custom": "crc32"}.get(algo, algo)
+    algo = _UNCONFIGURED_CUSTOM.get(algo, algo)
     if algo == "csum16":
         return csum16(value, bits)
     data = _to_bytes(value, bits)
