@@ -35,25 +35,14 @@ from pathlib import Path
 
 import torch
 
+from shadow.store import write_durable
+
 PERIODIC = ("torch-save", "checkfreq", "dcp-async")
 
 
-def _fsync_path(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _save_durable(obj, path: Path) -> int:
-    """torch.save to ``path`` atomically (tmp + fsync + rename); returns the file size."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "wb") as f:
-        torch.save(obj, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """torch.save to ``path`` atomically (tmp + fsync + rename + directory fsync); returns the file size."""
+    write_durable(path, lambda f: torch.save(obj, f))
     return path.stat().st_size
 
 

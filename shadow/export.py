@@ -38,7 +38,7 @@ import torch
 
 from .client import ShadowClient
 from .protocol import ShadowError, ShardState
-from .store import CheckpointCorrupt, ShardStore, list_iterations
+from .store import CheckpointCorrupt, ShardStore, fsync_dir, list_iterations, write_durable
 
 
 class ExportError(RuntimeError):
@@ -221,28 +221,10 @@ def assemble(states: list[ShardState]) -> dict:
             "_names": [p.name for g in range(len(groups)) for p in s0.params if p.group == g]}
 
 
-def _fsync_dir(d: Path) -> None:
-    fd = os.open(d, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def save_torch(sd: dict, path) -> Path:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     out = {k: v for k, v in sd.items() if not k.startswith("_")}
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            torch.save(out, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    _fsync_dir(path.parent)
+    write_durable(path, lambda f: torch.save(out, f))
     return path
 
 
@@ -269,7 +251,7 @@ def save_dcp(sd: dict, out_dir) -> Path:
         os.rename(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    _fsync_dir(out.parent)
+    fsync_dir(out.parent)
     return out
 
 

@@ -61,7 +61,8 @@ def list_iterations(ckpt_dir, job_id: int, shard: int) -> list[int]:
     return sorted(int(m.group(1)) for f in os.listdir(d) if (m := _NAME.match(f)))
 
 
-def _fsync_dir(d: Path) -> None:
+def fsync_dir(d: Path) -> None:
+    """Make a rename in directory ``d`` durable."""
     fd = os.open(d, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -69,24 +70,34 @@ def _fsync_dir(d: Path) -> None:
         os.close(fd)
 
 
+def write_durable(path: Path, write, before_rename=None) -> None:
+    """Write ``path`` all or nothing: ``write(f)`` fills a temporary file in the same directory,
+    which is fsync-ed, renamed onto ``path`` (``before_rename(tmp, path)`` first, if given) and
+    the directory fsync-ed.  A failure at any point leaves ``path`` as it was and no temporary."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        if before_rename is not None:
+            before_rename(tmp, path)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
 class FileBackend:
     """Where bytes go.  Subclass to inject faults (e.g. crash before the rename)."""
 
     def write_atomic(self, path: Path, parts) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-        try:
-            with open(tmp, "wb") as f:
-                for p in parts:
-                    f.write(p)
-                f.flush()
-                os.fsync(f.fileno())
-            self.before_rename(tmp, path)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        _fsync_dir(path.parent)
+        def write(f):
+            for p in parts:
+                f.write(p)
+        write_durable(path, write, self.before_rename)
 
     def before_rename(self, tmp: Path, path: Path) -> None:
         """Hook for fault injection; the temp file is complete and synced here."""
