@@ -61,7 +61,7 @@ def _snmp_udp() -> dict:
         return {}
 
 
-def _socket_drops(sock) -> int | None:
+def socket_drops(sock) -> int | None:
     """Datagrams the kernel dropped at ``sock`` (its receive buffer was full): the ``drops`` column of
     its row in ``/proc/net/udp``, found by the socket's inode; None where that cannot be read."""
     try:
@@ -80,7 +80,7 @@ def _counters(ring) -> dict:
     """This rank's ring counters, its socket's drops, and the host's UDP receive errors (now)."""
     st = ring.stats
     snmp = _snmp_udp()
-    drops = _socket_drops(ring.sock)
+    drops = socket_drops(ring.sock)
     return {"socket_drops": drops if drops is not None else 0, "retransmits": st.retransmits,
             "duplicates": st.duplicates, "cwnd_cuts": st.cwnd_cuts, "fast_retransmits": st.fast_retransmits,
             "acks_sent": st.acks_sent, "data_sent": st.data_sent, "batched": st.batched,

@@ -183,8 +183,11 @@ class RingSender:
     def _pump(self, now: float) -> None:
         """Send queued packets while the congestion window (``cwnd`` seqs past the oldest unacked) allows."""
         bl = self._backlog
-        space = int(self._cwnd) - ((self._nxt - self._una) & _M32)
-        if not bl or space <= 0:
+        if not bl:
+            return
+        # the congestion window, and never more than the receiver's buffer holds (a full buffer drops)
+        space = min(int(self._cwnd), bl[0][0].index.flight_cap) - ((self._nxt - self._una) & _M32)
+        if space <= 0:
             return
         cap, mask, hv = self._cap, self._mask, self._hv
         host = self.final_copies is not None

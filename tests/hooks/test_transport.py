@@ -374,3 +374,58 @@ def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
         for r in rings:
             r.close(linger=1.0)
 
+
+
+def test_data_in_flight_fits_the_receivers_buffer(monkeypatch):
+    """The sender never has more datagrams in flight than the next rank's receive buffer holds (as
+    granted by the kernel), so a slow receiver makes the sender wait instead of making the kernel drop:
+    with a 96 kB buffer, jumbo datagrams one per call (no GSO/GRO), no socket drops, no resends."""
+    from benchmarks.bench_allreduce import socket_drops
+    from trainer_hooks import transport
+    from trainer_hooks.ring_arrays import datagram_truesize
+    monkeypatch.setattr(transport, "_SOCK_BUF", 48 << 10)
+    peak = []
+
+    class Peak(UdpRing):
+        def _pump(self, now):
+            super()._pump(now)
+            peak.append(self.in_flight())
+
+    socks = []
+    for _ in range(3):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+    addrs = [s.getsockname() for s in socks]
+    rings = [Peak(socks[r], r, 3, addrs[r - 1], addrs[(r + 1) % 3], job_id=7, rto=0.2, timeout=30, gso=False)
+             for r in range(3)]
+    try:
+        assert all(r.rcvbuf == 96 << 10 for r in rings), [r.rcvbuf for r in rings]  # Linux: twice the request
+        run_allreduce(rings, [(300000,)], iterations=2, mtu=9000)
+        cap = int(rings[0].rcvbuf * transport._BUF_SHARE) // datagram_truesize(wire.HEADER_LEN + 4 * wire.max_elements(9000))
+        assert 1 <= cap < 8
+        assert max(peak) <= cap
+        assert sum(socket_drops(r.sock) for r in rings) == 0
+        assert sum(r.stats.retransmits for r in rings) == 0
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
+
+
+def test_socket_buffer_past_the_sysctl_cap_only_where_permitted():
+    """A request above ``net.core.rmem_max`` is granted in full with ``SO_RCVBUFFORCE`` (root), and
+    is quietly capped otherwise -- never an error."""
+    import os
+    from pathlib import Path
+
+    from trainer_hooks.ring_arrays import SO_RCVBUFFORCE, size_socket_buffer
+    cap_file = Path("/proc/sys/net/core/rmem_max")
+    if not cap_file.exists():
+        pytest.skip("no net.core.rmem_max here (not Linux)")
+    want = int(cap_file.read_text()) + (1 << 20)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        got = size_socket_buffer(s, socket.SO_RCVBUF, SO_RCVBUFFORCE, want)
+        if os.geteuid() == 0:
+            assert got >= want
+        else:
+            assert got == 2 * (want - (1 << 20))  # capped at rmem_max (reported doubled)
