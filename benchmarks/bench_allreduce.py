@@ -48,7 +48,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-_SUMMED = ("socket_drops", "retransmits", "duplicates", "cwnd_cuts", "fast_retransmits")
+_SUMMED = ("socket_drops", "retransmits", "duplicates", "cwnd_cuts", "fast_retransmits", "buffer_limited")
 
 
 def _snmp_udp() -> dict:
@@ -83,6 +83,7 @@ def _counters(ring) -> dict:
     drops = socket_drops(ring.sock)
     return {"socket_drops": drops if drops is not None else 0, "retransmits": st.retransmits,
             "duplicates": st.duplicates, "cwnd_cuts": st.cwnd_cuts, "fast_retransmits": st.fast_retransmits,
+            "buffer_limited": getattr(st, "buffer_limited", 0),
             "acks_sent": st.acks_sent, "data_sent": st.data_sent, "batched": st.batched,
             "snmp_rcvbuf": snmp.get("RcvbufErrors", 0), "snmp_in": snmp.get("InErrors", 0)}
 
@@ -114,7 +115,7 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
             params = [(i, min(65536, n - off)) for i, off in enumerate(range(0, n, 65536))]
             plan = plan_bucket(params, world, max_el)
             g = torch.randn(n, generator=torch.Generator().manual_seed(rank))
-            times = {"gloo": [], "ring": [], "cpu": []}
+            times = {"gloo": [], "ring": [], "cpu": [], "pcpu_gloo": [], "pcpu_ring": []}
             for rep in range(args.warmup + args.reps):
                 if rep == args.warmup:  # counters over the timed repetitions only
                     before = _counters(ring)
@@ -122,6 +123,7 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                     t = g.clone()
                     dist.barrier()
                     c0 = time.clock_gettime(cpu_clock) if cpu_clock is not None else 0.0
+                    p0 = time.process_time()
                     t0 = time.perf_counter()
                     if kind == "gloo":
                         t.div_(world)
@@ -130,8 +132,10 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                         ring.submit(Job(job_no, 0, t, plan)).wait()
                         job_no += 1
                     dt = time.perf_counter() - t0
+                    pc = time.process_time() - p0
                     if rep >= args.warmup:
                         times[kind].append(dt)
+                        times["pcpu_" + kind].append(pc)
                         if kind == "ring" and cpu_clock is not None:
                             times["cpu"].append(time.clock_gettime(cpu_clock) - c0)
             dist.barrier()  # every rank's timed repetitions are over before the counters are read
@@ -142,12 +146,17 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                                dtype=torch.float64)
             dist.all_reduce(med, op=dist.ReduceOp.MAX)
             # summed over the ranks: ring CPU, and the loss / resend counts of the timed repetitions
-            tot = torch.tensor([cpu] + [float(delta[k]) for k in _SUMMED], dtype=torch.float64)
+            # the whole process's CPU (every thread: gloo works on its own threads) per all-reduce, both
+            # collectives: with fewer cores than ranks, wall time tends to the ranks' CPU added up, so
+            # their ratio is the one a loaded machine converges to, whatever else runs on it
+            pcpu = [statistics.median(times["pcpu_gloo"]), statistics.median(times["pcpu_ring"])]
+            tot = torch.tensor([cpu] + pcpu + [float(delta[k]) for k in _SUMMED], dtype=torch.float64)
             dist.all_reduce(tot)
-            summed = dict(zip(_SUMMED, (int(x) for x in tot[1:].tolist())))
+            summed = dict(zip(_SUMMED, (int(x) for x in tot[3:].tolist())))
             reps = args.reps
             results.append({"elements": n, "packets": len(plan.packets), "gloo_s": med[0].item(),
                             "ring_s": med[1].item(), "ring_cpu_s": med[2].item(), "ring_cpu_sum_s": tot[0].item(),
+                            "gloo_proc_cpu_sum_s": tot[1].item(), "ring_proc_cpu_sum_s": tot[2].item(),
                             # all ranks, timed repetitions only: datagrams the receiving sockets dropped
                             # (their buffer was full: /proc/net/udp), resends (after a timeout or at a
                             # selective-ack hole), resends that arrived as duplicates (the timeout was
@@ -156,6 +165,8 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                             "socket_drops": summed["socket_drops"], "retransmits": summed["retransmits"],
                             "duplicates": summed["duplicates"], "cwnd_cuts": summed["cwnd_cuts"],
                             "fast_retransmits": summed["fast_retransmits"],
+                            # sends held back because the receiver's buffer (not cwnd) was the limit
+                            "buffer_limited": summed["buffer_limited"],
                             "snmp_rcvbuf_errors": delta["snmp_rcvbuf"], "snmp_in_errors": delta["snmp_in"],
                             "cwnd": ring.cwnd, "window": ring.window,
                             "rcvbuf": ring.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF),
@@ -207,7 +218,7 @@ def _compare(args: argparse.Namespace) -> int:
     print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}; medians over {args.rounds} alternating "
           f"runs per tree (each the median of {args.reps}, slowest rank); baseline = {trees['baseline']}")
     print(f"{'elements':>10} {'tree':>8} {'gloo ms':>8} {'ring ms':>8} {'ring/gloo':>10} {'(min..max)':>13} "
-          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'drops':>6} {'retx':>6}")
+          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'cpu ratio':>9} {'drops':>6} {'retx':>6}")
     summary = []
     for i, n in enumerate(args.sizes):
         for label in trees:
@@ -217,13 +228,16 @@ def _compare(args: argparse.Namespace) -> int:
                    "ratio_min": min(ratios), "ratio_max": max(ratios),
                    "ring_cpu_s": med(label, i, lambda x: x.get("ring_cpu_s")),
                    "ring_cpu_sum_s": med(label, i, lambda x: x.get("ring_cpu_sum_s")),
+                   "cpu_ratio": med(label, i, lambda x: x["ring_proc_cpu_sum_s"] / x["gloo_proc_cpu_sum_s"]
+                                    if x.get("gloo_proc_cpu_sum_s") else None),
                    # over all rounds: datagrams dropped at the ring's sockets, resends (None: an old harness)
                    "socket_drops": sum(run[i].get("socket_drops", 0) for run in runs[label]),
                    "retransmits": sum(run[i].get("retransmits", 0) for run in runs[label])}
             summary.append(row)
             print(f"{n:>10} {label:>8} {row['gloo_s'] * 1e3:>8.2f} {row['ring_s'] * 1e3:>8.2f} {row['ratio']:>9.2f}x "
                   f"{row['ratio_min']:>6.2f}..{row['ratio_max']:<5.2f} {row['ring_cpu_s'] * 1e3:>11.2f} "
-                  f"{row['ring_cpu_sum_s'] * 1e3:>10.2f} {row['socket_drops']:>6} {row['retransmits']:>6}")
+                  f"{row['ring_cpu_sum_s'] * 1e3:>10.2f} {row['cpu_ratio']:>8.2f}x {row['socket_drops']:>6} "
+                  f"{row['retransmits']:>6}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "summary": summary,
@@ -270,13 +284,16 @@ def main(argv=None) -> int:
     print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}, median of {args.reps} "
           f"(slowest rank); ring = Checkmate UDP ring (the comm hook's transport)")
     print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} "
-          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'drops':>5} {'retx':>5} {'dup':>5} {'cuts':>5} {'snmp':>5} "
-          f"{'cwnd':>5}")
+          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'cpu ratio':>9} {'drops':>5} {'retx':>5} {'dup':>5} {'cuts':>5} "
+          f"{'snmp':>5} {'cwnd':>5}")
     for r in results:
         print(f"{r['elements']:>10} {r['elements'] * 4 / 1e6:>7.2f} {r['packets']:>8} {r['gloo_s'] * 1e3:>9.2f} "
               f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['ring_cpu_s'] * 1e3:>11.2f} "
-              f"{r['ring_cpu_sum_s'] * 1e3:>10.2f} {r['socket_drops']:>5} {r['retransmits']:>5} {r['duplicates']:>5} "
+              f"{r['ring_cpu_sum_s'] * 1e3:>10.2f} {r['ring_proc_cpu_sum_s'] / r['gloo_proc_cpu_sum_s']:>8.2f}x "
+              f"{r['socket_drops']:>5} {r['retransmits']:>5} {r['duplicates']:>5} "
               f"{r['cwnd_cuts']:>5} {r['snmp_rcvbuf_errors']:>5} {r['cwnd']:>5}")
+    print("cpu ratio: the ranks' process CPU per ring all-reduce over the same for gloo (what the wall-time "
+          "ratio tends to when the ranks share too few cores)")
     print(f"drops/retx/dup/cuts: all ranks, the {args.reps} timed all-reduces (drops: datagrams the ring's sockets "
           f"dropped, buffer full; dup: resends that had arrived); snmp: the host's Udp RcvbufErrors meanwhile "
           f"(any socket); ring receive buffer {results[0]['rcvbuf'] if results else '?'} bytes, window "

@@ -75,6 +75,7 @@ class TransportStats:
     fast_retransmits: int = 0  # resent at once because a selective ack showed the hole
     cwnd_cuts: int = 0  # losses that halved the congestion window
     ack_requests: int = 0  # datagrams sent with ACK_REQUEST (they filled the window, more was queued)
+    buffer_limited: int = 0  # pump passes stopped by the receiver's buffer (flight cap), not by cwnd
     acks_sent: int = 0
     dropped_injected: int = 0
     duplicates: int = 0

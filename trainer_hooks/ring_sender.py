@@ -186,7 +186,11 @@ class RingSender:
         if not bl:
             return
         # the congestion window, and never more than the receiver's buffer holds (a full buffer drops)
-        space = min(int(self._cwnd), bl[0][0].index.flight_cap) - ((self._nxt - self._una) & _M32)
+        cw = int(self._cwnd)
+        capped = bl[0][0].index.flight_cap < cw
+        if capped:
+            cw = bl[0][0].index.flight_cap
+        space = cw - ((self._nxt - self._una) & _M32)
         if space <= 0:
             return
         cap, mask, hv = self._cap, self._mask, self._hv
@@ -246,6 +250,8 @@ class RingSender:
         self.stats.finals_sent += finals
         self._dl_low = min(self._dl_low, dl)
         if bl:  # the window is full and more is queued: the last datagram asks for an ack at once
+            if capped:
+                self.stats.buffer_limited += 1
             self._hbuf[(self._nxt - 1) & mask, _AUX_LO] = ACK_REQUEST
             self.stats.ack_requests += 1
         self._transmit(hs, ps, sizes, pids)
