@@ -74,6 +74,7 @@ class TransportStats:
     retransmits: int = 0  # all resent datagrams: after a timeout, or at once (fast_retransmits)
     fast_retransmits: int = 0  # resent at once because a selective ack showed the hole
     cwnd_cuts: int = 0  # losses that halved the congestion window
+    cwnd_undos: int = 0  # of those, timeout cuts undone: every resend had arrived (a stalled peer)
     ack_requests: int = 0  # datagrams sent with ACK_REQUEST (they filled the window, more was queued)
     buffer_limited: int = 0  # pump passes stopped by the receiver's buffer (flight cap), not by cwnd
     acks_sent: int = 0

@@ -61,6 +61,7 @@ _SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one
 INIT_CWND = 64  # the congestion window's start (at most `window`)
 MIN_CWND = 16  # a loss never halves it below this
 CA_GAIN = 4.0  # congestion avoidance: packets the window grows per round trip
+UNDO_RTT_SHARE = 0.25  # a timeout cut is undoable only when the smoothed RTT was below this share of rto
 
 
 class RingSender:
@@ -78,6 +79,10 @@ class RingSender:
         self._ssthresh = float(window)
         self._recover = 0  # no further cut until una reaches this seq (the nxt at the last cut)
         self._recovering = False
+        # undoing a cut after a spurious timeout: [cwnd, ssthresh before the cut, resends not yet
+        # reported back as duplicates] while armed; the receiver's duplicate count as last acked
+        self._undo: list | None = None
+        self._peer_dups = 0
         cap = 1 << max(6, (window - 1).bit_length())
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
@@ -279,8 +284,14 @@ class RingSender:
         due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
         due = (due + s.start) if isinstance(s, slice) else s[due]
         if len(due):
+            if not self._recovering:  # this expiry cuts the window: may it be undone if it was a stall?
+                srtt = self._srtt
+                self._undo = ([self._cwnd, self._ssthresh, 0]
+                              if srtt is not None and srtt < self.rto * UNDO_RTT_SHARE else None)
             self._on_loss()
             self._resend(due, now)
+            if self._undo is not None:
+                self._undo[2] += len(due)
 
     def _resend(self, due: np.ndarray, now: float) -> None:
         """Resend the datagrams of slots ``due`` with ``FLAG_RETX``; their timeouts double."""
@@ -300,8 +311,20 @@ class RingSender:
         self.stats.retransmits += len(hs)
         self._transmit(hs, ps, sizes, pids)
 
-    def _on_ack(self, cum: int, sack: int) -> None:
-        """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
+    def _on_ack(self, cum: int, sack: int, dups: int | None = None) -> None:
+        """Cumulative ack ``cum`` (every seq below it arrived), the bitmap of ``cum+1 .. cum+16`` and
+        the receiver's count of duplicates so far (``dups``, mod 2**32; None: not reported)."""
+        if dups is not None:
+            d = (dups - self._peer_dups) & _M32
+            self._peer_dups = dups
+            u = self._undo
+            if u is not None and 0 < d < 0x80000000:
+                u[2] -= d
+                if u[2] <= 0:  # every resend since the cut had arrived before: the timeout was spurious
+                    self._cwnd, self._ssthresh = max(self._cwnd, u[0]), max(self._ssthresh, u[1])
+                    self._recovering = False
+                    self._undo = None
+                    self.stats.cwnd_undos += 1
         una = self._una
         span = (self._nxt - una) & _M32
         d = (cum - una) & _M32
@@ -332,6 +355,7 @@ class RingSender:
                             sample = slot
                         state[slot] = -1
             if cum == una and span:  # holes below the highest seq that arrived: lost, not late
+                self._undo = None  # a real loss: whatever cut is in force stays
                 self._on_loss()
                 holes = [s & self._mask for s in
                          [cum] + [(cum + 1 + i) & _M32 for i in range(sack.bit_length() - 1) if not sack >> i & 1]

@@ -323,7 +323,10 @@ class UdpRing(RingSender):
             for i in range(_SACK_BITS):
                 if (base + 1 + i) & _M32 in ooo:
                     sack |= 1 << i
-        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
+        # offset: the duplicates received so far -- resends of what had arrived tell the sender its timeout was
+        # spurious (it undoes the window cut, trainer_hooks.ring_sender)
+        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, self.stats.duplicates & _M32, 0, sack,
+                       base)
         self.stats.acks_sent += 1
         self._ack_due = 0
         self._ack_at = 0.0
@@ -353,7 +356,7 @@ class UdpRing(RingSender):
             if rank != self.next:
                 self.stats.stray += 1
                 return
-            self._on_ack(seq, aux)
+            self._on_ack(seq, aux, off)
             return
         if rank != self.prev:
             self.stats.stray += 1

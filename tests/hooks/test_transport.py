@@ -429,3 +429,83 @@ def test_socket_buffer_past_the_sysctl_cap_only_where_permitted():
             assert got >= want
         else:
             assert got == 2 * (want - (1 << 20))  # capped at rmem_max (reported doubled)
+
+
+def test_a_spurious_timeout_cut_is_undone_a_real_loss_is_not():
+    """The window arithmetic of undo alone: a timeout cut whose resends all come back as duplicates
+    (the receiver's count in the acks) is undone; a selective-ack hole (a real loss) disarms it; a
+    path whose RTT is near the timeout (a queue, not a stall) never arms it."""
+    import numpy as np
+
+    from trainer_hooks.ring_arrays import TransportStats
+    from trainer_hooks.ring_sender import UNDO_RTT_SHARE, RingSender
+
+    def sender(srtt):
+        s = RingSender()
+        s.stats = TransportStats()
+        s._init_sender(512, 0.05, 3)
+        s._cwnd = 512.0
+        s._srtt = srtt
+        s._resend = lambda due, now: None  # no sockets: only the window arithmetic
+        s._una, s._nxt = 0, 100
+        s._s_dl[:100] = 1.0  # all expired at t = 2
+        return s
+
+    s = sender(0.002)
+    s._retransmit(2.0)
+    assert s.cwnd == 256 and s._undo == [512.0, 512.0, 32]
+    s._on_ack(0, 0, 20)
+    assert s.cwnd == 256  # 12 resends not yet seen as duplicates
+    s._on_ack(0, 0, 32)
+    assert s.cwnd == 512 and s.stats.cwnd_undos == 1 and not s._recovering and s._undo is None
+    s = sender(0.002)
+    s._retransmit(2.0)
+    s._on_ack(0, 0b10, 0)  # seq 0 missing, seq 2 arrived: a hole
+    s._on_ack(0, 0, 32)
+    assert s.cwnd == 256 and s.stats.cwnd_undos == 0
+    s = sender(0.05 * UNDO_RTT_SHARE * 2)
+    s._retransmit(2.0)
+    s._on_ack(0, 0, 32)
+    assert s._undo is None and s.cwnd == 256 and s.stats.cwnd_undos == 0
+    assert np.all(s._s_state[:32] == 0)  # (the stub resent nothing)
+
+
+class _StallOnce(UdpRing):
+    """Rank whose ring thread stops reading for ``stall`` s once, in the middle of job 1's receive."""
+
+    stall = 0.0
+
+    def _on_batch(self, rbuf, k, seg, fresh=True):
+        if self.stall and self._active is not None and self._active.job.iteration == 1 and self._active.received:
+            import time
+            time.sleep(self.stall)
+            self.stall = 0.0
+        return super()._on_batch(rbuf, k, seg, fresh)
+
+
+def test_a_stalled_receiver_costs_resends_but_not_the_window():
+    """A peer descheduled past the timeout (here: rank 1 sleeps 0.4 s mid-job): rank 0 resends, rank 1
+    reports them as duplicates, rank 0 undoes its window cut -- the window is back at ``window`` at
+    once, and every result is the reference bit for bit."""
+    socks = []
+    for _ in range(3):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+    addrs = [s.getsockname() for s in socks]
+    rings = [_StallOnce(socks[r], r, 3, addrs[r - 1], addrs[(r + 1) % 3], job_id=7, rto=0.05, timeout=30,
+                        window=512) for r in range(3)]
+    rings[1].stall = 0.4
+    try:
+        run_allreduce(rings, [(200000,), (9,)], iterations=1)  # the window opens
+        assert rings[0].cwnd == 512
+        run_allreduce(rings, [(200000,), (9,)], iterations=3)
+        assert rings[1].stall == 0.0  # the stall happened
+        assert rings[0].stats.retransmits > 0 and rings[1].stats.duplicates > 0
+        st = rings[0].stats
+        assert st.cwnd_cuts >= 1 and st.cwnd_undos >= 1, st
+        # (another timeout while the RTT on these shared cores was near the timeout is not undone)
+        assert rings[0].cwnd == 512 or st.cwnd_cuts > st.cwnd_undos, (rings[0].cwnd, st)
+    finally:
+        for r in rings:
+            r.close(linger=1.0)
