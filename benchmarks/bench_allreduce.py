@@ -48,7 +48,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-_SUMMED = ("socket_drops", "retransmits", "duplicates", "cwnd_cuts", "fast_retransmits", "buffer_limited")
+_SUMMED = ("socket_drops", "retransmits", "duplicates", "cwnd_cuts", "cwnd_undos", "fast_retransmits",
+           "buffer_limited")
 
 
 def _snmp_udp() -> dict:
@@ -83,7 +84,7 @@ def _counters(ring) -> dict:
     drops = socket_drops(ring.sock)
     return {"socket_drops": drops if drops is not None else 0, "retransmits": st.retransmits,
             "duplicates": st.duplicates, "cwnd_cuts": st.cwnd_cuts, "fast_retransmits": st.fast_retransmits,
-            "buffer_limited": getattr(st, "buffer_limited", 0),
+            "buffer_limited": getattr(st, "buffer_limited", 0), "cwnd_undos": getattr(st, "cwnd_undos", 0),
             "acks_sent": st.acks_sent, "data_sent": st.data_sent, "batched": st.batched,
             "snmp_rcvbuf": snmp.get("RcvbufErrors", 0), "snmp_in": snmp.get("InErrors", 0)}
 
@@ -164,6 +165,7 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                             # InErrors over the same time (/proc/net/snmp: every UDP socket of the host)
                             "socket_drops": summed["socket_drops"], "retransmits": summed["retransmits"],
                             "duplicates": summed["duplicates"], "cwnd_cuts": summed["cwnd_cuts"],
+                            "cwnd_undos": summed["cwnd_undos"],  # cuts undone: the timeout was spurious
                             "fast_retransmits": summed["fast_retransmits"],
                             # sends held back because the receiver's buffer (not cwnd) was the limit
                             "buffer_limited": summed["buffer_limited"],
@@ -218,7 +220,8 @@ def _compare(args: argparse.Namespace) -> int:
     print(f"all-reduce, {args.world_size} ranks on loopback, MTU {args.mtu}; medians over {args.rounds} alternating "
           f"runs per tree (each the median of {args.reps}, slowest rank); baseline = {trees['baseline']}")
     print(f"{'elements':>10} {'tree':>8} {'gloo ms':>8} {'ring ms':>8} {'ring/gloo':>10} {'(min..max)':>13} "
-          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'cpu ratio':>9} {'drops':>6} {'retx':>6}")
+          f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'cpu ratio':>9} {'drops':>6} {'retx':>6} {'cuts':>5} {'undos':>5}  "
+          f"cwnd at the end of each run")
     summary = []
     for i, n in enumerate(args.sizes):
         for label in trees:
@@ -232,12 +235,15 @@ def _compare(args: argparse.Namespace) -> int:
                                     if x.get("gloo_proc_cpu_sum_s") else None),
                    # over all rounds: datagrams dropped at the ring's sockets, resends (None: an old harness)
                    "socket_drops": sum(run[i].get("socket_drops", 0) for run in runs[label]),
-                   "retransmits": sum(run[i].get("retransmits", 0) for run in runs[label])}
+                   "retransmits": sum(run[i].get("retransmits", 0) for run in runs[label]),
+                   "cwnd_cuts": sum(run[i].get("cwnd_cuts", 0) for run in runs[label]),
+                   "cwnd_undos": sum(run[i].get("cwnd_undos", 0) for run in runs[label]),
+                   "cwnd": [run[i].get("cwnd") for run in runs[label]]}
             summary.append(row)
             print(f"{n:>10} {label:>8} {row['gloo_s'] * 1e3:>8.2f} {row['ring_s'] * 1e3:>8.2f} {row['ratio']:>9.2f}x "
                   f"{row['ratio_min']:>6.2f}..{row['ratio_max']:<5.2f} {row['ring_cpu_s'] * 1e3:>11.2f} "
                   f"{row['ring_cpu_sum_s'] * 1e3:>10.2f} {row['cpu_ratio']:>8.2f}x {row['socket_drops']:>6} "
-                  f"{row['retransmits']:>6}")
+                  f"{row['retransmits']:>6} {row['cwnd_cuts']:>5} {row['cwnd_undos']:>5}  {row['cwnd']}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "summary": summary,
@@ -285,19 +291,19 @@ def main(argv=None) -> int:
           f"(slowest rank); ring = Checkmate UDP ring (the comm hook's transport)")
     print(f"{'elements':>10} {'MB':>7} {'packets':>8} {'gloo ms':>9} {'ring ms':>9} {'ring/gloo':>10} "
           f"{'ring cpu ms':>11} {'cpu sum ms':>10} {'cpu ratio':>9} {'drops':>5} {'retx':>5} {'dup':>5} {'cuts':>5} "
-          f"{'snmp':>5} {'cwnd':>5}")
+          f"{'undo':>5} {'snmp':>5} {'cwnd':>5}")
     for r in results:
         print(f"{r['elements']:>10} {r['elements'] * 4 / 1e6:>7.2f} {r['packets']:>8} {r['gloo_s'] * 1e3:>9.2f} "
               f"{r['ring_s'] * 1e3:>9.2f} {r['ring_s'] / r['gloo_s']:>9.1f}x {r['ring_cpu_s'] * 1e3:>11.2f} "
               f"{r['ring_cpu_sum_s'] * 1e3:>10.2f} {r['ring_proc_cpu_sum_s'] / r['gloo_proc_cpu_sum_s']:>8.2f}x "
               f"{r['socket_drops']:>5} {r['retransmits']:>5} {r['duplicates']:>5} "
-              f"{r['cwnd_cuts']:>5} {r['snmp_rcvbuf_errors']:>5} {r['cwnd']:>5}")
+              f"{r['cwnd_cuts']:>5} {r['cwnd_undos']:>5} {r['snmp_rcvbuf_errors']:>5} {r['cwnd']:>5}")
     print("cpu ratio: the ranks' process CPU per ring all-reduce over the same for gloo (what the wall-time "
           "ratio tends to when the ranks share too few cores)")
-    print(f"drops/retx/dup/cuts: all ranks, the {args.reps} timed all-reduces (drops: datagrams the ring's sockets "
-          f"dropped, buffer full; dup: resends that had arrived); snmp: the host's Udp RcvbufErrors meanwhile "
-          f"(any socket); ring receive buffer {results[0]['rcvbuf'] if results else '?'} bytes, window "
-          f"{results[0]['window'] if results else '?'}")
+    print(f"drops/retx/dup/cuts/undo: all ranks, the {args.reps} timed all-reduces (drops: datagrams the ring's "
+          "sockets dropped, buffer full; dup: resends that had arrived; undo: cuts undone, every resend a "
+          "duplicate); snmp: the host's Udp RcvbufErrors meanwhile (any socket); ring receive buffer "
+          f"{results[0]['rcvbuf'] if results else '?'} bytes, window {results[0]['window'] if results else '?'}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": {k: v for k, v in vars(args).items() if k != "json"}, "results": results}, f, indent=1)
