@@ -28,9 +28,23 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
   and the receiver acks at the end of the receive pass that brought it.
 
 On loopback nothing is lost, so the window opens to ``window`` within the first job and stays
-there (but for a spurious timeout when a peer is descheduled past it); through the emulated switch
-the window settles where the round trip stays inside the timeout instead of queueing three full
-windows in the switch and resending each late packet.
+there; through the emulated switch the window settles where the round trip stays inside the timeout
+instead of queueing three full windows in the switch and resending each late packet.
+
+**Receiver's buffer.**  Whatever ``cwnd`` says, no more datagrams are in flight than the next rank's
+receive buffer holds (``PlanIndex.flight_cap``: its granted size, assumed equal to ours, over the
+kernel's charge for the plan's largest datagram, :func:`~trainer_hooks.ring_arrays.datagram_truesize`)
+-- a full buffer is the one place loopback drops.  ``TransportStats.buffer_limited`` counts the sends
+held back by it rather than by ``cwnd``.
+
+**Undoing a spurious timeout.**  A rank descheduled past the timeout (three ranks on two busy cores)
+makes its predecessor resend what had arrived and halve its window, which then takes dozens of round
+trips to regrow -- for a stall, not a loss.  The receiver reports its count of duplicates in every
+ack (the ack's ``offset`` field); when every datagram resent since a timeout cut has come back as a
+duplicate, the cut is undone (``cwnd`` and ``ssthresh`` as before it, ``TransportStats.cwnd_undos``),
+as TCP's D-SACK undo does.  Only when the smoothed RTT was below ``UNDO_RTT_SHARE`` of ``rto`` at the
+cut: a timeout on a path whose round trip is already near it is a queue (the emulated switch), whose
+cut stays even though its resends are duplicates too.  A selective-ack hole (a real loss) disarms it.
 """
 from __future__ import annotations
 

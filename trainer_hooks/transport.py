@@ -38,7 +38,15 @@ long receive pass too), at once after a hole, a filled hole, a duplicate, a
 datagram that fills the sender's congestion window (``aux = ACK_REQUEST``) or
 the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
 the first datagram it covers -- so their number follows the data, not how many
-wake-ups a slow or bursty path (a busy software switch) causes.
+wake-ups a slow or bursty path (a busy software switch) causes.  An ack's
+``offset`` carries the receiver's count of duplicates so far, which lets the
+sender undo a window cut whose resends all turn out to have arrived.
+
+**Socket buffers** are asked for at 4 MB each, past ``net.core.rmem_max``
+(``SO_RCVBUFFORCE``) where the process may; ``rcvbuf`` is what was granted, and
+the sender never has more datagrams in flight than that buffer holds
+(:mod:`trainer_hooks.ring_sender`, *Receiver's buffer*): on loopback a full
+receive buffer is the only way a datagram is lost.
 
 **Fault injection**: ``loss_prob`` drops each outgoing packet (data or ack)
 with that probability before it reaches the socket, from a seeded RNG.
