@@ -103,6 +103,9 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
     dist.all_gather_object(addrs, sock.getsockname())
     ring = UdpRing(sock, rank, world, addrs[(rank - 1) % world], addrs[(rank + 1) % world], job_id=1,
                    window=args.window, rto=args.rto, timeout=120.0)
+    if args.rcvbuf:  # a smaller receive buffer, as on a host with the default net.core.rmem_max
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, args.rcvbuf)
+        ring.rcvbuf = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)  # (before the first job plans)
     try:  # the ring thread's CPU clock (Linux)
         cpu_clock = time.pthread_getcpuclockid(ring._thread.ident)
     except (AttributeError, OSError):
@@ -185,7 +188,7 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
         outq.put(results)
 
 
-_COMMON = ("world_size", "sizes", "reps", "warmup", "mtu", "window", "rto")  # what a --baseline run is given
+_COMMON = ("world_size", "sizes", "reps", "warmup", "mtu", "window", "rto", "rcvbuf")  # what a --baseline run is given
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -261,6 +264,9 @@ def main(argv=None) -> int:
     ap.add_argument("--mtu", type=int, default=1500)
     ap.add_argument("--window", type=int, default=512)
     ap.add_argument("--rto", type=float, default=0.05)
+    ap.add_argument("--rcvbuf", type=int, default=0, metavar="BYTES",
+                    help="shrink each ring socket's receive buffer to this after the ring sized it (212992: a "
+                         "host with the default net.core.rmem_max, the ring not allowed past it)")
     ap.add_argument("--json", default=None, help="also write the results here")
     ap.add_argument("--baseline", default=None, metavar="DIR",
                     help="another checkout to compare with: both run --rounds times, alternately")
