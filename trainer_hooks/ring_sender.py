@@ -44,7 +44,9 @@ ack (the ack's ``offset`` field); when every datagram resent since a timeout cut
 duplicate, the cut is undone (``cwnd`` and ``ssthresh`` as before it, ``TransportStats.cwnd_undos``),
 as TCP's D-SACK undo does.  Only when the smoothed RTT was below ``UNDO_RTT_SHARE`` of ``rto`` at the
 cut: a timeout on a path whose round trip is already near it is a queue (the emulated switch), whose
-cut stays even though its resends are duplicates too.  A selective-ack hole (a real loss) disarms it.
+cut stays even though its resends are duplicates too.  And not again within ``UNDO_SPACING`` windows
+of seqs after an undo: timeouts that come back that soon are the path's, not a one-off stall.  A
+selective-ack hole (a real loss) disarms it.
 """
 from __future__ import annotations
 
@@ -76,6 +78,7 @@ INIT_CWND = 64  # the congestion window's start (at most `window`)
 MIN_CWND = 16  # a loss never halves it below this
 CA_GAIN = 4.0  # congestion avoidance: packets the window grows per round trip
 UNDO_RTT_SHARE = 0.25  # a timeout cut is undoable only when the smoothed RTT was below this share of rto
+UNDO_SPACING = 4  # ... and at least this many windows of seqs were sent since the last undo
 
 
 class RingSender:
@@ -97,6 +100,7 @@ class RingSender:
         # reported back as duplicates] while armed; the receiver's duplicate count as last acked
         self._undo: list | None = None
         self._peer_dups = 0
+        self._undo_after = 0  # no undo is armed until nxt passes this seq (UNDO_SPACING after the last)
         cap = 1 << max(6, (window - 1).bit_length())
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
@@ -301,7 +305,8 @@ class RingSender:
             if not self._recovering:  # this expiry cuts the window: may it be undone if it was a stall?
                 srtt = self._srtt
                 self._undo = ([self._cwnd, self._ssthresh, 0]
-                              if srtt is not None and srtt < self.rto * UNDO_RTT_SHARE else None)
+                              if srtt is not None and srtt < self.rto * UNDO_RTT_SHARE
+                              and ((self._nxt - self._undo_after) & _M32) < 0x80000000 else None)
             self._on_loss()
             self._resend(due, now)
             if self._undo is not None:
@@ -339,6 +344,7 @@ class RingSender:
                     self._recovering = False
                     self._undo = None
                     self.stats.cwnd_undos += 1
+                    self._undo_after = (self._nxt + UNDO_SPACING * self.window) & _M32
         una = self._una
         span = (self._nxt - una) & _M32
         d = (cum - una) & _M32

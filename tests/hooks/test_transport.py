@@ -434,12 +434,12 @@ def test_socket_buffer_past_the_sysctl_cap_only_where_permitted():
 
 def test_a_spurious_timeout_cut_is_undone_a_real_loss_is_not():
     """The window arithmetic of undo alone: a timeout cut whose resends all come back as duplicates
-    (the receiver's count in the acks) is undone; a selective-ack hole (a real loss) disarms it; a
-    path whose RTT is near the timeout (a queue, not a stall) never arms it."""
+    (the receiver's count in the acks) is undone, but not again soon after; a selective-ack hole (a
+    real loss) disarms it; a path whose RTT is near the timeout (a queue, not a stall) never arms it."""
     import numpy as np
 
     from trainer_hooks.ring_arrays import TransportStats
-    from trainer_hooks.ring_sender import UNDO_RTT_SHARE, RingSender
+    from trainer_hooks.ring_sender import UNDO_RTT_SHARE, UNDO_SPACING, RingSender
 
     def sender(srtt):
         s = RingSender()
@@ -459,6 +459,16 @@ def test_a_spurious_timeout_cut_is_undone_a_real_loss_is_not():
     assert s.cwnd == 256  # 12 resends not yet seen as duplicates
     s._on_ack(0, 0, 32)
     assert s.cwnd == 512 and s.stats.cwnd_undos == 1 and not s._recovering and s._undo is None
+    # timeouts again soon after an undo (within UNDO_SPACING windows of seqs) are the path's: no undo
+    s._s_dl[:100] = 1.0
+    s._retransmit(2.0)
+    assert s._undo is None and s.cwnd == 256
+    s._recovering = False
+    s._una = UNDO_SPACING * 512  # later: seqs una..una+99 in flight, in slots 0..99 again (cap 512)
+    s._nxt = s._una + 100
+    s._s_dl[:100] = 1.0
+    s._retransmit(2.0)
+    assert s._undo is not None
     s = sender(0.002)
     s._retransmit(2.0)
     s._on_ack(0, 0b10, 0)  # seq 0 missing, seq 2 arrived: a hole
