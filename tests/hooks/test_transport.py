@@ -242,7 +242,9 @@ def test_congestion_window_opens_on_a_clean_path_and_halves_on_loss():
         run_allreduce(rings, [(200000,), (9,)], iterations=2)
         assert sum(r.stats.cwnd_cuts for r in rings) > 0
         assert sum(r.stats.fast_retransmits for r in rings) > 0
-        assert all(MIN_CWND <= r.cwnd < 512 for r in rings if r.stats.cwnd_cuts), [r.cwnd for r in rings]
+        # (a cut after a timeout whose resends all arrived -- a lost ack -- may be undone)
+        assert all(MIN_CWND <= r.cwnd < 512 for r in rings if r.stats.cwnd_cuts > r.stats.cwnd_undos), \
+            [(r.cwnd, r.stats.cwnd_cuts, r.stats.cwnd_undos) for r in rings]
     finally:
         for r in rings:
             r.close(linger=2.0)
