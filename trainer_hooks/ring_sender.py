@@ -42,11 +42,11 @@ makes its predecessor resend what had arrived and halve its window, which then t
 trips to regrow -- for a stall, not a loss.  The receiver reports its count of duplicates in every
 ack (the ack's ``offset`` field); when every datagram resent since a timeout cut has come back as a
 duplicate, the cut is undone (``cwnd`` and ``ssthresh`` as before it, ``TransportStats.cwnd_undos``),
-as TCP's D-SACK undo does.  Only when the smoothed RTT was below ``UNDO_RTT_SHARE`` of ``rto`` at the
-cut: a timeout on a path whose round trip is already near it is a queue (the emulated switch), whose
-cut stays even though its resends are duplicates too.  And not again within ``UNDO_SPACING`` windows
-of seqs after an undo: timeouts that come back that soon are the path's, not a one-off stall.  A
-selective-ack hole (a real loss) disarms it.
+as TCP's D-SACK undo does.  Only when no ack at all had arrived for ``UNDO_SILENCE`` of the timeout
+when it expired -- the peer (or the switch) was not running -- not when acks kept coming and the
+oldest packets still expired: that is a queue longer than the timeout (the emulated switch, see
+above), whose cut stays even though its resends are duplicates too.  And not again within
+``UNDO_SPACING`` windows of seqs after an undo.  A selective-ack hole (a real loss) disarms it.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ _SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one
 INIT_CWND = 64  # the congestion window's start (at most `window`)
 MIN_CWND = 16  # a loss never halves it below this
 CA_GAIN = 4.0  # congestion avoidance: packets the window grows per round trip
-UNDO_RTT_SHARE = 0.25  # a timeout cut is undoable only when the smoothed RTT was below this share of rto
+UNDO_SILENCE = 0.5  # a timeout cut is undoable only after no ack at all for this share of the timeout
 UNDO_SPACING = 4  # ... and at least this many windows of seqs were sent since the last undo
 
 
@@ -101,6 +101,7 @@ class RingSender:
         self._undo: list | None = None
         self._peer_dups = 0
         self._undo_after = 0  # no undo is armed until nxt passes this seq (UNDO_SPACING after the last)
+        self._last_ack_at = 0.0  # when the last ack arrived (time.monotonic())
         cap = 1 << max(6, (window - 1).bit_length())
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
@@ -303,9 +304,8 @@ class RingSender:
         due = (due + s.start) if isinstance(s, slice) else s[due]
         if len(due):
             if not self._recovering:  # this expiry cuts the window: may it be undone if it was a stall?
-                srtt = self._srtt
                 self._undo = ([self._cwnd, self._ssthresh, 0]
-                              if srtt is not None and srtt < self.rto * UNDO_RTT_SHARE
+                              if now - self._last_ack_at > self._cur_rto * UNDO_SILENCE
                               and ((self._nxt - self._undo_after) & _M32) < 0x80000000 else None)
             self._on_loss()
             self._resend(due, now)
@@ -333,6 +333,7 @@ class RingSender:
     def _on_ack(self, cum: int, sack: int, dups: int | None = None) -> None:
         """Cumulative ack ``cum`` (every seq below it arrived), the bitmap of ``cum+1 .. cum+16`` and
         the receiver's count of duplicates so far (``dups``, mod 2**32; None: not reported)."""
+        self._last_ack_at = time.monotonic()
         if dups is not None:
             d = (dups - self._peer_dups) & _M32
             self._peer_dups = dups
