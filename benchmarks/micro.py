@@ -19,8 +19,9 @@ replica       ``benchmarks/bench_replica.py`` (root): the  the switch process's 
 shadow        ``benchmarks/bench_shadow.py``: shadow       socket ingest shadow/bare; optimizer
               ingest and optimizer replay                  replay torch/replica time
 allreduce     ``benchmarks/bench_allreduce.py``: the       ring time / gloo time (per size,
-              hook's UDP ring vs gloo, loopback, MTU 1500  up to 4 MB)
-allreduce-    the same at MTU 9000                         ring time / gloo time (per size)
+              hook's UDP ring vs gloo, loopback, MTU 1500  up to 4 MB); the ranks' CPU ratio;
+                                                           datagrams dropped + resent meanwhile
+allreduce-    the same at MTU 9000                         the same (per size)
 jumbo
 ============  ==========================================  =====================================
 
@@ -103,6 +104,11 @@ def parse_ratios(name: str, text: str, data=None) -> dict:
             mtu = (data.get("args") or {}).get("mtu", 1500)
             for r in data["results"]:
                 out[f"ring/gloo MTU {mtu} {r['elements']} el"] = r["ring_s"] / r["gloo_s"]
+                if r.get("gloo_proc_cpu_sum_s"):  # the ranks' CPU ratio: what a loaded machine's wall tends to
+                    out[f"ring/gloo CPU MTU {mtu} {r['elements']} el"] = (r["ring_proc_cpu_sum_s"]
+                                                                          / r["gloo_proc_cpu_sum_s"])
+                if "socket_drops" in r:  # was this figure's run lossy? drops + resends in its timed part
+                    out[f"ring drops+resends MTU {mtu} {r['elements']} el"] = r["socket_drops"] + r["retransmits"]
         else:
             for m in re.finditer(r"^\s*(\d+)\s+[\d.]+\s+\d+\s+[\d.]+\s+[\d.]+\s+([\d.]+)x", text, re.M):
                 out[f"ring/gloo {m.group(1)} el"] = float(m.group(2))

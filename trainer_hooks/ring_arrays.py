@@ -10,12 +10,15 @@ writes per batch of packets instead of per packet.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
   operation per run of evenly spaced packets.
 * :func:`send_datagrams` -- datagrams out in as few ``sendmsg`` calls as UDP GSO allows.
+* :func:`size_socket_buffer`, :func:`datagram_truesize` -- the socket buffers as granted, and how
+  many datagrams a receive buffer holds (what bounds the bytes in flight).
 """
 from __future__ import annotations
 
 import logging
 import socket
 import struct
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -40,6 +43,8 @@ UDP_GRO = getattr(socket, "UDP_GRO", 104)
 _GSO_SIZE = struct.Struct("=H")  # cmsg of UDP_SEGMENT: u16 segment size
 GSO_MAX_SEGS = 64  # UDP_MAX_SEGMENTS is 64 on older kernels
 GSO_MAX_BYTES = 65507 - 512  # one UDP datagram's payload, with room to spare
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)  # Linux: past net.core.rmem_max (CAP_NET_ADMIN)
+SO_SNDBUFFORCE = getattr(socket, "SO_SNDBUFFORCE", 32)
 
 
 class RingError(RuntimeError):
@@ -69,7 +74,9 @@ class TransportStats:
     retransmits: int = 0  # all resent datagrams: after a timeout, or at once (fast_retransmits)
     fast_retransmits: int = 0  # resent at once because a selective ack showed the hole
     cwnd_cuts: int = 0  # losses that halved the congestion window
+    cwnd_undos: int = 0  # of those, timeout cuts undone: every resend had arrived (a stalled peer)
     ack_requests: int = 0  # datagrams sent with ACK_REQUEST (they filled the window, more was queued)
+    buffer_limited: int = 0  # pump passes stopped by the receiver's buffer (flight cap), not by cwnd
     acks_sent: int = 0
     dropped_injected: int = 0
     duplicates: int = 0
@@ -108,7 +115,7 @@ class PlanIndex:
     count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
     __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
-                 "expected", "own", "hdr", "spare")
+                 "expected", "own", "hdr", "spare", "flight_cap")
 
     def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
@@ -121,6 +128,8 @@ class PlanIndex:
         segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.boff = [p.buf_offset for p in pk]
         self.size_l = [HLEN + 4 * p.count for p in pk]
+        # most of this plan's datagrams the receiver's buffer holds (set by the transport)
+        self.flight_cap = 1 << 30
         self.pid = [p.param_id for p in pk]
         self.off = [p.offset for p in pk]
         self.cnt = [p.count for p in pk]
@@ -282,3 +291,32 @@ def send_datagrams(sock, addr, hs: list, ps: list, sizes: list, gso: bool) -> tu
     except (BlockingIOError, InterruptedError):
         pass
     return i, gso
+
+
+def size_socket_buffer(sock, opt: int, force_opt: int | None, want: int) -> int:
+    """Ask for a ``want``-byte socket buffer (``opt``: ``SO_RCVBUF`` / ``SO_SNDBUF``) and return what
+    the kernel granted.  Linux caps the request at ``net.core.rmem_max`` / ``wmem_max`` (212992 by
+    default) and reports twice the (capped) request; when that leaves less than ``want``, the
+    ``*FORCE`` variant, which ignores the cap, is tried -- it needs ``CAP_NET_ADMIN`` (root, as the
+    trainers in the Mininet testbed are) and is skipped quietly when not permitted."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, opt, want)
+    except OSError:  # pragma: no cover - not a settable option here
+        pass
+    got = sock.getsockopt(socket.SOL_SOCKET, opt)
+    if got < want and force_opt is not None and sys.platform.startswith("linux"):
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, force_opt, want)
+            got = sock.getsockopt(socket.SOL_SOCKET, opt)
+        except OSError:  # EPERM without CAP_NET_ADMIN: keep what the cap allowed
+            pass
+    return got
+
+
+def datagram_truesize(nbytes: int) -> int:
+    """Receive-buffer bytes the kernel charges for one queued datagram of ``nbytes`` (UDP payload):
+    the buffer the data is allocated in (a power of two holding it, the IP/UDP headers and the
+    ``skb_shared_info``) plus the ``sk_buff``.  Measured on loopback (Linux 6.x, no GRO merging):
+    1472 bytes cost 2304, 8972 bytes 16644; this errs a little above both.  A receive buffer of
+    ``B`` bytes holds about ``B // datagram_truesize(n)`` datagrams; the kernel drops the rest."""
+    return (1 << (nbytes + 28 + 320 - 1).bit_length()) + 320

@@ -28,9 +28,25 @@ step/flags/seq per batch); acks and retransmission scans are vector operations o
   and the receiver acks at the end of the receive pass that brought it.
 
 On loopback nothing is lost, so the window opens to ``window`` within the first job and stays
-there (but for a spurious timeout when a peer is descheduled past it); through the emulated switch
-the window settles where the round trip stays inside the timeout instead of queueing three full
-windows in the switch and resending each late packet.
+there; through the emulated switch the window settles where the round trip stays inside the timeout
+instead of queueing three full windows in the switch and resending each late packet.
+
+**Receiver's buffer.**  Whatever ``cwnd`` says, no more datagrams are in flight than the next rank's
+receive buffer holds (``PlanIndex.flight_cap``: its granted size, assumed equal to ours, over the
+kernel's charge for the plan's largest datagram, :func:`~trainer_hooks.ring_arrays.datagram_truesize`)
+-- a full buffer is the one place loopback drops.  ``TransportStats.buffer_limited`` counts the sends
+held back by it rather than by ``cwnd``.
+
+**Undoing a spurious timeout.**  A rank descheduled past the timeout (three ranks on two busy cores)
+makes its predecessor resend what had arrived and halve its window, which then takes dozens of round
+trips to regrow -- for a stall, not a loss.  The receiver reports its count of duplicates in every
+ack (the ack's ``offset`` field); when every datagram resent since a timeout cut has come back as a
+duplicate, the cut is undone (``cwnd`` and ``ssthresh`` as before it, ``TransportStats.cwnd_undos``),
+as TCP's D-SACK undo does.  Only when no ack at all had arrived for ``UNDO_SILENCE`` of the timeout
+when it expired -- the peer (or the switch) was not running -- not when acks kept coming and the
+oldest packets still expired: that is a queue longer than the timeout (the emulated switch, see
+above), whose cut stays even though its resends are duplicates too.  And not again within
+``UNDO_SPACING`` windows of seqs after an undo.  A selective-ack hole (a real loss) disarms it.
 """
 from __future__ import annotations
 
@@ -61,6 +77,8 @@ _SCALAR_PUMP = 24  # up to this many packets, the pump writes headers one by one
 INIT_CWND = 64  # the congestion window's start (at most `window`)
 MIN_CWND = 16  # a loss never halves it below this
 CA_GAIN = 4.0  # congestion avoidance: packets the window grows per round trip
+UNDO_SILENCE = 0.5  # a timeout cut is undoable only after no ack at all for this share of the timeout
+UNDO_SPACING = 4  # ... and at least this many windows of seqs were sent since the last undo
 
 
 class RingSender:
@@ -78,6 +96,12 @@ class RingSender:
         self._ssthresh = float(window)
         self._recover = 0  # no further cut until una reaches this seq (the nxt at the last cut)
         self._recovering = False
+        # undoing a cut after a spurious timeout: [cwnd, ssthresh before the cut, resends not yet
+        # reported back as duplicates] while armed; the receiver's duplicate count as last acked
+        self._undo: list | None = None
+        self._peer_dups = 0
+        self._undo_after = 0  # no undo is armed until nxt passes this seq (UNDO_SPACING after the last)
+        self._last_ack_at = 0.0  # when the last ack arrived (time.monotonic())
         cap = 1 << max(6, (window - 1).bit_length())
         self._cap, self._mask = cap, cap - 1
         self._una = self._nxt = 0
@@ -183,8 +207,15 @@ class RingSender:
     def _pump(self, now: float) -> None:
         """Send queued packets while the congestion window (``cwnd`` seqs past the oldest unacked) allows."""
         bl = self._backlog
-        space = int(self._cwnd) - ((self._nxt - self._una) & _M32)
-        if not bl or space <= 0:
+        if not bl:
+            return
+        # the congestion window, and never more than the receiver's buffer holds (a full buffer drops)
+        cw = int(self._cwnd)
+        capped = bl[0][0].index.flight_cap < cw
+        if capped:
+            cw = bl[0][0].index.flight_cap
+        space = cw - ((self._nxt - self._una) & _M32)
+        if space <= 0:
             return
         cap, mask, hv = self._cap, self._mask, self._hv
         host = self.final_copies is not None
@@ -243,6 +274,8 @@ class RingSender:
         self.stats.finals_sent += finals
         self._dl_low = min(self._dl_low, dl)
         if bl:  # the window is full and more is queued: the last datagram asks for an ack at once
+            if capped:
+                self.stats.buffer_limited += 1
             self._hbuf[(self._nxt - 1) & mask, _AUX_LO] = ACK_REQUEST
             self.stats.ack_requests += 1
         self._transmit(hs, ps, sizes, pids)
@@ -270,8 +303,14 @@ class RingSender:
         due = np.flatnonzero((self._s_dl[s] <= now) & (self._s_state[s] >= 0))[:_RETX_BURST]
         due = (due + s.start) if isinstance(s, slice) else s[due]
         if len(due):
+            if not self._recovering:  # this expiry cuts the window: may it be undone if it was a stall?
+                self._undo = ([self._cwnd, self._ssthresh, 0]
+                              if now - self._last_ack_at > self._cur_rto * UNDO_SILENCE
+                              and ((self._nxt - self._undo_after) & _M32) < 0x80000000 else None)
             self._on_loss()
             self._resend(due, now)
+            if self._undo is not None:
+                self._undo[2] += len(due)
 
     def _resend(self, due: np.ndarray, now: float) -> None:
         """Resend the datagrams of slots ``due`` with ``FLAG_RETX``; their timeouts double."""
@@ -291,8 +330,22 @@ class RingSender:
         self.stats.retransmits += len(hs)
         self._transmit(hs, ps, sizes, pids)
 
-    def _on_ack(self, cum: int, sack: int) -> None:
-        """Cumulative ack ``cum`` (every seq below it arrived) and the bitmap of ``cum+1 .. cum+16``."""
+    def _on_ack(self, cum: int, sack: int, dups: int | None = None) -> None:
+        """Cumulative ack ``cum`` (every seq below it arrived), the bitmap of ``cum+1 .. cum+16`` and
+        the receiver's count of duplicates so far (``dups``, mod 2**32; None: not reported)."""
+        self._last_ack_at = time.monotonic()
+        if dups is not None:
+            d = (dups - self._peer_dups) & _M32
+            self._peer_dups = dups
+            u = self._undo
+            if u is not None and 0 < d < 0x80000000:
+                u[2] -= d
+                if u[2] <= 0:  # every resend since the cut had arrived before: the timeout was spurious
+                    self._cwnd, self._ssthresh = max(self._cwnd, u[0]), max(self._ssthresh, u[1])
+                    self._recovering = False
+                    self._undo = None
+                    self.stats.cwnd_undos += 1
+                    self._undo_after = (self._nxt + UNDO_SPACING * self.window) & _M32
         una = self._una
         span = (self._nxt - una) & _M32
         d = (cum - una) & _M32
@@ -323,6 +376,7 @@ class RingSender:
                             sample = slot
                         state[slot] = -1
             if cum == una and span:  # holes below the highest seq that arrived: lost, not late
+                self._undo = None  # a real loss: whatever cut is in force stays
                 self._on_loss()
                 holes = [s & self._mask for s in
                          [cum] + [(cum + 1 + i) & _M32 for i in range(sack.bit_length() - 1) if not sack >> i & 1]

@@ -38,7 +38,15 @@ long receive pass too), at once after a hole, a filled hole, a duplicate, a
 datagram that fills the sender's congestion window (``aux = ACK_REQUEST``) or
 the last packet of a job, and otherwise at most ``min(2 ms, rto / 4)`` after
 the first datagram it covers -- so their number follows the data, not how many
-wake-ups a slow or bursty path (a busy software switch) causes.
+wake-ups a slow or bursty path (a busy software switch) causes.  An ack's
+``offset`` carries the receiver's count of duplicates so far, which lets the
+sender undo a window cut whose resends all turn out to have arrived.
+
+**Socket buffers** are asked for at 4 MB each, past ``net.core.rmem_max``
+(``SO_RCVBUFFORCE``) where the process may; ``rcvbuf`` is what was granted, and
+the sender never has more datagrams in flight than that buffer holds
+(:mod:`trainer_hooks.ring_sender`, *Receiver's buffer*): on loopback a full
+receive buffer is the only way a datagram is lost.
 
 **Fault injection**: ``loss_prob`` drops each outgoing packet (data or ack)
 with that probability before it reaches the socket, from a seeded RNG.
@@ -98,8 +106,9 @@ import torch
 import torch.futures
 
 from checkmate import wire
-from trainer_hooks.ring_arrays import (SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job, PlanIndex, RingError,
-                                       TransportStats, apply_runs, batch_template, take_spare)
+from trainer_hooks.ring_arrays import (SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job,
+                                       PlanIndex, RingError, TransportStats, apply_runs, batch_template,
+                                       datagram_truesize, size_socket_buffer, take_spare)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
@@ -119,6 +128,8 @@ _MIN_BATCH = 5  # GRO batches of fewer datagrams take the per-datagram path (che
 _ACK_EVERY = 128  # an ack at least every this many datagrams (at most window / 4) ...
 _ACK_DELAY = 0.002  # ... or this long (at most rto / 4) after the first one it covers
 _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq comparison
+_SOCK_BUF = 4 << 20  # socket buffers asked for (Linux grants twice that when net.core.rmem_max allows)
+_BUF_SHARE = 0.875  # of the peer's receive buffer, what our data in flight may fill (acks need the rest)
 _M32 = 0xFFFFFFFF
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
 # header bytes every datagram of one GRO batch of one job's data from one rank shares:
@@ -154,11 +165,10 @@ class UdpRing(RingSender):
             raise ValueError(f"window must be at most {_MAX_WINDOW} packets, got {window}")
         self.sock = sock
         self.sock.setblocking(False)
-        for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
-            try:
-                self.sock.setsockopt(socket.SOL_SOCKET, opt, 4 << 20)
-            except OSError:  # pragma: no cover
-                pass
+        # the receive buffer holds what the previous rank has in flight to us (and the sender's cap on
+        # that is derived from it): ask for _SOCK_BUF, past net.core.rmem_max where permitted
+        self.rcvbuf = size_socket_buffer(self.sock, socket.SO_RCVBUF, SO_RCVBUFFORCE, _SOCK_BUF)
+        self.sndbuf = size_socket_buffer(self.sock, socket.SO_SNDBUF, SO_SNDBUFFORCE, _SOCK_BUF)
         # batch datagrams: UDP GSO to send a run of them in one call, UDP GRO to receive several per call
         self._gso = bool(gso) and sys.platform.startswith("linux")
         self.gro = False
@@ -251,6 +261,9 @@ class UdpRing(RingSender):
             if len(self._plan_index) > 64:
                 self._plan_index.clear()
             idx = self._plan_index[id(job.plan)] = PlanIndex(job.plan, n, self.rank, self.job_id)
+            # bytes in flight <= what the next rank's receive buffer holds of this plan's largest datagram
+            # (its buffer is sized as ours: same code, same host settings)
+            idx.flight_cap = max(1, int(self.rcvbuf * _BUF_SHARE) // datagram_truesize(max(idx.size_l)))
         self._active = act = ActiveJob(job, idx, n, take_spare(idx, self._s_act, self._backlog, self.stats))
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
@@ -318,7 +331,10 @@ class UdpRing(RingSender):
             for i in range(_SACK_BITS):
                 if (base + 1 + i) & _M32 in ooo:
                     sack |= 1 << i
-        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, 0, 0, sack, base)
+        # offset: the duplicates received so far -- resends of what had arrived tell the sender its timeout was
+        # spurious (it undoes the window cut, trainer_hooks.ring_sender)
+        dg = _HDR.pack(_VER, _ACK, _FP32, 0, self.job_id, 0, self.rank, 0, 0, self.stats.duplicates & _M32, 0, sack,
+                       base)
         self.stats.acks_sent += 1
         self._ack_due = 0
         self._ack_at = 0.0
@@ -348,7 +364,7 @@ class UdpRing(RingSender):
             if rank != self.next:
                 self.stats.stray += 1
                 return
-            self._on_ack(seq, aux)
+            self._on_ack(seq, aux, off)
             return
         if rank != self.prev:
             self.stats.stray += 1

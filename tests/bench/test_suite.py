@@ -247,6 +247,10 @@ def test_micro_parses_ratios():
     assert micro.parse_ratios("allreduce-jumbo", "", {"args": {"mtu": 9000},
                                                       "results": [{"elements": 8, "ring_s": 3.0, "gloo_s": 2.0}]}) \
         == {"ring/gloo MTU 9000 8 el": 1.5}
+    full = {"elements": 8, "ring_s": 3.0, "gloo_s": 2.0, "gloo_proc_cpu_sum_s": 1.0, "ring_proc_cpu_sum_s": 2.5,
+            "socket_drops": 1, "retransmits": 32}
+    assert micro.parse_ratios("allreduce", "", {"results": [full]}) == {
+        "ring/gloo MTU 1500 8 el": 1.5, "ring/gloo CPU MTU 1500 8 el": 2.5, "ring drops+resends MTU 1500 8 el": 33}
     assert micro.parse_ratios("switch", "", [{"mtu": 1500, "ratio": 0.4}]) == {"switch/bare MTU 1500": 0.4}
     assert micro.parse_ratios("replica", "", {"summary": {"this": {"ratio": 0.8, "fwd_us": 20.0,
                                                                  "digests_per_iter_us": 600.0}}}) == {
