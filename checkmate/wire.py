@@ -31,7 +31,9 @@ dtype to view or build a payload with.
 FINAL marks the first all-gather transmission of a fully reduced chunk: the
 switch forwards it normally and replicates exactly one copy to the shadow that
 owns ``(job_id, param_id)``.  A retransmitted FINAL chunk keeps FINAL and adds
-RETX.  ACK packets carry no payload (``count == 0``).
+RETX.  ACK packets carry no payload (``count == 0``); in an ACK ``seq`` is the
+cumulative ack, ``aux`` a selective-ack bitmap and ``offset`` the receiver's
+duplicate count (docs/WIRE.md).
 
 Two ways to read a header: :meth:`ChunkHeader.unpack` builds a validated frozen
 dataclass (control paths, tests); :func:`unpack_fields` returns the raw tuple
