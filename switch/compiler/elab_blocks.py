@@ -323,22 +323,18 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
-                stack = self.__dict__.setdefault("_instantiating", [])
-                cur = stack[-1] if stack else getattr(self, "_top_block", None)
+                cur = self.current_block()
                 bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
                 if bp is not None and cp is not None and bp > cp:
                     raise E(d.loc, f"{tname}: declaration not found ({ent[0]} {tname} is declared after "
                                    f"{cur.kind} {cur.name}, which instantiates it)")
-                if any(b is ent[1] for b in stack) or ent[1] is getattr(self, "_top_block", None):
-                    # `control C(...) { C() c; ... }` (or through another block): p4c refuses it
+                if ent[1] is getattr(self, "_top_block", None):
+                    # `control C(...) { C() c; ... }`: p4c refuses it (through another block:
+                    # sub_block's guard over the blocks being elaborated)
                     raise E(d.loc, f"{ent[0]} {tname} instantiates itself (p4c: self-referencing types not supported)")
                 if ent[0] == "control":
                     self.bind_apply_objects(ent[1], d.name, q, scope)
-                stack.append(ent[1])
-                try:
-                    self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
-                finally:
-                    stack.pop()
+                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -545,11 +541,16 @@ class BlockRules:
             self._decl_index = {id(x): i for i, x in enumerate(self.decls)}
         return self._decl_index.get(id(d))
 
+    def current_block(self):
+        """The control or parser declaration being elaborated: the innermost sub-block instance
+        (``_active_subs``, pushed by ``sub_block``) or else the top-level block of this role."""
+        active = getattr(self, "_active_subs", None)
+        return active[-1] if active else getattr(self, "_top_block", None)
+
     def check_declared_before(self, f: dict, call: Node) -> None:
         """p4c resolves a name where it is used: a function declared after the control or
         parser that calls it is not found there."""
-        stack = getattr(self, "_instantiating", None)
-        cur = stack[-1] if stack else getattr(self, "_top_block", None)
+        cur = self.current_block()
         if cur is None or self.ctx.get("kind") == "function":
             return
         self.decl_pos(cur)

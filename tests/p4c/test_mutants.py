@@ -28,6 +28,10 @@ def _hash(targs: str) -> str:
                    "8w0, { hdr.h.a }, 16w1024);\n        hdr.h.b = r;")
 
 
+# a control type, a control S (with what it needs) and W, which applies the Ct passed to it
+_CTOR_SUB = "control Ct(inout bit<8> x);\n{s}\ncontrol W(inout bit<8> x)(Ct c) {{ apply {{ c.apply(x); }} }}\n"
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
@@ -87,6 +91,18 @@ CASES = {
                 body="        s.apply(hdr.h.a);"), "S() s;", r"instantiates itself",
         program(top="control S(inout bit<8> x) { apply { x = 1; } }\n", locals="    S() s;\n",
                 body="        s.apply(hdr.h.a);")),
+    # p4c resolves a function where the (sub-)control using it is declared: also for a control
+    # instantiated inside another and for one passed as a constructor argument
+    "subcontrol_calls_later_function": (
+        program(top="control S(inout bit<8> x) { apply { x = g(); } }\nbit<8> g() { return 1; }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);"), "x = g()", r"g: declaration not found",
+        program(top="bit<8> g() { return 1; }\ncontrol S(inout bit<8> x) { apply { x = g(); } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);")),
+    "ctor_arg_control_calls_later_function": (
+        program(top=_CTOR_SUB.format(s="control S(inout bit<8> x) { apply { x = g(); } }\nbit<8> g() { return 1; }"),
+                locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);"), "x = g()", r"g: declaration not found",
+        program(top=_CTOR_SUB.format(s="bit<8> g() { return 1; }\ncontrol S(inout bit<8> x) { apply { x = g(); } }"),
+                locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
