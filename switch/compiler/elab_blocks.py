@@ -81,6 +81,7 @@ class BlockRules:
                     dup = next(m for m in d.members if d.members.count(m) > 1)
                     raise E(d.loc, f"match_kind {dup} declared twice")
                 self.match_kinds.update(d.members)
+                self.__dict__.setdefault("match_kind_decls", {}).update((m, d) for m in d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
             elif k == "action":
@@ -139,6 +140,7 @@ class BlockRules:
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
+        self.check_field_list_indexes(self.resolve_type(blocks["parser"].params[2].type))
         ir_blocks = {}
         self.block_names = {}
         self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance

@@ -106,6 +106,10 @@ class TableRules:
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 if k.match not in self.match_kinds:
                     raise E(k.match_loc, f"unsupported match kind {k.match}: no match_kind declaration names it")
+                cur, mk = self.current_block(), self.__dict__.get("match_kind_decls", {}).get(k.match)
+                if mk is not None and cur is not None and (self.decl_pos(mk) or 0) > (self.decl_pos(cur) or 0):
+                    raise E(k.match_loc, f"{k.match}: declaration not found (the match_kind is declared "
+                                         f"after {cur.kind} {cur.name}, which uses it)")
                 # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
                 # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"

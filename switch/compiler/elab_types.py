@@ -316,7 +316,26 @@ class TypeRules:
                 for a in annos or ():
                     if a[0] == "field_list":
                         for idx in a[1]:
-                            self.fl_fields.setdefault(self.field_list_index(idx, a[2], d.name, n), []).append([d.name, n])
+                            try:
+                                fl = self.field_list_index(idx, a[2], d.name, n)
+                            except P4CompileError as e:
+                                # p4c checks the annotation in the metadata struct (at any
+                                # depth) only: check_field_list_indexes raises it there
+                                self.__dict__.setdefault("field_list_errors", {}).setdefault(
+                                    d.name, (e.loc, e.message))
+                                continue
+                            self.fl_fields.setdefault(fl, []).append([d.name, n])
+
+    def check_field_list_indexes(self, t) -> None:
+        """Raise a bad ``@field_list`` index of metadata struct ``t`` or a struct inside it
+        (p4c 1.2.4.8: '"a": Annotation must be a constant integer'; elsewhere it is ignored)."""
+        bad = self.__dict__.get("field_list_errors")
+        if not bad or t[0] != "struct":
+            return
+        if t[1] in bad:
+            raise E(*bad[t[1]])
+        for _, ft in self.structs.get(t[1], {}).get("fields", ()):
+            self.check_field_list_indexes(ft)
 
     def field_list_index(self, idx, loc, struct: str, field: str) -> int:
         """``@field_list(3)`` or ``@field_list(NAME)`` with NAME a constant declared above."""

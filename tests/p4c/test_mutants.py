@@ -32,6 +32,10 @@ def _hash(targs: str) -> str:
 _CTOR_SUB = "control Ct(inout bit<8> x);\n{s}\ncontrol W(inout bit<8> x)(Ct c) {{ apply {{ c.apply(x); }} }}\n"
 
 
+_MK_TABLE = "    action a() { }\n    table t { key = { hdr.h.a: late_mk; } actions = { a; } }\n"
+_FL_STRUCT = "struct fl_t { @field_list(\"a\") bit<8> f; }\n"
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
@@ -103,6 +107,16 @@ CASES = {
                 locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);"), "x = g()", r"g: declaration not found",
         program(top=_CTOR_SUB.format(s="bit<8> g() { return 1; }\ncontrol S(inout bit<8> x) { apply { x = g(); } }"),
                 locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);")),
+    # a match_kind is found where the control is declared (p4c: "late_mk: declaration not found")
+    "match_kind_declared_after_use": (
+        program(locals=_MK_TABLE, body="        t.apply();") + "match_kind { late_mk }\n", "late_mk;",
+        r"late_mk: declaration not found", program(top="match_kind { late_mk }\n", locals=_MK_TABLE, body="        t.apply();")),
+    # @field_list's index is checked in the metadata struct, at any depth (p4c: "Annotation must
+    # be a constant integer"); an unused struct or a local's struct may carry any (VALID below)
+    "field_list_string_index_in_meta": (
+        program(top=_FL_STRUCT).replace("struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;"), '@field_list("a")',
+        r"@field_list\(a\) on fl_t.f: the index must be", program(top=_FL_STRUCT.replace('"a"', "1")).replace(
+            "struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
@@ -218,6 +232,8 @@ VALID = {
     # p4c reads @id / @priority only on what it keeps: not on an unused action or table
     "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
+    "field_list_string_index_unused": program(top=_FL_STRUCT),
+    "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
