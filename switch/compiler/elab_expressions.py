@@ -526,6 +526,10 @@ class ExpressionRules:
             raise E(loc, f"cannot cast {tstr(et)} to bool")
         if is_bits(t):
             if et == BOOL:
+                v = self.fold(ir)
+                if t != ["bit", 1] and isinstance(v, (bool, int)):
+                    # p4c folds a constant bool to 1 or 0 of any width: (int<8>)true
+                    return {"op": "const", "v": int(bool(v)), "t": t}
                 if t != ["bit", 1]:
                     raise E(loc, f"cannot cast bool to {tstr(t)} (only to bit<1>)")
                 return {"op": "cast", "a": ir, "t": t}

@@ -117,8 +117,8 @@ class ExternRules:
         if name == "random":
             nargs(3)
             lv, t = self.lvalue(args[0], scope)
-            if not is_bits(t):
-                raise E(args[0].loc, "random result must be bit<N>")
+            if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
+                raise E(args[0].loc, "random result must be bit<N> or bool")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]

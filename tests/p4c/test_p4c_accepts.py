@@ -75,3 +75,14 @@ def test_one_table_applied_in_both_branches_that_both_return():
     compile_source(program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
                            body="        sm.egress_spec = 1;\n"
                                 "        if (hdr.h.a == 1) { t.apply(); return; } else { t.apply(); return; }"), "ret.p4")
+
+
+def test_random_into_a_bool():
+    """p4c accepts ``random(b, lo, hi)`` with a bool ``b`` (simple_switch cannot load p4c's JSON
+    for it: an assertion on the d2b expression as destination, so it is compile-only there)."""
+    prog = compile_source(program(body="        bool b; random(b, lo, hi);\n        if (b) { hdr.h.a = 7; } else { hdr.h.a = 9; }\n"
+                                       "        sm.egress_spec = 1;", locals="    bool lo = true;\n    bool hi = true;"), "rb.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([7, 0, 0, 0]))]
+    prog = compile_source(program(body="        bool b; random(b, false, false);\n        hdr.h.a = b ? 8w7 : 8w9;\n"
+                                       "        sm.egress_spec = 1;"), "rb0.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([9, 0, 0, 0]))]
