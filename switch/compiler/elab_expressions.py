@@ -607,6 +607,12 @@ class ExpressionRules:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
+            if at != bt and at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
+                # { hdr.h.a, 1 } == { 8w1, 8w2 }: an untyped literal takes the type of the
+                # element it is compared with (p4c unifies the two tuple types)
+                u = _unify_lists(at, bt)
+                a, at = self.coerce((a, at), u, n.a.loc), u
+                b, bt = self.coerce((b, bt), u, n.b.loc), u
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
             if at[0] == "varbit":
@@ -614,7 +620,7 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
-            if at[0] == "list" and not all(is_bits(x) or x[0] in ("bool", "serenum", "enum", "error", "list")
+            if at[0] == "list" and not all(is_bits(x) or x == INTLIT or x[0] in ("bool", "serenum", "enum", "error", "list")
                                            for x in _leaves(at)):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
@@ -772,3 +778,13 @@ def _leaves(t):
             yield from _leaves(x)
         else:
             yield x
+
+
+def _unify_lists(at, bt):
+    """The common type of two list types compared element by element: an untyped literal
+    takes the other side's element type, nested lists alike (``at`` wins elsewhere)."""
+    if at == INTLIT:
+        return bt
+    if at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
+        return ["list", [_unify_lists(x, y) for x, y in zip(at[1], bt[1])]]
+    return at

@@ -1,6 +1,7 @@
 """Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, left open by the earlier fuzz
 rounds and taken up by helper open6 (issue #15): a compile-time bool cast to a bit or int
-type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1> only)."""
+type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1> only); two
+list expressions compared, an untyped literal taking the type of the element it meets."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -13,4 +14,12 @@ CASES = [
         "        hdr.h.b = (bit<8>)((int<8>)false - 1);\n"
         "        hdr.h.c = (bit<16>)(true && K) + (bit<16>)(bit<1>)(int<1>)true;\n",
         top="const bool K = true;\n"), frames=VALUES),
+    # { x, 1 } == { 8w1, 8w2 }: 1 becomes a bit<8>; nested lists; an untyped pair (folded)
+    case("open6_list_expressions_compared", CAT, program(
+        "        if ({ hdr.h.a, 1 } == { 8w1, 8w2 }) { hdr.h.b = 0x11; }\n"
+        "        if ({ hdr.h.a, 2 } == { 8w1, 8w2 }) { hdr.h.b = hdr.h.b | 0x22; }\n"
+        "        if ({ hdr.h.a, { 3, hdr.h.c } } != { 8w0xff, { 8w3, 0xffff } }) { hdr.h.c = 0x3333; }\n"
+        "        if ({ 7, hdr.h.b } == { hdr.h.d[7:0], 8w0x22 }) { hdr.h.d = 0x44; }\n"
+        "        if ({ hdr.h.a, 1 } == { 8w0, 2 }) { hdr.h.a = 0x55; }\n"),
+        frames=VALUES),
 ]
