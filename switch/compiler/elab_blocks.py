@@ -452,6 +452,10 @@ class BlockRules:
                     t = t[2]
                 if t[0] == "bool":
                     t = ["bit", 1]
+                if t[0] == "enum":
+                    # a plain enum: p4c's JSON gives it 32 bits (the member's position), its
+                    # P4Info a type_name and no width
+                    t = ["bit", 32]
                 if not is_bits(t):
                     raise E(p.loc, f"action parameter {p.name} of type {tstr(t)}: control-plane "
                                    "parameters must be bit<N>")
@@ -459,7 +463,7 @@ class BlockRules:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
             # control plane its bits
-            vt = body_t if body_t[0] in ("serenum", "bool") else t
+            vt = body_t if body_t[0] in ("serenum", "bool", "enum") else t
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
@@ -470,7 +474,8 @@ class BlockRules:
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
                            "default": getattr(p, "default", None),
-                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
+                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
+                           **({"plain_enum": body_t[1]} if p.direction is None and body_t[0] == "enum" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}

@@ -65,7 +65,8 @@ class OutputRules:
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
                             "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
-                                        "enum": p.get("enum")}
+                                        "enum": p.get("enum"), **({"plain_enum": p["plain_enum"]}
+                                                                  if p.get("plain_enum") else {})}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],

@@ -500,11 +500,12 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
-            else:   # a directionless bool parameter takes a bool (its body sees a bool)
+            else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
                 try:
-                    e = self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"], arg.loc)
+                    e = self.coerce(self.expr(arg, scope), want, arg.loc)
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})

@@ -435,7 +435,13 @@ class TableRules:
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:
                 continue  # directional: bound in the table's actions list
-            v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+            if p.get("plain_enum"):
+                if what.endswith("entry"):   # p4c 1.2.4.8's BMv2 back end, for entries only
+                    raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "
+                                     f"type {p['plain_enum']} (p4c: a plain enum argument in an entry)")
+                v = self.fold(self.coerce(self.expr(arg, scope), ["enum", p["plain_enum"]], arg.loc))
+            else:
+                v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))

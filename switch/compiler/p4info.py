@@ -450,6 +450,12 @@ class _TypeInfo:
             self.newtype(nt)
         elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
             self.serenum(obj["enum"])
+        elif obj.get("plain_enum") in self.ir["enums"]:   # an action parameter: no width
+            msg.type_name.name, msg.bitwidth = obj["plain_enum"], 0
+            en = self.info.type_info.enums[obj["plain_enum"]]
+            if not en.members:
+                for m in self.ir["enums"][obj["plain_enum"]]["members"]:
+                    en.members.add().name = m
         elif obj.get("error") and not self.info.type_info.error.members:   # an `error` key
             self.info.type_info.error.members.extend(self.ir["errors"])
 

@@ -456,6 +456,10 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     state start { pkt.extract(hdr.s.next); hdr.s.last = hdr.s[0]; transition accept; }"""), ("last", "target of an assignment"), ""),
     "stack_last_set_invalid": (program("", fields="    h_t[2] s;\n", parser="""
     state start { pkt.extract(hdr.s.next); hdr.s.last.setInvalid(); transition accept; }"""), ("last", "left-value", "target"), ""),
+    # a plain enum action parameter is fine, but p4c 1.2.4.8 cannot write one in an entry (open6)
+    "entry_plain_enum_argument": (program("        t.apply();\n", top="enum En { A, B }\n", ingress_decls="""
+    action a1(En v) { if (v == En.B) { hdr.h.a = 1; } }
+    table t { key = { hdr.h.a: exact; } actions = { a1; } const entries = { 5: a1(En.B); } }"""), ("width not well-defined",), ""),
 }
 INVALID.update(SPEC5_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}

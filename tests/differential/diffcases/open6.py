@@ -1,7 +1,9 @@
 """Constructs p4c 1.2.4.8 accepts that checkmate-p4c refused, left open by the earlier fuzz
 rounds and taken up by helper open6 (issue #15): a compile-time bool cast to a bit or int
 type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1> only); two
-list expressions compared, an untyped literal taking the type of the element it meets."""
+list expressions compared, an untyped literal taking the type of the element it meets; a plain
+(not serializable) enum as a control-plane action parameter (32 bits in p4c's JSON: the
+member's position; a P4Info type_name without width), given by a default action or a call."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -22,4 +24,10 @@ CASES = [
         "        if ({ 7, hdr.h.b } == { hdr.h.d[7:0], 8w0x22 }) { hdr.h.d = 0x44; }\n"
         "        if ({ hdr.h.a, 1 } == { 8w0, 2 }) { hdr.h.a = 0x55; }\n"),
         frames=VALUES),
+    case("open6_plain_enum_action_parameter", CAT, program(
+        "        t.apply();\n        a1(En.A, 8w0x40);\n",
+        top="enum En { A, B, C }\n",
+        ingress_decls="    action a1(En v, bit<8> w) { if (v == En.C) { hdr.h.b = w; } else if (v == En.A) { hdr.h.c = 16w0x77 + (bit<16>)w; } }\n"
+                      "    table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } default_action = a1(En.C, 8w0x21); }\n"),
+        frames=VALUES, json_path=True),
 ]
