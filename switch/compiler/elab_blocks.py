@@ -419,12 +419,17 @@ class BlockRules:
             raise E(loc, f"name '{rec['name']}' is used for more than one {kind} object in the P4Info")
         self.objects[key].append(rec)
 
-    def enum_member(self, n: Node, enum: str) -> str:
+    def enum_member(self, n: Node, enum: str, scope=None) -> str:
         if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:
             if n.name not in self.enums[enum]["members"]:
                 raise E(n.loc, f"{enum} has no member {n.name}")
             return n.name
-        raise E(n.loc, f"expected a {enum} member")
+        ent = (scope or self.global_scope).lookup(n.name) if n.kind == "name" else None
+        if ent and ent[0] == "const" and ent[1].get("t") == ["enum", enum]:
+            # `const HashAlgorithm AL = HashAlgorithm.crc32;` (p4c substitutes the constant)
+            return next(m for m, i in self.enums[enum]["members"].items() if i == ent[1]["v"])
+        raise E(n.loc, f"expected a {enum} member (or a constant of type {enum}: p4c takes a "
+                       "variable only where its constant propagation finds one value)")
 
     # ---------------------------------------------------------------- actions, functions
     def declare_action(self, d: Node, q: str, scope: Scope) -> None:

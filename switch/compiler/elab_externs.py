@@ -140,7 +140,7 @@ class ExternRules:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
-            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
+            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm", scope))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
@@ -169,7 +169,7 @@ class ExternRules:
                 raise E(loc, f"{name} belongs in the {want.replace('_', ' ')} control")
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             data = self.flat_list(args[1], scope, f"{name} data")
-            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm"))
+            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
             if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):

@@ -3,7 +3,8 @@ rounds and taken up by helper open6 (issue #15): a compile-time bool cast to a b
 type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1> only); two
 list expressions compared, an untyped literal taking the type of the element it meets; a plain
 (not serializable) enum as a control-plane action parameter (32 bits in p4c's JSON: the
-member's position; a P4Info type_name without width), given by a default action or a call."""
+member's position; a P4Info type_name without width), given by a default action or a call;
+a HashAlgorithm constant (global or local) as hash()'s algorithm."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -30,4 +31,9 @@ CASES = [
         ingress_decls="    action a1(En v, bit<8> w) { if (v == En.C) { hdr.h.b = w; } else if (v == En.A) { hdr.h.c = 16w0x77 + (bit<16>)w; } }\n"
                       "    table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } default_action = a1(En.C, 8w0x21); }\n"),
         frames=VALUES, json_path=True),
+    case("open6_hash_algorithm_constant", CAT, program(
+        "        const HashAlgorithm LA = HashAlgorithm.identity;\n"
+        "        bit<16> r; hash(r, AL, 16w0, { hdr.h.a, hdr.h.b }, 16w1024); hdr.h.c = r;\n"
+        "        bit<32> q; hash(q, LA, 32w5, { hdr.h.b }, 32w64); hdr.h.d = q;\n",
+        top="const HashAlgorithm AL = HashAlgorithm.crc32;\n"), frames=VALUES),
 ]
