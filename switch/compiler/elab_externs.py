@@ -240,12 +240,12 @@ class ExternRules:
         P4Info digest however many calls); any other data -- a tuple type, or a list expression
         without a type argument -- is a tuple digest that p4c names ``digest_0``, ``digest_1``,
         ... one per call, in program order (with a warning).  BMv2 learns at the end of ingress
-        only: a digest called in egress is accepted and listed, and sends nothing."""
+        only: a digest called in egress or the deparser is accepted and listed, and sends nothing."""
         args, loc = call.args, call.loc
         if len(args) != 2:
             raise E(loc, f"digest takes 2 argument(s), got {len(args)}")
-        if self.ctx.get("role") not in ("ingress", "egress"):
-            raise E(loc, "digest is only supported in the ingress and egress controls")
+        if self.ctx.get("role") not in ("ingress", "egress", "deparser"):
+            raise E(loc, "digest is only supported in the ingress, egress and deparser controls")
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
         if call.targs:
@@ -292,8 +292,9 @@ class ExternRules:
             self.warn(call.fn.loc, f"Cannot find a good name for digest method call, using auto-generated name '{name}'")
             self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True,
                                   **({"scalar": True} if dt[0] not in ("struct", "list") else {})}
-        if self.ctx.get("role") == "egress":
-            # BMv2 sends nothing for it, but p4c lists the digest (p4info.py looks for the call)
+        if self.ctx.get("role") in ("egress", "deparser"):
+            # BMv2 sends nothing for it (in the deparser p4c's JSON drops the call), but p4c
+            # lists the digest (p4info.py looks for the call)
             return [{"s": "nop", "digest": name}]
         # BMv2 reads the fields of a struct l-value argument when ingress ends (the digest
         # primitive only records which field list to send); a list expression or a tuple

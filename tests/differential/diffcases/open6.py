@@ -4,7 +4,8 @@ type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1>
 list expressions compared, an untyped literal taking the type of the element it meets; a plain
 (not serializable) enum as a control-plane action parameter (32 bits in p4c's JSON: the
 member's position; a P4Info type_name without width), given by a default action or a call;
-a HashAlgorithm constant (global or local) as hash()'s algorithm."""
+a HashAlgorithm constant (global or local) as hash()'s algorithm; digest() called in the
+deparser (p4c lists the digest; its JSON drops the call, so BMv2 sends nothing for it)."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -36,4 +37,9 @@ CASES = [
         "        bit<16> r; hash(r, AL, 16w0, { hdr.h.a, hdr.h.b }, 16w1024); hdr.h.c = r;\n"
         "        bit<32> q; hash(q, LA, 32w5, { hdr.h.b }, 32w64); hdr.h.d = q;\n",
         top="const HashAlgorithm AL = HashAlgorithm.crc32;\n"), frames=VALUES),
+    case("open6_digest_in_deparser", "digests", program(
+        "        if (hdr.h.a == 1) { digest<dg_t>(1, { hdr.h.c }); }\n",
+        top="struct dg_t { bit<16> c; }\nstruct dg2_t { bit<8> a; }\n",
+        deparser="        digest<dg2_t>(1, { hdr.h.a });\n        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);"),
+        frames=VALUES),
 ]
