@@ -276,9 +276,18 @@ class ExternRules:
                 raise E(data.loc, f"digest data has type {tstr(t)}, expected {tstr(dt)}")
             items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} if dt[0] == "struct" else
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
+        flat = []
         for (fn, ft), it in zip(members, items):
+            if ft[0] in ("header", "struct") and dt[0] == "struct":
+                # p4c accepts a header or struct member (P4Info: its type in type_info);
+                # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
+                # the pipeline only carries the member's fields, flattened
+                flat.extend(d for d, _ in self.flatten_value(it, ft, data.loc, "digest data"))
+                continue
             if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
                 raise E(data.loc, f"digest field {fn} of type {tstr(ft)} is not supported")
+            flat.append(it)
+        items = flat
         if dt[0] == "struct":
             name = dt[1]
             ta = call.targs[0] if call.targs else None
