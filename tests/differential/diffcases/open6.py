@@ -7,7 +7,8 @@ member's position; a P4Info type_name without width), given by a default action 
 a HashAlgorithm constant (global or local) as hash()'s algorithm; digest() called in the
 deparser (p4c lists the digest; its JSON drops the call, so BMv2 sends nothing for it); a
 digest struct with a header or a nested struct member (p4c accepts it and describes the member
-in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared only)."""
+in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared only); a run-time
+bit<N> value cast to ``int`` (p4c's BMv2 back end gives int a width of 0: the value reads 0)."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -52,4 +53,25 @@ CASES = [
     case("open6_digest_nested_struct_member", "digests", program(
         "        dg_t d; d.x = hdr.h.a; d.n.p = hdr.h.b; d.n.q = hdr.h.c;\n        digest<dg_t>(1, d);\n",
         top="struct in_t { bit<8> p; bit<16> q; }\nstruct dg_t { bit<8> x; in_t n; }\n"), p4info_only=DIGEST_MEMBER),
+    # (int)x of a run-time x: 0 on BMv2 (p4c masks it with 0), in arithmetic, a comparison,
+    # a narrowing cast and as a varbit extract's length (the mutation of issue561-bmv2)
+    case("open6_runtime_value_cast_to_int", CAT, program(
+        "        hdr.h.c = hdr.h.c + (int)hdr.h.a;\n"
+        "        hdr.h.d = (bit<32>)(8 * (int)hdr.h.b - 16);\n"
+        "        if ((int)hdr.h.a > 3) { hdr.h.a = 0x33; }\n"
+        "        hdr.h.b = (bit<8>)((int)(int<8>)hdr.h.b + 2);\n",
+        headers="header vh_t { bit<8> n; varbit<64> v; }\n", fields="    vh_t vh;\n",
+        parser="""    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a) {
+            0xff: parse_v;
+            default: accept;
+        }
+    }
+    state parse_v {
+        pkt.extract(hdr.vh, (bit<32>)(8 * (int)hdr.h.b + 8));
+        transition accept;
+    }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vh);"),
+        frames=VALUES),
 ]
