@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+from .elab_common import BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -165,7 +165,7 @@ class ExpressionRules:
                               f"-{t[1]}{sig}{-v}: negative value with unsigned type")
                 else:
                     self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
-            return {"op": "const", "v": w, "t": t}
+            return {"op": "const", "v": w, "t": t, **({"runtime_int": True} if has_runtime_int(ir) else {})}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
         if et[0] == "serenum" and t == et[2]:
@@ -651,8 +651,8 @@ class ExpressionRules:
         if op in ("/", "%") and self.fold(b) == 0:
             raise E(n.b.loc, f"operator {op}: division by zero")   # p4c: "Division by zero"
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
-        if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
-            d = self.fold(b)
+        if op in ("/", "%") and at != INTLIT and (self.fold(res) is None or has_runtime_int(b)):
+            d = None if has_runtime_int(b) else self.fold(b)
             inner = b["a"] if b.get("op") == "cast" else b
             if d is None and inner.get("op") in ("call_fn", "call_fn_out"):
                 d = self.constant_result(inner["fn"])   # p4c inlines the function first
@@ -667,7 +667,7 @@ class ExpressionRules:
             v = self.fold(res)
             if v is None:
                 raise E(n.loc, "untyped integer expression is not constant")
-            return {"op": "const", "v": v, "t": INTLIT}, INTLIT
+            return {"op": "const", "v": v, "t": INTLIT, **({"runtime_int": True} if has_runtime_int(res) else {})}, INTLIT
         return res, at
 
     def constant_result(self, py: str):

@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, INTLIT, is_bits, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -203,7 +203,7 @@ class TypeRules:
         """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
         a compile-time constant: a folded scalar, or a tuple/struct/header value whose elements
         all fold (p4c accepts ``const tuple<bit<8>, bit<16>> T = {1, 2};``)."""
-        v = self.fold(ir)
+        v = None if has_runtime_int(ir) else self.fold(ir)   # (int)hdr.h.a is not one (p4c)
         if v is not None:
             return {"op": "const", "v": v, "t": t}
         if ir["op"] == "list" and t[0] == "list":
