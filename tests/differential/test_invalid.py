@@ -460,6 +460,10 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "entry_plain_enum_argument": (program("        t.apply();\n", top="enum En { A, B }\n", ingress_decls="""
     action a1(En v) { if (v == En.B) { hdr.h.a = 1; } }
     table t { key = { hdr.h.a: exact; } actions = { a1; } const entries = { 5: a1(En.B); } }"""), ("width not well-defined",), ""),
+    # (int) of a run-time value compiles (to the 0 p4c's JSON computes) but is no constant (open6)
+    "runtime_int_in_const": (program("        const int K = (int)hdr.h.a;\n        hdr.h.b = (bit<8>)K;\n"),
+                             ("not a compile-time constant",), ""),
+    "runtime_int_divisor": (program("        hdr.h.b = hdr.h.b / (bit<8>)((int)hdr.h.a + 1);\n"), ("divisor",), ""),
 }
 INVALID.update(SPEC5_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
