@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
-from .elab_common import _custom_crc, BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
+from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
 
 
 class ExternRules:
@@ -179,6 +179,12 @@ class ExternRules:
             lv, lt = self.lvalue(args[2], scope)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
+                                               if i.kind in ("member", "name")):
+                # the out argument aliases an element of the list: p4c copies the list into
+                # temporaries first, and its BMv2 back end refuses those assignments
+                raise E(args[2].loc, f"{name}: the result field {expr_text(args[2])} is also in the data list "
+                                     "(p4c: 'Only calls to update_checksum or update_checksum_with_payload allowed')")
             return [{"s": "update_checksum", "c": c, "data": [[d, w] for d, w in data],
                      "l": lv, "t": lt, "algo": algo, "payload": payload}]
         if name in ("clone", "clone3", "clone_preserving_field_list"):
