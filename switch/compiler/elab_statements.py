@@ -594,6 +594,8 @@ class StatementRules:
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
+            if self.ctx.get("dead"):   # after exit/return in an action: p4c drops it unchecked
+                return {"s": "nop"}
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
