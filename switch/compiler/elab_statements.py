@@ -124,7 +124,9 @@ class StatementRules:
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
             if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
-            return [{"s": "exit"}]
+            st = {"s": "exit"}
+            self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
+            return [st]
         if k == "return":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "return is not allowed in a parser")

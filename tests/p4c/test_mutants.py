@@ -36,6 +36,14 @@ _MK_TABLE = "    action a() { }\n    table t { key = { hdr.h.a: late_mk; } actio
 _FL_STRUCT = "struct fl_t { @field_list(\"a\") bit<8> f; }\n"
 
 
+_EXIT_SUB = """control S(inout h_t h) {
+    action a(bit<8> v) { h.a = v; }
+    table t { key = { h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); }
+    apply { %s }
+}
+"""
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
@@ -117,6 +125,18 @@ CASES = {
         program(top=_FL_STRUCT).replace("struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;"), '@field_list("a")',
         r"@field_list\(a\) on fl_t.f: the index must be", program(top=_FL_STRUCT.replace('"a"', "1")).replace(
             "struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;")),
+    # an exit of a control inlined at two places: p4c 1.2.4.8 fails on it ("table tbl_... has
+    # multiple successors" -- fuzzt seed 187 -- or a def-use "Compiler Bug"); applied once it is fine
+    "subcontrol_exit_applied_by_two_instances": (
+        program(top=_EXIT_SUB % "if (!t.apply().hit) { exit; } else { h.c = 2; exit; }", locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h);\n        s2.apply(hdr.h);"), "exit;", r"exit in a control that is applied at two places",
+        program(top=_EXIT_SUB % "if (!t.apply().hit) { exit; } else { h.c = 2; exit; }", locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h);")),
+    "subcontrol_exit_applied_twice": (
+        program(top=_EXIT_SUB % "if (h.a == 1) { exit; }", locals="    S() s1;\n",
+                body="        s1.apply(hdr.h);\n        hdr.h.c = 3;\n        s1.apply(hdr.h);"), "exit;",
+        r"exit in a control that is applied at two places",
+        program(top=_EXIT_SUB % "if (h.a == 1) { exit; }", locals="    S() s1;\n", body="        s1.apply(hdr.h);\n        hdr.h.c = 3;")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
