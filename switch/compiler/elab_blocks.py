@@ -428,6 +428,10 @@ class BlockRules:
         if ent and ent[0] == "const" and ent[1].get("t") == ["enum", enum]:
             # `const HashAlgorithm AL = HashAlgorithm.crc32;` (p4c substitutes the constant)
             return next(m for m, i in self.enums[enum]["members"].items() if i == ent[1]["v"])
+        known = self.__dict__.get("enum_var_values", {})
+        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum] and ent[1].get("n") in known:
+            # a local initialized with a member and not written since (p4c propagates it)
+            return next(m for m, i in self.enums[enum]["members"].items() if i == known[ent[1]["n"]])
         raise E(n.loc, f"expected a {enum} member (or a constant of type {enum}: p4c takes a "
                        "variable only where its constant propagation finds one value)")
 

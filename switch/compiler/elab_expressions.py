@@ -31,6 +31,8 @@ class ExpressionRules:
                 raise E(n.loc, f"{n.name} cannot be assigned")
             if ent[2] == "in" and ent[1]["t"][0] not in ("extern",):
                 raise E(n.loc, f"cannot assign to 'in' parameter {n.name} (or any part of it)")
+            if ent[1].get("op") == "var":
+                self.__dict__.get("enum_var_values", {}).pop(ent[1]["n"], None)   # written: no longer known
             return ent[1], ent[1]["t"]
         if k == "member":
             if n.name == "next":  # written, not read: member_of directly (expr() refuses a read)

@@ -51,6 +51,10 @@ class StatementRules:
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                if t[0] == "enum" and init.get("op") == "const":
+                    # its value until something writes it (lvalue forgets it): p4c's constant
+                    # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`
+                    self.__dict__.setdefault("enum_var_values", {})[py] = init["v"]
             scope.declare(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"), s.loc)
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
@@ -72,6 +76,9 @@ class StatementRules:
                 # a field declared bool takes a bool only (p4c), though it is held in one bit
                 raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
+            if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
+                    not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
+                self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
@@ -148,7 +155,11 @@ class StatementRules:
         if k == "switch":
             if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
                 raise E(s.loc, "switch statements are not allowed in a parser")
-            return [self.switch_stmt(s, scope)]
+            self.ctx["switch_depth"] = self.ctx.get("switch_depth", 0) + 1   # see enum_var_values
+            try:
+                return [self.switch_stmt(s, scope)]
+            finally:
+                self.ctx["switch_depth"] -= 1
         if k == "call_stmt":
             return self.call_stmt(s.call, scope)
         if k == "instance":

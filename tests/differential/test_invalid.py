@@ -475,6 +475,11 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     direct_meter<bit<8>>(MeterType.packets) dm;
     action r() { hdr.h.c = 1; exit; dm.read(hdr.h.a); }
     table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }"""), ("read method call",), ""),
+    # a HashAlgorithm variable whose value depends on the packet (p4c: "Unimplemented compiler support")
+    "hash_algorithm_chosen_at_run_time": (program("        HashAlgorithm al = HashAlgorithm.crc16;\n"
+                                                  "        if (hdr.h.a == 1) { al = HashAlgorithm.crc32; }\n"
+                                                  "        bit<16> r; hash(r, al, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r;\n"),
+                                          ("HashAlgorithm",), ""),
 }
 INVALID.update(SPEC5_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}

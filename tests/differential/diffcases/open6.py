@@ -4,7 +4,8 @@ type of any width (p4c folds it to 1 or 0; a run-time bool still casts to bit<1>
 list expressions compared, an untyped literal taking the type of the element it meets; a plain
 (not serializable) enum as a control-plane action parameter (32 bits in p4c's JSON: the
 member's position; a P4Info type_name without width), given by a default action or a call;
-a HashAlgorithm constant (global or local) as hash()'s algorithm; digest() called in the
+a HashAlgorithm constant (global or local), or a local whose value is known at the call, as
+hash()'s algorithm; digest() called in the
 deparser (p4c lists the digest; its JSON drops the call, so BMv2 sends nothing for it); a
 digest struct with a header or a nested struct member (p4c accepts it and describes the member
 in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared only); a run-time
@@ -42,6 +43,12 @@ CASES = [
         "        bit<16> r; hash(r, AL, 16w0, { hdr.h.a, hdr.h.b }, 16w1024); hdr.h.c = r;\n"
         "        bit<32> q; hash(q, LA, 32w5, { hdr.h.b }, 32w64); hdr.h.d = q;\n",
         top="const HashAlgorithm AL = HashAlgorithm.crc32;\n"), frames=VALUES),
+    # a HashAlgorithm variable whose value p4c's constant propagation knows at each call
+    case("open6_hash_algorithm_variable", CAT, program(
+        "        HashAlgorithm al = HashAlgorithm.crc16;\n"
+        "        bit<16> r; hash(r, al, 16w0, { hdr.h.a, hdr.h.b }, 16w1024); hdr.h.c = r;\n"
+        "        al = HashAlgorithm.csum16;\n"
+        "        bit<32> q; hash(q, al, 32w0, { hdr.h.c, hdr.h.b }, 32w65536); hdr.h.d = q;\n")),
     case("open6_digest_in_deparser", "digests", program(
         "        if (hdr.h.a == 1) { digest<dg_t>(1, { hdr.h.c }); }\n",
         top="struct dg_t { bit<16> c; }\nstruct dg2_t { bit<8> a; }\n",
