@@ -9,7 +9,9 @@ hash()'s algorithm; digest() called in the
 deparser (p4c lists the digest; its JSON drops the call, so BMv2 sends nothing for it); a
 digest struct with a header or a nested struct member (p4c accepts it and describes the member
 in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared only); a run-time
-bit<N> value cast to ``int`` (p4c's BMv2 back end gives int a width of 0: the value reads 0)."""
+bit<N> value cast to ``int`` (p4c's BMv2 back end gives int a width of 0: the value reads 0); a
+leading comma in a select's expression list or a list expression (p4c's grammar takes it:
+``select(, x)`` is ``select(x)``; found by tools/p4c_mutate.py, seed 6)."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -81,4 +83,19 @@ CASES = [
         transition accept;
     }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vh);"),
         frames=VALUES),
+    case("open6_leading_comma_in_expression_lists", CAT, program(
+        "        pair_t p = { , hdr.h.a, hdr.h.b };\n        hdr.h.c = p.y ++ p.x;\n"
+        "        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { , hdr.h.a }, 16w1024); hdr.h.d = (bit<32>)r;\n",
+        top="struct pair_t { bit<8> x; bit<8> y; }\n",
+        parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(, hdr.eth.etype) {
+            0x1234: parse_h;
+            default: accept;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition accept;
+    }"""), frames=VALUES),
 ]
