@@ -534,7 +534,8 @@ class BlockRules:
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
-                           "default": getattr(p, "default", None)})
+                           "default": getattr(p, "default", None),
+                           **({"const_arg": True} if p.direction is None else {})})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
         self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before

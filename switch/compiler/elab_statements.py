@@ -539,9 +539,17 @@ class StatementRules:
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
             else:
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "t": p["t"]})
         return {"s": "call_fn", "fn": f["py"], "args": args}
+
+    def const_arg(self, ir, p: dict, arg: Node):
+        """A function's directionless parameter takes a compile-time constant only (p4c:
+        "argument used for directionless parameter ... must be a compile-time constant")."""
+        if p.get("const_arg") and self.fold(ir) is None and ir.get("op") not in ("list", "mk"):
+            raise E(arg.loc, f"{expr_text(arg)}: argument used for directionless parameter '{p['name']}' "
+                             "must be a compile-time constant (p4c)")
+        return ir
 
     def call_function(self, f: dict, call: Node, scope):
         if f.get("deferred_error"):
@@ -552,7 +560,7 @@ class StatementRules:
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
             st = self.call_function_stmt(f, call, scope)
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
-        args = [self.coerce(self.expr(a, scope), p["t"], a.loc) for a, p in zip(call.args, f["params"])]
+        args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:

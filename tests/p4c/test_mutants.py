@@ -137,6 +137,11 @@ CASES = {
                 body="        s1.apply(hdr.h);\n        hdr.h.c = 3;\n        s1.apply(hdr.h);"), "exit;",
         r"exit in a control that is applied at two places",
         program(top=_EXIT_SUB % "if (h.a == 1) { exit; }", locals="    S() s1;\n", body="        s1.apply(hdr.h);\n        hdr.h.c = 3;")),
+    # a function's directionless parameter takes a compile-time constant (tools/p4c_mutate.py seed 7)
+    "function_directionless_param_runtime_arg": (
+        program(top="bit<8> f(bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);"), "f(hdr.h.c)",
+        r"argument used for directionless parameter 'v' must be a compile-time constant",
+        program(top="bit<8> f(in bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
@@ -254,6 +259,8 @@ VALID = {
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
     "field_list_string_index_unused": program(top=_FL_STRUCT),
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
+    "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
+                                                         body="        hdr.h.a = f(K) + f(3);"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
