@@ -525,7 +525,7 @@ class StatementRules:
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
-        if f.get("deferred_error"):
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
@@ -552,7 +552,7 @@ class StatementRules:
         return ir
 
     def call_function(self, f: dict, call: Node, scope):
-        if f.get("deferred_error"):
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):

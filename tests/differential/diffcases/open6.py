@@ -11,7 +11,8 @@ digest struct with a header or a nested struct member (p4c accepts it and descri
 in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared only); a run-time
 bit<N> value cast to ``int`` (p4c's BMv2 back end gives int a width of 0: the value reads 0); a
 leading comma in a select's expression list or a list expression (p4c's grammar takes it:
-``select(, x)`` is ``select(x)``; found by tools/p4c_mutate.py, seed 6)."""
+``select(, x)`` is ``select(x)``; found by tools/p4c_mutate.py, seed 6); a function missing a
+``return`` called only where p4c folds the call away (``true || f(x)``; seed 7)."""
 from .base import VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -98,4 +99,8 @@ CASES = [
         pkt.extract(hdr.h);
         transition accept;
     }"""), frames=VALUES),
+    case("open6_function_without_return_folded_away", CAT, program(
+        "        bool b = true || f(hdr.h.a);\n        bool c = false && f(hdr.h.b);\n"
+        "        if (b && !c) { hdr.h.c = 0x5151; }\n",
+        top="bool f(inout bit<8> v) {\n    v = 0x99;\n}\n"), frames=VALUES),
 ]
