@@ -233,3 +233,12 @@ def has_runtime_int(ir) -> bool:
     if isinstance(ir, list):
         return any(has_runtime_int(v) for v in ir)
     return False
+
+def unify_lists(at, bt):
+    """The common type of two list types compared element by element: an untyped literal
+    takes the other side's element type, nested lists alike (``at`` wins elsewhere)."""
+    if at == INTLIT:
+        return bt
+    if at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
+        return ["list", [unify_lists(x, y) for x, y in zip(at[1], bt[1])]]
+    return at

@@ -7,7 +7,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+from .elab_common import (BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
+                          unify_lists, untagged, _wrap)
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -625,7 +626,7 @@ class ExpressionRules:
             if at != bt and at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
                 # { hdr.h.a, 1 } == { 8w1, 8w2 }: an untyped literal takes the type of the
                 # element it is compared with (p4c unifies the two tuple types)
-                u = _unify_lists(at, bt)
+                u = unify_lists(at, bt)
                 a, at = self.coerce((a, at), u, n.a.loc), u
                 b, bt = self.coerce((b, bt), u, n.b.loc), u
             if at != bt:
@@ -793,13 +794,3 @@ def _leaves(t):
             yield from _leaves(x)
         else:
             yield x
-
-
-def _unify_lists(at, bt):
-    """The common type of two list types compared element by element: an untyped literal
-    takes the other side's element type, nested lists alike (``at`` wins elsewhere)."""
-    if at == INTLIT:
-        return bt
-    if at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
-        return ["list", [_unify_lists(x, y) for x, y in zip(at[1], bt[1])]]
-    return at
