@@ -261,6 +261,10 @@ VALID = {
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
                                                          body="        hdr.h.a = f(K) + f(3);"),
+    # an error as a selector key: its 32-bit code (tools/p4c_mutate.py seed 8)
+    "selector_key_error": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; sm.parser_error: selector; } actions = { a; }\n"
+                                         "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n",
+                                  body="        t.apply();"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),

@@ -12,8 +12,9 @@ in type_info; simple_switch_grpc refuses that P4Info, so the P4Info is compared 
 bit<N> value cast to ``int`` (p4c's BMv2 back end gives int a width of 0: the value reads 0); a
 leading comma in a select's expression list or a list expression (p4c's grammar takes it:
 ``select(, x)`` is ``select(x)``; found by tools/p4c_mutate.py, seed 6); a function missing a
-``return`` called only where p4c folds the call away (``true || f(x)``; seed 7)."""
-from .base import VALUES, case, program
+``return`` called only where p4c folds the call away (``true || f(x)``; seed 7); an ``error``
+value in a hash's data (its 32-bit code, as in p4c's JSON; seed 8)."""
+from .base import VALUES, case, eth, program
 
 CAT = "front end (p4c-compatible)"
 DIGEST_MEMBER = ("simple_switch_grpc refuses p4c's P4Info of a digest struct with a header or struct member "
@@ -103,4 +104,7 @@ CASES = [
         "        bool b = true || f(hdr.h.a);\n        bool c = false && f(hdr.h.b);\n"
         "        if (b && !c) { hdr.h.c = 0x5151; }\n",
         top="bool f(inout bit<8> v) {\n    v = 0x99;\n}\n"), frames=VALUES),
+    case("open6_error_in_hash_data", CAT, program(
+        "        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { sm.parser_error, error.StackOutOfBounds, hdr.eth.etype }, 32w65536);\n"
+        "        hdr.eth.dst[15:0] = r;\n"), frames=VALUES + [(1, eth(0x1234) + bytes([1, 2]))]),
 ]
