@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .errors import P4CompileError
 
 
 class StatementRules:
@@ -100,13 +101,15 @@ class StatementRules:
             # an `if` p4c folds away (constant condition) is not conditional execution
             v = self.fold_condition(c)
             self.ctx["if_depth"] = depth + (v is None)
+            lenient = v is not None and _literal_condition(s.cond, scope)
             try:
                 used = {q: a.get("used") for q, a in self.actions.items()}
-                then = self.stmt(s.then, Scope(scope))
+                then = self.dead_branch(s.then, scope) if v is False and lenient else self.stmt(s.then, Scope(scope))
                 if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
                     self._restore_used(used)
                 used = {q: a.get("used") for q, a in self.actions.items()}
-                els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+                els = [] if s.els is None else self.dead_branch(s.els, scope) if v is True and lenient \
+                    else self.stmt(s.els, Scope(scope))
                 if v is True:
                     self._restore_used(used)
             finally:
@@ -543,6 +546,21 @@ class StatementRules:
                              "t": p["t"]})
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
+    def dead_branch(self, n: Node, scope) -> list:
+        """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it
+        after resolving names but before type checking, so an unknown field or a type
+        mismatch there is not an error (mutants of gauntlet_exit_combination_*); a name
+        that does not resolve still is, and so is what its constant folding finds."""
+        try:
+            return self.stmt(n, Scope(scope))
+        except P4CompileError as e:
+            # only what p4c's type checker would say; its earlier passes (names, duplicate
+            # declarations, constant folding: `8w1 / 8w0`, `9w1 ++ 1`) still see dead code
+            if " has no field " in e.message or e.message.startswith(("type mismatch", "return with a value")) \
+                    or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
+                return []
+            raise
+
     def const_arg(self, ir, p: dict, arg: Node):
         """A function's directionless parameter takes a compile-time constant only (p4c:
         "argument used for directionless parameter ... must be a compile-time constant")."""
@@ -745,3 +763,19 @@ def reads_header(ir, lhs) -> bool:
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _literal_condition(n: Node, scope) -> bool:
+    """Whether condition ``n`` is built from literals and declared constants only (what
+    p4c's front end folds before it checks types)."""
+    k = n.kind
+    if k in ("bool_lit", "int"):
+        return True
+    if k == "name":
+        ent = scope.lookup(n.name)
+        return ent is not None and ent[0] == "const"
+    if k == "unary":
+        return _literal_condition(n.a, scope)
+    if k == "binary":
+        return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
+    return False

@@ -142,6 +142,13 @@ CASES = {
         program(top="bit<8> f(bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);"), "f(hdr.h.c)",
         r"argument used for directionless parameter 'v' must be a compile-time constant",
         program(top="bit<8> f(in bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);")),
+    # ... but names are resolved and constants folded before that (p4c rejects these)
+    "dead_branch_unknown_function": (program(body="        if (false) { undefined_fn(); }"), "undefined_fn",
+                                     r"unknown function", program(body="        if (false) { hdr.h.a = 1; }")),
+    "dead_branch_division_by_zero": (program(body="        if (false) { hdr.h.a = 8w1 / 8w0; }"), "8w0",
+                                     r"division by zero", program(body="        if (false) { hdr.h.a = 8w1 / 8w1; }")),
+    "dead_branch_duplicate_local": (program(body="        if (false) { bit<8> x = 1; bit<8> x = 2; }"), "bit<8> x = 2",
+                                    r"x", program(body="        if (false) { bit<8> x = 1; bit<8> y = 2; }")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
@@ -265,6 +272,10 @@ VALID = {
     "selector_key_error": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; sm.parser_error: selector; } actions = { a; }\n"
                                          "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n",
                                   body="        t.apply();"),
+    # p4c removes the dead branch of a literal condition before it checks types (mutants of
+    # gauntlet_exit_combination_*): an unknown field or a type mismatch there is no error
+    "dead_branch_unknown_field": program(body="        if (true) { exit; } else { hdr.h.zz = 1; }\n"
+                                              "        if (1 == 2) { hdr.zz.a = 16w1; hdr.h.a = 16w1; }"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
