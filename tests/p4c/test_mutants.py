@@ -272,6 +272,10 @@ VALID = {
     "selector_key_error": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; sm.parser_error: selector; } actions = { a; }\n"
                                          "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n",
                                   body="        t.apply();"),
+    # an action_selector output width above 64 (p4c's JSON has no width; seed 8 swapped size and width)
+    "selector_output_width_1024": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { a; }\n"
+                                                 "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w1024); }\n",
+                                          body="        t.apply();"),
     # p4c removes the dead branch of a literal condition before it checks types (mutants of
     # gauntlet_exit_combination_*): an unknown field or a type mismatch there is no error
     "dead_branch_unknown_field": program(body="        if (true) { exit; } else { hdr.h.zz = 1; }\n"
