@@ -81,6 +81,7 @@ class BlockRules:
                     dup = next(m for m in d.members if d.members.count(m) > 1)
                     raise E(d.loc, f"match_kind {dup} declared twice")
                 self.match_kinds.update(d.members)
+                self.__dict__.setdefault("match_kind_decls", {}).update((m, d) for m in d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
             elif k == "action":
@@ -139,6 +140,7 @@ class BlockRules:
             ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
+        self.check_field_list_indexes(self.resolve_type(blocks["parser"].params[2].type))
         ir_blocks = {}
         self.block_names = {}
         self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance
@@ -149,7 +151,7 @@ class BlockRules:
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
-                                   getattr(self, "table_locs", {}), self.source)
+                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}))
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
@@ -323,22 +325,18 @@ class BlockRules:
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
                 consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
-                stack = self.__dict__.setdefault("_instantiating", [])
-                cur = stack[-1] if stack else getattr(self, "_top_block", None)
+                cur = self.current_block()
                 bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
                 if bp is not None and cp is not None and bp > cp:
                     raise E(d.loc, f"{tname}: declaration not found ({ent[0]} {tname} is declared after "
                                    f"{cur.kind} {cur.name}, which instantiates it)")
-                if any(b is ent[1] for b in stack) or ent[1] is getattr(self, "_top_block", None):
-                    # `control C(...) { C() c; ... }` (or through another block): p4c refuses it
+                if ent[1] is getattr(self, "_top_block", None):
+                    # `control C(...) { C() c; ... }`: p4c refuses it (through another block:
+                    # sub_block's guard over the blocks being elaborated)
                     raise E(d.loc, f"{ent[0]} {tname} instantiates itself (p4c: self-referencing types not supported)")
                 if ent[0] == "control":
                     self.bind_apply_objects(ent[1], d.name, q, scope)
-                stack.append(ent[1])
-                try:
-                    self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
-                finally:
-                    stack.pop()
+                self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
@@ -403,10 +401,11 @@ class BlockRules:
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
-            # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size)
+            # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
+            # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
+            # hash), so one above 64 is kept as 64
             rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
-            rec["width"] = self.const_int(args[2], "action_selector output width", minimum=0, bit32=True,
-                                          maximum=64)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True))
         else:
             rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
         self.add_object("action_profiles", rec, loc)
@@ -421,12 +420,21 @@ class BlockRules:
             raise E(loc, f"name '{rec['name']}' is used for more than one {kind} object in the P4Info")
         self.objects[key].append(rec)
 
-    def enum_member(self, n: Node, enum: str) -> str:
+    def enum_member(self, n: Node, enum: str, scope=None) -> str:
         if n.kind == "member" and n.base.kind == "name" and n.base.name == enum:
             if n.name not in self.enums[enum]["members"]:
                 raise E(n.loc, f"{enum} has no member {n.name}")
             return n.name
-        raise E(n.loc, f"expected a {enum} member")
+        ent = (scope or self.global_scope).lookup(n.name) if n.kind == "name" else None
+        if ent and ent[0] == "const" and ent[1].get("t") == ["enum", enum]:
+            # `const HashAlgorithm AL = HashAlgorithm.crc32;` (p4c substitutes the constant)
+            return next(m for m, i in self.enums[enum]["members"].items() if i == ent[1]["v"])
+        known = self.__dict__.get("enum_var_values", {})
+        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum] and ent[1].get("n") in known:
+            # a local initialized with a member and not written since (p4c propagates it)
+            return next(m for m, i in self.enums[enum]["members"].items() if i == known[ent[1]["n"]])
+        raise E(n.loc, f"expected a {enum} member (or a constant of type {enum}: p4c takes a "
+                       "variable only where its constant propagation finds one value)")
 
     # ---------------------------------------------------------------- actions, functions
     def declare_action(self, d: Node, q: str, scope: Scope) -> None:
@@ -454,6 +462,10 @@ class BlockRules:
                     t = t[2]
                 if t[0] == "bool":
                     t = ["bit", 1]
+                if t[0] == "enum":
+                    # a plain enum: p4c's JSON gives it 32 bits (the member's position), its
+                    # P4Info a type_name and no width
+                    t = ["bit", 32]
                 if not is_bits(t):
                     raise E(p.loc, f"action parameter {p.name} of type {tstr(t)}: control-plane "
                                    "parameters must be bit<N>")
@@ -461,7 +473,7 @@ class BlockRules:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
             # control plane its bits
-            vt = body_t if body_t[0] in ("serenum", "bool") else t
+            vt = body_t if body_t[0] in ("serenum", "bool", "enum") else t
             ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
@@ -472,7 +484,8 @@ class BlockRules:
                            "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
                            "default": getattr(p, "default", None),
-                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {})})
+                           **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
+                           **({"plain_enum": body_t[1]} if p.direction is None and body_t[0] == "enum" else {})})
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
@@ -522,7 +535,8 @@ class BlockRules:
             fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
-                           "default": getattr(p, "default", None)})
+                           "default": getattr(p, "default", None),
+                           **({"const_arg": True} if p.direction is None else {})})
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
         self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
@@ -545,11 +559,16 @@ class BlockRules:
             self._decl_index = {id(x): i for i, x in enumerate(self.decls)}
         return self._decl_index.get(id(d))
 
+    def current_block(self):
+        """The control or parser declaration being elaborated: the innermost sub-block instance
+        (``_active_subs``, pushed by ``sub_block``) or else the top-level block of this role."""
+        active = getattr(self, "_active_subs", None)
+        return active[-1] if active else getattr(self, "_top_block", None)
+
     def check_declared_before(self, f: dict, call: Node) -> None:
         """p4c resolves a name where it is used: a function declared after the control or
         parser that calls it is not found there."""
-        stack = getattr(self, "_instantiating", None)
-        cur = stack[-1] if stack else getattr(self, "_top_block", None)
+        cur = self.current_block()
         if cur is None or self.ctx.get("kind") == "function":
             return
         self.decl_pos(cur)

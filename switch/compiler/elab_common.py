@@ -223,3 +223,22 @@ def flatten_select(exprs: list, cases: list) -> tuple[list, list]:
             c = Node("case", c.loc, **{**c._attrs, "keysets": out})
         flat_cases.append(c)
     return [x for e in exprs for x in spread(e)], flat_cases
+
+
+def has_runtime_int(ir) -> bool:
+    """Whether IR ``ir`` holds ``(int)`` of a run-time value: compiled to the 0 p4c's BMv2 JSON
+    computes, yet no compile-time constant where p4c needs one (a const, a divisor)."""
+    if isinstance(ir, dict):
+        return bool(ir.get("runtime_int")) or any(has_runtime_int(v) for v in ir.values() if isinstance(v, (dict, list)))
+    if isinstance(ir, list):
+        return any(has_runtime_int(v) for v in ir)
+    return False
+
+def unify_lists(at, bt):
+    """The common type of two list types compared element by element: an untyped literal
+    takes the other side's element type, nested lists alike (``at`` wins elsewhere)."""
+    if at == INTLIT:
+        return bt
+    if at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
+        return ["list", [unify_lists(x, y) for x, y in zip(at[1], bt[1])]]
+    return at

@@ -7,7 +7,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, ERROR, expr_text, INTLIT, is_bits, newtype_name, pyname, tstr, untagged, _wrap
+from .elab_common import (BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
+                          unify_lists, untagged, _wrap)
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -31,6 +32,8 @@ class ExpressionRules:
                 raise E(n.loc, f"{n.name} cannot be assigned")
             if ent[2] == "in" and ent[1]["t"][0] not in ("extern",):
                 raise E(n.loc, f"cannot assign to 'in' parameter {n.name} (or any part of it)")
+            if ent[1].get("op") == "var":
+                self.__dict__.get("enum_var_values", {}).pop(ent[1]["n"], None)   # written: no longer known
             return ent[1], ent[1]["t"]
         if k == "member":
             if n.name == "next":  # written, not read: member_of directly (expr() refuses a read)
@@ -165,7 +168,7 @@ class ExpressionRules:
                               f"-{t[1]}{sig}{-v}: negative value with unsigned type")
                 else:
                     self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
-            return {"op": "const", "v": w, "t": t}
+            return {"op": "const", "v": w, "t": t, **({"runtime_int": True} if has_runtime_int(ir) else {})}
         if et == INTLIT and t[0] == "serenum":
             return self.coerce(ir_t, t[2], loc)
         if et[0] == "serenum" and t == et[2]:
@@ -514,7 +517,10 @@ class ExpressionRules:
             # (int)x of a constant: its value, signed as its type reads it (p4c folds it)
             v = self.fold(ir)
             if v is None:
-                raise E(loc, f"only a compile-time constant can be cast to int, not a {tstr(et)} value")
+                # a run-time value: p4c 1.2.4.8 accepts it, and its BMv2 back end gives `int` a
+                # width of 0 -- the JSON masks the value with 0 (`x & 0x00`), so it reads 0
+                # wherever it is used (measured: (int)hdr.h.a + 1 == 1 on BMv2)
+                return {"op": "const", "v": 0, "t": INTLIT, "runtime_int": True}
             return {"op": "const", "v": v, "t": INTLIT}
         if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
             return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
@@ -526,6 +532,10 @@ class ExpressionRules:
             raise E(loc, f"cannot cast {tstr(et)} to bool")
         if is_bits(t):
             if et == BOOL:
+                v = self.fold(ir)
+                if t != ["bit", 1] and isinstance(v, (bool, int)):
+                    # p4c folds a constant bool to 1 or 0 of any width: (int<8>)true
+                    return {"op": "const", "v": int(bool(v)), "t": t}
                 if t != ["bit", 1]:
                     raise E(loc, f"cannot cast bool to {tstr(t)} (only to bit<1>)")
                 return {"op": "cast", "a": ir, "t": t}
@@ -539,7 +549,17 @@ class ExpressionRules:
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
-        b, bt = self.expr(n.b, scope)
+        fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
+        saved = self.ctx.get("dead_expr") if getattr(self, "ctx", None) is not None else None
+        if fa is not None and bool(fa) == (op == "||"):
+            # `true || f(x)`, `false && f(x)`: p4c folds the call away before it checks the
+            # function (a function missing a return is then never called)
+            self.ctx["dead_expr"] = True
+        try:
+            b, bt = self.expr(n.b, scope)
+        finally:
+            if getattr(self, "ctx", None) is not None:
+                self.ctx["dead_expr"] = saved
         if at[0] == "serenum" and op in ("==", "!="):
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
@@ -603,6 +623,12 @@ class ExpressionRules:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
+            if at != bt and at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
+                # { hdr.h.a, 1 } == { 8w1, 8w2 }: an untyped literal takes the type of the
+                # element it is compared with (p4c unifies the two tuple types)
+                u = unify_lists(at, bt)
+                a, at = self.coerce((a, at), u, n.a.loc), u
+                b, bt = self.coerce((b, bt), u, n.b.loc), u
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
             if at[0] == "varbit":
@@ -610,7 +636,7 @@ class ExpressionRules:
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL
-            if at[0] == "list" and not all(is_bits(x) or x[0] in ("bool", "serenum", "enum", "error", "list")
+            if at[0] == "list" and not all(is_bits(x) or x == INTLIT or x[0] in ("bool", "serenum", "enum", "error", "list")
                                            for x in _leaves(at)):
                 raise E(n.loc, f"comparison of {tstr(at)} values is not supported")
             return {"op": "bin", "o": op, "a": a, "b": b, "t": BOOL}, BOOL
@@ -638,8 +664,8 @@ class ExpressionRules:
         if op in ("/", "%") and self.fold(b) == 0:
             raise E(n.b.loc, f"operator {op}: division by zero")   # p4c: "Division by zero"
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
-        if op in ("/", "%") and at != INTLIT and self.fold(res) is None:
-            d = self.fold(b)
+        if op in ("/", "%") and at != INTLIT and (self.fold(res) is None or has_runtime_int(b)):
+            d = None if has_runtime_int(b) else self.fold(b)
             inner = b["a"] if b.get("op") == "cast" else b
             if d is None and inner.get("op") in ("call_fn", "call_fn_out"):
                 d = self.constant_result(inner["fn"])   # p4c inlines the function first
@@ -654,7 +680,7 @@ class ExpressionRules:
             v = self.fold(res)
             if v is None:
                 raise E(n.loc, "untyped integer expression is not constant")
-            return {"op": "const", "v": v, "t": INTLIT}, INTLIT
+            return {"op": "const", "v": v, "t": INTLIT, **({"runtime_int": True} if has_runtime_int(res) else {})}, INTLIT
         return res, at
 
     def constant_result(self, py: str):

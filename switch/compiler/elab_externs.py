@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
-from .elab_common import _custom_crc, BOOL, E, ERROR, INTLIT, is_bits, pyname, tstr
+from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
 
 
 class ExternRules:
@@ -42,8 +42,9 @@ class ExternRules:
             for f, ft in self.structs[t[1]]["fields"]:
                 out.extend(self.flatten_value({"op": "field", "base": ir, "f": pyname(f), "t": ft}, ft, loc, what))
             return out
-        if t[0] in ("enum", "error") and what == "log_msg data":
-            # p4c logs a plain enum / error by its numeric code
+        if t[0] in ("enum", "error") and what == "log_msg data" or t[0] == "error" and what in ("hash data", "selector key"):
+            # p4c logs a plain enum / error by its numeric code; an error in a hash's data or
+            # a selector key is its 32-bit code in p4c's JSON (a checksum refuses it)
             return [({"op": "cast", "a": ir, "t": ["bit", 32]}, 32)]
         if t == INTLIT:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
@@ -117,8 +118,8 @@ class ExternRules:
         if name == "random":
             nargs(3)
             lv, t = self.lvalue(args[0], scope)
-            if not is_bits(t):
-                raise E(args[0].loc, "random result must be bit<N>")
+            if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
+                raise E(args[0].loc, "random result must be bit<N> or bool")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
@@ -140,7 +141,7 @@ class ExternRules:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
-            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm"))
+            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm", scope))
             if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
@@ -169,7 +170,7 @@ class ExternRules:
                 raise E(loc, f"{name} belongs in the {want.replace('_', ' ')} control")
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             data = self.flat_list(args[1], scope, f"{name} data")
-            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm"))
+            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
             if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):
@@ -179,6 +180,12 @@ class ExternRules:
             lv, lt = self.lvalue(args[2], scope)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
+                                               if i.kind in ("member", "name")):
+                # the out argument aliases an element of the list: p4c copies the list into
+                # temporaries first, and its BMv2 back end refuses those assignments
+                raise E(args[2].loc, f"{name}: the result field {expr_text(args[2])} is also in the data list "
+                                     "(p4c: 'Only calls to update_checksum or update_checksum_with_payload allowed')")
             return [{"s": "update_checksum", "c": c, "data": [[d, w] for d, w in data],
                      "l": lv, "t": lt, "algo": algo, "payload": payload}]
         if name in ("clone", "clone3", "clone_preserving_field_list"):
@@ -240,12 +247,12 @@ class ExternRules:
         P4Info digest however many calls); any other data -- a tuple type, or a list expression
         without a type argument -- is a tuple digest that p4c names ``digest_0``, ``digest_1``,
         ... one per call, in program order (with a warning).  BMv2 learns at the end of ingress
-        only: a digest called in egress is accepted and listed, and sends nothing."""
+        only: a digest called in egress or the deparser is accepted and listed, and sends nothing."""
         args, loc = call.args, call.loc
         if len(args) != 2:
             raise E(loc, f"digest takes 2 argument(s), got {len(args)}")
-        if self.ctx.get("role") not in ("ingress", "egress"):
-            raise E(loc, "digest is only supported in the ingress and egress controls")
+        if self.ctx.get("role") not in ("ingress", "egress", "deparser"):
+            raise E(loc, "digest is only supported in the ingress, egress and deparser controls")
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
         if call.targs:
@@ -276,9 +283,18 @@ class ExternRules:
                 raise E(data.loc, f"digest data has type {tstr(t)}, expected {tstr(dt)}")
             items = [{"op": "field", "base": ir, "f": pyname(fn), "t": ft} if dt[0] == "struct" else
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
+        flat = []
         for (fn, ft), it in zip(members, items):
+            if ft[0] in ("header", "struct") and dt[0] == "struct":
+                # p4c accepts a header or struct member (P4Info: its type in type_info);
+                # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
+                # the pipeline only carries the member's fields, flattened
+                flat.extend(d for d, _ in self.flatten_value(it, ft, data.loc, "digest data"))
+                continue
             if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
                 raise E(data.loc, f"digest field {fn} of type {tstr(ft)} is not supported")
+            flat.append(it)
+        items = flat
         if dt[0] == "struct":
             name = dt[1]
             ta = call.targs[0] if call.targs else None
@@ -292,8 +308,9 @@ class ExternRules:
             self.warn(call.fn.loc, f"Cannot find a good name for digest method call, using auto-generated name '{name}'")
             self.digests[name] = {"name": name, "fields": [[fn, ft] for fn, ft in members], "tuple": True,
                                   **({"scalar": True} if dt[0] not in ("struct", "list") else {})}
-        if self.ctx.get("role") == "egress":
-            # BMv2 sends nothing for it, but p4c lists the digest (p4info.py looks for the call)
+        if self.ctx.get("role") in ("egress", "deparser"):
+            # BMv2 sends nothing for it (in the deparser p4c's JSON drops the call), but p4c
+            # lists the digest (p4info.py looks for the call)
             return [{"s": "nop", "digest": name}]
         # BMv2 reads the fields of a struct l-value argument when ingress ends (the digest
         # primitive only records which field list to send); a list expression or a tuple

@@ -65,7 +65,8 @@ class OutputRules:
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
                             "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
-                                        "enum": p.get("enum")}
+                                        "enum": p.get("enum"), **({"plain_enum": p["plain_enum"]}
+                                                                  if p.get("plain_enum") else {})}
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
@@ -155,7 +156,8 @@ class OutputRules:
                          "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
-            "functions": [dict(f, params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
+            "functions": [dict({k: v for k, v in f.items() if k != "deferred_error"},   # not called, or folded away
+                               params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
                           for f in self.functions.values()],
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],

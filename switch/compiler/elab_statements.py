@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .errors import P4CompileError
 
 
 class StatementRules:
@@ -51,6 +52,10 @@ class StatementRules:
             init = None
             if s.init is not None:
                 init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                if t[0] == "enum" and init.get("op") == "const":
+                    # its value until something writes it (lvalue forgets it): p4c's constant
+                    # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`
+                    self.__dict__.setdefault("enum_var_values", {})[py] = init["v"]
             scope.declare(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"), s.loc)
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
@@ -72,6 +77,9 @@ class StatementRules:
                 # a field declared bool takes a bool only (p4c), though it is held in one bit
                 raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
             rhs = self.coerce(rhs_t, lt, s.rhs.loc)
+            if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
+                    not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
+                self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
@@ -93,13 +101,15 @@ class StatementRules:
             # an `if` p4c folds away (constant condition) is not conditional execution
             v = self.fold_condition(c)
             self.ctx["if_depth"] = depth + (v is None)
+            lenient = v is not None and _literal_condition(s.cond, scope)
             try:
                 used = {q: a.get("used") for q, a in self.actions.items()}
-                then = self.stmt(s.then, Scope(scope))
+                then = self.dead_branch(s.then, scope) if v is False and lenient else self.stmt(s.then, Scope(scope))
                 if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
                     self._restore_used(used)
                 used = {q: a.get("used") for q, a in self.actions.items()}
-                els = self.stmt(s.els, Scope(scope)) if s.els is not None else []
+                els = [] if s.els is None else self.dead_branch(s.els, scope) if v is True and lenient \
+                    else self.stmt(s.els, Scope(scope))
                 if v is True:
                     self._restore_used(used)
             finally:
@@ -124,7 +134,9 @@ class StatementRules:
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
             if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
-            return [{"s": "exit"}]
+            st = {"s": "exit"}
+            self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
+            return [st]
         if k == "return":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "return is not allowed in a parser")
@@ -146,7 +158,11 @@ class StatementRules:
         if k == "switch":
             if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
                 raise E(s.loc, "switch statements are not allowed in a parser")
-            return [self.switch_stmt(s, scope)]
+            self.ctx["switch_depth"] = self.ctx.get("switch_depth", 0) + 1   # see enum_var_values
+            try:
+                return [self.switch_stmt(s, scope)]
+            finally:
+                self.ctx["switch_depth"] -= 1
         if k == "call_stmt":
             return self.call_stmt(s.call, scope)
         if k == "instance":
@@ -500,18 +516,19 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
-            else:   # a directionless bool parameter takes a bool (its body sees a bool)
+            else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
                 try:
-                    e = self.coerce(self.expr(arg, scope), BOOL if p.get("bool") else p["t"], arg.loc)
+                    e = self.coerce(self.expr(arg, scope), want, arg.loc)
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
-        if f.get("deferred_error"):
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
@@ -525,12 +542,35 @@ class StatementRules:
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
             else:
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "t": p["t"]})
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
+    def dead_branch(self, n: Node, scope) -> list:
+        """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it
+        after resolving names but before type checking, so an unknown field or a type
+        mismatch there is not an error (mutants of gauntlet_exit_combination_*); a name
+        that does not resolve still is, and so is what its constant folding finds."""
+        try:
+            return self.stmt(n, Scope(scope))
+        except P4CompileError as e:
+            # only what p4c's type checker would say; its earlier passes (names, duplicate
+            # declarations, constant folding: `8w1 / 8w0`, `9w1 ++ 1`) still see dead code
+            if " has no field " in e.message or e.message.startswith(("type mismatch", "return with a value")) \
+                    or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
+                return []
+            raise
+
+    def const_arg(self, ir, p: dict, arg: Node):
+        """A function's directionless parameter takes a compile-time constant only (p4c:
+        "argument used for directionless parameter ... must be a compile-time constant")."""
+        if p.get("const_arg") and self.fold(ir) is None and ir.get("op") not in ("list", "mk"):
+            raise E(arg.loc, f"{expr_text(arg)}: argument used for directionless parameter '{p['name']}' "
+                             "must be a compile-time constant (p4c)")
+        return ir
+
     def call_function(self, f: dict, call: Node, scope):
-        if f.get("deferred_error"):
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
@@ -538,7 +578,7 @@ class StatementRules:
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
             st = self.call_function_stmt(f, call, scope)
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
-        args = [self.coerce(self.expr(a, scope), p["t"], a.loc) for a, p in zip(call.args, f["params"])]
+        args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
@@ -593,6 +633,8 @@ class StatementRules:
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
+            if self.ctx.get("dead"):   # after exit/return in an action: p4c drops it unchecked
+                return {"s": "nop"}
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
@@ -721,3 +763,19 @@ def reads_header(ir, lhs) -> bool:
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _literal_condition(n: Node, scope) -> bool:
+    """Whether condition ``n`` is built from literals and declared constants only (what
+    p4c's front end folds before it checks types)."""
+    k = n.kind
+    if k in ("bool_lit", "int"):
+        return True
+    if k == "name":
+        ent = scope.lookup(n.name)
+        return ent is not None and ent[0] == "const"
+    if k == "unary":
+        return _literal_condition(n.a, scope)
+    if k == "binary":
+        return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
+    return False

@@ -106,6 +106,10 @@ class TableRules:
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 if k.match not in self.match_kinds:
                     raise E(k.match_loc, f"unsupported match kind {k.match}: no match_kind declaration names it")
+                cur, mk = self.current_block(), self.__dict__.get("match_kind_decls", {}).get(k.match)
+                if mk is not None and cur is not None and (self.decl_pos(mk) or 0) > (self.decl_pos(cur) or 0):
+                    raise E(k.match_loc, f"{k.match}: declaration not found (the match_kind is declared "
+                                         f"after {cur.kind} {cur.name}, which uses it)")
                 # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
                 # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
             was_bool = t[0] == "bool"
@@ -431,7 +435,13 @@ class TableRules:
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:
                 continue  # directional: bound in the table's actions list
-            v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+            if p.get("plain_enum"):
+                if what.endswith("entry"):   # p4c 1.2.4.8's BMv2 back end, for entries only
+                    raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "
+                                     f"type {p['plain_enum']} (p4c: a plain enum argument in an entry)")
+                v = self.fold(self.coerce(self.expr(arg, scope), ["enum", p["plain_enum"]], arg.loc))
+            else:
+                v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))
@@ -572,7 +582,7 @@ class TableRules:
                         f"rejects this (\"a path from table {t} back to itself\")")
 
 
-def check_table_successors(body: list, subcontrols: list, table_locs: dict, source) -> None:
+def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None) -> None:
     """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
     statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
     { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
@@ -581,8 +591,26 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     follows the enclosing statement (sub-control bodies inlined).  An ``exit`` is a step of
     its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
     then).  Tables also applied in an expression or a ``switch`` are left to
-    :meth:`check_single_apply`."""
+    :meth:`check_single_apply`.
+
+    An ``exit`` statement of a control inlined at two places (two instances applied, or one
+    applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
+    "table tbl_<prog>l<line> has multiple successors" (the copies share the exit's hidden
+    table; fuzzt seed 187), "a path from table ... back to itself", or a "Compiler Bug:
+    Overwriting definitions at <ExitStatement>" in its def-use pass."""
     subs = {b.get("fn"): b for b in subcontrols}
+    exit_locs = exit_locs or {}
+    exit_uses: dict = {}
+
+    def exits(stmts):
+        for x in stmts:
+            if x.get("s") == "exit" and id(x) in exit_locs:
+                yield exit_locs[id(x)]
+            for key in ("body", "then", "else"):
+                if isinstance(x.get(key), list):
+                    yield from exits(x[key])
+            for c in x.get("cases") or ():
+                yield from exits(c.get("body") or [])
     sites: dict[str, list] = {}
     unsafe: set = set()
 
@@ -623,6 +651,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
+            for loc in exits(subs[st["fn"]]["body"]):
+                exit_uses.setdefault((loc.line, loc.col), []).append(loc)
             return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
         if k == "return":
             return end if cont == end else ("return", id(st))
@@ -630,6 +660,11 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         return ("stmt", id(st))
 
     walk(body, ("end",), ("end",), 0)
+    for uses in exit_uses.values():
+        if len(uses) > 1:
+            raise E(uses[0], "exit in a control that is applied at two places (two instances, or one applied "
+                             "twice): p4c 1.2.4.8 for BMv2 cannot compile it (\"table tbl_... has multiple "
+                             "successors\", or \"Compiler Bug: Overwriting definitions at <ExitStatement>\")")
     for t, nexts in sites.items():
         if t in unsafe or len(set(nexts)) < 2:
             continue
@@ -643,3 +678,4 @@ def _lit_text(ir) -> str:
     """A typed constant as p4c prints it (``8w1``, ``4s3``)."""
     t = ir["t"]
     return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])
+

@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, INTLIT, is_bits, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -203,7 +203,7 @@ class TypeRules:
         """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
         a compile-time constant: a folded scalar, or a tuple/struct/header value whose elements
         all fold (p4c accepts ``const tuple<bit<8>, bit<16>> T = {1, 2};``)."""
-        v = self.fold(ir)
+        v = None if has_runtime_int(ir) else self.fold(ir)   # (int)hdr.h.a is not one (p4c)
         if v is not None:
             return {"op": "const", "v": v, "t": t}
         if ir["op"] == "list" and t[0] == "list":
@@ -316,7 +316,26 @@ class TypeRules:
                 for a in annos or ():
                     if a[0] == "field_list":
                         for idx in a[1]:
-                            self.fl_fields.setdefault(self.field_list_index(idx, a[2], d.name, n), []).append([d.name, n])
+                            try:
+                                fl = self.field_list_index(idx, a[2], d.name, n)
+                            except P4CompileError as e:
+                                # p4c checks the annotation in the metadata struct (at any
+                                # depth) only: check_field_list_indexes raises it there
+                                self.__dict__.setdefault("field_list_errors", {}).setdefault(
+                                    d.name, (e.loc, e.message))
+                                continue
+                            self.fl_fields.setdefault(fl, []).append([d.name, n])
+
+    def check_field_list_indexes(self, t) -> None:
+        """Raise a bad ``@field_list`` index of metadata struct ``t`` or a struct inside it
+        (p4c 1.2.4.8: '"a": Annotation must be a constant integer'; elsewhere it is ignored)."""
+        bad = self.__dict__.get("field_list_errors")
+        if not bad or t[0] != "struct":
+            return
+        if t[1] in bad:
+            raise E(*bad[t[1]])
+        for _, ft in self.structs.get(t[1], {}).get("fields", ()):
+            self.check_field_list_indexes(ft)
 
     def field_list_index(self, idx, loc, struct: str, field: str) -> int:
         """``@field_list(3)`` or ``@field_list(NAME)`` with NAME a constant declared above."""

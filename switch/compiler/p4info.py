@@ -450,6 +450,12 @@ class _TypeInfo:
             self.newtype(nt)
         elif obj.get("enum") and obj["enum"] in self.ir["enums"]:
             self.serenum(obj["enum"])
+        elif obj.get("plain_enum") in self.ir["enums"]:   # an action parameter: no width
+            msg.type_name.name, msg.bitwidth = obj["plain_enum"], 0
+            en = self.info.type_info.enums[obj["plain_enum"]]
+            if not en.members:
+                for m in self.ir["enums"][obj["plain_enum"]]["members"]:
+                    en.members.add().name = m
         elif obj.get("error") and not self.info.type_info.error.members:   # an `error` key
             self.info.type_info.error.members.extend(self.ir["errors"])
 
@@ -471,6 +477,23 @@ class _TypeInfo:
             if not en.members:
                 for m in self.ir["enums"][ft[1]]["members"]:
                     en.members.add().name = m
+        elif ft[0] == "header":   # a digest struct's header member (p4c; BMv2 cannot load it)
+            ts.header.name = ft[1]
+            if ft[1] not in self.info.type_info.headers:
+                hd = self.info.type_info.headers[ft[1]]
+                for f, w, signed in self.ir["headers"][ft[1]]["fields"]:
+                    m = hd.members.add()
+                    m.name = f
+                    (m.type_spec.int if signed else m.type_spec.bit).bitwidth = w
+        elif ft[0] == "struct":   # a nested struct member
+            ts.struct.name = ft[1]
+            if ft[1] not in self.info.type_info.structs:
+                st = self.info.type_info.structs[ft[1]]
+                sd = self.ir["structs"][ft[1]]
+                for f, (_, sft) in zip(sd["p4_fields"], sd["fields"]):
+                    m = st.members.add()
+                    m.name = f
+                    self.spec(m.type_spec, sft)
         elif ft[0] == "error":
             ts.error.SetInParent()
             if not self.info.type_info.error.members:

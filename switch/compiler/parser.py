@@ -479,7 +479,11 @@ class Parser(StatementParser, ExpressionParser):
     def select(self, loc) -> Node:
         self.expect("select")
         self.expect("(")
-        exprs = [] if self.at(")") else [self.expr()]   # p4c takes `select()` (default cases only)
+        # p4c takes `select()` (default cases only), and a leading comma (its expressionList
+        # grammar: empty, then `, e`): `select(, x)` is `select(x)`
+        if self.at(",") and self.peek().text != ")":
+            self.next()
+        exprs = [] if self.at(")") else [self.expr()]
         while exprs and self.accept(","):
             exprs.append(self.expr())
         self.expect(")")

@@ -166,6 +166,8 @@ class ExpressionParser:
                 self.expect("}")
                 return Node("struct_init", t.loc, fields=fields, dots=dots)
             items = []
+            if self.at(",") and self.peek().text not in ("}", ","):
+                self.next()   # `{ , a }` is `{ a }` (p4c's expressionList grammar, as in select)
             while not self.at("}"):
                 if self.accept("..."):
                     dots = True

@@ -232,6 +232,12 @@ def _struct_widths(p4info: p4info_pb2.P4Info, spec) -> tuple[int, ...]:
         st = p4info.type_info.structs.get(spec.struct.name)
         if st is None:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest type struct '{spec.struct.name}' missing from type_info")
+        for m in st.members:
+            if m.type_spec.WhichOneof("type_spec") in ("header", "struct", "header_union", "header_stack"):
+                # p4c writes it; simple_switch_grpc (PI) refuses the whole P4Info
+                raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: digest struct "
+                                                    f"'{spec.struct.name}' has a {m.type_spec.WhichOneof('type_spec')} "
+                                                    f"member '{m.name}' (not supported, as in simple_switch_grpc)")
         return tuple(_bits(m.type_spec.bitstring) if m.type_spec.WhichOneof("type_spec") == "bitstring" else 0
                      for m in st.members)
     return ()

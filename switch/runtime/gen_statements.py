@@ -444,7 +444,8 @@ class StatementGen:
             self.emit(ind, "if P.dm is not None:")
             self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
         elif k == "random":
-            self.assign(ind, s["l"], f"_random({self.x(s['lo'])}, {self.x(s['hi'])})", s["t"])
+            val = f"_random({self.x(s['lo'])}, {self.x(s['hi'])})"
+            self.assign(ind, s["l"], f"({val} != 0)" if s["t"] == ["bool"] else val, s["t"])
         elif k == "digest":
             vals = []
             for it in s["items"]:

@@ -456,6 +456,30 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     state start { pkt.extract(hdr.s.next); hdr.s.last = hdr.s[0]; transition accept; }"""), ("last", "target of an assignment"), ""),
     "stack_last_set_invalid": (program("", fields="    h_t[2] s;\n", parser="""
     state start { pkt.extract(hdr.s.next); hdr.s.last.setInvalid(); transition accept; }"""), ("last", "left-value", "target"), ""),
+    # a plain enum action parameter is fine, but p4c 1.2.4.8 cannot write one in an entry (open6)
+    "entry_plain_enum_argument": (program("        t.apply();\n", top="enum En { A, B }\n", ingress_decls="""
+    action a1(En v) { if (v == En.B) { hdr.h.a = 1; } }
+    table t { key = { hdr.h.a: exact; } actions = { a1; } const entries = { 5: a1(En.B); } }"""), ("width not well-defined",), ""),
+    # (int) of a run-time value compiles (to the 0 p4c's JSON computes) but is no constant (open6)
+    "runtime_int_in_const": (program("        const int K = (int)hdr.h.a;\n        hdr.h.b = (bit<8>)K;\n"),
+                             ("not a compile-time constant",), ""),
+    "runtime_int_divisor": (program("        hdr.h.b = hdr.h.b / (bit<8>)((int)hdr.h.a + 1);\n"), ("divisor",), ""),
+    # the result field is also in the data list: p4c copies the list into temporaries, which
+    # its BMv2 back end refuses ("Only calls to update_checksum ... allowed") (open6)
+    "update_checksum_result_in_data": (program("", compute="apply { update_checksum(true, { hdr.h.a, hdr.h.c }, hdr.h.c, "
+                                                "HashAlgorithm.csum16); }"), ("also in the data list",), ""),
+    "update_checksum_8bit_result_is_data": (program("", compute="apply { update_checksum(true, { hdr.h.a }, hdr.h.a, "
+                                                     "HashAlgorithm.csum16); }"), ("also in the data list",), ""),
+    # the only read of a direct meter follows exit in its action: dead, so p4c drops it (fuzzt seed 15, open6)
+    "direct_meter_read_only_after_exit": (program("        t2.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action r() { hdr.h.c = 1; exit; dm.read(hdr.h.a); }
+    table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }"""), ("read method call",), ""),
+    # a HashAlgorithm variable whose value depends on the packet (p4c: "Unimplemented compiler support")
+    "hash_algorithm_chosen_at_run_time": (program("        HashAlgorithm al = HashAlgorithm.crc16;\n"
+                                                  "        if (hdr.h.a == 1) { al = HashAlgorithm.crc32; }\n"
+                                                  "        bit<16> r; hash(r, al, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r;\n"),
+                                          ("HashAlgorithm",), ""),
 }
 INVALID.update(SPEC5_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}

@@ -28,6 +28,22 @@ def _hash(targs: str) -> str:
                    "8w0, { hdr.h.a }, 16w1024);\n        hdr.h.b = r;")
 
 
+# a control type, a control S (with what it needs) and W, which applies the Ct passed to it
+_CTOR_SUB = "control Ct(inout bit<8> x);\n{s}\ncontrol W(inout bit<8> x)(Ct c) {{ apply {{ c.apply(x); }} }}\n"
+
+
+_MK_TABLE = "    action a() { }\n    table t { key = { hdr.h.a: late_mk; } actions = { a; } }\n"
+_FL_STRUCT = "struct fl_t { @field_list(\"a\") bit<8> f; }\n"
+
+
+_EXIT_SUB = """control S(inout h_t h) {
+    action a(bit<8> v) { h.a = v; }
+    table t { key = { h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); }
+    apply { %s }
+}
+"""
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
@@ -87,6 +103,52 @@ CASES = {
                 body="        s.apply(hdr.h.a);"), "S() s;", r"instantiates itself",
         program(top="control S(inout bit<8> x) { apply { x = 1; } }\n", locals="    S() s;\n",
                 body="        s.apply(hdr.h.a);")),
+    # p4c resolves a function where the (sub-)control using it is declared: also for a control
+    # instantiated inside another and for one passed as a constructor argument
+    "subcontrol_calls_later_function": (
+        program(top="control S(inout bit<8> x) { apply { x = g(); } }\nbit<8> g() { return 1; }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);"), "x = g()", r"g: declaration not found",
+        program(top="bit<8> g() { return 1; }\ncontrol S(inout bit<8> x) { apply { x = g(); } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h.a);")),
+    "ctor_arg_control_calls_later_function": (
+        program(top=_CTOR_SUB.format(s="control S(inout bit<8> x) { apply { x = g(); } }\nbit<8> g() { return 1; }"),
+                locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);"), "x = g()", r"g: declaration not found",
+        program(top=_CTOR_SUB.format(s="bit<8> g() { return 1; }\ncontrol S(inout bit<8> x) { apply { x = g(); } }"),
+                locals="    W(S()) w;\n", body="        w.apply(hdr.h.a);")),
+    # a match_kind is found where the control is declared (p4c: "late_mk: declaration not found")
+    "match_kind_declared_after_use": (
+        program(locals=_MK_TABLE, body="        t.apply();") + "match_kind { late_mk }\n", "late_mk;",
+        r"late_mk: declaration not found", program(top="match_kind { late_mk }\n", locals=_MK_TABLE, body="        t.apply();")),
+    # @field_list's index is checked in the metadata struct, at any depth (p4c: "Annotation must
+    # be a constant integer"); an unused struct or a local's struct may carry any (VALID below)
+    "field_list_string_index_in_meta": (
+        program(top=_FL_STRUCT).replace("struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;"), '@field_list("a")',
+        r"@field_list\(a\) on fl_t.f: the index must be", program(top=_FL_STRUCT.replace('"a"', "1")).replace(
+            "struct meta_t { bit<8> x;", "struct meta_t { fl_t q; bit<8> x;")),
+    # an exit of a control inlined at two places: p4c 1.2.4.8 fails on it ("table tbl_... has
+    # multiple successors" -- fuzzt seed 187 -- or a def-use "Compiler Bug"); applied once it is fine
+    "subcontrol_exit_applied_by_two_instances": (
+        program(top=_EXIT_SUB % "if (!t.apply().hit) { exit; } else { h.c = 2; exit; }", locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h);\n        s2.apply(hdr.h);"), "exit;", r"exit in a control that is applied at two places",
+        program(top=_EXIT_SUB % "if (!t.apply().hit) { exit; } else { h.c = 2; exit; }", locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h);")),
+    "subcontrol_exit_applied_twice": (
+        program(top=_EXIT_SUB % "if (h.a == 1) { exit; }", locals="    S() s1;\n",
+                body="        s1.apply(hdr.h);\n        hdr.h.c = 3;\n        s1.apply(hdr.h);"), "exit;",
+        r"exit in a control that is applied at two places",
+        program(top=_EXIT_SUB % "if (h.a == 1) { exit; }", locals="    S() s1;\n", body="        s1.apply(hdr.h);\n        hdr.h.c = 3;")),
+    # a function's directionless parameter takes a compile-time constant (tools/p4c_mutate.py seed 7)
+    "function_directionless_param_runtime_arg": (
+        program(top="bit<8> f(bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);"), "f(hdr.h.c)",
+        r"argument used for directionless parameter 'v' must be a compile-time constant",
+        program(top="bit<8> f(in bit<8> v) { return v + 1; }\n", body="        hdr.h.a = f(hdr.h.c);")),
+    # ... but names are resolved and constants folded before that (p4c rejects these)
+    "dead_branch_unknown_function": (program(body="        if (false) { undefined_fn(); }"), "undefined_fn",
+                                     r"unknown function", program(body="        if (false) { hdr.h.a = 1; }")),
+    "dead_branch_division_by_zero": (program(body="        if (false) { hdr.h.a = 8w1 / 8w0; }"), "8w0",
+                                     r"division by zero", program(body="        if (false) { hdr.h.a = 8w1 / 8w1; }")),
+    "dead_branch_duplicate_local": (program(body="        if (false) { bit<8> x = 1; bit<8> x = 2; }"), "bit<8> x = 2",
+                                    r"x", program(body="        if (false) { bit<8> x = 1; bit<8> y = 2; }")),
     "hash_type_arg_data_field_type": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.b }"),
                                       "hash<", r"expected bit<8>, got bit<16>", _hash("<bit<16>, bit<8>, hd_t, bit<16>>")),
     "hash_type_arg_data_arity": (_hash("<bit<16>, bit<8>, hd_t, bit<16>>").replace("{ hdr.h.a }", "{ hdr.h.a, hdr.h.a }"),
@@ -202,6 +264,22 @@ VALID = {
     # p4c reads @id / @priority only on what it keeps: not on an unused action or table
     "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
+    "field_list_string_index_unused": program(top=_FL_STRUCT),
+    "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
+    "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
+                                                         body="        hdr.h.a = f(K) + f(3);"),
+    # an error as a selector key: its 32-bit code (tools/p4c_mutate.py seed 8)
+    "selector_key_error": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; sm.parser_error: selector; } actions = { a; }\n"
+                                         "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w8); }\n",
+                                  body="        t.apply();"),
+    # an action_selector output width above 64 (p4c's JSON has no width; seed 8 swapped size and width)
+    "selector_output_width_1024": program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; hdr.h.c: selector; } actions = { a; }\n"
+                                                 "        @name(\"sel\") implementation = action_selector(HashAlgorithm.crc16, 32w8, 32w1024); }\n",
+                                          body="        t.apply();"),
+    # p4c removes the dead branch of a literal condition before it checks types (mutants of
+    # gauntlet_exit_combination_*): an unknown field or a type mismatch there is no error
+    "dead_branch_unknown_field": program(body="        if (true) { exit; } else { hdr.h.zz = 1; }\n"
+                                              "        if (1 == 2) { hdr.zz.a = 16w1; hdr.h.a = 16w1; }"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),

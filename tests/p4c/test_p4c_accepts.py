@@ -75,3 +75,28 @@ def test_one_table_applied_in_both_branches_that_both_return():
     compile_source(program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
                            body="        sm.egress_spec = 1;\n"
                                 "        if (hdr.h.a == 1) { t.apply(); return; } else { t.apply(); return; }"), "ret.p4")
+
+
+def test_random_into_a_bool():
+    """p4c accepts ``random(b, lo, hi)`` with a bool ``b`` (simple_switch cannot load p4c's JSON
+    for it: an assertion on the d2b expression as destination, so it is compile-only there)."""
+    prog = compile_source(program(body="        bool b; random(b, lo, hi);\n        if (b) { hdr.h.a = 7; } else { hdr.h.a = 9; }\n"
+                                       "        sm.egress_spec = 1;", locals="    bool lo = true;\n    bool hi = true;"), "rb.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([7, 0, 0, 0]))]
+    prog = compile_source(program(body="        bool b; random(b, false, false);\n        hdr.h.a = b ? 8w7 : 8w9;\n"
+                                       "        sm.egress_spec = 1;"), "rb0.p4")
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([9, 0, 0, 0]))]
+
+
+def test_plain_enum_action_parameter():
+    """A plain enum as a control-plane action parameter (p4c accepts it): 32 bits in the
+    pipeline (the member's position, as p4c's JSON has it), and in the P4Info a type_name
+    with no bitwidth plus a type_info enum -- compared with real p4c's P4Info by the
+    differential case open6_plain_enum_action_parameter."""
+    prog = compile_source(program(top="enum En { A, B, C }\n", locals="""    action a1(En v) { hdr.h.a = v == En.C ? 8w3 : 8w4; }
+    table t { key = { hdr.h.a: exact; } actions = { a1; } default_action = a1(En.C); }""",
+                                  body="        t.apply(); sm.egress_spec = 1;"), "en.p4")
+    (p,) = [a for a in prog.p4info.actions if a.preamble.name == "I.a1"][0].params
+    assert (p.name, p.bitwidth, p.type_name.name) == ("v", 0, "En")
+    assert [m.name for m in prog.p4info.type_info.enums["En"].members] == ["A", "B", "C"]
+    assert Pipeline(prog.device_config).process(1, bytes(4)) == [(1, bytes([3, 0, 0, 0]))]

@@ -63,3 +63,19 @@ def test_digest_in_egress_is_listed_and_sends_nothing():
     prog, out, got = run(text, bytes([1, 2, 3, 4]))
     assert [d.preamble.name for d in prog.p4info.digests] == ["meta_t"]
     assert out == [(1, bytes([1, 2, 3, 4]))] and got == []
+
+
+def test_digest_header_member_compiles_and_the_p4info_is_refused_as_bmv2_does():
+    """p4c accepts a digest struct with a header member (type_info lists the header);
+    simple_switch_grpc refuses that P4Info ('Error when importing p4info'): checkmate-switch's
+    P4Runtime index does too.  The pipeline itself carries the member's fields, flattened."""
+    import pytest
+
+    from switch.p4rt_server.errors import P4RTError
+    text = program(top="struct dg_t { bit<8> x; h_t hh; }\n",
+                   body="        dg_t d; d.x = hdr.h.c; d.hh = hdr.h;\n        digest<dg_t>(1, d);\n        sm.egress_spec = 1;")
+    prog, _, got = run(text, bytes([1, 2, 3, 4]))
+    assert list(prog.p4info.type_info.headers) == ["h_t"]
+    assert got == [(prog.p4info.digests[0].preamble.id, (4, 1, 0x0203, 4))]
+    with pytest.raises(P4RTError, match="Error when importing p4info"):
+        P4InfoIndex.build(prog.p4info)
