@@ -19,7 +19,8 @@ class OutputRules:
         return [v for v in getattr(self, "value_sets", []) if v.get("used")]
 
     def finish(self, blocks, decls) -> dict:
-        used_actions = {q: a for q, a in self.actions.items() if a["used"] or self._called(q, blocks)}
+        live = self.live_actions()
+        used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         for a in used_actions.values():
             if a.get("deferred_error"):
                 raise a["deferred_error"]
@@ -202,11 +203,27 @@ class OutputRules:
                     raise E(loc, f"@id {uid} is assigned to both {seen[uid]} and {r['name']}")
                 seen[uid] = r["name"]
 
-    def _called(self, q, blocks) -> bool:
-        return q in self.called_actions if hasattr(self, "called_actions") else _mentions(blocks, q, self.actions)
+    def live_actions(self) -> set:
+        """The actions p4c keeps: used by a table, a control body or a parser (``used`` is
+        True), or called from the body of an action it keeps (``used`` is the set of the
+        calling actions) -- an action only an unused action calls is removed with it, before
+        p4c's target checks."""
+        live = {q for q, a in self.actions.items() if a["used"] is True}
+        grew = True
+        while grew:
+            grew = False
+            for q, a in self.actions.items():
+                u = a["used"]
+                if q not in live and isinstance(u, frozenset) and u & live:
+                    live.add(q)
+                    grew = True
+        return live
+
+    def _called(self, q, blocks, live) -> bool:
+        return _mentions(blocks, q, self.actions, live)
 
 
-def _mentions(blocks, q, actions) -> bool:
+def _mentions(blocks, q, actions, live) -> bool:
     found = False
 
     def walk(x):
@@ -224,8 +241,8 @@ def _mentions(blocks, q, actions) -> bool:
                 walk(v)
     walk(blocks)
     if not found:
-        for other in actions.values():
-            if other["name"] != q and other["used"]:
+        for k, other in actions.items():
+            if other["name"] != q and k in live:
                 walk(other["body"])
     return found
 

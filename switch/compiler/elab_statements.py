@@ -147,6 +147,8 @@ class StatementRules:
                     v = self.coerce(self.expr(s.value, scope), ret, s.value.loc)
                 elif ret != VOID:
                     raise E(s.loc, "function must return a value")
+                if self.ctx.get("if_depth"):   # p4c inlines what follows under the return's flag
+                    self.ctx["cond_return"] = True
                 return [{"s": "return", "v": v}]
             if s.value is not None:
                 raise E(s.loc, "return with a value outside a function")
@@ -199,13 +201,26 @@ class StatementRules:
             return None
         return f(c)
 
-    def conditional_in_action(self, loc, what: str) -> None:
+    def conditional_in_action(self, loc, what: str, always: bool = False) -> None:
         """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
-        `return`): assignments only; a method or extern call there is a target error."""
-        if self.ctx.get("in_action") and not self.ctx.get("dead") and \
-                (self.ctx.get("if_depth") or self.ctx.get("cond_return")):
+        `return`): assignments only; a method or extern call there is a target error.  A
+        function's body is inlined where it is called, so a call in it is recorded on the
+        function (``action_call``: conditional inside the function itself or not) and judged at
+        each call in an action (``always``: conditional whatever the call site)."""
+        cond = always or self.ctx.get("if_depth") or self.ctx.get("cond_return")
+        if self.ctx.get("in_action") and not self.ctx.get("dead") and cond:
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            rec = self.functions[self.ctx["block"]]
+            if not rec.get("action_call") or (cond and not rec["action_call"][0]):
+                rec["action_call"] = (bool(cond), what)
+
+    def function_in_action(self, f: dict, loc) -> None:
+        """A call of function ``f``: its body's method/extern calls as if written here."""
+        if f.get("action_call"):
+            always, what = f["action_call"]
+            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always)
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
@@ -504,7 +519,12 @@ class StatementRules:
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
-        a["used"] = True
+        caller = self.ctx.get("in_action")
+        if caller and a["used"] is not True:
+            # called from another action's body: used only if that one is (elab_output.live_actions)
+            a["used"] = frozenset(a["used"] or ()) | {caller}
+        else:
+            a["used"] = True
         call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
@@ -530,6 +550,7 @@ class StatementRules:
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
         if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
+        self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
@@ -572,6 +593,8 @@ class StatementRules:
     def call_function(self, f: dict, call: Node, scope):
         if f.get("deferred_error") and not self.ctx.get("dead_expr"):
             raise f["deferred_error"]
+        if not any(p["dir"] in ("out", "inout") for p in f["params"]):
+            self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
             raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")

@@ -47,6 +47,14 @@ INVALID = {
                                         "{ return; } hdr.h2 = {1, 2, 3, 4}; }\n"), ("conditional",), ""),
     "action_cond_mark_to_drop": (program("        a0();\n", ingress_decls="    action a0() { if (hdr.h.a == 1) "
                                          "{ mark_to_drop(sm); } }\n"), ("conditional",), ""),
+    # a function is inlined where an action calls it: its setValid/setInvalid/initializer counts
+    # as the action's (conditional inside the function, or at the call site; lead seed 7055)
+    "action_return_then_function_init": (program("        a0();\n", top="void f0(out h_t p) { p = {1, 2, 3, 4}; }\n",
+                                                 ingress_decls="    action a0() { if (hdr.h.a == 1) { return; } "
+                                                 "f0(hdr.h2); }\n"), ("conditional",), ""),
+    "action_calls_function_cond_set_valid": (program("        a0();\n", top="void f0(inout h_t p) { if (p.a == 1) { "
+                                                     "return; } p.setInvalid(); }\n",
+                                                     ingress_decls="    action a0() { f0(hdr.h2); }\n"), ("conditional",), ""),
     "key_unknown_match_kind": (program("        t.apply();\n", ingress_decls="""
     table t { key = { hdr.h.a: fuzzy; } actions = { NoAction; } }"""), ("fuzzy", "match"), ""),
     "exit_in_function": (program("        f();\n", top="void f() { exit; }\n"), ("exit",), ""),
