@@ -389,13 +389,14 @@ class Engine:
         if self.compute is not None:
             self.compute(P)
         data = self.deparse(P) + P.data[P.off:]
-        if P.trunc is not None and P.trunc < len(data):
-            data = data[:P.trunc]
         if P.recirc is not None:
+            # BMv2 recirculates the whole deparsed packet: truncate() cuts only what leaves a port
             if tr:
                 tr("recirculate")
             ingress_q.append((data, P.port, I_RECIRC, (P.meta, P.recirc)))
             return
+        if P.trunc is not None and P.trunc < len(data):
+            data = data[:P.trunc]
         if P.clip and P.clip < len(data):
             data = data[:P.clip]
         if tr:

@@ -1,0 +1,25 @@
+"""Minimal programs reduced from the random replication / state programs of fuzz_pre.py (helper
+fuzzs, issue #15); each names the seed it was found with."""
+from .base import H, case, program
+
+CAT = "random programs: replication"
+
+FR = [(1, H(1, 2, 3, 4)), (2, H(2, 0x20, 5, 6)), (3, H(3, 0x81, 7, 8)), (1, H(4, 0, 9, 10))]
+
+CASES = [
+    # seed 1: every truncate() on a packet counts, the smallest length wins, in ingress and
+    # egress alike (a later, larger one does not undo it); truncate(0) leaves an empty frame
+    case("fz_truncate_smallest_length_wins", CAT, program(
+        "        if (hdr.h.a == 1) { truncate(14); } else if (hdr.h.a == 2) { truncate(20); truncate(30); }\n"
+        "        else if (hdr.h.a == 3) { truncate(0); truncate(20); } else { truncate(40); truncate(24); }\n",
+        egress="        hdr.h.c = (bit<16>)sm.packet_length; if (hdr.h.a == 1) { truncate(100); } else { truncate(26); }\n"),
+         frames=FR, json_path=True),
+    # seeds 15, 22: a recirculated packet is the whole deparsed packet -- truncate() in the pass
+    # that recirculates it (ingress or egress) cuts nothing (packet_length in the next pass shows
+    # it) and is not carried into the next pass
+    case("fz_truncate_does_not_cut_recirculated", CAT, program(
+        "        hdr.h.d[15:0] = (bit<16>)sm.packet_length; if (hdr.h.a == 1) { truncate(24); }\n",
+        egress="        if (hdr.h.a == 1 || hdr.h.a == 2) { hdr.h.a = 9; truncate(22); recirculate_preserving_field_list(0); }\n"
+               "        hdr.h.c = (bit<16>)sm.packet_length;\n"),
+         frames=FR, json_path=True),
+]
