@@ -312,7 +312,7 @@ class Engine:
                     # only the preserved field list is copied over.
                     C = self._parsed(data, iport, I_I2E, tr, None, set_port=False)
                     C.meta = self.new_meta()
-                    if fl:
+                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                         self.copy_fl(P.meta, C.meta, fl)
                     C.sm = self.new_sm()
                     C.sm.instance_type = I_I2E
@@ -373,7 +373,7 @@ class Engine:
                     C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
                     C.hdr = P.hdr.copy()
                     C.meta = self.new_meta()
-                    if fl:
+                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                         self.copy_fl(P.meta, C.meta, fl)
                     C.sm = self.new_sm()
                     C.sm.instance_type = I_E2E

@@ -23,3 +23,19 @@ CASES = [
                "        hdr.h.c = (bit<16>)sm.packet_length;\n"),
          frames=FR, json_path=True),
 ]
+
+FL0_META = "    @field_list(0) bit<8> k0;\n    @field_list(0, 1) bit<8> k01;\n    bit<8> none;\n"
+FL0_REPORT = "        hdr.h.a = meta.k0; hdr.h.b = meta.k01; hdr.h.c = (bit<16>)meta.none; hdr.eth.src[7:0] = (bit<8>)sm.instance_type;\n"
+CASES += [
+    # seed 9: field list index 0 is a list like any other -- clone_preserving_field_list(I2E and
+    # E2E, s, 0) carries its fields; a plain clone() carries none (resubmit / recirculate with 0 too)
+    case("fz_field_list_index_zero", CAT, program(
+        "        meta.k0 = hdr.h.a + 1; meta.k01 = hdr.h.b + 1; meta.none = 9;\n"
+        "        if (hdr.h.a == 1) { clone_preserving_field_list(CloneType.I2E, 5, 0); }\n"
+        "        else if (hdr.h.a == 2) { clone(CloneType.I2E, 5); }\n"
+        "        else if (hdr.h.a == 3 && sm.instance_type == 0) { resubmit_preserving_field_list(0); }\n",
+        egress="        if (sm.instance_type == 0 && hdr.h.a == 4) { meta.k0 = 0x44; clone_preserving_field_list(CloneType.E2E, 6, 0); }\n"
+               "        if (sm.instance_type == 0 && hdr.h.a == 1) { meta.k0 = 0x55; hdr.h.a = 9; recirculate_preserving_field_list(0); }\n"
+               + FL0_REPORT, meta=FL0_META),
+         frames=FR, clones={5: ([(3, 0)], 0), 6: ([(4, 1)], 0)}, json_path=True),
+]
