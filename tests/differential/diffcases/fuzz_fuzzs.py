@@ -39,3 +39,24 @@ CASES += [
                + FL0_REPORT, meta=FL0_META),
          frames=FR, clones={5: ([(3, 0)], 0), 6: ([(4, 1)], 0)}, json_path=True),
 ]
+
+NEST_TYPES = ("struct inner_t { @field_list(1) bit<8> x; bit<8> y; }\n"
+              "struct outer_t { inner_t i2; @field_list(1, 2) bit<16> z; }\n")
+NEST_META = "    inner_t inner;\n    @field_list(1) bit<8> top;\n    @field_list(2) inner_t whole;\n    outer_t o;\n"
+CASES += [
+    # (found writing the generator's field lists) a @field_list field of a struct nested in the
+    # metadata, at any depth, is carried by clones, resubmit and recirculate like a top-level one;
+    # a struct field with a @field_list of its own is carried whole for its lists, and the
+    # annotations inside it count for nothing there (meta.whole.x is not in list 1)
+    case("fz_field_list_nested_struct_fields", CAT, program(
+        "        if (sm.instance_type == 0) { meta.inner.x = hdr.h.a + 1; meta.inner.y = 7; meta.top = 3; meta.whole.x = 0x11;\n"
+        "            meta.whole.y = 0x12; meta.o.i2.x = 0x21; meta.o.i2.y = 0x22; meta.o.z = 0x2323; }\n"
+        "        if (hdr.h.a == 1) { clone_preserving_field_list(CloneType.I2E, 5, 1); }\n"
+        "        if (hdr.h.a == 2) { clone_preserving_field_list(CloneType.I2E, 5, 2); }\n"
+        "        if (hdr.h.a == 3 && sm.instance_type == 0) { resubmit_preserving_field_list(1); }\n",
+        egress="        if (hdr.h.a == 4) { hdr.h.a = 5; recirculate_preserving_field_list(2); }\n"
+               "        hdr.h.b = meta.inner.x; hdr.h.c = meta.inner.y ++ meta.top; hdr.eth.src[7:0] = (bit<8>)sm.instance_type;\n"
+               "        hdr.eth.src[47:8] = meta.whole.x ++ meta.whole.y ++ meta.o.i2.x ++ meta.o.i2.y ++ meta.o.z[7:0];\n",
+        headers=NEST_TYPES, meta=NEST_META),
+         frames=FR, clones={5: ([(3, 0)], 0)}, json_path=True),
+]
