@@ -22,7 +22,11 @@ carried between them decide the output:
 * registers as state across frames (a per-flow read-modify-write with the index taken from a
   header, in range or not), whose value picks what the frame does; the frames then go one by one
   (``Case.one_by_one``) and are compared frame by frame;
-* a checksum update over the header in ``computeChecksum`` (so on every copy).
+* a checksum update over the header in ``computeChecksum`` (so on every copy);
+* the clone / resubmit / recirculate / digest calls also inside actions, called directly or as
+  the default action of a keyless table; ``exit``; headers made valid and invalid (the
+  packet_length of later passes); a struct nested in the metadata with its own field lists;
+  ``mcast_grp`` / ``egress_port`` / ``egress_rid`` written in egress (ignored).
 
 What could make BMv2's output depend on its threads is left out: registers are written only by a
 received or resubmitted packet's ingress passes (which run one after the other), never in egress
@@ -46,6 +50,9 @@ from diffcases.base import PAYLOAD, eth, hdr, program  # noqa: E402
 
 #: metadata fields other than the pass counter (name, width); their field-list membership is random
 META_FIELDS = [("f0", 8), ("f1", 16), ("f2", 8), ("f3", 32), ("lost", 8)]
+#: fields of the struct nested in the metadata (``meta.pr``), assigned like the others
+NESTED = [("pr.x", 8), ("pr.y", 8)]
+TYPES = "struct pair_t {{ {x}bit<8> x; {y}bit<8> y; }}\nstruct dg_t {{ bit<8> rc; bit<8> it; bit<8> a; }}\n"
 #: ports written to egress_spec: real ones, the CPU-less 0, drop, one neither switch has
 PORTS = [1, 2, 3, 4, 5, 6, 0, 511, 20]
 SOURCES = {8: ["hdr.h.a", "hdr.h.b", "(bit<8>)sm.ingress_port", "(bit<8>)sm.instance_type", "8w0x5a", "meta.rc",
@@ -70,16 +77,33 @@ class Gen:
     def chance(self, p: float) -> bool:
         return self.r.random() < p
 
+    def call(self, ctl: str, body: str) -> str:
+        """``body`` (no ``if``) as it is, or in an action called directly or as the default action
+        of a keyless table."""
+        k = self.r.random()
+        if k < 0.6:
+            return body
+        self.n_act = getattr(self, "n_act", 0) + 1
+        a = f"a{self.n_act}"
+        self.decls[ctl].append(f"    action {a}() {{ {body} }}")
+        if k < 0.8:
+            return f"{a}();"
+        self.decls[ctl].append(f"    table t{self.n_act} {{ actions = {{ {a}; }} default_action = {a}(); }}")
+        return f"t{self.n_act}.apply();"
+
     # ------------------------------------------------------------------ declarations
+    def ann(self) -> str:
+        idx = sorted(self.r.sample(range(4), self.r.randint(0, 3)))
+        return f"@field_list({', '.join(map(str, idx))}) " if idx else ""
+
     def meta(self) -> str:
+        """The metadata fields; the nested struct's fields and the struct field itself get
+        @field_list annotations too (p4c: the struct field's own annotation decides for all of it)."""
         lines = ["    @field_list(0, 1, 2, 3) bit<8> rc;"]
-        self.lists = {0: ["rc"], 1: ["rc"], 2: ["rc"], 3: ["rc"]}
         for name, w in META_FIELDS:
-            idx = sorted(self.r.sample(range(4), self.r.randint(0, 3)))
-            for i in idx:
-                self.lists[i].append(name)
-            ann = f"@field_list({', '.join(map(str, idx))}) " if idx else ""
-            lines.append(f"    {ann}bit<{w}> {name};")
+            lines.append(f"    {self.ann()}bit<{w}> {name};")
+        lines.append(f"    {self.ann() if self.chance(0.3) else ''}pair_t pr;")
+        self.types = TYPES.format(x=self.ann(), y=self.ann())
         return "\n".join(lines) + "\n"
 
     def group(self) -> int:
@@ -125,7 +149,7 @@ class Gen:
 
     def assign(self, ctl: str = "I") -> str:
         r = self.r
-        name, w = r.choice(META_FIELDS)
+        name, w = r.choice(META_FIELDS + NESTED)
         # (egress_spec read in egress: BMv2's value is not the model's, docs/CONFORMANCE.md)
         src = r.choice([s for s in SOURCES[w] if ctl == "I" or "egress_spec" not in s])
         return f"meta.{name} = {src};"
@@ -133,7 +157,15 @@ class Gen:
     def ingress_stmt(self) -> str:
         r = self.r
         k = r.choice(["port", "port", "drop", "mcast", "mcast", "clone", "clone", "resubmit", "truncate",
-                      "assign", "assign", "count", "report"])
+                      "assign", "assign", "count", "report", "valid", "digest", "exit"])
+        if k == "exit" and self.chance(0.5):
+            k = "assign"
+        if k == "valid":
+            return self.validity()
+        if k == "digest":
+            return self.call("I", "digest<dg_t>(1, { meta.rc, (bit<8>)sm.instance_type, hdr.h.a });")
+        if k == "exit":
+            return "exit;"
         if k == "port":
             p = r.choice(PORTS + ["(bit<9>)hdr.h.a[2:0]", "(bit<9>)hdr.h.b"])
             return f"sm.egress_spec = {p};"
@@ -146,10 +178,10 @@ class Gen:
             s = self.session()
             call = (f"clone_preserving_field_list(CloneType.I2E, {s}, {r.randint(0, 3)});" if self.chance(0.6)
                     else f"clone(CloneType.I2E, {s});")
-            return f"if (sm.instance_type == 0 || sm.instance_type == 6) {{ {self.assign()} {call} }}"
+            return f"if (sm.instance_type == 0 || sm.instance_type == 6) {{ {self.call('I', self.assign() + ' ' + call)} }}"
         if k == "resubmit":
             return (f"if ((sm.instance_type == 0 || sm.instance_type == 6) && meta.rc < {r.randint(1, 2)}) "
-                    f"{{ meta.rc = meta.rc + 1; {self.assign()} resubmit_preserving_field_list({r.randint(0, 3)}); }}")
+                    f"{{ {self.call('I', f'meta.rc = meta.rc + 1; {self.assign()} resubmit_preserving_field_list({r.randint(0, 3)});')} }}")
         if k == "truncate":
             return f"truncate({r.choice([14, 18, 22, 30, 100])});"
         if k == "count":
@@ -162,19 +194,25 @@ class Gen:
 
     def egress_stmt(self) -> str:
         r = self.r
-        k = r.choice(["clone", "clone", "recirc", "recirc", "truncate", "spec", "drop", "assign", "count"])
+        k = r.choice(["clone", "clone", "recirc", "recirc", "truncate", "spec", "drop", "assign", "count", "valid",
+                      "ignored"])
+        if k == "valid":
+            return self.validity()
+        if k == "ignored":   # written in egress: nothing follows from them
+            return r.choice(["sm.mcast_grp = 1;", f"sm.egress_port = {r.randint(1, 6)};", "sm.egress_rid = 9;"])
         if k == "clone":
             s = self.session()
             call = (f"clone_preserving_field_list(CloneType.E2E, {s}, {r.randint(0, 3)});" if self.chance(0.6)
                     else f"clone(CloneType.E2E, {s});")
             # eth.dst[31:24] marks a packet that was cloned in egress (E2E clones copy the headers):
             # one E2E clone per lineage
-            return (f"if (hdr.eth.dst[31:24] == 0) {{ hdr.eth.dst[31:24] = 1; {self.assign('E')} {call} }}")
+            return (f"if (hdr.eth.dst[31:24] == 0) {{ hdr.eth.dst[31:24] = 1; {self.call('E', self.assign('E') + ' ' + call)} }}")
         if k == "recirc":
             # eth.dst[23:16] counts recirculations (headers travel with the recirculated packet);
             # rc too, where the field list the call names keeps it
+            body = f"meta.rc = meta.rc + 1; {self.assign('E')} recirculate_preserving_field_list({r.randint(0, 3)});"
             return (f"if (hdr.eth.dst[23:16] < {r.randint(1, 2)}) {{ hdr.eth.dst[23:16] = hdr.eth.dst[23:16] + 1; "
-                    f"meta.rc = meta.rc + 1; {self.assign('E')} recirculate_preserving_field_list({r.randint(0, 3)}); }}")
+                    f"{self.call('E', body)} }}")
         if k == "truncate":
             return f"truncate({r.choice([14, 18, 22, 30, 100])});"
         if k == "spec":
@@ -186,16 +224,22 @@ class Gen:
             return f"ce.count((bit<32>){r.choice(['sm.egress_port', 'sm.egress_rid', '(bit<9>)sm.instance_type'])});"
         return self.assign("E")
 
+    def validity(self) -> str:
+        """Headers made valid / invalid: packet_length of later passes and copies changes."""
+        return self.r.choice(["hdr.h2.setValid(); hdr.h2.a = meta.rc; hdr.h2.b = (bit<8>)sm.instance_type;",
+                              "hdr.h2.setInvalid();", "hdr.h.setInvalid();", "hdr.h.setValid();"])
+
     def need_counter(self, ctl: str) -> None:
         n = "ci" if ctl == "I" else "ce"
-        if not any(n in d for d in self.decls[ctl]):
+        if not any(d.endswith(f" {n};") for d in self.decls[ctl]):
             t = self.r.choice(["packets", "bytes", "packets_and_bytes"])
             self.decls[ctl].append(f"    counter(8, CounterType.{t}) {n};")
 
     def block(self, stmts: list[str], ctl: str) -> str:
         out = []
         for s in stmts:
-            if self.chance(0.5):
+            # (an unconditional exit: p4c leaves a digest after it out of its JSON but not of its P4Info)
+            if self.chance(0.5) or s == "exit;":
                 s = f"if ({self.cond(ctl)}) {{ {s} }}" if self.chance(0.7) else \
                     f"if ({self.cond(ctl)}) {{ {s} }} else {{ {self.ingress_stmt() if ctl == 'I' else self.egress_stmt()} }}"
             out.append(f"        {s}\n")
@@ -230,13 +274,14 @@ class Gen:
                "        hdr.eth.src[23:16] = sm.egress_port[7:0]; hdr.eth.src[39:24] = sm.packet_length[15:0];\n"
                "        hdr.eth.src[47:40] = meta.rc; hdr.eth.dst[47:32] = meta.f3[15:0];\n")
         if self.chance(0.5):
-            eg += "        hdr.h.a = meta.f0; hdr.h.b = meta.f2 ^ meta.lost; hdr.h.c = meta.f1 ^ sm.mcast_grp;\n"
+            eg += ("        hdr.h.a = meta.f0; hdr.h.b = meta.f2 ^ meta.lost; hdr.h.c = meta.f1 ^ sm.mcast_grp;\n"
+                   "        hdr.h.d[15:0] = meta.pr.x ++ meta.pr.y;\n")
         compute = "apply { }"
         if self.chance(0.3):
             compute = ("apply { update_checksum(hdr.h.isValid(), { hdr.h.a, hdr.h.b, hdr.h.d }, hdr.h.c, "
                        "HashAlgorithm.csum16); }")
         src = program(PROLOGUE + ing, egress=PROLOGUE + eg, ingress_decls="\n".join(self.decls["I"]) + "\n",
-                      egress_decls="\n".join(self.decls["E"]) + "\n", meta=meta, compute=compute,
+                      egress_decls="\n".join(self.decls["E"]) + "\n", meta=meta, compute=compute, headers=self.types,
                       forward=self.chance(0.7))
         return Case(name=f"fuzzs_{self.seed}", category="fuzz-pre", source=src, frames=self.frames(),
                     mcast=self.mcast, clones=self.clones, one_by_one=self.regs)
