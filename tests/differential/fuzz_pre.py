@@ -173,10 +173,15 @@ class Gen:
         if k == "drop":
             return "mark_to_drop(sm);"
         if k == "mcast":
+            if self.chance(0.2):   # a group number from the packet (0..3: none, two groups, maybe a third)
+                self.group()
+                return "sm.mcast_grp = (bit<16>)hdr.h.b[1:0];"
             return f"sm.mcast_grp = {self.group()};"
         if k == "clone":
             # clones only from a received or resubmitted packet: every chain stays finite
             s = self.session()
+            if self.chance(0.25):   # a session id from the packet: 5 and 6 configured, 0..4 and 7 not
+                s = "(bit<32>)hdr.h.a[2:0]"
             call = (f"clone_preserving_field_list(CloneType.I2E, {s}, {r.randint(0, 3)});" if self.chance(0.6)
                     else f"clone(CloneType.I2E, {s});")
             return f"if (sm.instance_type == 0 || sm.instance_type == 6) {{ {self.call('I', self.assign() + ' ' + call)} }}"
