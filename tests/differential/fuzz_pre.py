@@ -139,7 +139,7 @@ class Gen:
         if ctl == "I":
             opts.append(f"sm.ingress_port == {r.randint(1, 4)}")
             if self.regs:
-                opts += [f"meta.f3[0:0] == 1", f"meta.f3[1:0] == {r.randint(0, 3)}"]
+                opts += ["meta.f3[0:0] == 1", f"meta.f3[1:0] == {r.randint(0, 3)}"]
         else:
             opts += [f"sm.egress_port == {r.randint(1, 6)}", f"sm.egress_rid == {r.randint(0, 4)}"]
         c = r.choice(opts)
