@@ -195,7 +195,7 @@ class ExternRules:
             ctype = self.enum_member(args[0], "CloneType") if args else None
             if name == "clone":
                 nargs(2)
-                fl = 0
+                fl = None   # no field list (0 is a list index of its own)
             elif name == "clone3":
                 raise E(loc, "clone3 is deprecated; use clone_preserving_field_list")
             else:

@@ -312,7 +312,7 @@ class Engine:
                     # only the preserved field list is copied over.
                     C = self._parsed(data, iport, I_I2E, tr, None, set_port=False)
                     C.meta = self.new_meta()
-                    if fl:
+                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                         self.copy_fl(P.meta, C.meta, fl)
                     C.sm = self.new_sm()
                     C.sm.instance_type = I_I2E
@@ -373,7 +373,7 @@ class Engine:
                     C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
                     C.hdr = P.hdr.copy()
                     C.meta = self.new_meta()
-                    if fl:
+                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                         self.copy_fl(P.meta, C.meta, fl)
                     C.sm = self.new_sm()
                     C.sm.instance_type = I_E2E
@@ -389,13 +389,14 @@ class Engine:
         if self.compute is not None:
             self.compute(P)
         data = self.deparse(P) + P.data[P.off:]
-        if P.trunc is not None and P.trunc < len(data):
-            data = data[:P.trunc]
         if P.recirc is not None:
+            # BMv2 recirculates the whole deparsed packet: truncate() cuts only what leaves a port
             if tr:
                 tr("recirculate")
             ingress_q.append((data, P.port, I_RECIRC, (P.meta, P.recirc)))
             return
+        if P.trunc is not None and P.trunc < len(data):
+            data = data[:P.trunc]
         if P.clip and P.clip < len(data):
             data = data[:P.clip]
         if tr:

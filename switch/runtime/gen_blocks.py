@@ -383,18 +383,43 @@ class BlockGen:
         if len(ing) >= 2 and ing[1]["t"][0] == "struct":
             meta_t = ing[1]["t"][1]
         emitted = False
+        # p4c flattens the metadata struct: a field of a nested struct (at any depth) is in the
+        # lists its own @field_list names, unless a struct field around it has a @field_list of its
+        # own, which then decides for the whole struct (copied whole, as a copy)
+        annotated = {(st, f) for fields in lists.values() for st, f in fields}
+        paths = self.struct_paths(meta_t, annotated) if meta_t is not None else {}
         for idx, fields in lists.items():
-            fs = [f for st, f in fields if st == meta_t]
-            if not fs:
+            lines = []
+            for st, f in fields:
+                for path in paths.get(st, ()):
+                    pf = path + self.pyfield(st, f)
+                    kind = self.ir["structs"][st]["fields"][self.ir["structs"][st]["p4_fields"].index(f)][1][0]
+                    lines.append(f"dst.{pf} = src.{pf}" + (".copy()" if kind in ("header", "struct", "stack") else ""))
+            if not lines:
                 continue
             self.emit(1, f"if index == {idx}:")
-            for f in fs:
-                pf = self.pyfield(meta_t, f)
-                self.emit(2, f"dst.{pf} = src.{pf}")
+            for line in lines:
+                self.emit(2, line)
             emitted = True
         if not emitted:
             self.emit(1, "pass")
         self.emit(0, "")
+
+    def struct_paths(self, top: str, annotated: set) -> dict:
+        """struct name -> the attribute prefixes (``""``, ``"inner."``, ...) where a struct of that
+        type lies inside ``top`` (``top`` itself included), not below a field in ``annotated``."""
+        out: dict = {}
+
+        def walk(name, prefix, depth):
+            out.setdefault(name, []).append(prefix)
+            if depth > 32:
+                return
+            s = self.ir["structs"][name]
+            for (py, t), f in zip(s["fields"], s["p4_fields"]):
+                if t[0] == "struct" and t[1] in self.ir["structs"] and (name, f) not in annotated:
+                    walk(t[1], f"{prefix}{py}.", depth + 1)
+        walk(top, "", 0)
+        return out
 
     def pyfield(self, struct, f):
         s = self.ir["structs"][struct]

@@ -490,7 +490,9 @@ class StatementGen:
         elif k == "recirculate":
             self.emit(ind, f"P.recirc = {s['fl']}")
         elif k == "truncate":
-            self.emit(ind, f"P.trunc = {self.x(s['n'])}")
+            # BMv2 keeps the smallest length of every truncate() on the packet (ingress and egress)
+            n = self.x(s['n'])
+            self.emit(ind, f"P.trunc = {n} if P.trunc is None or {n} < P.trunc else P.trunc")
         elif k == "assert":
             self.emit(ind, f"if not {self.x(s['c'])}:")
             self.emit(ind + 1, f"raise AssertionFailed({s['where']!r})")

@@ -22,7 +22,8 @@ egress pass (one per copy)
     E2E clone (headers as now, metadata zeroed except the field list,
     ``instance_type`` = 2) -> dropped if ``egress_spec == 511`` (mark_to_drop in
     egress) -> compute checksum -> deparser (valid headers in emit order, then the
-    unparsed payload) -> recirculate (back to ingress, ``instance_type`` = 4) or out.
+    unparsed payload) -> recirculate (back to ingress, ``instance_type`` = 4, whole) or
+    truncate (the smallest ``truncate()`` length) and out.
 
 Every call into the pipeline holds ``self.lock``, so the P4Runtime server's threads
 and the packet loop can share one instance.

@@ -42,6 +42,8 @@ class Case:
     mcast: dict = field(default_factory=dict)        # group -> [(port, rid)]
     clones: dict = field(default_factory=dict)       # session -> ([(port, rid)], truncate_len)
     one_by_one: bool = False                         # collect after each frame (order matters)
+    mcast_changes: dict = field(default_factory=dict)  # frame index -> {group in mcast: [(port, rid)]}:
+                                                       # MODIFY before that frame (one_by_one)
     note: str = ""
     ref_source: str | None = None                    # what p4c compiles, when it lacks a feature
     json_path: bool = False                          # also run p4c's JSON on checkmate-switch
@@ -194,8 +196,12 @@ def unprogram_target(target, case: Case) -> None:
 def send_frames(target, case: Case, idle: float):
     """Inject the frames; per-port sorted outputs (or the per-frame list when one_by_one)."""
     if case.one_by_one:
+        from controller.entities import McastGroup
         per = []
-        for port, frame in case.frames:
+        for i, (port, frame) in enumerate(case.frames):
+            for gid, reps in case.mcast_changes.get(i, {}).items():
+                target.conn.write([_update(p4runtime_pb2.Update.MODIFY, "packet_replication_engine_entry",
+                                           McastGroup.of(gid, reps).to_proto())])
             target.drain()
             target.inject(port, frame)
             per.append(sorted((p, f.hex()) for p, f in target.collect(idle)))

@@ -123,7 +123,8 @@ def write_finding(root: Path, case: Case, outcome: Outcome) -> Path:
     (d / "program.p4").write_text(case.source, encoding="utf-8")
     (d / "frames.txt").write_text("".join(f"{p} {f.hex()}\n" for p, f in case.frames), encoding="utf-8")
     (d / "writes.txt").write_text("".join(f"{e}\n" for e in case.entries + case.defaults)
-                                  + f"mcast {case.mcast}\nclones {case.clones}\none_by_one {case.one_by_one}\n",
+                                  + f"mcast {case.mcast}\nmcast_changes {case.mcast_changes}\nclones {case.clones}\n"
+                                  f"one_by_one {case.one_by_one}\n",
                                   encoding="utf-8")
     (d / "findings.txt").write_text("".join(f"== {k}\n{t}\n" for k, t in outcome.findings), encoding="utf-8")
     return d
