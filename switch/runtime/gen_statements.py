@@ -36,6 +36,19 @@ class StatementGen:
             return
         self.assign_plain(ind, lv, rhs)
 
+    def invalidate(self, ind: int, v: str, t) -> None:
+        """Every header in the aggregate ``v`` (of type ``t``) made invalid, fields kept."""
+        if t[0] == "header":
+            self.emit(ind, f"{v}._v = False")
+        elif t[0] == "struct":
+            for f, ft in self.ir["structs"][t[1]]["fields"]:
+                if ft[0] in ("header", "struct", "stack"):
+                    self.invalidate(ind, f"{v}.{f}", ft)
+        elif t[0] == "stack":
+            e = self.fresh("e")
+            self.emit(ind, f"for {e} in {v}.a:")
+            self.invalidate(ind + 1, e, ["struct", t[1]] if t[1] in self.ir["structs"] else ["header", t[1]])
+
     def assign_copy(self, ind: int, lv, rhs: str) -> None:
         """Store a copy of the header/struct/stack value ``rhs`` into ``lv``."""
         if lv["op"] == "var":
@@ -299,6 +312,8 @@ class StatementGen:
                     v = self.default(t)
                 else:
                     v = self.x(arg["e"])
+                    if arg["dir"] == "out":   # p4c inlines the control: an `out` header argument
+                        self.invalidate(ind, v, t)   # starts invalid (written in place after that)
                     if arg["dir"] == "in" and t[0] in ("struct", "header", "stack"):
                         v = f"{v}.copy()"
                 self.emit(ind, f"{sl}.{attr} = {v}")

@@ -1,0 +1,57 @@
+"""Minimal programs reduced from the random header/stack/union/deparser programs of
+fuzz_headers.py (helper fuzzh, issue #15); each names the seed it was found with."""
+from .base import PAYLOAD, VALUES, case, eth, program
+
+CAT = "random programs: headers"
+
+# ------------------------------------------------------------------ out parameters of a control
+OUT_HDR = "struct hs_t { h_t x; h_t[2] st; }\n"
+OUT_TOP = """control SO(out h_t y) { apply { } }
+control SW(out h_t y, in h_t x) { apply { if (x.b == 2) { y = x; y.a = 0x77; } } }
+control SS(out h_t[2] st) { apply { if (st[0].isValid()) { st[1].setValid(); st[1] = { 1, 2, 3, 4 }; } } }
+control ST(out hs_t s) { apply { s.st[1].setValid(); s.st[1] = { 5, 6, 7, 8 }; } }
+"""
+OUT_FR = VALUES + [(1, eth(0x1234) + bytes.fromhex("ee02000300000004") + bytes.fromhex("0102030405060708") + PAYLOAD)]
+
+# ------------------------------------------------------------------ checksums over odd-width fields
+K_HDR = "header k_t { bit<8> a; bit<16> cs; bit<4> p; bit<12> q; bit<32> z; bit<3> r; bit<5> t; }\n"
+K_PARSER = """    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: pk; default: accept; } }
+    state pk { pkt.extract(hdr.k); transition select(hdr.k.a) { 0xee: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition accept; }"""
+K_FR = [(1, eth(0x1234) + bytes(range(1, 12)) + PAYLOAD),
+        (2, eth(0x1234) + bytes(range(0x51, 0x5c)) + PAYLOAD[:5]),
+        (3, eth(0x1234) + bytes.fromhex("ee0000a1b2c3d4e5f607") + bytes.fromhex("0102030405060708") + PAYLOAD),
+        (4, eth(0x1234) + bytes(range(0x21, 0x2b))),   # no payload at all
+        (1, eth(0x0800) + PAYLOAD)]
+
+CASES = [
+    # seed 21: an `out` header parameter of a control starts invalid -- p4c inlines the control
+    # and writes the argument in place, so one the body never makes valid comes back invalid
+    # (it was kept as the caller had it); also inside a struct and a stack
+    case("fh_control_out_header_starts_invalid", CAT, program(
+        "        so.apply(hdr.h);\n"
+        "        sw.apply(hdr.h2, hdr.h);\n"
+        "        if (hdr.h2.isValid()) { ss.apply(meta.st); } else { st.apply(meta.s); }\n"
+        "        hdr.eth.src[3:0] = (bit<1>)meta.st[0].isValid() ++ (bit<1>)meta.st[1].isValid() ++ "
+        "(bit<1>)meta.s.st[1].isValid() ++ (bit<1>)meta.s.x.isValid();\n"
+        "        if (meta.st[1].isValid()) { hdr.eth.src[15:8] = meta.st[1].b; }\n"
+        "        if (meta.s.st[1].isValid()) { hdr.eth.src[23:16] = meta.s.st[1].b; }\n",
+        top=OUT_TOP, headers=OUT_HDR, meta="    h_t[2] st;\n    hs_t s;\n",
+        ingress_decls="    SO() so;\n    SW() sw;\n    SS() ss;\n    ST() st;\n"), frames=OUT_FR, json_path=True),
+
+    # seed 13: update/verify_checksum_with_payload over fields that are not whole bytes (8 + 5
+    # bits, ...): BMv2 packs the fields into bytes, zero bits after the last one, and appends the
+    # payload from the next byte on (it was appended right after the last field bit); with csum16
+    # and crc16, with the fields of an invalid header left out
+    case("fh_checksum_with_payload_odd_width_fields", CAT, program(
+        "        hdr.eth.src[1:0] = (bit<1>)sm.checksum_error ++ 1w1;\n",
+        headers=K_HDR, fields="    k_t k;\n", parser=K_PARSER,
+        deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.k); pkt.emit(hdr.h);",
+        verify="apply { verify_checksum_with_payload(hdr.k.isValid(), { hdr.k.a, hdr.k.t, hdr.k.p }, hdr.k.cs, "
+               "HashAlgorithm.csum16); }",
+        compute="apply {\n"
+                "    update_checksum_with_payload(hdr.k.isValid(), { hdr.k.z, hdr.k.q, hdr.k.a, hdr.k.t }, hdr.k.cs, "
+                "HashAlgorithm.csum16);\n"
+                "    update_checksum_with_payload(hdr.k.isValid(), { hdr.k.a, hdr.k.r, hdr.h.b, hdr.k.p }, hdr.k.q, "
+                "HashAlgorithm.crc16);\n}"), frames=K_FR, json_path=True),
+]
