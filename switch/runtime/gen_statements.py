@@ -305,22 +305,39 @@ class StatementGen:
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")
-            for arg in s["args"]:
+            agg = ("struct", "header", "stack")
+            texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in agg else self.x(a["e"]) for a in s["args"]]
+
+            def aliased(i):
+                t = texts[i]
+                return any(j != i and o is not None and (o == t or o.startswith((t + ".", t + "["))
+                                                         or t.startswith((o + ".", o + "[")))
+                           for j, o in enumerate(texts))
+            # p4c inlines the control: an out/inout aggregate is used in place, unless it aliases
+            # another argument -- then it goes through a temporary copied back after the body
+            # (in argument order).  An `out` one starts invalid (after every copy-in).
+            back, fresh = [], []
+            for i, arg in enumerate(s["args"]):
                 attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
                 t = arg["e"]["t"]
-                if arg["dir"] == "out" and t[0] not in ("struct", "header", "stack"):
+                if arg["dir"] == "out" and t[0] not in agg:
                     v = self.default(t)
                 else:
-                    v = self.x(arg["e"])
-                    if arg["dir"] == "out":   # p4c inlines the control: an `out` header argument
-                        self.invalidate(ind, v, t)   # starts invalid (written in place after that)
-                    if arg["dir"] == "in" and t[0] in ("struct", "header", "stack"):
+                    v = texts[i]
+                    if arg["dir"] == "in" and t[0] in agg:
                         v = f"{v}.copy()"
+                    elif t[0] in agg and aliased(i):
+                        v = f"{v}.copy()"
+                        back.append(i)
+                    if arg["dir"] == "out":
+                        fresh.append((f"{sl}.{attr}", t))
                 self.emit(ind, f"{sl}.{attr} = {v}")
+            for v, t in fresh:
+                self.invalidate(ind, v, t)
             self.emit(ind, f"{s['fn']}(P, {sl})")
-            for arg in s["args"]:
+            for i, arg in enumerate(s["args"]):
                 t = arg["e"]["t"]
-                if arg["dir"] in ("out", "inout") and t[0] not in ("struct", "header", "stack"):
+                if arg["dir"] in ("out", "inout") and (t[0] not in agg or i in back):
                     attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
                     self.assign(ind, arg["e"], f"{sl}.{attr}", t)
         elif k == "call_fn":

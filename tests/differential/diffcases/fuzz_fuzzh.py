@@ -1,6 +1,16 @@
 """Minimal programs reduced from the random header/stack/union/deparser programs of
 fuzz_headers.py (helper fuzzh, issue #15); each names the seed it was found with."""
-from .base import PAYLOAD, VALUES, case, eth, program
+from .base import PAYLOAD, VALUES, case, eth, hdr, program
+
+STACK_FIELDS = "    h_t[3] s;\n"
+STACK_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.s.next); transition select(hdr.s.last.a) { 0xee: ph; default: accept; } }"""
+ALIAS_FR = [(1, eth(0x1234) + hdr(0xee, 1, 1, 1) + hdr(0xee, 2, 2, 2) + hdr(7, 3, 3, 3) + PAYLOAD),
+            (2, eth(0x1234) + hdr(0xee, 2, 5, 5) + hdr(9, 6, 6, 6) + PAYLOAD),
+            (3, eth(0x1234) + hdr(0xee, 1, 8, 8) + PAYLOAD),
+            (4, eth(0x1234) + hdr(0xee, 3, 1, 1) + hdr(0xee, 4, 2, 2) + hdr(5, 5, 3, 3) + PAYLOAD),
+            (1, eth(0x1234) + hdr(4, 4, 4, 4) + PAYLOAD)]
 
 CAT = "random programs: headers"
 
@@ -54,4 +64,24 @@ CASES = [
                 "HashAlgorithm.csum16);\n"
                 "    update_checksum_with_payload(hdr.k.isValid(), { hdr.k.a, hdr.k.r, hdr.h.b, hdr.k.p }, hdr.k.q, "
                 "HashAlgorithm.crc16);\n}"), frames=K_FR, json_path=True),
+]
+
+# ------------------------------------------------------------------ arguments that alias
+ALIAS_TOP = """control SC(inout h_t[3] st, out h_t y) { apply { y = st[1]; st.pop_front(1); } }
+control SD(inout h_t[3] st, inout h_t y) { apply { st.push_front(1); y.b = 0x5d; } }
+control SE(out h_t y, inout headers_t hh) { apply { y = hh.h; y.a = 0x3e; hh.h.setInvalid(); } }
+"""
+CASES += [
+    # seed 2: an out/inout argument of a sub-control that aliases another argument (hdr.s and
+    # hdr.s[1]) goes through p4c's temporary: the body sees the copies, which are written back
+    # after it in argument order (it was written in place)
+    case("fh_control_aliased_arguments_copied", CAT, program(
+        "        if (hdr.s[0].isValid() && hdr.s[0].b == 1) { sc.apply(hdr.s, hdr.s[1]); }\n"
+        "        else if (hdr.s[0].isValid() && hdr.s[0].b == 2) { sd.apply(hdr.s, hdr.s[0]); }\n"
+        "        else { se.apply(hdr.s[2], hdr); }\n"
+        "        hdr.eth.src[7:0] = (bit<1>)hdr.s[0].isValid() ++ (bit<1>)hdr.s[1].isValid() ++ "
+        "(bit<1>)hdr.s[2].isValid() ++ (bit<1>)hdr.h.isValid() ++ 4w0;\n",
+        top=ALIAS_TOP, fields=STACK_FIELDS, parser=STACK_PARSER,
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.s);\n        pkt.emit(hdr.h);",
+        ingress_decls="    SC() sc;\n    SD() sd;\n    SE() se;\n"), frames=ALIAS_FR, json_path=True),
 ]
