@@ -85,3 +85,29 @@ CASES += [
         deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.s);\n        pkt.emit(hdr.h);",
         ingress_decls="    SC() sc;\n    SD() sd;\n    SE() se;\n"), frames=ALIAS_FR, json_path=True),
 ]
+
+# ------------------------------------------------------------------ a dead union-member assignment
+U_HDR = "header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n"
+U_PARSER = """    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 2: pux; 3: puw; default: accept; } }
+    state pux { pkt.extract(hdr.u.x); transition accept; }
+    state puw { pkt.extract(hdr.u.w); transition accept; }"""
+U_FR = [(1, eth(0x1234) + hdr(3, 1, 2, 3) + bytes.fromhex("07620a") + PAYLOAD),
+        (2, eth(0x1234) + hdr(3, 4, 2, 3) + bytes.fromhex("07620a") + PAYLOAD),
+        (3, eth(0x1234) + hdr(3, 5, 2, 3) + bytes.fromhex("07620a") + PAYLOAD),
+        (4, eth(0x1234) + hdr(3, 6, 2, 3) + bytes.fromhex("07620a") + PAYLOAD),
+        (2, eth(0x1234) + hdr(2, 4, 5, 6) + hdr(9, 8, 7, 6) + PAYLOAD),
+        (3, eth(0x1234) + hdr(1, 1, 1, 1) + PAYLOAD)]
+CASES += [
+    # seed 33: `u.x = h; ... u.x = s2;` -- p4c's def-use pass drops the first assignment, dead
+    # for it as nothing reads u.x in between (a read of the sibling u.w, a setValid of it, a
+    # write into u.x do not), though on BMv2 it would have invalidated u.w: BMv2 keeps u.w
+    case("fh_union_member_dead_assignment_dropped", CAT, program(
+        "        if (hdr.h.b == 1) { hdr.u.x = hdr.h; hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 4) { hdr.u.w = { 1, 2 }; if (hdr.u.x.isValid()) { hdr.h.c = 9; } hdr.u.w = hdr.u.w; }\n"
+        "        else if (hdr.h.b == 5) { hdr.u.x = hdr.h; hdr.h.d = (bit<32>)hdr.u.x.c; hdr.u.x = hdr.h2; }\n"  # read: kept
+        "        else { hdr.u.x = hdr.h; if (hdr.u.w.isValid()) { hdr.h.c = 7; } hdr.u.x.b = hdr.u.x.a; hdr.u.x = hdr.h2; }\n"
+        "        hdr.eth.src[2:0] = (bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid();\n",
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER,
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"), frames=U_FR, json_path=True),
+]
