@@ -424,6 +424,8 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
             else:
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
                              "py": p["py"]})
@@ -503,6 +505,8 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
             else:   # a directionless bool parameter takes a bool (its body sees a bool)
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument

@@ -243,7 +243,7 @@ class StatementGen:
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
-            outs = []
+            outs, sibs = [], []
             for arg, p in zip(s["args"], a["all_params"]):
                 # p4c drops the copy-in/copy-out of a parameter the body never uses: an
                 # argument with a run-time stack index is then never read or written, so an
@@ -259,6 +259,7 @@ class StatementGen:
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
+                    sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -276,11 +277,11 @@ class StatementGen:
                     # temporaries copied back after the call, which an exit in the action
                     # skips (BMv2 keeps those arguments unchanged)
                     if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i])
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     if lv is not None:
-                        self.assign(ind, lv, f"{r}[{i}]", t)
+                        self.assign(ind, lv, f"{r}[{i}]", t, sibs[i])
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
@@ -339,7 +340,7 @@ class StatementGen:
                 t = arg["e"]["t"]
                 if arg["dir"] in ("out", "inout") and (t[0] not in agg or i in back):
                     attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
-                    self.assign(ind, arg["e"], f"{sl}.{attr}", t)
+                    self.assign(ind, arg["e"], f"{sl}.{attr}", t, arg.get("siblings", ()))
         elif k == "call_fn":
             args = []
             for arg in s["args"]:
