@@ -196,8 +196,8 @@ class Gen:
             return f"{st}.pop_front({r.randint(0, N + 1)});"
         if k == "rt_write":
             i = self.idx(ctx)
-            # (`s[i] = us[k].x` with a run-time i: BMv2 1.15.5 dies on p4c's JSON)
-            src = r.choice([h for h in self.h_reads(ctx) if "us[" not in h])
+            # (`s[i] = u.x` / `us[k].x` with a run-time i: BMv2 1.15.5 dies on p4c's JSON)
+            src = r.choice([h for h in self.h_reads(ctx) if "us[" not in h and ".u.x" not in h])
             return r.choice([f"{st}[{i}].c = {self.expr(ctx, 16)};", f"{st}[{i}] = {src};",
                              f"{st}[{i}].setValid(); {st}[{i}].a = {self.expr(ctx, 8)};",
                              f"{st}[{i}].setInvalid();"])
