@@ -311,12 +311,13 @@ class StatementGen:
 
             def aliased(i):
                 t = texts[i]
-                return any(j != i and o is not None and (o == t or o.startswith((t + ".", t + "["))
-                                                         or t.startswith((o + ".", o + "[")))
+                return any(j != i and o is not None and s["args"][j]["dir"] != "in"
+                           and (o == t or o.startswith((t + ".", t + "[")) or t.startswith((o + ".", o + "[")))
                            for j, o in enumerate(texts))
             # p4c inlines the control: an out/inout aggregate is used in place, unless it aliases
-            # another argument -- then it goes through a temporary copied back after the body
-            # (in argument order).  An `out` one starts invalid (after every copy-in).
+            # another out/inout argument -- then it goes through a temporary copied back after
+            # the body (in argument order); `in` ones are copies.  An `out` one starts invalid
+            # (after every copy-in).
             back, fresh = [], []
             for i, arg in enumerate(s["args"]):
                 attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
@@ -327,7 +328,9 @@ class StatementGen:
                     v = texts[i]
                     if arg["dir"] == "in" and t[0] in agg:
                         v = f"{v}.copy()"
-                    elif t[0] in agg and aliased(i):
+                    elif t[0] in agg and (aliased(i) or arg.get("siblings")):
+                        # (a union member too: the copy-back invalidates its siblings, which
+                        # the body's writes to the parameter cannot do in place)
                         v = f"{v}.copy()"
                         back.append(i)
                     if arg["dir"] == "out":
