@@ -771,29 +771,42 @@ def _plain(node) -> bool:
     return all(_plain(v) for v in node.values())
 
 
+def _overwritten(rest: list, lv) -> bool:
+    """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
+    plain statements in between: see :func:`drop_dead_union_stores`)."""
+    for b in rest:
+        if b.get("s") == "assign" and b["l"] == lv:
+            return not _touches(b["r"], lv)
+        if not _plain(b):
+            return False
+        # a write into it (dead too: p4c drops it first, so what it reads does not count),
+        # or setValid/setInvalid of it (a write for p4c)
+        if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
+                b.get("s") == "setvalid" and b.get("h") == lv:
+            continue
+        if _touches(b, lv):
+            return False
+    return False
+
+
 def drop_dead_union_stores(stmts: list) -> list:
     """p4c's def-use pass (SimplifyDefUse) drops an assignment to a header union member that
     a later assignment to the same member overwrites before anything reads that member --
     without seeing that it also invalidated the member's siblings, which BMv2 then keeps
     valid.  Only the plain case: both in one statement list, nothing between them but
     assignments, declarations, setValid/setInvalid and ifs of those that do not read it
-    (writes into it, themselves dead, may read it)."""
+    (writes into it, themselves dead, may read it).  The copy-back of an action's or a
+    sub-control's out/inout argument that is a union member (p4c inlines both) is such an
+    assignment too: its siblings are then left alone."""
     drop = set()
+    out = []
     for i, a in enumerate(stmts):
-        if a.get("s") != "assign" or not a.get("siblings"):
-            continue
-        for b in stmts[i + 1:]:
-            if b.get("s") == "assign" and b["l"] == a["l"]:
-                if not _touches(b["r"], a["l"]):
-                    drop.add(i)
-                break
-            if not _plain(b):
-                break
-            # a write into it (dead too: p4c drops it first, so what it reads does not count),
-            # or setValid/setInvalid of it (a write for p4c)
-            if b.get("s") == "assign" and a["l"] in _chain(b["l"])[1:] or \
-                    b.get("s") == "setvalid" and b.get("h") == a["l"]:
-                continue
-            if _touches(b, a["l"]):
-                break
-    return [x for i, x in enumerate(stmts) if i not in drop]
+        if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"]):
+            drop.add(i)
+        elif a.get("s") in ("call_action", "apply_control") and \
+                any(x.get("siblings") and _overwritten(stmts[i + 1:], x["e"]) for x in a["args"]):
+            a = {**a, "args": [{k: v for k, v in x.items() if k != "siblings"}
+                               if x.get("siblings") and _overwritten(stmts[i + 1:], x["e"]) else x
+                               for x in a["args"]]}
+        out.append(a)
+    return [x for i, x in enumerate(out) if i not in drop]

@@ -106,10 +106,14 @@ CASES += [
         "        if (hdr.h.b == 1) { hdr.u.x = hdr.h; hdr.u.x = hdr.h2; }\n"
         "        else if (hdr.h.b == 4) { hdr.u.w = { 1, 2 }; if (hdr.u.x.isValid()) { hdr.h.c = 9; } hdr.u.w = hdr.u.w; }\n"
         "        else if (hdr.h.b == 5) { hdr.u.x = hdr.h; hdr.h.d = (bit<32>)hdr.u.x.c; hdr.u.x = hdr.h2; }\n"  # read: kept
+        "        else if (hdr.h.b == 6) { a(hdr.u.x); hdr.u.x = hdr.h2; }\n"   # (seed 222) a dead copy-back
+        "        else if (hdr.h.b == 7) { a(hdr.u.x); hdr.h.a = hdr.u.x.a; hdr.u.x = hdr.h2; }\n"   # a live one
         "        else { hdr.u.x = hdr.h; if (hdr.u.w.isValid()) { hdr.h.c = 7; } hdr.u.x.b = hdr.u.x.a; hdr.u.x = hdr.h2; }\n"
         "        hdr.eth.src[2:0] = (bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid();\n",
-        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER,
-        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"), frames=U_FR, json_path=True),
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER, ingress_decls="    action a(out h_t y) { y = { 1, 2, 3, 4 }; }\n",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"),
+         frames=U_FR + [(1, eth(0x1234) + hdr(3, 6, 2, 3) + bytes.fromhex("07620a") + PAYLOAD),
+                        (2, eth(0x1234) + hdr(3, 7, 2, 3) + bytes.fromhex("07620a") + PAYLOAD)], json_path=True),
 ]
 
 CASES += [
