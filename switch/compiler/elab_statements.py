@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
+from .union_defuse import drop_dead_union_stores
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
@@ -22,6 +23,7 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
+            out = drop_dead_union_stores(out)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
@@ -452,6 +454,8 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
             else:
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
                              "py": p["py"]})
@@ -536,6 +540,8 @@ class StatementRules:
                     raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
             else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument

@@ -229,6 +229,13 @@ class ExpressionGen:
         cat, bits = self.cat(s["data"])
         if not s.get("payload"):
             return cat, bits
+        # BMv2 packs the fields into bytes (zero bits after the last one up to a byte
+        # boundary) and appends the payload bytes after them
+        if isinstance(bits, int):
+            pad = -bits % 8
+            cat, bits = (f"(({cat}) << {pad})" if pad else cat), bits + pad
+        else:
+            cat, bits = f"(({cat}) << (-({bits}) % 8))", f"({bits} + (-({bits}) % 8))"
         return (f"((({cat}) << (8 * (len(P.data) - P.off))) | int.from_bytes(P.data[P.off:], 'big'))",
                 f"({bits} + 8 * (len(P.data) - P.off))")
 

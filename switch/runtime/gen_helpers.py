@@ -37,7 +37,9 @@ def _cat_valid(items, payload=None) -> tuple[int, int]:
         if ok:
             acc = (acc << w) | v
             bits += w
-    if payload is not None:
+    if payload is not None:   # the fields padded to a byte boundary, then the payload (BMv2)
+        acc <<= -bits % 8
+        bits += -bits % 8
         acc = (acc << (8 * len(payload))) | int.from_bytes(payload, "big")
         bits += 8 * len(payload)
     return acc, bits

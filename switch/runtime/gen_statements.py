@@ -36,6 +36,19 @@ class StatementGen:
             return
         self.assign_plain(ind, lv, rhs)
 
+    def invalidate(self, ind: int, v: str, t) -> None:
+        """Every header in the aggregate ``v`` (of type ``t``) made invalid, fields kept."""
+        if t[0] == "header":
+            self.emit(ind, f"{v}._v = False")
+        elif t[0] == "struct":
+            for f, ft in self.ir["structs"][t[1]]["fields"]:
+                if ft[0] in ("header", "struct", "stack"):
+                    self.invalidate(ind, f"{v}.{f}", ft)
+        elif t[0] == "stack":
+            e = self.fresh("e")
+            self.emit(ind, f"for {e} in {v}.a:")
+            self.invalidate(ind + 1, e, ["struct", t[1]] if t[1] in self.ir["structs"] else ["header", t[1]])
+
     def assign_copy(self, ind: int, lv, rhs: str) -> None:
         """Store a copy of the header/struct/stack value ``rhs`` into ``lv``."""
         if lv["op"] == "var":
@@ -230,7 +243,7 @@ class StatementGen:
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
-            outs = []
+            outs, sibs = [], []
             for arg, p in zip(s["args"], a["all_params"]):
                 # p4c drops the copy-in/copy-out of a parameter the body never uses: an
                 # argument with a run-time stack index is then never read or written, so an
@@ -246,6 +259,7 @@ class StatementGen:
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
+                    sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -263,11 +277,11 @@ class StatementGen:
                     # temporaries copied back after the call, which an exit in the action
                     # skips (BMv2 keeps those arguments unchanged)
                     if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t)
+                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i])
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     if lv is not None:
-                        self.assign(ind, lv, f"{r}[{i}]", t)
+                        self.assign(ind, lv, f"{r}[{i}]", t, sibs[i])
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
@@ -292,22 +306,44 @@ class StatementGen:
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")
-            for arg in s["args"]:
+            agg = ("struct", "header", "stack")
+            texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in agg else self.x(a["e"]) for a in s["args"]]
+
+            def aliased(i):
+                t = texts[i]
+                return any(j != i and o is not None and s["args"][j]["dir"] != "in"
+                           and (o == t or o.startswith((t + ".", t + "[")) or t.startswith((o + ".", o + "[")))
+                           for j, o in enumerate(texts))
+            # p4c inlines the control: an out/inout aggregate is used in place, unless it aliases
+            # another out/inout argument -- then it goes through a temporary copied back after
+            # the body (in argument order); `in` ones are copies.  An `out` one starts invalid
+            # (after every copy-in).
+            back, fresh = [], []
+            for i, arg in enumerate(s["args"]):
                 attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
                 t = arg["e"]["t"]
-                if arg["dir"] == "out" and t[0] not in ("struct", "header", "stack"):
+                if arg["dir"] == "out" and t[0] not in agg:
                     v = self.default(t)
                 else:
-                    v = self.x(arg["e"])
-                    if arg["dir"] == "in" and t[0] in ("struct", "header", "stack"):
+                    v = texts[i]
+                    if arg["dir"] == "in" and t[0] in agg:
                         v = f"{v}.copy()"
+                    elif t[0] in agg and (aliased(i) or arg.get("siblings")):
+                        # (a union member too: the copy-back invalidates its siblings, which
+                        # the body's writes to the parameter cannot do in place)
+                        v = f"{v}.copy()"
+                        back.append(i)
+                    if arg["dir"] == "out":
+                        fresh.append((f"{sl}.{attr}", t))
                 self.emit(ind, f"{sl}.{attr} = {v}")
+            for v, t in fresh:
+                self.invalidate(ind, v, t)
             self.emit(ind, f"{s['fn']}(P, {sl})")
-            for arg in s["args"]:
+            for i, arg in enumerate(s["args"]):
                 t = arg["e"]["t"]
-                if arg["dir"] in ("out", "inout") and t[0] not in ("struct", "header", "stack"):
+                if arg["dir"] in ("out", "inout") and (t[0] not in agg or i in back):
                     attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
-                    self.assign(ind, arg["e"], f"{sl}.{attr}", t)
+                    self.assign(ind, arg["e"], f"{sl}.{attr}", t, arg.get("siblings", ()))
         elif k == "call_fn":
             args = []
             for arg in s["args"]:
