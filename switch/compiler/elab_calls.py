@@ -1,0 +1,211 @@
+"""Calls: actions called directly, functions, sub-control and sub-parser apply, and what
+p4c's BMv2 back end allows of them inside an action (its ifs are predicated: a method or
+extern call there, also one inlined from a function's body, is a target error).
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_statements``):
+``self`` holds the program-wide tables and the current block context ``self.ctx``.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import BOOL, E, expr_text, Scope, tstr
+
+
+class CallRules:
+    def conditional_in_action(self, loc, what: str, always: bool = False) -> None:
+        """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
+        `return`): assignments only; a method or extern call there is a target error.  A
+        function's body is inlined where it is called, so a call in it is recorded on the
+        function (``action_call``: conditional inside the function itself or not) and judged at
+        each call in an action (``always``: conditional whatever the call site)."""
+        cond = always or self.ctx.get("if_depth") or self.ctx.get("cond_return")
+        if self.ctx.get("in_action") and not self.ctx.get("dead") and cond:
+            self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
+                                   "target (p4c: Conditional execution in actions unsupported on this target)")
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            rec = self.functions[self.ctx["block"]]
+            if not rec.get("action_call") or (cond and not rec["action_call"][0]):
+                rec["action_call"] = (bool(cond), what)
+
+    def function_in_action(self, f: dict, loc) -> None:
+        """A call of function ``f``: its body's method/extern calls as if written here."""
+        if f.get("action_call"):
+            always, what = f["action_call"]
+            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always)
+
+    def direct_invocation(self, kind: str, node: Node, name: str, call: Node, scope) -> dict:
+        """``C.apply(...)`` on a control/parser type without constructor parameters: an
+        instance named after the type inside the current block (``ingress.C``, as p4c names
+        it), created at the first such call of the block."""
+        if getattr(node, "ctor_params", None):
+            raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
+        made = self.ctx.setdefault("direct_instances", {})
+        if name not in made:
+            tmp = Scope(self.ctx["scope"])
+            self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", [], tmp, call.loc)
+            made[name] = tmp.lookup(name)
+        ent = made[name]
+        if kind == "control":
+            return self.apply_subcontrol(ent[1], call, scope)
+        return self.apply_subparser(ent[1], call, scope)
+
+    def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
+        if self.ctx.get("in_action"):
+            raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
+        if len(call.args) != len(blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
+                              f"got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, blk["params"]):
+            if p.get("bound_object"):   # an extern instance, bound when the instance was elaborated
+                ent = scope.lookup(arg.name) if arg.kind == "name" else None
+                if ent is None or ent[0] != "object" or ent[2]["name"] != p["bound_object"]:
+                    raise E(arg.loc, f"{blk['name']}.apply: {p['name']} must be {p['bound_object']} here")
+                continue
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
+            else:
+                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                             "py": p["py"]})
+        return {"s": "apply_control", "fn": blk["fn"], "args": args}
+
+    def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
+        if len(call.args) != len(blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
+                              f"got {len(call.args)}")
+        args, outs, invalid = [], [], []
+        for arg, p in zip(call.args, blk["params"]):
+            if p["t"] == ["extern", "packet_in"]:
+                continue  # the sub-parser continues on the same packet and offset
+            if p.get("copy_out"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['copy_out']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                outs.append(lv)
+                args.append(lv if p["copy_out"] == "inout" else {"op": "const", "v": 0, "t": p["t"]})
+            elif p["t"][0] in ("struct", "header", "stack"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
+                                     f"{tstr(p['t'])}")
+                args.append(lv)
+                if p.get("out_header") and lv.get("op") != "stack_next":
+                    # p4c inlines the sub-parser: the `out` header argument is made invalid where
+                    # the call starts and then written in place, so a parser error before the
+                    # sub-parser extracts it leaves it invalid (not as the caller had it)
+                    invalid.append(lv)
+            else:
+                args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid}
+
+    def positional(self, call: Node, params: list, what: str) -> Node:
+        """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)
+        placed by name, omitted ones filled from the parameters' default values."""
+        args = call.args
+        named = [a for a in args if a.kind == "named_arg"]
+        if not named and len(args) >= len(params):
+            return call
+        if named and len(named) != len(args):
+            raise E(call.loc, f"{what}: either all arguments are named or none is")
+        by_name = {a.name: a.value for a in named}
+        if len(by_name) != len(named):
+            dup = next(a for i, a in enumerate(named) if a.name in {b.name for b in named[:i]})
+            raise E(dup.loc, f"{what}: argument {dup.name} given twice (p4c: same argument name)")
+        unknown = set(by_name) - {p["name"] for p in params}
+        if unknown:
+            raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
+        out = []
+        for i, p in enumerate(params):
+            if named:
+                v = by_name.get(p["name"])
+            else:
+                v = args[i] if i < len(args) else None
+            if v is None:
+                v = p.get("default")
+            if v is None:
+                raise E(call.loc, f"{what}: no argument for parameter {p['name']}")
+            out.append(v)
+        return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
+
+    def direct_action(self, q: str, call: Node, scope) -> dict:
+        a = self.actions[q]
+        caller = self.ctx.get("in_action")
+        if caller and a["used"] is not True:
+            # called from another action's body: used only if that one is (elab_output.live_actions)
+            a["used"] = frozenset(a["used"] or ()) | {caller}
+        else:
+            a["used"] = True
+        call = self.positional(call, a["params"], f"action {q}")
+        if len(call.args) != len(a["params"]):
+            raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
+        args = []
+        for arg, p in zip(call.args, a["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv})
+                if sib := self.union_siblings(lv):   # copied back into a union member
+                    args[-1]["siblings"] = sib
+            else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
+                saved = self.ctx.get("action_arg")
+                self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
+                try:
+                    e = self.coerce(self.expr(arg, scope), want, arg.loc)
+                finally:
+                    self.ctx["action_arg"] = saved
+                args.append({"dir": "in", "e": e})
+        return {"s": "call_action", "action": q, "args": args}
+
+    def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
+            raise f["deferred_error"]
+        self.function_in_action(f, call.loc)
+        call = self.positional(call, f["params"], f"function {f['name']}")
+        if len(call.args) != len(f["params"]):
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        args = []
+        for arg, p in zip(call.args, f["params"]):
+            if p["dir"] in ("out", "inout"):
+                lv, lt = self.lvalue(arg, scope)
+                if lt != p["t"]:
+                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
+                args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
+            else:
+                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
+                             "t": p["t"]})
+        return {"s": "call_fn", "fn": f["py"], "args": args}
+
+    def const_arg(self, ir, p: dict, arg: Node):
+        """A function's directionless parameter takes a compile-time constant only (p4c:
+        "argument used for directionless parameter ... must be a compile-time constant")."""
+        if p.get("const_arg") and self.fold(ir) is None and ir.get("op") not in ("list", "mk"):
+            raise E(arg.loc, f"{expr_text(arg)}: argument used for directionless parameter '{p['name']}' "
+                             "must be a compile-time constant (p4c)")
+        return ir
+
+    def call_function(self, f: dict, call: Node, scope):
+        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
+            raise f["deferred_error"]
+        if not any(p["dir"] in ("out", "inout") for p in f["params"]):
+            self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
+        call = self.positional(call, f["params"], f"function {f['name']}")
+        if len(call.args) != len(f["params"]):
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+        if any(p["dir"] in ("out", "inout") for p in f["params"]):
+            st = self.call_function_stmt(f, call, scope)
+            return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
+        args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
+        return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
