@@ -63,6 +63,7 @@ class EntityReader:
             if te.is_default_action:
                 d = st.pipeline.table_get_default(table.id)
                 d.is_default = True
+                d.is_const = False   # BMv2 never marks a default entry const (even a const default_action)
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
@@ -98,6 +99,25 @@ class EntityReader:
                 c = e.counter or CounterData()
                 d.data.packet_count, d.data.byte_count = c.packets, c.bytes
                 out.append(p4runtime_pb2.Entity(direct_counter_entry=d))
+        return out
+
+    def _read_direct_meter_entry(self, st, dme):
+        """One DirectMeterEntry per selected entry; its config only when one was set (BMv2)."""
+        te = dme.table_entry
+        out = []
+        for table in self._tables_for(st, te.table_id):
+            if not table.direct_meter_id:
+                if te.table_id:
+                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct meter")
+                continue
+            for e in self._selected(st, table, te):
+                d = p4runtime_pb2.DirectMeterEntry()
+                d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
+                                                                    with_meter=False))
+                if e.meter is not None:
+                    c = e.meter
+                    d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
+                out.append(p4runtime_pb2.Entity(direct_meter_entry=d))
         return out
 
     def _read_meter_entry(self, st, me):
@@ -147,7 +167,9 @@ class EntityReader:
         out = []
         if kind == "multicast_group_entry" or kind is None:
             gid = pre.multicast_group_entry.multicast_group_id if kind else 0
-            for g in sorted(p.mcast_groups) if gid == 0 else ([gid] if gid in p.mcast_groups else []):
+            if gid and gid not in p.mcast_groups:   # one named group that does not exist: the Read fails (BMv2)
+                raise P4RTError(StatusCode.NOT_FOUND, f"multicast group {gid} does not exist")
+            for g in sorted(p.mcast_groups) if gid == 0 else [gid]:
                 e = p4runtime_pb2.Entity()
                 m = e.packet_replication_engine_entry.multicast_group_entry
                 m.multicast_group_id = g
@@ -156,7 +178,9 @@ class EntityReader:
                 out.append(e)
         if kind == "clone_session_entry" or kind is None:
             sid = pre.clone_session_entry.session_id if kind else 0
-            for s in sorted(p.clone_sessions) if sid == 0 else ([sid] if sid in p.clone_sessions else []):
+            if sid and sid not in p.clone_sessions:
+                raise P4RTError(StatusCode.NOT_FOUND, f"clone session {sid} does not exist")
+            for s in sorted(p.clone_sessions) if sid == 0 else [sid]:
                 reps, cos, plen = p.clone_sessions[s]
                 e = p4runtime_pb2.Entity()
                 c = e.packet_replication_engine_entry.clone_session_entry

@@ -45,7 +45,7 @@ from .writes import EntityWriter
 
 log = logging.getLogger("checkmate.switch.p4rt")
 
-API_VERSION = "1.4.1"
+API_VERSION = "1.3.0"   # what simple_switch_grpc 1.15.5 reports (a drop-in answers alike)
 _READ_BATCH = 512
 _END = object()
 
@@ -208,7 +208,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
         cfg = resp.config
         rt = request.response_type
-        if st.cookie or rt == GetReq.COOKIE_ONLY:
+        if st.cookie:   # no cookie field when the config had none, even for COOKIE_ONLY (BMv2)
             cfg.cookie.cookie = st.cookie
         if rt in (GetReq.ALL, GetReq.P4INFO_AND_COOKIE):
             cfg.p4info.CopyFrom(st.p4info)

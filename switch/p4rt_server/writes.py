@@ -8,10 +8,12 @@ into the update's ``p4.v1.Error``.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from grpc import StatusCode
 from p4.v1 import p4runtime_pb2
 
-from switch.runtime import CounterData
+from switch.runtime import CounterData, EntryNotFound
 
 from . import codec, translate
 from .digests import DigestEngine
@@ -93,15 +95,12 @@ class EntityWriter:
 
     def _write_counter_entry(self, st, op, ce) -> None:
         info = st.index.counter(ce.counter_id)
+        _need_index("counter", info.name, ce)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
         data = CounterData(packets=ce.data.packet_count, bytes=ce.data.byte_count)
-        if ce.HasField("index"):
-            st.pipeline.counter_write(info.id, ce.index.index, data)
-        else:  # no index: every cell
-            for i in range(info.size):
-                st.pipeline.counter_write(info.id, i, data)
+        st.pipeline.counter_write(info.id, ce.index.index, data)
 
     def _write_direct_counter_entry(self, st, op, dce) -> None:
         table, entry = translate.decode_table_entry(st.index, dce.table_entry, need_action=False)
@@ -110,23 +109,24 @@ class EntityWriter:
                             f"direct counter of table '{table.name}': only MODIFY is allowed")
         if not table.direct_counter_id:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
-        st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
+        with _entry_must_exist(table):
+            st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
 
     def _write_meter_entry(self, st, op, me) -> None:
         info = st.index.meter(me.meter_id)
+        _need_index("meter", info.name, me)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"meter '{info.name}': only MODIFY is allowed")
         cfg = translate.decode_meter_config(me.config) if me.HasField("config") else None
-        idxs = [me.index.index] if me.HasField("index") else range(info.size)
-        for i in idxs:
-            st.pipeline.meter_set(info.id, i, cfg)
+        st.pipeline.meter_set(info.id, me.index.index, cfg)
 
     def _write_direct_meter_entry(self, st, op, dme) -> None:
         table, entry = translate.decode_table_entry(st.index, dme.table_entry, need_action=False)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"direct meter of table '{table.name}': only MODIFY is allowed")
         cfg = translate.decode_meter_config(dme.config) if dme.HasField("config") else None
-        st.pipeline.direct_meter_set(table.id, entry, cfg)
+        with _entry_must_exist(table):
+            st.pipeline.direct_meter_set(table.id, entry, cfg)
 
     def _write_register_entry(self, st, op, re_) -> None:
         info = st.index.registers.get(re_.register_id)
@@ -193,7 +193,12 @@ class EntityWriter:
             c = pre.clone_session_entry
             sid = c.session_id
             what = f"clone session {sid}"
+            if not 1 <= sid <= 32767:   # before the presence check, as BMv2
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"clone session id {sid} out of range 1..32767")
             _check_presence(op, what, sid in p.clone_sessions)
+            if op != Update.DELETE and c.class_of_service:
+                raise P4RTError(StatusCode.UNIMPLEMENTED,
+                                f"{what}: class_of_service {c.class_of_service} (only 0, as BMv2)")
             if op == Update.DELETE:
                 p.clone_session_delete(sid)
             else:
@@ -219,6 +224,24 @@ class EntityWriter:
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
+
+
+def _need_index(kind: str, name: str, entry) -> None:
+    """A counter/meter write names one cell: BMv2 answers UNIMPLEMENTED to a write without an index
+    (a wildcard write), whatever the update type, and so does checkmate-switch (a drop-in)."""
+    if not entry.HasField("index"):
+        raise P4RTError(StatusCode.UNIMPLEMENTED, f"{kind} '{name}': a write without an index (every cell) "
+                                                  f"is not supported (as BMv2); name one index per update")
+
+
+@contextmanager
+def _entry_must_exist(table):
+    """A direct counter/meter write to an entry that is not installed is INVALID_ARGUMENT (BMv2: the
+    entry cannot be mapped to a handle), not NOT_FOUND."""
+    try:
+        yield
+    except EntryNotFound as exc:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': {exc}") from None
 
 
 def _check_presence(op, what: str, exists: bool) -> None:
