@@ -43,7 +43,7 @@ class EntityReader:
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
         if bool(te.match) or te.priority:
-            _, probe = translate.decode_table_entry(st.index, te, need_action=False)
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
             if want is None or translate.key_of(_strip(table, e)) == want:
@@ -64,6 +64,8 @@ class EntityReader:
                 d = st.pipeline.table_get_default(table.id)
                 d.is_default = True
                 d.is_const = False   # BMv2 never marks a default entry const (even a const default_action)
+                if table.implementation_id and d.member_id is None and d.group_id is None:
+                    d.action_id, d.params = 0, {}   # an indirect table's default entry: no action (BMv2)
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
@@ -226,6 +228,8 @@ class EntityReader:
             st.index.digest(did)
             cfg = self.digests.config(did)
             if cfg is None:
+                if de.digest_id:   # one named digest that is not configured: the Read fails (BMv2)
+                    raise P4RTError(StatusCode.NOT_FOUND, f"digest id {did} is not configured")
                 continue
             e = p4runtime_pb2.Entity()
             e.digest_entry.digest_id = did

@@ -219,7 +219,10 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== Write
     def Write(self, request, context):
         try:
-            self._check_device(request.device_id)
+            if request.device_id != self.device_id:   # BMv2: nobody is primary for that device
+                raise P4RTError(StatusCode.PERMISSION_DENIED,
+                                f"Write: not the primary for device id {request.device_id} "
+                                f"(this switch is device id {self.device_id})")
             st = self._need_state()
             eid = election_int(request.election_id) if request.HasField("election_id") else None
             self.arbiter.check_primary(_role_of(request), eid, "Write")

@@ -95,10 +95,12 @@ def decode_meter_config(cfg) -> MeterConfig:
     return MeterConfig(cir=cfg.cir, cburst=cfg.cburst, pir=cfg.pir, pburst=cfg.pburst)
 
 
-def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool) -> tuple[TableInfo, TableEntry]:
-    """Validate and convert a TableEntry of a Write (or a keyed Read)."""
+def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool,
+                       read: bool = False) -> tuple[TableInfo, TableEntry]:
+    """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
+    the idle timeout as BMv2 does)."""
     table = idx.table(te.table_id)
-    if te.idle_timeout_ns:
+    if te.idle_timeout_ns and not read:
         if table.supports_idle_timeout:
             raise P4RTError(StatusCode.UNIMPLEMENTED,
                             f"table '{table.name}': idle timeout is not implemented by checkmate-switch")

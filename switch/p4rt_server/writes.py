@@ -78,6 +78,9 @@ class EntityWriter:
             if table.const_default_action_id:
                 raise P4RTError(StatusCode.PERMISSION_DENIED,
                                 f"table '{table.name}': the default action is const")
+            if table.implementation_id:   # p4c: BMv2 has no default action for such a table
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}' has an action profile: its default entry cannot be written")
             if te.HasField("action"):
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action

@@ -82,6 +82,7 @@ class SeedResult:
     findings: list = field(default_factory=list)   # [(op index, op text, bmv2, checkmate)]
     died: list = field(default_factory=list)
     accepted: list = field(default_factory=list)   # [(op index, reason)]: see accepted()
+    trace: list = field(default_factory=list)      # [(op index, op text, bmv2, checkmate)] for every op
 
 
 # ---------------------------------------------------------------------------- normalization
@@ -100,7 +101,8 @@ def _write_result(e: grpc.RpcError) -> tuple:
             err = pb.Error()
             d.Unpack(err)
             per.append(code_pb2.Code.Name(err.canonical_code))
-    return (_code(e), tuple(per) if per is not None else None)
+    # no details and an empty details list say the same (no per-update errors): both are ()
+    return (_code(e), tuple(per) if per else ())
 
 
 class Normalizer:
@@ -145,9 +147,18 @@ def accepted(op, a, b) -> str | None:
     if op[0] == "setcfg" and op[1] == SetReq.RECONCILE_AND_COMMIT and a == ("ERR", "UNKNOWN"):
         return "BMv2 lacks RECONCILE_AND_COMMIT"
     if op[0] == "read" and a == ("ERR", "UNIMPLEMENTED") and any(
-            e.WhichOneof("entity") in ("value_set_entry", "digest_entry") for e in op[1]):
-        return "BMv2 does not read value sets / digest entries"
+            e.WhichOneof("entity") in _BMV2_LACKS for e in op[1]):
+        return "BMv2 does not read value sets / digest entries / registers"
+    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and len(a[1]) == len(op[1]):
+        per_b = b[1] if len(b) == 2 and b[1] else ("OK",) * len(op[1])
+        if all(x == y or (x == "UNIMPLEMENTED" and u.entity.WhichOneof("entity") in _BMV2_LACKS)
+               for x, y, u in zip(a[1], per_b, op[1])):
+            return "BMv2 does not write value sets / registers"
     return None
+
+
+#: entity kinds simple_switch_grpc 1.15.5 answers UNIMPLEMENTED for (reads and writes)
+_BMV2_LACKS = ("value_set_entry", "register_entry", "digest_entry")
 
 
 def describe(op) -> str:
@@ -319,6 +330,7 @@ def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
         for i, op in enumerate(ops):
             a, b = (run_op(s, op, norm) for s in sides)
             res.requests += 1
+            res.trace.append((i, describe(op), a, b))
             if a != b and op[0] == "traffic":   # quiescence is a timeout: look again, slower
                 a, b = _retraffic(sides, op)
             if a != b:
@@ -387,6 +399,8 @@ def main(argv=None) -> int:
                 d.mkdir(parents=True, exist_ok=True)
                 (d / "program.p4").write_text(src, encoding="utf-8")
                 (d / "findings.txt").write_text(report(res, src), encoding="utf-8")
+                (d / "trace.txt").write_text("".join(f"== op {i}: {t}\n   bmv2:      {a}\n   checkmate: {b}\n"
+                                                     for i, t, a, b in res.trace), encoding="utf-8")
                 print(report(res, src)[:3000], flush=True)
             else:
                 print(f"seed {seed}: {res.requests} requests, equal", flush=True)
