@@ -116,6 +116,7 @@ class EntityReader:
                 d = p4runtime_pb2.DirectMeterEntry()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
+                d.table_entry.ClearField("action")   # the key only (BMv2)
                 if e.meter is not None:
                     c = e.meter
                     d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
@@ -175,7 +176,7 @@ class EntityReader:
                 e = p4runtime_pb2.Entity()
                 m = e.packet_replication_engine_entry.multicast_group_entry
                 m.multicast_group_id = g
-                for port, rid in p.mcast_groups[g]:
+                for port, rid in reversed(p.mcast_groups[g]):   # BMv2 lists the replicas last first
                     m.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         if kind == "clone_session_entry" or kind is None:

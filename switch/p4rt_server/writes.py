@@ -69,8 +69,12 @@ class EntityWriter:
                                    modify=op == Update.MODIFY)
 
     def _write_table_entry(self, st, op, te) -> None:
-        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
+        # a DELETE ignores the idle timeout but not a bad member/group (BMv2)
+        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE,
+                                                    read=op == Update.DELETE)
         p = st.pipeline
+        if op == Update.DELETE and table.implementation_id and not te.is_default_action:
+            _check_profile_refs(p, table, entry)
         if te.is_default_action:
             if op != Update.MODIFY:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT,
@@ -227,6 +231,15 @@ class EntityWriter:
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
+
+
+def _check_profile_refs(p, table, entry) -> None:
+    """The member/group a table entry names must exist (INVALID_ARGUMENT otherwise, as BMv2)."""
+    pid = table.implementation_id
+    if entry.member_id is not None and entry.member_id not in p.action_profile_members(pid):
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': no member {entry.member_id}")
+    if entry.group_id is not None and entry.group_id not in p.action_profile_groups(pid):
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': no group {entry.group_id}")
 
 
 def _need_index(kind: str, name: str, entry) -> None:

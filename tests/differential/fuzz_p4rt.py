@@ -30,7 +30,10 @@ BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's an
   SetForwardingPipelineConfig is "Error in first phase of device update"; a meter index out of
   range; some action-parameter errors): both refuse, only the code is less precise.
 * RECONCILE_AND_COMMIT: BMv2 refuses it (UNKNOWN); checkmate-switch implements it.
-* Read of a value set or of digest entries: BMv2 answers UNIMPLEMENTED; checkmate-switch reads them.
+* Read of a value set or of digest entries, Read/Write of registers and Write of value sets: BMv2
+  answers UNIMPLEMENTED; checkmate-switch implements them.
+* SetForwardingPipelineConfig without a config: BMv2 answers OK and changes nothing;
+  checkmate-switch refuses it (INVALID_ARGUMENT: the spec requires the config).
 
 Usage::
 
@@ -146,6 +149,8 @@ def accepted(op, a, b) -> str | None:
         return "BMv2 UNKNOWN, checkmate-switch a named code"
     if op[0] == "setcfg" and op[1] == SetReq.RECONCILE_AND_COMMIT and a == ("ERR", "UNKNOWN"):
         return "BMv2 lacks RECONCILE_AND_COMMIT"
+    if op[0] == "setcfg" and op[2] == "none" and a == ("OK",) and b[:1] == ("ERR",):
+        return "BMv2 takes a SetForwardingPipelineConfig without a config as a no-op"
     if op[0] == "read" and a == ("ERR", "UNIMPLEMENTED") and any(
             e.WhichOneof("entity") in _BMV2_LACKS for e in op[1]):
         return "BMv2 does not read value sets / digest entries / registers"
