@@ -176,7 +176,7 @@ class EntityReader:
                 e = p4runtime_pb2.Entity()
                 m = e.packet_replication_engine_entry.multicast_group_entry
                 m.multicast_group_id = g
-                for port, rid in reversed(p.mcast_groups[g]):   # BMv2 lists the replicas last first
+                for port, rid in _bmv2_replica_order(p.mcast_groups[g]):
                     m.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         if kind == "clone_session_entry" or kind is None:
@@ -237,6 +237,13 @@ class EntityReader:
             e.digest_entry.config.CopyFrom(cfg)
             out.append(e)
         return out
+
+
+def _bmv2_replica_order(replicas):
+    """A multicast group's replicas in the order BMv2 reads them back: one node per instance (rid),
+    the nodes in reverse order of their first appearance in the write, the ports of a node ascending."""
+    rids = list(dict.fromkeys(rid for _, rid in replicas))[::-1]
+    return [(port, rid) for rid in rids for port in sorted({p for p, r in replicas if r == rid})]
 
 
 def _strip(table, entry):

@@ -69,12 +69,11 @@ class EntityWriter:
                                    modify=op == Update.MODIFY)
 
     def _write_table_entry(self, st, op, te) -> None:
-        # a DELETE ignores the idle timeout but not a bad member/group (BMv2)
-        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE,
-                                                    read=op == Update.DELETE)
+        if op == Update.DELETE and not te.is_default_action:
+            # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
+            te = _key_only(te)
+        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
         p = st.pipeline
-        if op == Update.DELETE and table.implementation_id and not te.is_default_action:
-            _check_profile_refs(p, table, entry)
         if te.is_default_action:
             if op != Update.MODIFY:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT,
@@ -191,6 +190,8 @@ class EntityWriter:
             what = f"multicast group {gid}"
             if gid == 0:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, "multicast group id 0 is reserved (no multicast)")
+            if gid > 0xFFFF:
+                raise P4RTError(StatusCode.OUT_OF_RANGE, f"multicast group id {gid} out of range 1..65535 (as BMv2)")
             _check_presence(op, what, gid in p.mcast_groups)
             if op == Update.DELETE:
                 p.mcast_group_delete(gid)
@@ -203,9 +204,7 @@ class EntityWriter:
             if not 1 <= sid <= 32767:   # before the presence check, as BMv2
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, f"clone session id {sid} out of range 1..32767")
             _check_presence(op, what, sid in p.clone_sessions)
-            if op != Update.DELETE and c.class_of_service:
-                raise P4RTError(StatusCode.UNIMPLEMENTED,
-                                f"{what}: class_of_service {c.class_of_service} (only 0, as BMv2)")
+
             if op == Update.DELETE:
                 p.clone_session_delete(sid)
             else:
@@ -233,13 +232,12 @@ class EntityWriter:
                                kind=info.kind)
 
 
-def _check_profile_refs(p, table, entry) -> None:
-    """The member/group a table entry names must exist (INVALID_ARGUMENT otherwise, as BMv2)."""
-    pid = table.implementation_id
-    if entry.member_id is not None and entry.member_id not in p.action_profile_members(pid):
-        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': no member {entry.member_id}")
-    if entry.group_id is not None and entry.group_id not in p.action_profile_groups(pid):
-        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': no group {entry.group_id}")
+def _key_only(te):
+    key = p4runtime_pb2.TableEntry()
+    key.CopyFrom(te)
+    key.ClearField("action")
+    key.idle_timeout_ns = 0
+    return key
 
 
 def _need_index(kind: str, name: str, entry) -> None:
