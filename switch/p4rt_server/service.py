@@ -134,7 +134,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             if self._saved is None:
                 raise P4RTError(StatusCode.FAILED_PRECONDITION,
                                 "COMMIT: no saved config (send VERIFY_AND_SAVE first)")
-            self._commit(self._saved)
+            # the saved config already holds every write since VERIFY_AND_SAVE: now it forwards
+            self.device.install(self._saved.pipeline)
+            log.info("pipeline committed: %s (%d tables)", self._saved.pipeline.name, len(self._saved.index.tables))
             self._saved = None
             return
         if not request.HasField("config"):
@@ -143,6 +145,13 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if action == SetReq.VERIFY:
             return
         if action == SetReq.VERIFY_AND_SAVE:
+            # as BMv2 (and the spec's "COMMIT replays the writes since the config was saved"): the
+            # saved config takes the P4Runtime state at once -- reads and writes go to it, starting
+            # empty -- while the data plane keeps the old program until COMMIT; one save at a time
+            if self._saved is not None:
+                raise P4RTError(StatusCode.FAILED_PRECONDITION,
+                                "VERIFY_AND_SAVE: a saved config waits for its COMMIT")
+            self._commit(new, install=False)
             self._saved = new
             return
         if action == SetReq.VERIFY_AND_COMMIT:
@@ -155,7 +164,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             return
         raise P4RTError(StatusCode.UNIMPLEMENTED, f"SetForwardingPipelineConfig action {action} not supported")
 
-    def _commit(self, new: ForwardingState, keep_digests: bool = False) -> None:
+    def _commit(self, new: ForwardingState, keep_digests: bool = False, install: bool = True) -> None:
         if not keep_digests:
             self.digests.reset()
         else:
@@ -164,6 +173,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                     self.digests.remove(did)
         new.pipeline.on_digest = self._on_digest
         self._state = new
+        if not install:
+            return
+        self._saved = None   # a full commit ends a pending save
         self.device.install(new.pipeline)
         log.info("pipeline committed: %s (%d tables)", new.pipeline.name, len(new.index.tables))
 

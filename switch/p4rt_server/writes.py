@@ -101,7 +101,7 @@ class EntityWriter:
 
     def _write_counter_entry(self, st, op, ce) -> None:
         info = st.index.counter(ce.counter_id)
-        _need_index("counter", info.name, ce)
+        _need_index("counter", info.name, ce, op)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
@@ -120,7 +120,7 @@ class EntityWriter:
 
     def _write_meter_entry(self, st, op, me) -> None:
         info = st.index.meter(me.meter_id)
-        _need_index("meter", info.name, me)
+        _need_index("meter", info.name, me, op)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"meter '{info.name}': only MODIFY is allowed")
         cfg = translate.decode_meter_config(me.config) if me.HasField("config") else None
@@ -240,12 +240,13 @@ def _key_only(te):
     return key
 
 
-def _need_index(kind: str, name: str, entry) -> None:
+def _need_index(kind: str, name: str, entry, op) -> None:
     """A counter/meter write names one cell: BMv2 answers UNIMPLEMENTED to a write without an index
     (a wildcard write), whatever the update type, and so does checkmate-switch (a drop-in)."""
     if not entry.HasField("index"):
-        raise P4RTError(StatusCode.UNIMPLEMENTED, f"{kind} '{name}': a write without an index (every cell) "
-                                                  f"is not supported (as BMv2); name one index per update")
+        raise P4RTError(StatusCode.UNIMPLEMENTED, f"{kind} '{name}': {Update.Type.Name(op)} without an index "
+                                                  f"(every cell) is not supported (as BMv2); MODIFY one index "
+                                                  f"per update")
 
 
 @contextmanager
