@@ -45,6 +45,7 @@ class EntityWriter:
         MODIFY/DELETE of a missing one NOT_FOUND)."""
         p = st.pipeline
         if op == Update.DELETE:
+            _not_in_use(st, m.action_profile_id, "member_id", m.member_id)
             p.action_profile_member_delete(m.action_profile_id, m.member_id)
             return
         if not m.HasField("action"):
@@ -56,6 +57,7 @@ class EntityWriter:
         """Groups of an action selector; every member weight must be 1 (as PI/BMv2)."""
         p = st.pipeline
         if op == Update.DELETE:
+            _not_in_use(st, g.action_profile_id, "group_id", g.group_id)
             p.action_profile_group_delete(g.action_profile_id, g.group_id)
             return
         for mem in g.members:
@@ -90,8 +92,14 @@ class EntityWriter:
                 p.table_reset_default(table.id)
             return
         if table.is_const:
+            if op != Update.INSERT and not _installed(p, table, entry):   # BMv2 looks the key up first
+                raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}' is const (entries come from the program)")
+        if op != Update.DELETE and entry.group_id is not None and table.implementation_id \
+                and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)
+                            f"table '{table.name}': group {entry.group_id} is empty (an entry needs a member)")
         if op == Update.INSERT:
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:
@@ -230,6 +238,22 @@ class EntityWriter:
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
+
+
+def _not_in_use(st, profile_id: int, attr: str, ref: int) -> None:
+    """A member/group that a table entry points to cannot be deleted (BMv2 refuses it too)."""
+    for t in st.index.tables.values():
+        if t.implementation_id == profile_id and any(getattr(e, attr) == ref
+                                                     for e in st.pipeline.table_entries(t.id)):
+            raise P4RTError(StatusCode.FAILED_PRECONDITION,
+                            f"action profile {profile_id}: {attr.split('_')[0]} {ref} is used by an entry "
+                            f"of table '{t.name}'")
+
+
+def _installed(p, table, entry) -> bool:
+    from .reads import _strip
+    want = translate.key_of(entry)
+    return any(translate.key_of(_strip(table, e)) == want for e in p.table_entries(table.id))
 
 
 def _key_only(te):

@@ -35,7 +35,8 @@ BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's an
 * A clone session with class_of_service or packet_length_bytes other than 0: BMv2 refuses it
   (UNIMPLEMENTED / UNKNOWN); checkmate-switch implements both, as P4Runtime defines them.
   Not generated, so a sequence stays comparable.
-* SetForwardingPipelineConfig without a config: BMv2 answers OK and changes nothing;
+* Read of a const table's entries: checkmate-switch sets ``is_const`` (P4Runtime 1.4); BMv2 never does.
+* SetForwardingPipelineConfig without a config (or without its P4Info): BMv2 answers OK and changes nothing;
   checkmate-switch refuses it (INVALID_ARGUMENT: the spec requires the config).
 
 Usage::
@@ -152,8 +153,11 @@ def accepted(op, a, b) -> str | None:
         return "BMv2 UNKNOWN, checkmate-switch a named code"
     if op[0] == "setcfg" and op[1] == SetReq.RECONCILE_AND_COMMIT and a == ("ERR", "UNKNOWN"):
         return "BMv2 lacks RECONCILE_AND_COMMIT"
-    if op[0] == "setcfg" and op[2] == "none" and a == ("OK",) and b[:1] == ("ERR",):
-        return "BMv2 takes a SetForwardingPipelineConfig without a config as a no-op"
+    if op[0] == "setcfg" and op[2] in ("none", "no_p4info") and a == ("OK",) and b[:1] == ("ERR",):
+        return "BMv2 takes a SetForwardingPipelineConfig without a config / P4Info as a no-op"
+    if op[0] == "read" and a[0] == b[0] == "OK" and a != b and \
+            a == ("OK", tuple(sorted(x.replace(" is_const: true", "") for x in b[1]))):
+        return "BMv2 (P4Runtime 1.3) never sets TableEntry.is_const"
     if op[0] == "read" and a == ("ERR", "UNIMPLEMENTED") and any(
             e.WhichOneof("entity") in _BMV2_LACKS for e in op[1]):
         return "BMv2 does not read value sets / digest entries / registers"
