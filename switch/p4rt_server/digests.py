@@ -5,8 +5,10 @@ Nothing is sent for a digest until the controller writes a ``DigestEntry`` for i
 Its config decides:
 
 ``max_list_size``   a list is sent as soon as it holds this many entries
-                    (0 or 1: every digest goes out in its own list);
-``max_timeout_ns``  ... or when its oldest entry is this old (0: at once);
+                    (1: every digest goes out in its own list; 0: no size limit);
+``max_timeout_ns``  ... or when its oldest entry is this old (0: no timeout -- as
+                    BMv2, a list with both 0 is never sent until the config changes
+                    and a later digest fills the new size);
 ``ack_timeout_ns``  how long data that was sent stays in the duplicate filter
                     waiting for a ``DigestListAck``; while it is there an identical
                     digest is suppressed (BMv2's learn filter).  An ack removes the
@@ -110,9 +112,9 @@ class DigestEngine:
             if not st.pending:
                 st.first_ns = now
             st.pending.append(key)
-            if len(st.pending) >= max(1, st.max_list_size) or st.max_timeout_ns == 0:
+            if st.max_list_size and len(st.pending) >= st.max_list_size:
                 out = self._make_list(st, now)
-            elif len(st.pending) == 1:
+            elif len(st.pending) == 1 and st.max_timeout_ns:
                 # a new partial list: the timer must watch its deadline (a list sent at once needs
                 # no timer: waking it for every digest cost a thread switch per heartbeat)
                 self._wake.set()
@@ -166,7 +168,7 @@ class DigestEngine:
             with self._lock:
                 now = time.monotonic_ns()
                 for st in self._digests.values():
-                    if st.pending:
+                    if st.pending and st.max_timeout_ns:
                         due = st.first_ns + st.max_timeout_ns
                         if now >= due:
                             outs.append(self._make_list(st, now))
