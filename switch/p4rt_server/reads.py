@@ -98,6 +98,7 @@ class EntityReader:
                 d = p4runtime_pb2.DirectCounterEntry()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
+                _key_only(d.table_entry)
                 c = e.counter or CounterData()
                 d.data.packet_count, d.data.byte_count = c.packets, c.bytes
                 out.append(p4runtime_pb2.Entity(direct_counter_entry=d))
@@ -116,7 +117,7 @@ class EntityReader:
                 d = p4runtime_pb2.DirectMeterEntry()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
-                d.table_entry.ClearField("action")   # the key only (BMv2)
+                _key_only(d.table_entry)
                 if e.meter is not None:
                     c = e.meter
                     d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
@@ -237,6 +238,13 @@ class EntityReader:
             e.digest_entry.config.CopyFrom(cfg)
             out.append(e)
         return out
+
+
+def _key_only(te) -> None:
+    """A direct counter/meter entry names its table entry by the key alone (BMv2: no action, no
+    is_const)."""
+    te.ClearField("action")
+    te.is_const = False
 
 
 def _bmv2_replica_order(replicas):

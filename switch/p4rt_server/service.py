@@ -144,6 +144,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         new = build_state(request.config)
         if action == SetReq.VERIFY:
             return
+        if self._saved is not None and action != SetReq.VERIFY_AND_SAVE:
+            raise P4RTError(StatusCode.FAILED_PRECONDITION,   # BMv2 refuses it too
+                            f"{SetReq.Action.Name(action)}: a saved config waits for its COMMIT")
         if action == SetReq.VERIFY_AND_SAVE:
             # as BMv2 (and the spec's "COMMIT replays the writes since the config was saved"): the
             # saved config takes the P4Runtime state at once -- reads and writes go to it, starting
@@ -175,7 +178,6 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self._state = new
         if not install:
             return
-        self._saved = None   # a full commit ends a pending save
         self.device.install(new.pipeline)
         log.info("pipeline committed: %s (%d tables)", new.pipeline.name, len(new.index.tables))
 

@@ -54,7 +54,8 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
             raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
         return FieldMatch.lpm(info.id, value, plen)
     if kind == "ternary":
-        value = codec.decode(fm.ternary.value, w, what)
+        # an empty value is 0 (BMv2 takes it: with a mask, the value's bits are what the mask keeps)
+        value = codec.decode(fm.ternary.value or b"\x00", w, what)
         mask = codec.decode(fm.ternary.mask, w, what + " mask")
         if mask == 0:
             raise _bad(f"{what}: mask 0 is a don't-care match and must be omitted")
