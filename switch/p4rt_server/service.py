@@ -173,7 +173,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         else:
             for did in self.digests.configured_ids():
                 if did not in new.index.digests:
-                    self.digests.remove(did)
+                    self.digests.remove(did, forget=True)
         new.pipeline.on_digest = self._on_digest
         self._state = new
         if not install:
