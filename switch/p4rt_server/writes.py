@@ -96,6 +96,8 @@ class EntityWriter:
                 raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}' is const (entries come from the program)")
+        if op == Update.INSERT and entry.group_id is not None and _installed(p, table, entry):
+            raise P4RTError(StatusCode.ALREADY_EXISTS, f"table '{table.name}': the entry exists")   # first (BMv2)
         if op != Update.DELETE and entry.group_id is not None and table.implementation_id \
                 and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]):
             raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)

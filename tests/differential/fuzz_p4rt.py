@@ -36,8 +36,9 @@ BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's an
   (UNIMPLEMENTED / UNKNOWN); checkmate-switch implements both, as P4Runtime defines them.
   Not generated, so a sequence stays comparable.
 * Read of a const table's entries: checkmate-switch sets ``is_const`` (P4Runtime 1.4); BMv2 never does.
-* SetForwardingPipelineConfig without a config (or without its P4Info): BMv2 answers OK and changes nothing;
-  checkmate-switch refuses it (INVALID_ARGUMENT: the spec requires the config).
+* SetForwardingPipelineConfig without a config (or without its P4Info), and VERIFY of any config
+  (even a device config that is not JSON): BMv2 answers OK and changes nothing; checkmate-switch
+  verifies and refuses (INVALID_ARGUMENT: the spec requires a valid config).
 
 Usage::
 
@@ -138,34 +139,32 @@ class Normalizer:
         return text_format.MessageToString(e2, as_one_line=True)
 
 
-def _both_refuse(a, b) -> bool:
-    """BMv2 said UNKNOWN (no code) and checkmate-switch refused with a named code."""
-    if a[:1] == ("ERR",) and b[:1] == ("ERR",) and a[1] == "UNKNOWN":
-        return True
-    if len(a) == 2 and len(b) == 2 and a[0] == b[0] == "UNKNOWN" and a[1] and b[1] and len(a[1]) == len(b[1]):
-        return all(x == y or (x == "UNKNOWN" and y != "OK") for x, y in zip(a[1], b[1]))
-    return False
+def _update_accepted(x: str, y: str, u) -> bool:
+    """One update's codes: equal, or BMv2 UNKNOWN where checkmate-switch names the refusal, or BMv2
+    UNIMPLEMENTED for an entity kind it lacks."""
+    return x == y or (x == "UNKNOWN" and y != "OK") or (
+        x == "UNIMPLEMENTED" and u.entity.WhichOneof("entity") in _BMV2_LACKS)
 
 
 def accepted(op, a, b) -> str | None:
     """Why a difference is a BMv2 limitation checkmate-switch does not copy (module docstring), or None."""
-    if _both_refuse(a, b):
+    if a[:1] == ("ERR",) and b[:1] == ("ERR",) and a[1] == "UNKNOWN":
         return "BMv2 UNKNOWN, checkmate-switch a named code"
+    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and len(a[1]) == len(op[1]):
+        per_b = b[1] if len(b) == 2 and b[1] else ("OK",) * len(op[1])
+        if all(_update_accepted(x, y, u) for x, y, u in zip(a[1], per_b, op[1])):
+            return "per update: BMv2 UNKNOWN / UNIMPLEMENTED (module docstring)"
     if op[0] == "setcfg" and op[1] == SetReq.RECONCILE_AND_COMMIT and a == ("ERR", "UNKNOWN"):
         return "BMv2 lacks RECONCILE_AND_COMMIT"
-    if op[0] == "setcfg" and op[2] in ("none", "no_p4info") and a == ("OK",) and b[:1] == ("ERR",):
-        return "BMv2 takes a SetForwardingPipelineConfig without a config / P4Info as a no-op"
+    if op[0] == "setcfg" and (op[2] in ("none", "no_p4info") or op[1] == SetReq.VERIFY) \
+            and a == ("OK",) and b[:1] == ("ERR",):
+        return "BMv2's VERIFY checks nothing; a config without config / P4Info is a no-op"
     if op[0] == "read" and a[0] == b[0] == "OK" and a != b and \
             a == ("OK", tuple(sorted(x.replace(" is_const: true", "") for x in b[1]))):
         return "BMv2 (P4Runtime 1.3) never sets TableEntry.is_const"
     if op[0] == "read" and a == ("ERR", "UNIMPLEMENTED") and any(
             e.WhichOneof("entity") in _BMV2_LACKS for e in op[1]):
         return "BMv2 does not read value sets / digest entries / registers"
-    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and len(a[1]) == len(op[1]):
-        per_b = b[1] if len(b) == 2 and b[1] else ("OK",) * len(op[1])
-        if all(x == y or (x == "UNIMPLEMENTED" and u.entity.WhichOneof("entity") in _BMV2_LACKS)
-               for x, y, u in zip(a[1], per_b, op[1])):
-            return "BMv2 does not write value sets / registers"
     return None
 
 
