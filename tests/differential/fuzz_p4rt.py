@@ -38,7 +38,8 @@ BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's an
 * Read of a const table's entries: checkmate-switch sets ``is_const`` (P4Runtime 1.4); BMv2 never does.
 * SetForwardingPipelineConfig without a config (or without its P4Info), and VERIFY of any config
   (even a device config that is not JSON): BMv2 answers OK and changes nothing; checkmate-switch
-  verifies and refuses (INVALID_ARGUMENT: the spec requires a valid config).
+  verifies and refuses (INVALID_ARGUMENT: the spec requires a valid config).  (VERIFY_AND_COMMIT without a config re-commits BMv2's program, clearing its state: not
+  generated, like a refused VERIFY_AND_SAVE, after which BMv2 is left half-saved.)
 
 Usage::
 
@@ -150,7 +151,7 @@ def accepted(op, a, b) -> str | None:
     """Why a difference is a BMv2 limitation checkmate-switch does not copy (module docstring), or None."""
     if a[:1] == ("ERR",) and b[:1] == ("ERR",) and a[1] == "UNKNOWN":
         return "BMv2 UNKNOWN, checkmate-switch a named code"
-    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and len(a[1]) == len(op[1]):
+    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and a[1] and len(a[1]) == len(op[1]):
         per_b = b[1] if len(b) == 2 and b[1] else ("OK",) * len(op[1])
         if all(_update_accepted(x, y, u) for x, y, u in zip(a[1], per_b, op[1])):
             return "per update: BMv2 UNKNOWN / UNIMPLEMENTED (module docstring)"
