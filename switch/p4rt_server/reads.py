@@ -42,11 +42,14 @@ class EntityReader:
     def _selected(st, table, te):
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
-        if bool(te.match) or te.priority:
+        if te.match:
             _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
-            if want is None or translate.key_of(_strip(table, e)) == want:
+            if want is None:   # no match fields: every entry, or those of the priority given (BMv2)
+                if not te.priority or e.priority == te.priority:
+                    yield e
+            elif translate.key_of(_strip(table, e)) == want:
                 yield e
 
     @staticmethod
