@@ -61,6 +61,7 @@ class EntityReader:
 
     def _read_table_entry(self, st, te):
         with_counter = te.HasField("counter_data")
+        with_meter = te.HasField("meter_config")   # direct meter configs only when asked for (BMv2)
         out = []
         for table in self._tables_for(st, te.table_id):
             if te.is_default_action:
@@ -74,7 +75,7 @@ class EntityReader:
                 continue
             for e in self._selected(st, table, te):
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
-                    st.index, table, e, with_counter=with_counter)))
+                    st.index, table, e, with_counter=with_counter, with_meter=with_meter)))
         return out
 
     def _read_counter_entry(self, st, ce):

@@ -28,7 +28,9 @@ def _bad(msg: str) -> P4RTError:
     return P4RTError(StatusCode.INVALID_ARGUMENT, msg)
 
 
-def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
+def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch, *, key_only: bool = False) -> FieldMatch | None:
+    """One field match (``key_only``, for a DELETE: a range over the whole field is a don't care and
+    gives None, as BMv2 looks such a key up instead of refusing it)."""
     info = table.match_fields.get(fm.field_id)
     if info is None:
         raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
@@ -49,7 +51,7 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
             raise _bad(f"{what}: prefix length 0 is a don't-care match and must be omitted")
         if not 0 < plen <= w:
             raise _bad(f"{what}: prefix length {plen} out of range 1..{w}")
-        value = codec.decode(fm.lpm.value, w, what)
+        value = codec.decode(fm.lpm.value or b"\x00", w, what)   # empty is 0, as BMv2
         if value & ~codec.prefix_mask(w, plen):
             raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
         return FieldMatch.lpm(info.id, value, plen)
@@ -67,6 +69,8 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
         high = codec.decode(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
+        if key_only and low == 0 and high == codec.mask_of(w):
+            return None
         if low == 0 and high == codec.mask_of(w) and w % 8 == 0:
             # BMv2 refuses it only when high is all-ones bytes: for a field that is not whole
             # bytes (bit<9>: high 0x01ff) it takes the whole range as a don't care
@@ -97,9 +101,9 @@ def decode_meter_config(cfg) -> MeterConfig:
 
 
 def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool,
-                       read: bool = False) -> tuple[TableInfo, TableEntry]:
+                       read: bool = False, key_only: bool = False) -> tuple[TableInfo, TableEntry]:
     """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
-    the idle timeout as BMv2 does)."""
+    the idle timeout as BMv2 does; ``key_only``: a DELETE's key, see :func:`decode_match`)."""
     table = idx.table(te.table_id)
     if te.idle_timeout_ns and not read:
         if table.supports_idle_timeout:
@@ -112,7 +116,9 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         if fm.field_id in seen:
             raise _bad(f"table '{table.name}': match field id {fm.field_id} given twice")
         seen.add(fm.field_id)
-        matches.append(decode_match(table, fm))
+        m = decode_match(table, fm, key_only=key_only)
+        if m is not None:
+            matches.append(m)
     entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
     if te.is_default_action and te.match:
         raise _bad(f"table '{table.name}': the default entry must not have match fields")

@@ -74,7 +74,8 @@ class EntityWriter:
         if op == Update.DELETE and not te.is_default_action:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)
-        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
+        table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE,
+                                                    key_only=op == Update.DELETE)
         p = st.pipeline
         if te.is_default_action:
             if op != Update.MODIFY:

@@ -295,6 +295,8 @@ class Table:
         self._index_add(inst)
 
     def _find(self, entry: TableEntry) -> _Installed:
+        if self.needs_priority and entry.priority <= 0:   # not a key of this table (BMv2: INVALID_ARGUMENT)
+            self._check_priority(entry)
         key, _ = self._canonical(entry)
         inst = self._installed.get((key, entry.priority))
         if inst is None:
