@@ -107,6 +107,17 @@ class DigestEngine:
         with self._lock:
             self._digests.clear()
 
+    def unsubscribe_all(self, keep: dict) -> None:
+        """A new program (VERIFY_AND_COMMIT): every digest is unsubscribed; one the new program has
+        with the same widths (``keep``: id -> widths) keeps its last config, pending list and filter,
+        as BMv2's learn lists outlive a pipeline change; the others are forgotten."""
+        with self._lock:
+            for did, st in list(self._digests.items()):
+                if tuple(keep.get(did, ())) == st.widths:
+                    st.active = False
+                else:
+                    del self._digests[did]
+
     # -- data plane --------------------------------------------------------------------
     def offer(self, digest_id: int, values: tuple) -> None:
         """Called by the pipeline (packet thread) for every digest the program sends."""
