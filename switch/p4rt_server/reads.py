@@ -43,7 +43,7 @@ class EntityReader:
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
         if te.match:
-            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True, key_only=True)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
             if want is None:   # no match fields: every entry, or those of the priority given (BMv2)

@@ -29,8 +29,8 @@ def _bad(msg: str) -> P4RTError:
 
 
 def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch, *, key_only: bool = False) -> FieldMatch | None:
-    """One field match (``key_only``, for a DELETE: a range over the whole field is a don't care and
-    gives None, as BMv2 looks such a key up instead of refusing it)."""
+    """One field match (``key_only``, for a MODIFY, DELETE or keyed Read: a range over the whole
+    field is a don't care and gives None, as BMv2 looks such a key up; only an INSERT refuses it)."""
     info = table.match_fields.get(fm.field_id)
     if info is None:
         raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
@@ -103,7 +103,8 @@ def decode_meter_config(cfg) -> MeterConfig:
 def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool,
                        read: bool = False, key_only: bool = False) -> tuple[TableInfo, TableEntry]:
     """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
-    the idle timeout as BMv2 does; ``key_only``: a DELETE's key, see :func:`decode_match`)."""
+    the idle timeout as BMv2 does; ``key_only``: the key of a MODIFY/DELETE/Read, see
+    :func:`decode_match`)."""
     table = idx.table(te.table_id)
     if te.idle_timeout_ns and not read:
         if table.supports_idle_timeout:

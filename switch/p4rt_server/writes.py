@@ -75,7 +75,7 @@ class EntityWriter:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)
         table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE,
-                                                    key_only=op == Update.DELETE)
+                                                    key_only=op != Update.INSERT)
         p = st.pipeline
         if te.is_default_action:
             if op != Update.MODIFY:

@@ -309,6 +309,27 @@ def _open(target, base: int, config) -> Side:
     return side
 
 
+def _flush_digests(side: Side, p4info) -> None:
+    """End a seed with no digest state left behind: a switch's learn lists outlive a program
+    (BMv2, and checkmate-switch as a drop-in), so a pending list of this seed would come out in a
+    later seed's.  Flush each digest (1 ms timeout, no filter), then unsubscribe."""
+    U = pb.Update
+    if not p4info.digests:
+        return
+    eid = side.base + 10**35   # above any id the sequence used: primary again, whatever arb2 did
+    side.primary.arbitrate(eid)
+    for d in p4info.digests:
+        e = pb.DigestEntry(digest_id=d.preamble.id)
+        e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = 10**6, 1, 0
+        for kind in (U.INSERT, U.MODIFY):
+            if _write(side.primary, [pb.Update(type=kind, entity=pb.Entity(digest_entry=e))], eid) == ("OK",):
+                break
+    time.sleep(0.05)
+    for d in p4info.digests:
+        _write(side.primary, [pb.Update(type=U.DELETE, entity=pb.Entity(
+            digest_entry=pb.DigestEntry(digest_id=d.preamble.id)))], eid)
+
+
 def _close(side: Side) -> None:
     for cl in (side.primary, side.second):
         if cl is not None:
@@ -353,6 +374,10 @@ def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
                     res.findings.append((i, describe(op), a, b))
     finally:
         for s in sides:
+            try:
+                _flush_digests(s, ref.p4info)
+            except (grpc.RpcError, AssertionError):   # a switch that stopped answering: targets.check()
+                pass
             _close(s)
         res.died = targets.check()
     return res

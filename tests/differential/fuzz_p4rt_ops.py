@@ -325,6 +325,9 @@ class OpGen:
         return upd(kind, direct_meter_entry=e)
 
     def _vset_op(self):
+        """Value-set writes (not in the sequence: BMv2 answers UNIMPLEMENTED, so its value sets stay
+        empty while checkmate-switch's fill, and the traffic after them would differ; the probe and
+        tests/switch_proc/test_value_sets.py cover them)."""
         if not self.info.value_sets:
             return None
         rng = self.rng
@@ -429,7 +432,7 @@ class OpGen:
             r = rng.random()
             u = (self._table_op() if r < 0.5 else self._profile_op() if r < 0.6 and self.profiles else
                  self._pre_op() if r < 0.66 else self._counter_op() if r < 0.76 else
-                 self._direct_op() if r < 0.84 else self._vset_op() if r < 0.9 else self._digest_op())
+                 self._direct_op() if r < 0.87 else self._digest_op())
             if u is not None:
                 return u
         return self._table_op()
