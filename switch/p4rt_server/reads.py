@@ -44,6 +44,7 @@ class EntityReader:
         want = None
         if te.match:
             _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True, key_only=True)
+            st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
             if want is None:   # no match fields: every entry, or those of the priority given (BMv2)
@@ -221,7 +222,8 @@ class EntityReader:
             for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
                 if g.group_id and gid != g.group_id:
                     continue
-                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid)
+                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
+                                                     max_size=st.group_max_size.get((pid, gid), 0))
                 for mid in members:
                     e.members.add(member_id=mid, weight=1)
                 out.append(p4runtime_pb2.Entity(action_profile_group=e))

@@ -54,21 +54,32 @@ class EntityWriter:
         p.action_profile_member_set(m.action_profile_id, m.member_id, aid, params, modify=op == Update.MODIFY)
 
     def _write_action_profile_group(self, st, op, g) -> None:
-        """Groups of an action selector; every member weight must be 1 (as PI/BMv2)."""
+        """Groups of an action selector, answered as BMv2: weight 0 or a member twice INVALID_ARGUMENT,
+        a missing member NOT_FOUND, more members than ``max_size`` RESOURCE_EXHAUSTED (INVALID_ARGUMENT
+        on MODIFY); ``max_size`` is kept and read back.  Weights above 1 are not implemented (BMv2
+        takes them)."""
         p = st.pipeline
+        key = (g.action_profile_id, g.group_id)
         if op == Update.DELETE:
             _not_in_use(st, g.action_profile_id, "group_id", g.group_id)
             p.action_profile_group_delete(g.action_profile_id, g.group_id)
+            st.group_max_size.pop(key, None)
             return
+        ids = [mem.member_id for mem in g.members]
         for mem in g.members:
-            if mem.weight not in (0, 1):
+            if mem.weight == 0:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: "
+                                                             f"member {mem.member_id} has weight 0")
+            if mem.weight != 1:
                 raise P4RTError(StatusCode.UNIMPLEMENTED,
                                 f"action profile group {g.group_id}: member weight {mem.weight} (only 1)")
-        if g.max_size and len(g.members) > g.max_size:
-            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED,
-                            f"action profile group {g.group_id}: {len(g.members)} members > max_size {g.max_size}")
-        p.action_profile_group_set(g.action_profile_id, g.group_id, [mem.member_id for mem in g.members],
-                                   modify=op == Update.MODIFY)
+        if len(set(ids)) != len(ids):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: a member is given twice")
+        if g.max_size and len(ids) > g.max_size:
+            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED if op == Update.INSERT else StatusCode.INVALID_ARGUMENT,
+                            f"action profile group {g.group_id}: {len(ids)} members > max_size {g.max_size}")
+        p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY)
+        st.group_max_size[key] = g.max_size
 
     def _write_table_entry(self, st, op, te) -> None:
         if op == Update.DELETE and not te.is_default_action:
@@ -100,7 +111,8 @@ class EntityWriter:
         if op == Update.INSERT and entry.group_id is not None and _installed(p, table, entry):
             raise P4RTError(StatusCode.ALREADY_EXISTS, f"table '{table.name}': the entry exists")   # first (BMv2)
         if op != Update.DELETE and entry.group_id is not None and table.implementation_id \
-                and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]):
+                and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]) \
+                and (op == Update.INSERT or _installed(p, table, entry)):   # MODIFY: a missing key first
             raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)
                             f"table '{table.name}': group {entry.group_id} is empty (an entry needs a member)")
         if op == Update.INSERT:

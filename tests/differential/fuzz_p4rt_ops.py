@@ -247,13 +247,25 @@ class OpGen:
             return upd(kind, action_profile_member=m)
         gid = rng.randint(1, 3)
         g = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid)
+        mids = rng.sample(range(1, 6), rng.randint(0, 3))
         if rng.random() < 0.2:
-            g.max_size = rng.randint(1, 3)
-        for mid in rng.sample(range(1, 6), rng.randint(0, 3)):
-            g.members.add(member_id=mid, weight=rng.choice([1, 1, 1, 0, 2]))
+            g.max_size = rng.randint(len(mids), 4)
+        for mid in mids:
+            g.members.add(member_id=mid, weight=1)
         if kind == Update.INSERT:
             self.groups[pid].add(gid)
-        return upd(kind, action_profile_group=g)
+        if kind == Update.DELETE or not mids:
+            return upd(kind, action_profile_group=g)
+        # the members first, in the same batch: BMv2 leaves a group it refuses half-made (created,
+        # empty) -- a BMv2 bug; with every member there, weight 1 and max_size kept, none is refused
+        # for its members (weight 0/2, twice, missing, too many: test_p4rt_vs_bmv2.py)
+        act = self._action(tables[0] if tables else None)
+        ups = []
+        for mid in mids:
+            m = pb.ActionProfileMember(action_profile_id=pid, member_id=mid, action=act)
+            ups.append(upd(Update.INSERT, action_profile_member=m))
+            self.members[pid].add(mid)
+        return ups + [upd(kind, action_profile_group=g)]
 
     def _pre_op(self):
         rng = self.rng
@@ -426,6 +438,11 @@ class OpGen:
                         + et.to_bytes(2, "big") + h + b"\x00" * 20))
         return out
 
+    def updates(self) -> list:
+        """One update, or a few that belong together (a group after its members)."""
+        u = self.one_update()
+        return u if isinstance(u, list) else [u]
+
     def one_update(self):
         rng = self.rng
         for _ in range(10):
@@ -444,7 +461,7 @@ class OpGen:
             r = rng.random()
             if r < 0.45:
                 k = rng.choice([1, 1, 1, 2, 3, 5])
-                out.append(("write", [self.one_update() for _ in range(k)],
+                out.append(("write", [x for _ in range(k) for x in self.updates()],
                             rng.choice([0] * 20 + [1, 2])))
             elif r < 0.7:
                 out.append(("read", self.read_entities()))
@@ -453,9 +470,9 @@ class OpGen:
             elif r < 0.8:
                 out.append(("digests", rng.random() < 0.7))
             elif r < 0.83:
-                out.append(("write2", [self.one_update()]))
+                out.append(("write2", self.updates()))
             elif r < 0.85:
-                out.append(("writex", [self.one_update()], rng.choice(["no_eid", "device", "low_eid"])))
+                out.append(("writex", self.updates(), rng.choice(["no_eid", "device", "low_eid"])))
             elif r < 0.88:
                 out.append(("arb2", rng.choice([3, 5, 2000, 10**30])))
             elif r < 0.93:

@@ -149,6 +149,28 @@ def test_indirect_tables(targets):
     assert not run(targets, 7, ops)
 
 
+def test_action_profile_groups(targets):
+    """Group member checks in BMv2's order and codes, max_size kept (reads of the valid groups only:
+    BMv2 leaves a refused group created and empty)."""
+    def ops(info):
+        pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
+        out = []
+        for mid in (1, 2, 3):
+            m = pb.ActionProfileMember(action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02"))
+            out.append(w(u(U.INSERT, action_profile_member=m)))
+
+        def g(gid, mems, max_size=0, kind=U.INSERT):
+            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
+            for mid, wt in mems:
+                x.members.add(member_id=mid, weight=wt)
+            return w(u(kind, action_profile_group=x))
+        read6 = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid, group_id=6))])
+        return out + [g(6, [(1, 1)], 5), read6, g(6, [(1, 1), (2, 1), (3, 1)], 2, U.MODIFY), read6,
+                      g(1, [(1, 0)]), g(2, [(1, 1), (2, 1), (3, 1)], 2), g(4, [(1, 1), (1, 1)]),
+                      g(5, [(1, 1), (9, 1)])]
+    assert not run(targets, 7, ops)
+
+
 def test_const_tables_and_reads(targets):
     """Const tables: a missing key is NOT_FOUND; reads by key with a whole-field range; defaults."""
     def ops(info):
