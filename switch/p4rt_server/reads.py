@@ -43,7 +43,7 @@ class EntityReader:
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
         if te.match:
-            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True, key_only=True)
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True, lookup=True)
             st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):

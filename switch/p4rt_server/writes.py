@@ -86,7 +86,7 @@ class EntityWriter:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)
         table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE,
-                                                    key_only=op != Update.INSERT)
+                                                    lookup=op == Update.DELETE)
         p = st.pipeline
         if te.is_default_action:
             if op != Update.MODIFY:
@@ -104,6 +104,7 @@ class EntityWriter:
                 p.table_reset_default(table.id)
             return
         if table.is_const:
+            p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
             if op != Update.INSERT and not _installed(p, table, entry):   # BMv2 looks the key up first
                 raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
