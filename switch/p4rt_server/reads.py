@@ -43,7 +43,7 @@ class EntityReader:
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
         if te.match:
-            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True, lookup=True)
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
             st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
@@ -222,8 +222,10 @@ class EntityReader:
             for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
                 if g.group_id and gid != g.group_id:
                     continue
-                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
-                                                     max_size=st.group_max_size.get((pid, gid), 0))
+                max_size, written = st.groups_written.get((pid, gid), (0, ()))
+                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
+                if sorted(written) == sorted(members):
+                    members = written   # in the order written (BMv2), not the selection order
                 for mid in members:
                     e.members.add(member_id=mid, weight=1)
                 out.append(p4runtime_pb2.Entity(action_profile_group=e))

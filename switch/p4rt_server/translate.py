@@ -28,11 +28,10 @@ def _bad(msg: str) -> P4RTError:
     return P4RTError(StatusCode.INVALID_ARGUMENT, msg)
 
 
-def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch, *, lookup: bool = False) -> FieldMatch | None:
-    """One field match.  ``lookup`` (the key of a DELETE or a keyed Read): a range over the whole of a
-    field wider than 8 bits is looked up as a don't care (None), as BMv2 does (seen for bit<16>,
-    bit<32>, bit<48>; a bit<8> one is refused); INSERT and MODIFY refuse it (BMv2 too, but it took
-    one on a table whose only key was a bit<32> range: docs/CONFORMANCE.md, open)."""
+def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch | None:
+    """One field match, or None for a range over the whole field: a don't care, which BMv2 refuses
+    for a ``bit<8>`` field only (it takes it for bit<9>, bit<16>, bit<32>, bit<48>, in every update
+    type and in keyed reads, as if the field were omitted)."""
     info = table.match_fields.get(fm.field_id)
     if info is None:
         raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
@@ -71,12 +70,10 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch, *, lookup: bool
         high = codec.decode(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
-        if lookup and low == 0 and high == codec.mask_of(w) and w > 8:
+        if low == 0 and high == codec.mask_of(w):
+            if w == 8:
+                raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
             return None
-        if low == 0 and high == codec.mask_of(w) and w % 8 == 0:
-            # BMv2 refuses it only when high is all-ones bytes: for a field that is not whole
-            # bytes (bit<9>: high 0x01ff) it takes the whole range as a don't care
-            raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
         return FieldMatch.range(info.id, low, high)
     raise P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: match kind {kind} not supported")
 
@@ -103,9 +100,9 @@ def decode_meter_config(cfg) -> MeterConfig:
 
 
 def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool,
-                       read: bool = False, lookup: bool = False) -> tuple[TableInfo, TableEntry]:
+                       read: bool = False) -> tuple[TableInfo, TableEntry]:
     """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
-    the idle timeout as BMv2 does; ``lookup``: see :func:`decode_match`)."""
+    the idle timeout as BMv2 does)."""
     table = idx.table(te.table_id)
     if te.idle_timeout_ns and not read:
         if table.supports_idle_timeout:
@@ -118,7 +115,7 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         if fm.field_id in seen:
             raise _bad(f"table '{table.name}': match field id {fm.field_id} given twice")
         seen.add(fm.field_id)
-        m = decode_match(table, fm, lookup=lookup)
+        m = decode_match(table, fm)
         if m is not None:
             matches.append(m)
     entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
