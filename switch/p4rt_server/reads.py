@@ -47,9 +47,8 @@ class EntityReader:
             st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
-            if want is None:   # no match fields: every entry, or those of the priority given (BMv2)
-                if not te.priority or e.priority == te.priority:
-                    yield e
+            if want is None:   # no match fields: every entry, whatever priority is given (BMv2)
+                yield e
             elif translate.key_of(_strip(table, e)) == want:
                 yield e
 
