@@ -221,11 +221,9 @@ class EntityReader:
             for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
                 if g.group_id and gid != g.group_id:
                     continue
-                max_size, written = st.groups_written.get((pid, gid), (0, ()))
-                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
-                if sorted(written) == sorted(members):
-                    members = written   # in the order written (BMv2), not the selection order
-                for mid in members:
+                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
+                                                     max_size=st.group_max_size.get((pid, gid), 0))
+                for mid in sorted(members):   # by member id, as BMv2 (not the selection order)
                     e.members.add(member_id=mid, weight=1)
                 out.append(p4runtime_pb2.Entity(action_profile_group=e))
         return out

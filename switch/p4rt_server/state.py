@@ -23,8 +23,7 @@ class ForwardingState:
     device_config: bytes
     cookie: int
     pipeline: Pipeline
-    groups_written: dict = field(default_factory=dict)   # (profile id, group id) -> (max_size, member ids):
-    #                                                      read back as written (BMv2)
+    group_max_size: dict = field(default_factory=dict)   # (profile id, group id) -> max_size, read back
 
 
 #: Largest indexed counter / register / meter / value set a device config may declare (cells are allocated

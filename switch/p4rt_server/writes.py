@@ -56,14 +56,14 @@ class EntityWriter:
     def _write_action_profile_group(self, st, op, g) -> None:
         """Groups of an action selector, answered as BMv2: weight 0 or a member twice INVALID_ARGUMENT,
         a missing member NOT_FOUND, more members than ``max_size`` RESOURCE_EXHAUSTED (INVALID_ARGUMENT
-        on MODIFY); ``max_size`` and the member order are kept and read back.  Weights above 1 are not implemented (BMv2
+        on MODIFY); ``max_size`` is kept and read back (members by id).  Weights above 1 are not implemented (BMv2
         takes them)."""
         p = st.pipeline
         key = (g.action_profile_id, g.group_id)
         if op == Update.DELETE:
             _not_in_use(st, g.action_profile_id, "group_id", g.group_id)
             p.action_profile_group_delete(g.action_profile_id, g.group_id)
-            st.groups_written.pop(key, None)
+            st.group_max_size.pop(key, None)
             return
         ids = [mem.member_id for mem in g.members]
         for mem in g.members:
@@ -79,7 +79,7 @@ class EntityWriter:
             raise P4RTError(StatusCode.RESOURCE_EXHAUSTED if op == Update.INSERT else StatusCode.INVALID_ARGUMENT,
                             f"action profile group {g.group_id}: {len(ids)} members > max_size {g.max_size}")
         p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY)
-        st.groups_written[key] = (g.max_size, ids)
+        st.group_max_size[key] = g.max_size
 
     def _write_table_entry(self, st, op, te) -> None:
         if op == Update.DELETE and not te.is_default_action:
