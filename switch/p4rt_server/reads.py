@@ -193,7 +193,7 @@ class EntityReader:
                 e = p4runtime_pb2.Entity()
                 c = e.packet_replication_engine_entry.clone_session_entry
                 c.session_id, c.class_of_service, c.packet_length_bytes = s, cos, plen
-                for port, rid in reps:
+                for port, rid in _bmv2_replica_order(reps):   # BMv2 keeps a session as a multicast group
                     c.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         return out
