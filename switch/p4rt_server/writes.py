@@ -104,6 +104,8 @@ class EntityWriter:
             return
         if table.is_const:
             p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
+            if table.needs_priority and entry.priority <= 0:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': the entry needs a priority > 0")
             if op != Update.INSERT and not _installed(p, table, entry):   # BMv2 looks the key up first
                 raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
