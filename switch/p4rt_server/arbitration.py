@@ -122,6 +122,8 @@ class Arbiter:
                         raise P4RTError(StatusCode.INVALID_ARGUMENT,
                                         f"arbitration: election id {eid} is already used by another "
                                         f"client of role '{role or '<default>'}'")
+            if client.role == role and client.election_id == eid and eid is not None:
+                return []   # a client repeating its arbitration unchanged: BMv2 sends no answer
             old_role = client.role
             old_primaries = {r: self._primary.get(r) for r in {old_role, role} if r is not None}
             if client not in self._clients:

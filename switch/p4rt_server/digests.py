@@ -1,12 +1,16 @@
 """Digest lists: batching, acks and the duplicate filter.
 
 Nothing is sent for a digest until the controller writes a ``DigestEntry`` for it
-(INSERT; MODIFY changes the config; DELETE stops it and drops what is pending).
-Its config decides:
+(INSERT; MODIFY changes the config).  DELETE unsubscribes, as BMv2 does: the digest keeps its
+last config, its pending list and its filter, and goes on collecting by them; a list that is
+complete while unsubscribed is dropped, a list still pending when the digest is INSERTed again
+is sent under the new config.  Its config decides:
 
 ``max_list_size``   a list is sent as soon as it holds this many entries
-                    (0 or 1: every digest goes out in its own list);
-``max_timeout_ns``  ... or when its oldest entry is this old (0: at once);
+                    (1: every digest goes out in its own list; 0: no size limit);
+``max_timeout_ns``  ... or when its oldest entry is this old (0: no timeout -- as
+                    BMv2, a list with both 0 is never sent until the config changes
+                    and a later digest fills the new size);
 ``ack_timeout_ns``  how long data that was sent stays in the duplicate filter
                     waiting for a ``DigestListAck``; while it is there an identical
                     digest is suppressed (BMv2's learn filter).  An ack removes the
@@ -41,6 +45,7 @@ class _DigestState:
     first_ns: int = 0
     filter: dict = field(default_factory=dict)  # values tuple -> expiry ns (None until sent)
     unacked: dict = field(default_factory=dict)  # list_id -> [values]
+    active: bool = True   # False after a DELETE (see the module docstring)
 
 
 class DigestEngine:
@@ -65,31 +70,53 @@ class DigestEngine:
             st = self._digests.get(digest_id)
             if st is None:
                 st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0, kind)
+            st.active = True
             st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
                 cfg.max_timeout_ns, cfg.max_list_size, cfg.ack_timeout_ns)
 
     def is_configured(self, digest_id: int) -> bool:
         with self._lock:
-            return digest_id in self._digests
+            st = self._digests.get(digest_id)
+            return st is not None and st.active
 
     def config(self, digest_id: int):
         with self._lock:
             st = self._digests.get(digest_id)
-            return None if st is None else p4runtime_pb2.DigestEntry.Config(
+            return None if st is None or not st.active else p4runtime_pb2.DigestEntry.Config(
                 max_timeout_ns=st.max_timeout_ns, max_list_size=st.max_list_size,
                 ack_timeout_ns=st.ack_timeout_ns)
 
     def configured_ids(self) -> list[int]:
         with self._lock:
-            return sorted(self._digests)
+            return sorted(d for d, st in self._digests.items() if st.active)
 
-    def remove(self, digest_id: int) -> bool:
+    def remove(self, digest_id: int, forget: bool = False) -> bool:
+        """Unsubscribe (a DELETE: the state stays, see the module docstring); ``forget``: drop it all
+        (the digest is not in the program any more)."""
         with self._lock:
-            return self._digests.pop(digest_id, None) is not None
+            st = self._digests.get(digest_id)
+            if st is None or not st.active:
+                return False
+            if forget:
+                del self._digests[digest_id]
+            else:
+                st.active = False
+            return True
 
     def reset(self) -> None:
         with self._lock:
             self._digests.clear()
+
+    def unsubscribe_all(self, keep: dict) -> None:
+        """A new program (VERIFY_AND_COMMIT): every digest is unsubscribed; one the new program has
+        with the same widths (``keep``: id -> widths) keeps its last config, pending list and filter,
+        as BMv2's learn lists outlive a pipeline change; the others are forgotten."""
+        with self._lock:
+            for did, st in list(self._digests.items()):
+                if tuple(keep.get(did, ())) == st.widths:
+                    st.active = False
+                else:
+                    del self._digests[did]
 
     # -- data plane --------------------------------------------------------------------
     def offer(self, digest_id: int, values: tuple) -> None:
@@ -110,13 +137,13 @@ class DigestEngine:
             if not st.pending:
                 st.first_ns = now
             st.pending.append(key)
-            if len(st.pending) >= max(1, st.max_list_size) or st.max_timeout_ns == 0:
+            if st.max_list_size and len(st.pending) >= st.max_list_size:
                 out = self._make_list(st, now)
-            elif len(st.pending) == 1:
+            elif len(st.pending) == 1 and st.max_timeout_ns:
                 # a new partial list: the timer must watch its deadline (a list sent at once needs
                 # no timer: waking it for every digest cost a thread switch per heartbeat)
                 self._wake.set()
-        if out is not None:
+        if out is not None and st.active:
             self._deliver(out)
 
     def ack(self, digest_id: int, list_id: int) -> None:
@@ -166,10 +193,12 @@ class DigestEngine:
             with self._lock:
                 now = time.monotonic_ns()
                 for st in self._digests.values():
-                    if st.pending:
+                    if st.pending and st.max_timeout_ns:
                         due = st.first_ns + st.max_timeout_ns
                         if now >= due:
-                            outs.append(self._make_list(st, now))
+                            resp = self._make_list(st, now)
+                            if st.active:   # unsubscribed: the list is dropped
+                                outs.append(resp)
                         else:
                             wait = min(wait, (due - now) / 1e9)
                     if st.filter and st.ack_timeout_ns:

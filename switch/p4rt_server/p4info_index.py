@@ -60,6 +60,7 @@ class TableInfo:
     is_const: bool
     supports_idle_timeout: bool
     size: int
+    implementation_id: int = 0   # the action profile/selector of an indirect table
 
     @property
     def needs_priority(self) -> bool:
@@ -154,7 +155,7 @@ class P4InfoIndex:
                 direct_meter_id=next((d for d in direct if d in idx.direct_meters), 0),
                 is_const=t.is_const_table,
                 supports_idle_timeout=t.idle_timeout_behavior == p4info_pb2.Table.NOTIFY_CONTROL,
-                size=t.size)
+                size=t.size, implementation_id=t.implementation_id)
         for c in p4info.counters:
             idx.counters[c.preamble.id] = CounterInfo(c.preamble.id, c.preamble.name, c.size, c.spec.unit)
         for m in p4info.meters:

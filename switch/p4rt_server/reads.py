@@ -42,11 +42,14 @@ class EntityReader:
     def _selected(st, table, te):
         """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
         want = None
-        if bool(te.match) or te.priority:
-            _, probe = translate.decode_table_entry(st.index, te, need_action=False)
+        if te.match:
+            _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
+            st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(probe)
         for e in st.pipeline.table_entries(table.id):
-            if want is None or translate.key_of(_strip(table, e)) == want:
+            if want is None:   # no match fields: every entry, whatever priority is given (BMv2)
+                yield e
+            elif translate.key_of(_strip(table, e)) == want:
                 yield e
 
     @staticmethod
@@ -58,17 +61,21 @@ class EntityReader:
 
     def _read_table_entry(self, st, te):
         with_counter = te.HasField("counter_data")
+        with_meter = te.HasField("meter_config")   # direct meter configs only when asked for (BMv2)
         out = []
         for table in self._tables_for(st, te.table_id):
             if te.is_default_action:
                 d = st.pipeline.table_get_default(table.id)
                 d.is_default = True
+                d.is_const = False   # BMv2 never marks a default entry const (even a const default_action)
+                if table.implementation_id and d.member_id is None and d.group_id is None:
+                    d.action_id, d.params = 0, {}   # an indirect table's default entry: no action (BMv2)
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
             for e in self._selected(st, table, te):
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
-                    st.index, table, e, with_counter=with_counter)))
+                    st.index, table, e, with_counter=with_counter, with_meter=with_meter)))
         return out
 
     def _read_counter_entry(self, st, ce):
@@ -95,9 +102,30 @@ class EntityReader:
                 d = p4runtime_pb2.DirectCounterEntry()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
+                _key_only(d.table_entry)
                 c = e.counter or CounterData()
                 d.data.packet_count, d.data.byte_count = c.packets, c.bytes
                 out.append(p4runtime_pb2.Entity(direct_counter_entry=d))
+        return out
+
+    def _read_direct_meter_entry(self, st, dme):
+        """One DirectMeterEntry per selected entry; its config only when one was set (BMv2)."""
+        te = dme.table_entry
+        out = []
+        for table in self._tables_for(st, te.table_id):
+            if not table.direct_meter_id:
+                if te.table_id:
+                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct meter")
+                continue
+            for e in self._selected(st, table, te):
+                d = p4runtime_pb2.DirectMeterEntry()
+                d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
+                                                                    with_meter=False))
+                _key_only(d.table_entry)
+                if e.meter is not None:
+                    c = e.meter
+                    d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
+                out.append(p4runtime_pb2.Entity(direct_meter_entry=d))
         return out
 
     def _read_meter_entry(self, st, me):
@@ -147,21 +175,25 @@ class EntityReader:
         out = []
         if kind == "multicast_group_entry" or kind is None:
             gid = pre.multicast_group_entry.multicast_group_id if kind else 0
-            for g in sorted(p.mcast_groups) if gid == 0 else ([gid] if gid in p.mcast_groups else []):
+            if gid and gid not in p.mcast_groups:   # one named group that does not exist: the Read fails (BMv2)
+                raise P4RTError(StatusCode.NOT_FOUND, f"multicast group {gid} does not exist")
+            for g in sorted(p.mcast_groups) if gid == 0 else [gid]:
                 e = p4runtime_pb2.Entity()
                 m = e.packet_replication_engine_entry.multicast_group_entry
                 m.multicast_group_id = g
-                for port, rid in p.mcast_groups[g]:
+                for port, rid in _bmv2_replica_order(p.mcast_groups[g]):
                     m.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         if kind == "clone_session_entry" or kind is None:
             sid = pre.clone_session_entry.session_id if kind else 0
-            for s in sorted(p.clone_sessions) if sid == 0 else ([sid] if sid in p.clone_sessions else []):
+            if sid and sid not in p.clone_sessions:
+                raise P4RTError(StatusCode.NOT_FOUND, f"clone session {sid} does not exist")
+            for s in sorted(p.clone_sessions) if sid == 0 else [sid]:
                 reps, cos, plen = p.clone_sessions[s]
                 e = p4runtime_pb2.Entity()
                 c = e.packet_replication_engine_entry.clone_session_entry
                 c.session_id, c.class_of_service, c.packet_length_bytes = s, cos, plen
-                for port, rid in reps:
+                for port, rid in _bmv2_replica_order(reps):   # BMv2 keeps a session as a multicast group
                     c.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         return out
@@ -189,8 +221,9 @@ class EntityReader:
             for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
                 if g.group_id and gid != g.group_id:
                     continue
-                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid)
-                for mid in members:
+                e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
+                                                     max_size=st.group_max_size.get((pid, gid), 0))
+                for mid in sorted(members):   # by member id, as BMv2 (not the selection order)
                     e.members.add(member_id=mid, weight=1)
                 out.append(p4runtime_pb2.Entity(action_profile_group=e))
         return out
@@ -202,12 +235,28 @@ class EntityReader:
             st.index.digest(did)
             cfg = self.digests.config(did)
             if cfg is None:
+                if de.digest_id:   # one named digest that is not configured: the Read fails (BMv2)
+                    raise P4RTError(StatusCode.NOT_FOUND, f"digest id {did} is not configured")
                 continue
             e = p4runtime_pb2.Entity()
             e.digest_entry.digest_id = did
             e.digest_entry.config.CopyFrom(cfg)
             out.append(e)
         return out
+
+
+def _key_only(te) -> None:
+    """A direct counter/meter entry names its table entry by the key alone (BMv2: no action, no
+    is_const)."""
+    te.ClearField("action")
+    te.is_const = False
+
+
+def _bmv2_replica_order(replicas):
+    """A multicast group's replicas in the order BMv2 reads them back: one node per instance (rid),
+    the nodes in reverse order of their first appearance in the write, the ports of a node ascending."""
+    rids = list(dict.fromkeys(rid for _, rid in replicas))[::-1]
+    return [(port, rid) for rid in rids for port in sorted({p for p, r in replicas if r == rid})]
 
 
 def _strip(table, entry):

@@ -45,7 +45,7 @@ from .writes import EntityWriter
 
 log = logging.getLogger("checkmate.switch.p4rt")
 
-API_VERSION = "1.4.1"
+API_VERSION = "1.3.0"   # what simple_switch_grpc 1.15.5 reports (a drop-in answers alike)
 _READ_BATCH = 512
 _END = object()
 
@@ -134,7 +134,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             if self._saved is None:
                 raise P4RTError(StatusCode.FAILED_PRECONDITION,
                                 "COMMIT: no saved config (send VERIFY_AND_SAVE first)")
-            self._commit(self._saved)
+            # the saved config already holds every write since VERIFY_AND_SAVE: now it forwards
+            self.device.install(self._saved.pipeline)
+            log.info("pipeline committed: %s (%d tables)", self._saved.pipeline.name, len(self._saved.index.tables))
             self._saved = None
             return
         if not request.HasField("config"):
@@ -142,7 +144,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         new = build_state(request.config)
         if action == SetReq.VERIFY:
             return
+        if self._saved is not None and action != SetReq.VERIFY_AND_SAVE:
+            raise P4RTError(StatusCode.FAILED_PRECONDITION,   # BMv2 refuses it too
+                            f"{SetReq.Action.Name(action)}: a saved config waits for its COMMIT")
         if action == SetReq.VERIFY_AND_SAVE:
+            # as BMv2 (and the spec's "COMMIT replays the writes since the config was saved"): the
+            # saved config takes the P4Runtime state at once -- reads and writes go to it, starting
+            # empty -- while the data plane keeps the old program until COMMIT; one save at a time
+            if self._saved is not None:
+                raise P4RTError(StatusCode.FAILED_PRECONDITION,
+                                "VERIFY_AND_SAVE: a saved config waits for its COMMIT")
+            self._commit(new, install=False)
             self._saved = new
             return
         if action == SetReq.VERIFY_AND_COMMIT:
@@ -155,15 +167,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             return
         raise P4RTError(StatusCode.UNIMPLEMENTED, f"SetForwardingPipelineConfig action {action} not supported")
 
-    def _commit(self, new: ForwardingState, keep_digests: bool = False) -> None:
+    def _commit(self, new: ForwardingState, keep_digests: bool = False, install: bool = True) -> None:
         if not keep_digests:
-            self.digests.reset()
+            self.digests.unsubscribe_all({d: i.member_widths for d, i in new.index.digests.items()})
         else:
             for did in self.digests.configured_ids():
                 if did not in new.index.digests:
-                    self.digests.remove(did)
+                    self.digests.remove(did, forget=True)
         new.pipeline.on_digest = self._on_digest
         self._state = new
+        if not install:
+            return
         self.device.install(new.pipeline)
         log.info("pipeline committed: %s (%d tables)", new.pipeline.name, len(new.index.tables))
 
@@ -208,7 +222,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
         cfg = resp.config
         rt = request.response_type
-        if st.cookie or rt == GetReq.COOKIE_ONLY:
+        if st.cookie:   # no cookie field when the config had none, even for COOKIE_ONLY (BMv2)
             cfg.cookie.cookie = st.cookie
         if rt in (GetReq.ALL, GetReq.P4INFO_AND_COOKIE):
             cfg.p4info.CopyFrom(st.p4info)
@@ -219,7 +233,10 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== Write
     def Write(self, request, context):
         try:
-            self._check_device(request.device_id)
+            if request.device_id != self.device_id:   # BMv2: nobody is primary for that device
+                raise P4RTError(StatusCode.PERMISSION_DENIED,
+                                f"Write: not the primary for device id {request.device_id} "
+                                f"(this switch is device id {self.device_id})")
             st = self._need_state()
             eid = election_int(request.election_id) if request.HasField("election_id") else None
             self.arbiter.check_primary(_role_of(request), eid, "Write")

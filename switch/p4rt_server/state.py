@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from grpc import StatusCode
 from p4.config.v1 import p4info_pb2
@@ -23,6 +23,7 @@ class ForwardingState:
     device_config: bytes
     cookie: int
     pipeline: Pipeline
+    group_max_size: dict = field(default_factory=dict)   # (profile id, group id) -> max_size, read back
 
 
 #: Largest indexed counter / register / meter / value set a device config may declare (cells are allocated

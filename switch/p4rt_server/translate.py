@@ -28,7 +28,10 @@ def _bad(msg: str) -> P4RTError:
     return P4RTError(StatusCode.INVALID_ARGUMENT, msg)
 
 
-def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
+def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch | None:
+    """One field match, or None for a range over the whole field: a don't care, which BMv2 refuses
+    for a ``bit<8>`` field only (it takes it for bit<9>, bit<16>, bit<32>, bit<48>, in every update
+    type and in keyed reads, as if the field were omitted)."""
     info = table.match_fields.get(fm.field_id)
     if info is None:
         raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
@@ -49,12 +52,13 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
             raise _bad(f"{what}: prefix length 0 is a don't-care match and must be omitted")
         if not 0 < plen <= w:
             raise _bad(f"{what}: prefix length {plen} out of range 1..{w}")
-        value = codec.decode(fm.lpm.value, w, what)
+        value = codec.decode(fm.lpm.value or b"\x00", w, what)   # empty is 0, as BMv2
         if value & ~codec.prefix_mask(w, plen):
             raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
         return FieldMatch.lpm(info.id, value, plen)
     if kind == "ternary":
-        value = codec.decode(fm.ternary.value, w, what)
+        # an empty value is 0 (BMv2 takes it: with a mask, the value's bits are what the mask keeps)
+        value = codec.decode(fm.ternary.value or b"\x00", w, what)
         mask = codec.decode(fm.ternary.mask, w, what + " mask")
         if mask == 0:
             raise _bad(f"{what}: mask 0 is a don't-care match and must be omitted")
@@ -66,10 +70,10 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch:
         high = codec.decode(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
-        if low == 0 and high == codec.mask_of(w) and w % 8 == 0:
-            # BMv2 refuses it only when high is all-ones bytes: for a field that is not whole
-            # bytes (bit<9>: high 0x01ff) it takes the whole range as a don't care
-            raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
+        if low == 0 and high == codec.mask_of(w):
+            if w == 8:
+                raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
+            return None
         return FieldMatch.range(info.id, low, high)
     raise P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: match kind {kind} not supported")
 
@@ -95,10 +99,12 @@ def decode_meter_config(cfg) -> MeterConfig:
     return MeterConfig(cir=cfg.cir, cburst=cfg.cburst, pir=cfg.pir, pburst=cfg.pburst)
 
 
-def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool) -> tuple[TableInfo, TableEntry]:
-    """Validate and convert a TableEntry of a Write (or a keyed Read)."""
+def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_action: bool,
+                       read: bool = False) -> tuple[TableInfo, TableEntry]:
+    """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
+    the idle timeout as BMv2 does)."""
     table = idx.table(te.table_id)
-    if te.idle_timeout_ns:
+    if te.idle_timeout_ns and not read:
         if table.supports_idle_timeout:
             raise P4RTError(StatusCode.UNIMPLEMENTED,
                             f"table '{table.name}': idle timeout is not implemented by checkmate-switch")
@@ -109,7 +115,9 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         if fm.field_id in seen:
             raise _bad(f"table '{table.name}': match field id {fm.field_id} given twice")
         seen.add(fm.field_id)
-        matches.append(decode_match(table, fm))
+        m = decode_match(table, fm)
+        if m is not None:
+            matches.append(m)
     entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
     if te.is_default_action and te.match:
         raise _bad(f"table '{table.name}': the default entry must not have match fields")

@@ -8,10 +8,12 @@ into the update's ``p4.v1.Error``.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from grpc import StatusCode
 from p4.v1 import p4runtime_pb2
 
-from switch.runtime import CounterData
+from switch.runtime import CounterData, EntryNotFound
 
 from . import codec, translate
 from .digests import DigestEngine
@@ -43,6 +45,7 @@ class EntityWriter:
         MODIFY/DELETE of a missing one NOT_FOUND)."""
         p = st.pipeline
         if op == Update.DELETE:
+            _not_in_use(st, m.action_profile_id, "member_id", m.member_id)
             p.action_profile_member_delete(m.action_profile_id, m.member_id)
             return
         if not m.HasField("action"):
@@ -51,22 +54,37 @@ class EntityWriter:
         p.action_profile_member_set(m.action_profile_id, m.member_id, aid, params, modify=op == Update.MODIFY)
 
     def _write_action_profile_group(self, st, op, g) -> None:
-        """Groups of an action selector; every member weight must be 1 (as PI/BMv2)."""
+        """Groups of an action selector, answered as BMv2: weight 0 or a member twice INVALID_ARGUMENT,
+        a missing member NOT_FOUND, more members than ``max_size`` RESOURCE_EXHAUSTED (INVALID_ARGUMENT
+        on MODIFY); ``max_size`` is kept and read back (members by id).  Weights above 1 are not implemented (BMv2
+        takes them)."""
         p = st.pipeline
+        key = (g.action_profile_id, g.group_id)
         if op == Update.DELETE:
+            _not_in_use(st, g.action_profile_id, "group_id", g.group_id)
             p.action_profile_group_delete(g.action_profile_id, g.group_id)
+            st.group_max_size.pop(key, None)
             return
+        ids = [mem.member_id for mem in g.members]
         for mem in g.members:
-            if mem.weight not in (0, 1):
+            if mem.weight == 0:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: "
+                                                             f"member {mem.member_id} has weight 0")
+            if mem.weight != 1:
                 raise P4RTError(StatusCode.UNIMPLEMENTED,
                                 f"action profile group {g.group_id}: member weight {mem.weight} (only 1)")
-        if g.max_size and len(g.members) > g.max_size:
-            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED,
-                            f"action profile group {g.group_id}: {len(g.members)} members > max_size {g.max_size}")
-        p.action_profile_group_set(g.action_profile_id, g.group_id, [mem.member_id for mem in g.members],
-                                   modify=op == Update.MODIFY)
+        if len(set(ids)) != len(ids):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: a member is given twice")
+        if g.max_size and len(ids) > g.max_size:
+            raise P4RTError(StatusCode.RESOURCE_EXHAUSTED if op == Update.INSERT else StatusCode.INVALID_ARGUMENT,
+                            f"action profile group {g.group_id}: {len(ids)} members > max_size {g.max_size}")
+        p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY)
+        st.group_max_size[key] = g.max_size
 
     def _write_table_entry(self, st, op, te) -> None:
+        if op == Update.DELETE and not te.is_default_action:
+            # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
+            te = _key_only(te)
         table, entry = translate.decode_table_entry(st.index, te, need_action=op != Update.DELETE)
         p = st.pipeline
         if te.is_default_action:
@@ -76,14 +94,29 @@ class EntityWriter:
             if table.const_default_action_id:
                 raise P4RTError(StatusCode.PERMISSION_DENIED,
                                 f"table '{table.name}': the default action is const")
+            if table.implementation_id:   # p4c: BMv2 has no default action for such a table
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}' has an action profile: its default entry cannot be written")
             if te.HasField("action"):
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action
                 p.table_reset_default(table.id)
             return
         if table.is_const:
+            p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
+            if table.needs_priority and entry.priority <= 0:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': the entry needs a priority > 0")
+            if op != Update.INSERT and not _installed(p, table, entry):   # BMv2 looks the key up first
+                raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}' is const (entries come from the program)")
+        if op == Update.INSERT and entry.group_id is not None and _installed(p, table, entry):
+            raise P4RTError(StatusCode.ALREADY_EXISTS, f"table '{table.name}': the entry exists")   # first (BMv2)
+        if op != Update.DELETE and entry.group_id is not None and table.implementation_id \
+                and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]) \
+                and (op == Update.INSERT or _installed(p, table, entry)):   # MODIFY: a missing key first
+            raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)
+                            f"table '{table.name}': group {entry.group_id} is empty (an entry needs a member)")
         if op == Update.INSERT:
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:
@@ -93,15 +126,12 @@ class EntityWriter:
 
     def _write_counter_entry(self, st, op, ce) -> None:
         info = st.index.counter(ce.counter_id)
+        _need_index("counter", info.name, ce, op)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
         data = CounterData(packets=ce.data.packet_count, bytes=ce.data.byte_count)
-        if ce.HasField("index"):
-            st.pipeline.counter_write(info.id, ce.index.index, data)
-        else:  # no index: every cell
-            for i in range(info.size):
-                st.pipeline.counter_write(info.id, i, data)
+        st.pipeline.counter_write(info.id, ce.index.index, data)
 
     def _write_direct_counter_entry(self, st, op, dce) -> None:
         table, entry = translate.decode_table_entry(st.index, dce.table_entry, need_action=False)
@@ -110,23 +140,24 @@ class EntityWriter:
                             f"direct counter of table '{table.name}': only MODIFY is allowed")
         if not table.direct_counter_id:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
-        st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
+        with _entry_must_exist(table):
+            st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
 
     def _write_meter_entry(self, st, op, me) -> None:
         info = st.index.meter(me.meter_id)
+        _need_index("meter", info.name, me, op)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"meter '{info.name}': only MODIFY is allowed")
         cfg = translate.decode_meter_config(me.config) if me.HasField("config") else None
-        idxs = [me.index.index] if me.HasField("index") else range(info.size)
-        for i in idxs:
-            st.pipeline.meter_set(info.id, i, cfg)
+        st.pipeline.meter_set(info.id, me.index.index, cfg)
 
     def _write_direct_meter_entry(self, st, op, dme) -> None:
         table, entry = translate.decode_table_entry(st.index, dme.table_entry, need_action=False)
         if op != Update.MODIFY:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"direct meter of table '{table.name}': only MODIFY is allowed")
         cfg = translate.decode_meter_config(dme.config) if dme.HasField("config") else None
-        st.pipeline.direct_meter_set(table.id, entry, cfg)
+        with _entry_must_exist(table):
+            st.pipeline.direct_meter_set(table.id, entry, cfg)
 
     def _write_register_entry(self, st, op, re_) -> None:
         info = st.index.registers.get(re_.register_id)
@@ -152,7 +183,7 @@ class EntityWriter:
                             f"value set '{info.name}': {len(vse.members)} members, its size is {info.size}")
         members = []
         for mem in vse.members:
-            fms = [translate.decode_match(info, fm) for fm in mem.match]
+            fms = [m for m in (translate.decode_match(info, fm) for fm in mem.match) if m is not None]
             ids = [fm.field_id for fm in fms]
             if len(set(ids)) != len(ids):
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, f"value set '{info.name}': a match field is given twice")
@@ -184,6 +215,8 @@ class EntityWriter:
             what = f"multicast group {gid}"
             if gid == 0:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, "multicast group id 0 is reserved (no multicast)")
+            if gid > 0xFFFF:
+                raise P4RTError(StatusCode.OUT_OF_RANGE, f"multicast group id {gid} out of range 1..65535 (as BMv2)")
             _check_presence(op, what, gid in p.mcast_groups)
             if op == Update.DELETE:
                 p.mcast_group_delete(gid)
@@ -193,7 +226,10 @@ class EntityWriter:
             c = pre.clone_session_entry
             sid = c.session_id
             what = f"clone session {sid}"
+            if not 1 <= sid <= 32767:   # before the presence check, as BMv2
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"clone session id {sid} out of range 1..32767")
             _check_presence(op, what, sid in p.clone_sessions)
+
             if op == Update.DELETE:
                 p.clone_session_delete(sid)
             else:
@@ -219,6 +255,49 @@ class EntityWriter:
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
+
+
+def _not_in_use(st, profile_id: int, attr: str, ref: int) -> None:
+    """A member/group that a table entry points to cannot be deleted (BMv2 refuses it too)."""
+    for t in st.index.tables.values():
+        if t.implementation_id == profile_id and any(getattr(e, attr) == ref
+                                                     for e in st.pipeline.table_entries(t.id)):
+            raise P4RTError(StatusCode.FAILED_PRECONDITION,
+                            f"action profile {profile_id}: {attr.split('_')[0]} {ref} is used by an entry "
+                            f"of table '{t.name}'")
+
+
+def _installed(p, table, entry) -> bool:
+    from .reads import _strip
+    want = translate.key_of(entry)
+    return any(translate.key_of(_strip(table, e)) == want for e in p.table_entries(table.id))
+
+
+def _key_only(te):
+    key = p4runtime_pb2.TableEntry()
+    key.CopyFrom(te)
+    key.ClearField("action")
+    key.idle_timeout_ns = 0
+    return key
+
+
+def _need_index(kind: str, name: str, entry, op) -> None:
+    """A counter/meter write names one cell: BMv2 answers UNIMPLEMENTED to a write without an index
+    (a wildcard write), whatever the update type, and so does checkmate-switch (a drop-in)."""
+    if not entry.HasField("index"):
+        raise P4RTError(StatusCode.UNIMPLEMENTED, f"{kind} '{name}': {Update.Type.Name(op)} without an index "
+                                                  f"(every cell) is not supported (as BMv2); MODIFY one index "
+                                                  f"per update")
+
+
+@contextmanager
+def _entry_must_exist(table):
+    """A direct counter/meter write to an entry that is not installed is INVALID_ARGUMENT (BMv2: the
+    entry cannot be mapped to a handle), not NOT_FOUND."""
+    try:
+        yield
+    except EntryNotFound as exc:
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': {exc}") from None
 
 
 def _check_presence(op, what: str, exists: bool) -> None:

@@ -137,6 +137,11 @@ class Pipeline:
             if not t.const_default:
                 t.reset_default()
 
+    def table_check_key(self, table_id: int, entry: TableEntry) -> None:
+        """Validate ``entry``'s match as an insert would (raises :class:`InvalidEntry`), storing nothing."""
+        with self.lock:
+            self._table(table_id)._canonical(entry)
+
     def table_entries(self, table_id: int) -> list[TableEntry]:
         """Installed entries in insertion order, with their direct-counter data."""
         with self.lock:

@@ -33,13 +33,13 @@ class ActionProfile:
     def member_set(self, member_id: int, action_id: int, params: dict, *, modify: bool) -> None:
         if not isinstance(member_id, int) or member_id < 0:
             raise InvalidEntry(f"action profile {self.name}: member id {member_id!r}")
+        values = self._check_action(action_id, params)   # a bad action before a missing member (BMv2)
         if modify and member_id not in self.members:
             raise EntryNotFound(f"action profile {self.name}: no member {member_id}")
         if not modify and member_id in self.members:
             raise EntryExists(f"action profile {self.name}: member {member_id} exists")
         if not modify and len(self.members) >= self.size:
             raise InvalidEntry(f"action profile {self.name} is full ({self.size} members)")
-        values = self._check_action(action_id, params)
         order = self.members[member_id][3] if modify else self._next()
         self.members[member_id] = (action_id, values, dict(params), order)
         for g in self.groups.values():

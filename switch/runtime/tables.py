@@ -164,7 +164,8 @@ class Table:
             raise self._err(f"entries of a table with action profile {self.profile.name} need "
                             "exactly one of member_id or group_id (and no action)")
         if entry.member_id is not None:
-            self.profile.member(entry.member_id)
+            if entry.member_id not in self.profile.members:   # an invalid entry, not a missing one (BMv2)
+                raise self._err(f"action profile {self.profile.name}: no member {entry.member_id}")
         else:
             if entry.group_id not in self.profile.groups:
                 raise self._err(f"group {entry.group_id} is not in action profile {self.profile.name}")
@@ -294,6 +295,8 @@ class Table:
         self._index_add(inst)
 
     def _find(self, entry: TableEntry) -> _Installed:
+        if self.needs_priority and entry.priority <= 0:   # not a key of this table (BMv2: INVALID_ARGUMENT)
+            self._check_priority(entry)
         key, _ = self._canonical(entry)
         inst = self._installed.get((key, entry.priority))
         if inst is None:
@@ -303,8 +306,8 @@ class Table:
     def modify(self, entry: TableEntry) -> None:
         if self.is_const:
             raise self._err("table has const entries and cannot be modified")
+        params = self._check_target(entry)   # an invalid action/member before a missing entry (BMv2)
         inst = self._find(entry)
-        params = self._check_target(entry)
         inst.action_id, inst.params = self._target(entry, params)
         inst.entry.action_id, inst.entry.params = entry.action_id, dict(entry.params)
         inst.entry.member_id, inst.entry.group_id = entry.member_id, entry.group_id

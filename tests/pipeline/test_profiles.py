@@ -51,7 +51,7 @@ def test_members_entries_and_errors():
     assert pl.action_profile_members(tos) == {5: (pl.names.id("action", "I.set_nhop"), {1: 0xAB, 2: 7})}
     with pytest.raises(InvalidEntry, match="no selector"):
         pl.add_group("I.by_tos", 1, [5])
-    with pytest.raises(EntryNotFound, match="no member 9"):
+    with pytest.raises(InvalidEntry, match="no member 9"):
         pl.insert_indirect("I.by_tos", {"h.ip.tos": 5}, member_id=9)
     with pytest.raises(InvalidEntry, match="exactly one of member_id or group_id"):
         pl.insert("I.by_tos", {"h.ip.tos": 6}, "I.set_nhop", {"dmac": 1, "port": 1})

@@ -80,10 +80,10 @@ def test_p4runtime_shell_drives_checkmate_switch(start_switch, hosts, connect, l
     assert {"MyIngress.ipv4_lpm", "MyIngress.smac", "MyIngress.acl"} <= set(out["tables"])
     assert out["read"] == [["0a000200", 24, "MyIngress.ipv4_forward", "02"]], out["read"]
     assert "ALREADY_EXISTS" in out["dup_error"]
-    assert out["mcast"] == [[[2, 1], [3, 2]]]
+    assert out["mcast"] == [[[3, 2], [2, 1]]]   # read back in BMv2's order (instances last-first)
     # and the switch really holds it: read back over our own client
     ents = admin.read(P.Entity(table_entry=P.TableEntry(table_id=names.table_id("ipv4_lpm"))))
     assert len(ents) == 1 and ents[0].table_entry.match[0].lpm.prefix_len == 24
     grp = admin.read(P.Entity(packet_replication_engine_entry=P.PacketReplicationEngineEntry(
         multicast_group_entry=P.MulticastGroupEntry(multicast_group_id=1))))
-    assert [(r.egress_port, r.instance) for r in grp[0].packet_replication_engine_entry.multicast_group_entry.replicas] == [(2, 1), (3, 2)]
+    assert [(r.egress_port, r.instance) for r in grp[0].packet_replication_engine_entry.multicast_group_entry.replicas] == [(3, 2), (2, 1)]

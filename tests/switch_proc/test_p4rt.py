@@ -396,7 +396,11 @@ def test_multicast_and_clone_sessions_with_egress_rid(sw, hosts, names, decode_w
         packet_replication_engine_entry=P.PacketReplicationEngineEntry(clone_session_entry=cs))))
     pre = ctl.read(P.Entity(packet_replication_engine_entry=P.PacketReplicationEngineEntry(
         multicast_group_entry=P.MulticastGroupEntry())))
-    assert [e.packet_replication_engine_entry.multicast_group_entry for e in pre] == [grp]
+    # read back in BMv2's order: one node per instance, the last-written instance first
+    back = P.MulticastGroupEntry(multicast_group_id=7)
+    back.replicas.add(egress_port=3, instance=6)
+    back.replicas.add(egress_port=2, instance=5)
+    assert [e.packet_replication_engine_entry.multicast_group_entry for e in pre] == [back]
     pre = ctl.read(P.Entity(packet_replication_engine_entry=P.PacketReplicationEngineEntry(
         clone_session_entry=P.CloneSessionEntry(session_id=100))))
     assert pre[0].packet_replication_engine_entry.clone_session_entry == cs

@@ -1,0 +1,459 @@
+"""P4Runtime differential fuzzer: the same random request sequence to ``simple_switch_grpc``
+(BMv2 1.15.5, the reference) and to checkmate-switch, answers compared one by one.
+
+checkmate-switch is a drop-in for simple_switch_grpc, so a controller must get the same answer
+to the same request.  Per seed: a random program (:mod:`fuzz_p4rt_prog`) compiled by the real
+p4c; p4c's P4Info and BMv2 JSON pushed to both switches (so every id and every request is the
+same byte for byte); then a random op sequence (:mod:`fuzz_p4rt_ops`) -- Writes mixing good and
+bad updates, Reads (wildcard and keyed), traffic, digests, SetForwardingPipelineConfig actions,
+GetForwardingPipelineConfig, Capabilities and a second client for arbitration -- run on both
+switches, each answer reduced to what a controller can rely on and compared.
+
+What is compared (and what is normalized away, each for a stated reason):
+
+* Write: the gRPC status code, and for a failed batch the canonical code of each update's
+  ``p4.v1.Error`` (messages are free text and differ by design).
+* Read: the entities, each as its text form; the *order* is ignored (P4Runtime leaves it
+  unspecified), and a counter's count the counter's unit does not define is zeroed
+  (P4Runtime: "unspecified"; BMv2 fills both, checkmate-switch only the declared one --
+  the same rule as diff_harness._unit).  A refused Read: its status code.
+* SetForwardingPipelineConfig / Capabilities: status code / API version.
+  GetForwardingPipelineConfig: which parts come back and whether they equal what was sent.
+* Arbitration: the status code and the election id (relative to this seed's base) of the
+  answer; PERMISSION_DENIED writes from the backup and writes without / with a wrong id.
+* Traffic: output frames per port (sorted); digests: the multiset of digest data.
+
+Accepted differences (:func:`accepted`; counted and listed, never a failure), each one a place where
+BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's answer:
+
+* BMv2 answers UNKNOWN where checkmate-switch names the error (every refused
+  SetForwardingPipelineConfig is "Error in first phase of device update"; a meter index out of
+  range; some action-parameter errors): both refuse, only the code is less precise.
+* RECONCILE_AND_COMMIT: BMv2 refuses it (UNKNOWN); checkmate-switch implements it.
+* Read of a value set or of digest entries, Read/Write of registers and Write of value sets: BMv2
+  answers UNIMPLEMENTED; checkmate-switch implements them.
+* A clone session with class_of_service or packet_length_bytes other than 0: BMv2 refuses it
+  (UNIMPLEMENTED / UNKNOWN); checkmate-switch implements both, as P4Runtime defines them.
+  Not generated, so a sequence stays comparable.
+* Read of a const table's entries: checkmate-switch sets ``is_const`` (P4Runtime 1.4); BMv2 never does.
+* SetForwardingPipelineConfig without a config (or without its P4Info), and VERIFY of any config
+  (even a device config that is not JSON): BMv2 answers OK and changes nothing; checkmate-switch
+  verifies and refuses (INVALID_ARGUMENT: the spec requires a valid config).  (VERIFY_AND_COMMIT without a config re-commits BMv2's program, clearing its state: not
+  generated, like a refused VERIFY_AND_SAVE, after which BMv2 is left half-saved.)
+
+Usage::
+
+    PATH=/opt/p4lang/bin:$PATH python tests/differential/fuzz_p4rt.py --seeds 0-100 --out DIR
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import grpc  # noqa: E402
+from google.protobuf import text_format  # noqa: E402
+from p4.config.v1 import p4info_pb2  # noqa: E402
+from p4.v1 import p4runtime_pb2 as pb  # noqa: E402
+
+from diff_harness import Case, compile_p4c, p4data  # noqa: E402
+from fuzz_p4rt_ops import GetReq, OpGen, SetReq  # noqa: E402
+from fuzz_p4rt_prog import generate  # noqa: E402
+from tests.p4rt_raw import RawClient, pipeline_config  # noqa: E402
+
+N_OPS = 60
+
+
+@dataclass
+class Side:
+    """One switch during one seed: its target, the primary and the second client."""
+    target: object
+    primary: RawClient
+    base: int
+    config: pb.ForwardingPipelineConfig
+    second: RawClient | None = None
+    eid2: int | None = None
+    addr: str = ""
+
+
+@dataclass
+class SeedResult:
+    seed: int
+    p4c_ok: bool = True
+    requests: int = 0
+    findings: list = field(default_factory=list)   # [(op index, op text, bmv2, checkmate)]
+    died: list = field(default_factory=list)
+    accepted: list = field(default_factory=list)   # [(op index, reason)]: see accepted()
+    trace: list = field(default_factory=list)      # [(op index, op text, bmv2, checkmate)] for every op
+
+
+# ---------------------------------------------------------------------------- normalization
+def _code(e: grpc.RpcError) -> str:
+    return e.code().name
+
+
+def _write_result(e: grpc.RpcError) -> tuple:
+    from google.rpc import code_pb2, status_pb2
+    md = dict(e.trailing_metadata() or ())
+    per = None
+    if "grpc-status-details-bin" in md:
+        st = status_pb2.Status.FromString(md["grpc-status-details-bin"])
+        per = []
+        for d in st.details:
+            err = pb.Error()
+            d.Unpack(err)
+            per.append(code_pb2.Code.Name(err.canonical_code))
+    # no details and an empty details list say the same (no per-update errors): both are ()
+    return (_code(e), tuple(per) if per else ())
+
+
+class Normalizer:
+    def __init__(self, p4info: p4info_pb2.P4Info):
+        self.units = {c.preamble.id: c.spec.unit for c in p4info.counters}
+        self.direct_units = {c.direct_table_id: c.spec.unit for c in p4info.direct_counters}
+
+    @staticmethod
+    def _unit(unit, data) -> None:
+        if unit == p4info_pb2.CounterSpec.BYTES:
+            data.packet_count = 0
+        elif unit == p4info_pb2.CounterSpec.PACKETS:
+            data.byte_count = 0
+
+    def entity(self, e: pb.Entity) -> str:
+        e2 = pb.Entity()
+        e2.CopyFrom(e)
+        kind = e2.WhichOneof("entity")
+        if kind == "counter_entry":
+            self._unit(self.units.get(e2.counter_entry.counter_id), e2.counter_entry.data)
+        elif kind == "direct_counter_entry":
+            self._unit(self.direct_units.get(e2.direct_counter_entry.table_entry.table_id),
+                       e2.direct_counter_entry.data)
+        elif kind == "table_entry" and e2.table_entry.HasField("counter_data"):
+            self._unit(self.direct_units.get(e2.table_entry.table_id), e2.table_entry.counter_data)
+        return text_format.MessageToString(e2, as_one_line=True)
+
+
+def _update_accepted(x: str, y: str, u) -> bool:
+    """One update's codes: equal, or BMv2 UNKNOWN where checkmate-switch names the refusal, or BMv2
+    UNIMPLEMENTED for an entity kind it lacks."""
+    return x == y or (x == "UNKNOWN" and y != "OK") or (
+        x == "UNIMPLEMENTED" and u.entity.WhichOneof("entity") in _BMV2_LACKS)
+
+
+def accepted(op, a, b) -> str | None:
+    """Why a difference is a BMv2 limitation checkmate-switch does not copy (module docstring), or None."""
+    if a[:1] == ("ERR",) and b[:1] == ("ERR",) and a[1] == "UNKNOWN":
+        return "BMv2 UNKNOWN, checkmate-switch a named code"
+    if op[0] in ("write", "write2") and len(a) == 2 and a[0] == "UNKNOWN" and a[1] and len(a[1]) == len(op[1]):
+        per_b = b[1] if len(b) == 2 and b[1] else ("OK",) * len(op[1])
+        if all(_update_accepted(x, y, u) for x, y, u in zip(a[1], per_b, op[1])):
+            return "per update: BMv2 UNKNOWN / UNIMPLEMENTED (module docstring)"
+    if op[0] == "setcfg" and op[1] == SetReq.RECONCILE_AND_COMMIT and a == ("ERR", "UNKNOWN"):
+        return "BMv2 lacks RECONCILE_AND_COMMIT"
+    if op[0] == "setcfg" and (op[2] in ("none", "no_p4info") or op[1] == SetReq.VERIFY) \
+            and a == ("OK",) and b[:1] == ("ERR",):
+        return "BMv2's VERIFY checks nothing; a config without config / P4Info is a no-op"
+    if op[0] == "read" and a[0] == b[0] == "OK" and a != b and \
+            a == ("OK", tuple(sorted(x.replace(" is_const: true", "") for x in b[1]))):
+        return "BMv2 (P4Runtime 1.3) never sets TableEntry.is_const"
+    if op[0] == "read" and a == ("ERR", "UNIMPLEMENTED") and any(
+            e.WhichOneof("entity") in _BMV2_LACKS for e in op[1]):
+        return "BMv2 does not read value sets / digest entries / registers"
+    return None
+
+
+#: entity kinds simple_switch_grpc 1.15.5 answers UNIMPLEMENTED for (reads and writes)
+_BMV2_LACKS = ("value_set_entry", "register_entry", "digest_entry")
+
+
+def describe(op) -> str:
+    kind = op[0]
+    if kind in ("write", "write2", "writex"):
+        extra = f" atomicity={op[2]}" if kind == "write" and op[2] else (f" {op[2]}" if kind == "writex" else "")
+        return f"{kind}{extra}:\n" + "\n".join("  " + text_format.MessageToString(u, as_one_line=True) for u in op[1])
+    if kind == "read":
+        return "read:\n" + "\n".join("  " + text_format.MessageToString(e, as_one_line=True) for e in op[1])
+    if kind == "setcfg":
+        return f"setcfg {SetReq.Action.Name(op[1])} {op[2]}"
+    if kind == "getcfg":
+        return f"getcfg {GetReq.ResponseType.Name(op[1])}"
+    if kind == "traffic":
+        return "traffic: " + " ".join(f"{p}:{f.hex()}" for p, f in op[1])
+    return " ".join(map(str, op))
+
+
+# ---------------------------------------------------------------------------- running
+def _eid(req, eid):
+    req.election_id.high, req.election_id.low = eid >> 64, eid & (2**64 - 1)
+
+
+def _write(client: RawClient, updates, eid, atomicity=0, device_id=None):
+    req = pb.WriteRequest(device_id=client.device_id if device_id is None else device_id,
+                          updates=updates, atomicity=atomicity)
+    if eid is not None:
+        _eid(req, eid)
+    try:
+        client.stub.Write(req, timeout=10)
+        return ("OK",)
+    except grpc.RpcError as e:
+        return _write_result(e)
+
+
+def _arb(client: RawClient, eid: int, base: int):
+    try:
+        a = client.arbitrate(eid)
+    except (AssertionError, grpc.RpcError) as e:
+        return ("no answer", str(e)[:80])
+    held = (a.election_id.high << 64) | a.election_id.low
+    return (a.status.code, held - base if held else None)
+
+
+def run_op(side: Side, op, norm: Normalizer):
+    kind = op[0]
+    c = side.primary
+    if kind == "write":
+        return _write(c, op[1], side.base, op[2])
+    if kind == "write2":
+        if side.second is None:
+            return ("no second",)
+        return _write(side.second, op[1], side.eid2)
+    if kind == "writex":
+        how = op[2]
+        if how == "no_eid":
+            return _write(c, op[1], None)
+        if how == "device":
+            return _write(c, op[1], side.base, device_id=7)
+        return _write(c, op[1], side.base - 1)
+    if kind == "read":
+        try:
+            ents = c.read(*op[1])
+        except grpc.RpcError as e:
+            return ("ERR", _code(e))
+        return ("OK", tuple(sorted(norm.entity(e) for e in ents)))
+    if kind == "setcfg":
+        act, variant = op[1], op[2]
+        cfg = side.config
+        if variant == "none":
+            cfg = None
+        elif variant == "garbage":
+            cfg = pipeline_config(side.config.p4info, b"{not json")
+        elif variant == "no_p4info":
+            cfg = pb.ForwardingPipelineConfig(p4_device_config=side.config.p4_device_config)
+        try:
+            c.set_pipeline(cfg, SetReq.Action.Name(act), election_id=side.base)
+            return ("OK",)
+        except grpc.RpcError as e:
+            return ("ERR", _code(e))
+    if kind == "getcfg":
+        try:
+            r = c.stub.GetForwardingPipelineConfig(pb.GetForwardingPipelineConfigRequest(
+                device_id=0, response_type=op[1]), timeout=10)
+        except grpc.RpcError as e:
+            return ("ERR", _code(e))
+        cfg = r.config
+        return ("OK", cfg.HasField("p4info"), cfg.p4info == side.config.p4info if cfg.HasField("p4info") else None,
+                bool(cfg.p4_device_config), cfg.HasField("cookie"), cfg.cookie.cookie)
+    if kind == "caps":
+        try:
+            return ("OK", c.stub.Capabilities(pb.CapabilitiesRequest(), timeout=10).p4runtime_api_version)
+        except grpc.RpcError as e:
+            return ("ERR", _code(e))
+    if kind == "arb2":
+        if side.second is None:
+            side.second = RawClient(side.addr)
+        eid = side.base + op[1] - 10
+        side.eid2 = eid
+        return _arb(side.second, eid, side.base)
+    if kind == "traffic":
+        t = side.target
+        if t.p.proc.poll() is not None:   # a dead BMv2's packet socket would block the send
+            return ("DIED",)
+        t.drain()
+        for port, frame in op[1]:
+            t.inject(port, frame)
+        return ("OK", tuple(sorted((p, f.hex()) for p, f in t.collect(0.3))))
+    if kind == "digests":
+        got = []
+        deadline = time.monotonic() + 0.4
+        while time.monotonic() < deadline:
+            try:
+                m = c._in.get(timeout=max(0.01, deadline - time.monotonic()))
+            except Exception:
+                continue
+            if isinstance(m, grpc.RpcError) or m.WhichOneof("update") != "digest":
+                continue
+            dl = m.digest
+            got += [(dl.digest_id, repr(p4data(d))) for d in dl.data]
+            if op[1]:
+                c.send(digest_ack=pb.DigestListAck(digest_id=dl.digest_id, list_id=dl.list_id))
+        return ("OK", tuple(sorted(got)))
+    raise ValueError(kind)
+
+
+def _open(target, base: int, config) -> Side:
+    addr = target.conn.addr
+    cl = RawClient(addr)
+    side = Side(target, cl, base, config)
+    side.addr = addr
+    deadline = time.monotonic() + 5
+    while True:   # a previous seed's client may still hold its id for a moment
+        a = cl.arbitrate(base)
+        if a.status.code == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    return side
+
+
+def _flush_digests(side: Side, p4info) -> None:
+    """End a seed with no digest state left behind: a switch's learn lists outlive a program
+    (BMv2, and checkmate-switch as a drop-in), so a pending list of this seed would come out in a
+    later seed's.  Flush each digest (1 ms timeout, no filter), then unsubscribe."""
+    U = pb.Update
+    if not p4info.digests:
+        return
+    eid = side.base + 10**35   # above any id the sequence used: primary again, whatever arb2 did
+    side.primary.arbitrate(eid)
+    for d in p4info.digests:
+        e = pb.DigestEntry(digest_id=d.preamble.id)
+        e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = 10**6, 1, 0
+        for kind in (U.INSERT, U.MODIFY):
+            if _write(side.primary, [pb.Update(type=kind, entity=pb.Entity(digest_entry=e))], eid) == ("OK",):
+                break
+    time.sleep(0.05)
+    for d in p4info.digests:
+        _write(side.primary, [pb.Update(type=U.DELETE, entity=pb.Entity(
+            digest_entry=pb.DigestEntry(digest_id=d.preamble.id)))], eid)
+
+
+def _close(side: Side) -> None:
+    for cl in (side.primary, side.second):
+        if cl is not None:
+            cl.close()
+
+
+def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
+    res = SeedResult(seed)
+    case = Case(name=f"p4rt_{seed}", category="fuzz_p4rt", source=generate(seed))
+    ref = compile_p4c(case)
+    if isinstance(ref, str):
+        res.p4c_ok = False
+        res.findings.append((-1, "p4c rejects the program", ref[-2000:], ""))
+        return res
+    config = pipeline_config(ref.p4info, ref.device_config)
+    norm = Normalizer(ref.p4info)
+    ops = OpGen(seed, ref.p4info).ops(n_ops)
+    base = (seed + 1) << 40
+    sides = []
+    try:
+        for attr in ("bmv2", "cm"):
+            try:
+                s = _open(getattr(targets, attr), base, config)
+                s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+            except grpc.RpcError:   # a switch a previous seed left unable to take a program: restart it
+                _close(s)
+                targets.restart(getattr(targets, attr).name)
+                s = _open(getattr(targets, attr), base, config)
+                s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+            sides.append(s)
+        for i, op in enumerate(ops):
+            a, b = (run_op(s, op, norm) for s in sides)
+            res.requests += 1
+            res.trace.append((i, describe(op), a, b))
+            if a != b and op[0] == "traffic":   # quiescence is a timeout: look again, slower
+                a, b = _retraffic(sides, op)
+            gone = [s.target.name for s in sides if s.target.p.proc.poll() is not None]
+            if gone:   # a switch died on this op: the rest of the sequence compares nothing
+                res.died.append(f"{', '.join(gone)} died at op {i}: {describe(op)[:2000]}")
+                break
+            if a != b:
+                why = accepted(op, a, b)
+                if why:
+                    res.accepted.append((i, why))
+                else:
+                    res.findings.append((i, describe(op), a, b))
+    finally:
+        for s in sides:
+            try:
+                _flush_digests(s, ref.p4info)
+            except (grpc.RpcError, AssertionError):   # a switch that stopped answering: targets.check()
+                pass
+            _close(s)
+        res.died = targets.check()
+    return res
+
+
+def _retraffic(sides, op):
+    out = []
+    for s in sides:
+        s.target.drain()
+        for port, frame in op[1]:
+            s.target.inject(port, frame)
+    for s in sides:
+        out.append(("OK", tuple(sorted((p, f.hex()) for p, f in s.target.collect(1.5)))))
+    return out
+
+
+def report(res: SeedResult, case_src: str, ops_text: str = "") -> str:
+    lines = [f"seed {res.seed}: {res.requests} requests, {len(res.findings)} differences"]
+    for i, d, a, b in res.findings:
+        lines += [f"== op {i}: {d}", f"   bmv2:      {a}", f"   checkmate: {b}"]
+    lines += [f"== died: {d}" for d in res.died]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    from fuzz_run import parse_seeds
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="0-20")
+    ap.add_argument("--ops", type=int, default=N_OPS)
+    ap.add_argument("--out", default="/work/corpus/fuzz/fuzzr")
+    ap.add_argument("--print", action="store_true", help="print the program of each seed")
+    args = ap.parse_args(argv)
+    from diff_session import Targets
+    out = Path(args.out)
+    targets = Targets()
+    tally = Counter()
+    try:
+        for seed in parse_seeds(args.seeds):
+            src = generate(seed)
+            if args.print:
+                print(src)
+            try:
+                res = run_seed(targets, seed, args.ops)
+            except Exception as e:  # noqa: BLE001 -- a driver failure is reported, the run goes on
+                print(f"seed {seed}: driver error {type(e).__name__}: {e}", flush=True)
+                tally["driver errors"] += 1
+                continue
+            tally["sequences"] += res.p4c_ok
+            tally["requests"] += res.requests
+            tally["accepted differences"] += len(res.accepted)
+            tally["p4c rejects"] += not res.p4c_ok
+            tally["switch deaths (BMV2-DIED: not ours)" if all(d.startswith("bmv2") for d in res.died)
+                  else "switch deaths (CRASH)"] += bool(res.died)
+            if res.findings or res.died:
+                tally["seeds with differences"] += bool(res.findings)
+                tally["differences"] += len(res.findings)
+                d = out / str(seed)
+                d.mkdir(parents=True, exist_ok=True)
+                (d / "program.p4").write_text(src, encoding="utf-8")
+                (d / "findings.txt").write_text(report(res, src), encoding="utf-8")
+                (d / "trace.txt").write_text("".join(f"== op {i}: {t}\n   bmv2:      {a}\n   checkmate: {b}\n"
+                                                     for i, t, a, b in res.trace), encoding="utf-8")
+                print(report(res, src)[:3000], flush=True)
+            else:
+                print(f"seed {seed}: {res.requests} requests, equal", flush=True)
+    finally:
+        targets.stop()
+    print(dict(tally))
+    return 1 if tally["differences"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
