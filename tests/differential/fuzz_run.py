@@ -117,6 +117,17 @@ def check_case(targets, case: Case, seed: int = 0) -> Outcome:
     return out
 
 
+def assert_agrees(targets, case: Case, seed: int, cli: str) -> Outcome:
+    """The check of a CI test's fixed seed: p4c accepts the program (else the seed is a
+    generator matter) and nothing disagrees; ``cli`` names the generator module whose
+    ``--seeds N --print`` shows the program."""
+    o = check_case(targets, case, seed)
+    assert o.p4c_ok, f"seed {seed}: p4c rejects the generated program (pick another seed):\n{o.findings}"
+    assert not o.findings, f"seed {seed} (python -m tests.differential.{cli} --seeds {seed} --print):\n" + \
+        "\n".join(f"{k}: {t[:3000]}" for k, t in o.findings) + "\n--- program:\n" + case.source
+    return o
+
+
 def write_finding(root: Path, case: Case, outcome: Outcome) -> Path:
     d = root / str(outcome.seed)
     d.mkdir(parents=True, exist_ok=True)

@@ -19,14 +19,6 @@ SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")
 
 
-@pytest.fixture(scope="module")
-def targets():
-    from diff_session import Targets
-    t = Targets()
-    yield t
-    t.stop()
-
-
 def test_generators_are_deterministic():
     from p4.config.v1 import p4info_pb2
     assert generate(3) == generate(3) and generate(3) != generate(4)

@@ -8,21 +8,13 @@ import pytest
 
 from diff_targets import bmv2_available
 from fuzz_pre import generate
-from fuzz_run import check_case
+from fuzz_run import assert_agrees
 
 # seeds whose programs p4c accepts and BMv2 runs, spread over the generator's features (clone
 # chains, resubmit, recirculation, multicast with repeated ports, registers frame by frame)
 SEEDS = list(range(20))
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
-
-
-@pytest.fixture(scope="module")
-def targets():
-    from diff_session import Targets
-    t = Targets()
-    yield t
-    t.stop()
 
 
 def test_generator_is_deterministic():
@@ -34,6 +26,4 @@ def test_generator_is_deterministic():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_replication_program(targets, seed):
     case = generate(seed)
-    o = check_case(targets, case, seed)
-    assert o.p4c_ok, f"p4c rejects seed {seed}'s program (pick another seed):\n{o.findings}"
-    assert not o.findings, "\n".join(f"{k}: {t}" for k, t in o.findings) + "\n--- program:\n" + case.source
+    assert_agrees(targets, case, seed, "fuzz_pre")

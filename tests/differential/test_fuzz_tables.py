@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from diff_targets import bmv2_available
-from fuzz_run import check_case
+from fuzz_run import assert_agrees
 from fuzz_tables import generate
 
 # seeds whose programs p4c accepts (a seed p4c rejects is a generator matter, not a test), spread
@@ -14,14 +14,6 @@ from fuzz_tables import generate
 SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 20]
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
-
-
-@pytest.fixture(scope="module")
-def targets():
-    from diff_session import Targets
-    t = Targets()
-    yield t
-    t.stop()
 
 
 def test_generator_is_deterministic():
@@ -33,6 +25,4 @@ def test_generator_is_deterministic():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_tables_program(targets, seed):
     case = generate(seed)
-    o = check_case(targets, case, seed)
-    assert o.p4c_ok, f"p4c rejects seed {seed}'s program (pick another seed):\n{o.findings}"
-    assert not o.findings, "\n".join(f"{k}: {t}" for k, t in o.findings) + "\n--- program:\n" + case.source
+    assert_agrees(targets, case, seed, "fuzz_tables")

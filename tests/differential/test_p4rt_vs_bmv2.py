@@ -17,14 +17,6 @@ U = pb.Update
 S = pb.SetForwardingPipelineConfigRequest
 
 
-@pytest.fixture(scope="module")
-def targets():
-    from diff_session import Targets
-    t = Targets()
-    yield t
-    t.stop()
-
-
 def run(targets, seed, make):
     """Run ``make(p4info)``'s ops for seed's program on both switches; the differences."""
     case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=F.generate(seed))
