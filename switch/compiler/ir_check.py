@@ -38,11 +38,14 @@ from .lexer import MAX_LITERAL_BITS
 __all__ = ["InvalidDeviceConfig", "MAX_IR_DEPTH", "validate_device_config"]
 
 # The compiler's own IR nests < 300 JSON levels, < 70 expressions ({"op": ...}) and < 70
-# statements ({"s": ...}) deep even at parser.MAX_NESTING.  These bounds keep the code
-# generator's recursion and the generated source within CPython's limits (about 200
-# nested parentheses, 100 indentation levels).
-MAX_IR_DEPTH = 400
-MAX_IR_NESTING = 80
+# statements ({"s": ...}) deep even at parser.MAX_NESTING; p4c's BMv2 JSON nests deeper
+# expressions (a `++` chain of n one-bit values: about 4n levels, which BMv2 runs).  These
+# bounds keep the code generator's recursion and the generated source within CPython's
+# limits (100 indentation levels; about 200 nested parentheses, which the expressions of the
+# generated source reach at 1-2 per level: a deeper line is refused by codegen.load, named).
+MAX_IR_DEPTH = 600
+MAX_IR_NESTING = 80         # statements
+MAX_IR_EXPR_NESTING = 190   # expressions
 
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DIGITS = re.compile(r"[0-9]{1,10}\Z")
@@ -167,9 +170,9 @@ def validate_device_config(cfg) -> dict:
             if not text:
                 edepth += "op" in x
                 sdepth += "s" in x and x["s"] != "block"  # a block adds no indentation
-                if edepth > MAX_IR_NESTING or sdepth > MAX_IR_NESTING:
-                    raise InvalidDeviceConfig(_fmt(path), f"expressions or statements nested more than "
-                                                          f"{MAX_IR_NESTING} deep")
+                if edepth > MAX_IR_EXPR_NESTING or sdepth > MAX_IR_NESTING:
+                    raise InvalidDeviceConfig(_fmt(path), f"expressions nested more than {MAX_IR_EXPR_NESTING} or "
+                                                          f"statements more than {MAX_IR_NESTING} deep")
             for k, v in x.items():
                 # keys are schema names ("if", "else"...), type/member names (pasted with a
                 # prefix: H_<name>) or decimal ids: identifiers, keywords allowed, no dunder

@@ -23,6 +23,7 @@ import struct
 
 from . import gen_helpers
 from .engine import Engine, ExitSignal, ParserError, Stack
+from .errors import Unsupported
 from .externs import MeterState, csum16, hash_value
 from .gen_blocks import BlockGen
 from .gen_expressions import ExpressionGen
@@ -85,6 +86,11 @@ def load(ir: dict, pipeline) -> Engine:
             ent.meter_state = MeterState(cfg, now)
         return ent.meter_state.execute(nbytes if unit == "bytes" else 1, now)
     ns["_direct_meter"] = direct_meter
-    code = compile(src, f"<p4 program {ir['program']}>", "exec")
+    try:
+        code = compile(src, f"<p4 program {ir['program']}>", "exec")
+    except (SyntaxError, RecursionError, MemoryError) as e:   # nesting past CPython's parser limits
+        raise Unsupported(f"the program's expressions nest too deeply for the embedded target's generated "
+                          f"Python ({type(e).__name__}: {getattr(e, 'msg', e)}); split the expression with "
+                          "local variables") from None
     exec(code, ns)  # noqa: S102 - source generated above from the typed IR
     return Engine(ir, pipeline, ns, src)
