@@ -218,13 +218,13 @@ class EntityReader:
     def _read_action_profile_group(self, st, g):
         out = []
         for pid in self._profile_ids(st, g.action_profile_id):
-            for gid, members in sorted(st.pipeline.action_profile_groups(pid).items()):
+            for gid, members in sorted(st.pipeline.action_profile_group_weights(pid).items()):
                 if g.group_id and gid != g.group_id:
                     continue
                 e = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
                                                      max_size=st.group_max_size.get((pid, gid), 0))
                 for mid in sorted(members):   # by member id, as BMv2 (not the selection order)
-                    e.members.add(member_id=mid, weight=1)
+                    e.members.add(member_id=mid, weight=members[mid])
                 out.append(p4runtime_pb2.Entity(action_profile_group=e))
         return out
 

@@ -56,8 +56,8 @@ class EntityWriter:
     def _write_action_profile_group(self, st, op, g) -> None:
         """Groups of an action selector, answered as BMv2: weight 0 or a member twice INVALID_ARGUMENT,
         a missing member NOT_FOUND, more members than ``max_size`` RESOURCE_EXHAUSTED (INVALID_ARGUMENT
-        on MODIFY); ``max_size`` is kept and read back (members by id).  Weights above 1 are not implemented (BMv2
-        takes them)."""
+        on MODIFY); ``max_size`` is kept and read back (members by id); a weight above 1 is a member
+        that many times in the selection, as PI programs BMv2 (:mod:`switch.runtime.profiles`)."""
         p = st.pipeline
         key = (g.action_profile_id, g.group_id)
         if op == Update.DELETE:
@@ -67,18 +67,17 @@ class EntityWriter:
             return
         ids = [mem.member_id for mem in g.members]
         for mem in g.members:
-            if mem.weight == 0:
+            if mem.weight <= 0:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: "
-                                                             f"member {mem.member_id} has weight 0")
-            if mem.weight != 1:
-                raise P4RTError(StatusCode.UNIMPLEMENTED,
-                                f"action profile group {g.group_id}: member weight {mem.weight} (only 1)")
+                                                             f"member {mem.member_id} has weight {mem.weight}")
         if len(set(ids)) != len(ids):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: a member is given twice")
-        if g.max_size and len(ids) > g.max_size:
+        size = sum(mem.weight for mem in g.members)   # PI: the sum of the weights
+        if g.max_size and size > g.max_size:
             raise P4RTError(StatusCode.RESOURCE_EXHAUSTED if op == Update.INSERT else StatusCode.INVALID_ARGUMENT,
-                            f"action profile group {g.group_id}: {len(ids)} members > max_size {g.max_size}")
-        p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY)
+                            f"action profile group {g.group_id}: members of weight {size} > max_size {g.max_size}")
+        p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY,
+                                   weights=[mem.weight for mem in g.members])
         st.group_max_size[key] = g.max_size
 
     def _write_table_entry(self, st, op, te) -> None:

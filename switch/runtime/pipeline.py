@@ -277,10 +277,10 @@ class Pipeline:
             return {m: (v[0], dict(v[2])) for m, v in self._profile(profile_id).members.items()}
 
     def action_profile_group_set(self, profile_id: int, group_id: int, member_ids,
-                                 *, modify: bool = False) -> None:
-        """Insert (or change) a group of an action selector."""
+                                 *, modify: bool = False, weights=None) -> None:
+        """Insert (or change) a group of an action selector (``weights``: one per member, default 1)."""
         with self.lock:
-            self._profile(profile_id).group_set(group_id, member_ids, modify=modify)
+            self._profile(profile_id).group_set(group_id, member_ids, modify=modify, weights=weights)
 
     def action_profile_group_delete(self, profile_id: int, group_id: int) -> None:
         with self.lock:
@@ -289,6 +289,11 @@ class Pipeline:
     def action_profile_groups(self, profile_id: int) -> dict[int, list[int]]:
         with self.lock:
             return {g: list(ms) for g, ms in self._profile(profile_id).groups.items()}
+
+    def action_profile_group_weights(self, profile_id: int) -> dict[int, dict[int, int]]:
+        """group id -> {member id: weight}."""
+        with self.lock:
+            return {g: dict(ws) for g, ws in self._profile(profile_id).weights.items()}
 
     # -- packet replication engine ------------------------------------------------------
     @staticmethod

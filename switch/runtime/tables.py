@@ -392,13 +392,14 @@ class Table:
     # -- data plane -------------------------------------------------------------------
     def lookup_indirect(self, values: tuple, selector_hash: int):
         """Lookup in a table with an action profile: members resolve to their action, groups
-        pick the member ``selector_hash % len(group)`` (members in creation order, as BMv2)."""
+        pick the member ``selector_hash % n`` of the group's selection list (BMv2's handle order,
+        a member once per unit of weight: :mod:`.profiles`)."""
         aid, params, inst = self.lookup(values)
         if inst is None:
             return aid, params, inst
         kind, ref = inst.params
         if kind == "g":
-            members = self.profile.groups.get(ref) or ()
+            members = self.profile.selection.get(ref) or ()
             if not members:
                 return self.default_result
             ref = members[selector_hash % len(members)]

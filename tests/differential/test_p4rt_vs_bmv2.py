@@ -229,3 +229,42 @@ def test_digest_lists(targets):
                 cfg(U.INSERT, 10**6, 1), ("digests", True), ("read", [pb.Entity(digest_entry=pb.DigestEntry(
                     digest_id=did))])]
     assert not run(targets, 0, ops)
+
+
+def test_weighted_selector_groups_pick_as_bmv2(targets):
+    """Which member a flow gets in a group with weights, after a member deletion made BMv2 reuse
+    a handle: PI programs weight w as w copies of the member; the group lists handles in order
+    (switch/runtime/profiles.py).  Checked by the frames (set_a writes the member's mark into
+    hdr.h.a) and by reading the groups back with their weights."""
+    def ops(info):
+        sel = next(p for p in info.action_profiles if p.with_selector)
+        t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
+        pid = sel.preamble.id
+
+        def member(kind, mid):
+            m = pb.ActionProfileMember(action_profile_id=pid, member_id=mid,
+                                       action=action(info, "set_a", bytes([0x10 + mid]), b"\x00\x02"))
+            return u(kind, action_profile_member=m)
+
+        def group(kind, gid, mems):
+            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid)
+            for mid, wt in mems:
+                x.members.add(member_id=mid, weight=wt)
+            return u(kind, action_profile_group=x)
+        flows = [(1, bytes(5) + b"\x03" + bytes(5) + b"\x01\x12\x34" + bytes([0, 0, 0, c, 0, 0, 0, c]) + bytes(20))
+                 for c in range(24)]
+        into = pb.TableEntry(table_id=t.preamble.id, priority=1)
+        into.action.action_profile_group_id = 1
+        read_groups = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid))])
+        return [w(*(member(U.INSERT, m) for m in (1, 2, 3, 4))),
+                w(member(U.DELETE, 2)), w(member(U.INSERT, 5)),          # 5 takes 2's handle
+                w(group(U.INSERT, 1, [(1, 3), (5, 2), (3, 1)])),
+                w(group(U.INSERT, 2, [(4, 2), (1, 1)])),
+                w(u(U.INSERT, table_entry=into)),
+                ("traffic", flows), read_groups,
+                w(group(U.MODIFY, 1, [(3, 2), (4, 1), (1, 1)])),         # copies released and made again
+                ("traffic", flows), read_groups,
+                w(group(U.DELETE, 2, [])), w(member(U.INSERT, 6)),
+                w(group(U.MODIFY, 1, [(6, 2), (1, 2)])),
+                ("traffic", flows), read_groups]
+    assert not run(targets, 7, ops)
