@@ -308,4 +308,12 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code:
+        # the error is reported (one line) and the process group destroyed; leave without the
+        # interpreter's teardown, where torch's store thread can abort the process ("terminate
+        # called without an active exception", exit -6) while another rank is still connected
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
