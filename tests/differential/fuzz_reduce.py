@@ -7,11 +7,21 @@ is kept when p4c still accepts the program and the same kind of disagreement rem
 Declarations the remaining code still needs make p4c reject the removal, so they stay.
 
     python -m tests.differential.fuzz_reduce /work/corpus/fuzz/fuzzx/17   # writes reduced.p4 there
+    python -m tests.differential.fuzz_reduce --gen fuzz_pre --seed 17 [--kind FRAMES] [--out DIR]
 
-The frames of ``frames.txt`` are reused; the kind is the first one of ``kinds.json``.
+From a finding's folder the program and the frames of ``frames.txt`` are reused (the kind is the
+first one of ``kinds.json``, else of ``findings.txt``).  With ``--gen MODULE --seed N`` the
+generator (``tests.differential.MODULE``) rebuilds the whole :class:`Case` -- table entries, default
+actions, multicast groups and their changes between frames, clone sessions, one-by-one mode -- and
+only its source is shrunk (``dataclasses.replace``), so a finding that needs its writes keeps them;
+a removal that leaves a write pointing at nothing fails to program and is not kept.  The kind is the
+first one ``check_case`` reports unless given.
 """
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import importlib
 import json
 import os
 import signal
@@ -82,15 +92,17 @@ def _ours_accepts(case) -> bool:
         return False
 
 
-def reduce(targets, source: str, frames, kind: str, log=sys.stderr) -> str:
-    lines = source.splitlines()
+def reduce(targets, case: Case, kind: str, log=sys.stderr) -> str:
+    """The smallest source found (line units removed greedily) for which ``case`` -- everything but
+    its source unchanged -- still shows a disagreement of ``kind``."""
+    lines = case.source.splitlines()
     n = 0
 
     def ok(cand):
         nonlocal n
         n += 1
-        return still_fails(targets, Case(name=f"reduce_{n}", category="reduce", source="\n".join(cand) + "\n",
-                                         frames=frames), kind)
+        return still_fails(targets, dataclasses.replace(case, name=f"reduce_{n}", category="reduce",
+                                                        source="\n".join(cand) + "\n"), kind)
 
     changed = True
     while changed:   # passes from the bottom up: a removal does not move the units above it
@@ -105,18 +117,52 @@ def reduce(targets, source: str, frames, kind: str, log=sys.stderr) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _finding_kind(d: Path) -> str:
+    if (d / "kinds.json").exists():
+        return json.loads((d / "kinds.json").read_text())[0]
+    for ln in (d / "findings.txt").read_text().splitlines():   # fuzz_run.write_finding's "== KIND"
+        if ln.startswith("== "):
+            return ln[3:].split()[0]
+    raise SystemExit(f"{d}: no kinds.json or findings.txt to take the kind from (give --kind)")
+
+
 def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # stop the switches on a kill too
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("finding", nargs="?", help="a finding's folder (program.p4, frames.txt)")
+    ap.add_argument("--gen", help="generator module under tests.differential (e.g. fuzz_pre)")
+    ap.add_argument("--seed", type=int, help="with --gen: the seed to rebuild")
+    ap.add_argument("--kind", help="the disagreement to keep (FRAMES, P4INFO, REJECT, ...)")
+    ap.add_argument("--out", type=Path, help="where reduced.p4 goes (default: the finding's folder, or .)")
+    a = ap.parse_args(argv)
+    if (a.gen is None) == (a.finding is None) or (a.gen is not None and a.seed is None):
+        ap.error("give a finding's folder, or --gen MODULE --seed N")
     from diff_session import Targets
-    d = Path((argv or sys.argv[1:])[0])
-    kind = json.loads((d / "kinds.json").read_text())[0]
-    frames = [(int(p), bytes.fromhex(h)) for p, h in (ln.split() for ln in (d / "frames.txt").read_text().splitlines())]
     targets = Targets()
     try:
-        out = reduce(targets, (d / "program.p4").read_text(), frames, kind)
+        if a.gen is not None:
+            case = importlib.import_module(f"tests.differential.{a.gen}").generate(a.seed)
+            kind = a.kind
+            if kind is None:
+                from fuzz_run import check_case
+                found = check_case(targets, case, a.seed).findings
+                if not found:
+                    raise SystemExit(f"{a.gen} seed {a.seed}: no disagreement to reduce")
+                kind = found[0][0]
+            out_dir = a.out or Path(".")
+        else:
+            d = Path(a.finding)
+            frames = [(int(p), bytes.fromhex(h))
+                      for p, h in (ln.split() for ln in (d / "frames.txt").read_text().splitlines())]
+            case = Case(name="finding", category="reduce", source=(d / "program.p4").read_text(), frames=frames)
+            kind = a.kind or _finding_kind(d)
+            out_dir = a.out or d
+        print(f"reducing a {kind} disagreement ({len(case.source.splitlines())} lines)", file=sys.stderr)
+        out = reduce(targets, case, kind)
     finally:
         targets.stop()
-    (d / "reduced.p4").write_text(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "reduced.p4").write_text(out)
     print(out)
     return 0
 
