@@ -205,14 +205,19 @@ class EntityReader:
         return sorted(st.pipeline.action_profiles)
 
     def _read_action_profile_member(self, st, m):
+        """By member id.  A wildcard read lists a member once per BMv2 member handle it holds, as
+        simple_switch_grpc does: PI programs a weight ``w`` as ``w - 1`` extra copies of the member and
+        maps each copy back to its id (a member of weight 3 in some group is read three times); a
+        read of one member id lists it once."""
         out = []
         for pid in self._profile_ids(st, m.action_profile_id):
+            handles = st.pipeline.action_profile_member_handles(pid) if not m.member_id else {}
             for mid, (aid, params) in sorted(st.pipeline.action_profile_members(pid).items()):
                 if m.member_id and mid != m.member_id:
                     continue
                 e = p4runtime_pb2.ActionProfileMember(action_profile_id=pid, member_id=mid)
                 translate.encode_action(st.index, aid, params, e.action)
-                out.append(p4runtime_pb2.Entity(action_profile_member=e))
+                out += [p4runtime_pb2.Entity(action_profile_member=e)] * handles.get(mid, 1)
         return out
 
     def _read_action_profile_group(self, st, g):

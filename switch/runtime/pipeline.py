@@ -276,6 +276,12 @@ class Pipeline:
         with self.lock:
             return {m: (v[0], dict(v[2])) for m, v in self._profile(profile_id).members.items()}
 
+    def action_profile_member_handles(self, profile_id: int) -> dict[int, int]:
+        """member id -> how many BMv2 member handles it holds (itself, plus the copies its largest
+        weight in any group needs: :mod:`switch.runtime.profiles`)."""
+        with self.lock:
+            return {m: len(v[3]) for m, v in self._profile(profile_id).members.items()}
+
     def action_profile_group_set(self, profile_id: int, group_id: int, member_ids,
                                  *, modify: bool = False, weights=None) -> None:
         """Insert (or change) a group of an action selector (``weights``: one per member, default 1)."""

@@ -51,6 +51,8 @@ class OpGen:
 
     def __init__(self, seed: int, p4info: p4info_pb2.P4Info):
         self.rng = random.Random(f"p4rt-ops-{seed}")
+        # member weights come from their own stream, so adding them left every other op of a seed as it was
+        self.wrng = random.Random(f"p4rt-weights-{seed}")
         self.info = p4info
         self.actions = {a.preamble.id: a for a in p4info.actions}
         self.tables = list(p4info.tables)
@@ -248,17 +250,18 @@ class OpGen:
         gid = rng.randint(1, 3)
         g = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid)
         mids = rng.sample(range(1, 6), rng.randint(0, 3))
+        weights = [self.wrng.choice((1, 1, 1, 2, 3)) for _ in mids]   # PI: weight w = w copies of the member
         if rng.random() < 0.2:
-            g.max_size = rng.randint(len(mids), 4)
-        for mid in mids:
-            g.members.add(member_id=mid, weight=1)
+            g.max_size = max(rng.randint(len(mids), 4), sum(weights))   # max_size bounds the weights' sum
+        for mid, w in zip(mids, weights):
+            g.members.add(member_id=mid, weight=w)
         if kind == Update.INSERT:
             self.groups[pid].add(gid)
         if kind == Update.DELETE or not mids:
             return upd(kind, action_profile_group=g)
         # the members first, in the same batch: BMv2 leaves a group it refuses half-made (created,
-        # empty) -- a BMv2 bug; with every member there, weight 1 and max_size kept, none is refused
-        # for its members (weight 0/2, twice, missing, too many: test_p4rt_vs_bmv2.py)
+        # empty) -- a BMv2 bug; with every member there, weights 1-3 and max_size kept, none is refused
+        # for its members (weight 0, twice, missing, too many: test_p4rt_vs_bmv2.py)
         act = self._action(tables[0] if tables else None)
         ups = []
         for mid in mids:

@@ -256,15 +256,19 @@ def test_weighted_selector_groups_pick_as_bmv2(targets):
         into = pb.TableEntry(table_id=t.preamble.id, priority=1)
         into.action.action_profile_group_id = 1
         read_groups = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid))])
+        # a wildcard member read lists a member once per copy its largest weight made; one member once
+        read_members = ("read", [pb.Entity(action_profile_member=pb.ActionProfileMember(action_profile_id=pid))])
+        read_one = ("read", [pb.Entity(action_profile_member=pb.ActionProfileMember(action_profile_id=pid,
+                                                                                    member_id=1))])
         return [w(*(member(U.INSERT, m) for m in (1, 2, 3, 4))),
                 w(member(U.DELETE, 2)), w(member(U.INSERT, 5)),          # 5 takes 2's handle
                 w(group(U.INSERT, 1, [(1, 3), (5, 2), (3, 1)])),
                 w(group(U.INSERT, 2, [(4, 2), (1, 1)])),
                 w(u(U.INSERT, table_entry=into)),
-                ("traffic", flows), read_groups,
+                ("traffic", flows), read_groups, read_members, read_one,
                 w(group(U.MODIFY, 1, [(3, 2), (4, 1), (1, 1)])),         # copies released and made again
-                ("traffic", flows), read_groups,
+                ("traffic", flows), read_groups, read_members,
                 w(group(U.DELETE, 2, [])), w(member(U.INSERT, 6)),
                 w(group(U.MODIFY, 1, [(6, 2), (1, 2)])),
-                ("traffic", flows), read_groups]
+                ("traffic", flows), read_groups, read_members, read_one]
     assert not run(targets, 7, ops)
