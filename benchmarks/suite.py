@@ -251,6 +251,22 @@ def bytes_figures(table: dict) -> dict:
 # output: table, plots, files
 # ------------------------------------------------------------------------------------------------
 
+def persist_lines(res: dict) -> list[str]:
+    """The shadows' CPU split: what persisting to disk took of it (methods with shadows)."""
+    k = (res.get("testbed") or {}).get("persist_every")
+    parts = []
+    for key, r in res["analysis"]["configs"].items():
+        cpu = r.get("cpu_ms_per_iter") or {}
+        if r["method"] in ("checkmate", "host") and cpu.get("shadow_persist") is not None:
+            parts.append(f"{key} {cpu['shadow_persist']:.2f} of {cpu.get('shadow', float('nan')):.2f}")
+    if not parts:
+        return []
+    every = "never (only at exit)" if k == 0 else "every iteration" if k == 1 else \
+        f"every {k}th iteration" if k else "(period not recorded)"
+    return ["", f"of the shadows' CPU ms/it, persisting to disk {every} (checksummed file, fsync, rename: the "
+                f"runner's --persist-every, the restore fallback): " + ", ".join(parts)]
+
+
 def fmt_table(res: dict) -> str:
     a = res["analysis"]
     b = res.get("bytes", {})
@@ -290,6 +306,7 @@ def fmt_table(res: dict) -> str:
         ks = "-" if k is None else str(k)
         reps = "-" if rep is None else f"{rep:g}"
         lines.append(f"{m:12s} {st:>9s} {ks:>16s} {r['frequency']:10.3f} {reps:>20s}{extra}")
+    lines += persist_lines(res)
     check = shadow_check.summary_lines(res.get("segments") or [])
     if check:
         lines += [""] + check
@@ -557,7 +574,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
                 counters = {"error": f"{type(e).__name__}: {e}"}
     return {"boundaries": boundaries, "ports": tb.port_samples, "switch_counters": counters,
             "topology": {"job_id": tb.job_id, "host_job_id": tb.host_job_id, "off_job_id": tb.job_id + 2,
-                         "logs": str(tb.logs)}}
+                         "logs": str(tb.logs), "persist_every": tb.args.persist_every}}
 
 
 #: seconds between the runner's status requests to each shadow during the bench (the runner: 0.2)
@@ -568,8 +585,10 @@ def cpu_by_kind(procs, sources: set | None = None) -> dict:
     """CPU seconds so far of the testbed's processes, summed per kind (switch, shadow, trainer), each
     read from the kernel's nanosecond CPU clock of the process (:func:`topologies.procs.proc_cpu`; all
     threads, exited ones included).  ``sources`` collects how each was measured (``clock``, or
-    ``ticks`` where the clock could not be read: 10 ms resolution)."""
-    from topologies.procs import proc_cpu
+    ``ticks`` where the clock could not be read: 10 ms resolution).  ``shadow_persist`` is the part of
+    the shadows' CPU spent by their persist threads (``shadowN-persist``: writing every K-th
+    iteration to disk, the runner's ``--persist-every``), so the table can tell it from ingest and replay."""
+    from topologies.procs import proc_cpu, thread_cpu_s
     out: dict[str, float] = {}
     for p in list(procs.procs.values()):
         if p.kind in ("switch", "shadow", "trainer") and p.pid:
@@ -579,6 +598,8 @@ def cpu_by_kind(procs, sources: set | None = None) -> dict:
             out[p.kind] = out.get(p.kind, 0.0) + got[0]
             if sources is not None:
                 sources.add(got[1])
+            if p.kind == "shadow" and (persist := thread_cpu_s(p.pid, "-persist")) is not None:
+                out["shadow_persist"] = out.get("shadow_persist", 0.0) + persist
     return out
 
 

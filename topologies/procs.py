@@ -71,6 +71,27 @@ def proc_cpu(pid: int, *, precise: bool = True) -> tuple[float, str] | None:
         return None
 
 
+def thread_cpu_s(pid: int, name_suffix: str) -> float | None:
+    """CPU seconds of the live threads of ``pid`` whose name (``/proc/PID/task/TID/comm``) ends with
+    ``name_suffix``, from each thread's nanosecond run time (``schedstat``); None when the pid is
+    gone.  Meant for long-lived named threads (a shadow's ``shadowN-persist``): a thread that has
+    exited is no longer counted, so a difference over an interval is only right for threads that
+    live through it."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    total = 0
+    for tid in tids:
+        try:
+            if not Path(f"/proc/{pid}/task/{tid}/comm").read_text().rstrip("\n").endswith(name_suffix):
+                continue
+            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            continue  # the thread ended meanwhile
+    return total / 1e9
+
+
 def proc_cpu_s(pid: int) -> float | None:
     """CPU seconds of a live process, all its threads (:func:`proc_cpu`: nanosecond clock, else ticks)."""
     got = proc_cpu(pid)

@@ -77,3 +77,40 @@ def test_a_gone_process_reads_none():
     while procs.proc_starttime(p.pid) is not None and time.monotonic() < deadline:
         time.sleep(0.01)  # (reaped: the pid is free; a recycled pid is too unlikely to matter here)
     assert procs.proc_cpu(p.pid) is None and procs.proc_cpu_s(p.pid) is None
+
+
+NAMED = r"""
+import ctypes, sys, threading, time
+burnt = []
+def burn(name, s, done):
+    ctypes.CDLL(None).prctl(15, name.encode(), 0, 0, 0)   # PR_SET_NAME: the thread's comm
+    t = time.thread_time()
+    while time.thread_time() - t < s:
+        pass
+    done.set()
+    threading.Event().wait()   # stays alive (a live thread is what thread_cpu_s reads)
+evs = [threading.Event(), threading.Event()]
+for a in (("sh0-persist", 0.12, evs[0]), ("sh0-conn", 0.05, evs[1])):
+    threading.Thread(target=burn, args=a, daemon=True).start()
+for e in evs:
+    e.wait()
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/PID/task is Linux's")
+def test_thread_cpu_counts_only_the_named_threads():
+    """The bench's split of the shadows' CPU (suite.cpu_by_kind: shadow_persist) reads the threads
+    whose OS name ends with a suffix, and none of the others."""
+    p = subprocess.Popen([sys.executable, "-c", NAMED], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        persist = procs.thread_cpu_s(p.pid, "-persist")
+        assert 0.11 <= persist < 0.2, persist            # the 0.12 s thread, not the 0.05 s one
+        assert procs.thread_cpu_s(p.pid, "-nothing") == 0
+        assert procs.proc_cpu_s(p.pid) >= persist + 0.04  # the whole process holds both
+    finally:
+        p.stdin.close()
+        p.wait(10)
+    assert procs.thread_cpu_s(p.pid, "-persist") is None   # gone

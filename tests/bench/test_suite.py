@@ -327,6 +327,9 @@ def test_quick_run_end_to_end(tmp_path):
     # read from each process's nanosecond CPU clock, not /proc/PID/stat's 10 ms ticks
     assert all(s.get("cpu_source") == "clock" for s in ends), {s.get("cpu_source") for s in ends}
     assert cpu["checkmate"]["shadow"] > cpu["none"]["shadow"]  # the shadows work only when fed
+    # the part of it the shadows' persist threads spent writing every 10th iteration to disk
+    assert 0 < cpu["checkmate"]["shadow_persist"] < cpu["checkmate"]["shadow"], cpu["checkmate"]
+    assert "persisting to disk every 10th iteration" in (out / "table.txt").read_text()
     for f in ("overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"):
         assert (out / "plots" / f).stat().st_size > 1000
     s = json.loads((out / "summary.json").read_text())
