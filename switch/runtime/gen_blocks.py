@@ -143,6 +143,9 @@ class BlockGen:
                 self.owner_prologue(1, t.get("control"))
                 args = []
                 for b in a["bound"]:
+                    if b["dir"] == "out":   # starts uninitialized: an unwritten one copies out 0s
+                        args.append(self.default(b["e"]["t"]))   # (BMv2), as for a direct call
+                        continue
                     v = self.x(b["e"])
                     if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
                         v = f"{v}.copy()"

@@ -25,6 +25,13 @@ BOUND_ALIAS = """
     action r(inout bit<8> v) { v = 0x10; hdr.h.c = (bit<16>)v + (bit<16>)hdr.h.b; hdr.h.b = 0x20; }
     action rr(inout bit<8> v, inout bit<8> u) { v = v + 1; u = u + 2; hdr.h.c = (bit<16>)v; }
     table t { key = { hdr.h.a: exact; } actions = { r(hdr.h.b); rr(hdr.h.b, hdr.h.b); NoAction; } }"""
+# samples/gauntlet_uninitialized_bool_struct-bmv2.p4: a bound `out` argument the action never
+# writes is copied out uninitialized (zeros / an invalid header on BMv2), not left as it was
+BOUND_OUT = """
+    action o(out bit<16> v) { }
+    action oh(out h_t x, out bit<8> y) { y = 0x42; }
+    action op(out bit<16> v, inout bit<8> w) { w = w + 1; }
+    table t { key = { hdr.h.a: exact; } actions = { o(hdr.h.c); oh(hdr.h2, hdr.h.b); op(hdr.h.c, hdr.h.b); NoAction; } }"""
 
 CASES = [
     case("fuzzm_table_bound_inout_exit", CAT,
@@ -32,4 +39,7 @@ CASES = [
          frames=BOUND_FRAMES, entries=BOUND_ENTRIES),
     case("fuzzm_table_bound_inout_alias", CAT, program("        t.apply();\n", ingress_decls=BOUND_ALIAS),
          entries=[Entry("I.t", {"hdr.h.a": 1}, "I.r"), Entry("I.t", {"hdr.h.a": 0xff}, "I.rr")]),
+    case("fuzzm_table_bound_out_unwritten", CAT, program("        t.apply();\n", ingress_decls=BOUND_OUT),
+         frames=BOUND_FRAMES, entries=[Entry("I.t", {"hdr.h.a": 1}, "I.o"), Entry("I.t", {"hdr.h.a": 0xee}, "I.oh"),
+                                       Entry("I.t", {"hdr.h.a": 0xff}, "I.op")]),
 ]
