@@ -32,6 +32,13 @@ BOUND_OUT = """
     action oh(out h_t x, out bit<8> y) { y = 0x42; }
     action op(out bit<16> v, inout bit<8> w) { w = w + 1; }
     table t { key = { hdr.h.a: exact; } actions = { o(hdr.h.c); oh(hdr.h2, hdr.h.b); op(hdr.h.c, hdr.h.b); NoAction; } }"""
+# samples/issue1607-bmv2.p4 (`header elem`): checkmate-p4c's device config lists each header
+# type's fields under the type's name, and the loader took the names elem/t/ret for type tags
+NAMED = dict(headers="header elem { bit<8> x; bit<8> y; }\nheader t { bit<16> z; }\nheader ret { bit<32> w; }\n",
+             parser="""    state start { pkt.extract(hdr.eth); pkt.extract(hdr.e); pkt.extract(hdr.t1); pkt.extract(hdr.r);
+                  transition accept; }""",
+             fields="    elem e;\n    t t1;\n    ret r;\n",
+             deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.r); pkt.emit(hdr.t1); pkt.emit(hdr.e);")
 
 CASES = [
     case("fuzzm_table_bound_inout_exit", CAT,
@@ -42,4 +49,6 @@ CASES = [
     case("fuzzm_table_bound_out_unwritten", CAT, program("        t.apply();\n", ingress_decls=BOUND_OUT),
          frames=BOUND_FRAMES, entries=[Entry("I.t", {"hdr.h.a": 1}, "I.o"), Entry("I.t", {"hdr.h.a": 0xee}, "I.oh"),
                                        Entry("I.t", {"hdr.h.a": 0xff}, "I.op")]),
+    case("fuzzm_header_types_named_elem_t_ret", CAT,
+         program("        hdr.e.x = hdr.e.y + 1; hdr.t1.z = hdr.t1.z ^ 0xffff; hdr.r.w = hdr.r.w + 3;\n", **NAMED)),
 ]
