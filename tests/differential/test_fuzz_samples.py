@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from diff_targets import bmv2_available
-from fuzz_run import check_case
+from fuzz_samples import judge
 from fuzz_samples_gen import generate, load
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -42,7 +42,7 @@ def test_real_program_random_writes_and_frames(targets, path):
     assert not prog.skip, f"{path}: {prog.skip}"
     for seed in SEEDS:
         case = generate(prog, seed)
-        o = check_case(targets, case, seed)
+        o = judge(targets, case, seed)
         assert o.p4c_ok
-        assert not o.findings, (f"{path} seed {seed} (python -m tests.differential.fuzz_samples {path} "
+        assert not o.ours, (f"{path} seed {seed} (python -m tests.differential.fuzz_samples {path} "
                                 f"--seeds {seed} --print):\n" + "\n".join(f"{k}: {t[:3000]}" for k, t in o.findings))
