@@ -14,6 +14,7 @@ to ``OUT/<program>-<seed>/`` (see :func:`fuzz_run.write_finding`).
 from __future__ import annotations
 
 import argparse
+import copy
 import faulthandler
 import json
 import os
@@ -48,6 +49,14 @@ def judge(targets, case, seed: int) -> Outcome:
     o = check_case(targets, case, seed)
     if o.ours and targets is not None and (bare := without_cut_frames(case)) is not None:
         if not check_case(targets, bare, seed).ours:
+            # each cut frame alone, right after a pipeline load: a difference there is no stale read
+            for i in sorted(case.cut):
+                alone = copy.copy(bare)
+                alone.frames, alone.one_by_one = [case.frames[i]], True
+                if check_case(targets, alone, seed).ours:
+                    o.findings.append(("FRAMES", f"cut frame {i} alone differs: {case.frames[i][0]} "
+                                                 f"{case.frames[i][1].hex()}"))
+                    return o
             o.findings = [("STALE-READ" if k in ("FRAMES", "JSONPATH") else k, t) for k, t in o.findings]
     return o
 

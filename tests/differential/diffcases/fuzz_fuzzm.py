@@ -1,7 +1,7 @@
 """Minimal programs reduced from p4c's own sample programs run with random table entries and
 frames (tests/differential/fuzz_samples.py, helper fuzzm, issue #15); each names the sample it
 was found with."""
-from .base import H2, VALUES, Entry, case, program
+from .base import H2, VALUES, Entry, case, eth, hdr, program
 
 CAT = "random entries and frames on real programs"
 
@@ -39,6 +39,34 @@ NAMED = dict(headers="header elem { bit<8> x; bit<8> y; }\nheader t { bit<16> z;
                   transition accept; }""",
              fields="    elem e;\n    t t1;\n    ret r;\n",
              deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.r); pkt.emit(hdr.t1); pkt.emit(hdr.e);")
+# samples/parser-inline-test13.p4: a sub-parser whose `out`/`inout` struct argument it extracts
+# into, and which fails (PacketTooShort) after a first extract
+SUB_TOP = """parser SP(packet_in pkt, out inner_t s) { state start { pkt.extract(s.x); pkt.extract(s.y); transition accept; } }
+parser SPH(packet_in pkt, out h_t x, out h_t y) { state start { pkt.extract(x); pkt.extract(y); transition accept; } }
+parser SPI(packet_in pkt, inout inner_t s) { state start { pkt.extract(s.x); pkt.extract(s.y); transition accept; } }
+"""
+SUB_PARSER = """    SP() sp; SPH() sph; SPI() spi;
+    state start { pkt.extract(hdr.eth);
+                  transition select(hdr.eth.etype) { 0x1234: a; 0x1235: b; 0x1236: c; default: accept; } }
+    state a { sp.apply(pkt, hdr.s); transition accept; }
+    state b { sph.apply(pkt, hdr.s.x, hdr.s.y); transition accept; }
+    state c { spi.apply(pkt, hdr.s); transition accept; }"""
+# the same instance applied in two states with different arguments: p4c passes them through
+# temporaries, copied back only when the sub-parser accepts (an error keeps the caller's values)
+SUB2_TOP = """parser SQ(packet_in pkt, out inner_t s, inout h_t w) {
+    state start { pkt.extract(s.x); w.b = 0x77; transition select(s.x.a) { 1: two; 2: reject; default: accept; } }
+    state two { pkt.extract(s.y); transition accept; } }
+"""
+SUB2_PARSER = """    SQ() sq;
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h2);
+                  transition select(hdr.eth.etype) { 0x1234: a; 0x1235: b; default: accept; } }
+    state a { sq.apply(pkt, hdr.s, hdr.h2); transition accept; }
+    state b { inner_t loc; sq.apply(pkt, loc, hdr.h2); hdr.s = loc; transition accept; }"""
+SUB2_FRAMES = [(1, eth(t) + hdr(9, 9, 9, 9) + tail) for t in (0x1234, 0x1235)
+               for tail in (hdr(1, 2, 3, 4) + hdr(5, 6, 7, 8) + b"\x99", hdr(1, 2, 3, 4) + b"\x05\x06",
+                            hdr(2, 2, 2, 2) + hdr(5, 6, 7, 8), hdr(3, 3, 3, 3) + b"\x42", b"\x01")]
+SUB_FRAMES = [(1, eth(t) + tail) for t in (0x1234, 0x1235, 0x1236)
+              for tail in (hdr(1, 2, 3, 4) + hdr(5, 6, 7, 8) + b"\x99", hdr(1, 2, 3, 4) + b"\x05\x06\x07", b"\x01\x02")]
 
 CASES = [
     case("fuzzm_table_bound_inout_exit", CAT,
@@ -49,6 +77,24 @@ CASES = [
     case("fuzzm_table_bound_out_unwritten", CAT, program("        t.apply();\n", ingress_decls=BOUND_OUT),
          frames=BOUND_FRAMES, entries=[Entry("I.t", {"hdr.h.a": 1}, "I.o"), Entry("I.t", {"hdr.h.a": 0xee}, "I.oh"),
                                        Entry("I.t", {"hdr.h.a": 0xff}, "I.op")]),
+    case("fuzzm_subparser_error_after_extract", CAT,
+         program("        if (sm.parser_error == error.PacketTooShort) { hdr.eth.src = 0xee; }\n", headers="struct inner_t { h_t x; h_t y; }\n",
+                 fields="    inner_t s;\n", top=SUB_TOP, parser=SUB_PARSER,
+                 deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.s.x); pkt.emit(hdr.s.y);"), frames=SUB_FRAMES),
+    case("fuzzm_subparser_two_call_sites_temporaries", CAT,
+         program("        if (sm.parser_error == error.PacketTooShort) { hdr.eth.src = 0xee; }\n",
+                 headers="struct inner_t { h_t x; h_t y; }\n", fields="    inner_t s;\n", top=SUB2_TOP,
+                 parser=SUB2_PARSER, deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h2); pkt.emit(hdr.s.x); pkt.emit(hdr.s.y);"),
+         frames=SUB2_FRAMES),
+    # one call site: the `out` struct argument's headers are reset where the call starts (p4c)
+    case("fuzzm_subparser_out_struct_reset", CAT,
+         program("", headers="struct inner_t { h_t x; h_t y; }\n", fields="    inner_t s;\n",
+                 top="parser SR(packet_in pkt, out inner_t s) { state start { transition select(pkt.lookahead<bit<8>>()) "
+                     "{ 1: one; default: accept; } } state one { pkt.extract(s.y); transition accept; } }\n",
+                 parser="""    SR() sr;
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.s.x); sr.apply(pkt, hdr.s); transition accept; }""",
+                 deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.s.x); pkt.emit(hdr.s.y);"),
+         frames=[(1, eth(0x1234) + hdr(7, 7, 7, 7) + hdr(1, 2, 3, 4)), (1, eth(0x1234) + hdr(7, 7, 7, 7) + hdr(2, 2, 3, 4))]),
     case("fuzzm_header_types_named_elem_t_ret", CAT,
          program("        hdr.e.x = hdr.e.y + 1; hdr.t1.z = hdr.t1.z ^ 0xffff; hdr.r.w = hdr.r.w + 3;\n", **NAMED)),
 ]
