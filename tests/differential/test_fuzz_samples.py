@@ -20,7 +20,7 @@ PROGRAMS = [TESTS / "conformance/programs" / f"{n}.p4" for n in (
     "actions", "advance", "checksum", "const_entries", "ecmp", "fwd", "hash", "ipv6", "keys",
     "lookahead_hdr", "meters", "parser", "parser_loop", "replication", "stack", "stack_rt",
     "stateful", "tables")] + [TESTS / "pipeline/programs" / f"{n}.p4" for n in (
-    "everything", "parsing", "source_routing", "unions", "calc")]
+    "features", "options", "source_routing", "unions", "calc", "replicate")]
 SEEDS = (0, 1)
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"real-program differential needs real p4c + BMv2: {SKIP}")
