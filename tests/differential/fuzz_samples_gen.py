@@ -80,6 +80,7 @@ class Frame:
     pos: int = 0                                    # parse cursor (bits)
     at: dict = field(default_factory=dict)          # header instance -> start bit (latest)
     emitted: list = field(default_factory=list)     # (header, start bit, [(field, width)])
+    loc: dict = field(default_factory=dict)         # (header, field) set from packet bits -> (start, width)
 
     def need(self, upto: int, rng) -> None:
         while len(self.bits) < upto:
@@ -122,6 +123,16 @@ class ParserModel:
         p = (j.get("parsers") or [{}])[0]
         self.states = {s["name"]: s for s in p.get("parse_states", [])}
         self.init = p.get("init_state")
+        # values the program's own table entries match on: frames carry them now and then
+        self.known: dict = {}
+        for pipe in j.get("pipelines", []):
+            for t in pipe.get("tables", []):
+                keys = t.get("key", [])
+                for e in t.get("entries", []):
+                    for k, m in zip(keys, e.get("match_key", [])):
+                        v = m.get("key", m.get("start"))
+                        if isinstance(k.get("target"), list) and len(k["target"]) == 2 and isinstance(v, str):
+                            self.known.setdefault(tuple(k["target"]), set()).add(int(v, 16))
 
     def fields(self, header: str) -> list[tuple[str, object]]:
         return [(f[0], f[1]) for f in self.types[self.headers[header]["header_type"]]["fields"]]
@@ -147,6 +158,10 @@ class ParserModel:
             fr.pos += w
         fr.need(fr.pos, rng)
         fr.emitted.append((header, start, fields))
+        for n, w in fields:
+            if (header, n) in self.known and w and rng.random() < 0.6:
+                fr.put(start, w, rng.choice(sorted(self.known[header, n])) & ((1 << w) - 1), rng)
+            start += w
 
     def frame(self, rng: random.Random, stacks_done: dict | None = None) -> Frame:
         fr, state, steps, nxt = Frame(), self.init, 0, {}
@@ -175,11 +190,61 @@ class ParserModel:
             else:
                 return False                            # union stacks ...: stop the walk here
             self.emit(fr, h, rng, rng.choice([0, 0, 1, 2, 4, 8, 20]))
+        elif kind == "set" and len(params) == 2 and params[0].get("type") == "field":
+            self._track(fr, tuple(params[0]["value"]), params[1])
         elif kind == "advance" and params and params[0].get("type") == "hexstr":
             n = int(params[0]["value"], 16)
             fr.need(fr.pos + n, rng)
             fr.pos += n
         return True
+
+    def field_width(self, ref) -> int | None:
+        h = self.headers.get(ref[0])
+        if h is None:
+            return None
+        w = next((f[1] for f in self.types[h["header_type"]]["fields"] if f[0] == ref[1]), None)
+        return w if isinstance(w, int) else None
+
+    def _track(self, fr, dst, src) -> None:
+        """Where the bits of a field set in the parser came from: a lookahead, another such field,
+        or ``(field >> k) & mask`` of one (how p4c writes ``lookahead<T>().f`` and slices)."""
+        fr.loc.pop(dst, None)
+        wd = self.field_width(dst)
+        t, v = src.get("type"), src.get("value")
+        shift, mask = 0, None
+        while t == "expression":
+            if not isinstance(v, dict):
+                return
+            if v.get("type") == "expression":          # one more wrapper
+                t, v = "expression", v.get("value")
+                continue
+            op, left, right = v.get("op"), v.get("left") or {}, v.get("right") or {}
+            if op == ">>" and right.get("type") == "hexstr":
+                shift += int(right["value"], 16)
+            elif op == "&" and right.get("type") == "hexstr":
+                m = int(right["value"], 16)
+                mask = m if mask is None else mask & m
+            else:
+                return
+            t, v = left.get("type"), left.get("value")
+        if t == "lookahead":
+            base = (fr.pos + v[0], v[1])
+        elif t == "field":
+            ref = tuple(v)
+            if ref in fr.loc:
+                base = fr.loc[ref]
+            elif ref[0] in fr.at and (o := self.offset(ref[0], ref[1])):
+                base = (fr.at[ref[0]] + o[0], o[1])
+            else:
+                return
+        else:
+            return
+        w = wd or base[1]
+        if mask is not None:
+            w = min(w, mask.bit_length())
+        if shift + w > base[1] or w <= 0:
+            return
+        fr.loc[dst] = (base[0] + base[1] - shift - w, w)
 
     def _key(self, fr, k, last) -> tuple[int, int] | None:
         """(start bit, width) of one select-key component in the frame, or None."""
@@ -188,6 +253,8 @@ class ParserModel:
             return fr.pos + v[0], v[1]
         if t == "stack_field" and v[0] in last:
             t, v = "field", [last[v[0]], v[1]]
+        if t == "field" and tuple(v) in fr.loc:
+            return fr.loc[tuple(v)]
         if t == "field" and v[0] in fr.at:
             o = self.offset(v[0], v[1])
             return (fr.at[v[0]] + o[0], o[1]) if o else None
@@ -201,8 +268,7 @@ class ParserModel:
             v = [self.stacks[v[0]][0], v[1]]
             t = "field"
         if t == "field" and v[0] in self.headers:
-            o = self.offset(v[0], v[1])
-            return o[1] if o else None
+            return self.field_width(v)
         return None
 
     def _choose(self, fr, st, rng, last):
