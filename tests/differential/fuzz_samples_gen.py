@@ -179,6 +179,8 @@ class ParserModel:
         kind, params = op.get("op"), op.get("parameters", [])
         if kind in ("extract", "extract_VL") and params:
             p = params[0]
+            if not isinstance(p.get("value"), str):
+                return False                            # a run-time stack index ...: stop here
             if p["type"] == "regular" and p["value"] in self.headers:
                 h = p["value"]
             elif p["type"] == "stack" and p["value"] in self.stacks:
