@@ -22,7 +22,8 @@ both cached by :func:`diff_harness.compile_p4c`):
   a port gets 0-7, a group or session 1-3); sometimes a new default action.  Multicast groups
   and clone sessions (1-3 and the constants the program uses) when it multicasts or clones.
 * skips -- a program that reads queue state (``enq_qdepth``, ``deq_qdepth``,
-  ``deq_timedelta``) differs from run to run on BMv2 itself: :func:`skip_reason` names it.
+  ``deq_timedelta``) differs from run to run on BMv2 itself, and one that reads a timestamp
+  differs between any two switches: :func:`skip_reason` names it.
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ EXACT, LPM, TERNARY, RANGE, OPTIONAL = (MatchField.EXACT, MatchField.LPM, MatchF
                                         MatchField.OPTIONAL)
 
 NONDETERMINISTIC = ("enq_qdepth", "deq_qdepth", "deq_timedelta")
+CLOCK = ("enq_timestamp", "ingress_global_timestamp", "egress_global_timestamp")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 _CLONE_OPS = {"clone_ingress_pkt_to_egress", "clone_egress_pkt_to_egress"}
 
@@ -68,9 +70,14 @@ def base_case(path: Path) -> Case:
 
 
 def skip_reason(bmv2_json: dict) -> str | None:
-    text = json.dumps(bmv2_json.get("pipelines", [])) + json.dumps(bmv2_json.get("parsers", []))
+    text = "".join(json.dumps(bmv2_json.get(k, [])) for k in ("pipelines", "parsers", "actions", "deparsers"))
     used = [f for f in NONDETERMINISTIC if f'"standard_metadata", "{f}"' in text]
-    return f"reads queue state ({', '.join(used)}): BMv2's own runs differ" if used else None
+    if used:
+        return f"reads queue state ({', '.join(used)}): BMv2's own runs differ"
+    # a timestamp lands in a register or a header (tutorials/link_monitor.p4): two switches'
+    # clocks never agree on it
+    used = [f for f in CLOCK if f'"standard_metadata", "{f}"' in text]
+    return f"reads the clock ({', '.join(used)})" if used else None
 
 
 # ------------------------------------------------------------------------------- the parser
