@@ -81,10 +81,11 @@ class CallRules:
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
-        args, outs, invalid = [], [], []
+        args, outs, invalid, dirs = [], [], [], []
         for arg, p in zip(call.args, blk["params"]):
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
+            dirs.append(p.get("pdir") or "in")
             if p.get("copy_out"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
@@ -99,13 +100,14 @@ class CallRules:
                                      f"{tstr(p['t'])}")
                 args.append(lv)
                 if p.get("out_header") and lv.get("op") != "stack_next":
-                    # p4c inlines the sub-parser: the `out` header argument is made invalid where
+                    # p4c inlines the sub-parser: the `out` header argument (every header of an
+                    # `out` struct) is made invalid where
                     # the call starts and then written in place, so a parser error before the
                     # sub-parser extracts it leaves it invalid (not as the caller had it)
                     invalid.append(lv)
             else:
                 args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
-        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid}
+        return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid, "dirs": dirs}
 
     def positional(self, call: Node, params: list, what: str) -> Node:
         """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)

@@ -9,6 +9,8 @@ reach neither accept nor reject is refused.
 """
 from __future__ import annotations
 
+import json
+
 from .ast import Node, annotation
 from .elab_common import E, flatten_select, is_bits, newtype_name, Scope, tstr, _u, untagged
 
@@ -26,10 +28,11 @@ class ParserRules:
             # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
             # the runtime returns them after the offset
             for prm, node in zip(params, p.params):
+                prm["pdir"] = node.direction or "in"   # (apply_subparser: temporaries)
                 if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
                         node.direction in ("out", "inout"):
                     prm["copy_out"] = node.direction
-                elif prm["t"][0] == "header" and node.direction == "out":
+                elif prm["t"][0] in ("header", "struct") and node.direction == "out":
                     prm["out_header"] = True   # invalid when the sub-parser starts (apply_subparser)
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
@@ -91,6 +94,7 @@ class ParserRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        _mark_temporaries(states)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
         if not _reaches_an_end(states):
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
@@ -226,3 +230,26 @@ def _reaches_an_end(states: dict) -> bool:
             return True
         todo.append(tr["to"])
     return False
+
+
+def _mark_temporaries(states: dict) -> None:
+    """p4c inlines a sub-parser instance with its arguments substituted in place only when every
+    call of that instance (in this parser) passes the same arguments; otherwise each call goes
+    through temporaries: copied in, reset for ``out``, copied back only when the sub-parser
+    accepts -- an error inside it leaves the caller's arguments as they were (BMv2)."""
+    calls: dict = {}
+
+    def walk(x):
+        if isinstance(x, dict):
+            if x.get("s") == "apply_parser":
+                calls.setdefault(x["fn"], []).append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(states)
+    for group in calls.values():
+        if len({json.dumps(c["args"], sort_keys=True) for c in group}) > 1:
+            for c in group:
+                c["temps"] = True

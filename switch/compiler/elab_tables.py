@@ -310,6 +310,11 @@ class TableRules:
                         prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
+        if entries:
+            # p4c's BMv2 JSON sizes a table with initial entries (const or not) to exactly those
+            # entries, whatever `size` says (the P4Info keeps it): on BMv2 every control-plane
+            # INSERT then fails as the table is full
+            p4info_size, size = size if p4info_size is None else p4info_size, len(entries)
         dc = props.get("counters")
         dm = props.get("meters")
         rec = {"name": q, "decl": (d.name, d.loc), "keys": keys, "actions": acts, "default": default, "size": size,

@@ -180,7 +180,10 @@ def validate_device_config(cfg) -> dict:
                     raise InvalidDeviceConfig(_fmt(path), f"key {_show(k)} is not an identifier")
                 stack.append((v, path + [k], k, depth + 1, text or k in _TEXT_KEYS, edepth, sdepth))
         elif isinstance(x, list):
-            if key in ("t", "ret", "elem") and x and isinstance(x[0], str) and not text:
+            # (under a top-level name map -- header_fields, enums ... -- "t"/"ret"/"elem" is a
+            # user's type name, e.g. `header elem`, and its list is not a type)
+            named = len(path) == 2 and isinstance(cfg.get(path[0]), dict)
+            if key in ("t", "ret", "elem") and x and isinstance(x[0], str) and not text and not named:
                 _check_type(x, path)
             # a field [name, type] of a struct/digest: its type is checked like any "t"
             pair = key == "fields" and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], list)

@@ -34,8 +34,8 @@ class EntityReader:
         return reader(st, getattr(ent, kind))
 
     def _tables_for(self, st, table_id: int):
-        if table_id == 0:
-            return list(st.index.tables.values())
+        if table_id == 0:   # (not a P4Info table p4c's BMv2 JSON left out: state.py)
+            return [t for t in st.index.tables.values() if t.id in st.pipeline.tables]
         return [st.index.table(table_id)]
 
     @staticmethod

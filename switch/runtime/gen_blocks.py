@@ -143,16 +143,28 @@ class BlockGen:
                 self.owner_prologue(1, t.get("control"))
                 args = []
                 for b in a["bound"]:
+                    if b["dir"] == "out":   # starts uninitialized: an unwritten one copies out 0s
+                        args.append(self.default(b["e"]["t"]))   # (BMv2), as for a direct call
+                        continue
                     v = self.x(b["e"])
                     if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
                         v = f"{v}.copy()"
                     args.append(v)
-                self.emit(1, f"_r = A_{a.get('impl', a['id'])}(P, L, {', '.join(args)}, *prm)")
-                k2 = 0
-                for b in a["bound"]:
-                    if b["dir"] in ("out", "inout"):
-                        self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"])
-                        k2 += 1
+                call = f"A_{a.get('impl', a['id'])}(P, L, {', '.join(args)}, *prm)"
+                outs = [b for b in a["bound"] if b["dir"] in ("out", "inout")]
+                if outs:
+                    # p4c substitutes bound arguments into the action's body, so an `exit`
+                    # there keeps what the body wrote to them (slices too; BMv2)
+                    self.emit(1, "try:")
+                    self.emit(2, f"_r = {call}")
+                    self.emit(1, "except ExitSignal as _ex:")
+                    for k2, b in enumerate(outs):
+                        self.assign(2, b["e"], f"_ex.outs[{k2}]", b["e"]["t"])
+                    self.emit(2, "raise")
+                else:
+                    self.emit(1, f"_r = {call}")
+                for k2, b in enumerate(outs):
+                    self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"])
                 self.emit(0, "")
                 entries.append(f"{a['id']}: {wname}")
             # the default action may be any action (P4Runtime restricts the choice)

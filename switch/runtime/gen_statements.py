@@ -284,9 +284,11 @@ class StatementGen:
                         self.assign(ind, lv, f"{r}[{i}]", t, sibs[i])
             else:
                 self.emit(ind, call)
+        elif k == "apply_parser" and s.get("temps"):
+            self.apply_parser_temps(ind, s)
         elif k == "apply_parser":
             for h in s.get("invalid", ()):   # `out` header arguments start invalid (p4c inlines)
-                self.emit(ind, f"{self.x(h)}._v = False")
+                self.invalidate(ind, self.x(h), h["t"])
             args = "".join(", " + self.x(a) for a in s["args"])
             if s.get("outs"):
                 r, e = self.fresh("r"), self.fresh("e")
@@ -537,6 +539,37 @@ class StatementGen:
             self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
         else:
             raise Unsupported(f"statement {k}")
+
+    def apply_parser_temps(self, ind: int, s: dict) -> None:
+        """A sub-parser call through temporaries (elab_parsers._mark_temporaries): aggregates are
+        copied in (``out`` ones reset), and every out/inout argument is copied back only after
+        the sub-parser accepted -- a ParserError leaves the caller's arguments untouched."""
+        agg = ("struct", "header", "stack")
+        texts, backs = [], []
+        for a, d in zip(s["args"], s.get("dirs") or ["in"] * len(s["args"])):
+            t = a.get("t") or []
+            if t and t[0] in agg and a.get("op") != "stack_next":
+                tmp = self.fresh("t")
+                self.emit(ind, f"{tmp} = {self.x(a)}.copy()")
+                if d == "out":
+                    self.invalidate(ind, tmp, t)
+                if d in ("out", "inout"):
+                    backs.append((a, tmp, t))
+                texts.append(tmp)
+            else:
+                texts.append(self.x(a))
+        args = "".join(", " + x for x in texts)
+        if s.get("outs"):
+            r = self.fresh("r")
+            self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
+            self.emit(ind, f"off = {r}[0]")
+            for i, lv in enumerate(s["outs"]):
+                self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
+        else:
+            self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
+        for a, tmp, t in backs:
+            self.assign(ind, a, tmp, t)
+
 
 
 def _has_call(e) -> bool:

@@ -106,3 +106,17 @@ def test_ir_format_tag_is_shared():
     from switch.runtime.codegen import IR_FORMAT as runtime_tag
     assert compiler_tag == runtime_tag
     assert compile_file(BASIC).device_config["format"] == runtime_tag
+
+
+def test_table_with_initial_entries_is_full_on_the_target():
+    # p4c's BMv2 JSON sizes such a table to its entries (max_size 2 here, whatever `size` says), so
+    # BMv2 refuses every control-plane INSERT; the P4Info keeps the declared size (fuzz_samples:
+    # samples/init-entries-bmv2.p4)
+    text = program(locals="""    action a(bit<8> v) { hdr.h.a = v; }
+    table t { key = { hdr.h.a : exact; } actions = { a; } size = 64; entries = { 1 : a(1); 2 : a(2); } }
+    table u { key = { hdr.h.b : exact; } actions = { a; } entries = { 1 : a(1); } }
+    table v { key = { hdr.h.b : exact; } actions = { a; } entries = { } }""",
+                   body="        t.apply(); u.apply(); v.apply();")
+    prog = compile_source(text, "p.p4")
+    assert sorted((t.preamble.name, t.size) for t in prog.p4info.tables) == [("I.t", 64), ("I.u", 1024), ("I.v", 1024)]
+    assert sorted((t["name"], t["size"]) for t in prog.device_config["tables"]) == [("I.t", 2), ("I.u", 1), ("I.v", 1024)]
