@@ -32,9 +32,6 @@ BMv2 1.15.5 is less than P4Runtime asks and checkmate-switch keeps the spec's an
 * RECONCILE_AND_COMMIT: BMv2 refuses it (UNKNOWN); checkmate-switch implements it.
 * Read of a value set or of digest entries, Read/Write of registers and Write of value sets: BMv2
   answers UNIMPLEMENTED; checkmate-switch implements them.
-* A clone session with class_of_service or packet_length_bytes other than 0: BMv2 refuses it
-  (UNIMPLEMENTED / UNKNOWN); checkmate-switch implements both, as P4Runtime defines them.
-  Not generated, so a sequence stays comparable.
 * Read of a const table's entries: checkmate-switch sets ``is_const`` (P4Runtime 1.4); BMv2 never does.
 * SetForwardingPipelineConfig without a config (or without its P4Info), and VERIFY of any config
   (even a device config that is not JSON): BMv2 answers OK and changes nothing; checkmate-switch

@@ -17,9 +17,9 @@ U = pb.Update
 S = pb.SetForwardingPipelineConfigRequest
 
 
-def run(targets, seed, make):
-    """Run ``make(p4info)``'s ops for seed's program on both switches; the differences."""
-    case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=F.generate(seed))
+def run(targets, seed, make, source=None):
+    """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences."""
+    case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=source or F.generate(seed))
     ref = F.compile_p4c(case)
     assert not isinstance(ref, str), ref
     base = (seed + 7) << 50
@@ -51,13 +51,13 @@ def w(*updates):
     return ("write", list(updates), 0)
 
 
-def pre(kind, gid=None, sid=None, reps=()):
+def pre(kind, gid=None, sid=None, reps=(), plen=0, cos=0):
     p = pb.PacketReplicationEngineEntry()
     e = p.multicast_group_entry if gid is not None else p.clone_session_entry
     if gid is not None:
         e.multicast_group_id = gid
     else:
-        e.session_id = sid
+        e.session_id, e.packet_length_bytes, e.class_of_service = sid, plen, cos
     for port, rid in reps:
         e.replicas.add(egress_port=port, instance=rid)
     return u(kind, packet_replication_engine_entry=p)
@@ -111,6 +111,47 @@ def test_replication_engine(targets):
         w(pre(U.INSERT, gid=70000, reps=[(2, 0)])),
         w(pre(U.MODIFY, sid=0, reps=[(1, 0)]), pre(U.DELETE, sid=0)),
         ("read", [read_mc]), ("read", [missing]), ("read", [read_mc, missing])])
+
+
+#: frames with h.a == 1 / 2 are cloned (I2E) to session 1 / 5
+CLONING = """#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header h_t { bit<8> a; bit<8> b; bit<16> c; bit<32> d; }
+struct meta_t { bit<8> m8; }
+struct headers_t { eth_t eth; h_t h; }
+parser P(packet_in pk, out headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.eth); pk.extract(hdr.h); transition accept; } }
+control VC(inout headers_t hdr, inout meta_t m) { apply { } }
+control I(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = 1; if (hdr.h.a == 1) { clone(CloneType.I2E, 1); } else { clone(CloneType.I2E, 5); } } }
+control E(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    apply { hdr.h.b = (bit<8>)sm.instance_type; hdr.h.c = (bit<16>)sm.egress_rid; } }
+control CC(inout headers_t hdr, inout meta_t m) { apply { } }
+control D(packet_out pk, in headers_t hdr) { apply { pk.emit(hdr.eth); pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_clone_session_length_and_class_of_service(targets):
+    """BMv2 refuses a clone session with packet_length_bytes != 0 (UNKNOWN: the target) or
+    class_of_service != 0 (UNIMPLEMENTED); INSERT creates nothing, a refused MODIFY has already
+    replaced the replicas (the reads and the clones of a frame show which); a replica twice is
+    INVALID_ARGUMENT before anything changes; the checks come in PI's order."""
+    read_cs = ("read", [pb.Entity(packet_replication_engine_entry=pb.PacketReplicationEngineEntry(
+        clone_session_entry=pb.CloneSessionEntry()))])
+    frames = ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in (1, 2)])
+    assert not run(targets, 3, source=CLONING, make=lambda info: [
+        w(pre(U.INSERT, sid=5, reps=[(1, 0)], plen=64)), w(pre(U.INSERT, sid=6, reps=[(1, 0)], plen=-5)),
+        w(pre(U.INSERT, sid=7, reps=[(1, 0)], cos=1)), w(pre(U.INSERT, sid=8, reps=[(1, 0)], cos=1, plen=5)),
+        w(pre(U.INSERT, sid=9, reps=[(1, 0), (1, 0)], plen=5)), w(pre(U.INSERT, sid=10, plen=5)), read_cs,
+        w(pre(U.INSERT, sid=1, reps=[(2, 0)]), pre(U.INSERT, sid=2, reps=[(1, 0)], plen=9),
+          pre(U.INSERT, sid=5, reps=[(3, 1)])),
+        w(pre(U.INSERT, sid=1, reps=[(1, 0)], plen=64)), w(pre(U.MODIFY, sid=11, reps=[(1, 0)], plen=64)),
+        w(pre(U.MODIFY, sid=1, reps=[(1, 0), (1, 0)], plen=9)), read_cs,
+        w(pre(U.MODIFY, sid=1, reps=[(2, 0), (3, 1)], plen=100)), read_cs, frames,
+        w(pre(U.MODIFY, sid=5, reps=[(4, 0)], cos=2, plen=7)), read_cs,
+        w(pre(U.DELETE, sid=5, plen=50)), w(pre(U.INSERT, gid=3, reps=[(1, 0), (2, 0), (1, 0)])), read_cs, frames])
 
 
 def test_indirect_tables(targets):
