@@ -239,6 +239,36 @@ def test_counters_meters_and_direct_resources(targets):
     assert not run(targets, 0, ops)
 
 
+def test_meter_left_after_refused_write(targets):
+    """A meter write with pir < cir is refused, but BMv2 has already stored the two (rate, burst)
+    pairs sorted by rate when the cell was configured (read back swapped; an unconfigured cell
+    stays unconfigured): indexed and direct meters alike (fuzz_p4rt seed 52)."""
+    def ops(info):
+        m = info.meters[0]
+        t = next(t for t in info.tables if t.preamble.id == info.direct_meters[0].direct_table_id)
+
+        def meter(i, cfg):
+            e = pb.MeterEntry(meter_id=m.preamble.id)
+            e.index.index = i
+            e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = cfg
+            return w(u(U.MODIFY, meter_entry=e))
+
+        def direct(v, cfg):
+            e = pb.DirectMeterEntry(table_entry=entry(t, bytes([v])))
+            e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = cfg
+            return w(u(U.MODIFY, direct_meter_entry=e))
+        ents = [w(u(U.INSERT, table_entry=entry(t, bytes([v]), act=action(
+            info, "metered_" + t.preamble.name.split(".")[-1], b"\x01")))) for v in (1, 2)]
+        refused = (2000, 50, 1000, 70)
+        return ents + [meter(0, refused), meter(1, (10, 1, 10, 1)), meter(1, refused), meter(2, (7, 8, 9, 10)),
+                       meter(2, (1, 2, 0, 3)), meter(3, (5, 6, 5, 7)),
+                       ("read", [pb.Entity(meter_entry=pb.MeterEntry(meter_id=m.preamble.id))]),
+                       direct(1, refused), direct(2, (10, 1, 10, 1)), direct(2, refused),
+                       ("read", [pb.Entity(direct_meter_entry=pb.DirectMeterEntry(
+                           table_entry=pb.TableEntry(table_id=t.preamble.id)))])]
+    assert not run(targets, 0, ops)
+
+
 def test_pipeline_config_save_and_commit(targets):
     """VERIFY_AND_SAVE makes the saved config the state; writes until COMMIT are kept; one save at a
     time; GetForwardingPipelineConfig has no cookie that was never set."""
