@@ -1,0 +1,75 @@
+"""Constructs left open by the earlier rounds and taken up by helper open7 (issue #15), each
+decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+A HashAlgorithm parameter of an action, a function or a sub-control (an ``in`` or directionless
+parameter, or a control's constructor parameter) given to ``hash()``: p4c inlines the callable,
+so the algorithm is the constant of each call (checkmate-p4c picks the member when the hash
+runs); a call that passes a value chosen at run time -- or, to an action, any local variable
+-- p4c refuses ("Unimplemented compiler support"), and so does checkmate-p4c (``INVALID``)."""
+from .base import H, VALUES, case, program
+
+CAT = "front end (p4c-compatible)"
+HASH_FRAMES = VALUES + [(1, H(0x31, 0x42, 0x5354, 0x61626364))]
+
+_FN = ("bit<16> f(in HashAlgorithm al, in bit<8> x) { bit<16> r; hash(r, al, 16w0, { x }, 32w65536); return r; }\n"
+       "bit<16> g(in HashAlgorithm al, in bit<8> x) { return f(al, x) + 1; }\n")
+
+CASES = [
+    # an action's `in` parameter, its directionless one given by a direct call, and one passed on
+    # by another action; two calls of one action with two algorithms; a global constant
+    case("open7_hash_algorithm_action_parameter", CAT, program(
+        "        a(HashAlgorithm.crc16, hdr.h.c);\n        bit<16> t = 0; a(HashAlgorithm.csum16, t); hdr.h.d[15:0] = t;\n"
+        "        b(HashAlgorithm.xor16); hdr.eth.src[15:0] = meta.m16;\n"
+        "        if (hdr.h.b == 0x80) { a(K, hdr.eth.dst[15:0]); } else { d(HashAlgorithm.identity); }\n",
+        top="const HashAlgorithm K = HashAlgorithm.crc32;\n",
+        ingress_decls="    action a(in HashAlgorithm al, inout bit<16> r) { hash(r, al, 16w0, { hdr.h.a, hdr.h.b }, 32w65536); }\n"
+                      "    action b(in HashAlgorithm al) { a(al, meta.m16); }\n"
+                      "    action d(HashAlgorithm al) { hash(hdr.eth.dst[31:0], al, 32w7, { hdr.h.c }, 32w100000); }\n"),
+        frames=HASH_FRAMES),
+    # a function's parameter, also passed on by another function and by an action; a local
+    # whose value p4c's constant propagation knows
+    case("open7_hash_algorithm_function_parameter", CAT, program(
+        "        hdr.h.c = f(HashAlgorithm.crc16, hdr.h.a); hdr.h.d[15:0] = g(HashAlgorithm.identity, hdr.h.b);\n"
+        "        HashAlgorithm x = HashAlgorithm.crc32; hdr.h.d[31:16] = f(x, hdr.h.a ^ hdr.h.b);\n"
+        "        a(HashAlgorithm.csum16);\n",
+        top=_FN, ingress_decls="    action a(in HashAlgorithm al) { hdr.eth.src[15:0] = f(al, hdr.h.b); }\n"),
+        frames=HASH_FRAMES),
+    # a sub-control's apply parameter and constructor parameter; an action bound in a table's
+    # actions list and default action
+    case("open7_hash_algorithm_control_and_table", CAT, program(
+        "        s1.apply(hdr.h.c, hdr.h.a, HashAlgorithm.crc16);\n"
+        "        HashAlgorithm x = HashAlgorithm.xor16; s1.apply(hdr.eth.src[15:0], hdr.h.b, x);\n"
+        "        s2.apply(hdr.h.d[15:0], hdr.h.b, HashAlgorithm.identity); t.apply();\n",
+        top="control S(inout bit<16> r, in bit<8> x, in HashAlgorithm al) { apply { hash(r, al, 16w0, { x }, 32w65536); } }\n"
+            "control T(inout bit<16> r, in bit<8> x, in HashAlgorithm unused)(HashAlgorithm al) {\n"
+            "    apply { hash(r, al, 16w0, { x, x }, 32w65536); } }\n",
+        ingress_decls="    S() s1;\n    T(HashAlgorithm.crc32) s2;\n"
+                      "    action a(in HashAlgorithm al) { hash(hdr.eth.dst[15:0], al, 16w0, { hdr.h.a }, 32w65536); }\n"
+                      "    table t { key = { hdr.h.a: exact; } actions = { a(HashAlgorithm.csum16); NoAction; }\n"
+                      "        default_action = a(HashAlgorithm.csum16); }\n"),
+        frames=HASH_FRAMES),
+]
+
+# p4c 1.2.4.8 refuses these (test_invalid.py takes them in): name -> (source, words of the message)
+INVALID = {
+    "hash_algorithm_runtime_action_argument": (program(
+        "        HashAlgorithm x = HashAlgorithm.crc16; if (hdr.h.b == 1) { x = HashAlgorithm.crc32; } a(x);\n",
+        ingress_decls="    action a(in HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"),
+        ("HashAlgorithm", "run time")),
+    # an action takes no local, even one whose value is known (p4c keeps the variable)
+    "hash_algorithm_local_action_argument": (program(
+        "        HashAlgorithm x = HashAlgorithm.crc32; a(x);\n",
+        ingress_decls="    action a(in HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"),
+        ("HashAlgorithm", "run time")),
+    "hash_algorithm_runtime_function_argument": (program(
+        "        HashAlgorithm x = HashAlgorithm.crc16; if (hdr.h.b == 1) { x = HashAlgorithm.crc32; }\n"
+        "        hdr.h.c = f(x, hdr.h.a);\n", top=_FN), ("HashAlgorithm", "run time")),
+    "hash_algorithm_runtime_through_action": (program(
+        "        HashAlgorithm x = HashAlgorithm.crc16; if (hdr.h.b == 1) { x = HashAlgorithm.crc32; } b(x);\n",
+        ingress_decls="    action a(in HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"
+                      "    action b(in HashAlgorithm al) { a(al); }\n"), ("HashAlgorithm", "run time")),
+    # a control-plane HashAlgorithm (p4c 1.2.4.8: "Compiler Bug ... Null ei")
+    "hash_algorithm_table_action_parameter": (program("        t.apply();\n", ingress_decls=(
+        "    action a(HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"
+        "    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }\n")), ("HashAlgorithm", "control plane")),
+}
