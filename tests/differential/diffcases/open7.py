@@ -5,7 +5,11 @@ A HashAlgorithm parameter of an action, a function or a sub-control (an ``in`` o
 parameter, or a control's constructor parameter) given to ``hash()``: p4c inlines the callable,
 so the algorithm is the constant of each call (checkmate-p4c picks the member when the hash
 runs); a call that passes a value chosen at run time -- or, to an action, any local variable
--- p4c refuses ("Unimplemented compiler support"), and so does checkmate-p4c (``INVALID``)."""
+-- p4c refuses ("Unimplemented compiler support"), and so does checkmate-p4c (``INVALID``).
+
+The right operand of ``false && X`` / ``true || X`` (a constant left side): p4c folds it away
+before its type checker runs, so only unknown names and constant-folding errors there refuse
+the program (``INVALID`` has those and the operands p4c does not fold)."""
 from .base import H, VALUES, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -50,6 +54,20 @@ CASES = [
         frames=HASH_FRAMES),
 ]
 
+# `false && X` / `true || X` with a constant left side: p4c folds X away before type checking,
+# so an unknown field, header, member, method or error there, a type mismatch, a non-bool, a
+# wrong argument count or an index out of bounds is no error (and a table applied there is
+# not applied: p4c removes it); X is not evaluated
+_DEAD = ("bool f(in bit<8> v) { return v == 1; }\nconst bool K = false;\n")
+CASES.append(case("open7_folded_away_operand_not_type_checked", CAT, program(
+    "        bool b = false && f(hdr.h.zz);\n"
+    "        if (true || f(hdr.zz.a) || hdr.h.a.zz()) { hdr.h.b = 0x11; }\n"
+    "        if (!true && (hdr.h.a == 16w1)) { hdr.h.c = 1; }\n"
+    "        hdr.h.d[7:0] = (K && f(hdr.h.a, hdr.h.b)) ? 8w1 : 8w2;\n"
+    "        if ((1 == 2) && (t.apply().hit || hdr.s[5].isValid() || sm.parser_error == error.Zz)) { hdr.h.a = 0x44; }\n"
+    "        bool e = true || 8w1;\n        if (b || !e || (false && HashAlgorithm.zz == HashAlgorithm.crc32)) { hdr.h.a = 0x55; }\n",
+    top=_DEAD, fields="    h_t[2] s;\n", ingress_decls="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n")))
+
 # p4c 1.2.4.8 refuses these (test_invalid.py takes them in): name -> (source, words of the message)
 INVALID = {
     "hash_algorithm_runtime_action_argument": (program(
@@ -68,6 +86,20 @@ INVALID = {
         "        HashAlgorithm x = HashAlgorithm.crc16; if (hdr.h.b == 1) { x = HashAlgorithm.crc32; } b(x);\n",
         ingress_decls="    action a(in HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"
                       "    action b(in HashAlgorithm al) { a(al); }\n"), ("HashAlgorithm", "run time")),
+    # in a folded-away operand, p4c still resolves names and folds constants; a left side that
+    # is not a constant folds nothing
+    "folded_away_operand_unknown_name": (program("        if (false && f(zz)) { hdr.h.a = 1; }\n", top=_DEAD),
+                                         ("unknown name",)),
+    "folded_away_operand_unknown_function": (program("        if (true || zz(hdr.h.a)) { hdr.h.a = 1; }\n", top=_DEAD),
+                                             ("unknown function",)),
+    "folded_away_operand_division_by_zero": (program("        if (false && (8w1 / 8w0 == 1)) { hdr.h.a = 1; }\n",
+                                                     top=_DEAD), ("division by zero",)),
+    "folded_away_operand_negative_shift": (program("        if (false && (hdr.h.a << -1) == 0) { hdr.h.a = 1; }\n",
+                                                   top=_DEAD), ("negative",)),
+    "constant_right_operand_not_folded": (program("        if (f(hdr.h.zz) && false) { hdr.h.a = 1; }\n", top=_DEAD),
+                                          ("no field zz",)),
+    "runtime_left_operand_not_folded": (program("        if ((hdr.h.a == 1 && false) && f(hdr.h.zz)) { hdr.h.a = 1; }\n",
+                                                top=_DEAD), ("no field zz",)),
     # a control-plane HashAlgorithm (p4c 1.2.4.8: "Compiler Bug ... Null ei")
     "hash_algorithm_table_action_parameter": (program("        t.apply();\n", ingress_decls=(
         "    action a(HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"
