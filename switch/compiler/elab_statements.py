@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import drop_dead_union_stores
+from .union_defuse import drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
@@ -24,7 +24,7 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
-            out = drop_dead_union_stores(out)
+            out = drop_dead_union_stores(out, self.inlined_control)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
@@ -397,6 +397,11 @@ class StatementRules:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
+
+    def inlined_control(self, call: dict, lv) -> list | None:
+        """What an ``apply_control`` runs, for the def-use view of :mod:`.union_defuse`."""
+        blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+        return None if blk is None else inlined_body(blk, call, lv)
 
     def dead_branch(self, n: Node, scope) -> list:
         """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it

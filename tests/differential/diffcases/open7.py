@@ -10,7 +10,7 @@ runs); a call that passes a value chosen at run time -- or, to an action, any lo
 The right operand of ``false && X`` / ``true || X`` (a constant left side): p4c folds it away
 before its type checker runs, so only unknown names and constant-folding errors there refuse
 the program (``INVALID`` has those and the operands p4c does not fold)."""
-from .base import H, VALUES, case, program
+from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
 
 CAT = "front end (p4c-compatible)"
 HASH_FRAMES = VALUES + [(1, H(0x31, 0x42, 0x5354, 0x61626364))]
@@ -105,3 +105,30 @@ INVALID = {
         "    action a(HashAlgorithm al) { hash(hdr.h.c, al, 16w0, { hdr.h.a }, 32w65536); }\n"
         "    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }\n")), ("HashAlgorithm", "control plane")),
 }
+
+# ------------------------------------------------------------------ union dead stores through an inlined control
+U_HDR = "header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n"
+U_PARSER = """    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 2: pux; 3: puw; 4: ph2; default: accept; } }
+    state ph2 { pkt.extract(hdr.h2); transition select(hdr.h2.a) { 3: puw; default: accept; } }
+    state pux { pkt.extract(hdr.u.x); transition accept; }
+    state puw { pkt.extract(hdr.u.w); transition accept; }"""
+U_FR = [(p, eth(0x1234) + hdr(3, b, 2, 3) + bytes.fromhex("07620a") + PAYLOAD) for p, b in ((1, 1), (2, 2), (3, 3), (4, 4))] + \
+       [(p, eth(0x1234) + hdr(4, b, 2, 3) + hdr(3, 9, 8, 7) + bytes.fromhex("07620a") + PAYLOAD) for p, b in ((1, 1), (2, 2), (3, 3), (4, 4))] + \
+       [(2, eth(0x1234) + hdr(2, 1, 5, 6) + hdr(9, 8, 7, 6) + PAYLOAD)]
+CASES.append(
+    # fuzzh seed 27 (O1): `hdr.u.x = hdr.h; s1.apply(hdr, meta);` whose body starts `hh.u.x = ...`: p4c
+    # inlines the control (the struct argument in place) and its def-use pass drops the first
+    # assignment -- BMv2 keeps u.w valid; a read of u.x in the body first keeps it
+    case("open7_union_dead_store_before_inlined_control", CAT, program(
+        "        if (hdr.h.b == 1) { hdr.u.x = hdr.h; s1.apply(hdr, meta); }\n"
+        "        else if (hdr.h.b == 2) { hdr.u.x = hdr.h; s2.apply(hdr, meta); }\n"
+        "        else if (hdr.h.b == 3) { hdr.u.x = hdr.h; s3.apply(hdr); }\n"
+        "        hdr.eth.src[2:0] = (bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid();\n",
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER,
+        top="control S1(inout headers_t hh, inout meta_t mm) { apply { hh.u.x = hh.h2; mm.m8 = 1; } }\n"
+            "control S2(inout headers_t hh, inout meta_t mm) { apply { mm.m8 = hh.u.x.a; hh.u.x = hh.h2; } }\n"
+            "control S3(inout headers_t hh) { apply { hh.eth.etype = 0x1234; hh.u.x = hh.h2; } }\n",
+        ingress_decls="    S1() s1;\n    S2() s2;\n    S3() s3;\n",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);\n        pkt.emit(hdr.u);"),
+         frames=U_FR, json_path=True))
