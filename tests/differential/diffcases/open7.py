@@ -11,6 +11,7 @@ The right operand of ``false && X`` / ``true || X`` (a constant left side): p4c 
 before its type checker runs, so only unknown names and constant-folding errors there refuse
 the program (``INVALID`` has those and the operands p4c does not fold)."""
 from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
+from .fuzz_fuzzh import U_HDR
 
 CAT = "front end (p4c-compatible)"
 HASH_FRAMES = VALUES + [(1, H(0x31, 0x42, 0x5354, 0x61626364))]
@@ -107,7 +108,6 @@ INVALID = {
 }
 
 # ------------------------------------------------------------------ union dead stores through an inlined control
-U_HDR = "header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n"
 U_PARSER = """    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
     state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 2: pux; 3: puw; 4: ph2; default: accept; } }
     state ph2 { pkt.extract(hdr.h2); transition select(hdr.h2.a) { 3: puw; default: accept; } }
