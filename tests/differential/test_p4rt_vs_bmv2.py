@@ -302,6 +302,31 @@ def test_digest_lists(targets):
     assert not run(targets, 0, ops)
 
 
+def test_digest_lists_before_and_across_configs(targets):
+    """BMv2's learn lists (fuzz_p4rt seeds 3, 14, 47): before its first DigestEntry -- and again
+    after every program load -- a digest collects 16 entries per list (a full one goes to
+    nobody; what is pending when the DigestEntry comes is sent under it); a list's deadline is
+    fixed by its first entry (begun without a timeout, a later timeout does not send it), while
+    a new size limit it already reaches sends it at once.  Size-triggered only: no timing."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+
+        def cfg(kind, t=0, n=0):
+            e = pb.DigestEntry(digest_id=did)
+            if kind != U.DELETE:
+                e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, 5 * 10**9
+            return w(u(kind, digest_entry=e))
+
+        def traffic(*vals):
+            return ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in vals])
+        dig = ("digests", True)
+        return [traffic(*range(1, 21)), cfg(U.INSERT, 10**9, 4), dig,
+                cfg(U.MODIFY, 0, 10), traffic(31, 32), cfg(U.MODIFY, 10**6, 10), dig, cfg(U.MODIFY, 10**6, 2), dig,
+                cfg(U.DELETE), ("setcfg", S.VERIFY_AND_COMMIT, "same"), traffic(*range(41, 61)), cfg(U.INSERT, 10**9, 4),
+                dig, cfg(U.DELETE)]
+    assert not run(targets, 0, ops)
+
+
 def test_weighted_selector_groups_pick_as_bmv2(targets):
     """Which member a flow gets in a group with weights, after a member deletion made BMv2 reuse
     a handle: PI programs weight w as w copies of the member; the group lists handles in order
