@@ -13,10 +13,11 @@ is sent under the new config.  Its config decides:
 ``max_list_size``   a list is sent as soon as it holds this many entries
                     (1: every digest goes out in its own list; 0: no size limit);
 ``max_timeout_ns``  ... or when its oldest entry is this old (0: no timeout).  As on
-                    BMv2, whose sending thread reads the timeout only when the first
-                    entry of a list arrives, the deadline is fixed then: a config change
-                    does not move it, and a list begun without a timeout waits for its
-                    size limit whatever timeout comes later (fuzz_p4rt seed 14); a new
+                    BMv2, whose sending thread sets its wake-up when the first entry of
+                    a list arrives and looks at the timeout again only then: a list begun
+                    without a timeout waits for its size limit whatever timeout comes
+                    later (fuzz_p4rt seed 14), and one whose timeout was removed in the
+                    meantime is not sent at the old deadline (seed 35); a new
                     size limit that the pending list already reaches sends it at once
                     (seed 47);
 ``ack_timeout_ns``  how long data that was sent stays in the duplicate filter
@@ -56,7 +57,8 @@ class _DigestState:
     ack_timeout_ns: int
     kind: str = "struct"   # the P4Info type_spec: "struct", "tuple" or "bitstring"
     pending: list = field(default_factory=list)
-    due_ns: int | None = None   # when the pending list goes out (fixed by its first entry)
+    first_ns: int = 0           # when the pending list's first entry came
+    due_ns: int | None = None   # when BMv2's sending thread looks at it again (see _tick)
     filter: dict = field(default_factory=dict)  # values tuple -> expiry ns (None until sent)
     unacked: dict = field(default_factory=dict)  # list_id -> [values]
     active: bool = True   # False after a DELETE (see the module docstring)
@@ -170,6 +172,7 @@ class DigestEngine:
                     return
                 st.filter[key] = None  # pending: suppress duplicates until sent + acked/aged
             if not st.pending:
+                st.first_ns = now
                 st.due_ns = now + st.max_timeout_ns if st.max_timeout_ns else None
             st.pending.append(key)
             if st.max_list_size and len(st.pending) >= st.max_list_size:
@@ -228,14 +231,18 @@ class DigestEngine:
             with self._lock:
                 now = time.monotonic_ns()
                 for st in self._digests.values():
-                    if st.pending and st.due_ns is not None:
-                        due = st.due_ns
-                        if now >= due:
+                    if st.pending and st.due_ns is not None and now >= st.due_ns:
+                        # BMv2's sending thread wakes and looks at the timeout it has now
+                        if not st.max_timeout_ns:
+                            st.due_ns = None   # none: it sleeps until the size limit
+                        elif now >= st.first_ns + st.max_timeout_ns:
                             resp = self._make_list(st, now)
                             if st.active:   # unsubscribed: the list is dropped
                                 outs.append(resp)
                         else:
-                            wait = min(wait, (due - now) / 1e9)
+                            st.due_ns = st.first_ns + st.max_timeout_ns
+                    if st.pending and st.due_ns is not None:
+                        wait = min(wait, (st.due_ns - now) / 1e9)
                     if st.filter and st.ack_timeout_ns:
                         expired = [k for k, e in st.filter.items() if e is not None and e <= now]
                         for k in expired:

@@ -33,7 +33,7 @@ def run(targets, seed, make, source=None):
             s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
         out = []
         for op in make(ref.p4info):
-            a, b = (F.run_op(s, op, norm) for s in sides)
+            a, b = F.run_both(sides, op, norm)
             if a != b and not F.accepted(op, a, b):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
         return out
