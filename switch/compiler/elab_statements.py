@@ -59,7 +59,10 @@ class StatementRules:
                     # its value until something writes it (lvalue forgets it): p4c's constant
                     # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`
                     self.__dict__.setdefault("enum_var_values", {})[py] = init["v"]
-            scope.declare(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"), s.loc)
+            var_ir = {"op": "var", "n": py, "t": t}
+            if s.init is not None and (algo_param := self._algo_param(s.init, scope)) is not None:
+                self.note_algo_param(var_ir, algo_param)   # `HashAlgorithm y = al;`: al's value
+            scope.declare(s.name, ("var", var_ir, "inout"), s.loc)
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)

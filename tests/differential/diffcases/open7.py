@@ -20,16 +20,18 @@ _FN = ("bit<16> f(in HashAlgorithm al, in bit<8> x) { bit<16> r; hash(r, al, 16w
        "bit<16> g(in HashAlgorithm al, in bit<8> x) { return f(al, x) + 1; }\n")
 
 CASES = [
-    # an action's `in` parameter, its directionless one given by a direct call, and one passed on
-    # by another action; two calls of one action with two algorithms; a global constant
+    # an action's `in` parameter, its directionless one given by a direct call, one passed on
+    # by another action and one copied into a local; two calls of one action with two
+    # algorithms; a global constant
     case("open7_hash_algorithm_action_parameter", CAT, program(
         "        a(HashAlgorithm.crc16, hdr.h.c);\n        bit<16> t = 0; a(HashAlgorithm.csum16, t); hdr.h.d[15:0] = t;\n"
-        "        b(HashAlgorithm.xor16); hdr.eth.src[15:0] = meta.m16;\n"
+        "        b(HashAlgorithm.xor16); hdr.eth.src[15:0] = meta.m16; e(HashAlgorithm.crc16);\n"
         "        if (hdr.h.b == 0x80) { a(K, hdr.eth.dst[15:0]); } else { d(HashAlgorithm.identity); }\n",
         top="const HashAlgorithm K = HashAlgorithm.crc32;\n",
         ingress_decls="    action a(in HashAlgorithm al, inout bit<16> r) { hash(r, al, 16w0, { hdr.h.a, hdr.h.b }, 32w65536); }\n"
                       "    action b(in HashAlgorithm al) { a(al, meta.m16); }\n"
-                      "    action d(HashAlgorithm al) { hash(hdr.eth.dst[31:0], al, 32w7, { hdr.h.c }, 32w100000); }\n"),
+                      "    action d(HashAlgorithm al) { hash(hdr.eth.dst[31:0], al, 32w7, { hdr.h.c }, 32w100000); }\n"
+                      "    action e(in HashAlgorithm al) { HashAlgorithm y = al; hash(hdr.h.d[31:16], y, 16w0, { hdr.h.b }, 32w65536); }\n"),
         frames=HASH_FRAMES),
     # a function's parameter, also passed on by another function and by an action; a local
     # whose value p4c's constant propagation knows
