@@ -406,6 +406,28 @@ class StatementRules:
         blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
         return None if blk is None else inlined_body(blk, call, lv)
 
+    def dead_operand(self, n: Node, scope, value: bool):
+        """The right operand of ``false && X`` / ``true || X`` (``value``: the result): p4c folds
+        it away before it checks types, so a function missing a return is never called there,
+        and an unknown field, member, method or error, a type mismatch, a wrong argument count
+        or an index out of bounds in it is no error; what p4c's passes before the fold see
+        (names that resolve to nothing, constant folding's own errors) still is -- probed on
+        p4c 1.2.4.8 (helper open7)."""
+        ctx = getattr(self, "ctx", None)
+        saved = None if ctx is None else ctx.get("dead_expr")
+        if ctx is not None:
+            ctx["dead_expr"] = True
+        try:
+            self.coerce(self.expr(n, scope), BOOL, n.loc)
+        except P4CompileError as e:
+            if e.message.startswith(("unknown name", "unknown function", "unknown type")) or \
+                    any(w in e.message for w in ("division by zero", "negative amount", "operands of ++")):
+                raise
+        finally:
+            if ctx is not None:
+                ctx["dead_expr"] = saved
+        return {"op": "const", "v": value, "t": BOOL}, BOOL
+
     def dead_branch(self, n: Node, scope) -> list:
         """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it
         after resolving names but before type checking, so an unknown field or a type
