@@ -231,9 +231,12 @@ class BlockRules:
             t = self.resolve_type(p.type)
             # scalar parameters of a sub-control live in L so that its actions can write them
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
-            scope.add(p.name, ("var", {"op": "var", "n": pn, "t": t}, p.direction or "in"))
+            var_ir = {"op": "var", "n": pn, "t": t}
+            scope.add(p.name, ("var", var_ir, p.direction or "in"))
             params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
             self.param_default(params[-1], p)
+            if sub and p.direction in (None, "in"):
+                self.note_algo_param(var_ir, params[-1])
         if not sub:
             n_expected = {"verify_checksum": 2, "compute_checksum": 2, "deparser": 2}.get(role, 3)
             if len(params) != n_expected:
@@ -474,7 +477,8 @@ class BlockRules:
             # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
             # control plane its bits
             vt = body_t if body_t[0] in ("serenum", "bool", "enum") else t
-            ascope.add(p.name, ("var", {"op": "var", "n": py, "t": vt}, p.direction or "in"))
+            var_ir = {"op": "var", "n": py, "t": vt}
+            ascope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
                 self.warn(p.get("name_loc") or p.loc, f"'{p.name}' is unused")
@@ -486,6 +490,8 @@ class BlockRules:
                            "default": getattr(p, "default", None),
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
                            **({"plain_enum": body_t[1]} if p.direction is None and body_t[0] == "enum" else {})})
+            if p.direction in (None, "in"):
+                self.note_algo_param(var_ir, params[-1])
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
@@ -532,11 +538,14 @@ class BlockRules:
         for p in d.params:
             t = self.resolve_type(p.type)
             py = f"f_{iname}_{p.name}"
-            fscope.add(p.name, ("var", {"op": "var", "n": py, "t": t}, p.direction or "in"))
+            var_ir = {"op": "var", "n": py, "t": t}
+            fscope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None),
                            **({"const_arg": True} if p.direction is None else {})})
+            if p.direction in (None, "in"):
+                self.note_algo_param(var_ir, params[-1])
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
         self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before

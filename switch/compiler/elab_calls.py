@@ -8,7 +8,10 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, expr_text, Scope, tstr
+from .elab_common import _custom_crc, BOOL, E, expr_text, Scope, tstr
+from .errors import P4CompileError
+
+ALGO = ["enum", "HashAlgorithm"]
 
 
 class CallRules:
@@ -26,6 +29,59 @@ class CallRules:
             rec = self.functions[self.ctx["block"]]
             if not rec.get("action_call") or (cond and not rec["action_call"][0]):
                 rec["action_call"] = (bool(cond), what)
+
+    # -- a HashAlgorithm parameter given to hash() (p4c: inlining makes it one constant) ---------
+    def note_algo_param(self, var_ir: dict, param: dict) -> None:
+        """Remember that ``var_ir`` (a scope variable) is the HashAlgorithm parameter ``param``
+        of an action, function or control: hash() may take it (see :meth:`hash_algorithm`)."""
+        if var_ir.get("t") == ALGO:
+            self.__dict__.setdefault("algo_params", {})[id(var_ir)] = (var_ir, param)
+
+    def _algo_param(self, n: Node, scope):
+        ent = scope.lookup(n.name) if n.kind == "name" else None
+        got = self.__dict__.get("algo_params", {}).get(id(ent[1])) if ent and ent[0] == "var" else None
+        return got[1] if got is not None and got[0] is ent[1] else None
+
+    def hash_algorithm(self, n: Node, scope):
+        """hash()'s algorithm: a member's name, or -- for a HashAlgorithm parameter of the
+        enclosing action / function / control -- ``{"dyn": the parameter, "names": member
+        names by value}``, chosen when the hash runs.  p4c inlines the callable, so every call
+        must pass a constant (:meth:`check_algo_arg`); the parameter is marked for that."""
+        try:
+            return _custom_crc(self.enum_member(n, "HashAlgorithm", scope))
+        except P4CompileError:
+            p = self._algo_param(n, scope)
+            if p is None:
+                raise
+        p["algo_dyn"] = True
+        members = self.enums["HashAlgorithm"]["members"]
+        names = [None] * (max(members.values()) + 1)
+        for m, v in members.items():
+            names[v] = _custom_crc(m)
+        return {"dyn": self.expr(n, scope)[0], "names": names}
+
+    def check_algo_arg(self, p: dict, arg: Node, scope, kind: str) -> None:
+        """The argument of a HashAlgorithm parameter that reaches a hash(): a constant, as p4c
+        needs once it has inlined the call, or the caller's own such parameter (then its
+        callers are checked).  A function or control takes a local whose value p4c's constant
+        propagation knows; an action does not (p4c keeps the local, and its BMv2 back end
+        cannot hold an enum variable)."""
+        if not p.get("algo_dyn"):
+            return
+        outer = self._algo_param(arg, scope)
+        if outer is not None:
+            outer["algo_dyn"] = True
+            return
+        ent = scope.lookup(arg.name) if arg.kind == "name" else None
+        if not (kind == "action" and ent is not None and ent[0] == "var"):
+            try:
+                self.enum_member(arg, "HashAlgorithm", scope)
+                return
+            except P4CompileError:
+                pass
+        raise E(arg.loc, f"{expr_text(arg)}: the HashAlgorithm given to {kind} parameter '{p['name']}' (used by "
+                         "hash()) is chosen at run time (p4c: Unimplemented compiler support: type not yet "
+                         "handled on this target)")
 
     def function_in_action(self, f: dict, loc) -> None:
         """A call of function ``f``: its body's method/extern calls as if written here."""
@@ -72,6 +128,7 @@ class CallRules:
                 if sib := self.union_siblings(lv):   # copied back into a union member
                     args[-1]["siblings"] = sib
             else:
+                self.check_algo_arg(p, arg, scope, "control")
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
                              "py": p["py"]})
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
@@ -160,6 +217,7 @@ class CallRules:
                 if sib := self.union_siblings(lv):   # copied back into a union member
                     args[-1]["siblings"] = sib
             else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
+                self.check_algo_arg(p, arg, scope, "action")
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
                 want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
@@ -186,6 +244,7 @@ class CallRules:
                                      f"{tstr(lt)}, expected {tstr(p['t'])}")
                 args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
             else:
+                self.check_algo_arg(p, arg, scope, "function")
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "t": p["t"]})
         return {"s": "call_fn", "fn": f["py"], "args": args}
@@ -209,5 +268,7 @@ class CallRules:
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
             st = self.call_function_stmt(f, call, scope)
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
+        for a, p in zip(call.args, f["params"]):
+            self.check_algo_arg(p, a, scope, "function")
         args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]

@@ -240,9 +240,9 @@ class CtorRules:
             if t[0] == "extern":
                 out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
                 continue
-            if t[0] not in ("bit", "int", "bool"):
+            if t[0] not in ("bit", "int", "bool") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N> and bool only)")
+                               "(bit<N>, int<N>, bool and HashAlgorithm only)")
             v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
             if v is None:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")

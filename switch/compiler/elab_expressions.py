@@ -550,16 +550,9 @@ class ExpressionRules:
         op = n.op
         a, at = self.expr(n.a, scope)
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
-        saved = self.ctx.get("dead_expr") if getattr(self, "ctx", None) is not None else None
-        if fa is not None and bool(fa) == (op == "||"):
-            # `true || f(x)`, `false && f(x)`: p4c folds the call away before it checks the
-            # function (a function missing a return is then never called)
-            self.ctx["dead_expr"] = True
-        try:
-            b, bt = self.expr(n.b, scope)
-        finally:
-            if getattr(self, "ctx", None) is not None:
-                self.ctx["dead_expr"] = saved
+        if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
+            return self.dead_operand(n.b, scope, bool(fa))
+        b, bt = self.expr(n.b, scope)
         if at[0] == "serenum" and op in ("==", "!="):
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":

@@ -141,8 +141,8 @@ class ExternRules:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
-            algo = _custom_crc(self.enum_member(args[1], "HashAlgorithm", scope))
-            if algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
+            algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
+            if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import drop_dead_union_stores
+from .union_defuse import drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
@@ -24,7 +24,7 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
-            out = drop_dead_union_stores(out)
+            out = drop_dead_union_stores(out, self.inlined_control)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
@@ -59,7 +59,10 @@ class StatementRules:
                     # its value until something writes it (lvalue forgets it): p4c's constant
                     # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`
                     self.__dict__.setdefault("enum_var_values", {})[py] = init["v"]
-            scope.declare(s.name, ("var", {"op": "var", "n": py, "t": t}, "inout"), s.loc)
+            var_ir = {"op": "var", "n": py, "t": t}
+            if s.init is not None and (algo_param := self._algo_param(s.init, scope)) is not None:
+                self.note_algo_param(var_ir, algo_param)   # `HashAlgorithm y = al;`: al's value
+            scope.declare(s.name, ("var", var_ir, "inout"), s.loc)
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
@@ -397,6 +400,33 @@ class StatementRules:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
+
+    def inlined_control(self, call: dict, lv) -> list | None:
+        """What an ``apply_control`` runs, for the def-use view of :mod:`.union_defuse`."""
+        blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+        return None if blk is None else inlined_body(blk, call, lv)
+
+    def dead_operand(self, n: Node, scope, value: bool):
+        """The right operand of ``false && X`` / ``true || X`` (``value``: the result): p4c folds
+        it away before it checks types, so a function missing a return is never called there,
+        and an unknown field, member, method or error, a type mismatch, a wrong argument count
+        or an index out of bounds in it is no error; what p4c's passes before the fold see
+        (names that resolve to nothing, constant folding's own errors) still is -- probed on
+        p4c 1.2.4.8 (helper open7)."""
+        ctx = getattr(self, "ctx", None)
+        saved = None if ctx is None else ctx.get("dead_expr")
+        if ctx is not None:
+            ctx["dead_expr"] = True
+        try:
+            self.coerce(self.expr(n, scope), BOOL, n.loc)
+        except P4CompileError as e:
+            if e.message.startswith(("unknown name", "unknown function", "unknown type")) or \
+                    any(w in e.message for w in ("division by zero", "negative amount", "operands of ++")):
+                raise
+        finally:
+            if ctx is not None:
+                ctx["dead_expr"] = saved
+        return {"op": "const", "v": value, "t": BOOL}, BOOL
 
     def dead_branch(self, n: Node, scope) -> list:
         """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it

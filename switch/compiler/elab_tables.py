@@ -189,6 +189,10 @@ class TableRules:
                 if not p["dir"] and p.get("default") is not None:
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
+                if not p["dir"] and p.get("algo_dyn"):
+                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is the HashAlgorithm of "
+                                   "a hash(), set by the control plane: a run-time algorithm (p4c 1.2.4.8: "
+                                   "Compiler Bug, Null ei)")
             scope_ = "TABLE_AND_DEFAULT"
             if annotation(a.annos, "defaultonly"):
                 scope_ = "DEFAULT_ONLY"
@@ -215,6 +219,7 @@ class TableRules:
                                          f"expected {tstr(p['t'])}")
                     bound.append({"dir": p["dir"], "e": lv})
                 else:
+                    self.check_algo_arg(p, arg, scope, "action")
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
             acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
                          **({"p4info_as": twin_of} if twin_of else {})})

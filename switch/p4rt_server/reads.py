@@ -90,43 +90,38 @@ class EntityReader:
                 out.append(p4runtime_pb2.Entity(counter_entry=e))
         return out
 
-    def _read_direct_counter_entry(self, st, dce):
-        te = dce.table_entry
+    def _read_direct(self, st, te, kind: str, fill) -> list:
+        """One ``Direct<kind>Entry`` per selected entry of every table with a direct ``kind``
+        ("counter" / "meter") that ``te`` names: the entry's key only, then ``fill(message,
+        installed entry)`` sets the data; naming a table without one is INVALID_ARGUMENT."""
         out = []
         for table in self._tables_for(st, te.table_id):
-            if not table.direct_counter_id:
+            if not getattr(table, f"direct_{kind}_id"):
                 if te.table_id:
-                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
+                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct {kind}")
                 continue
             for e in self._selected(st, table, te):
-                d = p4runtime_pb2.DirectCounterEntry()
+                d = getattr(p4runtime_pb2, f"Direct{kind.capitalize()}Entry")()
                 d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
                                                                     with_meter=False))
                 _key_only(d.table_entry)
-                c = e.counter or CounterData()
-                d.data.packet_count, d.data.byte_count = c.packets, c.bytes
-                out.append(p4runtime_pb2.Entity(direct_counter_entry=d))
+                fill(d, e)
+                out.append(p4runtime_pb2.Entity(**{f"direct_{kind}_entry": d}))
         return out
+
+    def _read_direct_counter_entry(self, st, dce):
+        def fill(d, e):
+            c = e.counter or CounterData()
+            d.data.packet_count, d.data.byte_count = c.packets, c.bytes
+        return self._read_direct(st, dce.table_entry, "counter", fill)
 
     def _read_direct_meter_entry(self, st, dme):
         """One DirectMeterEntry per selected entry; its config only when one was set (BMv2)."""
-        te = dme.table_entry
-        out = []
-        for table in self._tables_for(st, te.table_id):
-            if not table.direct_meter_id:
-                if te.table_id:
-                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct meter")
-                continue
-            for e in self._selected(st, table, te):
-                d = p4runtime_pb2.DirectMeterEntry()
-                d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
-                                                                    with_meter=False))
-                _key_only(d.table_entry)
-                if e.meter is not None:
-                    c = e.meter
-                    d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
-                out.append(p4runtime_pb2.Entity(direct_meter_entry=d))
-        return out
+        def fill(d, e):
+            if e.meter is not None:
+                c = e.meter
+                d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
+        return self._read_direct(st, dme.table_entry, "meter", fill)
 
     def _read_meter_entry(self, st, me):
         ids = [me.meter_id] if me.meter_id else sorted(st.index.meters)

@@ -174,6 +174,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             for did in self.digests.configured_ids():
                 if did not in new.index.digests:
                     self.digests.remove(did, forget=True)
+        self.digests.declare({d: (i.member_widths, i.kind) for d, i in new.index.digests.items()})
         new.pipeline.on_digest = self._on_digest
         self._state = new
         if not install:

@@ -220,7 +220,7 @@ class EntityWriter:
             if op == Update.DELETE:
                 p.mcast_group_delete(gid)
             else:
-                p.mcast_group_set(gid, self._replicas(what, g.replicas))
+                p.mcast_group_set(gid, _no_duplicates(self._replicas(what, g.replicas)))
         elif kind == "clone_session_entry":
             c = pre.clone_session_entry
             sid = c.session_id
@@ -228,14 +228,37 @@ class EntityWriter:
             if not 1 <= sid <= 32767:   # before the presence check, as BMv2
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, f"clone session id {sid} out of range 1..32767")
             _check_presence(op, what, sid in p.clone_sessions)
-
             if op == Update.DELETE:
                 p.clone_session_delete(sid)
             else:
-                p.clone_session_set(sid, self._replicas(what, c.replicas), c.class_of_service,
-                                    c.packet_length_bytes)
+                self._set_clone_session(p, op, sid, what, c)
         else:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, "PacketReplicationEngineEntry has no entry set")
+
+    def _set_clone_session(self, p, op, sid: int, what: str, c) -> None:
+        """INSERT / MODIFY of a clone session, answered as simple_switch_grpc 1.15.5 (PI's clone
+        manager, then BMv2): a class_of_service other than 0 is UNIMPLEMENTED and a
+        packet_length_bytes other than 0 (negative too) is refused by the target (UNKNOWN), so a
+        session only ever holds 0 for both.  INSERT checks the class of service, then the
+        replicas, then the length, and creates nothing when one fails; MODIFY replaces the
+        replicas first (a duplicate replica refuses it unchanged) and only then checks the class
+        of service and the length -- a refused MODIFY leaves the new replicas in place, as BMv2
+        does."""
+        cos_err = P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: class_of_service {c.class_of_service} is not "
+                                                      "supported (as BMv2: COS for clone sessions)")
+        len_err = P4RTError(StatusCode.UNKNOWN, f"{what}: packet_length_bytes {c.packet_length_bytes} is "
+                                                "refused by the target (as BMv2, which truncates no clone "
+                                                "session: only 0 is accepted)")
+        if op == Update.INSERT and c.class_of_service:
+            raise cos_err
+        reps = _no_duplicates(self._replicas(what, c.replicas))
+        if op == Update.INSERT and c.packet_length_bytes:
+            raise len_err
+        p.clone_session_set(sid, reps)
+        if c.class_of_service:
+            raise cos_err
+        if c.packet_length_bytes:
+            raise len_err
 
     def _write_digest_entry(self, st, op, de) -> None:
         info = st.index.digest(de.digest_id)
@@ -254,6 +277,15 @@ class EntityWriter:
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
+
+
+def _no_duplicates(reps: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A (port, instance) replica given twice in a multicast group or a clone session is
+    INVALID_ARGUMENT (BMv2: "Duplicate replica in multicast group"), before anything changes."""
+    if len(set(reps)) != len(reps):
+        dup = next(r for r in reps if reps.count(r) > 1)
+        raise P4RTError(StatusCode.INVALID_ARGUMENT, f"duplicate replica (port {dup[0]}, instance {dup[1]})")
+    return reps
 
 
 def _not_in_use(st, profile_id: int, attr: str, ref: int) -> None:

@@ -192,6 +192,18 @@ def check_meter_config(name: str, cfg: MeterConfig) -> None:
         raise InvalidEntry(f"meter {name}: pir {cfg.pir} < cir {cfg.cir}")
 
 
+def left_after_refusal(old: MeterConfig | None, cfg: MeterConfig) -> MeterConfig | None:
+    """The config a cell holds after ``cfg`` was refused (:func:`check_meter_config` raised),
+    as on BMv2 1.15.5: a write with ``pir < cir`` to a configured cell is refused only after
+    BMv2 sorted the two (rate, burst) pairs by rate and stored them, so the cell then reads
+    (and meters with) cir/cburst = the refused pir/pburst and pir/pburst = the refused
+    cir/cburst; an unconfigured cell stays unconfigured, and any other refusal changes nothing
+    (fuzz_p4rt seed 52)."""
+    if old is None or cfg.pir >= cfg.cir or min(cfg.cir, cfg.cburst, cfg.pir, cfg.pburst) < 0:
+        return old
+    return MeterConfig(cir=cfg.pir, cburst=cfg.pburst, pir=cfg.cir, pburst=cfg.cburst)
+
+
 class MeterArray:
     """An indexed meter; an unconfigured cell marks every packet GREEN (as BMv2)."""
 
@@ -206,7 +218,14 @@ class MeterArray:
         if cfg is None:
             self.cells[index] = None
             return
-        check_meter_config(self.name, cfg)
+        try:
+            check_meter_config(self.name, cfg)
+        except InvalidEntry:
+            old = self.cells[index]
+            left = left_after_refusal(None if old is None else old.cfg, cfg)
+            if old is not None and left is not old.cfg:
+                self.cells[index] = MeterState(left, now_us)
+            raise
         self.cells[index] = MeterState(cfg, now_us)
 
     def get(self, index: int) -> MeterConfig | None:

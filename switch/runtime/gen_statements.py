@@ -501,7 +501,12 @@ class StatementGen:
         elif k == "hash":
             cat, bits = self.cat(s["data"])
             mx = self.x(s["max"])
-            self.emit(ind, f"_hv = hash_value({s['algo']!r}, {cat}, {bits})")
+            algo = s["algo"]
+            if isinstance(algo, dict):   # a HashAlgorithm parameter: its member's name, when it runs
+                algo = f"{tuple(algo['names'])!r}[{self.x(algo['dyn'])}]"
+            else:
+                algo = repr(algo)
+            self.emit(ind, f"_hv = hash_value({algo}, {cat}, {bits})")
             # BMv2 (modify_field_with_hash_based_offset) reads base and max as uint64_t, takes max 0
             # as 1 (the result is then base) and computes base + hash % max in 64 bits
             self.emit(ind, f"_hm = {mx} & {mask(64)}")

@@ -38,7 +38,7 @@ from typing import Callable
 from . import codegen
 from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
 from .errors import EntryNotFound, InvalidEntry, Unsupported
-from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config
+from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config, left_after_refusal
 from .names import NameIndex
 from .profiles import ActionProfile
 from .tables import ActionSpec, Table
@@ -200,7 +200,13 @@ class Pipeline:
                 raise InvalidEntry(f"table {t.name} has no direct meter")
             inst = t.installed(entry)
             if config is not None:
-                check_meter_config(t.name, config)
+                try:
+                    check_meter_config(t.name, config)
+                except InvalidEntry:
+                    left = left_after_refusal(inst.meter, config)   # BMv2's state after the refusal
+                    if left is not inst.meter:
+                        inst.meter, inst.meter_state, inst.entry.meter = left, None, left
+                    raise
             inst.meter, inst.meter_state, inst.entry.meter = config, None, config
 
     # -- counters, meters, registers --------------------------------------------------

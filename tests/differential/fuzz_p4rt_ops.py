@@ -283,7 +283,7 @@ class OpGen:
             c = pre.clone_session_entry
             c.session_id = rng.choice([1, 2, 5, 0, 600])
             # class_of_service and packet_length_bytes stay 0: BMv2 1.15.5 refuses any other value
-            # (UNIMPLEMENTED / UNKNOWN) and checkmate-switch implements them (fuzz_p4rt: accepted)
+            # (UNIMPLEMENTED / UNKNOWN), as checkmate-switch does (test_p4rt_vs_bmv2 covers it)
             for port in rng.sample(range(8), rng.randint(0, 2)):
                 c.replicas.add(egress_port=port, instance=rng.choice([0, 1]))
         return upd(kind, packet_replication_engine_entry=pre)

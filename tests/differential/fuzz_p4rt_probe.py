@@ -28,7 +28,7 @@ def main(seed: int, path: str) -> None:
             s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
             sides.append(s)
         for op in make(ref.p4info, pb):
-            a, b = (F.run_op(s, op, norm) for s in sides)
+            a, b = F.run_both(sides, op, norm)
             print(("   " if a == b else "!! ") + F.describe(op)[:600])
             print(f"     bmv2: {a}\n     ours: {b}")
         for s in sides:
