@@ -114,11 +114,13 @@ class Checkmate(_Proc):
 
 
 class Rig:
-    """Veth pairs for ports ``ports``; host-side sockets in ``self.hosts``."""
+    """Veth pairs for ports ``ports``; host-side sockets in ``self.hosts``.  ``mtu``: port ->
+    MTU of both ends of its pair (the kernel's default, 1500, for a port not named)."""
 
-    def __init__(self, ports=(1, 2), tag: str | None = None):
+    def __init__(self, ports=(1, 2), tag: str | None = None, mtu: dict[int, int] | None = None):
         tag = tag or f"rg{os.getpid() % 100000}"
         self.ifaces = {n: (f"{tag}{n}s", f"{tag}{n}h") for n in ports}
+        self.mtu = {n: (mtu or {}).get(n, 1500) for n in ports}
         self.hosts: dict[int, AfPacketPort] = {}
 
     def __enter__(self):
@@ -128,7 +130,7 @@ class Rig:
                 subprocess.run(["ip", "link", "add", sw, "type", "veth", "peer", "name", h], check=True)
                 for dev in (sw, h):
                     Path(f"/proc/sys/net/ipv6/conf/{dev}/disable_ipv6").write_text("1")
-                    subprocess.run(["ip", "link", "set", dev, "up"], check=True)
+                    subprocess.run(["ip", "link", "set", dev, "mtu", str(self.mtu[n]), "up"], check=True)
                 self.hosts[n] = AfPacketPort(PortSpec(n, "iface", iface=h))
         except Exception:
             self.__exit__()
