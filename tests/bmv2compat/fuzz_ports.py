@@ -61,6 +61,8 @@ from refrig import Bmv2Grpc, Checkmate, Rig  # noqa: E402
 PORTS = (1, 2, 3, 4)
 MTU = {1: 1500, 2: 1500, 3: 9000, 4: 9000}
 TARGETS = ("bmv2", "cm-json", "cm-p4")
+#: more checkmate-switch set-ups (``--targets``): name -> (compiled by "p4c"/"cm", extra switch options)
+EXTRA_TARGETS = {"cm-ring": ("cm", ["--tx-ring"]), "cm-frame": ("cm", ["--send-order", "frame"])}
 PROGRAMS = HERE / "programs"
 
 
@@ -178,14 +180,14 @@ def mixed(burst) -> bool:
 class VethTarget(Target):
     """A switch on the rig's veths, programmed over P4Runtime; a thread reads every host port."""
 
-    def __init__(self, rig: Rig, kind: str):
+    def __init__(self, rig: Rig, kind: str, extra=()):
         super().__init__()
         self.rig, self.name = rig, kind
         if kind == "bmv2":
             self.p = Bmv2Grpc(rig)
             addr = self.p.addr
         else:
-            self.p = Checkmate(rig, "--no-p4")
+            self.p = Checkmate(rig, "--no-p4", extra=extra)
             addr = self.p.info["grpc"]
         self.connect(addr)
         self._stop = False
@@ -294,6 +296,8 @@ def main(argv=None) -> int:
     ap.add_argument("-k", default="", help="only cases whose name contains this")
     ap.add_argument("--idle", type=float, default=0.25, help="quiet time that ends a burst's collection (s)")
     ap.add_argument("--out", type=Path, help="write every disagreement as JSON here")
+    ap.add_argument("--targets", default=",".join(TARGETS[1:]),
+                    help=f"checkmate-switch set-ups compared with BMv2: {', '.join(TARGETS[1:] + tuple(EXTRA_TARGETS))}")
     args = ap.parse_args(argv)
     seeds = _seeds(args.seeds)
     cases = [] if args.no_repo else repo_cases()
@@ -302,7 +306,7 @@ def main(argv=None) -> int:
         tut, masks = tutorial_cases(args.tutorials)
         cases += tut
     cases = [c for c in cases if args.k in c.name]
-    report = run_all(cases, seeds, args.bursts, args.idle, masks)
+    report = run_all(cases, seeds, args.bursts, args.idle, masks, targets=tuple(args.targets.split(",")))
     bad = 0
     for (name, seed), r in report.items():
         line = f"{'SAME' if not r['diffs'] else 'DIFF'} {name} seed={seed}: {r['frames']} frames in ({r['unsent']} unsendable)"
@@ -316,12 +320,13 @@ def main(argv=None) -> int:
                 args.out.mkdir(parents=True, exist_ok=True)
                 (args.out / f"{name}-{seed}.json").write_text(json.dumps(r, indent=1))
     total = sum(r["frames"] for r in report.values())
-    print(f"{len(report) - bad}/{len(report)} (case, seed) runs identical on {', '.join(TARGETS[1:])}; {total} frames")
+    print(f"{len(report) - bad}/{len(report)} (case, seed) runs identical on {args.targets}; {total} frames")
     return 1 if bad else 0
 
 
-def run_all(cases, seeds, n_bursts: int, idle: float, masks=None) -> dict:
-    """{(case, seed): summary} -- every case and seed on every target; one switch start per target."""
+def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGETS[1:]) -> dict:
+    """{(case, seed): summary} -- every case and seed on BMv2 and every target of ``targets``; one
+    switch start per target."""
     masks = masks or {}
     compiled, work = {}, []
     for c in cases:
@@ -329,14 +334,17 @@ def run_all(cases, seeds, n_bursts: int, idle: float, masks=None) -> dict:
         if isinstance(ref, str):
             print(f"SKIP {c.name}: p4c rejects it: {ref[:200]}")
             continue
-        compiled[c.name] = {"bmv2": ref, "cm-json": ref, "cm-p4": compile_checkmate(c)}
+        ours = compile_checkmate(c)
+        compiled[c.name] = {"bmv2": ref, "cm-json": ref, "cm-p4": ours}
+        for t, (by, _extra) in EXTRA_TARGETS.items():
+            compiled[c.name][t] = ref if by == "p4c" else ours
         bases = [f for _p, f in c.frames]
         for s in seeds:
             work.append((c, s, gen_bursts(s * 1000 + sum(map(ord, c.name)), bases, n_bursts)))
     runs: dict = {}
     with Rig(ports=PORTS, tag="fv", mtu=MTU) as rig:
-        for t in TARGETS:
-            target = VethTarget(rig, "bmv2" if t == "bmv2" else "checkmate")
+        for t in ("bmv2",) + tuple(targets):
+            target = VethTarget(rig, "bmv2" if t == "bmv2" else "checkmate", EXTRA_TARGETS.get(t, ("", ()))[1])
             try:
                 for c, s, bursts in work:
                     runs[(c.name, s, t)] = run_case(target, c, compiled[c.name][t], bursts, idle)
@@ -346,7 +354,7 @@ def run_all(cases, seeds, n_bursts: int, idle: float, masks=None) -> dict:
     for c, s, bursts in work:
         ref = runs[(c.name, s, "bmv2")]
         diffs, loss = {}, 0
-        for t in TARGETS[1:]:
+        for t in targets:
             d, lost = compare(ref, runs[(c.name, s, t)], bursts, _hexmask(masks.get(c.name)))
             loss = max(loss, lost)
             if d:
