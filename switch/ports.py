@@ -3,8 +3,14 @@
 ``-i PORT@IFACE`` names a port.  Two kinds:
 
 ``-i 1@veth1``  (needs root; what Mininet gives a switch)
-    A raw AF_PACKET socket bound to the interface.  Outgoing frames of the socket
-    itself are not read back (``PACKET_IGNORE_OUTGOING``).  The kernel strips an
+    A raw AF_PACKET socket bound to the interface.  As on BMv2 (libpcap in both
+    directions, ``bmi_interface.c`` sets no ``pcap_setdirection``) a frame that another
+    sender transmits on the interface -- the kernel's IPv6 router solicitations when the
+    interface has IPv6, a tool's ``sendp`` -- enters the switch on that port; the
+    socket's own frames never come back (the kernel skips the sending socket,
+    ``skb_loop_sk``).  Sends go through the interface's queueing discipline, as
+    libpcap's do, so ``tcpdump`` on the switch's side of the link sees them and a
+    ``tc`` qdisc (Mininet's ``TCLink``) shapes them.  The kernel strips an
     802.1Q/802.1ad tag from a received frame before AF_PACKET sees it (VLAN rx offload,
     or ``skb_vlan_untag`` in the receive path) and reports it in ``PACKET_AUXDATA``;
     the port puts the tag back at byte 12, as libpcap does for BMv2, so the P4 parser
@@ -23,8 +29,7 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``, one
-``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
+VLAN tag comes from the ring slot's header) and sends one ``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
 (:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush`
 hands all of them to the kernel with one system call -- what the data plane does once per port
 and receive batch -- while :meth:`Port.send` writes and flushes at once.  Off by default: it
@@ -48,7 +53,6 @@ from dataclasses import dataclass
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
-PACKET_IGNORE_OUTGOING = 23
 PACKET_AUXDATA = 8
 PACKET_QDISC_BYPASS = 20
 PACKET_RX_RING = 5
@@ -82,7 +86,9 @@ TX_RING_BYTES = 2 << 20  # transmit ring per AF_PACKET port: 1024 slots at MTU 1
 # (tp_hdrlen - sizeof(sockaddr_ll)) when PACKET_TX_HAS_OFF is not set
 _TX_DATA = 32
 _STATUS_LEN = struct.Struct("=II")  # tp_status, tp_len: the head of a tpacket2_hdr
-_VLAN_TPIDS = (b"\x81\x00", b"\x88\xa8")  # 802.1Q, 802.1ad: may exceed the MTU by their tag
+# the kernel lets a frame exceed the MTU by a tag only when its EtherType is 802.1Q
+# (packet_extra_vlan_len_allowed): an 802.1ad or 0x9100 frame of MTU + 18 bytes is EMSGSIZE
+_VLAN_TPIDS = (b"\x81\x00",)
 # room in a ring slot beyond the interface MTU: tpacket2_hdr + sockaddr_ll + alignment (the kernel puts
 # the MAC header at tp_mac, ~80 bytes in), the Ethernet header and two VLAN tags left in the frame
 _SLOT_HEADROOM = 256
@@ -196,37 +202,38 @@ class AfPacketPort(Port):
     slot holds the interface's MTU at start plus headroom (a veth drops frames larger than
     its MTU before they get here); a frame that did not fit (the MTU raised later, or GRO
     left on) is dropped with a warning naming the interface.  Without the ring (old
-    kernels, or no ``PACKET_IGNORE_OUTGOING``) frames come one ``recvmsg`` at a time.
+    kernels) frames come one ``recvmsg`` at a time.  ``qdisc_bypass``: sends skip the
+    interface's qdisc (``PACKET_QDISC_BYPASS``: a little less kernel work per frame, but
+    taps on the interface no longer see them and ``tc`` shaping no longer applies; off by
+    default, as BMv2 has it).
     """
 
-    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False):
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False,
+                 qdisc_bypass: bool = False):
         self.spec = spec
         if not os.path.exists(f"/sys/class/net/{spec.iface}"):
             raise ValueError(f"port {spec.number}: interface {spec.iface!r} does not exist")
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        try:
-            s.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
-            self._filter_outgoing = False
-        except OSError:  # kernels before 4.20: filter with recvfrom instead
-            self._filter_outgoing = True
+        # protocol 0 until bind: a socket opened for ETH_P_ALL hears every interface (loopback
+        # included) until it is bound, and the ring set-up in between is long enough to catch
+        # other processes' frames -- libpcap opens its socket the same way
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
             try:
                 s.setsockopt(socket.SOL_SOCKET, opt, bufsize)
             except OSError:
                 pass
         s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-        try:
-            # frames go straight to the driver (a veth's xmit): no qdisc enqueue/dequeue per frame;
-            # veths have no queue, so nothing is lost but the kernel's work
-            s.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
-        except OSError:  # kernels before 3.14
-            pass
+        if qdisc_bypass:
+            try:
+                s.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
+            except OSError:  # kernels before 3.14
+                pass
         self._ring = None
         self.tx_ring: TxRing | None = None
         self.rx_truncated = 0
-        if ring and not self._filter_outgoing:
+        if ring:
             self._ring, self.tx_ring = _open_rings(s, spec.iface, tx=tx_ring)
-        s.bind((spec.iface, 0))
+        s.bind((spec.iface, ETH_P_ALL))  # every protocol, from this interface only
         s.setblocking(False)
         self.sock = s
         if self.tx_ring is not None:
@@ -297,13 +304,10 @@ class AfPacketPort(Port):
         out = []
         append = out.append
         recvmsg = self.sock.recvmsg
-        skip_outgoing = self._filter_outgoing
         status_tci = _STATUS_TCI.unpack_from
         try:
             for _ in range(n):
-                data, anc, _flags, addr = recvmsg(MAX_FRAME, _ANC_SPACE)
-                if skip_outgoing and addr[2] == socket.PACKET_OUTGOING:
-                    continue
+                data, anc, _flags, _addr = recvmsg(MAX_FRAME, _ANC_SPACE)
                 if anc:
                     # the usual case is one PACKET_AUXDATA message without a tag: test its status
                     # and TCI in place; anything else takes the general path
@@ -447,8 +451,8 @@ class TxRing:
     buffer does.  The kernel walks the ring from its own head, which stays where this side's next
     slot is: slots are written in order, and after a failed ``send()`` the frames it did not take are
     withdrawn (counted in ``flush_errors``) so that the two never drift apart.  A frame longer than
-    the MTU at start allows (plus a VLAN tag's 4 bytes for a tagged one) raises ``EMSGSIZE``, as
-    ``send()`` does.
+    the MTU at start allows (plus a VLAN tag's 4 bytes for an 802.1Q-tagged one) raises ``EMSGSIZE``,
+    as ``send()`` does.
 
     Writers: the data-plane thread, the P4Runtime thread (PacketOut) and the TM's transmit threads
     may send on the same port, so a slot's write and a flush hold :attr:`lock`."""
@@ -456,8 +460,8 @@ class TxRing:
     def __init__(self, sock: socket.socket, mm: mmap.mmap, base: int, slot: int, nslots: int, mtu: int,
                  iface: str = ""):
         self.sock, self.mm, self.base, self.slot, self.nslots = sock, mm, base, slot, nslots
-        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for a
-        # VLAN-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
+        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for an
+        # 802.1Q-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
         self.max_len = min(slot - _TX_DATA, mtu + 14)
         self.max_tagged = min(slot - _TX_DATA, mtu + 18)
         self.iface = iface

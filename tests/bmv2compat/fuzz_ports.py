@@ -44,7 +44,6 @@ import select
 import struct
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -298,6 +297,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="write every disagreement as JSON here")
     ap.add_argument("--targets", default=",".join(TARGETS[1:]),
                     help=f"checkmate-switch set-ups compared with BMv2: {', '.join(TARGETS[1:] + tuple(EXTRA_TARGETS))}")
+    ap.add_argument("--replay", type=Path, help="run the bursts of a disagreement JSON (written by --out) again")
+    ap.add_argument("--only", default="", help="with --replay: only these bursts (indices a,b,c or A-B)")
     args = ap.parse_args(argv)
     seeds = _seeds(args.seeds)
     cases = [] if args.no_repo else repo_cases()
@@ -306,7 +307,15 @@ def main(argv=None) -> int:
         tut, masks = tutorial_cases(args.tutorials)
         cases += tut
     cases = [c for c in cases if args.k in c.name]
-    report = run_all(cases, seeds, args.bursts, args.idle, masks, targets=tuple(args.targets.split(",")))
+    replay = None
+    if args.replay:
+        rec = json.loads(args.replay.read_text())
+        replay = [[(p, bytes.fromhex(h)) for p, h in b] for b in rec["bursts"]]
+        if args.only:
+            replay = [replay[i] for i in _seeds(args.only)]
+        cases, seeds = [c for c in cases if c.name == rec["case"]], [rec["seed"]]
+    report = run_all(cases, seeds, args.bursts, args.idle, masks, targets=tuple(args.targets.split(",")),
+                     replay=replay)
     bad = 0
     for (name, seed), r in report.items():
         line = f"{'SAME' if not r['diffs'] else 'DIFF'} {name} seed={seed}: {r['frames']} frames in ({r['unsent']} unsendable)"
@@ -324,9 +333,9 @@ def main(argv=None) -> int:
     return 1 if bad else 0
 
 
-def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGETS[1:]) -> dict:
+def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGETS[1:], replay=None) -> dict:
     """{(case, seed): summary} -- every case and seed on BMv2 and every target of ``targets``; one
-    switch start per target."""
+    switch start per target.  ``replay``: these bursts instead of the seed's."""
     masks = masks or {}
     compiled, work = {}, []
     for c in cases:
@@ -340,7 +349,7 @@ def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGET
             compiled[c.name][t] = ref if by == "p4c" else ours
         bases = [f for _p, f in c.frames]
         for s in seeds:
-            work.append((c, s, gen_bursts(s * 1000 + sum(map(ord, c.name)), bases, n_bursts)))
+            work.append((c, s, replay or gen_bursts(s * 1000 + sum(map(ord, c.name)), bases, n_bursts)))
     runs: dict = {}
     with Rig(ports=PORTS, tag="fv", mtu=MTU) as rig:
         for t in ("bmv2",) + tuple(targets):
@@ -360,9 +369,10 @@ def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGET
             if d:
                 diffs[t] = d
         report[(c.name, s)] = {
-            "frames": sum(len(b) for b in bursts), "unsent": sum(ref.unsent.values()),
+            "case": c.name, "seed": s, "frames": sum(len(b) for b in bursts), "unsent": sum(ref.unsent.values()),
             "out": sum(len(v) for b in ref.bursts for v in b.values()), "loss": loss, "diffs": diffs,
-            "bursts": [[(p, f.hex()) for p, f in b] for b in bursts] if diffs else []}
+            "bursts": [[(p, f.hex()) for p, f in b] for b in bursts] if diffs else [],
+            "outputs": {t: runs[(c.name, s, t)].bursts for t in ("bmv2",) + tuple(targets)} if diffs else {}}
     return report
 
 

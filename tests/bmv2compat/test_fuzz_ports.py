@@ -26,3 +26,114 @@ def test_random_frames_over_veths_match_bmv2():
     # the frames exercised the port layer: something came out, and something could not be sent
     assert sum(r["out"] for r in report.values()) > 50
     assert sum(r["frames"] for r in report.values()) > 200
+
+
+# ---------------------------------------------------------------- reduced findings (FRAMES-VETH)
+def _each_target(tmp_path, body):
+    """``body(rig, sw_iface)`` on simple_switch (p4c), checkmate-switch on the .p4 and on p4c's JSON,
+    all running programs/ports.p4 on a fresh two-port rig; {target: result}."""
+    import os
+    from pathlib import Path
+
+    from refrig import Bmv2, Checkmate, Rig, p4c_compile
+
+    src = Path(__file__).resolve().parent / "programs" / "ports.p4"
+    js, p4info = p4c_compile(src, tmp_path / "p4c")
+    res = {}
+    with Rig(ports=(1, 2), tag=f"fq{os.getpid() % 10000}") as rig:
+        for target, start in (("bmv2", lambda: Bmv2(rig, js)), ("checkmate-p4", lambda: Checkmate(rig, src)),
+                              ("checkmate-json", lambda: Checkmate(rig, js, extra=["--p4info", p4info]))):
+            sw = start()
+            try:
+                rig.drain()
+                res[target] = body(rig)
+            finally:
+                sw.stop()
+    return res
+
+
+def _sniff(sock, until, want=1, timeout=3.0):
+    """Frames read from ``sock`` (non-blocking) until ``until()`` holds ``want`` frames or time is up."""
+    import select
+    import time
+    got, deadline = [], time.monotonic() + timeout
+    while len(got) < want and time.monotonic() < deadline:
+        select.select([sock], [], [], 0.05)
+        try:
+            while True:
+                data, addr = sock.recvfrom(65535)
+                got.append((addr[2], data))
+        except BlockingIOError:
+            pass
+    return got
+
+
+def _collect(rig, n, quiet=0.3, timeout=3.0):
+    import select
+    import time
+    out = {p: [] for p in rig.hosts}
+    deadline, last = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        if last is not None and sum(map(len, out.values())) >= n and time.monotonic() - last > quiet:
+            break
+        r, _, _ = select.select([h.fileno() for h in rig.hosts.values()], [], [], 0.05)
+        for p, h in rig.hosts.items():
+            if h.fileno() in r:
+                got = h.recv_batch(64)
+                if got:
+                    out[p] += got
+                    last = time.monotonic()
+    return out
+
+
+# op 0 (unicast to dst[1:0] + 1): dst ...01 -> port 2; op 10 (src ...0a): back out the ingress port
+TO_PORT2 = bytes.fromhex("000000000001" "0000000000f0") + b"\x88\xb5" + bytes(50)
+REFLECT = bytes.fromhex("000000000001" "00000000000a") + b"\x88\xb5" + bytes(50)
+
+
+def test_frames_other_senders_transmit_on_the_switch_interface_enter_the_switch(tmp_path):
+    """BMv2 captures its interfaces in both directions (libpcap, no pcap_setdirection): a frame
+    another socket sends out of the switch's own interface -- the kernel's IPv6 router
+    solicitation on an interface with IPv6, a tool's sendp -- is processed as received on that
+    port.  Its own transmissions never come back: a frame reflected out of its ingress port
+    leaves once."""
+    import socket
+
+    def body(rig):
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+        try:
+            s.bind((rig.ifaces[1][0], 0))
+            s.send(TO_PORT2)
+        finally:
+            s.close()
+        first = _collect(rig, 2)
+        rig.hosts[1].send(REFLECT)
+        return first, _collect(rig, 1)
+    res = _each_target(tmp_path, body)
+    ref = res["bmv2"]
+    # on the wire to host 1 (it was sent there) and, through the switch, to host 2
+    assert ref[0] == {1: [TO_PORT2], 2: [TO_PORT2]}
+    assert ref[1] == {1: [REFLECT], 2: []}
+    for target, got in res.items():
+        assert got == ref, f"{target} differs from BMv2: {got} != {ref}"
+
+
+def test_switch_transmissions_are_seen_by_taps_on_its_interface(tmp_path):
+    """A sniffer on the switch's side of a link (tcpdump/scapy on s1-eth2) sees what the switch
+    sends there, as an outgoing frame: BMv2 sends through the qdisc (pcap_sendpacket);
+    PACKET_QDISC_BYPASS would hide the frame from every tap (and from tc shaping)."""
+    import socket
+
+    def body(rig):
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+        try:
+            s.bind((rig.ifaces[2][0], 0))
+            s.setblocking(False)
+            rig.hosts[1].send(TO_PORT2)
+            return _sniff(s, None)
+        finally:
+            s.close()
+    res = _each_target(tmp_path, body)
+    assert res["bmv2"] == [(socket.PACKET_OUTGOING, TO_PORT2)]
+    for target, got in res.items():
+        assert got == res["bmv2"], f"{target} differs from BMv2: {got}"

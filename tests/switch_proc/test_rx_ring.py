@@ -92,3 +92,33 @@ def test_a_closed_ring_port_reads_like_a_closed_socket(veth):
     port.close()
     with pytest.raises(OSError):
         port.recv_batch(64)
+
+
+@pytest.mark.parametrize("ring", [True, False], ids=["ring", "recvmsg"])
+def test_frames_of_other_interfaces_never_enter_a_port(veth, monkeypatch, ring):
+    """A frame on another interface (here the other end of the pair) while the port is being opened
+    -- after its socket exists, before it is bound -- stays out: the socket hears nothing until
+    it is bound to its interface (as libpcap opens it).  Opened for ETH_P_ALL it would catch every
+    interface's traffic in that window, ring set-up included (loopback gRPC frames once came out
+    of a switch port in tests/bmv2compat).  A frame another socket sends on the port's own
+    interface afterwards does enter (as on BMv2)."""
+    a, b = veth
+    stray = DST + SRC + b"\x88\xb5" + b"stray" + bytes(50)
+    mine = DST + SRC + b"\x88\xb5" + b"mine" + bytes(50)
+    other = AfPacketPort(parse_port_spec(f"3@{b}"))
+    real_bind = socket.socket.bind
+
+    def bind(self, addr):
+        if self.family == socket.AF_PACKET:
+            other.send(stray)  # received on a: at the end of the window between socket() and bind()
+            recv_frames(other, 1, timeout=0.05)  # (gives the kernel a moment to deliver it)
+        return real_bind(self, addr)
+    monkeypatch.setattr(socket.socket, "bind", bind)
+    port = AfPacketPort(parse_port_spec(f"1@{a}"), ring=ring)
+    monkeypatch.undo()
+    try:
+        other.send(mine)
+        assert recv_frames(port, 2, timeout=0.5) == [mine]
+    finally:
+        port.close()
+        other.close()
