@@ -13,8 +13,8 @@ from refrig import missing_tools
 _why = missing_tools("p4c", "simple_switch_grpc")
 pytestmark = [pytest.mark.root, pytest.mark.skipif(_why is not None, reason=_why or "")]
 
-SEEDS = (0, 1)
-BURSTS = 12
+SEEDS = (0,)
+BURSTS = 16
 
 
 def test_random_frames_over_veths_match_bmv2():
