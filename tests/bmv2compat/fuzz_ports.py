@@ -41,6 +41,7 @@ import importlib
 import json
 import random
 import select
+import socket
 import struct
 import sys
 import threading
@@ -57,8 +58,8 @@ from diff_harness import Case, compile_checkmate, compile_p4c, program_target, r
 from diff_targets import Target  # noqa: E402
 from refrig import Bmv2Grpc, Checkmate, Rig  # noqa: E402
 
-PORTS = (1, 2, 3, 4)
-MTU = {1: 1500, 2: 1500, 3: 9000, 4: 9000}
+PORTS = (1, 2, 3, 4, 5)
+MTU = {1: 1500, 2: 1500, 3: 9000, 4: 9000, 5: 1500}
 TARGETS = ("bmv2", "cm-json", "cm-p4")
 #: more checkmate-switch set-ups (``--targets``): name -> (compiled by "p4c"/"cm", extra switch options)
 EXTRA_TARGETS = {"cm-ring": ("cm", ["--tx-ring"]), "cm-frame": ("cm", ["--send-order", "frame"])}
@@ -73,6 +74,34 @@ def repo_cases() -> list[Case]:
     return [ports,
             Case("vlan", "ports", (PROGRAMS / "vlan.p4").read_text()),
             Case("select_nomatch", "ports", (PROGRAMS / "select_nomatch.p4").read_text())]
+
+
+def checkmate_case() -> Case:
+    """p4src/checkmate.p4 with the entries and groups the controller installs on s1 of
+    topologies/star.json (ports 1-5); seed frames: FINAL / non-final chunks between trainers and
+    from other ports, ARP requests, plain UDP."""
+    from checkmate import wire
+    from controller.plan import plan_switch
+    from controller.topology import Topology
+    from tests.dataplane.conftest import chunk_frame
+
+    topo = Topology.load(REPO / "topologies" / "star.json")
+    plan = plan_switch(topo, "s1")
+    frames = []
+    for src, dst in (("h1", "h2"), ("h2", "h3"), ("h3", "h1")):
+        for pid in (0, 3, 4, 9):
+            frames.append((1, chunk_frame(topo, src, dst, param_id=pid, iteration=pid + 1)))
+        frames.append((1, chunk_frame(topo, src, dst, flags=0)))
+        frames.append((1, chunk_frame(topo, src, dst, raw_payload=b"\x01\x02")))
+    for h in ("h1", "h2", "sh1", "sh2"):
+        ip = topo.host(h).ip
+        arp = (b"\xff" * 6 + bytes.fromhex("080000000001") + b"\x08\x06" + bytes.fromhex("0001080006040001")
+               + bytes.fromhex("080000000001") + socket.inet_aton("10.77.0.1") + bytes(6) + socket.inet_aton(ip))
+        frames.append((1, arp))
+    frames.append((1, chunk_frame(topo, "h1", "sh1", raw_payload=b"plain udp")))
+    assert wire.CHECKMATE_UDP_PORT
+    return Case("checkmate", "ports", (REPO / "p4src" / "checkmate.p4").read_text(), frames=frames,
+                entries=list(plan.entries), mcast={g.group_id: list(g.replicas) for g in plan.groups})
 
 
 def tutorial_cases(where: Path) -> tuple[list[Case], dict]:
@@ -292,6 +321,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bursts", type=int, default=30)
     ap.add_argument("--tutorials", type=Path, help="also the corpus tutorials in this folder (tut_cases.py)")
     ap.add_argument("--no-repo", action="store_true", help="only the tutorials")
+    ap.add_argument("--checkmate", action="store_true", help="also p4src/checkmate.p4 with the controller's entries (star)")
     ap.add_argument("-k", default="", help="only cases whose name contains this")
     ap.add_argument("--idle", type=float, default=0.25, help="quiet time that ends a burst's collection (s)")
     ap.add_argument("--out", type=Path, help="write every disagreement as JSON here")
@@ -302,6 +332,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     seeds = _seeds(args.seeds)
     cases = [] if args.no_repo else repo_cases()
+    if args.checkmate:
+        cases.append(checkmate_case())
     masks = {}
     if args.tutorials:
         tut, masks = tutorial_cases(args.tutorials)
