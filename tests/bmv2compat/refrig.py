@@ -76,13 +76,13 @@ class _Proc(LoggedProc):
 class Bmv2(_Proc):
     """``simple_switch`` running ``json_path`` on the rig's switch-side interfaces."""
 
-    def __init__(self, rig: "Rig", json_path: Path, timeout: float = 20.0):
+    def __init__(self, rig: "Rig", json_path: Path, timeout: float = 20.0, extra=()):
         self.thrift = free_port()
         argv = [tool("simple_switch"), "--device-id", "7", "--thrift-port", str(self.thrift),
                 "--notifications-addr", f"ipc:///tmp/refrig-{os.getpid()}-{self.thrift}.ipc"]
         for n, (sw, _h) in rig.ifaces.items():
             argv += ["-i", f"{n}@{sw}"]
-        super().__init__(argv + [str(json_path)])
+        super().__init__(argv + list(map(str, extra)) + [str(json_path)])
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -137,3 +137,37 @@ def test_switch_transmissions_are_seen_by_taps_on_its_interface(tmp_path):
     assert res["bmv2"] == [(socket.PACKET_OUTGOING, TO_PORT2)]
     for target, got in res.items():
         assert got == res["bmv2"], f"{target} differs from BMv2: {got}"
+
+
+def test_pcap_out_holds_frames_the_kernel_refuses(tmp_path):
+    """``--pcap``: BMv2 writes a frame to ``<iface>_out.pcap`` before it sends it, so a frame the
+    program grew past the egress MTU (ports.p4 op 5 adds 64 bytes) is in the capture although the
+    kernel refused it; the frames that did leave are there as well, in order."""
+    import os
+    from pathlib import Path
+
+    from scapy.utils import rdpcap
+
+    from refrig import Bmv2, Checkmate, Rig, p4c_compile
+
+    src = Path(__file__).resolve().parent / "programs" / "ports.p4"
+    js, _p4info = p4c_compile(src, tmp_path / "p4c")
+    grow = bytes.fromhex("000000000001" "0000000000f5") + b"\x88\xb5"  # op 5 -> port 2, 64 bytes more
+    frames = [grow + bytes(100), grow + bytes(1500), grow + bytes(10)]  # the 1578-byte one cannot leave
+    res = {}
+    with Rig(ports=(1, 2), tag=f"fp{os.getpid() % 10000}") as rig:
+        for target in ("bmv2", "checkmate"):
+            d = tmp_path / target
+            d.mkdir()
+            sw = Bmv2(rig, js, extra=["--pcap", d]) if target == "bmv2" else Checkmate(rig, src, extra=["--pcap", d])
+            try:
+                rig.drain()
+                wire = []
+                for f in frames:
+                    wire += rig.exchange([(1, f)], 1, timeout=1.0, quiet=0.1)[2]
+            finally:
+                sw.stop()
+            res[target] = (wire, [bytes(p) for p in rdpcap(str(d / f"{rig.ifaces[2][0]}_out.pcap"))])
+    wire, captured = res["bmv2"]
+    assert [len(f) for f in wire] == [178, 88] and [len(f) for f in captured] == [178, 1578, 88]
+    assert res["checkmate"] == res["bmv2"]
