@@ -59,10 +59,11 @@ PACKET_RX_RING = 5
 PACKET_VERSION = 10
 PACKET_TX_RING = 13
 PACKET_LOSS = 14
+PACKET_COPY_THRESH = 7
 TPACKET_V2 = 1
 TP_STATUS_KERNEL = 0
 TP_STATUS_USER = 0x1
-TP_STATUS_COPY = 0x2  # the frame did not fit the ring slot: truncated copy
+TP_STATUS_COPY = 0x2  # the frame did not fit the ring slot: cut there, whole on the socket's queue
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
 TP_STATUS_SEND_REQUEST = 0x1  # TX ring: the frame is the kernel's to send
@@ -200,8 +201,11 @@ class AfPacketPort(Port):
     :meth:`recv_batch` copies the frames out with no system call per frame (and no
     exception when the port runs dry) -- about a third of ``recvmsg``'s cost per frame.  A
     slot holds the interface's MTU at start plus headroom (a veth drops frames larger than
-    its MTU before they get here); a frame that did not fit (the MTU raised later, or GRO
-    left on) is dropped with a warning naming the interface.  Without the ring (old
+    its MTU before they get here); a frame that does not fit (the MTU raised later, or GRO
+    left on) the kernel also queues whole on the socket (``PACKET_COPY_THRESH``), marking
+    its slot ``TP_STATUS_COPY``, and :meth:`recv_batch` takes it from there in ring order
+    -- BMv2 receives such frames too.  Only when the socket buffer has no room for the copy
+    is the frame dropped, with a warning naming the interface.  Without the ring (old
     kernels) frames come one ``recvmsg`` at a time.  ``qdisc_bypass``: sends skip the
     interface's qdisc (``PACKET_QDISC_BYPASS``: a little less kernel work per frame, but
     taps on the interface no longer see them and ``tc`` shaping no longer applies; off by
@@ -270,7 +274,13 @@ class AfPacketPort(Port):
             if i == nslots:
                 i = 0
             if snap < length:
-                self._truncated(length)
+                # too big for the slot: the kernel queued the whole frame on the socket as well
+                # (PACKET_COPY_THRESH) and marked the slot; take it from there, in ring order
+                whole = self._recv_copy() if status & TP_STATUS_COPY else None
+                if whole is None:
+                    self._truncated(length)
+                else:
+                    append(whole)
                 continue
             if status & _VLAN_VALID or tci:
                 if not status & TP_STATUS_VLAN_TPID_VALID:
@@ -280,13 +290,22 @@ class AfPacketPort(Port):
         ring[3] = i
         return out
 
+    def _recv_copy(self) -> bytes | None:
+        """The whole frame of a ring slot marked ``TP_STATUS_COPY``: the next one on the socket's
+        own queue (only such copies go there while the ring is on), its VLAN tag put back."""
+        try:
+            data, anc, _flags, _addr = self.sock.recvmsg(MAX_FRAME, _ANC_SPACE)
+        except (BlockingIOError, InterruptedError):
+            return None
+        return restore_vlan_tag(data, anc)
+
     def _truncated(self, length: int) -> None:
         self.rx_truncated += 1
         if self.rx_truncated <= 5:
             log.warning("port %d (%s): dropped a %d-byte frame larger than the receive ring's slot (%d bytes "
-                        "of frame): was the MTU raised after the switch started, or is GRO on? (ethtool -K %s "
-                        "gro off)", self.spec.number, self.spec.iface, length, self._ring[1] - _SLOT_HEADROOM,
-                        self.spec.iface)
+                        "of frame) and no room for it in the socket buffer: was the MTU raised after the switch "
+                        "started, or is GRO on? (ethtool -K %s gro off)", self.spec.number, self.spec.iface, length,
+                        self._ring[1] - _SLOT_HEADROOM, self.spec.iface)
 
     def close(self) -> None:
         ring, self._ring = self._ring, None
@@ -416,6 +435,13 @@ def _open_rings(s: socket.socket, iface: str, tx: bool = True):
             # transmit ring's head, blocking it (the kernel takes this only before any ring exists)
             s.setsockopt(SOL_PACKET, PACKET_LOSS, 1)
         s.setsockopt(SOL_PACKET, PACKET_RX_RING, struct.pack("IIII", block, nblocks, slot, nslots))
+        # a frame larger than a slot (the MTU raised after start: BMv2, whose libpcap ring is not
+        # sized by the MTU, still takes it) is also queued whole on the socket, the slot marked
+        # TP_STATUS_COPY; without this the kernel cuts it to the slot
+        try:
+            s.setsockopt(SOL_PACKET, PACKET_COPY_THRESH, 1)
+        except OSError:
+            pass
     except OSError as exc:
         log.info("%s: no PACKET_RX_RING (%s): receiving with recvmsg", iface, exc)
         return None, None

@@ -171,3 +171,39 @@ def test_pcap_out_holds_frames_the_kernel_refuses(tmp_path):
     wire, captured = res["bmv2"]
     assert [len(f) for f in wire] == [178, 88] and [len(f) for f in captured] == [178, 1578, 88]
     assert res["checkmate"] == res["bmv2"]
+
+
+def test_frames_past_the_mtu_at_start_still_arrive_after_it_is_raised(tmp_path):
+    """Both ends' MTU raised to 9000 after the switch started: BMv2 (libpcap, whose ring is not
+    sized by the MTU) forwards the bigger frames; an AF_PACKET ring sized at start used to drop
+    every frame past its slot (1792 bytes at MTU 1500)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from refrig import Bmv2, Checkmate, Rig, p4c_compile
+    from switch.ports import AfPacketPort, PortSpec
+
+    src = Path(__file__).resolve().parent / "programs" / "ports.p4"
+    js, _p4info = p4c_compile(src, tmp_path / "p4c")
+    sizes = (1514, 1800, 2000, 4000, 9014)
+    frame = lambda n: bytes.fromhex("000000000001" "0000000000f0") + b"\x88\xb5" + bytes(n - 14)  # noqa: E731
+    res = {}
+    with Rig(ports=(1, 2), tag=f"fm{os.getpid() % 10000}") as rig:
+        for target in ("bmv2", "checkmate"):
+            for mtu in (1500, 9000):  # 1500 at start, 9000 once the switch runs
+                for sw_if, h_if in rig.ifaces.values():
+                    for dev in (sw_if, h_if):
+                        subprocess.run(["ip", "link", "set", dev, "mtu", str(mtu)], check=True)
+                if mtu == 1500:
+                    sw = Bmv2(rig, js) if target == "bmv2" else Checkmate(rig, src)
+            try:
+                for n, (_sw_if, h_if) in rig.ifaces.items():  # the host ends' rings sized for 9000
+                    rig.hosts[n].close()
+                    rig.hosts[n] = AfPacketPort(PortSpec(n, "iface", iface=h_if))
+                res[target] = [[len(f) for f in rig.exchange([(1, frame(n))], 1, timeout=1.0, quiet=0.1)[2]]
+                               for n in sizes]
+            finally:
+                sw.stop()
+    assert res["bmv2"] == [[n] for n in sizes]
+    assert res["checkmate"] == res["bmv2"]
