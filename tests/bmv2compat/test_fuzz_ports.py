@@ -14,18 +14,18 @@ _why = missing_tools("p4c", "simple_switch_grpc")
 pytestmark = [pytest.mark.root, pytest.mark.skipif(_why is not None, reason=_why or "")]
 
 SEEDS = (0,)
-BURSTS = 16
+BURSTS = 10
 
 
 def test_random_frames_over_veths_match_bmv2():
     import fuzz_ports
 
-    report = fuzz_ports.run_all(fuzz_ports.repo_cases(), SEEDS, BURSTS, idle=0.25)
+    report = fuzz_ports.run_all(fuzz_ports.repo_cases(), SEEDS, BURSTS, idle=0.2)
     bad = {k: r["diffs"] for k, r in report.items() if r["diffs"]}
     assert not bad, "\n".join(f"{k}: {t}: {d[:3]}" for k, v in bad.items() for t, d in v.items())
     # the frames exercised the port layer: something came out, and something could not be sent
     assert sum(r["out"] for r in report.values()) > 50
-    assert sum(r["frames"] for r in report.values()) > 200
+    assert sum(r["frames"] for r in report.values()) > 120
 
 
 # ---------------------------------------------------------------- reduced findings (FRAMES-VETH)
