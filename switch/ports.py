@@ -288,6 +288,13 @@ class AfPacketPort(Port):
                 data = data[:12] + _TAG.pack(tpid, tci) + data[12:]
             append(data)
         ring[3] = i
+        if not out:
+            # woken with nothing in the ring: an error on the socket (ENETDOWN after the interface
+            # went down) keeps it readable until read, and nothing but this reads it with a ring --
+            # the data plane would spin on it, and the next send() would fail with it
+            err = self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if err:
+                raise OSError(err, f"port {self.spec.number} ({self.spec.iface}): {os.strerror(err)}")
         return out
 
     def _recv_copy(self) -> bytes | None:
@@ -295,7 +302,7 @@ class AfPacketPort(Port):
         own queue (only such copies go there while the ring is on), its VLAN tag put back."""
         try:
             data, anc, _flags, _addr = self.sock.recvmsg(MAX_FRAME, _ANC_SPACE)
-        except (BlockingIOError, InterruptedError):
+        except OSError:  # nothing queued after all, or a pending error (read again by the next wake-up)
             return None
         return restore_vlan_tag(data, anc)
 

@@ -126,3 +126,31 @@ def test_frames_of_other_interfaces_never_enter_a_port(veth, monkeypatch, ring):
     finally:
         port.close()
         other.close()
+
+
+def test_an_interface_that_went_down_and_up_does_not_keep_the_port_readable(veth):
+    """The interface down and up again leaves ENETDOWN pending on the socket, which keeps it
+    readable (select/epoll) until it is read -- and with a ring nothing else reads it: the data
+    plane spun on the port at full CPU and the next send failed.  The port reports it once (the
+    data plane logs it), then it waits quietly and passes frames again."""
+    import select
+
+    a, b = veth
+    port = AfPacketPort(parse_port_spec(f"1@{a}"))
+    tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    tx.bind((b, 0))
+    try:
+        sh("ip", "link", "set", a, "down")
+        sh("ip", "link", "set", a, "up")
+        assert select.select([port], [], [], 1.0)[0]
+        with pytest.raises(OSError):
+            port.recv_batch(64)
+        assert port.recv_batch(64) == []
+        assert select.select([port], [], [], 0.2)[0] == []
+        frame = DST + SRC + b"\x88\xb5" + bytes(60)
+        tx.send(frame)
+        assert recv_frames(port, 1) == [frame]
+        port.send(frame)  # no error left for the next send either
+    finally:
+        tx.close()
+        port.close()
