@@ -29,9 +29,9 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends one ``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
-(:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush`
-hands all of them to the kernel with one system call -- what the data plane does once per port
+VLAN tag comes from the ring slot's header) and sends one ``send()`` per frame -- or, with
+``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING`` (:class:`TxRing`):
+:attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush` hands all of them to the kernel with one system call -- what the data plane does once per port
 and receive batch -- while :meth:`Port.send` writes and flushes at once.  Off by default: it
 saves CPU with large batches and costs more with single frames (docs/SWITCH.md).
 :meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
