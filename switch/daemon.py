@@ -312,14 +312,17 @@ class _Sink:
 
 
 def _tee(writer: PcapWriter, send):
+    """``send`` that first records the frame in the port's ``_out.pcap``: as BMv2's
+    ``bmi_interface_send`` dumps before ``pcap_sendpacket``, a frame the kernel then refuses
+    (longer than the MTU allows, shorter than an Ethernet header) is in the capture too."""
     def send_and_capture(frame: bytes) -> None:
-        send(frame)
         writer.write(frame)
+        send(frame)
     return send_and_capture
 
 
 def _tee_wait(writer: PcapWriter, send_wait):
     def send_wait_and_capture(frame: bytes, timeout: float) -> None:
-        send_wait(frame, timeout)
         writer.write(frame)
+        send_wait(frame, timeout)
     return send_wait_and_capture

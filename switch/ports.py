@@ -3,8 +3,14 @@
 ``-i PORT@IFACE`` names a port.  Two kinds:
 
 ``-i 1@veth1``  (needs root; what Mininet gives a switch)
-    A raw AF_PACKET socket bound to the interface.  Outgoing frames of the socket
-    itself are not read back (``PACKET_IGNORE_OUTGOING``).  The kernel strips an
+    A raw AF_PACKET socket bound to the interface.  As on BMv2 (libpcap in both
+    directions, ``bmi_interface.c`` sets no ``pcap_setdirection``) a frame that another
+    sender transmits on the interface -- the kernel's IPv6 router solicitations when the
+    interface has IPv6, a tool's ``sendp`` -- enters the switch on that port; the
+    socket's own frames never come back (the kernel skips the sending socket,
+    ``skb_loop_sk``).  Sends go through the interface's queueing discipline, as
+    libpcap's do, so ``tcpdump`` on the switch's side of the link sees them and a
+    ``tc`` qdisc (Mininet's ``TCLink``) shapes them.  The kernel strips an
     802.1Q/802.1ad tag from a received frame before AF_PACKET sees it (VLAN rx offload,
     or ``skb_vlan_untag`` in the receive path) and reports it in ``PACKET_AUXDATA``;
     the port puts the tag back at byte 12, as libpcap does for BMv2, so the P4 parser
@@ -23,10 +29,9 @@
 Both kinds are non-blocking; :meth:`Port.recv_batch` drains up to ``n`` frames per
 readiness event so the data plane pays one ``epoll`` wake-up per batch.  An AF_PACKET
 port receives through a memory-mapped ``PACKET_RX_RING`` (no system call per frame; the
-VLAN tag comes from the ring slot's header) and sends with ``PACKET_QDISC_BYPASS``, one
-``send()`` per frame -- or, with ``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING``
-(:class:`TxRing`): :attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush`
-hands all of them to the kernel with one system call -- what the data plane does once per port
+VLAN tag comes from the ring slot's header) and sends one ``send()`` per frame -- or, with
+``tx_ring`` (``--tx-ring``), through a ``PACKET_TX_RING`` (:class:`TxRing`):
+:attr:`Port.send_deferred` puts a frame in the ring and :meth:`Port.flush` hands all of them to the kernel with one system call -- what the data plane does once per port
 and receive batch -- while :meth:`Port.send` writes and flushes at once.  Off by default: it
 saves CPU with large batches and costs more with single frames (docs/SWITCH.md).
 :meth:`Port.send` never blocks (a full socket buffer raises ``BlockingIOError``, which
@@ -48,17 +53,17 @@ from dataclasses import dataclass
 
 ETH_P_ALL = 0x0003
 SOL_PACKET = 263
-PACKET_IGNORE_OUTGOING = 23
 PACKET_AUXDATA = 8
 PACKET_QDISC_BYPASS = 20
 PACKET_RX_RING = 5
 PACKET_VERSION = 10
 PACKET_TX_RING = 13
 PACKET_LOSS = 14
+PACKET_COPY_THRESH = 7
 TPACKET_V2 = 1
 TP_STATUS_KERNEL = 0
 TP_STATUS_USER = 0x1
-TP_STATUS_COPY = 0x2  # the frame did not fit the ring slot: truncated copy
+TP_STATUS_COPY = 0x2  # the frame did not fit the ring slot: cut there, whole on the socket's queue
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
 TP_STATUS_SEND_REQUEST = 0x1  # TX ring: the frame is the kernel's to send
@@ -82,7 +87,9 @@ TX_RING_BYTES = 2 << 20  # transmit ring per AF_PACKET port: 1024 slots at MTU 1
 # (tp_hdrlen - sizeof(sockaddr_ll)) when PACKET_TX_HAS_OFF is not set
 _TX_DATA = 32
 _STATUS_LEN = struct.Struct("=II")  # tp_status, tp_len: the head of a tpacket2_hdr
-_VLAN_TPIDS = (b"\x81\x00", b"\x88\xa8")  # 802.1Q, 802.1ad: may exceed the MTU by their tag
+# the kernel lets a frame exceed the MTU by a tag only when its EtherType is 802.1Q
+# (packet_extra_vlan_len_allowed): an 802.1ad or 0x9100 frame of MTU + 18 bytes is EMSGSIZE
+_VLAN_TPIDS = (b"\x81\x00",)
 # room in a ring slot beyond the interface MTU: tpacket2_hdr + sockaddr_ll + alignment (the kernel puts
 # the MAC header at tp_mac, ~80 bytes in), the Ethernet header and two VLAN tags left in the frame
 _SLOT_HEADROOM = 256
@@ -194,39 +201,43 @@ class AfPacketPort(Port):
     :meth:`recv_batch` copies the frames out with no system call per frame (and no
     exception when the port runs dry) -- about a third of ``recvmsg``'s cost per frame.  A
     slot holds the interface's MTU at start plus headroom (a veth drops frames larger than
-    its MTU before they get here); a frame that did not fit (the MTU raised later, or GRO
-    left on) is dropped with a warning naming the interface.  Without the ring (old
-    kernels, or no ``PACKET_IGNORE_OUTGOING``) frames come one ``recvmsg`` at a time.
+    its MTU before they get here); a frame that does not fit (the MTU raised later, or GRO
+    left on) the kernel also queues whole on the socket (``PACKET_COPY_THRESH``), marking
+    its slot ``TP_STATUS_COPY``, and :meth:`recv_batch` takes it from there in ring order
+    -- BMv2 receives such frames too.  Only when the socket buffer has no room for the copy
+    is the frame dropped, with a warning naming the interface.  Without the ring (old
+    kernels) frames come one ``recvmsg`` at a time.  ``qdisc_bypass``: sends skip the
+    interface's qdisc (``PACKET_QDISC_BYPASS``: a little less kernel work per frame, but
+    taps on the interface no longer see them and ``tc`` shaping no longer applies; off by
+    default, as BMv2 has it).
     """
 
-    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False):
+    def __init__(self, spec: PortSpec, bufsize: int = 4 << 20, ring: bool = True, tx_ring: bool = False,
+                 qdisc_bypass: bool = False):
         self.spec = spec
         if not os.path.exists(f"/sys/class/net/{spec.iface}"):
             raise ValueError(f"port {spec.number}: interface {spec.iface!r} does not exist")
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        try:
-            s.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
-            self._filter_outgoing = False
-        except OSError:  # kernels before 4.20: filter with recvfrom instead
-            self._filter_outgoing = True
+        # protocol 0 until bind: a socket opened for ETH_P_ALL hears every interface (loopback
+        # included) until it is bound, and the ring set-up in between is long enough to catch
+        # other processes' frames -- libpcap opens its socket the same way
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         for opt in (socket.SO_RCVBUF, socket.SO_SNDBUF):
             try:
                 s.setsockopt(socket.SOL_SOCKET, opt, bufsize)
             except OSError:
                 pass
         s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-        try:
-            # frames go straight to the driver (a veth's xmit): no qdisc enqueue/dequeue per frame;
-            # veths have no queue, so nothing is lost but the kernel's work
-            s.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
-        except OSError:  # kernels before 3.14
-            pass
+        if qdisc_bypass:
+            try:
+                s.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
+            except OSError:  # kernels before 3.14
+                pass
         self._ring = None
         self.tx_ring: TxRing | None = None
         self.rx_truncated = 0
-        if ring and not self._filter_outgoing:
+        if ring:
             self._ring, self.tx_ring = _open_rings(s, spec.iface, tx=tx_ring)
-        s.bind((spec.iface, 0))
+        s.bind((spec.iface, ETH_P_ALL))  # every protocol, from this interface only
         s.setblocking(False)
         self.sock = s
         if self.tx_ring is not None:
@@ -263,7 +274,13 @@ class AfPacketPort(Port):
             if i == nslots:
                 i = 0
             if snap < length:
-                self._truncated(length)
+                # too big for the slot: the kernel queued the whole frame on the socket as well
+                # (PACKET_COPY_THRESH) and marked the slot; take it from there, in ring order
+                whole = self._recv_copy() if status & TP_STATUS_COPY else None
+                if whole is None:
+                    self._truncated(length)
+                else:
+                    append(whole)
                 continue
             if status & _VLAN_VALID or tci:
                 if not status & TP_STATUS_VLAN_TPID_VALID:
@@ -271,15 +288,31 @@ class AfPacketPort(Port):
                 data = data[:12] + _TAG.pack(tpid, tci) + data[12:]
             append(data)
         ring[3] = i
+        if not out:
+            # woken with nothing in the ring: an error on the socket (ENETDOWN after the interface
+            # went down) keeps it readable until read, and nothing but this reads it with a ring --
+            # the data plane would spin on it, and the next send() would fail with it
+            err = self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if err:
+                raise OSError(err, f"port {self.spec.number} ({self.spec.iface}): {os.strerror(err)}")
         return out
+
+    def _recv_copy(self) -> bytes | None:
+        """The whole frame of a ring slot marked ``TP_STATUS_COPY``: the next one on the socket's
+        own queue (only such copies go there while the ring is on), its VLAN tag put back."""
+        try:
+            data, anc, _flags, _addr = self.sock.recvmsg(MAX_FRAME, _ANC_SPACE)
+        except OSError:  # nothing queued after all, or a pending error (read again by the next wake-up)
+            return None
+        return restore_vlan_tag(data, anc)
 
     def _truncated(self, length: int) -> None:
         self.rx_truncated += 1
         if self.rx_truncated <= 5:
             log.warning("port %d (%s): dropped a %d-byte frame larger than the receive ring's slot (%d bytes "
-                        "of frame): was the MTU raised after the switch started, or is GRO on? (ethtool -K %s "
-                        "gro off)", self.spec.number, self.spec.iface, length, self._ring[1] - _SLOT_HEADROOM,
-                        self.spec.iface)
+                        "of frame) and no room for it in the socket buffer: was the MTU raised after the switch "
+                        "started, or is GRO on? (ethtool -K %s gro off)", self.spec.number, self.spec.iface, length,
+                        self._ring[1] - _SLOT_HEADROOM, self.spec.iface)
 
     def close(self) -> None:
         ring, self._ring = self._ring, None
@@ -297,13 +330,10 @@ class AfPacketPort(Port):
         out = []
         append = out.append
         recvmsg = self.sock.recvmsg
-        skip_outgoing = self._filter_outgoing
         status_tci = _STATUS_TCI.unpack_from
         try:
             for _ in range(n):
-                data, anc, _flags, addr = recvmsg(MAX_FRAME, _ANC_SPACE)
-                if skip_outgoing and addr[2] == socket.PACKET_OUTGOING:
-                    continue
+                data, anc, _flags, _addr = recvmsg(MAX_FRAME, _ANC_SPACE)
                 if anc:
                     # the usual case is one PACKET_AUXDATA message without a tag: test its status
                     # and TCI in place; anything else takes the general path
@@ -412,6 +442,13 @@ def _open_rings(s: socket.socket, iface: str, tx: bool = True):
             # transmit ring's head, blocking it (the kernel takes this only before any ring exists)
             s.setsockopt(SOL_PACKET, PACKET_LOSS, 1)
         s.setsockopt(SOL_PACKET, PACKET_RX_RING, struct.pack("IIII", block, nblocks, slot, nslots))
+        # a frame larger than a slot (the MTU raised after start: BMv2, whose libpcap ring is not
+        # sized by the MTU, still takes it) is also queued whole on the socket, the slot marked
+        # TP_STATUS_COPY; without this the kernel cuts it to the slot
+        try:
+            s.setsockopt(SOL_PACKET, PACKET_COPY_THRESH, 1)
+        except OSError:
+            pass
     except OSError as exc:
         log.info("%s: no PACKET_RX_RING (%s): receiving with recvmsg", iface, exc)
         return None, None
@@ -447,8 +484,8 @@ class TxRing:
     buffer does.  The kernel walks the ring from its own head, which stays where this side's next
     slot is: slots are written in order, and after a failed ``send()`` the frames it did not take are
     withdrawn (counted in ``flush_errors``) so that the two never drift apart.  A frame longer than
-    the MTU at start allows (plus a VLAN tag's 4 bytes for a tagged one) raises ``EMSGSIZE``, as
-    ``send()`` does.
+    the MTU at start allows (plus a VLAN tag's 4 bytes for an 802.1Q-tagged one) raises ``EMSGSIZE``,
+    as ``send()`` does.
 
     Writers: the data-plane thread, the P4Runtime thread (PacketOut) and the TM's transmit threads
     may send on the same port, so a slot's write and a flush hold :attr:`lock`."""
@@ -456,8 +493,8 @@ class TxRing:
     def __init__(self, sock: socket.socket, mm: mmap.mmap, base: int, slot: int, nslots: int, mtu: int,
                  iface: str = ""):
         self.sock, self.mm, self.base, self.slot, self.nslots = sock, mm, base, slot, nslots
-        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for a
-        # VLAN-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
+        # what the kernel takes, as for send(): the MTU plus the Ethernet header, 4 bytes more for an
+        # 802.1Q-tagged frame (it would skip a longer one silently, PACKET_LOSS, with a kernel log line)
         self.max_len = min(slot - _TX_DATA, mtu + 14)
         self.max_tagged = min(slot - _TX_DATA, mtu + 18)
         self.iface = iface

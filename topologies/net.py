@@ -167,6 +167,10 @@ class ProcessSwitch(Switch):
             raise SwitchStartError(f"{self.name}: no process table (pass procs= in the switch options)")
         for name in self.port_map().values():
             offloads_off(name)
+            # the kernel would send IPv6 router solicitations / MLD reports out of the switch's
+            # interfaces, and a switch takes those as received frames (BMv2 and checkmate-switch)
+            subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{name}.disable_ipv6=1"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10, check=False)
             subprocess.run(["ip", "link", "set", "dev", name, "mtu", str(self.mtu), "up"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10, check=False)
         if self.pcap_dir is not None:

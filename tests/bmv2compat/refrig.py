@@ -76,13 +76,13 @@ class _Proc(LoggedProc):
 class Bmv2(_Proc):
     """``simple_switch`` running ``json_path`` on the rig's switch-side interfaces."""
 
-    def __init__(self, rig: "Rig", json_path: Path, timeout: float = 20.0):
+    def __init__(self, rig: "Rig", json_path: Path, timeout: float = 20.0, extra=()):
         self.thrift = free_port()
         argv = [tool("simple_switch"), "--device-id", "7", "--thrift-port", str(self.thrift),
                 "--notifications-addr", f"ipc:///tmp/refrig-{os.getpid()}-{self.thrift}.ipc"]
         for n, (sw, _h) in rig.ifaces.items():
             argv += ["-i", f"{n}@{sw}"]
-        super().__init__(argv + [str(json_path)])
+        super().__init__(argv + list(map(str, extra)) + [str(json_path)])
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -114,11 +114,13 @@ class Checkmate(_Proc):
 
 
 class Rig:
-    """Veth pairs for ports ``ports``; host-side sockets in ``self.hosts``."""
+    """Veth pairs for ports ``ports``; host-side sockets in ``self.hosts``.  ``mtu``: port ->
+    MTU of both ends of its pair (the kernel's default, 1500, for a port not named)."""
 
-    def __init__(self, ports=(1, 2), tag: str | None = None):
+    def __init__(self, ports=(1, 2), tag: str | None = None, mtu: dict[int, int] | None = None):
         tag = tag or f"rg{os.getpid() % 100000}"
         self.ifaces = {n: (f"{tag}{n}s", f"{tag}{n}h") for n in ports}
+        self.mtu = {n: (mtu or {}).get(n, 1500) for n in ports}
         self.hosts: dict[int, AfPacketPort] = {}
 
     def __enter__(self):
@@ -128,7 +130,7 @@ class Rig:
                 subprocess.run(["ip", "link", "add", sw, "type", "veth", "peer", "name", h], check=True)
                 for dev in (sw, h):
                     Path(f"/proc/sys/net/ipv6/conf/{dev}/disable_ipv6").write_text("1")
-                    subprocess.run(["ip", "link", "set", dev, "up"], check=True)
+                    subprocess.run(["ip", "link", "set", dev, "mtu", str(self.mtu[n]), "up"], check=True)
                 self.hosts[n] = AfPacketPort(PortSpec(n, "iface", iface=h))
         except Exception:
             self.__exit__()
