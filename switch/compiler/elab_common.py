@@ -242,3 +242,15 @@ def unify_lists(at, bt):
     if at[0] == bt[0] == "list" and len(at[1]) == len(bt[1]):
         return ["list", [unify_lists(x, y) for x, y in zip(at[1], bt[1])]]
     return at
+
+
+def ir_dicts(x):
+    """Every dict of an IR value -- statements, expressions, their parts -- at any depth, through
+    lists and dict values, each before what it holds."""
+    if isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from ir_dicts(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from ir_dicts(v)

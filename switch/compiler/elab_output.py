@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import annotation
-from .elab_common import E, IR_FORMAT, pyname
+from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
 
@@ -224,27 +224,11 @@ class OutputRules:
 
 
 def _mentions(blocks, q, actions, live) -> bool:
-    found = False
-
-    def walk(x):
-        nonlocal found
-        if found:
-            return
-        if isinstance(x, dict):
-            if x.get("s") == "call_action" and x.get("action") == q:
-                found = True
-                return
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(blocks)
-    if not found:
-        for k, other in actions.items():
-            if other["name"] != q and k in live:
-                walk(other["body"])
-    return found
+    """Whether action ``q`` is called in ``blocks`` or in the body of another live action."""
+    def calls(x) -> bool:
+        return any(n.get("s") == "call_action" and n.get("action") == q for n in ir_dicts(x))
+    return calls(blocks) or any(other["name"] != q and k in live and calls(other["body"])
+                                for k, other in actions.items())
 
 
 def _param_id(p: dict, i: int) -> int:

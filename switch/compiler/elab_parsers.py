@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from .ast import Node, annotation
-from .elab_common import E, flatten_select, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .elab_common import E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
 REJECT_WARNING = "Explicit transition to reject not supported on this target"
@@ -238,17 +238,9 @@ def _mark_temporaries(states: dict) -> None:
     through temporaries: copied in, reset for ``out``, copied back only when the sub-parser
     accepts -- an error inside it leaves the caller's arguments as they were (BMv2)."""
     calls: dict = {}
-
-    def walk(x):
-        if isinstance(x, dict):
-            if x.get("s") == "apply_parser":
-                calls.setdefault(x["fn"], []).append(x)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(states)
+    for x in ir_dicts(states):
+        if x.get("s") == "apply_parser":
+            calls.setdefault(x["fn"], []).append(x)
     for group in calls.values():
         if len({json.dumps(c["args"], sort_keys=True) for c in group}) > 1:
             for c in group:

@@ -282,19 +282,26 @@ def test_pipeline_config_save_and_commit(targets):
     assert not run(targets, 5, ops)
 
 
+def _digest_cfg(did):
+    """A write of the digest's DigestEntry: ``cfg(kind, max_timeout_ns, max_list_size)``."""
+    def cfg(kind, t=0, n=0):
+        e = pb.DigestEntry(digest_id=did)
+        if kind != U.DELETE:
+            e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, 5 * 10**9
+        return w(u(kind, digest_entry=e))
+    return cfg
+
+
+def traffic(*vals):
+    """Frames that each make one digest of value ``v`` (the program's h.a and h.d)."""
+    return ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in vals])
+
+
 def test_digest_lists(targets):
     """max_timeout_ns 0 is no timeout; DELETE unsubscribes and keeps what is pending."""
     def ops(info):
         did = info.digests[0].preamble.id
-
-        def cfg(kind, t=0, n=0):
-            e = pb.DigestEntry(digest_id=did)
-            if kind != U.DELETE:
-                e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, 5 * 10**9
-            return w(u(kind, digest_entry=e))
-
-        def traffic(*vals):
-            return ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in vals])
+        cfg = _digest_cfg(did)
         return [cfg(U.INSERT, 0, 10), traffic(2, 3), ("digests", True), cfg(U.MODIFY, 0, 1), traffic(4),
                 ("digests", True), cfg(U.MODIFY, 0, 10), traffic(5), cfg(U.DELETE), traffic(6),
                 cfg(U.INSERT, 10**6, 1), ("digests", True), ("read", [pb.Entity(digest_entry=pb.DigestEntry(
@@ -310,15 +317,7 @@ def test_digest_lists_before_and_across_configs(targets):
     a new size limit it already reaches sends it at once.  Size-triggered only: no timing."""
     def ops(info):
         did = info.digests[0].preamble.id
-
-        def cfg(kind, t=0, n=0):
-            e = pb.DigestEntry(digest_id=did)
-            if kind != U.DELETE:
-                e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, 5 * 10**9
-            return w(u(kind, digest_entry=e))
-
-        def traffic(*vals):
-            return ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in vals])
+        cfg = _digest_cfg(did)
         dig = ("digests", True)
         return [traffic(*range(1, 21)), cfg(U.INSERT, 10**9, 4), dig,
                 cfg(U.MODIFY, 0, 10), traffic(31, 32), cfg(U.MODIFY, 10**6, 10), dig, cfg(U.MODIFY, 10**6, 2), dig,
