@@ -12,6 +12,8 @@ import re
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
+from .elab_common import ir_dicts
+
 _MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
           "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
           "optional": p4info_pb2.MatchField.OPTIONAL}
@@ -118,24 +120,13 @@ _EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mar
                  "verify_checksum", "random", "log_msg", "assert", "assume"}
 
 
-def _nodes(x):
-    """Every dict (IR statement or expression) inside ``x``, depth first."""
-    if isinstance(x, dict):
-        yield x
-        for v in x.values():
-            yield from _nodes(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _nodes(v)
-
-
 def _has_extern_call(x, hidden_objs=frozenset()) -> bool:
     """``hidden_objs``: instances p4c drops (a typedef'd register), whose calls go with them."""
-    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs for n in _nodes(x))
+    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs for n in ir_dicts(x))
 
 
 def _called_actions(x, out: set) -> set:
-    out.update(n["action"] for n in _nodes(x) if n.get("s") == "call_action")
+    out.update(n["action"] for n in ir_dicts(x) if n.get("s") == "call_action")
     return out
 
 
@@ -145,7 +136,7 @@ def _applied_tables(x, out: set, keys: dict | None = None) -> set:
     list) the key expressions of every applied table count too, to a fixpoint: a table applied
     inside another's key (``key = { sub.apply().hit: exact; }``) is applied whenever that one is."""
     def scan(y):
-        out.update(n["table"] for n in _nodes(y) if isinstance(n.get("table"), str)
+        out.update(n["table"] for n in ir_dicts(y) if isinstance(n.get("table"), str)
                    and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit"))
     scan(x)
     seen: set = set()
@@ -192,7 +183,7 @@ def _reached_digests(ir: dict) -> dict:
     while todo := [by_name[n] for n in names if n in by_name and by_name[n] not in reached]:
         reached += todo
         names |= _called_actions(todo, set())
-    sent = {n["name"] if n.get("s") == "digest" else n["digest"] for n in _nodes(bodies + reached)
+    sent = {n["name"] if n.get("s") == "digest" else n["digest"] for n in ir_dicts(bodies + reached)
             if n.get("s") == "digest" or (n.get("s") == "nop" and "digest" in n)}
     return dict(ir, digests=[d for d in ir["digests"] if d["name"] in sent])
 
