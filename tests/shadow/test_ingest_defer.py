@@ -3,6 +3,8 @@
 
 Counted, not timed: the ingest thread's voluntary context switches while iterations are fed in the
 usual order (copies, then the manifest), and the deferral flag when the order or the load changes."""
+import time
+
 import pytest
 
 from tests.shadow.wakeups import voluntary_switches
@@ -33,17 +35,29 @@ def _ingest_tid(node):
 
 @pytest.mark.timeout(60)
 def test_manifests_drain_the_copies_and_the_ingest_thread_stays_asleep(reference_run, cluster):
-    run = reference_run(True, iters=20)
-    c = cluster(run, shards=2, ingest_defer=1.0)  # a long fallback period: the count below is the design's
+    run = reference_run(True, iters=22)
+    defer = 1.0   # the longest fallback period allowed: the count below is the design's, not the looks'
+    c = cluster(run, shards=2, ingest_defer=defer)
     first = _drive_until_deferred(c, 10) + 1
+    # the flag is set when the third drain completes; the ingest thread may still be in its watching
+    # wait (woken by the next datagrams) until it passes its loop's top once: two iterations settle it
+    for it in (first, first + 1):
+        _feed(c, it)
+    first += 2
     tids = [_ingest_tid(n) for n in c.nodes]
     before = voluntary_switches(tids)
+    t0 = time.monotonic()
     for it in range(first, first + 8):
         _feed(c, it)
+    took = time.monotonic() - t0
     after = voluntary_switches(tids)
     woke = {t: after[t] - before[t] for t in tids}
-    # without the deferral each ingest thread wakes up at least once per iteration (8 here)
-    assert all(w <= 3 for w in woke.values()), f"ingest threads woke up per iteration: {woke}"
+    # without the deferral each ingest thread wakes up at least once per iteration (8 here); a deferring
+    # one only for its fallback look every `defer` seconds (two switches each, at most) -- a loaded CI
+    # machine once stretched these 8 iterations past a 1 s period: 4 wake-ups on one shard
+    allowed = 3 + 2 * int(took / defer)
+    assert all(w <= allowed for w in woke.values()), \
+        f"ingest threads woke up per iteration: {woke} in {took:.2f} s (allowed {allowed})"
     c.check(first + 7)
     c.published_ok(first + 7)
 
