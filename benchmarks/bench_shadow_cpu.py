@@ -17,9 +17,15 @@ CPU clock) of the shadow processes per training iteration -- reproduced without 
 * the variants alternate round by round (both stay up all along, so both see the same machine), and the
   figures are medians over rounds: busy CPU per iteration (from the first datagram until both shards
   published the last iteration; the processes' nanosecond CPU clocks) and idle CPU per second (nothing arrives; the testbed's status poller
-  is not running here).
+  is not running here unless ``--poll`` is given).
 
-``python -m benchmarks.bench_shadow_cpu --baseline DIR [--iters 300] [--rounds 5] [--period 0.009] [--idle 2]``
+``--persist-every K`` gives both variants' shadows the testbed's persistence (``checkmate bench`` runs
+them with ``--persist-every 10``: a checksummed file every K-th iteration, its thread shown as
+``persist`` in the per-thread split); ``--poll S`` asks each shadow for its status every S seconds from
+a thread of this process, as the testbed's pollers do (``topologies/monitor.py``, 0.2 s).
+
+``python -m benchmarks.bench_shadow_cpu --baseline DIR [--iters 300] [--rounds 5] [--period 0.009] [--idle 2]
+[--persist-every 10] [--poll 0.2]``
 (``--baseline`` omitted: this tree alone).
 """
 from __future__ import annotations
@@ -30,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,6 +46,7 @@ from shadow.packets import gradient_packets
 from trainer_hooks.iteration import IterationRecord
 from trainer_hooks.layout import shard_plan
 from topologies.procs import proc_cpu
+from shadow.client import ShadowClient
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink
 
 JOB = 23
@@ -134,14 +142,15 @@ def default_model():
 class Variant:
     """Two shadow processes (shards 0, 1) from one source tree, and this tree's link to them."""
 
-    def __init__(self, name: str, tree: Path, model, opt, tmp: Path, compact: bool):
+    def __init__(self, name: str, tree: Path, model, opt, tmp: Path, compact: bool, persist_every: int = 0):
         self.name = name
         self.procs, addrs = [], []
         env = {**os.environ, "PYTHONPATH": str(tree), "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         for shard in (0, 1):
             p = subprocess.Popen([sys.executable, "-m", "shadow.cli", "--job-id", str(JOB), "--shard", str(shard),
                                   "--data", "127.0.0.1:0", "--mgmt", "127.0.0.1:0", "--ckpt-dir",
-                                  str(tmp / f"{name}-{shard}"), "--no-final-persist"],
+                                  str(tmp / f"{name}-{shard}"), "--no-final-persist",
+                                  "--persist-every", str(persist_every)],
                                  cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             self.procs.append(p)
             line = p.stdout.readline()
@@ -178,10 +187,39 @@ def speaks_compact(tree: Path) -> bool:
         return False
 
 
+class Poller(threading.Thread):
+    """Asks every shadow of ``variants`` for its status every ``interval`` seconds (the testbed's
+    pollers, one connection per shadow) until :meth:`stop`."""
+
+    def __init__(self, variants: list[Variant], interval: float):
+        super().__init__(daemon=True, name="poller")
+        self.addrs = [a for v in variants for a in v.addrs]
+        self.interval, self.halt, self.error = interval, threading.Event(), ""
+
+    def run(self) -> None:
+        clients = [ShadowClient(a.host, a.mgmt_port, timeout=5.0) for a in self.addrs]
+        try:
+            while not self.halt.wait(self.interval):
+                for c in clients:
+                    c.status()
+        except Exception as e:  # noqa: BLE001 -- reported after the run
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            for c in clients:
+                c.close()
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.join(10)
+
+
 def run(variants: list[Variant], model, iters: int, rounds: int, period: float, idle: float,
-        spread: float = 0.5) -> dict:
+        spread: float = 0.5, poll: float = 0.0) -> dict:
     import socket
     tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    poller = Poller(variants, poll) if poll > 0 else None
+    if poller is not None:
+        poller.start()
     grads = {pid: torch.randn(p.shape) * 1e-3 for pid, p in enumerate(model.parameters())}
     res = {v.name: {"busy_ms_per_it": [], "idle_ms_per_s": [], "rank0_us_per_it": []} for v in variants}
     per_thread: dict[str, list[dict]] = {v.name: [] for v in variants}
@@ -247,6 +285,10 @@ def run(variants: list[Variant], model, iters: int, rounds: int, period: float, 
                     res[v.name]["idle_ms_per_s"].append((v.cpu() - c0) / idle * 1e3)
     finally:
         tx.close()
+        if poller is not None:
+            poller.stop()
+            if poller.error:
+                raise RuntimeError(f"status poller: {poller.error}")
     out = {k: {m: statistics.median(x) if x else float("nan") for m, x in r.items()} | {"rounds": r}
            for k, r in res.items()}
     for k, rounds_ in per_thread.items():  # per role: medians over rounds of (CPU us/it, wake-ups/it)
@@ -268,6 +310,10 @@ def main(argv=None) -> int:
                     "(ShadowLink.manifest_batch)")
     ap.add_argument("--spread", type=float, default=0.5, help="fraction of the period over which an iteration's "
                     "datagrams are sent, two at a time (0: one burst)")
+    ap.add_argument("--persist-every", type=int, default=0, metavar="K",
+                    help="the shadows persist every K-th iteration (the testbed: 10; 0: never)")
+    ap.add_argument("--poll", type=float, default=0.0, metavar="S",
+                    help="ask each shadow for its status every S seconds, as the testbed does (0.2; 0: never)")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     model, opt = default_model()
@@ -276,17 +322,19 @@ def main(argv=None) -> int:
         try:
             if a.baseline:
                 variants.append(Variant("baseline", Path(a.baseline), model, opt, Path(tmp),
-                                        compact=speaks_compact(Path(a.baseline))))
-            variants.append(Variant("this", ROOT, model, opt, Path(tmp), compact=True))
+                                        compact=speaks_compact(Path(a.baseline)), persist_every=a.persist_every))
+            variants.append(Variant("this", ROOT, model, opt, Path(tmp), compact=True,
+                                    persist_every=a.persist_every))
             variants[-1].link.manifest_batch = a.manifest_batch
             variants_compact = {v.name: v.link.compact for v in variants}
-            res = run(variants, model, a.iters, a.rounds, a.period, a.idle, a.spread)
+            res = run(variants, model, a.iters, a.rounds, a.period, a.idle, a.spread, a.poll)
         finally:
             for v in variants:
                 v.close()
     guard = guard_compare(Path(a.baseline) if a.baseline else None, model, a.rounds)
     print(f"== shadow CPU, 2 shadow processes together, {a.iters} iterations x {a.rounds} rounds at "
-          f"{a.period * 1e3:.1f} ms/it, datagrams spread over {a.spread:.0%} of it (median over rounds)")
+          f"{a.period * 1e3:.1f} ms/it, datagrams spread over {a.spread:.0%} of it (median over rounds); "
+          f"persist every {a.persist_every or 'never'}, status poll {f'every {a.poll:g} s' if a.poll else 'off'}")
     for name, r in res.items():
         print(f"  {name:9s} busy {r['busy_ms_per_it']:6.3f} ms/it   idle {r['idle_ms_per_s']:6.2f} ms/s   "
               f"rounds {[round(x, 3) for x in r['rounds']['busy_ms_per_it']]}")

@@ -170,6 +170,10 @@ class ShadowNode(DataPath):
         self.persisted_path: str | None = None
         self._persist_want: ShardState | None = None
         self._persist_error: str = ""
+        #: the iterations with a file on disk as of this node's last look (None: look again).  Only
+        #: this node writes its shard's folder, so it looks after each of its saves, not on every
+        #: status request (a listdir and a sort under the lock, polled by the testbed 5x a second)
+        self._on_disk: list[int] | None = None
         self._threads: list[threading.Thread] = []
         self._conns: set[socket.socket] = set()
         self.udp: socket.socket | None = None
@@ -406,6 +410,7 @@ class ShadowNode(DataPath):
                 if path is not None and (self.persisted_iteration is None or snap.iteration >= self.persisted_iteration):
                     self.persisted_iteration, self.persisted_path = snap.iteration, path
                 self._persist_error = err
+                self._on_disk = None  # a save adds a file and prunes others, a failed one may remove one
                 self._done.notify_all()
 
     def persist_now(self, timeout: float | None = None) -> str:
@@ -526,10 +531,14 @@ class ShadowNode(DataPath):
             probed_params=sorted(c.probed))
 
     def _persisted_list(self) -> list[int]:
-        try:
-            return self.store.iterations()
-        except OSError:
-            return []
+        """The persisted iterations, oldest first: remembered from the last look at the folder, which
+        happens again after each save (:meth:`fetch` of an iteration looks at the folder itself)."""
+        if self._on_disk is None:
+            try:
+                self._on_disk = self.store.iterations()
+            except OSError:
+                return []
+        return list(self._on_disk)
 
     def fetch(self, iteration: int | None = None) -> ShardState:
         """The latest published state, or the one of ``iteration``: from memory (the history), else

@@ -256,7 +256,7 @@ class ShadowStatus:
     last_error: str = ""
     lag: int = 0  #: newest iteration seen minus latest published
     held_iterations: list = field(default_factory=list)  #: published iterations in memory, oldest first
-    persisted_iterations: list = field(default_factory=list)  #: iterations with a file on disk, oldest first
+    persisted_iterations: list = field(default_factory=list)  #: files on disk, oldest first (as of its last save)
     #: copies of parameters this shard does not own (a shard map that differs from the bootstrap's)
     misrouted: int = 0
     misrouted_params: list = field(default_factory=list)  #: a few of those param ids, sorted
@@ -326,8 +326,16 @@ _CLASSES = {c.__name__: c for c in (ParamSpec, OptimizerSpec, ShardMap, Bootstra
 # ---------------------------------------------------------------------------------------------
 # Value encoding (JSON + blob, no pickle)
 # ---------------------------------------------------------------------------------------------
+#: dtypes NumPy holds natively: their bytes are viewed through ``Tensor.numpy()`` in one step.
+_NUMPY_DTYPES = frozenset(DTYPES.values()) - {torch.bfloat16}
+
+
 def tensor_bytes(t: torch.Tensor) -> memoryview:
     """A zero-copy byte view of a contiguous CPU tensor (any dtype)."""
+    if t.dtype in _NUMPY_DTYPES and t.is_cpu and not t.requires_grad and t.is_contiguous():
+        # the common case (a shard's params and optimizer state), about a fifth of the general
+        # path's cost: one NumPy view, no reshape/view/detach tensors made on the way
+        return memoryview(t.numpy()).cast("B") if t.numel() else memoryview(b"")
     t = t.detach()
     if t.device.type != "cpu":
         t = t.cpu()

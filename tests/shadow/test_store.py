@@ -51,6 +51,60 @@ def test_keeps_newest_files(tmp_path):
     assert s.iterations() == [3, 4]
 
 
+def _bigger(it):
+    st = _state(it)
+    st.tensors[5] = torch.randn(300)  # a longer file than _state's
+    return st
+
+
+def test_a_full_store_writes_into_its_oldest_file(tmp_path):
+    """keep files on disk: the next save overwrites the oldest one's storage (same inode), cut to
+    the new length, and every file still loads exactly."""
+    s = store.ShardStore(tmp_path, 3, 1, keep=2)
+    s.save(_bigger(1))
+    s.save(_state(2))
+    oldest = store.shard_path(tmp_path, 3, 1, 1)
+    ino, size = oldest.stat().st_ino, oldest.stat().st_size
+    path = s.save(_state(3))  # shorter than the file it reuses
+    assert s.iterations() == [2, 3]
+    assert path.stat().st_ino == ino and path.stat().st_size < size
+    _same(_state(3), s.load(3))
+    _same(_state(2), s.load(2))
+    s.save(_bigger(4))  # longer than the file it reuses
+    assert s.iterations() == [3, 4]
+    _same(_bigger(4), s.load(4))
+    assert not [f for f in os.listdir(path.parent) if f.startswith(".")]
+
+
+def test_the_only_checkpoint_is_never_reused(tmp_path):
+    """keep=1: the new file is written beside the old one, which goes only after the rename."""
+    s = store.ShardStore(tmp_path, 3, 1, keep=1)
+    first = s.save(_state(1))
+    ino = first.stat().st_ino
+    second = s.save(_state(2))
+    assert s.iterations() == [2] and second.stat().st_ino != ino
+
+
+@pytest.mark.parametrize("keep", [1, 2, 3])
+def test_failed_saves_never_cost_the_newest_checkpoint(tmp_path, keep):
+    """Every save fails after its data is written: reused files go, but the newest stays."""
+    class Crash(store.FileBackend):
+        def before_rename(self, tmp, path):
+            raise OSError("disk gone")
+
+    s = store.ShardStore(tmp_path, 3, 1, keep=keep)
+    for it in (1, 2, 3):
+        s.save(_state(it))
+    bad = store.ShardStore(tmp_path, 3, 1, keep=keep, backend=Crash())
+    for it in (4, 5, 6, 7):
+        with pytest.raises(OSError, match="disk gone"):
+            bad.save(_state(it))
+    left = s.iterations()
+    assert left and left[-1] == 3 and len(left) >= max(1, keep - 1)
+    _same(_state(3), s.load(3))
+    assert not [f for f in os.listdir(store.shard_dir(tmp_path, 3, 1)) if f.startswith(".")]
+
+
 @pytest.mark.parametrize("where", ["header", "blob", "trailer"])
 def test_flipped_byte_is_refused(tmp_path, where):
     path = store.ShardStore(tmp_path, 3, 1).save(_state())
