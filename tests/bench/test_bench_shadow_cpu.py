@@ -20,3 +20,18 @@ def test_harness_runs_both_variants(capsys):
     # per thread role (the shadow names its threads for the OS): both shards' ingest and connection threads
     line = next(x for x in out.splitlines() if x.strip().startswith("this") and " us / " in x)
     assert re.search(r"ingest \d+ us / [\d.]+", line) and re.search(r"conn \d+ us / [\d.]+", line), line
+
+
+@pytest.mark.timeout(180)
+def test_harness_persists_and_polls_as_the_testbed_does(capsys):
+    """--persist-every: the shadows' persist threads do work (shown per role); --poll: a status poller
+    runs all along (its idle figure is above zero, as without it it is about nothing)."""
+    assert bench_shadow_cpu.main(["--iters", "30", "--rounds", "1", "--idle", "0.5", "--period", "0.005",
+                                  "--persist-every", "10", "--poll", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "persist every 10, status poll every 0.05 s" in out, out
+    line = next(x for x in out.splitlines() if x.strip().startswith("this") and " us / " in x)
+    m = re.search(r"persist (\d+) us / [\d.]+", line)
+    assert m and int(m.group(1)) > 0, line
+    idle = float(re.search(r"this\s+busy\s+[\d.]+ ms/it\s+idle\s+([\d.]+) ms/s", out).group(1))
+    assert idle > 0, out
