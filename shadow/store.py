@@ -23,13 +23,16 @@ new file and unlinking the old one.  Same bytes, same guarantees -- the rename h
 data is synced -- but the file system neither frees nor allocates blocks, which halves the kernel's
 share of a save (a 200 kB shard: about 110 against 340 us of CPU with the unlink, 0.5 against 1.3 ms
 wall).  Only a file that a successful save would prune is reused, and never the only one: a failed
-save costs at most that file, never the newest checkpoint.
+save costs at most that file, never the newest checkpoint.  A reader that opened the oldest file just
+before it was reused notices (the path no longer names the inode it read) and gets the same
+``FileNotFoundError`` as if the file had been pruned under it, never a mix of two checkpoints.
 
 Files live at ``<ckpt_dir>/job<J>/shard<S>/iter<I:010d>.cmshard``; :func:`list_iterations` scans
 them, :class:`ShardStore` writes and prunes (keeping the newest ``keep``).
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -170,10 +173,27 @@ def save_state(path, state: ShardState, backend: FileBackend | None = None) -> P
     return path
 
 
+def _read_all(f) -> bytearray:
+    return bytearray(f.read())
+
+
 def load_state(path) -> ShardState:
-    """Read and verify a shard checkpoint; raises :class:`CheckpointCorrupt` on any defect."""
+    """Read and verify a shard checkpoint; raises :class:`CheckpointCorrupt` on any defect, and
+    ``FileNotFoundError`` when the file is gone -- also when its store pruned it, or reused it for a
+    newer checkpoint, while it was being read (never a mix of the two)."""
     path = Path(path)
-    data = bytearray(path.read_bytes())
+    with open(path, "rb") as f:
+        data = _read_all(f)
+        # A store reuses its oldest file for the next save, renaming it away *before* overwriting
+        # it: if the path still names the inode just read, nothing overwrote it during the read.
+        mine = os.fstat(f.fileno())
+        try:
+            now = os.stat(path)
+        except FileNotFoundError:
+            now = None
+        if now is None or (now.st_ino, now.st_dev) != (mine.st_ino, mine.st_dev):
+            raise FileNotFoundError(errno.ENOENT, "replaced by a newer checkpoint while it was read "
+                                                  "(the store reuses its oldest file)", str(path))
     if len(data) < len(MAGIC) + _LEN.size + DIGEST:
         raise CheckpointCorrupt(path, "length", f"{len(data)} bytes is shorter than an empty checkpoint (truncated?)")
     if bytes(data[:8]) != MAGIC:

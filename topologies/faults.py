@@ -248,6 +248,9 @@ class FaultSuite(R.Testbed):
                 except store.CheckpointCorrupt as e:
                     out["torn"].append(str(e))
                     continue
+                except FileNotFoundError:  # pruned (or reused for a newer file) since the listing
+                    files = [x for x in files if x != it]
+                    continue
                 check(it, s, "disk")
             out["shards"][k] = {"memory": list(st.held_iterations), "disk": files, "losses": st.losses,
                                 "latest": st.latest_iteration}

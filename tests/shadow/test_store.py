@@ -105,6 +105,33 @@ def test_failed_saves_never_cost_the_newest_checkpoint(tmp_path, keep):
     assert not [f for f in os.listdir(store.shard_dir(tmp_path, 3, 1)) if f.startswith(".")]
 
 
+@pytest.mark.parametrize("when", ["before", "during"])
+def test_a_reader_of_a_reused_file_gets_not_found_never_a_mix(tmp_path, monkeypatch, when):
+    """The oldest file is reused by a save while a reader has it open: renamed away, then overwritten
+    by the next iteration.  The reader is told the file is gone (as if pruned), not handed the newer
+    iteration's bytes under the old name nor a torn mix."""
+    s = store.ShardStore(tmp_path, 3, 1, keep=2)
+    s.save(_state(1))
+    s.save(_state(2))
+    oldest = store.shard_path(tmp_path, 3, 1, 1)
+    real = store._read_all
+
+    def racing(f):
+        if when == "before":  # the save completes between the reader's open and its read
+            s.save(_state(3))
+            return real(f)
+        head = f.read(40)  # part read, then the file is reused, then the rest
+        s.save(_state(3))
+        return bytearray(head) + real(f)
+
+    monkeypatch.setattr(store, "_read_all", racing)
+    with pytest.raises(FileNotFoundError, match="replaced by a newer checkpoint"):
+        store.load_state(oldest)
+    monkeypatch.setattr(store, "_read_all", real)
+    assert s.iterations() == [2, 3]
+    _same(_state(3), s.load(3))
+
+
 @pytest.mark.parametrize("where", ["header", "blob", "trailer"])
 def test_flipped_byte_is_refused(tmp_path, where):
     path = store.ShardStore(tmp_path, 3, 1).save(_state())
