@@ -52,13 +52,12 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch |
             raise _bad(f"{what}: prefix length 0 is a don't-care match and must be omitted")
         if not 0 < plen <= w:
             raise _bad(f"{what}: prefix length {plen} out of range 1..{w}")
-        value = codec.decode(fm.lpm.value or b"\x00", w, what)   # empty is 0, as BMv2
+        value = codec.decode(fm.lpm.value, w, what)
         if value & ~codec.prefix_mask(w, plen):
             raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
         return FieldMatch.lpm(info.id, value, plen)
     if kind == "ternary":
-        # an empty value is 0 (BMv2 takes it: with a mask, the value's bits are what the mask keeps)
-        value = codec.decode(fm.ternary.value or b"\x00", w, what)
+        value = codec.decode(fm.ternary.value, w, what)
         mask = codec.decode(fm.ternary.mask, w, what + " mask")
         if mask == 0:
             raise _bad(f"{what}: mask 0 is a don't-care match and must be omitted")

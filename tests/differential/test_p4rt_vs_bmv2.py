@@ -367,3 +367,53 @@ def test_weighted_selector_groups_pick_as_bmv2(targets):
                 w(group(U.MODIFY, 1, [(6, 2), (1, 2)])),
                 ("traffic", flows), read_groups, read_members, read_one]
     assert not run(targets, 7, ops)
+
+
+def test_empty_byte_strings_are_zero(targets):
+    """An empty (unset) byte string is the value 0 to PI/BMv2 (fuzz_p4rt seeds 3020, 3023, 3049):
+    an exact or optional match value, a range's low end, an action parameter.  INSERT, the entry
+    read back with the canonical zero, MODIFY and DELETE through the empty form; an entry that
+    spells the zero out is then a duplicate.  A range whose empty high end is below its low end,
+    and an empty ternary mask (0: a don't care that must be omitted), stay refused."""
+    def ops(info):
+        out = []
+        for t in info.tables:
+            kinds = {mf.match_type for mf in t.match_fields}
+            if not kinds & {2, 5, 6} or not t.action_refs:
+                continue
+            act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
+
+            def te(zero, lo=b"", hi=b"\x05", with_action=True):
+                e = pb.TableEntry(table_id=t.preamble.id)
+                for mf in t.match_fields:
+                    fm = e.match.add(field_id=mf.id)
+                    if mf.match_type == 2:
+                        fm.exact.value = zero
+                    elif mf.match_type == 6:
+                        fm.optional.value = zero
+                    elif mf.match_type == 5:
+                        fm.range.low, fm.range.high = lo, hi
+                    elif mf.match_type == 3:
+                        fm.lpm.value, fm.lpm.prefix_len = zero, 1
+                    else:
+                        fm.ternary.value, fm.ternary.mask = zero, b"\x01"
+                e.priority = 1 if kinds & {4, 5, 6} else 0
+                if with_action:
+                    e.action.action.action_id = act.preamble.id
+                    for p in act.params:
+                        e.action.action.params.add(param_id=p.id, value=b"")
+                return e
+            read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+            out += [w(u(U.INSERT, table_entry=te(b""))), read, w(u(U.INSERT, table_entry=te(b"\x00", lo=b"\x00"))),
+                    w(u(U.MODIFY, table_entry=te(b""))), w(u(U.DELETE, table_entry=te(b"", with_action=False))),
+                    read, w(u(U.DELETE, table_entry=te(b"", with_action=False)))]
+            if 5 in kinds:
+                out += [w(u(U.INSERT, table_entry=te(b"\x01", lo=b"\x02", hi=b""))), read]
+            if 4 in kinds:
+                e = te(b"\x01")
+                next(fm for fm in e.match if fm.HasField("ternary")).ternary.mask = b""
+                out += [w(u(U.INSERT, table_entry=e)), read]
+        assert len(out) >= 14, "the programs of seeds 3020 and 3049 have exact, optional and range keys"
+        return out
+    for seed in (3020, 3049):
+        assert not run(targets, seed, ops)

@@ -99,7 +99,6 @@ def cases():
     dup_param = route(ip("10.1.0.3"), param_ids=[1, 1, 3])
     no_match = P.TableEntry(table_id=T_TRAINER)
     no_match.action.action.action_id = A_MARK
-    empty_value = trainer(b"")
     return [
         ("unknown table id", U("INSERT", table_entry=no_table), "NOT_FOUND", ["0x2ffffff", "33554431", "table"]),
         ("unknown action id", U("INSERT", table_entry=route(ip("10.1.0.4"), action=0x01ABCDEF)),
@@ -119,7 +118,6 @@ def cases():
             b"\x02\x00", b"\x02\xcc\x00\x00\x00\x02", b"\x08\x00\x00\x00\x00\x02"))), "INVALID_ARGUMENT", ["port"]),
         ("mac 7 bytes", U("INSERT", table_entry=route(ip("10.1.0.10"), params=(
             b"\x02", b"\x01\x02\xcc\x00\x00\x00\x02", b"\x08\x00\x00\x00\x00\x02"))), "INVALID_ARGUMENT", ["smac"]),
-        ("empty exact value", U("INSERT", table_entry=empty_value), "INVALID_ARGUMENT", ["ingress_port"]),
         ("lpm prefix 33", U("INSERT", table_entry=route(ip("10.1.0.11"), plen=33)), "INVALID_ARGUMENT", ["prefix", "33"]),
         ("lpm bits beyond prefix", U("INSERT", table_entry=route(ip("10.1.0.12"), plen=24)),
          "INVALID_ARGUMENT", ["beyond"]),
