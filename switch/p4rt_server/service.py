@@ -169,7 +169,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _commit(self, new: ForwardingState, keep_digests: bool = False, install: bool = True) -> None:
         if not keep_digests:
-            self.digests.unsubscribe_all({d: i.member_widths for d, i in new.index.digests.items()})
+            self.digests.new_program()
         else:
             for did in self.digests.configured_ids():
                 if did not in new.index.digests:

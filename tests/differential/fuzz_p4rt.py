@@ -327,9 +327,9 @@ def _open(target, base: int, config) -> Side:
 
 
 def _flush_digests(side: Side, p4info) -> None:
-    """End a seed with no digest state left behind: a switch's learn lists outlive a program
-    (BMv2, and checkmate-switch as a drop-in), so a pending list of this seed would come out in a
-    later seed's.  Flush each digest (1 ms timeout, no filter), then unsubscribe."""
+    """End a seed with no digest state left behind: flush each digest (1 ms timeout, no filter),
+    then unsubscribe -- so that nothing of this seed (a list about to be sent, an unacked one)
+    can reach the next seed's stream, whatever the next program load keeps."""
     U = pb.Update
     if not p4info.digests:
         return

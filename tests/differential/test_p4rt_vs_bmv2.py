@@ -417,3 +417,27 @@ def test_empty_byte_strings_are_zero(targets):
         return out
     for seed in (3020, 3049):
         assert not run(targets, seed, ops)
+
+
+def test_a_program_load_empties_learn_lists(targets):
+    """fuzz_p4rt seed 3011: a program load (the same program again) makes BMv2's learn lists anew.
+    Digests pending before it -- collected by the defaults, or by a subscribed list without a
+    timeout -- never come out after the next DigestEntry, and a later digest starts a list of its
+    own under the new config; a digest sent but not acked before it is not suppressed after it.
+    Lists sent at once (1 ms timeout, size 1): no timing near a deadline."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+
+        def cfg(kind, t=0, n=0, ack=5 * 10**9):
+            e = pb.DigestEntry(digest_id=did)
+            if kind != U.DELETE:
+                e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, ack
+            return w(u(kind, digest_entry=e))
+        dig, nack = ("digests", True), ("digests", False)
+        load = ("setcfg", S.VERIFY_AND_COMMIT, "same")
+        return [load, traffic(1, 2), load, cfg(U.INSERT, 10**6), dig, dig, traffic(3), dig, cfg(U.DELETE),
+                load, cfg(U.INSERT, 0, 10), traffic(11, 12), load, cfg(U.INSERT, 10**6), dig, dig, traffic(13), dig,
+                cfg(U.DELETE),
+                load, cfg(U.INSERT, 0, 1), traffic(5), nack, traffic(5), nack, load, cfg(U.INSERT, 0, 1), traffic(5),
+                nack, cfg(U.DELETE)]
+    assert not run(targets, 0, ops)
