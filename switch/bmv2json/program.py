@@ -367,8 +367,10 @@ class Translator:
                          "annos": [], "bound": [], **({"impl": a["impl"]} if "impl" in a else {})})
         de = t.get("default_entry")
         default = None
+        miss_nop = de is None
         if de is None:
-            # indirect tables have no default entry in the JSON: a miss runs nothing
+            # indirect tables have no default entry in the JSON: a miss runs nothing, not even
+            # the `default` label of a switch on its action_run (runtime.tables.NO_ACTION)
             default = {"action": self.empty_action()["id"], "params": [], "const": False}
         else:
             a = self.action(de["action_id"])
@@ -403,7 +405,8 @@ class Translator:
         is_const = bool(info.is_const_table) if info is not None else bool(entries)
         self.tables[name] = {
             "name": name, "id": tid, "alias": alias, "size": int(t.get("max_size", 1024)), "keys": keys,
-            "actions": acts, "default": default, "const_entries": const_entries, "is_const": is_const,
+            "actions": acts, "default": default, **({"miss_nop": True} if miss_nop else {}),
+            "const_entries": const_entries, "is_const": is_const,
             "direct_counter": dc["id"] if dc else None, "direct_meter": dm["id"] if dm else None, "annos": [],
             "support_timeout": bool(t.get("support_timeout")), "control": block, "implementation_id": impl,
             "selector_keys": sel_keys, **({"dm_read": dm_read} if dm_read else {})}

@@ -94,6 +94,10 @@ class OutputRules:
                             for a in t["actions"]],
                 "default": {"action": tid_of(t["default"]["action"]), "params": t["default"]["params"],
                             "const": t["default"]["const"]},
+                # BMv2 has no default_action for a table with an action profile or selector (p4c
+                # warns and leaves it out of the JSON): a miss runs nothing.  "default" stays for
+                # the P4Info (its const_default_action_id)
+                **({"miss_nop": True} if t["profile"] else {}),
                 "const_entries": [dict(e, action=tid_of(e["action"]), matches=[
                     {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
                      "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])

@@ -90,9 +90,13 @@ class BlockGen:
                 self.emit(1, f"return ({', '.join(outs)},)")
             self.action_outs = None
             self.emit(0, "")
-        self.emit(0, "ACTIONS = {" + ", ".join(f"{a['id']}: A_{a.get('impl', a['id'])}" for a in self.ir["actions"])
-                  + "}")
-        self.emit(0, "ACTION_NAMES = {" + ", ".join(f"{a['id']}: {a['name']!r}" for a in self.ir["actions"]) + "}")
+        # id 0 (tables.NO_ACTION): the miss of a table that has no default action (an indirect one)
+        self.emit(0, "def A_0(P, L):")
+        self.emit(1, "return None")
+        self.emit(0, "ACTIONS = {0: A_0, " + ", ".join(f"{a['id']}: A_{a.get('impl', a['id'])}"
+                                                     for a in self.ir["actions"]) + "}")
+        self.emit(0, "ACTION_NAMES = {0: '(no action)', " + ", ".join(f"{a['id']}: {a['name']!r}"
+                                                                    for a in self.ir["actions"]) + "}")
         self.emit(0, "")
 
     def gen_tables(self) -> None:

@@ -215,11 +215,10 @@ class StatementGen:
                 first = False
                 self.block(ind + 1, c["body"])
             if default_body is not None:
-                if first:
-                    self.block(ind, default_body)
-                else:
-                    self.emit(ind, "else:")
-                    self.block(ind + 1, default_body)
+                # a miss that ran no action (tables.NO_ACTION, 0: an indirect table without a
+                # default) takes no label, not even `default` -- BMv2 goes on after the switch
+                self.emit(ind, f"{'if' if first else 'elif'} {v}:")
+                self.block(ind + 1, default_body)
         elif k == "switch_value":
             v = self.fresh("sw")
             self.emit(ind, f"{v} = {self.x(s['e'])}")

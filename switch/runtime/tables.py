@@ -73,6 +73,10 @@ def _mask(width: int) -> int:
     return (1 << width) - 1
 
 
+#: the "action" of a miss that runs nothing (P4Runtime ids are never 0)
+NO_ACTION = 0
+
+
 class Table:
     """A P4 table: key layout, allowed actions, default action, installed entries."""
 
@@ -106,8 +110,10 @@ class Table:
         self._lpm_lens: list[int] = []
         self._list: list[_Installed] = []
         d = spec["default"]
-        self.default_action_id = d["action"]
-        self.default_params = tuple(d.get("params", ()))
+        # ``miss_nop``: a miss runs no action until the control plane sets one (an indirect table
+        # compiled by checkmate-p4c: BMv2 ignores its default_action), action id NO_ACTION
+        self.default_action_id = NO_ACTION if spec.get("miss_nop") else d["action"]
+        self.default_params = () if spec.get("miss_nop") else tuple(d.get("params", ()))
         self.initial_default = (self.default_action_id, self.default_params)
         #: the ActionProfile of an indirect table (entries name members/groups), else None
         self.profile = profile
@@ -341,6 +347,8 @@ class Table:
         self.default_result = (self.default_action_id, self.default_params, None)
 
     def get_default(self) -> TableEntry:
+        if self.default_action_id == NO_ACTION:
+            return TableEntry([], NO_ACTION, {}, 0, None, None, True, self.const_default)
         spec = self.actions[self.default_action_id]
         params = {pid: v for (pid, _, _), v in zip(spec.params, self.default_params)}
         return TableEntry([], self.default_action_id, params, 0, None, None, True, self.const_default)
