@@ -75,7 +75,20 @@ def load_example():
 
 
 def uninterrupted(flags: list[str], iters: int, world: int = WORLD) -> dict:
-    """What ``world`` ranks of examples/ddp_train.py compute for ``iters`` iterations, bit for bit."""
+    """What ``world`` ranks of examples/ddp_train.py compute for ``iters`` iterations, bit for bit.
+
+    With one intra-op thread, as the trainers run (``OMP_NUM_THREADS=1`` in :func:`launch`): on
+    two threads torch splits the matrix products differently and the last bits differ, so the
+    reference must not depend on what an earlier test in this process set."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _uninterrupted(flags, iters, world)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _uninterrupted(flags: list[str], iters: int, world: int) -> dict:
     ex = load_example()
     args = ex.parse_args([*flags, "--iters", str(iters)])
     x_all, y_all = ex.load_data()
