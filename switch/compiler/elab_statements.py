@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import drop_dead_union_stores, inlined_body
+from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
@@ -24,7 +24,7 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
-            out = drop_dead_union_stores(out, self.inlined_control)
+            out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
@@ -401,10 +401,28 @@ class StatementRules:
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
 
+    def subcontrol_of(self, call: dict) -> dict | None:
+        """The sub-control instance an ``apply_control`` runs."""
+        return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+
     def inlined_control(self, call: dict, lv) -> list | None:
         """What an ``apply_control`` runs, for the def-use view of :mod:`.union_defuse`."""
-        blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+        blk = self.subcontrol_of(call)
         return None if blk is None else inlined_body(blk, call, lv)
+
+    def record_body_stores(self, call: dict, rest: list) -> None:
+        """Which union-member stores of the body of the sub-control ``call`` applies the
+        statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
+        drops those dead at every call site once all blocks are elaborated)."""
+        blk = self.subcontrol_of(call)
+        if blk is None:
+            return
+        verdicts = self.__dict__.setdefault("union_body_verdicts", {})
+        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
+        if site == len(self.union_sites):
+            self.union_sites.append(site)
+        for sid, dead in body_store_verdicts(blk, call, rest, self.inlined_control):
+            verdicts.setdefault(sid, {})[site] = dead
 
     def dead_operand(self, n: Node, scope, value: bool):
         """The right operand of ``false && X`` / ``true || X`` (``value``: the result): p4c folds

@@ -1,0 +1,71 @@
+"""Constructs left open by the earlier rounds and taken up by helper open8 (issue #15), each
+decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+Header unions through an inlined sub-control.  p4c inlines a sub-control and uses an ``inout``
+header argument in place, so each time the body makes a union member argument valid BMv2
+invalidates the member's siblings -- also when the body makes it invalid again before it ends
+(checkmate-switch passes such a member through a copy that records whether it was ever valid,
+``gen_helpers._tracked``).  And p4c's def-use pass runs after the inlining: a union-member
+store in the body that the caller overwrites after the call, unread, is dropped (BMv2 keeps
+the sibling valid) -- per call site (``union_defuse.settle_body_stores``); a setValid or an
+initializer (``= {...}``, a setValid for p4c) is kept."""
+from .base import PAYLOAD, case, eth, hdr, program
+from .fuzz_fuzzh import U_FR, U_HDR, U_PARSER
+
+CAT = "front end (p4c-compatible)"
+U_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"
+U_OBS = "        hdr.eth.src[2:0] = (bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.isValid();\n"
+
+
+def _u_frames(bs):
+    """U_FR, one frame with u.x parsed, and one with u.w parsed for each ``h.b`` in ``bs``."""
+    return U_FR + [(1, eth(0x1234) + hdr(2, 5, 2, 3) + hdr(9, 8, 7, 6) + PAYLOAD)] + \
+        [(2, eth(0x1234) + hdr(3, b, 2, 3) + bytes.fromhex("07620a") + PAYLOAD) for b in bs]
+
+
+CASES = [
+    # a union member passed as an inout/out header argument made valid and then invalid again
+    # by the body (also only on one path, also by a whole-header assignment): its sibling
+    # went invalid when it was made valid (it stayed valid on ours)
+    case("open8_union_member_argument_valid_then_invalid", CAT, program(
+        "        if (hdr.h.b == 1) { s1.apply(hdr.u.x); } else if (hdr.h.b == 4) { s2.apply(hdr.u.x); }\n"
+        "        else if (hdr.h.b == 5) { s3.apply(hdr.u.x); } else if (hdr.h.b == 6) { s4.apply(hdr.u.x, hdr.h); }\n"
+        "        else if (hdr.h.b == 7) { s5.apply(hdr.u.x); } else if (hdr.h.b == 2) { s6.apply(hdr.u.x); }\n" + U_OBS,
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER, deparser=U_DEP,
+        top="control S1(inout h_t y) { apply { y.setValid(); y.setInvalid(); } }\n"
+            "control S2(out h_t y) { apply { y.setValid(); y.a = 1; y.setInvalid(); } }\n"
+            "control S3(inout h_t y) { apply { y = { 1, 2, 3, 4 }; y.setInvalid(); } }\n"
+            "control S4(inout h_t y, in h_t z) { apply { y = z; if (z.c == 2) { y.setInvalid(); } } }\n"
+            "control S5(inout h_t y) { apply { if (y.isValid()) { y.setInvalid(); } else { y.setValid(); y.setInvalid(); } } }\n"
+            "control S6(inout h_t y) { apply { y.setValid(); } }\n",
+        ingress_decls="    S1() s1; S2() s2; S3() s3; S4() s4; S5() s5; S6() s6;\n"),
+        frames=_u_frames((2, 6, 7)), json_path=True),
+
+    # a union-member store in a sub-control body that the caller overwrites after the call,
+    # unread: p4c drops it after inlining (the sibling stays valid) -- the last statement,
+    # before writes of other fields, under an if, before another sub-control's overwrite; one
+    # instance (s8) applied where it is dead and where the caller reads the member (kept).
+    # Kept: a setValid of the argument (s6), an initializer (s14), and (s7) a dead copy-back
+    case("open8_union_store_dead_across_inlined_control", CAT, program(
+        "        if (hdr.h.b == 1) { s6.apply(hdr.u.x); hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 4) { s7.apply(hdr.u.x, hdr.h); hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 5) { s8.apply(hdr); hdr.u.x = hdr.h2; } else if (hdr.h.b == 6) { s9.apply(hdr); hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 7) { s8.apply(hdr); hdr.h.c = hdr.u.x.c; hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 2) { s10.apply(hdr); hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 8) { s11.apply(hdr); hdr.u.x = hdr.h2; } else if (hdr.h.b == 9) { s12.apply(hdr); hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 10) { s8.apply(hdr); s13.apply(hdr); }\n"
+        "        else if (hdr.h.b == 11) { s8.apply(hdr); hdr.h.d = 7; hdr.u.x = hdr.h2; }\n"
+        "        else if (hdr.h.b == 12) { s14.apply(hdr.u); hdr.u.x = hdr.h2; }\n" + U_OBS,
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER, deparser=U_DEP,
+        top="control S6(inout h_t y) { apply { y.setValid(); } }\n"
+            "control S7(inout h_t y, in h_t z) { apply { y = z; } }\n"
+            "control S8(inout headers_t hh) { apply { hh.u.x = hh.h; } }\n"
+            "control S9(inout headers_t hh) { apply { hh.u.x = hh.h; hh.h.a = 1; } }\n"
+            "control S10(inout headers_t hh) { apply { if (hh.h.c == 2) { hh.u.x = hh.h; } } }\n"
+            "control S11(inout headers_t hh) { apply { hh.u.x = hh.h; hh.u.x.a = 3; } }\n"
+            "control S12(inout headers_t hh) { apply { hh.u.x = hh.h; hh.eth.src = 1; } }\n"
+            "control S13(inout headers_t hh) { apply { hh.u.x = hh.h2; } }\n"
+            "control S14(inout u_t uu) { apply { uu.x = { 1, 2, 3, 4 }; } }\n",
+        ingress_decls="    S6() s6; S7() s7; S8() s8; S9() s9; S10() s10; S11() s11; S12() s12; S13() s13; S14() s14;\n"),
+        frames=_u_frames((2, 6, 7, 8, 9, 10, 11, 12)), json_path=True),
+]
