@@ -25,6 +25,7 @@ class StatementRules:
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
             out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
+            self.check_const_indexes(out)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []

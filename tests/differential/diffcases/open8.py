@@ -69,3 +69,32 @@ CASES = [
         ingress_decls="    S6() s6; S7() s7; S8() s8; S9() s9; S10() s10; S11() s11; S12() s12; S13() s13; S14() s14;\n"),
         frames=_u_frames((2, 6, 7, 8, 9, 10, 11, 12)), json_path=True),
 ]
+
+# p4c 1.2.4.8 refuses these (test_invalid.py takes them in): name -> (source, words of the message).
+# p4c's constant propagation carries a constant stored in a local or a metadata field to a
+# later run-time stack index and refuses the index it proves out of range
+_STK = "    h_t[3] s;\n"
+INVALID = {
+    "stack_index_metadata_constant_out_of_range": (program(
+        "        meta.m8 = 3;\n        hdr.h.b = 1;\n        hdr.s[meta.m8].a = 1;\n", fields=_STK), ("Array index 8w3",)),
+    "stack_index_local_constant_out_of_range": (program(
+        "        bit<8> ix = 3;\n        hdr.h.a = hdr.s[ix].a;\n", fields=_STK), ("Array index 8w3",)),
+    # read under an if, written before it; computed from the constant; in egress; setValid
+    "stack_index_constant_read_in_branch": (program(
+        "        meta.m8 = 1;\n        if (hdr.h.a == 1) { hdr.s[meta.m8 + 2].a = 1; }\n", fields=_STK), ("Array index 8w3",)),
+    "stack_index_constant_in_egress_set_valid": (program(
+        "", egress="        meta.m16 = 5;\n        hdr.s[meta.m16].setValid();\n", fields=_STK), ("Array index 16w5",)),
+    "stack_index_constant_in_action": (program(
+        "        a();\n", fields=_STK, ingress_decls="    action a() { meta.m8 = 200; hdr.s[meta.m8] = hdr.h; }\n"),
+        ("Array index 8w200",)),
+}
+
+# ... and accepts these (an index a branch may change, one computed down into range, a slice
+# write): checkmate-p4c must too -- they run as on BMv2 (the frames take the branch)
+CASES.append(case("open8_stack_index_constant_not_proven", CAT, program(
+    "        meta.m8 = 3;\n        if (hdr.h.a == 1) { meta.m8 = 1; }\n        hdr.s[meta.m8].a = 1;\n"
+    "        meta.m16 = 3;\n        meta.m16 = meta.m16 - 1;\n        hdr.s[meta.m16].b = 2;\n"
+    "        bit<8> k = 3;\n        k[1:0] = 0;\n        hdr.s[k].c = 3;\n"
+    "        hdr.h.c = meta.m8 ++ meta.m16[7:0];\n", fields=_STK,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+    frames=[(1, eth(0x1234) + hdr(1, 2, 3, 4) + PAYLOAD), (2, eth(0x1234) + hdr(1, 7, 3, 4) + PAYLOAD)]))
