@@ -140,6 +140,8 @@ class StatementRules:
                 self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
             if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
+                if not self.ctx.get("dead") and not self.ctx.get("cond_return"):
+                    self.note_action_call(s.loc, "exit")   # (an action calling this one)
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
             st = {"s": "exit"}
             self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
@@ -319,6 +321,10 @@ class StatementRules:
             # predicated (an action no table lists and nothing calls is dropped first)
             self.target_error(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
                                         "on this target (p4c: a method or extern call inside an if in an action)")
+        elif self.ctx.get("in_action") and not self.ctx.get("dead") and not self.ctx.get("if_depth") and \
+                not self.ctx.get("cond_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS
+                                                     or fn.name in self.externs):
+            self.note_action_call(call.loc, expr_text(fn))   # (an action calling this one)
         if fn.kind == "member":
             base, m = fn.base, fn.name
             # table.apply()

@@ -89,6 +89,33 @@ INVALID = {
         ("Array index 8w200",)),
 }
 
+# an action calling (p4c inlines it) an action whose body holds an exit, a method or an extern
+# call, under an if or after a conditional return: p4c's BMv2 backend refuses the predicated
+# call (fuzz_exprs seed 2008)
+_A0 = "    action a0() { hdr.h.a = 1; exit; }\n"
+INVALID.update({
+    "action_exit_inlined_after_conditional_return": (program(
+        "        a1();\n", ingress_decls=_A0 + "    action a1() { if (hdr.h.b == 1) { return; } a0(); }\n"),
+        ("exit (in action I.a0", "conditional execution")),
+    "action_exit_inlined_under_if_two_levels": (program(
+        "        a2();\n", ingress_decls=_A0 + "    action a1() { hdr.h.c = 1; a0(); }\n"
+                                      "    action a2() { if (hdr.h.b == 1) { a1(); } }\n"), ("conditional execution",)),
+    "action_set_valid_inlined_under_if": (program(
+        "        a1();\n", ingress_decls="    action a0() { hdr.h2.setValid(); }\n    action a1() { if (hdr.h.b == 1) { a0(); } }\n"),
+        ("setValid", "conditional execution")),
+    "action_counter_inlined_after_conditional_return": (program(
+        "        a1();\n", ingress_decls="    counter(4, CounterType.packets) c;\n    action a0() { c.count(1); }\n"
+                                        "    action a1() { if (hdr.h.b == 1) { return; } a0(); }\n"), ("c.count", "conditional execution")),
+})
+# ... and runs these: the call itself unconditional (an if before or after it), a callee
+# without such a statement under an if
+CASES.append(case("open8_action_exit_inlined_unconditionally", CAT, program(
+    "        if (hdr.h.b == 1) { a1(); } else if (hdr.h.b == 2) { a2(); } else { a3(); }\n        hdr.h.d = 9;\n",
+    ingress_decls=_A0 + "    action a1() { if (hdr.h.c == 3) { hdr.h.c = 2; } a0(); }\n"
+                        "    action a2() { a0(); if (hdr.h.c == 3) { hdr.h.c = 2; } }\n"
+                        "    action b0() { hdr.h.a = hdr.h.b + 1; }\n    action a3() { if (hdr.h.c == 3) { b0(); } }\n"),
+    frames=[(1, eth(0x1234) + hdr(7, b, 3, 4) + PAYLOAD) for b in (1, 2, 3)]))
+
 # ... and accepts these (an index a branch may change, one computed down into range, a slice
 # write): checkmate-p4c must too -- they run as on BMv2 (the frames take the branch)
 CASES.append(case("open8_stack_index_constant_not_proven", CAT, program(
