@@ -643,13 +643,43 @@ def reads_header(ir, lhs) -> bool:
         return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
 
     def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
-        while v.get("op") in ("cast", "slice", "un"):
-            v = v["a"]
-        return v.get("op") == "cond"
+        while True:
+            if v.get("op") == "slice" and v["a"].get("op") == "bin" and v["a"]["o"] == "++" \
+                    and _const(v["a"]["a"]) == 0 and v["lo"] == 0 and v["hi"] == v["a"]["b"]["t"][1] - 1:
+                v = v["a"]["b"]   # (0 ++ x)[w-1:0] is x
+            elif v.get("op") in ("cast", "slice", "un"):
+                v = v["a"]
+            elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
+                v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
+            else:
+                return v.get("op") == "cond"
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _const(x):
+    return x.get("v") if isinstance(x, dict) and x.get("op") == "const" else None
+
+
+def _identity_operand(b: dict):
+    """The operand that the binary expression ``b`` is equal to by p4c's strength reduction
+    (``x | 0``, ``0 ^ x``, ``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``, ``x & 0xff..``,
+    ``x << 0``, ``x >> 0``), or None.  (Saturating operators are not reduced.)"""
+    o, a, c = b["o"], b["a"], b["b"]
+    t = b.get("t") or [None]
+    if t[0] != "bit":
+        return None
+    ones = (1 << t[1]) - 1
+    for x, k in ((a, _const(c)), (c, _const(a))):
+        if k is None:
+            continue
+        if o in ("|", "^", "+") and k == 0 or o == "*" and k == 1 or o == "&" and k == ones:
+            return x
+        if x is a and (o in ("-", "<<", ">>") and k == 0 or o == "/" and k == 1):
+            return x
+    return None
 
 
 def _literal_condition(n: Node, scope) -> bool:

@@ -125,3 +125,19 @@ CASES.append(case("open8_stack_index_constant_not_proven", CAT, program(
     "        hdr.h.c = meta.m8 ++ meta.m16[7:0];\n", fields=_STK,
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
     frames=[(1, eth(0x1234) + hdr(1, 2, 3, 4) + PAYLOAD), (2, eth(0x1234) + hdr(1, 7, 3, 4) + PAYLOAD)]))
+
+# fuzz_headers seed 2071: an initializer into a header whose element reads that header through a
+# ?: under an operation p4c's strength reduction removes first (`0 | (c ? h.x : 0)`, `x * 1`,
+# `(0 ++ x)[w-1:0]`, ...): the ?: is then a whole element, hoisted before the header is built,
+# so the header becomes valid on BMv2 (it stayed invalid on ours); `|+| 0` is not reduced
+_C = "(hdr.{0}.isValid() ? (bit<32>)hdr.{0}.c : 32w0)"
+CASES.append(case("open8_initializer_read_hoisted_after_strength_reduction", CAT, program(
+    f"        hdr.h2 = {{ a = 1, b = 1, c = 1, d = (32w0 | {_C.format('h2')}) }};\n"
+    f"        hdr.s[0] = {{ 2, 2, 2, ({_C.format('s[0]')} * 32w1) ^ 0 }};\n"
+    f"        hdr.s[1] = {{ a = 3, b = 3, c = 3, d = (32w0 ++ {_C.format('s[1]')})[31:0] }};\n"
+    f"        hdr.s[2] = {{ 4, 4, 4, ({_C.format('s[2]')} |+| 32w0) }};\n"
+    "        hdr.eth.src[3:0] = (bit<1>)hdr.s[0].isValid() ++ (bit<1>)hdr.s[1].isValid() ++ "
+    "(bit<1>)hdr.s[2].isValid() ++ (bit<1>)hdr.h2.isValid();\n",
+    fields="    h_t[3] s;\n", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);\n"
+                                "        pkt.emit(hdr.s);"),
+    frames=[(1, eth(0x0800) + PAYLOAD), (2, eth(0x1234) + hdr(1, 2, 3, 4) + PAYLOAD)]))
