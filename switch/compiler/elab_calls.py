@@ -25,10 +25,19 @@ class CallRules:
         if self.ctx.get("in_action") and not self.ctx.get("dead") and cond:
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
+        elif self.ctx.get("in_action") and not self.ctx.get("dead"):
+            self.note_action_call(loc, what)
         elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
             rec = self.functions[self.ctx["block"]]
             if not rec.get("action_call") or (cond and not rec["action_call"][0]):
                 rec["action_call"] = (bool(cond), what)
+
+    def note_action_call(self, loc, what: str) -> None:
+        """An action's body holds (unconditionally) something p4c's BMv2 backend refuses under
+        a condition -- an exit, a method or extern call: p4c inlines the action into an action
+        that calls it, where a call under an if or after a conditional return is then that
+        target error (:meth:`direct_action`)."""
+        self.actions[self.ctx["in_action"]].setdefault("cond_op", (loc, what))
 
     # -- a HashAlgorithm parameter given to hash() (p4c: inlining makes it one constant) ---------
     def note_algo_param(self, var_ir: dict, param: dict) -> None:
@@ -203,6 +212,14 @@ class CallRules:
             a["used"] = frozenset(a["used"] or ()) | {caller}
         else:
             a["used"] = True
+        if caller and a.get("cond_op") and not self.ctx.get("dead"):
+            loc, what = a["cond_op"]
+            if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
+                self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
+                                       "conditional execution in actions is not supported on this target "
+                                       "(p4c: Conditional execution in actions unsupported on this target)")
+            else:
+                self.note_action_call(loc, what)
         call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")

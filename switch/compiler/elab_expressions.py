@@ -133,8 +133,11 @@ class ExpressionRules:
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)
-        return {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
-                "t": et, "size": bt[2]}, et
+        ir = {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
+              "t": et, "size": bt[2]}
+        if v is None:   # (const_index: p4c's constant propagation may prove it out of range)
+            self.__dict__.setdefault("dyn_index_locs", {})[id(ir)] = (ir, n.index.loc)
+        return ir, et
 
     def slice_of(self, base, bt, n: Node, scope):
         if not is_bits(bt) or newtype_name(bt):   # p4c: bit extraction is for bit<>/int<> only

@@ -10,6 +10,7 @@ from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
+from .union_defuse import settle_body_stores
 
 
 class OutputRules:
@@ -19,6 +20,9 @@ class OutputRules:
         return [v for v in getattr(self, "value_sets", []) if v.get("used")]
 
     def finish(self, blocks, decls) -> dict:
+        # p4c's def-use after inlining: sub-control union stores dead at every call site
+        settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}),
+                           [blocks, getattr(self, "subcontrols", [])])
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         for a in used_actions.values():

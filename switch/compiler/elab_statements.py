@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import drop_dead_union_stores, inlined_body
+from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
@@ -24,7 +24,8 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
-            out = drop_dead_union_stores(out, self.inlined_control)
+            out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
+            self.check_const_indexes(out)
             return [{"s": "block", "body": out}] if out else []
         if k == "empty":
             return []
@@ -139,6 +140,8 @@ class StatementRules:
                 self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
             if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
+                if not self.ctx.get("dead") and not self.ctx.get("cond_return"):
+                    self.note_action_call(s.loc, "exit")   # (an action calling this one)
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
             st = {"s": "exit"}
             self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
@@ -318,6 +321,10 @@ class StatementRules:
             # predicated (an action no table lists and nothing calls is dropped first)
             self.target_error(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
                                         "on this target (p4c: a method or extern call inside an if in an action)")
+        elif self.ctx.get("in_action") and not self.ctx.get("dead") and not self.ctx.get("if_depth") and \
+                not self.ctx.get("cond_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS
+                                                     or fn.name in self.externs):
+            self.note_action_call(call.loc, expr_text(fn))   # (an action calling this one)
         if fn.kind == "member":
             base, m = fn.base, fn.name
             # table.apply()
@@ -401,10 +408,28 @@ class StatementRules:
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
 
+    def subcontrol_of(self, call: dict) -> dict | None:
+        """The sub-control instance an ``apply_control`` runs."""
+        return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+
     def inlined_control(self, call: dict, lv) -> list | None:
         """What an ``apply_control`` runs, for the def-use view of :mod:`.union_defuse`."""
-        blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+        blk = self.subcontrol_of(call)
         return None if blk is None else inlined_body(blk, call, lv)
+
+    def record_body_stores(self, call: dict, rest: list) -> None:
+        """Which union-member stores of the body of the sub-control ``call`` applies the
+        statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
+        drops those dead at every call site once all blocks are elaborated)."""
+        blk = self.subcontrol_of(call)
+        if blk is None:
+            return
+        verdicts = self.__dict__.setdefault("union_body_verdicts", {})
+        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
+        if site == len(self.union_sites):
+            self.union_sites.append(site)
+        for sid, dead in body_store_verdicts(blk, call, rest, self.inlined_control):
+            verdicts.setdefault(sid, {})[site] = dead
 
     def dead_operand(self, n: Node, scope, value: bool):
         """The right operand of ``false && X`` / ``true || X`` (``value``: the result): p4c folds
@@ -618,13 +643,43 @@ def reads_header(ir, lhs) -> bool:
         return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
 
     def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
-        while v.get("op") in ("cast", "slice", "un"):
-            v = v["a"]
-        return v.get("op") == "cond"
+        while True:
+            if v.get("op") == "slice" and v["a"].get("op") == "bin" and v["a"]["o"] == "++" \
+                    and _const(v["a"]["a"]) == 0 and v["lo"] == 0 and v["hi"] == v["a"]["b"]["t"][1] - 1:
+                v = v["a"]["b"]   # (0 ++ x)[w-1:0] is x
+            elif v.get("op") in ("cast", "slice", "un"):
+                v = v["a"]
+            elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
+                v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
+            else:
+                return v.get("op") == "cond"
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _const(x):
+    return x.get("v") if isinstance(x, dict) and x.get("op") == "const" else None
+
+
+def _identity_operand(b: dict):
+    """The operand that the binary expression ``b`` is equal to by p4c's strength reduction
+    (``x | 0``, ``0 ^ x``, ``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``, ``x & 0xff..``,
+    ``x << 0``, ``x >> 0``), or None.  (Saturating operators are not reduced.)"""
+    o, a, c = b["o"], b["a"], b["b"]
+    t = b.get("t") or [None]
+    if t[0] != "bit":
+        return None
+    ones = (1 << t[1]) - 1
+    for x, k in ((a, _const(c)), (c, _const(a))):
+        if k is None:
+            continue
+        if o in ("|", "^", "+") and k == 0 or o == "*" and k == 1 or o == "&" and k == ones:
+            return x
+        if x is a and (o in ("-", "<<", ">>") and k == 0 or o == "/" and k == 1):
+            return x
+    return None
 
 
 def _literal_condition(n: Node, scope) -> bool:

@@ -37,6 +37,7 @@ from .elab_output import OutputRules
 from .elab_packets import PacketRules
 from .elab_parsers import ParserRules
 from .elab_statements import StatementRules
+from .const_index import ConstIndexRules
 from .elab_calls import CallRules
 from .elab_tables import TableRules
 from .elab_types import TypeRules
@@ -45,7 +46,7 @@ from .errors import P4Warning
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
-class Elaborator(TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, CallRules, PacketRules,
+class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, CallRules, PacketRules,
                  ExternRules, ExpressionRules, OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 

@@ -5,9 +5,13 @@ anything reads it.  For a header union member that is not a no-op on BMv2: makin
 valid invalidates its siblings, which p4c's analysis does not see -- so when p4c drops the
 assignment, BMv2 keeps the siblings valid.  :func:`drop_dead_union_stores` does the same for
 the plain cases, on one elaborated statement list -- looking into a sub-control applied there
-as p4c's inliner lays it out (the struct arguments in place of its parameters).
+as p4c's inliner lays it out (the struct arguments in place of its parameters) -- and, the
+other way, which stores of a sub-control body the statements after a call of it make dead
+(:func:`body_store_verdicts`, settled over all call sites by :func:`settle_body_stores`).
 """
 from __future__ import annotations
+
+from .elab_common import ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
 _PLAIN = ("assign", "decl", "setvalid", "if", "block")
@@ -102,7 +106,96 @@ def _overwritten(rest: list, lv, inline=None) -> bool:
     return False
 
 
-def drop_dead_union_stores(stmts: list, inline=None) -> list:
+def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
+    """Whether sub-control ``blk``'s body may make the parameter that ``arg`` of ``call`` is
+    passed to valid other than by an assignment (a setValid, a call it is passed to): those
+    p4c keeps, in place, so their sibling invalidation stays even when the copy-back is dead."""
+    py = arg.get("py")
+
+    def mine(e) -> bool:
+        root = _chain(e)[-1]
+        return isinstance(root, dict) and root.get("op") == "var" and root.get("n") == py
+    for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
+        if n.get("s") == "setvalid" and n.get("v") and mine(n.get("h")):
+            return True
+        if n.get("s") in ("call_action", "apply_control", "call_fn") and \
+                any(x.get("dir") in ("out", "inout") and mine(x["e"]) for x in n.get("args") or ()):
+            return True
+    return False
+
+
+def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
+    """Each union-member store (``sid`` set) in ``stmts`` -- also in its ifs and blocks -- with
+    whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``)."""
+    for j, b in enumerate(stmts):
+        rest = list(stmts[j + 1:]) + cont
+        if b.get("s") == "assign" and b.get("sid") is not None:
+            found.append((b["sid"], _overwritten(rest, b["l"], inline)))
+        elif b.get("s") == "if":
+            _body_stores(b["then"] or [], rest, inline, found)
+            _body_stores(b["else"] or [], rest, inline, found)
+        elif b.get("s") == "block":
+            _body_stores(b["body"], rest, inline, found)
+
+
+def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
+    """p4c's def-use pass after inlining sub-control ``blk`` at ``call``: which union-member
+    stores of its body the caller's statements ``rest`` overwrite before any read -- p4c drops
+    those (so BMv2 keeps the member's siblings valid).  Only stores into a struct argument that
+    p4c uses in place (``inout``, not a copy); ``[(sid, dead)]``, each such store marked with a
+    ``sid`` (its own dict, in ``blk``) for :func:`settle_body_stores`."""
+    subst = {a["py"]: a["e"] for a in call["args"]
+             if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
+             and not a.get("siblings")}
+    if not subst:
+        return []
+    mine = set()
+    for k, n in enumerate(n for n in ir_dicts(blk["body"]) if n.get("s") == "assign" and "siblings" in n):
+        n.setdefault("sid", f"{blk['fn']}#{k}")
+        root = _chain(n["l"])[-1]
+        # (an initializer is setValid and field writes for p4c: the setValid stays)
+        if n["siblings"] and n["r"].get("op") != "mk" and isinstance(root, dict) and root.get("op") == "var" and root.get("n") in subst:
+            mine.add(n["sid"])
+    found: list = []
+    _body_stores(_substitute(list(blk["body"]), subst), list(rest), inline, found)
+    return [(sid, dead) for sid, dead in found if sid in mine]
+
+
+def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
+    """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
+    dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
+    sibling invalidation (the value is overwritten unread).  Dead at every call site: the
+    store's siblings go; at some: the store gets a ``dead_key`` and those ``apply_control``
+    statements list it in ``dead_stores`` (the generated body then skips the invalidation
+    when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
+    marks go (the device config has no such keys)."""
+    sites: dict = {}
+    calls_at: dict = {}
+    for n in ir_dicts(ir):
+        if n.get("s") == "apply_control":
+            site = n.pop("site", None)
+            sites.setdefault(n["fn"], set()).add(site)
+            calls_at.setdefault(site, []).append(n)
+    key = 0
+    for blk in subcontrols:
+        for n in ir_dicts(blk["body"]):
+            sid = n.pop("sid", None) if n.get("s") == "assign" else None
+            if sid is None:
+                continue
+            seen = verdicts.get(sid, {})
+            calls = sites.get(blk["fn"], set())
+            dead = [c for c in calls if seen.get(c)]
+            if calls and len(dead) == len(calls):
+                n["siblings"] = []
+            elif dead:
+                n["dead_key"] = key
+                for c in dead:
+                    for call in calls_at[c]:
+                        call.setdefault("dead_stores", []).append(key)
+                key += 1
+
+
+def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
     """p4c's def-use pass (SimplifyDefUse) drops an assignment to a header union member that
     a later assignment to the same member overwrites before anything reads that member --
     without seeing that it also invalidated the member's siblings, which BMv2 then keeps
@@ -112,16 +205,28 @@ def drop_dead_union_stores(stmts: list, inline=None) -> list:
     sub-control's out/inout argument that is a union member (p4c inlines both) is such an
     assignment too: its siblings are then left alone.  ``inline``: see :func:`_overwritten`
     (p4c inlines sub-controls before its def-use pass, so a body that starts by overwriting
-    the member makes the assignment before the call dead)."""
+    the member makes the assignment before the call dead); ``sub(call)``: the sub-control
+    instance an ``apply_control`` runs (a dead copy-back of a parameter its body also
+    setValid's keeps the siblings' invalidation: p4c keeps the setValid); ``record(call,
+    rest)``: told each ``apply_control`` and the statements after it (see
+    :func:`body_store_verdicts`)."""
     drop = set()
     out = []
+
+    def dead(call, x):
+        """The copy-back of argument ``x`` is dead -- and for a sub-control, nothing but
+        assignments in its body makes the parameter valid (p4c keeps a setValid)."""
+        if not (x.get("siblings") and _overwritten(stmts[i + 1:], x["e"], inline)):
+            return False
+        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
+        return blk is None or not _param_sets_valid(blk, call, x)
     for i, a in enumerate(stmts):
+        if record is not None and a.get("s") == "apply_control":
+            record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("call_action", "apply_control") and \
-                any(x.get("siblings") and _overwritten(stmts[i + 1:], x["e"], inline) for x in a["args"]):
-            a = {**a, "args": [{k: v for k, v in x.items() if k != "siblings"}
-                               if x.get("siblings") and _overwritten(stmts[i + 1:], x["e"], inline) else x
+        elif a.get("s") in ("call_action", "apply_control") and any(dead(a, x) for x in a["args"]):
+            a = {**a, "args": [{k: v for k, v in x.items() if k != "siblings"} if dead(a, x) else x
                                for x in a["args"]]}
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

@@ -126,3 +126,34 @@ def _lookahead(data, off, n, bits):
         raise ParserError(1)
     v = int.from_bytes(data[off:off + nb], "big")
     return v >> (nb * 8 - bits)
+
+
+def _tracked(h):
+    """A copy of header ``h`` that records (``_ever``) whether anything made it valid.
+
+    A header-union member passed to a sub-control as an out/inout argument goes through such a
+    copy: p4c inlines the control and writes the member in place, so each time the body makes
+    it valid BMv2 invalidates the member's siblings -- also when the body makes it invalid
+    again before the end (the copy-back alone cannot see that).  The class is a subclass of
+    ``h``'s whose ``_v`` is a property over the parent's slot; ``__slots__`` names the
+    parent's, so ``_copy_into`` copies the same attributes both ways."""
+    cls = type(h)
+    t = cls.__dict__.get("_tracked_cls")   # (kept on the class: it goes with the program)
+    if t is None:
+        slot = cls._v
+
+        def get(self):
+            return slot.__get__(self, cls)
+
+        def put(self, v):
+            slot.__set__(self, v)
+            if v:
+                self._ever = True
+        t = type(f"Tracked{cls.__name__}", (cls,), {"__slots__": ("_ever",), "_v": property(get, put)})
+        t.__slots__ = cls.__slots__
+        cls._tracked_cls = t
+    c = t.__new__(t)
+    for a in cls.__slots__:
+        setattr(c, a, getattr(h, a))
+    c._ever = False
+    return c

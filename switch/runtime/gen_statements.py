@@ -154,6 +154,14 @@ class StatementGen:
                 # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
                 # the index's call after the right-hand side.
                 lv = self.hoist_indexes(ind, lv)
+            if s.get("dead_key") is not None and s.get("siblings"):
+                # a union store in a sub-control body that p4c's def-use drops where this
+                # call's caller overwrites it (union_defuse.settle_body_stores): no sibling
+                # goes invalid there
+                self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
+                self.assign(ind + 1, lv, self.x(s["r"]), lv["t"])
+                self.emit(ind, "else:")
+                ind += 1
             self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or ())
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
@@ -307,6 +315,8 @@ class StatementGen:
         elif k == "apply_control":
             sl = self.fresh("l")
             self.emit(ind, f"{sl} = Locals()")
+            for key in s.get("dead_stores", ()):   # (see the "assign" case)
+                self.emit(ind, f"{sl}._dead{key} = True")
             agg = ("struct", "header", "stack")
             texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in agg else self.x(a["e"]) for a in s["args"]]
 
@@ -331,8 +341,9 @@ class StatementGen:
                         v = f"{v}.copy()"
                     elif t[0] in agg and (aliased(i) or arg.get("siblings")):
                         # (a union member too: the copy-back invalidates its siblings, which
-                        # the body's writes to the parameter cannot do in place)
-                        v = f"{v}.copy()"
+                        # the body's writes to the parameter cannot do in place; a tracked
+                        # copy tells whether the body made it valid at any point)
+                        v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"
                         back.append(i)
                     if arg["dir"] == "out":
                         fresh.append((f"{sl}.{attr}", t))
@@ -344,6 +355,12 @@ class StatementGen:
                 t = arg["e"]["t"]
                 if arg["dir"] in ("out", "inout") and (t[0] not in agg or i in back):
                     attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+                    if arg.get("siblings") and t[0] == "header":
+                        # made valid in the body, then maybe invalid again: the siblings
+                        # went invalid then (p4c: in place)
+                        self.emit(ind, f"if {sl}.{attr}._ever:")
+                        for sib in arg["siblings"]:
+                            self.emit(ind + 1, f"{self.x(sib)}._v = False")
                     self.assign(ind, arg["e"], f"{sl}.{attr}", t, arg.get("siblings", ()))
         elif k == "call_fn":
             args = []

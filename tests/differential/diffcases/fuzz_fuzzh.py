@@ -120,8 +120,7 @@ CASES += [
     # seed 69/36: an action's `out` header argument and a sub-control's that is a header union
     # member: the copy-back of a valid header invalidates the other member (BMv2's assign_header
     # into a union member; p4c inlines the control, whose writes then invalidate it); it left
-    # both valid.  (A sub-control's union-member argument goes through a copy: a body that
-    # makes it valid and then invalid again leaves the sibling valid -- BMv2 invalid; open)
+    # both valid.  (A body that makes it valid and then invalid again: open8.py)
     case("fh_out_argument_union_member_copy_back", CAT, program(
         "        if (hdr.h.b == 1) { a(hdr.u.x); } else if (hdr.h.b == 4) { sc.apply(hdr.u.x, hdr.u.x); }\n"
         "        else if (hdr.h.b == 5) { b(hdr.u.w); }\n"
