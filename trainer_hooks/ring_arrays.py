@@ -5,7 +5,8 @@ writes per batch of packets instead of per packet.
 * :class:`TransportStats` -- the ring's counters.
 * :class:`PlanIndex` -- a bucket plan as lookup tables, built once per plan object.
 * :class:`ActiveJob` -- one job's bucket in wire order, its header table and receive map.
-* :func:`batch_template` -- the header bytes a GRO batch of one job's data must share.
+* :func:`batch_headers`, :func:`batch_expected` -- all headers of a GRO batch in one struct call,
+  and the fields a batch of one job's data must share.
 * :func:`take_spare` -- a finished job's bucket copy, for a new job of the same plan, when safe.
 * :func:`apply_runs` -- a received batch added or copied into the bucket, one strided numpy
   operation per run of evenly spaced packets.
@@ -15,7 +16,9 @@ writes per batch of packets instead of per packet.
 """
 from __future__ import annotations
 
+import functools
 import logging
+import operator
 import socket
 import struct
 import sys
@@ -90,18 +93,31 @@ class TransportStats:
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
 
 
-def batch_template(job_id: int, prev: int, iteration: int, bucket: int, cnt: int) -> tuple[np.ndarray, np.ndarray]:
-    """(mask, expected) over the 32 header bytes: the fields every data packet of one job from the
-    previous rank has in common (version, dtype, ACK clear, job, iteration, rank, bucket, count), so
-    that ``(headers & mask == expected).all()`` checks a whole GRO batch at once."""
-    hdr = np.frombuffer(wire.HEADER.pack(wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, job_id, iteration, prev, bucket,
-                                         0, 0, cnt, 0, 0), dtype=np.uint8)
-    mask = np.zeros(1, dtype=HDR_DT)
-    for name in ("version", "dtype", "job_id", "iteration", "rank", "bucket", "count"):
-        mask[name] = wire.FIELD_MAX[name]
-    mask["flags"] = wire.FLAG_ACK
-    mask = mask.view(np.uint8)
-    return mask, hdr & mask
+# header fields every datagram of one GRO batch of one job's data from one rank shares (indices into the
+# header tuple): version, dtype, job_id, iteration, rank, bucket, count
+_SAME_FIELDS = tuple(i for i, (name, _) in enumerate(wire.FIELDS)
+                     if name in ("version", "dtype", "job_id", "iteration", "rank", "bucket", "count"))
+NFIELDS = len(wire.FIELDS)
+
+
+@functools.lru_cache(maxsize=256)
+def batch_headers(k: int, seg: int) -> tuple[struct.Struct, operator.itemgetter]:
+    """For ``k`` datagrams of ``seg`` bytes back to back: a struct that unpacks all their headers in
+    one call (``NFIELDS`` values per datagram, the payloads skipped), and a getter of the fields
+    they must share (:data:`_SAME_FIELDS` of each) out of its tuple."""
+    if seg < HLEN or k < 1:
+        raise ValueError(f"a batch of {k} datagrams of {seg} bytes has no headers to read")
+    one = wire.HEADER.format.lstrip("!")
+    st = struct.Struct("!" + (one + f"{seg - HLEN}x") * (k - 1) + one)
+    return st, operator.itemgetter(*(j * NFIELDS + i for j in range(k) for i in _SAME_FIELDS))
+
+
+def batch_expected(job_id: int, prev: int, iteration: int, bucket: int, cnt: int, k: int) -> tuple:
+    """What the getter of :func:`batch_headers` returns for ``k`` data datagrams of ``cnt`` elements
+    of one job from rank ``prev``."""
+    one = (wire.WIRE_VERSION, wire.DTYPE_FP32, job_id, iteration, prev, bucket, cnt)
+    assert len(one) == len(_SAME_FIELDS)
+    return one * k
 
 
 class PlanIndex:
@@ -121,10 +137,10 @@ class PlanIndex:
         self.plan = plan
         pk = plan.packets
         npk = len(pk)
-        # count -> {param_id << 32 | offset: packet index} (the header's 8 bytes at 16..24, big-endian)
-        self.by_key: dict[int, dict[int, int]] = {}
+        # count -> {(param_id, offset): packet index}
+        self.by_key: dict[int, dict[tuple[int, int], int]] = {}
         for i, p in enumerate(pk):
-            self.by_key.setdefault(p.count, {})[(p.param_id << 32) | p.offset] = i
+            self.by_key.setdefault(p.count, {})[(p.param_id, p.offset)] = i
         segment = np.array([p.segment for p in pk], dtype=np.int64)
         self.boff = [p.buf_offset for p in pk]
         self.size_l = [HLEN + 4 * p.count for p in pk]

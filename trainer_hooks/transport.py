@@ -75,10 +75,12 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
 * *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
   ``recvmsg``; a batch of in-order, equal-size data packets of the active job
-  is checked (one masked header compare, per-plan address dict, the job's
-  receive map) and applied with one strided numpy add or copy per run of evenly
-  spaced packets (``_on_batch``); a batch of a job not started yet is kept
-  whole for it (``_stash_batch``).  A batch of one step -- the usual case --
+  is checked (all its headers read by one ``struct`` call of a format cached per
+  batch shape, :func:`~trainer_hooks.ring_arrays.batch_headers`; the shared
+  fields compared as one tuple, the rest as tuple slices; per-plan address dict,
+  the job's receive map) and applied with one strided numpy add or copy per run
+  of evenly spaced packets (``_on_batch``); a batch of a job not started yet is
+  kept whole for it (``_stash_batch``).  A batch of one step -- the usual case --
   gets its per-packet lists by repetition, here and when the pump sends it on.
   Acks, losses, reordering and odd sizes take the per-datagram path, which
   makes the same checks one by one.
@@ -107,7 +109,8 @@ import torch.futures
 
 from checkmate import wire
 from trainer_hooks.ring_arrays import (SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job,
-                                       PlanIndex, RingError, TransportStats, apply_runs, batch_template,
+                                       NFIELDS, PlanIndex, RingError, TransportStats, apply_runs, batch_expected,
+                                       batch_headers,
                                        datagram_truesize, size_socket_buffer, take_spare)
 from trainer_hooks.ring_sender import RingSender
 
@@ -132,15 +135,9 @@ _SOCK_BUF = 4 << 20  # socket buffers asked for (Linux grants twice that when ne
 _BUF_SHARE = 0.875  # of the peer's receive buffer, what our data in flight may fill (acks need the rest)
 _M32 = 0xFFFFFFFF
 _STASHED = object()  # marks a whole GRO batch kept for a job not started yet
-# header bytes every datagram of one GRO batch of one job's data from one rank shares:
-# version, dtype, job_id, iteration, rank, bucket, count
-_O = wire.FIELD_OFFSET  # byte offsets of the header's fields (checkmate.wire owns the layout)
-_BATCH_SAME = np.r_[_O["version"], _O["dtype"], _O["job_id"]:_O["param_id"], _O["count"]:_O["aux"]]
-_FLAGS, _STEP = _O["flags"], _O["step"]
-_SEQ = slice(_O["seq"], _O["seq"] + 4)  # u32
-_AUX_LO = _O["aux"] + 1  # low byte of aux: a data datagram's ACK_REQUEST (trainer_hooks.ring_sender)
-_KEY = slice(_O["param_id"], _O["offset"] + 4)  # param_id and offset, adjacent: one big-endian u64
-assert _KEY.stop - _KEY.start == 8
+_NF = NFIELDS  # values per header in a batch's tuple (batch_headers); the fields read from it by index:
+assert [wire.FIELDS[i][0] for i in (1, 3, 8, 9, 11, 12)] == ["flags", "step", "param_id", "offset", "aux", "seq"]
+_NO_ACK = frozenset(f for f in range(256) if not f & _ACK)  # flag bytes a data packet may carry
 _GRO_SIZE = struct.Struct("=i")  # cmsg of UDP_GRO: int segment size
 _CMSG_SPACE = socket.CMSG_SPACE(4)
 
@@ -204,7 +201,7 @@ class UdpRing(RingSender):
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
         self._plan_index: dict[int, PlanIndex] = {}
-        self._tmpl = None  # (key, mask, expected) of _batch_template
+        self._bexp = (None, None)  # (key, value) of _batch_expected
         self._wake_r, self._wake_w = socket.socketpair()  # submit() wakes the loop out of select()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -409,22 +406,22 @@ class UdpRing(RingSender):
             return False
         job = act.job
         n = self.n
-        # version, dtype, no ACK flag, job id, iteration, sender rank, bucket, count: one masked compare
-        mask, tmpl = self._batch_template(job, cnt)
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
-        if not (B & mask == tmpl).all():
+        # every header of the batch in one struct call (13 fields each, payloads skipped): checks and
+        # lookups are then tuple slices and C-driven maps -- a dozen numpy calls cost more at these sizes
+        st, same = batch_headers(k, seg)
+        f = st.unpack_from(rbuf)
+        # version, dtype, job id, iteration, sender rank, bucket, count as expected; no ACK flag
+        if same(f) != self._batch_expected(job, cnt, k) or not _NO_ACK.issuperset(f[1::_NF]):
             return False
         base = self._rcv_next
-        if fresh and (base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k))):
+        if fresh and (base + k > _M32 or f[12::_NF] != tuple(range(base, base + k))):
             return False  # not in order (or a wrap inside)
-        # the rest per packet in C-driven Python (dict lookups, bytearray bits): at a few dozen packets
-        # that is cheaper than the dozen numpy calls doing the same
         ix = act.index
         by_key = ix.by_key.get(cnt)
-        il = list(map(by_key.get, B[:, _KEY].view(">u8")[:, 0].tolist())) if by_key else [None]
+        il = list(map(by_key.get, zip(f[8::_NF], f[9::_NF]))) if by_key else [None]
         if None in il:  # (param_id, offset) of a packet of `cnt` elements of this plan?
             return False
-        stl = B[:, _STEP].tolist()
+        stl = f[3::_NF]
         t0 = stl[0]
         one_step = stl.count(t0) == k  # the usual batch: one step (cheaper lists below)
         if (t0 if one_step else max(stl)) > 2 * n - 3:
@@ -443,7 +440,7 @@ class UdpRing(RingSender):
         if fresh:
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
-            if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+            if f[11::_NF].count(0) != k:  # an ACK_REQUEST among them: ack this pass
                 self._ack_now = True
         P = np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4))
         ol = list(map(ix.boff.__getitem__, il))
@@ -478,20 +475,23 @@ class UdpRing(RingSender):
         ahead): account for its seqs now, keep its bytes, and take it as a batch when the job starts.
         False (nothing done) if it is anything else."""
         rbuf = self._rbuf
-        B = np.ndarray((k, _HLEN), np.uint8, rbuf, 0, (seg, 1))
-        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = _HDR.unpack_from(rbuf, 0)
+        if seg < _HLEN:  # datagrams too short for a header: one by one (malformed)
+            return False
+        st, same = batch_headers(k, seg)
+        f = st.unpack_from(rbuf)
+        ver, _fl, dtype, _st, job_id, it, rank, bucket, _p, _o, count, _a, _s = f[:_NF]
         act = self._active
         if (ver != _VER or dtype != _FP32 or job_id != self.job_id or rank != self.prev or seg != _HLEN + 4 * count
                 or (act is not None and act.job.key == (it, bucket))):  # the active job's: one by one
             return False
-        if not (B[:, _BATCH_SAME] == B[0, _BATCH_SAME]).all() or (B[:, _FLAGS] & _ACK).any():
+        if same(f) != batch_expected(job_id, rank, it, bucket, count, k) or not _NO_ACK.issuperset(f[1::_NF]):
             return False
         base = self._rcv_next
-        if base + k > _M32 or B[:, _SEQ].view(">u4")[:, 0].tolist() != list(range(base, base + k)):
+        if base + k > _M32 or f[12::_NF] != tuple(range(base, base + k)):
             return False
         self._rcv_next = (base + k) & _M32
         self._ack_due += k
-        if rbuf[_AUX_LO:k * seg:seg].count(0) != k:  # an ACK_REQUEST among them: ack this pass
+        if f[11::_NF].count(0) != k:  # an ACK_REQUEST among them: ack this pass
             self._ack_now = True
         self._pending[(it, bucket)].append((_STASHED, bytes(rbuf[:k * seg]), k, seg))
         self.stats.stashed += k
@@ -513,13 +513,13 @@ class UdpRing(RingSender):
             else:
                 self._on_data(*e, 0)
 
-    def _batch_template(self, job: Job, cnt: int):
-        """(mask, expected) of :func:`batch_template` for this job's data from the previous rank, cached."""
-        key = (job.iteration, job.bucket, cnt)
-        t = self._tmpl
-        if t is None or t[0] != key:
-            t = self._tmpl = (key, *batch_template(self.job_id, self.prev, job.iteration, job.bucket, cnt))
-        return t[1], t[2]
+    def _batch_expected(self, job: Job, cnt: int, k: int) -> tuple:
+        """:func:`batch_expected` for this job's data from the previous rank, cached."""
+        key = (job.iteration, job.bucket, cnt, k)
+        t = self._bexp
+        if t[0] != key:
+            t = self._bexp = (key, batch_expected(self.job_id, self.prev, job.iteration, job.bucket, cnt, k))
+        return t[1]
 
     def _run(self) -> None:
         try:

@@ -524,3 +524,49 @@ def test_a_stalled_receiver_costs_resends_but_not_the_window():
     finally:
         for r in rings:
             r.close(linger=1.0)
+
+
+def test_batch_headers_read_every_header_of_a_gro_batch():
+    """``batch_headers`` unpacks the headers of ``k`` back-to-back datagrams in one call, exactly as
+    ``wire.HEADER`` reads each one; the shared fields match ``batch_expected`` only when every datagram
+    carries them (one datagram of another bucket, count or sender spoils the batch)."""
+    from trainer_hooks.ring_arrays import NFIELDS, batch_expected, batch_headers
+    k, cnt = 5, 9
+    seg = wire.HEADER_LEN + 4 * cnt
+    rows = [(wire.WIRE_VERSION, wire.FLAG_FINAL if j == 2 else 0, wire.DTYPE_FP32, 3, 7, 70000, 1, 4,
+             11, 9 * j, cnt, j % 2, 0xFFFFFFF0 + j) for j in range(k)]
+    buf = bytearray(k * seg)
+    for j, row in enumerate(rows):
+        wire.HEADER.pack_into(buf, j * seg, *row)
+        buf[j * seg + wire.HEADER_LEN:(j + 1) * seg] = bytes([j]) * (4 * cnt)  # payloads are skipped
+    st, same = batch_headers(k, seg)
+    f = st.unpack_from(buf)
+    assert [f[j * NFIELDS:(j + 1) * NFIELDS] for j in range(k)] == rows
+    assert same(f) == batch_expected(7, 1, 70000, 4, cnt, k)
+    for field, value in (("bucket", 5), ("count", cnt - 1), ("rank", 2), ("iteration", 1), ("job_id", 8)):
+        bad = bytearray(buf)
+        row = list(rows[3])
+        row[[n for n, _ in wire.FIELDS].index(field)] = value
+        wire.HEADER.pack_into(bad, 3 * seg, *row)
+        assert same(st.unpack_from(bad)) != batch_expected(7, 1, 70000, 4, cnt, k), field
+    with pytest.raises(ValueError):  # datagrams shorter than a header: never a batch
+        batch_headers(k, wire.HEADER_LEN - 4)
+
+
+def test_a_gro_batch_of_datagrams_shorter_than_a_header_is_malformed_not_fatal(rings3):
+    """Six 20-byte datagrams sent as one GSO run reach a rank as one GRO batch: too short for a header,
+    they are counted malformed one by one, and the ring goes on working."""
+    from trainer_hooks.ring_arrays import SOL_UDP, UDP_SEGMENT
+    if not rings3[1].gro:
+        pytest.skip("no UDP GRO here")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.sendmsg([bytes(120)], [(SOL_UDP, UDP_SEGMENT, (20).to_bytes(2, "little"))], 0,
+                      rings3[1].sock.getsockname())
+        except OSError:
+            pytest.skip("no UDP GSO here")
+    deadline = time.monotonic() + 5
+    while rings3[1].stats.malformed < 6 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert rings3[1].stats.malformed == 6
+    run_allreduce(rings3, [(20000,)], iterations=1)
