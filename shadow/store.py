@@ -81,17 +81,29 @@ def fsync_dir(d: Path) -> None:
         os.close(fd)
 
 
-def write_durable(path: Path, write, before_rename=None) -> None:
+def write_durable(path: Path, write, before_rename=None, reuse: Path | None = None) -> None:
     """Write ``path`` all or nothing: ``write(f)`` fills a temporary file in the same directory,
-    which is fsync-ed, renamed onto ``path`` (``before_rename(tmp, path)`` first, if given) and
-    the directory fsync-ed.  A failure at any point leaves ``path`` as it was and no temporary."""
+    which is fdatasync-ed, renamed onto ``path`` (``before_rename(tmp, path)`` first, if given) and
+    the directory fsync-ed.  A failure at any point leaves ``path`` as it was and no temporary.
+    ``reuse``: an existing file in the same directory to overwrite instead of creating one (renamed
+    to the temporary name first and cut to what was written, so it is gone whether or not the
+    write succeeds)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "wb") as f:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        if reuse is not None:
+            try:
+                os.replace(reuse, tmp)
+                flags = os.O_WRONLY
+            except FileNotFoundError:
+                pass
+        with open(os.open(tmp, flags, 0o666), "wb") as f:
             write(f)
             f.flush()
-            os.fsync(f.fileno())
+            if not flags & os.O_TRUNC:
+                os.ftruncate(f.fileno(), os.lseek(f.fileno(), 0, os.SEEK_CUR))
+            os.fdatasync(f.fileno())
         if before_rename is not None:
             before_rename(tmp, path)
         os.replace(tmp, path)
@@ -123,33 +135,8 @@ class FileBackend:
     """Where bytes go.  Subclass to inject faults (e.g. crash before the rename)."""
 
     def write_atomic(self, path: Path, parts, reuse: Path | None = None) -> None:
-        """Write ``parts`` to ``path`` all or nothing.  ``reuse``: an existing file in the same
-        directory to overwrite instead of creating one (it is renamed to the temporary name first,
-        so it is gone whether or not the write succeeds)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-        try:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-            if reuse is not None:
-                try:
-                    os.replace(reuse, tmp)
-                    flags = os.O_WRONLY
-                except FileNotFoundError:
-                    pass
-            fd = os.open(tmp, flags, 0o666)
-            try:
-                size = _write_all(fd, parts)
-                if not flags & os.O_TRUNC:
-                    os.ftruncate(fd, size)
-                os.fdatasync(fd)
-            finally:
-                os.close(fd)
-            self.before_rename(tmp, path)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        fsync_dir(path.parent)
+        """Write ``parts`` to ``path`` all or nothing (:func:`write_durable`, one ``writev``)."""
+        write_durable(path, lambda f: _write_all(f.fileno(), parts), self.before_rename, reuse)
 
     def before_rename(self, tmp: Path, path: Path) -> None:
         """Hook for fault injection; the temp file is complete and synced here."""
