@@ -175,7 +175,11 @@ class Variant:
         for p in self.procs:
             p.terminate()
         for p in self.procs:
-            p.wait(10)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:  # a loaded machine, or an old tree slow to stop: its
+                p.kill()                         # CPU was read already; don't lose the run for it
+                p.wait(10)
 
 
 def speaks_compact(tree: Path) -> bool:
