@@ -11,7 +11,7 @@ APT_PKGS   := mininet bridge-utils ethtool iputils-ping iproute2
 STAMP      := $(VENV)/.installed
 P4SRC      := p4src/checkmate.p4
 BUILD_DIR  := build
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= --durations=40
 
 .PHONY: all setup apt run test bench build stop clean distclean conformance-report
 
