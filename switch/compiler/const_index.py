@@ -1,20 +1,34 @@
 """p4c's constant propagation seen through run-time stack indices.
 
-p4c 1.2.4.8's midend propagates a constant stored in a local variable or a metadata field to
-a later read of it (``meta.ix = 3; ... hdr.stk[meta.ix]``) and then type-checks the index it
-got: "Array index 8w3 larger or equal to array size 3" -- the program is refused although its
-index is a run-time expression.  :func:`check_const_indexes` does the simple, local part of
-that proof on one elaborated statement list: constants assigned (or declared) to a variable or
-a struct field path (not a header field) flow forward through assignments, declarations and
-setValid/setInvalid; an ``if`` is checked branch by branch and then forgets every path written
-in it; any other statement (a table, an action or a function call, an extern) forgets all.
-Where p4c's proof reaches further (across a table apply, say) checkmate-p4c still accepts.
+p4c 1.2.4.8's midend propagates a constant stored in a local variable, a metadata field or a
+header field to a later read of it (``meta.ix = 3; ... hdr.stk[meta.ix]``) and then type-checks
+the index it got: "Array index 8w3 larger or equal to array size 3" -- the program is refused
+although its index is a run-time expression.  :func:`ConstIndexRules.check_const_indexes` does
+that proof on one elaborated statement list, as far as p4c's was measured to reach (probes
+against p4c, ``tests/differential/test_invalid.py``):
+
+* constants assigned (or declared) to a variable or a field path -- through structs and
+  headers, not through stack elements or header unions -- flow forward;
+* a statement forgets exactly what it may write: an assignment its left-hand side,
+  ``setValid``/``setInvalid`` the header (p4c forgets its fields either way), an action call what
+  the action's body (and the actions it calls) writes and its arguments, a table apply -- as a
+  statement, in an ``if`` condition (``.hit``/``.miss``) or a ``switch`` -- what any of its actions
+  writes (p4c does not follow ``action_run`` into the case that ran), an extern that only reads
+  (a counter, a register write, a digest, a clone, a log, an emit) nothing, any other statement
+  (an extern that writes, a function, a sub-control) every path it mentions;
+* an ``if`` is checked branch by branch and then forgets what either branch writes.
+
+Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
+would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
+branches of an ``if``, stack elements), checkmate-p4c still accepts.
 """
 from __future__ import annotations
 
 from .elab_common import E, ir_dicts
 
-_KEEP = ("assign", "decl", "setvalid", "nop")
+_PATH_OPS = ("field", "slice", "stack_idx", "stack_next", "stack_last")
+# statements that only read their arguments (an index, a value, a field list)
+_READ_ONLY = ("counter", "reg_write", "digest", "log", "clone", "emit", "emit_stack", "assert", "truncate")
 
 
 def _key(lv):
@@ -30,11 +44,12 @@ def _key(lv):
 
 
 def _trackable(lv) -> bool:
-    """A path of scalars through structs only (p4c does not propagate header fields)."""
+    """A path of scalars through structs and headers (p4c does not propagate through stack
+    elements, which have no key here, or union members, whose siblings' setValid invalidates)."""
     node = lv
     while node.get("op") == "field":
         node = node["base"]
-        if (node.get("t") or [None])[0] in ("header", "stack", "union"):
+        if (node.get("t") or [None])[0] in ("stack", "union"):
             return False
     return _key(lv) is not None and (lv.get("t") or [None])[0] in ("bit", "int")
 
@@ -54,7 +69,7 @@ def _subst(e, env: dict):
 def _forget(env: dict, lv) -> None:
     """Drop every tracked path ``lv`` may write (it, a part of it, what it is a part of)."""
     node = lv
-    while isinstance(node, dict) and node.get("op") in ("field", "slice", "stack_idx", "stack_next", "stack_last"):
+    while isinstance(node, dict) and node.get("op") in _PATH_OPS:
         if _key(node) is not None:
             break
         node = node.get("base") or node.get("a") or node.get("st")
@@ -66,24 +81,24 @@ def _forget(env: dict, lv) -> None:
         del env[x]
 
 
-def _writes(stmts, env: dict) -> None:
-    """Forget what the statements (any depth) write; all of it on a call-like statement."""
-    for n in ir_dicts(stmts):
-        s = n.get("s")
-        if s is None:
-            continue
-        if s == "assign":
-            _forget(env, n["l"])
-        elif s == "decl":
-            env.pop((n["n"],), None)
-        elif s not in _KEEP + ("if", "block"):
-            env.clear()
+def _forget_mentioned(env: dict, node) -> None:
+    """Drop every tracked path that ``node`` (an IR value) names, read or written."""
+    if not env:
+        return
+    if isinstance(node, list):
+        for x in node:
+            _forget_mentioned(env, x)
+    elif isinstance(node, dict):
+        if node.get("op") in ("var", "field") and _key(node) is not None:
+            _forget(env, node)   # the whole path, not the struct it is a field of
             return
+        for v in node.values():
+            _forget_mentioned(env, v)
 
 
 class ConstIndexRules:
-    """A mixin of the elaborator: needs ``fold`` and ``dyn_index_locs`` (id of a run-time
-    ``stack_idx`` IR dict -> (the dict, its index's source location))."""
+    """A mixin of the elaborator: needs ``fold``, ``tables``, ``actions`` and ``dyn_index_locs``
+    (id of a run-time ``stack_idx`` IR dict -> (the dict, its index's source location))."""
 
     def check_const_indexes(self, stmts: list, env: dict | None = None) -> None:
         env = {} if env is None else env
@@ -91,37 +106,118 @@ class ConstIndexRules:
             s = st.get("s")
             if s == "if":
                 self._check_indexes(st["c"], env)
+                self._forget_writes(st["c"], env)  # (a table applied in the condition)
                 self.check_const_indexes(st["then"] or [], dict(env))
                 self.check_const_indexes(st["else"] or [], dict(env))
-                _writes([st["then"], st["else"]], env)
+                self._forget_writes([st["then"], st["else"]], env)
                 continue
             if s == "block":
                 self.check_const_indexes(st["body"], env)
                 continue
-            if s in _KEEP or not any("s" in d for d in ir_dicts(st) if d is not st):
+            if s in ("switch_action", "switch_value"):
+                if s == "switch_value":
+                    self._check_indexes(st["e"], env)
+                self._forget_writes(st.get("e") if s == "switch_value" else {"s": "apply", "table": st["table"]}, env)
+                for c in st["cases"]:
+                    self.check_const_indexes(c["body"] or [], dict(env))
+                self._forget_writes([c["body"] for c in st["cases"]], env)
+                continue
+            if s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
+            if s in ("assign", "decl"):
+                lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
+                r = st.get("r") if s == "assign" else st.get("init")
+                v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
+                self._forget_writes(st, env)   # (the value is read before the write)
+                if v is not None:
+                    env[_key(lv)] = v
+            else:
+                self._forget_writes(st, env)
+
+    def _forget_writes(self, node, env: dict, seen: frozenset = frozenset()) -> None:
+        """Forget what the statements or expressions of ``node`` (any depth) may write."""
+        if not env:
+            return
+        if isinstance(node, list):
+            for x in node:
+                self._forget_writes(x, env, seen)
+            return
+        if not isinstance(node, dict):
+            return
+        s = node.get("s")
+        if s in ("assign", "decl"):
             if s == "assign":
-                _forget(env, st["l"])
-                if _trackable(st["l"]):
-                    v = self.fold(_subst(st["r"], env))
-                    if v is not None:
-                        env[_key(st["l"])] = v
-            elif s == "decl":
-                env.pop((st["n"],), None)
-                lv = {"op": "var", "n": st["n"], "t": st["t"]}
-                if st.get("init") is not None and _trackable(lv):
-                    v = self.fold(_subst(st["init"], env))
-                    if v is not None:
-                        env[(st["n"],)] = v
-            elif s not in _KEEP:
-                env.clear()
+                _forget(env, node["l"])
+            else:
+                env.pop((node["n"],), None)
+            self._forget_writes(node.get("r", node.get("init")), env, seen)  # calls in the value
+            return
+        if s == "setvalid":
+            _forget(env, node["h"])
+            for sib in node.get("siblings") or ():
+                _forget(env, sib)
+            return
+        if s in ("nop", "exit", "return") and len(node) == 1:
+            return
+        if s in _READ_ONLY and not any(str(n.get("op", "")).startswith("call") for n in ir_dicts(node)):
+            return
+        if s in ("if", "block"):
+            self._forget_writes([node.get("c"), node.get("then"), node.get("else"), node.get("body")], env, seen)
+            return
+        if s == "call_action":
+            _forget_mentioned(env, node.get("args"))
+            self._forget_action(node["action"], env, seen)
+            return
+        if s in ("apply", "switch_action"):
+            self._forget_table(node["table"], env, seen)
+            self._forget_writes([c for c in node.get("cases") or ()], env, seen)
+            return
+        if node.get("op") == "table_hit":
+            self._forget_table(node["table"], env, seen)
+            return
+        if s is None and "op" not in node:
+            self._forget_writes(list(node.values()), env, seen)
+            return
+        if s is None:  # an expression: what its calls and tables write
+            for n in ir_dicts(node):
+                if n is not node and isinstance(n, dict) and (n.get("s") or n.get("op") == "table_hit"):
+                    self._forget_writes(n, env, seen)
+                elif str(n.get("op", "")).startswith("call"):
+                    _forget_mentioned(env, n)
+            return
+        # an extern, a function, a sub-control, a statement of another kind: every path it names,
+        # and what the tables and actions inside it write
+        _forget_mentioned(env, node)
+        for n in ir_dicts(node):
+            if n is not node and (n.get("s") in ("call_action", "apply", "switch_action") or n.get("op") == "table_hit"):
+                self._forget_writes(n, env, seen)
+
+    def _forget_action(self, name: str, env: dict, seen: frozenset) -> None:
+        a = getattr(self, "actions", {}).get(name)
+        if a is None or a.get("body") is None or name in seen:
+            if a is None or a.get("body") is None:
+                env.clear()  # (not elaborated yet: assume the worst)
+            return
+        self._forget_writes(a["body"], env, seen | {name})
+
+    def _forget_table(self, name: str, env: dict, seen: frozenset) -> None:
+        t = getattr(self, "tables", {}).get(name)
+        if t is None:
+            env.clear()
+            return
+        for a in t.get("actions") or ():
+            _forget_mentioned(env, a.get("bound"))
+            self._forget_action(a["name"], env, seen)
+        d = t.get("default") or {}
+        if d.get("action"):
+            self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
         if not env:
             return
         locs = getattr(self, "dyn_index_locs", {})
-        if any(str(n.get("op", "")).startswith("call") for n in ir_dicts(node)):
-            return   # (a call may write what the index reads first)
+        if any(str(n.get("op", "")).startswith("call") or n.get("op") == "table_hit" for n in ir_dicts(node)):
+            return   # (a call or a table may write what the index reads first)
         for n in ir_dicts(node):
             if n.get("op") == "stack_idx" and id(n) in locs and locs[id(n)][0] is n:
                 v = self.fold(_subst(n["i"], env))

@@ -497,7 +497,7 @@ class BlockRules:
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False)
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:

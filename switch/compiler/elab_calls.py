@@ -212,13 +212,14 @@ class CallRules:
             a["used"] = frozenset(a["used"] or ()) | {caller}
         else:
             a["used"] = True
-        if caller and a.get("cond_op") and not self.ctx.get("dead"):
+        if caller and a.get("cond_op") and not self.ctx.get("after_return"):
             loc, what = a["cond_op"]
+            # (after an unconditional exit too: p4c inlines the call and still sees it predicated)
             if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
                 self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
                                        "conditional execution in actions is not supported on this target "
                                        "(p4c: Conditional execution in actions unsupported on this target)")
-            else:
+            elif not self.ctx.get("dead"):
                 self.note_action_call(loc, what)
         call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):

@@ -131,11 +131,11 @@ class StatementRules:
                 raise E(s.loc, "exit is not allowed in a parser")
             if self.ctx.get("kind") == "function":
                 raise E(s.loc, "exit is not allowed in a function (p4c: 'exit' statements not allowed in functions)")
-            if self.ctx.get("in_action") and self.ctx.get("if_depth"):
+            if self.ctx.get("in_action") and self.ctx.get("if_depth") and not self.ctx.get("after_return"):
                 # p4c's BMv2 backend predicates the ifs of an action; an exit cannot be
                 self.target_error(s.loc, "exit inside an if in an action: conditional execution in actions "
                                          "is not supported on this target (p4c rejects it for BMv2)")
-            elif self.ctx.get("in_action") and self.ctx.get("cond_return"):
+            elif self.ctx.get("in_action") and self.ctx.get("cond_return") and not self.ctx.get("after_return"):
                 # after `if (c) { return; }` the rest of the action runs under !c (p4c)
                 self.target_error(s.loc, "exit after a conditional return in an action: conditional execution "
                                          "in actions is not supported on this target (p4c rejects it for BMv2)")
@@ -164,7 +164,9 @@ class StatementRules:
             if self.ctx.get("in_action") and self.ctx.get("if_depth"):
                 self.ctx["cond_return"] = True
             elif self.ctx.get("in_action"):
-                self.ctx["dead"] = True
+                # what follows is unreachable; p4c removes it before its BMv2 backend looks for
+                # conditional execution (after an unconditional `exit` it still looks)
+                self.ctx["dead"] = self.ctx["after_return"] = True
             return [{"s": "return", "v": None, "in_action": bool(self.ctx.get("in_action"))}]
         if k == "switch":
             if self.ctx.get("kind") == "parser":   # p4c: syntax error in a state, a failed lowering nested
@@ -315,7 +317,7 @@ class StatementRules:
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
-        if self.ctx.get("in_action") and self.ctx.get("if_depth") and (
+        if self.ctx.get("in_action") and self.ctx.get("if_depth") and not self.ctx.get("after_return") and (
                 fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
             # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
             # predicated (an action no table lists and nothing calls is dropped first)
