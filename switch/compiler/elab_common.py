@@ -254,3 +254,26 @@ def ir_dicts(x):
     elif isinstance(x, list):
         for v in x:
             yield from ir_dicts(v)
+
+
+def always_returns(st: dict) -> bool:
+    """Statement ``st`` always ends in a ``return``.  p4c turns a control's returns into a flag,
+    folds the flag where it is always set and drops what follows as dead code before its BMv2
+    back end looks at the tables (measured: not after an ``exit``, and not after a ``switch``
+    whose every case returns -- that flag is not folded)."""
+    k = st.get("s")
+    if k == "return":
+        return True
+    if k == "block":
+        return any(always_returns(x) for x in st["body"])
+    if k == "if":
+        return any(always_returns(x) for x in st["then"] or []) and any(always_returns(x) for x in st["else"] or [])
+    return False
+
+
+def live_prefix(stmts: list) -> list:
+    """``stmts`` up to and including the first that always returns (the rest is dead for p4c)."""
+    for i, st in enumerate(stmts):
+        if always_returns(st):
+            return stmts[:i + 1]
+    return stmts

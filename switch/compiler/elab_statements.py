@@ -10,7 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
-from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 
 
@@ -24,6 +24,7 @@ class StatementRules:
             out = []
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
+            out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
             out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
             self.check_const_indexes(out)
             return [{"s": "block", "body": out}] if out else []

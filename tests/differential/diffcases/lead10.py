@@ -118,3 +118,26 @@ INVALID.update({
         "        a1();\n", ingress_decls=_A0 + "    action a1() { exit; if (hdr.h.b == 1) { v0(); } }\n"),
         ("setInvalid", "conditional execution")),
 })
+
+# a control's rest after a statement that always returns (a return; a block or an if/else whose
+# branches all return) is dead for p4c: a table applied again there is not a second apply
+# ("a path from table t back to itself") nor a second successor, and a table applied only there
+# leaves the P4Info (checkmate-p4c refused the first two).  After an exit, or a switch whose every
+# case returns, p4c keeps what follows (test_invalid.py).
+_TBL = ("    action seta(bit<8> v) { hdr.h.a = v; }\n"
+        "    table t1 { key = { hdr.h.b : exact; } actions = { seta; NoAction; } default_action = seta(0x31); }\n"
+        "    table t2 { key = { hdr.h.b : exact; } actions = { seta; NoAction; } default_action = seta(0x32); }\n")
+CASES.append(case("lead10_control_rest_after_return_is_dead", CAT, program(
+    "        t1.apply();\n"
+    "        if (hdr.h.c == 1) { hdr.h.d = 1; return; } else { { hdr.h.d = 2; } return; }\n"
+    "        t1.apply();\n        t2.apply();\n", ingress_decls=_TBL),
+    frames=[(0, H(1, 1, 1, 4)), (1, H(9, 1, 0, 0))]))
+INVALID.update({
+    "table_applied_again_after_exit": (program(
+        "        t1.apply();\n        exit;\n        t1.apply();\n", ingress_decls=_TBL), ("t1", "more than once")),
+    "table_applied_again_after_switch_whose_cases_return": (program(
+        "        t1.apply();\n        switch (hdr.h.b) { 1: { return; } default: { return; } }\n        t1.apply();\n",
+        ingress_decls=_TBL), ("t1",)),
+    "table_applied_again_after_conditional_return": (program(
+        "        if (hdr.h.c == 1) { t1.apply(); return; }\n        t1.apply();\n", ingress_decls=_TBL), ("t1",)),
+})
