@@ -106,6 +106,15 @@ control Leaf(in bit<32> idx) {
         transition accept;
     }"""),
         frames=VALUES + [(1, H(5, 0x90, 0x00de)), (1, H(5, 0x10, 0x00de))]),
+    # a sub-control given a header both whole (inside the headers struct) and as a field of
+    # it, inout twice: copy-out runs in parameter order, so the later parameter's copy wins
+    case("guide10_subcontrol_aliased_inout_arguments", CAT, program(
+        "        if (hdr.h.b[0:0] == 0) { m1.apply(hdr, hdr.h); } else { m2.apply(hdr.h, hdr); }\n",
+        top="control M1(inout headers_t hh, inout h_t x) {\n"
+            "    apply { hh.h.a = hh.h.a - 1; hh.h.c = hh.h.c + 1; x.a = x.a - 2; x.d = x.d + 4; } }\n"
+            "control M2(inout h_t x, inout headers_t hh) {\n"
+            "    apply { hh.h.a = hh.h.a - 1; hh.h.c = hh.h.c + 1; x.a = x.a - 2; x.d = x.d + 4; } }\n",
+        ingress_decls="    M1() m1;\n    M2() m2;\n")),
     # a function with a counter's count() under an if, called from the apply block (fine there;
     # from an action it is refused -- INVALID below) and an action calling it unconditionally
     # through a function without a condition
