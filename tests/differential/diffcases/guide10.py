@@ -6,7 +6,9 @@ Table applies inside expressions whose actions ``exit`` (short-circuit ``&&``, a
 on, a function call with side effects before the apply in the same expression), saturating
 arithmetic under ``?:`` in an action, control-typed constructor parameters shared by several
 instances, and ``if`` statements in parser states and in functions called from actions."""
-from .base import VALUES, Entry, H, case, program
+import struct
+
+from .base import PAYLOAD, VALUES, Entry, H, case, csum16, eth, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -30,7 +32,68 @@ _EXIT_ENTRIES = [E("t1", {"hdr.h.a": 1}, "t1_a1"), E("t1", {"hdr.h.a": 2}, "t1_a
                  E("t3", {"hdr.h.d[31:24]": 1}, "t3_a1"), E("t3", {"hdr.h.d[31:24]": 2}, "t3_a2")]
 _EXIT_FRAMES = [(1, H(a, b, 0, d << 24)) for a in (1, 2, 3) for b in (1, 2, 3) for d in (1, 2)]
 
+_IP4_HDR = """header ip4_t {
+    bit<4> version; bit<4> ihl; bit<8> tos; bit<16> len; bit<16> id; bit<3> flags; bit<13> frag;
+    bit<8> ttl; bit<8> proto; bit<16> csum; bit<32> src; bit<32> dst; varbit<320> opts;
+}
+header ihl_only_t { bit<4> version; bit<4> ihl; }
+error { IpVersion, IpTooShort }
+"""
+_IP4_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { 0x0800: parse_ip; default: accept; }
+    }
+    state parse_ip {
+        pkt.extract(hdr.ip, (bit<32>)(8 * (4 * (bit<9>)(pkt.lookahead<ihl_only_t>().ihl) - 20)));
+        verify(hdr.ip.version == 4, error.IpVersion);
+        verify(hdr.ip.ihl >= 5, error.IpTooShort);
+        transition accept;
+    }"""
+_IP4_LIST = ("{ hdr.ip.version, hdr.ip.ihl, hdr.ip.tos, hdr.ip.len, hdr.ip.id, hdr.ip.flags, hdr.ip.frag, "
+             "hdr.ip.ttl, hdr.ip.proto, hdr.ip.csum_SKIP, hdr.ip.src, hdr.ip.dst, hdr.ip.opts }")
+
+
+def _ip4(ihl: int, ok: bool = True, version: int = 4, ttl: int = 64) -> bytes:
+    opts = bytes(range(1, 1 + max(0, 4 * ihl - 20)))
+    h = struct.pack("!BBHHHBBH4s4s", (version << 4) | ihl, 0, 20 + len(opts) + len(PAYLOAD), 7, 0, ttl, 17, 0,
+                    bytes([10, 0, 0, 1]), bytes([10, 0, 1, 2])) + opts
+    c = csum16(h) ^ (0 if ok else 0x5555)
+    return eth(0x0800) + h[:10] + struct.pack("!H", c) + h[12:] + PAYLOAD
+
+
 CASES = [
+    # two resubmits in one ingress pass, from two tables' actions with different field lists:
+    # the last one chooses the list; values are taken when ingress ends (written after the
+    # call), the other list's field starts at zero; egress_spec set after the call
+    case("guide10_two_resubmits_last_list_wins", CAT, program(
+        "        if (meta.reason == 0) { t1.apply(); t2.apply(); meta.f1 = meta.f1 + 1; sm.egress_spec = 5; }\n"
+        "        else { hdr.h.b = meta.reason; hdr.h.c = meta.f1; hdr.h.d = meta.f2; }\n",
+        meta="    @field_list(1, 2) bit<8> reason;\n    @field_list(1) bit<16> f1;\n    @field_list(2) bit<32> f2;\n",
+        ingress_decls="""
+    action r1() { meta.reason = 1; meta.f1 = 0x100; resubmit_preserving_field_list(1); }
+    action r2(bit<32> v) { meta.reason = 2; meta.f2 = v; resubmit_preserving_field_list(2); }
+    table t1 { key = { hdr.h.a: exact; } actions = { r1; NoAction; } default_action = NoAction(); }
+    table t2 { key = { hdr.h.b: exact; } actions = { r2; NoAction; } default_action = NoAction(); }"""),
+        frames=[(1, H(1, 0)), (2, H(0, 1)), (3, H(1, 1)), (1, H(0, 0))],
+        entries=[E("t1", {"hdr.h.a": 1}, "r1"), E("t2", {"hdr.h.b": 1}, "r2", {"v": 0xabcdef})]),
+    # IPv4 with options: a varbit sized from a lookahead of the IHL, in both the checksum that
+    # is verified (a wrong one sets checksum_error) and the one computed after the TTL changes;
+    # verify() errors for a short IHL and a wrong version (parser_error read in ingress)
+    case("guide10_ipv4_options_varbit_checksums", CAT, program(
+        "        hdr.ip.ttl = hdr.ip.ttl - 1;\n"
+        "        hdr.eth.src[7:0] = (bit<8>)sm.checksum_error;\n"
+        "        if (sm.parser_error == error.IpTooShort) { hdr.eth.src[15:8] = 1; }\n"
+        "        else if (sm.parser_error == error.IpVersion) { hdr.eth.src[15:8] = 2; }\n"
+        "        else if (sm.parser_error != error.NoError) { hdr.eth.src[15:8] = 3; }\n",
+        headers=_IP4_HDR, fields="    ip4_t ip;\n", parser=_IP4_PARSER,
+        verify="apply { verify_checksum(hdr.ip.isValid(), " + _IP4_LIST.replace(" hdr.ip.csum_SKIP,", "")
+               + ", hdr.ip.csum, HashAlgorithm.csum16); }",
+        compute="apply { update_checksum(hdr.ip.isValid(), " + _IP4_LIST.replace(" hdr.ip.csum_SKIP,", "")
+                + ", hdr.ip.csum, HashAlgorithm.csum16); }",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.ip);"),
+        frames=[(1, _ip4(5)), (1, _ip4(6)), (2, _ip4(7)), (1, _ip4(15)), (2, _ip4(6, ok=False)),
+                (1, _ip4(5, ok=False)), (3, _ip4(4)), (1, _ip4(6, version=6)), (2, _ip4(8, ttl=0))],
+        json_path=True),
     # a && of two applies: the second is not applied when the first misses; an exit in
     # either action ends ingress before the branch
     case("guide10_exit_in_short_circuit_hit", CAT, program(
