@@ -219,4 +219,19 @@ INVALID = {
         top=_FTOP + "bit<8> g(in bit<8> i) { if (i == 1) { return 3; } mc.count(i); return 4; }\n",
         ingress_decls="    action a() { hdr.h.b = g(hdr.h.b); }\n" + _FT),
         ("mc.count (in function g", "conditional execution")),
+    # a header stack's push_front in the function; a register write in a function called from
+    # an action of a sub-control
+    "function_push_front_under_if_inlined_in_action": (program(
+        "        t.apply();\n", fields="    h_t[2] s;\n",
+        top="void g(inout headers_t hh) { if (hh.h.b == 1) { hh.s.push_front(1); } }\n",
+        ingress_decls="    action a() { g(hdr); }\n" + _FT),
+        ("hh.s.push_front (in function g", "conditional execution")),
+    "function_register_write_under_if_in_subcontrol_action": (program(
+        "        s.apply(hdr);\n", version=20200408,
+        top=_FTOP + "void g(in bit<8> i) { if (i == 1) { rg.write(0, i); } }\n"
+            "control S(inout headers_t hh) {\n    action a() { g(hh.h.b); }\n"
+            "    table t { key = { hh.h.a: exact; } actions = { a; NoAction; } default_action = a(); }\n"
+            "    apply { t.apply(); }\n}\n",
+        ingress_decls="    S() s;\n"),
+        ("rg.write (in function g", "conditional execution")),
 }
