@@ -328,6 +328,11 @@ class StatementRules:
                 not self.ctx.get("cond_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS
                                                      or fn.name in self.externs):
             self.note_action_call(call.loc, expr_text(fn))   # (an action calling this one)
+        elif self.ctx.get("kind") == "function" and (fn.kind == "member" or fn.name in self.externs):
+            # a method call in a function body (an extern instance's count(), read(), ...): p4c
+            # inlines the function into an action that calls it, where the call is then judged
+            # as above -- recorded on the function (extern functions record in extern_call)
+            self.conditional_in_action(call.loc, expr_text(fn))
         if fn.kind == "member":
             base, m = fn.base, fn.name
             # table.apply()

@@ -13,6 +13,7 @@ from diffcases.base import program
 from diffcases.open7 import INVALID as OPEN7_INVALID
 from diffcases.open8 import INVALID as OPEN8_INVALID
 from diffcases.lead10 import INVALID as LEAD10_INVALID
+from diffcases.guide10 import INVALID as GUIDE10_INVALID
 from diffcases.spec5 import INVALID as SPEC5_INVALID
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
@@ -496,6 +497,7 @@ INVALID.update(SPEC5_INVALID)
 INVALID.update(OPEN7_INVALID)
 INVALID.update(OPEN8_INVALID)
 INVALID.update(LEAD10_INVALID)
+INVALID.update(GUIDE10_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None
