@@ -1,0 +1,29 @@
+"""Disagreements found by helper fuzz9's random differential runs (issue #15), each decided by
+real p4c 1.2.4.8 / BMv2 1.15.5 and kept as a case.
+
+A header assigned an initializer that reads the header itself (``h = {h.a, 5}``) is built by
+p4c in a temporary it never makes valid, so on BMv2 ``h`` stays invalid
+(``elab_statements.reads_header``).  A read that p4c's strength reduction removes first does
+not count: ``h.a & 0``, ``h.a * 0``, ``h.a ^ h.a``, ``h.a - h.a``, ``0 << h.a``, ``h.a % 1``
+are the constant 0, so the initializer reads nothing of ``h`` and ``h`` becomes valid
+(fuzz_exprs seed 2109)."""
+from .base import H, H2, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_SELF_INIT = [
+    "{hdr.h2.a & 0, 7, 3, 4}", "{hdr.h2.a ^ hdr.h2.a, 7, 3, 4}", "{8w0 << hdr.h2.b, 7, 3, 4}",
+    "{hdr.h2.a * 0 + 1, 7, 3, 4}", "{(bit<8>)(hdr.h2.d - hdr.h2.d), 7, 3, 4}", "{hdr.h2.a % 1, 7, 3, 4}",
+    "{hdr.h2.a | 0, 7, 3, 4}", "{hdr.h2.a ^ (hdr.h2.a + 0), 7, 3, 4}", "{1, 7, hdr.h2.c & 16w0xffff, 4}",
+]
+
+CASES = [
+    # an initializer of h2 whose only reads of h2 vanish under p4c's strength reduction makes h2
+    # valid (ours left it invalid as for a real self-read); `| 0` and `& 0xffff` keep the read
+    case("fuzz9_self_initializer_read_removed_by_strength_reduction", CAT, program(
+        "".join(f"        {'else ' if i else ''}if (hdr.h.b == {i + 1}) {{ hdr.h2 = {v}; }}\n"
+                for i, v in enumerate(_SELF_INIT))
+        + "        hdr.h.c = (bit<16>)(bit<1>)hdr.h2.isValid();\n"),
+        frames=[(1, H(1, b, 9, 9)) for b in range(1, len(_SELF_INIT) + 1)]
+        + [(2, H2(5, 6, 0x77, 8, b=b)) for b in range(1, len(_SELF_INIT) + 1)], json_path=True),
+]
