@@ -201,6 +201,8 @@ class ExpressionGen:
         """An assignment written as a Python expression (for calls inside expressions)."""
         t = lv["t"]
         op = lv["op"]
+        if t[0] == "header" and op in ("var", "field", "stack_idx") and not _calls(lv):
+            val = f"_hdr_out({self.x(lv)}, {val})"   # assign_header: an invalid copy keeps the fields
         if op == "var":
             n = lv["n"]
             if t[0] in ("header", "struct", "stack"):
@@ -295,3 +297,10 @@ class ExpressionGen:
                 v = f"({v} & {mask(w)})"
             parts.append(f"({v} << {pos})" if pos else v)
         return (" | ".join(parts) or "0"), total
+
+
+def _calls(ir) -> bool:
+    """Whether the IR ``ir`` holds a call (an lvalue whose index must be evaluated once)."""
+    if isinstance(ir, list):
+        return any(_calls(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_calls(v) for v in ir.values()))

@@ -89,6 +89,17 @@ class _VB:
         self.v, self._vb = 0, 0
 
 
+def _hdr_out(cur, new):
+    """The header an ``out``/``inout`` copy-out inside an expression leaves behind: ``new``, or,
+    when ``new`` is invalid, ``cur`` made invalid with its fields kept (BMv2's assign_header from
+    an invalid header changes only the validity; p4c copies such a call's arguments back through
+    temporaries -- fuzz_exprs seed 2198)."""
+    if new._v:
+        return new
+    cur._v = False
+    return cur
+
+
 def _copy_into(dst, src):
     for a in type(dst).__slots__:
         setattr(dst, a, getattr(src, a))
