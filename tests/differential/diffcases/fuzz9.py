@@ -11,7 +11,10 @@ are the constant 0, so the initializer reads nothing of ``h`` and ``h`` becomes 
 A function call inside an expression copies its ``out``/``inout`` header arguments back through
 p4c's temporaries, so an argument that is invalid when the call returns keeps its fields on BMv2
 (assign_header from an invalid header changes the validity only): the body's writes to it are
-lost (fuzz_exprs seed 2198; checkmate-switch stored the callee's copy, fields and all)."""
+lost (fuzz_exprs seed 2198; checkmate-switch stored the callee's copy, fields and all).  The same
+holds for a header inside a struct that p4c assigns member by member: a struct assignment, or
+the copy-out of a function's or an action's ``inout`` struct argument (a sub-control's argument
+is used in place: its writes stay)."""
 from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -53,5 +56,25 @@ CASES.append(
     # the body, or valid throughout, it takes them
     case("fuzz9_function_in_expression_copies_back_an_invalid_header", CAT, program(
         _OUT_STALE + _OUT_BODY, top=_OUT_FN),
+        frames=[(1, H(1, b, 9, 9)) for b in range(1, 7)]
+        + [(2, H2(5, 6, 0x77, 8, b=b)) for b in range(1, 7)], json_path=True))
+
+_STRUCT_TOP = ("bool g(inout headers_t hh) { hh.h2.b = 0; return true; }\n"
+               "control C(inout headers_t hh) { apply { hh.h2.b = 0; } }\n")
+_STRUCT_BODY = (
+    "        if (hdr.h.b == 1) { headers_t t = hdr; t.h2.b = 0; hdr = t; }\n"
+    "        else if (hdr.h.b == 2) { ac(hdr); }\n"
+    "        else if (hdr.h.b == 3) { g(hdr); }\n"
+    "        else if (hdr.h.b == 4) { hdr.h.d = g(hdr) ? 32w1 : 32w2; }\n"
+    "        else if (hdr.h.b == 5) { c.apply(hdr); }\n"
+    "        else if (hdr.h.b == 6) { headers_t t = hdr; t.h2.setValid(); t.h2.b = 0; hdr = t; }\n"
+    "        hdr.h.a = hdr.h2.b; hdr.h.c = hdr.h2.c;\n")
+
+CASES.append(
+    # a struct holding an invalid header assigned, or copied back from a function or an action:
+    # the destination header keeps its fields (ours took the copy's); a control works in place
+    case("fuzz9_struct_copy_keeps_an_invalid_member_header", CAT, program(
+        _OUT_STALE + _STRUCT_BODY, top=_STRUCT_TOP,
+        ingress_decls="    action ac(inout headers_t hh) { hh.h2.b = 0; }\n    C() c;\n"),
         frames=[(1, H(1, b, 9, 9)) for b in range(1, 7)]
         + [(2, H2(5, 6, 0x77, 8, b=b)) for b in range(1, 7)], json_path=True))
