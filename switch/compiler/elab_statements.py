@@ -643,6 +643,8 @@ def reads_header(ir, lhs) -> bool:
         t = x.get("t")
         if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
             return True
+        if _reduced(x) is not x and _const(_reduced(x)) == 0:
+            return False   # p4c's strength reduction leaves no read: `h.f & 0`, `h.f ^ h.f`, `0 << h.f`
         return any(walk(v) for k, v in x.items() if k != "t")
 
     def calls(x) -> bool:
@@ -688,6 +690,31 @@ def _identity_operand(b: dict):
         if x is a and (o in ("-", "<<", ">>") and k == 0 or o == "/" and k == 1):
             return x
     return None
+
+
+def _reduced(x):
+    """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
+    remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
+    is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
+    ``x % 1``, operands without calls) is the constant 0; anything else is ``x`` itself."""
+    if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] != "bit":
+        return x
+    a, b = _reduced(x["a"]), _reduced(x["b"])
+    o = x["o"]
+    zero = {"op": "const", "v": 0, "t": x["t"]}
+    if _has_call(x):
+        return x
+    if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>") and _const(a) == 0 \
+            or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
+        return zero
+    if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
+        return y
+    return x
+
+
+def _same(a, b) -> bool:
+    """Two expressions p4c's strength reduction takes as equal (the same IR)."""
+    return repr(a) == repr(b)
 
 
 def _literal_condition(n: Node, scope) -> bool:

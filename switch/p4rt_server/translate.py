@@ -65,6 +65,8 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch |
             raise _bad(f"{what}: value 0x{value:x} has bits outside mask 0x{mask:x}")
         return FieldMatch.ternary(info.id, value, mask)
     if kind == "range":
+        if not fm.range.low and not fm.range.high:   # BMv2 refuses `range { }`, takes either end empty (0)
+            raise _bad(f"{what}: a range with neither end set")
         low = codec.decode(fm.range.low, w, what + " low")
         high = codec.decode(fm.range.high, w, what + " high")
         if low > high:

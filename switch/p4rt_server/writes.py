@@ -105,7 +105,10 @@ class EntityWriter:
             p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
             if table.needs_priority and entry.priority <= 0:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': the entry needs a priority > 0")
-            if op != Update.INSERT and not _installed(p, table, entry):   # BMv2 looks the key up first
+            if not table.needs_priority and entry.priority:   # BMv2: before the const check (fuzz_p4rt seed 3128)
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}': priority {entry.priority} given but no key needs one")
+            if op != Update.INSERT:   # PI knows no entry the program installed: its key is not found either
                 raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}' is const (entries come from the program)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .errors import Unsupported
-from .gen_helpers import mask, tuple_with
+from .gen_helpers import _calls, mask, tuple_with
 
 
 _FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
@@ -201,6 +201,10 @@ class ExpressionGen:
         """An assignment written as a Python expression (for calls inside expressions)."""
         t = lv["t"]
         op = lv["op"]
+        if t[0] == "header" and op in ("var", "field", "stack_idx") and not _calls(lv):
+            val = f"_hdr_out({self.x(lv)}, {val})"   # assign_header: an invalid copy keeps the fields
+        elif t[0] == "struct" and op in ("var", "field") and not _calls(lv):
+            val = f"_agg_out({self.x(lv)}, {val})"
         if op == "var":
             n = lv["n"]
             if t[0] in ("header", "struct", "stack"):
@@ -295,3 +299,4 @@ class ExpressionGen:
                 v = f"({v} & {mask(w)})"
             parts.append(f"({v} << {pos})" if pos else v)
         return (" | ".join(parts) or "0"), total
+

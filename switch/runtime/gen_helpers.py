@@ -89,6 +89,31 @@ class _VB:
         self.v, self._vb = 0, 0
 
 
+def _hdr_out(cur, new):
+    """The header an ``out``/``inout`` copy-out inside an expression leaves behind: ``new``, or,
+    when ``new`` is invalid, ``cur`` made invalid with its fields kept (BMv2's assign_header from
+    an invalid header changes only the validity; p4c copies such a call's arguments back through
+    temporaries -- fuzz_exprs seed 2198)."""
+    if new._v:
+        return new
+    cur._v = False
+    return cur
+
+
+def _agg_out(cur, new):
+    """The struct value ``new`` as a struct assignment or copy-out stores it over ``cur``: p4c
+    assigns such a struct member by member, a header with BMv2's assign_header, so a header
+    member invalid in ``new`` leaves ``cur``'s header invalid with its fields kept (nested
+    structs are taken whole).  ``new`` is a fresh copy; it is changed and returned."""
+    for a in type(new).__slots__:
+        nv = getattr(new, a)
+        if type(nv).__name__.startswith("H_") and not nv._v:
+            cv = getattr(cur, a)
+            cv._v = False
+            setattr(new, a, cv)
+    return new
+
+
 def _copy_into(dst, src):
     for a in type(dst).__slots__:
         setattr(dst, a, getattr(src, a))
@@ -157,3 +182,9 @@ def _tracked(h):
         setattr(c, a, getattr(h, a))
     c._ever = False
     return c
+
+def _calls(ir) -> bool:
+    """Whether the IR ``ir`` holds a call (an lvalue whose index must be evaluated once)."""
+    if isinstance(ir, list):
+        return any(_calls(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_calls(v) for v in ir.values()))

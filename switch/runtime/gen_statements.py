@@ -7,11 +7,19 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import mask, tuple_with
+from .gen_helpers import _calls, mask, tuple_with
 
 
 class StatementGen:
-    def assign(self, ind: int, lv, rhs: str, t, siblings=()) -> None:
+    def assign(self, ind: int, lv, rhs: str, t, siblings=(), by_member=False) -> None:
+        """``lv = rhs``; ``by_member``: a struct goes member by member as p4c assigns it (an
+        assignment, a function's or an action's copy-out): see ``_agg_out``."""
+        if by_member and t[0] == "struct" and lv["op"] in ("var", "field") and not _calls(lv):
+            if lv["op"] == "var":   # in place: the object may also be P.hdr/P.meta or a caller's
+                self.emit(ind, f"_copy_into({lv['n']}, _agg_out({lv['n']}, {rhs}.copy()))")
+            else:
+                self.assign_plain(ind, lv, f"_agg_out({self.x(lv)}, {rhs}.copy())")
+            return
         if t[0] == "varbit":
             self.emit(ind, f"{self.x(lv)} = {rhs}")
             self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
@@ -162,7 +170,7 @@ class StatementGen:
                 self.assign(ind + 1, lv, self.x(s["r"]), lv["t"])
                 self.emit(ind, "else:")
                 ind += 1
-            self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or ())
+            self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
                 for sib in s["siblings"]:
@@ -288,7 +296,7 @@ class StatementGen:
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     if lv is not None:
-                        self.assign(ind, lv, f"{r}[{i}]", t, sibs[i])
+                        self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser" and s.get("temps"):
@@ -377,7 +385,7 @@ class StatementGen:
             k2 = 1
             for arg in s["args"]:
                 if arg["dir"] in ("out", "inout"):
-                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"])
+                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], by_member=True)
                     k2 += 1
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))

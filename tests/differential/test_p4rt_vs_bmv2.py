@@ -441,3 +441,59 @@ def test_a_program_load_empties_learn_lists(targets):
                 load, cfg(U.INSERT, 0, 1), traffic(5), nack, traffic(5), nack, load, cfg(U.INSERT, 0, 1), traffic(5),
                 nack, cfg(U.DELETE)]
     assert not run(targets, 0, ops)
+
+
+def test_const_table_priority_and_program_entries(targets):
+    """fuzz_p4rt seed 3128: on a const table BMv2 refuses a priority that no key needs
+    (INVALID_ARGUMENT) before it looks at constness, for INSERT, MODIFY and DELETE; and a MODIFY or
+    DELETE of a key the program's `const entries` installed is NOT_FOUND (PI knows only the
+    entries written through it), as is one of a key not installed."""
+    def ops(info):
+        out = []
+        for t in info.tables:
+            if not t.is_const_table or any(mf.match_type in (4, 5, 6) for mf in t.match_fields):
+                continue
+            act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
+            for prio in (5, 0):
+                for kind in (U.INSERT, U.MODIFY, U.DELETE):
+                    e = pb.TableEntry(table_id=t.preamble.id, priority=prio)
+                    for mf in t.match_fields:
+                        fm = e.match.add(field_id=mf.id)
+                        if mf.match_type == 2:   # 26 (bit<32>): a key of t0's const entries
+                            fm.exact.value = b"\x0a" if mf.bitwidth == 8 else b"\x00\x00\x00\x1a"
+                        else:
+                            fm.lpm.value, fm.lpm.prefix_len = b"\xff\xff\xf8\x00", 21
+                    if kind != U.DELETE:
+                        e.action.action.action_id = act.preamble.id
+                        for p in act.params:
+                            e.action.action.params.add(param_id=p.id, value=b"\x01")
+                    out.append(w(u(kind, table_entry=e)))
+        assert len(out) == 12, "seed 3128's program has two const tables without priority keys"
+        return out
+    assert not run(targets, 3128, ops)
+
+
+def test_a_range_with_neither_end_is_refused(targets):
+    """fuzz_p4rt seed 3121: `range { }` (both ends empty) is INVALID_ARGUMENT on BMv2, in an INSERT
+    and a DELETE, while a range with only one end empty takes the other as 0."""
+    def ops(info):
+        t = next(t for t in info.tables if any(mf.match_type == 5 for mf in t.match_fields))
+        act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        out = []
+        for lo, hi in ((b"", b""), (b"\x00", b""), (b"", b"\x00"), (b"", b"\x07")):
+            e = pb.TableEntry(table_id=t.preamble.id, priority=4)
+            for mf in t.match_fields:
+                fm = e.match.add(field_id=mf.id)
+                if mf.match_type == 5:
+                    fm.range.low, fm.range.high = lo, hi
+                else:
+                    fm.lpm.value, fm.lpm.prefix_len = b"\x50" + b"\x00" * ((mf.bitwidth + 7) // 8 - 1), 4
+            key = pb.TableEntry()
+            key.CopyFrom(e)
+            e.action.action.action_id = act.preamble.id
+            for p in act.params:
+                e.action.action.params.add(param_id=p.id, value=b"\x01")
+            out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.DELETE, table_entry=key))]
+        return out
+    assert not run(targets, 3121, ops)
