@@ -12,6 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
+from .header_init import _fields_read, _has_call, drop_stores_before_self_init, reads_header
 
 
 class StatementRules:
@@ -25,6 +26,7 @@ class StatementRules:
             for x in s.stmts:
                 out.extend(self.stmt(x, inner))
             out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+            out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
             out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
             self.check_const_indexes(out)
             return [{"s": "block", "body": out}] if out else []
@@ -97,8 +99,9 @@ class StatementRules:
                 # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
                 # zeroed first by the add_header when it was invalid; its other fields keep their values
                 bytes_ = self.headers[lt[1]]["bytes"]
-                return [{"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_},
-                        {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
+                first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
+                self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs))
+                return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
             if lt[0] == "header" and (sib := self.union_siblings(lhs)):
                 # BMv2: a header union member made valid by an assignment invalidates the others
                 return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
@@ -597,124 +600,6 @@ class StatementRules:
         finally:
             self.ctx["loops"] = depth
         return [{"s": "block", "body": decl + [{"s": "for_in", "n": var, "t": t, "values": values, "body": body}]}]
-
-
-def _has_call(ir) -> bool:
-    if isinstance(ir, list):
-        return any(_has_call(v) for v in ir)
-    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
-
-
-def _header_path(ir):
-    """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
-    op = ir.get("op")
-    if op == "var":
-        return ("var", ir["n"])
-    if op == "field":
-        b = _header_path(ir["base"])
-        return None if b is None else ("field", b, ir["f"])
-    if op == "stack_idx":
-        st = _header_path(ir["st"])
-        i = ir["i"]
-        return ("idx", st, i["v"] if i.get("op") == "const" else None)
-    return ("other", id(ir))
-
-
-def _may_alias(a, b) -> bool:
-    if a == b:
-        return True
-    # two elements of one stack where an index is only known at run time
-    return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
-
-
-def reads_header(ir, lhs) -> bool:
-    """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
-    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole (also
-    under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
-    beforehand (one inside a binary operator it does not); nor does anything when an element
-    calls a function (p4c then evaluates every element first)."""
-    target = _header_path(lhs)
-
-    def walk(x) -> bool:
-        if isinstance(x, list):
-            return any(walk(v) for v in x)
-        if not isinstance(x, dict):
-            return False
-        t = x.get("t")
-        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
-            return True
-        if _reduced(x) is not x and _const(_reduced(x)) == 0:
-            return False   # p4c's strength reduction leaves no read: `h.f & 0`, `h.f ^ h.f`, `0 << h.f`
-        return any(walk(v) for k, v in x.items() if k != "t")
-
-    def calls(x) -> bool:
-        if isinstance(x, list):
-            return any(calls(v) for v in x)
-        return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
-
-    def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
-        while True:
-            if v.get("op") == "slice" and v["a"].get("op") == "bin" and v["a"]["o"] == "++" \
-                    and _const(v["a"]["a"]) == 0 and v["lo"] == 0 and v["hi"] == v["a"]["b"]["t"][1] - 1:
-                v = v["a"]["b"]   # (0 ++ x)[w-1:0] is x
-            elif v.get("op") in ("cast", "slice", "un"):
-                v = v["a"]
-            elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
-                v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
-            else:
-                return v.get("op") == "cond"
-
-    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
-        return False
-    return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
-
-
-def _const(x):
-    return x.get("v") if isinstance(x, dict) and x.get("op") == "const" else None
-
-
-def _identity_operand(b: dict):
-    """The operand that the binary expression ``b`` is equal to by p4c's strength reduction
-    (``x | 0``, ``0 ^ x``, ``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``, ``x & 0xff..``,
-    ``x << 0``, ``x >> 0``), or None.  (Saturating operators are not reduced.)"""
-    o, a, c = b["o"], b["a"], b["b"]
-    t = b.get("t") or [None]
-    if t[0] != "bit":
-        return None
-    ones = (1 << t[1]) - 1
-    for x, k in ((a, _const(c)), (c, _const(a))):
-        if k is None:
-            continue
-        if o in ("|", "^", "+") and k == 0 or o == "*" and k == 1 or o == "&" and k == ones:
-            return x
-        if x is a and (o in ("-", "<<", ">>") and k == 0 or o == "/" and k == 1):
-            return x
-    return None
-
-
-def _reduced(x):
-    """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
-    remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
-    is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
-    ``x % 1``, operands without calls) is the constant 0; anything else is ``x`` itself."""
-    if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] != "bit":
-        return x
-    a, b = _reduced(x["a"]), _reduced(x["b"])
-    o = x["o"]
-    zero = {"op": "const", "v": 0, "t": x["t"]}
-    if _has_call(x):
-        return x
-    if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>") and _const(a) == 0 \
-            or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
-        return zero
-    if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
-        return y
-    return x
-
-
-def _same(a, b) -> bool:
-    """Two expressions p4c's strength reduction takes as equal (the same IR)."""
-    return repr(a) == repr(b)
 
 
 def _literal_condition(n: Node, scope) -> bool:

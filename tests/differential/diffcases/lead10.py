@@ -1,6 +1,7 @@
-"""p4c's constant propagation into run-time stack indices, the rest of its reach, and what p4c
-checks after an unconditional ``exit`` or ``return`` in an action (lead, round 10; issue #15), each
-decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+"""p4c's constant propagation into run-time stack indices, the rest of its reach, what p4c checks
+after an unconditional ``exit`` or ``return``, and a store p4c's def-use drops before a
+self-reading header initializer (lead, round 10; issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5.
 
 p4c carries a constant into a later stack index also through header fields, across a table
 apply or an action call that does not write it, into a ``.hit``/``.miss`` branch and a
@@ -141,3 +142,17 @@ INVALID.update({
     "table_applied_again_after_conditional_return": (program(
         "        if (hdr.h.c == 1) { t1.apply(); return; }\n        t1.apply();\n", ingress_decls=_TBL), ("t1",)),
 })
+
+# p4c's def-use pass takes a header initializer that reads its own header (lowered as add_header,
+# a never-valid temporary, assign_header: the header ends invalid, no field written) as a
+# definition of every field, and drops an earlier store to a field the initializer does not read
+# when nothing reads it in between; on BMv2 the field then keeps its value from before the store
+# (fuzz_exprs seed 2465, minimised by the lead; checkmate-p4c kept the store)
+CASES.append(case("lead10_store_before_self_reading_initializer_dropped", CAT, program(
+    "        hdr.h2.c = 5; hdr.h.c = hdr.h2.c;\n"
+    "        hdr.h2.b = 7;\n"
+    "        bit<8> x = hdr.h.a + 1;\n"
+    "        hdr.h2.a = 9;\n"
+    "        hdr.h2 = {hdr.h2.a, 1, 2, 3};\n"
+    "        hdr.h.b = hdr.h2.b; hdr.h.d = hdr.h2.a ++ (bit<24>)hdr.h2.c; hdr.h.a = x;\n"),
+    frames=[(0, H2(0x41, 0x42, 0x43, 0x44)), (1, H2(1, 2, 3, 4)), (2, H(1, 2, 3, 4))]))

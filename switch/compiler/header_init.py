@@ -1,0 +1,243 @@
+"""What p4c 1.2.4.8 does with a header initializer (``h = {...}``) that reads ``h`` itself, and
+the expression analysis that decides it.
+
+p4c builds such an initializer in a temporary header it never makes valid (``add_header h;
+tmp.f = ...; assign_header h = tmp``): on BMv2 ``h`` ends invalid and no field of it is written
+(it was zeroed first by the ``add_header`` if it was invalid).  :func:`reads_header` decides
+whether an initializer counts as reading ``h`` the way p4c sees it -- after its constant folding
+and strength reduction, and not where p4c hoists a ``?:`` element or orders calls first.  Since
+p4c's def-use pass takes the initializer as a definition of every field, it also drops earlier
+stores to fields the initializer does not read: :func:`drop_stores_before_self_init` does the
+same, because on BMv2 that drop is observable.  The elaborator (``elab_statements``) lowers the
+assignment and calls both; nothing here imports the elaborator.
+"""
+from __future__ import annotations
+
+
+def _has_call(ir) -> bool:
+    if isinstance(ir, list):
+        return any(_has_call(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
+
+
+def _header_path(ir):
+    """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
+    op = ir.get("op")
+    if op == "var":
+        return ("var", ir["n"])
+    if op == "field":
+        b = _header_path(ir["base"])
+        return None if b is None else ("field", b, ir["f"])
+    if op == "stack_idx":
+        st = _header_path(ir["st"])
+        i = ir["i"]
+        return ("idx", st, i["v"] if i.get("op") == "const" else None)
+    return ("other", id(ir))
+
+
+def _may_alias(a, b) -> bool:
+    if a == b:
+        return True
+    # two elements of one stack where an index is only known at run time
+    return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
+
+
+def _fields_read(ir, lhs):
+    """The names of ``lhs``'s fields that the initializer ``ir`` reads, or None when it uses the
+    header otherwise (``isValid()``, the whole header, a stack element that may be it)."""
+    target = _header_path(lhs)
+    names: set = set()
+
+    def walk(x) -> bool:
+        if isinstance(x, list):
+            return all(walk(v) for v in x)
+        if not isinstance(x, dict):
+            return True
+        if x.get("op") == "field" and isinstance(x.get("base"), dict) and _header_path(x["base"]) == target:
+            names.add(x["f"])
+            return True
+        t = x.get("t")
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
+            return False
+        return all(walk(v) for k, v in x.items() if k != "t")
+    return frozenset(names) if walk(ir.get("vals", [])) else None
+
+
+def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
+    """p4c's def-use pass takes an initializer that reads its own header (``h = {h.b, 1}``,
+    lowered here to setValid + setInvalid, see the assignment) as a definition of every field of
+    ``h``, and drops an earlier store to a field the initializer does not read when nothing in
+    between reads it.  On BMv2 that initializer writes no field (``assign_header`` from a
+    temporary that is never valid), so the dropped store is observable: the field keeps its value
+    from before it (fuzz_exprs seed 2465).  Done here within one statement list, walking back
+    over plain assignments and declarations that do not touch ``h``; anything else stops the walk.  ``self_inits``:
+    id of such a lowered setValid -> (it, the names of the fields its initializer reads, or None)."""
+    drop: set = set()
+    for k, st in enumerate(stmts):
+        got = self_inits.get(id(st))
+        if got is None or got[0] is not st or got[1] is None:
+            continue
+        reads = got[1]
+        target = _header_path(st["h"])
+        if target is None or target[0] == "other" or any(p is None for p in _path_parts(target)):
+            continue
+        for j in range(k - 1, -1, -1):
+            prev = stmts[j]
+            if id(prev) in drop:
+                continue
+            if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _has_call(prev):
+                break
+            if prev["s"] == "decl":
+                if _mentions(prev, target):
+                    break
+                continue
+            lv = prev["l"]
+            base = lv["a"] if lv.get("op") == "slice" else lv
+            if base.get("op") == "field" and isinstance(base.get("base"), dict) and \
+                    _header_path(base["base"]) == target and not _mentions(prev["r"], target):
+                if base["f"] not in reads:
+                    drop.add(id(prev))
+                continue   # (a store to another field the initializer reads stays; the walk goes on)
+            if _mentions(prev, target):
+                break
+    return [st for st in stmts if id(st) not in drop] if drop else stmts
+
+
+def _path_parts(p):
+    """The index parts of a header path (None where a stack index is run-time)."""
+    while isinstance(p, tuple) and p and p[0] in ("field", "idx"):
+        if p[0] == "idx":
+            yield p[2]
+        p = p[1]
+
+
+def _mentions(ir, target) -> bool:
+    """Whether ``ir`` uses the header at ``target`` (or what may alias it, or a struct holding it)."""
+    if isinstance(ir, list):
+        return any(_mentions(v, target) for v in ir)
+    if not isinstance(ir, dict):
+        return False
+    if ir.get("op") in ("var", "field", "stack_idx"):
+        p = _header_path(ir)
+        if p is None or p[0] == "other":
+            return True   # (a run-time stack index somewhere in the path: may be anything)
+        if _related(p, target):
+            return True
+        node = ir   # the path is not the header: only run-time index expressions along it remain
+        while isinstance(node, dict) and node.get("op") in ("field", "stack_idx"):
+            if node.get("op") == "stack_idx" and _mentions(node["i"], target):
+                return True
+            node = node.get("base") or node.get("st")
+        return False
+    return any(_mentions(v, target) for k, v in ir.items() if k != "t")
+
+
+def _related(p, target) -> bool:
+    """Path ``p`` is ``target``, a part of it, or something holding it (or may alias one)."""
+    q = target
+    while True:
+        if p == q or _may_alias(p, q):
+            return True
+        if not (isinstance(q, tuple) and q and q[0] in ("field", "idx")):
+            break
+        q = q[1]
+    return _inside(p, target)
+
+
+def _inside(p, target) -> bool:
+    """``p`` is a part of ``target`` (one of its fields)."""
+    while isinstance(p, tuple) and p and p[0] in ("field", "idx"):
+        p = p[1]
+        if p == target:
+            return True
+    return False
+
+
+def reads_header(ir, lhs) -> bool:
+    """Whether the initializer ``ir`` uses the header ``lhs`` (or a stack element that may be it):
+    a field read, ``isValid()``, a header comparison.  An element that is a ``?:`` as a whole (also
+    under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
+    beforehand (one inside a binary operator it does not); nor does anything when an element
+    calls a function (p4c then evaluates every element first)."""
+    target = _header_path(lhs)
+
+    def walk(x) -> bool:
+        if isinstance(x, list):
+            return any(walk(v) for v in x)
+        if not isinstance(x, dict):
+            return False
+        t = x.get("t")
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
+            return True
+        if _reduced(x) is not x and _const(_reduced(x)) == 0:
+            return False   # p4c's strength reduction leaves no read: `h.f & 0`, `h.f ^ h.f`, `0 << h.f`
+        return any(walk(v) for k, v in x.items() if k != "t")
+
+    def calls(x) -> bool:
+        if isinstance(x, list):
+            return any(calls(v) for v in x)
+        return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
+
+    def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
+        while True:
+            if v.get("op") == "slice" and v["a"].get("op") == "bin" and v["a"]["o"] == "++" \
+                    and _const(v["a"]["a"]) == 0 and v["lo"] == 0 and v["hi"] == v["a"]["b"]["t"][1] - 1:
+                v = v["a"]["b"]   # (0 ++ x)[w-1:0] is x
+            elif v.get("op") in ("cast", "slice", "un"):
+                v = v["a"]
+            elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
+                v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
+            else:
+                return v.get("op") == "cond"
+
+    if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
+        return False
+    return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _const(x):
+    return x.get("v") if isinstance(x, dict) and x.get("op") == "const" else None
+
+
+def _identity_operand(b: dict):
+    """The operand that the binary expression ``b`` is equal to by p4c's strength reduction
+    (``x | 0``, ``0 ^ x``, ``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``, ``x & 0xff..``,
+    ``x << 0``, ``x >> 0``), or None.  (Saturating operators are not reduced.)"""
+    o, a, c = b["o"], b["a"], b["b"]
+    t = b.get("t") or [None]
+    if t[0] != "bit":
+        return None
+    ones = (1 << t[1]) - 1
+    for x, k in ((a, _const(c)), (c, _const(a))):
+        if k is None:
+            continue
+        if o in ("|", "^", "+") and k == 0 or o == "*" and k == 1 or o == "&" and k == ones:
+            return x
+        if x is a and (o in ("-", "<<", ">>") and k == 0 or o == "/" and k == 1):
+            return x
+    return None
+
+
+def _reduced(x):
+    """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
+    remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
+    is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
+    ``x % 1``, operands without calls) is the constant 0; anything else is ``x`` itself."""
+    if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] != "bit":
+        return x
+    a, b = _reduced(x["a"]), _reduced(x["b"])
+    o = x["o"]
+    zero = {"op": "const", "v": 0, "t": x["t"]}
+    if _has_call(x):
+        return x
+    if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>") and _const(a) == 0 \
+            or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
+        return zero
+    if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
+        return y
+    return x
+
+
+def _same(a, b) -> bool:
+    """Two expressions p4c's strength reduction takes as equal (the same IR)."""
+    return repr(a) == repr(b)
