@@ -10,7 +10,7 @@ import json
 import re
 
 from .ast import Node, annotation
-from .elab_common import always_returns, E, expr_text, is_bits, live_prefix, newtype_name, Scope, tstr, _u
+from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 from .extern_params import by_position, CONSTRUCTORS
 
@@ -561,8 +561,6 @@ class TableRules:
             total = {}
             for st in stmts:
                 total = add(total, one(st, depth))
-                if always_returns(st):
-                    break
             return total
 
         def one(st, depth):
@@ -637,7 +635,6 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 mark(v)
 
     def walk(stmts, cont, end, depth):
-        stmts = live_prefix(stmts)
         for st in reversed(stmts):
             cont = visit(st, cont, end, depth)
         return cont
