@@ -352,6 +352,8 @@ class ShadowNode(DataPath):
     def _apply_loop(self) -> None:
         while not self._stop.is_set():
             with self._cv:
+                if self._stop.is_set():  # checked under the lock: stop() notifies under it, after setting
+                    return
                 work = self._next_work()
                 if work is None:
                     due = self._watchdog()
@@ -397,6 +399,8 @@ class ShadowNode(DataPath):
     def _persist_loop(self) -> None:
         while not self._stop.is_set():
             with self._pcv:
+                if self._stop.is_set():  # under the lock, as in _apply_loop: no lost wake-up at stop()
+                    return
                 if self._persist_want is None:
                     self._pcv.wait()  # notified when a state is scheduled, and at stop()
                     continue

@@ -39,3 +39,15 @@ def test_stop_wakes_every_thread(tmp_path):
     assert not any(th.is_alive() for th in node._threads)
     assert time.monotonic() - t < 4, "a thread only noticed stop() by a timeout"
     assert threading.active_count() >= 1
+
+
+def test_stop_right_after_start_loses_no_wakeup(tmp_path):
+    """stop() at once after start(): a thread that checked the stop flag before stop() set it and
+    then waited on its condition missed the notification and slept for ever (CI, a loaded machine:
+    the persist or apply thread alive after stop).  The flag is now checked under the lock."""
+    for i in range(40):
+        node = ShadowNode(ShadowConfig(job_id=1, shard=0, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0),
+                                       ckpt_dir=tmp_path / str(i))).start()
+        node.stop(timeout=2)
+        alive = [th.name for th in node._threads if th.is_alive()]
+        assert not alive, f"round {i}: still running after stop(): {alive}"
