@@ -1,4 +1,4 @@
-"""``checkmate faults --quick`` on the real Mininet testbed (needs root + mnexec; ~2-3 min on 2 cores).
+"""``checkmate faults --quick`` on the real Mininet testbed (needs root + mnexec; ~2 min on 2 cores).
 
 The quick suite: switch-injected 1 % loss on the shadow ports, a shadow killed and restarted mid-run,
 and a trainer killed at a random iteration -- each followed by a trainer kill and a resume from the
