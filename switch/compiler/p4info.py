@@ -277,29 +277,19 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.use(p, pp)
             _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
             _doc(pp.doc, p.get("annos"))
-    for c in sorted(ir["counters"], key=lambda x: x["name"]):
-        pc = info.counters.add()
-        _preamble(pc.preamble, c)
-        pc.spec.unit = _COUNTER_UNIT[c["unit"]]
-        pc.size = c.get("p4info_size", c["size"])
-    # p4c lists a direct counter/meter only when a table uses it
-    for c in sorted((c for c in ir["direct_counters"] if c.get("table_id")), key=lambda x: x["name"]):
-        pc = info.direct_counters.add()
-        _preamble(pc.preamble, c)
-        pc.spec.unit = _COUNTER_UNIT[c["unit"]]
-        if c.get("table_id"):
-            pc.direct_table_id = c["table_id"]
-    for m in sorted(ir["meters"], key=lambda x: x["name"]):
-        pm = info.meters.add()
-        _preamble(pm.preamble, m)
-        pm.spec.unit = _METER_UNIT[m["unit"]]
-        pm.size = m.get("p4info_size", m["size"])
-    for m in sorted((m for m in ir["direct_meters"] if m.get("table_id")), key=lambda x: x["name"]):
-        pm = info.direct_meters.add()
-        _preamble(pm.preamble, m)
-        pm.spec.unit = _METER_UNIT[m["unit"]]
-        if m.get("table_id"):
-            pm.direct_table_id = m["table_id"]
+    # counters and meters, indexed then direct; p4c lists a direct one only when a table uses it
+    for kind, units, repeated, direct in (("counters", _COUNTER_UNIT, info.counters, False),
+                                          ("direct_counters", _COUNTER_UNIT, info.direct_counters, True),
+                                          ("meters", _METER_UNIT, info.meters, False),
+                                          ("direct_meters", _METER_UNIT, info.direct_meters, True)):
+        for c in sorted((c for c in ir[kind] if not direct or c.get("table_id")), key=lambda x: x["name"]):
+            pc = repeated.add()
+            _preamble(pc.preamble, c)
+            pc.spec.unit = units[c["unit"]]
+            if direct:
+                pc.direct_table_id = c["table_id"]
+            else:
+                pc.size = c.get("p4info_size", c["size"])
     for r in sorted(ir["registers"], key=lambda x: x["name"]):
         pr = info.registers.add()
         _preamble(pr.preamble, r)

@@ -299,28 +299,9 @@ class Engine:
         """I2E clone, digest and resubmit at the end of ingress; True if resubmitted."""
         pl = self.pl
         if P.clone is not None:
-            sess, fl = P.clone
-            cfg = pl.clone_sessions.get(sess)
-            if cfg is None:
-                if tr:
-                    tr(f"clone session {sess} not configured: no clone")
-            else:
-                reps, _cos, trunc = cfg
-                for eport, rid in reps:
-                    # BMv2: the original frame is parsed again, then *all* metadata
-                    # (standard_metadata included: ingress_port reads 0) is reset and
-                    # only the preserved field list is copied over.
-                    C = self._parsed(data, iport, I_I2E, tr, None, set_port=False)
-                    C.meta = self.new_meta()
-                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
-                        self.copy_fl(P.meta, C.meta, fl)
-                    C.sm = self.new_sm()
-                    C.sm.instance_type = I_I2E
-                    C.sm.egress_rid = rid
-                    C.clip = trunc
-                    egress_q.append((C, eport))
-                    if tr:
-                        tr(f"I2E clone (session {sess}) to port {eport} rid {rid}")
+            # BMv2: the original frame is parsed again, then *all* metadata (standard_metadata
+            # included: ingress_port reads 0) is reset and only the preserved field list is copied over
+            self._clone(P, I_I2E, lambda: self._parsed(data, iport, I_I2E, tr, None, set_port=False), tr, egress_q)
         if P.digest is not None and pl.on_digest is not None:
             did, vals = P.digest
             pl.on_digest(did, vals() if callable(vals) else vals)
@@ -330,6 +311,30 @@ class Engine:
             ingress_q.append((data, iport, I_RESUB, (P.meta, P.resub)))
             return True
         return False
+
+    def _clone(self, P: PacketState, kind: int, make, tr, egress_q) -> None:
+        """Queue one clone of ``P`` per replica of its clone session (``make()`` builds each packet):
+        fresh metadata but for the preserved field list, fresh ``standard_metadata`` with the
+        session's ``egress_rid``, cut to the session's truncation length when it leaves."""
+        sess, fl = P.clone
+        cfg = self.pl.clone_sessions.get(sess)
+        if cfg is None:
+            if tr:
+                tr(f"clone session {sess} not configured: no clone")
+            return
+        reps, _cos, trunc = cfg
+        for port, rid in reps:
+            C = make()
+            C.meta = self.new_meta()
+            if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
+                self.copy_fl(P.meta, C.meta, fl)
+            C.sm = self.new_sm()
+            C.sm.instance_type = kind
+            C.sm.egress_rid = rid
+            C.clip = trunc
+            egress_q.append((C, port))
+            if tr:
+                tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {port} rid {rid}")
 
     def _egress(self, P: PacketState, eport: int, tr, ingress_q, egress_q, out) -> None:
         self._last = P
@@ -361,27 +366,12 @@ class Engine:
                 tr("header stack index out of bounds in egress: packet dropped")
             return
         if P.clone is not None:
-            sess, fl = P.clone
-            cfg = self.pl.clone_sessions.get(sess)
-            if cfg is None:
-                if tr:
-                    tr(f"clone session {sess} not configured: no clone")
-            else:
-                reps, _cos, trunc = cfg
-                for cport, rid in reps:
-                    C = PacketState(P.data, P.port, tr)
-                    C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
-                    C.hdr = P.hdr.copy()
-                    C.meta = self.new_meta()
-                    if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
-                        self.copy_fl(P.meta, C.meta, fl)
-                    C.sm = self.new_sm()
-                    C.sm.instance_type = I_E2E
-                    C.sm.egress_rid = rid
-                    C.clip = trunc
-                    egress_q.append((C, cport))
-                    if tr:
-                        tr(f"E2E clone (session {sess}) to port {cport} rid {rid}")
+            def e2e():  # the packet as egress left it: headers copied, the rest of the frame shared
+                C = PacketState(P.data, P.port, tr)
+                C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
+                C.hdr = P.hdr.copy()
+                return C
+            self._clone(P, I_E2E, e2e, tr, egress_q)
         if sm.egress_spec == DROP_PORT:
             if tr:
                 tr("dropped in egress (mark_to_drop)")
