@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from diff_harness import Observation, TargetError, run_case
+from diff_harness import Observation, TargetError, compile_p4c, run_case
 from diff_targets import BMv2Target, CheckmateTarget
 
 
@@ -45,6 +45,22 @@ class Targets:
     def stop(self):
         self.bmv2.stop()
         self.cm.stop()
+
+
+def targets_compiling_ahead(cases):
+    """A module fixture's body: one :class:`Targets` pair for the module while p4c compiles
+    ``cases`` (an iterable of :class:`~diff_harness.Case`) in one background thread -- it runs
+    while the switches idle between cases (quiescence waits), and ``compile_p4c`` serialises per
+    source, so a test waits only for its own program."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    for c in cases:
+        pool.submit(compile_p4c, c)
+    t = Targets()
+    try:
+        yield t
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        t.stop()
 
 
 _BOTH = ThreadPoolExecutor(max_workers=2)

@@ -4,12 +4,10 @@ and counters must be equal (BMv2 is the reference).  Both switches are started o
 session and take each program with SetForwardingPipelineConfig."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from diff_harness import compile_both, compile_p4c
-from diff_session import Targets, compare
+from diff_session import compare, targets_compiling_ahead
 from diff_targets import bmv2_available
 from diffcases import KNOWN, all_cases
 
@@ -20,14 +18,7 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"differential suite ne
 
 @pytest.fixture(scope="module")
 def targets():
-    # p4c runs in the background while the switches idle between cases (quiescence waits)
-    pool = ThreadPoolExecutor(max_workers=1)
-    for c in CASES:
-        pool.submit(compile_p4c, c)
-    t = Targets()
-    yield t
-    pool.shutdown(wait=False, cancel_futures=True)
-    t.stop()
+    yield from targets_compiling_ahead(CASES)
 
 
 def params():

@@ -19,6 +19,13 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program check 
 SEEDS = list(range(1000, 1032))   # fixed: the same programs every run
 
 
+@pytest.fixture(scope="module")
+def targets():
+    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
+    from diff_session import targets_compiling_ahead
+    yield from targets_compiling_ahead(make_case(s) for s in SEEDS)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_program_same_as_bmv2(targets, seed):
     case = make_case(seed)

@@ -13,6 +13,15 @@ from fuzz_headers import generate
 # simple_switch_grpc dies, is a generator matter, not a test), spread over stacks of 2-4,
 # stacks of unions, headers in metadata, varbit copies, checksums and struct-at-once emits
 SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]
+
+
+@pytest.fixture(scope="module")
+def targets():
+    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
+    from diff_session import targets_compiling_ahead
+    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
+
+
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
 

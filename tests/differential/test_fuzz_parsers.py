@@ -5,8 +5,6 @@ every frame.  The seeds include those that found the bugs fixed in ``diffcases/f
 longer runs go through the CLI (``python -m tests.differential.fuzz_parsers --seeds 0-500``)."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from diff_harness import compile_p4c
@@ -21,14 +19,8 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program check 
 
 @pytest.fixture(scope="module")
 def targets():
-    from diff_session import Targets
-    pool = ThreadPoolExecutor(max_workers=1)   # p4c runs while the switches idle between cases
-    for s in SEEDS:
-        pool.submit(compile_p4c, generate(s))
-    t = Targets()
-    yield t
-    pool.shutdown(wait=False, cancel_futures=True)
-    t.stop()
+    from diff_session import targets_compiling_ahead
+    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

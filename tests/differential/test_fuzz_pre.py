@@ -13,6 +13,15 @@ from fuzz_run import assert_agrees
 # seeds whose programs p4c accepts and BMv2 runs, spread over the generator's features (clone
 # chains, resubmit, recirculation, multicast with repeated ports, registers frame by frame)
 SEEDS = list(range(20))
+
+
+@pytest.fixture(scope="module")
+def targets():
+    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
+    from diff_session import targets_compiling_ahead
+    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
+
+
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
 

@@ -12,6 +12,15 @@ from fuzz_tables import generate
 # seeds whose programs p4c accepts (a seed p4c rejects is a generator matter, not a test), spread
 # over every feature the generator has
 SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 17, 18, 19, 20]
+
+
+@pytest.fixture(scope="module")
+def targets():
+    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
+    from diff_session import targets_compiling_ahead
+    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
+
+
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
 
