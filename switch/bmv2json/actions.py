@@ -95,6 +95,8 @@ class PrimitiveGen:
             sib = m.siblings(a[0]["value"]) if a[0].get("type") == "header" else m.header_siblings(dst)
             return [{"s": "assign", "l": dst, "r": X(a[1]), **({"siblings": sib} if sib else {})}]
         if op in ("assign_header_stack", "assign_union_stack"):
+            # BMv2: assign_header element by element (an invalid one keeps the destination's
+            # fields), nextIndex copied -- the code generator's stack assignment
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_union":  # BMv2: assign_header member by member
             dst, src = m.union_members(a[0]), m.union_members(a[1])

@@ -114,6 +114,20 @@ class CallRules:
             return self.apply_subcontrol(ent[1], call, scope)
         return self.apply_subparser(ent[1], call, scope)
 
+    def out_arg(self, arg: Node, p: dict, scope, **extra) -> dict:
+        """The out/inout argument ``arg`` of parameter ``p`` of an action, function or control:
+        its lvalue (of the parameter's type) and, for a header-union member, the ``siblings``
+        its copy-back makes invalid -- p4c copies it back with assign_header, which on BMv2
+        marks a valid member valid and so its union's other members invalid."""
+        lv, lt = self.lvalue(arg, scope)
+        if lt != p["t"]:
+            raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
+                             f"{tstr(lt)}, expected {tstr(p['t'])}")
+        out = {"dir": p["dir"], "e": lv, **extra}
+        if sib := self.union_siblings(lv):
+            out["siblings"] = sib
+        return out
+
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if self.ctx.get("in_action"):
             raise E(call.loc, f"{expr_text(call.fn)}: apply cannot be called from actions")
@@ -129,13 +143,7 @@ class CallRules:
                     raise E(arg.loc, f"{blk['name']}.apply: {p['name']} must be {p['bound_object']} here")
                 continue
             if p["dir"] in ("out", "inout"):
-                lv, lt = self.lvalue(arg, scope)
-                if lt != p["t"]:
-                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
-                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
-                args.append({"dir": p["dir"], "e": lv, "py": p["py"]})
-                if sib := self.union_siblings(lv):   # copied back into a union member
-                    args[-1]["siblings"] = sib
+                args.append(self.out_arg(arg, p, scope, py=p["py"]))
             else:
                 self.check_algo_arg(p, arg, scope, "control")
                 args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
@@ -227,13 +235,7 @@ class CallRules:
         args = []
         for arg, p in zip(call.args, a["params"]):
             if p["dir"] in ("out", "inout"):
-                lv, lt = self.lvalue(arg, scope)
-                if lt != p["t"]:
-                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
-                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
-                args.append({"dir": p["dir"], "e": lv})
-                if sib := self.union_siblings(lv):   # copied back into a union member
-                    args[-1]["siblings"] = sib
+                args.append(self.out_arg(arg, p, scope))
             else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
                 self.check_algo_arg(p, arg, scope, "action")
                 saved = self.ctx.get("action_arg")
@@ -256,11 +258,7 @@ class CallRules:
         args = []
         for arg, p in zip(call.args, f["params"]):
             if p["dir"] in ("out", "inout"):
-                lv, lt = self.lvalue(arg, scope)
-                if lt != p["t"]:
-                    raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
-                                     f"{tstr(lt)}, expected {tstr(p['t'])}")
-                args.append({"dir": p["dir"], "e": lv, "t": p["t"]})
+                args.append(self.out_arg(arg, p, scope, t=p["t"]))
             else:
                 self.check_algo_arg(p, arg, scope, "function")
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),

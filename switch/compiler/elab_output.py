@@ -10,6 +10,7 @@ from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
+from .subcontrol_args import mark_copied_applies
 from .union_defuse import settle_body_stores
 
 
@@ -20,6 +21,7 @@ class OutputRules:
         return [v for v in getattr(self, "value_sets", []) if v.get("used")]
 
     def finish(self, blocks, decls) -> dict:
+        mark_copied_applies([blocks, getattr(self, "subcontrols", [])])
         # p4c's def-use after inlining: sub-control union stores dead at every call site
         settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}),
                            [blocks, getattr(self, "subcontrols", [])])

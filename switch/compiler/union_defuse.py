@@ -168,14 +168,19 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
     store's siblings go; at some: the store gets a ``dead_key`` and those ``apply_control``
     statements list it in ``dead_stores`` (the generated body then skips the invalidation
     when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
-    marks go (the device config has no such keys)."""
+    marks go (the device config has no such keys).  A site whose arguments p4c copies through
+    temporaries (``copy_args``, :mod:`.subcontrol_args`) keeps the store: the body writes the
+    temporary, which the copy-back reads."""
     sites: dict = {}
     calls_at: dict = {}
+    copied = set()   # sites whose arguments go through temporaries: no in-place view
     for n in ir_dicts(ir):
         if n.get("s") == "apply_control":
             site = n.pop("site", None)
             sites.setdefault(n["fn"], set()).add(site)
             calls_at.setdefault(site, []).append(n)
+            if n.get("copy_args"):
+                copied.add(site)
     key = 0
     for blk in subcontrols:
         for n in ir_dicts(blk["body"]):
@@ -184,7 +189,7 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
                 continue
             seen = verdicts.get(sid, {})
             calls = sites.get(blk["fn"], set())
-            dead = [c for c in calls if seen.get(c)]
+            dead = [c for c in calls if seen.get(c) and c not in copied]
             if calls and len(dead) == len(calls):
                 n["siblings"] = []
             elif dead:

@@ -14,7 +14,8 @@ parameter, ``X_<name>`` an extern instance, ``TBL_<id>`` a table, ``A_<id>`` an 
 ``print(pipeline.program.source)`` shows the whole thing.
 
 The generator is split by theme: :mod:`.gen_types` (header/struct classes),
-:mod:`.gen_expressions`, :mod:`.gen_statements`, :mod:`.gen_blocks` (actions, tables,
+:mod:`.gen_expressions`, :mod:`.gen_statements`, :mod:`.gen_subcontrol` (sub-control
+arguments), :mod:`.gen_blocks` (actions, tables,
 parser, controls) and :mod:`.gen_helpers` (run-time helpers the generated code calls).
 """
 from __future__ import annotations
@@ -28,12 +29,13 @@ from .externs import MeterState, csum16, hash_value
 from .gen_blocks import BlockGen
 from .gen_expressions import ExpressionGen
 from .gen_statements import StatementGen
+from .gen_subcontrol import SubControlGen
 from .gen_types import TypeGen
 
 IR_FORMAT = "checkmate-v1model-ir/1"
 
 
-class Gen(TypeGen, ExpressionGen, StatementGen, BlockGen):
+class Gen(TypeGen, ExpressionGen, StatementGen, SubControlGen, BlockGen):
     """Python source for one program IR (the rules are in the mixins)."""
 
     def __init__(self, ir: dict):

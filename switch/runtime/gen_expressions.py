@@ -98,7 +98,7 @@ class ExpressionGen:
             k = 1
             for arg in e["args"]:
                 if arg["dir"] in ("out", "inout"):
-                    parts.append(self.assign_expr(arg["e"], f"{r}[{k}]"))
+                    parts.append(self.assign_expr(arg["e"], f"{r}[{k}]", arg.get("siblings", ())))
                     k += 1
             parts.append(f"{r}[0]")
             return f"({', '.join(parts)})[-1]"
@@ -197,13 +197,15 @@ class ExpressionGen:
             return a
         return f"_sw({a}, {w})"
 
-    def assign_expr(self, lv, val: str) -> str:
-        """An assignment written as a Python expression (for calls inside expressions)."""
+    def assign_expr(self, lv, val: str, siblings=()) -> str:
+        """An assignment written as a Python expression (for calls inside expressions);
+        ``siblings``: a header-union member's, made invalid when a valid header is stored."""
         t = lv["t"]
         op = lv["op"]
         if t[0] == "header" and op in ("var", "field", "stack_idx") and not _calls(lv):
-            val = f"_hdr_out({self.x(lv)}, {val})"   # assign_header: an invalid copy keeps the fields
-        elif t[0] == "struct" and op in ("var", "field") and not _calls(lv):
+            # assign_header: an invalid copy keeps the fields
+            val = f"_hdr_out({self.x(lv)}, {val}{''.join(', ' + self.x(sb) for sb in siblings)})"
+        elif t[0] in ("struct", "stack") and op in ("var", "field", "stack_idx") and not _calls(lv):
             val = f"_agg_out({self.x(lv)}, {val})"
         if op == "var":
             n = lv["n"]

@@ -5,7 +5,7 @@ Everything here is put into the namespace the generated program is ``exec``'d in
 """
 from __future__ import annotations
 
-from .engine import ParserError
+from .engine import ParserError, Stack
 
 PARSER_STEP_LIMIT = 1000
 
@@ -89,28 +89,39 @@ class _VB:
         self.v, self._vb = 0, 0
 
 
-def _hdr_out(cur, new):
+def _hdr_out(cur, new, *siblings):
     """The header an ``out``/``inout`` copy-out inside an expression leaves behind: ``new``, or,
     when ``new`` is invalid, ``cur`` made invalid with its fields kept (BMv2's assign_header from
     an invalid header changes only the validity; p4c copies such a call's arguments back through
-    temporaries -- fuzz_exprs seed 2198)."""
+    temporaries -- fuzz_exprs seed 2198).  A valid ``new`` stored into a header-union member
+    makes its ``siblings`` invalid (BMv2's mark_valid)."""
     if new._v:
+        for sb in siblings:
+            sb._v = False
         return new
     cur._v = False
     return cur
 
 
 def _agg_out(cur, new):
-    """The struct value ``new`` as a struct assignment or copy-out stores it over ``cur``: p4c
-    assigns such a struct member by member, a header with BMv2's assign_header, so a header
-    member invalid in ``new`` leaves ``cur``'s header invalid with its fields kept (nested
-    structs are taken whole).  ``new`` is a fresh copy; it is changed and returned."""
-    for a in type(new).__slots__:
+    """The aggregate value ``new`` (a struct, header union or header stack) as an assignment or
+    copy-out stores it over ``cur``.  p4c lowers such a copy into one assign_header per header
+    (a plain store per scalar field), however deep the header sits -- an inner struct, a union
+    member, a stack element -- and BMv2's assign_header from an invalid header only makes the
+    destination invalid, its fields kept.  So every header invalid in ``new`` is replaced by
+    ``cur``'s, made invalid.  A stack keeps ``new``'s nextIndex (BMv2's assign_header_stack copies
+    it; p4c's per-element copy in a control leaves it where nothing can read it).  ``new`` is a
+    fresh copy; it is changed and returned."""
+    if type(new) is Stack:
+        new.a = [_agg_out(c, x) for c, x in zip(cur.a, new.a)]
+        return new
+    slots = type(new).__slots__
+    if "_v" in slots:
+        return _hdr_out(cur, new)
+    for a in slots:
         nv = getattr(new, a)
-        if type(nv).__name__.startswith("H_") and not nv._v:
-            cv = getattr(cur, a)
-            cv._v = False
-            setattr(new, a, cv)
+        if hasattr(nv, "__slots__"):
+            setattr(new, a, _agg_out(getattr(cur, a), nv))
     return new
 
 

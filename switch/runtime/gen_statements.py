@@ -1,5 +1,6 @@
 """IR statements -> Python statements: assignments (slices, in-place aggregate copies),
-control flow, table/sub-control apply, extern calls, parser operations.
+control flow, table apply (a sub-control apply: :mod:`.gen_subcontrol`), extern calls, parser
+operations.
 
 A mixin of :class:`switch.runtime.codegen.Gen`: ``self.emit(indent, line)`` appends
 source, ``self.ir`` is the program IR.
@@ -12,9 +13,9 @@ from .gen_helpers import _calls, mask, tuple_with
 
 class StatementGen:
     def assign(self, ind: int, lv, rhs: str, t, siblings=(), by_member=False) -> None:
-        """``lv = rhs``; ``by_member``: a struct goes member by member as p4c assigns it (an
-        assignment, a function's or an action's copy-out): see ``_agg_out``."""
-        if by_member and t[0] == "struct" and lv["op"] in ("var", "field") and not _calls(lv):
+        """``lv = rhs``; ``by_member``: a struct or stack goes header by header as p4c assigns it
+        (an assignment, a function's, action's or sub-control's copy-out): see ``_agg_out``."""
+        if by_member and t[0] in ("struct", "stack") and lv["op"] in ("var", "field", "stack_idx") and not _calls(lv):
             if lv["op"] == "var":   # in place: the object may also be P.hdr/P.meta or a caller's
                 self.emit(ind, f"_copy_into({lv['n']}, _agg_out({lv['n']}, {rhs}.copy()))")
             else:
@@ -292,7 +293,7 @@ class StatementGen:
                     # temporaries copied back after the call, which an exit in the action
                     # skips (BMv2 keeps those arguments unchanged)
                     if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i])
+                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i], by_member=True)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
                     if lv is not None:
@@ -321,55 +322,7 @@ class StatementGen:
             else:
                 self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
         elif k == "apply_control":
-            sl = self.fresh("l")
-            self.emit(ind, f"{sl} = Locals()")
-            for key in s.get("dead_stores", ()):   # (see the "assign" case)
-                self.emit(ind, f"{sl}._dead{key} = True")
-            agg = ("struct", "header", "stack")
-            texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in agg else self.x(a["e"]) for a in s["args"]]
-
-            def aliased(i):
-                t = texts[i]
-                return any(j != i and o is not None and s["args"][j]["dir"] != "in"
-                           and (o == t or o.startswith((t + ".", t + "[")) or t.startswith((o + ".", o + "[")))
-                           for j, o in enumerate(texts))
-            # p4c inlines the control: an out/inout aggregate is used in place, unless it aliases
-            # another out/inout argument -- then it goes through a temporary copied back after
-            # the body (in argument order); `in` ones are copies.  An `out` one starts invalid
-            # (after every copy-in).
-            back, fresh = [], []
-            for i, arg in enumerate(s["args"]):
-                attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
-                t = arg["e"]["t"]
-                if arg["dir"] == "out" and t[0] not in agg:
-                    v = self.default(t)
-                else:
-                    v = texts[i]
-                    if arg["dir"] == "in" and t[0] in agg:
-                        v = f"{v}.copy()"
-                    elif t[0] in agg and (aliased(i) or arg.get("siblings")):
-                        # (a union member too: the copy-back invalidates its siblings, which
-                        # the body's writes to the parameter cannot do in place; a tracked
-                        # copy tells whether the body made it valid at any point)
-                        v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"
-                        back.append(i)
-                    if arg["dir"] == "out":
-                        fresh.append((f"{sl}.{attr}", t))
-                self.emit(ind, f"{sl}.{attr} = {v}")
-            for v, t in fresh:
-                self.invalidate(ind, v, t)
-            self.emit(ind, f"{s['fn']}(P, {sl})")
-            for i, arg in enumerate(s["args"]):
-                t = arg["e"]["t"]
-                if arg["dir"] in ("out", "inout") and (t[0] not in agg or i in back):
-                    attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
-                    if arg.get("siblings") and t[0] == "header":
-                        # made valid in the body, then maybe invalid again: the siblings
-                        # went invalid then (p4c: in place)
-                        self.emit(ind, f"if {sl}.{attr}._ever:")
-                        for sib in arg["siblings"]:
-                            self.emit(ind + 1, f"{self.x(sib)}._v = False")
-                    self.assign(ind, arg["e"], f"{sl}.{attr}", t, arg.get("siblings", ()))
+            self.apply_control(ind, s)
         elif k == "call_fn":
             args = []
             for arg in s["args"]:
@@ -385,7 +338,7 @@ class StatementGen:
             k2 = 1
             for arg in s["args"]:
                 if arg["dir"] in ("out", "inout"):
-                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], by_member=True)
+                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], arg.get("siblings", ()), by_member=True)
                     k2 += 1
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))

@@ -1,0 +1,84 @@
+"""IR ``apply_control`` -> Python: a sub-control applied from a control, its arguments passed
+as p4c's inliner passes them.
+
+p4c inlines every sub-control.  Its out/inout arguments go in place -- the body writes the
+caller's own headers and fields -- only when every apply of that control instance passes the
+same arguments (the compiler marks the others ``copy_args``: see
+``switch.compiler.subcontrol_args``) and the argument overlaps no other out/inout one.
+Otherwise p4c copies it into a temporary (an ``out`` one starts invalid) and back after the
+body with assign_header semantics (``StatementGen.assign`` with ``by_member``: a header left
+invalid keeps the caller's fields); an ``exit`` in the body skips that copy-back, as on BMv2.
+A header-union member goes through a tracked copy either way, so its siblings go invalid
+whenever the body made it valid.  Scalars are Python values: in place (not a bit slice,
+which p4c passes through a temporary) they are copied back also when the body exits.
+
+A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``self.assign``).
+"""
+from __future__ import annotations
+
+_AGG = ("struct", "header", "stack")
+
+
+def _overlap(a: str, b: str) -> bool:
+    """Whether the Python paths ``a`` and ``b`` name the same object or one holds the other."""
+    return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
+
+
+class SubControlGen:
+    def apply_control(self, ind: int, s: dict) -> None:
+        sl = self.fresh("l")
+        self.emit(ind, f"{sl} = Locals()")
+        for key in s.get("dead_stores", ()):   # (see union_defuse.settle_body_stores)
+            self.emit(ind, f"{sl}._dead{key} = True")
+        args = s["args"]
+        texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in _AGG else self.x(a["e"]) for a in args]
+
+        def aliased(i):
+            return texts[i] is not None and any(j != i and o is not None and args[j]["dir"] != "in"
+                                                and _overlap(o, texts[i]) for j, o in enumerate(texts))
+        copied = bool(s.get("copy_args"))
+        back, fresh, attrs = [], [], []
+        for i, arg in enumerate(args):
+            attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+            attrs.append(attr)
+            t = arg["e"]["t"]
+            if arg["dir"] == "out" and t[0] not in _AGG:
+                v = self.default(t)
+            else:
+                v = texts[i]
+                if arg["dir"] == "in" and t[0] in _AGG:
+                    v = f"{v}.copy()"
+                elif t[0] in _AGG and (copied or aliased(i) or arg.get("siblings")):
+                    # (a union member: a tracked copy tells whether the body made it valid)
+                    v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"
+                    back.append(i)
+                if arg["dir"] == "out":
+                    fresh.append((f"{sl}.{attr}", t))
+            self.emit(ind, f"{sl}.{attr} = {v}")
+        for v, t in fresh:   # an `out` one starts invalid (after every copy-in)
+            self.invalidate(ind, v, t)
+        outs = [i for i, a in enumerate(args) if a["dir"] in ("out", "inout")]
+        # scalars passed in place keep what the body wrote before an exit (a bit slice goes
+        # through a temporary, as for an action)
+        in_place = [i for i in outs if args[i]["e"]["t"][0] not in _AGG and args[i]["e"]["op"] != "slice"
+                    and not copied and not aliased(i)]
+        if in_place:
+            self.emit(ind, "try:")
+            self.emit(ind + 1, f"{s['fn']}(P, {sl})")
+            self.emit(ind, "except ExitSignal:")
+            for i in in_place:
+                self.assign(ind + 1, args[i]["e"], f"{sl}.{attrs[i]}", args[i]["e"]["t"])
+            self.emit(ind + 1, "raise")
+        else:
+            self.emit(ind, f"{s['fn']}(P, {sl})")
+        for i in outs:
+            arg, t = args[i], args[i]["e"]["t"]
+            if t[0] in _AGG and i not in back:
+                continue
+            if arg.get("siblings") and t[0] == "header":
+                # made valid in the body, then maybe invalid again: the siblings went
+                # invalid then (p4c: in place)
+                self.emit(ind, f"if {sl}.{attrs[i]}._ever:")
+                for sib in arg["siblings"]:
+                    self.emit(ind + 1, f"{self.x(sib)}._v = False")
+            self.assign(ind, arg["e"], f"{sl}.{attrs[i]}", t, arg.get("siblings", ()), by_member=True)
