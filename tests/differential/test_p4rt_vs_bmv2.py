@@ -497,3 +497,22 @@ def test_a_range_with_neither_end_is_refused(targets):
             out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.DELETE, table_entry=key))]
         return out
     assert not run(targets, 3121, ops)
+
+
+def test_a_priority_on_a_table_without_priority_keys_is_refused_before_the_lookup(targets):
+    """fuzz_p4rt seed 3193: a MODIFY or DELETE carrying a priority, on a table none of whose keys
+    needs one, is INVALID_ARGUMENT on BMv2 whether or not the key is installed (checkmate-switch
+    looked the (key, priority) up first: NOT_FOUND), and changes nothing."""
+    def ops(info):
+        t = next(t for t in info.tables if t.implementation_id
+                 and not any(mf.match_type in (4, 5, 6) for mf in t.match_fields))
+        mem = pb.ActionProfileMember(action_profile_id=t.implementation_id, member_id=1)
+        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        out = [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=entry(t, b"\x10", member=1)))]
+        for v in (b"\x10", b"\x20"):   # installed, not installed
+            for kind, m in ((U.MODIFY, 1), (U.MODIFY, 999), (U.DELETE, 1)):
+                out += [w(u(kind, table_entry=entry(t, v, member=m, priority=5))), read]
+        out += [w(u(U.DELETE, table_entry=entry(t, b"\x10", member=1))), read]
+        return out
+    assert not run(targets, 3193, ops)
