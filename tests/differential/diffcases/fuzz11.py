@@ -7,7 +7,7 @@ argument (``a(hdr.h2)``) runs on p4c's RemoveActionParameters form: a control-le
 works on the copy, so a read of ``hdr.h2`` there sees the value before the call, and the
 copy-back is BMv2's assign_header: an argument invalid at the end keeps the destination's
 fields (a write to a field of an invalid argument is lost)."""
-from .base import H, H2, Entry, case, program
+from .base import PAYLOAD, H, H2, Entry, case, eth, hdr, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -53,3 +53,31 @@ CASES.append(
         frames=[(1, H(1, b, c, 9)) for b in range(1, 4) for c in range(3)],
         entries=[Entry("I.t", {"hdr.h.b": 1}, "I.ua", {"v": 0x41}), Entry("I.t", {"hdr.h.b": 2}, "I.ub", {"v": 0x42}),
                  Entry("I.t", {"hdr.h.b": 3}, "I.uc", {"v": 0x43})], json_path=True))
+
+# p4c's front-end def-use (SimplifyDefUse) sees a parser as its states and transitions only: a
+# sub-parser's apply, an extract and a verify do not end the parse there, so a store whose value
+# every path overwrites before reading it is dropped -- observable when the parse ends between
+# the two, by a sub-parser's `reject` or a parser error (BMv2 keeps the field's earlier value).
+# An explicit `transition reject` is seen (it reads everything): the store before it stays.
+_REJ_BODY = ("        hdr.h.d = meta.m32; hdr.h.c = meta.m16;\n"
+             "        if (sm.parser_error != error.NoError) { hdr.h.b = 0xee; }\n")
+_SUB_REJ = ("parser Sub(packet_in p, out h_t x) {\n"
+            "    state start { p.extract(x); transition select(x.a) { 1: reject; default: accept; } } }\n")
+
+CASES += [
+    case("fuzz11_store_before_rejecting_sub_parser_dropped", CAT, program(_REJ_BODY, top=_SUB_REJ, parser="""
+    Sub() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: a; 0x1235: e; default: b; } }
+    state a { meta.m32 = 5; sub.apply(pkt, hdr.h); meta.m32 = 7; transition accept; }
+    state e { meta.m16 = 5; transition f; }
+    state f { sub.apply(pkt, hdr.h); transition g; }
+    state g { meta.m16 = 7; transition accept; }
+    state b { meta.m32 = 6; transition c; }
+    state c { pkt.extract(hdr.h); transition select(hdr.h.a) { 1: reject; default: d; } }
+    state d { meta.m32 = 7; transition accept; }"""),
+        frames=[(1, eth(t) + hdr(a, 2, 3, 4) + PAYLOAD) for t in (0x1234, 0x1235, 0x1236) for a in (1, 2)]),
+    case("fuzz11_store_before_failing_extract_or_verify_dropped", CAT, program(_REJ_BODY, parser="""
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); meta.m32 = 5; verify(hdr.h.a != 1, error.NoMatch);
+                  meta.m16 = 9; pkt.extract(hdr.h2); meta.m32 = 7; meta.m16 = 4; transition accept; }"""),
+        frames=[(1, H(1)), (1, H(2, payload=b"\x01\x02")), (1, H(2))]),
+]
