@@ -19,11 +19,4 @@ def all_cases():
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
-_DEFUSE = ("p4c's front-end def-use sees a parser as states and transitions only and drops a store that every "
-           "path overwrites before reading it; the parse can end between the two (BMv2 keeps the earlier value), ")
-KNOWN: dict[str, tuple[str, bool, str]] = {
-    "fuzz11_store_before_rejecting_sub_parser_dropped": ("runtime", True, _DEFUSE + "here by a sub-parser's "
-                                                         "reject (fuzz_parsers seed 2321); checkmate-p4c keeps the store"),
-    "fuzz11_store_before_failing_extract_or_verify_dropped": ("runtime", True, _DEFUSE + "here by a failing "
-                                                              "verify or extract; checkmate-p4c keeps the store"),
-}
+KNOWN: dict[str, tuple[str, bool, str]] = {}
