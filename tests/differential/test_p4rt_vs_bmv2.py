@@ -516,3 +516,22 @@ def test_a_priority_on_a_table_without_priority_keys_is_refused_before_the_looku
         out += [w(u(U.DELETE, table_entry=entry(t, b"\x10", member=1))), read]
         return out
     assert not run(targets, 3193, ops)
+
+
+def test_insert_of_an_existing_key_with_a_missing_group(targets):
+    """fuzz_p4rt seed 3249: an INSERT of a key that is installed, naming a group that does not
+    exist, is INVALID_ARGUMENT on BMv2 (the group first); with an empty group that exists it is
+    ALREADY_EXISTS (the key first)."""
+    def ops(info):
+        sel = next(p for p in info.action_profiles if p.with_selector)
+        t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
+        pid = sel.preamble.id
+        mem = pb.ActionProfileMember(action_profile_id=pid, member_id=1)
+        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        return [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=entry(t, b"\x10", member=1))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x10", group=999))),
+                w(u(U.INSERT, action_profile_group=pb.ActionProfileGroup(action_profile_id=pid, group_id=5))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x10", group=5))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x20", group=999))), read]
+    assert not run(targets, 7, ops)
