@@ -71,6 +71,15 @@ def action(info, name, *values):
     return act
 
 
+def selector_table(info):
+    """The first table with an action selector, the selector's id, and a member 1 of it (fwd 2)."""
+    sel = next(p for p in info.action_profiles if p.with_selector)
+    t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
+    mem = pb.ActionProfileMember(action_profile_id=sel.preamble.id, member_id=1)
+    mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+    return t, sel.preamble.id, mem
+
+
 def entry(table, v, *, member=None, group=None, act=None, priority=None):
     """An entry of ``table`` whose every key field matches ``v`` (exact / optional / ternary 0xff /
     lpm whole byte / range 1..v)."""
@@ -157,11 +166,7 @@ def test_clone_session_length_and_class_of_service(targets):
 def test_indirect_tables(targets):
     """Members/groups an entry uses, empty groups, DELETE ignoring the action, indirect defaults."""
     def ops(info):
-        sel = next(p for p in info.action_profiles if p.with_selector)
-        t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
-        pid = sel.preamble.id
-        mem = pb.ActionProfileMember(action_profile_id=pid, member_id=1)
-        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        t, pid, mem = selector_table(info)
         g_empty = pb.ActionProfileGroup(action_profile_id=pid, group_id=1)
         g_full = pb.ActionProfileGroup(action_profile_id=pid, group_id=2)
         g_full.members.add(member_id=1, weight=1)
@@ -523,11 +528,7 @@ def test_insert_of_an_existing_key_with_a_missing_group(targets):
     exist, is INVALID_ARGUMENT on BMv2 (the group first); with an empty group that exists it is
     ALREADY_EXISTS (the key first)."""
     def ops(info):
-        sel = next(p for p in info.action_profiles if p.with_selector)
-        t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
-        pid = sel.preamble.id
-        mem = pb.ActionProfileMember(action_profile_id=pid, member_id=1)
-        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        t, pid, mem = selector_table(info)
         read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
         return [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=entry(t, b"\x10", member=1))),
                 w(u(U.INSERT, table_entry=entry(t, b"\x10", group=999))),
