@@ -4,8 +4,9 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_bloc
 ``elab_parser`` turns a parser declaration (or a sub-parser, under a prefix) into its IR --
 parameters, locals, states with their statements and transitions; ``keyset`` checks one
 `select` case against the key types; a ``value_set<T>`` lists its P4Runtime match fields.
-Unreachable states' value sets are marked unused (p4c drops them), and a parser that can
-reach neither accept nor reject is refused.
+Unreachable states' value sets are marked unused (p4c drops them), stores p4c's def-use
+drops are dropped (:mod:`.parser_defuse`), and a parser that can reach neither accept nor
+reject is refused.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import json
 
 from .ast import Node, annotation
 from .elab_common import E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .parser_defuse import drop_dead_parser_stores
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
 REJECT_WARNING = "Explicit transition to reject not supported on this target"
@@ -95,6 +97,7 @@ class ParserRules:
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
         _mark_temporaries(states)
+        drop_dead_parser_stores(states, params)   # as p4c's def-use (observable on a parser error)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
         if not _reaches_an_end(states):
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")

@@ -218,6 +218,8 @@ class TableRules:
                         raise E(arg.loc, f"bound argument for {p['name']} has type {tstr(lt)}, "
                                          f"expected {tstr(p['t'])}")
                     bound.append({"dir": p["dir"], "e": lv})
+                    if sib := self.union_siblings(lv):   # copied back into a union member
+                        bound[-1]["siblings"] = sib
                 else:
                     self.check_algo_arg(p, arg, scope, "action")
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})

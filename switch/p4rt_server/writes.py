@@ -112,8 +112,10 @@ class EntityWriter:
                 raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}' is const (entries come from the program)")
-        if op == Update.INSERT and entry.group_id is not None and _installed(p, table, entry):
-            raise P4RTError(StatusCode.ALREADY_EXISTS, f"table '{table.name}': the entry exists")   # first (BMv2)
+        if op == Update.INSERT and entry.group_id is not None and _installed(p, table, entry) \
+                and (not table.implementation_id or entry.group_id in p.action_profile_groups(table.implementation_id)):
+            # first (BMv2) -- for a group that exists: a missing one is INVALID_ARGUMENT first (seed 3249)
+            raise P4RTError(StatusCode.ALREADY_EXISTS, f"table '{table.name}': the entry exists")
         if op != Update.DELETE and entry.group_id is not None and table.implementation_id \
                 and not p.action_profile_groups(table.implementation_id).get(entry.group_id, [0]) \
                 and (op == Update.INSERT or _installed(p, table, entry)):   # MODIFY: a missing key first

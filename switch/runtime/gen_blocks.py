@@ -151,24 +151,29 @@ class BlockGen:
                         args.append(self.default(b["e"]["t"]))   # (BMv2), as for a direct call
                         continue
                     v = self.x(b["e"])
-                    if b["e"]["t"][0] in ("header", "struct", "stack") and b["dir"] == "in":
+                    if b["e"]["t"][0] in ("header", "struct", "stack"):
+                        # p4c's RemoveActionParameters: the body works on a control-level
+                        # copy (`x = arg;` before it, `arg = x;` after it), inout ones too
                         v = f"{v}.copy()"
                     args.append(v)
                 call = f"A_{a.get('impl', a['id'])}(P, L, {', '.join(args)}, *prm)"
                 outs = [b for b in a["bound"] if b["dir"] in ("out", "inout")]
                 if outs:
-                    # p4c substitutes bound arguments into the action's body, so an `exit`
-                    # there keeps what the body wrote to them (slices too; BMv2)
+                    # RemoveActionParameters copies the arguments back before an `exit` in
+                    # the body too, so the exit keeps what the body wrote (slices too; BMv2)
                     self.emit(1, "try:")
                     self.emit(2, f"_r = {call}")
                     self.emit(1, "except ExitSignal as _ex:")
                     for k2, b in enumerate(outs):
-                        self.assign(2, b["e"], f"_ex.outs[{k2}]", b["e"]["t"])
+                        self.assign(2, b["e"], f"_ex.outs[{k2}]", b["e"]["t"], b.get("siblings", ()), by_member=True)
                     self.emit(2, "raise")
                 else:
                     self.emit(1, f"_r = {call}")
                 for k2, b in enumerate(outs):
-                    self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"])
+                    # BMv2's assign_header (member by member in a struct): an argument invalid
+                    # at the end keeps the destination's fields; a valid union member
+                    # invalidates its siblings
+                    self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"], b.get("siblings", ()), by_member=True)
                 self.emit(0, "")
                 entries.append(f"{a['id']}: {wname}")
             # the default action may be any action (P4Runtime restricts the choice)

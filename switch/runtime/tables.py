@@ -301,8 +301,9 @@ class Table:
         self._index_add(inst)
 
     def _find(self, entry: TableEntry) -> _Installed:
-        if self.needs_priority and entry.priority <= 0:   # not a key of this table (BMv2: INVALID_ARGUMENT)
-            self._check_priority(entry)
+        # a priority the table cannot have (none where a key needs one, one where no key does) is
+        # no key of it: INVALID_ARGUMENT before the lookup (BMv2; fuzz_p4rt seed 3193)
+        self._check_priority(entry)
         key, _ = self._canonical(entry)
         inst = self._installed.get((key, entry.priority))
         if inst is None:

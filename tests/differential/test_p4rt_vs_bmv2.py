@@ -71,6 +71,15 @@ def action(info, name, *values):
     return act
 
 
+def selector_table(info):
+    """The first table with an action selector, the selector's id, and a member 1 of it (fwd 2)."""
+    sel = next(p for p in info.action_profiles if p.with_selector)
+    t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
+    mem = pb.ActionProfileMember(action_profile_id=sel.preamble.id, member_id=1)
+    mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+    return t, sel.preamble.id, mem
+
+
 def entry(table, v, *, member=None, group=None, act=None, priority=None):
     """An entry of ``table`` whose every key field matches ``v`` (exact / optional / ternary 0xff /
     lpm whole byte / range 1..v)."""
@@ -157,11 +166,7 @@ def test_clone_session_length_and_class_of_service(targets):
 def test_indirect_tables(targets):
     """Members/groups an entry uses, empty groups, DELETE ignoring the action, indirect defaults."""
     def ops(info):
-        sel = next(p for p in info.action_profiles if p.with_selector)
-        t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
-        pid = sel.preamble.id
-        mem = pb.ActionProfileMember(action_profile_id=pid, member_id=1)
-        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        t, pid, mem = selector_table(info)
         g_empty = pb.ActionProfileGroup(action_profile_id=pid, group_id=1)
         g_full = pb.ActionProfileGroup(action_profile_id=pid, group_id=2)
         g_full.members.add(member_id=1, weight=1)
@@ -497,3 +502,37 @@ def test_a_range_with_neither_end_is_refused(targets):
             out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.DELETE, table_entry=key))]
         return out
     assert not run(targets, 3121, ops)
+
+
+def test_a_priority_on_a_table_without_priority_keys_is_refused_before_the_lookup(targets):
+    """fuzz_p4rt seed 3193: a MODIFY or DELETE carrying a priority, on a table none of whose keys
+    needs one, is INVALID_ARGUMENT on BMv2 whether or not the key is installed (checkmate-switch
+    looked the (key, priority) up first: NOT_FOUND), and changes nothing."""
+    def ops(info):
+        t = next(t for t in info.tables if t.implementation_id
+                 and not any(mf.match_type in (4, 5, 6) for mf in t.match_fields))
+        mem = pb.ActionProfileMember(action_profile_id=t.implementation_id, member_id=1)
+        mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        out = [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=entry(t, b"\x10", member=1)))]
+        for v in (b"\x10", b"\x20"):   # installed, not installed
+            for kind, m in ((U.MODIFY, 1), (U.MODIFY, 999), (U.DELETE, 1)):
+                out += [w(u(kind, table_entry=entry(t, v, member=m, priority=5))), read]
+        out += [w(u(U.DELETE, table_entry=entry(t, b"\x10", member=1))), read]
+        return out
+    assert not run(targets, 3193, ops)
+
+
+def test_insert_of_an_existing_key_with_a_missing_group(targets):
+    """fuzz_p4rt seed 3249: an INSERT of a key that is installed, naming a group that does not
+    exist, is INVALID_ARGUMENT on BMv2 (the group first); with an empty group that exists it is
+    ALREADY_EXISTS (the key first)."""
+    def ops(info):
+        t, pid, mem = selector_table(info)
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        return [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=entry(t, b"\x10", member=1))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x10", group=999))),
+                w(u(U.INSERT, action_profile_group=pb.ActionProfileGroup(action_profile_id=pid, group_id=5))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x10", group=5))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x20", group=999))), read]
+    assert not run(targets, 7, ops)

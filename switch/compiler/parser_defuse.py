@@ -1,0 +1,108 @@
+"""Parser stores that p4c 1.2.4.8's front-end def-use (SimplifyDefUse) drops, dropped the same way.
+
+p4c sees a parser as its states and transitions only: ``accept`` and ``reject`` read every
+parameter, but a sub-parser's ``apply``, an ``extract`` and a ``verify`` do not end the parse
+there.  So ``meta.m = 5; sub.apply(pkt, hdr.h); meta.m = 7;`` (across states too) loses its first
+store, which is observable on BMv2 when the parse does end between the two -- the sub-parser
+rejects, an extract is short, a verify fails: ingress then sees the field's earlier value
+(fuzz_parsers seed 2321).  An explicit ``transition reject`` is an edge p4c sees: a store before
+it stays.
+
+:func:`drop_dead_parser_stores` removes, from one elaborated parser (or sub-parser), a top-level
+assignment to a scalar reached by a constant path from a parameter (``meta.m``, ``hdr.h.f``, a
+sub-parser's scalar ``out``), with a right-hand side free of calls and lookaheads, when every path
+from it assigns that same path again before anything might read it.  It errs towards keeping:
+anything that names the path, a part of it or a struct/header it is in counts as a read (an
+``extract`` of the header, a sub-parser argument, a select key), as do a select without a
+default case (it may reject) and an assignment under an ``if``; p4c, which knows an extract
+writes the whole header, drops a few more.  ``standard_metadata`` is left alone (a parser error
+writes ``parser_error``).  Nothing here imports the elaborator.
+"""
+from __future__ import annotations
+
+_SCALARS = ("bit", "int", "bool")
+# right-hand sides p4c can drop with the store (no call, no lookahead: those it keeps apart)
+_PURE = {"const", "cast", "field", "var", "bin", "un", "slice", "cond", "isvalid", "uvalid",
+         "stack_lastindex", "stack_last", "tuple_idx", "list", "mk", "sinit"}
+_ENDS = ("accept", "reject")
+
+
+def _path(ir):
+    """A field/var chain as a tuple of names (``None`` for anything else)."""
+    names = []
+    while isinstance(ir, dict) and ir.get("op") == "field":
+        names.append(ir["f"])
+        ir = ir["base"]
+    if not (isinstance(ir, dict) and ir.get("op") == "var"):
+        return None
+    return (ir["n"], *reversed(names))
+
+
+def _mentions(node, target: tuple) -> bool:
+    """Whether ``node`` names ``target``, a part of it or a path it is part of."""
+    if isinstance(node, list):
+        return any(_mentions(v, target) for v in node)
+    if not isinstance(node, dict):
+        return False
+    if node.get("op") in ("field", "var"):
+        p = _path(node)
+        if p is not None:
+            n = min(len(p), len(target))
+            return p[:n] == target[:n]
+    return any(_mentions(v, target) for v in node.values())
+
+
+def _pure(ir) -> bool:
+    if isinstance(ir, list):
+        return all(_pure(v) for v in ir)
+    if not isinstance(ir, dict):
+        return True
+    op = ir.get("op")
+    if op == "stack_idx":
+        return ir["i"].get("op") == "const" and _pure(ir["st"])
+    if op is not None and op not in _PURE:
+        return False
+    return all(_pure(v) for k, v in ir.items() if k != "t")
+
+
+def _live(states: dict, name: str, start: int, target: tuple, seen: set) -> bool:
+    """Whether ``target`` may be read from statement ``start`` of state ``name`` on, before an
+    assignment to it (p4c's view of the parser)."""
+    st = states[name]
+    for s in st["body"][start:]:
+        if s.get("s") == "assign" and _path(s["l"]) == target:
+            return _mentions(s["r"], target)
+        if _mentions(s, target):
+            return True
+    tr = st["transition"]
+    if tr["kind"] == "direct":
+        succ = [tr["to"]]
+    else:
+        if _mentions(tr["keys"], target):
+            return True
+        if not any(all(k.get("k") == "default" for k in c["keysets"]) for c in tr["cases"]):
+            return True   # no case may match: reject
+        succ = [c["to"] for c in tr["cases"]]
+    for n in succ:
+        if n in _ENDS:
+            return True
+        if n not in seen and n in states:
+            seen.add(n)
+            if _live(states, n, 0, target, seen):
+                return True
+    return False
+
+
+def drop_dead_parser_stores(states: dict, params: list) -> None:
+    """Remove the stores p4c's def-use drops (see the module docstring) from ``states``."""
+    roots = {p["py"] for p in params
+             if p["t"][0] != "extern" and p["t"] != ["struct", "standard_metadata_t"]}
+    for name, st in states.items():
+        keep = []
+        for i, s in enumerate(st["body"]):
+            target = _path(s["l"]) if s.get("s") == "assign" else None
+            if (target is not None and target[0] in roots and s["l"]["t"][0] in _SCALARS
+                    and _pure(s["r"]) and not _live(states, name, i + 1, target, set())):
+                continue
+            keep.append(s)
+        st["body"] = keep
