@@ -75,9 +75,9 @@ class SubControlGen:
             arg, t = args[i], args[i]["e"]["t"]
             if t[0] in _AGG and i not in back:
                 continue
-            if arg.get("siblings") and t[0] == "header":
-                # made valid in the body, then maybe invalid again: the siblings went
-                # invalid then (p4c: in place)
+            if arg.get("siblings") and t[0] == "header" and not copied and not aliased(i):
+                # in place (p4c): made valid in the body, then maybe invalid again -- the
+                # siblings went invalid then; through a temporary only the copy-back counts
                 self.emit(ind, f"if {sl}.{attrs[i]}._ever:")
                 for sib in arg["siblings"]:
                     self.emit(ind + 1, f"{self.x(sib)}._v = False")

@@ -13,7 +13,8 @@ them) into headers that are emitted.
 * a union member copied back from a function's out/inout argument: its siblings go invalid;
 * an action's copy-out on ``exit``: member by member;
 * a sub-control applied twice with different arguments: p4c copies them through temporaries
-  (assign_header on the way back; an ``exit`` in the body skips the copy-back).
+  (assign_header on the way back; an ``exit`` in the body skips the copy-back; a union member
+  made valid and invalid again in the body leaves its siblings alone).
 """
 from .base import H, H2, PAYLOAD, case, eth, program
 
@@ -163,3 +164,16 @@ CASES.append(_sub_case(
     "        hdr.eth.dst[7:0] = meta.m8;\n",
     "        hdr.eth.src[39:32] = hdr.s[1].a; hdr.eth.src[47:40] = (bit<8>)hdr.s[1].c;\n"
     "        hdr.eth.dst[31:24] = meta.m8;\n"))
+
+# a union member passed to a sub-control applied with different arguments: through a temporary,
+# so the body making it valid and then invalid leaves the sibling valid (only the copy-back, of an
+# invalid header, reaches the union)
+_SUB_V = "control SubV(inout h_t x) {\n    apply { x.setValid(); x.a = 9; x.setInvalid(); }\n}\n"
+CASES.append(case("copyback11_subcontrol_union_member_temporary_keeps_sibling", CAT, program(
+    "        hdr.u.q.setValid(); hdr.u.q.v = 7;\n"
+    "        subv.apply(hdr.u.p);\n"
+    "        subv.apply(meta_h);\n"
+    "        hdr.eth.src[7:0] = hdr.u.q.isValid() ? 8w1 : 8w2;\n"
+    "        hdr.eth.src[15:8] = hdr.u.p.isValid() ? 8w1 : 8w2;\n",
+    headers=_HDRS, fields=_FIELDS, top=_SUB_V, ingress_decls="    SubV() subv;\n    h_t meta_h;\n"),
+    frames=_FRAMES))
