@@ -148,8 +148,9 @@ def role_send(iface: str, src_mac: str, mtu: int, seconds: float) -> None:
 
 
 def role_recv(iface: str, seconds: float) -> None:
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
-    s.bind((iface, 0))
+    # protocol given at bind only: opened for IPv4 it would count other interfaces' frames until bound
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    s.bind((iface, 0x0800))  # Python puts it in network order
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     s.setblocking(False)
     print("READY", flush=True)

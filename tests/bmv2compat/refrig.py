@@ -144,6 +144,19 @@ class Rig:
         for sw, _h in self.ifaces.values():
             subprocess.run(["ip", "link", "del", sw], capture_output=True)
 
+    def tap(self, port: int) -> socket.socket:
+        """A non-blocking packet socket on the switch's side of ``port``'s veth pair, seeing both
+        directions.  Opened with protocol 0 and given ETH_P_ALL only at bind: a socket opened for
+        ETH_P_ALL hears every interface on the machine (loopback TCP included) until it is bound."""
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+        try:
+            s.bind((self.ifaces[port][0], 0x0003))  # ETH_P_ALL (Python puts it in network order)
+        except BaseException:
+            s.close()
+            raise
+        s.setblocking(False)
+        return s
+
     def drain(self) -> None:
         for p in self.hosts.values():
             p.recv_batch(1024)

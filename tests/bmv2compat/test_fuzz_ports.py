@@ -97,12 +97,10 @@ def test_frames_other_senders_transmit_on_the_switch_interface_enter_the_switch(
     solicitation on an interface with IPv6, a tool's sendp -- is processed as received on that
     port.  Its own transmissions never come back: a frame reflected out of its ingress port
     leaves once."""
-    import socket
 
     def body(rig):
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+        s = rig.tap(1)
         try:
-            s.bind((rig.ifaces[1][0], 0))
             s.send(TO_PORT2)
         finally:
             s.close()
@@ -125,10 +123,8 @@ def test_switch_transmissions_are_seen_by_taps_on_its_interface(tmp_path):
     import socket
 
     def body(rig):
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+        s = rig.tap(2)
         try:
-            s.bind((rig.ifaces[2][0], 0))
-            s.setblocking(False)
             rig.hosts[1].send(TO_PORT2)
             return _sniff(s, None)
         finally:

@@ -103,8 +103,9 @@ def final_chunk(topo, src: str, dst: str, iteration: int, param_id: int = 0) -> 
 
 
 def _raw(iface: str) -> socket.socket:
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
-    s.bind((iface, 0))
+    # protocol given at bind only: opened for ETH_P_ALL it would hear every interface until bound
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    s.bind((iface, 0x0003))  # ETH_P_ALL; Python puts it in network order
     s.settimeout(5.0)
     return s
 

@@ -24,8 +24,9 @@ def main(argv=None):
     ports = {}
     for spec in a.interface:
         num, _, name = spec.partition("@")
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        s.bind((name, 0))
+        # protocol given at bind only: opened for ETH_P_ALL it would hear every interface until bound
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+        s.bind((name, ETH_P_ALL))  # Python puts it in network order
         s.setblocking(False)
         ports[int(num)] = s
     by_fd = {s.fileno(): (n, s) for n, s in ports.items()}
