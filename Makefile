@@ -11,7 +11,8 @@ APT_PKGS   := mininet bridge-utils ethtool iputils-ping iproute2
 STAMP      := $(VENV)/.installed
 P4SRC      := p4src/checkmate.p4
 BUILD_DIR  := build
-PYTEST_ARGS ?= --durations=40
+# Two workers: one runs the root/network tests one at a time, the other the rest by module (tests/conftest.py).
+PYTEST_ARGS ?= --durations=40 -n 2 --dist loadgroup
 
 .PHONY: all setup apt run test bench build stop clean distclean conformance-report
 

@@ -107,18 +107,25 @@ def run_p4c_cached(src, cache, *, timeout: float = 300.0) -> tuple[bytes, str] |
     """:func:`run_p4c` with its outcome kept in the folder ``cache`` (the caller names it after what
     it compiles, e.g. a hash of the source): ``(BMv2 JSON bytes, P4Info text format)``, or p4c's
     error text when it rejects the program.  A later call with the same folder reads it back instead
-    of running p4c again; a run that died half-way (no ``ok``/``error`` marker) is redone."""
+    of running p4c again; a run that died half-way (no ``ok``/``error`` marker) is redone.  Processes
+    sharing the folder (parallel test workers) take turns on a lock file in it: one compiles, the
+    others read what it wrote."""
+    import fcntl
+
     cache = Path(cache)
     if not (cache / "ok").exists() and not (cache / "error").exists():
         cache.mkdir(parents=True, exist_ok=True)
-        try:
-            out_json, out_info = run_p4c(src, cache, timeout=timeout)
-        except P4cFailed as e:
-            (cache / "error").write_text(e.stderr or str(e))
-        else:
-            out_json.rename(cache / "p.json")
-            out_info.rename(cache / "p.p4info.txtpb")
-            (cache / "ok").write_text("")
+        with open(cache / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (cache / "ok").exists() and not (cache / "error").exists():
+                try:
+                    out_json, out_info = run_p4c(src, cache, timeout=timeout)
+                except P4cFailed as e:
+                    (cache / "error").write_text(e.stderr or str(e))
+                else:
+                    out_json.rename(cache / "p.json")
+                    out_info.rename(cache / "p.p4info.txtpb")
+                    (cache / "ok").write_text("")
     if (cache / "error").exists():
         return (cache / "error").read_text()
     return (cache / "p.json").read_bytes(), (cache / "p.p4info.txtpb").read_text()

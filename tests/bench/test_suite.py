@@ -276,6 +276,7 @@ needs_testbed = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mnexec") i
                                    reason="needs root and Mininet (mnexec)")
 
 
+@pytest.mark.root
 @needs_testbed
 @pytest.mark.timeout(300)
 def test_quick_run_end_to_end(tmp_path):

@@ -30,6 +30,7 @@ STAR = ROOT / "topologies" / "star.json"
 PORTS = (1, 2, 3, 4, 5)
 
 pytestmark = [
+    pytest.mark.root,
     pytest.mark.skipif(shutil.which("simple_switch_grpc") is None or shutil.which("p4c") is None,
                        reason="needs real p4c and simple_switch_grpc on PATH (CI installs them from "
                               "../shared/p4ref/install.sh)"),

@@ -94,6 +94,7 @@ def _assert_gone(state, tag):
     assert left == []
 
 
+@pytest.mark.root
 @needs_root
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("kind", ["star", "leafspine"])
@@ -139,6 +140,7 @@ def test_bring_up_traffic_and_clean_teardown(kind, tmp_path):
     assert all(not _alive(p["pid"], p["starttime"]) for p in state["procs"] if p["kind"] == "host")
 
 
+@pytest.mark.root
 @needs_root
 @pytest.mark.timeout(60)
 def test_jumbo_mtu(tmp_path):
@@ -172,6 +174,7 @@ def _stop(logs):
     return main(["--stop", "--logs", str(logs.parent)])
 
 
+@pytest.mark.root
 @needs_root
 @pytest.mark.timeout(120)
 def test_stop_after_a_crashed_runner(tmp_path):
@@ -195,6 +198,7 @@ def test_stop_after_a_crashed_runner(tmp_path):
         _stop(logs)
 
 
+@pytest.mark.root
 @needs_root
 @pytest.mark.timeout(120)
 def test_stop_asks_a_live_runner_to_tear_down(tmp_path):
