@@ -11,8 +11,7 @@ APT_PKGS   := mininet bridge-utils ethtool iputils-ping iproute2
 STAMP      := $(VENV)/.installed
 P4SRC      := p4src/checkmate.p4
 BUILD_DIR  := build
-# Two workers: one runs the root/network tests one at a time, the other the rest by module (tests/conftest.py).
-PYTEST_ARGS ?= --durations=40 -n 2 --dist loadgroup
+PYTEST_ARGS ?= --durations=40
 
 .PHONY: all setup apt run test bench build stop clean distclean conformance-report
 
@@ -45,8 +44,9 @@ build: setup
 run: setup
 	$(VENV)/bin/checkmate testbed
 
+# Two pytest processes side by side: the root (network) tests one at a time, and the rest (tools/run_suite.py).
 test: setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) tools/run_suite.py $(PYTEST_ARGS)
 
 # Runs tests/differential against real p4c + BMv2 (PATH) and rewrites the counts in docs/CONFORMANCE.md.
 conformance-report: setup

@@ -1,0 +1,48 @@
+"""tools/run_suite.py (``make test``): the root tests and the rest in two processes, every test in
+exactly one of them, and a failure in either shard fails the run."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+RUNNER = Path(__file__).resolve().parents[2] / "tools" / "run_suite.py"
+
+SUITE = '''
+import pytest
+
+@pytest.mark.root
+def test_net_{tag}():
+    assert {net_ok}
+
+def test_cpu_{tag}():
+    assert {cpu_ok}
+'''
+
+
+def _run(tmp_path, net_ok=True, cpu_ok=True, *extra):
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    root: network tests\n")
+    (tmp_path / "test_s.py").write_text(SUITE.format(tag="a", net_ok=net_ok, cpu_ok=cpu_ok))
+    r = subprocess.run([sys.executable, str(RUNNER), "-p", "no:cacheprovider", *extra], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout
+
+
+def test_each_test_runs_once_in_its_shard(tmp_path):
+    rc, out = _run(tmp_path)
+    assert rc == 0, out
+    assert "root | test_s.py::test_net_a PASSED" in out
+    for shard in ("root", "rest"):
+        assert any(ln.startswith(f"{shard} | ") and " 1 passed, 1 deselected " in ln for ln in out.splitlines()), out
+
+
+def test_a_failure_in_either_shard_fails_the_run(tmp_path):
+    assert _run(tmp_path, net_ok=False)[0] == 1
+    assert _run(tmp_path, cpu_ok=False)[0] == 1
+
+
+def test_a_shard_with_nothing_selected_is_not_a_failure(tmp_path):
+    rc, out = _run(tmp_path, True, True, "-m", "not root")
+    assert rc == 0 and "root exited 5, rest exited 0 -> 0" in out, out
+    rc, out = _run(tmp_path, True, True, "-m", "nothing_has_this")
+    assert rc == 5, out
