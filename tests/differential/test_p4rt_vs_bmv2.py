@@ -341,7 +341,7 @@ def test_digest_lists_while_a_config_is_saved(targets):
         cfg = _digest_cfg(did)
         dig = ("digests", True)
         return [cfg(U.INSERT, 10**6, 10), ("setcfg", S.VERIFY_AND_SAVE, "same"), traffic(2, 3),
-                cfg(U.INSERT, 0, 1), dig, traffic(4), dig, cfg(U.DELETE)]
+                cfg(U.INSERT, 0, 1), dig, traffic(4), dig, cfg(U.DELETE), ("setcfg", S.COMMIT, "same")]
     assert not run(targets, 0, ops)
 
 
