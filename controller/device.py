@@ -20,8 +20,9 @@ _UPDATE_NAMES = {INSERT: "INSERT", MODIFY: "MODIFY", DELETE: "DELETE"}
 # Digest batching.  Every rank's heartbeat is one digest per iteration; every list (a gRPC stream
 # message and its ack, through several threads of a software switch) costs the switch a few hundred
 # us of CPU whatever it holds.  The watchdog's timeouts are seconds (its lag test counts iterations
-# and a list keeps the digests' order), so a heartbeat up to 50 ms late changes nothing it decides,
-# while a list then carries ~5 iterations of heartbeats at the testbed's ~10 ms iterations:
+# and a list keeps the digests' order), so a heartbeat up to 50 ms late changes nothing it decides
+# (in fact 150-250 ms: a list due by its timeout waits for two of PI's 100 ms sweeps, on BMv2 and
+# checkmate-switch alike), while a list then carries ~5 iterations of heartbeats at the testbed's ~10 ms iterations:
 # benchmarks.bench_replica, off the data plane, 72 us per heartbeat with 50 ms against 207 with 5 ms
 # (and 215 with one list per iteration, max_list_size = the ranks).
 DIGEST_MAX_LIST_SIZE = 64

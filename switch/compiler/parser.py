@@ -510,6 +510,10 @@ class Parser(StatementParser, ExpressionParser):
                     items.append(self.keyset())
                 self.expect(")")
                 return items
+            # p4c's reducedSimpleKeysetExpression: a mask, range, `default` or `_` alone in
+            # parentheses is a keyset (an expression cannot hold them)
+            if items[0].kind in ("mask", "range", "default") and self.accept(")"):
+                return items
             self.i = save
         return [self.keyset()]
 

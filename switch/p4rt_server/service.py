@@ -168,13 +168,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         raise P4RTError(StatusCode.UNIMPLEMENTED, f"SetForwardingPipelineConfig action {action} not supported")
 
     def _commit(self, new: ForwardingState, keep_digests: bool = False, install: bool = True) -> None:
-        if not keep_digests:
-            self.digests.new_program()
+        digests = {d: (i.member_widths, i.kind) for d, i in new.index.digests.items()}
+        if not install:
+            self.digests.saved_program(digests)
         else:
-            for did in self.digests.configured_ids():
-                if did not in new.index.digests:
-                    self.digests.remove(did, forget=True)
-        self.digests.declare({d: (i.member_widths, i.kind) for d, i in new.index.digests.items()})
+            if not keep_digests:
+                self.digests.new_program()
+            else:
+                for did in self.digests.configured_ids():
+                    if did not in new.index.digests:
+                        self.digests.remove(did, forget=True)
+            self.digests.declare(digests)
         new.pipeline.on_digest = self._on_digest
         self._state = new
         if not install:

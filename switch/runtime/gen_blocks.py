@@ -262,7 +262,7 @@ class BlockGen:
             for kv, ke in zip(keys, tr["keys"]):
                 self.emit(ind, f"{kv} = {self.x(ke)}")
             cases = _fallback_last(tr["cases"], tr["keys"])
-            if len(cases) > SELECT_CHAIN_MAX and not any(ks["k"] == "vset" for c in cases for ks in c["keysets"]):
+            if len(cases) > SELECT_CHAIN_MAX:
                 self.select_table(ind, keys, cases, num)
                 return
             first = True
@@ -270,20 +270,14 @@ class BlockGen:
             for c in cases:
                 conds = []
                 for i, (kv, ks) in enumerate(zip(keys, c["keysets"])):
-                    if ks["k"] == "vset" and len(ks.get("widths") or ()) > 1:
-                        # a struct value set over a tuple of keys: their concatenation
-                        ws = ks["widths"]
-                        parts = [f"({k} << {sum(ws[j + 1:])})" if j + 1 < len(ws) else k
-                                 for j, k in enumerate(keys[i:i + len(ws)])]
-                        conds.append(f"{ks['obj']}.match({' | '.join(parts)})")
+                    if ks["k"] == "vset":
+                        conds.append(f"{ks['obj']}.match({_vset_key(keys, i, ks)})")
                     elif ks["k"] == "value":
                         conds.append(f"{kv} == {ks['v']}")
                     elif ks["k"] == "mask":
                         conds.append(f"{kv} & {ks['m']} == {ks['v']}")
                     elif ks["k"] == "range":
                         conds.append(f"{ks['lo']} <= {kv} <= {ks['hi']}")
-                    elif ks["k"] == "vset":
-                        conds.append(f"{ks['obj']}.match({kv})")
                 if not conds:
                     if first:
                         self.emit(ind, f"st = {num[c['to']]}")
@@ -309,12 +303,21 @@ class BlockGen:
         """A select with very many cases (p4c expands a range in a tuple into thousands of
         ternary ones) as a loop over a constant table: an if/elif chain that long is nested
         too deeply for Python to compile.  Each row is the target and one (kind, a, b) per
-        key: 0 value a, 1 masked (key & b == a), 2 range a..b, 3 any."""
+        key: 0 value a, 1 masked (key & b == a), 2 range a..b, 3 any, 4 value set ``_vs[a]``
+        matching ``_vk[b]`` (the key, or for a struct value set the keys it spans concatenated;
+        the rows stay a constant the loop does not rebuild)."""
         rows, fallback = [], num["accept"]   # no case matching and no default: accept (BMv2)
+        vsets: list = []   # [(obj, key expression)]
         for c in cases:
             row = []
-            for ks in c["keysets"]:
+            for i, ks in enumerate(c["keysets"]):
                 k = ks["k"]
+                if k == "vset":
+                    v = (ks["obj"], _vset_key(keys, i, ks))
+                    if v not in vsets:
+                        vsets.append(v)
+                    row.append((4, vsets.index(v), vsets.index(v)))
+                    continue
                 row.append((0, ks["v"], 0) if k == "value" else (1, ks["v"], ks["m"]) if k == "mask"
                            else (2, ks["lo"], ks["hi"]) if k == "range" else (3, 0, 0))
             row += [(3, 0, 0)] * (len(keys) - len(row))
@@ -322,8 +325,12 @@ class BlockGen:
                 fallback = num[c["to"]]
                 break
             rows.append((num[c["to"]], tuple(row)))
+        if vsets:
+            self.emit(ind, f"_vs = ({''.join(o + ', ' for o, _ in vsets)})")
+            self.emit(ind, f"_vk = ({''.join(e + ', ' for _, e in vsets)})")
         self.emit(ind, f"for _to, _row in {tuple(rows)!r}:")
-        self.emit(ind + 1, "if all(k == a if t == 0 else k & b == a if t == 1 else a <= k <= b if t == 2 else True")
+        self.emit(ind + 1, "if all(k == a if t == 0 else k & b == a if t == 1 else a <= k <= b if t == 2 else "
+                           "t == 3 or _vs[a].match(_vk[b])")
         self.emit(ind + 1, f"       for k, (t, a, b) in zip(({', '.join(keys)},), _row)):")
         self.emit(ind + 2, "st = _to")
         self.emit(ind + 2, "break")
@@ -557,6 +564,16 @@ def _topological(states: dict) -> list[str] | None:
             if indeg[t] == 0:
                 ready.append(t)
     return order if len(order) == len(states) else None
+
+
+def _vset_key(keys: list, i: int, ks: dict) -> str:
+    """The value a select's value set at keyset ``i`` matches: key ``i``, or for a struct value
+    set over a tuple of keys their concatenation."""
+    ws = ks.get("widths") or ()
+    if len(ws) <= 1:
+        return keys[i]
+    parts = [f"({k} << {sum(ws[j + 1:])})" if j + 1 < len(ws) else k for j, k in enumerate(keys[i:i + len(ws)])]
+    return f"({' | '.join(parts)})"
 
 
 SELECT_CHAIN_MAX = 256   # more select cases than this: a table loop (BlockGen.select_table)

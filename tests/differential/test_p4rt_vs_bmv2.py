@@ -331,6 +331,20 @@ def test_digest_lists_before_and_across_configs(targets):
     assert not run(targets, 0, ops)
 
 
+def test_digest_lists_while_a_config_is_saved(targets):
+    """After VERIFY_AND_SAVE (fuzz_p4rt seed 3290) the P4Runtime side starts anew -- the digest is
+    unsubscribed, an INSERT is taken -- but the data plane keeps the old program, whose learn list
+    goes on by its old config (1 ms timeout): what it sends before the next INSERT goes to
+    nobody, also when that INSERT's size limit (1) would send a pending list at once."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+        cfg = _digest_cfg(did)
+        dig = ("digests", True)
+        return [cfg(U.INSERT, 10**6, 10), ("setcfg", S.VERIFY_AND_SAVE, "same"), traffic(2, 3),
+                cfg(U.INSERT, 0, 1), dig, traffic(4), dig, cfg(U.DELETE), ("setcfg", S.COMMIT, "same")]
+    assert not run(targets, 0, ops)
+
+
 def test_weighted_selector_groups_pick_as_bmv2(targets):
     """Which member a flow gets in a group with weights, after a member deletion made BMv2 reuse
     a handle: PI programs weight w as w copies of the member; the group lists handles in order
