@@ -278,11 +278,12 @@ needs_testbed = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mnexec") i
 
 @pytest.mark.root
 @needs_testbed
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(480)  # hang guards with room for make test's other shard (tools/run_suite.py)
 def test_quick_run_end_to_end(tmp_path):
     out = tmp_path / "bench"
     p = subprocess.run([sys.executable, "-m", "checkmate.cli", "bench", "--quick", "--out", str(out),
-                        "--no-summary", "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=280)
+                        "--no-summary", "--no-progress", "--timeout", "300"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=450)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     res = json.loads((out / "bench.json").read_text())
     a = res["analysis"]
