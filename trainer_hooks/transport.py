@@ -74,7 +74,12 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   scans and the timer are vector operations over the slots in flight.  Runs of
   equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
 * *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
-  ``recvmsg``; a batch of in-order, equal-size data packets of the active job
+  ``recvmsg``; the usual batch -- one step's packets at evenly spaced plan
+  indices, none asking for an ack -- is checked in O(1) Python (``_on_run``: the
+  first two headers give the step and the indices, then one masked compare of
+  all headers against the previous rank's header table,
+  :func:`~trainer_hooks.ring_arrays.headers_match`, and one slice of the receive
+  map).  Any other batch of in-order, equal-size data packets of the active job
   is checked (all its headers read by one ``struct`` call of a format cached per
   batch shape, :func:`~trainer_hooks.ring_arrays.batch_headers`; the shared
   fields compared as one tuple, the rest as tuple slices; per-plan address dict,
