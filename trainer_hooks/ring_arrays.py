@@ -280,19 +280,17 @@ def take_spare(index: PlanIndex, slot_acts: list, backlog, stats: TransportStats
     return None
 
 
-def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int, tmp: np.ndarray) -> None:
+def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int) -> None:
     """Apply the rows of ``P`` (``k x cnt`` wire floats, one received packet each) to ``w`` at element
     offsets ``ol``: added where ``rl`` is true (reduce-scatter: local + received), copied where it is
     false (all-gather).  Consecutive rows of one kind at evenly spaced offsets are one strided numpy
-    operation -- the whole batch, usually, found by one list compare.  ``tmp``: float32 scratch of at
-    least ``2 * k * cnt`` elements (the add converts both operands into it: numpy adds big-endian
-    arrays slowly, and fresh temporaries cost more than the conversions)."""
+    operation -- the whole batch, usually, found by one list compare."""
     k = len(ol)
     a0 = ol[0]
     if k > 1 and rl.count(rl[0]) == k:  # one kind: evenly spaced, one run?
         d = ol[1] - a0
         if d >= cnt and ol[-1] == a0 + (k - 1) * d and ol == list(range(a0, a0 + k * d, d)):
-            _apply(w, P, a0, d, cnt, rl[0], tmp)
+            _apply(w, P, a0, d, cnt, rl[0])
             return
     i = 0
     while i < k:  # runs of rows of one kind at evenly spaced offsets: one strided numpy op each
@@ -303,21 +301,19 @@ def apply_runs(w: np.ndarray, P: np.ndarray, ol: list, rl: list, cnt: int, tmp: 
             j += 1
             while j < k and rl[j] == add and ol[j] - ol[j - 1] == d:
                 j += 1
-        _apply(w, P[i:j], a, d, cnt, add, tmp)
+        _apply(w, P[i:j], a, d, cnt, add)
         i = j
 
 
-def _apply(w: np.ndarray, P: np.ndarray, a: int, d: int, cnt: int, add: bool, tmp: np.ndarray) -> None:
+def _apply(w: np.ndarray, P: np.ndarray, a: int, d: int, cnt: int, add: bool) -> None:
     """Rows ``P`` added to (``add``) or copied into ``w`` at element offsets ``a, a + d, ...``."""
-    m = len(P)
-    V = np.ndarray((m, cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
-    if add:  # local + received, in host order: the same float32 sums, bit for bit
-        e = m * cnt
-        t, u = tmp[:e].reshape(m, cnt), tmp[e:2 * e].reshape(m, cnt)
-        np.copyto(t, V)
-        np.copyto(u, P)
-        np.add(t, u, out=t)
-        np.copyto(V, t)
+    V = np.ndarray((len(P), cnt), WIRE_F32, w, 4 * a, (4 * d, 4))
+    if add:  # local + received, in host order (numpy adds big-endian arrays slowly): the same float32 sums.
+        # fresh astype temporaries, not a per-ring scratch: the scratch's extra calls cost 1.6-3.4 us more
+        # per batch (interleaved, cold 4 MB bucket: 7 x 2235 elements 26.1 vs 24.5 us, 44 x 360 28.2 vs 24.8)
+        t = V.astype(np.float32)
+        t += P.astype(np.float32)
+        V[...] = t
     else:
         np.copyto(V, P)
 

@@ -215,7 +215,6 @@ class UdpRing(RingSender):
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
-        self._tmp = np.empty(len(self._rbuf) // 2, dtype=np.float32)  # apply_runs' scratch (two batches' floats)
         self._scratch = HeaderScratch()
         self._plan_index: dict[int, PlanIndex] = {}
         self._bexp = (None, None)  # (key, value) of _batch_expected
@@ -466,7 +465,7 @@ class UdpRing(RingSender):
         last_rs = n - 2
         # reduce-scatter (add) or all-gather (copy)
         rl = [t0 <= last_rs] * k if one_step else [t <= last_rs for t in stl]
-        apply_runs(act.w, P, ol, rl, cnt, self._tmp)
+        apply_runs(act.w, P, ol, rl, cnt)
         act.received += k
         last = 2 * n - 3  # all but the last all-gather hop go on
         if one_step:
@@ -517,7 +516,7 @@ class UdpRing(RingSender):
             self._rcv_next = (base + k) & _M32
             self._ack_due += k
         apply_runs(act.w, np.ndarray((k, cnt), WIRE_F32, rbuf, _HLEN, (seg, 4)), act.index.boff[i0:end:d],
-                   [t0 <= n - 2] * k, cnt, self._tmp)
+                   [t0 <= n - 2] * k, cnt)
         act.received += k
         if t0 != 2 * n - 3:  # all but the last all-gather hop go on
             self._queue(act, list(range(i0, end, d)), [t0 + 1] * k)

@@ -607,12 +607,11 @@ def test_headers_match_checks_every_field_of_every_header():
 
 
 def test_apply_runs_adds_and_copies_every_row_bit_for_bit():
-    """``apply_runs`` (one strided operation per evenly spaced run, host-order scratch for the add) gives
+    """``apply_runs`` (one strided operation per evenly spaced run, the add in host order) gives
     what row-by-row float32 arithmetic gives, for one run, several, and mixed add / copy rows."""
     from trainer_hooks.ring_arrays import WIRE_F32, apply_runs
     rng = np.random.default_rng(0)
     cnt, k = 7, 8
-    tmp = np.empty(2 * k * cnt, np.float32)
     for ol, rl in ((list(range(3, 3 + 3 * cnt * k, 3 * cnt)), [True] * k),
                    (list(range(0, cnt * k, cnt)), [False] * k),
                    ([0, 7, 21, 35, 49, 100, 120, 140], [True, True, True, False, False, True, True, False])):
@@ -621,5 +620,5 @@ def test_apply_runs_adds_and_copies_every_row_bit_for_bit():
         ref = w.astype(np.float32)
         for o, r, row in zip(ol, rl, P.astype(np.float32)):
             ref[o:o + cnt] = ref[o:o + cnt] + row if r else row
-        apply_runs(w, P, ol, rl, cnt, tmp)
+        apply_runs(w, P, ol, rl, cnt)
         assert w.tobytes() == ref.astype(WIRE_F32).tobytes()
