@@ -74,7 +74,7 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   scans and the timer are vector operations over the slots in flight.  Runs of
   equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
 * *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
-  ``recvmsg``; the usual batch -- one step's packets at evenly spaced plan
+  ``recvmsg``; the usual batch (8 datagrams or more) -- one step's packets at evenly spaced plan
   indices, none asking for an ack -- is checked in O(1) Python (``_on_run``: the
   first two headers give the step and the indices, then one masked compare of
   all headers against the previous rank's header table,
