@@ -85,7 +85,7 @@ def _counters(ring) -> dict:
     return {"socket_drops": drops if drops is not None else 0, "retransmits": st.retransmits,
             "duplicates": st.duplicates, "cwnd_cuts": st.cwnd_cuts, "fast_retransmits": st.fast_retransmits,
             "buffer_limited": getattr(st, "buffer_limited", 0), "cwnd_undos": getattr(st, "cwnd_undos", 0),
-            "acks_sent": st.acks_sent, "data_sent": st.data_sent, "batched": st.batched,
+            "acks_sent": st.acks_sent, "data_sent": st.data_sent, "batched": st.batched, "runs": getattr(st, "runs", 0),
             "snmp_rcvbuf": snmp.get("RcvbufErrors", 0), "snmp_in": snmp.get("InErrors", 0)}
 
 
@@ -176,10 +176,11 @@ def _worker(rank: int, world: int, port: int, args: argparse.Namespace, outq) ->
                             "cwnd": ring.cwnd, "window": ring.window,
                             "rcvbuf": ring.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF),
                             # rank 0's, per all-reduce: acks it sent, data packets it sent, and how many
-                            # of the packets it received were taken as whole GRO batches
+                            # of the packets it received were taken as whole GRO batches (and of those by the O(1) run check)
                             "acks_per_allreduce": delta["acks_sent"] / reps,
                             "data_per_allreduce": delta["data_sent"] / reps,
-                            "batched_per_allreduce": delta["batched"] / reps})
+                            "batched_per_allreduce": delta["batched"] / reps,
+                            "runs_per_allreduce": delta["runs"] / reps})  # of those, by the O(1) path
         dist.barrier()
     finally:
         ring.close(linger=5.0)

@@ -81,6 +81,7 @@ def test_ring_batches_with_gso_gro_and_falls_back_without():
             data = sum(r.stats.data_sent for r in rings)
             if gso and all(r.gro for r in rings):
                 assert batched > data // 2, (batched, data)
+                assert sum(r.stats.runs for r in rings) > batched // 2  # most by one header compare
             if not gso:
                 assert batched == 0 and not any(r.gro for r in rings)
         finally:
@@ -570,3 +571,54 @@ def test_a_gro_batch_of_datagrams_shorter_than_a_header_is_malformed_not_fatal(r
         time.sleep(0.01)
     assert rings3[1].stats.malformed == 6
     run_allreduce(rings3, [(20000,)], iterations=1)
+
+
+def test_headers_match_checks_every_field_of_every_header():
+    """The O(1) batch path's compare: a batch equals the expected headers (the previous rank's table rows
+    with the step, seqs from ``base``) whatever FINAL / RETX say, and differs when any field of any one
+    datagram does -- or its ACK flag or ``aux`` is set; with ``base`` None the seqs are not compared."""
+    from trainer_hooks.ring_arrays import HeaderScratch, headers_match
+    k, cnt, step, base = 6, 5, 2, 0xFFFFFFF0
+    seg = wire.HEADER_LEN + 4 * cnt
+    names = [n for n, _ in wire.FIELDS]
+    rows = [[wire.WIRE_VERSION, 0, wire.DTYPE_FP32, 0, 7, 70000, 1, 4, 11, 3 * cnt * j, cnt, 0, 0] for j in range(k)]
+    table = np.frombuffer(b"".join(wire.HEADER.pack(*r) for r in rows), np.uint8).reshape(k, -1)
+
+    def batch(change=None):
+        buf = bytearray(k * seg)
+        for j, r in enumerate(rows):
+            r = list(r)
+            r[3], r[12] = step, base + j
+            r[1] = wire.FLAG_FINAL if j == 1 else wire.FLAG_RETX if j == 2 else 0
+            if change and j == 3:
+                r[names.index(change[0])] = change[1]
+            wire.HEADER.pack_into(buf, j * seg, *r)
+            buf[j * seg + wire.HEADER_LEN:(j + 1) * seg] = bytes([j + 1]) * (4 * cnt)
+        return buf
+
+    sc = HeaderScratch()
+    assert headers_match(batch(), k, seg, table, step, base, sc)
+    for change in (("version", 9), ("flags", wire.FLAG_ACK), ("dtype", 9), ("step", step + 1), ("job_id", 8),
+                   ("iteration", 1), ("rank", 2), ("bucket", 5), ("param_id", 12), ("offset", 1),
+                   ("count", cnt - 1), ("aux", 1), ("seq", 1)):
+        assert not headers_match(batch(change), k, seg, table, step, base, sc), change
+    assert headers_match(batch(("seq", 1)), k, seg, table, step, None, sc)
+    assert not headers_match(batch(), k, seg, table, step, base + 1, sc)
+
+
+def test_apply_runs_adds_and_copies_every_row_bit_for_bit():
+    """``apply_runs`` (one strided operation per evenly spaced run, the add in host order) gives
+    what row-by-row float32 arithmetic gives, for one run, several, and mixed add / copy rows."""
+    from trainer_hooks.ring_arrays import WIRE_F32, apply_runs
+    rng = np.random.default_rng(0)
+    cnt, k = 7, 8
+    for ol, rl in ((list(range(3, 3 + 3 * cnt * k, 3 * cnt)), [True] * k),
+                   (list(range(0, cnt * k, cnt)), [False] * k),
+                   ([0, 7, 21, 35, 49, 100, 120, 140], [True, True, True, False, False, True, True, False])):
+        w = rng.standard_normal(400).astype(WIRE_F32)
+        P = rng.standard_normal((k, cnt)).astype(WIRE_F32)
+        ref = w.astype(np.float32)
+        for o, r, row in zip(ol, rl, P.astype(np.float32)):
+            ref[o:o + cnt] = ref[o:o + cnt] + row if r else row
+        apply_runs(w, P, ol, rl, cnt)
+        assert w.tobytes() == ref.astype(WIRE_F32).tobytes()
