@@ -460,34 +460,18 @@ class TableRules:
             vals.append(_u(v, p["t"]))
         return ent[1], vals
 
-    @staticmethod
-    def args_by_name(e: Node, a: dict, what: str) -> Node:
+    def args_by_name(self, e: Node, a: dict, what: str) -> Node:
         """A default action's or entry's call with named arguments (``s(y = 4, x = 5)``): the
-        arguments in parameter order.  As p4c: all named or none, each name once, every
-        parameter given; an action with directional parameters cannot be called so (p4c: "No
-        parameter named" / "must be bound")."""
-        named = [x for x in e.args if x.kind == "named_arg"]
-        if not named:
+        arguments in parameter order (:meth:`positional`, as for any call: all named or none,
+        each name once, every parameter given).  As p4c, an action with directional parameters
+        cannot be called so ("No parameter named" / "must be bound")."""
+        if not any(x.kind == "named_arg" for x in e.args):
             return e
-        if len(named) != len(e.args):
-            raise E(e.loc, f"{what}: either all or none of the arguments of a call must be named")
-        by: dict = {}
-        for x in named:
-            if x.name in by:
-                raise E(x.loc, f"{what}: {x.name}: same argument name twice")
-            by[x.name] = x.value
-        params = a["params"]
-        for p in params:
-            if p["dir"]:
-                raise E(e.loc, f"{what}: action {a['name']}: parameter {p['name']} must be bound "
-                               "(no named arguments for an action with directional parameters)")
-        extra = [n for n in by if n not in {p["name"] for p in params}]
-        if extra:
-            raise E(e.loc, f"{what}: action {a['name']} has no parameter named {extra[0]}")
-        missing = [p["name"] for p in params if p["name"] not in by]
-        if missing:
-            raise E(e.loc, f"{what}: action {a['name']}: parameter {missing[0]} should be assigned")
-        return Node(e.kind, e.loc, **{**e._attrs, "args": [by[p["name"]] for p in params]})
+        bound = next((p for p in a["params"] if p["dir"]), None)
+        if bound is not None:
+            raise E(e.loc, f"{what}: action {a['name']}: parameter {bound['name']} must be bound "
+                           "(no named arguments for an action with directional parameters)")
+        return self.positional(e, a["params"], f"{what}: action {a['name']}")
 
     def bound_by_name(self, a: Node, dparams: list, q: str) -> Node:
         """An actions-list entry whose bound arguments are named (``a(x = hdr.h.b)``): the
