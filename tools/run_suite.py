@@ -54,7 +54,8 @@ def main(argv: list[str]) -> int:
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         t = threading.Thread(target=_pump, args=(name, p.stdout, lock), daemon=True)
         t.start()
-        procs[name], pumps = p, pumps + [t]
+        procs[name] = p
+        pumps.append(t)
     try:
         codes = {name: p.wait() for name, p in procs.items()}
     except KeyboardInterrupt:

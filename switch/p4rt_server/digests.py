@@ -64,7 +64,7 @@ class _DigestState:
     first_ns: int = 0           # when the pending list's first entry came
     due_ns: int | None = None   # when BMv2's sending thread looks at it again (see _tick)
     sweep_from_ns: int = 0      # when PI's sweep for max_timeout_ns started (the last DigestEntry write)
-    pi_send_ns: int | None = None  # the list is at PI, waiting for this sweep to send it
+    at_pi: bool = False         # the list is at PI's digest manager: its sweep at due_ns sends it
     filter: dict = field(default_factory=dict)  # values tuple -> expiry ns (None until sent)
     unacked: dict = field(default_factory=dict)  # list_id -> [values]
     active: bool = True   # False after a DELETE (see the module docstring)
@@ -121,8 +121,9 @@ class DigestEngine:
             # PI restarts its periodic sweep with every write; a list it holds goes out at the
             # new sweep's first visit (its mark is kept), or waits for a size limit without one
             st.sweep_from_ns = time.monotonic_ns()
-            if st.pi_send_ns is not None:
-                st.pi_send_ns = st.due_ns = st.sweep_from_ns + _sweep_period(st) if st.max_timeout_ns else None
+            if st.at_pi:
+                st.at_pi = bool(st.max_timeout_ns)
+                st.due_ns = st.sweep_from_ns + _sweep_period(st) if st.at_pi else None
             # BMv2 looks at a pending list again when its size limit changes (not its timeout):
             # one that holds that many entries already goes out now
             out = self._make_list(st, time.monotonic_ns()) \
@@ -262,7 +263,7 @@ class DigestEngine:
             for key in st.pending:
                 st.filter[key] = exp
             st.unacked[list_id] = list(st.pending)
-        st.pending, st.due_ns, st.pi_send_ns = [], None, None
+        st.pending, st.due_ns, st.at_pi = [], None, False
         return resp
 
     def _deliver(self, resp) -> None:
@@ -282,7 +283,7 @@ class DigestEngine:
                 now = time.monotonic_ns()
                 for st in self._digests.values():
                     if st.pending and st.due_ns is not None and now >= st.due_ns:
-                        if st.pi_send_ns is not None:   # PI's sweep sends what it holds
+                        if st.at_pi:   # PI's sweep sends what it holds
                             outs.append(self._make_list(st, now))
                         # BMv2's sending thread wakes and looks at the timeout it has now
                         elif not st.max_timeout_ns:
@@ -292,7 +293,7 @@ class DigestEngine:
                                 # the learn engine hands the list to PI's digest manager, which
                                 # sends it at its periodic sweep (fuzz_p4rt seed 3220: BMv2 sent
                                 # a list due by timeout 100-200 ms after checkmate-switch)
-                                st.pi_send_ns = st.due_ns = _second_sweep(st, now)
+                                st.at_pi, st.due_ns = True, _second_sweep(st, now)
                             else:   # unsubscribed: the list is dropped
                                 self._make_list(st, now)
                         else:
