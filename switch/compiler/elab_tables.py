@@ -464,13 +464,15 @@ class TableRules:
         """A default action's or entry's call with named arguments (``s(y = 4, x = 5)``): the
         arguments in parameter order (:meth:`positional`, as for any call: all named or none,
         each name once, every parameter given).  As p4c, an action with directional parameters
-        cannot be called so ("No parameter named" / "must be bound")."""
+        takes named arguments only when every parameter is named, in declaration order
+        (otherwise "No parameter named" / "must be bound")."""
         if not any(x.kind == "named_arg" for x in e.args):
             return e
         bound = next((p for p in a["params"] if p["dir"]), None)
-        if bound is not None:
+        if bound is not None and [x.name for x in e.args] != [p["name"] for p in a["params"]]:
             raise E(e.loc, f"{what}: action {a['name']}: parameter {bound['name']} must be bound "
-                           "(no named arguments for an action with directional parameters)")
+                           "(an action with directional parameters takes named arguments only all of "
+                           "them, in declaration order)")
         return self.positional(e, a["params"], f"{what}: action {a['name']}")
 
     def bound_by_name(self, a: Node, dparams: list, q: str) -> Node:
@@ -500,9 +502,11 @@ class TableRules:
         if entry is None:
             return
         bound = iter(entry.args)
-        for arg, p in zip(call.args, params):
+        for arg, p in zip(call.args, params):   # (named arguments are in declaration order here)
             if not p["dir"]:
                 continue
+            if arg.kind == "named_arg":
+                arg = arg.value
             want = next(bound, None)
             if want is not None and expr_text(arg) != expr_text(want):
                 raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "

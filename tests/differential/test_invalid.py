@@ -368,6 +368,23 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "table_bound_named_arg_not_directional": (program("        t.apply();\n", ingress_decls="""
     action pick(inout bit<8> x, bit<8> y) { x = y; }
     table t { key = { hdr.h.a: exact; } actions = { pick(y = 1); } }"""), ("y", "directional"), ""),
+    # named arguments in a default action: p4c's call checks (fuzz12)
+    "default_action_named_and_positional": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> x, bit<8> y) { hdr.h.b = x + y; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } default_action = s(y = 4, 5); }"""), ('named',), ""),
+    "default_action_named_twice": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> x, bit<8> y) { hdr.h.b = x + y; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } default_action = s(y = 4, y = 5); }"""), ('twice',), ""),
+    "default_action_named_missing": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> x, bit<8> y) { hdr.h.b = x + y; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } default_action = s(y = 4); }"""), ('parameter x',), ""),
+    "default_action_named_unknown": (program("        t.apply();\n", ingress_decls="""
+    action s(bit<8> x, bit<8> y) { hdr.h.b = x + y; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } default_action = s(y = 4, z = 5); }"""), ('parameter z',), ""),
+    "default_action_named_directional_out_of_order": (program("        t.apply();\n", ingress_decls="""
+    action s(inout bit<8> x, bit<8> y) { x = y; }
+    table t { key = { hdr.h.a: exact; } actions = { s(hdr.h.b); } default_action = s(y = 1, x = hdr.h.b); }"""),
+                                                      ("must be bound",), ""),
     "direct_meter_never_read": (program("        t.apply();\n", ingress_decls="""
     direct_meter<bit<8>>(MeterType.packets) dm;
     action a() { hdr.h.b = 1; }

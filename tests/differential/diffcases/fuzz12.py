@@ -41,6 +41,13 @@ CASES = [
     table t { key = { hdr.h.b: exact; } actions = { s; } const default_action = s(y = 16w9, x = 8w3);
         const entries = { 8w1: s(y = 4, x = 5); 8w2: s(x = 6, y = 7); } }"""),
         frames=[(1, H(0, b)) for b in range(4)], json_path=True),
+    # an action with a directional parameter: p4c takes named arguments only all of them, in order
+    case("fuzz12_named_arguments_in_order_with_a_directional_parameter", CAT, program(
+        "        t.apply();\n",
+        ingress_decls="""
+    action s(inout bit<8> x, bit<16> y) { x = x + 1; hdr.h.c = y; }
+    table t { key = { hdr.h.b: exact; } actions = { s(hdr.h.a); } default_action = s(x = hdr.h.a, y = 16w9); }"""),
+        frames=[(1, H(5, b)) for b in range(2)], json_path=True),
 ]
 
 # an empty value set: nothing matches it, the frames show the expanded ranges' choices
