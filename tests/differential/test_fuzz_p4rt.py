@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from diff_session import only_bmv2, redo_if_bmv2_died
 from diff_targets import bmv2_available
 from fuzz_p4rt import accepted, run_seed
 from fuzz_p4rt_ops import OpGen, SetReq
@@ -44,6 +45,24 @@ def test_accepted_is_narrow():
     assert accepted(("setcfg", SetReq.COMMIT, "same"), ("ERR", "UNKNOWN"), ("ERR", "FAILED_PRECONDITION"))
 
 
+def test_a_comparison_is_redone_only_when_bmv2_alone_died():
+    def runs(*deaths):
+        left = list(deaths)
+        calls = []
+
+        def run():
+            calls.append(1)
+            return left.pop(0) if left else []
+        return run, calls
+    bm, ours = "bmv2 exited with -6:\ncorrupted double-linked list", "checkmate exited with 1:"
+    run, calls = runs([bm], [bm])
+    assert redo_if_bmv2_died(run, only_bmv2) == [] and len(calls) == 3
+    run, calls = runs([bm, ours])
+    assert redo_if_bmv2_died(run, only_bmv2) == [bm, ours] and len(calls) == 1
+    run, calls = runs([bm], [bm], [bm], [bm])
+    assert redo_if_bmv2_died(run, only_bmv2) == [bm] and len(calls) == 3   # a repeated crash fails
+
+
 # seeds that found a difference, with the ops needed to reach it: digest lists handed to PI's
 # periodic sweep (3220), digests while a config is saved (3290)
 REGRESSIONS = {3220: 40, 3290: 52}
@@ -60,7 +79,7 @@ def test_p4runtime_sequence_that_differed(targets, seed):
 
 
 def _agrees(targets, seed: int, n_ops: int) -> None:
-    res = run_seed(targets, seed, n_ops)
+    res = redo_if_bmv2_died(lambda: run_seed(targets, seed, n_ops), lambda r: only_bmv2(r.died))
     assert res.p4c_ok, f"p4c rejects seed {seed}'s program (pick another seed)"
     assert res.requests == n_ops + 3
     assert not res.died, "\n".join(res.died)
