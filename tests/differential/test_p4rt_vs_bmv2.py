@@ -5,10 +5,12 @@ JSON of one fuzz_p4rt_prog program) and every answer must be equal, or one of th
 test_fuzz_p4rt.py may stop reaching it when the generators change."""
 from __future__ import annotations
 
+import grpc
 import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 import fuzz_p4rt as F
+from diff_session import only_bmv2, redo_if_bmv2_died
 from diff_targets import bmv2_available
 
 SKIP = bmv2_available()
@@ -18,29 +20,40 @@ S = pb.SetForwardingPipelineConfigRequest
 
 
 def run(targets, seed, make, source=None):
-    """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences."""
+    """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences.
+    A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``); a death of ours
+    fails the test."""
+    out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source), lambda r: only_bmv2(r[1]))
+    assert not dead, "\n".join(dead)
+    return out
+
+
+def _run_once(targets, seed, make, source):
     case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=source or F.generate(seed))
     ref = F.compile_p4c(case)
     assert not isinstance(ref, str), ref
     base = (seed + 7) << 50
     config = F.pipeline_config(ref.p4info, ref.device_config)
     norm = F.Normalizer(ref.p4info)
-    sides = []
+    sides, out = [], []
     try:
         for t in (targets.bmv2, targets.cm):
             s = F._open(t, base, config)
             sides.append(s)
             s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
-        out = []
         for op in make(ref.p4info):
             a, b = F.run_both(sides, op, norm)
             if a != b and not F.accepted(op, a, b):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
-        return out
     finally:
         for s in sides:
-            F._flush_digests(s, ref.p4info)
+            try:
+                F._flush_digests(s, ref.p4info)
+            except (grpc.RpcError, AssertionError):   # a switch that stopped answering: check() says
+                pass
             F._close(s)
+        dead = targets.check()
+    return out, dead
 
 
 def u(kind, **kw):
