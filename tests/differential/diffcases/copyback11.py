@@ -48,8 +48,11 @@ CASES = [
                "        a = b;\n"
                "        hdr.h.a = a.i.x.a; hdr.h.b = a.i.x.b + a.i.y;\n"
                f"        hdr.h.c = {_valid(16, 'a.i.x')};\n"),
-    # a union inside a struct: member by member
+    # a union inside a struct: member by member.  u.q.v is written first: where u.q stays
+    # invalid its read would otherwise see a stale PHV value that BMv2 hands out by timing
+    # (1 of 4 repeated runs differed so)
     _copy_case("copyback11_union_in_struct_member_by_member",
+               "        hdr.u.q.v = 0x77;\n"
                "        hdr.u.p = hdr.h;\n        headers_t b = hdr;\n"
                "        b.u.p.setInvalid(); b.u.p.a = 0x44;\n"
                "        if (hdr.h.b == 1) { b.u.q.setValid(); b.u.q.v = hdr.h.a; }\n"
