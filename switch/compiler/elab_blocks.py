@@ -345,6 +345,7 @@ class BlockRules:
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
+        self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
         py = "X_" + q.replace(".", "_")
         if tname in ("counter", "meter"):
             if len(args) != 2:

@@ -7,7 +7,15 @@ no conditional execution: ``!(8w1 != (x - x))`` is ``false`` (``x - x`` is 0), s
 initializer, which p4c's BMv2 backend refuses under a condition -- is dead code (fuzz_exprs
 seed 2682).  checkmate-p4c folded only ``x * 0`` and ``x & 0`` inside comparisons, not
 ``x - x``, ``x ^ x`` or identities, nor through ``!``, ``&&`` and ``||``, and refused the
-program."""
+program.
+
+A sub-control instance that nothing applies (declared only, or applied only in a branch p4c
+folds away, or inside such an instance) is removed by p4c's front end with its tables,
+actions, counters, meters and registers: none is in the P4Info; and p4c's aliases are the
+shortest unique suffixes among what its P4Info lists, so an unapplied table ``I.t`` (or the
+removed ``I.c2.t``) does not make ``I.c1.t``'s alias ``c1.t``.  checkmate-p4c listed the
+unapplied instances' contents and counted every declared name for the aliases (probe programs
+of helper fuzz13)."""
 from .base import H, case, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
@@ -25,3 +33,23 @@ CASES = [
         hdr.h2.setValid();
     }"""), json_path=True),
 ]
+
+SUB = """
+control C(inout h_t h) {
+    action ax() { h.b = h.b + 1; }
+    action s(bit<8> v) { h.c = (bit<16>)v; }
+    table t { key = { h.a: exact; } actions = { s; NoAction; } const entries = { 1: s(7); } }
+    counter(4, CounterType.packets) cnt;
+    register<bit<8>>(4) r;
+    apply { ax(); t.apply(); cnt.count(0); r.write(0, h.a); }
+}
+control Outer(inout h_t h) { C() inner; apply { inner.apply(h); } }
+"""
+
+CASES.append(case("fuzz13_unapplied_subcontrol_instances_out_of_p4info", CAT, program(
+    "        c1.apply(hdr.h);\n        if (false) { c3.apply(hdr.h); }\n",
+    top=SUB, ingress_decls="""
+    C() c1; C() c2; C() c3; Outer() o;
+    action s(bit<8> v) { hdr.h.d = (bit<32>)v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
+    frames=[(1, H(a, 5)) for a in range(3)], json_path=True))
