@@ -15,8 +15,12 @@ actions, counters, meters and registers: none is in the P4Info; and p4c's aliase
 shortest unique suffixes among what its P4Info lists, so an unapplied table ``I.t`` (or the
 removed ``I.c2.t``) does not make ``I.c1.t``'s alias ``c1.t``.  checkmate-p4c listed the
 unapplied instances' contents and counted every declared name for the aliases (probe programs
-of helper fuzz13)."""
-from .base import H, case, program  # noqa: F401
+of helper fuzz13).
+
+BMv2 compares varbit fields by value alone: ``v1.opt == v2.opt`` holds for 0x0001 extracted
+in 16 bits and 0x01 in 8 (and 0 bits against 8 zero bits), and so does ``hdr.v1 == hdr.v2``
+(p4c compares headers field by field).  checkmate-switch compared the current lengths too."""
+from .base import H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
 
@@ -53,3 +57,22 @@ CASES.append(case("fuzz13_unapplied_subcontrol_instances_out_of_p4info", CAT, pr
     action s(bit<8> v) { hdr.h.d = (bit<32>)v; }
     table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
     frames=[(1, H(a, 5)) for a in range(3)], json_path=True))
+
+VH = "header v_t { bit<8> tag; varbit<32> opt; }\n"
+
+
+def _vframe(l1, l2, v1, v2):
+    """h.b: v1's varbit length in bytes, h.c: v2's; then v1 and v2 (a tag byte each)."""
+    return (1, eth(0x1234) + hdr(0, l1, l2) + bytes(v1) + bytes(v2) + bytes(6))
+
+
+CASES.append(case("fuzz13_varbit_equality_by_value", CAT, program("""
+        hdr.h.a = (hdr.v1 == hdr.v2 ? 8w1 : 8w0) | (hdr.v1.opt == hdr.v2.opt ? 8w2 : 8w0) |
+                  (hdr.v1.opt != hdr.v2.opt ? 8w4 : 8w0);
+""", headers=VH, fields="    v_t v1;\n    v_t v2;\n", parser="""
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h);
+        pkt.extract(hdr.v1, (bit<32>)hdr.h.b * 8); pkt.extract(hdr.v2, (bit<32>)hdr.h.c * 8); transition accept; }""",
+    deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.v1); pkt.emit(hdr.v2);"),
+    frames=[_vframe(2, 1, [5, 0, 1], [5, 1]), _vframe(0, 1, [5], [5, 0]), _vframe(1, 1, [5, 3], [5, 3]),
+            _vframe(4, 2, [9, 0, 0, 1, 2], [9, 1, 2]), _vframe(0, 0, [1], [1]), _vframe(2, 2, [1, 0, 7], [2, 0, 7]),
+            _vframe(3, 0, [1, 0, 0, 0], [1])], json_path=True))
