@@ -19,7 +19,13 @@ of helper fuzz13).
 
 BMv2 compares varbit fields by value alone: ``v1.opt == v2.opt`` holds for 0x0001 extracted
 in 16 bits and 0x01 in 8 (and 0 bits against 8 zero bits), and so does ``hdr.v1 == hdr.v2``
-(p4c compares headers field by field).  checkmate-switch compared the current lengths too."""
+(p4c compares headers field by field).  checkmate-switch compared the current lengths too.
+
+A sub-control's ``out`` scalar argument that overlaps another out/inout argument
+(``c.apply(hdr.h, hdr.h.c)``, ``c.apply(hdr.h.c, hdr.h.c[11:4])``) sends both through
+temporaries, so an ``exit`` in the body writes neither back.  checkmate-switch left an ``out``
+scalar out of its overlap check: the header went in place (the body's writes stayed) and the
+scalar was copied back on the exit."""
 from .base import H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
@@ -76,3 +82,10 @@ CASES.append(case("fuzz13_varbit_equality_by_value", CAT, program("""
     frames=[_vframe(2, 1, [5, 0, 1], [5, 1]), _vframe(0, 1, [5], [5, 0]), _vframe(1, 1, [5, 3], [5, 3]),
             _vframe(4, 2, [9, 0, 0, 1, 2], [9, 1, 2]), _vframe(0, 0, [1], [1]), _vframe(2, 2, [1, 0, 7], [2, 0, 7]),
             _vframe(3, 0, [1, 0, 0, 0], [1])], json_path=True))
+
+CASES.append(case("fuzz13_subcontrol_out_scalar_overlapping_an_argument_and_exit", CAT, program(
+    "        c1.apply(hdr.h, hdr.h.c);\n        c2.apply(hdr.h.a, hdr.h.d, hdr.h.d[11:4]);\n",
+    top="""
+control C(inout h_t h, out bit<16> o) { apply { o = 7; h.b = 9; if (h.a == 2) { exit; } o = 8; } }
+control Dw(in bit<8> k, inout bit<32> w, out bit<8> o) { apply { o = 7; w = 9; if (k == 3) { exit; } o = 5; } }""",
+    ingress_decls="    C() c1; Dw() c2;\n"), frames=[(1, H(a, 1, 2, 0x1234)) for a in range(4)], json_path=True))
