@@ -291,6 +291,7 @@ class TableRules:
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
+                self.check_bound_args(en.action, props["actions"], aname, scope, q, "entry")
                 if any(a["name"] == aname and a["scope"] == "DEFAULT_ONLY" for a in acts):
                     raise E(en.action.loc, f"table {q}: action {aname} is marked @defaultonly and cannot be "
                                            "used in an entry")
@@ -492,9 +493,10 @@ class TableRules:
             raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
         return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
 
-    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
-        """A default action's arguments for directional parameters must be the ones its entry
-        in the actions list binds (p4c: the same expressions)."""
+    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str,
+                         what: str = "default action") -> None:
+        """A default action's or an entry's arguments for directional parameters must be the
+        ones its entry in the actions list binds (p4c: the same expressions)."""
         if call.kind != "call":
             return
         entry = next((a for a in listed if (scope.lookup(a.name) or (None, None))[1] == aname), None)
@@ -509,7 +511,7 @@ class TableRules:
                 arg = arg.value
             want = next(bound, None)
             if want is not None and expr_text(arg) != expr_text(want):
-                raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
+                raise E(arg.loc, f"table {q}: {what} argument {expr_text(arg)} for parameter "
                                  f"{p['name']} does not match {expr_text(want)} bound in the actions list")
 
     def check_entry_priorities(self, ent_node, keys, props, largest_wins: bool, q: str) -> None:

@@ -139,6 +139,11 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     action c(in bit<8> x, bit<8> y) { hdr.h.d = (bit<32>)(x + y); }
     table t { key = { hdr.h.a: exact; } actions = { c(hdr.h.b); } default_action = c(hdr.h.c, 1); }"""),
                                        ("hdr.h.c", "bound"), ""),
+    # the same for a const entry (helper fuzz13: checkmate-p4c checked default actions only)
+    "entry_other_bound_arg": (program("        t.apply();\n", ingress_decls="""
+    action d(inout bit<8> y, bit<8> x) { y = x; }
+    table t { key = { hdr.h.a: exact; } actions = { d(hdr.h.b); } const entries = { 1: d(hdr.h.a, 3); } }"""),
+                              ("hdr.h.a", "bound"), ""),
     "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
     "static_assert_v1model_version": (program("", version=20180101,
                                               top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),
