@@ -238,13 +238,20 @@ class TableRules:
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as
             # @defaultonly when it is not listed
-            if "NoAction" not in self.actions:
+            # (by name where the table is: a control's own action NoAction hides core.p4's)
+            na = scope.lookup("NoAction")
+            if na is None or na[0] != "action" or na[1] not in self.actions:
                 raise E(d.loc, f"table {q} has no default_action and NoAction is not declared")
-            self.actions["NoAction"]["used"] = True
-            default = {"action": "NoAction", "params": [], "const": False}
-            if "NoAction" not in anames:
-                acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
-                anames.append("NoAction")
+            na = na[1]
+            if self.actions[na]["params"]:
+                p = self.actions[na]["params"][0]
+                raise E(d.loc, f"table {q}: the default action NoAction(): {p['name']}: parameter should "
+                               f"be assigned in call NoAction (p4c)")
+            self.actions[na]["used"] = True
+            default = {"action": na, "params": [], "const": False}
+            if na not in anames:
+                acts.append({"name": na, "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
+                anames.append(na)
         size, p4info_size = 1024, None
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the

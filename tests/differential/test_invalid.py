@@ -144,6 +144,10 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     action d(inout bit<8> y, bit<8> x) { y = x; }
     table t { key = { hdr.h.a: exact; } actions = { d(hdr.h.b); } const entries = { 1: d(hdr.h.a, 3); } }"""),
                               ("hdr.h.a", "bound"), ""),
+    # a control's own NoAction is the default of a table without one: it must take no argument
+    "local_noaction_with_parameter_as_default": (program("        t.apply();\n", ingress_decls="""
+    action NoAction(bit<8> x) { hdr.h.b = x; }
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("NoAction", "parameter"), ""),
     "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
     "static_assert_v1model_version": (program("", version=20180101,
                                               top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),

@@ -25,7 +25,11 @@ A sub-control's ``out`` scalar argument that overlaps another out/inout argument
 (``c.apply(hdr.h, hdr.h.c)``, ``c.apply(hdr.h.c, hdr.h.c[11:4])``) sends both through
 temporaries, so an ``exit`` in the body writes neither back.  checkmate-switch left an ``out``
 scalar out of its overlap check: the header went in place (the body's writes stayed) and the
-scalar was copied back on the exit."""
+scalar was copied back on the exit.
+
+A table without ``default_action`` gets ``NoAction`` as named where the table is: a control's
+own ``action NoAction()`` hides core.p4's, so that one is the default (and core.p4's is not in
+the P4Info).  checkmate-p4c always took core.p4's."""
 from .base import H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
@@ -89,3 +93,12 @@ CASES.append(case("fuzz13_subcontrol_out_scalar_overlapping_an_argument_and_exit
 control C(inout h_t h, out bit<16> o) { apply { o = 7; h.b = 9; if (h.a == 2) { exit; } o = 8; } }
 control Dw(in bit<8> k, inout bit<32> w, out bit<8> o) { apply { o = 7; w = 9; if (k == 3) { exit; } o = 5; } }""",
     ingress_decls="    C() c1; Dw() c2;\n"), frames=[(1, H(a, 1, 2, 0x1234)) for a in range(4)], json_path=True))
+
+CASES.append(case("fuzz13_a_control_s_own_noaction_is_the_default", CAT, program(
+    "        t.apply();\n        u.apply();\n",
+    ingress_decls="""
+    action NoAction() { hdr.h.b = 0x42; }
+    action s(bit<8> x) { hdr.h.c = (bit<16>)x; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } const entries = { 1: s(5); } }
+    table u { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
+    frames=[(1, H(a)) for a in range(3)], json_path=True))
