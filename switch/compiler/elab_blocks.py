@@ -125,7 +125,7 @@ class BlockRules:
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
-        blocks, ctor_args = {}, {}
+        blocks, ctor_args, names = {}, {}, {}
         for role, arg in zip(roles, main.args):
             if arg.kind != "call" or arg.fn.kind != "name":
                 raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
@@ -137,7 +137,17 @@ class BlockRules:
             if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
                                  f"({want} {arg.fn.name} is declared after main)")
-            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
+            # p4c's SpecializeAll: a control with constructor parameters, given arguments that
+            # are all constants or instantiations (or defaults; no instance declared elsewhere),
+            # becomes a new control type named <Name>_<n>, which names its tables, actions and
+            # externs (an extern instantiated in an argument: <Name>_<n>.<parameter>_<m>)
+            qname = ent[1].name
+            gen = role != "parser" and bool(getattr(ent[1], "ctor_params", None)) and \
+                not any(self.names_instance(a) for a in arg.args)
+            if gen:
+                qname = self.generated_name(qname)
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, qname, gen)
+            names[role] = qname
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
         self.check_field_list_indexes(self.resolve_type(blocks["parser"].params[2].type))
@@ -147,7 +157,7 @@ class BlockRules:
         ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
         for role in roles[1:]:
             self._top_block = blocks[role]
-            ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
+            ir_blocks[role] = self.elab_control(blocks[role], role, prefix=names[role], consts=ctor_args[role], top=True)
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
@@ -214,9 +224,20 @@ class BlockRules:
             self.param_default(out[-1], p)
         return out
 
-    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=()) -> dict:
+    def names_instance(self, a: Node) -> bool:
+        """Whether constructor argument ``a`` names an instance declared elsewhere (top level)."""
+        ent = self.global_scope.lookup(a.name) if a.kind == "name" else None
+        return ent is not None and ent[0] == "object"
+
+    def generated_name(self, base: str) -> str:
+        """p4c's fresh name for ``base``: ``base_0``, then ``base_1`` ..."""
+        n = self.__dict__.setdefault("_generated_names", {}).get(base, 0)
+        self._generated_names[base] = n + 1
+        return f"{base}_{n}"
+
+    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=(), top: bool = False) -> dict:
         prefix = prefix or c.name
-        sub = prefix != c.name
+        sub = prefix != c.name and not top
         scope = Scope(self.global_scope)
         params = []
         bound = self.__dict__.get("apply_bound_objects", {})

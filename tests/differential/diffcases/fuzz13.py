@@ -29,8 +29,14 @@ scalar was copied back on the exit.
 
 A table without ``default_action`` gets ``NoAction`` as named where the table is: a control's
 own ``action NoAction()`` hides core.p4's, so that one is the default (and core.p4's is not in
-the P4Info).  checkmate-p4c always took core.p4's."""
-from .base import H, case, eth, hdr, program  # noqa: F401
+the P4Info).  checkmate-p4c always took core.p4's.
+
+A V1Switch block with constructor parameters given only constants and instantiations (or its
+defaults) is specialized by p4c into a new control type ``<Name>_<n>``: its tables, actions and
+externs are ``X_0.t``, ``Y_0.s`` in the P4Info, and an extern instantiated in the argument is
+``X_0.c_0``; given an instance declared at the top level it keeps its name.  checkmate-p4c named
+them ``X.t`` and ``X.c`` (probe programs)."""
+from .base import DEFAULT_DEPARSER, DEFAULT_PARSER, SKELETON, H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
 
@@ -102,3 +108,21 @@ CASES.append(case("fuzz13_a_control_s_own_noaction_is_the_default", CAT, program
     table t { key = { hdr.h.a: exact; } actions = { s; } const entries = { 1: s(5); } }
     table u { key = { hdr.h.a: exact; } actions = { s; NoAction; } }"""),
     frames=[(1, H(a)) for a in range(3)], json_path=True))
+
+_SPECIALIZED = """control X(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)(bit<8> k, counter c) {
+    action s(bit<8> x) { hdr.h.b = x + k; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } const entries = { 1: s(1); } }
+    apply { sm.egress_spec = (bit<9>)k; t.apply(); c.count((bit<32>)hdr.h.a); }
+}
+control Y(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)(bit<8> k = 5) {
+    action s(bit<8> x) { hdr.h.d = (bit<32>)(x + k); }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } const entries = { 2: s(1); } }
+    apply { t.apply(); }
+}
+"""
+CASES.append(case("fuzz13_specialized_top_level_blocks_renamed", CAT, SKELETON.replace(
+    "V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
+    "V1Switch(P(), VC(), X(1, counter(4, CounterType.packets)), Y(), CC(), D()) main;").format(
+    version="", headers="", fields="", meta="", top=_SPECIALIZED, parser=DEFAULT_PARSER, verify="apply { }",
+    compute="apply { }", ingress_decls="", ingress="", egress_decls="", egress="", deparser=DEFAULT_DEPARSER),
+    frames=[(1, H(a)) for a in range(4)], json_path=True))
