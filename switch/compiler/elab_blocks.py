@@ -137,12 +137,12 @@ class BlockRules:
             if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
                                  f"({want} {arg.fn.name} is declared after main)")
-            # p4c's SpecializeAll: a control with constructor parameters, given arguments that
+            # p4c's SpecializeAll: a block with constructor parameters, given arguments that
             # are all constants or instantiations (or defaults; no instance declared elsewhere),
-            # becomes a new control type named <Name>_<n>, which names its tables, actions and
+            # becomes a new type named <Name>_<n>, which names its tables, actions, value sets and
             # externs (an extern instantiated in an argument: <Name>_<n>.<parameter>_<m>)
             qname = ent[1].name
-            gen = role != "parser" and bool(getattr(ent[1], "ctor_params", None)) and \
+            gen = bool(getattr(ent[1], "ctor_params", None)) and \
                 not any(self.names_instance(a) for a in arg.args)
             if gen:
                 qname = self.generated_name(qname)
@@ -154,7 +154,8 @@ class BlockRules:
         ir_blocks = {}
         self.block_names = {}
         self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance
-        ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
+        ir_blocks["parser"] = self.elab_parser(blocks["parser"], prefix=names["parser"], consts=ctor_args["parser"],
+                                               top=True)
         for role in roles[1:]:
             self._top_block = blocks[role]
             ir_blocks[role] = self.elab_control(blocks[role], role, prefix=names[role], consts=ctor_args[role], top=True)

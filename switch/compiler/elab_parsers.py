@@ -22,11 +22,11 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 
 class ParserRules:
     # ---------------------------------------------------------------- parser
-    def elab_parser(self, p: Node, prefix: str | None = None, consts=()) -> dict:
+    def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
-        if prefix is not None:
+        if prefix is not None and not top:
             # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
             # the runtime returns them after the offset
             for prm, node in zip(params, p.params):

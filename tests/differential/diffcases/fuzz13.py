@@ -31,9 +31,9 @@ A table without ``default_action`` gets ``NoAction`` as named where the table is
 own ``action NoAction()`` hides core.p4's, so that one is the default (and core.p4's is not in
 the P4Info).  checkmate-p4c always took core.p4's.
 
-A V1Switch block with constructor parameters given only constants and instantiations (or its
+A V1Switch block (control or parser) with constructor parameters given only constants and instantiations (or its
 defaults) is specialized by p4c into a new control type ``<Name>_<n>``: its tables, actions and
-externs are ``X_0.t``, ``Y_0.s`` in the P4Info, and an extern instantiated in the argument is
+externs (and a parser's value sets) are ``X_0.t``, ``Y_0.s``, ``P_0.vs`` in the P4Info, and an extern instantiated in the argument is
 ``X_0.c_0``; given an instance declared at the top level it keeps its name.  checkmate-p4c named
 them ``X.t`` and ``X.c`` (probe programs)."""
 from .base import DEFAULT_DEPARSER, DEFAULT_PARSER, SKELETON, H, case, eth, hdr, program  # noqa: F401
@@ -120,9 +120,14 @@ control Y(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm)(
     apply { t.apply(); }
 }
 """
+_SPEC_PARSER = """    value_set<bit<8>>(4) vs;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { vs: accept; K: p2; default: accept; } }
+    state p2 { pkt.extract(hdr.h2); transition accept; }"""
 CASES.append(case("fuzz13_specialized_top_level_blocks_renamed", CAT, SKELETON.replace(
     "V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
-    "V1Switch(P(), VC(), X(1, counter(4, CounterType.packets)), Y(), CC(), D()) main;").format(
-    version="", headers="", fields="", meta="", top=_SPECIALIZED, parser=DEFAULT_PARSER, verify="apply { }",
+    "V1Switch(P(), VC(), X(1, counter(4, CounterType.packets)), Y(), CC(), D()) main;").replace(
+    "inout standard_metadata_t sm) {{\n{parser}", "inout standard_metadata_t sm)(bit<8> K = 3) {{\n{parser}").format(
+    version="", headers="", fields="", meta="", top=_SPECIALIZED, parser=_SPEC_PARSER, verify="apply { }",
     compute="apply { }", ingress_decls="", ingress="", egress_decls="", egress="", deparser=DEFAULT_DEPARSER),
-    frames=[(1, H(a)) for a in range(4)], json_path=True))
+    frames=[(1, H(a)) for a in range(4)] + [(1, H(3) + bytes(8))], json_path=True))
