@@ -281,7 +281,7 @@ class TableRules:
                 raise E(props["largest_priority_wins"].loc, f"table {q}: largest_priority_wins must be a constant")
             largest_wins = bool(v)
         if "priority_delta" in props:
-            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=0)
         if ent_node is not None:
             self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
             for i, en in enumerate(ent_node.entries):
@@ -535,7 +535,7 @@ class TableRules:
                                  "`priority=`, the first entry must give one too)")
         delta = 1
         if "priority_delta" in props:
-            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=0)
         cur = 0
         for en in ents:
             if en.priority is not None:

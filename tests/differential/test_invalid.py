@@ -414,6 +414,11 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     table t { key = { hdr.h.a: ternary; } actions = { a; } largest_priority_wins = true; priority_delta = 4;
         entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); 3 &&& 0xff : a(3); } }"""),
                                    ("overflow in priority computation",), ""),
+    # 0 is a valid priority_delta (fuzz13), a negative one is not
+    "entries_priority_delta_negative": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; } priority_delta = -1;
+        entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); } }"""), ("priority_delta",), ""),
     "table_apply_in_bound_action_arg": (program("        t2.apply();\n", ingress_decls="""
     action a(in bit<8> x) { hdr.h.b = x; }
     table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }

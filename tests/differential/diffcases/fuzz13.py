@@ -35,7 +35,11 @@ A V1Switch block (control or parser) with constructor parameters given only cons
 defaults) is specialized by p4c into a new control type ``<Name>_<n>``: its tables, actions and
 externs (and a parser's value sets) are ``X_0.t``, ``Y_0.s``, ``P_0.vs`` in the P4Info, and an extern instantiated in the argument is
 ``X_0.c_0``; given an instance declared at the top level it keeps its name.  checkmate-p4c named
-them ``X.t`` and ``X.c`` (probe programs)."""
+them ``X.t`` and ``X.c`` (probe programs).
+
+``priority_delta = 0`` is accepted by p4c (only a negative one is refused): every entry after a
+``priority=`` gets the same priority (p4c warns about the duplicates) and they match in the
+order listed.  checkmate-p4c refused 0."""
 from .base import DEFAULT_DEPARSER, DEFAULT_PARSER, SKELETON, H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
@@ -131,3 +135,11 @@ CASES.append(case("fuzz13_specialized_top_level_blocks_renamed", CAT, SKELETON.r
     version="", headers="", fields="", meta="", top=_SPECIALIZED, parser=_SPEC_PARSER, verify="apply { }",
     compute="apply { }", ingress_decls="", ingress="", egress_decls="", egress="", deparser=DEFAULT_DEPARSER),
     frames=[(1, H(a)) for a in range(4)] + [(1, H(3) + bytes(8))], json_path=True))
+
+CASES.append(case("fuzz13_priority_delta_zero", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="""
+    action s(bit<8> x) { hdr.h.b = x; }
+    table t { key = { hdr.h.a: ternary; } actions = { s; NoAction; } priority_delta = 0;
+        entries = { priority=5: 1 &&& 1: s(1); 2 &&& 2: s(2); 4 &&& 4: s(3); } }"""),
+    frames=[(1, H(a)) for a in range(8)], json_path=True))
