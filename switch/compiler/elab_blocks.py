@@ -309,6 +309,7 @@ class BlockRules:
                    "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
                    "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
+            self.__dict__.setdefault("object_blocks", {})[q] = self.ctx["block"]   # (drop_unapplied_subparsers)
             if not hasattr(self, "value_sets"):
                 self.value_sets = []
             self.value_sets.append(rec)

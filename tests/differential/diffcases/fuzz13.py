@@ -15,7 +15,8 @@ actions, counters, meters and registers: none is in the P4Info; and p4c's aliase
 shortest unique suffixes among what its P4Info lists, so an unapplied table ``I.t`` (or the
 removed ``I.c2.t``) does not make ``I.c1.t``'s alias ``c1.t``.  checkmate-p4c listed the
 unapplied instances' contents and counted every declared name for the aliases (probe programs
-of helper fuzz13).
+of helper fuzz13).  The same holds for a sub-parser instance no reachable state applies: its
+value sets are not in the P4Info.
 
 BMv2 compares varbit fields by value alone: ``v1.opt == v2.opt`` holds for 0x0001 extracted
 in 16 bits and 0x01 in 8 (and 0 bits against 8 zero bits), and so does ``hdr.v1 == hdr.v2``
@@ -143,3 +144,16 @@ CASES.append(case("fuzz13_priority_delta_zero", CAT, program(
     table t { key = { hdr.h.a: ternary; } actions = { s; NoAction; } priority_delta = 0;
         entries = { priority=5: 1 &&& 1: s(1); 2 &&& 2: s(2); 4 &&& 4: s(3); } }"""),
     frames=[(1, H(a)) for a in range(8)], json_path=True))
+
+CASES.append(case("fuzz13_unapplied_subparser_instances_out_of_p4info", CAT, program(
+    "        hdr.h.b = hdr.h.b + 1;\n",
+    top="""
+parser SubP(packet_in pkt, out h_t h) {
+    value_set<bit<8>>(4) vs;
+    state start { pkt.extract(h); transition select(h.a) { vs: accept; default: accept; } }
+}""", parser="""
+    SubP() sp; SubP() sp2; SubP() sp3;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { sp.apply(pkt, hdr.h); transition accept; }
+    state dead { sp3.apply(pkt, hdr.h2); transition accept; }"""),
+    frames=[(1, H(a)) for a in range(3)], json_path=True))
