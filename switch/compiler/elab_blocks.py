@@ -227,6 +227,8 @@ class BlockRules:
 
     def names_instance(self, a: Node) -> bool:
         """Whether constructor argument ``a`` names an instance declared elsewhere (top level)."""
+        if a.kind == "named_arg":
+            a = a.value
         ent = self.global_scope.lookup(a.name) if a.kind == "name" else None
         return ent is not None and ent[0] == "object"
 

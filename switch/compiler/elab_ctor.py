@@ -229,6 +229,7 @@ class CtorRules:
         ``<qname>.<parameter>``, as p4c names it; ``gen``: a block p4c specializes, where it is
         ``<qname>.<parameter>_<n>``)."""
         cps = getattr(blk, "ctor_params", None) or []
+        args = _named_ctor_args(blk, args, cps, loc)
         if len(args) < len(cps) and all(p.get("default") is not None for p in cps[len(args):]):
             args = list(args) + [p.default for p in cps[len(args):]]   # omitted: the default values
         if len(args) != len(cps):
@@ -251,6 +252,29 @@ class CtorRules:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
             out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
         return out
+
+
+def _named_ctor_args(blk: Node, args, cps, loc) -> list:
+    """Named constructor arguments (``X(k = 8w1)``) in parameter order, an omitted one taking
+    its default value: all named or none, each once, every parameter without a default given."""
+    named = [a for a in args if isinstance(a, Node) and a.kind == "named_arg"]
+    if not named:
+        return args
+    if len(named) != len(args):
+        raise E(loc, f"{blk.name}: either all constructor arguments are named or none is")
+    by = {}
+    for a in named:
+        if a.name in by:
+            raise E(a.loc, f"{blk.name}: constructor argument {a.name} given twice")
+        if a.name not in {p.name for p in cps}:
+            raise E(a.loc, f"{blk.name}: no constructor parameter named {a.name}")
+        by[a.name] = a.value
+    out = []
+    for p in cps:
+        if p.name not in by and p.get("default") is None:
+            raise E(loc, f"{blk.name}: constructor parameter {p.name} is not given")
+        out.append(by.get(p.name, p.get("default")))
+    return out
 
 
 def _ast_nodes(v):

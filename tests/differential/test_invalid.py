@@ -148,6 +148,11 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     "local_noaction_with_parameter_as_default": (program("        t.apply();\n", ingress_decls="""
     action NoAction(bit<8> x) { hdr.h.b = x; }
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("NoAction", "parameter"), ""),
+    # named constructor arguments: p4c's call rules (fuzz13)
+    **{f"ctor_named_{n}": (program("        s.apply(hdr.h);\n", top="control Sub(inout h_t h)(bit<8> k, bit<16> j = 9) "
+                                   "{ apply { h.c = (bit<16>)k + j; } }\n", ingress_decls=f"    {decl}\n"), words, "")
+       for n, decl, words in (("mixed", "Sub(3, j = 1) s;", ("named",)), ("twice", "Sub(k = 3, k = 4) s;", ("twice",)),
+                              ("unknown", "Sub(q = 3) s;", ("named q",)), ("missing", "Sub(j = 3) s;", ("k is not given",)))},
     "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
     "static_assert_v1model_version": (program("", version=20180101,
                                               top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),

@@ -40,7 +40,11 @@ them ``X.t`` and ``X.c`` (probe programs).
 
 ``priority_delta = 0`` is accepted by p4c (only a negative one is refused): every entry after a
 ``priority=`` gets the same priority (p4c warns about the duplicates) and they match in the
-order listed.  checkmate-p4c refused 0."""
+order listed.  checkmate-p4c refused 0.
+
+Constructor arguments may be named (``Sub(j = 1, k = 3) s;``, ``X(k = 8w1)`` in ``main``), in
+any order, an omitted one taking its default (p4c's rules: all or none named, each once).
+checkmate-p4c refused them ("unsupported expression named_arg")."""
 from .base import DEFAULT_DEPARSER, DEFAULT_PARSER, SKELETON, H, case, eth, hdr, program  # noqa: F401
 
 CAT = "front end (p4c-compatible)"
@@ -156,4 +160,14 @@ parser SubP(packet_in pkt, out h_t h) {
     state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
     state ph { sp.apply(pkt, hdr.h); transition accept; }
     state dead { sp3.apply(pkt, hdr.h2); transition accept; }"""),
+    frames=[(1, H(a)) for a in range(3)], json_path=True))
+
+CASES.append(case("fuzz13_named_constructor_arguments", CAT, program(
+    "        s1.apply(hdr.h);\n        s2.apply(hdr.h);\n",
+    top="""
+control Sub(inout h_t h)(bit<8> k, bit<16> j = 9) {
+    action a() { h.c = h.c + (bit<16>)k + j; }
+    table st { key = { h.a: exact; } actions = { a; NoAction; } const entries = { 1: a(); } }
+    apply { st.apply(); h.b = h.b + k; } }""",
+    ingress_decls="    Sub(j = 1, k = 3) s1;\n    Sub(k = 5) s2;\n"),
     frames=[(1, H(a)) for a in range(3)], json_path=True))
