@@ -125,7 +125,7 @@ class BlockRules:
         if len(main.args) != 6:
             raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
-        blocks, ctor_args = {}, {}
+        blocks, ctor_args, names = {}, {}, {}
         for role, arg in zip(roles, main.args):
             if arg.kind != "call" or arg.fn.kind != "name":
                 raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
@@ -137,17 +137,28 @@ class BlockRules:
             if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
                                  f"({want} {arg.fn.name} is declared after main)")
-            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, ent[1].name)
+            # p4c's SpecializeAll: a block with constructor parameters, given arguments that
+            # are all constants or instantiations (or defaults; no instance declared elsewhere),
+            # becomes a new type named <Name>_<n>, which names its tables, actions, value sets and
+            # externs (an extern instantiated in an argument: <Name>_<n>.<parameter>_<m>)
+            qname = ent[1].name
+            gen = bool(getattr(ent[1], "ctor_params", None)) and \
+                not any(self.names_instance(a) for a in arg.args)
+            if gen:
+                qname = self.generated_name(qname)
+            ctor_args[role] = self.ctor_constants(ent[1], arg.args, self.global_scope, arg.loc, qname, gen)
+            names[role] = qname
             blocks[role] = ent[1]
         self.check_signatures(blocks, main)
         self.check_field_list_indexes(self.resolve_type(blocks["parser"].params[2].type))
         ir_blocks = {}
         self.block_names = {}
         self._top_block = blocks["parser"]   # a block instantiating itself: see declare_instance
-        ir_blocks["parser"] = self.elab_parser(blocks["parser"], consts=ctor_args["parser"])
+        ir_blocks["parser"] = self.elab_parser(blocks["parser"], prefix=names["parser"], consts=ctor_args["parser"],
+                                               top=True)
         for role in roles[1:]:
             self._top_block = blocks[role]
-            ir_blocks[role] = self.elab_control(blocks[role], role, consts=ctor_args[role])
+            ir_blocks[role] = self.elab_control(blocks[role], role, prefix=names[role], consts=ctor_args[role], top=True)
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
@@ -214,9 +225,22 @@ class BlockRules:
             self.param_default(out[-1], p)
         return out
 
-    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=()) -> dict:
+    def names_instance(self, a: Node) -> bool:
+        """Whether constructor argument ``a`` names an instance declared elsewhere (top level)."""
+        if a.kind == "named_arg":
+            a = a.value
+        ent = self.global_scope.lookup(a.name) if a.kind == "name" else None
+        return ent is not None and ent[0] == "object"
+
+    def generated_name(self, base: str) -> str:
+        """p4c's fresh name for ``base``: ``base_0``, then ``base_1`` ..."""
+        n = self.__dict__.setdefault("_generated_names", {}).get(base, 0)
+        self._generated_names[base] = n + 1
+        return f"{base}_{n}"
+
+    def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=(), top: bool = False) -> dict:
         prefix = prefix or c.name
-        sub = prefix != c.name
+        sub = prefix != c.name and not top
         scope = Scope(self.global_scope)
         params = []
         bound = self.__dict__.get("apply_bound_objects", {})
@@ -287,6 +311,7 @@ class BlockRules:
                    "t": t, "fields": fields, "bad": bad,
                    "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
                    "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
+            self.__dict__.setdefault("object_blocks", {})[q] = self.ctx["block"]   # (drop_unapplied_subparsers)
             if not hasattr(self, "value_sets"):
                 self.value_sets = []
             self.value_sets.append(rec)
@@ -345,6 +370,7 @@ class BlockRules:
                 raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
+        self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
         py = "X_" + q.replace(".", "_")
         if tname in ("counter", "meter"):
             if len(args) != 2:

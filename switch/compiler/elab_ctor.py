@@ -80,7 +80,7 @@ class CtorRules:
         raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of a {kind}, "
                        f"e.g. Name(args)")
 
-    def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None):
+    def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None, gen: bool = False):
         ty = None
         if a.kind == "call" and a.fn.kind == "name" and a.fn.name == t[1]:
             ty = Node("typename", a.fn.loc, name=t[1], args=list(a.targs or []))
@@ -89,10 +89,11 @@ class CtorRules:
             ty = a.fn.type
         if ty is not None and t[1] in V1_OBJECTS and qname:
             # an extern instantiated in the argument itself: p4c names it <instance>.<parameter>
-            inst = Node("instance", a.loc, type=ty, args=a.args, name=p.name, annos=[])
+            inst = Node("instance", a.loc, type=ty, args=a.args, name=self.generated_name(p.name) if gen else p.name,
+                        annos=[])
             tmp = type(scope)(scope)
             self.declare_instance(inst, qname, tmp)
-            return tmp.lookup(p.name)
+            return tmp.lookup(inst.name)
         ent = scope.lookup(a.name) if a.kind == "name" else None
         if ent is None or ent[0] != "object" or ent[1] != t[1]:
             raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of {t[1]}")
@@ -219,13 +220,16 @@ class CtorRules:
         raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
                        f"but it is specialized with {got}{hint}")
 
-    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None) -> list:
+    def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None,
+                       gen: bool = False) -> list:
         """Constructor arguments of a parser/control instance: compile-time constants,
         extern instances and parser/control instantiations (see :mod:`.elab_ctor`), bound
         by name inside the instance (P4-16 "Constructor parameters").  ``qname``: the
         instance's control-plane name (an extern instantiated in an argument is named
-        ``<qname>.<parameter>``, as p4c names it)."""
+        ``<qname>.<parameter>``, as p4c names it; ``gen``: a block p4c specializes, where it is
+        ``<qname>.<parameter>_<n>``)."""
         cps = getattr(blk, "ctor_params", None) or []
+        args = _named_ctor_args(blk, args, cps, loc)
         if len(args) < len(cps) and all(p.get("default") is not None for p in cps[len(args):]):
             args = list(args) + [p.default for p in cps[len(args):]]   # omitted: the default values
         if len(args) != len(cps):
@@ -238,7 +242,7 @@ class CtorRules:
                 continue
             t = self.resolve_type(p.type)
             if t[0] == "extern":
-                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname)))
+                out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname, gen)))
                 continue
             if t[0] not in ("bit", "int", "bool") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
@@ -248,6 +252,29 @@ class CtorRules:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
             out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))
         return out
+
+
+def _named_ctor_args(blk: Node, args, cps, loc) -> list:
+    """Named constructor arguments (``X(k = 8w1)``) in parameter order, an omitted one taking
+    its default value: all named or none, each once, every parameter without a default given."""
+    named = [a for a in args if isinstance(a, Node) and a.kind == "named_arg"]
+    if not named:
+        return args
+    if len(named) != len(args):
+        raise E(loc, f"{blk.name}: either all constructor arguments are named or none is")
+    by = {}
+    for a in named:
+        if a.name in by:
+            raise E(a.loc, f"{blk.name}: constructor argument {a.name} given twice")
+        if a.name not in {p.name for p in cps}:
+            raise E(a.loc, f"{blk.name}: no constructor parameter named {a.name}")
+        by[a.name] = a.value
+    out = []
+    for p in cps:
+        if p.name not in by and p.get("default") is None:
+            raise E(loc, f"{blk.name}: constructor parameter {p.name} is not given")
+        out.append(by.get(p.name, p.get("default")))
+    return out
 
 
 def _ast_nodes(v):

@@ -628,7 +628,7 @@ class ExpressionRules:
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
             if at[0] == "varbit":
-                # equal = same current length and same bits (the varbit's size is part of its value)
+                # equal = the same value, whatever the two current lengths (BMv2 compares values)
                 if a["op"] != "field" or b["op"] != "field":
                     raise E(n.loc, "varbit values can only be compared as header fields")
                 return {"op": "varbit_eq", "a": a, "b": b, "neg": op == "!=", "t": BOOL}, BOOL

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
+from .elab_parsers import reachable_states
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
 from .subcontrol_args import mark_copied_applies
@@ -20,7 +21,52 @@ class OutputRules:
         """The value sets some ``select`` uses: p4c drops the others (P4Info and JSON)."""
         return [v for v in getattr(self, "value_sets", []) if v.get("used")]
 
+    def drop_unapplied_subcontrols(self, blocks) -> None:
+        """p4c removes a sub-control instance that no reachable body applies (declared only, or
+        applied in a branch it folds away), and with it the instance's tables, actions and extern
+        instances: none is in its P4Info.  Such instances (and those declared inside them) leave
+        ``self.subcontrols``; their counters, meters and registers stay for the switch but are
+        marked ``p4info_hidden`` (an action of theirs may still be elaborated)."""
+        subs = getattr(self, "subcontrols", None) or []
+        by_fn = {b.get("fn"): b for b in subs}
+        reached, todo = set(), [blocks]
+        while todo:
+            for n in ir_dicts(todo.pop()):
+                if n.get("s") == "apply_control" and n.get("fn") in by_fn and n["fn"] not in reached:
+                    reached.add(n["fn"])
+                    todo.append([by_fn[n["fn"]]["locals"], by_fn[n["fn"]]["body"]])
+        gone = {b["name"] for b in subs if b.get("fn") not in reached}
+        if not gone:
+            return
+        self.subcontrols = [b for b in subs if b.get("fn") in reached]
+        owner = self.__dict__.get("object_blocks", {})
+        for k in ("counters", "meters", "registers"):
+            for o in self.objects[k]:
+                if owner.get(o["name"]) in gone:
+                    o["p4info_hidden"] = True
+
+    def drop_unapplied_subparsers(self, blocks) -> None:
+        """The same for sub-parser instances: one that no reachable state of a reached parser
+        applies is removed by p4c, and its value sets are not in the P4Info (marked unused)."""
+        subs = getattr(self, "subparsers", None) or []
+        by_fn = {b.get("fn"): b for b in subs}
+        reached, todo = set(), [blocks["parser"]]
+        while todo:
+            blk = todo.pop()
+            live = [blk["states"][n]["body"] for n in reachable_states(blk["states"])]
+            for n in ir_dicts([blk["locals"], live]):
+                if n.get("s") == "apply_parser" and n.get("fn") in by_fn and n["fn"] not in reached:
+                    reached.add(n["fn"])
+                    todo.append(by_fn[n["fn"]])
+        gone = {b["name"] for b in subs if b.get("fn") not in reached}
+        owner = self.__dict__.get("object_blocks", {})
+        for v in getattr(self, "value_sets", []):
+            if owner.get(v["name"]) in gone:
+                v["used"] = False
+
     def finish(self, blocks, decls) -> dict:
+        self.drop_unapplied_subcontrols(blocks)
+        self.drop_unapplied_subparsers(blocks)
         mark_copied_applies([blocks, getattr(self, "subcontrols", [])])
         # p4c's def-use after inlining: sub-control union stores dead at every call site
         settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}),

@@ -22,11 +22,11 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 
 class ParserRules:
     # ---------------------------------------------------------------- parser
-    def elab_parser(self, p: Node, prefix: str | None = None, consts=()) -> dict:
+    def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
-        if prefix is not None:
+        if prefix is not None and not top:
             # out/inout scalars of a sub-parser are copied back by its caller (apply_subparser);
             # the runtime returns them after the offset
             for prm, node in zip(params, p.params):
@@ -197,12 +197,8 @@ class ParserRules:
         return out
 
 
-def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
-    """A value set that only states unreachable from ``start`` use is unused: p4c removes those
-    states first, and the value set with them (no P4Info entry, nothing in the JSON)."""
-    def vsets(names):
-        return {ks["obj"] for n in names for c in states[n]["transition"].get("cases") or ()
-                for ks in c["keysets"] if ks.get("k") == "vset"}
+def reachable_states(states: dict) -> set:
+    """The names of the states some path from ``start`` reaches."""
     seen, todo = set(), ["start"]
     while todo:
         n = todo.pop()
@@ -211,7 +207,16 @@ def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
         seen.add(n)
         tr = states[n]["transition"]
         todo += [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
-    dead = vsets(states) - vsets(seen)
+    return seen
+
+
+def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
+    """A value set that only states unreachable from ``start`` use is unused: p4c removes those
+    states first, and the value set with them (no P4Info entry, nothing in the JSON)."""
+    def vsets(names):
+        return {ks["obj"] for n in names for c in states[n]["transition"].get("cases") or ()
+                for ks in c["keysets"] if ks.get("k") == "vset"}
+    dead = vsets(states) - vsets(reachable_states(states))
     for rec in value_sets:
         if rec["py"] in dead:
             rec["used"] = False

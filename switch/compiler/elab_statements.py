@@ -12,7 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
-from .header_init import _fields_read, _has_call, drop_stores_before_self_init, reads_header
+from .header_init import _fields_read, _has_call, _reduced, drop_stores_before_self_init, reads_header
 
 
 class StatementRules:
@@ -192,14 +192,27 @@ class StatementRules:
                 a["used"] = used[q]
 
     def fold_condition(self, c):
-        """``fold``, plus p4c's strength reduction of ``x * 0`` and ``x & 0`` (``x`` without side
-        effects) to 0, so that ``if ((x * 0) != 0)`` is dead code as it is for p4c (its actions
-        and tables then stay out of the P4Info)."""
+        """``fold``, plus p4c's strength reduction (``header_init._reduced``: ``x * 0``, ``x & 0``,
+        ``x - x``, ``x ^ x``, ``x | 0`` ..., ``x`` without side effects), so that
+        ``if ((x * 0) != 0)`` or ``if (!(8w1 != x - x))`` is dead code as it is for p4c (its
+        actions and tables then stay out of the P4Info, and a ``return`` in the branch left is
+        unconditional)."""
         def f(ir):
             v = self.fold(ir)
             if v is not None or not isinstance(ir, dict):
                 return v
+            if (r := _reduced(ir)) is not ir:
+                return f(r)
             op = ir.get("op")
+            if op == "un":
+                a = f(ir["a"])
+                return None if a is None else self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]}})
+            if op == "bin" and ir["o"] in ("&&", "||"):
+                a = f(ir["a"])
+                if a is not None and bool(a) == (ir["o"] == "||"):
+                    return bool(a)   # false && x, true || x
+                b = f(ir["b"])
+                return None if a is None or b is None else (a and b if ir["o"] == "&&" else a or b)
             if op == "cast":
                 a = f(ir["a"])
                 return None if a is None or not is_bits(ir["t"]) else self.fold({"op": "cast", "a": {

@@ -238,13 +238,20 @@ class TableRules:
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as
             # @defaultonly when it is not listed
-            if "NoAction" not in self.actions:
+            # (by name where the table is: a control's own action NoAction hides core.p4's)
+            na = scope.lookup("NoAction")
+            if na is None or na[0] != "action" or na[1] not in self.actions:
                 raise E(d.loc, f"table {q} has no default_action and NoAction is not declared")
-            self.actions["NoAction"]["used"] = True
-            default = {"action": "NoAction", "params": [], "const": False}
-            if "NoAction" not in anames:
-                acts.append({"name": "NoAction", "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
-                anames.append("NoAction")
+            na = na[1]
+            if self.actions[na]["params"]:
+                p = self.actions[na]["params"][0]
+                raise E(d.loc, f"table {q}: the default action NoAction(): {p['name']}: parameter should "
+                               f"be assigned in call NoAction (p4c)")
+            self.actions[na]["used"] = True
+            default = {"action": na, "params": [], "const": False}
+            if na not in anames:
+                acts.append({"name": na, "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
+                anames.append(na)
         size, p4info_size = 1024, None
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
@@ -274,7 +281,7 @@ class TableRules:
                 raise E(props["largest_priority_wins"].loc, f"table {q}: largest_priority_wins must be a constant")
             largest_wins = bool(v)
         if "priority_delta" in props:
-            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+            self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=0)
         if ent_node is not None:
             self.check_entry_priorities(ent_node, keys, props, largest_wins, q)
             for i, en in enumerate(ent_node.entries):
@@ -291,6 +298,7 @@ class TableRules:
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
+                self.check_bound_args(en.action, props["actions"], aname, scope, q, "entry")
                 if any(a["name"] == aname and a["scope"] == "DEFAULT_ONLY" for a in acts):
                     raise E(en.action.loc, f"table {q}: action {aname} is marked @defaultonly and cannot be "
                                            "used in an entry")
@@ -492,9 +500,10 @@ class TableRules:
             raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
         return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
 
-    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str) -> None:
-        """A default action's arguments for directional parameters must be the ones its entry
-        in the actions list binds (p4c: the same expressions)."""
+    def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str,
+                         what: str = "default action") -> None:
+        """A default action's or an entry's arguments for directional parameters must be the
+        ones its entry in the actions list binds (p4c: the same expressions)."""
         if call.kind != "call":
             return
         entry = next((a for a in listed if (scope.lookup(a.name) or (None, None))[1] == aname), None)
@@ -509,7 +518,7 @@ class TableRules:
                 arg = arg.value
             want = next(bound, None)
             if want is not None and expr_text(arg) != expr_text(want):
-                raise E(arg.loc, f"table {q}: default action argument {expr_text(arg)} for parameter "
+                raise E(arg.loc, f"table {q}: {what} argument {expr_text(arg)} for parameter "
                                  f"{p['name']} does not match {expr_text(want)} bound in the actions list")
 
     def check_entry_priorities(self, ent_node, keys, props, largest_wins: bool, q: str) -> None:
@@ -526,7 +535,7 @@ class TableRules:
                                  "`priority=`, the first entry must give one too)")
         delta = 1
         if "priority_delta" in props:
-            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=1)
+            delta = self.const_int(props["priority_delta"].value, f"table {q} priority_delta", minimum=0)
         cur = 0
         for en in ents:
             if en.priority is not None:

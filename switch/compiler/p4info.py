@@ -2,7 +2,7 @@
 
 Names are the fully qualified control-plane names (``MyIngress.ipv4_lpm``), ids come
 from :mod:`.ids` (p4c's hash + linear probing) and are already in the IR; aliases are
-shortest unique suffixes.  Tables, actions and other resources are listed sorted by
+shortest unique suffixes among the names the P4Info lists (``_final_aliases``).  Tables, actions and other resources are listed sorted by
 name, like p4c's serializer.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 from .elab_common import ir_dicts
+from .ids import aliases
 
 _MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
           "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
@@ -162,7 +163,8 @@ def _visible(ir: dict) -> dict:
     kept = {t["id"] for t in tables}
     # a @hidden table is left out, but the actions it can run are listed (as for p4c's own
     # hidden tables around direct action calls)
-    out = dict(ir, tables=tables, hidden_table_actions={a["id"] for t in hidden for a in t["actions"]})
+    out = dict(ir, tables=tables, hidden_table_actions={a["id"] for t in hidden for a in t["actions"]},
+               hidden_tables=[t["name"] for t in hidden])
     for k in ("direct_counters", "direct_meters"):
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
     out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
@@ -186,6 +188,30 @@ def _reached_digests(ir: dict) -> dict:
     sent = {n["name"] if n.get("s") == "digest" else n["digest"] for n in ir_dicts(bodies + reached)
             if n.get("s") == "digest" or (n.get("s") == "nop" and "digest" in n)}
     return dict(ir, digests=[d for d in ir["digests"] if d["name"] in sent])
+
+
+_ALIASED = ("tables", "counters", "meters", "registers", "direct_counters", "direct_meters",
+            "action_profiles", "value_sets", "digests")
+
+
+def _final_aliases(ir: dict) -> dict:
+    """``ir`` with its aliases recomputed over the names p4c's P4Runtime symbol table holds:
+    what the P4Info lists (plus @hidden tables and actions), not the tables no control applies,
+    the actions only they list or the objects of a removed sub-control instance -- beside an
+    unapplied ``I.t`` the table ``I.c1.t`` is ``t``.  (The ids do not change: they come from
+    the names.)"""
+    listed, _ = _listed_actions(ir)
+    hidden = ir.get("hidden_objs", frozenset())
+    names = [a["name"] for a in ir["actions"] if a["id"] in listed] + list(ir.get("hidden_tables", ()))
+    names += [x["name"] for k in _ALIASED for x in ir.get(k, ())
+              if x.get("py") not in hidden and (not k.startswith("direct") or x.get("table_id"))]
+    names += list(ir.get("controller_headers", {}))
+    al = aliases(names)
+    out = dict(ir, actions=[dict(a, alias=al[a["name"]]) if a["name"] in al else a for a in ir["actions"]])
+    for k in _ALIASED:
+        if k in ir:
+            out[k] = [dict(x, alias=al[x["name"]]) if x["name"] in al else x for x in ir[k]]
+    return out
 
 
 def _listed_actions(ir: dict) -> tuple[set, set]:
@@ -217,7 +243,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # a direct counter or meter of a dropped table is still a declared extern instance p4c's
     # serializer converts the type of
     orphans = bool(ir["direct_counters"] or ir["direct_meters"] or ir.get("action_profiles"))
-    ir = _reached_digests(_visible(ir))
+    ir = _final_aliases(_reached_digests(_visible(ir)))
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
     _pkg_info(info.pkg_info, ir.get("annos") or ())

@@ -43,7 +43,8 @@ class ExpressionGen:
         if op == "varbit_eq":
             a, b = self.x(e["a"]["base"]), self.x(e["b"]["base"])
             fa, fb = e["a"]["f"], e["b"]["f"]
-            eq = f"(({a}._vb, {a}.{fa}) {'!=' if e['neg'] else '=='} ({b}._vb, {b}.{fb}))"
+            # BMv2 compares the values alone: 0x0001 in 16 bits equals 0x01 in 8 bits
+            eq = f"({a}.{fa} {'!=' if e['neg'] else '=='} {b}.{fb})"
             return eq
         if op == "uvalid":
             u = self.x(e["u"])

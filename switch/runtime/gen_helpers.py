@@ -132,14 +132,15 @@ def _copy_into(dst, src):
 
 def _eq(a, b):
     """P4 equality of headers (both invalid, or both valid with equal fields), structs and
-    header stacks (element by element; nextIndex is not part of the value)."""
+    header stacks (element by element; nextIndex is not part of the value).  A varbit field
+    compares by value, as on BMv2: its current length (``_vb``) is not part of it."""
     if hasattr(a, "nxt"):
         return len(a.a) == len(b.a) and all(_eq(x, y) for x, y in zip(a.a, b.a))
     if hasattr(a, "_v"):
         if not a._v or not b._v:
             return a._v == b._v
     for f in type(a).__slots__:
-        if f == "_v":
+        if f in ("_v", "_vb"):
             continue
         x, y = getattr(a, f), getattr(b, f)
         if hasattr(x, "__slots__"):

@@ -24,6 +24,13 @@ def _overlap(a: str, b: str) -> bool:
     return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
 
 
+def _sliced(e: dict) -> dict:
+    """The lvalue a bit slice ``e`` (or ``e`` itself) is part of."""
+    while e.get("op") == "slice":
+        e = e["a"]
+    return e
+
+
 class SubControlGen:
     def apply_control(self, ind: int, s: dict) -> None:
         sl = self.fresh("l")
@@ -32,10 +39,12 @@ class SubControlGen:
             self.emit(ind, f"{sl}._dead{key} = True")
         args = s["args"]
         texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in _AGG else self.x(a["e"]) for a in args]
+        # what each out/inout argument writes (a bit slice: its field), an `out` scalar too
+        paths = [None if a["dir"] == "in" else self.x(_sliced(a["e"])) for a in args]
 
         def aliased(i):
-            return texts[i] is not None and any(j != i and o is not None and args[j]["dir"] != "in"
-                                                and _overlap(o, texts[i]) for j, o in enumerate(texts))
+            return paths[i] is not None and any(j != i and o is not None and _overlap(o, paths[i])
+                                                for j, o in enumerate(paths))
         copied = bool(s.get("copy_args"))
         back, fresh, attrs = [], [], []
         for i, arg in enumerate(args):

@@ -139,6 +139,20 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     action c(in bit<8> x, bit<8> y) { hdr.h.d = (bit<32>)(x + y); }
     table t { key = { hdr.h.a: exact; } actions = { c(hdr.h.b); } default_action = c(hdr.h.c, 1); }"""),
                                        ("hdr.h.c", "bound"), ""),
+    # the same for a const entry (helper fuzz13: checkmate-p4c checked default actions only)
+    "entry_other_bound_arg": (program("        t.apply();\n", ingress_decls="""
+    action d(inout bit<8> y, bit<8> x) { y = x; }
+    table t { key = { hdr.h.a: exact; } actions = { d(hdr.h.b); } const entries = { 1: d(hdr.h.a, 3); } }"""),
+                              ("hdr.h.a", "bound"), ""),
+    # a control's own NoAction is the default of a table without one: it must take no argument
+    "local_noaction_with_parameter_as_default": (program("        t.apply();\n", ingress_decls="""
+    action NoAction(bit<8> x) { hdr.h.b = x; }
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("NoAction", "parameter"), ""),
+    # named constructor arguments: p4c's call rules (fuzz13)
+    **{f"ctor_named_{n}": (program("        s.apply(hdr.h);\n", top="control Sub(inout h_t h)(bit<8> k, bit<16> j = 9) "
+                                   "{ apply { h.c = (bit<16>)k + j; } }\n", ingress_decls=f"    {decl}\n"), words, "")
+       for n, decl, words in (("mixed", "Sub(3, j = 1) s;", ("named",)), ("twice", "Sub(k = 3, k = 4) s;", ("twice",)),
+                              ("unknown", "Sub(q = 3) s;", ("named q",)), ("missing", "Sub(j = 3) s;", ("k is not given",)))},
     "top_level_redeclaration": (program("", top="type bit<8> P;\n"), ("re-declaration", "P"), ""),
     "static_assert_v1model_version": (program("", version=20180101,
                                               top='const bool V = static_assert(V1MODEL_VERSION >= 20200408, "needs typed registers");\n'),
@@ -405,6 +419,11 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     table t { key = { hdr.h.a: ternary; } actions = { a; } largest_priority_wins = true; priority_delta = 4;
         entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); 3 &&& 0xff : a(3); } }"""),
                                    ("overflow in priority computation",), ""),
+    # 0 is a valid priority_delta (fuzz13), a negative one is not
+    "entries_priority_delta_negative": (program("        t.apply();\n", ingress_decls="""
+    action a(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { a; } priority_delta = -1;
+        entries = { priority=9: 1 &&& 0xff : a(1); 2 &&& 0xff : a(2); } }"""), ("priority_delta",), ""),
     "table_apply_in_bound_action_arg": (program("        t2.apply();\n", ingress_decls="""
     action a(in bit<8> x) { hdr.h.b = x; }
     table t1 { key = { hdr.h.a: exact; } actions = { NoAction; } }
