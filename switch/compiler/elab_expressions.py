@@ -430,8 +430,9 @@ class ExpressionRules:
             return self.binary(n, scope)
         if k == "cond":
             c = self.coerce(self.expr(n.cond, scope), BOOL, n.cond.loc)
-            a, at = self.expr(n.a, scope)
-            b, bt = self.expr(n.b, scope)
+            arm = self.expr if self.fold_condition(c) is not None else self.conditional_operand
+            a, at = arm(n.a, scope)
+            b, bt = arm(n.b, scope)
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
@@ -555,7 +556,8 @@ class ExpressionRules:
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
-        b, bt = self.expr(n.b, scope)
+        cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
+        b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
         if at[0] == "serenum" and op in ("==", "!="):
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":

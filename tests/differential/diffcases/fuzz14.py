@@ -1,0 +1,55 @@
+"""Disagreements found by helper fuzz14 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case (``INVALID``: refused by p4c, taken in by ``test_invalid.py``).
+
+A call in the right operand of ``&&``/``||`` or in an arm of ``?:`` runs only on a condition:
+p4c's SideEffectOrdering turns it into an ``if``, so in an action a function called there
+whose body holds a method or extern call (``p.setValid()``) is the BMv2 back end's
+"Conditional execution in actions unsupported on this target" (fuzz_exprs seed 2741:
+``if (x == 1 || f0(hdr.stk[2]))``).  checkmate-p4c took the operand as unconditional and
+accepted the program.  A left operand or condition p4c folds (``true && f(h)``,
+``false || f(h)``, ``(x ^ x) == 1 || f(h)``) leaves the call unconditional, and outside an
+action the operand may call anything: those run (``fuzz14_conditional_operand_calls_run``)."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_F0 = "bool f0(inout h_t p) { p.setValid(); p.a = 7; p.b = 8; p.c = 9; p.d = 10; return true; }\n"
+_META = "    bool m1;\n"
+
+
+def _in_action(stmt: str) -> str:
+    return program("        a2();\n", top=_F0, meta=_META,
+                   ingress_decls=f"    action a2() {{\n        {stmt}\n    }}\n")
+
+
+INVALID = {
+    "function_set_valid_in_or_operand_in_action": (
+        _in_action("if (hdr.h.a == 1 || f0(hdr.h2)) { hdr.h.b = 1; }"), ("p.setValid", "conditional execution")),
+    "function_set_valid_in_and_operand_in_action": (
+        _in_action("meta.m1 = hdr.h.a == 1 && f0(hdr.h2);"), ("p.setValid", "conditional execution")),
+    # p4c folds no `x && false`: the right operand of the || stays conditional
+    "function_set_valid_after_unfolded_and_false": (
+        _in_action("meta.m1 = (meta.m1 && false) || f0(hdr.h2);"), ("p.setValid", "conditional execution")),
+    "function_set_valid_in_mux_arm_in_action": (
+        _in_action("meta.m1 = hdr.h.a == 1 ? true : f0(hdr.h2);"), ("p.setValid", "conditional execution")),
+    # through a function whose body has the || (inlined into the action)
+    "function_set_valid_in_or_operand_of_a_function_in_action": (program(
+        "        a2();\n", top=_F0 + "bool g(in bit<8> k, inout h_t x) { return k == 1 || f0(x); }\n", meta=_META,
+        ingress_decls="    action a2() { meta.m1 = g(hdr.h.a, hdr.h2); }\n"), ("p.setValid", "conditional execution")),
+}
+
+CASES = [
+    case("fuzz14_conditional_operand_calls_run", CAT, program("""
+        a2();
+        if (hdr.h.a == 2 || f0(hdr.h2)) { hdr.h.c = 3; }
+        meta.m1 = hdr.h.a == 3 ? f0(hdr.h2) : false;
+        hdr.h.d = meta.m1 ? 32w1 : 32w0;
+""", top=_F0, meta=_META, ingress_decls="""
+    action a2() {
+        meta.m1 = f0(hdr.h2) || hdr.h.a == 1;
+        meta.m1 = true && f0(hdr.h2);
+        meta.m1 = false || f0(hdr.h2);
+        meta.m1 = (hdr.h.a ^ hdr.h.a) == 1 || f0(hdr.h2);
+        hdr.h.b = meta.m1 ? 8w9 : 8w4;
+    }"""), frames=[(1, H(a)) for a in range(1, 5)], json_path=True),
+]
