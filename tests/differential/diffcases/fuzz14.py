@@ -53,3 +53,24 @@ CASES = [
         hdr.h.b = meta.m1 ? 8w9 : 8w4;
     }"""), frames=[(1, H(a)) for a in range(1, 5)], json_path=True),
 ]
+
+# A union member assigned and then overwritten by the copy-out of an action's `out` argument
+# before anything reads it: p4c inlines the action (its body writes the local parameter, then
+# `hdr.u.x = y`), and its def-use pass drops the first assignment -- which on BMv2 would have
+# invalidated the sibling `hdr.u.w`, so that stays valid (fuzz_headers seed 2542).  An action
+# whose body reads the member keeps the store.
+_UNION = "header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; h_t v; }\n"
+_UPARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 3: pw; default: accept; } }
+    state pw { pkt.extract(hdr.u.w); transition accept; }"""
+_UDEPARSER = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"
+_UVALID = ("        hdr.h.d = (hdr.u.w.isValid() ? 32w1 : 32w0) | (hdr.u.x.isValid() ? 32w2 : 32w0) | "
+           "(hdr.u.v.isValid() ? 32w4 : 32w0);\n")
+CASES.append(case("fuzz14_union_store_overwritten_by_action_out_copy", CAT, program("""
+        if (hdr.h.b == 0) { hdr.u.x = {1, 2, 3, 4}; hdr.h.c = 7; a1(hdr.u.x); }
+        else { hdr.u.v = {9, 8, 7, 6}; a2(hdr.u.v); }
+""" + _UVALID, headers=_UNION, fields="    u_t u;\n", parser=_UPARSER, deparser=_UDEPARSER, ingress_decls="""
+    action a1(out h_t y) { hdr.h.b = 5; }
+    action a2(out h_t y) { hdr.h.b = hdr.u.v.b; }"""),
+    frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in (0, 1)] + [(1, H(2))], json_path=True))
