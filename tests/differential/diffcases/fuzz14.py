@@ -74,3 +74,30 @@ CASES.append(case("fuzz14_union_store_overwritten_by_action_out_copy", CAT, prog
     action a1(out h_t y) { hdr.h.b = 5; }
     action a2(out h_t y) { hdr.h.b = hdr.u.v.b; }"""),
     frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in (0, 1)] + [(1, H(2))], json_path=True))
+
+# p4c's lexer reads a name as a type wherever no object declaration (variable, constant,
+# instance, control/parser parameter) of that name is in scope -- and an action's name and its
+# parameters are none: `action I()` inside `control I` (the left-open item of helper fuzz13) or
+# an action named after a header type may be declared but not called or listed in a table, and
+# an action parameter named after a type may not be read ("syntax error, unexpected
+# TYPE_IDENTIFIER" / "unexpected ;").  checkmate-p4c took them.  Declared and unused, or
+# shadowed by a variable, they compile (the case below runs them).
+INVALID.update({
+    "action_named_after_its_control_called": (program(
+        "        I();\n", ingress_decls="    action I() { hdr.h.b = 1; }\n"), ("I is a type name",)),
+    "action_named_after_a_header_type_in_a_table": (program(
+        "        t.apply();\n", ingress_decls="    action h_t() { hdr.h.b = 1; }\n"
+        "    table t { key = { hdr.h.a: exact; } actions = { h_t; NoAction; } }\n"), ("h_t is a type name",)),
+    "action_parameter_named_after_a_type_read": (program(
+        "        t.apply();\n", ingress_decls="    action a(bit<8> h_t) { hdr.h.b = h_t; }\n"
+        "    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }\n"), ("h_t is a type name",)),
+})
+CASES.append(case("fuzz14_type_named_actions_declared_unused", CAT, program(
+    "        t.apply();\n        bit<8> h_t = hdr.h.a + 1;\n        hdr.h.c = (bit<16>)h_t;\n", ingress_decls="""
+    action I() { hdr.h.b = 1; }
+    action ethernet_t() { hdr.h.b = 2; }
+    action a(bit<8> h_t) { hdr.h.b = 3; }
+    bit<8> E = 4;
+    action b() { hdr.h.d = (bit<32>)E; }
+    table t { key = { hdr.h.a: exact; } actions = { a; b; NoAction; } const entries = { 1: a(5); 2: b(); } }"""),
+    frames=[(1, H(a)) for a in range(3)], json_path=True))
