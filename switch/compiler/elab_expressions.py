@@ -597,7 +597,7 @@ class ExpressionRules:
             amount = self.fold(b)
             if amount is not None and amount > 256 and self.fold(a) is None:
                 # p4c's BMv2 back end: "shift amount limited to 256 on this target"
-                raise E(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
+                self.target_error(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
             if is_bits(bt) and bt[1] > 8 and self.fold(a) != 0 and (self.fold(a) is None or self.fold(b) is None):
                 # p4c's BMv2 back end, for code that survives: an unused action is dropped first,
                 # a constant shifted (`16w0 >> f(x)`) is folded first

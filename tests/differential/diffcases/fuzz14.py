@@ -101,3 +101,22 @@ CASES.append(case("fuzz14_type_named_actions_declared_unused", CAT, program(
     action b() { hdr.h.d = (bit<32>)E; }
     table t { key = { hdr.h.a: exact; } actions = { a; b; NoAction; } const entries = { 1: a(5); 2: b(); } }"""),
     frames=[(1, H(a)) for a in range(3)], json_path=True))
+
+# p4c removes a sub-control instance nothing applies before its BMv2 back end's target checks,
+# and an unused action too: a conditional setValid in an action of an unapplied instance, or a
+# shift by more than 256 in its body or in an unused action, is no error then (it is when applied:
+# spec5_shift_amount_over_256).  checkmate-p4c refused them.
+CASES.append(case("fuzz14_target_checks_skip_unapplied_subcontrols", CAT, program(
+    "        c1.apply(hdr.h);\n        if (false) { c3.apply(hdr.h); }\n", top="""
+control C(inout h_t h) {
+    action a() { if (h.a == 1) { h.setValid(); } }
+    apply { h.b = h.b + 1; }
+}
+control Bad(inout h_t h) {
+    action a() { if (h.a == 1) { h.setValid(); } }
+    table t { key = { h.a: exact; } actions = { a; NoAction; } }
+    apply { a(); t.apply(); h.d = h.d << 300; }
+}""", ingress_decls="""
+    C() c1; Bad() c2; Bad() c3;
+    action u() { hdr.h.d = hdr.h.d << 300; }"""),
+    frames=[(1, H(a, 5)) for a in range(3)], json_path=True))
