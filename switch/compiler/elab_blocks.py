@@ -267,7 +267,7 @@ class BlockRules:
                 raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c}
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub}
         self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in c.locals:

@@ -32,6 +32,22 @@ class CallRules:
             if not rec.get("action_call") or (cond and not rec["action_call"][0]):
                 rec["action_call"] = (bool(cond), what)
 
+    def conditional_operand(self, n: Node, scope):
+        """``self.expr(n)`` for what p4c evaluates only on a condition: the right operand of
+        ``&&``/``||`` and the arms of ``?:`` whose condition it does not fold (its
+        SideEffectOrdering turns a call there into an ``if``), so a function called there whose
+        body holds a method or extern call is conditional execution in an action (fuzz_exprs
+        seed 2741: ``if (x == 1 || f(h))`` with ``h.setValid()`` in ``f``)."""
+        ctx = getattr(self, "ctx", None)
+        if not isinstance(ctx, dict):
+            return self.expr(n, scope)
+        depth = ctx.get("if_depth", 0)
+        ctx["if_depth"] = depth + 1
+        try:
+            return self.expr(n, scope)
+        finally:
+            ctx["if_depth"] = depth
+
     def note_action_call(self, loc, what: str) -> None:
         """An action's body holds (unconditionally) something p4c's BMv2 backend refuses under
         a condition -- an exit, a method or extern call: p4c inlines the action into an action

@@ -430,8 +430,9 @@ class ExpressionRules:
             return self.binary(n, scope)
         if k == "cond":
             c = self.coerce(self.expr(n.cond, scope), BOOL, n.cond.loc)
-            a, at = self.expr(n.a, scope)
-            b, bt = self.expr(n.b, scope)
+            arm = self.expr if self.fold_condition(c) is not None else self.conditional_operand
+            a, at = arm(n.a, scope)
+            b, bt = arm(n.b, scope)
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
@@ -555,7 +556,8 @@ class ExpressionRules:
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
-        b, bt = self.expr(n.b, scope)
+        cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
+        b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
         if at[0] == "serenum" and op in ("==", "!="):
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
@@ -595,7 +597,7 @@ class ExpressionRules:
             amount = self.fold(b)
             if amount is not None and amount > 256 and self.fold(a) is None:
                 # p4c's BMv2 back end: "shift amount limited to 256 on this target"
-                raise E(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
+                self.target_error(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")
             if is_bits(bt) and bt[1] > 8 and self.fold(a) != 0 and (self.fold(a) is None or self.fold(b) is None):
                 # p4c's BMv2 back end, for code that survives: an unused action is dropped first,
                 # a constant shifted (`16w0 >> f(x)`) is folded first

@@ -73,13 +73,19 @@ class ExternRules:
 
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
-        only if the action survives (p4c removes an unused action before the check)."""
+        only if the action survives (p4c removes an unused action before the check), in a
+        function only where it is called, and in a sub-control only if it is applied."""
         if self.ctx.get("in_action"):
             self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
             return
         if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
             # likewise a function that is never called (raised when a call elaborates it)
             self.functions[self.ctx["block"]].setdefault("deferred_error", E(loc, message))
+            return
+        if self.ctx.get("kind") == "control" and self.ctx.get("sub"):
+            # a sub-control instance's body: raised only if some reachable body applies it
+            # (p4c removes an unapplied instance before its target checks; ElabOutput.finish)
+            self.__dict__.setdefault("block_errors", {}).setdefault(self.ctx["block"], E(loc, message))
             return
         raise E(loc, message)
 

@@ -26,7 +26,9 @@ class OutputRules:
         applied in a branch it folds away), and with it the instance's tables, actions and extern
         instances: none is in its P4Info.  Such instances (and those declared inside them) leave
         ``self.subcontrols``; their counters, meters and registers stay for the switch but are
-        marked ``p4info_hidden`` (an action of theirs may still be elaborated)."""
+        marked ``p4info_hidden`` (an action of theirs may still be elaborated), and their
+        names are kept in ``self.gone_subcontrols``: p4c's BMv2 target checks do not see
+        their actions."""
         subs = getattr(self, "subcontrols", None) or []
         by_fn = {b.get("fn"): b for b in subs}
         reached, todo = set(), [blocks]
@@ -36,6 +38,7 @@ class OutputRules:
                     reached.add(n["fn"])
                     todo.append([by_fn[n["fn"]]["locals"], by_fn[n["fn"]]["body"]])
         gone = {b["name"] for b in subs if b.get("fn") not in reached}
+        self.gone_subcontrols = gone
         if not gone:
             return
         self.subcontrols = [b for b in subs if b.get("fn") in reached]
@@ -74,8 +77,12 @@ class OutputRules:
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         for a in used_actions.values():
-            if a.get("deferred_error"):
+            # (an action of a removed sub-control instance goes with it, before the target checks)
+            if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols:
                 raise a["deferred_error"]
+        for blk, err in self.__dict__.get("block_errors", {}).items():
+            if blk not in self.gone_subcontrols:
+                raise err
         for rec, loc, action in self.direct_meter_reads:
             if rec["table"] is None and (action is None or action in used_actions):
                 raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_body
+from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_call, _reduced, drop_stores_before_self_init, reads_header
@@ -437,9 +437,17 @@ class StatementRules:
         return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
 
     def inlined_control(self, call: dict, lv) -> list | None:
-        """What an ``apply_control`` runs, for the def-use view of :mod:`.union_defuse`."""
+        """What an ``apply_control`` (or a ``call_action``) runs, for the def-use view of
+        :mod:`.union_defuse`."""
+        if call.get("s") == "call_action":
+            act = self.actions.get(call["action"])
+            return None if act is None else inlined_action(act, call, lv)
+        if call.get("s") == "call_fn":
+            return out_overwrite(call, lv)
         blk = self.subcontrol_of(call)
-        return None if blk is None else inlined_body(blk, call, lv)
+        if blk is None:
+            return None
+        return out_overwrite(call, lv) or inlined_body(blk, call, lv)
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the

@@ -81,14 +81,38 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
     return _substitute(list(blk.get("locals") or []) + list(blk["body"]), subst)
 
 
+def inlined_action(act: dict, call: dict, lv) -> list | None:
+    """The statements a ``call_action`` of ``act`` stands for in p4c's def-use view when ``lv``
+    is its ``out`` argument: the inlined body (writing the parameter, a local), then the
+    copy-out ``lv = parameter``.  None when ``lv`` goes any other way (``inout``: copied in,
+    a read) or another argument reads it."""
+    outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
+    if len(outs) != 1 or act.get("body") is None or \
+            any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+        return None
+    return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+
+
+def out_overwrite(call: dict, lv) -> list | None:
+    """A function call or sub-control apply passing ``lv`` as an ``out`` argument that no other
+    argument reads: for p4c's def-use view ``lv`` is written there unread (a function's or a
+    control's body reaches the caller's data through its parameters only), as the one
+    assignment returned -- also when the body may ``exit`` (BMv2 keeps the sibling valid
+    then too).  None otherwise."""
+    outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
+    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+        return None
+    return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+
+
 def _overwritten(rest: list, lv, inline=None) -> bool:
     """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
     plain statements in between: see :func:`drop_dead_union_stores`; ``inline(call, lv)``:
-    the statements a sub-control call stands for, or None)."""
+    the statements a sub-control, action or function call stands for, or None)."""
     for j, b in enumerate(rest):
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
             return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline)
-        if b.get("s") == "apply_control" and inline is not None:
+        if b.get("s") in ("apply_control", "call_action", "call_fn") and inline is not None:
             body = inline(b, lv)
             if body is not None:
                 return _overwritten(body + rest[j + 1:], lv, inline)
