@@ -4,6 +4,8 @@ P4's grammar is context sensitive at ``<``: ``T<U> x`` declares, ``a < b`` compa
 Like p4c's lexer feedback, the parser keeps the set of names declared as types
 (``header``, ``struct``, ``typedef``, ``extern``, ...) and reads ``Name <`` as type
 arguments only when ``Name`` is a type (or a generic call such as ``lookahead<T>()``).
+Where p4c's grammar wants a plain identifier (a value, an action reference) a name its lexer
+reads as a type is a syntax error there too (:mod:`switch.compiler.parser_scopes`).
 Every error names the token where parsing stopped and what was expected there.
 """
 from __future__ import annotations
@@ -14,6 +16,8 @@ from .ast import Anno, Node
 from .errors import P4CompileError
 from .lexer import Tok
 from .parser_exprs import ExpressionParser
+from .parser_scopes import TypeNameScopes
+from .parser_tables import TableParser
 from .parser_statements import StatementParser
 
 # Nesting bound (parenthesised/unary/binary expressions -- a chain a+b+c+... nests one
@@ -62,8 +66,8 @@ def _fold_literal(e: Node):
     raise P4CompileError(e.loc, "structured annotation: expected a literal or an expression of literals")
 
 
-class Parser(StatementParser, ExpressionParser):
-    """Declarations, types, tables and parsers here; statements and expressions in the mixins."""
+class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
+    """Declarations, types and parsers here; statements, expressions and tables in the mixins."""
 
     def __init__(self, toks: list[Tok]):
         self.toks = toks
@@ -71,6 +75,7 @@ class Parser(StatementParser, ExpressionParser):
         self.types: set[str] = {"packet_in", "packet_out"}
         self.generic_fns: set[str] = set()
         self.depth = 0
+        self.init_scopes()
 
     def _enter(self) -> None:
         """One level deeper; a located error beyond :data:`MAX_NESTING` (never RecursionError)."""
@@ -280,8 +285,9 @@ class Parser(StatementParser, ExpressionParser):
             self.next()
             name = self.ident()
             self.types.add(name.text)
-            tparams = self.type_params()
-            params = self.params()
+            with self.scope():
+                tparams = self.type_params()
+                params = self.params()
             self.expect(";")
             return Node("package", name.loc, name=name.text, tparams=tparams, params=params)
         if self.at("action"):
@@ -314,6 +320,7 @@ class Parser(StatementParser, ExpressionParser):
         self.expect("=")
         val = self.expr()
         self.expect(";")
+        self.declare_obj(name.text)
         return Node("const", name.loc, type=ty, name=name.text, value=val, annos=annos)
 
     def enum_decl(self, annos) -> Node:
@@ -368,38 +375,48 @@ class Parser(StatementParser, ExpressionParser):
             save = self.i
             name = self.next()
             self.types.add(name.text)
-            tparams = self.type_params()
-            if self.at("{"):
-                self.next()
-                methods = []
-                while not self.at("}"):
-                    mannos = self.annotations()
-                    if self.at("abstract"):
-                        self.next()
-                    if self.at_id() and self.t.text == name.text and self.peek().text == "(":
-                        m = self.next()
-                        params = self.params()
-                        self.expect(";")
-                        methods.append(Node("ctor", m.loc, name=m.text, params=params, annos=mannos))
-                        continue
-                    ret = self.type_ref()
-                    m = self.ident("a method name")
-                    mt = self.type_params()
-                    params = self.params()
-                    self.expect(";")
-                    methods.append(Node("method", m.loc, name=m.text, ret=ret, tparams=mt,
-                                        params=params, annos=mannos))
-                self.expect("}")
-                return Node("extern_obj", name.loc, name=name.text, tparams=tparams,
-                            methods=methods, annos=annos)
+            with self.scope():
+                obj = self._extern_obj(name, annos)
+            if obj is not None:
+                return obj
             self.i = save
         ret = self.type_ref()
         name = self.ident("an extern function name")
-        tparams = self.type_params()
-        params = self.params()
+        self.declare_obj(name.text)
+        with self.scope():
+            tparams = self.type_params()
+            params = self.params()
         self.expect(";")
         return Node("extern_func", name.loc, name=name.text, ret=ret, tparams=tparams,
                     params=params, annos=annos)
+
+    def _extern_obj(self, name: Tok, annos) -> Node | None:
+        """``extern Name<...> { methods }`` after its name; None when no ``{`` follows."""
+        tparams = self.type_params()
+        if self.at("{"):
+            self.next()
+            methods = []
+            while not self.at("}"):
+                mannos = self.annotations()
+                if self.at("abstract"):
+                    self.next()
+                if self.at_id() and self.t.text == name.text and self.peek().text == "(":
+                    m = self.next()
+                    params = self.params()
+                    self.expect(";")
+                    methods.append(Node("ctor", m.loc, name=m.text, params=params, annos=mannos))
+                    continue
+                ret = self.type_ref()
+                m = self.ident("a method name")
+                mt = self.type_params()
+                params = self.params()
+                self.expect(";")
+                methods.append(Node("method", m.loc, name=m.text, ret=ret, tparams=mt,
+                                    params=params, annos=mannos))
+            self.expect("}")
+            return Node("extern_obj", name.loc, name=name.text, tparams=tparams,
+                        methods=methods, annos=annos)
+        return None
 
     def params(self) -> list[Node]:
         self.expect("(")
@@ -429,30 +446,36 @@ class Parser(StatementParser, ExpressionParser):
     def parser_decl(self, annos) -> Node:
         self.expect("parser")
         name = self.ident("a parser name")
-        tparams = self.type_params()
-        params = self.params()
-        if self.accept(";"):
-            self.types.add(name.text)
-            return Node("parser_type", name.loc, name=name.text, tparams=tparams, params=params)
-        ctor = self.params() if self.at("(") else []
-        self.expect("{")
-        locals_, states = [], []
-        while not self.at("}"):
-            lannos = self.annotations()
-            if self.at("state"):
-                states.append(self.state())
-            elif states:   # p4c's grammar: the parser's local declarations come before its states
-                raise self.err("'state' (local declarations go before the first state)")
-            else:
-                locals_.append(self.local_decl(lannos))
-        self.expect("}")
-        self.types.add(name.text)
+        self.types.add(name.text)   # p4c: a type from here on (its lexer reads it so inside too)
+        with self.scope():
+            tparams = self.type_params()
+            params = self.params()
+            self.declare_obj(*(p.name for p in params))
+            if self.accept(";"):
+                return Node("parser_type", name.loc, name=name.text, tparams=tparams, params=params)
+            ctor = self.params() if self.at("(") else []
+            self.expect("{")
+            locals_, states = [], []
+            while not self.at("}"):
+                lannos = self.annotations()
+                if self.at("state"):
+                    states.append(self.state())
+                elif states:   # p4c's grammar: the parser's local declarations come before its states
+                    raise self.err("'state' (local declarations go before the first state)")
+                else:
+                    locals_.append(self.local_decl(lannos))
+            self.expect("}")
         return Node("parser", name.loc, name=name.text, params=params, ctor_params=ctor,
                     locals=locals_, states=states, annos=annos, tparams=tparams)
 
     def state(self) -> Node:
         self.expect("state")
         name = self.ident("a state name")
+        self.declare_obj(name.text)
+        with self.scope():
+            return self._state_body(name)
+
+    def _state_body(self, name: Tok) -> Node:
         self.expect("{")
         stmts = []
         trans = None
@@ -535,29 +558,32 @@ class Parser(StatementParser, ExpressionParser):
     def control_decl(self, annos) -> Node:
         self.expect("control")
         name = self.ident("a control name")
-        tparams = self.type_params()
-        params = self.params()
-        if self.accept(";"):
-            self.types.add(name.text)
-            return Node("control_type", name.loc, name=name.text, tparams=tparams, params=params,
-                        annos=annos)
-        ctor = self.params() if self.at("(") else []
-        self.expect("{")
-        locals_ = []
-        body = None
-        while not self.at("}"):
-            lannos = self.annotations()
-            if self.at("apply"):
-                self.next()
-                body = self.block()
-                if not self.at("}"):   # p4c's grammar: the apply block ends the control
-                    raise self.err("'}' (the apply block is the last part of a control)")
-                continue
-            locals_.append(self.local_decl(lannos))
-        self.expect("}")
+        self.types.add(name.text)   # p4c: a type from here on (its lexer reads it so inside too)
+        with self.scope():
+            tparams = self.type_params()
+            params = self.params()
+            self.declare_obj(*(p.name for p in params))
+            if self.accept(";"):
+                return Node("control_type", name.loc, name=name.text, tparams=tparams, params=params,
+                            annos=annos)
+            ctor = self.params() if self.at("(") else []
+            self.expect("{")
+            locals_ = []
+            body = None
+            self.tables_here = set()
+            while not self.at("}"):
+                lannos = self.annotations()
+                if self.at("apply"):
+                    self.next()
+                    body = self.block()
+                    if not self.at("}"):   # p4c's grammar: the apply block ends the control
+                        raise self.err("'}' (the apply block is the last part of a control)")
+                    continue
+                locals_.append(self.local_decl(lannos))
+            self.expect("}")
+            self.tables_here = set()
         if body is None:
             raise P4CompileError(name.loc, f"control {name.text} has no apply block")
-        self.types.add(name.text)
         return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,
                     locals=locals_, body=body, annos=annos, tparams=tparams)
 
@@ -595,6 +621,12 @@ class Parser(StatementParser, ExpressionParser):
         if self.at("("):
             return self.instance_rest(ty, annos)
         name = self.ident("a declaration name")
+        self.declare_obj(name.text)
+        with self.scope():
+            return self._function_rest(loc, ty, name, annos)
+
+    def _function_rest(self, loc, ty: Node, name: Tok, annos) -> Node:
+        """A function declaration after its name (in its own scope)."""
         tparams = self.type_params()
         if self.at("("):
             if annos:   # p4c 1.2.4.8's grammar: a function declaration takes no annotations
@@ -603,91 +635,12 @@ class Parser(StatementParser, ExpressionParser):
             if tparams:  # calls may give type arguments: name<T>(...)
                 self.generic_fns.add(name.text)
             params = self.params()
+            self.declare_obj(*(p.name for p in params))
             body = self.block()
             return Node("function", name.loc, name=name.text, ret=ty, params=params, body=body,
                         annos=annos, tparams=tparams)
         raise self.err("'(' after a function name", self.t) if ty.kind != "typename" else \
             P4CompileError(loc, f"unexpected declaration starting with {ty.name!r}")
-
-    def table_decl(self, annos) -> Node:
-        self.expect("table")
-        name = self.ident("a table name")
-        self.expect("{")
-        props = {}
-        while not self.at("}"):
-            pannos = self.annotations()  # only @name of an anonymous implementation is used
-            pl = self.t.loc
-            is_const = self.accept("const")
-            pname = self.ident("a table property").text
-            if pname in props:
-                raise P4CompileError(pl, f"table {name.text}: property {pname} given twice")
-            if pname == "key":
-                self.expect("=")
-                self.expect("{")
-                keys = []
-                while not self.at("}"):
-                    kl = self.t.loc
-                    e = self.expr()
-                    self.expect(":")
-                    mk = self.ident("a match kind")
-                    kannos = self.annotations()
-                    self.expect(";")
-                    keys.append(Node("key", kl, expr=e, match=mk.text, match_loc=mk.loc, annos=kannos))
-                self.expect("}")
-                props["key"] = keys
-            elif pname == "actions":
-                self.expect("=")
-                self.expect("{")
-                acts = []
-                while not self.at("}"):
-                    aannos = self.annotations()
-                    al = self.t.loc
-                    n = self.ident("an action name")
-                    aname = n.text
-                    while self.accept("."):
-                        aname += "." + self.ident().text
-                    args = self.args() if self.at("(") else []
-                    self.expect(";")
-                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
-                self.expect("}")
-                props["actions"] = acts
-            elif pname == "default_action":
-                self.expect("=")
-                e = self.expr()
-                self.expect(";")
-                props["default_action"] = Node("default_action", pl, expr=e, const=is_const)
-            elif pname == "entries":
-                self.expect("=")
-                self.expect("{")
-                entries = []
-                while not self.at("}"):
-                    el = self.t.loc
-                    if self.at("@"):  # p4c's grammar has an entry's annotations after its action only
-                        raise P4CompileError(el, "syntax error, unexpected @: an entry's annotations go after "
-                                                 "its action (`key: action() @priority(N);`)")
-                    eannos = []
-                    prio = None
-                    self.accept("const")   # a `const` entry in `entries` (P4-16 1.2.4): accepted, not enforced
-                    if self.at("priority"):
-                        self.next()
-                        self.expect("=")
-                        prio = self.expr()
-                        self.expect(":")
-                    ks = self.keyset_tuple()
-                    self.expect(":")
-                    act = self.expr()
-                    eannos = eannos + self.annotations()  # p4c's place for @priority(N)
-                    self.expect(";")
-                    entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
-                self.expect("}")
-                props["entries"] = Node("entries", pl, entries=entries, const=is_const)
-            else:
-                self.expect("=")
-                e = self.expr()
-                self.expect(";")
-                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
-        self.expect("}")
-        return Node("table", name.loc, name=name.text, props=props, annos=annos)
 
     # -- types --------------------------------------------------------------------------
     def is_type_start(self) -> bool:

@@ -189,6 +189,7 @@ class ExpressionParser:
             ty = self.type_ref()
             return Node("type_expr", t.loc, type=ty)
         if t.kind == "id" or (t.kind == "kw" and t.text in NON_TYPE_KEYWORDS):
+            self.check_value_name(t)
             self.next()
             return Node("name", t.loc, name=t.text, top=False)
         if t.kind == "id" and t.text == "_":

@@ -12,6 +12,10 @@ _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "|+|=
 
 class StatementParser:
     def block(self) -> Node:
+        with self.scope():
+            return self._block()
+
+    def _block(self) -> Node:
         loc = self.expect("{").loc
         stmts = []
         while not self.at("}"):
@@ -29,6 +33,7 @@ class StatementParser:
         name = self.ident("a variable name")
         init = self.expr() if self.accept("=") else None
         self.expect(";")
+        self.declare_obj(name.text)
         return Node("var", loc, type=ty, name=name.text, init=init, annos=annos)
 
     def instance_rest(self, ty: Node, annos) -> Node:
@@ -36,6 +41,7 @@ class StatementParser:
         args = self.args()
         name = self.ident("an instance name")
         self.expect(";")
+        self.declare_obj(name.text)
         return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
 
     def statement(self) -> Node:
@@ -116,6 +122,8 @@ class StatementParser:
             r = self.expr()
             self.expect(";")
             return Node("assign", t.loc, lhs=e, rhs=Node("binary", op.loc, op=op.text[:-1], a=e, b=r))
+        if e.kind == "call":   # p4c: `T(...)` starts an instantiation, a name must follow
+            self.check_action_ref(e, "an action or function to call")
         self.expect(";")
         if e.kind != "call":
             raise P4CompileError(t.loc, "expression statement must be a call or an assignment")

@@ -44,6 +44,11 @@ _EXIT_SUB = """control S(inout h_t h) {
 """
 
 
+_ACT = "    action {0}() {{ hdr.h.c = 1; }}\n"
+_ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
+_DEF_TABLE = "    table t {{ actions = {{ NoAction; }} default_action = {0}(); }}\n"
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
@@ -256,11 +261,41 @@ CASES = {
         r"has a varbit field",
         program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
         .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next, 32w8);")),
+    # p4c's lexer reads a name declared as a type as that type wherever it is visible (inside
+    # `control I` the name I too); an action, a table or an action parameter does not hide it,
+    # so each use of one named like a type is a syntax error (parser_scopes.py)
+    "action_named_like_its_control": (program(locals=_ACT.format("I"), body="        I();"), "I();",
+                                      r"I is a type name here", program(locals=_ACT.format("J"), body="        J();")),
+    "action_named_like_header_in_actions": (program(locals=_ACT.format("h_t") + _ACT_TABLE.format("h_t"), body="        t.apply();"),
+                                            "table t", r"h_t is a type name here",
+                                            program(locals=_ACT.format("h2") + _ACT_TABLE.format("h2"), body="        t.apply();")),
+    "action_named_like_header_default": (program(locals=_ACT.format("h_t") + _DEF_TABLE.format("h_t"), body="        t.apply();"),
+                                         "default_action", r"h_t is a type name here",
+                                         program(locals=_ACT.format("h_t") + _DEF_TABLE.format("NoAction"), body="        t.apply();")),
+    "action_param_named_like_struct": (program(locals="    action a(bit<8> headers) { hdr.h.a = headers; }\n",
+                                               body="        a(1);"), "action a", r"headers is a type name here",
+                                       program(locals="    action a(bit<8> hs) { hdr.h.a = hs; }\n", body="        a(1);")),
+    "switch_label_named_like_header": (program(locals=_ACT.format("h_t") + _ACT_TABLE.format("h_t"),
+                                               body="        switch (t.apply().action_run) { h_t: { } }")
+                                       .replace("actions = { h_t; }", "actions = { NoAction; }"), "switch",
+                                       r"h_t is a type name here",
+                                       program(locals=_ACT.format("h2") + _ACT_TABLE.format("h2"),
+                                               body="        switch (t.apply().action_run) { h2: { } }")),
+    "table_named_like_header_applied": (program(locals=_ACT.format("a") + _ACT_TABLE.format("a").replace("table t", "table h_t"),
+                                                body="        h_t.apply();"), "h_t.apply", r"applies the type h_t",
+                                        program(locals=_ACT.format("a") + _ACT_TABLE.format("a"), body="        t.apply();")),
 }
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
     "signed_constant_shift": program(body="        hdr.h.a = hdr.h.a << 8s2;"),
+    # objects hide a type of the same name: a control's or function's parameter, a variable, a
+    # constant, an instance (p4c warns that they shadow it); an action named like a type is
+    # declared without complaint as long as nothing uses it
+    "objects_named_like_types": program(top="bit<8> f(in bit<8> meta_t) { return meta_t + 1; }\n",
+                                        locals="    action I() { }\n    counter(4, CounterType.packets) h_t;\n"
+                                               "    bit<8> headers = 2;\n",
+                                        body="        { const bit<8> I = 3; hdr.h.a = f(headers) + I; h_t.count(0); }"),
     # p4c reads @id / @priority only on what it keeps: not on an unused action or table
     "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),

@@ -1,0 +1,96 @@
+"""Table declarations of the P4-16 parser (a mixin of :class:`switch.compiler.parser.Parser`):
+``key``, ``actions``, ``default_action``, ``entries`` and the other properties, each kept as
+parsed (the elaborator, elab_tables.py, checks them).  An action named in ``actions``,
+``default_action`` or an entry must not be a name p4c's lexer reads as a type
+(:mod:`switch.compiler.parser_scopes`)."""
+from __future__ import annotations
+
+from .ast import Node
+from .errors import P4CompileError
+
+
+class TableParser:
+    def table_decl(self, annos) -> Node:
+        self.expect("table")
+        name = self.ident("a table name")
+        self.tables_here.add(name.text)
+        self.expect("{")
+        props = {}
+        while not self.at("}"):
+            pannos = self.annotations()  # only @name of an anonymous implementation is used
+            pl = self.t.loc
+            is_const = self.accept("const")
+            pname = self.ident("a table property").text
+            if pname in props:
+                raise P4CompileError(pl, f"table {name.text}: property {pname} given twice")
+            if pname == "key":
+                self.expect("=")
+                self.expect("{")
+                keys = []
+                while not self.at("}"):
+                    kl = self.t.loc
+                    e = self.expr()
+                    self.expect(":")
+                    mk = self.ident("a match kind")
+                    kannos = self.annotations()
+                    self.expect(";")
+                    keys.append(Node("key", kl, expr=e, match=mk.text, match_loc=mk.loc, annos=kannos))
+                self.expect("}")
+                props["key"] = keys
+            elif pname == "actions":
+                self.expect("=")
+                self.expect("{")
+                acts = []
+                while not self.at("}"):
+                    aannos = self.annotations()
+                    al = self.t.loc
+                    n = self.ident("an action name")
+                    if self.lexes_as_type(n.text):   # p4c: "syntax error, unexpected TYPE_IDENTIFIER"
+                        raise self.type_name_error(n, n.text, "an action in a table's actions")
+                    aname = n.text
+                    while self.accept("."):
+                        aname += "." + self.ident().text
+                    args = self.args() if self.at("(") else []
+                    self.expect(";")
+                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
+                self.expect("}")
+                props["actions"] = acts
+            elif pname == "default_action":
+                self.expect("=")
+                e = self.expr()
+                self.check_action_ref(e, "a table's default action")
+                self.expect(";")
+                props["default_action"] = Node("default_action", pl, expr=e, const=is_const)
+            elif pname == "entries":
+                self.expect("=")
+                self.expect("{")
+                entries = []
+                while not self.at("}"):
+                    el = self.t.loc
+                    if self.at("@"):  # p4c's grammar has an entry's annotations after its action only
+                        raise P4CompileError(el, "syntax error, unexpected @: an entry's annotations go after "
+                                                 "its action (`key: action() @priority(N);`)")
+                    eannos = []
+                    prio = None
+                    self.accept("const")   # a `const` entry in `entries` (P4-16 1.2.4): accepted, not enforced
+                    if self.at("priority"):
+                        self.next()
+                        self.expect("=")
+                        prio = self.expr()
+                        self.expect(":")
+                    ks = self.keyset_tuple()
+                    self.expect(":")
+                    act = self.expr()
+                    self.check_action_ref(act, "the action of a table entry")
+                    eannos = eannos + self.annotations()  # p4c's place for @priority(N)
+                    self.expect(";")
+                    entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
+                self.expect("}")
+                props["entries"] = Node("entries", pl, entries=entries, const=is_const)
+            else:
+                self.expect("=")
+                e = self.expr()
+                self.expect(";")
+                props[pname] = Node("prop", pl, name=pname, value=e, const=is_const, annos=pannos)
+        self.expect("}")
+        return Node("table", name.loc, name=name.text, props=props, annos=annos)
