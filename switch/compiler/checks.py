@@ -28,12 +28,6 @@ docs/CONFORMANCE.md):
 * ``type`` applied to something else than a base type (a header, struct, union, stack);
 * in a generic function, an operator other than ``==``/``!=`` or a cast applied to a value
   of a type parameter (p4c type-checks the generic body, not each instance).
-* a use of an action, or of an action parameter, named after a type (``action I()`` inside
-  ``control I``; ``action a(bit<8> h_t)``): p4c's lexer reads a name as a type unless an
-  object declaration -- a variable, constant, instance, or a control/parser parameter -- of
-  that name is in scope, and an action's name and parameters are none, so such an action may
-  be declared but neither called nor listed in a table (p4c: "syntax error, unexpected
-  TYPE_IDENTIFIER"), nor such a parameter read.
 
 :func:`check_program` raises :class:`P4CompileError` at the offending position.  It is run
 by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
@@ -70,12 +64,6 @@ def _walk(v, skip=("action", "function", "table", "parser", "control")):
             yield from _walk(list(_children(n)), skip)
 
 
-# declarations that make a name a type for p4c's lexer, and those that make it an object again
-_TYPE_DECLS = ("typedef", "header", "struct", "header_union", "enum", "extern_obj", "control", "control_type",
-               "parser", "parser_type", "package")
-_OBJECT_DECLS = ("var", "const", "instance")
-
-
 def _callee(call: Node) -> str | None:
     fn = call.get("fn")
     return fn.name if fn is not None and fn.kind == "name" else None
@@ -101,7 +89,6 @@ class _Checker:
     def run(self):
         self._v1switch()
         self._controller_headers()
-        self._type_named_uses()
         for d in self.decls:
             self._declaration(d)
         for d in self.decls:
@@ -214,44 +201,6 @@ class _Checker:
             if isinstance(ty, Node) and ty.kind == "typename" and ty.name == d.name:
                 raise P4CompileError(loc.loc, f"self-referencing types are not supported: {d.name} "
                                               f"within {d.kind} {d.name}")
-
-    def _type_named_uses(self):
-        """Uses of actions and action parameters p4c's lexer takes as type names (see above)."""
-        types = {d.name for d in self.decls if d.kind in _TYPE_DECLS and isinstance(d.get("name"), str)}
-        top_objs = {d.name for d in self.decls if d.kind in _OBJECT_DECLS}
-        top_actions = [d for d in self.decls if d.kind == "action"]
-        for blk in [None] + [d for d in self.decls if d.kind in ("control", "parser")]:
-            locs = [x for x in (blk.get("locals") or ()) if isinstance(x, Node)] if blk else []
-            params = list(blk.get("params") or ()) + list(blk.get("ctor_params") or ()) if blk else []
-            objs = top_objs | {x.name for x in locs if x.kind in _OBJECT_DECLS} | {p.name for p in params}
-            actions = top_actions + [x for x in locs if x.kind == "action"]
-            bad = {a.name for a in actions if a.name in types} - objs
-            for a in (top_actions if blk is None else [x for x in locs if x.kind == "action"]):
-                pbad = {p.name for p in a.get("params") or () if p.name in types} - objs
-                for n in _walk(a.get("body")):
-                    if n.kind == "name" and n.get("name") in pbad:
-                        raise P4CompileError(n.loc, f"syntax error: {n.name} is a type name here -- parameter "
-                                                    f"{n.name} of action {a.name} cannot be read (p4c's lexer takes "
-                                                    "a type's name as the type where no variable, constant, instance "
-                                                    "or control/parser parameter of that name is in scope)")
-            if not bad:
-                continue
-            bodies = [blk.get("body")] if blk else []
-            bodies += [x.get("body") for x in (top_actions if blk is None else locs) if x.kind == "action"]
-            refs = [n.get("fn") for n in _walk(bodies) if n.kind == "call"]
-            for t in (x for x in locs if x.kind == "table"):
-                props = t.get("props") or {}
-                refs += [r for r in props.get("actions") or ()]
-                da = props.get("default_action")
-                refs += [da.expr.get("fn") if da.expr.kind == "call" else da.expr] if da is not None else []
-                ents = props.get("entries")
-                refs += [e.action.get("fn") if e.action.kind == "call" else e.action for e in ents.entries] if ents else []
-            for r in refs:
-                if isinstance(r, Node) and r.kind in ("name", "action_ref") and r.get("name") in bad:
-                    raise P4CompileError(r.loc, f"syntax error: {r.name} is a type name here -- action {r.name} "
-                                                "cannot be referred to (p4c's lexer takes a type's name as the type "
-                                                "where no variable, constant, instance or control/parser parameter "
-                                                "of that name is in scope)")
 
     # -- declarations ---------------------------------------------------------------------
     def _declaration(self, d: Node):
