@@ -14,7 +14,7 @@ from __future__ import annotations
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
-_PLAIN = ("assign", "decl", "setvalid", "if", "block")
+_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front")
 
 
 def _chain(lv) -> list:
@@ -43,8 +43,8 @@ def _touches(node, target) -> bool:
 
 
 def _plain(node) -> bool:
-    """Only assignments, declarations, setValid/setInvalid and if/blocks of those (no call
-    that may read the union unseen, no exit)."""
+    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop and if/blocks of
+    those (no call that may read the union unseen, no exit)."""
     if isinstance(node, list):
         return all(_plain(x) for x in node)
     if not isinstance(node, dict):
