@@ -447,7 +447,7 @@ class StatementRules:
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
-        return out_overwrite(call, lv) or inlined_body(blk, call, lv)
+        return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
-_PLAIN = ("assign", "decl", "setvalid", "if", "block")
+_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front")
 
 
 def _chain(lv) -> list:
@@ -43,8 +43,8 @@ def _touches(node, target) -> bool:
 
 
 def _plain(node) -> bool:
-    """Only assignments, declarations, setValid/setInvalid and if/blocks of those (no call
-    that may read the union unseen, no exit)."""
+    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop and if/blocks of
+    those (no call that may read the union unseen, no exit)."""
     if isinstance(node, list):
         return all(_plain(x) for x in node)
     if not isinstance(node, dict):
@@ -93,14 +93,17 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
-def out_overwrite(call: dict, lv) -> list | None:
+def out_overwrite(call: dict, lv, blk: dict | None = None) -> list | None:
     """A function call or sub-control apply passing ``lv`` as an ``out`` argument that no other
     argument reads: for p4c's def-use view ``lv`` is written there unread (a function's or a
     control's body reaches the caller's data through its parameters only), as the one
     assignment returned -- also when the body may ``exit`` (BMv2 keeps the sibling valid
-    then too).  None otherwise."""
+    then too).  None otherwise, and for a sub-control ``blk`` whose body writes the parameter
+    (used in place, its setValid or assignment invalidates the siblings where this view would
+    not: the caller's store is left to do it)."""
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
-    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]) or \
+            blk is not None and _param_written(blk, outs[0]):
         return None
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
@@ -128,6 +131,17 @@ def _overwritten(rest: list, lv, inline=None) -> bool:
         if _touches(b, lv):
             return False
     return False
+
+
+def _param_written(blk: dict, arg: dict) -> bool:
+    """Whether sub-control ``blk``'s body assigns (any part of) the parameter ``arg`` is passed
+    to, or makes it valid (:func:`_param_sets_valid`)."""
+    py = arg.get("py")
+    for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
+        root = _chain(n.get("l"))[-1] if n.get("s") == "assign" else None
+        if isinstance(root, dict) and root.get("op") == "var" and root.get("n") == py:
+            return True
+    return _param_sets_valid(blk, None, arg)
 
 
 def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:

@@ -9,7 +9,7 @@ Otherwise p4c copies it into a temporary (an ``out`` one starts invalid) and bac
 body with assign_header semantics (``StatementGen.assign`` with ``by_member``: a header left
 invalid keeps the caller's fields); an ``exit`` in the body skips that copy-back, as on BMv2.
 A header-union member goes through a tracked copy either way, so its siblings go invalid
-whenever the body made it valid.  Scalars are Python values: in place (not a bit slice,
+whenever the body made it valid; in place, its copy-back is made also when the body exits.  Scalars are Python values: in place (not a bit slice,
 which p4c passes through a temporary) they are copied back also when the body exits.
 
 A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``self.assign``).
@@ -71,23 +71,31 @@ class SubControlGen:
         # through a temporary, as for an action)
         in_place = [i for i in outs if args[i]["e"]["t"][0] not in _AGG and args[i]["e"]["op"] != "slice"
                     and not copied and not aliased(i)]
-        if in_place:
+        # a union member in place (its tracked copy): the body's writes stand also on an exit
+        union_in_place = [i for i in back if args[i].get("siblings") and args[i]["e"]["t"][0] == "header"
+                          and not copied and not aliased(i)]
+
+        def copy_back(ind2: int, i: int) -> None:
+            arg, t = args[i], args[i]["e"]["t"]
+            if i in union_in_place:
+                # in place (p4c): made valid in the body, then maybe invalid again -- the
+                # siblings went invalid then; through a temporary only the copy-back counts
+                self.emit(ind2, f"if {sl}.{attrs[i]}._ever:")
+                for sib in arg["siblings"]:
+                    self.emit(ind2 + 1, f"{self.x(sib)}._v = False")
+            self.assign(ind2, arg["e"], f"{sl}.{attrs[i]}", t, arg.get("siblings", ()), by_member=True)
+        if in_place or union_in_place:
             self.emit(ind, "try:")
             self.emit(ind + 1, f"{s['fn']}(P, {sl})")
             self.emit(ind, "except ExitSignal:")
             for i in in_place:
                 self.assign(ind + 1, args[i]["e"], f"{sl}.{attrs[i]}", args[i]["e"]["t"])
+            for i in union_in_place:
+                copy_back(ind + 1, i)
             self.emit(ind + 1, "raise")
         else:
             self.emit(ind, f"{s['fn']}(P, {sl})")
         for i in outs:
-            arg, t = args[i], args[i]["e"]["t"]
-            if t[0] in _AGG and i not in back:
+            if args[i]["e"]["t"][0] in _AGG and i not in back:
                 continue
-            if arg.get("siblings") and t[0] == "header" and not copied and not aliased(i):
-                # in place (p4c): made valid in the body, then maybe invalid again -- the
-                # siblings went invalid then; through a temporary only the copy-back counts
-                self.emit(ind, f"if {sl}.{attrs[i]}._ever:")
-                for sib in arg["siblings"]:
-                    self.emit(ind + 1, f"{self.x(sib)}._v = False")
-            self.assign(ind, arg["e"], f"{sl}.{attrs[i]}", t, arg.get("siblings", ()), by_member=True)
+            copy_back(ind, i)

@@ -124,14 +124,17 @@ control Bad(inout h_t h) {
 # ... and so it is for the copy-out of a function's `out` argument and of a sub-control's (p4c
 # inlines both; their bodies reach the caller's headers only through parameters), while an
 # assignment from a function's return value overwrites it plainly, and a body that may `exit`
-# does not keep the store (probe programs of fuzz14).
+# does not keep the store (nor a stack's push or pop in between, seed fuzz_headers 2574) -- unless the body writes the parameter (used in place, its write
+# invalidates the sibling on BMv2; SY) (probe programs of fuzz14).
 CASES.append(case("fuzz14_union_store_overwritten_by_function_and_control_out", CAT, program("""
         if (hdr.h.b == 0) { hdr.u.x = {1, 2, 3, 4}; hdr.h.c = 7; f(hdr.u.x); }
-        else if (hdr.h.b == 1) { hdr.u.x = {1, 2, 3, 4}; sc.apply(hdr.u.x); }
+        else if (hdr.h.b == 1) { hdr.u.x = {1, 2, 3, 4}; hdr.s.push_front(1); sc.apply(hdr.u.x); }
         else if (hdr.h.b == 2) { hdr.u.x = {1, 2, 3, 4}; hdr.u.x = g(); }
-        else { hdr.u.x = {1, 2, 3, 4}; sx.apply(hdr.u.x); }
-""" + _UVALID, headers=_UNION, fields="    u_t u;\n", parser=_UPARSER, deparser=_UDEPARSER,
+        else if (hdr.h.b == 3) { hdr.u.x = {1, 2, 3, 4}; sx.apply(hdr.u.x); }
+        else { hdr.u.x = {1, 2, 3, 4}; sy.apply(hdr.u.x); }
+""" + _UVALID, headers=_UNION, fields="    u_t u;\n    h_t[2] s;\n", parser=_UPARSER, deparser=_UDEPARSER,
     top="void f(out h_t y) { }\nh_t g() { h_t z; return z; }\ncontrol SC(out h_t y) { apply { } }\n"
-        "control SX(out h_t y) { apply { if (y.isValid()) { exit; } } }\n",
-    ingress_decls="    SC() sc;\n    SX() sx;\n"),
-    frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in range(4)], json_path=True))
+        "control SX(out h_t y) { apply { if (y.isValid()) { exit; } } }\n"
+        "control SY(out h_t y) { apply { y.setValid(); y = {5, 6, 7, 8}; exit; } }\n",
+    ingress_decls="    SC() sc;\n    SX() sx;\n    SY() sy;\n"),
+    frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in range(5)], json_path=True))
