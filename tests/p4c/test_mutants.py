@@ -261,6 +261,10 @@ CASES = {
         r"has a varbit field",
         program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
         .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next, 32w8);")),
+    # p4c refuses the field's type at the field, before the use that elaboration would refuse first
+    "struct_field_int_used": (program(top="struct s_t { int x; bit<8> y; }\n", body="        s_t v; v.x = hdr.h.a; hdr.h.c = v.x;"),
+                              "struct s_t", r"field 'x' of 'struct s_t' cannot have type 'int'",
+                              program(top="struct s_t { bit<8> x; bit<8> y; }\n", body="        s_t v; v.x = hdr.h.a; hdr.h.c = v.x;")),
     # p4c's lexer reads a name declared as a type as that type wherever it is visible (inside
     # `control I` the name I too); an action, a table or an action parameter does not hide it,
     # so each use of one named like a type is a syntax error (parser_scopes.py)
