@@ -78,8 +78,10 @@ class OutputRules:
                 raise a["deferred_error"]
         for rec, loc, action in self.direct_meter_reads:
             if rec["table"] is None and (action is None or action in used_actions):
-                raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
-                             "'meters' property (p4c rejects it)")
+                # p4c names the declaration: "direct meter is not associated with any table"
+                raise E(self.__dict__.get("direct_meter_decls", {}).get(rec["name"], loc),
+                        f"{rec['name']}: direct meter is read but no table attaches it with its "
+                        "'meters' property (p4c rejects it)")
         for t in self.tables.values():
             dmn = t.get("direct_meter")
             # p4c (bmv2) wants a read of the meter; one in the control's body counts too

@@ -45,6 +45,8 @@ _EXIT_SUB = """control S(inout h_t h) {
 
 
 _ACT = "    action {0}() {{ hdr.h.c = 1; }}\n"
+_DM = ("    direct_meter<bit<2>>(MeterType.packets) dm;\n    action rd() {{ bit<2> c; dm.read(c); hdr.h.c = (bit<8>)c; }}\n"
+       "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ rd; }}{0} }}\n")
 _ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _DEF_TABLE = "    table t {{ actions = {{ NoAction; }} default_action = {0}(); }}\n"
 
@@ -261,6 +263,9 @@ CASES = {
         r"has a varbit field",
         program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
         .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next, 32w8);")),
+    # the `meters` property dropped: p4c names the meter's declaration, not its read
+    "direct_meter_not_attached": (program(locals=_DM.format(""), body="        t.apply();"), "direct_meter<bit<2>>",
+                                  r"no table attaches it", program(locals=_DM.format(" meters = dm;"), body="        t.apply();")),
     # p4c refuses the field's type at the field, before the use that elaboration would refuse first
     "struct_field_int_used": (program(top="struct s_t { int x; bit<8> y; }\n", body="        s_t v; v.x = hdr.h.a; hdr.h.c = v.x;"),
                               "struct s_t", r"field 'x' of 'struct s_t' cannot have type 'int'",
