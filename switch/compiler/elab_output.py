@@ -65,6 +65,8 @@ class OutputRules:
                 v["used"] = False
 
     def finish(self, blocks, decls) -> dict:
+        for err in self.__dict__.get("late_errors", [])[:1]:   # elab_types.note_late_error
+            raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
         mark_copied_applies([blocks, getattr(self, "subcontrols", [])])
