@@ -110,7 +110,13 @@ class OutputRules:
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
-        self.check_user_ids(used_actions, applied)
+        # p4c removes a table nothing applies, then the actions only it listed: it reads their
+        # @id / @priority no more than those of an action nothing uses
+        in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
+        only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
+                          for a in t["actions"]} - in_applied
+        self.check_user_ids({q: a for q, a in used_actions.items()
+                             if q not in only_unapplied or self._called(q, blocks, live)}, applied)
         for q, t in self.tables.items():
             if q not in applied and t.get("decl"):
                 self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")

@@ -321,6 +321,9 @@ VALID = {
     # p4c reads @id / @priority only on what it keeps: not on an unused action or table
     "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
+    # ... nor on an action only a table nothing applies lists (p4c removes the table, then it)
+    "bad_priority_on_action_of_unapplied_table": program(locals="    @priority(\"x\") action b() { }\n"
+                                                                "    table t9 { key = { hdr.h.a: exact; } actions = { b; } }\n"),
     "field_list_string_index_unused": program(top=_FL_STRUCT),
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
