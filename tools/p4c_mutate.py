@@ -6,10 +6,11 @@ p4c's error tests (``p4_16_errors``, ``p4_16_bmv_errors``) are valid programs wi
 mistake each.  This tool makes such programs from valid ones (a corpus kept outside the
 repository): every mutant is one base program plus ONE mutation of a kind those tests use --
 a width or type changed, two arguments swapped, a declaration dropped or duplicated, a use
-renamed to an undeclared name, a table applied inside an action, an ``in`` parameter assigned,
-a duplicate key / action, a select keyset of the wrong width, a transition to an unknown
-state, a value returned from an action, a bad annotation argument, a default action that is
-not listed, a shift by a negative amount, a slice out of range, ...  (:data:`MUTATORS`).
+renamed to an undeclared name, an action or table renamed to a type's name, a table applied
+inside an action, an ``in`` parameter assigned, a duplicate key / action, a select keyset
+of the wrong width, a transition to an unknown state, a value returned from an action, a bad
+annotation argument, a default action that is not listed, a shift by a negative amount, a
+slice out of range, ...  (:data:`MUTATORS`).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -217,6 +218,24 @@ def m_member_rename(rng, t):
         return None
     off = t.find("control ")
     return _replace(t, off + m.start(), off + m.end(), m.group(0) + "_x", f"rename member .{m.group(0)}")
+
+
+def m_type_name(rng, t):
+    """An action or table renamed (declaration and every use) to a type's name -- a header's,
+    a struct's, or the enclosing control's: p4c's lexer reads the name as the type wherever it
+    is visible, so each use is a syntax error (an unused one is only a shadowing warning)."""
+    decls = [m for m in re.finditer(r"\b(action|table)\s+(\w+)\s*[({]", t) if m.group(2) != "NoAction"]
+    types = re.findall(r"\b(?:header|struct)\s+(\w+)", t)
+    if not decls:
+        return None
+    m = rng.choice(decls)
+    ctl = [c.group(1) for c in re.finditer(r"\bcontrol\s+(\w+)", t[:m.start()])][-1:]
+    if not types + ctl:
+        return None
+    new = rng.choice(types + ctl)
+    use = re.compile(rf"(?<![.\w]){re.escape(m.group(2))}\b")
+    pos = len(use.sub(new, t[:m.start(2)]))
+    return Mutant(use.sub(new, t), pos, f"{m.group(1)} {m.group(2)} renamed to type name {new}")
 
 
 def m_table_in_action(rng, t):
@@ -516,7 +535,7 @@ def m_token(rng, t):
 
 
 MUTATORS = {f.__name__[2:]: f for f in [
-    m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_table_in_action,
+    m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_type_name, m_table_in_action,
     m_action_arity, m_assign_in, m_assign_const, m_read_out, m_direction, m_dup_key, m_dup_action,
     m_match_kind, m_key_type, m_select_width, m_transition, m_return_value, m_exit_in_function,
     m_missing_return, m_annotation, m_entries_arity, m_default_action, m_switch_case, m_shift_neg,

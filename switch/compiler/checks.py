@@ -24,7 +24,9 @@ docs/CONFORMANCE.md):
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
 * two declarations of one name in a control's or parser's declaration section (an action
   and a variable, a local and a state, ...: "duplicates declaration");
-* a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``;
+* a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``
+  (:func:`check_field_types`, run before elaboration: p4c names the field, not a use of it
+  that elaboration would refuse first, such as a ``bit<48>`` value given to the ``int`` field);
 * ``type`` applied to something else than a base type (a header, struct, union, stack);
 * in a generic function, an operator other than ``==``/``!=`` or a cast applied to a value
   of a type parameter (p4c type-checks the generic body, not each instance).
@@ -37,7 +39,7 @@ from __future__ import annotations
 from .ast import Node
 from .errors import P4CompileError
 
-__all__ = ["check_program"]
+__all__ = ["check_field_types", "check_program"]
 
 
 def _children(node: Node):
@@ -204,13 +206,7 @@ class _Checker:
 
     # -- declarations ---------------------------------------------------------------------
     def _declaration(self, d: Node):
-        if d.kind in ("struct", "header", "header_union"):
-            for f in d.get("fields") or ():
-                ft = f.get("type")
-                if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
-                    what = "int" if ft.kind == "int_inf" else ft.kind
-                    raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
-        elif d.kind == "typedef" and d.get("newtype"):
+        if d.kind == "typedef" and d.get("newtype"):
             t = self._resolve(d.type)
             if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple", "varbit",
                                                      "error", "string", "void", "match_kind", "int_inf"):
@@ -440,6 +436,19 @@ def _describe(call) -> str:
     if isinstance(fn, Node) and fn.kind == "name":
         parts.append(fn.name)
     return ".".join(reversed([p for p in parts if p])) or "call"
+
+
+def check_field_types(decls: list[Node]) -> None:
+    """A struct, header or header union field of a type no field may have (p4c: "Field 'x' of
+    'struct s_t' cannot have type 'int'", at the field, whether or not the type is used)."""
+    for d in decls:
+        if d.kind not in ("struct", "header", "header_union"):
+            continue
+        for f in d.get("fields") or ():
+            ft = f.get("type")
+            if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
+                what = "int" if ft.kind == "int_inf" else ft.kind
+                raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
 
 
 def check_program(decls: list[Node]) -> None:

@@ -24,13 +24,14 @@ class CompiledProgram:
 
 
 def _compile(lines, name: str, source: str) -> CompiledProgram:
-    from .checks import check_program
+    from .checks import check_field_types, check_program
     from .elaborate import elaborate
     from .p4info import build_p4info
 
     warnings: list[P4Warning] = []
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
         decls = parse(tokenize(lines, warnings))
+        check_field_types(decls)
         ir = elaborate(decls, name, source=source, warnings=warnings)
         check_program(decls)
         p4info = build_p4info(ir)

@@ -396,6 +396,8 @@ class BlockRules:
             rec = {"name": q, "py": py, "unit": unit, "uid": uid, "table": None, "annos": d.annos}
             if tname == "direct_meter" and t.args:   # direct_meter<T>: read(out T result)
                 self.__dict__.setdefault("direct_meter_types", {})[q] = self.resolve_type(t.args[0])
+            if tname == "direct_meter":   # where p4c names an unattached one
+                self.__dict__.setdefault("direct_meter_decls", {})[q] = d.loc
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):

@@ -68,6 +68,8 @@ class OutputRules:
                 v["used"] = False
 
     def finish(self, blocks, decls) -> dict:
+        for err in self.__dict__.get("late_errors", [])[:1]:   # elab_types.note_late_error
+            raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
         mark_copied_applies([blocks, getattr(self, "subcontrols", [])])
@@ -85,8 +87,10 @@ class OutputRules:
                 raise err
         for rec, loc, action in self.direct_meter_reads:
             if rec["table"] is None and (action is None or action in used_actions):
-                raise E(loc, f"{rec['name']}: direct meter is read but no table attaches it with its "
-                             "'meters' property (p4c rejects it)")
+                # p4c names the declaration: "direct meter is not associated with any table"
+                raise E(self.__dict__.get("direct_meter_decls", {}).get(rec["name"], loc),
+                        f"{rec['name']}: direct meter is read but no table attaches it with its "
+                        "'meters' property (p4c rejects it)")
         for t in self.tables.values():
             dmn = t.get("direct_meter")
             # p4c (bmv2) wants a read of the meter; one in the control's body counts too
@@ -113,7 +117,13 @@ class OutputRules:
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
-        self.check_user_ids(used_actions, applied)
+        # p4c removes a table nothing applies, then the actions only it listed: it reads their
+        # @id / @priority no more than those of an action nothing uses
+        in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
+        only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
+                          for a in t["actions"]} - in_applied
+        self.check_user_ids({q: a for q, a in used_actions.items()
+                             if q not in only_unapplied or self._called(q, blocks, live)}, applied)
         for q, t in self.tables.items():
             if q not in applied and t.get("decl"):
                 self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")

@@ -6,6 +6,11 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 type and gives its IR statement (an extract of a union member names its siblings, which BMv2
 invalidates); ``emit_stmts`` expands an emit of a struct, stack or union into the headers
 BMv2 emits, in order.
+
+A one-argument extract of a header with a varbit field is refused only once the whole
+program has been elaborated (:meth:`PacketRules.varbit_extract`): p4c reports it ("argument
+cannot contain varbit fields") in a pass after type checking, so a type error elsewhere --
+the varbit field compared with an integer, used as a key -- is what it names first.
 """
 from __future__ import annotations
 
@@ -14,6 +19,11 @@ from .elab_common import E, expr_text, is_bits, pyname, tstr, width
 
 
 class PacketRules:
+    def varbit_extract(self, loc, hname: str) -> None:
+        """A one-argument extract of header ``hname`` with a varbit field: a late error
+        (:meth:`TypeRules.note_late_error`, see the module docstring)."""
+        self.note_late_error(E(loc, f"header {hname} has a varbit field: extract it with extract(hdr, size_in_bits)"))
+
     def packet_in_call(self, m: str, call: Node, scope) -> dict:
         if m == "extract":
             if len(call.args) not in (1, 2):
@@ -33,7 +43,7 @@ class PacketRules:
                     raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
                                    "e.g. stack.next.member")
                 if self.headers[t[1]].get("varbit"):   # as for a plain header (p4c: "cannot contain varbit fields")
-                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                    self.varbit_extract(call.loc, t[1])
                 return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
             if a.kind == "member" and a.base.kind == "member" and a.base.name == "next":
                 sir, st = self.expr(a.base.base, scope)
@@ -48,7 +58,7 @@ class PacketRules:
                 py = f"v{self.tmp}__dontcare"
                 ir = {"op": "var", "n": py, "t": t}
                 if self.headers[t[1]].get("varbit"):
-                    raise E(call.loc, f"header {t[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+                    self.varbit_extract(call.loc, t[1])
                 return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
                                                {"s": "extract", "h": ir, "hdr": t[1], "siblings": []}]}
             if a.kind == "dontcare":
@@ -58,8 +68,7 @@ class PacketRules:
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
             if self.headers[t[1]].get("varbit"):
-                raise E(call.loc, f"header {t[1]} has a varbit field: extract it with "
-                                  "extract(hdr, size_in_bits)")
+                self.varbit_extract(call.loc, t[1])
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
         if m == "advance":
             if len(call.args) != 1:
@@ -107,7 +116,7 @@ class PacketRules:
         if ft is None:
             raise E(a.get("name_loc", a.loc), f"header_union {st[1]} has no member {a.name}")
         if self.headers[ft[1]].get("varbit"):
-            raise E(a.loc, f"header {ft[1]} has a varbit field: extract it with extract(hdr, size_in_bits)")
+            self.varbit_extract(a.loc, ft[1])
         return {"s": "extract_unext", "st": sir, "mem": pyname(a.name), "hdr": ft[1], "size": st[2],
                 "others": [pyname(f) for f, _ in members if f != a.name]}
 

@@ -94,7 +94,7 @@ class TableRules:
                 fkey = (ir["base"]["t"][1], k.expr.name if k.expr.kind == "member" else None)
                 key_newtype = self.field_newtypes.get(fkey) or key_newtype
                 key_enum = key_enum or self.field_enums.get(fkey)
-            if t[0] in ("struct", "header", "stack", "list", "sinit"):
+            if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
             if k.match == "selector":

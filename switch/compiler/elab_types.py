@@ -26,9 +26,16 @@ class TypeRules:
             self.used_type(t)
         return t
 
+    def note_late_error(self, err: P4CompileError) -> None:
+        """An error p4c reports only in a pass after type checking (a target restriction): kept
+        and raised when elaboration ends (elab_output.finish), so that a type error anywhere in
+        the program -- the one p4c names first -- is raised instead when there is one."""
+        self.__dict__.setdefault("late_errors", []).append(err)
+
     def used_type(self, t) -> None:
-        """Raise the deferred error of a header the use of ``t`` reaches (a header with two
-        varbit fields, or not a whole number of bytes long: see declare_struct)."""
+        """Note the deferred error of a header the use of ``t`` reaches (a header with two
+        varbit fields, or not a whole number of bytes long: see declare_struct) as a late
+        error (:meth:`note_late_error`)."""
         name = t[1]
         done = self.__dict__.setdefault("_used_types", set())
         if name in done:
@@ -37,7 +44,7 @@ class TypeRules:
         if name in self.headers:
             bad = self.__dict__.get("unused_only_headers", {}).get(name)
             if bad:
-                raise E(*bad)
+                self.note_late_error(E(*bad))
         elif name in self.structs:
             for _, ft in self.structs[name]["fields"]:
                 if ft[0] in ("header", "struct", "stack"):

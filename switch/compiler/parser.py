@@ -443,14 +443,20 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         self.expect(")")
         return out
 
+    def _block_signature(self) -> tuple[list[str], list[Node]]:
+        """A parser's or control's type parameters and parameters, in its scope (p4c declares
+        the parameters there: they hide a type of the same name)."""
+        tparams = self.type_params()
+        params = self.params()
+        self.declare_obj(*(p.name for p in params))
+        return tparams, params
+
     def parser_decl(self, annos) -> Node:
         self.expect("parser")
         name = self.ident("a parser name")
         self.types.add(name.text)   # p4c: a type from here on (its lexer reads it so inside too)
         with self.scope():
-            tparams = self.type_params()
-            params = self.params()
-            self.declare_obj(*(p.name for p in params))
+            tparams, params = self._block_signature()
             if self.accept(";"):
                 return Node("parser_type", name.loc, name=name.text, tparams=tparams, params=params)
             ctor = self.params() if self.at("(") else []
@@ -560,9 +566,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         name = self.ident("a control name")
         self.types.add(name.text)   # p4c: a type from here on (its lexer reads it so inside too)
         with self.scope():
-            tparams = self.type_params()
-            params = self.params()
-            self.declare_obj(*(p.name for p in params))
+            tparams, params = self._block_signature()
             if self.accept(";"):
                 return Node("control_type", name.loc, name=name.text, tparams=tparams, params=params,
                             annos=annos)

@@ -45,6 +45,15 @@ _EXIT_SUB = """control S(inout h_t h) {
 
 
 _ACT = "    action {0}() {{ hdr.h.c = 1; }}\n"
+_KEY_TABLE = "    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n"
+
+
+def _varbit(src: str) -> str:
+    return src.replace("header h_t { bit<8> a;", "header h_t { varbit<8> a;")
+
+
+_DM = ("    direct_meter<bit<2>>(MeterType.packets) dm;\n    action rd() {{ bit<2> c; dm.read(c); hdr.h.c = (bit<8>)c; }}\n"
+       "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ rd; }}{0} }}\n")
 _ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _DEF_TABLE = "    table t {{ actions = {{ NoAction; }} default_action = {0}(); }}\n"
 
@@ -261,6 +270,19 @@ CASES = {
         r"has a varbit field",
         program(top="header vh_t { varbit<16> v; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; vh_t[2] vs; }")
         .replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vs.next, 32w8);")),
+    # a field made varbit: p4c's type errors on its uses come first, the one-argument extract of
+    # its header is refused by a later pass (late_errors in elab_types.py)
+    "varbit_field_compared": (_varbit(program(body="        if (hdr.h.a == 1) { hdr.h.c = 2; }")), "hdr.h.a == 1",
+                              r"varbit", program(body="        if (hdr.h.a == 1) { hdr.h.c = 2; }")),
+    "varbit_field_as_key": (_varbit(program(locals=_KEY_TABLE, body="        t.apply();")), "key =", r"scalar type, not varbit",
+                            program(locals=_KEY_TABLE, body="        t.apply();")),
+    # the `meters` property dropped: p4c names the meter's declaration, not its read
+    "direct_meter_not_attached": (program(locals=_DM.format(""), body="        t.apply();"), "direct_meter<bit<2>>",
+                                  r"no table attaches it", program(locals=_DM.format(" meters = dm;"), body="        t.apply();")),
+    # p4c refuses the field's type at the field, before the use that elaboration would refuse first
+    "struct_field_int_used": (program(top="struct s_t { int x; bit<8> y; }\n", body="        s_t v; v.x = hdr.h.a; hdr.h.c = v.x;"),
+                              "struct s_t", r"field 'x' of 'struct s_t' cannot have type 'int'",
+                              program(top="struct s_t { bit<8> x; bit<8> y; }\n", body="        s_t v; v.x = hdr.h.a; hdr.h.c = v.x;")),
     # p4c's lexer reads a name declared as a type as that type wherever it is visible (inside
     # `control I` the name I too); an action, a table or an action parameter does not hide it,
     # so each use of one named like a type is a syntax error (parser_scopes.py)
@@ -299,6 +321,9 @@ VALID = {
     # p4c reads @id / @priority only on what it keeps: not on an unused action or table
     "bad_id_priority_on_unused": program(locals="    @priority(\"x\") action b() { }\n    action c() { }\n"
                                                 "    @id(\"a\") table t9 { key = { hdr.h.a: exact; } actions = { c; } }\n"),
+    # ... nor on an action only a table nothing applies lists (p4c removes the table, then it)
+    "bad_priority_on_action_of_unapplied_table": program(locals="    @priority(\"x\") action b() { }\n"
+                                                                "    table t9 { key = { hdr.h.a: exact; } actions = { b; } }\n"),
     "field_list_string_index_unused": program(top=_FL_STRUCT),
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
