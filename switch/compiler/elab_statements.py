@@ -70,7 +70,7 @@ class StatementRules:
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
-            ir = self.constant_ir(self.coerce(self.expr(s.value, scope), t, s.value.loc), t)
+            ir = self.declared_constant(t, s.value, scope)
             if ir is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
             scope.declare(s.name, ("const", ir), s.loc)

@@ -328,6 +328,9 @@ VALID = {
     # there is none: open7_folded_away_operand_not_type_checked renamed, mutz16 seed 29)
     "type_named_table_in_folded_operand": program(locals=_ACT.format("a") + _ACT_TABLE.format("a").replace("table t", "table h_t"),
                                                   body="        if ((1 == 2) && h_t.apply().hit) { hdr.h.c = 4; }"),
+    # p4c unifies a constant's `int` with its bit<N> value's type (f5_const_int_casts mutant, seed 30)
+    "const_int_given_a_sized_value": program(top="const int F = (bit<7>)3;\n",
+                                             body="        const int G = 8w250;\n        hdr.h.a = (bit<8>)F + G;"),
     "field_list_string_index_unused": program(top=_FL_STRUCT),
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
