@@ -45,6 +45,8 @@ _EXIT_SUB = """control S(inout h_t h) {
 
 
 _ACT = "    action {0}() {{ hdr.h.c = 1; }}\n"
+_PROFILE_TABLE = ("    action s(bit<8> v) {{ hdr.h.c = v; }}\n    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ s; NoAction; }}\n"
+                  "        @name({0}) implementation = action_profile(4); }}\n")
 _KEY_TABLE = "    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n"
 
 
@@ -276,6 +278,9 @@ CASES = {
                               r"varbit", program(body="        if (hdr.h.a == 1) { hdr.h.c = 2; }")),
     "varbit_field_as_key": (_varbit(program(locals=_KEY_TABLE, body="        t.apply();")), "key =", r"scalar type, not varbit",
                             program(locals=_KEY_TABLE, body="        t.apply();")),
+    # an empty @name on an anonymous profile: p4c dies (a compiler bug), checkmate-p4c refuses it
+    "anonymous_profile_empty_name": (program(locals=_PROFILE_TABLE.format('""'), body="        t.apply();"), "implementation",
+                                     r"empty @name", program(locals=_PROFILE_TABLE.format('"ap"'), body="        t.apply();")),
     # the `meters` property dropped: p4c names the meter's declaration, not its read
     "direct_meter_not_attached": (program(locals=_DM.format(""), body="        t.apply();"), "direct_meter<bit<2>>",
                                   r"no table attaches it", program(locals=_DM.format(" meters = dm;"), body="        t.apply();")),
