@@ -62,7 +62,7 @@ class BlockRules:
                 if d.name == "__v1model_version":
                     self.check_v1model_version(d.value)
                 t = self.resolve_type(d.type)
-                ir = self.constant_ir(self.coerce(self.expr(d.value, self.global_scope), t, d.value.loc), t)
+                ir = self.declared_constant(t, d.value, self.global_scope)
                 if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
                 self.global_scope.add(d.name, ("const", ir))

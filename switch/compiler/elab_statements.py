@@ -70,7 +70,7 @@ class StatementRules:
             return [{"s": "decl", "n": py, "t": t, "init": init}]
         if k == "const":
             t = self.resolve_type(s.type)
-            ir = self.constant_ir(self.coerce(self.expr(s.value, scope), t, s.value.loc), t)
+            ir = self.declared_constant(t, s.value, scope)
             if ir is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
             scope.declare(s.name, ("const", ir), s.loc)
@@ -330,7 +330,16 @@ class StatementRules:
         ent = scope.lookup(n.name)
         if ent is None or ent[0] != "table":
             raise E(n.loc, f"{n.name} is not a table")
+        self.check_table_not_type_named(n)
         return ent[1]
+
+    def check_table_not_type_named(self, n: Node) -> None:
+        """``T.apply()`` where table ``T`` has the name of a type: p4c's lexer reads ``T`` as the
+        type (parser_scopes.py), and its type checker refuses the type's member ``apply``
+        (dead code, removed before type checking, is no error: hence " has no field ")."""
+        if n.get("type_name"):
+            raise E(n.loc, f"{n.name}.apply(): the type {n.name} has no field apply -- p4c reads {n.name} as "
+                           f"the type, not the table {n.name} (a table does not hide a type of the same name)")
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
@@ -357,6 +366,7 @@ class StatementRules:
                 if ent and ent[0] == "table":
                     if self.ctx.get("in_action"):
                         raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
+                    self.check_table_not_type_named(base)
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]

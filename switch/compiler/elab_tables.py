@@ -37,6 +37,21 @@ def _simple_key(n: Node) -> bool:
     return False
 
 
+def _property_instance_name(prop: Node, q: str) -> str:
+    """The name of an instance a table property declares (``@name("p") implementation =
+    action_profile(4);``): the property's @name, taken as written.  p4c's P4Runtime serializer
+    needs one -- without it p4c rejects the program, and an empty one makes it die (a compiler
+    bug in its P4Runtime symbol table); both are refused here."""
+    na = annotation(prop.get("annos") or [], "name")
+    if not na or not na[1] or not isinstance(na[1][0], str):
+        raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
+                          "annotation, which P4Runtime does not support (p4c rejects it)")
+    if not na[1][0].lstrip("."):
+        raise E(prop.loc, f"table {q}: the instance of its table property '{prop.name}' has an empty @name "
+                          "(p4c cannot name it in the P4Runtime symbol table and fails with a compiler bug)")
+    return na[1][0]
+
+
 class TableRules:
     # ---------------------------------------------------------------- tables
     def declare_table(self, d: Node, q: str, scope: Scope) -> None:
@@ -67,15 +82,9 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                # p4c's P4Runtime serializer needs a name for the anonymous instance: the
-                # property's @name, taken as written; without one it rejects the program
-                na = annotation(props["implementation"].get("annos") or [], "name")
-                if not na or not na[1] or not isinstance(na[1][0], str):
-                    raise E(props["implementation"].loc,
-                            f"table {q} has an anonymous table property 'implementation' with no @name "
-                            "annotation, which P4Runtime does not support (p4c rejects it)")
-                profile = self.profile_record(pv.fn.name, pv.args, na[1][0], None,
-                                              props["implementation"].get("annos") or [], pv.loc)
+                # p4c's P4Runtime serializer names the anonymous instance by the property's @name
+                profile = self.profile_record(pv.fn.name, pv.args, _property_instance_name(props["implementation"], q),
+                                              None, props["implementation"].get("annos") or [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
@@ -367,9 +376,7 @@ class TableRules:
         names by the property's @name, taken as written (without one it rejects the program)."""
         annos = prop.get("annos") or []
         na = annotation(annos, "name")
-        if not na or not na[1] or not isinstance(na[1][0], str):
-            raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
-                              "annotation, which P4Runtime does not support (p4c rejects it)")
+        _property_instance_name(prop, q)
         args = by_position(prop.value.args, CONSTRUCTORS.get(kind), kind, prop.value.loc)
         if len(args) != 1:
             raise E(prop.value.loc, f"{kind} takes (type)")

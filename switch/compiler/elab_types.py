@@ -206,6 +206,15 @@ class TypeRules:
             return self.fold(ir["a"]["items"][ir["i"]])
         return None
 
+    def declared_constant(self, t, value: Node, scope):
+        """The IR of ``const T n = value;`` (None when not a compile-time constant).  p4c unifies
+        ``int`` with the type of a ``bit<N>``/``int<N>`` value: ``const int F = (bit<7>)x;`` is
+        accepted and F is that bit<7> value (``F + 1`` wraps at 7 bits)."""
+        ir, vt = self.expr(value, scope)
+        if t == INTLIT and is_bits(vt):
+            t = vt
+        return self.constant_ir(self.coerce((ir, vt), t, value.loc), t)
+
     def constant_ir(self, ir, t):
         """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
         a compile-time constant: a folded scalar, or a tuple/struct/header value whose elements

@@ -574,7 +574,6 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
             self.expect("{")
             locals_ = []
             body = None
-            self.tables_here = set()
             while not self.at("}"):
                 lannos = self.annotations()
                 if self.at("apply"):
@@ -585,7 +584,6 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
                     continue
                 locals_.append(self.local_decl(lannos))
             self.expect("}")
-            self.tables_here = set()
         if body is None:
             raise P4CompileError(name.loc, f"control {name.text} has no apply block")
         return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,

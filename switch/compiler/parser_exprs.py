@@ -191,6 +191,8 @@ class ExpressionParser:
         if t.kind == "id" or (t.kind == "kw" and t.text in NON_TYPE_KEYWORDS):
             self.check_value_name(t)
             self.next()
+            if self.lexes_as_type(t.text):   # `T.m` or `T(...)`: p4c reads the type T there
+                return Node("name", t.loc, name=t.text, top=False, type_name=True)
             return Node("name", t.loc, name=t.text, top=False)
         if t.kind == "id" and t.text == "_":
             self.next()

@@ -34,7 +34,6 @@ from .lexer import Tok
 class TypeNameScopes:
     def init_scopes(self) -> None:
         self.objs: list[set[str]] = [set()]
-        self.tables_here: set[str] = set()   # the tables of the control being parsed
 
     @contextlib.contextmanager
     def scope(self):
@@ -62,16 +61,10 @@ class TypeNameScopes:
 
     def check_value_name(self, tok: Tok) -> None:
         """At an identifier where p4c's grammar reads an expression: a type name is only the
-        start of ``T.member``, ``T(args)`` (a constructor call) or ``T<...>``; and ``T.apply``
-        where ``T`` is also one of this control's tables applies the type, not the table."""
-        nxt = self.peek()
-        if not self.lexes_as_type(tok.text):
-            return
-        if nxt.text == "." and self.peek(2).text == "apply" and tok.text in self.tables_here:
-            raise P4CompileError(tok.loc, f"{tok.text}.apply(): {tok.text} is a type name here, so p4c applies "
-                                          f"the type {tok.text}, not the table {tok.text} (a table does not "
-                                          "hide a type of the same name)")
-        if nxt.text not in (".", "(", "<"):
+        start of ``T.member``, ``T(args)`` (a constructor call) or ``T<...>``.  (``T.apply()``
+        of a table named like a type is p4c's type error, not a syntax error: the name node is
+        marked ``type_name`` and elab_statements.check_table_not_type_named refuses it.)"""
+        if self.lexes_as_type(tok.text) and self.peek().text not in (".", "(", "<"):
             raise self.type_name_error(tok, tok.text, "a value")
 
     def check_action_ref(self, e: Node, what: str) -> None:

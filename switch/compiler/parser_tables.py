@@ -13,7 +13,6 @@ class TableParser:
     def table_decl(self, annos) -> Node:
         self.expect("table")
         name = self.ident("a table name")
-        self.tables_here.add(name.text)
         self.expect("{")
         props = {}
         while not self.at("}"):

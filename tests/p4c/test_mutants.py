@@ -45,6 +45,8 @@ _EXIT_SUB = """control S(inout h_t h) {
 
 
 _ACT = "    action {0}() {{ hdr.h.c = 1; }}\n"
+_PROFILE_TABLE = ("    action s(bit<8> v) {{ hdr.h.c = v; }}\n    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ s; NoAction; }}\n"
+                  "        @name({0}) implementation = action_profile(4); }}\n")
 _KEY_TABLE = "    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n"
 
 
@@ -276,6 +278,9 @@ CASES = {
                               r"varbit", program(body="        if (hdr.h.a == 1) { hdr.h.c = 2; }")),
     "varbit_field_as_key": (_varbit(program(locals=_KEY_TABLE, body="        t.apply();")), "key =", r"scalar type, not varbit",
                             program(locals=_KEY_TABLE, body="        t.apply();")),
+    # an empty @name on an anonymous profile: p4c dies (a compiler bug), checkmate-p4c refuses it
+    "anonymous_profile_empty_name": (program(locals=_PROFILE_TABLE.format('""'), body="        t.apply();"), "implementation",
+                                     r"empty @name", program(locals=_PROFILE_TABLE.format('"ap"'), body="        t.apply();")),
     # the `meters` property dropped: p4c names the meter's declaration, not its read
     "direct_meter_not_attached": (program(locals=_DM.format(""), body="        t.apply();"), "direct_meter<bit<2>>",
                                   r"no table attaches it", program(locals=_DM.format(" meters = dm;"), body="        t.apply();")),
@@ -304,7 +309,7 @@ CASES = {
                                        program(locals=_ACT.format("h2") + _ACT_TABLE.format("h2"),
                                                body="        switch (t.apply().action_run) { h2: { } }")),
     "table_named_like_header_applied": (program(locals=_ACT.format("a") + _ACT_TABLE.format("a").replace("table t", "table h_t"),
-                                                body="        h_t.apply();"), "h_t.apply", r"applies the type h_t",
+                                                body="        h_t.apply();"), "h_t.apply", r"the type h_t has no field apply",
                                         program(locals=_ACT.format("a") + _ACT_TABLE.format("a"), body="        t.apply();")),
 }
 
@@ -324,6 +329,13 @@ VALID = {
     # ... nor on an action only a table nothing applies lists (p4c removes the table, then it)
     "bad_priority_on_action_of_unapplied_table": program(locals="    @priority(\"x\") action b() { }\n"
                                                                 "    table t9 { key = { hdr.h.a: exact; } actions = { b; } }\n"),
+    # ... and a table named like a type applied only in an operand p4c folds away (a type error
+    # there is none: open7_folded_away_operand_not_type_checked renamed, mutz16 seed 29)
+    "type_named_table_in_folded_operand": program(locals=_ACT.format("a") + _ACT_TABLE.format("a").replace("table t", "table h_t"),
+                                                  body="        if ((1 == 2) && h_t.apply().hit) { hdr.h.c = 4; }"),
+    # p4c unifies a constant's `int` with its bit<N> value's type (f5_const_int_casts mutant, seed 30)
+    "const_int_given_a_sized_value": program(top="const int F = (bit<7>)3;\n",
+                                             body="        const int G = 8w250;\n        hdr.h.a = (bit<8>)F + G;"),
     "field_list_string_index_unused": program(top=_FL_STRUCT),
     "field_list_string_index_in_local": program(top=_FL_STRUCT, body="        fl_t v; v.f = hdr.h.a; hdr.h.c = v.f;"),
     "function_directionless_param_constant_arg": program(top="bit<8> f(bit<8> v) { return v + 1; }\nconst bit<8> K = 4;\n",
