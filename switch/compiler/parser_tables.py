@@ -57,6 +57,10 @@ class TableParser:
             elif pname == "default_action":
                 self.expect("=")
                 e = self.expr()
+                if e.kind == "call" and e.fn.kind == "name" and not e.fn.get("top") and self.lexes_as_type(e.fn.name):
+                    # p4c's grammar takes `T(...)` as a constructor call: its type checker refuses it
+                    raise P4CompileError(e.fn.loc, f"{e.fn.name} is a type, not an action: a table's default "
+                                                   f"action cannot invoke a constructor on type {e.fn.name}")
                 self.check_action_ref(e, "a table's default action")
                 self.expect(";")
                 props["default_action"] = Node("default_action", pl, expr=e, const=is_const)
