@@ -78,7 +78,7 @@ class ExpressionRules:
             h = self.headers[bt[1]]
             for f, w, s in h["fields"]:
                 if f == n.name:
-                    ft = ["varbit", w] if f == h.get("varbit") else self.header_field_type(bt[1], f, w, s)
+                    ft = ["varbit", w] if f in h.get("varbits", ()) else self.header_field_type(bt[1], f, w, s)
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":

@@ -314,8 +314,11 @@ class TypeRules:
             if total % 8 and not deferred:   # BMv2's rule: p4c checks it for used headers only
                 deferred = (d.loc, f"header {d.name} is {total} bits long, not a multiple of 8")
             vb = next((n for n, t, _ in fields if t[0] == "varbit"), None)
+            # "varbits": every varbit field (a second one makes the header an error once used,
+            # but a use of that field is typed varbit first, as by p4c's type checker)
             self.headers[d.name] = {"fields": [[n, t[1], t[0] == "int"] for n, t, _ in fields],
-                                    "bytes": total // 8, "varbit": vb}
+                                    "bytes": total // 8, "varbit": vb,
+                                    "varbits": [n for n, t, _ in fields if t[0] == "varbit"]}
             if deferred:
                 self.__dict__.setdefault("unused_only_headers", {})[d.name] = deferred
             ch = annotation(d.annos, "controller_header")

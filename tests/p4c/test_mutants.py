@@ -278,6 +278,11 @@ CASES = {
                               r"varbit", program(body="        if (hdr.h.a == 1) { hdr.h.c = 2; }")),
     "varbit_field_as_key": (_varbit(program(locals=_KEY_TABLE, body="        t.apply();")), "key =", r"scalar type, not varbit",
                             program(locals=_KEY_TABLE, body="        t.apply();")),
+    # the key is the header's second varbit field (was reported at the header, whose two varbit
+    # fields p4c refuses only after type checking; mutz16)
+    "second_varbit_field_as_key": (program(locals=_KEY_TABLE, body="        t.apply();").replace(
+        "header h_t { bit<8> a;", "header h_t { varbit<8> z; varbit<8> a;"), "key =", r"scalar type, not varbit",
+        program(locals=_KEY_TABLE, body="        t.apply();")),
     # an empty @name on an anonymous profile: p4c dies (a compiler bug), checkmate-p4c refuses it
     "anonymous_profile_empty_name": (program(locals=_PROFILE_TABLE.format('""'), body="        t.apply();"), "implementation",
                                      r"empty @name", program(locals=_PROFILE_TABLE.format('"ap"'), body="        t.apply();")),
