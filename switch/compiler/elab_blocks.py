@@ -15,6 +15,11 @@ from .errors import Loc, P4CompileError
 
 
 
+
+def _direction_fits(p: Node, want_dir: str) -> bool:
+    """A block parameter's direction against v1model's (``inout|in``: either)."""
+    return (p.direction or "") in want_dir.split("|")
+
 class BlockRules:
     # ---------------------------------------------------------------- program
     # top-level declarations that each introduce one name (functions and extern functions may
@@ -187,10 +192,19 @@ class BlockRules:
                                  f"parameter(s), v1model's {role} type has {len(sig)}")
             for p, (want_dir, want_t) in zip(blk.params, sig):
                 # verify_checksum's headers: p4c's own newer samples declare them `in`
-                if (p.direction or "") not in want_dir.split("|") and (p.direction or "") != want_dir:
-                    raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} is "
-                                   f"'{p.direction or 'directionless'}', v1model's {role} type declares it "
-                                   f"'{want_dir or 'directionless'}': {blk.name} does not match package V1Switch")
+                if not _direction_fits(p, want_dir):
+                    msg = (f"parameter {p.name} of {blk.kind} {blk.name} is '{p.direction or 'directionless'}', "
+                           f"v1model's {role} type declares it '{want_dir or 'directionless'}'")
+                    # the block fits a V1Switch parameter of other types (a deparser given as
+                    # verify_checksum): the arguments are swapped, so name the argument; where the
+                    # types are the same (compute_checksum / verify_checksum) a direction is wrong
+                    other = next((r for r, s in self.SIGNATURES.items() if len(s) == len(blk.params)
+                                  and [t for _, t in s] != [t for _, t in sig]
+                                  and all(map(_direction_fits, blk.params, (d for d, _ in s)))), None)
+                    if other:
+                        raise E(arg.loc, f"V1Switch argument {role}: {blk.kind} {blk.name} has the parameters of "
+                                         f"v1model's {other} type ({msg}): are V1Switch's arguments swapped?")
+                    raise E(p.loc, f"{msg}: {blk.name} does not match package V1Switch")
                 t = self.resolve_type(p.type)
                 if want_t in ("H", "M"):
                     if want_t in bound and bound[want_t][0] != t:

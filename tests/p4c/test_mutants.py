@@ -202,6 +202,11 @@ CASES = {
         "dm.read", r"direct_meter<bit<2>>.read: the result has type bit<8>",
         program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action r() { dm.read(hdr.h.a); }\n"
                        "    table t2 { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }\n", body="        t2.apply();")),
+    # two V1Switch arguments swapped, the deparser given as verify_checksum: named at the argument
+    # (was at the deparser's parameter; p4c: v1model.p4's V1Switch, then the argument)
+    "v1switch_deparser_and_verify_swapped": (program().replace("VC(), I(), E(), CC(), D())", "D(), I(), E(), CC(), VC())"),
+                                             "V1Switch(", r"argument verify_checksum: control D has the parameters "
+                                             r"of v1model's deparser type", program()),
     "pkginfo_name_not_string": (program().replace("V1Switch(", "@pkginfo(name=1) V1Switch("), "@pkginfo",
                                 r"'name' key in @pkginfo annotation is not a string",
                                 program().replace("V1Switch(", "@pkginfo(name=\"x\") V1Switch(")),
