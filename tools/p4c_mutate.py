@@ -10,7 +10,9 @@ renamed to an undeclared name, an action or table renamed to a type's name, a ta
 inside an action, an ``in`` parameter assigned, a duplicate key / action, a select keyset
 of the wrong width, a transition to an unknown state, a value returned from an action, a bad
 annotation argument, a default action that is not listed, a shift by a negative amount, a
-slice out of range, ...  (:data:`MUTATORS`).
+slice out of range, a table applied twice, a constant stack index out of bounds,
+``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, ...
+(:data:`MUTATORS`).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -488,9 +490,10 @@ def m_cast(rng, t):
 
 
 def m_compare_hs(rng, t):
-    cm = re.search(r"\bcontrol\s+\w+\s*\(\s*inout\s+(\w+)\s+(\w+)\s*,\s*inout\s+(\w+)\s+(\w+)", t)
-    if not cm:
+    hm = _hdr_meta_control(t)
+    if not hm:
         return None
+    cm = hm[4]
     hs = re.findall(rf"\bstruct\s+{cm.group(1)}\s*\{{([^}}]*)\}}", t)
     members = re.findall(r"(\w+)\s+(\w+)\s*;", hs[0]) if hs else []
     if not members:
@@ -534,12 +537,70 @@ def m_token(rng, t):
     return _replace(t, m.start(), m.end(), n, f"number {m.group(0)} -> {n}")
 
 
+def _hdr_meta_control(t):
+    """(headers type, headers name, metadata type, metadata name, match) of a control
+    ``(inout H hdr, inout M meta, ...)``, or None."""
+    cm = re.search(r"\bcontrol\s+\w+\s*\(\s*inout\s+(\w+)\s+(\w+)\s*,\s*inout\s+(\w+)\s+(\w+)", t)
+    return (*cm.groups(), cm) if cm else None
+
+
+def m_dup_apply(rng, t):
+    """A table applied a second time right after its first ``t.apply();`` (p4c: a table may be
+    invoked once)."""
+    tables = set(_names(t, "table"))
+    ms = [m for m in re.finditer(r"\b(\w+)\.apply\(\)\s*;", t) if m.group(1) in tables]
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    return Mutant(t[:m.end()] + f" {m.group(1)}.apply();" + t[m.end():], m.end() + 1, f"{m.group(1)} applied twice")
+
+
+def m_stack_index(rng, t):
+    """A constant header-stack index equal to the stack's size (out of bounds)."""
+    sizes = {n: int(k) for k, n in re.findall(r"\b\w+\s*\[\s*(\d+)\s*\]\s+(\w+)\s*;", t)}
+    ms = [m for m in re.finditer(r"\.(\w+)\[(\d+)\]", t) if m.group(1) in sizes]
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    return _replace(t, m.start(2), m.end(2), str(sizes[m.group(1)]), f"{m.group(1)}[{sizes[m.group(1)]}] out of bounds")
+
+
+def m_valid_on_struct(rng, t):
+    """``isValid()`` / ``setValid()`` on a struct (only headers have a validity bit)."""
+    hm = _hdr_meta_control(t)
+    am = hm and re.compile(r"\bapply\s*\{").search(t, hm[4].end())
+    if not am:
+        return None
+    stmt = rng.choice([f"if ({hm[3]}.isValid()) {{ }}", f"{hm[1]}.setValid();"])
+    return Mutant(t[:am.end()] + " " + stmt + t[am.end():], am.end() + 1, f"{stmt} on a struct")
+
+
+def m_deparser_op(rng, t):
+    """A deparser emitting a value that is no header, or extracting from its packet_out."""
+    dm = re.search(r"\bcontrol\s+\w+\s*\(\s*packet_out\s+(\w+)\s*,\s*in\s+\w+\s+(\w+)\s*\)", t)
+    am = dm and re.compile(r"\bapply\s*\{").search(t, dm.end())
+    if not am:
+        return None
+    stmt = rng.choice([f"{dm.group(1)}.emit(8w7);", f"{dm.group(1)}.emit(true);", f"{dm.group(1)}.extract({dm.group(2)});"])
+    return Mutant(t[:am.end()] + " " + stmt + t[am.end():], am.end() + 1, f"{stmt} in the deparser")
+
+
+def m_verify_in_control(rng, t):
+    """``verify`` (a parser statement) in a control's apply block."""
+    pos = _apply_pos(t, rng)
+    if pos is None:
+        return None
+    stmt = "verify(true, error.NoError);"
+    return Mutant(t[:pos] + " " + stmt + t[pos:], pos + 1, f"{stmt} in a control")
+
+
 MUTATORS = {f.__name__[2:]: f for f in [
     m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_type_name, m_table_in_action,
     m_action_arity, m_assign_in, m_assign_const, m_read_out, m_direction, m_dup_key, m_dup_action,
     m_match_kind, m_key_type, m_select_width, m_transition, m_return_value, m_exit_in_function,
     m_missing_return, m_annotation, m_entries_arity, m_default_action, m_switch_case, m_shift_neg,
-    m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token]}
+    m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
+    m_valid_on_struct, m_deparser_op, m_verify_in_control]}
 
 
 # ---- judging ---------------------------------------------------------------------------------
