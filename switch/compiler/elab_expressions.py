@@ -199,7 +199,8 @@ class ExpressionRules:
             raise E(loc, f"the invalid header {{#}} cannot become a {tstr(t)} (only a header)")
         if et[0] == "list" and t[0] == "list" and len(et[1]) != len(t[1]):
             raise E(loc, f"type mismatch: expected a tuple of {len(t[1])} elements, got a list of {len(et[1])}")
-        raise E(loc, f"type mismatch: expected {tstr(t)}, got {tstr(et)}")
+        got = "bool" if et == ["bit", 1] and self.is_bool_header_field(ir) else tstr(et)   # kept as bit<1>
+        raise E(loc, f"type mismatch: expected {tstr(t)}, got {got}")
 
     def default_value(self, t, loc):
         """The default value of type ``t`` (P4-16 "default values", what `...` stands for, as

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from .ast import Node, annotation
-from .elab_common import E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .elab_common import BOOL, E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 from .parser_defuse import drop_dead_parser_stores
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -91,7 +91,9 @@ class ParserRules:
                             continue
                     if len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
-                    cases.append({"keysets": [self.keyset(k, kt, sscope) for k, (_, kt) in zip(ks, keys)],
+                    # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
+                    cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope)
+                                              for k, (kir, kt) in zip(ks, keys)],
                                   "to": c.to})
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}

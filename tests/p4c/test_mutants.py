@@ -54,6 +54,11 @@ def _varbit(src: str) -> str:
     return src.replace("header h_t { bit<8> a;", "header h_t { varbit<8> a;")
 
 
+def _bool_select(label: str) -> str:
+    return program().replace("header h_t { bit<8> a;", "header h_t { bool a; bit<7> p;").replace(
+        "pkt.extract(hdr.h); transition accept;", f"pkt.extract(hdr.h); transition select(hdr.h.a) {{ {label}: accept; default: accept; }}")
+
+
 _DM = ("    direct_meter<bit<2>>(MeterType.packets) dm;\n    action rd() {{ bit<2> c; dm.read(c); hdr.h.c = (bit<8>)c; }}\n"
        "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ rd; }}{0} }}\n")
 _ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
@@ -288,6 +293,10 @@ CASES = {
     "second_varbit_field_as_key": (program(locals=_KEY_TABLE, body="        t.apply();").replace(
         "header h_t { bit<8> a;", "header h_t { varbit<8> z; varbit<8> a;"), "key =", r"scalar type, not varbit",
         program(locals=_KEY_TABLE, body="        t.apply();")),
+    # a select on a header field declared bool with an integer label (was accepted: the field
+    # is kept as bit<1>; mutz17 seed 34, a field made bool)
+    "select_bool_header_field_int_label": (_bool_select("1"), "1: accept", r"select label of type int for a bool key",
+                                           _bool_select("true")),
     # an empty @name on an anonymous profile: p4c dies (a compiler bug), checkmate-p4c refuses it
     "anonymous_profile_empty_name": (program(locals=_PROFILE_TABLE.format('""'), body="        t.apply();"), "implementation",
                                      r"empty @name", program(locals=_PROFILE_TABLE.format('"ap"'), body="        t.apply();")),
