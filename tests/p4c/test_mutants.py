@@ -297,6 +297,12 @@ CASES = {
     # is kept as bit<1>; mutz17 seed 34, a field made bool)
     "select_bool_header_field_int_label": (_bool_select("1"), "1: accept", r"select label of type int for a bool key",
                                            _bool_select("true")),
+    # ... and given for a bit<8> parameter: the mismatch names its declared type (was "bit<1>")
+    "bool_header_field_for_bit8_param": (
+        program(top="bit<8> g(in bit<8> v) { return v; }\n", body="        hdr.h.c = g(hdr.h.a);")
+        .replace("header h_t { bit<8> a;", "header h_t { bool a; bit<7> p;"), "g(hdr.h.a)", r"expected bit<8>, got bool$",
+        program(top="bit<8> g(in bit<8> v) { return v; }\n", body="        hdr.h.c = g((bit<8>)(bit<1>)hdr.h.a);")
+        .replace("header h_t { bit<8> a;", "header h_t { bool a; bit<7> p;")),
     # an empty @name on an anonymous profile: p4c dies (a compiler bug), checkmate-p4c refuses it
     "anonymous_profile_empty_name": (program(locals=_PROFILE_TABLE.format('""'), body="        t.apply();"), "implementation",
                                      r"empty @name", program(locals=_PROFILE_TABLE.format('"ap"'), body="        t.apply();")),
