@@ -7,14 +7,16 @@ hdr.opt = p1;``) and its def-use pass drops the first, which the second overwrit
 when the last parameter is an invalid header, BMv2's assign_header from it only makes the
 argument invalid and the fields are those from before the call -- not the first parameter's,
 as checkmate-switch had them (a later read of them chose another branch).  The same for a
-function called as a statement, in an expression and for an action."""
+function called as a statement, in an expression, for an action and a sub-control."""
 from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
 _G = ("bit<8> g(out h_t p0, inout h_t p1) { p0 = {8, 9, 10, 11}; p1.setInvalid(); return 0; }\n"
       "bit<8> k(inout h_t p1, out h_t p0) { p0 = {8, 9, 10, 11}; p1.setInvalid(); return 0; }\n")
+_G += "control C1(out h_t p0, inout h_t p1) { apply { p0 = {8, 9, 10, 11}; p1.setInvalid(); } }\n"
 _ACT = """
+    C1() c1;
     action a1(out h_t p0, inout h_t p1) { p0 = {7, 6, 5, 4}; p1.setInvalid(); }"""
 
 CASES = [
@@ -24,9 +26,10 @@ CASES = [
         else if (hdr.h.d == 2) { hdr.h.b = g(hdr.h2, hdr.h2) + 1; }
         else if (hdr.h.d == 3) { a1(hdr.h2, hdr.h2); }
         else if (hdr.h.d == 4) { k(hdr.h, hdr.h2); }
+        else if (hdr.h.d == 5) { c1.apply(hdr.h2, hdr.h2); }
         hdr.h.b = hdr.h.b + (hdr.h2.isValid() ? 8w1 : 8w0);
         hdr.h.c = (bit<16>)hdr.h2.a;
-""", top=_G, ingress_decls=_ACT), frames=[(1, H2(5, 6, d=d)) for d in range(5)] + [(1, H(1, d=d)) for d in range(5)]),
+""", top=_G, ingress_decls=_ACT), frames=[(1, H2(5, 6, d=d)) for d in range(6)] + [(1, H(1, d=d)) for d in range(6)]),
 ]
 
 
