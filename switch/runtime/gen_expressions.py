@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .errors import Unsupported
-from .gen_helpers import _calls, mask, tuple_with
+from .gen_helpers import _calls, _overwritten, mask, tuple_with
 
 
 _FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
@@ -96,11 +96,10 @@ class ExpressionGen:
                     v = self.x(arg["e"])
                     args.append(f"{v}.copy()" if arg["t"][0] in ("header", "struct", "stack") else v)
             parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
-            k = 1
-            for arg in e["args"]:
-                if arg["dir"] in ("out", "inout"):
+            outs = [arg for arg in e["args"] if arg["dir"] in ("out", "inout")]
+            for k, arg in enumerate(outs, 1):
+                if not _overwritten(arg["e"], [b["e"] for b in outs[k:]]):
                     parts.append(self.assign_expr(arg["e"], f"{r}[{k}]", arg.get("siblings", ())))
-                    k += 1
             parts.append(f"{r}[0]")
             return f"({', '.join(parts)})[-1]"
         if op == "invalid_hdr":  # {#}: a fresh header instance is invalid

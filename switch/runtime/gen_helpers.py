@@ -200,3 +200,23 @@ def _calls(ir) -> bool:
     if isinstance(ir, list):
         return any(_calls(v) for v in ir)
     return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_calls(v) for v in ir.values()))
+
+
+def _overwritten(lv, later) -> bool:
+    """Whether a later copy-out of the same call (``later``: its lvalues) stores over the whole
+    of ``lv``'s header or aggregate first: p4c's def-use pass drops that first copy-out
+    (``f(hdr.h, hdr.h)`` with ``out``/``inout`` parameters: ``hdr.h = p0; hdr.h = p1;``), so
+    when the last one is an invalid header BMv2 keeps the fields the argument had before the
+    call (fuzz_exprs seed 2878), not the dropped copy's."""
+    return lv["t"][0] in ("header", "struct", "stack") and not _calls(lv) and \
+        not _runtime_index(lv) and lv in later
+
+
+def _runtime_index(lv) -> bool:
+    """Whether the lvalue path ``lv`` goes through a run-time stack index (or starts anywhere
+    but at a variable)."""
+    while lv.get("op") in ("field", "stack_idx"):
+        if lv["op"] == "stack_idx" and lv["i"].get("op") != "const":
+            return True
+        lv = lv["base"] if lv["op"] == "field" else lv["st"]
+    return lv.get("op") != "var"

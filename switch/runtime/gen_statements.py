@@ -8,7 +8,7 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import _calls, mask, tuple_with
+from .gen_helpers import _calls, _overwritten, mask, tuple_with
 
 
 class StatementGen:
@@ -296,7 +296,7 @@ class StatementGen:
                         self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i], by_member=True)
                 self.emit(ind + 1, "raise")
                 for i, (lv, t) in enumerate(outs):
-                    if lv is not None:
+                    if lv is not None and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
                         self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
@@ -335,11 +335,10 @@ class StatementGen:
                     args.append(v)
             r = self.fresh("r")
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
-            k2 = 1
-            for arg in s["args"]:
-                if arg["dir"] in ("out", "inout"):
+            outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
+            for k2, arg in enumerate(outs, 1):
+                if not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
                     self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], arg.get("siblings", ()), by_member=True)
-                    k2 += 1
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))
         elif k == "nop":

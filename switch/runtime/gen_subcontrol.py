@@ -16,6 +16,8 @@ A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``sel
 """
 from __future__ import annotations
 
+from .gen_helpers import _overwritten
+
 _AGG = ("struct", "header", "stack")
 
 
@@ -96,6 +98,7 @@ class SubControlGen:
         else:
             self.emit(ind, f"{s['fn']}(P, {sl})")
         for i in outs:
-            if args[i]["e"]["t"][0] in _AGG and i not in back:
-                continue
+            if args[i]["e"]["t"][0] in _AGG and i not in back or \
+                    _overwritten(args[i]["e"], [args[j]["e"] for j in outs if j > i]):
+                continue   # (p4c's def-use drops a copy-back a later one overwrites)
             copy_back(ind, i)

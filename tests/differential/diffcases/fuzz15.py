@@ -1,0 +1,51 @@
+"""Disagreements found by helper fuzz15 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+
+A header passed to two ``out``/``inout`` parameters of one call (``f2(hdr.opt, hdr.opt)``,
+fuzz_exprs seed 2878): p4c copies the arguments back one after the other (``hdr.opt = p0;
+hdr.opt = p1;``) and its def-use pass drops the first, which the second overwrites unread.  So
+when the last parameter is an invalid header, BMv2's assign_header from it only makes the
+argument invalid and the fields are those from before the call -- not the first parameter's,
+as checkmate-switch had them (a later read of them chose another branch).  The same for a
+function called as a statement, in an expression, for an action and a sub-control."""
+from .base import H, H2, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_G = ("bit<8> g(out h_t p0, inout h_t p1) { p0 = {8, 9, 10, 11}; p1.setInvalid(); return 0; }\n"
+      "bit<8> k(inout h_t p1, out h_t p0) { p0 = {8, 9, 10, 11}; p1.setInvalid(); return 0; }\n")
+_G += "control C1(out h_t p0, inout h_t p1) { apply { p0 = {8, 9, 10, 11}; p1.setInvalid(); } }\n"
+_ACT = """
+    C1() c1;
+    action a1(out h_t p0, inout h_t p1) { p0 = {7, 6, 5, 4}; p1.setInvalid(); }"""
+
+CASES = [
+    case("fuzz15_same_header_to_two_out_parameters", CAT, program("""
+        if (hdr.h.d == 0) { g(hdr.h2, hdr.h2); }
+        else if (hdr.h.d == 1) { k(hdr.h2, hdr.h2); }
+        else if (hdr.h.d == 2) { hdr.h.b = g(hdr.h2, hdr.h2) + 1; }
+        else if (hdr.h.d == 3) { a1(hdr.h2, hdr.h2); }
+        else if (hdr.h.d == 4) { k(hdr.h, hdr.h2); }
+        else if (hdr.h.d == 5) { c1.apply(hdr.h2, hdr.h2); }
+        hdr.h.b = hdr.h.b + (hdr.h2.isValid() ? 8w1 : 8w0);
+        hdr.h.c = (bit<16>)hdr.h2.a;
+""", top=_G, ingress_decls=_ACT), frames=[(1, H2(5, 6, d=d)) for d in range(6)] + [(1, H(1, d=d)) for d in range(6)]),
+]
+
+
+# A header assigned a struct expression that reads the header itself (`hdr.opt = {e0 =
+# hdr.opt.e0, ...}`, fuzz_exprs seed 2881): p4c builds the value in a temporary header it never
+# makes valid (`hdr.opt.setValid(); tmp.e0 = hdr.opt.e0; ...; hdr.opt = tmp;`), so on BMv2 the
+# assign_header from the invalid temporary leaves the header invalid, its fields unchanged.
+# checkmate-p4c knew that, but took an element `c ? x : x` for a `?:` p4c evaluates beforehand
+# into a temporary (no read of the header then); p4c's strength reduction makes it `x` first.
+CASES.append(case("fuzz15_header_from_struct_expression_reading_itself", CAT, program("""
+        if (hdr.h.d == 0) { hdr.h2 = {a = hdr.h2.a, b = 1, c = 2, d = 3}; }
+        else if (hdr.h.d == 1) { hdr.h2 = {a = 1, b = hdr.h2.a + 1, c = 2, d = 3}; }
+        else if (hdr.h.d == 2) { hdr.h2 = {a = hdr.h.a, b = 1, c = 2, d = 3}; }
+        else if (hdr.h.d == 3) { hdr.h2 = {hdr.h.b > 2 ? hdr.h2.a : 8w1, 1, 2, 3}; }
+        else if (hdr.h.d == 4) { hdr.h2 = {hdr.h.b > 2 ? hdr.h2.a : hdr.h2.a, 1, 2, 3}; }
+        else if (hdr.h.d == 5) { hdr.h2 = {hdr.h.b > 2 ? (true ? hdr.h2.a : 8w1) : hdr.h2.a, 1, 2, 3}; }
+        hdr.h.b = hdr.h2.isValid() ? 8w1 : 8w0;
+        if (hdr.h.a == 0xee) { hdr.h.c = hdr.h2.a ++ hdr.h2.b; }
+"""), frames=[(1, H2(5, 6, d=d)) for d in range(6)] + [(1, H(1, d=d)) for d in range(6)]))
