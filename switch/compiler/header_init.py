@@ -187,21 +187,12 @@ def reads_header(ir, lhs) -> bool:
                 v = v["a"]
             elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
                 v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
-            elif v.get("op") == "cond" and not _has_call(v["c"]) and _same(_arm(v["a"]), _arm(v["b"])):
-                v = v["a"]   # and `c ? x : x` is x (fuzz_exprs seed 2881)
             else:
                 return v.get("op") == "cond"
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
-
-
-def _arm(x):
-    """``x`` with each ``?:`` on a constant condition (``true ? a : b``) folded to its arm."""
-    while isinstance(x, dict) and x.get("op") == "cond" and _const(x["c"]) is not None:
-        x = x["a"] if _const(x["c"]) else x["b"]
-    return x
 
 
 def _const(x):

@@ -34,20 +34,3 @@ CASES = [
 """, top=_G, ingress_decls=_ACT), frames=[(1, H2(5, 6, d=d)) for d in range(6)] + [(1, H(1, d=d)) for d in range(6)]),
 ]
 
-
-# A header assigned a struct expression that reads the header itself (`hdr.opt = {e0 =
-# hdr.opt.e0, ...}`, fuzz_exprs seed 2881): p4c builds the value in a temporary header it never
-# makes valid (`hdr.opt.setValid(); tmp.e0 = hdr.opt.e0; ...; hdr.opt = tmp;`), so on BMv2 the
-# assign_header from the invalid temporary leaves the header invalid, its fields unchanged.
-# checkmate-p4c knew that, but took an element `c ? x : x` for a `?:` p4c evaluates beforehand
-# into a temporary (no read of the header then); p4c's strength reduction makes it `x` first.
-CASES.append(case("fuzz15_header_from_struct_expression_reading_itself", CAT, program("""
-        if (hdr.h.d == 0) { hdr.h2 = {a = hdr.h2.a, b = 1, c = 2, d = 3}; }
-        else if (hdr.h.d == 1) { hdr.h2 = {a = 1, b = hdr.h2.a + 1, c = 2, d = 3}; }
-        else if (hdr.h.d == 2) { hdr.h2 = {a = hdr.h.a, b = 1, c = 2, d = 3}; }
-        else if (hdr.h.d == 3) { hdr.h2 = {hdr.h.b > 2 ? hdr.h2.a : 8w1, 1, 2, 3}; }
-        else if (hdr.h.d == 4) { hdr.h2 = {hdr.h.b > 2 ? hdr.h2.a : hdr.h2.a, 1, 2, 3}; }
-        else if (hdr.h.d == 5) { hdr.h2 = {hdr.h.b > 2 ? (true ? hdr.h2.a : 8w1) : hdr.h2.a, 1, 2, 3}; }
-        hdr.h.b = hdr.h2.isValid() ? 8w1 : 8w0;
-        if (hdr.h.a == 0xee) { hdr.h.c = hdr.h2.a ++ hdr.h2.b; }
-"""), frames=[(1, H2(5, 6, d=d)) for d in range(6)] + [(1, H(1, d=d)) for d in range(6)]))
