@@ -34,6 +34,7 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[test,mininet]'
 	$(PY) tools/regen_p4runtime_protos.py
+	$(PY) -c 'from trainer_hooks import ring_native; ring_native.main()'
 	@touch $@
 
 # build/ holds each target's pair side by side (controller/artifacts.py): the embedded one always,

@@ -31,6 +31,7 @@ import torch
 import torch.futures
 
 from checkmate import wire
+from trainer_hooks import ring_native
 from trainer_hooks.layout import BucketPlan
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class TransportStats:
     runs: int = 0  # of those, packets taken by the O(1) path (one step, evenly spaced: one header compare)
     stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
+    native: int = 0  # of the batched packets, those the compiled receive loop took (trainer_hooks.ring_native)
 
 
 # header fields every datagram of one GRO batch of one job's data from one rank shares (indices into the
@@ -133,7 +135,7 @@ class PlanIndex:
     count); a job fills in iteration and bucket once, a send fills in step, flags and seq."""
 
     __slots__ = ("plan", "by_key", "boff", "size_l", "pid", "off", "cnt", "byte_ranges", "seen0",
-                 "expected", "own", "hdr", "spare", "flight_cap")
+                 "expected", "own", "hdr", "spare", "flight_cap", "native_keys")
 
     def __init__(self, plan: BucketPlan, n: int, r: int, job_id: int):
         self.plan = plan
@@ -169,6 +171,7 @@ class PlanIndex:
         # finished jobs of this plan whose bucket copy (``w``, ``views``) a later job may take over
         # once nothing in flight or queued refers to them (:meth:`UdpRing._recycled`)
         self.spare: list = []
+        self.native_keys = None  # ring_native.PlanKeys, built when the compiled receive loop first needs it
 
 
 class ActiveJob:
@@ -184,9 +187,9 @@ class ActiveJob:
     send refers to that job any more."""
 
     __slots__ = ("job", "w", "wb", "views", "hdr", "rhdr", "expected", "received", "npk", "seen", "started",
-                 "index")
+                 "index", "native")
 
-    def __init__(self, job, index: PlanIndex, n: int, reuse: "ActiveJob | None" = None):
+    def __init__(self, job, index: PlanIndex, n: int, reuse: "ActiveJob | None" = None, lib=None):
         self.job = job
         self.index = index
         if reuse is None:
@@ -195,7 +198,10 @@ class ActiveJob:
             self.views = [wb[a:b] for a, b in index.byte_ranges]  # each packet's payload, sent from here
         else:  # a finished job's copy nothing refers to any more: its payload views stay valid
             self.w, self.wb, self.views = reuse.w, reuse.wb, reuse.views
-        np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
+        if lib is not None:  # one pass (ring_native.c); numpy's divide into a big-endian array takes two
+            ring_native.to_wire_div(lib, job.buffer.numpy(), self.w, n)
+        else:
+            np.divide(job.buffer.numpy(), n, out=self.w)  # IEEE division, the same bits as torch's div_
         self.hdr = None  # each packet's header bytes but step, flags, seq: built when a batch is sent
         self.rhdr = None  # the same as the previous rank sends them: built when a batch arrives
         self.expected = index.expected
@@ -203,6 +209,7 @@ class ActiveJob:
         self.npk = len(job.plan.packets)
         self.seen = bytearray(index.seen0)  # (step, packet): 0 expected, 1 received, 2 never expected
         self.started = time.monotonic()
+        self.native = None  # (job[], what it points into) for ring_native.ring_rx, built on first use
 
     def header_table(self) -> np.ndarray:
         """``npk x 32`` bytes: each packet's header with this job's fields, step, flags, seq zero."""

@@ -99,6 +99,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import queue
 import random
 import select
@@ -117,6 +118,9 @@ from trainer_hooks.ring_arrays import (SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, 
                                        HeaderScratch, NFIELDS, PlanIndex, RingError, TransportStats, apply_runs,
                                        batch_expected, batch_headers, datagram_truesize, headers_match,
                                        size_socket_buffer, take_spare)
+from trainer_hooks import ring_native
+from trainer_hooks.ring_native import (R_AGAIN, R_DONE, R_ERROR, S_ERRNO, S_MAX_RECVS, S_RCV_NEXT, NativeRx,
+                                       PlanKeys)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
@@ -162,7 +166,8 @@ class UdpRing(RingSender):
 
     def __init__(self, sock: socket.socket, rank: int, world_size: int, prev_addr, next_addr, *,
                  job_id: int, window: int = 512, rto: float = 0.05, timeout: float = 120.0,
-                 loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None, gso: bool = True):
+                 loss_prob: float = 0.0, seed: int = 0, final_copies: dict | None = None, gso: bool = True,
+                 native: bool = True):
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} outside 0..{world_size - 1}")
         if world_size > 128:
@@ -215,6 +220,9 @@ class UdpRing(RingSender):
         self._stop = threading.Event()
         self._error: BaseException | None = None
         self._rbuf = bytearray(1 << 16)
+        # the compiled receive loop and bucket conversions (trainer_hooks.ring_native), where they build
+        self._lib = ring_native.load() if native else None
+        self._nrx = NativeRx(self._lib, self._rbuf, self._ack_every) if self._lib is not None else None
         self._scratch = HeaderScratch()
         self._plan_index: dict[int, PlanIndex] = {}
         self._bexp = (None, None)  # (key, value) of _batch_expected
@@ -277,7 +285,8 @@ class UdpRing(RingSender):
             # bytes in flight <= what the next rank's receive buffer holds of this plan's largest datagram
             # (its buffer is sized as ours: same code, same host settings)
             idx.flight_cap = max(1, int(self.rcvbuf * _BUF_SHARE) // datagram_truesize(max(idx.size_l)))
-        self._active = act = ActiveJob(job, idx, n, take_spare(idx, self._s_act, self._backlog, self.stats))
+        self._active = act = ActiveJob(job, idx, n, take_spare(idx, self._s_act, self._backlog, self.stats),
+                                       self._lib)
         self.stats.jobs += 1
         self._backlog.append([act, list(idx.own), [0] * len(idx.own), 0])
         self._replay(act, self._pending.pop(job.key, ()))
@@ -408,6 +417,52 @@ class UdpRing(RingSender):
                 self._done(act)
         else:
             self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
+
+    def _take(self, rbuf, rview, nbytes: int, seg: int, at: int) -> None:
+        """The datagrams of a receive buffer (``nbytes``, ``seg`` bytes each) from ``at`` on: a whole GRO
+        batch at once where it is the common case, else one by one."""
+        if nbytes == 0:  # an empty datagram: no header
+            self.stats.malformed += 1
+            return
+        k = nbytes // seg
+        # numpy's per-call cost pays off from a few datagrams
+        if at == 0 and k >= _MIN_BATCH and not self._rcv_ooo:
+            if self._active is not None and self._on_batch(rbuf, k, seg):
+                at = k * seg
+            elif self._stash_batch(k, seg):
+                at = k * seg
+        for at in range(at, nbytes, seg):
+            self._on_datagram(rview, at, min(seg, nbytes - at))
+
+    def _native_rx(self, act: ActiveJob, budget: int) -> tuple:
+        """Drain the socket with the compiled loop (:mod:`trainer_hooks.ring_native`) for ``act``, at
+        most ``budget`` receive calls: what it took is applied to the engine's state here; returns
+        (return value, bytes of the last buffer, its segment size, where in it Python goes on, calls)."""
+        nrx = self._nrx
+        if act.native is None:
+            ix = act.index
+            if ix.native_keys is None:
+                ix.native_keys = PlanKeys(ix.pid, ix.off, ix.boff)
+            act.native = nrx.job_array(ix.native_keys, act.recv_table(self.prev), act.seen, act.w, self.n,
+                                       act.expected)
+        st = nrx.st
+        st[S_RCV_NEXT:S_RCV_NEXT + 7] = (self._rcv_next, self._ack_due, 0, act.received, 0, 0, 0)
+        st[S_MAX_RECVS] = budget
+        rc = nrx.rx(self.sock.fileno(), act.native[0])
+        nbytes, seg, at, rcv_next, ack_due, ack_now, received, nout, taken, used = st[:S_RCV_NEXT + 7].tolist()
+        if rc == R_ERROR:
+            raise OSError(int(st[S_ERRNO]), f"recvmsg on the ring socket: {os.strerror(int(st[S_ERRNO]))}")
+        self._rcv_next, self._ack_due, act.received = rcv_next, ack_due, received
+        if ack_now:
+            self._ack_now = True
+        if taken:
+            self.stats.batched += taken
+            self.stats.native += taken
+        if nout:
+            self._queue(act, nrx.out_idx[:nout].tolist(), nrx.out_step[:nout].tolist())
+        if rc == R_DONE:
+            self._done(act)
+        return rc, nbytes, seg, at, used
 
     def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
         """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
@@ -641,25 +696,24 @@ class UdpRing(RingSender):
                 except (BlockingIOError, InterruptedError):
                     pass
             if sock in r:
-                for _ in range(256):
-                    try:
-                        nbytes, anc, _fl, _addr = sock.recvmsg_into([rbuf], _CMSG_SPACE)
-                    except (BlockingIOError, InterruptedError):
-                        break
-                    seg = nbytes
-                    for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
-                        if lvl == SOL_UDP and typ == UDP_GRO:
-                            seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
-                    at = 0
-                    k = nbytes // seg
-                    # numpy's per-call cost pays off from a few datagrams
-                    if k >= _MIN_BATCH and not self._rcv_ooo:
-                        if self._active is not None and self._on_batch(rbuf, k, seg):
-                            at = k * seg
-                        elif self._stash_batch(k, seg):
-                            at = k * seg
-                    for at in range(at, nbytes, seg):
-                        self._on_datagram(rview, at, min(seg, nbytes - at))
+                budget = 256  # receive calls per wake-up
+                while budget > 0:
+                    if self._nrx is not None and self._active is not None and not self._rcv_ooo:
+                        rc, nbytes, seg, at, used = self._native_rx(self._active, budget)
+                        budget -= used
+                        if rc == R_AGAIN:
+                            break
+                    else:
+                        try:
+                            nbytes, anc, _fl, _addr = sock.recvmsg_into([rbuf], _CMSG_SPACE)
+                        except (BlockingIOError, InterruptedError):
+                            break
+                        budget -= 1
+                        seg, at = nbytes, 0
+                        for lvl, typ, data in anc:  # UDP GRO: several datagrams of `seg` bytes, back to back
+                            if lvl == SOL_UDP and typ == UDP_GRO:
+                                seg = _GRO_SIZE.unpack_from(data)[0] or nbytes
+                    self._take(rbuf, rview, nbytes, seg, at)
                     if self._ack_due >= self._ack_every:
                         self._send_ack()
                 # delayed ack: at once after a hole, a duplicate or the end of a job, else within

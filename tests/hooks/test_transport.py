@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from checkmate import wire
+from trainer_hooks import ring_native
 from trainer_hooks.layout import packet_bases, plan_bucket
 from trainer_hooks.transport import Job, RingError, UdpRing
 
@@ -70,20 +71,31 @@ def test_ring_allreduce_bit_identical(rings3):
     assert sum(r.stats.finals_sent for r in rings3) == 3 * len(plan.packets)
 
 
-def test_ring_batches_with_gso_gro_and_falls_back_without():
-    """Big buckets on loopback arrive as GRO batches taken by the vectorized path; with GSO/GRO off the
-    same ring takes every datagram one by one; both give the reference result bit for bit."""
+@pytest.mark.parametrize("native", [True, False], ids=["native", "python"])
+def test_ring_batches_with_gso_gro_and_falls_back_without(native):
+    """Big buckets on loopback arrive as GRO batches taken by the batch paths -- the compiled receive
+    loop (trainer_hooks.ring_native) or, without it, the O(1) header compare; with GSO/GRO off the
+    same ring takes every datagram one by one; all give the reference result bit for bit."""
+    if native and ring_native.load() is None:
+        pytest.skip("no C compiler: the ring's native receive loop is not built")
     for gso in (True, False):
-        rings = make_ring(3, rto=0.05, timeout=30, gso=gso)
+        rings = make_ring(3, rto=0.05, timeout=30, gso=gso, native=native)
         try:
             run_allreduce(rings, [(40000,), (7,), (3000,)], iterations=2)
             batched = sum(r.stats.batched for r in rings)
             data = sum(r.stats.data_sent for r in rings)
+            taken_natively = sum(r.stats.native for r in rings)
             if gso and all(r.gro for r in rings):
                 assert batched > data // 2, (batched, data)
-                assert sum(r.stats.runs for r in rings) > batched // 2  # most by one header compare
+                if native:
+                    assert taken_natively > data // 2, (taken_natively, data)
+                else:
+                    assert taken_natively == 0
+                    assert sum(r.stats.runs for r in rings) > batched // 2  # most by one header compare
             if not gso:
-                assert batched == 0 and not any(r.gro for r in rings)
+                assert not any(r.gro for r in rings)
+                # one datagram per receive call: the compiled loop takes them one by one, else Python
+                assert batched == taken_natively and (native or batched == 0)
         finally:
             for r in rings:
                 r.close(linger=1.0)

@@ -1,0 +1,168 @@
+/* The UDP ring's receive loop in C (trainer_hooks/ring_native.py loads it with ctypes).
+ *
+ * ring_rx() drains the ring's socket -- recvmsg with UDP GRO, several datagrams per call -- and takes
+ * every datagram that is the common case: in-order data of the active job (seq == the next expected),
+ * its header exactly the one the previous rank sends for that packet (version, dtype, job, iteration,
+ * rank, bucket, address, count; no ACK flag; aux 0 or ACK_REQUEST), expected at its step and not
+ * received yet.  For each it does what the Python engine does (trainer_hooks/transport.py, _on_data):
+ * marks the receive map, adds the payload into the bucket copy (reduce-scatter, local + received,
+ * float32 in host order, stored back in wire order) or copies it (all-gather), advances the receive
+ * sequence and the ack counters, and lists (packet, next step) for the pump to forward.
+ *
+ * It stops -- and says where, so Python takes the rest of that receive buffer with its own code --
+ * at the first datagram that is anything else (an ack, a packet out of order, a duplicate, another
+ * job's data, a malformed one), when the job has received everything, when an ack is due, when the
+ * forward list has no room for another buffer's packets, or after a number of receive calls.  So it
+ * never decides anything the Python engine would decide differently: it is the Python fast path,
+ * compiled, with no Python objects per batch.  Plain C (no CPython API): the state crosses as two
+ * int64 arrays (layout below, mirrored in ring_native.py).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+#define HLEN 32
+#define FLAG_ACK 0x02
+#define ACK_REQUEST 1
+
+/* job[]: one int64 per entry, filled once per job by Python (pointers as integers) */
+enum { J_TABLE, J_KEYS, J_KEYIDX, J_BOFF, J_SEEN, J_W, J_NPK, J_N, J_EXPECTED, J_LEN };
+/* st[]: in/out state, read back after every call */
+enum { S_NBYTES, S_SEG, S_AT, S_RCV_NEXT, S_ACK_DUE, S_ACK_NOW, S_RECEIVED, S_NOUT, S_TAKEN, S_RECVS,
+       S_ACK_EVERY, S_MAX_OUT, S_MAX_RECVS, S_ERRNO, S_LEN };
+/* return values */
+enum { R_AGAIN = 0, R_REST = 1, R_DONE = 2, R_ACK = 3, R_FULL = 4, R_LIMIT = 5, R_ERROR = -1 };
+
+static inline uint32_t be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline uint16_t be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+
+/* plan index of the packet at (param_id, offset): binary search of the sorted keys, -1 if none */
+static int64_t find(const uint64_t *keys, const int32_t *keyidx, int64_t npk, uint64_t key) {
+    int64_t lo = 0, hi = npk;
+    while (lo < hi) {
+        int64_t mid = lo + ((hi - lo) >> 1);
+        if (keys[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return (lo < npk && keys[lo] == key) ? keyidx[lo] : -1;
+}
+
+/* w[i] = w[i] + p[i] on big-endian float32 bit patterns, in host float32 (IEEE, round to nearest) */
+static void add_wire(uint32_t *restrict w, const uint8_t *restrict p, int64_t count) {
+    for (int64_t i = 0; i < count; i++) {
+        uint32_t a = __builtin_bswap32(w[i]), b;
+        memcpy(&b, p + 4 * i, 4);
+        b = __builtin_bswap32(b);
+        float fa, fb;
+        memcpy(&fa, &a, 4);
+        memcpy(&fb, &b, 4);
+        float s = fa + fb;
+        uint32_t r;
+        memcpy(&r, &s, 4);
+        w[i] = __builtin_bswap32(r);
+    }
+}
+
+/* one datagram of len bytes at h: taken (1) or left to Python (0) */
+static int take(const int64_t *job, int64_t *st, const uint8_t *h, int64_t len, int32_t *out_idx, uint8_t *out_step) {
+    if (len < HLEN) return 0;
+    const int64_t npk = job[J_NPK], n = job[J_N];
+    const int64_t idx = find((const uint64_t *)job[J_KEYS], (const int32_t *)job[J_KEYIDX], npk,
+                             ((uint64_t)be32(h + 16) << 32) | be32(h + 20));
+    if (idx < 0) return 0;
+    const uint8_t *row = (const uint8_t *)job[J_TABLE] + HLEN * idx;
+    const int64_t step = h[3];
+    if (step > 2 * n - 3 || (h[1] & FLAG_ACK) || h[0] != row[0] || h[2] != row[2]) return 0;
+    if (memcmp(h + 4, row + 4, 22) != 0) return 0; /* job, iteration, rank, bucket, address, count */
+    const uint16_t aux = be16(h + 26);
+    if (aux != 0 && aux != ACK_REQUEST) return 0;
+    const uint32_t seq = be32(h + 28);
+    if (seq != (uint32_t)st[S_RCV_NEXT]) return 0;
+    const int64_t count = be16(h + 24);
+    if (len != HLEN + 4 * count) return 0;
+    uint8_t *seen = (uint8_t *)job[J_SEEN];
+    const int64_t key = step * npk + idx;
+    if (seen[key]) return 0; /* not expected at this step from this rank, or a duplicate */
+    /* commit: what _on_datagram + _on_data do for it */
+    seen[key] = 1;
+    st[S_RCV_NEXT] = (uint32_t)(seq + 1u);
+    st[S_ACK_DUE] += 1;
+    if (aux) st[S_ACK_NOW] = 1;
+    uint32_t *dst = (uint32_t *)job[J_W] + ((const int64_t *)job[J_BOFF])[idx];
+    if (step <= n - 2)
+        add_wire(dst, h + HLEN, count);
+    else
+        memcpy(dst, h + HLEN, 4 * count);
+    st[S_RECEIVED] += 1;
+    st[S_TAKEN] += 1;
+    if (step != 2 * n - 3) { /* all but the last all-gather hop go on */
+        out_idx[st[S_NOUT]] = (int32_t)idx;
+        out_step[st[S_NOUT]] = (uint8_t)(step + 1);
+        st[S_NOUT] += 1;
+    }
+    return 1;
+}
+
+int ring_rx(int fd, uint8_t *rbuf, int64_t rbuf_len, const int64_t *job, int64_t *st, int32_t *out_idx,
+            uint8_t *out_step) {
+    for (;;) {
+        if (st[S_RECVS] >= st[S_MAX_RECVS]) return R_LIMIT;
+        if (st[S_NOUT] + rbuf_len / HLEN > st[S_MAX_OUT]) return R_FULL; /* room for a whole buffer's */
+        struct iovec iov = {rbuf, (size_t)rbuf_len};
+        union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } ctl;
+        struct msghdr m;
+        memset(&m, 0, sizeof m);
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof ctl.buf;
+        ssize_t nb = recvmsg(fd, &m, MSG_DONTWAIT);
+        if (nb < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return R_AGAIN;
+            st[S_ERRNO] = errno;
+            return R_ERROR;
+        }
+        st[S_RECVS] += 1;
+        int64_t seg = nb;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+            if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+                int s;
+                memcpy(&s, CMSG_DATA(c), sizeof s);
+                if (s > 0) seg = s;
+            }
+        }
+        st[S_NBYTES] = nb;
+        st[S_SEG] = seg;
+        if (nb == 0) { st[S_AT] = 0; return R_REST; } /* an empty datagram: Python counts it */
+        for (int64_t at = 0; at < nb; at += seg) {
+            int64_t len = nb - at < seg ? nb - at : seg;
+            if (!take(job, st, rbuf + at, len, out_idx, out_step)) { st[S_AT] = at; return R_REST; }
+            if (st[S_RECEIVED] == job[J_EXPECTED]) { st[S_AT] = at + seg; return R_DONE; }
+        }
+        st[S_AT] = nb;
+        if (st[S_ACK_DUE] >= st[S_ACK_EVERY]) return R_ACK;
+    }
+}
+
+/* dst[i] = src[i] / n in float32, stored in wire order (a job's start: the bucket divided, as torch's div_) */
+void to_wire_div(const float *restrict src, uint32_t *restrict dst, int64_t count, float n) {
+    for (int64_t i = 0; i < count; i++) {
+        float q = src[i] / n;
+        uint32_t r;
+        memcpy(&r, &q, 4);
+        dst[i] = __builtin_bswap32(r);
+    }
+}

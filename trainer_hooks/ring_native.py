@@ -1,0 +1,193 @@
+"""The UDP ring's compiled receive loop and bucket conversions (``ring_native.c``), loaded with ctypes.
+
+What a software ring costs is Python per batch of datagrams (docs/BENCHMARKS.md, *The ring vs gloo*):
+the receive loop -- ``recvmsg``, the GRO control message, the header checks, the add or copy into the
+bucket, the receive map, the forward list -- ran some 30 us of Python and several numpy calls per GRO
+batch.  ``ring_native.c`` does that loop in C for the datagrams that are the common case and stops at
+the first one that is not, so the Python engine (:mod:`trainer_hooks.transport`) still makes every
+decision about acks, losses, reordering, stray or malformed datagrams and jobs that have not started:
+the compiled part has no protocol of its own.  It also divides a bucket into wire order when a job
+starts, in one pass (numpy's divide into a big-endian array is a divide and a cast: ~15 % slower;
+the conversion back, a pure byte swap, is as fast in numpy and stays there).
+
+**Building.**  Plain C, no CPython API, compiled on first use with the system's C compiler (``cc``,
+or ``$CC``) into a cache keyed by the source's hash (``$CHECKMATE_NATIVE_DIR``, else
+``~/.cache/checkmate``), written under a temporary name and renamed, so several ranks starting at
+once are safe and an edited source is rebuilt.  ``make setup`` builds it ahead
+(:func:`main`).  Without a compiler -- or with ``CHECKMATE_RING_NATIVE=0``
+-- :func:`load` returns None and the ring runs its pure-Python path, which computes the same bits
+(``tests/hooks/test_ring_native.py`` compares the two).
+
+**Layout.**  The state crosses as two int64 arrays whose slots are the enums at the top of the C
+source (:data:`J_SLOTS`, :data:`S_SLOTS` here, checked against it when loading).
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import logging
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SOURCE = Path(__file__).with_name("ring_native.c")
+# -ffp-contract=off: every float operation rounded as written (no fused multiply-add), the bits numpy's
+# loops give; x86-64-v2 (SSSE3, every x86-64 CPU since about 2009) lets the byte swaps vectorize -- at
+# the baseline (SSE2) the bucket conversions are scalar, 2.5x slower than numpy's
+CFLAGS = ("-O3", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off", "-Wall") + (
+    ("-march=x86-64-v2",) if platform.machine() in ("x86_64", "AMD64") else ())
+# the slots of job[] and st[] (enums of ring_native.c; load() checks the source says the same)
+J_SLOTS = ("J_TABLE", "J_KEYS", "J_KEYIDX", "J_BOFF", "J_SEEN", "J_W", "J_NPK", "J_N", "J_EXPECTED")
+S_SLOTS = ("S_NBYTES", "S_SEG", "S_AT", "S_RCV_NEXT", "S_ACK_DUE", "S_ACK_NOW", "S_RECEIVED", "S_NOUT",
+           "S_TAKEN", "S_RECVS", "S_ACK_EVERY", "S_MAX_OUT", "S_MAX_RECVS", "S_ERRNO")
+(J_TABLE, J_KEYS, J_KEYIDX, J_BOFF, J_SEEN, J_W, J_NPK, J_N, J_EXPECTED) = range(len(J_SLOTS))
+(S_NBYTES, S_SEG, S_AT, S_RCV_NEXT, S_ACK_DUE, S_ACK_NOW, S_RECEIVED, S_NOUT, S_TAKEN, S_RECVS, S_ACK_EVERY,
+ S_MAX_OUT, S_MAX_RECVS, S_ERRNO) = range(len(S_SLOTS))
+# ring_rx's return values
+R_AGAIN, R_REST, R_DONE, R_ACK, R_FULL, R_LIMIT, R_ERROR = 0, 1, 2, 3, 4, 5, -1
+OUT_CAP = 1 << 16  # forwarded packets one ring_rx call may list
+
+_lib = None
+_tried = False
+
+
+def cache_dir() -> Path:
+    d = os.environ.get("CHECKMATE_NATIVE_DIR")
+    return Path(d) if d else Path.home() / ".cache" / "checkmate"
+
+
+def _check_layout(src: str) -> None:
+    """The C enums and this module's slot names must agree, in order."""
+    for name, slots in (("J_LEN", J_SLOTS), ("S_LEN", S_SLOTS)):
+        m = re.search(r"enum\s*\{([^}]*\b" + name + r")\s*\}", src)
+        got = tuple(s.strip() for s in m.group(1).split(",")) if m else ()
+        if got[:-1] != slots:
+            raise RuntimeError(f"{SOURCE.name}: the slots before {name} are {got[:-1]}, ring_native.py expects {slots}")
+
+
+def build(force: bool = False) -> Path:
+    """Compile ``ring_native.c`` into the cache (if not there yet) and return the library's path.
+    Raises RuntimeError with the compiler's message when it cannot."""
+    src = SOURCE.read_bytes()
+    _check_layout(src.decode())
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise RuntimeError("no C compiler (cc/gcc, or $CC) to build the ring's native receive loop")
+    tag = hashlib.sha256(src + " ".join(CFLAGS).encode() + cc.encode()).hexdigest()[:16]
+    out = cache_dir() / f"ring_native-{tag}-{sys.implementation.cache_tag}.so"
+    if out.exists() and not force:
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".ring_native-", suffix=".so", dir=out.parent)
+    os.close(fd)
+    try:
+        r = subprocess.run([cc, *CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"{cc} could not build {SOURCE}:\n{r.stderr.strip()}")
+        os.replace(tmp, out)  # atomic: a rank loading it sees the old file or the whole new one
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return out
+
+
+def load():
+    """The compiled library (ctypes, argument types set), or None where it cannot be had -- then the
+    ring's Python path runs.  Tried once per process; ``CHECKMATE_RING_NATIVE=0`` turns it off."""
+    global _lib, _tried
+    if _tried:
+        return _lib
+    _tried = True
+    if os.environ.get("CHECKMATE_RING_NATIVE", "1") == "0" or not sys.platform.startswith("linux"):
+        return None
+    try:
+        lib = ctypes.CDLL(str(build()))
+    except (RuntimeError, OSError) as e:
+        log.warning("checkmate ring: native receive loop unavailable, using the Python path (%s)", e)
+        return None
+    p, i64 = ctypes.c_void_p, ctypes.c_int64
+    lib.ring_rx.argtypes = (ctypes.c_int, p, i64, p, p, p, p)
+    lib.ring_rx.restype = ctypes.c_int
+    lib.to_wire_div.argtypes = (p, p, i64, ctypes.c_float)
+    lib.to_wire_div.restype = None
+    _lib = lib
+    return lib
+
+
+def _addr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def to_wire_div(lib, src: np.ndarray, dst: np.ndarray, n: int) -> None:
+    """``dst[:] = src / n`` with ``src`` host float32 and ``dst`` big-endian float32 (same bits as numpy)."""
+    assert src.dtype == np.float32 and dst.dtype == np.dtype(">f4") and src.size == dst.size
+    assert src.flags.c_contiguous and dst.flags.c_contiguous
+    lib.to_wire_div(_addr(src), _addr(dst), src.size, float(n))
+
+
+class PlanKeys:
+    """A plan's packet addresses for the C lookup: ``(param_id << 32 | offset)`` sorted, the plan
+    index of each, and every packet's element offset in the bucket."""
+
+    __slots__ = ("keys", "keyidx", "boff")
+
+    def __init__(self, pid: list, off: list, boff: list):
+        k = (np.asarray(pid, dtype=np.uint64) << np.uint64(32)) | np.asarray(off, dtype=np.uint64)
+        order = np.argsort(k, kind="stable")
+        self.keys = np.ascontiguousarray(k[order])
+        self.keyidx = order.astype(np.int32)
+        self.boff = np.asarray(boff, dtype=np.int64)
+
+
+class NativeRx:
+    """One ring's receive state for :func:`ring_rx`: the in/out array, the forward list, the
+    receive buffer's address."""
+
+    __slots__ = ("lib", "st", "out_idx", "out_step", "rbuf_addr", "rbuf_len", "_rbuf_ref", "_args")
+
+    def __init__(self, lib, rbuf: bytearray, ack_every: int):
+        self.lib = lib
+        self.st = np.zeros(len(S_SLOTS), dtype=np.int64)
+        self.st[S_ACK_EVERY] = ack_every
+        self.st[S_MAX_OUT] = OUT_CAP
+        self.out_idx = np.empty(OUT_CAP, dtype=np.int32)
+        self.out_step = np.empty(OUT_CAP, dtype=np.uint8)
+        self._rbuf_ref = (ctypes.c_char * len(rbuf)).from_buffer(rbuf)  # pins the buffer's address
+        self.rbuf_addr, self.rbuf_len = ctypes.addressof(self._rbuf_ref), len(rbuf)
+        # the addresses, once (numpy's __array_interface__ costs a few us per call)
+        self._args = (_addr(self.st), _addr(self.out_idx), _addr(self.out_step))
+
+    def job_array(self, keys: PlanKeys, table: np.ndarray, seen: bytearray, w: np.ndarray, n: int,
+                  expected: int) -> tuple:
+        """``job[]``'s address for one job, and the objects whose memory it points into (keep them
+        together: the address is valid while they live)."""
+        assert table.flags.c_contiguous and table.dtype == np.uint8 and w.flags.c_contiguous
+        seen_ref = (ctypes.c_char * len(seen)).from_buffer(seen)
+        job = np.zeros(len(J_SLOTS), dtype=np.int64)
+        job[J_TABLE], job[J_KEYS], job[J_KEYIDX], job[J_BOFF] = (_addr(table), _addr(keys.keys),
+                                                                 _addr(keys.keyidx), _addr(keys.boff))
+        job[J_SEEN], job[J_W] = ctypes.addressof(seen_ref), _addr(w)
+        job[J_NPK], job[J_N], job[J_EXPECTED] = len(keys.boff), n, expected
+        return _addr(job), (job, table, keys, seen_ref, w)
+
+    def rx(self, fd: int, job_addr: int) -> int:
+        """One :func:`ring_rx` call (``st`` set by the caller); its return value."""
+        st, oi, os_ = self._args
+        return self.lib.ring_rx(fd, self.rbuf_addr, self.rbuf_len, job_addr, st, oi, os_)
+
+
+def main() -> None:
+    """``make setup``: build ahead, say where (or why not); never fails the setup."""
+    try:
+        print(f"ring_native: {build()}")
+    except RuntimeError as e:
+        print(f"ring_native: not built ({e}); the ring uses its Python path", file=sys.stderr)
