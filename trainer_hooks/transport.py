@@ -89,6 +89,12 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   gets its per-packet lists by repetition, here and when the pump sends it on.
   Acks, losses, reordering and odd sizes take the per-datagram path, which
   makes the same checks one by one.
+* *Compiled*: where a C compiler is, the common case of all this -- drain the
+  socket, check each in-order datagram of the active job, add or copy it,
+  mark it, list it for forwarding -- runs in C (:mod:`trainer_hooks.ring_native`,
+  ``_native_rx``), which stops at the first datagram of any other kind and
+  leaves the rest of that buffer to the Python paths above (``_take``); every
+  protocol decision stays here.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
