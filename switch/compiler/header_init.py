@@ -202,6 +202,11 @@ def reads_header(ir, lhs) -> bool:
                 v = v["a"]
             elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
                 v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
+            elif v.get("op") == "bin" and v["o"] == "-" and _const(v["a"]) == 0 and v["t"][0] in ("bit", "int"):
+                v = v["b"]   # `0 - x` is `-x`, a unary operator
+            elif v.get("op") == "bin" and v["o"] in ("&", "|") and not _has_method_call(v) \
+                    and _same(_folded(v["a"]), _folded(v["b"])):
+                v = v["a"]   # `x & x`, `x | x` are x
             elif v.get("op") == "cond" and _const(v["c"]) is not None:
                 v = v["a"] if _const(v["c"]) else v["b"]   # (and its constant folding: `true ? x : y` is x)
             elif v.get("op") == "cond" and not _has_method_call(v) and _same(_folded(v["a"]), _folded(v["b"])):
@@ -271,6 +276,8 @@ def _reduced(x, effects=_has_call):
         return zero
     if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
         return y
+    if o in ("&", "|") and _same(a, b):
+        return a   # `x & x`, `x | x`
     return x
 
 

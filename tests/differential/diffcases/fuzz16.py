@@ -147,3 +147,22 @@ CASES.append(case("fuzz16_dead_branch_strength_reduction", CAT, program("""
         if (((hdr.h.isValid() ? hdr.h.a : 8w1) & 0) != 0) { t3.apply(); }
         hdr.h.c = 0x1234;
 """, ingress_decls=_T)))
+
+# An initializer element that p4c's strength reduction turns into a `?:` (under unary operators)
+# is hoisted like one (no read of the header): `0 - (c ? x : y)` is `-(c ? x : y)`, `e & e` and
+# `e | e` are `e`; checkmate-p4c counted them as reads and left h2 invalid.  Not reduced:
+# `0 |-| e` and `e * 2` (a shift).  Probes beside fuzz_exprs seed 2881.
+_C = "hdr.h.b > 2 ? hdr.h2.a : 8w1"
+CASES.append(case("fuzz16_header_initializer_hoisted_after_reduction", CAT, program(f"""
+        if (!hdr.h2.isValid()) {{ hdr.h2.setValid(); hdr.h2 = {{0x44, 0x55, 0x66, 0x77}}; hdr.h2.setInvalid(); }}
+        if (hdr.h.d == 0) {{ hdr.h2 = {{a = 1, b = 0 - ({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 1) {{ hdr.h2 = {{a = 1, b = ({_C}) & ({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 2) {{ hdr.h2 = {{a = 1, b = ({_C}) | ({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 3) {{ hdr.h2 = {{a = 1, b = ~~({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 4) {{ hdr.h2 = {{a = 1, b = ({_C}) % 1, c = 2, d = 3}}; }}
+        else if (hdr.h.d == 5) {{ hdr.h2 = {{a = 1, b = 8w0 |-| ({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 6) {{ hdr.h2 = {{a = 1, b = -({_C}), c = 2, d = 3}}; }}
+        else if (hdr.h.d == 7) {{ hdr.h2 = {{a = 1, b = ({_C}) * 2, c = 2, d = 3}}; }}
+        hdr.h.b = hdr.h2.isValid() ? 8w1 : 8w0;
+        if (hdr.h.a == 0xee) {{ hdr.h.c = hdr.h2.a ++ hdr.h2.b; }}
+"""), frames=[(1, H2(5, 6, d=d)) for d in range(8)] + [(1, H(1, d=d)) for d in range(8)]))
