@@ -133,18 +133,23 @@ CASES.append(case("fuzz16_subparser_aliased_arguments", CAT, program("""
 # actions stay out of the P4Info): `(int<8>)x ^ (int<8>)x` and `(int<8>)x * 8s0` are 0 as on
 # bit<W> (checkmate-p4c kept t1 and t2), while `(h.isValid() ? x : 1) & 0` is not reduced -- the
 # isValid() call counts as a side effect (checkmate-p4c removed t3).  Found by probing the
-# reduction behind fuzz_exprs seeds 3002 and 1025.
+# reduction behind fuzz_exprs seeds 3002 and 1025.  A slice of such a 0 is constant too
+# (fuzz_exprs seed 3144: `((o3 - o3))[7:4] != 0` on an int<32>, its action stayed in the P4Info).
 _T = """
     action a1() { hdr.h.b = 1; }
     action a2() { hdr.h.b = 2; }
     action a3() { hdr.h.b = 3; }
     table t1 { key = { hdr.h.a : exact; } actions = { a1; NoAction; } }
     table t2 { key = { hdr.h.a : exact; } actions = { a2; NoAction; } }
-    table t3 { key = { hdr.h.a : exact; } actions = { a3; NoAction; } }"""
+    table t3 { key = { hdr.h.a : exact; } actions = { a3; NoAction; } }
+    table t4 { key = { hdr.h.a : exact; } actions = { a1; NoAction; } }
+    table t5 { key = { hdr.h.a : exact; } actions = { a2; NoAction; } }"""
 CASES.append(case("fuzz16_dead_branch_strength_reduction", CAT, program("""
         if (((int<8>)hdr.h.a ^ (int<8>)hdr.h.a) != 0) { t1.apply(); }
         if (((int<8>)hdr.h.a * 8s0) != 0) { t2.apply(); }
         if (((hdr.h.isValid() ? hdr.h.a : 8w1) & 0) != 0) { t3.apply(); }
+        if ((((int<32>)hdr.h.d - (int<32>)hdr.h.d))[7:4] != 0) { t4.apply(); }
+        if ((hdr.h.c - hdr.h.c)[3:0] == 1) { t5.apply(); }
         hdr.h.c = 0x1234;
 """, ingress_decls=_T)))
 
