@@ -14,6 +14,7 @@ import json
 
 from .ast import Node, annotation
 from .elab_common import BOOL, E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .header_init import _header_path, _related
 from .parser_defuse import drop_dead_parser_stores
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -245,13 +246,55 @@ def _reaches_an_end(states: dict) -> bool:
 def _mark_temporaries(states: dict) -> None:
     """p4c inlines a sub-parser instance with its arguments substituted in place only when every
     call of that instance (in this parser) passes the same arguments; otherwise each call goes
-    through temporaries: copied in, reset for ``out``, copied back only when the sub-parser
-    accepts -- an error inside it leaves the caller's arguments as they were (BMv2)."""
+    through temporaries (``temps``: True): copied in, reset for ``out``, copied back only when
+    the sub-parser accepts -- an error inside it leaves the caller's arguments as they were
+    (BMv2).  With the same arguments everywhere, those that overlap another argument still go
+    through temporaries (``temps``: their indices; ``sp.apply(pkt, hdr.h.a, hdr.h)``)."""
     calls: dict = {}
     for x in ir_dicts(states):
         if x.get("s") == "apply_parser":
             calls.setdefault(x["fn"], []).append(x)
     for group in calls.values():
-        if len({json.dumps(c["args"], sort_keys=True) for c in group}) > 1:
+        if len({json.dumps([c["args"], c.get("outs")], sort_keys=True) for c in group}) > 1:
             for c in group:
                 c["temps"] = True
+        else:
+            for c in group:
+                if (alias := _aliased_args(c)):
+                    c["temps"] = alias
+
+
+def _aliased_args(call: dict) -> list:
+    """The indices of a sub-parser call's arguments whose storage overlaps another argument's
+    (p4c's inliner compares their location sets: a part of a header, the header, the struct
+    holding it; a run-time stack index is every element)."""
+    agg = ("struct", "header", "stack")
+    locs, k = [], 0
+    for a, d in zip(call["args"], call.get("dirs") or ["in"] * len(call["args"])):
+        t = a.get("t") or []
+        if d in ("out", "inout") and not (t and t[0] in agg):
+            a = call["outs"][k]   # (a scalar out argument is passed as a constant)
+            k += 1
+        locs.append(_locations(a))
+    return [i for i, li in enumerate(locs)
+            if any(j != i and any(_related(p, q) or _related(q, p) for p in li for q in lj)
+                   for j, lj in enumerate(locs))]
+
+
+def _locations(ir) -> list:
+    """The storage paths an argument expression names (``header_init._header_path``); a
+    method call (``isValid()``), a function call or a struct expression names none."""
+    op = ir.get("op") if isinstance(ir, dict) else None
+    if op in ("var", "field", "stack_idx", "stack_next"):
+        base = ir.get("st") if op == "stack_next" else ir
+        p = _header_path(base)
+        return [p] if p is not None and p[0] != "other" else []
+    if op == "slice":
+        return _locations(ir["a"])
+    if op in ("cast", "un"):
+        return _locations(ir["a"])
+    if op == "bin":
+        return _locations(ir["a"]) + _locations(ir["b"])
+    if op == "cond":
+        return _locations(ir["c"]) + _locations(ir["a"]) + _locations(ir["b"])
+    return []

@@ -12,7 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
-from .header_init import _fields_read, _has_call, _reduced, drop_stores_before_self_init, reads_header
+from .header_init import _fields_read, _has_method_call, _reduced, drop_stores_before_self_init, reads_header
 
 
 class StatementRules:
@@ -193,7 +193,8 @@ class StatementRules:
 
     def fold_condition(self, c):
         """``fold``, plus p4c's strength reduction (``header_init._reduced``: ``x * 0``, ``x & 0``,
-        ``x - x``, ``x ^ x``, ``x | 0`` ..., ``x`` without side effects), so that
+        ``x - x``, ``x ^ x``, ``x | 0`` ..., on ``bit`` and ``int``, ``x`` without calls --
+        ``isValid()`` counts as one, p4c keeps ``(h.isValid() ? x : y) & 0``), so that
         ``if ((x * 0) != 0)`` or ``if (!(8w1 != x - x))`` is dead code as it is for p4c (its
         actions and tables then stay out of the P4Info, and a ``return`` in the branch left is
         unconditional)."""
@@ -201,10 +202,10 @@ class StatementRules:
             v = self.fold(ir)
             if v is not None or not isinstance(ir, dict):
                 return v
-            if (r := _reduced(ir)) is not ir:
+            if (r := _reduced(ir, _has_method_call)) is not ir:
                 return f(r)
             op = ir.get("op")
-            if op == "un":
+            if op in ("un", "slice"):   # (a slice of `x - x`: fuzz_exprs seed 3144)
                 a = f(ir["a"])
                 return None if a is None else self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]}})
             if op == "bin" and ir["o"] in ("&&", "||"):
@@ -219,7 +220,7 @@ class StatementRules:
                     "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
             if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
-                    if f(x) == 0 and not _has_call(y):
+                    if f(x) == 0 and not _has_method_call(y):
                         return 0
             if op == "bin" and ir["o"] in ("==", "!=", "<", ">", "<=", ">="):
                 a, b = f(ir["a"]), f(ir["b"])

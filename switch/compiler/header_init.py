@@ -20,6 +20,20 @@ def _has_call(ir) -> bool:
     return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
 
 
+#: method calls in an expression other than a function's (``h.isValid()``, a union's, ``t.apply().hit``)
+_METHODS = ("isvalid", "uvalid", "table_hit")
+
+
+def _has_method_call(ir) -> bool:
+    """Whether ``ir`` calls anything, ``isValid()`` included: p4c's strength reduction asks its
+    side-effect check without a type map, which takes every method call for a side effect --
+    so ``h.isValid() ? x : x`` and ``(h.isValid() ? x : y) & 0`` stay as they are (BMv2 says so)."""
+    if isinstance(ir, list):
+        return any(_has_method_call(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or ir.get("op") in _METHODS
+                                     or any(_has_method_call(v) for v in ir.values()))
+
+
 def _header_path(ir):
     """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
     op = ir.get("op")
@@ -169,7 +183,8 @@ def reads_header(ir, lhs) -> bool:
         t = x.get("t")
         if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
             return True
-        if _reduced(x) is not x and _const(_reduced(x)) == 0:
+        r = _reduced(x, _has_method_call)
+        if r is not x and _const(r) == 0:
             return False   # p4c's strength reduction leaves no read: `h.f & 0`, `h.f ^ h.f`, `0 << h.f`
         return any(walk(v) for k, v in x.items() if k != "t")
 
@@ -187,12 +202,35 @@ def reads_header(ir, lhs) -> bool:
                 v = v["a"]
             elif v.get("op") == "bin" and (x := _identity_operand(v)) is not None:
                 v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
+            elif v.get("op") == "bin" and v["o"] == "-" and _const(v["a"]) == 0 and v["t"][0] in ("bit", "int"):
+                v = v["b"]   # `0 - x` is `-x`, a unary operator
+            elif v.get("op") == "bin" and v["o"] in ("&", "|") and not _has_method_call(v) \
+                    and _same(_folded(v["a"]), _folded(v["b"])):
+                v = v["a"]   # `x & x`, `x | x` are x
+            elif v.get("op") == "cond" and _const(v["c"]) is not None:
+                v = v["a"] if _const(v["c"]) else v["b"]   # (and its constant folding: `true ? x : y` is x)
+            elif v.get("op") == "cond" and not _has_method_call(v) and _same(_folded(v["a"]), _folded(v["b"])):
+                v = v["a"]   # `c ? x : x` is x (fuzz_exprs seed 2881), not where c calls `isValid()` (seed 1025)
             else:
                 return v.get("op") == "cond"
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
     return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+
+
+def _folded(x):
+    """``x`` as p4c compares it with another expression in its strength reduction: bottom up,
+    every ``?:`` on a constant condition (``true ? a : b``) is its arm (constant folding) and
+    every binary operation is :func:`_reduced` (``h.f + 0`` is ``h.f``)."""
+    if isinstance(x, list):
+        return [_folded(v) for v in x]
+    if not isinstance(x, dict):
+        return x
+    x = {k: (v if k == "t" else _folded(v)) for k, v in x.items()}
+    while x.get("op") == "cond" and _const(x["c"]) is not None:
+        x = x["a"] if _const(x["c"]) else x["b"]
+    return _reduced(x, _has_method_call)
 
 
 def _const(x):
@@ -202,12 +240,13 @@ def _const(x):
 def _identity_operand(b: dict):
     """The operand that the binary expression ``b`` is equal to by p4c's strength reduction
     (``x | 0``, ``0 ^ x``, ``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``, ``x & 0xff..``,
-    ``x << 0``, ``x >> 0``), or None.  (Saturating operators are not reduced.)"""
+    ``x << 0``, ``x >> 0``), or None; on ``bit<W>`` and ``int<W>`` alike, but for ``&`` (no
+    ``int<W>`` constant has W one bits).  (Saturating operators are not reduced.)"""
     o, a, c = b["o"], b["a"], b["b"]
     t = b.get("t") or [None]
-    if t[0] != "bit":
+    if t[0] not in ("bit", "int"):
         return None
-    ones = (1 << t[1]) - 1
+    ones = (1 << t[1]) - 1 if t[0] == "bit" else None
     for x, k in ((a, _const(c)), (c, _const(a))):
         if k is None:
             continue
@@ -218,23 +257,27 @@ def _identity_operand(b: dict):
     return None
 
 
-def _reduced(x):
+def _reduced(x, effects=_has_call):
     """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
     remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
     is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
-    ``x % 1``, operands without calls) is the constant 0; anything else is ``x`` itself."""
-    if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] != "bit":
+    ``x % 1``, operands without side effects by ``effects``) is the constant 0; anything else is
+    ``x`` itself.  On ``bit<W>`` and ``int<W>`` alike (an ``int<W>`` ``x ^ x`` is 0 too: fuzz_exprs
+    seed 3002)."""
+    if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] not in ("bit", "int"):
         return x
-    a, b = _reduced(x["a"]), _reduced(x["b"])
+    a, b = _reduced(x["a"], effects), _reduced(x["b"], effects)
     o = x["o"]
     zero = {"op": "const", "v": 0, "t": x["t"]}
-    if _has_call(x):
+    if effects(x):
         return x
     if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>") and _const(a) == 0 \
             or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
         return zero
     if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
         return y
+    if o in ("&", "|") and _same(a, b):
+        return a   # `x & x`, `x | x`
     return x
 
 

@@ -204,12 +204,38 @@ def _calls(ir) -> bool:
 
 def _overwritten(lv, later) -> bool:
     """Whether a later copy-out of the same call (``later``: its lvalues) stores over the whole
-    of ``lv``'s header or aggregate first: p4c's def-use pass drops that first copy-out
-    (``f(hdr.h, hdr.h)`` with ``out``/``inout`` parameters: ``hdr.h = p0; hdr.h = p1;``), so
-    when the last one is an invalid header BMv2 keeps the fields the argument had before the
-    call (fuzz_exprs seed 2878), not the dropped copy's."""
-    return lv["t"][0] in ("header", "struct", "stack") and not _calls(lv) and \
-        not _runtime_index(lv) and lv in later
+    of ``lv`` first: p4c's def-use pass drops that first copy-out (``f(hdr.h, hdr.h)`` with
+    ``out``/``inout`` parameters: ``hdr.h = p0; hdr.h = p1;``), so when the last one is an
+    invalid header BMv2 keeps the fields the argument had before the call (fuzz_exprs seed
+    2878), not the dropped copy's.  The later one may also be a header, struct or stack that
+    holds ``lv`` -- ``f(hdr.h.a, hdr.h)``, ``f(hdr.h.a[3:0], hdr.h)``, ``f(hdr.h, hdr)``:
+    ``hdr.h.a = p0; hdr.h = p1;`` drops the field's store too (diffcase
+    ``fuzz16_copy_out_into_a_later_whole``)."""
+    if _calls(lv) or _runtime_index(_base(lv)):
+        return False
+    for w in later:
+        if w["t"][0] not in ("header", "struct", "stack") or _calls(w) or _runtime_index(w):
+            continue
+        x = lv
+        while True:
+            if x == w:
+                return True
+            if x.get("op") == "field":
+                x = x["base"]
+            elif x.get("op") == "stack_idx":
+                x = x["st"]
+            elif x.get("op") == "slice":
+                x = x["a"]
+            else:
+                break
+    return False
+
+
+def _base(lv):
+    """The lvalue ``lv`` without a bit slice around it."""
+    while lv.get("op") == "slice":
+        lv = lv["a"]
+    return lv
 
 
 def _runtime_index(lv) -> bool:

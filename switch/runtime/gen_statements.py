@@ -300,27 +300,8 @@ class StatementGen:
                         self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
-        elif k == "apply_parser" and s.get("temps"):
-            self.apply_parser_temps(ind, s)
         elif k == "apply_parser":
-            for h in s.get("invalid", ()):   # `out` header arguments start invalid (p4c inlines)
-                self.invalidate(ind, self.x(h), h["t"])
-            args = "".join(", " + self.x(a) for a in s["args"])
-            if s.get("outs"):
-                r, e = self.fresh("r"), self.fresh("e")
-                self.emit(ind, "try:")
-                self.emit(ind + 1, f"{r} = {s['fn']}(P, data, n, off{args})")
-                self.emit(ind, f"except ParserError as {e}:")
-                # an error in the sub-parser: its scalar out/inout values so far are copied
-                # back (p4c inlines it, so they were written in place), then the error goes on
-                for i, lv in enumerate(s["outs"]):
-                    self.assign(ind + 1, lv, f"{e}.outs[{i}]", lv["t"])
-                self.emit(ind + 1, "raise")
-                self.emit(ind, f"off = {r}[0]")
-                for i, lv in enumerate(s["outs"]):
-                    self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
-            else:
-                self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
+            self.apply_parser(ind, s)
         elif k == "apply_control":
             self.apply_control(ind, s)
         elif k == "call_fn":
@@ -521,15 +502,34 @@ class StatementGen:
         else:
             raise Unsupported(f"statement {k}")
 
-    def apply_parser_temps(self, ind: int, s: dict) -> None:
-        """A sub-parser call through temporaries (elab_parsers._mark_temporaries): aggregates are
-        copied in (``out`` ones reset), and every out/inout argument is copied back only after
-        the sub-parser accepted -- a ParserError leaves the caller's arguments untouched."""
+    def apply_parser(self, ind: int, s: dict) -> None:
+        """A sub-parser call, as p4c inlines it.  An argument is substituted in place (an
+        ``out`` header made invalid where the call starts, a scalar ``out``/``inout`` copied back
+        also when the sub-parser fails: it was written in place), or -- where ``s["temps"]`` is
+        True or lists its index (elab_parsers._mark_temporaries) -- goes through a temporary:
+        an aggregate copied in (``out`` ones reset), every ``out``/``inout`` one copied back in
+        parameter order only after the sub-parser accepted (a ParserError leaves it untouched),
+        and a copy-back a later one overwrites dropped, as p4c's def-use pass drops it
+        (``sp.apply(pkt, hdr.h.a, hdr.h)``: BMv2 keeps ``hdr.h.a`` when ``hdr.h`` comes back
+        invalid; diffcase ``fuzz16_subparser_aliased_arguments``)."""
         agg = ("struct", "header", "stack")
-        texts, backs = [], []
-        for a, d in zip(s["args"], s.get("dirs") or ["in"] * len(s["args"])):
+        temps = s.get("temps")
+        args, outs = s["args"], s.get("outs") or []
+        dirs = s.get("dirs") or ["in"] * len(args)
+        r = self.fresh("r")
+        texts, in_place, backs = [], [], []   # backs: (lvalue, value, type) in parameter order
+        k = 0
+        for i, (a, d) in enumerate(zip(args, dirs)):
             t = a.get("t") or []
-            if t and t[0] in agg and a.get("op") != "stack_next":
+            temp = temps is True or isinstance(temps, list) and i in temps
+            if d in ("out", "inout") and not (t and t[0] in agg):   # a scalar: returned after the offset
+                if temp:
+                    backs.append((outs[k], f"{r}[{k + 1}]", outs[k]["t"]))
+                else:
+                    in_place.append((outs[k], k))
+                texts.append(self.x(a))
+                k += 1
+            elif t and t[0] in agg and a.get("op") != "stack_next" and temp:
                 tmp = self.fresh("t")
                 self.emit(ind, f"{tmp} = {self.x(a)}.copy()")
                 if d == "out":
@@ -538,19 +538,31 @@ class StatementGen:
                     backs.append((a, tmp, t))
                 texts.append(tmp)
             else:
+                if d == "out" and t and t[0] in ("header", "struct") and a.get("op") != "stack_next":
+                    self.invalidate(ind, self.x(a), t)   # (in place: invalid where the call starts)
                 texts.append(self.x(a))
-        args = "".join(", " + x for x in texts)
-        if s.get("outs"):
-            r = self.fresh("r")
-            self.emit(ind, f"{r} = {s['fn']}(P, data, n, off{args})")
-            self.emit(ind, f"off = {r}[0]")
-            for i, lv in enumerate(s["outs"]):
-                self.assign(ind, lv, f"{r}[{i + 1}]", lv["t"])
+        call = f"{s['fn']}(P, data, n, off{''.join(', ' + x for x in texts)})"
+        if not outs:
+            self.emit(ind, f"off = {call}")
+        elif in_place:
+            e = self.fresh("e")
+            self.emit(ind, "try:")
+            self.emit(ind + 1, f"{r} = {call}")
+            self.emit(ind, f"except ParserError as {e}:")
+            # an error in the sub-parser: its in-place scalar out/inout values so far are
+            # copied back, then the error goes on
+            for lv, j in in_place:
+                self.assign(ind + 1, lv, f"{e}.outs[{j}]", lv["t"])
+            self.emit(ind + 1, "raise")
         else:
-            self.emit(ind, f"off = {s['fn']}(P, data, n, off{args})")
-        for a, tmp, t in backs:
-            self.assign(ind, a, tmp, t)
-
+            self.emit(ind, f"{r} = {call}")
+        if outs:
+            self.emit(ind, f"off = {r}[0]")
+        for lv, j in in_place:
+            self.assign(ind, lv, f"{r}[{j + 1}]", lv["t"])
+        for j, (lv, val, t) in enumerate(backs):
+            if not _overwritten(lv, [b[0] for b in backs[j + 1:]]):
+                self.assign(ind, lv, val, t, by_member=True)
 
 
 def _has_call(e) -> bool:
