@@ -1,0 +1,74 @@
+"""Found by helper mutz18 (issue #15): a header field declared ``bool``, each decided by real
+p4c 1.2.4.8 / BMv2 1.15.5.
+
+checkmate-p4c keeps such a field as a ``bit<1>`` field, and its type checks let it through as
+one: passed for a ``bit<1>`` parameter (``in``, directionless, ``inout``; of a function, an
+action, a sub-control, an extern method), assigned to a ``bit<1>`` variable or struct field,
+returned as a ``bit<1>``, an operand of ``+``, ``&``, ``~``, ``++``, ``<<``, a slice, a stack
+index, cast to a width other than 1 -- p4c types it ``bool`` and rejects all of these (the item
+docs/CONFORMANCE.md left open).  The other way round checkmate-p4c refused what p4c accepts: the
+field as an ``out``/``inout`` argument of a ``bool`` parameter, and as an arm of ``?:`` with a
+``bool`` (or with itself) assigned back to the field."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+_HB = "header b_t { bool f; bit<1> g; bit<6> pad; }\n"
+
+
+def _b(ingress: str, **kw) -> str:
+    return program(ingress, headers=_HB, fields="    b_t b;\n" + kw.pop("fields", ""), **kw)
+
+
+INVALID = {
+    "bool_field_to_bit1_function_in": (_b("        hdr.h.b = f(hdr.b.f);\n", top="bit<8> f(in bit<1> x) { return (bit<8>)x; }\n"),
+                                       ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_function_inout": (_b("        hdr.h.b = f(hdr.b.f);\n", top="bit<8> f(inout bit<1> x) { x = 1; return 0; }\n"),
+                                          ("has type bool, expected bit<1>",)),
+    "bool_field_to_bit1_action_in": (_b("        a(hdr.b.f);\n", ingress_decls="    action a(in bit<1> x) { hdr.h.b = (bit<8>)x; }\n"),
+                                     ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_action_directionless": (_b("        a(hdr.b.f);\n", ingress_decls="    action a(bit<1> x) { hdr.h.b = (bit<8>)x; }\n"),
+                                                ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_control_in": (_b("        c.apply(hdr.b.f);\n", ingress_decls="    C() c;\n", top="control C(in bit<1> x) { apply { } }\n"),
+                                      ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_register_write": (_b("        r.write(0, hdr.b.f);\n", ingress_decls="    register<bit<1>>(4) r;\n"),
+                                          ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_variable": (_b("        bit<1> y = hdr.b.f;\n        hdr.h.b = (bit<8>)y;\n"), ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_struct_field": (_b("        S s = {hdr.b.f};\n        hdr.b.g = s.x;\n", top="struct S { bit<1> x; }\n"),
+                                        ("expected bit<1>, got bool",)),
+    "bool_field_to_bit1_digest_member": (_b("        digest<S>(1, {hdr.b.f});\n", top="struct S { bit<1> x; }\n"),
+                                         ("expected bit<1>, got bool",)),
+    "bool_field_into_bit1_field_of_initializer": (_b("        hdr.b = {true, hdr.b.f, 0};\n"), ("expected bit<1>, got bool",)),
+    "bool_field_returned_as_bit1": (_b("        hdr.b.g = f(hdr.b);\n", top="bit<1> f(in b_t x) { return x.f; }\n"),
+                                    ("expected bit<1>, got bool",)),
+    "bool_field_mux_into_bit1": (_b("        hdr.b.g = hdr.h.a == 1 ? hdr.b.f : hdr.b.f;\n"), ("expected bit<1>, got bool",)),
+    "bool_field_plus": (_b("        hdr.b.g = hdr.b.f + 1w1;\n"), ("+: cannot be applied", "type 'bool'")),
+    "bool_field_bitwise_and": (_b("        hdr.b.g = hdr.b.f & hdr.b.g;\n"), ("&: cannot be applied", "type 'bool'")),
+    "bool_field_concat": (_b("        hdr.h.c = hdr.b.f ++ 15w0;\n"), ("++: cannot be applied", "type 'bool'")),
+    "bool_field_slice": (_b("        hdr.b.g = hdr.b.f[0:0];\n"), ("bit extraction", "type 'bool'")),
+    "bool_field_stack_index": (_b("        hdr.h.a = hdr.s[hdr.b.f].a;\n", fields="    h_t[2] s;\n"), ("stack index", "type 'bool'")),
+    "bool_field_cast_to_bit8": (_b("        hdr.h.b = (bit<8>)hdr.b.f;\n"), ("cast to bit<8>", "type 'bool'")),
+    # p4c 1.2.4.8 dies in its BMv2 back end ("Compiler Bug: bool: expected a bit<> type")
+    "bool_field_shift_amount": (_b("        hdr.h.a = hdr.h.a << hdr.b.f;\n"), ("<<: cannot be applied", "type 'bool'")),
+}
+
+_TOP = "void set_true(out bool x) { x = true; }\nvoid flip(inout bool x) { x = !x; }\n"
+
+CASES = [
+    # what p4c accepts: the field as a bool l-value and a bool ?: arm; (bit<1>) of it
+    case("mutz18_bool_field_as_bool_argument_and_mux_arm", CAT, _b("""
+        hdr.b.setValid();
+        hdr.b.f = hdr.h.a == 1;
+        hdr.b.g = 0;
+        hdr.b.pad = 0;
+        if (hdr.h.b == 1) { set_true(hdr.b.f); }
+        else if (hdr.h.b == 2) { flip(hdr.b.f); }
+        else if (hdr.h.b == 3) { a_flip(hdr.b.f); }
+        else if (hdr.h.b == 4) { hdr.b.f = hdr.h.c == 7 ? hdr.b.f : true; }
+        else if (hdr.h.b == 5) { hdr.b.f = hdr.h.c == 7 ? false : hdr.b.f; }
+        else if (hdr.h.b == 6) { hdr.b.f = hdr.h.c == 7 ? hdr.b.f : hdr.b.f; }
+        hdr.b.g = (bit<1>)hdr.b.f;
+        hdr.h.d = (bit<32>)hdr.b.g;
+        hdr.h.c = hdr.b.f ? 16w0x55 : 16w0xaa;
+""", top=_TOP, ingress_decls="    action a_flip(inout bool x) { x = !x; }\n"),
+         frames=[(1, H(a, b, c)) for a in (1, 2) for b in range(7) for c in (7, 8)]),
+]
