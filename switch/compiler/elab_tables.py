@@ -417,6 +417,11 @@ class TableRules:
                 ks = dict(ks, v=int(bool(ks["v"])))
         else:
             ks = self.keyset(kn, t, scope)
+        if ks["k"] == "mask" and kind in ("range", "optional") and ks["m"] & ((1 << w) - 1) == (1 << w) - 1:
+            # p4c's BMv2 back end takes `v &&& m` whose mask covers the key's width as the value v
+            # on a range or optional key (range v..v; any other mask: "unsupported range key
+            # expression"; mutz18, p4c_mutate seed 37)
+            ks = {"k": "value", "v": ks["v"]}
         if ks["k"] == "value":
             v = ks["v"] & ((1 << w) - 1)
             if kind == "lpm":
@@ -435,7 +440,8 @@ class TableRules:
                 if m != ((1 << plen) - 1) << (w - plen):
                     raise E(kn.loc, f"table {q}: lpm mask {m:#x} is not a prefix")
                 return {"id": kdef["id"], "kind": "lpm", "value": ks["v"], "prefix_len": plen}
-            raise E(kn.loc, f"table {q}: a mask on a {kind} key")
+            raise E(kn.loc, f"table {q}: a mask on a {kind} key (p4c: {expr_text(kn)}: unsupported {kind} key "
+                            "expression)")
         if ks["k"] == "range":
             if kind != "range":
                 raise E(kn.loc, f"table {q}: a range on a {kind} key")

@@ -72,3 +72,13 @@ CASES = [
 """, top=_TOP, ingress_decls="    action a_flip(inout bool x) { x = !x; }\n"),
          frames=[(1, H(a, b, c)) for a in (1, 2) for b in range(7) for c in (7, 8)]),
 ]
+
+# p4c_mutate seed 37 (match kind ternary -> range): p4c's BMv2 back end takes `v &&& m` on a
+# range or optional key when the mask covers the key's width -- the value v alone (range v..v;
+# ternary v/0xff for optional); checkmate-p4c refused every mask there ("a mask on a range key")
+CASES.append(case("mutz18_full_mask_on_range_and_optional_keys", CAT, program("        t.apply();\n", ingress_decls="""
+    action d(bit<32> v) { hdr.h.d = v; }
+    table t { key = { hdr.h.a: range; hdr.h.b: optional; } actions = { d; NoAction; }
+        const entries = { (5 &&& 0xff, 7 &&& 0x1ff): d(1); (5 &&& 8w255, _): d(2); (0x10 .. 0x20, 3 &&& 0xff): d(3);
+                          (300 &&& 0xff, _): d(4); } }"""),
+    frames=[(1, H(a, b)) for a, b in ((5, 7), (5, 8), (0x15, 3), (0x15, 4), (6, 7), (44, 1), (4, 7))]))
