@@ -602,9 +602,10 @@ class ExpressionRules:
                     d = _wrap(d, b["t"])
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
-                # and rejects every other division it cannot evaluate at compile time
-                raise E(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
-                               "(p4c for BMv2 cannot evaluate any other division at run time)")
+                # and rejects every other division it cannot evaluate at compile time (in code it
+                # keeps: not in an unused action or function, nor an unapplied sub-control)
+                self.target_error(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
+                                         "(p4c for BMv2 cannot evaluate any other division at run time)")
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

@@ -160,8 +160,9 @@ class TableRules:
                 raise E(profile.get("loc") or d.loc,
                         f"action selector {profile['name']} is used by multiple tables with different selector "
                         f"inputs ({first[1]} and {q}; p4c rejects this for BMv2)")
-        if sum(1 for k in keys if k["match"] == "lpm") > 1:
-            raise E(d.loc, f"table {q}: more than one lpm key")
+        # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
+        table_error = E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
+                               "supported)") if sum(1 for k in keys if k["match"] == "lpm") > 1 else None
         if "actions" not in props:
             raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []
@@ -348,7 +349,7 @@ class TableRules:
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0],
-               "support_timeout": timeout}
+               "support_timeout": timeout, "target_error": table_error}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue
