@@ -131,7 +131,8 @@ class TableRules:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
                 t = t[2]
-            if t[0] == "int":
+            was_signed = t[0] == "int"
+            if was_signed:
                 # the control plane matches the two's-complement bits of a signed key
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
             elif not is_bits(t):
@@ -150,7 +151,7 @@ class TableRules:
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
-                         **({"error": True} if was_error else {}),
+                         **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if profile is not None and profile["algo"] is not None:
             # p4c (BMv2): every table sharing an action selector hashes the same inputs
@@ -390,7 +391,9 @@ class TableRules:
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
         w = kdef["width"]
-        t = ["bit", w]
+        # a signed key takes int<W> values (p4c: `8w1` for an int<8> key is a type error)
+        signed = bool(kdef.get("signed"))
+        t = ["int" if signed else "bit", w]
         kind = kdef["match"]
         if kind not in ("exact", "lpm", "ternary", "range", "optional"):
             raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "
@@ -418,6 +421,8 @@ class TableRules:
                 ks = dict(ks, v=int(bool(ks["v"])))
         else:
             ks = self.keyset(kn, t, scope)
+        if signed:   # (two's complement in the key's width, as BMv2 matches it)
+            ks = {k: v & ((1 << w) - 1) if k in ("v", "m", "lo", "hi") and isinstance(v, int) else v for k, v in ks.items()}
         if ks["k"] == "mask" and kind in ("range", "optional") and ks["m"] & ((1 << w) - 1) == (1 << w) - 1:
             # p4c's BMv2 back end takes `v &&& m` whose mask covers the key's width as the value v
             # on a range or optional key (range v..v; any other mask: "unsupported range key

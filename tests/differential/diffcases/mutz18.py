@@ -126,3 +126,17 @@ INVALID.update({
         "    action m() { hdr.h.c = hdr.h.c / 3; }\n    table t { key = { hdr.h.a: exact; } actions = { m; } }\n")),
         ("divisor",)),
 })
+
+# p4c_mutate seed 41 (a key field bit<8> -> int<8>): checkmate-p4c typed every const entry value
+# as bit<W>, so a signed key took a bit<8> value (p4c: "Cannot cast implicitly type 'bit<8>' to
+# type 'int<8>'") and refused an int<8> one
+_SK = """
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { meta.sa: exact; } actions = { s; NoAction; }
+              const entries = { 8s1: s(0x21); {(int<8>)8w2}: s(0x22); 3: s(0x23); } }"""
+CASES.append(case("mutz18_signed_key_const_entries", CAT, program(
+    "        meta.sa = (int<8>)hdr.h.a;\n        t.apply();\n", meta="    int<8> sa;\n", ingress_decls=_SK),
+    frames=[(1, H(a)) for a in (1, 2, 3, 4, 0x81)]))
+INVALID["signed_key_unsigned_entry_value"] = (program(
+    "        meta.sa = (int<8>)hdr.h.a;\n        t.apply();\n", meta="    int<8> sa;\n",
+    ingress_decls=_SK.replace("8s1:", "8w1:")), ("expected int<8>, got bit<8>",))
