@@ -421,7 +421,12 @@ class TableRules:
                 ks = dict(ks, v=int(bool(ks["v"])))
         else:
             ks = self.keyset(kn, t, scope)
-        if signed:   # (two's complement in the key's width, as BMv2 matches it)
+        neg = [v if v < 0 else v - (1 << w) for k, v in ks.items() if signed and k in ("v", "m", "lo", "hi")
+               and isinstance(v, int) and (v < 0 or v >= 1 << (w - 1))]   # (0xf0 is -16 as an int<8>)
+        if neg:   # p4c's P4Runtime serializer (a const entry's value, mask or bound of a signed key)
+            raise E(kn.loc, f"table {q}: {neg[0]}: negative values are not supported in a const entry "
+                            "(p4c: Negative values not supported yet)")
+        if signed:   # (two's complement in the key's width)
             ks = {k: v & ((1 << w) - 1) if k in ("v", "m", "lo", "hi") and isinstance(v, int) else v for k, v in ks.items()}
         if ks["k"] == "mask" and kind in ("range", "optional") and ks["m"] & ((1 << w) - 1) == (1 << w) - 1:
             # p4c's BMv2 back end takes `v &&& m` whose mask covers the key's width as the value v
