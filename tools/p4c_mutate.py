@@ -11,7 +11,8 @@ inside an action, an ``in`` parameter assigned, a duplicate key / action, a sele
 of the wrong width, a transition to an unknown state, a value returned from an action, a bad
 annotation argument, a default action that is not listed, a shift by a negative amount, a
 slice out of range, a table applied twice, a constant stack index out of bounds,
-``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, ...
+``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, a header
+field declared ``bool``, an assignment's value divided by a constant, ...
 (:data:`MUTATORS`).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -594,13 +595,38 @@ def m_verify_in_control(rng, t):
     return Mutant(t[:pos] + " " + stmt + t[pos:], pos + 1, f"{stmt} in a control")
 
 
+def m_bool_field(rng, t):
+    """A header field declared ``bool`` instead of ``bit<N>`` (p4c then types every use of it as
+    a bool: no arithmetic, no bit<N> argument or variable, no slice, ...)."""
+    ms = [(h.start(1) + f.start(), h.start(1) + f.end(), f.group(1), f.group(2))
+          for h in re.finditer(r"\bheader\s+\w+\s*\{([^}]*)\}", t)
+          for f in re.finditer(r"\bbit<(\d+)>\s+(\w+)\s*;", h.group(1))]
+    if not ms:
+        return None
+    start, end, w, name = rng.choice(ms)
+    return _replace(t, start, end, f"bool {name};", f"field {name}: bit<{w}> -> bool")
+
+
+def m_div(rng, t):
+    """The right-hand side of an assignment divided (``/``, ``%``) by a constant: p4c's BMv2 back
+    end takes a power of two only, and only in code it keeps (not in an unused action or function,
+    an unapplied table or sub-control); by zero is a front-end error."""
+    ms = [m for m in re.finditer(r"(?<![=!<>])=(?!=)\s*([^;{}=]+?)\s*;", t)
+          if "(" not in m.group(1) and not re.search(r"\b(?:const|bit|int|bool)\b", t[max(0, m.start() - 40):m.start()])]
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    op, k = rng.choice(["/", "%"]), rng.choice([3, 4, 5, 8, 0, 1])
+    return _replace(t, m.start(1), m.end(1), f"({m.group(1)}) {op} {k}", f"rhs {op} {k}")
+
+
 MUTATORS = {f.__name__[2:]: f for f in [
     m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_type_name, m_table_in_action,
     m_action_arity, m_assign_in, m_assign_const, m_read_out, m_direction, m_dup_key, m_dup_action,
     m_match_kind, m_key_type, m_select_width, m_transition, m_return_value, m_exit_in_function,
     m_missing_return, m_annotation, m_entries_arity, m_default_action, m_switch_case, m_shift_neg,
     m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
-    m_valid_on_struct, m_deparser_op, m_verify_in_control]}
+    m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div]}
 
 
 # ---- judging ---------------------------------------------------------------------------------

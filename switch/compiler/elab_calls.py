@@ -136,6 +136,8 @@ class CallRules:
         its copy-back makes invalid -- p4c copies it back with assign_header, which on BMv2
         marks a valid member valid and so its union's other members invalid."""
         lv, lt = self.lvalue(arg, scope)
+        if lt == ["bit", 1] and self.is_bool_header_field(lv):
+            lt = BOOL   # p4c: a header field declared bool is a bool l-value
         if lt != p["t"]:
             raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                              f"{tstr(lt)}, expected {tstr(p['t'])}")

@@ -123,6 +123,7 @@ class ExpressionRules:
         if bt[0] != "stack":
             raise E(n.loc, f"indexing a value of type {tstr(bt)}")
         i_ir, it = self.expr(n.index, scope)
+        self.bool_field_operand(i_ir, n.index.loc, "stack index", n.index)
         if not (is_bits(it) or it in (INTLIT,) or it[0] == "serenum"):
             raise E(n.index.loc, f"stack index must be an integer, not {tstr(it)}")
         v = self.fold(i_ir)
@@ -140,6 +141,7 @@ class ExpressionRules:
         return ir, et
 
     def slice_of(self, base, bt, n: Node, scope):
+        self.bool_field_operand(base, n.loc, "bit extraction", n.get("a") or n.get("base"))
         if not is_bits(bt) or newtype_name(bt):   # p4c: bit extraction is for bit<>/int<> only
             raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
         hi = self.const_int(n.hi, "slice bound")
@@ -152,6 +154,9 @@ class ExpressionRules:
     def coerce(self, ir_t, t, loc):
         """Implicit conversion of an expression to type ``t`` (int literals, same types)."""
         ir, et = ir_t
+        if et == t == ["bit", 1] and self.is_bool_header_field(ir):
+            # p4c types a header field declared bool as bool: no bit<1> value (held in one bit)
+            raise E(loc, "type mismatch: expected bit<1>, got bool (a header field declared bool)")
         if et == t or t == ["any"]:
             return ir
         if t == BOOL and et == ["bit", 1] and self.is_bool_header_field(ir):
@@ -413,6 +418,7 @@ class ExpressionRules:
             if n.op == "!":
                 ir = self.coerce((ir, t), BOOL, n.a.loc)
                 return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
+            self.bool_field_operand(ir, n.loc, n.op, n.a)
             if t[0] == "serenum":
                 t = t[2]
             if n.op == "+":
@@ -432,8 +438,7 @@ class ExpressionRules:
         if k == "cond":
             c = self.coerce(self.expr(n.cond, scope), BOOL, n.cond.loc)
             arm = self.expr if self.fold_condition(c) is not None else self.conditional_operand
-            a, at = arm(n.a, scope)
-            b, bt = arm(n.b, scope)
+            (a, at), (b, bt) = (self.bool_field_read(x) for x in (arm(n.a, scope), arm(n.b, scope)))
             if at == INTLIT and bt != INTLIT:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
@@ -473,84 +478,6 @@ class ExpressionRules:
             return {"op": "dontcare", "t": ["any"]}, ["any"]
         raise E(n.loc, f"unsupported expression {k}")
 
-    def cast_expr(self, n: Node, ir, et, t):
-        """``(T)e`` with p4c's rules for `type`s: a `type` is made only from its underlying type
-        (or an untyped literal) and converts only to its underlying type (``type foo_t bar_t``:
-        bar_t <-> foo_t, foo_t <-> bit<32>)."""
-        nt = newtype_name(t) or self.newtype_of(n.type)
-        src_nt = newtype_name(et) or (self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
-            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None)
-        if et != t and nt is not None and src_nt is not None and nt != src_nt:
-            if self.typedefs.get(nt) != et and self.typedefs.get(src_nt) != t:
-                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(self.typedefs[src_nt])}) "
-                               f"to type {nt}: cast to {tstr(self.typedefs[src_nt])} first")
-        elif nt is not None and nt != src_nt and et not in (self.typedefs.get(nt), t) and not (
-                et == INTLIT and not newtype_name(self.typedefs.get(nt, t[:2]))):
-            # (N16)x of a bit<25> x is not a width-changing cast
-            raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(self.typedefs.get(nt, t))}): "
-                           f"cast to {tstr(self.typedefs.get(nt, t))} first")
-        elif src_nt is not None and nt != src_nt and t != self.typedefs.get(src_nt, et) \
-                and (untagged(t) != untagged(et) or newtype_name(self.typedefs.get(src_nt, et))):
-            under = self.typedefs.get(src_nt, untagged(et))
-            raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(under)}) to "
-                           f"{tstr(t)}: cast to {tstr(under)} first")
-        out = self.cast(ir, untagged(et), untagged(t), n.loc)
-        return dict(out, t=t) if out.get("t") != t else out
-
-    def cast(self, ir, et, t, loc):
-        if t[0] == "serenum":
-            inner = self.cast(ir, et, t[2], loc)
-            if inner.get("op") in ("bin", "un"):
-                # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the
-                # enum type goes on a cast around it
-                return {"op": "cast", "a": inner, "t": t}
-            return inner | {"t": t}
-        if et[0] == "serenum":
-            if is_bits(t) and t != et[2]:
-                # p4c: an enum converts to its own underlying type only
-                raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "
-                             f"cast to {tstr(et[2])} first")
-            et = et[2]
-            ir = dict(ir, t=et)
-        if et == t:
-            return ir
-        if et == ["invalid_hdr"] and t[0] == "header":
-            return {"op": "invalid_hdr", "t": t}  # (h_t){#}: p4c 1.2.4.8 needs the cast
-        if et == ["invalid_hdr"] and t[0] == "struct" and self.structs[t[1]].get("union"):
-            return self.default_value(t, loc)   # (U){#}: the union with no valid member
-        if t == INTLIT and is_bits(et):
-            # (int)x of a constant: its value, signed as its type reads it (p4c folds it)
-            v = self.fold(ir)
-            if v is None:
-                # a run-time value: p4c 1.2.4.8 accepts it, and its BMv2 back end gives `int` a
-                # width of 0 -- the JSON masks the value with 0 (`x & 0x00`), so it reads 0
-                # wherever it is used (measured: (int)hdr.h.a + 1 == 1 on BMv2)
-                return {"op": "const", "v": 0, "t": INTLIT, "runtime_int": True}
-            return {"op": "const", "v": v, "t": INTLIT}
-        if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
-            return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
-        if t == BOOL:
-            if et == INTLIT and self.fold(ir) not in (0, 1):
-                raise E(loc, f"only 0 and 1 can be cast to bool, not {self.fold(ir)}")
-            if et == ["bit", 1] or et == INTLIT:
-                return {"op": "cast", "a": ir, "t": BOOL}
-            raise E(loc, f"cannot cast {tstr(et)} to bool")
-        if is_bits(t):
-            if et == BOOL:
-                v = self.fold(ir)
-                if t != ["bit", 1] and isinstance(v, (bool, int)):
-                    # p4c folds a constant bool to 1 or 0 of any width: (int<8>)true
-                    return {"op": "const", "v": int(bool(v)), "t": t}
-                if t != ["bit", 1]:
-                    raise E(loc, f"cannot cast bool to {tstr(t)} (only to bit<1>)")
-                return {"op": "cast", "a": ir, "t": t}
-            if is_bits(et) or et == INTLIT:
-                if is_bits(et) and et[0] != t[0] and et[1] != t[1]:
-                    raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (change width and sign in "
-                                 "two casts)")
-                return {"op": "cast", "a": ir, "t": t}
-        raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
-
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
@@ -571,6 +498,9 @@ class ExpressionRules:
                 # p4c: a `type` value is only compared (with ==/!=) to a value of the same type
                 raise E(side.loc, f"{op}: cannot be applied to a value of type {nt} "
                                   f"(cast it to {tstr(untagged(st))} first)")
+        if op not in ("&&", "||", "==", "!="):
+            self.bool_field_operand(a, n.loc, op, n.a)
+            self.bool_field_operand(b, n.loc, op, n.b)
         if op in ("&&", "||"):
             a = self.coerce((a, at), BOOL, n.a.loc)
             b = self.coerce((b, bt), BOOL, n.b.loc)
@@ -672,9 +602,10 @@ class ExpressionRules:
                     d = _wrap(d, b["t"])
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
-                # and rejects every other division it cannot evaluate at compile time
-                raise E(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
-                               "(p4c for BMv2 cannot evaluate any other division at run time)")
+                # and rejects every other division it cannot evaluate at compile time (in code it
+                # keeps: not in an unused action or function, nor an unapplied sub-control)
+                self.target_error(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
+                                         "(p4c for BMv2 cannot evaluate any other division at run time)")
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

@@ -78,13 +78,25 @@ class OutputRules:
                            [blocks, getattr(self, "subcontrols", [])])
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
-        for a in used_actions.values():
+        applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
+                                   [f["body"] for f in self.functions.values()]], set(),
+                                  {q: t["keys"] for q, t in self.tables.items()})
+        # p4c removes a table nothing applies, then the actions only it listed: it reads their
+        # @id / @priority no more than those of an action nothing uses, nor runs its target checks
+        in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
+        only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
+                          for a in t["actions"]} - in_applied
+        for q, a in used_actions.items():
             # (an action of a removed sub-control instance goes with it, before the target checks)
-            if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols:
+            if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols and (
+                    q not in only_unapplied or self._called(q, blocks, live)):
                 raise a["deferred_error"]
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
                 raise err
+        for q, t in self.tables.items():
+            if q in applied and t.get("target_error"):
+                raise t["target_error"]
         for rec, loc, action in self.direct_meter_reads:
             if rec["table"] is None and (action is None or action in used_actions):
                 # p4c names the declaration: "direct meter is not associated with any table"
@@ -95,7 +107,7 @@ class OutputRules:
             dmn = t.get("direct_meter")
             # p4c (bmv2) wants a read of the meter; one in the control's body counts too
             readers = [action for r, _, action in self.direct_meter_reads if r["name"] == dmn]
-            if dmn and not readers:
+            if dmn and not readers and t["name"] in applied:
                 raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
                                       "action with a read method call (p4c, bmv2)")
         syms = {
@@ -114,14 +126,6 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
-        applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
-                                   [f["body"] for f in self.functions.values()]], set(),
-                                  {q: t["keys"] for q, t in self.tables.items()})
-        # p4c removes a table nothing applies, then the actions only it listed: it reads their
-        # @id / @priority no more than those of an action nothing uses
-        in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
-        only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
-                          for a in t["actions"]} - in_applied
         self.check_user_ids({q: a for q, a in used_actions.items()
                              if q not in only_unapplied or self._called(q, blocks, live)}, applied)
         for q, t in self.tables.items():

@@ -86,7 +86,8 @@ class StatementRules:
             elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
                 # a field declared bool takes a bool only (p4c), though it is held in one bit
                 raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
-            rhs = self.coerce(rhs_t, lt, s.rhs.loc)
+            both_bool_fields = lt == ["bit", 1] and self.is_bool_header_field(lhs) and self.is_bool_header_field(rhs_t[0])
+            rhs = rhs_t[0] if both_bool_fields else self.coerce(rhs_t, lt, s.rhs.loc)
             if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
                     not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
                 self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`

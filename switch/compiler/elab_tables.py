@@ -131,7 +131,8 @@ class TableRules:
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
                 t = t[2]
-            if t[0] == "int":
+            was_signed = t[0] == "int"
+            if was_signed:
                 # the control plane matches the two's-complement bits of a signed key
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
             elif not is_bits(t):
@@ -150,7 +151,7 @@ class TableRules:
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
-                         **({"error": True} if was_error else {}),
+                         **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if profile is not None and profile["algo"] is not None:
             # p4c (BMv2): every table sharing an action selector hashes the same inputs
@@ -160,8 +161,9 @@ class TableRules:
                 raise E(profile.get("loc") or d.loc,
                         f"action selector {profile['name']} is used by multiple tables with different selector "
                         f"inputs ({first[1]} and {q}; p4c rejects this for BMv2)")
-        if sum(1 for k in keys if k["match"] == "lpm") > 1:
-            raise E(d.loc, f"table {q}: more than one lpm key")
+        # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
+        table_error = E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
+                               "supported)") if sum(1 for k in keys if k["match"] == "lpm") > 1 else None
         if "actions" not in props:
             raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []
@@ -348,7 +350,7 @@ class TableRules:
                "const_entries": entries, "is_const": ent_node is not None and bool(ent_node.const),
                "direct_counter": None, "direct_meter": None,
                "annos": d.annos, "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0],
-               "support_timeout": timeout}
+               "support_timeout": timeout, "target_error": table_error}
         for prop, kind in ((dc, "direct_counter"), (dm, "direct_meter")):
             if prop is None:
                 continue
@@ -389,7 +391,9 @@ class TableRules:
 
     def entry_match(self, kn: Node, kdef: dict, scope, q):
         w = kdef["width"]
-        t = ["bit", w]
+        # a signed key takes int<W> values (p4c: `8w1` for an int<8> key is a type error)
+        signed = bool(kdef.get("signed"))
+        t = ["int" if signed else "bit", w]
         kind = kdef["match"]
         if kind not in ("exact", "lpm", "ternary", "range", "optional"):
             raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "
@@ -417,6 +421,18 @@ class TableRules:
                 ks = dict(ks, v=int(bool(ks["v"])))
         else:
             ks = self.keyset(kn, t, scope)
+        neg = [v if v < 0 else v - (1 << w) for k, v in ks.items() if signed and k in ("v", "m", "lo", "hi")
+               and isinstance(v, int) and (v < 0 or v >= 1 << (w - 1))]   # (0xf0 is -16 as an int<8>)
+        if neg:   # p4c's P4Runtime serializer (a const entry's value, mask or bound of a signed key)
+            raise E(kn.loc, f"table {q}: {neg[0]}: negative values are not supported in a const entry "
+                            "(p4c: Negative values not supported yet)")
+        if signed:   # (two's complement in the key's width)
+            ks = {k: v & ((1 << w) - 1) if k in ("v", "m", "lo", "hi") and isinstance(v, int) else v for k, v in ks.items()}
+        if ks["k"] == "mask" and kind in ("range", "optional") and ks["m"] & ((1 << w) - 1) == (1 << w) - 1:
+            # p4c's BMv2 back end takes `v &&& m` whose mask covers the key's width as the value v
+            # on a range or optional key (range v..v; any other mask: "unsupported range key
+            # expression"; mutz18, p4c_mutate seed 37)
+            ks = {"k": "value", "v": ks["v"]}
         if ks["k"] == "value":
             v = ks["v"] & ((1 << w) - 1)
             if kind == "lpm":
@@ -435,7 +451,8 @@ class TableRules:
                 if m != ((1 << plen) - 1) << (w - plen):
                     raise E(kn.loc, f"table {q}: lpm mask {m:#x} is not a prefix")
                 return {"id": kdef["id"], "kind": "lpm", "value": ks["v"], "prefix_len": plen}
-            raise E(kn.loc, f"table {q}: a mask on a {kind} key")
+            raise E(kn.loc, f"table {q}: a mask on a {kind} key (p4c: {expr_text(kn)}: unsupported {kind} key "
+                            "expression)")
         if ks["k"] == "range":
             if kind != "range":
                 raise E(kn.loc, f"table {q}: a range on a {kind} key")

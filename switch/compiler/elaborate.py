@@ -19,7 +19,8 @@ The rules live in one mixin per theme:
 * :mod:`.elab_statements` -- statements and method calls;
 * :mod:`.elab_packets` -- packet_in/packet_out calls (extract, lookahead, advance, emit);
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
-* :mod:`.elab_expressions` -- expressions, l-values, implicit conversions, casts;
+* :mod:`.elab_expressions` -- expressions, l-values, implicit conversions;
+* :mod:`.elab_casts` -- casts, header fields declared ``bool``;
 * :mod:`.elab_ctor` -- constructor arguments (constant and not), block parameters and their
   defaults, type-argument counts, top-level extern instances;
 * :mod:`.elab_output` -- the final IR dict with P4Runtime ids;
@@ -31,6 +32,7 @@ from .ast import Node
 from .elab_blocks import BlockRules
 from .elab_common import IR_FORMAT, Scope, pyname
 from .elab_ctor import CtorRules
+from .elab_casts import CastRules
 from .elab_expressions import ExpressionRules
 from .elab_externs import ExternRules
 from .elab_output import OutputRules
@@ -47,7 +49,7 @@ __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, CallRules, PacketRules,
-                 ExternRules, ExpressionRules, OutputRules):
+                 ExternRules, ExpressionRules, CastRules, OutputRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,

@@ -1,0 +1,112 @@
+"""Casts (p4c's rules for `type`s, bool and enums) and header fields declared ``bool``.
+
+A header field declared ``bool`` is held as a ``bit<1>`` field in the IR, but p4c types it
+``bool``: it is no ``bit<1>`` operand (arithmetic, bitwise operators, ``++``, slices, a stack
+index, a cast to another width) and no ``bit<1>`` value (a ``bit<1>`` variable, parameter,
+return value or struct field) -- "cannot be applied to expression ... with type 'bool'",
+"type mismatch" (:meth:`CastRules.bool_field_operand`, the checks in ``coerce``).
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, newtype_name, tstr, untagged
+
+
+class CastRules:
+    def bool_field_operand(self, ir, loc, op: str, n: Node | None = None) -> None:
+        """p4c: a header field declared bool is a ``bool`` operand of ``op``, not a bit<1>."""
+        if isinstance(ir, dict) and ir.get("op") == "field" and self.is_bool_header_field(ir):
+            what = f"'{expr_text(n)}' " if n is not None else ""
+            raise E(loc, f"{op}: cannot be applied to expression {what}with type 'bool' "
+                         f"(a header field declared bool)")
+
+    def bool_field_read(self, ir_t):
+        """``(ir, t)``, a header field declared bool read as a ``bool`` (an arm of ``?:``)."""
+        ir, t = ir_t
+        if t == ["bit", 1] and isinstance(ir, dict) and self.is_bool_header_field(ir):
+            return {"op": "cast", "a": ir, "t": BOOL}, BOOL
+        return ir, t
+
+    def cast_expr(self, n: Node, ir, et, t):
+        """``(T)e`` with p4c's rules for `type`s: a `type` is made only from its underlying type
+        (or an untyped literal) and converts only to its underlying type (``type foo_t bar_t``:
+        bar_t <-> foo_t, foo_t <-> bit<32>)."""
+        if untagged(t) not in (BOOL, ["bit", 1]):   # p4c: a bool casts to bool and bit<1> only
+            self.bool_field_operand(ir, n.loc, f"cast to {tstr(untagged(t))}", n.a)
+        elif t == ["bit", 1] and et == t and ir.get("op") == "field" and self.is_bool_header_field(ir):
+            return {"op": "cast", "a": {"op": "cast", "a": ir, "t": BOOL}, "t": t}   # (bit<1>)h.flag
+        nt = newtype_name(t) or self.newtype_of(n.type)
+        src_nt = newtype_name(et) or (self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
+            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None)
+        if et != t and nt is not None and src_nt is not None and nt != src_nt:
+            if self.typedefs.get(nt) != et and self.typedefs.get(src_nt) != t:
+                raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(self.typedefs[src_nt])}) "
+                               f"to type {nt}: cast to {tstr(self.typedefs[src_nt])} first")
+        elif nt is not None and nt != src_nt and et not in (self.typedefs.get(nt), t) and not (
+                et == INTLIT and not newtype_name(self.typedefs.get(nt, t[:2]))):
+            # (N16)x of a bit<25> x is not a width-changing cast
+            raise E(n.loc, f"cannot cast {tstr(et)} to type {nt} (underlying {tstr(self.typedefs.get(nt, t))}): "
+                           f"cast to {tstr(self.typedefs.get(nt, t))} first")
+        elif src_nt is not None and nt != src_nt and t != self.typedefs.get(src_nt, et) \
+                and (untagged(t) != untagged(et) or newtype_name(self.typedefs.get(src_nt, et))):
+            under = self.typedefs.get(src_nt, untagged(et))
+            raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(under)}) to "
+                           f"{tstr(t)}: cast to {tstr(under)} first")
+        out = self.cast(ir, untagged(et), untagged(t), n.loc)
+        return dict(out, t=t) if out.get("t") != t else out
+
+    def cast(self, ir, et, t, loc):
+        if t[0] == "serenum":
+            inner = self.cast(ir, et, t[2], loc)
+            if inner.get("op") in ("bin", "un"):
+                # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the
+                # enum type goes on a cast around it
+                return {"op": "cast", "a": inner, "t": t}
+            return inner | {"t": t}
+        if et[0] == "serenum":
+            if is_bits(t) and t != et[2]:
+                # p4c: an enum converts to its own underlying type only
+                raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "
+                             f"cast to {tstr(et[2])} first")
+            et = et[2]
+            ir = dict(ir, t=et)
+        if et == t:
+            return ir
+        if et == ["invalid_hdr"] and t[0] == "header":
+            return {"op": "invalid_hdr", "t": t}  # (h_t){#}: p4c 1.2.4.8 needs the cast
+        if et == ["invalid_hdr"] and t[0] == "struct" and self.structs[t[1]].get("union"):
+            return self.default_value(t, loc)   # (U){#}: the union with no valid member
+        if t == INTLIT and is_bits(et):
+            # (int)x of a constant: its value, signed as its type reads it (p4c folds it)
+            v = self.fold(ir)
+            if v is None:
+                # a run-time value: p4c 1.2.4.8 accepts it, and its BMv2 back end gives `int` a
+                # width of 0 -- the JSON masks the value with 0 (`x & 0x00`), so it reads 0
+                # wherever it is used (measured: (int)hdr.h.a + 1 == 1 on BMv2)
+                return {"op": "const", "v": 0, "t": INTLIT, "runtime_int": True}
+            return {"op": "const", "v": v, "t": INTLIT}
+        if et[0] in ("list", "sinit") and t[0] in ("header", "struct"):
+            return self.coerce((ir, et), t, loc)  # (s_t){a = 1, ...}, (h_t){1, 2}
+        if t == BOOL:
+            if et == INTLIT and self.fold(ir) not in (0, 1):
+                raise E(loc, f"only 0 and 1 can be cast to bool, not {self.fold(ir)}")
+            if et == ["bit", 1] or et == INTLIT:
+                return {"op": "cast", "a": ir, "t": BOOL}
+            raise E(loc, f"cannot cast {tstr(et)} to bool")
+        if is_bits(t):
+            if et == BOOL:
+                v = self.fold(ir)
+                if t != ["bit", 1] and isinstance(v, (bool, int)):
+                    # p4c folds a constant bool to 1 or 0 of any width: (int<8>)true
+                    return {"op": "const", "v": int(bool(v)), "t": t}
+                if t != ["bit", 1]:
+                    raise E(loc, f"cannot cast bool to {tstr(t)} (only to bit<1>)")
+                return {"op": "cast", "a": ir, "t": t}
+            if is_bits(et) or et == INTLIT:
+                if is_bits(et) and et[0] != t[0] and et[1] != t[1]:
+                    raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (change width and sign in "
+                                 "two casts)")
+                return {"op": "cast", "a": ir, "t": t}
+        raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
