@@ -47,6 +47,7 @@ import sys
 import numpy as np
 import torch
 
+from . import adam_native
 from .flat import FlatGroup, _probe_key, _same_bits, _steps_as_adam
 
 _exact_cache: dict = {}
@@ -87,7 +88,7 @@ class _Entry:
     """One copy of the shard's state: the storage ``S`` (params, then each state key), the per-param
     step counts, and the per-param views a published :class:`~shadow.protocol.ShardState` holds (the
     same dicts and tensors every time this entry is published)."""
-    __slots__ = ("S", "steps", "P", "state", "decayed", "params", "opt_state", "refs", "uses", "np")
+    __slots__ = ("S", "steps", "P", "state", "decayed", "params", "opt_state", "refs", "uses", "np", "addr")
 
     def seal(self) -> None:
         """Record who holds this entry's memory when only the entry does."""
@@ -119,8 +120,10 @@ class MergedAdam:
     MAX_POOL = 32
 
     def __init__(self, groups: list[FlatGroup], hps: list[dict], init: list[tuple[torch.Tensor, dict | None]],
-                 pieces: list[tuple[int, int, tuple]]):
+                 pieces: list[tuple[int, int, tuple]], native: bool = False):
         self.dtype = dtype = groups[0].dtype
+        #: the compiled step (shadow.adam_native), when asked for and it can be had (float32 only)
+        self.lib = adam_native.load() if native and dtype == torch.float32 else None
         es = torch.empty((), dtype=dtype).element_size()
         self.base = groups[0].byte_start // es  # element index of the span in the receive buffer
         self.n = n = max(g.byte_start // es + g.numel for g in groups) - self.base
@@ -137,6 +140,14 @@ class MergedAdam:
         self.denom = torch.empty(n, dtype=dtype)
         self.denom_np = self.denom.numpy()
         self.np_scalar = self.denom_np.dtype.type  # a Python float as the storage's dtype (np.float32)
+        # the compiled step's decayed ranges ([a, b) pairs) and their factors (1 - lr * wd, per step)
+        dec = [(r, wd) for r, wd in zip(self.ranges, self.wd) if wd]
+        self.decay = np.array([x for (a, b), _ in dec for x in (a, b)] or [0], dtype=np.int64)
+        self.decay_wd = [wd for _, wd in dec]
+        self.factor = np.zeros(max(1, len(dec)), dtype=np.float32)
+        self.native_addr = (self.decay.ctypes.data, self.factor.ctypes.data, self.denom.data_ptr())
+        #: torch's own float32 sqrt for the one-call compiled step (None: torch.sqrt between two calls)
+        self.vsqrt = adam_native.torch_sqrt() if self.lib is not None and not self.amsgrad and n < 2 ** 31 else None
         #: the state was made here, not by a step or the bootstrap: until a step counts, the trainer's
         #: optimizer has no state for these params, and neither does a published snapshot
         self.synthetic = all(st is None for _, st in init)
@@ -164,6 +175,7 @@ class MergedAdam:
         e.state = {k: e.S[(i + 1) * n:(i + 2) * n] for i, k in enumerate(self.keys)}
         e.decayed = [(e.P[a:b].numpy(), wd) for (a, b), wd in zip(self.ranges, self.wd) if wd]
         e.np = (e.P.numpy(), e.state["exp_avg_sq"].numpy(), e.steps.numpy())
+        e.addr = (e.P.data_ptr(), e.state["exp_avg"].data_ptr(), e.state["exp_avg_sq"].data_ptr())
         e.params, e.opt_state = {}, {}
         for i, (pid, off, shape) in enumerate(self.pieces):
             numel = 1
@@ -198,26 +210,31 @@ class MergedAdam:
 
     @staticmethod
     def usable(opt_cls, groups: list[FlatGroup], hps: list[dict], states: list[dict | None], foreach=None,
-               fused=None) -> bool:
-        """Groups of one dtype, contiguous in the buffer, one Adam pass possible, the same step count
-        everywhere (or no state anywhere), and the probe measured it exact."""
+               fused=None) -> str | None:
+        """Which step to use -- ``"native"`` (the compiled one) or ``"torch"`` -- or None when neither
+        applies: groups of one dtype, contiguous in the buffer, one Adam pass possible, the same step
+        count everywhere (or no state anywhere), and the probe measured the step exact."""
         if not groups or not _steps_as_adam(opt_cls) or len({g.dtype for g in groups}) != 1:
-            return False
+            return None
         if groups[0].dtype not in (torch.float32, torch.float64):  # (NumPy has no bfloat16; half: not probed)
-            return False
+            return None
         if fused or not _hp_ok(hps):
-            return False
+            return None
         if any(s is None for s in states) and not all(s is None for s in states):
-            return False
+            return None
         if states[0] is not None:
             keys = ["step", "exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if hps[0].get("amsgrad") else [])
             if any(sorted(s) != sorted(keys) for s in states):
-                return False
+                return None
             if len({float(s["step"]) for s in states}) != 1 or any(s["step"].dim() != 0 for s in states):
-                return False
+                return None
             if len({s["step"].dtype for s in states}) != 1:
-                return False
-        return merged_is_exact(opt_cls, hps, groups[0].dtype, foreach)
+                return None
+        dtype = groups[0].dtype
+        if dtype == torch.float32 and adam_native.load() is not None and merged_is_exact(
+                opt_cls, hps, dtype, foreach, native=True):
+            return "native"
+        return "torch" if merged_is_exact(opt_cls, hps, dtype, foreach) else None
 
     def step(self, grad: torch.Tensor, lrs: list[float]) -> bool:
         """One step with ``grad`` (a view of the span of the receive buffer) and each group's LR, read
@@ -228,6 +245,10 @@ class MergedAdam:
             if x != lr:
                 return False
         src, dst = self.cur, self._free_entry()
+        if self.lib is not None:
+            self._native_step(src, dst, grad, lr)
+            self.cur = dst
+            return True
         f32 = self.np_scalar
         (sp, sv, _), (dp, dv, dsteps) = src.np, dst.np
         with torch.no_grad():
@@ -258,6 +279,31 @@ class MergedAdam:
         self.cur = dst
         return True
 
+    def _native_step(self, src: _Entry, dst: _Entry, grad: torch.Tensor, lr: float) -> None:
+        """:meth:`step`'s arithmetic with the compiled passes (shadow/adam_native.c) around torch's sqrt
+        (and torch's maximum for amsgrad): the same operations, rounded the same way, in 3-4 calls."""
+        self.count = step = self.count + 1
+        dst.np[2].fill(step)
+        fac = self.factor
+        for k, wd in enumerate(self.decay_wd):
+            fac[k] = 1 - lr * wd  # (rounded to float32 as the torch/NumPy step's scalar)
+        (sp, sm, sv), (dp, dm, dv) = src.addr, dst.addr
+        dec, fa, den = self.native_addr
+        g = grad.data_ptr()
+        lib = self.lib
+        if self.vsqrt is not None:  # all of it in one call, torch's sqrt included
+            lib.adam_step(self.n, sp, dp, dec, fa, len(self.decay_wd), sm, dm, sv, dv, g, 1 - self.beta1, self.beta2,
+                          1 - self.beta2, den, self.vsqrt, (1 - self.beta2 ** step) ** 0.5, self.eps,
+                          -(lr / (1 - self.beta1 ** step)))
+            return
+        lib.adam_pre(self.n, sp, dp, dec, fa, len(self.decay_wd), sm, dm, sv, dv, g, 1 - self.beta1, self.beta2,
+                     1 - self.beta2)
+        v = dst.state["exp_avg_sq"]
+        if self.amsgrad:
+            v = torch.maximum(src.state["max_exp_avg_sq"], v, out=dst.state["max_exp_avg_sq"])
+        torch.sqrt(v, out=self.denom)  # torch's (MKL's) sqrt: not always the correctly rounded one
+        lib.adam_post(self.n, dp, dm, den, (1 - self.beta2 ** step) ** 0.5, self.eps, -(lr / (1 - self.beta1 ** step)))
+
     def bind(self) -> None:
         """Point the optimizer's flat parameters and state (:attr:`params`, :attr:`states`) at a free
         copy of the current state, which becomes current: the per-group step (or the conversion to
@@ -287,26 +333,27 @@ class MergedAdam:
         return cur.params, cur.opt_state
 
 
-def merged_is_exact(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
-    """Does :class:`MergedAdam` give bitwise the trainer's per-tensor ``opt_cls`` step for groups with
-    ``hps``?  Measured once per configuration on synthetic data (every group a run of pieces whose
-    lengths put elements at every vector-tail position), memoised."""
+def merged_is_exact(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None, native: bool = False) -> bool:
+    """Does :class:`MergedAdam` (with the compiled step when ``native``) give bitwise the trainer's
+    per-tensor ``opt_cls`` step for groups with ``hps``?  Measured once per configuration on synthetic
+    data (every group a run of pieces whose lengths put elements at every vector-tail position),
+    memoised."""
     try:
-        key = (opt_cls, dtype, foreach, tuple(_probe_key(opt_cls, hp, None, None, dtype) for hp in hps))
+        key = (opt_cls, dtype, foreach, native, tuple(_probe_key(opt_cls, hp, None, None, dtype) for hp in hps))
         hash(key)
     except TypeError:
         return False
     got = _exact_cache.get(key)
     if got is None:
         try:
-            got = _probe(opt_cls, hps, dtype, foreach)
+            got = _probe(opt_cls, hps, dtype, foreach, native)
         except Exception:
             got = False
         _exact_cache[key] = got
     return got
 
 
-def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
+def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None, native: bool = False) -> bool:
     gen = torch.Generator().manual_seed(4321)
     drop = ("params", "foreach", "fused", "capturable", "differentiable")
     hps = [{k: (tuple(v) if k == "betas" else v) for k, v in hp.items() if k not in drop} for hp in hps]
@@ -326,7 +373,9 @@ def _probe(opt_cls, hps: list[dict], dtype: torch.dtype, foreach=None) -> bool:
     trainer = opt_cls([{"params": [p for p, (g, _, _) in zip(pieces, layout) if g == gi], **hp}
                        for gi, hp in enumerate(hps)], foreach=foreach)
     merged = MergedAdam(groups, hps, [(init[g.byte_start // es:g.byte_start // es + g.numel], None) for g in groups],
-                        [(i, o, (s,)) for i, (_, o, s) in enumerate(layout)])
+                        [(i, o, (s,)) for i, (_, o, s) in enumerate(layout)], native)
+    if native and merged.lib is None:
+        return False
     for step in range(_PROBE_STEPS):
         lr = 1e-3 * (1 + step) / (1 + 0.3 * step)
         for og in trainer.param_groups:

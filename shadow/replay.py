@@ -180,12 +180,13 @@ class OptimizerReplica:
         spec = self.spec
         hps = [{k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED} for fg in plan]
         self._merged = None
-        if self._direct_ok and MergedAdam.usable(self._opt_cls, plan, hps, states, spec.foreach, spec.fused):
+        kernel = self._direct_ok and MergedAdam.usable(self._opt_cls, plan, hps, states, spec.foreach, spec.fused)
+        if kernel:
             es = lay.elem_size[plan[0].pids[0]]
             base = plan[0].byte_start // es
             pieces = sorted(((pid, lay.byte_base[pid] // es - base, tuple(lay.params[pid].shape)) for pid in lay.owned),
                             key=lambda x: x[1])
-            m = MergedAdam(plan, hps, list(zip(values, states)), pieces)
+            m = MergedAdam(plan, hps, list(zip(values, states)), pieces, native=kernel == "native")
             params, states = m.params, m.states
             self._merged = m
         else:

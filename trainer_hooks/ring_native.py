@@ -10,13 +10,11 @@ the compiled part has no protocol of its own.  It also divides a bucket into wir
 starts, in one pass (numpy's divide into a big-endian array is a divide and a cast: ~15 % slower;
 the conversion back, a pure byte swap, is as fast in numpy and stays there).
 
-**Building.**  Plain C, no CPython API, compiled on first use with the system's C compiler (``cc``,
-or ``$CC``) into a cache keyed by the source's hash (``$CHECKMATE_NATIVE_DIR``, else
-``~/.cache/checkmate``), written under a temporary name and renamed, so several ranks starting at
-once are safe and an edited source is rebuilt.  ``make setup`` builds it ahead
-(:func:`main`).  Without a compiler -- or with ``CHECKMATE_RING_NATIVE=0``
--- :func:`load` returns None and the ring runs its pure-Python path, which computes the same bits
-(``tests/hooks/test_ring_native.py`` compares the two).
+**Building.**  Plain C, no CPython API, compiled on first use by :mod:`checkmate.native` (the cache,
+the compiler, the switches); ``make setup`` builds it ahead (:func:`main`).  Without a compiler -- or
+with ``CHECKMATE_RING_NATIVE=0`` or ``CHECKMATE_NATIVE=0`` -- :func:`load` returns None and the ring
+runs its pure-Python path, which computes the same bits (``tests/hooks/test_ring_native.py``
+compares the two).
 
 **Layout.**  The state crosses as two int64 arrays whose slots are the enums at the top of the C
 source (:data:`J_SLOTS`, :data:`S_SLOTS` here, checked against it when loading).
@@ -24,18 +22,14 @@ source (:data:`J_SLOTS`, :data:`S_SLOTS` here, checked against it when loading).
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import logging
-import os
-import platform
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from checkmate import native
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +37,7 @@ SOURCE = Path(__file__).with_name("ring_native.c")
 # -ffp-contract=off: every float operation rounded as written (no fused multiply-add), the bits numpy's
 # loops give; x86-64-v2 (SSSE3, every x86-64 CPU since about 2009) lets the byte swaps vectorize -- at
 # the baseline (SSE2) the bucket conversions are scalar, 2.5x slower than numpy's
-CFLAGS = ("-O3", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off", "-Wall") + (
-    ("-march=x86-64-v2",) if platform.machine() in ("x86_64", "AMD64") else ())
+CFLAGS = native.BASE_CFLAGS + (("-march=x86-64-v2",) if native.is_x86_64() else ())
 # the slots of job[] and st[] (enums of ring_native.c; load() checks the source says the same)
 J_SLOTS = ("J_TABLE", "J_KEYS", "J_KEYIDX", "J_BOFF", "J_SEEN", "J_W", "J_NPK", "J_N", "J_EXPECTED")
 S_SLOTS = ("S_NBYTES", "S_SEG", "S_AT", "S_RCV_NEXT", "S_ACK_DUE", "S_ACK_NOW", "S_RECEIVED", "S_NOUT",
@@ -60,11 +53,6 @@ _lib = None
 _tried = False
 
 
-def cache_dir() -> Path:
-    d = os.environ.get("CHECKMATE_NATIVE_DIR")
-    return Path(d) if d else Path.home() / ".cache" / "checkmate"
-
-
 def _check_layout(src: str) -> None:
     """The C enums and this module's slot names must agree, in order."""
     for name, slots in (("J_LEN", J_SLOTS), ("S_LEN", S_SLOTS)):
@@ -77,27 +65,8 @@ def _check_layout(src: str) -> None:
 def build(force: bool = False) -> Path:
     """Compile ``ring_native.c`` into the cache (if not there yet) and return the library's path.
     Raises RuntimeError with the compiler's message when it cannot."""
-    src = SOURCE.read_bytes()
-    _check_layout(src.decode())
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise RuntimeError("no C compiler (cc/gcc, or $CC) to build the ring's native receive loop")
-    tag = hashlib.sha256(src + " ".join(CFLAGS).encode() + cc.encode()).hexdigest()[:16]
-    out = cache_dir() / f"ring_native-{tag}-{sys.implementation.cache_tag}.so"
-    if out.exists() and not force:
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".ring_native-", suffix=".so", dir=out.parent)
-    os.close(fd)
-    try:
-        r = subprocess.run([cc, *CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError(f"{cc} could not build {SOURCE}:\n{r.stderr.strip()}")
-        os.replace(tmp, out)  # atomic: a rank loading it sees the old file or the whole new one
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return out
+    _check_layout(SOURCE.read_text())
+    return native.build(SOURCE, CFLAGS, force)
 
 
 def load():
@@ -107,12 +76,15 @@ def load():
     if _tried:
         return _lib
     _tried = True
-    if os.environ.get("CHECKMATE_RING_NATIVE", "1") == "0" or not sys.platform.startswith("linux"):
+    if not native.enabled("CHECKMATE_RING_NATIVE"):
         return None
     try:
-        lib = ctypes.CDLL(str(build()))
-    except (RuntimeError, OSError) as e:
-        log.warning("checkmate ring: native receive loop unavailable, using the Python path (%s)", e)
+        _check_layout(SOURCE.read_text())
+    except RuntimeError as e:
+        log.warning("checkmate ring: %s", e)
+        return None
+    lib = native.load(SOURCE, CFLAGS, "the ring's native receive loop")
+    if lib is None:
         return None
     p, i64 = ctypes.c_void_p, ctypes.c_int64
     lib.ring_rx.argtypes = (ctypes.c_int, p, i64, p, p, p, p)

@@ -1,0 +1,97 @@
+"""The shadow's compiled Adam step (``adam_native.c``): :class:`~shadow.merged.MergedAdam`'s arithmetic in
+two C passes instead of about ten torch and NumPy calls.
+
+Why: on the testbed the shadows share two cores with the trainers and the emulated switch, so every
+step runs cache-cold; the merged step's ten calls cost some 160 us a shard and iteration, nearly all of
+it per-call dispatch, not arithmetic (17 k floats).  Two passes over the storage plus torch's own sqrt
+(MKL's, which is not always correctly rounded, so it stays torch's) cost a fifth of that.
+
+It is an accelerator, never a source of truth: :func:`shadow.merged.merged_is_exact` probes the
+compiled step against the trainer's ``torch.optim`` step like every other kernel choice, and only a
+probe that found every bit equal lets a replica use it (else the torch/NumPy step runs, else the
+per-group one).  Built by :mod:`checkmate.native` for float32 on CPUs with hardware fused multiply-add
+(torch's lerp and addcmul are one ``fma`` each; a software ``fmaf`` would be slower than torch);
+``CHECKMATE_SHADOW_NATIVE=0`` (or ``CHECKMATE_NATIVE=0``) turns it off.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+from pathlib import Path
+
+from checkmate import native
+
+SOURCE = Path(__file__).with_name("adam_native.c")
+
+_lib = None
+_tried = False
+
+
+def cflags() -> tuple[str, ...] | None:
+    """The flags for this CPU, or None where it has no fused multiply-add instruction."""
+    if native.is_x86_64():
+        have = native.cpu_flags()
+        return native.BASE_CFLAGS + ("-mavx2", "-mfma") if {"avx2", "fma"} <= have else None
+    return native.BASE_CFLAGS  # (aarch64 and the like: fma is part of the base instruction set)
+
+
+def load(flags: tuple[str, ...] | None = None):
+    """The library with argument types set, or None (no compiler, no FMA, switched off).  Cached per
+    process for the default flags; other ``flags`` (tests) build and load a library of their own."""
+    global _lib, _tried
+    if flags is None:
+        if _tried:
+            return _lib
+        _tried = True
+        if not native.enabled("CHECKMATE_SHADOW_NATIVE"):
+            return None
+        flags = cflags()
+        if flags is None:
+            return None
+        _lib = _typed(native.load(SOURCE, flags, "the shadow's compiled Adam step"))
+        return _lib
+    return _typed(native.load(SOURCE, flags, "the shadow's compiled Adam step"))
+
+
+def _typed(lib):
+    if lib is None:
+        return None
+    p, i64, f32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
+    lib.adam_pre.argtypes = (i64, p, p, p, p, i64, p, p, p, p, p, f32, f32, f32)
+    lib.adam_pre.restype = None
+    lib.adam_post.argtypes = (i64, p, p, p, f32, f32, f32)
+    lib.adam_post.restype = None
+    lib.adam_step.argtypes = (i64, p, p, p, p, i64, p, p, p, p, p, f32, f32, f32, p, p, f32, f32, f32)
+    lib.adam_step.restype = None
+    return lib
+
+
+_sqrt = None
+
+
+def torch_sqrt() -> int | None:
+    """The address of the float32 sqrt torch's CPU kernel calls (MKL's ``vsSqrt``, exported by
+    ``libtorch_cpu``), or None (a torch built without MKL): the compiled step then leaves the sqrt to
+    ``torch.sqrt``.  Whether it is really torch's is not assumed: the start-up probe compares bits."""
+    global _sqrt
+    if _sqrt is None:
+        import torch
+        try:
+            lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+            _sqrt = ctypes.cast(lib.vsSqrt, ctypes.c_void_p).value or 0
+        except (OSError, AttributeError):
+            _sqrt = 0
+    return _sqrt or None
+
+
+def main() -> None:
+    """``make setup``: build ahead and say where (or why not); never fails the setup."""
+    import sys
+    flags = cflags()
+    if flags is None:
+        print("adam_native: not built (no fused multiply-add on this CPU); the shadow steps with torch")
+        return
+    try:
+        print(f"adam_native: {native.build(SOURCE, flags)}")
+    except RuntimeError as e:
+        print(f"adam_native: not built ({e}); the shadow steps with torch", file=sys.stderr)
