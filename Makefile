@@ -35,7 +35,7 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e '.[test,mininet]'
 	$(PY) tools/regen_p4runtime_protos.py
 	$(PY) -c 'from trainer_hooks import ring_native; ring_native.main()'
-	$(PY) -c 'from shadow import adam_native; adam_native.main()'
+	$(PY) -c 'from shadow import adam_native, ingest_native; adam_native.main(); ingest_native.main()'
 	@touch $@
 
 # build/ holds each target's pair side by side (controller/artifacts.py): the embedded one always,

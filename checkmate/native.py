@@ -21,6 +21,7 @@ import hashlib
 import logging
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,19 @@ def is_x86_64() -> bool:
     return platform.machine() in ("x86_64", "AMD64")
 
 
+def check_enums(source: Path, enums: dict[str, tuple[str, ...]]) -> None:
+    """The C source's enums and the Python side's names must agree, in order: for each ``LAST: names``,
+    the enum ending in ``LAST`` lists exactly ``names`` before it (the slots of the arrays that cross
+    between the two).  RuntimeError naming both when they do not."""
+    src = source.read_text()
+    for last, names in enums.items():
+        m = re.search(r"enum\s*\{([^}]*\b" + last + r")\s*\}", src)
+        got = tuple(x.strip() for x in m.group(1).split(",")) if m else ()
+        if got[:-1] != tuple(names):
+            raise RuntimeError(f"{source.name}: the names before {last} are {got[:-1]}, the Python side expects "
+                               f"{tuple(names)}")
+
+
 def build(source: Path, cflags: tuple[str, ...], force: bool = False) -> Path:
     """Compile ``source`` with ``cflags`` into the cache (unless it is there already) and return the
     library's path.  Raises RuntimeError with the compiler's message when it cannot."""
@@ -87,10 +101,55 @@ def build(source: Path, cflags: tuple[str, ...], force: bool = False) -> Path:
     return out
 
 
-def load(source: Path, cflags: tuple[str, ...], what: str) -> ctypes.CDLL | None:
-    """``build`` and open ``source``'s library, or None (logged once, naming ``what`` falls back)."""
+def load(source: Path, cflags: tuple[str, ...], what: str,
+         enums: dict[str, tuple[str, ...]] | None = None) -> ctypes.CDLL | None:
+    """``build`` and open ``source``'s library, or None (logged, naming ``what`` that falls back to its
+    Python path); ``enums``: checked first (:func:`check_enums`)."""
     try:
+        if enums:
+            check_enums(source, enums)
         return ctypes.CDLL(str(build(source, cflags)))
     except (RuntimeError, OSError) as e:
         log.warning("checkmate: %s unavailable, using the Python path (%s)", what, e)
         return None
+
+
+class Kernel:
+    """One C kernel as its Python side sees it: the source, the flags (None: this machine cannot use it),
+    the component's switch variable, what falls back when it is missing, the enums to check, and the
+    argument and result types of its functions (``{name: (argtypes, restype)}``).  :meth:`get` builds,
+    loads and types it once per process (None where it cannot be had)."""
+
+    def __init__(self, source: Path, cflags: tuple[str, ...] | None, switch: str, what: str,
+                 enums: dict[str, tuple[str, ...]] | None = None, types: dict | None = None):
+        self.source, self.cflags, self.switch, self.what = source, cflags, switch, what
+        self.enums, self.types = enums, types or {}
+        self._lib, self._tried = None, False
+
+    def get(self) -> ctypes.CDLL | None:
+        if not self._tried:
+            self._tried = True
+            if self.cflags is not None and enabled(self.switch):
+                self._lib = self.typed(load(self.source, self.cflags, self.what, self.enums))
+        return self._lib
+
+    def typed(self, lib: ctypes.CDLL | None) -> ctypes.CDLL | None:
+        """``lib`` with this kernel's function types set (None stays None)."""
+        if lib is not None:
+            for name, (argtypes, restype) in self.types.items():
+                fn = getattr(lib, name)
+                fn.argtypes, fn.restype = argtypes, restype
+        return lib
+
+    def build_ahead(self) -> None:
+        """``make setup``: build now and say where, or why not (never fails the setup)."""
+        name = self.source.stem
+        if self.cflags is None:
+            print(f"{name}: not built (this CPU lacks what it needs); {self.what} falls back to Python")
+            return
+        try:
+            if self.enums:
+                check_enums(self.source, self.enums)
+            print(f"{name}: {build(self.source, self.cflags)}")
+        except RuntimeError as e:
+            print(f"{name}: not built ({e}); {self.what} falls back to Python", file=sys.stderr)

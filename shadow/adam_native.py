@@ -23,10 +23,6 @@ from checkmate import native
 
 SOURCE = Path(__file__).with_name("adam_native.c")
 
-_lib = None
-_tried = False
-
-
 def cflags() -> tuple[str, ...] | None:
     """The flags for this CPU, or None where it has no fused multiply-add instruction."""
     if native.is_x86_64():
@@ -35,35 +31,16 @@ def cflags() -> tuple[str, ...] | None:
     return native.BASE_CFLAGS  # (aarch64 and the like: fma is part of the base instruction set)
 
 
-def load(flags: tuple[str, ...] | None = None):
-    """The library with argument types set, or None (no compiler, no FMA, switched off).  Cached per
-    process for the default flags; other ``flags`` (tests) build and load a library of their own."""
-    global _lib, _tried
-    if flags is None:
-        if _tried:
-            return _lib
-        _tried = True
-        if not native.enabled("CHECKMATE_SHADOW_NATIVE"):
-            return None
-        flags = cflags()
-        if flags is None:
-            return None
-        _lib = _typed(native.load(SOURCE, flags, "the shadow's compiled Adam step"))
-        return _lib
-    return _typed(native.load(SOURCE, flags, "the shadow's compiled Adam step"))
+_P, _I64, _F32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
+_PRE = (_I64, _P, _P, _P, _P, _I64, _P, _P, _P, _P, _P, _F32, _F32, _F32)
+TYPES = {"adam_pre": (_PRE, None), "adam_post": ((_I64, _P, _P, _P, _F32, _F32, _F32), None),
+         "adam_step": (_PRE + (_P, _P, _F32, _F32, _F32), None)}
+KERNEL = native.Kernel(SOURCE, cflags(), "CHECKMATE_SHADOW_NATIVE", "the shadow's compiled Adam step", None, TYPES)
 
 
-def _typed(lib):
-    if lib is None:
-        return None
-    p, i64, f32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
-    lib.adam_pre.argtypes = (i64, p, p, p, p, i64, p, p, p, p, p, f32, f32, f32)
-    lib.adam_pre.restype = None
-    lib.adam_post.argtypes = (i64, p, p, p, f32, f32, f32)
-    lib.adam_post.restype = None
-    lib.adam_step.argtypes = (i64, p, p, p, p, i64, p, p, p, p, p, f32, f32, f32, p, p, f32, f32, f32)
-    lib.adam_step.restype = None
-    return lib
+def load():
+    """The library with argument types set, or None (no compiler, no FMA, switched off); once per process."""
+    return KERNEL.get()
 
 
 _sqrt = None
@@ -85,13 +62,5 @@ def torch_sqrt() -> int | None:
 
 
 def main() -> None:
-    """``make setup``: build ahead and say where (or why not); never fails the setup."""
-    import sys
-    flags = cflags()
-    if flags is None:
-        print("adam_native: not built (no fused multiply-add on this CPU); the shadow steps with torch")
-        return
-    try:
-        print(f"adam_native: {native.build(SOURCE, flags)}")
-    except RuntimeError as e:
-        print(f"adam_native: not built ({e}); the shadow steps with torch", file=sys.stderr)
+    """``make setup``: build ahead, say where (or why not); never fails the setup."""
+    KERNEL.build_ahead()

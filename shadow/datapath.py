@@ -30,6 +30,8 @@ import select
 import termios
 import time
 
+from . import ingest_native
+
 
 class SourceFilter:
     """Is a datagram's source one of the allowed addresses/CIDRs?  Memoised per source address."""
@@ -72,6 +74,16 @@ class DataPath:
             c.last_error = f"datagram from {src[0]}:{src[1]}, not an allowed source (switch-facing link)"
             return -1
         return filtered_recv_into
+
+    def _native_drain(self, layout, job_id: int):
+        """The compiled receive loop (:mod:`shadow.ingest_native`) for a new reassembler, or None: behind a
+        source filter (which needs each datagram's address) or where the library cannot be had."""
+        if self.cfg.allowed_sources:
+            return None
+        lib = ingest_native.load()
+        if lib is None:
+            return None
+        return ingest_native.NativeDrain(lib, self.udp.fileno(), layout, job_id, self._rx)
 
     def _drain_locked(self, limit: int = 64):
         """Under the lock: take up to ``limit`` datagrams from the data socket (whichever thread calls;

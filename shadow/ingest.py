@@ -34,6 +34,7 @@ import time
 
 from checkmate import wire
 
+from .ingest_native import address
 from .layout import ShardLayout
 
 _FINAL, _ACK, _CTRL = wire.FLAG_FINAL, wire.FLAG_ACK, wire.FLAG_CTRL
@@ -44,13 +45,16 @@ _unpack = wire.HEADER.unpack_from
 
 
 class Slot:
-    __slots__ = ("iteration", "buf", "mv", "cov", "covm", "filled", "touched", "total")
+    __slots__ = ("iteration", "buf", "mv", "cov", "covm", "filled", "touched", "total", "addr", "cov_addr", "_pins")
 
     def __init__(self, layout: ShardLayout):
         self.buf = bytearray(max(layout.total_bytes, 1))
         self.mv = memoryview(self.buf)
         self.cov = bytearray(layout.total_elems)  # 1 byte per element: 1 = arrived
         self.covm = memoryview(self.cov)
+        # the addresses the compiled receive loop writes to (shadow.ingest_native; pinned: never resized)
+        (self.addr, p1), (self.cov_addr, p2) = address(self.buf), address(self.cov)
+        self._pins = (p1, p2)
         self.total = layout.total_elems
         self.iteration = -1
         self.filled = 0
@@ -94,6 +98,8 @@ class Reassembler:
         self.slots: dict[int, Slot] = {}
         self.needs_resync = False
         self.newest_seen = head - 1
+        #: the compiled receive loop (shadow.ingest_native.NativeDrain) the node sets where it can be used
+        self.native = None
         # hot-path lookups, bound once
         self._eb, self._bb, self._n = layout.elem_base, layout.byte_base, layout.numel
         self._wd, self._es = layout.wire_dtype, layout.elem_size
@@ -124,7 +130,10 @@ class Reassembler:
         -1: refused by a source filter, already counted): :meth:`ingest` with the fast path inline and
         its lookups bound once per batch, not per datagram.  Returns ``(got, done, completed, idle,
         error)``: datagrams taken, whether the last one completed its iteration (True when none
-        came), whether any did, whether the socket ran empty, and a receive error ("" if none)."""
+        came), whether any did, whether the socket ran empty, and a receive error ("" if none).
+        With :attr:`native` set, the compiled loop takes the common datagrams (the same results)."""
+        if self.native is not None:
+            return self.native.drain(self, buf, mv, limit)
         c = self.c
         unpack, eb, bb, nn, wdt, esz = _unpack, self._eb, self._bb, self._n, self._wd, self._es
         n_params, job_id, slots, ones, now = self._np, self.job_id, self.slots, self._ones, self.now

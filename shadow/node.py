@@ -44,6 +44,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,7 +169,9 @@ class ShadowNode(DataPath):
         self.history: list[ShardState] = []  #: published states, oldest first; [-1] is latest
         self.persisted_iteration: int | None = None
         self.persisted_path: str | None = None
-        self._persist_want: ShardState | None = None
+        #: states to write, oldest first: two deep, so a crossing is written even when the next one is
+        #: published before the persist thread got to it; a disk more than two behind skips the older ones
+        self._persist_want: deque[ShardState] = deque(maxlen=2)
         self._persist_error: str = ""
         #: the iterations with a file on disk as of this node's last look (None: look again).  Only
         #: this node writes its shard's folder, so it looks after each of its saves, not on every
@@ -393,7 +396,7 @@ class ShadowNode(DataPath):
         if prev is None and resync:
             prev = 0
         if prev is not None and snap.iteration // k > prev // k:
-            self._persist_want = snap
+            self._persist_want.append(snap)
             self._pcv.notify()
 
     def _persist_loop(self) -> None:
@@ -401,10 +404,10 @@ class ShadowNode(DataPath):
             with self._pcv:
                 if self._stop.is_set():  # under the lock, as in _apply_loop: no lost wake-up at stop()
                     return
-                if self._persist_want is None:
+                if not self._persist_want:
                     self._pcv.wait()  # notified when a state is scheduled, and at stop()
                     continue
-                snap, self._persist_want = self._persist_want, None
+                snap = self._persist_want.popleft()
             try:
                 path, err = str(self.store.save(snap)), ""
             except Exception as e:
@@ -425,7 +428,8 @@ class ShadowNode(DataPath):
                 raise RuntimeError("nothing published yet (no bootstrap)")
             if self.persisted_iteration == snap.iteration:
                 return self.persisted_path
-            self._persist_want, self._persist_error = snap, ""
+            self._persist_error = ""
+            self._persist_want.append(snap)
             self._pcv.notify()
             ok = self._done.wait_for(lambda: self._persist_error or self._stop.is_set() or (
                 self.persisted_iteration is not None and self.persisted_iteration >= snap.iteration), timeout)
@@ -460,6 +464,7 @@ class ShadowNode(DataPath):
                     del self._manifests[k]
             else:  # a (re)start: nothing buffered may leak into this run
                 self._reasm = Reassembler(layout, b.job_id, head, self.cfg.ring, self.counters)
+                self._reasm.native = self._native_drain(layout, b.job_id)
                 self._manifests.clear()
                 self.counters.misrouted = 0  # judged per run: a new map may be right where the old was not
                 self.counters.misrouted_ids.clear()

@@ -214,7 +214,7 @@ class ShardStore:
         older = [it for it in list_iterations(self.ckpt_dir, self.job_id, self.shard) if it != state.iteration]
         # What a successful save prunes: all but the newest keep-1 of the others.  The oldest of
         # those becomes the new file's storage, provided a newer checkpoint stays on disk meanwhile.
-        prune = older[:len(older) - (self.keep - 1)]
+        prune = older[:max(0, len(older) - (self.keep - 1))]
         reuse = prune.pop(0) if prune and len(older) >= 2 else None
         self.backend.write_atomic(path, encode_state(state),
                                   None if reuse is None else shard_path(self.ckpt_dir, self.job_id, self.shard, reuse))

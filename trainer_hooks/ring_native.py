@@ -49,50 +49,26 @@ S_SLOTS = ("S_NBYTES", "S_SEG", "S_AT", "S_RCV_NEXT", "S_ACK_DUE", "S_ACK_NOW", 
 R_AGAIN, R_REST, R_DONE, R_ACK, R_FULL, R_LIMIT, R_ERROR = 0, 1, 2, 3, 4, 5, -1
 OUT_CAP = 1 << 16  # forwarded packets one ring_rx call may list
 
-_lib = None
-_tried = False
-
-
-def _check_layout(src: str) -> None:
-    """The C enums and this module's slot names must agree, in order."""
-    for name, slots in (("J_LEN", J_SLOTS), ("S_LEN", S_SLOTS)):
-        m = re.search(r"enum\s*\{([^}]*\b" + name + r")\s*\}", src)
-        got = tuple(s.strip() for s in m.group(1).split(",")) if m else ()
-        if got[:-1] != slots:
-            raise RuntimeError(f"{SOURCE.name}: the slots before {name} are {got[:-1]}, ring_native.py expects {slots}")
+ENUMS = {"J_LEN": J_SLOTS, "S_LEN": S_SLOTS}
 
 
 def build(force: bool = False) -> Path:
     """Compile ``ring_native.c`` into the cache (if not there yet) and return the library's path.
     Raises RuntimeError with the compiler's message when it cannot."""
-    _check_layout(SOURCE.read_text())
+    native.check_enums(SOURCE, ENUMS)
     return native.build(SOURCE, CFLAGS, force)
+
+
+_P, _I64 = ctypes.c_void_p, ctypes.c_int64
+KERNEL = native.Kernel(SOURCE, CFLAGS, "CHECKMATE_RING_NATIVE", "the ring's native receive loop", ENUMS,
+                       {"ring_rx": ((ctypes.c_int, _P, _I64, _P, _P, _P, _P), ctypes.c_int),
+                        "to_wire_div": ((_P, _P, _I64, ctypes.c_float), None)})
 
 
 def load():
     """The compiled library (ctypes, argument types set), or None where it cannot be had -- then the
     ring's Python path runs.  Tried once per process; ``CHECKMATE_RING_NATIVE=0`` turns it off."""
-    global _lib, _tried
-    if _tried:
-        return _lib
-    _tried = True
-    if not native.enabled("CHECKMATE_RING_NATIVE"):
-        return None
-    try:
-        _check_layout(SOURCE.read_text())
-    except RuntimeError as e:
-        log.warning("checkmate ring: %s", e)
-        return None
-    lib = native.load(SOURCE, CFLAGS, "the ring's native receive loop")
-    if lib is None:
-        return None
-    p, i64 = ctypes.c_void_p, ctypes.c_int64
-    lib.ring_rx.argtypes = (ctypes.c_int, p, i64, p, p, p, p)
-    lib.ring_rx.restype = ctypes.c_int
-    lib.to_wire_div.argtypes = (p, p, i64, ctypes.c_float)
-    lib.to_wire_div.restype = None
-    _lib = lib
-    return lib
+    return KERNEL.get()
 
 
 def _addr(a: np.ndarray) -> int:
@@ -159,7 +135,4 @@ class NativeRx:
 
 def main() -> None:
     """``make setup``: build ahead, say where (or why not); never fails the setup."""
-    try:
-        print(f"ring_native: {build()}")
-    except RuntimeError as e:
-        print(f"ring_native: not built ({e}); the ring uses its Python path", file=sys.stderr)
+    KERNEL.build_ahead()

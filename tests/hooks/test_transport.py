@@ -499,16 +499,24 @@ def test_a_spurious_timeout_cut_is_undone_a_real_loss_is_not():
 
 
 class _StallOnce(UdpRing):
-    """Rank whose ring thread stops reading for ``stall`` s once, in the middle of job 1's receive."""
+    """Rank whose ring thread stops reading for ``stall`` s once, in the middle of job 1's receive --
+    whichever path takes its datagrams (the compiled receive loop or the Python batch)."""
 
     stall = 0.0
 
-    def _on_batch(self, rbuf, k, seg, fresh=True):
+    def _maybe_stall(self):
         if self.stall and self._active is not None and self._active.job.iteration == 1 and self._active.received:
             import time
             time.sleep(self.stall)
             self.stall = 0.0
+
+    def _on_batch(self, rbuf, k, seg, fresh=True):
+        self._maybe_stall()
         return super()._on_batch(rbuf, k, seg, fresh)
+
+    def _native_rx(self, act, budget):
+        self._maybe_stall()
+        return super()._native_rx(act, budget)
 
 
 def test_a_stalled_receiver_costs_resends_but_not_the_window():

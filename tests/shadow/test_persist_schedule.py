@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from shadow.layout import ShardLayout
 from shadow.node import ShadowConfig, ShadowNode
 from shadow.packets import gradient_packets
 from shadow.protocol import Bootstrap, OptimizerSpec, ParamSpec, ShardMap
+from shadow.store import FileBackend, ShardStore
 
 pytestmark = pytest.mark.timeout(180)
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,3 +172,43 @@ def test_host_mode_on_loopback_loses_no_copy_and_persists_on_schedule(tmp_path):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+
+
+class _HeldBackend(FileBackend):
+    """A disk that holds the first save until released (fault injection: a slow first write)."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.first = True
+
+    def write_atomic(self, path, parts, reuse=None):
+        if self.first:
+            self.first = False
+            assert self.release.wait(10)
+        super().write_atomic(path, parts, reuse)
+
+
+def test_a_crossing_published_while_the_previous_save_runs_is_still_written(tmp_path):
+    """Crossings 5, 10 and 15 published while the save of 5 is held: 10 and 15 wait their turn (two
+    requests deep) and all three are written.  Three more crossings published before the persist
+    thread takes any: the oldest of them is dropped, the newest two are written."""
+    backend = _HeldBackend()
+    cfg = ShadowConfig(job_id=7, shard=0, data=("127.0.0.1", 0), mgmt=("127.0.0.1", 0), ckpt_dir=tmp_path,
+                       persist_every=5, keep=8)
+    node = ShadowNode(cfg, store=ShardStore(tmp_path, 7, 0, keep=8, backend=backend)).start()
+    try:
+        node.bootstrap(_boot(0, False))
+        node.bootstrap(_boot(5, True))  # crosses 5 (a resync publishes like a replayed step)
+        assert node.wait_for(lambda n: not backend.first, 10)  # the save of 5 runs, held
+        for it in (10, 15):
+            node.bootstrap(_boot(it, True))
+        backend.release.set()
+        assert node.wait_for(lambda n: n.store.iterations() == [5, 10, 15], 10), node.store.iterations()
+        with node._lock:  # the persist thread cannot take a request while the node's lock is held
+            for it in (20, 25, 30):
+                node.bootstrap(_boot(it, True))
+        assert node.wait_for(lambda n: 30 in n.store.iterations(), 10), node.store.iterations()
+        time.sleep(0.2)
+        assert node.store.iterations() == [5, 10, 15, 25, 30]
+    finally:
+        node.stop()

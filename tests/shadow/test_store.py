@@ -44,11 +44,14 @@ def test_round_trip_is_exact(tmp_path):
     assert not [f for f in os.listdir(path.parent) if f.startswith(".")]  # no temp left
 
 
-def test_keeps_newest_files(tmp_path):
-    s = store.ShardStore(tmp_path, 3, 1, keep=2)
-    for it in (1, 2, 3, 4):
+@pytest.mark.parametrize("keep", [1, 2, 3, 5, 8])
+def test_keeps_newest_files(tmp_path, keep):
+    """Exactly the newest ``keep`` after every save -- also while fewer are on disk (a store of 5 with
+    3 files once pruned 2 of them)."""
+    s = store.ShardStore(tmp_path, 3, 1, keep=keep)
+    for it in range(1, 12):
         s.save(_state(it))
-    assert s.iterations() == [3, 4]
+        assert s.iterations() == list(range(max(1, it - keep + 1), it + 1))
 
 
 def _bigger(it):
