@@ -21,7 +21,7 @@ from trainer_hooks.layout import plan_bucket
 from trainer_hooks.ring_arrays import WIRE_F32, ActiveJob, Job, PlanIndex
 
 LIB = rn.load()
-pytestmark = pytest.mark.skipif(LIB is None, reason="no C compiler: the ring's native receive loop is not built")
+pytestmark = pytest.mark.skipif(LIB is None, reason="the ring's native receive loop is not built here (no C compiler, or CHECKMATE_NATIVE=0)")
 
 N, RANK, JOB_ID, IT, BUCKET = 3, 1, 7, 5, 2
 PREV = (RANK - 1) % N

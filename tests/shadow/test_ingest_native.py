@@ -26,7 +26,7 @@ from shadow.packets import gradient_packets
 from shadow.protocol import ParamSpec
 
 LIB = ingest_native.load()
-pytestmark = pytest.mark.skipif(LIB is None, reason="no C compiler: shadow/ingest_native.c is not built")
+pytestmark = pytest.mark.skipif(LIB is None, reason="shadow/ingest_native.c is not built here (no C compiler, or CHECKMATE_NATIVE=0)")
 
 JOB = 5
 PARAMS = [ParamSpec(0, "a", (10, 10), "float32"), ParamSpec(1, "b", (7,), "float32"),

@@ -21,7 +21,7 @@ NATIVE = adam_native.load()
 def kernel(request, monkeypatch):
     """Run a test with the compiled step (where this machine builds it) and without it."""
     if request.param == "native" and NATIVE is None:
-        pytest.skip("no C compiler or no fused multiply-add: shadow/adam_native.c is not built here")
+        pytest.skip("shadow/adam_native.c is not built here (no C compiler, no FMA, or CHECKMATE_NATIVE=0)")
     if request.param == "torch":
         monkeypatch.setattr(adam_native, "load", lambda flags=None: None)
     monkeypatch.setattr(merged, "_exact_cache", {})
@@ -176,7 +176,7 @@ class _OneRoundingOff:
         self.lib.adam_step(*head, float(np.nextafter(np.float32(bc2_sqrt), np.float32(2))), eps, neg_step)
 
 
-@pytest.mark.skipif(NATIVE is None, reason="shadow/adam_native.c is not built here (no compiler or no FMA)")
+@pytest.mark.skipif(NATIVE is None, reason="shadow/adam_native.c is not built here (no C compiler, no FMA, or CHECKMATE_NATIVE=0)")
 def test_probe_refuses_a_compiled_step_one_rounding_off(bits, monkeypatch):
     """A compiled step that differs in one rounding must not be used: the probe refuses it and the
     replica takes the torch/NumPy merged step, still exact."""
@@ -192,7 +192,7 @@ def test_probe_refuses_a_compiled_step_one_rounding_off(bits, monkeypatch):
         check(bits, rep, tr, lay.owned)
 
 
-@pytest.mark.skipif(NATIVE is None, reason="shadow/adam_native.c is not built here (no compiler or no FMA)")
+@pytest.mark.skipif(NATIVE is None, reason="shadow/adam_native.c is not built here (no C compiler, no FMA, or CHECKMATE_NATIVE=0)")
 @pytest.mark.parametrize("one_call", [True, False])  # torch's sqrt called from C, or torch.sqrt between
 @pytest.mark.parametrize("amsgrad", [False, True])
 @pytest.mark.parametrize("beta1", [0.9, 0.3])  # lerp's two formulas: weight below / at or above 0.5
