@@ -50,6 +50,12 @@ class BlockRules:
                                      "self-referencing types are not supported")
 
     def run(self) -> dict:
+        return self.build_in_declaration_order(self.declare_all())
+
+    def declare_all(self) -> Node:
+        """Declare every top-level declaration in program order (types, constants, actions,
+        functions, externs, instances); parsers and controls are only named here.  Returns
+        the ``main`` instance."""
         main = None
         self.check_top_level_names()
         for d in self.decls:
@@ -108,7 +114,7 @@ class BlockRules:
         if main is None:
             raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
                                             "(expected e.g. 'V1Switch(...) main;')")
-        return self.build(main)
+        return main
 
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:
@@ -253,6 +259,7 @@ class BlockRules:
         return f"{base}_{n}"
 
     def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        self.__dict__.setdefault("elaborated_blocks", set()).add(id(c))   # (elab_order)
         prefix = prefix or c.name
         sub = prefix != c.name and not top
         scope = Scope(self.global_scope)

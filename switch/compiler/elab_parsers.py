@@ -24,6 +24,7 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 class ParserRules:
     # ---------------------------------------------------------------- parser
     def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        self.__dict__.setdefault("elaborated_blocks", set()).add(id(p))   # (elab_order)
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")

@@ -522,8 +522,8 @@ class StatementRules:
         if self.ctx.get("kind") == "parser" and (kind, m) != ("register", "read"):
             # (register.read has no side effects: p4c drops one whose result is dead before it
             # checks, so a read is left to run here rather than refused wrongly)
-            raise E(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
-                              "(p4c: not supported in parser on this target)")
+            self.target_error(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
+                                        "(p4c: not supported in parser on this target)")
         if kind == "counter" and m == "count":
             if len(args) != 1:
                 raise E(call.loc, "counter.count(index) takes one argument")

@@ -701,14 +701,25 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         elif t.kind == "id" or (t.kind == "op" and t.text == "."):
             if self.accept("."):
                 t = self.t
+            if t.kind == "id" and t.text not in self.types and not getattr(self, "in_type_args", 0):
+                # p4c's lexer reads a name not declared as a type (yet) as a plain IDENTIFIER, which
+                # its grammar does not take as a type: a type used before its declaration too
+                raise P4CompileError(t.loc, f'syntax error, unexpected IDENTIFIER "{t.text}": not a type '
+                                            "declared before this point")
             name = self.ident("a type").text
             args = []
             if self.at("<") and name in self.types:
                 self.next()
-                args = [self.type_ref() if not (self.at_id() and self.t.text == "_") else
-                        Node("dontcare", self.next().loc)]
-                while self.accept(","):
-                    args.append(self.type_ref())
+                # a type argument may be a plain IDENTIFIER in p4c's grammar (typeArg:
+                # nonTypeName): an undeclared one is "declaration not found" (elaboration)
+                self.in_type_args = getattr(self, "in_type_args", 0) + 1
+                try:
+                    args = [self.type_ref() if not (self.at_id() and self.t.text == "_") else
+                            Node("dontcare", self.next().loc)]
+                    while self.accept(","):
+                        args.append(self.type_ref())
+                finally:
+                    self.in_type_args -= 1
                 self.expect(">")
             ty = Node("typename", t.loc, name=name, args=args)
         else:

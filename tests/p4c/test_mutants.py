@@ -65,8 +65,49 @@ _ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}
 _DEF_TABLE = "    table t {{ actions = {{ NoAction; }} default_action = {0}(); }}\n"
 
 
+# two sub-controls declared S1, S2 and instantiated (and applied) S2 first
+_TWO_SUBS = "control S1(inout h_t h) {{ apply {{ {0} }} }}\ncontrol S2(inout h_t h) {{ apply {{ {1} }} }}\n"
+_SUBS_IN_I = dict(locals="    S2() s2;\n    S1() s1;\n", body="        s2.apply(hdr.h);\n        s1.apply(hdr.h);")
+_S1 = "control S1(inout h_t h) {{ apply {{ {0} }} }}\n"
+_P1 = "parser P1(packet_in p, out h_t h) {{ state start {{ {0} transition accept; }} }}\n"
+# p4c's BMv2 back-end errors, in blocks nothing instantiates (p4c checks only their types)
+_UNUSED_BACK_END = (
+    "control U1(inout h_t h, inout standard_metadata_t sm) { apply { h.a = h.a / 3; h.a = h.a << h.b;\n"
+    "    verify_checksum(true, {h.a}, h.b, HashAlgorithm.csum16); clone(CloneType.E2E, 1); } }\n"
+    "control U2(inout h_t h) { action a() { if (h.a == 1) { h.c = 1; } }\n"
+    "    table t { key = { h.a: lpm; h.c: lpm; } actions = { a; } } apply { t.apply(); } }\n"
+    "parser U3(packet_in p, out h_t h, inout standard_metadata_t sm) { state start { mark_to_drop(sm);\n"
+    "    p.extract(h); transition select(h.a) { 1: accept; } } }\n")
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # p4c checks declarations in program order: with errors in two sub-controls it names the one
+    # declared first, not the one instantiated first (mutz18's left item); and an error in an
+    # action of the control that instantiates them comes after both
+    "subcontrol_errors_in_declaration_order": (
+        program(top=_TWO_SUBS.format("h.zz1 = 1;", "h.zz2 = 1;"), **_SUBS_IN_I), "h.zz1", r"no field zz1",
+        program(top=_TWO_SUBS.format("h.a = 1;", "h.c = 1;"), **_SUBS_IN_I)),
+    "subcontrol_type_errors_in_declaration_order": (
+        program(top=_TWO_SUBS.format("h.a = 16w1;", "h.a = true;"), **_SUBS_IN_I), "16w1", r"expected bit<8>, got bit<16>",
+        program(top=_TWO_SUBS.format("h.a = 8w1;", "h.a = 8w2;"), **_SUBS_IN_I)),
+    "subcontrol_error_before_instantiating_action": (
+        program(top=_S1.format("h.zz1 = 1;"), locals="    action x() { hdr.h.qq = 2; }\n    S1() s1;\n",
+                body="        x();\n        s1.apply(hdr.h);"), "h.zz1", r"no field zz1",
+        program(top=_S1.format("h.a = 1;"), locals="    action x() { hdr.h.c = 2; }\n    S1() s1;\n",
+                body="        x();\n        s1.apply(hdr.h);")),
+    # ... and checks a parser or control that nothing instantiates (was accepted)
+    "uninstantiated_control_unknown_field": (program(top=_S1.format("h.zz1 = 1;")), "h.zz1", r"no field zz1",
+                                             program(top=_S1.format("h.a = 1;"))),
+    "uninstantiated_control_type_mismatch": (program(top=_S1.format("h.a = 16w1;")), "16w1", r"expected bit<8>, got bit<16>",
+                                             program(top=_S1.format("h.a = 8w1;"))),
+    "uninstantiated_parser_unknown_field": (program(top=_P1.format("h.zz = 1;")), "h.zz", r"no field zz",
+                                            program(top=_P1.format("h.a = 1;"))),
+    # p4c's grammar takes a parameter's type only once declared ("unexpected IDENTIFIER")
+    "control_param_type_declared_later": (
+        program(top="control S1(inout h_t h, inout meta_t m) { apply { h.a = m.x; } }\n", locals="    S1() s1;\n",
+                body="        s1.apply(hdr.h, m);"), "inout meta_t", r'unexpected IDENTIFIER "meta_t"',
+        program(top="control S1(inout h_t h, inout bit<8> x) { apply { h.a = x; } }\n", locals="    S1() s1;\n",
+                body="        s1.apply(hdr.h, m.x);")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
@@ -340,6 +381,7 @@ CASES = {
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
+    "uninstantiated_blocks_with_back_end_errors": program(top=_UNUSED_BACK_END),
     "signed_constant_shift": program(body="        hdr.h.a = hdr.h.a << 8s2;"),
     # objects hide a type of the same name: a control's or function's parameter, a variable, a
     # constant, an instance (p4c warns that they shadow it); an action named like a type is

@@ -1,0 +1,92 @@
+"""Parsers and controls checked in declaration order, used or not, as p4c checks them.
+
+checkmate-p4c elaborates a parser or control where it is instantiated: the V1Switch blocks in
+V1Switch's order, a sub-control inside the body that declares its instance.  p4c's front end
+instead type-checks every top-level declaration in program order, whether or not anything
+instantiates it, and reports the first error it meets.  Two differences follow, both closed here:
+
+* a parser or control that nothing instantiates was never looked at (p4c rejects an unknown
+  field in it: "Field zz is not a member of header h_t");
+* with errors in two blocks, checkmate-p4c named the one it elaborated first (a sub-control
+  declared second but instantiated first, an action of ``ingress`` before the body of a
+  sub-control declared above ``ingress``), p4c the one declared first.
+
+:meth:`build_in_declaration_order` runs the normal elaboration, then elaborates on its own
+(:meth:`block_error`) each top-level parser and control that p4c would have checked before the
+error found -- or, when there was none, each that was never elaborated.  A block is elaborated
+on its own in a fresh :class:`~switch.compiler.elaborate.Elaborator` (the same declarations,
+nothing of the real one's tables, actions or P4Runtime ids touched), as a sub-block: errors of
+p4c's BMv2 back end (``target_error``, kept for an applied sub-control only) stay unraised there,
+as p4c runs them only on code it keeps, after type checking.  Such an error of the real
+elaboration (``after_type_checking``) therefore gives way to a type error anywhere; any other
+only to one at an earlier position.  Blocks with constructor parameters, type parameters or
+extern-typed apply parameters need their instance to be elaborated and are not checked alone.
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .errors import P4CompileError
+
+_EXTERN_PARAMS = ("register", "counter", "meter", "direct_counter", "direct_meter")
+
+
+def _before(loc, err: P4CompileError) -> bool:
+    """Whether position ``loc`` comes before ``err``'s (an error in another file -- v1model.p4's
+    V1Switch, a position-less one -- comes after every block)."""
+    if getattr(err, "after_type_checking", False) or err.loc.file != loc.file:
+        return True
+    return (loc.line, loc.col) < (err.loc.line, err.loc.col)
+
+
+def _checkable(d: Node) -> bool:
+    return d.kind in ("parser", "control") and not d.get("ctor_params") and not d.get("tparams") and \
+        not any(p.direction is None and p.type.kind == "typename" and p.type.name in _EXTERN_PARAMS
+                for p in d.params)
+
+
+class DeclOrderRules:
+    def build_in_declaration_order(self, main: Node) -> dict:
+        roles = {}   # a V1Switch block's role, for the checks that depend on it
+        for role, arg in zip(("parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"),
+                             main.get("args") or ()):
+            if arg.kind == "call" and arg.fn.kind == "name":
+                roles.setdefault(arg.fn.name, role)
+        try:
+            ir = self.build(main)
+        except P4CompileError as err:
+            raise self.first_block_error(roles, err) or err
+        err = self.first_block_error(roles, None)
+        if err:
+            raise err
+        return ir
+
+    def first_block_error(self, roles: dict, found: P4CompileError | None) -> P4CompileError | None:
+        """The error of the first block, in declaration order, that p4c checks before ``found``
+        (None: of the first block never elaborated) and that has one."""
+        seen = self.__dict__.get("elaborated_blocks", set())
+        for d in self.decls:
+            if not _checkable(d) or (found is None and id(d) in seen):
+                continue
+            if found is not None and not _before(d.loc, found):
+                break
+            err = self.block_error(d, roles.get(d.name, "ingress"))
+            if err is not None and (found is None or _before(err.loc, found)):
+                return err
+        return None
+
+    def block_error(self, d: Node, role: str) -> P4CompileError | None:
+        """The error elaborating ``d`` on its own (as a sub-block of a fresh elaboration) raises."""
+        probe = type(self)(self.decls, self.program, self.source, warnings=[])
+        probe.declare_all()
+        probe._top_block = d
+        probe.ctx = {"kind": d.kind, "role": role}
+        try:
+            if d.kind == "control":
+                probe.elab_control(d, role, prefix=d.name + "$alone")
+            else:
+                probe.elab_parser(d, prefix=d.name + "$alone")
+        except P4CompileError as err:
+            # one of p4c's BMv2 back-end checks, raised at once where nothing defers it (a
+            # parser): p4c runs it only on the blocks it keeps
+            return None if getattr(err, "after_type_checking", False) else err
+        return None
