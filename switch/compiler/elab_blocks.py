@@ -173,7 +173,8 @@ class BlockRules:
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
-                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}))
+                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
+                                   self.__dict__.get("midend_folded_ifs"))
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's

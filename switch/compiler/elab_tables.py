@@ -588,6 +588,7 @@ class TableRules:
         ("contains a path from table T back to itself"): count, per table, the most applies
         on any path (if/else and switch branches are alternatives, sequences add up)."""
         subs = {b.get("fn"): b for b in subcontrols}
+        folded = self.__dict__.get("midend_folded_ifs", {})   # (const_index)
 
         def merge_max(a, b):
             return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
@@ -620,6 +621,8 @@ class TableRules:
             k = st.get("s")
             if k == "apply":
                 return {st["table"]: 1}
+            if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
+                return seq(st["then"] if folded[id(st)] else st["else"], depth)
             if k == "if":
                 return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
             if k == "switch_action":
@@ -645,7 +648,8 @@ class TableRules:
                         f"rejects this (\"a path from table {t} back to itself\")")
 
 
-def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None) -> None:
+def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None,
+                           folded=None) -> None:
     """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
     statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
     { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
@@ -663,6 +667,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     Overwriting definitions at <ExitStatement>" in its def-use pass."""
     subs = {b.get("fn"): b for b in subcontrols}
     exit_locs = exit_locs or {}
+    folded = folded or {}   # ifs p4c's midend folds (const_index): only the branch kept counts
     exit_uses: dict = {}
 
     def exits(stmts):
@@ -701,6 +706,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         if k == "apply":
             sites.setdefault(st["table"], []).append(cont)
             return ("table", st["table"])
+        if k == "if" and id(st) in folded:
+            return walk(st["then"] if folded[id(st)] else st["else"], cont, end, depth)
         if k == "if":
             mark(st["c"])
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
