@@ -19,7 +19,9 @@ nothing of the real one's tables, actions or P4Runtime ids touched), as a sub-bl
 p4c's BMv2 back end (``target_error``, kept for an applied sub-control only) stay unraised there,
 as p4c runs them only on code it keeps, after type checking.  Such an error of the real
 elaboration (``after_type_checking``) therefore gives way to a type error anywhere; any other
-only to one at an earlier position.  Blocks with constructor parameters, type parameters or
+only to one at an earlier position.  A control-typed constructor parameter is bound to a
+body-less instance of its control type (``stub_ctor_args``: its applies are checked against the
+type, as p4c checks them); blocks with other constructor parameters, type parameters or
 extern-typed apply parameters need their instance to be elaborated and are not checked alone.
 """
 from __future__ import annotations
@@ -39,7 +41,7 @@ def _before(loc, err: P4CompileError) -> bool:
 
 
 def _checkable(d: Node) -> bool:
-    return d.kind in ("parser", "control") and not d.get("ctor_params") and not d.get("tparams") and \
+    return d.kind in ("parser", "control") and not d.get("tparams") and \
         not any(p.direction is None and p.type.kind == "typename" and p.type.name in _EXTERN_PARAMS
                 for p in d.params)
 
@@ -78,11 +80,14 @@ class DeclOrderRules:
         """The error elaborating ``d`` on its own (as a sub-block of a fresh elaboration) raises."""
         probe = type(self)(self.decls, self.program, self.source, warnings=[])
         probe.declare_all()
+        consts = probe.stub_ctor_args(d) if d.kind == "control" else None if d.get("ctor_params") else []
+        if consts is None:
+            return None
         probe._top_block = d
         probe.ctx = {"kind": d.kind, "role": role}
         try:
             if d.kind == "control":
-                probe.elab_control(d, role, prefix=d.name + "$alone")
+                probe.elab_control(d, role, prefix=d.name + "$alone", consts=consts)
             else:
                 probe.elab_parser(d, prefix=d.name + "$alone")
         except P4CompileError as err:

@@ -79,8 +79,26 @@ _UNUSED_BACK_END = (
     "parser U3(packet_in p, out h_t h, inout standard_metadata_t sm) { state start { mark_to_drop(sm);\n"
     "    p.extract(h); transition select(h.a) { 1: accept; } } }\n")
 
+# a control type and blocks taking an instance of it (guide10_control_typed_constructor_argument)
+_UPD = ("control Upd(in {0} idx);\ncontrol C3(in bit<32> idx)(Upd u1) {{ apply {{ u1.apply(idx + 10); }} }}\n"
+        "control Leaf(in bit<32> idx) {{ counter(64, CounterType.packets) cnt; apply {{ cnt.count(idx); }} }}\n"
+        "control C1(in bit<32> idx)(Upd u) {{ apply {{ u.apply(idx); }} }}\n")
+_UPD_IN_I = dict(locals="    Leaf() leaf;\n    C1(leaf) c1;\n    C3(c1) c3;\n", body="        c3.apply((bit<32>)hdr.h.a);")
+_UPD_ARG = dict(locals="    C1(Leaf()) c1;\n", body="        c1.apply((bit<32>)hdr.h.a);")
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # the control given for a control-typed constructor parameter has other parameter types (was
+    # accepted: its applies were checked against the control given); p4c names the receiving
+    # block, and a mismatched apply in a block declared earlier first (p4c_mutate seed 46)
+    "control_type_argument_mismatch": (
+        program(top=_UPD.format("int<32>").replace("u.apply(idx)", "u.apply((int<32>)idx)").replace("idx + 10", "(int<32>)idx"),
+                **_UPD_ARG), "control C1",
+        r"constructor argument for u is control Leaf\(in bit<32>\), which does not match the type of parameter u: "
+        r"Upd\(in int<32>\)", program(top=_UPD.format("bit<32>"), **_UPD_ARG)),
+    "control_type_apply_checked_in_declaration_order": (
+        program(top=_UPD.format("int<32>"), **_UPD_IN_I), "u1.apply", r"expected int<32>, got bit<32>",
+        program(top=_UPD.format("bit<32>"), **_UPD_IN_I)),
     # p4c checks declarations in program order: with errors in two sub-controls it names the one
     # declared first, not the one instantiated first (mutz18's left item); and an error in an
     # action of the control that instantiates them comes after both
