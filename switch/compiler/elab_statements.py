@@ -12,7 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
-from .header_init import _fields_read, _has_method_call, _reduced, drop_stores_before_self_init, reads_header
+from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
 
 class StatementRules:
@@ -198,7 +198,28 @@ class StatementRules:
         ``isValid()`` counts as one, p4c keeps ``(h.isValid() ? x : y) & 0``), so that
         ``if ((x * 0) != 0)`` or ``if (!(8w1 != x - x))`` is dead code as it is for p4c (its
         actions and tables then stay out of the P4Info, and a ``return`` in the branch left is
-        unconditional)."""
+        unconditional).  Also folded as by p4c (probed in actions and for the P4Info): an
+        operator whose operands both fold (``(x - x) ++ 8w1``), ``k ? a : b`` for a constant
+        ``k``, and ``c ? a : a`` (or arms that fold to one value) without calls (mutz19)."""
+        def simp(ir):
+            if not isinstance(ir, dict) or "op" not in ir:
+                return ir
+            if ir["op"] == "cond":
+                c = f(ir["c"])
+                if c is not None:
+                    return simp(ir["a"] if c else ir["b"])
+                a, b = simp(ir["a"]), simp(ir["b"])
+                if not _has_method_call(ir):
+                    if _same(a, b):
+                        return a
+                    va, vb = f(a), f(b)
+                    if va is not None and va == vb:
+                        return {"op": "const", "v": va, "t": ir["t"]}
+                return {**ir, "a": a, "b": b}
+            if ir["op"] in ("bin", "un", "cast", "slice"):
+                return {**ir, **{k: simp(ir[k]) for k in ("a", "b") if k in ir}}
+            return ir
+
         def f(ir):
             v = self.fold(ir)
             if v is not None or not isinstance(ir, dict):
@@ -223,13 +244,13 @@ class StatementRules:
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
                     if f(x) == 0 and not _has_method_call(y):
                         return 0
-            if op == "bin" and ir["o"] in ("==", "!=", "<", ">", "<=", ">="):
+            if op == "bin":   # (comparisons, `++`, ...: both operands fold)
                 a, b = f(ir["a"]), f(ir["b"])
                 if a is not None and b is not None:
                     return self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]},
                                       "b": {"op": "const", "v": b, "t": ir["b"]["t"]}})
             return None
-        return f(c)
+        return f(simp(c))
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
