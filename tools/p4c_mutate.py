@@ -12,7 +12,9 @@ of the wrong width, a transition to an unknown state, a value returned from an a
 annotation argument, a default action that is not listed, a shift by a negative amount, a
 slice out of range, a table applied twice, a constant stack index out of bounds,
 ``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, a header
-field declared ``bool``, an assignment's value divided by a constant, ...
+field declared ``bool``, an assignment's value divided by a constant, a bad ``V1MODEL_VERSION``, a
+complex table key without ``@name``, an action, table or state named like a keyword, entry
+priorities where p4c refuses them, ...
 (:data:`MUTATORS`).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -620,13 +622,76 @@ def m_div(rng, t):
     return _replace(t, m.start(1), m.end(1), f"({m.group(1)}) {op} {k}", f"rhs {op} {k}")
 
 
+def m_v1model_version(rng, t):
+    """``V1MODEL_VERSION`` defined before the includes as something else than one decimal
+    literal (v1model.p4's ``#if V1MODEL_VERSION >= 20200408`` and ``const bit<32>
+    __v1model_version = V1MODEL_VERSION;``), or as a valid older or newer version."""
+    if "V1MODEL_VERSION" in t:
+        return None
+    v = rng.choice(["-1", "09", "20200408 + 1", '"20200408"', "32w20200408", "2020x", "20180101",
+                    "20200408", "0x1343C48", "(20200408)"])
+    return Mutant(f"#define V1MODEL_VERSION {v}\n" + t, 0, f"V1MODEL_VERSION {v or '(empty)'}")
+
+
+def m_key_expr(rng, t):
+    """A table key made an expression (a sum, a cast, a slice, a constant), with or without
+    ``@name``: p4c wants a name for a complex one ("Complex key expression requires a @name")."""
+    cands = []
+    for name, s, e in _table_bodies(t):
+        r = _prop_list(t, s, e, "key")
+        if r:
+            for km in re.finditer(r"([\w.\[\]]+)(\s*:\s*\w+)(\s*@name\([^)]*\))?", t[r[0]:r[1]]):
+                cands.append((r[0] + km.start(), r[0] + km.end(), km, name))
+    if not cands:
+        return None
+    a, b, km, name = rng.choice(cands)
+    x = km.group(1)
+    new = rng.choice([f"{x} + 1", f"(bit<16>)({x})", f"{x}[0:0]", f"{x} ^ {x}", "8w3", f"{x} == {x}", f"-{x}"])
+    anno = rng.choice(["", "", ' @name("kx")', " @name(3)", ' @name("")'])
+    return _replace(t, a, b, f"{new}{km.group(2)}{anno}", f"key {x} -> {new}{anno} in {name}")
+
+
+def m_reserved_name(rng, t):
+    """An action, table or parser state renamed (declaration and every use) to a keyword or a
+    name the architecture declares (``default``, ``apply``, ``key``, ``exact``, ``accept``, ...)."""
+    decls = [m for m in re.finditer(r"\b(action|table|state)\s+(\w+)\s*[({]", t)
+             if m.group(2) not in ("NoAction", "start")]
+    if not decls:
+        return None
+    m = rng.choice(decls)
+    new = rng.choice(["default", "apply", "key", "actions", "entries", "size", "exact", "accept", "reject",
+                      "NoAction", "main", "error", "packet_in", "mark_to_drop", "hash", "verify"])
+    use = re.compile(rf"(?<![.\w]){re.escape(m.group(2))}\b")
+    pos = len(use.sub(new, t[:m.start(2)]))
+    return Mutant(use.sub(new, t), pos, f"{m.group(1)} {m.group(2)} renamed to {new}")
+
+
+def m_entries_priority(rng, t):
+    """Table entries with priorities: ``const entries`` made ``entries`` or the other way, a
+    ``priority=`` on an entry, ``largest_priority_wins`` / ``priority_delta`` properties."""
+    m = _pick(rng, r"\b(const\s+)?entries\s*=\s*\{", t)
+    if not m:
+        return None
+    op = rng.choice(["toggle", "prio", "prop"])
+    if op == "toggle":
+        new = "entries = {" if m.group(1) else "const entries = {"
+        return _replace(t, m.start(), m.end(), new, f"{m.group(0).strip()} -> {new}")
+    if op == "prio":
+        k = rng.choice(["1", "0", "-1", "true", "8w2"])
+        return _replace(t, m.end(), m.end(), f" priority={k}: ", f"entry priority={k}")
+    prop = rng.choice(["largest_priority_wins = false;", "priority_delta = 0;", "largest_priority_wins = 1;",
+                       "priority_delta = -2;"])
+    return _replace(t, m.start(), m.start(), prop + " ", f"table property {prop}")
+
+
 MUTATORS = {f.__name__[2:]: f for f in [
     m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_type_name, m_table_in_action,
     m_action_arity, m_assign_in, m_assign_const, m_read_out, m_direction, m_dup_key, m_dup_action,
     m_match_kind, m_key_type, m_select_width, m_transition, m_return_value, m_exit_in_function,
     m_missing_return, m_annotation, m_entries_arity, m_default_action, m_switch_case, m_shift_neg,
     m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
-    m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div]}
+    m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
+    m_reserved_name, m_entries_priority]}
 
 
 # ---- judging ---------------------------------------------------------------------------------

@@ -31,7 +31,9 @@ class BlockRules:
         """``V1MODEL_VERSION`` (v1model.p4: ``const bit<32> __v1model_version = V1MODEL_VERSION;``)
         must be one non-negative integer literal: p4c's BMv2 backend fails on anything else."""
         if v.kind != "int" or v.value < 0 or v.width is not None:
-            raise E(v.loc, "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
+            # (at the program's #define, where cpp puts the macro's tokens; p4c itself dies silently)
+            raise E(self.macro_locs.get("V1MODEL_VERSION") or v.loc,
+                    "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
 
     def check_top_level_names(self) -> None:
         seen: dict[str, Node] = {}

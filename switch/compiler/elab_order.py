@@ -78,7 +78,7 @@ class DeclOrderRules:
 
     def block_error(self, d: Node, role: str) -> P4CompileError | None:
         """The error elaborating ``d`` on its own (as a sub-block of a fresh elaboration) raises."""
-        probe = type(self)(self.decls, self.program, self.source, warnings=[])
+        probe = type(self)(self.decls, self.program, self.source, warnings=[], macro_locs=self.macro_locs)
         probe.declare_all()
         consts = probe.stub_ctor_args(d) if d.kind == "control" else None if d.get("ctor_params") else []
         if consts is None:

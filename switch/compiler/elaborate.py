@@ -55,8 +55,9 @@ class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules,
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,
-                 warnings: list | None = None):
+                 warnings: list | None = None, macro_locs: dict | None = None):
         self.decls = decls
+        self.macro_locs = macro_locs or {}   # macro name -> where its #define is (preprocessor)
         self.warnings: list[P4Warning] = warnings if warnings is not None else []
         self.auto_digests = 0   # digest_0, digest_1, ...: tuple digests (p4c's names)
         self.neg_literals: dict[int, tuple] = {}   # id(IR of -literal) -> (IR, literal's Loc)
@@ -96,5 +97,6 @@ class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules,
         self.warnings.append(P4Warning(loc, message))
 
 
-def elaborate(decls: list[Node], program: str, source: str | None = None, warnings: list | None = None) -> dict:
-    return Elaborator(decls, program, source, warnings).run()
+def elaborate(decls: list[Node], program: str, source: str | None = None, warnings: list | None = None,
+              macro_locs: dict | None = None) -> dict:
+    return Elaborator(decls, program, source, warnings, macro_locs).run()

@@ -88,6 +88,14 @@ _UPD_ARG = dict(locals="    C1(Leaf()) c1;\n", body="        c1.apply((bit<32>)h
 
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # a bad V1MODEL_VERSION is reported at the program's #define, where cpp (p4c) puts its tokens,
+    # not at v1model.p4's #if / constant (p4c_mutate kind v1model_version)
+    "v1model_version_bad_suffix": ("#define V1MODEL_VERSION 2020x\n" + program(), "#define", r"invalid suffix 'x'",
+                                   "#define V1MODEL_VERSION 20200408\n" + program()),
+    "v1model_version_string": ('#define V1MODEL_VERSION "20200408"\n' + program(), "#define", r"cannot evaluate #if",
+                               "#define V1MODEL_VERSION 0x1343C48\n" + program()),
+    "v1model_version_negative": ("#define V1MODEL_VERSION -1\n" + program(), "#define", r"non-negative integer literal",
+                                 "#define V1MODEL_VERSION 20180101\n" + program()),
     # the control given for a control-typed constructor parameter has other parameter types (was
     # accepted: its applies were checked against the control given); p4c names the receiving
     # block, and a mismatched apply in a block declared earlier first (p4c_mutate seed 46)
