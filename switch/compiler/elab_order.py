@@ -21,8 +21,12 @@ as p4c runs them only on code it keeps, after type checking.  Such an error of t
 elaboration (``after_type_checking``) therefore gives way to a type error anywhere; any other
 only to one at an earlier position.  A control-typed constructor parameter is bound to a
 body-less instance of its control type (``stub_ctor_args``: its applies are checked against the
-type, as p4c checks them); blocks with other constructor parameters, type parameters or
-extern-typed apply parameters need their instance to be elaborated and are not checked alone.
+type, as p4c checks them); blocks with other constructor parameters or extern-typed apply
+parameters need their instance to be elaborated and are not checked alone.  A generic block is
+checked on its own too, even when instantiated, with each type parameter an opaque type
+(``["tvar", T]``): only the errors p4c's type checker gives on a type variable's own use count
+there (``_TVAR_ERRORS``: arithmetic on a ``T``, a ``T`` given a literal, a member of a ``T`` ...),
+as checkmate-p4c's other checks were made for known types.
 """
 from __future__ import annotations
 
@@ -41,9 +45,23 @@ def _before(loc, err: P4CompileError) -> bool:
 
 
 def _checkable(d: Node) -> bool:
-    return d.kind in ("parser", "control") and not d.get("tparams") and \
+    return d.kind in ("parser", "control") and \
         not any(p.direction is None and p.type.kind == "typename" and p.type.name in _EXTERN_PARAMS
                 for p in d.params)
+
+
+# the errors of a type variable's own use that p4c's type checker refuses in a generic block
+# (probed: arithmetic, comparison with a literal, casts, members, methods, slices, keys, extract);
+# others -- a T in a field list, a T action parameter -- p4c checks where the block is instantiated
+_TVAR_ERRORS = (r"expected {T}, got", r"cannot cast {T} to", r"\b(on|of) (a value|values) of type {T}\b",
+                r"a value of type {T} has no member", r"table key of type {T}\b", r"needs integer operands, not {T}\b",
+                r"extract into a value of type {T}\b")
+
+
+def _type_var_error(err: P4CompileError, tparams) -> bool:
+    """An error of a generic block checked on its own that p4c's type checker gives too."""
+    import re
+    return any(re.search(pat.replace("{T}", re.escape(tp)), err.message) for tp in tparams for pat in _TVAR_ERRORS)
 
 
 class DeclOrderRules:
@@ -67,7 +85,7 @@ class DeclOrderRules:
         (None: of the first block never elaborated) and that has one."""
         seen = self.__dict__.get("elaborated_blocks", set())
         for d in self.decls:
-            if not _checkable(d) or (found is None and id(d) in seen):
+            if not _checkable(d) or (found is None and id(d) in seen and not d.get("tparams")):
                 continue
             if found is not None and not _before(d.loc, found):
                 break
@@ -85,12 +103,18 @@ class DeclOrderRules:
             return None
         probe._top_block = d
         probe.ctx = {"kind": d.kind, "role": role}
+        tparams = d.get("tparams") or ()
+        # a generic block's type parameters are opaque types of their own: what p4c's type checker
+        # refuses on any of them (arithmetic, a width) is refused here too
+        probe.type_bindings = {tp: ["tvar", tp] for tp in tparams}
         try:
             if d.kind == "control":
                 probe.elab_control(d, role, prefix=d.name + "$alone", consts=consts)
             else:
                 probe.elab_parser(d, prefix=d.name + "$alone")
         except P4CompileError as err:
+            if tparams and not _type_var_error(err, tparams):
+                return None   # (only what the type variable itself makes wrong)
             # one of p4c's BMv2 back-end checks, raised at once where nothing defers it (a
             # parser): p4c runs it only on the blocks it keeps
             return None if getattr(err, "after_type_checking", False) else err

@@ -86,8 +86,20 @@ _UPD = ("control Upd(in {0} idx);\ncontrol C3(in bit<32> idx)(Upd u1) {{ apply {
 _UPD_IN_I = dict(locals="    Leaf() leaf;\n    C1(leaf) c1;\n    C3(c1) c3;\n", body="        c3.apply((bit<32>)hdr.h.a);")
 _UPD_ARG = dict(locals="    C1(Leaf()) c1;\n", body="        c1.apply((bit<32>)hdr.h.a);")
 
+_GEN = "control GF<T>(inout T x, in T y) {{ apply {{ {0} }} }}\n"
+_GEN_IN_I = dict(locals="    GF<bit<8>>() g;\n", body="        g.apply(hdr.h.a, hdr.h.c);")
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # a generic block is type-checked as such, with T unknown (p4c_mutate seed 49: `x = y / 8`
+    # was accepted, checkmate-p4c checked the block only as instantiated with bit<8>)
+    "generic_control_arithmetic_on_type_variable": (program(top=_GEN.format("x = y / 8;"), **_GEN_IN_I), "y / 8",
+                                                    r"expected T, got int", program(top=_GEN.format("x = y;"), **_GEN_IN_I)),
+    "generic_control_operator_on_type_variable": (program(top=_GEN.format("x = x + y;")), "x + y", r"operator \+ on values of type T",
+                                                  program(top=_GEN.format("x = y;"))),
+    "generic_parser_extract_type_variable": (
+        program(top="parser GP<T>(packet_in p, out T h) { state start { p.extract(h); transition accept; } }\n"), "p.extract(h)",
+        r"extract into a value of type T", program(top="parser GP<T>(packet_in p, out T h) { state start { transition accept; } }\n")),
     # a bad V1MODEL_VERSION is reported at the program's #define, where cpp (p4c) puts its tokens,
     # not at v1model.p4's #if / constant (p4c_mutate kind v1model_version)
     "v1model_version_bad_suffix": ("#define V1MODEL_VERSION 2020x\n" + program(), "#define", r"invalid suffix 'x'",
@@ -407,6 +419,12 @@ CASES = {
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
+    # what p4c leaves to a generic block's instantiation (a T in a field list, a T action parameter)
+    "generic_control_type_variable_uses": program(
+        top="control GG<T>(inout T x, in T y, inout bit<16> o) { register<T>(4) r; T tmp;\n"
+            "    action a(T v) { x = v; } table t { key = { } actions = { a; } }\n"
+            "    apply { tmp = y; r.read(x, 0); x = tmp; hash(o, HashAlgorithm.crc16, 16w0, { x }, 16w100); t.apply(); } }\n",
+        locals="    GG<bit<8>>() g;\n", body="        g.apply(hdr.h.a, hdr.h.c, hdr.h.b);"),
     "uninstantiated_blocks_with_back_end_errors": program(top=_UNUSED_BACK_END),
     "signed_constant_shift": program(body="        hdr.h.a = hdr.h.a << 8s2;"),
     # objects hide a type of the same name: a control's or function's parameter, a variable, a
