@@ -237,10 +237,13 @@ def m_type_name(rng, t):
     ctl = [c.group(1) for c in re.finditer(r"\bcontrol\s+(\w+)", t[:m.start()])][-1:]
     if not types + ctl:
         return None
-    new = rng.choice(types + ctl)
+    return _rename_all(t, m, rng.choice(types + ctl), "type name ")
+
+
+def _rename_all(t, m, new: str, what: str = "") -> Mutant:
+    """Declaration match ``m`` (group 1 its kind, 2 its name) and every use renamed to ``new``."""
     use = re.compile(rf"(?<![.\w]){re.escape(m.group(2))}\b")
-    pos = len(use.sub(new, t[:m.start(2)]))
-    return Mutant(use.sub(new, t), pos, f"{m.group(1)} {m.group(2)} renamed to type name {new}")
+    return Mutant(use.sub(new, t), len(use.sub(new, t[:m.start(2)])), f"{m.group(1)} {m.group(2)} renamed to {what}{new}")
 
 
 def m_table_in_action(rng, t):
@@ -335,6 +338,12 @@ def _prop_list(t, start, end, prop):
     return m.end(), j
 
 
+def _key_matches(t, pattern) -> list:
+    """(start, end, match, table name) of ``pattern`` in every table's key list."""
+    return [(r[0] + km.start(), r[0] + km.end(), km, name) for name, s, e in _table_bodies(t)
+            if (r := _prop_list(t, s, e, "key")) for km in re.finditer(pattern, t[r[0]:r[1]])]
+
+
 def m_dup_key(rng, t):
     cands = []
     for name, s, e in _table_bodies(t):
@@ -372,12 +381,7 @@ def m_match_kind(rng, t):
 
 
 def m_key_type(rng, t):
-    cands = []
-    for name, s, e in _table_bodies(t):
-        r = _prop_list(t, s, e, "key")
-        if r:
-            for km in re.finditer(r"([\w.\[\]]+)\.(\w+)(\s*:\s*\w+)", t[r[0]:r[1]]):
-                cands.append((r[0] + km.start(), r[0] + km.end(), km, name))
+    cands = _key_matches(t, r"([\w.\[\]]+)\.(\w+)(\s*:\s*\w+)")
     if not cands:
         return None
     a, b, km, name = rng.choice(cands)
@@ -623,25 +627,16 @@ def m_div(rng, t):
 
 
 def m_v1model_version(rng, t):
-    """``V1MODEL_VERSION`` defined before the includes as something else than one decimal
-    literal (v1model.p4's ``#if V1MODEL_VERSION >= 20200408`` and ``const bit<32>
-    __v1model_version = V1MODEL_VERSION;``), or as a valid older or newer version."""
+    """``V1MODEL_VERSION`` defined (before the includes) as no decimal literal, or a valid one."""
     if "V1MODEL_VERSION" in t:
         return None
-    v = rng.choice(["-1", "09", "20200408 + 1", '"20200408"', "32w20200408", "2020x", "20180101",
-                    "20200408", "0x1343C48", "(20200408)"])
-    return Mutant(f"#define V1MODEL_VERSION {v}\n" + t, 0, f"V1MODEL_VERSION {v or '(empty)'}")
+    v = rng.choice(["-1", "09", "20200408 + 1", '"20200408"', "32w20200408", "2020x", "20180101", "20200408", "0x1343C48", "(20200408)"])
+    return Mutant(f"#define V1MODEL_VERSION {v}\n" + t, 0, f"V1MODEL_VERSION {v}")
 
 
 def m_key_expr(rng, t):
-    """A table key made an expression (a sum, a cast, a slice, a constant), with or without
-    ``@name``: p4c wants a name for a complex one ("Complex key expression requires a @name")."""
-    cands = []
-    for name, s, e in _table_bodies(t):
-        r = _prop_list(t, s, e, "key")
-        if r:
-            for km in re.finditer(r"([\w.\[\]]+)(\s*:\s*\w+)(\s*@name\([^)]*\))?", t[r[0]:r[1]]):
-                cands.append((r[0] + km.start(), r[0] + km.end(), km, name))
+    """A table key made an expression, with or without ``@name`` (p4c wants one when complex)."""
+    cands = _key_matches(t, r"([\w.\[\]]+)(\s*:\s*\w+)(\s*@name\([^)]*\))?")
     if not cands:
         return None
     a, b, km, name = rng.choice(cands)
@@ -652,23 +647,18 @@ def m_key_expr(rng, t):
 
 
 def m_reserved_name(rng, t):
-    """An action, table or parser state renamed (declaration and every use) to a keyword or a
-    name the architecture declares (``default``, ``apply``, ``key``, ``exact``, ``accept``, ...)."""
+    """An action, table or state renamed (and its uses) to a keyword or an architecture name."""
     decls = [m for m in re.finditer(r"\b(action|table|state)\s+(\w+)\s*[({]", t)
              if m.group(2) not in ("NoAction", "start")]
     if not decls:
         return None
-    m = rng.choice(decls)
-    new = rng.choice(["default", "apply", "key", "actions", "entries", "size", "exact", "accept", "reject",
-                      "NoAction", "main", "error", "packet_in", "mark_to_drop", "hash", "verify"])
-    use = re.compile(rf"(?<![.\w]){re.escape(m.group(2))}\b")
-    pos = len(use.sub(new, t[:m.start(2)]))
-    return Mutant(use.sub(new, t), pos, f"{m.group(1)} {m.group(2)} renamed to {new}")
+    return _rename_all(t, rng.choice(decls), rng.choice(["default", "apply", "key", "actions", "entries", "size", "exact",
+                                                         "accept", "reject", "NoAction", "main", "error", "packet_in",
+                                                         "mark_to_drop", "hash", "verify"]))
 
 
 def m_entries_priority(rng, t):
-    """Table entries with priorities: ``const entries`` made ``entries`` or the other way, a
-    ``priority=`` on an entry, ``largest_priority_wins`` / ``priority_delta`` properties."""
+    """``const entries`` <-> ``entries``, ``priority=`` on an entry, or a priority property."""
     m = _pick(rng, r"\b(const\s+)?entries\s*=\s*\{", t)
     if not m:
         return None
@@ -679,8 +669,7 @@ def m_entries_priority(rng, t):
     if op == "prio":
         k = rng.choice(["1", "0", "-1", "true", "8w2"])
         return _replace(t, m.end(), m.end(), f" priority={k}: ", f"entry priority={k}")
-    prop = rng.choice(["largest_priority_wins = false;", "priority_delta = 0;", "largest_priority_wins = 1;",
-                       "priority_delta = -2;"])
+    prop = rng.choice(["largest_priority_wins = false;", "priority_delta = 0;", "largest_priority_wins = 1;", "priority_delta = -2;"])
     return _replace(t, m.start(), m.start(), prop + " ", f"table property {prop}")
 
 
