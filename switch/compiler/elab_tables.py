@@ -278,9 +278,10 @@ class TableRules:
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)
         largest_wins = True
-        if ent_node is None:
-            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries
-            # it merely warns about them, whatever their value
+        if ent_node is None or ent_node.const:
+            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries,
+            # or with `const entries` (which may give no priority), it merely warns about them,
+            # whatever their value (p4c_mutate seed 52: `priority_delta = -2` beside const entries)
             for pn in ("largest_priority_wins", "priority_delta"):
                 if pn in props:
                     self.warn(props[pn].loc, f"Unknown table property: {pn}")

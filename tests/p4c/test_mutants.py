@@ -419,6 +419,14 @@ CASES = {
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
+    # p4c reads largest_priority_wins / priority_delta only to number `entries`: beside `const
+    # entries` it warns "Unknown table property" whatever their value (p4c_mutate seed 52)
+    "priority_properties_beside_const_entries": program(
+        locals="    action s(bit<8> x) { hdr.h.c = x; }\n"
+               "    table t { key = { hdr.h.a: ternary; } actions = { s; } priority_delta = -2; largest_priority_wins = 1;\n"
+               "        const entries = { 1 &&& 0xff: s(5); 2 &&& 0xff: s(6); } }\n"
+               "    table u { key = { hdr.h.a: exact; } actions = { s; } priority_delta = true; const entries = { 1: s(5); } }\n",
+        body="        t.apply();\n        u.apply();"),
     # what p4c leaves to a generic block's instantiation (a T in a field list, a T action parameter)
     "generic_control_type_variable_uses": program(
         top="control GG<T>(inout T x, in T y, inout bit<16> o) { register<T>(4) r; T tmp;\n"
