@@ -171,6 +171,13 @@ class TableRules:
         for a in props.get("actions", []):
             if listed_names.count(a.name) > 1:
                 raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
+            if a.name == d.name:   # `table NoAction { actions = { NoAction; } }`: the name is the table
+                raise E(a.loc, f"{a.name}: cannot refer to the containing table {d.name} (p4c)")
+            if a.name == "key" and props.get("key"):
+                # p4c 1.2.4.8 then takes the `key` property for the action: "Compiler Bug: Could not
+                # find type of <Property> key" (p4c_mutate seed 52, an action renamed to key)
+                raise E(props["key"][0].loc, f"table {q}: an action named key in the actions of a table with "
+                                             "a key (p4c: 'Compiler Bug: Could not find type of <Property> key')")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")

@@ -89,8 +89,19 @@ _UPD_ARG = dict(locals="    C1(Leaf()) c1;\n", body="        c1.apply((bit<32>)h
 _GEN = "control GF<T>(inout T x, in T y) {{ apply {{ {0} }} }}\n"
 _GEN_IN_I = dict(locals="    GF<bit<8>>() g;\n", body="        g.apply(hdr.h.a, hdr.h.c);")
 
+_KEY_ACT = "    action {0}() {{ }}\n    table t {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ {0}; }} }}\n"
+_SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ NoAction; }} }}\n"
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # an action named `key` listed by a table with a key (p4c 1.2.4.8: "Compiler Bug: Could not
+    # find type of <Property> key"), a table named NoAction listing NoAction (p4c: "Cannot refer
+    # to the containing table"): p4c_mutate seed 52, kind reserved_name, both were accepted
+    "action_named_key_listed_by_a_table": (program(locals=_KEY_ACT.format("key"), body="        t.apply();"), "key = {",
+                                           r"an action named key", program(locals=_KEY_ACT.format("k2"), body="        t.apply();")),
+    "table_named_noaction_lists_noaction": (program(locals=_SELF_TABLE.format("NoAction")), "actions = { NoAction",
+                                            r"cannot refer to the containing table NoAction",
+                                            program(locals=_SELF_TABLE.format("t2"))),
     # a generic block is type-checked as such, with T unknown (p4c_mutate seed 49: `x = y / 8`
     # was accepted, checkmate-p4c checked the block only as instantiated with bit<8>)
     "generic_control_arithmetic_on_type_variable": (program(top=_GEN.format("x = y / 8;"), **_GEN_IN_I), "y / 8",
