@@ -30,6 +30,8 @@ as checkmate-p4c's other checks were made for known types.
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node
 from .errors import P4CompileError
 
@@ -60,7 +62,6 @@ _TVAR_ERRORS = (r"expected {T}, got", r"cannot cast {T} to", r"\b(on|of) (a valu
 
 def _type_var_error(err: P4CompileError, tparams) -> bool:
     """An error of a generic block checked on its own that p4c's type checker gives too."""
-    import re
     return any(re.search(pat.replace("{T}", re.escape(tp)), err.message) for tp in tparams for pat in _TVAR_ERRORS)
 
 
@@ -74,7 +75,10 @@ class DeclOrderRules:
         try:
             ir = self.build(main)
         except P4CompileError as err:
-            raise self.first_block_error(roles, err) or err
+            earlier = self.first_block_error(roles, err)
+            if earlier is None:
+                raise
+            raise earlier from None
         err = self.first_block_error(roles, None)
         if err:
             raise err
