@@ -368,7 +368,7 @@ class BlockRules:
         uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
-        self.check_type_arity(t, tname)
+        self.check_type_arity(t, tname, d.name)
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):

@@ -239,7 +239,7 @@ class CtorRules:
         got = self.__dict__.get("block_param_defaults", {})
         return [dict(p, default=got.get(id(p))) for p in params]
 
-    def check_type_arity(self, t: Node, tname: str | None) -> None:
+    def check_type_arity(self, t: Node, tname: str | None, inst: str | None = None) -> None:
         """An extern object is specialized with exactly as many type arguments as the
         included v1model.p4 declares for it -- which depends on V1MODEL_VERSION, as in p4c
         (default 20180101: ``counter``/``meter`` untyped, ``register<T>``)."""
@@ -260,8 +260,19 @@ class CtorRules:
             elif got < want and v >= 20200408:
                 hint = ("; with V1MODEL_VERSION >= 20200408 the index type is explicit: "
                         "counter<I>, meter<I>, register<T, I>")
-        raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
+        err = E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
                        f"but it is specialized with {got}{hint}")
+        if tname in ("counter", "meter") and got == 0 and inst is not None and self.ctx.get("node") is not None:
+            # p4c infers the index type I from a use: it refuses the first method call of an
+            # instance used ("'c.count'"), an unused one at its declaration ("could not infer a
+            # type for variable I"); object_call raises it at the use (mutz19)
+            use = next((n for n in _ast_nodes(self.ctx["node"]) if n.kind == "call" and n.fn.kind == "member"
+                        and n.fn.base.kind == "name" and n.fn.base.name == inst), None)
+            if use is not None:
+                self.__dict__.setdefault("untyped_uses", {})[id(use)] = E(use.loc, f"{inst}.{use.fn.name}: could "
+                                                                                  f"not infer a type for variable I{hint}")
+                return
+        raise err
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None,
                        gen: bool = False) -> list:

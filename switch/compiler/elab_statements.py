@@ -535,6 +535,8 @@ class StatementRules:
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
+        if id(call) in self.__dict__.get("untyped_uses", {}):   # (check_type_arity: counter<I> untyped)
+            raise self.untyped_uses[id(call)]
         if kind != "register":   # a typedef'd instance p4c lists once it is used (declare_instance)
             rec.pop("p4info_hidden", None)
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(

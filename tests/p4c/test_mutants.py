@@ -92,8 +92,22 @@ _GEN_IN_I = dict(locals="    GF<bit<8>>() g;\n", body="        g.apply(hdr.h.a, 
 _KEY_ACT = "    action {0}() {{ }}\n    table t {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ {0}; }} }}\n"
 _SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ NoAction; }} }}\n"
 
+_TYPED = "#define V1MODEL_VERSION 20200408\n"
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # with V1MODEL_VERSION >= 20200408 p4c infers an untyped counter's index type from its first
+    # use and refuses that use, so a register missing its index type declared below comes first
+    # (p4c_mutate kind v1model_version on checkmate.p4: was reported at the counter)
+    "typed_v1model_register_before_untyped_counter_use": (
+        _TYPED + program(locals="    counter(8, CounterType.packets) c;\n    register<bit<8>>(8) r;\n", body="        c.count(32w1);"),
+        "register<bit<8>>", r"register has 2 type parameter\(s\).*specialized with 1",
+        _TYPED + program(locals="    counter<bit<32>>(8, CounterType.packets) c;\n    register<bit<8>, bit<32>>(8) r;\n",
+                         body="        c.count(32w1);")),
+    "typed_v1model_untyped_counter_use": (
+        _TYPED + program(locals="    counter(8, CounterType.packets) c;\n", body="        c.count(32w1);"), "c.count",
+        r"could not infer a type for variable I",
+        _TYPED + program(locals="    counter<bit<32>>(8, CounterType.packets) c;\n", body="        c.count(32w1);")),
     # an action named `key` listed by a table with a key (p4c 1.2.4.8: "Compiler Bug: Could not
     # find type of <Property> key"), a table named NoAction listing NoAction (p4c: "Cannot refer
     # to the containing table"): p4c_mutate seed 52, kind reserved_name, both were accepted
