@@ -81,6 +81,11 @@ class StatementRules:
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
                                         s.loc)
             rhs_t = self.expr(s.rhs, scope)
+            if lhs.get("op") == "slice" and (lhs["a"].get("t") or [None])[0] == "int":
+                # p4c 1.2.4.8 casts the value to the signed base's type and cannot: no value goes
+                # into a slice of an int<W> (p4c_mutate seed 53, a field made int<48>)
+                raise E(s.rhs.loc, f"cannot assign to a slice of a value of type {tstr(lhs['a']['t'])} (p4c 1.2.4.8 "
+                                   f"casts the value to {tstr(lhs['a']['t'])}: 'Cannot unify type ...')")
             if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
                 rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
             elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):

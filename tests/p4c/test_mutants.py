@@ -94,8 +94,18 @@ _SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        ac
 
 _TYPED = "#define V1MODEL_VERSION 20200408\n"
 
+def _int_slice(body: str) -> str:
+    return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
+                                                                        "struct headers { h_t h; s_t s; }")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # p4c 1.2.4.8 takes no value into a slice of an int<W> (p4c_mutate seed 53: a header field
+    # made int<48>, then written in slices; was accepted); reading one is fine
+    "assignment_into_slice_of_signed_field": (_int_slice("        hdr.s.s[7:0] = hdr.h.a;"), "hdr.s.s[7:0] =",
+                                              r"cannot assign to a slice of a value of type int<16>",
+                                              _int_slice("        hdr.h.a = hdr.s.s[7:0];")),
     # with V1MODEL_VERSION >= 20200408 p4c infers an untyped counter's index type from its first
     # use and refuses that use, so a register missing its index type declared below comes first
     # (p4c_mutate kind v1model_version on checkmate.p4: was reported at the counter)
