@@ -12,7 +12,9 @@ of the wrong width, a transition to an unknown state, a value returned from an a
 annotation argument, a default action that is not listed, a shift by a negative amount, a
 slice out of range, a table applied twice, a constant stack index out of bounds,
 ``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, a header
-field declared ``bool``, an assignment's value divided by a constant, ...
+field declared ``bool``, an assignment's value divided by a constant, a bad ``V1MODEL_VERSION``, a
+complex table key without ``@name``, an action, table or state named like a keyword, entry
+priorities where p4c refuses them, ...
 (:data:`MUTATORS`).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -235,10 +237,13 @@ def m_type_name(rng, t):
     ctl = [c.group(1) for c in re.finditer(r"\bcontrol\s+(\w+)", t[:m.start()])][-1:]
     if not types + ctl:
         return None
-    new = rng.choice(types + ctl)
+    return _rename_all(t, m, rng.choice(types + ctl), "type name ")
+
+
+def _rename_all(t, m, new: str, what: str = "") -> Mutant:
+    """Declaration match ``m`` (group 1 its kind, 2 its name) and every use renamed to ``new``."""
     use = re.compile(rf"(?<![.\w]){re.escape(m.group(2))}\b")
-    pos = len(use.sub(new, t[:m.start(2)]))
-    return Mutant(use.sub(new, t), pos, f"{m.group(1)} {m.group(2)} renamed to type name {new}")
+    return Mutant(use.sub(new, t), len(use.sub(new, t[:m.start(2)])), f"{m.group(1)} {m.group(2)} renamed to {what}{new}")
 
 
 def m_table_in_action(rng, t):
@@ -333,6 +338,12 @@ def _prop_list(t, start, end, prop):
     return m.end(), j
 
 
+def _key_matches(t, pattern) -> list:
+    """(start, end, match, table name) of ``pattern`` in every table's key list."""
+    return [(r[0] + km.start(), r[0] + km.end(), km, name) for name, s, e in _table_bodies(t)
+            if (r := _prop_list(t, s, e, "key")) for km in re.finditer(pattern, t[r[0]:r[1]])]
+
+
 def m_dup_key(rng, t):
     cands = []
     for name, s, e in _table_bodies(t):
@@ -370,12 +381,7 @@ def m_match_kind(rng, t):
 
 
 def m_key_type(rng, t):
-    cands = []
-    for name, s, e in _table_bodies(t):
-        r = _prop_list(t, s, e, "key")
-        if r:
-            for km in re.finditer(r"([\w.\[\]]+)\.(\w+)(\s*:\s*\w+)", t[r[0]:r[1]]):
-                cands.append((r[0] + km.start(), r[0] + km.end(), km, name))
+    cands = _key_matches(t, r"([\w.\[\]]+)\.(\w+)(\s*:\s*\w+)")
     if not cands:
         return None
     a, b, km, name = rng.choice(cands)
@@ -620,13 +626,61 @@ def m_div(rng, t):
     return _replace(t, m.start(1), m.end(1), f"({m.group(1)}) {op} {k}", f"rhs {op} {k}")
 
 
+def m_v1model_version(rng, t):
+    """``V1MODEL_VERSION`` defined (before the includes) as no decimal literal, or a valid one."""
+    if "V1MODEL_VERSION" in t:
+        return None
+    v = rng.choice(["-1", "09", "20200408 + 1", '"20200408"', "32w20200408", "2020x", "20180101", "20200408", "0x1343C48", "(20200408)"])
+    return Mutant(f"#define V1MODEL_VERSION {v}\n" + t, 0, f"V1MODEL_VERSION {v}")
+
+
+def m_key_expr(rng, t):
+    """A table key made an expression, with or without ``@name`` (p4c wants one when complex)."""
+    cands = _key_matches(t, r"([\w.\[\]]+)(\s*:\s*\w+)(\s*@name\([^)]*\))?")
+    if not cands:
+        return None
+    a, b, km, name = rng.choice(cands)
+    x = km.group(1)
+    new = rng.choice([f"{x} + 1", f"(bit<16>)({x})", f"{x}[0:0]", f"{x} ^ {x}", "8w3", f"{x} == {x}", f"-{x}"])
+    anno = rng.choice(["", "", ' @name("kx")', " @name(3)", ' @name("")'])
+    return _replace(t, a, b, f"{new}{km.group(2)}{anno}", f"key {x} -> {new}{anno} in {name}")
+
+
+def m_reserved_name(rng, t):
+    """An action, table or state renamed (and its uses) to a keyword or an architecture name."""
+    decls = [m for m in re.finditer(r"\b(action|table|state)\s+(\w+)\s*[({]", t)
+             if m.group(2) not in ("NoAction", "start")]
+    if not decls:
+        return None
+    return _rename_all(t, rng.choice(decls), rng.choice(["default", "apply", "key", "actions", "entries", "size", "exact",
+                                                         "accept", "reject", "NoAction", "main", "error", "packet_in",
+                                                         "mark_to_drop", "hash", "verify"]))
+
+
+def m_entries_priority(rng, t):
+    """``const entries`` <-> ``entries``, ``priority=`` on an entry, or a priority property."""
+    m = _pick(rng, r"\b(const\s+)?entries\s*=\s*\{", t)
+    if not m:
+        return None
+    op = rng.choice(["toggle", "prio", "prop"])
+    if op == "toggle":
+        new = "entries = {" if m.group(1) else "const entries = {"
+        return _replace(t, m.start(), m.end(), new, f"{m.group(0).strip()} -> {new}")
+    if op == "prio":
+        k = rng.choice(["1", "0", "-1", "true", "8w2"])
+        return _replace(t, m.end(), m.end(), f" priority={k}: ", f"entry priority={k}")
+    prop = rng.choice(["largest_priority_wins = false;", "priority_delta = 0;", "largest_priority_wins = 1;", "priority_delta = -2;"])
+    return _replace(t, m.start(), m.start(), prop + " ", f"table property {prop}")
+
+
 MUTATORS = {f.__name__[2:]: f for f in [
     m_width, m_type, m_swap_args, m_drop_decl, m_dup_decl, m_rename_use, m_member_rename, m_type_name, m_table_in_action,
     m_action_arity, m_assign_in, m_assign_const, m_read_out, m_direction, m_dup_key, m_dup_action,
     m_match_kind, m_key_type, m_select_width, m_transition, m_return_value, m_exit_in_function,
     m_missing_return, m_annotation, m_entries_arity, m_default_action, m_switch_case, m_shift_neg,
     m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
-    m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div]}
+    m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
+    m_reserved_name, m_entries_priority]}
 
 
 # ---- judging ---------------------------------------------------------------------------------

@@ -106,6 +106,7 @@ class ConstIndexRules:
             s = st.get("s")
             if s == "if":
                 self._check_indexes(st["c"], env)
+                self._note_folded_if(st, env)
                 self._forget_writes(st["c"], env)  # (a table applied in the condition)
                 self.check_const_indexes(st["then"] or [], dict(env))
                 self.check_const_indexes(st["else"] or [], dict(env))
@@ -133,6 +134,16 @@ class ConstIndexRules:
                     env[_key(lv)] = v
             else:
                 self._forget_writes(st, env)
+
+    def _note_folded_if(self, st: dict, env: dict) -> None:
+        """An ``if`` whose condition the constants known here make constant: p4c's midend folds
+        it and removes the dead branch before its BMv2 back end checks the tables applied on one
+        path (``midend_folded_ifs``: id of the IR dict -> the branch kept; elab_tables)."""
+        if env and not any(n.get("op") == "table_hit" or str(n.get("op", "")).startswith("call")
+                           for n in ir_dicts(st["c"])):
+            v = self.fold(_subst(st["c"], env))
+            if v is not None:
+                self.__dict__.setdefault("midend_folded_ifs", {})[id(st)] = bool(v)
 
     def _forget_writes(self, node, env: dict, seen: frozenset = frozenset()) -> None:
         """Forget what the statements or expressions of ``node`` (any depth) may write."""

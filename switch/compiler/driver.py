@@ -23,7 +23,7 @@ class CompiledProgram:
     warnings: list[P4Warning] = field(default_factory=list)
 
 
-def _compile(lines, name: str, source: str) -> CompiledProgram:
+def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> CompiledProgram:
     from .checks import check_field_types, check_program
     from .elaborate import elaborate
     from .p4info import build_p4info
@@ -32,7 +32,8 @@ def _compile(lines, name: str, source: str) -> CompiledProgram:
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
         decls = parse(tokenize(lines, warnings))
         check_field_types(decls)
-        ir = elaborate(decls, name, source=source, warnings=warnings)
+        macro_locs = {"V1MODEL_VERSION": pp.macro_loc("V1MODEL_VERSION")} if pp is not None else {}
+        ir = elaborate(decls, name, source=source, warnings=warnings, macro_locs=macro_locs)
         check_program(decls)
         p4info = build_p4info(ir)
     order = {w: i for i, w in enumerate(warnings)}
@@ -43,16 +44,18 @@ def _compile(lines, name: str, source: str) -> CompiledProgram:
 def compile_file(path, include_dirs=(), defines=None) -> CompiledProgram:
     """Compile a P4-16 v1model program; raises :class:`P4CompileError` (file:line:col)."""
     path = os.fspath(path)
-    lines = Preprocessor(include_dirs, defines).run(path)
+    pp = Preprocessor(include_dirs, defines)
+    lines = pp.run(path)
     name = os.path.splitext(os.path.basename(path))[0]
-    return _compile(lines, name, path)
+    return _compile(lines, name, path, pp)
 
 
 def compile_source(text: str, filename: str = "<string>.p4", include_dirs=(), defines=None) -> CompiledProgram:
     """Compile P4 source held in a string (``filename`` is used in error messages)."""
-    lines = Preprocessor(include_dirs, defines).run_text(text, filename)
+    pp = Preprocessor(include_dirs, defines)
+    lines = pp.run_text(text, filename)
     name = os.path.splitext(os.path.basename(filename))[0].strip("<>") or "program"
-    return _compile(lines, name, filename)
+    return _compile(lines, name, filename, pp)
 
 
 __all__ = ["CompiledProgram", "P4CompileError", "compile_file", "compile_source"]

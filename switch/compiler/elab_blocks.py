@@ -31,7 +31,9 @@ class BlockRules:
         """``V1MODEL_VERSION`` (v1model.p4: ``const bit<32> __v1model_version = V1MODEL_VERSION;``)
         must be one non-negative integer literal: p4c's BMv2 backend fails on anything else."""
         if v.kind != "int" or v.value < 0 or v.width is not None:
-            raise E(v.loc, "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
+            # (at the program's #define, where cpp puts the macro's tokens; p4c itself dies silently)
+            raise E(self.macro_locs.get("V1MODEL_VERSION") or v.loc,
+                    "V1MODEL_VERSION must be a non-negative integer literal such as 20200408")
 
     def check_top_level_names(self) -> None:
         seen: dict[str, Node] = {}
@@ -50,6 +52,12 @@ class BlockRules:
                                      "self-referencing types are not supported")
 
     def run(self) -> dict:
+        return self.build_in_declaration_order(self.declare_all())
+
+    def declare_all(self) -> Node:
+        """Declare every top-level declaration in program order (types, constants, actions,
+        functions, externs, instances); parsers and controls are only named here.  Returns
+        the ``main`` instance."""
         main = None
         self.check_top_level_names()
         for d in self.decls:
@@ -108,7 +116,7 @@ class BlockRules:
         if main is None:
             raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
                                             "(expected e.g. 'V1Switch(...) main;')")
-        return self.build(main)
+        return main
 
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:
@@ -167,7 +175,8 @@ class BlockRules:
         for role in roles[1:]:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
-                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}))
+                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
+                                   self.__dict__.get("midend_folded_ifs"))
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
@@ -253,6 +262,7 @@ class BlockRules:
         return f"{base}_{n}"
 
     def elab_control(self, c: Node, role: str, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        self.__dict__.setdefault("elaborated_blocks", set()).add(id(c))   # (elab_order)
         prefix = prefix or c.name
         sub = prefix != c.name and not top
         scope = Scope(self.global_scope)
@@ -358,7 +368,7 @@ class BlockRules:
         uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
             raise E(d.loc, f"extern {tname} is not supported by the embedded target")
-        self.check_type_arity(t, tname)
+        self.check_type_arity(t, tname, d.name)
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):

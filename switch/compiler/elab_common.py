@@ -54,6 +54,8 @@ def tstr(t) -> str:
         return t[1]
     if k == "stack":
         return f"{t[1]}[{t[2]}]"
+    if k == "tvar":   # a generic block's type parameter, checked on its own (elab_order)
+        return t[1]
     return k
 
 

@@ -68,17 +68,59 @@ class CtorRules:
             ent = self.global_scope.lookup(a.fn.name)
             if ent is None or ent[0] != kind:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name}: {a.fn.name} is not a {kind}")
+            self.check_block_arg_type(p, ent[1], blk)
             consts = self.ctor_constants(ent[1], a.args, scope, a.loc, f"{qname}.{p.name}" if qname else None)
             return ("ctor_block", kind, ent[1], consts, a.loc)
         if a.kind == "name":
             ent = scope.lookup(a.name)
             if ent is not None and ent[0] in ("ctor_block", "sub" + kind):
+                decl = ent[2] if ent[0] == "ctor_block" else self.__dict__.get("sub_decls", {}).get(id(ent[1]))
+                if decl is not None:
+                    self.check_block_arg_type(p, decl, blk)
                 return ent
             if ent is not None and ent[0] == kind:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name}: instantiate {a.name} "
                                f"(e.g. {a.name}()) or pass an instance")
         raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be an instance of a {kind}, "
                        f"e.g. Name(args)")
+
+    def block_type_decl(self, type_node: Node) -> Node | None:
+        """The ``control T(...);`` / ``parser T(...);`` declaration a parameter type names."""
+        return next((d for d in self.decls if d.kind in ("control_type", "parser_type") and d.name == type_node.name), None)
+
+    def check_block_arg_type(self, p: Node, arg_decl: Node, blk: Node) -> None:
+        """The parser/control given for constructor parameter ``p`` of ``blk`` has the parameters
+        (directions and types) of ``p``'s parser/control type.  p4c unifies the two and names
+        the receiving block's declaration ("Type of argument ... does not match type of
+        parameter ...")."""
+        tdecl = self.block_type_decl(p.type)
+        if tdecl is None or tdecl.get("tparams") or arg_decl.get("tparams"):
+            return
+
+        def sig(d):
+            return [(q.direction or "", self.resolve_type(q.type)) for q in d.params]
+        want, got = sig(tdecl), sig(arg_decl)
+        if want != got:
+            show = lambda ps: ", ".join(f"{d + ' ' if d else ''}{tstr(t)}" for d, t in ps)   # noqa: E731
+            raise E(blk.loc, f"{blk.kind} {blk.name}: constructor argument for {p.name} is {arg_decl.kind} "
+                             f"{arg_decl.name}({show(got)}), which does not match the type of parameter {p.name}: "
+                             f"{tdecl.name}({show(want)})")
+
+    def stub_ctor_args(self, blk: Node) -> list | None:
+        """Constructor arguments for ``blk`` checked on its own (elab_order): a control-typed
+        parameter bound to an instance with the control type's parameters and no body (its
+        applies are type-checked against the type, as p4c checks the declaration); None when
+        some parameter is of another kind."""
+        out = []
+        for p in blk.get("ctor_params") or ():
+            tdecl = self.block_type_decl(p.type) if p.type.kind == "typename" else None
+            if tdecl is None or tdecl.kind != "control_type" or tdecl.get("tparams"):
+                return None
+            params = [{"name": q.name, "py": "p_" + q.name, "t": self.resolve_type(q.type), "dir": q.direction or "in"}
+                      for q in tdecl.params]
+            out.append((p.name, ("subcontrol", {"name": f"{blk.name}.{p.name}", "params": params, "fn": "stub",
+                                                "locals": [], "body": []})))
+        return out
 
     def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None, gen: bool = False):
         ty = None
@@ -143,6 +185,7 @@ class CtorRules:
         finally:
             self.type_bindings = saved_bindings
         subs.append(blk)
+        self.__dict__.setdefault("sub_decls", {})[id(blk)] = node   # (check_block_arg_type)
         scope.add(name, ("sub" + kind, blk))
 
     def bind_apply_objects(self, ctl: Node, iname: str, q: str, scope: Scope) -> None:
@@ -196,7 +239,7 @@ class CtorRules:
         got = self.__dict__.get("block_param_defaults", {})
         return [dict(p, default=got.get(id(p))) for p in params]
 
-    def check_type_arity(self, t: Node, tname: str | None) -> None:
+    def check_type_arity(self, t: Node, tname: str | None, inst: str | None = None) -> None:
         """An extern object is specialized with exactly as many type arguments as the
         included v1model.p4 declares for it -- which depends on V1MODEL_VERSION, as in p4c
         (default 20180101: ``counter``/``meter`` untyped, ``register<T>``)."""
@@ -217,8 +260,19 @@ class CtorRules:
             elif got < want and v >= 20200408:
                 hint = ("; with V1MODEL_VERSION >= 20200408 the index type is explicit: "
                         "counter<I>, meter<I>, register<T, I>")
-        raise E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
+        err = E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
                        f"but it is specialized with {got}{hint}")
+        if tname in ("counter", "meter") and got == 0 and inst is not None and self.ctx.get("node") is not None:
+            # p4c infers the index type I from a use: it refuses the first method call of an
+            # instance used ("'c.count'"), an unused one at its declaration ("could not infer a
+            # type for variable I"); object_call raises it at the use (mutz19)
+            use = next((n for n in _ast_nodes(self.ctx["node"]) if n.kind == "call" and n.fn.kind == "member"
+                        and n.fn.base.kind == "name" and n.fn.base.name == inst), None)
+            if use is not None:
+                self.__dict__.setdefault("untyped_uses", {})[id(use)] = E(use.loc, f"{inst}.{use.fn.name}: could "
+                                                                                  f"not infer a type for variable I{hint}")
+                return
+        raise err
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None,
                        gen: bool = False) -> list:

@@ -74,20 +74,24 @@ class ExternRules:
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
         only if the action survives (p4c removes an unused action before the check), in a
-        function only where it is called, and in a sub-control only if it is applied."""
+        function only where it is called, and in a sub-control only if it is applied.  It is
+        marked ``after_type_checking``: a type error anywhere in the program comes first
+        (elab_order)."""
+        err = E(loc, message)
+        err.after_type_checking = True
         if self.ctx.get("in_action"):
-            self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(loc, message))
+            self.actions[self.ctx["in_action"]].setdefault("deferred_error", err)
             return
         if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
             # likewise a function that is never called (raised when a call elaborates it)
-            self.functions[self.ctx["block"]].setdefault("deferred_error", E(loc, message))
+            self.functions[self.ctx["block"]].setdefault("deferred_error", err)
             return
         if self.ctx.get("kind") == "control" and self.ctx.get("sub"):
             # a sub-control instance's body: raised only if some reachable body applies it
             # (p4c removes an unapplied instance before its target checks; ElabOutput.finish)
-            self.__dict__.setdefault("block_errors", {}).setdefault(self.ctx["block"], E(loc, message))
+            self.__dict__.setdefault("block_errors", {}).setdefault(self.ctx["block"], err)
             return
-        raise E(loc, message)
+        raise err
 
     def extern_call(self, name: str, call: Node, scope) -> list:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
@@ -100,7 +104,7 @@ class ExternRules:
                 raise E(loc, f"{name} takes {n} argument(s), got {len(args)}")
         if self.ctx.get("kind") == "parser" and name not in ("verify", "log_msg"):
             # BMv2 parsers run extract/lookahead/advance, assignments, verify and log_msg only
-            raise E(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
+            self.target_error(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
             if not args and self.ctx.get("in_action"):
                 # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only

@@ -24,6 +24,7 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 class ParserRules:
     # ---------------------------------------------------------------- parser
     def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        self.__dict__.setdefault("elaborated_blocks", set()).add(id(p))   # (elab_order)
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
                                   f"parser {p.name}")
@@ -93,7 +94,7 @@ class ParserRules:
                     if len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
-                    cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope)
+                    cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                               for k, (kir, kt) in zip(ks, keys)],
                                   "to": c.to})
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
@@ -129,7 +130,7 @@ class ParserRules:
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
 
-    def keyset(self, k: Node, kt, scope) -> dict:
+    def keyset(self, k: Node, kt, scope, sel_loc=None) -> dict:
         kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
         if k.kind == "default" or k.kind == "dontcare":
             return {"k": "default"}
@@ -160,7 +161,8 @@ class ParserRules:
             return {"k": "range", "lo": lo, "hi": hi}
         ir, t = self.expr(k, scope)
         if kt[0] == "bool" and t[0] != "bool":
-            raise E(k.loc, f"select label of type {tstr(t)} for a bool key (p4c: type error)")
+            # (at the `transition select`, p4c's line: its "Originating from" names the label)
+            raise E(sel_loc or k.loc, f"select label of type {tstr(t)} for a bool key (p4c: type error)")
         if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
             v = self.fold(ir)
         else:

@@ -12,7 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
-from .header_init import _fields_read, _has_method_call, _reduced, drop_stores_before_self_init, reads_header
+from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
 
 class StatementRules:
@@ -81,6 +81,11 @@ class StatementRules:
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
                                         s.loc)
             rhs_t = self.expr(s.rhs, scope)
+            if lhs.get("op") == "slice" and (lhs["a"].get("t") or [None])[0] == "int":
+                # p4c 1.2.4.8 casts the value to the signed base's type and cannot: no value goes
+                # into a slice of an int<W> (p4c_mutate seed 53, a field made int<48>)
+                raise E(s.rhs.loc, f"cannot assign to a slice of a value of type {tstr(lhs['a']['t'])} (p4c 1.2.4.8 "
+                                   f"casts the value to {tstr(lhs['a']['t'])}: 'Cannot unify type ...')")
             if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
                 rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
             elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
@@ -198,7 +203,28 @@ class StatementRules:
         ``isValid()`` counts as one, p4c keeps ``(h.isValid() ? x : y) & 0``), so that
         ``if ((x * 0) != 0)`` or ``if (!(8w1 != x - x))`` is dead code as it is for p4c (its
         actions and tables then stay out of the P4Info, and a ``return`` in the branch left is
-        unconditional)."""
+        unconditional).  Also folded as by p4c (probed in actions and for the P4Info): an
+        operator whose operands both fold (``(x - x) ++ 8w1``), ``k ? a : b`` for a constant
+        ``k``, and ``c ? a : a`` (or arms that fold to one value) without calls (mutz19)."""
+        def simp(ir):
+            if not isinstance(ir, dict) or "op" not in ir:
+                return ir
+            if ir["op"] == "cond":
+                c = f(ir["c"])
+                if c is not None:
+                    return simp(ir["a"] if c else ir["b"])
+                a, b = simp(ir["a"]), simp(ir["b"])
+                if not _has_method_call(ir):
+                    if _same(a, b):
+                        return a
+                    va, vb = f(a), f(b)
+                    if va is not None and va == vb:
+                        return {"op": "const", "v": va, "t": ir["t"]}
+                return {**ir, "a": a, "b": b}
+            if ir["op"] in ("bin", "un", "cast", "slice"):
+                return {**ir, **{k: simp(ir[k]) for k in ("a", "b") if k in ir}}
+            return ir
+
         def f(ir):
             v = self.fold(ir)
             if v is not None or not isinstance(ir, dict):
@@ -223,13 +249,13 @@ class StatementRules:
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
                     if f(x) == 0 and not _has_method_call(y):
                         return 0
-            if op == "bin" and ir["o"] in ("==", "!=", "<", ">", "<=", ">="):
+            if op == "bin":   # (comparisons, `++`, ...: both operands fold)
                 a, b = f(ir["a"]), f(ir["b"])
                 if a is not None and b is not None:
                     return self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]},
                                       "b": {"op": "const", "v": b, "t": ir["b"]["t"]}})
             return None
-        return f(c)
+        return f(simp(c))
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
@@ -514,6 +540,8 @@ class StatementRules:
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
+        if id(call) in self.__dict__.get("untyped_uses", {}):   # (check_type_arity: counter<I> untyped)
+            raise self.untyped_uses[id(call)]
         if kind != "register":   # a typedef'd instance p4c lists once it is used (declare_instance)
             rec.pop("p4info_hidden", None)
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
@@ -522,8 +550,8 @@ class StatementRules:
         if self.ctx.get("kind") == "parser" and (kind, m) != ("register", "read"):
             # (register.read has no side effects: p4c drops one whose result is dead before it
             # checks, so a read is left to run here rather than refused wrongly)
-            raise E(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
-                              "(p4c: not supported in parser on this target)")
+            self.target_error(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
+                                        "(p4c: not supported in parser on this target)")
         if kind == "counter" and m == "count":
             if len(args) != 1:
                 raise E(call.loc, "counter.count(index) takes one argument")

@@ -171,6 +171,13 @@ class TableRules:
         for a in props.get("actions", []):
             if listed_names.count(a.name) > 1:
                 raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
+            if a.name == d.name:   # `table NoAction { actions = { NoAction; } }`: the name is the table
+                raise E(a.loc, f"{a.name}: cannot refer to the containing table {d.name} (p4c)")
+            if a.name == "key" and props.get("key"):
+                # p4c 1.2.4.8 then takes the `key` property for the action: "Compiler Bug: Could not
+                # find type of <Property> key" (p4c_mutate seed 52, an action renamed to key)
+                raise E(props["key"][0].loc, f"table {q}: an action named key in the actions of a table with "
+                                             "a key (p4c: 'Compiler Bug: Could not find type of <Property> key')")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
@@ -278,9 +285,10 @@ class TableRules:
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)
         largest_wins = True
-        if ent_node is None:
-            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries
-            # it merely warns about them, whatever their value
+        if ent_node is None or ent_node.const:
+            # p4c reads both only to number `entries` (its EntryPriorities pass); without entries,
+            # or with `const entries` (which may give no priority), it merely warns about them,
+            # whatever their value (p4c_mutate seed 52: `priority_delta = -2` beside const entries)
             for pn in ("largest_priority_wins", "priority_delta"):
                 if pn in props:
                     self.warn(props[pn].loc, f"Unknown table property: {pn}")
@@ -588,6 +596,7 @@ class TableRules:
         ("contains a path from table T back to itself"): count, per table, the most applies
         on any path (if/else and switch branches are alternatives, sequences add up)."""
         subs = {b.get("fn"): b for b in subcontrols}
+        folded = self.__dict__.get("midend_folded_ifs", {})   # (const_index)
 
         def merge_max(a, b):
             return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
@@ -620,6 +629,8 @@ class TableRules:
             k = st.get("s")
             if k == "apply":
                 return {st["table"]: 1}
+            if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
+                return seq(st["then"] if folded[id(st)] else st["else"], depth)
             if k == "if":
                 return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
             if k == "switch_action":
@@ -645,7 +656,8 @@ class TableRules:
                         f"rejects this (\"a path from table {t} back to itself\")")
 
 
-def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None) -> None:
+def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None,
+                           folded=None) -> None:
     """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
     statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
     { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
@@ -663,6 +675,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     Overwriting definitions at <ExitStatement>" in its def-use pass."""
     subs = {b.get("fn"): b for b in subcontrols}
     exit_locs = exit_locs or {}
+    folded = folded or {}   # ifs p4c's midend folds (const_index): only the branch kept counts
     exit_uses: dict = {}
 
     def exits(stmts):
@@ -701,6 +714,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         if k == "apply":
             sites.setdefault(st["table"], []).append(cont)
             return ("table", st["table"])
+        if k == "if" and id(st) in folded:
+            return walk(st["then"] if folded[id(st)] else st["else"], cont, end, depth)
         if k == "if":
             mark(st["c"])
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)

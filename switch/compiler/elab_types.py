@@ -30,6 +30,7 @@ class TypeRules:
         """An error p4c reports only in a pass after type checking (a target restriction): kept
         and raised when elaboration ends (elab_output.finish), so that a type error anywhere in
         the program -- the one p4c names first -- is raised instead when there is one."""
+        err.after_type_checking = True   # (elab_order)
         self.__dict__.setdefault("late_errors", []).append(err)
 
     def used_type(self, t) -> None:

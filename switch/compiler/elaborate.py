@@ -24,6 +24,7 @@ The rules live in one mixin per theme:
 * :mod:`.elab_ctor` -- constructor arguments (constant and not), block parameters and their
   defaults, type-argument counts, top-level extern instances;
 * :mod:`.elab_output` -- the final IR dict with P4Runtime ids;
+* :mod:`.elab_order` -- every parser and control checked in declaration order, used or not;
 * :mod:`.elab_common` -- IR type constants, naming, errors, scopes.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .elab_ctor import CtorRules
 from .elab_casts import CastRules
 from .elab_expressions import ExpressionRules
 from .elab_externs import ExternRules
+from .elab_order import DeclOrderRules
 from .elab_output import OutputRules
 from .elab_packets import PacketRules
 from .elab_parsers import ParserRules
@@ -49,12 +51,13 @@ __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, CallRules, PacketRules,
-                 ExternRules, ExpressionRules, CastRules, OutputRules):
+                 ExternRules, ExpressionRules, CastRules, OutputRules, DeclOrderRules):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,
-                 warnings: list | None = None):
+                 warnings: list | None = None, macro_locs: dict | None = None):
         self.decls = decls
+        self.macro_locs = macro_locs or {}   # macro name -> where its #define is (preprocessor)
         self.warnings: list[P4Warning] = warnings if warnings is not None else []
         self.auto_digests = 0   # digest_0, digest_1, ...: tuple digests (p4c's names)
         self.neg_literals: dict[int, tuple] = {}   # id(IR of -literal) -> (IR, literal's Loc)
@@ -94,5 +97,6 @@ class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules,
         self.warnings.append(P4Warning(loc, message))
 
 
-def elaborate(decls: list[Node], program: str, source: str | None = None, warnings: list | None = None) -> dict:
-    return Elaborator(decls, program, source, warnings).run()
+def elaborate(decls: list[Node], program: str, source: str | None = None, warnings: list | None = None,
+              macro_locs: dict | None = None) -> dict:
+    return Elaborator(decls, program, source, warnings, macro_locs).run()

@@ -380,7 +380,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
             if obj is not None:
                 return obj
             self.i = save
-        ret = self.type_ref()
+        ret = self.return_type()
         name = self.ident("an extern function name")
         self.declare_obj(name.text)
         with self.scope():
@@ -406,7 +406,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
                     self.expect(";")
                     methods.append(Node("ctor", m.loc, name=m.text, params=params, annos=mannos))
                     continue
-                ret = self.type_ref()
+                ret = self.return_type()
                 m = self.ident("a method name")
                 mt = self.type_params()
                 params = self.params()
@@ -617,9 +617,18 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         body = self.block()
         return Node("action", name.loc, name=name.text, params=params, body=body, annos=annos)
 
+    def return_type(self) -> Node:
+        """A function's return type: p4c's grammar also takes a plain IDENTIFIER there (typeOrVoid:
+        the function's type variable, ``T f<T>(...)``, declared only after it)."""
+        self.in_type_args = getattr(self, "in_type_args", 0) + 1
+        try:
+            return self.type_ref()
+        finally:
+            self.in_type_args -= 1
+
     def function_or_instance(self, annos) -> Node:
         loc = self.t.loc
-        ty = self.type_ref()
+        ty = self.return_type()
         if self.at("("):
             return self.instance_rest(ty, annos)
         name = self.ident("a declaration name")
@@ -701,14 +710,26 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         elif t.kind == "id" or (t.kind == "op" and t.text == "."):
             if self.accept("."):
                 t = self.t
+            if t.kind == "id" and t.text not in self.types and not getattr(self, "in_type_args", 0):
+                # p4c's lexer reads a name not declared as a type (yet) as a plain IDENTIFIER, which
+                # its grammar does not take as a type: a type used before its declaration too
+                # (in_type_args: a type argument or a return type, where it does)
+                raise P4CompileError(t.loc, f'syntax error, unexpected IDENTIFIER "{t.text}": not a type '
+                                            "declared before this point")
             name = self.ident("a type").text
             args = []
             if self.at("<") and name in self.types:
                 self.next()
-                args = [self.type_ref() if not (self.at_id() and self.t.text == "_") else
-                        Node("dontcare", self.next().loc)]
-                while self.accept(","):
-                    args.append(self.type_ref())
+                # a type argument may be a plain IDENTIFIER in p4c's grammar (typeArg:
+                # nonTypeName): an undeclared one is "declaration not found" (elaboration)
+                self.in_type_args = getattr(self, "in_type_args", 0) + 1
+                try:
+                    args = [self.type_ref() if not (self.at_id() and self.t.text == "_") else
+                            Node("dontcare", self.next().loc)]
+                    while self.accept(","):
+                        args.append(self.type_ref())
+                finally:
+                    self.in_type_args -= 1
                 self.expect(">")
             ty = Node("typename", t.loc, name=name, args=args)
         else:

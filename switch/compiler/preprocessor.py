@@ -34,6 +34,7 @@ class Line:
 class Macro:
     params: list[str] | None
     body: str
+    loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
 
 
 def strip_comments(text: str, file: str) -> str:
@@ -194,7 +195,9 @@ class Preprocessor:
                     params = None
                     if m2.group(2) is not None:
                         params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
-                    self.macros[m2.group(1)] = Macro(params, m2.group(4).strip())
+                    body_col = line.find(m2.group(4).strip(), line.find(m2.group(1)) + len(m2.group(1))) + 1 \
+                        if m2.group(4).strip() else len(line.rstrip()) + 1
+                    self.macros[m2.group(1)] = Macro(params, m2.group(4).strip(), Loc(file, lineno, body_col))
                 elif d == "undef":
                     self.macros.pop(rest.split()[0] if rest else "", None)
                 elif d == "error":
@@ -265,7 +268,24 @@ class Preprocessor:
         res = "".join(out)
         return self.expand(res, loc, depth + 1) if changed else res
 
+    def macro_loc(self, name: str) -> Loc | None:
+        """Where macro ``name``'s body is defined (None: not defined in a file)."""
+        mac = self.macros.get(name)
+        return mac.loc if mac is not None else None
+
     def _eval(self, expr: str, loc: Loc) -> bool:
+        try:
+            return self._eval_at(expr, loc)
+        except P4CompileError as err:
+            # a bad token that a macro defined in another file brings (`#define V1MODEL_VERSION 2020x`
+            # before v1model.p4's `#if V1MODEL_VERSION >= ...`) is reported at its #define, as cpp does
+            for name in _IDENT.findall(expr):
+                mac = self.macros.get(name)
+                if mac is not None and mac.loc is not None and mac.loc.file != loc.file and mac.body:
+                    raise P4CompileError(mac.loc, f"{err.message} (from the #define of {name})") from None
+            raise
+
+    def _eval_at(self, expr: str, loc: Loc) -> bool:
         e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
                    lambda m: "1" if m.group(1) in self.macros else "0", expr)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",

@@ -56,7 +56,8 @@ class EntityWriter:
     def _write_action_profile_group(self, st, op, g) -> None:
         """Groups of an action selector, answered as BMv2: weight 0 or a member twice INVALID_ARGUMENT,
         a missing member NOT_FOUND, more members than ``max_size`` RESOURCE_EXHAUSTED (INVALID_ARGUMENT
-        on MODIFY); ``max_size`` is kept and read back (members by id); a weight above 1 is a member
+        on MODIFY); ``max_size`` is kept and read back (members by id), and a MODIFY may not change it
+        (0 keeps it); a weight above 1 is a member
         that many times in the selection, as PI programs BMv2 (:mod:`switch.runtime.profiles`)."""
         p = st.pipeline
         key = (g.action_profile_id, g.group_id)
@@ -72,13 +73,22 @@ class EntityWriter:
                                                              f"member {mem.member_id} has weight {mem.weight}")
         if len(set(ids)) != len(ids):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: a member is given twice")
+        max_size = g.max_size
+        if op == Update.MODIFY and key in st.group_max_size:
+            # a group's max_size is set when it is inserted: a MODIFY may repeat it or leave it 0
+            # (kept), any other value is INVALID_ARGUMENT (BMv2's PI; fuzz_p4rt seed 3493)
+            if max_size and max_size != st.group_max_size[key]:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile group {g.group_id}: max_size "
+                                                             f"{max_size} differs from {st.group_max_size[key]}, "
+                                                             "given when it was inserted")
+            max_size = st.group_max_size[key]
         size = sum(mem.weight for mem in g.members)   # PI: the sum of the weights
-        if g.max_size and size > g.max_size:
+        if max_size and size > max_size:
             raise P4RTError(StatusCode.RESOURCE_EXHAUSTED if op == Update.INSERT else StatusCode.INVALID_ARGUMENT,
-                            f"action profile group {g.group_id}: members of weight {size} > max_size {g.max_size}")
+                            f"action profile group {g.group_id}: members of weight {size} > max_size {max_size}")
         p.action_profile_group_set(g.action_profile_id, g.group_id, ids, modify=op == Update.MODIFY,
                                    weights=[mem.weight for mem in g.members])
-        st.group_max_size[key] = g.max_size
+        st.group_max_size[key] = max_size
 
     def _write_table_entry(self, st, op, te) -> None:
         if op == Update.DELETE and not te.is_default_action:

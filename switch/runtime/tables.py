@@ -11,11 +11,16 @@ Three lookup strategies, picked from the key's match kinds:
 
 * all ``exact``      -> one dict probe;
 * one ``lpm`` + exact -> one dict per prefix length, longest first;
-* anything else      -> a list sorted by priority (highest first; equal priorities
-  keep insertion order), scanned linearly.
+* anything else      -> a list sorted by priority (highest first; among equal priorities the
+  lowest entry handle wins), scanned linearly.
+
+An entry's handle is BMv2's: the lowest number no installed entry holds (one freed by a delete
+is reused), so an entry inserted after a delete can come before older ones of the same priority
+-- in lookups and in reads, which list entries in handle order (fuzz_p4rt seed 3492).
 """
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 from .entries import CounterData, FieldMatch, TableEntry
@@ -104,7 +109,8 @@ class Table:
             self.strategy = "list"
         self._by_id = {k.id: i for i, k in enumerate(self.keys)}
         self._installed: dict[tuple, _Installed] = {}
-        self._order = 0
+        self._order = 0           # the highest handle given so far
+        self._free: list[int] = []   # handles freed by deletes (a heap: the lowest is reused first)
         self._exact: dict[tuple, _Installed] = {}
         self._lpm: dict[int, dict[tuple, _Installed]] = {}
         self._lpm_lens: list[int] = []
@@ -279,9 +285,13 @@ class Table:
             raise EntryExists(f"table {self.name}: entry already exists")
         if len(self._installed) >= self.size and not const:
             raise self._err(f"table is full ({self.size} entries)")
-        self._order += 1
+        if self._free:
+            handle = heapq.heappop(self._free)
+        else:
+            self._order += 1
+            handle = self._order
         aid, params = self._target(entry, params)
-        inst = _Installed(key, entry.priority, aid, params, entry, self._order)
+        inst = _Installed(key, entry.priority, aid, params, entry, handle)
         inst.tests = tests
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
@@ -329,12 +339,14 @@ class Table:
         inst = self._find(entry)
         del self._installed[(inst.key, inst.priority)]
         self._index_remove(inst)
+        heapq.heappush(self._free, inst.order)
 
     def clear(self) -> None:
         for inst in list(self._installed.values()):
             if not inst.entry.is_const:
                 del self._installed[(inst.key, inst.priority)]
                 self._index_remove(inst)
+                heapq.heappush(self._free, inst.order)
 
     def set_default(self, action_id: int, params: dict[int, int]) -> None:
         if self.const_default:

@@ -485,10 +485,11 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     # extract(_) without a type argument: p4c cannot infer the header to skip
     "extract_dontcare_untyped": (program("", parser="""
     state start { pkt.extract(_); pkt.extract(hdr.eth); transition accept; }"""), ("could not infer",), ""),
-    "translation_one_argument": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B") type bit<8> B_t;\n',
+    "translation_one_argument": (program("        t.apply();\n", headers='@p4runtime_translation("x.org/B") type bit<8> B_t;\n',
                                          meta="    B_t k;\n", ingress_decls="""
     table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("p4runtime_translation", "two arguments"), ""),
-    "translation_to_bool": (program("        t.apply();\n", top='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
+    # (the type in `headers`, before the metadata struct: p4c takes no type before its declaration)
+    "translation_to_bool": (program("        t.apply();\n", headers='@p4runtime_translation("x.org/B", bool) type bit<8> B_t;\n',
                                     meta="    B_t k;\n", ingress_decls="""
     table t { key = { meta.k: exact; } actions = { NoAction; } }"""), ("translated type must be",), ""),
     # found by fuzz_tables (seeds 42, 144): a bool key that is not exact takes only `_` in entries

@@ -222,6 +222,26 @@ def test_action_profile_groups(targets):
     assert not run(targets, 7, ops)
 
 
+def test_action_profile_group_max_size_fixed_at_insert(targets):
+    """A MODIFY may repeat a group's max_size or leave it 0 (kept, read back); another value, up or
+    down, is INVALID_ARGUMENT and leaves the group as it was (fuzz_p4rt seed 3493)."""
+    def ops(info):
+        pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
+        out = [w(u(U.INSERT, action_profile_member=pb.ActionProfileMember(
+            action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02")))) for mid in (1, 2, 3)]
+
+        def g(gid, mems, max_size=0, kind=U.INSERT):
+            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
+            for mid, wt in mems:
+                x.members.add(member_id=mid, weight=wt)
+            return w(u(kind, action_profile_group=x))
+        read = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid))])
+        return out + [g(1, [(1, 2), (2, 3)], 5), g(1, [(1, 1)], 1, U.MODIFY), read, g(1, [(1, 1)], 5, U.MODIFY),
+                      g(1, [(1, 1)], 0, U.MODIFY), read, g(1, [(1, 1), (2, 2)], 6, U.MODIFY), g(2, [(1, 1)]),
+                      g(2, [(1, 1)], 4, U.MODIFY), g(3, [(1, 1)], 4), g(3, [(1, 1), (2, 1)], 2, U.MODIFY), read]
+    assert not run(targets, 7, ops)
+
+
 def test_const_tables_and_reads(targets):
     """Const tables: a missing key is NOT_FOUND; reads by key with a whole-field range; defaults."""
     def ops(info):

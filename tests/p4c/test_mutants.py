@@ -65,8 +65,122 @@ _ACT_TABLE = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}
 _DEF_TABLE = "    table t {{ actions = {{ NoAction; }} default_action = {0}(); }}\n"
 
 
+# two sub-controls declared S1, S2 and instantiated (and applied) S2 first
+_TWO_SUBS = "control S1(inout h_t h) {{ apply {{ {0} }} }}\ncontrol S2(inout h_t h) {{ apply {{ {1} }} }}\n"
+_SUBS_IN_I = dict(locals="    S2() s2;\n    S1() s1;\n", body="        s2.apply(hdr.h);\n        s1.apply(hdr.h);")
+_S1 = "control S1(inout h_t h) {{ apply {{ {0} }} }}\n"
+_P1 = "parser P1(packet_in p, out h_t h) {{ state start {{ {0} transition accept; }} }}\n"
+# p4c's BMv2 back-end errors, in blocks nothing instantiates (p4c checks only their types)
+_UNUSED_BACK_END = (
+    "control U1(inout h_t h, inout standard_metadata_t sm) { apply { h.a = h.a / 3; h.a = h.a << h.b;\n"
+    "    verify_checksum(true, {h.a}, h.b, HashAlgorithm.csum16); clone(CloneType.E2E, 1); } }\n"
+    "control U2(inout h_t h) { action a() { if (h.a == 1) { h.c = 1; } }\n"
+    "    table t { key = { h.a: lpm; h.c: lpm; } actions = { a; } } apply { t.apply(); } }\n"
+    "parser U3(packet_in p, out h_t h, inout standard_metadata_t sm) { state start { mark_to_drop(sm);\n"
+    "    p.extract(h); transition select(h.a) { 1: accept; } } }\n")
+
+# a control type and blocks taking an instance of it (guide10_control_typed_constructor_argument)
+_UPD = ("control Upd(in {0} idx);\ncontrol C3(in bit<32> idx)(Upd u1) {{ apply {{ u1.apply(idx + 10); }} }}\n"
+        "control Leaf(in bit<32> idx) {{ counter(64, CounterType.packets) cnt; apply {{ cnt.count(idx); }} }}\n"
+        "control C1(in bit<32> idx)(Upd u) {{ apply {{ u.apply(idx); }} }}\n")
+_UPD_IN_I = dict(locals="    Leaf() leaf;\n    C1(leaf) c1;\n    C3(c1) c3;\n", body="        c3.apply((bit<32>)hdr.h.a);")
+_UPD_ARG = dict(locals="    C1(Leaf()) c1;\n", body="        c1.apply((bit<32>)hdr.h.a);")
+
+_GEN = "control GF<T>(inout T x, in T y) {{ apply {{ {0} }} }}\n"
+_GEN_IN_I = dict(locals="    GF<bit<8>>() g;\n", body="        g.apply(hdr.h.a, hdr.h.c);")
+
+_KEY_ACT = "    action {0}() {{ }}\n    table t {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ {0}; }} }}\n"
+_SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        actions = {{ NoAction; }} }}\n"
+
+_TYPED = "#define V1MODEL_VERSION 20200408\n"
+
+def _int_slice(body: str) -> str:
+    return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
+                                                                        "struct headers { h_t h; s_t s; }")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # p4c 1.2.4.8 takes no value into a slice of an int<W> (p4c_mutate seed 53: a header field
+    # made int<48>, then written in slices; was accepted); reading one is fine
+    "assignment_into_slice_of_signed_field": (_int_slice("        hdr.s.s[7:0] = hdr.h.a;"), "hdr.s.s[7:0] =",
+                                              r"cannot assign to a slice of a value of type int<16>",
+                                              _int_slice("        hdr.h.a = hdr.s.s[7:0];")),
+    # with V1MODEL_VERSION >= 20200408 p4c infers an untyped counter's index type from its first
+    # use and refuses that use, so a register missing its index type declared below comes first
+    # (p4c_mutate kind v1model_version on checkmate.p4: was reported at the counter)
+    "typed_v1model_register_before_untyped_counter_use": (
+        _TYPED + program(locals="    counter(8, CounterType.packets) c;\n    register<bit<8>>(8) r;\n", body="        c.count(32w1);"),
+        "register<bit<8>>", r"register has 2 type parameter\(s\).*specialized with 1",
+        _TYPED + program(locals="    counter<bit<32>>(8, CounterType.packets) c;\n    register<bit<8>, bit<32>>(8) r;\n",
+                         body="        c.count(32w1);")),
+    "typed_v1model_untyped_counter_use": (
+        _TYPED + program(locals="    counter(8, CounterType.packets) c;\n", body="        c.count(32w1);"), "c.count",
+        r"could not infer a type for variable I",
+        _TYPED + program(locals="    counter<bit<32>>(8, CounterType.packets) c;\n", body="        c.count(32w1);")),
+    # an action named `key` listed by a table with a key (p4c 1.2.4.8: "Compiler Bug: Could not
+    # find type of <Property> key"), a table named NoAction listing NoAction (p4c: "Cannot refer
+    # to the containing table"): p4c_mutate seed 52, kind reserved_name, both were accepted
+    "action_named_key_listed_by_a_table": (program(locals=_KEY_ACT.format("key"), body="        t.apply();"), "key = {",
+                                           r"an action named key", program(locals=_KEY_ACT.format("k2"), body="        t.apply();")),
+    "table_named_noaction_lists_noaction": (program(locals=_SELF_TABLE.format("NoAction")), "actions = { NoAction",
+                                            r"cannot refer to the containing table NoAction",
+                                            program(locals=_SELF_TABLE.format("t2"))),
+    # a generic block is type-checked as such, with T unknown (p4c_mutate seed 49: `x = y / 8`
+    # was accepted, checkmate-p4c checked the block only as instantiated with bit<8>)
+    "generic_control_arithmetic_on_type_variable": (program(top=_GEN.format("x = y / 8;"), **_GEN_IN_I), "y / 8",
+                                                    r"expected T, got int", program(top=_GEN.format("x = y;"), **_GEN_IN_I)),
+    "generic_control_operator_on_type_variable": (program(top=_GEN.format("x = x + y;")), "x + y", r"operator \+ on values of type T",
+                                                  program(top=_GEN.format("x = y;"))),
+    "generic_parser_extract_type_variable": (
+        program(top="parser GP<T>(packet_in p, out T h) { state start { p.extract(h); transition accept; } }\n"), "p.extract(h)",
+        r"extract into a value of type T", program(top="parser GP<T>(packet_in p, out T h) { state start { transition accept; } }\n")),
+    # a bad V1MODEL_VERSION is reported at the program's #define, where cpp (p4c) puts its tokens,
+    # not at v1model.p4's #if / constant (p4c_mutate kind v1model_version)
+    "v1model_version_bad_suffix": ("#define V1MODEL_VERSION 2020x\n" + program(), "#define", r"invalid suffix 'x'",
+                                   "#define V1MODEL_VERSION 20200408\n" + program()),
+    "v1model_version_string": ('#define V1MODEL_VERSION "20200408"\n' + program(), "#define", r"cannot evaluate #if",
+                               "#define V1MODEL_VERSION 0x1343C48\n" + program()),
+    "v1model_version_negative": ("#define V1MODEL_VERSION -1\n" + program(), "#define", r"non-negative integer literal",
+                                 "#define V1MODEL_VERSION 20180101\n" + program()),
+    # the control given for a control-typed constructor parameter has other parameter types (was
+    # accepted: its applies were checked against the control given); p4c names the receiving
+    # block, and a mismatched apply in a block declared earlier first (p4c_mutate seed 46)
+    "control_type_argument_mismatch": (
+        program(top=_UPD.format("int<32>").replace("u.apply(idx)", "u.apply((int<32>)idx)").replace("idx + 10", "(int<32>)idx"),
+                **_UPD_ARG), "control C1",
+        r"constructor argument for u is control Leaf\(in bit<32>\), which does not match the type of parameter u: "
+        r"Upd\(in int<32>\)", program(top=_UPD.format("bit<32>"), **_UPD_ARG)),
+    "control_type_apply_checked_in_declaration_order": (
+        program(top=_UPD.format("int<32>"), **_UPD_IN_I), "u1.apply", r"expected int<32>, got bit<32>",
+        program(top=_UPD.format("bit<32>"), **_UPD_IN_I)),
+    # p4c checks declarations in program order: with errors in two sub-controls it names the one
+    # declared first, not the one instantiated first (mutz18's left item); and an error in an
+    # action of the control that instantiates them comes after both
+    "subcontrol_errors_in_declaration_order": (
+        program(top=_TWO_SUBS.format("h.zz1 = 1;", "h.zz2 = 1;"), **_SUBS_IN_I), "h.zz1", r"no field zz1",
+        program(top=_TWO_SUBS.format("h.a = 1;", "h.c = 1;"), **_SUBS_IN_I)),
+    "subcontrol_type_errors_in_declaration_order": (
+        program(top=_TWO_SUBS.format("h.a = 16w1;", "h.a = true;"), **_SUBS_IN_I), "16w1", r"expected bit<8>, got bit<16>",
+        program(top=_TWO_SUBS.format("h.a = 8w1;", "h.a = 8w2;"), **_SUBS_IN_I)),
+    "subcontrol_error_before_instantiating_action": (
+        program(top=_S1.format("h.zz1 = 1;"), locals="    action x() { hdr.h.qq = 2; }\n    S1() s1;\n",
+                body="        x();\n        s1.apply(hdr.h);"), "h.zz1", r"no field zz1",
+        program(top=_S1.format("h.a = 1;"), locals="    action x() { hdr.h.c = 2; }\n    S1() s1;\n",
+                body="        x();\n        s1.apply(hdr.h);")),
+    # ... and checks a parser or control that nothing instantiates (was accepted)
+    "uninstantiated_control_unknown_field": (program(top=_S1.format("h.zz1 = 1;")), "h.zz1", r"no field zz1",
+                                             program(top=_S1.format("h.a = 1;"))),
+    "uninstantiated_control_type_mismatch": (program(top=_S1.format("h.a = 16w1;")), "16w1", r"expected bit<8>, got bit<16>",
+                                             program(top=_S1.format("h.a = 8w1;"))),
+    "uninstantiated_parser_unknown_field": (program(top=_P1.format("h.zz = 1;")), "h.zz", r"no field zz",
+                                            program(top=_P1.format("h.a = 1;"))),
+    # p4c's grammar takes a parameter's type only once declared ("unexpected IDENTIFIER")
+    "control_param_type_declared_later": (
+        program(top="control S1(inout h_t h, inout meta_t m) { apply { h.a = m.x; } }\n", locals="    S1() s1;\n",
+                body="        s1.apply(hdr.h, m);"), "inout meta_t", r'unexpected IDENTIFIER "meta_t"',
+        program(top="control S1(inout h_t h, inout bit<8> x) { apply { h.a = x; } }\n", locals="    S1() s1;\n",
+                body="        s1.apply(hdr.h, m.x);")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
@@ -340,6 +454,21 @@ CASES = {
 
 # p4c accepts these (the other direction: checkmate-p4c used to refuse them)
 VALID = {
+    # p4c reads largest_priority_wins / priority_delta only to number `entries`: beside `const
+    # entries` it warns "Unknown table property" whatever their value (p4c_mutate seed 52)
+    "priority_properties_beside_const_entries": program(
+        locals="    action s(bit<8> x) { hdr.h.c = x; }\n"
+               "    table t { key = { hdr.h.a: ternary; } actions = { s; } priority_delta = -2; largest_priority_wins = 1;\n"
+               "        const entries = { 1 &&& 0xff: s(5); 2 &&& 0xff: s(6); } }\n"
+               "    table u { key = { hdr.h.a: exact; } actions = { s; } priority_delta = true; const entries = { 1: s(5); } }\n",
+        body="        t.apply();\n        u.apply();"),
+    # what p4c leaves to a generic block's instantiation (a T in a field list, a T action parameter)
+    "generic_control_type_variable_uses": program(
+        top="control GG<T>(inout T x, in T y, inout bit<16> o) { register<T>(4) r; T tmp;\n"
+            "    action a(T v) { x = v; } table t { key = { } actions = { a; } }\n"
+            "    apply { tmp = y; r.read(x, 0); x = tmp; hash(o, HashAlgorithm.crc16, 16w0, { x }, 16w100); t.apply(); } }\n",
+        locals="    GG<bit<8>>() g;\n", body="        g.apply(hdr.h.a, hdr.h.c, hdr.h.b);"),
+    "uninstantiated_blocks_with_back_end_errors": program(top=_UNUSED_BACK_END),
     "signed_constant_shift": program(body="        hdr.h.a = hdr.h.a << 8s2;"),
     # objects hide a type of the same name: a control's or function's parameter, a variable, a
     # constant, an instance (p4c warns that they shadow it); an action named like a type is

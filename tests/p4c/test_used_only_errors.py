@@ -116,10 +116,11 @@ def test_switch_without_cases_on_a_varbit_is_dropped():
 
 
 def test_extern_apply_parameter_must_be_one_instance():
-    top = "control C(inout headers hdr, register<bit<8>> r) { apply { r.write(0, hdr.h.a); } }\n"
-    compile_source(program(top=top, locals="    register<bit<8>>(2) ra;\n    C() c;", body="        c.apply(hdr, ra);"), "ea.p4")
+    # (h_t: `headers` is declared after `top`, and p4c's grammar takes no type before its declaration)
+    top = "control C(inout h_t h, register<bit<8>> r) { apply { r.write(0, h.a); } }\n"
+    compile_source(program(top=top, locals="    register<bit<8>>(2) ra;\n    C() c;", body="        c.apply(hdr.h, ra);"), "ea.p4")
     text = program(top=top, locals="    register<bit<8>>(2) ra;\n    register<bit<8>>(2) rb;\n    C() c;",
-                   body="        c.apply(hdr, ra);\n        c.apply(hdr, rb);")
+                   body="        c.apply(hdr.h, ra);\n        c.apply(hdr.h, rb);")
     with pytest.raises(P4CompileError) as ei:
         compile_source(text, "ea.p4")
-    assert "same register" in ei.value.message and ei.value.loc.line == line_of(text, "c.apply(hdr, rb)")[0]
+    assert "same register" in ei.value.message and ei.value.loc.line == line_of(text, "c.apply(hdr.h, rb)")[0]

@@ -72,6 +72,10 @@ def test_embedded_accepts_what_v1model_declares(decl, use, ok_default, ok_typed,
     with pytest.raises(P4CompileError) as ei:
         compile_source(src, "forms.p4")
     msg = str(ei.value)
+    if typed and decl.startswith(("counter(", "meter(")):
+        # p4c infers the index type from the first use, and refuses that use (mutz19)
+        assert "forms.p4:12:" in msg and "could not infer a type for variable I" in msg
+        return
     line = 11 if typed else 10  # the declaration's line (the #define adds one)
     assert f"forms.p4:{line}:5:" in msg and "type parameter(s)" in msg
     assert ("V1MODEL_VERSION 20200408" if typed else "V1MODEL_VERSION 20180101") in msg

@@ -34,6 +34,19 @@ def test_ternary_range_optional_priorities(pl):
     assert result(pl, 0x15, 201, 0) == (0, 3)        # miss -> NoAction -> default case
 
 
+def test_equal_priorities_lowest_handle_wins(pl):
+    """Among entries of one priority BMv2 takes the lowest handle, and a delete frees its handle
+    for the next insert (fuzz_p4rt seed 3492: a catch-all inserted after a delete won over an
+    older overlapping entry); reads list entries in handle order."""
+    pl.insert("tern", {"h.k.a": (0x10, 0xF0)}, "I.set", {"v": 1}, priority=5)
+    pl.insert("tern", {"h.k.b": (100, 200)}, "I.set", {"v": 2}, priority=5)
+    assert result(pl, 0x15, 150, 0)[0] == 1
+    pl.delete("tern", {"h.k.a": (0x10, 0xF0)}, priority=5)
+    pl.insert("tern", {"h.k.a": (0x15, 0xFF)}, "I.set", {"v": 3}, priority=5)   # takes handle 1 again
+    assert result(pl, 0x15, 150, 0)[0] == 3
+    assert [e.params for e in pl.table_entries(pl.names.table_id("I.tern"))] == [{1: 3}, {1: 2}]
+
+
 def test_const_entries_order_and_exit(pl):
     # (0x10 &&& 0xF0, 1) comes first so it wins over the exact 0x11 entry
     assert result(pl, 0x11, 0, 1) == (1, 0x13)
