@@ -27,7 +27,8 @@ class CallRules:
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
         elif self.ctx.get("in_action") and not self.ctx.get("dead"):
             self.note_action_call(loc, what)
-        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions and \
+                not self.ctx.get("dead"):   # (dead: after a statement that always returns)
             rec = self.functions[self.ctx["block"]]
             if not rec.get("action_call") or (cond and not rec["action_call"][0]):
                 rec["action_call"] = (bool(cond), what)

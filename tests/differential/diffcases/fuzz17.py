@@ -1,0 +1,57 @@
+"""Disagreements found by helper fuzz17 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+
+p4c's RemoveReturns drops the rest of a block after a statement that always returns -- a
+``return;``, a block holding one, an ``if`` whose both branches always return (also nested, also
+inside a branch: ``if (c) { return; h.setValid(); }``) -- before its BMv2 back end looks for
+conditional execution in actions.  What follows is dead code: a ``setValid``, a header
+initializer, an extern call (``mark_to_drop``), an ``exit`` there is no target error, also in a
+function inlined into an action.  checkmate-p4c knew only the unconditional ``return`` at the
+action's top level (fuzz_exprs seed 3225: ``if (c) { ...; return; } else { return; }`` and then
+``hdr.opt = {...}`` in an action: refused).  A ``switch`` whose every case returns is no such
+statement for p4c (and is refused in an action anyway); ``if (c) { return; }`` without an
+``else`` leaves the rest conditional (refused by both).
+"""
+from .base import H, H2, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_TOP = """
+void f(inout h_t x, in bit<8> k) {
+    if (k == 3) { x.b = 2; return; x.setValid(); } else { x.c = 7; return; }
+    x.setValid();
+    x.a = 9;
+}
+"""
+_ACTIONS = """
+    action a0() {
+        if (hdr.h.a == 3) {
+            hdr.h.b = 1;
+            return;
+            hdr.h2.setValid();
+        } else {
+            if (hdr.h.b == 1) { return; } else { { hdr.h.c = 5; return; } }
+        }
+        hdr.h2 = {1, 2, 3, 4};
+        mark_to_drop(sm);
+        exit;
+    }
+    action a1() {
+        f(hdr.h, hdr.h.a);
+        if (hdr.h.b == 0x80) { f(hdr.h, hdr.h.d[7:0]); }
+    }
+    action a2() {
+        { if (hdr.h.d == 9) { hdr.h.d = 10; return; } else { return; } }
+        hdr.h2.setValid();
+    }"""
+
+CASES = [
+    case("fuzz17_action_rest_after_if_that_always_returns", CAT, program("""
+        a0();
+        a1();
+        a2();
+        hdr.h.d = hdr.h.d + (hdr.h2.isValid() ? 32w0x100 : 32w0);
+""", top=_TOP, ingress_decls=_ACTIONS),
+        frames=[(1, H(3)), (1, H(1, 1)), (1, H(2, 0)), (1, H(3, 0x80, d=3)), (1, H(4, 0x80, d=9)),
+                (1, H2(5, 6, b=1)), (1, H2(7, 8, d=9))]),
+]
