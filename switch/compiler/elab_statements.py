@@ -270,6 +270,9 @@ class StatementRules:
         if self.ctx.get("in_action"):   # p4c's bmv2 mid end (EliminateSwitch), every release
             self.target_error(s.loc, "switch statements are not supported in actions on this target "
                                      "(p4c: SwitchStatement: switch statements not supported in actions)")
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions and \
+                not self.ctx.get("dead"):   # judged where an action calls it (function_in_action)
+            self.functions[self.ctx["block"]].setdefault("action_switch", s.loc)
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
             tname = self.table_ref(e.base.fn.base, scope)

@@ -11,6 +11,12 @@ action's top level (fuzz_exprs seed 3225: ``if (c) { ...; return; } else { retur
 ``hdr.opt = {...}`` in an action: refused).  A ``switch`` whose every case returns is no such
 statement for p4c (and is refused in an action anyway); ``if (c) { return; }`` without an
 ``else`` leaves the rest conditional (refused by both).
+
+Found while probing that: a ``switch`` in a function is one in every action that calls the
+function (p4c inlines functions before its BMv2 mid end refuses switch statements in actions;
+also through another function, and in a ``?:`` arm), and no error when the function is called
+from a control body or only in an action's dead code; checkmate-p4c accepted the call in an
+action (``INVALID`` below, ``test_invalid.py``).
 """
 from .base import H, H2, case, program
 
@@ -55,3 +61,27 @@ CASES = [
         frames=[(1, H(3)), (1, H(1, 1)), (1, H(2, 0)), (1, H(3, 0x80, d=3)), (1, H(4, 0x80, d=9)),
                 (1, H2(5, 6, b=1)), (1, H2(7, 8, d=9))]),
 ]
+
+# a function with a switch: fine where a control body calls it, or in an action's dead code
+_SW = """
+void sw(inout h_t x) { switch (x.a) { 1: { x.b = 2; } 0xee: { x.b = 3; } default: { x.c = 1; } } }
+"""
+CASES.append(case("fuzz17_function_switch_outside_actions", CAT, program("""
+        sw(hdr.h);
+        a3();
+""", top=_SW, ingress_decls="""
+    action a3() {
+        if (hdr.h.d == 1) { hdr.h.d = 7; return; } else { return; }
+        sw(hdr.h);
+    }"""), frames=[(1, H(1)), (1, H(2, d=1)), (1, H2(5, 6))]))
+
+_SWF = _SW + "void sw2(inout h_t x) { sw(x); }\nbit<8> sv(in bit<8> k) { switch (k) { 1: { return 3; } default: { return 4; } } }\n"
+INVALID = {
+    "function_switch_inlined_into_action": (program(
+        "        a0();\n", top=_SWF, ingress_decls="    action a0() { sw(hdr.h); }\n"), ("switch",)),
+    "function_switch_through_a_function_in_action": (program(
+        "        a0();\n", top=_SWF, ingress_decls="    action a0() { sw2(hdr.h); }\n"), ("switch",)),
+    "function_switch_in_a_mux_arm_in_action": (program(
+        "        a0();\n", top=_SWF, ingress_decls="    action a0() { hdr.h.b = hdr.h.a == 2 ? sv(hdr.h.a) : 1; }\n"),
+        ("switch",)),
+}
