@@ -18,7 +18,7 @@ also through another function, and in a ``?:`` arm), and no error when the funct
 from a control body or only in an action's dead code; checkmate-p4c accepted the call in an
 action (``INVALID`` below, ``test_invalid.py``).
 """
-from .base import H, H2, case, program
+from .base import Entry, H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -85,3 +85,31 @@ INVALID = {
         "        a0();\n", top=_SWF, ingress_decls="    action a0() { hdr.h.b = hdr.h.a == 2 ? sv(hdr.h.a) : 1; }\n"),
         ("switch",)),
 }
+
+
+# An action called from another action's body is pasted in by p4c's InlineActions before
+# RemoveActionParameters runs: its copy-out comes after its body, so an `exit` in it skips the
+# copy-out (the argument keeps its value from before the call), while the outermost action --
+# called from the control or from a table -- copies its own arguments back before the exit.
+# checkmate-switch copied every level back (found by a hand probe: `outer(hdr.h.b)` with
+# `x = x + 0x10; inner(x);` and `inner` adding 1 and exiting gave 0x13 where BMv2 gives 0x12).
+_NEST = """
+    action inner(inout bit<8> x) { x = x + 1; hdr.h.c = 0x1111; exit; }
+    action inner_h(inout h_t y) { y.b = 0x77; y.a = y.a + 1; exit; }
+    action mid(inout bit<8> x) { x = x + 0x20; inner(x); x = 0; }
+    action outer(inout bit<8> x) { x = x + 0x10; inner(x); x = 0; }
+    action outer3(inout bit<8> x) { x = x + 0x10; mid(x); x = 0; }
+    action outer_h(inout h_t y) { y.c = 0x2222; inner_h(y); y.c = 0; }
+    action plain() { inner(hdr.h.a); hdr.h.a = 0; }
+    action bound(inout bit<8> x, bit<8> v) { x = x + v; inner(x); }
+    table t { key = { hdr.h.d: exact; } actions = { bound(hdr.h.b); NoAction; } default_action = NoAction(); }"""
+
+CASES.append(case("fuzz17_nested_action_exit_skips_inner_copy_out", CAT, program("""
+        if (hdr.h.d == 0) { outer(hdr.h.b); }
+        else if (hdr.h.d == 1) { outer3(hdr.h.b); }
+        else if (hdr.h.d == 2) { outer_h(hdr.h); }
+        else if (hdr.h.d == 3) { plain(); }
+        else if (hdr.h.d == 4) { t.apply(); }
+        hdr.h.a = 0x55;
+""", ingress_decls=_NEST), entries=[Entry("I.t", {"hdr.h.d": 4}, "I.bound", {"v": 0x40})],
+    frames=[(1, H(1, 2, 3, d=d)) for d in range(6)]))
