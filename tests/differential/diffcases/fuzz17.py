@@ -18,6 +18,7 @@ also through another function, and in a ``?:`` arm), and no error when the funct
 from a control body or only in an action's dead code; checkmate-p4c accepted the call in an
 action (``INVALID`` below, ``test_invalid.py``).
 """
+from .actions import SFR, stack_prog
 from .base import Entry, H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -113,3 +114,13 @@ CASES.append(case("fuzz17_nested_action_exit_skips_inner_copy_out", CAT, program
         hdr.h.a = 0x55;
 """, ingress_decls=_NEST), entries=[Entry("I.t", {"hdr.h.d": 4}, "I.bound", {"v": 0x40})],
     frames=[(1, H(1, 2, 3, d=d)) for d in range(6)]))
+
+
+# An argument with a run-time stack index that the action's body never uses has no copy-in or
+# copy-out (p4c elides it); one after another out/inout argument made checkmate-switch refuse
+# the program when it looked for later copy-outs overwriting the earlier ones (fuzz_exprs seed
+# 3416: `b0(hdr.opt.e0, hdr.opt.epad[4:1], hdr.stk[meta.m0].e1)`, "p4_device_config is
+# malformed: TypeError").
+CASES.append(case("fuzz17_elided_stack_argument_after_an_out_argument", CAT, stack_prog(
+    "        b(hdr.s[0].b, hdr.s[hdr.s[0].a].a); hdr.s[0].c = 0x7777;\n", decls="""
+    action b(inout bit<8> x, inout bit<8> y) { x = x + 1; }"""), frames=SFR))
