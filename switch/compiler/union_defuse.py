@@ -108,6 +108,10 @@ def out_overwrite(call: dict, lv, blk: dict | None = None) -> list | None:
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
+def _has_call(ir) -> bool:
+    return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
+
+
 def _overwritten(rest: list, lv, inline=None) -> bool:
     """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
     plain statements in between: see :func:`drop_dead_union_stores`; ``inline(call, lv)``:
@@ -202,10 +206,10 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
 def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
-    sibling invalidation (the value is overwritten unread).  Dead at every call site: the
-    store's siblings go; at some: the store gets a ``dead_key`` and those ``apply_control``
-    statements list it in ``dead_stores`` (the generated body then skips the invalidation
-    when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
+    value and sibling invalidation (the value is overwritten unread, but a setValid of the member
+    in between sees whether it was valid before).  Dead at every call site: the store goes; at
+    some: the store gets a ``dead_key`` and those ``apply_control`` statements list it in
+    ``dead_stores`` (the generated body then skips the store when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
     marks go (the device config has no such keys).  A site whose arguments p4c copies through
     temporaries (``copy_args``, :mod:`.subcontrol_args`) keeps the store: the body writes the
     temporary, which the copy-back reads."""
@@ -229,7 +233,12 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
             calls = sites.get(blk["fn"], set())
             dead = [c for c in calls if seen.get(c) and c not in copied]
             if calls and len(dead) == len(calls):
-                n["siblings"] = []
+                # p4c drops the store itself: a setValid of the member kept before the caller's
+                # overwrite then finds it as it was (fuzz_headers seed 3028); a call in the
+                # right-hand side still runs (p4c evaluates it into a temporary first)
+                r = n["r"]
+                n.clear()
+                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
             elif dead:
                 n["dead_key"] = key
                 for c in dead:

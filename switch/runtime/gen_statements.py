@@ -165,10 +165,10 @@ class StatementGen:
                 lv = self.hoist_indexes(ind, lv)
             if s.get("dead_key") is not None and s.get("siblings"):
                 # a union store in a sub-control body that p4c's def-use drops where this
-                # call's caller overwrites it (union_defuse.settle_body_stores): no sibling
-                # goes invalid there
+                # call's caller overwrites it (union_defuse.settle_body_stores): not made
+                # there (a call in the right-hand side still runs), no sibling goes invalid
                 self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
-                self.assign(ind + 1, lv, self.x(s["r"]), lv["t"])
+                self.emit(ind + 1, self.x(s["r"]) if _has_call(s["r"]) else "pass")
                 self.emit(ind, "else:")
                 ind += 1
             self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)

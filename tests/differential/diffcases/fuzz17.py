@@ -124,3 +124,31 @@ CASES.append(case("fuzz17_nested_action_exit_skips_inner_copy_out", CAT, program
 CASES.append(case("fuzz17_elided_stack_argument_after_an_out_argument", CAT, stack_prog(
     "        b(hdr.s[0].b, hdr.s[hdr.s[0].a].a); hdr.s[0].c = 0x7777;\n", decls="""
     action b(inout bit<8> x, inout bit<8> y) { x = x + 1; }"""), frames=SFR))
+
+
+# A union-member store in a sub-control body that the caller's next statements overwrite
+# unread is dropped by p4c's def-use pass after inlining -- the store itself, not only its
+# sibling invalidation: a `setValid()` of the member kept between the two then finds the member
+# as it was before the store (invalid: BMv2's add_header makes it valid and invalidates the
+# parsed sibling).  checkmate-switch kept the store's value, so the setValid found the member
+# valid, did nothing, and the sibling stayed valid (fuzz_headers seed 3028: `hh.u.x = hh.h;
+# hh.u.x.setValid();` in a sub-control, then an unwritten `out` argument copied into hdr.u.x).
+# d == 1: the store is dead at one call site only (the other reads the member after the call).
+_U_TOP = """
+control S1(inout headers_t hh) { apply { hh.u.x = hh.h; hh.u.x.setValid(); hh.u.x.d = 5; } }
+control S2(out h_t y) { apply { } }
+"""
+_U_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 3: pw; 4: px; default: accept; } }
+    state pw { pkt.extract(hdr.u.w); transition accept; }
+    state px { pkt.extract(hdr.u.x); transition accept; }"""
+CASES.append(case("fuzz17_dead_union_store_in_subcontrol_before_set_valid", CAT, program("""
+        if (hdr.h.d == 0) { s1.apply(hdr); s2.apply(hdr.u.x); }
+        else if (hdr.h.d == 1) { s1.apply(hdr); hdr.h.b = hdr.u.x.b; }
+        else { s1.apply(hdr); s2.apply(hdr.u.x); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", headers="header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n", fields="    u_t u;\n",
+    top=_U_TOP, ingress_decls="    S1() s1;\n    S2() s2;\n", parser=_U_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"),
+    frames=[(1, H(a, 1, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in (0, 1, 2)]))
