@@ -160,6 +160,8 @@ def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
     for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
         if n.get("s") == "setvalid" and n.get("v") and mine(n.get("h")):
             return True
+        if n.get("s") == "assign" and n["r"].get("op") == "mk" and mine(n["l"]):
+            return True   # an initializer: setValid and field writes for p4c (the setValid stays)
         if n.get("s") in ("call_action", "apply_control", "call_fn") and \
                 any(x.get("dir") in ("out", "inout") and mine(x["e"]) for x in n.get("args") or ()):
             return True
@@ -255,7 +257,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     assignments, declarations, setValid/setInvalid and ifs of those that do not read it
     (writes into it, themselves dead, may read it).  The copy-back of an action's or a
     sub-control's out/inout argument that is a union member (p4c inlines both) is such an
-    assignment too: its siblings are then left alone.  ``inline``: see :func:`_overwritten`
+    assignment too: it is then not made (the argument is marked ``dead``).  ``inline``: see :func:`_overwritten`
     (p4c inlines sub-controls before its def-use pass, so a body that starts by overwriting
     the member makes the assignment before the call dead); ``sub(call)``: the sub-control
     instance an ``apply_control`` runs (a dead copy-back of a parameter its body also
@@ -278,7 +280,9 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
         elif a.get("s") in ("call_action", "apply_control") and any(dead(a, x) for x in a["args"]):
-            a = {**a, "args": [{k: v for k, v in x.items() if k != "siblings"} if dead(a, x) else x
+            # p4c drops the copy-back whole: a setValid of the member before the overwrite finds
+            # it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
+            a = {**a, "args": [dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if dead(a, x) else x
                                for x in a["args"]]}
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

@@ -259,7 +259,7 @@ class StatementGen:
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
-            outs, sibs = [], []
+            outs, sibs, dead = [], [], []
             for arg, p in zip(s["args"], a["all_params"]):
                 # p4c drops the copy-in/copy-out of a parameter the body never uses: an
                 # argument with a run-time stack index is then never read or written, so an
@@ -276,6 +276,7 @@ class StatementGen:
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
                     sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
+                    dead.append(bool(arg.get("dead")))   # a copy-back p4c's def-use drops (union_defuse)
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -287,7 +288,7 @@ class StatementGen:
                 else:
                     self.call_action_keeping_outs_on_exit(ind, r, call, outs, sibs)
                 for i, (lv, t) in enumerate(outs):
-                    if lv is not None and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
+                    if lv is not None and not dead[i] and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
                         self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)

@@ -152,3 +152,26 @@ CASES.append(case("fuzz17_dead_union_store_in_subcontrol_before_set_valid", CAT,
     top=_U_TOP, ingress_decls="    S1() s1;\n    S2() s2;\n", parser=_U_PARSER,
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"),
     frames=[(1, H(a, 1, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in (0, 1, 2)]))
+
+
+# The same for a dead copy-back of an action's or a sub-control's `out` argument (probes after
+# seed 3028): p4c drops the copy-back whole, so a setValid of the member before the overwrite
+# finds it invalid and invalidates the parsed sibling (checkmate-switch made the copy-back without
+# the sibling invalidation: the member was valid, the setValid did nothing).  A sub-control body
+# that assigns the parameter an initializer keeps the initializer's setValid in place (d == 2:
+# not a dead copy-back).  d == 4: a dead copy-back with nothing in between leaves u.w valid.
+_U_TOP2 = """
+control S2(out h_t y) { apply { } }
+control S3(out h_t y) { apply { y = {1, 2, 3, 4}; } }
+"""
+CASES.append(case("fuzz17_dead_union_copy_back_before_set_valid", CAT, program("""
+        if (hdr.h.d == 0) { a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { a(hdr.u.x); hdr.u.x.setValid(); s2.apply(hdr.u.x); }
+        else if (hdr.h.d == 2) { s3.apply(hdr.u.x); s2.apply(hdr.u.x); }
+        else if (hdr.h.d == 3) { s3.apply(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = hdr.h2; }
+        else { a(hdr.u.x); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", headers="header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n", fields="    u_t u;\n",
+    top=_U_TOP2, ingress_decls="    S2() s2;\n    S3() s3;\n    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", parser=_U_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"),
+    frames=[(1, H(a, 1, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5)]))
