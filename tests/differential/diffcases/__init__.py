@@ -19,4 +19,8 @@ def all_cases():
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
-KNOWN: dict[str, tuple[str, bool, str]] = {}
+KNOWN: dict[str, tuple[str, bool, str]] = {
+    "fuzz17_action_copy_back_before_in_place_out_subcontrol": (
+        "runtime", True, "a dead union copy-back is judged in p4c's front-end view; p4c judges an action's "
+                         "after inlining sub-controls (docs/CONFORMANCE.md, helper fuzz17)"),
+}
