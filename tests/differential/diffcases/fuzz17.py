@@ -193,3 +193,12 @@ CASES.append(case("fuzz17_action_copy_back_before_in_place_out_subcontrol", CAT,
     top=_U_TOP2, ingress_decls="    S2() s2;\n    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", parser=_U_PARSER,
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);"),
     frames=[(1, H(a, 1, 2, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4)]))
+
+
+# A switch on a value p4c's strength reduction makes constant (`x % 1`, `x - x`) keeps only the
+# case it selects: the actions the other cases call stay out of the P4Info (fuzz_exprs seed 3825:
+# `switch (hdr.outh.o2 % 2w1)`; checkmate-p4c folded literals only and kept `E.b0`).
+CASES.append(case("fuzz17_switch_on_strength_reduced_constant", CAT, program("""
+        switch (hdr.h.b % 8w1) { 1: { b0(); } 0: { hdr.h.a = 7; } default: { b0(); } }
+        switch (hdr.h.c - hdr.h.c) { 0: { hdr.h.b = 3; } default: { b1(); } }
+""", ingress_decls="    action b0() { hdr.h.d = 1; }\n    action b1() { hdr.h.d = 2; }\n")))
