@@ -27,7 +27,8 @@ class CallRules:
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
         elif self.ctx.get("in_action") and not self.ctx.get("dead"):
             self.note_action_call(loc, what)
-        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions and \
+                not self.ctx.get("dead"):   # (dead: after a statement that always returns)
             rec = self.functions[self.ctx["block"]]
             if not rec.get("action_call") or (cond and not rec["action_call"][0]):
                 rec["action_call"] = (bool(cond), what)
@@ -113,6 +114,14 @@ class CallRules:
         if f.get("action_call"):
             always, what = f["action_call"]
             self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always)
+        if f.get("action_switch") and not self.ctx.get("dead"):
+            # p4c inlines the function first: its switch is then one in the action
+            if self.ctx.get("in_action"):
+                self.target_error(f["action_switch"], f"switch statement in function {f['name']}, inlined into "
+                                  "an action: switch statements are not supported in actions on this target "
+                                  "(p4c: SwitchStatement: switch statements not supported in actions)")
+            elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+                self.functions[self.ctx["block"]].setdefault("action_switch", f["action_switch"])
 
     def direct_invocation(self, kind: str, node: Node, name: str, call: Node, scope) -> dict:
         """``C.apply(...)`` on a control/parser type without constructor parameters: an

@@ -234,7 +234,7 @@ class OutputRules:
                          "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
-            "functions": [dict({k: v for k, v in f.items() if k not in ("deferred_error", "action_call")},   # elaboration only
+            "functions": [dict({k: v for k, v in f.items() if k not in ("deferred_error", "action_call", "action_switch")},   # elaboration only
                                params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
                           for f in self.functions.values()],
             "controller_headers": {

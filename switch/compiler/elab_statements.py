@@ -10,7 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
-from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -23,8 +23,21 @@ class StatementRules:
         if k == "block":
             inner = Scope(scope)
             out = []
+            flags = None
             for x in s.stmts:
-                out.extend(self.stmt(x, inner))
+                new = self.stmt(x, inner)
+                out.extend(new)
+                if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
+                        any(always_returns(st) for st in new):
+                    # p4c's RemoveReturns drops the rest of a block after a statement that always
+                    # returns (`return;`, an `if` whose both branches do, also inside a branch)
+                    # before its BMv2 back end looks for conditional execution, in an action and in
+                    # a function inlined into one: the rest is elaborated (type-checked) but
+                    # unchecked (fuzz_exprs seed 3225); the enclosing block decides after it
+                    flags = (self.ctx.get("dead"), self.ctx.get("after_return"))
+                    self.ctx["dead"] = self.ctx["after_return"] = True
+            if flags is not None:
+                self.ctx["dead"], self.ctx["after_return"] = flags
             out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
             out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
             out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
@@ -283,6 +296,9 @@ class StatementRules:
         if self.ctx.get("in_action"):   # p4c's bmv2 mid end (EliminateSwitch), every release
             self.target_error(s.loc, "switch statements are not supported in actions on this target "
                                      "(p4c: SwitchStatement: switch statements not supported in actions)")
+        elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions and \
+                not self.ctx.get("dead"):   # judged where an action calls it (function_in_action)
+            self.functions[self.ctx["block"]].setdefault("action_switch", s.loc)
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
             tname = self.table_ref(e.base.fn.base, scope)
@@ -335,7 +351,7 @@ class StatementRules:
                 pending = []
         if pending:
             cases.append({"labels": pending, "body": []})
-        v = self.fold(ir)
+        v = self.fold_condition(ir)   # (after p4c's strength reduction: `x % 1` is 0, fuzz_exprs seed 3825)
         labels = [x for c in cases for x in c["labels"] if x != "default"]
         dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
         if v is None and dup is not None:

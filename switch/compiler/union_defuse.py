@@ -108,6 +108,10 @@ def out_overwrite(call: dict, lv, blk: dict | None = None) -> list | None:
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
+def _has_call(ir) -> bool:
+    return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
+
+
 def _overwritten(rest: list, lv, inline=None) -> bool:
     """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
     plain statements in between: see :func:`drop_dead_union_stores`; ``inline(call, lv)``:
@@ -156,6 +160,8 @@ def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
     for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
         if n.get("s") == "setvalid" and n.get("v") and mine(n.get("h")):
             return True
+        if n.get("s") == "assign" and n["r"].get("op") == "mk" and mine(n["l"]):
+            return True   # an initializer: setValid and field writes for p4c (the setValid stays)
         if n.get("s") in ("call_action", "apply_control", "call_fn") and \
                 any(x.get("dir") in ("out", "inout") and mine(x["e"]) for x in n.get("args") or ()):
             return True
@@ -202,10 +208,10 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
 def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
-    sibling invalidation (the value is overwritten unread).  Dead at every call site: the
-    store's siblings go; at some: the store gets a ``dead_key`` and those ``apply_control``
-    statements list it in ``dead_stores`` (the generated body then skips the invalidation
-    when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
+    value and sibling invalidation (the value is overwritten unread, but a setValid of the member
+    in between sees whether it was valid before).  Dead at every call site: the store goes; at
+    some: the store gets a ``dead_key`` and those ``apply_control`` statements list it in
+    ``dead_stores`` (the generated body then skips the store when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
     marks go (the device config has no such keys).  A site whose arguments p4c copies through
     temporaries (``copy_args``, :mod:`.subcontrol_args`) keeps the store: the body writes the
     temporary, which the copy-back reads."""
@@ -229,7 +235,12 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
             calls = sites.get(blk["fn"], set())
             dead = [c for c in calls if seen.get(c) and c not in copied]
             if calls and len(dead) == len(calls):
-                n["siblings"] = []
+                # p4c drops the store itself: a setValid of the member kept before the caller's
+                # overwrite then finds it as it was (fuzz_headers seed 3028); a call in the
+                # right-hand side still runs (p4c evaluates it into a temporary first)
+                r = n["r"]
+                n.clear()
+                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
             elif dead:
                 n["dead_key"] = key
                 for c in dead:
@@ -246,7 +257,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     assignments, declarations, setValid/setInvalid and ifs of those that do not read it
     (writes into it, themselves dead, may read it).  The copy-back of an action's or a
     sub-control's out/inout argument that is a union member (p4c inlines both) is such an
-    assignment too: its siblings are then left alone.  ``inline``: see :func:`_overwritten`
+    assignment too: it is then not made (the argument is marked ``dead``).  ``inline``: see :func:`_overwritten`
     (p4c inlines sub-controls before its def-use pass, so a body that starts by overwriting
     the member makes the assignment before the call dead); ``sub(call)``: the sub-control
     instance an ``apply_control`` runs (a dead copy-back of a parameter its body also
@@ -269,7 +280,9 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
         elif a.get("s") in ("call_action", "apply_control") and any(dead(a, x) for x in a["args"]):
-            a = {**a, "args": [{k: v for k, v in x.items() if k != "siblings"} if dead(a, x) else x
+            # p4c drops the copy-back whole: a setValid of the member before the overwrite finds
+            # it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
+            a = {**a, "args": [dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if dead(a, x) else x
                                for x in a["args"]]}
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

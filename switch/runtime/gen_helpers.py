@@ -214,7 +214,8 @@ def _overwritten(lv, later) -> bool:
     if _calls(lv) or _runtime_index(_base(lv)):
         return False
     for w in later:
-        if w["t"][0] not in ("header", "struct", "stack") or _calls(w) or _runtime_index(w):
+        if w is None or w["t"][0] not in ("header", "struct", "stack") or _calls(w) or _runtime_index(w):
+            # (None: a copy-out p4c elides -- a run-time-indexed argument the body never uses)
             continue
         x = lv
         while True:

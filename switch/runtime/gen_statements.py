@@ -165,10 +165,10 @@ class StatementGen:
                 lv = self.hoist_indexes(ind, lv)
             if s.get("dead_key") is not None and s.get("siblings"):
                 # a union store in a sub-control body that p4c's def-use drops where this
-                # call's caller overwrites it (union_defuse.settle_body_stores): no sibling
-                # goes invalid there
+                # call's caller overwrites it (union_defuse.settle_body_stores): not made
+                # there (a call in the right-hand side still runs), no sibling goes invalid
                 self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
-                self.assign(ind + 1, lv, self.x(s["r"]), lv["t"])
+                self.emit(ind + 1, self.x(s["r"]) if _has_call(s["r"]) else "pass")
                 self.emit(ind, "else:")
                 ind += 1
             self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)
@@ -259,7 +259,7 @@ class StatementGen:
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
-            outs, sibs = [], []
+            outs, sibs, dead = [], [], []
             for arg, p in zip(s["args"], a["all_params"]):
                 # p4c drops the copy-in/copy-out of a parameter the body never uses: an
                 # argument with a run-time stack index is then never read or written, so an
@@ -276,27 +276,19 @@ class StatementGen:
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
                     sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
+                    dead.append(bool(arg.get("dead")))   # a copy-back p4c's def-use drops (union_defuse)
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
-                self.emit(ind, "try:")
-                self.emit(ind + 1, f"{r} = {call}")
-                self.emit(ind, "except ExitSignal as _ex:")
-                texts = [self.x(lv) if lv is not None else None for lv, _ in outs]
-
-                def aliased(i):
-                    return any(j != i and o is not None and (o == texts[i] or o.startswith(texts[i] + ".")
-                                                             or texts[i].startswith(o + "."))
-                               for j, o in enumerate(texts))
+                if self.action_outs is not None:
+                    # called from an action's body: p4c's InlineActions pastes the callee in
+                    # first, its copy-out after the body, which an `exit` in the callee skips
+                    # (only the outermost action's arguments are copied back before the exit)
+                    self.emit(ind, f"{r} = {call}")
+                else:
+                    self.call_action_keeping_outs_on_exit(ind, r, call, outs, sibs)
                 for i, (lv, t) in enumerate(outs):
-                    # p4c passes a bit slice, and arguments that alias one another, through
-                    # temporaries copied back after the call, which an exit in the action
-                    # skips (BMv2 keeps those arguments unchanged)
-                    if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                        self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i], by_member=True)
-                self.emit(ind + 1, "raise")
-                for i, (lv, t) in enumerate(outs):
-                    if lv is not None and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
+                    if lv is not None and not dead[i] and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
                         self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
@@ -501,6 +493,27 @@ class StatementGen:
             self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
         else:
             raise Unsupported(f"statement {k}")
+
+    def call_action_keeping_outs_on_exit(self, ind: int, r: str, call: str, outs: list, sibs: list) -> None:
+        """A control's call of an action with out/inout arguments: p4c's RemoveActionParameters
+        copies them back before an ``exit`` in the body too (the action raises ExitSignal with
+        its parameters' values in ``outs``)."""
+        self.emit(ind, "try:")
+        self.emit(ind + 1, f"{r} = {call}")
+        self.emit(ind, "except ExitSignal as _ex:")
+        texts = [self.x(lv) if lv is not None else None for lv, _ in outs]
+
+        def aliased(i):
+            return any(j != i and o is not None and (o == texts[i] or o.startswith(texts[i] + ".")
+                                                     or texts[i].startswith(o + "."))
+                       for j, o in enumerate(texts))
+        for i, (lv, t) in enumerate(outs):
+            # p4c passes a bit slice, and arguments that alias one another, through
+            # temporaries copied back after the call, which an exit in the action
+            # skips (BMv2 keeps those arguments unchanged)
+            if lv is not None and lv.get("op") != "slice" and not aliased(i):
+                self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i], by_member=True)
+        self.emit(ind + 1, "raise")
 
     def apply_parser(self, ind: int, s: dict) -> None:
         """A sub-parser call, as p4c inlines it.  An argument is substituted in place (an

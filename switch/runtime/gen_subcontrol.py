@@ -59,7 +59,7 @@ class SubControlGen:
                 v = texts[i]
                 if arg["dir"] == "in" and t[0] in _AGG:
                     v = f"{v}.copy()"
-                elif t[0] in _AGG and (copied or aliased(i) or arg.get("siblings")):
+                elif t[0] in _AGG and (copied or aliased(i) or arg.get("siblings") or arg.get("dead")):
                     # (a union member: a tracked copy tells whether the body made it valid)
                     v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"
                     back.append(i)
@@ -98,6 +98,8 @@ class SubControlGen:
         else:
             self.emit(ind, f"{s['fn']}(P, {sl})")
         for i in outs:
+            if args[i].get("dead"):
+                continue   # (a copy-back p4c's def-use drops: union_defuse.drop_dead_union_stores)
             if args[i]["e"]["t"][0] in _AGG and i not in back or \
                     _overwritten(args[i]["e"], [args[j]["e"] for j in outs if j > i]):
                 continue   # (p4c's def-use drops a copy-back a later one overwrites)

@@ -18,6 +18,7 @@ from diffcases.guide10 import INVALID as GUIDE10_INVALID
 from diffcases.spec5 import INVALID as SPEC5_INVALID
 from diffcases.fuzz14 import INVALID as FUZZ14_INVALID
 from diffcases.mutz18 import INVALID as MUTZ18_INVALID
+from diffcases.fuzz17 import INVALID as FUZZ17_INVALID
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
 NT_TOP = "type bit<8> P_t;\ntype bit<16> V_t;\ntype P_t Q_t;\n"
@@ -540,6 +541,7 @@ INVALID.update(LEAD10_INVALID)
 INVALID.update(GUIDE10_INVALID)
 INVALID.update(FUZZ14_INVALID)
 INVALID.update(MUTZ18_INVALID)
+INVALID.update(FUZZ17_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None
