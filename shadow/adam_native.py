@@ -23,6 +23,7 @@ from checkmate import native
 
 SOURCE = Path(__file__).with_name("adam_native.c")
 
+
 def cflags() -> tuple[str, ...] | None:
     """The flags for this CPU, or None where it has no fused multiply-add instruction."""
     if native.is_x86_64():

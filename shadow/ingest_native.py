@@ -82,7 +82,7 @@ class NativeDrain:
         stp, layp, rowp = self._args
         got, done, completed = 0, True, False
         while got < limit:
-            slots = [s for s in r.slots.values()][:MAX_ROWS]
+            slots = list(r.slots.values())[:MAX_ROWS]
             for i, s in enumerate(slots):
                 row = rows[i]
                 row[ROW_IT], row[ROW_BUF], row[ROW_COV] = s.iteration, s.addr, s.cov_addr

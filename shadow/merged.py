@@ -291,10 +291,11 @@ class MergedAdam:
         dec, fa, den = self.native_addr
         g = grad.data_ptr()
         lib = self.lib
+        # the torch/NumPy step's scalars: bias_correction2_sqrt and -step_size
+        bc2_sqrt, neg_step = (1 - self.beta2 ** step) ** 0.5, -(lr / (1 - self.beta1 ** step))
         if self.vsqrt is not None:  # all of it in one call, torch's sqrt included
             lib.adam_step(self.n, sp, dp, dec, fa, len(self.decay_wd), sm, dm, sv, dv, g, 1 - self.beta1, self.beta2,
-                          1 - self.beta2, den, self.vsqrt, (1 - self.beta2 ** step) ** 0.5, self.eps,
-                          -(lr / (1 - self.beta1 ** step)))
+                          1 - self.beta2, den, self.vsqrt, bc2_sqrt, self.eps, neg_step)
             return
         lib.adam_pre(self.n, sp, dp, dec, fa, len(self.decay_wd), sm, dm, sv, dv, g, 1 - self.beta1, self.beta2,
                      1 - self.beta2)
@@ -302,7 +303,7 @@ class MergedAdam:
         if self.amsgrad:
             v = torch.maximum(src.state["max_exp_avg_sq"], v, out=dst.state["max_exp_avg_sq"])
         torch.sqrt(v, out=self.denom)  # torch's (MKL's) sqrt: not always the correctly rounded one
-        lib.adam_post(self.n, dp, dm, den, (1 - self.beta2 ** step) ** 0.5, self.eps, -(lr / (1 - self.beta1 ** step)))
+        lib.adam_post(self.n, dp, dm, den, bc2_sqrt, self.eps, neg_step)
 
     def bind(self) -> None:
         """Point the optimizer's flat parameters and state (:attr:`params`, :attr:`states`) at a free
