@@ -129,13 +129,16 @@ class OptimizerSpec:
     ``param_groups`` holds one dict per group in ``optimizer.param_groups`` order, without
     ``params`` (e.g. ``lr``, ``betas``, ``eps``, ``weight_decay``, ``amsgrad``, ``maximize``;
     ``momentum``, ``dampening``, ``nesterov`` for SGD).  ``kind``: ``adamw``, ``adam`` or ``sgd``
-    (:mod:`shadow.optimizers`).
+    (:mod:`shadow.optimizers`).  ``device``: the device type the trainer's parameters (and so its
+    optimizer step) live on -- ``"cpu"``, ``"cuda"``, ...; a shadow replays a CUDA step with the CUDA
+    kernels' rounding (:mod:`shadow.device_optim`).
     """
 
     kind: str = "adamw"
     foreach: bool | None = None
     fused: bool = False
     param_groups: list[dict] = field(default_factory=list)
+    device: str = "cpu"
 
     @classmethod
     def from_optimizer(cls, opt: torch.optim.Optimizer) -> "OptimizerSpec":
@@ -154,8 +157,12 @@ class OptimizerSpec:
             groups.append({k: (list(v) if isinstance(v, tuple) else v) for k, v in g.items()
                            if k != "params" and isinstance(v, (int, float, bool, str, tuple, list, type(None)))})
         first = opt.param_groups[0]
+        devices = {p.device.type for g in opt.param_groups for p in g["params"]}
+        if len(devices) > 1:
+            raise ProtocolError(f"OptimizerSpec: field 'device': parameters on {sorted(devices)}; the shadows "
+                                f"replay an optimizer whose parameters share one device type")
         return cls(kind=kind, foreach=first.get("foreach"), fused=bool(first.get("fused") or False),
-                   param_groups=groups)
+                   param_groups=groups, device=devices.pop() if devices else "cpu")
 
 
 @dataclass

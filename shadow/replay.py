@@ -6,6 +6,9 @@ class itself (AdamW, Adam or SGD -- :mod:`shadow.optimizers`) over the shard's p
 
 * the same variant (``foreach``/``fused`` from :class:`OptimizerSpec`; ``foreach=True`` and
   ``False`` are bitwise equal on CPU, ``fused=True`` is a different kernel and is replayed as such),
+  and for a trainer stepping on a GPU (``OptimizerSpec.device == "cuda"``) the GPU kernels' rounding:
+  Adam/AdamW then step through :mod:`shadow.device_optim` (torch's class, its ``step`` redone with the
+  CUDA code path's fused multiply-adds and scalar divisions, measured per operation),
 * the same param-group structure and hyperparameters, the step's LR per group taken from the
   manifest (a Python float, exactly what an LR scheduler writes into ``group["lr"]``),
 * gradients = the received bits, multiplied in place by the clip coefficient as a 0-dim float32
@@ -32,12 +35,13 @@ immutable :class:`ShardState` that is published and may be persisted while the n
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import numpy as np
 import torch
 
-from . import flat
+from . import device_optim, flat
 from .merged import MergedAdam
 from .layout import ShardLayout
 from .optimizers import optimizer_class
@@ -46,6 +50,13 @@ from .protocol import DTYPES, Bootstrap, Manifest, OptimizerSpec, ProtocolError,
 #: group keys the replica controls itself (never taken from the trainer's description)
 _FORCED = {"params", "foreach", "fused", "capturable", "differentiable"}
 _SWAP = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _clone_all(tensors: list) -> list:
+    """``torch._foreach_clone`` where this torch has it (one dispatch for the lot), else a clone each
+    (older torch builds -- a GPU machine's own torch, say -- lack the op; same bits either way)."""
+    fn = getattr(torch, "_foreach_clone", None)
+    return fn(tensors) if fn is not None else [t.clone() for t in tensors]
 
 
 def _named_tensors(what: str, m) -> dict[str, torch.Tensor]:
@@ -61,6 +72,9 @@ class OptimizerReplica:
             opt_cls = optimizer_class(spec.kind)
         except KeyError as e:
             raise ProtocolError(f"OptimizerSpec: field 'kind': {e.args[0]}") from None
+        if not isinstance(spec.device, str):
+            raise ProtocolError(f"OptimizerSpec: field 'device': {spec.device!r} is not a device type name")
+        opt_cls = device_optim.replay_class(opt_cls, spec.device)  # a CUDA trainer's rounding, on CPU
         if not spec.param_groups:
             raise ProtocolError("OptimizerSpec: field 'param_groups' is empty")
         if payload_order not in ("big", "little"):
@@ -413,7 +427,7 @@ class OptimizerReplica:
                         keys.append((pid, k))
                     else:
                         other.append((pid, k, v))
-        copies = torch._foreach_clone(tensors) if tensors else []
+        copies = _clone_all(tensors) if tensors else []
         params = {}
         for (pid, k), t in zip(keys, copies):
             if k is None:
@@ -455,7 +469,7 @@ class OptimizerReplica:
         groups = [dict(g) for g in self.spec.param_groups]
         for lr, g in zip(lrs, self.group_of):
             groups[g]["lr"] = lr
-        spec = OptimizerSpec(self.spec.kind, self.spec.foreach, self.spec.fused, groups)
+        spec = dataclasses.replace(self.spec, param_groups=groups)
         self._spec_cache = (lrs, spec)
         return spec
 

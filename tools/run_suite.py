@@ -11,6 +11,10 @@ Both shards get the same pytest arguments (``make test PYTEST_ARGS=...``); their
 interleaved line by line behind a ``root |`` / ``rest |`` prefix, and each prints its own summary.
 The exit status is the worse of the two, where "no tests selected" (pytest's 5) counts as a pass
 for a shard when the other shard ran tests.  ``--serial`` runs one pytest over everything instead.
+
+The two shards finish minutes apart, so one shard's verdict can sit far above the end of the log;
+CI shows only the log's tail.  After both have exited, each shard's final summary line and its
+FAILED/ERROR lines are printed again, last, so the tail always names what failed.
 """
 from __future__ import annotations
 
@@ -22,8 +26,20 @@ SHARDS = (("root", "root"), ("rest", "not root"))
 NO_TESTS = 5
 
 
-def _pump(name: str, stream, lock: threading.Lock) -> None:
+VERDICT_PREFIXES = ("FAILED ", "ERROR ")
+
+
+def is_summary(line: str) -> bool:
+    """pytest's closing line, e.g. ``==== 3 failed, 40 passed in 9.1s ====``."""
+    s = line.strip()
+    return s.startswith("=") and s.endswith("=") and " in " in s and any(
+        w in s for w in ("passed", "failed", "error", "skipped", "deselected", "no tests ran"))
+
+
+def _pump(name: str, stream, lock: threading.Lock, verdicts: list[str]) -> None:
     for line in iter(stream.readline, ""):
+        if line.startswith(VERDICT_PREFIXES) or is_summary(line):
+            verdicts.append(line.rstrip("\n"))
         with lock:
             sys.stdout.write(f"{name} | {line}")
             sys.stdout.flush()
@@ -42,7 +58,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--serial"]:
         return subprocess.call(pytest + argv[1:])
     lock = threading.Lock()
-    procs, pumps = {}, []
+    procs, pumps, verdicts = {}, [], {name: [] for name, _ in SHARDS}
     for name, expr in SHARDS:
         # -m combines with a -m the caller gave: the caller's selection and the shard's, both
         args = pytest + ["-m", expr] + argv
@@ -52,7 +68,7 @@ def main(argv: list[str]) -> int:
         if name == "root":
             args.append("-v")  # a line per test: ~50 long tests would otherwise fill one progress line
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
-        t = threading.Thread(target=_pump, args=(name, p.stdout, lock), daemon=True)
+        t = threading.Thread(target=_pump, args=(name, p.stdout, lock, verdicts[name]), daemon=True)
         t.start()
         procs[name] = p
         pumps.append(t)
@@ -65,6 +81,9 @@ def main(argv: list[str]) -> int:
     for t in pumps:
         t.join()
     rc = combine(codes)
+    for name, lines in verdicts.items():
+        for line in lines:
+            print(f"run_suite: {name} | {line}", flush=True)
     print(f"run_suite: {', '.join(f'{n} exited {c}' for n, c in codes.items())} -> {rc}", flush=True)
     return rc
 

@@ -42,12 +42,12 @@ class Trainer:
         self.specs = [ParamSpec(i, f"p{i}", tuple(s), group=0 if len(s) >= 2 else 1) for i, s in enumerate(SHAPES)]
         self.it = 0
 
-    def bootstrap(self, owner=None, shard=0):
+    def bootstrap(self, owner=None, shard=0, spec=None):
         owner = owner or {i: 0 for i in range(len(SHAPES))}
         mine = [i for i, s in owner.items() if s == shard]
         st = {i: {k: v.clone() for k, v in self.opt.state[self.ps[i]].items()} for i in mine if self.ps[i] in self.opt.state}
         boot = Bootstrap(1, shard, self.it, self.specs, ShardMap(1, max(owner.values()) + 1, owner),
-                         OptimizerSpec.from_optimizer(self.opt), {i: self.ps[i].detach().clone() for i in mine}, st)
+                         spec or OptimizerSpec.from_optimizer(self.opt), {i: self.ps[i].detach().clone() for i in mine}, st)
         lay = ShardLayout.build(self.specs, owner, shard)
         return OptimizerReplica(boot, lay), lay
 

@@ -46,3 +46,15 @@ def test_a_shard_with_nothing_selected_is_not_a_failure(tmp_path):
     assert rc == 0 and "root exited 5, rest exited 0 -> 0" in out, out
     rc, out = _run(tmp_path, True, True, "-m", "nothing_has_this")
     assert rc == 5, out
+
+
+def test_the_log_ends_with_each_shards_verdict_and_what_failed(tmp_path):
+    """CI shows the tail of the log: a shard that failed minutes before the other finished must be
+    named there, with the failing test, after both summaries."""
+    rc, out = _run(tmp_path, net_ok=False)
+    assert rc == 1
+    tail = out.splitlines()[-4:]
+    assert tail[-1].startswith("run_suite: root exited 1, rest exited 0"), out
+    assert any(ln.startswith("run_suite: root | FAILED test_s.py::test_net_a") for ln in tail), tail
+    assert any(ln.startswith("run_suite: root | ") and "1 failed" in ln for ln in tail), tail
+    assert any(ln.startswith("run_suite: rest | ") and "1 passed" in ln for ln in tail), tail
