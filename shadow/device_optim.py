@@ -38,8 +38,10 @@ the last bit forced odd when inexact), and the final rounding to float32 is then
 ``fmaf`` (53 >= 24 + 2 bits).  The replica picks these classes for an :class:`~shadow.protocol.
 OptimizerSpec` whose ``device`` is ``"cuda"`` (:func:`replay_class`); the probes of :mod:`shadow.flat`
 still check that stepping a group as one tensor gives the per-tensor bits, and the merged and direct
-steps (torch's CPU arithmetic) are never used for them.  SGD on CUDA is replayed with the CPU class
-(not yet measured).
+steps (torch's CPU arithmetic) are never used for them.  SGD needs no such class: recorded on the GPU
+(momentum, Nesterov, weight decay, per-tensor and ``foreach``), torch's CPU kernels give its bits (each
+of its steps is one IEEE operation or one ``fma`` on both), so a CUDA trainer's SGD replays with
+``torch.optim.SGD`` itself.
 
 What is *not* claimed: a kernel of another torch or CUDA version may round otherwise.  The fact is
 checked where it matters, in the running job: ``ckpt.compare_with_shadows()`` on the trainer compares

@@ -2,8 +2,8 @@
 
 The ground truth is a recording made on a GPU (``data/cuda_optim_h200.pt``: an NVIDIA H200, torch
 2.11+cu130, by ``tools/optim_cuda_record.py``; its ``env`` says so): each elementwise operation the
-optimizers use, and whole AdamW/Adam steps (per-tensor, foreach, fused, AMSGrad) over six iterations
-with a changing LR.  Elementwise steps are independent per element, so the file keeps a slice of
+optimizers use, and whole AdamW/Adam steps (per-tensor, foreach, fused, AMSGrad) and SGD steps
+(momentum, Nesterov) over six iterations with a changing LR.  Elementwise steps are independent per element, so the file keeps a slice of
 each parameter.  The CPU replay must give every recorded bit; torch's own CPU step must not (else
 this test would not be about anything).  ``tests/hooks/test_cuda.py`` checks the same end to end on a
 GPU when one is present.
@@ -111,20 +111,24 @@ def _replay(run, cls):
             p.grad = g.clone()
         opt.step()
         state = {k: torch.cat([opt.state[p][k].reshape(-1) for p in params])
-                 for k in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if k in opt.state[params[0]]}
+                 for k in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq", "momentum_buffer") if k in opt.state[params[0]]}
         yield it, torch.cat([p.detach().reshape(-1) for p in params]), state
 
 
-def _runs(fused: bool):
+def _runs(fused: bool, kinds=("AdamW", "Adam")):
     return [pytest.param(i, id=f"{r['optimizer']}-{'-'.join(f'{k}={v}' for k, v in r['kwargs'].items())}")
-            for i, r in enumerate(REC["runs"]) if bool(r["kwargs"].get("fused")) == fused]
+            for i, r in enumerate(REC["runs"]) if bool(r["kwargs"].get("fused")) == fused and r["optimizer"] in kinds]
 
 
-CLASSES = {"AdamW": (CudaAdamW, torch.optim.AdamW), "Adam": (CudaAdam, torch.optim.Adam)}
+#: recorded optimizer -> (the class a shadow replays a CUDA trainer with, torch's CPU class)
+CLASSES = {"AdamW": (CudaAdamW, torch.optim.AdamW), "Adam": (CudaAdam, torch.optim.Adam),
+           "SGD": (device_optim.replay_class(torch.optim.SGD, "cuda"), torch.optim.SGD)}
 
 
-@pytest.mark.parametrize("idx", _runs(fused=False))
+@pytest.mark.parametrize("idx", _runs(fused=False, kinds=("AdamW", "Adam", "SGD")))
 def test_recorded_cuda_steps_are_replayed_bit_for_bit(idx):
+    """Adam/AdamW through the CUDA-arithmetic classes; SGD (momentum, Nesterov, weight decay) through
+    torch's own class -- its CPU kernels give the GPU's bits (one IEEE op or one fma per step each)."""
     run = REC["runs"][idx]
     for it, params, state in _replay(run, CLASSES[run["optimizer"]][0]):
         assert _bits_equal(params, run["params"][it]), (it, "params")
