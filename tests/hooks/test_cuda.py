@@ -132,3 +132,49 @@ def test_ddp_on_cuda_with_the_hook_feeds_the_shadows(tmp_path, foreach):
           "(shown with pytest -rP)")
     # the shadows replay a CUDA trainer's step with the CUDA kernels' rounding (shadow/device_optim.py)
     assert differing == 0 and r0["stepcheck"]["differing"] == 0, r0["stepcheck"]
+
+
+@gpu
+@pytest.mark.parametrize("foreach", [False, True])
+def test_restore_onto_the_gpu_continues_bit_for_bit(tmp_path, gloo_group, foreach):
+    """A CUDA trainer checkpointed by CPU shadows, restored into a fresh model on the GPU from them,
+    trains on exactly as the original: the shadows' state is the GPU's (shadow/device_optim.py) and
+    restore puts it back next to each parameter (AdamW's non-capturable ``step`` on CPU)."""
+    import shadowkit
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    import trainer_hooks
+
+    def build(seed):
+        torch.manual_seed(seed)
+        model = torch.nn.Sequential(torch.nn.Linear(12, 48), torch.nn.GELU(), torch.nn.Linear(48, 5)).cuda()
+        opt = torch.optim.AdamW([{"params": [model[0].weight, model[2].weight], "weight_decay": 0.05},
+                                 {"params": [model[0].bias, model[2].bias], "weight_decay": 0.0}],
+                                lr=3e-3, foreach=foreach)
+        return model, opt
+
+    def train(ddp, opt, it, clip):
+        g = torch.Generator().manual_seed(1000 + it)
+        x, y = torch.randn(32, 12, generator=g).cuda(), torch.randint(0, 5, (32,), generator=g).cuda()
+        torch.nn.functional.cross_entropy(ddp(x), y).backward()
+        clip(1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    with shadowkit.running_nodes(tmp_path, 41) as nodes:
+        model, opt = build(0)
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, 41, nodes)
+        for it in range(1, 7):
+            train(ddp, opt, it, ckpt.clip_grad_norm_)
+        assert ckpt.wait_for_shadows(6, timeout=30)
+        assert ckpt.compare_with_shadows(6).differing == 0
+        ckpt.close()
+        fresh, fopt = build(1)
+        assert trainer_hooks.restore(fresh, fopt, shadows=shadowkit.spec(nodes), job_id=41) == 6
+    for a, b in zip(model.parameters(), fresh.parameters()):
+        assert b.is_cuda and torch.equal(a, b)
+    for it in range(7, 11):  # both go on without the hook (plain modules: one rank), the same batches
+        train(model, opt, it, lambda n: torch.nn.utils.clip_grad_norm_(model.parameters(), n))
+        train(fresh, fopt, it, lambda n: torch.nn.utils.clip_grad_norm_(fresh.parameters(), n))
+    for a, b in zip(model.parameters(), fresh.parameters()):
+        assert torch.equal(a, b), "the restored GPU trainer drifted from the original"
