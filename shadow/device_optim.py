@@ -198,6 +198,21 @@ class CudaAdam(_CudaAdamBase, torch.optim.Adam):
 CUDA_CLASSES = {torch.optim.AdamW: CudaAdamW, torch.optim.Adam: CudaAdam}
 
 
+def inexact_replay(kind: str, device: str, fused: bool) -> str | None:
+    """Why the shadows' replay of this trainer's step is known *not* to be bit-exact, or None where it
+    is measured exact (a CPU trainer; a CUDA trainer's Adam/AdamW per-tensor or ``foreach``, or SGD)."""
+    if device == "cpu":
+        return None
+    if device != "cuda":
+        return (f"the trainer steps on {device!r}: the shadows replay with torch's CPU arithmetic, "
+                f"which has not been measured against that device's kernels")
+    if fused and kind in ("adamw", "adam"):
+        return ("fused Adam/AdamW on CUDA computes its bias corrections with the GPU's powf, which is not "
+                "correctly rounded: the shadows' replay is a rounding off at some steps; use foreach "
+                "(torch's default on CUDA) or the per-tensor loop for bit-exact checkpoints")
+    return None
+
+
 def replay_class(cpu_class: type, device: str) -> type:
     """The class a shadow replays with for a trainer whose parameters live on ``device`` (a device
     type: ``"cpu"``, ``"cuda"``, ...): the CUDA-arithmetic class where one exists, else ``cpu_class``."""

@@ -31,6 +31,7 @@ Modes: ``switch`` -- the switch copies FINAL chunks to the shadows;
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import socket
 import time
@@ -41,6 +42,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from checkmate import wire
+from shadow.device_optim import inexact_replay
 from shadow.optimizers import optimizer_kind
 from trainer_hooks.buffers import buffer_capturer, no_grad_reader
 from trainer_hooks.grad_guard import GradGuard
@@ -50,6 +52,8 @@ from trainer_hooks.layout import packet_bases, param_ids, shard_plan
 from trainer_hooks.shadow_link import ShadowAddr, ShadowLink, ShadowsUnavailable
 from trainer_hooks.shard_map import ShardMapMismatch, resolve_shard_map, verify_switch_map
 from trainer_hooks.transport import UdpRing
+
+log = logging.getLogger(__name__)
 
 MODES = ("switch", "host", "off")
 _generation = itertools.count()  # attach() calls in this process (unique store keys)
@@ -277,7 +281,12 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     if mode == "switch" and world < 2:
         raise ValueError("mode='switch' needs world_size >= 2: with one rank no gradient crosses the switch")
     if addrs:
-        optimizer_kind(optimizer)  # UnsupportedOptimizer (a TypeError) naming what the shadows replay
+        kind = optimizer_kind(optimizer)  # UnsupportedOptimizer (a TypeError) naming what the shadows replay
+        devices = {p.device.type for g in optimizer.param_groups for p in g["params"]}
+        why = inexact_replay(kind, devices.pop() if len(devices) == 1 else "mixed",
+                             bool(optimizer.param_groups[0].get("fused")))
+        if why and rank == 0:
+            log.warning("checkmate: %s (ckpt.compare_with_shadows() measures it)", why)
     max_el = wire.max_elements(cfg.mtu)
     owner = {}
     if addrs:

@@ -196,3 +196,12 @@ def test_a_spec_names_the_trainers_device_and_refuses_a_mix():
         OptimizerSpec.from_optimizer(torch.optim.AdamW([p, m]))
     assert device_optim.replay_class(torch.optim.SGD, "cuda") is torch.optim.SGD
     assert device_optim.replay_class(torch.optim.AdamW, "cpu") is torch.optim.AdamW
+
+
+def test_attach_is_told_where_the_replay_is_not_exact():
+    """trainer_hooks.attach logs this reason (rank 0) before training starts."""
+    assert device_optim.inexact_replay("adamw", "cpu", fused=True) is None
+    assert device_optim.inexact_replay("adamw", "cuda", fused=False) is None
+    assert device_optim.inexact_replay("sgd", "cuda", fused=True) is None
+    assert "powf" in device_optim.inexact_replay("adamw", "cuda", fused=True)
+    assert "not been measured" in device_optim.inexact_replay("adam", "mps", fused=False)
