@@ -109,7 +109,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--optimizer", choices=("adamw", "adam", "sgd", "nesterov"), default="adamw")
     ap.add_argument("--foreach", action="store_true", help="the optimizer's foreach implementation")
     ap.add_argument("--accum", type=int, default=1, help="micro-batches per iteration (no_sync accumulation)")
-    ap.add_argument("--amp", action="store_true", help="bf16 autocast (CPU) for forward and loss")
+    ap.add_argument("--amp", action="store_true", help="bf16 autocast for forward and loss")
+    ap.add_argument("--device", default="cpu",
+                    help="cpu (default) or cuda: model, batches and optimizer step on the GPU (rank %% GPU count "
+                         "when several); deterministic kernels, so a resumed run can equal an uninterrupted one")
     ap.add_argument("--bucket-cap-mb", type=float, default=25.0)
     args = ap.parse_args(argv)
     if args.print_shard_plan is not None:
@@ -138,7 +141,7 @@ def build_all(args, data=None):
     Adam / SGD over two param groups (weight decay on the >= 2-D weights only), a LambdaLR."""
     task = models.build_task(args.model, seed=args.seed, hidden=args.hidden, layers=args.layers, heads=args.heads,
                              context=args.context, corpus=args.corpus, data=data)
-    model = task.model
+    model = task.model.to(train_device(args))  # before the optimizer: it holds the moved parameters
     decay = [p for p in model.parameters() if p.dim() >= 2]
     no_decay = [p for p in model.parameters() if p.dim() < 2]
     groups = [{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}]
@@ -153,6 +156,17 @@ def build_all(args, data=None):
     warmup, halflife = 10, args.lr_halflife  # independent of --iters, so a resumed run agrees
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: min(1.0, (i + 1) / warmup) * 0.5 ** (i / halflife))
     return task, opt, sched
+
+
+def train_device(args) -> torch.device:
+    """``--device``: ``cpu``, or the GPU of this rank (``cuda`` = ``cuda:(rank % count)``)."""
+    name = getattr(args, "device", "cpu") or "cpu"
+    dev = torch.device(name)
+    if dev.type == "cuda" and dev.index is None:
+        if not torch.cuda.is_available():
+            raise SystemExit("--device cuda: torch sees no CUDA device")
+        dev = torch.device("cuda", getattr(args, "rank", 0) % torch.cuda.device_count())
+    return dev
 
 
 def build(args, data=None):
@@ -235,6 +249,14 @@ def main(argv=None) -> int:
     if warning and args.rank == 0:
         print(f"ddp_train.py: warning: {warning}", file=sys.stderr, flush=True)
     torch.set_num_threads(1)
+    device = train_device(args)
+    if device.type == "cuda":
+        # deterministic kernels: a run resumed from the shadows can then equal an uninterrupted one bit
+        # for bit (cuBLAS needs its workspace fixed before the first CUDA call)
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.cuda.set_device(device)
+        torch.use_deterministic_algorithms(True, warn_only=True)  # (torch warns of any op without one)
+        torch.backends.cudnn.benchmark = False
     if args.master is not None:
         init = f"tcp://{args.master}"
         os.environ.setdefault("MASTER_ADDR", args.master.rpartition(":")[0])  # default ring bind address
@@ -244,7 +266,7 @@ def main(argv=None) -> int:
                             timeout=datetime.timedelta(seconds=120))
     task, opt, sched = build_all(args)
     model = task.model
-    ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb)
+    ddp = DDP(model, bucket_cap_mb=args.bucket_cap_mb, device_ids=[device.index] if device.type == "cuda" else None)
 
     start = 0
     if args.resume_auto:
@@ -269,10 +291,11 @@ def main(argv=None) -> int:
         return 1
 
     metrics = open_metrics(args.metrics, args.rank)
-    amp = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if args.amp else contextlib.nullcontext
+    amp = (lambda: torch.autocast(device.type, dtype=torch.bfloat16)) if args.amp else contextlib.nullcontext
     for it in range(start + 1, args.iters + 1):
         t0 = time.perf_counter()
         x, y = task.batch(it, args.rank, args.world_size, args.batch * args.accum)
+        x, y = x.to(device), y.to(device)
         total = 0.0
         for k, (xs, ys) in enumerate(zip(x.chunk(args.accum), y.chunk(args.accum))):
             last = k == args.accum - 1

@@ -178,3 +178,29 @@ def test_restore_onto_the_gpu_continues_bit_for_bit(tmp_path, gloo_group, foreac
         train(fresh, fopt, it, lambda n: torch.nn.utils.clip_grad_norm_(fresh.parameters(), n))
     for a, b in zip(model.parameters(), fresh.parameters()):
         assert torch.equal(a, b), "the restored GPU trainer drifted from the original"
+
+
+def _example_models():
+    spec = importlib.util.spec_from_file_location("checkmate_test_example_models_cuda",
+                                                  Path(__file__).with_name("test_example_models.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def example_on(device: str, tmp_path, monkeypatch, model: str) -> None:
+    """tests/hooks/test_example_models.py's run with ``--device``: examples/ddp_train.py, 2 ranks in
+    host mode into 2 real shadows, every rank SIGKILLed mid-run, ``--resume``, final state of each
+    rank bit-identical to an uninterrupted run (BatchNorm buffers included for the CNN)."""
+    em = _example_models()
+    monkeypatch.setitem(em.FLAGS, model, em.FLAGS[model] + ["--device", device])
+    em.test_killed_mid_run_resumes_bit_identically(tmp_path, monkeypatch, model)
+    saved = torch.load(tmp_path / "b0.pt", weights_only=True)
+    assert all(t.device.type == device for t in saved["model"].values()), "the run did not train on the device"
+
+
+@gpu
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("model", ["cnn", "gpt"])
+def test_example_on_cuda_killed_mid_run_resumes_bit_identically(tmp_path, monkeypatch, model):
+    example_on("cuda", tmp_path, monkeypatch, model)
