@@ -128,6 +128,31 @@ class Checkpointer:
         self._off_completed = iteration
         self._closed = False
         self.hook_state = None
+        #: the first step's check of the shadows' replay (``attach(verify_replay=...)``), once it ran
+        self.replay_check = None
+        self._replay_checked = False
+
+    def _verify_replay_once(self, timeout: float = 60.0) -> None:
+        """Rank 0, after the first optimizer step: the shadows' replay of it vs this trainer (once)."""
+        if self._replay_checked:
+            return
+        self._replay_checked = True
+        target = self.iteration
+        try:
+            chk = self.compare_with_shadows(target, timeout=timeout)
+        except (TimeoutError, OSError, ValueError) as e:
+            log.warning("checkmate: could not verify the shadows' replay of iteration %d: %s", target, e)
+            return
+        self.replay_check = chk
+        if chk.identical:
+            log.info("checkmate: the shadows' replay of iteration %d is bit-identical to this trainer "
+                     "(%d elements: parameters and optimizer state)", target, chk.elements)
+        else:
+            worst = sorted(chk.per_tensor.items(), key=lambda kv: -kv[1][0])[:3]
+            log.warning("checkmate: the shadows' replay of iteration %d differs from this trainer in %d of %d "
+                        "elements (max %d ulp; e.g. %s): their checkpoints are within rounding, not bit-exact "
+                        "(docs/HOOKS.md, 'Optimizer step on the GPU')", target, chk.differing, chk.elements,
+                        chk.max_ulp, ", ".join(f"{k}: {d}" for k, (d, _) in worst))
 
     @property
     def iteration(self) -> int:
@@ -232,7 +257,8 @@ class Checkpointer:
 def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer, *, mode: str = "switch",
            job_id: int, shadows=(), iteration: int = 0, ring: RingConfig | None = None,
            shadow_timeout: float = 30.0, on_grad_change: str = "resync", shard_map=None,
-           verify_map: bool = True, verify_map_timeout: float = 5.0, **ring_kwargs) -> Checkpointer:
+           verify_map: bool = True, verify_map_timeout: float = 5.0, verify_replay: bool | None = None,
+           **ring_kwargs) -> Checkpointer:
     """Attach Checkmate to a DDP model and its optimizer; see the module docstring.
 
     ``shadows``: shard order, ``(host, mgmt_port[, data_port])`` or ``"HOST:MGMT[:DATA]"``
@@ -247,6 +273,13 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     or ``{shard: [[lo, hi], ...]}`` (default :func:`~trainer_hooks.layout.shard_plan`; see
     :mod:`trainer_hooks.shard_map`); in switch mode the switch's map is probed at bootstrap
     (``verify_map``, up to ``verify_map_timeout`` s) and a mismatch fails ``attach`` on every rank.
+    ``verify_replay``: after the first step, rank 0 waits for the shadows to publish it and compares
+    their replay with its own parameters and optimizer state, bit for bit (:meth:`Checkpointer.
+    compare_with_shadows`); the result lands in ``Checkpointer.replay_check`` and the log (a WARNING
+    when they differ).  Default: on for a trainer whose parameters are not on the CPU (a GPU's kernels
+    round as the shadows' replay does only where :mod:`shadow.device_optim` matched them), off on CPU
+    (where the shadows' start-up probes already establish it).  A one-time wait of one iteration's
+    publication plus a fetch of the shards' state.
     Collective: every rank must call it.
     """
     if not isinstance(ddp_model, DistributedDataParallel):
@@ -351,4 +384,8 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     ck = Checkpointer(ddp_model, optimizer, mode, job_id, rank, world, iteration,
                       ring=udp, tracker=tracker, link=link, shard_map=owner, handles=handles)
     ck.hook_state = hook_state
+    if verify_replay is None:
+        verify_replay = any(p.device.type != "cpu" for g in optimizer.param_groups for p in g["params"])
+    if link is not None and verify_replay:
+        ck._handles.append(optimizer.register_step_post_hook(lambda *_: ck._verify_replay_once()))
     return ck

@@ -55,6 +55,9 @@ def main() -> int:
         assert ckpt.wait_for_shadows(STEPS, timeout=30), "shadows did not publish the last iteration"
         chk = ckpt.compare_with_shadows(STEPS)
         out["stepcheck"] = {"elements": chk.elements, "differing": chk.differing, "max_ulp": chk.max_ulp}
+        first = ckpt.replay_check  # attach's own check of the first step (on by default off the CPU)
+        out["replay_check"] = None if first is None else {"iteration": first.iteration, "differing": first.differing,
+                                                           "elements": first.elements}
         from shadow.client import ShadowClient
         out["shadows"] = []
         for spec in shadows:

@@ -132,6 +132,8 @@ def test_ddp_on_cuda_with_the_hook_feeds_the_shadows(tmp_path, foreach):
           "(shown with pytest -rP)")
     # the shadows replay a CUDA trainer's step with the CUDA kernels' rounding (shadow/device_optim.py)
     assert differing == 0 and r0["stepcheck"]["differing"] == 0, r0["stepcheck"]
+    # attach verified the first step by itself (verify_replay defaults on for a GPU trainer)
+    assert r0["replay_check"] == {"iteration": 1, "differing": 0, "elements": r0["stepcheck"]["elements"]}, r0
 
 
 @gpu

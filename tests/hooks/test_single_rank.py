@@ -152,3 +152,55 @@ def test_resync_when_the_shadow_reports_a_loss(tmp_path):
         ckpt.close()
         for n in nodes:
             n.stop()
+
+
+def test_verify_replay_checks_the_first_step_and_finds_it_identical(tmp_path, caplog):
+    caplog.set_level("INFO", logger="trainer_hooks.api")
+    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
+        model, opt = build()
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, verify_replay=True)
+        try:
+            for it in range(1, 4):
+                step(ddp, opt, ckpt, it)
+            chk = ckpt.replay_check
+            assert chk is not None and chk.iteration == 1 and chk.identical and chk.elements > 0
+            assert "replay of iteration 1 is bit-identical" in caplog.text
+        finally:
+            ckpt.close()
+
+
+def test_verify_replay_warns_when_the_shadows_round_otherwise(tmp_path, caplog, monkeypatch):
+    """The shadows told the trainer steps on a GPU (they replay the CUDA kernels' arithmetic) while it
+    steps on the CPU: the first step's check finds the difference and says so."""
+    import dataclasses
+
+    from shadow.protocol import OptimizerSpec
+    real = OptimizerSpec.from_optimizer
+    monkeypatch.setattr(OptimizerSpec, "from_optimizer",
+                        classmethod(lambda cls, o: dataclasses.replace(real(o), device="cuda")))
+    caplog.set_level("INFO", logger="trainer_hooks.api")
+    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
+        model, opt = build()
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, verify_replay=True)
+        try:
+            for it in range(1, 3):
+                step(ddp, opt, ckpt, it)
+            chk = ckpt.replay_check
+            assert chk is not None and chk.iteration == 1 and chk.differing > 0
+            assert "differs from this trainer" in caplog.text and "not bit-exact" in caplog.text
+        finally:
+            ckpt.close()
+
+
+def test_verify_replay_is_off_by_default_on_cpu(tmp_path):
+    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
+        model, opt = build()
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes)
+        try:
+            step(ddp, opt, ckpt, 1)
+            assert ckpt.replay_check is None
+        finally:
+            ckpt.close()
