@@ -23,12 +23,17 @@ CUDA operation (float32)               the same bits on CPU
 
 and the fused kernel (``fused=True``) computes in float32 with its hyperparameters rounded to float32:
 ``m = fma(b1, m, (1 - b1) * g)``, ``v = fma(b2, v, (1 - b2) * (g * g))``, the bias corrections
-``1 - b1 ** step`` in float32, ``p = p - (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps)``.  The replay of
-the fused variant is *not* exact: the GPU's ``powf`` behind ``b ** step`` is not correctly rounded (it
-differs from the correctly rounded float at 0.03-6 % of the steps, by beta), and Adam's fused L2 term
-rounds a few moments otherwise; measured on the H200, AdamW's moments stay exact and its parameters
-drift by a rounding at those steps.  The per-tensor and ``foreach`` variants -- ``foreach`` is torch's
-default on CUDA -- are exact: 0 of 19,210 parameters and moments apart after 1000 steps.
+``1 - b1 ** step`` in float32, ``p = p - (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps)``.  Its
+``b ** step`` is the GPU's ``powf``, which is not correctly rounded (it differs from the correctly
+rounded float at 0.03-6 % of the steps, by beta), so the shadows cannot compute it: the trainer ships
+it.  A fused Adam/AdamW trainer on CUDA sends, in every bootstrap, ``torch.pow(beta, step)`` computed on
+its GPU for the next :data:`POWERS_SPAN` optimizer steps of each beta (:func:`device_powers`, recorded
+equal to the fused kernels' values on the H200 at steps picked where they differ from the correctly
+rounded ones), and re-bootstraps the shards before they run out; the replay looks its bias
+corrections up there (``device_powers``).  With them fused AdamW is exact; fused Adam with L2 weight
+decay still rounds a few moments otherwise (not reproduced; ``attach`` warns).  The per-tensor and
+``foreach`` variants -- ``foreach`` is torch's default on CUDA -- are exact: 0 of 19,210 parameters
+and moments apart after 1000 steps.
 
 :class:`CudaAdamW` and :class:`CudaAdam` are ``torch.optim.AdamW`` / ``Adam`` whose ``step`` does
 that arithmetic (per-tensor, ``foreach`` and ``fused`` orders each as the CUDA code path has them),
@@ -95,10 +100,30 @@ def _np(t: torch.Tensor) -> np.ndarray:
     return t.detach().numpy()
 
 
+#: steps of ``beta ** step`` a trainer ships per bootstrap (1 MiB per beta); it re-bootstraps before they run out
+POWERS_SPAN = 1 << 18
+
+
+def needs_powers(kind: str, device: str, fused: bool) -> bool:
+    """Does the shadows' replay of this trainer need the GPU's ``beta ** step`` (:func:`device_powers`)?"""
+    return device == "cuda" and fused and kind in ("adamw", "adam")
+
+
+def device_powers(betas, first: int, count: int, device) -> dict[str, torch.Tensor]:
+    """``beta ** step`` for ``step`` in ``first .. first + count - 1`` computed by ``torch.pow`` on
+    ``device`` (float32 base and exponent: the fused kernels' powf -- recorded equal on the H200 where it
+    differs from the correctly rounded value), on CPU: ``repr(beta)`` -> float32 tensor."""
+    steps = torch.arange(first, first + count, dtype=torch.float32, device=device)
+    return {repr(float(b)): torch.pow(torch.full((count,), float(b), dtype=torch.float32, device=device),
+                                      steps).cpu() for b in sorted({float(b) for b in betas})}
+
+
 class _CudaAdamBase:
     """The step shared by :class:`CudaAdamW` and :class:`CudaAdam` (``decoupled`` tells them apart)."""
 
     emulates = "cuda"
+    #: the trainer's ``beta ** step`` (:func:`device_powers`), set by the replica: (first step, {repr(beta): array})
+    device_powers: tuple[int, dict] = (1, {})
 
     def _variant(self, group) -> str:
         if group.get("fused"):
@@ -165,10 +190,20 @@ class _CudaAdamBase:
             denom = root / _f(bc2 ** 0.5) + _f(eps)  # _foreach_div_ by a scalar list: a true division
             p[...] = fmaf(_f(step_size), m / denom, p)
 
-    @staticmethod
-    def _fused(p, g, m, v, vmax, step, lr, beta1, beta2, eps, wd, amsgrad, decoupled) -> None:
+    def _power(self, beta: float, step: float) -> np.float32:
+        """``beta ** step`` as the trainer's GPU computed it where the replica has its table, else
+        the correctly rounded float32 power (which the GPU's powf misses at some steps)."""
+        first, tables = self.device_powers
+        t = tables.get(repr(float(beta)))
+        i = int(step) - first
+        if t is not None and 0 <= i < len(t):
+            return F32(t[i])
+        with np.errstate(over="ignore", under="ignore"):
+            return np.power(_f(beta), _f(step), dtype=F32)
+
+    def _fused(self, p, g, m, v, vmax, step, lr, beta1, beta2, eps, wd, amsgrad, decoupled) -> None:
         one = F32(1)
-        lr_f, b1, b2, eps_f, wd_f, step_f = (_f(x) for x in (lr, beta1, beta2, eps, wd, step))
+        lr_f, b1, b2, eps_f, wd_f = (_f(x) for x in (lr, beta1, beta2, eps, wd))
         if wd != 0:
             if decoupled:
                 p[...] = fmaf(-(lr_f * wd_f), p, p)
@@ -176,9 +211,8 @@ class _CudaAdamBase:
                 g = fmaf(p, wd_f, g)
         m[...] = fmaf(b1, m, (one - b1) * g)
         v[...] = fmaf(b2, v, (one - b2) * (g * g))
-        with np.errstate(over="ignore", under="ignore"):
-            bc1 = one - np.power(b1, step_f, dtype=F32)
-            bc2_sqrt = np.sqrt(one - np.power(b2, step_f, dtype=F32))
+        bc1 = one - self._power(beta1, step)
+        bc2_sqrt = np.sqrt(one - self._power(beta2, step))
         step_size = lr_f / bc1
         if amsgrad:
             np.maximum(vmax, v, out=vmax)
@@ -198,18 +232,19 @@ class CudaAdam(_CudaAdamBase, torch.optim.Adam):
 CUDA_CLASSES = {torch.optim.AdamW: CudaAdamW, torch.optim.Adam: CudaAdam}
 
 
-def inexact_replay(kind: str, device: str, fused: bool) -> str | None:
+def inexact_replay(kind: str, device: str, fused: bool, coupled_decay: bool = False) -> str | None:
     """Why the shadows' replay of this trainer's step is known *not* to be bit-exact, or None where it
-    is measured exact (a CPU trainer; a CUDA trainer's Adam/AdamW per-tensor or ``foreach``, or SGD)."""
+    is measured exact (a CPU trainer; a CUDA trainer's Adam/AdamW -- fused with the GPU's powers shipped
+    in the bootstrap -- and SGD).  ``coupled_decay``: Adam with L2 weight decay on some group."""
     if device == "cpu":
         return None
     if device != "cuda":
         return (f"the trainer steps on {device!r}: the shadows replay with torch's CPU arithmetic, "
                 f"which has not been measured against that device's kernels")
-    if fused and kind in ("adamw", "adam"):
-        return ("fused Adam/AdamW on CUDA computes its bias corrections with the GPU's powf, which is not "
-                "correctly rounded: the shadows' replay is a rounding off at some steps; use foreach "
-                "(torch's default on CUDA) or the per-tensor loop for bit-exact checkpoints")
+    if fused and kind == "adam" and coupled_decay:
+        return ("fused Adam with L2 weight decay on CUDA rounds its decayed gradient in a way the shadows' "
+                "replay does not reproduce (a few moments a rounding off); use foreach (torch's default on "
+                "CUDA), the per-tensor loop, or AdamW for bit-exact checkpoints")
     return None
 
 

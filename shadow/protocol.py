@@ -201,6 +201,11 @@ class Bootstrap:
     #: frozen parameters (``requires_grad=False``: no gradient ever crosses the switch), FQN -> tensor;
     #: constant, so carried once per bootstrap, to the buffer shard only
     frozen: dict[str, torch.Tensor] = field(default_factory=dict)
+    #: ``beta ** step`` as the trainer's GPU computes it (``shadow.device_optim``: fused Adam/AdamW on CUDA
+    #: uses the GPU's powf for its bias corrections, which is not correctly rounded): ``repr(beta)`` ->
+    #: float32 tensor whose entry ``i`` is ``beta ** (device_powers_from + i)``; empty otherwise
+    device_powers: dict[str, torch.Tensor] = field(default_factory=dict)
+    device_powers_from: int = 1
     #: False (default): a (re)start -- everything the shadow buffered is discarded, since gradients
     #: of a previous run of the job must never mix with this one.  True: a resync of the same,
     #: still running training after a loss -- gradients of iterations > ``iteration`` that already

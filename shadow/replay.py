@@ -59,6 +59,21 @@ def _clone_all(tensors: list) -> list:
     return fn(tensors) if fn is not None else [t.clone() for t in tensors]
 
 
+def _device_powers(boot: Bootstrap) -> tuple[int, dict]:
+    """``Bootstrap.device_powers`` checked, as (first step, {repr(beta): float32 array})."""
+    first, tables = boot.device_powers_from, boot.device_powers
+    if type(first) is not int or first < 1:
+        raise ProtocolError(f"Bootstrap: field 'device_powers_from' must be an int >= 1, got {first!r}")
+    if not isinstance(tables, dict):
+        raise ProtocolError("Bootstrap: field 'device_powers' is not a map")
+    out = {}
+    for k, t in tables.items():
+        if not isinstance(k, str) or not isinstance(t, torch.Tensor) or t.dtype != torch.float32 or t.dim() != 1:
+            raise ProtocolError(f"Bootstrap: field 'device_powers' entry {k!r}: expected beta -> 1-D float32 tensor")
+        out[k] = t.detach().cpu().numpy()
+    return first, out
+
+
 def _named_tensors(what: str, m) -> dict[str, torch.Tensor]:
     if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in m.items()):
         raise ProtocolError(f"{what}: not a map of names to tensors")
@@ -102,6 +117,7 @@ class OptimizerReplica:
             if pid not in self.params:
                 raise ProtocolError(f"Bootstrap.opt_state: param {pid} is not owned by shard {boot.shard}")
         self._opt_cls = opt_cls
+        self._powers = _device_powers(boot)
         # optimizer groups in the trainer's order; groups without a param here are left out
         by_group = []
         for g in range(len(spec.param_groups)):
@@ -138,6 +154,8 @@ class OptimizerReplica:
         trainer's variant flags and each group's hyperparameters."""
         spec = self.spec
         opt = self._opt_cls(groups, foreach=spec.foreach, fused=spec.fused)
+        if hasattr(opt, "device_powers"):  # the trainer GPU's beta ** step (shadow.device_optim)
+            opt.device_powers = self._powers
         for og, g in zip(opt.param_groups, self.group_of):
             for k, v in spec.param_groups[g].items():
                 if k not in _FORCED:

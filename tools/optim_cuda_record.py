@@ -126,14 +126,14 @@ def record_steps(dev: str, iters: int = 6, seed: int = 2) -> list[dict]:
 BETAS = (0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9999)
 
 
-def record_pow(dev: str, n: int = 100000, seed: int = 3) -> dict:
+def record_pow(dev: str, n: int = 100000, seed: int = 3, starts=(9, 99, 999, 9999, 99999)) -> dict:
     steps = torch.arange(1, n + 1, dtype=torch.float32)
     table = torch.stack([torch.pow(torch.full((n,), b, dtype=torch.float32, device=dev), steps.to(dev)).cpu()
                          for b in BETAS])
     g = torch.Generator().manual_seed(seed)
     far = []
     for name, wd in (("AdamW", 0.01), ("Adam", 0.01)):
-        for start in (9, 99, 999, 9999, 99999):
+        for start in starts:
             init = [torch.randn(400, generator=g) * 0.1, torch.rand(400, generator=g) * 1e-3,
                     torch.rand(400, generator=g) * 1e-6, torch.randn(400, generator=g) * 0.05]
             p = torch.nn.Parameter(init[0].clone().to(dev))
@@ -154,6 +154,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--device", default="cuda", help="cuda (default), or cpu for a dry run of the tool")
+    ap.add_argument("--fused-at", default=None, help="step counts (comma-separated) to record one fused step at")
+    ap.add_argument("--pow-only", action="store_true", help="only pow.pt (the table and the fused steps)")
     a = ap.parse_args(argv)
     if a.device == "cuda" and not torch.cuda.is_available():
         print("no CUDA device", file=sys.stderr)
@@ -164,9 +166,11 @@ def main(argv=None) -> int:
            "name": torch.cuda.get_device_name(0) if cuda else "cpu",
            "capability": list(torch.cuda.get_device_capability(0)) if cuda else None}
     (a.out / "env.json").write_text(json.dumps(env, indent=1))
-    torch.save(record_ops(a.device), a.out / "ops.pt")
-    torch.save({"env": env, "runs": record_steps(a.device)}, a.out / "steps.pt")
-    torch.save({"env": env, **record_pow(a.device)}, a.out / "pow.pt")
+    if not a.pow_only:
+        torch.save(record_ops(a.device), a.out / "ops.pt")
+        torch.save({"env": env, "runs": record_steps(a.device)}, a.out / "steps.pt")
+    starts = tuple(int(x) - 1 for x in a.fused_at.split(",")) if a.fused_at else (9, 99, 999, 9999, 99999)
+    torch.save({"env": env, **record_pow(a.device, starts=starts)}, a.out / "pow.pt")
     print(f"wrote {a.out}/ops.pt, steps.pt, pow.pt, env.json ({env})")
     return 0
 

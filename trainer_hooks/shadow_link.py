@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from shadow import device_optim
 from shadow.client import ShadowClient
 from shadow.protocol import (DTYPE_NAMES, Bootstrap, Manifest, OptimizerSpec, ParamSpec, ShadowError, ShardMap,
                              pack_manifest, pack_message)
@@ -135,6 +136,8 @@ class ShadowLink:
         self._unread = 0  # manifests posted by the training thread since its last read of the acks
         self._read_at = time.monotonic()
         self._resync: set[int] = set()
+        self._powers: tuple | None = None  # (bootstrap iteration, first step, tables): see _powers_for
+        self._powers_until: int | None = None  # the iteration at which the shadows' tables run out
         self._boot_iter: dict[int, int] = {}  # shard -> iteration of the last bootstrap sent
         self._retry_at: dict[int, float] = {}  # shard -> monotonic time before which no resync is tried
         self._backoff: dict[int, float] = {}
@@ -169,8 +172,28 @@ class ShadowLink:
         extra = {}
         if shard == BUFFER_SHARD:  # buffers as of `iteration` (between steps) and the frozen params
             extra = dict(buffers=capture_buffers(self.model), frozen=capture_frozen(self.model))
+        spec = OptimizerSpec.from_optimizer(self.optimizer)
+        powers = self._powers_for(spec, iteration)
+        if powers is not None:
+            extra.update(device_powers_from=powers[0], device_powers=powers[1])
         return Bootstrap(self.job_id, shard, iteration, self.specs, self.shard_map,
-                         OptimizerSpec.from_optimizer(self.optimizer), tensors, opt_state, resync=resync, **extra)
+                         spec, tensors, opt_state, resync=resync, **extra)
+
+    def _powers_for(self, spec: OptimizerSpec, iteration: int) -> tuple[int, dict] | None:
+        """The GPU's ``beta ** step`` for the next :data:`~shadow.device_optim.POWERS_SPAN` optimizer steps
+        where the shadows need them (fused Adam/AdamW on CUDA), computed once per bootstrap round; the
+        link re-bootstraps every shard before they run out (:meth:`on_record`)."""
+        if not device_optim.needs_powers(spec.kind, spec.device, spec.fused):
+            return None
+        if self._powers is None or self._powers[0] != iteration:
+            steps = [torch.as_tensor(st["step"]).reshape(()).float() for st in self.optimizer.state.values()
+                     if "step" in st]
+            first = int(torch.stack(steps).min().item()) + 1 if steps else 1  # (one device sync)
+            betas = [b for g in self.optimizer.param_groups for b in g["betas"]]
+            device = self.params[0].device
+            self._powers = (iteration, first, device_optim.device_powers(betas, first, device_optim.POWERS_SPAN, device))
+            self._powers_until = iteration + device_optim.POWERS_SPAN  # (skipped steps only make it early)
+        return self._powers[1], self._powers[2]
 
     def bootstrap_all(self, iteration: int) -> None:
         """Synchronously (re)initialise every shard from the current state; raises on failure."""
@@ -203,6 +226,10 @@ class ShadowLink:
                 self._resync |= set(range(len(self.clients)))
             self.serve_resyncs(rec.iteration)
             return
+        if self._powers_until is not None and rec.iteration >= self._powers_until:
+            with self._lock:  # the shadows' table of the GPU's beta ** step runs out: fresh bootstraps
+                self._resync |= set(range(len(self.clients)))
+            self._powers_until = None
         m = Manifest(self.job_id, rec.iteration, list(rec.lrs), rec.clip_coef, rec.skip, rec.buffers,
                      list(rec.no_grad))
         if self.compact and m.buffers is None:

@@ -204,3 +204,41 @@ def test_verify_replay_is_off_by_default_on_cpu(tmp_path):
             assert ckpt.replay_check is None
         finally:
             ckpt.close()
+
+
+def test_a_fused_gpu_trainer_ships_its_powers_and_refreshes_them(tmp_path, monkeypatch):
+    """The mechanics of shadow.device_optim's powers for fused Adam/AdamW on CUDA, on the CPU: the
+    trainer's spec says "cuda" (patched), so every bootstrap carries ``beta ** step`` from the
+    trainer's device, the shadows' replica steps with them, and before they run out (a span patched to
+    4 steps) the link re-bootstraps every shard with the next ones."""
+    import dataclasses
+
+    from shadow import device_optim
+    from shadow.protocol import OptimizerSpec
+    real = OptimizerSpec.from_optimizer
+    monkeypatch.setattr(OptimizerSpec, "from_optimizer",
+                        classmethod(lambda cls, o: dataclasses.replace(real(o), device="cuda")))
+    monkeypatch.setattr(device_optim, "POWERS_SPAN", 4)
+    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(10, 40), torch.nn.ReLU(), torch.nn.Linear(40, 3))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2, betas=(0.8, 0.99), fused=True)
+        ddp = DDP(model)
+        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes)
+        try:
+            boots = ckpt.link.stats.bootstraps_sent
+            for it in range(1, 4):
+                step(ddp, opt, ckpt, it)
+            assert ckpt.wait_for_shadows(3, timeout=20)
+            first, tables = nodes[0]._replica.opt.device_powers
+            assert first == 1 and sorted(tables) == ["0.8", "0.99"] and len(tables["0.8"]) == 4
+            assert tables["0.99"][2] == torch.pow(torch.tensor(0.99), torch.tensor(3.0)).item()
+            assert ckpt.link.stats.bootstraps_sent == boots  # still within the span
+            for it in range(4, 7):
+                step(ddp, opt, ckpt, it)
+            assert ckpt.wait_for_shadows(6, timeout=20)
+            assert ckpt.link.stats.bootstraps_sent == boots + len(nodes)  # refreshed once, every shard
+            first, tables = nodes[1]._replica.opt.device_powers
+            assert first == 5 and len(tables["0.8"]) == 4
+        finally:
+            ckpt.close()
