@@ -26,7 +26,7 @@ def main() -> int:
     ap.add_argument("--world-size", type=int, required=True)
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--shadows", required=True)
-    ap.add_argument("--foreach", type=int, default=0)
+    ap.add_argument("--foreach", type=int, default=0, help="0: the per-tensor loop, 1: foreach, 2: fused")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     torch.cuda.set_device(0)
@@ -36,7 +36,7 @@ def main() -> int:
     model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.GELU(), torch.nn.Linear(64, 4)).cuda()
     opt = torch.optim.AdamW([{"params": [model[0].weight, model[2].weight], "weight_decay": 0.01},
                              {"params": [model[0].bias, model[2].bias], "weight_decay": 0.0}],
-                            lr=1e-2, foreach=bool(a.foreach))
+                            lr=1e-2, **({"fused": True} if a.foreach == 2 else {"foreach": bool(a.foreach)}))
     ddp = DDP(model, device_ids=[0], bucket_cap_mb=0.002)
     shadows = a.shadows.split(",")
     ckpt = trainer_hooks.attach(ddp, opt, mode="host", job_id=31, shadows=shadows, udp_port=0,
