@@ -69,3 +69,46 @@ void adam_step(int64_t n, const float *p_src, float *p_dst, const int64_t *decay
     vsqrt((int)n, v_dst, d);
     adam_post(n, p_dst, m_dst, d, bc2_sqrt, eps, neg_step);
 }
+
+/* A CUDA trainer's Adam/AdamW step as torch's CUDA kernels round it (shadow/device_optim.py, which
+ * holds the NumPy version of the same arithmetic and the recording it matches), in place, one pass:
+ *
+ *   grad     -grad when maximize; AdamW: p = p * decay (decay = (float)(1 - lr * wd), 1 when wd = 0);
+ *            Adam with L2 (l2_on): grad = fma(l2, p, grad)
+ *   exp_avg  lerp: |w1| < 0.5 ? fma(w1, g - m, m) : fma(w1 - 1, g - m, g)
+ *   exp_avg_sq  v * beta2, then fma(g * g, w2, v)      (addcmul_: the product g * g rounded first)
+ *   amsgrad  vmax = maximum(vmax, v) (NaN wins, as torch.maximum)
+ *   denom    sqrtf (correctly rounded, as CUDA's) of v or vmax, then times bc2 (mode 0: the per-tensor
+ *            step divides by a Python float, which CUDA does as a multiplication by its reciprocal)
+ *            or divided by bc2 (mode 1: _foreach_div_ by a scalar list), plus eps
+ *   param    fma(step, m / denom, p)                    (addcdiv_: the quotient rounded first)
+ */
+void cuda_adam(int64_t n, float *p, const float *g, float *m, float *v, float *vmax, int32_t maximize,
+               float decay, int32_t l2_on, float l2, float w1, float beta2, float w2, int32_t mode, float bc2,
+               float eps, float step)
+{
+    const int lerp_low = fabsf(w1) < 0.5f;
+    const float w1m = w1 - 1.0f;
+    for (int64_t i = 0; i < n; i++) {
+        float gi = maximize ? -g[i] : g[i];
+        float pi = p[i];
+        if (decay != 1.0f)
+            pi = pi * decay;
+        if (l2_on)
+            gi = fmaf(l2, pi, gi);
+        const float mi = lerp_low ? fmaf(w1, gi - m[i], m[i]) : fmaf(w1m, gi - m[i], gi);
+        float vi = v[i] * beta2;
+        vi = fmaf(gi * gi, w2, vi);
+        float r = vi;
+        if (vmax) {
+            const float a = vmax[i];
+            r = (isnan(a) || isnan(vi)) ? (isnan(a) ? a : vi) : (vi > a ? vi : a);
+            vmax[i] = r;
+        }
+        const float root = sqrtf(r);
+        const float den = (mode == 0 ? root * bc2 : root / bc2) + eps;
+        m[i] = mi;
+        v[i] = vi;
+        p[i] = fmaf(step, mi / den, pi);
+    }
+}

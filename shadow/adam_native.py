@@ -6,6 +6,10 @@ step runs cache-cold; the merged step's ten calls cost some 160 us a shard and i
 it per-call dispatch, not arithmetic (17 k floats).  Two passes over the storage plus torch's own sqrt
 (MKL's, which is not always correctly rounded, so it stays torch's) cost a fifth of that.
 
+``cuda_adam`` is the same idea for a trainer that steps on a GPU: :mod:`shadow.device_optim`'s CUDA
+arithmetic in one pass instead of a few dozen NumPy passes (its float64 fused multiply-add emulation),
+used only after a probe found it equal to that NumPy arithmetic bit for bit.
+
 It is an accelerator, never a source of truth: :func:`shadow.merged.merged_is_exact` probes the
 compiled step against the trainer's ``torch.optim`` step like every other kernel choice, and only a
 probe that found every bit equal lets a replica use it (else the torch/NumPy step runs, else the
@@ -34,8 +38,13 @@ def cflags() -> tuple[str, ...] | None:
 
 _P, _I64, _F32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
 _PRE = (_I64, _P, _P, _P, _P, _I64, _P, _P, _P, _P, _P, _F32, _F32, _F32)
+_I32 = ctypes.c_int32
 TYPES = {"adam_pre": (_PRE, None), "adam_post": ((_I64, _P, _P, _P, _F32, _F32, _F32), None),
-         "adam_step": (_PRE + (_P, _P, _F32, _F32, _F32), None)}
+         "adam_step": (_PRE + (_P, _P, _F32, _F32, _F32), None),
+         # a CUDA trainer's step (shadow/device_optim.py): n, p, g, m, v, vmax, maximize, decay, l2_on, l2,
+         # w1, beta2, w2, mode, bc2, eps, step
+         "cuda_adam": ((_I64, _P, _P, _P, _P, _P, _I32, _F32, _I32, _F32, _F32, _F32, _F32, _I32, _F32, _F32,
+                        _F32), None)}
 KERNEL = native.Kernel(SOURCE, cflags(), "CHECKMATE_SHADOW_NATIVE", "the shadow's compiled Adam step", None, TYPES)
 
 

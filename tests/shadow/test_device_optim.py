@@ -122,12 +122,24 @@ def _runs(fused: bool, kinds=("AdamW", "Adam")):
 
 
 #: recorded optimizer -> (the class a shadow replays a CUDA trainer with, torch's CPU class)
+@pytest.fixture(params=["numpy", "compiled"])
+def kernel(request, monkeypatch):
+    """The CUDA arithmetic through NumPy, or through the compiled ``cuda_adam`` (shadow/adam_native.c)."""
+    if request.param == "compiled":
+        if device_optim._native() is None:
+            pytest.skip("shadow/adam_native.c is not built here (no compiler, or a CPU without FMA)")
+        monkeypatch.setattr(device_optim, "_native_checked", [True])
+    else:
+        monkeypatch.setattr(device_optim, "_native_checked", [False])
+    return request.param
+
+
 CLASSES = {"AdamW": (CudaAdamW, torch.optim.AdamW), "Adam": (CudaAdam, torch.optim.Adam),
            "SGD": (device_optim.replay_class(torch.optim.SGD, "cuda"), torch.optim.SGD)}
 
 
 @pytest.mark.parametrize("idx", _runs(fused=False, kinds=("AdamW", "Adam", "SGD")))
-def test_recorded_cuda_steps_are_replayed_bit_for_bit(idx):
+def test_recorded_cuda_steps_are_replayed_bit_for_bit(idx, kernel):
     """Adam/AdamW through the CUDA-arithmetic classes; SGD (momentum, Nesterov, weight decay) through
     torch's own class -- its CPU kernels give the GPU's bits (one IEEE op or one fma per step each)."""
     run = REC["runs"][idx]
@@ -211,7 +223,7 @@ def test_device_powers_are_torch_pow_in_float32():
 
 @pytest.mark.parametrize("kind", ["adamw", "adamw-amsgrad", "adam"])
 @pytest.mark.parametrize("foreach", [False, True])
-def test_replica_of_a_cuda_trainer_steps_with_cuda_arithmetic(bits, kind, foreach):
+def test_replica_of_a_cuda_trainer_steps_with_cuda_arithmetic(bits, kind, foreach, kernel):
     """The replica machinery (flat groups, clipping, skipped steps, LR schedule, the switch to
     per-tensor stepping on ``no_grad``) around the CUDA-arithmetic class: a replica bootstrapped with
     ``device="cuda"`` stays bit-identical to a trainer stepping that arithmetic (which the tests above
@@ -258,3 +270,21 @@ def test_attach_is_told_where_the_replay_is_not_exact():
     assert "L2" in device_optim.inexact_replay("adam", "cuda", fused=True, coupled_decay=True)
     assert device_optim.inexact_replay("adam", "cuda", fused=True, coupled_decay=False) is None
     assert "not been measured" in device_optim.inexact_replay("adam", "mps", fused=False)
+
+
+def test_the_compiled_step_is_used_only_where_the_probe_found_it_equal(monkeypatch):
+    """The probe compares the compiled step with the NumPy one on awkward data (inf, NaN, subnormals,
+    both lerp formulas, AdamW/L2/none, maximize, AMSGrad, both modes); a compiled step that divides
+    where the per-tensor variant multiplies by the reciprocal is refused."""
+    lib = device_optim._native()
+    if lib is None:
+        pytest.skip("shadow/adam_native.c is not built here (no compiler, or a CPU without FMA)")
+    assert device_optim._probe_native()
+    real = lib.cuda_adam
+
+    class Off:
+        @staticmethod
+        def cuda_adam(*a):
+            return real(*a[:13], 1, *a[14:])  # mode 1 (true division) for every variant
+    monkeypatch.setattr(device_optim, "_native", lambda: Off)
+    assert not device_optim._probe_native()
