@@ -154,7 +154,24 @@ def test_resync_when_the_shadow_reports_a_loss(tmp_path):
             n.stop()
 
 
-def test_verify_replay_checks_the_first_step_and_finds_it_identical(tmp_path, caplog):
+def pretend_cuda(monkeypatch) -> None:
+    """The trainer's OptimizerSpec says its parameters live on a GPU: the shadows replay the CUDA
+    kernels' arithmetic (shadow/device_optim.py) for what is in fact a CPU trainer."""
+    import dataclasses
+
+    from shadow.protocol import OptimizerSpec
+    real = OptimizerSpec.from_optimizer
+    monkeypatch.setattr(OptimizerSpec, "from_optimizer",
+                        classmethod(lambda cls, o: dataclasses.replace(real(o), device="cuda")))
+
+
+@pytest.mark.parametrize("shadows_round", ["alike", "otherwise"])
+def test_verify_replay_checks_the_first_step(tmp_path, caplog, monkeypatch, shadows_round):
+    """attach(verify_replay=True): after the first step rank 0 compares the shadows' replay with its own
+    state and says what it found -- identical, or (shadows replaying a GPU's arithmetic for a CPU
+    trainer) different, with a WARNING."""
+    if shadows_round == "otherwise":
+        pretend_cuda(monkeypatch)
     caplog.set_level("INFO", logger="trainer_hooks.api")
     with shadowkit.running_nodes(tmp_path, JOB) as nodes:
         model, opt = build()
@@ -164,32 +181,12 @@ def test_verify_replay_checks_the_first_step_and_finds_it_identical(tmp_path, ca
             for it in range(1, 4):
                 step(ddp, opt, ckpt, it)
             chk = ckpt.replay_check
-            assert chk is not None and chk.iteration == 1 and chk.identical and chk.elements > 0
-            assert "replay of iteration 1 is bit-identical" in caplog.text
-        finally:
-            ckpt.close()
-
-
-def test_verify_replay_warns_when_the_shadows_round_otherwise(tmp_path, caplog, monkeypatch):
-    """The shadows told the trainer steps on a GPU (they replay the CUDA kernels' arithmetic) while it
-    steps on the CPU: the first step's check finds the difference and says so."""
-    import dataclasses
-
-    from shadow.protocol import OptimizerSpec
-    real = OptimizerSpec.from_optimizer
-    monkeypatch.setattr(OptimizerSpec, "from_optimizer",
-                        classmethod(lambda cls, o: dataclasses.replace(real(o), device="cuda")))
-    caplog.set_level("INFO", logger="trainer_hooks.api")
-    with shadowkit.running_nodes(tmp_path, JOB) as nodes:
-        model, opt = build()
-        ddp = DDP(model)
-        ckpt = shadowkit.attach_host(ddp, opt, JOB, nodes, verify_replay=True)
-        try:
-            for it in range(1, 3):
-                step(ddp, opt, ckpt, it)
-            chk = ckpt.replay_check
-            assert chk is not None and chk.iteration == 1 and chk.differing > 0
-            assert "differs from this trainer" in caplog.text and "not bit-exact" in caplog.text
+            assert chk is not None and chk.iteration == 1 and chk.elements > 0
+            if shadows_round == "alike":
+                assert chk.identical and "replay of iteration 1 is bit-identical" in caplog.text
+            else:
+                assert chk.differing > 0
+                assert "differs from this trainer" in caplog.text and "not bit-exact" in caplog.text
         finally:
             ckpt.close()
 
@@ -211,13 +208,8 @@ def test_a_fused_gpu_trainer_ships_its_powers_and_refreshes_them(tmp_path, monke
     trainer's spec says "cuda" (patched), so every bootstrap carries ``beta ** step`` from the
     trainer's device, the shadows' replica steps with them, and before they run out (a span patched to
     4 steps) the link re-bootstraps every shard with the next ones."""
-    import dataclasses
-
     from shadow import device_optim
-    from shadow.protocol import OptimizerSpec
-    real = OptimizerSpec.from_optimizer
-    monkeypatch.setattr(OptimizerSpec, "from_optimizer",
-                        classmethod(lambda cls, o: dataclasses.replace(real(o), device="cuda")))
+    pretend_cuda(monkeypatch)
     monkeypatch.setattr(device_optim, "POWERS_SPAN", 4)
     with shadowkit.running_nodes(tmp_path, JOB) as nodes:
         torch.manual_seed(0)
