@@ -298,7 +298,9 @@ class BlockRules:
             self.ctx["ctl_local"] = True
             locals_.extend(self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
+        self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         body = self.stmt(c.body, Scope(scope))
+        self.check_control_constants(locals_, body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -549,7 +551,8 @@ class BlockRules:
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,
+                        apply_body=False)
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:

@@ -603,9 +603,13 @@ class ExpressionRules:
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
                 # and rejects every other division it cannot evaluate at compile time (in code it
-                # keeps: not in an unused action or function, nor an unapplied sub-control)
-                self.target_error(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
-                                         "(p4c for BMv2 cannot evaluate any other division at run time)")
+                # keeps: not in an unused action or function, nor an unapplied sub-control) --
+                # after its midend's constant propagation, which may make the dividend constant
+                # (const_index.defer_division: decided when the body is done)
+                msg = (f"operator {op}: the divisor must be a compile-time power of two "
+                       "(p4c for BMv2 cannot evaluate any other division at run time)")
+                if d is None or d <= 0 or has_runtime_int(b) or not self.defer_division(res, n.loc, msg):
+                    self.target_error(n.loc, msg)
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

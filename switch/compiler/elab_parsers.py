@@ -24,6 +24,18 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 class ParserRules:
     # ---------------------------------------------------------------- parser
     def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        depth = self.__dict__.get("parser_depth", 0)
+        self.parser_depth = depth + 1
+        try:
+            out = self._elab_parser(p, prefix, consts, top)
+        finally:
+            self.parser_depth = depth
+        if not depth:   # (its sub-parsers are inlined into it: const_index.check_parser_constants)
+            self.check_parser_constants(out)
+            self.flush_divisions(parser=True)
+        return out
+
+    def _elab_parser(self, p: Node, prefix: str | None, consts, top: bool) -> dict:
         self.__dict__.setdefault("elaborated_blocks", set()).add(id(p))   # (elab_order)
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
