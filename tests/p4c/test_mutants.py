@@ -94,6 +94,21 @@ _SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        ac
 
 _TYPED = "#define V1MODEL_VERSION 20200408\n"
 
+# p4c's BMv2 back end refuses a division by 5 only if its midend's constant propagation leaves the
+# dividend unknown: along states merged into their only, unconditional predecessor and through a
+# sub-parser's arguments (p4c_mutate seed 54), in a control body after its locals' initializers
+_DIV_SUB = "parser Sp(packet_in p, inout bit<8> cnt) {{ state start {{ {0} transition accept; }} }}\n"
+
+
+def _div_parser(states: str, top: str = "") -> str:
+    return program(top=top, locals="").replace("    state start { pkt.extract(hdr.h); transition accept; }", states)
+
+
+_DIV_CHAIN = "    state start {{ pkt.extract(hdr.h); m.x = 3; transition {0} }}\n    state s2 {{ m.x = (m.x + 1) / 5; transition accept; }}"
+_DIV_CALL = ("    Sp() sp;\n    state start {{ pkt.extract(hdr.h); m.x = {0}; sp.apply(pkt, m.x); m.x = (m.x + 1) / 5; "
+             "transition accept; }}")
+
+
 def _int_slice(body: str) -> str:
     return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
                                                                         "struct headers { h_t h; s_t s; }")
@@ -181,6 +196,17 @@ CASES = {
                 body="        s1.apply(hdr.h, m);"), "inout meta_t", r'unexpected IDENTIFIER "meta_t"',
         program(top="control S1(inout h_t h, inout bit<8> x) { apply { h.a = x; } }\n", locals="    S1() s1;\n",
                 body="        s1.apply(hdr.h, m.x);")),
+    "division_in_state_after_select": (_div_parser(_DIV_CHAIN.format("select(hdr.h.a) { 1: s2; default: accept; }")),
+                                       "(m.x + 1) / 5", r"the divisor must be a compile-time power of two",
+                                       _div_parser(_DIV_CHAIN.format("s2;"))),
+    "division_in_subparser_of_unknown_argument": (
+        _div_parser(_DIV_CALL.format("hdr.h.a"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;")), "cnt = (cnt + 1) / 5",
+        r"the divisor must be a compile-time power of two",
+        _div_parser(_DIV_CALL.format("16"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;"))),
+    "division_in_control_of_unknown_value": (
+        program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
+        r"the divisor must be a compile-time power of two",
+        program(locals="    bit<8> t = 4;\n", body="        m.x = t;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
@@ -506,6 +532,16 @@ VALID = {
     # gauntlet_exit_combination_*): an unknown field or a type mismatch there is no error
     "dead_branch_unknown_field": program(body="        if (true) { exit; } else { hdr.h.zz = 1; }\n"
                                               "        if (1 == 2) { hdr.zz.a = 16w1; hdr.h.a = 16w1; }"),
+    # divisions by 5 p4c's constant propagation folds (p4c_mutate seed 54 and its probes): through a
+    # sub-parser's argument into it and back, a state merged into its predecessor, a control-local
+    # initializer, a constant-assigned field in an action, a branch p4c's strength reduction removes
+    "division_folded_through_subparser": _div_parser(_DIV_CALL.format("16"), top=_DIV_SUB.format("p.extract(hdr_x); cnt = (cnt + 1) / 5;")
+                                                     .replace("inout bit<8> cnt", "inout bit<8> cnt, out h_t hdr_x")
+                                                     ).replace("sp.apply(pkt, m.x)", "sp.apply(pkt, m.x, hdr.h)"),
+    "division_folded_in_merged_states": _div_parser(_DIV_CHAIN.format("s2;")),
+    "division_folded_in_control_and_action": program(
+        locals="    bit<8> t = 0x10;\n    action a() { m.x = 3; m.x = (m.x + 9) / 5; }\n",
+        body="        a();\n        hdr.h.a = t / 5;\n        if (hdr.h.a - hdr.h.a != 0) { hdr.h.c = hdr.h.c / 5; }"),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
