@@ -105,6 +105,7 @@ class BlockRules:
                 self.declare_function(d)
             elif k in ("parser", "control"):
                 self.global_scope.add(d.name, (k, d))
+                self.check_block_param_types(d)
             elif k in ("parser_type", "control_type"):
                 self.block_types[d.name] = k[:-5]
             elif k == "instance":
@@ -113,6 +114,8 @@ class BlockRules:
                 else:
                     self.top_instance(d)
             # parser_type, control_type, package: declarations only
+        for err in self.__dict__.pop("untyped_top", ()):   # (check_type_arity)
+            raise err
         if main is None:
             raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
                                             "(expected e.g. 'V1Switch(...) main;')")

@@ -109,6 +109,15 @@ _DIV_CALL = ("    Sp() sp;\n    state start {{ pkt.extract(hdr.h); m.x = {0}; sp
              "transition accept; }}")
 
 
+# a top-level counter given to a control's constructor parameter (mutz19's open `far` item)
+_CTR_PARAM = "{0}\ncontrol S(inout h_t h)({1} c) {{ apply {{ {2} }} }}\n"
+_CTR_IN_I = dict(locals="    S(gc) s;\n", body="        s.apply(hdr.h);")
+
+
+def _ctr(gc: str, param: str, use: str = "c.count(32w1);", typed: bool = True) -> str:
+    return (_TYPED if typed else "") + program(top=_CTR_PARAM.format(gc, param, use), **_CTR_IN_I)
+
+
 def _int_slice(body: str) -> str:
     return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
                                                                         "struct headers { h_t h; s_t s; }")
@@ -207,6 +216,21 @@ CASES = {
         program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
         r"the divisor must be a compile-time power of two",
         program(locals="    bit<8> t = 4;\n", body="        m.x = t;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }")),
+    # a parameter of a generic extern type without type arguments (p4c: "Type parameters needed
+    # for c", at the parameter): was accepted, or -- an untyped top-level counter -- a crash
+    # (V1MODEL_VERSION 20200408) or an error at the counter (mutz19's open `far` item)
+    "untyped_counter_constructor_parameter": (
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter"), "(counter c)", r"Type parameters needed for c",
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter<bit<32>>")),
+    "untyped_counter_to_untyped_constructor_parameter": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter"), "(counter c)", r"Type parameters needed for c",
+        _ctr("counter(8, CounterType.packets) gc;", "counter", typed=False)),
+    "untyped_top_level_counter_to_typed_parameter": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter<bit<32>>"), "counter(8", r"counter has 1 type parameter",
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter<bit<32>>")),
+    "untyped_register_constructor_parameter": (
+        _ctr("register<bit<8>>(8) gc;", "register", "c.write(0, 1);", typed=False), "(register c)",
+        r"Type parameters needed for c", _ctr("register<bit<8>>(8) gc;", "register<bit<8>>", "c.write(0, 1);", typed=False)),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
