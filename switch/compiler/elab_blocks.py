@@ -369,6 +369,7 @@ class BlockRules:
         if name_anno:
             q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
                 else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
+            self.note_empty_name(q, tname, name_anno)
         uid = annotation(d.annos, "id")
         uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
@@ -502,6 +503,7 @@ class BlockRules:
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else (q.rsplit(".", 1)[0] + "." + nm if "." in q else nm)
+            self.note_empty_name(q, "action", name_anno)
         dup = self.actions.get(q)
         real_q = q
         if dup is not None:

@@ -283,13 +283,16 @@ class CtorRules:
     def check_block_param_types(self, d: Node) -> None:
         """A parser's or control's parameter of a generic extern type needs its type arguments
         (``(counter c)`` with V1MODEL_VERSION >= 20200408, ``(register r)``): p4c's "Type
-        parameters needed for c", at the block's declaration, used or not."""
+        parameters needed for c", at the block's declaration, used or not; and as many as
+        v1model.p4 declares (``(counter<bit<32>> c)`` before 20200408)."""
         for p in list(d.get("ctor_params") or ()) + list(d.params or ()):
             t = p.type
             decl = self.externs.get(t.name) if t.kind == "typename" else None
             if decl is not None and decl.kind == "extern_obj" and decl.tparams and not t.get("args"):
                 raise E(p.loc, f"Type parameters needed for {p.name} (its type {t.name} takes "
                                f"{len(decl.tparams)} type argument(s) in v1model.p4)")
+            if decl is not None and decl.kind == "extern_obj" and t.get("args"):
+                self.check_type_arity(t, t.name)   # (`counter<bit<32>> c` before 20200408)
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None,
                        gen: bool = False) -> list:

@@ -59,6 +59,7 @@ class TableRules:
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else q.rsplit(".", 1)[0] + "." + nm
+            self.note_empty_name(q, "table", name_anno)
         props = d.props
         for pn, pv in list(props.items()):
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",

@@ -118,6 +118,20 @@ def _ctr(gc: str, param: str, use: str = "c.count(32w1);", typed: bool = True) -
     return (_TYPED if typed else "") + program(top=_CTR_PARAM.format(gc, param, use), **_CTR_IN_I)
 
 
+_NAMED = ("    {0} action a() {{ hdr.h.a = 1; }}\n    {1} table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a; }} }}\n"
+          "    {2} counter(4, CounterType.packets) c;\n")
+
+
+def _named(a="", t="", c="") -> str:
+    return program(locals=_NAMED.format(a, t, c), body="        t.apply();\n        c.count(1);")
+
+
+def _checksum(data: str) -> str:
+    return program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                             "control VC(inout headers hdr, inout meta_t m) {\n    apply { verify_checksum(true, "
+                             f"{data}, hdr.h.b, HashAlgorithm.csum16); }}\n}}")
+
+
 def _int_slice(body: str) -> str:
     return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
                                                                         "struct headers { h_t h; s_t s; }")
@@ -231,6 +245,23 @@ CASES = {
     "untyped_register_constructor_parameter": (
         _ctr("register<bit<8>>(8) gc;", "register", "c.write(0, 1);", typed=False), "(register c)",
         r"Type parameters needed for c", _ctr("register<bit<8>>(8) gc;", "register<bit<8>>", "c.write(0, 1);", typed=False)),
+    # @name(".") leaves a kept object an empty control-plane name: p4c's P4Runtime serializer dies
+    # ("Compiler Bug: Null or empty symbol name?"; p4c_mutate kind name_clash, seed 63: accepted)
+    "empty_name_action": (_named(a='@name(".")'), '@name(".") action', r"empty control-plane name", _named(a='@name(".a")')),
+    "empty_name_table": (_named(t='@name(".")'), '@name(".") table', r"empty control-plane name", _named(t='@name("x.y")')),
+    "empty_name_counter": (_named(c='@name(".")'), '@name(".") counter', r"empty control-plane name", _named(c='@name("")')),
+    # a typed counter parameter before V1MODEL_VERSION 20200408 (seed 63, kind extern_ctor: accepted)
+    "typed_counter_parameter_before_20200408": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter<bit<32>>", typed=False), "(counter<bit<32>> c)",
+        r"counter has 0 type parameter", _ctr("counter(8, CounterType.packets) gc;", "counter", typed=False)),
+    # p4c has no log_msg of three arguments ("log_msg: declaration not found"; seed 63: accepted)
+    "log_msg_three_arguments": (program(body='        log_msg("a={}", {hdr.h.a}, 8w1);'), "log_msg", r"log_msg takes 1 or 2",
+                                program(body='        log_msg("a={}", {hdr.h.a});')),
+    # checksum data of one scalar (p4c dies) or with a bool literal ("Computations are not
+    # supported in verify_checksum"; seed 63, kind extern_call: accepted)
+    "checksum_data_one_field": (_checksum("hdr.h.a"), "verify_checksum", r"must be a list expression", _checksum("hdr.h")),
+    "checksum_data_bool_literal": (_checksum("{hdr.h.a, true}"), "verify_checksum", r"a bool literal",
+                                   _checksum("{hdr.h.a, 8w1}")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),

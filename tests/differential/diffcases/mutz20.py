@@ -57,3 +57,12 @@ CASES = [
 """, top=_SUB, parser=_PARSER, ingress_decls="    bit<8> t = 0x40;"),
          frames=[(1, H(1, 2, 3, 4)), (1, H(2, 1)), (1, H2(5, 6))]),
 ]
+
+# hash's base is a type variable (``in T base``): p4c accepts a bool there (checkmate-p4c wanted
+# bit<N>; p4c_mutate seed 63, kind extern_call) and writes it as a bool parameter, which
+# simple_switch cannot load; checkmate-p4c takes it as 1 or 0
+CASES.append(case("mutz20_hash_bool_base", CAT, program("""
+        bit<16> r; hash(r, HashAlgorithm.identity, true, { hdr.h.a }, 16w1024); hdr.h.c = r;
+        bit<32> q; hash(q, HashAlgorithm.crc16, false, { hdr.h.b, hdr.h.c }, 32w100); hdr.h.d = q;
+        bit<8> s; hash(s, HashAlgorithm.csum16, hdr.h.a == 1, { hdr.h.d }, 8w7); hdr.h.b = s;
+"""), p4info_only="simple_switch 1.15.5 cannot load p4c's JSON for it (\"Parameter type 'bool' not supported\")"))
