@@ -53,6 +53,23 @@ def _property_instance_name(prop: Node, q: str) -> str:
 
 
 class TableRules:
+    def check_json_action_labels(self, q: str, acts: list, nodes: list) -> None:
+        """p4c copies a top-level action into each control that uses it, named there like a
+        local action (``C.n`` for its name or relative ``@name("n")``): listed beside a local
+        action of that name, p4c's BMv2 JSON gets one label twice ("Attempt to add to json
+        object a value for a label which already exists"; p4c_mutate seed 64, kind name_clash)."""
+        seen = {}
+        for a, node in zip(acts, nodes):
+            rec = self.actions.get(a["name"]) or {}
+            nm = annotation(rec.get("annos") or [], "name")
+            label = a["name"] if rec.get("control") or (nm and str(nm[1][0]).startswith(".")) or "." not in q \
+                else f"{q.rsplit('.', 1)[0]}.{a['name']}"
+            if label in seen:
+                raise E(node.loc, f"table {q}: actions {seen[label]} and {node.name} are both named {label} in "
+                                  "p4c's BMv2 JSON (p4c: a label which already exists)")
+            seen[label] = node.name
+
+
     # ---------------------------------------------------------------- tables
     def declare_table(self, d: Node, q: str, scope: Scope) -> None:
         name_anno = annotation(d.annos, "name")
@@ -245,6 +262,7 @@ class TableRules:
             acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
                          **({"p4info_as": twin_of} if twin_of else {})})
         anames = [a["name"] for a in acts]
+        self.check_json_action_labels(q, acts, props.get("actions", []))
         da = props.get("default_action")
         if da is not None:
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")

@@ -262,6 +262,20 @@ CASES = {
     "checksum_data_one_field": (_checksum("hdr.h.a"), "verify_checksum", r"must be a list expression", _checksum("hdr.h")),
     "checksum_data_bool_literal": (_checksum("{hdr.h.a, true}"), "verify_checksum", r"a bool literal",
                                    _checksum("{hdr.h.a, 8w1}")),
+    # p4c parses @brief / @description (and @name) as exactly one string literal (a syntax error
+    # otherwise; p4c_mutate seed 64 put an @name("...") inside a @description's text: accepted)
+    "description_two_tokens": (_named(a='@description("copies the @name(".t") action")'), "@description",
+                               r"@description takes one string", _named(a='@description("copies the action")')),
+    "brief_two_strings": (_named(t='@brief("a" "b")'), "@brief", r"@brief takes one string", _named(t='@brief("ab")')),
+    "name_string_and_tokens": (_named(c='@name("a" .t "b")'), "@name", r"@name takes one string", _named(c='@name("a.t.b")')),
+    # a top-level action is copied into the control that lists it and named there like a local
+    # action: beside a local action of that name p4c's JSON has one label twice (seed 64: accepted)
+    "top_level_action_named_like_a_local_one": (
+        program(top='@name("fwd") action g() { }\n', locals="    action fwd() { }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { fwd; g; } }\n", body="        t.apply();"),
+        "actions = { fwd; g; }", r"both named I.fwd",
+        program(top='@name(".fwd") action g() { }\n', locals="    action fwd() { }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { fwd; g; } }\n", body="        t.apply();")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
