@@ -166,6 +166,10 @@ class ExternRules:
                     raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
             base = self.coerce(base, bt, args[2].loc)
             mx = self.coerce(mx, mt, args[4].loc)
+            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
+                # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
+                self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
+                                               "(p4c: expected a struct)")
             if targs and typed:   # the list's elements typed by D (untyped literals get widths)
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:

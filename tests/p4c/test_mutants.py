@@ -276,6 +276,10 @@ CASES = {
         "actions = { fwd; g; }", r"both named I.fwd",
         program(top='@name(".fwd") action g() { }\n', locals="    action fwd() { }\n"
                 "    table t { key = { hdr.h.a: exact; } actions = { fwd; g; } }\n", body="        t.apply();")),
+    # hash's data is a struct for p4c's BMv2 back end ("expected a struct"; seed 65: accepted)
+    "hash_data_one_field": (program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, hdr.h.a, 16w64); hdr.h.b = r;"),
+                            "hash(r", r"hash data must be a list expression",
+                            program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, hdr.h, 16w64); hdr.h.b = r;")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
