@@ -498,7 +498,14 @@ class ExpressionRules:
                 # p4c: a `type` value is only compared (with ==/!=) to a value of the same type
                 raise E(side.loc, f"{op}: cannot be applied to a value of type {nt} "
                                   f"(cast it to {tstr(untagged(st))} first)")
-        if op not in ("&&", "||", "==", "!="):
+        if op in ("<<", ">>") and b.get("op") == "field" and self.is_bool_header_field(b):
+            # p4c's type checker takes a bool shift amount; its BMv2 back end dies on it naming the
+            # field's declaration ("Compiler Bug: bool: expected a bit<> type"; mutz19's `far`)
+            floc = self.__dict__.get("bool_field_locs", {}).get((b["base"]["t"][1], b["f"]), n.b.loc)
+            self.target_error(floc, f"{op} by '{expr_text(n.b)}', a header field declared bool (p4c: Compiler "
+                                    "Bug: bool: expected a bit<> type)")
+            self.bool_field_operand(a, n.loc, op, n.a)
+        elif op not in ("&&", "||", "==", "!="):
             self.bool_field_operand(a, n.loc, op, n.a)
             self.bool_field_operand(b, n.loc, op, n.b)
         if op in ("&&", "||"):
