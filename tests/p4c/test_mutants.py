@@ -132,6 +132,14 @@ def _checksum(data: str) -> str:
                              f"{data}, hdr.h.b, HashAlgorithm.csum16); }}\n}}")
 
 
+def _vs_select(width: int) -> str:
+    """A value set of a two-field struct as the keyset of a two-key select, on the next line."""
+    return program(top=f"struct vs_t {{ bit<8> a; bit<{width}> b; }}\n").replace(
+        "    state start { pkt.extract(hdr.h); transition accept; }",
+        "    value_set<vs_t>(4) vs;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a, hdr.h.b) {\n"
+        "            vs: accept; default: accept; } }")
+
+
 def _int_slice(body: str) -> str:
     return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
                                                                         "struct headers { h_t h; s_t s; }")
@@ -285,6 +293,9 @@ CASES = {
     "shift_by_bool_header_field": (program(body="        hdr.h.a = hdr.h.a << hdr.h.c;").replace("bit<8> c; }", "bool c; }"),
                                    "bool c;", r"header field declared bool",
                                    program(body="        hdr.h.a = hdr.h.a << hdr.h.c;")),
+    # p4c names the 'SelectExpression' of a value set of the wrong type (p4c_mutate `far`: was the
+    # case's line)
+    "value_set_struct_mismatch_at_select": (_vs_select(15), "transition select", r"value_set P.vs holds vs_t", _vs_select(16)),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
