@@ -296,6 +296,11 @@ class ExpressionRules:
             if missing and not dots:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
+        varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
+        for it, (f, ft) in zip(items, fields):
+            if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
+                raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
+                             f"types, not with 'varbit<{ft[1]}>' (p4c)")
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
         if t[0] == "header":
             vals = [{"op": "cast", "a": v, "t": ["bit", 1]} if ft == BOOL else v for v, (_, ft) in zip(vals, fields)]

@@ -296,6 +296,11 @@ CASES = {
     # p4c names the 'SelectExpression' of a value set of the wrong type (p4c_mutate `far`: was the
     # case's line)
     "value_set_struct_mismatch_at_select": (_vs_select(15), "transition select", r"value_set P.vs holds vs_t", _vs_select(16)),
+    # an integer in a list expression for a header's varbit field: p4c's type error at the
+    # assignment, before the late error of a one-argument extract (p4c_mutate `far`: was the extract)
+    "list_integer_into_varbit_field": (
+        _varbit(program(body="        hdr.h = {1, 2, 3};")), "hdr.h = {1, 2, 3}", r"not with 'varbit<8>'",
+        _varbit(program(body="        hdr.h.c = 3;")).replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h, 8);")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
