@@ -329,7 +329,7 @@ class ConstIndexRules:
         for head in ["start"] + [n for n in states if n != "start"]:
             if head in done or (head != "start" and preds[head] == 1 and head in direct):
                 continue   # (walked from its predecessor)
-            env = dict(entry) if head == "start" else {}
+            env = dict(entry) if head == "start" and preds["start"] == 1 else {}   # (a loop to start: no merge)
             cur = head
             for st in (prefix if head == "start" else []):
                 self._walk_stmt(st, env, depth)
@@ -348,10 +348,11 @@ class ConstIndexRules:
         return end
 
     def _walk_stmt(self, st: dict, env: dict, depth: int) -> None:
-        if st.get("s") != "apply_parser" or depth > 16:
+        blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
+            if st.get("s") == "apply_parser" and depth <= 16 else None
+        if blk is None:
             self.check_const_indexes([st], env)
             return
-        blk = next(b for b in getattr(self, "subparsers", []) if b.get("fn") == st["fn"])
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
         back = []   # (the sub-parser's path, the caller's) for what it writes
@@ -369,5 +370,7 @@ class ConstIndexRules:
                 back.append((pk, k))
         end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
         self._forget_writes(st, env)
+        if end is None:   # (the rest of the calling state is a state of its own: nothing flows on)
+            env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})

@@ -234,6 +234,13 @@ CASES = {
         _div_parser(_DIV_CALL.format("hdr.h.a"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;")), "cnt = (cnt + 1) / 5",
         r"the divisor must be a compile-time power of two",
         _div_parser(_DIV_CALL.format("16"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;"))),
+    # ... nor past a sub-parser that branches (the rest of the calling state is a state of its own)
+    "division_after_branching_subparser": (
+        _div_parser(_DIV_CALL.format("16").replace("m.x = 16;", "m.y = 3; m.x = 16;").replace("m.x = (m.x + 1) / 5;", "m.y = (m.y + 1) / 5;"),
+                    top=_DIV_SUB.format("transition select(cnt) { 1: accept; default: s1; } } state s1 {")),
+        "m.y = (m.y + 1) / 5", r"the divisor must be a compile-time power of two",
+        _div_parser(_DIV_CALL.format("16").replace("m.x = 16;", "m.y = 3; m.x = 16;").replace("m.x = (m.x + 1) / 5;", "m.y = (m.y + 1) / 5;"),
+                    top=_DIV_SUB.format("transition s1; } state s1 {"))),
     "division_in_control_of_unknown_value": (
         program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
         r"the divisor must be a compile-time power of two",
