@@ -132,8 +132,10 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
+        kept = {"table": applied,
+                "action": {q for q in used_actions if q not in only_unapplied or self._called(q, blocks, live)}}
         for kind, loc in self.__dict__.get("empty_names", {}).items():
-            if "" in (applied if kind == "table" else syms.get(kind) or ()):
+            if "" in (kept[kind] if kind in kept else syms.get(kind) or ()):
                 # p4c's P4Runtime serializer dies on it ("Compiler Bug: Null or empty symbol name?")
                 raise E(loc, f'@name(".") gives the {kind.replace("_", " ")} an empty control-plane name '
                              "(p4c: Compiler Bug: Null or empty symbol name)")

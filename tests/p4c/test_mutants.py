@@ -648,6 +648,9 @@ VALID = {
     "division_folded_in_control_and_action": program(
         locals="    bit<8> t = 0x10;\n    action a() { m.x = 3; m.x = (m.x + 9) / 5; }\n",
         body="        a();\n        hdr.h.a = t / 5;\n        if (hdr.h.a - hdr.h.a != 0) { hdr.h.c = hdr.h.c / 5; }"),
+    # @name(".") on what p4c removes first (an unapplied table, an action only it lists)
+    "empty_name_on_removed_objects": program(locals='    @name(".") action a() { hdr.h.a = 1; }\n'
+                                                    '    @name(".") table t { key = { hdr.h.a: exact; } actions = { a; } }\n'),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
