@@ -108,7 +108,7 @@ class TableRules:
             profile["tables"].append(q)
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
-        selector_keys = []
+        selector_keys, dropped_selector = [], None
         user_key_ids: set = set()
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
@@ -126,6 +126,7 @@ class TableRules:
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
+                    dropped_selector = dropped_selector or k.loc
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
                 selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
                                                                            "selector key"))
@@ -326,6 +327,11 @@ class TableRules:
                 ks = en.keysets
                 if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
                     ks = ks[0].items   # `{k1, ...}` as the keyset: a list of the keys (p4c accepts it)
+                if len(ks) != len(keys) and dropped_selector is not None:
+                    # its P4Runtime serializer meets the selector key in the entries (no position)
+                    raise E(dropped_selector, f"table {q}: a const entry of a table with a selector key but no "
+                                              "action_selector (p4c: selector: match type not supported by "
+                                              "P4Runtime serializer)")
                 if len(ks) != len(keys):
                     raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
                 matches = []

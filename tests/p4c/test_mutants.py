@@ -313,6 +313,14 @@ CASES = {
     "cast_into_enum_of_other_width": (
         program(top="enum bit<7> Color { Red = 1 }\n", body="        Color c = (Color)hdr.h.a;"), "(Color)hdr.h.a",
         r"cannot cast bit<8> to enum Color", program(top="enum bit<8> Color { Red = 1 }\n", body="        Color c = (Color)hdr.h.a;")),
+    # a selector key without an action_selector in a table with const entries: p4c's P4Runtime
+    # serializer refuses it without a position; named at the key (p4c_mutate `far`: at the entry)
+    "selector_key_without_selector_and_const_entries": (
+        program(locals="    action a() { }\n    table t { key = { hdr.h.c: selector; }\n        actions = { a; }\n"
+                       "        const entries = { 1: a(); } }\n", body="        t.apply();"),
+        "hdr.h.c: selector", r"selector key but no action_selector",
+        program(locals="    action a() { }\n    table t { key = { hdr.h.c: exact; }\n        actions = { a; }\n"
+                       "        const entries = { 1: a(); } }\n", body="        t.apply();")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
