@@ -281,9 +281,11 @@ class ConstIndexRules:
         """Refuse (``target_error``, in the context where each was elaborated) the divisions of
         controls, actions and functions (``parser`` False) or of parsers left unfolded."""
         pending = self.__dict__.get("pending_divs") or {}
-        for k, (_n, loc, message, ctx) in list(pending.items()):
+        for k, (n, loc, message, ctx) in list(pending.items()):
             if (ctx.get("kind") == "parser") == parser:
                 del pending[k]
+                if self._param_division(n, loc, message, ctx):
+                    continue
                 saved, self.ctx = self.ctx, ctx
                 try:
                     self.target_error(loc, message)
@@ -300,6 +302,42 @@ class ConstIndexRules:
             finally:
                 self.divisions_only = False
         self.flush_divisions(parser=False)
+
+    def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
+        """A division in an action over its directionless (or ``in``) parameters and constants
+        only: p4c inlines each direct call with its arguments, so it folds where every call passes
+        constants; judged at the calls (:meth:`check_action_divisions`) and refused where a table
+        lists the action (its parameters come from the control plane)."""
+        rec = self.actions.get(ctx.get("in_action")) if ctx.get("in_action") else None
+        names = {p["py"] for p in (rec or {}).get("params", ()) if p["dir"] in (None, "in")}
+        ops = [d.get("op") for d in ir_dicts(n)]
+        if rec is None or not set(ops) <= {"const", "var", "bin", "un", "cast"} or \
+                not {d["n"] for d in ir_dicts(n) if d.get("op") == "var"} <= names:
+            return False
+        rec.setdefault("param_divs", []).append((n, loc, message, ctx))
+        return True
+
+    def check_action_divisions(self, q: str, args: list | None):
+        """A direct call of action ``q`` with ``args`` (call_action's): refuse (in the action:
+        raised if it is kept) each of its parameter divisions that the arguments do not make
+        constant (p4c: "could not evaluate expression").  With ``args`` None (a table lists
+        the action: its parameters come from the control plane): the error, for the table to
+        raise if it is applied, or None."""
+        rec = self.actions.get(q) or {}
+        for n, loc, message, ctx in rec.get("param_divs", ()):
+            if args is None:
+                err = E(loc, message)
+                err.after_type_checking = True
+                return err
+            env = {(p["py"],): v for p, a in zip(rec["params"], args)
+                   if p["dir"] in (None, "in") and (v := self.fold(a["e"])) is not None}
+            if self.fold(_subst(n, env)) is None:
+                saved, self.ctx = self.ctx, ctx
+                try:
+                    self.target_error(loc, message)
+                finally:
+                    self.ctx = saved
+        return None
 
     def check_parser_constants(self, blk: dict) -> None:
         """Propagate constants through an elaborated top-level parser along p4c's merged states,

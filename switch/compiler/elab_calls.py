@@ -273,6 +273,7 @@ class CallRules:
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})
+        self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:

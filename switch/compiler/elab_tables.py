@@ -260,6 +260,8 @@ class TableRules:
                 else:
                     self.check_algo_arg(p, arg, scope, "action")
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            # (its parameters come from the control plane: a division over them stays)
+            table_error = table_error or self.check_action_divisions(ent[1], None)
             acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
                          **({"p4info_as": twin_of} if twin_of else {})})
         anames = [a["name"] for a in acts]

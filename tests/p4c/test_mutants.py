@@ -241,6 +241,17 @@ CASES = {
         "m.y = (m.y + 1) / 5", r"the divisor must be a compile-time power of two",
         _div_parser(_DIV_CALL.format("16").replace("m.x = 16;", "m.y = 3; m.x = 16;").replace("m.x = (m.x + 1) / 5;", "m.y = (m.y + 1) / 5;"),
                     top=_DIV_SUB.format("transition s1; } state s1 {"))),
+    # an action called directly is inlined with its arguments: a division over its parameter folds
+    # where every call passes a constant (not a field, nor a parameter a table's entries set)
+    "division_of_action_parameter_given_a_field": (
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n", body="        b(8w10);\n        b(hdr.h.a);"), "v / 5",
+        r"the divisor must be a compile-time power of two",
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n", body="        b(8w10);\n        b(8w20 + 1);")),
+    "division_of_action_parameter_set_by_a_table": (
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }\n",
+                body="        t.apply();"), "v / 5", r"the divisor must be a compile-time power of two",
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }\n",
+                body="        b(8w10);")),
     "division_in_control_of_unknown_value": (
         program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
         r"the divisor must be a compile-time power of two",

@@ -6,7 +6,9 @@ dividend is still unknown after its midend's constant propagation.  That propaga
 parser states p4c merges (a state whose only predecessor goes to it unconditionally) and a
 sub-parser call p4c inlines -- through the argument into the sub-parser and back through an
 ``inout`` one -- and, in a control, starts after the locals' initializers and skips a branch
-strength reduction removes.  checkmate-p4c refused every such division (seed 54: ``meta.m8 =
+strength reduction removes; an action called directly is inlined with its arguments (a
+division over its parameters folds where every call passes constants; a table listing it gets
+them from the control plane).  checkmate-p4c refused every such division (seed 54: ``meta.m8 =
 0x10; sub.apply(pkt, ..., meta.m8)``, then ``cnt = (cnt + 1) / 5`` in the sub-parser); the
 divisions are now decided when the body is done (const_index.py).  BMv2 runs p4c's folded
 constant; checkmate-switch computes the division at run time: the frames show both agree."""
@@ -54,7 +56,9 @@ CASES = [
         if (hdr.h.a == 1) { meta.m32 = (meta.m32 + 1) / 7; }
         if (hdr.h.a - hdr.h.a != 0) { hdr.h.c = hdr.h.c / 3; }
         hdr.h.d = meta.m32 + (bit<32>)(t / 6);
-""", top=_SUB, parser=_PARSER, ingress_decls="    bit<8> t = 0x40;"),
+        dv(8w23, 16w1000);
+""", top=_SUB, parser=_PARSER, ingress_decls="    bit<8> t = 0x40;\n"
+                                             "    action dv(bit<8> v, bit<16> w) { hdr.eth.src[7:0] = v / 5; hdr.eth.src[23:8] = (w + 7) % 9; }"),
          frames=[(1, H(1, 2, 3, 4)), (1, H(2, 1)), (1, H2(5, 6))]),
 ]
 
