@@ -304,17 +304,20 @@ class ConstIndexRules:
         self.flush_divisions(parser=False)
 
     def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
-        """A division in an action over its directionless (or ``in``) parameters and constants
-        only: p4c inlines each direct call with its arguments, so it folds where every call passes
-        constants; judged at the calls (:meth:`check_action_divisions`) and refused where a table
-        lists the action (its parameters come from the control plane)."""
-        rec = self.actions.get(ctx.get("in_action")) if ctx.get("in_action") else None
+        """A division in an action or function over its directionless (or ``in``) parameters and
+        constants only: p4c inlines each direct call with its arguments, so it folds where every
+        call passes constants; judged at the calls (:meth:`check_action_divisions`,
+        :meth:`check_function_divisions`) and refused where a table lists the action (its
+        parameters come from the control plane)."""
+        rec = self.actions.get(ctx.get("in_action")) if ctx.get("in_action") else \
+            self.functions.get(ctx.get("block")) if ctx.get("kind") == "function" else None
         names = {p["py"] for p in (rec or {}).get("params", ()) if p["dir"] in (None, "in")}
         ops = [d.get("op") for d in ir_dicts(n)]
         if rec is None or not set(ops) <= {"const", "var", "bin", "un", "cast"} or \
                 not {d["n"] for d in ir_dicts(n) if d.get("op") == "var"} <= names:
             return False
-        rec.setdefault("param_divs", []).append((n, loc, message, ctx))
+        # (kept beside the record, which goes into the device config)
+        self.__dict__.setdefault("param_divs", {}).setdefault(id(rec), []).append((n, loc, message, ctx))
         return True
 
     def check_action_divisions(self, q: str, args: list | None):
@@ -324,7 +327,7 @@ class ConstIndexRules:
         the action: its parameters come from the control plane): the error, for the table to
         raise if it is applied, or None."""
         rec = self.actions.get(q) or {}
-        for n, loc, message, ctx in rec.get("param_divs", ()):
+        for n, loc, message, ctx in self.__dict__.get("param_divs", {}).get(id(rec), ()):
             if args is None:
                 err = E(loc, message)
                 err.after_type_checking = True
@@ -338,6 +341,18 @@ class ConstIndexRules:
                 finally:
                     self.ctx = saved
         return None
+
+    def check_function_divisions(self, f: dict, args: list) -> None:
+        """A call of function ``f`` with argument expressions ``args``: p4c inlines it, so a
+        division over its parameters folds where the arguments are constants (a constant the
+        caller's propagation knows is not followed here: refused, more than p4c)."""
+        for n, loc, message, _ctx in self.__dict__.get("param_divs", {}).get(id(f), ()):
+            env = {(p["py"],): v for p, a in zip(f["params"], args)
+                   if p["dir"] in (None, "in") and (v := self.fold(a)) is not None}
+            if self.fold(_subst(n, env)) is None and not self.ctx.get("dead_expr"):
+                err = E(loc, message)
+                err.after_type_checking = True
+                raise err
 
     def check_parser_constants(self, blk: dict) -> None:
         """Propagate constants through an elaborated top-level parser along p4c's merged states,

@@ -252,6 +252,10 @@ CASES = {
                 body="        t.apply();"), "v / 5", r"the divisor must be a compile-time power of two",
         program(locals="    action b(bit<8> v) { m.x = v / 5; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }\n",
                 body="        b(8w10);")),
+    "division_of_function_parameter_given_a_field": (
+        program(top="bit<8> f(in bit<8> x) { return x / 5; }\n", body="        m.x = f(8w10) + f(hdr.h.a);"), "x / 5",
+        r"the divisor must be a compile-time power of two",
+        program(top="bit<8> f(in bit<8> x) { return x / 5; }\n", body="        m.x = f(8w10) + f(8w7);")),
     "division_in_control_of_unknown_value": (
         program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
         r"the divisor must be a compile-time power of two",
