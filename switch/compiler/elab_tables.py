@@ -53,6 +53,14 @@ def _property_instance_name(prop: Node, q: str) -> str:
 
 
 class TableRules:
+    def ignored_property_value(self, pv, scope) -> None:
+        """p4c type-checks the value of a table property it then ignores (an unknown one, or
+        ``priority_delta`` without entries): ``foo = (true) / 0;`` is its type error (p4c_mutate
+        seed 73, kind div: was accepted)."""
+        v = pv.get("value") if isinstance(pv, Node) else None
+        if isinstance(v, Node):
+            self.expr(v, scope)
+
     def check_json_action_labels(self, q: str, acts: list, nodes: list) -> None:
         """p4c copies a top-level action into each control that uses it, named there like a
         local action (``C.n`` for its name or relative ``@name("n")``): listed beside a local
@@ -84,6 +92,7 @@ class TableRules:
                           "largest_priority_wins", "priority_delta"):
                 # p4c 1.2.4.8 ignores a property it does not know, with a warning
                 self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
+                self.ignored_property_value(pv, scope)
                 del props[pn]
         timeout = False
         if "support_timeout" in props:
@@ -314,6 +323,7 @@ class TableRules:
             for pn in ("largest_priority_wins", "priority_delta"):
                 if pn in props:
                     self.warn(props[pn].loc, f"Unknown table property: {pn}")
+                    self.ignored_property_value(props[pn], scope)
                     del props[pn]
         if "largest_priority_wins" in props:
             v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],

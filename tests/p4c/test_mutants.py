@@ -336,6 +336,17 @@ CASES = {
         "hdr.h.c: selector", r"selector key but no action_selector",
         program(locals="    action a() { }\n    table t { key = { hdr.h.c: exact; }\n        actions = { a; }\n"
                        "        const entries = { 1: a(); } }\n", body="        t.apply();")),
+    # p4c type-checks the value of a table property it ignores (p4c_mutate seed 73: accepted)
+    "ignored_table_property_type_error": (
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        priority_delta = (true) / 0; foo = 1; }\n",
+                body="        t.apply();"), "priority_delta", r"expected bool, got int",
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        priority_delta = -2; foo = 1; }\n",
+                body="        t.apply();")),
+    "unknown_table_property_unknown_field": (
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        foo = hdr.h.zz; }\n",
+                body="        t.apply();"), "foo = hdr.h.zz", r"no field zz",
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        foo = hdr.h.a; }\n",
+                body="        t.apply();")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
