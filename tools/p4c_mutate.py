@@ -14,8 +14,9 @@ slice out of range, a table applied twice, a constant stack index out of bounds,
 ``isValid()`` on a struct, a deparser emitting a non-header, ``verify`` in a control, a header
 field declared ``bool``, an assignment's value divided by a constant, a bad ``V1MODEL_VERSION``, a
 complex table key without ``@name``, an action, table or state named like a keyword, entry
-priorities where p4c refuses them, ...
-(:data:`MUTATORS`).
+priorities where p4c refuses them, an extern instance's type or constructor arguments or an
+extern call's arguments changed, two objects given one control-plane name, ...
+(:data:`MUTATORS`; the extern kinds are in ``p4c_mutate_externs.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -49,6 +50,9 @@ from pathlib import Path
 
 from switch.bmv2json.p4c import p4c_path, run_p4c_cached
 from switch.compiler import P4CompileError, compile_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 
 _LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
 _LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"', re.M)
@@ -97,28 +101,11 @@ def _blocks(text: str, head: str) -> list[tuple[str, int, int]]:
 def _params(sig: str) -> list[tuple[str, str, str]]:
     """(direction, type, name) of a parameter list's text."""
     out = []
-    for p in _split_top(sig):
+    for p in split_top(sig):
         m = re.match(r"\s*(?:@\w+(?:\([^)]*\))?\s*)*(inout|in|out)?\b\s*(.+?)\s+(\w+)\s*(?:=.*)?$", p, re.S)
         if m:
             out.append((m.group(1) or "", m.group(2).strip(), m.group(3)))
     return out
-
-
-def _split_top(s: str) -> list[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in s:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return parts
 
 
 def _insert_in(rng, text, head, stmt_fn, desc):
@@ -170,7 +157,7 @@ def m_swap_args(rng, t):
             depth += {"(": 1, ")": -1}.get(t[i], 0)
             i += 1
         inner = t[m.end():i - 1]
-        parts = _split_top(inner)
+        parts = split_top(inner)
         if len(parts) >= 2 and "\n" not in inner and not re.search(r"\b(in|out|inout)\s", inner):
             cands.append((m, i - 1, parts))
     if not cands:
@@ -681,6 +668,8 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
     m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
     m_reserved_name, m_entries_priority]}
+# extern instances and calls, control-plane names (tools/p4c_mutate_externs.py)
+MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn) for k, fn in EXTERN_KINDS.items()})
 
 
 # ---- judging ---------------------------------------------------------------------------------

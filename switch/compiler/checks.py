@@ -313,7 +313,14 @@ class _Checker:
         if not isinstance(data, Node):
             return
         roots = roots or {}
+        if data.kind != "list" and (data.kind in ("bool_lit", "int") or _is_path(data) and self._path_type(data, roots)):
+            # one scalar, not a list: p4c dies on it (a field, a constant) or refuses `true`
+            raise P4CompileError(data.loc, f"{_callee(call)}: the checksum data must be a list expression, a "
+                                           "header or a struct, not one scalar value (p4c rejects it)")
         for e in data.items if data.kind == "list" else [data]:
+            if isinstance(e, Node) and e.kind == "bool_lit":   # (p4c: "true: Computations are not supported")
+                raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
+                                            f"data (p4c, bmv2): a bool literal")
             if not isinstance(e, Node) or _is_path(e):
                 continue
             if e.kind == "cast" and _is_path(e.a) and self._scalar(e.type) is not None and \

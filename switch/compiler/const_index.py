@@ -21,8 +21,23 @@ against p4c, ``tests/differential/test_invalid.py``):
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
 branches of an ``if``, stack elements), checkmate-p4c still accepts.
+
+The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
+power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
+still not constant after its midend ("could not evaluate expression at compilation time"), so
+``meta.m8 = 0x10; meta.m8 = (meta.m8 + 1) / 5;`` compiles.  The division is noted where it is
+elaborated and refused when its body is done (the outermost block of a control, action or
+function; a whole parser) unless a constant made it constant.  In a parser the propagation
+follows p4c's state merging (:meth:`ConstIndexRules.check_parser_constants`): SimplifyParsers
+merges a state into its only predecessor when that one goes to it unconditionally (not through
+a ``select``), and the inliner makes a sub-parser call such a chain -- constants flow through
+its arguments into the sub-parser's ``start`` and, when it reaches ``accept`` from one state
+unconditionally, back through its ``out``/``inout`` arguments (p4c_mutate seed 54:
+``meta.m8 = 0x10; sub.apply(..., meta.m8)``, then ``cnt = (cnt + 1) / 5`` in the sub-parser).
 """
 from __future__ import annotations
+
+import collections
 
 from .elab_common import E, ir_dicts
 
@@ -106,7 +121,8 @@ class ConstIndexRules:
             s = st.get("s")
             if s == "if":
                 self._check_indexes(st["c"], env)
-                self._note_folded_if(st, env)
+                if not self.__dict__.get("divisions_only"):
+                    self._note_folded_if(st, env)
                 self._forget_writes(st["c"], env)  # (a table applied in the condition)
                 self.check_const_indexes(st["then"] or [], dict(env))
                 self.check_const_indexes(st["else"] or [], dict(env))
@@ -226,10 +242,13 @@ class ConstIndexRules:
     def _check_indexes(self, node, env: dict) -> None:
         if not env:
             return
-        locs = getattr(self, "dyn_index_locs", {})
+        locs = {} if self.__dict__.get("divisions_only") else getattr(self, "dyn_index_locs", {})
         if any(str(n.get("op", "")).startswith("call") or n.get("op") == "table_hit" for n in ir_dicts(node)):
             return   # (a call or a table may write what the index reads first)
+        pending = self.__dict__.get("pending_divs") or {}
         for n in ir_dicts(node):
+            if id(n) in pending and pending[id(n)][0] is n and self.fold(_subst(n, env)) is not None:
+                del pending[id(n)]   # (p4c folds it: no back-end error)
             if n.get("op") == "stack_idx" and id(n) in locs and locs[id(n)][0] is n:
                 v = self.fold(_subst(n["i"], env))
                 if v is not None and v >= n["size"]:
@@ -237,3 +256,174 @@ class ConstIndexRules:
                     w = f"{t[1]}{'s' if t[0] == 'int' else 'w'}" if t[0] in ("bit", "int") else ""
                     raise E(locs[id(n)][1], f"Array index {w}{v} larger or equal to array size {n['size']} "
                                             "(p4c's constant propagation proves the run-time index out of range)")
+
+    # ---- divisions by a constant other than a power of two (see the module docstring)
+
+    def defer_division(self, res: dict, loc, message: str) -> bool:
+        """Note a division whose dividend is not constant here; refused by :meth:`flush_divisions`
+        unless :meth:`_check_indexes` finds it constant under the constants known before it."""
+        if getattr(self, "ctx", None) is None:
+            return False
+        self.__dict__.setdefault("pending_divs", {})[id(res)] = (res, loc, message, dict(self.ctx))
+        return True
+
+    def pending_snapshot(self, keep: set | None = None) -> set | None:
+        """The divisions noted so far; given them, forget those noted since (a branch p4c
+        removes: its back end never sees them)."""
+        pending = self.__dict__.get("pending_divs")
+        if keep is None:
+            return set(pending or ())
+        for k in [k for k in pending or () if k not in keep]:
+            del pending[k]
+        return None
+
+    def flush_divisions(self, parser: bool) -> None:
+        """Refuse (``target_error``, in the context where each was elaborated) the divisions of
+        controls, actions and functions (``parser`` False) or of parsers left unfolded."""
+        pending = self.__dict__.get("pending_divs") or {}
+        for k, (n, loc, message, ctx) in list(pending.items()):
+            if (ctx.get("kind") == "parser") == parser:
+                del pending[k]
+                if self._param_division(n, loc, message, ctx):
+                    continue
+                saved, self.ctx = self.ctx, ctx
+                try:
+                    self.target_error(loc, message)
+                finally:
+                    self.ctx = saved
+
+    def check_control_constants(self, locals_: list, body: list) -> None:
+        """A control's local variables are initialized where its body starts (p4c's
+        MoveInitializers): their constants reach the divisions of the body."""
+        if self.__dict__.get("pending_divs") and locals_:
+            self.divisions_only = True
+            try:
+                self.check_const_indexes(locals_ + body)
+            finally:
+                self.divisions_only = False
+        self.flush_divisions(parser=False)
+
+    def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
+        """A division in an action or function over its directionless (or ``in``) parameters and
+        constants only: p4c inlines each direct call with its arguments, so it folds where every
+        call passes constants; judged at the calls (:meth:`check_action_divisions`,
+        :meth:`check_function_divisions`) and refused where a table lists the action (its
+        parameters come from the control plane)."""
+        rec = self.actions.get(ctx.get("in_action")) if ctx.get("in_action") else \
+            self.functions.get(ctx.get("block")) if ctx.get("kind") == "function" else None
+        names = {p["py"] for p in (rec or {}).get("params", ()) if p["dir"] in (None, "in")}
+        ops = [d.get("op") for d in ir_dicts(n)]
+        if rec is None or not set(ops) <= {"const", "var", "bin", "un", "cast"} or \
+                not {d["n"] for d in ir_dicts(n) if d.get("op") == "var"} <= names:
+            return False
+        # (kept beside the record, which goes into the device config)
+        self.__dict__.setdefault("param_divs", {}).setdefault(id(rec), []).append((n, loc, message, ctx))
+        return True
+
+    def check_action_divisions(self, q: str, args: list | None):
+        """A direct call of action ``q`` with ``args`` (call_action's): refuse (in the action:
+        raised if it is kept) each of its parameter divisions that the arguments do not make
+        constant (p4c: "could not evaluate expression").  With ``args`` None (a table lists
+        the action: its parameters come from the control plane): the error, for the table to
+        raise if it is applied, or None."""
+        rec = self.actions.get(q) or {}
+        for n, loc, message, ctx in self.__dict__.get("param_divs", {}).get(id(rec), ()):
+            if args is None:
+                err = E(loc, message)
+                err.after_type_checking = True
+                return err
+            env = {(p["py"],): v for p, a in zip(rec["params"], args)
+                   if p["dir"] in (None, "in") and (v := self.fold(a["e"])) is not None}
+            if self.fold(_subst(n, env)) is None:
+                saved, self.ctx = self.ctx, ctx
+                try:
+                    self.target_error(loc, message)
+                finally:
+                    self.ctx = saved
+        return None
+
+    def check_function_divisions(self, f: dict, args: list) -> None:
+        """A call of function ``f`` with argument expressions ``args``: p4c inlines it, so a
+        division over its parameters folds where the arguments are constants (a constant the
+        caller's propagation knows is not followed here: refused, more than p4c)."""
+        for n, loc, message, _ctx in self.__dict__.get("param_divs", {}).get(id(f), ()):
+            env = {(p["py"],): v for p, a in zip(f["params"], args)
+                   if p["dir"] in (None, "in") and (v := self.fold(a)) is not None}
+            if self.fold(_subst(n, env)) is None and not self.ctx.get("dead_expr"):
+                err = E(loc, message)
+                err.after_type_checking = True
+                raise err
+
+    def check_parser_constants(self, blk: dict) -> None:
+        """Propagate constants through an elaborated top-level parser along p4c's merged states,
+        for the divisions only (a stack index in a parser is not checked here)."""
+        if not self.__dict__.get("pending_divs"):
+            return
+        self.divisions_only = True
+        try:
+            self._walk_states(blk["states"], blk.get("locals") or [], {})
+        finally:
+            self.divisions_only = False
+
+    def _walk_states(self, states: dict, prefix: list, entry: dict, depth: int = 0) -> dict | None:
+        """Walk every chain of merged states (``entry`` flows into ``start``, after ``prefix``);
+        the constants known where the parser reaches ``accept`` when one state goes there
+        unconditionally (a sub-parser's caller continues with them), else None."""
+        preds, direct = collections.Counter(), {}
+        for name, st in states.items():
+            tr = st["transition"]
+            tos = {tr["to"]} if tr["kind"] == "direct" else {c["to"] for c in tr["cases"]}
+            for to in tos:
+                preds[to] += 1
+                if tr["kind"] == "direct":
+                    direct[to] = name
+        preds["start"] += 1   # (entered from the caller)
+        done, end = set(), None
+        for head in ["start"] + [n for n in states if n != "start"]:
+            if head in done or (head != "start" and preds[head] == 1 and head in direct):
+                continue   # (walked from its predecessor)
+            env = dict(entry) if head == "start" and preds["start"] == 1 else {}   # (a loop to start: no merge)
+            cur = head
+            for st in (prefix if head == "start" else []):
+                self._walk_stmt(st, env, depth)
+            while cur not in done:
+                done.add(cur)
+                for st in states[cur]["body"]:
+                    self._walk_stmt(st, env, depth)
+                tr = states[cur]["transition"]
+                if tr["kind"] != "direct":
+                    break
+                if tr["to"] == "accept" and preds["accept"] == 1:
+                    end = env
+                if tr["to"] not in states or preds[tr["to"]] != 1:
+                    break
+                cur = tr["to"]
+        return end
+
+    def _walk_stmt(self, st: dict, env: dict, depth: int) -> None:
+        blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
+            if st.get("s") == "apply_parser" and depth <= 16 else None
+        if blk is None:
+            self.check_const_indexes([st], env)
+            return
+        params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
+        sub, outs = {}, iter(st["outs"])
+        back = []   # (the sub-parser's path, the caller's) for what it writes
+        for p, a in zip(params, st["args"]):
+            lv = next(outs) if p.get("copy_out") else a
+            k, pk = _key(lv), (p["py"],)
+            if p.get("pdir") != "out" and p["t"][0] in ("struct", "header"):
+                sub.update({pk + x[len(k):]: v for x, v in env.items() if k is not None and x[:len(k)] == k})
+            elif p.get("pdir") != "out":
+                v = self.fold(_subst(a, env))
+                if v is not None:
+                    sub[pk] = v
+            if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
+                                                                        or _trackable(lv)):
+                back.append((pk, k))
+        end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
+        self._forget_writes(st, env)
+        if end is None:   # (the rest of the calling state is a state of its own: nothing flows on)
+            env.clear()
+        for pk, k in back if end is not None else ():
+            env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})

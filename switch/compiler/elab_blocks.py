@@ -105,6 +105,7 @@ class BlockRules:
                 self.declare_function(d)
             elif k in ("parser", "control"):
                 self.global_scope.add(d.name, (k, d))
+                self.check_block_param_types(d)
             elif k in ("parser_type", "control_type"):
                 self.block_types[d.name] = k[:-5]
             elif k == "instance":
@@ -113,6 +114,8 @@ class BlockRules:
                 else:
                     self.top_instance(d)
             # parser_type, control_type, package: declarations only
+        for err in self.__dict__.pop("untyped_top", ()):   # (check_type_arity)
+            raise err
         if main is None:
             raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
                                             "(expected e.g. 'V1Switch(...) main;')")
@@ -298,7 +301,9 @@ class BlockRules:
             self.ctx["ctl_local"] = True
             locals_.extend(self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
+        self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         body = self.stmt(c.body, Scope(scope))
+        self.check_control_constants(locals_, body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -364,6 +369,7 @@ class BlockRules:
         if name_anno:
             q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
                 else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
+            self.note_empty_name(q, tname, name_anno)
         uid = annotation(d.annos, "id")
         uid = (uid[1] or [None])[0] if uid else None
         if tname in UNSUPPORTED_OBJECTS:
@@ -497,6 +503,7 @@ class BlockRules:
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else (q.rsplit(".", 1)[0] + "." + nm if "." in q else nm)
+            self.note_empty_name(q, "action", name_anno)
         dup = self.actions.get(q)
         real_q = q
         if dup is not None:
@@ -549,7 +556,8 @@ class BlockRules:
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False)
+        self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,
+                        apply_body=False)
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:

@@ -273,6 +273,7 @@ class CallRules:
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})
+        self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
         return {"s": "call_action", "action": q, "args": args}
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
@@ -290,6 +291,7 @@ class CallRules:
                 self.check_algo_arg(p, arg, scope, "function")
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "t": p["t"]})
+        self.check_function_divisions(f, [a.get("e") if a.get("dir") == "in" else None for a in args])
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def const_arg(self, ir, p: dict, arg: Node):
@@ -314,4 +316,5 @@ class CallRules:
         for a, p in zip(call.args, f["params"]):
             self.check_algo_arg(p, a, scope, "function")
         args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
+        self.check_function_divisions(f, args)   # (const_index: p4c inlines the call)
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]

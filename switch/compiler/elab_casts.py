@@ -59,6 +59,11 @@ class CastRules:
 
     def cast(self, ir, et, t, loc):
         if t[0] == "serenum":
+            if is_bits(et) and et[:2] != t[2][:2]:
+                # p4c: an enum is made from its own underlying type only ("Cannot unify type
+                # 'bit<8>' with type 'Color'"; p4c_mutate `far`: was accepted, a later use named)
+                raise E(loc, f"cannot cast {tstr(et)} to enum {t[1]} (underlying {tstr(t[2])}); "
+                             f"cast to {tstr(t[2])} first")
             inner = self.cast(ir, et, t[2], loc)
             if inner.get("op") in ("bin", "un"):
                 # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the

@@ -262,7 +262,13 @@ class CtorRules:
                         "counter<I>, meter<I>, register<T, I>")
         err = E(t.loc, f"type {tname} has {want} type parameter(s) in v1model.p4{ver}, "
                        f"but it is specialized with {got}{hint}")
-        if tname in ("counter", "meter") and got == 0 and inst is not None and self.ctx.get("node") is not None:
+        ctx = getattr(self, "ctx", None) or {}
+        if tname in ("counter", "meter") and got == 0 and inst is not None and not ctx:
+            # a top-level instance: p4c names it after the blocks declared before the end of the
+            # program (a constructor parameter `counter c` it is passed to first; declare_all)
+            self.__dict__.setdefault("untyped_top", []).append(err)
+            return
+        if tname in ("counter", "meter") and got == 0 and inst is not None and ctx.get("node") is not None:
             # p4c infers the index type I from a use: it refuses the first method call of an
             # instance used ("'c.count'"), an unused one at its declaration ("could not infer a
             # type for variable I"); object_call raises it at the use (mutz19)
@@ -273,6 +279,20 @@ class CtorRules:
                                                                                   f"not infer a type for variable I{hint}")
                 return
         raise err
+
+    def check_block_param_types(self, d: Node) -> None:
+        """A parser's or control's parameter of a generic extern type needs its type arguments
+        (``(counter c)`` with V1MODEL_VERSION >= 20200408, ``(register r)``): p4c's "Type
+        parameters needed for c", at the block's declaration, used or not; and as many as
+        v1model.p4 declares (``(counter<bit<32>> c)`` before 20200408)."""
+        for p in list(d.get("ctor_params") or ()) + list(d.params or ()):
+            t = p.type
+            decl = self.externs.get(t.name) if t.kind == "typename" else None
+            if decl is not None and decl.kind == "extern_obj" and decl.tparams and not t.get("args"):
+                raise E(p.loc, f"Type parameters needed for {p.name} (its type {t.name} takes "
+                               f"{len(decl.tparams)} type argument(s) in v1model.p4)")
+            if decl is not None and decl.kind == "extern_obj" and t.get("args"):
+                self.check_type_arity(t, t.name)   # (`counter<bit<32>> c` before 20200408)
 
     def ctor_constants(self, blk: Node, args, scope: Scope, loc, qname: str | None = None,
                        gen: bool = False) -> list:

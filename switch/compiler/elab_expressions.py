@@ -296,6 +296,11 @@ class ExpressionRules:
             if missing and not dots:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
+        varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
+        for it, (f, ft) in zip(items, fields):
+            if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
+                raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
+                             f"types, not with 'varbit<{ft[1]}>' (p4c)")
         vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
         if t[0] == "header":
             vals = [{"op": "cast", "a": v, "t": ["bit", 1]} if ft == BOOL else v for v, (_, ft) in zip(vals, fields)]
@@ -498,7 +503,14 @@ class ExpressionRules:
                 # p4c: a `type` value is only compared (with ==/!=) to a value of the same type
                 raise E(side.loc, f"{op}: cannot be applied to a value of type {nt} "
                                   f"(cast it to {tstr(untagged(st))} first)")
-        if op not in ("&&", "||", "==", "!="):
+        if op in ("<<", ">>") and b.get("op") == "field" and self.is_bool_header_field(b):
+            # p4c's type checker takes a bool shift amount; its BMv2 back end dies on it naming the
+            # field's declaration ("Compiler Bug: bool: expected a bit<> type"; mutz19's `far`)
+            floc = self.__dict__.get("bool_field_locs", {}).get((b["base"]["t"][1], b["f"]), n.b.loc)
+            self.target_error(floc, f"{op} by '{expr_text(n.b)}', a header field declared bool (p4c: Compiler "
+                                    "Bug: bool: expected a bit<> type)")
+            self.bool_field_operand(a, n.loc, op, n.a)
+        elif op not in ("&&", "||", "==", "!="):
             self.bool_field_operand(a, n.loc, op, n.a)
             self.bool_field_operand(b, n.loc, op, n.b)
         if op in ("&&", "||"):
@@ -603,9 +615,13 @@ class ExpressionRules:
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
                 # and rejects every other division it cannot evaluate at compile time (in code it
-                # keeps: not in an unused action or function, nor an unapplied sub-control)
-                self.target_error(n.loc, f"operator {op}: the divisor must be a compile-time power of two "
-                                         "(p4c for BMv2 cannot evaluate any other division at run time)")
+                # keeps: not in an unused action or function, nor an unapplied sub-control) --
+                # after its midend's constant propagation, which may make the dividend constant
+                # (const_index.defer_division: decided when the body is done)
+                msg = (f"operator {op}: the divisor must be a compile-time power of two "
+                       "(p4c for BMv2 cannot evaluate any other division at run time)")
+                if d is None or d <= 0 or has_runtime_int(b) or not self.defer_division(res, n.loc, msg):
+                    self.target_error(n.loc, msg)
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

@@ -155,6 +155,8 @@ class ExternRules:
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
             base = self.expr(args[2], scope)
+            if base[1] == BOOL:   # hash's base is any T: p4c's JSON passes a bool, BMv2 reads it as 0/1
+                base = ({"op": "cast", "a": base[0], "t": ["bit", 1]}, ["bit", 1])
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
             mx = self.expr(args[4], scope)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
@@ -164,6 +166,10 @@ class ExternRules:
                     raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
             base = self.coerce(base, bt, args[2].loc)
             mx = self.coerce(mx, mt, args[4].loc)
+            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
+                # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
+                self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
+                                               "(p4c: expected a struct)")
             if targs and typed:   # the list's elements typed by D (untyped literals get widths)
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:
@@ -242,6 +248,8 @@ class ExternRules:
             return [{"s": "assert", "c": self.coerce(self.expr(args[0], scope), BOOL, args[0].loc),
                      "where": str(loc)}]
         if name == "log_msg":
+            if len(args) > 2:   # (p4c: no overload matches, "log_msg: declaration not found")
+                raise E(loc, f"log_msg takes 1 or 2 argument(s), got {len(args)} (p4c: declaration not found)")
             if not args or args[0].kind != "str":
                 raise E(loc, "log_msg needs a string literal")
             if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (

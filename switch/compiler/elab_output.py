@@ -67,6 +67,12 @@ class OutputRules:
             if owner.get(v["name"]) in gone:
                 v["used"] = False
 
+    def note_empty_name(self, q: str, kind: str | None, name_anno) -> None:
+        """``@name(".")``: the object's control-plane name is empty (judged in :meth:`finish`,
+        once it is known whether p4c keeps the object)."""
+        if not q and kind:
+            self.__dict__.setdefault("empty_names", {}).setdefault(kind, name_anno[2])
+
     def finish(self, blocks, decls) -> dict:
         for err in self.__dict__.get("late_errors", [])[:1]:   # elab_types.note_late_error
             raise err
@@ -126,6 +132,13 @@ class OutputRules:
             "controller_header": {c["header"]: (c["id_anno"][1][0] if c["id_anno"] else None)
                                   for n, c in self.controller_headers.items()},
         }
+        kept = {"table": applied,
+                "action": {q for q in used_actions if q not in only_unapplied or self._called(q, blocks, live)}}
+        for kind, loc in self.__dict__.get("empty_names", {}).items():
+            if "" in (kept[kind] if kind in kept else syms.get(kind) or ()):
+                # p4c's P4Runtime serializer dies on it ("Compiler Bug: Null or empty symbol name?")
+                raise E(loc, f'@name(".") gives the {kind.replace("_", " ")} an empty control-plane name '
+                             "(p4c: Compiler Bug: Null or empty symbol name)")
         self.check_user_ids({q: a for q, a in used_actions.items()
                              if q not in only_unapplied or self._called(q, blocks, live)}, applied)
         for q, t in self.tables.items():

@@ -24,6 +24,18 @@ REJECT_WARNING = "Explicit transition to reject not supported on this target"
 class ParserRules:
     # ---------------------------------------------------------------- parser
     def elab_parser(self, p: Node, prefix: str | None = None, consts=(), top: bool = False) -> dict:
+        depth = self.__dict__.get("parser_depth", 0)
+        self.parser_depth = depth + 1
+        try:
+            out = self._elab_parser(p, prefix, consts, top)
+        finally:
+            self.parser_depth = depth
+        if not depth:   # (its sub-parsers are inlined into it: const_index.check_parser_constants)
+            self.check_parser_constants(out)
+            self.flush_divisions(parser=True)
+        return out
+
+    def _elab_parser(self, p: Node, prefix: str | None, consts, top: bool) -> dict:
         self.__dict__.setdefault("elaborated_blocks", set()).add(id(p))   # (elab_order)
         scope = Scope(self.global_scope)
         params = self.bind_params(p.params, scope, ["packet_in", None, None, "standard_metadata_t"],
@@ -87,7 +99,7 @@ class ParserRules:
                     if len(ks) == 1 and ks[0].kind == "default":
                         ks = ks * len(keys)
                     if len(ks) == 1 and len(keys) > 1:
-                        vs = self.tuple_value_set(ks[0], keys, sscope)
+                        vs = self.tuple_value_set(ks[0], keys, sscope, tr.loc)
                         if vs is not None:
                             cases.append({"keysets": [vs] + [{"k": "default"}] * (len(keys) - 1), "to": c.to})
                             continue
@@ -113,9 +125,10 @@ class ParserRules:
             return {"op": "cast", "a": ir, "t": ["bit", 1]}
         return ir
 
-    def tuple_value_set(self, k: Node, keys, scope) -> dict | None:
+    def tuple_value_set(self, k: Node, keys, scope, sel_loc=None) -> dict | None:
         """A ``value_set<S>`` of a struct as the keyset of a tuple of keys: the keys match
-        ``S``'s fields in order (same widths); the case matches the keys' concatenation."""
+        ``S``'s fields in order (same widths); the case matches the keys' concatenation.  A
+        mismatch is p4c's error on the 'SelectExpression' (at ``sel_loc``)."""
         if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
             return None
         rec = scope.lookup(k.name)[1]
@@ -125,8 +138,8 @@ class ParserRules:
         widths = [f["width"] for f in rec["fields"]]
         if rec["t"][0] != "struct" or len(widths) != len(kts) or \
                 any(not is_bits(kt) or kt[1] != w for kt, w in zip(kts, widths)):
-            raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                           f"({', '.join(tstr(kt) for kt in kts)})")
+            raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                                      f"({', '.join(tstr(kt) for kt in kts)})")
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
 
@@ -140,11 +153,11 @@ class ParserRules:
                 raise rec["bad"]
             if rec["t"][0] == "struct":
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
-                    raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                                   f"{tstr(kt2)}")
+                    raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                                              f"{tstr(kt2)}")
             elif rec["t"] != kt2:
-                raise E(k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
-                               f"{tstr(kt2)}")
+                raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
+                                          f"{tstr(kt2)}")
             rec["used"] = True
             return {"k": "vset", "obj": rec["py"]}
         if k.kind == "mask":

@@ -21,30 +21,44 @@ class StatementRules:
         k = s.kind
         self.stmt_scope = scope   # const_int's hint when a "constant" names a run-time value
         if k == "block":
-            inner = Scope(scope)
-            out = []
-            flags = None
-            for x in s.stmts:
-                new = self.stmt(x, inner)
-                out.extend(new)
-                if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
-                        any(always_returns(st) for st in new):
-                    # p4c's RemoveReturns drops the rest of a block after a statement that always
-                    # returns (`return;`, an `if` whose both branches do, also inside a branch)
-                    # before its BMv2 back end looks for conditional execution, in an action and in
-                    # a function inlined into one: the rest is elaborated (type-checked) but
-                    # unchecked (fuzz_exprs seed 3225); the enclosing block decides after it
-                    flags = (self.ctx.get("dead"), self.ctx.get("after_return"))
-                    self.ctx["dead"] = self.ctx["after_return"] = True
-            if flags is not None:
-                self.ctx["dead"], self.ctx["after_return"] = flags
-            out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
-            out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
-            out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
-            self.check_const_indexes(out)
-            return [{"s": "block", "body": out}] if out else []
+            self.block_depth = getattr(self, "block_depth", 0) + 1
+            try:
+                out = self.block_stmt(s, scope)
+            finally:
+                self.block_depth -= 1
+            if not self.block_depth and self.ctx.get("kind") != "parser" and not self.ctx.get("apply_body"):
+                self.flush_divisions(parser=False)   # (a body is done: const_index.defer_division)
+            return out
         if k == "empty":
             return []
+        return self.simple_stmt(s, scope)
+
+    def block_stmt(self, s: Node, scope: Scope) -> list:
+        inner = Scope(scope)
+        out = []
+        flags = None
+        for x in s.stmts:
+            new = self.stmt(x, inner)
+            out.extend(new)
+            if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
+                    any(always_returns(st) for st in new):
+                # p4c's RemoveReturns drops the rest of a block after a statement that always
+                # returns (`return;`, an `if` whose both branches do, also inside a branch)
+                # before its BMv2 back end looks for conditional execution, in an action and in
+                # a function inlined into one: the rest is elaborated (type-checked) but
+                # unchecked (fuzz_exprs seed 3225); the enclosing block decides after it
+                flags = (self.ctx.get("dead"), self.ctx.get("after_return"))
+                self.ctx["dead"] = self.ctx["after_return"] = True
+        if flags is not None:
+            self.ctx["dead"], self.ctx["after_return"] = flags
+        out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+        out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
+        out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
+        self.check_const_indexes(out)
+        return [{"s": "block", "body": out}] if out else []
+
+    def simple_stmt(self, s: Node, scope: Scope) -> list:
+        k = s.kind
         if k in ("for", "for_in", "break", "continue"):
             return self.loop_stmt(s, scope)
         if k == "var":
@@ -133,15 +147,17 @@ class StatementRules:
             self.ctx["if_depth"] = depth + (v is None)
             lenient = v is not None and _literal_condition(s.cond, scope)
             try:
-                used = {q: a.get("used") for q, a in self.actions.items()}
+                used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
                 then = self.dead_branch(s.then, scope) if v is False and lenient else self.stmt(s.then, Scope(scope))
                 if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
                     self._restore_used(used)
-                used = {q: a.get("used") for q, a in self.actions.items()}
+                    self.pending_snapshot(pending)
+                used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
                 els = [] if s.els is None else self.dead_branch(s.els, scope) if v is True and lenient \
                     else self.stmt(s.els, Scope(scope))
                 if v is True:
                     self._restore_used(used)
+                    self.pending_snapshot(pending)
             finally:
                 self.ctx["if_depth"] = depth
             if v is not None:
@@ -544,8 +560,11 @@ class StatementRules:
         after resolving names but before type checking, so an unknown field or a type
         mismatch there is not an error (mutants of gauntlet_exit_combination_*); a name
         that does not resolve still is, and so is what its constant folding finds."""
+        pending = self.pending_snapshot()
         try:
-            return self.stmt(n, Scope(scope))
+            out = self.stmt(n, Scope(scope))
+            self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes)
+            return out
         except P4CompileError as e:
             # only what p4c's type checker would say; its earlier passes (names, duplicate
             # declarations, constant folding: `8w1 / 8w0`, `9w1 ++ 1`) still see dead code

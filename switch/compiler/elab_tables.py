@@ -53,12 +53,38 @@ def _property_instance_name(prop: Node, q: str) -> str:
 
 
 class TableRules:
+    def ignored_property_value(self, pv, scope) -> None:
+        """p4c type-checks the value of a table property it then ignores (an unknown one, or
+        ``priority_delta`` without entries): ``foo = (true) / 0;`` is its type error (p4c_mutate
+        seed 73, kind div: was accepted)."""
+        v = pv.get("value") if isinstance(pv, Node) else None
+        if isinstance(v, Node):
+            self.expr(v, scope)
+
+    def check_json_action_labels(self, q: str, acts: list, nodes: list) -> None:
+        """p4c copies a top-level action into each control that uses it, named there like a
+        local action (``C.n`` for its name or relative ``@name("n")``): listed beside a local
+        action of that name, p4c's BMv2 JSON gets one label twice ("Attempt to add to json
+        object a value for a label which already exists"; p4c_mutate seed 64, kind name_clash)."""
+        seen = {}
+        for a, node in zip(acts, nodes):
+            rec = self.actions.get(a["name"]) or {}
+            nm = annotation(rec.get("annos") or [], "name")
+            label = a["name"] if rec.get("control") or (nm and str(nm[1][0]).startswith(".")) or "." not in q \
+                else f"{q.rsplit('.', 1)[0]}.{a['name']}"
+            if label in seen:
+                raise E(node.loc, f"table {q}: actions {seen[label]} and {node.name} are both named {label} in "
+                                  "p4c's BMv2 JSON (p4c: a label which already exists)")
+            seen[label] = node.name
+
+
     # ---------------------------------------------------------------- tables
     def declare_table(self, d: Node, q: str, scope: Scope) -> None:
         name_anno = annotation(d.annos, "name")
         if name_anno:
             nm = name_anno[1][0]
             q = nm[1:] if nm.startswith(".") else q.rsplit(".", 1)[0] + "." + nm
+            self.note_empty_name(q, "table", name_anno)
         props = d.props
         for pn, pv in list(props.items()):
             if pn not in ("key", "actions", "default_action", "size", "entries", "counters",
@@ -66,6 +92,7 @@ class TableRules:
                           "largest_priority_wins", "priority_delta"):
                 # p4c 1.2.4.8 ignores a property it does not know, with a warning
                 self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
+                self.ignored_property_value(pv, scope)
                 del props[pn]
         timeout = False
         if "support_timeout" in props:
@@ -90,7 +117,7 @@ class TableRules:
             profile["tables"].append(q)
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
-        selector_keys = []
+        selector_keys, dropped_selector = [], None
         user_key_ids: set = set()
         for k in props.get("key", []):
             ir, t = self.expr(k.expr, scope)
@@ -108,6 +135,7 @@ class TableRules:
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
+                    dropped_selector = dropped_selector or k.loc
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
                 selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
                                                                            "selector key"))
@@ -241,9 +269,12 @@ class TableRules:
                 else:
                     self.check_algo_arg(p, arg, scope, "action")
                     bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+            # (its parameters come from the control plane: a division over them stays)
+            table_error = table_error or self.check_action_divisions(ent[1], None)
             acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
                          **({"p4info_as": twin_of} if twin_of else {})})
         anames = [a["name"] for a in acts]
+        self.check_json_action_labels(q, acts, props.get("actions", []))
         da = props.get("default_action")
         if da is not None:
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
@@ -292,6 +323,7 @@ class TableRules:
             for pn in ("largest_priority_wins", "priority_delta"):
                 if pn in props:
                     self.warn(props[pn].loc, f"Unknown table property: {pn}")
+                    self.ignored_property_value(props[pn], scope)
                     del props[pn]
         if "largest_priority_wins" in props:
             v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
@@ -307,6 +339,11 @@ class TableRules:
                 ks = en.keysets
                 if len(ks) == 1 and ks[0].kind == "list" and len(ks[0].items) == len(keys):
                     ks = ks[0].items   # `{k1, ...}` as the keyset: a list of the keys (p4c accepts it)
+                if len(ks) != len(keys) and dropped_selector is not None:
+                    # its P4Runtime serializer meets the selector key in the entries (no position)
+                    raise E(dropped_selector, f"table {q}: a const entry of a table with a selector key but no "
+                                              "action_selector (p4c: selector: match type not supported by "
+                                              "P4Runtime serializer)")
                 if len(ks) != len(keys):
                     raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
                 matches = []

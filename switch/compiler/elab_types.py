@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, pyname, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -278,6 +278,7 @@ class TypeRules:
                 if t[0] == "bool":
                     t = ["bit", 1]   # stored in one bit; assignments of a bool to it are cast
                     self.__dict__.setdefault("bool_header_fields", set()).add((d.name, f.name))
+                    self.__dict__.setdefault("bool_field_locs", {})[(d.name, pyname(f.name))] = f.type.loc
                 if t[0] == "struct" and not self.structs[t[1]].get("union"):
                     # a struct inside a header: its fields are laid out in place (as p4c flattens
                     # them), named <field>__<sub>; member_of gives h.f.sub through a view

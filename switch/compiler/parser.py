@@ -185,7 +185,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
                     vals.append(" ".join(x.text for x in toks))
             if name == "p4runtime_translation":
                 self.check_translation_args(args, loc)
-            if name == "name" and (len(vals) != 1 or not isinstance(vals[0], str)):
+            if name == "name" and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             self.check_known_annotation(name, args, body, loc)
             raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
@@ -195,7 +195,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
     # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
     # all, exactly one string literal, or exactly one integer literal; anything else is an error
     _EMPTY_ANNOS = {"hidden", "atomic", "tableonly", "defaultonly", "pure", "optional", "noSideEffects"}
-    _STRING_ANNOS = {"noWarn", "deprecated", "controller_header"}
+    _STRING_ANNOS = {"noWarn", "deprecated", "controller_header", "brief", "description"}
 
     def check_known_annotation(self, name: str, args: list, body: list, loc) -> None:
         if name in self._EMPTY_ANNOS and body:

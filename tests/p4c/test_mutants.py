@@ -94,6 +94,52 @@ _SELF_TABLE = "    table {0} {{\n        key = {{ hdr.h.a: exact; }}\n        ac
 
 _TYPED = "#define V1MODEL_VERSION 20200408\n"
 
+# p4c's BMv2 back end refuses a division by 5 only if its midend's constant propagation leaves the
+# dividend unknown: along states merged into their only, unconditional predecessor and through a
+# sub-parser's arguments (p4c_mutate seed 54), in a control body after its locals' initializers
+_DIV_SUB = "parser Sp(packet_in p, inout bit<8> cnt) {{ state start {{ {0} transition accept; }} }}\n"
+
+
+def _div_parser(states: str, top: str = "") -> str:
+    return program(top=top, locals="").replace("    state start { pkt.extract(hdr.h); transition accept; }", states)
+
+
+_DIV_CHAIN = "    state start {{ pkt.extract(hdr.h); m.x = 3; transition {0} }}\n    state s2 {{ m.x = (m.x + 1) / 5; transition accept; }}"
+_DIV_CALL = ("    Sp() sp;\n    state start {{ pkt.extract(hdr.h); m.x = {0}; sp.apply(pkt, m.x); m.x = (m.x + 1) / 5; "
+             "transition accept; }}")
+
+
+# a top-level counter given to a control's constructor parameter (mutz19's open `far` item)
+_CTR_PARAM = "{0}\ncontrol S(inout h_t h)({1} c) {{ apply {{ {2} }} }}\n"
+_CTR_IN_I = dict(locals="    S(gc) s;\n", body="        s.apply(hdr.h);")
+
+
+def _ctr(gc: str, param: str, use: str = "c.count(32w1);", typed: bool = True) -> str:
+    return (_TYPED if typed else "") + program(top=_CTR_PARAM.format(gc, param, use), **_CTR_IN_I)
+
+
+_NAMED = ("    {0} action a() {{ hdr.h.a = 1; }}\n    {1} table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a; }} }}\n"
+          "    {2} counter(4, CounterType.packets) c;\n")
+
+
+def _named(a="", t="", c="") -> str:
+    return program(locals=_NAMED.format(a, t, c), body="        t.apply();\n        c.count(1);")
+
+
+def _checksum(data: str) -> str:
+    return program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                             "control VC(inout headers hdr, inout meta_t m) {\n    apply { verify_checksum(true, "
+                             f"{data}, hdr.h.b, HashAlgorithm.csum16); }}\n}}")
+
+
+def _vs_select(width: int) -> str:
+    """A value set of a two-field struct as the keyset of a two-key select, on the next line."""
+    return program(top=f"struct vs_t {{ bit<8> a; bit<{width}> b; }}\n").replace(
+        "    state start { pkt.extract(hdr.h); transition accept; }",
+        "    value_set<vs_t>(4) vs;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a, hdr.h.b) {\n"
+        "            vs: accept; default: accept; } }")
+
+
 def _int_slice(body: str) -> str:
     return program(top="header s_t { int<16> s; }\n", body=body).replace("struct headers { h_t h; }",
                                                                         "struct headers { h_t h; s_t s; }")
@@ -181,6 +227,126 @@ CASES = {
                 body="        s1.apply(hdr.h, m);"), "inout meta_t", r'unexpected IDENTIFIER "meta_t"',
         program(top="control S1(inout h_t h, inout bit<8> x) { apply { h.a = x; } }\n", locals="    S1() s1;\n",
                 body="        s1.apply(hdr.h, m.x);")),
+    "division_in_state_after_select": (_div_parser(_DIV_CHAIN.format("select(hdr.h.a) { 1: s2; default: accept; }")),
+                                       "(m.x + 1) / 5", r"the divisor must be a compile-time power of two",
+                                       _div_parser(_DIV_CHAIN.format("s2;"))),
+    "division_in_subparser_of_unknown_argument": (
+        _div_parser(_DIV_CALL.format("hdr.h.a"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;")), "cnt = (cnt + 1) / 5",
+        r"the divisor must be a compile-time power of two",
+        _div_parser(_DIV_CALL.format("16"), top=_DIV_SUB.format("cnt = (cnt + 1) / 5;"))),
+    # ... nor past a sub-parser that branches (the rest of the calling state is a state of its own)
+    "division_after_branching_subparser": (
+        _div_parser(_DIV_CALL.format("16").replace("m.x = 16;", "m.y = 3; m.x = 16;").replace("m.x = (m.x + 1) / 5;", "m.y = (m.y + 1) / 5;"),
+                    top=_DIV_SUB.format("transition select(cnt) { 1: accept; default: s1; } } state s1 {")),
+        "m.y = (m.y + 1) / 5", r"the divisor must be a compile-time power of two",
+        _div_parser(_DIV_CALL.format("16").replace("m.x = 16;", "m.y = 3; m.x = 16;").replace("m.x = (m.x + 1) / 5;", "m.y = (m.y + 1) / 5;"),
+                    top=_DIV_SUB.format("transition s1; } state s1 {"))),
+    # an action called directly is inlined with its arguments: a division over its parameter folds
+    # where every call passes a constant (not a field, nor a parameter a table's entries set)
+    "division_of_action_parameter_given_a_field": (
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n", body="        b(8w10);\n        b(hdr.h.a);"), "v / 5",
+        r"the divisor must be a compile-time power of two",
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n", body="        b(8w10);\n        b(8w20 + 1);")),
+    "division_of_action_parameter_set_by_a_table": (
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }\n",
+                body="        t.apply();"), "v / 5", r"the divisor must be a compile-time power of two",
+        program(locals="    action b(bit<8> v) { m.x = v / 5; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }\n",
+                body="        b(8w10);")),
+    "division_of_function_parameter_given_a_field": (
+        program(top="bit<8> f(in bit<8> x) { return x / 5; }\n", body="        m.x = f(8w10) + f(hdr.h.a);"), "x / 5",
+        r"the divisor must be a compile-time power of two",
+        program(top="bit<8> f(in bit<8> x) { return x / 5; }\n", body="        m.x = f(8w10) + f(8w7);")),
+    "division_in_control_of_unknown_value": (
+        program(body="        m.x = hdr.h.a;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }"), "(m.x + 1) / 5",
+        r"the divisor must be a compile-time power of two",
+        program(locals="    bit<8> t = 4;\n", body="        m.x = t;\n        if (hdr.h.c == 1) { m.x = (m.x + 1) / 5; }")),
+    # a parameter of a generic extern type without type arguments (p4c: "Type parameters needed
+    # for c", at the parameter): was accepted, or -- an untyped top-level counter -- a crash
+    # (V1MODEL_VERSION 20200408) or an error at the counter (mutz19's open `far` item)
+    "untyped_counter_constructor_parameter": (
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter"), "(counter c)", r"Type parameters needed for c",
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter<bit<32>>")),
+    "untyped_counter_to_untyped_constructor_parameter": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter"), "(counter c)", r"Type parameters needed for c",
+        _ctr("counter(8, CounterType.packets) gc;", "counter", typed=False)),
+    "untyped_top_level_counter_to_typed_parameter": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter<bit<32>>"), "counter(8", r"counter has 1 type parameter",
+        _ctr("counter<bit<32>>(8, CounterType.packets) gc;", "counter<bit<32>>")),
+    "untyped_register_constructor_parameter": (
+        _ctr("register<bit<8>>(8) gc;", "register", "c.write(0, 1);", typed=False), "(register c)",
+        r"Type parameters needed for c", _ctr("register<bit<8>>(8) gc;", "register<bit<8>>", "c.write(0, 1);", typed=False)),
+    # @name(".") leaves a kept object an empty control-plane name: p4c's P4Runtime serializer dies
+    # ("Compiler Bug: Null or empty symbol name?"; p4c_mutate kind name_clash, seed 63: accepted)
+    "empty_name_action": (_named(a='@name(".")'), '@name(".") action', r"empty control-plane name", _named(a='@name(".a")')),
+    "empty_name_table": (_named(t='@name(".")'), '@name(".") table', r"empty control-plane name", _named(t='@name("x.y")')),
+    "empty_name_counter": (_named(c='@name(".")'), '@name(".") counter', r"empty control-plane name", _named(c='@name("")')),
+    # a typed counter parameter before V1MODEL_VERSION 20200408 (seed 63, kind extern_ctor: accepted)
+    "typed_counter_parameter_before_20200408": (
+        _ctr("counter(8, CounterType.packets) gc;", "counter<bit<32>>", typed=False), "(counter<bit<32>> c)",
+        r"counter has 0 type parameter", _ctr("counter(8, CounterType.packets) gc;", "counter", typed=False)),
+    # p4c has no log_msg of three arguments ("log_msg: declaration not found"; seed 63: accepted)
+    "log_msg_three_arguments": (program(body='        log_msg("a={}", {hdr.h.a}, 8w1);'), "log_msg", r"log_msg takes 1 or 2",
+                                program(body='        log_msg("a={}", {hdr.h.a});')),
+    # checksum data of one scalar (p4c dies) or with a bool literal ("Computations are not
+    # supported in verify_checksum"; seed 63, kind extern_call: accepted)
+    "checksum_data_one_field": (_checksum("hdr.h.a"), "verify_checksum", r"must be a list expression", _checksum("hdr.h")),
+    "checksum_data_bool_literal": (_checksum("{hdr.h.a, true}"), "verify_checksum", r"a bool literal",
+                                   _checksum("{hdr.h.a, 8w1}")),
+    # p4c parses @brief / @description (and @name) as exactly one string literal (a syntax error
+    # otherwise; p4c_mutate seed 64 put an @name("...") inside a @description's text: accepted)
+    "description_two_tokens": (_named(a='@description("copies the @name(".t") action")'), "@description",
+                               r"@description takes one string", _named(a='@description("copies the action")')),
+    "brief_two_strings": (_named(t='@brief("a" "b")'), "@brief", r"@brief takes one string", _named(t='@brief("ab")')),
+    "name_string_and_tokens": (_named(c='@name("a" .t "b")'), "@name", r"@name takes one string", _named(c='@name("a.t.b")')),
+    # a top-level action is copied into the control that lists it and named there like a local
+    # action: beside a local action of that name p4c's JSON has one label twice (seed 64: accepted)
+    "top_level_action_named_like_a_local_one": (
+        program(top='@name("fwd") action g() { }\n', locals="    action fwd() { }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { fwd; g; } }\n", body="        t.apply();"),
+        "actions = { fwd; g; }", r"both named I.fwd",
+        program(top='@name(".fwd") action g() { }\n', locals="    action fwd() { }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { fwd; g; } }\n", body="        t.apply();")),
+    # hash's data is a struct for p4c's BMv2 back end ("expected a struct"; seed 65: accepted)
+    "hash_data_one_field": (program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, hdr.h.a, 16w64); hdr.h.b = r;"),
+                            "hash(r", r"hash data must be a list expression",
+                            program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, hdr.h, 16w64); hdr.h.b = r;")),
+    # a shift by a header field declared bool: p4c's BMv2 back end dies naming the field's
+    # declaration (mutz19's open `far` item: was reported at the shift)
+    "shift_by_bool_header_field": (program(body="        hdr.h.a = hdr.h.a << hdr.h.c;").replace("bit<8> c; }", "bool c; }"),
+                                   "bool c;", r"header field declared bool",
+                                   program(body="        hdr.h.a = hdr.h.a << hdr.h.c;")),
+    # p4c names the 'SelectExpression' of a value set of the wrong type (p4c_mutate `far`: was the
+    # case's line)
+    "value_set_struct_mismatch_at_select": (_vs_select(15), "transition select", r"value_set P.vs holds vs_t", _vs_select(16)),
+    # an integer in a list expression for a header's varbit field: p4c's type error at the
+    # assignment, before the late error of a one-argument extract (p4c_mutate `far`: was the extract)
+    "list_integer_into_varbit_field": (
+        _varbit(program(body="        hdr.h = {1, 2, 3};")), "hdr.h = {1, 2, 3}", r"not with 'varbit<8>'",
+        _varbit(program(body="        hdr.h.c = 3;")).replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h, 8);")),
+    # a serializable enum is made from its own underlying type only (p4c: "Cannot unify type
+    # 'bit<8>' with type 'Color'"; p4c_mutate `far`: accepted, a later cast out of it named)
+    "cast_into_enum_of_other_width": (
+        program(top="enum bit<7> Color { Red = 1 }\n", body="        Color c = (Color)hdr.h.a;"), "(Color)hdr.h.a",
+        r"cannot cast bit<8> to enum Color", program(top="enum bit<8> Color { Red = 1 }\n", body="        Color c = (Color)hdr.h.a;")),
+    # a selector key without an action_selector in a table with const entries: p4c's P4Runtime
+    # serializer refuses it without a position; named at the key (p4c_mutate `far`: at the entry)
+    "selector_key_without_selector_and_const_entries": (
+        program(locals="    action a() { }\n    table t { key = { hdr.h.c: selector; }\n        actions = { a; }\n"
+                       "        const entries = { 1: a(); } }\n", body="        t.apply();"),
+        "hdr.h.c: selector", r"selector key but no action_selector",
+        program(locals="    action a() { }\n    table t { key = { hdr.h.c: exact; }\n        actions = { a; }\n"
+                       "        const entries = { 1: a(); } }\n", body="        t.apply();")),
+    # p4c type-checks the value of a table property it ignores (p4c_mutate seed 73: accepted)
+    "ignored_table_property_type_error": (
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        priority_delta = (true) / 0; foo = 1; }\n",
+                body="        t.apply();"), "priority_delta", r"expected bool, got int",
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        priority_delta = -2; foo = 1; }\n",
+                body="        t.apply();")),
+    "unknown_table_property_unknown_field": (
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        foo = hdr.h.zz; }\n",
+                body="        t.apply();"), "foo = hdr.h.zz", r"no field zz",
+        program(locals="    table t { key = { hdr.h.a: ternary; } actions = { NoAction; }\n        foo = hdr.h.a; }\n",
+                body="        t.apply();")),
     "priority_string": (_table('@priority("x")'), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_two_args": (_table("@priority(1, 2)"), "@priority", r"@priority takes one integer", _table("@priority(3)")),
     "priority_negative": (_table("@priority(-1)"), "@priority", r"@priority takes one integer", _table("@priority(0)")),
@@ -506,6 +672,19 @@ VALID = {
     # gauntlet_exit_combination_*): an unknown field or a type mismatch there is no error
     "dead_branch_unknown_field": program(body="        if (true) { exit; } else { hdr.h.zz = 1; }\n"
                                               "        if (1 == 2) { hdr.zz.a = 16w1; hdr.h.a = 16w1; }"),
+    # divisions by 5 p4c's constant propagation folds (p4c_mutate seed 54 and its probes): through a
+    # sub-parser's argument into it and back, a state merged into its predecessor, a control-local
+    # initializer, a constant-assigned field in an action, a branch p4c's strength reduction removes
+    "division_folded_through_subparser": _div_parser(_DIV_CALL.format("16"), top=_DIV_SUB.format("p.extract(hdr_x); cnt = (cnt + 1) / 5;")
+                                                     .replace("inout bit<8> cnt", "inout bit<8> cnt, out h_t hdr_x")
+                                                     ).replace("sp.apply(pkt, m.x)", "sp.apply(pkt, m.x, hdr.h)"),
+    "division_folded_in_merged_states": _div_parser(_DIV_CHAIN.format("s2;")),
+    "division_folded_in_control_and_action": program(
+        locals="    bit<8> t = 0x10;\n    action a() { m.x = 3; m.x = (m.x + 9) / 5; }\n",
+        body="        a();\n        hdr.h.a = t / 5;\n        if (hdr.h.a - hdr.h.a != 0) { hdr.h.c = hdr.h.c / 5; }"),
+    # @name(".") on what p4c removes first (an unapplied table, an action only it lists)
+    "empty_name_on_removed_objects": program(locals='    @name(".") action a() { hdr.h.a = 1; }\n'
+                                                    '    @name(".") table t { key = { hdr.h.a: exact; } actions = { a; } }\n'),
     # compiles (p4c too), though simple_switch cannot load p4c's JSON for it
     "lookahead_bool": program().replace("state start { pkt.extract(hdr.h);",
                                         "state start { bool b = pkt.lookahead<bool>(); pkt.extract(hdr.h); m.x = (bit<8>)(bit<1>)b;"),
