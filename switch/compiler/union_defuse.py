@@ -249,6 +249,55 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
                 key += 1
 
 
+def _after_inlining(inline, sub, copied: set, deps: set):
+    """The view of p4c's second def-use pass (after its Inline, InlineActions and
+    RemoveActionParameters: the one that sees an action's copy-back as an assignment) for
+    ``inline``: a sub-control applied with ``lv`` in place as its ``out`` header argument starts
+    with ``lv.setInvalid()`` -- a write of the validity alone, no overwrite -- and runs its body
+    on ``lv`` (``a(hdr.u.x); s2.apply(hdr.u.x);`` with ``s2`` leaving the parameter unwritten
+    keeps the action's copy-back).  An instance in ``copied`` (its applies differ:
+    :mod:`.subcontrol_args`) copies the parameter back after the body instead, an overwrite;
+    ``deps`` collects the instances taken as in place (not known before every block is
+    elaborated: :func:`settle_copy_backs`)."""
+    def view(call, lv):
+        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
+        outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv] if blk else []
+        if len(outs) != 1 or (lv.get("t") or [None])[0] != "header" or "py" not in outs[0] or \
+                any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+            return inline(call, lv)
+        if call["fn"] in copied:
+            return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+        deps.add(call["fn"])
+        return [{"s": "setvalid", "h": lv, "v": False, "siblings": []}] + \
+            _substitute(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
+    return view
+
+
+def _action_copy_back_dead(rest: list, lv, inline, sub) -> tuple[bool, dict | None]:
+    """Whether p4c's def-use pass after inlining drops an action's copy-back into ``lv`` that
+    the statements ``rest`` follow: the verdict with every sub-control taken as in place, and
+    when it hangs on that, ``{"fns": [...], "dead": verdict}`` for those being copied."""
+    deps: set = set()
+    verdict = _overwritten(rest, lv, _after_inlining(inline, sub, set(), deps))
+    if not deps:
+        return verdict, None
+    other = _overwritten(rest, lv, _after_inlining(inline, sub, set(deps), set()))
+    return verdict, (None if other == verdict else {"fns": sorted(deps), "dead": other})
+
+
+def settle_copy_backs(ir) -> None:
+    """Settle the action copy-back verdicts that hang on whether a sub-control is applied in
+    place (:func:`_action_copy_back_dead`), once ``copy_args`` is marked on every apply
+    (:func:`.subcontrol_args.mark_copied_applies`)."""
+    copied = {n["fn"] for n in ir_dicts(ir) if n.get("s") == "apply_control" and n.get("copy_args")}
+    for n in ir_dicts(ir):
+        alt = n.pop("dead_if_copied", None) if "e" in n and "dir" in n else None
+        if alt is not None and copied & set(alt["fns"]):
+            n.pop("dead", None)
+            n.pop("siblings", None)
+            n.update({"dead": True} if alt["dead"] else {"siblings": alt["siblings"]})
+
+
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
     """p4c's def-use pass (SimplifyDefUse) drops an assignment to a header union member that
     a later assignment to the same member overwrites before anything reads that member --
@@ -269,20 +318,34 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
 
     def dead(call, x):
         """The copy-back of argument ``x`` is dead -- and for a sub-control, nothing but
-        assignments in its body makes the parameter valid (p4c keeps a setValid)."""
-        if not (x.get("siblings") and _overwritten(stmts[i + 1:], x["e"], inline)):
+        assignments in its body makes the parameter valid (p4c keeps a setValid); an action's
+        is judged as p4c sees it after inlining (:func:`_action_copy_back_dead`)."""
+        if not x.get("siblings"):
+            return False
+        if call.get("s") == "call_action" and sub is not None:
+            return _action_copy_back_dead(stmts[i + 1:], x["e"], inline, sub)
+        if not _overwritten(stmts[i + 1:], x["e"], inline):
             return False
         blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
         return blk is None or not _param_sets_valid(blk, call, x)
+
+    def judged(call, x):
+        v = dead(call, x)
+        verdict, alt = v if isinstance(v, tuple) else (v, None)
+        y = dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if verdict else x
+        if alt is not None:   # settled by settle_copy_backs
+            y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
+        return y
     for i, a in enumerate(stmts):
         if record is not None and a.get("s") == "apply_control":
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("call_action", "apply_control") and any(dead(a, x) for x in a["args"]):
-            # p4c drops the copy-back whole: a setValid of the member before the overwrite finds
-            # it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
-            a = {**a, "args": [dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if dead(a, x) else x
-                               for x in a["args"]]}
+        elif a.get("s") in ("call_action", "apply_control"):
+            # p4c drops a dead copy-back whole: a setValid of the member before the overwrite
+            # finds it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
+            args = [judged(a, x) for x in a["args"]]
+            if any(y is not x for x, y in zip(a["args"], args)):
+                a = {**a, "args": args}
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

@@ -1,0 +1,43 @@
+"""Disagreements found by helper fuzz18 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+
+An action's copy-back into a header-union member exists for p4c only after its
+RemoveActionParameters, so the def-use pass that may drop it is the one after the inliner: a
+sub-control applied next with the member in place as its ``out`` argument is there
+``member.setInvalid()`` and its body on the member -- no overwrite unless the body assigns the
+whole parameter; an instance whose applies differ copies the parameter back after its body, an
+overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_out_subcontrol``).
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_U_PARSER = """
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 3: pw; 4: px; default: accept; } }
+    state pw { pkt.extract(hdr.u.w); transition accept; }
+    state px { pkt.extract(hdr.u.x); transition accept; }"""
+_U = dict(headers="header u16_t { bit<8> a; bit<16> v; }\nheader_union u_t { h_t x; u16_t w; }\n", fields="    u_t u;\n",
+          parser=_U_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);")
+_U_FRAMES = [(1, H(a, 1, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(6)]
+
+CASES = []
+
+# d == 0: s5 assigns its whole `out` parameter in place (`hdr.u.x = hdr.h2` after inlining): the
+# copy-back is dead, u.w stays valid.  d == 1: s4 writes a field only: the copy-back stays (u.w
+# goes invalid).  d == 2: s6's applies differ (d == 3), so its parameter is copied back after the
+# body, an overwrite: dead.  d == 4: s2 leaves the parameter unwritten, in place: only
+# `hdr.u.x.setInvalid()` -- the copy-back stays.
+CASES.append(case("fuzz18_action_copy_back_before_subcontrol_after_inlining", CAT, program("""
+        if (hdr.h.d == 0) { a(hdr.u.x); s5.apply(hdr.u.x, hdr.h2); }
+        else if (hdr.h.d == 1) { a(hdr.u.x); s4.apply(hdr.u.x); }
+        else if (hdr.h.d == 2) { a(hdr.u.x); s6.apply(hdr.u.x); }
+        else if (hdr.h.d == 3) { s6.apply(hdr.h2); }
+        else if (hdr.h.d == 4) { a(hdr.u.x); s2.apply(hdr.u.x); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control S2(out h_t y) { apply { } }
+control S4(out h_t y) { apply { y.setValid(); y.a = 1; } }
+control S5(out h_t y, in h_t z) { apply { y = z; } }
+""", ingress_decls="    S2() s2;\n    S4() s4;\n    S5() s5;\n    S2() s6;\n    action a(out h_t p) { p = {9, 9, 9, 9}; }\n",
+    **_U), frames=_U_FRAMES))
