@@ -7,6 +7,10 @@ sub-control applied next with the member in place as its ``out`` argument is the
 ``member.setInvalid()`` and its body on the member -- no overwrite unless the body assigns the
 whole parameter; an instance whose applies differ copies the parameter back after its body, an
 overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_out_subcontrol``).
+
+Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
+header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
+arm, or a named initializer in either, is a type error there (``INVALID``, ``test_invalid.py``).
 """
 from .base import H, case, program
 
@@ -41,3 +45,27 @@ control S4(out h_t y) { apply { y.setValid(); y.a = 1; } }
 control S5(out h_t y, in h_t z) { apply { y = z; } }
 """, ingress_decls="    S2() s2;\n    S4() s4;\n    S5() s5;\n    S2() s6;\n    action a(out h_t p) { p = {9, 9, 9, 9}; }\n",
     **_U), frames=_U_FRAMES))
+
+
+# p4c types a list in a ?:'s else arm as the then arm's struct or header (the header built so
+# is valid); one in the then arm, or a named initializer, is its type error (INVALID below).
+CASES.append(case("fuzz18_conditional_else_arm_initializer", CAT, program("""
+        meta.q = {7, 8};
+        meta.p = (hdr.h.a == 1) ? meta.q : {hdr.h.b, 3};
+        hdr.h.c = meta.p.x ++ meta.p.y;
+        meta.p = (hdr.h.b == 2) ? meta.q : {hdr.h.a, 5};
+        hdr.h.d = 16w0 ++ meta.p.x ++ meta.p.y;
+        hdr.h2 = (hdr.h.a == 3) ? hdr.h : {1, 2, hdr.h.c, 4};
+        hdr.h.b = (bit<8>)(bit<1>)hdr.h2.isValid();
+""", headers="struct pair_t { bit<8> x; bit<8> y; }\n", meta="    pair_t p;\n    pair_t q;\n"),
+    frames=[(1, H(a, b, c=0x1234)) for a in (1, 3, 5) for b in (2, 9)]))
+
+_PAIR = dict(headers="struct pair_t { bit<8> x; bit<8> y; }\n", meta="    pair_t p;\n    pair_t q;\n")
+INVALID = {
+    "conditional_then_arm_list_initializer": (program(
+        "        hdr.h2 = (hdr.h.a == 1) ? {1, 2, 3, 4} : hdr.h;\n"), ("?:",)),
+    "conditional_then_arm_struct_initializer": (program(
+        "        meta.p = (hdr.h.b == 2) ? {y = 4, x = hdr.h.a} : meta.q;\n", **_PAIR), ("?:",)),
+    "conditional_else_arm_struct_initializer": (program(
+        "        meta.p = (hdr.h.b == 2) ? meta.q : {y = 4, x = hdr.h.a};\n", **_PAIR), ("?:",)),
+}
