@@ -362,6 +362,12 @@ class StatementRules:
                    self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == dup][1]
             self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
                                        "the table p4c makes of such a switch)")
+        if v is None and t[0] == "error" and labels:
+            # p4c's EliminateSwitch makes the switch a table keyed on the value, and its BMv2
+            # back end takes no error constant as an exact key (a `default` alone is no entry)
+            lab = next(c.label for c in s.cases if c.label is not None)
+            self.target_error(lab.loc, "a switch on an error value is not supported on this target "
+                                       "(p4c: unsupported exact key expression)")
         if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
             hit = next((c for c in cases if v in c["labels"]), None) or next(
                 (c for c in cases if "default" in c["labels"]), {"body": []})

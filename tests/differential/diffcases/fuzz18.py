@@ -11,6 +11,9 @@ overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_
 Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
 header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
 arm, or a named initializer in either, is a type error there (``INVALID``, ``test_invalid.py``).
+A ``switch`` on an ``error`` value with a label p4c's BMv2 back end refuses ("unsupported exact key
+expression": EliminateSwitch makes it a table keyed on the value); a ``default`` alone, or the
+switch in a sub-control nothing applies, is no error.  checkmate-p4c accepted it.
 """
 from .base import H, case, program
 
@@ -69,3 +72,29 @@ INVALID = {
     "conditional_else_arm_struct_initializer": (program(
         "        meta.p = (hdr.h.b == 2) ? meta.q : {y = 4, x = hdr.h.a};\n", **_PAIR), ("?:",)),
 }
+
+
+# A switch on an error value with labels: p4c's BMv2 back end takes no error constant as a table
+# key (INVALID); `default` alone is fine, as is such a switch in a sub-control nothing applies.
+CASES.append(case("fuzz18_switch_on_error_without_labels", CAT, program("""
+        switch (sm.parser_error) {
+            default: { hdr.h.b = 3; }
+        }
+""", top="""
+control Sub(inout h_t x, in error e) { apply { switch (e) { error.NoError: { x.b = 7; } default: { } } } }
+""", ingress_decls="    Sub() unused;\n")))
+INVALID.update({
+    "switch_on_parser_error": (program("""
+        switch (sm.parser_error) {
+            error.NoError: { hdr.h.b = 1; }
+            default: { hdr.h.b = 3; }
+        }
+"""), ("switch", "error")),
+    "switch_on_error_variable_in_subcontrol": (program("""
+        error e = error.NoError;
+        if (hdr.h.a == 1) { e = error.PacketTooShort; }
+        s.apply(hdr.h, e);
+""", top="""
+control Sub(inout h_t x, in error e) { apply { switch (e) { error.PacketTooShort: { x.b = 7; } } } }
+""", ingress_decls="    Sub() s;\n"), ("switch", "error")),
+})
