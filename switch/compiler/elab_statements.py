@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
+from .union_defuse import _touches as union_touches
 from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
@@ -504,10 +505,32 @@ class StatementRules:
             return None if act is None else inlined_action(act, call, lv)
         if call.get("s") == "call_fn":
             return out_overwrite(call, lv)
+        if call.get("s") == "apply":
+            return self.inlined_table(call["table"], lv)
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
         return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+
+    def inlined_table(self, tname: str, lv) -> list | None:
+        """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
+        ``if`` chain of their bodies.  None (no view) when a key may read ``lv``, the table has no
+        default action or binds an action's arguments."""
+        tab = self.tables.get(tname)
+        if tab is None or tab.get("default") is None or \
+                any(union_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
+            return None
+        bodies = []
+        for ta in tab.get("actions") or ():
+            act = self.actions.get(ta.get("name"))
+            if act is None or ta.get("bound") or act.get("body") is None:
+                return None
+            bodies.append(list(act["body"]))
+        out = None
+        for body in reversed(bodies):
+            out = body if out is None else [{"s": "if", "c": {"op": "const", "v": True, "t": ["bool"]},
+                                             "then": body, "else": out}]
+        return out
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the

@@ -49,9 +49,20 @@ def _plain(node) -> bool:
         return all(_plain(x) for x in node)
     if not isinstance(node, dict):
         return True
-    if "s" in node and node["s"] not in _PLAIN:
-        return False
+    if "s" in node and node["s"] not in _PLAIN or node.get("op") == "table_hit":
+        return False   # (a table applied in a condition runs actions unseen here)
     return all(_plain(v) for v in node.values())
+
+
+def _no_hits(node):
+    """``node`` (IR) with each table apply's hit/miss in it made a constant."""
+    if isinstance(node, list):
+        return [_no_hits(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("op") == "table_hit":
+        return {"op": "const", "v": True, "t": ["bool"]}
+    return {k: _no_hits(v) for k, v in node.items()}
 
 
 def _substitute(node, subst: dict):
@@ -112,17 +123,42 @@ def _has_call(ir) -> bool:
     return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
 
-def _overwritten(rest: list, lv, inline=None) -> bool:
-    """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
-    plain statements in between: see :func:`drop_dead_union_stores`; ``inline(call, lv)``:
-    the statements a sub-control, action or function call stands for, or None)."""
+#: statements :func:`_overwritten` looks at for one verdict, every path of its ifs together;
+#: past it the store counts as read (kept) -- sequential ifs double the paths
+_BUDGET = 4000
+
+
+def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool:
+    """Whether the statements ``rest`` assign all of ``lv`` before anything reads it, on every
+    path through their ifs (only plain statements in between: see
+    :func:`drop_dead_union_stores`; ``inline(call, lv)``: the statements a sub-control, action,
+    function call or table apply stands for -- a table's as ifs of its actions --, or None)."""
+    budget = [_BUDGET] if budget is None else budget
     for j, b in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
-            return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline)
-        if b.get("s") in ("apply_control", "call_action", "call_fn") and inline is not None:
+            return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
-                return _overwritten(body + rest[j + 1:], lv, inline)
+                return _overwritten(body + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "if" and not (_plain(b) and not _touches(b, lv)):
+            # p4c's def-use: dead when every path overwrites it first (a read in the
+            # condition, or a table applied there, keeps it)
+            if _touches(b["c"], lv):
+                return False
+            after = rest[j + 1:]
+            hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
+            if hits:   # the tables the condition applies run first, then either branch
+                pre = [inline({"s": "apply", "table": n["table"]}, lv) if inline else None for n in hits]
+                if any(p is None for p in pre) or not _plain(_no_hits(b["c"])):
+                    return False
+                return _overwritten([x for p in pre for x in p] + [dict(b, c=_no_hits(b["c"]))] + after,
+                                    lv, inline, budget)
+            return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
+                _overwritten(list(b["else"] or []) + after, lv, inline, budget)
         if b.get("s") == "assign" and b["l"] == lv:
             return not _touches(b["r"], lv)
         if not _plain(b):
@@ -322,7 +358,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
         is judged as p4c sees it after inlining (:func:`_action_copy_back_dead`)."""
         if not x.get("siblings"):
             return False
-        if call.get("s") == "call_action" and sub is not None:
+        if call.get("s") in ("call_action", "call_fn") and sub is not None:
             return _action_copy_back_dead(stmts[i + 1:], x["e"], inline, sub)
         if not _overwritten(stmts[i + 1:], x["e"], inline):
             return False
@@ -341,7 +377,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("call_action", "apply_control"):
+        elif a.get("s") in ("call_action", "apply_control", "call_fn"):
             # p4c drops a dead copy-back whole: a setValid of the member before the overwrite
             # finds it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
             args = [judged(a, x) for x in a["args"]]

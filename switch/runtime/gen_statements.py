@@ -310,7 +310,8 @@ class StatementGen:
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
             for k2, arg in enumerate(outs, 1):
-                if not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
+                # (a copy-back p4c's def-use drops is not made: union_defuse.drop_dead_union_stores)
+                if not arg.get("dead") and not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
                     self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], arg.get("siblings", ()), by_member=True)
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))

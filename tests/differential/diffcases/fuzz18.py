@@ -11,11 +11,16 @@ overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_
 Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
 header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
 arm, or a named initializer in either, is a type error there (``INVALID``, ``test_invalid.py``).
+The same def-use pass sees a function's copy-back (p4c inlines functions after sub-controls, so
+as an action's: ``f(hdr.u.x); hdr.u.x = hdr.h2;`` drops it), follows both branches of an ``if``
+(dead when every path overwrites the member first) and a table apply as one of its actions (a
+``NoAction`` path keeps it, a key or action reading the member too); checkmate-switch made those
+copy-backs and stores, so the parsed sibling went invalid.
 A ``switch`` on an ``error`` value with a label p4c's BMv2 back end refuses ("unsupported exact key
 expression": EliminateSwitch makes it a table keyed on the value); a ``default`` alone, or the
 switch in a sub-control nothing applies, is no error.  checkmate-p4c accepted it.
 """
-from .base import H, case, program
+from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -98,3 +103,52 @@ INVALID.update({
 control Sub(inout h_t x, in error e) { apply { switch (e) { error.PacketTooShort: { x.b = 7; } } } }
 """, ingress_decls="    Sub() s;\n"), ("switch", "error")),
 })
+
+
+_U_TOP3 = """
+void f(out h_t p) { p = {9, 9, 9, 9}; }
+void g(out h_t p) { }
+control S2(out h_t y) { apply { } }
+control S5(out h_t y, in h_t z) { apply { y = z; } }
+"""
+_U_FRAMES8 = [(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(8) for b in (1, 2)]
+
+# A function's `out` copy-back into a union member is dead when what follows overwrites the member
+# (d 0, 3, 4, 6: u.w stays valid) and kept before an in-place `out` sub-control that leaves it
+# unwritten (d 2) or when it overwrites another copy-back (d 5, 7).
+CASES.append(case("fuzz18_function_copy_back_into_union_member", CAT, program("""
+        if (hdr.h.d == 0) { f(hdr.u.x); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { f(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { f(hdr.u.x); s2.apply(hdr.u.x); }
+        else if (hdr.h.d == 3) { f(hdr.u.x); s5.apply(hdr.u.x, hdr.h2); }
+        else if (hdr.h.d == 4) { f(hdr.u.x); g(hdr.u.x); }
+        else if (hdr.h.d == 5) { g(hdr.u.x); f(hdr.u.x); }
+        else if (hdr.h.d == 6) { a(hdr.u.x); g(hdr.u.x); }
+        else { f(hdr.u.x); a(hdr.u.x); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top=_U_TOP3, ingress_decls="    S2() s2;\n    S5() s5;\n    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", **_U),
+    frames=[(1, H(a, 1, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(8)]))
+
+# Stores and copy-backs dead on every path: both branches of an if overwrite (d 0, 2, 3; d 1: one
+# branch does not), a table whose every action overwrites (d 4, also when applied in the
+# condition, d 6), but not one with a NoAction (d 5) or a key reading the member (d 7).
+CASES.append(case("fuzz18_union_store_dead_on_every_path", CAT, program("""
+        if (hdr.h.d == 0) { hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { hdr.u.x = hdr.h2; } }
+        else if (hdr.h.d == 1) { hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { hdr.h.c = 5; } }
+        else if (hdr.h.d == 2) { a(hdr.u.x); if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { s5.apply(hdr.u.x, hdr.h2); } }
+        else if (hdr.h.d == 3) { a(hdr.u.x); if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { hdr.h.b = hdr.u.x.b; hdr.u.x = hdr.h2; } }
+        else if (hdr.h.d == 4) { a(hdr.u.x); t1.apply(); }
+        else if (hdr.h.d == 5) { a(hdr.u.x); t2.apply(); }
+        else if (hdr.h.d == 6) { a(hdr.u.x); if (t3.apply().hit) { hdr.u.x = hdr.h2; } else { hdr.u.x = hdr.h2; } }
+        else { hdr.u.x = hdr.h; t4.apply(); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top=_U_TOP3, ingress_decls="""    S5() s5;
+    action a(out h_t p) { p = {9, 9, 9, 9}; }
+    action e() { hdr.u.x = hdr.h2; }
+    action e2(bit<8> v) { hdr.u.x = hdr.h2; hdr.h.b = v; }
+    table t1 { key = { hdr.h.b: exact; } actions = { e; e2; } default_action = e(); }
+    table t2 { key = { hdr.h.b: exact; } actions = { e; NoAction; } default_action = e(); }
+    table t3 { key = { hdr.h.b: exact; } actions = { e; } default_action = e(); }
+    table t4 { key = { hdr.u.x.a: exact; } actions = { e; } default_action = e(); }
+""", **_U), frames=_U_FRAMES8,
+    entries=[Entry("t1", {"hdr.h.b": 1}, "e2", {"v": 7}), Entry("t2", {"hdr.h.b": 1}, "NoAction", {})]))
