@@ -15,7 +15,9 @@ The same def-use pass sees a function's copy-back (p4c inlines functions after s
 as an action's: ``f(hdr.u.x); hdr.u.x = hdr.h2;`` drops it), follows both branches of an ``if``
 (dead when every path overwrites the member first) and a table apply as one of its actions (a
 ``NoAction`` path keeps it, a key or action reading the member too); checkmate-switch made those
-copy-backs and stores, so the parsed sibling went invalid.
+copy-backs and stores, so the parsed sibling went invalid.  In a parser the same holds across
+states (``hdr.u.x = hdr.h;`` then, in the next state, ``hdr.u.x = hdr.h2;``), also past a write into
+the member, an ``extract`` of its sibling or a ``verify`` (p4c does not see the parse end there).
 A ``switch`` on an ``error`` value with a label p4c's BMv2 back end refuses ("unsupported exact key
 expression": EliminateSwitch makes it a table keyed on the value); a ``default`` alone, or the
 switch in a sub-control nothing applies, is no error.  checkmate-p4c accepted it.
@@ -152,3 +154,24 @@ CASES.append(case("fuzz18_union_store_dead_on_every_path", CAT, program("""
     table t4 { key = { hdr.u.x.a: exact; } actions = { e; } default_action = e(); }
 """, **_U), frames=_U_FRAMES8,
     entries=[Entry("t1", {"hdr.h.b": 1}, "e2", {"v": 7}), Entry("t2", {"hdr.h.b": 1}, "NoAction", {})]))
+
+
+# Union-member stores in parser states, dead on every path to accept (s1, s2 -> s2b, s4, s5, s6:
+# u.w, extracted first, stays valid) or not (s3: a path to accept; s7: a select without default
+# may reject).
+CASES.append(case("fuzz18_parser_union_store_dead", CAT, program("""
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); pkt.extract(hdr.u.w); transition select(hdr.h.b) {
+        1: s1; 2: s2; 3: s3; 4: s4; 5: s5; 6: s6; 7: s7; default: accept; } }
+    state s1 { hdr.u.x = hdr.h; hdr.u.x = hdr.h2; transition accept; }
+    state s2 { hdr.u.x = hdr.h; transition s2b; }
+    state s2b { hdr.u.x = hdr.h2; transition accept; }
+    state s3 { hdr.u.x = hdr.h; transition select(hdr.h.a) { 1: s2b; default: accept; } }
+    state s4 { hdr.u.x = hdr.h; pkt.extract(hdr.u.w); hdr.u.x = hdr.h2; transition accept; }
+    state s5 { hdr.u.x = hdr.h; hdr.u.x.a = 3; hdr.u.x = hdr.h2; transition accept; }
+    state s6 { hdr.u.x = hdr.h; verify(hdr.h.a == 1, error.NoMatch); hdr.u.x = hdr.h2; transition accept; }
+    state s7 { hdr.u.x = hdr.h; transition select(hdr.h.a) { 1: s2b; } }
+""", **{k: v for k, v in _U.items() if k != "parser"}),
+    frames=[(1, H(a, b, payload=bytes(range(1, 12)))) for a in (1, 2) for b in range(8)]))
