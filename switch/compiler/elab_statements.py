@@ -10,7 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import _touches as union_touches
-from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
+from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -535,7 +535,22 @@ class StatementRules:
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the
         statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
-        drops those dead at every call site once all blocks are elaborated)."""
+        drops those dead at every call site once all blocks are elaborated); for an action
+        called, or a table applied, those of the actions' bodies
+        (:func:`.union_defuse.settle_action_stores`)."""
+        if call.get("s") in ("call_action", "apply"):
+            names = [call["action"]] if call["s"] == "call_action" else \
+                [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
+            verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+            site = call.setdefault("asite", len(verdicts.setdefault("#sites", [])))
+            if site == len(verdicts["#sites"]):
+                verdicts["#sites"].append(site)
+            for q in names:
+                act = self.actions.get(q)
+                if act is not None and act.get("body") is not None:
+                    for sid, dead in action_store_verdicts(q, act["body"], rest, self.inlined_control):
+                        verdicts.setdefault(sid, {})[site] = dead
+            return
         blk = self.subcontrol_of(call)
         if blk is None:
             return

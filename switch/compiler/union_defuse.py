@@ -241,7 +241,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 
-def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
+def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
     value and sibling invalidation (the value is overwritten unread, but a setValid of the member
@@ -283,6 +283,7 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
                     for call in calls_at[c]:
                         call.setdefault("dead_stores", []).append(key)
                 key += 1
+    return key   # (the next dead_key: settle_action_stores)
 
 
 def _after_inlining(inline, sub, copied: set, deps: set):
@@ -334,6 +335,67 @@ def settle_copy_backs(ir) -> None:
             n.update({"dead": True} if alt["dead"] else {"siblings": alt["siblings"]})
 
 
+def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
+    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
+    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
+    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
+    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+    k = 0
+    for n in ir_dicts(body):
+        if n.get("s") == "assign" and n.get("siblings") and n["r"].get("op") != "mk":
+            n.setdefault("sid", f"A:{name}#{k}")
+            k += 1
+    found: list = []
+    _body_stores(list(body), list(rest), inline, found)
+    return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
+
+
+def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int) -> None:
+    """Drop the union-member stores of action bodies that a call site makes dead (p4c's
+    def-use sees an action's body where it runs, and p4c gives every direct call and every
+    table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
+    copy, so BMv2 keeps ``u.w`` valid).  ``table_actions``: table -> its action names;
+    ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
+    dead when every apply of the table is; a site not judged (a table applied in a condition
+    or a ``switch``) keeps the store.  Dead in every copy: the store goes; in some: it gets a
+    ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
+    sites' ``dead_stores`` (the generated code skips it while the call runs)."""
+    units: dict = {}   # action -> [[site nodes of one copy]]
+    tables: dict = {}
+    for n in ir_dicts(ir):
+        if n.get("s") == "call_action":
+            units.setdefault(n["action"], []).append([n])
+        elif n.get("s") in ("apply", "switch_action") or n.get("op") == "table_hit":
+            tables.setdefault(n.get("table"), []).append(n)
+    for t, nodes in tables.items():
+        for a in table_actions.get(t, ()):
+            units.setdefault(a, []).append(nodes)
+
+    def dead(sid, unit) -> bool:
+        return all(n.get("s") in ("call_action", "apply") and n.get("asite") is not None and
+                   verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+    for q, act in actions.items():
+        copies = units.get(q, [])
+        for n in ir_dicts(act.get("body")):
+            sid = n.pop("sid", None) if n.get("s") == "assign" else None
+            if sid is None or not str(sid).startswith("A:") or not copies:
+                continue
+            gone = [u for u in copies if dead(sid, u)]
+            if len(gone) == len(copies):
+                r = n["r"]
+                n.clear()
+                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
+            elif gone:
+                n["dead_key"] = key
+                for u in gone:
+                    for site in u:
+                        site.setdefault("dead_stores", []).append(key)
+                key += 1
+    for nodes in [u for us in units.values() for u in us]:
+        for n in nodes:
+            n.pop("asite", None)
+
+
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
     """p4c's def-use pass (SimplifyDefUse) drops an assignment to a header union member that
     a later assignment to the same member overwrites before anything reads that member --
@@ -373,7 +435,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
             y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
         return y
     for i, a in enumerate(stmts):
-        if record is not None and a.get("s") == "apply_control":
+        if record is not None and a.get("s") in ("apply_control", "call_action", "apply"):
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)

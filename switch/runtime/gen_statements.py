@@ -144,6 +144,15 @@ class StatementGen:
             self.emit(ind, "pass")
 
     def stmt(self, ind: int, s) -> None:
+        if s.get("dead_stores") and s["s"] in ("call_action", "apply"):
+            # union stores in the actions' bodies that p4c's def-use drops for this call site
+            # (its own copy of the action: union_defuse.settle_action_stores) are skipped
+            for key in s["dead_stores"]:
+                self.emit(ind, f"L._dead{key} = True")
+            self.stmt(ind, {k: v for k, v in s.items() if k != "dead_stores"})
+            for key in s["dead_stores"]:
+                self.emit(ind, f"L._dead{key} = False")
+            return
         k = s["s"]
         if k == "block":
             self.block(ind, s["body"])

@@ -17,7 +17,10 @@ as an action's: ``f(hdr.u.x); hdr.u.x = hdr.h2;`` drops it), follows both branch
 ``NoAction`` path keeps it, a key or action reading the member too); checkmate-switch made those
 copy-backs and stores, so the parsed sibling went invalid.  In a parser the same holds across
 states (``hdr.u.x = hdr.h;`` then, in the next state, ``hdr.u.x = hdr.h2;``), also past a write into
-the member, an ``extract`` of its sibling or a ``verify`` (p4c does not see the parse end there).
+the member, an ``extract`` of its sibling or a ``verify`` (p4c does not see the parse end there);
+and a store in an action's body that a call site overwrites is dropped there -- p4c gives every
+direct call and every table its own copy of the action (``g(); hdr.u.x = hdr.h2;`` drops it from
+that call's copy; a table's copy when every apply of the table overwrites).
 A ``switch`` on an ``error`` value with a label p4c's BMv2 back end refuses ("unsupported exact key
 expression": EliminateSwitch makes it a table keyed on the value); a ``default`` alone, or the
 switch in a sub-control nothing applies, is no error.  checkmate-p4c accepted it.
@@ -175,3 +178,27 @@ CASES.append(case("fuzz18_parser_union_store_dead", CAT, program("""
     state s7 { hdr.u.x = hdr.h; transition select(hdr.h.a) { 1: s2b; } }
 """, **{k: v for k, v in _U.items() if k != "parser"}),
     frames=[(1, H(a, b, payload=bytes(range(1, 12)))) for a in (1, 2) for b in range(8)]))
+
+
+# A union-member store in an action body, overwritten after the call site: a direct call (d 0, 2),
+# a table apply (d 1: e by default; the NoAction entry stores nothing), a direct call of an action
+# an unapplied table lists (d 3), one of two direct calls of g (d 5, not d 4) -- p4c drops the store
+# from that site's copy of the action.
+CASES.append(case("fuzz18_action_body_union_store_dead_per_call_site", CAT, program("""
+        if (hdr.h.d == 0) { a(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { t.apply(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { b(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { f(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 4) { g(); if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } }
+        else { g(); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls="""
+    action a() { hdr.u.x = hdr.h; }
+    action b() { hdr.u.x = hdr.h; hdr.h.b = 4; }
+    action e() { hdr.u.x = hdr.h; }
+    action f() { hdr.u.x = hdr.h; }
+    action g() { hdr.u.x = hdr.h; }
+    table t { key = { hdr.h.b: exact; } actions = { e; NoAction; } default_action = e(); }
+    table t2 { key = { hdr.h.b: exact; } actions = { f; } default_action = f(); }
+""", **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(6) for b in (1, 2)],
+    entries=[Entry("t", {"hdr.h.b": 1}, "NoAction", {})]))
