@@ -14,7 +14,10 @@ from __future__ import annotations
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
-_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front")
+_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
+          # extern calls read and write their arguments only (p4c's def-use: no hidden read)
+          "mark_to_drop", "counter", "truncate", "log", "random", "hash", "reg_read", "reg_write",
+          "meter", "digest")
 
 
 def _chain(lv) -> list:
@@ -43,8 +46,8 @@ def _touches(node, target) -> bool:
 
 
 def _plain(node) -> bool:
-    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop and if/blocks of
-    those (no call that may read the union unseen, no exit)."""
+    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop, extern calls and
+    if/blocks of those (no call that may read the union unseen, no exit)."""
     if isinstance(node, list):
         return all(_plain(x) for x in node)
     if not isinstance(node, dict):

@@ -20,7 +20,9 @@ states (``hdr.u.x = hdr.h;`` then, in the next state, ``hdr.u.x = hdr.h2;``), al
 the member, an ``extract`` of its sibling or a ``verify`` (p4c does not see the parse end there);
 and a store in an action's body that a call site overwrites is dropped there -- p4c gives every
 direct call and every table its own copy of the action (``g(); hdr.u.x = hdr.h2;`` drops it from
-that call's copy; a table's copy when every apply of the table overwrites).
+that call's copy; a table's copy when every apply of the table overwrites).  An extern call
+(``mark_to_drop``, a counter, a register, ``hash``, ``truncate``, ...) reads its arguments only:
+no read of the member in between; an ``exit`` (also in a table's action) is one.
 A ``switch`` on an ``error`` value with a label p4c's BMv2 back end refuses ("unsupported exact key
 expression": EliminateSwitch makes it a table keyed on the value); a ``default`` alone, or the
 switch in a sub-control nothing applies, is no error.  checkmate-p4c accepted it.
@@ -202,3 +204,44 @@ CASES.append(case("fuzz18_action_body_union_store_dead_per_call_site", CAT, prog
     table t2 { key = { hdr.h.b: exact; } actions = { f; } default_action = f(); }
 """, **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(6) for b in (1, 2)],
     entries=[Entry("t", {"hdr.h.b": 1}, "NoAction", {})]))
+
+
+# Paths p4c's def-use judges around a store: an exit on one path keeps it (d 0; d 1 through a table's
+# action), an extern call between does not (d 2 b == 2: mark_to_drop; the extern d-cases below),
+# a sub-control overwriting on every path drops it (d 3, d 7: Sc2 in both branches), a read on one
+# path keeps it (d 5), a setValid of the sibling on one path does not (d 4); the store in t2's
+# copy of st is dead after t2 (d 6: r, the other action, reads the member as it was before).
+CASES.append(case("fuzz18_union_store_paths_exit_externs_tables", CAT, program("""
+        if (hdr.h.d == 0) { hdr.u.x = hdr.h; if (hdr.h.b == 1) { exit; } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { hdr.u.x = hdr.h; t1.apply(); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { a(); if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { mark_to_drop(sm); hdr.u.x = hdr.h2; } }
+        else if (hdr.h.d == 3) { a(); sc.apply(hdr); }
+        else if (hdr.h.d == 4) { hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.u.w.setValid(); } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 5) { hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.h.a = hdr.u.x.a; } else { hdr.u.x = hdr.h2; } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 6) { t2.apply(); hdr.u.x = hdr.h2; }
+        else { hdr.u.x = hdr.h; sc2.apply(hdr); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sc(inout headers_t h) { apply { h.u.x = h.h2; } }
+control Sc2(inout headers_t h) { apply { if (h.h.b == 1) { h.u.x = h.h2; } else { h.u.x = h.h2; } } }
+""", ingress_decls="""    Sc() sc; Sc2() sc2;
+    action a() { hdr.u.x = hdr.h; }
+    action ex() { exit; }
+    action r(bit<8> v) { hdr.h.b = hdr.u.x.b + v; }
+    action st() { hdr.u.x = hdr.h; }
+    table t1 { key = { hdr.h.b: exact; } actions = { ex; NoAction; } default_action = NoAction(); }
+    table t2 { key = { hdr.h.b: exact; } actions = { st; r; } default_action = st(); }
+""", **_U), frames=_U_FRAMES8, entries=[Entry("t1", {"hdr.h.b": 1}, "ex", {}), Entry("t2", {"hdr.h.b": 1}, "r", {"v": 1})]))
+
+CASES.append(case("fuzz18_union_store_dead_past_extern_calls", CAT, program("""
+        if (hdr.h.d == 0) { hdr.u.x = hdr.h; cnt.count(1); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { hdr.u.x = hdr.h; r.write(0, hdr.u.x.d); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { hdr.u.x = hdr.h; hash(hdr.h.c, HashAlgorithm.crc16, 16w0, {hdr.u.x.a}, 16w1000); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { hdr.u.x = hdr.h; r.read(hdr.h.d, 1); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 4) { hdr.u.x = hdr.h; mark_to_drop(sm); sm.egress_spec = 1; hdr.u.x = hdr.h2; }
+        else { hdr.u.x = hdr.h; truncate(100); hdr.u.x = hdr.h2; }
+        hdr.h.b = (bit<8>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls="""    counter(4, CounterType.packets) cnt;
+    register<bit<32>>(4) r;
+""", **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(6) for b in (1, 2)],
+    one_by_one=True))
