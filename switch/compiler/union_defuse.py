@@ -399,6 +399,25 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             n.pop("asite", None)
 
 
+def _drop_nested(stmts: list, cont: list, inline) -> list:
+    """``stmts`` (a block's or a branch's) without the union-member stores that their rest and
+    then ``cont`` overwrite before any read (p4c's def-use sees through blocks and branches:
+    ``{ h_t t = hdr.h; hdr.u.x = t; } hdr.u.x = hdr.s[3];`` drops the inner store, fuzz_headers
+    seed 3515), at any depth."""
+    out = []
+    for j, b in enumerate(stmts):
+        rest = list(stmts[j + 1:]) + cont
+        if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
+            continue
+        if b.get("s") == "block":
+            b = {**b, "body": _drop_nested(b["body"], rest, inline)}
+        elif b.get("s") == "if":
+            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline),
+                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline)}
+        out.append(b)
+    return out
+
+
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
     """p4c's def-use pass (SimplifyDefUse) drops an assignment to a header union member that
     a later assignment to the same member overwrites before anything reads that member --
@@ -442,6 +461,8 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
+        elif a.get("s") in ("block", "if") and any(n.get("siblings") and n.get("s") == "assign" for n in ir_dicts(a)):
+            a = _drop_nested([a], list(stmts[i + 1:]), inline)[0]
         elif a.get("s") in ("call_action", "apply_control", "call_fn"):
             # p4c drops a dead copy-back whole: a setValid of the member before the overwrite
             # finds it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)

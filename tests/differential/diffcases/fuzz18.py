@@ -8,6 +8,10 @@ sub-control applied next with the member in place as its ``out`` argument is the
 whole parameter; an instance whose applies differ copies the parameter back after its body, an
 overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_out_subcontrol``).
 
+fuzz_headers seed 3515: a store in a nested block or a branch (``{ h_t t1 = hdr.h; hdr.u.x = t1; }``)
+is dead when what follows the block overwrites the member -- checkmate-p4c judged it within its
+own block only.
+
 Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
 header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
 arm, or a named initializer in either, is a type error there (``INVALID``, ``test_invalid.py``).
@@ -245,3 +249,16 @@ CASES.append(case("fuzz18_union_store_dead_past_extern_calls", CAT, program("""
     register<bit<32>>(4) r;
 """, **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(6) for b in (1, 2)],
     one_by_one=True))
+
+
+# fuzz_headers seed 3515: union-member stores in a block or a branch, overwritten after it (d 0-2:
+# u.w stays valid), or read first (d 3) or on one path only (d 4).
+CASES.append(case("fuzz18_union_store_in_block_dead_after_it", CAT, program("""
+        if (hdr.h.d == 0) { { h_t t1 = hdr.h; t1.b = 0x5b; hdr.u.x = t1; } hdr.s.push_front(1); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { if (hdr.h.b == 1) { hdr.u.x = hdr.h; } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { if (hdr.h.b == 1) { { hdr.u.x = hdr.h; } } else { hdr.h.c = 3; } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { { hdr.u.x = hdr.h; } hdr.h.b = hdr.u.x.b; hdr.u.x = hdr.h2; }
+        else { if (hdr.h.b == 1) { hdr.u.x = hdr.h; } if (hdr.h.b == 2) { hdr.u.x = hdr.h2; } }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", **dict(_U, fields="    u_t u;\n    h_t[2] s;\n")),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
