@@ -399,23 +399,29 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             n.pop("asite", None)
 
 
-def _drop_nested(stmts: list, cont: list, inline) -> list:
+def _drop_nested(stmts: list, cont: list, inline, record=None) -> list:
     """``stmts`` (a block's or a branch's) without the union-member stores that their rest and
     then ``cont`` overwrite before any read (p4c's def-use sees through blocks and branches:
     ``{ h_t t = hdr.h; hdr.u.x = t; } hdr.u.x = hdr.s[3];`` drops the inner store, fuzz_headers
-    seed 3515), at any depth."""
+    seed 3515), at any depth; ``record`` is told each call there with all that follows it (see
+    :func:`drop_dead_union_stores`)."""
     out = []
     for j, b in enumerate(stmts):
         rest = list(stmts[j + 1:]) + cont
         if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
             continue
+        if record is not None and b.get("s") in _RECORDED:
+            record(b, rest)
         if b.get("s") == "block":
-            b = {**b, "body": _drop_nested(b["body"], rest, inline)}
+            b = {**b, "body": _drop_nested(b["body"], rest, inline, record)}
         elif b.get("s") == "if":
-            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline),
-                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline)}
+            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record),
+                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record)}
         out.append(b)
     return out
+
+
+_RECORDED = ("apply_control", "call_action", "apply")
 
 
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
@@ -457,12 +463,13 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
             y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
         return y
     for i, a in enumerate(stmts):
-        if record is not None and a.get("s") in ("apply_control", "call_action", "apply"):
+        if record is not None and a.get("s") in _RECORDED:
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("block", "if") and any(n.get("siblings") and n.get("s") == "assign" for n in ir_dicts(a)):
-            a = _drop_nested([a], list(stmts[i + 1:]), inline)[0]
+        elif a.get("s") in ("block", "if") and any(n.get("siblings") and n.get("s") == "assign" or
+                                                   record is not None and n.get("s") in _RECORDED for n in ir_dicts(a)):
+            a = _drop_nested([a], list(stmts[i + 1:]), inline, record)[0]
         elif a.get("s") in ("call_action", "apply_control", "call_fn"):
             # p4c drops a dead copy-back whole: a setValid of the member before the overwrite
             # finds it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)

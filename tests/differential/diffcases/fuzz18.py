@@ -10,7 +10,8 @@ overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_
 
 fuzz_headers seed 3515: a store in a nested block or a branch (``{ h_t t1 = hdr.h; hdr.u.x = t1; }``)
 is dead when what follows the block overwrites the member -- checkmate-p4c judged it within its
-own block only.
+own block only; so are an action's, a table's and a sub-control's stores when the call sits in a
+block or branch and what follows it overwrites the member.
 
 Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
 header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
@@ -262,3 +263,21 @@ CASES.append(case("fuzz18_union_store_in_block_dead_after_it", CAT, program("""
         hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
 """, **dict(_U, fields="    u_t u;\n    h_t[2] s;\n")),
     frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
+
+
+# Calls in a branch or block whose bodies store into the member, overwritten after the if/block:
+# an action (d 0), a table's action (d 1), a sub-control (d 2) -- dead; d 3: read first.
+CASES.append(case("fuzz18_union_store_in_nested_call_dead_after_it", CAT, program("""
+        if (hdr.h.d == 0) { if (hdr.h.b == 1) { a(); } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { { t.apply(); } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { if (hdr.h.b == 1) { sc.apply(hdr); } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { if (hdr.h.b == 1) { a2(); } hdr.h.b = hdr.u.x.b; hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sc(inout headers_t h) { apply { h.u.x = h.h; } }
+""", ingress_decls="""    Sc() sc;
+    action a() { hdr.u.x = hdr.h; }
+    action a2() { hdr.u.x = hdr.h; }
+    action e() { hdr.u.x = hdr.h; }
+    table t { key = { hdr.h.b: exact; } actions = { e; } default_action = e(); }
+""", **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
