@@ -23,8 +23,8 @@ _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front"
 def _chain(lv) -> list:
     """An lvalue path and every path it is built on (``hdr.u.x``, ``hdr.u``, ``hdr``)."""
     out = [lv]
-    while isinstance(lv, dict) and lv.get("op") in _PATH_OPS:
-        lv = lv.get("base") if lv.get("op") == "field" else lv.get("st")
+    while isinstance(lv, dict) and (lv.get("op") in _PATH_OPS or lv.get("op") == "slice"):
+        lv = lv.get("base") if lv.get("op") == "field" else lv.get("a") if lv.get("op") == "slice" else lv.get("st")
         out.append(lv)
     return out
 
@@ -162,8 +162,8 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
                                     lv, inline, budget)
             return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
                 _overwritten(list(b["else"] or []) + after, lv, inline, budget)
-        if b.get("s") == "assign" and b["l"] == lv:
-            return not _touches(b["r"], lv)
+        if b.get("s") == "assign" and (b["l"] == lv or lv.get("op") == "slice" and b["l"] in _chain(lv)[1:]):
+            return not _touches(b["r"], lv)   # (a slice: also the field or header it is in)
         if not _plain(b):
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),
@@ -171,6 +171,9 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
         if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
+        if b.get("s") == "assign" and not _touches(b["l"], lv) and not _has_call(b["r"]) and \
+                _overwritten(rest[j + 1:], b["l"], inline, budget):
+            continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)
         if _touches(b, lv):
             return False
     return False
@@ -399,7 +402,7 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             n.pop("asite", None)
 
 
-def _drop_nested(stmts: list, cont: list, inline, record=None) -> list:
+def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list:
     """``stmts`` (a block's or a branch's) without the union-member stores that their rest and
     then ``cont`` overwrite before any read (p4c's def-use sees through blocks and branches:
     ``{ h_t t = hdr.h; hdr.u.x = t; } hdr.u.x = hdr.s[3];`` drops the inner store, fuzz_headers
@@ -412,16 +415,57 @@ def _drop_nested(stmts: list, cont: list, inline, record=None) -> list:
             continue
         if record is not None and b.get("s") in _RECORDED:
             record(b, rest)
-        if b.get("s") == "block":
-            b = {**b, "body": _drop_nested(b["body"], rest, inline, record)}
+        if b.get("s") in _COPYING:
+            b = _judge_call(b, rest, inline, sub)
+        elif b.get("s") == "block":
+            b = {**b, "body": _drop_nested(b["body"], rest, inline, record, sub)}
         elif b.get("s") == "if":
-            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record),
-                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record)}
+            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record, sub),
+                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record, sub)}
         out.append(b)
     return out
 
 
 _RECORDED = ("apply_control", "call_action", "apply")
+
+
+_COPYING = ("call_action", "apply_control", "call_fn")
+
+
+def _nested_interest(n: dict, record) -> bool:
+    """Whether ``n``, inside a block or branch, is judged again with what follows the block."""
+    return n.get("s") == "assign" and bool(n.get("siblings")) or \
+        record is not None and n.get("s") in _RECORDED or \
+        n.get("s") in _COPYING and any(x.get("siblings") for x in n.get("args") or ())
+
+
+def _judge_call(call: dict, rest: list, inline, sub) -> dict:
+    """``call`` (an action, function or sub-control call followed by ``rest``) with each
+    argument whose copy-back into a union member p4c's def-use drops marked ``dead`` (and its
+    ``siblings`` gone): p4c drops the copy-back whole, so a setValid of the member before the
+    overwrite finds it as it was before the call (probe: ``a(hdr.u.x); hdr.u.x.setValid();
+    hdr.u.x = ...``).  For a sub-control, nothing but assignments in its body may make the
+    parameter valid (p4c keeps a setValid); an action's or a function's is judged as p4c sees
+    it after inlining (:func:`_action_copy_back_dead`)."""
+    def dead(x):
+        if not x.get("siblings"):
+            return False
+        if call.get("s") in ("call_action", "call_fn") and sub is not None:
+            return _action_copy_back_dead(rest, x["e"], inline, sub)
+        if not _overwritten(rest, x["e"], inline):
+            return False
+        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
+        return blk is None or not _param_sets_valid(blk, call, x)
+
+    def judged(x):
+        v = dead(x)
+        verdict, alt = v if isinstance(v, tuple) else (v, None)
+        y = dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if verdict else x
+        if alt is not None:   # settled by settle_copy_backs
+            y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
+        return y
+    args = [judged(x) for x in call["args"]]
+    return {**call, "args": args} if any(y is not x for x, y in zip(call["args"], args)) else call
 
 
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
@@ -441,40 +485,14 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     :func:`body_store_verdicts`)."""
     drop = set()
     out = []
-
-    def dead(call, x):
-        """The copy-back of argument ``x`` is dead -- and for a sub-control, nothing but
-        assignments in its body makes the parameter valid (p4c keeps a setValid); an action's
-        is judged as p4c sees it after inlining (:func:`_action_copy_back_dead`)."""
-        if not x.get("siblings"):
-            return False
-        if call.get("s") in ("call_action", "call_fn") and sub is not None:
-            return _action_copy_back_dead(stmts[i + 1:], x["e"], inline, sub)
-        if not _overwritten(stmts[i + 1:], x["e"], inline):
-            return False
-        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
-        return blk is None or not _param_sets_valid(blk, call, x)
-
-    def judged(call, x):
-        v = dead(call, x)
-        verdict, alt = v if isinstance(v, tuple) else (v, None)
-        y = dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if verdict else x
-        if alt is not None:   # settled by settle_copy_backs
-            y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
-        return y
     for i, a in enumerate(stmts):
         if record is not None and a.get("s") in _RECORDED:
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("block", "if") and any(n.get("siblings") and n.get("s") == "assign" or
-                                                   record is not None and n.get("s") in _RECORDED for n in ir_dicts(a)):
-            a = _drop_nested([a], list(stmts[i + 1:]), inline, record)[0]
-        elif a.get("s") in ("call_action", "apply_control", "call_fn"):
-            # p4c drops a dead copy-back whole: a setValid of the member before the overwrite
-            # finds it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
-            args = [judged(a, x) for x in a["args"]]
-            if any(y is not x for x, y in zip(a["args"], args)):
-                a = {**a, "args": args}
+        elif a.get("s") in ("block", "if") and any(_nested_interest(n, record) for n in ir_dicts(a)):
+            a = _drop_nested([a], list(stmts[i + 1:]), inline, record, sub)[0]
+        elif a.get("s") in _COPYING:
+            a = _judge_call(a, stmts[i + 1:], inline, sub)
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

@@ -11,7 +11,9 @@ overwrite (the item fuzz17 left open, ``fuzz17_action_copy_back_before_in_place_
 fuzz_headers seed 3515: a store in a nested block or a branch (``{ h_t t1 = hdr.h; hdr.u.x = t1; }``)
 is dead when what follows the block overwrites the member -- checkmate-p4c judged it within its
 own block only; so are an action's, a table's and a sub-control's stores when the call sits in a
-block or branch and what follows it overwrites the member.
+block or branch and what follows it overwrites the member; a store read only by a store that is
+dead itself is dead too (p4c's def-use repeats), also one into a bit slice of a field overwritten
+after it.
 
 Probe programs: a ``?:`` whose else arm is a list expression takes the then arm's struct or
 header type in p4c (``c ? meta.q : {hdr.h.b, 3}``; checkmate-p4c refused it); a list in the then
@@ -281,3 +283,16 @@ control Sc(inout headers_t h) { apply { h.u.x = h.h; } }
     action e() { hdr.u.x = hdr.h; }
     table t { key = { hdr.h.b: exact; } actions = { e; } default_action = e(); }
 """, **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
+
+
+# Reads by stores that are dead themselves do not count (p4c repeats its def-use): a field write
+# overwritten after the if chain (d 0), a metadata field written again (d 1), a slice of a field
+# the field's write overwrites (d 3); d 2: the metadata value is used.
+CASES.append(case("fuzz18_union_store_read_only_by_dead_stores", CAT, program("""
+        if (hdr.h.d == 0) { a(hdr.u.x); if (hdr.h.b == 1) { hdr.u.x = hdr.h2; } else { hdr.h.c = hdr.u.x.c; hdr.u.x = hdr.h2; } }
+        else if (hdr.h.d == 1) { hdr.u.x = hdr.h; meta.m8 = hdr.u.x.b; hdr.u.x = hdr.h2; meta.m8 = 3; }
+        else if (hdr.h.d == 2) { hdr.u.x = hdr.h; meta.m8 = hdr.u.x.b; hdr.u.x = hdr.h2; hdr.h.b = meta.m8; }
+        else if (hdr.h.d == 3) { hdr.u.x = hdr.h; hdr.h.d[7:0] = hdr.u.x.b; hdr.u.x = hdr.h2; hdr.h.d = 5; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls="    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
