@@ -7,7 +7,16 @@ assignment, BMv2 keeps the siblings valid.  :func:`drop_dead_union_stores` does 
 the plain cases, on one elaborated statement list -- looking into a sub-control applied there
 as p4c's inliner lays it out (the struct arguments in place of its parameters) -- and, the
 other way, which stores of a sub-control body the statements after a call of it make dead
-(:func:`body_store_verdicts`, settled over all call sites by :func:`settle_body_stores`).
+(:func:`body_store_verdicts`, settled over all call sites by :func:`settle_body_stores`), and of
+an action body, per call site (:func:`action_store_verdicts`, :func:`settle_action_stores`: p4c
+gives every direct call and every table its own copy of the action).
+
+The analysis (:func:`_overwritten`) follows every path: both branches of an ``if``, a table
+apply as one of its actions, a call as the statements it stands for (``inline``); extern calls
+read their arguments only, and a store that is dead itself reads nothing.  An action's or a
+function's copy-back exists for p4c only after its inliner, so it is judged in that view
+(:func:`_after_inlining`).  Whatever is not seen through (an ``exit``, a ``switch``, a call in a
+condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
