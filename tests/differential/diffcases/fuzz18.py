@@ -297,3 +297,24 @@ CASES.append(case("fuzz18_union_store_read_only_by_dead_stores", CAT, program(""
         hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
 """, ingress_decls="    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", **_U),
     frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
+
+
+# Still open (diffcases.KNOWN): an action's copy-back (d 0) and a table action's store (d 1) in a
+# sub-control body that the caller overwrites after the apply -- p4c inlines the sub-control and
+# drops them (u.w stays valid on BMv2); checkmate-p4c judges them within the body only.  A plain
+# store there (d 2) is judged with the caller's statements (settle_body_stores) and agrees.
+CASES.append(case("fuzz18_subcontrol_body_copy_back_dead_after_apply", CAT, program("""
+        if (hdr.h.d == 0) { sa.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sb.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { sc.apply(hdr); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }
+control Sb(inout headers_t h) {
+    action e() { h.u.x = h.h; }
+    table t { key = { h.h.b: exact; } actions = { e; } default_action = e(); }
+    apply { t.apply(); }
+}
+control Sc(inout headers_t h) { apply { if (h.h.b == 1) { h.u.x = h.h; } } }
+""", ingress_decls="    Sa() sa; Sb() sb; Sc() sc;\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(3) for b in (1, 2)]))
