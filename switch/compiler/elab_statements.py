@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
+from .union_defuse import _touches as union_touches
+from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -378,6 +379,12 @@ class StatementRules:
                    self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == dup][1]
             self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
                                        "the table p4c makes of such a switch)")
+        if v is None and t[0] == "error" and labels:
+            # p4c's EliminateSwitch makes the switch a table keyed on the value, and its BMv2
+            # back end takes no error constant as an exact key (a `default` alone is no entry)
+            lab = next(c.label for c in s.cases if c.label is not None)
+            self.target_error(lab.loc, "a switch on an error value is not supported on this target "
+                                       "(p4c: unsupported exact key expression)")
         if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
             hit = next((c for c in cases if v in c["labels"]), None) or next(
                 (c for c in cases if "default" in c["labels"]), {"body": []})
@@ -514,15 +521,52 @@ class StatementRules:
             return None if act is None else inlined_action(act, call, lv)
         if call.get("s") == "call_fn":
             return out_overwrite(call, lv)
+        if call.get("s") == "apply":
+            return self.inlined_table(call["table"], lv)
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
         return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
 
+    def inlined_table(self, tname: str, lv) -> list | None:
+        """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
+        ``if`` chain of their bodies.  None (no view) when a key may read ``lv``, the table has no
+        default action or binds an action's arguments."""
+        tab = self.tables.get(tname)
+        if tab is None or tab.get("default") is None or \
+                any(union_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
+            return None
+        bodies = []
+        for ta in tab.get("actions") or ():
+            act = self.actions.get(ta.get("name"))
+            if act is None or ta.get("bound") or act.get("body") is None:
+                return None
+            bodies.append(list(act["body"]))
+        out = None
+        for body in reversed(bodies):
+            out = body if out is None else [{"s": "if", "c": {"op": "const", "v": True, "t": ["bool"]},
+                                             "then": body, "else": out}]
+        return out
+
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the
         statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
-        drops those dead at every call site once all blocks are elaborated)."""
+        drops those dead at every call site once all blocks are elaborated); for an action
+        called, or a table applied, those of the actions' bodies
+        (:func:`.union_defuse.settle_action_stores`)."""
+        if call.get("s") in ("call_action", "apply"):
+            names = [call["action"]] if call["s"] == "call_action" else \
+                [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
+            verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+            site = call.setdefault("asite", len(verdicts.setdefault("#sites", [])))
+            if site == len(verdicts["#sites"]):
+                verdicts["#sites"].append(site)
+            for q in names:
+                act = self.actions.get(q)
+                if act is not None and act.get("body") is not None:
+                    for sid, dead in action_store_verdicts(q, act["body"], rest, self.inlined_control):
+                        verdicts.setdefault(sid, {})[site] = dead
+            return
         blk = self.subcontrol_of(call)
         if blk is None:
             return

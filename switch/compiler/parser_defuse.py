@@ -10,7 +10,8 @@ it stays.
 
 :func:`drop_dead_parser_stores` removes, from one elaborated parser (or sub-parser), a top-level
 assignment to a scalar reached by a constant path from a parameter (``meta.m``, ``hdr.h.f``, a
-sub-parser's scalar ``out``), with a right-hand side free of calls and lookaheads, when every path
+sub-parser's scalar ``out``) or to a header-union member (dropped whole: its siblings stay valid on
+BMv2, as in :mod:`.union_defuse`), with a right-hand side free of calls and lookaheads, when every path
 from it assigns that same path again before anything might read it.  It errs towards keeping:
 anything that names the path, a part of it or a struct/header it is in counts as a read (an
 ``extract`` of the header, a sub-parser argument, a select key), as do a select without a
@@ -70,8 +71,11 @@ def _live(states: dict, name: str, start: int, target: tuple, seen: set) -> bool
     assignment to it (p4c's view of the parser)."""
     st = states[name]
     for s in st["body"][start:]:
-        if s.get("s") == "assign" and _path(s["l"]) == target:
+        p = _path(s["l"]) if s.get("s") == "assign" else None
+        if p == target:
             return _mentions(s["r"], target)
+        if p is not None and p[:len(target)] == target:
+            continue   # a write into it: dead too for p4c, which drops it first (what it reads too)
         if _mentions(s, target):
             return True
     tr = st["transition"]
@@ -101,7 +105,7 @@ def drop_dead_parser_stores(states: dict, params: list) -> None:
         keep = []
         for i, s in enumerate(st["body"]):
             target = _path(s["l"]) if s.get("s") == "assign" else None
-            if (target is not None and target[0] in roots and s["l"]["t"][0] in _SCALARS
+            if (target is not None and target[0] in roots and (s["l"]["t"][0] in _SCALARS or s.get("siblings"))
                     and _pure(s["r"]) and not _live(states, name, i + 1, target, set())):
                 continue
             keep.append(s)

@@ -7,21 +7,33 @@ assignment, BMv2 keeps the siblings valid.  :func:`drop_dead_union_stores` does 
 the plain cases, on one elaborated statement list -- looking into a sub-control applied there
 as p4c's inliner lays it out (the struct arguments in place of its parameters) -- and, the
 other way, which stores of a sub-control body the statements after a call of it make dead
-(:func:`body_store_verdicts`, settled over all call sites by :func:`settle_body_stores`).
+(:func:`body_store_verdicts`, settled over all call sites by :func:`settle_body_stores`), and of
+an action body, per call site (:func:`action_store_verdicts`, :func:`settle_action_stores`: p4c
+gives every direct call and every table its own copy of the action).
+
+The analysis (:func:`_overwritten`) follows every path: both branches of an ``if``, a table
+apply as one of its actions, a call as the statements it stands for (``inline``); extern calls
+read their arguments only, and a store that is dead itself reads nothing.  An action's or a
+function's copy-back exists for p4c only after its inliner, so it is judged in that view
+(:func:`_after_inlining`).  Whatever is not seen through (an ``exit``, a ``switch``, a call in a
+condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
-_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front")
+_PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
+          # extern calls read and write their arguments only (p4c's def-use: no hidden read)
+          "mark_to_drop", "counter", "truncate", "log", "random", "hash", "reg_read", "reg_write",
+          "meter", "digest")
 
 
 def _chain(lv) -> list:
     """An lvalue path and every path it is built on (``hdr.u.x``, ``hdr.u``, ``hdr``)."""
     out = [lv]
-    while isinstance(lv, dict) and lv.get("op") in _PATH_OPS:
-        lv = lv.get("base") if lv.get("op") == "field" else lv.get("st")
+    while isinstance(lv, dict) and (lv.get("op") in _PATH_OPS or lv.get("op") == "slice"):
+        lv = lv.get("base") if lv.get("op") == "field" else lv.get("a") if lv.get("op") == "slice" else lv.get("st")
         out.append(lv)
     return out
 
@@ -43,15 +55,26 @@ def _touches(node, target) -> bool:
 
 
 def _plain(node) -> bool:
-    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop and if/blocks of
-    those (no call that may read the union unseen, no exit)."""
+    """Only assignments, declarations, setValid/setInvalid, a stack's push/pop, extern calls and
+    if/blocks of those (no call that may read the union unseen, no exit)."""
     if isinstance(node, list):
         return all(_plain(x) for x in node)
     if not isinstance(node, dict):
         return True
-    if "s" in node and node["s"] not in _PLAIN:
-        return False
+    if "s" in node and node["s"] not in _PLAIN or node.get("op") == "table_hit":
+        return False   # (a table applied in a condition runs actions unseen here)
     return all(_plain(v) for v in node.values())
+
+
+def _no_hits(node):
+    """``node`` (IR) with each table apply's hit/miss in it made a constant."""
+    if isinstance(node, list):
+        return [_no_hits(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("op") == "table_hit":
+        return {"op": "const", "v": True, "t": ["bool"]}
+    return {k: _no_hits(v) for k, v in node.items()}
 
 
 def _substitute(node, subst: dict):
@@ -112,19 +135,44 @@ def _has_call(ir) -> bool:
     return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
 
-def _overwritten(rest: list, lv, inline=None) -> bool:
-    """Whether the statements ``rest`` assign all of ``lv`` before anything reads it (only
-    plain statements in between: see :func:`drop_dead_union_stores`; ``inline(call, lv)``:
-    the statements a sub-control, action or function call stands for, or None)."""
+#: statements :func:`_overwritten` looks at for one verdict, every path of its ifs together;
+#: past it the store counts as read (kept) -- sequential ifs double the paths
+_BUDGET = 4000
+
+
+def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool:
+    """Whether the statements ``rest`` assign all of ``lv`` before anything reads it, on every
+    path through their ifs (only plain statements in between: see
+    :func:`drop_dead_union_stores`; ``inline(call, lv)``: the statements a sub-control, action,
+    function call or table apply stands for -- a table's as ifs of its actions --, or None)."""
+    budget = [_BUDGET] if budget is None else budget
     for j, b in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
-            return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline)
-        if b.get("s") in ("apply_control", "call_action", "call_fn") and inline is not None:
+            return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
-                return _overwritten(body + rest[j + 1:], lv, inline)
-        if b.get("s") == "assign" and b["l"] == lv:
-            return not _touches(b["r"], lv)
+                return _overwritten(body + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "if" and not (_plain(b) and not _touches(b, lv)):
+            # p4c's def-use: dead when every path overwrites it first (a read in the
+            # condition, or a table applied there, keeps it)
+            if _touches(b["c"], lv):
+                return False
+            after = rest[j + 1:]
+            hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
+            if hits:   # the tables the condition applies run first, then either branch
+                pre = [inline({"s": "apply", "table": n["table"]}, lv) if inline else None for n in hits]
+                if any(p is None for p in pre) or not _plain(_no_hits(b["c"])):
+                    return False
+                return _overwritten([x for p in pre for x in p] + [dict(b, c=_no_hits(b["c"]))] + after,
+                                    lv, inline, budget)
+            return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
+                _overwritten(list(b["else"] or []) + after, lv, inline, budget)
+        if b.get("s") == "assign" and (b["l"] == lv or lv.get("op") == "slice" and b["l"] in _chain(lv)[1:]):
+            return not _touches(b["r"], lv)   # (a slice: also the field or header it is in)
         if not _plain(b):
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),
@@ -132,6 +180,9 @@ def _overwritten(rest: list, lv, inline=None) -> bool:
         if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
+        if b.get("s") == "assign" and not _touches(b["l"], lv) and not _has_call(b["r"]) and \
+                _overwritten(rest[j + 1:], b["l"], inline, budget):
+            continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)
         if _touches(b, lv):
             return False
     return False
@@ -205,7 +256,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 
-def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
+def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
     value and sibling invalidation (the value is overwritten unread, but a setValid of the member
@@ -247,6 +298,183 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> None:
                     for call in calls_at[c]:
                         call.setdefault("dead_stores", []).append(key)
                 key += 1
+    return key   # (the next dead_key: settle_action_stores)
+
+
+def _after_inlining(inline, sub, copied: set, deps: set):
+    """The view of p4c's second def-use pass (after its Inline, InlineActions and
+    RemoveActionParameters: the one that sees an action's copy-back as an assignment) for
+    ``inline``: a sub-control applied with ``lv`` in place as its ``out`` header argument starts
+    with ``lv.setInvalid()`` -- a write of the validity alone, no overwrite -- and runs its body
+    on ``lv`` (``a(hdr.u.x); s2.apply(hdr.u.x);`` with ``s2`` leaving the parameter unwritten
+    keeps the action's copy-back).  An instance in ``copied`` (its applies differ:
+    :mod:`.subcontrol_args`) copies the parameter back after the body instead, an overwrite;
+    ``deps`` collects the instances taken as in place (not known before every block is
+    elaborated: :func:`settle_copy_backs`)."""
+    def view(call, lv):
+        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
+        outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv] if blk else []
+        if len(outs) != 1 or (lv.get("t") or [None])[0] != "header" or "py" not in outs[0] or \
+                any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+            return inline(call, lv)
+        if call["fn"] in copied:
+            return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+        deps.add(call["fn"])
+        return [{"s": "setvalid", "h": lv, "v": False, "siblings": []}] + \
+            _substitute(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
+    return view
+
+
+def _action_copy_back_dead(rest: list, lv, inline, sub) -> tuple[bool, dict | None]:
+    """Whether p4c's def-use pass after inlining drops an action's copy-back into ``lv`` that
+    the statements ``rest`` follow: the verdict with every sub-control taken as in place, and
+    when it hangs on that, ``{"fns": [...], "dead": verdict}`` for those being copied."""
+    deps: set = set()
+    verdict = _overwritten(rest, lv, _after_inlining(inline, sub, set(), deps))
+    if not deps:
+        return verdict, None
+    other = _overwritten(rest, lv, _after_inlining(inline, sub, set(deps), set()))
+    return verdict, (None if other == verdict else {"fns": sorted(deps), "dead": other})
+
+
+def settle_copy_backs(ir) -> None:
+    """Settle the action copy-back verdicts that hang on whether a sub-control is applied in
+    place (:func:`_action_copy_back_dead`), once ``copy_args`` is marked on every apply
+    (:func:`.subcontrol_args.mark_copied_applies`)."""
+    copied = {n["fn"] for n in ir_dicts(ir) if n.get("s") == "apply_control" and n.get("copy_args")}
+    for n in ir_dicts(ir):
+        alt = n.pop("dead_if_copied", None) if "e" in n and "dir" in n else None
+        if alt is not None and copied & set(alt["fns"]):
+            n.pop("dead", None)
+            n.pop("siblings", None)
+            n.update({"dead": True} if alt["dead"] else {"siblings": alt["siblings"]})
+
+
+def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
+    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
+    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
+    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
+    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+    k = 0
+    for n in ir_dicts(body):
+        if n.get("s") == "assign" and n.get("siblings") and n["r"].get("op") != "mk":
+            n.setdefault("sid", f"A:{name}#{k}")
+            k += 1
+    found: list = []
+    _body_stores(list(body), list(rest), inline, found)
+    return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
+
+
+def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int) -> None:
+    """Drop the union-member stores of action bodies that a call site makes dead (p4c's
+    def-use sees an action's body where it runs, and p4c gives every direct call and every
+    table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
+    copy, so BMv2 keeps ``u.w`` valid).  ``table_actions``: table -> its action names;
+    ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
+    dead when every apply of the table is; a site not judged (a table applied in a condition
+    or a ``switch``) keeps the store.  Dead in every copy: the store goes; in some: it gets a
+    ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
+    sites' ``dead_stores`` (the generated code skips it while the call runs)."""
+    units: dict = {}   # action -> [[site nodes of one copy]]
+    tables: dict = {}
+    for n in ir_dicts(ir):
+        if n.get("s") == "call_action":
+            units.setdefault(n["action"], []).append([n])
+        elif n.get("s") in ("apply", "switch_action") or n.get("op") == "table_hit":
+            tables.setdefault(n.get("table"), []).append(n)
+    for t, nodes in tables.items():
+        for a in table_actions.get(t, ()):
+            units.setdefault(a, []).append(nodes)
+
+    def dead(sid, unit) -> bool:
+        return all(n.get("s") in ("call_action", "apply") and n.get("asite") is not None and
+                   verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+    for q, act in actions.items():
+        copies = units.get(q, [])
+        for n in ir_dicts(act.get("body")):
+            sid = n.pop("sid", None) if n.get("s") == "assign" else None
+            if sid is None or not str(sid).startswith("A:") or not copies:
+                continue
+            gone = [u for u in copies if dead(sid, u)]
+            if len(gone) == len(copies):
+                r = n["r"]
+                n.clear()
+                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
+            elif gone:
+                n["dead_key"] = key
+                for u in gone:
+                    for site in u:
+                        site.setdefault("dead_stores", []).append(key)
+                key += 1
+    for nodes in [u for us in units.values() for u in us]:
+        for n in nodes:
+            n.pop("asite", None)
+
+
+def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list:
+    """``stmts`` (a block's or a branch's) without the union-member stores that their rest and
+    then ``cont`` overwrite before any read (p4c's def-use sees through blocks and branches:
+    ``{ h_t t = hdr.h; hdr.u.x = t; } hdr.u.x = hdr.s[3];`` drops the inner store, fuzz_headers
+    seed 3515), at any depth; ``record`` is told each call there with all that follows it (see
+    :func:`drop_dead_union_stores`)."""
+    out = []
+    for j, b in enumerate(stmts):
+        rest = list(stmts[j + 1:]) + cont
+        if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
+            continue
+        if record is not None and b.get("s") in _RECORDED:
+            record(b, rest)
+        if b.get("s") in _COPYING:
+            b = _judge_call(b, rest, inline, sub)
+        elif b.get("s") == "block":
+            b = {**b, "body": _drop_nested(b["body"], rest, inline, record, sub)}
+        elif b.get("s") == "if":
+            b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record, sub),
+                 "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record, sub)}
+        out.append(b)
+    return out
+
+
+_RECORDED = ("apply_control", "call_action", "apply")
+
+
+_COPYING = ("call_action", "apply_control", "call_fn")
+
+
+def _nested_interest(n: dict, record) -> bool:
+    """Whether ``n``, inside a block or branch, is judged again with what follows the block."""
+    return n.get("s") == "assign" and bool(n.get("siblings")) or \
+        record is not None and n.get("s") in _RECORDED or \
+        n.get("s") in _COPYING and any(x.get("siblings") for x in n.get("args") or ())
+
+
+def _judge_call(call: dict, rest: list, inline, sub) -> dict:
+    """``call`` (an action, function or sub-control call followed by ``rest``) with each
+    argument whose copy-back into a union member p4c's def-use drops marked ``dead`` (and its
+    ``siblings`` gone): p4c drops the copy-back whole, so a setValid of the member before the
+    overwrite finds it as it was before the call (probe: ``a(hdr.u.x); hdr.u.x.setValid();
+    hdr.u.x = ...``).  For a sub-control, nothing but assignments in its body may make the
+    parameter valid (p4c keeps a setValid); an action's or a function's is judged as p4c sees
+    it after inlining (:func:`_action_copy_back_dead`)."""
+    def dead(x):
+        if not x.get("siblings"):
+            return False
+        if call.get("s") in ("call_action", "call_fn") and sub is not None:
+            return _action_copy_back_dead(rest, x["e"], inline, sub)
+        if not _overwritten(rest, x["e"], inline):
+            return False
+        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
+        return blk is None or not _param_sets_valid(blk, call, x)
+
+    def judged(x):
+        v = dead(x)
+        verdict, alt = v if isinstance(v, tuple) else (v, None)
+        y = dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if verdict else x
+        if alt is not None:   # settled by settle_copy_backs
+            y = dict(y, dead_if_copied=dict(alt, siblings=x["siblings"]))
+        return y
+    args = [judged(x) for x in call["args"]]
+    return {**call, "args": args} if any(y is not x for x, y in zip(call["args"], args)) else call
 
 
 def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> list:
@@ -266,23 +494,14 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     :func:`body_store_verdicts`)."""
     drop = set()
     out = []
-
-    def dead(call, x):
-        """The copy-back of argument ``x`` is dead -- and for a sub-control, nothing but
-        assignments in its body makes the parameter valid (p4c keeps a setValid)."""
-        if not (x.get("siblings") and _overwritten(stmts[i + 1:], x["e"], inline)):
-            return False
-        blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
-        return blk is None or not _param_sets_valid(blk, call, x)
     for i, a in enumerate(stmts):
-        if record is not None and a.get("s") == "apply_control":
+        if record is not None and a.get("s") in _RECORDED:
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("call_action", "apply_control") and any(dead(a, x) for x in a["args"]):
-            # p4c drops the copy-back whole: a setValid of the member before the overwrite finds
-            # it as it was before the call (probe: `a(hdr.u.x); hdr.u.x.setValid(); hdr.u.x = ...`)
-            a = {**a, "args": [dict({k: v for k, v in x.items() if k != "siblings"}, dead=True) if dead(a, x) else x
-                               for x in a["args"]]}
+        elif a.get("s") in ("block", "if") and any(_nested_interest(n, record) for n in ir_dicts(a)):
+            a = _drop_nested([a], list(stmts[i + 1:]), inline, record, sub)[0]
+        elif a.get("s") in _COPYING:
+            a = _judge_call(a, stmts[i + 1:], inline, sub)
         out.append(a)
     return [x for i, x in enumerate(out) if i not in drop]

@@ -144,6 +144,15 @@ class StatementGen:
             self.emit(ind, "pass")
 
     def stmt(self, ind: int, s) -> None:
+        if s.get("dead_stores") and s["s"] in ("call_action", "apply"):
+            # union stores in the actions' bodies that p4c's def-use drops for this call site
+            # (its own copy of the action: union_defuse.settle_action_stores) are skipped
+            for key in s["dead_stores"]:
+                self.emit(ind, f"L._dead{key} = True")
+            self.stmt(ind, {k: v for k, v in s.items() if k != "dead_stores"})
+            for key in s["dead_stores"]:
+                self.emit(ind, f"L._dead{key} = False")
+            return
         k = s["s"]
         if k == "block":
             self.block(ind, s["body"])
@@ -310,7 +319,8 @@ class StatementGen:
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
             for k2, arg in enumerate(outs, 1):
-                if not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
+                # (a copy-back p4c's def-use drops is not made: union_defuse.drop_dead_union_stores)
+                if not arg.get("dead") and not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
                     self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], arg.get("siblings", ()), by_member=True)
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))
