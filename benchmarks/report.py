@@ -44,8 +44,16 @@ def promise_lines(res: dict) -> list[str]:
     pl = res.get("placement")
     if pl:
         lines.append(f"placement: {pl.get('describe', pl)}")
-    lines.append("wall time includes the emulation: the software switch's copies and the shadows share the "
-                 "machine's cores with the trainers (see the CPU columns below)")
+    switch_args = (res.get("config") or {}).get("switch_arg") or []
+    if switch_args:
+        lines.append(f"switch arguments: {' '.join(switch_args)}")
+    if isinstance(pl, dict) and pl.get("mode") == "split":
+        lines.append("wall time includes the emulation: every chunk of the ring crosses the software switch's one "
+                     "data-plane thread, which also makes the copies (its CPU is kept off the trainers' CPUs; "
+                     "see the switch column below)")
+    else:
+        lines.append("wall time includes the emulation: the software switch's copies and the shadows share the "
+                     "machine's cores with the trainers (see the CPU columns below)")
     return lines + [""]
 
 

@@ -460,6 +460,8 @@ def _runner_args(a, out: Path, run: str):
             "--no-reference", "--quiet", "--out", str(out), "--run", run, "--mtu", str(a.mtu)]
     for t in a.train_arg:
         argv.append(f"--train-arg={t}")
+    for t in a.switch_arg:
+        argv.append(f"--switch-arg={t}")
     return parse_args(argv)
 
 
@@ -652,6 +654,8 @@ def parse_args(argv):
     p.add_argument("--mtu", type=int, default=1500, choices=(1500, 9000))
     p.add_argument("--budget", type=float, default=BUDGET, help="overhead budget (default 0.035)")
     p.add_argument("--train-arg", action="append", default=[], help="passed to examples/ddp_train's parser")
+    p.add_argument("--switch-arg", action="append", default=[],
+                   help="passed to the switch process (e.g. --switch-arg=--send-order=frame; docs/SWITCH.md)")
     p.add_argument("--micro", dest="micro", action="store_true", default=None, help="run benchmarks/micro.py too")
     p.add_argument("--no-micro", dest="micro", action="store_false")
     p.add_argument("--timeout", type=float, default=None, help="seconds for the training part (default 660; quick 150)")

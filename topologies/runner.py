@@ -85,6 +85,8 @@ def parse_args(argv):
     p.add_argument("--fail-rank", type=int, default=None, help="rank to kill (default: the last rank)")
     p.add_argument("--mtu", type=int, default=1500, choices=(1500, 9000))
     p.add_argument("--switch", default="embedded", choices=("embedded", "bmv2", "auto"))
+    p.add_argument("--switch-arg", action="append", default=[], metavar="ARG",
+                   help="extra argument for every switch process (repeatable, e.g. --switch-arg=--send-order=frame)")
     p.add_argument("--mode", default="switch", choices=("switch", "host"),
                    help="checkpointing mode of the trainers (default switch: copies made by the switch)")
     p.add_argument("--job-id", type=int, default=None)
@@ -202,7 +204,8 @@ class Testbed:
         self.say(f"run {self.run}: {self.topo.get('kind', 'custom')} topology, "
                  f"{len(generate.trainers_of(self.topo))} trainers, {len(generate.shadows_of(self.topo))} shadows, "
                  f"{len(self.topo['switches'])} switch(es) [{cls.label}], logs in {self.logs}/")
-        self.net = tnet.build_network(self.topo, self.tag, cls, self.procs, self.logs, self.pcaps, self.args.mtu)
+        self.net = tnet.build_network(self.topo, self.tag, cls, self.procs, self.logs, self.pcaps, self.args.mtu,
+                                      switch_extra={"extra_args": list(self.args.switch_arg)})
         self.event("network_up")
         for na, pa, nb, pb, _ in generate.links(self.topo):
             for n, p, far in ((na, pa, nb), (nb, pb, na)):

@@ -360,3 +360,34 @@ def test_table_without_a_periodic_method():
            "bytes": suite.bytes_figures(a["configs"])}
     text = suite.fmt_table(res)
     assert "checkmate" in text and "checkmate cost" not in text
+
+
+def test_table_names_the_placement_and_the_switch_arguments():
+    """A reader of the table sees how the emulation was placed and what the switch was told; under split
+    placement the wall-time line says why the wall still includes the emulation (the switch is on the
+    ring's path), not that the cores are shared."""
+    from benchmarks import placement
+    a = suite.analyze(synthetic())
+    res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20,
+                                          "switch_arg": ["--send-order=frame"]},
+           "analysis": a, "bytes": suite.bytes_figures(a["configs"])}
+    shared = placement.plan(list(range(2)), 3, 2, "auto").to_json()
+    split = placement.plan(list(range(16)), 3, 2, "split").to_json()
+    text = suite.fmt_table({**res, "placement": shared})
+    assert "switch arguments: --send-order=frame" in text and "share the machine's cores" in text
+    text = suite.fmt_table({**res, "placement": split, "config": {**res["config"], "switch_arg": []}})
+    assert "switch arguments" not in text and "share the machine's cores" not in text
+    assert "data-plane thread" in text and "split: trainers on CPUs" in text
+
+
+def test_switch_arguments_reach_the_testbed_and_the_switch_command():
+    from topologies.net import EmbeddedSwitch
+    args = suite.parse_args(["--quick", "--switch-arg=--send-order=frame", "--placement", "shared"])
+    targs = suite._runner_args(args, Path("/tmp/x"), "r")
+    assert targs.switch_arg == ["--send-order=frame"]
+    sw = EmbeddedSwitch.__new__(EmbeddedSwitch)  # the argv only: no Mininet node is created
+    sw.__dict__.update(port_tm={}, device_id=0, cpu_port=255, grpc_port=1, tm_port=None, trace=False,
+                       pcap_dir=None, extra_args=list(targs.switch_arg), program=None)
+    sw.port_args = lambda: ["-i", "1@x"]
+    argv = sw.command()
+    assert argv[argv.index("--no-p4") - 1] == "--send-order=frame"
