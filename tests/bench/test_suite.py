@@ -114,7 +114,7 @@ def test_trainer_cpu_is_the_first_figure():
     promise = first[1].split("\n\n")[0]
     assert "checkmate" in promise and "-3.8%" in promise and "+14.3%" in promise and "placement: shared" in promise
     assert "host 120.00 / 240.00" in promise
-    assert "promise.png" in suite.plots(res, Path(__import__("tempfile").mkdtemp()))
+    assert "promise.png" in suite.plots(res, Path(__import__("tempfile").mkdtemp()), suite.METHODS)
 
 
 def test_analyze_uses_the_neighbouring_none_segments():
@@ -147,7 +147,7 @@ def test_table_and_plots(tmp_path):
     text = suite.fmt_table(res)
     for key in ("none", "checkmate", "host", "torch-save@k=1", "checkfreq@k=1", "stall_s = 0.0040"):
         assert key in text
-    files = suite.plots(res, tmp_path)
+    files = suite.plots(res, tmp_path, suite.METHODS)
     assert {"overhead.png", "frequency.png", "iteration_time.png", "port_bytes.png"} <= set(files)
     for f in files:
         assert (tmp_path / f).read_bytes()[:4] == b"\x89PNG"
