@@ -21,6 +21,12 @@ def plots(res: dict, out: Path, methods: tuple[str, ...]) -> list[str]:
     order = sorted(a["configs"], key=lambda k: (methods.index(a["configs"][k]["method"]), a["configs"][k]["every"]))
     files = []
 
+    def save(fig, name: str) -> None:
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=110)
+        plt.close(fig)
+        files.append(name)
+
     # first: the promise -- trainer CPU and training-port bytes against no checkpointing
     keys = [k for k in ("checkmate", "host") if k in a["configs"]]
     b = res.get("bytes", {})
@@ -39,10 +45,7 @@ def plots(res: dict, out: Path, methods: tuple[str, ...]) -> list[str]:
         ax.set_ylabel("vs no checkpointing, same run (%)")
         ax.set_title("what checkpointing every iteration costs the trainers")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(out / "promise.png", dpi=110)
-        plt.close(fig)
-        files.append("promise.png")
+        save(fig, "promise.png")
 
     fig, ax = plt.subplots(figsize=(9, 4))
     ov = [100 * a["configs"][k]["overhead"] for k in order]
@@ -52,30 +55,21 @@ def plots(res: dict, out: Path, methods: tuple[str, ...]) -> list[str]:
     ax.set_title("overhead per method (median over rounds)")
     ax.tick_params(axis="x", rotation=30)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "overhead.png", dpi=110)
-    plt.close(fig)
-    files.append("overhead.png")
+    save(fig, "overhead.png")
 
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.boxplot([[1e3 * t for t in a["configs"][k]["iter_s_all"]] for k in order], tick_labels=order)
     ax.set_ylabel("ms per iteration (one point per segment)")
     ax.set_title("iteration time per segment")
     ax.tick_params(axis="x", rotation=30)
-    fig.tight_layout()
-    fig.savefig(out / "iteration_time.png", dpi=110)
-    plt.close(fig)
-    files.append("iteration_time.png")
+    save(fig, "iteration_time.png")
 
     ms = [m for m in a["methods"] if m != "none"]
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.bar(ms, [a["methods"][m]["frequency"] for m in ms], color="#264653")
     ax.set_ylabel(f"checkpoints per iteration within {100 * a['budget']:.1f} %")
     ax.set_title("highest sustainable checkpoint frequency")
-    fig.tight_layout()
-    fig.savefig(out / "frequency.png", dpi=110)
-    plt.close(fig)
-    files.append("frequency.png")
+    save(fig, "frequency.png")
 
     b = res.get("bytes", {})
     if b:
@@ -89,8 +83,5 @@ def plots(res: dict, out: Path, methods: tuple[str, ...]) -> list[str]:
         ax.set_ylabel("kB per iteration (switch port counters)")
         ax.set_title("bytes on training ports vs shadow ports")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(out / "port_bytes.png", dpi=110)
-        plt.close(fig)
-        files.append("port_bytes.png")
+        save(fig, "port_bytes.png")
     return files
