@@ -30,8 +30,9 @@ it.  A fused Adam/AdamW trainer on CUDA sends, in every bootstrap, ``torch.pow(b
 its GPU for the next :data:`POWERS_SPAN` optimizer steps of each beta (:func:`device_powers`, recorded
 equal to the fused kernels' values on the H200 at steps picked where they differ from the correctly
 rounded ones), and re-bootstraps the shards before they run out; the replay looks its bias
-corrections up there (``device_powers``).  With them fused AdamW is exact; fused Adam with L2 weight
-decay still rounds a few moments otherwise (not reproduced; ``attach`` warns).  The per-tensor and
+corrections up there (``device_powers``).  With them fused AdamW is exact, and so is fused Adam with L2
+weight decay, whose ``grad += param * wd`` is an fma in three of each thread's four elements and a
+product and a sum in the first (:func:`fused_lane0`: a compiler's choice, recorded).  The per-tensor and
 ``foreach`` variants -- ``foreach`` is torch's default on CUDA -- are exact: 0 of 19,210 parameters
 and moments apart after 1000 steps.
 
@@ -58,6 +59,7 @@ its parameters and moments with the shadows' replay of the same iteration, bit f
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -101,6 +103,30 @@ def _np(t: torch.Tensor) -> np.ndarray:
     if t.dtype != torch.float32 or t.device.type != "cpu":
         raise TypeError(f"the CUDA-arithmetic replay steps CPU float32 tensors only (got {t.dtype} on {t.device})")
     return t.detach().numpy()
+
+
+#: how ATen's fused optimizers split a tensor (``MultiTensorApply.cuh``): chunks of 65,536 elements,
+#: blocks of 512 threads, 4 elements per thread (ILP)
+FUSED_CHUNK, FUSED_BLOCK, FUSED_ILP = 65536, 512, 4
+
+
+@functools.lru_cache(maxsize=256)
+def fused_lane0(n: int) -> np.ndarray:
+    """Which elements of an ``n``-element tensor the fused Adam kernel computes as the first of its
+    thread's four (``ii == 0``): there nvcc did not contract Adam's L2 term ``grad += param * wd`` into
+    an fma (recorded on the H200: the other three lanes are one fma, lane 0 a product and a sum).  A
+    tensor whose size is a multiple of 4 (with 16-byte aligned storage, as separately allocated
+    parameters, gradients and states are) takes the vectorised loop, four consecutive elements per
+    thread: lane 0 is every fourth element.  Any other takes the strided loop, thread t handling
+    elements t, t + 512, t + 1024, t + 1536 of each 2,048: lane 0 is the first 512 of every 2,048
+    (inferred from ATen's loop; consistent with the recording, whose unaligned tensor is short)."""
+    j = np.arange(n)
+    if n % FUSED_ILP == 0:
+        lane0 = j % FUSED_ILP == 0
+    else:
+        lane0 = (j % FUSED_CHUNK) % (FUSED_BLOCK * FUSED_ILP) < FUSED_BLOCK
+    lane0.flags.writeable = False
+    return lane0
 
 
 #: steps of ``beta ** step`` a trainer ships per bootstrap (1 MiB per beta); it re-bootstraps before they run out
@@ -188,6 +214,13 @@ class _CudaAdamBase:
     emulates = "cuda"
     #: the trainer's ``beta ** step`` (:func:`device_powers`), set by the replica: (first step, {repr(beta): array})
     device_powers: tuple[int, dict] = (1, {})
+
+    @classmethod
+    def position_dependent(cls, hp: dict, fused) -> bool:
+        """Whether an element's rounding depends on where it sits in its tensor (fused Adam's L2 term,
+        :func:`fused_lane0`): the replica then never steps such a group as one flat tensor."""
+        decoupled = hp.get("decoupled_weight_decay", issubclass(cls, torch.optim.AdamW))
+        return bool(fused) and bool(hp.get("weight_decay")) and not decoupled
 
     def _variant(self, group) -> str:
         if group.get("fused"):
@@ -279,8 +312,9 @@ class _CudaAdamBase:
         if wd != 0:
             if decoupled:
                 p[...] = fmaf(-(lr_f * wd_f), p, p)
-            else:
-                g = fmaf(p, wd_f, g)
+            else:  # grad += param * weight_decay: contracted, except in the first element of each ILP group
+                lane0 = fused_lane0(p.size).reshape(p.shape)
+                g = np.where(lane0, g + p * wd_f, fmaf(p, wd_f, g))
         m[...] = fmaf(b1, m, (one - b1) * g)
         v[...] = fmaf(b2, v, (one - b2) * (g * g))
         bc1 = one - self._power(beta1, step)
@@ -304,19 +338,16 @@ class CudaAdam(_CudaAdamBase, torch.optim.Adam):
 CUDA_CLASSES = {torch.optim.AdamW: CudaAdamW, torch.optim.Adam: CudaAdam}
 
 
-def inexact_replay(kind: str, device: str, fused: bool, coupled_decay: bool = False) -> str | None:
-    """Why the shadows' replay of this trainer's step is known *not* to be bit-exact, or None where it
-    is measured exact (a CPU trainer; a CUDA trainer's Adam/AdamW -- fused with the GPU's powers shipped
-    in the bootstrap -- and SGD).  ``coupled_decay``: Adam with L2 weight decay on some group."""
+def inexact_replay(device: str) -> str | None:
+    """Why the shadows' replay of a trainer whose parameters live on ``device`` (a device type, or
+    ``"mixed"``) is not known to be bit-exact, or None where it is measured exact: a CPU trainer, and a
+    CUDA trainer's Adam/AdamW (per-tensor, ``foreach``, fused with the GPU's powers shipped in the
+    bootstrap) and SGD -- every optimizer a shadow replays."""
     if device == "cpu":
         return None
     if device != "cuda":
         return (f"the trainer steps on {device!r}: the shadows replay with torch's CPU arithmetic, "
                 f"which has not been measured against that device's kernels")
-    if fused and kind == "adam" and coupled_decay:
-        return ("fused Adam with L2 weight decay on CUDA rounds its decayed gradient in a way the shadows' "
-                "replay does not reproduce (a few moments a rounding off); use foreach (torch's default on "
-                "CUDA), the per-tensor loop, or AdamW for bit-exact checkpoints")
     return None
 
 

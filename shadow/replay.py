@@ -177,6 +177,9 @@ class OptimizerReplica:
                                       [tuple(self.params[pid].shape) for pid in fg.pids]):
                 return None
             hp = {k: v for k, v in spec.param_groups[fg.group].items() if k not in _FORCED}
+            by_position = getattr(self._opt_cls, "position_dependent", None)
+            if by_position is not None and by_position(hp, spec.fused):
+                return None
             if not flat.flat_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype):
                 return None
             direct = direct and flat.direct_is_exact(self._opt_cls, hp, spec.foreach, spec.fused, fg.dtype)

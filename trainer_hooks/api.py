@@ -314,12 +314,9 @@ def attach(ddp_model: DistributedDataParallel, optimizer: torch.optim.Optimizer,
     if mode == "switch" and world < 2:
         raise ValueError("mode='switch' needs world_size >= 2: with one rank no gradient crosses the switch")
     if addrs:
-        kind = optimizer_kind(optimizer)  # UnsupportedOptimizer (a TypeError) naming what the shadows replay
+        optimizer_kind(optimizer)  # raises UnsupportedOptimizer (a TypeError) naming what the shadows replay
         devices = {p.device.type for g in optimizer.param_groups for p in g["params"]}
-        coupled = kind == "adam" and any(g.get("weight_decay") and not g.get("decoupled_weight_decay")
-                                         for g in optimizer.param_groups)
-        why = inexact_replay(kind, devices.pop() if len(devices) == 1 else "mixed",
-                             bool(optimizer.param_groups[0].get("fused")), coupled)
+        why = inexact_replay(devices.pop() if len(devices) == 1 else "mixed")
         if why and rank == 0:
             log.warning("checkmate: %s (ckpt.compare_with_shadows() measures it)", why)
     max_el = wire.max_elements(cfg.mtu)

@@ -89,7 +89,8 @@ def test_adamw_cuda_vs_cpu_replay_is_measured(capsys):
 
 
 @gpu
-@pytest.mark.parametrize("foreach", [0, 1, 2])  # the per-tensor loop, foreach, fused (the GPU's powers shipped)
+# AdamW: the per-tensor loop, foreach, fused (the GPU's powers shipped); 3: fused Adam with L2 decay on odd sizes
+@pytest.mark.parametrize("foreach", [0, 1, 2, 3])
 def test_ddp_on_cuda_with_the_hook_feeds_the_shadows(tmp_path, foreach):
     """Two ranks of DDP on the GPU, CUDA buckets through the hook, host-mode copies into two real shadows:
     ranks bit-identical, every iteration published; the shadows' CPU replay (CUDA rounding) equals the
@@ -127,7 +128,7 @@ def test_ddp_on_cuda_with_the_hook_feeds_the_shadows(tmp_path, foreach):
     assert all(st["iteration"] == 8 for st in r0["shadows"]) and sorted(held) == list(range(len(r0["params"])))
     worst = max(tool.ulps(held[i], p) for i, p in enumerate(r0["params"]))
     differing = sum(int((held[i] != p).sum()) for i, p in enumerate(r0["params"]))
-    print(f"CUDA trainer ({['loop', 'foreach', 'fused'][foreach]}) vs CPU shadow replay after 8 steps: "
+    print(f"CUDA trainer ({['loop', 'foreach', 'fused', 'fused Adam L2, odd sizes'][foreach]}) vs CPU shadow replay after 8 steps: "
           f"{differing} parameter elements differ, max {worst} ulp; with AdamW moments: {r0['stepcheck']} "
           "(shown with pytest -rP)")
     # the shadows replay a CUDA trainer's step with the CUDA kernels' rounding (shadow/device_optim.py)
