@@ -10,7 +10,8 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import _touches as union_touches
-from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
+from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, one_of, \
+    out_overwrite, switch_cases
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -523,6 +524,15 @@ class StatementRules:
             return out_overwrite(call, lv)
         if call.get("s") == "apply":
             return self.inlined_table(call["table"], lv)
+        if call.get("s") == "switch_action":
+            # the table, then its cases; none of them runs unless there is a `default` or a case
+            # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
+            # to the next one (p4c visits its missing statement: nothing written)
+            view = self.inlined_table(call["table"], lv)
+            labels = [x for c in call["cases"] for x in c["labels"]]
+            skip = "default" not in labels and len(labels) != len(self.tables[call["table"]]["actions"]) or \
+                any(len(c["labels"]) > 1 for c in call["cases"])
+            return None if view is None else view + switch_cases(call, skip)
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
@@ -542,11 +552,7 @@ class StatementRules:
             if act is None or ta.get("bound") or act.get("body") is None:
                 return None
             bodies.append(list(act["body"]))
-        out = None
-        for body in reversed(bodies):
-            out = body if out is None else [{"s": "if", "c": {"op": "const", "v": True, "t": ["bool"]},
-                                             "then": body, "else": out}]
-        return out
+        return one_of(bodies) if bodies else None
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the

@@ -135,6 +135,40 @@ def _has_call(ir) -> bool:
     return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
 
+_ANY = {"op": "const", "v": True, "t": ["bool"]}   # a condition that reads nothing: either path
+
+
+def one_of(bodies: list) -> list:
+    """Statements that run one of ``bodies`` (statement lists): an ``if`` chain whose conditions
+    read nothing, so that :func:`_overwritten` follows every one of them."""
+    out = None
+    for body in reversed(bodies):
+        out = list(body) if out is None else [{"s": "if", "c": dict(_ANY), "then": list(body), "else": out}]
+    return out or []
+
+
+def switch_cases(sw: dict, may_skip: bool) -> list:
+    """A ``switch``'s cases in p4c's def-use view (ComputeWriteSet): one of the case bodies runs,
+    or -- ``may_skip`` -- none of them."""
+    return one_of([c["body"] for c in sw["cases"]] + ([[]] if may_skip else []))
+
+
+def _switch_view(sw: dict, lv, inline) -> list | None:
+    """What a ``switch`` statement stands for in p4c's def-use view when ``lv`` is in question, or
+    None (no view: taken as a read).  A switch on a value: its expression read, then one of the
+    cases or none -- p4c always adds the path past every case ("conservative"), also with a
+    ``default``.  A switch on ``t.apply().action_run``: what ``inline`` makes of it (the table's
+    view, then the cases: :meth:`inlined_control`)."""
+    if sw["s"] == "switch_action":
+        return None if inline is None else inline(sw, lv)
+    if _touches(sw["e"], lv) or any(n.get("op") == "table_hit" for n in ir_dicts(sw["e"])):
+        return None
+    return switch_cases(sw, True)
+
+
+_SWITCHES = ("switch_value", "switch_action")
+
+
 #: statements :func:`_overwritten` looks at for one verdict, every path of its ifs together;
 #: past it the store counts as read (kept) -- sequential ifs double the paths
 _BUDGET = 4000
@@ -152,6 +186,9 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
             return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
             return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") in _SWITCHES:
+            view = _switch_view(b, lv, inline)
+            return view is not None and _overwritten(view + rest[j + 1:], lv, inline, budget)
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
@@ -231,6 +268,9 @@ def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
             _body_stores(b["else"] or [], rest, inline, found)
         elif b.get("s") == "block":
             _body_stores(b["body"], rest, inline, found)
+        elif b.get("s") in _SWITCHES:
+            for c in b["cases"]:
+                _body_stores(c["body"], rest, inline, found)
 
 
 def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
@@ -431,6 +471,8 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
         elif b.get("s") == "if":
             b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record, sub),
                  "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record, sub)}
+        elif b.get("s") in _SWITCHES:
+            b = {**b, "cases": [{**c, "body": _drop_nested(c["body"], rest, inline, record, sub)} for c in b["cases"]]}
         out.append(b)
     return out
 
@@ -499,7 +541,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
             record(a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("block", "if") and any(_nested_interest(n, record) for n in ir_dicts(a)):
+        elif a.get("s") in ("block", "if") + _SWITCHES and any(_nested_interest(n, record) for n in ir_dicts(a)):
             a = _drop_nested([a], list(stmts[i + 1:]), inline, record, sub)[0]
         elif a.get("s") in _COPYING:
             a = _judge_call(a, stmts[i + 1:], inline, sub)
