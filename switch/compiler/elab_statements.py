@@ -529,14 +529,20 @@ class StatementRules:
             # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
             # to the next one (p4c visits its missing statement: nothing written)
             view = self.inlined_table(call["table"], lv)
-            labels = [x for c in call["cases"] for x in c["labels"]]
-            skip = "default" not in labels and len(labels) != len(self.tables[call["table"]]["actions"]) or \
-                any(len(c["labels"]) > 1 for c in call["cases"])
-            return None if view is None else view + switch_cases(call, skip)
+            return None if view is None else view + switch_cases(call, self.switch_may_skip(call))
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
         return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+
+    def switch_may_skip(self, sw: dict) -> bool:
+        """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past
+        every case: unless there is a `default` or a case per action of ``t`` (p4c's
+        ComputeWriteSet counts the cases), and whenever a label falls through to the next one
+        (p4c visits its missing statement: nothing written)."""
+        labels = [x for c in sw["cases"] for x in c["labels"]]
+        return "default" not in labels and len(labels) != len(self.tables[sw["table"]]["actions"]) or \
+            any(len(c["labels"]) > 1 for c in sw["cases"])
 
     def inlined_table(self, tname: str, lv) -> list | None:
         """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
@@ -560,9 +566,12 @@ class StatementRules:
         drops those dead at every call site once all blocks are elaborated); for an action
         called, or a table applied, those of the actions' bodies
         (:func:`.union_defuse.settle_action_stores`)."""
-        if call.get("s") in ("call_action", "apply"):
-            names = [call["action"]] if call["s"] == "call_action" else \
+        if call.get("s") in ("call_action", "apply", "switch_action") or call.get("op") == "table_hit":
+            # (a table applied in a switch on its action_run: its actions, then the cases)
+            names = [call["action"]] if call.get("s") == "call_action" else \
                 [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
+            if call.get("s") == "switch_action":
+                rest = switch_cases(call, self.switch_may_skip(call)) + list(rest)
             verdicts = self.__dict__.setdefault("union_action_verdicts", {})
             site = call.setdefault("asite", len(verdicts.setdefault("#sites", [])))
             if site == len(verdicts["#sites"]):

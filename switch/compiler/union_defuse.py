@@ -411,8 +411,9 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
     copy, so BMv2 keeps ``u.w`` valid).  ``table_actions``: table -> its action names;
     ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
-    dead when every apply of the table is; a site not judged (a table applied in a condition
-    or a ``switch``) keeps the store.  Dead in every copy: the store goes; in some: it gets a
+    dead when every apply of the table is (also one in a ``switch`` on its ``action_run``, or
+    alone in an ``if`` condition); a site not judged (one of several tables applied in a
+    condition) keeps the store.  Dead in every copy: the store goes; in some: it gets a
     ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
     sites' ``dead_stores`` (the generated code skips it while the call runs)."""
     units: dict = {}   # action -> [[site nodes of one copy]]
@@ -427,8 +428,7 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             units.setdefault(a, []).append(nodes)
 
     def dead(sid, unit) -> bool:
-        return all(n.get("s") in ("call_action", "apply") and n.get("asite") is not None and
-                   verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+        return all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"]) for n in unit)
     for q, act in actions.items():
         copies = units.get(q, [])
         for n in ir_dicts(act.get("body")):
@@ -462,8 +462,8 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
         rest = list(stmts[j + 1:]) + cont
         if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
             continue
-        if record is not None and b.get("s") in _RECORDED:
-            record(b, rest)
+        if record is not None:
+            _record(record, b, rest)
         if b.get("s") in _COPYING:
             b = _judge_call(b, rest, inline, sub)
         elif b.get("s") == "block":
@@ -477,7 +477,21 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
     return out
 
 
-_RECORDED = ("apply_control", "call_action", "apply")
+_RECORDED = ("apply_control", "call_action", "apply", "switch_action")
+
+
+def _table_hits(b: dict) -> list:
+    return [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"] if b.get("s") == "if" else []
+
+
+def _record(record, b: dict, rest: list) -> None:
+    """Tell ``record`` about the call or table apply ``b`` with the statements ``rest`` after it:
+    a table applied in an ``if`` condition (the only one there) is followed by the ``if`` itself
+    (its branches after the table's actions, as p4c's def-use sees them)."""
+    if b.get("s") in _RECORDED:
+        record(b, rest)
+    elif len(hits := _table_hits(b)) == 1:
+        record(hits[0], [dict(b, c=_no_hits(b["c"]))] + list(rest))
 
 
 _COPYING = ("call_action", "apply_control", "call_fn")
@@ -486,7 +500,7 @@ _COPYING = ("call_action", "apply_control", "call_fn")
 def _nested_interest(n: dict, record) -> bool:
     """Whether ``n``, inside a block or branch, is judged again with what follows the block."""
     return n.get("s") == "assign" and bool(n.get("siblings")) or \
-        record is not None and n.get("s") in _RECORDED or \
+        record is not None and (n.get("s") in _RECORDED or len(_table_hits(n)) == 1) or \
         n.get("s") in _COPYING and any(x.get("siblings") for x in n.get("args") or ())
 
 
@@ -537,8 +551,8 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     drop = set()
     out = []
     for i, a in enumerate(stmts):
-        if record is not None and a.get("s") in _RECORDED:
-            record(a, stmts[i + 1:])
+        if record is not None:
+            _record(record, a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
         elif a.get("s") in ("block", "if") + _SWITCHES and any(_nested_interest(n, record) for n in ir_dicts(a)):

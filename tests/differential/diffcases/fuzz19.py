@@ -42,3 +42,17 @@ CASES.append(case("fuzz19_union_store_dead_through_switch", CAT, program("""
     **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4)
                    for d in range(10) for b in (1, 2)],
     entries=[Entry(t, {"hdr.h.b": 2}, "s2", {"v": 7}) for t in ("t", "t2", "t3", "t4", "t5")]))
+
+
+# A table action's union-member store where the table is applied in a switch (d 0, 2) or in a
+# condition (d 1), overwritten after it: p4c drops the store from that table's copy of the
+# action (d 0, 1), unless a case reads the member (d 2).
+CASES.append(case("fuzz19_table_action_store_dead_after_switch_or_condition", CAT, program("""
+        if (hdr.h.d == 0) { switch (ta.apply().action_run) { default: { meta.m8 = 3; } } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { if (tb.apply().hit) { meta.m8 = 3; } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { switch (tc.apply().action_run) { e: { meta.m8 = hdr.u.x.a; } } hdr.u.x = hdr.h2; }
+""" + _VALID, ingress_decls="    action e() { hdr.u.x = hdr.h; }\n    action s2(bit<8> v) { meta.m8 = v; }\n" + "".join(
+        f"    table {t} {{ key = {{ hdr.h.b: exact; }} actions = {{ e; s2; }} default_action = e(); }}\n" for t in ("ta", "tb", "tc")),
+    **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4)
+                   for d in range(3) for b in (1, 2)],
+    entries=[Entry(t, {"hdr.h.b": 2}, "s2", {"v": 7}) for t in ("ta", "tb", "tc")]))
