@@ -56,3 +56,20 @@ CASES.append(case("fuzz19_table_action_store_dead_after_switch_or_condition", CA
     **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4)
                    for d in range(3) for b in (1, 2)],
     entries=[Entry(t, {"hdr.h.b": 2}, "s2", {"v": 7}) for t in ("ta", "tb", "tc")]))
+
+
+# Inside a switch's case: an action's copy-back (d 0) and a sub-control body's store (d 1, the
+# caller overwrites after the apply) are dead when what follows the switch overwrites the member;
+# not when a later case of the same path reads it (d 2: the table's action reads it).
+CASES.append(case("fuzz19_union_copy_back_in_switch_case_dead", CAT, program("""
+        if (hdr.h.d == 0) { switch (hdr.h.b) { 1: { a(hdr.u.x); } default: { } } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sd.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { switch (hdr.h.b) { 1: { a(hdr.u.x); } } tr.apply(); hdr.u.x = hdr.h2; }
+""" + _VALID, top="""
+control Sd(inout headers_t h) { apply { switch (h.h.b) { 1: { h.u.x = h.h; } default: { } } } }
+""", ingress_decls="""    Sd() sd;
+    action a(out h_t p) { p = {9, 9, 9, 9}; }
+    action r() { meta.m8 = hdr.u.x.a; }
+    table tr { key = { hdr.h.b: exact; } actions = { r; } default_action = r(); }
+""", **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4)
+                    for d in range(3) for b in (1, 2)]))
