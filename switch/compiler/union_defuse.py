@@ -15,8 +15,9 @@ The analysis (:func:`_overwritten`) follows every path: both branches of an ``if
 apply as one of its actions, a call as the statements it stands for (``inline``); extern calls
 read their arguments only, and a store that is dead itself reads nothing.  An action's or a
 function's copy-back exists for p4c only after its inliner, so it is judged in that view
-(:func:`_after_inlining`).  Whatever is not seen through (an ``exit``, a ``switch``, a call in a
-condition) counts as a read: the store is kept.
+(:func:`_after_inlining`).  A ``switch`` is its case bodies and, as p4c's ComputeWriteSet has it,
+maybe the path past them (:func:`_switch_view`).  Whatever is not seen through (an ``exit``, a
+call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
