@@ -10,7 +10,8 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import _touches as union_touches
-from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, out_overwrite
+from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, one_of, \
+    out_overwrite, switch_cases
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -523,10 +524,25 @@ class StatementRules:
             return out_overwrite(call, lv)
         if call.get("s") == "apply":
             return self.inlined_table(call["table"], lv)
+        if call.get("s") == "switch_action":
+            # the table, then its cases; none of them runs unless there is a `default` or a case
+            # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
+            # to the next one (p4c visits its missing statement: nothing written)
+            view = self.inlined_table(call["table"], lv)
+            return None if view is None else view + switch_cases(call, self.switch_may_skip(call))
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
         return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+
+    def switch_may_skip(self, sw: dict) -> bool:
+        """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past
+        every case: unless there is a `default` or a case per action of ``t`` (p4c's
+        ComputeWriteSet counts the cases), and whenever a label falls through to the next one
+        (p4c visits its missing statement: nothing written)."""
+        labels = [x for c in sw["cases"] for x in c["labels"]]
+        return "default" not in labels and len(labels) != len(self.tables[sw["table"]]["actions"]) or \
+            any(len(c["labels"]) > 1 for c in sw["cases"])
 
     def inlined_table(self, tname: str, lv) -> list | None:
         """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
@@ -542,11 +558,7 @@ class StatementRules:
             if act is None or ta.get("bound") or act.get("body") is None:
                 return None
             bodies.append(list(act["body"]))
-        out = None
-        for body in reversed(bodies):
-            out = body if out is None else [{"s": "if", "c": {"op": "const", "v": True, "t": ["bool"]},
-                                             "then": body, "else": out}]
-        return out
+        return one_of(bodies) if bodies else None
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the
@@ -554,9 +566,12 @@ class StatementRules:
         drops those dead at every call site once all blocks are elaborated); for an action
         called, or a table applied, those of the actions' bodies
         (:func:`.union_defuse.settle_action_stores`)."""
-        if call.get("s") in ("call_action", "apply"):
-            names = [call["action"]] if call["s"] == "call_action" else \
+        if call.get("s") in ("call_action", "apply", "switch_action") or call.get("op") == "table_hit":
+            # (a table applied in a switch on its action_run: its actions, then the cases)
+            names = [call["action"]] if call.get("s") == "call_action" else \
                 [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
+            if call.get("s") == "switch_action":
+                rest = switch_cases(call, self.switch_may_skip(call)) + list(rest)
             verdicts = self.__dict__.setdefault("union_action_verdicts", {})
             site = call.setdefault("asite", len(verdicts.setdefault("#sites", [])))
             if site == len(verdicts["#sites"]):

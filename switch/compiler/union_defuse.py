@@ -15,8 +15,9 @@ The analysis (:func:`_overwritten`) follows every path: both branches of an ``if
 apply as one of its actions, a call as the statements it stands for (``inline``); extern calls
 read their arguments only, and a store that is dead itself reads nothing.  An action's or a
 function's copy-back exists for p4c only after its inliner, so it is judged in that view
-(:func:`_after_inlining`).  Whatever is not seen through (an ``exit``, a ``switch``, a call in a
-condition) counts as a read: the store is kept.
+(:func:`_after_inlining`).  A ``switch`` is its case bodies and, as p4c's ComputeWriteSet has it,
+maybe the path past them (:func:`_switch_view`).  Whatever is not seen through (an ``exit``, a
+call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
@@ -135,6 +136,40 @@ def _has_call(ir) -> bool:
     return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
 
+_ANY = {"op": "const", "v": True, "t": ["bool"]}   # a condition that reads nothing: either path
+
+
+def one_of(bodies: list) -> list:
+    """Statements that run one of ``bodies`` (statement lists): an ``if`` chain whose conditions
+    read nothing, so that :func:`_overwritten` follows every one of them."""
+    out = None
+    for body in reversed(bodies):
+        out = list(body) if out is None else [{"s": "if", "c": dict(_ANY), "then": list(body), "else": out}]
+    return out or []
+
+
+def switch_cases(sw: dict, may_skip: bool) -> list:
+    """A ``switch``'s cases in p4c's def-use view (ComputeWriteSet): one of the case bodies runs,
+    or -- ``may_skip`` -- none of them."""
+    return one_of([c["body"] for c in sw["cases"]] + ([[]] if may_skip else []))
+
+
+def _switch_view(sw: dict, lv, inline) -> list | None:
+    """What a ``switch`` statement stands for in p4c's def-use view when ``lv`` is in question, or
+    None (no view: taken as a read).  A switch on a value: its expression read, then one of the
+    cases or none -- p4c always adds the path past every case ("conservative"), also with a
+    ``default``.  A switch on ``t.apply().action_run``: what ``inline`` makes of it (the table's
+    view, then the cases: :meth:`inlined_control`)."""
+    if sw["s"] == "switch_action":
+        return None if inline is None else inline(sw, lv)
+    if _touches(sw["e"], lv) or any(n.get("op") == "table_hit" for n in ir_dicts(sw["e"])):
+        return None
+    return switch_cases(sw, True)
+
+
+_SWITCHES = ("switch_value", "switch_action")
+
+
 #: statements :func:`_overwritten` looks at for one verdict, every path of its ifs together;
 #: past it the store counts as read (kept) -- sequential ifs double the paths
 _BUDGET = 4000
@@ -152,6 +187,9 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
             return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
             return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") in _SWITCHES:
+            view = _switch_view(b, lv, inline)
+            return view is not None and _overwritten(view + rest[j + 1:], lv, inline, budget)
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
@@ -231,6 +269,9 @@ def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
             _body_stores(b["else"] or [], rest, inline, found)
         elif b.get("s") == "block":
             _body_stores(b["body"], rest, inline, found)
+        elif b.get("s") in _SWITCHES:
+            for c in b["cases"]:
+                _body_stores(c["body"], rest, inline, found)
 
 
 def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
@@ -371,8 +412,9 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
     copy, so BMv2 keeps ``u.w`` valid).  ``table_actions``: table -> its action names;
     ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
-    dead when every apply of the table is; a site not judged (a table applied in a condition
-    or a ``switch``) keeps the store.  Dead in every copy: the store goes; in some: it gets a
+    dead when every apply of the table is (also one in a ``switch`` on its ``action_run``, or
+    alone in an ``if`` condition); a site not judged (one of several tables applied in a
+    condition) keeps the store.  Dead in every copy: the store goes; in some: it gets a
     ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
     sites' ``dead_stores`` (the generated code skips it while the call runs)."""
     units: dict = {}   # action -> [[site nodes of one copy]]
@@ -387,8 +429,7 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             units.setdefault(a, []).append(nodes)
 
     def dead(sid, unit) -> bool:
-        return all(n.get("s") in ("call_action", "apply") and n.get("asite") is not None and
-                   verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+        return all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"]) for n in unit)
     for q, act in actions.items():
         copies = units.get(q, [])
         for n in ir_dicts(act.get("body")):
@@ -422,8 +463,8 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
         rest = list(stmts[j + 1:]) + cont
         if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
             continue
-        if record is not None and b.get("s") in _RECORDED:
-            record(b, rest)
+        if record is not None:
+            _record(record, b, rest)
         if b.get("s") in _COPYING:
             b = _judge_call(b, rest, inline, sub)
         elif b.get("s") == "block":
@@ -431,11 +472,27 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
         elif b.get("s") == "if":
             b = {**b, "then": _drop_nested(b["then"] or [], rest, inline, record, sub),
                  "else": None if b["else"] is None else _drop_nested(b["else"], rest, inline, record, sub)}
+        elif b.get("s") in _SWITCHES:
+            b = {**b, "cases": [{**c, "body": _drop_nested(c["body"], rest, inline, record, sub)} for c in b["cases"]]}
         out.append(b)
     return out
 
 
-_RECORDED = ("apply_control", "call_action", "apply")
+_RECORDED = ("apply_control", "call_action", "apply", "switch_action")
+
+
+def _table_hits(b: dict) -> list:
+    return [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"] if b.get("s") == "if" else []
+
+
+def _record(record, b: dict, rest: list) -> None:
+    """Tell ``record`` about the call or table apply ``b`` with the statements ``rest`` after it:
+    a table applied in an ``if`` condition (the only one there) is followed by the ``if`` itself
+    (its branches after the table's actions, as p4c's def-use sees them)."""
+    if b.get("s") in _RECORDED:
+        record(b, rest)
+    elif len(hits := _table_hits(b)) == 1:
+        record(hits[0], [dict(b, c=_no_hits(b["c"]))] + list(rest))
 
 
 _COPYING = ("call_action", "apply_control", "call_fn")
@@ -444,7 +501,7 @@ _COPYING = ("call_action", "apply_control", "call_fn")
 def _nested_interest(n: dict, record) -> bool:
     """Whether ``n``, inside a block or branch, is judged again with what follows the block."""
     return n.get("s") == "assign" and bool(n.get("siblings")) or \
-        record is not None and n.get("s") in _RECORDED or \
+        record is not None and (n.get("s") in _RECORDED or len(_table_hits(n)) == 1) or \
         n.get("s") in _COPYING and any(x.get("siblings") for x in n.get("args") or ())
 
 
@@ -495,11 +552,11 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     drop = set()
     out = []
     for i, a in enumerate(stmts):
-        if record is not None and a.get("s") in _RECORDED:
-            record(a, stmts[i + 1:])
+        if record is not None:
+            _record(record, a, stmts[i + 1:])
         if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
-        elif a.get("s") in ("block", "if") and any(_nested_interest(n, record) for n in ir_dicts(a)):
+        elif a.get("s") in ("block", "if") + _SWITCHES and any(_nested_interest(n, record) for n in ir_dicts(a)):
             a = _drop_nested([a], list(stmts[i + 1:]), inline, record, sub)[0]
         elif a.get("s") in _COPYING:
             a = _judge_call(a, stmts[i + 1:], inline, sub)

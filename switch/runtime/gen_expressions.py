@@ -16,6 +16,14 @@ _FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
 
 
 class ExpressionGen:
+    def table_apply(self, n: dict) -> str:
+        """The call applying the table of ``n`` (a ``table_hit`` or a ``switch_action``), with the
+        action stores p4c's def-use drops at this site skipped (``dead_stores``)."""
+        tid = self.table_by_name[n["table"]]["id"]
+        if n.get("dead_stores"):
+            return f"_apply_dead(L, ({', '.join(map(str, n['dead_stores']))},), T_apply_{tid}, P)"
+        return f"T_apply_{tid}(P, L)"
+
     def x(self, e) -> str:
         op = e["op"]
         t = e.get("t")
@@ -50,8 +58,7 @@ class ExpressionGen:
             u = self.x(e["u"])
             return "(" + " or ".join(f"{u}.{m}._v" for m in e["members"]) + ")"
         if op == "table_hit":
-            tid = self.table_by_name[e["table"]]["id"]
-            return f"({'not ' if e['neg'] else ''}T_apply_{tid}(P, L)[0])"
+            return f"({'not ' if e['neg'] else ''}{self.table_apply(e)}[0])"
         if op == "un":
             a = self.x(e["a"])
             o = e["o"]

@@ -125,6 +125,19 @@ def _agg_out(cur, new):
     return new
 
 
+def _apply_dead(L, keys, apply, P):
+    """A table apply (in a condition or a ``switch`` on its ``action_run``) whose actions' union
+    stores listed by ``keys`` p4c's def-use drops at this site: skipped while it runs
+    (``union_defuse.settle_action_stores``)."""
+    for k in keys:
+        setattr(L, f"_dead{k}", True)
+    try:
+        return apply(P, L)
+    finally:
+        for k in keys:
+            setattr(L, f"_dead{k}", False)
+
+
 def _copy_into(dst, src):
     for a in type(dst).__slots__:
         setattr(dst, a, getattr(src, a))

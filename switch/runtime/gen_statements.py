@@ -227,7 +227,7 @@ class StatementGen:
         elif k == "switch_action":
             tab = self.table_by_name[s["table"]]
             v = self.fresh("aid")
-            self.emit(ind, f"{v} = T_apply_{tab['id']}(P, L)[1]")
+            self.emit(ind, f"{v} = {self.table_apply(s)}[1]")
             first = True
             default_body = None
             for c in s["cases"]:
