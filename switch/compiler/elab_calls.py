@@ -264,6 +264,8 @@ class CallRules:
             if p["dir"] in ("out", "inout"):
                 args.append(self.out_arg(arg, p, scope))
             else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
+                if p["t"] == ["string"]:   # (p4c inlines the call: the parameter becomes a variable)
+                    raise E(p["loc"], f"{p['name']}: cannot declare variables with type string (p4c)")
                 self.check_algo_arg(p, arg, scope, "action")
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument

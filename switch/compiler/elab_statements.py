@@ -626,6 +626,8 @@ class StatementRules:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
             call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
+        if (kind, m) != ("meter", "execute_meter"):   # (its T: below) the others are not generic
+            self.check_type_args(call, [], f"{kind}.{m}")
         if self.ctx.get("kind") == "parser" and (kind, m) != ("register", "read"):
             # (register.read has no side effects: p4c drops one whose result is dead before it
             # checks, so a read is left to run here rather than refused wrongly)
@@ -660,6 +662,7 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
             lv, lt = self.lvalue(args[1], scope)
+            self.check_type_args(call, [lt], "meter.execute_meter")
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
             return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt,
                     "to_bool": to_bool}

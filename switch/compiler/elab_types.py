@@ -60,7 +60,7 @@ class TypeRules:
         if k == "int_inf":
             return INTLIT
         if k == "varbit":
-            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1, maximum=MAX_WIDTH)]
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=0, maximum=MAX_WIDTH)]
         if k == "bool":
             return BOOL
         if k == "void":

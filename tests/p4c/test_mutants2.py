@@ -1,0 +1,139 @@
+"""More one-mistake programs of the kinds tools/p4c_mutate.py makes (helper mutz21 on; the
+first ones are in test_mutants.py, which has the design notes): each mutant is rejected with
+``file:line:col`` on its line and a message naming the problem, its valid twin compiles, and
+with p4c on PATH p4c agrees on both (and on every VALID program)."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from p4c_helpers import line_of, program
+from switch.compiler import P4CompileError, compile_source
+from test_mutants import _p4c_accepts
+
+_T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
+_UT = "header_union u_t { h_t x; }\n"
+
+
+def _act(param: str, listed: bool, body: str = "") -> str:
+    """An action with one directionless parameter ``param``, listed by an applied table or not."""
+    return program(top=_UT, locals=f"    action a({param}) {{ {body} }}\n" + (_T.format("a") if listed else ""),
+                   body="        t.apply();" if listed else "")
+
+
+# name -> (invalid program, needle on the mutated line, message regex, valid twin)
+CASES = {
+    # a directionless parameter the control plane cannot set: refused where a kept table lists
+    # the action (p4c's P4Runtime serializer, at the parameter), not at the declaration
+    "header_action_param_listed": (_act("h_t v", True), "action a(", r"not bit<>, int<>, bool", _act("h_t v", False)),
+    "union_action_param_listed": (_act("u_t v", True), "action a(", r"not bit<>, int<>, bool", _act("u_t v", False)),
+    "error_action_param_listed": (_act("error v", True), "action a(", r"not bit<>, int<>, bool", _act("error v", False)),
+    "tuple_action_param_listed": (_act("tuple<bit<8>> v", True), "action a(", r"not bit<>, int<>, bool",
+                                  _act("tuple<bit<8>> v", False)),
+    "bool_action_param_listed": (_act("bool v", True), "action a(", r"must be bit<> or int<>", _act("bool v", False)),
+    # ... a string where a call makes it a variable; an int or an extern type anywhere
+    "string_action_param_called": (program(locals="    action a(string v) { hdr.h.a = 1; }\n", body='        a("x");'),
+                                   "action a(", r"type string", _act("string v", False)),
+    "int_action_param": (_act("int v", False), "action a(", r"type int", _act("bit<8> v", False)),
+    "extern_action_param": (_act("counter v", False), "action a(", r"extern types", _act("bit<8> v", False)),
+    # a signed literal of width 0 (an unsigned one is a bit<0> zero)
+    "signed_zero_width_literal": (program(body="        hdr.h.a = (bit<8>)(bit<1>)0s0;"), "0s0", r"int<0>",
+                                  program(body="        hdr.h.a = (bit<8>)0w0;")),
+    # explicit type arguments of v1model externs are checked as by p4c (p4c_mutate seed 84:
+    # `random<error>(x16, 1000, 1003)` was accepted; a method that is not generic takes none)
+    "random_type_argument_mismatch": (program(body="        random<error>(hdr.h.b, 1000, 1003);"), "random<",
+                                      r"type argument error does not match", program(body="        random<bit<16>>(hdr.h.b, 1000, 1003);")),
+    "random_two_type_arguments": (program(body="        random<bit<16>, bit<8>>(hdr.h.b, 1, 3);"), "random<",
+                                  r"takes 1 type argument", program(body="        random<_>(hdr.h.b, 1, 3);")),
+    "register_read_type_argument": (program(locals="    register<bit<8>>(4) r;\n", body="        r.read<bit<8>>(hdr.h.a, 0);"),
+                                    "r.read<", r"takes 0 type argument",
+                                    program(locals="    register<bit<8>>(4) r;\n", body="        r.read(hdr.h.a, 0);")),
+    "execute_meter_type_argument_mismatch": (
+        program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<8>>(0, c); hdr.h.a = (bit<8>)c;"),
+        "execute_meter<", r"type argument bit<8> does not match",
+        program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<2>>(0, c); hdr.h.a = (bit<8>)c;")),
+}
+
+# p4c accepts these (checkmate-p4c used to refuse them)
+VALID = {
+    "non_control_plane_action_params_unused_or_called": program(
+        top=_UT + "header e_t { bit<8> v; }\n",
+        locals="    action ah(h_t v) { hdr.h.a = v.a; }\n    action am(meta_t v) { hdr.h.b = v.y; }\n"
+               "    action ae(error e) { }\n    action au(u_t v) { }\n    action s(string v) { }\n"
+               "    action k(e_t[2] st, tuple<bit<8>> tp, match_kind mk) { }\n"
+               "    action b(bool f) { hdr.h.c = f ? 8w1 : 8w0; }\n"
+               "    table unapplied { key = { hdr.h.a: exact; } actions = { ah; b; } }\n",
+        body="        ah(hdr.h);\n        am(m);\n        ae(sm.parser_error);\n        b(true);"),
+    # `_` as a type argument of a generic call (p4c infers it; was a syntax error)
+    "dontcare_type_arguments": program(body="        bit<16> r; hash<_, _, _, _>(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);\n"
+                                            "        hash<bit<16>, _, _, _>(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);\n"
+                                            "        random<_>(hdr.h.b, 1, 3); hdr.h.b = hdr.h.b + r;"),
+    # a plain action declared after one @name'd like it, both only called directly (p4c_mutate
+    # seed 85, name_clash): twins, as two @name'd ones (was "declared twice")
+    "plain_action_after_one_named_like_it": program(
+        locals='    @name("d") action b(in bit<8> x) { hdr.h.a = x; }\n    action d(bit<8> v) { hdr.h.c = v; }\n',
+        body="        b(1);\n        d(2);"),
+    "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
+                                        "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
+    "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
+        "struct headers { h_t h; }", "struct headers { h_t h; vb_t vb; }").replace(
+        "pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vb, 0);"),
+}
+
+
+@pytest.mark.parametrize("name", list(VALID))
+def test_valid_program_compiles(name):
+    compile_source(VALID[name], "ok.p4")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_mutant_rejected_on_its_line(name):
+    src, needle, msg, twin = CASES[name]
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "mut.p4")
+    line, _ = line_of(src, needle)
+    assert re.match(rf"mut\.p4:{line}:\d+: ", str(ei.value)), str(ei.value)
+    assert re.search(msg, ei.value.message), ei.value.message
+    compile_source(twin, "twin.p4")
+
+
+@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
+def test_p4c_agrees():
+    jobs = [(f"{n}: p4c accepts the mutant", c[0], True) for n, c in CASES.items()]
+    jobs += [(f"{n}: p4c rejects the twin", c[3], False) for n, c in CASES.items()]
+    jobs += [(f"{n}: p4c rejects it", src, False) for n, src in VALID.items()]
+    wrong = [what for what, src, is_mutant in jobs if _p4c_accepts(src) == is_mutant]
+    assert not wrong, wrong
+
+
+def test_form_kinds_agree_with_p4c():
+    """tools/p4c_mutate_forms.py's kinds (action parameters, literals) over a few seeds: each
+    mutant changes one line and checkmate-p4c compiles it or refuses it with file:line:col;
+    with p4c on PATH, both compilers give the same verdict (these kinds found the fixes above)."""
+    import random
+
+    from tools.p4c_mutate import MUTATORS
+    base = program(top=_UT + "const bit<8> K = 8w3;\n",
+                   locals="    action a(out bit<8> o, bit<8> v) { o = v + 0x10; hdr.h.b = 16w7; }\n"
+                          "    action d(h_t x) { hdr.h.a = x.a; }\n" + _T.format("a(m.x)"),
+                   body="        t.apply();\n        d(hdr.h);\n        hdr.h.c = 2;")
+    compile_source(base, "base.p4")
+    seen, disagree = set(), []
+    for kind in ("action_param", "literal"):
+        for seed in range(12):
+            m = MUTATORS[kind](random.Random(seed), base)
+            if m is None or m.text in seen:
+                continue
+            seen.add(m.text)
+            try:
+                compile_source(m.text, "mut.p4")
+                ours = True
+            except P4CompileError as e:
+                assert re.match(r"mut\.p4:\d+:\d+: ", str(e)), (kind, m.desc, str(e))
+                ours = False
+            if shutil.which("p4c") and _p4c_accepts(m.text) != ours:
+                disagree.append((kind, m.desc, ours))
+    assert len(seen) >= 12, len(seen)
+    assert not disagree, disagree
