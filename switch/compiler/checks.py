@@ -19,7 +19,7 @@ docs/CONFORMANCE.md):
   initialised from a header is fine, p4c propagates it away);
 * a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
   a field that is not a header, header stack, header union or struct;
-* a variable declared in a body (apply block, parser state, action, function) with the name
+* a variable or constant declared in a body (apply block, parser state, action, function) with the name
   of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
 * two declarations of one name in a control's or parser's declaration section (an action
@@ -225,7 +225,7 @@ class _Checker:
 
     def _shadowing(self, body, params: set):
         for n in _walk(body):
-            if n.kind == "var" and n.get("name") in params:
+            if n.kind in ("var", "const") and n.get("name") in params:   # (a local constant too: mutz21)
                 raise P4CompileError(n.loc, f"declaration of '{n.name}' shadows a parameter '{n.name}'")
 
     def _duplicates(self, d: Node):

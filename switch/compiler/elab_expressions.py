@@ -192,7 +192,10 @@ class ExpressionRules:
         if et == ["dots"]:
             return self.default_value(t, loc)
         if et == ["invalid_hdr"] and t[0] == "header":
-            return {"op": "invalid_hdr", "t": t}
+            # p4c 1.2.4.8 infers no type for `{#}` (an initializer, an assignment, an argument,
+            # a return value): "Cannot cast implicitly type 'Unknown type'"; only `(h_t){#}` (elab_casts)
+            raise E(loc, f"the invalid header {{#}} has no type here: p4c 1.2.4.8 cannot cast implicitly type "
+                         f"'Unknown type' to {tstr(t)}; write ({tstr(t)}){{#}}")
         if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and (
                 len(ir["items"]) == len(t[1]) or ir.get("dots") and len(ir["items"]) <= len(t[1])):
             # a list expression as a tuple value: each element converted to its element type

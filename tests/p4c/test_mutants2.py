@@ -54,6 +54,15 @@ CASES = {
         program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<8>>(0, c); hdr.h.a = (bit<8>)c;"),
         "execute_meter<", r"type argument bit<8> does not match",
         program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<2>>(0, c); hdr.h.a = (bit<8>)c;")),
+    # a local constant named like a parameter of the enclosing block (a variable was refused)
+    "local_constant_shadows_parameter": (program(body="        const bit<8> sm = 3; hdr.h.a = sm;"), "const bit<8> sm",
+                                         r"shadows a parameter 'sm'", program(body="        const bit<8> s2 = 3; hdr.h.a = s2;")),
+    # `{#}` without a cast: p4c 1.2.4.8 infers no header type for it (was accepted)
+    "untyped_invalid_header_assigned": (program(body="        hdr.h = {#};"), "{#}", r"no type here",
+                                        program(body="        hdr.h = (h_t){#};")),
+    "untyped_invalid_header_argument": (program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a({#});"),
+                                        "a({#})", r"no type here",
+                                        program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a((h_t){#});")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
