@@ -695,6 +695,10 @@ class BlockRules:
         if call.targs:
             if len(call.targs) != len(d.tparams):
                 raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
+            dc = next((a for a in call.targs if a.kind == "dontcare"), None)
+            if dc is not None:   # p4c infers nothing from `_` for a function of the program
+                raise E(call.loc, f"{d.name}<_>: could not infer a type for a parameter of {d.name} "
+                                  "(p4c: inferred type is don't care '_')")
             bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
         else:
             bindings = {}
@@ -737,12 +741,8 @@ def _always_returns(s) -> bool:
         return any(_always_returns(x) for x in s.stmts)
     if k == "if":
         return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
-    if k == "switch":
-        cases = s.cases
-        if not any(c.label is None for c in cases):
-            return False
-        # a case without a body falls through to the next one with a body
-        return all(_always_returns(c.body) for c in cases if c.body is not None)
+    # (not a `switch`, even with a `default` and a return in every case: p4c 1.2.4.8 counts no
+    # switch as returning -- "does not return a value on all paths"; probed, helper mutz21)
     return False
 
 

@@ -63,6 +63,16 @@ CASES = {
     "untyped_invalid_header_argument": (program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a({#});"),
                                         "a({#})", r"no type here",
                                         program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a((h_t){#});")),
+    # p4c counts no `switch` as returning on every path, `default` and all (was accepted)
+    "function_returning_only_in_switch": (
+        program(top="bit<8> f(in bit<8> x) {\n    switch (x) { 1: { return 1; } default: { return 2; } }\n}\n",
+                body="        hdr.h.a = f(hdr.h.a);"), "bit<8> f(", r"does not return a value on all paths",
+        program(top="bit<8> f(in bit<8> x) {\n    switch (x) { 1: { return 1; } default: { return 2; } }\n    return 3;\n}\n",
+                body="        hdr.h.a = f(hdr.h.a);")),
+    # `_` as a type argument of the program's own generic function: p4c infers nothing from it
+    "dontcare_type_argument_of_generic_function": (
+        program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<_>(hdr.h.a);"), "g<_>",
+        r"could not infer a type", program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<bit<8>>(hdr.h.a);")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
