@@ -71,6 +71,8 @@ class CastRules:
                 return {"op": "cast", "a": inner, "t": t}
             return inner | {"t": t}
         if et[0] == "serenum":
+            if t == INTLIT:   # (p4c_mutate seed 87: `(int)c` of an enum was accepted)
+                raise E(loc, f"illegal cast from {et[1]} to int (p4c); cast to {tstr(et[2])} first")
             if is_bits(t) and t != et[2]:
                 # p4c: an enum converts to its own underlying type only
                 raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "

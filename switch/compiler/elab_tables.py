@@ -238,8 +238,8 @@ class TableRules:
                     table_error = E(p.get("loc") or a.loc, f"{p['name']}: action parameter {p['name']} of action "
                                     f"{a.name} has a type which is not bit<>, int<>, bool, type or serializable "
                                     "enum: the control plane cannot set it (p4c)")
-                if not p["dir"] and p.get("default") is not None:
-                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
+                if not p["dir"] and p.get("default") is not None:   # (p4c names the parameter)
+                    raise E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
                 if not p["dir"] and p.get("algo_dyn"):
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is the HashAlgorithm of "

@@ -73,6 +73,16 @@ CASES = {
     "dontcare_type_argument_of_generic_function": (
         program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<_>(hdr.h.a);"), "g<_>",
         r"could not infer a type", program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<bit<8>>(hdr.h.a);")),
+    # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
+    "serializable_enum_cast_to_int": (
+        program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
+        r"illegal cast from C to int", program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)(bit<8>)c;")),
+    # a default value on a parameter the control plane sets: p4c names the parameter, not the
+    # table (p4c_mutate seed 85, kind action_param: was `far`)
+    "default_value_on_control_plane_parameter": (
+        program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; }\n        actions = { a; } }\n",
+                body="        t.apply();"), "action a(", r"has a default value",
+        program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n", body="        a();")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
