@@ -73,6 +73,10 @@ CASES = {
     "dontcare_type_argument_of_generic_function": (
         program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<_>(hdr.h.a);"), "g<_>",
         r"could not infer a type", program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<bit<8>>(hdr.h.a);")),
+    # ... but not of a run-time value
+    "runtime_cast_changes_width_and_sign": (program(body="        int<8> v = 5; hdr.h.b = (bit<16>)v;"), "(bit<16>)v",
+                                            r"change width and sign in two casts",
+                                            program(body="        int<8> v = 5; hdr.h.b = (bit<16>)(bit<8>)v;")),
     # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
     "serializable_enum_cast_to_int": (
         program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
@@ -104,6 +108,12 @@ VALID = {
     "plain_action_after_one_named_like_it": program(
         locals='    @name("d") action b(in bit<8> x) { hdr.h.a = x; }\n    action d(bit<8> v) { hdr.h.c = v; }\n',
         body="        b(1);\n        d(2);"),
+    # a cast changing width and sign of a compile-time constant (p4c folds it first)
+    "constant_casts_change_width_and_sign": program(
+        top="const int<8> K = -1;\n",
+        locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { (bit<8>)4s7: NoAction(); } }\n",
+        body="        const int<8> L = -3; hdr.h.b = (bit<16>)(-8s5) + (bit<16>)L + (bit<16>)K;\n"
+             "        int<16> q = (int<16>)8w200; hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200; t.apply();"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
