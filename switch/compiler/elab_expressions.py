@@ -602,7 +602,15 @@ class ExpressionRules:
         if not (is_bits(at) or at == INTLIT):
             raise E(n.loc, f"operator {op} on values of type {tstr(at)}")
         if op in ("/", "%") and at[0] == "int":
-            raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+            va, vb = self.fold(a), self.fold(b)
+            if va is None or vb is None:
+                raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+            # two constants: p4c folds them before it checks types (`8s7 / 8s2` is 3)
+            if va < 0 or vb < 0:
+                raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
+            if vb == 0:
+                raise E(n.b.loc, f"operator {op}: division by zero")
+            return {"op": "const", "v": va // vb if op == "/" else va % vb, "t": at}, at
         if op in ("/", "%") and at == INTLIT and any((self.fold(v) or 0) < 0 for v in (a, b)):
             raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
         if op in ("<", ">", "<=", ">="):

@@ -77,6 +77,10 @@ CASES = {
     "runtime_cast_changes_width_and_sign": (program(body="        int<8> v = 5; hdr.h.b = (bit<16>)v;"), "(bit<16>)v",
                                             r"change width and sign in two casts",
                                             program(body="        int<8> v = 5; hdr.h.b = (bit<16>)(bit<8>)v;")),
+    "signed_division_of_negative_constant": (program(body="        hdr.h.a = (bit<8>)((-8s7) / 8s2);"), "/ 8s2",
+                                             r"not defined for negative numbers", program(body="        hdr.h.a = (bit<8>)(8s7 / 8s2);")),
+    "signed_division_at_run_time": (program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v / 2);"), "v / 2",
+                                    r"not defined on signed", program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v + 2);")),
     # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
     "serializable_enum_cast_to_int": (
         program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
@@ -113,7 +117,8 @@ VALID = {
         top="const int<8> K = -1;\n",
         locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { (bit<8>)4s7: NoAction(); } }\n",
         body="        const int<8> L = -3; hdr.h.b = (bit<16>)(-8s5) + (bit<16>)L + (bit<16>)K;\n"
-             "        int<16> q = (int<16>)8w200; hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200; t.apply();"),
+             "        int<16> q = (int<16>)8w200; hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200; t.apply();\n"
+             "        hdr.h.c = (bit<8>)(8s7 / 8s2) + (bit<8>)(K2 % 8s4);").replace("const int<8> K = -1;", "const int<8> K = -1;\nconst int<8> K2 = 7;"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(

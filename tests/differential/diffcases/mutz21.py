@@ -89,11 +89,13 @@ CASES.append(case("mutz21_plain_action_after_one_named_like_it", CAT, program(""
 
 # a cast that changes both width and sign is refused on a run-time value, but p4c folds one of a
 # compile-time constant (a literal, a constant expression, a global or local `const`) before it
-# checks types: `(bit<16>)8s-5` is 0xfffb, `(int<4>)8w200` -8 (probes of the literal kind; was refused)
+# checks types: `(bit<16>)8s-5` is 0xfffb, `(int<4>)8w200` -8; likewise a division or modulo of two
+# non-negative signed constants (`8s7 / 8s2` is 3; probes of the literal kind; both were refused)
 CASES.append(case("mutz21_constant_casts_change_width_and_sign", CAT, program("""
         const int<8> L = -3;
         hdr.h.c = (bit<16>)(-8s5) + (bit<16>)L;
         hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200;
         hdr.h.d = (bit<32>)(8s5 + 8s1) + (bit<32>)K;
         hdr.eth.src[15:0] = (bit<16>)8s0x80;
-""", top="const int<8> K = -1;\n"), frames=[(1, H(1, 2, 3, 4))]))
+        hdr.h.b = (bit<8>)(8s7 / 8s2) + (bit<8>)(Q7 % 8s4);
+""", top="const int<8> K = -1;\nconst int<8> Q7 = 7;\n"), frames=[(1, H(1, 2, 3, 4))]))
