@@ -311,7 +311,7 @@ class TableRules:
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
             # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
-            size = self.const_int(props["size"].value, f"table {q} size") or 1024
+            size = self.const_int(props["size"].value, f"table {q} size", scope=scope) or 1024
             if not -2**31 <= size < 2**31:
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
             if size < 0:

@@ -119,6 +119,12 @@ VALID = {
         body="        const int<8> L = -3; hdr.h.b = (bit<16>)(-8s5) + (bit<16>)L + (bit<16>)K;\n"
              "        int<16> q = (int<16>)8w200; hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200; t.apply();\n"
              "        hdr.h.c = (bit<8>)(8s7 / 8s2) + (bit<8>)(K2 % 8s4);").replace("const int<8> K = -1;", "const int<8> K = -1;\nconst int<8> K2 = 7;"),
+    # a control's `int` constructor parameter, given an untyped or a sized constant; a
+    # constructor parameter as a table's size
+    "control_int_constructor_parameter": program(
+        top="control S(inout h_t h)(int k, bit<32> n) {\n    table t { key = { h.a: exact; } actions = { NoAction; } size = n; }\n"
+            "    apply { h.a = h.a + (bit<8>)k; t.apply(); }\n}\n",
+        locals="    S(300, 64) s1;\n    S(8w3, 16) s2;\n", body="        s1.apply(hdr.h);\n        s2.apply(hdr.h);"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(

@@ -99,3 +99,16 @@ CASES.append(case("mutz21_constant_casts_change_width_and_sign", CAT, program(""
         hdr.eth.src[15:0] = (bit<16>)8s0x80;
         hdr.h.b = (bit<8>)(8s7 / 8s2) + (bit<8>)(Q7 % 8s4);
 """, top="const int<8> K = -1;\nconst int<8> Q7 = 7;\n"), frames=[(1, H(1, 2, 3, 4))]))
+
+# a control's constructor parameter of type `int` (given an untyped or a sized constant: p4c
+# casts it), and a constructor parameter as a table's `size` (probes of sub-controls: both were
+# refused -- "type int is not supported", "unknown name k")
+CASES.append(case("mutz21_control_int_constructor_params", CAT, program("""
+        s1.apply(hdr.h);
+        s2.apply(hdr.h);
+""", top="""control S(inout h_t h)(int k, bit<32> n) {
+    action set(bit<8> v) { h.b = v; }
+    table t { key = { h.a: exact; } actions = { set; NoAction; } size = n; }
+    apply { h.a = h.a + (bit<8>)k; h.c = h.c + k; t.apply(); }
+}
+""", ingress_decls="    S(300, 64) s1;\n    S(8w3, 100) s2;\n"), frames=[(1, H(1, 2, 3, 4)), (1, H(0xf0, 9, 0xfffe, 5))]))
