@@ -397,7 +397,14 @@ class BlockRules:
                 self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
-                raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
+                # a control in a parser, a parser in a control: p4c refuses it only where the
+                # instance is applied (an unused one is removed first; probed, helper mutz21);
+                # its constructor arguments are type-checked all the same
+                self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                scope.add(d.name, ("misplaced_block", E(d.loc, f"{d.name}: instantiation of {ent[0]} in "
+                                                                f"{self.ctx.get('kind')}: {ent[0]} {tname} cannot "
+                                                                "be instantiated here (p4c)")))
+                return []
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)

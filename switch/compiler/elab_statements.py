@@ -439,6 +439,8 @@ class StatementRules:
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
+                if ent and ent[0] == "misplaced_block":   # (declare_instance)
+                    raise ent[1]
                 if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                     return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
             bent = (self.global_scope if base.get("top") else scope).lookup(base.name) if base.kind == "name" else None

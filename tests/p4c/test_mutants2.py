@@ -81,6 +81,10 @@ CASES = {
                                              r"not defined for negative numbers", program(body="        hdr.h.a = (bit<8>)(8s7 / 8s2);")),
     "signed_division_at_run_time": (program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v / 2);"), "v / 2",
                                     r"not defined on signed", program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v + 2);")),
+    "parser_instance_applied_in_control": (
+        program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n",
+                body="        sp.apply(hdr.h.a);"), "SP() sp", r"instantiation of parser in control",
+        program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n")),
     # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
     "serializable_enum_cast_to_int": (
         program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
@@ -125,6 +129,11 @@ VALID = {
         top="control S(inout h_t h)(int k, bit<32> n) {\n    table t { key = { h.a: exact; } actions = { NoAction; } size = n; }\n"
             "    apply { h.a = h.a + (bit<8>)k; t.apply(); }\n}\n",
         locals="    S(300, 64) s1;\n    S(8w3, 16) s2;\n", body="        s1.apply(hdr.h);\n        s2.apply(hdr.h);"),
+    # a parser instantiated in a control, a control in a parser: refused only where applied
+    "misplaced_block_instances_unused": program(
+        top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n"
+            "control S(inout h_t h) { apply { h.a = h.a + 1; } }\ncontrol Q(inout bit<8> y) { SP() sp; apply { } }\n",
+        locals="    SP() sp;\n").replace("    state start {", "    S() s;\n    state start {", 1),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
