@@ -284,7 +284,8 @@ class BlockRules:
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             var_ir = {"op": "var", "n": pn, "t": t}
             scope.add(p.name, ("var", var_ir, p.direction or "in"))
-            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in",
+                           **({"const_arg": True} if p.direction is None and t[0] != "extern" else {})})
             self.param_default(params[-1], p)
             if sub and p.direction in (None, "in"):
                 self.note_algo_param(var_ir, params[-1])

@@ -173,7 +173,8 @@ class CallRules:
                 args.append(self.out_arg(arg, p, scope, py=p["py"]))
             else:
                 self.check_algo_arg(p, arg, scope, "control")
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                # (a directionless parameter takes a compile-time constant: const_arg)
+                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "py": p["py"]})
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
@@ -199,7 +200,7 @@ class CallRules:
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
                                      f"{tstr(p['t'])}")
-                args.append(lv)
+                args.append(self.const_arg(lv, p, arg))
                 if p.get("out_header") and lv.get("op") != "stack_next":
                     # p4c inlines the sub-parser: the `out` header argument (every header of an
                     # `out` struct) is made invalid where
@@ -207,7 +208,7 @@ class CallRules:
                     # sub-parser extracts it leaves it invalid (not as the caller had it)
                     invalid.append(lv)
             else:
-                args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+                args.append(self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg))
         return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid, "dirs": dirs}
 
     def positional(self, call: Node, params: list, what: str) -> Node:

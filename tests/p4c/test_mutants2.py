@@ -85,6 +85,24 @@ CASES = {
         program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n",
                 body="        sp.apply(hdr.h.a);"), "SP() sp", r"instantiation of parser in control",
         program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n")),
+    # an int or string parameter with a direction, used or not
+    "int_parameter_with_direction": (program(top="control S(inout h_t h, in int x) { apply { } }\n"), "in int x",
+                                     r"type int must be directionless", program(top="control S(inout h_t h, int x) { apply { } }\n")),
+    "string_parameter_with_direction": (program(top="void f(in string x) { }\n"), "in string x",
+                                        r"type string cannot have a direction", program(top="void f(in bit<8> x) { }\n")),
+    # a sub-control's or sub-parser's directionless parameter takes a compile-time constant
+    "subcontrol_directionless_param_runtime_arg": (
+        program(top="control S(inout h_t h, bit<8> x) { apply { h.a = x; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h, hdr.h.c);"), "s.apply", r"must be a compile-time constant",
+        program(top="control S(inout h_t h, bit<8> x) { apply { h.a = x; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h, 3);")),
+    "subparser_directionless_param_runtime_arg": (
+        program(top="parser SP(packet_in p, out h_t h, bit<8> x) { state start { p.extract(h); transition accept; } }\n").replace(
+            "    state start { pkt.extract(hdr.h); transition accept; }",
+            "    SP() sp;\n    state start { sp.apply(pkt, hdr.h, m.x); transition accept; }"), "sp.apply", r"must be a compile-time constant",
+        program(top="parser SP(packet_in p, out h_t h, bit<8> x) { state start { p.extract(h); transition accept; } }\n").replace(
+            "    state start { pkt.extract(hdr.h); transition accept; }",
+            "    SP() sp;\n    state start { sp.apply(pkt, hdr.h, 3); transition accept; }")),
     # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
     "serializable_enum_cast_to_int": (
         program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
