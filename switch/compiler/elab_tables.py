@@ -228,16 +228,13 @@ class TableRules:
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
-                if not p["dir"] and p.get("bool") and not table_error:
-                    # fine in an action only called directly, or listed by a table p4c removes
-                    table_error = E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} is a bool; "
-                                   "action parameters set by the control plane must be bit<> or int<> "
-                                   "on this target (p4c)")
-                if not p["dir"] and p.get("not_cp") and not table_error:
-                    # p4c's P4Runtime serializer, on a table it keeps (ElabOutput.finish)
-                    table_error = E(p.get("loc") or a.loc, f"{p['name']}: action parameter {p['name']} of action "
-                                    f"{a.name} has a type which is not bit<>, int<>, bool, type or serializable "
-                                    "enum: the control plane cannot set it (p4c)")
+                if not p["dir"] and (p.get("bool") or p.get("not_cp")) and not table_error:
+                    # fine in an action only called directly, or listed by a table p4c removes: BMv2's
+                    # back end (a bool) or p4c's P4Runtime serializer, on a table it keeps (ElabOutput.finish)
+                    table_error = E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} " + (
+                        "is a bool; action parameters set by the control plane must be bit<> or int<> on this target"
+                        if p.get("bool") else "has a type which is not bit<>, int<>, bool, type or serializable enum: "
+                                              "the control plane cannot set it") + " (p4c)")
                 if not p["dir"] and p.get("default") is not None:   # (p4c names the parameter)
                     raise E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
