@@ -285,7 +285,7 @@ class CallRules:
         self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
-            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s), got {len(call.args)}")
         args = []
         for arg, p in zip(call.args, f["params"]):
             if p["dir"] in ("out", "inout"):
@@ -312,7 +312,7 @@ class CallRules:
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
-            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s), got {len(call.args)}")
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
             st = self.call_function_stmt(f, call, scope)
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]

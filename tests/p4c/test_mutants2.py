@@ -152,6 +152,12 @@ VALID = {
         top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n"
             "control S(inout h_t h) { apply { h.a = h.a + 1; } }\ncontrol Q(inout bit<8> y) { SP() sp; apply { } }\n",
         locals="    SP() sp;\n").replace("    state start {", "    S() s;\n    state start {", 1),
+    # a call with the wrong number of arguments in a branch p4c removes before it checks types,
+    # `false && x` folded too (p4c_mutate seed 92, kind action_param: an action given a parameter)
+    "dead_branch_call_arity": program(
+        top="const bool K = false;\nbit<8> f(in bit<8> x) { return x; }\n",
+        locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action b2(out bit<8> o) { o = 1; }\n",
+        body="        if (1 == 2) { a0(); a0(1, 2); hdr.h.a = f(); hdr.h.a = f(1, 2); }\n        if (K && hdr.h.a == 1) { b2(); }"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
