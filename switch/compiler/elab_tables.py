@@ -521,9 +521,10 @@ class TableRules:
         a = self.actions[ent[1]]
         a["used"] = True
         e = self.args_by_name(e, a, what)
-        if len(e.args) != len(a["params"]):
-            raise E(e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
-                           f"got {len(e.args)}")
+        if len(e.args) != len(a["params"]):   # (too few: p4c names the parameter left unassigned)
+            missing = a["params"][len(e.args)] if len(e.args) < len(a["params"]) else {}
+            raise E(missing.get("loc") or e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
+                                                 f"got {len(e.args)}")
         vals = []
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:

@@ -103,6 +103,12 @@ CASES = {
         program(top="parser SP(packet_in p, out h_t h, bit<8> x) { state start { p.extract(h); transition accept; } }\n").replace(
             "    state start { pkt.extract(hdr.h); transition accept; }",
             "    SP() sp;\n    state start { sp.apply(pkt, hdr.h, 3); transition accept; }")),
+    # a default_action missing an argument: p4c names the parameter left unassigned (seed 93, `far`)
+    "default_action_missing_argument": (
+        program(locals="    action nop(bit<8> zz) { }\n    table t { key = { hdr.h.a: exact; }\n        actions = { nop; }\n"
+                       "        default_action = nop(); }\n", body="        t.apply();"), "action nop(", r"takes 1 argument",
+        program(locals="    action nop(bit<8> zz) { }\n    table t { key = { hdr.h.a: exact; }\n        actions = { nop; }\n"
+                       "        default_action = nop(1); }\n", body="        t.apply();")),
     # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
     "serializable_enum_cast_to_int": (
         program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
