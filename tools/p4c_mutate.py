@@ -15,8 +15,9 @@ slice out of range, a table applied twice, a constant stack index out of bounds,
 field declared ``bool``, an assignment's value divided by a constant, a bad ``V1MODEL_VERSION``, a
 complex table key without ``@name``, an action, table or state named like a keyword, entry
 priorities where p4c refuses them, an extern instance's type or constructor arguments or an
-extern call's arguments changed, two objects given one control-plane name, ...
-(:data:`MUTATORS`; the extern kinds are in ``p4c_mutate_externs.py``).
+extern call's arguments changed, two objects given one control-plane name, an action parameter's
+type or direction changed, an integer literal rewritten, ... (:data:`MUTATORS`; the extern kinds
+are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in ``p4c_mutate_forms.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -53,6 +54,7 @@ from switch.compiler import P4CompileError, compile_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
+from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
 
 _LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
 _LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"', re.M)
@@ -668,8 +670,10 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_slice, m_cast, m_compare_hs, m_extern_in_parser, m_token, m_dup_apply, m_stack_index,
     m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
     m_reserved_name, m_entries_priority]}
-# extern instances and calls, control-plane names (tools/p4c_mutate_externs.py)
-MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn) for k, fn in EXTERN_KINDS.items()})
+# extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
+# and literals (tools/p4c_mutate_forms.py)
+MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
+                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS}.items()})
 
 
 # ---- judging ---------------------------------------------------------------------------------

@@ -19,9 +19,10 @@ docs/CONFORMANCE.md):
   initialised from a header is fine, p4c propagates it away);
 * a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
   a field that is not a header, header stack, header union or struct;
-* a variable declared in a body (apply block, parser state, action, function) with the name
+* a variable or constant declared in a body (apply block, parser state, action, function) with the name
   of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
+* an ``int`` or ``string`` parameter with a direction;
 * two declarations of one name in a control's or parser's declaration section (an action
   and a variable, a local and a state, ...: "duplicates declaration");
 * a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``
@@ -225,7 +226,7 @@ class _Checker:
 
     def _shadowing(self, body, params: set):
         for n in _walk(body):
-            if n.kind == "var" and n.get("name") in params:
+            if n.kind in ("var", "const") and n.get("name") in params:   # (a local constant too: mutz21)
                 raise P4CompileError(n.loc, f"declaration of '{n.name}' shadows a parameter '{n.name}'")
 
     def _duplicates(self, d: Node):
@@ -447,7 +448,18 @@ def _describe(call) -> str:
 
 def check_field_types(decls: list[Node]) -> None:
     """A struct, header or header union field of a type no field may have (p4c: "Field 'x' of
-    'struct s_t' cannot have type 'int'", at the field, whether or not the type is used)."""
+    'struct s_t' cannot have type 'int'", at the field, whether or not the type is used); and an
+    ``int`` or ``string`` parameter with a direction, in any block, action or function, used or
+    not (p4c: "parameters with type int must be directionless", "a parameter with type string
+    cannot have a direction"; probed, helper mutz21: was accepted)."""
+    for d in decls:
+        for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
+            for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
+                kind = p.type.kind if isinstance(p.get("type"), Node) else None
+                if p.get("direction") and kind in ("int_inf", "string"):
+                    raise P4CompileError(p.loc, f"{p.name}: parameters with type int must be directionless"
+                                         if kind == "int_inf" else
+                                         f"{p.name}: a parameter with type string cannot have a direction")
     for d in decls:
         if d.kind not in ("struct", "header", "header_union"):
             continue

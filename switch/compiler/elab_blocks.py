@@ -284,7 +284,8 @@ class BlockRules:
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             var_ir = {"op": "var", "n": pn, "t": t}
             scope.add(p.name, ("var", var_ir, p.direction or "in"))
-            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in"})
+            params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in",
+                           **({"const_arg": True} if p.direction is None and t[0] != "extern" else {})})
             self.param_default(params[-1], p)
             if sub and p.direction in (None, "in"):
                 self.note_algo_param(var_ir, params[-1])
@@ -397,7 +398,14 @@ class BlockRules:
                 self.sub_block(ent[0], ent[1], d.name, q, consts, scope, d.loc, bindings)
                 return []
             if ent and ent[0] in ("parser", "control"):
-                raise E(d.loc, f"{ent[0]} {tname} cannot be instantiated here")
+                # a control in a parser, a parser in a control: p4c refuses it only where the
+                # instance is applied (an unused one is removed first; probed, helper mutz21);
+                # its constructor arguments are type-checked all the same
+                self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                scope.add(d.name, ("misplaced_block", E(d.loc, f"{d.name}: instantiation of {ent[0]} in "
+                                                                f"{self.ctx.get('kind')}: {ent[0]} {tname} cannot "
+                                                                "be instantiated here (p4c)")))
+                return []
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
@@ -507,7 +515,9 @@ class BlockRules:
         dup = self.actions.get(q)
         real_q = q
         if dup is not None:
-            if not name_anno:
+            if not name_anno and not annotation(dup["annos"], "name"):
+                # (a plain action after one @name'd like it is a twin as below: p4c keeps both
+                # while no table lists the two; p4c_mutate seed 85, kind name_clash)
                 raise E(d.loc, f"action {q} declared twice")
             # an @name declared again (P4-14 translations put @name(".x") on a copy in every
             # control): p4c lists one action; accepted here when both are the same action
@@ -518,6 +528,7 @@ class BlockRules:
         for i, p in enumerate(d.params):
             t = body_t = self.resolve_type(p.type)
             py = f"a{len(self.actions)}_{p.name}"
+            not_cp = False   # a directionless parameter no control plane can set
             if p.direction is None:
                 seen_plain = True
                 if t[0] == "serenum":
@@ -529,8 +540,7 @@ class BlockRules:
                     # P4Info a type_name and no width
                     t = ["bit", 32]
                 if not is_bits(t):
-                    raise E(p.loc, f"action parameter {p.name} of type {tstr(t)}: control-plane "
-                                   "parameters must be bit<N>")
+                    t, not_cp = self.non_bits_action_param(p, t), True
             elif seen_plain:
                 raise E(p.loc, "directional action parameters must come before directionless ones")
             # the body sees a serializable enum as the enum and a bool as a bool (p4c), the
@@ -548,6 +558,7 @@ class BlockRules:
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
                            "default": getattr(p, "default", None),
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
+                           **({"not_cp": True} if not_cp else {}), **({"loc": p.loc} if p.direction is None else {}),
                            **({"plain_enum": body_t[1]} if p.direction is None and body_t[0] == "enum" else {})})
             if p.direction in (None, "in"):
                 self.note_algo_param(var_ir, params[-1])
@@ -577,6 +588,22 @@ class BlockRules:
             else:
                 q = real_q
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
+
+    def non_bits_action_param(self, p: Node, t: list) -> list:
+        """A directionless action parameter of a type the control plane cannot set (a header,
+        struct, union, stack, tuple, ``error``, ``match_kind``, ``string``).  p4c refuses an
+        ``int`` or an extern type at the declaration; the others only where the control plane
+        would set them -- a table that p4c keeps lists the action (its P4Runtime serializer:
+        "Action parameter v has a type which is not bit<>, ...", at the parameter; see
+        elab_tables) -- or, for a ``string``, where a call declares it.  An action nothing
+        uses, or one only called directly (p4c inlines the call), compiles: the body sees the
+        parameter as an ``in`` one of its own type (p4_mutate probes, helper mutz21)."""
+        kind = t[0] if isinstance(t, list) else t
+        if kind in ("int", "int_lit"):
+            raise E(p.loc, f"{p.name}: actions cannot have parameters with type int (p4c)")
+        if kind in ("extern", "packet_in", "packet_out") or (kind == "named" and len(t) > 1 and t[1] in self.__dict__.get("extern_types", ())):
+            raise E(p.loc, f"{tstr(t)}: action parameters cannot have extern types (p4c)")
+        return t
 
     def check_default_arg(self, p: Node, scope) -> None:
         """A parameter's default value must be a compile-time constant (p4c)."""
@@ -676,6 +703,10 @@ class BlockRules:
         if call.targs:
             if len(call.targs) != len(d.tparams):
                 raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
+            dc = next((a for a in call.targs if a.kind == "dontcare"), None)
+            if dc is not None:   # p4c infers nothing from `_` for a function of the program
+                raise E(call.loc, f"{d.name}<_>: could not infer a type for a parameter of {d.name} "
+                                  "(p4c: inferred type is don't care '_')")
             bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
         else:
             bindings = {}
@@ -718,12 +749,8 @@ def _always_returns(s) -> bool:
         return any(_always_returns(x) for x in s.stmts)
     if k == "if":
         return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
-    if k == "switch":
-        cases = s.cases
-        if not any(c.label is None for c in cases):
-            return False
-        # a case without a body falls through to the next one with a body
-        return all(_always_returns(c.body) for c in cases if c.body is not None)
+    # (not a `switch`, even with a `default` and a return in every case: p4c 1.2.4.8 counts no
+    # switch as returning -- "does not return a value on all paths"; probed, helper mutz21)
     return False
 
 

@@ -173,7 +173,8 @@ class CallRules:
                 args.append(self.out_arg(arg, p, scope, py=p["py"]))
             else:
                 self.check_algo_arg(p, arg, scope, "control")
-                args.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc),
+                # (a directionless parameter takes a compile-time constant: const_arg)
+                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "py": p["py"]})
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
@@ -199,7 +200,7 @@ class CallRules:
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['name']} has type {tstr(lt)}, expected "
                                      f"{tstr(p['t'])}")
-                args.append(lv)
+                args.append(self.const_arg(lv, p, arg))
                 if p.get("out_header") and lv.get("op") != "stack_next":
                     # p4c inlines the sub-parser: the `out` header argument (every header of an
                     # `out` struct) is made invalid where
@@ -207,7 +208,7 @@ class CallRules:
                     # sub-parser extracts it leaves it invalid (not as the caller had it)
                     invalid.append(lv)
             else:
-                args.append(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+                args.append(self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg))
         return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid, "dirs": dirs}
 
     def positional(self, call: Node, params: list, what: str) -> Node:
@@ -264,6 +265,8 @@ class CallRules:
             if p["dir"] in ("out", "inout"):
                 args.append(self.out_arg(arg, p, scope))
             else:   # a directionless bool (plain enum) parameter takes a bool (that enum)
+                if p["t"] == ["string"]:   # (p4c inlines the call: the parameter becomes a variable)
+                    raise E(p["loc"], f"{p['name']}: cannot declare variables with type string (p4c)")
                 self.check_algo_arg(p, arg, scope, "action")
                 saved = self.ctx.get("action_arg")
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
@@ -282,7 +285,7 @@ class CallRules:
         self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
-            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s), got {len(call.args)}")
         args = []
         for arg, p in zip(call.args, f["params"]):
             if p["dir"] in ("out", "inout"):
@@ -309,7 +312,7 @@ class CallRules:
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
-            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s)")
+            raise E(call.loc, f"function {f['name']} takes {len(f['params'])} argument(s), got {len(call.args)}")
         if any(p["dir"] in ("out", "inout") for p in f["params"]):
             st = self.call_function_stmt(f, call, scope)
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]

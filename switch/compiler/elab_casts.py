@@ -11,7 +11,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, newtype_name, tstr, untagged
+from .elab_common import _wrap, BOOL, E, expr_text, INTLIT, is_bits, newtype_name, tstr, untagged
 
 
 class CastRules:
@@ -71,6 +71,8 @@ class CastRules:
                 return {"op": "cast", "a": inner, "t": t}
             return inner | {"t": t}
         if et[0] == "serenum":
+            if t == INTLIT:   # (p4c_mutate seed 87: `(int)c` of an enum was accepted)
+                raise E(loc, f"illegal cast from {et[1]} to int (p4c); cast to {tstr(et[2])} first")
             if is_bits(t) and t != et[2]:
                 # p4c: an enum converts to its own underlying type only
                 raise E(loc, f"cannot cast enum {et[1]} (underlying {tstr(et[2])}) to {tstr(t)}; "
@@ -111,6 +113,11 @@ class CastRules:
                 return {"op": "cast", "a": ir, "t": t}
             if is_bits(et) or et == INTLIT:
                 if is_bits(et) and et[0] != t[0] and et[1] != t[1]:
+                    v = self.fold(ir)
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        # a constant: p4c folds the cast before it checks types (`(bit<16>)8s-5`
+                        # is 0xfffb, `(int<4>)8w200` is -8; probed, helper mutz21)
+                        return {"op": "const", "v": _wrap(v, t), "t": t}
                     raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (change width and sign in "
                                  "two casts)")
                 return {"op": "cast", "a": ir, "t": t}

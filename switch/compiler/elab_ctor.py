@@ -29,7 +29,7 @@ top-level") -- :meth:`top_instance`.
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import E, Scope, tstr, V1_OBJECTS
+from .elab_common import E, INTLIT, is_bits, Scope, tstr, V1_OBJECTS
 
 
 class CtorRules:
@@ -318,10 +318,12 @@ class CtorRules:
             if t[0] == "extern":
                 out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname, gen)))
                 continue
-            if t[0] not in ("bit", "int", "bool") and t != ["enum", "HashAlgorithm"]:
+            if t[0] not in ("bit", "int", "bool", "int_lit") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N>, bool and HashAlgorithm only)")
-            v = self.fold(self.coerce(self.expr(a, scope), t, a.loc))
+                               "(bit<N>, int<N>, int, bool and HashAlgorithm only)")
+            ir, at = self.expr(a, scope)
+            # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
+            v = self.fold(self.coerce((ir, at), t, a.loc) if t != INTLIT or not is_bits(at) else ir)
             if v is None:
                 raise E(a.loc, f"constructor argument {p.name} of {blk.name} must be a compile-time constant")
             out.append((p.name, ("const", {"op": "const", "v": v, "t": t})))

@@ -192,7 +192,10 @@ class ExpressionRules:
         if et == ["dots"]:
             return self.default_value(t, loc)
         if et == ["invalid_hdr"] and t[0] == "header":
-            return {"op": "invalid_hdr", "t": t}
+            # p4c 1.2.4.8 infers no type for `{#}` (an initializer, an assignment, an argument,
+            # a return value): "Cannot cast implicitly type 'Unknown type'"; only `(h_t){#}` (elab_casts)
+            raise E(loc, f"the invalid header {{#}} has no type here: p4c 1.2.4.8 cannot cast implicitly type "
+                         f"'Unknown type' to {tstr(t)}; write ({tstr(t)}){{#}}")
         if et[0] == "list" and t[0] == "list" and ir.get("op") == "list" and (
                 len(ir["items"]) == len(t[1]) or ir.get("dots") and len(ir["items"]) <= len(t[1])):
             # a list expression as a tuple value: each element converted to its element type
@@ -599,7 +602,15 @@ class ExpressionRules:
         if not (is_bits(at) or at == INTLIT):
             raise E(n.loc, f"operator {op} on values of type {tstr(at)}")
         if op in ("/", "%") and at[0] == "int":
-            raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+            va, vb = self.fold(a), self.fold(b)
+            if va is None or vb is None:
+                raise E(n.loc, f"operator {op} is not defined on signed int<{at[1]}>")
+            # two constants: p4c folds them before it checks types (`8s7 / 8s2` is 3)
+            if va < 0 or vb < 0:
+                raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
+            if vb == 0:
+                raise E(n.b.loc, f"operator {op}: division by zero")
+            return {"op": "const", "v": va // vb if op == "/" else va % vb, "t": at}, at
         if op in ("/", "%") and at == INTLIT and any((self.fold(v) or 0) < 0 for v in (a, b)):
             raise E(n.loc, f"operator {op} is not defined for negative numbers (p4c)")
         if op in ("<", ">", "<=", ">="):

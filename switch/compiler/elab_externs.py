@@ -93,6 +93,24 @@ class ExternRules:
             return
         raise err
 
+    def check_type_args(self, call: Node, bound: list, what: str) -> None:
+        """Explicit type arguments of a v1model extern function or method (``random<T>``,
+        ``execute_meter<T>``; none for the others): as many as it has type parameters, each the
+        type its argument gives it (``bound``: the types, None where any is fine).  p4c refuses
+        the call otherwise ("'random' ---- Actual error: ... does not match"; p4c_mutate seed 84,
+        ``random<error>(x16, 1000, 1003)``, was accepted, the type arguments unread)."""
+        targs = call.get("targs") or []
+        if not targs:
+            return
+        if len(targs) != len(bound):
+            raise E(call.loc, f"{what} takes {len(bound)} type argument(s), got {len(targs)} (p4c)")
+        for ta, t in zip(targs, bound):
+            if ta.kind == "dontcare" or ta.get("name") == "_" or t is None:
+                continue
+            got = self.resolve_type(ta)
+            if got != t:
+                raise E(call.loc, f"{what}: type argument {tstr(got)} does not match the argument's type {tstr(t)} (p4c)")
+
     def extern_call(self, name: str, call: Node, scope) -> list:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
@@ -128,6 +146,7 @@ class ExternRules:
         if name == "random":
             nargs(3)
             lv, t = self.lvalue(args[0], scope)
+            self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)

@@ -153,7 +153,7 @@ class OutputRules:
         al = aliases([n for kind in syms.values() for n in kind])
         actions = []
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
-            ctl = [p for p in a["params"] if p["dir"] is None]
+            ctl = [p for p in a["params"] if p["dir"] is None and not p.get("not_cp")]   # (only called directly)
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
                             "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),

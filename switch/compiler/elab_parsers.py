@@ -45,6 +45,8 @@ class ParserRules:
             # the runtime returns them after the offset
             for prm, node in zip(params, p.params):
                 prm["pdir"] = node.direction or "in"   # (apply_subparser: temporaries)
+                if node.direction is None and prm["t"][0] != "extern":
+                    prm["const_arg"] = True   # (a compile-time constant argument: const_arg)
                 if prm["t"][0] not in ("struct", "header", "stack", "extern") and \
                         node.direction in ("out", "inout"):
                     prm["copy_out"] = node.direction

@@ -228,12 +228,15 @@ class TableRules:
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
             for p in arec["params"]:
-                if not p["dir"] and p.get("bool"):   # fine in an action only called directly
-                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is a bool; "
-                                   "action parameters set by the control plane must be bit<> or int<> "
-                                   "on this target (p4c)")
-                if not p["dir"] and p.get("default") is not None:
-                    raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
+                if not p["dir"] and (p.get("bool") or p.get("not_cp")) and not table_error:
+                    # fine in an action only called directly, or listed by a table p4c removes: BMv2's
+                    # back end (a bool) or p4c's P4Runtime serializer, on a table it keeps (ElabOutput.finish)
+                    table_error = E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} " + (
+                        "is a bool; action parameters set by the control plane must be bit<> or int<> on this target"
+                        if p.get("bool") else "has a type which is not bit<>, int<>, bool, type or serializable enum: "
+                                              "the control plane cannot set it") + " (p4c)")
+                if not p["dir"] and p.get("default") is not None:   # (p4c names the parameter)
+                    raise E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
                 if not p["dir"] and p.get("algo_dyn"):
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is the HashAlgorithm of "
@@ -305,7 +308,7 @@ class TableRules:
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
             # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
-            size = self.const_int(props["size"].value, f"table {q} size") or 1024
+            size = self.const_int(props["size"].value, f"table {q} size", scope=scope) or 1024
             if not -2**31 <= size < 2**31:
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
             if size < 0:
@@ -518,9 +521,10 @@ class TableRules:
         a = self.actions[ent[1]]
         a["used"] = True
         e = self.args_by_name(e, a, what)
-        if len(e.args) != len(a["params"]):
-            raise E(e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
-                           f"got {len(e.args)}")
+        if len(e.args) != len(a["params"]):   # (too few: p4c names the parameter left unassigned)
+            missing = a["params"][len(e.args)] if len(e.args) < len(a["params"]) else {}
+            raise E(missing.get("loc") or e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
+                                                 f"got {len(e.args)}")
         vals = []
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:

@@ -60,7 +60,7 @@ class TypeRules:
         if k == "int_inf":
             return INTLIT
         if k == "varbit":
-            return ["varbit", self.const_int(n.width, "a varbit width", minimum=1, maximum=MAX_WIDTH)]
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=0, maximum=MAX_WIDTH)]
         if k == "bool":
             return BOOL
         if k == "void":
@@ -140,10 +140,16 @@ class TypeRules:
         return t
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
-                  maximum: int | None = None, bit32: bool = False) -> int:
+                  maximum: int | None = None, bit32: bool = False, scope=None) -> int:
         try:
             ir, t = self.expr(n, self.global_scope)
         except P4CompileError as e:
+            if scope is not None and e.message.startswith("unknown name"):
+                # (``scope``: where a block's constructor parameters are constants too -- a
+                # table's size in a control given it, `size = k`; p4c accepts it, was unknown)
+                ir, t = self.expr(n, scope)
+                if self.fold(ir) is not None:
+                    return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
             # a run-time value (a local, a parameter's field) is not in the global scope:
             # name the real problem rather than "unknown name"
             local = getattr(self, "stmt_scope", None)
@@ -155,6 +161,9 @@ class TypeRules:
                 if e2.message.startswith("unknown name"):
                     raise e from None
             raise E(n.loc, f"{what} must be a compile-time integer constant") from None
+        return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
+
+    def const_int_value(self, n: Node, ir, t, what: str, minimum, maximum, bit32: bool) -> int:
         v = self.fold(ir)
         if v is None or isinstance(v, bool) or not isinstance(v, int):
             raise E(n.loc, f"{what} must be a compile-time integer constant")

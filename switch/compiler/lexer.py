@@ -83,8 +83,8 @@ def parse_int(text: str, loc: Loc, warnings: list | None = None) -> tuple[int, i
     if v.bit_length() > MAX_LITERAL_BITS:
         raise P4CompileError(loc, f"integer literal too long (literals are limited to {MAX_LITERAL_BITS} bits)")
     if width is not None:
-        if width <= 0:
-            raise P4CompileError(loc, f"integer literal {text!r} has width {width}")
+        if width == 0 and signed:   # (`0w0`, `0w1` are bit<0> zeros: p4c accepts them)
+            raise P4CompileError(loc, f"integer literal {text!r}: int<0>: width of signed type cannot be zero")
         if width > MAX_WIDTH:
             raise P4CompileError(loc, f"integer literal width {width} is too large "
                                       f"(a bit width must be <= {MAX_WIDTH})")

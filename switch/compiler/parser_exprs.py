@@ -221,9 +221,9 @@ class ExpressionParser:
                 e = Node("call", t.loc, fn=e, targs=[], args=args)
             elif self.at("<") and self._generic_call_ahead(e):
                 self.next()
-                targs = [self.type_ref()]
+                targs = [self._type_arg()]
                 while self.accept(","):
-                    targs.append(self.type_ref())
+                    targs.append(self._type_arg())
                 self.expect(">")
                 args = self.args()
                 e = Node("call", t.loc, fn=e, targs=targs, args=args)
@@ -237,14 +237,20 @@ class ExpressionParser:
         save = self.i
         try:
             self.next()
-            self.type_ref()
+            self._type_arg()
             while self.accept(","):
-                self.type_ref()
+                self._type_arg()
             return self.at(">") and self.peek().text == "("
         except P4CompileError:
             return False
         finally:
             self.i = save
+
+    def _type_arg(self) -> Node:
+        """A call's type argument: a type, or ``_`` (p4c infers it: ``random<_>(x, 1, 3)``)."""
+        if self.t.kind == "id" and self.t.text == "_":
+            return Node("dontcare", self.next().loc)
+        return self.type_ref()
 
 
 def _literal_base(text: str) -> int:

@@ -170,6 +170,34 @@ def test_digest_batching_filter_and_ack():
         eng.close()
 
 
+def test_digest_duplicate_filter_ages_by_pis_sweep():
+    """fuzz_p4rt seed 3693: under a 10 ms ack timeout BMv2 (PI's digest manager) still suppressed
+    a digest sent again 10+ ms later -- PI's ack sweep runs every max(ack_timeout_ns, 100 ms) from
+    the DigestEntry write and drops an unacked list on its second visit, so sent data stays in the
+    duplicate cache one to two sweep periods; an ack clears it at once."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        t0 = time.monotonic()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=10_000_000), insert=True)
+        eng.offer(1, (5,))
+        assert len(sent) == 1
+        time.sleep(0.03)
+        eng.offer(1, (5,))   # 30 ms later, unacked: before the second sweep (200 ms) -- suppressed
+        if time.monotonic() - t0 < 0.09:   # (the first sweep, at 100 ms, only marks the list)
+            assert len(sent) == 1
+        deadline = time.monotonic() + 2
+        while len(sent) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+            eng.offer(1, (5,))
+        assert len(sent) == 2 and time.monotonic() - t0 >= 0.19   # expired at the second sweep
+        eng.ack(1, sent[1].digest.list_id)
+        eng.offer(1, (5,))
+        assert len(sent) == 3   # acked: gone from the filter at once
+    finally:
+        eng.close()
+
+
 def test_digest_data_has_the_p4info_kind():
     """As BMv2's P4Runtime server (PI): a struct digest -- even of one member -- sends a P4Data
     struct, a tuple digest (p4c's digest_N) a tuple, a bitstring digest one bitstring."""

@@ -1,0 +1,228 @@
+"""More one-mistake programs of the kinds tools/p4c_mutate.py makes (helper mutz21 on; the
+first ones are in test_mutants.py, which has the design notes): each mutant is rejected with
+``file:line:col`` on its line and a message naming the problem, its valid twin compiles, and
+with p4c on PATH p4c agrees on both (and on every VALID program)."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from p4c_helpers import line_of, program
+from switch.compiler import P4CompileError, compile_source
+from test_mutants import _p4c_accepts
+
+_T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
+_UT = "header_union u_t { h_t x; }\n"
+
+
+def _act(param: str, listed: bool, body: str = "") -> str:
+    """An action with one directionless parameter ``param``, listed by an applied table or not."""
+    return program(top=_UT, locals=f"    action a({param}) {{ {body} }}\n" + (_T.format("a") if listed else ""),
+                   body="        t.apply();" if listed else "")
+
+
+# name -> (invalid program, needle on the mutated line, message regex, valid twin)
+CASES = {
+    # a directionless parameter the control plane cannot set: refused where a kept table lists
+    # the action (p4c's P4Runtime serializer, at the parameter), not at the declaration
+    "header_action_param_listed": (_act("h_t v", True), "action a(", r"not bit<>, int<>, bool", _act("h_t v", False)),
+    "union_action_param_listed": (_act("u_t v", True), "action a(", r"not bit<>, int<>, bool", _act("u_t v", False)),
+    "error_action_param_listed": (_act("error v", True), "action a(", r"not bit<>, int<>, bool", _act("error v", False)),
+    "tuple_action_param_listed": (_act("tuple<bit<8>> v", True), "action a(", r"not bit<>, int<>, bool",
+                                  _act("tuple<bit<8>> v", False)),
+    "bool_action_param_listed": (_act("bool v", True), "action a(", r"must be bit<> or int<>", _act("bool v", False)),
+    # ... a string where a call makes it a variable; an int or an extern type anywhere
+    "string_action_param_called": (program(locals="    action a(string v) { hdr.h.a = 1; }\n", body='        a("x");'),
+                                   "action a(", r"type string", _act("string v", False)),
+    "int_action_param": (_act("int v", False), "action a(", r"type int", _act("bit<8> v", False)),
+    "extern_action_param": (_act("counter v", False), "action a(", r"extern types", _act("bit<8> v", False)),
+    # a signed literal of width 0 (an unsigned one is a bit<0> zero)
+    "signed_zero_width_literal": (program(body="        hdr.h.a = (bit<8>)(bit<1>)0s0;"), "0s0", r"int<0>",
+                                  program(body="        hdr.h.a = (bit<8>)0w0;")),
+    # explicit type arguments of v1model externs are checked as by p4c (p4c_mutate seed 84:
+    # `random<error>(x16, 1000, 1003)` was accepted; a method that is not generic takes none)
+    "random_type_argument_mismatch": (program(body="        random<error>(hdr.h.b, 1000, 1003);"), "random<",
+                                      r"type argument error does not match", program(body="        random<bit<16>>(hdr.h.b, 1000, 1003);")),
+    "random_two_type_arguments": (program(body="        random<bit<16>, bit<8>>(hdr.h.b, 1, 3);"), "random<",
+                                  r"takes 1 type argument", program(body="        random<_>(hdr.h.b, 1, 3);")),
+    "register_read_type_argument": (program(locals="    register<bit<8>>(4) r;\n", body="        r.read<bit<8>>(hdr.h.a, 0);"),
+                                    "r.read<", r"takes 0 type argument",
+                                    program(locals="    register<bit<8>>(4) r;\n", body="        r.read(hdr.h.a, 0);")),
+    "execute_meter_type_argument_mismatch": (
+        program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<8>>(0, c); hdr.h.a = (bit<8>)c;"),
+        "execute_meter<", r"type argument bit<8> does not match",
+        program(locals="    meter(4, MeterType.packets) mt;\n", body="        bit<2> c; mt.execute_meter<bit<2>>(0, c); hdr.h.a = (bit<8>)c;")),
+    # a local constant named like a parameter of the enclosing block (a variable was refused)
+    "local_constant_shadows_parameter": (program(body="        const bit<8> sm = 3; hdr.h.a = sm;"), "const bit<8> sm",
+                                         r"shadows a parameter 'sm'", program(body="        const bit<8> s2 = 3; hdr.h.a = s2;")),
+    # `{#}` without a cast: p4c 1.2.4.8 infers no header type for it (was accepted)
+    "untyped_invalid_header_assigned": (program(body="        hdr.h = {#};"), "{#}", r"no type here",
+                                        program(body="        hdr.h = (h_t){#};")),
+    "untyped_invalid_header_argument": (program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a({#});"),
+                                        "a({#})", r"no type here",
+                                        program(locals="    action a(in h_t x) { hdr.h = x; }\n", body="        a((h_t){#});")),
+    # p4c counts no `switch` as returning on every path, `default` and all (was accepted)
+    "function_returning_only_in_switch": (
+        program(top="bit<8> f(in bit<8> x) {\n    switch (x) { 1: { return 1; } default: { return 2; } }\n}\n",
+                body="        hdr.h.a = f(hdr.h.a);"), "bit<8> f(", r"does not return a value on all paths",
+        program(top="bit<8> f(in bit<8> x) {\n    switch (x) { 1: { return 1; } default: { return 2; } }\n    return 3;\n}\n",
+                body="        hdr.h.a = f(hdr.h.a);")),
+    # `_` as a type argument of the program's own generic function: p4c infers nothing from it
+    "dontcare_type_argument_of_generic_function": (
+        program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<_>(hdr.h.a);"), "g<_>",
+        r"could not infer a type", program(top="bit<8> g<T>(in T x) { return 1; }\n", body="        hdr.h.a = g<bit<8>>(hdr.h.a);")),
+    # ... but not of a run-time value
+    "runtime_cast_changes_width_and_sign": (program(body="        int<8> v = 5; hdr.h.b = (bit<16>)v;"), "(bit<16>)v",
+                                            r"change width and sign in two casts",
+                                            program(body="        int<8> v = 5; hdr.h.b = (bit<16>)(bit<8>)v;")),
+    "signed_division_of_negative_constant": (program(body="        hdr.h.a = (bit<8>)((-8s7) / 8s2);"), "/ 8s2",
+                                             r"not defined for negative numbers", program(body="        hdr.h.a = (bit<8>)(8s7 / 8s2);")),
+    "signed_division_at_run_time": (program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v / 2);"), "v / 2",
+                                    r"not defined on signed", program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v + 2);")),
+    "parser_instance_applied_in_control": (
+        program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n",
+                body="        sp.apply(hdr.h.a);"), "SP() sp", r"instantiation of parser in control",
+        program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n")),
+    # an int or string parameter with a direction, used or not
+    "int_parameter_with_direction": (program(top="control S(inout h_t h, in int x) { apply { } }\n"), "in int x",
+                                     r"type int must be directionless", program(top="control S(inout h_t h, int x) { apply { } }\n")),
+    "string_parameter_with_direction": (program(top="void f(in string x) { }\n"), "in string x",
+                                        r"type string cannot have a direction", program(top="void f(in bit<8> x) { }\n")),
+    # a sub-control's or sub-parser's directionless parameter takes a compile-time constant
+    "subcontrol_directionless_param_runtime_arg": (
+        program(top="control S(inout h_t h, bit<8> x) { apply { h.a = x; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h, hdr.h.c);"), "s.apply", r"must be a compile-time constant",
+        program(top="control S(inout h_t h, bit<8> x) { apply { h.a = x; } }\n", locals="    S() s;\n",
+                body="        s.apply(hdr.h, 3);")),
+    "subparser_directionless_param_runtime_arg": (
+        program(top="parser SP(packet_in p, out h_t h, bit<8> x) { state start { p.extract(h); transition accept; } }\n").replace(
+            "    state start { pkt.extract(hdr.h); transition accept; }",
+            "    SP() sp;\n    state start { sp.apply(pkt, hdr.h, m.x); transition accept; }"), "sp.apply", r"must be a compile-time constant",
+        program(top="parser SP(packet_in p, out h_t h, bit<8> x) { state start { p.extract(h); transition accept; } }\n").replace(
+            "    state start { pkt.extract(hdr.h); transition accept; }",
+            "    SP() sp;\n    state start { sp.apply(pkt, hdr.h, 3); transition accept; }")),
+    # a default_action missing an argument: p4c names the parameter left unassigned (seed 93, `far`)
+    "default_action_missing_argument": (
+        program(locals="    action nop(bit<8> zz) { }\n    table t { key = { hdr.h.a: exact; }\n        actions = { nop; }\n"
+                       "        default_action = nop(); }\n", body="        t.apply();"), "action nop(", r"takes 1 argument",
+        program(locals="    action nop(bit<8> zz) { }\n    table t { key = { hdr.h.a: exact; }\n        actions = { nop; }\n"
+                       "        default_action = nop(1); }\n", body="        t.apply();")),
+    # a serializable enum cast to `int` (p4c_mutate seed 87, kind cast: was accepted)
+    "serializable_enum_cast_to_int": (
+        program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)c;"), "(int)c",
+        r"illegal cast from C to int", program(top="enum bit<8> C { R = 1, G = 2 }\n", body="        C c = C.R; hdr.h.a = (bit<8>)(int)(bit<8>)c;")),
+    # a default value on a parameter the control plane sets: p4c names the parameter, not the
+    # table (p4c_mutate seed 85, kind action_param: was `far`)
+    "default_value_on_control_plane_parameter": (
+        program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; }\n        actions = { a; } }\n",
+                body="        t.apply();"), "action a(", r"has a default value",
+        program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n", body="        a();")),
+}
+
+# p4c accepts these (checkmate-p4c used to refuse them)
+VALID = {
+    "non_control_plane_action_params_unused_or_called": program(
+        top=_UT + "header e_t { bit<8> v; }\n",
+        locals="    action ah(h_t v) { hdr.h.a = v.a; }\n    action am(meta_t v) { hdr.h.b = v.y; }\n"
+               "    action ae(error e) { }\n    action au(u_t v) { }\n    action s(string v) { }\n"
+               "    action k(e_t[2] st, tuple<bit<8>> tp, match_kind mk) { }\n"
+               "    action b(bool f) { hdr.h.c = f ? 8w1 : 8w0; }\n"
+               "    table unapplied { key = { hdr.h.a: exact; } actions = { ah; b; } }\n",
+        body="        ah(hdr.h);\n        am(m);\n        ae(sm.parser_error);\n        b(true);"),
+    # `_` as a type argument of a generic call (p4c infers it; was a syntax error)
+    "dontcare_type_arguments": program(body="        bit<16> r; hash<_, _, _, _>(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);\n"
+                                            "        hash<bit<16>, _, _, _>(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w100);\n"
+                                            "        random<_>(hdr.h.b, 1, 3); hdr.h.b = hdr.h.b + r;"),
+    # a plain action declared after one @name'd like it, both only called directly (p4c_mutate
+    # seed 85, name_clash): twins, as two @name'd ones (was "declared twice")
+    "plain_action_after_one_named_like_it": program(
+        locals='    @name("d") action b(in bit<8> x) { hdr.h.a = x; }\n    action d(bit<8> v) { hdr.h.c = v; }\n',
+        body="        b(1);\n        d(2);"),
+    # a cast changing width and sign of a compile-time constant (p4c folds it first)
+    "constant_casts_change_width_and_sign": program(
+        top="const int<8> K = -1;\n",
+        locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { (bit<8>)4s7: NoAction(); } }\n",
+        body="        const int<8> L = -3; hdr.h.b = (bit<16>)(-8s5) + (bit<16>)L + (bit<16>)K;\n"
+             "        int<16> q = (int<16>)8w200; hdr.h.a = (bit<8>)(int<8>)(int<4>)8w200; t.apply();\n"
+             "        hdr.h.c = (bit<8>)(8s7 / 8s2) + (bit<8>)(K2 % 8s4);").replace("const int<8> K = -1;", "const int<8> K = -1;\nconst int<8> K2 = 7;"),
+    # a control's `int` constructor parameter, given an untyped or a sized constant; a
+    # constructor parameter as a table's size
+    "control_int_constructor_parameter": program(
+        top="control S(inout h_t h)(int k, bit<32> n) {\n    table t { key = { h.a: exact; } actions = { NoAction; } size = n; }\n"
+            "    apply { h.a = h.a + (bit<8>)k; t.apply(); }\n}\n",
+        locals="    S(300, 64) s1;\n    S(8w3, 16) s2;\n", body="        s1.apply(hdr.h);\n        s2.apply(hdr.h);"),
+    # a parser instantiated in a control, a control in a parser: refused only where applied
+    "misplaced_block_instances_unused": program(
+        top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n"
+            "control S(inout h_t h) { apply { h.a = h.a + 1; } }\ncontrol Q(inout bit<8> y) { SP() sp; apply { } }\n",
+        locals="    SP() sp;\n").replace("    state start {", "    S() s;\n    state start {", 1),
+    # a call with the wrong number of arguments in a branch p4c removes before it checks types,
+    # `false && x` folded too (p4c_mutate seed 92, kind action_param: an action given a parameter)
+    "dead_branch_call_arity": program(
+        top="const bool K = false;\nbit<8> f(in bit<8> x) { return x; }\n",
+        locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action b2(out bit<8> o) { o = 1; }\n",
+        body="        if (1 == 2) { a0(); a0(1, 2); hdr.h.a = f(); hdr.h.a = f(1, 2); }\n        if (K && hdr.h.a == 1) { b2(); }"),
+    "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
+                                        "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
+    "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
+        "struct headers { h_t h; }", "struct headers { h_t h; vb_t vb; }").replace(
+        "pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vb, 0);"),
+}
+
+
+@pytest.mark.parametrize("name", list(VALID))
+def test_valid_program_compiles(name):
+    compile_source(VALID[name], "ok.p4")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_mutant_rejected_on_its_line(name):
+    src, needle, msg, twin = CASES[name]
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "mut.p4")
+    line, _ = line_of(src, needle)
+    assert re.match(rf"mut\.p4:{line}:\d+: ", str(ei.value)), str(ei.value)
+    assert re.search(msg, ei.value.message), ei.value.message
+    compile_source(twin, "twin.p4")
+
+
+@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
+def test_p4c_agrees():
+    jobs = [(f"{n}: p4c accepts the mutant", c[0], True) for n, c in CASES.items()]
+    jobs += [(f"{n}: p4c rejects the twin", c[3], False) for n, c in CASES.items()]
+    jobs += [(f"{n}: p4c rejects it", src, False) for n, src in VALID.items()]
+    wrong = [what for what, src, is_mutant in jobs if _p4c_accepts(src) == is_mutant]
+    assert not wrong, wrong
+
+
+def test_form_kinds_agree_with_p4c():
+    """tools/p4c_mutate_forms.py's kinds (action parameters, literals) over a few seeds: each
+    mutant changes one line and checkmate-p4c compiles it or refuses it with file:line:col;
+    with p4c on PATH, both compilers give the same verdict (these kinds found the fixes above)."""
+    import random
+
+    from tools.p4c_mutate import MUTATORS
+    base = program(top=_UT + "const bit<8> K = 8w3;\n",
+                   locals="    action a(out bit<8> o, bit<8> v) { o = v + 0x10; hdr.h.b = 16w7; }\n"
+                          "    action d(h_t x) { hdr.h.a = x.a; }\n" + _T.format("a(m.x)"),
+                   body="        t.apply();\n        d(hdr.h);\n        hdr.h.c = 2;")
+    compile_source(base, "base.p4")
+    seen, disagree = set(), []
+    for kind in ("action_param", "literal"):
+        for seed in range(12):
+            m = MUTATORS[kind](random.Random(seed), base)
+            if m is None or m.text in seen:
+                continue
+            seen.add(m.text)
+            try:
+                compile_source(m.text, "mut.p4")
+                ours = True
+            except P4CompileError as e:
+                assert re.match(r"mut\.p4:\d+:\d+: ", str(e)), (kind, m.desc, str(e))
+                ours = False
+            if shutil.which("p4c") and _p4c_accepts(m.text) != ours:
+                disagree.append((kind, m.desc, ours))
+    assert len(seen) >= 12, len(seen)
+    assert not disagree, disagree
