@@ -132,6 +132,27 @@ def out_overwrite(call: dict, lv, blk: dict | None = None) -> list | None:
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
+def _kill_store(n: dict, everywhere: bool, dead_at: list, key: int) -> int:
+    """Settle a union-member store ``n`` that p4c finds dead at some of its copies (call sites of a
+    sub-control body, inlined copies of an action).  Dead ``everywhere``: the store goes -- a call in
+    its right-hand side still runs, as p4c evaluates it into a temporary first.  Dead at some: it is
+    marked ``dead_key = key`` and every site of each dead copy (``dead_at``: lists of site nodes)
+    lists the key in its ``dead_stores``, so the generated code skips the store there.  Returns the
+    next free key."""
+    if everywhere:
+        r = n["r"]
+        n.clear()
+        n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
+        return key
+    if not dead_at:
+        return key
+    n["dead_key"] = key
+    for sites in dead_at:
+        for site in sites:
+            site.setdefault("dead_stores", []).append(key)
+    return key + 1
+
+
 def _has_call(ir) -> bool:
     return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
@@ -326,19 +347,9 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
             seen = verdicts.get(sid, {})
             calls = sites.get(blk["fn"], set())
             dead = [c for c in calls if seen.get(c) and c not in copied]
-            if calls and len(dead) == len(calls):
-                # p4c drops the store itself: a setValid of the member kept before the caller's
-                # overwrite then finds it as it was (fuzz_headers seed 3028); a call in the
-                # right-hand side still runs (p4c evaluates it into a temporary first)
-                r = n["r"]
-                n.clear()
-                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
-            elif dead:
-                n["dead_key"] = key
-                for c in dead:
-                    for call in calls_at[c]:
-                        call.setdefault("dead_stores", []).append(key)
-                key += 1
+            # dead at every call site: p4c drops the store itself -- a setValid of the member kept
+            # before the caller's overwrite then finds it as it was (fuzz_headers seed 3028)
+            key = _kill_store(n, bool(calls) and len(dead) == len(calls), [calls_at[c] for c in dead], key)
     return key   # (the next dead_key: settle_action_stores)
 
 
@@ -437,16 +448,7 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
             if sid is None or not str(sid).startswith("A:") or not copies:
                 continue
             gone = [u for u in copies if dead(sid, u)]
-            if len(gone) == len(copies):
-                r = n["r"]
-                n.clear()
-                n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
-            elif gone:
-                n["dead_key"] = key
-                for u in gone:
-                    for site in u:
-                        site.setdefault("dead_stores", []).append(key)
-                key += 1
+            key = _kill_store(n, len(gone) == len(copies), gone, key)
     for nodes in [u for us in units.values() for u in us]:
         for n in nodes:
             n.pop("asite", None)
