@@ -37,6 +37,23 @@ def line_of(text: str, needle: str) -> tuple[int, int]:
     raise AssertionError(f"{needle!r} not in program")
 
 
+def assert_rejected_on_line(src: str, needle: str, msg: str, twin: str) -> None:
+    """checkmate-p4c refuses ``src`` with an error at the line of ``needle`` (file:line:col) whose
+    message matches ``msg``, and compiles ``twin`` (the program before the mutation)."""
+    import re
+
+    import pytest
+
+    from switch.compiler import P4CompileError, compile_source
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "mut.p4")
+    e = ei.value
+    line, _ = line_of(src, needle)
+    assert re.match(rf"mut\.p4:{line}:\d+: ", str(e)), str(e)
+    assert re.search(msg, e.message), e.message
+    compile_source(twin, "twin.p4")
+
+
 def p4c_accepts(text: str, tmp_path) -> bool | None:
     """Real p4c's verdict on ``text`` (True: it compiles), None when p4c is not installed --
     so a test can also check that a program it calls valid or invalid is so for p4c."""
