@@ -21,7 +21,8 @@ class ExpressionGen:
         action stores p4c's def-use drops at this site skipped (``dead_stores``)."""
         tid = self.table_by_name[n["table"]]["id"]
         if n.get("dead_stores"):
-            return f"_apply_dead(L, ({', '.join(map(str, n['dead_stores']))},), T_apply_{tid}, P)"
+            flags = "".join(f"'_dead{k}', " for k in n["dead_stores"])
+            return f"_apply_dead(L, ({flags}), T_apply_{tid}, P)"
         return f"T_apply_{tid}(P, L)"
 
     def x(self, e) -> str:

@@ -125,17 +125,17 @@ def _agg_out(cur, new):
     return new
 
 
-def _apply_dead(L, keys, apply, P):
+def _apply_dead(L, flags, apply, P):
     """A table apply (in a condition or a ``switch`` on its ``action_run``) whose actions' union
-    stores listed by ``keys`` p4c's def-use drops at this site: skipped while it runs
-    (``union_defuse.settle_action_stores``)."""
-    for k in keys:
-        setattr(L, f"_dead{k}", True)
+    stores p4c's def-use drops at this site are skipped while it runs: ``flags`` are their
+    ``_dead<key>`` attribute names, spelled out by the generator (``union_defuse.settle_action_stores``)."""
+    for f in flags:
+        setattr(L, f, True)
     try:
         return apply(P, L)
     finally:
-        for k in keys:
-            setattr(L, f"_dead{k}", False)
+        for f in flags:
+            setattr(L, f, False)
 
 
 def _copy_into(dst, src):
