@@ -143,6 +143,31 @@ class StatementGen:
         if len(self.lines) == start:
             self.emit(ind, "pass")
 
+    def _switch_cases(self, ind: int, v: str, cases, label, default_cond: str | None) -> None:
+        """A switch statement's cases on the value in ``v``: one ``if``/``elif`` per case with labels
+        (``label`` spells one as Python), the ``default`` body last -- under ``default_cond`` when the
+        default does not take every other value (``None``: a plain ``else``)."""
+        first, default_body = True, None
+        for c in cases:
+            labels = [lb for lb in c["labels"] if lb != "default"]
+            if "default" in c["labels"]:
+                default_body = c["body"]
+                if not labels:
+                    continue
+            self.emit(ind, f"{'if' if first else 'elif'} {v} in ({', '.join(map(label, labels))},):")
+            first = False
+            self.block(ind + 1, c["body"])
+        if default_body is None:
+            return
+        if default_cond is not None:
+            self.emit(ind, f"{'if' if first else 'elif'} {default_cond}:")
+            self.block(ind + 1, default_body)
+        elif first:
+            self.block(ind, default_body)
+        else:
+            self.emit(ind, "else:")
+            self.block(ind + 1, default_body)
+
     def stmt(self, ind: int, s) -> None:
         if s.get("dead_stores") and s["s"] in ("call_action", "apply"):
             # union stores in the actions' bodies that p4c's def-use drops for this call site
@@ -225,46 +250,15 @@ class StatementGen:
             tid = self.table_by_name[s["table"]]["id"]
             self.emit(ind, f"T_apply_{tid}(P, L)")
         elif k == "switch_action":
-            tab = self.table_by_name[s["table"]]
             v = self.fresh("aid")
             self.emit(ind, f"{v} = {self.table_apply(s)}[1]")
-            first = True
-            default_body = None
-            for c in s["cases"]:
-                labels = [lb for lb in c["labels"] if lb != "default"]
-                if "default" in c["labels"]:
-                    default_body = c["body"]
-                    if not labels:
-                        continue
-                ids = ", ".join(str(self.action_by_name[lb]["id"]) for lb in labels)
-                self.emit(ind, f"{'if' if first else 'elif'} {v} in ({ids},):")
-                first = False
-                self.block(ind + 1, c["body"])
-            if default_body is not None:
-                # a miss that ran no action (tables.NO_ACTION, 0: an indirect table without a
-                # default) takes no label, not even `default` -- BMv2 goes on after the switch
-                self.emit(ind, f"{'if' if first else 'elif'} {v}:")
-                self.block(ind + 1, default_body)
+            # a miss that ran no action (tables.NO_ACTION, 0: an indirect table without a default)
+            # takes no label, not even `default` -- BMv2 goes on after the switch
+            self._switch_cases(ind, v, s["cases"], lambda lb: str(self.action_by_name[lb]["id"]), f"{v}")
         elif k == "switch_value":
             v = self.fresh("sw")
             self.emit(ind, f"{v} = {self.x(s['e'])}")
-            first = True
-            default_body = None
-            for c in s["cases"]:
-                labels = [lb for lb in c["labels"] if lb != "default"]
-                if "default" in c["labels"]:
-                    default_body = c["body"]
-                    if not labels:
-                        continue
-                self.emit(ind, f"{'if' if first else 'elif'} {v} in ({', '.join(map(str, labels))},):")
-                first = False
-                self.block(ind + 1, c["body"])
-            if default_body is not None:
-                if first:
-                    self.block(ind, default_body)
-                else:
-                    self.emit(ind, "else:")
-                    self.block(ind + 1, default_body)
+            self._switch_cases(ind, v, s["cases"], str, None)
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
