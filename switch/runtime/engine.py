@@ -251,18 +251,24 @@ class Engine:
         P = self._parsed(data, iport, itype, tr, carry, set_port=itype == I_NORMAL)
         self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
 
-    def _ingress_parsed(self, P, data, iport, tr, ingress_q, egress_q) -> None:
-        self._last = P
+    def _run_control(self, control, P, tr, where: str) -> bool:
+        """Run the ingress or egress control on ``P``; False when it dropped the packet as BMv2 does:
+        a failed ``assert`` or a header stack index out of bounds ends the packet's life there."""
         try:
-            if self.ingress is not None:
-                self.ingress(P)
+            control(P)
         except self.AssertionFailed as e:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
-            return
+            return False
         except IndexError:
             if tr:
-                tr("header stack index out of bounds in ingress: packet dropped")
+                tr(f"header stack index out of bounds in {where}: packet dropped")
+            return False
+        return True
+
+    def _ingress_parsed(self, P, data, iport, tr, ingress_q, egress_q) -> None:
+        self._last = P
+        if self.ingress is not None and not self._run_control(self.ingress, P, tr, "ingress"):
             return
         sm = P.sm
         if P.clone is not None or P.digest is not None or P.resub is not None:
@@ -354,16 +360,7 @@ class Engine:
             P.clone = P.digest = None
         if tr:
             tr(f"egress port {eport}, instance_type {sm.instance_type}, egress_rid {sm.egress_rid}")
-        try:
-            if self.egress is not None:
-                self.egress(P)
-        except self.AssertionFailed as e:
-            if tr:
-                tr(f"assert failed at {e}: packet dropped")
-            return
-        except IndexError:
-            if tr:
-                tr("header stack index out of bounds in egress: packet dropped")
+        if self.egress is not None and not self._run_control(self.egress, P, tr, "egress"):
             return
         if P.clone is not None:
             def e2e():  # the packet as egress left it: headers copied, the rest of the frame shared
