@@ -263,15 +263,8 @@ class ExpressionGen:
         data = s["data"]
         if s.get("payload") or any(w is None for _, w in data):
             return self.with_payload(s)
-        total = sum(w for _, w in data)
-        parts, pos = [], total
-        for d, w in data:
-            pos -= w
-            v = self.x(d)
-            if d["t"][0] == "int":
-                v = f"({v} & {mask(w)})"
-            sh = pos % 16
-            parts.append((v, sh))
+        total, parts = self._fixed_parts(data)
+        parts = [(v, pos % 16) for v, pos in parts]
         # fields of one header (`p_hdr.ipv4.ttl`, ...): load the header once (a walrus
         # in the first term, evaluated first)
         m = [_FIELD_OF.match(v) for v, _ in parts]
@@ -300,6 +293,12 @@ class ExpressionGen:
                     acc = f"(({acc}) << {w}) | {v}"
                     bits = f"{bits} + {w}"
             return acc, f"({bits})"
+        total, parts = self._fixed_parts(data)
+        return (" | ".join(f"({v} << {pos})" if pos else v for v, pos in parts) or "0"), total
+
+    def _fixed_parts(self, data) -> tuple[int, list[tuple[str, int]]]:
+        """A fixed-width field list [(ir, width)] -> (total bits, [(python expr, bit position of its
+        lowest bit)]), an int literal masked to its item's width."""
         total = sum(w for _, w in data)
         parts, pos = [], total
         for d, w in data:
@@ -307,6 +306,6 @@ class ExpressionGen:
             v = self.x(d)
             if d["t"][0] == "int":
                 v = f"({v} & {mask(w)})"
-            parts.append(f"({v} << {pos})" if pos else v)
-        return (" | ".join(parts) or "0"), total
+            parts.append((v, pos))
+        return total, parts
 
