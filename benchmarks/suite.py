@@ -26,7 +26,6 @@ import argparse
 import json
 import math
 import os
-import shutil
 import statistics
 import sys
 import time
@@ -35,7 +34,7 @@ from pathlib import Path
 from benchmarks import placement, report, shadow_check
 from benchmarks.plots import plots
 from checkmate import paths
-from topologies.lifecycle import Terminated, teardown_on_exit
+from topologies.lifecycle import Terminated, cannot_start, teardown_on_exit
 
 METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
 PERIODIC = ("torch-save", "checkfreq", "dcp-async")
@@ -670,11 +669,9 @@ def main(argv=None) -> int:
         a.methods = res["config"].get("methods", a.methods)
         a.budget = res["config"].get("budget", a.budget) if "--budget" not in (argv or sys.argv) else a.budget
         return finish(res, outdir, a)
-    if os.geteuid() != 0:
-        print("checkmate bench: needs root (Mininet namespaces and veths); try sudo", file=sys.stderr)
-        return 2
-    if shutil.which("mnexec") is None:
-        print("checkmate bench: mnexec not found; run `make setup` (apt package mininet)", file=sys.stderr)
+    why = cannot_start("checkmate bench")
+    if why:
+        print(why, file=sys.stderr)
         return 2
     t0 = time.monotonic()
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -47,7 +47,7 @@ from checkmate import paths
 
 from . import generate
 from . import runner as R
-from .lifecycle import Terminated, teardown_on_exit
+from .lifecycle import Terminated, cannot_start, teardown_on_exit
 
 DOC = paths.ROOT / "docs" / "RELIABILITY.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
@@ -602,11 +602,9 @@ def main(argv=None) -> int:
         write_doc(markdown(table), switch=table.get("switch", "embedded"))
         print(f"checkmate faults: wrote the table of {a.doc_from} into {DOC}")
         return 0
-    if os.geteuid() != 0:
-        print("checkmate faults: needs root (Mininet namespaces and veths); try sudo", file=sys.stderr)
-        return 2
-    if shutil.which("mnexec") is None:
-        print("checkmate faults: mnexec not found; run `make setup` (apt package mininet)", file=sys.stderr)
+    why = cannot_start("checkmate faults")
+    if why:
+        print(why, file=sys.stderr)
         return 2
     if a.switch == "bmv2" and shutil.which("simple_switch_grpc") is None:
         print("checkmate faults: --switch bmv2 needs simple_switch_grpc on PATH", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Signals around a testbed's life: stop cleanly on SIGTERM/SIGHUP, and never cut a teardown short.
+"""A testbed's life: can it start here, stop cleanly on SIGTERM/SIGHUP, and never cut a teardown short.
 
 A testbed owns Mininet namespaces, veths and processes on the machine; leaving them behind breaks the
 next run.  :func:`teardown_on_exit` is the one place that decides how the runner, the fault suite and
@@ -11,15 +11,29 @@ the bench react to signals:
   (it is bounded), then the previous handlers come back.
 
 Off the main thread Python cannot install handlers; the body and the teardown still run, unguarded.
+
+:func:`cannot_start` is the one check, before anything starts, that the machine can host Mininet at all.
 """
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import signal
 import threading
 from typing import Callable, Iterator
 
 _STOP = (signal.SIGTERM, signal.SIGHUP)
+
+
+def cannot_start(prog: str) -> str | None:
+    """Why ``prog`` (the command's name, for the message) cannot build a Mininet testbed on this
+    machine -- not root, or no ``mnexec`` -- or None when it can."""
+    if os.geteuid() != 0:
+        return f"{prog}: needs root (Mininet namespaces and veths); try sudo"
+    if shutil.which("mnexec") is None:
+        return f"{prog}: mnexec not found; run `make setup` (apt package mininet)"
+    return None
 
 
 class Terminated(SystemExit):

@@ -41,7 +41,6 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import socket
 import sys
 import time
@@ -52,7 +51,7 @@ from checkmate import paths
 from . import generate, testbed_args
 from .monitor import (TRAIN_SCRIPT, FailureInjector, ShadowPoller, TestbedError, _get, _tail,  # noqa: F401
                       free_port_block, intf_counters, iteration_of, missing_components, read_jsonl, stop_all)
-from .lifecycle import Terminated, teardown_on_exit  # noqa: F401  (runner.Terminated)
+from .lifecycle import Terminated, cannot_start, teardown_on_exit  # noqa: F401  (runner.Terminated)
 from .procs import ProcessTable
 
 MASTER_PORT = 29500
@@ -721,11 +720,9 @@ def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.stop:
         return stop_all(args.logs)
-    if os.geteuid() != 0:
-        print("checkmate testbed: needs root (Mininet namespaces and veths); try sudo", file=sys.stderr)
-        return 2
-    if shutil.which("mnexec") is None:
-        print("checkmate testbed: mnexec not found; run `make setup` (apt package mininet)", file=sys.stderr)
+    why = cannot_start("checkmate testbed")
+    if why:
+        print(why, file=sys.stderr)
         return 2
     try:
         tb = Testbed(args)

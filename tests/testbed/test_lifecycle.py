@@ -49,3 +49,15 @@ def test_off_the_main_thread_body_and_teardown_still_run():
     t.start()
     t.join(10)
     assert seen == ["body", "teardown"]
+
+
+def test_cannot_start_names_what_is_missing(monkeypatch):
+    """The one pre-flight check of `checkmate testbed`, `checkmate faults` and `checkmate bench`."""
+    import topologies.lifecycle as lc
+    monkeypatch.setattr(lc.os, "geteuid", lambda: 1000)
+    assert lc.cannot_start("checkmate bench") == "checkmate bench: needs root (Mininet namespaces and veths); try sudo"
+    monkeypatch.setattr(lc.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(lc.shutil, "which", lambda name: None)
+    assert "checkmate faults: mnexec not found" in lc.cannot_start("checkmate faults")
+    monkeypatch.setattr(lc.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert lc.cannot_start("checkmate testbed") is None
