@@ -278,21 +278,38 @@ def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
     return False
 
 
+def walk_rest(stmts: list, cont: list, visit) -> None:
+    """``visit(b, rest)`` for each statement ``b`` of ``stmts`` at any depth (in blocks, ``if``
+    branches and ``switch`` cases), ``rest`` being what runs after it: the rest of its own list,
+    then of the enclosing ones, then ``cont``."""
+    for j, b in enumerate(stmts):
+        rest = list(stmts[j + 1:]) + cont
+        visit(b, rest)
+        if b.get("s") == "if":
+            walk_rest(b["then"] or [], rest, visit)
+            walk_rest(b["else"] or [], rest, visit)
+        elif b.get("s") == "block":
+            walk_rest(b["body"], rest, visit)
+        elif b.get("s") in _SWITCHES:
+            for c in b["cases"]:
+                walk_rest(c["body"], rest, visit)
+
+
 def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
     """Each union-member store (``sid`` set) in ``stmts`` -- also in its ifs and blocks -- with
     whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``)."""
-    for j, b in enumerate(stmts):
-        rest = list(stmts[j + 1:]) + cont
+    def visit(b, rest):
         if b.get("s") == "assign" and b.get("sid") is not None:
             found.append((b["sid"], _overwritten(rest, b["l"], inline)))
-        elif b.get("s") == "if":
-            _body_stores(b["then"] or [], rest, inline, found)
-            _body_stores(b["else"] or [], rest, inline, found)
-        elif b.get("s") == "block":
-            _body_stores(b["body"], rest, inline, found)
-        elif b.get("s") in _SWITCHES:
-            for c in b["cases"]:
-                _body_stores(c["body"], rest, inline, found)
+    walk_rest(stmts, cont, visit)
+
+
+def in_place_structs(call: dict) -> dict:
+    """The struct arguments of sub-control apply ``call`` that p4c's inliner uses in place
+    (``inout``, not a union member), by the body's parameter variable."""
+    return {a["py"]: a["e"] for a in call["args"]
+            if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
+            and not a.get("siblings")}
 
 
 def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
@@ -301,9 +318,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     those (so BMv2 keeps the member's siblings valid).  Only stores into a struct argument that
     p4c uses in place (``inout``, not a copy); ``[(sid, dead)]``, each such store marked with a
     ``sid`` (its own dict, in ``blk``) for :func:`settle_body_stores`."""
-    subst = {a["py"]: a["e"] for a in call["args"]
-             if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
-             and not a.get("siblings")}
+    subst = in_place_structs(call)
     if not subst:
         return []
     mine = set()
@@ -318,13 +333,14 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 
-def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
+def settle_body_stores(subcontrols: list, verdicts: dict, ir, key: int = 0) -> int:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
     value and sibling invalidation (the value is overwritten unread, but a setValid of the member
     in between sees whether it was valid before).  Dead at every call site: the store goes; at
     some: the store gets a ``dead_key`` and those ``apply_control`` statements list it in
-    ``dead_stores`` (the generated body then skips the store when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
+    ``dead_stores`` (the generated body then skips the store when its caller says so; keys
+    numbered from ``key``).  A call site left unseen keeps the store.  The ``sid``/``site``
     marks go (the device config has no such keys).  A site whose arguments p4c copies through
     temporaries (``copy_args``, :mod:`.subcontrol_args`) keeps the store: the body writes the
     temporary, which the copy-back reads."""
@@ -338,7 +354,6 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
             calls_at.setdefault(site, []).append(n)
             if n.get("copy_args"):
                 copied.add(site)
-    key = 0
     for blk in subcontrols:
         for n in ir_dicts(blk["body"]):
             sid = n.pop("sid", None) if n.get("s") == "assign" else None
@@ -402,22 +417,30 @@ def settle_copy_backs(ir) -> None:
             n.update({"dead": True} if alt["dead"] else {"siblings": alt["siblings"]})
 
 
-def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
-    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
-    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
-    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
-    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+def mark_action_stores(name: str, body: list) -> list:
+    """``body`` (of action ``name``) with each union-member store it makes marked with a ``sid``
+    (an initializer's setValid stays: not judged)."""
     k = 0
     for n in ir_dicts(body):
         if n.get("s") == "assign" and n.get("siblings") and n["r"].get("op") != "mk":
             n.setdefault("sid", f"A:{name}#{k}")
             k += 1
+    return body
+
+
+def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
+    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
+    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
+    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
+    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+    mark_action_stores(name, body)
     found: list = []
     _body_stores(list(body), list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
 
 
-def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int) -> None:
+def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int,
+                         by_caller: dict | None = None) -> None:
     """Drop the union-member stores of action bodies that a call site makes dead (p4c's
     def-use sees an action's body where it runs, and p4c gives every direct call and every
     table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
@@ -425,33 +448,39 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
     dead when every apply of the table is (also one in a ``switch`` on its ``action_run``, or
     alone in an ``if`` condition); a site not judged (one of several tables applied in a
-    condition) keeps the store.  Dead in every copy: the store goes; in some: it gets a
-    ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
-    sites' ``dead_stores`` (the generated code skips it while the call runs)."""
-    units: dict = {}   # action -> [[site nodes of one copy]]
+    condition) keeps the store.  ``by_caller``: action -> (ids of its direct call nodes that
+    run once per apply of a sub-control body, [(apply_control node, dead(sid))]) -- those calls'
+    copies go by the body's caller sites instead (``elab_unions.settle_caller_views``).  Dead in
+    every copy: the store goes; in some: it gets a ``dead_key`` (numbered from ``key``, after
+    :func:`settle_body_stores`' keys) listed in those sites' ``dead_stores`` (the generated code
+    skips it while the call runs)."""
+    by_caller = by_caller or {}
+    units: dict = {}   # action -> [([site nodes of one copy], dead(sid))]
     tables: dict = {}
+
+    def judged(nodes):
+        return nodes, lambda sid: all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"])
+                                      for n in nodes)
     for n in ir_dicts(ir):
-        if n.get("s") == "call_action":
-            units.setdefault(n["action"], []).append([n])
+        if n.get("s") == "call_action" and id(n) not in by_caller.get(n["action"], ((), ()))[0]:
+            units.setdefault(n["action"], []).append(judged([n]))
         elif n.get("s") in ("apply", "switch_action") or n.get("op") == "table_hit":
             tables.setdefault(n.get("table"), []).append(n)
     for t, nodes in tables.items():
         for a in table_actions.get(t, ()):
-            units.setdefault(a, []).append(nodes)
-
-    def dead(sid, unit) -> bool:
-        return all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+            units.setdefault(a, []).append(judged(nodes))
+    for q, (_, per_site) in by_caller.items():
+        units.setdefault(q, []).extend(([c], dead) for c, dead in per_site)
     for q, act in actions.items():
         copies = units.get(q, [])
         for n in ir_dicts(act.get("body")):
             sid = n.pop("sid", None) if n.get("s") == "assign" else None
             if sid is None or not str(sid).startswith("A:") or not copies:
                 continue
-            gone = [u for u in copies if dead(sid, u)]
+            gone = [nodes for nodes, dead in copies if dead(sid)]
             key = _kill_store(n, len(gone) == len(copies), gone, key)
-    for nodes in [u for us in units.values() for u in us]:
-        for n in nodes:
-            n.pop("asite", None)
+    for n in ir_dicts(ir):
+        n.pop("asite", None)
 
 
 def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list:

@@ -1,0 +1,251 @@
+"""Header-union def-use at call sites: the elaborator's side of :mod:`.union_defuse`.
+
+What a call stands for in p4c's def-use view (:meth:`UnionRules.inlined_control`: a sub-control's
+inlined body, an action's body and copy-back, a table's actions), and the verdicts gathered at
+each call site once its block is elaborated (:meth:`UnionRules.record_body_stores`): which
+union-member stores of a sub-control's body, and of an action's body, the statements after the
+site overwrite unread.  p4c inlines a sub-control's body at every apply before its def-use pass,
+so what runs inside the body -- an action's copy-back (``a(h.u.x)``), a direct action call's or a
+table action's store -- is judged again with each caller's statements after the apply
+(:meth:`UnionRules.record_caller_view`; ``sa.apply(hdr); hdr.u.x = hdr.h2;`` drops them, so BMv2
+keeps ``u.w`` valid).  :meth:`UnionRules.settle_unions` settles all of it once every block is
+elaborated.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`.
+"""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+from .subcontrol_args import mark_copied_applies
+from .union_defuse import _action_copy_back_dead, _record, _substitute
+from .union_defuse import _touches as union_touches
+from .union_defuse import action_store_verdicts, body_store_verdicts, in_place_structs, inlined_action, inlined_body, \
+    mark_action_stores, one_of, out_overwrite, settle_action_stores, settle_body_stores, settle_copy_backs, switch_cases, walk_rest
+
+
+class UnionRules:
+    def subcontrol_of(self, call: dict) -> dict | None:
+        """The sub-control instance an ``apply_control`` runs."""
+        return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
+
+    def inlined_control(self, call: dict, lv) -> list | None:
+        """What an ``apply_control`` (or a ``call_action``) runs, for the def-use view of
+        :mod:`.union_defuse`."""
+        if call.get("s") == "call_action":
+            act = self.actions.get(call["action"])
+            return None if act is None else inlined_action(act, call, lv)
+        if call.get("s") == "call_fn":
+            return out_overwrite(call, lv)
+        if call.get("s") == "apply":
+            return self.inlined_table(call["table"], lv)
+        if call.get("s") == "switch_action":
+            # the table, then its cases; none of them runs unless there is a `default` or a case
+            # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
+            # to the next one (p4c visits its missing statement: nothing written)
+            view = self.inlined_table(call["table"], lv)
+            return None if view is None else view + switch_cases(call, self.switch_may_skip(call))
+        blk = self.subcontrol_of(call)
+        if blk is None:
+            return None
+        return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+
+    def switch_may_skip(self, sw: dict) -> bool:
+        """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past
+        every case: unless there is a `default` or a case per action of ``t`` (p4c's
+        ComputeWriteSet counts the cases), and whenever a label falls through to the next one
+        (p4c visits its missing statement: nothing written)."""
+        labels = [x for c in sw["cases"] for x in c["labels"]]
+        return "default" not in labels and len(labels) != len(self.tables[sw["table"]]["actions"]) or \
+            any(len(c["labels"]) > 1 for c in sw["cases"])
+
+    def inlined_table(self, tname: str, lv) -> list | None:
+        """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
+        ``if`` chain of their bodies.  None (no view) when a key may read ``lv``, the table has no
+        default action or binds an action's arguments."""
+        tab = self.tables.get(tname)
+        if tab is None or tab.get("default") is None or \
+                any(union_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
+            return None
+        bodies = []
+        for ta in tab.get("actions") or ():
+            act = self.actions.get(ta.get("name"))
+            if act is None or ta.get("bound") or act.get("body") is None:
+                return None
+            bodies.append(list(act["body"]))
+        return one_of(bodies) if bodies else None
+
+    def record_body_stores(self, call: dict, rest: list) -> None:
+        """Which union-member stores of the body of the sub-control ``call`` applies the
+        statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
+        drops those dead at every call site once all blocks are elaborated); for an action
+        called, or a table applied, those of the actions' bodies
+        (:func:`.union_defuse.settle_action_stores`)."""
+        if call.get("s") in ("call_action", "apply", "switch_action") or call.get("op") == "table_hit":
+            verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+            for sid, dead in self.action_site_verdicts(call, rest):
+                verdicts.setdefault(sid, {})[call["asite"]] = dead
+            return
+        blk = self.subcontrol_of(call)
+        if blk is None:
+            return
+        verdicts = self.__dict__.setdefault("union_body_verdicts", {})
+        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
+        if site == len(self.union_sites):
+            self.union_sites.append(site)
+        for sid, dead in body_store_verdicts(blk, call, rest, self.inlined_control):
+            verdicts.setdefault(sid, {})[site] = dead
+        self.record_caller_view(blk, call, site, rest)
+
+    def action_site_verdicts(self, call: dict, rest: list, subst: dict | None = None, inline=None) -> list:
+        """``[(sid, dead)]`` for the union stores of the actions an action call or a table apply
+        (``call``, given its ``asite`` here) runs, followed by ``rest``
+        (:func:`.union_defuse.action_store_verdicts`; a table applied in a switch on its
+        action_run: its actions, then the cases); ``subst``, ``inline``: the caller's view of a
+        sub-control body the call is in (:meth:`record_caller_view`)."""
+        names = [call["action"]] if call.get("s") == "call_action" else \
+            [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
+        if call.get("s") == "switch_action":
+            rest = switch_cases(call, self.switch_may_skip(call)) + list(rest)
+        sites = self.__dict__.setdefault("union_action_verdicts", {}).setdefault("#sites", [])
+        if call.setdefault("asite", len(sites)) == len(sites):
+            sites.append(call["asite"])
+        out = []
+        for q in names:
+            act = self.actions.get(q)
+            if act is not None and act.get("body") is not None:
+                body = act["body"] if subst is None else _substitute(mark_action_stores(q, act["body"]), subst)
+                out += action_store_verdicts(q, body, rest, inline or self.inlined_control)
+        return out
+
+    def record_caller_view(self, blk: dict, call: dict, site: int, rest: list) -> None:
+        """The body of sub-control ``blk`` as p4c inlines it at ``call`` (caller site ``site``),
+        followed by the caller's statements ``rest``: each action copy-back into a union member
+        there (an argument marked ``cbid``) and each action call or table apply there (its
+        ``asite``) judged again, into ``union_caller_views`` -- ``("cb", cbid)`` or ``("act",
+        sid, asite)`` -> ``{"fn": blk's function, "v": {site: verdict}}`` (settled by
+        :meth:`settle_unions`).  Only stores through struct arguments p4c uses in place."""
+        subst = in_place_structs(call)
+        if not subst:
+            return
+        views = self.__dict__.setdefault("union_caller_views", {})
+        for n in ir_dicts(blk["body"]):
+            for x in n.get("args") or () if n.get("s") == "call_action" else ():
+                if x.get("siblings") and not x.get("dead") and x["dir"] in ("out", "inout"):
+                    x.setdefault("cbid", len(views.setdefault("#cb", [])))
+                    if x["cbid"] == len(views["#cb"]):
+                        views["#cb"].append(x["cbid"])
+
+        def inline(c, lv):
+            """The view of a call in the body: an action's body (a table's actions) reaches the
+            sub-control's parameters as well -- put the caller's arguments in."""
+            v = self.inlined_control(c, lv)
+            return _substitute(v, subst) if v is not None and c.get("s") != "apply_control" else v
+
+        def note(key, verdict):
+            views.setdefault(key, {"fn": blk["fn"], "v": {}})["v"][site] = verdict
+
+        def action_site(n, after):
+            if n.get("asite") is not None and n.get("s") != "apply_control":
+                for sid, dead in self.action_site_verdicts(n, after, subst, inline):
+                    note(("act", sid, n["asite"]), dead)
+
+        def visit(b, after):
+            for x in b.get("args") or () if b.get("s") == "call_action" else ():
+                if x.get("cbid") is not None:
+                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], inline, self.subcontrol_of))
+            _record(action_site, b, after)
+        walk_rest(_substitute(list(blk.get("locals") or []) + list(blk["body"]), subst), list(rest), visit)
+
+    def settle_unions(self, blocks) -> None:
+        """Settle the def-use verdicts once every block is elaborated: copy-backs that hang on
+        ``copy_args`` (:func:`.union_defuse.settle_copy_backs`), what sub-control bodies' call
+        sites make dead (:meth:`settle_caller_views`, then
+        :func:`.union_defuse.settle_body_stores`) and the action bodies' stores
+        (:func:`.union_defuse.settle_action_stores`)."""
+        bodies = [blocks, getattr(self, "subcontrols", [])]
+        actions = [[a.get("body") for a in self.actions.values()]]
+        mark_copied_applies(bodies)
+        settle_copy_backs(bodies + actions)
+        applies = [n for n in ir_dicts(bodies) if n.get("s") == "apply_control"]
+        key = self.settle_caller_views(applies)
+        by_caller = self.by_caller_units(applies)   # (before settle_body_stores takes the sites)
+        key = settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}), bodies, key)
+        settle_action_stores(self.actions, self.table_action_names(), self.__dict__.get("union_action_verdicts", {}),
+                             bodies + actions, key, by_caller)
+
+    def table_action_names(self) -> dict:
+        return {q: [a["name"] for a in t["actions"]] for q, t in self.tables.items()}
+
+    def by_caller_units(self, applies: list) -> dict:
+        """p4c's copies of the actions called directly in a sub-control body: one per call and per
+        apply of the body (its inliner pastes the body at each apply, InlineActions then each
+        call), for :func:`.union_defuse.settle_action_stores` -- action -> (ids of those call
+        nodes, [(apply_control node, dead(sid))]): a store is dead at an apply when it is at every
+        call of the action in the body, there (``union_action_verdicts``) or with that caller's
+        statements after the apply (:meth:`record_caller_view`).  The generated store checks a flag
+        the apply sets on the body's locals, which every call of the action in the body sees: so
+        not for an action a table in the body also lists, nor one a call was not judged at."""
+        views = self.__dict__.get("union_caller_views", {})
+        verdicts = self.__dict__.get("union_action_verdicts", {})
+        listed = self.table_action_names()
+        out: dict = {}
+        for blk in getattr(self, "subcontrols", []):
+            mine = [c for c in applies if c["fn"] == blk["fn"]]
+            calls = [n for n in ir_dicts(blk["body"]) if n.get("s") == "call_action"]
+            tabled = {a for n in ir_dicts(blk["body"]) if n.get("table") for a in listed.get(n["table"], ())}
+            for q in {n["action"] for n in calls} - tabled:
+                ns = [n for n in calls if n["action"] == q]
+                if not mine or any(n.get("asite") is None for n in ns):
+                    continue
+                ids, units = out.setdefault(q, (set(), []))
+                ids.update(id(n) for n in ns)
+                for c in mine:
+                    site = None if c.get("copy_args") else c.get("site")
+                    units.append((c, lambda sid, ns=ns, site=site: all(
+                        verdicts.get(sid, {}).get(n["asite"]) or
+                        views.get(("act", sid, n["asite"]), {}).get("v", {}).get(site, False) for n in ns)))
+        return out
+
+    def settle_caller_views(self, applies: list) -> int:
+        """Apply :meth:`record_caller_view`'s verdicts.  A call or table apply in a sub-control body
+        whose action stores every caller site makes dead counts as dead there
+        (``union_action_verdicts``: settled with the others); an action copy-back dead at every
+        caller site is not made (``dead``), one dead at some gets a ``dead_key`` (from 0) that those
+        sites' ``apply_control`` list in ``dead_stores`` (the generated copy-back then checks its
+        caller's flag).  A site whose arguments go through temporaries (``copy_args``), or one not
+        judged, keeps them (``applies``: every ``apply_control`` node).  Returns the next free key."""
+        views = self.__dict__.get("union_caller_views", {})
+        copied = {n["fn"] for n in applies if n.get("copy_args")}
+
+        def dead_at(view) -> list:
+            """The apply_control nodes where ``view``'s store is dead (None: every one)."""
+            mine = [n for n in applies if n["fn"] == view["fn"]]
+            out = []
+            for n in mine:
+                v = view["v"].get(n.get("site")) if not n.get("copy_args") else False
+                if isinstance(v, tuple):   # (an action copy-back: verdict, alternative if copied)
+                    v = v[1]["dead"] if v[1] is not None and copied & set(v[1]["fns"]) else v[0]
+                if v:
+                    out.append(n)
+            return None if mine and len(out) == len(mine) else out
+        verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+        for k, view in views.items():
+            if k[0] == "act" and dead_at(view) is None:
+                verdicts.setdefault(k[1], {})[k[2]] = True
+        key = 0
+        for n in ir_dicts(getattr(self, "subcontrols", [])):
+            for x in n.get("args") or () if n.get("s") == "call_action" else ():
+                view = views.get(("cb", x.pop("cbid", None)))
+                if view is None or x.get("dead"):
+                    continue
+                sites = dead_at(view)
+                if sites is None:
+                    x.pop("siblings", None)
+                    x.pop("dead_if_copied", None)
+                    x["dead"] = True
+                elif sites:
+                    x["dead_key"] = key
+                    for s in sites:
+                        s.setdefault("dead_stores", []).append(key)
+                    key += 1
+        return key

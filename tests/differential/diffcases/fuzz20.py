@@ -1,0 +1,40 @@
+"""Disagreements found by helper fuzz20 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+
+p4c inlines a sub-control's body at every apply before its def-use pass, and inlines each direct
+action call in it after that (InlineActions): an action's copy-back into a header-union member
+in the body, and a store in the body of an action called there, are judged with the caller's
+statements after the apply -- per apply (``sa.apply(hdr); hdr.u.x = hdr.h2;`` drops them, so BMv2
+keeps the parsed ``u.w`` valid; another apply of the same instance without the overwrite keeps
+them).  A table in the body is one per instance (applied once): its action's store is dropped
+when what follows the apply overwrites it.  checkmate-p4c judged them within the body only
+(fuzz18's strict xfail ``fuzz18_subcontrol_body_copy_back_dead_after_apply``, now passing).
+"""
+from .base import H, case, program
+from .fuzz18 import _U
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# d 0: Sa's copy-back, overwritten after this apply: dead; d 1: the same instance applied again
+# without the overwrite: kept.  d 2: a table in Sd's body reads the member after the copy-back:
+# kept.  d 3 / d 4: Se's direct call of e, whose store is dead after d 3's apply only.
+CASES.append(case("fuzz20_subcontrol_body_stores_dead_per_apply", CAT, program("""
+        if (hdr.h.d == 0) { sa.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sa.apply(hdr); }
+        else if (hdr.h.d == 2) { sd.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { se.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 4) { se.apply(hdr); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }
+control Sd(inout headers_t h) {
+    action a(out h_t p) { p = {9, 9, 9, 9}; }
+    action r() { h.h.d = (bit<32>)h.u.x.b; }
+    table t2 { key = { h.h.b: exact; } actions = { r; } default_action = r(); }
+    apply { a(h.u.x); t2.apply(); }
+}
+control Se(inout headers_t h) { action e() { h.u.x = h.h; } apply { e(); } }
+""", ingress_decls="    Sa() sa; Sd() sd; Se() se;\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
