@@ -96,12 +96,12 @@ class UnionRules:
             verdicts.setdefault(sid, {})[site] = dead
         self.record_caller_view(blk, call, site, rest)
 
-    def action_site_verdicts(self, call: dict, rest: list, subst: dict | None = None, inline=None) -> list:
+    def action_site_verdicts(self, call: dict, rest: list, view=None) -> list:
         """``[(sid, dead)]`` for the union stores of the actions an action call or a table apply
         (``call``, given its ``asite`` here) runs, followed by ``rest``
         (:func:`.union_defuse.action_store_verdicts`; a table applied in a switch on its
-        action_run: its actions, then the cases); ``subst``, ``inline``: the caller's view of a
-        sub-control body the call is in (:meth:`record_caller_view`)."""
+        action_run: its actions, then the cases); ``view``: the caller's view of the sub-control
+        body the call is in (:class:`_CallerView`)."""
         names = [call["action"]] if call.get("s") == "call_action" else \
             [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
         if call.get("s") == "switch_action":
@@ -113,17 +113,20 @@ class UnionRules:
         for q in names:
             act = self.actions.get(q)
             if act is not None and act.get("body") is not None:
-                body = act["body"] if subst is None else _substitute(mark_action_stores(q, act["body"]), subst)
-                out += action_store_verdicts(q, body, rest, inline or self.inlined_control)
+                body = act["body"] if view is None else view.put_args(act.get("control"), mark_action_stores(q, act["body"]))
+                out += action_store_verdicts(q, body, rest, self.inlined_control if view is None else view.inline)
         return out
 
-    def record_caller_view(self, blk: dict, call: dict, site: int, rest: list) -> None:
+    def record_caller_view(self, blk: dict, call: dict, site: int, rest: list, outer: "_CallerView | None" = None) -> None:
         """The body of sub-control ``blk`` as p4c inlines it at ``call`` (caller site ``site``),
         followed by the caller's statements ``rest``: each action copy-back into a union member
         there (an argument marked ``cbid``) and each action call or table apply there (its
         ``asite``) judged again, into ``union_caller_views`` -- ``("cb", cbid)`` or ``("act",
-        sid, asite)`` -> ``{"fn": blk's function, "v": {site: verdict}}`` (settled by
-        :meth:`settle_unions`).  Only stores through struct arguments p4c uses in place."""
+        sid, asite)`` -> ``{"fn": blk's function, "v": {site: verdict}}``; a sub-control applied
+        in the body, once more with this caller's statements after the body (``outer``: this
+        view; its verdicts under ``"via"``: ``{its site: {"fn": blk's function, "v": {site:
+        verdict}}}``).  Settled by :meth:`settle_caller_views`.  Only stores through struct
+        arguments p4c uses in place."""
         subst = in_place_structs(call)
         if not subst:
             return
@@ -134,26 +137,29 @@ class UnionRules:
                     x.setdefault("cbid", len(views.setdefault("#cb", [])))
                     if x["cbid"] == len(views["#cb"]):
                         views["#cb"].append(x["cbid"])
-
-        def inline(c, lv):
-            """The view of a call in the body: an action's body (a table's actions) reaches the
-            sub-control's parameters as well -- put the caller's arguments in."""
-            v = self.inlined_control(c, lv)
-            return _substitute(v, subst) if v is not None and c.get("s") != "apply_control" else v
+        view = _CallerView(self, blk, subst, outer)
 
         def note(key, verdict):
-            views.setdefault(key, {"fn": blk["fn"], "v": {}})["v"][site] = verdict
+            entry = views.setdefault(key, {"fn": blk["fn"], "v": {}, "via": {}})
+            if outer is None:
+                entry["v"][site] = verdict
+            else:
+                entry["via"].setdefault(site, {"fn": outer.blk["fn"], "v": {}})["v"][outer.site] = verdict
 
         def action_site(n, after):
             if n.get("asite") is not None and n.get("s") != "apply_control":
-                for sid, dead in self.action_site_verdicts(n, after, subst, inline):
+                for sid, dead in self.action_site_verdicts(n, after, view):
                     note(("act", sid, n["asite"]), dead)
 
         def visit(b, after):
             for x in b.get("args") or () if b.get("s") == "call_action" else ():
                 if x.get("cbid") is not None:
-                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], inline, self.subcontrol_of))
+                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], view.inline, self.subcontrol_of))
             _record(action_site, b, after)
+            inner = self.subcontrol_of(b) if b.get("s") == "apply_control" and outer is None else None
+            if inner is not None and b.get("site") is not None:   # (two levels deep at most)
+                view.site = site
+                self.record_caller_view(inner, b, b["site"], after, view)
         walk_rest(_substitute(list(blk.get("locals") or []) + list(blk["body"]), subst), list(rest), visit)
 
     def settle_unions(self, blocks) -> None:
@@ -185,7 +191,7 @@ class UnionRules:
         statements after the apply (:meth:`record_caller_view`).  The generated store checks a flag
         the apply sets on the body's locals, which every call of the action in the body sees: so
         not for an action a table in the body also lists, nor one a call was not judged at."""
-        views = self.__dict__.get("union_caller_views", {})
+        dead_at = self.__dict__.get("union_caller_dead", {})
         verdicts = self.__dict__.get("union_action_verdicts", {})
         listed = self.table_action_names()
         out: dict = {}
@@ -200,10 +206,9 @@ class UnionRules:
                 ids, units = out.setdefault(q, (set(), []))
                 ids.update(id(n) for n in ns)
                 for c in mine:
-                    site = None if c.get("copy_args") else c.get("site")
-                    units.append((c, lambda sid, ns=ns, site=site: all(
-                        verdicts.get(sid, {}).get(n["asite"]) or
-                        views.get(("act", sid, n["asite"]), {}).get("v", {}).get(site, False) for n in ns)))
+                    units.append((c, lambda sid, ns=ns, c=c: all(
+                        verdicts.get(sid, {}).get(n["asite"]) or id(c) in dead_at.get(("act", sid, n["asite"]), ())
+                        for n in ns)))
         return out
 
     def settle_caller_views(self, applies: list) -> int:
@@ -217,35 +222,83 @@ class UnionRules:
         views = self.__dict__.get("union_caller_views", {})
         copied = {n["fn"] for n in applies if n.get("copy_args")}
 
-        def dead_at(view) -> list:
-            """The apply_control nodes where ``view``'s store is dead (None: every one)."""
-            mine = [n for n in applies if n["fn"] == view["fn"]]
-            out = []
-            for n in mine:
-                v = view["v"].get(n.get("site")) if not n.get("copy_args") else False
-                if isinstance(v, tuple):   # (an action copy-back: verdict, alternative if copied)
-                    v = v[1]["dead"] if v[1] is not None and copied & set(v[1]["fns"]) else v[0]
-                if v:
-                    out.append(n)
-            return None if mine and len(out) == len(mine) else out
-        verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+        def verdict(v) -> bool:
+            if isinstance(v, tuple):   # (an action copy-back: verdict, alternative if copied)
+                return v[1]["dead"] if v[1] is not None and copied & set(v[1]["fns"]) else v[0]
+            return bool(v)
+
+        def dead_here(view, n) -> bool:
+            """Whether ``view``'s store is dead at apply ``n``: with the statements after it, or
+            -- ``n`` in another sub-control's body -- with those after each apply of that body."""
+            if n.get("copy_args"):
+                return False
+            if verdict(view["v"].get(n.get("site"))):
+                return True
+            via = view["via"].get(n.get("site"))
+            outer = [a for a in applies if via is not None and a["fn"] == via["fn"]]
+            return bool(outer) and all(not a.get("copy_args") and verdict(via["v"].get(a.get("site"))) for a in outer)
+        dead_at = self.__dict__.setdefault("union_caller_dead", {})
         for k, view in views.items():
-            if k[0] == "act" and dead_at(view) is None:
+            if k != "#cb":
+                dead_at[k] = {id(n) for n in applies if n["fn"] == view["fn"] and dead_here(view, n)}
+        n_applies = {fn: sum(n["fn"] == fn for n in applies) for fn in {n["fn"] for n in applies}}
+
+        def everywhere(k) -> bool:
+            return len(dead_at[k]) == n_applies.get(views[k]["fn"], -1)
+        verdicts = self.__dict__.setdefault("union_action_verdicts", {})
+        for k in dead_at:
+            if k[0] == "act" and everywhere(k):
                 verdicts.setdefault(k[1], {})[k[2]] = True
         key = 0
         for n in ir_dicts(getattr(self, "subcontrols", [])):
             for x in n.get("args") or () if n.get("s") == "call_action" else ():
-                view = views.get(("cb", x.pop("cbid", None)))
-                if view is None or x.get("dead"):
+                k = ("cb", x.pop("cbid", None))
+                if k not in dead_at or x.get("dead"):
                     continue
-                sites = dead_at(view)
-                if sites is None:
+                if everywhere(k):
                     x.pop("siblings", None)
                     x.pop("dead_if_copied", None)
                     x["dead"] = True
-                elif sites:
+                elif dead_at[k]:
                     x["dead_key"] = key
-                    for s in sites:
-                        s.setdefault("dead_stores", []).append(key)
+                    for c in applies:
+                        if id(c) in dead_at[k]:
+                            c.setdefault("dead_stores", []).append(key)
                     key += 1
         return key
+
+
+class _CallerView:
+    """The caller's view of a sub-control body being judged (:meth:`UnionRules.record_caller_view`):
+    the body's statements have the caller's arguments in place of the parameters, and so must
+    the actions and tables it declares (their bodies reach the parameters too) -- those of an
+    enclosing body (``outer``) get that body's arguments; the caller's own are left as they are."""
+
+    def __init__(self, rules, blk: dict, subst: dict, outer: "_CallerView | None"):
+        self.rules, self.blk, self.subst, self.outer = rules, blk, subst, outer
+        self.site = None   # (the caller site, for a body applied in this one)
+
+    def put_args(self, owner: str | None, ir):
+        """``ir`` of an action or table declared in control ``owner`` with the arguments of that
+        body (unchanged when it is not one of the bodies in view)."""
+        v = self
+        while v is not None and v.blk["name"] != owner:
+            v = v.outer
+        return ir if v is None else _substitute(ir, v.subst)
+
+    def inline(self, call: dict, lv):
+        """:meth:`UnionRules.inlined_control` for a call in the body (or after it): the bodies of
+        the actions it runs with their control's arguments put in (the call itself, a switch's
+        cases, are in the caller's terms already)."""
+        r, k = self.rules, call.get("s")
+        if k == "call_action":
+            act = r.actions.get(call["action"])
+            return None if act is None else \
+                inlined_action(dict(act, body=self.put_args(act.get("control"), act.get("body"))), call, lv)
+        if k not in ("apply", "switch_action"):
+            return r.inlined_control(call, lv)
+        view = r.inlined_table(call["table"], lv)
+        if view is None:
+            return None
+        view = self.put_args((r.tables.get(call["table"]) or {}).get("control"), view)
+        return view + (switch_cases(call, r.switch_may_skip(call)) if k == "switch_action" else [])
