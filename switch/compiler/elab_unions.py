@@ -185,40 +185,35 @@ class UnionRules:
     def by_caller_units(self, applies: list) -> dict:
         """p4c's copies of the actions called directly in a sub-control body: one per call and per
         apply of the body (its inliner pastes the body at each apply, InlineActions then each
-        call), for :func:`.union_defuse.settle_action_stores` -- action -> (ids of those call
-        nodes, [(apply_control node, dead(sid))]): a store is dead at an apply when it is at every
-        call of the action in the body, there (``union_action_verdicts``) or with that caller's
-        statements after the apply (:meth:`record_caller_view`).  The generated store checks a flag
-        the apply sets on the body's locals, which every call of the action in the body sees: so
-        not for an action a table in the body also lists, nor one a call was not judged at."""
+        call), for :func:`.union_defuse.settle_action_stores` -- action -> [(call node, [(apply_control
+        node, dead(sid))])]: a store is dead in the copy when it is at the call within the body
+        (``union_action_verdicts``) or with that apply's caller's statements after it
+        (:meth:`record_caller_view`, :meth:`settle_caller_views`)."""
         dead_at = self.__dict__.get("union_caller_dead", {})
         verdicts = self.__dict__.get("union_action_verdicts", {})
-        listed = self.table_action_names()
         out: dict = {}
         for blk in getattr(self, "subcontrols", []):
             mine = [c for c in applies if c["fn"] == blk["fn"]]
-            calls = [n for n in ir_dicts(blk["body"]) if n.get("s") == "call_action"]
-            tabled = {a for n in ir_dicts(blk["body"]) if n.get("table") for a in listed.get(n["table"], ())}
-            for q in {n["action"] for n in calls} - tabled:
-                ns = [n for n in calls if n["action"] == q]
-                if not mine or any(n.get("asite") is None for n in ns):
+            for n in ir_dicts(blk["body"]):
+                if n.get("s") != "call_action" or n.get("asite") is None or not mine:
                     continue
-                ids, units = out.setdefault(q, (set(), []))
-                ids.update(id(n) for n in ns)
-                for c in mine:
-                    units.append((c, lambda sid, ns=ns, c=c: all(
-                        verdicts.get(sid, {}).get(n["asite"]) or id(c) in dead_at.get(("act", sid, n["asite"]), ())
-                        for n in ns)))
+                out.setdefault(n["action"], []).append((n, [(c, lambda sid, n=n, c=c: bool(
+                    verdicts.get(sid, {}).get(n["asite"]) or id(c) in dead_at.get(("act", sid, n["asite"]), ())))
+                    for c in mine]))
         return out
 
     def settle_caller_views(self, applies: list) -> int:
-        """Apply :meth:`record_caller_view`'s verdicts.  A call or table apply in a sub-control body
-        whose action stores every caller site makes dead counts as dead there
-        (``union_action_verdicts``: settled with the others); an action copy-back dead at every
-        caller site is not made (``dead``), one dead at some gets a ``dead_key`` (from 0) that those
-        sites' ``apply_control`` list in ``dead_stores`` (the generated copy-back then checks its
-        caller's flag).  A site whose arguments go through temporaries (``copy_args``), or one not
-        judged, keeps them (``applies``: every ``apply_control`` node).  Returns the next free key."""
+        """Apply :meth:`record_caller_view`'s verdicts (``applies``: every ``apply_control`` node);
+        ``union_caller_dead``: view key -> the ids of the applies where it is dead (after every apply
+        of the enclosing body, for an apply in another sub-control's body).  A call or table apply
+        in a sub-control body whose action stores every apply makes dead counts as dead there
+        (``union_action_verdicts``: settled with the others; direct calls also per apply:
+        :meth:`by_caller_units`); an action copy-back dead at every apply is not made (``dead``),
+        one dead at some gets a ``dead_key`` K (from 0) that those applies list in ``dead_stores``
+        (the generated copy-back checks the flag), and an apply in another body, dead after some
+        of that body's applies, lists ``[K, F]`` and those applies F (the flag passed down).  An
+        apply whose arguments go through temporaries (``copy_args``), or one not judged, keeps
+        them.  Returns the next free key."""
         views = self.__dict__.get("union_caller_views", {})
         copied = {n["fn"] for n in applies if n.get("copy_args")}
 
@@ -227,16 +222,22 @@ class UnionRules:
                 return v[1]["dead"] if v[1] is not None and copied & set(v[1]["fns"]) else v[0]
             return bool(v)
 
+        def outer_dead(view, n) -> list | None:
+            """``n`` in another sub-control's body: the applies of that body after which
+            ``view``'s store is dead (None: ``n`` is not judged that way)."""
+            via = view["via"].get(n.get("site"))
+            if via is None:
+                return None
+            return [a for a in applies if a["fn"] == via["fn"] and not a.get("copy_args") and verdict(via["v"].get(a.get("site")))]
+
         def dead_here(view, n) -> bool:
             """Whether ``view``'s store is dead at apply ``n``: with the statements after it, or
-            -- ``n`` in another sub-control's body -- with those after each apply of that body."""
+            after every apply of the body ``n`` is in."""
             if n.get("copy_args"):
                 return False
-            if verdict(view["v"].get(n.get("site"))):
-                return True
-            via = view["via"].get(n.get("site"))
-            outer = [a for a in applies if via is not None and a["fn"] == via["fn"]]
-            return bool(outer) and all(not a.get("copy_args") and verdict(via["v"].get(a.get("site"))) for a in outer)
+            outer = outer_dead(view, n)
+            return verdict(view["v"].get(n.get("site"))) or \
+                outer is not None and len(outer) == sum(a["fn"] == view["via"][n["site"]]["fn"] for a in applies)
         dead_at = self.__dict__.setdefault("union_caller_dead", {})
         for k, view in views.items():
             if k != "#cb":
@@ -259,12 +260,24 @@ class UnionRules:
                     x.pop("siblings", None)
                     x.pop("dead_if_copied", None)
                     x["dead"] = True
-                elif dead_at[k]:
-                    x["dead_key"] = key
-                    for c in applies:
-                        if id(c) in dead_at[k]:
-                            c.setdefault("dead_stores", []).append(key)
-                    key += 1
+                    continue
+                # dead at some applies; an apply in another body, after some of that body's applies:
+                # its flag follows theirs (a [K, F] entry, F set by them)
+                some = [(c, outer_dead(views[k], c)) for c in applies if c["fn"] == views[k]["fn"]
+                        and id(c) not in dead_at[k] and not c.get("copy_args")]
+                some = [(c, outer) for c, outer in some if outer]
+                if not dead_at[k] and not some:
+                    continue
+                x["dead_key"], flag = key, key + 1
+                for c in applies:
+                    if id(c) in dead_at[k]:
+                        c.setdefault("dead_stores", []).append(key)
+                for c, outer in some:
+                    c.setdefault("dead_stores", []).append([key, flag])
+                    for a in outer:
+                        a.setdefault("dead_stores", []).append(flag)
+                    flag += 1
+                key = flag
         return key
 
 

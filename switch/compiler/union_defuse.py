@@ -448,12 +448,13 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
     dead when every apply of the table is (also one in a ``switch`` on its ``action_run``, or
     alone in an ``if`` condition); a site not judged (one of several tables applied in a
-    condition) keeps the store.  ``by_caller``: action -> (ids of its direct call nodes that
-    run once per apply of a sub-control body, [(apply_control node, dead(sid))]) -- those calls'
-    copies go by the body's caller sites instead (``elab_unions.settle_caller_views``).  Dead in
-    every copy: the store goes; in some: it gets a ``dead_key`` (numbered from ``key``, after
-    :func:`settle_body_stores`' keys) listed in those sites' ``dead_stores`` (the generated code
-    skips it while the call runs)."""
+    condition) keeps the store.  ``by_caller``: action -> [(a direct call node in a sub-control
+    body, [(an apply_control of that body, dead(sid))])] -- such a call's copies are one per apply
+    of the body (``elab_unions.by_caller_units``).  Dead in every copy: the store goes; in some: it
+    gets a ``dead_key`` K (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in
+    those sites' ``dead_stores`` (the generated code skips it while the call runs); a call in a
+    body whose copy is dead for some applies lists ``[K, F]`` (a fresh F: the flag is set while it
+    runs when its body's caller set F), and those applies list F."""
     by_caller = by_caller or {}
     units: dict = {}   # action -> [([site nodes of one copy], dead(sid))]
     tables: dict = {}
@@ -461,24 +462,35 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     def judged(nodes):
         return nodes, lambda sid: all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"])
                                       for n in nodes)
+    per_apply = {id(n) for calls in by_caller.values() for n, _ in calls}
     for n in ir_dicts(ir):
-        if n.get("s") == "call_action" and id(n) not in by_caller.get(n["action"], ((), ()))[0]:
+        if n.get("s") == "call_action" and id(n) not in per_apply:
             units.setdefault(n["action"], []).append(judged([n]))
         elif n.get("s") in ("apply", "switch_action") or n.get("op") == "table_hit":
             tables.setdefault(n.get("table"), []).append(n)
     for t, nodes in tables.items():
         for a in table_actions.get(t, ()):
             units.setdefault(a, []).append(judged(nodes))
-    for q, (_, per_site) in by_caller.items():
-        units.setdefault(q, []).extend(([c], dead) for c, dead in per_site)
     for q, act in actions.items():
-        copies = units.get(q, [])
+        copies, calls = units.get(q, []), by_caller.get(q, [])
         for n in ir_dicts(act.get("body")):
             sid = n.pop("sid", None) if n.get("s") == "assign" else None
-            if sid is None or not str(sid).startswith("A:") or not copies:
+            if sid is None or not str(sid).startswith("A:") or not copies and not calls:
                 continue
             gone = [nodes for nodes, dead in copies if dead(sid)]
-            key = _kill_store(n, len(gone) == len(copies), gone, key)
+            some = [(c, [a for a, dead in applies if dead(sid)], len(applies)) for c, applies in calls]
+            gone += [[c] for c, dead_at, n_applies in some if len(dead_at) == n_applies]
+            some = [(c, dead_at) for c, dead_at, n_applies in some if dead_at and len(dead_at) < n_applies]
+            everywhere = len(gone) == len(copies) + len(calls) and not some
+            k = _kill_store(n, everywhere, gone, key)
+            if some and k == key:   # (only partly dead copies: the store needs its key all the same)
+                n["dead_key"], k = key, key + 1
+            for c, dead_at in some:
+                c.setdefault("dead_stores", []).append([n["dead_key"], k])
+                for a in dead_at:
+                    a.setdefault("dead_stores", []).append(k)
+                k += 1
+            key = k
     for n in ir_dicts(ir):
         n.pop("asite", None)
 

@@ -8,7 +8,7 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import _calls, _overwritten, mask, tuple_with
+from .gen_helpers import _calls, _overwritten, dead_flag, dead_value, mask, tuple_with
 
 
 class StatementGen:
@@ -148,10 +148,10 @@ class StatementGen:
             # union stores in the actions' bodies that p4c's def-use drops for this call site
             # (its own copy of the action: union_defuse.settle_action_stores) are skipped
             for key in s["dead_stores"]:
-                self.emit(ind, f"L._dead{key} = True")
+                self.emit(ind, f"L._dead{dead_flag(key)} = {dead_value(key)}")
             self.stmt(ind, {k: v for k, v in s.items() if k != "dead_stores"})
             for key in s["dead_stores"]:
-                self.emit(ind, f"L._dead{key} = False")
+                self.emit(ind, f"L._dead{dead_flag(key)} = False")
             return
         k = s["s"]
         if k == "block":

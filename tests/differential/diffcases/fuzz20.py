@@ -40,6 +40,27 @@ control Se(inout headers_t h) { action e() { h.u.x = h.h; } apply { e(); } }
     frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
 
 
+# Per apply and per call: d 0 / d 1: Sn applies Sa in its body, Sn itself is applied twice --
+# Sa's copy-back is dead in the copy inlined at d 0's apply only (p4c inlines Sa into Sn, Sn
+# into I: one copy each); d 2: Sn2, a second instance applied once.  d 3 / d 4: Sf calls g twice,
+# its first store read in the body, the second dead after d 3's apply only.
+CASES.append(case("fuzz20_subcontrol_body_stores_dead_per_apply_nested", CAT, program("""
+        if (hdr.h.d == 0) { sn.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sn.apply(hdr); }
+        else if (hdr.h.d == 2) { sn2.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { sf.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 4) { sf.apply(hdr); }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }
+control Sn(inout headers_t h) { Sa() sa; apply { sa.apply(h); } }
+control Sf(inout headers_t h) {
+    action g(in h_t s) { h.u.x = s; }
+    apply { g(h.h2); h.h.d = (bit<32>)(bit<1>)h.u.x.isValid(); g(h.h); }
+}
+""", ingress_decls="    Sn() sn; Sn() sn2; Sf() sf;\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
+
 # Still open (diffcases.KNOWN): p4c's mid end (LocalCopyPropagation) replaces a read of a local
 # union's member by the value last copied into it, not seeing that a write or setValid of a sibling
 # invalidated it meanwhile (d 0: an assignment, d 1: in an action, d 2: an action's copy-back,
