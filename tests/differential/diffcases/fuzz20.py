@@ -61,6 +61,30 @@ control Sf(inout headers_t h) {
 """, ingress_decls="    Sn() sn; Sn() sn2; Sf() sf;\n", **_U),
     frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(5) for b in (1, 2)]))
 
+# The same after other bodies: d 0: a table's store in a body applying it in a switch on its
+# action_run (dead); d 1: a copy-back before a conditional exit in the body (kept: the exit path
+# never reaches the overwrite); d 2: a copy-back in a branch of the body (dead); d 3: a table
+# after the apply whose key reads the member (kept).
+CASES.append(case("fuzz20_subcontrol_body_stores_dead_after_apply_paths", CAT, program("""
+        if (hdr.h.d == 0) { sb.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sx.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { sc.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { sa.apply(hdr); tk.apply(); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }
+control Sb(inout headers_t h) {
+    action e() { h.u.x = h.h; }
+    table t { key = { h.h.b: exact; } actions = { e; } default_action = e(); }
+    apply { switch (t.apply().action_run) { e: { h.h.d = 7; } } }
+}
+control Sx(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); if (h.h.b == 2) { exit; } } }
+control Sc(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { if (h.h.b == 1) { a(h.u.x); } } }
+""", ingress_decls="""    Sa() sa; Sb() sb; Sx() sx; Sc() sc;
+    action nk() { }
+    table tk { key = { hdr.u.x.b: exact; } actions = { nk; } default_action = nk(); }
+""", **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
+
 # Still open (diffcases.KNOWN): p4c's mid end (LocalCopyPropagation) replaces a read of a local
 # union's member by the value last copied into it, not seeing that a write or setValid of a sibling
 # invalidated it meanwhile (d 0: an assignment, d 1: in an action, d 2: an action's copy-back,
