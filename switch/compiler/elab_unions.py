@@ -137,7 +137,7 @@ class UnionRules:
                     x.setdefault("cbid", len(views.setdefault("#cb", [])))
                     if x["cbid"] == len(views["#cb"]):
                         views["#cb"].append(x["cbid"])
-        view = _CallerView(self, blk, subst, outer)
+        view = _CallerView(self, blk, subst, outer, site)
 
         def note(key, verdict):
             entry = views.setdefault(key, {"fn": blk["fn"], "v": {}, "via": {}})
@@ -158,7 +158,6 @@ class UnionRules:
             _record(action_site, b, after)
             inner = self.subcontrol_of(b) if b.get("s") == "apply_control" and outer is None else None
             if inner is not None and b.get("site") is not None:   # (two levels deep at most)
-                view.site = site
                 self.record_caller_view(inner, b, b["site"], after, view)
         walk_rest(_substitute(list(blk.get("locals") or []) + list(blk["body"]), subst), list(rest), visit)
 
@@ -287,9 +286,8 @@ class _CallerView:
     the actions and tables it declares (their bodies reach the parameters too) -- those of an
     enclosing body (``outer``) get that body's arguments; the caller's own are left as they are."""
 
-    def __init__(self, rules, blk: dict, subst: dict, outer: "_CallerView | None"):
-        self.rules, self.blk, self.subst, self.outer = rules, blk, subst, outer
-        self.site = None   # (the caller site, for a body applied in this one)
+    def __init__(self, rules, blk: dict, subst: dict, outer: "_CallerView | None", site: int):
+        self.rules, self.blk, self.subst, self.outer, self.site = rules, blk, subst, outer, site
 
     def put_args(self, owner: str | None, ir):
         """``ir`` of an action or table declared in control ``owner`` with the arguments of that
