@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from .elab_common import ir_dicts
 from .subcontrol_args import mark_copied_applies
-from .union_defuse import _action_copy_back_dead, _record, _substitute
+from .union_defuse import _action_copy_back_dead, _record
 from .union_defuse import _touches as union_touches
-from .union_defuse import action_store_verdicts, body_store_verdicts, in_place_structs, inlined_action, inlined_body, \
-    mark_action_stores, one_of, out_overwrite, settle_action_stores, settle_body_stores, settle_copy_backs, switch_cases, walk_rest
+from .union_defuse import action_store_verdicts, body_store_verdicts, in_place, in_place_structs, inlined_action, \
+    inlined_body, mark_action_stores, one_of, out_overwrite, settle_action_stores, settle_body_stores, settle_copy_backs, switch_cases, walk_rest, with_args
 
 
 class UnionRules:
@@ -33,16 +33,17 @@ class UnionRules:
         :mod:`.union_defuse`."""
         if call.get("s") == "call_action":
             act = self.actions.get(call["action"])
-            return None if act is None else inlined_action(act, call, lv)
+            # (in a sub-control body: its parameters in the action's body are the body's arguments)
+            return None if act is None else inlined_action(dict(act, body=with_args(call, act.get("body"))), call, lv)
         if call.get("s") == "call_fn":
             return out_overwrite(call, lv)
         if call.get("s") == "apply":
-            return self.inlined_table(call["table"], lv)
+            return self.inlined_table(call, lv)
         if call.get("s") == "switch_action":
             # the table, then its cases; none of them runs unless there is a `default` or a case
             # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
             # to the next one (p4c visits its missing statement: nothing written)
-            view = self.inlined_table(call["table"], lv)
+            view = self.inlined_table(call, lv)
             return None if view is None else view + switch_cases(call, self.switch_may_skip(call))
         blk = self.subcontrol_of(call)
         if blk is None:
@@ -58,13 +59,14 @@ class UnionRules:
         return "default" not in labels and len(labels) != len(self.tables[sw["table"]]["actions"]) or \
             any(len(c["labels"]) > 1 for c in sw["cases"])
 
-    def inlined_table(self, tname: str, lv) -> list | None:
-        """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
-        ``if`` chain of their bodies.  None (no view) when a key may read ``lv``, the table has no
-        default action or binds an action's arguments."""
-        tab = self.tables.get(tname)
+    def inlined_table(self, call: dict, lv) -> list | None:
+        """A table apply (``call``) in p4c's def-use view: its keys read, then one of its actions --
+        an ``if`` chain of their bodies (in a sub-control body: with its arguments, ``_args``).
+        None (no view) when a key may read ``lv``, the table has no default action or binds an
+        action's arguments."""
+        tab = self.tables.get(call["table"])
         if tab is None or tab.get("default") is None or \
-                any(union_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
+                any(union_touches(with_args(call, k.get("expr")), lv) for k in tab.get("keys") or ()):
             return None
         bodies = []
         for ta in tab.get("actions") or ():
@@ -72,7 +74,7 @@ class UnionRules:
             if act is None or ta.get("bound") or act.get("body") is None:
                 return None
             bodies.append(list(act["body"]))
-        return one_of(bodies) if bodies else None
+        return with_args(call, one_of(bodies)) if bodies else None
 
     def record_body_stores(self, call: dict, rest: list) -> None:
         """Which union-member stores of the body of the sub-control ``call`` applies the
@@ -96,12 +98,11 @@ class UnionRules:
             verdicts.setdefault(sid, {})[site] = dead
         self.record_caller_view(blk, call, site, rest)
 
-    def action_site_verdicts(self, call: dict, rest: list, view=None) -> list:
+    def action_site_verdicts(self, call: dict, rest: list) -> list:
         """``[(sid, dead)]`` for the union stores of the actions an action call or a table apply
         (``call``, given its ``asite`` here) runs, followed by ``rest``
         (:func:`.union_defuse.action_store_verdicts`; a table applied in a switch on its
-        action_run: its actions, then the cases); ``view``: the caller's view of the sub-control
-        body the call is in (:class:`_CallerView`)."""
+        action_run: its actions, then the cases)."""
         names = [call["action"]] if call.get("s") == "call_action" else \
             [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
         if call.get("s") == "switch_action":
@@ -113,19 +114,19 @@ class UnionRules:
         for q in names:
             act = self.actions.get(q)
             if act is not None and act.get("body") is not None:
-                body = act["body"] if view is None else view.put_args(act.get("control"), mark_action_stores(q, act["body"]))
-                out += action_store_verdicts(q, body, rest, self.inlined_control if view is None else view.inline)
+                body = with_args(call, mark_action_stores(q, act["body"]))   # (marked where it is)
+                out += action_store_verdicts(q, body, rest, self.inlined_control)
         return out
 
-    def record_caller_view(self, blk: dict, call: dict, site: int, rest: list, outer: "_CallerView | None" = None) -> None:
+    def record_caller_view(self, blk: dict, call: dict, site: int, rest: list, outer: tuple | None = None) -> None:
         """The body of sub-control ``blk`` as p4c inlines it at ``call`` (caller site ``site``),
         followed by the caller's statements ``rest``: each action copy-back into a union member
         there (an argument marked ``cbid``) and each action call or table apply there (its
         ``asite``) judged again, into ``union_caller_views`` -- ``("cb", cbid)`` or ``("act",
         sid, asite)`` -> ``{"fn": blk's function, "v": {site: verdict}}``; a sub-control applied
         in the body, once more with this caller's statements after the body (``outer``: this
-        view; its verdicts under ``"via"``: ``{its site: {"fn": blk's function, "v": {site:
-        verdict}}}``).  Settled by :meth:`settle_caller_views`.  Only stores through struct
+        body's function and site; its verdicts under ``"via"``: ``{its site: {"fn": blk's
+        function, "v": {site: verdict}}}``).  Settled by :meth:`settle_caller_views`.  Only stores through struct
         arguments p4c uses in place."""
         subst = in_place_structs(call)
         if not subst:
@@ -137,29 +138,28 @@ class UnionRules:
                     x.setdefault("cbid", len(views.setdefault("#cb", [])))
                     if x["cbid"] == len(views["#cb"]):
                         views["#cb"].append(x["cbid"])
-        view = _CallerView(self, blk, subst, outer, site)
 
         def note(key, verdict):
             entry = views.setdefault(key, {"fn": blk["fn"], "v": {}, "via": {}})
             if outer is None:
                 entry["v"][site] = verdict
             else:
-                entry["via"].setdefault(site, {"fn": outer.blk["fn"], "v": {}})["v"][outer.site] = verdict
+                entry["via"].setdefault(site, {"fn": outer[0], "v": {}})["v"][outer[1]] = verdict
 
         def action_site(n, after):
             if n.get("asite") is not None and n.get("s") != "apply_control":
-                for sid, dead in self.action_site_verdicts(n, after, view):
+                for sid, dead in self.action_site_verdicts(n, after):
                     note(("act", sid, n["asite"]), dead)
 
         def visit(b, after):
             for x in b.get("args") or () if b.get("s") == "call_action" else ():
                 if x.get("cbid") is not None:
-                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], view.inline, self.subcontrol_of))
+                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], self.inlined_control, self.subcontrol_of))
             _record(action_site, b, after)
             inner = self.subcontrol_of(b) if b.get("s") == "apply_control" and outer is None else None
             if inner is not None and b.get("site") is not None:   # (two levels deep at most)
-                self.record_caller_view(inner, b, b["site"], after, view)
-        walk_rest(_substitute(list(blk.get("locals") or []) + list(blk["body"]), subst), list(rest), visit)
+                self.record_caller_view(inner, b, b["site"], after, (blk["fn"], site))
+        walk_rest(in_place(list(blk.get("locals") or []) + list(blk["body"]), subst), list(rest), visit)
 
     def settle_unions(self, blocks) -> None:
         """Settle the def-use verdicts once every block is elaborated: copy-backs that hang on
@@ -279,37 +279,3 @@ class UnionRules:
                 key = flag
         return key
 
-
-class _CallerView:
-    """The caller's view of a sub-control body being judged (:meth:`UnionRules.record_caller_view`):
-    the body's statements have the caller's arguments in place of the parameters, and so must
-    the actions and tables it declares (their bodies reach the parameters too) -- those of an
-    enclosing body (``outer``) get that body's arguments; the caller's own are left as they are."""
-
-    def __init__(self, rules, blk: dict, subst: dict, outer: "_CallerView | None", site: int):
-        self.rules, self.blk, self.subst, self.outer, self.site = rules, blk, subst, outer, site
-
-    def put_args(self, owner: str | None, ir):
-        """``ir`` of an action or table declared in control ``owner`` with the arguments of that
-        body (unchanged when it is not one of the bodies in view)."""
-        v = self
-        while v is not None and v.blk["name"] != owner:
-            v = v.outer
-        return ir if v is None else _substitute(ir, v.subst)
-
-    def inline(self, call: dict, lv):
-        """:meth:`UnionRules.inlined_control` for a call in the body (or after it): the bodies of
-        the actions it runs with their control's arguments put in (the call itself, a switch's
-        cases, are in the caller's terms already)."""
-        r, k = self.rules, call.get("s")
-        if k == "call_action":
-            act = r.actions.get(call["action"])
-            return None if act is None else \
-                inlined_action(dict(act, body=self.put_args(act.get("control"), act.get("body"))), call, lv)
-        if k not in ("apply", "switch_action"):
-            return r.inlined_control(call, lv)
-        view = r.inlined_table(call["table"], lv)
-        if view is None:
-            return None
-        view = self.put_args((r.tables.get(call["table"]) or {}).get("control"), view)
-        return view + (switch_cases(call, r.switch_may_skip(call)) if k == "switch_action" else [])

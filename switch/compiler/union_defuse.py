@@ -51,8 +51,8 @@ def _touches(node, target) -> bool:
             return True
         idx = node.get("i")   # a run-time index reads something else
         return _touches(idx, target) if node.get("op") == "stack_idx" else False
-    # (the siblings a setValid/assignment invalidates are not read)
-    return any(_touches(v, target) for k, v in node.items() if k != "siblings")
+    # (the siblings a setValid/assignment invalidates are not read; nor is a call's _args tag)
+    return any(_touches(v, target) for k, v in node.items() if k not in ("siblings", "_args"))
 
 
 def _plain(node) -> bool:
@@ -89,6 +89,26 @@ def _substitute(node, subst: dict):
     return {k: _substitute(v, subst) for k, v in node.items()}
 
 
+_RUNS_ACTIONS = ("call_action", "apply", "switch_action")
+
+
+def in_place(stmts, subst: dict):
+    """``stmts`` of a sub-control body with its parameters replaced as ``subst`` says (the
+    arguments p4c's inliner uses in place), each action call and table apply in them tagged with
+    ``_args``: the actions they run reach the parameters too (:func:`with_args`)."""
+    out = _substitute(stmts, subst)
+    for n in ir_dicts(out):
+        if n.get("s") in _RUNS_ACTIONS or n.get("op") == "table_hit":
+            n.setdefault("_args", subst)
+    return out
+
+
+def with_args(call: dict, ir):
+    """``ir`` (an action's body, a table's view) run by ``call``, with the arguments of the
+    sub-control body the call is in (its ``_args`` tag, :func:`in_place`) in place."""
+    return _substitute(ir, call["_args"]) if call.get("_args") else ir
+
+
 def inlined_body(blk: dict, call: dict, lv) -> list | None:
     """The statements sub-control ``blk`` runs for ``call`` (an ``apply_control``) as p4c's
     inliner sees them when ``lv`` is in question: its locals and body with each struct
@@ -102,7 +122,7 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
         if a["dir"] != "inout" or (a["e"].get("t") or [None])[0] != "struct" or a.get("siblings"):
             return None
         subst[a["py"]] = a["e"]
-    return _substitute(list(blk.get("locals") or []) + list(blk["body"]), subst)
+    return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
 
 
 def inlined_action(act: dict, call: dict, lv) -> list | None:
@@ -223,7 +243,8 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
             after = rest[j + 1:]
             hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
             if hits:   # the tables the condition applies run first, then either branch
-                pre = [inline({"s": "apply", "table": n["table"]}, lv) if inline else None for n in hits]
+                pre = [inline({"s": "apply", "table": n["table"], "_args": n.get("_args")}, lv) if inline else None
+                       for n in hits]
                 if any(p is None for p in pre) or not _plain(_no_hits(b["c"])):
                     return False
                 return _overwritten([x for p in pre for x in p] + [dict(b, c=_no_hits(b["c"]))] + after,
@@ -329,7 +350,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
         if n["siblings"] and n["r"].get("op") != "mk" and isinstance(root, dict) and root.get("op") == "var" and root.get("n") in subst:
             mine.add(n["sid"])
     found: list = []
-    _body_stores(_substitute(list(blk["body"]), subst), list(rest), inline, found)
+    _body_stores(in_place(list(blk["body"]), subst), list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 
@@ -388,7 +409,7 @@ def _after_inlining(inline, sub, copied: set, deps: set):
             return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
         deps.add(call["fn"])
         return [{"s": "setvalid", "h": lv, "v": False, "siblings": []}] + \
-            _substitute(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
+            in_place(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
     return view
 
 

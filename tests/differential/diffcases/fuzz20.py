@@ -8,7 +8,9 @@ statements after the apply -- per apply (``sa.apply(hdr); hdr.u.x = hdr.h2;`` dr
 keeps the parsed ``u.w`` valid; another apply of the same instance without the overwrite keeps
 them).  A table in the body is one per instance (applied once): its action's store is dropped
 when what follows the apply overwrites it.  checkmate-p4c judged them within the body only
-(fuzz18's strict xfail ``fuzz18_subcontrol_body_copy_back_dead_after_apply``, now passing).
+(fuzz18's strict xfail ``fuzz18_subcontrol_body_copy_back_dead_after_apply``, now passing).  A
+body two sub-controls deep is judged with the outer body's callers too; the actions and tables a
+body runs reach its parameters, which are the caller's arguments there (``union_defuse.in_place``).
 """
 from .base import H, case, program
 from .fuzz18 import _U
@@ -84,6 +86,30 @@ control Sc(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply 
     action nk() { }
     table tk { key = { hdr.u.x.b: exact; } actions = { nk; } default_action = nk(); }
 """, **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
+
+# A table in a sub-control body reads the member through the body's parameter: its action (d 0,
+# d 1: Sr applied in Sq's body after Sq's copy-back) or its key (d 2) -- the store before the
+# apply stays (checkmate-p4c took the parameter in the table's actions and keys for another
+# variable than the caller's argument and dropped it).
+CASES.append(case("fuzz20_subcontrol_table_reads_member_through_parameter", CAT, program("""
+        if (hdr.h.d == 0) { hdr.u.x = hdr.h; sr.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sq.apply(hdr); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { hdr.u.x = hdr.h; sk.apply(hdr); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sr(inout headers_t h) {
+    action r() { h.h.d = (bit<32>)h.u.x.b; }
+    table t { key = { h.h.b: exact; } actions = { r; } default_action = r(); }
+    apply { t.apply(); }
+}
+control Sq(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } Sr() sr2; apply { a(h.u.x); sr2.apply(h); } }
+control Sk(inout headers_t h) {
+    action nk() { h.h.d = 5; }
+    table t { key = { h.u.x.b: exact; } actions = { nk; } default_action = nk(); }
+    apply { t.apply(); }
+}
+""", ingress_decls="    Sr() sr; Sq() sq; Sk() sk;\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(3) for b in (1, 2)]))
 
 # Still open (diffcases.KNOWN): p4c's mid end (LocalCopyPropagation) replaces a read of a local
 # union's member by the value last copied into it, not seeing that a write or setValid of a sibling
