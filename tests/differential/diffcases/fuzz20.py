@@ -87,6 +87,22 @@ control Sc(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply 
     table tk { key = { hdr.u.x.b: exact; } actions = { nk; } default_action = nk(); }
 """, **_U), frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
 
+# The caller's paths after the apply: d 0: the apply in a branch, the overwrite after it (dead);
+# d 1: a function reads the member first (kept); d 2: a switch whose cases do not read it, then
+# the overwrite (dead); d 3: a setValid of the member before the overwrite (p4c drops the
+# copy-back whole: the setValid finds the member as the body left it).
+CASES.append(case("fuzz20_subcontrol_copy_back_caller_paths", CAT, program("""
+        if (hdr.h.d == 0) { if (hdr.h.b == 1) { sa.apply(hdr); } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 1) { sa.apply(hdr); hdr.h.d = rd(hdr.u.x); hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 2) { sa.apply(hdr); switch (hdr.h.b) { 1: { hdr.u.x = hdr.h2; } default: { meta.m8 = 1; } } hdr.u.x = hdr.h2; }
+        else if (hdr.h.d == 3) { sa.apply(hdr); hdr.u.x.setValid(); hdr.u.x = hdr.h2; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="""
+control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }
+bit<32> rd(in h_t x) { return (bit<32>)x.b; }
+""", ingress_decls="    Sa() sa;\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(4) for b in (1, 2)]))
+
 # A table in a sub-control body reads the member through the body's parameter: its action (d 0,
 # d 1: Sr applied in Sq's body after Sq's copy-back) or its key (d 2) -- the store before the
 # apply stays (checkmate-p4c took the parameter in the table's actions and keys for another
