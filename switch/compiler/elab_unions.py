@@ -8,8 +8,13 @@ site overwrite unread.  p4c inlines a sub-control's body at every apply before i
 so what runs inside the body -- an action's copy-back (``a(h.u.x)``), a direct action call's or a
 table action's store -- is judged again with each caller's statements after the apply
 (:meth:`UnionRules.record_caller_view`; ``sa.apply(hdr); hdr.u.x = hdr.h2;`` drops them, so BMv2
-keeps ``u.w`` valid).  :meth:`UnionRules.settle_unions` settles all of it once every block is
-elaborated.
+keeps ``u.w`` valid) -- also a body applied in another body, with the outer body's callers.  In
+an inlined body the actions and tables it runs see the caller's arguments for its parameters
+(``_args``: :func:`.union_defuse.in_place`).  :meth:`UnionRules.settle_unions` settles all of it
+once every block is elaborated: a store or copy-back dead at every apply goes; dead at some, it
+checks a ``_dead<key>`` flag those applies set on the body's locals (``dead_stores``; an entry
+``[K, F]`` passes the caller's flag F on as K: a call's own copy in a body applied several times,
+an apply in another body).
 
 A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 """
