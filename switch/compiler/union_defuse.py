@@ -16,7 +16,9 @@ apply as one of its actions, a call as the statements it stands for (``inline``)
 read their arguments only, and a store that is dead itself reads nothing.  An action's or a
 function's copy-back exists for p4c only after its inliner, so it is judged in that view
 (:func:`_after_inlining`).  A ``switch`` is its case bodies and, as p4c's ComputeWriteSet has it,
-maybe the path past them (:func:`_switch_view`).  Whatever is not seen through (an ``exit``, a
+maybe the path past them (:func:`_switch_view`).  An inlined sub-control body tags the action calls
+and table applies in it with its arguments (:func:`in_place`): the actions' bodies and the tables'
+keys reach the body's parameters, which are those arguments there.  Whatever is not seen through (an ``exit``, a
 call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
