@@ -11,8 +11,6 @@ from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
-from .subcontrol_args import mark_copied_applies
-from .union_defuse import settle_action_stores, settle_body_stores, settle_copy_backs
 
 
 class OutputRules:
@@ -78,15 +76,7 @@ class OutputRules:
             raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
-        mark_copied_applies([blocks, getattr(self, "subcontrols", [])])
-        settle_copy_backs([blocks, getattr(self, "subcontrols", []), [a.get("body") for a in self.actions.values()]])
-        # p4c's def-use after inlining: sub-control union stores dead at every call site
-        key = settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}),
-                                 [blocks, getattr(self, "subcontrols", [])])
-        # and action body stores dead where p4c's own copy of the action runs
-        settle_action_stores(self.actions, {q: [a["name"] for a in t["actions"]] for q, t in self.tables.items()},
-                             self.__dict__.get("union_action_verdicts", {}),
-                             [blocks, getattr(self, "subcontrols", []), [a.get("body") for a in self.actions.values()]], key)
+        self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),

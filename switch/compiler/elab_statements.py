@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, METHODS
-from .union_defuse import _touches as union_touches
-from .union_defuse import action_store_verdicts, body_store_verdicts, drop_dead_union_stores, inlined_action, inlined_body, one_of, \
-    out_overwrite, switch_cases
+from .union_defuse import drop_dead_union_stores
 from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -511,88 +509,6 @@ class StatementRules:
                 raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
-
-    def subcontrol_of(self, call: dict) -> dict | None:
-        """The sub-control instance an ``apply_control`` runs."""
-        return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
-
-    def inlined_control(self, call: dict, lv) -> list | None:
-        """What an ``apply_control`` (or a ``call_action``) runs, for the def-use view of
-        :mod:`.union_defuse`."""
-        if call.get("s") == "call_action":
-            act = self.actions.get(call["action"])
-            return None if act is None else inlined_action(act, call, lv)
-        if call.get("s") == "call_fn":
-            return out_overwrite(call, lv)
-        if call.get("s") == "apply":
-            return self.inlined_table(call["table"], lv)
-        if call.get("s") == "switch_action":
-            # the table, then its cases; none of them runs unless there is a `default` or a case
-            # per action (p4c's ComputeWriteSet counts the cases), or when a label falls through
-            # to the next one (p4c visits its missing statement: nothing written)
-            view = self.inlined_table(call["table"], lv)
-            return None if view is None else view + switch_cases(call, self.switch_may_skip(call))
-        blk = self.subcontrol_of(call)
-        if blk is None:
-            return None
-        return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
-
-    def switch_may_skip(self, sw: dict) -> bool:
-        """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past
-        every case: unless there is a `default` or a case per action of ``t`` (p4c's
-        ComputeWriteSet counts the cases), and whenever a label falls through to the next one
-        (p4c visits its missing statement: nothing written)."""
-        labels = [x for c in sw["cases"] for x in c["labels"]]
-        return "default" not in labels and len(labels) != len(self.tables[sw["table"]]["actions"]) or \
-            any(len(c["labels"]) > 1 for c in sw["cases"])
-
-    def inlined_table(self, tname: str, lv) -> list | None:
-        """A table apply in p4c's def-use view: its keys read, then one of its actions -- an
-        ``if`` chain of their bodies.  None (no view) when a key may read ``lv``, the table has no
-        default action or binds an action's arguments."""
-        tab = self.tables.get(tname)
-        if tab is None or tab.get("default") is None or \
-                any(union_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
-            return None
-        bodies = []
-        for ta in tab.get("actions") or ():
-            act = self.actions.get(ta.get("name"))
-            if act is None or ta.get("bound") or act.get("body") is None:
-                return None
-            bodies.append(list(act["body"]))
-        return one_of(bodies) if bodies else None
-
-    def record_body_stores(self, call: dict, rest: list) -> None:
-        """Which union-member stores of the body of the sub-control ``call`` applies the
-        statements ``rest`` after it make dead (:func:`.union_defuse.settle_body_stores`
-        drops those dead at every call site once all blocks are elaborated); for an action
-        called, or a table applied, those of the actions' bodies
-        (:func:`.union_defuse.settle_action_stores`)."""
-        if call.get("s") in ("call_action", "apply", "switch_action") or call.get("op") == "table_hit":
-            # (a table applied in a switch on its action_run: its actions, then the cases)
-            names = [call["action"]] if call.get("s") == "call_action" else \
-                [a["name"] for a in (self.tables.get(call["table"]) or {}).get("actions") or ()]
-            if call.get("s") == "switch_action":
-                rest = switch_cases(call, self.switch_may_skip(call)) + list(rest)
-            verdicts = self.__dict__.setdefault("union_action_verdicts", {})
-            site = call.setdefault("asite", len(verdicts.setdefault("#sites", [])))
-            if site == len(verdicts["#sites"]):
-                verdicts["#sites"].append(site)
-            for q in names:
-                act = self.actions.get(q)
-                if act is not None and act.get("body") is not None:
-                    for sid, dead in action_store_verdicts(q, act["body"], rest, self.inlined_control):
-                        verdicts.setdefault(sid, {})[site] = dead
-            return
-        blk = self.subcontrol_of(call)
-        if blk is None:
-            return
-        verdicts = self.__dict__.setdefault("union_body_verdicts", {})
-        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
-        if site == len(self.union_sites):
-            self.union_sites.append(site)
-        for sid, dead in body_store_verdicts(blk, call, rest, self.inlined_control):
-            verdicts.setdefault(sid, {})[site] = dead
 
     def dead_operand(self, n: Node, scope, value: bool):
         """The right operand of ``false && X`` / ``true || X`` (``value``: the result): p4c folds

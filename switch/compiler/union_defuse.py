@@ -16,7 +16,9 @@ apply as one of its actions, a call as the statements it stands for (``inline``)
 read their arguments only, and a store that is dead itself reads nothing.  An action's or a
 function's copy-back exists for p4c only after its inliner, so it is judged in that view
 (:func:`_after_inlining`).  A ``switch`` is its case bodies and, as p4c's ComputeWriteSet has it,
-maybe the path past them (:func:`_switch_view`).  Whatever is not seen through (an ``exit``, a
+maybe the path past them (:func:`_switch_view`).  An inlined sub-control body tags the action calls
+and table applies in it with its arguments (:func:`in_place`): the actions' bodies and the tables'
+keys reach the body's parameters, which are those arguments there.  Whatever is not seen through (an ``exit``, a
 call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
@@ -51,8 +53,8 @@ def _touches(node, target) -> bool:
             return True
         idx = node.get("i")   # a run-time index reads something else
         return _touches(idx, target) if node.get("op") == "stack_idx" else False
-    # (the siblings a setValid/assignment invalidates are not read)
-    return any(_touches(v, target) for k, v in node.items() if k != "siblings")
+    # (the siblings a setValid/assignment invalidates are not read; nor is a call's _args tag)
+    return any(_touches(v, target) for k, v in node.items() if k not in ("siblings", "_args"))
 
 
 def _plain(node) -> bool:
@@ -89,6 +91,26 @@ def _substitute(node, subst: dict):
     return {k: _substitute(v, subst) for k, v in node.items()}
 
 
+_RUNS_ACTIONS = ("call_action", "apply", "switch_action")
+
+
+def in_place(stmts, subst: dict):
+    """``stmts`` of a sub-control body with its parameters replaced as ``subst`` says (the
+    arguments p4c's inliner uses in place), each action call and table apply in them tagged with
+    ``_args``: the actions they run reach the parameters too (:func:`with_args`)."""
+    out = _substitute(stmts, subst)
+    for n in ir_dicts(out):
+        if n.get("s") in _RUNS_ACTIONS or n.get("op") == "table_hit":
+            n.setdefault("_args", subst)
+    return out
+
+
+def with_args(call: dict, ir):
+    """``ir`` (an action's body, a table's view) run by ``call``, with the arguments of the
+    sub-control body the call is in (its ``_args`` tag, :func:`in_place`) in place."""
+    return _substitute(ir, call["_args"]) if call.get("_args") else ir
+
+
 def inlined_body(blk: dict, call: dict, lv) -> list | None:
     """The statements sub-control ``blk`` runs for ``call`` (an ``apply_control``) as p4c's
     inliner sees them when ``lv`` is in question: its locals and body with each struct
@@ -102,7 +124,7 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
         if a["dir"] != "inout" or (a["e"].get("t") or [None])[0] != "struct" or a.get("siblings"):
             return None
         subst[a["py"]] = a["e"]
-    return _substitute(list(blk.get("locals") or []) + list(blk["body"]), subst)
+    return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
 
 
 def inlined_action(act: dict, call: dict, lv) -> list | None:
@@ -223,7 +245,8 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
             after = rest[j + 1:]
             hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
             if hits:   # the tables the condition applies run first, then either branch
-                pre = [inline({"s": "apply", "table": n["table"]}, lv) if inline else None for n in hits]
+                pre = [inline({"s": "apply", "table": n["table"], "_args": n.get("_args")}, lv) if inline else None
+                       for n in hits]
                 if any(p is None for p in pre) or not _plain(_no_hits(b["c"])):
                     return False
                 return _overwritten([x for p in pre for x in p] + [dict(b, c=_no_hits(b["c"]))] + after,
@@ -278,21 +301,38 @@ def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
     return False
 
 
+def walk_rest(stmts: list, cont: list, visit) -> None:
+    """``visit(b, rest)`` for each statement ``b`` of ``stmts`` at any depth (in blocks, ``if``
+    branches and ``switch`` cases), ``rest`` being what runs after it: the rest of its own list,
+    then of the enclosing ones, then ``cont``."""
+    for j, b in enumerate(stmts):
+        rest = list(stmts[j + 1:]) + cont
+        visit(b, rest)
+        if b.get("s") == "if":
+            walk_rest(b["then"] or [], rest, visit)
+            walk_rest(b["else"] or [], rest, visit)
+        elif b.get("s") == "block":
+            walk_rest(b["body"], rest, visit)
+        elif b.get("s") in _SWITCHES:
+            for c in b["cases"]:
+                walk_rest(c["body"], rest, visit)
+
+
 def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
     """Each union-member store (``sid`` set) in ``stmts`` -- also in its ifs and blocks -- with
     whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``)."""
-    for j, b in enumerate(stmts):
-        rest = list(stmts[j + 1:]) + cont
+    def visit(b, rest):
         if b.get("s") == "assign" and b.get("sid") is not None:
             found.append((b["sid"], _overwritten(rest, b["l"], inline)))
-        elif b.get("s") == "if":
-            _body_stores(b["then"] or [], rest, inline, found)
-            _body_stores(b["else"] or [], rest, inline, found)
-        elif b.get("s") == "block":
-            _body_stores(b["body"], rest, inline, found)
-        elif b.get("s") in _SWITCHES:
-            for c in b["cases"]:
-                _body_stores(c["body"], rest, inline, found)
+    walk_rest(stmts, cont, visit)
+
+
+def in_place_structs(call: dict) -> dict:
+    """The struct arguments of sub-control apply ``call`` that p4c's inliner uses in place
+    (``inout``, not a union member), by the body's parameter variable."""
+    return {a["py"]: a["e"] for a in call["args"]
+            if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
+            and not a.get("siblings")}
 
 
 def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
@@ -301,9 +341,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     those (so BMv2 keeps the member's siblings valid).  Only stores into a struct argument that
     p4c uses in place (``inout``, not a copy); ``[(sid, dead)]``, each such store marked with a
     ``sid`` (its own dict, in ``blk``) for :func:`settle_body_stores`."""
-    subst = {a["py"]: a["e"] for a in call["args"]
-             if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
-             and not a.get("siblings")}
+    subst = in_place_structs(call)
     if not subst:
         return []
     mine = set()
@@ -314,17 +352,18 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
         if n["siblings"] and n["r"].get("op") != "mk" and isinstance(root, dict) and root.get("op") == "var" and root.get("n") in subst:
             mine.add(n["sid"])
     found: list = []
-    _body_stores(_substitute(list(blk["body"]), subst), list(rest), inline, found)
+    _body_stores(in_place(list(blk["body"]), subst), list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 
-def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
+def settle_body_stores(subcontrols: list, verdicts: dict, ir, key: int = 0) -> int:
     """Drop the sub-control body stores that call sites make dead (``verdicts``: sid -> {site:
     dead}, from :func:`body_store_verdicts`; ``ir``: every block): dropping one only skips its
     value and sibling invalidation (the value is overwritten unread, but a setValid of the member
     in between sees whether it was valid before).  Dead at every call site: the store goes; at
     some: the store gets a ``dead_key`` and those ``apply_control`` statements list it in
-    ``dead_stores`` (the generated body then skips the store when its caller says so).  A call site left unseen keeps the store.  The ``sid``/``site``
+    ``dead_stores`` (the generated body then skips the store when its caller says so; keys
+    numbered from ``key``).  A call site left unseen keeps the store.  The ``sid``/``site``
     marks go (the device config has no such keys).  A site whose arguments p4c copies through
     temporaries (``copy_args``, :mod:`.subcontrol_args`) keeps the store: the body writes the
     temporary, which the copy-back reads."""
@@ -338,7 +377,6 @@ def settle_body_stores(subcontrols: list, verdicts: dict, ir) -> int:
             calls_at.setdefault(site, []).append(n)
             if n.get("copy_args"):
                 copied.add(site)
-    key = 0
     for blk in subcontrols:
         for n in ir_dicts(blk["body"]):
             sid = n.pop("sid", None) if n.get("s") == "assign" else None
@@ -373,7 +411,7 @@ def _after_inlining(inline, sub, copied: set, deps: set):
             return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
         deps.add(call["fn"])
         return [{"s": "setvalid", "h": lv, "v": False, "siblings": []}] + \
-            _substitute(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
+            in_place(list(blk.get("locals") or []) + list(blk["body"]), {outs[0]["py"]: lv})
     return view
 
 
@@ -402,22 +440,30 @@ def settle_copy_backs(ir) -> None:
             n.update({"dead": True} if alt["dead"] else {"siblings": alt["siblings"]})
 
 
-def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
-    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
-    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
-    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
-    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+def mark_action_stores(name: str, body: list) -> list:
+    """``body`` (of action ``name``) with each union-member store it makes marked with a ``sid``
+    (an initializer's setValid stays: not judged)."""
     k = 0
     for n in ir_dicts(body):
         if n.get("s") == "assign" and n.get("siblings") and n["r"].get("op") != "mk":
             n.setdefault("sid", f"A:{name}#{k}")
             k += 1
+    return body
+
+
+def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
+    """p4c's def-use at one call site of action ``name`` (a direct call or an apply of a table
+    listing it): which union-member stores of its ``body`` the statements ``rest`` after the site
+    overwrite before any read, ``[(sid, dead)]`` (each store marked with a ``sid`` for
+    :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
+    mark_action_stores(name, body)
     found: list = []
     _body_stores(list(body), list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
 
 
-def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int) -> None:
+def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir, key: int,
+                         by_caller: dict | None = None) -> None:
     """Drop the union-member stores of action bodies that a call site makes dead (p4c's
     def-use sees an action's body where it runs, and p4c gives every direct call and every
     table its own copy of the action: ``a(); hdr.u.x = hdr.h2;`` drops the store in that
@@ -425,33 +471,51 @@ def settle_action_stores(actions: dict, table_actions: dict, verdicts: dict, ir,
     ``verdicts``: sid -> {site: dead} (:func:`action_store_verdicts`).  A table's copy is
     dead when every apply of the table is (also one in a ``switch`` on its ``action_run``, or
     alone in an ``if`` condition); a site not judged (one of several tables applied in a
-    condition) keeps the store.  Dead in every copy: the store goes; in some: it gets a
-    ``dead_key`` (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in those
-    sites' ``dead_stores`` (the generated code skips it while the call runs)."""
-    units: dict = {}   # action -> [[site nodes of one copy]]
+    condition) keeps the store.  ``by_caller``: action -> [(a direct call node in a sub-control
+    body, [(an apply_control of that body, dead(sid))])] -- such a call's copies are one per apply
+    of the body (``elab_unions.by_caller_units``).  Dead in every copy: the store goes; in some: it
+    gets a ``dead_key`` K (numbered from ``key``, after :func:`settle_body_stores`' keys) listed in
+    those sites' ``dead_stores`` (the generated code skips it while the call runs); a call in a
+    body whose copy is dead for some applies lists ``[K, F]`` (a fresh F: the flag is set while it
+    runs when its body's caller set F), and those applies list F."""
+    by_caller = by_caller or {}
+    units: dict = {}   # action -> [([site nodes of one copy], dead(sid))]
     tables: dict = {}
+
+    def judged(nodes):
+        return nodes, lambda sid: all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"])
+                                      for n in nodes)
+    per_apply = {id(n) for calls in by_caller.values() for n, _ in calls}
     for n in ir_dicts(ir):
-        if n.get("s") == "call_action":
-            units.setdefault(n["action"], []).append([n])
+        if n.get("s") == "call_action" and id(n) not in per_apply:
+            units.setdefault(n["action"], []).append(judged([n]))
         elif n.get("s") in ("apply", "switch_action") or n.get("op") == "table_hit":
             tables.setdefault(n.get("table"), []).append(n)
     for t, nodes in tables.items():
         for a in table_actions.get(t, ()):
-            units.setdefault(a, []).append(nodes)
-
-    def dead(sid, unit) -> bool:
-        return all(n.get("asite") is not None and verdicts.get(sid, {}).get(n["asite"]) for n in unit)
+            units.setdefault(a, []).append(judged(nodes))
     for q, act in actions.items():
-        copies = units.get(q, [])
+        copies, calls = units.get(q, []), by_caller.get(q, [])
         for n in ir_dicts(act.get("body")):
             sid = n.pop("sid", None) if n.get("s") == "assign" else None
-            if sid is None or not str(sid).startswith("A:") or not copies:
+            if sid is None or not str(sid).startswith("A:") or not copies and not calls:
                 continue
-            gone = [u for u in copies if dead(sid, u)]
-            key = _kill_store(n, len(gone) == len(copies), gone, key)
-    for nodes in [u for us in units.values() for u in us]:
-        for n in nodes:
-            n.pop("asite", None)
+            gone = [nodes for nodes, dead in copies if dead(sid)]
+            some = [(c, [a for a, dead in applies if dead(sid)], len(applies)) for c, applies in calls]
+            gone += [[c] for c, dead_at, n_applies in some if len(dead_at) == n_applies]
+            some = [(c, dead_at) for c, dead_at, n_applies in some if dead_at and len(dead_at) < n_applies]
+            everywhere = len(gone) == len(copies) + len(calls) and not some
+            k = _kill_store(n, everywhere, gone, key)
+            if some and k == key:   # (only partly dead copies: the store needs its key all the same)
+                n["dead_key"], k = key, key + 1
+            for c, dead_at in some:
+                c.setdefault("dead_stores", []).append([n["dead_key"], k])
+                for a in dead_at:
+                    a.setdefault("dead_stores", []).append(k)
+                k += 1
+            key = k
+    for n in ir_dicts(ir):
+        n.pop("asite", None)
 
 
 def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list:

@@ -125,6 +125,19 @@ def _agg_out(cur, new):
     return new
 
 
+def dead_flag(entry) -> int:
+    """The ``_dead<key>`` flag a ``dead_stores`` entry sets: ``key``, or ``[key, caller_key]``."""
+    return entry[0] if isinstance(entry, list) else entry
+
+
+def dead_value(entry) -> str:
+    """The value (Python source) a ``dead_stores`` entry gives its flag while the call runs: True,
+    or -- ``[key, caller_key]`` -- the caller's ``_dead<caller_key>`` flag (a store p4c drops in
+    this call's copy for some applies of the sub-control body the call is in: those set it;
+    ``elab_unions``)."""
+    return f"getattr(L, '_dead{entry[1]}', False)" if isinstance(entry, list) else "True"
+
+
 def _apply_dead(L, flags, apply, P):
     """A table apply (in a condition or a ``switch`` on its ``action_run``) whose actions' union
     stores p4c's def-use drops at this site are skipped while it runs: ``flags`` are their

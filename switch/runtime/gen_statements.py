@@ -8,7 +8,7 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import _calls, _overwritten, mask, tuple_with
+from .gen_helpers import _calls, _overwritten, dead_flag, dead_value, mask, tuple_with
 
 
 class StatementGen:
@@ -173,10 +173,10 @@ class StatementGen:
             # union stores in the actions' bodies that p4c's def-use drops for this call site
             # (its own copy of the action: union_defuse.settle_action_stores) are skipped
             for key in s["dead_stores"]:
-                self.emit(ind, f"L._dead{key} = True")
+                self.emit(ind, f"L._dead{dead_flag(key)} = {dead_value(key)}")
             self.stmt(ind, {k: v for k, v in s.items() if k != "dead_stores"})
             for key in s["dead_stores"]:
-                self.emit(ind, f"L._dead{key} = False")
+                self.emit(ind, f"L._dead{dead_flag(key)} = False")
             return
         k = s["s"]
         if k == "block":
@@ -262,7 +262,7 @@ class StatementGen:
         elif k == "call_action":
             a = self.action_by_name[s["action"]]
             args = []
-            outs, sibs, dead = [], [], []
+            outs, sibs, dead, keys = [], [], [], []
             for arg, p in zip(s["args"], a["all_params"]):
                 # p4c drops the copy-in/copy-out of a parameter the body never uses: an
                 # argument with a run-time stack index is then never read or written, so an
@@ -280,6 +280,9 @@ class StatementGen:
                     outs.append((None if elide else arg["e"], p["t"]))
                     sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
                     dead.append(bool(arg.get("dead")))   # a copy-back p4c's def-use drops (union_defuse)
+                    # ... or drops where the caller of the sub-control body this call is in says
+                    # so (elab_unions.settle_caller_views: its apply sets the flag)
+                    keys.append(arg.get("dead_key"))
             call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
@@ -292,7 +295,9 @@ class StatementGen:
                     self.call_action_keeping_outs_on_exit(ind, r, call, outs, sibs)
                 for i, (lv, t) in enumerate(outs):
                     if lv is not None and not dead[i] and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
-                        self.assign(ind, lv, f"{r}[{i}]", t, sibs[i], by_member=True)
+                        if keys[i] is not None:
+                            self.emit(ind, f"if not getattr(L, '_dead{keys[i]}', False):")
+                        self.assign(ind + (keys[i] is not None), lv, f"{r}[{i}]", t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":

@@ -16,7 +16,7 @@ A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``sel
 """
 from __future__ import annotations
 
-from .gen_helpers import _overwritten
+from .gen_helpers import _overwritten, dead_flag, dead_value
 
 _AGG = ("struct", "header", "stack")
 
@@ -38,7 +38,7 @@ class SubControlGen:
         sl = self.fresh("l")
         self.emit(ind, f"{sl} = Locals()")
         for key in s.get("dead_stores", ()):   # (see union_defuse.settle_body_stores)
-            self.emit(ind, f"{sl}._dead{key} = True")
+            self.emit(ind, f"{sl}._dead{dead_flag(key)} = {dead_value(key)}")
         args = s["args"]
         texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in _AGG else self.x(a["e"]) for a in args]
         # what each out/inout argument writes (a bit slice: its field), an `out` scalar too
