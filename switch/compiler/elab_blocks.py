@@ -298,8 +298,12 @@ class BlockRules:
         self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub}
         self.bind_ctor_args(consts, scope)
         locals_ = []
+        early = self.__dict__.setdefault("early_locals", {})
         for d in c.locals:
             self.ctx["ctl_local"] = True
+            if id(d) in early:   # declared already, for a sub-control instance (_declare_later_object)
+                locals_.extend(early.pop(id(d)))
+                continue
             locals_.extend(self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)

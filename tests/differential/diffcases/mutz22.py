@@ -1,0 +1,34 @@
+"""Found by helper mutz22 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+An extern instance passed to a sub-control's ``apply`` may be declared after the sub-control's
+instance (``S() s; register<bit<8>>(4) r; ... s.apply(hdr.h, r, c)``): p4c binds the object where
+the apply is, checkmate-p4c refused it ("argument r must name a register instance") because it
+elaborates the sub-control's body at its instance; the object is now declared first."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_SUB = """\
+control S(inout h_t h, register<bit<8>> r, counter c) {
+    apply {
+        bit<8> old;
+        r.read(old, (bit<32>)h.b[1:0]);
+        r.write((bit<32>)h.b[1:0], h.a);
+        h.c = (bit<16>)old;
+        c.count((bit<32>)h.b[1:0]);
+    }
+}
+"""
+
+CASES = [
+    case("mutz22_extern_passed_to_subcontrol_declared_after_its_instance", CAT, program("""
+        if (hdr.h.isValid()) {
+            s.apply(hdr.h, rr, cc);
+        }
+""", ingress_decls="""\
+    S() s;
+    register<bit<8>>(4) rr;
+    counter(4, CounterType.packets_and_bytes) cc;
+""", top=_SUB), frames=[(1, H(5, 1, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(7, 2, 3, 4)), (1, H(1, 2, 3, 4))],
+         one_by_one=True),
+]
