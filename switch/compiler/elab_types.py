@@ -223,7 +223,11 @@ class TypeRules:
         ir, vt = self.expr(value, scope)
         if t == INTLIT and is_bits(vt):
             t = vt
-        return self.constant_ir(self.coerce((ir, vt), t, value.loc), t)
+        out = self.constant_ir(self.coerce((ir, vt), t, value.loc), t)
+        mk = self.__dict__.get("match_kind_locs", {})
+        if out is not None and id(ir) in mk:   # (match_kind_operand names a constant at its value)
+            mk[id(out)] = mk[id(ir)]
+        return out
 
     def constant_ir(self, ir, t):
         """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not

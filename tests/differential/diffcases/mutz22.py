@@ -3,7 +3,11 @@
 An extern instance passed to a sub-control's ``apply`` may be declared after the sub-control's
 instance (``S() s; register<bit<8>>(4) r; ... s.apply(hdr.h, r, c)``): p4c binds the object where
 the apply is, checkmate-p4c refused it ("argument r must name a register instance") because it
-elaborates the sub-control's body at its instance; the object is now declared first."""
+elaborates the sub-control's body at its instance; the object is now declared first.
+
+A ``match_kind`` member is a value (mutz21's open item): ``a(exact, 3)`` for an action whose
+``match_kind`` parameter nothing reads, an unused ``match_kind`` local -- p4c accepts them (its
+midend removes the value before the BMv2 back end), checkmate-p4c said "unknown name exact"."""
 from .base import H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -31,4 +35,15 @@ CASES = [
     counter(4, CounterType.packets_and_bytes) cc;
 """, top=_SUB), frames=[(1, H(5, 1, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(7, 2, 3, 4)), (1, H(1, 2, 3, 4))],
          one_by_one=True),
+    case("mutz22_match_kind_arguments_unread", CAT, program("""
+        match_kind x = lpm;
+        if (hdr.h.isValid()) {
+            a(exact, 3);
+            a(k = ternary, v = hdr.h.b);
+            t.apply();
+        }
+""", ingress_decls="""\
+    action a(match_kind k, bit<8> v) { hdr.h.a = hdr.h.a + v; }
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
+"""), frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]),
 ]
