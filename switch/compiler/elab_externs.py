@@ -74,7 +74,8 @@ class ExternRules:
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
         only if the action survives (p4c removes an unused action before the check), in a
-        function only where it is called, and in a sub-control only if it is applied.  It is
+        function only where it is called, in a sub-control only if it is applied, and in a
+        parser state only if the state is reachable.  It is
         marked ``after_type_checking``: a type error anywhere in the program comes first
         (elab_order)."""
         err = E(loc, message)
@@ -85,6 +86,10 @@ class ExternRules:
         if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
             # likewise a function that is never called (raised when a call elaborates it)
             self.functions[self.ctx["block"]].setdefault("deferred_error", err)
+            return
+        if self.ctx.get("kind") == "parser" and self.ctx.get("state") is not None:
+            # a parser state's: raised only if the state is reachable (elab_parser)
+            self.ctx["state_errors"].setdefault(self.ctx["state"], err)
             return
         if self.ctx.get("kind") == "control" and self.ctx.get("sub"):
             # a sub-control instance's body: raised only if some reachable body applies it
@@ -124,12 +129,11 @@ class ExternRules:
             # BMv2 parsers run extract/lookahead/advance, assignments, verify and log_msg only
             self.target_error(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
-            if not args and self.ctx.get("in_action"):
+            if not args:
                 # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only
-                # in an action that survives (an unused one is removed first)
-                self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(
-                    loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
-                         "argument for mark_to_drop'): use mark_to_drop(standard_metadata)"))
+                # where the code survives (not in an unused action nor an unreachable parser state)
+                self.target_error(loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
+                                       "argument for mark_to_drop'): use mark_to_drop(standard_metadata)")
                 return [{"s": "nop"}]
             nargs(1)
             lv, t = self.lvalue(args[0], scope)

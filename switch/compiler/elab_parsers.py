@@ -68,9 +68,11 @@ class ParserRules:
                 seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
+        self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
         for s in p.states:
             if s.name in ("accept", "reject"):
                 raise E(s.loc, f"state {s.name} is reserved")
+            self.ctx["state"] = s.name
             sscope = Scope(scope)
             body = []
             for st in s.stmts:
@@ -114,6 +116,10 @@ class ParserRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        live = reachable_states(states)   # p4c removes unreachable states before its back end
+        err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)
+        if err is not None:
+            raise err
         _mark_temporaries(states)
         drop_dead_parser_stores(states, params)   # as p4c's def-use (observable on a parser error)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))

@@ -17,6 +17,14 @@ _T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _UT = "header_union u_t { h_t x; }\n"
 
 
+def _states(extra: str, to: str = "accept") -> str:
+    """The template program with parser states ``extra`` after ``start``, which goes to ``to`` when
+    ``hdr.h.a`` is 1."""
+    return program().replace("    state start { pkt.extract(hdr.h); transition accept; }",
+                             "    state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 1: "
+                             f"{to}; default: accept; }} }}\n{extra}")
+
+
 def _act(param: str, listed: bool, body: str = "") -> str:
     """An action with one directionless parameter ``param``, listed by an applied table or not."""
     return program(top=_UT, locals=f"    action a({param}) {{ {body} }}\n" + (_T.format("a") if listed else ""),
@@ -129,6 +137,10 @@ CASES = {
         program(top="const match_kind K = exact;\n", body="        if (K != lpm) { hdr.h.a = 3; }"), "const match_kind K",
         r"exact: could not convert expression to Json",
         program(top="const match_kind K = exact;\n", body="        if (true) { hdr.h.a = 3; }")),
+    # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
+    "mark_to_drop_in_reachable_parser_state": (
+        _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
+        r"not supported in a parser", _states("    state s1 { transition accept; }\n", "s1")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
@@ -182,6 +194,11 @@ VALID = {
     # match_kind members as values where p4c's midend removes them before its back end: arguments
     # of parameters nothing reads, unused locals and constants, a comparison in an unused action
     # or function (mutz21's open item: `a(exact)` was "unknown name exact")
+    # back-end errors in parser states unreachable from start: p4c removes the states first
+    # (p4c_mutate seed 97, extern_in_parser)
+    "back_end_errors_in_unreachable_parser_states": _states(
+        "    state s1 { mark_to_drop(sm); transition accept; }\n    state s2 { mark_to_drop(); transition s1; }\n"
+        "    state s3 { random(hdr.h.a, 1, 5); transition accept; }\n"),
     "match_kind_values_unused": program(
         top="const match_kind K = exact;\nbit<8> f(in match_kind k) { return 2; }\n"
             "bit<8> g(in match_kind k) { return k == lpm ? 8w1 : 8w2; }\n",
