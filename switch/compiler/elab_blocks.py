@@ -12,13 +12,13 @@ from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
-
-
+from .lexer import NON_TYPE_KEYWORDS
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:
     """A block parameter's direction against v1model's (``inout|in``: either)."""
     return (p.direction or "") in want_dir.split("|")
+
 
 class BlockRules:
     # ---------------------------------------------------------------- program
@@ -149,6 +149,9 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            if arg.fn.name in NON_TYPE_KEYWORDS:   # `control key`: p4c parses `key()` as a call (p4c_mutate seed 99)
+                raise E(arg.loc, f"{arg.fn.name} is not a method (p4c reads '{arg.fn.name}' as a keyword, not a "
+                                 f"type: '{arg.fn.name}()' cannot instantiate {want} {arg.fn.name}; rename it)")
             bp, mp = self.decl_pos(ent[1]), self.decl_pos(main)
             if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
@@ -301,10 +304,8 @@ class BlockRules:
         early = self.__dict__.setdefault("early_locals", {})
         for d in c.locals:
             self.ctx["ctl_local"] = True
-            if id(d) in early:   # declared already, for a sub-control instance (_declare_later_object)
-                locals_.extend(early.pop(id(d)))
-                continue
-            locals_.extend(self.local_decl(d, prefix, scope))
+            # (an extern instance declared already, for a sub-control instance: _declare_later_object)
+            locals_.extend(early.pop(id(d)) if id(d) in early else self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         body = self.stmt(c.body, Scope(scope))

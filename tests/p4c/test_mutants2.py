@@ -137,6 +137,11 @@ CASES = {
         program(top="const match_kind K = exact;\n", body="        if (K != lpm) { hdr.h.a = 3; }"), "const match_kind K",
         r"exact: could not convert expression to Json",
         program(top="const match_kind K = exact;\n", body="        if (true) { hdr.h.a = 3; }")),
+    # a control named like a contextual keyword: `key()` in main's arguments is a call for p4c
+    # (p4c_mutate seed 99, reserved_name; was accepted)
+    "control_named_key_in_main": (
+        program().replace("control I(", "control key(").replace("VC(), I(),", "VC(), key(),"), "V1Switch(",
+        r"key is not a method", program().replace("control I(", "control key_c(").replace("VC(), I(),", "VC(), key_c(),")),
     # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
