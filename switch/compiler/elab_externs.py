@@ -98,6 +98,18 @@ class ExternRules:
             return
         raise err
 
+    def ingress_or_egress_only(self, name: str, role: str | None, loc) -> None:
+        """clone, resubmit, recirculate outside ingress and egress: one of p4c's BMv2 back-end
+        checks ("Only calls to verify_checksum ... allowed", "not invoked in ingress"), so a type
+        error comes first -- V1Switch's arguments swapped (p4c_mutate seed 100) -- and an unused
+        action or unapplied sub-control is no error (target_error)."""
+        if role in ("ingress", "egress"):
+            return
+        only = {"verify_checksum": "verify_checksum or verify_checksum_with_payload",
+                "compute_checksum": "update_checksum or update_checksum_with_payload"}.get(role or "")
+        self.target_error(loc, f"{name}: only allowed in ingress or egress, not in the {role or 'parser'}" +
+                          (f" (p4c: 'Only calls to {only} allowed')" if only else ""))
+
     def check_type_args(self, call: Node, bound: list, what: str) -> None:
         """Explicit type arguments of a v1model extern function or method (``random<T>``,
         ``execute_meter<T>``; none for the others): as many as it has type parameters, each the
@@ -229,8 +241,7 @@ class ExternRules:
                      "l": lv, "t": lt, "algo": algo, "payload": payload}]
         if name in ("clone", "clone3", "clone_preserving_field_list"):
             role = self.ctx.get("role")
-            if role not in ("ingress", "egress"):
-                raise E(loc, f"{name} is only allowed in ingress or egress")
+            self.ingress_or_egress_only(name, role, loc)
             ctype = self.enum_member(args[0], "CloneType") if args else None
             if name == "clone":
                 nargs(2)
@@ -255,8 +266,7 @@ class ExternRules:
             # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of
             # ingress only (a call in egress does nothing), recirculate at the end of egress
             # (a call in ingress carries over to egress for a unicast packet)
-            if role not in ("ingress", "egress"):
-                raise E(loc, f"{name} is only allowed in ingress or egress")
+            self.ingress_or_egress_only(name, role, loc)
             if role != ("ingress" if kind == "resubmit" else "egress"):
                 self.target_error(loc, f"{name} can only be invoked in "
                                        f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")

@@ -142,6 +142,11 @@ CASES = {
     "control_named_key_in_main": (
         program().replace("control I(", "control key(").replace("VC(), I(),", "VC(), key(),"), "V1Switch(",
         r"key is not a method", program().replace("control I(", "control key_c(").replace("VC(), I(),", "VC(), key_c(),")),
+    # V1Switch's ingress and verify_checksum swapped, ingress calling clone: p4c's type error at
+    # V1Switch (clone outside ingress/egress is a back-end check, after type checking; seed 100)
+    "v1switch_swapped_ingress_with_clone": (
+        program(body="        clone(CloneType.I2E, 5);").replace("V1Switch(P(), VC(), I(),", "V1Switch(P(), I(), VC(),"),
+        "V1Switch(", r"V1Switch argument verify_checksum: control I has 3 parameter", program(body="        clone(CloneType.I2E, 5);")),
     # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
