@@ -87,6 +87,9 @@ class TypeRules:
                 return bound[name]
             if name in self.typedefs:
                 t = self.typedefs[name]
+                bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)), None)
+                if bad is not None:   # (parser.annotations: p4c parses it where the type is used)
+                    raise bad
                 if name in self.newtypes and t[0] in ("bit", "int"):
                     # a `type` over bit<N>/int<N> is its own type: ["bit", N, name] (the IR and
                     # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)

@@ -147,6 +147,10 @@ CASES = {
     "v1switch_swapped_ingress_with_clone": (
         program(body="        clone(CloneType.I2E, 5);").replace("V1Switch(P(), VC(), I(),", "V1Switch(P(), I(), VC(),"),
         "V1Switch(", r"V1Switch argument verify_checksum: control I has 3 parameter", program(body="        clone(CloneType.I2E, 5);")),
+    # a bad @p4runtime_translation on a `type` a header field uses (unused: VALID)
+    "bad_translation_on_used_type": (
+        program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\nheader t_h { T x; }\n'), "@p4runtime_translation",
+        r"takes two arguments", program(top='@p4runtime_translation("x.org/T", 32) type bit<8> T;\nheader t_h { T x; }\n')),
     # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
@@ -209,6 +213,10 @@ VALID = {
     "back_end_errors_in_unreachable_parser_states": _states(
         "    state s1 { mark_to_drop(sm); transition accept; }\n    state s2 { mark_to_drop(); transition s1; }\n"
         "    state s3 { random(hdr.h.a, 1, 5); transition accept; }\n"),
+    # a bad @p4runtime_translation on a `type` nothing uses: p4c parses it only for a used type
+    # (p4c_mutate seed 100, swap_args; still refused for an unused action's parameter, a typedef ...)
+    "bad_translation_on_unused_type": program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
+                                                  '@p4runtime_translation("x.org/U") type bit<8> U;\n'),
     "match_kind_values_unused": program(
         top="const match_kind K = exact;\nbit<8> f(in match_kind k) { return 2; }\n"
             "bit<8> g(in match_kind k) { return k == lpm ? 8w1 : 8w2; }\n",
