@@ -451,9 +451,16 @@ def check_field_types(decls: list[Node]) -> None:
     'struct s_t' cannot have type 'int'", at the field, whether or not the type is used); and an
     ``int`` or ``string`` parameter with a direction, in any block, action or function, used or
     not (p4c: "parameters with type int must be directionless", "a parameter with type string
-    cannot have a direction"; probed, helper mutz21: was accepted)."""
+    cannot have a direction"; probed, helper mutz21: was accepted); ``@optional`` on a function's
+    or a constructor's parameter (p4c: "x: optional parameter not allowed here", used or not; it
+    is for extern, action and apply parameters -- helper mutz22)."""
     for d in decls:
         for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
+            ctor = list(x.get("ctor_params") or ()) if x.kind in ("control", "parser") else []
+            for p in ctor + list(x.params or ()) if x.kind == "function" else ctor:
+                if any(a[0] == "optional" for a in p.get("annos") or ()):
+                    raise P4CompileError(p.loc, f"{p.name}: optional parameter not allowed here (only on the parameters "
+                                                "of externs, actions and parsers' or controls' apply)")
             for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
                 kind = p.type.kind if isinstance(p.get("type"), Node) else None
                 if p.get("direction") and kind in ("int_inf", "string"):

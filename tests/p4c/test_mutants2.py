@@ -151,6 +151,15 @@ CASES = {
     "bad_translation_on_used_type": (
         program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\nheader t_h { T x; }\n'), "@p4runtime_translation",
         r"takes two arguments", program(top='@p4runtime_translation("x.org/T", 32) type bit<8> T;\nheader t_h { T x; }\n')),
+    # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
+    # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
+    "optional_function_parameter": (
+        program(top="bit<8> f(in bit<8> y, @optional in bit<8> x) { return y; }\n", body="        hdr.h.a = f(1, 2);"),
+        "@optional", r"optional parameter not allowed here",
+        program(top="bit<8> f(in bit<8> y, in bit<8> x) { return y; }\n", body="        hdr.h.a = f(1, 2);")),
+    "optional_constructor_parameter": (
+        program(top="control S(inout h_t h)(@optional bit<8> k) { apply { h.a = 1; } }\n"),
+        "@optional", r"optional parameter not allowed here", program(top="control S(inout h_t h)(bit<8> k) { apply { h.a = 1; } }\n")),
     # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
