@@ -748,6 +748,7 @@ class ExpressionRules:
                         raise E(n.loc, "lookahead needs a type argument: lookahead<T>()")
                     t = self.resolve_type(n.targs[0])
                     if is_bits(t):
+                        self.zero_width_lookahead(t, n.loc)
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
                     if t == BOOL:   # p4c: one bit, true when it is 1
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 from .header_init import _header_path, _related
 from .parser_defuse import drop_dead_parser_stores
 
@@ -93,6 +93,7 @@ class ParserRules:
                                        f"(cast it to {tstr(untagged(kt))})")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
+                self.zero_width_keys(sel_exprs, keys)
                 cases = []
                 for c in sel_cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
@@ -127,6 +128,16 @@ class ParserRules:
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
         return out
+
+    def zero_width_keys(self, exprs: list, keys: list) -> None:
+        """A bit<0> component of a ``select`` p4c does not fold (``select(x, 0w0)``): p4c's BMv2
+        back end dies on it ("Compiler Bug: 0: unknown width", at the key), only in a state it
+        keeps (target_error); ``select(0w0)`` alone is folded away."""
+        if all(self.fold(kir) is not None for kir, _ in keys):
+            return
+        for e, (_, kt) in zip(exprs, keys):
+            if is_bits(kt) and kt[1] == 0:
+                self.target_error(e.loc, f"{expr_text(e)}: a bit<0> select key (p4c: Compiler Bug: unknown width)")
 
     def as_int(self, ir, t):
         if t[0] == "bool":

@@ -151,6 +151,14 @@ CASES = {
     "bad_translation_on_used_type": (
         program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\nheader t_h { T x; }\n'), "@p4runtime_translation",
         r"takes two arguments", program(top='@p4runtime_translation("x.org/T", 32) type bit<8> T;\nheader t_h { T x; }\n')),
+    # bit<0> in a select p4c does not fold, a zero-width lookahead: p4c's back end dies ("Compiler
+    # Bug: unknown width"; mutz21's open item; `select(0w0)` alone is folded: VALID)
+    "select_zero_width_key": (
+        _states("    state s1 { transition select(hdr.h.b, 0w0) { (1, _): accept; default: accept; } }\n", "s1"),
+        "0w0", r"bit<0> select key", _states("    state s1 { transition select(hdr.h.b, 1w0) { (1, _): accept; default: accept; } }\n", "s1")),
+    "lookahead_zero_width": (
+        _states("    state s1 { bit<0> z = pkt.lookahead<bit<0>>(); transition accept; }\n", "s1"), "lookahead<bit<0>>",
+        r"zero-width lookahead", _states("    state s1 { bit<1> z = pkt.lookahead<bit<1>>(); transition accept; }\n", "s1")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
@@ -221,7 +229,9 @@ VALID = {
     # (p4c_mutate seed 97, extern_in_parser)
     "back_end_errors_in_unreachable_parser_states": _states(
         "    state s1 { mark_to_drop(sm); transition accept; }\n    state s2 { mark_to_drop(); transition s1; }\n"
-        "    state s3 { random(hdr.h.a, 1, 5); transition accept; }\n"),
+        "    state s3 { random(hdr.h.a, 1, 5); pkt.lookahead<bit<0>>(); transition accept; }\n"
+        "    state s4 { transition select(hdr.h.b, 0w0) { (1, 0): accept; default: accept; } }\n"
+        "    state s5 { transition select(0w0) { 0: accept; default: accept; } }\n", "s5"),
     # a bad @p4runtime_translation on a `type` nothing uses: p4c parses it only for a used type
     # (p4c_mutate seed 100, swap_args; still refused for an unused action's parameter, a typedef ...)
     "bad_translation_on_unused_type": program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
