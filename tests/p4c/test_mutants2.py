@@ -159,6 +159,12 @@ CASES = {
     "lookahead_zero_width": (
         _states("    state s1 { bit<0> z = pkt.lookahead<bit<0>>(); transition accept; }\n", "s1"), "lookahead<bit<0>>",
         r"zero-width lookahead", _states("    state s1 { bit<1> z = pkt.lookahead<bit<1>>(); transition accept; }\n", "s1")),
+    # a stack index p4c's propagation reads from a struct initializer (seed 106's kind)
+    "stack_index_from_struct_initializer": (
+        program(top="struct pr_t { bit<8> a; bit<8> b; }\n", body="        pr_t p = { 8w5, 8w0 };\n        hdr.s[p.a].a = 1;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }"), "hdr.s[p.a]", r"Array index 8w5 larger",
+        program(top="struct pr_t { bit<8> a; bit<8> b; }\n", body="        pr_t p = { 8w2, 8w0 };\n        hdr.s[p.a].a = 1;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (

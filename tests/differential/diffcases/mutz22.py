@@ -7,7 +7,12 @@ elaborates the sub-control's body at its instance; the object is now declared fi
 
 A ``match_kind`` member is a value (mutz21's open item): ``a(exact, 3)`` for an action whose
 ``match_kind`` parameter nothing reads, an unused ``match_kind`` local -- p4c accepts them (its
-midend removes the value before the BMv2 back end), checkmate-p4c said "unknown name exact"."""
+midend removes the value before the BMv2 back end), checkmate-p4c said "unknown name exact".
+
+p4c's constant propagation follows the fields of a struct given a struct initializer
+(``Pair16 p = { v, 3 }; ... p.b % 5``), so a division by a constant other than a power of two
+of such a field folds and compiles (p4c_mutate seed 106; checkmate-p4c refused it), and a
+stack index read from one is range-checked."""
 from .base import H, case, program
 
 CAT = "front end (p4c-compatible)"
@@ -46,4 +51,16 @@ CASES = [
     action a(match_kind k, bit<8> v) { hdr.h.a = hdr.h.a + v; }
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }
 """), frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]),
+    case("mutz22_struct_initializer_constants_fold_divisions", CAT, program("""
+        pr_t p = { 8w13, hdr.h.a };
+        hdr.h.b = p.a % 5;
+        nest_t n;
+        n = { { 8w200, 8w1 }, hdr.h.b };
+        hdr.h.c = (bit<16>)(n.p.a / 3) + (bit<16>)n.c;
+        if (hdr.h.isValid()) { t.apply(); }
+""", ingress_decls="""\
+    action s(bit<8> v) { pr_t q = { v, 27 }; hdr.h.a = q.b % 7 + v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } default_action = s(4); }
+""", top="struct pr_t { bit<8> a; bit<8> b; }\nstruct nest_t { pr_t p; bit<8> c; }\n"),
+         frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]),
 ]
