@@ -110,6 +110,10 @@ class ParserRules:
                             continue
                     if len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
+                    for k in ks if len(ks) > 1 else ():   # (a value set is a whole keyset, p4c)
+                        if k.kind == "name" and (sscope.lookup(k.name) or ("",))[0] == "value_set":
+                            raise E(k.loc, f"{k.name}: must evaluate to a compile-time constant (a value_set "
+                                           "cannot be one component of a tuple keyset)")
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                               for k, (kir, kt) in zip(ks, keys)],

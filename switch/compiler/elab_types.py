@@ -153,6 +153,7 @@ class TypeRules:
                 ir, t = self.expr(n, scope)
                 if self.fold(ir) is not None:
                     return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
+                raise E(n.loc, f"{what} must be a compile-time integer constant") from None
             # a run-time value (a local, a parameter's field) is not in the global scope:
             # name the real problem rather than "unknown name"
             local = getattr(self, "stmt_scope", None)

@@ -165,6 +165,17 @@ CASES = {
             "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }"), "hdr.s[p.a]", r"Array index 8w5 larger",
         program(top="struct pr_t { bit<8> a; bit<8> b; }\n", body="        pr_t p = { 8w2, 8w0 };\n        hdr.s[p.a].a = 1;").replace(
             "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }")),
+    # a value set as one component of a tuple keyset (p4c: "must evaluate to a compile-time
+    # constant"; was accepted), a value set's size a run-time value (was "unknown name hdr")
+    "value_set_in_tuple_keyset": (
+        _states("    state s1 { transition select(hdr.h.a, hdr.h.b) { (vs, 1): accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    state start"), "(vs, 1)", r"vs: must evaluate to a compile-time constant",
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    state start")),
+    "value_set_runtime_size": (
+        _states("").replace("    state start", "    value_set<bit<8>>(hdr.h.a) vs;\n    state start"), "value_set<",
+        r"value_set size must be a compile-time integer constant",
+        _states("").replace("    state start", "    value_set<bit<8>>(4) vs;\n    state start")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
