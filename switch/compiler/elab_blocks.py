@@ -127,6 +127,10 @@ class BlockRules:
         self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
         for a in self.main_annos:
             if a[0] == "pkginfo" and not isinstance(a[1], dict):
+                keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]
+                dup = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+                if dup:   # (p4c: "name: Duplicates declaration name")
+                    raise E(a[2], f"{dup}: Duplicates declaration {dup} (a key given twice in @pkginfo)")
                 for v in a[1]:
                     key, eq, val = str(v).partition("=")
                     val = val.strip()

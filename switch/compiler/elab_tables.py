@@ -176,6 +176,7 @@ class TableRules:
                                     f"'KeyElement: @id {kid[1][0]} is used multiple times')")
             if kid and kid[1]:
                 user_key_ids.add(kid[1][0])
+            self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),

@@ -176,6 +176,18 @@ CASES = {
         _states("").replace("    state start", "    value_set<bit<8>>(hdr.h.a) vs;\n    state start"), "value_set<",
         r"value_set size must be a compile-time integer constant",
         _states("").replace("    state start", "    value_set<bit<8>>(4) vs;\n    state start")),
+    # @id of a kept table's key element or of its action's parameter: a positive integer, an
+    # explicit one not repeated; @pkginfo without a key twice (hand probes of helper mutz22)
+    "key_id_zero": (program(locals="    table t { key = { hdr.h.a: exact @id(0); } actions = { NoAction; } }\n", body="        t.apply();"),
+                    "@id(0)", r"KeyElement: 0 is not a valid @id value",
+                    program(locals="    table t { key = { hdr.h.a: exact @id(0); } actions = { NoAction; } }\n")),
+    "action_param_id_repeated": (
+        program(locals="    action a(@id(1) bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();"),
+        "action a(", r"y: @id 1 is used multiple times",
+        program(locals="    action a(bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();")),
+    "pkginfo_key_twice": (program().replace("V1Switch(", '@pkginfo(name="a", version="1", name="b")\nV1Switch('), "@pkginfo",
+                          r"name: Duplicates declaration name",
+                          program().replace("V1Switch(", '@pkginfo(name="a", version="1")\nV1Switch(')),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
