@@ -477,6 +477,23 @@ def check_field_types(decls: list[Node]) -> None:
                 raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
 
 
+def check_pkginfo(annos) -> None:
+    """``@pkginfo`` on main: a known key's value is a string literal (p4c), no key given twice
+    (p4c: "name: Duplicates declaration name")."""
+    for a in annos:
+        if a[0] == "pkginfo" and not isinstance(a[1], dict):
+            keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]
+            dup = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+            if dup:   # (p4c: "name: Duplicates declaration name")
+                raise P4CompileError(a[2], f"{dup}: Duplicates declaration {dup} (a key given twice in @pkginfo)")
+            for v in a[1]:
+                key, eq, val = str(v).partition("=")
+                val = val.strip()
+                if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
+                        and not (len(val) > 1 and val[0] == val[-1] == '"'):
+                    raise P4CompileError(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
+
+
 def check_program(decls: list[Node]) -> None:
     """Apply the rules above to a parsed (and elaborated) program."""
     _Checker(decls).run()

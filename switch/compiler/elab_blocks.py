@@ -12,6 +12,7 @@ from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
+from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 
 
@@ -125,18 +126,7 @@ class BlockRules:
     def build(self, main: Node) -> dict:
         t = main.type
         self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
-        for a in self.main_annos:
-            if a[0] == "pkginfo" and not isinstance(a[1], dict):
-                keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]
-                dup = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
-                if dup:   # (p4c: "name: Duplicates declaration name")
-                    raise E(a[2], f"{dup}: Duplicates declaration {dup} (a key given twice in @pkginfo)")
-                for v in a[1]:
-                    key, eq, val = str(v).partition("=")
-                    val = val.strip()
-                    if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
-                            and not (len(val) > 1 and val[0] == val[-1] == '"'):
-                        raise E(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
+        check_pkginfo(self.main_annos)
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
