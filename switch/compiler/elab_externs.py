@@ -37,6 +37,11 @@ class ExternRules:
                     for f, w, s in h["fields"]]
         if t[0] == "varbit":
             return [(ir, None)]
+        if t[0] == "stack" and what == "digest data":   # (a digest member p4c accepts; digest_call)
+            et = self.stack_elem(t)
+            return [x for i in range(t[2]) for x in self.flatten_value(
+                {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
+                et, loc, what)]
         if t[0] == "struct":
             out = []
             for f, ft in self.structs[t[1]]["fields"]:
@@ -318,8 +323,8 @@ class ExternRules:
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
-        elif is_bits(dt) or dt[0] == "serenum":
-            members = [["f0", dt]]   # one value (p4c: a bitstring digest digest_N)
+        elif is_bits(dt) or dt[0] in ("serenum", "bool"):
+            members = [["f0", dt]]   # one value (p4c: a bitstring or bool digest digest_N)
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
         if dt[0] not in ("struct", "list"):
@@ -336,7 +341,7 @@ class ExternRules:
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
         flat = []
         for (fn, ft), it in zip(members, items):
-            if ft[0] in ("header", "struct") and dt[0] == "struct":
+            if ft[0] in ("header", "struct", "stack") and dt[0] == "struct":
                 # p4c accepts a header or struct member (P4Info: its type in type_info);
                 # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
                 # the pipeline only carries the member's fields, flattened

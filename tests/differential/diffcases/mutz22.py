@@ -64,3 +64,16 @@ CASES = [
 """, top="struct pr_t { bit<8> a; bit<8> b; }\nstruct nest_t { pr_t p; bit<8> c; }\n"),
          frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]),
 ]
+
+# digest data p4c accepts and simple_switch_grpc cannot take (P4Info compared only): one bool (a
+# scalar digest, as fe_digest_scalar_value), a struct with a header stack member (as a header
+# member); checkmate-p4c refused both ("digest data must be ...", "... is not supported")
+CASES.append(case("mutz22_digest_bool_and_stack_member", CAT, program("""
+        digest<bool>(1, hdr.h.a == 3);
+        ds_t d;
+        d.s[0] = hdr.h;
+        d.s[1] = hdr.h2;
+        d.x = hdr.h.b;
+        digest<ds_t>(1, d);
+""", top="struct ds_t { h_t[2] s; bit<8> x; }\n"),
+    p4info_only="simple_switch_grpc cannot take a scalar digest's P4Info, nor a digest struct with a header stack member"))
