@@ -302,6 +302,10 @@ class ConstIndexRules:
                 del pending[k]
                 if self._param_division(n, loc, message, ctx):
                     continue
+                if ctx.get("state") is not None:   # a parser state's (elab_parser is done with it)
+                    if ctx["state"] not in ctx["live_states"]:
+                        continue   # (unreachable: p4c removes the state first)
+                    ctx = {k: v for k, v in ctx.items() if k != "state"}
                 saved, self.ctx = self.ctx, ctx
                 try:
                     self.target_error(loc, message)

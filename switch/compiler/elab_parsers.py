@@ -69,6 +69,7 @@ class ParserRules:
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
         self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
+        self.ctx["live_states"] = live = set()   # filled below (const_index.flush_divisions reads it)
         for s in p.states:
             if s.name in ("accept", "reject"):
                 raise E(s.loc, f"state {s.name} is reserved")
@@ -121,7 +122,7 @@ class ParserRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
-        live = reachable_states(states)   # p4c removes unreachable states before its back end
+        live.update(reachable_states(states))   # p4c removes unreachable states before its back end
         err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)
         if err is not None:
             raise err

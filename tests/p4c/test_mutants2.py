@@ -258,7 +258,7 @@ VALID = {
     # (p4c_mutate seed 97, extern_in_parser)
     "back_end_errors_in_unreachable_parser_states": _states(
         "    state s1 { mark_to_drop(sm); transition accept; }\n    state s2 { mark_to_drop(); transition s1; }\n"
-        "    state s3 { random(hdr.h.a, 1, 5); pkt.lookahead<bit<0>>(); transition accept; }\n"
+        "    state s3 { random(hdr.h.a, 1, 5); pkt.lookahead<bit<0>>(); hdr.h.c = hdr.h.c / 3; transition accept; }\n"
         "    state s4 { transition select(hdr.h.b, 0w0) { (1, 0): accept; default: accept; } }\n"
         "    state s5 { transition select(0w0) { 0: accept; default: accept; } }\n", "s5"),
     # a bad @p4runtime_translation on a `type` nothing uses: p4c parses it only for a used type
