@@ -202,11 +202,13 @@ class TableRules:
                 raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
             if a.name == d.name:   # `table NoAction { actions = { NoAction; } }`: the name is the table
                 raise E(a.loc, f"{a.name}: cannot refer to the containing table {d.name} (p4c)")
-            if a.name == "key" and props.get("key"):
-                # p4c 1.2.4.8 then takes the `key` property for the action: "Compiler Bug: Could not
-                # find type of <Property> key" (p4c_mutate seed 52, an action renamed to key)
-                raise E(props["key"][0].loc, f"table {q}: an action named key in the actions of a table with "
-                                             "a key (p4c: 'Compiler Bug: Could not find type of <Property> key')")
+            clash = "key" if a.name == "key" and props.get("key") else \
+                "default_action" if a.name == "default_action" and "default_action" not in props else None
+            if clash:   # p4c 1.2.4.8 takes the `key` property (the `default_action = NoAction()` it adds) for the
+                # action: "Compiler Bug: Could not find type of <Property> key" (p4c_mutate seed 52; helper mutz22)
+                raise E(props["key"][0].loc if clash == "key" else a.loc, f"table {q}: an action named {clash} in the actions "
+                        f"of a table with a{' key' if clash == 'key' else 'n implicit default_action'} (p4c: 'Compiler Bug: "
+                        f"Could not find type of <Property> {clash}')")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")

@@ -188,6 +188,13 @@ CASES = {
     "pkginfo_key_twice": (program().replace("V1Switch(", '@pkginfo(name="a", version="1", name="b")\nV1Switch('), "@pkginfo",
                           r"name: Duplicates declaration name",
                           program().replace("V1Switch(", '@pkginfo(name="a", version="1")\nV1Switch(')),
+    # an action named default_action listed by a table without a default_action: p4c adds one and
+    # dies on the name ("Compiler Bug: Could not find type of <Property> default_action"; was accepted)
+    "action_named_default_action_listed": (
+        program(locals="    action default_action() { }\n" + _T.format("default_action; NoAction"), body="        t.apply();"),
+        "actions = {", r"an action named default_action",
+        program(locals="    action default_action() { }\n" + _T.format("default_action; NoAction").replace(
+            "} }", "} default_action = NoAction(); }"), body="        t.apply();")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
