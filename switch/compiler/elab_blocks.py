@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
-from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
+from .table_successors import check_table_successors
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:

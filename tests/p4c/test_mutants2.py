@@ -195,6 +195,13 @@ CASES = {
         "actions = {", r"an action named default_action",
         program(locals="    action default_action() { }\n" + _T.format("default_action; NoAction").replace(
             "} }", "} default_action = NoAction(); }"), body="        t.apply();")),
+    # `@name(".NoAction")` on a listed action of another body, and no default_action: p4c's
+    # implicit NoAction default is a second JSON action of that name (was accepted)
+    "action_named_NoAction_and_implicit_default": (
+        program(locals='    @name(".NoAction") action a() { hdr.h.a = 1; }\n' + _T.format("a"), body="        t.apply();"),
+        "table t", r"@name'd NoAction, the default action p4c adds",
+        program(locals='    @name(".NoAction") action a() { hdr.h.a = 1; }\n' + _T.format("a").replace("} }", "} default_action = a(); }"),
+                body="        t.apply();")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
