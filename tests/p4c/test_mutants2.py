@@ -202,6 +202,11 @@ CASES = {
         "table t", r"@name'd NoAction, the default action p4c adds",
         program(locals='    @name(".NoAction") action a() { hdr.h.a = 1; }\n' + _T.format("a").replace("} }", "} default_action = a(); }"),
                 body="        t.apply();")),
+    # entries on a table without a key, even none (`const entries = { }`: p4c dies; was accepted)
+    "empty_entries_without_key": (
+        program(locals="    table t { actions = { NoAction; } const entries = { } }\n", body="        t.apply();"), "const entries",
+        r"entries cannot be specified for a table with no key",
+        program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { } }\n", body="        t.apply();")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
