@@ -236,7 +236,7 @@ class _Checker:
             name = x.get("name")
             if not isinstance(name, str):
                 continue
-            if name in seen and seen[name] != x.kind:
+            if name in seen and (seen[name] != x.kind or x.kind in ("instance", "value_set", "table")):
                 raise P4CompileError(x.loc, f"{name}: duplicates declaration {name} (a {seen[name]} of "
                                             f"{d.kind} {d.name} has that name)")
             seen.setdefault(name, x.kind)

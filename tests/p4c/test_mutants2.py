@@ -207,6 +207,17 @@ CASES = {
         program(locals="    table t { actions = { NoAction; } const entries = { } }\n", body="        t.apply();"), "const entries",
         r"entries cannot be specified for a table with no key",
         program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { } }\n", body="        t.apply();")),
+    # two sub-control instances or value sets of one name (p4c: "Duplicates declaration"; was accepted)
+    "subcontrol_instance_declared_twice": (
+        program(top="control S(inout h_t h) { apply { h.a = h.a + 1; } }\n", locals="    S() s;\n    S() s;  // again\n", body="        s.apply(hdr.h);"),
+        "// again", r"s: duplicates declaration s",
+        program(top="control S(inout h_t h) { apply { h.a = h.a + 1; } }\n", locals="    S() s;\n    S() s2;\n", body="        s.apply(hdr.h);")),
+    "value_set_declared_twice": (
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    value_set<bit<8>>(4) vs;  // again\n    state start"), "// again",
+        r"vs: duplicates declaration vs",
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    value_set<bit<8>>(4) vs2;\n    state start")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
