@@ -103,16 +103,16 @@ class ExternRules:
             return
         raise err
 
-    def ingress_or_egress_only(self, name: str, role: str | None, loc) -> None:
-        """clone, resubmit, recirculate outside ingress and egress: one of p4c's BMv2 back-end
-        checks ("Only calls to verify_checksum ... allowed", "not invoked in ingress"), so a type
-        error comes first -- V1Switch's arguments swapped (p4c_mutate seed 100) -- and an unused
-        action or unapplied sub-control is no error (target_error)."""
-        if role in ("ingress", "egress"):
+    def ingress_or_egress_only(self, name: str, role: str | None, loc, allowed=("ingress", "egress")) -> None:
+        """clone, resubmit, recirculate outside ingress and egress (digest: and the deparser): one of
+        p4c's BMv2 back-end checks ("Only calls to verify_checksum ... allowed", "not invoked in
+        ingress"), so a type error comes first -- V1Switch's arguments swapped (p4c_mutate seeds 100,
+        115) -- and an unused action or unapplied sub-control is no error (target_error)."""
+        if role in allowed:
             return
         only = {"verify_checksum": "verify_checksum or verify_checksum_with_payload",
                 "compute_checksum": "update_checksum or update_checksum_with_payload"}.get(role or "")
-        self.target_error(loc, f"{name}: only allowed in ingress or egress, not in the {role or 'parser'}" +
+        self.target_error(loc, f"{name}: only allowed in {', '.join(allowed[:-1])} or {allowed[-1]}, not in the {role or 'parser'}" +
                           (f" (p4c: 'Only calls to {only} allowed')" if only else ""))
 
     def check_type_args(self, call: Node, bound: list, what: str) -> None:
@@ -307,8 +307,7 @@ class ExternRules:
         args, loc = call.args, call.loc
         if len(args) != 2:
             raise E(loc, f"digest takes 2 argument(s), got {len(args)}")
-        if self.ctx.get("role") not in ("ingress", "egress", "deparser"):
-            raise E(loc, "digest is only supported in the ingress, egress and deparser controls")
+        self.ingress_or_egress_only("digest", self.ctx.get("role"), loc, ("ingress", "egress", "deparser"))
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
         if call.targs:

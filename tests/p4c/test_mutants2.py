@@ -227,6 +227,10 @@ CASES = {
     "optional_constructor_parameter": (
         program(top="control S(inout h_t h)(@optional bit<8> k) { apply { h.a = 1; } }\n"),
         "@optional", r"optional parameter not allowed here", program(top="control S(inout h_t h)(bit<8> k) { apply { h.a = 1; } }\n")),
+    # ... and ingress given as compute_checksum, calling digest (seed 115)
+    "v1switch_swapped_ingress_with_digest": (
+        program(body="        digest<bit<8>>(1, hdr.h.a);").replace("VC(), I(), E(), CC(),", "VC(), CC(), E(), I(),"),
+        "V1Switch(", r"V1Switch argument ingress: control CC has 2 parameter", program(body="        digest<bit<8>>(1, hdr.h.a);")),
     # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
