@@ -320,7 +320,7 @@ class TableRules:
                 p4info_size, size = size, size & 0xFFFFFFFF
         entries = []
         ent_node = props.get("entries")
-        if ent_node is not None and not keys:   # (p4c; with `const entries = { }` and no key property it dies)
+        if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
             raise E(ent_node.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
