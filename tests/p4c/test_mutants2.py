@@ -218,6 +218,10 @@ CASES = {
         r"vs: duplicates declaration vs",
         _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
             "    state start", "    value_set<bit<8>>(4) vs;\n    value_set<bit<8>>(4) vs2;\n    state start")),
+    "strength_reduced_branch_unbound_out_argument": (
+        program(locals="    action b2(out bit<8> o) { o = 1; }\n", body="        if ((hdr.h.a * 0) != 0) { b2(); }"),
+        "b2();", r"no argument for parameter o",
+        program(locals="    action b2(out bit<8> o) { o = 1; }\n", body="        if ((hdr.h.a * 0) != 0) { b2(hdr.h.c); }")),
     # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
     # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
     "optional_function_parameter": (
@@ -280,6 +284,11 @@ VALID = {
         top="const bool K = false;\nbit<8> f(in bit<8> x) { return x; }\n",
         locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action b2(out bit<8> o) { o = 1; }\n",
         body="        if (1 == 2) { a0(); a0(1, 2); hdr.h.a = f(); hdr.h.a = f(1, 2); }\n        if (K && hdr.h.a == 1) { b2(); }"),
+    # ... and a directionless action argument missing in a branch p4c's strength reduction removes
+    # (p4c_mutate seed 114; mutz21's open `x * 0` item -- a type error there is still one)
+    "strength_reduced_branch_unbound_action_argument": program(
+        locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action a1(tuple<bit<8>> z) { hdr.h.a = 2; }\n",
+        body="        if (((bit<4>)hdr.h.a * 0) != 0) { a0(); } else if ((hdr.h.c & 0) == 1) { a1(); } else { hdr.h.b = 1; }"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
