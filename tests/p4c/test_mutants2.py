@@ -185,6 +185,10 @@ CASES = {
         program(locals="    action a(@id(1) bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();"),
         "action a(", r"y: @id 1 is used multiple times",
         program(locals="    action a(bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();")),
+    "controller_header_metadata_id_twice": (
+        program(top='@controller_header("packet_in") header pi_t { @id(5) bit<8> port; @id(5) bit<8> x; }\n'), "@controller_header",
+        r"x: @id 5 is used multiple times",
+        program(top='@controller_header("packet_in") header pi_t { @id(5) bit<8> port; @id(6) bit<8> x; }\n')),
     "pkginfo_key_twice": (program().replace("V1Switch(", '@pkginfo(name="a", version="1", name="b")\nV1Switch('), "@pkginfo",
                           r"name: Duplicates declaration name",
                           program().replace("V1Switch(", '@pkginfo(name="a", version="1")\nV1Switch(')),
