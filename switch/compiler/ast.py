@@ -46,6 +46,7 @@ class Anno(tuple):
     writes it into the P4Info (``@name(tok tok ...)``: the body's tokens as written, joined
     by single spaces), None for a structured ``@name[...]`` one."""
     raw = None
+    error = None   # a bad @p4runtime_translation on a `type`, raised where the type is used
 
     def __new__(cls, name, args, loc, raw=None):
         a = super().__new__(cls, (name, args, loc))

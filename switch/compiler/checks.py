@@ -236,7 +236,7 @@ class _Checker:
             name = x.get("name")
             if not isinstance(name, str):
                 continue
-            if name in seen and seen[name] != x.kind:
+            if name in seen and (seen[name] != x.kind or x.kind in ("instance", "value_set", "table")):
                 raise P4CompileError(x.loc, f"{name}: duplicates declaration {name} (a {seen[name]} of "
                                             f"{d.kind} {d.name} has that name)")
             seen.setdefault(name, x.kind)
@@ -451,9 +451,16 @@ def check_field_types(decls: list[Node]) -> None:
     'struct s_t' cannot have type 'int'", at the field, whether or not the type is used); and an
     ``int`` or ``string`` parameter with a direction, in any block, action or function, used or
     not (p4c: "parameters with type int must be directionless", "a parameter with type string
-    cannot have a direction"; probed, helper mutz21: was accepted)."""
+    cannot have a direction"; probed, helper mutz21: was accepted); ``@optional`` on a function's
+    or a constructor's parameter (p4c: "x: optional parameter not allowed here", used or not; it
+    is for extern, action and apply parameters -- helper mutz22)."""
     for d in decls:
         for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
+            ctor = list(x.get("ctor_params") or ()) if x.kind in ("control", "parser") else []
+            for p in ctor + list(x.params or ()) if x.kind == "function" else ctor:
+                if any(a[0] == "optional" for a in p.get("annos") or ()):
+                    raise P4CompileError(p.loc, f"{p.name}: optional parameter not allowed here (only on the parameters "
+                                                "of externs, actions and parsers' or controls' apply)")
             for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
                 kind = p.type.kind if isinstance(p.get("type"), Node) else None
                 if p.get("direction") and kind in ("int_inf", "string"):
@@ -468,6 +475,23 @@ def check_field_types(decls: list[Node]) -> None:
             if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
                 what = "int" if ft.kind == "int_inf" else ft.kind
                 raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
+
+
+def check_pkginfo(annos) -> None:
+    """``@pkginfo`` on main: a known key's value is a string literal (p4c), no key given twice
+    (p4c: "name: Duplicates declaration name")."""
+    for a in annos:
+        if a[0] == "pkginfo" and not isinstance(a[1], dict):
+            keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]
+            dup = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+            if dup:   # (p4c: "name: Duplicates declaration name")
+                raise P4CompileError(a[2], f"{dup}: Duplicates declaration {dup} (a key given twice in @pkginfo)")
+            for v in a[1]:
+                key, eq, val = str(v).partition("=")
+                val = val.strip()
+                if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
+                        and not (len(val) > 1 and val[0] == val[-1] == '"'):
+                    raise P4CompileError(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
 
 
 def check_program(decls: list[Node]) -> None:

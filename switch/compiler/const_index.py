@@ -148,8 +148,24 @@ class ConstIndexRules:
                 self._forget_writes(st, env)   # (the value is read before the write)
                 if v is not None:
                     env[_key(lv)] = v
+                elif r is not None and _key(lv) is not None:
+                    self._struct_constants(_key(lv), _subst(r, env), env)
             else:
                 self._forget_writes(st, env)
+
+    def _struct_constants(self, key: tuple, r: dict, env: dict) -> None:
+        """A struct given a struct initializer (``Pair16 p = { v, 3 };``): p4c's propagation
+        follows each constant field (``p.b % 5`` folds; p4c_mutate seed 106)."""
+        if r.get("op") != "mk" or (r.get("t") or [None])[0] != "struct" or \
+                self.structs.get(r["t"][1], {}).get("union"):
+            return
+        for f, val in zip(r["fields"], r["vals"]):
+            if isinstance(val, dict) and (val.get("t") or [None])[0] in ("bit", "int"):
+                v = self.fold(val)
+                if v is not None:
+                    env[key + (f,)] = v
+            elif isinstance(val, dict):
+                self._struct_constants(key + (f,), val, env)
 
     def _note_folded_if(self, st: dict, env: dict) -> None:
         """An ``if`` whose condition the constants known here make constant: p4c's midend folds
@@ -286,6 +302,10 @@ class ConstIndexRules:
                 del pending[k]
                 if self._param_division(n, loc, message, ctx):
                     continue
+                if ctx.get("state") is not None:   # a parser state's (elab_parser is done with it)
+                    if ctx["state"] not in ctx["live_states"]:
+                        continue   # (unreachable: p4c removes the state first)
+                    ctx = {k: v for k, v in ctx.items() if k != "state"}
                 saved, self.ctx = self.ctx, ctx
                 try:
                     self.target_error(loc, message)

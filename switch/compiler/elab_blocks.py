@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import _custom_crc, E, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
-from .elab_tables import check_table_successors
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
-
-
+from .checks import check_pkginfo
+from .lexer import NON_TYPE_KEYWORDS
+from .table_successors import check_table_successors
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:
     """A block parameter's direction against v1model's (``inout|in``: either)."""
     return (p.direction or "") in want_dir.split("|")
+
 
 class BlockRules:
     # ---------------------------------------------------------------- program
@@ -125,14 +126,7 @@ class BlockRules:
     def build(self, main: Node) -> dict:
         t = main.type
         self.main_annos = main.get("annos") or []   # @pkginfo, @brief ...: the P4Info's pkg_info
-        for a in self.main_annos:
-            if a[0] == "pkginfo" and not isinstance(a[1], dict):
-                for v in a[1]:
-                    key, eq, val = str(v).partition("=")
-                    val = val.strip()
-                    if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
-                            and not (len(val) > 1 and val[0] == val[-1] == '"'):
-                        raise E(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
+        check_pkginfo(self.main_annos)
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
@@ -149,6 +143,9 @@ class BlockRules:
             want = "parser" if role == "parser" else "control"
             if ent is None or ent[0] != want:
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            if arg.fn.name in NON_TYPE_KEYWORDS:   # `control key`: p4c parses `key()` as a call (p4c_mutate seed 99)
+                raise E(arg.loc, f"{arg.fn.name} is not a method (p4c reads '{arg.fn.name}' as a keyword, not a "
+                                 f"type: '{arg.fn.name}()' cannot instantiate {want} {arg.fn.name}; rename it)")
             bp, mp = self.decl_pos(ent[1]), self.decl_pos(main)
             if bp is not None and mp is not None and bp > mp:   # p4c resolves names where they are used
                 raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name}: declaration not found "
@@ -298,9 +295,11 @@ class BlockRules:
         self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub}
         self.bind_ctor_args(consts, scope)
         locals_ = []
+        early = self.__dict__.setdefault("early_locals", {})
         for d in c.locals:
             self.ctx["ctl_local"] = True
-            locals_.extend(self.local_decl(d, prefix, scope))
+            # (an extern instance declared already, for a sub-control instance: _declare_later_object)
+            locals_.extend(early.pop(id(d)) if id(d) in early else self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         body = self.stmt(c.body, Scope(scope))
@@ -339,7 +338,7 @@ class BlockRules:
             uid = annotation(d.annos, "id")
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
-                   "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY),   # p4c: 0 is fine
+                   "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY, scope=scope),   # p4c: 0 is fine
                    "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
             self.__dict__.setdefault("object_blocks", {})[q] = self.ctx["block"]   # (drop_unapplied_subparsers)
             if not hasattr(self, "value_sets"):

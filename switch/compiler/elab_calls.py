@@ -236,7 +236,10 @@ class CallRules:
             if v is None:
                 v = p.get("default")
             if v is None:
-                raise E(call.loc, f"{what}: no argument for parameter {p['name']}")
+                err = E(call.loc, f"{what}: no argument for parameter {p['name']}")
+                # (a directionless action parameter: p4c checks it after its strength reduction)
+                err.unbound_directionless = p.get("dir") is None and what.startswith("action")
+                raise err
             out.append(v)
         return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
 

@@ -212,6 +212,8 @@ class CtorRules:
                 if arg is None and i < len(args) and args[i].kind != "named_arg":
                     arg = args[i]
                 ent = scope.lookup(arg.name) if arg is not None and arg.kind == "name" else None
+                if ent is None and arg is not None and arg.kind == "name":
+                    ent = self._declare_later_object(outer, arg.name, scope)
                 if ent is None or ent[0] != "object" or ent[1] != ctl.params[i].type.name:
                     raise E((arg or n).loc, f"{iname}.apply: argument {pname} must name a "
                                             f"{ctl.params[i].type.name} instance")
@@ -219,6 +221,19 @@ class CtorRules:
                 if old[2] is not ent[2]:
                     raise E(arg.loc, f"{iname}.apply: every apply of this instance must pass the same "
                                      f"{ctl.params[i].type.name} as {pname} on the embedded target")
+
+    def _declare_later_object(self, outer: Node, name: str, scope: Scope):
+        """An extern instance of the enclosing control declared after the sub-control's instance
+        (``S() s; register<bit<8>>(8) r;`` ... ``s.apply(h, r)``): p4c accepts it (it binds the
+        object where the apply is); it is declared now, before the sub-control's body is elaborated,
+        and skipped when the locals reach it (elab_control; P4Info lists objects sorted by name)."""
+        d = next((d for d in (outer.get("locals") or ()) if isinstance(d, Node) and d.kind == "instance"
+                  and d.name == name and d.type.kind == "typename" and d.type.name in V1_OBJECTS), None)
+        if d is None:
+            return None
+        early = self.__dict__.setdefault("early_locals", {})
+        early[id(d)] = self.declare_instance(d, self.ctx["block"], scope)
+        return scope.lookup(name)
 
     # -- block parameters and constructor arguments (moved from elab_blocks) ----------------
     def param_default(self, rec: dict, p: Node) -> None:

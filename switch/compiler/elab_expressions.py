@@ -367,6 +367,8 @@ class ExpressionRules:
             if ent is None:
                 if n.name in self.enums or n.name in self.typedefs:
                     raise E(n.loc, f"type {n.name} used as a value")
+                if n.name in self.match_kinds:   # `a(exact)`: a value of type match_kind (match_kind_value)
+                    return self.match_kind_value(n)
                 raise E(n.loc, f"unknown name {n.name}")
             if ent[0] == "var":
                 return ent[1], ent[1]["t"]
@@ -490,6 +492,35 @@ class ExpressionRules:
             return {"op": "dontcare", "t": ["any"]}, ["any"]
         raise E(n.loc, f"unsupported expression {k}")
 
+    def match_kind_value(self, n: Node):
+        """A ``match_kind`` member as a value (``a(exact)``, ``match_kind k = lpm;``): p4c types it,
+        and accepts it where its midend removes it before the BMv2 back end -- an argument of a
+        parameter the callee never reads, an unused local or constant (probed, helper mutz22).  What
+        would reach the back end, an operand of an operator, is refused (match_kind_operand)."""
+        t = ["match_kind"]
+        ir = {"op": "const", "v": sorted(self.match_kinds).index(n.name), "t": t}
+        self.__dict__.setdefault("match_kind_locs", {})[id(ir)] = (n.name, n.loc, ir)   # (a constant's value)
+        return ir, t
+
+    def match_kind_operand(self, n: Node, ir: dict, op: str) -> None:
+        """p4c 1.2.4.8's BMv2 back end has no representation of a match_kind value: a constant
+        operand is "could not convert expression to Json", a variable or parameter one "match_kind:
+        type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
+        A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
+        uncalled function or an unapplied sub-control (target_error)."""
+        name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
+        if name is not None:
+            return self.back_end_error(loc, f"{name}: could not convert expression to Json (a match_kind value as an operand "
+                           f"of {op}: the BMv2 back end has no representation for it, p4c)")
+        self.back_end_error(n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's "
+                       "BMv2 back end)")
+
+    def back_end_error(self, loc, message: str) -> None:
+        if getattr(self, "ctx", None):
+            self.target_error(loc, message)
+        else:
+            raise E(loc, message)
+
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
@@ -498,6 +529,9 @@ class ExpressionRules:
             return self.dead_operand(n.b, scope, bool(fa))
         cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
         b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
+        for side, ir, st in ((n.a, a, at), (n.b, b, bt)):
+            if st == ["match_kind"]:
+                self.match_kind_operand(side, ir, op)
         if at[0] == "serenum" and op in ("==", "!="):
             at = at[2] if bt[0] != "serenum" else at
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
@@ -714,6 +748,7 @@ class ExpressionRules:
                         raise E(n.loc, "lookahead needs a type argument: lookahead<T>()")
                     t = self.resolve_type(n.targs[0])
                     if is_bits(t):
+                        self.zero_width_lookahead(t, n.loc)
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
                     if t == BOOL:   # p4c: one bit, true when it is 1
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL

@@ -37,6 +37,11 @@ class ExternRules:
                     for f, w, s in h["fields"]]
         if t[0] == "varbit":
             return [(ir, None)]
+        if t[0] == "stack" and what == "digest data":   # (a digest member p4c accepts; digest_call)
+            et = self.stack_elem(t)
+            return [x for i in range(t[2]) for x in self.flatten_value(
+                {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
+                et, loc, what)]
         if t[0] == "struct":
             out = []
             for f, ft in self.structs[t[1]]["fields"]:
@@ -74,7 +79,8 @@ class ExternRules:
     def target_error(self, loc, message: str) -> None:
         """An error of p4c's BMv2 backend: raised at once in a control body, but in an action
         only if the action survives (p4c removes an unused action before the check), in a
-        function only where it is called, and in a sub-control only if it is applied.  It is
+        function only where it is called, in a sub-control only if it is applied, and in a
+        parser state only if the state is reachable.  It is
         marked ``after_type_checking``: a type error anywhere in the program comes first
         (elab_order)."""
         err = E(loc, message)
@@ -86,12 +92,28 @@ class ExternRules:
             # likewise a function that is never called (raised when a call elaborates it)
             self.functions[self.ctx["block"]].setdefault("deferred_error", err)
             return
+        if self.ctx.get("kind") == "parser" and self.ctx.get("state") is not None:
+            # a parser state's: raised only if the state is reachable (elab_parser)
+            self.ctx["state_errors"].setdefault(self.ctx["state"], err)
+            return
         if self.ctx.get("kind") == "control" and self.ctx.get("sub"):
             # a sub-control instance's body: raised only if some reachable body applies it
             # (p4c removes an unapplied instance before its target checks; ElabOutput.finish)
             self.__dict__.setdefault("block_errors", {}).setdefault(self.ctx["block"], err)
             return
         raise err
+
+    def ingress_or_egress_only(self, name: str, role: str | None, loc, allowed=("ingress", "egress")) -> None:
+        """clone, resubmit, recirculate outside ingress and egress (digest: and the deparser): one of
+        p4c's BMv2 back-end checks ("Only calls to verify_checksum ... allowed", "not invoked in
+        ingress"), so a type error comes first -- V1Switch's arguments swapped (p4c_mutate seeds 100,
+        115) -- and an unused action or unapplied sub-control is no error (target_error)."""
+        if role in allowed:
+            return
+        only = {"verify_checksum": "verify_checksum or verify_checksum_with_payload",
+                "compute_checksum": "update_checksum or update_checksum_with_payload"}.get(role or "")
+        self.target_error(loc, f"{name}: only allowed in {', '.join(allowed[:-1])} or {allowed[-1]}, not in the {role or 'parser'}" +
+                          (f" (p4c: 'Only calls to {only} allowed')" if only else ""))
 
     def check_type_args(self, call: Node, bound: list, what: str) -> None:
         """Explicit type arguments of a v1model extern function or method (``random<T>``,
@@ -124,12 +146,11 @@ class ExternRules:
             # BMv2 parsers run extract/lookahead/advance, assignments, verify and log_msg only
             self.target_error(loc, f"{name} is not supported in a parser (p4c: not supported in parser on this target)")
         if name == "mark_to_drop":
-            if not args and self.ctx.get("in_action"):
+            if not args:
                 # v1model.p4's deprecated mark_to_drop(): p4c's BMv2 backend refuses it, but only
-                # in an action that survives (an unused one is removed first)
-                self.actions[self.ctx["in_action"]].setdefault("deferred_error", E(
-                    loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
-                         "argument for mark_to_drop'): use mark_to_drop(standard_metadata)"))
+                # where the code survives (not in an unused action nor an unreachable parser state)
+                self.target_error(loc, "mark_to_drop() without arguments is not supported for BMv2 (p4c: 'Expected 1 "
+                                       "argument for mark_to_drop'): use mark_to_drop(standard_metadata)")
                 return [{"s": "nop"}]
             nargs(1)
             lv, t = self.lvalue(args[0], scope)
@@ -225,8 +246,7 @@ class ExternRules:
                      "l": lv, "t": lt, "algo": algo, "payload": payload}]
         if name in ("clone", "clone3", "clone_preserving_field_list"):
             role = self.ctx.get("role")
-            if role not in ("ingress", "egress"):
-                raise E(loc, f"{name} is only allowed in ingress or egress")
+            self.ingress_or_egress_only(name, role, loc)
             ctype = self.enum_member(args[0], "CloneType") if args else None
             if name == "clone":
                 nargs(2)
@@ -251,8 +271,7 @@ class ExternRules:
             # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of
             # ingress only (a call in egress does nothing), recirculate at the end of egress
             # (a call in ingress carries over to egress for a unicast packet)
-            if role not in ("ingress", "egress"):
-                raise E(loc, f"{name} is only allowed in ingress or egress")
+            self.ingress_or_egress_only(name, role, loc)
             if role != ("ingress" if kind == "resubmit" else "egress"):
                 self.target_error(loc, f"{name} can only be invoked in "
                                        f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")
@@ -288,8 +307,7 @@ class ExternRules:
         args, loc = call.args, call.loc
         if len(args) != 2:
             raise E(loc, f"digest takes 2 argument(s), got {len(args)}")
-        if self.ctx.get("role") not in ("ingress", "egress", "deparser"):
-            raise E(loc, "digest is only supported in the ingress, egress and deparser controls")
+        self.ingress_or_egress_only("digest", self.ctx.get("role"), loc, ("ingress", "egress", "deparser"))
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
         if call.targs:
@@ -304,8 +322,8 @@ class ExternRules:
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
-        elif is_bits(dt) or dt[0] == "serenum":
-            members = [["f0", dt]]   # one value (p4c: a bitstring digest digest_N)
+        elif is_bits(dt) or dt[0] in ("serenum", "bool"):
+            members = [["f0", dt]]   # one value (p4c: a bitstring or bool digest digest_N)
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
         if dt[0] not in ("struct", "list"):
@@ -322,7 +340,7 @@ class ExternRules:
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
         flat = []
         for (fn, ft), it in zip(members, items):
-            if ft[0] in ("header", "struct") and dt[0] == "struct":
+            if ft[0] in ("header", "struct", "stack") and dt[0] == "struct":
                 # p4c accepts a header or struct member (P4Info: its type in type_info);
                 # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
                 # the pipeline only carries the member's fields, flattened

@@ -287,6 +287,35 @@ class OutputRules:
                 if uid in seen:
                     raise E(loc, f"@id {uid} is assigned to both {seen[uid]} and {r['name']}")
                 seen[uid] = r["name"]
+        for q in sorted(applied if applied is not None else self.tables):
+            self.check_element_ids(self.tables[q])
+
+    def check_element_ids(self, t: dict) -> None:
+        """The ``@id`` of a kept table's key elements and of its actions' parameters (p4c's
+        P4Runtime serializer): a positive integer literal ("KeyElement: 0 is not a valid @id value",
+        a negative one its syntax error), one element per explicit id ("@id 1 is used multiple
+        times"; a position an explicit id repeats is fine).  Helper mutz22's probes."""
+        groups = [("KeyElement", self.__dict__.get("key_id_annos", {}).get(t["name"], []))]
+        for a in t.get("actions") or ():
+            params = (self.actions.get(a["name"]) or {}).get("params") or ()
+            groups.append(("", [(p["name"], annotation(p.get("annos") or [], "id")) for p in params]))
+        for what, elems in groups:
+            self.check_id_annotations(elems, what)
+
+    def check_id_annotations(self, elems: list, what: str) -> None:
+        """``elems``: (name, its @id annotation or None) of one P4Info element list (a table's keys,
+        an action's parameters, a controller header's metadata)."""
+        seen = set()
+        for name, anno in elems:
+            if not anno:
+                continue
+            v = anno[1][0] if len(anno[1]) == 1 else None
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise E(anno[2], f"{what or name}: {' '.join(map(str, anno[1])) or 'nothing'} is not a valid @id value "
+                                 "(a positive integer literal)")
+            if v in seen:
+                raise E(anno[2], f"{what or name}: @id {v} is used multiple times")
+            seen.add(v)
 
     def live_actions(self) -> set:
         """The actions p4c keeps: used by a table, a control body or a parser (``used`` is

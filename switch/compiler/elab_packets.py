@@ -78,9 +78,17 @@ class PacketRules:
         if m == "lookahead" and not call.args and call.targs:
             # a lookahead whose value is dropped still fails with PacketTooShort when the
             # packet is shorter than the type (p4c keeps it; BMv2 checks the length)
-            bits = self.lookahead_bits(self.resolve_type(call.targs[0]), call.loc)
+            t = self.resolve_type(call.targs[0])
+            self.zero_width_lookahead(t, call.loc)
+            bits = self.lookahead_bits(t, call.loc)
             return {"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}
         raise E(call.loc, f"packet_in.{m} cannot be used as a statement")
+
+    def zero_width_lookahead(self, t, loc) -> None:
+        """``lookahead<bit<0>>()``: p4c's BMv2 back end dies on it ("Compiler Bug: bit<0>: unknown
+        width"), in a state it keeps (target_error)."""
+        if is_bits(t) and t[1] == 0:
+            self.target_error(loc, "lookahead<bit<0>>: a zero-width lookahead (p4c: Compiler Bug: bit<0>: unknown width)")
 
     def lookahead_bits(self, t, loc) -> int:
         """Size in bits of a fixed-size type (bits, header, struct of those)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
+from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 from .header_init import _header_path, _related
 from .parser_defuse import drop_dead_parser_stores
 
@@ -68,9 +68,12 @@ class ParserRules:
                 seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
+        self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
+        self.ctx["live_states"] = live = set()   # filled below (const_index.flush_divisions reads it)
         for s in p.states:
             if s.name in ("accept", "reject"):
                 raise E(s.loc, f"state {s.name} is reserved")
+            self.ctx["state"] = s.name
             sscope = Scope(scope)
             body = []
             for st in s.stmts:
@@ -91,6 +94,7 @@ class ParserRules:
                                        f"(cast it to {tstr(untagged(kt))})")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
+                self.zero_width_keys(sel_exprs, keys)
                 cases = []
                 for c in sel_cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
@@ -107,6 +111,10 @@ class ParserRules:
                             continue
                     if len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
+                    for k in ks if len(ks) > 1 else ():   # (a value set is a whole keyset, p4c)
+                        if k.kind == "name" and (sscope.lookup(k.name) or ("",))[0] == "value_set":
+                            raise E(k.loc, f"{k.name}: must evaluate to a compile-time constant (a value_set "
+                                           "cannot be one component of a tuple keyset)")
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                               for k, (kir, kt) in zip(ks, keys)],
@@ -114,6 +122,10 @@ class ParserRules:
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.ctx = saved
+        live.update(reachable_states(states))   # p4c removes unreachable states before its back end
+        err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)
+        if err is not None:
+            raise err
         _mark_temporaries(states)
         drop_dead_parser_stores(states, params)   # as p4c's def-use (observable on a parser error)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
@@ -121,6 +133,16 @@ class ParserRules:
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
         return out
+
+    def zero_width_keys(self, exprs: list, keys: list) -> None:
+        """A bit<0> component of a ``select`` p4c does not fold (``select(x, 0w0)``): p4c's BMv2
+        back end dies on it ("Compiler Bug: 0: unknown width", at the key), only in a state it
+        keeps (target_error); ``select(0w0)`` alone is folded away."""
+        if all(self.fold(kir) is not None for kir, _ in keys):
+            return
+        for e, (_, kt) in zip(exprs, keys):
+            if is_bits(kt) and kt[1] == 0:
+                self.target_error(e.loc, f"{expr_text(e)}: a bit<0> select key (p4c: Compiler Bug: unknown width)")
 
     def as_int(self, ir, t):
         if t[0] == "bool":

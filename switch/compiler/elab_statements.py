@@ -148,12 +148,12 @@ class StatementRules:
             lenient = v is not None and _literal_condition(s.cond, scope)
             try:
                 used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
-                then = self.dead_branch(s.then, scope) if v is False and lenient else self.stmt(s.then, Scope(scope))
+                then = self.dead_branch(s.then, scope, lenient) if v is False else self.stmt(s.then, Scope(scope))
                 if v is False:   # a dead branch calls no action (its deferred errors stay unraised)
                     self._restore_used(used)
                     self.pending_snapshot(pending)
                 used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
-                els = [] if s.els is None else self.dead_branch(s.els, scope) if v is True and lenient \
+                els = [] if s.els is None else self.dead_branch(s.els, scope, lenient) if v is True \
                     else self.stmt(s.els, Scope(scope))
                 if v is True:
                     self._restore_used(used)
@@ -532,17 +532,24 @@ class StatementRules:
                 ctx["dead_expr"] = saved
         return {"op": "const", "v": value, "t": BOOL}, BOOL
 
-    def dead_branch(self, n: Node, scope) -> list:
+    def dead_branch(self, n: Node, scope, literal: bool = True) -> list:
         """The branch an ``if (true)`` / ``if (1 == 2)`` never takes: p4c 1.2.4.8 removes it
         after resolving names but before type checking, so an unknown field or a type
         mismatch there is not an error (mutants of gauntlet_exit_combination_*); a name
-        that does not resolve still is, and so is what its constant folding finds."""
+        that does not resolve still is, and so is what its constant folding finds.  A branch
+        only p4c's strength reduction removes (``if ((x * 0) != 0)``, ``literal`` False) is type
+        checked, but a direct action call missing a directionless argument there is no error
+        (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
         try:
             out = self.stmt(n, Scope(scope))
             self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes)
             return out
         except P4CompileError as e:
+            if not literal:
+                if getattr(e, "unbound_directionless", False):
+                    return []
+                raise
             # only what p4c's type checker would say; its earlier passes (names, duplicate
             # declarations, constant folding: `8w1 / 8w0`, `9w1 ++ 1`) still see dead code
             # (a call's argument count too: p4c_mutate seed 92, an action given a parameter)

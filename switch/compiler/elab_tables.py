@@ -176,6 +176,7 @@ class TableRules:
                                     f"'KeyElement: @id {kid[1][0]} is used multiple times')")
             if kid and kid[1]:
                 user_key_ids.add(kid[1][0])
+            self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
                          "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
@@ -201,11 +202,13 @@ class TableRules:
                 raise E(a.loc, f"table {q}: action {a.name} listed twice in its actions")
             if a.name == d.name:   # `table NoAction { actions = { NoAction; } }`: the name is the table
                 raise E(a.loc, f"{a.name}: cannot refer to the containing table {d.name} (p4c)")
-            if a.name == "key" and props.get("key"):
-                # p4c 1.2.4.8 then takes the `key` property for the action: "Compiler Bug: Could not
-                # find type of <Property> key" (p4c_mutate seed 52, an action renamed to key)
-                raise E(props["key"][0].loc, f"table {q}: an action named key in the actions of a table with "
-                                             "a key (p4c: 'Compiler Bug: Could not find type of <Property> key')")
+            clash = "key" if a.name == "key" and props.get("key") else \
+                "default_action" if a.name == "default_action" and "default_action" not in props else None
+            if clash:   # p4c 1.2.4.8 takes the `key` property (the `default_action = NoAction()` it adds) for the
+                # action: "Compiler Bug: Could not find type of <Property> key" (p4c_mutate seed 52; helper mutz22)
+                raise E(props["key"][0].loc if clash == "key" else a.loc, f"table {q}: an action named {clash} in the actions "
+                        f"of a table with a{' key' if clash == 'key' else 'n implicit default_action'} (p4c: 'Compiler Bug: "
+                        f"Could not find type of <Property> {clash}')")
             ent = scope.lookup(a.name)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
@@ -299,6 +302,8 @@ class TableRules:
                 p = self.actions[na]["params"][0]
                 raise E(d.loc, f"table {q}: the default action NoAction(): {p['name']}: parameter should "
                                f"be assigned in call NoAction (p4c)")
+            if any(x.get("p4info_as") == na for x in acts):   # `@name(".NoAction") action a` listed (mutz22)
+                raise E(d.loc, f"table {q}: a listed action is @name'd {na}, the default action p4c adds (p4c: duplicate label in its JSON)")
             self.actions[na]["used"] = True
             default = {"action": na, "params": [], "const": False}
             if na not in anames:
@@ -315,6 +320,8 @@ class TableRules:
                 p4info_size, size = size, size & 0xFFFFFFFF
         entries = []
         ent_node = props.get("entries")
+        if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
+            raise E(ent_node.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)
@@ -695,102 +702,6 @@ class TableRules:
                 raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
                         f"table {t} is applied more than once on one execution path; p4c for BMv2 "
                         f"rejects this (\"a path from table {t} back to itself\")")
-
-
-def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None,
-                           folded=None) -> None:
-    """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
-    statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
-    { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
-    followed by the same statement (the end of the ``if``, say) it is fine.  The next step of
-    an apply is the first statement after it, or, at the end of a branch or block, whatever
-    follows the enclosing statement (sub-control bodies inlined).  An ``exit`` is a step of
-    its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
-    then).  Tables also applied in an expression or a ``switch`` are left to
-    :meth:`check_single_apply`.
-
-    An ``exit`` statement of a control inlined at two places (two instances applied, or one
-    applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
-    "table tbl_<prog>l<line> has multiple successors" (the copies share the exit's hidden
-    table; fuzzt seed 187), "a path from table ... back to itself", or a "Compiler Bug:
-    Overwriting definitions at <ExitStatement>" in its def-use pass."""
-    subs = {b.get("fn"): b for b in subcontrols}
-    exit_locs = exit_locs or {}
-    folded = folded or {}   # ifs p4c's midend folds (const_index): only the branch kept counts
-    exit_uses: dict = {}
-
-    def exits(stmts):
-        for x in stmts:
-            if x.get("s") == "exit" and id(x) in exit_locs:
-                yield exit_locs[id(x)]
-            for key in ("body", "then", "else"):
-                if isinstance(x.get(key), list):
-                    yield from exits(x[key])
-            for c in x.get("cases") or ():
-                yield from exits(c.get("body") or [])
-    sites: dict[str, list] = {}
-    unsafe: set = set()
-
-    def mark(e):
-        if isinstance(e, dict):
-            if e.get("op") == "table_hit":
-                unsafe.add(e.get("table"))
-            for v in e.values():
-                mark(v)
-        elif isinstance(e, list):
-            for v in e:
-                mark(v)
-
-    def walk(stmts, cont, end, depth):
-        for st in reversed(stmts):
-            cont = visit(st, cont, end, depth)
-        return cont
-
-    def visit(st, cont, end, depth):
-        k = st.get("s")
-        if k == "nop" or (k == "decl" and st.get("init") is None):
-            return cont
-        if k == "block":
-            return walk(st["body"], cont, end, depth)
-        if k == "apply":
-            sites.setdefault(st["table"], []).append(cont)
-            return ("table", st["table"])
-        if k == "if" and id(st) in folded:
-            return walk(st["then"] if folded[id(st)] else st["else"], cont, end, depth)
-        if k == "if":
-            mark(st["c"])
-            a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
-            return cont if a == cont and b == cont else ("if", id(st))
-        if k in ("switch_action", "switch_value"):
-            if k == "switch_action":
-                unsafe.add(st["table"])
-            mark(st.get("e"))
-            for c in st["cases"]:
-                walk(c.get("body") or [], cont, end, depth)
-            return (k, id(st))
-        if k == "apply_control" and depth < 16 and st.get("fn") in subs:
-            mark(st.get("args"))
-            for loc in exits(subs[st["fn"]]["body"]):
-                exit_uses.setdefault((loc.line, loc.col), []).append(loc)
-            return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
-        if k == "return":
-            return end if cont == end else ("return", id(st))
-        mark(st)
-        return ("stmt", id(st))
-
-    walk(body, ("end",), ("end",), 0)
-    for uses in exit_uses.values():
-        if len(uses) > 1:
-            raise E(uses[0], "exit in a control that is applied at two places (two instances, or one applied "
-                             "twice): p4c 1.2.4.8 for BMv2 cannot compile it (\"table tbl_... has multiple "
-                             "successors\", or \"Compiler Bug: Overwriting definitions at <ExitStatement>\")")
-    for t, nexts in sites.items():
-        if t in unsafe or len(set(nexts)) < 2:
-            continue
-        raise E(table_locs.get(t, Loc(source, 1, 1)),
-                f"table {t} is applied at places followed by different statements, so it has multiple "
-                f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
-                f"table {t} has multiple successors\")")
 
 
 def _lit_text(ir) -> str:

@@ -87,6 +87,9 @@ class TypeRules:
                 return bound[name]
             if name in self.typedefs:
                 t = self.typedefs[name]
+                bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)), None)
+                if bad is not None:   # (parser.annotations: p4c parses it where the type is used)
+                    raise bad
                 if name in self.newtypes and t[0] in ("bit", "int"):
                     # a `type` over bit<N>/int<N> is its own type: ["bit", N, name] (the IR and
                     # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)
@@ -150,6 +153,7 @@ class TypeRules:
                 ir, t = self.expr(n, scope)
                 if self.fold(ir) is not None:
                     return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
+                raise E(n.loc, f"{what} must be a compile-time integer constant") from None
             # a run-time value (a local, a parameter's field) is not in the global scope:
             # name the real problem rather than "unknown name"
             local = getattr(self, "stmt_scope", None)
@@ -223,7 +227,11 @@ class TypeRules:
         ir, vt = self.expr(value, scope)
         if t == INTLIT and is_bits(vt):
             t = vt
-        return self.constant_ir(self.coerce((ir, vt), t, value.loc), t)
+        out = self.constant_ir(self.coerce((ir, vt), t, value.loc), t)
+        mk = self.__dict__.get("match_kind_locs", {})
+        if out is not None and id(ir) in mk:   # (match_kind_operand names a constant at its value)
+            mk[id(out)] = mk[id(ir)]
+        return out
 
     def constant_ir(self, ir, t):
         """The IR of a declared constant's value (``const T n = v;``), or None when ``v`` is not
@@ -333,7 +341,8 @@ class TypeRules:
             if deferred:
                 self.__dict__.setdefault("unused_only_headers", {})[d.name] = deferred
             ch = annotation(d.annos, "controller_header")
-            if ch:
+            if ch:   # its metadata @ids as an action's parameters' (elab_output.check_element_ids)
+                self.check_id_annotations([(n, annotation(annos or [], "id")) for n, _, annos in fields], "")
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
                     "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos)] for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}

@@ -56,7 +56,8 @@ _OPERATORS = {
     "==", "!=", "<", ">", "<=", ">=", "&&", "||",
 }
 _TYPE_TAGS = {"bit", "int", "varbit", "bool", "int_lit", "header", "header_union", "union", "struct",
-              "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list"}
+              "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list",
+              "match_kind"}   # (an action argument nothing reads: a constant, elab_expressions.match_kind_value)
 # keys whose string values are free text, used by the generator only via repr() or not at all
 _TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where"}  # where: an assert's location
 # keys whose string values are pasted bare into the generated source as Python names or

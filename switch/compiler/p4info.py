@@ -484,8 +484,11 @@ class _TypeInfo:
             if not en.members:
                 for m in self.ir["enums"][ft[1]]["members"]:
                     en.members.add().name = m
-        elif ft[0] == "header":   # a digest struct's header member (p4c; BMv2 cannot load it)
-            ts.header.name = ft[1]
+        elif ft[0] in ("header", "stack"):   # a digest struct's header (stack) member (p4c; BMv2 cannot load it)
+            if ft[0] == "stack":
+                ts.header_stack.header.name, ts.header_stack.size = ft[1], ft[2]
+            else:
+                ts.header.name = ft[1]
             if ft[1] not in self.info.type_info.headers:
                 hd = self.info.type_info.headers[ft[1]]
                 for f, w, signed in self.ir["headers"][ft[1]]["fields"]:

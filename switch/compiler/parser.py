@@ -142,8 +142,11 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
             decls.append(self.declaration())
         return decls
 
-    def annotations(self) -> list:
-        annos = []
+    def annotations(self, defer_translation: bool = False) -> list:
+        """``defer_translation``: a bad ``@p4runtime_translation`` is kept on the annotation
+        (``error``) instead of raised -- on a ``type`` declaration p4c parses it only where the
+        type is used (resolve_type raises it; p4c_mutate seed 100)."""
+        annos, bad = [], None
         while self.at("@"):
             loc = self.next().loc
             name = self.ident("an annotation name").text
@@ -184,12 +187,18 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
                 else:
                     vals.append(" ".join(x.text for x in toks))
             if name == "p4runtime_translation":
-                self.check_translation_args(args, loc)
+                try:
+                    self.check_translation_args(args, loc)
+                except P4CompileError as err:
+                    if not defer_translation:
+                        raise
+                    bad = err
             if name == "name" and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             self.check_known_annotation(name, args, body, loc)
             raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
+            annos[-1].error, bad = bad, None
         return annos
 
     # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
@@ -248,8 +257,11 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         return {"kv": items} if kv else {"list": items}
 
     def declaration(self) -> Node:
-        annos = self.annotations()
+        annos = self.annotations(defer_translation=True)
         t = self.t
+        bad = next((a.error for a in annos if getattr(a, "error", None)), None)
+        if bad is not None and not self.at("type"):
+            raise bad
         if self.at("header", "struct", "header_union"):
             return self.struct_like(annos)
         if self.at("typedef", "type"):

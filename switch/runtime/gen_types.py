@@ -290,7 +290,7 @@ class TypeGen:
         if k == "stack":
             cls = f"S_{t[1]}" if t[1] in self.ir["structs"] else f"H_{t[1]}"  # unions are structs
             return f"Stack([{cls}() for _ in range({t[2]})], {cls})"
-        if k in ("bit", "int", "error", "enum", "serenum", "int_lit"):
+        if k in ("bit", "int", "error", "enum", "serenum", "int_lit", "match_kind"):
             return "0"
         if k == "varbit":  # a varbit local: bits and length (see gen_helpers._VB)
             return "_VB()"

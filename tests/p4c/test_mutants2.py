@@ -17,6 +17,14 @@ _T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _UT = "header_union u_t { h_t x; }\n"
 
 
+def _states(extra: str, to: str = "accept") -> str:
+    """The template program with parser states ``extra`` after ``start``, which goes to ``to`` when
+    ``hdr.h.a`` is 1."""
+    return program().replace("    state start { pkt.extract(hdr.h); transition accept; }",
+                             "    state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 1: "
+                             f"{to}; default: accept; }} }}\n{extra}")
+
+
 def _act(param: str, listed: bool, body: str = "") -> str:
     """An action with one directionless parameter ``param``, listed by an applied table or not."""
     return program(top=_UT, locals=f"    action a({param}) {{ {body} }}\n" + (_T.format("a") if listed else ""),
@@ -119,6 +127,122 @@ CASES = {
         program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; }\n        actions = { a; } }\n",
                 body="        t.apply();"), "action a(", r"has a default value",
         program(locals="    action a(bit<8> v = 3) { hdr.h.a = v; }\n", body="        a();")),
+    # a match_kind value reaching p4c's BMv2 back end (helper mutz22): an operand of == after an
+    # action is inlined with a constant argument, two match_kind constants compared
+    "match_kind_parameter_compared": (
+        program(locals="    action a(match_kind k) { if (k == exact) { hdr.h.a = 1; } }\n", body="        a(exact);"),
+        "k == exact", r"match_kind: type not yet handled on this target",
+        program(locals="    action a(match_kind k) { if (true) { hdr.h.a = 1; } }\n", body="        a(exact);")),
+    "match_kind_constants_compared": (
+        program(top="const match_kind K = exact;\n", body="        if (K != lpm) { hdr.h.a = 3; }"), "const match_kind K",
+        r"exact: could not convert expression to Json",
+        program(top="const match_kind K = exact;\n", body="        if (true) { hdr.h.a = 3; }")),
+    # a control named like a contextual keyword: `key()` in main's arguments is a call for p4c
+    # (p4c_mutate seed 99, reserved_name; was accepted)
+    "control_named_key_in_main": (
+        program().replace("control I(", "control key(").replace("VC(), I(),", "VC(), key(),"), "V1Switch(",
+        r"key is not a method", program().replace("control I(", "control key_c(").replace("VC(), I(),", "VC(), key_c(),")),
+    # V1Switch's ingress and verify_checksum swapped, ingress calling clone: p4c's type error at
+    # V1Switch (clone outside ingress/egress is a back-end check, after type checking; seed 100)
+    "v1switch_swapped_ingress_with_clone": (
+        program(body="        clone(CloneType.I2E, 5);").replace("V1Switch(P(), VC(), I(),", "V1Switch(P(), I(), VC(),"),
+        "V1Switch(", r"V1Switch argument verify_checksum: control I has 3 parameter", program(body="        clone(CloneType.I2E, 5);")),
+    # a bad @p4runtime_translation on a `type` a header field uses (unused: VALID)
+    "bad_translation_on_used_type": (
+        program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\nheader t_h { T x; }\n'), "@p4runtime_translation",
+        r"takes two arguments", program(top='@p4runtime_translation("x.org/T", 32) type bit<8> T;\nheader t_h { T x; }\n')),
+    # bit<0> in a select p4c does not fold, a zero-width lookahead: p4c's back end dies ("Compiler
+    # Bug: unknown width"; mutz21's open item; `select(0w0)` alone is folded: VALID)
+    "select_zero_width_key": (
+        _states("    state s1 { transition select(hdr.h.b, 0w0) { (1, _): accept; default: accept; } }\n", "s1"),
+        "0w0", r"bit<0> select key", _states("    state s1 { transition select(hdr.h.b, 1w0) { (1, _): accept; default: accept; } }\n", "s1")),
+    "lookahead_zero_width": (
+        _states("    state s1 { bit<0> z = pkt.lookahead<bit<0>>(); transition accept; }\n", "s1"), "lookahead<bit<0>>",
+        r"zero-width lookahead", _states("    state s1 { bit<1> z = pkt.lookahead<bit<1>>(); transition accept; }\n", "s1")),
+    # a stack index p4c's propagation reads from a struct initializer (seed 106's kind)
+    "stack_index_from_struct_initializer": (
+        program(top="struct pr_t { bit<8> a; bit<8> b; }\n", body="        pr_t p = { 8w5, 8w0 };\n        hdr.s[p.a].a = 1;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }"), "hdr.s[p.a]", r"Array index 8w5 larger",
+        program(top="struct pr_t { bit<8> a; bit<8> b; }\n", body="        pr_t p = { 8w2, 8w0 };\n        hdr.s[p.a].a = 1;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; }")),
+    # a value set as one component of a tuple keyset (p4c: "must evaluate to a compile-time
+    # constant"; was accepted), a value set's size a run-time value (was "unknown name hdr")
+    "value_set_in_tuple_keyset": (
+        _states("    state s1 { transition select(hdr.h.a, hdr.h.b) { (vs, 1): accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    state start"), "(vs, 1)", r"vs: must evaluate to a compile-time constant",
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    state start")),
+    "value_set_runtime_size": (
+        _states("").replace("    state start", "    value_set<bit<8>>(hdr.h.a) vs;\n    state start"), "value_set<",
+        r"value_set size must be a compile-time integer constant",
+        _states("").replace("    state start", "    value_set<bit<8>>(4) vs;\n    state start")),
+    # @id of a kept table's key element or of its action's parameter: a positive integer, an
+    # explicit one not repeated; @pkginfo without a key twice (hand probes of helper mutz22)
+    "key_id_zero": (program(locals="    table t { key = { hdr.h.a: exact @id(0); } actions = { NoAction; } }\n", body="        t.apply();"),
+                    "@id(0)", r"KeyElement: 0 is not a valid @id value",
+                    program(locals="    table t { key = { hdr.h.a: exact @id(0); } actions = { NoAction; } }\n")),
+    "action_param_id_repeated": (
+        program(locals="    action a(@id(1) bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();"),
+        "action a(", r"y: @id 1 is used multiple times",
+        program(locals="    action a(bit<8> x, @id(1) bit<8> y) { hdr.h.a = x + y; }\n" + _T.format("a"), body="        t.apply();")),
+    "controller_header_metadata_id_twice": (
+        program(top='@controller_header("packet_in") header pi_t { @id(5) bit<8> port; @id(5) bit<8> x; }\n'), "@controller_header",
+        r"x: @id 5 is used multiple times",
+        program(top='@controller_header("packet_in") header pi_t { @id(5) bit<8> port; @id(6) bit<8> x; }\n')),
+    "pkginfo_key_twice": (program().replace("V1Switch(", '@pkginfo(name="a", version="1", name="b")\nV1Switch('), "@pkginfo",
+                          r"name: Duplicates declaration name",
+                          program().replace("V1Switch(", '@pkginfo(name="a", version="1")\nV1Switch(')),
+    # an action named default_action listed by a table without a default_action: p4c adds one and
+    # dies on the name ("Compiler Bug: Could not find type of <Property> default_action"; was accepted)
+    "action_named_default_action_listed": (
+        program(locals="    action default_action() { }\n" + _T.format("default_action; NoAction"), body="        t.apply();"),
+        "actions = {", r"an action named default_action",
+        program(locals="    action default_action() { }\n" + _T.format("default_action; NoAction").replace(
+            "} }", "} default_action = NoAction(); }"), body="        t.apply();")),
+    # `@name(".NoAction")` on a listed action of another body, and no default_action: p4c's
+    # implicit NoAction default is a second JSON action of that name (was accepted)
+    "action_named_NoAction_and_implicit_default": (
+        program(locals='    @name(".NoAction") action a() { hdr.h.a = 1; }\n' + _T.format("a"), body="        t.apply();"),
+        "table t", r"@name'd NoAction, the default action p4c adds",
+        program(locals='    @name(".NoAction") action a() { hdr.h.a = 1; }\n' + _T.format("a").replace("} }", "} default_action = a(); }"),
+                body="        t.apply();")),
+    # entries on a table without a key, even none (`const entries = { }`: p4c dies; was accepted)
+    "empty_entries_without_key": (
+        program(locals="    table t { actions = { NoAction; } const entries = { } }\n", body="        t.apply();"), "const entries",
+        r"entries cannot be specified for a table with no key",
+        program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } const entries = { } }\n", body="        t.apply();")),
+    # two sub-control instances or value sets of one name (p4c: "Duplicates declaration"; was accepted)
+    "subcontrol_instance_declared_twice": (
+        program(top="control S(inout h_t h) { apply { h.a = h.a + 1; } }\n", locals="    S() s;\n    S() s;  // again\n", body="        s.apply(hdr.h);"),
+        "// again", r"s: duplicates declaration s",
+        program(top="control S(inout h_t h) { apply { h.a = h.a + 1; } }\n", locals="    S() s;\n    S() s2;\n", body="        s.apply(hdr.h);")),
+    "value_set_declared_twice": (
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    value_set<bit<8>>(4) vs;  // again\n    state start"), "// again",
+        r"vs: duplicates declaration vs",
+        _states("    state s1 { transition select(hdr.h.a) { vs: accept; default: accept; } }\n", "s1").replace(
+            "    state start", "    value_set<bit<8>>(4) vs;\n    value_set<bit<8>>(4) vs2;\n    state start")),
+    "strength_reduced_branch_unbound_out_argument": (
+        program(locals="    action b2(out bit<8> o) { o = 1; }\n", body="        if ((hdr.h.a * 0) != 0) { b2(); }"),
+        "b2();", r"no argument for parameter o",
+        program(locals="    action b2(out bit<8> o) { o = 1; }\n", body="        if ((hdr.h.a * 0) != 0) { b2(hdr.h.c); }")),
+    # @optional on a function's or a constructor's parameter, used or not (p4c: "optional
+    # parameter not allowed here"; a hand probe of helper mutz22 -- was accepted)
+    "optional_function_parameter": (
+        program(top="bit<8> f(in bit<8> y, @optional in bit<8> x) { return y; }\n", body="        hdr.h.a = f(1, 2);"),
+        "@optional", r"optional parameter not allowed here",
+        program(top="bit<8> f(in bit<8> y, in bit<8> x) { return y; }\n", body="        hdr.h.a = f(1, 2);")),
+    "optional_constructor_parameter": (
+        program(top="control S(inout h_t h)(@optional bit<8> k) { apply { h.a = 1; } }\n"),
+        "@optional", r"optional parameter not allowed here", program(top="control S(inout h_t h)(bit<8> k) { apply { h.a = 1; } }\n")),
+    # ... and ingress given as compute_checksum, calling digest (seed 115)
+    "v1switch_swapped_ingress_with_digest": (
+        program(body="        digest<bit<8>>(1, hdr.h.a);").replace("VC(), I(), E(), CC(),", "VC(), CC(), E(), I(),"),
+        "V1Switch(", r"V1Switch argument ingress: control CC has 2 parameter", program(body="        digest<bit<8>>(1, hdr.h.a);")),
+    # a back-end error in a parser state p4c keeps (the same state unreachable: VALID)
+    "mark_to_drop_in_reachable_parser_state": (
+        _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
+        r"not supported in a parser", _states("    state s1 { transition accept; }\n", "s1")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
@@ -164,11 +288,36 @@ VALID = {
         top="const bool K = false;\nbit<8> f(in bit<8> x) { return x; }\n",
         locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action b2(out bit<8> o) { o = 1; }\n",
         body="        if (1 == 2) { a0(); a0(1, 2); hdr.h.a = f(); hdr.h.a = f(1, 2); }\n        if (K && hdr.h.a == 1) { b2(); }"),
+    # ... and a directionless action argument missing in a branch p4c's strength reduction removes
+    # (p4c_mutate seed 114; mutz21's open `x * 0` item -- a type error there is still one)
+    "strength_reduced_branch_unbound_action_argument": program(
+        locals="    action a0(bit<8> v) { hdr.h.a = v; }\n    action a1(tuple<bit<8>> z) { hdr.h.a = 2; }\n",
+        body="        if (((bit<4>)hdr.h.a * 0) != 0) { a0(); } else if ((hdr.h.c & 0) == 1) { a1(); } else { hdr.h.b = 1; }"),
     "zero_width_literals": program(body="        bit<0> z = 0w1;\n        hdr.h.a = hdr.h.a ++ 0w0;\n"
                                         "        if (0w1 == 0) { hdr.h.c = (bit<8>)z + (bit<8>)(int)0w0; }"),
     "varbit_zero": program(top="header vb_t { bit<8> w; varbit<0> v; }\n").replace(
         "struct headers { h_t h; }", "struct headers { h_t h; vb_t vb; }").replace(
         "pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.extract(hdr.vb, 0);"),
+    # match_kind members as values where p4c's midend removes them before its back end: arguments
+    # of parameters nothing reads, unused locals and constants, a comparison in an unused action
+    # or function (mutz21's open item: `a(exact)` was "unknown name exact")
+    # back-end errors in parser states unreachable from start: p4c removes the states first
+    # (p4c_mutate seed 97, extern_in_parser)
+    "back_end_errors_in_unreachable_parser_states": _states(
+        "    state s1 { mark_to_drop(sm); transition accept; }\n    state s2 { mark_to_drop(); transition s1; }\n"
+        "    state s3 { random(hdr.h.a, 1, 5); pkt.lookahead<bit<0>>(); hdr.h.c = hdr.h.c / 3; transition accept; }\n"
+        "    state s4 { transition select(hdr.h.b, 0w0) { (1, 0): accept; default: accept; } }\n"
+        "    state s5 { transition select(0w0) { 0: accept; default: accept; } }\n", "s5"),
+    # a bad @p4runtime_translation on a `type` nothing uses: p4c parses it only for a used type
+    # (p4c_mutate seed 100, swap_args; still refused for an unused action's parameter, a typedef ...)
+    "bad_translation_on_unused_type": program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
+                                                  '@p4runtime_translation("x.org/U") type bit<8> U;\n'),
+    "match_kind_values_unused": program(
+        top="const match_kind K = exact;\nbit<8> f(in match_kind k) { return 2; }\n"
+            "bit<8> g(in match_kind k) { return k == lpm ? 8w1 : 8w2; }\n",
+        locals="    action a(match_kind k, bit<8> v) { hdr.h.a = v; }\n    match_kind mk = ternary;\n"
+               "    action unused(match_kind k) { if (k == exact) { hdr.h.a = 1; } }\n",
+        body="        a(exact, 1);\n        a(k = lpm, v = 2);\n        hdr.h.b = (bit<16>)f(K);\n        match_kind x; x = exact;"),
 }
 
 

@@ -79,3 +79,19 @@ def test_digest_header_member_compiles_and_the_p4info_is_refused_as_bmv2_does():
     assert got == [(prog.p4info.digests[0].preamble.id, (4, 1, 0x0203, 4))]
     with pytest.raises(P4RTError, match="Error when importing p4info"):
         P4InfoIndex.build(prog.p4info)
+
+
+def test_digest_of_a_bool_or_with_a_stack_member_compiles_and_the_p4info_is_refused_as_bmv2_does():
+    """p4c accepts ``digest<bool>`` (a bool type_spec) and a digest struct with a header stack
+    member; simple_switch_grpc refuses either P4Info ('Error when importing p4info', probed by
+    helper mutz22): checkmate-switch's P4Runtime index does too (the compiler refused them)."""
+    import pytest
+
+    from switch.compiler import compile_source
+    from switch.p4rt_server.errors import P4RTError
+    for text in (program(body="        digest<bool>(1, hdr.h.a == 3);"),
+                 program(top="struct ds_t { h_t[2] s; bit<8> x; }\n",
+                         body="        ds_t d; d.s[0] = hdr.h; d.x = hdr.h.a;\n        digest<ds_t>(1, d);")):
+        info = compile_source(text, "d.p4").p4info
+        with pytest.raises(P4RTError, match="Error when importing p4info"):
+            P4InfoIndex.build(info)

@@ -198,6 +198,26 @@ def test_digest_duplicate_filter_ages_by_pis_sweep():
         eng.close()
 
 
+def test_digest_list_being_built_holds_each_value_once():
+    """fuzz_p4rt seed 3736: BMv2's learn list drops a value already in the list it is building,
+    with the duplicate filter off (ack_timeout_ns 0) and before the first DigestEntry too (the
+    pending list then goes out at the INSERT with each value once)."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        eng.declare({1: ((8,), "struct")})
+        for v in (5, 5, 6, 5):
+            eng.offer(1, (v,))
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=0), insert=True)
+        assert sorted(len(r.digest.data) for r in sent) == [2]
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=3, ack_ns=0), insert=False)
+        for v in (7, 7, 8, 7, 9):
+            eng.offer(1, (v,))
+        assert [[m.struct.members[0].bitstring for m in r.digest.data] for r in sent[1:]] == [[b"\x07", b"\x08", b"\x09"]]
+    finally:
+        eng.close()
+
+
 def test_digest_data_has_the_p4info_kind():
     """As BMv2's P4Runtime server (PI): a struct digest -- even of one member -- sends a P4Data
     struct, a tuple digest (p4c's digest_N) a tuple, a bitstring digest one bitstring."""
