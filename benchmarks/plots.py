@@ -36,14 +36,25 @@ def plots(res: dict, out: Path, methods: tuple[str, ...]) -> list[str]:
         cpu = [100 * (a["configs"][k].get("trainer_cpu_overhead") or 0.0) for k in keys]
         tx = [100 * ((b.get(k) or {}).get("trainer_tx_ratio", 1.0) - 1.0) for k in keys]
         wall = [100 * a["configs"][k]["overhead"] for k in keys]
-        ax.bar([i - 0.27 for i in x], cpu, 0.27, label="trainer CPU", color="#2a9d8f")
+        def err(field, values):
+            """Whiskers: the order-statistics interval of each median (suite.median_interval), if any."""
+            cis = [a["configs"][k].get(field) for k in keys]
+            if not any(cis):
+                return None
+            return [[v - 100 * c[0] if c else 0.0 for v, c in zip(values, cis)],
+                    [100 * c[1] - v if c else 0.0 for v, c in zip(values, cis)]]
+
+        ax.bar([i - 0.27 for i in x], cpu, 0.27, label="trainer CPU", color="#2a9d8f",
+               yerr=err("trainer_cpu_overhead_ci", cpu), capsize=3)
         ax.bar(list(x), tx, 0.27, label="training-port bytes", color="#264653")
-        ax.bar([i + 0.27 for i in x], wall, 0.27, label="wall time (includes the emulation)", color="#bbb")
+        ax.bar([i + 0.27 for i in x], wall, 0.27, label="wall time (includes the emulation)", color="#bbb",
+               yerr=err("overhead_ci", wall), capsize=3)
         ax.axhline(0, color="k", lw=0.8)
         ax.set_xticks(list(x))
         ax.set_xticklabels(keys)
         ax.set_ylabel("vs no checkpointing, same run (%)")
-        ax.set_title("what checkpointing every iteration costs the trainers")
+        ax.set_title("what checkpointing every iteration costs the trainers\n(median over rounds; whiskers: "
+                     "interval of the median)", fontsize=10)
         ax.legend()
         save(fig, "promise.png")
 

@@ -36,6 +36,7 @@ def promise_lines(res: dict) -> list[str]:
                      f"{_pct(None if bb.get('trainer_tx_ratio') is None else bb['trainer_tx_ratio'] - 1):>8s} "
                      f"{bb.get('shadow_rx', float('nan')):12.0f} {1e3 * r['iter_s']:11.2f} {_pct(r['overhead']):>8s} "
                      f"{r.get('ring_retx_per_iter', float('nan')):13.2f}")
+    lines += interval_lines(a["configs"])
     split = [(k, a["configs"][k]) for k in ("none", "checkmate", "host") if k in a["configs"]]
     if all(r.get("trainer_cpu_rank0_s") is not None for _, r in split) and split:
         lines.append("trainer CPU ms/it, rank 0 (it also sends the shadows' manifests) / the other ranks: "
@@ -55,6 +56,23 @@ def promise_lines(res: dict) -> list[str]:
         lines.append("wall time includes the emulation: the software switch's copies and the shadows share the "
                      "machine's cores with the trainers (see the CPU columns below)")
     return lines + [""]
+
+
+def interval_lines(configs: dict) -> list[str]:
+    """How far the promise's medians can move with the spread of the rounds: the order-statistics
+    interval of each median (``suite.median_interval``), trainer CPU and wall, per method."""
+    parts, cover, n = [], None, None
+    for key in [k for k in ("checkmate", "host") if k in configs]:
+        r = configs[key]
+        for what, ci in (("trainer CPU", r.get("trainer_cpu_overhead_ci")), ("wall", r.get("overhead_ci"))):
+            if ci:
+                parts.append(f"{what} {key} {100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f} %")
+                cover = ci[2] if cover is None else min(cover, ci[2])
+        n = n or len(r.get("trainer_cpu_ratio_all") or r.get("ratio_all") or [])
+    if not parts:
+        return []
+    return [f"medians of {n} per-round ratios; interval holding the median with >= {100 * cover:.0f} % "
+            "(order statistics, any distribution): " + ", ".join(parts)]
 
 
 def fragment(res: dict, table: str, command: str, scale_text: str | None = None) -> str:

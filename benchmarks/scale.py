@@ -89,7 +89,7 @@ def run(a, outdir: Path, say) -> int:
         params = param_count(hidden)
         say(f"scale: hidden {hidden} ({params:,d} parameters)")
         sub = argparse.Namespace(**vars(a))
-        sub.methods, sub.every = ["none", "checkmate"], [1]
+        sub.methods, sub.every, sub.promise_rounds = ["none", "checkmate"], [1], 0
         if not getattr(a, "scale", False):  # after a full run (--with-scale): the scale run's own lengths
             sub.iters, sub.rounds, sub.timeout = 10, 2, 900.0
         sub.train_arg = list(a.train_arg) + [f"--hidden={hidden}"]

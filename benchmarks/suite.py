@@ -39,6 +39,8 @@ from topologies.lifecycle import Terminated, cannot_start, teardown_on_exit
 METHODS = ("none", "checkmate", "host", "torch-save", "checkfreq", "dcp-async")
 PERIODIC = ("torch-save", "checkfreq", "dcp-async")
 BUDGET = 0.035
+PROMISE_ROUNDS = 8  #: rounds of none / checkmate / host only, after the full rounds (train_bench.schedule)
+CONFIDENCE = 0.9  #: the least coverage of the interval printed beside a median of per-round ratios
 BENCH_ROOT = paths.RESULTS / "bench"
 HOST_PORT_OFFSET = 100  # host-mode shadows listen on the shadow hosts' ports + 100
 
@@ -59,6 +61,29 @@ def sustainable_k(stall_s: float, iter_s: float, budget: float = BUDGET) -> int:
     while stall_s / (k * iter_s) > budget:
         k += 1
     return k
+
+
+def median_interval(xs, confidence: float = CONFIDENCE) -> tuple[float, float, float] | None:
+    """A distribution-free confidence interval of the median of ``xs``: ``(low, high, coverage)``.
+
+    The order statistics ``x(k) <= median <= x(n+1-k)`` hold the true median with probability
+    ``1 - 2 P(B <= k-1)``, ``B ~ Binomial(n, 1/2)``, whatever the distribution of the samples
+    (independent draws of one); ``k`` is the largest that keeps that coverage at or above
+    ``confidence`` (``coverage`` says how much it is).  ``None`` for fewer samples than any interval
+    of that coverage needs (for 0.9: five).  The per-round ratios of a bench are such draws only
+    as far as the rounds are independent: the interval says how far the median can move with
+    the rounds' spread, not how the machine drifts across runs."""
+    v = sorted(x for x in xs if x is not None)
+    n = len(v)
+    best = None
+    cdf = 0.0  # P(B <= k - 1)
+    for k in range(1, n // 2 + 1):
+        cdf += math.comb(n, k - 1) / 2 ** n
+        cover = 1.0 - 2.0 * cdf
+        if cover < confidence:
+            break
+        best = (v[k - 1], v[n - k], cover)
+    return best
 
 
 def _median(xs):
@@ -162,6 +187,9 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                "ratio_all": c["ratio"],
                "ratio": ratio, "overhead": None if ratio is None else ratio - 1.0,
                "stall_s": _median(c["stall_s"])}
+        ci = median_interval(c["ratio"])
+        if ci is not None and c["method"] != "none":
+            row["overhead_ci"] = [ci[0] - 1.0, ci[1] - 1.0, ci[2]]
         if c.get("robust"):
             rr = _median([x[2] for x in c["robust"]])
             row.update(robust_s_all=[x[0] for x in c["robust"]], robust_control_s_all=[x[1] for x in c["robust"]],
@@ -173,6 +201,9 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             row["trainer_cpu_others_s"] = _median([x[1] for x in c["split"]])
         if c.get("tcpu"):
             tr = _median([x[2] for x in c["tcpu"]])
+            ci = median_interval([x[2] for x in c["tcpu"]])
+            if ci is not None:
+                row["trainer_cpu_overhead_ci"] = [ci[0] - 1.0, ci[1] - 1.0, ci[2]]
             row.update(trainer_cpu_s=_median([x[0] for x in c["tcpu"]]),
                        trainer_cpu_s_all=[x[0] for x in c["tcpu"]], trainer_cpu_control_s_all=[x[1] for x in c["tcpu"]],
                        trainer_cpu_ratio_all=[x[2] for x in c["tcpu"]], trainer_cpu_ratio=tr,
@@ -271,7 +302,9 @@ def fmt_table(res: dict) -> str:
     a = res["analysis"]
     b = res.get("bytes", {})
     lines = [f"checkmate bench {res['run']}: {res['config']['trainers']} trainers, {res['config']['shadows']} shadows, "
-             f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment", ""]
+             f"{res['config']['rounds']} round(s) x {res['config']['iters']} timed iterations per segment"
+             + (f", then {res['config']['promise_rounds']} round(s) of none, checkmate and host only"
+                if res["config"].get("promise_rounds") else ""), ""]
     lines += report.promise_lines(res)
     lines += [f"no checkpointing: {1e3 * a['iter_none_s']:.2f} ms/iteration (median over rounds); budget "
              f"{100 * a['budget']:.1f} %; noise floor (a none segment vs the nones around it, median): "
@@ -424,7 +457,8 @@ def run_testbed(a, outdir: Path, say) -> dict:
             argv = [sys.executable, "-m", "benchmarks.train_bench", "--rank", r, "--world-size", len(trainers),
                     "--master", f"{master_ip}:29500", "--bind-ip", h["ip"].split("/")[0],
                     "--method", ",".join(a.methods), "--every", ",".join(map(str, a.every)),
-                    "--iters", a.iters, "--warmup", a.warmup, "--rounds", a.rounds, "--job-id", tb.job_id,
+                    "--iters", a.iters, "--warmup", a.warmup, "--rounds", a.rounds,
+                    "--promise-rounds", a.promise_rounds, "--job-id", tb.job_id,
                     "--host-job-id", tb.host_job_id, "--off-job-id", tb.job_id + 2, "--shadows", sh,
                     "--host-shadows", hsh, "--mtu", a.mtu, "--out-dir", outdir / "ckpt",
                     "--segments", seg_path, "--manifest-batch", a.manifest_batch]
@@ -435,7 +469,7 @@ def run_testbed(a, outdir: Path, say) -> dict:
             names[r] = f"trainer-{r}"
         pin_all()
         from benchmarks.train_bench import schedule
-        total = len(schedule(a.methods, a.every, a.rounds))
+        total = len(schedule(a.methods, a.every, a.rounds, promise_rounds=a.promise_rounds))
         deadline = time.monotonic() + a.timeout
         pos, done = 0, 0
         bar = tqdm(total=total, desc="bench segments", unit="seg", file=sys.stderr, dynamic_ncols=True,
@@ -565,6 +599,9 @@ def parse_args(argv):
     p.add_argument("--iters", type=int, default=None, help="timed iterations per segment (default 60; quick 40)")
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--rounds", type=int, default=None, help="rounds (default 6; quick 2)")
+    p.add_argument("--promise-rounds", type=int, default=None,
+                   help="more rounds of none, checkmate and host only, for the promise figures (default 8; "
+                        "quick and --scale 0)")
     p.add_argument("--trainers", type=int, default=3)
     p.add_argument("--shadows", type=int, default=2)
     p.add_argument("--mtu", type=int, default=1500, choices=(1500, 9000))
@@ -602,6 +639,8 @@ def parse_args(argv):
     a.every = [int(k) for k in (a.every or ("1,10" if a.quick else "1,5,20")).split(",") if k]
     a.iters = a.iters or (10 if a.scale else 40 if a.quick else 60)
     a.rounds = a.rounds or (2 if a.quick or a.scale else 6)
+    if a.promise_rounds is None:
+        a.promise_rounds = 0 if a.quick or a.scale else PROMISE_ROUNDS
     a.timeout = a.timeout or (150.0 if a.quick else 900.0 if a.scale else 660.0)
     try:
         from benchmarks.scale import parse_hidden

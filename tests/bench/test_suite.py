@@ -140,6 +140,62 @@ def test_schedule_every_method_every_round_next_to_a_none():
     assert len(set(firsts)) > 1  # rotated
 
 
+def test_promise_rounds_add_only_none_checkmate_and_host():
+    """The promise's own rounds follow the full ones, numbered on, with checkmate and host between nones
+    (each with a none next to it), alternating which goes first; no method without them gets any."""
+    plan = schedule(list(ALL_METHODS), [1, 10], 2, promise_rounds=3)
+    full = schedule(list(ALL_METHODS), [1, 10], 2)
+    assert plan[:len(full)] == full
+    extra = plan[len(full):]
+    assert {r for r, _, _ in extra} == {2, 3, 4}
+    for r in (2, 3, 4):
+        assert sorted(m for rr, m, _ in extra if rr == r) == ["checkmate", "host", "none"]
+    for i, (_, m, _) in enumerate(plan):
+        if m != "none":
+            assert any(plan[j][1] == "none" for j in (i - 1, i + 1, i - 2, i + 2) if 0 <= j < len(plan))
+    assert [m for _, m, _ in extra][0::3] == ["checkmate", "host", "checkmate"]
+    assert schedule(["none", "torch-save"], [1], 1, promise_rounds=4) == schedule(["none", "torch-save"], [1], 1)
+    # only the methods asked for
+    assert {m for _, m, _ in schedule(["none", "checkmate"], [1], 1, promise_rounds=2)} == {"none", "checkmate"}
+
+
+@pytest.mark.parametrize("n,k", [(5, 1), (6, 1), (9, 2), (14, 4), (20, 6)])
+def test_median_interval_is_the_order_statistics_interval(n, k):
+    """x(k) .. x(n+1-k) with the largest k whose binomial coverage is still >= 90 %."""
+    xs = [float(i) for i in range(n, 0, -1)]  # any order
+    lo, hi, cover = suite.median_interval(xs, 0.9)
+    assert (lo, hi) == (float(k), float(n + 1 - k))
+    tail = lambda j: sum(math.comb(n, i) for i in range(j)) / 2 ** n  # noqa: E731 -- P(B <= j - 1)
+    assert cover == pytest.approx(1 - 2 * tail(k)) and cover >= 0.9 and 1 - 2 * tail(k + 1) < 0.9
+    assert suite.median_interval([1.0, 2.0, 3.0, 4.0], 0.9) is None  # no interval of 90 % from four
+    assert suite.median_interval([None, 1.0, 2.0, 3.0, 4.0, 5.0], 0.9)[:2] == (1.0, 5.0)
+
+
+def test_promise_block_prints_the_interval_of_its_medians():
+    """Six rounds of one synthetic pattern: the promise block gives each median's order-statistics
+    interval (trainer CPU and wall), and the header counts the promise rounds."""
+    segs, seq = [], 0
+    wobble = [0.0, 0.01, -0.01, 0.02, -0.02, 0.03]
+    for r, w in enumerate(wobble):
+        for m, it, cpu in (("none", 0.1, 0.3), ("checkmate", 0.12, 0.309 + 0.3 * w), ("host", 0.115, 0.33), ("none", 0.1, 0.3)):
+            if m == "none" and r and segs[-1]["method"] == "none":
+                continue
+            s = _seg(seq, r, m, 1, it * (1 + w))
+            s["trainer_cpu_s"] = cpu * s["iters"]
+            segs.append(s)
+            seq += 1
+    a = suite.analyze(segs)
+    ci = a["configs"]["checkmate"]["trainer_cpu_overhead_ci"]
+    assert ci[0] == pytest.approx((0.309 - 0.006) / 0.3 - 1) and ci[1] == pytest.approx((0.309 + 0.009) / 0.3 - 1)
+    assert ci[2] == pytest.approx(1 - 2 / 64)
+    res = {"run": "x", "config": {"trainers": 3, "shadows": 2, "rounds": 4, "iters": 20, "promise_rounds": 2},
+           "analysis": a, "bytes": {}}
+    text = suite.fmt_table(res)
+    assert "then 2 round(s) of none, checkmate and host only" in text
+    line = next(x for x in text.splitlines() if x.startswith("medians of 6 per-round ratios"))
+    assert ">= 97 %" in line and "trainer CPU checkmate +1.0 .. +6.0 %" in line and "wall host" in line
+
+
 def test_table_and_plots(tmp_path):
     a = suite.analyze(synthetic())
     res = {"run": "synthetic", "config": {"trainers": 3, "shadows": 2, "rounds": 1, "iters": 20},
