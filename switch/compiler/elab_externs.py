@@ -12,6 +12,20 @@ from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits
 
 
 class ExternRules:
+    @staticmethod
+    def scalar_operand(v):
+        """``hash``'s base or max (an ``in T``/``in M`` p4c takes of any type) as the number BMv2
+        reads: a bool as 0/1, an ``error`` or plain enum as its code (p4c's 32-bit scalar), a
+        serializable enum as its bits; anything else as it is."""
+        ir, t = v
+        if t == BOOL:
+            return {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
+        if t[0] in ("error", "enum"):
+            return ir, ["bit", 32]
+        if t[0] == "serenum":
+            return ir, t[2]
+        return v
+
     def flat_list(self, n: Node, scope, what: str):
         """A field list (list expression, struct or header value) -> [(ir, width)]."""
         if n.kind == "list":
@@ -190,22 +204,24 @@ class ExternRules:
                     if ta is not None:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
+            rt = t
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
-            base = self.expr(args[2], scope)
-            if base[1] == BOOL:   # hash's base is any T: p4c's JSON passes a bool, BMv2 reads it as 0/1
-                base = ({"op": "cast", "a": base[0], "t": ["bit", 1]}, ["bit", 1])
+            base = self.scalar_operand(self.expr(args[2], scope))
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
-            mx = self.expr(args[4], scope)
+            mx = self.scalar_operand(self.expr(args[4], scope))
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
+            dies = [tstr(x) for x, y in ((rt, t), (base[1], base[1]), (mx[1], mx[1]))
+                    if y is None or y[0] in ("header", "struct", "stack", "list")]
             for (_, at), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
                 if at == INTLIT and not (targs and targs[1 if what == "base" else 3]):
                     # hash<O, T, D, M>: nothing gives an untyped integer its width (p4c)
                     raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
-            base = self.coerce(base, bt, args[2].loc)
-            mx = self.coerce(mx, mt, args[4].loc)
+            if not dies:
+                base = self.coerce(base, bt, args[2].loc)
+                mx = self.coerce(mx, mt, args[4].loc)
             if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
                 # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
                 self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
@@ -214,6 +230,8 @@ class ExternRules:
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:
                 data = self.flat_list(args[3], scope, "hash data")
+            if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
+                return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
                      "data": [[d, w] for d, w in data], "to_bool": to_bool}]
         if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",

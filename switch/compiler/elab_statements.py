@@ -606,6 +606,9 @@ class StatementRules:
             lv, lt = self.lvalue(args[1], scope)
             self.check_type_args(call, [lt], "meter.execute_meter")
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
+            if lt is None:
+                self.index_expr(args[0], scope, itype)   # still type-checked
+                return self.bmv2_dies(call.loc, f"execute_meter into a {tstr(self.lvalue(args[1], scope)[1])}")[0]
             return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt,
                     "to_bool": to_bool}
         if kind == "direct_meter" and m == "read":
@@ -625,15 +628,32 @@ class StatementRules:
 
     def result_bits(self, t, loc, what: str):
         """The bits a ``hash``/``execute_meter`` result is computed in, and whether it is
-        stored into a ``bool``: p4c accepts bit<N>, int<N>, a serializable enum (its
-        underlying bits) and bool (one bit, as BMv2's 1-bit field keeps the low bit)."""
+        stored into a ``bool``: bit<N>, int<N>, a serializable enum (its underlying bits) and
+        bool (one bit, as BMv2's 1-bit field keeps the low bit); an ``error`` or plain enum is
+        one of p4c's 32-bit scalar fields in its JSON (the number BMv2 computes is the code),
+        a varbit field is written with its maximum width (BMv2 keeps the bits its current
+        length holds, which is all an emit shows).  p4c takes any type (the result is an
+        ``out O``): a header, struct, union, stack or tuple reaches the BMv2 primitive as a
+        "header" parameter, and simple_switch dies executing it -- None then (the caller makes
+        the call a run-time failure, see :meth:`bmv2_dies`)."""
         if t[0] == "bool":
             return ["bit", 1], True
         if t[0] == "serenum":
             return t[2], False
+        if t[0] in ("error", "enum"):
+            return ["bit", 32], False
+        if t[0] == "varbit":
+            return ["bit", t[1]], False
         if not is_bits(t):
-            raise E(loc, f"{what} result must be bit<N>, int<N>, bool or a serializable enum, not {tstr(t)}")
+            return None, False
         return t, False
+
+    def bmv2_dies(self, loc, what: str) -> list:
+        """The statements for a call p4c compiles and simple_switch 1.15.5 cannot execute (it dies
+        on an assertion in bm_sim/actions.h, "Default switch case should not be reachable"):
+        the packet is dropped there with a trace line, as for a failed ``assert``."""
+        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL},
+                 "where": f"{loc}: {what} (p4c compiles it; simple_switch dies executing it)"}]
 
     def index_expr(self, n: Node, scope, itype=None):
         ir, t = self.expr(n, scope)

@@ -1,0 +1,66 @@
+"""Found by helper mutz23 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+``hash``'s result, base and max and ``execute_meter``'s result take any type for p4c (``out O``,
+``in T``, ``in M``): an ``error`` or plain enum is one of its JSON's 32-bit scalars, and BMv2
+computes the number into it (its code: ``r == EE.B`` holds for 1); a varbit field keeps the bits
+its current length holds (what an emit shows).  A header, struct, union, stack or tuple reaches
+BMv2's primitive as a "header" parameter and simple_switch dies executing it (an assertion in
+bm_sim/actions.h): P4Info compared only, checkmate-switch drops the packet there.  checkmate-p4c
+refused them all (mutz22's open items)."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_T = "header r16_t { bit<16> v; }\nstruct s16_t { bit<16> v; }\nheader_union u_t { r16_t r; }\nenum EE { A, B, C }\n"
+_F = [(1, H(5, 1, 0x1234, 7)), (1, H(9, 0x20, 0x55, 0x1000)), (1, H(0x31, 0x20, 3, 0)), (1, H(0x77, 3, 0xffff, 9))]
+
+CASES = [
+    case("mutz23_hash_meter_error_enum_operands", CAT, program("""
+        error r;
+        hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w4);
+        hdr.h.a = r == error.NoError ? 8w1 : (r == error.PacketTooShort ? 8w2 : 8w3);
+        EE e;
+        hash(e, HashAlgorithm.crc16, 16w0, { hdr.h.b }, 16w3);
+        hdr.h.b = e == EE.A ? 8w1 : (e == EE.B ? 8w2 : 8w3);
+        bit<16> x;
+        hash(x, HashAlgorithm.crc16, EE.B, { hdr.h.c }, 16w1024);
+        hdr.h.c = x;
+        bit<16> y;
+        hash(y, HashAlgorithm.crc16, error.PacketTooShort, { hdr.h.d }, error.NoMatch);
+        hdr.h.d = (bit<32>)y;
+        EE col;
+        mt.execute_meter(0, col);
+        hdr.h2.setValid();
+        hdr.h2.a = col == EE.A ? 8w7 : 8w8;
+""", ingress_decls="    meter(4, MeterType.packets) mt;\n", top=_T), frames=_F),
+]
+
+_VBP = """\
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.vb, (bit<32>)hdr.h.b << 3);
+        transition accept;
+    }"""
+_VBD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vb);"
+CASES.append(case("mutz23_hash_into_varbit_field", CAT, program("""
+        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);
+        varbit<32> lv;
+        hash(lv, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);
+""", headers="header vb_t { varbit<32> v; }\n", fields="    vb_t vb;\n", parser=_VBP, deparser=_VBD),
+    frames=[(1, H(5, 0, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(9, 2, 0, 0)), (1, H(7, 4, 0, 0))]))
+
+_DIES = "simple_switch 1.15.5 dies executing it (bm_sim/actions.h: 'Default switch case should not be reachable')"
+for _n, _b in [("header_result", "r16_t r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r.v;"),
+               ("struct_result", "s16_t r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r.v;"),
+               ("stack_result", "r16_t[2] r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r[0].v;"),
+               ("union_result", "u_t r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r.r.v;"),
+               ("tuple_result", "tuple<bit<8>, bit<8>> r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); "
+                                "hdr.h.a = r[0];"),
+               ("struct_base", "s16_t bs = { 7 }; bit<16> r; hash(r, HashAlgorithm.crc16, bs, { hdr.h.a }, 16w1024); hdr.h.c = r;"),
+               ("header_max", "r16_t mx = { 100 }; bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, mx); hdr.h.c = r;"),
+               ("meter_struct_result", "s16_t c; mt.execute_meter(0, c); hdr.h.c = c.v;"),
+               ("meter_header_result", "r16_t c; mt.execute_meter(0, c); hdr.h.c = c.v;")]:
+    CASES.append(case(f"mutz23_hash_{_n}", CAT, program("        " + _b + "\n", top=_T,
+                                                       ingress_decls="    meter(4, MeterType.packets) mt;\n"),
+                      frames=_F, p4info_only=_DIES))
