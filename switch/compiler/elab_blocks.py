@@ -68,17 +68,23 @@ class BlockRules:
             elif k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
-                self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
+                with self.translation_errors_kept([]) as bad:
+                    self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
+                if bad:   # raised where the typedef is used (elab_types._resolve_type)
+                    self.__dict__.setdefault("typedef_translation_errors", {})[d.name] = bad[0]
                 self.typedef_nodes[d.name] = d
                 if getattr(d, "newtype", False):
                     self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
             elif k == "const":
                 if d.name == "__v1model_version":
                     self.check_v1model_version(d.value)
-                t = self.resolve_type(d.type)
-                ir = self.declared_constant(t, d.value, self.global_scope)
+                with self.translation_errors_kept([]) as bad:
+                    t = self.resolve_type(d.type)
+                    ir = self.declared_constant(t, d.value, self.global_scope)
                 if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
+                if bad:   # raised where the constant is used (elab_expressions)
+                    ir = dict(ir, translation_error=bad[0])
                 self.global_scope.add(d.name, ("const", ir))
             elif k == "enum":
                 self.declare_enum(d)
@@ -103,7 +109,14 @@ class BlockRules:
                 self.action_nodes[d.name] = d
                 self.declare_action(d, d.name, self.global_scope)
             elif k == "function":
-                self.declare_function(d)
+                with self.translation_errors_kept([]) as bad:
+                    self.declare_function(d)
+                if bad:   # raised where the function is called
+                    rec = self.functions.get(d.name)
+                    if rec is not None:
+                        rec.setdefault("deferred_error", bad[0])
+                    else:
+                        raise bad[0]
             elif k in ("parser", "control"):
                 self.global_scope.add(d.name, (k, d))
                 self.check_block_param_types(d)
@@ -506,6 +519,15 @@ class BlockRules:
 
     # ---------------------------------------------------------------- actions, functions
     def declare_action(self, d: Node, q: str, scope: Scope) -> None:
+        with self.translation_errors_kept([]) as bad:
+            self._declare_action(d, q, scope)
+        if bad:   # raised where the action is kept (elab_output), as p4c removes an unused one first
+            rec = self.actions.get(scope.lookup(d.name)[1]) if scope.lookup(d.name) else None
+            if rec is None:
+                raise bad[0]
+            rec.setdefault("deferred_error", bad[0])
+
+    def _declare_action(self, d: Node, q: str, scope: Scope) -> None:
         name_anno = annotation(d.annos, "name")
         if name_anno:
             nm = name_anno[1][0]

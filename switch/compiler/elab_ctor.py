@@ -333,9 +333,9 @@ class CtorRules:
             if t[0] == "extern":
                 out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname, gen)))
                 continue
-            if t[0] not in ("bit", "int", "bool", "int_lit") and t != ["enum", "HashAlgorithm"]:
+            if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N>, int, bool and HashAlgorithm only)")
+                               "(bit<N>, int<N>, int, bool, match_kind and HashAlgorithm only)")
             ir, at = self.expr(a, scope)
             # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
             v = self.fold(self.coerce((ir, at), t, a.loc) if t != INTLIT or not is_bits(at) else ir)

@@ -373,6 +373,8 @@ class ExpressionRules:
             if ent[0] == "var":
                 return ent[1], ent[1]["t"]
             if ent[0] == "const":
+                if ent[1].get("translation_error"):   # (its type's bad @p4runtime_translation)
+                    raise ent[1]["translation_error"]
                 return ent[1], ent[1]["t"]
             raise E(n.loc, f"{n.name} is a {ent[0]}, not a value")
         if k == "member":

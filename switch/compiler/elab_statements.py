@@ -347,8 +347,14 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
-        if not s.cases and t[0] in ("varbit", "header", "struct", "stack"):
+        if not s.cases and t[0] in ("varbit", "header", "struct", "stack", "match_kind"):
             return {"s": "block", "body": []}   # p4c drops a switch without cases before it checks the key's type
+        if t == ["match_kind"] and ir.get("op") == "const" and all(c.label is None for c in s.cases):
+            # `switch (exact) { default: {...} }`: p4c folds a constant switch before its back end
+            # looks at the key (a variable key, or a case label, is refused: below)
+            if len(s.cases) > 1:
+                raise E(s.cases[1].loc, "switch statement has more than one 'default' label")
+            return {"s": "block", "body": self.stmt(s.cases[0].body, Scope(scope)) if s.cases[0].body is not None else []}
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []

@@ -15,6 +15,7 @@ from test_mutants import _p4c_accepts
 
 _T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _UT = "header_union u_t { h_t x; }\n"
+_TR = '@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
 
 
 def _states(extra: str, to: str = "accept") -> str:
@@ -243,6 +244,25 @@ CASES = {
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
         r"not supported in a parser", _states("    state s1 { transition accept; }\n", "s1")),
+    # helper mutz23: a bad @p4runtime_translation is p4c's syntax error once something kept uses the
+    # type -- a listed action's parameter, a used typedef of it, a called function (their unused
+    # twins compile: p4c removes them before it parses the annotation)
+    "bad_translation_listed_action_param": (program(top=_TR, locals="    action a(T v) { }\n" + _T.format("a"),
+                                                    body="        t.apply();"), "@p4runtime_translation",
+                                            r"takes two arguments", program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)'), locals="    action a(T v) { }\n" + _T.format("a"),
+                                                                            body="        t.apply();")),
+    "bad_translation_used_typedef": (program(top=_TR + "typedef T T2;\n", body="        T2 x = (T2)hdr.h.a; hdr.h.a = (bit<8>)x;"),
+                                     "@p4runtime_translation", r"takes two arguments",
+                                     program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)') + "typedef T T2;\n",
+                                             body="        T2 x = (T2)hdr.h.a; hdr.h.a = (bit<8>)x;")),
+    "bad_translation_called_function": (program(top=_TR + "bit<8> f(in bit<8> x) { T y = (T)x; return (bit<8>)y; }\n",
+                                                body="        hdr.h.a = f(hdr.h.a);"), "@p4runtime_translation", r"takes two arguments",
+                                        program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)') + "bit<8> f(in bit<8> x) { T y = (T)x; return (bit<8>)y; }\n",
+                                                body="        hdr.h.a = f(hdr.h.a);")),
+    # a switch on a match_kind with a case label (p4c's back end: no representation for it)
+    "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
+                                     "switch (exact)", r"switch on a value of type match_kind",
+                                     program(body="        switch (exact) { default: { hdr.h.a = 2; } }")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
@@ -318,6 +338,16 @@ VALID = {
         locals="    action a(match_kind k, bit<8> v) { hdr.h.a = v; }\n    match_kind mk = ternary;\n"
                "    action unused(match_kind k) { if (k == exact) { hdr.h.a = 1; } }\n",
         body="        a(exact, 1);\n        a(k = lpm, v = 2);\n        hdr.h.b = (bit<16>)f(K);\n        match_kind x; x = exact;"),
+    # helper mutz23 (mutz22's open items): a match_kind constructor parameter, a constant switch on a
+    # match_kind with only a default (p4c folds it) or with no case; a bad @p4runtime_translation on
+    # a type only an unused action's parameter, a constant, a typedef or an uncalled function names
+    "match_kind_ctor_param_and_constant_switch": program(
+        top="control S(inout h_t h)(match_kind k) { apply { h.a = 1; } }\n",
+        locals="    S(exact) s;\n", body="        s.apply(hdr.h);\n        switch (exact) { default: { hdr.h.b = 2; } }\n"
+                                       "        switch (lpm) { }"),
+    "bad_translation_type_only_unused_declarations_name": program(
+        top=_TR + "const T K = (T)1;\ntypedef T T2;\nbit<8> f(in T x) { return (bit<8>)x; }\n",
+        locals="    action a(T v) { }\n"),
 }
 
 
