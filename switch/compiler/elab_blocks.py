@@ -600,7 +600,10 @@ class BlockRules:
         self.ctx = saved
         if dup is not None:
             del self.actions[q]
-            if not _same_action(dup, rec):
+            if not _same_action(dup, rec) or not annotation(dup["annos"], "name"):
+                # (also an action of another declaration @name'd like one without @name --
+                # `@name(".NoAction") action a() {}` beside core.p4's NoAction: p4c keeps two
+                # actions of one name, a JSON label clash where one table gets both, mutz23)
                 # p4c accepts it while no table lists both (direct calls are inlined): kept as
                 # a twin that only direct calls reach, left out of the P4Info
                 q = f"{real_q}__twin{len(self.actions)}"

@@ -250,7 +250,7 @@ class CallRules:
             # called from another action's body: used only if that one is (elab_output.live_actions)
             a["used"] = frozenset(a["used"] or ()) | {caller}
         else:
-            a["used"] = True
+            a["used"] = a["self_used"] = True
         if caller and a.get("cond_op") and not self.ctx.get("after_return"):
             loc, what = a["cond_op"]
             # (after an unconditional exit too: p4c inlines the call and still sees it predicated)

@@ -336,12 +336,20 @@ class ExternRules:
             dt = ["list", [self.expr(it, scope)[1] for it in data.items]]
             if INTLIT in dt[1]:
                 raise E(data.loc, "digest data: an untyped integer needs a width (e.g. 8w1)")
-        if dt[0] == "struct":
+        if dt[0] == "struct" and not self.structs[dt[1]].get("union"):
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
-        elif is_bits(dt) or dt[0] in ("serenum", "bool"):
-            members = [["f0", dt]]   # one value (p4c: a bitstring or bool digest digest_N)
+        elif is_bits(dt) or dt[0] in ("serenum", "bool", "enum", "stack"):
+            # one value (p4c: a bitstring, bool or header stack digest digest_N; a plain enum is
+            # named after its type) -- simple_switch_grpc refuses all but the bitstring one's P4Info
+            members = [["f0", dt]]
+        elif dt[0] in ("header", "struct"):   # a header, a union (a struct in the IR)
+            # p4c's v1model back end names the type's declaration: "header h_t: expected a struct type"
+            what = "header_union" if dt[0] == "struct" else dt[0]
+            at = self.__dict__.get("type_decl_locs", {}).get(dt[1], data.loc)
+            raise E(at, f"{what} {dt[1]}: expected a struct type (the data of the digest call at {data.loc} must be "
+                        "a struct, a tuple or a bit<N> value)")
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
         if dt[0] not in ("struct", "list"):
@@ -358,7 +366,7 @@ class ExternRules:
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
         flat = []
         for (fn, ft), it in zip(members, items):
-            if ft[0] in ("header", "struct", "stack") and dt[0] == "struct":
+            if ft[0] in ("header", "struct", "stack") and dt[0] in ("struct", "stack"):
                 # p4c accepts a header or struct member (P4Info: its type in type_info);
                 # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
                 # the pipeline only carries the member's fields, flattened
@@ -375,6 +383,9 @@ class ExternRules:
                 name = ta.name   # digest<MyS>: p4c names the digest as the type argument is written
             self.digests.setdefault(name, {"name": name, "struct": dt[1],
                                            "fields": [[fn, ft] for fn, ft in members]})
+        elif dt[0] == "enum":   # (probed: p4c names it after the enum, no warning)
+            name = dt[1]
+            self.digests.setdefault(name, {"name": name, "fields": [["f0", dt]], "tuple": True, "scalar": True})
         else:
             name = f"digest_{self.auto_digests}"
             self.auto_digests += 1

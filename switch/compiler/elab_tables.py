@@ -226,10 +226,13 @@ class TableRules:
                     raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with a "
                                    "different body in the same actions list (p4c: duplicate label in its JSON)")
                 real["used"] = True
+                real.setdefault("twin_annos", arec["annos"])   # (the P4Info's annotations: ElabOutput)
             elif any(x.get("p4info_as") == ent[1] for x in acts):
                 raise E(a.loc, f"table {q}: action {a.name} is named {ent[1]} like another action with a "
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
+            if not twin_of:
+                arec["self_used"] = True
             for p in arec["params"]:
                 if not p["dir"] and (p.get("bool") or p.get("not_cp")) and not table_error:
                     # fine in an action only called directly, or listed by a table p4c removes: BMv2's
@@ -304,7 +307,7 @@ class TableRules:
                                f"be assigned in call NoAction (p4c)")
             if any(x.get("p4info_as") == na for x in acts):   # `@name(".NoAction") action a` listed (mutz22)
                 raise E(d.loc, f"table {q}: a listed action is @name'd {na}, the default action p4c adds (p4c: duplicate label in its JSON)")
-            self.actions[na]["used"] = True
+            self.actions[na]["used"] = self.actions[na]["self_used"] = True
             default = {"action": na, "params": [], "const": False}
             if na not in anames:
                 acts.append({"name": na, "scope": "DEFAULT_ONLY", "annos": [], "bound": []})

@@ -292,6 +292,7 @@ class TypeRules:
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
+        self.__dict__.setdefault("type_decl_locs", {})[d.name] = d.loc   # (named by p4c's back end: digest_call)
         fields = []
         seen = set()
         deferred = None   # (loc, message): the header is refused once used (used_type)

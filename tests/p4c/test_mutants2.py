@@ -259,6 +259,16 @@ CASES = {
                                                 body="        hdr.h.a = f(hdr.h.a);"), "@p4runtime_translation", r"takes two arguments",
                                         program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)') + "bit<8> f(in bit<8> x) { T y = (T)x; return (bit<8>)y; }\n",
                                                 body="        hdr.h.a = f(hdr.h.a);")),
+    # `@name(".NoAction")` on an action with NoAction's empty body listed by a table without a
+    # default_action: p4c adds core.p4's NoAction beside it (duplicate JSON label; was merged)
+    "named_noaction_same_body_listed_without_default": (
+        program(locals='    @name(".NoAction") action my_na() { }\n' + _T.format("my_na"), body="        t.apply();"),
+        "table t", r"@name'd NoAction, the default action p4c adds",
+        program(locals='    @name(".NoAction") action my_na() { }\n' + _T.format("my_na").replace(" }\n", " default_action = my_na(); }\n"),
+                body="        t.apply();")),
+    # a digest of a header union: p4c's back end names the union's declaration (was accepted)
+    "digest_of_header_union": (program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u);"), "header_union u_t",
+                               r"expected a struct type", program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u.x.a);")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",

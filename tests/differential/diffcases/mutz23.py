@@ -64,3 +64,34 @@ for _n, _b in [("header_result", "r16_t r; hash(r, HashAlgorithm.crc16, 16w0, { 
     CASES.append(case(f"mutz23_hash_{_n}", CAT, program("        " + _b + "\n", top=_T,
                                                        ingress_decls="    meter(4, MeterType.packets) mt;\n"),
                       frames=_F, p4info_only=_DIES))
+
+# `@name(".NoAction")` on an action with NoAction's empty body: p4c keeps it apart from core.p4's
+# NoAction (checkmate-p4c merged the two): a table listing it without a default_action gets both
+# (p4c's duplicate JSON label: test_mutants2), and the P4Info action NoAction carries the
+# annotations of the first declared one p4c keeps -- core.p4's @noWarn("unused") once a table uses
+# core's NoAction, the @name'd action's own otherwise (`@foo` here; it was core's)
+CASES.append(case("mutz23_named_noaction_twin_annotations", CAT, program("""
+        t.apply();
+""", ingress_decls="""\
+    @foo @name(".NoAction") action my_na() { }
+    table t { key = { hdr.h.a: exact; } actions = { my_na; } default_action = my_na(); }
+"""), frames=[(1, H(5, 1, 0, 0))]))
+
+# a digest of a plain enum (named after the enum, no warning) or of a header stack (digest_0):
+# p4c accepts both (checkmate-p4c refused them); a digest of a header or header union is p4c's
+# back-end error at the type's declaration ("header h_t: expected a struct type"; a union was
+# accepted, a header named at the call)
+CASES.append(case("mutz23_digest_enum_and_stack", CAT, program("""
+        digest(1, EE.B);
+        h_t[2] s;
+        s[0] = hdr.h;
+        digest(1, s);
+""", top=_T), frames=[(1, H(5, 1, 0, 0))],
+    p4info_only="simple_switch_grpc refuses an enum or header stack digest's P4Info (Error when importing p4info)"))
+
+# name -> (program, words the message must contain (any of)) for tests/differential/test_invalid.py
+INVALID = {
+    "mutz23_digest_of_header_union": (program("        u_t u;\n        u.r.setValid();\n        digest(1, u);\n", top=_T),
+                                      ("expected a struct type",)),
+    "mutz23_digest_of_header": (program("        digest(1, hdr.h);\n"), ("expected a struct type",)),
+}
