@@ -364,6 +364,7 @@ class TableRules:
                     m = self.entry_match(kn, kdef, scope, q)
                     if m is not None:
                         matches.append(m)
+                self.bound_args_first(en.action, props["actions"], scope, q, "entry")
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
@@ -582,6 +583,15 @@ class TableRules:
         if len(by) != len(names):
             raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
         return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
+
+    def bound_args_first(self, call: Node, listed: list, scope, q: str, what: str) -> None:
+        """p4c compares an entry's arguments with those the actions list binds before it counts
+        them: ``set(2)`` for ``set(in bit<16> y, bit<8> x)`` listed as ``set(m.y)`` is named at
+        the ``2`` ("argument does not match declaration in actions list"), not as a missing x."""
+        if call.kind == "call" and call.fn.kind == "name":
+            ent = self.global_scope.lookup(call.fn.name) if call.fn.get("top") else scope.lookup(call.fn.name)
+            if ent is not None and ent[0] == "action" and ent[1] in self.actions:
+                self.check_bound_args(call, listed, ent[1], scope, q, what)
 
     def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str,
                          what: str = "default action") -> None:

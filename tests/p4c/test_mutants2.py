@@ -269,6 +269,15 @@ CASES = {
     # a digest of a header union: p4c's back end names the union's declaration (was accepted)
     "digest_of_header_union": (program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u);"), "header_union u_t",
                                r"expected a struct type", program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u.x.a);")),
+    # an entry's argument for a bound directional parameter is checked before the count: p4c names
+    # the `2` given for `in y` listed as set(m.y), not the action's parameter x (a hand probe)
+    "entry_argument_for_bound_parameter": (
+        program(locals="    action set(in bit<16> y, bit<8> x) { m.y = y; m.x = x; }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { set(m.y); } const entries = {\n        1: set(2);\n    } }\n",
+                body="        t.apply();"), "1: set(2)", r"does not match m\.y bound in the actions list",
+        program(locals="    action set(in bit<16> y, bit<8> x) { m.y = y; m.x = x; }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { set(m.y); } const entries = {\n        1: set(m.y, 2);\n    } }\n",
+                body="        t.apply();")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
