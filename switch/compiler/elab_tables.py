@@ -10,7 +10,7 @@ import json
 import re
 
 from .ast import Node, annotation
-from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
+from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 from .extern_params import by_position, CONSTRUCTORS
 
@@ -453,6 +453,12 @@ class TableRules:
         # a signed key takes int<W> values (p4c: `8w1` for an int<8> key is a type error)
         signed = bool(kdef.get("signed"))
         t = ["int" if signed else "bit", w]
+        if kdef.get("newtype") and not signed and kdef["newtype"] in self.newtypes:
+            t = ["bit", w, kdef["newtype"]]   # a `type` key: entries give that type's values ((pt_t)9w1)
+            if kn.kind not in ("default", "dontcare", "mask", "range") and self.expr(kn, scope)[1] == INTLIT:
+                raise E(kn.loc, f"table {q}: entry value {expr_text(kn)} for key {kdef['name']} of type "
+                                f"{kdef['newtype']}: cannot cast implicitly to {kdef['newtype']} (p4c; write "
+                                f"({kdef['newtype']})...)")
         kind = kdef["match"]
         if kind not in ("exact", "lpm", "ternary", "range", "optional"):
             raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "

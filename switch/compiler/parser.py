@@ -545,7 +545,11 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
             # either a tuple of keysets or a parenthesised expression; try tuple first
             save = self.i
             self.next()
-            items = [self.keyset()]
+            try:
+                items = [self.keyset()]
+            except P4CompileError:   # `(pt_t)1`, `(bit<9>)1`: a cast, the keyset a whole expression
+                self.i = save
+                return [self.keyset()]
             if self.at(","):
                 while self.accept(","):
                     items.append(self.keyset())

@@ -278,6 +278,13 @@ CASES = {
         program(locals="    action set(in bit<16> y, bit<8> x) { m.y = y; m.x = x; }\n"
                        "    table t { key = { hdr.h.a: exact; } actions = { set(m.y); } const entries = {\n        1: set(m.y, 2);\n    } }\n",
                 body="        t.apply();")),
+    # an untyped literal in a tuple entry for a `type` key: p4c cannot cast it implicitly (accepted)
+    "untyped_entry_value_for_newtype_key": (
+        program(top="type bit<9> pt_t;\n", locals="    pt_t pp = (pt_t)9w3;\n    table t { key = { pp: exact; hdr.h.a: exact; } "
+                "actions = { NoAction; } const entries = {\n        (1, 2): NoAction();\n    } }\n", body="        t.apply();"),
+        "(1, 2)", r"cannot cast implicitly to pt_t",
+        program(top="type bit<9> pt_t;\n", locals="    pt_t pp = (pt_t)9w3;\n    table t { key = { pp: exact; hdr.h.a: exact; } "
+                "actions = { NoAction; } const entries = {\n        ((pt_t)1, 2): NoAction();\n    } }\n", body="        t.apply();")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
