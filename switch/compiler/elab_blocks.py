@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
+from .elab_common import _custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
@@ -392,10 +392,22 @@ class BlockRules:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                 tps = getattr(ent[1], "tparams", None) or []
-                if len(t.args or ()) != len(tps):
+                if not t.args and tps:   # `G(8w3) g;`: p4c infers T from the constructor arguments
+                    bindings = self.infer_ctor_type_args(ent[1], tps, d.args, scope)
+                    if len(bindings) != len(tps):
+                        raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
+                                       "constructor arguments do not give them)")
+                elif len(t.args or ()) != len(tps):
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
-                bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
-                consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                else:
+                    bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
+                saved_bindings = getattr(self, "type_bindings", None)
+                if bindings:   # `control G<T>(inout T x)(T inc)`: the constructor's T is the type argument
+                    self.type_bindings = {**(saved_bindings or {}), **bindings}
+                try:
+                    consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                finally:
+                    self.type_bindings = saved_bindings
                 cur = self.current_block()
                 bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
                 if bp is not None and cp is not None and bp > cp:
@@ -471,6 +483,18 @@ class BlockRules:
             itype = self.resolve_type(t.args[1]) if len(t.args) > 1 else ["bit", 32]
             scope.add(d.name, ("object", "register", rec, itype))
         return []
+
+    def infer_ctor_type_args(self, blk: Node, tps, args, scope) -> dict:
+        """The type parameters of a generic parser/control that its constructor arguments give:
+        a parameter declared of type ``T`` takes the type of its (typed) argument."""
+        out = {}
+        for p, a in zip(getattr(blk, "ctor_params", None) or [], args or []):
+            a = a.value if a.kind == "named_arg" else a
+            if p.type.kind == "typename" and p.type.name in tps and p.type.name not in out:
+                at = self.expr(a, scope)[1]
+                if at != INTLIT:
+                    out[p.type.name] = at
+        return out
 
     def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""

@@ -113,3 +113,18 @@ CASES.append(case("mutz23_newtype_key_const_entries", CAT, program("""
                const entries = { ((pt_t)9w5, 5): setc(0x505); ((pt_t)1, 1): setc(0x101); } }
 """, headers="type bit<9> pt_t;\n", meta="    pt_t pt;\n").replace("pt_t p = (pt_t)(bit<9>)hdr.h.a;", "meta.pt = (pt_t)(bit<9>)hdr.h.a;"),
     frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0)), (1, H(1, 2, 3, 4)), (1, H(7, 2, 3, 4))]))
+
+# a generic control's constructor parameter of its type parameter (`control G<T>(inout T x)(T inc)`,
+# instantiated `G<bit<8>>(8w3) g8;`): checkmate-p4c resolved the constructor's T before binding it
+# ("unknown type T"), and one whose type argument the constructor's gives (`G(8w9) gi;`: "takes 1
+# type argument(s), got 0"; hand probes)
+CASES.append(case("mutz23_generic_control_constructor_parameter", CAT, program("""
+        g8.apply(hdr.h.a);
+        g16.apply(hdr.h.c);
+        gi.apply(hdr.h.b);
+""", ingress_decls="""\
+    G<bit<8>>(8w3) g8;
+    G<bit<16>>(16w7) g16;
+    G(8w9) gi;
+""", top="control G<T>(inout T x)(T inc) { apply { x = inc; } }\n"),
+    frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]))
