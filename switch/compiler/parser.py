@@ -150,6 +150,9 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
         while self.at("@"):
             loc = self.next().loc
             name = self.ident("an annotation name").text
+            if name == "pragma":   # `@pragma NAME tokens...` to the end of the line: @NAME(tokens)
+                annos.append(self.pragma_annotation(loc))
+                continue
             args, body = [], []
             # the body may start on a later line (p4c reads `@a\n(x)` as @a(x) too)
             if self.at("["):
@@ -200,6 +203,34 @@ class Parser(StatementParser, ExpressionParser, TableParser, TypeNameScopes):
             annos.append(Anno(name, vals, loc, raw))
             annos[-1].error, bad = bad, None
         return annos
+
+    def pragma_annotation(self, loc):
+        """p4c's lexer reads ``@pragma`` up to the end of its line: the first token names the
+        annotation and the others are its body (``@pragma my_opt 1 2`` is ``@my_opt(1 2)`` in the
+        P4Info); nothing after ``@pragma`` is its syntax error ("unexpected END_PRAGMA")."""
+        line = self.t.loc.line if self.t.loc.file == loc.file else None
+        if line != loc.line or self.t.kind == "eof":
+            raise P4CompileError(loc, "syntax error, unexpected END_PRAGMA: @pragma needs a name (@pragma NAME ...)")
+        nt = self.next()
+        if nt.kind not in ("id",) and not nt.text.isidentifier():
+            raise P4CompileError(nt.loc, f"syntax error, unexpected {nt.text!r} after @pragma: it needs a name")
+        body, args, cur = [], [], []
+        while self.t.kind != "eof" and self.t.loc.file == loc.file and self.t.loc.line == loc.line:
+            t = self.next()
+            body.append(t)
+            if t.text == "," and t.kind == "op":
+                args.append(cur)
+                cur = []
+            else:
+                cur.append(t)
+        if cur:
+            args.append(cur)
+        vals = [a[0].value if len(a) == 1 and a[0].kind == "str" else a[0].value[0] if len(a) == 1 and a[0].kind == "num"
+                else " ".join(x.text for x in a) for a in args]
+        raw = f"@{nt.text}" + (f"({' '.join(t.text for t in body)})" if body else "")
+        anno = Anno(nt.text, vals, loc, raw)
+        anno.error = None
+        return anno
 
     # p4c parses the bodies of these standard annotations (ParseAnnotations): no argument at
     # all, exactly one string literal, or exactly one integer literal; anything else is an error

@@ -285,6 +285,9 @@ CASES = {
         "(1, 2)", r"cannot cast implicitly to pt_t",
         program(top="type bit<9> pt_t;\n", locals="    pt_t pp = (pt_t)9w3;\n    table t { key = { pp: exact; hdr.h.a: exact; } "
                 "actions = { NoAction; } const entries = {\n        ((pt_t)1, 2): NoAction();\n    } }\n", body="        t.apply();")),
+    # `@pragma` with nothing after it on its line: p4c's "unexpected END_PRAGMA" (was accepted)
+    "pragma_without_a_name": (program(locals="    @pragma\n    action a() { }\n"), "@pragma", r"END_PRAGMA",
+                              program(locals="    @pragma x 1\n    action a() { }\n")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",

@@ -128,3 +128,18 @@ CASES.append(case("mutz23_generic_control_constructor_parameter", CAT, program("
     G(8w9) gi;
 """, top="control G<T>(inout T x)(T inc) { apply { x = inc; } }\n"),
     frames=[(1, H(5, 1, 0, 0)), (1, H(9, 0x20, 0, 0))]))
+
+# `@pragma NAME tokens...` (to the end of the line; P4-14 translations and p4c's pragma samples):
+# p4c lists it as the annotation @NAME(tokens) -- checkmate-p4c read `@pragma` as an annotation
+# named pragma and failed on the name after it
+CASES.append(case("mutz23_pragma_annotations", CAT, program("""
+        t.apply();
+""", ingress_decls="""\
+    @pragma stage 1
+    @pragma my_opt "s" x+1
+    action a(
+        @pragma pname 3
+        bit<8> v) { hdr.h.b = v; }
+    @pragma tbl_prop 1, 2
+    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }
+"""), frames=[(1, H(5, 1, 0, 0))]))
