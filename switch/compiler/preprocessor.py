@@ -72,6 +72,10 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+#: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
+_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
+
+
 class Preprocessor:
     def __init__(self, include_dirs=(), defines=None):
         self.include_dirs = list(include_dirs)
@@ -148,7 +152,7 @@ class Preprocessor:
                     name = rest.split()[0] if rest else ""
                     if not name:
                         raise P4CompileError(loc, f"#{d} needs a macro name")
-                    cond = (name in self.macros) == (d == "ifdef")
+                    cond = self.defined(name) == (d == "ifdef")
                     stack.append([active and cond, cond, active])
                     active = active and cond
                 elif d == "if":
@@ -212,8 +216,29 @@ class Preprocessor:
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
 
+    def builtin(self, name: str, loc: Loc) -> str | None:
+        """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
+        ``__FILE__``, ``__COUNTER__``, ``__STDC__``, ``__DATE__``, ``__TIME__`` -- unless the
+        program defines them itself."""
+        if name not in _BUILTINS or name in self.macros:
+            return None
+        if name == "__LINE__":
+            return str(loc.line)
+        if name == "__FILE__":
+            return '"' + loc.file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name == "__COUNTER__":
+            self.counter = getattr(self, "counter", -1) + 1
+            return str(self.counter)
+        if name == "__STDC__":
+            return "1"
+        import time
+        return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')
+
+    def defined(self, name: str) -> bool:
+        return name in self.macros or name in _BUILTINS
+
     def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
-        if depth > 32 or not self.macros:
+        if depth > 32 or not (self.macros or "__" in text):
             return text
         out, pos, changed = [], 0, False
         for m in _IDENT.finditer(text):
@@ -225,6 +250,11 @@ class Preprocessor:
                 continue
             mac = self.macros.get(name)
             if mac is None:
+                b = self.builtin(name, loc)
+                if b is not None:
+                    out.append(text[pos:m.start()])
+                    out.append(b)
+                    pos = m.end()
                 continue
             if mac.params is None:
                 out.append(text[pos:m.start()])
@@ -287,9 +317,9 @@ class Preprocessor:
 
     def _eval_at(self, expr: str, loc: Loc) -> bool:
         e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
-                   lambda m: "1" if m.group(1) in self.macros else "0", expr)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", expr)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
-                   lambda m: "1" if m.group(1) in self.macros else "0", e)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = self.expand(e, loc)
         for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
             suffix = m.group(2)

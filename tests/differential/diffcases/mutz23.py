@@ -143,3 +143,14 @@ CASES.append(case("mutz23_pragma_annotations", CAT, program("""
     @pragma tbl_prop 1, 2
     table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } }
 """), frames=[(1, H(5, 1, 0, 0))]))
+
+# cpp's predefined macros: p4c preprocesses with `cc -E`, which defines __LINE__, __FILE__,
+# __COUNTER__, __STDC__ (checkmate-p4c: "unknown name __LINE__")
+CASES.append(case("mutz23_cpp_predefined_macros", CAT, program("""
+        hdr.h.b = __LINE__;
+        hdr.h.c = __COUNTER__ + 16w256 * __COUNTER__;
+#if defined(__FILE__) && __STDC__ == 1
+        hdr.h.d = __LINE__;
+#endif
+        log_msg(__FILE__);
+"""), frames=[(1, H(5, 1, 0, 0))]))
