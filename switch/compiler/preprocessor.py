@@ -286,10 +286,25 @@ class Preprocessor:
             args = [a.strip() for a in args]
             if args == [""] and not mac.params:
                 args = []
-            if len(args) != len(mac.params):
-                raise P4CompileError(loc, f"macro {name} takes {len(mac.params)} argument(s), got {len(args)}")
-            sub = dict(zip(mac.params, args))
-            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), mac.body)
+            params = list(mac.params)
+            if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
+                va = params[-1][:-3].strip() or "__VA_ARGS__"
+                fixed = len(params) - 1
+                if len(args) < fixed:
+                    raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
+                args = args[:fixed] + [", ".join(args[fixed:])]
+                params[-1] = va
+            if len(args) != len(params):
+                raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
+            sub = dict(zip(params, args))
+            body = mac.body
+            if "#" in body:   # cpp's `#param` (a string of the argument) and `a ## b` (one token)
+                body = re.sub(r"(?<![#])#\s*([A-Za-z_][A-Za-z0-9_]*)",
+                              lambda mm: '"' + sub[mm.group(1)].replace("\\", "\\\\").replace('"', '\\"') + '"'
+                              if mm.group(1) in sub else mm.group(0), body)
+            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), body)
+            if "##" in body:
+                body = re.sub(r"\s*##\s*", "", body)
             out.append(text[pos:m.start()])
             out.append(body)
             pos = k + 1
@@ -321,6 +336,13 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = self.expand(e, loc)
+        # a character constant ('a', '\n', '\x41') is its code, as for cpp
+        esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
+        e = re.sub(r"'(\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\])'",
+                   lambda m: str(int(m.group(1)[2:], 16) if m.group(1).startswith("\\x") else
+                                 int(m.group(1)[1:], 8) if re.fullmatch(r"\\[0-7]+", m.group(1)) else
+                                 esc.get(m.group(1)[1], ord(m.group(1)[1])) if m.group(1).startswith("\\") else
+                                 ord(m.group(1))), e)
         for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
             suffix = m.group(2)
             if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):

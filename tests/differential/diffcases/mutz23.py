@@ -154,3 +154,23 @@ CASES.append(case("mutz23_cpp_predefined_macros", CAT, program("""
 #endif
         log_msg(__FILE__);
 """), frames=[(1, H(5, 1, 0, 0))]))
+
+# cpp forms p4c's `cc -E` takes: variadic macros (`...`/__VA_ARGS__, `rest...`), `#x`, `a ## b`,
+# character constants in #if (checkmate-p4c: "macro VA takes 2 argument(s), got 3", "cannot
+# evaluate #if expression")
+CASES.append(case("mutz23_cpp_variadic_paste_stringify", CAT, program("""
+        hdr.h.CAT(, b) = hdr.h.a + SUM(1, 2, 3);
+        log_msg(STRX(hello world));
+        VA("a={} b={}", hdr.h.a, hdr.h.b);
+        NAMED(hdr.h.c, 7, 9);
+#if (1 << 3) == 8 && 'a' == 97 && '\\n' == 10
+        hdr.h.d = 32w3;
+#endif
+""", top="""\
+#define CAT(a, b) a##b
+#define STRX(x) #x
+#define VA(fmt, ...) log_msg(fmt, { __VA_ARGS__ })
+#define SUM(x, ...) (x + ADD2(__VA_ARGS__))
+#define ADD2(p, q) (p + q)
+#define NAMED(dst, rest...) dst = ADD2(rest)
+"""), frames=[(1, H(5, 1, 0, 0)), (1, H(0x30, 7, 0, 0))]))
