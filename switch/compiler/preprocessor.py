@@ -76,6 +76,46 @@ def strip_comments(text: str, file: str) -> str:
 _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
 
 
+def _c_conditional(e: str) -> str:
+    """C's ``c ? a : b`` (lowest precedence, right-associative) as Python's ``(a if c else b)``,
+    over a whole #if expression or a parenthesised part of it."""
+    if "?" not in e:
+        return e
+    # innermost parentheses first
+    while True:
+        m = re.search(r"\(([^()]*\?[^()]*)\)", e)
+        if not m:
+            break
+        e = e[:m.start()] + "(" + _c_conditional_flat(m.group(1)) + ")" + e[m.end():]
+    return _c_conditional_flat(e)
+
+
+def _c_conditional_flat(e: str) -> str:
+    """``c ? a : b`` with no parentheses left around a ``?``: split at the first ``?`` and the
+    ``:`` that matches it (the rest is right-associative)."""
+    q = e.find("?")
+    if q < 0 or "(" in e[:q] and e[:q].count("(") != e[:q].count(")"):
+        return e
+    depth, i = 0, q + 1
+    nest = 0
+    while i < len(e):
+        c = e[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "?" and depth == 0:
+            nest += 1
+        elif c == ":" and depth == 0:
+            if nest == 0:
+                break
+            nest -= 1
+        i += 1
+    if i >= len(e):
+        return e
+    return f"(({_c_conditional_flat(e[q + 1:i])}) if ({e[:q]}) else ({_c_conditional_flat(e[i + 1:])}))"
+
+
 class Preprocessor:
     def __init__(self, include_dirs=(), defines=None):
         self.include_dirs = list(include_dirs)
@@ -183,6 +223,8 @@ class Preprocessor:
                     pass
                 elif d == "include":
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
+                    if not m2:   # `#include NAME`: cpp expands the macros first
+                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
                     if not m2:
                         raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
                     angle = m2.group(2) is not None
@@ -360,7 +402,8 @@ class Preprocessor:
         e = re.sub(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\b", c_int, e)
         e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
         e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
-        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortn]*", e):
+        e = _c_conditional(re.sub(r"(?<!/)/(?!/)", "//", e))   # (C's integer division)
+        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortnifels]*", e):
             raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}")
         try:
             return bool(eval(e, {"__builtins__": {}}, {}))  # noqa: S307 - filtered to arithmetic above

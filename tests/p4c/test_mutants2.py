@@ -361,6 +361,10 @@ VALID = {
     # (p4c_mutate seed 100, swap_args; still refused for an unused action's parameter, a typedef ...)
     "bad_translation_on_unused_type": program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
                                                   '@p4runtime_translation("x.org/U") type bit<8> U;\n'),
+    # helper mutz23: cpp forms p4c's `cc -E` takes -- a computed #include, `?:` and C's integer
+    # division in #if (were "#include expects <file>", "cannot evaluate #if expression")
+    "cpp_computed_include_and_conditional_if": program(body="#if defined(__LINE__) && (1 ? 7 / 2 == 3 : 0)\n        hdr.h.a = 1;\n#endif").replace(
+        "#include <v1model.p4>", "#define V1 <v1model.p4>\n#include V1"),
     "match_kind_values_unused": program(
         top="const match_kind K = exact;\nbit<8> f(in match_kind k) { return 2; }\n"
             "bit<8> g(in match_kind k) { return k == lpm ? 8w1 : 8w2; }\n",
