@@ -224,7 +224,9 @@ class OutputRules:
                                  "alias": al[a["name"]], "size": a["size"],
                                  "with_selector": a["algo"] is not None, "algo": a["algo"],
                                  "width": a["width"], "annos": _annos_json(a["annos"]),
-                                 "table_ids": sorted(ids["table"][t] for t in a["tables"])}
+                                 # p4c lists them by table name (probed: aa, mm, zz whatever the order of
+                                 # declaration, application or id)
+                                 "table_ids": [ids["table"][t] for t in sorted(set(a["tables"]))]}
                                 for a in self.objects["action_profiles"]],
             "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
                             "py": v["py"], "width": v["width"], "size": v["size"], "fields": v["fields"],

@@ -174,3 +174,20 @@ CASES.append(case("mutz23_cpp_variadic_paste_stringify", CAT, program("""
 #define ADD2(p, q) (p + q)
 #define NAMED(dst, rest...) dst = ADD2(rest)
 """), frames=[(1, H(5, 1, 0, 0)), (1, H(0x30, 7, 0, 0))]))
+
+# an action profile or selector shared by several tables: p4c's P4Info lists its table_ids in the
+# order of the tables' names (checkmate-p4c: by id), whatever the order of declaration or apply
+CASES.append(case("mutz23_shared_profile_table_ids_by_name", CAT, program("""
+        mm.apply(); aa.apply(); zz.apply();
+        s2.apply(); s1.apply();
+""", ingress_decls="""\
+    action_profile(4) ap;
+    action_selector(HashAlgorithm.crc16, 16, 8) sel;
+    action a(bit<8> v) { hdr.h.a = v; }
+    table zz { key = { hdr.h.a: exact; } actions = { a; NoAction; } implementation = ap; }
+    @name("z9") table aa { key = { hdr.h.c: exact; } actions = { a; NoAction; } implementation = ap; }
+    table mm { key = { hdr.h.b: exact; } actions = { a; NoAction; } implementation = ap; }
+    table s2 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { a; NoAction; } implementation = sel; }
+    table s1 { key = { hdr.h.c: exact; hdr.h.b: selector; } actions = { a; NoAction; } implementation = sel; }
+"""), frames=[(1, H(5, 1, 0, 0))],
+    p4info_only="action profile members need the profile API, which the differential harness does not drive"))
