@@ -510,6 +510,8 @@ class ExpressionRules:
         type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
         A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
         uncalled function or an unapplied sub-control (target_error)."""
+        if getattr(self, "ctx", None) and self.ctx.get("unread_local_init"):
+            return None   # an initializer p4c removes with its unread local (local_never_read)
         name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
         if name is not None:
             return self.back_end_error(loc, f"{name}: could not convert expression to Json (a match_kind value as an operand "

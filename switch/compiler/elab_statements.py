@@ -57,6 +57,17 @@ class StatementRules:
         self.check_const_indexes(out)
         return [{"s": "block", "body": out}] if out else []
 
+    def local_never_read(self, name: str) -> bool:
+        """No name ``name`` appears in the body of the block being elaborated but its declaration:
+        p4c removes such a local with its initializer before its back end (a match_kind
+        comparison there is no error: ``bool b = exact == exact;``, helper mutz23).  A name
+        used anywhere in the block (another variable of that name too) counts as read."""
+        from .elab_ctor import _ast_nodes
+        node = self.ctx.get("node") if getattr(self, "ctx", None) else None
+        if node is None:
+            return False
+        return not any(n.kind == "name" and n.get("name") == name for n in _ast_nodes(node))
+
     def simple_stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
         if k in ("for", "for_in", "break", "continue"):
@@ -85,7 +96,14 @@ class StatementRules:
                 return out
             init = None
             if s.init is not None:
-                init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                saved_unread = self.ctx.get("unread_local_init") if getattr(self, "ctx", None) else None
+                if getattr(self, "ctx", None) is not None and self.local_never_read(s.name):
+                    self.ctx["unread_local_init"] = True   # (match_kind_operand)
+                try:
+                    init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                finally:
+                    if getattr(self, "ctx", None) is not None:
+                        self.ctx["unread_local_init"] = saved_unread
                 if t[0] == "enum" and init.get("op") == "const":
                     # its value until something writes it (lvalue forgets it): p4c's constant
                     # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`

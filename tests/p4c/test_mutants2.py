@@ -378,6 +378,8 @@ VALID = {
         top="control S(inout h_t h)(match_kind k) { apply { h.a = 1; } }\n",
         locals="    S(exact) s;\n", body="        s.apply(hdr.h);\n        switch (exact) { default: { hdr.h.b = 2; } }\n"
                                        "        switch (lpm) { }"),
+    # a local never read whose initializer compares match_kinds: p4c removes both (mutz22's open item)
+    "match_kind_comparison_in_unread_local": program(body="        bool b = exact == exact;\n        bool b2 = exact != lpm;"),
     "bad_translation_type_only_unused_declarations_name": program(
         top=_TR + "const T K = (T)1;\ntypedef T T2;\nbit<8> f(in T x) { return (bit<8>)x; }\n",
         locals="    action a(T v) { }\n"),
