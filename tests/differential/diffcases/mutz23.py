@@ -191,3 +191,10 @@ CASES.append(case("mutz23_shared_profile_table_ids_by_name", CAT, program("""
     table s1 { key = { hdr.h.c: exact; hdr.h.b: selector; } actions = { a; NoAction; } implementation = sel; }
 """), frames=[(1, H(5, 1, 0, 0))],
     p4info_only="action profile members need the profile API, which the differential harness does not drive"))
+
+# `digest(1, {})`: p4c's P4Info gives digest_0 an empty tuple type_spec (checkmate-p4c none)
+CASES.append(case("mutz23_digest_of_empty_list", CAT, program("""
+        if (hdr.h.a == 5) { digest(1, {}); }
+"""), frames=[(1, H(5, 1, 0, 0)), (1, H(6, 1, 0, 0))],
+    p4info_only="simple_switch_grpc refuses the DigestEntry of an empty digest (INTERNAL: Error when configuring digest "
+                "with target)"))
