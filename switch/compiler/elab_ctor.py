@@ -122,6 +122,17 @@ class CtorRules:
                                                 "locals": [], "body": []})))
         return out
 
+    def stub_ctor_constants(self, blk: Node) -> list | None:
+        """Zero stand-ins for a block's constructor parameters of scalar types (a type variable
+        included: elab_order checks a generic block on its own); None for any other kind."""
+        out = []
+        for p in blk.get("ctor_params") or ():
+            t = self.resolve_type(p.type)
+            if t[0] not in ("bit", "int", "bool", "tvar", "int_lit"):
+                return None
+            out.append((p.name, ("const", {"op": "const", "v": False if t[0] == "bool" else 0, "t": t})))
+        return out
+
     def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None, gen: bool = False):
         ty = None
         if a.kind == "call" and a.fn.kind == "name" and a.fn.name == t[1]:

@@ -288,6 +288,12 @@ CASES = {
     # `@pragma` with nothing after it on its line: p4c's "unexpected END_PRAGMA" (was accepted)
     "pragma_without_a_name": (program(locals="    @pragma\n    action a() { }\n"), "@pragma", r"END_PRAGMA",
                               program(locals="    @pragma x 1\n    action a() { }\n")),
+    # a generic parser with constructor constants is type-checked on its own too: extract of a T
+    # (p4c: "h: argument must be a header"; it was accepted while nothing instantiated it)
+    "generic_parser_with_constructor_extracts_a_type_variable": (
+        program(top="parser GP<T>(packet_in pkt, out T h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n"),
+        "parser GP<T>", r"extract into a value of type T",
+        program(top="parser GP<T>(packet_in pkt, out h_t h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
