@@ -286,6 +286,7 @@ class TableRules:
         self.check_json_action_labels(q, acts, props.get("actions", []))
         da = props.get("default_action")
         if da is not None:
+            self.property_named_call(da.expr, props, q)
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
@@ -364,6 +365,7 @@ class TableRules:
                     m = self.entry_match(kn, kdef, scope, q)
                     if m is not None:
                         matches.append(m)
+                self.property_named_call(en.action, props, q)
                 self.bound_args_first(en.action, props["actions"], scope, q, "entry")
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
@@ -589,6 +591,17 @@ class TableRules:
         if len(by) != len(names):
             raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
         return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
+
+    def property_named_call(self, call: Node, props: dict, q: str) -> None:
+        """An action named like a property the table has (``actions``, ``default_action``,
+        ``key``) called in its ``default_action`` or an entry: p4c 1.2.4.8 resolves the name to
+        the property and dies ("Compiler Bug: Could not find type of <Property> actions";
+        p4c_mutate seed 125, kind reserved_name, and probes -- an action named ``size`` or
+        ``entries`` is found)."""
+        fn = call.fn if call.kind == "call" else call
+        if fn.kind == "name" and fn.name in ("actions", "default_action", "key") and fn.name in props:
+            raise E(fn.loc, f"table {q}: {fn.name}(...) calls an action named like the table's {fn.name} property "
+                            f"(p4c: 'Compiler Bug: Could not find type of <Property> {fn.name}')")
 
     def bound_args_first(self, call: Node, listed: list, scope, q: str, what: str) -> None:
         """p4c compares an entry's arguments with those the actions list binds before it counts

@@ -294,6 +294,21 @@ CASES = {
         program(top="parser GP<T>(packet_in pkt, out T h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n"),
         "parser GP<T>", r"extract into a value of type T",
         program(top="parser GP<T>(packet_in pkt, out h_t h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n")),
+    # an action named like a table property called in the default_action or an entry: p4c resolves
+    # the name to the property and dies (p4c_mutate seed 125, reserved_name; was accepted)
+    "action_named_actions_as_default_action": (
+        program(locals="    action actions(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { actions; "
+                       "NoAction; }\n        default_action = actions(1); }\n", body="        t.apply();"),
+        "default_action = actions(1)", r"Could not find type of <Property> actions",
+        program(locals="    action actions(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { actions; "
+                       "NoAction; }\n        default_action = NoAction(); }\n", body="        t.apply();")),
+    "action_named_default_action_in_an_entry": (
+        program(locals="    action default_action() { hdr.h.a = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { NoAction; "
+                       "default_action; } default_action = NoAction();\n        const entries = { 1: default_action(); } }\n",
+                body="        t.apply();"), "const entries = { 1: default_action(); }", r"<Property> default_action",
+        program(locals="    action default_action() { hdr.h.a = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { NoAction; "
+                       "default_action; } default_action = NoAction();\n        const entries = { 1: NoAction(); } }\n",
+                body="        t.apply();")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
