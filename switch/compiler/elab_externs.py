@@ -249,6 +249,9 @@ class ExternRules:
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):
                 ck, ct = self.expr(args[2], scope)
+                if ct[0] == "list":   # p4c 1.2.4.8 dies on it without a message (exit 245; p4c_mutate seed 130)
+                    raise E(args[2].loc, f"{name}: the checksum argument is a list; p4c cannot compile it "
+                                         "(it dies: exit status 245); give the checksum field")
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
             lv, lt = self.lvalue(args[2], scope)

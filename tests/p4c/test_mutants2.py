@@ -309,6 +309,15 @@ CASES = {
         program(locals="    action default_action() { hdr.h.a = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { NoAction; "
                        "default_action; } default_action = NoAction();\n        const entries = { 1: NoAction(); } }\n",
                 body="        t.apply();")),
+    # a list as verify_checksum's checksum: p4c dies without a message (exit 245; p4c_mutate seed 130,
+    # kind extern_operand; was accepted)
+    "verify_checksum_list_as_the_checksum": (
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "{ 8w1, 8w2 }, HashAlgorithm.csum16); } }"), "verify_checksum(", r"checksum argument is a list",
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
