@@ -10,14 +10,18 @@ from .ast import Node
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
 
+#: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
+MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
+
 
 class ExternRules:
-    @staticmethod
-    def scalar_operand(v):
+    def scalar_operand(self, v, loc=None):
         """``hash``'s base or max (an ``in T``/``in M`` p4c takes of any type) as the number BMv2
         reads: a bool as 0/1, an ``error`` or plain enum as its code (p4c's 32-bit scalar), a
-        serializable enum as its bits; anything else as it is."""
+        serializable enum as its bits; anything else as it is.  One of v1model.p4's own enums
+        (HashAlgorithm, ...) has no number in p4c's JSON (p4c_mutate seed 131)."""
         ir, t = v
+        self.model_enum_operand(t, loc)
         if t == BOOL:
             return {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
         if t[0] in ("error", "enum"):
@@ -25,6 +29,11 @@ class ExternRules:
         if t[0] == "serenum":
             return ir, t[2]
         return v
+
+    def model_enum_operand(self, t, loc) -> None:
+        if loc is not None and t[0] == "enum" and t[1] in MODEL_ENUMS:
+            self.target_error(loc, f"{t[1]}: could not convert expression to Json (a value of v1model.p4's enum "
+                                   f"{t[1]} as a hash or meter operand; p4c)")
 
     def flat_list(self, n: Node, scope, what: str):
         """A field list (list expression, struct or header value) -> [(ir, width)]."""
@@ -205,13 +214,14 @@ class ExternRules:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             rt = t
+            self.model_enum_operand(t, args[0].loc)
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
-            base = self.scalar_operand(self.expr(args[2], scope))
+            base = self.scalar_operand(self.expr(args[2], scope), args[2].loc)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
-            mx = self.scalar_operand(self.expr(args[4], scope))
+            mx = self.scalar_operand(self.expr(args[4], scope), args[4].loc)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
             dies = [tstr(x) for x, y in ((rt, t), (base[1], base[1]), (mx[1], mx[1]))
                     if y is None or y[0] in ("header", "struct", "stack", "list")]

@@ -629,6 +629,7 @@ class StatementRules:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
             lv, lt = self.lvalue(args[1], scope)
             self.check_type_args(call, [lt], "meter.execute_meter")
+            self.model_enum_operand(lt, args[1].loc)
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
             if lt is None:
                 self.index_expr(args[0], scope, itype)   # still type-checked

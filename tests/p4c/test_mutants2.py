@@ -318,6 +318,13 @@ CASES = {
         program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
                           "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
                           "hdr.h.b, HashAlgorithm.csum16); } }")),
+    # a member of v1model.p4's own enums as hash's base or max: p4c's JSON has no number for it
+    # ("could not convert expression to Json"; p4c_mutate seed 131, extern_operand) -- a program's enum has one
+    "model_enum_as_hash_base": (
+        program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, HashAlgorithm.crc16, { hdr.h.a }, 16w100); hdr.h.b = r;"),
+        "hash(r", r"HashAlgorithm: could not convert expression to Json",
+        program(top="enum EE { A, B }\n",
+                body="        bit<16> r; hash(r, HashAlgorithm.crc16, EE.B, { hdr.h.a }, 16w100); hdr.h.b = r;")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
