@@ -35,21 +35,6 @@ CASES = [
 """, ingress_decls="    meter(4, MeterType.packets) mt;\n", top=_T), frames=_F),
 ]
 
-_VBP = """\
-    state start {
-        pkt.extract(hdr.eth);
-        pkt.extract(hdr.h);
-        pkt.extract(hdr.vb, (bit<32>)hdr.h.b << 3);
-        transition accept;
-    }"""
-_VBD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vb);"
-CASES.append(case("mutz23_hash_into_varbit_field", CAT, program("""
-        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);
-        varbit<32> lv;
-        hash(lv, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);
-""", headers="header vb_t { varbit<32> v; }\n", fields="    vb_t vb;\n", parser=_VBP, deparser=_VBD),
-    frames=[(1, H(5, 0, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(9, 2, 0, 0)), (1, H(7, 4, 0, 0))]))
-
 _DIES = "simple_switch 1.15.5 dies executing it (bm_sim/actions.h: 'Default switch case should not be reachable')"
 for _n, _b in [("header_result", "r16_t r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r.v;"),
                ("struct_result", "s16_t r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.c = r.v;"),
@@ -198,3 +183,18 @@ CASES.append(case("mutz23_digest_of_empty_list", CAT, program("""
 """), frames=[(1, H(5, 1, 0, 0)), (1, H(6, 1, 0, 0))],
     p4info_only="simple_switch_grpc refuses the DigestEntry of an empty digest (INTERNAL: Error when configuring digest "
                 "with target)"))
+
+# (a hash into a varbit *local* -- p4c's header of a never-extracted varbit field -- made simple_switch
+# die now and then when it took the next pipeline: heap damage, it seems; not compared)
+_VBP = """\
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.vb, (bit<32>)hdr.h.b << 3);
+        transition accept;
+    }"""
+_VBD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vb);"
+CASES.append(case("mutz23_hash_into_varbit_field", CAT, program("""
+        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);
+""", headers="header vb_t { varbit<32> v; }\n", fields="    vb_t vb;\n", parser=_VBP, deparser=_VBD),
+    frames=[(1, H(5, 0, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(9, 2, 0, 0)), (1, H(7, 4, 0, 0))]))
