@@ -30,6 +30,19 @@ class ExternRules:
             return ir, t[2]
         return v
 
+    def out_lvalue(self, n: Node, scope, call_loc):
+        """An extern function's ``out``/``inout`` argument: one that cannot be assigned to is p4c's
+        type error at the call (its line when the call spreads over several: p4c_mutate seed 132)."""
+        from .errors import P4CompileError
+        try:
+            return self.lvalue(n, scope)
+        except P4CompileError as err:
+            if err.message != "expression cannot be assigned to":
+                raise
+            txt = expr_text(n)
+            raise E(call_loc, f"{'the argument' if txt.startswith('<') else txt}: expression cannot be assigned to "
+                              "(an out argument of the call)") from None
+
     def model_enum_operand(self, t, loc) -> None:
         if loc is not None and t[0] == "enum" and t[1] in MODEL_ENUMS:
             self.target_error(loc, f"{t[1]}: could not convert expression to Json (a value of v1model.p4's enum "
@@ -189,7 +202,7 @@ class ExternRules:
             return [{"s": "verify", "c": c, "e": e}]
         if name == "random":
             nargs(3)
-            lv, t = self.lvalue(args[0], scope)
+            lv, t = self.out_lvalue(args[0], scope, loc)
             self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
@@ -200,7 +213,7 @@ class ExternRules:
             return self.digest_call(call, scope)
         if name == "hash":
             nargs(5)
-            lv, t = self.lvalue(args[0], scope)
+            lv, t = self.out_lvalue(args[0], scope, loc)
             # hash<O, T, D, M>(out O result, in HashAlgorithm algo, in T base, in D data, in M max):
             # explicit type arguments bind the result, base and max types (p4c unifies them)
             targs = [None if ta.kind == "dontcare" or ta.get("name") == "_" else self.resolve_type(ta) for ta in call.get("targs") or []]
@@ -259,12 +272,13 @@ class ExternRules:
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):
                 ck, ct = self.expr(args[2], scope)
+                self.model_enum_operand(ct, args[2].loc)
                 if ct[0] == "list":   # p4c 1.2.4.8 dies on it without a message (exit 245; p4c_mutate seed 130)
                     raise E(args[2].loc, f"{name}: the checksum argument is a list; p4c cannot compile it "
                                          "(it dies: exit status 245); give the checksum field")
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
-            lv, lt = self.lvalue(args[2], scope)
+            lv, lt = self.out_lvalue(args[2], scope, loc)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
             if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items

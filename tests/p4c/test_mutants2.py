@@ -325,6 +325,18 @@ CASES = {
         "hash(r", r"HashAlgorithm: could not convert expression to Json",
         program(top="enum EE { A, B }\n",
                 body="        bit<16> r; hash(r, HashAlgorithm.crc16, EE.B, { hdr.h.a }, 16w100); hdr.h.b = r;")),
+    # an extern call spread over lines whose out argument cannot be assigned to: p4c names the call's
+    # line (p4c_mutate seed 132, extern_operand; was the argument's line -- mutz20's open `far` item)
+    "extern_out_argument_not_an_lvalue_on_a_later_line": (
+        program(body="        hash(\n            false,\n            HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w8);"), "        hash(",
+        r"cannot be assigned to", program(body="        hash(\n            hdr.h.b,\n            HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w8);")),
+    "verify_checksum_model_enum_as_the_checksum": (
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "HashAlgorithm.crc16, HashAlgorithm.csum16); } }"), "verify_checksum(", r"could not convert expression to Json",
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
