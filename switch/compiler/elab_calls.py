@@ -139,12 +139,14 @@ class CallRules:
             return self.apply_subcontrol(ent[1], call, scope)
         return self.apply_subparser(ent[1], call, scope)
 
-    def out_arg(self, arg: Node, p: dict, scope, **extra) -> dict:
+    def out_arg(self, arg: Node, p: dict, scope, call_loc=None, **extra) -> dict:
         """The out/inout argument ``arg`` of parameter ``p`` of an action, function or control:
         its lvalue (of the parameter's type) and, for a header-union member, the ``siblings``
         its copy-back makes invalid -- p4c copies it back with assign_header, which on BMv2
-        marks a valid member valid and so its union's other members invalid."""
-        lv, lt = self.lvalue(arg, scope)
+        marks a valid member valid and so its union's other members invalid.  ``call_loc``: a
+        function's call, where p4c names an argument that cannot be assigned to (an action's
+        argument is named where it is)."""
+        lv, lt = self.lvalue(arg, scope) if call_loc is None else self.out_lvalue(arg, scope, call_loc)
         if lt == ["bit", 1] and self.is_bool_header_field(lv):
             lt = BOOL   # p4c: a header field declared bool is a bool l-value
         if lt != p["t"]:
@@ -292,7 +294,7 @@ class CallRules:
         args = []
         for arg, p in zip(call.args, f["params"]):
             if p["dir"] in ("out", "inout"):
-                args.append(self.out_arg(arg, p, scope, t=p["t"]))
+                args.append(self.out_arg(arg, p, scope, call_loc=call.loc, t=p["t"]))
             else:
                 self.check_algo_arg(p, arg, scope, "function")
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),

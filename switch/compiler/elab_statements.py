@@ -610,7 +610,7 @@ class StatementRules:
         if kind == "register" and m == "read":
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
-            lv, lt = self.lvalue(args[0], scope)
+            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             if lt[0] == "serenum" and lt[1] == rec.get("enum"):
                 lt = lt[2]  # register<SerEnum>: the cell's bits are the enum's value
             if lt != rec["vt"]:
@@ -627,7 +627,7 @@ class StatementRules:
         if kind == "meter" and m == "execute_meter":
             if len(args) != 2:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
-            lv, lt = self.lvalue(args[1], scope)
+            lv, lt = self.out_lvalue(args[1], scope, call.loc)
             self.check_type_args(call, [lt], "meter.execute_meter")
             self.model_enum_operand(lt, args[1].loc)
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
@@ -639,7 +639,7 @@ class StatementRules:
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
-            lv, lt = self.lvalue(args[0], scope)
+            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")

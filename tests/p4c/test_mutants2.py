@@ -337,6 +337,13 @@ CASES = {
         program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
                           "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
                           "hdr.h.b, HashAlgorithm.csum16); } }")),
+    # ... and so are a function's and an extern method's (an action's stays at the argument, as p4c names it)
+    "function_out_argument_not_an_lvalue_on_a_later_line": (
+        program(top="void f(out bit<8> x) { x = 1; }\n", body="        f(\n            8w3);"), "        f(",
+        r"cannot be assigned to", program(top="void f(out bit<8> x) { x = 1; }\n", body="        f(\n            hdr.h.a);")),
+    "register_read_result_not_an_lvalue_on_a_later_line": (
+        program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            8w3, 0);"), "        r.read(",
+        r"cannot be assigned to", program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            hdr.h.a, 0);")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
