@@ -281,6 +281,16 @@ class ExternRules:
             lv, lt = self.out_lvalue(args[2], scope, loc)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            rtext = expr_text(args[2])
+            holders = [i for i in (args[1].items if args[1].kind == "list" else [args[1]])
+                       if i.kind in ("member", "name") and rtext.startswith(expr_text(i) + ".")]
+            if holders and self.fold(c) is not True:
+                # a header or struct of the data holds the result field: p4c copies it into a
+                # temporary unless the condition is `true` ("tmp_h = hdr.h: Only calls to
+                # update_checksum ... allowed"; p4c_mutate seed 133, extern_operand)
+                raise E(args[2].loc, f"{name}: the result field {rtext} is inside {expr_text(holders[0])}, which is in "
+                                     "the data (p4c: 'Only calls to update_checksum or update_checksum_with_payload "
+                                     "allowed')")
             if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
                                                if i.kind in ("member", "name")):
                 # the out argument aliases an element of the list: p4c copies the list into
@@ -367,7 +377,7 @@ class ExternRules:
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
-        elif is_bits(dt) or dt[0] in ("serenum", "bool", "enum", "stack"):
+        elif (is_bits(dt) or dt[0] in ("serenum", "bool", "enum", "stack")) and not (dt[0] == "enum" and dt[1] in MODEL_ENUMS):
             # one value (p4c: a bitstring, bool or header stack digest digest_N; a plain enum is
             # named after its type) -- simple_switch_grpc refuses all but the bitstring one's P4Info
             members = [["f0", dt]]

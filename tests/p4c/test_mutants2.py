@@ -344,6 +344,17 @@ CASES = {
     "register_read_result_not_an_lvalue_on_a_later_line": (
         program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            8w3, 0);"), "        r.read(",
         r"cannot be assigned to", program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            hdr.h.a, 0);")),
+    # update_checksum over a struct or header holding the result field, under a condition that is not
+    # `true`: p4c copies it into a temporary its back end refuses (p4c_mutate seed 133; was accepted)
+    "update_checksum_data_holds_the_result": (
+        program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(hdr.h.isValid(), hdr, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }"), "update_checksum(", r"is inside hdr, which is in the data",
+        program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, hdr, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
+    "digest_of_a_v1model_enum": (program(body="        digest(1, HashAlgorithm.crc16);"), "digest(1,", r"digest data must be",
+                                 program(top="enum EE { A }\n", body="        digest(1, EE.A);")),
     # a switch on a match_kind with a case label (p4c's back end: no representation for it)
     "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
                                      "switch (exact)", r"switch on a value of type match_kind",
