@@ -57,6 +57,13 @@ class StatementRules:
         self.check_const_indexes(out)
         return [{"s": "block", "body": out}] if out else []
 
+    def mentions_match_kind(self, n: Node) -> bool:
+        """Whether expression ``n`` names a match_kind member (the only initializer whose removal
+        with its unread local matters: local_never_read)."""
+        from .elab_ctor import _ast_nodes
+        mk = getattr(self, "match_kinds", ())
+        return any(x.kind == "name" and x.get("name") in mk for x in _ast_nodes(n))
+
     def local_never_read(self, name: str) -> bool:
         """No name ``name`` appears in the body of the block being elaborated but its declaration:
         p4c removes such a local with its initializer before its back end (a match_kind
@@ -97,7 +104,8 @@ class StatementRules:
             init = None
             if s.init is not None:
                 saved_unread = self.ctx.get("unread_local_init") if getattr(self, "ctx", None) else None
-                if getattr(self, "ctx", None) is not None and self.local_never_read(s.name):
+                if getattr(self, "ctx", None) is not None and self.mentions_match_kind(s.init) and \
+                        self.local_never_read(s.name):
                     self.ctx["unread_local_init"] = True   # (match_kind_operand)
                 try:
                     init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
