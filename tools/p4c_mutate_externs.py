@@ -14,7 +14,10 @@ invalid program they make, each a family of p4c's errors on v1model programs:
   ``hash``, ``digest``, ``r.read``, ``c.count``, ...) with an argument dropped, added or replaced
   by a value of another type (a bool, a header, a wider constant);
 * ``name_clash`` -- an ``@name`` that gives two tables, actions or extern instances one
-  control-plane name, or a name p4c refuses (``@name(".")``, a dotted relative name).
+  control-plane name, or a name p4c refuses (``@name(".")``, a dotted relative name);
+* ``extern_operand`` -- an extern call's argument replaced by a value of another kind (an
+  error, an enum member, a list, a struct, a negative or 1-bit constant): hash's result, base
+  and max and a meter's result take many of them (helper mutz23).
 """
 from __future__ import annotations
 
@@ -123,4 +126,23 @@ def m_name_clash(rng, t):
     return t[:d.start()] + new + t[d.start():], d.start(), f"{d.group(1)} {d.group(2)}: add {new.strip()}"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_extern_ctor, m_extern_call, m_name_clash]}
+def m_extern_operand(rng, t):
+    """An argument of an extern call replaced by a value of another kind -- an error, an enum
+    member p4c types, a list, a struct or header value, a negative or 1-bit constant (the
+    operand families of hash's base/max/result and meter results that p4c takes; helper mutz23)."""
+    calls = list(re.finditer(rf"(?<![\w.])({_FUNCS})\s*(<[^;()]*>)?\s*\(|\.({_METHODS})\s*\(", t))
+    if not calls:
+        return None
+    m = rng.choice(calls)
+    end = _close(t, m.end())
+    parts = [p.strip() for p in split_top(t[m.end():end])]
+    if not parts:
+        return None
+    i = rng.randrange(len(parts))
+    new = rng.choice(["error.NoError", "HashAlgorithm.crc16", "{ 8w1, 8w2 }", "{ }", "hdr", "-8s1", "1w1",
+                      "(bit<4>)1", "false"])
+    return (t[:m.end()] + ", ".join(parts[:i] + [new] + parts[i + 1:]) + t[end:], m.start(),
+            f"call {m.group(1) or m.group(3)}: argument {i} -> {new}")
+
+
+KINDS = {f.__name__[2:]: f for f in [m_extern_ctor, m_extern_call, m_name_clash, m_extern_operand]}

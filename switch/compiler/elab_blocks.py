@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
+from .elab_common import _custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
@@ -68,17 +68,23 @@ class BlockRules:
             elif k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
-                self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
+                with self.translation_errors_kept([]) as bad:
+                    self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
+                if bad:   # raised where the typedef is used (elab_types._resolve_type)
+                    self.__dict__.setdefault("typedef_translation_errors", {})[d.name] = bad[0]
                 self.typedef_nodes[d.name] = d
                 if getattr(d, "newtype", False):
                     self.newtypes[d.name] = {"t": self.typedefs[d.name], "annos": d.annos}
             elif k == "const":
                 if d.name == "__v1model_version":
                     self.check_v1model_version(d.value)
-                t = self.resolve_type(d.type)
-                ir = self.declared_constant(t, d.value, self.global_scope)
+                with self.translation_errors_kept([]) as bad:
+                    t = self.resolve_type(d.type)
+                    ir = self.declared_constant(t, d.value, self.global_scope)
                 if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")
+                if bad:   # raised where the constant is used (elab_expressions)
+                    ir = dict(ir, translation_error=bad[0])
                 self.global_scope.add(d.name, ("const", ir))
             elif k == "enum":
                 self.declare_enum(d)
@@ -103,7 +109,14 @@ class BlockRules:
                 self.action_nodes[d.name] = d
                 self.declare_action(d, d.name, self.global_scope)
             elif k == "function":
-                self.declare_function(d)
+                with self.translation_errors_kept([]) as bad:
+                    self.declare_function(d)
+                if bad:   # raised where the function is called
+                    rec = self.functions.get(d.name)
+                    if rec is not None:
+                        rec.setdefault("deferred_error", bad[0])
+                    else:
+                        raise bad[0]
             elif k in ("parser", "control"):
                 self.global_scope.add(d.name, (k, d))
                 self.check_block_param_types(d)
@@ -379,10 +392,22 @@ class BlockRules:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                 tps = getattr(ent[1], "tparams", None) or []
-                if len(t.args or ()) != len(tps):
+                if not t.args and tps:   # `G(8w3) g;`: p4c infers T from the constructor arguments
+                    bindings = self.infer_ctor_type_args(ent[1], tps, d.args, scope)
+                    if len(bindings) != len(tps):
+                        raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
+                                       "constructor arguments do not give them)")
+                elif len(t.args or ()) != len(tps):
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
-                bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
-                consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                else:
+                    bindings = {tp: self.resolve_type(a) for tp, a in zip(tps, t.args or ())}
+                saved_bindings = getattr(self, "type_bindings", None)
+                if bindings:   # `control G<T>(inout T x)(T inc)`: the constructor's T is the type argument
+                    self.type_bindings = {**(saved_bindings or {}), **bindings}
+                try:
+                    consts = self.ctor_constants(ent[1], d.args, scope, d.loc, q)
+                finally:
+                    self.type_bindings = saved_bindings
                 cur = self.current_block()
                 bp, cp = self.decl_pos(ent[1]), self.decl_pos(cur)
                 if bp is not None and cp is not None and bp > cp:
@@ -459,6 +484,18 @@ class BlockRules:
             scope.add(d.name, ("object", "register", rec, itype))
         return []
 
+    def infer_ctor_type_args(self, blk: Node, tps, args, scope) -> dict:
+        """The type parameters of a generic parser/control that its constructor arguments give:
+        a parameter declared of type ``T`` takes the type of its (typed) argument."""
+        out = {}
+        for p, a in zip(getattr(blk, "ctor_params", None) or [], args or []):
+            a = a.value if a.kind == "named_arg" else a
+            if p.type.kind == "typename" and p.type.name in tps and p.type.name not in out:
+                at = self.expr(a, scope)[1]
+                if at != INTLIT:
+                    out[p.type.name] = at
+        return out
+
     def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""
         want = 1 if tname == "action_profile" else 3
@@ -506,6 +543,15 @@ class BlockRules:
 
     # ---------------------------------------------------------------- actions, functions
     def declare_action(self, d: Node, q: str, scope: Scope) -> None:
+        with self.translation_errors_kept([]) as bad:
+            self._declare_action(d, q, scope)
+        if bad:   # raised where the action is kept (elab_output), as p4c removes an unused one first
+            rec = self.actions.get(scope.lookup(d.name)[1]) if scope.lookup(d.name) else None
+            if rec is None:
+                raise bad[0]
+            rec.setdefault("deferred_error", bad[0])
+
+    def _declare_action(self, d: Node, q: str, scope: Scope) -> None:
         name_anno = annotation(d.annos, "name")
         if name_anno:
             nm = name_anno[1][0]
@@ -578,7 +624,10 @@ class BlockRules:
         self.ctx = saved
         if dup is not None:
             del self.actions[q]
-            if not _same_action(dup, rec):
+            if not _same_action(dup, rec) or not annotation(dup["annos"], "name"):
+                # (also an action of another declaration @name'd like one without @name --
+                # `@name(".NoAction") action a() {}` beside core.p4's NoAction: p4c keeps two
+                # actions of one name, a JSON label clash where one table gets both, mutz23)
                 # p4c accepts it while no table lists both (direct calls are inlined): kept as
                 # a twin that only direct calls reach, left out of the P4Info
                 q = f"{real_q}__twin{len(self.actions)}"
@@ -610,44 +659,6 @@ class BlockRules:
         if dv is not None and dv.kind != "dontcare" and self.constant_ir(*self.expr(dv, scope)) is None:
             raise E(dv.loc, f"default value of parameter {p.name} must be a compile-time constant")
 
-    def declare_function(self, d: Node) -> None:
-        if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
-            self.global_scope.add(d.name, ("generic_fn", d))
-            return
-        fscope = Scope(self.global_scope)
-        params = []
-        first = self.functions.get(d.name)
-        # overloads (same name, other parameters): each its own record, found by the call's
-        # arguments (pick_overload); `iname` keeps their generated names apart
-        overloads = self.__dict__.setdefault("fn_overloads", {})   # name -> its declarations, when several
-        iname = d.name if first is None else f"{d.name}__ov{len(overloads.get(d.name, [first]))}"
-        for p in d.params:
-            t = self.resolve_type(p.type)
-            py = f"f_{iname}_{p.name}"
-            var_ir = {"op": "var", "n": py, "t": t}
-            fscope.add(p.name, ("var", var_ir, p.direction or "in"))
-            self.check_default_arg(p, self.global_scope)
-            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
-                           "default": getattr(p, "default", None),
-                           **({"const_arg": True} if p.direction is None else {})})
-            if p.direction in (None, "in"):
-                self.note_algo_param(var_ir, params[-1])
-        ret = self.resolve_type(d.ret)
-        rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
-        self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
-        if ret != ["void"] and not _always_returns(d.body):
-            # p4c refuses it only when the function is called (an unused one is removed first)
-            rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
-        self.functions[iname] = rec
-        saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
-        rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
-        self.ctx = saved
-        if first is not None:
-            overloads.setdefault(d.name, [first]).append(rec)
-        else:
-            self.global_scope.add(d.name, ("function", rec))
-
     def decl_pos(self, d) -> int | None:
         """Index of top-level declaration ``d`` in the program (None for one made here)."""
         if not hasattr(self, "_decl_index"):
@@ -660,97 +671,6 @@ class BlockRules:
         active = getattr(self, "_active_subs", None)
         return active[-1] if active else getattr(self, "_top_block", None)
 
-    def check_declared_before(self, f: dict, call: Node) -> None:
-        """p4c resolves a name where it is used: a function declared after the control or
-        parser that calls it is not found there."""
-        cur = self.current_block()
-        if cur is None or self.ctx.get("kind") == "function":
-            return
-        self.decl_pos(cur)
-        fpos = self._decl_index.get(getattr(self, "fn_decl_ids", {}).get(f["py"]))
-        bpos = self._decl_index.get(id(cur))
-        if fpos is not None and bpos is not None and fpos > bpos:
-            raise E(call.loc, f"{f['name']}: declaration not found (the function is declared after "
-                              f"{cur.kind} {cur.name}, which uses it)")
-
-    def pick_overload(self, f: dict, call: Node) -> dict:
-        """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
-        the one whose parameters take the call's arguments (count, names; p4c refuses a call
-        that more than one declaration matches: "multiple matching declarations")."""
-        self.check_declared_before(f, call)
-        cands = getattr(self, "fn_overloads", {}).get(f["name"]) if self.functions.get(f["name"]) is f else None
-        if not cands:
-            return f
-        n = len(call.args)
-        named = {a.name for a in call.args if a.kind == "named_arg"}
-
-        def takes(c):
-            ps = c["params"]
-            if named and not named <= {p["name"] for p in ps}:
-                return False
-            return len(ps) == n or (n < len(ps) and all(p.get("default") is not None for p in ps[n:]))
-        match = [c for c in cands if takes(c)]
-        if len(match) != 1:
-            raise E(call.loc, f"{f['name']}: " + ("multiple matching declarations (p4c)" if match else
-                                                  f"no declaration takes {n} argument(s)"))
-        return match[0]
-
-    def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
-        """The instance of generic function ``d`` for this call: type arguments given
-        (``f<bit<8>>(x)``) or inferred from the arguments whose parameter type is a type
-        parameter; one elaborated function per distinct binding."""
-        if call.targs:
-            if len(call.targs) != len(d.tparams):
-                raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
-            dc = next((a for a in call.targs if a.kind == "dontcare"), None)
-            if dc is not None:   # p4c infers nothing from `_` for a function of the program
-                raise E(call.loc, f"{d.name}<_>: could not infer a type for a parameter of {d.name} "
-                                  "(p4c: inferred type is don't care '_')")
-            bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
-        else:
-            bindings = {}
-            for p, a in zip(d.params, call.args):
-                if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
-                    arg = a.value if a.kind == "named_arg" else a
-                    _, at = self.expr(arg, scope)
-                    if at[0] in ("int_lit", "list", "sinit") or at == ["any"]:
-                        raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
-                                         f"give it, e.g. {d.name}<bit<8>>(...)")
-                    bindings[p.type.name] = at
-            missing = [tp for tp in d.tparams if tp not in bindings]
-            if missing:
-                raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")
-        key = (d.name, repr([bindings[tp] for tp in d.tparams]))
-        made = self.__dict__.setdefault("generic_instances", {})
-        if key not in made:
-            inst = Node("function", d.loc, **{**d._attrs, "name": f"{d.name}__{len(made)}", "tparams": []})
-            saved = getattr(self, "type_bindings", None)
-            self.type_bindings = {**(saved or {}), **bindings}
-            try:
-                self.declare_function(inst)
-            finally:
-                self.type_bindings = saved
-            made[key] = self.functions[inst.name]
-            self.fn_decl_ids[made[key]["py"]] = id(d)   # declared where the generic one is
-        self.check_declared_before(made[key], call)
-        return made[key]
-
-
-def _always_returns(s) -> bool:
-    """Whether every path through statement ``s`` ends in a ``return`` (p4c requires it of a
-    function with a result)."""
-    if s is None:
-        return False
-    k = s.kind
-    if k == "return":
-        return True
-    if k == "block":
-        return any(_always_returns(x) for x in s.stmts)
-    if k == "if":
-        return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
-    # (not a `switch`, even with a `default` and a return in every case: p4c 1.2.4.8 counts no
-    # switch as returning -- "does not return a value on all paths"; probed, helper mutz21)
-    return False
 
 
 def _serenum_name(t) -> str | None:

@@ -139,12 +139,14 @@ class CallRules:
             return self.apply_subcontrol(ent[1], call, scope)
         return self.apply_subparser(ent[1], call, scope)
 
-    def out_arg(self, arg: Node, p: dict, scope, **extra) -> dict:
+    def out_arg(self, arg: Node, p: dict, scope, call_loc=None, **extra) -> dict:
         """The out/inout argument ``arg`` of parameter ``p`` of an action, function or control:
         its lvalue (of the parameter's type) and, for a header-union member, the ``siblings``
         its copy-back makes invalid -- p4c copies it back with assign_header, which on BMv2
-        marks a valid member valid and so its union's other members invalid."""
-        lv, lt = self.lvalue(arg, scope)
+        marks a valid member valid and so its union's other members invalid.  ``call_loc``: a
+        function's call, where p4c names an argument that cannot be assigned to (an action's
+        argument is named where it is)."""
+        lv, lt = self.lvalue(arg, scope) if call_loc is None else self.out_lvalue(arg, scope, call_loc)
         if lt == ["bit", 1] and self.is_bool_header_field(lv):
             lt = BOOL   # p4c: a header field declared bool is a bool l-value
         if lt != p["t"]:
@@ -250,7 +252,7 @@ class CallRules:
             # called from another action's body: used only if that one is (elab_output.live_actions)
             a["used"] = frozenset(a["used"] or ()) | {caller}
         else:
-            a["used"] = True
+            a["used"] = a["self_used"] = True
         if caller and a.get("cond_op") and not self.ctx.get("after_return"):
             loc, what = a["cond_op"]
             # (after an unconditional exit too: p4c inlines the call and still sees it predicated)
@@ -292,7 +294,7 @@ class CallRules:
         args = []
         for arg, p in zip(call.args, f["params"]):
             if p["dir"] in ("out", "inout"):
-                args.append(self.out_arg(arg, p, scope, t=p["t"]))
+                args.append(self.out_arg(arg, p, scope, call_loc=call.loc, t=p["t"]))
             else:
                 self.check_algo_arg(p, arg, scope, "function")
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
@@ -324,3 +326,133 @@ class CallRules:
         args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
         self.check_function_divisions(f, args)   # (const_index: p4c inlines the call)
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
+
+    def declare_function(self, d: Node) -> None:
+        if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
+            self.global_scope.add(d.name, ("generic_fn", d))
+            return
+        fscope = Scope(self.global_scope)
+        params = []
+        first = self.functions.get(d.name)
+        # overloads (same name, other parameters): each its own record, found by the call's
+        # arguments (pick_overload); `iname` keeps their generated names apart
+        overloads = self.__dict__.setdefault("fn_overloads", {})   # name -> its declarations, when several
+        iname = d.name if first is None else f"{d.name}__ov{len(overloads.get(d.name, [first]))}"
+        for p in d.params:
+            t = self.resolve_type(p.type)
+            py = f"f_{iname}_{p.name}"
+            var_ir = {"op": "var", "n": py, "t": t}
+            fscope.add(p.name, ("var", var_ir, p.direction or "in"))
+            self.check_default_arg(p, self.global_scope)
+            params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
+                           "default": getattr(p, "default", None),
+                           **({"const_arg": True} if p.direction is None else {})})
+            if p.direction in (None, "in"):
+                self.note_algo_param(var_ir, params[-1])
+        ret = self.resolve_type(d.ret)
+        rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
+        self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
+        if ret != ["void"] and not _always_returns(d.body):
+            # p4c refuses it only when the function is called (an unused one is removed first)
+            rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
+        self.functions[iname] = rec
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
+        rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
+        self.ctx = saved
+        if first is not None:
+            overloads.setdefault(d.name, [first]).append(rec)
+        else:
+            self.global_scope.add(d.name, ("function", rec))
+
+    def check_declared_before(self, f: dict, call: Node) -> None:
+        """p4c resolves a name where it is used: a function declared after the control or
+        parser that calls it is not found there."""
+        cur = self.current_block()
+        if cur is None or self.ctx.get("kind") == "function":
+            return
+        self.decl_pos(cur)
+        fpos = self._decl_index.get(getattr(self, "fn_decl_ids", {}).get(f["py"]))
+        bpos = self._decl_index.get(id(cur))
+        if fpos is not None and bpos is not None and fpos > bpos:
+            raise E(call.loc, f"{f['name']}: declaration not found (the function is declared after "
+                              f"{cur.kind} {cur.name}, which uses it)")
+
+    def pick_overload(self, f: dict, call: Node) -> dict:
+        """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
+        the one whose parameters take the call's arguments (count, names; p4c refuses a call
+        that more than one declaration matches: "multiple matching declarations")."""
+        self.check_declared_before(f, call)
+        cands = getattr(self, "fn_overloads", {}).get(f["name"]) if self.functions.get(f["name"]) is f else None
+        if not cands:
+            return f
+        n = len(call.args)
+        named = {a.name for a in call.args if a.kind == "named_arg"}
+
+        def takes(c):
+            ps = c["params"]
+            if named and not named <= {p["name"] for p in ps}:
+                return False
+            return len(ps) == n or (n < len(ps) and all(p.get("default") is not None for p in ps[n:]))
+        match = [c for c in cands if takes(c)]
+        if len(match) != 1:
+            raise E(call.loc, f"{f['name']}: " + ("multiple matching declarations (p4c)" if match else
+                                                  f"no declaration takes {n} argument(s)"))
+        return match[0]
+
+    def instantiate_generic(self, d: Node, call: Node, scope) -> dict:
+        """The instance of generic function ``d`` for this call: type arguments given
+        (``f<bit<8>>(x)``) or inferred from the arguments whose parameter type is a type
+        parameter; one elaborated function per distinct binding."""
+        if call.targs:
+            if len(call.targs) != len(d.tparams):
+                raise E(call.loc, f"function {d.name} takes {len(d.tparams)} type argument(s)")
+            dc = next((a for a in call.targs if a.kind == "dontcare"), None)
+            if dc is not None:   # p4c infers nothing from `_` for a function of the program
+                raise E(call.loc, f"{d.name}<_>: could not infer a type for a parameter of {d.name} "
+                                  "(p4c: inferred type is don't care '_')")
+            bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
+        else:
+            bindings = {}
+            for p, a in zip(d.params, call.args):
+                if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    if at[0] in ("int_lit", "list", "sinit") or at == ["any"]:
+                        raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
+                                         f"give it, e.g. {d.name}<bit<8>>(...)")
+                    bindings[p.type.name] = at
+            missing = [tp for tp in d.tparams if tp not in bindings]
+            if missing:
+                raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")
+        key = (d.name, repr([bindings[tp] for tp in d.tparams]))
+        made = self.__dict__.setdefault("generic_instances", {})
+        if key not in made:
+            inst = Node("function", d.loc, **{**d._attrs, "name": f"{d.name}__{len(made)}", "tparams": []})
+            saved = getattr(self, "type_bindings", None)
+            self.type_bindings = {**(saved or {}), **bindings}
+            try:
+                self.declare_function(inst)
+            finally:
+                self.type_bindings = saved
+            made[key] = self.functions[inst.name]
+            self.fn_decl_ids[made[key]["py"]] = id(d)   # declared where the generic one is
+        self.check_declared_before(made[key], call)
+        return made[key]
+
+
+def _always_returns(s) -> bool:
+    """Whether every path through statement ``s`` ends in a ``return`` (p4c requires it of a
+    function with a result)."""
+    if s is None:
+        return False
+    k = s.kind
+    if k == "return":
+        return True
+    if k == "block":
+        return any(_always_returns(x) for x in s.stmts)
+    if k == "if":
+        return _always_returns(s.then) and s.els is not None and _always_returns(s.els)
+    # (not a `switch`, even with a `default` and a return in every case: p4c 1.2.4.8 counts no
+    # switch as returning -- "does not return a value on all paths"; probed, helper mutz21)
+    return False

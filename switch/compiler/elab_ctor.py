@@ -122,6 +122,17 @@ class CtorRules:
                                                 "locals": [], "body": []})))
         return out
 
+    def stub_ctor_constants(self, blk: Node) -> list | None:
+        """Zero stand-ins for a block's constructor parameters of scalar types (a type variable
+        included: elab_order checks a generic block on its own); None for any other kind."""
+        out = []
+        for p in blk.get("ctor_params") or ():
+            t = self.resolve_type(p.type)
+            if t[0] not in ("bit", "int", "bool", "tvar", "int_lit"):
+                return None
+            out.append((p.name, ("const", {"op": "const", "v": False if t[0] == "bool" else 0, "t": t})))
+        return out
+
     def extern_arg(self, p: Node, a: Node, t, scope, blk: Node, qname: str | None = None, gen: bool = False):
         ty = None
         if a.kind == "call" and a.fn.kind == "name" and a.fn.name == t[1]:
@@ -333,9 +344,9 @@ class CtorRules:
             if t[0] == "extern":
                 out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname, gen)))
                 continue
-            if t[0] not in ("bit", "int", "bool", "int_lit") and t != ["enum", "HashAlgorithm"]:
+            if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N>, int, bool and HashAlgorithm only)")
+                               "(bit<N>, int<N>, int, bool, match_kind and HashAlgorithm only)")
             ir, at = self.expr(a, scope)
             # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
             v = self.fold(self.coerce((ir, at), t, a.loc) if t != INTLIT or not is_bits(at) else ir)

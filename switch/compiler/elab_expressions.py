@@ -373,6 +373,8 @@ class ExpressionRules:
             if ent[0] == "var":
                 return ent[1], ent[1]["t"]
             if ent[0] == "const":
+                if ent[1].get("translation_error"):   # (its type's bad @p4runtime_translation)
+                    raise ent[1]["translation_error"]
                 return ent[1], ent[1]["t"]
             raise E(n.loc, f"{n.name} is a {ent[0]}, not a value")
         if k == "member":
@@ -508,6 +510,8 @@ class ExpressionRules:
         type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
         A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
         uncalled function or an unapplied sub-control (target_error)."""
+        if getattr(self, "ctx", None) and self.ctx.get("unread_local_init"):
+            return None   # an initializer p4c removes with its unread local (local_never_read)
         name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
         if name is not None:
             return self.back_end_error(loc, f"{name}: could not convert expression to Json (a match_kind value as an operand "

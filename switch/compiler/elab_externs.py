@@ -10,8 +10,44 @@ from .ast import Node
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
 
+#: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
+MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
+
 
 class ExternRules:
+    def scalar_operand(self, v, loc=None):
+        """``hash``'s base or max (an ``in T``/``in M`` p4c takes of any type) as the number BMv2
+        reads: a bool as 0/1, an ``error`` or plain enum as its code (p4c's 32-bit scalar), a
+        serializable enum as its bits; anything else as it is.  One of v1model.p4's own enums
+        (HashAlgorithm, ...) has no number in p4c's JSON (p4c_mutate seed 131)."""
+        ir, t = v
+        self.model_enum_operand(t, loc)
+        if t == BOOL:
+            return {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
+        if t[0] in ("error", "enum"):
+            return ir, ["bit", 32]
+        if t[0] == "serenum":
+            return ir, t[2]
+        return v
+
+    def out_lvalue(self, n: Node, scope, call_loc):
+        """An extern function's ``out``/``inout`` argument: one that cannot be assigned to is p4c's
+        type error at the call (its line when the call spreads over several: p4c_mutate seed 132)."""
+        from .errors import P4CompileError
+        try:
+            return self.lvalue(n, scope)
+        except P4CompileError as err:
+            if err.message != "expression cannot be assigned to":
+                raise
+            txt = expr_text(n)
+            raise E(call_loc, f"{'the argument' if txt.startswith('<') else txt}: expression cannot be assigned to "
+                              "(an out argument of the call)") from None
+
+    def model_enum_operand(self, t, loc) -> None:
+        if loc is not None and t[0] == "enum" and t[1] in MODEL_ENUMS:
+            self.target_error(loc, f"{t[1]}: could not convert expression to Json (a value of v1model.p4's enum "
+                                   f"{t[1]} as a hash or meter operand; p4c)")
+
     def flat_list(self, n: Node, scope, what: str):
         """A field list (list expression, struct or header value) -> [(ir, width)]."""
         if n.kind == "list":
@@ -166,7 +202,7 @@ class ExternRules:
             return [{"s": "verify", "c": c, "e": e}]
         if name == "random":
             nargs(3)
-            lv, t = self.lvalue(args[0], scope)
+            lv, t = self.out_lvalue(args[0], scope, loc)
             self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
@@ -177,7 +213,7 @@ class ExternRules:
             return self.digest_call(call, scope)
         if name == "hash":
             nargs(5)
-            lv, t = self.lvalue(args[0], scope)
+            lv, t = self.out_lvalue(args[0], scope, loc)
             # hash<O, T, D, M>(out O result, in HashAlgorithm algo, in T base, in D data, in M max):
             # explicit type arguments bind the result, base and max types (p4c unifies them)
             targs = [None if ta.kind == "dontcare" or ta.get("name") == "_" else self.resolve_type(ta) for ta in call.get("targs") or []]
@@ -190,22 +226,25 @@ class ExternRules:
                     if ta is not None:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
+            rt = t
+            self.model_enum_operand(t, args[0].loc)
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
-            base = self.expr(args[2], scope)
-            if base[1] == BOOL:   # hash's base is any T: p4c's JSON passes a bool, BMv2 reads it as 0/1
-                base = ({"op": "cast", "a": base[0], "t": ["bit", 1]}, ["bit", 1])
+            base = self.scalar_operand(self.expr(args[2], scope), args[2].loc)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
-            mx = self.expr(args[4], scope)
+            mx = self.scalar_operand(self.expr(args[4], scope), args[4].loc)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
+            dies = [tstr(x) for x, y in ((rt, t), (base[1], base[1]), (mx[1], mx[1]))
+                    if y is None or y[0] in ("header", "struct", "stack", "list")]
             for (_, at), a, what in ((base, args[2], "base"), (mx, args[4], "max")):
                 if at == INTLIT and not (targs and targs[1 if what == "base" else 3]):
                     # hash<O, T, D, M>: nothing gives an untyped integer its width (p4c)
                     raise E(a.loc, f"hash {what}: could not infer a width for an untyped integer (write e.g. 16w0)")
-            base = self.coerce(base, bt, args[2].loc)
-            mx = self.coerce(mx, mt, args[4].loc)
+            if not dies:
+                base = self.coerce(base, bt, args[2].loc)
+                mx = self.coerce(mx, mt, args[4].loc)
             if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
                 # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
                 self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
@@ -214,6 +253,8 @@ class ExternRules:
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:
                 data = self.flat_list(args[3], scope, "hash data")
+            if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
+                return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
                      "data": [[d, w] for d, w in data], "to_bool": to_bool}]
         if name in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
@@ -231,11 +272,25 @@ class ExternRules:
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
             if name.startswith("verify"):
                 ck, ct = self.expr(args[2], scope)
+                self.model_enum_operand(ct, args[2].loc)
+                if ct[0] == "list":   # p4c 1.2.4.8 dies on it without a message (exit 245; p4c_mutate seed 130)
+                    raise E(args[2].loc, f"{name}: the checksum argument is a list; p4c cannot compile it "
+                                         "(it dies: exit status 245); give the checksum field")
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
-            lv, lt = self.lvalue(args[2], scope)
+            lv, lt = self.out_lvalue(args[2], scope, loc)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            rtext = expr_text(args[2])
+            holders = [i for i in (args[1].items if args[1].kind == "list" else [args[1]])
+                       if i.kind in ("member", "name") and rtext.startswith(expr_text(i) + ".")]
+            if holders and self.fold(c) is not True:
+                # a header or struct of the data holds the result field: p4c copies it into a
+                # temporary unless the condition is `true` ("tmp_h = hdr.h: Only calls to
+                # update_checksum ... allowed"; p4c_mutate seed 133, extern_operand)
+                raise E(args[2].loc, f"{name}: the result field {rtext} is inside {expr_text(holders[0])}, which is in "
+                                     "the data (p4c: 'Only calls to update_checksum or update_checksum_with_payload "
+                                     "allowed')")
             if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
                                                if i.kind in ("member", "name")):
                 # the out argument aliases an element of the list: p4c copies the list into
@@ -318,12 +373,20 @@ class ExternRules:
             dt = ["list", [self.expr(it, scope)[1] for it in data.items]]
             if INTLIT in dt[1]:
                 raise E(data.loc, "digest data: an untyped integer needs a width (e.g. 8w1)")
-        if dt[0] == "struct":
+        if dt[0] == "struct" and not self.structs[dt[1]].get("union"):
             members = self.structs[dt[1]]["fields"]
         elif dt[0] == "list":
             members = [[f"f{i}", mt] for i, mt in enumerate(dt[1])]
-        elif is_bits(dt) or dt[0] in ("serenum", "bool"):
-            members = [["f0", dt]]   # one value (p4c: a bitstring or bool digest digest_N)
+        elif (is_bits(dt) or dt[0] in ("serenum", "bool", "enum", "stack")) and not (dt[0] == "enum" and dt[1] in MODEL_ENUMS):
+            # one value (p4c: a bitstring, bool or header stack digest digest_N; a plain enum is
+            # named after its type) -- simple_switch_grpc refuses all but the bitstring one's P4Info
+            members = [["f0", dt]]
+        elif dt[0] in ("header", "struct"):   # a header, a union (a struct in the IR)
+            # p4c's v1model back end names the type's declaration: "header h_t: expected a struct type"
+            what = "header_union" if dt[0] == "struct" else dt[0]
+            at = self.__dict__.get("type_decl_locs", {}).get(dt[1], data.loc)
+            raise E(at, f"{what} {dt[1]}: expected a struct type (the data of the digest call at {data.loc} must be "
+                        "a struct, a tuple or a bit<N> value)")
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
         if dt[0] not in ("struct", "list"):
@@ -340,7 +403,7 @@ class ExternRules:
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
         flat = []
         for (fn, ft), it in zip(members, items):
-            if ft[0] in ("header", "struct", "stack") and dt[0] == "struct":
+            if ft[0] in ("header", "struct", "stack") and dt[0] in ("struct", "stack"):
                 # p4c accepts a header or struct member (P4Info: its type in type_info);
                 # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
                 # the pipeline only carries the member's fields, flattened
@@ -357,6 +420,9 @@ class ExternRules:
                 name = ta.name   # digest<MyS>: p4c names the digest as the type argument is written
             self.digests.setdefault(name, {"name": name, "struct": dt[1],
                                            "fields": [[fn, ft] for fn, ft in members]})
+        elif dt[0] == "enum":   # (probed: p4c names it after the enum, no warning)
+            name = dt[1]
+            self.digests.setdefault(name, {"name": name, "fields": [["f0", dt]], "tuple": True, "scalar": True})
         else:
             name = f"digest_{self.auto_digests}"
             self.auto_digests += 1

@@ -102,15 +102,19 @@ class DeclOrderRules:
         """The error elaborating ``d`` on its own (as a sub-block of a fresh elaboration) raises."""
         probe = type(self)(self.decls, self.program, self.source, warnings=[], macro_locs=self.macro_locs)
         probe.declare_all()
-        consts = probe.stub_ctor_args(d) if d.kind == "control" else None if d.get("ctor_params") else []
-        if consts is None:
-            return None
-        probe._top_block = d
-        probe.ctx = {"kind": d.kind, "role": role}
         tparams = d.get("tparams") or ()
         # a generic block's type parameters are opaque types of their own: what p4c's type checker
         # refuses on any of them (arithmetic, a width) is refused here too
         probe.type_bindings = {tp: ["tvar", tp] for tp in tparams}
+        consts = probe.stub_ctor_args(d) if d.kind == "control" else None if d.get("ctor_params") else []
+        if consts is None and tparams:
+            # (a generic block with constructor constants: stand-ins, only errors of its type
+            # variables count below -- `parser GP<T>(..., out T h)(bit<8> k)`: extract(h), mutz23)
+            consts = probe.stub_ctor_constants(d)
+        if consts is None:
+            return None
+        probe._top_block = d
+        probe.ctx = {"kind": d.kind, "role": role}
         try:
             if d.kind == "control":
                 probe.elab_control(d, role, prefix=d.name + "$alone", consts=consts)

@@ -152,7 +152,7 @@ class OutputRules:
                                        for i, p in enumerate(ctl)],
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
-                            "body": a["body"], "annos": _annos_json(a["annos"]),
+                            "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
                             "control": a["control"]})
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
@@ -224,7 +224,9 @@ class OutputRules:
                                  "alias": al[a["name"]], "size": a["size"],
                                  "with_selector": a["algo"] is not None, "algo": a["algo"],
                                  "width": a["width"], "annos": _annos_json(a["annos"]),
-                                 "table_ids": sorted(ids["table"][t] for t in a["tables"])}
+                                 # p4c lists them by table name (probed: aa, mm, zz whatever the order of
+                                 # declaration, application or id)
+                                 "table_ids": [ids["table"][t] for t in sorted(set(a["tables"]))]}
                                 for a in self.objects["action_profiles"]],
             "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
                             "py": v["py"], "width": v["width"], "size": v["size"], "fields": v["fields"],
@@ -335,6 +337,13 @@ class OutputRules:
 
     def _called(self, q, blocks, live) -> bool:
         return _mentions(blocks, q, self.actions, live)
+
+
+def _p4info_annos(a: dict) -> list:
+    """The annotations p4c's P4Info gives an action that @name'd twins share the name of: those of
+    the first declared one p4c keeps -- the action itself once anything but a twin uses it
+    (core.p4's ``@noWarn("unused")`` NoAction), else the first twin a table lists (probed, mutz23)."""
+    return a["annos"] if a.get("self_used") or a.get("twin_annos") is None else a["twin_annos"]
 
 
 def _mentions(blocks, q, actions, live) -> bool:

@@ -57,6 +57,24 @@ class StatementRules:
         self.check_const_indexes(out)
         return [{"s": "block", "body": out}] if out else []
 
+    def mentions_match_kind(self, n: Node) -> bool:
+        """Whether expression ``n`` names a match_kind member (the only initializer whose removal
+        with its unread local matters: local_never_read)."""
+        from .elab_ctor import _ast_nodes
+        mk = getattr(self, "match_kinds", ())
+        return any(x.kind == "name" and x.get("name") in mk for x in _ast_nodes(n))
+
+    def local_never_read(self, name: str) -> bool:
+        """No name ``name`` appears in the body of the block being elaborated but its declaration:
+        p4c removes such a local with its initializer before its back end (a match_kind
+        comparison there is no error: ``bool b = exact == exact;``, helper mutz23).  A name
+        used anywhere in the block (another variable of that name too) counts as read."""
+        from .elab_ctor import _ast_nodes
+        node = self.ctx.get("node") if getattr(self, "ctx", None) else None
+        if node is None:
+            return False
+        return not any(n.kind == "name" and n.get("name") == name for n in _ast_nodes(node))
+
     def simple_stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
         if k in ("for", "for_in", "break", "continue"):
@@ -85,7 +103,15 @@ class StatementRules:
                 return out
             init = None
             if s.init is not None:
-                init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                saved_unread = self.ctx.get("unread_local_init") if getattr(self, "ctx", None) else None
+                if getattr(self, "ctx", None) is not None and self.mentions_match_kind(s.init) and \
+                        self.local_never_read(s.name):
+                    self.ctx["unread_local_init"] = True   # (match_kind_operand)
+                try:
+                    init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                finally:
+                    if getattr(self, "ctx", None) is not None:
+                        self.ctx["unread_local_init"] = saved_unread
                 if t[0] == "enum" and init.get("op") == "const":
                     # its value until something writes it (lvalue forgets it): p4c's constant
                     # propagation gives `hash(r, al, ...)` the algorithm of `HashAlgorithm al = ...`
@@ -347,8 +373,14 @@ class StatementRules:
                 cases.append({"labels": pending, "body": []})
             return {"s": "switch_action", "table": tname, "cases": cases}
         ir, t = self.expr(e, scope)
-        if not s.cases and t[0] in ("varbit", "header", "struct", "stack"):
+        if not s.cases and t[0] in ("varbit", "header", "struct", "stack", "match_kind"):
             return {"s": "block", "body": []}   # p4c drops a switch without cases before it checks the key's type
+        if t == ["match_kind"] and ir.get("op") == "const" and all(c.label is None for c in s.cases):
+            # `switch (exact) { default: {...} }`: p4c folds a constant switch before its back end
+            # looks at the key (a variable key, or a case label, is refused: below)
+            if len(s.cases) > 1:
+                raise E(s.cases[1].loc, "switch statement has more than one 'default' label")
+            return {"s": "block", "body": self.stmt(s.cases[0].body, Scope(scope)) if s.cases[0].body is not None else []}
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
@@ -586,7 +618,7 @@ class StatementRules:
         if kind == "register" and m == "read":
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
-            lv, lt = self.lvalue(args[0], scope)
+            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             if lt[0] == "serenum" and lt[1] == rec.get("enum"):
                 lt = lt[2]  # register<SerEnum>: the cell's bits are the enum's value
             if lt != rec["vt"]:
@@ -603,15 +635,19 @@ class StatementRules:
         if kind == "meter" and m == "execute_meter":
             if len(args) != 2:
                 raise E(call.loc, "meter.execute_meter(index, result) takes two arguments")
-            lv, lt = self.lvalue(args[1], scope)
+            lv, lt = self.out_lvalue(args[1], scope, call.loc)
             self.check_type_args(call, [lt], "meter.execute_meter")
+            self.model_enum_operand(lt, args[1].loc)
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
+            if lt is None:
+                self.index_expr(args[0], scope, itype)   # still type-checked
+                return self.bmv2_dies(call.loc, f"execute_meter into a {tstr(self.lvalue(args[1], scope)[1])}")[0]
             return {"s": "meter", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "l": lv, "t": lt,
                     "to_bool": to_bool}
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
-            lv, lt = self.lvalue(args[0], scope)
+            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
@@ -625,15 +661,32 @@ class StatementRules:
 
     def result_bits(self, t, loc, what: str):
         """The bits a ``hash``/``execute_meter`` result is computed in, and whether it is
-        stored into a ``bool``: p4c accepts bit<N>, int<N>, a serializable enum (its
-        underlying bits) and bool (one bit, as BMv2's 1-bit field keeps the low bit)."""
+        stored into a ``bool``: bit<N>, int<N>, a serializable enum (its underlying bits) and
+        bool (one bit, as BMv2's 1-bit field keeps the low bit); an ``error`` or plain enum is
+        one of p4c's 32-bit scalar fields in its JSON (the number BMv2 computes is the code),
+        a varbit field is written with its maximum width (BMv2 keeps the bits its current
+        length holds, which is all an emit shows).  p4c takes any type (the result is an
+        ``out O``): a header, struct, union, stack or tuple reaches the BMv2 primitive as a
+        "header" parameter, and simple_switch dies executing it -- None then (the caller makes
+        the call a run-time failure, see :meth:`bmv2_dies`)."""
         if t[0] == "bool":
             return ["bit", 1], True
         if t[0] == "serenum":
             return t[2], False
+        if t[0] in ("error", "enum"):
+            return ["bit", 32], False
+        if t[0] == "varbit":
+            return ["bit", t[1]], False
         if not is_bits(t):
-            raise E(loc, f"{what} result must be bit<N>, int<N>, bool or a serializable enum, not {tstr(t)}")
+            return None, False
         return t, False
+
+    def bmv2_dies(self, loc, what: str) -> list:
+        """The statements for a call p4c compiles and simple_switch 1.15.5 cannot execute (it dies
+        on an assertion in bm_sim/actions.h, "Default switch case should not be reachable"):
+        the packet is dropped there with a trace line, as for a failed ``assert``."""
+        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL},
+                 "where": f"{loc}: {what} (p4c compiles it; simple_switch dies executing it)"}]
 
     def index_expr(self, n: Node, scope, itype=None):
         ir, t = self.expr(n, scope)

@@ -10,7 +10,7 @@ import json
 import re
 
 from .ast import Node, annotation
-from .elab_common import E, expr_text, is_bits, newtype_name, Scope, tstr, _u
+from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
 from .extern_params import by_position, CONSTRUCTORS
 
@@ -226,10 +226,13 @@ class TableRules:
                     raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with a "
                                    "different body in the same actions list (p4c: duplicate label in its JSON)")
                 real["used"] = True
+                real.setdefault("twin_annos", arec["annos"])   # (the P4Info's annotations: ElabOutput)
             elif any(x.get("p4info_as") == ent[1] for x in acts):
                 raise E(a.loc, f"table {q}: action {a.name} is named {ent[1]} like another action with a "
                                "different body in the same actions list (p4c: duplicate label in its JSON)")
             arec["used"] = True
+            if not twin_of:
+                arec["self_used"] = True
             for p in arec["params"]:
                 if not p["dir"] and (p.get("bool") or p.get("not_cp")) and not table_error:
                     # fine in an action only called directly, or listed by a table p4c removes: BMv2's
@@ -283,6 +286,7 @@ class TableRules:
         self.check_json_action_labels(q, acts, props.get("actions", []))
         da = props.get("default_action")
         if da is not None:
+            self.property_named_call(da.expr, props, q)
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
@@ -304,7 +308,7 @@ class TableRules:
                                f"be assigned in call NoAction (p4c)")
             if any(x.get("p4info_as") == na for x in acts):   # `@name(".NoAction") action a` listed (mutz22)
                 raise E(d.loc, f"table {q}: a listed action is @name'd {na}, the default action p4c adds (p4c: duplicate label in its JSON)")
-            self.actions[na]["used"] = True
+            self.actions[na]["used"] = self.actions[na]["self_used"] = True
             default = {"action": na, "params": [], "const": False}
             if na not in anames:
                 acts.append({"name": na, "scope": "DEFAULT_ONLY", "annos": [], "bound": []})
@@ -361,6 +365,8 @@ class TableRules:
                     m = self.entry_match(kn, kdef, scope, q)
                     if m is not None:
                         matches.append(m)
+                self.property_named_call(en.action, props, q)
+                self.bound_args_first(en.action, props["actions"], scope, q, "entry")
                 aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
@@ -449,6 +455,12 @@ class TableRules:
         # a signed key takes int<W> values (p4c: `8w1` for an int<8> key is a type error)
         signed = bool(kdef.get("signed"))
         t = ["int" if signed else "bit", w]
+        if kdef.get("newtype") and not signed and kdef["newtype"] in self.newtypes:
+            t = ["bit", w, kdef["newtype"]]   # a `type` key: entries give that type's values ((pt_t)9w1)
+            if kn.kind not in ("default", "dontcare", "mask", "range") and self.expr(kn, scope)[1] == INTLIT:
+                raise E(kn.loc, f"table {q}: entry value {expr_text(kn)} for key {kdef['name']} of type "
+                                f"{kdef['newtype']}: cannot cast implicitly to {kdef['newtype']} (p4c; write "
+                                f"({kdef['newtype']})...)")
         kind = kdef["match"]
         if kind not in ("exact", "lpm", "ternary", "range", "optional"):
             raise E(kn.loc, f"table {q}: an entry cannot match key {kdef['name']} of match kind {kind} "
@@ -579,6 +591,26 @@ class TableRules:
         if len(by) != len(names):
             raise E(a.loc, f"table {q}: action {a.name} needs bound arguments for {', '.join(names)}")
         return Node(a.kind, a.loc, **{**a._attrs, "args": [by[n] for n in names]})
+
+    def property_named_call(self, call: Node, props: dict, q: str) -> None:
+        """An action named like a property the table has (``actions``, ``default_action``,
+        ``key``) called in its ``default_action`` or an entry: p4c 1.2.4.8 resolves the name to
+        the property and dies ("Compiler Bug: Could not find type of <Property> actions";
+        p4c_mutate seed 125, kind reserved_name, and probes -- an action named ``size`` or
+        ``entries`` is found)."""
+        fn = call.fn if call.kind == "call" else call
+        if fn.kind == "name" and fn.name in ("actions", "default_action", "key") and fn.name in props:
+            raise E(fn.loc, f"table {q}: {fn.name}(...) calls an action named like the table's {fn.name} property "
+                            f"(p4c: 'Compiler Bug: Could not find type of <Property> {fn.name}')")
+
+    def bound_args_first(self, call: Node, listed: list, scope, q: str, what: str) -> None:
+        """p4c compares an entry's arguments with those the actions list binds before it counts
+        them: ``set(2)`` for ``set(in bit<16> y, bit<8> x)`` listed as ``set(m.y)`` is named at
+        the ``2`` ("argument does not match declaration in actions list"), not as a missing x."""
+        if call.kind == "call" and call.fn.kind == "name":
+            ent = self.global_scope.lookup(call.fn.name) if call.fn.get("top") else scope.lookup(call.fn.name)
+            if ent is not None and ent[0] == "action" and ent[1] in self.actions:
+                self.check_bound_args(call, listed, ent[1], scope, q, what)
 
     def check_bound_args(self, call: Node, listed: list, aname: str, scope, q: str,
                          what: str = "default action") -> None:

@@ -26,6 +26,14 @@ class TypeRules:
             self.used_type(t)
         return t
 
+    def translation_errors_kept(self, into: list):
+        """While declaring what p4c's front end removes when nothing uses it (an action's or
+        function's signature and body, a typedef, a top-level constant), a bad
+        ``@p4runtime_translation`` of a ``type`` it names goes into ``into`` instead of being
+        raised: p4c parses the annotation only for a type that survives (p4c_mutate seed 100,
+        helper mutz22); the caller raises it where the declaration is used."""
+        return _KeepTranslationErrors(self, into)
+
     def note_late_error(self, err: P4CompileError) -> None:
         """An error p4c reports only in a pass after type checking (a target restriction): kept
         and raised when elaboration ends (elab_output.finish), so that a type error anywhere in
@@ -87,9 +95,13 @@ class TypeRules:
                 return bound[name]
             if name in self.typedefs:
                 t = self.typedefs[name]
-                bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)), None)
+                bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)),
+                           None) or self.__dict__.get("typedef_translation_errors", {}).get(name)
                 if bad is not None:   # (parser.annotations: p4c parses it where the type is used)
-                    raise bad
+                    keep = self.__dict__.get("_kept_translation_errors")
+                    if keep is None:
+                        raise bad
+                    keep.append(bad)
                 if name in self.newtypes and t[0] in ("bit", "int"):
                     # a `type` over bit<N>/int<N> is its own type: ["bit", N, name] (the IR and
                     # the runtime read t[0], t[1]; the name keeps it apart from bit<N> in checks)
@@ -280,6 +292,7 @@ class TypeRules:
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
+        self.__dict__.setdefault("type_decl_locs", {})[d.name] = d.loc   # (named by p4c's back end: digest_call)
         fields = []
         seen = set()
         deferred = None   # (loc, message): the header is refused once used (used_type)
@@ -451,3 +464,19 @@ def _user_id(annos):
     """A field's ``@id(N)`` (p4c: its controller-packet-metadata id), or None."""
     a = annotation(annos or [], "id")
     return a[1][0] if a and a[1] and isinstance(a[1][0], int) and not isinstance(a[1][0], bool) else None
+
+
+class _KeepTranslationErrors:
+    """The context of :meth:`TypeRules.translation_errors_kept` (nests: the outer list is restored)."""
+
+    def __init__(self, elab, into: list):
+        self.elab, self.into = elab, into
+
+    def __enter__(self):
+        self.saved = self.elab.__dict__.get("_kept_translation_errors")
+        self.elab._kept_translation_errors = self.into
+        return self.into
+
+    def __exit__(self, *exc):
+        self.elab._kept_translation_errors = self.saved
+        return False

@@ -338,6 +338,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.spec(pd.type_spec, ft, ft[2] if len(ft) > 2 else None)
             continue
         if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
+            pd.type_spec.tuple.SetInParent()   # (`digest(1, {})`: an empty tuple spec all the same)
             for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
                 types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
             continue

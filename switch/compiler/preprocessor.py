@@ -72,6 +72,50 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+#: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
+_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
+
+
+def _c_conditional(e: str) -> str:
+    """C's ``c ? a : b`` (lowest precedence, right-associative) as Python's ``(a if c else b)``,
+    over a whole #if expression or a parenthesised part of it."""
+    if "?" not in e:
+        return e
+    # innermost parentheses first
+    while True:
+        m = re.search(r"\(([^()]*\?[^()]*)\)", e)
+        if not m:
+            break
+        e = e[:m.start()] + "(" + _c_conditional_flat(m.group(1)) + ")" + e[m.end():]
+    return _c_conditional_flat(e)
+
+
+def _c_conditional_flat(e: str) -> str:
+    """``c ? a : b`` with no parentheses left around a ``?``: split at the first ``?`` and the
+    ``:`` that matches it (the rest is right-associative)."""
+    q = e.find("?")
+    if q < 0 or "(" in e[:q] and e[:q].count("(") != e[:q].count(")"):
+        return e
+    depth, i = 0, q + 1
+    nest = 0
+    while i < len(e):
+        c = e[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "?" and depth == 0:
+            nest += 1
+        elif c == ":" and depth == 0:
+            if nest == 0:
+                break
+            nest -= 1
+        i += 1
+    if i >= len(e):
+        return e
+    return f"(({_c_conditional_flat(e[q + 1:i])}) if ({e[:q]}) else ({_c_conditional_flat(e[i + 1:])}))"
+
+
 class Preprocessor:
     def __init__(self, include_dirs=(), defines=None):
         self.include_dirs = list(include_dirs)
@@ -148,7 +192,7 @@ class Preprocessor:
                     name = rest.split()[0] if rest else ""
                     if not name:
                         raise P4CompileError(loc, f"#{d} needs a macro name")
-                    cond = (name in self.macros) == (d == "ifdef")
+                    cond = self.defined(name) == (d == "ifdef")
                     stack.append([active and cond, cond, active])
                     active = active and cond
                 elif d == "if":
@@ -179,6 +223,8 @@ class Preprocessor:
                     pass
                 elif d == "include":
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
+                    if not m2:   # `#include NAME`: cpp expands the macros first
+                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
                     if not m2:
                         raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
                     angle = m2.group(2) is not None
@@ -212,8 +258,29 @@ class Preprocessor:
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
 
+    def builtin(self, name: str, loc: Loc) -> str | None:
+        """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
+        ``__FILE__``, ``__COUNTER__``, ``__STDC__``, ``__DATE__``, ``__TIME__`` -- unless the
+        program defines them itself."""
+        if name not in _BUILTINS or name in self.macros:
+            return None
+        if name == "__LINE__":
+            return str(loc.line)
+        if name == "__FILE__":
+            return '"' + loc.file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name == "__COUNTER__":
+            self.counter = getattr(self, "counter", -1) + 1
+            return str(self.counter)
+        if name == "__STDC__":
+            return "1"
+        import time
+        return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')
+
+    def defined(self, name: str) -> bool:
+        return name in self.macros or name in _BUILTINS
+
     def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
-        if depth > 32 or not self.macros:
+        if depth > 32 or not (self.macros or "__" in text):
             return text
         out, pos, changed = [], 0, False
         for m in _IDENT.finditer(text):
@@ -225,6 +292,11 @@ class Preprocessor:
                 continue
             mac = self.macros.get(name)
             if mac is None:
+                b = self.builtin(name, loc)
+                if b is not None:
+                    out.append(text[pos:m.start()])
+                    out.append(b)
+                    pos = m.end()
                 continue
             if mac.params is None:
                 out.append(text[pos:m.start()])
@@ -256,10 +328,25 @@ class Preprocessor:
             args = [a.strip() for a in args]
             if args == [""] and not mac.params:
                 args = []
-            if len(args) != len(mac.params):
-                raise P4CompileError(loc, f"macro {name} takes {len(mac.params)} argument(s), got {len(args)}")
-            sub = dict(zip(mac.params, args))
-            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), mac.body)
+            params = list(mac.params)
+            if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
+                va = params[-1][:-3].strip() or "__VA_ARGS__"
+                fixed = len(params) - 1
+                if len(args) < fixed:
+                    raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
+                args = args[:fixed] + [", ".join(args[fixed:])]
+                params[-1] = va
+            if len(args) != len(params):
+                raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
+            sub = dict(zip(params, args))
+            body = mac.body
+            if "#" in body:   # cpp's `#param` (a string of the argument) and `a ## b` (one token)
+                body = re.sub(r"(?<![#])#\s*([A-Za-z_][A-Za-z0-9_]*)",
+                              lambda mm: '"' + sub[mm.group(1)].replace("\\", "\\\\").replace('"', '\\"') + '"'
+                              if mm.group(1) in sub else mm.group(0), body)
+            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), body)
+            if "##" in body:
+                body = re.sub(r"\s*##\s*", "", body)
             out.append(text[pos:m.start()])
             out.append(body)
             pos = k + 1
@@ -287,10 +374,17 @@ class Preprocessor:
 
     def _eval_at(self, expr: str, loc: Loc) -> bool:
         e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
-                   lambda m: "1" if m.group(1) in self.macros else "0", expr)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", expr)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
-                   lambda m: "1" if m.group(1) in self.macros else "0", e)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = self.expand(e, loc)
+        # a character constant ('a', '\n', '\x41') is its code, as for cpp
+        esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
+        e = re.sub(r"'(\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\])'",
+                   lambda m: str(int(m.group(1)[2:], 16) if m.group(1).startswith("\\x") else
+                                 int(m.group(1)[1:], 8) if re.fullmatch(r"\\[0-7]+", m.group(1)) else
+                                 esc.get(m.group(1)[1], ord(m.group(1)[1])) if m.group(1).startswith("\\") else
+                                 ord(m.group(1))), e)
         for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
             suffix = m.group(2)
             if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):
@@ -308,7 +402,8 @@ class Preprocessor:
         e = re.sub(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\b", c_int, e)
         e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
         e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
-        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortn]*", e):
+        e = _c_conditional(re.sub(r"(?<!/)/(?!/)", "//", e))   # (C's integer division)
+        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortnifels]*", e):
             raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}")
         try:
             return bool(eval(e, {"__builtins__": {}}, {}))  # noqa: S307 - filtered to arithmetic above

@@ -290,6 +290,8 @@ class EntityWriter:
         if de.config.max_list_size < 0:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
+        if not info.member_widths:   # `digest(1, {})`: BMv2 cannot configure a digest of no bits (probed, mutz23)
+            raise P4RTError(StatusCode.INTERNAL, "Error when configuring digest with target")
         self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
                                kind=info.kind)
 

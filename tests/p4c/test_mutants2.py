@@ -15,6 +15,7 @@ from test_mutants import _p4c_accepts
 
 _T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _UT = "header_union u_t { h_t x; }\n"
+_TR = '@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
 
 
 def _states(extra: str, to: str = "accept") -> str:
@@ -243,6 +244,121 @@ CASES = {
     "mark_to_drop_in_reachable_parser_state": (
         _states("    state s1 { mark_to_drop(sm); transition accept; }\n", "s1"), "mark_to_drop(sm)",
         r"not supported in a parser", _states("    state s1 { transition accept; }\n", "s1")),
+    # helper mutz23: a bad @p4runtime_translation is p4c's syntax error once something kept uses the
+    # type -- a listed action's parameter, a used typedef of it, a called function (their unused
+    # twins compile: p4c removes them before it parses the annotation)
+    "bad_translation_listed_action_param": (program(top=_TR, locals="    action a(T v) { }\n" + _T.format("a"),
+                                                    body="        t.apply();"), "@p4runtime_translation",
+                                            r"takes two arguments", program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)'), locals="    action a(T v) { }\n" + _T.format("a"),
+                                                                            body="        t.apply();")),
+    "bad_translation_used_typedef": (program(top=_TR + "typedef T T2;\n", body="        T2 x = (T2)hdr.h.a; hdr.h.a = (bit<8>)x;"),
+                                     "@p4runtime_translation", r"takes two arguments",
+                                     program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)') + "typedef T T2;\n",
+                                             body="        T2 x = (T2)hdr.h.a; hdr.h.a = (bit<8>)x;")),
+    "bad_translation_called_function": (program(top=_TR + "bit<8> f(in bit<8> x) { T y = (T)x; return (bit<8>)y; }\n",
+                                                body="        hdr.h.a = f(hdr.h.a);"), "@p4runtime_translation", r"takes two arguments",
+                                        program(top=_TR.replace('(32, "x.org/T")', '("x.org/T", 32)') + "bit<8> f(in bit<8> x) { T y = (T)x; return (bit<8>)y; }\n",
+                                                body="        hdr.h.a = f(hdr.h.a);")),
+    # `@name(".NoAction")` on an action with NoAction's empty body listed by a table without a
+    # default_action: p4c adds core.p4's NoAction beside it (duplicate JSON label; was merged)
+    "named_noaction_same_body_listed_without_default": (
+        program(locals='    @name(".NoAction") action my_na() { }\n' + _T.format("my_na"), body="        t.apply();"),
+        "table t", r"@name'd NoAction, the default action p4c adds",
+        program(locals='    @name(".NoAction") action my_na() { }\n' + _T.format("my_na").replace(" }\n", " default_action = my_na(); }\n"),
+                body="        t.apply();")),
+    # a digest of a header union: p4c's back end names the union's declaration (was accepted)
+    "digest_of_header_union": (program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u);"), "header_union u_t",
+                               r"expected a struct type", program(top=_UT, body="        u_t u; u.x = hdr.h; digest(1, u.x.a);")),
+    # an entry's argument for a bound directional parameter is checked before the count: p4c names
+    # the `2` given for `in y` listed as set(m.y), not the action's parameter x (a hand probe)
+    "entry_argument_for_bound_parameter": (
+        program(locals="    action set(in bit<16> y, bit<8> x) { m.y = y; m.x = x; }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { set(m.y); } const entries = {\n        1: set(2);\n    } }\n",
+                body="        t.apply();"), "1: set(2)", r"does not match m\.y bound in the actions list",
+        program(locals="    action set(in bit<16> y, bit<8> x) { m.y = y; m.x = x; }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { set(m.y); } const entries = {\n        1: set(m.y, 2);\n    } }\n",
+                body="        t.apply();")),
+    # an untyped literal in a tuple entry for a `type` key: p4c cannot cast it implicitly (accepted)
+    "untyped_entry_value_for_newtype_key": (
+        program(top="type bit<9> pt_t;\n", locals="    pt_t pp = (pt_t)9w3;\n    table t { key = { pp: exact; hdr.h.a: exact; } "
+                "actions = { NoAction; } const entries = {\n        (1, 2): NoAction();\n    } }\n", body="        t.apply();"),
+        "(1, 2)", r"cannot cast implicitly to pt_t",
+        program(top="type bit<9> pt_t;\n", locals="    pt_t pp = (pt_t)9w3;\n    table t { key = { pp: exact; hdr.h.a: exact; } "
+                "actions = { NoAction; } const entries = {\n        ((pt_t)1, 2): NoAction();\n    } }\n", body="        t.apply();")),
+    # `@pragma` with nothing after it on its line: p4c's "unexpected END_PRAGMA" (was accepted)
+    "pragma_without_a_name": (program(locals="    @pragma\n    action a() { }\n"), "@pragma", r"END_PRAGMA",
+                              program(locals="    @pragma x 1\n    action a() { }\n")),
+    # a generic parser with constructor constants is type-checked on its own too: extract of a T
+    # (p4c: "h: argument must be a header"; it was accepted while nothing instantiated it)
+    "generic_parser_with_constructor_extracts_a_type_variable": (
+        program(top="parser GP<T>(packet_in pkt, out T h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n"),
+        "parser GP<T>", r"extract into a value of type T",
+        program(top="parser GP<T>(packet_in pkt, out h_t h)(bit<8> k) { state start { pkt.extract(h); transition accept; } }\n")),
+    # an action named like a table property called in the default_action or an entry: p4c resolves
+    # the name to the property and dies (p4c_mutate seed 125, reserved_name; was accepted)
+    "action_named_actions_as_default_action": (
+        program(locals="    action actions(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { actions; "
+                       "NoAction; }\n        default_action = actions(1); }\n", body="        t.apply();"),
+        "default_action = actions(1)", r"Could not find type of <Property> actions",
+        program(locals="    action actions(bit<8> v) { hdr.h.a = v; }\n    table t { key = { hdr.h.a: exact; } actions = { actions; "
+                       "NoAction; }\n        default_action = NoAction(); }\n", body="        t.apply();")),
+    "action_named_default_action_in_an_entry": (
+        program(locals="    action default_action() { hdr.h.a = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { NoAction; "
+                       "default_action; } default_action = NoAction();\n        const entries = { 1: default_action(); } }\n",
+                body="        t.apply();"), "const entries = { 1: default_action(); }", r"<Property> default_action",
+        program(locals="    action default_action() { hdr.h.a = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { NoAction; "
+                       "default_action; } default_action = NoAction();\n        const entries = { 1: NoAction(); } }\n",
+                body="        t.apply();")),
+    # a list as verify_checksum's checksum: p4c dies without a message (exit 245; p4c_mutate seed 130,
+    # kind extern_operand; was accepted)
+    "verify_checksum_list_as_the_checksum": (
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "{ 8w1, 8w2 }, HashAlgorithm.csum16); } }"), "verify_checksum(", r"checksum argument is a list",
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
+    # a member of v1model.p4's own enums as hash's base or max: p4c's JSON has no number for it
+    # ("could not convert expression to Json"; p4c_mutate seed 131, extern_operand) -- a program's enum has one
+    "model_enum_as_hash_base": (
+        program(body="        bit<16> r; hash(r, HashAlgorithm.crc16, HashAlgorithm.crc16, { hdr.h.a }, 16w100); hdr.h.b = r;"),
+        "hash(r", r"HashAlgorithm: could not convert expression to Json",
+        program(top="enum EE { A, B }\n",
+                body="        bit<16> r; hash(r, HashAlgorithm.crc16, EE.B, { hdr.h.a }, 16w100); hdr.h.b = r;")),
+    # an extern call spread over lines whose out argument cannot be assigned to: p4c names the call's
+    # line (p4c_mutate seed 132, extern_operand; was the argument's line -- mutz20's open `far` item)
+    "extern_out_argument_not_an_lvalue_on_a_later_line": (
+        program(body="        hash(\n            false,\n            HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w8);"), "        hash(",
+        r"cannot be assigned to", program(body="        hash(\n            hdr.h.b,\n            HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w8);")),
+    "verify_checksum_model_enum_as_the_checksum": (
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "HashAlgorithm.crc16, HashAlgorithm.csum16); } }"), "verify_checksum(", r"could not convert expression to Json",
+        program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
+    # ... and so are a function's and an extern method's (an action's stays at the argument, as p4c names it)
+    "function_out_argument_not_an_lvalue_on_a_later_line": (
+        program(top="void f(out bit<8> x) { x = 1; }\n", body="        f(\n            8w3);"), "        f(",
+        r"cannot be assigned to", program(top="void f(out bit<8> x) { x = 1; }\n", body="        f(\n            hdr.h.a);")),
+    "register_read_result_not_an_lvalue_on_a_later_line": (
+        program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            8w3, 0);"), "        r.read(",
+        r"cannot be assigned to", program(locals="    register<bit<8>>(4) r;\n", body="        r.read(\n            hdr.h.a, 0);")),
+    # update_checksum over a struct or header holding the result field, under a condition that is not
+    # `true`: p4c copies it into a temporary its back end refuses (p4c_mutate seed 133; was accepted)
+    "update_checksum_data_holds_the_result": (
+        program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(hdr.h.isValid(), hdr, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }"), "update_checksum(", r"is inside hdr, which is in the data",
+        program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                          "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, hdr, "
+                          "hdr.h.b, HashAlgorithm.csum16); } }")),
+    "digest_of_a_v1model_enum": (program(body="        digest(1, HashAlgorithm.crc16);"), "digest(1,", r"digest data must be",
+                                 program(top="enum EE { A }\n", body="        digest(1, EE.A);")),
+    # a switch on a match_kind with a case label (p4c's back end: no representation for it)
+    "match_kind_switch_with_label": (program(body="        switch (exact) { exact: { hdr.h.a = 1; } default: { hdr.h.a = 2; } }"),
+                                     "switch (exact)", r"switch on a value of type match_kind",
+                                     program(body="        switch (exact) { default: { hdr.h.a = 2; } }")),
 }
 
 # p4c accepts these (checkmate-p4c used to refuse them)
@@ -312,12 +428,28 @@ VALID = {
     # (p4c_mutate seed 100, swap_args; still refused for an unused action's parameter, a typedef ...)
     "bad_translation_on_unused_type": program(top='@p4runtime_translation(32, "x.org/T") type bit<8> T;\n'
                                                   '@p4runtime_translation("x.org/U") type bit<8> U;\n'),
+    # helper mutz23: cpp forms p4c's `cc -E` takes -- a computed #include, `?:` and C's integer
+    # division in #if (were "#include expects <file>", "cannot evaluate #if expression")
+    "cpp_computed_include_and_conditional_if": program(body="#if defined(__LINE__) && (1 ? 7 / 2 == 3 : 0)\n        hdr.h.a = 1;\n#endif").replace(
+        "#include <v1model.p4>", "#define V1 <v1model.p4>\n#include V1"),
     "match_kind_values_unused": program(
         top="const match_kind K = exact;\nbit<8> f(in match_kind k) { return 2; }\n"
             "bit<8> g(in match_kind k) { return k == lpm ? 8w1 : 8w2; }\n",
         locals="    action a(match_kind k, bit<8> v) { hdr.h.a = v; }\n    match_kind mk = ternary;\n"
                "    action unused(match_kind k) { if (k == exact) { hdr.h.a = 1; } }\n",
         body="        a(exact, 1);\n        a(k = lpm, v = 2);\n        hdr.h.b = (bit<16>)f(K);\n        match_kind x; x = exact;"),
+    # helper mutz23 (mutz22's open items): a match_kind constructor parameter, a constant switch on a
+    # match_kind with only a default (p4c folds it) or with no case; a bad @p4runtime_translation on
+    # a type only an unused action's parameter, a constant, a typedef or an uncalled function names
+    "match_kind_ctor_param_and_constant_switch": program(
+        top="control S(inout h_t h)(match_kind k) { apply { h.a = 1; } }\n",
+        locals="    S(exact) s;\n", body="        s.apply(hdr.h);\n        switch (exact) { default: { hdr.h.b = 2; } }\n"
+                                       "        switch (lpm) { }"),
+    # a local never read whose initializer compares match_kinds: p4c removes both (mutz22's open item)
+    "match_kind_comparison_in_unread_local": program(body="        bool b = exact == exact;\n        bool b2 = exact != lpm;"),
+    "bad_translation_type_only_unused_declarations_name": program(
+        top=_TR + "const T K = (T)1;\ntypedef T T2;\nbit<8> f(in T x) { return (bit<8>)x; }\n",
+        locals="    action a(T v) { }\n"),
 }
 
 

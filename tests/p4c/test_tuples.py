@@ -95,3 +95,30 @@ def test_digest_of_a_bool_or_with_a_stack_member_compiles_and_the_p4info_is_refu
         info = compile_source(text, "d.p4").p4info
         with pytest.raises(P4RTError, match="Error when importing p4info"):
             P4InfoIndex.build(info)
+
+
+def test_empty_digest_p4info_and_its_digest_entry_refused_as_bmv2_does():
+    """``digest(1, {})``: p4c's P4Info gives digest_0 an empty tuple type_spec, which
+    simple_switch_grpc loads, but it refuses the DigestEntry write ("INTERNAL: Error when
+    configuring digest with target", probed by helper mutz23): checkmate-switch as well."""
+    import types
+
+    import pytest
+    from p4.v1 import p4runtime_pb2 as P
+
+    from switch.compiler import compile_source
+    from switch.p4rt_server.digests import DigestEngine
+    from switch.p4rt_server.errors import P4RTError
+    from switch.p4rt_server.writes import EntityWriter
+    info = compile_source(program(body="        digest(1, {});"), "d.p4").p4info
+    assert info.digests[0].type_spec.WhichOneof("type_spec") == "tuple"
+    idx = P4InfoIndex.build(info)
+    de = P.DigestEntry(digest_id=info.digests[0].preamble.id)
+    de.config.max_list_size = 1
+    eng = DigestEngine(lambda resp: None)
+    try:
+        with pytest.raises(P4RTError, match="Error when configuring digest with target"):
+            EntityWriter(eng).apply(types.SimpleNamespace(index=idx), P.Update(type=P.Update.INSERT,
+                                                                             entity=P.Entity(digest_entry=de)))
+    finally:
+        eng.close()
