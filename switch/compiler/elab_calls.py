@@ -15,14 +15,18 @@ ALGO = ["enum", "HashAlgorithm"]
 
 
 class CallRules:
-    def conditional_in_action(self, loc, what: str, always: bool = False) -> None:
+    def conditional_in_action(self, loc, what: str, always: bool = False, inlined: bool = False) -> None:
         """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
         `return`): assignments only; a method or extern call there is a target error.  A
         function's body is inlined where it is called, so a call in it is recorded on the
         function (``action_call``: conditional inside the function itself or not) and judged at
-        each call in an action (``always``: conditional whatever the call site)."""
+        each call in an action (``always``: conditional whatever the call site).  Such an
+        ``inlined`` body is judged after an unconditional ``exit`` too (p4c removes only what
+        follows a ``return`` unchecked; fuzz_exprs seed 5030: a function whose ``out`` header
+        parameter gets an initializer, called under an ``if`` after the action's ``exit``)."""
         cond = always or self.ctx.get("if_depth") or self.ctx.get("cond_return")
-        if self.ctx.get("in_action") and not self.ctx.get("dead") and cond:
+        skipped = self.ctx.get("after_return") if inlined else self.ctx.get("dead")
+        if self.ctx.get("in_action") and not skipped and cond:
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
         elif self.ctx.get("in_action") and not self.ctx.get("dead"):
@@ -113,7 +117,7 @@ class CallRules:
         """A call of function ``f``: its body's method/extern calls as if written here."""
         if f.get("action_call"):
             always, what = f["action_call"]
-            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always)
+            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always, inlined=True)
         if f.get("action_switch") and not self.ctx.get("dead"):
             # p4c inlines the function first: its switch is then one in the action
             if self.ctx.get("in_action"):

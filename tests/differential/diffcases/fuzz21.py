@@ -1,0 +1,58 @@
+"""Disagreements found by helper fuzz21 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+
+An unconditional ``exit`` in an action does not end p4c's conditional-execution check: only what
+follows a ``return`` is removed unchecked.  A header initializer written directly under an ``if``
+after the ``exit`` passes, but a function inlined there whose body holds a ``setValid`` -- an
+initializer of its ``out`` header parameter included -- is the BMv2 target error
+(fuzz_exprs seed 5030; ``INVALID``, taken in by ``test_invalid.py``); checkmate-p4c took the
+rest of the action after an ``exit`` as unchecked for inlined functions too.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_F0 = """
+bool f0(out h_t p0) {
+    p0 = {1, 2, 3, 4};
+    return p0.a == 1;
+}
+bool f1(out h_t p0) {
+    p0.setValid();
+    p0.a = 1;
+    return p0.b == 1;
+}
+"""
+
+
+def _after(verb: str, body: str) -> str:
+    return program("        a1(hdr.h.b);\n", top=_F0, ingress_decls=f"""
+    action a1(inout bit<8> q0) {{
+        {verb};
+        if (q0 == 3) {{ q0 = 1; }} else {{ {body} }}
+    }}
+""")
+
+
+# accepted by both: a direct header initializer under the if after the exit, the function called
+# unconditionally after it, and the function under the if after a return (removed unchecked)
+CASES.append(case("fuzz21_function_after_exit_in_action_accepted", CAT, program("""
+        if (hdr.h.a == 1) { a1(hdr.h.b); }
+        else if (hdr.h.a == 2) { a2(hdr.h.b); }
+        else { a3(hdr.h.b); }
+""", top=_F0, ingress_decls="""
+    action a1(inout bit<8> q0) { exit; if (q0 == 3) { q0 = 1; } else { hdr.h2 = {1, 2, 3, 4}; } }
+    action a2(inout bit<8> q0) { exit; hdr.h.c = f0(hdr.h2) ? 16w1 : 16w2; if (q0 == 3) { q0 = 1; } }
+    action a3(inout bit<8> q0) { return; if (q0 == 3) { q0 = 1; } else { hdr.h.c = f0(hdr.h2) ? 16w1 : 16w2; } }
+"""), frames=[(1, H(a, b)) for a in (1, 2, 3) for b in (3, 4)]))
+
+INVALID = {
+    "fuzz21_function_initializer_under_if_after_exit_in_action": (
+        _after("exit", "hdr.h.c = f0(hdr.h2) ? 16w1 : 16w2;"), ("conditional execution",)),
+    "fuzz21_function_call_under_if_after_exit_in_action": (
+        _after("exit", "f0(hdr.h2);"), ("conditional execution",)),
+    "fuzz21_function_setvalid_under_if_after_exit_in_action": (
+        _after("exit", "f1(hdr.h2);"), ("conditional execution",)),
+}

@@ -1,0 +1,199 @@
+"""Constructs the expression generator (:mod:`fuzz_gen_exprs`) did not make, for seeds from
+:data:`FIRST_SEED` on (helper fuzz21, issue #15).
+
+Seeds below :data:`FIRST_SEED` keep their programs: :func:`fuzz_gen_exprs.make_case` builds them
+with the original :class:`~fuzz_gen_exprs.Gen`; from :data:`FIRST_SEED` on it builds them with
+:class:`Gen2`, which draws from the same random stream but may insert, at every statement:
+
+* compound assignments (``+= -= *= &= |= ^= <<= >>= |+|= |-|=``, also on slices) with
+  side-effect-free left-hand sides (constant stack indices only);
+* ``for`` loops in control bodies and functions: ``for (bit<W> i = a; i < b; i = i + s)``,
+  ``!=``/``<=`` conditions, ``i += s`` updates, ``for (bit<W> x in {..})``,
+  nested, with ``break``/``continue`` under an ``if`` at the top of the body;
+* sub-controls with scalar and header ``in``/``out``/``inout`` parameters besides ``hdr`` and
+  ``meta``, their own actions, ``exit``/``return``, instantiated in ingress once or twice and
+  applied with random arguments (aliases, slices, stack elements), a later one applying an
+  instance of an earlier one inside its body.
+
+p4c 1.2.4.8 has neither compound assignment nor ``for`` loops, so every such construct is
+written twice: as generated (what checkmate-p4c compiles) and spelled out (``x = x op (e)``; the
+loop unrolled into blocks that declare the loop variable as a constant, ``break`` through a flag,
+``continue`` as the rest of the body under ``!(c)``), which is the case's ``ref_source`` for p4c.
+The two texts are one program text with placeholders (``/*@N@*/``) resolved either way.
+"""
+from __future__ import annotations
+
+import re
+
+from fuzz_gen_exprs import Ctx, Gen, Var, tstr
+
+FIRST_SEED = 5000
+CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
+_TOKEN = re.compile(r"/\*@(\d+)@\*/")
+
+
+class Gen2(Gen):
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.alts: dict[int, tuple[str, str]] = {}    # placeholder -> (as generated, for p4c)
+        self.subtypes: list = []                       # (control type, [(dir, type)])
+
+    # ------------------------------------------------------------------ two spellings
+    def alt(self, src: str, ref: str) -> str:
+        k = len(self.alts)
+        self.alts[k] = (src, ref)
+        return f"/*@{k}@*/"
+
+    def resolve(self, text: str, ref: bool) -> str:
+        while _TOKEN.search(text):
+            text = _TOKEN.sub(lambda m: self.alts[int(m.group(1))][ref], text)
+        return text
+
+    # ------------------------------------------------------------------ statements
+    def S(self, ctx, out, ind):
+        r = self.r
+        k = r.random()
+        if k < 0.10:
+            if self.compound(ctx, out, ind):
+                return
+        elif k < 0.16 and ctx.kind in ("apply", "egress", "function") and ctx.depth < 3:
+            if self.for_loop(ctx, out, ind):
+                return
+        super().S(ctx, out, ind)
+
+    def compound(self, ctx, out, ind):
+        r = self.r
+        t = self.vtype(ctx, writable=True)
+        if t[0] == "bool":
+            return False
+        lv = self.lvalue(ctx, t, 1)
+        if lv is None or re.search(r"\[[^\]0-9]", lv):   # a run-time index: evaluated once vs twice
+            return False
+        op = r.choice(CA_OPS)
+        if op in ("<<", ">>"):
+            rhs = str(r.choice([0, 1, 2, t[1] - 1, t[1], t[1] + 2])) if r.random() < 0.5 else \
+                self.E(ctx, ("b", r.choice([2, 3, 4, 8])), 2)
+        else:
+            rhs = self.ilit(t) if r.random() < 0.2 else self.E(ctx, t, r.randint(1, 3))
+        p = "    " * ind
+        out.append(p + self.alt(f"{lv} {op}= {rhs};", f"{lv} = {lv} {op} ({rhs});"))
+        return True
+
+    def for_loop(self, ctx, out, ind):
+        r = self.r
+        p = "    " * ind
+        w = r.choice([4, 8, 8, 16])
+        i = self.fresh("fi")
+        form = r.random()
+        if form < 0.55:
+            a, s = r.randint(0, 2), r.choice([1, 1, 2])
+            n = r.randint(0, 4)
+            b = a + n * s
+            cond = r.choice([f"{i} < {b}", f"{i} <= {b - 1}", f"{i} != {b}"])
+            if cond.startswith(f"{i} <= ") and b - 1 < a:
+                cond = f"{i} < {b}"
+            upd = r.choice([f"{i} = {i} + {s}", f"{i} += {s}", f"{i} = {i} + {w}w{s}"])
+            values = list(range(a, b, s))
+            head_src = f"for (bit<{w}> {i} = {a}; {cond}; {upd})"
+        else:   # (``in lo .. hi``: checkmate-p4c iterates list expressions only)
+            values = [r.randrange(1 << w) for _ in range(r.randint(0, 4))]
+            if not values:
+                return False
+            head_src = f"for (bit<{w}> {i} in {{{', '.join(str(v) for v in values)}}})"
+        # the body: its own scope, the loop variable readable only
+        ctx.depth += 1
+        ctx.scopes.append([Var(i, ("b", w), writable=False, sliceable=False)])
+        pre, brk, post = [], None, []
+        try:
+            for _ in range(r.randint(0, 2)):
+                self.S(ctx, pre, ind + 1)
+            if r.random() < 0.4:
+                brk = (r.choice(["break", "continue"]), self.Ebool(ctx, 2))
+                for _ in range(r.randint(0, 2)):
+                    self.S(ctx, post, ind + 2)
+            else:
+                for _ in range(r.randint(0, 2)):
+                    self.S(ctx, post, ind + 1)
+        finally:
+            ctx.scopes.pop()
+            ctx.depth -= 1
+        q = "    " * (ind + 1)
+        src = [head_src + " {"] + pre
+        if brk:
+            src += [f"{q}if ({brk[1]}) {{", f"{q}    {brk[0]};", f"{q}}}"] + post
+        else:
+            src += post
+        src.append(p + "}")
+        ref = []
+        flag = None
+        if brk and brk[0] == "break":
+            flag = self.fresh("fb")
+            ref.append(f"bool {flag} = false;")
+        for v in values:
+            it = [f"{q}bit<{w}> {i} = {v};"] + pre
+            if brk is None:
+                it += post
+            elif brk[0] == "continue":
+                it += [f"{q}if (!({brk[1]})) {{"] + post + [f"{q}}}"]
+            else:
+                it += [f"{q}if ({brk[1]}) {{", f"{q}    {flag} = true;", f"{q}}} else {{"] + post + [f"{q}}}"]
+            if flag and v != values[0]:
+                ref += [f"{p}if (!{flag}) {{", f"{p}{{"] + it + [f"{p}}}", f"{p}}}"]
+            else:
+                ref += [f"{p}{{"] + it + [f"{p}}}"]
+        out.append(p + self.alt("\n".join(src), "\n".join(ref).lstrip() or ";"))
+        return True
+
+    # ------------------------------------------------------------------ sub-controls
+    def call_stmt(self, ctx, out, p):
+        subs = getattr(ctx, "subs", [])
+        if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
+            inst, params = self.r.choice(subs)
+            args = self.args(ctx, params, 2)
+            if args is not None:
+                out.append(f"{p}{inst}.apply({', '.join(['hdr', 'meta'] + args)});")
+                return
+        super().call_stmt(ctx, out, p)
+
+    def subcontrol(self, k):
+        """Control type ``SC<k>``: scalar/header parameters, actions, a body that may apply an
+        instance of an earlier sub-control; returns its declaration lines."""
+        r = self.r
+        name = f"SC{k}"
+        saved = self.actions
+        self.actions = []
+        decls = []
+        inner = []
+        if self.subtypes and r.random() < 0.5:
+            typ, params = r.choice(self.subtypes)
+            inst = f"in{k}"
+            decls.append(f"    {typ}() {inst};")
+            inner.append((inst, params))
+        for j in range(r.randint(0, 2)):
+            decls += self.action(f"c{k}a{j}")
+        ctx = Ctx(scopes=[self.hdr_vars(), []], kind="apply")
+        ctx.fname = "zz"
+        ctx.subs = inner
+        body = []
+        params = self.params(ctx, ["in", "out", "inout", "inout"], "p", body, r.randint(1, 3))
+        ctx.scopes.append([])
+        for _ in range(r.randint(2, 6)):
+            self.S(ctx, body, 2)
+        self.actions = saved
+        self.subtypes.append((name, params))
+        sig = ", ".join(["inout headers_t hdr", "inout meta_t meta"]
+                        + [f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params)])
+        return [f"control {name}({sig}) {{"] + decls + ["    apply {"] + body + ["    }", "}"]
+
+    def sub_decls(self):
+        """Zero to two sub-control types after the functions, and their instances in ingress."""
+        r = self.r
+        types, insts = [], []
+        for k in range(r.choice([0, 1, 1, 2])):
+            types += self.subcontrol(k)
+        for typ, params in self.subtypes:
+            for j in range(r.choice([1, 1, 2])):
+                inst = f"{typ.lower()}_{j}"
+                insts.append(f"    {typ}() {inst};")
+                self.ing_subs.append((inst, params))
+        return types, insts
