@@ -10,8 +10,8 @@ with the original :class:`~fuzz_gen_exprs.Gen`; from :data:`FIRST_SEED` on it bu
 * ``for`` loops in control bodies and functions: ``for (bit<W> i = a; i < b; i = i + s)``,
   ``!=``/``<=`` conditions, ``i += s`` updates, ``for (bit<W> x in {..})``,
   nested, with ``break``/``continue`` under an ``if`` at the top of the body;
-* sub-controls with scalar and header ``in``/``out``/``inout`` parameters besides ``hdr`` and
-  ``meta``, their own actions, ``exit``/``return``, instantiated in ingress once or twice and
+* sub-controls with scalar and header ``in``/``out``/``inout`` parameters besides ``meta`` (not
+  ``hdr``: see :meth:`Gen2.call_stmt`), their own actions, ``exit``/``return``, instantiated in ingress once or twice and
   applied with random arguments (aliases, slices, stack elements), a later one applying an
   instance of an earlier one inside its body.
 
@@ -145,19 +145,41 @@ class Gen2(Gen):
         return True
 
     # ------------------------------------------------------------------ sub-controls
+    # A sub-control takes ``meta`` and its own parameters, not ``hdr``: p4c passes arguments
+    # through temporaries when they overlap (``hdr`` and ``hdr.opt``) or when an instance is
+    # applied with different ones, and a header copied into a temporary while invalid keeps
+    # the temporary's fields (BMv2's assign_header) -- stale bytes BMv2 cannot decide.
     def call_stmt(self, ctx, out, p):
         subs = getattr(ctx, "subs", [])
         if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
             inst, params = self.r.choice(subs)
             args = self.args(ctx, params, 2)
             if args is not None:
-                out.append(f"{p}{inst}.apply({', '.join(['hdr', 'meta'] + args)});")
+                out.append(f"{p}{inst}.apply({', '.join(['meta'] + args)});")
                 return
         super().call_stmt(ctx, out, p)
 
+    def meta_vars(self):
+        return [Var(f"meta.{n}", t) for n, t in self.meta_fields]
+
+    def sub_action(self, name):
+        """An action of a sub-control (no ``hdr`` there): :meth:`Gen.action` over ``meta``."""
+        r = self.r
+        ctx = Ctx(scopes=[self.meta_vars(), []], kind="action", hdr=False)
+        ctx.fname = name
+        body = []
+        params = self.params(ctx, ["in", "out", "inout", "inout"], "q", body, r.randint(1, 3))
+        ctx.scopes.append([])
+        self.header_param_ops(params, "q", body)
+        for _ in range(r.randint(1, 4)):
+            self.S(ctx, body, 2)
+        sig = ", ".join(f"{dr} {tstr(t)} q{i}" for i, (dr, t) in enumerate(params))
+        self.actions.append((name, params))
+        return [f"    action {name}({sig}) {{"] + body + ["    }"]
+
     def subcontrol(self, k):
-        """Control type ``SC<k>``: scalar/header parameters, actions, a body that may apply an
-        instance of an earlier sub-control; returns its declaration lines."""
+        """Control type ``SC<k>``: ``meta`` and scalar/header parameters, actions, a body that may
+        apply an instance of an earlier sub-control; returns its declaration lines."""
         r = self.r
         name = f"SC{k}"
         saved = self.actions
@@ -170,8 +192,8 @@ class Gen2(Gen):
             decls.append(f"    {typ}() {inst};")
             inner.append((inst, params))
         for j in range(r.randint(0, 2)):
-            decls += self.action(f"c{k}a{j}")
-        ctx = Ctx(scopes=[self.hdr_vars(), []], kind="apply")
+            decls += self.sub_action(f"c{k}a{j}")
+        ctx = Ctx(scopes=[self.meta_vars(), []], kind="apply", hdr=False)
         ctx.fname = "zz"
         ctx.subs = inner
         body = []
@@ -181,8 +203,7 @@ class Gen2(Gen):
             self.S(ctx, body, 2)
         self.actions = saved
         self.subtypes.append((name, params))
-        sig = ", ".join(["inout headers_t hdr", "inout meta_t meta"]
-                        + [f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params)])
+        sig = ", ".join(["inout meta_t meta"] + [f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params)])
         return [f"control {name}({sig}) {{"] + decls + ["    apply {"] + body + ["    }", "}"]
 
     def sub_decls(self):

@@ -8,7 +8,7 @@ initializer of its ``out`` header parameter included -- is the BMv2 target error
 (fuzz_exprs seed 5030; ``INVALID``, taken in by ``test_invalid.py``); checkmate-p4c took the
 rest of the action after an ``exit`` as unchecked for inlined functions too.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -56,3 +56,19 @@ INVALID = {
     "fuzz21_function_setvalid_under_if_after_exit_in_action": (
         _after("exit", "f1(hdr.h2);"), ("conditional execution",)),
 }
+
+
+# p4c folds an operation on constants before its strength reduction: `x + (8w5 - 8w5)` is `x`,
+# so a `?:` element under it is hoisted out of a self-reading header initializer (the header is
+# then made valid on BMv2; fuzz_headers seed 4428: `hdr.u.x = {.., (hdr.u.x.isValid() ? hdr.u.x.b
+# : 0) + (8w0x5 - 8w0x5), ..}` in egress).  checkmate-p4c took the constant operand as an
+# expression and the element as a read of the header (left invalid).  c == 4: a plain read under
+# the folded identity stays a read (invalid on both).
+CASES.append(case("fuzz21_self_init_identity_with_folded_constant", CAT, program("""
+        if (hdr.h.c == 1) { hdr.h2 = {1, ((hdr.h2.isValid() ? hdr.h2.b : 8w0) + (8w5 - 8w5)), 3, 4}; }
+        else if (hdr.h.c == 2) { hdr.h2 = {1, 2, 3, (hdr.h2.isValid() ? hdr.h2.d : 32w7) * (32w3 - 32w2)}; }
+        else if (hdr.h.c == 3) { hdr.h2 = {1, ((hdr.h2.isValid() ? hdr.h2.b : 8w9) | (8w0xf0 & 8w0x0f)), 3, 4}; }
+        else if (hdr.h.c == 4) { hdr.h2 = {1, 2, 3, hdr.h2.d + (32w5 - 32w5)}; }
+        else if (hdr.h.c == 5) { hdr.h2 = {1, 2, 3, (hdr.h2.isValid() ? hdr.h2.d : 32w7) << (8w2 - 8w2)}; }
+        hdr.h.b = (bit<8>)(bit<1>)hdr.h2.isValid();
+"""), frames=[(1, H(7, 8, c, 9)) for c in range(1, 6)] + [(1, H2(1, 5, 6, 7, c=c)) for c in range(1, 6)]))
