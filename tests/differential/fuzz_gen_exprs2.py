@@ -28,6 +28,8 @@ import re
 from fuzz_gen_exprs import Ctx, Gen, Var, tstr
 
 FIRST_SEED = 5000
+#: from here on also: sub-controls taking ``hdr`` in place, the loop variable as a stack index
+V3_SEED = 5300
 CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
 _TOKEN = re.compile(r"/\*@(\d+)@\*/")
 
@@ -36,7 +38,9 @@ class Gen2(Gen):
     def __init__(self, seed: int):
         super().__init__(seed)
         self.alts: dict[int, tuple[str, str]] = {}    # placeholder -> (as generated, for p4c)
-        self.subtypes: list = []                       # (control type, [(dir, type)])
+        self.subtypes: list = []                       # (control type, [(dir, type)], takes hdr)
+        self.v3 = seed >= V3_SEED
+        self.hdr_applied: set = set()                  # instances taking hdr, applied once each
 
     # ------------------------------------------------------------------ two spellings
     def alt(self, src: str, ref: str) -> str:
@@ -52,6 +56,10 @@ class Gen2(Gen):
     # ------------------------------------------------------------------ statements
     def S(self, ctx, out, ind):
         r = self.r
+        if self.v3 and any(w and i not in self.hdr_applied for i, _, w in getattr(ctx, "subs", ())) \
+                and ctx.kind == "apply" and r.random() < 0.2:
+            self.call_stmt(ctx, out, "    " * ind)
+            return
         k = r.random()
         if k < 0.10:
             if self.compound(ctx, out, ind):
@@ -107,6 +115,16 @@ class Gen2(Gen):
         try:
             for _ in range(r.randint(0, 2)):
                 self.S(ctx, pre, ind + 1)
+            if self.v3 and ctx.hdr and values and max(values) < 3 and r.random() < 0.5:
+                # the loop variable as a stack index (a constant for p4c once unrolled)
+                f, ft = r.choice(self.el_fields)
+                el = f"hdr.stk[{i}].{f}"
+                if r.random() < 0.5:
+                    pre.append(f"{'    ' * (ind + 1)}{el} = {self.E(ctx, ft, 2)};")
+                else:
+                    lv = self.lvalue(ctx, ft, 1)
+                    if lv:
+                        pre.append(f"{'    ' * (ind + 1)}{lv} = {el};")
             if r.random() < 0.4:
                 brk = (r.choice(["break", "continue"]), self.Ebool(ctx, 2))
                 for _ in range(r.randint(0, 2)):
@@ -152,11 +170,32 @@ class Gen2(Gen):
     def call_stmt(self, ctx, out, p):
         subs = getattr(ctx, "subs", [])
         if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
-            inst, params = self.r.choice(subs)
-            args = self.args(ctx, params, 2)
-            if args is not None:
-                out.append(f"{p}{inst}.apply({', '.join(['meta'] + args)});")
-                return
+            inst, params, with_hdr = self.r.choice(subs)
+            if not with_hdr:
+                args = self.args(ctx, params, 2)
+                if args is not None:
+                    out.append(f"{p}{inst}.apply({', '.join(['meta'] + args)});")
+                    return
+            elif inst not in self.hdr_applied:
+                # in place for p4c: applied once, no argument overlapping hdr
+                no_hdr = Ctx(scopes=[[v for v in sc if not v.name.startswith("hdr.")] for sc in ctx.scopes],
+                             kind=ctx.kind, depth=ctx.depth, hdr=False, fname=ctx.fname)
+                for direction, t in params:   # locals the out/inout arguments may be (read: hdr too)
+                    if direction != "in" and self.r.random() < 0.7:
+                        v = self.fresh("l")
+                        init = "{" + ", ".join(self.lit(ft) for _, ft in self.el_fields) + "}" \
+                            if t == ("hdr",) else self.E(ctx, t, 2)
+                        out.append(f"{p}{tstr(t)} {v} = {init};")
+                        ctx.scopes[-1].append(Var(v, t))
+                        no_hdr.scopes[-1].append(Var(v, t))
+                        if t == ("hdr",):
+                            no_hdr.scopes[-1] += [Var(f"{v}.{n}", ft) for n, ft in self.el_fields]
+                            ctx.scopes[-1] += [Var(f"{v}.{n}", ft) for n, ft in self.el_fields]
+                args = self.args(no_hdr, params, 2)
+                if args is not None:
+                    self.hdr_applied.add(inst)
+                    out.append(f"{p}{inst}.apply({', '.join(['hdr', 'meta'] + args)});")
+                    return
         super().call_stmt(ctx, out, p)
 
     def meta_vars(self):
@@ -178,22 +217,25 @@ class Gen2(Gen):
         return [f"    action {name}({sig}) {{"] + body + ["    }"]
 
     def subcontrol(self, k):
-        """Control type ``SC<k>``: ``meta`` and scalar/header parameters, actions, a body that may
-        apply an instance of an earlier sub-control; returns its declaration lines."""
+        """Control type ``SC<k>``: ``meta`` (from V3_SEED on sometimes ``hdr`` too, see
+        :meth:`call_stmt`) and scalar/header parameters, actions, a body that may apply an
+        instance of an earlier sub-control; returns its declaration lines."""
         r = self.r
         name = f"SC{k}"
+        with_hdr = self.v3 and r.random() < 0.5
         saved = self.actions
         self.actions = []
         decls = []
         inner = []
         if self.subtypes and r.random() < 0.5:
-            typ, params = r.choice(self.subtypes)
-            inst = f"in{k}"
-            decls.append(f"    {typ}() {inst};")
-            inner.append((inst, params))
+            typ, params, inner_hdr = r.choice(self.subtypes)
+            if with_hdr or not inner_hdr:
+                inst = f"in{k}"
+                decls.append(f"    {typ}() {inst};")
+                inner.append((inst, params, inner_hdr))
         for j in range(r.randint(0, 2)):
-            decls += self.sub_action(f"c{k}a{j}")
-        ctx = Ctx(scopes=[self.meta_vars(), []], kind="apply", hdr=False)
+            decls += self.action(f"c{k}a{j}") if with_hdr else self.sub_action(f"c{k}a{j}")
+        ctx = Ctx(scopes=[self.hdr_vars() if with_hdr else self.meta_vars(), []], kind="apply", hdr=with_hdr)
         ctx.fname = "zz"
         ctx.subs = inner
         body = []
@@ -202,19 +244,21 @@ class Gen2(Gen):
         for _ in range(r.randint(2, 6)):
             self.S(ctx, body, 2)
         self.actions = saved
-        self.subtypes.append((name, params))
-        sig = ", ".join(["inout meta_t meta"] + [f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params)])
+        self.subtypes.append((name, params, with_hdr))
+        sig = ", ".join(["inout headers_t hdr"] * with_hdr + ["inout meta_t meta"]
+                        + [f"{dr} {tstr(t)} p{i}" for i, (dr, t) in enumerate(params)])
         return [f"control {name}({sig}) {{"] + decls + ["    apply {"] + body + ["    }", "}"]
 
     def sub_decls(self):
-        """Zero to two sub-control types after the functions, and their instances in ingress."""
+        """Zero to two sub-control types after the functions, and their instances in ingress
+        (one of a type taking ``hdr``)."""
         r = self.r
         types, insts = [], []
         for k in range(r.choice([0, 1, 1, 2])):
             types += self.subcontrol(k)
-        for typ, params in self.subtypes:
-            for j in range(r.choice([1, 1, 2])):
+        for typ, params, with_hdr in self.subtypes:
+            for j in range(1 if with_hdr else r.choice([1, 1, 2])):
                 inst = f"{typ.lower()}_{j}"
                 insts.append(f"    {typ}() {inst};")
-                self.ing_subs.append((inst, params))
+                self.ing_subs.append((inst, params, with_hdr))
         return types, insts
