@@ -28,7 +28,8 @@ import re
 from fuzz_gen_exprs import Ctx, Gen, Var, tstr
 
 FIRST_SEED = 5000
-#: from here on also: sub-controls taking ``hdr`` in place, the loop variable as a stack index
+#: from here on also: sub-controls taking ``hdr`` in place, the loop variable as a stack index,
+#: a serializable enum (casts, comparisons, ``switch``), signed ``++``, ``bool == bool``
 V3_SEED = 5300
 CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
 _TOKEN = re.compile(r"/\*@(\d+)@\*/")
@@ -41,6 +42,11 @@ class Gen2(Gen):
         self.subtypes: list = []                       # (control type, [(dir, type)], takes hdr)
         self.v3 = seed >= V3_SEED
         self.hdr_applied: set = set()                  # instances taking hdr, applied once each
+        self.enum = None                               # (width, [(name, value)]) of En_t (v3)
+        if self.v3:
+            w = self.r.choice([4, 8, 16])
+            vals = self.r.sample(range(1 << min(w, 8)), 3)
+            self.enum = (w, list(zip(["A", "B", "C"], vals)))
 
     # ------------------------------------------------------------------ two spellings
     def alt(self, src: str, ref: str) -> str:
@@ -53,12 +59,74 @@ class Gen2(Gen):
             text = _TOKEN.sub(lambda m: self.alts[int(m.group(1))][ref], text)
         return text
 
+    def program(self) -> str:
+        text = super().program()
+        if self.enum:   # declared before the functions (which may use it)
+            w, members = self.enum
+            decl = f"enum bit<{w}> En_t {{ {', '.join(f'{n} = {v}' for n, v in members)} }}\n"
+            text = text.replace("bit<8> tick(", decl + "bit<8> tick(", 1)
+        return text
+
+    # ------------------------------------------------------------------ expressions (v3)
+    def E(self, ctx, t, d):
+        if self.v3 and t[0] != "bool" and d > 0:
+            k = self.r.random()
+            if k < 0.04 and t[0] == "i" and t[1] >= 4:   # a signed ++ (int ++ bit: see fuzz21.py)
+                a = self.r.randint(2, t[1] - 2)
+                return f"({self.E(ctx, ('i', a), d - 1)} ++ {self.E(ctx, ('i', t[1] - a), d - 1)})"
+            if k < 0.07 and self.enum and t == ("b", self.enum[0]):
+                w, members = self.enum
+                if self.r.random() < 0.5:
+                    return f"((bit<{w}>)En_t.{self.r.choice(members)[0]})"
+                return f"((bit<{w}>)((En_t){self.E(ctx, t, d - 1)}))"
+        return super().E(ctx, t, d)
+
+    def Ebool(self, ctx, d):
+        if self.v3 and d > 0:
+            k = self.r.random()
+            if k < 0.04:
+                return f"({self.Ebool(ctx, d - 1)} {self.r.choice(['==', '!='])} {self.Ebool(ctx, d - 1)})"
+            if k < 0.08 and self.enum:
+                w, members = self.enum
+                return (f"((En_t){self.E(ctx, ('b', w), d - 1)} {self.r.choice(['==', '!='])} "
+                        f"En_t.{self.r.choice(members)[0]})")
+        return super().Ebool(ctx, d)
+
+    def enum_switch(self, ctx, out, ind):
+        """``switch`` on a value cast to the serializable enum (values outside it go to default)."""
+        r = self.r
+        p = "    " * ind
+        w, members = self.enum
+        out.append(f"{p}switch ((En_t){self.E(ctx, ('b', w), 2)}) {{")
+        labels = r.sample([n for n, _ in members], r.randint(1, 3))
+        i = 0
+        while i < len(labels):
+            group = labels[i:i + r.choice([1, 2])]
+            i += len(group)
+            for lab in group[:-1]:
+                out.append(f"{p}    En_t.{lab}:")
+            out.append(f"{p}    En_t.{group[-1]}: {{")
+            self.block(ctx, r.randint(0, 2), out, ind + 2)
+            out.append(f"{p}    }}")
+        if r.random() < 0.5:
+            out.append(f"{p}    default: {{")
+            self.block(ctx, r.randint(0, 2), out, ind + 2)
+            out.append(f"{p}    }}")
+        out.append(f"{p}}}")
+
     # ------------------------------------------------------------------ statements
     def S(self, ctx, out, ind):
         r = self.r
         if self.v3 and any(w and i not in self.hdr_applied for i, _, w in getattr(ctx, "subs", ())) \
                 and ctx.kind == "apply" and r.random() < 0.2:
             self.call_stmt(ctx, out, "    " * ind)
+            return
+        if self.v3 and self.enum and ctx.kind in ("apply", "egress") and ctx.depth < 3 and r.random() < 0.04:
+            ctx.depth += 1
+            try:
+                self.enum_switch(ctx, out, ind)
+            finally:
+                ctx.depth -= 1
             return
         k = r.random()
         if k < 0.10:

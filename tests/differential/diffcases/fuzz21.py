@@ -72,3 +72,17 @@ CASES.append(case("fuzz21_self_init_identity_with_folded_constant", CAT, program
         else if (hdr.h.c == 5) { hdr.h2 = {1, 2, 3, (hdr.h2.isValid() ? hdr.h2.d : 32w7) << (8w2 - 8w2)}; }
         hdr.h.b = (bit<8>)(bit<1>)hdr.h2.isValid();
 """), frames=[(1, H(7, 8, c, 9)) for c in range(1, 6)] + [(1, H2(1, 5, 6, 7, c=c)) for c in range(1, 6)]))
+
+
+# `++` on signed operands: int<a> ++ int<b> is int<a+b>, and so is int<a> ++ a constant bit<b>
+# (p4c 1.2.4.8 refuses int ++ bit and bit ++ int with a right operand that is not a constant where
+# the value survives its dead-code removal -- its mid end casts the right operand to the result's
+# type, sign and width at once; checkmate-p4c accepts those: left open, docs/CONFORMANCE.md).
+CASES.append(case("fuzz21_concat_signed_operands", "expressions", program("""
+        int<13> x = (int<5>)(bit<5>)hdr.h.a ++ (int<8>)hdr.h.b;
+        hdr.h.c = (bit<16>)(int<16>)x;
+        int<13> y = (int<5>)(bit<5>)hdr.h.a ++ 8w0x81;
+        hdr.h.d = (bit<32>)(int<32>)y;
+        hdr.h.b = (bit<8>)((bit<4>)hdr.h.b ++ 4w0x3);
+        if (((int<3>)(bit<3>)hdr.h.a ++ (int<5>)(bit<5>)hdr.h.b) < 0) { hdr.h.a = 0xff; }
+"""), frames=[(1, H(a, b)) for a in (0x01, 0x1f, 0x90, 0x04) for b in (0x00, 0x7f, 0x80, 0xff)]))
