@@ -126,7 +126,7 @@ class StatementRules:
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
-                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid")
+                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid", init_lhs=lhs)
             if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
                 # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
                 # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,

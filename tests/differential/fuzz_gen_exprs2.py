@@ -31,6 +31,8 @@ FIRST_SEED = 5000
 #: from here on also: sub-controls taking ``hdr`` in place, the loop variable as a stack index,
 #: a serializable enum (casts, comparisons, ``switch``), signed ``++``, ``bool == bool``
 V3_SEED = 5300
+#: from here on also: keyless tables in ingress over its actions, their arguments bound
+V4_SEED = 5450
 CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
 _TOKEN = re.compile(r"/\*@(\d+)@\*/")
 
@@ -43,6 +45,8 @@ class Gen2(Gen):
         self.v3 = seed >= V3_SEED
         self.hdr_applied: set = set()                  # instances taking hdr, applied once each
         self.enum = None                               # (width, [(name, value)]) of En_t (v3)
+        self.v4 = seed >= V4_SEED
+        self.tables: list = []                         # ingress table declarations (v4)
         if self.v3:
             w = self.r.choice([4, 8, 16])
             vals = self.r.sample(range(1 << min(w, 8)), 3)
@@ -61,6 +65,9 @@ class Gen2(Gen):
 
     def program(self) -> str:
         text = super().program()
+        if self.tables:   # after ingress's actions, before its apply block
+            i = text.index("\n    apply {\n", text.index("control I(inout headers_t hdr"))
+            text = text[:i] + "\n" + "\n".join(self.tables) + text[i:]
         if self.enum:   # declared before the functions (which may use it)
             w, members = self.enum
             decl = f"enum bit<{w}> En_t {{ {', '.join(f'{n} = {v}' for n, v in members)} }}\n"
@@ -235,7 +242,62 @@ class Gen2(Gen):
     # through temporaries when they overlap (``hdr`` and ``hdr.opt``) or when an instance is
     # applied with different ones, and a header copied into a temporary while invalid keeps
     # the temporary's fields (BMv2's assign_header) -- stale bytes BMv2 cannot decide.
+    def table_stmt(self, ctx, out, p):
+        """A keyless table over one ingress action (its arguments bound to control-level
+        l-values and constants, no calls), applied once: plainly, on ``hit``/``miss`` or in a
+        ``switch`` on ``action_run``; its default action the bound one or ``NoAction``."""
+        r = self.r
+        name, params = r.choice(self.actions)
+        top = Ctx(scopes=[self.hdr_vars()], kind="apply", hdr=True, fname="zz")
+        args = []
+        for direction, t in params:
+            if t == ("hdr",):
+                args.append(r.choice(self.hdr_lvals()))
+            elif direction == "in":
+                vs = self.vars_of(top, t)
+                args.append(r.choice(vs).name if vs and r.random() < 0.6 else self.lit(t))
+            else:
+                lv = self.lvalue(top, t, 0)
+                if lv is None or "(" in lv:
+                    return False
+                args.append(lv)
+        bound = f"{name}({', '.join(args)})"
+        t = f"t{len(self.tables)}"
+        dflt = bound if r.random() < 0.7 else "NoAction()"
+        self.tables.append(f"    table {t} {{ actions = {{ {bound}; NoAction; }} default_action = {dflt}; }}")
+        form = r.random()
+        if form < 0.35:
+            out.append(f"{p}{t}.apply();")
+            return True
+        ind = len(p) // 4
+        if form < 0.65:
+            out.append(f"{p}if ({'!' if r.random() < 0.3 else ''}{t}.apply().{r.choice(['hit', 'miss'])}) {{")
+            self.block(ctx, r.randint(1, 2), out, ind + 1)
+            out.append(f"{p}}} else {{")
+            self.block(ctx, r.randint(0, 2), out, ind + 1)
+            out.append(f"{p}}}")
+            return True
+        out.append(f"{p}switch ({t}.apply().action_run) {{")
+        for lab in r.sample([name, "NoAction"], r.randint(1, 2)):
+            out.append(f"{p}    {lab}: {{")
+            self.block(ctx, r.randint(0, 2), out, ind + 2)
+            out.append(f"{p}    }}")
+        if r.random() < 0.4:
+            out.append(f"{p}    default: {{")
+            self.block(ctx, r.randint(0, 2), out, ind + 2)
+            out.append(f"{p}    }}")
+        out.append(f"{p}}}")
+        return True
+
     def call_stmt(self, ctx, out, p):
+        if self.v4 and getattr(ctx, "subs", None) is self.ing_subs and self.actions and ctx.depth < 3 \
+                and self.r.random() < 0.4:
+            ctx.depth += 1
+            try:
+                if self.table_stmt(ctx, out, p):
+                    return
+            finally:
+                ctx.depth -= 1
         subs = getattr(ctx, "subs", [])
         if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
             inst, params, with_hdr = self.r.choice(subs)

@@ -86,3 +86,29 @@ CASES.append(case("fuzz21_concat_signed_operands", "expressions", program("""
         hdr.h.b = (bit<8>)((bit<4>)hdr.h.b ++ 4w0x3);
         if (((int<3>)(bit<3>)hdr.h.a ++ (int<5>)(bit<5>)hdr.h.b) < 0) { hdr.h.a = 0xff; }
 """), frames=[(1, H(a, b)) for a in (0x01, 0x1f, 0x90, 0x04) for b in (0x00, 0x7f, 0x80, 0xff)]))
+
+
+# A header initializer in an action called from another action under a condition (after a
+# conditional `return`) is the BMv2 target error -- unless the call copies an out/inout argument
+# back into that same header and the callee's body only assigns it whole: p4c's def-use pass drops
+# the initializer as a dead store after inlining (fuzz_exprs seed 5470, from the generator's
+# sub-controls: `c0a0(hdr.stk[2])` with `hdr.stk[2] = {...}` in c0a0).  checkmate-p4c refused
+# every such call.  Refused as p4c does (INVALID): another argument, a read of the header after
+# the initializer, a setValid() call.
+_C0 = """
+    action c0(inout h_t q) { hdr.h2 = {1, 2, 3, 4}; }
+    action c0o(out h_t q) { hdr.h2 = {1, 2, 3, 4}; }
+    action c0r(inout h_t q) { hdr.h2 = {1, 2, 3, 4}; hdr.h.b = hdr.h2.a; }
+    action c0v(inout h_t q) { hdr.h2.setValid(); }
+"""
+CASES.append(case("fuzz21_dead_initializer_in_inlined_action", CAT, program("""
+        if (hdr.h.c == 1) { c1(); } else { c2(); }
+""", ingress_decls=_C0 + """
+    action c1() { if (hdr.h.a == 1) { return; } c0(hdr.h2); }
+    action c2() { hdr.h.d = 9; if (hdr.h.a == 2) { return; } c0o(hdr.h2); }
+"""), frames=[(1, H(a, 3, c)) for a in (1, 2, 3) for c in (1, 2)] + [(1, H2(a, 5, 6, 7, c=c)) for a in (1, 2) for c in (1, 2)]))
+
+for _n, _body in (("other_argument", "c0(hdr.h);"), ("read_after", "c0r(hdr.h2);"), ("setvalid_call", "c0v(hdr.h2);")):
+    INVALID[f"fuzz21_initializer_in_inlined_action_{_n}"] = (program(
+        "        c1();\n", ingress_decls=_C0 + f"    action c1() {{ if (hdr.h.a == 1) {{ return; }} {_body} }}\n"),
+        ("conditional execution",))
