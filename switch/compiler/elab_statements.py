@@ -10,7 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, BOOL, propagate_copies, single_case_copies, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -52,6 +52,7 @@ class StatementRules:
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+        out = propagate_copies(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
@@ -388,7 +389,10 @@ class StatementRules:
             hit = next((c for c in cases if v in c["labels"]), None) or next(
                 (c for c in cases if "default" in c["labels"]), {"body": []})
             return {"s": "block", "body": hit["body"]}
-        return {"s": "switch_value", "e": ir, "cases": cases}
+        out = {"s": "switch_value", "e": ir, "cases": cases}
+        if len(cases) == 1 and len(cases[0]["labels"]) == 1 and cases[0]["labels"] != ["default"]:
+            single_case_copies(out, self.fold)
+        return out
 
     def table_ref(self, n: Node, scope) -> str:
         if n.kind != "name":

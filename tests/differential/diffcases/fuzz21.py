@@ -112,3 +112,32 @@ for _n, _body in (("other_argument", "c0(hdr.h);"), ("read_after", "c0r(hdr.h2);
     INVALID[f"fuzz21_initializer_in_inlined_action_{_n}"] = (program(
         "        c1();\n", ingress_decls=_C0 + f"    action c1() {{ if (hdr.h.a == 1) {{ return; }} {_body} }}\n"),
         ("conditional execution",))
+
+
+# p4c 1.2.4.8's LocalCopyPropagation takes a switch on a value with a single case (one label, no
+# default) as if the case always ran (fuzz_exprs seed 5422, from the generator's enum switches):
+# c 1x: a return in the case -- nothing after the switch runs, matched or not; c 2x: a constant the
+# case assigns to a local is what later reads of it see, matched or not; c 3x: the same inside an if
+# branch -- what follows the switch in the branch is dropped, what follows the if runs (the join);
+# c 4x: two cases, or two labels on one case, are joined properly.  BMv2 shows p4c's reading.
+CASES.append(case("fuzz21_single_case_switch_taken_as_always_run", CAT, program("""
+        bit<8> x = 1;
+        if (hdr.h.c[15:4] == 1) {
+            switch (hdr.h.b) { 22: { hdr.h.a = 7; return; } }
+            hdr.h.a = hdr.h.a + 1;
+        } else if (hdr.h.c[15:4] == 2) {
+            switch (hdr.h.b) { 22: { x = 5; } }
+            hdr.h.a = x;
+        } else if (hdr.h.c[15:4] == 3) {
+            if (hdr.h.a != 0) {
+                switch (hdr.h.b) { 22: { x = 6; return; } }
+                hdr.h.d = 3;
+            }
+            hdr.h.a = hdr.h.a + 8 + x;
+        } else {
+            switch (hdr.h.b) { 21: 22: { x = 5; } }
+            switch (hdr.h.b) { 22: { hdr.h.d = 4; return; } 23: { x = 2; } }
+            hdr.h.a = x + 16;
+        }
+        hdr.h.d = hdr.h.d + 1;
+"""), frames=[(1, H(a, b, c)) for a in (0, 1) for b in (21, 22, 23) for c in (0x10, 0x20, 0x30, 0x40)]))
