@@ -20,6 +20,13 @@ written twice: as generated (what checkmate-p4c compiles) and spelled out (``x =
 loop unrolled into blocks that declare the loop variable as a constant, ``break`` through a flag,
 ``continue`` as the rest of the body under ``!(c)``), which is the case's ``ref_source`` for p4c.
 The two texts are one program text with placeholders (``/*@N@*/``) resolved either way.
+
+Later thresholds add more without changing earlier seeds' programs (each draws from the stream
+only past its own threshold): ``V3_SEED`` (sub-controls taking ``hdr``, the loop variable as a
+stack index, a serializable enum, ``int ++ int``, ``bool == bool``), ``V4_SEED`` (keyless ingress
+tables over the actions), ``V5_SEED`` (every sub-control instance applied once with arguments
+that name neither ``hdr`` nor ``meta``, no table applied in a loop, no enum cast of a constant:
+what p4c 1.2.4.8 or BMv2 1.15.5 cannot take, seen in the earlier ranges).
 """
 from __future__ import annotations
 
@@ -33,6 +40,8 @@ FIRST_SEED = 5000
 V3_SEED = 5300
 #: from here on also: keyless tables in ingress over its actions, their arguments bound
 V4_SEED = 5450
+#: from here on every sub-control instance is applied once, with no argument naming hdr or meta
+V5_SEED = 5600
 CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
 _TOKEN = re.compile(r"/\*@(\d+)@\*/")
 
@@ -46,6 +55,7 @@ class Gen2(Gen):
         self.hdr_applied: set = set()                  # instances taking hdr, applied once each
         self.enum = None                               # (width, [(name, value)]) of En_t (v3)
         self.v4 = seed >= V4_SEED
+        self.v5 = seed >= V5_SEED
         self.tables: list = []                         # ingress table declarations (v4)
         if self.v3:
             w = self.r.choice([4, 8, 16])
@@ -85,6 +95,11 @@ class Gen2(Gen):
                 w, members = self.enum
                 if self.r.random() < 0.5:
                     return f"((bit<{w}>)En_t.{self.r.choice(members)[0]})"
+                if self.v5:   # (p4c 1.2.4.8 crashes on a cast of a constant to the enum and back)
+                    vs = self.vars_of(ctx, t)
+                    if vs:
+                        return f"((bit<{w}>)((En_t){self.r.choice(vs).name}))"
+                    return super().E(ctx, t, d)
                 return f"((bit<{w}>)((En_t){self.E(ctx, t, d - 1)}))"
         return super().E(ctx, t, d)
 
@@ -124,7 +139,7 @@ class Gen2(Gen):
     # ------------------------------------------------------------------ statements
     def S(self, ctx, out, ind):
         r = self.r
-        if self.v3 and any(w and i not in self.hdr_applied for i, _, w in getattr(ctx, "subs", ())) \
+        if self.v3 and any((w or self.v5) and i not in self.hdr_applied for i, _, w in getattr(ctx, "subs", ())) \
                 and ctx.kind == "apply" and r.random() < 0.2:
             self.call_stmt(ctx, out, "    " * ind)
             return
@@ -185,6 +200,7 @@ class Gen2(Gen):
             head_src = f"for (bit<{w}> {i} in {{{', '.join(str(v) for v in values)}}})"
         # the body: its own scope, the loop variable readable only
         ctx.depth += 1
+        ctx.loops = getattr(ctx, "loops", 0) + 1
         ctx.scopes.append([Var(i, ("b", w), writable=False, sliceable=False)])
         pre, brk, post = [], None, []
         try:
@@ -210,6 +226,7 @@ class Gen2(Gen):
         finally:
             ctx.scopes.pop()
             ctx.depth -= 1
+            ctx.loops -= 1
         q = "    " * (ind + 1)
         src = [head_src + " {"] + pre
         if brk:
@@ -290,8 +307,9 @@ class Gen2(Gen):
         return True
 
     def call_stmt(self, ctx, out, p):
+        # (v5: not in a loop -- unrolled for p4c, the table would be applied more than once)
         if self.v4 and getattr(ctx, "subs", None) is self.ing_subs and self.actions and ctx.depth < 3 \
-                and self.r.random() < 0.4:
+                and not (self.v5 and getattr(ctx, "loops", 0)) and self.r.random() < 0.4:
             ctx.depth += 1
             try:
                 if self.table_stmt(ctx, out, p):
@@ -301,7 +319,12 @@ class Gen2(Gen):
         subs = getattr(ctx, "subs", [])
         if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
             inst, params, with_hdr = self.r.choice(subs)
-            if not with_hdr:
+            if self.v5 and inst not in self.hdr_applied:
+                if self.apply_in_place(ctx, out, p, inst, params, with_hdr):
+                    return
+            elif self.v5:
+                pass
+            elif not with_hdr:
                 args = self.args(ctx, params, 2)
                 if args is not None:
                     out.append(f"{p}{inst}.apply({', '.join(['meta'] + args)});")
@@ -327,6 +350,29 @@ class Gen2(Gen):
                     out.append(f"{p}{inst}.apply({', '.join(['hdr', 'meta'] + args)});")
                     return
         super().call_stmt(ctx, out, p)
+
+    def apply_in_place(self, ctx, out, p, inst, params, with_hdr) -> bool:
+        """(v5) An apply p4c makes in place: the instance applied once, no argument naming
+        ``meta`` or ``hdr`` (p4c's JSON of ``meta`` copied into a temporary names its fields
+        ``userMetadata.<f>``, which BMv2 cannot load); locals declared for the out/inout ones."""
+        keep = lambda v: not v.name.startswith(("hdr.", "meta."))  # noqa: E731
+        plain = Ctx(scopes=[[v for v in sc if keep(v)] for sc in ctx.scopes],
+                    kind=ctx.kind, depth=ctx.depth, hdr=False, fname=ctx.fname)
+        for direction, t in params:
+            if direction != "in" and self.r.random() < 0.8:
+                v = self.fresh("l")
+                init = "{" + ", ".join(self.lit(ft) for _, ft in self.el_fields) + "}" \
+                    if t == ("hdr",) else self.E(ctx, t, 2)
+                out.append(f"{p}{tstr(t)} {v} = {init};")
+                new = [Var(v, t)] + ([Var(f"{v}.{n}", ft) for n, ft in self.el_fields] if t == ("hdr",) else [])
+                ctx.scopes[-1] += new
+                plain.scopes[-1] += new
+        args = self.args(plain, params, 2)
+        if args is None:
+            return False
+        self.hdr_applied.add(inst)
+        out.append(f"{p}{inst}.apply({', '.join(['hdr'] * with_hdr + ['meta'] + args)});")
+        return True
 
     def meta_vars(self):
         return [Var(f"meta.{n}", t) for n, t in self.meta_fields]
