@@ -136,6 +136,10 @@ def _eval_bin(o, a, b, at, t):
     bitsy = is_bits(t)
     if o == "++":
         wb = t[1] - at[1]
+        if isinstance(b, int) and not isinstance(b, bool) and b < 0:
+            # p4c folds `a ++ b` of constants as (a << |b|) + b, so a negative (signed) right
+            # operand borrows from the left one: 8s1 ++ -8s16 is 0x00f0 on BMv2 (fuzz_exprs 5660)
+            return _wrap((a << wb) + b, t)
         return _wrap(((a & ((1 << at[1]) - 1)) << wb) | _u(b, ["bit", wb]), t)
     if o == "|+|" or o == "|-|":
         r = a + b if o == "|+|" else a - b

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import (BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
+from .elab_common import (_eval_bin, BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
                           unify_lists, untagged, _wrap)
 
 
@@ -565,6 +565,9 @@ class ExpressionRules:
             if not (is_bits(at) and is_bits(bt)):
                 raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
             t = [at[0], at[1] + bt[1]]
+            va, vb = self.fold(a), self.fold(b)
+            if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
+                return {"op": "const", "v": _eval_bin("++", va, vb, at, t), "t": t}, t
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
