@@ -26,7 +26,8 @@ only past its own threshold): ``V3_SEED`` (sub-controls taking ``hdr``, the loop
 stack index, a serializable enum, ``int ++ int``, ``bool == bool``), ``V4_SEED`` (keyless ingress
 tables over the actions), ``V5_SEED`` (every sub-control instance applied once with arguments
 that name neither ``hdr`` nor ``meta``, no table applied in a loop, no enum cast of a constant:
-what p4c 1.2.4.8 or BMv2 1.15.5 cannot take, seen in the earlier ranges).
+what p4c 1.2.4.8 or BMv2 1.15.5 cannot take, seen in the earlier ranges), ``V6_SEED`` (no
+sub-control applied in a loop).
 """
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ V3_SEED = 5300
 V4_SEED = 5450
 #: from here on every sub-control instance is applied once, with no argument naming hdr or meta
 V5_SEED = 5600
+#: from here on no sub-control is applied in a loop (unrolled for p4c, an apply at several places:
+#: with an exit in the body p4c 1.2.4.8 miscompiles or refuses it, fuzz_exprs 5657)
+V6_SEED = 5760
 CA_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
 _TOKEN = re.compile(r"/\*@(\d+)@\*/")
 
@@ -56,6 +60,7 @@ class Gen2(Gen):
         self.enum = None                               # (width, [(name, value)]) of En_t (v3)
         self.v4 = seed >= V4_SEED
         self.v5 = seed >= V5_SEED
+        self.v6 = seed >= V6_SEED
         self.tables: list = []                         # ingress table declarations (v4)
         if self.v3:
             w = self.r.choice([4, 8, 16])
@@ -140,7 +145,7 @@ class Gen2(Gen):
     def S(self, ctx, out, ind):
         r = self.r
         if self.v3 and any((w or self.v5) and i not in self.hdr_applied for i, _, w in getattr(ctx, "subs", ())) \
-                and ctx.kind == "apply" and r.random() < 0.2:
+                and ctx.kind == "apply" and not (self.v6 and getattr(ctx, "loops", 0)) and r.random() < 0.2:
             self.call_stmt(ctx, out, "    " * ind)
             return
         if self.v3 and self.enum and ctx.kind in ("apply", "egress") and ctx.depth < 3 and r.random() < 0.04:
@@ -316,7 +321,7 @@ class Gen2(Gen):
                     return
             finally:
                 ctx.depth -= 1
-        subs = getattr(ctx, "subs", [])
+        subs = getattr(ctx, "subs", []) if not (self.v6 and getattr(ctx, "loops", 0)) else []
         if subs and ctx.kind in ("apply", "egress") and self.r.random() < 0.5:
             inst, params, with_hdr = self.r.choice(subs)
             if self.v5 and inst not in self.hdr_applied:
