@@ -256,6 +256,9 @@ class StatementRules:
             return ir
 
         def f(ir):
+            if isinstance(ir, dict) and ir.get("op") == "bin" and ir.get("o") in ("==", "!=") and any(
+                    isinstance(x, dict) and x.get("enum_cast") for x in (ir["a"], ir["b"])):
+                return None   # p4c compares `(E)16w5 != E.C` at run time (fuzz_exprs seed 5870: P4Info)
             v = self.fold(ir)
             if v is not None or not isinstance(ir, dict):
                 return v

@@ -170,3 +170,21 @@ CASES.append(case("fuzz21_constant_concat_negative_right_operand", "expressions"
         hdr.h.b = (bit<8>)(4w2 ++ (bit<4>)(-4s3));
         hdr.h2.d = (bit<32>)((16s1 ++ 8s5) ++ -8s2);
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(0xf0, 0x80))]))
+
+
+# p4c folds no comparison with an enum value written as a cast of a constant (`(E)16w5 != E.C`):
+# the `if` stays, so what follows its `return` is live and its tables stay in the P4Info (fuzz_exprs
+# seed 5870: P4Info); `E.B != E.C` folds, and the table after it is dead.  checkmate-p4c folded both.
+CASES.append(case("fuzz21_enum_cast_comparison_not_folded", CAT, program("""
+        if (hdr.h.a == 1) {
+            if ((En_t)4w5 != En_t.C) { return; }
+            t1.apply();
+        } else if (hdr.h.a == 2) {
+            if (En_t.B != En_t.C) { return; }
+            t2.apply();
+        }
+""", top=_EN, ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t1 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(1); }
+    table t2 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(2); }
+"""), frames=[(1, H(a, 9, 3)) for a in (1, 2, 3)]))
