@@ -360,3 +360,12 @@ def _substitute(x, n, const):
     if x.get("op") == "var" and x.get("n") == n:
         return dict(const)
     return {k: _substitute(v, n, const) for k, v in x.items()}
+
+
+def has_enum_cast_cmp(ir) -> bool:
+    """Whether ``ir`` holds a comparison with an enum value cast from a constant (``(E)16w5 !=
+    E.C``, the const marked ``enum_cast`` by elab_casts): p4c folds no such comparison (it compares
+    the operands as expressions), so neither it nor what holds it is a constant for p4c
+    (fuzz_exprs seed 5870)."""
+    return any(d.get("op") == "bin" and d.get("o") in ("==", "!=") and any(
+        isinstance(y, dict) and y.get("enum_cast") for y in (d["a"], d["b"])) for d in ir_dicts(ir))

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import (_eval_bin, BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
+from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
                           unify_lists, untagged, _wrap)
 
 
@@ -524,7 +524,7 @@ class ExpressionRules:
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
-        fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
+        fa = self.fold(a) if op in ("&&", "||") and at == BOOL and not has_enum_cast_cmp(a) else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
         cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None

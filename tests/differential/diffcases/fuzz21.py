@@ -174,7 +174,8 @@ CASES.append(case("fuzz21_constant_concat_negative_right_operand", "expressions"
 
 # p4c folds no comparison with an enum value written as a cast of a constant (`(E)16w5 != E.C`):
 # the `if` stays, so what follows its `return` is live and its tables stay in the P4Info (fuzz_exprs
-# seed 5870: P4Info); `E.B != E.C` folds, and the table after it is dead.  checkmate-p4c folded both.
+# seed 5870: P4Info), also under `||` (no `true || x` short cut); `E.B != E.C` folds, and the table
+# after it is dead.  checkmate-p4c folded them all.
 CASES.append(case("fuzz21_enum_cast_comparison_not_folded", CAT, program("""
         if (hdr.h.a == 1) {
             if ((En_t)4w5 != En_t.C) { return; }
@@ -182,9 +183,13 @@ CASES.append(case("fuzz21_enum_cast_comparison_not_folded", CAT, program("""
         } else if (hdr.h.a == 2) {
             if (En_t.B != En_t.C) { return; }
             t2.apply();
+        } else if (hdr.h.a == 3) {
+            if (((En_t)4w5 != En_t.C) || (hdr.h.b != hdr.h.b)) { return; }
+            t3.apply();
         }
 """, top=_EN, ingress_decls="""
     action s(bit<8> v) { hdr.h.b = v; }
     table t1 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(1); }
     table t2 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(2); }
-"""), frames=[(1, H(a, 9, 3)) for a in (1, 2, 3)]))
+    table t3 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(3); }
+"""), frames=[(1, H(a, 9, 3)) for a in (1, 2, 3, 4)]))
