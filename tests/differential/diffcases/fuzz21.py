@@ -193,3 +193,12 @@ CASES.append(case("fuzz21_enum_cast_comparison_not_folded", CAT, program("""
     table t2 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(2); }
     table t3 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(3); }
 """), frames=[(1, H(a, 9, 3)) for a in (1, 2, 3, 4)]))
+
+
+# The single-case switch above with its return under `if ((E)4w5 != E.C)`: p4c's front end keeps
+# that `if` (the P4Info), its mid end folds it after EliminateSerEnums, so for the propagation the
+# case returns on every path (fuzz_exprs seed 5422 once the comparison was no longer folded).
+CASES.append(case("fuzz21_single_case_switch_enum_cast_return", CAT, program("""
+        switch (hdr.h.b) { 22: { hdr.h.a = 7; if ((En_t)4w5 != En_t.C) { return; } } }
+        hdr.h.d = hdr.h.d + 1;
+""", top=_EN), frames=[(1, H(a, b, 3, 4)) for a in (0, 1) for b in (21, 22)]))
