@@ -146,12 +146,14 @@ CASES.append(case("fuzz21_single_case_switch_taken_as_always_run", CAT, program(
 # p4c folds a constant switch on a serializable enum whose value is written as a cast
 # (`(E)(bit<4>)E.B`, `(E)4w5`) by comparing it with the labels as expressions: no enum member
 # equals a cast, so it keeps the `default` case (or nothing) although the value is E.B (fuzz_exprs
-# seeds 5462, 5467); `switch (E.B)` selects E.B.  checkmate-p4c selected the case by value.
+# seeds 5462, 5467), also one constant only after strength reduction (`(E)(x - x + 4w5)`, seed 6144);
+# `switch (E.B)` selects E.B.  checkmate-p4c selected the case by value.
 _EN = "enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"
 CASES.append(case("fuzz21_constant_enum_switch_on_a_cast", CAT, program("""
         switch ((En_t)((bit<4>)En_t.B)) { En_t.B: { hdr.h.a = hdr.h.a + 1; } default: { hdr.h.b = 7; } }
         switch ((En_t)4w9) { En_t.C: { hdr.h.c = 3; } }
         switch (En_t.B) { En_t.B: { hdr.h.d = 4; } default: { hdr.h.d = 5; } }
+        switch ((En_t)((hdr.h.b[3:0] - hdr.h.b[3:0]) + 4w5)) { En_t.B: { hdr.h.b = 8; } default: { hdr.h.c = 9; } }
 """, top=_EN), frames=[(1, H(a, 1, 2, 3)) for a in (0, 0x10)]))
 
 
