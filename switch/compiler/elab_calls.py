@@ -15,18 +15,24 @@ ALGO = ["enum", "HashAlgorithm"]
 
 
 class CallRules:
-    def conditional_in_action(self, loc, what: str, always: bool = False) -> None:
+    def conditional_in_action(self, loc, what: str, always: bool = False, inlined: bool = False,
+                              init_lhs=None) -> None:
         """p4c's BMv2 backend predicates the ifs of an action (also what follows a conditional
         `return`): assignments only; a method or extern call there is a target error.  A
         function's body is inlined where it is called, so a call in it is recorded on the
         function (``action_call``: conditional inside the function itself or not) and judged at
-        each call in an action (``always``: conditional whatever the call site)."""
+        each call in an action (``always``: conditional whatever the call site).  Such an
+        ``inlined`` body is judged after an unconditional ``exit`` too (p4c removes only what
+        follows a ``return`` unchecked; fuzz_exprs seed 5030: a function whose ``out`` header
+        parameter gets an initializer, called under an ``if`` after the action's ``exit``).
+        ``init_lhs``: the header a header initializer writes (:meth:`judge_init_ops`)."""
         cond = always or self.ctx.get("if_depth") or self.ctx.get("cond_return")
-        if self.ctx.get("in_action") and not self.ctx.get("dead") and cond:
+        skipped = self.ctx.get("after_return") if inlined else self.ctx.get("dead")
+        if self.ctx.get("in_action") and not skipped and cond:
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
         elif self.ctx.get("in_action") and not self.ctx.get("dead"):
-            self.note_action_call(loc, what)
+            self.note_action_call(loc, what, init_lhs)
         elif self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions and \
                 not self.ctx.get("dead"):   # (dead: after a statement that always returns)
             rec = self.functions[self.ctx["block"]]
@@ -49,12 +55,38 @@ class CallRules:
         finally:
             ctx["if_depth"] = depth
 
-    def note_action_call(self, loc, what: str) -> None:
+    def note_action_call(self, loc, what: str, init_lhs=None) -> None:
         """An action's body holds (unconditionally) something p4c's BMv2 backend refuses under
         a condition -- an exit, a method or extern call: p4c inlines the action into an action
         that calls it, where a call under an if or after a conditional return is then that
-        target error (:meth:`direct_action`)."""
-        self.actions[self.ctx["in_action"]].setdefault("cond_op", (loc, what))
+        target error (:meth:`direct_action`).  A header initializer is judged per call site
+        (``init_ops``, :meth:`judge_init_ops`)."""
+        a = self.actions[self.ctx["in_action"]]
+        if init_lhs is not None:
+            a.setdefault("init_ops", []).append((loc, what, init_lhs))
+        else:
+            a.setdefault("cond_op", (loc, what))
+
+    def judge_init_ops(self, q: str, args: list) -> None:
+        """The header initializers of action ``q``'s body at a call from another action: under a
+        condition there, the BMv2 target error as for ``cond_op`` -- unless the call copies an
+        ``out``/``inout`` argument back into that same header and ``q``'s body only ever assigns
+        it whole: p4c's def-use pass then drops the initializer as a dead store after inlining
+        the call (fuzz_exprs seed 5470: ``hdr.stk[2] = {...}`` in ``c0a0(inout el_t q0)``, called
+        as ``c0a0(hdr.stk[2])`` after a conditional ``return``)."""
+        a, caller = self.actions[q], self.ctx.get("in_action")
+        if not caller or self.ctx.get("after_return") or not a.get("init_ops"):
+            return
+        outs = {repr(x["e"]) for x in args if x.get("dir") in ("out", "inout")}
+        for loc, what, lhs in a["init_ops"]:
+            if repr(lhs) in outs and _only_assigned_whole(a["body"], lhs):
+                continue
+            if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
+                self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
+                                       "conditional execution in actions is not supported on this target "
+                                       "(p4c: Conditional execution in actions unsupported on this target)")
+            elif not self.ctx.get("dead"):
+                self.note_action_call(loc, what)
 
     # -- a HashAlgorithm parameter given to hash() (p4c: inlining makes it one constant) ---------
     def note_algo_param(self, var_ir: dict, param: dict) -> None:
@@ -113,7 +145,7 @@ class CallRules:
         """A call of function ``f``: its body's method/extern calls as if written here."""
         if f.get("action_call"):
             always, what = f["action_call"]
-            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always)
+            self.conditional_in_action(loc, f"{what} (in function {f['name']}, inlined here)", always, inlined=True)
         if f.get("action_switch") and not self.ctx.get("dead"):
             # p4c inlines the function first: its switch is then one in the action
             if self.ctx.get("in_action"):
@@ -281,6 +313,7 @@ class CallRules:
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})
+        self.judge_init_ops(q, args)
         self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
         return {"s": "call_action", "action": q, "args": args}
 
@@ -456,3 +489,22 @@ def _always_returns(s) -> bool:
     # (not a `switch`, even with a `default` and a return in every case: p4c 1.2.4.8 counts no
     # switch as returning -- "does not return a value on all paths"; probed, helper mutz21)
     return False
+
+def _only_assigned_whole(body, lhs) -> bool:
+    """Whether ``body`` (IR statements) uses the header ``lhs`` only as the target of whole
+    assignments whose right-hand side does not read it (any other mention counts as a read)."""
+    key = repr(lhs)
+    writes = 0
+
+    def walk(x):
+        nonlocal writes
+        if isinstance(x, dict):
+            if x.get("s") == "assign" and repr(x.get("l")) == key:
+                writes += 1
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(body)
+    return repr(body).count(key) == writes

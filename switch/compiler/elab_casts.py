@@ -69,6 +69,8 @@ class CastRules:
                 # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the
                 # enum type goes on a cast around it
                 return {"op": "cast", "a": inner, "t": t}
+            if inner.get("op") == "const":   # (p4c folds no comparison with it: fold_condition)
+                return inner | {"t": t, "enum_cast": True}
             return inner | {"t": t}
         if et[0] == "serenum":
             if t == INTLIT:   # (p4c_mutate seed 87: `(int)c` of an enum was accepted)

@@ -136,6 +136,10 @@ def _eval_bin(o, a, b, at, t):
     bitsy = is_bits(t)
     if o == "++":
         wb = t[1] - at[1]
+        if isinstance(b, int) and not isinstance(b, bool) and b < 0:
+            # p4c folds `a ++ b` of constants as (a << |b|) + b, so a negative (signed) right
+            # operand borrows from the left one: 8s1 ++ -8s16 is 0x00f0 on BMv2 (fuzz_exprs 5660)
+            return _wrap((a << wb) + b, t)
         return _wrap(((a & ((1 << at[1]) - 1)) << wb) | _u(b, ["bit", wb]), t)
     if o == "|+|" or o == "|-|":
         r = a + b if o == "|+|" else a - b
@@ -262,9 +266,10 @@ def always_returns(st: dict) -> bool:
     """Statement ``st`` always ends in a ``return``.  p4c turns a control's returns into a flag,
     folds the flag where it is always set and drops what follows as dead code before its BMv2
     back end looks at the tables (measured: not after an ``exit``, and not after a ``switch``
-    whose every case returns -- that flag is not folded)."""
+    whose every case returns -- that flag is not folded -- but after a switch of one case that
+    returns: :func:`single_case_copies`)."""
     k = st.get("s")
-    if k == "return":
+    if k == "return" or st.get("returns"):
         return True
     if k == "block":
         return any(always_returns(x) for x in st["body"])
@@ -279,3 +284,92 @@ def live_prefix(stmts: list) -> list:
         if always_returns(st):
             return stmts[:i + 1]
     return stmts
+
+
+def single_case_copies(sw: dict, fold) -> None:
+    """p4c 1.2.4.8's LocalCopyPropagation takes a ``switch`` on a value with a single case (one
+    label, no ``default``) as if that case always ran: after it a local variable holds what the
+    case last assigned it, and a ``return``/``exit`` there sets its flag for good, so p4c drops
+    what follows the switch up to the next join (the end of an ``if`` branch or of a case; at the
+    top of a control, the rest of it): fuzz_exprs seed 5422, ``switch (x) { C: { ...; return; } }``
+    -- on BMv2 nothing after it runs even when ``x`` is not C; and ``bit<8> v = 1; switch (x) {
+    22: { v = 5; } } h.a = v;`` writes 5 on every packet.  Two cases, or ``21: 22:``, are joined
+    properly; a switch on ``action_run`` is not affected.  Marks ``sw`` for the block it is in:
+    ``returns`` (``live_prefix`` drops what follows, as for a ``return``) when the case's
+    straight-line part ends in a ``return``/``exit``, and ``copies`` -- the constants that part
+    last assigns to variables declared outside the case, which :func:`propagate_copies` puts in
+    for later reads (non-constant copies are not modelled)."""
+    body = sw["cases"][0]["body"]
+    declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
+    flat: list = []
+
+    def straight(sts):
+        for st in sts:
+            if st.get("s") == "block":
+                straight(st["body"])
+            elif st.get("s") == "if" and fold(st["c"]) is not None:
+                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
+                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
+                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
+            else:
+                flat.append(st)
+    straight(body)
+    copies: dict = {}
+    for st in flat:
+        if st.get("s") in ("return", "exit"):
+            sw["returns"] = True
+            break
+        lv = st.get("l") if st.get("s") == "assign" else None
+        for n in [n for n in copies if _writes_var(st, n)]:
+            del copies[n]
+        if lv is not None and lv.get("op") == "var" and lv["n"] not in declared and fold(st["r"]) is not None:
+            copies[lv["n"]] = {"op": "const", "v": fold(st["r"]), "t": lv["t"]}
+    if copies:
+        sw["copies"] = copies
+
+
+def _writes_var(st, n) -> bool:
+    """Whether statement ``st`` may write variable ``n`` (an assignment's right side, an ``in``
+    argument and a condition only read; anything else naming it counts)."""
+    def names(x):
+        return any(d.get("op") == "var" and d.get("n") == n for d in ir_dicts(x))
+    if st.get("s") == "assign":
+        return names(st["l"])
+    if st.get("s") in ("if", "switch_value", "switch_action", "block"):
+        parts = [st.get(k) for k in ("then", "else", "body", "cases")]
+        return any(_writes_var(x, n) for p in parts if p for x in (
+            p if not (p and isinstance(p[0], dict) and "labels" in p[0]) else [y for c in p for y in c["body"]]))
+    return names({k: v for k, v in st.items() if k not in ("c", "e")})
+
+
+def propagate_copies(stmts: list) -> list:
+    """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those
+    variables in the statements that follow in the same list are the constants, until one of
+    them may write the variable (as p4c's propagation leaves them)."""
+    out = list(stmts)
+    for i, st in enumerate(out):
+        for n, const in (st.get("copies") or {}).items():
+            for j in range(i + 1, len(out)):
+                if _writes_var(out[j], n):
+                    break
+                out[j] = _substitute(out[j], n, const)
+    return out
+
+
+def _substitute(x, n, const):
+    if isinstance(x, list):
+        return [_substitute(v, n, const) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") == "var" and x.get("n") == n:
+        return dict(const)
+    return {k: _substitute(v, n, const) for k, v in x.items()}
+
+
+def has_enum_cast_cmp(ir) -> bool:
+    """Whether ``ir`` holds a comparison with an enum value cast from a constant (``(E)16w5 !=
+    E.C``, the const marked ``enum_cast`` by elab_casts): p4c folds no such comparison (it compares
+    the operands as expressions), so neither it nor what holds it is a constant for p4c
+    (fuzz_exprs seed 5870)."""
+    return any(d.get("op") == "bin" and d.get("o") in ("==", "!=") and any(
+        isinstance(y, dict) and y.get("enum_cast") for y in (d["a"], d["b"])) for d in ir_dicts(ir))

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import (BOOL, E, ERROR, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
+from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
                           unify_lists, untagged, _wrap)
 
 
@@ -528,7 +528,7 @@ class ExpressionRules:
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
-        fa = self.fold(a) if op in ("&&", "||") and at == BOOL else None
+        fa = self.fold(a) if op in ("&&", "||") and at == BOOL and not has_enum_cast_cmp(a) else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
         cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
@@ -569,6 +569,9 @@ class ExpressionRules:
             if not (is_bits(at) and is_bits(bt)):
                 raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
             t = [at[0], at[1] + bt[1]]
+            va, vb = self.fold(a), self.fold(b)
+            if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
+                return {"op": "const", "v": _eval_bin("++", va, vb, at, t), "t": t}, t
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):

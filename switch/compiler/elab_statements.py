@@ -10,7 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .elab_common import always_returns, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, BOOL, has_enum_cast_cmp, propagate_copies, single_case_copies, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -52,6 +52,7 @@ class StatementRules:
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+        out = propagate_copies(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
@@ -152,7 +153,7 @@ class StatementRules:
             if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
                 raise E(s.loc, "varbit values can only be copied from one header field to another")
             if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
-                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid")
+                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid", init_lhs=lhs)
             if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
                 # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
                 # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
@@ -281,7 +282,10 @@ class StatementRules:
             return ir
 
         def f(ir):
-            v = self.fold(ir)
+            held = isinstance(ir, dict) and has_enum_cast_cmp(ir)   # (not folded by p4c)
+            if held and ir.get("op") == "bin" and ir.get("o") in ("==", "!="):
+                return None
+            v = None if held else self.fold(ir)
             if v is not None or not isinstance(ir, dict):
                 return v
             if (r := _reduced(ir, _has_method_call)) is not ir:
@@ -298,7 +302,8 @@ class StatementRules:
                 return None if a is None or b is None else (a and b if ir["o"] == "&&" else a or b)
             if op == "cast":
                 a = f(ir["a"])
-                return None if a is None or not is_bits(ir["t"]) else self.fold({"op": "cast", "a": {
+                # (to a serializable enum too: `(E)(x - x + 4w5)` is a constant for p4c, fuzz_exprs 6144)
+                return None if a is None or not (is_bits(ir["t"]) or ir["t"][0] == "serenum") else self.fold({"op": "cast", "a": {
                     "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
             if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
@@ -416,11 +421,20 @@ class StatementRules:
             lab = next(c.label for c in s.cases if c.label is not None)
             self.target_error(lab.loc, "a switch on an error value is not supported on this target "
                                        "(p4c: unsupported exact key expression)")
+        if v is not None and t[0] == "serenum" and e.kind == "cast":
+            # p4c folds a constant switch on a serializable enum whose value is a cast (`(E)4w5`,
+            # `(E)(bit<4>)E.B`) by comparing it with the labels as expressions: no enum member
+            # equals a cast, so it keeps the `default` case, or nothing (fuzz_exprs seed 5462)
+            hit = next((c for c in cases if "default" in c["labels"]), {"body": []})
+            return {"s": "block", "body": hit["body"]}
         if v is not None:   # a constant switch: only the case it selects (as p4c folds it)
             hit = next((c for c in cases if v in c["labels"]), None) or next(
                 (c for c in cases if "default" in c["labels"]), {"body": []})
             return {"s": "block", "body": hit["body"]}
-        return {"s": "switch_value", "e": ir, "cases": cases}
+        out = {"s": "switch_value", "e": ir, "cases": cases}
+        if len(cases) == 1 and len(cases[0]["labels"]) == 1 and cases[0]["labels"] != ["default"]:
+            single_case_copies(out, self.fold)
+        return out
 
     def table_ref(self, n: Node, scope) -> str:
         if n.kind != "name":

@@ -13,6 +13,8 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
+from .elab_common import _eval_bin, _wrap
+
 
 def _has_call(ir) -> bool:
     if isinstance(ir, list):
@@ -234,7 +236,29 @@ def _folded(x):
 
 
 def _const(x):
-    return x.get("v") if isinstance(x, dict) and x.get("op") == "const" else None
+    """The value of ``x`` when it is a constant after p4c's constant folding, which runs before
+    its strength reduction: a literal, or an operation on constants only (``8w5 - 8w5`` is 0, so
+    ``(c ? h.b : 0) + (8w5 - 8w5)`` is the ``?:`` alone and hoisted: fuzz_headers seed 4428)."""
+    if not isinstance(x, dict):
+        return None
+    op = x.get("op")
+    if op == "const":
+        return x.get("v")
+    t = x.get("t") or [None]
+    if op not in ("bin", "un", "cast") or t[0] not in ("bit", "int"):
+        return None
+    a = _const(x["a"])
+    if a is None or isinstance(a, bool):
+        return None
+    if op == "cast":
+        return _wrap(int(a), t)
+    if op == "un":
+        return {"-": lambda: _wrap(-a, t), "~": lambda: _wrap(~a, t)}.get(x["o"], lambda: None)()
+    b = _const(x["b"])
+    at = (x["a"].get("t") or [None])
+    if b is None or isinstance(b, bool) or at[0] not in ("bit", "int") or x["o"] in ("/", "%") and b == 0:
+        return None
+    return _eval_bin(x["o"], a, b, at, t)
 
 
 def _identity_operand(b: dict):

@@ -82,6 +82,7 @@ class Gen:
         self.funcs: list = []     # (name, ret type, [(dir, type)])
         self.actions: list = []   # (name, [(dir, type)])
         self.structs = {}         # name -> [(field, type)]
+        self.ing_subs: list = []  # sub-control instances ingress may apply (fuzz_gen_exprs2)
 
     # ------------------------------------------------------------------ small helpers
     def fresh(self, p="v"):
@@ -605,6 +606,10 @@ class Gen:
         self.actions.append((name, params))
         return [f"    action {name}({sig}) {{"] + body + ["    }"]
 
+    def sub_decls(self):
+        """Declarations a later generator adds (sub-control types, their ingress instances)."""
+        return [], []
+
     def hdr_vars(self):
         vs = [Var(f"hdr.inh.{n}", t) for n, t in self.in_fields]
         vs += [Var(f"hdr.outh.{n}", t) for n, t in self.out_fields]
@@ -633,12 +638,14 @@ class Gen:
         self.funcs.append(("tick", ("b", 8), [("inout", ("b", 2))]))
         for i in range(r.randint(1, 3)):
             funcs += self.function(f"f{i}")
-        ing_decls = []
+        sub_types, ing_decls = self.sub_decls()
+        funcs += sub_types
         for i in range(r.randint(0, 3)):
             ing_decls += self.action(f"a{i}")
         ingress = []
         ctx = Ctx(scopes=[self.hdr_vars(), []], kind="apply")
         ctx.fname = "zz"
+        ctx.subs = self.ing_subs
         for _ in range(r.randint(4, 10)):
             self.S(ctx, ingress, 2)
         # egress: its own actions (an action belongs to one control)
@@ -736,7 +743,16 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 
 
 def make_case(seed: int) -> Case:
-    """The random program + frames of ``seed`` (the same seed always gives the same case)."""
-    g = Gen(seed)
-    src = g.program()
-    return Case(name=f"fuzzx_{seed}", category="fuzzx", source=src, frames=g.frames(), json_path=True)
+    """The random program + frames of ``seed`` (the same seed always gives the same case; from
+    ``fuzz_gen_exprs2.FIRST_SEED`` on with that module's constructs, and p4c's spelling of them
+    as the case's ``ref_source``)."""
+    from fuzz_gen_exprs2 import FIRST_SEED, Gen2
+    if seed < FIRST_SEED:
+        g = Gen(seed)
+        src = g.program()
+        return Case(name=f"fuzzx_{seed}", category="fuzzx", source=src, frames=g.frames(), json_path=True)
+    g = Gen2(seed)
+    text = g.program()
+    src, ref = g.resolve(text, False), g.resolve(text, True)
+    return Case(name=f"fuzzx_{seed}", category="fuzzx", source=src, frames=g.frames(), json_path=True,
+                ref_source=ref if ref != src else None)

@@ -18,6 +18,9 @@ program mixes, in ingress, egress, actions and two sub-controls:
   ``!=``, locals, a header inside the metadata struct, ``out`` parameters (invalid on entry);
 * varbit: a varbit header extracted with a length from the frame, copied into a second one,
   emitted;
+* from seed ``V2_SEED`` on (helper fuzz21): ``switch`` statements on values (fall-through labels,
+  ``default``), ``if (c) { exit; }`` in ingress and egress, keyless tables over the
+  actions with bound arguments, applied plainly, under ``hit`` and in a ``switch`` on ``action_run``;
 * deparser: a random emit order over every header, a stack, the unions; ``update_checksum`` /
   ``update_checksum_with_payload`` in the compute-checksum control over fields of several widths,
   ``verify_checksum(_with_payload)`` whose result is reported.
@@ -46,6 +49,7 @@ from diffcases.base import PAYLOAD, eth, program  # noqa: E402
 H_FIELDS = (("a", 8), ("b", 8), ("c", 16), ("d", 32))
 W_FIELDS = (("a", 8), ("v", 16))
 NEXT = {"s": 1, "ux": 2, "uw": 3, "vb": 4, "ck": 5, "h2": 0xee}
+V2_SEED = 5000   # from here on: switch, conditional exit, keyless tables (Gen.stmt_v2)
 
 HEADERS = """header u16_t { bit<8> a; bit<16> v; }
 header_union u_t { h_t x; u16_t w; }
@@ -84,6 +88,10 @@ class Gen:
         self.varbit2 = r.random() < 0.5
         self.acts: list[str] = []                  # action declarations (ingress)
         self.act_names: list[tuple] = []           # (name, kind)
+        # seeds from V2_SEED on (helper fuzz21) also make switch statements, conditional exits
+        # and keyless tables over the actions; earlier seeds keep their programs
+        self.v2 = seed >= V2_SEED
+        self.tables: list[tuple] = []              # (table, action, its bound argument)
 
     def fresh(self, p):
         self.n += 1
@@ -173,7 +181,13 @@ class Gen:
                 kinds += ["call", "call"]
             if not in_action and ctx == "I":
                 kinds += ["sub2", "sub2"]
+        if self.v2 and not in_action:
+            # (an exit in a sub-control applied twice: p4c 1.2.4.8 cannot compile it for BMv2)
+            kinds += ["switch", "switch"] + (["exit"] if ctx in ("I", "E") else []) + \
+                (["table", "table"] if self.tables and ctx == "I" else [])
         k = r.choice(kinds)
+        if k in ("switch", "exit", "table"):
+            return self.stmt_v2(k, ctx, depth)
         if k == "setvalid":
             ref = r.choice(refs)
             body = f"{ref}.setValid();"
@@ -254,6 +268,49 @@ class Gen:
             return f"s2.apply(hdr.s, {r.choice(self.h_reads(ctx))}, {r.choice(refs)}, {r.choice(['meta.m8', 'hdr.eth.dst[7:0]'])});"
         raise AssertionError(k)
 
+    def stmt_v2(self, k, ctx, depth):
+        """A ``switch`` on a value, ``if (c) { exit; }`` or a keyless table's apply (plain, in an
+        ``if`` on ``hit`` or in a ``switch`` on its ``action_run``)."""
+        r = self.r
+        if k == "exit":
+            return f"if ({self.cond(ctx)}) {{ exit; }}"
+        if depth > 1:
+            return f"{r.choice(self.h_refs(ctx))}.setInvalid();"
+        arm = lambda: self.block(ctx, depth + 1, r.randint(0, 2))  # noqa: E731
+        if k == "switch":
+            labels = r.sample([0, 1, 2, 3, 5, 0xee, 0x7e], r.randint(1, 3))
+            cases = []
+            for i, v in enumerate(labels):
+                fall = i + 1 < len(labels) and r.random() < 0.3
+                cases.append(f"{lit(8, v)}:" + ("" if fall else f" {{ {arm()} }}"))
+            if r.random() < 0.5:
+                cases.append(f"default: {{ {arm()} }}")
+            return f"switch ({self.expr(ctx, 8)}) {{ {' '.join(cases)} }}"
+        t, a, _ = r.choice(self.tables)
+        form = r.random()
+        if form < 0.3:
+            return f"{t}.apply();"
+        if form < 0.6:
+            return f"if ({'!' if r.random() < 0.3 else ''}{t}.apply().hit) {{ {arm()} }} else {{ {arm()} }}"
+        labels = r.sample([a, "NoAction"], r.randint(1, 2))
+        cases = " ".join(f"{lab}: {{ {arm()} }}" for lab in labels)
+        if r.random() < 0.5:
+            cases += f" default: {{ {arm()} }}"
+        return f"switch ({t}.apply().action_run) {{ {cases} }}"
+
+    def make_tables(self):
+        """Keyless tables over the ingress actions, their arguments bound (v2 seeds)."""
+        r = self.r
+        out = ""
+        for i in range(r.randint(0, 2) if self.act_names else 0):
+            a, kind = r.choice(self.act_names)
+            arg = "hdr.s" if kind == "stack" else r.choice(self.h_refs("I"))
+            t = f"t{i}"
+            dflt = f"{a}({arg})" if r.random() < 0.7 else "NoAction()"
+            out += f"    table {t} {{ actions = {{ {a}({arg}); NoAction; }} default_action = {dflt}; }}\n"
+            self.tables.append((t, a, arg))
+        return out
+
     def block(self, ctx, depth, n, in_action=False):
         return " ".join(self.stmt(ctx, depth, in_action) for _ in range(n))
 
@@ -314,6 +371,8 @@ class Gen:
         top += (f"control S2(inout h_t[{N}] st, in h_t x, out h_t y, in bit<8> ix) {{\n"
                 f"    apply {{ {s2} }}\n}}\n")
         acts = self.actions()
+        if self.v2:
+            acts += self.make_tables()
         ingress = "        h_t[%d] ls = hdr.s;\n" % N
         ingress += "        meta.m8 = hdr.h.isValid() ? hdr.h.b : 8w0;\n"
         ingress += "        meta.m16 = hdr.h.isValid() ? hdr.h.c : 16w0;\n"
