@@ -81,12 +81,17 @@ class CallRules:
         for loc, what, lhs in a["init_ops"]:
             if repr(lhs) in outs and _only_assigned_whole(a["body"], lhs):
                 continue
-            if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
-                self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
-                                       "conditional execution in actions is not supported on this target "
-                                       "(p4c: Conditional execution in actions unsupported on this target)")
-            elif not self.ctx.get("dead"):
-                self.note_action_call(loc, what)
+            self.judge_predicated(loc, what, q, caller)
+
+    def judge_predicated(self, loc, what: str, q: str, caller: str) -> None:
+        """``what`` (at ``loc``, in action ``q`` called from action ``caller``) is predicated once p4c
+        inlines the call: the BMv2 target error under a condition, else noted for the caller's callers."""
+        if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
+            self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
+                                   "conditional execution in actions is not supported on this target "
+                                   "(p4c: Conditional execution in actions unsupported on this target)")
+        elif not self.ctx.get("dead"):
+            self.note_action_call(loc, what)
 
     # -- a HashAlgorithm parameter given to hash() (p4c: inlining makes it one constant) ---------
     def note_algo_param(self, var_ir: dict, param: dict) -> None:
@@ -288,12 +293,7 @@ class CallRules:
         if caller and a.get("cond_op") and not self.ctx.get("after_return"):
             loc, what = a["cond_op"]
             # (after an unconditional exit too: p4c inlines the call and still sees it predicated)
-            if self.ctx.get("if_depth") or self.ctx.get("cond_return"):
-                self.target_error(loc, f"{what} (in action {q}, called under a condition in action {caller}): "
-                                       "conditional execution in actions is not supported on this target "
-                                       "(p4c: Conditional execution in actions unsupported on this target)")
-            elif not self.ctx.get("dead"):
-                self.note_action_call(loc, what)
+            self.judge_predicated(loc, what, q, caller)
         call = self.positional(call, a["params"], f"action {q}")
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
