@@ -82,14 +82,7 @@ class AnnotationParser:
                         cur.append(t)
                 if cur:
                     args.append(cur)
-            vals = []
-            for toks in args:
-                if len(toks) == 1 and toks[0].kind == "str":
-                    vals.append(toks[0].value)
-                elif len(toks) == 1 and toks[0].kind == "num":
-                    vals.append(toks[0].value[0])
-                else:
-                    vals.append(" ".join(x.text for x in toks))
+            vals = _values(args)
             if name == "p4runtime_translation":
                 try:
                     self.check_translation_args(args, loc)
@@ -126,8 +119,7 @@ class AnnotationParser:
                 cur.append(t)
         if cur:
             args.append(cur)
-        vals = [a[0].value if len(a) == 1 and a[0].kind == "str" else a[0].value[0] if len(a) == 1 and a[0].kind == "num"
-                else " ".join(x.text for x in a) for a in args]
+        vals = _values(args)
         raw = f"@{nt.text}" + (f"({' '.join(t.text for t in body)})" if body else "")
         anno = Anno(nt.text, vals, loc, raw)
         anno.error = None
@@ -187,3 +179,18 @@ class AnnotationParser:
                 break
         self.expect("]")
         return {"kv": items} if kv else {"list": items}
+
+
+def _values(args: list) -> list:
+    """An annotation's arguments (token lists split at top-level commas) as the values the compiler
+    reads: a lone string literal is its text, a lone integer literal its value, anything else the
+    tokens joined by spaces."""
+    vals = []
+    for toks in args:
+        if len(toks) == 1 and toks[0].kind == "str":
+            vals.append(toks[0].value)
+        elif len(toks) == 1 and toks[0].kind == "num":
+            vals.append(toks[0].value[0])
+        else:
+            vals.append(" ".join(x.text for x in toks))
+    return vals
