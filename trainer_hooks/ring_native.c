@@ -60,8 +60,19 @@ static int64_t find(const uint64_t *keys, const int32_t *keyidx, int64_t npk, ui
     return (lo < npk && keys[lo] == key) ? keyidx[lo] : -1;
 }
 
+/* The two loops over whole payloads (the add, the divide) are division- and shuffle-bound: where the
+ * compiler and the loader can pick a variant at load time (GNU ifunc, x86-64), they are built twice and
+ * the AVX2 one runs on CPUs that have it (twice as many lanes; divps is the bottleneck of the divide).
+ * IEEE addition and division are exactly rounded at any width, and -ffp-contract=off keeps them apart
+ * from multiplications, so both variants give the same bits (tests/hooks: against numpy). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+#define WIDE_VARIANTS __attribute__((target_clones("avx2", "default")))
+#else
+#define WIDE_VARIANTS
+#endif
+
 /* w[i] = w[i] + p[i] on big-endian float32 bit patterns, in host float32 (IEEE, round to nearest) */
-static void add_wire(uint32_t *restrict w, const uint8_t *restrict p, int64_t count) {
+WIDE_VARIANTS static void add_wire(uint32_t *restrict w, const uint8_t *restrict p, int64_t count) {
     for (int64_t i = 0; i < count; i++) {
         uint32_t a = __builtin_bswap32(w[i]), b;
         memcpy(&b, p + 4 * i, 4);
@@ -158,7 +169,7 @@ int ring_rx(int fd, uint8_t *rbuf, int64_t rbuf_len, const int64_t *job, int64_t
 }
 
 /* dst[i] = src[i] / n in float32, stored in wire order (a job's start: the bucket divided, as torch's div_) */
-void to_wire_div(const float *restrict src, uint32_t *restrict dst, int64_t count, float n) {
+WIDE_VARIANTS void to_wire_div(const float *restrict src, uint32_t *restrict dst, int64_t count, float n) {
     for (int64_t i = 0; i < count; i++) {
         float q = src[i] / n;
         uint32_t r;
