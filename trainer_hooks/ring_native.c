@@ -60,12 +60,12 @@ static int64_t find(const uint64_t *keys, const int32_t *keyidx, int64_t npk, ui
     return (lo < npk && keys[lo] == key) ? keyidx[lo] : -1;
 }
 
-/* The two loops over whole payloads (the add, the divide) are division- and shuffle-bound: where the
- * compiler and the loader can pick a variant at load time (GNU ifunc, x86-64), they are built twice and
- * the AVX2 one runs on CPUs that have it (twice as many lanes; divps is the bottleneck of the divide).
- * IEEE addition and division are exactly rounded at any width, and -ffp-contract=off keeps them apart
- * from multiplications, so both variants give the same bits (tests/hooks: against numpy). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+/* The two loops over whole payloads (the add, the divide) are division- and shuffle-bound.  Where the
+ * loader can pick a variant at load time (GNU ifunc: gcc or clang, glibc, x86-64) they are built twice,
+ * and the AVX2 one runs on CPUs that have it (twice the lanes; divps bounds the divide).  IEEE addition
+ * and division are exactly rounded at any vector width, and -ffp-contract=off keeps them apart from
+ * multiplications, so both variants give the same bits (tests/hooks/test_ring_native.py: numpy's). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)
 #define WIDE_VARIANTS __attribute__((target_clones("avx2", "default")))
 #else
 #define WIDE_VARIANTS
