@@ -36,7 +36,7 @@ def promise_lines(res: dict) -> list[str]:
                      f"{_pct(None if bb.get('trainer_tx_ratio') is None else bb['trainer_tx_ratio'] - 1):>8s} "
                      f"{bb.get('shadow_rx', float('nan')):12.0f} {1e3 * r['iter_s']:11.2f} {_pct(r['overhead']):>8s} "
                      f"{r.get('ring_retx_per_iter', float('nan')):13.2f}")
-    lines += interval_lines(a["configs"])
+    lines += interval_lines(a["configs"]) + adjusted_lines(a["configs"])
     split = [(k, a["configs"][k]) for k in ("none", "checkmate", "host") if k in a["configs"]]
     if all(r.get("trainer_cpu_rank0_s") is not None for _, r in split) and split:
         lines.append("trainer CPU ms/it, rank 0 (it also sends the shadows' manifests) / the other ranks: "
@@ -73,6 +73,30 @@ def interval_lines(configs: dict) -> list[str]:
         return []
     return [f"medians of {n} per-round ratios; interval holding the median with >= {100 * cover:.0f} % "
             "(order statistics, any distribution): " + ", ".join(parts)]
+
+
+def adjusted_lines(configs: dict) -> list[str]:
+    """The trainer-CPU figure with the emulation's interference taken out (``benchmarks/interference.py``:
+    the forward pass, where no Checkmate code runs, as the probe of how much the co-running switch and
+    shadows slow the trainers) -- an estimate of the design's own cost, printed under the raw figure."""
+    parts = []
+    for key in [k for k in ("checkmate", "host") if k in configs]:
+        r = configs[key]
+        if r.get("trainer_cpu_adjusted_overhead") is None:
+            continue
+        ci = r.get("trainer_cpu_adjusted_ci")
+        parts.append(f"{key} {_pct(r['trainer_cpu_adjusted_overhead'])}"
+                     + (f" ({100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f} %)" if ci else "")
+                     + f", its forward pass {_pct(r.get('forward_cpu_overhead'))}")
+    split = [(k, configs[k]["trainer_cpu_part_overhead"]) for k in ("checkmate", "host")
+             if configs.get(k, {}).get("trainer_cpu_part_overhead")]
+    lines = ["trainer CPU by part, vs the same part of none: " + "; ".join(
+        f"{k} " + ", ".join(f"{p} {_pct(v)}" for p, v in d.items()) for k, d in split)] if split else []
+    if not parts:
+        return lines
+    return lines + ["trainer CPU over none divided by the forward pass's (no Checkmate code runs there: the slowdown "
+            "of the same work by the co-running switch and shadows, which a deployment does not have; an "
+            "estimate of the design's own cost): " + "; ".join(parts)]
 
 
 def fragment(res: dict, table: str, command: str, scale_text: str | None = None) -> str:

@@ -54,6 +54,9 @@ def size_row(hidden: int, params: int, analysis: dict, bytes_: dict) -> dict:
             "trainer_cpu_none_ms": None if none.get("trainer_cpu_s") is None else 1e3 * none["trainer_cpu_s"],
             "trainer_cpu_checkmate_ms": None if cm.get("trainer_cpu_s") is None else 1e3 * cm["trainer_cpu_s"],
             "trainer_cpu_overhead": cm.get("trainer_cpu_overhead"),
+            # the same divided by the forward pass's slowdown (benchmarks/interference.py; an estimate)
+            "trainer_cpu_adjusted_overhead": cm.get("trainer_cpu_adjusted_overhead"),
+            "forward_cpu_overhead": cm.get("forward_cpu_overhead"),
             "train_bytes_none": nb.get("trainer_tx"), "train_bytes_checkmate": cb.get("trainer_tx"),
             "shadow_bytes_checkmate": cb.get("shadow_rx"),
             "switch_cpu_none_ms": cpu_n.get("switch"), "switch_cpu_checkmate_ms": cpu_c.get("switch"),
@@ -69,15 +72,19 @@ def fmt(rows: list[dict], placement: str = "") -> str:
     lines = ["checkmate bench --scale: none vs Checkmate per model size (ratios against the same run's none)"]
     if placement:
         lines.append(f"placement: {placement}")
-    lines += ["", f"{'params':>10s} {'trainer CPU ms/it':>18s} {'vs none':>8s} {'train B/it':>11s} "
+    lines += ["", f"{'params':>10s} {'trainer CPU ms/it':>18s} {'vs none':>8s} {'/ fwd':>7s} {'train B/it':>11s} "
               f"{'shadow B/it':>12s} {'none ms/it':>11s} {'ckpt ms/it':>11s} {'wall':>8s} "
               f"{'switch CPU ms/it':>17s} {'shadow CPU':>11s}"]
     for r in rows:
         lines.append(f"{r['params']:>10,d} {f(r['trainer_cpu_checkmate_ms'], '.2f'):>18s} "
-                     f"{pct(r['trainer_cpu_overhead']):>8s} {f(r['train_bytes_checkmate'], '.0f'):>11s} "
+                     f"{pct(r['trainer_cpu_overhead']):>8s} {pct(r.get('trainer_cpu_adjusted_overhead')):>7s} "
+                     f"{f(r['train_bytes_checkmate'], '.0f'):>11s} "
                      f"{f(r['shadow_bytes_checkmate'], '.0f'):>12s} {f(r['none_ms'], '.2f'):>11s} "
                      f"{f(r['checkmate_ms'], '.2f'):>11s} {pct(r['wall_overhead']):>8s} "
                      f"{f(r['switch_cpu_checkmate_ms'], '.2f'):>17s} {f(r['shadow_cpu_checkmate_ms'], '.2f'):>11s}")
+    if any(r.get("trainer_cpu_adjusted_overhead") is not None for r in rows):
+        lines.append("/ fwd: the trainer-CPU ratio divided by the forward pass's (no Checkmate code runs there: the "
+                     "co-running switch and shadows' slowdown of the same work; benchmarks/interference.py)")
     return "\n".join(lines) + "\n"
 
 

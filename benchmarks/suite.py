@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import placement, report, shadow_check
+from benchmarks import interference, placement, report, shadow_check
 from benchmarks.plots import plots
 from checkmate import paths
 from topologies.lifecycle import Terminated, cannot_start, teardown_on_exit
@@ -121,15 +121,12 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
     def control(i: int, seg: dict) -> float:
         """The no-checkpointing iteration time next to segment ``i``: mean of the nearest ``none``
         segment before and after it in time, else the round's median."""
-        before = [s for j, s in nones if j < i][-1:]
-        after = [s for j, s in nones if j > i][:1]
-        near = [s["iter_s"] for s in before + after]
+        near = [s["iter_s"] for s in interference.near(nones, i)]
         return statistics.fmean(near) if near else base.get(seg["round"], iter_none)
 
     def cpu_control(i: int) -> float | None:
         """The trainers' CPU per iteration of the ``none`` segments next to segment ``i``."""
-        near = [s for j, s in nones if j < i][-1:] + [s for j, s in nones if j > i][:1]
-        vals = [trainer_cpu_per_iter(s) for s in near]
+        vals = [trainer_cpu_per_iter(s) for s in interference.near(nones, i)]
         vals = [v for v in vals if v]
         return statistics.fmean(vals) if vals else None
 
@@ -142,6 +139,9 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
     cpu_noise = [abs(tc[n] / statistics.fmean([tc[n - 1], tc[n + 1]]) - 1) for n in range(1, len(tc) - 1)
                  if tc[n] and tc[n - 1] and tc[n + 1]]
     cpu_noise_floor = statistics.median(cpu_noise) if cpu_noise else None
+    # the trainer-CPU ratio with the co-running processes' slowdown of the forward pass taken out
+    adjusted = interference.per_segment(segments, nones, trainer_cpu_per_iter)
+    by_part = interference.parts(segments, nones)
     configs: dict[str, dict] = {}
     for i, s in enumerate(segments):
         key = config_key(s["method"], s["every"])
@@ -157,8 +157,7 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             if s["method"] == "none":
                 rctl = rob
             else:
-                near = [x for x in ([sg for j, sg in nones if j < i][-1:] + [sg for j, sg in nones if j > i][:1])]
-                vals = [grouped_median(sg.get("iter_times"), s["every"]) for sg in near]
+                vals = [grouped_median(sg.get("iter_times"), s["every"]) for sg in interference.near(nones, i)]
                 vals = [v for v in vals if v]
                 rctl = statistics.fmean(vals) if vals else None
             if rctl:
@@ -173,6 +172,10 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             tctl = tc if s["method"] == "none" else cpu_control(i)
             if tctl:
                 c.setdefault("tcpu", []).append((tc, tctl, tc / tctl))
+        if i in adjusted:
+            c.setdefault("adjusted", []).append(adjusted[i])
+        if i in by_part:
+            c.setdefault("parts", []).append(by_part[i])
         if s.get("checkpoints"):
             c["stall_s"].append(s["stall_median_s"])
         if s.get("bytes"):
@@ -208,6 +211,16 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
                        trainer_cpu_s_all=[x[0] for x in c["tcpu"]], trainer_cpu_control_s_all=[x[1] for x in c["tcpu"]],
                        trainer_cpu_ratio_all=[x[2] for x in c["tcpu"]], trainer_cpu_ratio=tr,
                        trainer_cpu_overhead=tr - 1.0)
+        if c.get("adjusted"):  # see benchmarks/interference.py: an estimate, printed beside the raw figure
+            adj = [x[1] for x in c["adjusted"]]
+            row.update(forward_cpu_overhead=_median([x[0] for x in c["adjusted"]]) - 1.0,
+                       trainer_cpu_adjusted_all=adj, trainer_cpu_adjusted_overhead=_median(adj) - 1.0)
+            ci = median_interval(adj)
+            if ci is not None:
+                row["trainer_cpu_adjusted_ci"] = [ci[0] - 1.0, ci[1] - 1.0, ci[2]]
+        if c.get("parts"):
+            row["trainer_cpu_part_overhead"] = {p: _median([x.get(p) for x in c["parts"] if x.get(p)]) - 1.0
+                                                for p in interference.PARTS if any(x.get(p) for x in c["parts"])}
         if c.get("cpu"):
             row["cpu_ms_per_iter"] = {f: _median([x.get(f) for x in c["cpu"]]) for f in c["cpu"][0]}
         if c["bytes"]:
@@ -233,6 +246,7 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
             out["stall_overhead_by_k"] = {r["every"]: stall / (r["every"] * iter_none) for r in rows}
         elif m in ("checkmate", "host"):
             out["trainer_cpu_overhead"] = _median([r.get("trainer_cpu_overhead") for r in rows])
+            out["trainer_cpu_adjusted_overhead"] = _median([r.get("trainer_cpu_adjusted_overhead") for r in rows])
             ov = _median([r["overhead"] for r in rows])
             rob = _median([r.get("overhead_robust") for r in rows])
             # the budget test uses the robust overhead when the per-iteration times are there
@@ -687,6 +701,11 @@ def finish(res: dict, outdir: Path, a) -> int:
                "frequency": {m: r["frequency"] for m, r in an["methods"].items()},
                "sustainable_k": {m: r.get("sustainable_k") for m, r in an["methods"].items()},
                "repeated_iters_per_failure": {m: r.get("repeated_iters_per_failure") for m, r in an["methods"].items()},
+               "trainer_cpu_overhead": {m: r.get("trainer_cpu_overhead") for m, r in an["methods"].items()
+                                        if m in ("checkmate", "host")},
+               # the same with the co-running processes' slowdown taken out (benchmarks/interference.py)
+               "trainer_cpu_adjusted_overhead": {m: r.get("trainer_cpu_adjusted_overhead")
+                                                 for m, r in an["methods"].items() if m in ("checkmate", "host")},
                "bytes_per_iter": res["bytes"], "quick": bool(res["config"].get("quick"))}
     (outdir / "summary.json").write_text(json.dumps(summary, indent=1))
     if not a.no_summary:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from benchmarks import baselines, micro, suite
+from benchmarks import baselines, interference, micro, report, suite
 from benchmarks.train_bench import ALL_METHODS, schedule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,6 +194,48 @@ def test_promise_block_prints_the_interval_of_its_medians():
     assert "then 2 round(s) of none, checkmate and host only" in text
     line = next(x for x in text.splitlines() if x.startswith("medians of 6 per-round ratios"))
     assert ">= 97 %" in line and "trainer CPU checkmate +1.0 .. +6.0 %" in line and "wall host" in line
+
+
+def _phases(fwd_ms: float, step0_ms: float = 1.0, ranks: int = 3) -> list[dict]:
+    return [{"MainThread": [1.0, 0.0, 1.0], f"checkmate-ring-r{r}": [2.0, 0.1, 12.0],
+             "phases": [fwd_ms, 1.0, step0_ms if r == 0 else 1.0, 0.1]} for r in range(ranks)]
+
+
+def test_interference_probe_takes_the_forward_pass_slowdown_out():
+    """A checkmate segment whose forward pass (no Checkmate code) is 5 % slower than the neighbouring
+    nones' and whose trainer CPU is 7.1 % higher: the design's own share is 1.071 / 1.05 - 1 = +2 %;
+    host's forward pass as slow, its CPU +15.5 %: +10 %.  A segment without phases is left out."""
+    segs, cpu = [], {"none": 0.300, "checkmate": 0.300 * 1.071, "host": 0.300 * 1.155}
+    fwd = {"none": 0.6, "checkmate": 0.63, "host": 0.63}
+    for r in range(6):
+        for m in ("none", "checkmate", "host", "none"):
+            if m == "none" and r and segs[-1]["method"] == "none":
+                continue
+            s = _seg(len(segs), r, m, 1, 0.1)
+            s["trainer_cpu_s"] = cpu[m] * s["iters"]
+            s["thread_sched_per_iter"] = _phases(fwd[m], 1.3 if m == "checkmate" else 1.0)
+            segs.append(s)
+    del segs[1]["thread_sched_per_iter"]  # round 0's checkmate: no phases recorded
+    per = interference.per_segment(sorted(segs, key=lambda s: s["seq"]),
+                                   [(i, s) for i, s in enumerate(segs) if s["method"] == "none"],
+                                   suite.trainer_cpu_per_iter)
+    assert 1 not in per and len(per) == 11 and 2 in per
+    assert per[4] == pytest.approx((1.05, 1.071 / 1.05))
+    a = suite.analyze(segs)
+    c = a["configs"]
+    assert len(c["checkmate"]["trainer_cpu_adjusted_all"]) == 5 and len(c["host"]["trainer_cpu_adjusted_all"]) == 6
+    assert c["checkmate"]["trainer_cpu_adjusted_overhead"] == pytest.approx(0.02)
+    assert c["host"]["trainer_cpu_adjusted_overhead"] == pytest.approx(0.10)
+    assert c["checkmate"]["forward_cpu_overhead"] == pytest.approx(0.05)
+    assert c["checkmate"]["trainer_cpu_overhead"] == pytest.approx(0.071)  # the raw figure is unchanged
+    assert a["methods"]["host"]["trainer_cpu_adjusted_overhead"] == pytest.approx(0.10)
+    line = next(x for x in report.promise_lines({"analysis": a, "bytes": {}})
+                if x.startswith("trainer CPU over none divided by the forward pass's"))
+    assert "checkmate +2.0% (+2.0 .. +2.0 %), its forward pass +5.0%" in line and "host +10.0% (+10.0 .. +10.0 %)" in line
+    parts = next(x for x in report.promise_lines({"analysis": a, "bytes": {}}) if x.startswith("trainer CPU by part"))
+    assert ("checkmate forward +5.0%, backward +0.0%, ring thread +0.0%, rank 0 clip+step +30.0%, "
+            "other ranks' clip+step +0.0%; host forward +5.0%") in parts
+    assert interference.forward_cpu({"thread_sched_per_iter": [{"phases": [0.0, 1, 1, 1]}]}) is None
 
 
 def test_table_and_plots(tmp_path):
