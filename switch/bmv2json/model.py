@@ -282,8 +282,12 @@ class Model:
                 hdr.append([py, ["header", self.instances[name]["header_type"]]])
         meta = []
         for (inst, fname), py in self.mpy.items():
-            w, signed = self._field_type(self.instances[inst]["header_type"], fname)
-            meta.append([py, ["int" if signed else "bit", w]])
+            htype = self.instances[inst]["header_type"]
+            w, signed = self._field_type(htype, fname)
+            # a varbit local (p4c: a metadata instance of a `$varbit<N>` type): held as
+            # checkmate-p4c holds one, a box with bits `v` and current length `_vb`
+            vb = self.varbit.get(htype) == fname
+            meta.append([py, ["varbit", w] if vb else ["int" if signed else "bit", w]])
         sm = [[n, ["bit", w]] for n, w in self.sm_fields]
         out = {s: {"fields": f, "p4_fields": [x[0] for x in f]}
                for s, f in ((HDR_STRUCT, hdr), (META_STRUCT, meta), (SM_STRUCT, sm))}
@@ -342,7 +346,8 @@ class Model:
         if self.varbit.get(h["header_type"]) == fname:
             t = ["varbit", w]
         if h.get("metadata"):
-            return {"op": "field", "base": META_VAR, "f": self.mpy[(inst, fname)], "t": t}
+            f = {"op": "field", "base": META_VAR, "f": self.mpy[(inst, fname)], "t": t}
+            return {"op": "field", "base": f, "f": "v", "t": t} if t[0] == "varbit" else f
         return {"op": "field", "base": self.header(inst), "f": self.fpy[(h["header_type"], fname)], "t": t}
 
     # ----------------------------------------------------------- expressions

@@ -88,6 +88,13 @@ class _VB:
     def __init__(self):
         self.v, self._vb = 0, 0
 
+    def copy(self):
+        """A box of its own (p4c's JSON holds varbit locals in metadata, which a clone or a
+        recirculated packet copies)."""
+        c = _VB()
+        c.v, c._vb = self.v, self._vb
+        return c
+
 
 def _hdr_out(cur, new, *siblings):
     """The header an ``out``/``inout`` copy-out inside an expression leaves behind: ``new``, or,
