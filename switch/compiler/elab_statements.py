@@ -740,10 +740,17 @@ class StatementRules:
                 self.ctx["loops"] = depth
             return [{"s": "block", "body": init + [{"s": "for", "c": cond, "update": update, "body": body}]}]
         t = self.resolve_type(s.type)
-        if s.range.kind != "list":
-            raise E(s.range.loc, "for (T x in ...) over a list expression { ... } only: the embedded target "
-                                 "does not iterate ranges or header stacks")
-        values = [self.coerce(self.expr(v, scope), t, v.loc) for v in s.range.items]
+        if s.range.kind == "range":   # `lo .. hi` with constant bounds: lo, lo + 1, ..., hi (none if lo > hi)
+            lo, hi = (self.fold(self.coerce(self.expr(v, scope), t, v.loc)) for v in (s.range.lo, s.range.hi))
+            if lo is None or hi is None or not is_bits(t):
+                raise E(s.range.loc, "for (T x in lo .. hi): the embedded target iterates a range of "
+                                     "compile-time constant bit<N>/int<N> bounds only")
+            values = [{"op": "const", "v": v, "t": t} for v in range(lo, hi + 1)]
+        elif s.range.kind != "list":
+            raise E(s.range.loc, "for (T x in ...) over a list expression or a constant range { ... } only: "
+                                 "the embedded target does not iterate header stacks")
+        else:
+            values = [self.coerce(self.expr(v, scope), t, v.loc) for v in s.range.items]
         decl = self.stmt(Node("var", s.loc, type=s.type, name=s.name, init=None, annos=[]), sc)
         var = decl[0]["n"]
         self.ctx["loops"] = depth + 1

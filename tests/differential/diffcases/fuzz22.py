@@ -29,3 +29,17 @@ CASES.append(case("fuzz22_store_before_nested_self_initializer_dropped", CAT, pr
         hdr.h.c = (bit<16>)hdr.h2.b;
         hdr.h.d = hdr.h2.d;
 """), frames=[(1, H2(3, 4, 5, 6, b=b)) for b in (0, 1)] + [(1, H(9, b)) for b in (0, 1)]))
+
+
+# `for (T x in lo .. hi)` (P4-16 1.2.5) over constant bounds: lo, lo + 1, ..., hi, none when lo > hi,
+# signed bounds too.  p4c 1.2.4.8 has no loops: the reference is the unrolled loop.  checkmate-p4c
+# refused a range ("list expression only", left open by fuzz21).
+CASES.append(case("fuzz22_for_in_constant_range", "language", program("""
+        for (bit<8> i in 1 .. 3) { hdr.h.b = hdr.h.b + i; }
+        for (bit<8> i in 5 .. 4) { hdr.h.a = 0; }
+        for (int<8> j in -2 .. 1) { hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)j; }
+"""), ref_source=program("""
+        hdr.h.b = hdr.h.b + 1; hdr.h.b = hdr.h.b + 2; hdr.h.b = hdr.h.b + 3;
+        hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)(-8s2); hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)(-8s1);
+        hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)8s0; hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)8s1;
+"""), frames=[(1, H(1, 2, 3)), (1, H(7, 0xff, 0xfffe))]))
