@@ -10,7 +10,9 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .elab_common import always_returns, BOOL, has_enum_cast_cmp, propagate_copies, single_case_copies, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .dead_reads import drop_dead_indexed_reads
+from .switch_copies import propagate_copies, single_case_copies
+from .elab_common import always_returns, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -51,8 +53,12 @@ class StatementRules:
                 self.ctx["dead"] = self.ctx["after_return"] = True
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
-        out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+        # (what follows a return is elaborated -- checked -- but dead; in a control body that holds
+        # a return, also what follows an exit: always_returns)
+        out = live_prefix(out, exits=bool(self.ctx.get("exits_return")) and
+                          self.ctx.get("kind") == "control" and not self.ctx.get("in_action"))
         out = propagate_copies(out)
+        out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
@@ -209,6 +215,10 @@ class StatementRules:
                 if not self.ctx.get("dead") and not self.ctx.get("cond_return"):
                     self.note_action_call(s.loc, "exit")   # (an action calling this one)
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
+                if self.ctx.get("action_returns"):
+                    # p4c's RemoveReturns, run on an action that holds a return, takes the exit as
+                    # one and drops the rest before its BMv2 back end looks (elab_common.always_returns)
+                    self.ctx["after_return"] = True
             st = {"s": "exit"}
             self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
             return [st]
@@ -274,7 +284,7 @@ class StatementRules:
                     if _same(a, b):
                         return a
                     va, vb = f(a), f(b)
-                    if va is not None and va == vb:
+                    if va is not None and va == vb and _lit_base(a) == _lit_base(b):
                         return {"op": "const", "v": va, "t": ir["t"]}
                 return {**ir, "a": a, "b": b}
             if ir["op"] in ("bin", "un", "cast", "slice"):

@@ -1,0 +1,177 @@
+"""What p4c 1.2.4.8's LocalCopyPropagation makes of a ``switch`` on a value with a single case.
+
+Its control-flow walk of a ``switch`` visits each case from the state before the switch and merges
+the results -- with one case (one label, no ``default``) there is nothing to merge, and the state
+after the switch is the case's, as if the case always ran.  So after the switch:
+
+* a variable or header field the case's straight-line part last assigned reads as that value
+  (``bit<8> v = 1; switch (x) { 22: { v = 5; } } h.a = v;`` writes 5 on every packet, fuzz_exprs
+  seed 5422; ``switch (x) { 22: { hdr.h2.c = 2; } } ... (bit<8>)hdr.h2.c`` reads 2, fuzz_headers
+  seed 5648; a non-constant value too -- ``v = hdr.h.a + 4`` -- evaluated where it is read, with
+  what the case read through its own locals put in: ``bit<8> t = hdr.h.a + 1; hdr.h.d = (bit<32>)t;``
+  makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
+  the value reads -- in the statements that follow in the same block (p4c carries it on past the
+  block's end too: not modelled), through an ``if`` that does not write them;
+* a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
+
+Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.  The
+values of whole headers, tuples and lists, values with calls, and values that still read a
+variable declared in the case are not propagated by p4c (or not modelled: a tuple element,
+fuzz_exprs seed 6209).
+"""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+from .header_init import _has_method_call
+
+# statements that by themselves write nothing but what their assignments name
+_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty")
+
+
+def ir_path(e) -> str | None:
+    """``v12_x``, ``p_hdr.h2.c``, ``p_hdr.s[1].x`` for a path expression; a run-time stack index
+    is ``[*]``; a slice is its base's path; anything else None."""
+    if not isinstance(e, dict):
+        return None
+    op = e.get("op")
+    if op == "var":
+        return e["n"]
+    if op == "field":
+        b = ir_path(e["base"])
+        return None if b is None else f"{b}.{e['f']}"
+    if op == "stack_idx":
+        b = ir_path(e["st"])
+        if b is None:
+            return None
+        i = e["i"]
+        return f"{b}[{i['v']}]" if i.get("op") == "const" else f"{b}[*]"
+    if op == "slice":
+        return ir_path(e["a"])
+    return None
+
+
+def overlap(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` may name overlapping storage."""
+    a, b = a.split("[*]")[0], b.split("[*]")[0]   # (a run-time index may be any element)
+    return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
+
+
+def _reads(e) -> set:
+    """The paths expression ``e`` reads."""
+    out: set = set()
+
+    def walk(x):
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+        elif isinstance(x, dict):
+            p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
+            if p is not None:
+                out.add(p)
+                for d in ir_dicts(x):
+                    if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
+                        walk(d["i"])
+            else:
+                for y in x.values():
+                    walk(y)
+    walk(e)
+    return out
+
+
+def _may_write(st: dict, path: str) -> bool:
+    """Whether statement ``st`` may write ``path``: an assignment to an overlapping path anywhere in
+    it, or any statement of another kind (a call, a table apply, a validity change ...), which may
+    write what it does not name; a local variable only where it is named."""
+    is_var = "." not in path and "[" not in path
+    for d in ir_dicts(st):
+        k = d.get("s")
+        if k == "assign":
+            lp = ir_path(d["l"])
+            if lp is None or overlap(lp, path):
+                return True
+        elif k is not None and k not in _PLAIN:
+            if not is_var or any(x.get("op") == "var" and x.get("n") == path for x in ir_dicts(d)):
+                return True
+        elif not is_var and str(d.get("op", "")).startswith("call"):
+            return True
+    return False
+
+
+def _put(x, path: str, val):
+    """``x`` with each read of ``path`` replaced by ``val``."""
+    if isinstance(x, list):
+        return [_put(v, path, val) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
+        return dict(val)
+    return {k: _put(v, path, val) for k, v in x.items()}
+
+
+def single_case_copies(sw: dict, fold) -> None:
+    """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
+    ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
+    the value that part last assigns it, for :func:`propagate_copies`."""
+    body = sw["cases"][0]["body"]
+    declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
+    flat: list = []
+
+    def straight(sts):
+        for st in sts:
+            if st.get("s") == "block":
+                straight(st["body"])
+            elif st.get("s") == "if" and fold(st["c"]) is not None:
+                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
+                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
+                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
+            else:
+                flat.append(st)
+    straight(body)
+    avail: dict = {}
+    for st in flat:
+        if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
+            sw["returns"] = True
+            break
+        if st.get("s") == "exit":
+            break
+        if st.get("s") == "assign":
+            dest, val = ir_path(st["l"]), st["r"]
+        elif st.get("s") == "decl" and st.get("init") is not None:
+            dest, val = st["n"], st["init"]
+        else:
+            dest = val = None
+        if val is not None:
+            for p, v in avail.items():   # (p4c propagates within the case too)
+                val = _put(val, p, v)
+        for p in [p for p, v in avail.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(v))]:
+            del avail[p]
+        if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
+                val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
+                any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
+            continue
+        k = fold(val)
+        avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
+    copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
+              and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
+    if copies:
+        sw["copies"] = copies
+
+
+def propagate_copies(stmts: list) -> list:
+    """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those paths in
+    the statements that follow in the same list are the values, until one of them may write the
+    path or what the value reads (an assignment's right-hand side still gets the value)."""
+    out = list(stmts)
+    for i, st in enumerate(out):
+        copies = st.get("copies") or {}
+        if copies:   # (used up here: not part of the program)
+            out[i] = {k: v for k, v in st.items() if k != "copies"}
+        for path, val in copies.items():
+            deps = _reads(val)
+            for j in range(i + 1, len(out)):
+                if _may_write(out[j], path) or any(_may_write(out[j], r) for r in deps):
+                    if out[j].get("s") == "assign":
+                        out[j] = dict(out[j], r=_put(out[j]["r"], path, val))
+                    break
+                out[j] = _put(out[j], path, val)
+    return out
