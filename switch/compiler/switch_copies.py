@@ -79,15 +79,17 @@ def _reads(e) -> set:
 
 
 def _may_write(st: dict, path: str) -> bool:
-    """Whether statement ``st`` may write ``path``: an assignment to an overlapping path anywhere in
-    it, or any statement of another kind (a call, a table apply, a validity change ...), which may
-    write what it does not name; a local variable only where it is named."""
+    """Whether statement ``st`` may write ``path``: an assignment or validity change of an
+    overlapping path anywhere in it (a union member's siblings too), or any statement of another
+    kind (a call, a table apply ...), which may write what it does not name; a local variable
+    only where it is named."""
     is_var = "." not in path and "[" not in path
     for d in ir_dicts(st):
         k = d.get("s")
-        if k == "assign":
-            lp = ir_path(d["l"])
-            if lp is None or overlap(lp, path):
+        if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
+            hp = [ir_path(d["l" if k == "assign" else "h"])] + \
+                [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
+            if any(p is None or overlap(p, path) for p in hp):
                 return True
         elif k is not None and k not in _PLAIN:
             if not is_var or any(x.get("op") == "var" and x.get("n") == path for x in ir_dicts(d)):
