@@ -11,7 +11,7 @@ from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
-from .switch_copies import propagate_copies, single_case_copies
+from .switch_copies import propagate_copies, single_case_copies, unused_by_dead_cases
 from .elab_common import always_returns, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
@@ -53,10 +53,9 @@ class StatementRules:
                 self.ctx["dead"] = self.ctx["after_return"] = True
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
-        # (what follows a return is elaborated -- checked -- but dead; in a control body that holds
-        # a return, also what follows an exit: always_returns)
-        out = live_prefix(out, exits=bool(self.ctx.get("exits_return")) and
-                          self.ctx.get("kind") == "control" and not self.ctx.get("in_action"))
+        # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
+        out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
+                                          and not self.ctx.get("in_action")))
         out = propagate_copies(out)
         out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
@@ -410,11 +409,14 @@ class StatementRules:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
             if c.body is not None:
-                cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope))})
+                before = {q: a.get("used") for q, a in self.actions.items()}
+                cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope)), "used_before": before})
                 pending = []
         if pending:
             cases.append({"labels": pending, "body": []})
         v = self.fold_condition(ir)   # (after p4c's strength reduction: `x % 1` is 0, fuzz_exprs seed 3825)
+        self._restore_used(unused_by_dead_cases(self.actions, cases, v if v is None or not (
+            t[0] == "serenum" and e.kind == "cast") else "default"))
         labels = [x for c in cases for x in c["labels"] if x != "default"]
         dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
         if v is None and dup is not None:

@@ -14,7 +14,8 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   block's end too: not modelled), through an ``if`` that does not write them;
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
-Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.  The
+Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
+(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  The
 values of whole headers, tuples and lists, values with calls, and values that still read a
 variable declared in the case are not propagated by p4c (or not modelled: a tuple element,
 fuzz_exprs seed 6209).
@@ -177,3 +178,20 @@ def propagate_copies(stmts: list) -> list:
                     break
                 out[j] = _put(out[j], path, val)
     return out
+
+
+def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
+    """A constant switch (value ``v``; ``"default"``: p4c keeps the default case) drops the cases it
+    does not select before p4c's back-end checks, so an action only they call is unused (fuzz_headers
+    seed 5708: a conditional ``pop_front`` in an action called in ``switch (8w1) { 2: {..} }``).
+    ``cases`` carry ``used_before`` (each action's ``used`` before the case's body; taken out here);
+    returns the ``used`` values to restore."""
+    befores = [c.pop("used_before", None) for c in cases]
+    if v is None:
+        return {}
+    hit = next((i for i, c in enumerate(cases) if v in c["labels"]), None) if v != "default" else None
+    hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
+    snaps = [b for b in befores if b is not None] + [{q: a.get("used") for q, a in actions.items()}]
+    k = sum(1 for b in befores[:hit] if b is not None) if hit is not None and befores[hit] is not None else None
+    mine = set() if k is None else {q for q in snaps[-1] if snaps[k].get(q) != snaps[k + 1].get(q)}
+    return {q: u for q, u in snaps[0].items() if q not in mine and u != snaps[-1].get(q)}

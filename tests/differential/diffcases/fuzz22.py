@@ -195,3 +195,16 @@ CASES.append(case("fuzz22_for_in_constant_range", "language", program("""
         hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)(-8s2); hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)(-8s1);
         hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)8s0; hdr.h.c = hdr.h.c + (bit<16>)(bit<8>)8s1;
 """), frames=[(1, H(1, 2, 3)), (1, H(7, 0xff, 0xfffe))]))
+
+
+# p4c folds a constant switch before its BMv2 back end looks at the actions: an action called only
+# in a case the switch does not select is unused and not checked -- a conditional `setValid` in it
+# is no target error (fuzz_headers seed 5708: a conditional `pop_front` in an action called in
+# `switch ((8w0x1 | 8w0x1)) { 8w0x2: {..} }`).  checkmate-p4c refused the program.
+CASES.append(case("fuzz22_action_only_in_a_dead_switch_case_unchecked", CAT, program("""
+        switch (8w1 | 8w1) { 8w2: { ac(); } default: { ab(); } }
+        switch (8w2) { 8w2: { ab(); } 8w3: { ac(); hdr.h.c = 1; } }
+""", ingress_decls="""
+    action ac() { if (hdr.h.a == 1) { hdr.h2.setValid(); } }
+    action ab() { hdr.h.b = hdr.h.b + 1; }
+"""), frames=[(1, H(a)) for a in (1, 2)]))
