@@ -14,6 +14,7 @@ from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 from .table_successors import check_table_successors
+from .switch_copies import drop_unvisited_locals
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:
@@ -319,7 +320,7 @@ class BlockRules:
         # as one too (elab_common.always_returns)
         from .elab_ctor import _ast_nodes
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
-        body = self.stmt(c.body, Scope(scope))
+        body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.check_control_constants(locals_, body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}

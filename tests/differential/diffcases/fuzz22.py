@@ -208,3 +208,21 @@ CASES.append(case("fuzz22_action_only_in_a_dead_switch_case_unchecked", CAT, pro
     action ac() { if (hdr.h.a == 1) { hdr.h2.setValid(); } }
     action ab() { hdr.h.b = hdr.h.b + 1; }
 """), frames=[(1, H(a)) for a in (1, 2)]))
+
+
+# After a single-case switch whose case ends in `exit`, p4c's LocalCopyPropagation does not visit
+# the flow that follows (nothing to merge with the exited case) up to the next join: a local read
+# only there is never live, and its dead-code removal takes every assignment to it -- BMv2 reads 0
+# (`v` in ingress: 0 whatever b is; in egress the `if` around the switch is the join, and the local
+# read after it keeps its assignments).  checkmate-switch computed v.  (A local also read before
+# the switch is not modelled: BMv2 then reads a stale value.)
+CASES.append(case("fuzz22_local_read_only_after_an_exiting_single_case_switch", CAT, program("""
+        bit<8> v = 1;
+        switch (hdr.h.b) { 5: { exit; } }
+        if (hdr.h.a == 1) { v = 2; }
+        hdr.h.c = (bit<16>)v;
+""", egress="""
+        bit<8> w = hdr.h.a;
+        if (hdr.h.a == 1) { switch (hdr.h.b) { 6: { exit; } } w = 7; }
+        hdr.h.d = (bit<32>)w;
+"""), frames=[(1, H(a, b)) for a in (1, 2) for b in (0, 5, 6)]))
