@@ -599,9 +599,11 @@ class StatementRules:
         checked, but a direct action call missing a directionless argument there is no error
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
+        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return")}
         try:
             out = self.stmt(n, Scope(scope))
-            self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes)
+            self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
+            self.ctx.update(flags)           # nor does a return there end an action: fuzz_exprs 6656)
             return out
         except P4CompileError as e:
             if not literal:
