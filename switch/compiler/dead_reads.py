@@ -61,7 +61,8 @@ def _dead(target: str, rest) -> bool:
                                        and d["i"].get("op") != "const" for p in _reads(d["i"], [])]
         if lp is None or any(_overlap(r, target) for r in reads):
             return False
-        if st["l"].get("op") != "slice" and "[*]" not in lp and (lp == target or target.startswith(lp + ".") or target.startswith(lp + "[")):
+        if st["l"].get("op") != "slice" and "[*]" not in lp and \
+                (lp == target or target.startswith(lp + ".") or target.startswith(lp + "[")):
             return True   # (all of the target written: the store is dead)
     return False
 

@@ -253,7 +253,8 @@ def drop_unvisited_locals(body: list) -> list:
     dead = {n for n in decls - live if n in read_anywhere}
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and _has_method_call(d["r"])) \
-                or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None and _has_method_call(d["init"])):
+                or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
+                    and _has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
     if not dead:
         return body
