@@ -14,6 +14,7 @@ from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 from .table_successors import check_table_successors
+from .switch_copies import drop_unvisited_locals
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:
@@ -315,7 +316,11 @@ class BlockRules:
             locals_.extend(early.pop(id(d)) if id(d) in early else self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
-        body = self.stmt(c.body, Scope(scope))
+        # p4c's RemoveReturns runs on a control whose body holds a return, and then takes an exit
+        # as one too (elab_common.always_returns)
+        from .elab_ctor import _ast_nodes
+        self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
+        body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.check_control_constants(locals_, body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
@@ -612,8 +617,9 @@ class BlockRules:
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
+        from .elab_ctor import _ast_nodes
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,
-                        apply_body=False)
+                        apply_body=False, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:

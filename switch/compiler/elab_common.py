@@ -262,108 +262,95 @@ def ir_dicts(x):
             yield from ir_dicts(v)
 
 
-def always_returns(st: dict) -> bool:
+def always_returns(st: dict, exits: bool = False, front: bool = False) -> bool:
     """Statement ``st`` always ends in a ``return``.  p4c turns a control's returns into a flag,
     folds the flag where it is always set and drops what follows as dead code before its BMv2
-    back end looks at the tables (measured: not after an ``exit``, and not after a ``switch``
-    whose every case returns -- that flag is not folded -- but after a switch of one case that
-    returns: :func:`single_case_copies`)."""
+    back end looks at the tables (not after a ``switch`` whose every case returns -- that flag is
+    not folded).  With ``exits`` an ``exit`` counts as a ``return``: p4c's RemoveReturns does so in
+    a body that holds a ``return`` anywhere (it leaves one without alone: fuzz_exprs seed 5563 --
+    ``{ exit; } if (c) { return; } t.apply();`` drops ``t`` from the P4Info, ``exit; t.apply();``
+    keeps it).  Unless ``front``, a block that ends in a single-case switch marked ``returns``
+    (:func:`single_case_copies`, p4c's mid end: :func:`live_prefix`) counts too; an ``if`` is a
+    join where the mid end's wrong flag value is lost, so only its front-end returns count."""
     k = st.get("s")
-    if k == "return" or st.get("returns"):
+    if k == "return" or (st.get("returns") and not front) or (exits and k == "exit"):
         return True
     if k == "block":
-        return any(always_returns(x) for x in st["body"])
+        return any(always_returns(x, exits, front) for x in st["body"])
     if k == "if":
-        return any(always_returns(x) for x in st["then"] or []) and any(always_returns(x) for x in st["else"] or [])
+        return any(always_returns(x, exits, True) for x in st["then"] or []) and \
+            any(always_returns(x, exits, True) for x in st["else"] or [])
     return False
 
 
-def live_prefix(stmts: list) -> list:
-    """``stmts`` up to and including the first that always returns (the rest is dead for p4c)."""
-    for i, st in enumerate(stmts):
-        if always_returns(st):
-            return stmts[:i + 1]
-    return stmts
+def may_return(st: dict) -> bool:
+    """Whether ``st`` holds a ``return`` or an ``exit`` (p4c's RemoveReturns: it may return)."""
+    return any(d.get("s") in ("return", "exit") for d in ir_dicts(st))
 
 
-def single_case_copies(sw: dict, fold) -> None:
-    """p4c 1.2.4.8's LocalCopyPropagation takes a ``switch`` on a value with a single case (one
-    label, no ``default``) as if that case always ran: after it a local variable holds what the
-    case last assigned it, and a ``return``/``exit`` there sets its flag for good, so p4c drops
-    what follows the switch up to the next join (the end of an ``if`` branch or of a case; at the
-    top of a control, the rest of it): fuzz_exprs seed 5422, ``switch (x) { C: { ...; return; } }``
-    -- on BMv2 nothing after it runs even when ``x`` is not C; and ``bit<8> v = 1; switch (x) {
-    22: { v = 5; } } h.a = v;`` writes 5 on every packet.  Two cases, or ``21: 22:``, are joined
-    properly; a switch on ``action_run`` is not affected.  Marks ``sw`` for the block it is in:
-    ``returns`` (``live_prefix`` drops what follows, as for a ``return``) when the case's
-    straight-line part ends in a ``return``/``exit``, and ``copies`` -- the constants that part
-    last assigns to variables declared outside the case, which :func:`propagate_copies` puts in
-    for later reads (non-constant copies are not modelled)."""
-    body = sw["cases"][0]["body"]
-    declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
-    flat: list = []
-
-    def straight(sts):
-        for st in sts:
-            if st.get("s") == "block":
-                straight(st["body"])
-            elif st.get("s") == "if" and fold(st["c"]) is not None:
-                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
-                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
-                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
-            else:
-                flat.append(st)
-    straight(body)
-    copies: dict = {}
-    for st in flat:
-        if st.get("s") in ("return", "exit"):
-            sw["returns"] = True
-            break
-        lv = st.get("l") if st.get("s") == "assign" else None
-        for n in [n for n in copies if _writes_var(st, n)]:
-            del copies[n]
-        if lv is not None and lv.get("op") == "var" and lv["n"] not in declared and fold(st["r"]) is not None:
-            copies[lv["n"]] = {"op": "const", "v": fold(st["r"]), "t": lv["t"]}
-    if copies:
-        sw["copies"] = copies
+def _sets_flag(st: dict) -> bool:
+    """Whether ``st`` holds a ``return`` (RemoveReturns' flag is set there; an exit leaves it)."""
+    return any(d.get("s") == "return" for d in ir_dicts(st))
 
 
-def _writes_var(st, n) -> bool:
-    """Whether statement ``st`` may write variable ``n`` (an assignment's right side, an ``in``
-    argument and a condition only read; anything else naming it counts)."""
-    def names(x):
-        return any(d.get("op") == "var" and d.get("n") == n for d in ir_dicts(x))
-    if st.get("s") == "assign":
-        return names(st["l"])
-    if st.get("s") in ("if", "switch_value", "switch_action", "block"):
-        parts = [st.get(k) for k in ("then", "else", "body", "cases")]
-        return any(_writes_var(x, n) for p in parts if p for x in (
-            p if not (p and isinstance(p[0], dict) and "labels" in p[0]) else [y for c in p for y in c["body"]]))
-    return names({k: v for k, v in st.items() if k not in ("c", "e")})
+def live_prefix(stmts: list, exits: bool = False) -> list:
+    """``stmts`` up to and including the first that always returns (the rest is dead for p4c).
 
-
-def propagate_copies(stmts: list) -> list:
-    """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those
-    variables in the statements that follow in the same list are the constants, until one of
-    them may write the variable (as p4c's propagation leaves them)."""
-    out = list(stmts)
-    for i, st in enumerate(out):
-        for n, const in (st.get("copies") or {}).items():
-            for j in range(i + 1, len(out)):
-                if _writes_var(out[j], n):
-                    break
-                out[j] = _substitute(out[j], n, const)
+    A single-case switch whose case returns (marked ``returns`` by :func:`single_case_copies`) is
+    p4c 1.2.4.8's mid end: RemoveReturns sets a flag in the case and puts what follows the first
+    statement that may return into ``if (!flag) {...}`` -- the statements up to and including the
+    next one that may return; what follows that goes in a second ``if (!flag)`` after the first,
+    and so on -- and LocalCopyPropagation, taking the single case as always run, gives the flag
+    its ``true`` right after the switch, which the joins at the ends of those ``if``s keep until
+    one of them sets the flag.  So when the switch is the first statement of its block that may
+    return, BMv2 runs nothing of the statements after it up to and including the next that holds a
+    ``return`` (an ``exit`` sets no flag; the rest of the block when none does: then the block
+    itself counts as such a switch for the block around it); after a join that sets the flag (an
+    ``if`` around the switch, or the switch behind an earlier statement that may return) the flag
+    is unknown and works.  Measured, helper fuzz22.  The
+    dropped statements are kept under the switch's ``p4info_rest``, which code generation ignores
+    and the P4Info's table scan sees (p4c's front end writes the P4Info: ``switch (x) { 1: {
+    return; } } t.apply();`` lists ``t``, BMv2 never applies it)."""
+    out: list = []
+    i, seen = 0, False
+    while i < len(stmts):
+        st = stmts[i]
+        if always_returns(st, exits, front=True):
+            return out + [st]
+        if not seen and always_returns(st, exits):   # (a marked switch, or a block ending in one)
+            j = next((k for k in range(i + 1, len(stmts)) if _sets_flag(stmts[k])), len(stmts))
+            rest = stmts[i + 1:j + 1]
+            st = dict(st, p4info_rest=rest) if rest else st
+            if j < len(stmts):     # it does not end the block: the statements after the next run
+                st = dict(st, returns=False) if st.get("returns") else _unmark(st)
+                out.append(st)
+                i, seen = j + 1, True
+                continue
+            return out + [st]
+        seen = seen or may_return(st)
+        out.append(st)
+        i += 1
     return out
 
 
-def _substitute(x, n, const):
-    if isinstance(x, list):
-        return [_substitute(v, n, const) for v in x]
-    if not isinstance(x, dict):
-        return x
-    if x.get("op") == "var" and x.get("n") == n:
-        return dict(const)
-    return {k: _substitute(v, n, const) for k, v in x.items()}
+def _unmark(st: dict) -> dict:
+    """Block ``st`` without the single-case switch mark that made it count as returning."""
+    body = st.get("body")
+    if not body or st.get("s") != "block":
+        return st
+    last = body[-1]
+    last = dict(last, returns=False) if last.get("returns") else _unmark(last)
+    return dict(st, body=body[:-1] + [last])
+
+
+def _lit_base(ir) -> int:
+    """The base p4c's constant folding gives the value of ``ir``: a literal's own (``0x8``: 16),
+    an operation's that of its (left) operand; p4c takes ``c ? a : b`` for ``a`` only when both
+    arms fold to equal constants of one base (``c ? (4w0x8 << 5) : (x % 1)`` stays: fuzz_exprs
+    seed 6262 -- a switch on it keeps every case's tables in the P4Info)."""
+    while isinstance(ir, dict) and ir.get("op") in ("bin", "un", "cast", "slice"):
+        ir = ir["a"]
+    return ir.get("base", 10) if isinstance(ir, dict) and ir.get("op") == "const" else 10
 
 
 def has_enum_cast_cmp(ir) -> bool:

@@ -353,7 +353,8 @@ class ExpressionRules:
             if n.width is None:
                 return {"op": "const", "v": n.value, "t": INTLIT}, INTLIT
             t = ["int" if n.signed else "bit", n.width]
-            return {"op": "const", "v": n.value, "t": t}, t
+            # (p4c's IR compares a literal's base too: `c ? 4w0x0 : 4w0` is no `c ? x : x`)
+            return {"op": "const", "v": n.value, "t": t, **({"base": n.base} if n.get("base") not in (None, 10) else {})}, t
         if k == "bool_lit":
             return {"op": "const", "v": bool(n.value), "t": BOOL}, BOOL
         if k == "str":

@@ -10,7 +10,9 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .elab_common import always_returns, BOOL, has_enum_cast_cmp, propagate_copies, single_case_copies, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .dead_reads import drop_dead_indexed_reads
+from .switch_copies import propagate_copies, single_case_copies, unused_by_dead_cases
+from .elab_common import always_returns, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -51,8 +53,11 @@ class StatementRules:
                 self.ctx["dead"] = self.ctx["after_return"] = True
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
-        out = live_prefix(out)   # (what follows a return is elaborated -- checked -- but dead)
+        # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
+        out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
+                                          and not self.ctx.get("in_action")))
         out = propagate_copies(out)
+        out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
@@ -209,6 +214,10 @@ class StatementRules:
                 if not self.ctx.get("dead") and not self.ctx.get("cond_return"):
                     self.note_action_call(s.loc, "exit")   # (an action calling this one)
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
+                if self.ctx.get("action_returns"):
+                    # p4c's RemoveReturns, run on an action that holds a return, takes the exit as
+                    # one and drops the rest before its BMv2 back end looks (elab_common.always_returns)
+                    self.ctx["after_return"] = True
             st = {"s": "exit"}
             self.__dict__.setdefault("exit_locs", {})[id(st)] = s.loc   # check_table_successors
             return [st]
@@ -274,7 +283,7 @@ class StatementRules:
                     if _same(a, b):
                         return a
                     va, vb = f(a), f(b)
-                    if va is not None and va == vb:
+                    if va is not None and va == vb and _lit_base(a) == _lit_base(b):
                         return {"op": "const", "v": va, "t": ir["t"]}
                 return {**ir, "a": a, "b": b}
             if ir["op"] in ("bin", "un", "cast", "slice"):
@@ -400,11 +409,14 @@ class StatementRules:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
             if c.body is not None:
-                cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope))})
+                before = {q: a.get("used") for q, a in self.actions.items()}
+                cases.append({"labels": pending, "body": self.stmt(c.body, Scope(scope)), "used_before": before})
                 pending = []
         if pending:
             cases.append({"labels": pending, "body": []})
         v = self.fold_condition(ir)   # (after p4c's strength reduction: `x % 1` is 0, fuzz_exprs seed 3825)
+        self._restore_used(unused_by_dead_cases(self.actions, cases, v if v is None or not (
+            t[0] == "serenum" and e.kind == "cast") else "default"))
         labels = [x for c in cases for x in c["labels"] if x != "default"]
         dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
         if v is None and dup is not None:
@@ -587,9 +599,11 @@ class StatementRules:
         checked, but a direct action call missing a directionless argument there is no error
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
+        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return")}
         try:
             out = self.stmt(n, Scope(scope))
-            self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes)
+            self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
+            self.ctx.update(flags)           # nor does a return there end an action: fuzz_exprs 6656)
             return out
         except P4CompileError as e:
             if not literal:
@@ -740,10 +754,17 @@ class StatementRules:
                 self.ctx["loops"] = depth
             return [{"s": "block", "body": init + [{"s": "for", "c": cond, "update": update, "body": body}]}]
         t = self.resolve_type(s.type)
-        if s.range.kind != "list":
-            raise E(s.range.loc, "for (T x in ...) over a list expression { ... } only: the embedded target "
-                                 "does not iterate ranges or header stacks")
-        values = [self.coerce(self.expr(v, scope), t, v.loc) for v in s.range.items]
+        if s.range.kind == "range":   # `lo .. hi` with constant bounds: lo, lo + 1, ..., hi (none if lo > hi)
+            lo, hi = (self.fold(self.coerce(self.expr(v, scope), t, v.loc)) for v in (s.range.lo, s.range.hi))
+            if lo is None or hi is None or not is_bits(t):
+                raise E(s.range.loc, "for (T x in lo .. hi): the embedded target iterates a range of "
+                                     "compile-time constant bit<N>/int<N> bounds only")
+            values = [{"op": "const", "v": v, "t": t} for v in range(lo, hi + 1)]
+        elif s.range.kind != "list":
+            raise E(s.range.loc, "for (T x in ...) over a list expression or a constant range { ... } only: "
+                                 "the embedded target does not iterate header stacks")
+        else:
+            values = [self.coerce(self.expr(v, scope), t, v.loc) for v in s.range.items]
         decl = self.stmt(Node("var", s.loc, type=s.type, name=s.name, init=None, annos=[]), sc)
         var = decl[0]["n"]
         self.ctx["loops"] = depth + 1

@@ -85,21 +85,34 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
     ``h``, and drops an earlier store to a field the initializer does not read when nothing in
     between reads it.  On BMv2 that initializer writes no field (``assign_header`` from a
     temporary that is never valid), so the dropped store is observable: the field keeps its value
-    from before it (fuzz_exprs seed 2465).  Done here within one statement list, walking back
-    over plain assignments and declarations that do not touch ``h``; anything else stops the walk.  ``self_inits``:
+    from before it (fuzz_exprs seed 2465).  Done here within one statement list and the plain
+    blocks nested in it (``h.e1 = x; { ...; { h = {h.e0, 1, 2}; } }``: fuzz_exprs seed 6247),
+    walking back over plain assignments, declarations and validity changes (a ``setValid()`` of
+    ``h`` too) that do not touch ``h``'s fields, and ``if``/``switch`` statements without calls
+    (the fields they use are then kept); anything else stops the walk.  ``self_inits``:
     id of such a lowered setValid -> (it, the names of the fields its initializer reads, or None)."""
+    seq = list(_flat_blocks(stmts))
     drop: set = set()
-    for k, st in enumerate(stmts):
+    for k, st in enumerate(seq):
         got = self_inits.get(id(st))
         if got is None or got[0] is not st or got[1] is None:
             continue
-        reads = got[1]
+        reads = set(got[1])
         target = _header_path(st["h"])
         if target is None or target[0] == "other" or any(p is None for p in _path_parts(target)):
             continue
         for j in range(k - 1, -1, -1):
-            prev = stmts[j]
+            prev = seq[j]
             if id(prev) in drop:
+                continue
+            if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
+                continue   # (a validity change reads no field)
+            if prev.get("s") in ("if", "switch_value") and not _has_call(prev) and \
+                    not any(isinstance(d, dict) and d.get("siblings") for d in _dicts(prev)):
+                used = _fields_read(prev, st["h"])   # (p4c's def-use sees through a branch: its
+                if used is None:                     # fields count as read, none as written)
+                    break
+                reads |= used
                 continue
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _has_call(prev):
                 break
@@ -116,7 +129,38 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
                 continue   # (a store to another field the initializer reads stays; the walk goes on)
             if _mentions(prev, target):
                 break
-    return [st for st in stmts if id(st) not in drop] if drop else stmts
+    return _without(stmts, drop) if drop else stmts
+
+
+def _dicts(x):
+    if isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from _dicts(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _dicts(v)
+
+
+def _flat_blocks(stmts: list):
+    """``stmts`` with the plain blocks nested in them opened, in order (a block's own dict too, so
+    that nothing is lost: it is neither an assignment nor a declaration and stops a walk)."""
+    for st in stmts:
+        if st.get("s") == "block":
+            yield from _flat_blocks(st["body"])
+        else:
+            yield st
+
+
+def _without(stmts: list, drop: set) -> list:
+    out = []
+    for st in stmts:
+        if id(st) in drop:
+            continue
+        if st.get("s") == "block":
+            st = dict(st, body=_without(st["body"], drop))
+        out.append(st)
+    return out
 
 
 def _path_parts(p):

@@ -167,6 +167,8 @@ class StatementParser:
             name = self.ident("a loop variable name")
             self.expect("in")
             rng = self.expr()
+            if self.accept(".."):   # `lo .. hi`: every value from lo to hi
+                rng = Node("range", rng.loc, lo=rng, hi=self.expr())
             self.expect(")")
             body = self.block() if self.at("{") else self.statement()
             return Node("for_in", loc, type=ty, name=name.text, range=rng, body=body)

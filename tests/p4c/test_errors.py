@@ -46,8 +46,8 @@ def test_unsupported_constructs_are_errors():
     e = err(text)
     assert "header_union u_t: member b must be a header" in e.message
     assert (e.loc.line, e.loc.col) == line_of(text, "b; }")
-    e = err(program(body="        for (bit<8> i in 1 .. 3) { }"))
-    assert "over a list expression" in e.message or "expected" in e.message
+    e = err(program(body="        for (bit<8> i in 1 .. hdr.h.a) { }"))   # (a constant range is taken: fuzz22)
+    assert "compile-time constant" in e.message
     e = err(program(body="        break;"))
     assert "break outside a for loop" in e.message
     e = err(program(locals="    value_set<bit<8>>(4) vs;"))

@@ -1,0 +1,276 @@
+"""What p4c 1.2.4.8's LocalCopyPropagation makes of a ``switch`` on a value with a single case.
+
+Its control-flow walk of a ``switch`` visits each case from the state before the switch and merges
+the results -- with one case (one label, no ``default``) there is nothing to merge, and the state
+after the switch is the case's, as if the case always ran.  So after the switch:
+
+* a variable or header field the case's straight-line part last assigned reads as that value
+  (``bit<8> v = 1; switch (x) { 22: { v = 5; } } h.a = v;`` writes 5 on every packet, fuzz_exprs
+  seed 5422; ``switch (x) { 22: { hdr.h2.c = 2; } } ... (bit<8>)hdr.h2.c`` reads 2, fuzz_headers
+  seed 5648; a non-constant value too -- ``v = hdr.h.a + 4`` -- evaluated where it is read, with
+  what the case read through its own locals put in: ``bit<8> t = hdr.h.a + 1; hdr.h.d = (bit<32>)t;``
+  makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
+  the value reads -- in the statements that follow in the same block (p4c carries it on past the
+  block's end too: not modelled), through an ``if`` that does not write them;
+* a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
+
+Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
+(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  The
+values of whole headers, tuples and lists, values with calls, and values that still read a
+variable declared in the case are not propagated by p4c (or not modelled: a tuple element,
+fuzz_exprs seed 6209).
+"""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+from .header_init import _has_method_call
+
+# statements that by themselves write nothing but what their assignments name
+_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty")
+
+
+def ir_path(e) -> str | None:
+    """``v12_x``, ``p_hdr.h2.c``, ``p_hdr.s[1].x`` for a path expression; a run-time stack index
+    is ``[*]``; a slice is its base's path; anything else None."""
+    if not isinstance(e, dict):
+        return None
+    op = e.get("op")
+    if op == "var":
+        return e["n"]
+    if op == "field":
+        b = ir_path(e["base"])
+        return None if b is None else f"{b}.{e['f']}"
+    if op == "stack_idx":
+        b = ir_path(e["st"])
+        if b is None:
+            return None
+        i = e["i"]
+        return f"{b}[{i['v']}]" if i.get("op") == "const" else f"{b}[*]"
+    if op == "slice":
+        return ir_path(e["a"])
+    return None
+
+
+def overlap(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` may name overlapping storage."""
+    a, b = a.split("[*]")[0], b.split("[*]")[0]   # (a run-time index may be any element)
+    return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
+
+
+def _reads(e) -> set:
+    """The paths expression ``e`` reads."""
+    out: set = set()
+
+    def walk(x):
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+        elif isinstance(x, dict):
+            p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
+            if p is not None:
+                out.add(p)
+                for d in ir_dicts(x):
+                    if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
+                        walk(d["i"])
+            else:
+                for y in x.values():
+                    walk(y)
+    walk(e)
+    return out
+
+
+def _may_write(st: dict, path: str) -> bool:
+    """Whether statement ``st`` may write ``path``: an assignment or validity change of an
+    overlapping path anywhere in it (a union member's siblings too), or any statement of another
+    kind (a call, a table apply ...), which may write what it does not name; a local variable
+    only where it is named."""
+    is_var = "." not in path and "[" not in path
+    for d in ir_dicts(st):
+        k = d.get("s")
+        if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
+            hp = [ir_path(d["l" if k == "assign" else "h"])] + \
+                [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
+            if any(p is None or overlap(p, path) for p in hp):
+                return True
+        elif k is not None and k not in _PLAIN:
+            if not is_var or any(x.get("op") == "var" and x.get("n") == path for x in ir_dicts(d)):
+                return True
+        elif not is_var and str(d.get("op", "")).startswith("call"):
+            return True
+    return False
+
+
+def _put(x, path: str, val):
+    """``x`` with each read of ``path`` replaced by ``val``."""
+    if isinstance(x, list):
+        return [_put(v, path, val) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
+        return dict(val)
+    return {k: _put(v, path, val) for k, v in x.items()}
+
+
+def single_case_copies(sw: dict, fold) -> None:
+    """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
+    ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
+    the value that part last assigns it, for :func:`propagate_copies`."""
+    body = sw["cases"][0]["body"]
+    declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
+    flat: list = []
+
+    def straight(sts):
+        for st in sts:
+            if st.get("s") == "block":
+                straight(st["body"])
+            elif st.get("s") == "if" and fold(st["c"]) is not None:
+                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
+                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
+                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
+            else:
+                flat.append(st)
+    straight(body)
+    avail: dict = {}
+    for st in flat:
+        if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
+            sw["returns"] = True
+            break
+        if st.get("s") == "exit":   # (the flow after the switch is unreachable for p4c: drop_unvisited_locals)
+            sw["exits"] = True
+            break
+        if st.get("s") == "assign":
+            dest, val = ir_path(st["l"]), st["r"]
+        elif st.get("s") == "decl" and st.get("init") is not None:
+            dest, val = st["n"], st["init"]
+        else:
+            dest = val = None
+        if val is not None:
+            for p, v in avail.items():   # (p4c propagates within the case too)
+                val = _put(val, p, v)
+        for p in [p for p, v in avail.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(v))]:
+            del avail[p]
+        if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
+                val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
+                any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
+            continue
+        k = fold(val)
+        avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
+    copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
+              and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
+    if copies:
+        sw["copies"] = copies
+
+
+def propagate_copies(stmts: list) -> list:
+    """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those paths in
+    the statements that follow in the same list are the values, until one of them may write the
+    path or what the value reads (an assignment's right-hand side still gets the value)."""
+    out = list(stmts)
+    for i, st in enumerate(out):
+        copies = st.get("copies") or {}
+        if copies:   # (used up here: not part of the program)
+            out[i] = {k: v for k, v in st.items() if k != "copies"}
+        for path, val in copies.items():
+            deps = _reads(val)
+            for j in range(i + 1, len(out)):
+                if _may_write(out[j], path) or any(_may_write(out[j], r) for r in deps):
+                    if out[j].get("s") == "assign":
+                        out[j] = dict(out[j], r=_put(out[j]["r"], path, val))
+                    break
+                out[j] = _put(out[j], path, val)
+    return out
+
+
+def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
+    """A constant switch (value ``v``; ``"default"``: p4c keeps the default case) drops the cases it
+    does not select before p4c's back-end checks, so an action only they call is unused (fuzz_headers
+    seed 5708: a conditional ``pop_front`` in an action called in ``switch (8w1) { 2: {..} }``).
+    ``cases`` carry ``used_before`` (each action's ``used`` before the case's body; taken out here);
+    returns the ``used`` values to restore."""
+    befores = [c.pop("used_before", None) for c in cases]
+    if v is None:
+        return {}
+    hit = next((i for i, c in enumerate(cases) if v in c["labels"]), None) if v != "default" else None
+    hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
+    snaps = [b for b in befores if b is not None] + [{q: a.get("used") for q, a in actions.items()}]
+    k = sum(1 for b in befores[:hit] if b is not None) if hit is not None and befores[hit] is not None else None
+    mine = set() if k is None else {q for q in snaps[-1] if snaps[k].get(q) != snaps[k + 1].get(q)}
+    return {q: u for q, u in snaps[0].items() if q not in mine and u != snaps[-1].get(q)}
+
+
+def _var_reads(x, out: set) -> set:
+    for d in ir_dicts(x):
+        if d.get("op") == "var":
+            out.add(d["n"])
+    return out
+
+
+def drop_unvisited_locals(body: list) -> list:
+    """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
+    takes the flow as unreachable (nothing to merge with the case's) and does not visit what
+    follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
+    make a local live, so a local of the control body read only there loses every assignment and
+    its initializer to the pass's dead-code removal, and reads as 0 on BMv2 (``bit<8> v = 1;
+    switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
+    Returns ``body`` with those assignments removed (a local whose assignments call anything is
+    left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
+    there ineffective."""
+    live: set = set()
+    unvisited: list = []
+
+    def walk(sts, visited: bool) -> bool:
+        for st in sts:
+            k = st.get("s")
+            if not visited:
+                unvisited.append(st)
+            if k == "block":
+                visited = walk(st["body"], visited)
+            elif k == "if":
+                if visited:
+                    _var_reads(st["c"], live)
+                vt, ve = walk(st["then"] or [], visited), walk(st["else"] or [], visited)
+                visited = vt or ve
+            elif k == "switch_value":
+                if visited:
+                    _var_reads(st["e"], live)
+                ends = [walk(c["body"], visited) for c in st["cases"]]
+                single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
+                    st["cases"][0]["labels"] != ["default"]
+                visited = False if (single and st.get("exits")) else (any(ends) or visited)
+            elif visited:
+                if k == "assign" and st["l"].get("op") == "var":
+                    _var_reads(st["r"], live)
+                elif k == "decl":
+                    _var_reads(st.get("init"), live)
+                else:
+                    _var_reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, live)
+        return visited
+    walk(body, True)
+    if not unvisited:
+        return body
+    decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
+    read_anywhere = _var_reads(unvisited, set())
+    dead = {n for n in decls - live if n in read_anywhere}
+    for d in ir_dicts(body):
+        if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and _has_method_call(d["r"])) \
+                or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
+                    and _has_method_call(d["init"])):
+            dead.discard(d.get("n") or d["l"]["n"])
+    if not dead:
+        return body
+
+    def strip(sts):
+        out = []
+        for st in sts:
+            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead:
+                continue
+            if st.get("s") == "decl" and st.get("n") in dead:
+                st = dict(st, init=None)
+            for key in ("body", "then", "else"):
+                if isinstance(st.get(key), list):
+                    st = dict(st, **{key: strip(st[key])})
+            if isinstance(st.get("cases"), list):
+                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
+            out.append(st)
+        return out
+    return strip(body)
