@@ -317,6 +317,7 @@ class BlockRules:
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         body = self.stmt(c.body, Scope(scope))
         self.check_control_constants(locals_, body)
+        self.settle_match_kind_stores(locals_ + body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -618,6 +619,7 @@ class BlockRules:
         shadow = scope.names.pop(d.name, None)
         try:
             rec["body"] = self.stmt(d.body, ascope)
+            self.settle_match_kind_stores(rec["body"])
         finally:
             if shadow is not None:
                 scope.names[d.name] = shadow
