@@ -189,7 +189,7 @@ class BlockRules:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
                                    getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
-                                   self.__dict__.get("midend_folded_ifs"))
+                                   self.__dict__.get("midend_folded_ifs"), self.fold)
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's

@@ -12,6 +12,7 @@ import re
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
+from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
@@ -703,6 +704,8 @@ class TableRules:
             total = {}
             for st in stmts:
                 total = add(total, one(st, depth))
+                if mid_returns(st, self.fold):   # (the rest is dead for the back end: table_successors)
+                    break
             return total
 
         def one(st, depth):
@@ -711,6 +714,8 @@ class TableRules:
                 return {st["table"]: 1}
             if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
                 return seq(st["then"] if folded[id(st)] else st["else"], depth)
+            if (v := enum_folded(st, self.fold)) is not None:
+                return seq((st["then"] if v else st["else"]) or [], depth)
             if k == "if":
                 return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
             if k == "switch_action":
