@@ -288,7 +288,7 @@ class TableRules:
         da = props.get("default_action")
         if da is not None:
             self.property_named_call(da.expr, props, q)
-            dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
+            dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action", anames)
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
             if any(a["name"] == dname and a["scope"] == "TABLE_ONLY" for a in acts):
@@ -368,7 +368,7 @@ class TableRules:
                         matches.append(m)
                 self.property_named_call(en.action, props, q)
                 self.bound_args_first(en.action, props["actions"], scope, q, "entry")
-                aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
+                aname, aparams = self.action_call(en.action, scope, f"table {q} entry", anames)
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
                 self.check_bound_args(en.action, props["actions"], aname, scope, q, "entry")
@@ -530,7 +530,7 @@ class TableRules:
             return {"id": kdef["id"], "kind": "range", "value": ks["lo"], "high": ks["hi"]}
         return None
 
-    def action_call(self, e: Node, scope, what: str):
+    def action_call(self, e: Node, scope, what: str, listed=None):
         if e.kind == "name":
             e = Node("call", e.loc, fn=e, targs=[], args=[])
         if e.kind != "call" or e.fn.kind != "name":
@@ -543,6 +543,9 @@ class TableRules:
         e = self.args_by_name(e, a, what)
         if len(e.args) != len(a["params"]):   # (too few: p4c names the parameter left unassigned)
             missing = a["params"][len(e.args)] if len(e.args) < len(a["params"]) else {}
+            if missing and listed is not None and a["name"] not in listed:
+                # p4c looks for the action in the list first (not for extra arguments: p4c_mutate seed 137)
+                raise E(e.loc, f"{what}: action {a['name']} is not in the actions list")
             raise E(missing.get("loc") or e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
                                                  f"got {len(e.args)}")
         vals = []
