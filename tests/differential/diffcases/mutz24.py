@@ -1,0 +1,50 @@
+"""Found by helper mutz24 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
+compiles that checkmate-p4c refused (their invalid neighbours are in tests/p4c/test_mutants3.py)."""
+from controller.entities import Entry
+
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+_EN = "enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"
+_TBL = ("    action s(bit<8> v) { hdr.h.c = hdr.h.c + (bit<16>)v; }\n"
+        "    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } default_action = s(1); }\n"
+        "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } default_action = s(2); }\n"
+        "    table t3 { key = { hdr.h.a: exact; } actions = { s; NoAction; } default_action = s(4); }\n")
+_F = [(1, H(1, 1, 0x10)), (1, H(2, 3, 0x20)), (1, H(3, 7, 0x30)), (1, H(5, 1, 0x40))]
+
+CASES = [
+    # p4c_mutate seed 137: an `if` on an enum-cast comparison is kept by p4c's front end (P4Info:
+    # the tables after it stay) and folded by its midend with the flag of a `return` in it, so a
+    # table applied twice in the branch it drops or after such a return compiles (checkmate-p4c
+    # refused it: "applied more than once on one execution path" / "multiple successors")
+    case("mutz24_tables_after_enum_cast_return", CAT, program("""
+        if ((En_t)4w5 == En_t.C) { t2.apply(); t2.apply(); }
+        t.apply();
+        if (hdr.h.b == 3) {
+            if (((En_t)4w5 != En_t.C) || (hdr.h.b != hdr.h.b)) { return; }
+            t3.apply(); t3.apply();
+        }
+        hdr.h.d = 7;
+""", ingress_decls=_TBL, top=_EN), frames=_F,
+         entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]),
+
+    # mutz23's open item: a match_kind comparison stored where p4c's def-use pass drops the store
+    # (overwritten on every path before a read, or into a local nothing reads after it) never
+    # reaches its back end -- checkmate-p4c refused it ("could not convert expression to Json")
+    case("mutz24_match_kind_dead_stores", CAT, program("""
+        bool b;
+        b = exact == lpm;
+        b = hdr.h.a == 2;
+        meta.m8 = (exact == lpm) ? 8w1 : 8w2;
+        meta.m8 = hdr.h.b;
+        bool c = exact != ternary;
+        bool d = c;
+        bool q = exact == lpm;
+        t.apply();
+        q = hdr.h.a == 3;
+        a();
+        hdr.h.d = (b ? 32w0x100 : 32w0) + (q ? 32w0x20 : 32w0) + (bit<32>)meta.m8;
+""", ingress_decls=_TBL + "    action a() { bool e; e = exact == lpm; e = hdr.h.b == 7; if (e) { hdr.h.c = 9; } }\n"),
+         frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]),
+]
