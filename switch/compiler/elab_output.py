@@ -82,6 +82,9 @@ class OutputRules:
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
+        for tq, refs in self.__dict__.get("property_refs", {}).items():   # (elab_tables.ignored_property_value)
+            for aq in refs if tq in applied else ():
+                used_actions.setdefault(aq, self.actions[aq])["property_ref"] = True
         # p4c removes a table nothing applies, then the actions only it listed: it reads their
         # @id / @priority no more than those of an action nothing uses, nor runs its target checks
         in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
@@ -153,7 +156,7 @@ class OutputRules:
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
                             "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
-                            "control": a["control"]})
+                            "control": a["control"], **({"property_ref": True} if a.get("property_ref") else {})})
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):

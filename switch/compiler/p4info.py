@@ -217,7 +217,8 @@ def _final_aliases(ir: dict) -> dict:
 def _listed_actions(ir: dict) -> tuple[set, set]:
     """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
-    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
+    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set()) | \
+        {a["id"] for a in ir["actions"] if a.get("property_ref")}   # (named by an unknown table property)
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
     # an @name'd twin (same control-plane name, other body; only called directly) is listed
     # once, as its first declaration

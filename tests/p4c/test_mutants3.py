@@ -14,6 +14,7 @@ from test_mutants import _p4c_accepts
 
 _MK = r"could not convert expression to Json"
 _A2 = "    action a1(bit<8> v) { hdr.h.a = v; }\n    action a0() { hdr.h.a = 0; }\n"
+_T1 = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a1; }} {0} }}\n"
 _EN = "enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"
 _TBL = "    action s(bit<8> v) { hdr.h.c = v; }\n    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } }\n"
 
@@ -95,6 +96,33 @@ CASES = {
         "1 : a1()", r"not in the actions list",
         program(locals=_A2 + "    table t {\n        key = { hdr.h.a: exact; }\n        actions = { a0; }\n"
                              "        const entries = {\n            1 : a0();\n        }\n    }\n", body="        t.apply();")),
+    # p4c 1.2.4.8 takes widths up to 2048: a wider bit/int type anywhere (unused too; p4c names no
+    # position) or sized literal ("size too large"; p4c_mutate seed 141, kind literal: `2049w0`)
+    "literal_wider_than_2048": (program(body="        if (false) { hdr.h.a = (bit<8>)2049w0; }"), "2049w0",
+                                r"size too large", program(body="        if (false) { hdr.h.a = (bit<8>)2048w0; }")),
+    "type_wider_than_2048": (program(top="typedef bit<2049> T;\n"), "typedef", r"widths up to 2048",
+                             program(top="typedef bit<2048> T;\n")),
+    "int_type_wider_than_2048": (program(top="header g_t { int<3000> x; }\n"), "header g_t", r"widths up to 2048",
+                                 program(top="header g_t { int<2048> x; }\n")),
+    # an action call as the value of a table property p4c ignores (p4c_mutate seed 141, rename_use:
+    # `default_action_undeclared = s(1);` compiles): typed as a default action's, fewer arguments
+    # allowed, an unlisted action or a function call a p4c crash
+    "unknown_property_action_call_bad_argument": (
+        program(locals=_A2 + _T1.format("foo = a1(true);"), body="        t.apply();"), "foo = a1", r"bool|type",
+        program(locals=_A2 + _T1.format("foo = a1(1);"), body="        t.apply();")),
+    "unknown_property_action_call_run_time_argument": (
+        program(locals=_A2 + _T1.format("foo = a1(hdr.h.a);"), body="        t.apply();"), "foo = a1",
+        r"compile-time constant", program(locals=_A2 + _T1.format("foo = a1(2);"), body="        t.apply();")),
+    "unknown_property_action_call_too_many": (
+        program(locals=_A2 + _T1.format("foo = a1(1, 2);"), body="        t.apply();"), "foo = a1",
+        r"Too many arguments", program(locals=_A2 + _T1.format("foo = a1();"), body="        t.apply();")),
+    "unknown_property_unlisted_action_call": (
+        program(locals=_A2 + _T1.format("foo = a0();"), body="        t.apply();"), "foo = a0",
+        r"not in the table's actions", program(locals=_A2 + _T1.format("foo = a0;"), body="        t.apply();")),
+    "unknown_property_function_call": (
+        program(top="bit<8> f() { return 1; }\n", locals=_A2 + _T1.format("foo = f();"), body="        t.apply();"),
+        "foo = f", r"function call", program(top="bit<8> f() { return 1; }\n", locals=_A2 + _T1.format("foo = a1(1);"),
+                                            body="        t.apply();")),
 }
 
 _TBL2 = _TBL + "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } }\n"

@@ -48,3 +48,24 @@ CASES = [
 """, ingress_decls=_TBL + "    action a() { bool e; e = exact == lpm; e = hdr.h.b == 7; if (e) { hdr.h.c = 9; } }\n"),
          frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]),
 ]
+
+# p4c_mutate seed 141 (rename_use): the value of a table property p4c ignores may be an action call,
+# typed as a default action's (fewer arguments allowed), or an action's bare name -- which keeps the
+# action in p4c's P4Info even when nothing else uses it (checkmate-p4c refused both: "action s used
+# as a value")
+CASES.append(case("mutz24_unknown_table_property_naming_actions", CAT, program("""
+        t.apply();
+""", ingress_decls="""\
+    action s(bit<8> v) { hdr.h.b = v; }
+    action o(inout bit<8> x, bit<8> v) { x = v; }
+    action z(bit<16> w) { hdr.h.c = w; }
+    table t {
+        key = { hdr.h.a: exact; }
+        actions = { s; o(meta.m8); }
+        default_action_undeclared = s(1);
+        foo = s();
+        bar = o(meta.m8, 3);
+        baz = z;
+        default_action = s(7);
+    }
+"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]))
