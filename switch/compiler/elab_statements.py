@@ -395,13 +395,22 @@ class StatementRules:
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
+        bool_field = t == ["bit", 1] and self.is_bool_header_field(ir)
         for c in s.cases:
             if c.label is None:
                 if "default" in pending or any("default" in c2["labels"] for c2 in cases):
                     raise E(c.loc, "switch statement has more than one 'default' label")
                 pending.append("default")
             else:
-                v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
+                if bool_field:   # (a header field declared bool, held as bit<1>: bool labels, p4c)
+                    lab = self.expr(c.label, scope)
+                    if lab[1] != BOOL:
+                        raise E(e.loc, f"{expr_text(e)} with type bool cannot be compared to {expr_text(c.label)} "
+                                       f"with type {tstr(lab[1])}")
+                    v = self.fold(lab[0])
+                    v = None if v is None else int(v)
+                else:
+                    v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
                 if v is None:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
@@ -418,7 +427,7 @@ class StatementRules:
             # key, and BMv2 refuses to load the program ("Duplicate entries in table initializer")
             # (the spec makes equal labels a compile-time error; p4c 1.2.4.8 misses it)
             lab = [c.label for c in s.cases if c.label is not None and
-                   self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == dup][1]
+                   self.fold(self.coerce(self.expr(c.label, scope), BOOL if bool_field else t, c.label.loc)) == dup][1]
             self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
                                        "the table p4c makes of such a switch)")
         if v is None and t[0] == "error" and labels:

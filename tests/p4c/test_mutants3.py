@@ -15,6 +15,7 @@ from test_mutants import _p4c_accepts
 _MK = r"could not convert expression to Json"
 _A2 = "    action a1(bit<8> v) { hdr.h.a = v; }\n    action a0() { hdr.h.a = 0; }\n"
 _T1 = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a1; }} {0} }}\n"
+_BH = "header b_t { bool f; bit<7> p; }\n"
 _EN = "enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"
 _TBL = "    action s(bit<8> v) { hdr.h.c = v; }\n    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } }\n"
 
@@ -123,6 +124,11 @@ CASES = {
         program(top="bit<8> f() { return 1; }\n", locals=_A2 + _T1.format("foo = f();"), body="        t.apply();"),
         "foo = f", r"function call", program(top="bit<8> f() { return 1; }\n", locals=_A2 + _T1.format("foo = a1(1);"),
                                             body="        t.apply();")),
+    # a switch on a header field declared bool takes bool labels (p4c_mutate seed 141, `far`)
+    "switch_on_bool_header_field_int_label": (
+        program(top=_BH, body="        b_t bb = { true, 0 };\n        switch (bb.f) { 1: { hdr.h.a = 1; } default: { } }"),
+        "switch (bb.f)", r"cannot be compared",
+        program(top=_BH, body="        b_t bb = { true, 0 };\n        switch (bb.f) { true: { hdr.h.a = 1; } default: { } }")),
 }
 
 _TBL2 = _TBL + "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } }\n"

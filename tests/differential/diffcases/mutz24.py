@@ -69,3 +69,12 @@ CASES.append(case("mutz24_unknown_table_property_naming_actions", CAT, program("
         default_action = s(7);
     }
 """), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]))
+
+# p4c_mutate seed 141 (bool_field, `far`): a switch on a header field declared `bool` takes bool
+# labels (checkmate-p4c held the field as bit<1> and took `1:`, refused `true:`)
+CASES.append(case("mutz24_switch_on_bool_header_field", CAT, program("""
+        b_t bb = { hdr.h.a == 1, 0 };
+        switch (bb.f) { true: { hdr.h.b = 0x11; } false: { hdr.h.b = 0x22; } }
+        bb.f = hdr.h.c == 0x20;
+        switch (bb.f) { false: { hdr.h.d = 3; } default: { hdr.h.d = 4; } }
+""", top="header b_t { bool f; bit<7> p; }\n"), frames=_F))
