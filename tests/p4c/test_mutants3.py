@@ -16,6 +16,8 @@ _MK = r"could not convert expression to Json"
 _A2 = "    action a1(bit<8> v) { hdr.h.a = v; }\n    action a0() { hdr.h.a = 0; }\n"
 _T1 = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a1; }} {0} }}\n"
 _BH = "header b_t { bool f; bit<7> p; }\n"
+_SL = "control S(inout bit<16> r, in bit<8> x) {{ apply {{ hash(r, HashAlgorithm.crc16, 16w0, {0}, 32w65536); }} }}\n"
+_FL = "bit<16> f(in bit<8> x) {{ bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, {0}, 32w65536); return r; }}\n"
 _EN = "enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"
 _TBL = "    action s(bit<8> v) { hdr.h.c = v; }\n    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; } }\n"
 
@@ -129,6 +131,17 @@ CASES = {
         program(top=_BH, body="        b_t bb = { true, 0 };\n        switch (bb.f) { 1: { hdr.h.a = 1; } default: { } }"),
         "switch (bb.f)", r"cannot be compared",
         program(top=_BH, body="        b_t bb = { true, 0 };\n        switch (bb.f) { true: { hdr.h.a = 1; } default: { } }")),
+    # p4c_mutate seed 134 (mutz23's open item): a list of constants in a body p4c's front end inlines
+    # at two places in one top-level block makes its def-use pass die ("write set already set")
+    "constant_list_in_sub_control_applied_twice": (
+        program(top=_SL.format("{ }"), locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h.b, hdr.h.a);\n        s2.apply(hdr.h.b, hdr.h.a);"), "control S(", r"write set already set",
+        program(top=_SL.format("{ x }"), locals="    S() s1;\n    S() s2;\n",
+                body="        s1.apply(hdr.h.b, hdr.h.a);\n        s2.apply(hdr.h.b, hdr.h.a);")),
+    "constant_list_in_function_called_twice": (
+        program(top=_FL.format("{ 8w1 }"), body="        hdr.h.b = f(hdr.h.a);\n        hdr.h.b = hdr.h.b + f(hdr.h.c);"),
+        "bit<16> f(", r"write set already set",
+        program(top=_FL.format("{ 8w1 }"), body="        hdr.h.b = f(hdr.h.a);")),
 }
 
 _TBL2 = _TBL + "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } }\n"
@@ -174,6 +187,18 @@ VALID = {
         top=_EN, locals=_TBL,
         body="        if (hdr.h.b == 1) { t.apply(); if ((En_t)4w5 != En_t.C) { return; } hdr.h.c = 1; } else { t.apply(); }\n"
              "        if (hdr.h.b == 7) { if ((En_t)4w5 != En_t.C) { return; } }"),
+    # ... not once in each of two top-level blocks, not in an action called twice, not a list
+    # holding a run-time value
+    "constant_lists_inlined_once_per_block": program(
+        top=_FL.format("{ }") + _SL.format("{ 8w1 }") +
+            "control S2(inout bit<16> r, in bit<8> x) { action a() { hash(r, HashAlgorithm.crc16, 16w0, { }, 32w8); }\n"
+            "    apply { a(); hash(r, HashAlgorithm.crc16, 16w0, { x, 8w1 }, 32w8); } }\n",
+        locals="    S() s1;\n    S2() s2;\n    S2() s3;\n",
+        body="        hdr.h.b = f(hdr.h.a);\n        s1.apply(hdr.h.b, hdr.h.a);\n        s2.apply(hdr.h.b, hdr.h.a);\n"
+             "        s3.apply(hdr.h.b, hdr.h.a);").replace(
+        "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }",
+        "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {\n    S() s4;\n"
+        "    apply { hdr.h.b = f(hdr.h.a); s4.apply(hdr.h.b, hdr.h.a); } }"),
 }
 
 
