@@ -297,7 +297,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if a["id"] not in listed or any(x[0] == "hidden" for x in a.get("annos", ())):
             continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
-        _preamble(pa.preamble, a)
+        _preamble(pa.preamble, a, _SKIP_ANNOS - {"defaultonly", "tableonly"})   # (p4c lists them on the action)
         for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]

@@ -142,6 +142,21 @@ CASES = {
         program(top=_FL.format("{ 8w1 }"), body="        hdr.h.b = f(hdr.h.a);\n        hdr.h.b = hdr.h.b + f(hdr.h.c);"),
         "bit<16> f(", r"write set already set",
         program(top=_FL.format("{ 8w1 }"), body="        hdr.h.b = f(hdr.h.a);")),
+    # annotation forms p4c's parser refuses (p4c_mutate_p4info's kinds cp_anno, pkg_info): @pkginfo's
+    # body is key = value pairs; a known key in two @pkginfo makes p4c's serializer die; a structured
+    # annotation's name is the only one of that name on its declaration
+    "pkginfo_empty": (program(locals="    @pkginfo() action q() { hdr.h.a = 1; }\n", body="        q();"),
+                      "@pkginfo()", r"key = value", program(locals="    @pkginfo(zz=\"1\") action q() { hdr.h.a = 1; }\n",
+                                                             body="        q();")),
+    "pkginfo_positional": (program().replace("V1Switch(", '@pkginfo("p") V1Switch('), "@pkginfo", r"key = value",
+                           program().replace("V1Switch(", '@pkginfo(name="p") V1Switch(')),
+    "pkginfo_known_key_in_two": (program().replace("V1Switch(", '@pkginfo(version="1") @pkginfo(version="2") V1Switch('),
+                                 "@pkginfo", r"two @pkginfo",
+                                 program().replace("V1Switch(", '@pkginfo(zz="1") @pkginfo(zz="2") V1Switch(')),
+    "structured_annotation_name_twice": (
+        program(locals="    @foo @foo[x=\"y\"] action q() { hdr.h.a = 1; }\n", body="        q();"), "@foo @foo[",
+        r"duplicate name for structured annotation",
+        program(locals="    @foo(1) @foo(2) action q() { hdr.h.a = 1; }\n", body="        q();")),
 }
 
 _TBL2 = _TBL + "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } }\n"
@@ -199,6 +214,10 @@ VALID = {
         "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }",
         "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {\n    S() s4;\n"
         "    apply { hdr.h.b = f(hdr.h.a); s4.apply(hdr.h.b, hdr.h.a); } }"),
+    # a multi-character constant in #if: gcc's value, the bytes packed into an int (p4c_mutate seed 145,
+    # rename_use: `'\\n_undeclared' == 10` could not be evaluated)
+    "cpp_multi_character_constants": "#if 'ab' == 24930 && 'abcde' == 1650680933 && !('\\n_x' == 10)\n#else\n#error no\n#endif\n"
+                                     + program(),
 }
 
 

@@ -78,3 +78,15 @@ CASES.append(case("mutz24_switch_on_bool_header_field", CAT, program("""
         bb.f = hdr.h.c == 0x20;
         switch (bb.f) { false: { hdr.h.d = 3; } default: { hdr.h.d = 4; } }
 """, top="header b_t { bool f; bit<7> p; }\n"), frames=_F))
+
+# p4c_mutate_p4info (cp_anno): p4c's P4Info keeps @tableonly / @defaultonly of an action's
+# declaration on the action (checkmate-p4c dropped them; the table's scopes were already equal)
+CASES.append(case("mutz24_action_scope_annotations_in_p4info", CAT, program("""
+        t.apply();
+        d();
+""", ingress_decls="""\
+    @tableonly action s(bit<8> v) { hdr.h.b = v; }
+    @defaultonly action z() { hdr.h.b = 0x77; }
+    @tableonly action d() { hdr.h.c = 0x99; }
+    table t { key = { hdr.h.a: exact; } actions = { s; z; } default_action = z(); }
+"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]))
