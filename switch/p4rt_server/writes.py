@@ -111,6 +111,13 @@ class EntityWriter:
             else:  # no action: back to the program's initial default action
                 p.table_reset_default(table.id)
             return
+        if table.id not in p.tables:
+            # in p4c's P4Info, not in its BMv2 JSON (its midend removed the table: a folded branch);
+            # BMv2's PI finds no entry to change, and the target refuses an INSERT (probed, mutz24)
+            if op == Update.INSERT:
+                raise P4RTError(StatusCode.UNKNOWN, f"table '{table.name}': Error when adding match entry to target "
+                                                    "(the program's BMv2 JSON has no such table)")
+            raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
         if table.is_const:
             p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
             if table.needs_priority and entry.priority <= 0:

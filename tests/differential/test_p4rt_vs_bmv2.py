@@ -583,3 +583,36 @@ def test_insert_of_an_existing_key_with_a_missing_group(targets):
                 w(u(U.INSERT, table_entry=entry(t, b"\x10", group=5))),
                 w(u(U.INSERT, table_entry=entry(t, b"\x20", group=999))), read]
     assert not run(targets, 7, ops)
+
+
+def test_writes_to_a_table_p4c_removed(targets):
+    """helper mutz24: a table p4c's P4Info lists but its midend removed from the BMv2 JSON (applied
+    only in a branch its constant propagation folds, or after a return an enum-cast condition makes
+    unconditional): BMv2 refuses an INSERT (UNKNOWN, "Error when adding match entry to target") and
+    finds no entry to MODIFY or DELETE (NOT_FOUND; checkmate-switch answered INVALID_ARGUMENT)."""
+    from diffcases.base import program
+    src = program("""
+        bit<8> k = 3;
+        if (k == 4) { t_dead.apply(); }
+        if ((En_t)4w5 != En_t.C) { t_live.apply(); return; }
+        t_after.apply();
+""", ingress_decls="""\
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t_dead { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t_live { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t_after { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+""", top="enum bit<4> En_t { A = 1, B = 5, C = 9 }\n")
+
+    def ops(info):
+        out = []
+        for name in ("t_dead", "t_after", "t_live"):
+            t = next(x for x in info.tables if x.preamble.name.endswith(name))
+            read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+            e = entry(t, b"\x02", act=action(info, "I.s", b"\x05"))
+            out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.MODIFY, table_entry=e)), w(u(U.DELETE, table_entry=e)), read]
+            d = pb.TableEntry(table_id=t.preamble.id, is_default_action=True)
+            d.action.action.CopyFrom(action(info, "I.s", b"\x06"))
+            out += [w(u(U.MODIFY, table_entry=d)),
+                    ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id, is_default_action=True))])]
+        return out
+    assert not run(targets, 11, ops, source=src)
