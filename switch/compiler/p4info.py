@@ -24,7 +24,8 @@ _METER_UNIT = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.Mete
 _SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
           "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
           "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
-_SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
+# (@tableonly / @defaultonly are listed where written -- an action's, a table's, an extern's: p4c)
+_SKIP_ANNOS = {"name", "id", "hidden"}
 # annotations p4c turns into P4Info fields instead of listing them (max_group_size only on
 # an action profile: on a table p4c lists it as written)
 _FIELD_ANNOS = {"brief", "description"}
@@ -273,7 +274,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 ar.annotations.append("@defaultonly")
             elif a["scope"] == "TABLE_ONLY":
                 ar.annotations.append("@tableonly")
-            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations)
+            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations, _SKIP_ANNOS | {"defaultonly", "tableonly"})
         if t["default"]["const"]:
             pt.const_default_action_id = t["default"]["action"]
         if t["direct_counter"]:
@@ -297,7 +298,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if a["id"] not in listed or any(x[0] == "hidden" for x in a.get("annos", ())):
             continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
-        _preamble(pa.preamble, a, _SKIP_ANNOS - {"defaultonly", "tableonly"})   # (p4c lists them on the action)
+        _preamble(pa.preamble, a)
         for p in (a["params"] if a["id"] not in only_direct else ()):
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]

@@ -90,3 +90,21 @@ CASES.append(case("mutz24_action_scope_annotations_in_p4info", CAT, program("""
     @tableonly action d() { hdr.h.c = 0x99; }
     table t { key = { hdr.h.a: exact; } actions = { s; z; } default_action = z(); }
 """), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x11})]))
+
+# p4c_mutate seed 301 (cp_anno): ... and on a table, a key element, an action parameter and extern
+# instances (the listed actions' own @tableonly / @defaultonly once, with their scope)
+CASES.append(case("mutz24_scope_annotations_on_tables_and_externs", CAT, program("""
+        t.apply();
+""", ingress_decls="""\
+    @tableonly @defaultonly direct_counter(CounterType.packets) dc;
+    @tableonly counter(4, CounterType.packets) c;
+    @defaultonly register<bit<8>>(4) r;
+    action a(@tableonly bit<8> v) { hdr.h.b = v; c.count(0); r.write(0, v); }
+    action b() { hdr.h.b = 2; }
+    @tableonly @defaultonly table t {
+        key = { hdr.h.a: exact @tableonly; }
+        actions = { @tableonly a; @defaultonly b; @foo NoAction; }
+        default_action = b();
+        counters = dc;
+    }
+"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.a", {"v": 0x11})]))
