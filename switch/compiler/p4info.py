@@ -312,7 +312,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                                           ("direct_meters", _METER_UNIT, info.direct_meters, True)):
         for c in sorted((c for c in ir[kind] if not direct or c.get("table_id")), key=lambda x: x["name"]):
             pc = repeated.add()
-            _preamble(pc.preamble, c)
+            _preamble(pc.preamble, c, _SKIP_ANNOS - {"hidden"})   # (an extern's @hidden is listed: p4c)
             pc.spec.unit = units[c["unit"]]
             if direct:
                 pc.direct_table_id = c["table_id"]
@@ -320,7 +320,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 pc.size = c.get("p4info_size", c["size"])
     for r in sorted(ir["registers"], key=lambda x: x["name"]):
         pr = info.registers.add()
-        _preamble(pr.preamble, r)
+        _preamble(pr.preamble, r, _SKIP_ANNOS - {"hidden"})
         if r.get("enum"):
             pr.type_spec.serializable_enum.name = r["enum"]
             types.serenum(r["enum"])
@@ -354,7 +354,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.spec(mem.type_spec, ft, nt)
     for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
         pa = info.action_profiles.add()
-        _preamble(pa.preamble, a, _SKIP_ANNOS | {"max_group_size"})
+        _preamble(pa.preamble, a, (_SKIP_ANNOS - {"hidden"}) | {"max_group_size"})
         pa.table_ids.extend(a["table_ids"])
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]

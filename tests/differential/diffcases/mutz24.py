@@ -108,3 +108,22 @@ CASES.append(case("mutz24_scope_annotations_on_tables_and_externs", CAT, program
         counters = dc;
     }
 """), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.a", {"v": 0x11})]))
+
+# p4c_mutate seed 302: an extern instance's @hidden is listed in p4c's P4Info (a table's or an
+# action's hides it); a digest of a list holding a header compiles (P4Info only: simple_switch_grpc
+# refuses a digest type_spec with a header, as checkmate-switch does)
+CASES.append(case("mutz24_hidden_externs_listed", CAT, program("""
+        c.count(0);
+        r.write(0, hdr.h.a);
+        mt.execute_meter(1, meta.m8);
+        t.apply();
+""", ingress_decls="""\
+    @hidden counter(4, CounterType.packets) c;
+    @hidden register<bit<8>>(4) r;
+    @hidden meter(4, MeterType.packets) mt;
+    @hidden direct_counter(CounterType.packets) dc;
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }
+"""), frames=_F))
+CASES.append(case("mutz24_digest_list_with_a_header", CAT, program("""
+        digest(1, { hdr.h.b, hdr.h2 });
+"""), frames=_F, p4info_only="simple_switch_grpc refuses a P4Info whose digest type_spec holds a header"))
