@@ -507,6 +507,10 @@ class _TypeInfo:
                     m = st.members.add()
                     m.name = f
                     self.spec(m.type_spec, sft)
+        elif ft[0] == "list":   # a digest tuple's tuple member (p4c; BMv2 cannot load it)
+            ts.tuple.SetInParent()
+            for et in ft[1]:
+                self.spec(ts.tuple.members.add(), et)
         elif ft[0] == "error":
             ts.error.SetInParent()
             if not self.info.type_info.error.members:

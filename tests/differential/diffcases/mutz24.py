@@ -124,6 +124,10 @@ CASES.append(case("mutz24_hidden_externs_listed", CAT, program("""
     @hidden direct_counter(CounterType.packets) dc;
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }
 """), frames=_F))
+_NO_TUPLE = "simple_switch_grpc refuses a P4Info whose digest tuple holds a header or a tuple (as checkmate-switch does)"
 CASES.append(case("mutz24_digest_list_with_a_header", CAT, program("""
         digest(1, { hdr.h.b, hdr.h2 });
-"""), frames=_F, p4info_only="simple_switch_grpc refuses a P4Info whose digest type_spec holds a header"))
+"""), frames=_F, p4info_only=_NO_TUPLE))
+CASES.append(case("mutz24_digest_nested_list", CAT, program("""
+        digest(1, { hdr.h.a, { hdr.h.b, hdr.h.c } });
+"""), frames=_F, p4info_only=_NO_TUPLE))
