@@ -238,3 +238,41 @@ def test_p4c_agrees():
     jobs += [(f"{n}: p4c rejects it", src, False) for n, src in VALID.items()]
     wrong = [what for what, src, is_mutant in jobs if _p4c_accepts(src) == is_mutant]
     assert not wrong, wrong
+
+
+def test_p4info_kinds_agree_with_p4c(tmp_path):
+    """tools/p4c_mutate_p4info.py's kinds (ids, annotations, match fields, resources, pkg_info,
+    digests) over a few seeds: checkmate-p4c compiles a mutant or refuses it with file:line:col;
+    with p4c on PATH, both give the same verdict and, where both compile it, the same P4Info
+    (these kinds found the P4Info fixes above)."""
+    import random
+    import re
+
+    from p4c_helpers import assert_p4info_as_p4c
+    from switch.compiler import P4CompileError
+    from tools.p4c_mutate import MUTATORS
+    base = program(top="struct dg_t { bit<8> a; bit<16> b; }\n",
+                   locals="    counter(4, CounterType.packets) c;\n    direct_counter(CounterType.bytes) dc;\n"
+                          "    register<bit<8>>(4) r;\n    action a(bit<8> v) { hdr.h.a = v; c.count(1); }\n"
+                          "    table t { key = { hdr.h.a: exact; hdr.h.b: ternary; } actions = { a; NoAction; } counters = dc; }\n",
+                   body="        t.apply();\n        r.write(0, hdr.h.c);\n        digest<dg_t>(1, { hdr.h.a, hdr.h.b });")
+    compile_source(base, "base.p4")
+    seen, disagree = set(), []
+    for kind in ("id_anno", "cp_anno", "match_field", "resource", "pkg_info", "digest_data"):
+        for seed in range(5):
+            m = MUTATORS[kind](random.Random(seed), base)
+            if m is None or m.text in seen:
+                continue
+            seen.add(m.text)
+            try:
+                prog = compile_source(m.text, "mut.p4")
+            except P4CompileError as e:
+                assert re.match(r"mut\.p4:\d+:\d+: ", str(e)), (kind, m.desc, str(e))
+                prog = None
+            if shutil.which("p4c"):
+                if _p4c_accepts(m.text) != (prog is not None):
+                    disagree.append((kind, m.desc, prog is not None))
+                elif prog is not None:
+                    assert_p4info_as_p4c(m.text, prog.p4info, tmp_path)
+    assert len(seen) >= 15, len(seen)
+    assert not disagree, disagree
