@@ -13,7 +13,7 @@ from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
-from .table_successors import check_table_successors
+from .table_successors import check_table_successors, midend_kept_tables
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:
@@ -190,6 +190,10 @@ class BlockRules:
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
                                    getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
                                    self.__dict__.get("midend_folded_ifs"), self.fold)
+        self.midend_kept = midend_kept_tables([ir_blocks[r]["body"] for r in roles[1:]],
+                                              getattr(self, "subcontrols", []), self.fold,
+                                              self.__dict__.get("midend_folded_ifs") or {},
+                                              {q: [k.get("expr") for k in t.get("keys") or ()] for q, t in self.tables.items()})
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's

@@ -167,6 +167,9 @@ class OutputRules:
                 return aid[tw.get(name, name)]
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                # (in p4c's P4Info, not in its BMv2 JSON: table_successors.midend_kept_tables)
+                **({"midend_removed": True} if q in applied and getattr(self, "midend_kept", None) is not None
+                   and q not in self.midend_kept else {}),
                 **({"p4info_size": t["p4info_size"]} if t.get("p4info_size") is not None else {}),
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),

@@ -2,7 +2,7 @@
 :func:`check_table_successors`)."""
 from __future__ import annotations
 
-from .elab_common import always_returns, E, has_enum_cast_cmp
+from .elab_common import always_returns, E, has_enum_cast_cmp, ir_dicts
 from .errors import Loc
 
 
@@ -12,10 +12,17 @@ def enum_folded(st: dict, fold) -> bool | None:
     ConstantFolding decide it before the constant propagation that also folds the flag of a
     ``return`` in it (p4c_mutate seed 137: ``if ((En_t)4w5 != En_t.C) { return; } t3.apply();
     t3.apply();`` compiles; a return under a local's constant ends nothing, probed)."""
-    if st.get("s") != "if" or not has_enum_cast_cmp(st["c"]):
+    if st.get("s") != "if" or not (has_enum_cast_cmp(st["c"]) or _serenum_cmp(st["c"])):
         return None
     v = fold(st["c"])
     return None if v is None else bool(v)
+
+
+def _serenum_cmp(c) -> bool:
+    """A comparison of serializable-enum values (``En_t.B != En_t.C``): p4c's front end keeps it as
+    well, its midend's EliminateSerEnums makes it one of bit constants (the fuzz21 case's t2)."""
+    return any(d.get("op") == "bin" and d.get("o") in ("==", "!=") and isinstance(d.get("a"), dict)
+               and (d["a"].get("t") or [None])[0] == "serenum" for d in ir_dicts(c))
 
 
 def mid_returns(st: dict, fold) -> bool:
@@ -149,3 +156,61 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
                 f"table {t} has multiple successors\")")
+
+
+def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys: dict) -> set:
+    """The tables p4c's midend keeps in its BMv2 JSON; one its P4Info lists but not kept here was
+    applied only in the branch of an ``if`` it folds away (``folded``, const_index; an enum-cast
+    or serializable-enum comparison, :func:`enum_folded`) or after a return it makes unconditional
+    (:func:`mid_returns`; also one the front end's RemoveReturns already dropped).  Erring towards
+    keeping: a table named anywhere in a statement that stays (a condition, a ``switch``, a
+    sub-control body applied there), or in the key of a table kept (``keys``: table -> its key
+    expressions; `k = { t2.apply().hit: exact; }`), is kept.  checkmate-switch answers P4Runtime
+    writes to the others as BMv2 does (p4rt_server.writes)."""
+    subs = {b.get("fn"): b for b in subcontrols}
+    live, dead = set(), set()
+
+    def names(node, into):
+        if isinstance(node, list):
+            for x in node:
+                names(x, into)
+        elif isinstance(node, dict):
+            if node.get("s") in ("apply", "switch_action") or node.get("op") == "table_hit":
+                into.add(node.get("table"))
+            for v in node.values():
+                names(v, into)
+
+    def walk(stmts, alive: bool, depth: int) -> None:
+        cut = next((i for i, st in enumerate(stmts) if mid_returns(st, fold)), None) if alive else None
+        for i, st in enumerate(stmts):
+            here = alive and (cut is None or i <= cut)
+            k = st.get("s")
+            v = folded.get(id(st)) if k == "if" and id(st) in folded else enum_folded(st, fold) if k == "if" else None
+            if k == "if" and v is not None:
+                names(st["c"], live if here else dead)
+                walk(st["then"] or [], here and v, depth)
+                walk(st["else"] or [], here and not v, depth)
+            elif k == "if":
+                names(st["c"], live if here else dead)
+                walk(st["then"] or [], here, depth)
+                walk(st["else"] or [], here, depth)
+            elif k == "block":
+                walk(st["body"], here, depth)
+            elif k in ("switch_action", "switch_value"):
+                names({kk: vv for kk, vv in st.items() if kk != "cases"}, live if here else dead)
+                for c in st["cases"]:
+                    walk(c.get("body") or [], here, depth)
+            elif k == "apply_control" and st.get("fn") in subs and depth < 16:
+                names(st.get("args"), live if here else dead)
+                walk(subs[st["fn"]]["body"], here, depth + 1)
+            else:
+                names(st, live if here else dead)
+    for body in bodies:
+        walk(body, True, 0)
+    todo = list(live)
+    while todo:
+        found: set = set()
+        names(keys.get(todo.pop()) or [], found)
+        todo += [t for t in found if t not in live]
+        live |= found
+    return live

@@ -276,3 +276,50 @@ def test_p4info_kinds_agree_with_p4c(tmp_path):
                     assert_p4info_as_p4c(m.text, prog.p4info, tmp_path)
     assert len(seen) >= 15, len(seen)
     assert not disagree, disagree
+
+
+def test_tables_p4c_midend_removes_are_not_writable_on_our_config():
+    """A table p4c's P4Info lists but its midend removes from the BMv2 JSON (applied only in a branch
+    its constant propagation folds, or after a return an enum-cast condition makes unconditional):
+    checkmate-p4c marks it, and checkmate-switch answers writes to it as BMv2 does with p4c's JSON
+    (INSERT UNKNOWN, MODIFY/DELETE NOT_FOUND; test_p4rt_vs_bmv2::test_writes_to_a_table_p4c_removed)
+    -- with its own config it took them.  A table still applied stays writable."""
+    import json
+
+    from grpc import StatusCode
+    from p4.v1 import p4runtime_pb2 as P
+
+    from switch.p4rt_server.digests import DigestEngine
+    from switch.p4rt_server.errors import P4RTError
+    from switch.p4rt_server.state import build_state
+    from switch.p4rt_server.writes import EntityWriter
+    src = program(top="enum bit<4> En_t { A = 1, B = 5, C = 9 }\n",
+                  locals="    action s(bit<8> v) { hdr.h.c = v; }\n"
+                         + "".join(f"    table {n} {{ key = {{ hdr.h.a: exact; }} actions = {{ s; NoAction; }} }}\n"
+                                   for n in ("t_dead", "t_live", "t_after")),
+                  body="        bit<8> k = 3;\n        if (k == 4) { t_dead.apply(); }\n"
+                       "        if ((En_t)4w5 != En_t.C) { t_live.apply(); return; }\n        t_after.apply();")
+    prog = compile_source(src, "r.p4")
+    cfg = P.ForwardingPipelineConfig(p4info=prog.p4info, p4_device_config=json.dumps(prog.device_config).encode())
+    st = build_state(cfg)
+    s_id = next(a.preamble.id for a in prog.p4info.actions if a.preamble.name == "I.s")
+    eng = DigestEngine(lambda r: None)
+    try:
+        w = EntityWriter(eng)
+        for t in prog.p4info.tables:
+            e = P.TableEntry(table_id=t.preamble.id)
+            e.match.add(field_id=1).exact.value = b"\x02"
+            e.action.action.action_id = s_id
+            e.action.action.params.add(param_id=1, value=b"\x05")
+            codes = []
+            for kind in (P.Update.INSERT, P.Update.MODIFY, P.Update.DELETE):
+                try:
+                    w.apply(st, P.Update(type=kind, entity=P.Entity(table_entry=e)))
+                    codes.append("OK")
+                except P4RTError as err:
+                    codes.append(err.code)
+            want = ["OK"] * 3 if t.preamble.name == "I.t_live" else \
+                [StatusCode.UNKNOWN, StatusCode.NOT_FOUND, StatusCode.NOT_FOUND]
+            assert codes == want, (t.preamble.name, codes)
+    finally:
+        eng.close()
