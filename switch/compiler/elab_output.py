@@ -288,6 +288,8 @@ class OutputRules:
                 loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
                 if isinstance(uid, bool) or not isinstance(uid, int):
                     raise E(loc, f"{r['name']}: @id needs an integer, not {uid!r}")
+                if uid >= 1 << 32:
+                    raise E(loc, f"{r['name']}: @id should be an unsigned integer (p4c: it does not fit 32 bits)")
                 if kind in PREFIX and uid >> 24 and uid >> 24 != PREFIX[kind]:
                     # p4c adds the P4Runtime type prefix to a 24-bit @id; a full id must carry it
                     raise E(loc, f"{r['name']}: @id has the wrong 8-bit prefix (0x{uid >> 24:02x}; a {kind} id "
@@ -321,6 +323,8 @@ class OutputRules:
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
                 raise E(anno[2], f"{what or name}: {' '.join(map(str, anno[1])) or 'nothing'} is not a valid @id value "
                                  "(a positive integer literal)")
+            if v >= 1 << 32:   # (p4c_mutate seed 304, kind id_anno: a crash of ours building the P4Info)
+                raise E(anno[2], f"{name}: @id should be an unsigned integer (p4c: it does not fit 32 bits)")
             if v in seen:
                 raise E(anno[2], f"{what or name}: @id {v} is used multiple times")
             seen.add(v)

@@ -157,6 +157,19 @@ CASES = {
         program(locals="    @foo @foo[x=\"y\"] action q() { hdr.h.a = 1; }\n", body="        q();"), "@foo @foo[",
         r"duplicate name for structured annotation",
         program(locals="    @foo(1) @foo(2) action q() { hdr.h.a = 1; }\n", body="        q();")),
+    # an @id that does not fit 32 bits (p4c_mutate seed 304, id_anno: checkmate-p4c crashed building
+    # the P4Info for a parameter's): "@id should be an unsigned integer"; not on a parameter of an
+    # action only called directly (no P4Info parameter)
+    "param_id_over_32_bits": (
+        program(locals="    action s(@id(4294967296) bit<8> v) { hdr.h.a = v; }\n" + _T1.format("").replace("a1", "s"),
+                body="        t.apply();"), "action s(", r"unsigned integer",
+        program(locals="    action s(@id(4294967295) bit<8> v) { hdr.h.a = v; }\n" + _T1.format("").replace("a1", "s"),
+                body="        t.apply();")),
+    "table_id_over_32_bits": (
+        program(locals="    @id(0x1ffffffff) table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n",
+                body="        t.apply();"), "@id(0x1ff", r"unsigned integer",
+        program(locals="    @id(0x2000001) table t { key = { hdr.h.a: exact; } actions = { NoAction; } }\n",
+                body="        t.apply();")),
 }
 
 _TBL2 = _TBL + "    table t2 { key = { hdr.h.b: exact; } actions = { s; NoAction; } }\n"
