@@ -516,9 +516,8 @@ class ExpressionRules:
         err = (loc, f"{name}: could not convert expression to Json (a match_kind value as an operand of {op}: the BMv2 "
                     "back end has no representation for it, p4c)") if name is not None else \
             (n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's BMv2 back end)")
-        if getattr(self, "ctx", None) and self.ctx.get("mk_store") is not None:
-            return self.ctx["mk_store"].append(err)   # (a store p4c may drop: mk_stores)
-        self.back_end_error(*err)
+        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None   # (a store p4c may drop: mk_stores)
+        return self.back_end_error(*err) if pend is None else pend.append(err)
 
     def back_end_error(self, loc, message: str) -> None:
         if getattr(self, "ctx", None):
