@@ -13,10 +13,14 @@ So the operand's error, in a plain assignment or a local's initializer without c
 raised at once: the statement is tagged (``mk_store``) and its body -- a control's apply block
 with the control's locals, an action's or a function's body -- is judged when it is done
 (:meth:`settle_match_kind_stores`) with :func:`~switch.compiler.union_defuse._overwritten`, the
-def-use view the union-member stores use, each local of the body taken as overwritten at its end.
-What that view does not see through (a table apply, an action or function call, an ``exit``)
-counts as a read: the error stays.  A tagged statement p4c's earlier passes remove (a dead
-branch, code after a ``return``) is not in the body any more: no error.
+def-use view the union-member stores use, each local of the body taken as overwritten at its end
+and at an ``exit``, a store read only by stores dropped first dropped too (rounds, as p4c's pass
+repeats).  Tables, actions and sub-controls are seen through as ``inlined_control`` lays them out,
+and for a local of the body itself (no action or key can name it) as nothing when their arguments
+do not name it; whatever else the view does not see through counts as a read: the error stays
+(an action's or sub-control's ``out`` parameter written with one and overwritten by the caller is
+still refused, p4c accepts it).  A tagged statement p4c's earlier passes remove (a dead branch,
+code after a ``return``) is not in the body any more: no error.
 """
 from __future__ import annotations
 
