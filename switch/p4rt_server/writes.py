@@ -106,6 +106,10 @@ class EntityWriter:
             if table.implementation_id:   # p4c: BMv2 has no default action for such a table
                 raise P4RTError(StatusCode.INVALID_ARGUMENT,
                                 f"table '{table.name}' has an action profile: its default entry cannot be written")
+            if te.HasField("action") and entry.action_id in table.table_only_action_ids:
+                # a @tableonly action of the table's list: PI refuses it as a default (probed, mutz24)
+                raise P4RTError(StatusCode.PERMISSION_DENIED,
+                                f"table '{table.name}': a @tableonly action cannot be the default action")
             if te.HasField("action"):
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action
@@ -138,6 +142,10 @@ class EntityWriter:
                 and (op == Update.INSERT or _installed(p, table, entry)):   # MODIFY: a missing key first
             raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)
                             f"table '{table.name}': group {entry.group_id} is empty (an entry needs a member)")
+        if op != Update.DELETE and entry.action_id in table.default_only_action_ids:
+            # a @defaultonly action of the table's list in an entry: PI refuses it (probed, mutz24)
+            raise P4RTError(StatusCode.PERMISSION_DENIED,
+                            f"table '{table.name}': a @defaultonly action cannot be used in an entry")
         if op == Update.INSERT:
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:
