@@ -303,7 +303,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
             types.use(p, pp)
-            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
+            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations, _SKIP_ANNOS - {"hidden"})   # (listed: p4c)
             _doc(pp.doc, p.get("annos"))
     # counters and meters, indexed then direct; p4c lists a direct one only when a table uses it
     for kind, units, repeated, direct in (("counters", _COUNTER_UNIT, info.counters, False),

@@ -99,7 +99,7 @@ CASES.append(case("mutz24_scope_annotations_on_tables_and_externs", CAT, program
     @tableonly @defaultonly direct_counter(CounterType.packets) dc;
     @tableonly counter(4, CounterType.packets) c;
     @defaultonly register<bit<8>>(4) r;
-    action a(@tableonly bit<8> v) { hdr.h.b = v; c.count(0); r.write(0, v); }
+    action a(@tableonly bit<8> v, @hidden bit<8> w) { hdr.h.b = v + w; c.count(0); r.write(0, v); }
     action b() { hdr.h.b = 2; }
     @tableonly @defaultonly table t {
         key = { hdr.h.a: exact @tableonly; }
@@ -107,7 +107,7 @@ CASES.append(case("mutz24_scope_annotations_on_tables_and_externs", CAT, program
         default_action = b();
         counters = dc;
     }
-"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.a", {"v": 0x11})]))
+"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.a", {"v": 0x11, "w": 1})]))
 
 # p4c_mutate seed 302: an extern instance's @hidden is listed in p4c's P4Info (a table's or an
 # action's hides it); a digest of a list holding a header compiles (P4Info only: simple_switch_grpc
