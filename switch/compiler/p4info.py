@@ -363,7 +363,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pa.max_group_size = int(str(mgs), 0)
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
-        _preamble(pv.preamble, v)
+        _preamble(pv.preamble, v, _SKIP_ANNOS - {"hidden"})   # (a value set's @hidden is listed: p4c)
         for i, f in enumerate(v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}], 1):
             mf = pv.match.add()
             mf.id, mf.bitwidth = i, f["width"]

@@ -131,3 +131,15 @@ CASES.append(case("mutz24_digest_list_with_a_header", CAT, program("""
 CASES.append(case("mutz24_digest_nested_list", CAT, program("""
         digest(1, { hdr.h.a, { hdr.h.b, hdr.h.c } });
 """), frames=_F, p4info_only=_NO_TUPLE))
+
+# (probe) a value set's @hidden is listed in p4c's P4Info as well
+CASES.append(case("mutz24_hidden_value_set_listed", CAT, program("""
+        hdr.h.b = 1;
+""", parser="""
+    @hidden value_set<bit<16>>(4) vs;
+    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { vs: accept; 0x1234: parse_h; default: accept; }
+    }
+    state parse_h { pkt.extract(hdr.h); transition accept; }
+"""), frames=_F))
