@@ -28,6 +28,7 @@ line of the result file:
                                      ``p4cline`` when it is a line p4c names, else ``far``)
 ``INVALID-ACCEPTED``                 p4c rejects, checkmate-p4c accepts
 ``REJECT``                           p4c accepts, checkmate-p4c rejects
+``P4INFO``                           both accept, the P4Infos differ (p4c_mutate_p4info)
 ``CRASH``                            checkmate-p4c raised something else than a compile error
 ``NOLOC``                            both reject, checkmate-p4c's message has no position
 
@@ -55,6 +56,7 @@ from switch.compiler import P4CompileError, compile_file
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
+from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS, p4info_differs  # noqa: E402
 
 _LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
 _LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"', re.M)
@@ -673,7 +675,7 @@ MUTATORS = {f.__name__[2:]: f for f in [
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
 # and literals (tools/p4c_mutate_forms.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
-                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS}.items()})
+                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS}.items()})
 
 
 # ---- judging ---------------------------------------------------------------------------------
@@ -708,8 +710,9 @@ def judge(path: Path, mline: int, cache_root: Path) -> tuple[str, str, str]:
     kind, msg = ours_verdict(path)
     if kind == "crash":
         return "CRASH", ref or "(p4c accepts)", msg
-    if ref is None:
-        return ("agree-accept" if kind == "ok" else "REJECT"), "", msg
+    if ref is None:   # (both accept: the P4Infos compared, p4c_mutate_p4info)
+        diff = p4info_differs(path, cache_root) if kind == "ok" else ""
+        return ("P4INFO" if diff else "agree-accept" if kind == "ok" else "REJECT"), "", diff or msg
     if kind == "ok":
         return "INVALID-ACCEPTED", ref, ""
     m = _LOC.match(msg)
@@ -771,7 +774,7 @@ def main(argv=None) -> int:
         done += 1
         counts[verdict.split()[0]] += 1
         by_kind[kind][verdict.split()[0]] += 1
-        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC")) and args.keep:
+        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC", "P4INFO")) and args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / path.name).write_text(mut.text)
         line = f"{verdict:18} {kind:16} {base.name}:{mut.line} {mut.desc} | p4c: {ref} | ours: {ours} | {path.name}"
@@ -780,7 +783,7 @@ def main(argv=None) -> int:
             out.write(line + "\n")
             out.flush()
         path.unlink()
-    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT") ) - counts["CRASH"]
+    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT", "P4INFO")) - counts["CRASH"]
     agree = counts["agree-accept"] + counts["agree-reject"]
     print(f"\nmutants {done}; p4c rejects {rej} ({100 * rej / max(done, 1):.0f} %); agreement {agree} "
           f"({100 * agree / max(done, 1):.0f} %); " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

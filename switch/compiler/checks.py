@@ -480,6 +480,13 @@ def check_field_types(decls: list[Node]) -> None:
 def check_pkginfo(annos) -> None:
     """``@pkginfo`` on main: a known key's value is a string literal (p4c), no key given twice
     (p4c: "name: Duplicates declaration name")."""
+    known = [k for a in annos if a[0] == "pkginfo" and not isinstance(a[1], dict)
+             for k in {str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)}]
+    known = [k for k in known if k in ("name", "version", "arch", "organization", "contact", "url")]
+    dup = next((k for i, k in enumerate(known) if k in known[:i]), None)
+    if dup:   # in two @pkginfo: p4c's P4Runtime serializer dies ("Compiler Bug: Duplicate keys in @pkginfo")
+        raise P4CompileError(next(a[2] for a in annos if a[0] == "pkginfo"),
+                             f"{dup}: given in two @pkginfo annotations (p4c 1.2.4.8 dies: 'Duplicate keys in @pkginfo')")
     for a in annos:
         if a[0] == "pkginfo" and not isinstance(a[1], dict):
             keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]

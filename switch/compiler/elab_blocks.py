@@ -13,7 +13,7 @@ from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
-from .table_successors import check_table_successors
+from .table_successors import check_table_successors, midend_kept_tables
 from .switch_copies import drop_unvisited_locals
 
 
@@ -190,7 +190,11 @@ class BlockRules:
             self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
             check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
                                    getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
-                                   self.__dict__.get("midend_folded_ifs"))
+                                   self.__dict__.get("midend_folded_ifs"), self.fold)
+        self.midend_kept = midend_kept_tables([ir_blocks[r]["body"] for r in roles[1:]],
+                                              getattr(self, "subcontrols", []), self.fold,
+                                              self.__dict__.get("midend_folded_ifs") or {},
+                                              {q: [k.get("expr") for k in t.get("keys") or ()] for q, t in self.tables.items()})
         return self.finish(ir_blocks, blocks)
 
     # v1model.p4's block types: (direction, type) per parameter; "H"/"M" are the package's
@@ -322,6 +326,7 @@ class BlockRules:
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.check_control_constants(locals_, body)
+        self.settle_match_kind_stores(locals_ + body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -624,6 +629,7 @@ class BlockRules:
         shadow = scope.names.pop(d.name, None)
         try:
             rec["body"] = self.stmt(d.body, ascope)
+            self.settle_match_kind_stores(rec["body"])
         finally:
             if shadow is not None:
                 scope.names[d.name] = shadow

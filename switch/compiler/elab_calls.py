@@ -392,6 +392,7 @@ class CallRules:
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
         rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
+        self.settle_match_kind_stores(rec["body"])
         self.ctx = saved
         if first is not None:
             overloads.setdefault(d.name, [first]).append(rec)

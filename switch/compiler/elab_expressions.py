@@ -510,15 +510,15 @@ class ExpressionRules:
         operand is "could not convert expression to Json", a variable or parameter one "match_kind:
         type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
         A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
-        uncalled function or an unapplied sub-control (target_error)."""
+        uncalled function or an unapplied sub-control (target_error), nor in a dead store (mk_stores)."""
         if getattr(self, "ctx", None) and self.ctx.get("unread_local_init"):
             return None   # an initializer p4c removes with its unread local (local_never_read)
         name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
-        if name is not None:
-            return self.back_end_error(loc, f"{name}: could not convert expression to Json (a match_kind value as an operand "
-                           f"of {op}: the BMv2 back end has no representation for it, p4c)")
-        self.back_end_error(n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's "
-                       "BMv2 back end)")
+        err = (loc, f"{name}: could not convert expression to Json (a match_kind value as an operand of {op}: the BMv2 "
+                    "back end has no representation for it, p4c)") if name is not None else \
+            (n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's BMv2 back end)")
+        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None   # (a store p4c may drop: mk_stores)
+        return self.back_end_error(*err) if pend is None else pend.append(err)
 
     def back_end_error(self, loc, message: str) -> None:
         if getattr(self, "ctx", None):

@@ -78,6 +78,10 @@ class ExternRules:
             return [x for i in range(t[2]) for x in self.flatten_value(
                 {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
                 et, loc, what)]
+        if t[0] == "list" and what == "digest data":   # (a tuple member, as a struct's: digest_call)
+            items = ir["items"] if ir.get("op") == "list" else \
+                [{"op": "tuple_idx", "a": ir, "i": i, "t": et} for i, et in enumerate(t[1])]
+            return [x for it, et in zip(items, t[1]) for x in self.flatten_value(it, et, loc, what)]
         if t[0] == "struct":
             out = []
             for f, ft in self.structs[t[1]]["fields"]:
@@ -403,7 +407,7 @@ class ExternRules:
                      {"op": "tuple_idx", "a": ir, "i": i, "t": ft} for i, (fn, ft) in enumerate(members)]
         flat = []
         for (fn, ft), it in zip(members, items):
-            if ft[0] in ("header", "struct", "stack") and dt[0] in ("struct", "stack"):
+            if ft[0] in ("header", "struct", "stack", "list") and dt[0] in ("struct", "stack", "list"):
                 # p4c accepts a header or struct member (P4Info: its type in type_info);
                 # simple_switch_grpc refuses such a P4Info (checkmate-switch as well), so
                 # the pipeline only carries the member's fields, flattened

@@ -82,6 +82,9 @@ class OutputRules:
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
+        for tq, refs in self.__dict__.get("property_refs", {}).items():   # (elab_tables.ignored_property_value)
+            for aq in refs if tq in applied else ():
+                used_actions.setdefault(aq, self.actions[aq])["property_ref"] = True
         # p4c removes a table nothing applies, then the actions only it listed: it reads their
         # @id / @priority no more than those of an action nothing uses, nor runs its target checks
         in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
@@ -153,7 +156,7 @@ class OutputRules:
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
                             "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
-                            "control": a["control"]})
+                            "control": a["control"], **({"property_ref": True} if a.get("property_ref") else {})})
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
@@ -164,6 +167,9 @@ class OutputRules:
                 return aid[tw.get(name, name)]
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                # (in p4c's P4Info, not in its BMv2 JSON: table_successors.midend_kept_tables)
+                **({"midend_removed": True} if q in applied and getattr(self, "midend_kept", None) is not None
+                   and q not in self.midend_kept else {}),
                 **({"p4info_size": t["p4info_size"]} if t.get("p4info_size") is not None else {}),
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
@@ -282,6 +288,8 @@ class OutputRules:
                 loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
                 if isinstance(uid, bool) or not isinstance(uid, int):
                     raise E(loc, f"{r['name']}: @id needs an integer, not {uid!r}")
+                if uid >= 1 << 32:
+                    raise E(loc, f"{r['name']}: @id should be an unsigned integer (p4c: it does not fit 32 bits)")
                 if kind in PREFIX and uid >> 24 and uid >> 24 != PREFIX[kind]:
                     # p4c adds the P4Runtime type prefix to a 24-bit @id; a full id must carry it
                     raise E(loc, f"{r['name']}: @id has the wrong 8-bit prefix (0x{uid >> 24:02x}; a {kind} id "
@@ -315,6 +323,8 @@ class OutputRules:
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
                 raise E(anno[2], f"{what or name}: {' '.join(map(str, anno[1])) or 'nothing'} is not a valid @id value "
                                  "(a positive integer literal)")
+            if v >= 1 << 32:   # (p4c_mutate seed 304, kind id_anno: a crash of ours building the P4Info)
+                raise E(anno[2], f"{name}: @id should be an unsigned integer (p4c: it does not fit 32 bits)")
             if v in seen:
                 raise E(anno[2], f"{what or name}: @id {v} is used multiple times")
             seen.add(v)

@@ -81,6 +81,41 @@ class StatementRules:
             return False
         return not any(n.kind == "name" and n.get("name") == name for n in _ast_nodes(node))
 
+    def assign_stmt(self, s: Node, scope: Scope, lhs: dict, lt: list) -> list:
+        """The statements of assignment ``s`` into ``lhs`` (of type ``lt``)."""
+        rhs_t = self.expr(s.rhs, scope)
+        if lhs.get("op") == "slice" and (lhs["a"].get("t") or [None])[0] == "int":
+            # p4c 1.2.4.8 casts the value to the signed base's type and cannot: no value goes
+            # into a slice of an int<W> (p4c_mutate seed 53, a field made int<48>)
+            raise E(s.rhs.loc, f"cannot assign to a slice of a value of type {tstr(lhs['a']['t'])} (p4c 1.2.4.8 "
+                               f"casts the value to {tstr(lhs['a']['t'])}: 'Cannot unify type ...')")
+        if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
+            rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
+        elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
+            # a field declared bool takes a bool only (p4c), though it is held in one bit
+            raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
+        both_bool_fields = lt == ["bit", 1] and self.is_bool_header_field(lhs) and self.is_bool_header_field(rhs_t[0])
+        rhs = rhs_t[0] if both_bool_fields else self.coerce(rhs_t, lt, s.rhs.loc)
+        if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
+                not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
+            self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
+        if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
+            raise E(s.loc, "varbit values can only be copied from one header field to another")
+        if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
+            self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid", init_lhs=lhs)
+        if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
+            # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
+            # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
+            # zeroed first by the add_header when it was invalid; its other fields keep their values
+            bytes_ = self.headers[lt[1]]["bytes"]
+            first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
+            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs))
+            return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
+        if lt[0] == "header" and (sib := self.union_siblings(lhs)):
+            # BMv2: a header union member made valid by an assignment invalidates the others
+            return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
+        return [{"s": "assign", "l": lhs, "r": rhs}]
+
     def simple_stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
         if k in ("for", "for_in", "break", "continue"):
@@ -113,6 +148,7 @@ class StatementRules:
                 if getattr(self, "ctx", None) is not None and self.mentions_match_kind(s.init) and \
                         self.local_never_read(s.name):
                     self.ctx["unread_local_init"] = True   # (match_kind_operand)
+                mk = None if (getattr(self, "ctx", None) or {}).get("unread_local_init") else self.match_kind_store_begin(s.init)
                 try:
                     init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
                 finally:
@@ -126,7 +162,7 @@ class StatementRules:
             if s.init is not None and (algo_param := self._algo_param(s.init, scope)) is not None:
                 self.note_algo_param(var_ir, algo_param)   # `HashAlgorithm y = al;`: al's value
             scope.declare(s.name, ("var", var_ir, "inout"), s.loc)
-            return [{"s": "decl", "n": py, "t": t, "init": init}]
+            return self.match_kind_store_end(mk if s.init is not None else None, [{"s": "decl", "n": py, "t": t, "init": init}])
         if k == "const":
             t = self.resolve_type(s.type)
             ir = self.declared_constant(t, s.value, scope)
@@ -139,38 +175,8 @@ class StatementRules:
             if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
                                         s.loc)
-            rhs_t = self.expr(s.rhs, scope)
-            if lhs.get("op") == "slice" and (lhs["a"].get("t") or [None])[0] == "int":
-                # p4c 1.2.4.8 casts the value to the signed base's type and cannot: no value goes
-                # into a slice of an int<W> (p4c_mutate seed 53, a field made int<48>)
-                raise E(s.rhs.loc, f"cannot assign to a slice of a value of type {tstr(lhs['a']['t'])} (p4c 1.2.4.8 "
-                                   f"casts the value to {tstr(lhs['a']['t'])}: 'Cannot unify type ...')")
-            if rhs_t[1] == BOOL and lt == ["bit", 1] and self.is_bool_header_field(lhs):
-                rhs_t = ({"op": "cast", "a": rhs_t[0], "t": lt}, lt)   # `h.flag = x == y;` for a bool field
-            elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
-                # a field declared bool takes a bool only (p4c), though it is held in one bit
-                raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
-            both_bool_fields = lt == ["bit", 1] and self.is_bool_header_field(lhs) and self.is_bool_header_field(rhs_t[0])
-            rhs = rhs_t[0] if both_bool_fields else self.coerce(rhs_t, lt, s.rhs.loc)
-            if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
-                    not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
-                self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
-            if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
-                raise E(s.loc, "varbit values can only be copied from one header field to another")
-            if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
-                self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid", init_lhs=lhs)
-            if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):
-                # p4c 1.2.4.8 builds such an initializer in a temporary header that it never makes
-                # valid (add_header h; tmp.f = ...; assign_header h = tmp): on BMv2 `h` ends invalid,
-                # zeroed first by the add_header when it was invalid; its other fields keep their values
-                bytes_ = self.headers[lt[1]]["bytes"]
-                first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
-                self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs))
-                return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
-            if lt[0] == "header" and (sib := self.union_siblings(lhs)):
-                # BMv2: a header union member made valid by an assignment invalidates the others
-                return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
-            return [{"s": "assign", "l": lhs, "r": rhs}]
+            mk = self.match_kind_store_begin(s.rhs)
+            return self.match_kind_store_end(mk, self.assign_stmt(s, scope, lhs, lt))
         if k == "if":
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
             depth = self.ctx.get("if_depth", 0)
@@ -398,13 +404,22 @@ class StatementRules:
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
         cases, pending = [], []
+        bool_field = t == ["bit", 1] and self.is_bool_header_field(ir)
         for c in s.cases:
             if c.label is None:
                 if "default" in pending or any("default" in c2["labels"] for c2 in cases):
                     raise E(c.loc, "switch statement has more than one 'default' label")
                 pending.append("default")
             else:
-                v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
+                if bool_field:   # (a header field declared bool, held as bit<1>: bool labels, p4c)
+                    lab = self.expr(c.label, scope)
+                    if lab[1] != BOOL:
+                        raise E(e.loc, f"{expr_text(e)} with type bool cannot be compared to {expr_text(c.label)} "
+                                       f"with type {tstr(lab[1])}")
+                    v = self.fold(lab[0])
+                    v = None if v is None else int(v)
+                else:
+                    v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
                 if v is None:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
@@ -424,7 +439,7 @@ class StatementRules:
             # key, and BMv2 refuses to load the program ("Duplicate entries in table initializer")
             # (the spec makes equal labels a compile-time error; p4c 1.2.4.8 misses it)
             lab = [c.label for c in s.cases if c.label is not None and
-                   self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == dup][1]
+                   self.fold(self.coerce(self.expr(c.label, scope), BOOL if bool_field else t, c.label.loc)) == dup][1]
             self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
                                        "the table p4c makes of such a switch)")
         if v is None and t[0] == "error" and labels:

@@ -12,6 +12,7 @@ import re
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
+from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
@@ -53,13 +54,53 @@ def _property_instance_name(prop: Node, q: str) -> str:
 
 
 class TableRules:
-    def ignored_property_value(self, pv, scope) -> None:
+    def ignored_property_value(self, pv, scope, listed=None, table=None) -> None:
         """p4c type-checks the value of a table property it then ignores (an unknown one, or
         ``priority_delta`` without entries): ``foo = (true) / 0;`` is its type error (p4c_mutate
         seed 73, kind div: was accepted)."""
         v = pv.get("value") if isinstance(pv, Node) else None
-        if isinstance(v, Node):
+        if not isinstance(v, Node):
+            return
+        fn = v.fn if v.kind == "call" else v
+        ent = scope.lookup(fn.name) if fn.kind == "name" and not fn.get("top") else None
+        if ent is not None and ent[0] == "action" and v.kind == "call":
+            self.ignored_action_call(v, self.actions[ent[1]], listed or (), scope)
+        elif ent is not None and ent[0] == "function" and v.kind == "call":
+            raise E(v.loc, f"{fn.name}(): a function call as the value of an unknown table property "
+                           "(p4c 1.2.4.8 dies: 'Compiler Bug: ... Null stat')")
+        elif ent is not None and ent[0] == "action":
+            # a bare name: taken, and the action kept where the table is -- p4c's P4Info lists it
+            self.__dict__.setdefault("property_refs", {}).setdefault(table, set()).add(ent[1])
+        else:
             self.expr(v, scope)
+
+    @staticmethod
+    def listed_actions(props: dict, scope) -> set:
+        """The actions (qualified names) a table's ``actions`` property names."""
+        ents = [scope.lookup(n.name) for n in props.get("actions") or () if isinstance(getattr(n, "name", None), str)]
+        return {e[1] for e in ents if e is not None and e[0] == "action"}
+
+    def ignored_action_call(self, v: Node, a: dict, listed, scope) -> None:
+        """An action call as the value of a property p4c ignores (``foo = s(1);``): p4c types it
+        as a default action's -- each argument of its parameter's type, a directionless one a
+        compile-time constant, a directional one an lvalue, no argument too many -- but takes
+        fewer arguments than parameters; an action the table does not list makes it die
+        ("Null actionCallInvocation").  Probed on p4c 1.2.4.8 (p4c_mutate seed 141, rename_use)."""
+        what = f"property value {expr_text(v)}"
+        if a["name"] not in listed:
+            raise E(v.loc, f"{what}: action {a['name']} is not in the table's actions list (p4c 1.2.4.8 dies: "
+                           "'Compiler Bug: ... Null actionCallInvocation')")
+        named = [x for x in v.args if x.kind == "named_arg"]
+        args = list(self.args_by_name(v, a, what).args) if named else list(v.args)
+        if len(args) > len(a["params"]):
+            raise E(v.loc, f"{a['name']}: Too many arguments for action (p4c)")
+        for arg, p in zip(args, a["params"]):
+            if p["dir"] in ("out", "inout"):
+                self.coerce(self.lvalue(arg, scope), p["t"], arg.loc)
+                continue
+            ir = self.coerce(self.expr(arg, scope), p["t"], arg.loc)
+            if p["dir"] is None and self.fold(ir) is None:
+                raise E(arg.loc, f"{expr_text(arg)}: action argument must be a compile-time constant")
 
     def check_json_action_labels(self, q: str, acts: list, nodes: list) -> None:
         """p4c copies a top-level action into each control that uses it, named there like a
@@ -92,7 +133,7 @@ class TableRules:
                           "largest_priority_wins", "priority_delta"):
                 # p4c 1.2.4.8 ignores a property it does not know, with a warning
                 self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
-                self.ignored_property_value(pv, scope)
+                self.ignored_property_value(pv, scope, self.listed_actions(props, scope), q)
                 del props[pn]
         timeout = False
         if "support_timeout" in props:
@@ -287,7 +328,7 @@ class TableRules:
         da = props.get("default_action")
         if da is not None:
             self.property_named_call(da.expr, props, q)
-            dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action")
+            dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action", anames)
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
             if any(a["name"] == dname and a["scope"] == "TABLE_ONLY" for a in acts):
@@ -337,7 +378,7 @@ class TableRules:
             for pn in ("largest_priority_wins", "priority_delta"):
                 if pn in props:
                     self.warn(props[pn].loc, f"Unknown table property: {pn}")
-                    self.ignored_property_value(props[pn], scope)
+                    self.ignored_property_value(props[pn], scope, self.listed_actions(props, scope), q)
                     del props[pn]
         if "largest_priority_wins" in props:
             v = self.fold(self.coerce(self.expr(props["largest_priority_wins"].value, scope), ["bool"],
@@ -367,7 +408,7 @@ class TableRules:
                         matches.append(m)
                 self.property_named_call(en.action, props, q)
                 self.bound_args_first(en.action, props["actions"], scope, q, "entry")
-                aname, aparams = self.action_call(en.action, scope, f"table {q} entry")
+                aname, aparams = self.action_call(en.action, scope, f"table {q} entry", anames)
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
                 self.check_bound_args(en.action, props["actions"], aname, scope, q, "entry")
@@ -529,7 +570,7 @@ class TableRules:
             return {"id": kdef["id"], "kind": "range", "value": ks["lo"], "high": ks["hi"]}
         return None
 
-    def action_call(self, e: Node, scope, what: str):
+    def action_call(self, e: Node, scope, what: str, listed=None):
         if e.kind == "name":
             e = Node("call", e.loc, fn=e, targs=[], args=[])
         if e.kind != "call" or e.fn.kind != "name":
@@ -542,6 +583,9 @@ class TableRules:
         e = self.args_by_name(e, a, what)
         if len(e.args) != len(a["params"]):   # (too few: p4c names the parameter left unassigned)
             missing = a["params"][len(e.args)] if len(e.args) < len(a["params"]) else {}
+            if missing and listed is not None and a["name"] not in listed:
+                # p4c looks for the action in the list first (not for extra arguments: p4c_mutate seed 137)
+                raise E(e.loc, f"{what}: action {a['name']} is not in the actions list")
             raise E(missing.get("loc") or e.loc, f"{what}: action {a['name']} takes {len(a['params'])} argument(s), "
                                                  f"got {len(e.args)}")
         vals = []
@@ -703,6 +747,8 @@ class TableRules:
             total = {}
             for st in stmts:
                 total = add(total, one(st, depth))
+                if mid_returns(st, self.fold):   # (the rest is dead for the back end: table_successors)
+                    break
             return total
 
         def one(st, depth):
@@ -711,6 +757,8 @@ class TableRules:
                 return {st["table"]: 1}
             if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
                 return seq(st["then"] if folded[id(st)] else st["else"], depth)
+            if (v := enum_folded(st, self.fold)) is not None:
+                return seq((st["then"] if v else st["else"]) or [], depth)
             if k == "if":
                 return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
             if k == "switch_action":

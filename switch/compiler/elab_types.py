@@ -12,6 +12,9 @@ from .errors import P4CompileError
 
 #: widest bit<N>/int<N>/varbit<N> accepted (BMv2 fields are far narrower in practice)
 MAX_WIDTH = 4096
+#: widest bit<N>/int<N> type or sized literal p4c 1.2.4.8 takes ("Compiler only supports widths up
+#: to 2048", "size too large"; varbit<N> is not limited so)
+P4C_MAX_WIDTH = 2048
 #: largest counter/meter/register/value_set (cells are allocated when the program loads)
 MAX_ARRAY = 1 << 24
 
@@ -61,10 +64,12 @@ class TypeRules:
 
     def _resolve_type(self, n: Node, allow_generic, in_decl):
         k = n.kind
-        if k == "bit":
-            return ["bit", self.const_int(n.width, "a bit width", minimum=0, maximum=MAX_WIDTH)]
-        if k == "sint":
-            return ["int", self.const_int(n.width, "an int width", minimum=1, maximum=MAX_WIDTH)]
+        if k in ("bit", "sint"):
+            w = self.const_int(n.width, "an int width" if k == "sint" else "a bit width", minimum=0 if k == "bit" else 1)
+            if w > P4C_MAX_WIDTH:   # (p4c names no position)
+                raise E(n.loc, f"{'int' if k == 'sint' else 'bit'}<{w}>: Compiler only supports widths up to "
+                               f"{P4C_MAX_WIDTH} (p4c)")
+            return ["int" if k == "sint" else "bit", w]
         if k == "int_inf":
             return INTLIT
         if k == "varbit":

@@ -46,13 +46,14 @@ from .elab_calls import CallRules
 from .elab_tables import TableRules
 from .elab_types import TypeRules
 from .elab_unions import UnionRules
+from .mk_stores import MatchKindStores
 from .errors import P4Warning
 
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
-                 PacketRules, ExternRules, ExpressionRules, CastRules, OutputRules, DeclOrderRules):
+                 PacketRules, ExternRules, ExpressionRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,

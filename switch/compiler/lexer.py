@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .elab_types import MAX_WIDTH
+from .elab_types import MAX_WIDTH, P4C_MAX_WIDTH
 from .errors import Loc, P4CompileError, P4Warning
 from .preprocessor import Line
 
@@ -70,6 +70,8 @@ def parse_int(text: str, loc: Loc, warnings: list | None = None) -> tuple[int, i
         raise P4CompileError(loc, f"integer literal width {_short(m.group(1))} is too large "
                                   f"(a bit width must be <= {MAX_WIDTH})")
     width = int(m.group(1)) if m.group(1) else None
+    if width is not None and width > P4C_MAX_WIDTH:
+        raise P4CompileError(loc, f"{text}: {width} size too large (p4c 1.2.4.8 takes widths up to {P4C_MAX_WIDTH})")
     signed = m.group(2) == "s"
     body = m.group(3).replace("_", "")
     base, digits = _BASES.get(body[:2], 10), body[2:] if body[:2] in _BASES else body

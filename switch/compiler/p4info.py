@@ -24,7 +24,8 @@ _METER_UNIT = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.Mete
 _SCOPE = {"TABLE_AND_DEFAULT": p4info_pb2.ActionRef.TABLE_AND_DEFAULT,
           "TABLE_ONLY": p4info_pb2.ActionRef.TABLE_ONLY,
           "DEFAULT_ONLY": p4info_pb2.ActionRef.DEFAULT_ONLY}
-_SKIP_ANNOS = {"name", "id", "defaultonly", "tableonly", "hidden"}
+# (@tableonly / @defaultonly are listed where written -- an action's, a table's, an extern's: p4c)
+_SKIP_ANNOS = {"name", "id", "hidden"}
 # annotations p4c turns into P4Info fields instead of listing them (max_group_size only on
 # an action profile: on a table p4c lists it as written)
 _FIELD_ANNOS = {"brief", "description"}
@@ -217,7 +218,8 @@ def _final_aliases(ir: dict) -> dict:
 def _listed_actions(ir: dict) -> tuple[set, set]:
     """Ids of the actions p4c puts into the P4Info, and of those only called directly from a
     control body: p4c binds every argument of such a call, so the action keeps no parameter."""
-    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
+    ids = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set()) | \
+        {a["id"] for a in ir["actions"] if a.get("property_ref")}   # (named by an unknown table property)
     direct = _called_actions([ir["blocks"], ir["subcontrols"]], set())
     # an @name'd twin (same control-plane name, other body; only called directly) is listed
     # once, as its first declaration
@@ -272,7 +274,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 ar.annotations.append("@defaultonly")
             elif a["scope"] == "TABLE_ONLY":
                 ar.annotations.append("@tableonly")
-            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations)
+            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations, _SKIP_ANNOS | {"defaultonly", "tableonly"})
         if t["default"]["const"]:
             pt.const_default_action_id = t["default"]["action"]
         if t["direct_counter"]:
@@ -301,7 +303,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pp = pa.params.add()
             pp.id, pp.name, pp.bitwidth = p["id"], p["name"], p["width"]
             types.use(p, pp)
-            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations)
+            _annotations(pp.annotations, p.get("annos"), pp.structured_annotations, _SKIP_ANNOS - {"hidden"})   # (listed: p4c)
             _doc(pp.doc, p.get("annos"))
     # counters and meters, indexed then direct; p4c lists a direct one only when a table uses it
     for kind, units, repeated, direct in (("counters", _COUNTER_UNIT, info.counters, False),
@@ -310,7 +312,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                                           ("direct_meters", _METER_UNIT, info.direct_meters, True)):
         for c in sorted((c for c in ir[kind] if not direct or c.get("table_id")), key=lambda x: x["name"]):
             pc = repeated.add()
-            _preamble(pc.preamble, c)
+            _preamble(pc.preamble, c, _SKIP_ANNOS - {"hidden"})   # (an extern's @hidden is listed: p4c)
             pc.spec.unit = units[c["unit"]]
             if direct:
                 pc.direct_table_id = c["table_id"]
@@ -318,7 +320,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 pc.size = c.get("p4info_size", c["size"])
     for r in sorted(ir["registers"], key=lambda x: x["name"]):
         pr = info.registers.add()
-        _preamble(pr.preamble, r)
+        _preamble(pr.preamble, r, _SKIP_ANNOS - {"hidden"})
         if r.get("enum"):
             pr.type_spec.serializable_enum.name = r["enum"]
             types.serenum(r["enum"])
@@ -352,7 +354,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             types.spec(mem.type_spec, ft, nt)
     for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
         pa = info.action_profiles.add()
-        _preamble(pa.preamble, a, _SKIP_ANNOS | {"max_group_size"})
+        _preamble(pa.preamble, a, (_SKIP_ANNOS - {"hidden"}) | {"max_group_size"})
         pa.table_ids.extend(a["table_ids"])
         pa.with_selector = a["with_selector"]
         pa.size = a["size"]
@@ -361,7 +363,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pa.max_group_size = int(str(mgs), 0)
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
-        _preamble(pv.preamble, v)
+        _preamble(pv.preamble, v, _SKIP_ANNOS - {"hidden"})   # (a value set's @hidden is listed: p4c)
         for i, f in enumerate(v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}], 1):
             mf = pv.match.add()
             mf.id, mf.bitwidth = i, f["width"]
@@ -505,6 +507,10 @@ class _TypeInfo:
                     m = st.members.add()
                     m.name = f
                     self.spec(m.type_spec, sft)
+        elif ft[0] == "list":   # a digest tuple's tuple member (p4c; BMv2 cannot load it)
+            ts.tuple.SetInParent()
+            for et in ft[1]:
+                self.spec(ts.tuple.members.add(), et)
         elif ft[0] == "error":
             ts.error.SetInParent()
             if not self.info.type_info.error.members:

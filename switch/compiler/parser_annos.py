@@ -96,6 +96,9 @@ class AnnotationParser:
             raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
             annos[-1].error, bad = bad, None
+        for a in annos:   # (p4c: a structured annotation's name is one annotation's only)
+            if isinstance(a[1], dict) and sum(b[0] == a[0] for b in annos) > 1:
+                raise P4CompileError(a[2], f"@{a[0]}: duplicate name for structured annotation (p4c)")
         return annos
 
     def pragma_annotation(self, loc):
@@ -135,6 +138,9 @@ class AnnotationParser:
             raise P4CompileError(loc, f"@{name} should not have any arguments (p4c)")
         if name in self._STRING_ANNOS and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
             raise P4CompileError(loc, f"@{name} takes one string argument, e.g. @{name}(\"x\")")
+        if name == "pkginfo" and (not args or any(len(a) < 3 or a[1].text != "=" for a in args)):
+            # p4c parses its body as key = value pairs ("unexpected END_ANNOTATION", "expecting =")
+            raise P4CompileError(loc, "syntax error: @pkginfo takes key = value pairs, e.g. @pkginfo(name = \"x\")")
         # @id and @priority: p4c reads them only on objects that survive (elab_output.check_user_ids)
 
     def check_translation_args(self, args: list, loc) -> None:

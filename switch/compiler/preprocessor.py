@@ -380,11 +380,21 @@ class Preprocessor:
         e = self.expand(e, loc)
         # a character constant ('a', '\n', '\x41') is its code, as for cpp
         esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
-        e = re.sub(r"'(\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\])'",
-                   lambda m: str(int(m.group(1)[2:], 16) if m.group(1).startswith("\\x") else
-                                 int(m.group(1)[1:], 8) if re.fullmatch(r"\\[0-7]+", m.group(1)) else
-                                 esc.get(m.group(1)[1], ord(m.group(1)[1])) if m.group(1).startswith("\\") else
-                                 ord(m.group(1))), e)
+        one = r"\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\]"
+
+        def code(c: str) -> int:
+            return int(c[2:], 16) if c.startswith("\\x") else int(c[1:], 8) if re.fullmatch(r"\\[0-7]+", c) else \
+                esc.get(c[1], ord(c[1])) if c.startswith("\\") else ord(c)
+
+        def char_const(m) -> str:
+            cs = re.findall(one, m.group(1))
+            if len(cs) == 1:
+                return str(code(cs[0]))
+            v = 0   # a multi-character constant: gcc packs the bytes into an int, the last 4 kept
+            for c in cs:
+                v = ((v << 8) | (code(c) & 0xFF)) & 0xFFFFFFFF
+            return str(v - (1 << 32) if v >= 1 << 31 else v)
+        e = re.sub(rf"'((?:{one})+)'", char_const, e)
         for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
             suffix = m.group(2)
             if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):

@@ -2,12 +2,45 @@
 :func:`check_table_successors`)."""
 from __future__ import annotations
 
-from .elab_common import E
+from .elab_common import always_returns, E, has_enum_cast_cmp, ir_dicts
 from .errors import Loc
 
 
+def enum_folded(st: dict, fold) -> bool | None:
+    """The branch p4c's midend keeps of an ``if`` on an enum-cast comparison (``(E)4w5 !=
+    E.C``; its front end keeps the ``if``, has_enum_cast_cmp), or None.  EliminateSerEnums and
+    ConstantFolding decide it before the constant propagation that also folds the flag of a
+    ``return`` in it (p4c_mutate seed 137: ``if ((En_t)4w5 != En_t.C) { return; } t3.apply();
+    t3.apply();`` compiles; a return under a local's constant ends nothing, probed)."""
+    if st.get("s") != "if" or not (has_enum_cast_cmp(st["c"]) or _serenum_cmp(st["c"])):
+        return None
+    v = fold(st["c"])
+    return None if v is None else bool(v)
+
+
+def _serenum_cmp(c) -> bool:
+    """A comparison of serializable-enum values (``En_t.B != En_t.C``): p4c's front end keeps it as
+    well, its midend's EliminateSerEnums makes it one of bit constants (the fuzz21 case's t2)."""
+    return any(d.get("op") == "bin" and d.get("o") in ("==", "!=") and isinstance(d.get("a"), dict)
+               and (d["a"].get("t") or [None])[0] == "serenum" for d in ir_dicts(c))
+
+
+def mid_returns(st: dict, fold) -> bool:
+    """Statement ``st`` always returns once p4c's midend has folded the enum-cast ``if``s
+    (:func:`enum_folded`): what follows it is gone before the BMv2 back end."""
+    v = enum_folded(st, fold)
+    if v is not None:
+        return any(mid_returns(x, fold) for x in (st["then"] if v else st["else"]) or [])
+    if st.get("s") == "block":
+        return any(mid_returns(x, fold) for x in st["body"])
+    if st.get("s") == "if":
+        return any(mid_returns(x, fold) for x in st["then"] or []) and \
+            any(mid_returns(x, fold) for x in st["else"] or [])
+    return always_returns(st)
+
+
 def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None,
-                           folded=None) -> None:
+                           folded=None, fold=None) -> None:
     """p4c's BMv2 back end gives each table one successor per outcome: a table applied (as a
     statement) at two places whose next step differs -- ``if (c) { t.apply(); x = 1; } else
     { t.apply(); x = 2; }`` -- is refused ("table t has multiple successors"); when both are
@@ -15,8 +48,9 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     an apply is the first statement after it, or, at the end of a branch or block, whatever
     follows the enclosing statement (sub-control bodies inlined).  An ``exit`` is a step of
     its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
-    then).  Tables also applied in an expression or a ``switch`` are left to
-    :meth:`check_single_apply`.
+    then; "follows" as its front end sees it, while what follows a return that p4c's midend
+    makes unconditional -- :func:`mid_returns`, with ``fold`` -- applies no table).  Tables
+    also applied in an expression or a ``switch`` are left to :meth:`check_single_apply`.
 
     An ``exit`` statement of a control inlined at two places (two instances applied, or one
     applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
@@ -51,7 +85,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 mark(v)
 
     def walk(stmts, cont, end, depth):
-        for st in reversed(stmts):
+        cut = next((i for i, st in enumerate(stmts) if fold is not None and mode[0] != "front" and mid_returns(st, fold)), None)
+        for st in reversed(stmts if cut is None else stmts[:cut + 1]):   # (what follows is dead)
             cont = visit(st, cont, end, depth)
         return cont
 
@@ -66,6 +101,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             return ("table", st["table"])
         if k == "if" and id(st) in folded:
             return walk(st["then"] if folded[id(st)] else st["else"], cont, end, depth)
+        if mode[0] == "mid" and (v := enum_folded(st, fold)) is not None:
+            return walk((st["then"] if v else st["else"]) or [], cont, end, depth)
         if k == "if":
             mark(st["c"])
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
@@ -83,10 +120,29 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 exit_uses.setdefault((loc.line, loc.col), []).append(loc)
             return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
         if k == "return":
-            return end if cont == end else ("return", id(st))
+            if mode[0] == "front":
+                flagged[id(st)] = cont != end
+            elif mode[0] == "live":
+                flagged["live"] = flagged.get("live") or cont != end
+            return ("return", id(st)) if flagged.get(id(st), cont != end) and flagged.get("live", True) else end
         mark(st)
         return ("stmt", id(st))
 
+    # With ``fold`` (p4c's midend folding the enum-cast ifs, :func:`mid_returns`): p4c's front end
+    # gives a return a flag (hasReturned = true, a step) where something follows it as the front end
+    # sees it ("front"), and the flag stays where some statement after a return still reads it -- one
+    # not past a return the midend makes unconditional ("live"; probes d9, d10: `if (c) { t.apply();
+    # return; } else { t.apply(); } if ((E)4w5 == E.C) { ... }` is refused, `if ((E)4w5 != E.C) {
+    # return; } t.apply(); t.apply();` compiles); the tables then as the back end sees them ("mid").
+    flagged: dict = {}
+    mode = ["mid"]
+    if fold is not None:
+        for mode[0] in ("front", "live"):
+            walk(body, ("end",), ("end",), 0)
+            sites.clear()
+            unsafe.clear()
+            exit_uses.clear()
+        mode[0] = "mid"
     walk(body, ("end",), ("end",), 0)
     for uses in exit_uses.values():
         if len(uses) > 1:
@@ -100,3 +156,61 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
                 f"table {t} has multiple successors\")")
+
+
+def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys: dict) -> set:
+    """The tables p4c's midend keeps in its BMv2 JSON; one its P4Info lists but not kept here was
+    applied only in the branch of an ``if`` it folds away (``folded``, const_index; an enum-cast
+    or serializable-enum comparison, :func:`enum_folded`) or after a return it makes unconditional
+    (:func:`mid_returns`; also one the front end's RemoveReturns already dropped).  Erring towards
+    keeping: a table named anywhere in a statement that stays (a condition, a ``switch``, a
+    sub-control body applied there), or in the key of a table kept (``keys``: table -> its key
+    expressions; `k = { t2.apply().hit: exact; }`), is kept.  checkmate-switch answers P4Runtime
+    writes to the others as BMv2 does (p4rt_server.writes)."""
+    subs = {b.get("fn"): b for b in subcontrols}
+    live, dead = set(), set()
+
+    def names(node, into):
+        if isinstance(node, list):
+            for x in node:
+                names(x, into)
+        elif isinstance(node, dict):
+            if node.get("s") in ("apply", "switch_action") or node.get("op") == "table_hit":
+                into.add(node.get("table"))
+            for v in node.values():
+                names(v, into)
+
+    def walk(stmts, alive: bool, depth: int) -> None:
+        cut = next((i for i, st in enumerate(stmts) if mid_returns(st, fold)), None) if alive else None
+        for i, st in enumerate(stmts):
+            here = alive and (cut is None or i <= cut)
+            k = st.get("s")
+            v = folded.get(id(st)) if k == "if" and id(st) in folded else enum_folded(st, fold) if k == "if" else None
+            if k == "if" and v is not None:
+                names(st["c"], live if here else dead)
+                walk(st["then"] or [], here and v, depth)
+                walk(st["else"] or [], here and not v, depth)
+            elif k == "if":
+                names(st["c"], live if here else dead)
+                walk(st["then"] or [], here, depth)
+                walk(st["else"] or [], here, depth)
+            elif k == "block":
+                walk(st["body"], here, depth)
+            elif k in ("switch_action", "switch_value"):
+                names({kk: vv for kk, vv in st.items() if kk != "cases"}, live if here else dead)
+                for c in st["cases"]:
+                    walk(c.get("body") or [], here, depth)
+            elif k == "apply_control" and st.get("fn") in subs and depth < 16:
+                names(st.get("args"), live if here else dead)
+                walk(subs[st["fn"]]["body"], here, depth + 1)
+            else:
+                names(st, live if here else dead)
+    for body in bodies:
+        walk(body, True, 0)
+    todo = list(live)
+    while todo:
+        found: set = set()
+        names(keys.get(todo.pop()) or [], found)
+        todo += [t for t in found if t not in live]
+        live |= found
+    return live

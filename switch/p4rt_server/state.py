@@ -110,7 +110,7 @@ def build_state(config) -> ForwardingState:
     for t in index.tables.values():
         # p4c's P4Info lists a table its midend then removed as never applied (a branch it
         # folded away): absent from its BMv2 JSON, which BMv2 loads all the same
-        if t.id not in pipeline.tables and not from_p4c:
+        if t.id not in pipeline.tables and not from_p4c and t.id not in pipeline.removed_tables:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"P4Info table '{t.name}' (id {t.id:#x}) is not in p4_device_config: "
                             f"P4Info and device config come from different programs")

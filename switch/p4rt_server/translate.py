@@ -87,12 +87,14 @@ def decode_params(idx: P4InfoIndex, table: TableInfo | None, action) -> tuple[in
         pinfo = info.params.get(p.param_id)
         if pinfo is None:
             raise _bad(f"action '{info.name}': unknown parameter id {p.param_id}")
-        if p.param_id in params:
-            raise _bad(f"action '{info.name}': parameter '{pinfo.name}' given twice")
+        # a repeated id: the last value (BMv2's PI counts the parameters, it does not look for a
+        # repeat: a parameter so left out is 0; probed, helper mutz24)
         params[p.param_id] = codec.decode(p.value, pinfo.bitwidth, f"action '{info.name}' parameter '{pinfo.name}'")
     missing = [pi.name for pid, pi in info.params.items() if pid not in params]
-    if missing:
-        raise _bad(f"action '{info.name}': parameter(s) {', '.join(missing)} missing")
+    if len(action.params) != len(info.params):
+        raise _bad(f"action '{info.name}': parameter(s) {', '.join(missing)} missing" if missing else
+                   f"action '{info.name}': {len(action.params)} parameters given, it has {len(info.params)}")
+    params.update({pid: 0 for pid in info.params if pid not in params})
     return info.id, params
 
 
@@ -168,7 +170,9 @@ def encode_match(table: TableInfo, m: FieldMatch, out: p4runtime_pb2.FieldMatch)
 def encode_action(idx: P4InfoIndex, action_id: int, params: dict[int, int], out: p4runtime_pb2.Action) -> None:
     out.action_id = action_id
     info = idx.actions.get(action_id)
-    for pid in sorted(params):
+    # in the P4Info's order, as BMv2 reads them back (not by id: `@id(5) v, @id(2) x` is 5, 2)
+    order = [p for p in (info.params if info else ()) if p in params] + sorted(p for p in params if not info or p not in info.params)
+    for pid in order:
         w = info.params[pid].bitwidth if info and pid in info.params else 0
         out.params.add(param_id=pid, value=codec.encode(params[pid], w))
 
@@ -192,8 +196,8 @@ def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
         for fid, info in table.match_fields.items():
             if info.kind == "range" and info.bitwidth % 8 and fid not in listed:
                 listed[fid] = FieldMatch.range(fid, 0, codec.mask_of(info.bitwidth))
-        for fid in sorted(listed):
-            encode_match(table, listed[fid], te.match.add())
+        for fid in [f for f in table.match_fields if f in listed] + sorted(f for f in listed if f not in table.match_fields):
+            encode_match(table, listed[fid], te.match.add())   # (the P4Info's key order, as BMv2)
         te.priority = entry.priority
     if entry.member_id is not None:
         te.action.action_profile_member_id = entry.member_id

@@ -106,11 +106,22 @@ class EntityWriter:
             if table.implementation_id:   # p4c: BMv2 has no default action for such a table
                 raise P4RTError(StatusCode.INVALID_ARGUMENT,
                                 f"table '{table.name}' has an action profile: its default entry cannot be written")
+            if te.HasField("action") and entry.action_id in table.table_only_action_ids:
+                # a @tableonly action of the table's list: PI refuses it as a default (probed, mutz24)
+                raise P4RTError(StatusCode.PERMISSION_DENIED,
+                                f"table '{table.name}': a @tableonly action cannot be the default action")
             if te.HasField("action"):
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action
                 p.table_reset_default(table.id)
             return
+        if table.id not in p.tables:
+            # in p4c's P4Info, not in its BMv2 JSON (its midend removed the table: a folded branch);
+            # BMv2's PI finds no entry to change, and the target refuses an INSERT (probed, mutz24)
+            if op == Update.INSERT:
+                raise P4RTError(StatusCode.UNKNOWN, f"table '{table.name}': Error when adding match entry to target "
+                                                    "(the program's BMv2 JSON has no such table)")
+            raise P4RTError(StatusCode.NOT_FOUND, f"table '{table.name}': no such entry")
         if table.is_const:
             p.table_check_key(table.id, entry)   # a bad key first (INVALID_ARGUMENT, as BMv2)
             if table.needs_priority and entry.priority <= 0:
@@ -131,6 +142,10 @@ class EntityWriter:
                 and (op == Update.INSERT or _installed(p, table, entry)):   # MODIFY: a missing key first
             raise P4RTError(StatusCode.INVALID_ARGUMENT,   # BMv2 refuses it too (UNKNOWN)
                             f"table '{table.name}': group {entry.group_id} is empty (an entry needs a member)")
+        if op != Update.DELETE and entry.action_id in table.default_only_action_ids:
+            # a @defaultonly action of the table's list in an entry: PI refuses it (probed, mutz24)
+            raise P4RTError(StatusCode.PERMISSION_DENIED,
+                            f"table '{table.name}': a @defaultonly action cannot be used in an entry")
         if op == Update.INSERT:
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:

@@ -96,11 +96,16 @@ class Pipeline:
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
+        # a table p4c's midend removes (the compiler marks it): BMv2's JSON has none, so P4Runtime
+        # finds no such table -- its code stays, unreachable
+        self.removed_tables = {t["id"] for t in ir["tables"] if t.get("midend_removed")}
+        for tid in self.removed_tables:
+            self.tables.pop(tid, None)
         param_ids = {a["id"]: [p["id"] for p in a["params"]] for a in ir["actions"]}
         for t in ir["tables"]:
             # `const entries` are read-only (the table is const); plain `entries` are
             # initial entries the control plane may change
-            for e in t.get("const_entries", ()):
+            for e in t.get("const_entries", ()) if t["id"] in self.tables else ():
                 self.tables[t["id"]].insert(_entry_from_ir(e, param_ids), const=True)
 
     # -- tables -------------------------------------------------------------------------

@@ -583,3 +583,82 @@ def test_insert_of_an_existing_key_with_a_missing_group(targets):
                 w(u(U.INSERT, table_entry=entry(t, b"\x10", group=5))),
                 w(u(U.INSERT, table_entry=entry(t, b"\x20", group=999))), read]
     assert not run(targets, 7, ops)
+
+
+def test_writes_to_a_table_p4c_removed(targets):
+    """helper mutz24: a table p4c's P4Info lists but its midend removed from the BMv2 JSON (applied
+    only in a branch its constant propagation folds, or after a return an enum-cast condition makes
+    unconditional): BMv2 refuses an INSERT (UNKNOWN, "Error when adding match entry to target") and
+    finds no entry to MODIFY or DELETE (NOT_FOUND; checkmate-switch answered INVALID_ARGUMENT)."""
+    from diffcases.base import program
+    src = program("""
+        bit<8> k = 3;
+        if (k == 4) { t_dead.apply(); }
+        if ((En_t)4w5 != En_t.C) { t_live.apply(); return; }
+        t_after.apply();
+""", ingress_decls="""\
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t_dead { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t_live { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+    table t_after { key = { hdr.h.a: exact; } actions = { s; NoAction; } }
+""", top="enum bit<4> En_t { A = 1, B = 5, C = 9 }\n")
+
+    def ops(info):
+        out = []
+        for name in ("t_dead", "t_after", "t_live"):
+            t = next(x for x in info.tables if x.preamble.name.endswith(name))
+            read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+            e = entry(t, b"\x02", act=action(info, "I.s", b"\x05"))
+            out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.MODIFY, table_entry=e)), w(u(U.DELETE, table_entry=e)), read]
+            d = pb.TableEntry(table_id=t.preamble.id, is_default_action=True)
+            d.action.action.CopyFrom(action(info, "I.s", b"\x06"))
+            out += [w(u(U.MODIFY, table_entry=d)),
+                    ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id, is_default_action=True))])]
+        return out
+    assert not run(targets, 11, ops, source=src)
+
+
+def test_ids_scopes_and_repeated_parameters_as_bmv2(targets):
+    """helper mutz24's probes: a table's key elements and an action's parameters with @id come back
+    in the P4Info's order, not by id (BMv2; checkmate-switch sorted them); a parameter id given
+    twice is no error -- PI counts the parameters, the last value wins, the one left out is 0
+    (checkmate-switch: INVALID_ARGUMENT); a @tableonly action as the default, a @defaultonly one in
+    an entry: PERMISSION_DENIED (checkmate-switch: INVALID_ARGUMENT)."""
+    from diffcases.base import program
+    src = program("""
+        t.apply();
+""", ingress_decls="""\
+    action s(@id(5) bit<8> v, @id(2) bit<16> x) { hdr.h.b = v; hdr.h.c = x; }
+    @id(0x02000077) table t { key = { hdr.h.a: exact @id(7); hdr.h.b: ternary @id(3) @name("bb"); } actions = { @tableonly s; @defaultonly NoAction; } }
+""")
+
+    def ops(info):
+        t = info.tables[0]
+        a = next(x for x in info.actions if x.preamble.name.endswith("s"))
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
+        out = []
+        for pids in ((5, 2), (2, 5), (1, 2), (5, 5)):
+            e = pb.TableEntry(table_id=t.preamble.id, priority=3)
+            e.match.add(field_id=7).exact.value = b"\x02"
+            tm = e.match.add(field_id=3).ternary
+            tm.value, tm.mask = b"\x01", b"\x0f"
+            e.action.action.action_id = a.preamble.id
+            e.action.action.params.add(param_id=pids[0], value=b"\x05")
+            e.action.action.params.add(param_id=pids[1], value=b"\x00\x06")
+            out += [w(u(U.INSERT, table_entry=e)), read, w(u(U.DELETE, table_entry=e))]
+        d = pb.TableEntry(table_id=t.preamble.id, is_default_action=True)
+        d.action.action.action_id = a.preamble.id
+        d.action.action.params.add(param_id=5, value=b"\x05")
+        d.action.action.params.add(param_id=2, value=b"\x00\x06")
+        out += [w(u(U.MODIFY, table_entry=d))]
+        e = pb.TableEntry(table_id=t.preamble.id, priority=3)
+        e.match.add(field_id=1).exact.value = b"\x02"
+        e.action.action.action_id = a.preamble.id
+        out += [w(u(U.INSERT, table_entry=e))]
+        na = next(x for x in info.actions if x.preamble.name.endswith("NoAction"))
+        e = pb.TableEntry(table_id=t.preamble.id, priority=3)
+        e.match.add(field_id=7).exact.value = b"\x09"
+        e.action.action.action_id = na.preamble.id
+        out += [w(u(U.INSERT, table_entry=e)), read]
+        return out
+    assert not run(targets, 12, ops, source=src)

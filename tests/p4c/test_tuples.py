@@ -97,6 +97,21 @@ def test_digest_of_a_bool_or_with_a_stack_member_compiles_and_the_p4info_is_refu
             P4InfoIndex.build(info)
 
 
+def test_digest_list_with_a_header_or_a_list_compiles_and_the_p4info_is_refused_as_bmv2_does():
+    """helper mutz24: p4c compiles ``digest(1, { a, hdr.h })`` and ``digest(1, { a, { b, c } })``
+    (its P4Info: a tuple type_spec with a header / tuple member; checkmate-p4c refused both);
+    simple_switch_grpc refuses either P4Info ('Error when importing p4info', probed), and
+    checkmate-switch's P4Runtime index does too."""
+    import pytest
+
+    from switch.compiler import compile_source
+    from switch.p4rt_server.errors import P4RTError
+    for data in ("{ hdr.h.b, hdr.h }", "{ hdr.h.a, { hdr.h.b, hdr.h.c } }"):
+        info = compile_source(program(body=f"        digest(1, {data});"), "d.p4").p4info
+        with pytest.raises(P4RTError, match="Error when importing p4info"):
+            P4InfoIndex.build(info)
+
+
 def test_empty_digest_p4info_and_its_digest_entry_refused_as_bmv2_does():
     """``digest(1, {})``: p4c's P4Info gives digest_0 an empty tuple type_spec, which
     simple_switch_grpc loads, but it refuses the DigestEntry write ("INTERNAL: Error when

@@ -1,0 +1,143 @@
+"""A list of constants in a body p4c's front end inlines at two places: p4c 1.2.4.8 dies.
+
+p4c's front end inlines every function call and every applied sub-control or sub-parser before its
+def-use pass; a list expression whose elements are all compile-time constants (``{ }``, ``{ 8w1 }``,
+``{ K }``) -- an extern call's argument (``hash``'s base, data or max, ``digest``'s and
+``log_msg``'s data) or a tuple's initializer -- is then one node at each place, and the pass stops
+with "Compiler Bug: ... Expression {}; write set already set" (p4c_mutate seed 134, mutz23's open
+item; probed, helper mutz24).  A list holding a run-time value (``{ x }``, ``{ x, 8w1 }``), one that
+becomes a struct or header (an assignment to one, a comparison with one) and one in an action's
+body (actions are inlined later, in the midend) are fine, as is a body inlined once.
+
+:func:`check_inlined_constant_lists` counts, on the parsed program and for each top-level block of
+``main`` on its own (p4c's pass looks at one at a time: a function called once in ingress and once
+in egress is fine), how many copies p4c makes there of each control, parser and function body --
+the block itself is one; a sub-block, the sum over the blocks that declare an instance of it of
+their copies times the applies of the instance there; a function, the sum over its call sites of
+the copies of the body that calls it (a call in an action: once) -- and refuses such a list in a
+body of two or more copies, named at the list as p4c names it.  It runs after elaboration (p4c's
+type errors come first).
+"""
+from __future__ import annotations
+
+from .ast import Node
+from .elab_common import E
+
+#: v1model extern functions and methods whose arguments may be lists (p4c keeps those as lists)
+_LIST_CALLS = {"hash", "digest", "log_msg", "verify_checksum", "update_checksum",
+               "verify_checksum_with_payload", "update_checksum_with_payload"}
+
+
+def _nodes(v, skip_actions: bool = False):
+    if isinstance(v, Node):
+        if skip_actions and v.kind == "action":
+            return
+        yield v
+        for x in v._attrs.values():
+            yield from _nodes(x, skip_actions)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _nodes(x, skip_actions)
+
+
+def _callee(n: Node) -> str | None:
+    fn = n.get("fn")
+    if isinstance(fn, Node) and fn.kind == "name":
+        return fn.name
+    if isinstance(fn, Node) and fn.kind == "member":
+        return fn.name
+    return None
+
+
+def _constant(n, consts: set) -> bool:
+    """An element p4c folds to a constant: literals, top-level constants, casts and operators of those."""
+    if not isinstance(n, Node):
+        return False
+    if n.kind in ("int", "bool_lit"):
+        return True
+    if n.kind == "name":
+        return n.name in consts
+    if n.kind == "cast":
+        return _constant(n.a, consts)
+    if n.kind == "unary":
+        return _constant(n.a, consts)
+    if n.kind == "binary":
+        return _constant(n.a, consts) and _constant(n.b, consts)
+    if n.kind == "list":
+        return all(_constant(x, consts) for x in n.items)
+    return False
+
+
+def _bodies(d: Node) -> list:
+    """The parts of block or function ``d`` that p4c copies when it inlines it (not its actions)."""
+    if d.kind == "control":
+        return [x for x in d.locals if x.kind != "action"] + [d.body]
+    if d.kind == "parser":
+        return list(d.locals) + list(d.states)
+    return [d.body]
+
+
+def check_inlined_constant_lists(decls: list) -> None:
+    blocks = {d.name: d for d in decls if isinstance(d, Node) and d.kind in ("control", "parser") and not d.get("tparams")}
+    funcs: dict = {}
+    for d in decls:
+        if isinstance(d, Node) and d.kind == "function" and not d.get("tparams"):
+            funcs.setdefault(d.name, []).append(d)
+    consts = {d.name for d in decls if isinstance(d, Node) and d.kind == "const"}
+    main = next((d for d in decls if isinstance(d, Node) and d.kind == "instance" and d.name == "main"), None)
+    if main is None:
+        return
+    roots = []
+    for a in main.args:
+        a = a.value if a.kind == "named_arg" else a
+        name = _callee(a) if a.kind == "call" else None
+        if name in blocks:
+            roots.append(name)
+    for root in dict.fromkeys(roots):   # (p4c's def-use pass looks at one top-level block at a time)
+        _check_root(root, blocks, funcs, consts)
+
+
+def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
+    # sub-blocks: rounds until the counts settle (one per level of nesting)
+    copies = {root: 1}
+    for _ in range(8):
+        new = {root: 1}
+        for bname, n in copies.items():
+            blk = blocks[bname]
+            insts = {x.name: x.type.get("name") for x in blk.locals if x.kind == "instance"}
+            for x in _nodes(_bodies(blk), skip_actions=True):
+                if x.kind == "call" and isinstance(x.fn, Node) and x.fn.kind == "member" and x.fn.name == "apply" \
+                        and x.fn.base.kind == "name" and insts.get(x.fn.base.name) in blocks:
+                    sub = insts[x.fn.base.name]
+                    new[sub] = new.get(sub, 0) + n
+        if new == copies:
+            break
+        copies = new
+    # functions: each call in a copied body is one copy, a call in an action one in all
+    fcopies: dict = {}
+    callers = [(n, _bodies(blocks[b])) for b, n in copies.items()] + \
+              [(1, [x.body for x in blocks[b].locals if x.kind == "action"]) for b in copies]
+    for _ in range(8):
+        counted: dict = {}
+        for n, parts in callers + [(fcopies.get(f, 0), [d.body for d in ds]) for f, ds in funcs.items()]:
+            for x in _nodes(parts):
+                if n and x.kind == "call" and isinstance(x.fn, Node) and x.fn.kind == "name" and x.fn.name in funcs:
+                    counted[x.fn.name] = counted.get(x.fn.name, 0) + n
+        if counted == fcopies:
+            break
+        fcopies = counted
+    for owners, n in [([blocks[b]], c) for b, c in copies.items()] + [(ds, c) for f, ds in funcs.items()
+                                                                      if (c := fcopies.get(f, 0))]:
+        if n < 2:
+            continue
+        for owner in owners:
+            for x in _nodes(_bodies(owner), skip_actions=True):
+                lists = []
+                if x.kind == "call" and _callee(x) in _LIST_CALLS:
+                    lists = [a.value if a.kind == "named_arg" else a for a in x.args]
+                elif x.kind == "var" and isinstance(x.type, Node) and x.type.kind == "tuple" and x.init is not None:
+                    lists = [x.init]
+                for lst in lists:
+                    if isinstance(lst, Node) and lst.kind == "list" and _constant(lst, consts):
+                        raise E(lst.loc, f"a list of constants in {owner.kind} {owner.name}, which p4c inlines at {n} "
+                                         "places: p4c 1.2.4.8 dies on it ('Compiler Bug: ... write set already set')")
