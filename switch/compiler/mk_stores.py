@@ -57,6 +57,24 @@ def _body_key(ctx: dict) -> tuple:
 
 
 class MatchKindStores:
+    def mentions_match_kind(self, n) -> bool:
+        """Whether expression ``n`` names a match_kind member (the only initializer whose removal
+        with its unread local matters: local_never_read)."""
+        from .elab_ctor import _ast_nodes
+        mk = getattr(self, "match_kinds", ())
+        return any(x.kind == "name" and x.get("name") in mk for x in _ast_nodes(n))
+
+    def local_never_read(self, name: str) -> bool:
+        """No name ``name`` appears in the body of the block being elaborated but its declaration:
+        p4c removes such a local with its initializer before its back end (a match_kind
+        comparison there is no error: ``bool b = exact == exact;``, helper mutz23).  A name
+        used anywhere in the block (another variable of that name too) counts as read."""
+        from .elab_ctor import _ast_nodes
+        node = self.ctx.get("node") if getattr(self, "ctx", None) else None
+        if node is None:
+            return False
+        return not any(n.kind == "name" and n.get("name") == name for n in _ast_nodes(node))
+
     def match_kind_store_begin(self, rhs) -> object:
         """Before elaborating ``rhs``, the value of a store: start collecting the match_kind
         operand errors in it when the store can be judged later (a control, action or function
