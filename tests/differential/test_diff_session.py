@@ -1,0 +1,68 @@
+"""diff_session.compare when BMv2 dies in the middle of a comparison (no switch started: fakes).
+
+BMv2 1.15.5's PI corrupts its heap now and then; when that happens between the first look at a case
+and the slower second one, the second finds nobody listening.  That is a death of BMv2, which the
+suite runs again (redo_if_bmv2_died), not a failure of ours -- while a hang, or a failure of
+checkmate-switch, is still raised.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+import diff_session
+from diff_harness import TargetError
+
+
+class _Proc:
+    def __init__(self, code):
+        self.returncode = code
+
+    def wait(self, timeout=None):
+        if self.returncode is None:
+            raise TimeoutError
+
+    def poll(self):
+        return self.returncode
+
+
+class _Targets:
+    def __init__(self, bmv2_code):
+        self.bmv2 = SimpleNamespace(name="bmv2", p=SimpleNamespace(proc=_Proc(bmv2_code)))
+        self.cm = SimpleNamespace(name="checkmate", p=SimpleNamespace(proc=_Proc(None)))
+        self.restarted, self.checks = [], 0
+
+    def restart(self, name):
+        self.restarted.append(name)
+
+    def check(self):
+        self.checks += 1
+        return ["bmv2 exited with -6:\ncorrupted double-linked list"] if self.bmv2.p.proc.poll() is not None else []
+
+
+def _raise(who):
+    def both(*_a, **_k):
+        raise TargetError(f"{who}: ConnectionFailed: nothing answers gRPC there")
+    return both
+
+
+def test_bmv2_dead_mid_comparison_is_a_death_that_is_run_again(monkeypatch):
+    monkeypatch.setattr(diff_session, "both", _raise("bmv2"))
+    t = _Targets(bmv2_code=-6)
+    expected, diff, dead = diff_session.compare(t, None, None, None)
+    assert expected is None and diff and dead and diff_session.only_bmv2(dead)
+    runs = []
+    res = diff_session.redo_if_bmv2_died(lambda: runs.append(1) or diff_session.compare(t, None, None, None),
+                                         lambda r: diff_session.only_bmv2(r[2]))
+    assert len(runs) == diff_session.BMV2_TRIES and res[2]  # still dead after every try: a failure
+
+
+@pytest.mark.parametrize("who,code", [("bmv2", None), ("checkmate", None)])
+def test_a_hang_or_our_failure_is_still_raised(monkeypatch, who, code):
+    monkeypatch.setattr(diff_session, "both", _raise(who))
+    monkeypatch.setattr(diff_session, "_exited", lambda target, wait=3.0: target.p.proc.poll() is not None)
+    t = _Targets(bmv2_code=code)
+    with pytest.raises(TargetError):
+        diff_session.compare(t, None, None, None)
+    assert t.restarted == [who]
