@@ -13,7 +13,7 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import _eval_bin, _wrap
+from .elab_common import _eval_bin, _wrap, ir_dicts
 
 
 def _has_call(ir) -> bool:
@@ -108,7 +108,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue   # (a validity change reads no field)
             if prev.get("s") in ("if", "switch_value") and not _has_call(prev) and \
-                    not any(isinstance(d, dict) and d.get("siblings") for d in _dicts(prev)):
+                    not any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(prev)):
                 used = _fields_read(prev, st["h"])   # (p4c's def-use sees through a branch: its
                 if used is None:                     # fields count as read, none as written)
                     break
@@ -130,16 +130,6 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
             if _mentions(prev, target):
                 break
     return _without(stmts, drop) if drop else stmts
-
-
-def _dicts(x):
-    if isinstance(x, dict):
-        yield x
-        for v in x.values():
-            yield from _dicts(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _dicts(v)
 
 
 def _flat_blocks(stmts: list):

@@ -716,16 +716,25 @@ def _p4c_accepts(src: str) -> bool:
         return not isinstance(run_p4c_cached(p, cache / f"p4c-{digest}"), str)
 
 
+def p4c_wrong_verdicts(cases: dict, valid: dict, twins: bool = False) -> list[str]:
+    """What real p4c decides otherwise than a table of mutants says: every mutant (``cases[name][0]``)
+    rejected, every ``valid`` program -- and with ``twins`` every mutant's valid twin
+    (``cases[name][3]``) -- accepted.  Four p4c runs at a time (~1.5 s each)."""
+    from concurrent.futures import ThreadPoolExecutor
+    jobs = [(f"{name}: p4c accepts the mutant", c[0], True) for name, c in cases.items()]
+    if twins:
+        jobs += [(f"{name}: p4c rejects the twin", c[3], False) for name, c in cases.items()]
+    jobs += [(f"{name}: p4c rejects it", src, False) for name, src in valid.items()]
+    with ThreadPoolExecutor(4) as ex:
+        verdicts = list(ex.map(lambda j: _p4c_accepts(j[1]), jobs))
+    return [what for (what, _src, is_mutant), ok in zip(jobs, verdicts) if ok == is_mutant]
+
+
 @pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
 def test_p4c_agrees():
     """p4c rejects every mutant and accepts every VALID program (the valid twins differ from
-    their mutant by the one mistake and are only compiled here: p4c runs take ~1.5 s each)."""
-    from concurrent.futures import ThreadPoolExecutor
-    jobs = [(f"{name}: p4c accepts the mutant", src, True) for name, (src, *_rest) in CASES.items()]
-    jobs += [(f"{name}: p4c rejects it", src, False) for name, src in VALID.items()]
-    with ThreadPoolExecutor(4) as ex:
-        verdicts = list(ex.map(lambda j: _p4c_accepts(j[1]), jobs))
-    wrong = [what for (what, _src, is_mutant), ok in zip(jobs, verdicts) if ok == is_mutant]
+    their mutant by the one mistake and are only compiled here)."""
+    wrong = p4c_wrong_verdicts(CASES, VALID)
     assert not wrong, wrong
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from p4c_helpers import assert_rejected_on_line, program
 from switch.compiler import P4CompileError, compile_source
-from test_mutants import _p4c_accepts
+from test_mutants import _p4c_accepts, p4c_wrong_verdicts
 
 _T = "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {0}; }} }}\n"
 _UT = "header_union u_t { h_t x; }\n"
@@ -465,10 +465,7 @@ def test_mutant_rejected_on_its_line(name):
 
 @pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
 def test_p4c_agrees():
-    jobs = [(f"{n}: p4c accepts the mutant", c[0], True) for n, c in CASES.items()]
-    jobs += [(f"{n}: p4c rejects the twin", c[3], False) for n, c in CASES.items()]
-    jobs += [(f"{n}: p4c rejects it", src, False) for n, src in VALID.items()]
-    wrong = [what for what, src, is_mutant in jobs if _p4c_accepts(src) == is_mutant]
+    wrong = p4c_wrong_verdicts(CASES, VALID, twins=True)
     assert not wrong, wrong
 
 
