@@ -73,7 +73,8 @@ PARTS = {"forward": forward_cpu,
          "other ranks' clip+step": lambda s: _phase(s, 2, slice(1, None))}
 
 
-def _control(nones: list[tuple[int, dict]], i: int, f) -> float | None:
+def control(nones: list[tuple[int, dict]], i: int, f) -> float | None:
+    """The mean of ``f`` over the ``none`` segments next to segment ``i`` (those with a figure)."""
     vals = [v for v in (f(s) for s in near(nones, i)) if v]
     return statistics.fmean(vals) if vals else None
 
@@ -87,7 +88,7 @@ def per_segment(segments: list[dict], nones: list[tuple[int, dict]], cpu_of) -> 
         if s["method"] == "none":
             continue
         fwd, cpu = forward_cpu(s), cpu_of(s)
-        fctl, cctl = _control(nones, i, forward_cpu), _control(nones, i, cpu_of)
+        fctl, cctl = control(nones, i, forward_cpu), control(nones, i, cpu_of)
         if not (fwd and cpu and fctl and cctl):
             continue
         f = fwd / fctl
@@ -104,7 +105,7 @@ def parts(segments: list[dict], nones: list[tuple[int, dict]]) -> dict[int, dict
             continue
         r = {}
         for name, f in PARTS.items():
-            v, ctl = f(s), _control(nones, i, f)
+            v, ctl = f(s), control(nones, i, f)
             if v and ctl:
                 r[name] = v / ctl
         if r:

@@ -126,9 +126,7 @@ def analyze(segments: list[dict], budget: float = BUDGET) -> dict:
 
     def cpu_control(i: int) -> float | None:
         """The trainers' CPU per iteration of the ``none`` segments next to segment ``i``."""
-        vals = [trainer_cpu_per_iter(s) for s in interference.near(nones, i)]
-        vals = [v for v in vals if v]
-        return statistics.fmean(vals) if vals else None
+        return interference.control(nones, i, trainer_cpu_per_iter)
 
     # the noise floor: each inner none segment against the nones around it (median |ratio - 1|)
     idx = [j for j, _ in nones]
