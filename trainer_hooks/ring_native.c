@@ -87,8 +87,11 @@ WIDE_VARIANTS static void add_wire(uint32_t *restrict w, const uint8_t *restrict
     }
 }
 
-/* one datagram of len bytes at h: taken (1) or left to Python (0) */
-static int take(const int64_t *job, int64_t *st, const uint8_t *h, int64_t len, int32_t *out_idx, uint8_t *out_step) {
+/* one datagram of len bytes at h: taken (1) or left to Python (0).  fresh: just received, so its seq must be
+ * the next expected and it counts towards the ack; 0: a datagram kept before its job started, whose seq and
+ * ack were accounted for when it arrived (ring_replay) */
+static int take(const int64_t *job, int64_t *st, const uint8_t *h, int64_t len, int32_t *out_idx, uint8_t *out_step,
+                int fresh) {
     if (len < HLEN) return 0;
     const int64_t npk = job[J_NPK], n = job[J_N];
     const int64_t idx = find((const uint64_t *)job[J_KEYS], (const int32_t *)job[J_KEYIDX], npk,
@@ -101,7 +104,7 @@ static int take(const int64_t *job, int64_t *st, const uint8_t *h, int64_t len, 
     const uint16_t aux = be16(h + 26);
     if (aux != 0 && aux != ACK_REQUEST) return 0;
     const uint32_t seq = be32(h + 28);
-    if (seq != (uint32_t)st[S_RCV_NEXT]) return 0;
+    if (fresh && seq != (uint32_t)st[S_RCV_NEXT]) return 0;
     const int64_t count = be16(h + 24);
     if (len != HLEN + 4 * count) return 0;
     uint8_t *seen = (uint8_t *)job[J_SEEN];
@@ -109,9 +112,11 @@ static int take(const int64_t *job, int64_t *st, const uint8_t *h, int64_t len, 
     if (seen[key]) return 0; /* not expected at this step from this rank, or a duplicate */
     /* commit: what _on_datagram + _on_data do for it */
     seen[key] = 1;
-    st[S_RCV_NEXT] = (uint32_t)(seq + 1u);
-    st[S_ACK_DUE] += 1;
-    if (aux) st[S_ACK_NOW] = 1;
+    if (fresh) {
+        st[S_RCV_NEXT] = (uint32_t)(seq + 1u);
+        st[S_ACK_DUE] += 1;
+        if (aux) st[S_ACK_NOW] = 1;
+    }
     uint32_t *dst = (uint32_t *)job[J_W] + ((const int64_t *)job[J_BOFF])[idx];
     if (step <= n - 2)
         add_wire(dst, h + HLEN, count);
@@ -160,12 +165,24 @@ int ring_rx(int fd, uint8_t *rbuf, int64_t rbuf_len, const int64_t *job, int64_t
         if (nb == 0) { st[S_AT] = 0; return R_REST; } /* an empty datagram: Python counts it */
         for (int64_t at = 0; at < nb; at += seg) {
             int64_t len = nb - at < seg ? nb - at : seg;
-            if (!take(job, st, rbuf + at, len, out_idx, out_step)) { st[S_AT] = at; return R_REST; }
+            if (!take(job, st, rbuf + at, len, out_idx, out_step, 1)) { st[S_AT] = at; return R_REST; }
             if (st[S_RECEIVED] == job[J_EXPECTED]) { st[S_AT] = at + seg; return R_DONE; }
         }
         st[S_AT] = nb;
         if (st[S_ACK_DUE] >= st[S_ACK_EVERY]) return R_ACK;
     }
+}
+
+/* A GRO batch of k datagrams of seg bytes at buf that arrived before its job started and was kept whole
+ * (transport.py, _stash_batch: its seqs and acks were accounted for then), taken now that the job runs,
+ * each datagram as ring_rx takes one but for the sequence check.  Returns how many, from the first, were
+ * taken: it stops at the first one take() leaves to Python (which then takes the rest one by one and
+ * raises the precise error), or when the forward list is full. */
+int64_t ring_replay(const uint8_t *buf, int64_t k, int64_t seg, const int64_t *job, int64_t *st, int32_t *out_idx,
+                    uint8_t *out_step) {
+    int64_t j = 0;
+    while (j < k && st[S_NOUT] < st[S_MAX_OUT] && take(job, st, buf + j * seg, seg, out_idx, out_step, 0)) j++;
+    return j;
 }
 
 /* dst[i] = src[i] / n in float32, stored in wire order (a job's start: the bucket divided, as torch's div_) */

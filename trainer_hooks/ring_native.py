@@ -6,7 +6,8 @@ bucket, the receive map, the forward list -- ran some 30 us of Python and severa
 batch.  ``ring_native.c`` does that loop in C for the datagrams that are the common case and stops at
 the first one that is not, so the Python engine (:mod:`trainer_hooks.transport`) still makes every
 decision about acks, losses, reordering, stray or malformed datagrams and jobs that have not started:
-the compiled part has no protocol of its own.  It also divides a bucket into wire order when a job
+the compiled part has no protocol of its own.  ``ring_replay`` takes, the same way, a batch that
+arrived before its job started and was kept whole (its seqs accounted for then).  It also divides a bucket into wire order when a job
 starts, in one pass (numpy's divide into a big-endian array is a divide and a cast: ~15 % slower;
 the conversion back, a pure byte swap, is as fast in numpy and stays there).
 
@@ -62,6 +63,7 @@ def build(force: bool = False) -> Path:
 _P, _I64 = ctypes.c_void_p, ctypes.c_int64
 KERNEL = native.Kernel(SOURCE, CFLAGS, "CHECKMATE_RING_NATIVE", "the ring's native receive loop", ENUMS,
                        {"ring_rx": ((ctypes.c_int, _P, _I64, _P, _P, _P, _P), ctypes.c_int),
+                        "ring_replay": ((_P, _I64, _I64, _P, _P, _P, _P), _I64),
                         "to_wire_div": ((_P, _P, _I64, ctypes.c_float), None)})
 
 
@@ -131,6 +133,12 @@ class NativeRx:
         """One :func:`ring_rx` call (``st`` set by the caller); its return value."""
         st, oi, os_ = self._args
         return self.lib.ring_rx(fd, self.rbuf_addr, self.rbuf_len, job_addr, st, oi, os_)
+
+    def replay(self, buf: bytes, k: int, seg: int, job_addr: int) -> int:
+        """One :func:`ring_replay` call over a kept batch (``st`` set by the caller): how many of its
+        ``k`` datagrams, from the first, were taken."""
+        st, oi, os_ = self._args
+        return self.lib.ring_replay(buf, k, seg, job_addr, st, oi, os_)
 
 
 def main() -> None:

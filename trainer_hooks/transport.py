@@ -93,8 +93,9 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   socket, check each in-order datagram of the active job, add or copy it,
   mark it, list it for forwarding -- runs in C (:mod:`trainer_hooks.ring_native`,
   ``_native_rx``), which stops at the first datagram of any other kind and
-  leaves the rest of that buffer to the Python paths above (``_take``); every
-  protocol decision stays here.
+  leaves the rest of that buffer to the Python paths above (``_take``); a
+  batch kept before its job started goes through it too (``_native_replay``).
+  Every protocol decision stays here.
 
 ``gso=False`` turns GSO and GRO off (and a kernel that refuses GSO turns it off
 by itself).  On the Mininet testbed the hosts' veths have segmentation offload
@@ -125,8 +126,8 @@ from trainer_hooks.ring_arrays import (SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, 
                                        batch_expected, batch_headers, datagram_truesize, headers_match,
                                        size_socket_buffer, take_spare)
 from trainer_hooks import ring_native
-from trainer_hooks.ring_native import (R_AGAIN, R_DONE, R_ERROR, S_ERRNO, S_MAX_RECVS, S_RCV_NEXT, NativeRx,
-                                       PlanKeys)
+from trainer_hooks.ring_native import (R_AGAIN, R_DONE, R_ERROR, S_ERRNO, S_MAX_RECVS, S_RCV_NEXT, S_RECEIVED,
+                                       NativeRx, PlanKeys)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
@@ -440,35 +441,57 @@ class UdpRing(RingSender):
         for at in range(at, nbytes, seg):
             self._on_datagram(rview, at, min(seg, nbytes - at))
 
+    def _native_job(self, act: ActiveJob) -> int:
+        """``act``'s ``job[]`` for the compiled loop (:mod:`trainer_hooks.ring_native`), built on first use."""
+        if act.native is None:
+            ix = act.index
+            if ix.native_keys is None:
+                ix.native_keys = PlanKeys(ix.pid, ix.off, ix.boff)
+            act.native = self._nrx.job_array(ix.native_keys, act.recv_table(self.prev), act.seen, act.w, self.n,
+                                             act.expected)
+        return act.native[0]
+
+    def _native_taken(self, act: ActiveJob, received: int, nout: int, taken: int) -> None:
+        """What a compiled call took, applied to the engine: the count, the stats, the forward list."""
+        act.received = received
+        if taken:
+            self.stats.batched += taken
+            self.stats.native += taken
+        if nout:
+            nrx = self._nrx
+            self._queue(act, nrx.out_idx[:nout].tolist(), nrx.out_step[:nout].tolist())
+
     def _native_rx(self, act: ActiveJob, budget: int) -> tuple:
         """Drain the socket with the compiled loop (:mod:`trainer_hooks.ring_native`) for ``act``, at
         most ``budget`` receive calls: what it took is applied to the engine's state here; returns
         (return value, bytes of the last buffer, its segment size, where in it Python goes on, calls)."""
         nrx = self._nrx
-        if act.native is None:
-            ix = act.index
-            if ix.native_keys is None:
-                ix.native_keys = PlanKeys(ix.pid, ix.off, ix.boff)
-            act.native = nrx.job_array(ix.native_keys, act.recv_table(self.prev), act.seen, act.w, self.n,
-                                       act.expected)
+        job_addr = self._native_job(act)
         st = nrx.st
         st[S_RCV_NEXT:S_RCV_NEXT + 7] = (self._rcv_next, self._ack_due, 0, act.received, 0, 0, 0)
         st[S_MAX_RECVS] = budget
-        rc = nrx.rx(self.sock.fileno(), act.native[0])
+        rc = nrx.rx(self.sock.fileno(), job_addr)
         nbytes, seg, at, rcv_next, ack_due, ack_now, received, nout, taken, used = st[:S_RCV_NEXT + 7].tolist()
         if rc == R_ERROR:
             raise OSError(int(st[S_ERRNO]), f"recvmsg on the ring socket: {os.strerror(int(st[S_ERRNO]))}")
-        self._rcv_next, self._ack_due, act.received = rcv_next, ack_due, received
+        self._rcv_next, self._ack_due = rcv_next, ack_due
         if ack_now:
             self._ack_now = True
-        if taken:
-            self.stats.batched += taken
-            self.stats.native += taken
-        if nout:
-            self._queue(act, nrx.out_idx[:nout].tolist(), nrx.out_step[:nout].tolist())
+        self._native_taken(act, received, nout, taken)
         if rc == R_DONE:
             self._done(act)
         return rc, nbytes, seg, at, used
+
+    def _native_replay(self, act: ActiveJob, buf: bytes, k: int, seg: int) -> int:
+        """A batch kept before ``act``'s job started (:meth:`_stash_batch`) through the compiled loop;
+        how many of its datagrams, from the first, it took (the caller takes the rest one by one)."""
+        nrx = self._nrx
+        job_addr = self._native_job(act)
+        st = nrx.st
+        st[S_RECEIVED:S_RECEIVED + 3] = (act.received, 0, 0)
+        j = nrx.replay(buf, k, seg, job_addr)
+        self._native_taken(act, *st[S_RECEIVED:S_RECEIVED + 3].tolist())
+        return j
 
     def _on_batch(self, rbuf, k: int, seg: int, fresh: bool = True) -> bool:
         """The first ``k`` datagrams of a GRO batch (``seg`` bytes each, at the start of ``rbuf``) in one
@@ -631,10 +654,17 @@ class UdpRing(RingSender):
                 break
             if e[0] is _STASHED:
                 _, buf, k, seg = e
-                if self._on_batch(buf, k, seg, fresh=False):
+                start = 0
+                if self._nrx is not None:  # compiled, up to the first datagram it leaves to Python
+                    start = seg * self._native_replay(act, buf, k, seg)
+                    if start == k * seg:
+                        if act.received == act.expected:
+                            self._done(act)
+                        continue
+                elif self._on_batch(buf, k, seg, fresh=False):
                     continue
                 mv = memoryview(buf)
-                for at in range(0, k * seg, seg):
+                for at in range(start, k * seg, seg):
                     f = _HDR.unpack_from(mv, at)
                     self._on_data(f[3], f[8], f[9], f[10], mv, at + _HLEN)
             else:

@@ -205,3 +205,48 @@ def test_ack_due_and_limits(rig):
     rig.nrx.st[rn.S_ACK_EVERY] = 1000
     rc, st, _ = rig.rx()
     assert rc == rn.R_AGAIN and st["S_TAKEN"] == 1
+
+
+def replay(rig, buf: bytes, k: int, seg: int):
+    st = rig.nrx.st
+    st[rn.S_RECEIVED:rn.S_RECEIVED + 3] = (rig.act.received, 0, 0)
+    st[rn.S_RCV_NEXT] = 77  # a kept batch's seqs were accounted for when it arrived: not read, not changed
+    st[rn.S_ACK_DUE] = st[rn.S_ACK_NOW] = 0
+    j = rig.nrx.replay(buf, k, seg, rig.job_addr)
+    rig.act.received = int(st[rn.S_RECEIVED])
+    nout = int(st[rn.S_NOUT])
+    assert (st[rn.S_RCV_NEXT], st[rn.S_ACK_DUE], st[rn.S_ACK_NOW]) == (77, 0, 0)
+    return j, int(st[rn.S_TAKEN]), list(zip(rig.nrx.out_idx[:nout].tolist(), rig.nrx.out_step[:nout].tolist()))
+
+
+def test_replay_of_a_kept_batch_takes_what_ring_rx_would_whatever_its_seqs(rig):
+    """A GRO batch kept before its job started: taken as ring_rx takes fresh data (same sums, map,
+    forward list), seqs and acks left alone (accounted for when it arrived)."""
+    rs = rig.expected_at(0)
+    same = [i for i in rs if rig.plan.packets[i].count == rig.plan.packets[rs[0]].count]
+    payloads = {i: special_values(rig.plan.packets[i].count, 300 + i) for i in same}
+    w0 = rig.act.w.copy()
+    dgs = [rig.datagram(i, 0, 1000 + s, payload=payloads[i], aux=1 if s == 0 else 0) for s, i in enumerate(same)]
+    seg = len(dgs[0])
+    j, taken, out = replay(rig, b"".join(dgs), len(dgs), seg)
+    assert j == taken == len(same) and out == [(i, 1) for i in same]
+    ref = w0.copy()
+    for i in same:
+        a, c = rig.index.boff[i], rig.plan.packets[i].count
+        with np.errstate(over="ignore"):
+            ref[a:a + c] = (w0[a:a + c].astype(np.float32) + payloads[i]).astype(WIRE_F32)
+        assert rig.act.seen[i] == 1
+    assert rig.act.w.tobytes() == ref.tobytes() and rig.act.received == len(same)
+
+
+def test_replay_stops_at_the_first_datagram_python_decides(rig):
+    """A duplicate (or anything take() refuses) ends the compiled part; the rest is Python's, untouched."""
+    rs = rig.expected_at(0)
+    a, b = rs[0], next(i for i in rs[1:] if rig.plan.packets[i].count == rig.plan.packets[rs[0]].count)
+    dgs = [rig.datagram(a, 0, 5), rig.datagram(a, 0, 6), rig.datagram(b, 0, 7)]
+    j, taken, out = replay(rig, b"".join(dgs), 3, len(dgs[0]))
+    assert (j, taken, out) == (1, 1, [(a, 1)])
+    w_after_first = rig.act.w.tobytes()
+    assert rig.act.seen[b] == 0 and rig.act.received == 1
+    j, taken, out = replay(rig, dgs[2], 1, len(dgs[2]))  # the one after the duplicate, on its own: taken
+    assert (j, taken) == (1, 1) and rig.act.w.tobytes() != w_after_first
