@@ -95,6 +95,7 @@ class TransportStats:
     stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
     native: int = 0  # of the batched packets, those the compiled receive loop took (trainer_hooks.ring_native)
+    native_sent: int = 0  # of data_sent, datagrams the pump handed to the compiled send (ring_native.ring_send)
 
 
 # header fields every datagram of one GRO batch of one job's data from one rank shares (indices into the
@@ -171,7 +172,13 @@ class PlanIndex:
         # finished jobs of this plan whose bucket copy (``w``, ``views``) a later job may take over
         # once nothing in flight or queued refers to them (:meth:`UdpRing._recycled`)
         self.spare: list = []
-        self.native_keys = None  # ring_native.PlanKeys, built when the compiled receive loop first needs it
+        self.native_keys = None  # ring_native.PlanKeys, built when the compiled loops first need it (native())
+
+    def native(self) -> ring_native.PlanKeys:
+        """The plan's arrays for the compiled receive and send (:mod:`trainer_hooks.ring_native`)."""
+        if self.native_keys is None:
+            self.native_keys = ring_native.PlanKeys(self.pid, self.off, self.boff, self.cnt)
+        return self.native_keys
 
 
 class ActiveJob:

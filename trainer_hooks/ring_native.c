@@ -16,6 +16,10 @@
  * never decides anything the Python engine would decide differently: it is the Python fast path,
  * compiled, with no Python objects per batch.  Plain C (no CPython API): the state crosses as two
  * int64 arrays (layout below, mirrored in ring_native.py).
+ *
+ * ring_replay() takes a batch kept before its job started the same way; ring_send() is the sending half's
+ * one system-call-heavy step (the pump decides what to send and writes the headers; this only puts the
+ * datagrams on the wire, in GSO runs, several runs per sendmmsg).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +34,9 @@
 #endif
 #ifndef UDP_GRO
 #define UDP_GRO 104
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
 #endif
 
 #define HLEN 32
@@ -183,6 +190,75 @@ int64_t ring_replay(const uint8_t *buf, int64_t k, int64_t seg, const int64_t *j
     int64_t j = 0;
     while (j < k && st[S_NOUT] < st[S_MAX_OUT] && take(job, st, buf + j * seg, seg, out_idx, out_step, 0)) j++;
     return j;
+}
+
+/* The pump's send (trainer_hooks/ring_sender.py, _pump) in one call: datagrams k = 0..m-1, each the header in
+ * slot (s0 + k) & mask of hbuf (32 bytes, written by the pump) and the payload of plan packet idx[k] straight from
+ * the job's wire-order bucket w (4 * cnt bytes at element boff), to addr -- what ring_arrays.send_datagrams does
+ * with Python lists: each run of equal sizes (a shorter datagram may end one) one GSO message (UDP_SEGMENT) of at
+ * most max_segs datagrams and max_bytes bytes, here up to SEND_VLEN messages per sendmmsg call.  *sent: the
+ * datagrams that left.  Returns 0 when all left or the socket's buffer filled (the rest is a loss to the
+ * protocol, resent on its timeout, as in Python), else the errno of the failed call (Python takes the rest). */
+#define SEND_VLEN 16
+#define MAX_SEGS 64
+int ring_send(int fd, const void *addr, int64_t addrlen, const uint8_t *hbuf, int64_t s0, int64_t mask,
+              const uint8_t *w, const int64_t *boff, const int64_t *cnt, const int64_t *idx, int64_t m,
+              int64_t max_segs, int64_t max_bytes, int64_t *sent) {
+    struct mmsghdr msgs[SEND_VLEN];
+    struct iovec iov[SEND_VLEN * 2 * MAX_SEGS];
+    union { char buf[CMSG_SPACE(sizeof(uint16_t))]; struct cmsghdr align; } ctl[SEND_VLEN];
+    int64_t first[SEND_VLEN + 1]; /* the datagram each message starts with */
+    if (max_segs > MAX_SEGS) max_segs = MAX_SEGS;
+    *sent = 0;
+    int64_t i = 0;
+    while (i < m) {
+        int nm = 0;
+        int64_t niov = 0;
+        while (i < m && nm < SEND_VLEN) {
+            const int64_t size = HLEN + 4 * cnt[idx[i]];
+            int64_t lim = max_bytes / size;
+            if (lim > max_segs) lim = max_segs;
+            if (lim < 1) lim = 1;
+            int64_t j = i + 1;
+            while (j < m && j - i < lim && HLEN + 4 * cnt[idx[j]] == size) j++;
+            if (j < m && j - i < lim && HLEN + 4 * cnt[idx[j]] < size) j++; /* a shorter one can end a run */
+            struct msghdr *h = &msgs[nm].msg_hdr;
+            memset(h, 0, sizeof *h);
+            h->msg_name = (void *)addr;
+            h->msg_namelen = (socklen_t)addrlen;
+            h->msg_iov = &iov[niov];
+            h->msg_iovlen = (size_t)(2 * (j - i));
+            for (int64_t k = i; k < j; k++) {
+                iov[niov].iov_base = (void *)(hbuf + HLEN * ((s0 + k) & mask));
+                iov[niov++].iov_len = HLEN;
+                iov[niov].iov_base = (void *)(w + 4 * boff[idx[k]]);
+                iov[niov++].iov_len = (size_t)(4 * cnt[idx[k]]);
+            }
+            if (j - i > 1) { /* the kernel cuts it into datagrams of `size` bytes, each with its own header */
+                memset(&ctl[nm], 0, sizeof ctl[nm]);
+                h->msg_control = ctl[nm].buf;
+                h->msg_controllen = sizeof ctl[nm].buf;
+                struct cmsghdr *c = CMSG_FIRSTHDR(h);
+                c->cmsg_level = SOL_UDP;
+                c->cmsg_type = UDP_SEGMENT;
+                c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+                const uint16_t gso = (uint16_t)size;
+                memcpy(CMSG_DATA(c), &gso, sizeof gso);
+            }
+            first[nm++] = i;
+            i = j;
+        }
+        first[nm] = i;
+        int r = sendmmsg(fd, msgs, (unsigned)nm, MSG_DONTWAIT);
+        if (r < 0) {
+            if (errno == EINTR) { i = first[0]; continue; }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+            return errno;
+        }
+        *sent = first[r];
+        i = first[r]; /* a short count: the next call tells why (the error of the first unsent message) */
+    }
+    return 0;
 }
 
 /* dst[i] = src[i] / n in float32, stored in wire order (a job's start: the bucket divided, as torch's div_) */

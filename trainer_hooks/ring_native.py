@@ -7,7 +7,10 @@ batch.  ``ring_native.c`` does that loop in C for the datagrams that are the com
 the first one that is not, so the Python engine (:mod:`trainer_hooks.transport`) still makes every
 decision about acks, losses, reordering, stray or malformed datagrams and jobs that have not started:
 the compiled part has no protocol of its own.  ``ring_replay`` takes, the same way, a batch that
-arrived before its job started and was kept whole (its seqs accounted for then).  It also divides a bucket into wire order when a job
+arrived before its job started and was kept whole (its seqs accounted for then).  ``ring_send`` is
+the pump's send: the datagrams whose headers the pump has written into its slots, payloads straight
+from the bucket, in the GSO runs :func:`~trainer_hooks.ring_arrays.send_datagrams` makes, several
+runs per ``sendmmsg`` -- no Python list of header and payload views per batch.  It also divides a bucket into wire order when a job
 starts, in one pass (numpy's divide into a big-endian array is a divide and a cast: ~15 % slower;
 the conversion back, a pure byte swap, is as fast in numpy and stays there).
 
@@ -24,8 +27,8 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import re
-import sys
+import socket
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +67,8 @@ _P, _I64 = ctypes.c_void_p, ctypes.c_int64
 KERNEL = native.Kernel(SOURCE, CFLAGS, "CHECKMATE_RING_NATIVE", "the ring's native receive loop", ENUMS,
                        {"ring_rx": ((ctypes.c_int, _P, _I64, _P, _P, _P, _P), ctypes.c_int),
                         "ring_replay": ((_P, _I64, _I64, _P, _P, _P, _P), _I64),
+                        "ring_send": ((ctypes.c_int, _P, _I64, _P, _I64, _I64, _P, _P, _P, _P, _I64, _I64, _I64, _P),
+                                      ctypes.c_int),
                         "to_wire_div": ((_P, _P, _I64, ctypes.c_float), None)})
 
 
@@ -86,16 +91,18 @@ def to_wire_div(lib, src: np.ndarray, dst: np.ndarray, n: int) -> None:
 
 class PlanKeys:
     """A plan's packet addresses for the C lookup: ``(param_id << 32 | offset)`` sorted, the plan
-    index of each, and every packet's element offset in the bucket."""
+    index of each, and every packet's element offset in the bucket and element count."""
 
-    __slots__ = ("keys", "keyidx", "boff")
+    __slots__ = ("keys", "keyidx", "boff", "cnt", "addrs")
 
-    def __init__(self, pid: list, off: list, boff: list):
+    def __init__(self, pid: list, off: list, boff: list, cnt: list):
         k = (np.asarray(pid, dtype=np.uint64) << np.uint64(32)) | np.asarray(off, dtype=np.uint64)
         order = np.argsort(k, kind="stable")
         self.keys = np.ascontiguousarray(k[order])
         self.keyidx = order.astype(np.int32)
         self.boff = np.asarray(boff, dtype=np.int64)
+        self.cnt = np.asarray(cnt, dtype=np.int64)
+        self.addrs = (_addr(self.boff), _addr(self.cnt))  # what ring_send reads
 
 
 class NativeRx:
@@ -139,6 +146,42 @@ class NativeRx:
         ``k`` datagrams, from the first, were taken."""
         st, oi, os_ = self._args
         return self.lib.ring_replay(buf, k, seg, job_addr, st, oi, os_)
+
+
+def sockaddr_in(addr) -> bytes | None:
+    """``addr`` (an IPv4 ``(host, port)`` with a numeric host) as a C ``struct sockaddr_in``; None for
+    anything else (the pump then sends with Python's socket calls)."""
+    try:
+        host, port = addr
+        return (struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(host)
+                + bytes(8))
+    except (TypeError, ValueError, OSError, struct.error):
+        return None
+
+
+class NativeTx:
+    """The pump's compiled send (:func:`ring_send`) to one address from one header-slot array."""
+
+    __slots__ = ("lib", "fd", "addr", "hbuf_addr", "mask", "max_segs", "max_bytes", "_addr_ref", "_sent",
+                 "_sent_addr")
+
+    def __init__(self, lib, fd: int, addr: bytes, hbuf: np.ndarray, mask: int, max_segs: int, max_bytes: int):
+        assert hbuf.flags.c_contiguous and hbuf.dtype == np.uint8
+        self.lib, self.fd, self.mask, self.max_segs, self.max_bytes = lib, fd, mask, max_segs, max_bytes
+        self._addr_ref = ctypes.create_string_buffer(addr, len(addr))
+        self.addr = ctypes.addressof(self._addr_ref)
+        self.hbuf_addr = _addr(hbuf)
+        self._sent = np.zeros(1, dtype=np.int64)
+        self._sent_addr = _addr(self._sent)
+
+    def send(self, s0: int, w: np.ndarray, keys: PlanKeys, idx: np.ndarray) -> tuple[int, int]:
+        """Datagrams of plan packets ``idx`` (int64) from header slots ``s0, s0 + 1, ...`` and bucket
+        ``w``: (how many left, 0 or the errno of a failed call)."""
+        assert idx.dtype == np.int64 and idx.flags.c_contiguous
+        b, c = keys.addrs
+        err = self.lib.ring_send(self.fd, self.addr, len(self._addr_ref), self.hbuf_addr, s0, self.mask, _addr(w),
+                                 b, c, _addr(idx), len(idx), self.max_segs, self.max_bytes, self._sent_addr)
+        return int(self._sent[0]), err
 
 
 def main() -> None:

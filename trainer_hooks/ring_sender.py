@@ -6,6 +6,10 @@ congestion window.
 the datagram's header as sent, its job and packet index, send time, deadline and retries (``-1``:
 selectively acked).  The pump writes the headers of a whole batch at once (a per-job header table,
 step/flags/seq per batch); acks and retransmission scans are vector operations over the slots.
+The pump's datagrams leave through the compiled send where it runs (``_transmit_native``:
+:func:`~trainer_hooks.ring_native.NativeTx.send`, GSO runs, several per ``sendmmsg``); resends, loss
+injection, host mode's copies to the shadows and a ring without the C library use ``_transmit``
+(Python's socket calls, :func:`~trainer_hooks.ring_arrays.send_datagrams`), the same datagrams.
 
 **Congestion window.**  ``window`` is the most seqs in flight; how many are actually allowed is
 ``cwnd`` (at most ``window``), which adapts to the path as TCP's does:
@@ -51,12 +55,16 @@ above), whose cut stays even though its resends are duplicates too.  And not aga
 from __future__ import annotations
 
 import collections
+import logging
+import os
 import time
 
 import numpy as np
 
 from checkmate import wire
 from trainer_hooks.ring_arrays import ActiveJob, RingError, send_datagrams
+
+log = logging.getLogger(__name__)
 
 _HDR = wire.HEADER
 _HLEN = wire.HEADER_LEN
@@ -122,6 +130,7 @@ class RingSender:
         self._dl_low = float("inf")
         self._ar = np.arange(cap, dtype=np.int64)
         self._backlog: collections.deque = collections.deque()  # [act, [packet], [step], next] to send
+        self._tx = None  # the compiled send (ring_native.NativeTx), set by the owner where it can run
 
     @property
     def cwnd(self) -> int:
@@ -219,7 +228,9 @@ class RingSender:
             return
         cap, mask, hv = self._cap, self._mask, self._hv
         host = self.final_copies is not None
+        tx = self._tx  # the compiled send (None: Python's lists and socket calls)
         hs, ps, sizes, pids = [], [], [], []
+        chunks = []  # with tx: (job, first slot, plan indices) per chunk taken
         finals = sent = 0
         dl = now + self._cur_rto
         first_ag = self.n - 1
@@ -243,8 +254,10 @@ class RingSender:
                     pack(hmv, (s0 + j) * _HLEN, _VER, _FINAL if step == first_ag else 0, _FP32, step, self.job_id,
                          it, self.rank, b, ix.pid[i], ix.off[i], ix.cnt[i], 0, (nxt + j) & _M32)
                 self._s_idx[s0:s1] = li
+                if tx is not None:
+                    chunks.append((act, s0, np.array(li, dtype=np.int64)))
             else:
-                idx = np.array(li, dtype=np.intp)
+                idx = np.array(li, dtype=np.int64)
                 np.take(act.header_table(), idx, axis=0, out=self._hbuf[s0:s1])
                 self._s_idx[s0:s1] = idx
                 t0 = ls[0]
@@ -257,16 +270,19 @@ class RingSender:
                     self._h_flags[s0:s1] = self._flags_of_step[st]
                 seqs = nxt + self._ar[:m]
                 self._h_seq[s0:s1] = seqs if nxt + m <= _M32 else seqs & _M32
+                if tx is not None:
+                    chunks.append((act, s0, idx))
             self._s_act[s0:s1] = [act] * m
             self._s_sent[s0:s1] = now
             self._s_dl[s0:s1] = dl
             self._s_state[s0:s1] = 0
             self._nxt = (nxt + m) & _M32
-            hs += hv[s0:s1]
-            ix = act.index
-            ps += map(act.views.__getitem__, li)
-            sizes += map(ix.size_l.__getitem__, li)
-            pids += map(ix.pid.__getitem__, li) if host else [0] * m
+            if tx is None:
+                hs += hv[s0:s1]
+                ix = act.index
+                ps += map(act.views.__getitem__, li)
+                sizes += map(ix.size_l.__getitem__, li)
+                pids += map(ix.pid.__getitem__, li) if host else [0] * m
             finals += ls.count(first_ag)
             sent += m
             space -= m
@@ -278,7 +294,34 @@ class RingSender:
                 self.stats.buffer_limited += 1
             self._hbuf[(self._nxt - 1) & mask, _AUX_LO] = ACK_REQUEST
             self.stats.ack_requests += 1
-        self._transmit(hs, ps, sizes, pids)
+        if tx is None:
+            self._transmit(hs, ps, sizes, pids)
+        else:
+            self._transmit_native(tx, chunks)
+
+    def _transmit_native(self, tx, chunks: list) -> None:
+        """The pump's chunks (``(job, first slot, plan indices)``) to the next rank by the compiled send
+        (:func:`~trainer_hooks.ring_native.NativeTx.send`: the same datagrams and GSO runs as
+        :func:`send_datagrams`, one ``sendmmsg`` per up to 16 runs, no Python object per datagram).  A
+        full socket buffer ends it as it ends the Python send (the rest is a loss to the protocol); any
+        other error hands the rest to the Python send, which decides about GSO."""
+        for c, (act, s0, idx) in enumerate(chunks):
+            sent, err = tx.send(s0, act.w, act.index.native(), idx)
+            self.stats.native_sent += len(idx) if not err else sent
+            if err:
+                log.debug("compiled send failed (%s): the Python send takes the rest", os.strerror(err))
+                self._tx = None
+                hs, ps, sizes = [], [], []
+                for a, first, ix in chunks[c:]:
+                    li = ix.tolist()[sent:]
+                    hs += self._hv[first + sent:first + sent + len(li)]  # a chunk's slots never wrap
+                    ps += map(a.views.__getitem__, li)
+                    sizes += map(a.index.size_l.__getitem__, li)
+                    sent = 0
+                self._transmit(hs, ps, sizes, [0] * len(hs))
+                return
+            if sent < len(idx):
+                return
 
     def _in_flight_slots(self):
         """Slots of the seqs in flight (una..nxt-1), oldest first: a slice unless they wrap the ring."""

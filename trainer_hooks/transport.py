@@ -72,7 +72,9 @@ so the engine works per batch of packets (array state: :mod:`trainer_hooks.ring_
   fixed fields from a per-job table, step/flags/seq per batch -- and records
   send time, deadline and retries per slot in arrays; acks, retransmission
   scans and the timer are vector operations over the slots in flight.  Runs of
-  equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO).
+  equal-size datagrams leave in one ``sendmsg`` with ``UDP_SEGMENT`` (GSO) --
+  where the C library builds, up to 16 such runs per ``sendmmsg``, the iovecs
+  pointing straight at the header slots and the bucket (``ring_send``).
 * *Receiving*: with ``UDP_GRO`` in-order datagrams arrive several per
   ``recvmsg``; the usual batch (8 datagrams or more) -- one step's packets at evenly spaced plan
   indices, none asking for an ack -- is checked in O(1) Python (``_on_run``: the
@@ -121,13 +123,13 @@ import torch
 import torch.futures
 
 from checkmate import wire
-from trainer_hooks.ring_arrays import (SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, UDP_GRO, WIRE_F32, ActiveJob, Job,
-                                       HeaderScratch, NFIELDS, PlanIndex, RingError, TransportStats, apply_runs,
-                                       batch_expected, batch_headers, datagram_truesize, headers_match,
-                                       size_socket_buffer, take_spare)
+from trainer_hooks.ring_arrays import (GSO_MAX_BYTES, GSO_MAX_SEGS, SO_RCVBUFFORCE, SO_SNDBUFFORCE, SOL_UDP, UDP_GRO,
+                                       WIRE_F32, ActiveJob, HeaderScratch, Job, NFIELDS, PlanIndex, RingError,
+                                       TransportStats, apply_runs, batch_expected, batch_headers, datagram_truesize,
+                                       headers_match, size_socket_buffer, take_spare)
 from trainer_hooks import ring_native
 from trainer_hooks.ring_native import (R_AGAIN, R_DONE, R_ERROR, S_ERRNO, S_MAX_RECVS, S_RCV_NEXT, S_RECEIVED,
-                                       NativeRx, PlanKeys)
+                                       NativeRx, NativeTx)
 from trainer_hooks.ring_sender import RingSender
 
 __all__ = ["Job", "RingError", "TransportStats", "UdpRing"]
@@ -230,6 +232,12 @@ class UdpRing(RingSender):
         # the compiled receive loop and bucket conversions (trainer_hooks.ring_native), where they build
         self._lib = ring_native.load() if native else None
         self._nrx = NativeRx(self._lib, self._rbuf, self._ack_every) if self._lib is not None else None
+        # ... and the compiled send of the pump: plain data to the next rank over GSO (loss injection, host
+        # mode's copies to the shadows and resends keep the Python path; see RingSender._pump)
+        sa = ring_native.sockaddr_in(next_addr) if sock.family == socket.AF_INET else None
+        self._tx = (NativeTx(self._lib, sock.fileno(), sa, self._hbuf, self._mask, GSO_MAX_SEGS, GSO_MAX_BYTES)
+                    if self._lib is not None and self._gso and sa is not None and not loss_prob
+                    and final_copies is None else None)
         self._scratch = HeaderScratch()
         self._plan_index: dict[int, PlanIndex] = {}
         self._bexp = (None, None)  # (key, value) of _batch_expected
@@ -444,10 +452,7 @@ class UdpRing(RingSender):
     def _native_job(self, act: ActiveJob) -> int:
         """``act``'s ``job[]`` for the compiled loop (:mod:`trainer_hooks.ring_native`), built on first use."""
         if act.native is None:
-            ix = act.index
-            if ix.native_keys is None:
-                ix.native_keys = PlanKeys(ix.pid, ix.off, ix.boff)
-            act.native = self._nrx.job_array(ix.native_keys, act.recv_table(self.prev), act.seen, act.w, self.n,
+            act.native = self._nrx.job_array(act.index.native(), act.recv_table(self.prev), act.seen, act.w, self.n,
                                              act.expected)
         return act.native[0]
 

@@ -58,7 +58,7 @@ class Rig:
         self.tx_sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.rbuf = bytearray(1 << 16)
         self.nrx = rn.NativeRx(LIB, self.rbuf, ack_every=1000)
-        keys = rn.PlanKeys(self.index.pid, self.index.off, self.index.boff)
+        keys = self.index.native()
         self.job_addr, self._refs = self.nrx.job_array(keys, self.act.recv_table(PREV), self.act.seen, self.act.w,
                                                        N, self.act.expected)
         self.rcv_next = 0
@@ -250,3 +250,70 @@ def test_replay_stops_at_the_first_datagram_python_decides(rig):
     assert rig.act.seen[b] == 0 and rig.act.received == 1
     j, taken, out = replay(rig, dgs[2], 1, len(dgs[2]))  # the one after the duplicate, on its own: taken
     assert (j, taken) == (1, 1) and rig.act.w.tobytes() != w_after_first
+
+
+def _recv_all(sock, expect: int) -> list[bytes]:
+    got = []
+    sock.settimeout(2.0)
+    while len(got) < expect:
+        got.append(sock.recv(1 << 16))
+    return got
+
+
+@pytest.mark.parametrize("mtu_el", [100, 2235])
+def test_compiled_send_puts_the_python_sends_datagrams_on_the_wire(mtu_el):
+    """ring_send and ring_arrays.send_datagrams, given the same header slots, bucket and packets (runs
+    of equal sizes, shorter packets inside and at the ends, a run longer than a GSO message holds, a
+    start in the middle of the slot ring), deliver the same datagrams in the same order."""
+    from trainer_hooks.ring_arrays import GSO_MAX_BYTES, GSO_MAX_SEGS, send_datagrams
+    plan = plan_bucket([(0, 150 * mtu_el - 7), (1, 3), (2, 40 * mtu_el + 1)], N, mtu_el)
+    index = PlanIndex(plan, N, RANK, JOB_ID)
+    npk = len(plan.packets)
+    order = list(range(npk)) + list(range(0, npk, 3)) + [npk - 1, 0, npk - 1]
+    cap = 1 << (len(order) - 1).bit_length()
+    rng = np.random.default_rng(mtu_el)
+    hbuf = rng.integers(0, 256, size=(cap, wire.HEADER_LEN), dtype=np.uint8)
+    w = special_values(plan.total, 5).astype(WIRE_F32)
+    s0 = cap // 2 - 5  # the slots of datagram k: (s0 + k) mod cap
+    rx = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+    tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for r in rx:
+            r.bind(("127.0.0.1", 0))
+            r.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 23)
+        tx.setblocking(False)
+        tx.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 23)
+        ntx = rn.NativeTx(LIB, tx.fileno(), rn.sockaddr_in(rx[0].getsockname()), hbuf, cap - 1, GSO_MAX_SEGS,
+                          GSO_MAX_BYTES)
+        idx = np.array(order, dtype=np.int64)
+        sent, err = ntx.send(s0, w, index.native(), idx)
+        assert (sent, err) == (len(order), 0)
+        hv = memoryview(hbuf.reshape(-1))
+        wb = memoryview(w).cast("B")
+        hs = [hv[((s0 + k) % cap) * wire.HEADER_LEN:((s0 + k) % cap + 1) * wire.HEADER_LEN] for k in range(len(order))]
+        ps = [wb[4 * index.boff[i]:4 * (index.boff[i] + index.cnt[i])] for i in order]
+        sizes = [wire.HEADER_LEN + 4 * index.cnt[i] for i in order]
+        left, gso = send_datagrams(tx, rx[1].getsockname(), hs, ps, sizes, True)
+        assert left == len(order) and gso
+        ours, ref = _recv_all(rx[0], len(order)), _recv_all(rx[1], len(order))
+        assert ours == ref
+        assert ref[0] == bytes(hs[0]) + bytes(ps[0]) and len({len(d) for d in ref}) > 1
+    finally:
+        for s in rx + [tx]:
+            s.close()
+
+
+def test_compiled_send_reports_an_error_for_python_to_take_over():
+    """A failed call (here a closed descriptor) is an errno, nothing sent: the pump hands the rest to
+    the Python send."""
+    import errno
+    plan = plan_bucket([(0, 500)], N, 100)
+    index = PlanIndex(plan, N, RANK, JOB_ID)
+    hbuf = np.zeros((8, wire.HEADER_LEN), dtype=np.uint8)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    fd = s.fileno()
+    s.close()
+    ntx = rn.NativeTx(LIB, fd, rn.sockaddr_in(("127.0.0.1", 9)), hbuf, 7, 64, 60000)
+    sent, err = ntx.send(0, np.zeros(plan.total, WIRE_F32), index.native(), np.arange(3, dtype=np.int64))
+    assert (sent, err) == (0, errno.EBADF)
+    assert rn.sockaddr_in(("::1", 9)) is None and rn.sockaddr_in("/tmp/x") is None
