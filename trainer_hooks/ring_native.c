@@ -201,6 +201,7 @@ int64_t ring_replay(const uint8_t *buf, int64_t k, int64_t seg, const int64_t *j
  * protocol, resent on its timeout, as in Python), else the errno of the failed call (Python takes the rest). */
 #define SEND_VLEN 16
 #define MAX_SEGS 64
+#ifdef __linux__
 int ring_send(int fd, const void *addr, int64_t addrlen, const uint8_t *hbuf, int64_t s0, int64_t mask,
               const uint8_t *w, const int64_t *boff, const int64_t *cnt, const int64_t *idx, int64_t m,
               int64_t max_segs, int64_t max_bytes, int64_t *sent) {
@@ -260,6 +261,16 @@ int ring_send(int fd, const void *addr, int64_t addrlen, const uint8_t *hbuf, in
     }
     return 0;
 }
+#else /* no sendmmsg / UDP_SEGMENT: the pump's Python send takes every datagram */
+int ring_send(int fd, const void *addr, int64_t addrlen, const uint8_t *hbuf, int64_t s0, int64_t mask,
+              const uint8_t *w, const int64_t *boff, const int64_t *cnt, const int64_t *idx, int64_t m,
+              int64_t max_segs, int64_t max_bytes, int64_t *sent) {
+    (void)fd; (void)addr; (void)addrlen; (void)hbuf; (void)s0; (void)mask; (void)w; (void)boff; (void)cnt;
+    (void)idx; (void)m; (void)max_segs; (void)max_bytes;
+    *sent = 0;
+    return ENOSYS;
+}
+#endif
 
 /* dst[i] = src[i] / n in float32, stored in wire order (a job's start: the bucket divided, as torch's div_) */
 WIDE_VARIANTS void to_wire_div(const float *restrict src, uint32_t *restrict dst, int64_t count, float n) {
