@@ -92,7 +92,8 @@ class TransportStats:
     jobs: int = 0
     batched: int = 0  # data packets taken by the vectorized path (a whole in-order GRO batch at once)
     runs: int = 0  # of those, packets taken by the O(1) path (one step, evenly spaced: one header compare)
-    stashed: int = 0  # of those, packets that arrived before their job started (kept as whole batches)
+    stashed: int = 0  # of those, packets that arrived before their job started (kept as GRO batches; with the
+    # compiled loop also single datagrams, appended to one kept batch)
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
     native: int = 0  # of the batched packets, those the compiled receive loop took (trainer_hooks.ring_native)
     native_sent: int = 0  # of data_sent, datagrams the pump handed to the compiled send (ring_native.ring_send)

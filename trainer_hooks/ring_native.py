@@ -141,10 +141,12 @@ class NativeRx:
         st, oi, os_ = self._args
         return self.lib.ring_rx(fd, self.rbuf_addr, self.rbuf_len, job_addr, st, oi, os_)
 
-    def replay(self, buf: bytes, k: int, seg: int, job_addr: int) -> int:
+    def replay(self, buf: bytes | bytearray, k: int, seg: int, job_addr: int) -> int:
         """One :func:`ring_replay` call over a kept batch (``st`` set by the caller): how many of its
         ``k`` datagrams, from the first, were taken."""
         st, oi, os_ = self._args
+        if not isinstance(buf, bytes):  # a bytearray (kept datagrams appended): its buffer, not a copy
+            buf = (ctypes.c_char * len(buf)).from_buffer(buf)
         return self.lib.ring_replay(buf, k, seg, job_addr, st, oi, os_)
 
 

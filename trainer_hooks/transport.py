@@ -152,7 +152,7 @@ _MAX_WINDOW = 1 << 15  # seqs in flight, well inside the 2**31 of modular seq co
 _SOCK_BUF = 4 << 20  # socket buffers asked for (Linux grants twice that when net.core.rmem_max allows)
 _BUF_SHARE = 0.875  # of the peer's receive buffer, what our data in flight may fill (acks need the rest)
 _M32 = 0xFFFFFFFF
-_STASHED = object()  # marks a whole GRO batch kept for a job not started yet
+_STASHED = object()  # marks datagrams of one size kept for a job not started yet (a GRO batch, or singles appended)
 _NF = NFIELDS  # values per header in a batch's tuple (batch_headers); the fields read from it by index:
 assert [wire.FIELDS[i][0] for i in (1, 3, 8, 9, 11, 12)] == ["flags", "step", "param_id", "offset", "aux", "seq"]
 _NO_ACK = frozenset(f for f in range(256) if not f & _ACK)  # flag bytes a data packet may carry
@@ -431,7 +431,25 @@ class UdpRing(RingSender):
             if act.received == act.expected:
                 self._done(act)
         else:
-            self._pending[(it, bucket)].append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
+            self._keep((it, bucket), buf, at, n, step, pid, off, count)
+
+    def _keep(self, key: tuple, buf, at: int, n: int, step: int, pid: int, off: int, count: int) -> None:
+        """A data datagram (``n`` bytes at ``buf[at:]``) of job ``key``, not started yet, kept for it.  With
+        the compiled loop, consecutive datagrams of one size are appended to one kept batch, which
+        ``ring_replay`` takes in one call when the job starts (a rank that is late, with no GRO
+        batches to keep -- the testbed's veths -- would otherwise replay them one by one in Python)."""
+        pend = self._pending[key]
+        if self._nrx is None or n != _HLEN + 4 * count:
+            pend.append((step, pid, off, count, bytes(buf[at + _HLEN:at + _HLEN + 4 * count])))
+            return
+        e = pend[-1] if pend else None
+        if e is not None and e[0] is _STASHED and e[3] == n and type(e[1]) is bytearray:
+            kept = e[1]
+            kept += buf[at:at + n]
+            pend[-1] = (_STASHED, kept, e[2] + 1, n)
+        else:
+            pend.append((_STASHED, bytearray(buf[at:at + n]), 1, n))
+        self.stats.stashed += 1
 
     def _take(self, rbuf, rview, nbytes: int, seg: int, at: int) -> None:
         """The datagrams of a receive buffer (``nbytes``, ``seg`` bytes each) from ``at`` on: a whole GRO
