@@ -6,6 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
@@ -76,6 +77,7 @@ class OutputRules:
             raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
+        localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
