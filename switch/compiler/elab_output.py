@@ -12,6 +12,7 @@ from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
+from .predication import predicate_actions
 
 
 class OutputRules:
@@ -159,6 +160,9 @@ class OutputRules:
                                            for p in a["params"]],
                             "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
                             "control": a["control"], **({"property_ref": True} if a.get("property_ref") else {})})
+        # p4c's BMv2 mid end predicates the ifs of every action (in declaration order)
+        order = {q: i for i, q in enumerate(self.actions)}
+        predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))))
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):

@@ -57,3 +57,39 @@ CASES += [
                  Entry("E.te", {"hdr.h.b": 0x44}, "E.mark", {"v": 0x55}),
                  Entry("E.te", {"hdr.h.b": 7}, "NoAction")]),
 ]
+
+# p4c's Predication of an action's nested ifs (switch/compiler/predication.py): BMv2 runs the
+# Muxes p4c builds, which pick the wrong value in these shapes (probes of our own; p4c's
+# nested_ifs_in_action-bmv2 sample shows the second one)
+_PRED_FRAMES = [(1, H(a, b, 0, 0)) for a in (0, 1, 2, 3) for b in (0, 1, 2)]
+
+
+def _pred(name: str, body: str):
+    return case(name, "p4c Predication", program("""
+        x = 0x11; y = 0x22;
+        act();
+        hdr.h.c = x ++ y;
+""", ingress_decls="""
+    bit<8> x;
+    bit<8> y;
+    action act() {
+        %s
+    }""" % body), frames=_PRED_FRAMES)
+
+
+CASES += [
+    # a then-branch value read in the same branch, both written again under the else-if
+    _pred("corpus7_predication_dependent_else_if",
+          "if (hdr.h.a == 1) { x = 1; y = x; } else if (hdr.h.a == 2) { y = 2; x = y; }"),
+    # a value written in the then-branch, read deeper in the else branch
+    _pred("corpus7_predication_nested_else_read",
+          "if (hdr.h.a == 1) { y = 0xf0; } else if (hdr.h.a == 2) { if (hdr.h.b == 1) { x = y; } "
+          "else if (hdr.h.b == 2) { x = y; } }"),
+    # p4c's front end drops a store every path overwrites (y = 0x77) before predicating
+    _pred("corpus7_predication_after_dead_store",
+          "if (hdr.h.a == 1) { x = 3; y = x; } else if (hdr.h.a == 2) { if (hdr.h.b == 1) { y = 0x77; } "
+          "y = 5; x = y; }"),
+    # a bool local as the condition is read where each Mux is evaluated, not aliased
+    _pred("corpus7_predication_bool_local_condition",
+          "bool f = hdr.h.b == 1; if (f) { x = 9; f = false; y = x; } else if (hdr.h.a == 3) { y = 4; x = y; }"),
+]
