@@ -6,11 +6,13 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .ids import aliases, assign_ids, PREFIX
 from .p4info import _applied_tables
+from .predication import predicate_actions
 
 
 class OutputRules:
@@ -76,6 +78,7 @@ class OutputRules:
             raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
+        localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
@@ -157,6 +160,9 @@ class OutputRules:
                                            for p in a["params"]],
                             "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
                             "control": a["control"], **({"property_ref": True} if a.get("property_ref") else {})})
+        # p4c's BMv2 mid end predicates the ifs of every action (in declaration order)
+        order = {q: i for i, q in enumerate(self.actions)}
+        predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))))
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):

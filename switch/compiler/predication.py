@@ -1,0 +1,382 @@
+"""p4c's ``Predication`` pass (midend/predication.cpp, p4c 1.2.4.8) on the bodies of actions.
+
+BMv2 actions are lists of primitives, so p4c's BMv2 back end turns every ``if`` in an action
+into unconditional assignments whose right-hand sides are ``?:`` (Mux) expressions.  The
+pass is not a faithful rewrite: with nested ``if``/``else`` branches and assignments that read
+a value written earlier in the same ``if`` it builds Muxes that pick the wrong value, and
+BMv2 runs what p4c wrote.  Two probes of our own, checked on BMv2::
+
+    if (c1) { x = 1; y = x; } else if (c2) { y = 2; x = y; }
+        -> p4c:  y = c1 ? 2 : (c2 ? 2 : y)      (c1 true: y becomes 2, not 1)
+    if (c1) { y = 0xf0; } else if (c2) { if (c3) { x = y; } else if (c4) { x = y; } }
+        -> p4c:  x = c1 ? y : ...               (c1 true: x becomes 0xf0)
+
+(found with p4c's ``nested_ifs_in_action-bmv2`` sample; cases ``corpus7_predication_*``).
+
+:class:`Predication` replays the pass on checkmate-p4c's IR: the same traversal, the same
+bookkeeping (``liveAssignments``, ``liveAssigns``, the dependent names and the dependency
+nesting level, which p4c keeps for the whole program, across actions), the same
+ExpressionReplacer walk over the Mux trees, and the same aliasing of a condition that is not
+a plain variable into a ``cond`` temporary assigned when the ``if`` is reached.  Names are
+the lvalue paths (``p_hdr.h.a``, ``L.v1_x``, a slice ``.7:0``, a constant index ``[1]``).
+Before it, p4c's SimplifyControlFlow drops empty branches (``if (c) {} else {S}`` becomes
+``if (!c) {S}``), as here.
+
+An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
+``if``s holds anything but assignments of bit/int/bool values and blocks -- a call, a
+declaration, a header or struct copy, an lvalue with a run-time index -- since what p4c's
+earlier passes make of those (inlining temporaries, copies of structures) is not replayed.
+"""
+from __future__ import annotations
+
+import copy
+
+_SCALARS = ("bit", "int", "bool")
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def lvalue_name(e: dict) -> str | None:
+    """p4c's ``Pred::lvalueName``: the path of an lvalue, or None."""
+    op = e.get("op")
+    if op == "var":
+        return e["n"]
+    if op == "field":
+        base = lvalue_name(e["base"])
+        return f"{base}.{e['f']}" if base else None
+    if op == "stack_idx":
+        base, i = lvalue_name(e["st"]), e["i"]
+        if not base:
+            return None
+        if i.get("op") == "const":
+            return f"{base}[{i['v']}]"
+        iname = lvalue_name(i)
+        return f"{base}[{iname}]" if iname else None
+    if op == "slice":
+        base = lvalue_name(e["a"])
+        return f"{base}.{e['hi']}:{e['lo']}" if base else None
+    return None
+
+
+def _is_mux(e) -> bool:
+    return isinstance(e, dict) and e.get("op") == "cond"
+
+
+def _mux(c: dict, a: dict, b: dict, t) -> dict:
+    return {"op": "cond", "c": c, "a": a, "b": b, "t": t}
+
+
+def _reads(e, out: list) -> list:
+    """The names p4c's dependency hooks collect from an expression (PathExpression, Member and
+    ArrayIndex push their lvalue names; a Member's base is visited first)."""
+    if isinstance(e, list):
+        for x in e:
+            _reads(x, out)
+        return out
+    if not isinstance(e, dict):
+        return out
+    for k, v in e.items():
+        if k != "t" and isinstance(v, (dict, list)):
+            _reads(v, out)
+    if e.get("op") in ("var", "field", "stack_idx"):
+        out.append(lvalue_name(e))
+    return out
+
+
+def _locations(e, out: list) -> list:
+    """The locations an expression reads (whole lvalue paths, plus what their indexes read)."""
+    if isinstance(e, list):
+        for x in e:
+            _locations(x, out)
+        return out
+    if not isinstance(e, dict):
+        return out
+    name = lvalue_name(e) if e.get("op") in ("var", "field", "stack_idx") else None
+    if name is not None:
+        out.append(name)
+        if e.get("op") == "stack_idx":
+            _locations(e["i"], out)
+        elif e.get("op") == "field":
+            _locations(e["base"], [])
+        return out
+    for k, v in e.items():
+        if k != "t" and isinstance(v, (dict, list)):
+            _locations(v, out)
+    return out
+
+
+def _related(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or a.startswith(b + "[") or b.startswith(a + ".") or b.startswith(a + "[")
+
+
+def _has_call(e) -> bool:
+    if isinstance(e, list):
+        return any(_has_call(x) for x in e)
+    if not isinstance(e, dict):
+        return False
+    if "call" in str(e.get("op", "")) or e.get("op") in ("reg_read", "lookahead", "lookahead_hdr"):
+        return True
+    return any(_has_call(v) for k, v in e.items() if k != "t" and isinstance(v, (dict, list)))
+
+
+class _Live:
+    """What is live after a point: everything but ``killed`` (``all``), or only ``names``."""
+
+    def __init__(self, all_: bool, names: frozenset):
+        self.all, self.names = all_, names
+
+    def live(self, n: str) -> bool:
+        if self.all:
+            return not any(n == k or n.startswith(k + ".") or n.startswith(k + "[") for k in self.names)
+        return any(_related(n, x) for x in self.names)
+
+    def kill(self, n: str) -> "_Live":
+        if self.all:
+            return _Live(True, self.names | {n})
+        return _Live(False, frozenset(x for x in self.names if not (x == n or x.startswith(n + ".") or x.startswith(n + "["))))
+
+    def gen(self, reads: list) -> "_Live":
+        if self.all:
+            return _Live(True, frozenset(k for k in self.names if not any(_related(k, r) for r in reads)))
+        return _Live(False, self.names | frozenset(reads))
+
+    def join(self, o: "_Live") -> "_Live":
+        if self.all and o.all:
+            return _Live(True, self.names & o.names)
+        if self.all or o.all:
+            a, b = (self, o) if self.all else (o, self)
+            return _Live(True, frozenset(k for k in a.names if not any(_related(k, x) for x in b.names)))
+        return _Live(False, self.names | o.names)
+
+
+def drop_dead_stores(stmts: list, live: "_Live | None" = None) -> tuple[list, "_Live"]:
+    """p4c's front end (SimplifyDefUse) removes an assignment whose value every path overwrites
+    before reading it; Predication then never sees it.  Replayed inside one action, everything
+    counted live at its end but the action's own locals (the action's callers are not looked
+    at: p4c also drops a store that every caller overwrites after the call)."""
+    live = live or _Live(True, frozenset())
+    out = []
+    for s in reversed(stmts):
+        k = s.get("s")
+        if k == "block":
+            body, live = drop_dead_stores(s["body"], live)
+            out.append(dict(s, body=body))
+        elif k == "if":
+            then, lt = drop_dead_stores(s["then"], live)
+            els, le = drop_dead_stores(s["else"], live)
+            live = lt.join(le).gen(_locations(s["c"], []))
+            out.append(dict(s, then=then, **{"else": els}))
+        elif k == "assign":
+            lv = s["l"]
+            name = lvalue_name(lv) if lv.get("op") in ("var", "field", "stack_idx") else None
+            if name is not None and not live.live(name) and not _has_call(s["r"]) and not _has_call(lv) \
+                    and not s.get("siblings"):
+                continue   # dead
+            if name is not None:
+                live = live.kill(name)
+            live = live.gen(_locations(s["r"], []) + (_locations(lv["i"], []) if lv.get("op") == "stack_idx" else []))
+            out.append(s)
+        else:
+            live = _Live(True, frozenset())
+            out.append(s)
+    return list(reversed(out)), live
+
+
+def _negate(c: dict) -> dict:
+    return {"op": "un", "o": "!", "a": c, "t": ["bool"]}
+
+
+def _empty(stmts: list) -> bool:
+    return all(s.get("s") == "block" and _empty(s["body"]) for s in stmts)
+
+
+class _Replacer:
+    """p4c's ExpressionReplacer for one assignment (``left = right`` under ``path``)."""
+
+    def __init__(self, left: dict, right: dict, path: list, conditions: list):
+        self.left, self.right, self.path, self.conds = left, right, list(path), conditions
+        self.level = 0
+        self.seen: set = set()
+
+    def visit(self, e) -> None:
+        if not isinstance(e, dict) or id(e) in self.seen:
+            return
+        self.seen.add(id(e))
+        if _is_mux(e):
+            self.mux(e)
+            self.visit(e["c"])
+            return
+        for k, v in e.items():
+            if k == "t":
+                continue
+            for x in (v if isinstance(v, list) else [v]):
+                self.visit(x)
+
+    def mux(self, m: dict) -> None:
+        self.level += 1
+        then = self.path[self.level - 1] if self.level - 1 < len(self.path) else True
+        if self.level == len(self.path):
+            m["c"] = self.conds[len(self.conds) - self.level]
+            m["a" if then else "b"] = self.right
+        elif self.level < len(self.path):
+            self.branch(m, then)
+        self.visit(m["a"])
+        self.visit(m["b"])
+        self.level -= 1
+
+    def branch(self, m: dict, then: bool) -> None:
+        cond = self.conds[len(self.conds) - self.level - 1]
+        left = lvalue_name(self.left)
+        tname, ename = lvalue_name(m["a"]), lvalue_name(m["b"])
+        if left is None:
+            raise _Unsupported
+        if then and ename == left:
+            m["b"] = copy.deepcopy(self.left)
+        elif not then and tname == left:
+            m["a"] = copy.deepcopy(self.left)
+        side, name = ("a", tname) if then else ("b", ename)
+        if _is_mux(m[side]) or name is None or name == left:
+            if not _is_mux(m[side]):
+                m[side] = _mux(cond, copy.deepcopy(self.left), copy.deepcopy(self.left), self.left["t"])
+            self.visit(m[side])
+
+
+class Predication:
+    """One instance for the whole program, like p4c's pass (its dependency state carries over
+    from one action to the next)."""
+
+    def __init__(self):
+        self.dependent: list = []
+        self.is_dep: dict = {}
+        self.dep_level = 0
+        self.fresh = 0
+
+    # ------------------------------------------------------------------ entry
+    def action(self, body: list) -> list:
+        """``body`` with every ``if`` predicated as p4c does, or ``body`` itself when the action
+        holds something the replay does not cover (module doc)."""
+        if not any(s.get("s") == "if" for s in _flat(body)):
+            return body
+        saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
+        try:
+            # the action's own locals are dead at its end
+            own = frozenset(s["n"] for s in _flat(body) if s.get("s") == "decl")
+            return [self.top(s) for s in drop_dead_stores(copy.deepcopy(body), _Live(True, own))[0]]
+        except _Unsupported:
+            self.dependent, self.is_dep, self.dep_level, self.fresh = saved
+            return body
+
+    def top(self, s: dict) -> dict:
+        if s.get("s") == "block":
+            return dict(s, body=[self.top(x) for x in s["body"]])
+        if s.get("s") == "if":
+            return self.visit_if(s)
+        return s
+
+    # ------------------------------------------------------------------ the pass
+    def visit_if(self, s: dict) -> dict:
+        then, els = s["then"], s["else"]
+        cond = s["c"]
+        if cond.get("op") == "const":   # (p4c folds it away before; not replayed)
+            raise _Unsupported
+        if _empty(then) and _empty(els):
+            return {"s": "block", "body": []}
+        if _empty(then):   # p4c's SimplifyControlFlow: `if (c) {} else {S}` -> `if (!c) {S}`
+            then, els, cond = els, [], _negate(cond)
+        self.level += 1
+        rv = []
+        if cond.get("op") != "var":
+            name = f"_pred_cond{self.fresh}"
+            self.fresh += 1
+            rv.append({"s": "decl", "n": name, "t": ["bool"], "init": None})
+            var = {"op": "var", "n": name, "t": ["bool"]}
+            self.live_assigns.append({"s": "assign", "l": var, "r": cond})
+            cond = var
+        self.conds.append(cond)
+        self.path.append(True)
+        rv.append({"s": "block", "body": [x for x in (self.inner(y) for y in then) if x is not None]})
+        if els:
+            self.path[-1] = False
+            rv.append({"s": "block", "body": [x for x in (self.inner(y) for y in els) if x is not None]})
+        rv.extend(self.live_assigns)
+        self.live_assigns, self.live = [], {}
+        self.path.pop()
+        self.conds.pop()
+        self.level -= 1
+        return {"s": "block", "body": rv}
+
+    def inner(self, s: dict):
+        k = s.get("s")
+        if k == "block":
+            return {"s": "block", "body": [x for x in (self.inner(y) for y in s["body"]) if x is not None]}
+        if k == "if":
+            return self.visit_if(s)
+        if k == "assign":
+            self.assign(s)
+            return None
+        raise _Unsupported
+
+    def assign(self, s: dict) -> None:
+        left, right = s["l"], s["r"]
+        if left.get("t", [None])[0] not in _SCALARS or s.get("siblings") or s.get("dead_key") is not None:
+            raise _Unsupported
+        lname = lvalue_name(left)
+        if lname is None:
+            raise _Unsupported
+        conditions = list(reversed(self.conds))   # p4c: innermost first
+        replacer = _Replacer(left, copy.deepcopy(right), self.path, conditions)
+        for dep in _reads(right, []):
+            if dep in self.live:
+                self.dependent.append(lname)
+                del self.live[dep]
+                self.dep_level = self.level
+        name = lname
+        self.is_dep[name] = name in self.dependent
+        outer = conditions[-1]
+        if self.dep_level < self.level and self.is_dep[name]:
+            new_right = _mux(outer, right, copy.deepcopy(left), left["t"])
+            if not self.path[self.level - 1]:
+                name = f"elseStatement{self.fresh}"
+                self.fresh += 1
+        else:
+            if name in self.live:
+                new_right = self.live[name]["r"]
+            elif not _is_mux(right):
+                new_right = _mux(outer, copy.deepcopy(left), copy.deepcopy(left), left["t"])
+            else:
+                new_right = right
+            if self.live_assigns and not self.is_dep[name] and \
+                    lvalue_name(self.live_assigns[-1]["l"]) == lname:
+                self.live_assigns.pop()
+        new_right = copy.deepcopy(new_right)
+        replacer.visit(new_right)
+        st = {"s": "assign", "l": left, "r": new_right}
+        self.live[name] = st
+        self.live_assigns.append(st)
+
+    # per-if state (p4c's members of the same names)
+    level = 0
+    path: list
+    conds: list
+    live: dict
+    live_assigns: list
+
+    def reset_if_state(self) -> None:
+        self.level, self.path, self.conds, self.live, self.live_assigns = 0, [], [], {}, []
+
+
+def _flat(body: list):
+    for s in body:
+        yield s
+        if s.get("s") == "block":
+            yield from _flat(s["body"])
+
+
+def predicate_actions(actions: list) -> None:
+    """Replace the ``body`` of each action record (in p4c's order) by its predicated form."""
+    pred = Predication()
+    for a in actions:
+        pred.reset_if_state()
+        a["body"] = pred.action(a["body"])
