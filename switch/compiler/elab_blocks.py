@@ -310,7 +310,8 @@ class BlockRules:
                 raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub}
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub,
+                    "mk_params": params}
         self.bind_ctor_args(consts, scope)
         locals_ = []
         early = self.__dict__.setdefault("early_locals", {})
@@ -327,6 +328,7 @@ class BlockRules:
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.check_control_constants(locals_, body)
         self.settle_match_kind_stores(locals_ + body)
+        self.settle_unbound_calls(body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -630,6 +632,7 @@ class BlockRules:
         try:
             rec["body"] = self.stmt(d.body, ascope)
             self.settle_match_kind_stores(rec["body"])
+            self.settle_unbound_calls(rec["body"])
         finally:
             if shadow is not None:
                 scope.names[d.name] = shadow

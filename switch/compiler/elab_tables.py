@@ -151,6 +151,12 @@ class TableRules:
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
                 # p4c's P4Runtime serializer names the anonymous instance by the property's @name
+                # (its front end has named the key elements before: a complex one unnamed first)
+                bad = next((k for k in props.get("key", []) if not annotation(k.annos, "name")
+                            and not _simple_key(k.expr)), None) if not annotation(props["implementation"].get("annos") or [], "name") else None
+                if bad is not None:
+                    raise E(bad.expr.loc, f"key {expr_text(bad.expr)}: a complex key expression requires a @name "
+                                          "annotation (as in p4c)")
                 profile = self.profile_record(pv.fn.name, pv.args, _property_instance_name(props["implementation"], q),
                                               None, props["implementation"].get("annos") or [], pv.loc)
             else:
@@ -174,6 +180,10 @@ class TableRules:
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
+            na = annotation(k.annos, "name")
+            if not na and not _simple_key(k.expr):   # (a selector key too: p4c_mutate seed 154)
+                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
+                                    "annotation (as in p4c)")
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
@@ -206,10 +216,6 @@ class TableRules:
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
-            na = annotation(k.annos, "name")
-            if not na and not _simple_key(k.expr):
-                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
-                                    "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             if kid and kid[1] and kid[1][0] in user_key_ids:
