@@ -258,8 +258,8 @@ class OutputRules:
                     "annos": _annos_json(c["annos"]),
                     "fields": [{"id": uid or i + 1, "name": f, "width": w,   # p4c: a field's @id, else its position
                                 "newtype": self.field_newtypes.get((c["header"], f)),
-                                "enum": self.field_enums.get((c["header"], f))}
-                               for i, (f, w, uid) in enumerate(c["fields"])]}
+                                "enum": self.field_enums.get((c["header"], f)), **({"hidden": True} if hidden else {})}
+                               for i, (f, w, uid, hidden) in enumerate(c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
 

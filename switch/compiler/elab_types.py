@@ -362,7 +362,8 @@ class TypeRules:
             if ch:   # its metadata @ids as an action's parameters' (elab_output.check_element_ids)
                 self.check_id_annotations([(n, annotation(annos or [], "id")) for n, _, annos in fields], "")
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
-                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos)] for n, t, annos in fields],
+                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos),
+                                                     any(a[0] == "hidden" for a in annos or ())] for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:
             # a header_union is a struct of headers of which at most one is valid

@@ -380,6 +380,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         else:
             pc.preamble.annotations.append(f'@controller_header("{name}")')
         for f in ch["fields"]:
+            if f.get("hidden"):   # p4c leaves a @hidden field out (the others keep their ids)
+                continue
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
             types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info
