@@ -102,8 +102,12 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if prim is None:
             self.packet_in_dropped += 1
             return
+        pin = split_packet_in(st.index.packet_in, frame)
+        if pin is None:   # shorter than the packet_in header: PI drops it
+            self.packet_in_dropped += 1
+            return
         resp = p4runtime_pb2.StreamMessageResponse()
-        resp.packet.CopyFrom(split_packet_in(st.index.packet_in, frame))
+        resp.packet.CopyFrom(pin)
         prim.send(resp)
 
     def _on_digest(self, digest_id: int, values: tuple) -> None:
@@ -329,9 +333,13 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         outq.put(_END)
 
     def _packet_out(self, client: Client, req) -> None:
+        """A PacketOut goes into the pipeline on the CPU port.  One that cannot (not from the primary,
+        no pipeline or CPU port yet, metadata the P4Info does not list or that does not fit) is
+        dropped with a log line and no answer: simple_switch_grpc's PI server reports PacketOut
+        errors on the stream only when its server config turns error reporting on, which is off
+        by default (probed, helper mutz25: tests/differential/test_packet_io.py)."""
         if not self.arbiter.is_primary(client):
-            self._stream_error(client, StatusCode.PERMISSION_DENIED,
-                               "PacketOut from a client that is not the primary", req)
+            log.info("PacketOut from stream %s, not the primary: dropped", client.id)
             return
         try:
             st = self._need_state()
@@ -342,7 +350,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self.device.packet_out(frame)
         except Exception as exc:
             err = from_pipeline_error(exc)
-            self._stream_error(client, err.code, err.message, req)
+            log.info("PacketOut dropped: %s", err.message)
 
     @staticmethod
     def _stream_error(client: Client, code: StatusCode, message: str, req) -> None:
