@@ -298,6 +298,8 @@ class BlockRules:
             # scalar parameters of a sub-control live in L so that its actions can write them
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             var_ir = {"op": "var", "n": pn, "t": t}
+            if sub and t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
             scope.add(p.name, ("var", var_ir, p.direction or "in"))
             params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in",
                            **({"const_arg": True} if p.direction is None and t[0] != "extern" else {})})
@@ -604,6 +606,8 @@ class BlockRules:
             # control plane its bits
             vt = body_t if body_t[0] in ("serenum", "bool", "enum") else t
             var_ir = {"op": "var", "n": py, "t": vt}
+            if vt[0] == "varbit" and p.direction:   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": vt}
             ascope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):

@@ -405,6 +405,8 @@ class CallRules:
             t = self.resolve_type(p.type)
             py = f"f_{iname}_{p.name}"
             var_ir = {"op": "var", "n": py, "t": t}
+            if t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
             fscope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .gen_helpers import PARSER_STEP_LIMIT, mask
+from .gen_helpers import _out, PARSER_STEP_LIMIT, mask
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -155,6 +155,8 @@ class BlockGen:
                         # p4c's RemoveActionParameters: the body works on a control-level
                         # copy (`x = arg;` before it, `arg = x;` after it), inout ones too
                         v = f"{v}.copy()"
+                    elif b["e"]["t"][0] == "varbit":
+                        v = self.copy_in(b["e"], b["e"]["t"])
                     args.append(v)
                 call = f"A_{a.get('impl', a['id'])}(P, L, {', '.join(args)}, *prm)"
                 outs = [b for b in a["bound"] if b["dir"] in ("out", "inout")]
@@ -165,7 +167,8 @@ class BlockGen:
                     self.emit(2, f"_r = {call}")
                     self.emit(1, "except ExitSignal as _ex:")
                     for k2, b in enumerate(outs):
-                        self.assign(2, b["e"], f"_ex.outs[{k2}]", b["e"]["t"], b.get("siblings", ()), by_member=True)
+                        self.assign(2, b["e"], _out(f"_ex.outs[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()),
+                                    by_member=True)
                     self.emit(2, "raise")
                 else:
                     self.emit(1, f"_r = {call}")
@@ -173,7 +176,7 @@ class BlockGen:
                     # BMv2's assign_header (member by member in a struct): an argument invalid
                     # at the end keeps the destination's fields; a valid union member
                     # invalidates its siblings
-                    self.assign(1, b["e"], f"_r[{k2}]", b["e"]["t"], b.get("siblings", ()), by_member=True)
+                    self.assign(1, b["e"], _out(f"_r[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()), by_member=True)
                 self.emit(0, "")
                 entries.append(f"{a['id']}: {wname}")
             # the default action may be any action (P4Runtime restricts the choice)

@@ -58,3 +58,75 @@ control Bad(inout h_t h) {
     Bad() c2;
 """), frames=_F),
 ]
+
+# corpus probe6 (corpus6's open item): an action's `inout`/`out` varbit parameter given a varbit local
+# or a header's varbit field -- a direct call, a table's bound argument, an `exit` in the body; a
+# function's (also called in an expression) and a sub-control's varbit parameters
+# (checkmate-p4c refused it: "varbit values can only be copied from one header field to another")
+_VB = """\
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t { bit<48> dst; bit<48> src; bit<16> etype; }
+header len_t { bit<8> n; bit<8> op; }
+header vb_t { varbit<32> v; }
+header tail_t { bit<8> t; }
+struct headers_t { ethernet_t eth; len_t len; vb_t x; vb_t y; tail_t tail; }
+struct meta_t { bit<8> m; }
+
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.len);
+        pkt.extract(hdr.x, (bit<32>)hdr.len.n);
+        pkt.extract(hdr.y, 16);
+        pkt.extract(hdr.tail);
+        transition accept;
+    }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+void fcp(inout varbit<32> q, in varbit<32> z) { q = z; }
+bit<8> fget(out varbit<32> q, in varbit<32> z) { q = z; return 8w7; }
+control S(inout varbit<32> q, in varbit<32> z) { apply { q = z; } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    varbit<32> s;
+    S() sc;
+    action cp(inout varbit<32> q) { q = hdr.x.v; }
+    action take(out varbit<32> q) { q = hdr.y.v; hdr.tail.t = hdr.tail.t + 1; }
+    action keep(inout varbit<32> q) { hdr.tail.t = hdr.tail.t | 0x80; }
+    action cp_exit(inout varbit<32> q) { q = hdr.x.v; exit; }
+    table t { key = { hdr.len.op: exact; } actions = { cp(hdr.y.v); keep(hdr.y.v); NoAction; } default_action = NoAction(); }
+    apply {
+        sm.egress_spec = 2;
+        s = hdr.y.v;
+        if (hdr.len.op == 1) { cp(s); hdr.y.v = s; }
+        else if (hdr.len.op == 2) { take(hdr.x.v); }
+        else if (hdr.len.op == 3) { keep(s); hdr.x.v = s; }
+        else if (hdr.len.op == 4) { cp_exit(hdr.y.v); }
+        else if (hdr.len.op == 7) { fcp(s, hdr.x.v); hdr.y.v = s; }
+        else if (hdr.len.op == 8) { hdr.tail.t = fget(hdr.y.v, hdr.x.v) + hdr.tail.t; }
+        else if (hdr.len.op == 9) { sc.apply(hdr.y.v, hdr.x.v); }
+        else if (hdr.len.op == 10) { sc.apply(s, hdr.x.v); hdr.y.v = s; }
+        else { t.apply(); }
+    }
+}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) {
+    apply { pkt.emit(hdr.eth); pkt.emit(hdr.len); pkt.emit(hdr.x); pkt.emit(hdr.y); pkt.emit(hdr.tail); }
+}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def _vbf(n: int, op: int, x: bytes, y: bytes = b"\xbe\xef") -> bytes:
+    return bytes.fromhex("000000000002000000000001abcd") + bytes([n, op]) + x + y + b"\x05" + bytes(range(6))
+
+
+CASES.append(case("mutz25_varbit_action_parameters", CAT, _VB, frames=[
+    (1, _vbf(8, 1, b"\x11")), (1, _vbf(24, 1, b"\x11\x22\x33")), (1, _vbf(0, 1, b"")),
+    (1, _vbf(16, 2, b"\x11\x22")), (1, _vbf(8, 3, b"\x44")), (1, _vbf(32, 4, b"\x01\x02\x03\x04")),
+    (1, _vbf(8, 5, b"\x66")), (1, _vbf(16, 6, b"\x66\x77")), (1, _vbf(24, 7, b"\x01\x02\x03")),
+    (1, _vbf(8, 8, b"\x09")), (1, _vbf(32, 9, b"\x0a\x0b\x0c\x0d")), (1, _vbf(0, 9, b"")), (1, _vbf(8, 10, b"\x0e"))],
+    entries=[Entry("I.t", {"hdr.len.op": 5}, "I.cp", {}), Entry("I.t", {"hdr.len.op": 6}, "I.keep", {})],
+    json_path=True))
