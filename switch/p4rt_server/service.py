@@ -257,15 +257,19 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             abort(context, err)
         results: list[P4RTError | None] = []
         with self._write_lock:
-            for upd in request.updates:
-                try:
-                    self.writer.apply(st, upd)
-                    results.append(None)
-                except Exception as exc:  # every failure becomes that update's p4.v1.Error
-                    err = from_pipeline_error(exc)
-                    if err.code == StatusCode.INTERNAL:
-                        log.exception("Write: internal error")
-                    results.append(err)
+            self.digests.begin_batch()
+            try:
+                for upd in request.updates:
+                    try:
+                        self.writer.apply(st, upd)
+                        results.append(None)
+                    except Exception as exc:  # every failure becomes that update's p4.v1.Error
+                        err = from_pipeline_error(exc)
+                        if err.code == StatusCode.INTERNAL:
+                            log.exception("Write: internal error")
+                        results.append(err)
+            finally:
+                self.digests.end_batch()
         if any(r is not None for r in results):
             log.info("Write: %s", "; ".join(str(r) for r in results if r is not None))
             abort_with_update_errors(context, results)
