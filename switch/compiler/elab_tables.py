@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from .ids import field_ids
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
@@ -36,6 +37,12 @@ def _simple_key(n: Node) -> bool:
     if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
         return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
     return False
+
+
+def _user_id(anno):
+    """An ``@id(N)``'s N when it is an integer, else None."""
+    v = anno[1][0] if anno and anno[1] else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _property_instance_name(prop: Node, q: str) -> str:
@@ -166,7 +173,8 @@ class TableRules:
         keys = []
         selector_keys, dropped_selector = [], None
         user_key_ids: set = set()
-        for k in props.get("key", []):
+        kids = field_ids([_user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
+        for pos, k in enumerate(props.get("key", []), 1):
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
@@ -225,7 +233,7 @@ class TableRules:
                 user_key_ids.add(kid[1][0])
             self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
+                         "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
                          "newtype": key_newtype, "enum": key_enum})

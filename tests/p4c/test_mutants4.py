@@ -161,3 +161,33 @@ def test_mutant_rejected_on_its_line(name):
 def test_p4c_agrees():
     wrong = p4c_wrong_verdicts(CASES, VALID, twins=True)
     assert not wrong, wrong
+
+
+def test_field_ids_as_p4cs_allocator(tmp_path):
+    """p4c's FieldIdAllocator (p4c_mutate seed 160: a selector key before the others): match fields
+    (selector keys counted, P4Info leaves them out), action parameters and controller header
+    fields (@hidden ones counted) -- an element's @id is its id, the others are numbered from 1
+    skipping the ids @ids take, the counter stepping once for each @id element too.  With p4c on
+    PATH the whole P4Info is compared as well."""
+    from p4c_helpers import assert_p4info_as_p4c
+    from switch.compiler.ids import field_ids
+    assert field_ids([None, None]) == [1, 2]
+    assert field_ids([7, None, None]) == [7, 2, 3]
+    assert field_ids([None, 1, None]) == [2, 1, 3]
+    assert field_ids([None, 3, None]) == [1, 3, 2]
+    assert field_ids([2, None]) == [2, 3]
+    src = program(
+        top='@controller_header("packet_in") header pin_t { @hidden bit<7> pad; @id(1) bit<9> port; bit<8> q; }\n',
+        locals="    action s(bit<8> v, @id(1) bit<8> w) { hdr.h.a = v + w; }\n"
+               "    table t1 { key = { hdr.h.c: selector; hdr.h.a: exact; hdr.h.b: ternary; } actions = { s; }\n"
+               '        @name("sel") implementation = action_selector(HashAlgorithm.identity, 32w128, 32w8); }\n'
+               "    table t2 { key = { hdr.h.c: selector; hdr.h.a: exact @id(3); hdr.h.b: ternary; } actions = { s; } }\n"
+               "    table t3 { key = { hdr.h.a: exact; hdr.h.b: ternary @id(1); hdr.h.c: exact; } actions = { s; } }\n",
+        body="        t1.apply(); t2.apply(); t3.apply();")
+    info = compile_source(src, "ids.p4").p4info
+    got = {t.preamble.name: [(m.name, m.id) for m in t.match_fields] for t in info.tables}
+    assert got == {"I.t1": [("hdr.h.a", 2), ("hdr.h.b", 3)], "I.t2": [("hdr.h.a", 3), ("hdr.h.b", 2)],
+                   "I.t3": [("hdr.h.a", 2), ("hdr.h.b", 1), ("hdr.h.c", 3)]}
+    assert [(p.name, p.id) for a in info.actions if a.preamble.name == "I.s" for p in a.params] == [("v", 2), ("w", 1)]
+    assert [(m.name, m.id) for c in info.controller_packet_metadata for m in c.metadata] == [("port", 1), ("q", 3)]
+    assert_p4info_as_p4c(src, info, tmp_path)

@@ -130,3 +130,18 @@ CASES.append(case("mutz25_varbit_action_parameters", CAT, _VB, frames=[
     (1, _vbf(8, 8, b"\x09")), (1, _vbf(32, 9, b"\x0a\x0b\x0c\x0d")), (1, _vbf(0, 9, b"")), (1, _vbf(8, 10, b"\x0e"))],
     entries=[Entry("I.t", {"hdr.len.op": 5}, "I.cp", {}), Entry("I.t", {"hdr.len.op": 6}, "I.keep", {})],
     json_path=True))
+
+# p4c_mutate seed 160 (match_field): p4c's FieldIdAllocator numbers a table's key elements with the
+# selector ones counted (a table without an action_selector drops its selector key from the P4Info,
+# not from the numbering) and skips the ids @ids take -- so do action parameters (checkmate-p4c
+# numbered the match fields it kept 1, 2, ...: P4Info ids differed)
+CASES.append(case("mutz25_field_ids_as_p4c", CAT, program("""
+        t.apply();
+        t2.apply();
+""", ingress_decls="""\
+    action s(bit<8> v, @id(1) bit<8> w) { hdr.h.b = v; hdr.h.c = hdr.h.c + (bit<16>)w; }
+    table t { key = { hdr.h.c: selector; hdr.h.a: exact; } actions = { s; NoAction; } default_action = NoAction(); }
+    table t2 { key = { hdr.h.d: selector; hdr.h.b: exact @id(2); hdr.h.a: ternary; } actions = { s; NoAction; }
+               default_action = NoAction(); }
+"""), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x21, "w": 3}),
+                          Entry("I.t2", {"hdr.h.b": 0x21, "hdr.h.a": (2, 0xff)}, "I.s", {"v": 0x44, "w": 5}, priority=1)]))
