@@ -233,7 +233,9 @@ class ParserRules:
             if kind not in ("exact", "ternary", "lpm", "range", "optional"):
                 raise E(m[2] if m and len(m) > 2 and m[2] else loc,
                         f"value_set<{tstr(t)}>: @match({kind}) on {fname} is not a match kind")
-            out.append({"name": fname, "width": ft[1], "match": kind})
+            uid = annotation(annos.get(fname), "id")   # (p4c's FieldIdAllocator: ids.field_ids)
+            uid = uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else None
+            out.append({"name": fname, "width": ft[1], "match": kind, **({"uid": uid} if uid is not None else {})})
         if not out:
             raise E(loc, f"value_set<{tstr(t)}>: the struct has no fields")
         return out

@@ -191,3 +191,11 @@ def test_field_ids_as_p4cs_allocator(tmp_path):
     assert [(p.name, p.id) for a in info.actions if a.preamble.name == "I.s" for p in a.params] == [("v", 2), ("w", 1)]
     assert [(m.name, m.id) for c in info.controller_packet_metadata for m in c.metadata] == [("port", 1), ("q", 3)]
     assert_p4info_as_p4c(src, info, tmp_path)
+    # a value set's struct fields too
+    vs = program(top="struct vs_t { bit<8> x; @id(1) bit<16> y; }\n").replace(
+        "    state start { pkt.extract(hdr.h); transition accept; }",
+        "    value_set<vs_t>(4) pvs;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a, hdr.h.b) "
+        "{ pvs: accept; default: accept; } }")
+    info = compile_source(vs, "vs.p4").p4info
+    assert [(m.name, m.id) for v in info.value_sets for m in v.match] == [("x", 2), ("y", 1)]
+    assert_p4info_as_p4c(vs, info, tmp_path)
