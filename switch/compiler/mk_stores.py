@@ -14,16 +14,26 @@ raised at once: the statement is tagged (``mk_store``) and its body -- a control
 with the control's locals, an action's or a function's body -- is judged when it is done
 (:meth:`settle_match_kind_stores`) with :func:`~switch.compiler.union_defuse._overwritten`, the
 def-use view the union-member stores use, each local of the body taken as overwritten at its end
-and at an ``exit``, a store read only by stores dropped first dropped too (rounds, as p4c's pass
-repeats).  Tables, actions and sub-controls are seen through as ``inlined_control`` lays them out,
+and at an ``exit`` or ``return``, a store read only by stores dropped first dropped too (rounds,
+as p4c's pass repeats).  Tables, actions and sub-controls are seen through as ``inlined_control``
+lays them out, else as p4c's inliner does (:func:`_call_view`: arguments read, body, copy-out),
 and for a local of the body itself (no action or key can name it) as nothing when their arguments
-do not name it; whatever else the view does not see through counts as a read: the error stays
-(an action's or sub-control's ``out`` parameter written with one and overwritten by the caller is
-still refused, p4c accepts it).  A tagged statement p4c's earlier passes remove (a dead branch,
-code after a ``return``) is not in the body any more: no error.
+do not name it; whatever else the view does not see through counts as a read: the error stays.
+A tagged statement p4c's earlier passes remove (a dead branch, code after a ``return``) is not in
+the body any more: no error.
+
+A store that reaches only the body's ``out``/``inout`` parameters (an action's, a function's, a
+sub-control's: dead once they are taken as overwritten at the end, ``_param_ends``) is p4c's
+concern after inlining, at each call site (helper mutz25, mutz24's open item): it is held
+(``mk_param_stores``) and judged in each caller's settle (:meth:`_settle_param_stores`) -- kept,
+so the error raised in the caller's context, when the caller's statements after the call read
+the argument it reaches (a direct call, a table's bound argument, a switch on the table, an
+``if`` on its hit, a function called in an assignment's value); a caller's own ``out``
+parameter passes it on to that caller's callers.  A call seen otherwise keeps the store; a body
+never called (an unused action, an unapplied sub-control) raises nothing -- nor, left open, one
+called only from a parser.
 """
 from __future__ import annotations
-
 
 from .elab_common import ir_dicts
 from .union_defuse import _chain, _has_call, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
