@@ -184,6 +184,14 @@ class ParserRules:
                                           f"{tstr(kt2)}")
             rec["used"] = True
             return {"k": "vset", "obj": rec["py"]}
+        if kt[0] == "bool" and k.kind in ("mask", "range"):
+            # p4c: a mask or range has a bit type, which a bool key cannot unify with (a bool
+            # operand: `&&&`/`..` cannot be applied to it, named there; p4c_mutate seed 153)
+            ops = (k.value, k.mask) if k.kind == "mask" else (k.lo, k.hi)
+            sym = "&&&" if k.kind == "mask" else ".."
+            if any(self.expr(o, scope)[1][0] == "bool" for o in ops):
+                raise E(k.loc, f"{sym}: cannot be applied to a bool value (p4c: type error)")
+            raise E(sel_loc or k.loc, f"select label {sym} of a bit type for a bool key (p4c: type error)")
         if k.kind == "mask":
             v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
             m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))

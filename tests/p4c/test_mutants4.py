@@ -29,6 +29,13 @@ _SEL = ("    action s(bit<8> v) {{ hdr.h.a = v; }}\n    table t {{ key = {{ hdr.
 _RB = ("control B(inout h_t h, register<{0}> reg) {{\n    action go() {{ bit<8> x; reg.read(x, 1); reg.write(1, x + h.a); }}\n"
        "    apply {{ go(); }}\n}}\n")
 
+def _bsel(label: str) -> str:
+    """A select on a header field declared bool, with one label."""
+    return program(top="header b_t { bool f; bit<7> p; }\n").replace("struct headers { h_t h; }", "struct headers { h_t h; b_t b; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); pkt.extract(hdr.b);\n        transition select(hdr.b.f) { " + label + ": accept; default: accept; } }")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # mutz24's open item: a match_kind comparison stored into an action's, a function's or a
@@ -101,6 +108,14 @@ CASES = {
         "b.apply(", r"Cannot cast implicitly type register<bit<16>> to type register<bit<8>>",
         program(top=_RB.format("bit<16>").replace("bit<8> x", "bit<16> x").replace("x + h.a", "x + 1"),
                 locals="    register<bit<16>>(4) r;\n    B() b;\n", body="        b.apply(hdr.h, r);")),
+    # p4c_mutate seed 153 (bool_field, `far`): a mask or range keyset for a bool select key
+    "select_mask_on_bool_key": (
+        _bsel("0x1234 &&& 0xfffe"), "transition select(hdr.b.f)", r"&&& of a bit type for a bool key",
+        _bsel("true")),
+    "select_range_on_bool_key": (
+        _bsel("0 .. 1"), "transition select(hdr.b.f)", r"\.\. of a bit type for a bool key", _bsel("false")),
+    "select_mask_of_bools": (
+        _bsel("true &&& true"), "transition select(hdr.b.f)", r"&&&: cannot be applied to a bool", _bsel("true")),
 }
 
 _E = "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }"
