@@ -2,7 +2,7 @@
 compiles that checkmate-p4c refused (their invalid neighbours are in tests/p4c/test_mutants4.py)."""
 from controller.entities import Entry
 
-from .base import H, case, program
+from .base import PAYLOAD, H, case, eth, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -145,3 +145,29 @@ CASES.append(case("mutz25_field_ids_as_p4c", CAT, program("""
                default_action = NoAction(); }
 """), frames=_F, entries=[Entry("I.t", {"hdr.h.a": 2}, "I.s", {"v": 0x21, "w": 3}),
                           Entry("I.t2", {"hdr.h.b": 0x21, "hdr.h.a": (2, 0xff)}, "I.s", {"v": 0x44, "w": 5}, priority=1)]))
+
+# fuzz_tables seed 1625: a table key that is a slice, a cast or a shift of a field of an invalid header
+# (here one the parser did not extract: the previous packet's values stay in BMv2's PHV) is computed by
+# p4c into a temporary first, which keeps what the field holds -- only a whole field, or one masked by
+# a constant (`f & 0xff`, written as the field and a mask), is built as zeros (checkmate-switch zeroed
+# all of them)
+CASES.append(case("mutz25_key_temporaries_of_invalid_header_keep_stale_values", CAT, program("""
+        t1.apply(); t2.apply(); t3.apply(); t4.apply(); t5.apply();
+""", ingress_decls="""\
+    action m1(bit<8> v) { hdr.eth.dst[7:0] = v; }
+    action m2(bit<8> v) { hdr.eth.dst[15:8] = v; }
+    action m3(bit<8> v) { hdr.eth.dst[23:16] = v; }
+    action m4(bit<8> v) { hdr.eth.dst[31:24] = v; }
+    action m5(bit<8> v) { hdr.eth.dst[39:32] = v; }
+    table t1 { key = { hdr.h.c[7:0]: exact @name("c70"); } actions = { m1; NoAction; } default_action = m1(0xee); }
+    table t2 { key = { (bit<8>)hdr.h.c: ternary @name("c8"); } actions = { m2; NoAction; } default_action = m2(0xee); }
+    table t3 { key = { hdr.h.c >> 8: exact @name("c_hi"); } actions = { m3; NoAction; } default_action = m3(0xee); }
+    table t4 { key = { hdr.h.c & 16w0xff: exact @name("c_m"); } actions = { m4; NoAction; } default_action = m4(0xee); }
+    table t5 { key = { hdr.h.c: exact; } actions = { m5; NoAction; } default_action = m5(0xee); }
+"""), frames=[(1, H(0x17, 2, 0x1201, 4)), (1, eth(0x0800) + PAYLOAD), (1, H(0x18, 2, 0x0000, 4)),
+              (1, eth(0x0800) + PAYLOAD)], one_by_one=True, json_path=True,
+    entries=[Entry("I.t1", {"c70": 1}, "I.m1", {"v": 0x11}), Entry("I.t1", {"c70": 0}, "I.m1", {"v": 0x22}),
+             Entry("I.t2", {"c8": (1, 0xff)}, "I.m2", {"v": 0x11}, 1), Entry("I.t2", {"c8": (0, 0xff)}, "I.m2", {"v": 0x22}, 1),
+             Entry("I.t3", {"c_hi": 0x12}, "I.m3", {"v": 0x11}), Entry("I.t3", {"c_hi": 0}, "I.m3", {"v": 0x22}),
+             Entry("I.t4", {"c_m": 1}, "I.m4", {"v": 0x11}), Entry("I.t4", {"c_m": 0}, "I.m4", {"v": 0x22}),
+             Entry("I.t5", {"hdr.h.c": 0x1201}, "I.m5", {"v": 0x11}), Entry("I.t5", {"hdr.h.c": 0}, "I.m5", {"v": 0x22})]))
