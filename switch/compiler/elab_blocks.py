@@ -615,7 +615,7 @@ class BlockRules:
                 self.warn(p.get("name_loc") or p.loc, f"Unused action parameter {p.name}")
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
-                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
+                           "cp_name": _param_cp_name(cp, p.name), "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
                            "default": getattr(p, "default", None),
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
@@ -736,3 +736,11 @@ def _same_action(a: dict, b: dict) -> bool:
         body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
     return body == json.dumps(a["body"], sort_keys=True, default=str)
 
+
+def _param_cp_name(anno, name: str) -> str:
+    """An action parameter's P4Info name: its ``@name``, less one leading dot (p4c's
+    controlPlaneName of a parameter: ``@name(".zz.top")`` is ``zz.top``; p4c_mutate seed 309)."""
+    if not anno or not anno[1]:
+        return name
+    text = str(anno[1][0])
+    return text[1:] if text.startswith(".") else text

@@ -214,3 +214,15 @@ def test_field_ids_as_p4cs_allocator(tmp_path):
     info = compile_source(vs, "vs.p4").p4info
     assert [(m.name, m.id) for v in info.value_sets for m in v.match] == [("x", 2), ("y", 1)]
     assert_p4info_as_p4c(vs, info, tmp_path)
+
+
+def test_action_parameter_name_loses_one_leading_dot(tmp_path):
+    """p4c_mutate seed 309 (cp_anno): an action parameter's @name(".zz.top") is "zz.top" in p4c's
+    P4Info (one dot off, "..w" is ".w"); a key element's @name is kept as written."""
+    from p4c_helpers import assert_p4info_as_p4c
+    src = program(locals='    action s(@name(".zz.top") bit<8> v, @name("..w") bit<8> w) { hdr.h.a = v + w; }\n'
+                         '    table t { key = { hdr.h.a: exact @name(".kk"); } actions = { s; } }\n', body="        t.apply();")
+    info = compile_source(src, "dn.p4").p4info
+    assert [p.name for a in info.actions if a.preamble.name == "I.s" for p in a.params] == ["zz.top", ".w"]
+    assert [m.name for t in info.tables for m in t.match_fields] == [".kk"]
+    assert_p4info_as_p4c(src, info, tmp_path)
