@@ -347,9 +347,21 @@ class CallRules:
         if first is not None:
             self.target_error(first.loc, first.message + " (p4c: parameter must be bound)")
 
+    def deferred_function_error(self, f: dict) -> None:
+        """A called function's deferred error: a missing ``return`` is p4c's only after type
+        checking (a type error around the call comes first: p4c_mutate seed 403, `false ^ f(x)`),
+        so it is kept as a late error; the others (back-end checks of its body) are raised here."""
+        err = f.get("deferred_error")
+        if err is None or self.ctx.get("dead_expr"):
+            return
+        if getattr(err, "missing_return", False):
+            if err not in self.__dict__.get("late_errors", []):
+                self.note_late_error(err)
+            return
+        raise err
+
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
-        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
-            raise f["deferred_error"]
+        self.deferred_function_error(f)
         self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
@@ -374,8 +386,7 @@ class CallRules:
         return ir
 
     def call_function(self, f: dict, call: Node, scope):
-        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
-            raise f["deferred_error"]
+        self.deferred_function_error(f)
         if not any(p["dir"] in ("out", "inout") for p in f["params"]):
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
@@ -420,6 +431,7 @@ class CallRules:
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
+            rec["deferred_error"].missing_return = True
         self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}

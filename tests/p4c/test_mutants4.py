@@ -36,6 +36,8 @@ def _bsel(label: str) -> str:
         "state start { pkt.extract(hdr.h); pkt.extract(hdr.b);\n        transition select(hdr.b.f) { " + label + ": accept; default: accept; } }")
 
 
+_NR = "bool f(in bit<8> x) { if (x == 1) { return true; } }\n"
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # mutz24's open item: a match_kind comparison stored into an action's, a function's or a
@@ -116,6 +118,12 @@ CASES = {
         _bsel("0 .. 1"), "transition select(hdr.b.f)", r"\.\. of a bit type for a bool key", _bsel("false")),
     "select_mask_of_bools": (
         _bsel("true &&& true"), "transition select(hdr.b.f)", r"&&&: cannot be applied to a bool", _bsel("true")),
+    # p4c_mutate seed 403 (op_swap, `far`): a function missing a `return`, called in an expression
+    # with a type error, is p4c's error only after type checking
+    "type_error_around_a_call_of_a_function_missing_return": (
+        program(top=_NR, body="        bool c = false ^ f(hdr.h.a);\n        if (c) { hdr.h.c = 1; }"), "bool c = false ^",
+        r"operator \^ on values of type bool",
+        program(top=_NR, body="        bool c = false && f(hdr.h.a);\n        if (c) { hdr.h.c = 1; }")),
 }
 
 _E = "control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }"
