@@ -234,3 +234,16 @@ def test_action_parameter_name_loses_one_leading_dot(tmp_path):
     assert [p.name for a in info.actions if a.preamble.name == "I.s" for p in a.params] == ["zz.top", ".w"]
     assert [m.name for t in info.tables for m in t.match_fields] == [".kk"]
     assert_p4info_as_p4c(src, info, tmp_path)
+
+
+def test_hidden_controller_header_fields_left_out(tmp_path):
+    """mutz24's open item: p4c leaves a @hidden field out of controller_packet_metadata (the others
+    keep their ids; a hidden bool field is no error) -- PacketIn/PacketOut then follow the P4Info
+    as on BMv2 (tests/differential/test_packet_io.py)."""
+    from p4c_helpers import assert_p4info_as_p4c
+    src = program(top='@controller_header("packet_in") header pin_t { bit<9> port; @hidden bool pad; bit<6> q; bit<8> tag; }\n'
+                      '@controller_header("packet_out") header pout_t { @hidden bit<7> pad; bit<9> port; }\n')
+    info = compile_source(src, "hid.p4").p4info
+    got = {c.preamble.name: [(m.name, m.id) for m in c.metadata] for c in info.controller_packet_metadata}
+    assert got == {"packet_in": [("port", 1), ("q", 3), ("tag", 4)], "packet_out": [("port", 2)]}
+    assert_p4info_as_p4c(src, info, tmp_path)
