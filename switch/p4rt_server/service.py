@@ -320,8 +320,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                         outq.put(err)
                         return
                 elif client.role is None:
-                    self._stream_error(client, StatusCode.FAILED_PRECONDITION,
-                                       f"{kind} before MasterArbitrationUpdate: arbitrate first", req)
+                    # simple_switch_grpc ignores a packet or digest ack before the stream's
+                    # arbitration, without a StreamError (probed, helper mutz25)
+                    log.info("stream %s: %s before MasterArbitrationUpdate: ignored", client.id, kind)
                 elif kind == "packet":
                     self._packet_out(client, req)
                 elif kind == "digest_ack":

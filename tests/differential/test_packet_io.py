@@ -186,3 +186,47 @@ def test_packet_in_and_out_as_bmv2(targets, name, source):
     want = _observe(bm, ref)
     assert any(x[0] == "frame" and any(g[0] == "in" for g in x[2]) for x in want), want   # PacketIns came
     assert _observe(cm, ours) == want
+
+
+def _before_arbitration(target, compiled) -> list:
+    """A second stream that sends a PacketOut and a DigestListAck before any arbitration: what comes
+    back on it and what leaves the data ports."""
+    ctl = Controller(target.conn.addr)
+    ch = grpc.insecure_channel(target.conn.addr)
+    try:
+        ctl.set_pipeline(compiled)
+        reqs: queue.Queue = queue.Queue()
+        got: list = []
+        stream = p4runtime_pb2_grpc.P4RuntimeStub(ch).StreamChannel(iter(reqs.get, None))
+
+        def read():
+            try:
+                for m in stream:
+                    got.append((m.WhichOneof("update"), m.error.canonical_code if m.HasField("error") else None))
+            except grpc.RpcError as e:
+                got.append(("ended", e.code().name))
+        threading.Thread(target=read, daemon=True).start()
+        target.drain()
+        out = P.StreamMessageRequest()
+        out.packet.payload = bytes([0x55, 0x66, 0x77, 0x88]) + bytes(8)
+        ack = P.StreamMessageRequest()
+        ack.digest_ack.digest_id, ack.digest_ack.list_id = 1, 1
+        reqs.put(out)
+        reqs.put(ack)
+        time.sleep(0.7)
+        frames = [(p, f.hex()) for p, f in target.collect(0.3)]
+        reqs.put(None)
+        return [list(got), frames]
+    finally:
+        ch.close()
+        ctl.close()
+
+
+def test_stream_messages_before_arbitration_are_ignored(targets):
+    """simple_switch_grpc ignores a PacketOut or a DigestListAck on a stream that has not arbitrated
+    yet: no StreamError, nothing sent (checkmate-switch answered FAILED_PRECONDITION to each)."""
+    ref, ours = compile_both(Case(name="packet_io_plain", category="packet io", source=PLAIN))
+    bm, cm = targets
+    want = _before_arbitration(bm, ref)
+    assert want == [[], []], want
+    assert _before_arbitration(cm, ours) == want
