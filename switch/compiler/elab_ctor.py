@@ -235,7 +235,7 @@ class CtorRules:
                 self.bind_declared_register(ctl.params[i], ent, n, iname, (q, pname))
 
     def bind_declared_register(self, p: Node, ent: tuple, call: Node, iname: str, key: tuple) -> None:
-        """A ``register<T>`` parameter given a register of another value type (p4c_mutate seed 154:
+        """A ``register<T>`` parameter given a register of another value type (p4c_mutate seed 156:
         ``control B(..., register<error> reg)`` applied with a ``register<bit<8>>``): p4c types the
         body with T first -- a read or write there that does not fit T is its error -- and then the
         apply's argument ("Cannot cast implicitly").  The body sees a copy of the object with the

@@ -99,7 +99,7 @@ CASES = {
         program(locals=_SEL.format("(bit<4>)hdr.h.c: selector;").replace('@name("sel") ', ""), body="        t.apply();"),
         "(bit<4>)hdr.h.c: selector", r"requires a @name",
         program(locals=_SEL.format("hdr.h.c: selector;"), body="        t.apply();")),
-    # p4c_mutate seed 154 (type): a `register<T>` control parameter types the body by T (a read into
+    # p4c_mutate seed 156 (type): a `register<T>` control parameter types the body by T (a read into
     # another type is the body's error) and the apply's argument must be a register<T>
     "register_parameter_body_uses_declared_type": (
         program(top=_RB.format("error"), locals="    register<bit<8>>(4) r;\n    B() b;\n", body="        b.apply(hdr.h, r);"),
