@@ -236,7 +236,8 @@ class OutputRules:
                                  "table_ids": [ids["table"][t] for t in sorted(set(a["tables"]))]}
                                 for a in self.objects["action_profiles"]],
             "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
-                            "py": v["py"], "width": v["width"], "size": v["size"], "fields": v["fields"],
+                            "py": v["py"], "width": v["width"], "size": v["size"],
+                            "fields": [dict(f, id=i) for i, f in zip(field_ids([f.get("uid") for f in v["fields"]]), v["fields"])],
                             "annos": _annos_json(v["annos"])} for v in self.used_value_sets()],
             "actions": actions,
             "tables": tables,
@@ -257,10 +258,10 @@ class OutputRules:
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
                     "annos": _annos_json(c["annos"]),
-                    "fields": [{"id": fid, "name": f, "width": w,   # p4c: a field's @id, else FieldIdAllocator's
+                    "fields": [{"id": fid, "name": cp or f, "width": w,   # p4c: a field's @id, else FieldIdAllocator's
                                 "newtype": self.field_newtypes.get((c["header"], f)),
                                 "enum": self.field_enums.get((c["header"], f)), **({"hidden": True} if hidden else {})}
-                               for fid, (f, w, uid, hidden) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
+                               for fid, (f, w, uid, hidden, cp) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
 

@@ -243,7 +243,10 @@ class ParserRules:
                         f"value_set<{tstr(t)}>: @match({kind}) on {fname} is not a match kind")
             uid = annotation(annos.get(fname), "id")   # (p4c's FieldIdAllocator: ids.field_ids)
             uid = uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else None
-            out.append({"name": fname, "width": ft[1], "match": kind, **({"uid": uid} if uid is not None else {})})
+            na = annotation(annos.get(fname), "name")   # (p4c's controlPlaneName: one leading dot off)
+            cp = na[1][0] if na and na[1] and isinstance(na[1][0], str) else fname
+            out.append({"name": cp[1:] if cp.startswith(".") else cp, "width": ft[1], "match": kind,
+                        **({"uid": uid} if uid is not None else {})})
         if not out:
             raise E(loc, f"value_set<{tstr(t)}>: the struct has no fields")
         return out

@@ -247,3 +247,36 @@ def test_hidden_controller_header_fields_left_out(tmp_path):
     got = {c.preamble.name: [(m.name, m.id) for m in c.metadata] for c in info.controller_packet_metadata}
     assert got == {"packet_in": [("port", 1), ("q", 3), ("tag", 4)], "packet_out": [("port", 2)]}
     assert_p4info_as_p4c(src, info, tmp_path)
+
+
+def test_value_set_member_fields_by_their_p4info_ids():
+    """A value set's struct field @id (p4c's FieldIdAllocator: `struct { bit<8> x; @id(1) bit<16> y; }`
+    gives x id 2, y id 1): checkmate-switch reads a member's field matches by those ids (it took
+    them by position)."""
+    from types import SimpleNamespace as NS
+
+    from switch.runtime import Pipeline
+    vs = program(top="struct vs_t { bit<8> x; @id(1) bit<16> y; }\n").replace(
+        "    state start { pkt.extract(hdr.h); transition accept; }",
+        "    value_set<vs_t>(4) pvs;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a, hdr.h.b) "
+        "{ pvs: accept; default: accept; } }")
+    prog = compile_source(vs, "vs.p4")
+    p = Pipeline(prog.device_config)
+    (vset,) = p.value_sets.values()
+    vset.write([[NS(field_id=1, kind="exact", value=0x1234, mask=None, prefix_len=None, high=None),
+                 NS(field_id=2, kind="exact", value=0x56, mask=None, prefix_len=None, high=None)]])
+    assert vset.match((0x56 << 16) | 0x1234) and not vset.match((0x34 << 16) | 0x0056)
+
+
+def test_field_at_names_in_the_p4info(tmp_path):
+    """A controller header field's and a value set struct field's @name(".p") name them in p4c's
+    P4Info ("p", one dot off; probe beside p4c_mutate seed 309)."""
+    from p4c_helpers import assert_p4info_as_p4c
+    src = program(top='struct vs_t { @name(".xx") bit<8> x; }\n'
+                      '@controller_header("packet_in") header pin_t { @name(".pp") bit<9> port; bit<7> pad; }\n').replace(
+        "    state start { pkt.extract(hdr.h); transition accept; }",
+        "    value_set<vs_t>(4) pvs;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a) { pvs: accept; default: accept; } }")
+    info = compile_source(src, "fn.p4").p4info
+    assert [m.name for c in info.controller_packet_metadata for m in c.metadata] == ["pp", "pad"]
+    assert [m.name for v in info.value_sets for m in v.match] == ["xx"]
+    assert_p4info_as_p4c(src, info, tmp_path)
