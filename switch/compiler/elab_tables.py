@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from .ids import field_ids
+from .ids import field_ids, user_id
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
@@ -39,10 +39,12 @@ def _simple_key(n: Node) -> bool:
     return False
 
 
-def _user_id(anno):
-    """An ``@id(N)``'s N when it is an integer, else None."""
-    v = anno[1][0] if anno and anno[1] else None
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
+def _check_key_name(k: Node):
+    """A key element's @name annotation; a complex key expression without one is p4c's error."""
+    na = annotation(k.annos, "name")
+    if not na and not _simple_key(k.expr):
+        raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name annotation (as in p4c)")
+    return na
 
 
 def _property_instance_name(prop: Node, q: str) -> str:
@@ -157,13 +159,9 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                # p4c's P4Runtime serializer names the anonymous instance by the property's @name
-                # (its front end has named the key elements before: a complex one unnamed first)
-                bad = next((k for k in props.get("key", []) if not annotation(k.annos, "name")
-                            and not _simple_key(k.expr)), None) if not annotation(props["implementation"].get("annos") or [], "name") else None
-                if bad is not None:
-                    raise E(bad.expr.loc, f"key {expr_text(bad.expr)}: a complex key expression requires a @name "
-                                          "annotation (as in p4c)")
+                # p4c's P4Runtime serializer names it by the property's @name (keys named before)
+                for k in props.get("key", []):
+                    _check_key_name(k)
                 profile = self.profile_record(pv.fn.name, pv.args, _property_instance_name(props["implementation"], q),
                                               None, props["implementation"].get("annos") or [], pv.loc)
             else:
@@ -173,7 +171,7 @@ class TableRules:
         keys = []
         selector_keys, dropped_selector = [], None
         user_key_ids: set = set()
-        kids = field_ids([_user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
+        kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
@@ -188,10 +186,7 @@ class TableRules:
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
-            na = annotation(k.annos, "name")
-            if not na and not _simple_key(k.expr):   # (a selector key too: p4c_mutate seed 154)
-                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
-                                    "annotation (as in p4c)")
+            na = _check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc

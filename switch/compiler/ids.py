@@ -92,3 +92,9 @@ def field_ids(user: list) -> list[int]:
         out.append(index)
         taken.add(index)
     return out
+
+
+def user_id(anno) -> int | None:
+    """An ``@id(N)`` annotation's N when it is an integer, else None."""
+    v = anno[1][0] if anno and anno[1] else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
