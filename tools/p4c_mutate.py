@@ -16,8 +16,9 @@ field declared ``bool``, an assignment's value divided by a constant, a bad ``V1
 complex table key without ``@name``, an action, table or state named like a keyword, entry
 priorities where p4c refuses them, an extern instance's type or constructor arguments or an
 extern call's arguments changed, two objects given one control-plane name, an action parameter's
-type or direction changed, an integer literal rewritten, ... (:data:`MUTATORS`; the extern kinds
-are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in ``p4c_mutate_forms.py``).
+type or direction changed, an integer literal rewritten, an operator swapped or added, ... (:data:`MUTATORS`;
+the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in
+``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -56,6 +57,7 @@ from switch.compiler import P4CompileError, compile_file
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
+from tools.p4c_mutate_ops import KINDS as OP_KINDS  # noqa: E402
 from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS, p4info_differs  # noqa: E402
 
 _LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
@@ -673,9 +675,9 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
     m_reserved_name, m_entries_priority]}
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
-# and literals (tools/p4c_mutate_forms.py)
+# and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
-                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS}.items()})
+                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS}.items()})
 
 
 # ---- judging ---------------------------------------------------------------------------------

@@ -130,6 +130,8 @@ class _Checker:
                                             f"objects ({seen[name]} and {d.name}; p4c rejects it)")
             seen[name] = d.name
             for f in d.get("fields") or ():
+                if any(x[0] == "hidden" for x in f.get("annos") or ()):
+                    continue   # (p4c's serializer leaves a @hidden field out: any type goes)
                 ty = f.get("type")
                 while isinstance(ty, Node) and ty.kind == "typename" and ty.name in self._types \
                         and self._types[ty.name].kind == "typedef" and not self._types[ty.name].get("newtype"):

@@ -298,6 +298,8 @@ class BlockRules:
             # scalar parameters of a sub-control live in L so that its actions can write them
             pn = ("L.p_" if sub and t[0] not in ("struct", "header", "stack", "extern") else "p_") + p.name
             var_ir = {"op": "var", "n": pn, "t": t}
+            if sub and t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
             scope.add(p.name, ("var", var_ir, p.direction or "in"))
             params.append({"name": p.name, "py": pn, "t": t, "dir": p.direction or "in",
                            **({"const_arg": True} if p.direction is None and t[0] != "extern" else {})})
@@ -310,7 +312,8 @@ class BlockRules:
                 raise E(c.loc, f"control {c.name} used as {role} must have {n_expected} parameters, "
                                f"has {len(params)}")
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub}
+        self.ctx = {"kind": "control", "block": prefix, "role": role, "scope": scope, "node": c, "sub": sub,
+                    "mk_params": params}
         self.bind_ctor_args(consts, scope)
         locals_ = []
         early = self.__dict__.setdefault("early_locals", {})
@@ -327,6 +330,7 @@ class BlockRules:
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.check_control_constants(locals_, body)
         self.settle_match_kind_stores(locals_ + body)
+        self.settle_unbound_calls(body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 
@@ -602,6 +606,8 @@ class BlockRules:
             # control plane its bits
             vt = body_t if body_t[0] in ("serenum", "bool", "enum") else t
             var_ir = {"op": "var", "n": py, "t": vt}
+            if vt[0] == "varbit" and p.direction:   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": vt}
             ascope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, scope)
             if p.direction is None and not _mentions_name(d.body, p.name):
@@ -609,7 +615,7 @@ class BlockRules:
                 self.warn(p.get("name_loc") or p.loc, f"Unused action parameter {p.name}")
             cp = annotation(getattr(p, "annos", None) or [], "name")
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction,
-                           "cp_name": str(cp[1][0]) if cp and cp[1] else p.name, "annos": getattr(p, "annos", None),
+                           "cp_name": _param_cp_name(cp, p.name), "annos": getattr(p, "annos", None),
                            "newtype": self.newtype_of(p.type), "enum": _serenum_name(self.resolve_type(p.type)),
                            "default": getattr(p, "default", None),
                            **({"bool": True} if p.direction is None and body_t[0] == "bool" else {}),
@@ -630,6 +636,7 @@ class BlockRules:
         try:
             rec["body"] = self.stmt(d.body, ascope)
             self.settle_match_kind_stores(rec["body"])
+            self.settle_unbound_calls(rec["body"])
         finally:
             if shadow is not None:
                 scope.names[d.name] = shadow
@@ -729,3 +736,11 @@ def _same_action(a: dict, b: dict) -> bool:
         body = body.replace(json.dumps(pb["py"]), json.dumps(pa["py"]))
     return body == json.dumps(a["body"], sort_keys=True, default=str)
 
+
+def _param_cp_name(anno, name: str) -> str:
+    """An action parameter's P4Info name: its ``@name``, less one leading dot (p4c's
+    controlPlaneName of a parameter: ``@name(".zz.top")`` is ``zz.top``; p4c_mutate seed 309)."""
+    if not anno or not anno[1]:
+        return name
+    text = str(anno[1][0])
+    return text[1:] if text.startswith(".") else text

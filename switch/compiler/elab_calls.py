@@ -8,7 +8,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import _custom_crc, BOOL, E, expr_text, Scope, tstr
+from .elab_common import _custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -207,6 +207,9 @@ class CallRules:
                 ent = scope.lookup(arg.name) if arg.kind == "name" else None
                 if ent is None or ent[0] != "object" or ent[2]["name"] != p["bound_object"]:
                     raise E(arg.loc, f"{blk['name']}.apply: {p['name']} must be {p['bound_object']} here")
+                err = self.__dict__.get("register_arg_errors", {}).get((blk["name"], p["name"]))
+                if err is not None:
+                    raise err
                 continue
             if p["dir"] in ("out", "inout"):
                 args.append(self.out_arg(arg, p, scope, py=p["py"]))
@@ -294,7 +297,16 @@ class CallRules:
             loc, what = a["cond_op"]
             # (after an unconditional exit too: p4c inlines the call and still sees it predicated)
             self.judge_predicated(loc, what, q, caller)
-        call = self.positional(call, a["params"], f"action {q}")
+        unbound = None
+        try:
+            call = self.positional(call, a["params"], f"action {q}")
+        except P4CompileError as e:
+            if not getattr(e, "unbound_directionless", False) or self.ctx.get("dead_expr"):
+                raise
+            # p4c's "parameter must be bound" comes after it removes unused actions, unapplied
+            # sub-controls and code after a return (p4c_mutate seed 152): a zero stands in and the
+            # error waits on the call (settle_unbound_calls)
+            call, unbound = self.positional(call, [_zero_default(p, call.loc) for p in a["params"]], f"action {q}"), e
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
         args = []
@@ -315,11 +327,41 @@ class CallRules:
                 args.append({"dir": "in", "e": e})
         self.judge_init_ops(q, args)
         self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
-        return {"s": "call_action", "action": q, "args": args}
+        if unbound is None:
+            return {"s": "call_action", "action": q, "args": args}
+        errs = self.__dict__.setdefault("unbound_errors", [])
+        errs.append(unbound)
+        return {"s": "call_action", "action": q, "args": args, "unbound": len(errs) - 1}
+
+    def settle_unbound_calls(self, stmts: list) -> None:
+        """The body ``stmts`` (a control's, an action's) is done: a direct action call still in it
+        that left a directionless parameter without an argument is p4c's "parameter must be bound"
+        (raised as a back-end error is: at once in a control, in an action once it is used, in a
+        sub-control once it is applied); one in a ``switch``'s dropped rest (``p4info_rest``) was
+        removed before.  The marks go."""
+        first = None
+        for n in ir_dicts(stmts):
+            k = n.pop("unbound", None) if n.get("s") == "call_action" else None
+            if k is not None and first is None and not _in_dropped_rest(stmts, n):
+                first = self.unbound_errors[k]
+        if first is not None:
+            self.target_error(first.loc, first.message + " (p4c: parameter must be bound)")
+
+    def deferred_function_error(self, f: dict) -> None:
+        """A called function's deferred error: a missing ``return`` is p4c's only after type
+        checking (a type error around the call comes first: p4c_mutate seed 403, `false ^ f(x)`),
+        so it is kept as a late error; the others (back-end checks of its body) are raised here."""
+        err = f.get("deferred_error")
+        if err is None or self.ctx.get("dead_expr"):
+            return
+        if getattr(err, "missing_return", False):
+            if err not in self.__dict__.get("late_errors", []):
+                self.note_late_error(err)
+            return
+        raise err
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
-        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
-            raise f["deferred_error"]
+        self.deferred_function_error(f)
         self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
         if len(call.args) != len(f["params"]):
@@ -344,8 +386,7 @@ class CallRules:
         return ir
 
     def call_function(self, f: dict, call: Node, scope):
-        if f.get("deferred_error") and not self.ctx.get("dead_expr"):
-            raise f["deferred_error"]
+        self.deferred_function_error(f)
         if not any(p["dir"] in ("out", "inout") for p in f["params"]):
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
@@ -375,6 +416,8 @@ class CallRules:
             t = self.resolve_type(p.type)
             py = f"f_{iname}_{p.name}"
             var_ir = {"op": "var", "n": py, "t": t}
+            if t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
+                var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
             fscope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
@@ -388,6 +431,7 @@ class CallRules:
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
+            rec["deferred_error"].missing_return = True
         self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
@@ -509,3 +553,21 @@ def _only_assigned_whole(body, lhs) -> bool:
                 walk(v)
     walk(body)
     return repr(body).count(key) == writes
+
+
+def _zero_default(p: dict, loc) -> dict:
+    """Parameter ``p`` with a zero of its type as its default when it is a directionless one without
+    an argument or default (a bit, int or bool; others stay unbound)."""
+    if p.get("dir") is not None or p.get("default") is not None:
+        return p
+    t = p["t"]
+    if p.get("bool") or t == ["bool"]:
+        return dict(p, default=Node("bool_lit", loc, value=False))
+    if t[0] in ("bit", "int"):
+        return dict(p, default=Node("int", loc, value=0, width=None, signed=False))
+    return p
+
+
+def _in_dropped_rest(stmts: list, node: dict) -> bool:
+    """Whether ``node`` is under some ``p4info_rest`` of ``stmts`` (statements p4c drops)."""
+    return any(any(x is node for x in ir_dicts(d["p4info_rest"])) for d in ir_dicts(stmts) if d.get("p4info_rest"))

@@ -232,6 +232,33 @@ class CtorRules:
                 if old[2] is not ent[2]:
                     raise E(arg.loc, f"{iname}.apply: every apply of this instance must pass the same "
                                      f"{ctl.params[i].type.name} as {pname} on the embedded target")
+                self.bind_declared_register(ctl.params[i], ent, n, iname, (q, pname))
+
+    def bind_declared_register(self, p: Node, ent: tuple, call: Node, iname: str, key: tuple) -> None:
+        """A ``register<T>`` parameter given a register of another value type (p4c_mutate seed 156:
+        ``control B(..., register<error> reg)`` applied with a ``register<bit<8>>``): p4c types the
+        body with T first -- a read or write there that does not fit T is its error -- and then the
+        apply's argument ("Cannot cast implicitly").  The body sees a copy of the object with the
+        declared type; the apply's error waits in ``register_arg_errors`` (apply_subcontrol)."""
+        targs = p.type.get("args") or []
+        if p.type.name != "register" or not targs:
+            return
+        vt = self.resolve_type(targs[0])
+        it = self.resolve_type(targs[1]) if len(targs) > 1 else None
+        rec = ent[2]
+        want = vt[2] if vt[0] == "serenum" else vt
+        got_it = ent[3] or ["bit", 32]
+        if want == rec["vt"] and (vt[0] == "serenum") == bool(rec.get("enum")) and (it is None or it == got_it):
+            return
+        from .elab_common import tstr
+        wrong = (tstr(rec["vt"]), tstr(vt)) if want != rec["vt"] or vt[0] == "serenum" or rec.get("enum") else \
+            (tstr(got_it), tstr(it))
+        self.__dict__.setdefault("register_arg_errors", {})[key] = E(
+            call.loc, f"{iname}.apply: argument {p.name}: Cannot cast implicitly type register<{wrong[0]}> "
+                      f"to type register<{wrong[1]}> (p4c)")
+        copy = dict(rec, vt=want, width=want[1] if len(want) > 1 and isinstance(want[1], int) else rec["width"],
+                    enum=vt[1] if vt[0] == "serenum" else None)
+        self.apply_bound_objects[key] = (ent[0], ent[1], copy, it or got_it)
 
     def _declare_later_object(self, outer: Node, name: str, scope: Scope):
         """An extern instance of the enclosing control declared after the sub-control's instance

@@ -10,7 +10,7 @@ from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
-from .ids import aliases, assign_ids, PREFIX
+from .ids import aliases, assign_ids, field_ids, PREFIX
 from .p4info import _applied_tables
 from .predication import predicate_actions
 
@@ -150,8 +150,9 @@ class OutputRules:
         actions = []
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None and not p.get("not_cp")]   # (only called directly)
+            pids = field_ids([_param_id(p) for p in ctl])
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
-                            "params": [{"name": p.get("cp_name", p["name"]), "id": _param_id(p, i), "width": p["t"][1], "py": p["py"],
+                            "params": [{"name": p.get("cp_name", p["name"]), "id": pids[i], "width": p["t"][1], "py": p["py"],
                                         "annos": _annos_json(p.get("annos")), "newtype": p.get("newtype"),
                                         "enum": p.get("enum"), **({"plain_enum": p["plain_enum"]}
                                                                   if p.get("plain_enum") else {})}
@@ -241,7 +242,8 @@ class OutputRules:
                                  "table_ids": [ids["table"][t] for t in sorted(set(a["tables"]))]}
                                 for a in self.objects["action_profiles"]],
             "value_sets": [{"name": v["name"], "id": ids["value_set"][v["name"]], "alias": al[v["name"]],
-                            "py": v["py"], "width": v["width"], "size": v["size"], "fields": v["fields"],
+                            "py": v["py"], "width": v["width"], "size": v["size"],
+                            "fields": [dict(f, id=i) for i, f in zip(field_ids([f.get("uid") for f in v["fields"]]), v["fields"])],
                             "annos": _annos_json(v["annos"])} for v in self.used_value_sets()],
             "actions": actions,
             "tables": tables,
@@ -262,10 +264,10 @@ class OutputRules:
             "controller_headers": {
                 n: {"name": n, "id": ids["controller_header"][c["header"]], "alias": n, "header": c["header"],
                     "annos": _annos_json(c["annos"]),
-                    "fields": [{"id": uid or i + 1, "name": f, "width": w,   # p4c: a field's @id, else its position
+                    "fields": [{"id": fid, "name": cp or f, "width": w,   # p4c: a field's @id, else FieldIdAllocator's
                                 "newtype": self.field_newtypes.get((c["header"], f)),
-                                "enum": self.field_enums.get((c["header"], f))}
-                               for i, (f, w, uid) in enumerate(c["fields"])]}
+                                "enum": self.field_enums.get((c["header"], f)), **({"hidden": True} if hidden else {})}
+                               for fid, (f, w, uid, hidden, cp) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
 
@@ -370,10 +372,10 @@ def _mentions(blocks, q, actions, live) -> bool:
                                 for k, other in actions.items())
 
 
-def _param_id(p: dict, i: int) -> int:
-    """A control-plane parameter's P4Info id: its @id(N) (as p4c), else its position."""
+def _param_id(p: dict) -> int | None:
+    """A control-plane parameter's @id(N) (as p4c), else None (ids.field_ids numbers it)."""
     uid = annotation(p.get("annos") or [], "id")
-    return uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else i + 1
+    return uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else None
 
 
 def _annos_json(annos) -> list:

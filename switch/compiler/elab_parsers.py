@@ -184,6 +184,14 @@ class ParserRules:
                                           f"{tstr(kt2)}")
             rec["used"] = True
             return {"k": "vset", "obj": rec["py"]}
+        if kt[0] == "bool" and k.kind in ("mask", "range"):
+            # p4c: a mask or range has a bit type, which a bool key cannot unify with (a bool
+            # operand: `&&&`/`..` cannot be applied to it, named there; p4c_mutate seed 153)
+            ops = (k.value, k.mask) if k.kind == "mask" else (k.lo, k.hi)
+            sym = "&&&" if k.kind == "mask" else ".."
+            if any(self.expr(o, scope)[1][0] == "bool" for o in ops):
+                raise E(k.loc, f"{sym}: cannot be applied to a bool value (p4c: type error)")
+            raise E(sel_loc or k.loc, f"select label {sym} of a bit type for a bool key (p4c: type error)")
         if k.kind == "mask":
             v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
             m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
@@ -233,7 +241,12 @@ class ParserRules:
             if kind not in ("exact", "ternary", "lpm", "range", "optional"):
                 raise E(m[2] if m and len(m) > 2 and m[2] else loc,
                         f"value_set<{tstr(t)}>: @match({kind}) on {fname} is not a match kind")
-            out.append({"name": fname, "width": ft[1], "match": kind})
+            uid = annotation(annos.get(fname), "id")   # (p4c's FieldIdAllocator: ids.field_ids)
+            uid = uid[1][0] if uid and uid[1] and isinstance(uid[1][0], int) and not isinstance(uid[1][0], bool) else None
+            na = annotation(annos.get(fname), "name")   # (p4c's controlPlaneName: one leading dot off)
+            cp = na[1][0] if na and na[1] and isinstance(na[1][0], str) else fname
+            out.append({"name": cp[1:] if cp.startswith(".") else cp, "width": ft[1], "match": kind,
+                        **({"uid": uid} if uid is not None else {})})
         if not out:
             raise E(loc, f"value_set<{tstr(t)}>: the struct has no fields")
         return out

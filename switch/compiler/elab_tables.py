@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from .ids import field_ids, user_id
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc
@@ -36,6 +37,14 @@ def _simple_key(n: Node) -> bool:
     if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
         return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
     return False
+
+
+def _check_key_name(k: Node):
+    """A key element's @name annotation; a complex key expression without one is p4c's error."""
+    na = annotation(k.annos, "name")
+    if not na and not _simple_key(k.expr):
+        raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name annotation (as in p4c)")
+    return na
 
 
 def _property_instance_name(prop: Node, q: str) -> str:
@@ -150,7 +159,9 @@ class TableRules:
                 profile = scope.lookup(pv.name)[2]
             elif pv.kind == "call" and pv.fn.kind == "name" and \
                     pv.fn.name in ("action_profile", "action_selector"):
-                # p4c's P4Runtime serializer names the anonymous instance by the property's @name
+                # p4c's P4Runtime serializer names it by the property's @name (keys named before)
+                for k in props.get("key", []):
+                    _check_key_name(k)
                 profile = self.profile_record(pv.fn.name, pv.args, _property_instance_name(props["implementation"], q),
                                               None, props["implementation"].get("annos") or [], pv.loc)
             else:
@@ -160,7 +171,8 @@ class TableRules:
         keys = []
         selector_keys, dropped_selector = [], None
         user_key_ids: set = set()
-        for k in props.get("key", []):
+        kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
+        for pos, k in enumerate(props.get("key", []), 1):
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
@@ -174,6 +186,7 @@ class TableRules:
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
+            na = _check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
@@ -206,10 +219,6 @@ class TableRules:
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
-            na = annotation(k.annos, "name")
-            if not na and not _simple_key(k.expr):
-                raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name "
-                                    "annotation (as in p4c)")
             kname = na[1][0] if na else expr_text(k.expr)
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             if kid and kid[1] and kid[1][0] in user_key_ids:
@@ -219,7 +228,7 @@ class TableRules:
                 user_key_ids.add(kid[1][0])
             self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
-                         "id": kid[1][0] if kid and kid[1] and isinstance(kid[1][0], int) else len(keys) + 1,
+                         "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
                          "newtype": key_newtype, "enum": key_enum})

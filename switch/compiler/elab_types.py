@@ -362,7 +362,9 @@ class TypeRules:
             if ch:   # its metadata @ids as an action's parameters' (elab_output.check_element_ids)
                 self.check_id_annotations([(n, annotation(annos or [], "id")) for n, _, annos in fields], "")
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
-                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos)] for n, t, annos in fields],
+                    "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos),
+                                                     any(a[0] == "hidden" for a in annos or ()), _field_cp_name(annos)]
+                                                    for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:
             # a header_union is a struct of headers of which at most one is valid
@@ -485,3 +487,11 @@ class _KeepTranslationErrors:
     def __exit__(self, *exc):
         self.elab._kept_translation_errors = self.saved
         return False
+
+
+def _field_cp_name(annos):
+    """A header field's ``@name`` as p4c's controlPlaneName gives it (one leading dot off), or None."""
+    na = annotation(annos or [], "name")
+    if not na or not na[1] or not isinstance(na[1][0], str):
+        return None
+    return na[1][0][1:] if na[1][0].startswith(".") else na[1][0]

@@ -71,3 +71,30 @@ def aliases(names: list[str]) -> dict[str, str]:
         else:
             out[n] = n
     return out
+
+
+def field_ids(user: list) -> list[int]:
+    """The ids p4c's FieldIdAllocator gives the elements of one list (a table's key elements --
+    selector ones too, which P4Info leaves out --, an action's parameters, a controller header's
+    fields -- @hidden ones too): an element's ``@id(N)`` (``user[i]``, else None) is its id; the
+    others are numbered in order from 1, skipping the ids taken by ``@id``s, the counter also
+    stepping once for each element with its own ``@id`` (p4c_mutate seed 160: ``c: selector;
+    a: exact @id(3); b: ternary;`` gives ``b`` 2)."""
+    taken = {u for u in user if u is not None}
+    out, index = [], 1
+    for u in user:
+        if u is not None:
+            out.append(u)
+            index += 1
+            continue
+        while index in taken:
+            index += 1
+        out.append(index)
+        taken.add(index)
+    return out
+
+
+def user_id(anno) -> int | None:
+    """An ``@id(N)`` annotation's N when it is an integer, else None."""
+    v = anno[1][0] if anno and anno[1] else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None

@@ -14,31 +14,48 @@ raised at once: the statement is tagged (``mk_store``) and its body -- a control
 with the control's locals, an action's or a function's body -- is judged when it is done
 (:meth:`settle_match_kind_stores`) with :func:`~switch.compiler.union_defuse._overwritten`, the
 def-use view the union-member stores use, each local of the body taken as overwritten at its end
-and at an ``exit``, a store read only by stores dropped first dropped too (rounds, as p4c's pass
-repeats).  Tables, actions and sub-controls are seen through as ``inlined_control`` lays them out,
+and at an ``exit`` or ``return``, a store read only by stores dropped first dropped too (rounds,
+as p4c's pass repeats).  Tables, actions and sub-controls are seen through as ``inlined_control``
+lays them out, else as p4c's inliner does (:func:`_call_view`: arguments read, body, copy-out),
 and for a local of the body itself (no action or key can name it) as nothing when their arguments
-do not name it; whatever else the view does not see through counts as a read: the error stays
-(an action's or sub-control's ``out`` parameter written with one and overwritten by the caller is
-still refused, p4c accepts it).  A tagged statement p4c's earlier passes remove (a dead branch,
-code after a ``return``) is not in the body any more: no error.
+do not name it; whatever else the view does not see through counts as a read: the error stays.
+A tagged statement p4c's earlier passes remove (a dead branch, code after a ``return``) is not in
+the body any more: no error.
+
+A store that reaches only the body's ``out``/``inout`` parameters (an action's, a function's, a
+sub-control's: dead once they are taken as overwritten at the end, ``_param_ends``) is p4c's
+concern after inlining, at each call site (helper mutz25, mutz24's open item): it is held
+(``mk_param_stores``) and judged in each caller's settle (:meth:`_settle_param_stores`) -- kept,
+so the error raised in the caller's context, when the caller's statements after the call read
+the argument it reaches (a direct call, a table's bound argument, a switch on the table, an
+``if`` on its hit, a function called in an assignment's value); a caller's own ``out``
+parameter passes it on to that caller's callers.  A call seen otherwise keeps the store; a body
+never called (an unused action, an unapplied sub-control) raises nothing -- nor, left open, one
+called only from a parser.
 """
 from __future__ import annotations
 
 from .elab_common import ir_dicts
-from .union_defuse import _has_call, _overwritten, _touches, switch_cases, walk_rest
+from .union_defuse import _chain, _has_call, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
 
 _ROUNDS = 4
+_CALLS = ("call_action", "call_fn", "apply_control", "apply", "switch_action")
 
 
 def _view(x, ends: list, dead: set):
     """IR ``x`` as the def-use view sees it: each local's initializer an assignment (``bool c =
-    b;`` reads ``b`` as ``c = b;`` does), an ``exit`` preceded by the ends of the locals (``ends``:
-    they are dead there, what the control's parameters hold is not), and the assignments in
-    ``dead`` (ids) gone."""
+    b;`` reads ``b`` as ``c = b;`` does), an ``exit`` or a ``return`` (after its value is read)
+    preceded by the ends of the locals (``ends``: they are dead there, what the control's
+    parameters hold is not; with the ``out`` parameters' ends too where those are in question),
+    and the assignments in ``dead`` (ids) gone."""
     if isinstance(x, list):
         out = []
         for v in x:
             if isinstance(v, dict) and v.get("s") == "exit":
+                out.extend(ends)
+            elif isinstance(v, dict) and v.get("s") == "return":   # (its value read, then the end)
+                if v.get("v") is not None:
+                    out.append({"s": "nop", "reads": _view(v["v"], ends, dead)})
                 out.extend(ends)
             if not (isinstance(v, dict) and id(v) in dead):
                 out.append(_view(v, ends, dead))
@@ -49,7 +66,7 @@ def _view(x, ends: list, dead: set):
         y = {"s": "assign", "l": {"op": "var", "n": x["n"], "t": x["t"]}, "r": x["init"], "orig": x}
         return dict(y, mk_store=x["mk_store"]) if "mk_store" in x else y
     y = {k: _view(v, ends, dead) for k, v in x.items()}
-    return dict(y, orig=x) if x.get("s") == "assign" else y
+    return dict(y, orig=x) if x.get("s") in ("assign",) + _CALLS else y
 
 
 def _body_key(ctx: dict) -> tuple:
@@ -111,11 +128,14 @@ class MatchKindStores:
 
     def settle_match_kind_stores(self, stmts: list) -> None:
         """The body ``stmts`` is done: raise (``target_error``, in the context it was found in) the
-        first error of each tagged store p4c keeps; forget those of stores it drops."""
+        first error of each tagged store p4c keeps; forget those of stores it drops.  A store that
+        is dead once the body's ``out``/``inout`` parameters are taken as overwritten at its end is
+        judged at each call site instead (:meth:`_settle_param_stores`)."""
         pending = self.__dict__.get("pending_mk")
         key = _body_key(self.ctx) if getattr(self, "ctx", None) else None
         mine = {k for k, (_, _, bk) in (pending or {}).items() if bk == key}
-        if not mine:
+        callees = self.__dict__.get("mk_param_stores") or {}
+        if not mine and not (callees and any(self._mk_callee(n) for n in ir_dicts(stmts))):
             return
         locals_ = {d["n"]: d["t"] for d in ir_dicts(stmts) if d.get("s") == "decl"}
         # each local of the body is dead past its end: overwritten there, for _overwritten
@@ -125,41 +145,210 @@ class MatchKindStores:
 
         def inline(call, lv):
             view = self.inlined_control(call, lv)
+            view = _call_view(self, call, lv) if view is None else view
             if view is not None or lv.get("op") != "var" or lv["n"] not in own or _touches(call, lv):
                 return view
             tab = self.tables.get(call.get("table")) if call.get("s") in ("apply", "switch_action") else None
             if tab is not None and any(_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
                 return None
             return switch_cases(call, True) if call.get("s") == "switch_action" else []
-        # p4c's def-use repeats: a store read only by stores dropped first is dropped next
-        dead: set = set()
-        for _ in range(_ROUNDS):
-            found = []
 
-            def visit(b, rest):
-                if b.get("s") == "assign" and not _has_call(b["r"]) and _overwritten(rest, b["l"], inline):
-                    found.append(id(b.get("orig", b)))
-            view = _view(list(stmts), ends, dead)
-            walk_rest(view, ends, visit)
-            if set(found) <= dead:
-                break
-            dead |= set(found)
-        live = []
+        def live_stores(ends_: list) -> tuple[set, dict, list]:
+            # p4c's def-use repeats: a store read only by stores dropped first is dropped next
+            dead: set = set()
+            for _ in range(_ROUNDS):
+                found = []
 
-        def judge(b, rest):
-            k = b.get("mk_store")
-            if k in mine and not _overwritten(rest, b["l"], inline):
-                live.append(k)
-        walk_rest(_view(list(stmts), ends, dead), ends, judge)
+                def visit(b, rest):
+                    if b.get("s") == "assign" and not _has_call(b["r"]) and _overwritten(rest, b["l"], inline):
+                        found.append(id(b.get("orig", b)))
+                view = _view(list(stmts), ends_, dead)
+                walk_rest(view, ends_, visit)
+                if set(found) <= dead:
+                    break
+                dead |= set(found)
+            live, lvs = set(), {}
+
+            def judge(b, rest):
+                k = b.get("mk_store")
+                if k in mine and not _overwritten(rest, b["l"], inline):
+                    live.add(k)
+                    lvs[k] = b["l"]
+            view = _view(list(stmts), ends_, dead)
+            walk_rest(view, ends_, judge)
+            return live, lvs, view
+        live, lvs, view = live_stores(ends)
+        outs = self._mk_out_params()
+        # the parameters' copy-out is the caller's: each path into one taken as overwritten at the end
+        pends = _param_ends(view, outs)
+        via_params = live - live_stores(ends + pends)[0] if live and pends else set()
+        self._settle_param_stores(view, ends, stmts, inline, pends, key, outs)
         for d in ir_dicts(stmts):
             if d.get("mk_store") in mine:
                 del d["mk_store"]
-        todo = [pending.pop(k) for k in sorted(mine)]
-        live = set(live)
-        for k, (errs, ctx, _) in zip(sorted(mine), todo):
-            if k in live:
+        for k in sorted(mine):
+            errs, ctx, _ = pending.pop(k)
+            if k in via_params:
+                lv = lvs[k] if _root_var(lvs[k]) in outs else None
+                self._hold_param_store(key, errs, lv)
+            elif k in live:
                 saved, self.ctx = self.ctx, ctx
                 try:
                     self.back_end_error(*errs[0])
                 finally:
                     self.ctx = saved
+
+    def _mk_out_params(self) -> set:
+        """The ``out``/``inout`` parameters (their variables) of the body being settled: an
+        action's, a function's or a sub-control's (p4c inlines each call of those, the copy-out
+        into the caller's argument following the body)."""
+        ctx = self.ctx
+        if ctx.get("in_action"):
+            params = self.actions[ctx["in_action"]]["params"]
+        elif ctx.get("kind") == "function":
+            params = (self.functions.get(ctx.get("block")) or {}).get("params") or ()
+        elif ctx.get("kind") == "control" and ctx.get("sub"):
+            params = ctx.get("mk_params") or ()
+        else:
+            return set()
+        return {p["py"] for p in params if p.get("dir") in ("out", "inout") and p.get("py")}
+
+    def _mk_callee(self, n: dict) -> list:
+        """The stores held for the call sites (``mk_param_stores``) of what ``n`` calls, each with
+        ``{parameter variable: argument}`` of ``n``: ``[(entries, args)]`` -- a direct action call,
+        a function call, a sub-control apply, a table apply (its actions' bound arguments)."""
+        held = self.__dict__.get("mk_param_stores") or {}
+        s = n.get("s") or n.get("op")
+
+        def by_index(params, args):
+            return {p["py"]: a["e"] for p, a in zip(params, args) if a.get("dir") in ("out", "inout")}
+        if s == "call_action" and ("action", n["action"]) in held:
+            return [(held["action", n["action"]], by_index(self.actions[n["action"]]["params"], n["args"]))]
+        if s in ("call_fn", "call_fn_out") and ("function", str(n["fn"])[2:]) in held:
+            f = self.functions[str(n["fn"])[2:]]
+            return [(held["function", f["py"][2:]], by_index(f["params"], n["args"]))]
+        if s == "apply_control":
+            blk = self.subcontrol_of(n)
+            if blk is not None and ("control", blk["name"]) in held:
+                return [(held["control", blk["name"]],
+                         {a["py"]: a["e"] for a in n["args"] if a.get("dir") in ("out", "inout") and "py" in a})]
+        if s in ("apply", "switch_action", "table_hit"):
+            tab = self.tables.get(n.get("table")) or {}
+            return [(held["action", ta["name"]], by_index(self.actions[ta["name"]]["params"], ta.get("bound") or ()))
+                    for ta in tab.get("actions") or () if ("action", ta["name"]) in held]
+        return []
+
+    def _hold_param_store(self, key: tuple, errs: list, lv) -> None:
+        self.__dict__.setdefault("mk_param_stores", {}).setdefault(key, []).append((errs, lv))
+
+    def _settle_param_stores(self, view: list, ends: list, stmts: list, inline, pends: list, key: tuple,
+                             outs: set) -> None:
+        """Judge at each call site in this body (``view``) the callees' stores that reach their
+        ``out``/``inout`` parameters only: kept when the caller's statements after the call read
+        the argument it goes to (a store into a part of a parameter: that part of the argument;
+        through a local: any of the arguments) -- then the error is raised here, in the caller's
+        context, unless what reads it is this body's own copy-out (``pends``: the store is held
+        for this body's call sites in turn).  A call in an assignment's value is followed by the
+        rest of the assignment; a table applied in an ``if`` condition by the ``if``; a call this
+        view does not see so (in a condition, one of several) keeps the stores."""
+        if not self.__dict__.get("mk_param_stores"):
+            return
+        seen: set = set()
+
+        def judge(found, rest, skip=None):
+            for entries, args in found:
+                for errs, lv in list(entries):
+                    root = _root_var(lv) if lv is not None else None
+                    lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                    if skip is not None and any(_touches(skip, x) for x in lvs):
+                        self.back_end_error(*errs[0])
+                    elif any(not _overwritten(rest, x, inline) for x in lvs):
+                        if pends and all(_overwritten(rest + pends, x, inline) for x in lvs):
+                            self._hold_param_store(key, errs, lvs[0] if len(lvs) == 1 and _root_var(lvs[0]) in outs else None)
+                        else:
+                            self.back_end_error(*errs[0])
+
+        def visit(b, rest):
+            if b.get("s") in _CALLS and (found := self._mk_callee(b)):
+                seen.add(id(b))
+                if b.get("s") == "switch_action":
+                    rest = switch_cases(b, self.switch_may_skip(b)) + list(rest)
+                judge(found, list(rest))
+            elif b.get("s") == "assign":   # a function called in the value: the assignment, then the rest
+                for n in ir_dicts(b["r"]):
+                    if n.get("op") in ("call_fn", "call_fn_out") and (found := self._mk_callee(n)):
+                        seen.add(id(n))
+                        judge(found, list(rest), {"l": b["l"], "r": _without(b["r"], n)})
+            elif b.get("s") == "if":
+                hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
+                if len(hits) == 1 and (found := self._mk_callee(hits[0])):
+                    seen.add(id(hits[0]))
+                    judge(found, [dict(b, c=_no_hits(b["c"]))] + list(rest))
+        walk_rest(view, ends, visit)
+        for n in _view_nodes(view):
+            if id(n) not in seen:
+                for entries, _ in self._mk_callee(n):
+                    self.back_end_error(*entries[0][0][0])
+
+
+def _call_view(el, call: dict, lv) -> list | None:
+    """What a call stands for as p4c's inliner lays it out, where the union view has none: its
+    arguments read, the body (an action's, a sub-control's; a function's reaches nothing but its
+    parameters), then the copy-out into each ``out``/``inout`` argument -- for a value, not the
+    validity of a union's siblings that view is about."""
+    s = call.get("s")
+    if s == "call_action":
+        body = (el.actions.get(call["action"]) or {}).get("body")
+    elif s == "apply_control":
+        blk = el.subcontrol_of(call)
+        body = None if blk is None else list(blk.get("locals") or []) + list(blk["body"])
+    else:
+        body = [] if s == "call_fn" else None
+    if body is None or any(a["dir"] in ("out", "inout") and "py" in a and a["e"].get("t", [None])[0] == "struct"
+                           for a in call["args"]):
+        return None   # (a struct argument p4c uses in place: not a copy)
+    reads = [a["e"] for a in call["args"] if a["dir"] in ("in", "inout")]
+    return [{"s": "nop", "reads": reads}] + list(body) + \
+        [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}} for a in call["args"] if a["dir"] in ("out", "inout")]
+
+
+def _view_nodes(x):
+    """The dicts of a view, at any depth (not those of the original statements it keeps)."""
+    if isinstance(x, list):
+        for v in x:
+            yield from _view_nodes(v)
+    elif isinstance(x, dict):
+        yield x
+        for k, v in x.items():
+            if k != "orig":
+                yield from _view_nodes(v)
+
+
+def _without(x, node):
+    """IR ``x`` with ``node`` (by identity) made a constant: what else an expression reads."""
+    if x is node:
+        return {"op": "const", "v": 0}
+    if isinstance(x, list):
+        return [_without(v, node) for v in x]
+    if isinstance(x, dict):
+        return {k: _without(v, node) for k, v in x.items()}
+    return x
+
+
+def _param_ends(view: list, outs: set) -> list:
+    """Assignments overwriting every path into the parameters ``outs`` that ``view`` names (the
+    parts first: a whole variable written first would read its parts)."""
+    paths = [d["l"] for d in ir_dicts(view) if d.get("s") == "assign" and _root_var(d["l"]) in outs]
+    paths += [d for d in ir_dicts(view) if d.get("op") == "var" and d.get("n") in outs]
+    pends: list = []
+    for lv in sorted(paths, key=lambda x: x.get("op") == "var"):
+        end = {"s": "assign", "l": lv, "r": {"op": "const", "v": 0, "t": lv.get("t")}}
+        if end not in pends:
+            pends.append(end)
+    return pends
+
+
+def _root_var(lv):
+    """The variable an lvalue path starts from (its ``n``), or None."""
+    root = _chain(lv)[-1] if isinstance(lv, dict) else None
+    return root.get("n") if isinstance(root, dict) and root.get("op") == "var" else None

@@ -13,7 +13,7 @@ from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
 from .elab_common import ir_dicts
-from .ids import aliases
+from .ids import aliases, field_ids
 
 _MATCH = {"exact": p4info_pb2.MatchField.EXACT, "lpm": p4info_pb2.MatchField.LPM,
           "ternary": p4info_pb2.MatchField.TERNARY, "range": p4info_pb2.MatchField.RANGE,
@@ -364,7 +364,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v, _SKIP_ANNOS - {"hidden"})   # (a value set's @hidden is listed: p4c)
-        for i, f in enumerate(v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}], 1):
+        fields = v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}]
+        for i, f in zip(field_ids([f.get("uid") for f in fields]), fields):
             mf = pv.match.add()
             mf.id, mf.bitwidth = i, f["width"]
             if f["name"]:
@@ -380,6 +381,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         else:
             pc.preamble.annotations.append(f'@controller_header("{name}")')
         for f in ch["fields"]:
+            if f.get("hidden"):   # p4c leaves a @hidden field out (the others keep their ids)
+                continue
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
             types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info

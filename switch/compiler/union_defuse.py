@@ -262,7 +262,7 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
         if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
-        if b.get("s") == "assign" and not _touches(b["l"], lv) and not _has_call(b["r"]) and \
+        if b.get("s") == "assign" and not _touches(b["l"], lv) and _touches(b["r"], lv) and not _has_call(b["r"]) and \
                 _overwritten(rest[j + 1:], b["l"], inline, budget):
             continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)
         if _touches(b, lv):

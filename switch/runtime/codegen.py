@@ -66,7 +66,7 @@ def load(ir: dict, pipeline) -> Engine:
     src = gen.generate()
     ns: dict = {name: getattr(gen_helpers, name) for name in (
         "Locals", "AssertionFailed", "_sw", "_shl", "_shr", "_div", "_mod", "_sat", "_mk", "_peek",
-        "_copy_into", "_apply_dead", "_hdr_out", "_agg_out", "_eq", "_lookahead", "_cat_valid", "_VB", "_tracked")}
+        "_copy_into", "_apply_dead", "_hdr_out", "_agg_out", "_eq", "_lookahead", "_cat_valid", "_VB", "_vb_in", "_tracked")}
     ns.update({
         "_Struct": struct.Struct, "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
         "hash_value": hash_value, "CLOCK": pipeline.clock,

@@ -124,6 +124,8 @@ class ValueSet:
     def __init__(self, spec: dict):
         self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
         self.fields: list[int] = [int(f["width"]) for f in spec.get("fields") or []] or [self.width]
+        # their P4Runtime ids (p4c's FieldIdAllocator: a field's @id, ids.field_ids), else positions
+        self.field_ids: list[int] = [int(f.get("id", i)) for i, f in enumerate(spec.get("fields") or [], 1)] or [1]
         self.pairs: list[tuple[int, int, tuple]] = []   # (value, mask, range tests)
         self.members: list[list] = []
 
@@ -136,14 +138,14 @@ class ValueSet:
     def _member(self, mem) -> tuple[int, int, tuple]:
         by_id = {}
         for fm in mem:
-            if not 1 <= fm.field_id <= len(self.fields):
+            if fm.field_id not in self.field_ids:
                 raise InvalidEntry(f"value_set {self.name}: no match field with id {fm.field_id}")
             if fm.field_id in by_id:
                 raise InvalidEntry(f"value_set {self.name}: match field {fm.field_id} given twice")
             by_id[fm.field_id] = fm
         value = mask = 0
         ranges, shift = [], sum(self.fields)
-        for fid, w in enumerate(self.fields, 1):
+        for fid, w in zip(self.field_ids, self.fields):
             full = (1 << w) - 1
             shift -= w
             fm = by_id.get(fid)

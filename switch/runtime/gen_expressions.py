@@ -101,12 +101,15 @@ class ExpressionGen:
                 if arg["dir"] == "out":
                     args.append(self.default(arg["t"]))
                 else:
-                    v = self.x(arg["e"])
-                    args.append(f"{v}.copy()" if arg["t"][0] in ("header", "struct", "stack") else v)
+                    args.append(self.copy_in(arg["e"], arg["t"]))
             parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
             outs = [arg for arg in e["args"] if arg["dir"] in ("out", "inout")]
             for k, arg in enumerate(outs, 1):
                 if not _overwritten(arg["e"], [b["e"] for b in outs[k:]]):
+                    if arg["t"][0] == "varbit":   # a varbit parameter's box: its bits and its length
+                        parts.append(f"setattr({self.x(arg['e']['base'])}, '_vb', {r}[{k}]._vb)")
+                        parts.append(self.assign_expr(arg["e"], f"{r}[{k}].v"))
+                        continue
                     parts.append(self.assign_expr(arg["e"], f"{r}[{k}]", arg.get("siblings", ())))
             parts.append(f"{r}[0]")
             return f"({', '.join(parts)})[-1]"

@@ -96,6 +96,14 @@ class _VB:
         return c
 
 
+def _vb_in(v, n):
+    """A box of its own holding bits ``v`` of length ``n``: a varbit argument copied into an action's
+    parameter (p4c passes it as a varbit local: issue447-style ``cp(s)`` with ``inout varbit<N> q``)."""
+    c = _VB()
+    c.v, c._vb = v, n
+    return c
+
+
 def _hdr_out(cur, new, *siblings):
     """The header an ``out``/``inout`` copy-out inside an expression leaves behind: ``new``, or,
     when ``new`` is invalid, ``cur`` made invalid with its fields kept (BMv2's assign_header from
@@ -280,3 +288,9 @@ def _runtime_index(lv) -> bool:
             return True
         lv = lv["base"] if lv["op"] == "field" else lv["st"]
     return lv.get("op") != "var"
+
+
+def _out(rhs: str, t) -> str:
+    """(code generation) A parameter's value copied out (``r[0]``): for a varbit its box's field
+    ``v`` (the assignment takes the length from the object before the last dot)."""
+    return f"{rhs}.v" if t[0] == "varbit" else rhs

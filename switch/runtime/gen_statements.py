@@ -8,7 +8,7 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import _calls, _overwritten, dead_flag, dead_value, mask, tuple_with
+from .gen_helpers import _calls, _out, _overwritten, dead_flag, dead_value, mask, tuple_with
 
 
 class StatementGen:
@@ -21,7 +21,7 @@ class StatementGen:
             else:
                 self.assign_plain(ind, lv, f"_agg_out({self.x(lv)}, {rhs}.copy())")
             return
-        if t[0] == "varbit":
+        if t[0] == "varbit":   # (a parameter's box copied out is passed as its field `.v`: _out)
             self.emit(ind, f"{self.x(lv)} = {rhs}")
             self.emit(ind, f"{self.x(lv['base'])}._vb = {rhs.rsplit('.', 1)[0]}._vb")
             return
@@ -275,6 +275,8 @@ class StatementGen:
                     v = self.x(arg["e"])
                     if p["t"][0] in ("header", "struct", "stack"):   # copy-in (inout too: the
                         v = f"{v}.copy()"   # body's direct writes to the argument are lost at copy-out)
+                    elif p["t"][0] == "varbit":   # a box of the parameter's own: bits and length
+                        v = self.copy_in(arg["e"], p["t"])
                     args.append(v)
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
@@ -297,7 +299,7 @@ class StatementGen:
                     if lv is not None and not dead[i] and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
                         if keys[i] is not None:
                             self.emit(ind, f"if not getattr(L, '_dead{keys[i]}', False):")
-                        self.assign(ind + (keys[i] is not None), lv, f"{r}[{i}]", t, sibs[i], by_member=True)
+                        self.assign(ind + (keys[i] is not None), lv, _out(f"{r}[{i}]", t), t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
@@ -310,17 +312,14 @@ class StatementGen:
                 if arg["dir"] == "out":
                     args.append(self.default(arg["t"]))
                 else:
-                    v = self.x(arg["e"])
-                    if arg["t"][0] in ("header", "struct", "stack"):
-                        v = f"{v}.copy()"
-                    args.append(v)
+                    args.append(self.copy_in(arg["e"], arg["t"]))
             r = self.fresh("r")
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
             for k2, arg in enumerate(outs, 1):
                 # (a copy-back p4c's def-use drops is not made: union_defuse.drop_dead_union_stores)
                 if not arg.get("dead") and not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
-                    self.assign(ind, arg["e"], f"{r}[{k2}]", arg["t"], arg.get("siblings", ()), by_member=True)
+                    self.assign(ind, arg["e"], _out(f"{r}[{k2}]", arg["t"]), arg["t"], arg.get("siblings", ()), by_member=True)
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))
         elif k == "nop":
@@ -503,6 +502,15 @@ class StatementGen:
         else:
             raise Unsupported(f"statement {k}")
 
+    def copy_in(self, e, t) -> str:
+        """An argument's value as a callee's parameter starts with it: a copy of an aggregate, a box of
+        its own for a varbit (the bits and the length of the field or local ``e``)."""
+        if t[0] in ("header", "struct", "stack"):
+            return f"{self.x(e)}.copy()"
+        if t[0] == "varbit":
+            return f"_vb_in({self.x(e)}, {self.x(e['base'])}._vb)"
+        return self.x(e)
+
     def call_action_keeping_outs_on_exit(self, ind: int, r: str, call: str, outs: list, sibs: list) -> None:
         """A control's call of an action with out/inout arguments: p4c's RemoveActionParameters
         copies them back before an ``exit`` in the body too (the action raises ExitSignal with
@@ -521,7 +529,7 @@ class StatementGen:
             # temporaries copied back after the call, which an exit in the action
             # skips (BMv2 keeps those arguments unchanged)
             if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                self.assign(ind + 1, lv, f"_ex.outs[{i}]", t, sibs[i], by_member=True)
+                self.assign(ind + 1, lv, _out(f"_ex.outs[{i}]", t), t, sibs[i], by_member=True)
         self.emit(ind + 1, "raise")
 
     def apply_parser(self, ind: int, s: dict) -> None:
@@ -616,3 +624,4 @@ def _mentions(body, name: str) -> bool:
     if isinstance(body, list):
         return any(_mentions(v, name) for v in body)
     return False
+

@@ -16,7 +16,7 @@ A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``sel
 """
 from __future__ import annotations
 
-from .gen_helpers import _overwritten, dead_flag, dead_value
+from .gen_helpers import _out, _overwritten, dead_flag, dead_value
 
 _AGG = ("struct", "header", "stack")
 
@@ -56,7 +56,7 @@ class SubControlGen:
             if arg["dir"] == "out" and t[0] not in _AGG:
                 v = self.default(t)
             else:
-                v = texts[i]
+                v = texts[i] if t[0] != "varbit" else self.copy_in(arg["e"], t)
                 if arg["dir"] == "in" and t[0] in _AGG:
                     v = f"{v}.copy()"
                 elif t[0] in _AGG and (copied or aliased(i) or arg.get("siblings") or arg.get("dead")):
@@ -85,13 +85,13 @@ class SubControlGen:
                 self.emit(ind2, f"if {sl}.{attrs[i]}._ever:")
                 for sib in arg["siblings"]:
                     self.emit(ind2 + 1, f"{self.x(sib)}._v = False")
-            self.assign(ind2, arg["e"], f"{sl}.{attrs[i]}", t, arg.get("siblings", ()), by_member=True)
+            self.assign(ind2, arg["e"], _out(f"{sl}.{attrs[i]}", t), t, arg.get("siblings", ()), by_member=True)
         if in_place or union_in_place:
             self.emit(ind, "try:")
             self.emit(ind + 1, f"{s['fn']}(P, {sl})")
             self.emit(ind, "except ExitSignal:")
             for i in in_place:
-                self.assign(ind + 1, args[i]["e"], f"{sl}.{attrs[i]}", args[i]["e"]["t"])
+                self.assign(ind + 1, args[i]["e"], _out(f"{sl}.{attrs[i]}", args[i]["e"]["t"]), args[i]["e"]["t"])
             for i in union_in_place:
                 copy_back(ind + 1, i)
             self.emit(ind + 1, "raise")

@@ -328,12 +328,13 @@ def test_packet_in_and_packet_out(sw, hosts, names):
     out.metadata.add(metadata_id=names.cpm("packet_out", "egress_port"), value=b"\x03")
     ctl.send(packet=out)
     assert hosts[3].recv() == sent
-    # a bad metadata id comes back as a StreamError naming it
+    # a bad metadata id: dropped without a StreamError, as simple_switch_grpc (PI's stream error
+    # reporting is off by default; tests/differential/test_packet_io.py)
     bad = P.PacketOut(payload=sent)
     bad.metadata.add(metadata_id=77, value=b"\x03")
     ctl.send(packet=bad)
-    err = ctl.expect("error")
-    assert err.canonical_code == 3 and "77" in err.message and err.packet_out.packet_out == bad
+    assert ctl.no_message("error")
+    assert hosts[3].recv(0.3) is None
 
 
 def test_packet_in_only_to_primary_and_backup_cannot_packet_out(sw, hosts, names, connect):
@@ -348,7 +349,7 @@ def test_packet_in_only_to_primary_and_backup_cannot_packet_out(sw, hosts, names
     out = P.PacketOut(payload=frame())
     out.metadata.add(metadata_id=names.cpm("packet_out", "egress_port"), value=b"\x03")
     backup.send(packet=out)
-    assert backup.expect("error").canonical_code == 7  # PERMISSION_DENIED
+    assert backup.no_message("error")   # (dropped, no answer: PI)
     assert hosts[3].recv(0.3) is None
 
 

@@ -218,6 +218,40 @@ def test_digest_list_being_built_holds_each_value_once():
         eng.close()
 
 
+def test_digest_list_pending_at_insert_goes_out_after_the_write():
+    """fuzz_p4rt seed 3895: a list pending before the first DigestEntry goes out under it -- on BMv2
+    from its learn thread, after the Write; a DELETE of the entry in the same Write comes first, and
+    PI drops the list (and forgets its values)."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        eng.declare({1: ((8,), "struct")})
+        for v in (5, 6):
+            eng.offer(1, (v,))
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=10**10), insert=True)
+        eng.remove(1)
+        eng.end_batch()
+        assert sent == []
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=10**10), insert=True)
+        eng.offer(1, (5,))   # (what the batch holds goes out at its end)
+        assert sent == [] or len(sent) == 1
+        eng.end_batch()
+        assert [len(r.digest.data) for r in sent] == [1]   # the dropped list's values were forgotten
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=10, ack_ns=0), insert=False)
+        eng.remove(1)
+        eng.offer(1, (7,))
+        eng.offer(1, (8,))
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=0), insert=True)
+        assert len(sent) == 1
+        eng.end_batch()
+        assert [len(r.digest.data) for r in sent] == [1, 2]
+    finally:
+        eng.close()
+
+
 def test_digest_data_has_the_p4info_kind():
     """As BMv2's P4Runtime server (PI): a struct digest -- even of one member -- sends a P4Data
     struct, a tuple digest (p4c's digest_N) a tuple, a bitstring digest one bitstring."""
