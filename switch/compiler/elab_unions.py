@@ -53,7 +53,7 @@ class UnionRules:
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
-        return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+        return out_overwrite(call, lv) or inlined_body(blk, call, lv)
 
     def switch_may_skip(self, sw: dict) -> bool:
         """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past
