@@ -15,10 +15,11 @@ after the switch is the case's, as if the case always ran.  So after the switch:
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
-(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  The
-values of whole headers, tuples and lists, values with calls, and values that still read a
-variable declared in the case are not propagated by p4c (or not modelled: a tuple element,
-fuzz_exprs seed 6209).
+(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  A tuple
+local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
+case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  The values of whole headers, tuples
+and lists, values with calls, and values that still read a variable declared in the case are not
+propagated by p4c (or not modelled).
 """
 from __future__ import annotations
 
@@ -81,12 +82,19 @@ def _reads(e) -> set:
 
 def _may_write(st: dict, path: str) -> bool:
     """Whether statement ``st`` may write ``path``: an assignment or validity change of an
-    overlapping path anywhere in it (a union member's siblings too), or any statement of another
-    kind (a call, a table apply ...), which may write what it does not name; a local variable
-    only where it is named."""
+    overlapping path anywhere in it (a union member's siblings too), a function call's overlapping
+    out/inout argument, or any statement of another kind (an action call, a table apply ...),
+    which may write what it does not name; a local variable only where it is named."""
     is_var = "." not in path and "[" not in path
     for d in ir_dicts(st):
         k = d.get("s")
+        if k == "call_fn" or d.get("op") in ("call_fn", "call_fn_out"):
+            # a function reaches the caller's data through its out/inout arguments only (p4c
+            # inlines it before the pass: fuzz_exprs seed 6209)
+            if any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
+                   for a in d["args"] if isinstance(a, dict) and "dir" in a):
+                return True
+            continue
         if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
             hp = [ir_path(d["l" if k == "assign" else "h"])] + \
                 [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
@@ -131,6 +139,7 @@ def single_case_copies(sw: dict, fold) -> None:
                 flat.append(st)
     straight(body)
     avail: dict = {}
+    tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for st in flat:
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
             sw["returns"] = True
@@ -147,8 +156,14 @@ def single_case_copies(sw: dict, fold) -> None:
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = _put(val, p, v)
+            val = _tuple_elements(val, tuples)
         for p in [p for p, v in avail.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(v))]:
             del avail[p]
+        for p in [p for p, items in tuples.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(items))]:
+            del tuples[p]
+        if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
+                and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
+            tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
                 any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
@@ -159,6 +174,18 @@ def single_case_copies(sw: dict, fold) -> None:
               and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
     if copies:
         sw["copies"] = copies
+
+
+def _tuple_elements(x, tuples: dict):
+    """``x`` with each constant-index element of a tuple local in ``tuples`` replaced by its value."""
+    if isinstance(x, list):
+        return [_tuple_elements(v, tuples) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") == "tuple_idx" and (x["a"].get("op") == "var") and x["a"]["n"] in tuples \
+            and isinstance(x.get("i"), int) and x["i"] < len(tuples[x["a"]["n"]]):
+        return _tuple_elements(dict(tuples[x["a"]["n"]][x["i"]]), tuples)
+    return {k: _tuple_elements(v, tuples) for k, v in x.items()}
 
 
 def propagate_copies(stmts: list) -> list:

@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz23 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
 
 CAT = "front end (p4c-compatible)"
@@ -38,3 +38,22 @@ CASES.append(case("fuzz23_unread_constant_tuple_in_function_inlined_twice", CAT,
 """, top="bool f(in bool p) { tuple<bit<6>, bool> tp = {6w0, true}; if (p) { tuple<bit<6>> t2 = {1}; } return !p; }\n"
         "control S(inout bit<32> d) { tuple<bit<8>> tq = {8w7}; apply { d = d + 1; } }\n",
     ingress_decls="    S() s1;\n    S() s2;\n"), frames=[(1, H(a)) for a in (0, 1)]))
+
+
+# fuzz22's single-case switch copies (`fuzz22_single_case_switch_copies_fields_and_expressions`):
+# p4c splits a tuple local into its elements, so an element the case copies into a field is a
+# value of its own (`tp = {hdr.h.b ++ 8w1, 7}; hdr.h.c = tp[0];` makes later reads of hdr.h.c
+# `hdr.h.b ++ 8w1` whatever hdr.h.a is), and a function call in between writes only its out/inout
+# arguments (p4c has inlined it: the copy goes on past `f(hdr.h2)`, fuzz_exprs seed 6209).
+# checkmate took the element for a read of the case's local and every call for a write.
+CASES.append(case("fuzz23_single_case_switch_copies_tuple_elements_past_function_calls", CAT, program("""
+        switch (hdr.h.a) { 5: { tuple<bit<16>, bit<32>> tp = {hdr.h.b ++ 8w1, 32w7}; hdr.h.c = tp[0]; hdr.h2.d = tp[1]; } }
+        f(hdr.h2, hdr.h.c == 3);
+        hdr.h.d = (bit<32>)hdr.h.c;
+        if (g(hdr.h.b) == 2) { hdr.m = 1; }
+        hdr.h.d = hdr.h.d + (bit<32>)hdr.h.c;
+        hdr.h.b = 1;
+        hdr.h.d = hdr.h.d + (bit<32>)hdr.h.c + hdr.h2.d;
+""".replace("hdr.m = 1", "meta.m8 = 1"),
+    top="void f(inout h_t x, in bool c) { if (c) { x.a = 9; } }\nbit<8> g(in bit<8> v) { return v + 1; }\n"),
+    frames=[(1, H(a, 3, 9)) for a in (4, 5)] + [(1, H2(1, b=3, c=9)), (1, H2(5, b=3, c=9))]))
