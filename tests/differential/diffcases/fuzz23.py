@@ -57,3 +57,15 @@ CASES.append(case("fuzz23_single_case_switch_copies_tuple_elements_past_function
 """.replace("hdr.m = 1", "meta.m8 = 1"),
     top="void f(inout h_t x, in bool c) { if (c) { x.a = 9; } }\nbit<8> g(in bit<8> v) { return v + 1; }\n"),
     frames=[(1, H(a, 3, 9)) for a in (4, 5)] + [(1, H2(1, b=3, c=9)), (1, H2(5, b=3, c=9))]))
+
+
+# A header initializer that reads its own header leaves it invalid on BMv2 (p4c builds it in a
+# temporary it never makes valid, `header_init`); a `?:` element is hoisted first and reads nothing
+# there -- unless p4c's strength reduction makes it one arm: `c ? x : x` is x, also when an arm is
+# such a `?:` itself (fuzz_exprs seed 6512: `(c ? h.e0 : (p ? h.e0 : h.e0))` is `h.e0`, a read).
+# checkmate-p4c folded only the outer level and made hdr.h2 valid with the values.
+CASES.append(case("fuzz23_self_init_nested_conditional_with_equal_arms_reads_header", CAT, program("""
+        bool p = hdr.h.b == 1;
+        hdr.h2 = {a = (hdr.h2.b < 5 ? hdr.h2.a : (p ? hdr.h2.a : hdr.h2.a)), b = 1, c = 2, d = 3};
+        hdr.h.d = hdr.h2.isValid() ? 32w1 : 32w0;
+"""), frames=[(1, H2(a2, b2, b=b)) for a2 in (1, 9) for b2 in (2, 7) for b in (0, 1)]))
