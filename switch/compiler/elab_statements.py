@@ -12,7 +12,7 @@ from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
 from .switch_copies import propagate_copies, single_case_copies, unused_by_dead_cases
-from .elab_common import always_returns, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, ir_dicts, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -56,12 +56,18 @@ class StatementRules:
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
-        out = propagate_copies(out)
+        left: dict = {}
+        out = propagate_copies(out, left)
+        for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
+            if d.get("s") == "block":
+                d.pop("copies", None)
         out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
-        return [{"s": "block", "body": out}] if out else []
+        # (copies that reach the block's end go on after it: switch_copies.propagate_copies)
+        return [dict({"s": "block", "body": out}, **({"copies": left} if left and self.block_depth > 1 else {}))] \
+            if out else []
 
     def assign_stmt(self, s: Node, scope: Scope, lhs: dict, lt: list) -> list:
         """The statements of assignment ``s`` into ``lhs`` (of type ``lt``)."""

@@ -10,8 +10,9 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   seed 5648; a non-constant value too -- ``v = hdr.h.a + 4`` -- evaluated where it is read, with
   what the case read through its own locals put in: ``bit<8> t = hdr.h.a + 1; hdr.h.d = (bit<32>)t;``
   makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
-  the value reads -- in the statements that follow in the same block (p4c carries it on past the
-  block's end too: not modelled), through an ``if`` that does not write them;
+  the value reads -- in the statements that follow in the same block and past the end of plain
+  blocks around it (not past an ``if`` or ``switch`` around it: a join), through an ``if`` that
+  does not write them;
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
@@ -188,10 +189,14 @@ def _tuple_elements(x, tuples: dict):
     return {k: _tuple_elements(v, tuples) for k, v in x.items()}
 
 
-def propagate_copies(stmts: list) -> list:
+def propagate_copies(stmts: list, left: dict | None = None) -> list:
     """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those paths in
     the statements that follow in the same list are the values, until one of them may write the
-    path or what the value reads (an assignment's right-hand side still gets the value)."""
+    path or what the value reads (an assignment's right-hand side still gets the value).  A plain
+    block carries them on: one whose statements hold such copies to its end is marked with
+    them in turn by its elaborator (``left`` gets those copies), so the statements after the block
+    get them too -- p4c's walk has no join at a block's end (``{ switch (x) { 5: { v = 2; } } }
+    h.a = v;`` writes 2)."""
     out = list(stmts)
     for i, st in enumerate(out):
         copies = st.get("copies") or {}
@@ -205,6 +210,9 @@ def propagate_copies(stmts: list) -> list:
                         out[j] = dict(out[j], r=_put(out[j]["r"], path, val))
                     break
                 out[j] = _put(out[j], path, val)
+            else:
+                if left is not None:
+                    left[path] = val
     return out
 
 

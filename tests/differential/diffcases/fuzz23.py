@@ -69,3 +69,18 @@ CASES.append(case("fuzz23_self_init_nested_conditional_with_equal_arms_reads_hea
         hdr.h2 = {a = (hdr.h2.b < 5 ? hdr.h2.a : (p ? hdr.h2.a : hdr.h2.a)), b = 1, c = 2, d = 3};
         hdr.h.d = hdr.h2.isValid() ? 32w1 : 32w0;
 """), frames=[(1, H2(a2, b2, b=b)) for a2 in (1, 9) for b2 in (2, 7) for b in (0, 1)]))
+
+
+# fuzz22's open item: p4c's LocalCopyPropagation has no join at the end of a plain block, so a
+# single case's copies (`fuzz21_single_case_switch_taken_as_always_run`) go on after the blocks
+# around the switch (`v = 2` in the case: `hdr.h.b = v` and `hdr.h.d = v + hdr.h.c` after the
+# blocks read 2 and 7 whatever hdr.h.a is); an `if` around them is a join that ends them.
+# checkmate stopped them at the end of the switch's own block.
+CASES.append(case("fuzz23_single_case_switch_copies_past_enclosing_blocks", CAT, program("""
+        bit<8> v = 1;
+        { { switch (hdr.h.a) { 5: { v = 2; hdr.h.c = 7; } } } hdr.h.b = v; }
+        hdr.h.d = (bit<32>)v + (bit<32>)hdr.h.c;
+        if (hdr.h.b == 9) { { switch (hdr.h.a) { 6: { v = 3; hdr.h.c = 8; } } } }
+        hdr.h2.setValid();
+        hdr.h2.d = (bit<32>)v + (bit<32>)hdr.h.c;
+"""), frames=[(1, H(a, b, 9)) for a in (4, 5, 6) for b in (1, 9)]))
