@@ -20,8 +20,4 @@ def all_cases():
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
-    "fuzz20_union_local_copy_propagated_past_sibling_write": (
-        "runtime", True, "p4c's LocalCopyPropagation replaces a read of a local union's member by the value "
-                         "last copied into it, past a sibling's write that invalidated it "
-                         "(docs/CONFORMANCE.md, helper fuzz20)"),
 }

@@ -3,6 +3,7 @@ BMv2 1.15.5 and kept as a case.
 """
 from .base import H, H2, case, program
 from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
+from .fuzz18 import _U
 
 CAT = "front end (p4c-compatible)"
 
@@ -84,3 +85,16 @@ CASES.append(case("fuzz23_single_case_switch_copies_past_enclosing_blocks", CAT,
         hdr.h2.setValid();
         hdr.h2.d = (bit<32>)v + (bit<32>)hdr.h.c;
 """), frames=[(1, H(a, b, 9)) for a in (4, 5, 6) for b in (1, 9)]))
+
+
+# fuzz20's strict xfail `fuzz20_union_local_copy_propagated_past_sibling_write` (now passing:
+# `union_copies`) is one direction of p4c's name-based copies; the other is sound: a value that
+# reads a union member uses its siblings for p4c (exprUses), so after `t = hdr.u.x;` a write or
+# setValid of `hdr.u.w` ends the copy and `hdr.h2 = t;` copies the valid t (a first version of
+# the fix propagated these too and failed here).
+CASES.append(case("fuzz23_header_copy_from_union_member_propagated_past_sibling_write", CAT, program("""
+        if (hdr.h.b == 1) { h_t t = hdr.u.x; hdr.u.w.setValid(); hdr.h2 = t; }
+        else if (hdr.h.b == 2) { h_t t2; t2 = hdr.u.x; hdr.u.w = {1, 2}; hdr.h2 = t2; }
+        else { h_t t3 = hdr.u.x; hdr.u.w = {1, 2}; hdr.u.x = t3; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.h2.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", **_U), frames=[(1, H(a, b, 2, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2, 3)]))
