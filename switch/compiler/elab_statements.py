@@ -11,7 +11,7 @@ from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
-from .switch_copies import propagate_copies, single_case_copies, unused_by_dead_cases
+from .switch_copies import drop_self_reading_copies, propagate_copies, single_case_copies, unused_by_dead_cases
 from .union_copies import propagate_union_copies
 from .elab_common import always_returns, ir_dicts, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
@@ -58,6 +58,7 @@ class StatementRules:
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
         left: dict = {}
+        drop_self_reading_copies(out, self.inlined_for_copies)
         out = propagate_copies(out, left)
         out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)))
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)

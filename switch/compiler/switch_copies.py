@@ -28,7 +28,8 @@ from .elab_common import ir_dicts
 from .header_init import _has_method_call
 
 # statements that by themselves write nothing but what their assignments name
-_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty")
+_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
+          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: _may_write)
 
 
 def ir_path(e) -> str | None:
@@ -96,6 +97,8 @@ def _may_write(st: dict, path: str) -> bool:
                    for a in d["args"] if isinstance(a, dict) and "dir" in a):
                 return True
             continue
+        if k == "for_in" and d.get("n") == path:
+            return True
         if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
             hp = [ir_path(d["l" if k == "assign" else "h"])] + \
                 [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
@@ -214,6 +217,50 @@ def propagate_copies(stmts: list, left: dict | None = None) -> list:
                 if left is not None:
                     left[path] = val
     return out
+
+
+def drop_self_reading_copies(stmts: list, expand) -> None:
+    """p4c propagates within the case the values available before the switch too, and records no
+    copy whose value then reads its own destination (``meta.m8 = hdr.h.b + 1; switch (x) { 5: {
+    hdr.h.b = meta.m8 + 5; } }`` leaves later reads of ``hdr.h.b`` alone: fuzz_exprs seed 7116,
+    where the assignment to ``meta.m8`` was in a sub-control body applied before).  Removes such
+    copies from the switches in ``stmts``, finding the value available before each one as the
+    last straight-line assignment to what the copy reads in the statements before it (plain
+    blocks and sub-control bodies looked into through ``expand``: an ``apply_control`` -> its
+    body with the arguments in place, or None), nothing in between writing what that value reads."""
+    for i, st in enumerate(stmts):
+        copies = st.get("copies") if st.get("s") == "switch_value" else None
+        for path in list(copies or ()):
+            for r in _reads(copies[path]):
+                v = _last_value(stmts[:i], r, expand, 0)
+                if v is not None and any(overlap(x, path) for x in _reads(v)):
+                    del copies[path]
+                    break
+        if copies is not None and not copies:
+            del st["copies"]
+
+
+def _last_value(stmts: list, r: str, expand, depth: int):
+    """The value the last assignment in ``stmts`` gives ``r`` when p4c's copy propagation still
+    has it at their end (straight-line; see :func:`drop_self_reading_copies`), else None."""
+    for k in range(len(stmts) - 1, -1, -1):
+        st = stmts[k]
+        inner = st["body"] if st.get("s") == "block" else expand(st) if st.get("s") == "apply_control" else None
+        if inner is not None:
+            if not any(_may_write(x, r) for x in inner):
+                continue
+            v = _last_value(inner, r, expand, depth + 1) if depth < 3 else None
+        elif not _may_write(st, r):
+            continue
+        elif st.get("s") == "assign" and ir_path(st["l"]) == r and st["l"].get("op") != "slice" \
+                and not _has_method_call(st["r"]) and r not in _reads(st["r"]):
+            v = st["r"]
+        else:
+            return None
+        if v is None or any(_may_write(x, d) for x in stmts[k + 1:] for d in _reads(v)):
+            return None
+        return v
+    return None
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:

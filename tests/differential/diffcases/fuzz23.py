@@ -98,3 +98,26 @@ CASES.append(case("fuzz23_header_copy_from_union_member_propagated_past_sibling_
         else { h_t t3 = hdr.u.x; hdr.u.w = {1, 2}; hdr.u.x = t3; }
         hdr.h.c = (bit<16>)((bit<1>)hdr.h2.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
 """, **_U), frames=[(1, H(a, b, 2, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2, 3)]))
+
+
+# p4c propagates the values available before a single-case switch into the case too, and records
+# no copy whose value then reads its own destination: `meta.m8 = hdr.h.b + 1;` (straight-line, or
+# in a sub-control body applied before: p4c has inlined it) makes the case's `hdr.h.b = meta.m8 +
+# 5` a value of hdr.h.b itself, so later reads of hdr.h.b stay reads (fuzz_exprs seed 7116: a
+# `return` under a condition on the field).  checkmate propagated `meta.m8 + 5`.
+CASES.append(case("fuzz23_single_case_switch_copy_reading_itself_through_an_earlier_value", CAT, program("""
+        if (hdr.h.c == 1) {
+            meta.m8 = hdr.h.b + 1;
+            switch (hdr.h.a) { 5: { hdr.h.b = meta.m8 + 5; } }
+            hdr.h.d = (bit<32>)hdr.h.b;
+        } else if (hdr.h.c == 2) {
+            s.apply(hdr, meta);
+            switch (hdr.h.a) { 5: { hdr.h.b = meta.m8 + 5; } }
+            hdr.h.d = (bit<32>)hdr.h.b;
+        } else {
+            meta.m8 = hdr.h.a + 1;
+            switch (hdr.h.a) { 5: { hdr.h.b = meta.m8 + 5; } }
+            hdr.h.d = (bit<32>)hdr.h.b;
+        }
+""", top="control S(inout headers_t h, inout meta_t m) { apply { m.m8 = h.h.b + 1; if (h.h.a == 9) { h.h.c = 1; } } }\n",
+    ingress_decls="    S() s;\n"), frames=[(1, H(a, 3, c)) for a in (4, 5) for c in (1, 2, 3)]))
