@@ -121,3 +121,14 @@ CASES.append(case("fuzz23_single_case_switch_copy_reading_itself_through_an_earl
         }
 """, top="control S(inout headers_t h, inout meta_t m) { apply { m.m8 = h.h.b + 1; if (h.h.a == 9) { h.h.c = 1; } } }\n",
     ingress_decls="    S() s;\n"), frames=[(1, H(a, 3, c)) for a in (4, 5) for c in (1, 2, 3)]))
+
+
+# p4c 1.2.4.8 removes a branch its early constant folding decides before it checks types, so a
+# member of a value that has none there (`l.e2` on an int<32>, fuzz_exprs seed 7319: a local of
+# the loop body shadowing a header local of the same name) is no error; checkmate-p4c refused it
+# (`dead_branch`: the type checker's "has no member" joins "has no field").
+CASES.append(case("fuzz23_member_of_a_scalar_in_a_literal_dead_branch", CAT, program("""
+        int<32> l = 5;
+        if (false) { hdr.h.a = (bit<8>)l.e2; }
+        if (8w1 == 8w2) { l.e0 = 1; } else { hdr.h.b = (bit<8>)(bit<32>)l; }
+"""), frames=[(1, H(1))]))
