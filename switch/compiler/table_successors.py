@@ -50,7 +50,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
     then; "follows" as its front end sees it, while what follows a return that p4c's midend
     makes unconditional -- :func:`mid_returns`, with ``fold`` -- applies no table).  Tables
-    also applied in an expression or a ``switch`` are left to :meth:`check_single_apply`.
+    also applied in an expression are left to :meth:`check_single_apply`; one applied in a ``switch``
+    on its ``action_run`` has a successor per action, the first step of its case (:func:`_differ`).
 
     An ``exit`` statement of a control inlined at two places (two instances applied, or one
     applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
@@ -108,11 +109,17 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
             return cont if a == cont and b == cont else ("if", id(st))
         if k in ("switch_action", "switch_value"):
-            if k == "switch_action":
-                unsafe.add(st["table"])
             mark(st.get("e"))
+            nexts, other = {}, cont
             for c in st["cases"]:
-                walk(c.get("body") or [], cont, end, depth)
+                first = walk(c.get("body") or [], cont, end, depth)
+                for lab in c["labels"]:
+                    if lab == "default":
+                        other = first
+                    else:
+                        nexts.setdefault(lab, first)
+            if k == "switch_action":   # (one successor per action: its case's first step)
+                sites.setdefault(st["table"], []).append(("per_action", tuple(sorted(nexts.items(), key=str)), other))
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
@@ -150,12 +157,31 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                              "twice): p4c 1.2.4.8 for BMv2 cannot compile it (\"table tbl_... has multiple "
                              "successors\", or \"Compiler Bug: Overwriting definitions at <ExitStatement>\")")
     for t, nexts in sites.items():
-        if t in unsafe or len(set(nexts)) < 2:
+        if t in unsafe or not _differ(nexts):
             continue
         raise E(table_locs.get(t, Loc(source, 1, 1)),
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
                 f"table {t} has multiple successors\")")
+
+
+def _differ(nexts: list) -> bool:
+    """Whether the successors of a table's applies differ for some action: a plain apply's is one
+    step for every action, one in ``switch (t.apply().action_run)`` the first step of each action's
+    case (``("per_action", ((action, step), ...), step of the others)``).  p4c refuses a table
+    applied both ways (fuzz_headers seed 6354: `t0.apply();` in one case of a switch, `switch
+    (t0.apply().action_run) {..}` in another; also when every case is empty), and two switches on
+    it whose cases go on differently; two whose cases all go on after them are fine."""
+    switched = [isinstance(n, tuple) and n[:1] == ("per_action",) for n in nexts]
+    if any(switched) and not all(switched):
+        return True   # (a plain apply and one in a switch: refused even with empty cases, probed)
+    labels = {a for n in nexts if isinstance(n, tuple) and n[:1] == ("per_action",) for a, _ in n[1]}
+
+    def at(n, a):
+        if isinstance(n, tuple) and n[:1] == ("per_action",):
+            return dict(n[1]).get(a, n[2])
+        return n
+    return any(len({repr(at(n, a)) for n in nexts}) > 1 for a in labels | {None})
 
 
 def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys: dict) -> set:

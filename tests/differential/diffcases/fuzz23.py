@@ -132,3 +132,28 @@ CASES.append(case("fuzz23_member_of_a_scalar_in_a_literal_dead_branch", CAT, pro
         if (false) { hdr.h.a = (bit<8>)l.e2; }
         if (8w1 == 8w2) { l.e0 = 1; } else { hdr.h.b = (bit<8>)(bit<32>)l; }
 """), frames=[(1, H(1))]))
+
+
+_T0 = """
+    action a1() { hdr.h.b = 1; }
+    table t0 { key = { hdr.h.a: exact; } actions = { a1; NoAction; } default_action = NoAction(); }
+"""
+
+# Programs p4c refuses (tests/differential/test_invalid.py).  A table applied both as a statement
+# and in a switch on its action_run has two kinds of successors for p4c's BMv2 back end ("table
+# I.t0 has multiple successors", fuzz_headers seed 6354), also when every case is empty; so do two
+# switches on it whose cases go on differently.  checkmate-p4c left tables in a switch unchecked.
+# (Two switches whose cases all go on after them compile: p4 of the probes, helper fuzz23.)
+INVALID = {
+    "fuzz23_table_applied_plain_and_in_a_switch": (program("""
+        if (hdr.h.c == 1) { t0.apply(); } else { switch (t0.apply().action_run) { a1: { } NoAction: { } } }
+""", ingress_decls=_T0), ("multiple successors",)),
+    "fuzz23_table_in_two_switches_going_on_differently": (program("""
+        if (hdr.h.c == 1) { switch (t0.apply().action_run) { a1: { hdr.h.d = 1; } } }
+        else { switch (t0.apply().action_run) { a1: { hdr.h.d = 1; } } }
+""", ingress_decls=_T0), ("multiple successors",)),
+}
+
+CASES.append(case("fuzz23_table_in_two_switches_going_on_alike", CAT, program("""
+        if (hdr.h.c == 1) { switch (t0.apply().action_run) { a1: { } } } else { switch (t0.apply().action_run) { NoAction: { } } }
+""", ingress_decls=_T0), frames=[(1, H(a, 0, c)) for a in (1, 2) for c in (1, 2)]))
