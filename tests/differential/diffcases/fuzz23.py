@@ -142,11 +142,18 @@ _T0 = """
 # Programs p4c refuses (tests/differential/test_invalid.py).  A table applied both as a statement
 # and in a switch on its action_run has two kinds of successors for p4c's BMv2 back end ("table
 # I.t0 has multiple successors", fuzz_headers seed 6354), also when every case is empty; so do two
-# switches on it whose cases go on differently.  checkmate-p4c left tables in a switch unchecked.
+# switches on it whose cases go on differently, and the same with `if (t0.apply().hit)`.
+# checkmate-p4c left tables in a switch or a hit condition unchecked.
 # (Two switches whose cases all go on after them compile: p4 of the probes, helper fuzz23.)
 INVALID = {
     "fuzz23_table_applied_plain_and_in_a_switch": (program("""
         if (hdr.h.c == 1) { t0.apply(); } else { switch (t0.apply().action_run) { a1: { } NoAction: { } } }
+""", ingress_decls=_T0), ("multiple successors",)),
+    "fuzz23_table_applied_plain_and_as_a_hit_condition": (program("""
+        if (hdr.h.c == 1) { t0.apply(); } else { if (t0.apply().hit) { } }
+""", ingress_decls=_T0), ("multiple successors",)),
+    "fuzz23_table_hit_conditions_going_on_differently": (program("""
+        if (hdr.h.c == 1) { if (t0.apply().hit) { hdr.h.d = 1; } } else { if (t0.apply().hit) { hdr.h.d = 1; } }
 """, ingress_decls=_T0), ("multiple successors",)),
     "fuzz23_table_in_two_switches_going_on_differently": (program("""
         if (hdr.h.c == 1) { switch (t0.apply().action_run) { a1: { hdr.h.d = 1; } } }
@@ -156,4 +163,5 @@ INVALID = {
 
 CASES.append(case("fuzz23_table_in_two_switches_going_on_alike", CAT, program("""
         if (hdr.h.c == 1) { switch (t0.apply().action_run) { a1: { } } } else { switch (t0.apply().action_run) { NoAction: { } } }
-""", ingress_decls=_T0), frames=[(1, H(a, 0, c)) for a in (1, 2) for c in (1, 2)]))
+        if (hdr.h.c == 2) { if (t1.apply().miss) { } } else { if (t1.apply().hit) { } }
+""", ingress_decls=_T0 + "    table t1 { key = { hdr.h.b: exact; } actions = { a1; NoAction; } default_action = a1(); }\n"), frames=[(1, H(a, 0, c)) for a in (1, 2) for c in (1, 2)]))
