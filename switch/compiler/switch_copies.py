@@ -250,6 +250,10 @@ def _last_value(stmts: list, r: str, expand, depth: int):
             if not any(_may_write(x, r) for x in inner):
                 continue
             v = _last_value(inner, r, expand, depth + 1) if depth < 3 else None
+        elif st.get("s") == "decl" and st.get("n") == r:   # (`bit<8> m = hdr.h.b + 1;`)
+            v = st.get("init")
+            if v is None or _has_method_call(v) or r in _reads(v):
+                return None
         elif not _may_write(st, r):
             continue
         elif st.get("s") == "assign" and ir_path(st["l"]) == r and st["l"].get("op") != "slice" \

@@ -114,13 +114,17 @@ CASES.append(case("fuzz23_single_case_switch_copy_reading_itself_through_an_earl
             s.apply(hdr, meta);
             switch (hdr.h.a) { 5: { hdr.h.b = meta.m8 + 5; } }
             hdr.h.d = (bit<32>)hdr.h.b;
+        } else if (hdr.h.c == 3) {
+            bit<8> m = hdr.h.b + 1;
+            switch (hdr.h.a) { 5: { hdr.h.b = m + 5; } }
+            hdr.h.d = (bit<32>)hdr.h.b;
         } else {
             meta.m8 = hdr.h.a + 1;
             switch (hdr.h.a) { 5: { hdr.h.b = meta.m8 + 5; } }
             hdr.h.d = (bit<32>)hdr.h.b;
         }
 """, top="control S(inout headers_t h, inout meta_t m) { apply { m.m8 = h.h.b + 1; if (h.h.a == 9) { h.h.c = 1; } } }\n",
-    ingress_decls="    S() s;\n"), frames=[(1, H(a, 3, c)) for a in (4, 5) for c in (1, 2, 3)]))
+    ingress_decls="    S() s;\n"), frames=[(1, H(a, 3, c)) for a in (4, 5) for c in (1, 2, 3, 4)]))
 
 
 # p4c 1.2.4.8 removes a branch its early constant folding decides before it checks types, so a
