@@ -11,8 +11,9 @@ from .ast import Node
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
-from .switch_copies import propagate_copies, single_case_copies, unused_by_dead_cases
-from .elab_common import always_returns, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .switch_copies import drop_self_reading_copies, propagate_copies, single_case_copies, unused_by_dead_cases
+from .union_copies import propagate_union_copies
+from .elab_common import always_returns, ir_dicts, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
@@ -56,12 +57,20 @@ class StatementRules:
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
-        out = propagate_copies(out)
+        left: dict = {}
+        drop_self_reading_copies(out, self.inlined_for_copies)
+        out = propagate_copies(out, left)
+        out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)))
+        for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
+            if d.get("s") == "block":
+                d.pop("copies", None)
         out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
-        return [{"s": "block", "body": out}] if out else []
+        # (copies that reach the block's end go on after it: switch_copies.propagate_copies)
+        return [dict({"s": "block", "body": out}, **({"copies": left} if left and self.block_depth > 1 else {}))] \
+            if out else []
 
     def assign_stmt(self, s: Node, scope: Scope, lhs: dict, lt: list) -> list:
         """The statements of assignment ``s`` into ``lhs`` (of type ``lt``)."""
@@ -611,6 +620,7 @@ class StatementRules:
             # declarations, constant folding: `8w1 / 8w0`, `9w1 ++ 1`) still see dead code
             # (a call's argument count too: p4c_mutate seed 92, an action given a parameter)
             if " has no field " in e.message or e.message.startswith(("type mismatch", "return with a value")) \
+                    or e.message.startswith("a value of type ") and " has no member " in e.message \
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
                     or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
                 return []

@@ -53,7 +53,17 @@ class UnionRules:
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
-        return out_overwrite(call, lv, blk) or inlined_body(blk, call, lv)
+        return out_overwrite(call, lv) or inlined_body(blk, call, lv)
+
+    def inlined_for_copies(self, call: dict) -> list | None:
+        """A sub-control apply as p4c's inliner pastes it, for ``switch_copies``: the body with
+        each struct argument passed ``inout`` in place of its parameter (None: no such body)."""
+        blk = self.subcontrol_of(call)
+        if blk is None:
+            return None
+        subst = {a["py"]: a["e"] for a in call["args"]
+                 if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"}
+        return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
 
     def switch_may_skip(self, sw: dict) -> bool:
         """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past

@@ -257,15 +257,21 @@ def reads_header(ir, lhs) -> bool:
 
 def _folded(x):
     """``x`` as p4c compares it with another expression in its strength reduction: bottom up,
-    every ``?:`` on a constant condition (``true ? a : b``) is its arm (constant folding) and
-    every binary operation is :func:`_reduced` (``h.f + 0`` is ``h.f``)."""
+    every ``?:`` on a constant condition (``true ? a : b``) is its arm (constant folding), one whose
+    arms are the same (``c ? a : a``, no method call in it) is that arm, and every binary operation
+    is :func:`_reduced` (``h.f + 0`` is ``h.f``)."""
     if isinstance(x, list):
         return [_folded(v) for v in x]
     if not isinstance(x, dict):
         return x
     x = {k: (v if k == "t" else _folded(v)) for k, v in x.items()}
-    while x.get("op") == "cond" and _const(x["c"]) is not None:
-        x = x["a"] if _const(x["c"]) else x["b"]
+    while x.get("op") == "cond":
+        if _const(x["c"]) is not None:
+            x = x["a"] if _const(x["c"]) else x["b"]
+        elif not _has_method_call(x) and _same(x["a"], x["b"]):
+            x = x["a"]   # `c ? y : y` is y, also nested (`c ? h.e : (p ? h.e : h.e)`: fuzz_exprs seed 6512)
+        else:
+            break
     return _reduced(x, _has_method_call)
 
 

@@ -7,7 +7,9 @@ def-use pass; a list expression whose elements are all compile-time constants (`
 with "Compiler Bug: ... Expression {}; write set already set" (p4c_mutate seed 134, mutz23's open
 item; probed, helper mutz24).  A list holding a run-time value (``{ x }``, ``{ x, 8w1 }``), one that
 becomes a struct or header (an assignment to one, a comparison with one) and one in an action's
-body (actions are inlined later, in the midend) are fine, as is a body inlined once.
+body (actions are inlined later, in the midend) are fine, as is a body inlined once, and a tuple
+local that nothing names after its declaration (p4c removes the unused declaration before it
+inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice).
 
 :func:`check_inlined_constant_lists` counts, on the parsed program and for each top-level block of
 ``main`` on its own (p4c's pass looks at one at a time: a function called once in ingress and once
@@ -131,11 +133,13 @@ def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
         if n < 2:
             continue
         for owner in owners:
+            used = {x.name for x in _nodes(owner) if x.kind == "name"}
             for x in _nodes(_bodies(owner), skip_actions=True):
                 lists = []
                 if x.kind == "call" and _callee(x) in _LIST_CALLS:
                     lists = [a.value if a.kind == "named_arg" else a for a in x.args]
-                elif x.kind == "var" and isinstance(x.type, Node) and x.type.kind == "tuple" and x.init is not None:
+                elif x.kind == "var" and isinstance(x.type, Node) and x.type.kind == "tuple" and x.init is not None \
+                        and x.name in used:   # (p4c's front end removes a local nothing names first)
                     lists = [x.init]
                 for lst in lists:
                     if isinstance(lst, Node) and lst.kind == "list" and _constant(lst, consts):

@@ -10,15 +10,17 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   seed 5648; a non-constant value too -- ``v = hdr.h.a + 4`` -- evaluated where it is read, with
   what the case read through its own locals put in: ``bit<8> t = hdr.h.a + 1; hdr.h.d = (bit<32>)t;``
   makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
-  the value reads -- in the statements that follow in the same block (p4c carries it on past the
-  block's end too: not modelled), through an ``if`` that does not write them;
+  the value reads -- in the statements that follow in the same block and past the end of plain
+  blocks around it (not past an ``if`` or ``switch`` around it: a join), through an ``if`` that
+  does not write them;
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
-(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  The
-values of whole headers, tuples and lists, values with calls, and values that still read a
-variable declared in the case are not propagated by p4c (or not modelled: a tuple element,
-fuzz_exprs seed 6209).
+(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  A tuple
+local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
+case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  The values of whole headers, tuples
+and lists, values with calls, and values that still read a variable declared in the case are not
+propagated by p4c (or not modelled).
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ from .elab_common import ir_dicts
 from .header_init import _has_method_call
 
 # statements that by themselves write nothing but what their assignments name
-_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty")
+_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
+          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: _may_write)
 
 
 def ir_path(e) -> str | None:
@@ -81,12 +84,21 @@ def _reads(e) -> set:
 
 def _may_write(st: dict, path: str) -> bool:
     """Whether statement ``st`` may write ``path``: an assignment or validity change of an
-    overlapping path anywhere in it (a union member's siblings too), or any statement of another
-    kind (a call, a table apply ...), which may write what it does not name; a local variable
-    only where it is named."""
+    overlapping path anywhere in it (a union member's siblings too), a function call's overlapping
+    out/inout argument, or any statement of another kind (an action call, a table apply ...),
+    which may write what it does not name; a local variable only where it is named."""
     is_var = "." not in path and "[" not in path
     for d in ir_dicts(st):
         k = d.get("s")
+        if k == "call_fn" or d.get("op") in ("call_fn", "call_fn_out"):
+            # a function reaches the caller's data through its out/inout arguments only (p4c
+            # inlines it before the pass: fuzz_exprs seed 6209)
+            if any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
+                   for a in d["args"] if isinstance(a, dict) and "dir" in a):
+                return True
+            continue
+        if k == "for_in" and d.get("n") == path:
+            return True
         if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
             hp = [ir_path(d["l" if k == "assign" else "h"])] + \
                 [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
@@ -131,6 +143,7 @@ def single_case_copies(sw: dict, fold) -> None:
                 flat.append(st)
     straight(body)
     avail: dict = {}
+    tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for st in flat:
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
             sw["returns"] = True
@@ -147,8 +160,14 @@ def single_case_copies(sw: dict, fold) -> None:
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = _put(val, p, v)
+            val = _tuple_elements(val, tuples)
         for p in [p for p, v in avail.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(v))]:
             del avail[p]
+        for p in [p for p, items in tuples.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(items))]:
+            del tuples[p]
+        if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
+                and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
+            tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
                 any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
@@ -161,10 +180,26 @@ def single_case_copies(sw: dict, fold) -> None:
         sw["copies"] = copies
 
 
-def propagate_copies(stmts: list) -> list:
+def _tuple_elements(x, tuples: dict):
+    """``x`` with each constant-index element of a tuple local in ``tuples`` replaced by its value."""
+    if isinstance(x, list):
+        return [_tuple_elements(v, tuples) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") == "tuple_idx" and (x["a"].get("op") == "var") and x["a"]["n"] in tuples \
+            and isinstance(x.get("i"), int) and x["i"] < len(tuples[x["a"]["n"]]):
+        return _tuple_elements(dict(tuples[x["a"]["n"]][x["i"]]), tuples)
+    return {k: _tuple_elements(v, tuples) for k, v in x.items()}
+
+
+def propagate_copies(stmts: list, left: dict | None = None) -> list:
     """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those paths in
     the statements that follow in the same list are the values, until one of them may write the
-    path or what the value reads (an assignment's right-hand side still gets the value)."""
+    path or what the value reads (an assignment's right-hand side still gets the value).  A plain
+    block carries them on: one whose statements hold such copies to its end is marked with
+    them in turn by its elaborator (``left`` gets those copies), so the statements after the block
+    get them too -- p4c's walk has no join at a block's end (``{ switch (x) { 5: { v = 2; } } }
+    h.a = v;`` writes 2)."""
     out = list(stmts)
     for i, st in enumerate(out):
         copies = st.get("copies") or {}
@@ -178,7 +213,58 @@ def propagate_copies(stmts: list) -> list:
                         out[j] = dict(out[j], r=_put(out[j]["r"], path, val))
                     break
                 out[j] = _put(out[j], path, val)
+            else:
+                if left is not None:
+                    left[path] = val
     return out
+
+
+def drop_self_reading_copies(stmts: list, expand) -> None:
+    """p4c propagates within the case the values available before the switch too, and records no
+    copy whose value then reads its own destination (``meta.m8 = hdr.h.b + 1; switch (x) { 5: {
+    hdr.h.b = meta.m8 + 5; } }`` leaves later reads of ``hdr.h.b`` alone: fuzz_exprs seed 7116,
+    where the assignment to ``meta.m8`` was in a sub-control body applied before).  Removes such
+    copies from the switches in ``stmts``, finding the value available before each one as the
+    last straight-line assignment to what the copy reads in the statements before it (plain
+    blocks and sub-control bodies looked into through ``expand``: an ``apply_control`` -> its
+    body with the arguments in place, or None), nothing in between writing what that value reads."""
+    for i, st in enumerate(stmts):
+        copies = st.get("copies") if st.get("s") == "switch_value" else None
+        for path in list(copies or ()):
+            for r in _reads(copies[path]):
+                v = _last_value(stmts[:i], r, expand, 0)
+                if v is not None and any(overlap(x, path) for x in _reads(v)):
+                    del copies[path]
+                    break
+        if copies is not None and not copies:
+            del st["copies"]
+
+
+def _last_value(stmts: list, r: str, expand, depth: int):
+    """The value the last assignment in ``stmts`` gives ``r`` when p4c's copy propagation still
+    has it at their end (straight-line; see :func:`drop_self_reading_copies`), else None."""
+    for k in range(len(stmts) - 1, -1, -1):
+        st = stmts[k]
+        inner = st["body"] if st.get("s") == "block" else expand(st) if st.get("s") == "apply_control" else None
+        if inner is not None:
+            if not any(_may_write(x, r) for x in inner):
+                continue
+            v = _last_value(inner, r, expand, depth + 1) if depth < 3 else None
+        elif st.get("s") == "decl" and st.get("n") == r:   # (`bit<8> m = hdr.h.b + 1;`)
+            v = st.get("init")
+            if v is None or _has_method_call(v) or r in _reads(v):
+                return None
+        elif not _may_write(st, r):
+            continue
+        elif st.get("s") == "assign" and ir_path(st["l"]) == r and st["l"].get("op") != "slice" \
+                and not _has_method_call(st["r"]) and r not in _reads(st["r"]):
+            v = st["r"]
+        else:
+            return None
+        if v is None or any(_may_write(x, d) for x in stmts[k + 1:] for d in _reads(v)):
+            return None
+        return v
+    return None
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:

@@ -50,7 +50,9 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     its own; a ``return`` is one too unless nothing follows it (p4c turns it into a flag only
     then; "follows" as its front end sees it, while what follows a return that p4c's midend
     makes unconditional -- :func:`mid_returns`, with ``fold`` -- applies no table).  Tables
-    also applied in an expression or a ``switch`` are left to :meth:`check_single_apply`.
+    applied in a ``switch`` on its ``action_run`` or as an ``if`` condition (``t.apply().hit``) have
+    a successor per action or per outcome (:func:`_differ`); those applied in other expressions are
+    left to :meth:`check_single_apply`.
 
     An ``exit`` statement of a control inlined at two places (two instances applied, or one
     applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
@@ -104,15 +106,28 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         if mode[0] == "mid" and (v := enum_folded(st, fold)) is not None:
             return walk((st["then"] if v else st["else"]) or [], cont, end, depth)
         if k == "if":
-            mark(st["c"])
+            c = st["c"]
+            hit = c.get("op") == "table_hit"
+            if not hit:
+                mark(c)
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
+            if hit:   # `if (t.apply().hit)`: one successor on a hit, one on a miss
+                sites.setdefault(c["table"], []).append(("per_action", "hit", (("__HIT__", b if c.get("neg") else a),),
+                                                         a if c.get("neg") else b))
+                return ("if", id(st))
             return cont if a == cont and b == cont else ("if", id(st))
         if k in ("switch_action", "switch_value"):
-            if k == "switch_action":
-                unsafe.add(st["table"])
             mark(st.get("e"))
+            nexts, other = {}, cont
             for c in st["cases"]:
-                walk(c.get("body") or [], cont, end, depth)
+                first = walk(c.get("body") or [], cont, end, depth)
+                for lab in c["labels"]:
+                    if lab == "default":
+                        other = first
+                    else:
+                        nexts.setdefault(lab, first)
+            if k == "switch_action":   # (one successor per action: its case's first step)
+                sites.setdefault(st["table"], []).append(("per_action", "switch", tuple(sorted(nexts.items(), key=str)), other))
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
@@ -150,12 +165,31 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                              "twice): p4c 1.2.4.8 for BMv2 cannot compile it (\"table tbl_... has multiple "
                              "successors\", or \"Compiler Bug: Overwriting definitions at <ExitStatement>\")")
     for t, nexts in sites.items():
-        if t in unsafe or len(set(nexts)) < 2:
+        if t in unsafe or not _differ(nexts):
             continue
         raise E(table_locs.get(t, Loc(source, 1, 1)),
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
                 f"table {t} has multiple successors\")")
+
+
+def _differ(nexts: list) -> bool:
+    """Whether the successors of a table's applies differ: a plain apply's is one step for every
+    action; one in ``switch (t.apply().action_run)`` has the first step of each action's case, one
+    in ``if (t.apply().hit)`` a step on a hit and one on a miss (``("per_action", kind, ((label,
+    step), ...), step of the others)``).  p4c refuses a table applied two of these ways (fuzz_headers
+    seed 6354: `t0.apply();` in one case of a switch, `switch (t0.apply().action_run) {..}` in
+    another; also when every case or branch is empty), and two applies of one way that go on
+    differently; two whose cases all go on after them compile (probed, helper fuzz23)."""
+    def kind(n):
+        return n[1] if isinstance(n, tuple) and n[:1] == ("per_action",) else "plain"
+    if len({kind(n) for n in nexts}) > 1:
+        return True
+    labels = {a for n in nexts if kind(n) != "plain" for a, _ in n[2]}
+
+    def at(n, a):
+        return n if kind(n) == "plain" else dict(n[2]).get(a, n[3])
+    return any(len({repr(at(n, a)) for n in nexts}) > 1 for a in labels | {None})
 
 
 def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys: dict) -> set:

@@ -139,17 +139,20 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
-def out_overwrite(call: dict, lv, blk: dict | None = None) -> list | None:
+def out_overwrite(call: dict, lv) -> list | None:
     """A function call or sub-control apply passing ``lv`` as an ``out`` argument that no other
     argument reads: for p4c's def-use view ``lv`` is written there unread (a function's or a
     control's body reaches the caller's data through its parameters only), as the one
     assignment returned -- also when the body may ``exit`` (BMv2 keeps the sibling valid
-    then too).  None otherwise, and for a sub-control ``blk`` whose body writes the parameter
-    (used in place, its setValid or assignment invalidates the siblings where this view would
-    not: the caller's store is left to do it)."""
+    then too).  Also when a sub-control's body writes the parameter: p4c's inliner
+    starts an ``out`` argument passed in place with ``lv.setInvalid()``, which overwrites the
+    store before the body runs (``y = st[0]`` in the body, fuzz_headers 5783: the store goes, and
+    BMv2 keeps the sibling valid when ``st[0]`` is invalid); the body's own writes invalidate the
+    siblings through the tracked copy (``gen_subcontrol``).  (Through temporaries -- an instance
+    applied with different arguments -- the copy-back overwrites the store; with an ``exit`` in
+    the body p4c 1.2.4.8 dies, "Overwriting definitions at ExitStatement".)  None otherwise."""
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
-    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]) or \
-            blk is not None and _param_written(blk, outs[0]):
+    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
         return None
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
@@ -268,17 +271,6 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
         if _touches(b, lv):
             return False
     return False
-
-
-def _param_written(blk: dict, arg: dict) -> bool:
-    """Whether sub-control ``blk``'s body assigns (any part of) the parameter ``arg`` is passed
-    to, or makes it valid (:func:`_param_sets_valid`)."""
-    py = arg.get("py")
-    for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
-        root = _chain(n.get("l"))[-1] if n.get("s") == "assign" else None
-        if isinstance(root, dict) and root.get("op") == "var" and root.get("n") == py:
-            return True
-    return _param_sets_valid(blk, None, arg)
 
 
 def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:

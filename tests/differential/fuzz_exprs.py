@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fuzz_gen_exprs import make_case  # noqa: E402
+from fuzz_gen_exprs import make_case, make_template  # noqa: E402,F401  (make_template: fuzz_reduce)
 from fuzz_run import main  # noqa: E402
 
 if __name__ == "__main__":

@@ -756,3 +756,15 @@ def make_case(seed: int) -> Case:
     src, ref = g.resolve(text, False), g.resolve(text, True)
     return Case(name=f"fuzzx_{seed}", category="fuzzx", source=src, frames=g.frames(), json_path=True,
                 ref_source=ref if ref != src else None)
+
+
+def make_template(seed: int):
+    """``(text, resolve)`` for a seed from ``fuzz_gen_exprs2.FIRST_SEED`` on: the program text with
+    its placeholders and ``resolve(text, ref)`` spelling it as :func:`make_case` does (``ref``: p4c's
+    spelling, the case's ``ref_source``), for ``fuzz_reduce`` to shrink both at once; None below."""
+    from fuzz_gen_exprs2 import FIRST_SEED, Gen2
+    if seed < FIRST_SEED:
+        return None
+    g = Gen2(seed)
+    text = g.program()
+    return text, g.resolve

@@ -14,7 +14,11 @@ first one of ``kinds.json``, else of ``findings.txt``).  With ``--gen MODULE --s
 generator (``tests.differential.MODULE``) rebuilds the whole :class:`Case` -- table entries, default
 actions, multicast groups and their changes between frames, clone sessions, one-by-one mode -- and
 only its source is shrunk (``dataclasses.replace``), so a finding that needs its writes keeps them;
-a removal that leaves a write pointing at nothing fails to program and is not kept.  The kind is the
+a removal that leaves a write pointing at nothing fails to program and is not kept.  A case with a
+``ref_source`` (fuzz_exprs from seed 5000: loops and compound assignments spelled out for p4c) is
+shrunk as p4c's spelling alone when both compilers show the disagreement on it, else through the
+generator's ``make_template`` (its program text, both spellings built from each candidate;
+``reduced.ref.p4`` is p4c's).  The kind is the
 first one ``check_case`` reports unless given.
 """
 from __future__ import annotations
@@ -92,17 +96,22 @@ def _ours_accepts(case) -> bool:
         return False
 
 
-def reduce(targets, case: Case, kind: str, log=sys.stderr) -> str:
+def reduce(targets, case: Case, kind: str, log=sys.stderr, template=None) -> str:
     """The smallest source found (line units removed greedily) for which ``case`` -- everything but
-    its source unchanged -- still shows a disagreement of ``kind``."""
-    lines = case.source.splitlines()
+    its source unchanged -- still shows a disagreement of ``kind``.  With ``template`` -- ``(text,
+    resolve)``, a generator's program text with placeholders and ``resolve(text, ref)`` that spells
+    it for checkmate-p4c (False) or for p4c (True, the case's ``ref_source``) -- the text is what
+    shrinks, both spellings built from each candidate; the shrunk text is returned."""
+    lines = (template[0] if template else case.source).splitlines()
     n = 0
 
     def ok(cand):
         nonlocal n
         n += 1
-        return still_fails(targets, dataclasses.replace(case, name=f"reduce_{n}", category="reduce",
-                                                        source="\n".join(cand) + "\n"), kind)
+        text = "\n".join(cand) + "\n"
+        src, ref = (template[1](text, False), template[1](text, True)) if template else (text, None)
+        return still_fails(targets, dataclasses.replace(case, name=f"reduce_{n}", category="reduce", source=src,
+                                                        ref_source=ref if ref != src else None), kind)
 
     changed = True
     while changed:   # passes from the bottom up: a removal does not move the units above it
@@ -140,8 +149,10 @@ def main(argv=None) -> int:
     from diff_session import Targets
     targets = Targets()
     try:
+        template = None
         if a.gen is not None:
-            case = importlib.import_module(f"tests.differential.{a.gen}").generate(a.seed)
+            mod = importlib.import_module(f"tests.differential.{a.gen}")
+            case = (getattr(mod, "generate", None) or mod.make_case)(a.seed)
             kind = a.kind
             if kind is None:
                 from fuzz_run import check_case
@@ -149,6 +160,8 @@ def main(argv=None) -> int:
                 if not found:
                     raise SystemExit(f"{a.gen} seed {a.seed}: no disagreement to reduce")
                 kind = found[0][0]
+            if case.ref_source:
+                case, template = _with_ref_source(targets, case, kind, getattr(mod, "make_template", None), a.seed)
             out_dir = a.out or Path(".")
         else:
             d = Path(a.finding)
@@ -158,13 +171,33 @@ def main(argv=None) -> int:
             kind = a.kind or _finding_kind(d)
             out_dir = a.out or d
         print(f"reducing a {kind} disagreement ({len(case.source.splitlines())} lines)", file=sys.stderr)
-        out = reduce(targets, case, kind)
+        out = reduce(targets, case, kind, template=template)
     finally:
         targets.stop()
     out_dir.mkdir(parents=True, exist_ok=True)
+    if template is not None:   # the shrunk text in both spellings
+        out, ref = template[1](out, False), template[1](out, True)
+        if ref != out:
+            (out_dir / "reduced.ref.p4").write_text(ref)
     (out_dir / "reduced.p4").write_text(out)
     print(out)
     return 0
+
+
+def _with_ref_source(targets, case: Case, kind: str, make_template, seed: int):
+    """A case whose p4c program is its ``ref_source`` (p4c's spelling of constructs it lacks):
+    when p4c's spelling compiled by both shows the disagreement too, that plain program is what
+    shrinks (``(case, None)``); otherwise the generator's program text (``make_template(seed)``),
+    both spellings built from each candidate; without one, the source alone shrinks (the
+    reference stays whole)."""
+    plain = dataclasses.replace(case, name="reduce_plain", category="reduce", source=case.ref_source, ref_source=None)
+    if still_fails(targets, plain, kind):
+        print("p4c's spelling shows it on both compilers: shrinking that", file=sys.stderr)
+        return plain, None
+    template = make_template(seed) if make_template else None
+    if template is None:
+        print("warning: the reference source is not shrunk (no template from the generator)", file=sys.stderr)
+    return case, template
 
 
 if __name__ == "__main__":

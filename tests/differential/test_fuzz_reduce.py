@@ -55,3 +55,29 @@ def test_units_take_blocks_whole():
     assert got["if (h.x == 1) {"] == 3          # the if with its body and closing brace
     assert got["action a() {"] == 4             # an action as a whole
     assert got["h.z = 3;"] == 1
+
+
+def test_reduce_shrinks_a_template_in_both_spellings(monkeypatch):
+    # a generator's text with a placeholder spelled one way for checkmate-p4c, another for p4c
+    text = PROGRAM.replace("h.z = 3;", "/*@0@*/")
+    alts = {"/*@0@*/": ("h.z += 3;", "h.z = h.z + 3;")}
+
+    def resolve(t, ref):
+        for k, v in alts.items():
+            t = t.replace(k, v[ref])
+        return t
+    seen = []
+
+    def still_fails(targets, case, kind):
+        seen.append(case)
+        return "h.z += 3;" in case.source and "h.z = h.z + 3;" in (case.ref_source or "")
+
+    monkeypatch.setattr(fuzz_reduce, "still_fails", still_fails)
+    case = Case(name="f", category="fuzz", source=resolve(text, False), frames=[(1, b"\x00" * 20)],
+                ref_source=resolve(text, True))
+    out = fuzz_reduce.reduce(None, case, "FRAMES", log=open("/dev/null", "w"), template=(text, resolve))
+    assert "/*@0@*/" in out
+    for gone in ("h.w = 4;", "h.y = 2;", "a();"):
+        assert gone not in out, out
+    assert all("/*@" not in c.source + (c.ref_source or "") for c in seen)
+    assert all(c.ref_source for c in seen if "h.z" in c.source)   # (one text: None where both agree)

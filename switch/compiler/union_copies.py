@@ -1,0 +1,110 @@
+"""What p4c 1.2.4.8's LocalCopyPropagation makes of a whole-header copy into or out of a header
+union member (helper fuzz23; fuzz20's strict xfail).
+
+The pass tracks values by name: after ``lu.w = X;`` a later whole-header read of ``lu.w`` is
+``X`` until something writes ``lu.w`` (or ``lu``) or what ``X`` names -- by name only, so a write
+or ``setValid()`` of a sibling member (``lu.x = hdr.h;``, an action writing ``lu.x``, an action's
+copy-back into it) does not end it, although on BMv2 it has invalidated ``lu.w``.  So
+``lu.w = hdr.u.w; lu.x = hdr.h; hdr.u.w = lu.w;`` is ``hdr.u.w = hdr.u.w`` for p4c -- a no-op it
+removes -- and BMv2 keeps the parsed ``u.w`` valid where running the statements would copy the
+invalidated ``lu.w``.  Not the other way round: a value that reads a union member counts as
+using its siblings too (p4c's exprUses), so ``t = hdr.u.x; hdr.u.w.setValid(); hdr.h2 = t;``
+copies ``t`` (measured); copies into headers that are no union members mean the same either way
+and are left alone.
+
+:func:`propagate_union_copies` does this within one statement list (straight-line code): the
+walk from a copy stops at anything that may write either name (an assignment, validity change,
+stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it) and
+at every other kind of statement (``if``, ``switch``, table applies, sub-controls, externs: not
+followed).  Nothing here imports the elaborator.
+"""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+from .switch_copies import ir_path, overlap
+
+#: statement kinds the walk looks into (anything else ends it)
+_FOLLOWED = ("assign", "setvalid", "decl", "call_action", "call_fn", "empty", "nop")
+
+
+def _writes(st: dict, path: str, actions: dict) -> bool:
+    """Whether ``st`` (one of :data:`_FOLLOWED`) may write ``path`` by p4c's names (a union
+    member's siblings are not written)."""
+    k = st.get("s")
+    if k in ("empty", "nop"):
+        return False
+    if k == "decl":
+        return overlap(st["n"], path)
+    if k == "assign":
+        p = ir_path(st["l"])
+        return p is None or overlap(p, path) or _calls(st["r"])
+    if k == "setvalid":
+        p = ir_path(st["h"])
+        return p is None or overlap(p, path)
+    if k == "call_fn":
+        return any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
+                   for a in st["args"]) or any(_calls(a.get("e")) for a in st["args"])
+    if k == "call_action":
+        if any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
+               for a in st["args"]) or any(_calls(a.get("e")) for a in st["args"]):
+            return True
+        act = actions.get(st["action"])
+        if act is None or act.get("body") is None:
+            return True
+        params = {p["py"] for p in act.get("params") or ()}
+        for d in ir_dicts(act["body"]):
+            s = d.get("s")
+            if s is None:
+                if str(d.get("op", "")).startswith("call"):
+                    return True
+                continue
+            if s not in _FOLLOWED and s not in ("if", "block", "switch_value", "return", "exit"):
+                return True   # (a table, an extern, a stack operation ...: not followed)
+            if s in ("call_action", "call_fn"):
+                return True
+            lv = d.get("l") if s == "assign" else d.get("h") if s == "setvalid" else None
+            if lv is not None:
+                p = ir_path(lv)
+                if p is None or (p.split(".")[0].split("[")[0] not in params and overlap(p, path)):
+                    return True
+        return False
+    return True
+
+
+def _calls(ir) -> bool:
+    return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
+
+
+def propagate_union_copies(stmts: list, actions: dict, is_union_member) -> list:
+    """``stmts`` with each whole-header read of ``D`` after ``D = X;`` (``D`` a union member,
+    ``is_union_member``) replaced by ``X`` while nothing writes ``D`` or what ``X`` uses (see the
+    module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it."""
+    out = list(stmts)
+    for i, st in enumerate(out):
+        if st is None:
+            continue
+        if st.get("s") == "assign" and (st["l"].get("t") or [None])[0] == "header":
+            dest, val = st["l"], st["r"]
+        elif st.get("s") == "decl" and (st.get("t") or [None])[0] == "header" and isinstance(st.get("init"), dict):
+            dest, val = {"op": "var", "n": st["n"]}, st["init"]   # (`h_t t = hdr.u.x;`)
+        else:
+            continue
+        d, x = ir_path(dest), ir_path(val)
+        if d is None or x is None or "[*]" in d + x or overlap(d, x) or not is_union_member(dest):
+            continue
+        if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
+            x = ir_path(val["base"]) or x
+        for j in range(i + 1, len(out)):
+            nxt = out[j]
+            if nxt is None:
+                continue
+            if nxt.get("s") not in _FOLLOWED:
+                break
+            if nxt.get("s") == "assign" and ir_path(nxt["r"]) == d and nxt["r"].get("op") in ("var", "field", "stack_idx"):
+                if ir_path(nxt["l"]) == x:
+                    out[j] = None   # (`X = X`: p4c removes the no-op)
+                    continue
+                out[j] = nxt = dict(nxt, r=dict(val))
+            if _writes(nxt, d, actions) or _writes(nxt, x, actions):
+                break
+    return [st for st in out if st is not None]
