@@ -214,7 +214,11 @@ def summary(res: dict) -> str:
         L.append(line)
     fail, res_ph = res.get("phases", {}).get("failure", {}), res.get("phases", {}).get("resume", {})
     if "killed_after_iteration" in fail and res_ph.get("first_iteration") is not None:
-        lost = fail["killed_after_iteration"] - (res_ph["first_iteration"] - 1)
+        # the job's progress: the last iteration any rank logged (the victim may finish one more before
+        # the kill lands, and the others log it)
+        progress = max([fail["killed_after_iteration"]]
+                       + [v for v in (fail.get("last_iteration") or {}).values() if v is not None])
+        lost = progress - (res_ph["first_iteration"] - 1)
         L.append(f"  resumed at iteration {res_ph['first_iteration']}: {lost} iteration(s) recomputed")
     tot = _port_totals(res)
     if tot:

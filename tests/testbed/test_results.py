@@ -93,6 +93,12 @@ def test_report_plots_and_summary(tmp_path):
     assert len(files) == 4 and all((tmp_path / f).stat().st_size > 5000 for f in files)
     text = summary(res)
     assert "killed rank 1 after iteration 3" in text and "resumed at iteration 4: 0 iteration(s) recomputed" in text
+    # the kill landed one iteration after the victim's logged one (rank 0 logged iteration 4, the shadows
+    # have it): nothing is recomputed, not "-1"
+    late = json.loads(json.dumps(res))
+    late["phases"]["failure"].update(last_iteration={"0": 4, "1": 3}, consistent_checkpoint=4)
+    late["phases"]["resume"]["first_iteration"] = 5
+    assert "resumed at iteration 5: 0 iteration(s) recomputed" in summary(late)
     assert "shadow ports sent 7 pkts, drops 1" in text and "pauses 2" in text
     assert "resume losses vs reference: bit-identical over 3 iterations" in text
     assert text.strip().endswith("bit-identical to the failure-free reference")
