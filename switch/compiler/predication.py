@@ -96,10 +96,12 @@ def _locations(e, out: list) -> list:
     name = lvalue_name(e) if e.get("op") in ("var", "field", "stack_idx") else None
     if name is not None:
         out.append(name)
-        if e.get("op") == "stack_idx":
-            _locations(e["i"], out)
-        elif e.get("op") == "field":
-            _locations(e["base"], [])
+        while e.get("op") in ("field", "stack_idx"):   # what the indexes along the path read
+            if e["op"] == "stack_idx":
+                _locations(e["i"], out)
+                e = e["st"]
+            else:
+                e = e["base"]
         return out
     for k, v in e.items():
         if k != "t" and isinstance(v, (dict, list)):

@@ -93,3 +93,25 @@ CASES += [
     _pred("corpus7_predication_bool_local_condition",
           "bool f = hdr.h.b == 1; if (f) { x = 9; f = false; y = x; } else if (hdr.h.a == 3) { y = 4; x = y; }"),
 ]
+
+# a run-time stack index read inside a field path (st[i].a) in a predicated action: the store to i
+# before the if stays (predication.py's liveness counts what the indexes along a path read; BMv2 and
+# checkmate-switch agree with and without that, so this case covers the shape rather than a fix)
+CASES += [
+    case("corpus7_predication_stack_index_read_keeps_its_store", "p4c Predication", program("""
+        st[0] = hdr.h;
+        st[1] = hdr.h;
+        st[1].a = hdr.h.b;
+        x = 0x11; y = 0x22; i = 0;
+        act();
+        hdr.h.c = x ++ y;
+""", ingress_decls="""
+    h_t[2] st;
+    bit<8> x;
+    bit<8> y;
+    bit<1> i;
+    action act() {
+        i = 1;
+        if (hdr.h.a == 1) { x = st[i].a; } else if (hdr.h.a == 2) { y = st[i].a; }
+    }"""), frames=_PRED_FRAMES),
+]
