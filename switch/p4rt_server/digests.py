@@ -120,8 +120,9 @@ class DigestEngine:
 
     def begin_batch(self) -> None:
         """A Write batch starts: a pending list a DigestEntry's size limit completes goes out only at
-        :meth:`end_batch` -- BMv2's learn thread sends it after the write, and PI drops it when a
-        DELETE of the entry in the same batch came first (fuzz_p4rt seed 3895, measured 5 of 5)."""
+        :meth:`end_batch` -- BMv2's learn thread sends it while PI applies the rest of the batch,
+        and PI drops it when a DELETE of the entry in the same batch gets there first (fuzz_p4rt
+        seed 3895: a race, either outcome run to run; holding gives the DELETE's)."""
         with self._lock:
             self._held = set()
 
