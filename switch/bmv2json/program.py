@@ -356,8 +356,11 @@ class Translator:
                                                       "t": ["int_lit"]},
                          "b": const((1 << w) - 1), "t": ["int_lit"]}
             e = cast(e, ["bit", w]) if e["t"][0] != "bit" or e["t"][1] != w else e
+            # the P4Info width is the control plane's (a translated type's, 0 for an `error`); the
+            # field's own width decides whether BMv2 can take an entry (p4rt_server.writes)
             keys.append({"id": f.id if f is not None else k + 1, "name": kname, "match": kind,
-                         "width": f.bitwidth if f is not None else w, "expr": e, "annos": []})
+                         "width": f.bitwidth if f is not None else w, "expr": e, "annos": [],
+                         **({"field_width": w} if f is not None and f.bitwidth != w else {})})
         acts = []
         scopes = {r.id: r.scope for r in info.action_refs} if info is not None else {}
         scope_name = {0: "TABLE_AND_DEFAULT", 1: "TABLE_ONLY", 2: "DEFAULT_ONLY"}

@@ -28,6 +28,15 @@ def _bad(msg: str) -> P4RTError:
     return P4RTError(StatusCode.INVALID_ARGUMENT, msg)
 
 
+def _value(data: bytes, w: int, what: str) -> int:
+    """A match value; a P4Info width of 0 (an `error` key, a string translation) takes only zero
+    (PI: 'Bytestring provided does not fit within 0 bits')."""
+    v = codec.decode(data, w, what)
+    if w == 0 and v:
+        raise _bad(f"{what}: value 0x{data.hex()} does not fit within 0 bits")
+    return v
+
+
 def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch | None:
     """One field match, or None for a range over the whole field: a don't care, which BMv2 refuses
     for a ``bit<8>`` field only (it takes it for bit<9>, bit<16>, bit<32>, bit<48>, in every update
@@ -43,22 +52,22 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch |
         raise _bad(f"{what}: is {info.kind}, request gives {kind}")
     w = info.bitwidth
     if kind == "exact":
-        return FieldMatch.exact(info.id, codec.decode(fm.exact.value, w, what))
+        return FieldMatch.exact(info.id, _value(fm.exact.value, w, what))
     if kind == "optional":
-        return FieldMatch.optional(info.id, codec.decode(fm.optional.value, w, what))
+        return FieldMatch.optional(info.id, _value(fm.optional.value, w, what))
     if kind == "lpm":
         plen = fm.lpm.prefix_len
         if plen == 0:
             raise _bad(f"{what}: prefix length 0 is a don't-care match and must be omitted")
         if not 0 < plen <= w:
             raise _bad(f"{what}: prefix length {plen} out of range 1..{w}")
-        value = codec.decode(fm.lpm.value, w, what)
+        value = _value(fm.lpm.value, w, what)
         if value & ~codec.prefix_mask(w, plen):
             raise _bad(f"{what}: value 0x{value:x} has bits set beyond the /{plen} prefix")
         return FieldMatch.lpm(info.id, value, plen)
     if kind == "ternary":
-        value = codec.decode(fm.ternary.value, w, what)
-        mask = codec.decode(fm.ternary.mask, w, what + " mask")
+        value = _value(fm.ternary.value, w, what)
+        mask = _value(fm.ternary.mask, w, what + " mask")
         if mask == 0:
             raise _bad(f"{what}: mask 0 is a don't-care match and must be omitted")
         if value & ~mask:
@@ -67,8 +76,8 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch |
     if kind == "range":
         if not fm.range.low and not fm.range.high:   # BMv2 refuses `range { }`, takes either end empty (0)
             raise _bad(f"{what}: a range with neither end set")
-        low = codec.decode(fm.range.low, w, what + " low")
-        high = codec.decode(fm.range.high, w, what + " high")
+        low = _value(fm.range.low, w, what + " low")
+        high = _value(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
         if low == 0 and high == codec.mask_of(w):

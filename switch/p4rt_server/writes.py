@@ -147,6 +147,7 @@ class EntityWriter:
             raise P4RTError(StatusCode.PERMISSION_DENIED,
                             f"table '{table.name}': a @defaultonly action cannot be used in an entry")
         if op == Update.INSERT:
+            _check_key_bytes(p, table)
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:
             p.table_modify(table.id, entry)
@@ -334,6 +335,21 @@ def _installed(p, table, entry) -> bool:
     from .reads import _strip
     want = translate.key_of(entry)
     return any(translate.key_of(_strip(table, e)) == want for e in p.table_entries(table.id))
+
+
+def _check_key_bytes(p, table) -> None:
+    """PI hands the target each match value padded to its P4Info width (ceil(bitwidth / 8) bytes);
+    BMv2 refuses a key whose byte length is not its field's: a type translated to a wider
+    ``@p4runtime_translation`` width, an ``error`` key (no P4Info width, 32 bits in the JSON).
+    Such a table takes no entry (UNKNOWN, probed: tests/differential/test_p4rt_widths.py)."""
+    rt = p.tables[table.id]
+    for k in rt.keys:
+        mf = table.match_fields.get(k.id)
+        fw = k.field_width if k.field_width is not None else k.width
+        if mf is not None and (mf.bitwidth + 7) // 8 != (fw + 7) // 8:
+            raise P4RTError(StatusCode.UNKNOWN,
+                            f"table '{table.name}': Error when adding match entry to target (match field "
+                            f"'{mf.name}' is {mf.bitwidth} bits in the P4Info, the field it matches {fw})")
 
 
 def _key_only(te):

@@ -44,6 +44,7 @@ class KeySpec:
     name: str
     match: str
     width: int
+    field_width: int | None = None   # the matched field's width where P4Info's differs (p4c's JSON)
 
 
 @dataclass
@@ -88,7 +89,8 @@ class Table:
     def __init__(self, spec: dict, actions: dict[int, ActionSpec], profile=None):
         self.name: str = spec["name"]
         self.id: int = spec["id"]
-        self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"]) for k in spec["keys"]]
+        self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"], k.get("field_width"))
+                     for k in spec["keys"]]
         self.size: int = spec.get("size", 1024)
         self.actions = actions
         self.action_ids = {a["id"] for a in spec["actions"]}
