@@ -107,6 +107,13 @@ def build_state(config) -> ForwardingState:
         raise P4RTError(StatusCode.INVALID_ARGUMENT,
                         f"p4_device_config is malformed: {type(exc).__name__}: {exc}") from None
     index = P4InfoIndex.build(config.p4info)
+    for a in index.actions.values():
+        spec = pipeline.actions.get(a.id)
+        # a parameter whose P4Info width (a wider @p4runtime_translation) is more than the
+        # pipeline's: BMv2 takes values that fit the P4Info width and runs the low bits
+        if spec is not None:
+            spec.cp_widths = {pid: a.params[pid].bitwidth for pid, _, w in spec.params
+                              if pid in a.params and a.params[pid].bitwidth > w}
     for t in index.tables.values():
         # p4c's P4Info lists a table its midend then removed as never applied (a branch it
         # folded away): absent from its BMv2 JSON, which BMv2 loads all the same

@@ -21,7 +21,7 @@ is reused), so an entry inserted after a delete can come before older ones of th
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .entries import CounterData, FieldMatch, TableEntry
 from .errors import EntryExists, EntryNotFound, InvalidEntry
@@ -54,6 +54,10 @@ class ActionSpec:
     id: int
     name: str
     params: list
+    #: param id -> the control plane's width where it is wider than the pipeline's (a type with a
+    #: wider ``@p4runtime_translation``; the P4Runtime server sets it from the P4Info): BMv2 takes a
+    #: value that fits it, runs the action with the low bits and reads back the value as written
+    cp_widths: dict = field(default_factory=dict)
 
 
 class _Installed:
@@ -123,6 +127,7 @@ class Table:
         self.default_action_id = NO_ACTION if spec.get("miss_nop") else d["action"]
         self.default_params = () if spec.get("miss_nop") else tuple(d.get("params", ()))
         self.initial_default = (self.default_action_id, self.default_params)
+        self.default_written: dict | None = None   # set_default's params where they differ from what runs
         #: the ActionProfile of an indirect table (entries name members/groups), else None
         self.profile = profile
         self.default_result = (self.default_action_id, self.default_params, None)
@@ -162,10 +167,11 @@ class Table:
             if pid not in params:
                 raise self._err(f"action {spec.name}: parameter {pname} missing")
             v = params[pid]
-            if not isinstance(v, int) or v < 0 or v > _mask(width):
+            cp = spec.cp_widths.get(pid, width)
+            if not isinstance(v, int) or v < 0 or v > _mask(cp):
                 raise self._err(f"action {spec.name}: parameter {pname} value {v!r} "
-                                f"does not fit in bit<{width}>")
-            values.append(v)
+                                f"does not fit in bit<{cp}>")
+            values.append(v & _mask(width))
         return tuple(values)
 
     def _check_target(self, entry: TableEntry):
@@ -356,16 +362,20 @@ class Table:
         values = self._check_action(action_id, params, default=True)
         self.default_action_id, self.default_params = action_id, values
         self.default_result = (action_id, values, None)
+        # read back as written (a translated parameter runs with its low bits only)
+        self.default_written = dict(params) if any(self.actions[action_id].cp_widths) else None
 
     def reset_default(self) -> None:
         self.default_action_id, self.default_params = self.initial_default
         self.default_result = (self.default_action_id, self.default_params, None)
+        self.default_written = None
 
     def get_default(self) -> TableEntry:
         if self.default_action_id == NO_ACTION:
             return TableEntry([], NO_ACTION, {}, 0, None, None, True, self.const_default)
         spec = self.actions[self.default_action_id]
-        params = {pid: v for (pid, _, _), v in zip(spec.params, self.default_params)}
+        params = dict(self.default_written) if self.default_written is not None else \
+            {pid: v for (pid, _, _), v in zip(spec.params, self.default_params)}
         return TableEntry([], self.default_action_id, params, 0, None, None, True, self.const_default)
 
     def entries(self) -> list[TableEntry]:

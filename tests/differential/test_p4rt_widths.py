@@ -121,15 +121,12 @@ def test_keys_wider_in_p4info_than_in_the_pipeline(targets):
     assert not run(targets, 11, ops, source=PROGRAM)
 
 
-@pytest.mark.xfail(strict=True, reason="open (docs/CONFORMANCE.md, corpus8): checkmate-switch refuses an "
-                   "action parameter value past the pipeline's width; BMv2 takes it, runs the low bits, "
-                   "reads the value back as written")
 def test_action_parameters_wider_in_p4info_than_in_the_pipeline(targets):
     """An action parameter of a type translated to 12 bits over ``bit<8>``: BMv2 takes any value
     that fits the 12 bits, runs the action with its low 8 (0x123 -> 0x23) and reads the entry back
     with the value as written, in an entry, a MODIFY and a default action; 13 bits are
-    INVALID_ARGUMENT.  checkmate-switch refuses every value past 8 bits (INVALID_ARGUMENT): open,
-    the runtime keeps one value per parameter for both the data plane and the reads."""
+    INVALID_ARGUMENT.  (checkmate-switch refused every value past 8 bits: the runtime now checks
+    against the P4Info width, ``ActionSpec.cp_widths``, and runs the value masked to the pipeline's.)"""
     def ops(info):
         t = _table(info, "tp")
         read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id))])
