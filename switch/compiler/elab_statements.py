@@ -15,6 +15,7 @@ from .switch_copies import drop_self_reading_copies, propagate_copies, single_ca
 from .union_copies import propagate_union_copies
 from .elab_common import always_returns, ir_dicts, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
+from .elab_expressions import NEXT_READ
 from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
 
 
@@ -92,6 +93,10 @@ class StatementRules:
             self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
         if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
             raise E(s.loc, "varbit values can only be copied from one header field to another")
+        if lt[0] == "header" and rhs.get("op") == "mk" and lhs.get("op") == "stack_next":
+            # p4c writes `hs.next = {...}` as hs.next.setValid() and then one field at a time,
+            # and a field of hs.next is a read of next: "hs.next uninitialized: next field read"
+            raise E(s.rhs.loc, NEXT_READ.format(expr_text(s.lhs)))
         if lt[0] == "header" and rhs.get("op") == "mk":   # p4c: setValid(), then the fields
             self.conditional_in_action(s.loc, f"{expr_text(s.lhs)}.setValid", init_lhs=lhs)
         if lt[0] == "header" and rhs.get("op") == "mk" and reads_header(rhs, lhs):

@@ -282,6 +282,12 @@ control Wrap(inout h_t x)(AddT inner) { apply { inner.apply(x); } }
     state start { transition select(hdr.s.next.isValid()) { true: accept; default: accept; } }"""), ("next", "read")),
     "stack_next_field_written": (program("", fields="    h_t[2] s;\n", parser="""
     state start { hdr.s.next.a = 1; transition accept; }"""), ("next", "read")),
+    # p4c writes `hs.next = {...}` as setValid + one field at a time: a read of next (corpus9,
+    # p4c's next-def-use.p4); a header variable or element copied into hs.next is accepted
+    "stack_next_list_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { hdr.s.next = {1, 2, 3, 4}; transition accept; }"""), ("next", "read")),
+    "stack_next_struct_expr_assigned": (program("", fields="    h_t[2] s;\n", parser="""
+    state start { hdr.s.next = (h_t){a = 1, b = 2, c = 3, d = 4}; transition accept; }"""), ("next", "read")),
     "switch_two_defaults": (program("        switch (t.apply().action_run) { default: { } default: { } }\n", ingress_decls="""
     table t { key = { hdr.h.a: exact; } actions = { NoAction; } }"""), ("default",)),
     "switch_value_two_defaults": (program("        switch (hdr.h.a) { 1: { } default: { } default: { } }\n"), ("default",)),
