@@ -361,7 +361,7 @@ class BlockRules:
             q = f"{self.ctx['block']}.{d.name}"
             na = annotation(d.annos, "name")
             if na:
-                q = na[1][0].lstrip(".") if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"
+                q = na[1][0][1:] if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"   # one dot off
             uid = annotation(d.annos, "id")
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
@@ -394,8 +394,8 @@ class BlockRules:
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
-            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
-                else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
+            nm = name_anno[1][0]   # p4c takes one leading dot off (`@name("..x")` is ".x")
+            q = nm[1:] if nm.startswith(".") else nm if not cname else f"{cname}.{nm}"   # a top-level one's is global
             self.note_empty_name(q, tname, name_anno)
         uid = annotation(d.annos, "id")
         uid = (uid[1] or [None])[0] if uid else None

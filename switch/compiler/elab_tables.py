@@ -49,7 +49,7 @@ def _check_key_name(k: Node):
 
 def _property_instance_name(prop: Node, q: str) -> str:
     """The name of an instance a table property declares (``@name("p") implementation =
-    action_profile(4);``): the property's @name, taken as written.  p4c's P4Runtime serializer
+    action_profile(4);``): the property's @name, less one leading dot.  p4c's P4Runtime serializer
     needs one -- without it p4c rejects the program, and an empty one makes it die (a compiler
     bug in its P4Runtime symbol table); both are refused here."""
     na = annotation(prop.get("annos") or [], "name")
@@ -59,7 +59,7 @@ def _property_instance_name(prop: Node, q: str) -> str:
     if not na[1][0].lstrip("."):
         raise E(prop.loc, f"table {q}: the instance of its table property '{prop.name}' has an empty @name "
                           "(p4c cannot name it in the P4Runtime symbol table and fails with a compiler bug)")
-    return na[1][0]
+    return na[1][0][1:] if na[1][0].startswith(".") else na[1][0]   # p4c: one dot off (".p" is "p")
 
 
 class TableRules:
@@ -493,7 +493,7 @@ class TableRules:
         args = by_position(prop.value.args, CONSTRUCTORS.get(kind), kind, prop.value.loc)
         if len(args) != 1:
             raise E(prop.value.loc, f"{kind} takes (type)")
-        name = na[1][0].lstrip(".")
+        name = na[1][0][1:] if na[1][0].startswith(".") else na[1][0]   # p4c: one dot off
         rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
                "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
                "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0]}
