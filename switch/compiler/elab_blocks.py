@@ -328,8 +328,8 @@ class BlockRules:
         from .elab_ctor import _ast_nodes
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
+        self.settle_match_kind_stores(locals_ + body)   # (first: the divisions of stores p4c drops go)
         self.check_control_constants(locals_, body)
-        self.settle_match_kind_stores(locals_ + body)
         self.settle_unbound_calls(body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
@@ -630,12 +630,13 @@ class BlockRules:
         saved = getattr(self, "ctx", None)
         from .elab_ctor import _ast_nodes
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,
-                        apply_body=False, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
+                        apply_body=True, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:
             rec["body"] = self.stmt(d.body, ascope)
             self.settle_match_kind_stores(rec["body"])
+            self.flush_divisions(parser=False)   # (after the stores p4c drops: apply_body above)
             self.settle_unbound_calls(rec["body"])
         finally:
             if shadow is not None:
