@@ -24,8 +24,50 @@ def _late(src: str, top: str) -> str:
     return src.replace("control I(", top + "control I(", 1)
 
 
+_EN = "enum bit<8> E1 { A = 1, B = 2 }\nenum bit<8> E2 { A = 1, B = 2 }\nenum bit<16> E3 { A = 1, B = 2 }\n"
+_RB = ("control B(inout h_t h, register<{0}> reg) {{\n    action go() {{ {1} x; reg.read(x, 1); reg.write(1, x); }}\n"
+       "    apply {{ {2} }}\n}}\n")
+_RT = r"register \S+ holds {0}, result is {1}"
+
+
+def _reg(decl: str, local: str, arg: str, apply: str = "go();") -> str:
+    """Sub-control B takes a register<decl> parameter (its action reads it into a ``local``), applied
+    with a register<arg>."""
+    return program(top=_EN + _RB.format(decl, local, apply), locals=f"    register<{arg}>(4) r;\n    B() b;\n",
+                   body="        b.apply(hdr.h, r);")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # p4c types a register<SerEnum>'s read and write with the enum: a read into its bits or into
+    # another enum over them, a write of bits, a literal or another enum's value is p4c's error
+    # (checkmate-p4c took the cells' bits for all of them)
+    "register_of_enum_read_into_its_bits": (
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        bit<8> x;\n        r.read(x, 1);\n        hdr.h.a = x;"),
+        "r.read(x, 1)", _RT.format("E2", r"bit<8>"),
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        E2 x;\n        r.read(x, 1);\n        hdr.h.a = (bit<8>)x;")),
+    "register_of_enum_written_bits": (
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        r.write(1, hdr.h.a);"), "r.write(1", r"cannot be implicitly cast to type E2",
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        r.write(1, (E2)hdr.h.a);")),
+    "register_of_enum_written_another_enum": (
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        r.write(1, E1.A);"), "r.write(1", r"values of type E1 cannot",
+        program(top=_EN, locals="    register<E2>(4) r;\n", body="        r.write(1, E2.A);")),
+    "register_of_bits_read_into_an_enum": (
+        program(top=_EN, locals="    register<bit<8>>(4) r;\n", body="        E2 x;\n        r.read(x, 1);"),
+        "r.read(x, 1)", _RT.format(r"bit<8>", "E2"),
+        program(top=_EN, locals="    register<bit<8>>(4) r;\n", body="        bit<8> x;\n        r.read(x, 1);")),
+    # mutz25's open item: a register<T> parameter given a register of another type over the same
+    # bits (another enum, the enum's bits, bits for an enum): p4c casts the argument, then types the
+    # body again with it -- the body's read is the error, not the apply (a body not using it is fine)
+    "register_parameter_given_another_enum": (
+        _reg("E1", "E1", "E2"), "reg.read(x, 1)", _RT.format("E2", "E1"), _reg("E1", "E1", "E2", apply="")),
+    "register_parameter_of_enum_given_its_bits": (
+        _reg("E1", "E1", "bit<8>"), "reg.read(x, 1)", _RT.format(r"bit<8>", "E1"), _reg("E1", "E1", "E1")),
+    "register_parameter_of_bits_given_an_enum": (
+        _reg("bit<8>", "bit<8>", "E2"), "reg.read(x, 1)", _RT.format("E2", r"bit<8>"), _reg("bit<8>", "bit<8>", "bit<8>")),
+    "register_parameter_of_enum_given_wider_enum": (
+        _reg("E1", "E1", "E3"), "b.apply(", r"Cannot cast implicitly type register<bit<16>> to type register<E1>",
+        _reg("E3", "E3", "E3")),
     # p4c_mutate seed 168 (div): a division by a constant other than a power of two is p4c's BMv2
     # back-end error only in a store its def-use keeps -- read later, copied out last (a
     # sub-control's `inout` argument aliasing another one copied out after it is dead), read by a
