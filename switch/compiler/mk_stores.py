@@ -30,8 +30,9 @@ so the error raised in the caller's context, when the caller's statements after 
 the argument it reaches (a direct call, a table's bound argument, a switch on the table, an
 ``if`` on its hit, a function called in an assignment's value); a caller's own ``out``
 parameter passes it on to that caller's callers.  A call seen otherwise keeps the store; a body
-never called (an unused action, an unapplied sub-control) raises nothing -- nor, left open, one
-called only from a parser.
+never called (an unused action, an unapplied sub-control) raises nothing.  A parser's stores and
+the stores its function calls hold are judged along its states (:meth:`settle_parser_stores`,
+helper mutz26: a function called only from a parser was not judged at all).
 
 A division by a constant other than a power of two (p4c's BMv2 back end: "could not evaluate
 expression at compilation time") is judged the same way (helper mutz26, p4c_mutate seed 168):
@@ -39,7 +40,7 @@ its error is noted for the store (``division_error``); a dropped store forgets i
 division const_index held pending for the constant propagation (the bodies' divisions are
 flushed after their settle), a kept one leaves it to that propagation.  A callee's argument that
 a later parameter's copy-out overwrites (``s.apply(hdr.h, hdr)``: ``hdr`` is copied out after
-``hdr.h``) is dead at the call, as p4c's inliner orders the copy-outs.  Not in a parser (left open).
+``hdr.h``) is dead at the call, as p4c's inliner orders the copy-outs.
 """
 from __future__ import annotations
 
@@ -173,7 +174,8 @@ class MatchKindStores:
         :meth:`match_kind_store_end` restores."""
         from .elab_ctor import _ast_nodes
         ctx = getattr(self, "ctx", None)
-        if ctx is None or not (ctx.get("in_action") or ctx.get("kind") in ("control", "function")):
+        if ctx is None or not (ctx.get("in_action") or ctx.get("kind") in ("control", "function")
+                               or ctx.get("kind") == "parser" and ctx.get("state") is not None):
             return None
         nodes = list(_ast_nodes(rhs))
         if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") for n in nodes)) \
@@ -276,6 +278,54 @@ class MatchKindStores:
                     self.ctx = saved
             else:
                 self._drop_divisions(errs)
+
+    def settle_parser_stores(self, states: dict, params: list) -> None:
+        """A parser's states are done (before its state errors are raised): the tagged stores of
+        its states and the stores its function calls hold for their callers (``out`` parameters)
+        are judged along the states as p4c's def-use sees them (parser_defuse.store_live: a local
+        is dead at ``accept``, a parameter read there); a kept one's error is its state's.  A
+        store or call not at a state's top level counts as read."""
+        from .parser_defuse import store_live
+        pending = self.__dict__.get("pending_mk") or {}
+        key = _body_key(self.ctx)
+        mine = {k for k, (_, _, bk) in pending.items() if bk == key}
+        if not mine and not self.__dict__.get("mk_param_stores"):
+            return
+        roots = {p["py"] for p in params if p["t"][0] != "extern"}
+        top = set()
+        for name, st in states.items():
+            for i, s in enumerate(st["body"]):
+                top.add(id(s))
+                k = s.get("mk_store")
+                if k in mine:
+                    mine.discard(k)
+                    errs, ctx, _ = pending.pop(k)
+                    del s["mk_store"]
+                    lv = s["l"] if s.get("s") == "assign" else {"op": "var", "n": s["n"], "t": s["t"]}
+                    if store_live(states, name, i + 1, lv, roots):
+                        saved, self.ctx = self.ctx, ctx
+                        try:
+                            self._raise_live(errs)
+                        finally:
+                            self.ctx = saved
+                    else:
+                        self._drop_divisions(errs)
+                for n in ir_dicts(s):
+                    for entries, args in self._mk_callee(n):
+                        self.ctx["state"] = name
+                        for errs, lv in entries:
+                            root = _root_var(lv) if lv is not None else None
+                            lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                            if n is not s or any(store_live(states, name, i + 1, x, roots) for x in lvs):
+                                self.back_end_error(*errs[0])
+        self.ctx.pop("state", None)
+        for k in mine:   # (in an if, or dropped with an unreachable state: kept to be safe)
+            errs, ctx, _ = pending.pop(k)
+            saved, self.ctx = self.ctx, ctx
+            try:
+                self._raise_live(errs)
+            finally:
+                self.ctx = saved
 
     def _mk_out_params(self) -> set:
         """The ``out``/``inout`` parameters (their variables) of the body being settled: an

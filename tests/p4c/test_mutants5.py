@@ -37,8 +37,35 @@ def _reg(decl: str, local: str, arg: str, apply: str = "go();") -> str:
                    body="        b.apply(hdr.h, r);")
 
 
+_MK = r"could not convert expression to Json"
+_START = "    state start { pkt.extract(hdr.h); transition accept; }"
+_FMK = "void f(out bool o) { o = exact == lpm; }\n"
+_FDV = "void g(in bit<8> v, out bit<8> o) { o = v / 3; }\n"
+
+
+def _parser(states: str, top: str = "") -> str:
+    """The template program with its parser's states replaced by ``states``."""
+    return program(top=top).replace(_START, states)
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
+    # in a parser too (mutz25's open item: a function called only from a parser was not judged):
+    # a store p4c's def-use keeps along the states -- read by a select, a later state, the end of
+    # the parse (a parameter) -- is the error; an overwritten one or an unread local is not
+    "match_kind_out_param_of_function_read_in_a_parser": (
+        _parser("    state start { pkt.extract(hdr.h); bool b; f(b); transition select(b) { true: accept; default: accept; } }", _FMK),
+        "void f(out bool o)", _MK,
+        _parser("    state start { pkt.extract(hdr.h); bool b; f(b); b = hdr.h.a == 1; transition select(b) "
+                "{ true: accept; default: accept; } }", _FMK)),
+    "division_out_param_of_function_read_in_a_parser": (
+        _parser("    state start { pkt.extract(hdr.h); g(hdr.h.a, m.x); transition accept; }", _FDV), "void g(in", _DIV,
+        _parser("    state start { pkt.extract(hdr.h); bit<8> q; g(hdr.h.a, q); transition accept; }", _FDV)),
+    "division_store_read_in_a_later_state": (
+        _parser("    state start { pkt.extract(hdr.h); m.x = hdr.h.a / 3; transition s2; }\n"
+                "    state s2 { hdr.h.c = m.x; transition accept; }"), "m.x = hdr.h.a / 3", _DIV,
+        _parser("    state start { pkt.extract(hdr.h); m.x = hdr.h.a / 3; transition s2; }\n"
+                "    state s2 { m.x = 2; hdr.h.c = m.x; transition accept; }")),
     # p4c types a register<SerEnum>'s read and write with the enum: a read into its bits or into
     # another enum over them, a write of bits, a literal or another enum's value is p4c's error
     # (checkmate-p4c took the cells' bits for all of them)
@@ -95,6 +122,9 @@ CASES = {
 }
 
 VALID = {
+    "match_kind_store_overwritten_in_a_parser_state": _parser(
+        "    state start { pkt.extract(hdr.h); bool b = exact == lpm; b = true; m.x = b ? 8w1 : 8w2; transition accept; }"),
+    "division_into_a_parser_local_never_read": _parser("    state start { pkt.extract(hdr.h); bit<8> q = hdr.h.a / 3; transition accept; }"),
     # p4c's def-use drops the store first: no division reaches its back end
     "division_store_overwritten_by_its_header": program(body="        hdr.h.a = hdr.h.c / 3;\n        hdr.h = { 1, 2, 3 };"),
     "division_store_overwritten_by_its_struct": program(body="        m.x = hdr.h.a / 3;\n        m = { 1, 2 };"),
