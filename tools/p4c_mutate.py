@@ -58,7 +58,7 @@ from tools.p4c_mutate_defuse import KINDS as DEFUSE_KINDS  # noqa: E402
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
 from tools.p4c_mutate_ops import KINDS as OP_KINDS  # noqa: E402
-from tools.p4c_mutate_judge import bases, judge  # noqa: E402
+from tools.p4c_mutate_judge import bases, judge, ours_verdict, p4c_verdict  # noqa: E402
 from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS  # noqa: E402
 
 IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
