@@ -137,6 +137,20 @@ class MatchKindStores:
                 pending.pop(id(e.deferred), None)
                 e.deferred = None
 
+    def _hold_divisions(self, errs) -> None:
+        """A store judged at the call sites: its divisions stay pending for the body's constant
+        propagation, which only notes whether it folds them (const_index.flush_divisions)."""
+        held = self.__dict__.setdefault("held_divs", {})
+        for e in errs:
+            if isinstance(e, _DivErr) and e.deferred is not None:
+                held[id(e.deferred)] = e
+
+    def _raise_first(self, errs) -> None:
+        """A held store kept at a call site: its first error but a division the callee's constants fold."""
+        first = next((e for e in errs if not getattr(e, "folded", False)), None)
+        if first is not None:
+            self.back_end_error(*first)
+
     def _raise_live(self, errs) -> None:
         """A store p4c keeps: its first error that is not a division left to the constant propagation."""
         first = next((e for e in errs if not (isinstance(e, _DivErr) and e.deferred is not None)), None)
@@ -268,7 +282,7 @@ class MatchKindStores:
             errs, ctx, _ = pending.pop(k)
             if k in via_params:
                 lv = lvs[k] if _root_var(lvs[k]) in outs else None
-                self._drop_divisions(errs)   # (raised where a caller reads it, folded or not)
+                self._hold_divisions(errs)   # (raised where a caller reads it, unless folded)
                 self._hold_param_store(key, errs, lv)
             elif k in live:
                 saved, self.ctx = self.ctx, ctx
@@ -317,7 +331,7 @@ class MatchKindStores:
                             root = _root_var(lv) if lv is not None else None
                             lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
                             if n is not s or any(store_live(states, name, i + 1, x, roots) for x in lvs):
-                                self.back_end_error(*errs[0])
+                                self._raise_first(errs)
         self.ctx.pop("state", None)
         for k in mine:   # (in an if, or dropped with an unreachable state: kept to be safe)
             errs, ctx, _ = pending.pop(k)
@@ -394,12 +408,12 @@ class MatchKindStores:
                         later = list(args)[list(args).index(root) + 1:]
                         after = [{"s": "assign", "l": args[k], "r": {"op": "var", "n": None}} for k in later] + rest
                     if skip is not None and any(_touches(skip, x) for x in lvs):
-                        self.back_end_error(*errs[0])
+                        self._raise_first(errs)
                     elif any(not _overwritten(after, x, inline) for x in lvs):
                         if pends and all(_overwritten(after + pends, x, inline) for x in lvs):
                             self._hold_param_store(key, errs, lvs[0] if len(lvs) == 1 and _root_var(lvs[0]) in outs else None)
                         else:
-                            self.back_end_error(*errs[0])
+                            self._raise_first(errs)
 
         def visit(b, rest):
             if b.get("s") in _CALLS and (found := self._mk_callee(b)):
@@ -421,7 +435,7 @@ class MatchKindStores:
         for n in _view_nodes(view):
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
-                    self.back_end_error(*entries[0][0][0])
+                    self._raise_first(entries[0][0])
 
 
 def _call_view(el, call: dict, lv) -> list | None:

@@ -137,6 +137,14 @@ VALID = {
         top="control S(inout h_t x) {\n    apply { x.c = x.c / 5; } }\n", locals="    S() s;\n",
         body="        s.apply(hdr.h);\n        hdr.h.c = 1;"),
     "division_folded_by_constant_propagation": program(body="        bit<8> k = 9;\n        hdr.h.a = k / 3;"),
+    # ... into a sub-control's inout parameter (judged at the apply, folded in the body); before
+    # a directly invoked control type, whose body is elaborated amid the caller's (p4c_mutate seed
+    # 501, late_store: the caller's divisions were judged there, before its constants)
+    "division_folded_in_a_sub_control_body": program(
+        top="control T(inout bit<8> v) { apply { v = 9; v = v / 3; } }\n", locals="    T() t;\n", body="        t.apply(hdr.h.a);"),
+    "division_folded_before_a_direct_invocation": program(
+        top="control T(inout bit<8> v) { apply { v = v + 1; } }\n",
+        body="        sm.egress_spec = 1; sm.egress_spec = (sm.egress_spec) / 3;\n        T.apply(hdr.h.a);"),
     # the same copy-out order for a match_kind comparison (mk_stores)
     "match_kind_store_into_argument_copied_out_before_another": _late(
         program(locals="    S() s;\n", body="        s.apply(hdr.h, hdr);"),
