@@ -18,7 +18,8 @@ priorities where p4c refuses them, an extern instance's type or constructor argu
 extern call's arguments changed, two objects given one control-plane name, an action parameter's
 type or direction changed, an integer literal rewritten, an operator swapped or added, ... (:data:`MUTATORS`;
 the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in
-``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``).
+``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``, the def-use kinds in ``p4c_mutate_defuse.py``;
+the judging of one mutant is in ``p4c_mutate_judge.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
 whether the mutant is valid; checkmate-p4c then compiles it in-process.  Each mutant is one
@@ -48,20 +49,18 @@ import random
 import re
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 
-from switch.bmv2json.p4c import p4c_path, run_p4c_cached
-from switch.compiler import P4CompileError, compile_file
+from switch.bmv2json.p4c import p4c_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.p4c_mutate_defuse import KINDS as DEFUSE_KINDS  # noqa: E402
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
 from tools.p4c_mutate_ops import KINDS as OP_KINDS  # noqa: E402
-from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS, p4info_differs  # noqa: E402
+from tools.p4c_mutate_judge import bases, judge, ours_verdict, p4c_verdict  # noqa: E402
+from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS  # noqa: E402
 
-_LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
-_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"', re.M)
 IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 KEYWORDS = set("""action apply bit bool const control default else enum error exit extern false header
 header_union if in inout int out package parser return select state struct switch table transition true
@@ -675,65 +674,10 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_valid_on_struct, m_deparser_op, m_verify_in_control, m_bool_field, m_div, m_v1model_version, m_key_expr,
     m_reserved_name, m_entries_priority]}
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
-# and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py)
+# and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py); stores p4c's def-use
+# may drop (tools/p4c_mutate_defuse.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
-                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS}.items()})
-
-
-# ---- judging ---------------------------------------------------------------------------------
-
-def p4c_verdict(path: Path, cache_root: Path) -> str | None:
-    """None when p4c accepts ``path``, else its first error line."""
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:20]
-    r = run_p4c_cached(path, cache_root / f"p4c-{digest}")
-    if not isinstance(r, str):
-        return None
-    lines = [ln.strip() for ln in r.splitlines() if ln.strip()]
-    errs = [ln for ln in lines if "error" in ln.lower()]
-    return " ".join((errs or lines or ["(no output)"])[:2])[:300]
-
-
-def ours_verdict(path: Path) -> tuple[str, str]:
-    """('ok'|'error'|'crash', message)."""
-    try:
-        compile_file(str(path))
-        return "ok", ""
-    except P4CompileError as e:
-        return "error", str(e).splitlines()[0][:300]
-    except RecursionError:
-        return "crash", "RecursionError"
-    except Exception as e:  # noqa: BLE001 -- an internal error is a finding
-        tb = traceback.extract_tb(e.__traceback__)[-1]
-        return "crash", f"{type(e).__name__}: {str(e)[:200]} ({Path(tb.filename).name}:{tb.lineno})"
-
-
-def judge(path: Path, mline: int, cache_root: Path) -> tuple[str, str, str]:
-    ref = p4c_verdict(path, cache_root)
-    kind, msg = ours_verdict(path)
-    if kind == "crash":
-        return "CRASH", ref or "(p4c accepts)", msg
-    if ref is None:   # (both accept: the P4Infos compared, p4c_mutate_p4info)
-        diff = p4info_differs(path, cache_root) if kind == "ok" else ""
-        return ("P4INFO" if diff else "agree-accept" if kind == "ok" else "REJECT"), "", diff or msg
-    if kind == "ok":
-        return "INVALID-ACCEPTED", ref, ""
-    m = _LOC.match(msg)
-    if not m:
-        return "NOLOC", ref, msg
-    line = int(m.group(1))
-    p4c_lines = {int(x) for x in re.findall(re.escape(path.name) + r"\((\d+)\)", ref)}
-    where = "near" if abs(line - mline) <= 3 else "p4cline" if line in p4c_lines else "far"
-    return f"agree-reject {where}", ref, msg
-
-
-def bases(dirs: list[Path]) -> list[Path]:
-    out = []
-    for d in dirs:
-        for p in sorted(d.rglob("*.p4")):
-            t = p.read_text(errors="replace")
-            if "v1model.p4" in t and "V1Switch" in t and not _LOCAL_INCLUDE.search(t):
-                out.append(p)
-    return out
+                 for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS, **DEFUSE_KINDS}.items()})
 
 
 def main(argv=None) -> int:

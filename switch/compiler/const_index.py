@@ -297,8 +297,18 @@ class ConstIndexRules:
         """Refuse (``target_error``, in the context where each was elaborated) the divisions of
         controls, actions and functions (``parser`` False) or of parsers left unfolded."""
         pending = self.__dict__.get("pending_divs") or {}
+        here = _body_of(getattr(self, "ctx", None) or {})
+        held = self.__dict__.get("held_divs") or {}
+        for k, e in list(held.items()):   # (mk_stores: judged at the call sites, folded or not)
+            if k in pending and _body_of(pending[k][3]) == here:
+                del pending[k], held[k]
+            elif k not in pending:
+                e.folded = True
+                del held[k]
         for k, (n, loc, message, ctx) in list(pending.items()):
-            if (ctx.get("kind") == "parser") == parser:
+            # (only this body's: a sub-control's body elaborated amid it -- a directly invoked
+            # control type, `T.apply(...)` -- must not judge its divisions before its constants)
+            if (ctx.get("kind") == "parser") == parser and (parser or _body_of(ctx) == here):
                 del pending[k]
                 if self._param_division(n, loc, message, ctx):
                     continue
@@ -447,3 +457,8 @@ class ConstIndexRules:
             env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})
+
+
+def _body_of(ctx: dict) -> tuple:
+    """The body a division was noted in: an action's, else the block's (control, function)."""
+    return (ctx.get("in_action"), ctx.get("block"))

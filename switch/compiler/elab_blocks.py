@@ -328,8 +328,8 @@ class BlockRules:
         from .elab_ctor import _ast_nodes
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
+        self.settle_match_kind_stores(locals_ + body)   # (first: the divisions of stores p4c drops go)
         self.check_control_constants(locals_, body)
-        self.settle_match_kind_stores(locals_ + body)
         self.settle_unbound_calls(body)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
@@ -361,7 +361,7 @@ class BlockRules:
             q = f"{self.ctx['block']}.{d.name}"
             na = annotation(d.annos, "name")
             if na:
-                q = na[1][0].lstrip(".") if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"
+                q = na[1][0][1:] if na[1][0].startswith(".") else f"{self.ctx['block']}.{na[1][0]}"   # one dot off
             uid = annotation(d.annos, "id")
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
@@ -394,8 +394,8 @@ class BlockRules:
         q = f"{cname}.{d.name}" if cname else d.name  # cname "": a top-level extern instance
         name_anno = annotation(d.annos, "name")
         if name_anno:
-            q = name_anno[1][0].lstrip(".") if name_anno[1][0].startswith(".") or not cname \
-                else f"{cname}.{name_anno[1][0]}"   # a top-level instance's @name is global
+            nm = name_anno[1][0]   # p4c takes one leading dot off (`@name("..x")` is ".x")
+            q = nm[1:] if nm.startswith(".") else nm if not cname else f"{cname}.{nm}"   # a top-level one's is global
             self.note_empty_name(q, tname, name_anno)
         uid = annotation(d.annos, "id")
         uid = (uid[1] or [None])[0] if uid else None
@@ -630,12 +630,13 @@ class BlockRules:
         saved = getattr(self, "ctx", None)
         from .elab_ctor import _ast_nodes
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,
-                        apply_body=False, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
+                        apply_body=True, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:
             rec["body"] = self.stmt(d.body, ascope)
             self.settle_match_kind_stores(rec["body"])
+            self.flush_divisions(parser=False)   # (after the stores p4c drops: apply_body above)
             self.settle_unbound_calls(rec["body"])
         finally:
             if shadow is not None:

@@ -434,9 +434,10 @@ class CallRules:
             rec["deferred_error"].missing_return = True
         self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope}
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope, "apply_body": True}
         rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
         self.settle_match_kind_stores(rec["body"])
+        self.flush_divisions(parser=False)   # (after the stores p4c drops)
         self.ctx = saved
         if first is not None:
             overloads.setdefault(d.name, [first]).append(rec)

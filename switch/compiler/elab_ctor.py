@@ -248,7 +248,16 @@ class CtorRules:
         rec = ent[2]
         want = vt[2] if vt[0] == "serenum" else vt
         got_it = ent[3] or ["bit", 32]
-        if want == rec["vt"] and (vt[0] == "serenum") == bool(rec.get("enum")) and (it is None or it == got_it):
+        same_bits = want == rec["vt"] and (it is None or it == got_it)
+        if same_bits and (vt[1] if vt[0] == "serenum" else None) == rec.get("enum"):
+            return
+        if same_bits:
+            # another type over the same bits (a serializable enum, or its bits): p4c casts the
+            # argument implicitly, then types the body again with the argument's T -- a read or a
+            # write there must fit both (mutz25's open item; in code p4c keeps: an unused action's
+            # is fine, register_result_type)
+            self.apply_bound_objects[key] = (ent[0], ent[1], dict(
+                rec, enum=vt[1] if vt[0] == "serenum" else None, actual=_register_type(rec)), got_it)
             return
         from .elab_common import tstr
         wrong = (tstr(rec["vt"]), tstr(vt)) if want != rec["vt"] or vt[0] == "serenum" or rec.get("enum") else \
@@ -259,6 +268,35 @@ class CtorRules:
         copy = dict(rec, vt=want, width=want[1] if len(want) > 1 and isinstance(want[1], int) else rec["width"],
                     enum=vt[1] if vt[0] == "serenum" else None)
         self.apply_bound_objects[key] = (ent[0], ent[1], copy, it or got_it)
+
+    def register_result_type(self, rec: dict, lt, loc) -> list:
+        """``register.read``'s result type ``lt`` checked against the register's T (p4c unifies an
+        ``out`` argument: exactly T, a ``register<SerEnum>`` takes that enum, not its bits nor
+        another enum over them -- mutz26) and, for a sub-control's parameter bound to a register
+        of another T over the same bits, the argument's T too; the bits the cell holds."""
+        for i, want in enumerate([_register_type(rec)] + ([rec["actual"]] if rec.get("actual") else [])):
+            if lt != want:
+                err = (loc, f"register {rec['name']} holds {tstr(want)}, result is {tstr(lt)} (p4c: "
+                            "the result's type does not match the register's)")
+                if not i:
+                    raise E(*err)
+                self.target_error(*err)   # (p4c's second typing sees only the code it keeps)
+        return lt[2] if lt[0] == "serenum" else lt
+
+    def register_value(self, rec: dict, arg: Node, scope) -> dict:
+        """``register.write``'s value: a ``register<SerEnum>`` takes only that enum's values (p4c:
+        "values of type 'bit<8>' cannot be implicitly cast to type 'E'"); an enum's value goes
+        into a register of its bits."""
+        from .elab_common import expr_text
+        ir, t = self.expr(arg, scope)
+        for i, want in enumerate([_register_type(rec)] + ([rec["actual"]] if rec.get("actual") else [])):
+            if want[0] == "serenum" and t != want:
+                err = (arg.loc, f"{expr_text(arg)}: values of type {tstr(t)} cannot be implicitly cast to type "
+                                f"{tstr(want)} (p4c)")
+                if not i:
+                    raise E(*err)
+                self.target_error(*err)
+        return self.coerce((ir, t), rec["vt"], arg.loc)
 
     def _declare_later_object(self, outer: Node, name: str, scope: Scope):
         """An extern instance of the enclosing control declared after the sub-control's instance
@@ -415,3 +453,8 @@ def _ast_nodes(v):
     elif isinstance(v, (list, tuple)):
         for x in v:
             yield from _ast_nodes(x)
+
+
+def _register_type(rec: dict) -> list:
+    """A register record's T: its cells' bits, or the serializable enum over them."""
+    return ["serenum", rec["enum"], rec["vt"]] if rec.get("enum") else rec["vt"]

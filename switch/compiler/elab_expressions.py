@@ -495,37 +495,6 @@ class ExpressionRules:
             return {"op": "dontcare", "t": ["any"]}, ["any"]
         raise E(n.loc, f"unsupported expression {k}")
 
-    def match_kind_value(self, n: Node):
-        """A ``match_kind`` member as a value (``a(exact)``, ``match_kind k = lpm;``): p4c types it,
-        and accepts it where its midend removes it before the BMv2 back end -- an argument of a
-        parameter the callee never reads, an unused local or constant (probed, helper mutz22).  What
-        would reach the back end, an operand of an operator, is refused (match_kind_operand)."""
-        t = ["match_kind"]
-        ir = {"op": "const", "v": sorted(self.match_kinds).index(n.name), "t": t}
-        self.__dict__.setdefault("match_kind_locs", {})[id(ir)] = (n.name, n.loc, ir)   # (a constant's value)
-        return ir, t
-
-    def match_kind_operand(self, n: Node, ir: dict, op: str) -> None:
-        """p4c 1.2.4.8's BMv2 back end has no representation of a match_kind value: a constant
-        operand is "could not convert expression to Json", a variable or parameter one "match_kind:
-        type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
-        A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
-        uncalled function or an unapplied sub-control (target_error), nor in a dead store (mk_stores)."""
-        if getattr(self, "ctx", None) and self.ctx.get("unread_local_init"):
-            return None   # an initializer p4c removes with its unread local (local_never_read)
-        name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
-        err = (loc, f"{name}: could not convert expression to Json (a match_kind value as an operand of {op}: the BMv2 "
-                    "back end has no representation for it, p4c)") if name is not None else \
-            (n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's BMv2 back end)")
-        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None   # (a store p4c may drop: mk_stores)
-        return self.back_end_error(*err) if pend is None else pend.append(err)
-
-    def back_end_error(self, loc, message: str) -> None:
-        if getattr(self, "ctx", None):
-            self.target_error(loc, message)
-        else:
-            raise E(loc, message)
-
     def binary(self, n: Node, scope):
         op = n.op
         a, at = self.expr(n.a, scope)
@@ -677,8 +646,8 @@ class ExpressionRules:
                 # (const_index.defer_division: decided when the body is done)
                 msg = (f"operator {op}: the divisor must be a compile-time power of two "
                        "(p4c for BMv2 cannot evaluate any other division at run time)")
-                if d is None or d <= 0 or has_runtime_int(b) or not self.defer_division(res, n.loc, msg):
-                    self.target_error(n.loc, msg)
+                deferred = not (d is None or d <= 0 or has_runtime_int(b)) and self.defer_division(res, n.loc, msg)
+                self.division_error(n.loc, msg, res if deferred else None)   # (in a store p4c may drop: mk_stores)
         if at == INTLIT:
             v = self.fold(res)
             if v is None:

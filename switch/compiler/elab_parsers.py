@@ -121,6 +121,7 @@ class ParserRules:
                                   "to": c.to})
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
+        self.settle_parser_stores(states, params)   # (mk_stores: match_kind and division stores p4c drops)
         self.ctx = saved
         live.update(reachable_states(states))   # p4c removes unreachable states before its back end
         err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)

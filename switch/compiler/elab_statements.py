@@ -659,17 +659,13 @@ class StatementRules:
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
             lv, lt = self.out_lvalue(args[0], scope, call.loc)
-            if lt[0] == "serenum" and lt[1] == rec.get("enum"):
-                lt = lt[2]  # register<SerEnum>: the cell's bits are the enum's value
-            if lt != rec["vt"]:
-                raise E(args[0].loc, f"register {rec['name']} holds {tstr(rec['vt'])}, "
-                                     f"result is {tstr(lt)}")
+            lt = self.register_result_type(rec, lt, args[0].loc)   # (elab_ctor)
             return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope, itype),
                     "t": lt}
         if kind == "register" and m == "write":
             if len(args) != 2:
                 raise E(call.loc, "register.write(index, value) takes two arguments")
-            v = self.coerce(self.expr(args[1], scope), rec["vt"], args[1].loc)
+            v = self.register_value(rec, args[1], scope)
             return {"s": "reg_write", "obj": rec["py"], "i": self.index_expr(args[0], scope, itype), "v": v,
                     "t": rec["vt"]}
         if kind == "meter" and m == "execute_meter":

@@ -15,51 +15,11 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
+from .table_keys import bmv2_key_shape, check_key_name, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
 CONST_PRIORITY_TOP = 2**31 - 1
-
-
-def _simple_key(n: Node) -> bool:
-    """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
-    k = n.kind
-    if k in ("name", "int"):
-        return True
-    if k == "member":
-        return _simple_key(n.base)
-    if k == "index":
-        return _simple_key(n.base)
-    if k == "slice":
-        return _simple_key(n.a)
-    if k == "call":
-        return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
-    if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
-        return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
-    return False
-
-
-def _check_key_name(k: Node):
-    """A key element's @name annotation; a complex key expression without one is p4c's error."""
-    na = annotation(k.annos, "name")
-    if not na and not _simple_key(k.expr):
-        raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name annotation (as in p4c)")
-    return na
-
-
-def _property_instance_name(prop: Node, q: str) -> str:
-    """The name of an instance a table property declares (``@name("p") implementation =
-    action_profile(4);``): the property's @name, taken as written.  p4c's P4Runtime serializer
-    needs one -- without it p4c rejects the program, and an empty one makes it die (a compiler
-    bug in its P4Runtime symbol table); both are refused here."""
-    na = annotation(prop.get("annos") or [], "name")
-    if not na or not na[1] or not isinstance(na[1][0], str):
-        raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
-                          "annotation, which P4Runtime does not support (p4c rejects it)")
-    if not na[1][0].lstrip("."):
-        raise E(prop.loc, f"table {q}: the instance of its table property '{prop.name}' has an empty @name "
-                          "(p4c cannot name it in the P4Runtime symbol table and fails with a compiler bug)")
-    return na[1][0]
 
 
 class TableRules:
@@ -161,8 +121,8 @@ class TableRules:
                     pv.fn.name in ("action_profile", "action_selector"):
                 # p4c's P4Runtime serializer names it by the property's @name (keys named before)
                 for k in props.get("key", []):
-                    _check_key_name(k)
-                profile = self.profile_record(pv.fn.name, pv.args, _property_instance_name(props["implementation"], q),
+                    check_key_name(k)
+                profile = self.profile_record(pv.fn.name, pv.args, property_instance_name(props["implementation"], q),
                                               None, props["implementation"].get("annos") or [], pv.loc)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
@@ -186,7 +146,7 @@ class TableRules:
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
-            na = _check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
+            na = check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
@@ -227,7 +187,8 @@ class TableRules:
             if kid and kid[1]:
                 user_key_ids.add(kid[1][0])
             self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
-            keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir,
+            ir, temp = bmv2_key_shape(ir)   # (p4c computes it into a temporary, or keeps the field)
+            keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir, **({"temp": True} if temp else {}),
                          "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
                          **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
@@ -489,11 +450,11 @@ class TableRules:
         names by the property's @name, taken as written (without one it rejects the program)."""
         annos = prop.get("annos") or []
         na = annotation(annos, "name")
-        _property_instance_name(prop, q)
+        property_instance_name(prop, q)
         args = by_position(prop.value.args, CONSTRUCTORS.get(kind), kind, prop.value.loc)
         if len(args) != 1:
             raise E(prop.value.loc, f"{kind} takes (type)")
-        name = na[1][0].lstrip(".")
+        name = na[1][0][1:] if na[1][0].startswith(".") else na[1][0]   # p4c: one dot off
         rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
                "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
                "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0]}

@@ -115,13 +115,21 @@ def _free_name(s: str) -> bool:
     return 0 < len(s) <= 512 and s.isprintable() and not any(c in s for c in "'\"\\")
 
 
+# top-level lists whose objects' names and aliases are data only (the generator refers to an
+# extern object by its "py"): a P4 @name may be any text -- p4c keeps one of two leading dots
+# (`@name("..c")` is ".c"), and a BMv2 JSON names objects so
+_NAMED_LISTS = ("tables", "actions", "counters", "registers", "meters", "direct_counters", "direct_meters",
+                "value_sets", "action_profiles")
+
+
 def _table_name_slot(path: list, key) -> bool:
-    """``tables[i].name``/``.alias``, ``actions[i].name``/``.alias``, a table's action
+    """``tables[i].name``/``.alias``, ``actions[i].name``/``.alias`` (and an extern object's),
+    a table's action
     reference ``tables[i].actions[j].name``, or a ``table`` reference (apply statements,
     ``hit``/``action_run`` expressions, direct counters and meters)."""
     if key == "table":
         return True
-    if key in ("name", "alias") and len(path) == 3 and path[0] in ("tables", "actions") and isinstance(path[1], int):
+    if key in ("name", "alias") and len(path) == 3 and path[0] in _NAMED_LISTS and isinstance(path[1], int):
         return True
     return (key == "name" and len(path) == 5 and path[0] == "tables" and path[2] == "actions"
             and isinstance(path[1], int) and isinstance(path[3], int))

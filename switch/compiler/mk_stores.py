@@ -30,12 +30,22 @@ so the error raised in the caller's context, when the caller's statements after 
 the argument it reaches (a direct call, a table's bound argument, a switch on the table, an
 ``if`` on its hit, a function called in an assignment's value); a caller's own ``out``
 parameter passes it on to that caller's callers.  A call seen otherwise keeps the store; a body
-never called (an unused action, an unapplied sub-control) raises nothing -- nor, left open, one
-called only from a parser.
+never called (an unused action, an unapplied sub-control) raises nothing.  A parser's stores and
+the stores its function calls hold are judged along its states (:meth:`settle_parser_stores`,
+helper mutz26: a function called only from a parser was not judged at all).
+
+A division by a constant other than a power of two (p4c's BMv2 back end: "could not evaluate
+expression at compilation time") is judged the same way (helper mutz26, p4c_mutate seed 168):
+its error is noted for the store (``division_error``); a dropped store forgets it, with the
+division const_index held pending for the constant propagation (the bodies' divisions are
+flushed after their settle), a kept one leaves it to that propagation.  A callee's argument that
+a later parameter's copy-out overwrites (``s.apply(hdr.h, hdr)``: ``hdr`` is copied out after
+``hdr.h``) is dead at the call, as p4c's inliner orders the copy-outs.
 """
 from __future__ import annotations
 
-from .elab_common import ir_dicts
+from .ast import Node
+from .elab_common import E, expr_text, ir_dicts
 from .union_defuse import _chain, _has_call, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
 
 _ROUNDS = 4
@@ -73,7 +83,86 @@ def _body_key(ctx: dict) -> tuple:
     return ("action", ctx["in_action"]) if ctx.get("in_action") else (ctx.get("kind"), ctx.get("block"))
 
 
+class _DivErr(tuple):
+    """(loc, message) of a division in a store, with its IR while const_index holds it pending."""
+
+    def __new__(cls, err, deferred):
+        self = super().__new__(cls, err)
+        self.deferred = deferred
+        return self
+
+
 class MatchKindStores:
+    def match_kind_value(self, n: Node):
+        """A ``match_kind`` member as a value (``a(exact)``, ``match_kind k = lpm;``): p4c types it,
+        and accepts it where its midend removes it before the BMv2 back end -- an argument of a
+        parameter the callee never reads, an unused local or constant (probed, helper mutz22).  What
+        would reach the back end, an operand of an operator, is refused (match_kind_operand)."""
+        t = ["match_kind"]
+        ir = {"op": "const", "v": sorted(self.match_kinds).index(n.name), "t": t}
+        self.__dict__.setdefault("match_kind_locs", {})[id(ir)] = (n.name, n.loc, ir)   # (a constant's value)
+        return ir, t
+
+    def match_kind_operand(self, n: Node, ir: dict, op: str) -> None:
+        """p4c 1.2.4.8's BMv2 back end has no representation of a match_kind value: a constant
+        operand is "could not convert expression to Json", a variable or parameter one "match_kind:
+        type not yet handled on this target" (``k == exact``; also after inlining a constant argument).
+        A ``const`` is named at its value, as p4c substitutes it.  Not in an action nothing uses, an
+        uncalled function or an unapplied sub-control (target_error), nor in a dead store (mk_stores)."""
+        if getattr(self, "ctx", None) and self.ctx.get("unread_local_init"):
+            return None   # an initializer p4c removes with its unread local (local_never_read)
+        name, loc, _ = self.__dict__.get("match_kind_locs", {}).get(id(ir), (None, None, None))
+        err = (loc, f"{name}: could not convert expression to Json (a match_kind value as an operand of {op}: the BMv2 "
+                    "back end has no representation for it, p4c)") if name is not None else \
+            (n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's BMv2 back end)")
+        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None   # (a store p4c may drop: mk_stores)
+        return self.back_end_error(*err) if pend is None else pend.append(err)
+
+    def division_error(self, loc, message: str, deferred) -> None:
+        """A division by a constant other than a power of two (elab_expressions.binary): noted for
+        the store being judged, if any; else raised now, or (``deferred``: its IR, pending in
+        const_index) left to the constant propagation."""
+        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None
+        if pend is not None:
+            pend.append(_DivErr((loc, message), deferred))
+        elif deferred is None:
+            self.target_error(loc, message)
+
+    def _drop_divisions(self, errs) -> None:
+        """A store p4c drops (or one judged at the call sites): its divisions are not the constant
+        propagation's to refuse."""
+        pending = self.__dict__.get("pending_divs") or {}
+        for e in errs:
+            if isinstance(e, _DivErr) and e.deferred is not None:
+                pending.pop(id(e.deferred), None)
+                e.deferred = None
+
+    def _hold_divisions(self, errs) -> None:
+        """A store judged at the call sites: its divisions stay pending for the body's constant
+        propagation, which only notes whether it folds them (const_index.flush_divisions)."""
+        held = self.__dict__.setdefault("held_divs", {})
+        for e in errs:
+            if isinstance(e, _DivErr) and e.deferred is not None:
+                held[id(e.deferred)] = e
+
+    def _raise_first(self, errs) -> None:
+        """A held store kept at a call site: its first error but a division the callee's constants fold."""
+        first = next((e for e in errs if not getattr(e, "folded", False)), None)
+        if first is not None:
+            self.back_end_error(*first)
+
+    def _raise_live(self, errs) -> None:
+        """A store p4c keeps: its first error that is not a division left to the constant propagation."""
+        first = next((e for e in errs if not (isinstance(e, _DivErr) and e.deferred is not None)), None)
+        if first is not None:
+            self.back_end_error(*first)
+
+    def back_end_error(self, loc, message: str) -> None:
+        if getattr(self, "ctx", None):
+            self.target_error(loc, message)
+        else:
+            raise E(loc, message)
+
     def mentions_match_kind(self, n) -> bool:
         """Whether expression ``n`` names a match_kind member (the only initializer whose removal
         with its unread local matters: local_never_read)."""
@@ -99,9 +188,12 @@ class MatchKindStores:
         :meth:`match_kind_store_end` restores."""
         from .elab_ctor import _ast_nodes
         ctx = getattr(self, "ctx", None)
-        if ctx is None or not (ctx.get("in_action") or ctx.get("kind") in ("control", "function")):
+        if ctx is None or not (ctx.get("in_action") or ctx.get("kind") in ("control", "function")
+                               or ctx.get("kind") == "parser" and ctx.get("state") is not None):
             return None
-        if not self.mentions_match_kind(rhs) or any(n.kind == "call" for n in _ast_nodes(rhs)):
+        nodes = list(_ast_nodes(rhs))
+        if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") for n in nodes)) \
+                or any(n.kind == "call" for n in nodes):
             return None
         saved = ctx.get("mk_store")
         ctx["mk_store"] = []
@@ -122,8 +214,8 @@ class MatchKindStores:
             pending[key] = (errs, dict(self.ctx), _body_key(self.ctx))
             stmts[0]["mk_store"] = key
         elif errs:   # (not one plain store: as before, at once)
-            for loc, message in errs:
-                self.back_end_error(loc, message)
+            for e in errs:
+                self._raise_live([e])
         return stmts
 
     def settle_match_kind_stores(self, stmts: list) -> None:
@@ -190,13 +282,64 @@ class MatchKindStores:
             errs, ctx, _ = pending.pop(k)
             if k in via_params:
                 lv = lvs[k] if _root_var(lvs[k]) in outs else None
+                self._hold_divisions(errs)   # (raised where a caller reads it, unless folded)
                 self._hold_param_store(key, errs, lv)
             elif k in live:
                 saved, self.ctx = self.ctx, ctx
                 try:
-                    self.back_end_error(*errs[0])
+                    self._raise_live(errs)
                 finally:
                     self.ctx = saved
+            else:
+                self._drop_divisions(errs)
+
+    def settle_parser_stores(self, states: dict, params: list) -> None:
+        """A parser's states are done (before its state errors are raised): the tagged stores of
+        its states and the stores its function calls hold for their callers (``out`` parameters)
+        are judged along the states as p4c's def-use sees them (parser_defuse.store_live: a local
+        is dead at ``accept``, a parameter read there); a kept one's error is its state's.  A
+        store or call not at a state's top level counts as read."""
+        from .parser_defuse import store_live
+        pending = self.__dict__.get("pending_mk") or {}
+        key = _body_key(self.ctx)
+        mine = {k for k, (_, _, bk) in pending.items() if bk == key}
+        if not mine and not self.__dict__.get("mk_param_stores"):
+            return
+        roots = {p["py"] for p in params if p["t"][0] != "extern"}
+        top = set()
+        for name, st in states.items():
+            for i, s in enumerate(st["body"]):
+                top.add(id(s))
+                k = s.get("mk_store")
+                if k in mine:
+                    mine.discard(k)
+                    errs, ctx, _ = pending.pop(k)
+                    del s["mk_store"]
+                    lv = s["l"] if s.get("s") == "assign" else {"op": "var", "n": s["n"], "t": s["t"]}
+                    if store_live(states, name, i + 1, lv, roots):
+                        saved, self.ctx = self.ctx, ctx
+                        try:
+                            self._raise_live(errs)
+                        finally:
+                            self.ctx = saved
+                    else:
+                        self._drop_divisions(errs)
+                for n in ir_dicts(s):
+                    for entries, args in self._mk_callee(n):
+                        self.ctx["state"] = name
+                        for errs, lv in entries:
+                            root = _root_var(lv) if lv is not None else None
+                            lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                            if n is not s or any(store_live(states, name, i + 1, x, roots) for x in lvs):
+                                self._raise_first(errs)
+        self.ctx.pop("state", None)
+        for k in mine:   # (in an if, or dropped with an unreachable state: kept to be safe)
+            errs, ctx, _ = pending.pop(k)
+            saved, self.ctx = self.ctx, ctx
+            try:
+                self._raise_live(errs)
+            finally:
+                self.ctx = saved
 
     def _mk_out_params(self) -> set:
         """The ``out``/``inout`` parameters (their variables) of the body being settled: an
@@ -260,13 +403,17 @@ class MatchKindStores:
                 for errs, lv in list(entries):
                     root = _root_var(lv) if lv is not None else None
                     lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                    after = rest
+                    if root in args:   # the copy-outs of the later parameters follow (an argument aliasing it)
+                        later = list(args)[list(args).index(root) + 1:]
+                        after = [{"s": "assign", "l": args[k], "r": {"op": "var", "n": None}} for k in later] + rest
                     if skip is not None and any(_touches(skip, x) for x in lvs):
-                        self.back_end_error(*errs[0])
-                    elif any(not _overwritten(rest, x, inline) for x in lvs):
-                        if pends and all(_overwritten(rest + pends, x, inline) for x in lvs):
+                        self._raise_first(errs)
+                    elif any(not _overwritten(after, x, inline) for x in lvs):
+                        if pends and all(_overwritten(after + pends, x, inline) for x in lvs):
                             self._hold_param_store(key, errs, lvs[0] if len(lvs) == 1 and _root_var(lvs[0]) in outs else None)
                         else:
-                            self.back_end_error(*errs[0])
+                            self._raise_first(errs)
 
         def visit(b, rest):
             if b.get("s") in _CALLS and (found := self._mk_callee(b)):
@@ -288,7 +435,7 @@ class MatchKindStores:
         for n in _view_nodes(view):
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
-                    self.back_end_error(*entries[0][0][0])
+                    self._raise_first(entries[0][0])
 
 
 def _call_view(el, call: dict, lv) -> list | None:

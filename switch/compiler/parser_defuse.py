@@ -66,9 +66,10 @@ def _pure(ir) -> bool:
     return all(_pure(v) for k, v in ir.items() if k != "t")
 
 
-def _live(states: dict, name: str, start: int, target: tuple, seen: set) -> bool:
+def _live(states: dict, name: str, start: int, target: tuple, seen: set, ends_read: bool = True) -> bool:
     """Whether ``target`` may be read from statement ``start`` of state ``name`` on, before an
-    assignment to it (p4c's view of the parser)."""
+    assignment to it (p4c's view of the parser; ``ends_read`` False: ``accept`` and ``reject`` do
+    not read it -- a parser's local)."""
     st = states[name]
     for s in st["body"][start:]:
         p = _path(s["l"]) if s.get("s") == "assign" else None
@@ -89,12 +90,21 @@ def _live(states: dict, name: str, start: int, target: tuple, seen: set) -> bool
         succ = [c["to"] for c in tr["cases"]]
     for n in succ:
         if n in _ENDS:
-            return True
+            if ends_read:
+                return True
+            continue
         if n not in seen and n in states:
             seen.add(n)
-            if _live(states, n, 0, target, seen):
+            if _live(states, n, 0, target, seen, ends_read):
                 return True
     return False
+
+
+def store_live(states: dict, name: str, start: int, lv, roots: set) -> bool:
+    """Whether what lvalue ``lv`` names may be read from statement ``start`` of state ``name`` on
+    (anything but a constant path counts as read; a local, not in ``roots``, is dead at the end)."""
+    target = _path(lv)
+    return target is None or _live(states, name, start, target, set(), ends_read=target[0] in roots)
 
 
 def drop_dead_parser_stores(states: dict, params: list) -> None:

@@ -256,8 +256,8 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
                                     lv, inline, budget)
             return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
                 _overwritten(list(b["else"] or []) + after, lv, inline, budget)
-        if b.get("s") == "assign" and (b["l"] == lv or lv.get("op") == "slice" and b["l"] in _chain(lv)[1:]):
-            return not _touches(b["r"], lv)   # (a slice: also the field or header it is in)
+        if b.get("s") == "assign" and (b["l"] == lv or b["l"] in _chain(lv)[1:]):
+            return not _touches(b["r"], lv)   # (also the field, header or struct it is in: p4c_mutate seed 168)
         if not _plain(b):
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),

@@ -33,14 +33,20 @@ class BlockGen:
             if role != "parser":
                 self.emit(ind, f"L.{p['py']} = {p['py']}")
 
-    def key_expr(self, e) -> str:
+    def key_expr(self, k) -> str:
         """A table key's value.  BMv2 builds the key from a field of an invalid header (whole, or
         masked by a constant: p4c writes such a key as the field and a mask) as zeros, whatever
-        the field holds; a slice, a cast or a shift p4c first computes into a temporary, which
-        keeps what the field holds (an earlier packet's value: fuzz_tables seed 1625, measured)."""
+        the field holds; a key p4c first computes into a temporary (a slice, a cast, a shift:
+        checkmate-p4c marks it ``temp``, compiler/table_keys) keeps what the field holds (an
+        earlier packet's value: fuzz_tables seed 1625, measured).  p4c's own JSON has only the
+        two forms, a field and a field with a mask (switch/bmv2json writes a slice's mask as
+        ``(f >> lo) & m``)."""
+        e = k["expr"]
+        if k.get("temp"):
+            return self.x(e)
         inner = e
-        if inner.get("op") == "cast" and inner["a"].get("op") == "bin":
-            inner = inner["a"]   # (p4c's JSON: a masked key cast to its width, switch/bmv2json)
+        if inner.get("op") == "cast":
+            inner = inner["a"]   # (a masked key cast to its width; a signed or bool key's bits)
         if inner.get("op") == "bin":
             if inner.get("o") != "&" or inner["b"].get("op") != "const":
                 return self.x(e)
@@ -110,7 +116,7 @@ class BlockGen:
             tid = t["id"]
             self.emit(0, f"def T_apply_{tid}(P, L):")
             self.owner_prologue(1, t.get("control"))
-            keys = ", ".join(self.key_expr(k["expr"]) for k in t["keys"])
+            keys = ", ".join(self.key_expr(k) for k in t["keys"])
             keytuple = f"({keys}{',' if len(t['keys']) == 1 else ''})"
             if t.get("implementation_id"):
                 prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])

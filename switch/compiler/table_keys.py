@@ -1,0 +1,138 @@
+"""Table keys as p4c names them and as its BMv2 back end builds them.
+
+Naming: a key element p4c can name by itself (a path, a member, an index or a slice of one, a
+literal, ``isValid()``, a field masked by a constant) needs no ``@name``; any other is p4c's
+error without one (:func:`check_key_name`).  A table property that declares an instance
+(``@name("p") implementation = action_profile(4);``) must be named too
+(:func:`property_instance_name`).
+
+Shape (:func:`bmv2_key_shape`): p4c's BMv2 back end keeps a key as a header field, or as a
+field and a mask (``f & K``, ``K & f``), only when its midend leaves it in that form -- after
+constant folding and strength reduction (``f + 0``, ``f | 0``, ``f ^ 0``, ``f >> 0``, ``f << 0``,
+``f * 1``, ``~~f``, ``f & ~0``, a full-width slice ``f[w-1:0]``, ``(f & K1) & K2``) -- and
+computes every other key (a slice, a cast, a shift, ``(f >> 8) & 0xf``, a concatenation) into a
+temporary first (``SimplifyKey``).  The difference shows on an invalid header: BMv2 reads a
+field of an invalid header as zeros, while a temporary keeps what the field holds (the previous
+packet's value in BMv2's PHV: mutz25's seed 1625, mutz26's masked keys).  The key's IR is
+returned in the canonical form (``f`` / ``f & K``, under the cast a signed or ``bool`` key
+gets), or marked ``temp`` so that the runtime evaluates it as written (runtime/gen_blocks).
+"""
+from __future__ import annotations
+
+from .ast import Node, annotation
+from .elab_common import E, expr_text
+
+
+def _simple_key(n: Node) -> bool:
+    """A key p4c can name by itself: a path, member, index or slice of one, a literal, or isValid()."""
+    k = n.kind
+    if k in ("name", "int"):
+        return True
+    if k == "member":
+        return _simple_key(n.base)
+    if k == "index":
+        return _simple_key(n.base)
+    if k == "slice":
+        return _simple_key(n.a)
+    if k == "call":
+        return n.fn.kind == "member" and n.fn.name == "isValid" and not n.args and _simple_key(n.fn.base)
+    if k == "binary" and n.op == "&":  # a field masked by a constant (p4c: "hdr.f & 0xf0")
+        return (n.a.kind == "int" and _simple_key(n.b)) or (n.b.kind == "int" and _simple_key(n.a))
+    return False
+
+
+def check_key_name(k: Node):
+    """A key element's @name annotation; a complex key expression without one is p4c's error."""
+    na = annotation(k.annos, "name")
+    if not na and not _simple_key(k.expr):
+        raise E(k.expr.loc, f"key {expr_text(k.expr)}: a complex key expression requires a @name annotation (as in p4c)")
+    return na
+
+
+def property_instance_name(prop: Node, q: str) -> str:
+    """The name of an instance a table property declares (``@name("p") implementation =
+    action_profile(4);``): the property's @name, less one leading dot.  p4c's P4Runtime serializer
+    needs one -- without it p4c rejects the program, and an empty one makes it die (a compiler
+    bug in its P4Runtime symbol table); both are refused here."""
+    na = annotation(prop.get("annos") or [], "name")
+    if not na or not na[1] or not isinstance(na[1][0], str):
+        raise E(prop.loc, f"table {q} has an anonymous table property '{prop.name}' with no @name "
+                          "annotation, which P4Runtime does not support (p4c rejects it)")
+    if not na[1][0].lstrip("."):
+        raise E(prop.loc, f"table {q}: the instance of its table property '{prop.name}' has an empty @name "
+                          "(p4c cannot name it in the P4Runtime symbol table and fails with a compiler bug)")
+    return na[1][0][1:] if na[1][0].startswith(".") else na[1][0]   # p4c: one dot off (".p" is "p")
+
+
+# ---- the BMv2 shape of a key ------------------------------------------------------------------
+
+def _width(e) -> int | None:
+    t = e.get("t") or [None]
+    return t[1] if t[0] == "bit" and isinstance(t[1], int) else None
+
+
+def _const(e, w: int | None) -> int | None:
+    """The value of a constant subexpression of width ``w`` (None: not constant or not bits)."""
+    op = e.get("op")
+    if op == "const" and isinstance(e.get("v"), int) and w:
+        return e["v"] & ((1 << w) - 1)
+    if not w:
+        return None
+    if op == "un" and e.get("o") in ("~", "-"):
+        a = _const(e["a"], w)
+        return None if a is None else (~a if e["o"] == "~" else -a) & ((1 << w) - 1)
+    if op == "bin" and e.get("o") in ("&", "|", "^", "+", "-", "*"):
+        a, b = _const(e["a"], w), _const(e["b"], w)
+        if a is None or b is None:
+            return None
+        v = {"&": a & b, "|": a | b, "^": a ^ b, "+": a + b, "-": a - b, "*": a * b}[e["o"]]
+        return v & ((1 << w) - 1)
+    return None
+
+
+def _reduce(e):
+    """``e`` less the identities p4c's strength reduction removes (see the module docstring)."""
+    w = _width(e)
+    op = e.get("op")
+    if op == "un" and e.get("o") == "~" and e["a"].get("op") == "un" and e["a"].get("o") == "~":
+        return _reduce(e["a"]["a"])
+    if op == "slice" and e.get("lo") == 0 and w is not None and _width(e["a"]) == w:
+        return _reduce(e["a"])
+    if op != "bin" or w is None:
+        return e
+    a, b = _reduce(e["a"]), _reduce(e["b"])
+    ka, kb = _const(a, w), _const(b, w)
+    o, ones = e["o"], (1 << w) - 1
+    if kb is not None and ka is None:
+        if (o in ("+", "-", "|", "^", "<<", ">>") and kb == 0) or (o == "*" and kb == 1) or (o == "&" and kb == ones):
+            return a
+    if ka is not None and kb is None:
+        if (o in ("+", "|", "^") and ka == 0) or (o == "*" and ka == 1) or (o == "&" and ka == ones):
+            return b
+        if o == "&":
+            a, b, ka, kb = b, a, None, ka   # K & f: f & K
+    if o == "&" and kb is not None and a.get("op") == "bin" and a.get("o") == "&":
+        inner = _const(a["b"], w)
+        if inner is not None:   # (f & K1) & K2: f & (K1 & K2)
+            return _reduce({**e, "a": a["a"], "b": {"op": "const", "v": inner & kb, "t": ["bit", w]}})
+    if o == "&" and kb is not None:
+        return {**e, "a": a, "b": {"op": "const", "v": kb, "t": ["bit", w]}}
+    return {**e, "a": a, "b": b}
+
+
+def _header_field(e) -> bool:
+    return e.get("op") == "field" and (e["base"].get("t") or [None])[0] == "header"
+
+
+def bmv2_key_shape(ir) -> tuple[dict, bool]:
+    """(the key's IR, whether p4c computes it into a temporary) -- see the module docstring.
+    Keys that are not of a header field are returned as they are (no difference to see)."""
+    outer = None
+    e = ir
+    if e.get("op") == "cast" and _width(e) is not None and e["a"].get("t", [None])[0] in ("int", "bool"):
+        outer, e = e, e["a"]   # (a signed or bool key: the cast to its bits is no computation)
+    r = _reduce(e)
+    if _header_field(r) or (r.get("op") == "bin" and r.get("o") == "&" and r["b"].get("op") == "const"
+                            and _header_field(r["a"])):
+        return ({**outer, "a": r} if outer is not None else r), False
+    return ir, True
