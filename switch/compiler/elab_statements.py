@@ -13,13 +13,14 @@ from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
 from .switch_copies import drop_self_reading_copies, propagate_copies, single_case_copies, unused_by_dead_cases
 from .union_copies import propagate_union_copies
-from .elab_common import always_returns, ir_dicts, _lit_base, BOOL, has_enum_cast_cmp, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
+from .fold_conditions import ConditionFolding
 from .elab_expressions import NEXT_READ
-from .header_init import _fields_read, _has_method_call, _reduced, _same, drop_stores_before_self_init, reads_header
+from .header_init import _fields_read, drop_stores_before_self_init, reads_header
 
 
-class StatementRules:
+class StatementRules(ConditionFolding):
     # ---------------------------------------------------------------- statements
     def stmt(self, s: Node, scope: Scope) -> list:
         k = s.kind
@@ -263,70 +264,6 @@ class StatementRules:
         for q, a in self.actions.items():
             if q in used:
                 a["used"] = used[q]
-
-    def fold_condition(self, c):
-        """``fold``, plus p4c's strength reduction (``header_init._reduced``: ``x * 0``, ``x & 0``,
-        ``x - x``, ``x ^ x``, ``x | 0`` ..., on ``bit`` and ``int``, ``x`` without calls --
-        ``isValid()`` counts as one, p4c keeps ``(h.isValid() ? x : y) & 0``), so that
-        ``if ((x * 0) != 0)`` or ``if (!(8w1 != x - x))`` is dead code as it is for p4c (its
-        actions and tables then stay out of the P4Info, and a ``return`` in the branch left is
-        unconditional).  Also folded as by p4c (probed in actions and for the P4Info): an
-        operator whose operands both fold (``(x - x) ++ 8w1``), ``k ? a : b`` for a constant
-        ``k``, and ``c ? a : a`` (or arms that fold to one value) without calls (mutz19)."""
-        def simp(ir):
-            if not isinstance(ir, dict) or "op" not in ir:
-                return ir
-            if ir["op"] == "cond":
-                c = f(ir["c"])
-                if c is not None:
-                    return simp(ir["a"] if c else ir["b"])
-                a, b = simp(ir["a"]), simp(ir["b"])
-                if not _has_method_call(ir):
-                    if _same(a, b):
-                        return a
-                    va, vb = f(a), f(b)
-                    if va is not None and va == vb and _lit_base(a) == _lit_base(b):
-                        return {"op": "const", "v": va, "t": ir["t"]}
-                return {**ir, "a": a, "b": b}
-            if ir["op"] in ("bin", "un", "cast", "slice"):
-                return {**ir, **{k: simp(ir[k]) for k in ("a", "b") if k in ir}}
-            return ir
-
-        def f(ir):
-            held = isinstance(ir, dict) and has_enum_cast_cmp(ir)   # (not folded by p4c)
-            if held and ir.get("op") == "bin" and ir.get("o") in ("==", "!="):
-                return None
-            v = None if held else self.fold(ir)
-            if v is not None or not isinstance(ir, dict):
-                return v
-            if (r := _reduced(ir, _has_method_call)) is not ir:
-                return f(r)
-            op = ir.get("op")
-            if op in ("un", "slice"):   # (a slice of `x - x`: fuzz_exprs seed 3144)
-                a = f(ir["a"])
-                return None if a is None else self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]}})
-            if op == "bin" and ir["o"] in ("&&", "||"):
-                a = f(ir["a"])
-                if a is not None and bool(a) == (ir["o"] == "||"):
-                    return bool(a)   # false && x, true || x
-                b = f(ir["b"])
-                return None if a is None or b is None else (a and b if ir["o"] == "&&" else a or b)
-            if op == "cast":
-                a = f(ir["a"])
-                # (to a serializable enum too: `(E)(x - x + 4w5)` is a constant for p4c, fuzz_exprs 6144)
-                return None if a is None or not (is_bits(ir["t"]) or ir["t"][0] == "serenum") else self.fold({"op": "cast", "a": {
-                    "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
-            if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
-                for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
-                    if f(x) == 0 and not _has_method_call(y):
-                        return 0
-            if op == "bin":   # (comparisons, `++`, ...: both operands fold)
-                a, b = f(ir["a"]), f(ir["b"])
-                if a is not None and b is not None:
-                    return self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]},
-                                      "b": {"op": "const", "v": b, "t": ir["b"]["t"]}})
-            return None
-        return f(simp(c))
 
     def assign_view(self, lhs, lt, rhs, loc) -> list:
         """``hdr.h.s = {...}`` where ``s`` is a struct inside header ``h``: one assignment per
