@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz24 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -35,3 +35,39 @@ CASES.append(case("fuzz24_enum_cast_of_a_constant_expression_not_folded", CAT, p
     table t3 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(3); }
     table t4 { key = { hdr.h.c: exact; } actions = { s; } default_action = s(4); }
 """), frames=[(1, H(a, b, 3)) for a in (1, 2, 3, 4, 5) for b in (0, 1)]))
+
+
+# A header initializer after a conditional `return` (or in a branch) of an action is a
+# conditional setValid for p4c's BMv2 back end -- unless every call copies an out/inout argument
+# back into that same header and the body only ever assigns it whole: p4c inlines the call, its
+# def-use pass drops the initializer as a dead store (the copy-back overwrites it) and nothing is
+# left to refuse (fuzz_exprs seed 8015: `hdr.stk[0] = {...}` after a conditional return in
+# `a1(inout el_t q0)`, called as `a1(hdr.stk[0])` from the control).  fuzz_exprs 5470 had the rule
+# for an initializer unconditional in the callee and a call under a condition in another action;
+# checkmate-p4c refused this one at the initializer.  A call with another argument, or a table
+# listing the action, keeps the store: p4c's target error (INVALID below).
+CASES.append(case("fuzz24_conditional_header_initializer_overwritten_by_copy_back", CAT, program("""
+        a1(hdr.h2);
+        if (hdr.h.c == 7) { a1(hdr.h2); }
+        a2();
+        hdr.s[0] = {7, 7, 7, 7};
+        a3(hdr.s[0]);
+        hdr.h.d = hdr.h2.a ++ hdr.h2.b ++ hdr.s[0].b ++ hdr.s[0].a;
+        if (hdr.h.c == 7) { a4(hdr.h2); }   // (h2 invalid after it: not read)
+""", fields="    h_t[2] s;\n", ingress_decls="""
+    action a1(inout h_t q) { q.a = q.a + 1; if (hdr.h.b == 0) { return; } hdr.h2 = {a = 1, b = hdr.h.a, c = 2, d = 3}; }
+    action a2() { a1(hdr.h2); }
+    action a3(inout h_t q) { q.b = 4; if (hdr.h.b == 1) { return; } hdr.s[0] = {1, 2, 3, 4}; }
+    action a4(out h_t q) { if (hdr.h.b == 2) { q.b = 5; } else { hdr.h2 = {9, 9, 9, 9}; } }
+"""), frames=[(1, H2(3, b=b, c=c)) for b in (0, 1, 2, 3) for c in (0, 7)] + [(1, H(5, 0))]))
+
+_A1 = "    action a1(inout h_t q) { q.a = 1; if (hdr.h.b == 0) { return; } hdr.h2 = {a = 1, b = hdr.h.a, c = 2, d = 3}; }\n"
+INVALID = {
+    "fuzz24_conditional_header_initializer_with_another_argument": (program(
+        "        a1(hdr.h2);\n        a1(hdr.h);\n", ingress_decls=_A1), ("conditional execution",)),
+    "fuzz24_conditional_header_initializer_via_an_action_with_another_argument": (program(
+        "        a2();\n", ingress_decls=_A1 + "    action a2() { a1(hdr.h); }\n"), ("conditional execution",)),
+    "fuzz24_conditional_header_initializer_in_a_table_bound_action": (program(
+        "        t.apply();\n", ingress_decls=_A1 + "    table t { actions = { a1(hdr.h2); } default_action = a1(hdr.h2); }\n"),
+        ("conditional execution",)),
+}
