@@ -71,3 +71,34 @@ INVALID = {
         "        t.apply();\n", ingress_decls=_A1 + "    table t { actions = { a1(hdr.h2); } default_action = a1(hdr.h2); }\n"),
         ("conditional execution",)),
 }
+
+
+# p4c's def-use takes a self-reading header initializer (`h = {h.a, ...}`: on BMv2 it writes no
+# field and leaves `h` invalid, fuzz_exprs 2465) as a definition of every field, and drops a store
+# to a field it does not read also inside the branches of an `if` or `switch` before it (its mid
+# end shows `if (c) { h.c = 5; } else { h.b = h.c; }` gone; a store read later in its own branch
+# stays).  fuzz_exprs seed 8114: `switch (..) { 0: { hdr.opt.e3 = hdr.opt.e3 >> ..; } }` before
+# `hdr.opt = {.., e3 = 0, epad = hdr.opt.epad}`; a later `hdr.stk[2].e3 = hdr.opt.e3` reads the
+# parsed value on BMv2.  checkmate-switch ran the stores in the branches.
+CASES.append(case("fuzz24_stores_in_branches_before_self_init_dropped", CAT, program("""
+        if (hdr.h.b == 1) { hdr.h2.c = 5; } else { hdr.h2.b = hdr.h2.a; }
+        switch (hdr.h.c) {
+            1: { hdr.h2.d = 6; hdr.h.d = hdr.h2.d; }
+            2: { hdr.h2.b = 7; { hdr.h2.d = 8; } }
+        }
+        if (hdr.h.b == 2) { hdr.h2.c = 9; if (hdr.h.c == 3) { hdr.h2.d = 1; } }
+        switch (hdr.h.b) { 4: { hdr.h2.b = hdr.h2.b + 1; } }
+        hdr.h2 = {hdr.h2.a, 1, hdr.h2.c, 3};
+        hdr.h.c = hdr.h2.c;
+        hdr.h.d = hdr.h.d ^ hdr.h2.d ^ (hdr.h2.b ++ 24w0);
+"""), frames=[(1, H2(3, 0x40, 0x1111, 0x22222222, b=b, c=c, d=0x100)) for b in (1, 2, 4) for c in (1, 2, 3)]))
+
+# The walk above took an `if` between the store and the initializer for reading none of the
+# header's fields, so `h.b = 8; if (h.b == x) {..}` lost the store the `if` reads (p4c keeps it).
+CASES.append(case("fuzz24_store_read_by_an_if_before_self_init_kept", CAT, program("""
+        hdr.h2.b = 8;
+        if (hdr.h2.b == hdr.h.b) { hdr.h.c = 1; }
+        hdr.h2.d = 9;
+        switch (hdr.h.b) { 3: { hdr.h.c = 2; } 4: { hdr.h.d = hdr.h2.d; } }
+        hdr.h2 = {hdr.h2.a, 1, 2, 3};
+"""), frames=[(1, H2(3, 0x40, 0x1111, 0x22222222, b=b)) for b in (3, 4, 8)]))
