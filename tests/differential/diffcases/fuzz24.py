@@ -102,3 +102,21 @@ CASES.append(case("fuzz24_store_read_by_an_if_before_self_init_kept", CAT, progr
         switch (hdr.h.b) { 3: { hdr.h.c = 2; } 4: { hdr.h.d = hdr.h2.d; } }
         hdr.h2 = {hdr.h2.a, 1, 2, 3};
 """), frames=[(1, H2(3, 0x40, 0x1111, 0x22222222, b=b)) for b in (3, 4, 8)]))
+
+
+# mutz24's rule (a list of constants in a body p4c inlines twice: p4c dies) skips a list in a
+# branch p4c's front end folds away before its def-use and inlining: `if (true) {..} else {..}`,
+# `if (4w1 == 0)`, and what its strength reduction decides (`x * 0 == 1`).  fuzz_exprs seed 8298:
+# `tuple<bit<2>> tp6 = {2w3}; l4[4:3] = tp6[0];` in the else of an `if (true)` in a function
+# called five times; checkmate-p4c refused the program.
+CASES.append(case("fuzz24_constant_list_in_a_folded_branch_of_a_function_inlined_twice", CAT, program("""
+        hdr.h.b = f(hdr.h.a);
+        hdr.h.c = (bit<16>)f(hdr.h.b);
+""", top="""bit<8> f(in bit<8> x) {
+    bit<8> r = x;
+    if (true) { r = r + 1; } else { tuple<bit<2>> tp = {2w3}; r[4:3] = tp[0]; }
+    if (4w1 == 0) { tuple<bit<2>> tq = {2w1}; r[1:0] = tq[0]; }
+    if (x * 0 == 1) { tuple<bit<8>> tz = {8w9}; r = tz[0]; }
+    return r;
+}
+"""), frames=[(1, H(a)) for a in (0, 7)]))
