@@ -339,7 +339,7 @@ def _folded(x):
 
 def _const(x):
     """The value of ``x`` when it is a constant after p4c's constant folding, which runs before
-    its strength reduction: a literal, or an operation on constants only (``8w5 - 8w5`` is 0, so
+    its strength reduction: a literal, or an operation or slice on constants only (``8w5 - 8w5`` is 0, so
     ``(c ? h.b : 0) + (8w5 - 8w5)`` is the ``?:`` alone and hoisted: fuzz_headers seed 4428)."""
     if not isinstance(x, dict):
         return None
@@ -347,6 +347,9 @@ def _const(x):
     if op == "const":
         return x.get("v")
     t = x.get("t") or [None]
+    if op == "slice":   # (a slice of a constant: `(23w1)[19:4] >> x` is `0 >> x`, fuzz_exprs seed 8175)
+        a = _const(x["a"])
+        return None if a is None or isinstance(a, bool) else (int(a) >> x["lo"]) & ((1 << (x["hi"] - x["lo"] + 1)) - 1)
     if op not in ("bin", "un", "cast") or t[0] not in ("bit", "int"):
         return None
     a = _const(x["a"])

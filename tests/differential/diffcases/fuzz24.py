@@ -120,3 +120,20 @@ CASES.append(case("fuzz24_constant_list_in_a_folded_branch_of_a_function_inlined
     return r;
 }
 """), frames=[(1, H(a)) for a in (0, 7)]))
+
+
+# p4c's constant folding makes a slice of a constant a constant before its strength reduction, so
+# `(23w1)[19:4] >> x` is `0 >> x`, 0, and the switch on it constant: only `default` stays, and an
+# action called only in another case is not in the P4Info (fuzz_exprs seed 8175).  checkmate's
+# strength reduction knew literals and operations on them, not slices (a1 listed).
+CASES.append(case("fuzz24_shift_of_a_constant_slice_folded", CAT, program("""
+        switch ((23w1)[19:4] >> hdr.h.a) {
+            7: { a1(); }
+            default: { hdr.h.b = 3; }
+        }
+        if ((((8w0x0f)[7:4] ++ 4w0) & hdr.h.b) != 0) { t.apply(); }
+""", ingress_decls="""
+    action a1() { hdr.h.b = 1; }
+    action s(bit<8> v) { hdr.h.c = (bit<16>)v; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } default_action = s(1); }
+"""), frames=[(1, H(a)) for a in (0, 7)]))
