@@ -28,7 +28,11 @@ class CallRules:
         ``init_lhs``: the header a header initializer writes (:meth:`judge_init_ops`)."""
         cond = always or self.ctx.get("if_depth") or self.ctx.get("cond_return")
         skipped = self.ctx.get("after_return") if inlined else self.ctx.get("dead")
-        if self.ctx.get("in_action") and not skipped and cond:
+        if self.ctx.get("in_action") and not skipped and cond and init_lhs is not None:
+            # a header initializer under a condition of the action itself: judged at each call
+            # (judge_init_ops; a table listing the action: ElabOutput.finish)
+            self.actions[self.ctx["in_action"]].setdefault("cond_init_ops", []).append((loc, what, init_lhs))
+        elif self.ctx.get("in_action") and not skipped and cond:
             self.target_error(loc, f"{what}: conditional execution in actions is not supported on this "
                                    "target (p4c: Conditional execution in actions unsupported on this target)")
         elif self.ctx.get("in_action") and not self.ctx.get("dead"):
@@ -75,9 +79,16 @@ class CallRules:
         the call (fuzz_exprs seed 5470: ``hdr.stk[2] = {...}`` in ``c0a0(inout el_t q0)``, called
         as ``c0a0(hdr.stk[2])`` after a conditional ``return``)."""
         a, caller = self.actions[q], self.ctx.get("in_action")
+        outs = {repr(x["e"]) for x in args if x.get("dir") in ("out", "inout")}
+        for loc, what, lhs in a.get("cond_init_ops", ()) if not self.ctx.get("dead") else ():
+            # conditional in ``q`` itself: the same dead store, or the target error at this call
+            # (fuzz_exprs seed 8015: ``hdr.stk[0] = {...}`` after a conditional ``return`` in
+            # ``a1(inout el_t q0)``, called as ``a1(hdr.stk[0])`` from the control)
+            if repr(lhs) not in outs or not _only_assigned_whole(a["body"], lhs):
+                self.target_error(loc, f"{what}: conditional execution in actions is not supported on this target "
+                                       "(p4c: Conditional execution in actions unsupported on this target)")
         if not caller or self.ctx.get("after_return") or not a.get("init_ops"):
             return
-        outs = {repr(x["e"]) for x in args if x.get("dir") in ("out", "inout")}
         for loc, what, lhs in a["init_ops"]:
             if repr(lhs) in outs and _only_assigned_whole(a["body"], lhs):
                 continue

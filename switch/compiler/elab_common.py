@@ -283,6 +283,16 @@ def always_returns(st: dict, exits: bool = False, front: bool = False) -> bool:
     return False
 
 
+def mark_folded(s, v, literal: bool) -> bool:
+    """Mark the AST ``if`` node ``s`` whose condition p4c's front end folds to ``v`` (constant
+    folding, strength reduction: ``p0.a * 0 == 1``; not None) with the branch it keeps
+    (``p4c_folded``: the other is gone before p4c's def-use and its inlining -- what
+    ``inlined_lists`` counts, fuzz_exprs seed 8298); returns ``literal``."""
+    if v is not None:
+        s._attrs["p4c_folded"] = "then" if v else "els"
+    return literal
+
+
 def may_return(st: dict) -> bool:
     """Whether ``st`` holds a ``return`` or an ``exit`` (p4c's RemoveReturns: it may return)."""
     return any(d.get("s") in ("return", "exit") for d in ir_dicts(st))

@@ -93,6 +93,11 @@ class OutputRules:
         in_applied = {a["name"] for q, t in self.tables.items() if q in applied for a in t["actions"]}
         only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
                           for a in t["actions"]} - in_applied
+        for q in sorted(in_applied):   # (a table's action: no copy-out makes its header initializer dead)
+            if self.actions.get(q, {}).get("cond_init_ops") and self.actions[q].get("control") not in self.gone_subcontrols:
+                loc, what, _ = self.actions[q]["cond_init_ops"][0]
+                raise E(loc, f"{what}: conditional execution in actions is not supported on this target "
+                             "(p4c: Conditional execution in actions unsupported on this target)")
         for q, a in used_actions.items():
             # (an action of a removed sub-control instance goes with it, before the target checks)
             if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols and (

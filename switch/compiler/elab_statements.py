@@ -13,7 +13,7 @@ from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
 from .switch_copies import drop_self_reading_copies, propagate_copies, single_case_copies, unused_by_dead_cases
 from .union_copies import propagate_union_copies
-from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
+from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, mark_folded, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .fold_conditions import ConditionFolding
 from .elab_expressions import NEXT_READ
@@ -180,7 +180,7 @@ class StatementRules(ConditionFolding):
             # an `if` p4c folds away (constant condition) is not conditional execution
             v = self.fold_condition(c)
             self.ctx["if_depth"] = depth + (v is None)
-            lenient = v is not None and _literal_condition(s.cond, scope)
+            lenient = mark_folded(s, v, v is not None and _literal_condition(s.cond, scope))
             try:
                 used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
                 then = self.dead_branch(s.then, scope, lenient) if v is False else self.stmt(s.then, Scope(scope))

@@ -107,12 +107,15 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue   # (a validity change reads no field)
-            if prev.get("s") in ("if", "switch_value") and not _has_call(prev) and \
-                    not any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(prev)):
-                used = _fields_read(prev, st["h"])   # (p4c's def-use sees through a branch: its
-                if used is None:                     # fields count as read, none as written)
+            if _plain_branch(prev):
+                # p4c's def-use sees through a branch: a store in it that nothing reads before the
+                # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
+                used = _live_before(prev, reads, target, st["h"], self_inits, drop)
+                if used is None:
+                    used = _fields_read({"vals": [prev]}, st["h"])
+                if used is None:
                     break
-                reads |= used
+                reads = set(used) | reads
                 continue
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _has_call(prev):
                 break
@@ -132,6 +135,59 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
     return _without(stmts, drop) if drop else stmts
 
 
+def _plain_branch(st) -> bool:
+    """An ``if`` or a ``switch`` on a value without calls or union-sibling effects."""
+    return st.get("s") in ("if", "switch_value") and not _has_call(st) and \
+        not any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st))
+
+
+def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set):
+    """The fields of header ``h`` read before they are written from the start of ``st`` (a
+    :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
+    back through each branch from its end, a store to a field not read later is dead (its own
+    reads do not count) and goes into ``drop``: p4c's mid end shows ``if (c) { h.c = 5; } else {
+    h.b = h.c; } h = {h.a, 1, 2, 3};`` as the initializer alone.  A branch holding anything this does
+    not follow gives None (its stores stay)."""
+    if st["s"] == "if":
+        bodies, heads = [st["then"] or [], st["else"] or []], [st["c"]]
+    else:
+        bodies, heads = [c["body"] for c in st["cases"]], [st["e"]]
+        if not any("default" in c["labels"] for c in st["cases"]):
+            bodies.append([])   # (no case runs)
+    out = _fields_read({"vals": heads}, h)
+    if out is None:
+        return None
+    out = set(out)
+    for body in bodies:
+        now, mine = set(live), set()
+        for prev in reversed(list(_flat_blocks(body))):
+            if id(prev) in drop:
+                continue
+            if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
+                continue
+            if _plain_branch(prev):
+                now = _live_before(prev, now, target, h, self_inits, mine)
+            elif prev.get("s") == "decl" and not _mentions(prev, target):
+                continue
+            elif prev.get("s") != "assign" or prev.get("siblings") or _has_call(prev):
+                now = None
+            else:
+                lv = prev["l"]
+                base = lv["a"] if lv.get("op") == "slice" else lv
+                own = base.get("op") == "field" and isinstance(base.get("base"), dict) and \
+                    _header_path(base["base"]) == target
+                if own and base["f"] not in now:
+                    mine.add(id(prev))
+                    continue
+                used = _fields_read({"vals": [prev["r"]] + ([] if own and base is lv else [lv])}, h)
+                now = None if used is None else now | used
+            if now is None:
+                return None
+        drop |= mine
+        out |= now
+    return out
+
+
 def _flat_blocks(stmts: list):
     """``stmts`` with the plain blocks nested in them opened, in order (a block's own dict too, so
     that nothing is lost: it is neither an assignment nor a declaration and stops a walk)."""
@@ -147,8 +203,14 @@ def _without(stmts: list, drop: set) -> list:
     for st in stmts:
         if id(st) in drop:
             continue
-        if st.get("s") == "block":
+        if not any(id(d) in drop for d in ir_dicts(st)):
+            pass   # (kept as it is: other passes know statements by id)
+        elif st.get("s") == "block":
             st = dict(st, body=_without(st["body"], drop))
+        elif st.get("s") == "if":
+            st = dict(st, then=_without(st["then"] or [], drop), **{"else": _without(st["else"] or [], drop)})
+        elif st.get("s") == "switch_value":
+            st = dict(st, cases=[dict(c, body=_without(c["body"], drop)) for c in st["cases"]])
         out.append(st)
     return out
 
@@ -277,7 +339,7 @@ def _folded(x):
 
 def _const(x):
     """The value of ``x`` when it is a constant after p4c's constant folding, which runs before
-    its strength reduction: a literal, or an operation on constants only (``8w5 - 8w5`` is 0, so
+    its strength reduction: a literal, or an operation or slice on constants only (``8w5 - 8w5`` is 0, so
     ``(c ? h.b : 0) + (8w5 - 8w5)`` is the ``?:`` alone and hoisted: fuzz_headers seed 4428)."""
     if not isinstance(x, dict):
         return None
@@ -285,6 +347,9 @@ def _const(x):
     if op == "const":
         return x.get("v")
     t = x.get("t") or [None]
+    if op == "slice":   # (a slice of a constant: `(23w1)[19:4] >> x` is `0 >> x`, fuzz_exprs seed 8175)
+        a = _const(x["a"])
+        return None if a is None or isinstance(a, bool) else (int(a) >> x["lo"]) & ((1 << (x["hi"] - x["lo"] + 1)) - 1)
     if op not in ("bin", "un", "cast") or t[0] not in ("bit", "int"):
         return None
     a = _const(x["a"])

@@ -9,7 +9,9 @@ item; probed, helper mutz24).  A list holding a run-time value (``{ x }``, ``{ x
 becomes a struct or header (an assignment to one, a comparison with one) and one in an action's
 body (actions are inlined later, in the midend) are fine, as is a body inlined once, and a tuple
 local that nothing names after its declaration (p4c removes the unused declaration before it
-inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice).
+inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice), nor one in
+the branch of an ``if`` whose literal condition p4c's front end folds away first (fuzz_exprs 8298:
+``if (true) { .. } else { tuple<bit<2>> tp = {2w3}; l[4:3] = tp[0]; }``).
 
 :func:`check_inlined_constant_lists` counts, on the parsed program and for each top-level block of
 ``main`` on its own (p4c's pass looks at one at a time: a function called once in ingress and once
@@ -35,8 +37,10 @@ def _nodes(v, skip_actions: bool = False):
         if skip_actions and v.kind == "action":
             return
         yield v
-        for x in v._attrs.values():
-            yield from _nodes(x, skip_actions)
+        kept = v.get("p4c_folded") if v.kind == "if" else None   # (elab_common.mark_folded)
+        for k, x in v._attrs.items():
+            if kept is None or k not in ("then", "els") or k == kept:
+                yield from _nodes(x, skip_actions)
     elif isinstance(v, (list, tuple)):
         for x in v:
             yield from _nodes(x, skip_actions)
