@@ -83,6 +83,9 @@ def _body_key(ctx: dict) -> tuple:
     return ("action", ctx["in_action"]) if ctx.get("in_action") else (ctx.get("kind"), ctx.get("block"))
 
 
+_CURRENT = object()   # _raise_live: in the current block context
+
+
 class _DivErr(tuple):
     """(loc, message) of a division in a store, with its IR while const_index holds it pending."""
 
@@ -151,11 +154,20 @@ class MatchKindStores:
         if first is not None:
             self.back_end_error(*first)
 
-    def _raise_live(self, errs) -> None:
-        """A store p4c keeps: its first error that is not a division left to the constant propagation."""
+    def _raise_live(self, errs, ctx=_CURRENT) -> None:
+        """A store p4c keeps: its first error that is not a division left to the constant propagation
+        (in the block context ``ctx`` the store was made in, when given)."""
         first = next((e for e in errs if not (isinstance(e, _DivErr) and e.deferred is not None)), None)
-        if first is not None:
+        if first is None:
+            return
+        if ctx is _CURRENT:
             self.back_end_error(*first)
+            return
+        saved, self.ctx = self.ctx, ctx
+        try:
+            self.back_end_error(*first)
+        finally:
+            self.ctx = saved
 
     def back_end_error(self, loc, message: str) -> None:
         if getattr(self, "ctx", None):
@@ -285,11 +297,7 @@ class MatchKindStores:
                 self._hold_divisions(errs)   # (raised where a caller reads it, unless folded)
                 self._hold_param_store(key, errs, lv)
             elif k in live:
-                saved, self.ctx = self.ctx, ctx
-                try:
-                    self._raise_live(errs)
-                finally:
-                    self.ctx = saved
+                self._raise_live(errs, ctx)
             else:
                 self._drop_divisions(errs)
 
@@ -317,11 +325,7 @@ class MatchKindStores:
                     del s["mk_store"]
                     lv = s["l"] if s.get("s") == "assign" else {"op": "var", "n": s["n"], "t": s["t"]}
                     if store_live(states, name, i + 1, lv, roots):
-                        saved, self.ctx = self.ctx, ctx
-                        try:
-                            self._raise_live(errs)
-                        finally:
-                            self.ctx = saved
+                        self._raise_live(errs, ctx)
                     else:
                         self._drop_divisions(errs)
                 for n in ir_dicts(s):
@@ -335,11 +339,7 @@ class MatchKindStores:
         self.ctx.pop("state", None)
         for k in mine:   # (in an if, or dropped with an unreachable state: kept to be safe)
             errs, ctx, _ = pending.pop(k)
-            saved, self.ctx = self.ctx, ctx
-            try:
-                self._raise_live(errs)
-            finally:
-                self.ctx = saved
+            self._raise_live(errs, ctx)
 
     def _mk_out_params(self) -> set:
         """The ``out``/``inout`` parameters (their variables) of the body being settled: an

@@ -730,6 +730,25 @@ def p4c_wrong_verdicts(cases: dict, valid: dict, twins: bool = False) -> list[st
     return [what for (what, _src, is_mutant), ok in zip(jobs, verdicts) if ok == is_mutant]
 
 
+def mutant_table_tests(cases: dict, valid: dict):
+    """The three tests of a later table of mutants with valid twins (test_mutants2 on), for its module
+    to bind: every VALID program compiles, every mutant is rejected on its line, and with p4c on PATH
+    p4c agrees on all of them, the twins too."""
+    @pytest.mark.parametrize("name", list(valid))
+    def test_valid_program_compiles(name):
+        compile_source(valid[name], "ok.p4")
+
+    @pytest.mark.parametrize("name", list(cases))
+    def test_mutant_rejected_on_its_line(name):
+        assert_rejected_on_line(*cases[name])
+
+    @pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
+    def test_p4c_agrees():
+        wrong = p4c_wrong_verdicts(cases, valid, twins=True)
+        assert not wrong, wrong
+    return test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees
+
+
 @pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
 def test_p4c_agrees():
     """p4c rejects every mutant and accepts every VALID program (the valid twins differ from

@@ -4,13 +4,9 @@ the problem, its valid twin compiles, and with p4c on PATH p4c agrees on both an
 program."""
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
-from p4c_helpers import assert_rejected_on_line, program
+from p4c_helpers import program
 from switch.compiler import compile_source
-from test_mutants import p4c_wrong_verdicts
+from test_mutants import mutant_table_tests
 
 _MK = r"could not convert expression to Json"
 _OA = "    action a(out bool o) { o = exact == lpm; }\n"
@@ -170,20 +166,7 @@ VALID = {
 }
 
 
-@pytest.mark.parametrize("name", list(VALID))
-def test_valid_program_compiles(name):
-    compile_source(VALID[name], "ok.p4")
-
-
-@pytest.mark.parametrize("name", list(CASES))
-def test_mutant_rejected_on_its_line(name):
-    assert_rejected_on_line(*CASES[name])
-
-
-@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
-def test_p4c_agrees():
-    wrong = p4c_wrong_verdicts(CASES, VALID, twins=True)
-    assert not wrong, wrong
+test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID)
 
 
 def test_field_ids_as_p4cs_allocator(tmp_path):

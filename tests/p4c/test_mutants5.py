@@ -4,13 +4,8 @@ the problem, its valid twin compiles, and with p4c on PATH p4c agrees on both an
 program."""
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
-from p4c_helpers import assert_rejected_on_line, program
-from switch.compiler import compile_source
-from test_mutants import p4c_wrong_verdicts
+from p4c_helpers import program
+from test_mutants import mutant_table_tests
 
 _DIV = r"the divisor must be a compile-time power of two"
 _S1 = "control S(inout headers hh, inout h_t x) {\n    apply { x.c = x.c / 5; } }\n"
@@ -152,17 +147,4 @@ VALID = {
 }
 
 
-@pytest.mark.parametrize("name", list(VALID))
-def test_valid_program_compiles(name):
-    compile_source(VALID[name], "ok.p4")
-
-
-@pytest.mark.parametrize("name", list(CASES))
-def test_mutant_rejected_on_its_line(name):
-    assert_rejected_on_line(*CASES[name])
-
-
-@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
-def test_p4c_agrees():
-    wrong = p4c_wrong_verdicts(CASES, VALID, twins=True)
-    assert not wrong, wrong
+test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID)
