@@ -59,7 +59,9 @@ CASES.append(case("fuzz24_conditional_header_initializer_overwritten_by_copy_bac
     action a2() { a1(hdr.h2); }
     action a3(inout h_t q) { q.b = 4; if (hdr.h.b == 1) { return; } hdr.s[0] = {1, 2, 3, 4}; }
     action a4(out h_t q) { if (hdr.h.b == 2) { q.b = 5; } else { hdr.h2 = {9, 9, 9, 9}; } }
-"""), frames=[(1, H2(3, b=b, c=c)) for b in (0, 1, 2, 3) for c in (0, 7)] + [(1, H(5, 0))]))
+"""), frames=[(1, H2(3, b=b, c=c)) for b in (0, 1, 2, 3) for c in (0, 7)]))
+# (no frame without h2: a1 would read the invalid h2's fields, whose value on BMv2 is whatever an
+# earlier packet left in its PHV -- the fresh-clone CI of the merge saw 06 once, 00 alone)
 
 _A1 = "    action a1(inout h_t q) { q.a = 1; if (hdr.h.b == 0) { return; } hdr.h2 = {a = 1, b = hdr.h.a, c = 2, d = 3}; }\n"
 INVALID = {
