@@ -314,10 +314,8 @@ class MatchKindStores:
         if not mine and not self.__dict__.get("mk_param_stores"):
             return
         roots = {p["py"] for p in params if p["t"][0] != "extern"}
-        top = set()
         for name, st in states.items():
             for i, s in enumerate(st["body"]):
-                top.add(id(s))
                 k = s.get("mk_store")
                 if k in mine:
                     mine.discard(k)
