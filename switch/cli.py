@@ -31,7 +31,10 @@ import signal
 import sys
 import threading
 
+from switch import cli_compat
 from switch.ready import format_ready
+from switch.runtime import DROP_PORT, TargetOptions
+from switch.tracelog import MAX_FILES, MAX_SIZE, RotatingFile, TraceLog
 
 log = logging.getLogger("checkmate.switch")
 
@@ -64,11 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--p4info", help="P4Info (text or binary) for a JSON PROGRAM; default: rebuilt from the IR")
     ap.add_argument("-I", dest="include", action="append", default=[], help="include dir when compiling a .p4")
     ap.add_argument("--pcap", metavar="DIR", nargs="?", const=".",
-                    help="write <port>_in.pcap / <port>_out.pcap into DIR (default: the current directory)")
+                    help="write <iface>_in.pcap / <iface>_out.pcap per port into DIR (default: the current "
+                         "directory; a UDP port's label is its number)")
     ap.add_argument("--thrift-port", type=int, default=None,
                     help="accepted for simple_switch_grpc compatibility and ignored (no Thrift server)")
     ap.add_argument("--log-console", action="store_true", help="per-packet trace to stderr")
-    ap.add_argument("--log-file", metavar="FILE", help="per-packet trace to FILE")
+    ap.add_argument("--log-file", metavar="NAME", help="per-packet trace to NAME.txt (rotated as BMv2 does)")
     ap.add_argument("-L", "--log-level", default="info", type=str.lower, choices=list(LOG_LEVELS),
                     metavar="{trace,debug,info,warn,error,off}",
                     help="simple_switch_grpc's levels (warning = warn; trace = debug here, the per-packet "
@@ -85,11 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--tx-ring", action="store_true",
                     help="AF_PACKET ports send through a PACKET_TX_RING: one send() per port and receive batch "
                          "(less CPU with large batches, more with single frames; docs/SWITCH.md)")
+    cli_compat.add_options(ap)
     return ap
 
 
 def load_program(path: str, include=(), p4info_path: str | None = None):
-    """Return (device_config dict, P4Info) for a .p4 file or a compiled JSON device config."""
+    """Return (device_config dict, P4Info) for a .p4 file or a compiled JSON device config; the
+    P4Info is None for p4c's BMv2 JSON given without ``--p4info``."""
     from p4.config.v1 import p4info_pb2
 
     if path.endswith(".p4"):
@@ -113,10 +119,10 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
             p4info = p4info_pb2.P4Info.FromString(data)
     from switch.bmv2json import Bmv2JsonError, is_bmv2_json, translate
     if is_bmv2_json(ir):
-        # p4c --target bmv2 output, as simple_switch_grpc takes it: ids come from p4c's P4Info
-        if p4info is None:
-            raise ValueError(f"{path}: a BMv2 JSON (p4c --target bmv2) needs --p4info with the P4Info "
-                             f"p4c wrote beside it (--p4runtime-files)")
+        # p4c --target bmv2 output, as simple_switch_grpc takes it: ids come from p4c's P4Info.
+        # Without one (the p4lang tutorials start the switch with the JSON alone and push JSON +
+        # P4Info later), the data plane runs it with private ids and P4Runtime has no pipeline
+        # until SetForwardingPipelineConfig, as on simple_switch_grpc (P4Info None)
         try:
             return translate(ir, p4info), p4info
         except Bmv2JsonError as exc:
@@ -127,23 +133,16 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
     return ir, build_p4info(ir)
 
 
-def _setup_logging(args) -> callable:
+def _setup_logging(args) -> TraceLog | None:
     logging.basicConfig(level=LOG_LEVELS[args.log_level], stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    sinks = []
-    if args.log_console:
-        sinks.append(sys.stderr)
-    if args.log_file:
-        sinks.append(open(args.log_file, "a", buffering=1))
-    if not sinks:
+    if not (args.log_console or args.log_file):
         return None
-    lock = threading.Lock()
-
-    def trace(line: str) -> None:
-        with lock:
-            for s in sinks:
-                s.write(line.rstrip("\n") + "\n")
-    return trace
+    file = None
+    if args.log_file:
+        file = RotatingFile(args.log_file, MAX_SIZE if args.log_file_max_size is None else args.log_file_max_size,
+                            MAX_FILES if args.log_file_max_files is None else args.log_file_max_files)
+    return TraceLog(console=args.log_console, file=file)
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
@@ -155,9 +154,24 @@ def normalize_argv(argv: list[str]) -> list[str]:
 def main(argv=None) -> int:
     argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
-    trace = _setup_logging(args)
-    if args.thrift_port is not None:
-        log.info("--thrift-port %d ignored: checkmate-switch has no Thrift server (use P4Runtime)", args.thrift_port)
+    if args.version:
+        print(f"checkmate-switch {_version()} (simple_switch_grpc 1.15.5's command line and behaviour)")
+        return 0
+    if args.json_version:
+        print(cli_compat.JSON_VERSION)
+        return 0
+    try:
+        notes = cli_compat.check(args)
+        opts = TargetOptions(drop_port=DROP_PORT if args.drop_port is None else args.drop_port,
+                             priority_queues=1 if args.priority_queues is None else args.priority_queues,
+                             dump_packet_data=args.dump_packet_data)
+        credentials = cli_compat.server_credentials(args)
+        trace = _setup_logging(args)
+    except (ValueError, OSError) as exc:
+        print(f"checkmate-switch: error: {exc}", file=sys.stderr)
+        return 2
+    for note in notes:
+        log.info("%s", note)
 
     from p4.v1 import p4runtime_pb2
 
@@ -198,12 +212,12 @@ def main(argv=None) -> int:
 
     tm = TrafficManager(seed=args.seed)
     sw = Switch(ports, tm, cpu_port=args.cpu_port, pcap_dir=args.pcap, trace=trace,
-                send_order=args.send_order)
+                send_order=args.send_order, target_options=opts)
     for port, changes in tm_flags:
         tm.configure(port, changes)
     host, gport = args.grpc_server_addr
     try:
-        server, service, bound = serve(sw, f"{host}:{gport}", device_id=args.device_id)
+        server, service, bound = serve(sw, f"{host}:{gport}", device_id=args.device_id, credentials=credentials)
     except (OSError, RuntimeError) as exc:
         sw.stop()
         print(f"checkmate-switch: error: P4Runtime server: {exc}", file=sys.stderr)
@@ -211,7 +225,20 @@ def main(argv=None) -> int:
     tm_srv = None
     if args.tm_server_addr:
         tm_srv = TMControlServer(tm, *args.tm_server_addr, switch_stats=lambda: asdict(sw.stats))
-    if program is not None:
+    if program is not None and program[1] is None:
+        # p4c's JSON without its P4Info: the data plane runs it, P4Runtime answers FAILED_PRECONDITION
+        # ("no forwarding pipeline") until a controller sets one -- simple_switch_grpc's behaviour
+        from .runtime import Pipeline
+        try:
+            sw.install(Pipeline(program[0]))
+        except Exception as exc:  # noqa: BLE001 -- a JSON the loader cannot run: say so, exit 2
+            print(f"checkmate-switch: error: {args.program}: {exc}", file=sys.stderr)
+            server.stop(0)
+            sw.stop()
+            return 2
+        log.info("%s runs without a P4Info: P4Runtime has no pipeline until SetForwardingPipelineConfig "
+                 "(give --p4info to serve it from the start)", args.program)
+    elif program is not None:
         ir, p4info = program
         cfg = p4runtime_pb2.ForwardingPipelineConfig(p4_device_config=json.dumps(ir).encode())
         cfg.p4info.CopyFrom(p4info)
@@ -241,7 +268,17 @@ def main(argv=None) -> int:
     if tm_srv:
         tm_srv.close()
     sw.stop()
+    if trace is not None:
+        trace.close()
     return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("checkmate-testbed")
+    except PackageNotFoundError:   # run from a source tree that was not installed
+        return "(source tree)"
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 
 from .pcap import PcapWriter
 from .ports import Port
+from .runtime import TargetOptions
 from .tm import TrafficManager
 
 log = logging.getLogger("checkmate.switch")
@@ -73,7 +74,8 @@ class Switch:
     """Ports, the live pipeline and the TM of one switch."""
 
     def __init__(self, ports: list[Port], tm: TrafficManager, *, cpu_port: int | None = None,
-                 pcap_dir: str | None = None, trace=None, send_order: str = "batch"):
+                 pcap_dir: str | None = None, trace=None, send_order: str = "batch",
+                 target_options: TargetOptions | None = None):
         if send_order not in SEND_ORDERS:
             raise ValueError(f"send_order {send_order!r}: expected one of {', '.join(SEND_ORDERS)}")
         #: "frame": sends to never-blocking ports as each egress pass ends; "batch": all after the batch
@@ -82,6 +84,8 @@ class Switch:
         self.tm = tm
         self.cpu_port = cpu_port
         self.trace = trace
+        #: --drop-port / --priority-queues, applied to every pipeline made live (install)
+        self.target_options = target_options or TargetOptions()
         self.pipeline = None
         self._errors_logged = 0
         self.packet_in_handler = None
@@ -112,6 +116,8 @@ class Switch:
         """Make ``pipeline`` live (None: drop everything)."""
         if pipeline is not None:
             pipeline.trace = self.trace
+            if self.target_options != TargetOptions():   # a new pipeline starts with the defaults
+                pipeline.set_target_options(self.target_options)
         self.pipeline = pipeline
         self._errors_logged = 0   # each program gets its own first few error lines
 

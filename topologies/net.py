@@ -140,8 +140,9 @@ class ProcessSwitch(Switch):
 
     @property
     def trace_file(self) -> Path:
-        """Per-packet trace (``--log-file``), only when ``trace`` is on: it costs per packet."""
-        return self.log_dir / f"{self.name}-trace.log"
+        """Per-packet trace, only when ``trace`` is on: it costs per packet.  Both switches take
+        ``--log-file NAME`` and write ``NAME.txt`` (rotated past 5 MB, as BMv2 does)."""
+        return self.log_dir / f"{self.name}-trace.txt"
 
     @property
     def tm_addr(self) -> str | None:
@@ -247,7 +248,7 @@ class EmbeddedSwitch(ProcessSwitch):
         if self.tm_port:
             argv += ["--tm-server-addr", self.tm_addr]
         if self.trace:
-            argv += ["--log-file", str(self.trace_file)]
+            argv += ["--log-file", str(self.trace_file.with_suffix(""))]
         if self.pcap_dir is not None:
             argv += ["--pcap", str(self.pcap_dir / self.name)]
         argv += self.extra_args

@@ -117,7 +117,8 @@ class PrimitiveGen:
                 return [{"s": "mark_to_drop", "sm": SM_VAR}]
             # BMv2 sets the fields of the header it is given (p4c passes a copy of
             # standard_metadata when the action takes it as a parameter)
-            return [{"s": "assign", "l": m.field(inst, "egress_spec"), "r": const(511, m.field(inst, "egress_spec")["t"])},
+            spec = m.field(inst, "egress_spec")
+            return [{"s": "assign", "l": spec, "r": {"op": "drop_port", "t": spec["t"]}},
                     {"s": "assign", "l": m.field(inst, "mcast_grp"), "r": const(0, m.field(inst, "mcast_grp")["t"])}]
         if op == "exit":
             return [{"s": "exit"}]

@@ -32,11 +32,14 @@ def __getattr__(name):  # the service pulls in the pipeline; load it only when a
     raise AttributeError(name)
 
 
-def serve(device, address: str = "127.0.0.1:9559", device_id: int = 0, max_workers: int = 16):
+def serve(device, address: str = "127.0.0.1:9559", device_id: int = 0, max_workers: int = 16,
+          credentials: "grpc.ServerCredentials | None" = None):
     """Start the P4Runtime server on ``address`` (port 0 picks one).
 
     Returns ``(grpc_server, service, bound_port)``.  Each open StreamChannel holds a
     worker thread, so ``max_workers`` bounds concurrent streams plus unary calls.
+    ``credentials`` (``grpc.ssl_server_credentials``, simple_switch_grpc's ``--grpc-server-ssl``):
+    TLS, with or without client certificates; None: plaintext, as by default.
     """
     from p4.v1 import p4runtime_pb2_grpc
 
@@ -48,7 +51,7 @@ def serve(device, address: str = "127.0.0.1:9559", device_id: int = 0, max_worke
                                   ("grpc.max_send_message_length", 256 << 20),
                                   ("grpc.so_reuseport", 0)])
     p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
-    port = server.add_insecure_port(address)
+    port = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
     if port == 0:
         service.close()
         raise OSError(f"cannot bind the P4Runtime server to {address}")

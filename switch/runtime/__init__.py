@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from .entries import MATCH_KINDS, CounterData, FieldMatch, MeterConfig, TableEntry
 from .errors import EntryExists, EntryNotFound, InvalidEntry, PipelineError, Unsupported
+from .engine import TargetOptions
 from .pipeline import DROP_PORT, Pipeline
 
 __all__ = [
     "DROP_PORT", "MATCH_KINDS", "CounterData", "EntryExists", "EntryNotFound", "FieldMatch",
-    "InvalidEntry", "MeterConfig", "Pipeline", "PipelineError", "TableEntry", "Unsupported",
+    "InvalidEntry", "MeterConfig", "Pipeline", "PipelineError", "TableEntry", "TargetOptions", "Unsupported",
 ]

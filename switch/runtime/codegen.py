@@ -23,7 +23,7 @@ from __future__ import annotations
 import struct
 
 from . import gen_helpers
-from .engine import Engine, ExitSignal, ParserError, Stack
+from .engine import DROP_PORT, Engine, ExitSignal, ParserError, Stack
 from .errors import Unsupported
 from .externs import MeterState, csum16, hash_value
 from .gen_blocks import BlockGen
@@ -69,7 +69,7 @@ def load(ir: dict, pipeline) -> Engine:
         "_copy_into", "_apply_dead", "_hdr_out", "_agg_out", "_eq", "_lookahead", "_cat_valid", "_VB", "_vb_in", "_tracked")}
     ns.update({
         "_Struct": struct.Struct, "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
-        "hash_value": hash_value, "CLOCK": pipeline.clock,
+        "hash_value": hash_value, "CLOCK": pipeline.clock, "_DROP": DROP_PORT,
         "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else lo,
     })
     for t in ir["tables"]:

@@ -9,6 +9,7 @@ values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from time import perf_counter
 
 DROP_PORT = 511
@@ -20,6 +21,24 @@ MAX_PASSES = 64
 # waits for each frame's output (tutorial scripts, test rigs) leaves longer gaps.
 REUSE_GAP_S = 0.02
 I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
+
+
+@dataclass(frozen=True)
+class TargetOptions:
+    """simple_switch_grpc's target options that change the packet path (after ``--`` on its command
+    line): the drop port and the number of priority queues per egress port."""
+
+    drop_port: int = DROP_PORT      # --drop-port: what mark_to_drop writes and what drops a packet
+    priority_queues: int = 1        # --priority-queues: standard_metadata.priority must be below it
+    dump_packet_data: int = 0       # --dump-packet-data: bytes of each packet from/to a port in the trace
+
+    def __post_init__(self):
+        if not (isinstance(self.drop_port, int) and 0 <= self.drop_port <= 511):
+            raise ValueError(f"drop port {self.drop_port!r}: must fit standard_metadata.egress_spec (0..511)")
+        if not (isinstance(self.priority_queues, int) and self.priority_queues >= 1):
+            raise ValueError(f"priority queues {self.priority_queues!r}: at least 1 per port")
+        if not (isinstance(self.dump_packet_data, int) and self.dump_packet_data >= 0):
+            raise ValueError(f"dump packet data {self.dump_packet_data!r}: a byte count (0: none)")
 
 
 class ParserError(Exception):
@@ -145,6 +164,20 @@ class Engine:
         # egress queues per port (simple_switch_grpc's --priority-queues, default 1): a packet
         # whose standard_metadata.priority is not below it is dropped when it is enqueued
         self.priority_queues = 1
+        # the drop port (--drop-port, default 511): mark_to_drop writes it (the generated code's
+        # ``_DROP``), egress_spec equal to it at the end of ingress or egress drops the packet,
+        # and egress starts with egress_spec = drop port + 1 (9 bits: 0 for 511), as BMv2 does
+        self.drop_port = DROP_PORT
+        self.egress_spec0 = 0
+        self.dump = 0   # bytes of a packet received from / sent to a port shown in the trace
+
+    def set_target_options(self, opts: TargetOptions) -> None:
+        """simple_switch_grpc's ``--drop-port`` and ``--priority-queues`` (see __init__)."""
+        self.drop_port = opts.drop_port
+        self.egress_spec0 = (opts.drop_port + 1) & 0x1FF
+        self.ns["_DROP"] = opts.drop_port
+        self.priority_queues = opts.priority_queues
+        self.dump = opts.dump_packet_data
 
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
@@ -245,6 +278,8 @@ class Engine:
     def _ingress(self, data, iport, itype, carry, tr, ingress_q, egress_q) -> None:
         if tr:
             tr(f"ingress port {iport}, {len(data)} bytes, instance_type {itype}")
+            if self.dump and itype == I_NORMAL:
+                tr(f"packet data: {data[:self.dump].hex(' ')}")
         # BMv2 (simple_switch.cpp): a resubmitted or recirculated packet gets a PHV whose
         # metadata is reset (``reset_metadata()``): ingress_port reads 0 unless the preserved
         # field list carries it; only instance_type and packet_length are set again.
@@ -294,9 +329,9 @@ class Engine:
                 egress_q.append((R, eport))
             return
         eport = sm.egress_spec
-        if eport == DROP_PORT:
+        if eport == self.drop_port:
             if tr:
-                tr("dropped at the end of ingress (egress_spec 511)")
+                tr(f"dropped at the end of ingress (egress_spec {eport}: the drop port)")
             return
         sm.instance_type = I_NORMAL
         egress_q.append((P, eport))
@@ -352,7 +387,7 @@ class Engine:
                 tr(f"dropped at enqueue: priority {getattr(sm, 'priority', 0)} out of range ({self.priority_queues} queue(s))")
             return
         sm.egress_port = eport
-        sm.egress_spec = 0
+        sm.egress_spec = self.egress_spec0
         sm.packet_length = P.plen
         if self.need_ts:
             sm.egress_global_timestamp = self.clock()
@@ -369,7 +404,7 @@ class Engine:
                 C.hdr = P.hdr.copy()
                 return C
             self._clone(P, I_E2E, e2e, tr, egress_q)
-        if sm.egress_spec == DROP_PORT:
+        if sm.egress_spec == self.drop_port:
             if tr:
                 tr("dropped in egress (mark_to_drop)")
             return
@@ -388,6 +423,8 @@ class Engine:
             data = data[:P.clip]
         if tr:
             tr(f"out port {eport}, {len(data)} bytes")
+            if self.dump:
+                tr(f"packet data: {data[:self.dump].hex(' ')}")
         out.append((eport, data))
 
 

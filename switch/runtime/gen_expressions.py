@@ -37,6 +37,8 @@ class ExpressionGen:
             return str(v) if v >= 0 else f"({v})"
         if op == "var":
             return e["n"]
+        if op == "drop_port":   # what mark_to_drop writes (simple_switch_grpc's --drop-port)
+            return "_DROP"
         if op == "field":
             return f"{self.x(e['base'])}.{e['f']}"
         if op == "stack_idx":

@@ -410,7 +410,7 @@ class StatementGen:
             self.emit(ind, f"{self.x(s['st'])}.{k}{'_u' if s.get('union') else ''}({s['count']})")
         elif k == "mark_to_drop":
             sm = self.x(s["sm"])
-            self.emit(ind, f"{sm}.egress_spec = 511")
+            self.emit(ind, f"{sm}.egress_spec = _DROP")   # the drop port (Engine.set_target_options)
             self.emit(ind, f"{sm}.mcast_grp = 0")
             self.emit(ind, "if P.tr: P.tr('mark_to_drop')")
         elif k == "counter":

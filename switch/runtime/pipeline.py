@@ -43,7 +43,7 @@ from .names import NameIndex
 from .profiles import ActionProfile
 from .tables import ActionSpec, Table
 
-from .engine import DROP_PORT
+from .engine import DROP_PORT, TargetOptions
 from ..compiler.ir_check import InvalidDeviceConfig, validate_device_config
 
 
@@ -96,6 +96,7 @@ class Pipeline:
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
+        self.target_options = TargetOptions()
         # a table p4c's midend removes (the compiler marks it): BMv2's JSON has none, so P4Runtime
         # finds no such table -- its code stays, unreachable
         self.removed_tables = {t["id"] for t in ir["tables"] if t.get("midend_removed")}
@@ -107,6 +108,12 @@ class Pipeline:
             # initial entries the control plane may change
             for e in t.get("const_entries", ()) if t["id"] in self.tables else ():
                 self.tables[t["id"]].insert(_entry_from_ir(e, param_ids), const=True)
+
+    def set_target_options(self, opts: TargetOptions) -> None:
+        """Apply the switch's target options (drop port, priority queues: :class:`~.engine.TargetOptions`)."""
+        with self.lock:
+            self.target_options = opts
+            self.program.set_target_options(opts)
 
     # -- tables -------------------------------------------------------------------------
     def _table(self, table_id: int) -> Table:

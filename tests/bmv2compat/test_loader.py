@@ -1,13 +1,11 @@
 """switch/bmv2json on its own (no p4c needed: p4c's output kept in p4c_out/): what it
 cannot run is refused naming the object, malformed JSON never escapes as anything but
-Bmv2JsonError, and checkmate-switch explains what a BMv2 JSON needs."""
+Bmv2JsonError.  (checkmate-switch started with a BMv2 JSON and no P4Info: tests/switch_proc/test_cli_compat.py.)"""
 from __future__ import annotations
 
 import copy
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -119,13 +117,6 @@ def test_malformed_json_is_refused_by_name_never_crashes():
         except Exception:  # noqa: BLE001 -- the pipeline's own refusal, see switch/p4rt_server/state.py
             refused += 1
     assert refused > 50 and loaded > 50, (refused, loaded)
-
-
-def test_cli_wants_the_p4info_with_a_bmv2_json():
-    r = subprocess.run([sys.executable, "-m", "switch.cli", "--grpc-server-addr", "127.0.0.1:0",
-                        str(OUT / "basic.json")], cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2
-    assert "BMv2 JSON" in r.stderr and "--p4info" in r.stderr, r.stderr
 
 
 def test_same_outputs_as_checkmate_p4c_on_a_routed_frame():

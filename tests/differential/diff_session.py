@@ -17,8 +17,10 @@ from diff_targets import BMv2Target, CheckmateTarget
 class Targets:
     """Both switches; one that died (a crash is itself a finding) is reported and restarted."""
 
-    def __init__(self):
-        self.bmv2, self.cm = BMv2Target(), CheckmateTarget()
+    def __init__(self, target_args: tuple[str, ...] = ()):
+        #: simple_switch_grpc target options both switches start with (--drop-port, --priority-queues)
+        self.target_args = tuple(target_args)
+        self.bmv2, self.cm = BMv2Target(target_args=self.target_args), CheckmateTarget(target_args=self.target_args)
 
     def check(self):
         dead = []
@@ -32,7 +34,7 @@ class Targets:
             if t.p.proc.poll() is not None:
                 dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
                 t.stop()
-                setattr(self, attr, cls())
+                setattr(self, attr, cls(target_args=self.target_args))
         return dead
 
     def restart(self, name: str):
@@ -40,7 +42,7 @@ class Targets:
             t = getattr(self, attr)
             if t.name == name:
                 t.stop()
-                setattr(self, attr, cls())
+                setattr(self, attr, cls(target_args=self.target_args))
 
     def stop(self):
         self.bmv2.stop()

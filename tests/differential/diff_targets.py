@@ -9,7 +9,8 @@
 * :class:`CheckmateTarget` -- ``checkmate-switch --no-p4`` with one UDP tunnel port per
   switch port (its no-root port mode: one datagram per Ethernet frame).
 
-Both take a CPU port (``cpu_port``: PacketIn/PacketOut over the P4Runtime stream) and a
+Both take a CPU port (``cpu_port``: PacketIn/PacketOut over the P4Runtime stream), target
+options (``target_args``: simple_switch_grpc's options after ``--``, e.g. ``--drop-port``) and a
 program with SetForwardingPipelineConfig over real P4Runtime
 (:class:`controller.client.SwitchConnection`), so one process serves every program of the
 suite.  ``inject`` sends frames; ``collect`` returns what came out, per port, once the
@@ -131,7 +132,7 @@ class Target:
 class BMv2Target(Target):
     name = "bmv2"
 
-    def __init__(self, cpu_port: int | None = None):
+    def __init__(self, cpu_port: int | None = None, target_args: tuple[str, ...] = ()):
         super().__init__()
         nn = _nanomsg()
         self.dir = tempfile.mkdtemp(prefix="cmdiff-bmv2-")
@@ -144,6 +145,7 @@ class BMv2Target(Target):
             argv += ["--log-file", os.path.join(os.environ["CHECKMATE_DIFF_LOG"], "bmv2"), "--log-flush",
                      "-L", "trace"]
         argv += ["--", "--grpc-server-addr", addr] + (["--cpu-port", str(cpu_port)] if cpu_port is not None else [])
+        argv += list(target_args)
         self.p = _Proc(argv, stdout=subprocess.DEVNULL)
         self.sock = nn.nn_socket(_AF_SP, _NN_PAIR)
         tmo = ctypes.c_int(100)
@@ -186,12 +188,12 @@ class BMv2Target(Target):
 class CheckmateTarget(Target):
     name = "checkmate"
 
-    def __init__(self, cpu_port: int | None = None):
+    def __init__(self, cpu_port: int | None = None, target_args: tuple[str, ...] = ()):
         from switch.ready import wait_ready
         super().__init__()
         self.socks = {}
         argv = [sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0"] + \
-            (["--cpu-port", str(cpu_port)] if cpu_port is not None else [])
+            (["--cpu-port", str(cpu_port)] if cpu_port is not None else []) + list(target_args)
         for port in PORTS:
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             s.bind(("127.0.0.1", 0))
