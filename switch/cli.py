@@ -119,6 +119,7 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
             p4info = p4info_pb2.P4Info.FromString(data)
     from switch.bmv2json import Bmv2JsonError, is_bmv2_json, translate
     if is_bmv2_json(ir):
+        _check_json_version(path, ir)
         # p4c --target bmv2 output, as simple_switch_grpc takes it: ids come from p4c's P4Info.
         # Without one (the p4lang tutorials start the switch with the JSON alone and push JSON +
         # P4Info later), the data plane runs it with private ids and P4Runtime has no pipeline
@@ -131,6 +132,19 @@ def load_program(path: str, include=(), p4info_path: str | None = None):
         return ir, p4info
     from switch.compiler.p4info import build_p4info
     return ir, build_p4info(ir)
+
+
+def _check_json_version(path: str, ir: dict) -> None:
+    """simple_switch_grpc refuses to start with a BMv2 JSON whose ``__meta__.version`` is not 2.x up
+    to 2.24 (it takes any through P4Runtime: so does SetForwardingPipelineConfig here)."""
+    version = (ir.get("__meta__") or {}).get("version")
+    if not (isinstance(version, list) and len(version) == 2 and all(isinstance(v, int) for v in version)):
+        return   # no tag: BMv2 reads it as the current version
+    major, minor = version
+    if major != 2:
+        raise ValueError(f"{path}: a BMv2 JSON of major version 2 is required; this one is tagged {major}.{minor}")
+    if minor > 24:
+        raise ValueError(f"{path}: the most recent BMv2 JSON version supported is 2.24; this one is tagged 2.{minor}")
 
 
 def _setup_logging(args) -> TraceLog | None:

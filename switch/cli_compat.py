@@ -11,7 +11,8 @@ dropped, so either place works) -- in one of three ways:
   ``--log-console``, ``--log-file NAME`` (writes ``NAME.txt``, rotated as BMv2 rotates it:
   ``--log-file-max-size``, ``--log-file-max-files``; :mod:`switch.tracelog`), ``--log-flush``
   (always on), ``-L``, ``--dump-packet-data N`` (the first N bytes of every packet received
-  from a port and sent to one, in the trace), ``-v``/``--version``, ``--json-version``,
+  from a port and sent to one, in the trace), ``-v``/``--version``, ``--json-version`` (and
+  a program's JSON version checked as BMv2 checks it at start),
   ``--grpc-server-addr``, TLS (``--grpc-server-ssl``, ``--grpc-server-cacert``,
   ``--grpc-server-cert``, ``--grpc-server-key``, ``--grpc-server-with-client-auth``),
   ``--cpu-port``, ``--drop-port`` (what ``mark_to_drop`` writes, what drops a packet at the end
@@ -32,9 +33,11 @@ from __future__ import annotations
 
 import argparse
 
-#: the BMv2 JSON version ``--json-version`` prints: the one p4c 1.2.4.8 writes, which the
-#: loader of p4c's JSON (switch/bmv2json) is tested on (BMv2 1.15.5 itself prints 2.24)
-JSON_VERSION = "2.23"
+#: the most recent BMv2 JSON version taken, as BMv2 1.15.5 prints it for ``--json-version`` (a JSON
+#: given on the command line tagged past it, or with another major version, is refused as BMv2
+#: refuses it: switch.cli._check_json_version); p4c 1.2.4.8 writes 2.23, which the loader of p4c's
+#: JSON (switch/bmv2json) is tested on
+JSON_VERSION = "2.24"
 
 #: option -> why it changes nothing here (logged at start when given)
 NO_EFFECT = {
@@ -65,7 +68,7 @@ def add_options(ap: argparse.ArgumentParser) -> None:
     g = ap.add_argument_group("simple_switch_grpc options")
     g.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     g.add_argument("--json-version", action="store_true",
-                   help=f"print the BMv2 JSON version p4c's JSON is read as ({JSON_VERSION}) and exit")
+                   help=f"print the most recent BMv2 JSON version taken ({JSON_VERSION}) and exit")
     g.add_argument("--log-flush", action="store_true", help="accepted: the trace is flushed line by line always")
     g.add_argument("--log-file-max-size", type=int, default=None, metavar="BYTES",
                    help="rotate the --log-file trace past this size (default 5242880, as BMv2)")

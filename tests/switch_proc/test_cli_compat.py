@@ -146,6 +146,18 @@ def test_bad_option_values_name_the_option(args, culprit):
     assert r.returncode == 2 and culprit in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("version, culprit", [([3, 0], "major version 2 is required; this one is tagged 3.0"),
+                                               ([2, 25], "2.24; this one is tagged 2.25")])
+def test_json_version_checked_at_start_as_bmv2(tmp_path, version, culprit):
+    """simple_switch_grpc refuses such a JSON given on its command line (measured: exit status 1)."""
+    import json
+    j = json.loads((FROZEN / "fwd.json").read_text())
+    j["__meta__"]["version"] = version
+    (tmp_path / "v.json").write_text(json.dumps(j))
+    r = run_cli("--grpc-server-addr", "127.0.0.1:0", tmp_path / "v.json")
+    assert r.returncode == 2 and culprit in r.stderr, r.stderr
+
+
 # ------------------------------------------------------------------ TLS
 def _openssl(*args, cwd):
     subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
