@@ -201,6 +201,8 @@ def main(argv=None) -> int:
         dup = {n for n in nums if nums.count(n) > 1}
         if dup:
             raise ValueError(f"-i: port number(s) {sorted(dup)} given twice")
+        if args.cpu_port == 0:   # simple_switch_grpc exits (status 1) on it too
+            raise ValueError("--cpu-port 0: 0 is not a valid CPU port (simple_switch_grpc refuses it as well)")
         if args.cpu_port is not None and args.cpu_port in nums:
             raise ValueError(f"--cpu-port {args.cpu_port} is also a data port")
         tm_flags = [parse_tm_flag(t) for t in args.tm]

@@ -137,6 +137,7 @@ def test_rotating_file_keeps_max_files_backups(tmp_path):
     (["--grpc-server-ssl", "--grpc-server-cert", "/nonexistent.pem", "--grpc-server-key", "/nonexistent.key"],
      "--grpc-server-key /nonexistent.key"),
     (["--drop-port", "512"], "drop port 512"),
+    (["--cpu-port", "0"], "--cpu-port 0: 0 is not a valid CPU port"),
     (["--priority-queues", "0"], "priority queues 0"),
     (["--dump-packet-data", "-1"], "--dump-packet-data -1"),
     (["--log-file", "/tmp/x", "--log-file-max-size", "0"], "--log-file-max-size 0"),
