@@ -19,6 +19,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+import grpc
+
 from .artifacts import load_artifacts
 from .client import SwitchConnection
 from .device import Device
@@ -60,8 +62,31 @@ def targets(args) -> tuple[list[Target], Topology | None]:
     return ts, topo
 
 
+def tls_credentials(args):
+    """``--ssl-ca`` [``--ssl-cert`` ``--ssl-key``]: TLS to switches started with ``--grpc-server-ssl``
+    (a client certificate where they also require one); None: plaintext."""
+    if not args.ssl_ca:
+        if args.ssl_cert or args.ssl_key:
+            raise ControllerError("--ssl-cert/--ssl-key need --ssl-ca (the CA the switch's certificate chains to)")
+        return None
+    if bool(args.ssl_cert) != bool(args.ssl_key):
+        raise ControllerError("--ssl-cert and --ssl-key go together (the client certificate and its key)")
+
+    def read(path, flag):
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as exc:
+            raise ControllerError(f"{flag} {path}: {exc.strerror}") from None
+    return grpc.ssl_channel_credentials(
+        root_certificates=read(args.ssl_ca, "--ssl-ca"),
+        private_key=read(args.ssl_key, "--ssl-key") if args.ssl_key else None,
+        certificate_chain=read(args.ssl_cert, "--ssl-cert") if args.ssl_cert else None)
+
+
 def open_device(t: Target, args, *, arbitrate: bool) -> Device:
-    conn = SwitchConnection(t.addr, t.device_id, args.election_id, name=t.name, timeout=args.timeout)
+    conn = SwitchConnection(t.addr, t.device_id, args.election_id, name=t.name, timeout=args.timeout,
+                            credentials=tls_credentials(args))
     conn.connect(arbitrate=arbitrate)
     try:
         p4info, _ = conn.get_pipeline()
@@ -244,7 +269,7 @@ def cmd_program(args) -> int:
     only = switches_named(topo, args.switch) if args.switch else None  # before anything is loaded or sent
     art = load_artifacts(args.build, target=args.target)
     reports = program_topology(topo, art, election_id=args.election_id, timeout=args.timeout, only=only,
-                               force_pipeline=args.force_pipeline)
+                               force_pipeline=args.force_pipeline, credentials=tls_credentials(args))
     out = {name: rep.to_json() for name, rep in reports.items()}
 
     def render(con, per_switch):
@@ -345,6 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device-id", type=int, default=0, help="device id for --switch without /ID (default 0)")
     p.add_argument("--election-id", type=int, default=1, help="election id when arbitrating (default 1)")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for a switch (default 5)")
+    p.add_argument("--ssl-ca", metavar="PEM", help="P4Runtime over TLS: the CA of the switches' certificates")
+    p.add_argument("--ssl-cert", metavar="PEM", help="TLS client certificate (switches with client auth)")
+    p.add_argument("--ssl-key", metavar="PEM", help="the client certificate's private key")
     p.add_argument("--build", default=None,
                    help="build folder (default build/) with checkmate.<target>.{json,p4info.txtpb}")
     p.add_argument("--target", default="embedded", choices=("embedded", "bmv2"),

@@ -43,8 +43,10 @@ class SwitchConnection:
     """A P4Runtime session with one switch (see module docstring)."""
 
     def __init__(self, addr: str, device_id: int = 0, election_id: int = 1, *, name: str | None = None,
-                 timeout: float = 5.0):
+                 timeout: float = 5.0, credentials: grpc.ChannelCredentials | None = None):
         self.addr, self.device_id, self.election_id = addr, device_id, election_id
+        #: TLS (``grpc.ssl_channel_credentials``) for a switch serving P4Runtime over TLS; None: plaintext
+        self.credentials = credentials
         self.name = name or addr
         self.timeout = timeout
         self.channel: grpc.Channel | None = None
@@ -65,7 +67,8 @@ class SwitchConnection:
     def connect(self, *, primary: bool = True, arbitrate: bool = True) -> "SwitchConnection":
         """Open the session.  ``arbitrate=False`` opens no stream (read-only use: Read and
         GetForwardingPipelineConfig need no arbitration), so it never disturbs the primary."""
-        self.channel = grpc.insecure_channel(self.addr)
+        self.channel = grpc.secure_channel(self.addr, self.credentials) if self.credentials \
+            else grpc.insecure_channel(self.addr)
         try:
             grpc.channel_ready_future(self.channel).result(timeout=self.timeout)
         except grpc.FutureTimeoutError:

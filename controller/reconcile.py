@@ -133,9 +133,11 @@ def program_device(dev: Device, plan: SwitchPlan, device_config: bytes, force_pi
 
 
 def program_topology(topo, artifacts, *, election_id: int = 1, timeout: float = 10.0,
-                     only: set[str] | None = None, force_pipeline: bool = False) -> dict[str, ReconcileReport]:
+                     only: set[str] | None = None, force_pipeline: bool = False,
+                     credentials=None) -> dict[str, ReconcileReport]:
     """Program every switch of ``topo`` (or those named in ``only``) and close the sessions;
-    returns ``{switch: report}``.  Stops at the first switch that fails (the error names it)."""
+    returns ``{switch: report}``.  Stops at the first switch that fails (the error names it).
+    ``credentials``: TLS channel credentials for switches serving P4Runtime over TLS."""
     from .client import SwitchConnection
     from .plan import plan_switch
 
@@ -144,7 +146,8 @@ def program_topology(topo, artifacts, *, election_id: int = 1, timeout: float = 
     for name, sw in sorted(topo.switches.items(), key=lambda kv: kv[1].device_id):
         if only is not None and name not in only:
             continue
-        conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=timeout)
+        conn = SwitchConnection(sw.grpc_addr, sw.device_id, election_id, name=name, timeout=timeout,
+                                credentials=credentials)
         with conn.connect():
             out[name] = program_device(Device(conn, index), plan_switch(topo, name), artifacts.device_config,
                                        force_pipeline=force_pipeline)

@@ -208,3 +208,21 @@ def test_p4runtime_over_tls_with_client_auth(start_switch, pki):
     assert _capabilities(sp.grpc_addr, client).p4runtime_api_version
     with pytest.raises(grpc.RpcError):
         _capabilities(sp.grpc_addr, grpc.ssl_channel_credentials(root_certificates=ca))   # no client certificate
+
+
+def test_checkmate_ctl_over_tls(start_switch, pki):
+    """checkmate-ctl --ssl-ca [--ssl-cert --ssl-key] reaches a switch serving P4Runtime over TLS."""
+    sp = start_switch(extra=[REPO / "tests" / "switch_proc" / "programs" / "l3_cpu.p4", "--grpc-server-ssl",
+                             "--grpc-server-cert", pki / "server.pem", "--grpc-server-key", pki / "server.key",
+                             "--grpc-server-cacert", pki / "ca.pem", "--grpc-server-with-client-auth"])
+
+    def ctl(*extra):
+        return subprocess.run([sys.executable, "-m", "controller.cli", "--switch", sp.grpc_addr, "--json", *extra,
+                               "tables"], capture_output=True, text=True, timeout=60, cwd=REPO)
+
+    r = ctl("--ssl-ca", pki / "ca.pem", "--ssl-cert", pki / "client.pem", "--ssl-key", pki / "client.key")
+    assert r.returncode == 0 and "MyIngress.ipv4_lpm" in r.stdout, r.stderr
+    r = ctl("--ssl-ca", pki / "ca.pem")            # no client certificate: the switch refuses
+    assert r.returncode == 1 and r.stderr, r.stderr
+    r = ctl("--ssl-cert", pki / "client.pem", "--ssl-key", pki / "client.key")
+    assert r.returncode == 1 and "need --ssl-ca" in r.stderr, r.stderr
