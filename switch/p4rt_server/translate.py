@@ -4,8 +4,8 @@ Decoding applies the P4Runtime rules that belong to the protocol rather than to 
 pipeline: byte strings must fit their P4Info width; "don't care" matches must be
 *omitted* (ternary mask 0, LPM prefix length 0, a range covering the whole field)
 and are refused when sent explicitly; a table entry names an action, not an action
-profile; idle timeouts are refused (UNIMPLEMENTED where the table was compiled with
-support for them, INVALID_ARGUMENT otherwise); writes to ``const`` tables and to
+profile; an idle timeout needs a table compiled with ``support_timeout``
+(INVALID_ARGUMENT otherwise); writes to ``const`` tables and to
 ``const`` default actions get PERMISSION_DENIED.  Everything else -- keys that do
 not match the table, masks, prefix bits, priorities, action scopes, parameters --
 is checked by the pipeline, whose errors name table, field and value.
@@ -116,10 +116,7 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
     """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
     the idle timeout as BMv2 does)."""
     table = idx.table(te.table_id)
-    if te.idle_timeout_ns and not read:
-        if table.supports_idle_timeout:
-            raise P4RTError(StatusCode.UNIMPLEMENTED,
-                            f"table '{table.name}': idle timeout is not implemented by checkmate-switch")
+    if te.idle_timeout_ns and not read and not table.supports_idle_timeout:
         raise _bad(f"table '{table.name}': idle_timeout_ns set but the table does not support idle timeout")
     matches = []
     seen = set()
@@ -130,7 +127,8 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         m = decode_match(table, fm)
         if m is not None:
             matches.append(m)
-    entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
+    entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action,
+                       idle_timeout_ns=0 if read else te.idle_timeout_ns)
     if te.is_default_action and te.match:
         raise _bad(f"table '{table.name}': the default entry must not have match fields")
     if te.HasField("action"):
@@ -193,8 +191,18 @@ def is_dont_care(table: TableInfo, m: FieldMatch) -> bool:
             or (m.kind == "range" and m.value == 0 and m.high == codec.mask_of(w)))
 
 
+def elapsed_ns(entry: TableEntry) -> int:
+    """``time_since_last_hit`` as simple_switch_grpc 1.15.5 answers it: BMv2 keeps the timeout in
+    whole ms and gives the time left (never below 0), PI turns that back into "elapsed" from the
+    written ``idle_timeout_ns`` with a 32-bit product -- capped at the timeout, 0 without one, and
+    past 2**32 ns a timeout reads 2**32 too high early on (probed: 5 s read 4298967296 after 4 ms)."""
+    left_ms = max(0, entry.idle_timeout_ns // 10**6 - (entry.since_hit_ms or 0))
+    return (entry.idle_timeout_ns - (left_ms * 10**6) % 2**32) % 2**64
+
+
 def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
-                       with_counter: bool, with_meter: bool = True) -> p4runtime_pb2.TableEntry:
+                       with_counter: bool, with_meter: bool = True,
+                       with_elapsed: bool = False) -> p4runtime_pb2.TableEntry:
     te = p4runtime_pb2.TableEntry(table_id=table.id)
     if entry.is_default:
         te.is_default_action = True
@@ -222,6 +230,10 @@ def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
         mc.cir, mc.cburst, mc.pir, mc.pburst = entry.meter.cir, entry.meter.cburst, entry.meter.pir, entry.meter.pburst
     if entry.is_const:
         te.is_const = True
+    if not entry.is_default:
+        te.idle_timeout_ns = entry.idle_timeout_ns
+        if with_elapsed:
+            te.time_since_last_hit.elapsed_ns = elapsed_ns(entry)
     return te
 
 
