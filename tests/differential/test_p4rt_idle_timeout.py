@@ -238,3 +238,89 @@ def test_idle_timeout_notification_against_bmv2(targets):
         finally:
             F._close(side)
     assert got[0] == got[1] and len(got[0]) == 2
+
+
+#: two ageing tables, one needing priorities: a sweep's finds go out as ONE notification (PI's buffer)
+TWO_TABLES = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<32> a; bit<16> b; }
+struct hs { h_t h; }
+struct m_t { }
+parser P(packet_in p, out hs hdr, inout m_t m, inout standard_metadata_t sm) { state start { p.extract(hdr.h); transition accept; } }
+control I(inout hs hdr, inout m_t m, inout standard_metadata_t sm) {
+    action fwd(bit<9> port) { sm.egress_spec = port; }
+    table tt { key = { hdr.h.a: ternary; hdr.h.b: range; } actions = { fwd; NoAction; } support_timeout = true; }
+    table tl { key = { hdr.h.a: lpm; } actions = { fwd; NoAction; } support_timeout = true; }
+    apply { tt.apply(); tl.apply(); } }
+control E(inout hs hdr, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control V(inout hs hdr, inout m_t m) { apply { } }
+control C(inout hs hdr, inout m_t m) { apply { } }
+control D(packet_out p, in hs hdr) { apply { p.emit(hdr); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+
+
+def _two_table_updates(info):
+    tt = next(t for t in info.tables if t.preamble.name.endswith("tt"))
+    tl = next(t for t in info.tables if t.preamble.name.endswith("tl"))
+    fwd = next(a for a in info.actions if a.preamble.name.endswith("fwd"))
+    out = []
+    for table, prio, match in ((tl, 0, [("lpm", b"\x0a\x00\x00\x00", 8)]),
+                               (tt, 10, [("ternary", b"\x0a\x00\x00\x00", b"\xff\x00\x00\x00"), ("range", b"\x00\x01", b"\x00\x09")]),
+                               (tt, 20, [("ternary", b"\x01", b"\x01")])):
+        e = pb.TableEntry(table_id=table.preamble.id, priority=prio, idle_timeout_ns=1_000_000)
+        for fid, (kind, a, b) in enumerate(match, 1):
+            f = e.match.add(field_id=fid)
+            if kind == "lpm":
+                f.lpm.value, f.lpm.prefix_len = a, b
+            elif kind == "ternary":
+                f.ternary.value, f.ternary.mask = a, b
+            else:
+                f.range.low, f.range.high = a, b
+        e.action.action.action_id = fwd.preamble.id
+        e.action.action.params.add(param_id=1, value=b"\x01")
+        out.append(pb.Update(type=U.INSERT, entity=pb.Entity(table_entry=e)))
+    return out
+
+
+def test_one_notification_per_sweep(frozen_clock):
+    prog = compile_source(TWO_TABLES, "idle2.p4")
+    st = build_state(pb.ForwardingPipelineConfig(p4info=prog.p4info, p4_device_config=json.dumps(prog.device_config).encode()))
+    eng = DigestEngine(lambda resp: None)
+    mon = AgeingMonitor(lambda resp: None, interval=3600)
+    try:
+        mon.set_state(st)
+        for upd in _two_table_updates(prog.p4info):
+            EntityWriter(eng).apply(st, upd)
+        for t in st.pipeline.tables.values():
+            for inst in t._installed.values():
+                inst.hit = NOW - 5
+        msgs = mon.sweep()
+        assert len(msgs) == 1   # was one per table
+        got = [(e.table_id, e.priority, len(e.match)) for e in msgs[0].idle_timeout_notification.table_entry]
+        tt, tl = (next(t.preamble.id for t in prog.p4info.tables if t.preamble.name.endswith(n)) for n in ("tt", "tl"))
+        assert got == [(tt, 10, 2), (tt, 20, 1), (tl, 0, 1)]   # the program's table order, handle order
+    finally:
+        mon.close()
+        eng.close()
+
+
+def test_notification_of_two_tables_against_bmv2(targets):
+    import fuzz_p4rt as F
+    from diff_targets import bmv2_available
+    if bmv2_available() is not None:
+        pytest.skip("needs simple_switch_grpc")
+    ref = F.compile_p4c(F.Case(name="idle_note2", category="p4rt", source=TWO_TABLES))
+    config = F.pipeline_config(ref.p4info, ref.device_config)
+    got = []
+    for k, t in enumerate((targets.bmv2, targets.cm)):
+        base = (k + 95) << 50
+        side = F._open(t, base, config)
+        try:
+            side.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+            side.primary.write(*_two_table_updates(ref.p4info), election_id=base)
+            note = side.primary.expect("idle_timeout_notification", 4.0)
+            got.append([str(e) for e in note.table_entry])
+        finally:
+            F._close(side)
+    assert got[0] == got[1] and len(got[0]) == 3
