@@ -192,12 +192,20 @@ def is_dont_care(table: TableInfo, m: FieldMatch) -> bool:
 
 
 def elapsed_ns(entry: TableEntry) -> int:
-    """``time_since_last_hit`` as simple_switch_grpc 1.15.5 answers it: BMv2 keeps the timeout in
-    whole ms and gives the time left (never below 0), PI turns that back into "elapsed" from the
-    written ``idle_timeout_ns`` with a 32-bit product -- capped at the timeout, 0 without one, and
-    past 2**32 ns a timeout reads 2**32 too high early on (probed: 5 s read 4298967296 after 4 ms)."""
-    left_ms = max(0, entry.idle_timeout_ns // 10**6 - (entry.since_hit_ms or 0))
-    return (entry.idle_timeout_ns - (left_ms * 10**6) % 2**32) % 2**64
+    """``time_since_last_hit`` as simple_switch_grpc 1.15.5 answers it.  PI reads the time left
+    from BMv2 (which keeps the timeout in whole ms: ``idle_timeout_ns // 10**6``) and answers
+    ``idle_timeout_ns - left``: 0 without a timeout; ``left`` is ``(ms left) * 1000 * 1000`` in
+    32-bit unsigned arithmetic, so past 2**32 ns a timeout reads 2**32 too high early on (5 s
+    read 4298967296 after 4 ms); a timeout under 1 ms is none for BMv2, whose "no timeout" left
+    (UINT64_MAX, -1 to PI) makes it read one more than the timeout (999999 -> 1000000)."""
+    t = entry.idle_timeout_ns
+    if t == 0:
+        return 0
+    ttl_ms = t // 10**6
+    if ttl_ms == 0:
+        return t + 1
+    left = max(0, ttl_ms - (entry.since_hit_ms or 0)) * 10**6 % 2**32
+    return t - left if t >= left else 0
 
 
 def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,

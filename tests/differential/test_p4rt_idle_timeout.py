@@ -139,15 +139,16 @@ def test_time_since_last_hit_reads_like_pi(server):
     st = server[0]
     info = st.index.p4info
     fwd, red, _, _ = _names(info)
-    for mac, timeout in ((1, 5_000_000_000), (2, 3_000_000_000), (3, None), (4, 1_234_567)):
+    for mac, timeout in ((1, 5_000_000_000), (2, 3_000_000_000), (3, None), (4, 1_234_567), (5, 999_999)):
         assert _write(server, U.INSERT, entry(info, mac, timeout)) == "OK"
-    for mac, ms in ((1, 4), (2, 302), (3, 50), (4, 7)):
+    for mac, ms in ((1, 4), (2, 302), (3, 50), (4, 7), (5, 300)):
         _age(st, info, mac, ms)
     q = pb.TableEntry(table_id=fwd.preamble.id)
     q.time_since_last_hit.elapsed_ns = 0
     got = [(e.match[0].exact.value[0], e.time_since_last_hit.elapsed_ns) for e in _read(server, q)]
-    # BMv2's time left in ms, made "elapsed" again by PI with a 32-bit product (5 s after 4 ms: 2**32 + 4 ms)
-    assert got == [(1, 4298967296), (2, 302_000_000), (3, 0), (4, 1_234_567)]
+    # BMv2's time left in ms, made "elapsed" again by PI with a 32-bit product (5 s after 4 ms: 2**32 + 4 ms);
+    # under 1 ms BMv2 has no timeout and PI reads its "none left" as -1 (probed: 999999 -> 1000000)
+    assert got == [(1, 4298967296), (2, 302_000_000), (3, 0), (4, 1_234_567), (5, 1_000_000)]
     assert all(not e.HasField("time_since_last_hit") for e in _read(server, pb.TableEntry(table_id=fwd.preamble.id)))
     for bad in (pb.TableEntry(table_id=red.preamble.id), pb.TableEntry(),
                 pb.TableEntry(table_id=fwd.preamble.id, is_default_action=True)):
@@ -204,7 +205,7 @@ def test_idle_timeouts_against_bmv2(targets):
         hit_def = pb.TableEntry(table_id=fwd.preamble.id, is_default_action=True)
         hit_def.time_since_last_hit.elapsed_ns = 0
         return [w(u(U.INSERT, table_entry=entry(info, 7, 1_500_000_000))), w(u(U.INSERT, table_entry=entry(info, 8))),
-                w(u(U.INSERT, table_entry=entry(info, 9, 1_234_567))),
+                w(u(U.INSERT, table_entry=entry(info, 9, 1_234_567))), w(u(U.INSERT, table_entry=entry(info, 10, 999_999))),
                 w(u(U.INSERT, table_entry=entry(info, 0x800, 10**9, table=red))), read,
                 w(u(U.MODIFY, table_entry=entry(info, 7, drop=True))),
                 w(u(U.MODIFY, table_entry=entry(info, 8, 1_999_999, drop=True))), read,
