@@ -127,6 +127,18 @@ def test_entries_keep_their_idle_timeout(server):
     assert _write(server, U.INSERT, entry(info, 7, 1_500_000_000)) == "OK"        # UNIMPLEMENTED before
     assert _write(server, U.INSERT, entry(info, 8)) == "OK"
     assert _write(server, U.INSERT, entry(info, 0x800, 10**9, table=red)) == "INVALID_ARGUMENT"
+    # PI's messages, which p4-guide's ptf-tests/idletimeout compares
+    for te, msg in ((entry(info, 0x800, 10**9, table=red), "idle_timeout_ns must be set to 0 for tables which do not support idle timeout"),
+                    (entry(info, 5, -1), "idle_timeout_ns must be a positive value")):
+        with pytest.raises(P4RTError) as ei:
+            server[1].apply(st, pb.Update(type=U.INSERT, entity=pb.Entity(table_entry=te)))
+        assert ei.value.code == StatusCode.INVALID_ARGUMENT and ei.value.message == msg
+    for kind, te in ((U.INSERT, entry(info, 6, 10**9)), (U.MODIFY, entry(info, 7)), (U.DELETE, entry(info, 7)),
+                     (U.MODIFY, pb.TableEntry(table_id=fwd.preamble.id, is_default_action=True))):
+        te.time_since_last_hit.elapsed_ns = 5
+        with pytest.raises(P4RTError) as ei:
+            server[1].apply(st, pb.Update(type=kind, entity=pb.Entity(table_entry=te)))
+        assert ei.value.message == "has_time_since_last_hit must not be set in WriteRequest"
     got = {e.match[0].exact.value: e.idle_timeout_ns for e in _read(server, pb.TableEntry(table_id=fwd.preamble.id))}
     assert got == {b"\x07": 1_500_000_000, b"\x08": 0}
     assert _write(server, U.MODIFY, entry(info, 7, drop=True)) == "OK"           # no timeout given: none left
@@ -188,6 +200,11 @@ def test_the_sweep_reports_idle_entries_every_other_time(server):
     assert len(sent) == 3 and all(m.idle_timeout_notification.timestamp > 0 for m in sent)
 
 
+def _with_elapsed(te):
+    te.time_since_last_hit.elapsed_ns = 1
+    return te
+
+
 # ----------------------------------------------------------------------------- on both switches
 def test_idle_timeouts_against_bmv2(targets):
     from diff_targets import bmv2_available
@@ -212,7 +229,14 @@ def test_idle_timeouts_against_bmv2(targets):
                 ("traffic", [(1, bytes.fromhex("000000000055" + "00" * 6 + "0800") + bytes(20))]),  # 0.3 s
                 ("read", [pb.Entity(table_entry=hit)]),      # every entry capped or without timeout
                 ("read", [pb.Entity(table_entry=hit_red)]), ("read", [pb.Entity(table_entry=hit_def)]),
-                w(u(U.DELETE, table_entry=entry(info, 9, 5))), read]
+                w(u(U.DELETE, table_entry=entry(info, 9, 5))), read,
+                w(u(U.INSERT, table_entry=entry(info, 11, -5))),
+                w(u(U.INSERT, table_entry=_with_elapsed(entry(info, 12, 10**9)))),
+                w(u(U.MODIFY, table_entry=_with_elapsed(entry(info, 8, 10**9)))),
+                w(u(U.DELETE, table_entry=_with_elapsed(entry(info, 8)))),
+                w(u(U.MODIFY, table_entry=_with_elapsed(pb.TableEntry(table_id=fwd.preamble.id, is_default_action=True)))),
+                w(u(U.MODIFY, table_entry=pb.TableEntry(table_id=fwd.preamble.id, is_default_action=True, idle_timeout_ns=10**6))),
+                read]
     assert not run(targets, 1, ops, source=PROGRAM)
 
 
