@@ -62,8 +62,19 @@ class EntityReader:
     def _read_table_entry(self, st, te):
         with_counter = te.HasField("counter_data")
         with_meter = te.HasField("meter_config")   # direct meter configs only when asked for (BMv2)
+        with_elapsed = te.HasField("time_since_last_hit")
+        tables = self._tables_for(st, te.table_id)
+        if with_elapsed:   # PI's answers (probed on simple_switch_grpc 1.15.5, helper corpus10)
+            if any(not t.supports_idle_timeout for t in tables):
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                "Do not set time_since_last_hit for a ReadRequest if the table does not "
+                                "support idle timeout; yes, that includes wildcard reads")
+            if te.is_default_action:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                "Default table entries do not support entry ageing, do not set "
+                                "'time_since_last_hit' in your ReadRequest")
         out = []
-        for table in self._tables_for(st, te.table_id):
+        for table in tables:
             if te.is_default_action:
                 d = st.pipeline.table_get_default(table.id)
                 d.is_default = True
@@ -75,7 +86,8 @@ class EntityReader:
                 continue
             for e in self._selected(st, table, te):
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
-                    st.index, table, e, with_counter=with_counter, with_meter=with_meter)))
+                    st.index, table, e, with_counter=with_counter, with_meter=with_meter,
+                    with_elapsed=with_elapsed)))
         return out
 
     def _read_counter_entry(self, st, ce):
@@ -250,6 +262,7 @@ def _key_only(te) -> None:
     is_const)."""
     te.ClearField("action")
     te.is_const = False
+    te.idle_timeout_ns = 0
 
 
 def _bmv2_replica_order(replicas):

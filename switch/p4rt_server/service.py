@@ -2,7 +2,8 @@
 
 This module holds the RPC plumbing: device-id and arbitration checks, the pipeline
 config life cycle, the stream (arbitration, PacketIn/Out, digests).  What a Write
-does to each entity kind is in :mod:`.writes`, what a Read returns in :mod:`.reads`.
+does to each entity kind is in :mod:`.writes`, what a Read returns in :mod:`.reads`; idle-timeout
+notifications come from :mod:`.ageing`'s sweep.
 
 One :class:`P4RuntimeService` serves one device.  It talks to the data plane only
 through a small *device* object (the switch daemon, or a test double):
@@ -35,6 +36,7 @@ import grpc
 from grpc import StatusCode
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
+from .ageing import AgeingMonitor
 from .arbitration import Arbiter, Client, election_int
 from .digests import DigestEngine
 from .errors import P4RTError, abort, abort_with_update_errors, from_pipeline_error, grpc_code_value
@@ -66,6 +68,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.device_id = device_id
         self.arbiter = Arbiter(device_id)
         self.digests = DigestEngine(self._send_to_primary)
+        self.ageing = AgeingMonitor(self._send_to_primary)
         self.writer = EntityWriter(self.digests)
         self.reader = EntityReader(self.digests)
         self._state: ForwardingState | None = None
@@ -188,6 +191,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if not install:
             return
         self.device.install(new.pipeline)
+        self.ageing.set_state(new)
         log.info("pipeline committed: %s (%d tables)", new.pipeline.name, len(new.index.tables))
 
     def _reconcile(self, old: ForwardingState, new: ForwardingState) -> None:
@@ -371,3 +375,4 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def close(self) -> None:
         self.digests.close()
+        self.ageing.close()

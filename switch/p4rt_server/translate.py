@@ -4,8 +4,8 @@ Decoding applies the P4Runtime rules that belong to the protocol rather than to 
 pipeline: byte strings must fit their P4Info width; "don't care" matches must be
 *omitted* (ternary mask 0, LPM prefix length 0, a range covering the whole field)
 and are refused when sent explicitly; a table entry names an action, not an action
-profile; idle timeouts are refused (UNIMPLEMENTED where the table was compiled with
-support for them, INVALID_ARGUMENT otherwise); writes to ``const`` tables and to
+profile; an idle timeout needs a table compiled with ``support_timeout``
+(INVALID_ARGUMENT otherwise); writes to ``const`` tables and to
 ``const`` default actions get PERMISSION_DENIED.  Everything else -- keys that do
 not match the table, masks, prefix bits, priorities, action scopes, parameters --
 is checked by the pipeline, whose errors name table, field and value.
@@ -116,11 +116,10 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
     """Validate and convert a TableEntry of a Write (or of a keyed Read: ``read``, which ignores
     the idle timeout as BMv2 does)."""
     table = idx.table(te.table_id)
-    if te.idle_timeout_ns and not read:
-        if table.supports_idle_timeout:
-            raise P4RTError(StatusCode.UNIMPLEMENTED,
-                            f"table '{table.name}': idle timeout is not implemented by checkmate-switch")
-        raise _bad(f"table '{table.name}': idle_timeout_ns set but the table does not support idle timeout")
+    if not read and te.idle_timeout_ns < 0:   # PI's messages (p4-guide's idletimeout PTF test checks them)
+        raise _bad("idle_timeout_ns must be a positive value")
+    if not read and te.idle_timeout_ns > 0 and not table.supports_idle_timeout:
+        raise _bad("idle_timeout_ns must be set to 0 for tables which do not support idle timeout")
     matches = []
     seen = set()
     for fm in te.match:
@@ -130,7 +129,8 @@ def decode_table_entry(idx: P4InfoIndex, te: p4runtime_pb2.TableEntry, *, need_a
         m = decode_match(table, fm)
         if m is not None:
             matches.append(m)
-    entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action)
+    entry = TableEntry(matches=matches, priority=te.priority, is_default=te.is_default_action,
+                       idle_timeout_ns=0 if read else te.idle_timeout_ns)
     if te.is_default_action and te.match:
         raise _bad(f"table '{table.name}': the default entry must not have match fields")
     if te.HasField("action"):
@@ -193,8 +193,26 @@ def is_dont_care(table: TableInfo, m: FieldMatch) -> bool:
             or (m.kind == "range" and m.value == 0 and m.high == codec.mask_of(w)))
 
 
+def elapsed_ns(entry: TableEntry) -> int:
+    """``time_since_last_hit`` as simple_switch_grpc 1.15.5 answers it.  PI reads the time left
+    from BMv2 (which keeps the timeout in whole ms: ``idle_timeout_ns // 10**6``) and answers
+    ``idle_timeout_ns - left``: 0 without a timeout; ``left`` is ``(ms left) * 1000 * 1000`` in
+    32-bit unsigned arithmetic, so past 2**32 ns a timeout reads 2**32 too high early on (5 s
+    read 4298967296 after 4 ms); a timeout under 1 ms is none for BMv2, whose "no timeout" left
+    (UINT64_MAX, -1 to PI) makes it read one more than the timeout (999999 -> 1000000)."""
+    t = entry.idle_timeout_ns
+    if t == 0:
+        return 0
+    ttl_ms = t // 10**6
+    if ttl_ms == 0:
+        return t + 1
+    left = max(0, ttl_ms - (entry.since_hit_ms or 0)) * 10**6 % 2**32
+    return t - left if t >= left else 0
+
+
 def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
-                       with_counter: bool, with_meter: bool = True) -> p4runtime_pb2.TableEntry:
+                       with_counter: bool, with_meter: bool = True,
+                       with_elapsed: bool = False) -> p4runtime_pb2.TableEntry:
     te = p4runtime_pb2.TableEntry(table_id=table.id)
     if entry.is_default:
         te.is_default_action = True
@@ -222,6 +240,10 @@ def encode_table_entry(idx: P4InfoIndex, table: TableInfo, entry: TableEntry, *,
         mc.cir, mc.cburst, mc.pir, mc.pburst = entry.meter.cir, entry.meter.cburst, entry.meter.pir, entry.meter.pburst
     if entry.is_const:
         te.is_const = True
+    if not entry.is_default:
+        te.idle_timeout_ns = entry.idle_timeout_ns
+        if with_elapsed:
+            te.time_since_last_hit.elapsed_ns = elapsed_ns(entry)
     return te
 
 

@@ -91,6 +91,9 @@ class EntityWriter:
         st.group_max_size[key] = max_size
 
     def _write_table_entry(self, st, op, te) -> None:
+        st.index.table(te.table_id)   # an unknown table first (NOT_FOUND), then (PI):
+        if te.HasField("time_since_last_hit"):
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, "has_time_since_last_hit must not be set in WriteRequest")
         if op == Update.DELETE and not te.is_default_action:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)

@@ -12,7 +12,9 @@ widths):
   with optional direct-counter data and direct-meter config.  Entries are keyed by
   (match, priority); tables with ternary/range/optional keys need ``priority > 0``
   and the highest priority wins (P4Runtime semantics; BMv2 inverts the number
-  internally, we do not need to).
+  internally, we do not need to).  In a table compiled with ``support_timeout`` an entry
+  carries its P4Runtime ``idle_timeout_ns``; the pipeline's reads add ``since_hit_ms`` (the
+  milliseconds since the entry was last hit, inserted or modified).
 * :class:`CounterData`, :class:`MeterConfig` -- counter cells and trTCM parameters.
 """
 from __future__ import annotations
@@ -102,3 +104,5 @@ class TableEntry:
     is_const: bool = False
     member_id: int | None = None
     group_id: int | None = None
+    idle_timeout_ns: int = 0
+    since_hit_ms: int | None = None

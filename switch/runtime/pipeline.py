@@ -159,6 +159,11 @@ class Pipeline:
         with self.lock:
             return self._table(table_id).entries()
 
+    def table_expired(self, table_id: int) -> list[tuple[int, TableEntry]]:
+        """``(handle, entry)`` of the entries of an ageing table idle for at least their timeout."""
+        with self.lock:
+            return self._table(table_id).expired()
+
     def table_set_default(self, table_id: int, action_id: int, params: dict[int, int] | None = None) -> None:
         """Set the default (miss) action; :class:`InvalidEntry` if it is ``const``."""
         with self.lock:

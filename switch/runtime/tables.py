@@ -14,6 +14,11 @@ Three lookup strategies, picked from the key's match kinds:
 * anything else      -> a list sorted by priority (highest first; among equal priorities the
   lowest entry handle wins), scanned linearly.
 
+A table compiled with ``support_timeout`` ages its entries as BMv2 does: an entry keeps its
+idle timeout (whole milliseconds of P4Runtime's ``idle_timeout_ns``) and the time it was last
+hit, inserted or modified; :meth:`Table.expired` lists the entries idle for at least their
+timeout (the P4Runtime server's ageing sweep, :mod:`switch.p4rt_server.ageing`).
+
 An entry's handle is BMv2's: the lowest number no installed entry holds (one freed by a delete
 is reused), so an entry inserted after a delete can come before older ones of the same priority
 -- in lookups and in reads, which list entries in handle order (fuzz_p4rt seed 3492).
@@ -21,6 +26,7 @@ is reused), so an entry inserted after a delete can come before older ones of th
 from __future__ import annotations
 
 import heapq
+import time
 from dataclasses import dataclass, field
 
 from .entries import CounterData, FieldMatch, TableEntry
@@ -64,7 +70,7 @@ class _Installed:
     """An installed entry: its canonical key plus what the data plane needs."""
 
     __slots__ = ("key", "priority", "action_id", "params", "counter", "meter", "meter_state",
-                 "entry", "order", "tests")
+                 "entry", "order", "tests", "timeout_ms", "hit")
 
     def __init__(self, key, priority, action_id, params, entry, order):
         self.key = key
@@ -77,6 +83,13 @@ class _Installed:
         self.meter = None
         self.meter_state = None
         self.tests = None
+        self.timeout_ms = 0
+        self.hit = 0    # now_ms() of the last hit, insert or modify (an ageing table's entries)
+
+
+def now_ms() -> int:
+    """The ageing clock: whole milliseconds of the monotonic clock (BMv2 ages in ms)."""
+    return time.monotonic_ns() // 10**6
 
 
 def _mask(width: int) -> int:
@@ -139,6 +152,19 @@ class Table:
             self.lookup = self._lookup_exact
         elif self.strategy == "lpm" and len(self.keys) == 1:
             self.lookup = self._lookup_lpm1
+        #: ``support_timeout``: a hit stamps the entry (BMv2 ages such a table's entries)
+        self.ageing = bool(spec.get("support_timeout"))
+        if self.ageing:
+            self.lookup = self._stamping(self.lookup)
+
+    @staticmethod
+    def _stamping(lookup):
+        def stamped(values, _lookup=lookup):
+            res = _lookup(values)
+            if res[2] is not None:
+                res[2].hit = now_ms()
+            return res
+        return stamped
 
     def _lpm_reindex(self) -> None:
         self._lpm_lens = sorted(self._lpm, reverse=True)
@@ -304,6 +330,8 @@ class Table:
         if entry.counter is not None:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         inst.meter = entry.meter
+        if self.ageing:
+            inst.timeout_ms, inst.hit = entry.idle_timeout_ns // 10**6, now_ms()
         matches = list(entry.matches)
         if const and self.needs_priority:
             # BMv2 keeps such a table's lpm field as a ternary mask: read back masked to the
@@ -313,7 +341,8 @@ class Table:
                        if m.field_id in lpm and m.prefix_len is not None else m for m in matches]
         stored = TableEntry(matches, entry.action_id, dict(entry.params),
                             entry.priority, None, entry.meter, False, const and self.is_const,
-                            entry.member_id, entry.group_id)
+                            entry.member_id, entry.group_id,
+                            entry.idle_timeout_ns if self.ageing else 0)
         inst.entry = stored
         self._installed[ident] = inst
         self._index_add(inst)
@@ -340,6 +369,9 @@ class Table:
             inst.counter = [entry.counter.packets, entry.counter.bytes]
         if entry.meter is not None:
             inst.meter, inst.meter_state, inst.entry.meter = entry.meter, None, entry.meter
+        if self.ageing:   # BMv2: the timeout written (none if left out) and a fresh hit time
+            inst.entry.idle_timeout_ns = entry.idle_timeout_ns
+            inst.timeout_ms, inst.hit = entry.idle_timeout_ns // 10**6, now_ms()
 
     def delete(self, entry: TableEntry) -> None:
         if self.is_const:
@@ -380,12 +412,21 @@ class Table:
 
     def entries(self) -> list[TableEntry]:
         out = []
+        now = now_ms()
         for inst in sorted(self._installed.values(), key=lambda i: i.order):
             e = inst.entry
             out.append(TableEntry(list(e.matches), e.action_id, dict(e.params), e.priority,
                                   CounterData(*inst.counter), inst.meter, False, e.is_const,
-                                  e.member_id, e.group_id))
+                                  e.member_id, e.group_id, e.idle_timeout_ns,
+                                  now - inst.hit if self.ageing else None))
         return out
+
+    def expired(self) -> list[tuple[int, TableEntry]]:
+        """``(handle, entry)`` of each entry idle for at least its timeout, in handle order (BMv2's
+        sweep: whole milliseconds, ``now - last hit >= timeout``; an entry without one never ages)."""
+        now = now_ms()
+        return [(i.order, i.entry) for i in sorted(self._installed.values(), key=lambda i: i.order)
+                if i.timeout_ms > 0 and now - i.hit >= i.timeout_ms]
 
     def installed(self, entry: TableEntry) -> _Installed:
         return self._find(entry)

@@ -110,6 +110,18 @@ def _hexdata(text: str, where: str, allow_wild: bool) -> tuple[str, bool]:
     return s, end
 
 
+def _key_value(tok: str) -> tuple[str, str]:
+    """``NAME:VALUE`` split at the first colon outside brackets: a slice key is named
+    ``hdr.f[7:0]`` in P4Info."""
+    depth = 0
+    for i, ch in enumerate(tok):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == ":" and depth == 0:
+            return tok[:i], tok[i + 1:]
+    raise ValueError(tok)
+
+
 def _action(tok: str, where: str) -> tuple[str, list]:
     m = re.fullmatch(r"([\w.$]+)\((.*)\)", tok, re.S)
     if not m:
@@ -143,9 +155,10 @@ def parse_stf(text: str, name: str = "<stf>") -> list[Cmd]:
                     c.priority, toks = int(toks[0]), toks[1:]
                 c.action, c.args = _action(toks[-1], where)
                 for k in toks[:-1]:
-                    if ":" not in k:
-                        raise StfError(f"{where}: key {k!r} is not NAME:VALUE")
-                    n, v = k.split(":", 1)
+                    try:
+                        n, v = _key_value(k)
+                    except ValueError:
+                        raise StfError(f"{where}: key {k!r} is not NAME:VALUE") from None
                     c.keys.append((n, v))
             elif word == "setdefault":
                 if len(toks) != 2:

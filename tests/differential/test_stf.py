@@ -133,3 +133,14 @@ def test_program_pairs_from_folders_and_files(tmp_path):
     assert programs([str(tmp_path / "a.stf")]) == [(tmp_path / "a.p4", tmp_path / "a.stf")]
     with pytest.raises(ValueError, match=r"b\.stf"):
         programs([str(tmp_path / "b.p4")])
+
+
+def test_slice_keys_are_named_with_their_colon():
+    """A key on a slice is ``hdr.f[7:0]`` in P4Info; the STF's ``NAME:VALUE`` splits at the first
+    colon outside brackets (p4-guide's exit-*-bmv2 and matchkinds key on slices)."""
+    prog = PROGRAM.replace("table lp {", "table sl { key = { hdr.data.f1[7:0]: exact; "
+                           "hdr.data.h[15:8]: range; } actions = { noop; } }\n    table lp {")
+    prog = prog.replace("lp.apply(); }", "lp.apply(); sl.apply(); }")
+    idx = P4InfoIndex(compile_source(prog, "stf_slice.p4").p4info)
+    e = to_entry(idx, parse_stf("add sl hdr.data.f1[7:0]:0x05 hdr.data.h[15:8]:1..10 noop()")[0])
+    assert e.match == {"hdr.data.f1[7:0]": 5, "hdr.data.h[15:8]": (1, 10)}
