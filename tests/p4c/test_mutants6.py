@@ -1,0 +1,55 @@
+"""More one-mistake programs and their valid neighbours (helper mutz27 on; the design notes are in
+test_mutants.py): each mutant is rejected with ``file:line:col`` on its line and a message naming
+the problem, its valid twin compiles, and with p4c on PATH p4c agrees on both and on every VALID
+program."""
+from __future__ import annotations
+
+from p4c_helpers import program
+from test_mutants import mutant_table_tests
+
+_DIV = r"the divisor must be a compile-time power of two"
+_MK = r"could not convert expression to Json"
+_F = "bit<8> f(in bit<8> v) { return v + 1; }\n"
+_FD = "bit<8> g(in bit<8> v) { return v / 3; }\n"
+_FIO = "bit<8> h(inout bit<8> v) { v = v + 1; return v; }\n"
+_AT = "    table t { key = { hdr.h.a: exact; } actions = { a; } }\n"
+
+# name -> (invalid program, needle on the mutated line, message regex, valid twin)
+CASES = {
+    # p4c_mutate seed 506 (dead_store): a store whose value calls a function is judged as any
+    # other store -- p4c inlines the call into statements before it and drops the store when
+    # nothing reads it (checkmate-p4c kept every store with a call in its value); kept where read
+    "division_of_a_function_result_read_later": (
+        program(top=_F, body="        hdr.h.a = f(hdr.h.c) / 8w6;\n        hdr.h.b = (bit<16>)hdr.h.a;"),
+        "hdr.h.a = f(hdr.h.c) / 8w6", _DIV,
+        program(top=_F, body="        hdr.h.a = f(hdr.h.c) / 8w6;\n        hdr.h.a = f(hdr.h.c);\n"
+                             "        hdr.h.b = (bit<16>)hdr.h.a;")),
+    "division_of_an_inout_function_result_kept": (
+        program(top=_FIO, body="        hdr.h.a = h(hdr.h.c) / 8w6;"), "hdr.h.a = h(hdr.h.c) / 8w6", _DIV,
+        program(top=_FIO, body="        hdr.h.a = h(hdr.h.c) / 8w6;\n        hdr.h.a = 1;")),
+    "division_over_is_valid_kept": (
+        program(body="        hdr.h.a = (hdr.h.isValid() ? hdr.h.c : 8w2) / 8w6;"), "hdr.h.a = (hdr.h.isValid()", _DIV,
+        program(body="        hdr.h.a = (hdr.h.isValid() ? hdr.h.c : 8w2) / 8w6;\n        hdr.h.a = 1;")),
+    "match_kind_beside_a_function_call_read": (
+        program(top=_F, body="        bool b = f(hdr.h.a) == 2 && (exact == lpm);\n        if (b) { hdr.h.c = 3; }"),
+        "bool b = f(hdr.h.a)", _MK,
+        program(top=_F, body="        bool b = f(hdr.h.a) == 2 && (exact == lpm);\n        b = true;\n"
+                             "        if (b) { hdr.h.c = 3; }")),
+    "division_in_a_listed_action_over_a_function_result": (
+        program(top=_F, locals="    action a(bit<8> v) { hdr.h.a = f(v) / 8w6; }\n" + _AT, body="        t.apply();"),
+        "hdr.h.a = f(v) / 8w6", _DIV,
+        program(top=_F, locals="    action a(bit<8> v) { hdr.h.a = f(v) / 8w6; hdr.h.a = 1; }\n" + _AT, body="        t.apply();")),
+    # a division in the function's body over its parameter, inlined into a store: dropped with it
+    "division_in_function_body_reaching_a_kept_store": (
+        program(top=_FD, body="        hdr.h.a = g(hdr.h.c) + 1;"), "bit<8> g(in bit<8> v)", _DIV,
+        program(top=_FD, body="        hdr.h.a = g(hdr.h.c) + 1;\n        hdr.h.a = 1;")),
+}
+
+VALID = {
+    "division_of_a_function_result_into_an_unread_local": program(top=_F, body="        bit<8> q = f(hdr.h.c) / 8w6;"),
+    "division_of_function_argument_overwritten": program(top=_F, body="        hdr.h.a = f(hdr.h.c / 3) / 8w6;\n        hdr.h.a = 1;"),
+    "division_in_function_body_into_an_unread_local": program(top=_FD, body="        bit<8> q = g(hdr.h.c);"),
+}
+
+
+test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID)
