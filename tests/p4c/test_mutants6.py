@@ -13,6 +13,13 @@ _F = "bit<8> f(in bit<8> v) { return v + 1; }\n"
 _FD = "bit<8> g(in bit<8> v) { return v / 3; }\n"
 _FIO = "bit<8> h(inout bit<8> v) { v = v + 1; return v; }\n"
 _AT = "    table t { key = { hdr.h.a: exact; } actions = { a; } }\n"
+_AH = "    action a1(h_t z) { hdr.h.c = 1; }\n"
+_AS = "    action a1(meta_t z) { hdr.h.c = 1; }\n"
+
+
+def _sw(label: str, locals_: str = _AH) -> str:
+    """A switch p4c folds (`8w0 >> hdr.h.a` is 0) whose case ``label`` calls a1 without its header argument."""
+    return program(locals=locals_, body=f"        switch (8w0 >> hdr.h.a) {{ {label}: {{ a1(); }} default: {{ hdr.h.c = 3; }} }}")
 
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
@@ -43,12 +50,21 @@ CASES = {
     "division_in_function_body_reaching_a_kept_store": (
         program(top=_FD, body="        hdr.h.a = g(hdr.h.c) + 1;"), "bit<8> g(in bit<8> v)", _DIV,
         program(top=_FD, body="        hdr.h.a = g(hdr.h.c) + 1;\n        hdr.h.a = 1;")),
+    # p4c_mutate seed 174 (action_param): a direct call leaving out a directionless header or struct
+    # argument is p4c's "must be bound" only in the case of a constant switch its midend keeps
+    # (checkmate-p4c raised it in any case: no zero stands in for a header)
+    "unbound_header_argument_in_the_case_a_constant_switch_keeps": (_sw("0"), "switch (8w0", r"no argument for parameter z",
+                                                                    _sw("7")),
+    "unbound_struct_argument_in_the_case_a_constant_switch_keeps": (_sw("0", _AS), "switch (8w0",
+                                                                    r"no argument for parameter z", _sw("7", _AS)),
 }
 
 VALID = {
     "division_of_a_function_result_into_an_unread_local": program(top=_F, body="        bit<8> q = f(hdr.h.c) / 8w6;"),
     "division_of_function_argument_overwritten": program(top=_F, body="        hdr.h.a = f(hdr.h.c / 3) / 8w6;\n        hdr.h.a = 1;"),
     "division_in_function_body_into_an_unread_local": program(top=_FD, body="        bit<8> q = g(hdr.h.c);"),
+    "unbound_header_argument_in_a_literal_switch_case_dropped": program(
+        locals=_AH, body="        switch (8w0) { 7: { a1(); } default: { hdr.h.c = 3; } }"),
 }
 
 
