@@ -7,8 +7,10 @@ although its index is a run-time expression.  :func:`ConstIndexRules.check_const
 that proof on one elaborated statement list, as far as p4c's was measured to reach (probes
 against p4c, ``tests/differential/test_invalid.py``):
 
-* constants assigned (or declared) to a variable or a field path -- through structs and
-  headers, not through stack elements or header unions -- flow forward;
+* constants assigned (or declared) to a variable or a field path -- through structs, headers
+  and stack elements of a constant index (``hdr.s[1].a``; helper mutz27), not through header
+  unions -- flow forward; a store into an element of a run-time index forgets the whole stack
+  before its own index is read (``hdr.s[1].a = 7; hdr.s[hdr.s[1].a].b = 1;`` compiles);
 * a statement forgets exactly what it may write: an assignment its left-hand side,
   ``setValid``/``setInvalid`` the header (p4c forgets its fields either way), an action call what
   the action's body (and the actions it calls) writes and its arguments, a table apply -- as a
@@ -20,7 +22,8 @@ against p4c, ``tests/differential/test_invalid.py``):
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
-branches of an ``if``, stack elements), checkmate-p4c still accepts.
+branches of an ``if``, a header initializer, a stack element past a parser's ``extract`` of
+``next``), checkmate-p4c still accepts (a division there is still refused).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -55,18 +58,27 @@ def _key(lv):
     if lv.get("op") == "field":
         b = _key(lv["base"])
         return None if b is None else b + (lv["f"],)
+    if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
+        b = _key(lv["st"])
+        return None if b is None else b + (lv["i"]["v"],)
     return None
 
 
 def _trackable(lv) -> bool:
-    """A path of scalars through structs and headers (p4c does not propagate through stack
-    elements, which have no key here, or union members, whose siblings' setValid invalidates)."""
+    """A path of scalars through structs, headers and stack elements of a constant index (not
+    through union members, whose siblings' setValid invalidates)."""
     node = lv
-    while node.get("op") == "field":
-        node = node["base"]
-        if (node.get("t") or [None])[0] in ("stack", "union"):
+    while node.get("op") in ("field", "stack_idx"):
+        node = node["base"] if node["op"] == "field" else node["st"]
+        if (node.get("t") or [None])[0] == "union" or node.get("op") == "stack_idx" and node["i"].get("op") != "const":
             return False
     return _key(lv) is not None and (lv.get("t") or [None])[0] in ("bit", "int")
+
+
+def _written_stacks(lv) -> list:
+    """The keys of the stacks that the left-hand side ``lv`` indexes at run time."""
+    return [k for n in ir_dicts(lv) if n.get("op") == "stack_idx" and n["i"].get("op") != "const"
+            and (k := _key(n["st"])) is not None]
 
 
 def _subst(e, env: dict):
@@ -139,7 +151,13 @@ class ConstIndexRules:
                     self.check_const_indexes(c["body"] or [], dict(env))
                 self._forget_writes([c["body"] for c in st["cases"]], env)
                 continue
-            if s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
+            if s == "assign" and (stacks := _written_stacks(st["l"])):
+                # a store into an element of a run-time index: p4c's propagation takes the whole
+                # stack as written before it reads the left-hand side's own index (`hdr.s[1].a = 7;
+                # hdr.s[hdr.s[1].a].b = 1;` compiles; the value still sees the constant)
+                self._check_indexes(st["r"], env)
+                self._check_indexes(st["l"], {k: v for k, v in env.items() if not any(k[:len(x)] == x for x in stacks)})
+            elif s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
             if s in ("assign", "decl"):
                 lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}

@@ -21,6 +21,13 @@ def _sw(label: str, locals_: str = _AH) -> str:
     """A switch p4c folds (`8w0 >> hdr.h.a` is 0) whose case ``label`` calls a1 without its header argument."""
     return program(locals=locals_, body=f"        switch (8w0 >> hdr.h.a) {{ {label}: {{ a1(); }} default: {{ hdr.h.c = 3; }} }}")
 
+
+
+def _stk(body: str) -> str:
+    """The template program with two header stacks, ``hdr.s`` (3) and ``hdr.t`` (2), and ``body``."""
+    return program(body=body).replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; h_t[2] t; }")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # p4c_mutate seed 506 (dead_store): a store whose value calls a function is judged as any
@@ -57,6 +64,21 @@ CASES = {
                                                                     _sw("7")),
     "unbound_struct_argument_in_the_case_a_constant_switch_keeps": (_sw("0", _AS), "switch (8w0",
                                                                     r"no argument for parameter z", _sw("7", _AS)),
+    # mutz26's open item (p4c_mutate seeds 503/504): p4c's constant propagation follows a field of
+    # a stack element of a constant index -- into a run-time index it proves out of range, into a
+    # division it folds -- until something writes the element (a run-time index into the stack, a
+    # whole-element store, setValid, push_front/pop_front)
+    "stack_element_constant_as_another_stacks_index": (
+        _stk("        hdr.s[1].a = 7;\n        hdr.t[hdr.s[1].a].c = 1;"), "hdr.t[hdr.s[1].a]", r"Array index 8w7 larger",
+        _stk("        hdr.s[1].a = 1;\n        hdr.t[hdr.s[1].a].c = 1;")),
+    "stack_element_constant_forgotten_at_a_run_time_index_store": (
+        _stk("        hdr.s[0].a = 5;\n        hdr.s[hdr.h.a].a = 2;\n        hdr.s[2].a = hdr.s[0].a / 7;"),
+        "hdr.s[2].a = hdr.s[0].a / 7", _DIV,
+        _stk("        hdr.s[0].a = 5;\n        hdr.s[1].a = 2;\n        hdr.s[2].a = hdr.s[0].a / 7;")),
+    "stack_element_constant_forgotten_at_set_valid": (
+        _stk("        hdr.s[0].a = 5;\n        hdr.s[0].setValid();\n        hdr.s[2].a = hdr.s[0].a / 7;"),
+        "hdr.s[2].a = hdr.s[0].a / 7", _DIV,
+        _stk("        hdr.s[0].a = 5;\n        hdr.s[1].setValid();\n        hdr.s[2].a = hdr.s[0].a / 7;")),
 }
 
 VALID = {
@@ -65,6 +87,12 @@ VALID = {
     "division_in_function_body_into_an_unread_local": program(top=_FD, body="        bit<8> q = g(hdr.h.c);"),
     "unbound_header_argument_in_a_literal_switch_case_dropped": program(
         locals=_AH, body="        switch (8w0) { 7: { a1(); } default: { hdr.h.c = 3; } }"),
+    "stack_element_constant_folds_a_division": _stk("        hdr.s[0].b = 0x7777;\n        hdr.s[0].b = hdr.s[0].b / 7;"),
+    "stack_element_constant_kept_past_another_elements_store": _stk(
+        "        hdr.s[0].a = 5;\n        hdr.s[1] = hdr.s[2];\n        hdr.s[2].a = hdr.s[0].a / 7;"),
+    # ... but not into the index of a store into its own stack (p4c takes the stack as written first)
+    "stack_element_constant_in_the_index_of_a_store_into_its_stack": _stk(
+        "        hdr.s[1].a = 7;\n        hdr.s[hdr.s[1].a].c = 1;"),
 }
 
 
