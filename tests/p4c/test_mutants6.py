@@ -79,6 +79,13 @@ CASES = {
         _stk("        hdr.s[0].a = 5;\n        hdr.s[0].setValid();\n        hdr.s[2].a = hdr.s[0].a / 7;"),
         "hdr.s[2].a = hdr.s[0].a / 7", _DIV,
         _stk("        hdr.s[0].a = 5;\n        hdr.s[1].setValid();\n        hdr.s[2].a = hdr.s[0].a / 7;")),
+    # mutz26's open item (p4c_mutate seed 501): a store before an initializer that reads its own
+    # header, to a field it does not read, is dropped by p4c's def-use even when the store's value
+    # reads the header (the division with it); kept where the initializer reads the field
+    "division_store_read_by_a_self_reading_header_initializer": (
+        program(body="        hdr.h.c = hdr.h.c % 3;\n        hdr.h = { hdr.h.a + 1, hdr.h.b, hdr.h.c };"),
+        "hdr.h.c = hdr.h.c % 3", _DIV,
+        program(body="        hdr.h.c = hdr.h.c % 3;\n        hdr.h = { hdr.h.a + 1, hdr.h.b, 8w3 };")),
 }
 
 VALID = {
