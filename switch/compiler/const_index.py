@@ -17,7 +17,9 @@ against p4c, ``tests/differential/test_invalid.py``):
   statement, in an ``if`` condition (``.hit``/``.miss``) or a ``switch`` -- what any of its actions
   writes (p4c does not follow ``action_run`` into the case that ran), an extern that only reads
   (a counter, a register write, a digest, a clone, a log, an emit) nothing, any other statement
-  (an extern that writes, a function, a sub-control) every path it mentions;
+  (an extern that writes, a function, a sub-control) every path it mentions -- a sub-control
+  apply then gives its ``out``/``inout`` arguments the constants its body, walked with those of
+  its ``in``/``inout`` arguments, leaves at its end (p4c inlines it first; helper mutz27);
 * an ``if`` is checked branch by branch and then forgets what either branch writes.
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
@@ -79,6 +81,16 @@ def _written_stacks(lv) -> list:
     """The keys of the stacks that the left-hand side ``lv`` indexes at run time."""
     return [k for n in ir_dicts(lv) if n.get("op") == "stack_idx" and n["i"].get("op") != "const"
             and (k := _key(n["st"])) is not None]
+
+
+def _through_union(lv) -> bool:
+    """Whether path ``lv`` goes through a header union (its members are not tracked)."""
+    node = lv
+    while isinstance(node, dict) and node.get("op") in ("field", "stack_idx"):
+        node = node["base"] if node["op"] == "field" else node["st"]
+        if (node.get("t") or [None])[0] == "union":
+            return True
+    return False
 
 
 def _subst(e, env: dict):
@@ -159,6 +171,10 @@ class ConstIndexRules:
                 self._check_indexes(st["l"], {k: v for k, v in env.items() if not any(k[:len(x)] == x for x in stacks)})
             elif s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
+            if s == "apply_control" and (out := self._subcontrol_constants(st, env)) is not None:
+                self._forget_writes(st, env)
+                env.update(out)   # (its out/inout arguments, copied out)
+                continue
             if s in ("assign", "decl"):
                 lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
                 r = st.get("r") if s == "assign" else st.get("init")
@@ -170,6 +186,44 @@ class ConstIndexRules:
                     self._struct_constants(_key(lv), _subst(r, env), env)
             else:
                 self._forget_writes(st, env)
+
+    def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:
+        """The constants a sub-control apply ``st`` leaves in its ``out``/``inout`` arguments: p4c
+        inlines the body before its propagation, so a constant flows in through an ``in``/``inout``
+        argument and out of the body's end (``s.apply(o); hdr.h.b = o / 7;`` with the body ending
+        ``o = 4``; p4c_mutate seed 503, helper mutz27).  The body is walked with those constants,
+        checking nothing (``const_dry_depth``).  None (forget every argument) when there is no
+        body here, a written argument is not a plain path or the body holds a ``return`` (its
+        path would leave other values)."""
+        blk = self.subcontrol_of(st) if hasattr(self, "subcontrol_of") else None
+        if blk is None or blk.get("body") is None or self.__dict__.get("const_dry_depth", 0) > 8 or \
+                any(d.get("s") == "return" for d in ir_dicts(blk["body"])):
+            return None
+        entry, outs = {}, []
+        for a in st["args"]:
+            ak = _key(a["e"]) if "py" in a else None
+            if ak is None or _through_union(a["e"]):
+                if a.get("dir") in ("out", "inout"):
+                    return None
+                v = self.fold(_subst(a["e"], env)) if "py" in a and (a["e"].get("t") or [None])[0] in ("bit", "int") else None
+                if v is not None:   # (a constant value for an `in` parameter)
+                    entry[(a["py"],)] = v
+                continue
+            if a["dir"] in ("in", "inout"):
+                entry.update({(a["py"],) + k[len(ak):]: v for k, v in env.items() if k[:len(ak)] == ak})
+            if a["dir"] in ("out", "inout"):
+                outs.append((ak, a["py"]))
+        self.__dict__["const_dry_depth"] = self.__dict__.get("const_dry_depth", 0) + 1
+        try:
+            self.check_const_indexes(list(blk.get("locals") or []) + list(blk["body"]), entry)
+        finally:
+            self.__dict__["const_dry_depth"] -= 1
+        out: dict = {}
+        for ak, py in outs:   # (copied out in order: a later argument overwrites an earlier one)
+            for k in [k for k in out if k[:len(ak)] == ak]:
+                del out[k]
+            out.update({ak + k[1:]: v for k, v in entry.items() if k[0] == py})
+        return out
 
     def _struct_constants(self, key: tuple, r: dict, env: dict) -> None:
         """A struct given a struct initializer (``Pair16 p = { v, 3 };``): p4c's propagation
@@ -189,7 +243,8 @@ class ConstIndexRules:
         """An ``if`` whose condition the constants known here make constant: p4c's midend folds
         it and removes the dead branch before its BMv2 back end checks the tables applied on one
         path (``midend_folded_ifs``: id of the IR dict -> the branch kept; elab_tables)."""
-        if env and not any(n.get("op") == "table_hit" or str(n.get("op", "")).startswith("call")
+        if env and not self.__dict__.get("const_dry_depth") and \
+                not any(n.get("op") == "table_hit" or str(n.get("op", "")).startswith("call")
                            for n in ir_dicts(st["c"])):
             v = self.fold(_subst(st["c"], env))
             if v is not None:
@@ -274,8 +329,8 @@ class ConstIndexRules:
             self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
-        if not env:
-            return
+        if not env or self.__dict__.get("const_dry_depth"):
+            return   # (nothing checked while a sub-control body is walked for its constants)
         locs = {} if self.__dict__.get("divisions_only") else getattr(self, "dyn_index_locs", {})
         if any(str(n.get("op", "")).startswith("call") or n.get("op") == "table_hit" for n in ir_dicts(node)):
             return   # (a call or a table may write what the index reads first)

@@ -23,9 +23,17 @@ def _sw(label: str, locals_: str = _AH) -> str:
 
 
 
-def _stk(body: str) -> str:
+def _stk(body: str, **kw) -> str:
     """The template program with two header stacks, ``hdr.s`` (3) and ``hdr.t`` (2), and ``body``."""
-    return program(body=body).replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; h_t[2] t; }")
+    return program(body=body, **kw).replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[3] s; h_t[2] t; }")
+
+
+_SX = "control S(inout h_t x, out bit<8> o) {{ apply {{ o = 3; if (x.a == 1) {{ {0} }} {1} }} }}\n"
+_SU = ("control S(inout h_t x, out bit<8> o) { apply { o = 3; if (x.a == 1) { o = 4; } } }\n"
+       "control S3(inout bit<8> v) { apply { v = v + 2; } }\n"
+       "control S4(out bit<8> o, inout bit<8> p) { apply { o = 4; p = 5; } }\n"
+       "control S5(inout h_t hh, in bit<8> v) { apply { hh.a = v; } }\n")
+_SL = "    S() s; S3() s3; S4() s4; S5() s5;\n"
 
 
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
@@ -86,6 +94,17 @@ CASES = {
         program(body="        hdr.h.c = hdr.h.c % 3;\n        hdr.h = { hdr.h.a + 1, hdr.h.b, hdr.h.c };"),
         "hdr.h.c = hdr.h.c % 3", _DIV,
         program(body="        hdr.h.c = hdr.h.c % 3;\n        hdr.h = { hdr.h.a + 1, hdr.h.b, 8w3 };")),
+    # mutz26's open item (p4c_mutate seed 503): p4c inlines a sub-control before its propagation --
+    # a constant flows in through an `in`/`inout` argument and out of the body's end through the
+    # `out`/`inout` ones (into a division it folds, a run-time index it proves out of range); not
+    # where a branch leaves another value (an `exit` path ends the caller too)
+    "division_of_a_sub_control_out_argument_not_constant": (
+        program(top=_SX.format("o = 4;", ""), locals="    S() s;\n", body="        bit<8> o = 9;\n        s.apply(hdr.h, o);\n        hdr.h.a = o / 7;"),
+        "hdr.h.a = o / 7", _DIV,
+        program(top=_SX.format("exit;", "o = 4;"), locals="    S() s;\n", body="        bit<8> o = 9;\n        s.apply(hdr.h, o);\n        hdr.h.a = o / 7;")),
+    "sub_control_inout_constant_as_a_stack_index": (
+        _stk("        m.x = 1;\n        s3.apply(m.x);\n        hdr.s[m.x].a = 1;", top=_SU, locals=_SL), "hdr.s[m.x]",
+        r"Array index 8w3 larger", _stk("        m.x = 0;\n        s3.apply(m.x);\n        hdr.s[m.x].a = 1;", top=_SU, locals=_SL)),
 }
 
 VALID = {
@@ -100,6 +119,12 @@ VALID = {
     # ... but not into the index of a store into its own stack (p4c takes the stack as written first)
     "stack_element_constant_in_the_index_of_a_store_into_its_stack": _stk(
         "        hdr.s[1].a = 7;\n        hdr.s[hdr.s[1].a].c = 1;"),
+    "sub_control_constant_in_and_out_twice": program(
+        top=_SU, locals=_SL, body="        m.x = 3;\n        s3.apply(m.x);\n        s3.apply(m.x);\n        hdr.h.a = m.x / 7;"),
+    "sub_control_aliased_arguments_copied_out_in_order": program(
+        top=_SU, locals=_SL, body="        s4.apply(m.x, m.x);\n        hdr.h.a = m.x / 7;"),
+    "sub_control_constant_argument_through_a_header": program(
+        top=_SU, locals=_SL, body="        s5.apply(hdr.h, 8w4);\n        hdr.h.c = hdr.h.a / 7;"),
 }
 
 
