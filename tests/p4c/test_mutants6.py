@@ -125,6 +125,13 @@ VALID = {
         top=_SU, locals=_SL, body="        s4.apply(m.x, m.x);\n        hdr.h.a = m.x / 7;"),
     "sub_control_constant_argument_through_a_header": program(
         top=_SU, locals=_SL, body="        s5.apply(hdr.h, 8w4);\n        hdr.h.c = hdr.h.a / 7;"),
+    # a checksum control's sub-control `in` parameter in the data: a field, a cast of a field to its
+    # own type (p4c drops it), a constant expression are fine (a computation is not: test_invalid)
+    "checksum_sub_control_arguments_that_compute_nothing": program(
+        top="control U(inout h_t x, in bit<8> k, in bit<8> j, in bit<8> i) {\n    apply { update_checksum(x.isValid(), "
+            "{ x.a, k, j, i }, x.b, HashAlgorithm.csum16); } }\n").replace(
+        "control CC(inout headers hdr, inout meta_t m) { apply { } }",
+        "control CC(inout headers hdr, inout meta_t m) { U() u; apply { u.apply(hdr.h, hdr.h.c, (bit<8>)hdr.h.a, 8w3 + 8w4); } }"),
 }
 
 
