@@ -460,6 +460,11 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "checksum_data_computed_argument_two_levels": (program("", top=_UPD + "control U2(inout h_t x, in bit<8> k) { U() u; apply { u.apply(x, k); } }\n",
                                                            compute="""U2() u2;
     apply { u2.apply(hdr.h, hdr.h.c[7:0]); }"""), ("computations are not supported",), ""),
+    # a table named NoAction without a default_action: its implicit default NoAction() is the table
+    # itself (p4c, applied or not; mutz26's open item, a `far` rejection of p4c_mutate seed 170)
+    "table_named_no_action_without_default": (program("", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table NoAction { key = { hdr.h.a: exact; } actions = { s; } }"""), ("Cannot refer to the containing table",), ""),
     # one table, two applies with different next statements: bmv2 allows one successor per table
     "table_two_successors": (program("""        if (hdr.h.a == 1) { t.apply(); hdr.h.b = 1; } else { t.apply(); hdr.h.b = 2; }\n""",
                                      ingress_decls="""
