@@ -136,3 +136,16 @@ VALID = {
 
 
 test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID)
+
+
+def test_judge_reads_error_lines_not_a_file_name_saying_error(monkeypatch, tmp_path):
+    """tools/p4c_mutate_judge: p4c's first error line is a line that says error after its position --
+    not a warning, nor a bare position, of a file whose name holds "error" (mutz26's `far` verdict
+    on fe_error_key_and_const_entry, p4c_mutate seed 171)."""
+    import tools.p4c_mutate_judge as J
+    out = ("fe_error_x.p4(45): [--Wwarn=shadow] warning: 'headers_t' shadows 'struct headers_t'\n"
+           "fe_error_x.p4(7)\nfe_error_x.p4(50): [--Werror=type-error] error: Cannot extract field apply\n")
+    monkeypatch.setattr(J, "run_p4c_cached", lambda path, cache: out)
+    f = tmp_path / "fe_error_x.p4"
+    f.write_text("x")
+    assert J.p4c_verdict(f, tmp_path).startswith("fe_error_x.p4(50): [--Werror=type-error] error")
