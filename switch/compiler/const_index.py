@@ -182,7 +182,7 @@ class ConstIndexRules:
                 self._forget_writes(st, env)   # (the value is read before the write)
                 if v is not None:
                     env[_key(lv)] = v
-                elif r is not None and _key(lv) is not None:
+                elif r is not None and _key(lv) is not None and not _through_union(lv):
                     self._struct_constants(_key(lv), _subst(r, env), env)
             else:
                 self._forget_writes(st, env)
@@ -227,9 +227,12 @@ class ConstIndexRules:
 
     def _struct_constants(self, key: tuple, r: dict, env: dict) -> None:
         """A struct given a struct initializer (``Pair16 p = { v, 3 };``): p4c's propagation
-        follows each constant field (``p.b % 5`` folds; p4c_mutate seed 106)."""
-        if r.get("op") != "mk" or (r.get("t") or [None])[0] != "struct" or \
-                self.structs.get(r["t"][1], {}).get("union"):
+        follows each constant field (``p.b % 5`` folds; p4c_mutate seed 106) -- a header's too
+        (``hdr.s[1] = { 1, 2, 3 };``, lowered to setValid and the fields; one that reads its own
+        header is built in a temporary and is no assignment here: header_init)."""
+        kind = (r.get("t") or [None])[0]
+        if r.get("op") != "mk" or kind not in ("struct", "header") or \
+                kind == "struct" and self.structs.get(r["t"][1], {}).get("union"):
             return
         for f, val in zip(r["fields"], r["vals"]):
             if isinstance(val, dict) and (val.get("t") or [None])[0] in ("bit", "int"):

@@ -105,6 +105,9 @@ CASES = {
     "sub_control_inout_constant_as_a_stack_index": (
         _stk("        m.x = 1;\n        s3.apply(m.x);\n        hdr.s[m.x].a = 1;", top=_SU, locals=_SL), "hdr.s[m.x]",
         r"Array index 8w3 larger", _stk("        m.x = 0;\n        s3.apply(m.x);\n        hdr.s[m.x].a = 1;", top=_SU, locals=_SL)),
+    "header_initializer_constant_as_a_stack_index": (
+        _stk("        hdr.s[1] = { 1, 2, 3 };\n        hdr.t[hdr.s[1].a + 1].c = 1;"), "hdr.t[hdr.s[1].a + 1]",
+        r"Array index 8w2 larger", _stk("        hdr.s[1] = { 0, 2, 3 };\n        hdr.t[hdr.s[1].a + 1].c = 1;")),
 }
 
 VALID = {
@@ -119,6 +122,8 @@ VALID = {
     # ... but not into the index of a store into its own stack (p4c takes the stack as written first)
     "stack_element_constant_in_the_index_of_a_store_into_its_stack": _stk(
         "        hdr.s[1].a = 7;\n        hdr.s[hdr.s[1].a].c = 1;"),
+    # a header initializer's constant fields flow as a struct's do (the header valid after it)
+    "header_initializer_constant_folds_a_division": program(body="        hdr.h = { 9, 2, 3 };\n        m.x = hdr.h.a / 3;"),
     "sub_control_constant_in_and_out_twice": program(
         top=_SU, locals=_SL, body="        m.x = 3;\n        s3.apply(m.x);\n        s3.apply(m.x);\n        hdr.h.a = m.x / 7;"),
     "sub_control_aliased_arguments_copied_out_in_order": program(
