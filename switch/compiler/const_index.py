@@ -20,7 +20,9 @@ against p4c, ``tests/differential/test_invalid.py``):
   (an extern that writes, a function, a sub-control) every path it mentions -- a sub-control
   apply then gives its ``out``/``inout`` arguments the constants its body, walked with those of
   its ``in``/``inout`` arguments, leaves at its end (p4c inlines it first; helper mutz27);
-* an ``if`` is checked branch by branch and then forgets what either branch writes.
+* an ``if`` is checked branch by branch and then forgets what either branch writes; in an action
+  a branch (and what follows a conditional ``return``) makes no constant: p4c's BMv2 back end
+  predicates it (``x = c ? v : x``) before the propagation that folds divisions (helper mutz27).
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
@@ -139,8 +141,12 @@ class ConstIndexRules:
     """A mixin of the elaborator: needs ``fold``, ``tables``, ``actions`` and ``dyn_index_locs``
     (id of a run-time ``stack_idx`` IR dict -> (the dict, its index's source location))."""
 
-    def check_const_indexes(self, stmts: list, env: dict | None = None) -> None:
+    def check_const_indexes(self, stmts: list, env: dict | None = None, predicated: bool | None = None) -> None:
         env = {} if env is None else env
+        ctx = getattr(self, "ctx", None) or {}
+        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth")
+        if predicated is None:   # (a block of an action's branch, or after its conditional return)
+            predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
         for st in stmts:
             s = st.get("s")
             if s == "if":
@@ -148,19 +154,24 @@ class ConstIndexRules:
                 if not self.__dict__.get("divisions_only"):
                     self._note_folded_if(st, env)
                 self._forget_writes(st["c"], env)  # (a table applied in the condition)
-                self.check_const_indexes(st["then"] or [], dict(env))
-                self.check_const_indexes(st["else"] or [], dict(env))
+                # p4c's BMv2 back end predicates an action's `if` (`x = c ? v : x`) before the
+                # propagation that folds divisions: a constant stored in a branch, or after a
+                # conditional return, is no constant (a read there still sees those from before)
+                self.check_const_indexes(st["then"] or [], dict(env), predicated or in_action)
+                self.check_const_indexes(st["else"] or [], dict(env), predicated or in_action)
                 self._forget_writes([st["then"], st["else"]], env)
+                if in_action and any(d.get("s") == "return" for d in ir_dicts([st["then"], st["else"]])):
+                    predicated = True
                 continue
             if s == "block":
-                self.check_const_indexes(st["body"], env)
+                self.check_const_indexes(st["body"], env, predicated)
                 continue
             if s in ("switch_action", "switch_value"):
                 if s == "switch_value":
                     self._check_indexes(st["e"], env)
                 self._forget_writes(st.get("e") if s == "switch_value" else {"s": "apply", "table": st["table"]}, env)
                 for c in st["cases"]:
-                    self.check_const_indexes(c["body"] or [], dict(env))
+                    self.check_const_indexes(c["body"] or [], dict(env), predicated)
                 self._forget_writes([c["body"] for c in st["cases"]], env)
                 continue
             if s == "assign" and (stacks := _written_stacks(st["l"])):
@@ -180,6 +191,8 @@ class ConstIndexRules:
                 r = st.get("r") if s == "assign" else st.get("init")
                 v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
                 self._forget_writes(st, env)   # (the value is read before the write)
+                if predicated:
+                    continue
                 if v is not None:
                     env[_key(lv)] = v
                 elif r is not None and _key(lv) is not None and not _through_union(lv):

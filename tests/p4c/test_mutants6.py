@@ -108,6 +108,17 @@ CASES = {
     "header_initializer_constant_as_a_stack_index": (
         _stk("        hdr.s[1] = { 1, 2, 3 };\n        hdr.t[hdr.s[1].a + 1].c = 1;"), "hdr.t[hdr.s[1].a + 1]",
         r"Array index 8w2 larger", _stk("        hdr.s[1] = { 0, 2, 3 };\n        hdr.t[hdr.s[1].a + 1].c = 1;")),
+    # p4c_mutate seed 509 (late_store): p4c's BMv2 back end predicates an action's `if` (`x = c ? v :
+    # x`) before the propagation that folds divisions -- a constant stored in the branch, or after
+    # a conditional return, is none (a constant from before the `if` still folds one in it)
+    "division_of_a_constant_stored_in_an_actions_branch": (
+        program(locals="    action a() { if (hdr.h.a == 7) { m.x = 3; m.x = m.x / 7; } }\n", body="        a();"),
+        "m.x = m.x / 7", _DIV,
+        program(locals="    action a() { m.x = 3; if (hdr.h.a == 7) { m.x = m.x / 7; } }\n", body="        a();")),
+    "division_of_a_constant_stored_after_a_conditional_return": (
+        program(locals="    action a() { if (hdr.h.a == 7) { return; } m.x = 3; hdr.h.c = m.x / 7; }\n", body="        a();"),
+        "hdr.h.c = m.x / 7", _DIV,
+        program(locals="    action a() { if (hdr.h.a == 7) { hdr.h.b = 1; } m.x = 3; hdr.h.c = m.x / 7; }\n", body="        a();")),
 }
 
 VALID = {
