@@ -119,6 +119,14 @@ CASES = {
         program(locals="    action a() { if (hdr.h.a == 7) { return; } m.x = 3; hdr.h.c = m.x / 7; }\n", body="        a();"),
         "hdr.h.c = m.x / 7", _DIV,
         program(locals="    action a() { if (hdr.h.a == 7) { hdr.h.b = 1; } m.x = 3; hdr.h.c = m.x / 7; }\n", body="        a();")),
+    # p4c_mutate seed 511 (dead_store): a store to a tuple element read by the next store to it
+    # (`t[0] = (t[0] + 1) / 3; t[0] = t[0] + 1;`) is live -- the def-use view did not see a tuple
+    # element's read (the twin overwrites it unread)
+    "division_store_to_a_tuple_element_read_by_the_next": (
+        program(body="        tuple<bit<8>, bit<8>> t = { hdr.h.a, hdr.h.c };\n        t[0] = (t[0] + 1) / 3;\n"
+                     "        t[0] = t[0] + 1;\n        hdr.h.c = t[0] + t[1];"), "t[0] = (t[0] + 1) / 3", _DIV,
+        program(body="        tuple<bit<8>, bit<8>> t = { hdr.h.a, hdr.h.c };\n        t[0] = (t[0] + 1) / 3;\n"
+                     "        t[0] = t[1] + 1;\n        hdr.h.c = t[0] + t[1];")),
 }
 
 VALID = {
