@@ -173,3 +173,17 @@ def test_judge_reads_error_lines_not_a_file_name_saying_error(monkeypatch, tmp_p
     f = tmp_path / "fe_error_x.p4"
     f.write_text("x")
     assert J.p4c_verdict(f, tmp_path).startswith("fe_error_x.p4(50): [--Werror=type-error] error")
+
+
+def test_judge_reads_the_position_an_error_originates_from(monkeypatch, tmp_path):
+    """p4c_mutate seed 181: p4c's error names the select (line 21) and, after "Originating from:",
+    the keyset (line 22) checkmate-p4c names -- that line counts as p4c's (`p4cline`, not `far`)."""
+    import tools.p4c_mutate_judge as J
+    f = tmp_path / "m.p4"
+    f.write_text("x")
+    out = (f"{f}(21): [--Werror=type-error] error: 'SelectExpression'\n    state ph {{\n  ---- Actual error:\n"
+           f"  Cannot cast implicitly type 'bit<8>' to type 'bit<9>'\n  ---- Originating from:\n"
+           f"  {f}(22): 'match' case label '3 &&& 0' has type 'bit<8>'\n")
+    monkeypatch.setattr(J, "run_p4c_cached", lambda path, cache: out)
+    monkeypatch.setattr(J, "ours_verdict", lambda path: ("error", f"{f}:22:30: type mismatch"))
+    assert J.judge(f, 5, tmp_path)[0] == "agree-reject p4cline"
