@@ -170,9 +170,16 @@ class ConstIndexRules:
                 if s == "switch_value":
                     self._check_indexes(st["e"], env)
                 self._forget_writes(st.get("e") if s == "switch_value" else {"s": "apply", "table": st["table"]}, env)
-                for c in st["cases"]:
+                cases = st["cases"]
+                if s == "switch_value" and len(cases) == 1 and len(cases[0]["labels"]) == 1 and not any(
+                            d.get("s") in ("return", "exit") for d in ir_dicts(cases[0]["body"] or [])):
+                    # one case (or a `default` alone): p4c's LocalCopyPropagation has nothing to merge
+                    # it with, and goes on with its state as if it always ran (switch_copies; seed 181)
+                    self.check_const_indexes(cases[0]["body"] or [], env, predicated)
+                    continue
+                for c in cases:
                     self.check_const_indexes(c["body"] or [], dict(env), predicated)
-                self._forget_writes([c["body"] for c in st["cases"]], env)
+                self._forget_writes([c["body"] for c in cases], env)
                 continue
             if s == "assign" and (stacks := _written_stacks(st["l"])):
                 # a store into an element of a run-time index: p4c's propagation takes the whole
@@ -381,6 +388,37 @@ class ConstIndexRules:
         for k in [k for k in pending or () if k not in keep]:
             del pending[k]
         return None
+
+    def follow_rebuilt_divisions(self, old, new) -> None:
+        """``new`` is ``old`` with reads put in place (switch_copies.propagate_copies rebuilds the
+        dicts on the way): a pending division of ``old`` is the same division of ``new`` (also for
+        the stores that note it, mk_stores), decided by the propagation as before."""
+        pending = self.__dict__.get("pending_divs")
+        if not pending or old is new:
+            return
+        moved: dict = {}
+
+        def walk(a, b):
+            if a is b:
+                return
+            if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+                for x, y in zip(a, b):
+                    walk(x, y)
+            elif isinstance(a, dict) and isinstance(b, dict) and a.get("op") == b.get("op") and a.get("s") == b.get("s"):
+                if id(a) in pending and pending[id(a)][0] is a:
+                    moved[id(a)] = b
+                for k in a.keys() & b.keys():
+                    walk(a[k], b[k])
+        walk(old, new)
+        held = self.__dict__.get("held_divs") or {}
+        for k, b in moved.items():
+            pending[id(b)] = (b,) + tuple(pending.pop(k)[1:])
+            if k in held:
+                held[id(b)] = held.pop(k)
+        for errs, _, _ in (self.__dict__.get("pending_mk") or {}).values():
+            for e in errs:
+                if getattr(e, "deferred", None) is not None and id(e.deferred) in moved:
+                    e.deferred = moved[id(e.deferred)]
 
     def flush_divisions(self, parser: bool) -> None:
         """Refuse (``target_error``, in the context where each was elaborated) the divisions of

@@ -127,6 +127,12 @@ CASES = {
                      "        t[0] = t[0] + 1;\n        hdr.h.c = t[0] + t[1];"), "t[0] = (t[0] + 1) / 3", _DIV,
         program(body="        tuple<bit<8>, bit<8>> t = { hdr.h.a, hdr.h.c };\n        t[0] = (t[0] + 1) / 3;\n"
                      "        t[0] = t[1] + 1;\n        hdr.h.c = t[0] + t[1];")),
+    # p4c_mutate seed 181 (div): after a switch of one case p4c's LocalCopyPropagation goes on with
+    # the case's state (switch_copies) -- `v = 2` there folds `v / 3` after it; two cases are joined
+    "division_after_a_switch_of_two_cases": (
+        program(body="        bit<8> v = 1;\n        switch (hdr.h.a) { 5: { v = 2; } 6: { v = 3; } }\n        hdr.h.c = v / 3;"),
+        "hdr.h.c = v / 3", _DIV,
+        program(body="        bit<8> v = 1;\n        switch (hdr.h.a) { 5: { v = 2; } }\n        hdr.h.c = v / 3;")),
 }
 
 VALID = {
@@ -143,6 +149,11 @@ VALID = {
         "        hdr.s[1].a = 7;\n        hdr.s[hdr.s[1].a].c = 1;"),
     # a header initializer's constant fields flow as a struct's do (the header valid after it)
     "header_initializer_constant_folds_a_division": program(body="        hdr.h = { 9, 2, 3 };\n        m.x = hdr.h.a / 3;"),
+    # ... the division kept its IR where those copies rebuilt the statement (a `default` alone too)
+    "division_after_a_single_case_switch_writing_another_field": program(
+        body="        bit<8> v = 1;\n        switch (hdr.h.a) { 5: { hdr.h.b = 1; } }\n        hdr.h.c = v / 3 + (bit<8>)hdr.h.b;"),
+    "division_after_a_default_only_switch": program(
+        body="        bit<8> v = 1;\n        switch (hdr.h.a) { default: { v = 2; } }\n        hdr.h.c = v / 3;"),
     "sub_control_constant_in_and_out_twice": program(
         top=_SU, locals=_SL, body="        m.x = 3;\n        s3.apply(m.x);\n        s3.apply(m.x);\n        hdr.h.a = m.x / 7;"),
     "sub_control_aliased_arguments_copied_out_in_order": program(
