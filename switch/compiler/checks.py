@@ -267,7 +267,7 @@ class _Checker:
         if parser is not None and parser.kind == "parser" and len(parser.get("params") or ()) >= 2:
             self._headers_type(parser.params[1].get("type"), main)
 
-    def _only_calls(self, body, allowed, ctl=None, blocks=None, depth=0):
+    def _only_calls(self, body, allowed, ctl=None, blocks=None, depth=0, computed=None):
         roots = {p.name: p.get("type") for p in ctl.get("params") or ()} if ctl is not None else {}
         for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
             if st.kind == "block":
@@ -275,13 +275,14 @@ class _Checker:
             elif st.kind in ("empty", "var"):
                 continue
             elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
-                self._checksum_data(st.call, roots)
+                self._checksum_data(st.call, roots, computed)
                 continue
             elif st.kind == "call_stmt" and depth < 16 and self._applied_control(st.call, ctl, blocks):
                 # another control applied here (directly or as a local instance): p4c inlines
                 # it first, so its body must hold only the same calls
                 sub = self._applied_control(st.call, ctl, blocks)
-                self._only_calls(sub.get("body"), allowed, sub, blocks, depth + 1)
+                self._only_calls(sub.get("body"), allowed, sub, blocks, depth + 1,
+                                 self._computed_args(st.call, sub, roots, computed or {}))
             else:
                 what = _describe(st.call) if st.kind == "call_stmt" else st.kind
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
@@ -304,7 +305,38 @@ class _Checker:
         sub = blocks.get(name)
         return sub if sub is not None and sub.kind == "control" else None
 
-    def _checksum_data(self, call: Node, roots):
+    def _computed_args(self, call: Node, sub: Node, roots: dict, computed: dict) -> dict:
+        """The ``in`` (or directionless) parameters of control ``sub``, applied by ``call``, whose
+        argument computes something from the caller's parameters (``upd.apply(hdr.h, ~hdr.h.b)``):
+        name -> that argument.  p4c inlines the control and its propagation puts the argument in
+        place of the parameter, so a checksum data element naming it is a computation (p4c_mutate
+        seed 408)."""
+        params = [p for p in sub.get("params") or () if isinstance(p, Node)]
+        args = list(call.get("args") or ())
+        if args and all(isinstance(a, Node) and a.kind == "named_arg" for a in args):
+            by_name = {a.name: a.value for a in args}
+            pairs = [(p, by_name.get(p.name)) for p in params]
+        else:
+            pairs = list(zip(params, args))
+        out = {}
+        for p, a in pairs:
+            if not isinstance(a, Node) or p.get("direction") not in (None, "in"):
+                continue
+            if a.kind == "name" and a.name in computed:
+                out[p.name] = computed[a.name]   # (passed on from the caller's own parameter)
+            elif not _is_path(a) and self._computes(a, roots):
+                out[p.name] = a
+        return out
+
+    def _computes(self, e: Node, roots: dict) -> bool:
+        """Whether checksum data element ``e`` (not a path) computes from the parameters ``roots``:
+        a cast of a field to its own type p4c drops, a constant expression it folds."""
+        if e.kind == "cast" and _is_path(e.a) and self._scalar(e.type) is not None and \
+                self._scalar(e.type) == self._path_type(e.a, roots):
+            return False
+        return any(n.kind == "name" and n.name in roots for n in _walk(e))
+
+    def _checksum_data(self, call: Node, roots, computed=None):
         """bmv2 computes a checksum over fields and constants only: an element of the data
         list that computes something from the control's parameters (a slice, cast, operator,
         ``++``, a method call) is refused by p4c ("Computations are not supported in
@@ -324,12 +356,13 @@ class _Checker:
             if isinstance(e, Node) and e.kind == "bool_lit":   # (p4c: "true: Computations are not supported")
                 raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
                                             f"data (p4c, bmv2): a bool literal")
+            if isinstance(e, Node) and e.kind == "name" and e.name in (computed or {}):
+                arg = computed[e.name]   # (named at the argument: p4c's message has no position)
+                raise P4CompileError(arg.loc, f"{_callee(call)}: computations are not supported in the checksum "
+                                              f"data (p4c, bmv2): {e.name} is given a computed value here")
             if not isinstance(e, Node) or _is_path(e):
                 continue
-            if e.kind == "cast" and _is_path(e.a) and self._scalar(e.type) is not None and \
-                    self._scalar(e.type) == self._path_type(e.a, roots):
-                continue   # a cast to the field's own type: p4c drops it
-            if any(n.kind == "name" and n.name in roots for n in _walk(e)):
+            if self._computes(e, roots):   # (a cast to the field's own type: p4c drops it)
                 raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
                                             f"data (p4c, bmv2): each element must be a field or a constant")
 

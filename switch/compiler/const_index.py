@@ -7,20 +7,27 @@ although its index is a run-time expression.  :func:`ConstIndexRules.check_const
 that proof on one elaborated statement list, as far as p4c's was measured to reach (probes
 against p4c, ``tests/differential/test_invalid.py``):
 
-* constants assigned (or declared) to a variable or a field path -- through structs and
-  headers, not through stack elements or header unions -- flow forward;
+* constants assigned (or declared) to a variable or a field path -- through structs, headers
+  and stack elements of a constant index (``hdr.s[1].a``; helper mutz27), not through header
+  unions -- flow forward; a store into an element of a run-time index forgets the whole stack
+  before its own index is read (``hdr.s[1].a = 7; hdr.s[hdr.s[1].a].b = 1;`` compiles);
 * a statement forgets exactly what it may write: an assignment its left-hand side,
   ``setValid``/``setInvalid`` the header (p4c forgets its fields either way), an action call what
   the action's body (and the actions it calls) writes and its arguments, a table apply -- as a
   statement, in an ``if`` condition (``.hit``/``.miss``) or a ``switch`` -- what any of its actions
   writes (p4c does not follow ``action_run`` into the case that ran), an extern that only reads
   (a counter, a register write, a digest, a clone, a log, an emit) nothing, any other statement
-  (an extern that writes, a function, a sub-control) every path it mentions;
-* an ``if`` is checked branch by branch and then forgets what either branch writes.
+  (an extern that writes, a function, a sub-control) every path it mentions -- a sub-control
+  apply then gives its ``out``/``inout`` arguments the constants its body, walked with those of
+  its ``in``/``inout`` arguments, leaves at its end (p4c inlines it first; helper mutz27);
+* an ``if`` is checked branch by branch and then forgets what either branch writes; in an action
+  a branch (and what follows a conditional ``return``) makes no constant: p4c's BMv2 back end
+  predicates it (``x = c ? v : x``) before the propagation that folds divisions (helper mutz27).
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
-branches of an ``if``, stack elements), checkmate-p4c still accepts.
+branches of an ``if``, a header initializer, a stack element past a parser's ``extract`` of
+``next``), checkmate-p4c still accepts (a division there is still refused).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -55,18 +62,37 @@ def _key(lv):
     if lv.get("op") == "field":
         b = _key(lv["base"])
         return None if b is None else b + (lv["f"],)
+    if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
+        b = _key(lv["st"])
+        return None if b is None else b + (lv["i"]["v"],)
     return None
 
 
 def _trackable(lv) -> bool:
-    """A path of scalars through structs and headers (p4c does not propagate through stack
-    elements, which have no key here, or union members, whose siblings' setValid invalidates)."""
+    """A path of scalars through structs, headers and stack elements of a constant index (not
+    through union members, whose siblings' setValid invalidates)."""
     node = lv
-    while node.get("op") == "field":
-        node = node["base"]
-        if (node.get("t") or [None])[0] in ("stack", "union"):
+    while node.get("op") in ("field", "stack_idx"):
+        node = node["base"] if node["op"] == "field" else node["st"]
+        if (node.get("t") or [None])[0] == "union" or node.get("op") == "stack_idx" and node["i"].get("op") != "const":
             return False
     return _key(lv) is not None and (lv.get("t") or [None])[0] in ("bit", "int")
+
+
+def _written_stacks(lv) -> list:
+    """The keys of the stacks that the left-hand side ``lv`` indexes at run time."""
+    return [k for n in ir_dicts(lv) if n.get("op") == "stack_idx" and n["i"].get("op") != "const"
+            and (k := _key(n["st"])) is not None]
+
+
+def _through_union(lv) -> bool:
+    """Whether path ``lv`` goes through a header union (its members are not tracked)."""
+    node = lv
+    while isinstance(node, dict) and node.get("op") in ("field", "stack_idx"):
+        node = node["base"] if node["op"] == "field" else node["st"]
+        if (node.get("t") or [None])[0] == "union":
+            return True
+    return False
 
 
 def _subst(e, env: dict):
@@ -115,8 +141,12 @@ class ConstIndexRules:
     """A mixin of the elaborator: needs ``fold``, ``tables``, ``actions`` and ``dyn_index_locs``
     (id of a run-time ``stack_idx`` IR dict -> (the dict, its index's source location))."""
 
-    def check_const_indexes(self, stmts: list, env: dict | None = None) -> None:
+    def check_const_indexes(self, stmts: list, env: dict | None = None, predicated: bool | None = None) -> None:
         env = {} if env is None else env
+        ctx = getattr(self, "ctx", None) or {}
+        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth")
+        if predicated is None:   # (a block of an action's branch, or after its conditional return)
+            predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
         for st in stmts:
             s = st.get("s")
             if s == "if":
@@ -124,40 +154,105 @@ class ConstIndexRules:
                 if not self.__dict__.get("divisions_only"):
                     self._note_folded_if(st, env)
                 self._forget_writes(st["c"], env)  # (a table applied in the condition)
-                self.check_const_indexes(st["then"] or [], dict(env))
-                self.check_const_indexes(st["else"] or [], dict(env))
+                # p4c's BMv2 back end predicates an action's `if` (`x = c ? v : x`) before the
+                # propagation that folds divisions: a constant stored in a branch, or after a
+                # conditional return, is no constant (a read there still sees those from before)
+                self.check_const_indexes(st["then"] or [], dict(env), predicated or in_action)
+                self.check_const_indexes(st["else"] or [], dict(env), predicated or in_action)
                 self._forget_writes([st["then"], st["else"]], env)
+                if in_action and any(d.get("s") == "return" for d in ir_dicts([st["then"], st["else"]])):
+                    predicated = True
                 continue
             if s == "block":
-                self.check_const_indexes(st["body"], env)
+                self.check_const_indexes(st["body"], env, predicated)
                 continue
             if s in ("switch_action", "switch_value"):
                 if s == "switch_value":
                     self._check_indexes(st["e"], env)
                 self._forget_writes(st.get("e") if s == "switch_value" else {"s": "apply", "table": st["table"]}, env)
-                for c in st["cases"]:
-                    self.check_const_indexes(c["body"] or [], dict(env))
-                self._forget_writes([c["body"] for c in st["cases"]], env)
+                cases = st["cases"]
+                if s == "switch_value" and len(cases) == 1 and len(cases[0]["labels"]) == 1 and not any(
+                            d.get("s") in ("return", "exit") for d in ir_dicts(cases[0]["body"] or [])):
+                    # one case (or a `default` alone): p4c's LocalCopyPropagation has nothing to merge
+                    # it with, and goes on with its state as if it always ran (switch_copies; seed 181)
+                    self.check_const_indexes(cases[0]["body"] or [], env, predicated)
+                    continue
+                for c in cases:
+                    self.check_const_indexes(c["body"] or [], dict(env), predicated)
+                self._forget_writes([c["body"] for c in cases], env)
                 continue
-            if s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
+            if s == "assign" and (stacks := _written_stacks(st["l"])):
+                # a store into an element of a run-time index: p4c's propagation takes the whole
+                # stack as written before it reads the left-hand side's own index (`hdr.s[1].a = 7;
+                # hdr.s[hdr.s[1].a].b = 1;` compiles; the value still sees the constant)
+                self._check_indexes(st["r"], env)
+                self._check_indexes(st["l"], {k: v for k, v in env.items() if not any(k[:len(x)] == x for x in stacks)})
+            elif s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
+            if s == "apply_control" and (out := self._subcontrol_constants(st, env)) is not None:
+                self._forget_writes(st, env)
+                env.update(out)   # (its out/inout arguments, copied out)
+                continue
             if s in ("assign", "decl"):
                 lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
                 r = st.get("r") if s == "assign" else st.get("init")
                 v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
                 self._forget_writes(st, env)   # (the value is read before the write)
+                if predicated:
+                    continue
                 if v is not None:
                     env[_key(lv)] = v
-                elif r is not None and _key(lv) is not None:
+                elif r is not None and _key(lv) is not None and not _through_union(lv):
                     self._struct_constants(_key(lv), _subst(r, env), env)
             else:
                 self._forget_writes(st, env)
 
+    def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:
+        """The constants a sub-control apply ``st`` leaves in its ``out``/``inout`` arguments: p4c
+        inlines the body before its propagation, so a constant flows in through an ``in``/``inout``
+        argument and out of the body's end (``s.apply(o); hdr.h.b = o / 7;`` with the body ending
+        ``o = 4``; p4c_mutate seed 503, helper mutz27).  The body is walked with those constants,
+        checking nothing (``const_dry_depth``).  None (forget every argument) when there is no
+        body here, a written argument is not a plain path or the body holds a ``return`` (its
+        path would leave other values)."""
+        blk = self.subcontrol_of(st) if hasattr(self, "subcontrol_of") else None
+        if blk is None or blk.get("body") is None or self.__dict__.get("const_dry_depth", 0) > 8 or \
+                any(d.get("s") == "return" for d in ir_dicts(blk["body"])):
+            return None
+        entry, outs = {}, []
+        for a in st["args"]:
+            ak = _key(a["e"]) if "py" in a else None
+            if ak is None or _through_union(a["e"]):
+                if a.get("dir") in ("out", "inout"):
+                    return None
+                v = self.fold(_subst(a["e"], env)) if "py" in a and (a["e"].get("t") or [None])[0] in ("bit", "int") else None
+                if v is not None:   # (a constant value for an `in` parameter)
+                    entry[(a["py"],)] = v
+                continue
+            if a["dir"] in ("in", "inout"):
+                entry.update({(a["py"],) + k[len(ak):]: v for k, v in env.items() if k[:len(ak)] == ak})
+            if a["dir"] in ("out", "inout"):
+                outs.append((ak, a["py"]))
+        self.__dict__["const_dry_depth"] = self.__dict__.get("const_dry_depth", 0) + 1
+        try:
+            self.check_const_indexes(list(blk.get("locals") or []) + list(blk["body"]), entry)
+        finally:
+            self.__dict__["const_dry_depth"] -= 1
+        out: dict = {}
+        for ak, py in outs:   # (copied out in order: a later argument overwrites an earlier one)
+            for k in [k for k in out if k[:len(ak)] == ak]:
+                del out[k]
+            out.update({ak + k[1:]: v for k, v in entry.items() if k[0] == py})
+        return out
+
     def _struct_constants(self, key: tuple, r: dict, env: dict) -> None:
         """A struct given a struct initializer (``Pair16 p = { v, 3 };``): p4c's propagation
-        follows each constant field (``p.b % 5`` folds; p4c_mutate seed 106)."""
-        if r.get("op") != "mk" or (r.get("t") or [None])[0] != "struct" or \
-                self.structs.get(r["t"][1], {}).get("union"):
+        follows each constant field (``p.b % 5`` folds; p4c_mutate seed 106) -- a header's too
+        (``hdr.s[1] = { 1, 2, 3 };``, lowered to setValid and the fields; one that reads its own
+        header is built in a temporary and is no assignment here: header_init)."""
+        kind = (r.get("t") or [None])[0]
+        if r.get("op") != "mk" or kind not in ("struct", "header") or \
+                kind == "struct" and self.structs.get(r["t"][1], {}).get("union"):
             return
         for f, val in zip(r["fields"], r["vals"]):
             if isinstance(val, dict) and (val.get("t") or [None])[0] in ("bit", "int"):
@@ -171,7 +266,8 @@ class ConstIndexRules:
         """An ``if`` whose condition the constants known here make constant: p4c's midend folds
         it and removes the dead branch before its BMv2 back end checks the tables applied on one
         path (``midend_folded_ifs``: id of the IR dict -> the branch kept; elab_tables)."""
-        if env and not any(n.get("op") == "table_hit" or str(n.get("op", "")).startswith("call")
+        if env and not self.__dict__.get("const_dry_depth") and \
+                not any(n.get("op") == "table_hit" or str(n.get("op", "")).startswith("call")
                            for n in ir_dicts(st["c"])):
             v = self.fold(_subst(st["c"], env))
             if v is not None:
@@ -256,8 +352,8 @@ class ConstIndexRules:
             self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
-        if not env:
-            return
+        if not env or self.__dict__.get("const_dry_depth"):
+            return   # (nothing checked while a sub-control body is walked for its constants)
         locs = {} if self.__dict__.get("divisions_only") else getattr(self, "dyn_index_locs", {})
         if any(str(n.get("op", "")).startswith("call") or n.get("op") == "table_hit" for n in ir_dicts(node)):
             return   # (a call or a table may write what the index reads first)
@@ -292,6 +388,37 @@ class ConstIndexRules:
         for k in [k for k in pending or () if k not in keep]:
             del pending[k]
         return None
+
+    def follow_rebuilt_divisions(self, old, new) -> None:
+        """``new`` is ``old`` with reads put in place (switch_copies.propagate_copies rebuilds the
+        dicts on the way): a pending division of ``old`` is the same division of ``new`` (also for
+        the stores that note it, mk_stores), decided by the propagation as before."""
+        pending = self.__dict__.get("pending_divs")
+        if not pending or old is new:
+            return
+        moved: dict = {}
+
+        def walk(a, b):
+            if a is b:
+                return
+            if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+                for x, y in zip(a, b):
+                    walk(x, y)
+            elif isinstance(a, dict) and isinstance(b, dict) and a.get("op") == b.get("op") and a.get("s") == b.get("s"):
+                if id(a) in pending and pending[id(a)][0] is a:
+                    moved[id(a)] = b
+                for k in a.keys() & b.keys():
+                    walk(a[k], b[k])
+        walk(old, new)
+        held = self.__dict__.get("held_divs") or {}
+        for k, b in moved.items():
+            pending[id(b)] = (b,) + tuple(pending.pop(k)[1:])
+            if k in held:
+                held[id(b)] = held.pop(k)
+        for errs, _, _ in (self.__dict__.get("pending_mk") or {}).values():
+            for e in errs:
+                if getattr(e, "deferred", None) is not None and id(e.deferred) in moved:
+                    e.deferred = moved[id(e.deferred)]
 
     def flush_divisions(self, parser: bool) -> None:
         """Refuse (``target_error``, in the context where each was elaborated) the divisions of
@@ -380,6 +507,9 @@ class ConstIndexRules:
             env = {(p["py"],): v for p, a in zip(f["params"], args)
                    if p["dir"] in (None, "in") and (v := self.fold(a)) is not None}
             if self.fold(_subst(n, env)) is None and not self.ctx.get("dead_expr"):
+                if self.ctx.get("mk_store") is not None:   # (the call's result only reaches a store p4c
+                    self.division_error(loc, message, None)   # may drop: judged with it, mk_stores)
+                    continue
                 err = E(loc, message)
                 err.after_type_checking = True
                 raise err

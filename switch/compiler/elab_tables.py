@@ -309,6 +309,9 @@ class TableRules:
             # p4c: a table without default_action gets NoAction, added to its actions as
             # @defaultonly when it is not listed
             # (by name where the table is: a control's own action NoAction hides core.p4's)
+            if d.name == "NoAction":   # (the table hides the action in its own body: p4c, used or not)
+                raise E(d.loc, "NoAction: Cannot refer to the containing table NoAction (a table without "
+                               "default_action gets NoAction() as its default)")
             na = scope.lookup("NoAction")
             if na is None or na[0] != "action" or na[1] not in self.actions:
                 raise E(d.loc, f"table {q} has no default_action and NoAction is not declared")

@@ -88,7 +88,8 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
     from before it (fuzz_exprs seed 2465).  Done here within one statement list and the plain
     blocks nested in it (``h.e1 = x; { ...; { h = {h.e0, 1, 2}; } }``: fuzz_exprs seed 6247),
     walking back over plain assignments, declarations and validity changes (a ``setValid()`` of
-    ``h`` too) that do not touch ``h``'s fields, and ``if``/``switch`` statements without calls
+    ``h`` too) that do not touch ``h``'s fields, and stores to ``h``'s fields (one whose value
+    reads ``h`` too, ``h.c = h.c / 7``: p4c_mutate seed 501; a kept one's reads are then live), and ``if``/``switch`` statements without calls
     (the fields they use are then kept); anything else stops the walk.  ``self_inits``:
     id of such a lowered setValid -> (it, the names of the fields its initializer reads, or None)."""
     seq = list(_flat_blocks(stmts))
@@ -125,10 +126,15 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
                 continue
             lv = prev["l"]
             base = lv["a"] if lv.get("op") == "slice" else lv
-            if base.get("op") == "field" and isinstance(base.get("base"), dict) and \
-                    _header_path(base["base"]) == target and not _mentions(prev["r"], target):
+            if base.get("op") == "field" and isinstance(base.get("base"), dict) and _header_path(base["base"]) == target:
                 if base["f"] not in reads:
-                    drop.add(id(prev))
+                    drop.add(id(prev))   # (what its value reads is then read by nothing: `h.c = h.c / 7`)
+                    continue
+                if _mentions(prev["r"], target):   # (kept: the fields its value reads are live before it)
+                    used = _fields_read({"vals": [prev["r"]]}, st["h"])
+                    if used is None:
+                        break
+                    reads |= used
                 continue   # (a store to another field the initializer reads stays; the walk goes on)
             if _mentions(prev, target):
                 break

@@ -196,7 +196,7 @@ class MatchKindStores:
     def match_kind_store_begin(self, rhs) -> object:
         """Before elaborating ``rhs``, the value of a store: start collecting the match_kind
         operand errors in it when the store can be judged later (a control, action or function
-        body; no call in ``rhs``, which could elaborate other statements).  Returns what
+        body; no call in ``rhs`` that could elaborate other statements: _plain_call).  Returns what
         :meth:`match_kind_store_end` restores."""
         from .elab_ctor import _ast_nodes
         ctx = getattr(self, "ctx", None)
@@ -204,8 +204,9 @@ class MatchKindStores:
                                or ctx.get("kind") == "parser" and ctx.get("state") is not None):
             return None
         nodes = list(_ast_nodes(rhs))
-        if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") for n in nodes)) \
-                or any(n.kind == "call" for n in nodes):
+        if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") or n.kind == "call"
+                                                     for n in nodes)) \
+                or not all(_plain_call(n) for n in nodes if n.kind == "call"):
             return None
         saved = ctx.get("mk_store")
         ctx["mk_store"] = []
@@ -434,6 +435,17 @@ class MatchKindStores:
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
                     self._raise_first(entries[0][0])
+
+
+def _plain_call(n: Node) -> bool:
+    """A call in a store's value that elaborates no statement of its own: a function or extern
+    function called by name (p4c inlines a function into statements before the store, whose
+    value is then the function's result: the store stays droppable -- p4c_mutate seed 506,
+    `hdr.h.b = f(hdr.h.a) / 6; hdr.h.b = f(hdr.h.a);`) or ``isValid()``.  A table's or a
+    control's ``apply`` (``t.apply().hit``) is not one; a function with ``out`` parameters makes
+    more than one statement, which match_kind_store_end raises at once as before."""
+    fn = n.get("fn")
+    return fn is not None and (fn.kind == "name" or fn.kind == "member" and fn.get("name") == "isValid")
 
 
 def _call_view(el, call: dict, lv) -> list | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from .elab_common import ir_dicts
 
-_PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last")
+_PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last", "tuple_idx")   # (a tuple element: p4c_mutate seed 511)
 _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
           # extern calls read and write their arguments only (p4c's def-use: no hidden read)
           "mark_to_drop", "counter", "truncate", "log", "random", "hash", "reg_read", "reg_write",
@@ -36,7 +36,8 @@ def _chain(lv) -> list:
     """An lvalue path and every path it is built on (``hdr.u.x``, ``hdr.u``, ``hdr``)."""
     out = [lv]
     while isinstance(lv, dict) and (lv.get("op") in _PATH_OPS or lv.get("op") == "slice"):
-        lv = lv.get("base") if lv.get("op") == "field" else lv.get("a") if lv.get("op") == "slice" else lv.get("st")
+        lv = lv.get("base") if lv.get("op") == "field" else lv.get("a") if lv.get("op") in ("slice", "tuple_idx") \
+            else lv.get("st")
         out.append(lv)
     return out
 

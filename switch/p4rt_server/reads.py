@@ -106,17 +106,29 @@ class EntityReader:
         """One ``Direct<kind>Entry`` per selected entry of every table with a direct ``kind``
         ("counter" / "meter") that ``te`` names: the entry's key only, then ``fill(message,
         installed entry)`` sets the data; naming a table without one is INVALID_ARGUMENT."""
-        out = []
+        out, request = [], te
         for table in self._tables_for(st, te.table_id):
             if not getattr(table, f"direct_{kind}_id"):
                 if te.table_id:
                     raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct {kind}")
                 continue
-            for e in self._selected(st, table, te):
+            keyed = bool(te.match)
+            if keyed:   # (named by its key: an action or idle timeout in it is ignored, as BMv2)
+                te = p4runtime_pb2.TableEntry()
+                te.CopyFrom(request)
+                te.ClearField("action")
+                te.idle_timeout_ns = 0
+            found = list(self._selected(st, table, te))
+            if keyed and not found:   # PI maps the key to an entry handle first (fuzz_p4rt seed 4195)
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}': no entry with that key")
+            for e in found:
                 d = getattr(p4runtime_pb2, f"Direct{kind.capitalize()}Entry")()
-                d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
-                                                                    with_meter=False))
-                _key_only(d.table_entry)
+                if keyed:   # PI answers with the request's table entry as it was sent
+                    d.table_entry.CopyFrom(request)
+                else:
+                    d.table_entry.CopyFrom(translate.encode_table_entry(st.index, table, e, with_counter=False,
+                                                                        with_meter=False))
+                    _key_only(d.table_entry)
                 fill(d, e)
                 out.append(p4runtime_pb2.Entity(**{f"direct_{kind}_entry": d}))
         return out

@@ -39,8 +39,9 @@ def _value(data: bytes, w: int, what: str) -> int:
 
 def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch | None:
     """One field match, or None for a range over the whole field: a don't care, which BMv2 refuses
-    for a ``bit<8>`` field only (it takes it for bit<9>, bit<16>, bit<32>, bit<48>, in every update
-    type and in keyed reads, as if the field were omitted)."""
+    only when both ends are written over the field's whole bytes (``00 00`` .. ``ff ff`` for a
+    ``bit<16>``: so a ``bit<8>``'s 0..255 usually is; never a ``bit<9>``'s), and otherwise takes as if
+    the field were omitted, in every update type and in keyed reads."""
     info = table.match_fields.get(fm.field_id)
     if info is None:
         raise _bad(f"table '{table.name}': unknown match field id {fm.field_id}")
@@ -80,9 +81,12 @@ def decode_match(table: TableInfo, fm: p4runtime_pb2.FieldMatch) -> FieldMatch |
         high = _value(fm.range.high, w, what + " high")
         if low > high:
             raise _bad(f"{what}: range low 0x{low:x} > high 0x{high:x}")
+        n = (w + 7) // 8
+        if w % 8 == 0 and fm.range.low == b"\x00" * n and fm.range.high == b"\xff" * n:
+            # PI compares the byte strings with the field's don't-care bytes (all zeros, all ones
+            # over its whole bytes): only so written is the range refused (fuzz_p4rt seed 4176)
+            raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
         if low == 0 and high == codec.mask_of(w):
-            if w == 8:
-                raise _bad(f"{what}: a range covering the whole field is a don't-care match and must be omitted")
             return None
         return FieldMatch.range(info.id, low, high)
     raise P4RTError(StatusCode.UNIMPLEMENTED, f"{what}: match kind {kind} not supported")

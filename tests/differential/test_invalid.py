@@ -27,6 +27,7 @@ from diffcases.fuzz23 import INVALID as FUZZ23_INVALID
 from diffcases.fuzz24 import INVALID as FUZZ24_INVALID
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
+_UPD = "control U(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), { x.a, k }, x.c, HashAlgorithm.csum16); } }\n"
 NT_TOP = "type bit<8> P_t;\ntype bit<16> V_t;\ntype P_t Q_t;\n"
 
 # name -> (program, words the message must contain (any of), reason when checkmate accepts it today)
@@ -452,6 +453,18 @@ bit<8> g(in bit<8> v) { bump(); return v; }
     "checksum_data_slice_named_v1switch": (program("", compute="""apply { update_checksum(true, { hdr.h.d[15:0] },
         hdr.h.c, HashAlgorithm.csum16); }""").replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
         "V1Switch(dep = D(), p = P(), vr = VC(), ig = I(), eg = E(), ck = CC()) main;"), ("computations are not supported",), ""),
+    # ... also through a sub-control's `in` parameter given a computed argument: p4c inlines it and
+    # puts the argument in place (p4c_mutate seed 408; its message names no position: ours names the argument)
+    "checksum_data_computed_argument_of_sub_control": (program("", top=_UPD, compute="""U() u;
+    apply { u.apply(hdr.h, ~hdr.h.b); }"""), ("computations are not supported",), ""),
+    "checksum_data_computed_argument_two_levels": (program("", top=_UPD + "control U2(inout h_t x, in bit<8> k) { U() u; apply { u.apply(x, k); } }\n",
+                                                           compute="""U2() u2;
+    apply { u2.apply(hdr.h, hdr.h.c[7:0]); }"""), ("computations are not supported",), ""),
+    # a table named NoAction without a default_action: its implicit default NoAction() is the table
+    # itself (p4c, applied or not; mutz26's open item, a `far` rejection of p4c_mutate seed 170)
+    "table_named_no_action_without_default": (program("", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table NoAction { key = { hdr.h.a: exact; } actions = { s; } }"""), ("Cannot refer to the containing table",), ""),
     # one table, two applies with different next statements: bmv2 allows one successor per table
     "table_two_successors": (program("""        if (hdr.h.a == 1) { t.apply(); hdr.h.b = 1; } else { t.apply(); hdr.h.b = 2; }\n""",
                                      ingress_decls="""

@@ -662,3 +662,70 @@ def test_ids_scopes_and_repeated_parameters_as_bmv2(targets):
         out += [w(u(U.INSERT, table_entry=e)), read]
         return out
     assert not run(targets, 12, ops, source=src)
+
+
+def test_a_whole_range_is_refused_only_written_over_whole_bytes(targets):
+    """fuzz_p4rt seed 4176: PI refuses a range over a whole field (a don't care) only when its ends
+    are the field's whole bytes of zeros and ones (`00 00`..`ff ff` for a bit<16>, `00`..`ff` for a
+    bit<8>), in a DELETE and a keyed Read; written shorter or longer (`00`..`ff ff`, ``..`ff`) it is
+    taken as if the field were omitted (checkmate-switch compared the values)."""
+    def ops(info):
+        out = []
+        for width in (16, 8):
+            t = next(t for t in info.tables if any(mf.match_type == 5 and mf.bitwidth == width for mf in t.match_fields))
+            n = width // 8
+            for lo, hi in ((b"\x00" * n, b"\xff" * n), (b"", b"\xff" * n), (b"\x00" * (n + 1), b"\xff" * n),
+                           (b"\x00" * n, b"\x00" + b"\xff" * n)):
+                e = entry(t, b"\x05", priority=1)
+                for fm in e.match:
+                    if next(m for m in t.match_fields if m.id == fm.field_id).match_type == 5:
+                        fm.range.low, fm.range.high = lo, hi
+                out += [w(u(U.DELETE, table_entry=e)), ("read", [pb.Entity(table_entry=e)])]
+        return out
+    assert not run(targets, 4176, ops, source=F.generate(4176).replace("hdr.h.d: exact;", "hdr.h.d: exact;\n            hdr.h.a: range;"))
+
+
+def test_direct_counter_entries_are_named_by_their_key(targets):
+    """fuzz_p4rt seed 4195: a DirectCounterEntry's table entry names the entry by its key -- BMv2
+    ignores an action (even an unknown one) and an idle timeout in a MODIFY and a keyed Read, a
+    keyed Read answers with the request's table entry as sent (bytes, action, idle timeout) and
+    refuses a key no entry has (INVALID_ARGUMENT; checkmate-switch answered OK with nothing)."""
+    def ops(info):
+        t = info.tables[0]
+        act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
+        e = entry(t, b"\x05", priority=1, act=action(info, act.preamble.name, *[b"\x01"] * len(act.params)))
+        out = [w(u(U.INSERT, table_entry=e))]
+        for v, idle, bogus in ((b"\x05", 1000, False), (b"\x05", 0, True), (b"\x06", 0, False), (b"\x00\x05", 1000, True)):
+            k = entry(t, v, priority=1)
+            k.idle_timeout_ns = idle
+            if bogus:
+                k.action.action.action_id = 12345
+            dc = pb.DirectCounterEntry(table_entry=k)
+            dc.data.packet_count = 3
+            out += [w(u(U.MODIFY, direct_counter_entry=dc)),
+                    ("read", [pb.Entity(direct_counter_entry=pb.DirectCounterEntry(table_entry=k))])]
+        every = pb.DirectCounterEntry(table_entry=pb.TableEntry(table_id=t.preamble.id))
+        return out + [("read", [pb.Entity(direct_counter_entry=every)])]
+    assert not run(targets, 4195, ops)
+
+
+def test_direct_meter_entries_are_named_by_their_key(targets):
+    """The same for a DirectMeterEntry (fuzz_p4rt seed 4195's rule, probed on seed 4000's program)."""
+    def ops(info):
+        t = next(t for t in info.tables if t.direct_resource_ids and any(
+            m.preamble.id in t.direct_resource_ids for m in info.direct_meters))
+        act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
+        e = entry(t, b"\x05", priority=1, act=action(info, act.preamble.name, *[b"\x01"] * len(act.params)))
+        out = [w(u(U.INSERT, table_entry=e))]
+        for v, idle, bogus in ((b"\x05", 1000, False), (b"\x05", 0, True), (b"\x06", 0, False), (b"\x00\x05", 1000, True)):
+            k = entry(t, v, priority=1)
+            k.idle_timeout_ns = idle
+            if bogus:
+                k.action.action.action_id = 12345
+            dm = pb.DirectMeterEntry(table_entry=k)
+            dm.config.cir, dm.config.cburst, dm.config.pir, dm.config.pburst = 10, 2, 20, 4
+            out += [w(u(U.MODIFY, direct_meter_entry=dm)),
+                    ("read", [pb.Entity(direct_meter_entry=pb.DirectMeterEntry(table_entry=k))])]
+        every = pb.DirectMeterEntry(table_entry=pb.TableEntry(table_id=t.preamble.id))
+        return out + [("read", [pb.Entity(direct_meter_entry=every)])]
+    assert not run(targets, 4000, ops)
