@@ -547,7 +547,8 @@ class StatementRules(ConditionFolding):
         checked, but a direct action call missing a directionless argument there is no error
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
-        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return")}
+        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return", "folded_branch")}
+        self.ctx["folded_branch"] = True   # (a call of a function missing a return is no error there)
         try:
             out = self.stmt(n, Scope(scope))
             self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
@@ -567,6 +568,8 @@ class StatementRules(ConditionFolding):
                     or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
                 return []
             raise
+        finally:
+            self.ctx["folded_branch"] = flags["folded_branch"]
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent

@@ -1,0 +1,49 @@
+"""Disagreements found by helper fuzz25 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_F1 = "bool f1(in bit<8> p) { if (p == 1) { return true; } }\n"
+
+# p4c checks that a function returns a value on all paths only on the code its front end keeps:
+# after it removed unused actions, unapplied sub-control instances and the branches its constant
+# folding or strength reduction decides (fuzz_exprs seed 8697: the only call in an unused action
+# of a sub-control).  checkmate-p4c refused the program at any call it elaborated.  A call that
+# stays is p4c's error (INVALID below).
+CASES.append(case("fuzz25_function_missing_return_called_only_where_p4c_removes_it", CAT, program("""
+        sc.apply(hdr);
+        if (8w1 == 2) { if (f1(hdr.h.b)) { hdr.h.c = 1; } }
+        if (hdr.h.a * 0 == 1) { ia(); t.apply(); }
+        hdr.h.d = 32w7;
+""", top=_F1 + """control SC(inout headers_t hdr) {
+    action c0() { if (f1(hdr.h.a)) { hdr.h.b = 1; } }
+    apply { hdr.h.c = 16w3; if (4w1 != 1) { c0(); } }
+}
+control SU(inout headers_t hdr) {
+    apply { if (f1(hdr.h.a)) { hdr.h.b = 2; } }
+}
+""", ingress_decls="""
+    SC() sc;
+    SU() su;
+    action ia() { if (f1(hdr.h.a)) { hdr.h.b = 3; } }
+    action ib() { hdr.h.b = f1(hdr.h.b) ? 8w4 : 8w5; }
+    table t { key = { hdr.h.a: exact; } actions = { ib; NoAction; } default_action = NoAction; }
+"""), frames=[(1, H(a)) for a in (0, 1)]))
+
+_SC = "control SC(inout headers_t hdr) {\n    action c0() { if (f1(hdr.h.a)) { hdr.h.b = 1; } }\n    apply { C0 }\n}\n"
+INVALID = {
+    "fuzz25_function_missing_return_in_an_applied_sub_control_action": (program(
+        "        sc.apply(hdr);\n", top=_F1 + _SC.replace("C0", "c0();"), ingress_decls="    SC() sc;\n"),
+        ("does not return a value on all paths",)),
+    "fuzz25_function_missing_return_in_an_applied_table_action": (program(
+        "        t.apply();\n", top=_F1, ingress_decls="""
+    action ib() { hdr.h.b = f1(hdr.h.b) ? 8w4 : 8w5; }
+    table t { key = { hdr.h.a: exact; } actions = { ib; NoAction; } default_action = NoAction; }
+"""), ("does not return a value on all paths",)),
+    "fuzz25_function_missing_return_after_exit": (program(
+        "        exit;\n        if (f1(hdr.h.b)) { hdr.h.c = 1; }\n", top=_F1), ("does not return a value on all paths",)),
+}
