@@ -61,7 +61,7 @@ class StatementRules(ConditionFolding):
                                           and not self.ctx.get("in_action")))
         left: dict = {}
         drop_self_reading_copies(out, self.inlined_for_copies)
-        out = propagate_copies(out, left)
+        out = propagate_copies(out, left, self.inlined_for_copies)
         out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)))
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
             if d.get("s") == "block":

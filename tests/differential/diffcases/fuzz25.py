@@ -47,3 +47,34 @@ INVALID = {
     "fuzz25_function_missing_return_after_exit": (program(
         "        exit;\n        if (f1(hdr.h.b)) { hdr.h.c = 1; }\n", top=_F1), ("does not return a value on all paths",)),
 }
+
+
+# p4c inlines a sub-control body at its apply before LocalCopyPropagation, so what a single-case
+# switch leaves (`meta.m8 = hdr.h.b` in the case: read as hdr.h.b whatever the label) reaches into
+# the body up to a write there of meta.m8 or hdr.h.b, and goes on after the apply when the body
+# writes neither; into nested blocks and both branches of an `if` too (fuzz_exprs seed 8342,
+# probed).  checkmate-p4c stopped at the apply (and at a block or `if` writing the path anywhere).
+_SW = "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = hdr.h.b; } }\n"
+_SUB = """control S1(inout headers_t hdr, inout meta_t meta) {
+    apply { if (hdr.h.c == 0x1111) { hdr.h.c = (bit<16>)meta.m8; } }
+}
+control S2(inout headers_t hdr, inout meta_t meta) {
+    apply { { hdr.h.c = hdr.h.c + (bit<16>)meta.m8; } hdr.h.b = 7; hdr.h.d = (bit<32>)meta.m8; }
+}
+control S3(inout headers_t hdr, inout meta_t meta) {
+    apply { hdr.h.c = 16w1; meta.m16 = 2; }
+}
+"""
+_FR = [(1, H(a, 9, c, 0x22222222)) for a in (5, 6) for c in (0x1111, 0x1112)]
+CASES.append(case("fuzz25_single_case_switch_copies_into_a_sub_control_body", CAT, program(
+    _SW + "        s1.apply(hdr, meta);\n", top=_SUB, ingress_decls="    S1() s1;\n"), frames=_FR))
+CASES.append(case("fuzz25_single_case_switch_copies_killed_in_a_sub_control_body", CAT, program(
+    _SW + "        s2.apply(hdr, meta);\n        hdr.h.a = meta.m8;\n", top=_SUB, ingress_decls="    S2() s2;\n"),
+    frames=_FR))
+CASES.append(case("fuzz25_single_case_switch_copies_past_a_sub_control_in_a_block_and_an_if", CAT, program(
+    _SW + "        { s3.apply(hdr, meta); }\n        if (hdr.h.b == 9) { s3.apply(hdr, meta); }\n"
+    "        hdr.h.d = (bit<32>)meta.m8;\n", top=_SUB, ingress_decls="    S3() s3;\n"), frames=_FR))
+CASES.append(case("fuzz25_single_case_switch_copies_into_if_branches", CAT, program(
+    _SW + "        if (meta.m8 == 9) { hdr.h.c = hdr.h.c + 1; }\n"
+    "        { if (hdr.h.c == 0x1111) { hdr.h.d = (bit<32>)meta.m8; meta.m8 = 4; } else { hdr.h.d = (bit<32>)meta.m8 + 1; } }\n"
+    "        hdr.h.b = meta.m8;\n"), frames=_FR))
