@@ -365,6 +365,12 @@ class StatementRules(ConditionFolding):
         v = self.fold_condition(ir)   # (after p4c's strength reduction: `x % 1` is 0, fuzz_exprs seed 3825)
         self._restore_used(unused_by_dead_cases(self.actions, cases, v if v is None or not (
             t[0] == "serenum" and e.kind == "cast") else "default"))
+        if v is not None:   # (the case p4c's front end keeps, before it inlines: inlined_lists)
+            kept = "default" if t[0] == "serenum" and e.kind == "cast" else v
+            hit = next((i for i, c in enumerate(cases) if kept in c["labels"]), None)
+            hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
+            bodies = [i for i, c in enumerate(s.cases) if c.body is not None]
+            s._attrs["p4c_kept_case"] = bodies[hit] if hit is not None and hit < len(bodies) else -1
         labels = [x for c in cases for x in c["labels"] if x != "default"]
         dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
         if v is None and dup is not None:

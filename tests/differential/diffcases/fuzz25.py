@@ -34,8 +34,29 @@ control SU(inout headers_t hdr) {
     table t { key = { hdr.h.a: exact; } actions = { ib; NoAction; } default_action = NoAction; }
 """), frames=[(1, H(a)) for a in (0, 1)]))
 
+_EN = "enum bit<8> En_t { A = 196, B = 218, C = 230 }\n"
+_SCL = _EN + """control SL(inout headers_t hdr) {
+    apply { tuple<bit<3>, bit<8>> tp = {3w1, 8w2}; hdr.h.b = tp[1]; }
+}
+"""
+
+# A list of constants in a body p4c inlines at two places kills p4c (mutz24) -- unless one of the
+# applies is in a case a constant switch does not select: p4c's front end drops those cases before
+# it inlines (a switch on a serializable enum cast from a constant, `(En_t)(8w255 << 5)`, selects
+# only its `default`: fuzz_exprs seed 8697; `switch (8w1) { 2: .. }`, `switch (x * 0)` likewise).
+# checkmate-p4c counted the apply in the dropped case and refused the program.
+CASES.append(case("fuzz25_constant_list_in_a_sub_control_applied_in_a_dropped_switch_case", CAT, program("""
+        sl0.apply(hdr);
+        switch ((En_t)(8w255 << 5)) { En_t.C: { sl1.apply(hdr); } En_t.A: { sl2.apply(hdr); } }
+        switch (8w1) { 2: { sl1.apply(hdr); } default: { hdr.h.c = 5; } }
+        switch (hdr.h.a * 0) { 3: { sl2.apply(hdr); } }
+""", top=_SCL, ingress_decls="    SL() sl0;\n    SL() sl1;\n    SL() sl2;\n"), frames=[(1, H(a)) for a in (0, 1)]))
+
 _SC = "control SC(inout headers_t hdr) {\n    action c0() { if (f1(hdr.h.a)) { hdr.h.b = 1; } }\n    apply { C0 }\n}\n"
 INVALID = {
+    "fuzz25_constant_list_in_a_sub_control_applied_in_a_selected_default_case": (program(
+        "        sl0.apply(hdr);\n        switch ((En_t)(8w230)) { En_t.C: { hdr.h.a = 1; } default: { sl1.apply(hdr); } }\n",
+        top=_SCL, ingress_decls="    SL() sl0;\n    SL() sl1;\n"), ("write set already set",)),
     "fuzz25_function_missing_return_in_an_applied_sub_control_action": (program(
         "        sc.apply(hdr);\n", top=_F1 + _SC.replace("C0", "c0();"), ingress_decls="    SC() sc;\n"),
         ("does not return a value on all paths",)),
