@@ -99,3 +99,27 @@ CASES.append(case("fuzz25_single_case_switch_copies_into_if_branches", CAT, prog
     _SW + "        if (meta.m8 == 9) { hdr.h.c = hdr.h.c + 1; }\n"
     "        { if (hdr.h.c == 0x1111) { hdr.h.d = (bit<32>)meta.m8; meta.m8 = 4; } else { hdr.h.d = (bit<32>)meta.m8 + 1; } }\n"
     "        hdr.h.b = meta.m8;\n"), frames=_FR))
+
+
+# p4c 1.2.4.8's Predication wraps every assignment in an action's `if` as `c ? right : left`, also
+# when the right-hand side is a `?:` itself: BMv2 keeps the field where the `if` is not taken
+# (fuzz_exprs seed 9286: `hdr.outh.o3[61:14] = (bit<48>)((e1 < e1) ? i3 : o2)` under an `if`).
+# checkmate-p4c's replay took such a right-hand side as the pass's own Mux and put the condition
+# into it, so its else arm was written when the `if` was not taken.
+_W = "header w_t { bit<48> o2; bit<64> o3; bit<64> o5; bit<64> e1; }\n"
+
+
+def _w(o5: int, e1: int) -> bytes:
+    from .base import eth
+    return eth(0x1234) + (0x111111111111).to_bytes(6, "big") + (0x2222222222222222).to_bytes(8, "big") + \
+        o5.to_bytes(8, "big") + e1.to_bytes(8, "big")
+
+
+CASES.append(case("fuzz25_action_if_assigning_a_conditional_expression", CAT, program(
+    "        a1();\n        a2();\n        a3();\n", headers=_W, fields="    w_t w;\n",
+    parser="    state start { pkt.extract(hdr.eth); pkt.extract(hdr.w); transition accept; }",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.w);", ingress_decls="""
+    action a1() { if (hdr.w.o5 + hdr.w.o5 < hdr.w.o5) { hdr.w.o3[61:14] = (hdr.w.e1 == 5) ? hdr.w.e1[47:0] : hdr.w.o2; } }
+    action a2() { if (hdr.w.o5[63:63] == 1) { if (hdr.w.o5[0:0] == 0) { hdr.w.o2 = (hdr.w.e1 == 5) ? 48w1 : 48w2; } } }
+    action a3() { if (hdr.w.o5[62:62] == 1) { hdr.w.e1 = 3; } else { hdr.w.e1 = (hdr.w.o5[0:0] == 1) ? 64w4 : hdr.w.o5; } }
+"""), frames=[(1, _w(o5, e1)) for o5 in (1, 0x8000000000000002, 0x4000000000000001, 0xc000000000000000) for e1 in (5, 6)]))
