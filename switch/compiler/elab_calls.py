@@ -366,7 +366,13 @@ class CallRules:
         if err is None or self.ctx.get("dead_expr"):
             return
         if getattr(err, "missing_return", False):
-            if err not in self.__dict__.get("late_errors", []):
+            # p4c checks it on the code left after its front end removed unused actions and
+            # unapplied sub-control instances (fuzz_exprs seed 8697: a call only in an unused
+            # action of a sub-control; kept like a back-end error where one would be) and the
+            # branches its constant folding and strength reduction decide (`if (8w1 == 2)`,
+            # `if (x * 0 == 1)`: no error there, elab_statements.dead_branch)
+            if not self.ctx.get("folded_branch") and not self.defer_error(err) and \
+                    err not in self.__dict__.get("late_errors", []):
                 self.note_late_error(err)
             return
         raise err

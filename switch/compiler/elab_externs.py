@@ -125,23 +125,30 @@ class ExternRules:
         (elab_order)."""
         err = E(loc, message)
         err.after_type_checking = True
+        if not self.defer_error(err):
+            raise err
+
+    def defer_error(self, err) -> bool:
+        """Keep ``err`` for the action, function, parser state or sub-control body being
+        elaborated, as :meth:`target_error` describes; False in a control's own body (nothing
+        defers it there)."""
         if self.ctx.get("in_action"):
             self.actions[self.ctx["in_action"]].setdefault("deferred_error", err)
-            return
+            return True
         if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
             # likewise a function that is never called (raised when a call elaborates it)
             self.functions[self.ctx["block"]].setdefault("deferred_error", err)
-            return
+            return True
         if self.ctx.get("kind") == "parser" and self.ctx.get("state") is not None:
             # a parser state's: raised only if the state is reachable (elab_parser)
             self.ctx["state_errors"].setdefault(self.ctx["state"], err)
-            return
+            return True
         if self.ctx.get("kind") == "control" and self.ctx.get("sub"):
             # a sub-control instance's body: raised only if some reachable body applies it
             # (p4c removes an unapplied instance before its target checks; ElabOutput.finish)
             self.__dict__.setdefault("block_errors", {}).setdefault(self.ctx["block"], err)
-            return
-        raise err
+            return True
+        return False
 
     def ingress_or_egress_only(self, name: str, role: str | None, loc, allowed=("ingress", "egress")) -> None:
         """clone, resubmit, recirculate outside ingress and egress (digest: and the deparser): one of

@@ -13,6 +13,7 @@ from .elab_parsers import reachable_states
 from .ids import aliases, assign_ids, field_ids, PREFIX
 from .p4info import _applied_tables
 from .predication import predicate_actions
+from .switch_copies import specialize_subcontrols
 
 
 class OutputRules:
@@ -80,6 +81,7 @@ class OutputRules:
         self.drop_unapplied_subparsers(blocks)
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
+        specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks)   # (switch_copies)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),

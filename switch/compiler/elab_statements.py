@@ -61,7 +61,7 @@ class StatementRules(ConditionFolding):
                                           and not self.ctx.get("in_action")))
         left: dict = {}
         drop_self_reading_copies(out, self.inlined_for_copies)
-        before, out = out, propagate_copies(out, left)
+        before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)
         out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)))
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
@@ -376,6 +376,12 @@ class StatementRules(ConditionFolding):
         v = self.fold_condition(ir)   # (after p4c's strength reduction: `x % 1` is 0, fuzz_exprs seed 3825)
         self._restore_used(unused_by_dead_cases(self.actions, cases, v if v is None or not (
             t[0] == "serenum" and e.kind == "cast") else "default"))
+        if v is not None:   # (the case p4c's front end keeps, before it inlines: inlined_lists)
+            kept = "default" if t[0] == "serenum" and e.kind == "cast" else v
+            hit = next((i for i, c in enumerate(cases) if kept in c["labels"]), None)
+            hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
+            bodies = [i for i, c in enumerate(s.cases) if c.body is not None]
+            s._attrs["p4c_kept_case"] = bodies[hit] if hit is not None and hit < len(bodies) else -1
         labels = [x for c in cases for x in c["labels"] if x != "default"]
         dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
         if v is None and dup is not None:
@@ -560,7 +566,8 @@ class StatementRules(ConditionFolding):
         checked, but a direct action call missing a directionless argument there is no error
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
-        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return")}
+        flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return", "folded_branch")}
+        self.ctx["folded_branch"] = True   # (a call of a function missing a return is no error there)
         try:
             out = self.stmt(n, Scope(scope))
             self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
@@ -580,6 +587,8 @@ class StatementRules(ConditionFolding):
                     or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
                 return []
             raise
+        finally:
+            self.ctx["folded_branch"] = flags["folded_branch"]
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent

@@ -11,7 +11,9 @@ body (actions are inlined later, in the midend) are fine, as is a body inlined o
 local that nothing names after its declaration (p4c removes the unused declaration before it
 inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice), nor one in
 the branch of an ``if`` whose literal condition p4c's front end folds away first (fuzz_exprs 8298:
-``if (true) { .. } else { tuple<bit<2>> tp = {2w3}; l[4:3] = tp[0]; }``).
+``if (true) { .. } else { tuple<bit<2>> tp = {2w3}; l[4:3] = tp[0]; }``), nor in a case a constant
+``switch`` does not select (its front end drops those first too; a switch on a serializable enum
+cast from a constant selects its ``default`` only: fuzz_exprs 8697).
 
 :func:`check_inlined_constant_lists` counts, on the parsed program and for each top-level block of
 ``main`` on its own (p4c's pass looks at one at a time: a function called once in ingress and once
@@ -37,6 +39,10 @@ def _nodes(v, skip_actions: bool = False):
         if skip_actions and v.kind == "action":
             return
         yield v
+        if v.kind == "switch" and v.get("p4c_kept_case") is not None:   # (a constant switch: elab_statements)
+            k = v.get("p4c_kept_case")
+            yield from _nodes([v.expr] + ([v.cases[k]] if k >= 0 else []), skip_actions)
+            return
         kept = v.get("p4c_folded") if v.kind == "if" else None   # (elab_common.mark_folded)
         for k, x in v._attrs.items():
             if kept is None or k not in ("then", "els") or k == kept:

@@ -12,6 +12,8 @@ BMv2 runs what p4c wrote.  Two probes of our own, checked on BMv2::
         -> p4c:  x = c1 ? y : ...               (c1 true: x becomes 0xf0)
 
 (found with p4c's ``nested_ifs_in_action-bmv2`` sample; cases ``corpus7_predication_*``).
+A right-hand side that is a ``?:`` of the program is wrapped like any other (``c ? right :
+left``; later p4c sources take it for the pass's own Mux, 1.2.4.8 does not: fuzz_exprs seed 9286).
 
 :class:`Predication` replays the pass on checkmate-p4c's IR: the same traversal, the same
 bookkeeping (``liveAssignments``, ``liveAssigns``, the dependent names and the dependency
@@ -345,10 +347,8 @@ class Predication:
         else:
             if name in self.live:
                 new_right = self.live[name]["r"]
-            elif not _is_mux(right):
+            else:   # (p4c 1.2.4.8 wraps a right-hand side that is a Mux too: fuzz_exprs seed 9286)
                 new_right = _mux(outer, copy.deepcopy(left), copy.deepcopy(left), left["t"])
-            else:
-                new_right = right
             if self.live_assigns and not self.is_dep[name] and \
                     lvalue_name(self.live_assigns[-1]["l"]) == lname:
                 self.live_assigns.pop()

@@ -11,8 +11,10 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   what the case read through its own locals put in: ``bit<8> t = hdr.h.a + 1; hdr.h.d = (bit<32>)t;``
   makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
   the value reads -- in the statements that follow in the same block and past the end of plain
-  blocks around it (not past an ``if`` or ``switch`` around it: a join), through an ``if`` that
-  does not write them;
+  blocks around it (not past an ``if`` or ``switch`` around it: a join), into later plain blocks,
+  both branches of an ``if`` (past it when neither branch writes them) and the body of a
+  sub-control applied there (p4c has inlined it: past it when the body writes neither;
+  :func:`specialize_subcontrols`);
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
@@ -192,31 +194,151 @@ def _tuple_elements(x, tuples: dict):
     return {k: _tuple_elements(v, tuples) for k, v in x.items()}
 
 
-def propagate_copies(stmts: list, left: dict | None = None) -> list:
+def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list:
     """After a switch marked with ``copies`` (:func:`single_case_copies`), reads of those paths in
     the statements that follow in the same list are the values, until one of them may write the
     path or what the value reads (an assignment's right-hand side still gets the value).  A plain
     block carries them on: one whose statements hold such copies to its end is marked with
     them in turn by its elaborator (``left`` gets those copies), so the statements after the block
     get them too -- p4c's walk has no join at a block's end (``{ switch (x) { 5: { v = 2; } } }
-    h.a = v;`` writes 2)."""
+    h.a = v;`` writes 2).  So does a sub-control apply (p4c has inlined its body there: ``expand``
+    gives it, :meth:`~.elab_unions.UnionRules.inlined_for_copies`) that writes neither: the copies
+    go on after it, and the apply is marked ``copies_in`` for the reads in its body
+    (:func:`specialize_subcontrols`; fuzz_exprs seed 8342)."""
     out = list(stmts)
     for i, st in enumerate(out):
         copies = st.get("copies") or {}
         if copies:   # (used up here: not part of the program)
             out[i] = {k: v for k, v in st.items() if k != "copies"}
-        for path, val in copies.items():
-            deps = _reads(val)
-            for j in range(i + 1, len(out)):
-                if _may_write(out[j], path) or any(_may_write(out[j], r) for r in deps):
-                    if out[j].get("s") == "assign":
-                        out[j] = dict(out[j], r=_put(out[j]["r"], path, val))
-                    break
-                out[j] = _put(out[j], path, val)
-            else:
-                if left is not None:
-                    left[path] = val
+            live = dict(copies)
+            out[i + 1:] = _carry(out[i + 1:], live, expand)
+            if left is not None:
+                left.update(live)
     return out
+
+
+def _passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
+    """Whether sub-control apply ``call``, its body inlined as ``body`` (None: not seen), writes
+    none of ``paths``: its body neither (nor exits or returns), nor a copy-back into an argument
+    p4c does not use in place."""
+    if body is None or any(d.get("s") in ("exit", "return") for d in ir_dicts(body)):
+        return False
+    for a in call["args"]:
+        if a["dir"] in ("out", "inout") and not (a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
+                                                 and a["e"].get("op") == "var" and not a.get("siblings")):
+            ap = ir_path(a["e"])
+            if ap is None or any(overlap(ap, p) for p in paths):
+                return False
+    return not any(_may_write(x, p) for x in body for p in paths)
+
+
+def _carry(stmts: list, copies: dict, expand=None) -> list:
+    """``stmts`` with each read of a path of ``copies`` replaced by its value up to a statement
+    that may write the path or what the value reads (an assignment's right-hand side still gets
+    it); plain blocks, the branches of an ``if`` (its condition first; what neither branch writes
+    goes on after it: p4c's join keeps a copy both sides hold) and sub-control applies that write
+    neither (``expand``, :func:`propagate_copies`) are walked through.  ``copies`` is left holding
+    those that reach the end."""
+    out = []
+    for st in stmts:
+        if not copies:
+            out.append(st)
+            continue
+        k = st.get("s")
+        if k == "block" and not st.get("copies"):
+            body = _carry(st["body"], copies, expand)
+            out.append(st if _same(body, st["body"]) else dict(st, body=body))
+            continue
+        if k == "if" and not any(_may_write(st["c"], p) for p in copies):
+            c = _put_all(st["c"], copies)
+            ends = []
+            arms = {}
+            for arm in ("then", "else"):
+                mine = dict(copies)
+                arms[arm] = _carry(st[arm], mine, expand) if st.get(arm) else st.get(arm)
+                ends.append(mine)
+            for p in list(copies):
+                if not all(p in e for e in ends):
+                    del copies[p]
+            new = dict(st, c=c, **arms)
+            out.append(st if c is st["c"] and all(_same(arms[a] or [], st.get(a) or []) for a in arms) else new)
+            continue
+        if k == "apply_control" and expand is not None:
+            body = expand(st)   # (the body's reads get them up to its own writes; after it, unwritten)
+            if body is not None:
+                st = dict(st, args=[dict(a, e=_put_all(a["e"], copies)) if a["dir"] == "in" else a
+                                    for a in st["args"]],
+                          copies_in=dict(st.get("copies_in") or {}, **copies))
+            for path, val in list(copies.items()):
+                if not _passes_subcontrol(st, body, [path, *_reads(val)]):
+                    del copies[path]
+            out.append(st)
+            continue
+        for path, val in list(copies.items()):
+            if _may_write(st, path) or any(_may_write(st, r) for r in _reads(val)):
+                if st.get("s") == "assign" and _names(st["r"], path):
+                    st = dict(st, r=_put(st["r"], path, val))
+                del copies[path]
+            elif _names(st, path):   # (others stay the same objects: settled marks keep their ids)
+                st = _put(st, path, val)
+        out.append(st)
+    return out
+
+
+def _put_all(x, copies: dict):
+    for path, val in copies.items():
+        x = _put(x, path, val) if _names(x, path) else x
+    return x
+
+
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _names(x, path: str) -> bool:
+    return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path for d in ir_dicts(x))
+
+
+def specialize_subcontrols(subs: list, roots: list) -> None:
+    """p4c inlines a sub-control body at each apply before its LocalCopyPropagation, so the copies
+    a single-case switch leaves (:func:`propagate_copies`) reach into it: ``switch (hdr.h.a) { 5:
+    { meta.m8 = hdr.h.b; } } sc.apply(hdr, meta);`` with ``hdr.h.c = (bit<16>)meta.m8`` in the
+    body writes ``hdr.h.b`` whatever ``hdr.h.a`` is (fuzz_exprs seed 8342; measured).  The applies
+    marked ``copies_in`` lose the mark; an instance applied at one place only (of those ``roots``
+    and the ``subs`` bodies hold) gets its body rewritten with the copies translated to its
+    parameters -- those through struct arguments it uses in place (``inout``, a variable), reading
+    nothing else but constants.  An instance applied at several places would need a body per
+    place: left as it is."""
+    by_fn = {b.get("fn"): b for b in subs}
+    applies: dict = {}
+    for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
+        if n.get("s") == "apply_control":
+            applies.setdefault(n.get("fn"), []).append(n)
+    for fn, calls in applies.items():
+        marked = [c.pop("copies_in", None) for c in calls]
+        blk = by_fn.get(fn)
+        if len(calls) != 1 or not marked[0] or blk is None:
+            continue
+        ren = {a["e"]["n"]: a["py"] for a in calls[0]["args"]
+               if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
+               and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+        copies = {}
+        for path, val in marked[0].items():
+            root = path.split(".")[0].split("[")[0]
+            if root in ren and all(r.split(".")[0].split("[")[0] in ren for r in _reads(val)):
+                copies[ren[root] + path[len(root):]] = _rename_vars(val, ren)
+        if copies:
+            blk["body"] = _carry(blk["body"], copies)
+
+
+def _rename_vars(x, ren: dict):
+    if isinstance(x, list):
+        return [_rename_vars(v, ren) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") == "var" and x.get("n") in ren:
+        return dict(x, n=ren[x["n"]])
+    return {k: _rename_vars(v, ren) for k, v in x.items()}
 
 
 def drop_self_reading_copies(stmts: list, expand) -> None:
