@@ -10,7 +10,6 @@ checkmate-switch and compare the answers.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from grpc import StatusCode
@@ -240,28 +239,36 @@ def test_idle_timeouts_against_bmv2(targets):
     assert not run(targets, 1, ops, source=PROGRAM)
 
 
-def test_idle_timeout_notification_against_bmv2(targets):
-    """An entry idle past its timeout is reported to the primary: the same IdleTimeoutNotification
-    entries (key, priority, idle_timeout_ns; no action) on both switches."""
+def _first_notifications(targets, name: str, source: str, updates, base0: int) -> list[list[str]]:
+    """The entries (as text) of the first IdleTimeoutNotification BMv2 and checkmate-switch each send
+    their primary after ``updates(p4info)`` are written on ``source`` compiled by p4c."""
     import fuzz_p4rt as F
     from diff_targets import bmv2_available
     if bmv2_available() is not None:
         pytest.skip("needs simple_switch_grpc")
-    ref = F.compile_p4c(F.Case(name="idle_note", category="p4rt", source=PROGRAM))
+    ref = F.compile_p4c(F.Case(name=name, category="p4rt", source=source))
     config = F.pipeline_config(ref.p4info, ref.device_config)
     got = []
     for k, t in enumerate((targets.bmv2, targets.cm)):
-        base = (k + 91) << 50
+        base = (k + base0) << 50
         side = F._open(t, base, config)
         try:
             side.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
-            ups = [pb.Update(type=U.INSERT, entity=pb.Entity(table_entry=entry(ref.p4info, mac, to)))
-                   for mac, to in ((5, 1_000_000), (6, None), (7, 60 * 10**9), (8, 1_500_000))]
-            side.primary.write(*ups, election_id=base)
+            side.primary.write(*updates(ref.p4info), election_id=base)
             note = side.primary.expect("idle_timeout_notification", 4.0)
-            got.append(sorted(str(e) for e in note.table_entry))
+            got.append([str(e) for e in note.table_entry])
         finally:
             F._close(side)
+    return got
+
+
+def test_idle_timeout_notification_against_bmv2(targets):
+    """An entry idle past its timeout is reported to the primary: the same IdleTimeoutNotification
+    entries (key, priority, idle_timeout_ns; no action) on both switches."""
+    def updates(info):
+        return [pb.Update(type=U.INSERT, entity=pb.Entity(table_entry=entry(info, mac, to)))
+                for mac, to in ((5, 1_000_000), (6, None), (7, 60 * 10**9), (8, 1_500_000))]
+    got = [sorted(g) for g in _first_notifications(targets, "idle_note", PROGRAM, updates, 91)]
     assert got[0] == got[1] and len(got[0]) == 2
 
 
@@ -331,21 +338,5 @@ def test_one_notification_per_sweep(frozen_clock):
 
 
 def test_notification_of_two_tables_against_bmv2(targets):
-    import fuzz_p4rt as F
-    from diff_targets import bmv2_available
-    if bmv2_available() is not None:
-        pytest.skip("needs simple_switch_grpc")
-    ref = F.compile_p4c(F.Case(name="idle_note2", category="p4rt", source=TWO_TABLES))
-    config = F.pipeline_config(ref.p4info, ref.device_config)
-    got = []
-    for k, t in enumerate((targets.bmv2, targets.cm)):
-        base = (k + 95) << 50
-        side = F._open(t, base, config)
-        try:
-            side.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
-            side.primary.write(*_two_table_updates(ref.p4info), election_id=base)
-            note = side.primary.expect("idle_timeout_notification", 4.0)
-            got.append([str(e) for e in note.table_entry])
-        finally:
-            F._close(side)
+    got = _first_notifications(targets, "idle_note2", TWO_TABLES, _two_table_updates, 95)
     assert got[0] == got[1] and len(got[0]) == 3

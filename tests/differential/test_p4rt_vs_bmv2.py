@@ -685,13 +685,19 @@ def test_a_whole_range_is_refused_only_written_over_whole_bytes(targets):
     assert not run(targets, 4176, ops, source=F.generate(4176).replace("hdr.h.d: exact;", "hdr.h.d: exact;\n            hdr.h.a: range;"))
 
 
-def test_direct_counter_entries_are_named_by_their_key(targets):
+@pytest.mark.parametrize("kind, seed", [("counter", 4195), ("meter", 4000)])
+def test_direct_resource_entries_are_named_by_their_key(targets, kind, seed):
     """fuzz_p4rt seed 4195: a DirectCounterEntry's table entry names the entry by its key -- BMv2
     ignores an action (even an unknown one) and an idle timeout in a MODIFY and a keyed Read, a
     keyed Read answers with the request's table entry as sent (bytes, action, idle timeout) and
-    refuses a key no entry has (INVALID_ARGUMENT; checkmate-switch answered OK with nothing)."""
+    refuses a key no entry has (INVALID_ARGUMENT; checkmate-switch answered OK with nothing).  The
+    same for a DirectMeterEntry (probed on seed 4000's program, which has a direct meter)."""
+    field, cls = f"direct_{kind}_entry", (pb.DirectCounterEntry if kind == "counter" else pb.DirectMeterEntry)
+
     def ops(info):
-        t = info.tables[0]
+        t = info.tables[0] if kind == "counter" else next(
+            t for t in info.tables if t.direct_resource_ids and any(
+                m.preamble.id in t.direct_resource_ids for m in info.direct_meters))
         act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
         e = entry(t, b"\x05", priority=1, act=action(info, act.preamble.name, *[b"\x01"] * len(act.params)))
         out = [w(u(U.INSERT, table_entry=e))]
@@ -700,32 +706,12 @@ def test_direct_counter_entries_are_named_by_their_key(targets):
             k.idle_timeout_ns = idle
             if bogus:
                 k.action.action.action_id = 12345
-            dc = pb.DirectCounterEntry(table_entry=k)
-            dc.data.packet_count = 3
-            out += [w(u(U.MODIFY, direct_counter_entry=dc)),
-                    ("read", [pb.Entity(direct_counter_entry=pb.DirectCounterEntry(table_entry=k))])]
-        every = pb.DirectCounterEntry(table_entry=pb.TableEntry(table_id=t.preamble.id))
-        return out + [("read", [pb.Entity(direct_counter_entry=every)])]
-    assert not run(targets, 4195, ops)
-
-
-def test_direct_meter_entries_are_named_by_their_key(targets):
-    """The same for a DirectMeterEntry (fuzz_p4rt seed 4195's rule, probed on seed 4000's program)."""
-    def ops(info):
-        t = next(t for t in info.tables if t.direct_resource_ids and any(
-            m.preamble.id in t.direct_resource_ids for m in info.direct_meters))
-        act = next(a for a in info.actions if a.preamble.id == t.action_refs[0].id)
-        e = entry(t, b"\x05", priority=1, act=action(info, act.preamble.name, *[b"\x01"] * len(act.params)))
-        out = [w(u(U.INSERT, table_entry=e))]
-        for v, idle, bogus in ((b"\x05", 1000, False), (b"\x05", 0, True), (b"\x06", 0, False), (b"\x00\x05", 1000, True)):
-            k = entry(t, v, priority=1)
-            k.idle_timeout_ns = idle
-            if bogus:
-                k.action.action.action_id = 12345
-            dm = pb.DirectMeterEntry(table_entry=k)
-            dm.config.cir, dm.config.cburst, dm.config.pir, dm.config.pburst = 10, 2, 20, 4
-            out += [w(u(U.MODIFY, direct_meter_entry=dm)),
-                    ("read", [pb.Entity(direct_meter_entry=pb.DirectMeterEntry(table_entry=k))])]
-        every = pb.DirectMeterEntry(table_entry=pb.TableEntry(table_id=t.preamble.id))
-        return out + [("read", [pb.Entity(direct_meter_entry=every)])]
-    assert not run(targets, 4000, ops)
+            d = cls(table_entry=k)
+            if kind == "counter":
+                d.data.packet_count = 3
+            else:
+                d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = 10, 2, 20, 4
+            out += [w(u(U.MODIFY, **{field: d})), ("read", [pb.Entity(**{field: cls(table_entry=k)})])]
+        every = cls(table_entry=pb.TableEntry(table_id=t.preamble.id))
+        return out + [("read", [pb.Entity(**{field: every})])]
+    assert not run(targets, seed, ops)
