@@ -10,6 +10,7 @@ from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
+from .exit_blind_stores import drop_stores_before_exiting_applies
 from .ids import aliases, assign_ids, field_ids, PREFIX
 from .p4info import _applied_tables
 from .predication import predicate_actions
@@ -82,6 +83,7 @@ class OutputRules:
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks)   # (switch_copies)
+        drop_stores_before_exiting_applies(getattr(self, "subcontrols", None) or [], blocks)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),

@@ -24,6 +24,7 @@ SEEDS += [5563, 6144, 6247, 6262]   # fixed by helper fuzz22
 SEEDS += [6209, 6512, 6918]   # fixed by helper fuzz23
 SEEDS += [7804, 8015, 8114, 8175, 8298]   # fixed by helper fuzz24
 SEEDS += [8342, 8697, 9286]   # fixed by helper fuzz25
+SEEDS += [9595]   # fixed by the lead (session 40: exit_blind_stores)
 
 
 @pytest.fixture(scope="module")
