@@ -96,7 +96,6 @@ class Pipeline:
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
-        self.target_options = TargetOptions()
         # a table p4c's midend removes (the compiler marks it): BMv2's JSON has none, so P4Runtime
         # finds no such table -- its code stays, unreachable
         self.removed_tables = {t["id"] for t in ir["tables"] if t.get("midend_removed")}
@@ -112,7 +111,6 @@ class Pipeline:
     def set_target_options(self, opts: TargetOptions) -> None:
         """Apply the switch's target options (drop port, priority queues: :class:`~.engine.TargetOptions`)."""
         with self.lock:
-            self.target_options = opts
             self.program.set_target_options(opts)
 
     # -- tables -------------------------------------------------------------------------

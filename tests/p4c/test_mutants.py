@@ -691,16 +691,6 @@ VALID = {
 }
 
 
-@pytest.mark.parametrize("name", list(VALID))
-def test_valid_twin_compiles(name):
-    compile_source(VALID[name], "ok.p4")
-
-
-@pytest.mark.parametrize("name", list(CASES))
-def test_mutant_rejected_on_its_line(name):
-    assert_rejected_on_line(*CASES[name])
-
-
 def _p4c_accepts(src: str) -> bool:
     """p4c's verdict (with the P4Info, as the judge compiles), cached by the source's hash in
     the same folder as tools/p4c_corpus.py uses."""
@@ -730,10 +720,11 @@ def p4c_wrong_verdicts(cases: dict, valid: dict, twins: bool = False) -> list[st
     return [what for (what, _src, is_mutant), ok in zip(jobs, verdicts) if ok == is_mutant]
 
 
-def mutant_table_tests(cases: dict, valid: dict):
-    """The three tests of a later table of mutants with valid twins (test_mutants2 on), for its module
-    to bind: every VALID program compiles, every mutant is rejected on its line, and with p4c on PATH
-    p4c agrees on all of them, the twins too."""
+def mutant_table_tests(cases: dict, valid: dict, twins: bool = True):
+    """The three tests of a table of mutants, for its module to bind: every VALID program compiles,
+    every mutant is rejected on its line, and with p4c on PATH p4c agrees on all of them -- on the
+    mutants' valid twins too where ``twins`` (the tables of test_mutants2 on; this module's first
+    table only compiles its twins)."""
     @pytest.mark.parametrize("name", list(valid))
     def test_valid_program_compiles(name):
         compile_source(valid[name], "ok.p4")
@@ -744,17 +735,13 @@ def mutant_table_tests(cases: dict, valid: dict):
 
     @pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
     def test_p4c_agrees():
-        wrong = p4c_wrong_verdicts(cases, valid, twins=True)
+        wrong = p4c_wrong_verdicts(cases, valid, twins=twins)
         assert not wrong, wrong
     return test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees
 
 
-@pytest.mark.skipif(shutil.which("p4c") is None, reason="needs real p4c (../shared/p4ref) to confirm its verdicts")
-def test_p4c_agrees():
-    """p4c rejects every mutant and accepts every VALID program (the valid twins differ from
-    their mutant by the one mistake and are only compiled here)."""
-    wrong = p4c_wrong_verdicts(CASES, VALID)
-    assert not wrong, wrong
+test_valid_twin_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID,
+                                                                                               twins=False)
 
 
 def test_mutator_kinds_make_one_located_change():
