@@ -21,6 +21,7 @@ import select
 import socket
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,33 @@ from switch.bmv2json.p4c import compile_with_p4c, p4c_path
 REPO = Path(__file__).resolve().parents[2]
 needs_p4c = pytest.mark.skipif(p4c_path() is None, reason="p4c not installed (install ../shared/p4ref)")
 
+
+
+@contextmanager
+def _empty_switch(nports: int):
+    """checkmate-switch started with no program (``--no-p4``, as simple_switch_grpc without a JSON)
+    and ports 1..nports on UDP sockets that all send to one host socket: yields ``(ready info,
+    host socket, send(port, frame))``; the switch is stopped on the way out."""
+    from switch.ready import wait_ready
+
+    host = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    host.bind(("127.0.0.1", 0))
+    hport = host.getsockname()[1]
+    ports = [a for n in range(1, nports + 1) for a in ("-i", f"{n}@udp:127.0.0.1:0:127.0.0.1:{hport}")]
+    proc = subprocess.Popen([sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0", *ports],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        info = wait_ready(proc, 60)
+
+        def send(port: int, frame: bytes) -> None:
+            addr = info["ports"][str(port)].split(":")
+            host.sendto(frame, (addr[1], int(addr[2].split("-")[0])))
+        yield info, host, send
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        host.close()
 
 
 def _run_suite(extra_env, paths, timeout):
@@ -91,19 +119,8 @@ def _p4rt(addr):
 def test_set_pipeline_with_p4c_json_over_p4runtime(tmp_path):
     from p4.v1 import p4runtime_pb2 as P
 
-    from switch.ready import wait_ready
-
     prog = compile_with_p4c(REPO / "tests" / "conformance" / "programs" / "basic.p4", tmp_path)
-    host = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    host.bind(("127.0.0.1", 0))
-    hport = host.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0",
-                             "-i", f"1@udp:127.0.0.1:0:127.0.0.1:{hport}", "-i", f"2@udp:127.0.0.1:0:127.0.0.1:{hport}"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)))
-    ch = None
-    try:
-        info = wait_ready(proc, 60)
+    with _empty_switch(2) as (info, host, send):
         ch, stub = _p4rt(info["grpc"])
         raw = prog.json_path.read_bytes()
         req = P.SetForwardingPipelineConfigRequest(device_id=0, action=P.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
@@ -127,19 +144,13 @@ def test_set_pipeline_with_p4c_json_over_p4runtime(tmp_path):
 
         ip = bytes([0x45, 0, 0, 20, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 1, 1, 10, 0, 2, 2])
         frame = bytes.fromhex("000000000001" "000000000002" "0800") + ip
-        sw1 = info["ports"]["1"].split(":")
-        host.sendto(frame, (sw1[1], int(sw1[2].split("-")[0])))
+        send(1, frame)
         r, _, _ = select.select([host], [], [], 10)
         assert r, "no frame came out"
         out = host.recv(65535)
         assert out[:12] == bytes.fromhex("080000000222") + bytes.fromhex("000000000001")
         assert out[22] == 63  # ttl decremented
-    finally:
-        if ch is not None:
-            ch.close()
-        proc.terminate()
-        proc.wait(10)
-        host.close()
+        ch.close()
 
 
 def test_action_profiles_over_p4runtime_without_p4c(tmp_path):
@@ -151,23 +162,11 @@ def test_action_profiles_over_p4runtime_without_p4c(tmp_path):
 
     from refrig import _p4rt_errors, p4runtime_program
     from switch.bmv2json.p4c import load_p4c_output
-    from switch.ready import wait_ready
     from test_vs_bmv2 import _check_profile_reads, _profile_updates
 
     out = REPO / "tests" / "bmv2compat" / "p4c_out" / "bmv2compat"
     prog = load_p4c_output(out / "profiles_vsets.json", out / "profiles_vsets.p4info.txtpb")
-    host = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    host.bind(("127.0.0.1", 0))
-    hport = host.getsockname()[1]
-    ports = []
-    for n in (1, 2, 3):
-        ports += ["-i", f"{n}@udp:127.0.0.1:0:127.0.0.1:{hport}"]
-    proc = subprocess.Popen([sys.executable, "-m", "switch.cli", "--no-p4", "--grpc-server-addr", "127.0.0.1:0", *ports],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)))
-    ch = None
-    try:
-        info = wait_ready(proc, 60)
+    with _empty_switch(3) as (info, host, send):
         ups = _profile_updates(prog.p4info)
         p4runtime_program(info["grpc"], prog.p4info, prog.json_path.read_bytes(), ups)
         _check_profile_reads(info["grpc"], ups)
@@ -177,14 +176,8 @@ def test_action_profiles_over_p4runtime_without_p4c(tmp_path):
                 stub.Write(P.WriteRequest(device_id=0, updates=[upd]), timeout=10)
             errs = _p4rt_errors(ei.value)
             assert (str(code.value[0]) + ":" in errs) if code else "group" in errs, errs
-        sw1 = info["ports"]["1"].split(":")
         dst = bytes.fromhex("0000000000aa")
-        host.sendto(dst + bytes(6) + b"\x08\x01", (sw1[1], int(sw1[2].split("-")[0])))
+        send(1, dst + bytes(6) + b"\x08\x01")
         r, _, _ = select.select([host], [], [], 10)
         assert r and host.recv(65535) == dst + bytes(6) + b"\x08\x01\x00\x55"
-    finally:
-        if ch is not None:
-            ch.close()
-        proc.terminate()
-        proc.wait(10)
-        host.close()
+        ch.close()

@@ -17,6 +17,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from p4conf import P4Info, Switch, compiled, eth
+from switch.compiler.ids import jenkins_one_at_a_time
 
 MT = p4info_pb2.MatchField
 UNIT = p4info_pb2.CounterSpec
@@ -24,20 +25,8 @@ MUNIT = p4info_pb2.MeterSpec
 PFX = p4info_pb2.P4Ids
 
 
-def jenkins(name: str) -> int:
-    h = 0
-    for c in name.encode():
-        h = (h + c) & 0xFFFFFFFF
-        h = (h + (h << 10)) & 0xFFFFFFFF
-        h ^= h >> 6
-    h = (h + (h << 3)) & 0xFFFFFFFF
-    h ^= h >> 11
-    h = (h + (h << 15)) & 0xFFFFFFFF
-    return h
-
-
 def p4c_id(prefix: int, name: str) -> int:
-    return (prefix << 24) | (jenkins(name) & 0xFFFFFF)
+    return (prefix << 24) | (jenkins_one_at_a_time(name.encode()) & 0xFFFFFF)
 
 
 def test_id_model_reproduces_public_p4c_ids():

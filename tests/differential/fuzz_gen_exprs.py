@@ -449,16 +449,25 @@ class Gen:
         w = r.choice([2, 3, 4, 8, 16])
         out.append(f"{p}switch ({self.E(ctx, ('b', w), 2)}) {{")
         labels = r.sample(range(1 << min(w, 4)), r.randint(1, min(4, 1 << min(w, 4))))
+        self.switch_cases(ctx, out, ind, labels, [1, 1, 2], lambda lab: lab if r.random() < 0.5 else f"{w}w{lab}",
+                          str, 0.6)
+
+    def switch_cases(self, ctx, out, ind, labels, sizes, label, last_label, p_default):
+        """The cases of a ``switch`` whose head is written: ``labels`` in groups of a size drawn
+        from ``sizes`` (a group's labels fall through to its last one's block), written by
+        ``label`` (``last_label`` for a group's last), then a ``default`` with ``p_default``."""
+        r = self.r
+        p = "    " * ind
         i = 0
         while i < len(labels):
-            group = labels[i:i + r.choice([1, 1, 2])]
+            group = labels[i:i + r.choice(sizes)]
             i += len(group)
             for lab in group[:-1]:
-                out.append(f"{p}    {lab if r.random() < 0.5 else f'{w}w{lab}'}:")
-            out.append(f"{p}    {group[-1]}: {{")
+                out.append(f"{p}    {label(lab)}:")
+            out.append(f"{p}    {last_label(group[-1])}: {{")
             self.block(ctx, r.randint(0, 2), out, ind + 2)
             out.append(f"{p}    }}")
-        if r.random() < 0.6:
+        if r.random() < p_default:
             out.append(f"{p}    default: {{")
             self.block(ctx, r.randint(0, 2), out, ind + 2)
             out.append(f"{p}    }}")
@@ -593,8 +602,11 @@ class Gen:
                 body.append(f"        {prefix}{i}.{self.r.choice(['setInvalid', 'setValid'])}();")
 
     def action(self, name):
+        return self.action_in(Ctx(scopes=[self.hdr_vars(), []], kind="action"), name)
+
+    def action_in(self, ctx, name):
+        """Action ``name`` over the variables of ``ctx`` (random parameters and statements)."""
         r = self.r
-        ctx = Ctx(scopes=[self.hdr_vars(), []], kind="action")
         ctx.fname = name
         body = []
         params = self.params(ctx, ["in", "out", "inout", "inout"], "q", body, r.randint(1, 3))

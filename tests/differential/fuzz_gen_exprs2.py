@@ -127,20 +127,7 @@ class Gen2(Gen):
         w, members = self.enum
         out.append(f"{p}switch ((En_t){self.E(ctx, ('b', w), 2)}) {{")
         labels = r.sample([n for n, _ in members], r.randint(1, 3))
-        i = 0
-        while i < len(labels):
-            group = labels[i:i + r.choice([1, 2])]
-            i += len(group)
-            for lab in group[:-1]:
-                out.append(f"{p}    En_t.{lab}:")
-            out.append(f"{p}    En_t.{group[-1]}: {{")
-            self.block(ctx, r.randint(0, 2), out, ind + 2)
-            out.append(f"{p}    }}")
-        if r.random() < 0.5:
-            out.append(f"{p}    default: {{")
-            self.block(ctx, r.randint(0, 2), out, ind + 2)
-            out.append(f"{p}    }}")
-        out.append(f"{p}}}")
+        self.switch_cases(ctx, out, ind, labels, [1, 2], "En_t.{}".format, "En_t.{}".format, 0.5)
 
     # ------------------------------------------------------------------ statements
     def S(self, ctx, out, ind):
@@ -387,18 +374,7 @@ class Gen2(Gen):
 
     def sub_action(self, name):
         """An action of a sub-control (no ``hdr`` there): :meth:`Gen.action` over ``meta``."""
-        r = self.r
-        ctx = Ctx(scopes=[self.meta_vars(), []], kind="action", hdr=False)
-        ctx.fname = name
-        body = []
-        params = self.params(ctx, ["in", "out", "inout", "inout"], "q", body, r.randint(1, 3))
-        ctx.scopes.append([])
-        self.header_param_ops(params, "q", body)
-        for _ in range(r.randint(1, 4)):
-            self.S(ctx, body, 2)
-        sig = ", ".join(f"{dr} {tstr(t)} q{i}" for i, (dr, t) in enumerate(params))
-        self.actions.append((name, params))
-        return [f"    action {name}({sig}) {{"] + body + ["    }"]
+        return self.action_in(Ctx(scopes=[self.meta_vars(), []], kind="action", hdr=False), name)
 
     def subcontrol(self, k):
         """Control type ``SC<k>``: ``meta`` (from V3_SEED on sometimes ``hdr`` too, see

@@ -7,14 +7,8 @@ Long runs over hundreds of seeds are made by hand: ``python -m tests.differentia
 --seeds 0-500 --out DIR`` (docs/CONFORMANCE.md, "Random programs")."""
 from __future__ import annotations
 
-import pytest
-
-from diff_targets import bmv2_available
-from fuzz_run import assert_agrees
 from fuzz_gen_exprs import make_case
-
-SKIP = bmv2_available()
-pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program check needs real p4c + BMv2: {SKIP}")
+from seed_tests import fuzz_seed_tests
 
 SEEDS = list(range(1000, 1032))   # fixed: the same programs every run
 # fuzz_gen_exprs2's constructs (compound assignment, for loops, sub-controls, enums, tables): the
@@ -27,21 +21,5 @@ SEEDS += [8342, 8697, 9286]   # fixed by helper fuzz25
 SEEDS += [9595]   # fixed by the lead (session 40: exit_blind_stores)
 
 
-@pytest.fixture(scope="module")
-def targets():
-    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
-    from diff_session import targets_compiling_ahead
-    yield from targets_compiling_ahead(make_case(s) for s in SEEDS)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_program_same_as_bmv2(targets, seed):
-    case = make_case(seed)
-    o = assert_agrees(targets, case, seed, "fuzz_exprs")
-    assert not o.empty, f"seed {seed}: BMv2 emitted no frame, the program compares nothing"
-
-
-def test_generator_is_deterministic():
-    a, b = make_case(1000), make_case(1000)
-    assert a.source == b.source and a.frames == b.frames
-    assert make_case(1001).source != a.source
+targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(
+    make_case, SEEDS, "fuzz_exprs", det_seeds=(1000, 1001), frames_required=True)

@@ -3,11 +3,8 @@ real p4c -> BMv2 and checkmate-p4c -> checkmate-switch: same P4Info, same frames
 JSON on checkmate-switch gives BMv2's output too.  Longer runs: the module's CLI."""
 from __future__ import annotations
 
-import pytest
-
-from diff_targets import bmv2_available
-from fuzz_run import assert_agrees
 from fuzz_headers import generate
+from seed_tests import fuzz_seed_tests
 
 # seeds whose programs p4c accepts and BMv2 runs (a seed p4c refuses, or on whose JSON
 # simple_switch_grpc dies, is a generator matter, not a test), spread over stacks of 2-4,
@@ -18,24 +15,5 @@ SEEDS += [5648]   # a single-case switch's copy of a header field (fixed by help
 SEEDS += [5783]   # a union store before a sub-control writing its out parameter (fixed by helper fuzz23)
 
 
-@pytest.fixture(scope="module")
-def targets():
-    """The module's switches, p4c compiling the seeds' programs ahead (the conftest fixture without that)."""
-    from diff_session import targets_compiling_ahead
-    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
-
-
-SKIP = bmv2_available()
-pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program differential needs real BMv2: {SKIP}")
-
-
-def test_generator_is_deterministic():
-    a, b = generate(3), generate(3)
-    assert (a.source, a.frames) == (b.source, b.frames)
-    assert generate(4).source != a.source
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_headers_program(targets, seed):
-    case = generate(seed)
-    assert_agrees(targets, case, seed, "fuzz_headers")
+targets, pytestmark, test_generator_is_deterministic, test_random_headers_program = fuzz_seed_tests(
+    generate, SEEDS, "fuzz_headers", reason="random-program differential needs real BMv2")

@@ -5,33 +5,11 @@ every frame.  The seeds include those that found the bugs fixed in ``diffcases/f
 longer runs go through the CLI (``python -m tests.differential.fuzz_parsers --seeds 0-500``)."""
 from __future__ import annotations
 
-import pytest
-
-from diff_harness import compile_p4c
-from diff_targets import bmv2_available
-from fuzz_run import check_case
 from fuzz_parsers_gen import generate
+from seed_tests import fuzz_seed_tests
 
 SEEDS = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 24, 26, 27, 28]
-SKIP = bmv2_available()
-pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"random-program check needs real p4c and BMv2: {SKIP}")
 
 
-@pytest.fixture(scope="module")
-def targets():
-    from diff_session import targets_compiling_ahead
-    yield from targets_compiling_ahead(generate(s) for s in SEEDS)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_parser_program(targets, seed):
-    case = generate(seed)
-    assert not isinstance(compile_p4c(case), str), "p4c rejects this seed's program (the generator should not)"
-    o = check_case(targets, case, seed)
-    assert not o.findings, "\n".join(f"{kind}: {text[:3000]}" for kind, text in o.findings)
-
-
-def test_generator_is_deterministic():
-    a, b = generate(5), generate(5)
-    assert a.source == b.source and a.frames == b.frames
-    assert generate(6).source != a.source
+targets, pytestmark, test_generator_is_deterministic, test_random_parser_program = fuzz_seed_tests(
+    generate, SEEDS, "fuzz_parsers", det_seeds=(5, 6))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import socket
 import time
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -25,6 +26,18 @@ def make_ring(n, **kw):
         socks.append(s)
     addrs = [s.getsockname() for s in socks]
     return [UdpRing(socks[r], r, n, addrs[(r - 1) % n], addrs[(r + 1) % n], job_id=7, **kw) for r in range(n)]
+
+
+@contextmanager
+def ring_set(n, linger=1.0, **kw):
+    """``make_ring(n, **kw)``, each ring closed on the way out (``linger``: how long a closing
+    ring keeps answering its peers, which may still need its packets)."""
+    rings = make_ring(n, **kw)
+    try:
+        yield rings
+    finally:
+        for r in rings:
+            r.close(linger=linger)
 
 
 def reference(grads, plan, n):
@@ -81,8 +94,7 @@ def test_ring_batches_with_gso_gro_and_falls_back_without(native):
     if native and ring_native.load() is None:
         pytest.skip("the ring's native receive loop is not built here (no C compiler, or CHECKMATE_NATIVE=0)")
     for gso in (True, False):
-        rings = make_ring(3, rto=0.05, timeout=30, gso=gso, native=native)
-        try:
+        with ring_set(3, rto=0.05, timeout=30, gso=gso, native=native) as rings:
             run_allreduce(rings, [(40000,), (7,), (3000,)], iterations=2)
             batched = sum(r.stats.batched for r in rings)
             data = sum(r.stats.data_sent for r in rings)
@@ -100,54 +112,35 @@ def test_ring_batches_with_gso_gro_and_falls_back_without(native):
                 assert not any(r.gro for r in rings)
                 # one datagram per receive call: the compiled loop takes them one by one, else Python
                 assert batched == taken_natively and (native or batched == 0)
-        finally:
-            for r in rings:
-                r.close(linger=1.0)
 
 
 def test_ring_recovers_injected_loss():
     """Also: later jobs of the same plan take over a finished job's bucket copy (``stats.reused``);
     with losses and retransmissions around, a reused copy still gives the reference bits."""
-    rings = make_ring(3, rto=0.01, timeout=30, loss_prob=0.1, seed=3)
-    try:
+    with ring_set(3, rto=0.01, timeout=30, loss_prob=0.1, seed=3, linger=2.0) as rings:
         run_allreduce(rings, [(3000,), (17,)], iterations=4)
         assert sum(r.stats.dropped_injected for r in rings) > 0
         assert sum(r.stats.retransmits for r in rings) > 0
         assert sum(r.stats.reused for r in rings) > 0
-    finally:
-        for r in rings:
-            r.close(linger=2.0)
 
 
 def test_two_ranks_and_jumbo_mtu():
-    rings = make_ring(2, rto=0.02, timeout=20)
-    try:
+    with ring_set(2, rto=0.02, timeout=20) as rings:
         run_allreduce(rings, [(5000,), (2,)], iterations=2, mtu=9000)
-    finally:
-        for r in rings:
-            r.close(linger=1.0)
 
 
 def test_timeout_is_a_clear_error():
-    rings = make_ring(2, rto=0.01, timeout=0.5)
-    try:
+    with ring_set(2, rto=0.01, timeout=0.5, linger=0.1) as rings:
         plan = plan_bucket([(0, 10)], 2, 360)
         fut = rings[0].submit(Job(0, 0, torch.ones(10), plan))  # rank 1 never joins
         with pytest.raises(RuntimeError, match="timed out"):
             fut.wait()
-    finally:
-        for r in rings:
-            r.close(linger=0.1)
 
 
 def test_rejects_non_fp32():
-    rings = make_ring(2)
-    try:
+    with ring_set(2, linger=0.1) as rings:
         with pytest.raises(RingError, match="float32"):
             rings[0].submit(Job(0, 0, torch.ones(4, dtype=torch.float64), plan_bucket([(0, 4)], 2, 360)))
-    finally:
-        for r in rings:
-            r.close(linger=0.1)
 
 
 def test_final_copies_exactly_the_reduced_bits_and_retx_keeps_final():
@@ -263,28 +256,20 @@ def test_congestion_window_opens_on_a_clean_path_and_halves_on_loss():
     injected loss the selective acks show holes: the window is cut (once per round trip, never below
     16), holes are resent at once, and the result is still the reference bit for bit."""
     from trainer_hooks.ring_sender import INIT_CWND, MIN_CWND
-    rings = make_ring(3, rto=0.05, timeout=30, window=512)
-    try:
+    with ring_set(3, rto=0.05, timeout=30, window=512) as rings:
         assert all(r.cwnd == INIT_CWND for r in rings)
         run_allreduce(rings, [(200000,), (9,)], iterations=2)
         # (a peer descheduled past the timeout on these shared cores causes a spurious resend and a cut)
         assert all(r.cwnd == 512 for r in rings if not r.stats.retransmits), [r.cwnd for r in rings]
         assert any(r.cwnd > INIT_CWND for r in rings)
         assert sum(r.stats.fast_retransmits for r in rings) == 0  # nothing lost: no hole
-    finally:
-        for r in rings:
-            r.close(linger=1.0)
-    rings = make_ring(3, rto=0.05, timeout=30, window=512, loss_prob=0.01, seed=4)
-    try:
+    with ring_set(3, rto=0.05, timeout=30, window=512, loss_prob=0.01, seed=4, linger=2.0) as rings:
         run_allreduce(rings, [(200000,), (9,)], iterations=2)
         assert sum(r.stats.cwnd_cuts for r in rings) > 0
         assert sum(r.stats.fast_retransmits for r in rings) > 0
         # (a cut after a timeout whose resends all arrived -- a lost ack -- may be undone)
         assert all(MIN_CWND <= r.cwnd < 512 for r in rings if r.stats.cwnd_cuts > r.stats.cwnd_undos), \
             [(r.cwnd, r.stats.cwnd_cuts, r.stats.cwnd_undos) for r in rings]
-    finally:
-        for r in rings:
-            r.close(linger=2.0)
 
 
 def test_a_small_window_asks_for_its_acks():
@@ -399,8 +384,7 @@ def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
     """Three buckets submitted at once on every rank (as DDP launches them), with parameters that end
     in a short packet and one-packet parameters: GRO batches then hold the end of one job next to the
     start of the next and datagrams of several sizes -- every bucket equals the reference bit for bit."""
-    rings = make_ring(3, rto=0.05, timeout=30, gso=gso)
-    try:
+    with ring_set(3, rto=0.05, timeout=30, gso=gso) as rings:
         numels = [5000, 3, 2000, 1, 7000, 9000, 5, 400, 6000, 11, 3000]  # a model's parameters, ids 0..10
         bases = packet_bases(numels, 360)
         plans = [plan_bucket([(i, numels[i]) for i in ids], 3, 360, bases)  # buckets in reverse, as DDP's
@@ -414,9 +398,6 @@ def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
                 assert torch.equal(outs[0], reference(grads[b], plan, 3)), f"iteration {it} bucket {b}"
                 assert torch.equal(outs[1], outs[0]) and torch.equal(outs[2], outs[0])
         assert not any(r.stats.retransmits for r in rings)
-    finally:
-        for r in rings:
-            r.close(linger=1.0)
 
 
 
@@ -480,8 +461,6 @@ def test_a_spurious_timeout_cut_is_undone_a_real_loss_is_not():
     """The window arithmetic of undo alone: a timeout cut whose resends all come back as duplicates
     (the receiver's count in the acks) is undone, but not again soon after; a selective-ack hole (a
     real loss) disarms it; a timeout while acks kept arriving (a queue, not a stall) never arms it."""
-    import numpy as np
-
     from trainer_hooks.ring_arrays import TransportStats
     from trainer_hooks.ring_sender import UNDO_SPACING, RingSender
 

@@ -62,25 +62,37 @@ control D(packet_out pkt, in headers_t hdr) {{
 V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
 
-DEFAULT_PARSER = """\
-    state start {
+def start_state(first: str = "parse_h") -> str:
+    """The skeleton's start state: Ethernet, then state ``first`` for EtherType 0x1234."""
+    return f"""\
+    state start {{
         pkt.extract(hdr.eth);
-        transition select(hdr.eth.etype) {
-            0x1234: parse_h;
+        transition select(hdr.eth.etype) {{
+            0x1234: {first};
             default: accept;
-        }
-    }
-    state parse_h {
+        }}
+    }}"""
+
+
+def parse_h_state(h2_label: str = "0xee") -> str:
+    """The skeleton's ``parse_h``: ``h``, then ``parse_h2`` when ``h.a`` matches ``h2_label``."""
+    return f"""\
+    state parse_h {{
         pkt.extract(hdr.h);
-        transition select(hdr.h.a) {
-            0xee: parse_h2;
+        transition select(hdr.h.a) {{
+            {h2_label}: parse_h2;
             default: accept;
-        }
-    }
+        }}
+    }}"""
+
+
+PARSE_H2 = """\
     state parse_h2 {
         pkt.extract(hdr.h2);
         transition accept;
     }"""
+
+DEFAULT_PARSER = "\n".join((start_state(), parse_h_state(), PARSE_H2))
 
 DEFAULT_DEPARSER = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);"
 
@@ -98,6 +110,47 @@ def program(ingress: str = "", *, egress: str = "", ingress_decls: str = "", egr
         verify=verify, compute=compute, ingress_decls=ingress_decls, ingress=body,
         egress_decls=egress_decls, egress=egress,
         deparser=DEFAULT_DEPARSER if deparser is None else deparser)
+
+
+VARBIT_PROGRAM = """\
+#include <core.p4>
+#include <v1model.p4>
+
+header ethernet_t {{ bit<48> dst; bit<48> src; bit<16> etype; }}
+header len_t {{ {len_fields} }}
+header vb_t {{ varbit<32> v; }}
+header tail_t {{ bit<8> t; }}
+struct headers_t {{ ethernet_t eth; len_t len; vb_t x; vb_t y; tail_t tail; }}
+struct meta_t {{ bit<8> m; }}
+
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+    state start {{
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.len);
+        pkt.extract(hdr.x, (bit<32>)hdr.len.n);
+        pkt.extract(hdr.y, 16);
+        pkt.extract(hdr.tail);
+        transition accept;
+    }}
+}}
+control VC(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+{top}control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+{ingress}
+}}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{ apply {{ }} }}
+control CC(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+control D(packet_out pkt, in headers_t hdr) {{
+    apply {{ pkt.emit(hdr.eth); pkt.emit(hdr.len); pkt.emit(hdr.x); pkt.emit(hdr.y); pkt.emit(hdr.tail); }}
+}}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def varbit_program(ingress: str, *, len_fields: str = "bit<8> n;", top: str = "") -> str:
+    """A second skeleton, for varbit cases: Ethernet, ``len`` (``n``: the bits of ``x``), ``x``
+    (varbit<32>, ``n`` bits), ``y`` (varbit<32>, 16 bits), ``tail``, all emitted; ``ingress`` is
+    the whole body of control ``I`` (declarations and apply), ``top`` goes just before it."""
+    return VARBIT_PROGRAM.format(len_fields=len_fields, top=top, ingress=ingress)
 
 
 # ------------------------------------------------------------------------- frames

@@ -8,43 +8,11 @@ and read with ``assign_VL``.  checkmate-p4c's own build was right; p4c's JSON on
 checkmate-switch raised on every packet (the loader gave that metadata field an integer, with
 no current length), so the cases run on the JSON path too.
 """
-from .base import PAYLOAD, case, eth
+from .base import PAYLOAD, case, eth, varbit_program
 
 CAT = "p4c JSON loader"
 
 CASES = []
-
-_VARBIT = """#include <core.p4>
-#include <v1model.p4>
-
-header ethernet_t { bit<48> dst; bit<48> src; bit<16> etype; }
-header len_t { bit<8> n; }
-header vb_t { varbit<32> v; }
-header tail_t { bit<8> t; }
-struct headers_t { ethernet_t eth; len_t len; vb_t x; vb_t y; tail_t tail; }
-struct meta_t { bit<8> m; }
-
-parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    state start {
-        pkt.extract(hdr.eth);
-        pkt.extract(hdr.len);
-        pkt.extract(hdr.x, (bit<32>)hdr.len.n);
-        pkt.extract(hdr.y, 16);
-        pkt.extract(hdr.tail);
-        transition accept;
-    }
-}
-control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
-control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-%s
-}
-control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
-control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
-control D(packet_out pkt, in headers_t hdr) {
-    apply { pkt.emit(hdr.eth); pkt.emit(hdr.len); pkt.emit(hdr.x); pkt.emit(hdr.y); pkt.emit(hdr.tail); }
-}
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
-"""
 
 # x holds len.n bits (0, 8, 16, 24, 32; other lengths are parser errors), y 16 bits
 _FRAMES = [(1, eth(0x1234) + bytes([n]) + bytes(range(0x11, 0x11 + n // 8)) + b"\xa1\xa2\x7e" + PAYLOAD)
@@ -52,16 +20,16 @@ _FRAMES = [(1, eth(0x1234) + bytes([n]) + bytes(range(0x11, 0x11 + n // 8)) + b"
 
 CASES += [
     # a local swaps the two varbit fields (copies of different lengths, both ways)
-    case("corpus6_varbit_local_swap", CAT, _VARBIT % """
+    case("corpus6_varbit_local_swap", CAT, varbit_program("""
     apply {
         varbit<32> s;
         s = hdr.x.v;
         hdr.x.v = hdr.y.v;
         hdr.y.v = s;
         sm.egress_spec = 2;
-    }""", frames=_FRAMES, json_path=True),
+    }"""), frames=_FRAMES, json_path=True),
     # in an action, with a control-level local read by a later action
-    case("corpus6_varbit_local_in_actions", CAT, _VARBIT % """
+    case("corpus6_varbit_local_in_actions", CAT, varbit_program("""
     varbit<32> keep;
     action save() { keep = hdr.x.v; }
     action put() { hdr.y.v = keep; hdr.tail.t = hdr.tail.t + 1; }
@@ -70,5 +38,5 @@ CASES += [
         if (hdr.len.n == 8) { hdr.x.v = hdr.y.v; }
         put();
         sm.egress_spec = 3;
-    }""", frames=_FRAMES, json_path=True),
+    }"""), frames=_FRAMES, json_path=True),
 ]

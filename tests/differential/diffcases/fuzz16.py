@@ -20,7 +20,7 @@ three parts of that wrong:
 Saturating operators are not reduced (``x |-| x``, ``(c ? x : 1) |+| 0``).  The header's
 fields are read only when h2 was parsed or given known values (an arm that is evaluated
 beforehand reads them when h2 was never valid: BMv2's stale PHV, repeat_cases.py 2 of 6 runs)."""
-from .base import H, H2, case, program
+from .base import H, H2, case, parse_h_state, program, start_state
 
 CAT = "front end (p4c-compatible)"
 
@@ -96,22 +96,8 @@ parser SP5(packet_in pkt, out bit<8> p0, inout h_t p1, out bit<32> p2) {
     state start { p0 = 9; p2 = 4; p1.setInvalid(); transition reject; } }
 parser SP6(packet_in pkt, inout h_t p1, out bit<8> p0) { state start { p0 = 9; p1.b = 7; transition accept; } }
 """
-_PARSER = """
-    SP0() sp0; SP1() sp1; SP2() sp2; SP3() sp3; SP5() sp5; SP6() sp6;
-    state start {
-        pkt.extract(hdr.eth);
-        transition select(hdr.eth.etype) {
-            0x1234: parse_h;
-            default: accept;
-        }
-    }
-    state parse_h {
-        pkt.extract(hdr.h);
-        transition select(hdr.h.a) {
-            0xee: parse_h2;
-            default: accept;
-        }
-    }
+_PARSER = "\n    SP0() sp0; SP1() sp1; SP2() sp2; SP3() sp3; SP5() sp5; SP6() sp6;\n" + start_state() + "\n" \
+    + parse_h_state() + """
     state parse_h2 {
         pkt.extract(hdr.h2);
         transition select(hdr.h.d) { 0: s0; 1: s1; 2: s2; 3: s3; 4: s4; 5: s5; default: accept; }

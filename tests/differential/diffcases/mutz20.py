@@ -12,19 +12,11 @@ them from the control plane).  checkmate-p4c refused every such division (seed 5
 0x10; sub.apply(pkt, ..., meta.m8)``, then ``cnt = (cnt + 1) / 5`` in the sub-parser); the
 divisions are now decided when the body is done (const_index.py).  BMv2 runs p4c's folded
 constant; checkmate-switch computes the division at run time: the frames show both agree."""
-from .base import H, H2, case, program
+from .base import PARSE_H2, H, H2, case, program, start_state
 
 CAT = "front end (p4c-compatible)"
 
-_PARSER = """\
-    Sp() sp;
-    state start {
-        pkt.extract(hdr.eth);
-        transition select(hdr.eth.etype) {
-            0x1234: parse_h;
-            default: accept;
-        }
-    }
+_PARSER = "    Sp() sp;\n" + start_state() + """
     state parse_h {
         meta.m8 = 0x10;
         sp.apply(pkt, hdr.h, meta.m8);
@@ -38,10 +30,7 @@ _PARSER = """\
             default: accept;
         }
     }
-    state parse_h2 {
-        pkt.extract(hdr.h2);
-        transition accept;
-    }"""
+""" + PARSE_H2
 
 _SUB = """parser Sp(packet_in p, out h_t x, inout bit<8> cnt) {
     state start { p.extract(x); cnt = (cnt + 1) / 5; transition accept; }

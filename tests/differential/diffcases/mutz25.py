@@ -2,7 +2,7 @@
 compiles that checkmate-p4c refused (their invalid neighbours are in tests/p4c/test_mutants4.py)."""
 from controller.entities import Entry
 
-from .base import PAYLOAD, H, case, eth, program
+from .base import PAYLOAD, H, case, eth, program, varbit_program
 
 CAT = "front end (p4c-compatible)"
 
@@ -63,32 +63,7 @@ control Bad(inout h_t h) {
 # or a header's varbit field -- a direct call, a table's bound argument, an `exit` in the body; a
 # function's (also called in an expression) and a sub-control's varbit parameters
 # (checkmate-p4c refused it: "varbit values can only be copied from one header field to another")
-_VB = """\
-#include <core.p4>
-#include <v1model.p4>
-
-header ethernet_t { bit<48> dst; bit<48> src; bit<16> etype; }
-header len_t { bit<8> n; bit<8> op; }
-header vb_t { varbit<32> v; }
-header tail_t { bit<8> t; }
-struct headers_t { ethernet_t eth; len_t len; vb_t x; vb_t y; tail_t tail; }
-struct meta_t { bit<8> m; }
-
-parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    state start {
-        pkt.extract(hdr.eth);
-        pkt.extract(hdr.len);
-        pkt.extract(hdr.x, (bit<32>)hdr.len.n);
-        pkt.extract(hdr.y, 16);
-        pkt.extract(hdr.tail);
-        transition accept;
-    }
-}
-control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
-void fcp(inout varbit<32> q, in varbit<32> z) { q = z; }
-bit<8> fget(out varbit<32> q, in varbit<32> z) { q = z; return 8w7; }
-control S(inout varbit<32> q, in varbit<32> z) { apply { q = z; } }
-control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+_VB = varbit_program("""\
     varbit<32> s;
     S() sc;
     action cp(inout varbit<32> q) { q = hdr.x.v; }
@@ -108,15 +83,11 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         else if (hdr.len.op == 9) { sc.apply(hdr.y.v, hdr.x.v); }
         else if (hdr.len.op == 10) { sc.apply(s, hdr.x.v); hdr.y.v = s; }
         else { t.apply(); }
-    }
-}
-control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
-control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
-control D(packet_out pkt, in headers_t hdr) {
-    apply { pkt.emit(hdr.eth); pkt.emit(hdr.len); pkt.emit(hdr.x); pkt.emit(hdr.y); pkt.emit(hdr.tail); }
-}
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
-"""
+    }""", len_fields="bit<8> n; bit<8> op;", top="""\
+void fcp(inout varbit<32> q, in varbit<32> z) { q = z; }
+bit<8> fget(out varbit<32> q, in varbit<32> z) { q = z; return 8w7; }
+control S(inout varbit<32> q, in varbit<32> z) { apply { q = z; } }
+""")
 
 
 def _vbf(n: int, op: int, x: bytes, y: bytes = b"\xbe\xef") -> bytes:

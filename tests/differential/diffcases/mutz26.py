@@ -3,7 +3,7 @@ compiles whose P4Info or behaviour checkmate-p4c / checkmate-switch got wrong (t
 neighbours are in tests/p4c/test_mutants5.py)."""
 from controller.entities import Entry
 
-from .base import PAYLOAD, H, case, eth, program
+from .base import PARSE_H2, PAYLOAD, H, case, eth, parse_h_state, program, start_state
 
 CAT = "front end (p4c-compatible)"
 
@@ -27,26 +27,7 @@ CASES = [
         t10.apply();
         hdr.h.d = mm;
 """, top='@name("..top") register<bit<8>>(4) rtop;\n',
-        parser="""\
-    @name("..vs") value_set<bit<8>>(4) pvs;
-    state start {
-        pkt.extract(hdr.eth);
-        transition select(hdr.eth.etype) {
-            0x1234: parse_h;
-            default: accept;
-        }
-    }
-    state parse_h {
-        pkt.extract(hdr.h);
-        transition select(hdr.h.a) {
-            pvs: parse_h2;
-            default: accept;
-        }
-    }
-    state parse_h2 {
-        pkt.extract(hdr.h2);
-        transition accept;
-    }""",
+        parser="\n".join(('    @name("..vs") value_set<bit<8>>(4) pvs;', start_state(), parse_h_state("pvs"), PARSE_H2)),
         ingress_decls="""\
     @name("..cnt") counter(8, CounterType.packets) c1;
     @name(".x.y") counter(8, CounterType.packets) c2;
@@ -90,14 +71,7 @@ CASES.append(case("mutz26_masked_key_temporaries_of_invalid_header", CAT, progra
 # with it: a signed or bool header field as a key is the field itself in p4c's JSON (zeros when
 # the header is invalid; checkmate-switch read the cast to its bits as a computed key), a cast to
 # another width is a temporary
-_SB_PARSER = """\
-    state start {
-        pkt.extract(hdr.eth);
-        transition select(hdr.eth.etype) {
-            0x1234: parse_s;
-            default: accept;
-        }
-    }
+_SB_PARSER = start_state("parse_s") + """
     state parse_s {
         pkt.extract(hdr.s);
         transition accept;
