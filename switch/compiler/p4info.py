@@ -385,6 +385,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 continue
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
+            _annotations(md.annotations, f.get("annos"), md.structured_annotations)   # (@padding, ...: p4c lists them)
             types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info
     return info
 

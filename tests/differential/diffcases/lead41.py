@@ -1,0 +1,35 @@
+"""Lead, session 41: annotations on the fields of a ``@controller_header`` header -- p4c lists
+each field's annotations (``@padding`` of the padding bits before a PacketOut's payload, any
+other one, unstructured or structured) on the field's ControllerPacketMetadata.Metadata, as it
+does on match fields and action parameters; ``@id`` gives the field's id (a field's ``@name`` renames it in the P4Info, and simple_switch_grpc
+then dies with SIGSEGV: PI looks the P4Info name up in p4c's JSON -- not in a case),
+``@brief``/``@description`` are not listed, a ``@hidden`` field is left out.  checkmate-p4c
+listed none of them.  Decided by p4c 1.2.4.8 (the P4Info comparison of every case).
+"""
+from .base import H, case, program
+
+CAT = "P4Info (p4c-compatible)"
+
+CASES = []
+
+_HEADERS = """\
+@controller_header("packet_in")
+header packet_in_t { @foo("bar") @id(7) bit<9> port; @padding @baz(1, 2) bit<7> pad;
+                     @brief("b") @description("d") bit<16> x; @hidden bit<8> h;
+                     @my_anno @s[k = 1, j = "v"] bit<8> z; }
+@controller_header("packet_out")
+header packet_out_t { bit<9> egress_port; @padding bit<7> pad0; }
+"""
+
+# the packet_in header is filled and emitted in front of the frame (a frame on port 1 shows it)
+CASES.append(case("lead41_controller_header_field_annotations", CAT, program("""
+        hdr.pin.setValid();
+        hdr.pin.port = sm.ingress_port;
+        hdr.pin.pad = 0;
+        hdr.pin.x = hdr.h.c;
+        hdr.pin.h = 0x5a;
+        hdr.pin.z = hdr.h.a;
+        hdr.pout.setInvalid();
+""", headers=_HEADERS, fields="    packet_in_t pin;\n    packet_out_t pout;\n",
+    deparser="        pkt.emit(hdr.pin);\n        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);"),
+    frames=[(1, H(0x11, 2, 0x3344, 5)), (2, H(0xee, 1, 0x0102, 3))]))
