@@ -66,6 +66,7 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
 
 PLAIN = HIDDEN.replace("@hidden ", "")
+PADDING = HIDDEN.replace("@hidden ", "@padding ")   # listed (with the annotation), sent as any field
 
 _ETH = bytes.fromhex("0000000000020000000000011234")
 FRAMES = [(1, _ETH + bytes([0x11, 0x22, 0x33, 0x44]) + bytes(range(8))), (3, _ETH + bytes([0xfe, 0, 1, 2]) + bytes(8)),
@@ -179,7 +180,7 @@ def targets():
         cm.stop()
 
 
-@pytest.mark.parametrize("name,source", [("hidden_fields", HIDDEN), ("plain_fields", PLAIN)])
+@pytest.mark.parametrize("name,source", [("hidden_fields", HIDDEN), ("plain_fields", PLAIN), ("padding_fields", PADDING)])
 def test_packet_in_and_out_as_bmv2(targets, name, source):
     ref, ours = compile_both(Case(name=f"packet_io_{name}", category="packet io", source=source))
     bm, cm = targets
