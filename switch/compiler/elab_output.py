@@ -157,6 +157,7 @@ class OutputRules:
         ids = assign_ids(syms)
         al = aliases([n for kind in syms.values() for n in kind])
         actions = []
+        order = {q: i for i, q in enumerate(self.actions)}   # declaration order (p4info.py lists by it)
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
             ctl = [p for p in a["params"] if p["dir"] is None and not p.get("not_cp")]   # (only called directly)
             pids = field_ids([_param_id(p) for p in ctl])
@@ -169,12 +170,13 @@ class OutputRules:
                             "all_params": [{"name": p["name"], "py": p["py"], "dir": p["dir"], "t": p["t"]}
                                            for p in a["params"]],
                             "body": a["body"], "annos": _annos_json(_p4info_annos(a)),
-                            "control": a["control"], **({"property_ref": True} if a.get("property_ref") else {})})
+                            "control": a["control"], "p4order": order.get(q, len(order)),
+                            **({"property_ref": True} if a.get("property_ref") else {})})
         # p4c's BMv2 mid end predicates the ifs of every action (in declaration order)
-        order = {q: i for i, q in enumerate(self.actions)}
         predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))))
         aid = {a["name"]: a["id"] for a in actions}
         tables = []
+        torder = {q: i for i, q in enumerate(self.tables)}
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
             # a listed @name twin: the P4Info action's id, run with the twin's body ("impl")
             tw = {a["name"]: a["p4info_as"] for a in t["actions"] if a.get("p4info_as")}
@@ -182,7 +184,7 @@ class OutputRules:
             def tid_of(name, tw=tw):
                 return aid[tw.get(name, name)]
             tables.append({
-                "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"],
+                "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"], "p4order": torder[q],
                 # (in p4c's P4Info, not in its BMv2 JSON: table_successors.midend_kept_tables)
                 **({"midend_removed": True} if q in applied and getattr(self, "midend_kept", None) is not None
                    and q not in self.midend_kept else {}),

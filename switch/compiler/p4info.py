@@ -228,6 +228,51 @@ def _listed_actions(ir: dict) -> tuple[set, set]:
     return ids | only_direct, only_direct
 
 
+_CONTROL_ROLES = ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser")
+
+
+def _p4c_action_order(ir: dict) -> list:
+    """The actions in the order p4c's serializer lists them.  p4c walks the V1Switch's controls in
+    order and adds each control's actions as its front end left them: sub-control instances
+    inlined in place of their declarations, then every top-level action the control uses copied
+    to the front of its locals (LocalizeAllActions), in the order of first use -- the tables'
+    action lists in declaration order, then direct calls -- and its own actions after them in
+    declaration order; an action listed by an earlier control is not listed again.  Tables and
+    extern instances need no such rule: their IR order is p4c's (declaration order, top-level
+    instances first)."""
+    by_name = {a["name"]: a for a in ir["actions"]}
+    decl = sorted(ir["actions"], key=lambda x: x.get("p4order", 0))
+    out, seen = [], set()
+
+    def take(a):
+        if a is not None and a["name"] not in seen:
+            seen.add(a["name"])
+            out.append(a)
+    blocks = ir.get("blocks") or {}
+    for role in _CONTROL_ROLES:
+        c = (blocks.get(role) or {}).get("name")
+        if not c:
+            continue
+        mine = [t for t in sorted(ir["tables"], key=lambda x: x.get("p4order", 0))
+                if t.get("control") == c or str(t.get("control") or "").startswith(c + ".")]
+        # top-level actions (no control of their own) in the order the control's tables list them
+        for t in mine:
+            for ref in t["actions"]:
+                a = by_name.get(ref["name"])
+                if a is not None and a.get("control") is None:
+                    take(a)
+        body = [blocks.get(role)] + [s for s in ir.get("subcontrols", []) if str(s.get("name", "")).startswith(c + ".")]
+        for n in ir_dicts(body):   # then those called directly, in the order of the calls
+            if n.get("s") == "call_action" and by_name.get(n["action"], {}).get("control", 0) is None:
+                take(by_name[n["action"]])
+        for a in decl:
+            if a.get("control") == c or str(a.get("control") or "").startswith(c + "."):
+                take(a)
+    for a in decl:
+        take(a)
+    return out
+
+
 def _needs_type_info(ir: dict) -> bool:
     """Whether p4c would write ``type_info`` (it does so as soon as it converted one type)."""
     # any table in the P4Info (keyless ones too; not @hidden ones, not dropped ones)
@@ -252,7 +297,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     types = _TypeInfo(ir, info)
     if orphans or _needs_type_info(ir):
         info.type_info.SetInParent()
-    for t in sorted(ir["tables"], key=lambda x: x["name"]):
+    for t in sorted(ir["tables"], key=lambda x: x.get("p4order", 0)):
         pt = info.tables.add()
         _preamble(pt.preamble, t)
         for k in t["keys"]:
@@ -294,7 +339,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # (p4c wraps each such call in a hidden table); an action only called by other actions
     # is inlined there, one never used is dropped
     listed, only_direct = _listed_actions(ir)
-    for a in sorted(ir["actions"], key=lambda x: x["name"]):
+    for a in _p4c_action_order(ir):
         if a["id"] not in listed or any(x[0] == "hidden" for x in a.get("annos", ())):
             continue   # p4c leaves a @hidden action out (a table still refers to its id)
         pa = info.actions.add()
@@ -310,7 +355,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                                           ("direct_counters", _COUNTER_UNIT, info.direct_counters, True),
                                           ("meters", _METER_UNIT, info.meters, False),
                                           ("direct_meters", _METER_UNIT, info.direct_meters, True)):
-        for c in sorted((c for c in ir[kind] if not direct or c.get("table_id")), key=lambda x: x["name"]):
+        for c in [c for c in ir[kind] if not direct or c.get("table_id")]:
             pc = repeated.add()
             _preamble(pc.preamble, c, _SKIP_ANNOS - {"hidden"})   # (an extern's @hidden is listed: p4c)
             pc.spec.unit = units[c["unit"]]
@@ -318,7 +363,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 pc.direct_table_id = c["table_id"]
             else:
                 pc.size = c.get("p4info_size", c["size"])
-    for r in sorted(ir["registers"], key=lambda x: x["name"]):
+    for r in ir["registers"]:
         pr = info.registers.add()
         _preamble(pr.preamble, r, _SKIP_ANNOS - {"hidden"})
         if r.get("enum"):
@@ -332,7 +377,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         else:
             pr.type_spec.bitstring.bit.bitwidth = r["width"]
         pr.size = r["size"]
-    for d in sorted(ir["digests"], key=lambda x: x["name"]):
+    for d in ir["digests"]:
         pd = info.digests.add()
         _preamble(pd.preamble, d)
         if d.get("scalar"):   # one bit<N> value (digest_N): its bitstring spec
@@ -352,7 +397,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             mem = st.members.add()
             mem.name = fname
             types.spec(mem.type_spec, ft, nt)
-    for a in sorted(ir.get("action_profiles", []), key=lambda x: x["name"]):
+    for a in ir.get("action_profiles", []):
         pa = info.action_profiles.add()
         _preamble(pa.preamble, a, (_SKIP_ANNOS - {"hidden"}) | {"max_group_size"})
         pa.table_ids.extend(a["table_ids"])
@@ -361,7 +406,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         mgs = _anno_value(a, "max_group_size")
         if mgs is not None and a["with_selector"]:  # p4c ignores it (warning) on a plain profile
             pa.max_group_size = int(str(mgs), 0)
-    for v in sorted(ir.get("value_sets", []), key=lambda x: x["name"]):
+    for v in ir.get("value_sets", []):
         pv = info.value_sets.add()
         _preamble(pv.preamble, v, _SKIP_ANNOS - {"hidden"})   # (a value set's @hidden is listed: p4c)
         fields = v.get("fields") or [{"name": "", "width": v["width"], "match": "exact"}]
@@ -372,7 +417,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 mf.name = f["name"]
             mf.match_type = _MATCH[f["match"]]
         pv.size = v["size"]
-    for name, ch in sorted(ir["controller_headers"].items()):
+    for name, ch in ir["controller_headers"].items():
         pc = info.controller_packet_metadata.add()
         pc.preamble.id, pc.preamble.name, pc.preamble.alias = ch["id"], name, ch["alias"]
         if "annos" in ch:   # the header type's annotations, as written, and its doc
@@ -524,16 +569,9 @@ class _TypeInfo:
 
 
 def canonical_text(info: p4info_pb2.P4Info) -> str:
-    """``info`` in text format with every entity list sorted by id: two P4Infos are equal
-    (names, ids, aliases, annotations, match fields, params, specs, type_info, pkg_info)
-    exactly when their canonical texts are (p4c and this compiler may list entities in a
-    different order)."""
-    msg = p4info_pb2.P4Info()
-    msg.CopyFrom(info)
-    for f, value in msg.ListFields():
-        if f.message_type is not None and "preamble" in f.message_type.fields_by_name:
-            items = sorted(value, key=lambda e: e.preamble.id)
-            del value[:]
-            value.extend(items)
-    return text_format.MessageToString(msg)
-
+    """``info`` in text format: two P4Infos are the same message -- names, ids, aliases,
+    annotations, match fields, params, specs, type_info (map entries in key order), pkg_info,
+    and every entity list in the same order -- exactly when their texts are.  checkmate-p4c
+    lists entities in p4c's order (:func:`_p4c_action_order`), so P4Infos are compared whole,
+    not as sets."""
+    return text_format.MessageToString(info)

@@ -1,7 +1,7 @@
 """checkmate-p4c's P4Info equals p4c's for every program of the differential suite: the
 whole protobuf (names, ids, aliases, annotations, match fields, action params and their
-widths, counters, meters, registers, digests with type_info, pkg_info), entity lists
-compared in id order."""
+widths, counters, meters, registers, digests with type_info, pkg_info), every entity list
+in p4c's order too -- the same message."""
 from __future__ import annotations
 
 import difflib
