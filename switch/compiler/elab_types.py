@@ -363,7 +363,7 @@ class TypeRules:
                 self.check_id_annotations([(n, annotation(annos or [], "id")) for n, _, annos in fields], "")
                 self.controller_headers[ch[1][0] if ch[1] else d.name] = {
                     "header": d.name, "fields": [[p4_names.get(n, n), t[1], _user_id(annos),
-                                                     any(a[0] == "hidden" for a in annos or ()), _field_cp_name(annos)]
+                                                     any(a[0] == "hidden" for a in annos or ()), _field_cp_name(annos), annos]
                                                     for n, t, annos in fields],
                     "annos": d.annos, "id_anno": annotation(d.annos, "id")}
         else:

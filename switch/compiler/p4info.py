@@ -385,6 +385,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 continue
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
+            # the field's own annotations but @name/@id (its name and id), @brief/@description
+            _annotations(md.annotations, f.get("annos"), md.structured_annotations)
             types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info
     return info
 
