@@ -111,3 +111,21 @@ CASES.append(case("corpus11_stack_element_key_reads_stale_value", "tables", prog
              Entry("I.t4", {"hdr.n.w.vid": 0}, "I.sb", {"v": 0x20}),
              Entry("I.t5", {"hdr.v[0].$valid$": 0}, "I.sb", {"v": 0x40}),
              Entry("I.t6", {"hdr.us[1].b.y": 0x4455}, "I.m", {"v": 4})]))
+
+# SAI P4 (sonic-net/sonic-pins) pins its port names with @p4runtime_translation_mappings on its
+# `type` port_id_t: p4c lists it on the type's type_info.new_types entry as written (tokens),
+# with or without a @p4runtime_translation beside it (checkmate-p4c left it out)
+_NT = """@p4runtime_translation_mappings({ {"", 0}, {"x", 5}, })
+type bit<8> vrf_t;
+@p4runtime_translation_mappings({ {"a", 1} })
+@p4runtime_translation("u", string)
+type bit<12> nh_t;
+@p4runtime_translation_mappings({{"CPU", 510}})
+@p4runtime_translation("p", 16)
+type bit<9> pt_t;
+"""
+CASES.append(case("corpus11_newtype_translation_mappings_listed", CAT, program("""
+        t.apply();""", headers=_NT, meta="    vrf_t v;\n", ingress_decls="""
+    action a(vrf_t v, nh_t n, pt_t p) { meta.v = v; hdr.h.c = (bit<16>)(bit<12>)n; sm.egress_spec = (bit<9>)p; }
+    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); }"""),
+    frames=[(1, H(0x11, 0x22, 0x3344, 0x55667788))]))
