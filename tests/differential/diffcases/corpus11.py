@@ -129,3 +129,20 @@ CASES.append(case("corpus11_newtype_translation_mappings_listed", CAT, program("
     action a(vrf_t v, nh_t n, pt_t p) { meta.v = v; hdr.h.c = (bit<16>)(bit<12>)n; sm.egress_spec = (bit<9>)p; }
     table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); }"""),
     frames=[(1, H(0x11, 0x22, 0x3344, 0x55667788))]))
+
+# ONOS's INT headers declare `varbit<8032>` (the INT metadata stack, (0xff - 4) * 32 bits): p4c
+# 1.2.4.8 sets no limit on a varbit's width; checkmate-p4c refused any over 4096
+_VB = "header vb_t { bit<8> len; varbit<8032> data; }\n"
+_VB_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { 0x1236: parse_vb; default: accept; }
+    }
+    state parse_vb {
+        pkt.extract(hdr.vb, (bit<32>)pkt.lookahead<bit<8>>() << 3);
+        transition accept;
+    }"""
+CASES.append(case("corpus11_varbit_wider_than_4096", "parsers", program("""
+        if (hdr.vb.isValid()) { hdr.vb.len = hdr.vb.len + 1; }""", headers=_VB, fields="    vb_t vb;\n",
+    parser=_VB_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.vb);"),
+    frames=[(1, eth(0x1236) + bytes([3]) + bytes(range(3)) + PAYLOAD), (1, eth(0x1236) + bytes([200]) + bytes(200)),
+            (1, eth(0x1236) + bytes([255]) + bytes(10)), (1, eth(0x1234) + PAYLOAD)]))
