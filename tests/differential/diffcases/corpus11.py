@@ -19,7 +19,8 @@ invalid (checkmate-p4c built the stack element's key as zeros too).
 
 SAI P4's forked v1model pins port names with ``@p4runtime_translation_mappings`` on its ``type``
 port_id_t (listed by p4c on the type's ``type_info`` entry), and ONOS's INT headers declare a
-``varbit<8032>`` (p4c sets no limit on a varbit's width)."""
+``varbit<8032>`` (p4c sets no limit on a varbit's width).  Probing around the stack keys: BMv2
+shifts a stack by swapping elements, so vacated elements keep the rotated values."""
 from .base import Entry, H, PAYLOAD, case, eth, program
 
 CAT = "P4Info names"
@@ -146,3 +147,42 @@ CASES.append(case("corpus11_varbit_wider_than_4096", "parsers", program("""
     parser=_VB_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.vb);"),
     frames=[(1, eth(0x1236) + bytes([3]) + bytes(range(3)) + PAYLOAD), (1, eth(0x1236) + bytes([200]) + bytes(200)),
             (1, eth(0x1236) + bytes([255]) + bytes(10)), (1, eth(0x1234) + PAYLOAD)]))
+
+# BMv2 1.15 shifts a header stack by swapping elements (StackP4_16) and marks the vacated ones
+# invalid: they keep the values rotated into them.  After pop_front(1) the last element holds the
+# popped one's fields, after push_front(1) the first holds the old last one's; a key on it (a
+# temporary), a read, or setValid() then emit show them.  checkmate-switch made the vacated
+# elements fresh (zeros).
+_VS_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { 0x8100: pv; default: parse_h; }
+    }
+    state pv {
+        pkt.extract(hdr.v.next);
+        transition select(hdr.v.last.etype) { 0x8100: pv; default: parse_h; }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition accept;
+    }"""
+CASES.append(case("corpus11_stack_shift_keeps_rotated_values", "stacks", program("""
+        if (hdr.h.a == 1) { hdr.v.pop_front(1); }
+        if (hdr.h.a == 2) { hdr.v.push_front(1); }
+        if (hdr.h.a == 3) { hdr.v.pop_front(2); }
+        if (hdr.h.a == 4) { hdr.v.push_front(2); hdr.v[1].setValid(); }
+        if (hdr.h.a == 5) { hdr.v.push_front(1); hdr.v[0].setValid(); }
+        t1.apply();
+        t2.apply();
+        hdr.h.d = hdr.v[2].vid ++ (bit<12>)0 ++ hdr.v[0].pcp ++ hdr.v[1].pcp ++ 2w0;
+""", headers=_VLAN, fields="    vlan_t[3] v;\n", parser=_VS_PARSER,
+    ingress_decls="""\
+    action s(bit<16> x) { hdr.h.c = hdr.h.c + x; }
+    table t1 { key = { hdr.v[0].vid: exact; } actions = { s; NoAction; } default_action = NoAction(); }
+    table t2 { key = { hdr.v[2].vid: exact; hdr.h.a: exact; } actions = { s; NoAction; } default_action = NoAction(); }
+""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.v);\n        pkt.emit(hdr.h);"),
+    frames=[(1, eth(0x8100) + bytes([0x20, 0x07, 0x81, 0x00]) + bytes([0x40, 0x08, 0x81, 0x00])
+             + bytes([0x60, 0x09, 0x12, 0x34]) + H(a, 0, 0, 0)[14:]) for a in (1, 2, 3, 4, 5, 0)]
+    + [(1, H(a, 0, 0, 0)) for a in (1, 2, 5)],
+    one_by_one=True, json_path=True,
+    entries=[Entry("I.t1", {"hdr.v[0].vid": v}, "I.s", {"x": x}) for v, x in ((7, 1), (8, 2), (9, 4), (0, 8))]
+    + [Entry("I.t2", {"hdr.v[2].vid": v, "hdr.h.a": a}, "I.s", {"x": 0x100 * v + a}) for v in (7, 8, 9, 0) for a in (1, 2, 3, 4, 5)]))
