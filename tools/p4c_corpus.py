@@ -76,9 +76,32 @@ def is_v1model(text: str) -> bool:
     return "v1model.p4" in text and "V1Switch" in text
 
 
+def source_digest(src: Path) -> str:
+    """The p4c cache key of ``src``: its own bytes and those of every local file it
+    ``#include "..."``s, at any depth (each looked up next to the file that names it), so
+    that two programs with the same main text and different includes (a copy with one
+    include adapted) are not given each other's p4c result."""
+    h = hashlib.sha256()
+    seen: set[Path] = set()
+    todo = [src]
+    while todo:
+        f = todo.pop(0)
+        try:
+            f = f.resolve()
+        except OSError:
+            continue
+        if f in seen or not f.is_file():
+            continue
+        seen.add(f)
+        data = f.read_bytes()
+        h.update(str(len(data)).encode() + b"\0" + data)
+        todo += [f.parent / name for name in _LOCAL_INCLUDE.findall(data.decode(errors="replace"))]
+    return h.hexdigest()[:20]
+
+
 def p4c_result(src: Path, cache_root: Path) -> p4info_pb2.P4Info | str:
-    """p4c's P4Info, or its error text (cached by the source's hash)."""
-    digest = hashlib.sha256(src.read_bytes()).hexdigest()[:20]
+    """p4c's P4Info, or its error text (cached by :func:`source_digest`)."""
+    digest = source_digest(src)
     result = run_p4c_cached(src, cache_root / f"p4c-{digest}")
     if isinstance(result, str):
         return result
@@ -145,7 +168,7 @@ def _p4c_json_config(src: Path, cache_root: Path) -> dict:
     import json
 
     from switch.bmv2json import translate
-    digest = hashlib.sha256(src.read_bytes()).hexdigest()[:20]
+    digest = source_digest(src)
     result = run_p4c_cached(src, cache_root / f"p4c-{digest}")
     return translate(json.loads(result[0]), text_format.Parse(result[1], p4info_pb2.P4Info()))
 

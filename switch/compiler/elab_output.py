@@ -279,7 +279,7 @@ class OutputRules:
                     "fields": [{"id": fid, "name": cp or f, "width": w,   # p4c: a field's @id, else FieldIdAllocator's
                                 "newtype": self.field_newtypes.get((c["header"], f)),
                                 "enum": self.field_enums.get((c["header"], f)), **({"hidden": True} if hidden else {}),
-                                **({"annos": _annos_json(fa)} if fa else {})}
+                                **({"annos": _annos_json(fa)} if fa else {})}   # listed on the metadata (p4c)
                                for fid, (f, w, uid, hidden, cp, fa) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }

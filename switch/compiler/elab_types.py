@@ -15,6 +15,9 @@ MAX_WIDTH = 4096
 #: widest bit<N>/int<N> type or sized literal p4c 1.2.4.8 takes ("Compiler only supports widths up
 #: to 2048", "size too large"; varbit<N> is not limited so)
 P4C_MAX_WIDTH = 2048
+#: widest varbit<N> accepted: p4c 1.2.4.8 sets no limit (ONOS's INT headers declare
+#: varbit<8032>; p4c takes varbit<1048576>), this bound only keeps a device config sane
+MAX_VARBIT_WIDTH = 1 << 20
 #: largest counter/meter/register/value_set (cells are allocated when the program loads)
 MAX_ARRAY = 1 << 24
 
@@ -73,7 +76,7 @@ class TypeRules:
         if k == "int_inf":
             return INTLIT
         if k == "varbit":
-            return ["varbit", self.const_int(n.width, "a varbit width", minimum=0, maximum=MAX_WIDTH)]
+            return ["varbit", self.const_int(n.width, "a varbit width", minimum=0, maximum=MAX_VARBIT_WIDTH)]
         if k == "bool":
             return BOOL
         if k == "void":

@@ -32,7 +32,7 @@ import keyword
 import re
 
 from .elab_common import IR_FORMAT
-from .elab_types import MAX_ARRAY, MAX_WIDTH
+from .elab_types import MAX_ARRAY, MAX_VARBIT_WIDTH, MAX_WIDTH
 from .lexer import MAX_LITERAL_BITS
 
 __all__ = ["InvalidDeviceConfig", "MAX_IR_DEPTH", "validate_device_config"]
@@ -204,7 +204,7 @@ def validate_device_config(cfg) -> dict:
             if x.bit_length() > MAX_LITERAL_BITS + 1:
                 raise InvalidDeviceConfig(_fmt(path), f"integer of {x.bit_length()} bits is too large")
             if key in _NONNEG_KEYS and not text:
-                limit = MAX_WIDTH if key in ("width", "bits") else (1 << 64)
+                limit = MAX_VARBIT_WIDTH if key in ("width", "bits") else (1 << 64)   # (a varbit's is the widest)
                 if not 0 <= x <= limit:
                     raise InvalidDeviceConfig(_fmt(path), f"{key} {x} out of range 0..{limit}")
         elif isinstance(x, str):
@@ -238,8 +238,9 @@ def _check_type(t: list, path: list) -> None:
         raise InvalidDeviceConfig(where, f"unknown type {_show(tag)}")
     if tag in ("bit", "int", "varbit"):
         low = 0 if tag == "bit" else 1  # bit<0> is a valid (empty) type
-        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not low <= t[1] <= MAX_WIDTH:
-            raise InvalidDeviceConfig(where, f"{tag} width must be an int in {low}..{MAX_WIDTH}, got "
+        top = MAX_VARBIT_WIDTH if tag == "varbit" else MAX_WIDTH
+        if len(t) < 2 or isinstance(t[1], bool) or not isinstance(t[1], int) or not low <= t[1] <= top:
+            raise InvalidDeviceConfig(where, f"{tag} width must be an int in {low}..{top}, got "
                                              f"{_show(t[1] if len(t) > 1 else None)}")
     elif tag in ("header", "struct", "enum", "serenum", "extern", "header_union", "union"):
         if len(t) < 2 or not isinstance(t[1], str):

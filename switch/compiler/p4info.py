@@ -430,7 +430,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                 continue
             md = pc.metadata.add()
             md.id, md.name, md.bitwidth = f["id"], f["name"], f["width"]
-            _annotations(md.annotations, f.get("annos"), md.structured_annotations)   # (@padding, ...: p4c lists them)
+            # the field's own annotations but @name/@id (its name and id), @brief/@description
+            _annotations(md.annotations, f.get("annos"), md.structured_annotations)
             types.use(f, md)  # p4c: a `type` names itself, a serializable enum goes to type_info
     return info
 
@@ -470,9 +471,10 @@ class _TypeInfo:
         if name in self.info.type_info.new_types:
             return  # met before (another param, field or digest member)
         nt = self.info.type_info.new_types[name]
-        # the `type`'s own annotations, less the translation p4c turns into fields
+        # the `type`'s own annotations, less the translation p4c turns into fields (its
+        # @p4runtime_translation_mappings is listed: SAI P4's port_id_t, corpus11)
         _annotations(nt.annotations, self.ir["newtypes"][name].get("annos"), nt.structured_annotations,
-                     _SKIP_ANNOS | {"p4runtime_translation", "p4runtime_translation_mappings"})
+                     _SKIP_ANNOS | {"p4runtime_translation"})
         tr = self._translation(name)
         if tr and tr[1] is None:
             nt.translated_type.uri = tr[0]

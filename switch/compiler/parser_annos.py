@@ -93,7 +93,8 @@ class AnnotationParser:
             if name == "name" and (len(args) != 1 or len(args[0]) != 1 or args[0][0].kind != "str"):
                 raise P4CompileError(loc, "@name takes one string argument, e.g. @name(\"x\")")
             self.check_known_annotation(name, args, body, loc)
-            raw = f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
+            raw = _expr_list_raw(name, args) if name in _EXPR_LIST_ANNOS and args else \
+                f"@{name}" + (f"({' '.join(t.text for t in body)})" if args or body else "")
             annos.append(Anno(name, vals, loc, raw))
             annos[-1].error, bad = bad, None
         for a in annos:   # (p4c: a structured annotation's name is one annotation's only)
@@ -185,6 +186,27 @@ class AnnotationParser:
                 break
         self.expect("]")
         return {"kv": items} if kv else {"list": items}
+
+
+
+# annotations p4c parses into expressions (ParseAnnotations / ParseP4RuntimeAnnotations):
+# listed in the P4Info as "@n(a, b)" (", " between arguments; @pkginfo's "k=v"; the
+# newer @p4runtime_translation("u", bit<W>) as its width W), not as their tokens
+_EXPR_LIST_ANNOS = {"field_list", "synchronous", "pkginfo", "p4runtime_translation"}
+
+
+def _expr_list_raw(name: str, args) -> str:
+    parts = []
+    for i, toks in enumerate(args):
+        texts = [t.text for t in toks]
+        if name == "pkginfo":
+            parts.append("".join(texts))
+        elif name == "p4runtime_translation" and i == 1 and len(texts) == 4 \
+                and texts[0] == "bit" and texts[1] == "<" and texts[3] == ">":
+            parts.append(texts[2])
+        else:
+            parts.append(" ".join(texts))
+    return f"@{name}({', '.join(parts)})"
 
 
 def _values(args: list) -> list:

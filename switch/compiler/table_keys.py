@@ -11,7 +11,7 @@ field and a mask (``f & K``, ``K & f``), only when its midend leaves it in that 
 constant folding and strength reduction (``f + 0``, ``f | 0``, ``f ^ 0``, ``f >> 0``, ``f << 0``,
 ``f * 1``, ``~~f``, ``f & ~0``, a full-width slice ``f[w-1:0]``, ``(f & K1) & K2``) -- and
 computes every other key (a slice, a cast, a shift, ``(f >> 8) & 0xf``, a concatenation) into a
-temporary first (``SimplifyKey``).  The difference shows on an invalid header: BMv2 reads a
+temporary first (``SimplifyKey``), and so is any field of a header stack's element.  The difference shows on an invalid header: BMv2 reads a
 field of an invalid header as zeros, while a temporary keeps what the field holds (the previous
 packet's value in BMv2's PHV: mutz25's seed 1625, mutz26's masked keys).  The key's IR is
 returned in the canonical form (``f`` / ``f & K``, under the cast a signed or ``bool`` key
@@ -121,7 +121,18 @@ def _reduce(e):
 
 
 def _header_field(e) -> bool:
-    return e.get("op") == "field" and (e["base"].get("t") or [None])[0] == "header"
+    """A field of a header that is no header stack's element: p4c's BMv2 back end computes a
+    key on a stack element's field (``h.v[0].f``, ``h.us[1].b.f``; not ``h.v[0].isValid()``)
+    into a temporary like any other computed key (corpus11: stratum's main.p4 keys its punt
+    table on ``hdr.vlan_tag[0].vid``), a union member's or a nested struct's header it keys on."""
+    if e.get("op") != "field" or (e["base"].get("t") or [None])[0] != "header":
+        return False
+    b = e["base"]
+    while isinstance(b, dict) and b.get("op") in ("field", "stack_idx"):
+        if b["op"] == "stack_idx":
+            return False
+        b = b["base"] if b["op"] == "field" else b["st"]
+    return True
 
 
 def bmv2_key_shape(ir) -> tuple[dict, bool]:

@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -43,13 +44,30 @@ def compile_p4c_file(path: Path) -> Compiled | str:
     """Real p4c on a file in place (its ``#include "x"`` siblings resolve); cached by the hash of
     the folder's P4 sources.  The Compiled result or p4c's error text."""
     from switch.bmv2json.p4c import run_p4c_cached
-    h = hashlib.sha256(path.read_bytes())
-    for sib in sorted(path.parent.glob("*.p4")):
-        if sib != path and f'"{sib.name}"' in path.read_text(errors="replace"):
-            h.update(sib.read_bytes())
     cache = Path(os.environ.get("CHECKMATE_DIFF_CACHE")
-                 or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / ("stf-" + h.hexdigest()[:20])
+                 or Path(tempfile.gettempdir()) / f"cmdiff-p4c-cache-{os.getuid()}") / ("stf-" + source_hash(path))
     return as_compiled(run_p4c_cached(path, cache, timeout=120))
+
+
+_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def source_hash(path: Path) -> str:
+    """The p4c cache key of ``path``: its bytes and those of every local file it ``#include
+    "..."``s at any depth, each looked up next to the file naming it (only the main file's
+    siblings counted before, so an edited ``include/control/acl.p4`` got the old result)."""
+    h = hashlib.sha256()
+    seen: set = set()
+    todo = [path]
+    while todo:
+        f = todo.pop(0).resolve()
+        if f in seen or not f.is_file():
+            continue
+        seen.add(f)
+        data = f.read_bytes()
+        h.update(str(len(data)).encode() + b"\0" + data)
+        todo += [f.parent / n for n in _LOCAL_INCLUDE.findall(data.decode(errors="replace"))]
+    return h.hexdigest()[:20]
 
 
 def compile_checkmate_file(path: Path) -> Compiled | str:

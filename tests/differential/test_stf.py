@@ -144,3 +144,15 @@ def test_slice_keys_are_named_with_their_colon():
     idx = P4InfoIndex(compile_source(prog, "stf_slice.p4").p4info)
     e = to_entry(idx, parse_stf("add sl hdr.data.f1[7:0]:0x05 hdr.data.h[15:8]:1..10 noop()")[0])
     assert e.match == {"hdr.data.f1[7:0]": 5, "hdr.data.h[15:8]": (1, 10)}
+
+
+def test_p4c_cache_key_covers_nested_includes(tmp_path):
+    """stf_run caches p4c's output by a hash of the program and its local includes at any depth
+    (it counted the main file's siblings only: an edited include two folders down was not seen)."""
+    from stf_run import source_hash
+    for d, text in (("a", "const bit<8> X = 1;"), ("b", "const bit<8> X = 2;")):
+        (tmp_path / d / "inc" / "sub").mkdir(parents=True)
+        (tmp_path / d / "main.p4").write_text('#include "inc/top.p4"\n')
+        (tmp_path / d / "inc" / "top.p4").write_text('#include "sub/leaf.p4"\n')
+        (tmp_path / d / "inc" / "sub" / "leaf.p4").write_text(text)
+    assert source_hash(tmp_path / "a" / "main.p4") != source_hash(tmp_path / "b" / "main.p4")
