@@ -754,7 +754,9 @@ def _literal_condition(n: Node, scope) -> bool:
     if k == "unary":
         return _literal_condition(n.a, scope)
     if k == "binary":
-        if n.op in ("&&", "||") and n.a.kind in ("bool_lit", "name") and _literal_condition(n.a, scope):
-            return True   # `false && x`, `K || x`: p4c folds the operator whatever x is (p4c_mutate seed 92)
+        if n.op in ("&&", "||") and _literal_condition(n.a, scope):
+            # `false && x`, `K || x`: p4c folds the operator whatever x is (p4c_mutate seed 92), and so
+            # `!true && x`, `(1 == 2) && x`, `(true && false) && x` (its left side folds first: seed 513)
+            return True
         return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
     return False
