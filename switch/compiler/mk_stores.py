@@ -150,7 +150,7 @@ class MatchKindStores:
 
     def _raise_first(self, errs) -> None:
         """A held store kept at a call site: its first error but a division the callee's constants fold."""
-        first = next((e for e in errs if not getattr(e, "folded", False)), None)
+        first = next((e for e in errs if not getattr(e, "folded", False) and not self.sub_division_folded(e)), None)
         if first is not None:
             self.back_end_error(*first)
 

@@ -10,7 +10,26 @@ from test_mutants import mutant_table_tests
 _DIV = r"the divisor must be a compile-time power of two"
 # a branch p4c's front end removes before type checking: `hdr.h.b` is bit<16>, `hdr.h.a` bit<8>
 _BAD = "{ hdr.h.b = hdr.h.a; }"
+_S = "control S(inout bit<8> o) { apply { o = o / 3; } }\n"
+_SV = "control S(in bit<8> v, out bit<8> o) { bit<8> t = 0; apply { t = v % 7; o = t; } }\n"
+_ST = _S + "control T(inout bit<8> p) { S() s; apply { s.apply(p); } }\n"
 
+
+
+def _pstk(parser: str, body: str = "") -> str:
+    """The template program with a stack ``hdr.s`` (2) and the start state's statements ``parser``."""
+    return program(body=body).replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h);", f"state start {{ pkt.extract(hdr.h); {parser}")
+
+
+def _dep(body: str, top: str = "") -> str:
+    """The template program with deparser ``body``."""
+    return program(top=top).replace("control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }",
+                                    f"control D(packet_out pkt, in headers hdr) {{ apply {{ {body} }} }}")
+
+
+_FIN = "bit<8> f(in bit<8> v) {{ if ({0}) {{ v = 1; }} return v; }}\n"
+_PS = "hdr.s[0].setValid(); hdr.s[0].a = 7; pkt.extract(hdr.s{0}); m.x = hdr.s[0].a / 3;"
 
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
@@ -19,6 +38,36 @@ CASES = {
     "type_error_in_a_branch_of_not_true_or": (
         program(body=f"        if (!true || hdr.h.a == 1) {_BAD}"), "hdr.h.b = hdr.h.a", r"type mismatch",
         program(body=f"        if (!true && hdr.h.a == 1) {_BAD}")),
+    # mutz27's open item: p4c inlines each apply of a sub-control before its constant propagation,
+    # so a division in the body folds at an apply whose arguments carry constants -- and is the
+    # back end's error at one that does not, also beside an apply that folds it (checkmate-p4c
+    # judged the body alone: refused every one)
+    "sub_control_division_at_an_apply_of_a_run_time_argument": (
+        program(top=_S, locals="    S() s;\n", body="        m.x = 9;\n        s.apply(m.x);\n        s.apply(hdr.h.a);"),
+        "control S(inout bit<8> o)", _DIV,
+        program(top=_S, locals="    S() s;\n", body="        m.x = 9;\n        s.apply(m.x);\n        hdr.h.a = 6;\n"
+                                                    "        s.apply(hdr.h.a);")),
+    "sub_control_local_division_at_an_apply_of_a_run_time_argument": (
+        program(top=_SV, locals="    S() s;\n", body="        s.apply(hdr.h.c, hdr.h.a);"), "control S(in bit<8> v", _DIV,
+        program(top=_SV, locals="    S() s;\n", body="        s.apply(8w10, hdr.h.a);")),
+    "sub_control_division_two_levels_down_at_a_run_time_argument": (
+        program(top=_ST, locals="    T() t;\n", body="        t.apply(hdr.h.a);"), "control S(inout bit<8> o)", _DIV,
+        program(top=_ST, locals="    T() t;\n", body="        bit<8> v = 9;\n        t.apply(v);\n        hdr.h.a = v;")),
+    # mutz27's open item: p4c's propagation keeps a stack element's constant past `extract(hs.next)`
+    # (not past an extract of the element itself); checkmate-p4c forgot it there
+    "stack_constant_forgotten_at_an_extract_of_the_element": (
+        _pstk(_PS.format("[0]")), "m.x = hdr.s[0].a / 3", _DIV, _pstk(_PS.format(".next"))),
+    # p4c_mutate seed 601 (dead_wrap): an `if` in a deparser is p4c's "IfStatement: not supported
+    # within a deparser" only where its midend does not fold the condition (checkmate-p4c refused
+    # every `if` there, a folded one too)
+    "if_in_a_deparser_on_a_run_time_condition": (
+        _dep("if (hdr.h.isValid()) { pkt.emit(hdr.h); }"), "control D(", r"if statement is not supported within a deparser",
+        _dep("if (true) { pkt.emit(hdr.h); }")),
+    # p4c_mutate seed 601's neighbours: an assignment to an `in` parameter or a constant in a branch p4c's
+    # front end removes (a literal condition) is not checked; in one only its midend removes, it is
+    "in_parameter_assigned_in_a_branch_strength_reduction_removes": (
+        program(top=_FIN.format("v * 0 == 1"), body="        hdr.h.a = f(hdr.h.c);"), "bit<8> f(in", r"cannot assign to 'in' parameter",
+        program(top=_FIN.format("1 == 2"), body="        hdr.h.a = f(hdr.h.c);")),
 }
 
 VALID = {
@@ -33,6 +82,30 @@ VALID = {
              f"        if (!(!false) && (hdr.h.a == 1)) {_BAD}"),
     "type_error_in_the_else_of_not_false_or": program(
         body=f"        if (!false || (hdr.h.a == 1)) {{ hdr.h.a = 1; }} else {_BAD}"),
+    # an `if` p4c folds in a deparser: its kept branch (an else too; nested; a constant; strength reduction)
+    "folded_ifs_in_a_deparser": _dep("if (!true) { pkt.emit(hdr.h); } if (K) { pkt.emit(hdr.h); } else { pkt.emit(hdr.h); } "
+                                     "if (hdr.h.a * 0 == 1) { pkt.emit(hdr.h); } if (true) { if (false) { pkt.emit(hdr.h); } }",
+                                     top="const bool K = false;\n"),
+    "assignments_p4c_never_checks_in_dead_branches": _dep("if (false) { hdr.h.a = 1; } pkt.emit(hdr.h);",
+                                                         top="const bit<8> K = 1;\n" + _FIN.format("false")).replace(
+        "apply {\n\n    }", "    action a(bit<8> v) { if (1 == 2) { v = 1; } hdr.h.a = v; }\n    apply {\n"
+                              "        a(3);\n        hdr.h.c = f(hdr.h.c);\n        if (false) { K = 2; }\n    }"),
+    # a sub-control's division folded at each apply: two applies of one instance, the second with
+    # the first's result; in a branch and a switch case of the caller; a directly invoked type
+    "sub_control_division_folded_at_two_applies": program(
+        top=_S, locals="    S() s;\n", body="        bit<8> v = 9;\n        s.apply(v);\n        s.apply(v);\n        hdr.h.a = v;"),
+    "sub_control_division_folded_in_a_branch_and_a_case": program(
+        top=_S, locals="    S() s;\n    S() s2;\n",
+        body="        bit<8> v = 9;\n        bit<8> w = 12;\n        if (hdr.h.c == 1) { s.apply(v); }\n"
+             "        switch (hdr.h.a) { 1: { s2.apply(w); } }\n        hdr.h.a = v + w;"),
+    "sub_control_division_folded_in_a_directly_invoked_type": program(
+        top=_S, body="        bit<8> v = 9;\n        S.apply(v);\n        hdr.h.a = v;"),
+    "sub_control_division_in_a_condition_folded_by_an_in_argument": program(
+        top="control S(in bit<8> v, inout bit<8> o) { apply { if (v / 3 == 2) { o = 1; } } }\n",
+        locals="    S() s;\n", body="        s.apply(8w7, hdr.h.a);"),
+    # a store whose division the caller overwrites unread is dropped (p4c's def-use after inlining)
+    "sub_control_division_into_an_argument_overwritten": program(
+        top=_S, locals="    S() s;\n", body="        bit<8> v = hdr.h.a;\n        s.apply(v);\n        v = 1;\n        hdr.h.a = v;"),
 }
 
 
