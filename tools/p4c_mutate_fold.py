@@ -12,7 +12,11 @@ purpose, around what the program already has:
                 ``!true || (C)`` (folded, or not, either way);
 ``dead_wrap``   a statement of a control body (an assignment, a call, an apply) put in the branch of
                 ``if (!true && ...)`` / ``if ((1 == 2) && ...)``, or in the ``else`` of ``if (true || ...)``,
-                beside a copy of it that is kept or not.
+                beside a copy of it that is kept or not;
+``sub_wrap``    an assignment of a control's apply block that names only the control's parameters
+                moved into a sub-control of the same parameters, applied in its place (p4c inlines
+                it before its def-use and constant propagation: copy-in/out), half of them with
+                the value divided there (folded, or refused, by the caller's constants).
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
 """
@@ -77,4 +81,36 @@ def m_dead_wrap(rng, t):
     return t[:m.start(1)] + guard + t[m.end():], m.start(1), f"{s[:40]} -> {guard[:70]}"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_fold_guard, m_dead_wrap]}
+_CONTROL = re.compile(r"\bcontrol\s+(\w+)\s*\(([^()]*)\)\s*\{")
+
+
+def m_sub_wrap(rng, t):
+    picks = []
+    for c in _CONTROL.finditer(t):
+        params = [p.split()[-1] for p in c.group(2).split(",") if p.strip()]
+        a = t.find("apply", c.end())
+        nxt = _CONTROL.search(t, c.end())
+        if a < 0 or (nxt and a > nxt.start()) or not params:
+            continue
+        body_end = nxt.start() if nxt else len(t)
+        for m in _STMT.finditer(t, a, body_end):
+            roots = {x.split(".")[0].split("[")[0] for x in re.findall(r"(?<![\w.])[A-Za-z_][\w.\[\]]*", m.group(1))}
+            if "=" in m.group(1) and roots <= set(params) | {"true", "false"}:
+                picks.append((c, params, m))
+    if not picks:
+        return None
+    c, params, m = rng.choice(picks)
+    name = f"{c.group(1)}_sub{m.start()}"
+    stmt = m.group(1)
+    if rng.random() < 0.5:   # (its value divided: folded or refused by the caller's constants)
+        lhs, rhs = stmt.split("=", 1)
+        stmt = f"{lhs.strip()} = ({rhs.strip()}) {rng.choice(['/ 3', '% 5', '/ 8w6'])}"
+    sub = f"control {name}({c.group(2)}) {{ apply {{ {stmt}; }} }}\n"
+    call = f"{name}_i.apply({', '.join(params)});"
+    out = t[:m.start(1)] + call + t[m.end():]
+    out = out[:c.end()] + f" {name}() {name}_i;" + out[c.end():]
+    out = out[:c.start()] + sub + out[c.start():]
+    return out, c.start(), f"{m.group(1)[:40]} -> {stmt[:50]} in sub-control {name}"
+
+
+KINDS = {f.__name__[2:]: f for f in [m_fold_guard, m_dead_wrap, m_sub_wrap]}
