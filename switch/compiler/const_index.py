@@ -216,6 +216,8 @@ class ConstIndexRules(SubDivisionRules):
                 self._check_indexes(st["l"], {k: v for k, v in env.items() if not any(k[:len(x)] == x for x in stacks)})
             elif s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
+            if s == "call_action" and self.__dict__.get("const_dry_depth") and self.__dict__.get("sub_divs"):
+                self._walk_called_action(st, env)   # (sub_divisions: an action of a sub-control inlined)
             if s == "apply_control" and (out := self._subcontrol_constants(st, env)) is not None:
                 self._forget_writes(st, env)
                 env.update(out)   # (its out/inout arguments, copied out)

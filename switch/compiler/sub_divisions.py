@@ -11,12 +11,13 @@ folds it).  mutz27's open item; probed on p4c 1.2.4.8.
 :mod:`.const_index` walks the body at every apply (``_subcontrol_constants``) with the constants
 the caller knows there; this mixin keeps what those walks find:
 
-* the divisions of a sub-control body (not of its actions) left unfolded when the body is done are
-  held (``sub_divs``) instead of refused;
+* the divisions of a sub-control body, or of one of its actions, left unfolded when the body is
+  done are held (``sub_divs``) instead of refused (an action's is refused where a table lists it);
 * each apply walked from a top-level control's body (the walk of its whole apply block, or of its
   locals and body) is a *chain* -- the top-level control's name and the ids of the apply
   statements down to the instance -- and a held division that folds in the walk under a chain is
-  noted folded there (``sub_folds``);
+  noted folded there (``sub_folds``); a direct action call is walked into with its arguments'
+  constants (:meth:`_walk_called_action`);
 * when the top-level control is done (:meth:`judge_sub_divisions`) a held division is refused (in
   its instance's context: raised only if the instance is applied, ``defer_error``) unless it folded
   under every chain that reaches its instance; a division in a store the def-use view judges at
@@ -54,6 +55,7 @@ class SubDivisionRules:
                 return None
             chain = (ctx.get("block"), id(st))
         d.setdefault("sub_sites", {})[chain] = blk["name"] if blk is not None else None
+        d.setdefault("sub_site_stmts", {})[id(st)] = st
         return chain
 
     def _opaque_sub_site(self, chain: tuple | None, blk: dict | None) -> None:
@@ -83,10 +85,36 @@ class SubDivisionRules:
             if id(n) in held and held[id(n)][0] is n and self.fold(_subst(n, env)) is not None:
                 self.__dict__.setdefault("sub_folds", {}).setdefault(id(n), set()).add(chain)
 
+    def _walk_called_action(self, st: dict, env: dict) -> None:
+        """In a walk under a chain, a direct call of an action: its body walked with the constants
+        known here and those of its directionless arguments (p4c inlines it), for the held
+        divisions it holds; a constant stored in it is none (predicated, as const_index does)."""
+        from .const_index import _subst
+        a = getattr(self, "actions", {}).get(st.get("action"))
+        walking = self.__dict__.setdefault("sub_action_walk", set())
+        if a is None or not a.get("body") or st["action"] in walking:
+            return
+        inner = dict(env)
+        for p, arg in zip(a.get("params") or (), st.get("args") or ()):
+            inner.pop((p["py"],), None)
+            v = self.fold(_subst(arg.get("e"), env)) if p.get("dir") in (None, "in") and isinstance(arg, dict) else None
+            if v is not None:
+                inner[(p["py"],)] = v
+        walking.add(st["action"])
+        try:
+            self.check_const_indexes(a["body"], inner, True)
+        finally:
+            walking.discard(st["action"])
+
+    def _listed_action(self, q: str) -> bool:
+        return any(a.get("name") == q for t in (getattr(self, "tables", None) or {}).values()
+                   for a in t.get("actions") or ())
+
     def _hold_sub_division(self, k: int, entry: tuple) -> bool:
-        """Hold (instead of refusing) a division left unfolded in a sub-control's body."""
+        """Hold (instead of refusing) a division left unfolded in a sub-control's body or in one of
+        its actions (a direct call inlines it; one a table lists is refused: judge_sub_divisions)."""
         ctx = entry[3]
-        if ctx.get("kind") != "control" or not ctx.get("sub") or ctx.get("in_action"):
+        if ctx.get("kind") != "control" or not ctx.get("sub"):
             return False
         self.__dict__.setdefault("sub_divs", {})[k] = entry
         return True
@@ -103,6 +131,28 @@ class SubDivisionRules:
             return None
         folds = (d.get("sub_folds") or {}).get(k, ())
         return all(c in folds for c in chains)
+
+    def _folded_by_literal_in_args(self, n: dict, name: str, root: str, ids: set) -> bool:
+        """A held division of an action a table of instance ``name`` lists: p4c's inliner puts a
+        compile-time constant argument of an ``in`` parameter in place of the parameter in the whole
+        body, that action's too (``s.apply(8w7, ...)``), where its propagation would not reach
+        (``bit<8> m = 7; s.apply(m, ...)`` stays refused) -- folded when every apply does so."""
+        from .const_index import _subst
+        d = self.__dict__
+        blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("name") == name), None)
+        chains = [c for c, inst in (d.get("sub_sites") or {}).items() if c[0] == root and inst == name and c[1] in ids]
+        if blk is None or not chains or (root, name) in (d.get("sub_opaque") or ()):
+            return False
+        ins = {p["py"] for p in blk.get("params") or () if p.get("dir") in (None, "in")}
+        if not {x["n"] for x in ir_dicts(n) if x.get("op") == "var"} <= ins:
+            return False
+        for c in chains:
+            st = (d.get("sub_site_stmts") or {}).get(c[-1])
+            env = {(a["py"],): v for a in (st or {}).get("args") or ()
+                   if "py" in a and a["py"] in ins and (v := self.fold(a["e"])) is not None}
+            if st is None or self.fold(_subst(n, env)) is None:
+                return False
+        return True
 
     def sub_division_folded(self, e) -> bool:
         """mk_stores' held store error ``e`` kept at a call site: its division of a sub-control's
@@ -127,6 +177,8 @@ class SubDivisionRules:
             v = self._sub_verdict(k, dctx["block"], ctx.get("block"), ids)
             if v is None:
                 continue
+            if dctx.get("in_action") and self._listed_action(dctx["in_action"]):
+                v = self._folded_by_literal_in_args(n, dctx["block"], ctx.get("block"), ids)
             del held[k]
             if not v:
                 saved, self.ctx = self.ctx, dctx

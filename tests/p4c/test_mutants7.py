@@ -12,6 +12,9 @@ _DIV = r"the divisor must be a compile-time power of two"
 _BAD = "{ hdr.h.b = hdr.h.a; }"
 _S = "control S(inout bit<8> o) { apply { o = o / 3; } }\n"
 _SV = "control S(in bit<8> v, out bit<8> o) { bit<8> t = 0; apply { t = v % 7; o = t; } }\n"
+_SA = ("control S(in bit<8> v, inout bit<8> o) {{ action a() {{ o = v / 3; }} action b() {{ a(); }}{0} "
+       "apply {{ {1} }} }}\n")
+_SAT = " table t { key = { o: exact; } actions = { a; } }"
 _ST = _S + "control T(inout bit<8> p) { S() s; apply { s.apply(p); } }\n"
 
 
@@ -68,6 +71,16 @@ CASES = {
     "in_parameter_assigned_in_a_branch_strength_reduction_removes": (
         program(top=_FIN.format("v * 0 == 1"), body="        hdr.h.a = f(hdr.h.c);"), "bit<8> f(in", r"cannot assign to 'in' parameter",
         program(top=_FIN.format("1 == 2"), body="        hdr.h.a = f(hdr.h.c);")),
+    # ... an action of the sub-control called directly is inlined with it (folded by the apply's
+    # constants); one a table lists is folded only where the apply's argument of the `in` parameter
+    # is itself a constant (p4c's inliner puts it in place), not a constant the caller propagates
+    "sub_control_action_division_at_an_apply_of_a_run_time_argument": (
+        program(top=_SA.format("", "b();"), locals="    S() s;\n", body="        s.apply(hdr.h.a, m.x);"), "action a() { o = v / 3; }", _DIV,
+        program(top=_SA.format("", "b();"), locals="    S() s;\n", body="        s.apply(8w7, m.x);")),
+    "sub_control_listed_action_division_by_a_propagated_constant": (
+        program(top=_SA.format(_SAT, "t.apply();"), locals="    S() s;\n", body="        bit<8> v = 7;\n        s.apply(v, m.x);"),
+        "action a() { o = v / 3; }", _DIV,
+        program(top=_SA.format(_SAT, "t.apply();"), locals="    S() s;\n", body="        s.apply(8w7, m.x);")),
 }
 
 VALID = {

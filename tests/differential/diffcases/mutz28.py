@@ -103,3 +103,21 @@ CASES += [
         if (true) { if (false) { pkt.emit(hdr.h); } pkt.emit(hdr.h2); }"""),
         frames=[(1, H(1, 2, 3, 4)), (1, H(0xee, 9, 0xffff, 0xdeadbeef) + bytes(range(12)))], json_path=True),
 ]
+
+_SA = """control SA(in bit<8> v, inout bit<8> o) {
+    action a() { o = v / 3; }
+    action b() { a(); }
+    action c() { o = o + v % 7; }
+    table t { key = { o: exact; } actions = { c; NoAction; } default_action = c(); }
+    apply { b(); t.apply(); }
+}
+"""
+
+CASES += [
+    # ... an action of the sub-control called directly (through another action too) folds with the
+    # apply's constants; a table's action where the apply gives the `in` parameter a constant
+    # (p4c's inliner puts it in place of the parameter)
+    case("mutz28_sub_control_action_divisions_folded", CAT, program("""
+        sa.apply(8w100, hdr.h.b);
+""", top=_SA, ingress_decls="    SA() sa;"), frames=[(1, H(1, 2, 3, 4)), (1, H(7, 33, 0xffff, 0xdeadbeef))], json_path=True),
+]
