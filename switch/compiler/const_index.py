@@ -108,6 +108,19 @@ def _subst(e, env: dict):
     return {a: _subst(v, env) for a, v in e.items()}
 
 
+def _calls_folded(e, constant_result):
+    """``e`` with each call of a function whose every ``return`` gives one constant put as that
+    constant: p4c inlines the function before its propagation (``hdr.h.b = g(...) + 1;`` with
+    ``g`` returning 0 makes ``hdr.h.b / 7`` constant; p4c_mutate seed 515)."""
+    if isinstance(e, list):
+        return [_calls_folded(x, constant_result) for x in e]
+    if not isinstance(e, dict):
+        return e
+    if e.get("op") in ("call_fn", "call_fn_out") and (v := constant_result(e.get("fn"))) is not None:
+        return {"op": "const", "v": v, "t": e.get("t")}
+    return {a: _calls_folded(v, constant_result) for a, v in e.items()}
+
+
 class _Stale(int):
     """A constant p4c's propagation still holds for a stack element that an ``extract(hs.next)``
     has overwritten since (it does not take ``next`` as writing ``hs[0]``, ...)."""
@@ -226,6 +239,9 @@ class ConstIndexRules(SubDivisionRules):
                 lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
                 r = st.get("r") if s == "assign" else st.get("init")
                 v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
+                if v is None and r is not None and _trackable(lv) and hasattr(self, "constant_result") and \
+                        any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(r)):
+                    v = self.fold(_subst(_calls_folded(r, self._one_return_constant), env))
                 self._forget_writes(st, env)   # (the value is read before the write)
                 if predicated:
                     continue
@@ -235,6 +251,15 @@ class ConstIndexRules(SubDivisionRules):
                     self._struct_constants(_key(lv), _subst(r, env), env)
             else:
                 self._forget_writes(st, env)
+
+    def _one_return_constant(self, py: str):
+        """The constant function ``py`` returns when its body has one ``return`` (of a constant);
+        with more (``if (p == 1) { return 2; } return 2;``) p4c's RemoveReturns leaves a flag
+        its propagation does not fold."""
+        f = next((r for r in getattr(self, "functions", {}).values() if r.get("py") == py), None)
+        if f is None or sum(d.get("s") == "return" for d in ir_dicts(f.get("body") or [])) != 1:
+            return None
+        return self.constant_result(py)
 
     def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:
         """The constants a sub-control apply ``st`` leaves in its ``out``/``inout`` arguments: p4c

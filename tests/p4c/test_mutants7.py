@@ -15,6 +15,8 @@ _SV = "control S(in bit<8> v, out bit<8> o) { bit<8> t = 0; apply { t = v % 7; o
 _SA = ("control S(in bit<8> v, inout bit<8> o) {{ action a() {{ o = v / 3; }} action b() {{ a(); }}{0} "
        "apply {{ {1} }} }}\n")
 _SAT = " table t { key = { o: exact; } actions = { a; } }"
+_G1 = "bit<8> g(out bit<8> p) { p = 9; return 0; }\n"
+_G2 = "bit<8> g(in bit<8> p) { if (p == 1) { return 2; } return 2; }\n"
 _ST = _S + "control T(inout bit<8> p) { S() s; apply { s.apply(p); } }\n"
 
 
@@ -81,6 +83,16 @@ CASES = {
         program(top=_SA.format(_SAT, "t.apply();"), locals="    S() s;\n", body="        bit<8> v = 7;\n        s.apply(v, m.x);"),
         "action a() { o = v / 3; }", _DIV,
         program(top=_SA.format(_SAT, "t.apply();"), locals="    S() s;\n", body="        s.apply(8w7, m.x);")),
+    # p4c_mutate seed 515 (late_store): a store of a function's result p4c inlines -- a function of
+    # one `return` of a constant -- is a constant for the propagation (`hdr.h.b = g(..) + 1;` folds
+    # `hdr.h.b / 7`); not with a run-time operand, nor of a function of two returns (RemoveReturns'
+    # flag: "retval may be uninitialized", refused by p4c)
+    "division_of_a_constant_function_result_plus_a_field": (
+        program(top=_G1, body="        hdr.h.c = g(m.x) + hdr.h.c;\n        hdr.h.c = hdr.h.c / 7;"), "hdr.h.c = hdr.h.c / 7", _DIV,
+        program(top=_G1, body="        hdr.h.c = g(m.x) + 1;\n        hdr.h.c = hdr.h.c / 7;")),
+    "division_of_a_function_result_of_two_returns": (
+        program(top=_G2, body="        hdr.h.c = g(hdr.h.a);\n        hdr.h.a = hdr.h.c / 7;"), "hdr.h.a = hdr.h.c / 7", _DIV,
+        program(top=_G1, body="        hdr.h.c = g(m.x);\n        hdr.h.a = hdr.h.c / 7;")),
 }
 
 VALID = {
