@@ -124,6 +124,7 @@ class TableRules:
                     check_key_name(k)
                 profile = self.profile_record(pv.fn.name, pv.args, property_instance_name(props["implementation"], q),
                                               None, props["implementation"].get("annos") or [], pv.loc)
+                profile["inline"] = True   # (p4c lists it only with its table: p4info._visible)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)

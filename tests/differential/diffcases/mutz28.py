@@ -121,3 +121,25 @@ CASES += [
         sa.apply(8w100, hdr.h.b);
 """, top=_SA, ingress_decls="    SA() sa;"), frames=[(1, H(1, 2, 3, 4)), (1, H(7, 33, 0xffff, 0xdeadbeef))], json_path=True),
 ]
+
+CASES += [
+    # p4c_mutate seed 182 (dead_wrap): an action profile or selector declared in a control whose
+    # tables are never applied (or only in a branch p4c folds away) is still in p4c's P4Info, with
+    # no table_ids (checkmate-p4c dropped it with its tables); one a table property declares goes
+    # with its table, and then needs no type_info
+    case("mutz28_profiles_of_unapplied_tables_listed", CAT, program("""
+        if (!true) { t2.apply(); }
+        t3.apply();
+""", ingress_decls="""    action s(bit<8> v) { hdr.h.b = v; }
+    action_selector(HashAlgorithm.crc16, 32w4, 32w16) sel;
+    action_profile(32w8) ap;
+    table t1 { key = { hdr.h.c: exact; hdr.h.b: selector; } actions = { s; NoAction; } implementation = sel; }
+    table t2 { key = { hdr.h.c: exact; } actions = { s; NoAction; } implementation = ap; }
+    table t3 { key = { hdr.h.a: exact; } actions = { s; NoAction; } implementation = ap; }"""),
+        frames=[(1, H(1, 2, 3, 4))], json_path=True),
+    case("mutz28_property_profile_of_an_unapplied_table_not_listed", CAT, program("""
+        if (false) { t2.apply(); }
+""", ingress_decls="""    action s(bit<8> v) { hdr.h.b = v; }
+    table t2 { key = { hdr.h.c: exact; } actions = { s; NoAction; } @name("ipx") implementation = action_profile(32w4); }"""),
+        frames=[(1, H(1, 2, 3, 4))], json_path=True),
+]
