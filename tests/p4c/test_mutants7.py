@@ -135,3 +135,18 @@ VALID = {
 
 
 test_valid_program_compiles, test_mutant_rejected_on_its_line, test_p4c_agrees = mutant_table_tests(CASES, VALID)
+
+
+def test_judge_reads_p4c_lines_of_a_cached_mutant_of_another_base(monkeypatch, tmp_path):
+    """tools/p4c_mutate_judge: p4c's output is cached by the mutant's text, so a mutant two bases
+    make alike names the other base's file (mutz28's `far` on tbl_lpm-dup_apply: p4c and
+    checkmate-p4c both at line 49) -- its lines still count as p4c's (`p4cline`)."""
+    import tools.p4c_mutate_judge as J
+    f = tmp_path / "tbl_lpm-dup_apply-6457b7c1ba3d.p4"
+    f.write_text("x")
+    out = "/tmp/m/tbl_lpm_default_route-dup_apply-6457b7c1ba3d.p4(49): [--Werror=invalid] error: Program can not be implemented\n"
+    monkeypatch.setattr(J, "run_p4c_cached", lambda path, cache: out)
+    monkeypatch.setattr(J, "ours_verdict", lambda path: ("error", f"{f}:49:11: table I.t is applied more than once"))
+    assert J.judge(f, 57, tmp_path)[0] == "agree-reject p4cline"
+    monkeypatch.setattr(J, "ours_verdict", lambda path: ("error", f"{f}:30:11: table I.t is applied more than once"))
+    assert J.judge(f, 57, tmp_path)[0] == "agree-reject far"
