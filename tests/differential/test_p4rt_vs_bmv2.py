@@ -731,3 +731,19 @@ def test_a_keyed_read_finds_a_const_lpm_entry_by_the_bits_bmv2_compares(targets)
                 out.append(("read", [pb.Entity(table_entry=e)]))
         return out
     assert not run(targets, 4277, ops)
+
+
+def test_a_commit_of_a_saved_program_empties_learn_lists(targets):
+    """fuzz_p4rt seed 4394: digests the data plane sends after a VERIFY_AND_SAVE (the old program still
+    runs) are gone once the saved program is COMMITted -- never sent after the next DigestEntry --
+    as after a VERIFY_AND_COMMIT (checkmate-switch's COMMIT kept its learn lists). A DigestEntry
+    written between the save and the commit: what it collects is emptied too."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+        cfg = _digest_cfg(did)
+        dig = ("digests", True)
+        save, commit = ("setcfg", S.VERIFY_AND_SAVE, "same"), ("setcfg", S.COMMIT, "same")
+        return [save, traffic(1, 2), commit, cfg(U.INSERT, 10**6, 1), dig, traffic(3), dig, cfg(U.DELETE),
+                save, cfg(U.INSERT, 0, 10), traffic(4, 5), commit, cfg(U.MODIFY, 10**6, 1), dig, traffic(6), dig,
+                cfg(U.DELETE)]
+    assert not run(targets, 0, ops)
