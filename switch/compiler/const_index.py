@@ -26,8 +26,10 @@ against p4c, ``tests/differential/test_invalid.py``):
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
-branches of an ``if``, a header initializer, a stack element past a parser's ``extract`` of
-``next``), checkmate-p4c still accepts (a division there is still refused).
+branches of an ``if``), checkmate-p4c still accepts (a division there is still refused).  Where it
+is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a top-level
+parser's reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``,
+helper mutz28).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
