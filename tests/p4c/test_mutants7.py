@@ -19,6 +19,19 @@ _G1 = "bit<8> g(out bit<8> p) { p = 9; return 0; }\n"
 _G2 = "bit<8> g(in bit<8> p) { if (p == 1) { return 2; } return 2; }\n"
 _ANON = ("    action s(bit<8> v) { hdr.h.a = v; }\n"
          "    table t2 { key = { hdr.h.c: exact; } actions = { s; NoAction; } implementation = action_profile(32w4); }\n")
+_AL1 = "control M1(inout headers hh, inout h_t x) { apply { hh.h.a = (hh.h.a - 1) / 3; } }\n"
+_AL2 = "control M1(inout h_t x, inout headers hh) { apply { x.a = (x.a - 1) / 3; } }\n"
+_AL3 = "control M1(inout h_t hh, inout bit<8> x) { apply { hh.a = (hh.a - 1) / 3; } }\n"
+_AL4 = "control M1(inout h_t y, inout h_t x) { apply { y.a = (y.a - 1) / 3; } }\n"
+
+
+def _before_parser(ctl: str, apply: str, two: bool = True) -> str:
+    """The template program with control ``ctl`` (naming the ``headers`` struct, given a second
+    header ``h2`` where ``two``) before the parser, an instance ``m1`` of it, and ``apply``."""
+    out = program(locals="    M1() m1;\n", body=f"        {apply}").replace("parser P(", ctl + "parser P(")
+    return out.replace("struct headers { h_t h; }", "struct headers { h_t h; h_t h2; }") if two else out
+
+
 _ST = _S + "control T(inout bit<8> p) { S() s; apply { s.apply(p); } }\n"
 
 
@@ -100,6 +113,16 @@ CASES = {
     "anonymous_implementation_of_an_applied_table": (
         program(locals=_ANON, body="        t2.apply();"), "implementation = action_profile", r"anonymous table property",
         program(locals=_ANON, body="        if (false) { t2.apply(); }")),
+    # p4c_mutate seed 515 (dead_store, mutz28's open item then): arguments that alias make p4c's
+    # inliner copy each whole -- a store into a part of an earlier one that a later argument's
+    # copy-out overwrites stays live (the earlier copy-out reads the whole temporary); an argument
+    # the later one overwrites whole drops it (checkmate-p4c dropped both)
+    "store_into_an_aliased_whole_argument_copied_out_before_its_part": (
+        _before_parser(_AL1, "m1.apply(hdr, hdr.h);"), "hh.h.a = (hh.h.a - 1) / 3", _DIV,
+        _before_parser(_AL2, "m1.apply(hdr.h, hdr);")),
+    "store_into_an_aliased_header_argument_copied_out_before_its_field": (
+        program(top=_AL3, locals="    M1() m1;\n", body="        m1.apply(hdr.h, hdr.h.a);"), "hh.a = (hh.a - 1) / 3", _DIV,
+        program(top=_AL4, locals="    M1() m1;\n", body="        m1.apply(hdr.h, hdr.h);")),
 }
 
 VALID = {
@@ -122,6 +145,8 @@ VALID = {
                                                          top="const bit<8> K = 1;\n" + _FIN.format("false")).replace(
         "apply {\n\n    }", "    action a(bit<8> v) { if (1 == 2) { v = 1; } hdr.h.a = v; }\n    apply {\n"
                               "        a(3);\n        hdr.h.c = f(hdr.h.c);\n        if (false) { K = 2; }\n    }"),
+    # ... the later copy-out of `hdr.h` writes all of a `headers` holding only `h`: the store is dead
+    "store_into_an_aliased_whole_argument_its_part_covers": _before_parser(_AL1, "m1.apply(hdr, hdr.h);", two=False),
     # a sub-control's division folded at each apply: two applies of one instance, the second with
     # the first's result; in a branch and a switch case of the caller; a directly invoked type
     "sub_control_division_folded_at_two_applies": program(
