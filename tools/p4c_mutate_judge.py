@@ -59,9 +59,18 @@ def judge(path: Path, mline: int, cache_root: Path) -> tuple[str, str, str]:
     if not m:
         return "NOLOC", ref, msg
     line = int(m.group(1))
-    p4c_lines = {int(x) for x in re.findall(re.escape(path.name) + r"\((\d+)\)", ref)}
+    # (p4c's output is cached by the text: the same mutant of another base names that one's file --
+    # `tbl_lpm_default_route-dup_apply-<hash>.p4(49)` for `tbl_lpm-dup_apply-<hash>.p4`, mutz28's `far`)
+    p4c_lines = {int(x) for x in re.findall(r"(?:^|[\s/])" + _same_text(path.name) + r"\((\d+)\)", ref)}
     where = "near" if abs(line - mline) <= 3 else "p4cline" if line in p4c_lines else "far"
     return f"agree-reject {where}", ref, msg
+
+
+def _same_text(name: str) -> str:
+    """A pattern of the file names of mutants with the text of ``name`` (``<base>-<kind>-<hash>.p4``:
+    any base), else of ``name`` itself."""
+    m = re.fullmatch(r".+(-\w+-[0-9a-f]{12}\.p4)", name)
+    return r"[^\s/()]*" + re.escape(m.group(1)) if m else re.escape(name)
 
 
 def bases(dirs: list[Path]) -> list[Path]:

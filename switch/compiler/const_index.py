@@ -26,8 +26,10 @@ against p4c, ``tests/differential/test_invalid.py``):
 
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
-branches of an ``if``, a header initializer, a stack element past a parser's ``extract`` of
-``next``), checkmate-p4c still accepts (a division there is still refused).
+branches of an ``if``), checkmate-p4c still accepts (a division there is still refused).  Where it
+is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a top-level
+parser's reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``,
+helper mutz28).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -47,6 +49,7 @@ from __future__ import annotations
 import collections
 
 from .elab_common import E, ir_dicts
+from .sub_divisions import SubDivisionRules
 
 _PATH_OPS = ("field", "slice", "stack_idx", "stack_next", "stack_last")
 # statements that only read their arguments (an index, a value, a field list)
@@ -103,8 +106,45 @@ def _subst(e, env: dict):
         return e
     k = _key(e) if e.get("op") in ("var", "field") else None
     if k is not None and k in env:
-        return {"op": "const", "v": env[k], "t": e.get("t")}
+        return {"op": "const", "v": int(env[k]), "t": e.get("t")}
     return {a: _subst(v, env) for a, v in e.items()}
+
+
+def _calls_folded(e, constant_result):
+    """``e`` with each call of a function whose every ``return`` gives one constant put as that
+    constant: p4c inlines the function before its propagation (``hdr.h.b = g(...) + 1;`` with
+    ``g`` returning 0 makes ``hdr.h.b / 7`` constant; p4c_mutate seed 515)."""
+    if isinstance(e, list):
+        return [_calls_folded(x, constant_result) for x in e]
+    if not isinstance(e, dict):
+        return e
+    if e.get("op") in ("call_fn", "call_fn_out") and (v := constant_result(e.get("fn"))) is not None:
+        return {"op": "const", "v": v, "t": e.get("t")}
+    return {a: _calls_folded(v, constant_result) for a, v in e.items()}
+
+
+class _Stale(int):
+    """A constant p4c's propagation still holds for a stack element that an ``extract(hs.next)``
+    has overwritten since (it does not take ``next`` as writing ``hs[0]``, ...)."""
+
+
+def _pin_stale(e, env: dict) -> None:
+    """Put in place, in IR value ``e``, the constants of the stale paths it reads: p4c's JSON
+    has them there (``meta.m8 = hdr.s[0].a`` after the extract is ``meta.m8 = 7``)."""
+    if isinstance(e, list):
+        for x in e:
+            _pin_stale(x, env)
+        return
+    if not isinstance(e, dict):
+        return
+    k = _key(e) if e.get("op") in ("var", "field") else None
+    if k is not None and isinstance(env.get(k), _Stale):
+        t = e.get("t")
+        e.clear()
+        e.update({"op": "const", "v": int(env[k]), "t": t})
+        return
+    for v in e.values():
+        _pin_stale(v, env)
 
 
 def _forget(env: dict, lv) -> None:
@@ -137,7 +177,7 @@ def _forget_mentioned(env: dict, node) -> None:
             _forget_mentioned(env, v)
 
 
-class ConstIndexRules:
+class ConstIndexRules(SubDivisionRules):
     """A mixin of the elaborator: needs ``fold``, ``tables``, ``actions`` and ``dyn_index_locs``
     (id of a run-time ``stack_idx`` IR dict -> (the dict, its index's source location))."""
 
@@ -149,6 +189,8 @@ class ConstIndexRules:
             predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
         for st in stmts:
             s = st.get("s")
+            if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
+                _pin_stale(st.get("r") if s == "assign" else st.get("init"), env)
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):
@@ -189,6 +231,8 @@ class ConstIndexRules:
                 self._check_indexes(st["l"], {k: v for k, v in env.items() if not any(k[:len(x)] == x for x in stacks)})
             elif s in ("assign", "decl", "setvalid", "nop") or not any("s" in d for d in ir_dicts(st) if d is not st):
                 self._check_indexes(st, env)   # (not into statements nested in others)
+            if s == "call_action" and self.__dict__.get("const_dry_depth") and self.__dict__.get("sub_divs"):
+                self._walk_called_action(st, env)   # (sub_divisions: an action of a sub-control inlined)
             if s == "apply_control" and (out := self._subcontrol_constants(st, env)) is not None:
                 self._forget_writes(st, env)
                 env.update(out)   # (its out/inout arguments, copied out)
@@ -197,6 +241,9 @@ class ConstIndexRules:
                 lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
                 r = st.get("r") if s == "assign" else st.get("init")
                 v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
+                if v is None and r is not None and _trackable(lv) and hasattr(self, "constant_result") and \
+                        any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(r)):
+                    v = self.fold(_subst(_calls_folded(r, self._one_return_constant), env))
                 self._forget_writes(st, env)   # (the value is read before the write)
                 if predicated:
                     continue
@@ -207,6 +254,15 @@ class ConstIndexRules:
             else:
                 self._forget_writes(st, env)
 
+    def _one_return_constant(self, py: str):
+        """The constant function ``py`` returns when its body has one ``return`` (of a constant);
+        with more (``if (p == 1) { return 2; } return 2;``) p4c's RemoveReturns leaves a flag
+        its propagation does not fold."""
+        f = next((r for r in getattr(self, "functions", {}).values() if r.get("py") == py), None)
+        if f is None or sum(d.get("s") == "return" for d in ir_dicts(f.get("body") or [])) != 1:
+            return None
+        return self.constant_result(py)
+
     def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:
         """The constants a sub-control apply ``st`` leaves in its ``out``/``inout`` arguments: p4c
         inlines the body before its propagation, so a constant flows in through an ``in``/``inout``
@@ -216,15 +272,19 @@ class ConstIndexRules:
         body here, a written argument is not a plain path or the body holds a ``return`` (its
         path would leave other values)."""
         blk = self.subcontrol_of(st) if hasattr(self, "subcontrol_of") else None
+        chain = self._note_sub_site(st, blk)
         if blk is None or blk.get("body") is None or self.__dict__.get("const_dry_depth", 0) > 8 or \
                 any(d.get("s") == "return" for d in ir_dicts(blk["body"])):
+            self._opaque_sub_site(chain, blk)
             return None
-        entry, outs = {}, []
+        entry, outs, opaque_out = {}, [], False
         for a in st["args"]:
             ak = _key(a["e"]) if "py" in a else None
             if ak is None or _through_union(a["e"]):
                 if a.get("dir") in ("out", "inout"):
-                    return None
+                    # (walked all the same for the body's divisions: sub_divisions; no constant comes out)
+                    opaque_out = True
+                    continue
                 v = self.fold(_subst(a["e"], env)) if "py" in a and (a["e"].get("t") or [None])[0] in ("bit", "int") else None
                 if v is not None:   # (a constant value for an `in` parameter)
                     entry[(a["py"],)] = v
@@ -234,10 +294,14 @@ class ConstIndexRules:
             if a["dir"] in ("out", "inout"):
                 outs.append((ak, a["py"]))
         self.__dict__["const_dry_depth"] = self.__dict__.get("const_dry_depth", 0) + 1
+        saved_chain, self.__dict__["sub_chain"] = self.__dict__.get("sub_chain"), chain
         try:
             self.check_const_indexes(list(blk.get("locals") or []) + list(blk["body"]), entry)
         finally:
             self.__dict__["const_dry_depth"] -= 1
+            self.__dict__["sub_chain"] = saved_chain
+        if opaque_out:
+            return None
         out: dict = {}
         for ak, py in outs:   # (copied out in order: a later argument overwrites an earlier one)
             for k in [k for k in out if k[:len(ak)] == ak]:
@@ -298,6 +362,12 @@ class ConstIndexRules:
             return
         if s in ("nop", "exit", "return") and len(node) == 1:
             return
+        if s == "extract_next" and (k := _key(node["st"])) is not None:
+            # p4c's propagation does not take `next` as writing an element of the stack: what it
+            # knew of the elements stays, stale (helper mutz28, mutz27's open item)
+            for x in [x for x in env if x[:len(k)] == k]:
+                env[x] = _Stale(env[x])
+            return
         if s in _READ_ONLY and not any(str(n.get("op", "")).startswith("call") for n in ir_dicts(node)):
             return
         if s in ("if", "block"):
@@ -352,6 +422,8 @@ class ConstIndexRules:
             self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
+        if env and self.__dict__.get("const_dry_depth"):
+            self._fold_sub_divisions(node, env)
         if not env or self.__dict__.get("const_dry_depth"):
             return   # (nothing checked while a sub-control body is walked for its constants)
         locs = {} if self.__dict__.get("divisions_only") else getattr(self, "dyn_index_locs", {})
@@ -428,6 +500,8 @@ class ConstIndexRules:
         held = self.__dict__.get("held_divs") or {}
         for k, e in list(held.items()):   # (mk_stores: judged at the call sites, folded or not)
             if k in pending and _body_of(pending[k][3]) == here:
+                if self._hold_sub_division(k, pending[k] + ("store",)):
+                    e.sub_div = (k, pending[k][3]["block"])   # (folded or not at the call sites: _raise_first)
                 del pending[k], held[k]
             elif k not in pending:
                 e.folded = True
@@ -437,7 +511,7 @@ class ConstIndexRules:
             # control type, `T.apply(...)` -- must not judge its divisions before its constants)
             if (ctx.get("kind") == "parser") == parser and (parser or _body_of(ctx) == here):
                 del pending[k]
-                if self._param_division(n, loc, message, ctx):
+                if self._param_division(n, loc, message, ctx) or self._hold_sub_division(k, (n, loc, message, ctx)):
                     continue
                 if ctx.get("state") is not None:   # a parser state's (elab_parser is done with it)
                     if ctx["state"] not in ctx["live_states"]:
@@ -459,6 +533,7 @@ class ConstIndexRules:
             finally:
                 self.divisions_only = False
         self.flush_divisions(parser=False)
+        self.judge_sub_divisions(locals_ + body)
 
     def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
         """A division in an action or function over its directionless (or ``in``) parameters and
@@ -517,13 +592,15 @@ class ConstIndexRules:
     def check_parser_constants(self, blk: dict) -> None:
         """Propagate constants through an elaborated top-level parser along p4c's merged states,
         for the divisions only (a stack index in a parser is not checked here)."""
-        if not self.__dict__.get("pending_divs"):
+        stale = any(d.get("s") == "extract_next" for d in ir_dicts(blk["states"]))
+        if not self.__dict__.get("pending_divs") and not stale:
             return
         self.divisions_only = True
+        self.parser_stale = stale   # (reads of stale stack elements pinned: _pin_stale)
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
         finally:
-            self.divisions_only = False
+            self.divisions_only = self.parser_stale = False
 
     def _walk_states(self, states: dict, prefix: list, entry: dict, depth: int = 0) -> dict | None:
         """Walk every chain of merged states (``entry`` flows into ``start``, after ``prefix``);
@@ -552,6 +629,8 @@ class ConstIndexRules:
                     self._walk_stmt(st, env, depth)
                 tr = states[cur]["transition"]
                 if tr["kind"] != "direct":
+                    if self.__dict__.get("parser_stale"):   # (p4c folds a select on a stale constant too)
+                        _pin_stale(tr.get("keys"), env)
                     break
                 if tr["to"] == "accept" and preds["accept"] == 1:
                     end = env
@@ -581,7 +660,11 @@ class ConstIndexRules:
             if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
                                                                         or _trackable(lv)):
                 back.append((pk, k))
-        end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
+        stale, self.parser_stale = self.__dict__.get("parser_stale"), False   # (its states are shared by every call)
+        try:
+            end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
+        finally:
+            self.parser_stale = stale
         self._forget_writes(st, env)
         if end is None:   # (the rest of the calling state is a state of its own: nothing flows on)
             env.clear()

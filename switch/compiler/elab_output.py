@@ -249,6 +249,7 @@ class OutputRules:
                                  "alias": al[a["name"]], "size": a["size"],
                                  "with_selector": a["algo"] is not None, "algo": a["algo"],
                                  "width": a["width"], "annos": _annos_json(a["annos"]),
+                                 **({"inline": True} if a.get("inline") else {}),
                                  # p4c lists them by table name (probed: aa, mm, zz whatever the order of
                                  # declaration, application or id)
                                  "table_ids": [ids["table"][t] for t in sorted(set(a["tables"]))]}

@@ -584,6 +584,7 @@ class StatementRules(ConditionFolding):
             if " has no field " in e.message or e.message.startswith(("type mismatch", "return with a value")) \
                     or e.message.startswith("a value of type ") and " has no member " in e.message \
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
+                    or e.message.startswith("cannot assign to 'in' parameter") or e.message.endswith(" cannot be assigned") \
                     or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
                 return []
             raise
@@ -754,7 +755,9 @@ def _literal_condition(n: Node, scope) -> bool:
     if k == "unary":
         return _literal_condition(n.a, scope)
     if k == "binary":
-        if n.op in ("&&", "||") and n.a.kind in ("bool_lit", "name") and _literal_condition(n.a, scope):
-            return True   # `false && x`, `K || x`: p4c folds the operator whatever x is (p4c_mutate seed 92)
+        if n.op in ("&&", "||") and _literal_condition(n.a, scope):
+            # `false && x`, `K || x`: p4c folds the operator whatever x is (p4c_mutate seed 92), and so
+            # `!true && x`, `(1 == 2) && x`, `(true && false) && x` (its left side folds first: seed 513)
+            return True
         return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
     return False

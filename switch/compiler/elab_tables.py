@@ -12,7 +12,7 @@ import re
 from .ids import field_ids, user_id
 from .ast import Node, annotation
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
-from .errors import Loc
+from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
 from .table_keys import bmv2_key_shape, check_key_name, property_instance_name
@@ -112,6 +112,7 @@ class TableRules:
                         f"table {q}: support_timeout must be true or false (p4c: unexpected non-boolean value)")
             timeout = tv
         profile = None
+        anon_error = None
         if "implementation" in props:
             pv = props["implementation"].value
             if pv.kind == "name" and scope.lookup(pv.name) and scope.lookup(pv.name)[0] == "object" \
@@ -122,8 +123,17 @@ class TableRules:
                 # p4c's P4Runtime serializer names it by the property's @name (keys named before)
                 for k in props.get("key", []):
                     check_key_name(k)
-                profile = self.profile_record(pv.fn.name, pv.args, property_instance_name(props["implementation"], q),
+                try:
+                    pname = property_instance_name(props["implementation"], q)
+                except P4CompileError as e:
+                    if "anonymous table property" not in e.message:
+                        raise
+                    # p4c's P4Runtime serializer names only what it keeps: a table never applied
+                    # may have one without @name (raised where the table is applied; p4c_mutate seed 182)
+                    pname, anon_error = f"{q}$implementation", e
+                profile = self.profile_record(pv.fn.name, pv.args, pname,
                                               None, props["implementation"].get("annos") or [], pv.loc)
+                profile["inline"] = True   # (p4c lists it only with its table: p4info._visible)
             else:
                 raise E(pv.loc, f"table {q}: implementation must be an action_profile or action_selector")
             profile["tables"].append(q)
@@ -202,8 +212,8 @@ class TableRules:
                         f"action selector {profile['name']} is used by multiple tables with different selector "
                         f"inputs ({first[1]} and {q}; p4c rejects this for BMv2)")
         # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
-        table_error = E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
-                               "supported)") if sum(1 for k in keys if k["match"] == "lpm") > 1 else None
+        table_error = anon_error or E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
+                                            "supported)") if anon_error or sum(1 for k in keys if k["match"] == "lpm") > 1 else None
         if "actions" not in props:
             raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []

@@ -150,7 +150,7 @@ class MatchKindStores:
 
     def _raise_first(self, errs) -> None:
         """A held store kept at a call site: its first error but a division the callee's constants fold."""
-        first = next((e for e in errs if not getattr(e, "folded", False)), None)
+        first = next((e for e in errs if not getattr(e, "folded", False) and not self.sub_division_folded(e)), None)
         if first is not None:
             self.back_end_error(*first)
 
@@ -383,6 +383,20 @@ class MatchKindStores:
     def _hold_param_store(self, key: tuple, errs: list, lv) -> None:
         self.__dict__.setdefault("mk_param_stores", {}).setdefault(key, []).append((errs, lv))
 
+    def _covered(self, node: dict, writes: list) -> bool:
+        """Whether the paths ``writes`` write all of ``node``: it or what it is part of, or every
+        member of a struct it is (`hdr.h` is all of a `headers` holding only `h`)."""
+        p = _path(node)
+        if p is None:
+            return False
+        if any((w := _path(x)) is not None and p[:len(w)] == w for x in writes):
+            return True
+        t = node.get("t") or [None]
+        fields = (self.structs.get(t[1]) or {}).get("fields") if t[0] == "struct" else None
+        if not fields or (self.structs.get(t[1]) or {}).get("union"):
+            return False
+        return all(self._covered({"op": "field", "base": node, "f": f, "t": ft}, writes) for f, ft in fields)
+
     def _settle_param_stores(self, view: list, ends: list, stmts: list, inline, pends: list, key: tuple,
                              outs: set) -> None:
         """Judge at each call site in this body (``view``) the callees' stores that reach their
@@ -406,6 +420,15 @@ class MatchKindStores:
                     if root in args:   # the copy-outs of the later parameters follow (an argument aliasing it)
                         later = list(args)[list(args).index(root) + 1:]
                         after = [{"s": "assign", "l": args[k], "r": {"op": "var", "n": None}} for k in later] + rest
+                        if any(_touches(args[k], args[root]) for k in later):
+                            # arguments that alias: p4c's inliner copies each one whole, and that
+                            # copy-out reads the whole temporary -- the store is dead only where the later
+                            # copy-outs write all of the argument (`s.apply(hdr, hdr.h)` keeps a store
+                            # into `hh.h.a` unless `h` is all `hdr` holds, `s.apply(hdr.h, hdr.h)` drops
+                            # one; p4c_mutate seed 515)
+                            if self._covered(args[root], [args[k] for k in later]):
+                                continue
+                            lvs = [args[root]]
                     if skip is not None and any(_touches(skip, x) for x in lvs):
                         self._raise_first(errs)
                     elif any(not _overwritten(after, x, inline) for x in lvs):
@@ -435,6 +458,21 @@ class MatchKindStores:
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
                     self._raise_first(entries[0][0])
+
+
+def _path(lv) -> tuple | None:
+    """A variable / field path (constant stack indices too) as a tuple, else None."""
+    if not isinstance(lv, dict):
+        return None
+    if lv.get("op") == "var":
+        return (lv.get("n"),)
+    if lv.get("op") == "field":
+        b = _path(lv.get("base"))
+        return None if b is None else b + (lv.get("f"),)
+    if lv.get("op") == "stack_idx" and (lv.get("i") or {}).get("op") == "const":
+        b = _path(lv.get("st"))
+        return None if b is None else b + (lv["i"].get("v"),)
+    return None
 
 
 def _plain_call(n: Node) -> bool:

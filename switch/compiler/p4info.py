@@ -168,9 +168,11 @@ def _visible(ir: dict) -> dict:
                hidden_tables=[t["name"] for t in hidden])
     for k in ("direct_counters", "direct_meters"):
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
+    # an instance declared in a control stays, its unapplied tables left out of its table_ids (p4c
+    # lists it; p4c_mutate seed 182): only one a table property declares goes with its table
     out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
                               for a in ir.get("action_profiles", [])
-                              if not a["table_ids"] or any(i in kept for i in a["table_ids"])]
+                              if not a["table_ids"] or any(i in kept for i in a["table_ids"]) or not a.get("inline")]
     return out
 
 
@@ -288,9 +290,10 @@ def _needs_type_info(ir: dict) -> bool:
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # a direct counter or meter of a dropped table is still a declared extern instance p4c's
-    # serializer converts the type of
-    orphans = bool(ir["direct_counters"] or ir["direct_meters"] or ir.get("action_profiles"))
+    # serializer converts the type of (not a profile a dropped table's property declares: it goes)
+    orphans = bool(ir["direct_counters"] or ir["direct_meters"] or any(not a.get("inline") for a in ir.get("action_profiles", [])))
     ir = _final_aliases(_reached_digests(_visible(ir)))
+    orphans = orphans or bool(ir.get("action_profiles"))
     info = p4info_pb2.P4Info()
     info.pkg_info.arch = "v1model"
     _pkg_info(info.pkg_info, ir.get("annos") or ())

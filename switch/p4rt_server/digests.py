@@ -225,6 +225,19 @@ class DigestEngine:
         with self._lock:
             self._digests.clear()
 
+    def saved_committed(self) -> None:
+        """The saved program was COMMITted: the data plane's learn lists start empty -- what the old
+        program collected since the save (and under a DigestEntry written since) is never sent, as
+        after a VERIFY_AND_COMMIT (fuzz_p4rt seed 4394) -- while the DigestEntries written since the
+        save stay (a MODIFY after the commit is taken)."""
+        with self._lock:
+            for st in self._digests.values():
+                st.pending.clear()
+                st.filter.clear()
+                st.unacked.clear()
+                st.marked.clear()
+                st.first_ns, st.due_ns, st.at_pi, st.ack_sweep_ns = 0, None, False, None
+
     def saved_program(self, digests: dict) -> None:
         """A program was saved (VERIFY_AND_SAVE): the P4Runtime side starts anew -- every digest
         unsubscribed, so an INSERT is taken and nothing is delivered until it comes -- while the

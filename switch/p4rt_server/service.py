@@ -143,6 +143,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                                 "COMMIT: no saved config (send VERIFY_AND_SAVE first)")
             # the saved config already holds every write since VERIFY_AND_SAVE: now it forwards
             self.device.install(self._saved.pipeline)
+            self.digests.saved_committed()
             log.info("pipeline committed: %s (%d tables)", self._saved.pipeline.name, len(self._saved.index.tables))
             self._saved = None
             return

@@ -715,3 +715,35 @@ def test_direct_resource_entries_are_named_by_their_key(targets, kind, seed):
         every = cls(table_entry=pb.TableEntry(table_id=t.preamble.id))
         return out + [("read", [pb.Entity(**{field: every})])]
     assert not run(targets, seed, ops)
+
+
+def test_a_keyed_read_finds_a_const_lpm_entry_by_the_bits_bmv2_compares(targets):
+    """fuzz_p4rt seed 4277: BMv2 counts an lpm prefix from the top of the field's byte container, so
+    of a bit<9> field's program entry `96 &&& 480` (/4) it compares no bit and of `38 &&& 510` (/8)
+    the top 1: a keyed Read of `0/4`, `0/8` finds them (read back as written); `0x60/4` is no key
+    at all (INVALID_ARGUMENT on both). checkmate-switch compared the whole values: nothing found."""
+    def ops(info):
+        out = []
+        for t in info.tables:
+            for v, plen in ((b"\x00", 4), (b"\x60", 4), (b"\x00", 8), (b"\x00", 1), (b"\x00", 9)):
+                e = pb.TableEntry(table_id=t.preamble.id)
+                e.match.add(field_id=1).lpm.CopyFrom(pb.FieldMatch.LPM(value=v, prefix_len=plen))
+                out.append(("read", [pb.Entity(table_entry=e)]))
+        return out
+    assert not run(targets, 4277, ops)
+
+
+def test_a_commit_of_a_saved_program_empties_learn_lists(targets):
+    """fuzz_p4rt seed 4394: digests the data plane sends after a VERIFY_AND_SAVE (the old program still
+    runs) are gone once the saved program is COMMITted -- never sent after the next DigestEntry --
+    as after a VERIFY_AND_COMMIT (checkmate-switch's COMMIT kept its learn lists). A DigestEntry
+    written between the save and the commit: what it collects is emptied too."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+        cfg = _digest_cfg(did)
+        dig = ("digests", True)
+        save, commit = ("setcfg", S.VERIFY_AND_SAVE, "same"), ("setcfg", S.COMMIT, "same")
+        return [save, traffic(1, 2), commit, cfg(U.INSERT, 10**6, 1), dig, traffic(3), dig, cfg(U.DELETE),
+                save, cfg(U.INSERT, 0, 10), traffic(4, 5), commit, cfg(U.MODIFY, 10**6, 1), dig, traffic(6), dig,
+                cfg(U.DELETE)]
+    assert not run(targets, 0, ops)
