@@ -1,0 +1,70 @@
+"""Disagreements found by helper fuzz26 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# fuzz25's open items (fuzz_exprs seed 8342's rule, switch_copies.specialize_subcontrols): p4c
+# inlines a sub-control body at each of its applies before LocalCopyPropagation, so a
+# single-case switch's copies reach into each inlined body as they stand at that apply (here
+# `meta.m8` reads `hdr.h.b` whatever `hdr.h.a` is, until `hdr.h.b` or `meta.m8` is written);
+# checkmate-p4c left an instance applied at several places alone.  A copy whose value reads a
+# local of the caller, or a field of a struct the sub-control is not given, reaches the body too
+# (p4c has inlined it: the names are visible there); checkmate-p4c dropped such copies.
+_SW = "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = hdr.h.b; } }\n"
+_SUB = """control S1(inout headers_t hdr, inout meta_t meta) {
+    apply { hdr.h.c = hdr.h.c + (bit<16>)meta.m8; }
+}
+control S2(inout headers_t hdr, inout meta_t meta) {
+    apply { hdr.h.c = hdr.h.c + (bit<16>)meta.m8; meta.m8 = 1; }
+}
+control S3(inout headers_t hdr, inout meta_t meta) {
+    apply { if (hdr.h.c == 0x1111) { hdr.h.d = hdr.h.d + (bit<32>)meta.m8; } }
+}
+control S4(inout meta_t meta) {
+    apply { meta.m16 = (bit<16>)meta.m8 + 1; }
+}
+control S5(inout bit<8> x, inout meta_t meta) {
+    apply { x = 1; meta.m16 = (bit<16>)meta.m8 + 1; }
+}
+"""
+_FR = [(1, H(a, 9, c, 0x22222222)) for a in (5, 6) for c in (0x1111, 0x1112)]
+
+
+def _sub(ingress: str, inst: str) -> str:
+    return program(ingress, top=_SUB, ingress_decls=f"    {inst.upper()}() {inst};\n")
+
+
+CASES.append(case("fuzz26_single_case_switch_copies_into_a_sub_control_applied_twice", CAT, _sub(
+    _SW + "        s1.apply(hdr, meta);\n        hdr.h.b = hdr.h.b + 1;\n        s1.apply(hdr, meta);\n", "s1"),
+    frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copies_into_both_applies", CAT, _sub(
+    _SW + "        s3.apply(hdr, meta);\n        s3.apply(hdr, meta);\n        hdr.h.a = meta.m8;\n", "s3"),
+    frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copies_killed_in_the_first_of_two_applies", CAT, _sub(
+    _SW + "        s2.apply(hdr, meta);\n        s2.apply(hdr, meta);\n", "s2"), frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copy_of_a_caller_local_into_a_sub_control", CAT, _sub(
+    "        bit<8> v = 3;\n        if (hdr.h.c == 0x1111) { v = hdr.h.b; }\n"
+    "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = v; } }\n"
+    "        hdr.h.b = 2;\n        s1.apply(hdr, meta);\n", "s1"), frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copy_of_a_field_the_sub_control_is_not_given", CAT, _sub(
+    _SW + "        s4.apply(meta);\n        hdr.h.c = meta.m16;\n", "s4"), frames=_FR))
+# (a guard, agreeing before: the body writes hdr.h.b through a scalar passed in place)
+CASES.append(case("fuzz26_single_case_switch_copy_ended_by_a_scalar_argument_in_place", CAT, _sub(
+    _SW + "        s5.apply(hdr.h.b, meta);\n        hdr.h.c = meta.m16;\n", "s5"), frames=_FR))
+
+# p4c's front-end SimplifyDefUse drops a store to a local nothing reads later before the copies
+# exist, so it ends none of them: `v = 7;` below is gone and `meta.m8` reads the old `v + 1` on
+# every packet (measured); with a read of `v` after it the store stays and ends the copy (guard).
+# checkmate-p4c ended the copy at the dead store.
+_V = "        bit<8> v = 4;\n        if (hdr.h.c == 0x1111) { v = hdr.h.b; }\n" \
+     "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = v + 1; } }\n"
+CASES.append(case("fuzz26_single_case_switch_copy_past_a_dead_local_store", CAT, program(
+    _V + "        v = 7;\n        hdr.h.d = (bit<32>)meta.m8;\n"), frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copy_ended_by_a_live_local_store", CAT, program(
+    _V + "        v = 7;\n        hdr.h.b = v;\n        hdr.h.d = (bit<32>)meta.m8;\n"), frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copy_of_a_caller_local_into_two_applies_past_a_dead_store", CAT, _sub(
+    _V + "        s3.apply(hdr, meta);\n        v = 7;\n        s3.apply(hdr, meta);\n", "s3"), frames=_FR))
