@@ -321,7 +321,7 @@ def _names(x, path: str) -> bool:
     return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path for d in ir_dicts(x))
 
 
-def specialize_subcontrols(subs: list, roots: list) -> None:
+def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
     """p4c inlines a sub-control body at each apply before its LocalCopyPropagation, so the copies
     a single-case switch leaves (:func:`propagate_copies`) reach into it: ``switch (hdr.h.a) { 5:
     { meta.m8 = hdr.h.b; } } sc.apply(hdr, meta);`` with ``hdr.h.c = (bit<16>)meta.m8`` in the
@@ -336,30 +336,32 @@ def specialize_subcontrols(subs: list, roots: list) -> None:
     name -- a local of the caller, a field of a struct not passed -- is handed in as an extra
     ``in`` argument read at the apply (nothing writes it in between: the copy would have ended).
     Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
-    left as they are."""
-    by_fn = {b.get("fn"): b for b in subs}
-    applies: dict = {}
-    for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
-        if n.get("s") == "apply_control":
-            applies.setdefault(n.get("fn"), []).append(n)
-    for fn, calls in applies.items():
-        marked = [c.pop("copies_in", None) for c in calls]
-        blk = by_fn.get(fn)
-        if blk is None or any(c.get("copy_args") for c in calls):
+    left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
+    sub-controls such a body applies, which are then specialized the same way."""
+    while True:
+        applies: dict = {}
+        for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
+            if n.get("s") == "apply_control":
+                applies.setdefault(n.get("fn"), []).append(n)
+        call = next((c for calls in applies.values() for c in calls if c.get("copies_in")), None)
+        if call is None:
+            return
+        copies = call.pop("copies_in")
+        fn = call.get("fn")
+        blk = next((b for b in subs if b.get("fn") == fn), None)
+        if blk is None or any(c.get("copy_args") for c in applies[fn]):
             continue
-        for k, (call, copies_in) in enumerate(zip(calls, marked)):
-            copies = _translated(call, copies_in or {})
-            if not copies:
-                continue
-            body_decls = {d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"}
-            if len(calls) == 1:
-                blk["body"] = _carry(blk["body"], copies, decls=body_decls)
-                continue
-            own = copy.deepcopy(blk)
-            own["fn"] = f"{fn}_at{k}"
-            own["body"] = _carry(own["body"], copies, decls=body_decls)
-            subs.append(own)
-            call["fn"] = own["fn"]
+        copies = _translated(call, copies)
+        if not copies:
+            continue
+        if len(applies[fn]) > 1:
+            blk = copy.deepcopy(blk)
+            blk["fn"] = f"{fn}_at{sum(1 for b in subs if str(b.get('fn')).startswith(fn + '_at'))}"
+            subs.append(blk)
+            call["fn"] = blk["fn"]
+        # (applies in the body get `copies_in` in turn: p4c has inlined them there too)
+        blk["body"] = _carry(blk["body"], copies, expand,
+                             decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
 
 
 def _translated(call: dict, copies: dict) -> dict:
@@ -372,12 +374,13 @@ def _translated(call: dict, copies: dict) -> dict:
     written = [ir_path(a["e"]) for a in call["args"] if a["dir"] in ("out", "inout")]
     out: dict = {}
     snaps: list = []
+    taken = sum(1 for a in call["args"] if str(a.get("py", "")).startswith("L.cp"))
     for path, val in copies.items():
         root = path.split(".")[0].split("[")[0]
         if root not in ren:
             continue
         extra: list = []
-        val = _snapshot(val, ren, extra, len(snaps))
+        val = _snapshot(val, ren, extra, taken + len(snaps))
         # (a value reading what the apply passes out/inout, or at a run-time stack index: left out)
         if val is None or any(w is None or overlap(w, ir_path(e) or "") for _, e in extra for w in written):
             continue

@@ -68,3 +68,21 @@ CASES.append(case("fuzz26_single_case_switch_copy_ended_by_a_live_local_store", 
     _V + "        v = 7;\n        hdr.h.b = v;\n        hdr.h.d = (bit<32>)meta.m8;\n"), frames=_FR))
 CASES.append(case("fuzz26_single_case_switch_copy_of_a_caller_local_into_two_applies_past_a_dead_store", CAT, _sub(
     _V + "        s3.apply(hdr, meta);\n        v = 7;\n        s3.apply(hdr, meta);\n", "s3"), frames=_FR))
+_SUB3 = """control T1(inout headers_t hdr, inout meta_t meta) {
+    apply { hdr.h.c = hdr.h.c + (bit<16>)meta.m8; }
+}
+control S6(inout headers_t hdr, inout meta_t meta) {
+    T1() t1;
+    apply { hdr.h.d = (bit<32>)meta.m8; t1.apply(hdr, meta); }
+}
+control S7(inout headers_t hdr, inout meta_t meta) {
+    T1() t1;
+    apply { t1.apply(hdr, meta); hdr.h.b = 1; t1.apply(hdr, meta); }
+}
+"""
+# p4c inlines nested sub-controls too: the copies reach the body of one applied in the body of
+# another (once, or twice with hdr.h.b written in between); checkmate-p4c stopped at the outer body.
+CASES.append(case("fuzz26_single_case_switch_copies_into_a_nested_sub_control", CAT, program(
+    _SW + "        s6.apply(hdr, meta);\n", top=_SUB3, ingress_decls="    S6() s6;\n"), frames=_FR))
+CASES.append(case("fuzz26_single_case_switch_copies_into_a_nested_sub_control_applied_twice", CAT, program(
+    _SW + "        s7.apply(hdr, meta);\n", top=_SUB3, ingress_decls="    S7() s7;\n"), frames=_FR))
