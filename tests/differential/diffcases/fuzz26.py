@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz26 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -86,3 +86,32 @@ CASES.append(case("fuzz26_single_case_switch_copies_into_a_nested_sub_control", 
     _SW + "        s6.apply(hdr, meta);\n", top=_SUB3, ingress_decls="    S6() s6;\n"), frames=_FR))
 CASES.append(case("fuzz26_single_case_switch_copies_into_a_nested_sub_control_applied_twice", CAT, program(
     _SW + "        s7.apply(hdr, meta);\n", top=_SUB3, ingress_decls="    S7() s7;\n"), frames=_FR))
+
+
+# fuzz24's open item: what follows an `exit` in a control is unreachable for p4c's def-use, so a
+# header initializer of an action called only there (`a1(hdr.h)`, whose copy-back is into another
+# header than the one its body initializes after a conditional `return`) is a dead store, gone
+# before p4c's BMv2 back end looks for conditional execution -- after a plain `exit`, one in a
+# block, an `if` whose both branches exit, in a branch after it, in egress (measured).
+# checkmate-p4c refused the program; a conditional `exit` before the call, or a conditional
+# `setValid()` in an action after the exit (a call, no store), stays p4c's error (INVALID).
+_A1 = "    action a1(inout h_t q) { q.a = 1; if (hdr.h.b == 0) { return; } hdr.h2 = {a = 1, b = hdr.h.a, c = 2, d = 3}; }\n"
+CASES.append(case("fuzz26_conditional_header_initializer_in_an_action_called_after_exit", CAT, program("""
+        a1(hdr.h2);
+        if (hdr.h.c == 3) { exit; } else { { exit; } }
+        a1(hdr.h);
+        if (hdr.h.c == 2) { a1(hdr.h); }
+""", egress="""
+        hdr.h.d = 32w5;
+        exit;
+        a1(hdr.h);
+""", ingress_decls=_A1, egress_decls=_A1), frames=[(1, H2(3, b=b, c=c)) for b in (0, 1) for c in (2, 3)]))
+
+INVALID = {
+    "fuzz26_conditional_header_initializer_in_an_action_called_after_a_conditional_exit": (program(
+        "        a1(hdr.h2);\n        if (hdr.h.c == 3) { exit; }\n        a1(hdr.h);\n", ingress_decls=_A1),
+        ("conditional execution",)),
+    "fuzz26_conditional_setvalid_in_an_action_called_after_exit": (program(
+        "        exit;\n        a5();\n", ingress_decls="    action a5() { if (hdr.h.b == 0) { hdr.h2.setValid(); } }\n"),
+        ("conditional execution",)),
+}
