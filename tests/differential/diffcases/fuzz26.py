@@ -115,3 +115,26 @@ INVALID = {
         "        exit;\n        a5();\n", ingress_decls="    action a5() { if (hdr.h.b == 0) { hdr.h2.setValid(); } }\n"),
         ("conditional execution",)),
 }
+
+
+# fuzz_exprs seed 10236 (REJECT): p4c's front end folds a cast to bool of what its strength
+# reduction makes a constant (`(bool)(((bit<1>)p) % 1w1)` is false), so the `exit` under it is
+# gone before it inlines a sub-control applied at two places (an exit there is refused), and a
+# table under it is not in the P4Info; checkmate-p4c folded casts to bit, int and enums only.
+CASES.append(case("fuzz26_exit_under_a_folded_bool_cast_in_a_sub_control_applied_twice", CAT, program("""
+        s0.apply(hdr, hdr.h.a);
+        s1.apply(hdr, hdr.h.b);
+""", top="""control SC(inout headers_t hdr, in bit<8> p) {
+    apply { if ((bool)(((bit<1>)p) % 1w1)) { exit; } hdr.h.c = hdr.h.c + 1; }
+}
+""", ingress_decls="""    SC() s0;
+    SC() s1;
+"""), frames=[(1, H(a, 1, 2, 3)) for a in (0, 1)]))
+CASES.append(case("fuzz26_table_under_a_folded_bool_cast_not_listed", CAT, program("""
+        if ((bool)(((bit<1>)hdr.h.a) % 1w1)) { t.apply(); }
+        if (!(bool)(hdr.h.c - hdr.h.c)[0:0]) { hdr.h.d = 32w1; } else { u.apply(); }
+""", ingress_decls="""
+    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.c: exact; } actions = { s; NoAction; } default_action = NoAction; }
+    table u { key = { hdr.h.c: exact; } actions = { s; NoAction; } default_action = NoAction; }
+"""), frames=[(1, H(a, 1, 2, 3)) for a in (0, 1)]))
