@@ -138,3 +138,18 @@ CASES.append(case("fuzz26_table_under_a_folded_bool_cast_not_listed", CAT, progr
     table t { key = { hdr.h.c: exact; } actions = { s; NoAction; } default_action = NoAction; }
     table u { key = { hdr.h.c: exact; } actions = { s; NoAction; } default_action = NoAction; }
 """), frames=[(1, H(a, 1, 2, 3)) for a in (0, 1)]))
+# fuzz_exprs seed 10454 (frames, reduced): a header initializer element `c ? x : x` -- arms p4c's
+# strength reduction makes the same (`false ? x : x`, `x & x`, `x | x`), under a cast too -- is x
+# for p4c, and the condition's read of the header being initialized is gone with it: `hdr.h2 = {a =
+# (hdr.h2 == hdr.h) ? hdr.h.b : (hdr.h.b & hdr.h.b), ..}` is no self-reading initializer (fuzz_exprs
+# 2465's rule), BMv2 writes it.  checkmate-p4c took the reduced element for hoisted but still looked
+# for reads in the condition, and left h2 invalid.  (`true ? hdr.h.b : hdr.h2.a` agreed: a guard.)
+_PR = [(1, H2(a2, b2=1, c2=2, d2=3, b=5, c=6, d=7)) for a2 in (1, 0xee)]
+for _n, _e in (("folded_arm_and_and", "(hdr.h2 == hdr.h) ? (false ? hdr.h.b : hdr.h.b) : (hdr.h.b & hdr.h.b)"),
+               ("and", "(hdr.h2 == hdr.h) ? hdr.h.b : (hdr.h.b & hdr.h.b)"),
+               ("folded_arm", "(hdr.h2 == hdr.h) ? (false ? hdr.h.b : hdr.h.b) : hdr.h.b"),
+               ("or", "(hdr.h2 == hdr.h) ? hdr.h.b : (hdr.h.b | hdr.h.b)"),
+               ("constant_condition", "true ? hdr.h.b : hdr.h2.a"),
+               ("under_a_cast", "(bit<8>)((hdr.h2.a == 1) ? hdr.h.b : hdr.h.b)")):
+    CASES.append(case("fuzz26_header_initializer_equal_arms_condition_reading_the_header_" + _n, CAT, program(
+        "        hdr.h2 = {a = " + _e + ", b = 1, c = 2, d = 3};\n"), frames=_PR))
