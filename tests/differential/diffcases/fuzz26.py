@@ -153,3 +153,16 @@ for _n, _e in (("folded_arm_and_and", "(hdr.h2 == hdr.h) ? (false ? hdr.h.b : hd
                ("under_a_cast", "(bit<8>)((hdr.h2.a == 1) ? hdr.h.b : hdr.h.b)")):
     CASES.append(case("fuzz26_header_initializer_equal_arms_condition_reading_the_header_" + _n, CAT, program(
         "        hdr.h2 = {a = " + _e + ", b = 1, c = 2, d = 3};\n"), frames=_PR))
+
+
+# fuzz_exprs seed 10417 (frames, reduced): lead40's rule (p4c's front-end SimplifyDefUse drops a
+# store overwritten after a sub-control apply that may exit, blind to the exit) holds across an
+# `if` that neither reads nor writes the path (an empty one in the reduced seed); checkmate-p4c kept the
+# store there, so BMv2 sent the field as parsed where SC exited and checkmate-switch the store.
+CASES.append(case("fuzz26_store_before_an_exiting_sub_control_dropped_across_an_if", CAT, program("""
+        hdr.h.a = 7;
+        sc.apply(hdr.h.b);
+        if (hdr.h.c == 3) { } else { meta.m8 = 1; }
+        hdr.h.a = 9;
+""", top="control SC(inout bit<8> x) { apply { if (x != 0) { exit; } } }\n", ingress_decls="    SC() sc;"),
+    frames=[(1, H(0x11, b, c, 0x44556677)) for b in (0, 5) for c in (3, 4)]))
