@@ -80,7 +80,8 @@ class CallRules:
         as ``c0a0(hdr.stk[2])`` after a conditional ``return``)."""
         a, caller = self.actions[q], self.ctx.get("in_action")
         outs = {repr(x["e"]) for x in args if x.get("dir") in ("out", "inout")}
-        for loc, what, lhs in a.get("cond_init_ops", ()) if not self.ctx.get("dead") else ():
+        # (none after an exit in the control: p4c's def-use drops the initializer as unreachable)
+        for loc, what, lhs in a.get("cond_init_ops", ()) if not (self.ctx.get("dead") or self.ctx.get("after_exit")) else ():
             # conditional in ``q`` itself: the same dead store, or the target error at this call
             # (fuzz_exprs seed 8015: ``hdr.stk[0] = {...}`` after a conditional ``return`` in
             # ``a1(inout el_t q0)``, called as ``a1(hdr.stk[0])`` from the control)

@@ -82,7 +82,7 @@ class OutputRules:
         self.drop_unapplied_subparsers(blocks)
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
-        specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks)   # (switch_copies)
+        specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks, self.inlined_for_copies)   # (switch_copies)
         drop_stores_before_exiting_applies(getattr(self, "subcontrols", None) or [], blocks)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}

@@ -42,9 +42,16 @@ class StatementRules(ConditionFolding):
         inner = Scope(scope)
         out = []
         flags = None
+        exit_flag = self.ctx.get("after_exit")
         for x in s.stmts:
             new = self.stmt(x, inner)
             out.extend(new)
+            if self.ctx.get("kind") == "control" and not self.ctx.get("in_action") and \
+                    any(always_returns(st, exits=True, front=True) for st in new):
+                # what follows an exit in a control is unreachable for p4c's def-use: a header
+                # initializer of an action called there is a dead store, gone before its BMv2
+                # back end looks for conditional execution (judge_init_ops; measured)
+                self.ctx["after_exit"] = True
             if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
                     any(always_returns(st) for st in new):
                 # p4c's RemoveReturns drops the rest of a block after a statement that always
@@ -56,6 +63,7 @@ class StatementRules(ConditionFolding):
                 self.ctx["dead"] = self.ctx["after_return"] = True
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
+        self.ctx["after_exit"] = exit_flag
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))

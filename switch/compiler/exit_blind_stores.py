@@ -81,6 +81,11 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
                     overlap(r, path) for r in _reads(init)))):
                 return False
             continue
+        if k == "if":   # (one that neither reads nor writes the path: fuzz_exprs seed 10417, an empty one)
+            if _has_call(t["c"]) or any(overlap(r, path) for r in _reads(t["c"])) or \
+                    not _untouched(t["then"] or [], path) or not _untouched(t["else"] or [], path):
+                return False
+            continue
         if k != "assign" or _has_call(t["r"]):
             return False
         dst = ir_path(t["l"])
@@ -92,3 +97,18 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
         if overlap(dst, path):
             return False
     return False
+
+
+def _untouched(stmts: list, path: str) -> bool:
+    """Whether ``stmts`` (a branch) only assign, without calls, what neither is nor reads ``path``."""
+    for t in stmts:
+        if t.get("s") == "block":
+            if not _untouched(t["body"], path):
+                return False
+            continue
+        if t.get("s") != "assign" or _has_call(t["r"]):
+            return False
+        dst = ir_path(t["l"])
+        if dst is None or overlap(dst, path) or any(overlap(r, path) for r in _reads([t["r"], t["l"]])):
+            return False
+    return True

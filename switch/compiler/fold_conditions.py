@@ -63,7 +63,8 @@ class ConditionFolding:
             if op == "cast":
                 a = f(ir["a"])
                 # (to a serializable enum too: `(E)(x - x + 4w5)` is a constant for p4c, fuzz_exprs 6144)
-                return None if a is None or not (is_bits(ir["t"]) or ir["t"][0] == "serenum") else self.fold({"op": "cast", "a": {
+                # (and to bool: `(bool)((bit<1>)x % 1w1)` is false for p4c, fuzz_exprs seed 10236)
+                return None if a is None or not (is_bits(ir["t"]) or ir["t"][0] in ("serenum", "bool")) else self.fold({"op": "cast", "a": {
                     "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
             if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):

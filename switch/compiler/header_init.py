@@ -297,7 +297,8 @@ def reads_header(ir, lhs) -> bool:
             return any(calls(v) for v in x)
         return isinstance(x, dict) and (str(x.get("op", "")).startswith("call") or any(calls(v) for v in x.values()))
 
-    def hoisted(v) -> bool:   # p4c moves unary operators into a ?:'s arms, then hoists it
+    def hoisted(v):   # p4c moves unary operators into a ?:'s arms, then hoists it
+        # (-> whether it is hoisted, and what p4c's strength reduction leaves of it to read)
         while True:
             if v.get("op") == "slice" and v["a"].get("op") == "bin" and v["a"]["o"] == "++" \
                     and _const(v["a"]["a"]) == 0 and v["lo"] == 0 and v["hi"] == v["a"]["b"]["t"][1] - 1:
@@ -316,11 +317,13 @@ def reads_header(ir, lhs) -> bool:
             elif v.get("op") == "cond" and not _has_method_call(v) and _same(_folded(v["a"]), _folded(v["b"])):
                 v = v["a"]   # `c ? x : x` is x (fuzz_exprs seed 2881), not where c calls `isValid()` (seed 1025)
             else:
-                return v.get("op") == "cond"
+                return v.get("op") == "cond", v
 
     if calls(ir.get("vals", [])):   # p4c orders the side effects first: every element into a temporary
         return False
-    return any(walk(v) for v in ir.get("vals", []) if not hoisted(v))
+    # (a `c ? x : x` reduced to x reads no more what c read: `(h == g) ? h2.b : (h2.b & h2.b)` as an
+    # element of `h = {..}` leaves h valid on BMv2, fuzz_exprs seed 10454)
+    return any(walk(r) for h, r in map(hoisted, ir.get("vals", [])) if not h)
 
 
 def _folded(x):

@@ -14,7 +14,8 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   blocks around it (not past an ``if`` or ``switch`` around it: a join), into later plain blocks,
   both branches of an ``if`` (past it when neither branch writes them) and the body of a
   sub-control applied there (p4c has inlined it: past it when the body writes neither;
-  :func:`specialize_subcontrols`);
+  :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
+  later is no write (p4c's front end removed it before: :func:`_dead_local_store`);
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
@@ -25,6 +26,8 @@ and lists, values with calls, and values that still read a variable declared in 
 propagated by p4c (or not modelled).
 """
 from __future__ import annotations
+
+import copy
 
 from .elab_common import ir_dicts
 from .header_init import _has_method_call
@@ -206,12 +209,13 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
     go on after it, and the apply is marked ``copies_in`` for the reads in its body
     (:func:`specialize_subcontrols`; fuzz_exprs seed 8342)."""
     out = list(stmts)
+    decls = {d["n"] for d in ir_dicts(stmts) if d.get("s") == "decl"}
     for i, st in enumerate(out):
         copies = st.get("copies") or {}
         if copies:   # (used up here: not part of the program)
             out[i] = {k: v for k, v in st.items() if k != "copies"}
             live = dict(copies)
-            out[i + 1:] = _carry(out[i + 1:], live, expand)
+            out[i + 1:] = _carry(out[i + 1:], live, expand, decls=decls)
             if left is not None:
                 left.update(live)
     return out
@@ -232,30 +236,37 @@ def _passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
     return not any(_may_write(x, p) for x in body for p in paths)
 
 
-def _carry(stmts: list, copies: dict, expand=None) -> list:
+def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=frozenset()) -> list:
     """``stmts`` with each read of a path of ``copies`` replaced by its value up to a statement
     that may write the path or what the value reads (an assignment's right-hand side still gets
     it); plain blocks, the branches of an ``if`` (its condition first; what neither branch writes
     goes on after it: p4c's join keeps a copy both sides hold) and sub-control applies that write
     neither (``expand``, :func:`propagate_copies`) are walked through.  ``copies`` is left holding
-    those that reach the end."""
+    those that reach the end.  A store to a local of ``decls`` (declared in the statement list
+    walked from the switch on) that nothing reads later -- in ``stmts`` or the statement lists
+    ``after`` them -- is gone: p4c's front-end SimplifyDefUse removed it before the copies
+    existed, so it ends none of them (:func:`_dead_local_store`)."""
     out = []
-    for st in stmts:
+    for i, st in enumerate(stmts):
         if not copies:
             out.append(st)
             continue
         k = st.get("s")
+        rest = (stmts[i + 1:],) + after
         if k == "block" and not st.get("copies"):
-            body = _carry(st["body"], copies, expand)
+            body = _carry(st["body"], copies, expand, rest, decls)
             out.append(st if _same(body, st["body"]) else dict(st, body=body))
             continue
+        if k == "assign" and _dead_local_store(st, decls, rest) and \
+                any(r == st["l"]["n"] for v in copies.values() for r in _reads(v)):
+            continue   # (p4c: `v = 7;` with no later read of v is not there)
         if k == "if" and not any(_may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
             ends = []
             arms = {}
             for arm in ("then", "else"):
                 mine = dict(copies)
-                arms[arm] = _carry(st[arm], mine, expand) if st.get(arm) else st.get(arm)
+                arms[arm] = _carry(st[arm], mine, expand, rest, decls) if st.get(arm) else st.get(arm)
                 ends.append(mine)
             for p in list(copies):
                 if not all(p in e for e in ends):
@@ -285,6 +296,17 @@ def _carry(stmts: list, copies: dict, expand=None) -> list:
     return out
 
 
+def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
+    """Whether assignment ``st`` stores into a local of ``decls`` (a whole variable, a value with
+    no call) that no statement of the lists ``rest`` reads: p4c's front end drops such a store
+    as dead (measured: ``switch (x) { 5: { m = v + 1; } } v = 7; h.d = m;`` writes the old
+    ``v + 1``; with a read of v after the store, it ends the copy)."""
+    lv = st["l"]
+    if lv.get("op") != "var" or lv["n"] not in decls or _has_method_call(st["r"]):
+        return False
+    return not any(d.get("op") == "var" and d.get("n") == lv["n"] for d in ir_dicts(list(rest)))
+
+
 def _put_all(x, copies: dict):
     for path, val in copies.items():
         x = _put(x, path, val) if _names(x, path) else x
@@ -299,36 +321,100 @@ def _names(x, path: str) -> bool:
     return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path for d in ir_dicts(x))
 
 
-def specialize_subcontrols(subs: list, roots: list) -> None:
+def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
     """p4c inlines a sub-control body at each apply before its LocalCopyPropagation, so the copies
     a single-case switch leaves (:func:`propagate_copies`) reach into it: ``switch (hdr.h.a) { 5:
     { meta.m8 = hdr.h.b; } } sc.apply(hdr, meta);`` with ``hdr.h.c = (bit<16>)meta.m8`` in the
     body writes ``hdr.h.b`` whatever ``hdr.h.a`` is (fuzz_exprs seed 8342; measured).  The applies
-    marked ``copies_in`` lose the mark; an instance applied at one place only (of those ``roots``
-    and the ``subs`` bodies hold) gets its body rewritten with the copies translated to its
-    parameters -- those through struct arguments it uses in place (``inout``, a variable), reading
-    nothing else but constants.  An instance applied at several places would need a body per
-    place: left as it is."""
-    by_fn = {b.get("fn"): b for b in subs}
-    applies: dict = {}
-    for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
-        if n.get("s") == "apply_control":
-            applies.setdefault(n.get("fn"), []).append(n)
-    for fn, calls in applies.items():
-        marked = [c.pop("copies_in", None) for c in calls]
-        blk = by_fn.get(fn)
-        if len(calls) != 1 or not marked[0] or blk is None:
+    marked ``copies_in`` lose the mark and get a body of their own with the copies in it, as they
+    stand at that apply: an instance applied at one place only (of those ``roots`` and the ``subs``
+    bodies hold) has its body rewritten, one applied at several places gets a copy of its block
+    per marked apply (appended to ``subs``, the apply pointed at it; the others keep the block) --
+    p4c's copies differ per inlined body (helper fuzz26, measured).  A copy goes in when the body
+    sees its path through a struct argument it uses in place (``inout``, a variable); what its
+    value reads through such an argument is read in the body, anything else the body cannot
+    name -- a local of the caller, a field of a struct not passed -- is handed in as an extra
+    ``in`` argument read at the apply (nothing writes it in between: the copy would have ended).
+    Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
+    left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
+    sub-controls such a body applies, which are then specialized the same way."""
+    while True:
+        applies: dict = {}
+        for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
+            if n.get("s") == "apply_control":
+                applies.setdefault(n.get("fn"), []).append(n)
+        call = next((c for calls in applies.values() for c in calls if c.get("copies_in")), None)
+        if call is None:
+            return
+        copies = call.pop("copies_in")
+        fn = call.get("fn")
+        blk = next((b for b in subs if b.get("fn") == fn), None)
+        if blk is None or any(c.get("copy_args") for c in applies[fn]):
             continue
-        ren = {a["e"]["n"]: a["py"] for a in calls[0]["args"]
-               if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
-               and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
-        copies = {}
-        for path, val in marked[0].items():
-            root = path.split(".")[0].split("[")[0]
-            if root in ren and all(r.split(".")[0].split("[")[0] in ren for r in _reads(val)):
-                copies[ren[root] + path[len(root):]] = _rename_vars(val, ren)
-        if copies:
-            blk["body"] = _carry(blk["body"], copies)
+        copies = _translated(call, copies)
+        if not copies:
+            continue
+        if len(applies[fn]) > 1:
+            blk = copy.deepcopy(blk)
+            blk["fn"] = f"{fn}_at{sum(1 for b in subs if str(b.get('fn')).startswith(fn + '_at'))}"
+            subs.append(blk)
+            call["fn"] = blk["fn"]
+        # (applies in the body get `copies_in` in turn: p4c has inlined them there too)
+        blk["body"] = _carry(blk["body"], copies, expand,
+                             decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
+
+
+def _translated(call: dict, copies: dict) -> dict:
+    """``copies`` (caller paths -> values) as the body of sub-control apply ``call`` sees them:
+    paths through its in-place struct arguments renamed to its parameters; the value's other
+    reads become extra ``in`` arguments of ``call`` (``L.cpN``, added here for the copies kept)."""
+    ren = {a["e"]["n"]: a["py"] for a in call["args"]
+           if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
+           and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+    written = [ir_path(a["e"]) for a in call["args"] if a["dir"] in ("out", "inout")]
+    out: dict = {}
+    snaps: list = []
+    taken = sum(1 for a in call["args"] if str(a.get("py", "")).startswith("L.cp"))
+    for path, val in copies.items():
+        root = path.split(".")[0].split("[")[0]
+        if root not in ren:
+            continue
+        extra: list = []
+        val = _snapshot(val, ren, extra, taken + len(snaps))
+        # (a value reading what the apply passes out/inout, or at a run-time stack index: left out)
+        if val is None or any(w is None or overlap(w, ir_path(e) or "") for _, e in extra for w in written):
+            continue
+        snaps += extra
+        out[ren[root] + path[len(root):]] = _rename_vars(val, ren)
+    call["args"] = call["args"] + [{"dir": "in", "e": e, "py": py} for py, e in snaps]
+    return out
+
+
+def _snapshot(x, ren: dict, extra: list, base: int):
+    """``x`` with each path read outside the structs of ``ren`` replaced by a variable ``L.cpN``
+    (its expression appended to ``extra`` as ``(name, expression)``); None when such a read has
+    a run-time stack index or no type."""
+    if isinstance(x, list):
+        out = [_snapshot(v, ren, extra, base) for v in x]
+        return None if any(v is None for v, y in zip(out, x) if y is not None) else out
+    if not isinstance(x, dict):
+        return x
+    p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
+    if p is not None:
+        if p.split(".")[0].split("[")[0] in ren:
+            return x
+        if "[*]" in p or not x.get("t"):
+            return None
+        name = f"L.cp{base + len(extra)}"
+        extra.append((name, x))
+        return {"op": "var", "n": name, "t": x["t"]}
+    out = {}
+    for k, v in x.items():
+        y = _snapshot(v, ren, extra, base)
+        if y is None and v is not None:
+            return None
+        out[k] = y
+    return out
 
 
 def _rename_vars(x, ren: dict):
