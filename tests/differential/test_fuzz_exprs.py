@@ -4,7 +4,7 @@ and the output frames are BMv2's both for checkmate-p4c's program and for p4c's 
 checkmate-switch.  One switch pair serves all seeds; p4c's output is cached by source hash.
 
 Long runs over hundreds of seeds are made by hand: ``python -m tests.differential.fuzz_exprs
---seeds 0-500 --out DIR`` (docs/CONFORMANCE.md, "Random programs")."""
+--seeds 0-500 --out DIR`` (docs/conformance/RANDOM_PROGRAMS.md)."""
 from __future__ import annotations
 
 from fuzz_gen_exprs import make_case

@@ -6,7 +6,7 @@ one: passed for a ``bit<1>`` parameter (``in``, directionless, ``inout``; of a f
 action, a sub-control, an extern method), assigned to a ``bit<1>`` variable or struct field,
 returned as a ``bit<1>``, an operand of ``+``, ``&``, ``~``, ``++``, ``<<``, a slice, a stack
 index, cast to a width other than 1 -- p4c types it ``bool`` and rejects all of these (the item
-docs/CONFORMANCE.md left open).  The other way round checkmate-p4c refused what p4c accepts: the
+docs/conformance/MUTATION.md left open).  The other way round checkmate-p4c refused what p4c accepts: the
 field as an ``out``/``inout`` argument of a ``bool`` parameter, and as an arm of ``?:`` with a
 ``bool`` (or with itself) assigned back to the field."""
 from .base import H, case, program
@@ -88,7 +88,7 @@ CASES.append(case("mutz18_full_mask_on_range_and_optional_keys", CAT, program(" 
 # it lists), an unused action and an uncalled function before its BMv2 back end, so that back
 # end's checks do not see them: a division by a run-time value or a constant that is not a power
 # of two, two lpm keys in one table, a direct meter no action reads, verify_checksum outside the
-# verify checksum control.  checkmate-p4c refused them (the item docs/CONFORMANCE.md left open:
+# verify checksum control.  checkmate-p4c refused them (the item docs/conformance/MUTATION.md left open:
 # only target errors and the shift check waited for `finish`).
 _SUB = """control C(inout h_t h) {
     direct_meter<bit<8>>(MeterType.packets) dm;
