@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import collections
 import difflib
-import hashlib
 import os
 import re
 import sys
@@ -50,7 +49,7 @@ from pathlib import Path
 from google.protobuf import text_format
 from p4.config.v1 import p4info_pb2
 
-from switch.bmv2json.p4c import p4c_path, run_p4c_cached
+from switch.bmv2json.p4c import p4c_path, run_p4c_cached, source_digest  # noqa: F401  (source_digest: tests)
 from switch.compiler import P4CompileError, compile_file
 from switch.compiler.p4info import canonical_text
 
@@ -74,29 +73,6 @@ def program_text(src: Path) -> str:
 
 def is_v1model(text: str) -> bool:
     return "v1model.p4" in text and "V1Switch" in text
-
-
-def source_digest(src: Path) -> str:
-    """The p4c cache key of ``src``: its own bytes and those of every local file it
-    ``#include "..."``s, at any depth (each looked up next to the file that names it), so
-    that two programs with the same main text and different includes (a copy with one
-    include adapted) are not given each other's p4c result."""
-    h = hashlib.sha256()
-    seen: set[Path] = set()
-    todo = [src]
-    while todo:
-        f = todo.pop(0)
-        try:
-            f = f.resolve()
-        except OSError:
-            continue
-        if f in seen or not f.is_file():
-            continue
-        seen.add(f)
-        data = f.read_bytes()
-        h.update(str(len(data)).encode() + b"\0" + data)
-        todo += [f.parent / name for name in _LOCAL_INCLUDE.findall(data.decode(errors="replace"))]
-    return h.hexdigest()[:20]
 
 
 def p4c_result(src: Path, cache_root: Path) -> p4info_pb2.P4Info | str:

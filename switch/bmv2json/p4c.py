@@ -7,8 +7,10 @@ makes the conformance and data-plane fixtures use it (tests/bmv2compat/test_json
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -101,6 +103,32 @@ def run_p4c(src, outdir, *, exe: str | None = None, args=(), timeout: float = 30
 def compile_with_p4c(src, outdir=None, args=()) -> P4cProgram:
     out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="p4c-"))
     return load_p4c_output(*run_p4c(src, out, args=args))
+
+
+_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def source_digest(src) -> str:
+    """A cache key for p4c's outcome on ``src`` (for :func:`run_p4c_cached`'s folder name): its
+    own bytes and those of every local file it ``#include "..."``s, at any depth, each looked up
+    next to the file that names it -- two programs with the same main text and different
+    includes (a copy with one include adapted) never share a result."""
+    h = hashlib.sha256()
+    seen: set[Path] = set()
+    todo = [Path(src)]
+    while todo:
+        f = todo.pop(0)
+        try:
+            f = f.resolve()
+        except OSError:
+            continue
+        if f in seen or not f.is_file():
+            continue
+        seen.add(f)
+        data = f.read_bytes()
+        h.update(str(len(data)).encode() + b"\0" + data)
+        todo += [f.parent / name for name in _LOCAL_INCLUDE.findall(data.decode(errors="replace"))]
+    return h.hexdigest()[:20]
 
 
 def run_p4c_cached(src, cache, *, timeout: float = 300.0) -> tuple[bytes, str] | str:

@@ -21,10 +21,8 @@ reported as such, not run.  Nothing here is part of CI except :mod:`stf`'s parse
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -37,6 +35,7 @@ from p4.v1 import p4runtime_pb2
 from stf import Cmd, StfError, match_expects, parse_stf, to_entry
 
 from diff_harness import Compiled, _update, as_compiled, p4data  # noqa: F401
+from switch.bmv2json.p4c import source_digest
 
 
 # ------------------------------------------------------------------------- compiling
@@ -49,25 +48,11 @@ def compile_p4c_file(path: Path) -> Compiled | str:
     return as_compiled(run_p4c_cached(path, cache, timeout=120))
 
 
-_LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
 def source_hash(path: Path) -> str:
     """The p4c cache key of ``path``: its bytes and those of every local file it ``#include
-    "..."``s at any depth, each looked up next to the file naming it (only the main file's
-    siblings counted before, so an edited ``include/control/acl.p4`` got the old result)."""
-    h = hashlib.sha256()
-    seen: set = set()
-    todo = [path]
-    while todo:
-        f = todo.pop(0).resolve()
-        if f in seen or not f.is_file():
-            continue
-        seen.add(f)
-        data = f.read_bytes()
-        h.update(str(len(data)).encode() + b"\0" + data)
-        todo += [f.parent / n for n in _LOCAL_INCLUDE.findall(data.decode(errors="replace"))]
-    return h.hexdigest()[:20]
+    "..."``s at any depth (only the main file's siblings counted before, so an edited
+    ``include/control/acl.p4`` got the old result)."""
+    return source_digest(path)
 
 
 def compile_checkmate_file(path: Path) -> Compiled | str:
