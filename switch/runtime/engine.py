@@ -79,28 +79,18 @@ class Stack:
             raise ParserError(3)
         return self.a[self.n - 1]
 
-    # BMv2 1.15 (StackP4_16) shifts a header stack by swapping elements pairwise and then marks
-    # the vacated ones invalid: they keep the values of the elements rotated into them (a key
-    # or a read of such an element, or a setValid() on it, sees them -- corpus11, measured)
+    # BMv2 1.15 (StackP4_16) shifts a header stack as it shifts a stack of unions (below) and then
+    # marks the vacated headers invalid: they keep the values of the elements rotated into them (a
+    # key or a read of such an element, or a setValid() on it, sees them -- corpus11, measured)
     def push_front(self, k: int) -> None:
-        a = self.a
-        size = len(a)
-        k = min(k, size)
-        for i in range(size - 1, k - 1, -1):
-            a[i], a[i - k] = a[i - k], a[i]
-        for i in range(k):
-            a[i]._v = False
-        self.n = min(self.n + k, size)
+        self.push_front_u(k)
+        for h in self.a[:min(k, len(self.a))]:
+            h._v = False
 
     def pop_front(self, k: int) -> None:
-        a = self.a
-        size = len(a)
-        k = min(k, size)
-        for i in range(size - k):
-            a[i], a[i + k] = a[i + k], a[i]
-        for i in range(size - k, size):
-            a[i]._v = False
-        self.n = max(self.n - k, 0)
+        self.pop_front_u(k)
+        for h in self.a[len(self.a) - min(k, len(self.a)):]:
+            h._v = False
 
     # A stack of header unions on BMv2 (1.15): push/pop swap elements pairwise
     # (push_front: a[i] <-> a[i-k] for i from the top down; pop_front: a[i] <-> a[i+k]
