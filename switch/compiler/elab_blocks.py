@@ -320,7 +320,11 @@ class BlockRules:
         for d in c.locals:
             self.ctx["ctl_local"] = True
             # (an extern instance declared already, for a sub-control instance: _declare_later_object)
-            locals_.extend(early.pop(id(d)) if id(d) in early else self.local_decl(d, prefix, scope))
+            if id(d) in early:
+                self.place_early_objects(d)
+                locals_.extend(early.pop(id(d)))
+            else:
+                locals_.extend(self.local_decl(d, prefix, scope))
             self.ctx["ctl_local"] = False
         self.ctx["apply_body"] = True   # (its divisions are decided with the locals' constants)
         # p4c's RemoveReturns runs on a control whose body holds a return, and then takes an exit

@@ -302,14 +302,26 @@ class CtorRules:
         """An extern instance of the enclosing control declared after the sub-control's instance
         (``S() s; register<bit<8>>(8) r;`` ... ``s.apply(h, r)``): p4c accepts it (it binds the
         object where the apply is); it is declared now, before the sub-control's body is elaborated,
-        and skipped when the locals reach it (elab_control; P4Info lists objects sorted by name)."""
+        and skipped when the locals reach it (elab_control), where its records move to the end of
+        their lists: the P4Info lists objects in declaration order, as p4c."""
         d = next((d for d in (outer.get("locals") or ()) if isinstance(d, Node) and d.kind == "instance"
                   and d.name == name and d.type.kind == "typename" and d.type.name in V1_OBJECTS), None)
         if d is None:
             return None
         early = self.__dict__.setdefault("early_locals", {})
+        before = {k: len(v) for k, v in self.objects.items()}
         early[id(d)] = self.declare_instance(d, self.ctx["block"], scope)
+        self.__dict__.setdefault("early_objects", {})[id(d)] = [
+            (k, r) for k, v in self.objects.items() for r in v[before.get(k, 0):]]
         return scope.lookup(name)
+
+    def place_early_objects(self, d: Node) -> None:
+        """The locals reached an instance :meth:`_declare_later_object` declared early: its records
+        go where its declaration stands in the objects' order (after those of the sub-control
+        instances declared before it)."""
+        for k, r in self.__dict__.get("early_objects", {}).pop(id(d), ()):
+            lst = self.objects[k]
+            lst.append(lst.pop(next(i for i, x in enumerate(lst) if x is r)))
 
     # -- block parameters and constructor arguments (moved from elab_blocks) ----------------
     def param_default(self, rec: dict, p: Node) -> None:

@@ -4,7 +4,9 @@ other one, unstructured or structured) on the field's ControllerPacketMetadata.M
 does on match fields and action parameters; ``@id`` gives the field's id (a field's ``@name`` renames it in the P4Info, and simple_switch_grpc
 then dies with SIGSEGV: PI looks the P4Info name up in p4c's JSON -- not in a case),
 ``@brief``/``@description`` are not listed, a ``@hidden`` field is left out.  checkmate-p4c
-listed none of them.  Decided by p4c 1.2.4.8 (the P4Info comparison of every case).
+listed none of them.  And the order of extern instances when one handed to a sub-control is
+declared after the sub-control's instance (see its case).  Decided by p4c 1.2.4.8 (the P4Info
+comparison of every case).
 """
 from .base import H, case, program
 
@@ -33,3 +35,19 @@ CASES.append(case("lead41_controller_header_field_annotations", CAT, program("""
 """, headers=_HEADERS, fields="    packet_in_t pin;\n    packet_out_t pout;\n",
     deparser="        pkt.emit(hdr.pin);\n        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);"),
     frames=[(1, H(0x11, 2, 0x3344, 5)), (2, H(0xee, 1, 0x0102, 3))]))
+
+# the order of extern instances: a register handed to a sub-control's apply but declared after the
+# instance is listed after the sub-control's own (p4c lists objects in declaration order, the
+# sub-control's inlined in place of its instance; checkmate-p4c declares such a register early and
+# listed it first)
+CASES.append(case("lead41_register_declared_after_the_sub_control_listed_in_place", "P4Info (p4c-compatible)",
+                  program("""
+        first.write(0, hdr.h.a);
+        s.apply(hdr, late);
+        late.read(hdr.h.b, 0);
+""", top="""control S(inout headers_t hdr, register<bit<8>> r) {
+    register<bit<8>>(4) inner;
+    apply { r.write(0, hdr.h.c[7:0]); inner.write(1, hdr.h.b); inner.read(hdr.h.d[7:0], 1); } }
+""", ingress_decls="""    register<bit<8>>(2) first;
+    S() s;
+    register<bit<8>>(8) late;""")))
