@@ -242,37 +242,75 @@ def _p4c_action_order(ir: dict) -> list:
     declaration order; an action listed by an earlier control is not listed again.  Tables and
     extern instances need no such rule: their IR order is p4c's (declaration order, top-level
     instances first)."""
+    out = [a for _, mine in _control_actions(ir) for a in mine]
+    seen = {a["name"] for a in out}
+    return out + [a for a in sorted(ir["actions"], key=lambda x: x.get("p4order", 0)) if a["name"] not in seen]
+
+
+def _control_actions(ir: dict) -> list:
+    """``[(role, actions)]``: per control of the V1Switch, the actions p4c lists under it (see
+    :func:`_p4c_action_order`)."""
     by_name = {a["name"]: a for a in ir["actions"]}
     decl = sorted(ir["actions"], key=lambda x: x.get("p4order", 0))
-    out, seen = [], set()
-
-    def take(a):
-        if a is not None and a["name"] not in seen:
-            seen.add(a["name"])
-            out.append(a)
+    seen, out = set(), []
     blocks = ir.get("blocks") or {}
     for role in _CONTROL_ROLES:
         c = (blocks.get(role) or {}).get("name")
         if not c:
             continue
-        mine = [t for t in sorted(ir["tables"], key=lambda x: x.get("p4order", 0))
-                if t.get("control") == c or str(t.get("control") or "").startswith(c + ".")]
+        mine: list = []
+
+        def take(a, mine=mine):
+            if a is not None and a["name"] not in seen:
+                seen.add(a["name"])
+                mine.append(a)
+
+        def inside(x, c=c):
+            return x == c or str(x or "").startswith(c + ".")
         # top-level actions (no control of their own) in the order the control's tables list them
-        for t in mine:
-            for ref in t["actions"]:
-                a = by_name.get(ref["name"])
-                if a is not None and a.get("control") is None:
-                    take(a)
-        body = [blocks.get(role)] + [s for s in ir.get("subcontrols", []) if str(s.get("name", "")).startswith(c + ".")]
+        for t in sorted(ir["tables"], key=lambda x: x.get("p4order", 0)):
+            if inside(t.get("control")):
+                for ref in t["actions"]:
+                    a = by_name.get(ref["name"])
+                    if a is not None and a.get("control") is None:
+                        take(a)
+        body = [blocks.get(role)] + [s for s in ir.get("subcontrols", []) if inside(s.get("name"))]
         for n in ir_dicts(body):   # then those called directly, in the order of the calls
             if n.get("s") == "call_action" and by_name.get(n["action"], {}).get("control", 0) is None:
                 take(by_name[n["action"]])
         for a in decl:
-            if a.get("control") == c or str(a.get("control") or "").startswith(c + "."):
+            if inside(a.get("control")):
                 take(a)
-    for a in decl:
-        take(a)
+        out.append((role, mine))
     return out
+
+
+def _p4c_digest_order(ir: dict) -> list:
+    """The digests in the order p4c's serializer meets their calls: per control of the V1Switch,
+    first in its actions (in :func:`_control_actions`' order), then in its body, a sub-control's
+    body at the place it is applied (inlined there); a digest met before is not listed again."""
+    by_name = {d["name"]: d for d in ir["digests"]}
+    subs = {s.get("fn"): s for s in ir.get("subcontrols", [])}
+    blocks = ir.get("blocks") or {}
+    out, seen = [], set()
+
+    def visit(x, depth=0):
+        if isinstance(x, dict):
+            if x.get("s") == "digest" and x.get("name") in by_name and x["name"] not in seen:
+                seen.add(x["name"])
+                out.append(by_name[x["name"]])
+            if x.get("s") == "apply_control" and x.get("fn") in subs and depth < 32:
+                visit(subs[x["fn"]].get("body"), depth + 1)
+            for v in x.values():
+                visit(v, depth)
+        elif isinstance(x, list):
+            for v in x:
+                visit(v, depth)
+    for role, actions in _control_actions(ir):
+        for a in actions:
+            visit(a.get("body"))
+        visit((blocks.get(role) or {}).get("body"))
+    return out + [d for d in ir["digests"] if d["name"] not in seen]
 
 
 def _needs_type_info(ir: dict) -> bool:
@@ -380,7 +418,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         else:
             pr.type_spec.bitstring.bit.bitwidth = r["width"]
         pr.size = r["size"]
-    for d in ir["digests"]:
+    for d in _p4c_digest_order(ir):
         pd = info.digests.add()
         _preamble(pd.preamble, d)
         if d.get("scalar"):   # one bit<N> value (digest_N): its bitstring spec

@@ -51,3 +51,19 @@ CASES.append(case("lead41_register_declared_after_the_sub_control_listed_in_plac
 """, ingress_decls="""    register<bit<8>>(2) first;
     S() s;
     register<bit<8>>(8) late;""")))
+
+# the order of digests: p4c meets them per control in its actions first (a sub-control's inlined in
+# place of its instance), then in its body (a sub-control's body where it is applied); checkmate-p4c
+# listed them in elaboration order (the sub-control's body at its declaration)
+CASES.append(case("lead41_digests_listed_in_p4c_order", "P4Info (p4c-compatible)", program("""
+        digest<d3_t>(1, {hdr.h.a, hdr.h.b});
+        s.apply(hdr);
+        t.apply();
+""", headers="struct d1_t { bit<8> a; }\nstruct d2_t { bit<8> b; }\nstruct d3_t { bit<8> a; bit<8> b; }\n"
+             "struct d4_t { bit<16> x; }\n",
+        top="""control S(inout headers_t hdr) {
+    action sa() { digest<d4_t>(1, {hdr.h.a ++ hdr.h.b}); }
+    apply { digest<d1_t>(1, {hdr.h.a}); sa(); } }
+""", ingress_decls="""    S() s;
+    action late() { digest<d2_t>(1, {hdr.h.b}); }
+    table t { key = { hdr.h.a: exact; } actions = { late; NoAction; } }""")))
