@@ -320,8 +320,11 @@ class ShadowNode(DataPath):
                 reasm.declare_loss(f"applying iteration {it} failed: {err}")
             self._head_since = time.monotonic()
             self._applying = False
-            if self._ready():
-                self._cv.notify()  # the next iteration is complete too: the apply thread takes it
+            # the next iteration is complete too (the apply thread takes it), or it has evidence of
+            # being overdue that arrived during this replay, when the watchdog saw `_applying` and
+            # went back to an untimed wait: re-arm it, or a loss waits for the next datagram
+            if self._ready() or (self._apply_idle and self._has_evidence(reasm.head)):
+                self._cv.notify()
             self._done.notify_all()
 
     def _watchdog(self) -> float | None:
@@ -336,8 +339,7 @@ class ShadowNode(DataPath):
         slot = r.slots.get(it)
         if slot is not None and slot.complete:
             return None  # only the manifest is missing: it travels over TCP and is late, not lost
-        evidence = entry is not None or r.newest_seen > it or any(k > it for k in self._manifests)
-        if not evidence:
+        if not self._has_evidence(it):
             return None  # nothing of iteration `it` is overdue: the trainer may simply be idle
         last = max(self._head_since, slot.touched if slot else 0.0, entry[1] if entry else 0.0)
         due = last + self.cfg.loss_timeout
@@ -351,6 +353,13 @@ class ShadowNode(DataPath):
                        f"{'in' if entry else 'missing'}, no progress for {self.cfg.loss_timeout}s")
         self._done.notify_all()
         return None
+
+    def _has_evidence(self, it: int) -> bool:
+        """Under the lock: has anything arrived that says head iteration ``it`` should be here -- its
+        manifest, a later one, or a datagram of a later iteration?"""
+        r = self._reasm
+        return (r is not None and not r.needs_resync
+                and (r.newest_seen > it or any(k >= it for k in self._manifests)))
 
     def _apply_loop(self) -> None:
         while not self._stop.is_set():

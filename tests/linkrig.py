@@ -1,7 +1,8 @@
 """Two real shadow nodes (loopback UDP + management TCP) fed by a real rank-0 ShadowLink, for tests of
 what travels between them per iteration (tests/bench/test_shadow_check.py, tests/shadow/
 test_manifest_batch.py): ``feed(it)`` sends iteration ``it``'s gradient chunks to each shard (all but
-``drop_shard``'s) and hands the link the iteration's record, as a training step would."""
+``drop_shard``'s) and hands the link the iteration's record, as a training step would (``manifest_first``:
+the record first, its manifests delivered, then the chunks)."""
 from __future__ import annotations
 
 import contextlib
@@ -36,14 +37,18 @@ def link_rig(tmp_path, job: int, link_attrs: dict | None = None, **node_cfg):
         link.bootstrap_all(0)
         grads = {pid: torch.randn(p.shape) for pid, p in enumerate(model.parameters())}
 
-        def feed(it, drop_shard=None):
+        def feed(it, drop_shard=None, manifest_first=False):
+            if manifest_first:  # the gradient then completes in the shadows' ingest threads
+                link.on_record(IterationRecord(it, (1e-3,), None, False))
+                link.flush(10)
             for k, n in enumerate(nodes):
                 if k == drop_shard:
                     continue
                 own = {pid: g for pid, g in grads.items() if owner[pid] == k}
                 for pkt in gradient_packets(job, it, own):
                     tx.sendto(pkt, n.data_address)
-            link.on_record(IterationRecord(it, (1e-3,), None, False))
+            if not manifest_first:
+                link.on_record(IterationRecord(it, (1e-3,), None, False))
 
         yield link, nodes, feed
     finally:

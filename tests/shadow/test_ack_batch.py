@@ -85,3 +85,24 @@ def test_a_resync_request_is_noticed_within_the_ack_interval(tmp_path):
         assert link.flush(10)
         assert all(n.wait_for(lambda n: _latest(n) == it + 1, 10) for n in nodes), [_latest(n) for n in nodes]
         assert not nodes[1].status().needs_resync
+
+
+def test_a_manifest_that_arrives_while_another_thread_replays_still_arms_the_loss_timer(tmp_path, monkeypatch):
+    # Iteration 1 is replayed by a shadow's ingest thread (its manifest came first) and slowly; the
+    # manifest of iteration 2 -- whose gradient shard 1 never gets -- arrives meanwhile and wakes the
+    # idle apply thread, which finds a replay in progress and must not go back to an untimed wait
+    # for good: once iteration 1 is published, iteration 2 is overdue and declared lost.
+    from shadow.replay import AdamWReplica
+    step = AdamWReplica.step
+
+    def slow_step(self, m, buf):
+        if m.iteration == 1:
+            time.sleep(0.6)
+        return step(self, m, buf)
+    monkeypatch.setattr(AdamWReplica, "step", slow_step)
+    with link_rig(tmp_path, 46, loss_timeout=0.3) as (link, nodes, feed):
+        feed(1, manifest_first=True)
+        time.sleep(0.2)  # both shadows are replaying iteration 1, outside their connection threads
+        feed(2, drop_shard=1)
+        assert nodes[1].wait_for(lambda n: n.counters.losses >= 1, 5), nodes[1].status()
+        assert _latest(nodes[1]) == 1 and nodes[0].wait_for(lambda n: _latest(n) == 2, 5)
