@@ -38,3 +38,44 @@ for _name, _body in [
         ("direct_call_field", "        a2(hdr.s[1].x);\n")]:
     CASES.append(case(f"fuzz27_dead_stack_read_overwritten_by_copy_back_{_name}", "stacks", program(
         _body + "        hdr.h.c = 0x7777;\n", ingress_decls=_COPY_BACK, **_STK), frames=_STK_FR))
+
+# fuzz_exprs seed 10417 (fuzz26's open item; lead40's rule): p4c's front-end SimplifyDefUse is
+# blind to an `exit` in a sub-control body, so it drops a store overwritten after the apply; the
+# statements in between may be an `if`, `switch`, block, loop (spelled out for p4c), setValid /
+# setInvalid, a function call ... when they neither read nor write the stored path (measured on
+# p4c's JSON).  An isValid() reads only the validity; a run-time stack index touches the same
+# member of every element.  checkmate-p4c let only an `if` of plain assignments through, so where
+# SC exits (h.b != 0) it sent the stored value, BMv2 the parsed one.  Guards (kept by p4c too):
+# the same member at a run-time index, an isValid() of a whole header stored, a function's inout
+# argument, all agreeing before.
+_SC = dict(_STK, headers="header e_t { bit<8> x; bit<8> y; }\n",
+           top="control SC(in bit<8> v) { apply { if (v != 0) { exit; } } }\n"
+               "bit<8> f(in bool b) { return b ? 8w1 : 8w2; }\nbit<8> g(inout bit<8> b) { b = b + 1; return b; }\n",
+           ingress_decls="    SC() sc;\n")
+_SC_FR = [(1, H(a, b, c, 0x44556677) + bytes([0x30 + a])) for a in (0, 1) for b in (0, 5) for c in (1, 2)]
+
+
+def _across(store: str, then: str, other: str = "") -> str:
+    return program(f"        {store}\n        sc.apply(hdr.h.b);\n"
+                   f"        if (hdr.h.c == 1) {{\n            {then}\n        }} else {{\n            {other}\n        }}\n"
+                   "        hdr.s[0] = {9, 9};\n", **_SC)
+
+
+_F = "hdr.s[0].x = hdr.h.a + 1;"
+_W = "hdr.s[0] = {hdr.h.a, 3};"
+for _name, _store, _then, _else in [
+        ("set_valid", _F, "hdr.s[0].setValid();", ""),
+        ("set_invalid_of_a_whole_header", _W, "hdr.s[0].setInvalid();", ""),
+        ("is_valid_read", _F, "if (hdr.s[0].isValid()) { hdr.h.d = 1; }", ""),
+        ("run_time_index_write_of_another_member", _F, "", "hdr.s[hdr.h.a[0:0]].y = hdr.h.b;"),
+        ("run_time_index_read_of_another_member", _F, "hdr.h.d = (bit<32>)hdr.s[hdr.h.a[0:0]].y;", ""),
+        ("function_call", _F, "hdr.h.d = (bit<32>)f(hdr.h.b == 2);", "f(hdr.h.b == 3);"),
+        ("function_inout_argument_elsewhere", _W, "hdr.h.d = (bit<32>)g(hdr.h.b);", ""),
+        ("switch_and_block", _F, "switch (hdr.h.b) { 2: { hdr.h.d = 5; } }", "{ bit<8> l = hdr.h.b; hdr.h.d = (bit<32>)l; }"),
+        ("nested_if", _F, "if (hdr.h.b == 3) { hdr.s[1].setValid(); } else { hdr.h.d = 6; }", ""),
+        ("kept_run_time_index_write_of_the_member", _F, "", "hdr.s[hdr.h.a[0:0]].x = hdr.h.b;"),
+        ("kept_run_time_index_read_of_the_member", _F, "hdr.h.d = (bit<32>)hdr.s[hdr.h.a[0:0]].x;", ""),
+        ("kept_is_valid_of_a_whole_header", _W, "if (hdr.s[0].isValid()) { hdr.h.d = 1; }", ""),
+        ("kept_function_inout_argument", _W, "hdr.h.d = (bit<32>)g(hdr.s[0].y);", "")]:
+    CASES.append(case(f"fuzz27_store_before_an_exiting_sub_control_across_{_name}", CAT,
+                      _across(_store, _then, _else), frames=_SC_FR))
