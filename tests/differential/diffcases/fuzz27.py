@@ -79,3 +79,26 @@ for _name, _store, _then, _else in [
         ("kept_function_inout_argument", _W, "hdr.h.d = (bit<32>)g(hdr.s[0].y);", "")]:
     CASES.append(case(f"fuzz27_store_before_an_exiting_sub_control_across_{_name}", CAT,
                       _across(_store, _then, _else), frames=_SC_FR))
+
+# fuzz_exprs seed 10852: p4c 1.2.4.8 has no loops -- the reference spells a loop out, a constant
+# declaration of its variable per iteration -- and its midend propagates those constants and
+# folds `a ++ b` of constants as (a << |b|) + b, so a negative signed right operand borrows from
+# the left one (fuzz_exprs 5660's literal rule): `(int<3>)(int<4>)fi ++ (int<2>)(int<4>)fi` is
+# -5 for fi = 7 (not -1), and the `if` below is not taken.  checkmate-p4c kept the loop and
+# concatenated the bits at run time.  Now a `++` whose operands are made of constants and loop
+# variables the body does not write (a `for (.. in {..})` over constants, a three-part `for`
+# with a constant start, condition and update) does the same at run time.
+_LOOP_BODY = ("            if (((int<3>)(int<4>)fi ++ (int<2>)(int<4>)fi) >= -1) { hdr.h.b = hdr.h.b + 1; }\n"
+              "            hdr.h.d = hdr.h.d + (bit<32>)(bit<5>)((int<3>)(int<4>)fi ++ (int<2>)(int<4>)(fi + 1));\n")
+
+
+def _spelled_out(values) -> str:
+    return program("".join(f"        {{ bit<4> fi = {v};\n{_LOOP_BODY}        }}\n" for v in values))
+
+
+CASES.append(case("fuzz27_concat_of_loop_constants_folded_as_p4c_for_in", CAT, program(
+    "        for (bit<4> fi in {7, 13, 11, 5}) {\n" + _LOOP_BODY + "        }\n"),
+    ref_source=_spelled_out([7, 13, 11, 5])))
+CASES.append(case("fuzz27_concat_of_loop_constants_folded_as_p4c_three_part_for", CAT, program(
+    "        for (bit<4> fi = 5; fi <= 7; fi = fi + 1) {\n" + _LOOP_BODY + "        }\n"),
+    ref_source=_spelled_out([5, 6, 7])))
