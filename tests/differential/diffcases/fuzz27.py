@@ -102,3 +102,16 @@ CASES.append(case("fuzz27_concat_of_loop_constants_folded_as_p4c_for_in", CAT, p
 CASES.append(case("fuzz27_concat_of_loop_constants_folded_as_p4c_three_part_for", CAT, program(
     "        for (bit<4> fi = 5; fi <= 7; fi = fi + 1) {\n" + _LOOP_BODY + "        }\n"),
     ref_source=_spelled_out([5, 6, 7])))
+
+# fuzz_exprs seed 10995, the same fold through p4c's constant propagation: a sub-control's `out`
+# argument set to a constant (p4c inlines the body first), or a local holding one, makes the
+# `++` constant for p4c's midend: `6s5 ++ v` with v = -2 is (5 << 2) - 2 = 0x12 on BMv2, not 0x16.
+# checkmate-p4c marks a `++` that its propagation (const_index, which never keeps a constant p4c
+# drops) proves constant.  A guard: v from a header field stays a run-time concatenation.
+_OUT_SC = "control SO(out int<2> p) { apply { p = (-2s1 - 2s1); } }\n"
+CASES.append(case("fuzz27_concat_folded_as_p4c_after_a_sub_control_out_argument", CAT, program(
+    "        int<2> v = (int<2>)hdr.h.a[1:0];\n        so.apply(v);\n"
+    "        hdr.h.b = (bit<8>)((-6s31 - 6s1) ++ v);\n", top=_OUT_SC, ingress_decls="    SO() so;\n")))
+CASES.append(case("fuzz27_concat_folded_as_p4c_of_a_local_constant", CAT, program(
+    "        int<2> v = -2;\n        hdr.h.b = (bit<8>)(6s5 ++ v);\n"
+    "        int<2> w = (int<2>)hdr.h.a[1:0];\n        hdr.h.c = (bit<16>)(bit<8>)(6s5 ++ w);\n")))
