@@ -433,6 +433,11 @@ class ConstIndexRules(SubDivisionRules):
         for n in ir_dicts(node):
             if id(n) in pending and pending[id(n)][0] is n and self.fold(_subst(n, env)) is not None:
                 del pending[id(n)]   # (p4c folds it: no back-end error)
+            if n.get("o") == "++" and n.get("op") == "bin" and n["b"]["t"][0] == "int" and \
+                    self.fold(_subst(n, env)) is not None:
+                # constant for p4c's midend, which folds it as (a << |b|) + b: the runtime does so
+                # where the right operand is negative (fuzz_exprs seed 10995: a sub-control's `out`)
+                n["p4c_fold"] = True
             if n.get("op") == "stack_idx" and id(n) in locs and locs[id(n)][0] is n:
                 v = self.fold(_subst(n["i"], env))
                 if v is not None and v >= n["size"]:

@@ -12,8 +12,19 @@ nested blocks): the store is dead when a later assignment writes all of its targ
 or the whole header or struct holding it) before any statement reads an overlapping path; any other
 statement (a call, an ``if``, a table apply ...) ends the search and the store stays.  A store whose
 right-hand side calls anything stays too.
+
+An action's out/inout arguments are copied back after its body, and p4c's def-use sees those
+copies (RemoveActionParameters writes them for a table's action, InlineActions for a call): a
+store the copy-back overwrites is dead at that use (fuzz_exprs seed 10599: ``hdr.s[0] =
+hdr.s[i];`` in an action a table lists as ``a1(hdr.s[0])``; p4c's JSON has an empty action).
+One action body serves every use here, and each use may copy back into other places, so
+:func:`specialize_copy_out_bodies` gives a table's action reference or a call statement whose
+copy-back kills such a store a body of its own without it (``action_variants`` in the IR; the
+reference's ``impl`` names it), the statements of the shared body walked into plain blocks.
 """
 from __future__ import annotations
+
+import json
 
 from .elab_common import ir_dicts
 from .switch_copies import ir_path as _path, overlap as _overlap
@@ -77,3 +88,65 @@ def drop_dead_indexed_reads(stmts: list) -> list:
                 continue
         out.append(st)
     return out
+
+
+def _drop_dead_before(stmts: list, tail: list) -> list:
+    """``stmts`` (walked into plain blocks) without the stores of the module docstring, ``tail``
+    being the assignments that run after them."""
+    out = []
+    for i, st in enumerate(stmts):
+        rest = stmts[i + 1:]
+        if st.get("s") == "block":
+            body = _drop_dead_before(st["body"], list(_flat(rest)) + tail)
+            if body != st["body"]:
+                st = dict(st, body=body)
+        elif st.get("s") == "assign" and _dyn_read(st["r"]) and not _has_method_call(st["r"]):
+            target = _path(st["l"])
+            if target is not None and "[*]" not in target and _dead(target, list(_flat(rest)) + tail):
+                continue
+        out.append(st)
+    return out
+
+
+def specialize_copy_out_bodies(ir: dict) -> None:
+    """Action bodies without the stores a use's copy-back overwrites (module docstring): the IR's
+    ``action_variants`` and the ``impl`` of the table action references and ``call_action``
+    statements that run them."""
+    by_impl = {a.get("impl", a["id"]): a for a in ir["actions"]}
+    by_name = {a["name"]: a for a in ir["actions"]}
+    variants: list = []
+    made: dict = {}
+
+    def variant(a, pairs) -> str | None:
+        if a is None or not pairs or not a.get("body") or not _dyn_read(a["body"]):
+            return None
+        tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
+        body = _drop_dead_before(a["body"], tail)
+        if body == a["body"]:
+            return None
+        key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
+        if key not in made:
+            made[key] = f"v{a['id']}_{len(variants)}"
+            variants.append(dict(a, impl=made[key], body=body))
+        return made[key]
+
+    calls = [d for d in ir_dicts([ir["blocks"], ir.get("subcontrols"), ir.get("functions"), ir["actions"]])
+             if d.get("s") == "call_action"]
+    for t in ir["tables"]:
+        for ref in t["actions"]:
+            a = by_impl.get(ref.get("impl", ref["id"]))
+            bound = ref.get("bound") or []
+            if a is not None and bound:
+                v = variant(a, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")])
+                if v:
+                    ref["impl"] = v
+    for st in calls:
+        a = by_name.get(st["action"])
+        if a is not None:
+            # (a copy-back the caller drops -- union_defuse's "dead", a caller's "dead_key" -- kills nothing)
+            v = variant(a, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
+                            if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None])
+            if v:
+                st["impl"] = v
+    if variants:
+        ir["action_variants"] = variants

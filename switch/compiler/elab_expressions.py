@@ -542,6 +542,10 @@ class ExpressionRules:
             va, vb = self.fold(a), self.fold(b)
             if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
                 return {"op": "const", "v": _eval_bin("++", va, vb, at, t), "t": t}, t
+            if bt[0] == "int" and self.ctx.get("loop_consts") and self.loop_constant(a) and self.loop_constant(b):
+                # constant for p4c's midend, which folds it the same way: the runtime does that
+                # where the (signed) right operand is negative (fuzz_exprs seed 10852)
+                return {"op": "bin", "o": "++", "a": a, "b": b, "t": t, "p4c_fold": True}, t
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
+from .dead_reads import specialize_copy_out_bodies
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .exit_blind_stores import drop_stores_before_exiting_applies
@@ -231,7 +232,7 @@ class OutputRules:
                     r["table_id"] = ids["table"][r["table"]]
                 out.append(r)
             return out
-        return {
+        ir = {
             "format": IR_FORMAT,
             "annos": _annos_json(getattr(self, "main_annos", [])),   # the V1Switch instance's
             "program": self.program,
@@ -284,6 +285,8 @@ class OutputRules:
                                for fid, (f, w, uid, hidden, cp, fa) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
+        specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
+        return ir
 
     def check_user_ids(self, used_actions, applied=None) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is

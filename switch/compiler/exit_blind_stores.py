@@ -23,8 +23,20 @@ sub-control it applies) has an ``exit`` -- then an assignment of the whole path 
 whose value does not read it (local declarations whose initializers do not read it may come
 between too).  Anything else between them keeps the store (a store p4c would
 drop elsewhere is not observable without such an exit: the overwrite hides it).
+
+Statements of other kinds between them -- ``if``, ``switch`` on a value, ``for`` loops (p4c
+1.2.4.8 has none: the same statements spelled out), blocks, ``setValid``/``setInvalid``,
+function calls, ``break``/``continue`` -- are let through when nothing in them reads or writes
+the path, as measured on p4c's JSON (fuzz_exprs seed 10417, helper fuzz27): an ``isValid()`` reads
+only the header's validity (not a field stored), a ``setValid()``/``setInvalid()`` of the header
+neither reads nor kills a store to it or to its field, a function call reads its arguments and
+writes its out/inout ones, and an access at a run-time stack index touches the same member of
+every element (``hdr.s[i].y = ..`` leaves a store to ``hdr.s[0].x`` dead, ``hdr.s[i].x = ..`` or
+a read of ``hdr.s[i].x`` keeps it).
 """
 from __future__ import annotations
+
+import re
 
 from .elab_common import ir_dicts
 from .switch_copies import _reads, ir_path, overlap
@@ -81,12 +93,11 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
                     overlap(r, path) for r in _reads(init)))):
                 return False
             continue
-        if k == "if":   # (one that neither reads nor writes the path: fuzz_exprs seed 10417, an empty one)
-            if _has_call(t["c"]) or any(overlap(r, path) for r in _reads(t["c"])) or \
-                    not _untouched(t["then"] or [], path) or not _untouched(t["else"] or [], path):
+        if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
+            if not _untouched([t], path):
                 return False
             continue
-        if k != "assign" or _has_call(t["r"]):
+        if _has_call(t["r"]):
             return False
         dst = ir_path(t["l"])
         if dst is None or any(overlap(r, path) for r in _reads(t["r"])) or any(
@@ -99,16 +110,86 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
     return False
 
 
-def _untouched(stmts: list, path: str) -> bool:
-    """Whether ``stmts`` (a branch) only assign, without calls, what neither is nor reads ``path``."""
-    for t in stmts:
-        if t.get("s") == "block":
-            if not _untouched(t["body"], path):
-                return False
-            continue
-        if t.get("s") != "assign" or _has_call(t["r"]):
+_SEG = re.compile(r"\[[^\]]*\]|[^.\[]+")
+
+
+def _touch(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` may overlap, a run-time index (``[*]``) meeting any index
+    of the same stack but only the same member of an element."""
+    for x, y in zip(_SEG.findall(a), _SEG.findall(b)):
+        if x != y and not (x[0] == y[0] == "[" and "[*]" in (x, y)):
             return False
-        dst = ir_path(t["l"])
-        if dst is None or overlap(dst, path) or any(overlap(r, path) for r in _reads([t["r"], t["l"]])):
+    return True
+
+
+def _reads_path(e, path: str) -> bool:
+    """Whether expression ``e`` reads ``path`` (an ``isValid()`` reads the header's validity
+    only) or writes it (a function's out/inout argument)."""
+    for d in ir_dicts(e):
+        op = d.get("op")
+        if op == "isvalid":
+            h = ir_path(d["h"])
+            if h is None or _touch(h + ".$valid", path) or any(
+                    _touch(r, path) for x in ir_dicts(d["h"]) if x.get("op") == "stack_idx" for r in _reads(x["i"])):
+                return True
+        elif op == "call_fn_out" and any(a["dir"] in ("out", "inout") and _writes(a["e"], path) for a in d["args"]):
+            return True
+        elif op == "table_hit" or op is not None and op.startswith("call") and op not in ("call_fn", "call_fn_out"):
+            return True   # (a table apply, an extern or method call: not measured)
+    plain = _strip_isvalid(e)
+    return any(_touch(r, path) for r in _reads(plain))
+
+
+def _strip_isvalid(e):
+    if isinstance(e, list):
+        return [_strip_isvalid(x) for x in e]
+    if isinstance(e, dict):
+        if e.get("op") == "isvalid":
+            return {"op": "const", "v": 0}
+        return {k: _strip_isvalid(v) for k, v in e.items()}
+    return e
+
+
+def _writes(lv, path: str) -> bool:
+    dst = ir_path(lv)
+    return dst is None or _touch(dst, path)
+
+
+def _untouched(stmts: list, path: str) -> bool:
+    """Whether ``stmts`` neither read nor write ``path`` (the kinds of statement the module
+    docstring lists; any other kind counts as touching it)."""
+    for t in stmts:
+        k = t.get("s")
+        if k == "block":
+            ok = _untouched(t["body"], path)
+        elif k == "if":
+            ok = not _reads_path(t["c"], path) and _untouched(t["then"] or [], path) and \
+                _untouched(t["else"] or [], path)
+        elif k == "switch_value":
+            ok = not _reads_path(t["e"], path) and all(_untouched(c.get("body") or [], path) for c in t["cases"])
+        elif k == "for":
+            ok = not _reads_path([t["c"]], path) and _untouched(t.get("init") or [], path) and \
+                _untouched(t["update"] or [], path) and _untouched(t["body"], path)
+        elif k == "for_in":
+            ok = not _touch(t["n"], path) and not _reads_path(t["values"], path) and _untouched(t["body"], path)
+        elif k == "eval":   # (a function called as a statement)
+            ok = not _reads_path(t["e"], path)
+        elif k in ("break", "continue", "nop"):
+            ok = True
+        elif k == "decl":
+            ok = not _touch(t["n"], path) and (t.get("init") is None or not _reads_path(t["init"], path))
+        elif k == "assign":
+            ok = not _writes(t["l"], path) and not _reads_path(t["r"], path) and not _reads_path(
+                [d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"], path)
+        elif k == "setvalid":
+            h = ir_path(t["h"])
+            ok = h is not None and "[*]" not in h and not t.get("siblings") and (
+                h == path or path.startswith(h + ".") or not _touch(h, path))
+        elif k == "call_fn":
+            ok = all(not _reads_path(a["e"], path) and (a["dir"] not in ("out", "inout") or not _writes(a["e"], path))
+                     for a in t["args"])
+        else:
+            return False
+        if not ok:
             return False
     return True

@@ -78,7 +78,9 @@ class BlockGen:
                 self.emit(ind, f"{p['py']} = L.{p['py']}")
 
     def gen_actions(self) -> None:
-        for a in self.ir["actions"]:
+        # (an action variant: another body of an action for the uses whose copy-back makes some of
+        # its stores dead -- compiler/dead_reads.py; run through its "impl" name only)
+        for a in self.ir["actions"] + self.ir.get("action_variants", []):
             params = ", ".join(p["py"] for p in a["all_params"])
             # "impl" names the function when several bodies share one P4Info id (p4c's JSON
             # has one action per table for an action with bound arguments)

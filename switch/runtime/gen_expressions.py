@@ -158,6 +158,10 @@ class ExpressionGen:
             ua = f"({a} & {mask(wa)})" if e["a"]["t"][0] == "int" else a
             ub = f"({b} & {mask(wb)})" if e["b"]["t"][0] == "int" else b
             r = f"(({ua} << {wb}) | {ub})"
+            if e.get("p4c_fold"):
+                # constant for p4c's midend, which folds `a ++ b` as (a << |b|) + b: a negative
+                # right operand borrows from the left one (the compiler marks only such operands)
+                r = f"((({a} << {wb}) + {b}) & {M} if {b} < 0 else {r})"
             return f"_sw({r}, {w})" if signed else r
         if o in ("&", "|", "^"):
             return f"({a} {o} {b})"

@@ -285,7 +285,7 @@ class StatementGen:
                     # ... or drops where the caller of the sub-control body this call is in says
                     # so (elab_unions.settle_caller_views: its apply sets the flag)
                     keys.append(arg.get("dead_key"))
-            call = f"A_{a['id']}(P, L{''.join(', ' + x for x in args)})"
+            call = f"A_{s.get('impl', a['id'])}(P, L{''.join(', ' + x for x in args)})"
             if outs:
                 r = self.fresh("r")
                 if self.action_outs is not None:
