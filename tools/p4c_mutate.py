@@ -19,7 +19,8 @@ extern call's arguments changed, two objects given one control-plane name, an ac
 type or direction changed, an integer literal rewritten, an operator swapped or added, ... (:data:`MUTATORS`;
 the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in
 ``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``, the def-use kinds in ``p4c_mutate_defuse.py``,
-the front-end folding kinds in ``p4c_mutate_fold.py``;
+the front-end folding kinds in ``p4c_mutate_fold.py``, the table-entry and value-set kinds in
+``p4c_mutate_entries.py``;
 the judging of one mutant is in ``p4c_mutate_judge.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -56,6 +57,7 @@ from switch.bmv2json.p4c import p4c_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.p4c_mutate_defuse import KINDS as DEFUSE_KINDS  # noqa: E402
+from tools.p4c_mutate_entries import KINDS as ENTRY_KINDS  # noqa: E402
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_fold import KINDS as FOLD_KINDS  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
@@ -677,10 +679,11 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_reserved_name, m_entries_priority]}
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
 # and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py); stores p4c's def-use
-# may drop (tools/p4c_mutate_defuse.py); conditions p4c folds early (tools/p4c_mutate_fold.py)
+# may drop (tools/p4c_mutate_defuse.py); conditions p4c folds early (tools/p4c_mutate_fold.py); const
+# entries' keysets and actions, value sets (tools/p4c_mutate_entries.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
                  for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS, **DEFUSE_KINDS,
-                               **FOLD_KINDS}.items()})
+                               **FOLD_KINDS, **ENTRY_KINDS}.items()})
 
 
 def main(argv=None) -> int:
