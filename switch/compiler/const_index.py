@@ -27,9 +27,10 @@ against p4c, ``tests/differential/test_invalid.py``):
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
 branches of an ``if``), checkmate-p4c still accepts (a division there is still refused).  Where it
-is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a top-level
-parser's reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``,
-helper mutz28).
+is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a parser's
+reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``, helper
+mutz28; in a sub-parser, whose states every call shares while p4c inlines each, only a read every
+call gives the same stale constant: ``_vote_stale``, helper mutz29).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -147,6 +148,43 @@ def _pin_stale(e, env: dict) -> None:
         _pin_stale(v, env)
 
 
+def _vote_stale(e, env: dict, votes: dict) -> None:
+    """:func:`_pin_stale` for the states of a sub-parser, which every call of it shares: note, per
+    IR node of ``e`` reading a path, the stale constant this walk has for it (None: none); only a
+    node every walk gives the same constant is pinned (:func:`_pin_votes`)."""
+    if isinstance(e, list):
+        for x in e:
+            _vote_stale(x, env, votes)
+        return
+    if not isinstance(e, dict):
+        return
+    k = _key(e) if e.get("op") in ("var", "field") else None
+    if k is not None:
+        v = int(env[k]) if isinstance(env.get(k), _Stale) else None
+        votes.setdefault(id(e), (e, set()))[1].add(v)
+        if v is not None:
+            return
+    for v in e.values():
+        _vote_stale(v, env, votes)
+
+
+def _pin_votes(votes: dict) -> None:
+    for e, vs in votes.values():
+        if len(vs) == 1 and None not in vs:
+            t = e.get("t")
+            e.clear()
+            e.update({"op": "const", "v": vs.pop(), "t": t})
+
+
+def _stale_reads(self, e, env: dict) -> None:
+    """Pin (a top-level parser's state) or vote for (a sub-parser's) the stale reads of ``e``."""
+    votes = self.__dict__.get("stale_votes")
+    if votes is not None:
+        _vote_stale(e, env, votes)
+    else:
+        _pin_stale(e, env)
+
+
 def _forget(env: dict, lv) -> None:
     """Drop every tracked path ``lv`` may write (it, a part of it, what it is a part of)."""
     node = lv
@@ -190,7 +228,7 @@ class ConstIndexRules(SubDivisionRules):
         for st in stmts:
             s = st.get("s")
             if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
-                _pin_stale(st.get("r") if s == "assign" else st.get("init"), env)
+                _stale_reads(self, st.get("r") if s == "assign" else st.get("init"), env)
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):
@@ -592,15 +630,23 @@ class ConstIndexRules(SubDivisionRules):
     def check_parser_constants(self, blk: dict) -> None:
         """Propagate constants through an elaborated top-level parser along p4c's merged states,
         for the divisions only (a stack index in a parser is not checked here)."""
-        stale = any(d.get("s") == "extract_next" for d in ir_dicts(blk["states"]))
+        stale = any(d.get("s") == "extract_next"
+                    for d in ir_dicts([blk["states"]] + [b["states"] for b in getattr(self, "subparsers", [])]))
         if not self.__dict__.get("pending_divs") and not stale:
             return
         self.divisions_only = True
         self.parser_stale = stale   # (reads of stale stack elements pinned: _pin_stale)
+        self.stale_pending = []
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
+            merged = {}
+            for votes in self.stale_pending:
+                for k, (e, vs) in votes.items():
+                    merged.setdefault(k, (e, set()))[1].update(vs)
+            _pin_votes(merged)
         finally:
             self.divisions_only = self.parser_stale = False
+            self.stale_pending = []
 
     def _walk_states(self, states: dict, prefix: list, entry: dict, depth: int = 0) -> dict | None:
         """Walk every chain of merged states (``entry`` flows into ``start``, after ``prefix``);
@@ -630,7 +676,7 @@ class ConstIndexRules(SubDivisionRules):
                 tr = states[cur]["transition"]
                 if tr["kind"] != "direct":
                     if self.__dict__.get("parser_stale"):   # (p4c folds a select on a stale constant too)
-                        _pin_stale(tr.get("keys"), env)
+                        _stale_reads(self, tr.get("keys"), env)
                     break
                 if tr["to"] == "accept" and preds["accept"] == 1:
                     end = env
@@ -660,11 +706,17 @@ class ConstIndexRules(SubDivisionRules):
             if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
                                                                         or _trackable(lv)):
                 back.append((pk, k))
-        stale, self.parser_stale = self.__dict__.get("parser_stale"), False   # (its states are shared by every call)
+        # (its states are shared by every call: their stale reads are voted on, pinned where every
+        # call agrees, at the end of the top-level parser's walk)
+        outer = self.__dict__.get("stale_votes")
+        if self.__dict__.get("parser_stale") and outer is None:
+            self.stale_votes = {}
         try:
             end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
         finally:
-            self.parser_stale = stale
+            if outer is None and self.__dict__.get("stale_votes") is not None:
+                votes, self.stale_votes = self.stale_votes, None
+                self.__dict__.setdefault("stale_pending", []).append(votes)
         self._forget_writes(st, env)
         if end is None:   # (the rest of the calling state is a state of its own: nothing flows on)
             env.clear()
