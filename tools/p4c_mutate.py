@@ -33,6 +33,8 @@ line of the result file:
 ``INVALID-ACCEPTED``                 p4c rejects, checkmate-p4c accepts
 ``REJECT``                           p4c accepts, checkmate-p4c rejects
 ``P4INFO``                           both accept, the P4Infos differ (p4c_mutate_p4info)
+``ENTRIES``                          both accept, a table's const entries differ from p4c's JSON
+                                     (p4c_mutate_entries)
 ``CRASH``                            checkmate-p4c raised something else than a compile error
 ``NOLOC``                            both reject, checkmate-p4c's message has no position
 
@@ -726,7 +728,7 @@ def main(argv=None) -> int:
         done += 1
         counts[verdict.split()[0]] += 1
         by_kind[kind][verdict.split()[0]] += 1
-        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC", "P4INFO")) and args.keep:
+        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC", "P4INFO", "ENTRIES")) and args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / path.name).write_text(mut.text)
         line = f"{verdict:18} {kind:16} {base.name}:{mut.line} {mut.desc} | p4c: {ref} | ours: {ours} | {path.name}"
@@ -735,7 +737,7 @@ def main(argv=None) -> int:
             out.write(line + "\n")
             out.flush()
         path.unlink()
-    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT", "P4INFO")) - counts["CRASH"]
+    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT", "P4INFO", "ENTRIES")) - counts["CRASH"]
     agree = counts["agree-accept"] + counts["agree-reject"]
     print(f"\nmutants {done}; p4c rejects {rej} ({100 * rej / max(done, 1):.0f} %); agreement {agree} "
           f"({100 * agree / max(done, 1):.0f} %); " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

@@ -24,6 +24,14 @@ BMv2's JSON), so most of these mutants are judged on their verdict:
                   in a ``select`` given a mask or a range.
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
+
+Since p4c's P4Info does not show the entries, a mutant both compilers accept is also judged on
+them (:func:`entries_differ`, ``ENTRIES`` in the result file, for every kind): each table's const
+entries in p4c's BMv2 JSON and in checkmate-p4c's program, as the sets of keys they match (an
+exact, lpm, optional or ternary match as value and mask, a range as its bounds, a wildcard as
+nothing compared), their action by name and its data -- in the order BMv2 tries them where the
+table has a ternary, range or optional key (p4c's JSON priority ascending, checkmate-p4c's
+descending), else as a set.
 """
 from __future__ import annotations
 
@@ -200,3 +208,82 @@ def m_value_set(rng, t):
 
 
 KINDS = {f.__name__[2:]: f for f in [m_entry_key, m_entry_action, m_entry_order, m_value_set]}
+
+
+# ------------------------------------------------------------------ judging: the const entries
+def _p4c_match(m: dict, w: int) -> tuple:
+    full = (1 << w) - 1
+    kind, v = m["match_type"], int(m.get("key", "0"), 16) if "key" in m else 0
+    if kind == "range":
+        return ("range", int(m["start"], 16), int(m["end"], 16))
+    if kind == "lpm":
+        p = m["prefix_length"]
+        mask = full ^ ((1 << (w - p)) - 1) if p else 0
+        return ("mask", v & mask, mask)
+    if kind in ("ternary", "optional") and "mask" in m:
+        mask = int(m["mask"], 16) & full
+        return ("mask", v & mask, mask)
+    return ("mask", v & full, full)
+
+
+def _our_match(m: dict | None, kind: str, w: int) -> tuple:
+    full = (1 << w) - 1
+    if m is None:
+        return ("range", 0, full) if kind == "range" else ("mask", 0, 0)
+    if m["kind"] == "range":
+        return ("range", m["value"], m["high"])
+    if m["kind"] == "lpm":
+        p = m["prefix_len"]
+        mask = full ^ ((1 << (w - p)) - 1) if p else 0
+        return ("mask", m["value"] & mask, mask)
+    mask = full if m.get("mask") is None else m["mask"] & full
+    return ("mask", m["value"] & mask, mask)
+
+
+def _in_order(entries: list, ranked: bool, better) -> list:
+    """The entries as BMv2 tries them (by priority where the table has one), else as a sorted set."""
+    if not ranked:
+        return sorted(map(repr, (e for _, e in entries)))
+    return [repr(e) for _, e in sorted(entries, key=better)]
+
+
+def entries_differ(path, cache_root) -> str:
+    """For a mutant both compilers accept: '' when every table's const entries (keys, action,
+    action data, the order BMv2 tries them in) are the same in p4c's JSON and checkmate-p4c's
+    program, else the first table that differs."""
+    import hashlib
+    import json
+
+    from switch.bmv2json.p4c import run_p4c_cached
+    from switch.compiler import compile_file
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:20]
+    r = run_p4c_cached(path, cache_root / f"p4c-{digest}")
+    if isinstance(r, str):
+        return ""
+    ref = json.loads(r[0])
+    ours = compile_file(str(path)).device_config
+    acts = {a["id"]: a["name"] for a in ref["actions"]}
+    our_acts = {a["id"]: a["name"] for a in ours["actions"]}
+    mine = {t["name"]: t for t in ours["tables"]}
+    for pipe in ref["pipelines"]:
+        for t in pipe["tables"]:
+            if "entries" not in t or t["name"] not in mine:
+                continue
+            o = mine[t["name"]]
+            widths = [k["width"] for k in o["keys"]]
+            kinds = [k["match"] for k in o["keys"]]
+            ranked = any(k in ("ternary", "range", "optional") for k in kinds)
+            a = [(e.get("priority", 0), (tuple(_p4c_match(m, w) for m, w in zip(e["match_key"], widths)),
+                  acts.get(e["action_entry"]["action_id"]), tuple(int(x, 16) for x in e["action_entry"]["action_data"])))
+                 for e in t["entries"]]
+            b = []
+            for e in o.get("const_entries") or ():
+                by_id = {m["id"]: m for m in e["matches"]}
+                b.append((e.get("priority", 0), (tuple(_our_match(by_id.get(k["id"]), k["match"], k["width"]) for k in o["keys"]),
+                          our_acts.get(e["action"]), tuple(e["params"]))))
+            x, y = _in_order(a, ranked, lambda p: p[0]), _in_order(b, ranked, lambda p: -p[0])
+            if x != y:
+                i = next((i for i, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
+                return (f"table {t['name']} entry {i}: p4c {x[i] if i < len(x) else '(none)'} "
+                        f"ours {y[i] if i < len(y) else '(none)'}")
+    return ""
