@@ -19,6 +19,7 @@ BMv2's JSON), so most of these mutants are judged on their verdict:
 ``entry_order``   two entries of one list swapped, or one entry given twice (p4c warns or
                   refuses where the keys are equal), or a priority given to one entry of a list
                   whose others have none;
+``select_key``    one element of one parser ``select`` case's keyset rewritten as ``entry_key`` does;
 ``value_set``     a parser ``value_set``'s size (0, negative, an expression, a non-constant) or
                   element type (a wider ``bit``, a ``bool``, a header, a tuple) changed, or its use
                   in a ``select`` given a mask or a range.
@@ -128,6 +129,45 @@ def m_entry_key(rng, t):
     return t[:a] + new + t[b:], a, f"entry key {e[:30]} -> {new}"
 
 
+_SELECT = re.compile(r"\bselect\s*\(")
+
+
+def _select_cases(t: str) -> list:
+    """(keyset start, keyset end) of every case of every ``select``, ``default`` ones too."""
+    out = []
+    for m in _SELECT.finditer(t):
+        b = t.find("{", m.end())
+        end = _block_end(t, b + 1) if b >= 0 else None
+        if end is None:
+            continue
+        pos = b + 1
+        for part in t[b + 1:end].split(";"):
+            c = _top_colon(part)
+            if c > 0:
+                a = pos + len(part) - len(part.lstrip())
+                out.append((a, pos + c))
+            pos += len(part) + 1
+    return out
+
+
+def m_select_key(rng, t):
+    """One element of one ``select`` case's keyset rewritten as ``entry_key`` does an entry's."""
+    cases = _select_cases(t)
+    if not cases:
+        return None
+    ks, ke = rng.choice(cases)
+    els = _elements(t, ks, ke) or [(ks, ke)]
+    a, b = rng.choice(els)
+    e = t[a:b].strip()
+    if not e:
+        return None
+    v = "1" if e in ("default", "_") else e.split("&&&")[0].split("..")[0].strip()
+    new = rng.choice(["_", "default", f"{v} &&& 0", f"{v} &&& 0x1ff", f"{v} .. {v}", f"({v}) + 1 .. {v}", "0 .. 0x1ff",
+                      "0x1ffff", "-1", "4w1", "true", f"{v} &&& 0xf0", "1 .. 0", "(int<8>)-1", f"{v}, {v}", f"({v})",
+                      f"{v} .. ({v}) + 3"])
+    return t[:a] + new + t[a + len(t[a:b].rstrip()):], a, f"select case {e[:30]} -> {new}"
+
+
 def _actions(t: str) -> list:
     return [m.group(1) for m in re.finditer(r"\baction\s+(\w+)\s*\(", t)]
 
@@ -207,7 +247,7 @@ def m_value_set(rng, t):
     return t[:u.start()] + k + t[u.start() + len(m.group(3)):], u.start(), f"value_set use -> {k}"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_entry_key, m_entry_action, m_entry_order, m_value_set]}
+KINDS = {f.__name__[2:]: f for f in [m_entry_key, m_entry_action, m_entry_order, m_value_set, m_select_key]}
 
 
 # ------------------------------------------------------------------ judging: the const entries
