@@ -61,3 +61,15 @@ CASES += [
 """, ingress_decls=_POINT_TABLES),
         frames=[(1, H(0xff)), (1, H(2)), (1, H(5)), (1, H(7)), (1, H(7, 1)), (1, H(0x15)), (1, H(3))], json_path=True),
 ]
+
+CASES += [
+    # p4c_mutate seed 607 (fold_guard): an action only a table applied in a folded-away branch lists
+    # is dropped by p4c with its extern calls -- no extern call left, no `type_info` in the P4Info
+    # (checkmate-p4c looked at every action's calls and wrote an empty one)
+    case("mutz29_extern_call_of_an_action_only_an_unapplied_table_lists", CAT, program("""
+        if (!true && (hdr.h.a == 0)) { t.apply(); }
+        hdr.h.b = 1;
+""", ingress_decls="""    action r() { mark_to_drop(sm); }
+    table t { key = { hdr.h.a: exact; } actions = { r; NoAction; } }"""),
+        frames=[(1, H(0)), (1, H(5))]),
+]
