@@ -29,6 +29,13 @@ def _vset(size: str, used: bool) -> str:
                              f"    value_set<bit<8>>({size}) vs;\n    state start {{ pkt.extract(hdr.h); {sel} }}")
 
 
+def _typed(entry: str, kind: str = "exact") -> str:
+    """The template program with a table keyed by a `type` ``pt_t`` field and one const entry."""
+    return program(top="type bit<9> pt_t;\n", locals=_ACT + "    pt_t p = (pt_t)(bit<9>)hdr.h.a;\n"
+                   f"    table t {{ key = {{ p: {kind}; }} actions = {{ s; NoAction; }} const entries = {{ {entry}: s(1); }} }}\n",
+                   body="        t.apply();")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # p4c_mutate seed 701 (entry_key): a range of one value (`2 .. 2`, `0x1ff .. 0xff` on a bit<8>)
@@ -52,6 +59,14 @@ CASES = {
     # uses the value set (p4c drops an unused one first)
     "negative_size_of_a_used_value_set": (
         _vset("-1", True), "value_set", r"@size should be a positive integer", _vset("-1", False)),
+    # p4c_mutate seed 703 (entry_key): `..` and `&&&` take bit / int operands, not a `type`'s
+    # values -- a type error in an entry and in a select (checkmate-p4c accepted a one-value range,
+    # and any mask or range on a key not exact)
+    "range_of_a_types_values_in_a_const_entry": (
+        _typed("(pt_t)9w9 .. (pt_t)9w9"), "(pt_t)9w9 ..", r"\.\.: cannot be applied to expression", _typed("(pt_t)9w9")),
+    "mask_of_a_types_values_in_a_const_entry": (
+        _typed("(pt_t)9w9 &&& 0x1ff", "ternary"), "&&&", r"&&&: cannot be applied to expression",
+        _typed("_", "ternary")),
 }
 
 VALID = {
