@@ -48,6 +48,7 @@ unconditionally, back through its ``out``/``inout`` arguments (p4c_mutate seed 5
 from __future__ import annotations
 
 import collections
+import copy
 
 from .elab_common import E, ir_dicts
 from .sub_divisions import SubDivisionRules
@@ -636,7 +637,7 @@ class ConstIndexRules(SubDivisionRules):
             return
         self.divisions_only = True
         self.parser_stale = stale   # (reads of stale stack elements pinned: _pin_stale)
-        self.stale_pending = []
+        self.stale_pending, self.stale_walked = [], set()
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
             merged = {}
@@ -707,8 +708,17 @@ class ConstIndexRules(SubDivisionRules):
                                                                         or _trackable(lv)):
                 back.append((pk, k))
         # (its states are shared by every call: their stale reads are voted on, pinned where every
-        # call agrees, at the end of the top-level parser's walk)
+        # call agrees, at the end of the top-level parser's walk; a second call of the top-level
+        # parser gets a copy of its own, so each call's constants are pinned in its own states --
+        # p4c inlines each call)
         outer = self.__dict__.get("stale_votes")
+        if self.__dict__.get("parser_stale") and outer is None:
+            walked = self.__dict__.setdefault("stale_walked", set())
+            if blk["fn"] in walked:
+                blk = copy.deepcopy(blk)
+                blk["fn"] = st["fn"] = f"{st['fn']}_c{len(self.subparsers)}"
+                self.subparsers.append(blk)
+            walked.add(blk["fn"])
         if self.__dict__.get("parser_stale") and outer is None:
             self.stale_votes = {}
         try:

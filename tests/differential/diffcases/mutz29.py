@@ -73,3 +73,38 @@ CASES += [
     table t { key = { hdr.h.a: exact; } actions = { r; NoAction; } }"""),
         frames=[(1, H(0)), (1, H(5))]),
 ]
+
+_SUB2 = """parser SubP(packet_in pkt, inout headers_t hdr, inout meta_t meta) {
+    state start {
+        pkt.extract(hdr.s.next);
+        meta.m8 = meta.m8 + hdr.s[0].a;
+        transition accept;
+    }
+}
+"""
+_SUB2_PARSER = """    SubP() sub;
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        meta.m8 = 0;
+        meta.m16 = 0;
+        hdr.s[0].setValid();
+        hdr.s[0].a = 7;
+        sub.apply(pkt, hdr, meta);
+        hdr.s[0].a = 9;
+        sub.apply(pkt, hdr, meta);
+        transition accept;
+    }"""
+
+CASES += [
+    # the same sub-parser applied twice with other stale constants: p4c inlines each call, so each
+    # has its own (`m8 = 7`, then `m8 = 7 + 9` in p4c's JSON) --
+    # checkmate-switch's calls share the states: the second call gets a copy of its own
+    case("mutz29_stack_constants_of_two_calls_of_a_sub_parser", CAT, program("""
+        hdr.h.a = meta.m8;
+        hdr.h.c = meta.m16;
+""", fields="    h_t[3] s;\n", top=_SUB2, parser=_SUB2_PARSER,
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+        frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
+        json_path=True),
+]
