@@ -28,9 +28,8 @@ Everything here may only forget more than p4c, never less: a constant kept where
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
 branches of an ``if``), checkmate-p4c still accepts (a division there is still refused).  Where it
 is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a parser's
-reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``, helper
-mutz28; in a sub-parser, whose states every call shares while p4c inlines each, only a read every
-call gives the same stale constant: ``_vote_stale``, helper mutz29).
+reads of such a stale constant (or of a copy of an element's field) are pinned to it, as p4c's
+JSON has them (``stale_stack``, helpers mutz28 and mutz29).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -51,26 +50,13 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
+from .stale_stack import COPIES, mark_stale, pin_votes, stale_reads, track_copies
+from .stale_stack import path_key as _key
 from .sub_divisions import SubDivisionRules
 
 _PATH_OPS = ("field", "slice", "stack_idx", "stack_next", "stack_last")
 # statements that only read their arguments (an index, a value, a field list)
 _READ_ONLY = ("counter", "reg_write", "digest", "log", "clone", "emit", "emit_stack", "assert", "truncate")
-
-
-def _key(lv):
-    """A hashable name of a variable / field path, or None (an index, a slice, ...)."""
-    if not isinstance(lv, dict):
-        return None
-    if lv.get("op") == "var":
-        return (lv["n"],)
-    if lv.get("op") == "field":
-        b = _key(lv["base"])
-        return None if b is None else b + (lv["f"],)
-    if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
-        b = _key(lv["st"])
-        return None if b is None else b + (lv["i"]["v"],)
-    return None
 
 
 def _trackable(lv) -> bool:
@@ -125,67 +111,6 @@ def _calls_folded(e, constant_result):
     return {a: _calls_folded(v, constant_result) for a, v in e.items()}
 
 
-class _Stale(int):
-    """A constant p4c's propagation still holds for a stack element that an ``extract(hs.next)``
-    has overwritten since (it does not take ``next`` as writing ``hs[0]``, ...)."""
-
-
-def _pin_stale(e, env: dict) -> None:
-    """Put in place, in IR value ``e``, the constants of the stale paths it reads: p4c's JSON
-    has them there (``meta.m8 = hdr.s[0].a`` after the extract is ``meta.m8 = 7``)."""
-    if isinstance(e, list):
-        for x in e:
-            _pin_stale(x, env)
-        return
-    if not isinstance(e, dict):
-        return
-    k = _key(e) if e.get("op") in ("var", "field") else None
-    if k is not None and isinstance(env.get(k), _Stale):
-        t = e.get("t")
-        e.clear()
-        e.update({"op": "const", "v": int(env[k]), "t": t})
-        return
-    for v in e.values():
-        _pin_stale(v, env)
-
-
-def _vote_stale(e, env: dict, votes: dict) -> None:
-    """:func:`_pin_stale` for the states of a sub-parser, which every call of it shares: note, per
-    IR node of ``e`` reading a path, the stale constant this walk has for it (None: none); only a
-    node every walk gives the same constant is pinned (:func:`_pin_votes`)."""
-    if isinstance(e, list):
-        for x in e:
-            _vote_stale(x, env, votes)
-        return
-    if not isinstance(e, dict):
-        return
-    k = _key(e) if e.get("op") in ("var", "field") else None
-    if k is not None:
-        v = int(env[k]) if isinstance(env.get(k), _Stale) else None
-        votes.setdefault(id(e), (e, set()))[1].add(v)
-        if v is not None:
-            return
-    for v in e.values():
-        _vote_stale(v, env, votes)
-
-
-def _pin_votes(votes: dict) -> None:
-    for e, vs in votes.values():
-        if len(vs) == 1 and None not in vs:
-            t = e.get("t")
-            e.clear()
-            e.update({"op": "const", "v": vs.pop(), "t": t})
-
-
-def _stale_reads(self, e, env: dict) -> None:
-    """Pin (a top-level parser's state) or vote for (a sub-parser's) the stale reads of ``e``."""
-    votes = self.__dict__.get("stale_votes")
-    if votes is not None:
-        _vote_stale(e, env, votes)
-    else:
-        _pin_stale(e, env)
-
-
 def _forget(env: dict, lv) -> None:
     """Drop every tracked path ``lv`` may write (it, a part of it, what it is a part of)."""
     node = lv
@@ -229,7 +154,7 @@ class ConstIndexRules(SubDivisionRules):
         for st in stmts:
             s = st.get("s")
             if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
-                _stale_reads(self, st.get("r") if s == "assign" else st.get("init"), env)
+                stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):
@@ -404,8 +329,7 @@ class ConstIndexRules(SubDivisionRules):
         if s == "extract_next" and (k := _key(node["st"])) is not None:
             # p4c's propagation does not take `next` as writing an element of the stack: what it
             # knew of the elements stays, stale (helper mutz28, mutz27's open item)
-            for x in [x for x in env if x[:len(k)] == k]:
-                env[x] = _Stale(env[x])
+            mark_stale(env, k)
             return
         if s in _READ_ONLY and not any(str(n.get("op", "")).startswith("call") for n in ir_dicts(node)):
             return
@@ -636,7 +560,7 @@ class ConstIndexRules(SubDivisionRules):
         if not self.__dict__.get("pending_divs") and not stale:
             return
         self.divisions_only = True
-        self.parser_stale = stale   # (reads of stale stack elements pinned: _pin_stale)
+        self.parser_stale = stale   # (reads of stale stack elements pinned: stale_stack)
         self.stale_pending, self.stale_walked = [], set()
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
@@ -644,7 +568,7 @@ class ConstIndexRules(SubDivisionRules):
             for votes in self.stale_pending:
                 for k, (e, vs) in votes.items():
                     merged.setdefault(k, (e, set()))[1].update(vs)
-            _pin_votes(merged)
+            pin_votes(merged)
         finally:
             self.divisions_only = self.parser_stale = False
             self.stale_pending = []
@@ -677,7 +601,7 @@ class ConstIndexRules(SubDivisionRules):
                 tr = states[cur]["transition"]
                 if tr["kind"] != "direct":
                     if self.__dict__.get("parser_stale"):   # (p4c folds a select on a stale constant too)
-                        _stale_reads(self, tr.get("keys"), env)
+                        stale_reads(tr.get("keys"), env, self.__dict__.get("stale_votes"))
                     break
                 if tr["to"] == "accept" and preds["accept"] == 1:
                     end = env
@@ -691,7 +615,10 @@ class ConstIndexRules(SubDivisionRules):
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:
             self.check_const_indexes([st], env)
+            if self.__dict__.get("parser_stale"):
+                track_copies(env, st, _trackable)   # (stale_stack: copies of stack elements)
             return
+        env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
         back = []   # (the sub-parser's path, the caller's) for what it writes
