@@ -116,8 +116,11 @@ _COPY_PARSER = """    state start {
         bit<8> x = hdr.s[0].a;
         bit<8> y = x + 1;
         meta.m32 = 5;
+        hdr.s[0].setValid();
+        hdr.s[0].d = hdr.h.d + 1;
         pkt.extract(hdr.s.next);
         pkt.extract(hdr.s.next);
+        hdr.h.a = hdr.s[0].d[7:0];
         hdr.h.c = meta.m16;
         hdr.h.b = x;
         hdr.h.d = (bit<32>)y + meta.m32;
@@ -128,7 +131,8 @@ CASES += [
     # p4c's copy propagation in a parser does not take `extract(hs.next)` as writing an element of
     # `hs` either for the expressions it propagates: a local or field stored from `hs[i]` before
     # it is read after it as that expression, evaluated there (p4c's JSON: `h.c = s[1].b & 0xffff`
-    # after both extracts; checkmate-switch read the values stored before them)
+    # after both extracts), and so is an element's field stored before it (`h.a = (h.d + 1)[7:0]`;
+    # checkmate-switch read the values stored before them, and the extracted field)
     case("mutz29_stack_copies_propagated_past_extract_next", CAT, program("", fields="    h_t[3] s;\n",
         parser=_COPY_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
