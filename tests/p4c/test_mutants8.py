@@ -67,9 +67,21 @@ CASES = {
     "mask_of_a_types_values_in_a_const_entry": (
         _typed("(pt_t)9w9 &&& 0x1ff", "ternary"), "&&&", r"&&&: cannot be applied to expression",
         _typed("_", "ternary")),
+    # p4c_mutate seed 195 (div): p4c's constant folding still sees a branch its type checker
+    # never does -- a division of two constants by zero there is its error, after an unknown
+    # member too; one of a run-time value by zero is no error there (not folded)
+    "division_of_literals_by_zero_after_a_bad_member_in_a_dead_branch": (
+        program(body="        if (8w1 == 8w2) { hdr.h.a = hdr.h.zz; hdr.h.b = 16w7 % 0; }"), "16w7 % 0",
+        r"division by zero", program(body="        if (8w1 == 8w2) { hdr.h.a = hdr.h.zz; hdr.h.b = hdr.h.b % 0; }")),
+    "division_of_literals_by_zero_in_a_dead_operand": (
+        program(body="        if (false && (hdr.h.zz == 1 || 8w3 % 8w0 == 1)) { hdr.h.a = 1; }"), "8w3 % 8w0",
+        r"division by zero", program(body="        if (false && (hdr.h.zz == 1 || hdr.h.a % 8w0 == 1)) { hdr.h.a = 1; }")),
 }
 
 VALID = {
+    "division_of_a_field_by_zero_in_a_dead_branch": program(body="        if (8w1 == 8w2) { hdr.h.b = hdr.h.b / 0; }"),
+    "division_of_a_field_by_zero_in_a_dead_operand": program(
+        body="        if (false && hdr.h.a % 8w0 == 1) { hdr.h.a = 1; }"),
     "hidden_actions_parameters_sharing_an_id_of_zero": _hidden("@id(0)").replace(
         "s(@id(0) bit<8> v)", "s(@id(0) bit<8> v, @id(0) bit<8> w)"),
     "value_set_of_size_zero_used": _vset("0", True),
