@@ -148,7 +148,9 @@ class ConstIndexRules(SubDivisionRules):
     def check_const_indexes(self, stmts: list, env: dict | None = None, predicated: bool | None = None) -> None:
         env = {} if env is None else env
         ctx = getattr(self, "ctx", None) or {}
-        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth")
+        # (an action a sub-control's walk calls directly: its branches predicated, sub_divisions)
+        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth") \
+            or bool(self.__dict__.get("sub_action_walk"))
         if predicated is None:   # (a block of an action's branch, or after its conditional return)
             predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
         for st in stmts:

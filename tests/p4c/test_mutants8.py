@@ -36,6 +36,13 @@ def _typed(entry: str, kind: str = "exact") -> str:
                    body="        t.apply();")
 
 
+def _sub_action(body: str) -> str:
+    """The template program with a sub-control whose apply calls action ``a`` (``body``) through
+    action ``b``, applied with the constant ``8w100`` for its ``in`` parameter ``v``."""
+    return program(top=f"control S(in bit<8> v, inout bit<8> o) {{ action a() {{ {body} }} action b() {{ a(); }} "
+                       "apply { b(); } }\n", locals="    S() s;\n", body="        s.apply(8w100, hdr.h.a);")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # p4c_mutate seed 701 (entry_key): a range of one value (`2 .. 2`, `0x1ff .. 0xff` on a bit<8>)
@@ -76,6 +83,12 @@ CASES = {
     "division_of_literals_by_zero_in_a_dead_operand": (
         program(body="        if (false && (hdr.h.zz == 1 || 8w3 % 8w0 == 1)) { hdr.h.a = 1; }"), "8w3 % 8w0",
         r"division by zero", program(body="        if (false && (hdr.h.zz == 1 || hdr.h.a % 8w0 == 1)) { hdr.h.a = 1; }")),
+    # p4c_mutate seed 520 (late_store): an action a sub-control calls directly is inlined where its
+    # stores are constants for the propagation (`o = v / 3; o = o / 7;` with `v` a constant `in`
+    # argument folds); one after a conditional return is none (p4c predicates it)
+    "sub_control_action_division_after_a_conditional_return": (
+        _sub_action("if (o == 1) { return; } o = 14; o = o / 7;"), "action a()", r"compile-time power of two",
+        _sub_action("o = v / 3; o = o / 7;")),
 }
 
 VALID = {
