@@ -8,8 +8,8 @@ BMv2's frames):
 * a constant stored into an element's field (``hdr.s[0].a = 7; extract(hdr.s.next);
   meta.m8 = hdr.s[0].a;`` is ``meta.m8 = 7``; helper mutz28) -- :class:`Stale`, kept in the
   propagation's environment of ``const_index`` in place of the constant;
-* a copy: a local or field stored from an expression that reads an element, or an element's
-  field stored from any expression (``meta.m16 =
+* a copy: a local or field stored from an expression that reads an element (a constant index
+  or ``hs.last``), or an element's field stored from any expression (``meta.m16 =
   (bit<16>)hdr.s[1].b; extract(hdr.s.next); hdr.h.c = meta.m16;`` is ``hdr.h.c = hdr.s[1].b &
   0xffff``, read after the extract -- the new element's field; helper mutz29).  :func:`track_copies`
   keeps them (under :data:`COPIES` in the same environment, composed: ``y = x + 1`` with ``x`` a
@@ -157,7 +157,8 @@ def track_copies(env: dict, st: dict, trackable) -> None:
         if r is not None and trackable(lv):
             e = _compose(r, copies)
             reads = _reads(e)
-            if any(isinstance(c, int) for x in reads | {ks[0]} for c in x) and not any(
+            if (any(isinstance(c, int) for x in reads | {ks[0]} for c in x)
+                    or any(d.get("op") == "stack_last" for d in ir_dicts(e))) and not any(
                     str(d.get("op", "")).startswith("call") for d in ir_dicts(e)):
                 out[ks[0]] = (e, reads, False)   # (it reads or writes a stack element: it may go stale)
         env[COPIES] = out

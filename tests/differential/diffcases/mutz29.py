@@ -119,8 +119,10 @@ _COPY_PARSER = """    state start {
         hdr.s[0].setValid();
         hdr.s[0].d = hdr.h.d + 1;
         pkt.extract(hdr.s.next);
+        meta.m8 = hdr.s.last.b;
         pkt.extract(hdr.s.next);
-        hdr.h.a = hdr.s[0].d[7:0];
+        pkt.extract(hdr.s.next);
+        hdr.h.a = hdr.s[0].d[7:0] + meta.m8;
         hdr.h.c = meta.m16;
         hdr.h.b = x;
         hdr.h.d = (bit<32>)y + meta.m32;
@@ -131,7 +133,8 @@ CASES += [
     # p4c's copy propagation in a parser does not take `extract(hs.next)` as writing an element of
     # `hs` either for the expressions it propagates: a local or field stored from `hs[i]` before
     # it is read after it as that expression, evaluated there (p4c's JSON: `h.c = s[1].b & 0xffff`
-    # after both extracts), and so is an element's field stored before it (`h.a = (h.d + 1)[7:0]`;
+    # after both extracts), and so are an element's field stored before it (`h.a = (h.d + 1)[7:0]`)
+    # and a copy of `hs.last` (`m8 = s.last.b` is the last element's after the next extract;
     # checkmate-switch read the values stored before them, and the extracted field)
     case("mutz29_stack_copies_propagated_past_extract_next", CAT, program("", fields="    h_t[3] s;\n",
         parser=_COPY_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
