@@ -19,7 +19,8 @@ extern call's arguments changed, two objects given one control-plane name, an ac
 type or direction changed, an integer literal rewritten, an operator swapped or added, ... (:data:`MUTATORS`;
 the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in
 ``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``, the def-use kinds in ``p4c_mutate_defuse.py``,
-the front-end folding kinds in ``p4c_mutate_fold.py``;
+the front-end folding kinds in ``p4c_mutate_fold.py``, the table-entry and value-set kinds in
+``p4c_mutate_entries.py``;
 the judging of one mutant is in ``p4c_mutate_judge.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -32,6 +33,8 @@ line of the result file:
 ``INVALID-ACCEPTED``                 p4c rejects, checkmate-p4c accepts
 ``REJECT``                           p4c accepts, checkmate-p4c rejects
 ``P4INFO``                           both accept, the P4Infos differ (p4c_mutate_p4info)
+``ENTRIES``                          both accept, a table's const entries differ from p4c's JSON
+                                     (p4c_mutate_entries)
 ``CRASH``                            checkmate-p4c raised something else than a compile error
 ``NOLOC``                            both reject, checkmate-p4c's message has no position
 
@@ -56,6 +59,7 @@ from switch.bmv2json.p4c import p4c_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.p4c_mutate_defuse import KINDS as DEFUSE_KINDS  # noqa: E402
+from tools.p4c_mutate_entries import KINDS as ENTRY_KINDS  # noqa: E402
 from tools.p4c_mutate_externs import KINDS as EXTERN_KINDS, split_top  # noqa: E402
 from tools.p4c_mutate_fold import KINDS as FOLD_KINDS  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
@@ -677,10 +681,11 @@ MUTATORS = {f.__name__[2:]: f for f in [
     m_reserved_name, m_entries_priority]}
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
 # and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py); stores p4c's def-use
-# may drop (tools/p4c_mutate_defuse.py); conditions p4c folds early (tools/p4c_mutate_fold.py)
+# may drop (tools/p4c_mutate_defuse.py); conditions p4c folds early (tools/p4c_mutate_fold.py); const
+# entries' keysets and actions, value sets (tools/p4c_mutate_entries.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
                  for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS, **DEFUSE_KINDS,
-                               **FOLD_KINDS}.items()})
+                               **FOLD_KINDS, **ENTRY_KINDS}.items()})
 
 
 def main(argv=None) -> int:
@@ -723,7 +728,7 @@ def main(argv=None) -> int:
         done += 1
         counts[verdict.split()[0]] += 1
         by_kind[kind][verdict.split()[0]] += 1
-        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC", "P4INFO")) and args.keep:
+        if verdict.startswith(("INVALID", "REJECT", "CRASH", "NOLOC", "P4INFO", "ENTRIES")) and args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / path.name).write_text(mut.text)
         line = f"{verdict:18} {kind:16} {base.name}:{mut.line} {mut.desc} | p4c: {ref} | ours: {ours} | {path.name}"
@@ -732,7 +737,7 @@ def main(argv=None) -> int:
             out.write(line + "\n")
             out.flush()
         path.unlink()
-    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT", "P4INFO")) - counts["CRASH"]
+    rej = sum(v for k, v in counts.items() if k not in ("agree-accept", "REJECT", "P4INFO", "ENTRIES")) - counts["CRASH"]
     agree = counts["agree-accept"] + counts["agree-reject"]
     print(f"\nmutants {done}; p4c rejects {rej} ({100 * rej / max(done, 1):.0f} %); agreement {agree} "
           f"({100 * agree / max(done, 1):.0f} %); " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from switch.bmv2json.p4c import run_p4c_cached
 from switch.compiler import P4CompileError, compile_file
+from tools.p4c_mutate_entries import entries_differ
 from tools.p4c_mutate_p4info import p4info_differs
 
 _LOC = re.compile(r"^\S+\.p4:(\d+):\d+: ")
@@ -50,9 +51,12 @@ def judge(path: Path, mline: int, cache_root: Path) -> tuple[str, str, str]:
     kind, msg = ours_verdict(path)
     if kind == "crash":
         return "CRASH", ref or "(p4c accepts)", msg
-    if ref is None:   # (both accept: the P4Infos compared, p4c_mutate_p4info)
+    if ref is None:   # (both accept: the P4Infos compared, p4c_mutate_p4info, then the const entries)
         diff = p4info_differs(path, cache_root) if kind == "ok" else ""
-        return ("P4INFO" if diff else "agree-accept" if kind == "ok" else "REJECT"), "", diff or msg
+        if diff:
+            return "P4INFO", "", diff
+        diff = entries_differ(path, cache_root) if kind == "ok" else ""
+        return ("ENTRIES" if diff else "agree-accept" if kind == "ok" else "REJECT"), "", diff or msg
     if kind == "ok":
         return "INVALID-ACCEPTED", ref, ""
     m = _LOC.match(msg)

@@ -27,9 +27,9 @@ against p4c, ``tests/differential/test_invalid.py``):
 Everything here may only forget more than p4c, never less: a constant kept where p4c dropped it
 would refuse a program p4c compiles.  Where p4c's proof reaches further (a constant written in both
 branches of an ``if``), checkmate-p4c still accepts (a division there is still refused).  Where it
-is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a top-level
-parser's reads of such a stale constant are pinned to it, as p4c's JSON has them (``_pin_stale``,
-helper mutz28).
+is wrong -- it does not take ``extract(hs.next)`` as writing an element of ``hs`` -- a parser's
+reads of such a stale constant (or of a copy of an element's field) are pinned to it, as p4c's
+JSON has them (``stale_stack``, helpers mutz28 and mutz29).
 
 The same propagation decides p4c's BMv2 back-end check on a division by a constant that is not a
 power of two (:meth:`ConstIndexRules.defer_division`): p4c refuses it only when the dividend is
@@ -47,28 +47,16 @@ unconditionally, back through its ``out``/``inout`` arguments (p4c_mutate seed 5
 from __future__ import annotations
 
 import collections
+import copy
 
 from .elab_common import E, ir_dicts
+from .stale_stack import COPIES, mark_stale, pin_votes, stale_reads, track_copies
+from .stale_stack import path_key as _key
 from .sub_divisions import SubDivisionRules
 
 _PATH_OPS = ("field", "slice", "stack_idx", "stack_next", "stack_last")
 # statements that only read their arguments (an index, a value, a field list)
 _READ_ONLY = ("counter", "reg_write", "digest", "log", "clone", "emit", "emit_stack", "assert", "truncate")
-
-
-def _key(lv):
-    """A hashable name of a variable / field path, or None (an index, a slice, ...)."""
-    if not isinstance(lv, dict):
-        return None
-    if lv.get("op") == "var":
-        return (lv["n"],)
-    if lv.get("op") == "field":
-        b = _key(lv["base"])
-        return None if b is None else b + (lv["f"],)
-    if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
-        b = _key(lv["st"])
-        return None if b is None else b + (lv["i"]["v"],)
-    return None
 
 
 def _trackable(lv) -> bool:
@@ -123,30 +111,6 @@ def _calls_folded(e, constant_result):
     return {a: _calls_folded(v, constant_result) for a, v in e.items()}
 
 
-class _Stale(int):
-    """A constant p4c's propagation still holds for a stack element that an ``extract(hs.next)``
-    has overwritten since (it does not take ``next`` as writing ``hs[0]``, ...)."""
-
-
-def _pin_stale(e, env: dict) -> None:
-    """Put in place, in IR value ``e``, the constants of the stale paths it reads: p4c's JSON
-    has them there (``meta.m8 = hdr.s[0].a`` after the extract is ``meta.m8 = 7``)."""
-    if isinstance(e, list):
-        for x in e:
-            _pin_stale(x, env)
-        return
-    if not isinstance(e, dict):
-        return
-    k = _key(e) if e.get("op") in ("var", "field") else None
-    if k is not None and isinstance(env.get(k), _Stale):
-        t = e.get("t")
-        e.clear()
-        e.update({"op": "const", "v": int(env[k]), "t": t})
-        return
-    for v in e.values():
-        _pin_stale(v, env)
-
-
 def _forget(env: dict, lv) -> None:
     """Drop every tracked path ``lv`` may write (it, a part of it, what it is a part of)."""
     node = lv
@@ -184,13 +148,15 @@ class ConstIndexRules(SubDivisionRules):
     def check_const_indexes(self, stmts: list, env: dict | None = None, predicated: bool | None = None) -> None:
         env = {} if env is None else env
         ctx = getattr(self, "ctx", None) or {}
-        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth")
+        # (an action a sub-control's walk calls directly: its branches predicated, sub_divisions)
+        in_action = bool(ctx.get("in_action")) and not self.__dict__.get("const_dry_depth") \
+            or bool(self.__dict__.get("sub_action_walk"))
         if predicated is None:   # (a block of an action's branch, or after its conditional return)
             predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
         for st in stmts:
             s = st.get("s")
             if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
-                _pin_stale(st.get("r") if s == "assign" else st.get("init"), env)
+                stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):
@@ -365,8 +331,7 @@ class ConstIndexRules(SubDivisionRules):
         if s == "extract_next" and (k := _key(node["st"])) is not None:
             # p4c's propagation does not take `next` as writing an element of the stack: what it
             # knew of the elements stays, stale (helper mutz28, mutz27's open item)
-            for x in [x for x in env if x[:len(k)] == k]:
-                env[x] = _Stale(env[x])
+            mark_stale(env, k)
             return
         if s in _READ_ONLY and not any(str(n.get("op", "")).startswith("call") for n in ir_dicts(node)):
             return
@@ -597,15 +562,23 @@ class ConstIndexRules(SubDivisionRules):
     def check_parser_constants(self, blk: dict) -> None:
         """Propagate constants through an elaborated top-level parser along p4c's merged states,
         for the divisions only (a stack index in a parser is not checked here)."""
-        stale = any(d.get("s") == "extract_next" for d in ir_dicts(blk["states"]))
+        stale = any(d.get("s") == "extract_next"
+                    for d in ir_dicts([blk["states"]] + [b["states"] for b in getattr(self, "subparsers", [])]))
         if not self.__dict__.get("pending_divs") and not stale:
             return
         self.divisions_only = True
-        self.parser_stale = stale   # (reads of stale stack elements pinned: _pin_stale)
+        self.parser_stale = stale   # (reads of stale stack elements pinned: stale_stack)
+        self.stale_pending, self.stale_walked = [], set()
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
+            merged = {}
+            for votes in self.stale_pending:
+                for k, (e, vs) in votes.items():
+                    merged.setdefault(k, (e, set()))[1].update(vs)
+            pin_votes(merged)
         finally:
             self.divisions_only = self.parser_stale = False
+            self.stale_pending = []
 
     def _walk_states(self, states: dict, prefix: list, entry: dict, depth: int = 0) -> dict | None:
         """Walk every chain of merged states (``entry`` flows into ``start``, after ``prefix``);
@@ -635,7 +608,7 @@ class ConstIndexRules(SubDivisionRules):
                 tr = states[cur]["transition"]
                 if tr["kind"] != "direct":
                     if self.__dict__.get("parser_stale"):   # (p4c folds a select on a stale constant too)
-                        _pin_stale(tr.get("keys"), env)
+                        stale_reads(tr.get("keys"), env, self.__dict__.get("stale_votes"))
                     break
                 if tr["to"] == "accept" and preds["accept"] == 1:
                     end = env
@@ -649,7 +622,10 @@ class ConstIndexRules(SubDivisionRules):
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:
             self.check_const_indexes([st], env)
+            if self.__dict__.get("parser_stale"):
+                track_copies(env, st, _trackable)   # (stale_stack: copies of stack elements)
             return
+        env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
         back = []   # (the sub-parser's path, the caller's) for what it writes
@@ -665,11 +641,26 @@ class ConstIndexRules(SubDivisionRules):
             if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
                                                                         or _trackable(lv)):
                 back.append((pk, k))
-        stale, self.parser_stale = self.__dict__.get("parser_stale"), False   # (its states are shared by every call)
+        # (its states are shared by every call: their stale reads are voted on, pinned where every
+        # call agrees, at the end of the top-level parser's walk; a second call of the top-level
+        # parser gets a copy of its own, so each call's constants are pinned in its own states --
+        # p4c inlines each call)
+        outer = self.__dict__.get("stale_votes")
+        if self.__dict__.get("parser_stale") and outer is None:
+            walked = self.__dict__.setdefault("stale_walked", set())
+            if blk["fn"] in walked:
+                blk = copy.deepcopy(blk)
+                blk["fn"] = st["fn"] = f"{st['fn']}_c{len(self.subparsers)}"
+                self.subparsers.append(blk)
+            walked.add(blk["fn"])
+        if self.__dict__.get("parser_stale") and outer is None:
+            self.stale_votes = {}
         try:
             end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
         finally:
-            self.parser_stale = stale
+            if outer is None and self.__dict__.get("stale_votes") is not None:
+                votes, self.stale_votes = self.stale_votes, None
+                self.__dict__.setdefault("stale_pending", []).append(votes)
         self._forget_writes(st, env)
         if end is None:   # (the rest of the calling state is a state of its own: nothing flows on)
             env.clear()

@@ -369,7 +369,8 @@ class BlockRules:
             uid = annotation(d.annos, "id")
             rec = {"name": q, "py": "VS_" + q.replace(".", "_"), "width": sum(f["width"] for f in fields) if fields else t[1] if is_bits(t) else 1,
                    "t": t, "fields": fields, "bad": bad,
-                   "size": self.const_int(d.size, "value_set size", minimum=0, maximum=MAX_ARRAY, scope=scope),   # p4c: 0 is fine
+                   # (p4c: 0 is fine; a negative size only where the value set is used: check_user_ids)
+                   "size": self.const_int(d.size, "value_set size", maximum=MAX_ARRAY, scope=scope), "size_loc": d.size.loc,
                    "uid": (uid[1] or [None])[0] if uid else None, "annos": d.annos}
             self.__dict__.setdefault("object_blocks", {})[q] = self.ctx["block"]   # (drop_unapplied_subparsers)
             if not hasattr(self, "value_sets"):

@@ -294,6 +294,10 @@ class OutputRules:
         kinds = {"counters": "counter", "registers": "register", "meters": "meter",
                  "direct_counters": "direct_counter", "direct_meters": "direct_meter",
                  "action_profiles": "action_profile"}
+        for v in self.used_value_sets():   # (p4c drops an unused one first: helper mutz29, seed 701)
+            if v["size"] < 0:
+                raise E(v["size_loc"], f"@size should be a positive integer for declaration {v['name']} "
+                                       f"(value_set size {v['size']})")
         groups = [("action", used_actions.values()), ("table", self.tables.values()),
                   ("value_set", self.used_value_sets())] + [(kinds.get(k), self.objects[k]) for k in self.objects]
         for kind, recs in groups:
@@ -332,7 +336,16 @@ class OutputRules:
         times"; a position an explicit id repeats is fine).  Helper mutz22's probes."""
         groups = [("KeyElement", self.__dict__.get("key_id_annos", {}).get(t["name"], []))]
         for a in t.get("actions") or ():
-            params = (self.actions.get(a["name"]) or {}).get("params") or ()
+            act = self.actions.get(a["name"]) or {}
+            if annotation(act.get("annos") or [], "hidden"):
+                # not in the P4Info: its parameters' ids are only parsed, one integer literal each
+                # (`@id(0)` compiles, `@id(-1)` is p4c's syntax error; helper mutz29, seed 321)
+                for p in act.get("params") or ():
+                    anno = annotation(p.get("annos") or [], "id")
+                    if anno and not (len(anno[1]) == 1 and isinstance(anno[1][0], int) and not isinstance(anno[1][0], bool)):
+                        raise E(anno[2], f"{p['name']}: @id takes one integer literal (p4c: syntax error)")
+                continue
+            params = act.get("params") or ()
             groups.append(("", [(p["name"], annotation(p.get("annos") or [], "id")) for p in params]))
         for what, elems in groups:
             self.check_id_annotations(elems, what)

@@ -193,6 +193,14 @@ class ParserRules:
             if any(self.expr(o, scope)[1][0] == "bool" for o in ops):
                 raise E(k.loc, f"{sym}: cannot be applied to a bool value (p4c: type error)")
             raise E(sel_loc or k.loc, f"select label {sym} of a bit type for a bool key (p4c: type error)")
+        if k.kind in ("mask", "range"):
+            # p4c's type checker: `&&&` and `..` take bit / int operands, not a `type`'s values
+            # (`(pt_t)9w9 .. (pt_t)9w9` is a type error; helper mutz29, p4c_mutate seed 703)
+            for o in (k.value, k.mask) if k.kind == "mask" else (k.lo, k.hi):
+                nt = newtype_name(self.expr(o, scope)[1])
+                if nt:
+                    raise E(o.loc, f"{'&&&' if k.kind == 'mask' else '..'}: cannot be applied to expression "
+                                   f"{expr_text(o)} with type {nt} (p4c: type error)")
         if k.kind == "mask":
             v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
             m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))

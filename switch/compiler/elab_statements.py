@@ -8,6 +8,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .checks import dead_division_by_zero
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
@@ -560,6 +561,7 @@ class StatementRules(ConditionFolding):
             if e.message.startswith(("unknown name", "unknown function", "unknown type")) or \
                     any(w in e.message for w in ("division by zero", "negative amount", "operands of ++")):
                 raise
+            dead_division_by_zero(n)
         finally:
             if ctx is not None:
                 ctx["dead_expr"] = saved
@@ -594,6 +596,7 @@ class StatementRules(ConditionFolding):
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
                     or e.message.startswith("cannot assign to 'in' parameter") or e.message.endswith(" cannot be assigned") \
                     or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
+                dead_division_by_zero(n)   # (constant folding still sees the rest of the branch)
                 return []
             raise
         finally:
@@ -804,3 +807,4 @@ def _literal_condition(n: Node, scope) -> bool:
             return True
         return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
     return False
+

@@ -519,11 +519,16 @@ class TableRules:
                             "(p4c: Negative values not supported yet)")
         if signed:   # (two's complement in the key's width)
             ks = {k: v & ((1 << w) - 1) if k in ("v", "m", "lo", "hi") and isinstance(v, int) else v for k, v in ks.items()}
-        if ks["k"] == "mask" and kind in ("range", "optional") and ks["m"] & ((1 << w) - 1) == (1 << w) - 1:
+        full = (1 << w) - 1
+        if ks["k"] == "mask" and kind in ("range", "optional", "exact") and ks["m"] & full == full:
             # p4c's BMv2 back end takes `v &&& m` whose mask covers the key's width as the value v
-            # on a range or optional key (range v..v; any other mask: "unsupported range key
-            # expression"; mutz18, p4c_mutate seed 37)
+            # on a range, optional or exact key (range v..v; any other mask: "unsupported range key
+            # expression"; mutz18, p4c_mutate seed 37; exact: helper mutz29, seed 701)
             ks = {"k": "value", "v": ks["v"]}
+        if ks["k"] == "range" and kind != "range" and ks["lo"] & full == ks["hi"] & full:
+            # and a range of one value (`2 .. 2`, `0x1ff .. 0xff` on a bit<8>) as that value on a key
+            # of any kind (any other range: "invalid key expression"; helper mutz29, seed 701)
+            ks = {"k": "value", "v": ks["lo"]}
         if ks["k"] == "value":
             v = ks["v"] & ((1 << w) - 1)
             if kind == "lpm":

@@ -176,10 +176,9 @@ def _visible(ir: dict) -> dict:
     return out
 
 
-def _reached_digests(ir: dict) -> dict:
-    """``ir`` with only the digests p4c lists: those some surviving call sends -- in a control or
-    parser body, a function, or an action the P4Info lists (or one such an action calls); an
-    action no table lists and no body calls is dropped by p4c, with its digest calls."""
+def _kept_actions(ir: dict) -> list:
+    """The actions p4c keeps: those the P4Info lists, and those a body or a kept action calls (an
+    action no table lists and no body calls is dropped, with its extern calls and digests)."""
     listed, _ = _listed_actions(ir)
     bodies = [ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]]
     by_name = {a["name"]: a for a in ir["actions"]}
@@ -188,6 +187,15 @@ def _reached_digests(ir: dict) -> dict:
     while todo := [by_name[n] for n in names if n in by_name and by_name[n] not in reached]:
         reached += todo
         names |= _called_actions(todo, set())
+    return reached
+
+
+def _reached_digests(ir: dict) -> dict:
+    """``ir`` with only the digests p4c lists: those some surviving call sends -- in a control or
+    parser body, a function, or an action the P4Info lists (or one such an action calls); an
+    action no table lists and no body calls is dropped by p4c, with its digest calls."""
+    bodies = [ir["blocks"], ir["subcontrols"], ir["subparsers"], ir["functions"]]
+    reached = _kept_actions(ir)
     sent = {n["name"] if n.get("s") == "digest" else n["digest"] for n in ir_dicts(bodies + reached)
             if n.get("s") == "digest" or (n.get("s") == "nop" and "digest" in n)}
     return dict(ir, digests=[d for d in ir["digests"] if d["name"] in sent])
@@ -322,7 +330,9 @@ def _needs_type_info(ir: dict) -> bool:
     in_tables = {a["id"] for t in ir["tables"] for a in t["actions"]} | ir.get("hidden_table_actions", set())
     if any(a["params"] for a in ir["actions"] if a["id"] in in_tables):
         return True
-    return _has_extern_call([ir["blocks"], ir["actions"], ir["functions"], ir["subcontrols"], ir["subparsers"]],
+    # (the extern calls of the actions p4c keeps: those of an action only an unapplied table lists go
+    # with it -- helper mutz29, p4c_mutate seed 607)
+    return _has_extern_call([ir["blocks"], _kept_actions(ir), ir["functions"], ir["subcontrols"], ir["subparsers"]],
                             ir.get("hidden_objs", frozenset()))
 
 

@@ -1,0 +1,166 @@
+"""What p4c's parser propagation still holds for a stack element after ``extract(hs.next)``.
+
+p4c 1.2.4.8's propagation does not take ``extract(hs.next)`` as writing an element of ``hs``:
+what it knew of ``hs[0]``, ``hs[1]``, ... before the extract stays, and its BMv2 JSON has it in
+place of the reads after it.  Two kinds of knowledge go stale so (probed on p4c's JSON and
+BMv2's frames):
+
+* a constant stored into an element's field (``hdr.s[0].a = 7; extract(hdr.s.next);
+  meta.m8 = hdr.s[0].a;`` is ``meta.m8 = 7``; helper mutz28) -- :class:`Stale`, kept in the
+  propagation's environment of ``const_index`` in place of the constant;
+* a copy: a local or field stored from an expression that reads an element (a constant index
+  or ``hs.last``), or an element's field stored from any expression (``meta.m16 =
+  (bit<16>)hdr.s[1].b; extract(hdr.s.next); hdr.h.c = meta.m16;`` is ``hdr.h.c = hdr.s[1].b &
+  0xffff``, read after the extract -- the new element's field; helper mutz29).  :func:`track_copies`
+  keeps them (under :data:`COPIES` in the same environment, composed: ``y = x + 1`` with ``x`` a
+  copy of ``hdr.s[0].a`` is a copy of ``hdr.s[0].a + 1``), forgets one whose target or whose
+  reads a statement writes (an assignment, an ``extract`` of a header, ``setValid``; any other
+  statement but a ``verify`` forgets them all), and marks it stale at an ``extract(hs.next)``
+  over what it reads.
+
+:func:`stale_reads` puts the stale constant or expression in place of a read in a value (an
+assignment's, a declaration's, a ``select``'s keys).  A sub-parser's states are shared by its
+calls while p4c inlines each: there the reads are voted on (``votes``: per IR node, the payloads
+the walks gave it) and :func:`pin_votes` pins only a read every walk gave the same payload.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+from .elab_common import ir_dicts
+
+COPIES = ("\0copies",)   # (the environment's key of the copies: {target key: (expr, reads, stale)})
+
+
+class Stale(int):
+    """A constant p4c's propagation still holds for a stack element that an ``extract(hs.next)``
+    has overwritten since (it does not take ``next`` as writing ``hs[0]``, ...)."""
+
+
+def path_key(lv):
+    """A hashable name of a variable / field path, or None (an index, a slice, ...)."""
+    if not isinstance(lv, dict):
+        return None
+    if lv.get("op") == "var":
+        return (lv["n"],)
+    if lv.get("op") == "field":
+        b = path_key(lv["base"])
+        return None if b is None else b + (lv["f"],)
+    if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
+        b = path_key(lv["st"])
+        return None if b is None else b + (lv["i"]["v"],)
+    return None
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[:len(b)] == b or b[:len(a)] == a
+
+
+def _reads(e, out: set | None = None) -> set:
+    """The paths IR value ``e`` reads (the whole path's key, not its bases')."""
+    out = set() if out is None else out
+    if isinstance(e, list):
+        for x in e:
+            _reads(x, out)
+    elif isinstance(e, dict):
+        if e.get("op") in ("var", "field") and (k := path_key(e)) is not None:
+            out.add(k)
+        else:
+            for v in e.values():
+                _reads(v, out)
+    return out
+
+
+def _compose(e, copies: dict):
+    """``e`` with the reads of live copies put as their expressions (p4c propagated them into it)."""
+    if isinstance(e, list):
+        return [_compose(x, copies) for x in e]
+    if not isinstance(e, dict):
+        return e
+    k = path_key(e) if e.get("op") in ("var", "field") else None
+    if k is not None and k in copies:
+        return copy.deepcopy(copies[k][0])
+    return {a: _compose(v, copies) for a, v in e.items()}
+
+
+def _payload(e: dict, env: dict):
+    """What a stale read of path node ``e`` stands for: ('c', constant), ('e', JSON expr) or None."""
+    k = path_key(e)
+    if k is None:
+        return None
+    if isinstance(env.get(k), Stale):
+        return ("c", int(env[k]))
+    c = (env.get(COPIES) or {}).get(k)
+    if c is not None and c[2]:
+        return ("e", json.dumps(c[0], sort_keys=True))
+    return None
+
+
+def _pin(e: dict, payload) -> None:
+    t = e.get("t")
+    e.clear()
+    e.update({"op": "const", "v": payload[1], "t": t} if payload[0] == "c" else json.loads(payload[1]))
+
+
+def stale_reads(e, env: dict, votes: dict | None) -> None:
+    """Pin (``votes`` None: a top-level parser's state) or vote for (a sub-parser's) the stale
+    reads of IR value ``e``."""
+    if isinstance(e, list):
+        for x in e:
+            stale_reads(x, env, votes)
+        return
+    if not isinstance(e, dict):
+        return
+    if e.get("op") in ("var", "field") and path_key(e) is not None:
+        p = _payload(e, env)
+        if votes is not None:
+            votes.setdefault(id(e), (e, set()))[1].add(p)
+        elif p is not None:
+            _pin(e, p)
+        if p is not None:
+            return
+    for v in list(e.values()):
+        stale_reads(v, env, votes)
+
+
+def pin_votes(votes: dict) -> None:
+    for e, ps in votes.values():
+        if len(ps) == 1 and None not in ps:
+            _pin(e, ps.pop())
+
+
+def mark_stale(env: dict, k: tuple) -> None:
+    """``extract(hs.next)`` of stack ``k``: what is known of its elements stays, stale."""
+    for x in [x for x in env if x != COPIES and x[:len(k)] == k]:
+        env[x] = Stale(env[x])
+    copies = env.get(COPIES)
+    if copies:
+        env[COPIES] = {t: (e, r, s or _overlap(t, k) or any(_overlap(x, k) for x in r)) for t, (e, r, s) in copies.items()}
+
+
+def track_copies(env: dict, st: dict, trackable) -> None:
+    """Update the copies of ``env`` after parser statement ``st`` (its reads already pinned);
+    ``trackable(lv)``: whether a store into ``lv`` is one the propagation follows."""
+    copies = env.get(COPIES) or {}
+    s = st.get("s")
+    if s == "extract_next" or s == "nop" or s == "verify" or not copies and s not in ("assign", "decl"):
+        return   # (extract_next: mark_stale, through const_index's forgetting)
+    if s in ("assign", "decl", "extract", "setvalid"):
+        lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]} if s == "decl" else st["h"]
+        ks = [path_key(x) for x in [lv] + list(st.get("siblings") or ())]
+        if None in ks:
+            env.pop(COPIES, None)
+            return
+        out = {t: c for t, c in copies.items() if not any(_overlap(t, k) or any(_overlap(x, k) for x in c[1]) for k in ks)}
+        r = st.get("r") if s == "assign" else st.get("init") if s == "decl" else None
+        if r is not None and trackable(lv):
+            e = _compose(r, copies)
+            reads = _reads(e)
+            if (any(isinstance(c, int) for x in reads | {ks[0]} for c in x)
+                    or any(d.get("op") == "stack_last" for d in ir_dicts(e))) and not any(
+                    str(d.get("op", "")).startswith("call") for d in ir_dicts(e)):
+                out[ks[0]] = (e, reads, False)   # (it reads or writes a stack element: it may go stale)
+        env[COPIES] = out
+        return
+    env.pop(COPIES, None)   # (anything else: forgotten, never propagated wrongly)
