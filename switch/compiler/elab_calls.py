@@ -122,6 +122,12 @@ class CallRules:
         enclosing action / function / control -- ``{"dyn": the parameter, "names": member
         names by value}``, chosen when the hash runs.  p4c inlines the callable, so every call
         must pass a constant (:meth:`check_algo_arg`); the parameter is marked for that."""
+        if not self.enums.get("HashAlgorithm", {}).get("file", "v1model.p4").endswith("v1model.p4"):
+            # p4c's BMv2 back end turns an enum declared outside a file named v1model.p4 into a
+            # bit<32> number, and then finds no algorithm name for hash() (p4c 1.2.4.8 dies on it:
+            # "Null ei"; later p4c: this message -- testdata/p4_16_bmv_errors/issue5464-hash-bmv2)
+            raise E(n.loc, f"{expr_text(n)}: expected a HashAlgorithm member. Are you using an up-to-date "
+                           "v1model.p4? (HashAlgorithm is declared outside v1model.p4)")
         try:
             return _custom_crc(self.enum_member(n, "HashAlgorithm", scope))
         except P4CompileError:
