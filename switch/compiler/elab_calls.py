@@ -277,6 +277,7 @@ class CallRules:
         args = call.args
         named = [a for a in args if a.kind == "named_arg"]
         if not named and len(args) >= len(params):
+            self.dontcare_args(call.args, params, what)
             return call
         if named and len(named) != len(args):
             raise E(call.loc, f"{what}: either all arguments are named or none is")
@@ -301,7 +302,20 @@ class CallRules:
                 err.unbound_directionless = p.get("dir") is None and what.startswith("action")
                 raise err
             out.append(v)
+        self.dontcare_args(out, params, what)
         return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
+
+    @staticmethod
+    def dontcare_args(args: list, params: list, what: str) -> None:
+        """p4c: ``_`` is an argument for an ``out`` parameter only (issue774-1: ``f(_)``) -- of a
+        function, extern, control or parser; p4c 1.2.4.8 takes it for any parameter of an action."""
+        if what.startswith("action") or ": action " in what:
+            return
+        for arg, p in zip(args, params):
+            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")):
+                d = p.get("pdir") or p.get("dir") or "directionless"
+                raise E(arg.loc, f"{what}: don't care argument is only allowed for out parameters "
+                                 f"({p['name']} is {d})")
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]

@@ -84,6 +84,11 @@ class CastRules:
                              f"cast to {tstr(et[2])} first")
             et = et[2]
             ir = dict(ir, t=et)
+        if t[0] in ("header", "struct") and et[0] in ("header", "struct"):
+            # p4c: only a list or structure expression takes a header/struct type by a cast;
+            # `(h_t)hdr.h`, `(S)s` -- even to its own type -- are "cast not supported"
+            raise E(loc, f"{t[1]}: cast not supported (a {et[0]} value cannot be cast; only a list or "
+                         f"structure expression can be given the type {t[1]})")
         if et == t:
             return ir
         if et == ["invalid_hdr"] and t[0] == "header":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
                           unify_lists, untagged, _wrap)
+from .elab_types import P4C_MAX_WIDTH
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -556,6 +557,10 @@ class ExpressionRules:
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
             amount = self.fold(b)
+            if at == INTLIT and amount is not None and amount > P4C_MAX_WIDTH:
+                # p4c's constant folder shifts an untyped integer by at most 2048 (issue2496)
+                raise E(n.loc, f"{expr_text(n.a)} {op} {expr_text(n.b)}: Compiler only supports widths up to {P4C_MAX_WIDTH} "
+                               "(shift of an untyped integer)")
             if amount is not None and amount > 256 and self.fold(a) is None:
                 # p4c's BMv2 back end: "shift amount limited to 256 on this target"
                 self.target_error(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")

@@ -143,6 +143,9 @@ class TableRules:
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
+            own = _name_in(k.expr, d.name)
+            if own is not None:   # inside a table its own name is the table (issue2267: a parameter `t`)
+                raise E(own.loc, f"{d.name}: Cannot refer to the containing table {d.name}")
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
@@ -778,3 +781,19 @@ def _lit_text(ir) -> str:
     t = ir["t"]
     return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])
 
+
+def _name_in(n, name: str):
+    """The first plain name ``name`` in expression ``n`` (a member's field name does not count)."""
+    if isinstance(n, Node):
+        if n.kind == "name" and n.get("name") == name:
+            return n
+        for v in n._attrs.values():
+            hit = _name_in(v, name)
+            if hit is not None:
+                return hit
+    elif isinstance(n, (list, tuple)):
+        for v in n:
+            hit = _name_in(v, name)
+            if hit is not None:
+                return hit
+    return None

@@ -4,6 +4,7 @@ testdata/p4_16_errors and testdata/p4_16_bmv_errors, each decided by real p4c 1.
 ``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the
 message must contain (any of)).
 """
+from .base import program, start_state
 
 CAT = "front end (p4c-compatible)"
 
@@ -44,4 +45,26 @@ V1Switch(P(), V(), I(), G(), C(), D()) main;
 
 INVALID = {
     "own_arch_hash_algorithm_enum": (_OWN_ARCH_HASH, ("HashAlgorithm member", "v1model.p4")),
+    # The rules below are those of core-only programs of p4_16_errors, written into the v1model
+    # skeleton (errs13-probe in the corpus); checkmate-p4c accepted each (or died).
+    # issue3233 / a cast of a struct or header *value* (even to its own type): "cast not supported"
+    "struct_value_cast": (program("        S2 s = {hdr.h.a, hdr.h.b};\n        S2 s2 = (S2)s;\n        hdr.h.a = s2.x;\n",
+                                  top="struct S2 { bit<8> x; bit<8> y; }\n"), ("cast not supported",)),
+    "header_value_cast": (program("        h_t v = (h_t)hdr.h;\n        hdr.h2 = v;\n"), ("cast not supported",)),
+    # issue774-1: `_` is an argument for an out parameter only
+    "dontcare_for_in_parameter": (program("        f(_);\n", top="void f(in bit<32> x) { }\n"),
+                                  ("don't care argument is only allowed for out parameters",)),
+    "dontcare_for_in_control_parameter": (program("        s.apply(_);\n", top="control Sub(in bit<8> t) { apply { } }\n",
+                                                  ingress_decls="    Sub() s;\n"),
+                                          ("don't care argument is only allowed for out parameters",)),
+    # issue2496: an untyped integer shifted by more than 2048 (checkmate-p4c folded a 900-million-bit
+    # number and died formatting it)
+    "untyped_shift_too_wide": (program("        hdr.h.c = 1985245330 << 903012108;\n"), ("widths up to 2048",)),
+    "untyped_shift_2049": (program("        hdr.h.c = (bit<16>)(1 << 2049);\n"), ("widths up to 2048",)),
+    # issue2267: inside a table its own name is the table, not the control parameter it shadows
+    "table_key_names_its_table": (program("        s.apply(hdr.h.a);\n", top="""control Sub(in bit<8> t) {
+    table t { key = { t : exact; } actions = { NoAction; } }
+    apply { t.apply(); }
+}
+""", ingress_decls="    Sub() s;\n"), ("Cannot refer to the containing table",)),
 }
