@@ -201,6 +201,8 @@ class CallRules:
         marks a valid member valid and so its union's other members invalid.  ``call_loc``: a
         function's call, where p4c names an argument that cannot be assigned to (an action's
         argument is named where it is)."""
+        if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
+            return {"dir": p["dir"], "e": self.dontcare_local(p["t"]), **extra}   # p4c: a temporary
         lv, lt = self.lvalue(arg, scope) if call_loc is None else self.out_lvalue(arg, scope, call_loc)
         if lt == ["bit", 1] and self.is_bool_header_field(lv):
             lt = BOOL   # p4c: a header field declared bool is a bool l-value
@@ -211,6 +213,15 @@ class CallRules:
         if sib := self.union_siblings(lv):
             out["siblings"] = sib
         return out
+
+    def dontcare_local(self, t) -> dict:
+        """A hidden local of type ``t`` standing for a ``_`` argument of a call statement (p4c gives
+        it a temporary: what an out parameter writes is dropped, an action's in parameter reads an
+        uninitialized value), declared just before the call."""
+        self.tmp += 1
+        py = f"L.v{self.tmp}__dontcare"
+        self.ctx["dontcare_decls"].append({"s": "decl", "n": py, "t": t, "init": None})
+        return {"op": "var", "n": py, "t": t}
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if self.ctx.get("in_action"):
@@ -353,7 +364,10 @@ class CallRules:
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
                 want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
                 try:
-                    e = self.coerce(self.expr(arg, scope), want, arg.loc)
+                    if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
+                        e = self.dontcare_local(want)   # (p4c takes `_` for any action parameter)
+                    else:
+                        e = self.coerce(self.expr(arg, scope), want, arg.loc)
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})

@@ -4,11 +4,33 @@ testdata/p4_16_errors and testdata/p4_16_bmv_errors, each decided by real p4c 1.
 ``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the
 message must contain (any of)).
 """
-from .base import program, start_state
+from .base import case, program
 
 CAT = "front end (p4c-compatible)"
 
 CASES = []
+
+# `_` as an argument (p4c 1.2.4.8 takes it for an out/inout parameter of a function, action or
+# control, and for any parameter of an action: a temporary, never read back / never written):
+# checkmate-p4c refused the out/inout ones ("expression cannot be assigned to") and built an
+# unloadable pipeline for an action's in/directionless one (an IR value of type "any").  Found
+# while checking the rule of p4_16_errors/issue774-1 (`_` for an in parameter of a function).
+CASES.append(case("errs13_dontcare_out_and_inout_arguments", CAT, program("""
+        f(_);
+        a_out(_);
+        a_inout(_);
+        s.apply(_);
+        hdr.h.a = hdr.h.a + 7;""", top="""void f(out bit<32> x) { x = 1; }
+control Sub(out bit<8> t) { apply { t = 1; } }
+""", ingress_decls="""    Sub() s;
+    action a_out(out bit<8> x) { x = 1; hdr.h.b = hdr.h.b + 3; }
+    action a_inout(inout bit<8> x) { x = x + 1; hdr.h.d = hdr.h.d + 5; }
+""")))
+CASES.append(case("errs13_dontcare_action_in_argument_reads_zero", CAT, program("""
+        a_in(_);
+        a_dl(_);""", ingress_decls="""    action a_in(in bit<8> x) { hdr.h.a = x; }
+    action a_dl(bit<16> x) { hdr.h.c = x + 1; }
+""")))
 
 # testdata/p4_16_bmv_errors/issue5464-hash-bmv2 (reduced): a program that declares its own
 # architecture (no v1model.p4) with a HashAlgorithm enum.  p4c's BMv2 back end keeps only the
