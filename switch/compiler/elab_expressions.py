@@ -286,6 +286,9 @@ class ExpressionRules:
         else:
             fields = self.structs[t[1]]["fields"]
         dots = ir.get("dots")   # `...`: the fields not given take their default values
+        if et[0] == "list" and "items" not in ir:   # a tuple-typed value, not a list expression
+            raise E(loc, f"a tuple value cannot become {tstr(t)}: only a list expression can "
+                         f"(p4c: type error)")
         if et[0] == "list":
             items = list(ir["items"])
             if len(items) > len(fields) or len(items) < len(fields) and not dots:

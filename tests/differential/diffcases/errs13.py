@@ -83,6 +83,13 @@ INVALID = {
     # number and died formatting it)
     "untyped_shift_too_wide": (program("        hdr.h.c = 1985245330 << 903012108;\n"), ("widths up to 2048",)),
     "untyped_shift_2049": (program("        hdr.h.c = (bit<16>)(1 << 2049);\n"), ("widths up to 2048",)),
+    # tuple-to-header: a tuple-typed value is no list expression -- it becomes no header or struct
+    # (checkmate-p4c died: KeyError 'items')
+    "tuple_value_to_header": (program("        tuple<bit<8>, bit<8>, bit<16>, bit<32>> t = { 1, 2, 3, 4 };\n        hdr.h = t;\n"),
+                              ("tuple value cannot become",)),
+    "tuple_value_compared_with_struct": (program("        tuple<bit<8>, bit<8>> t = { 1, 2 };\n        S s = {1, 2};\n"
+                                                 "        if (s == t) { hdr.h.a = 1; }\n", top="struct S { bit<8> x; bit<8> y; }\n"),
+                                         ("tuple value cannot become",)),
     # issue2267: inside a table its own name is the table, not the control parameter it shadows
     "table_key_names_its_table": (program("        s.apply(hdr.h.a);\n", top="""control Sub(in bit<8> t) {
     table t { key = { t : exact; } actions = { NoAction; } }
