@@ -132,3 +132,14 @@ class CastRules:
                                  "two casts)")
                 return {"op": "cast", "a": ir, "t": t}
         raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
+
+    @staticmethod
+    def serenum_arg(ir_t, p: dict, arg: Node, what: str):
+        """The argument of an action's directionless parameter of a serializable enum type (held
+        as its bits): p4c takes that enum's values only ("Cannot unify type 'bit<2>' with type
+        'foo_t'"; p4_16_errors/serEnumImplCast: `default_action = set_x(2w0)`)."""
+        t = ir_t[1]
+        if p.get("enum") and not p.get("dir") and (t[0] != "serenum" or t[1] != p["enum"]):
+            raise E(arg.loc, f"{what}: {expr_text(arg)}: cannot unify type {tstr(t)} with type {p['enum']} "
+                             f"(the type of parameter {p['name']}; p4c takes no implicit cast to a serializable enum)")
+        return ir_t

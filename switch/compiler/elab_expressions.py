@@ -179,7 +179,12 @@ class ExpressionRules:
                     self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
             return {"op": "const", "v": w, "t": t, **({"runtime_int": True} if has_runtime_int(ir) else {})}
         if et == INTLIT and t[0] == "serenum":
-            return self.coerce(ir_t, t[2], loc)
+            # p4c: no implicit conversion to a serializable enum -- an initializer, assignment,
+            # argument (an action's too), return value, list or struct field, `?:` arm, `const`
+            # (entries and select labels take the underlying type: they do not come here)
+            v = self.fold(ir)
+            raise E(loc, f"{v if v is not None else 'the value'}: values of type int cannot be implicitly cast "
+                         f"to type {t[1]} (p4c; write {t[1]}.<member> or ({t[1]})...)")
         if et[0] == "serenum" and t == et[2]:
             return ir
         if et == ["any"]:
@@ -305,6 +310,11 @@ class ExpressionRules:
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
         for it, (f, ft) in zip(items, fields):
+            enum = self.field_enums.get((t[1], f)) if t[0] == "header" else None
+            if enum and (it["t"][0] != "serenum" or it["t"][1] != enum):
+                # a header field of a serializable enum type is held as its bits; p4c takes that
+                # enum's values only ("'{ 8w1 }': values of type 'bit<8>' cannot be implicitly cast")
+                raise E(loc, f"field {f}: values of type {tstr(it['t'])} cannot be implicitly cast to type {enum} (p4c)")
             if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
                 raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
                              f"types, not with 'varbit<{ft[1]}>' (p4c)")
@@ -515,6 +525,9 @@ class ExpressionRules:
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
             bt = bt[2]
         if at[0] == bt[0] == "serenum" and at != bt and at[2] == bt[2] and op in ("==", "!="):
+            if self.fold(a) is not None and self.fold(b) is not None:
+                # p4c's constant folder dies on two constants of different enums
+                raise E(n.loc, f"{op}: different enum types in comparison ({at[1]} and {bt[1]}; p4c: Compiler Bug)")
             at, bt = at[2], bt[2]   # two enums over one type: p4c compares their values
         for side, st in ((n.a, at), (n.b, bt)):
             nt = newtype_name(st)

@@ -65,6 +65,8 @@ control D(packet_out b, in headers_t hdr) { apply { } }
 V1Switch(P(), V(), I(), G(), C(), D()) main;
 """
 
+_E1 = "enum bit<8> E1 { e1 = 0, e2 = 1, e3 = 2 }\n"
+
 INVALID = {
     "own_arch_hash_algorithm_enum": (_OWN_ARCH_HASH, ("HashAlgorithm member", "v1model.p4")),
     # The rules below are those of core-only programs of p4_16_errors, written into the v1model
@@ -90,6 +92,30 @@ INVALID = {
     "tuple_value_compared_with_struct": (program("        tuple<bit<8>, bit<8>> t = { 1, 2 };\n        S s = {1, 2};\n"
                                                  "        if (s == t) { hdr.h.a = 1; }\n", top="struct S { bit<8> x; bit<8> y; }\n"),
                                          ("tuple value cannot become",)),
+    # serEnumImplCast / enumCast: no implicit conversion to a serializable enum (p4c); an action's
+    # directionless enum parameter (held as its bits) takes that enum's values only
+    "serenum_default_action_bits_arg": (program("        t.apply();\n", top="enum bit<2> foo_t { A = 0, B = 1, C = 2, D = 3 }\n",
+                                                ingress_decls="    action set_x(foo_t v) { hdr.h.a = (bit<8>)(bit<2>)v; }\n"
+                                                "    table t { key = { hdr.h.b: exact; } actions = { set_x; } default_action = set_x(2w0); }\n"),
+                                        ("cannot unify type bit<2> with type foo_t",)),
+    "serenum_entry_int_arg": (program("        t.apply();\n", top=_E1, ingress_decls="    action set_x(E1 v) { hdr.h.a = (bit<8>)v; }\n"
+                                      "    table t { key = { hdr.h.b: exact; } actions = { set_x; } const entries = { 1: set_x(1); } }\n"),
+                              ("cannot unify type int with type E1",)),
+    "serenum_direct_call_int_arg": (program("        set_x(1);\n", top=_E1, ingress_decls="    action set_x(E1 v) { hdr.h.a = (bit<8>)v; }\n"),
+                                    ("cannot unify type int with type E1",)),
+    "serenum_local_from_int": (program("        E1 y = 1;\n        hdr.h.a = (bit<8>)y;\n", top=_E1), ("cannot be implicitly cast to type E1",)),
+    "serenum_const_from_int": (program("        hdr.h.a = (bit<8>)K;\n", top=_E1 + "const E1 K = 1;\n"), ("cannot be implicitly cast to type E1",)),
+    "serenum_return_int": (program("        hdr.h.a = (bit<8>)f();\n", top=_E1 + "E1 f() { return 1; }\n"), ("cannot be implicitly cast to type E1",)),
+    "serenum_struct_field_int": (program("        S s = { v = 1 };\n        hdr.h.a = (bit<8>)s.v;\n", top=_E1 + "struct S { E1 v; }\n"),
+                                 ("cannot be implicitly cast to type E1",)),
+    "serenum_header_field_list": (program("        hdr.eh = { 1 };\n", headers=_E1 + "header eh_t { E1 v; }\n", fields="    eh_t eh;\n"),
+                                  ("cannot be implicitly cast to type E1",)),
+    "serenum_mux_int_arm": (program("        E1 a = hdr.h.a == 1 ? E1.e1 : 2;\n        hdr.h.b = (bit<8>)a;\n", top=_E1),
+                            ("cannot be implicitly cast to type E1",)),
+    # two constants of different enums compared: p4c's constant folder dies ("different enum types")
+    "serenum_constants_of_two_enums_compared": (program("        if (E1.e2 != E2.e1) { hdr.h.b = 1; }\n",
+                                                        top=_E1 + "enum bit<8> E2 { e1 = 10, e2 = 11 }\n"),
+                                                ("different enum types",)),
     # issue2267: inside a table its own name is the table, not the control parameter it shadows
     "table_key_names_its_table": (program("        s.apply(hdr.h.a);\n", top="""control Sub(in bit<8> t) {
     table t { key = { t : exact; } actions = { NoAction; } }
