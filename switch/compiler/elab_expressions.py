@@ -187,6 +187,8 @@ class ExpressionRules:
                          f"to type {t[1]} (p4c; write {t[1]}.<member> or ({t[1]})...)")
         if et[0] == "serenum" and t == et[2]:
             return ir
+        if t[0] == "serenum" and et == t[2] and self.enum_of(ir, et) == t[1]:
+            return ir   # a header field declared of this enum (held as its bits)
         if et == ["any"]:
             return ir
         if et[0] in ("list", "sinit") and t[0] == "struct" and self.structs[t[1]].get("union"):
@@ -311,7 +313,7 @@ class ExpressionRules:
         varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
         for it, (f, ft) in zip(items, fields):
             enum = self.field_enums.get((t[1], f)) if t[0] == "header" else None
-            if enum and (it["t"][0] != "serenum" or it["t"][1] != enum):
+            if enum and self.enum_of(it, it["t"]) != enum:
                 # a header field of a serializable enum type is held as its bits; p4c takes that
                 # enum's values only ("'{ 8w1 }': values of type 'bit<8>' cannot be implicitly cast")
                 raise E(loc, f"field {f}: values of type {tstr(it['t'])} cannot be implicitly cast to type {enum} (p4c)")

@@ -26,6 +26,21 @@ control Sub(out bit<8> t) { apply { t = 1; } }
     action a_out(out bit<8> x) { x = 1; hdr.h.b = hdr.h.b + 3; }
     action a_inout(inout bit<8> x) { x = x + 1; hdr.h.d = hdr.h.d + 5; }
 """)))
+# A header field declared of a serializable enum is a value of that enum (p4c): read into an enum
+# local, an enum struct field, and given to an action's enum parameter -- checkmate-p4c held
+# the field as its bits only and refused the first two ("type mismatch: expected E1, got
+# bit<8>"); found while checking the no-implicit-cast rule above against p4-guide's packetinout.
+_E1H = "enum bit<8> E1 { e1 = 0, e2 = 1, e3 = 2 }\nheader eh_t { E1 v; }\nstruct S1 { E1 v; }\n"
+CASES.append(case("errs13_enum_header_field_read_as_enum", CAT, program("""
+        hdr.eh.setValid();
+        hdr.eh.v = (E1)hdr.h.a;
+        E1 x = hdr.eh.v;
+        S1 s = { v = hdr.eh.v };
+        if (x == E1.e2) { hdr.h.b = 1; }
+        hdr.h.c = (bit<16>)(bit<8>)s.v;
+        set(hdr.eh.v);""", headers=_E1H, fields="    eh_t eh;\n",
+    ingress_decls="    action set(E1 e) { hdr.h.d = (bit<32>)(bit<8>)e; }\n",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.eh);")))
 CASES.append(case("errs13_dontcare_action_in_argument_reads_zero", CAT, program("""
         a_in(_);
         a_dl(_);""", ingress_decls="""    action a_in(in bit<8> x) { hdr.h.a = x; }
