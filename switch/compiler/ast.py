@@ -60,3 +60,20 @@ def annotation(annos: list, name: str):
         if a[0] == name:
             return a
     return None
+
+
+def find_name(n, name: str):
+    """The first plain name ``name`` in expression ``n`` (a member's field name does not count)."""
+    if isinstance(n, Node):
+        if n.kind == "name" and n.get("name") == name:
+            return n
+        for v in n._attrs.values():
+            hit = find_name(v, name)
+            if hit is not None:
+                return hit
+    elif isinstance(n, (list, tuple)):
+        for v in n:
+            hit = find_name(v, name)
+            if hit is not None:
+                return hit
+    return None

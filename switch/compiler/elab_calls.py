@@ -122,6 +122,12 @@ class CallRules:
         enclosing action / function / control -- ``{"dyn": the parameter, "names": member
         names by value}``, chosen when the hash runs.  p4c inlines the callable, so every call
         must pass a constant (:meth:`check_algo_arg`); the parameter is marked for that."""
+        if not self.enums.get("HashAlgorithm", {}).get("file", "v1model.p4").endswith("v1model.p4"):
+            # p4c's BMv2 back end turns an enum declared outside a file named v1model.p4 into a
+            # bit<32> number, and then finds no algorithm name for hash() (p4c 1.2.4.8 dies on it:
+            # "Null ei"; later p4c: this message -- testdata/p4_16_bmv_errors/issue5464-hash-bmv2)
+            raise E(n.loc, f"{expr_text(n)}: expected a HashAlgorithm member. Are you using an up-to-date "
+                           "v1model.p4? (HashAlgorithm is declared outside v1model.p4)")
         try:
             return _custom_crc(self.enum_member(n, "HashAlgorithm", scope))
         except P4CompileError:
@@ -195,6 +201,8 @@ class CallRules:
         marks a valid member valid and so its union's other members invalid.  ``call_loc``: a
         function's call, where p4c names an argument that cannot be assigned to (an action's
         argument is named where it is)."""
+        if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
+            return {"dir": p["dir"], "e": self.dontcare_local(p["t"]), **extra}   # p4c: a temporary
         lv, lt = self.lvalue(arg, scope) if call_loc is None else self.out_lvalue(arg, scope, call_loc)
         if lt == ["bit", 1] and self.is_bool_header_field(lv):
             lt = BOOL   # p4c: a header field declared bool is a bool l-value
@@ -205,6 +213,15 @@ class CallRules:
         if sib := self.union_siblings(lv):
             out["siblings"] = sib
         return out
+
+    def dontcare_local(self, t) -> dict:
+        """A hidden local of type ``t`` standing for a ``_`` argument of a call statement (p4c gives
+        it a temporary: what an out parameter writes is dropped, an action's in parameter reads an
+        uninitialized value), declared just before the call."""
+        self.tmp += 1
+        py = f"L.v{self.tmp}__dontcare"
+        self.ctx["dontcare_decls"].append({"s": "decl", "n": py, "t": t, "init": None})
+        return {"op": "var", "n": py, "t": t}
 
     def apply_subcontrol(self, blk: dict, call: Node, scope) -> dict:
         if self.ctx.get("in_action"):
@@ -271,6 +288,7 @@ class CallRules:
         args = call.args
         named = [a for a in args if a.kind == "named_arg"]
         if not named and len(args) >= len(params):
+            self.dontcare_args(call.args, params, what)
             return call
         if named and len(named) != len(args):
             raise E(call.loc, f"{what}: either all arguments are named or none is")
@@ -295,7 +313,20 @@ class CallRules:
                 err.unbound_directionless = p.get("dir") is None and what.startswith("action")
                 raise err
             out.append(v)
+        self.dontcare_args(out, params, what)
         return Node("call", call.loc, fn=call.fn, targs=getattr(call, "targs", []), args=out)
+
+    @staticmethod
+    def dontcare_args(args: list, params: list, what: str) -> None:
+        """p4c: ``_`` is an argument for an ``out`` parameter only (issue774-1: ``f(_)``) -- of a
+        function, extern, control or parser; p4c 1.2.4.8 takes it for any parameter of an action."""
+        if what.startswith("action") or ": action " in what:
+            return
+        for arg, p in zip(args, params):
+            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")):
+                d = p.get("pdir") or p.get("dir") or "directionless"
+                raise E(arg.loc, f"{what}: don't care argument is only allowed for out parameters "
+                                 f"({p['name']} is {d})")
 
     def direct_action(self, q: str, call: Node, scope) -> dict:
         a = self.actions[q]
@@ -333,7 +364,10 @@ class CallRules:
                 self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
                 want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
                 try:
-                    e = self.coerce(self.expr(arg, scope), want, arg.loc)
+                    if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
+                        e = self.dontcare_local(want)   # (p4c takes `_` for any action parameter)
+                    else:
+                        e = self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, f"action {q}"), want, arg.loc)
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})

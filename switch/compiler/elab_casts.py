@@ -84,6 +84,11 @@ class CastRules:
                              f"cast to {tstr(et[2])} first")
             et = et[2]
             ir = dict(ir, t=et)
+        if t[0] in ("header", "struct") and et[0] in ("header", "struct"):
+            # p4c: only a list or structure expression takes a header/struct type by a cast;
+            # `(h_t)hdr.h`, `(S)s` -- even to its own type -- are "cast not supported"
+            raise E(loc, f"{t[1]}: cast not supported (a {et[0]} value cannot be cast; only a list or "
+                         f"structure expression can be given the type {t[1]})")
         if et == t:
             return ir
         if et == ["invalid_hdr"] and t[0] == "header":
@@ -127,3 +132,23 @@ class CastRules:
                                  "two casts)")
                 return {"op": "cast", "a": ir, "t": t}
         raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
+
+    def serenum_arg(self, ir_t, p: dict, arg: Node, what: str):
+        """The argument of an action's directionless parameter of a serializable enum type (held
+        as its bits): p4c takes that enum's values only ("Cannot unify type 'bit<2>' with type
+        'foo_t'"; p4_16_errors/serEnumImplCast: `default_action = set_x(2w0)`) -- a header
+        field declared of that enum (held as its bits too) is one."""
+        t = ir_t[1]
+        if p.get("enum") and not p.get("dir") and self.enum_of(*ir_t) != p["enum"]:
+            raise E(arg.loc, f"{what}: {expr_text(arg)}: cannot unify type {tstr(t)} with type {p['enum']} "
+                             f"(the type of parameter {p['name']}; p4c takes no implicit cast to a serializable enum)")
+        return ir_t
+
+    def enum_of(self, ir, t):
+        """The serializable enum of a value: its type's, or -- a header/struct field declared of
+        such an enum, which is held as its bits -- the field's; None for others."""
+        if t[0] == "serenum":
+            return t[1]
+        if isinstance(ir, dict) and ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
+            return self.field_enums.get((ir["base"]["t"][1], ir["f"]))
+        return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
                           unify_lists, untagged, _wrap)
+from .elab_types import P4C_MAX_WIDTH
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -178,9 +179,16 @@ class ExpressionRules:
                     self.warn(loc, f"{t[1]}{sig}{v}: value does not fit in {t[1]} bits")
             return {"op": "const", "v": w, "t": t, **({"runtime_int": True} if has_runtime_int(ir) else {})}
         if et == INTLIT and t[0] == "serenum":
-            return self.coerce(ir_t, t[2], loc)
+            # p4c: no implicit conversion to a serializable enum -- an initializer, assignment,
+            # argument (an action's too), return value, list or struct field, `?:` arm, `const`
+            # (entries and select labels take the underlying type: they do not come here)
+            v = self.fold(ir)
+            raise E(loc, f"{v if v is not None else 'the value'}: values of type int cannot be implicitly cast "
+                         f"to type {t[1]} (p4c; write {t[1]}.<member> or ({t[1]})...)")
         if et[0] == "serenum" and t == et[2]:
             return ir
+        if t[0] == "serenum" and et == t[2] and self.enum_of(ir, et) == t[1]:
+            return ir   # a header field declared of this enum (held as its bits)
         if et == ["any"]:
             return ir
         if et[0] in ("list", "sinit") and t[0] == "struct" and self.structs[t[1]].get("union"):
@@ -285,6 +293,9 @@ class ExpressionRules:
         else:
             fields = self.structs[t[1]]["fields"]
         dots = ir.get("dots")   # `...`: the fields not given take their default values
+        if et[0] == "list" and "items" not in ir:   # a tuple-typed value, not a list expression
+            raise E(loc, f"a tuple value cannot become {tstr(t)}: only a list expression can "
+                         f"(p4c: type error)")
         if et[0] == "list":
             items = list(ir["items"])
             if len(items) > len(fields) or len(items) < len(fields) and not dots:
@@ -301,6 +312,11 @@ class ExpressionRules:
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
         varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
         for it, (f, ft) in zip(items, fields):
+            enum = self.field_enums.get((t[1], f)) if t[0] == "header" else None
+            if enum and self.enum_of(it, it["t"]) != enum:
+                # a header field of a serializable enum type is held as its bits; p4c takes that
+                # enum's values only ("'{ 8w1 }': values of type 'bit<8>' cannot be implicitly cast")
+                raise E(loc, f"field {f}: values of type {tstr(it['t'])} cannot be implicitly cast to type {enum} (p4c)")
             if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
                 raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
                              f"types, not with 'varbit<{ft[1]}>' (p4c)")
@@ -511,6 +527,9 @@ class ExpressionRules:
         if bt[0] == "serenum" and op in ("==", "!=") and at[0] != "serenum":
             bt = bt[2]
         if at[0] == bt[0] == "serenum" and at != bt and at[2] == bt[2] and op in ("==", "!="):
+            if self.fold(a) is not None and self.fold(b) is not None:
+                # p4c's constant folder dies on two constants of different enums
+                raise E(n.loc, f"{op}: different enum types in comparison ({at[1]} and {bt[1]}; p4c: Compiler Bug)")
             at, bt = at[2], bt[2]   # two enums over one type: p4c compares their values
         for side, st in ((n.a, at), (n.b, bt)):
             nt = newtype_name(st)
@@ -560,6 +579,10 @@ class ExpressionRules:
             if at == INTLIT and bt != INTLIT:
                 raise E(n.a.loc, "left operand of a shift by a non-constant needs a width")
             amount = self.fold(b)
+            if at == INTLIT and amount is not None and amount > P4C_MAX_WIDTH:
+                # p4c's constant folder shifts an untyped integer by at most 2048 (issue2496)
+                raise E(n.loc, f"{expr_text(n.a)} {op} {expr_text(n.b)}: Compiler only supports widths up to {P4C_MAX_WIDTH} "
+                               "(shift of an untyped integer)")
             if amount is not None and amount > 256 and self.fold(a) is None:
                 # p4c's BMv2 back end: "shift amount limited to 256 on this target"
                 self.target_error(n.b.loc, f"{op} {amount}: shift amount limited to 256 on this target")

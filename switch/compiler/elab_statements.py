@@ -265,7 +265,15 @@ class StatementRules(ConditionFolding):
             finally:
                 self.ctx["switch_depth"] -= 1
         if k == "call_stmt":
-            return self.call_stmt(s.call, scope)
+            # `_` given to an out/inout parameter (or an action's in one) writes (reads) a hidden
+            # local, declared just before the call (elab_calls.dontcare_local)
+            saved = self.ctx.get("dontcare_decls")
+            self.ctx["dontcare_decls"] = []
+            try:
+                out = self.call_stmt(s.call, scope)
+                return self.ctx["dontcare_decls"] + out
+            finally:
+                self.ctx["dontcare_decls"] = saved
         if k == "instance":
             raise E(s.loc, "instantiation inside a block is not supported")
         raise E(s.loc, f"unsupported statement {k}")

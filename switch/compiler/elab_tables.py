@@ -10,7 +10,7 @@ import json
 import re
 
 from .ids import field_ids, user_id
-from .ast import Node, annotation
+from .ast import Node, annotation, find_name
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
@@ -143,6 +143,9 @@ class TableRules:
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
+            own = find_name(k.expr, d.name)
+            if own is not None:   # inside a table its own name is the table (issue2267: a parameter `t`)
+                raise E(own.loc, f"{d.name}: Cannot refer to the containing table {d.name}")
             ir, t = self.expr(k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
@@ -586,7 +589,7 @@ class TableRules:
                                      f"type {p['plain_enum']} (p4c: a plain enum argument in an entry)")
                 v = self.fold(self.coerce(self.expr(arg, scope), ["enum", p["plain_enum"]], arg.loc))
             else:
-                v = self.fold(self.coerce(self.expr(arg, scope), p["t"], arg.loc))
+                v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what), p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(_u(v, p["t"]))

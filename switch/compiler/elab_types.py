@@ -434,7 +434,9 @@ class TypeRules:
                 vals[m] = self.fold(self.coerce((ir, vt), base, v.loc))
             self.enums[d.name] = {"base": base, "members": vals}
         else:
-            self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)}}
+            # the declaring file: p4c's BMv2 back end keeps only v1model.p4's own enums as names
+            self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)},
+                                  "file": d.loc.file if d.loc else ""}
 
     def stack_elem(self, t) -> list:
         """Element type of a stack type: a header, or (a stack of header unions) a union."""
