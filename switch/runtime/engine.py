@@ -4,7 +4,9 @@
 ingress, the packet replication engine and egress (see :mod:`.pipeline` for the
 order of operations), returning the frames that leave the switch.  A received packet
 starts from the headers of the pass that ended last, all invalid but with their field
-values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``).
+values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
+I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
+their own from the same pool, start from the next released pass's headers.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ MAX_PASSES = 64
 # enough that scheduling jitter on a loaded host does not split a burst; a sender that
 # waits for each frame's output (tutorial scripts, test rigs) leaves longer gaps.
 REUSE_GAP_S = 0.02
+# finished passes kept as BMv2's PHV pool (it holds as many PHVs as were ever in flight at once)
+POOL_MAX = 64
 I_NORMAL, I_I2E, I_E2E, I_RECIRC, I_REPL, I_RESUB = 0, 1, 2, 4, 5, 6
 
 
@@ -149,10 +153,15 @@ class Engine:
         self.reuse_headers = ns["reuse_headers"]
         # BMv2 takes a packet's PHV from a pool (last released, first reused) and only marks
         # its headers invalid: a header the parser does not extract keeps the values of the
-        # packet that last used that PHV.  ``_last`` is the pass processed last (set as each
-        # pass starts ingress or egress); the next received packet takes its headers (see
-        # :meth:`_headers`); ``_last_t`` is when the previous received packet started.
-        self._last = None
+        # packet that last used that PHV.  ``_passes`` are the passes of the packet being
+        # processed, in the order they started ingress or egress (a pass seen again moves to
+        # the end); when the next packet is received they are released onto ``_pool`` in that
+        # order, so the pass processed last is on top: the received packet takes its headers
+        # (see :meth:`_headers`), its I2E clones, resubmitted and recirculated passes the next
+        # ones, and every other copy BMv2 makes (a replica, an E2E clone) uses one up
+        # (:meth:`_pooled`).  ``_last_t`` is when the previous received packet started.
+        self._passes: list = []
+        self._pool: list = []
         self._last_t = -1.0
         self.new_meta = ns["new_meta"]
         self.new_sm = ns["new_sm"]
@@ -183,7 +192,7 @@ class Engine:
     # one parse of a frame into fresh headers/metadata
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
         P = PacketState(data, port, tr)
-        P.hdr = self._headers() if itype == I_NORMAL else self.new_headers()
+        P.hdr = self._headers() if itype == I_NORMAL else self._pooled()
         P.meta = self.new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
@@ -208,17 +217,38 @@ class Engine:
         from fresh headers, as the differential suite's bursts see on BMv2.  The gap is
         taken between the starts of consecutive received packets (one clock read per packet;
         a packet's own processing takes microseconds, the gap is milliseconds).  Only a
-        received packet's first pass comes here: clones, replicas, resubmitted and
-        recirculated passes start from fresh headers."""
+        received packet's first pass comes here (the passes it makes take theirs from
+        :meth:`_pooled`)."""
         now = perf_counter()
-        last, t = self._last, self._last_t
+        t = self._last_t
         self._last_t = now
-        if last is None:
-            return self.new_headers()
-        self._last = None
+        pool = self._pool
+        if self._passes:
+            pool += self._passes
+            self._passes = []
+            if len(pool) > POOL_MAX:
+                del pool[:-POOL_MAX]
         if now - t < REUSE_GAP_S:
+            pool.clear()
             return self.new_headers()
-        return self.reuse_headers(last.hdr)
+        return self.reuse_headers(pool.pop().hdr) if pool else self.new_headers()
+
+    def _pooled(self):
+        """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
+        resubmitted or recirculated packet): the next released pass's, reset as
+        :meth:`_headers` resets them, else fresh ones.  A copy whose PHV BMv2 overwrites (a
+        replica, an E2E clone) still takes one: its caller pops it unused."""
+        pool = self._pool
+        return self.reuse_headers(pool.pop().hdr) if pool else self.new_headers()
+
+    def _started(self, P) -> None:
+        """Note that pass ``P`` starts ingress or egress (see ``_passes``)."""
+        passes = self._passes
+        if passes and passes[-1] is P:
+            return
+        if P in passes:
+            passes.remove(P)
+        passes.append(P)
 
     def run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
         """The frames ``frame`` makes leave the switch, ``[(egress_port, bytes), ...]`` in the
@@ -303,7 +333,7 @@ class Engine:
         return True
 
     def _ingress_parsed(self, P, data, iport, tr, ingress_q, egress_q) -> None:
-        self._last = P
+        self._started(P)
         if self.ingress is not None and not self._run_control(self.ingress, P, tr, "ingress"):
             return
         sm = P.sm
@@ -317,6 +347,8 @@ class Engine:
                 tr(f"multicast group {grp}: {len(reps)} replica(s)")
             last = len(reps) - 1
             for k, (eport, rid) in enumerate(reps):
+                if self._pool:
+                    self._pool.pop()  # BMv2's replica takes a PHV from the pool and overwrites it
                 if k == last:
                     R = P  # the last replica takes the original's state: one copy fewer
                     # every BMv2 replica is a fresh copy: no recirculate/truncate request
@@ -379,7 +411,7 @@ class Engine:
                 tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {port} rid {rid}")
 
     def _egress(self, P: PacketState, eport: int, tr, ingress_q, egress_q, out) -> None:
-        self._last = P
+        self._started(P)
         sm = P.sm
         # every packet on egress_q went through BMv2's enqueue(), which drops it when its
         # priority names no queue ("Priority out of range, dropping packet")
@@ -400,6 +432,8 @@ class Engine:
             return
         if P.clone is not None:
             def e2e():  # the packet as egress left it: headers copied, the rest of the frame shared
+                if self._pool:
+                    self._pool.pop()  # BMv2's E2E clone takes a PHV from the pool and overwrites it
                 C = PacketState(P.data, P.port, tr)
                 C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
                 C.hdr = P.hdr.copy()
