@@ -64,10 +64,20 @@ class FieldMatch:
 
 @dataclass
 class CounterData:
-    """One counter cell; a ``packets`` or ``bytes`` counter keeps the other at 0."""
+    """One counter cell (both counts, whatever the counter's unit: BMv2 counts both)."""
 
     packets: int = 0
     bytes: int = 0
+
+
+def unit_write(unit: str, cell, data: CounterData) -> list[int]:
+    """A counter cell ``[packets, bytes]`` after a control-plane write of ``data``: the counts of the
+    counter's unit (packets, bytes, packets_and_bytes) are set, the other one is kept -- BMv2 counts
+    both in every counter, and simple_switch_grpc's P4Runtime writes set the unit's only (a counter
+    entry or a direct counter entry keeps the other count; a table entry's counter_data on INSERT
+    or MODIFY starts it from ``[0, 0]``)."""
+    return [int(data.packets) if unit != "bytes" else cell[0],
+            int(data.bytes) if unit != "packets" else cell[1]]
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from .entries import CounterData, MeterConfig
+from .entries import CounterData, MeterConfig, unit_write
 from .errors import EntryNotFound, InvalidEntry, Unsupported
 
 GREEN, YELLOW, RED = 0, 1, 2
@@ -48,17 +48,16 @@ class CounterArray:
             c[1] += nbytes
 
     def read(self, index: int) -> CounterData:
+        """Both counts whatever the unit: BMv2 counts packets and bytes in every counter, and
+        simple_switch_grpc answers a P4Runtime read of a packets-only (bytes-only) counter with both."""
         _index_check("counter", self.name, self.size, index)
-        return self._data(self.cells[index])
-
-    def _data(self, c) -> CounterData:
-        pk = c[0] if self.kind in ("packets", "packets_and_bytes") else 0
-        by = c[1] if self.kind in ("bytes", "packets_and_bytes") else 0
-        return CounterData(pk, by)
+        c = self.cells[index]
+        return CounterData(c[0], c[1])
 
     def write(self, index: int, data: CounterData) -> None:
         _index_check("counter", self.name, self.size, index)
-        self.cells[index] = [int(data.packets), int(data.bytes)]
+        self.cells[index] = unit_write(self.kind, self.cells[index], data)
+
 
 
 class RegisterArray:

@@ -36,7 +36,7 @@ import time
 from typing import Callable
 
 from . import codegen
-from .entries import CounterData, FieldMatch, MeterConfig, TableEntry
+from .entries import CounterData, FieldMatch, MeterConfig, TableEntry, unit_write
 from .errors import EntryNotFound, InvalidEntry, Unsupported
 from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config, left_after_refusal
 from .names import NameIndex
@@ -92,6 +92,9 @@ class Pipeline:
         self.value_sets = {v["id"]: ValueSet(v) for v in ir.get("value_sets", [])}
         self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}
         self.direct_meters = {m["id"]: m for m in ir.get("direct_meters", [])}
+        for t in self.tables.values():
+            if t.direct_counter is not None:
+                t.counter_unit = self.direct_counters[t.direct_counter]["unit"]
         self.mcast_groups: dict[int, list[tuple[int, int]]] = {}
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})
@@ -199,7 +202,8 @@ class Pipeline:
             t = self._table(table_id)
             if t.direct_counter is None:
                 raise InvalidEntry(f"table {t.name} has no direct counter")
-            t.installed(entry).counter = [int(data.packets), int(data.bytes)]
+            e = t.installed(entry)
+            e.counter = unit_write(t.counter_unit, e.counter, data)
 
     def direct_meter_get(self, table_id: int, entry: TableEntry) -> MeterConfig | None:
         with self.lock:
@@ -236,7 +240,7 @@ class Pipeline:
         with self.lock:
             c = self._get(self.counters, "counter", counter_id)
             if index is None:
-                return [c._data(cell) for cell in c.cells]
+                return [c.read(i) for i in range(c.size)]
             return c.read(index)
 
     def counter_write(self, counter_id: int, index: int, data: CounterData) -> None:

@@ -29,7 +29,7 @@ import heapq
 import time
 from dataclasses import dataclass, field
 
-from .entries import CounterData, FieldMatch, TableEntry
+from .entries import CounterData, FieldMatch, TableEntry, unit_write
 from .errors import EntryExists, EntryNotFound, InvalidEntry
 
 
@@ -116,6 +116,7 @@ class Table:
         self.is_const = bool(spec.get("is_const"))
         self.const_default = bool(spec["default"].get("const"))
         self.direct_counter = spec.get("direct_counter")
+        self.counter_unit = "packets_and_bytes"  # the direct counter's (set by the pipeline)
         self.direct_meter = spec.get("direct_meter")
         self.needs_priority = any(k.match in _NEEDS_PRIORITY for k in self.keys)
         kinds = [k.match for k in self.keys]
@@ -328,7 +329,7 @@ class Table:
         inst = _Installed(key, entry.priority, aid, params, entry, handle)
         inst.tests = tests
         if entry.counter is not None:
-            inst.counter = [entry.counter.packets, entry.counter.bytes]
+            inst.counter = unit_write(self.counter_unit, [0, 0], entry.counter)
         inst.meter = entry.meter
         if self.ageing:
             inst.timeout_ms, inst.hit = entry.idle_timeout_ns // 10**6, now_ms()
@@ -365,8 +366,8 @@ class Table:
         inst.action_id, inst.params = self._target(entry, params)
         inst.entry.action_id, inst.entry.params = entry.action_id, dict(entry.params)
         inst.entry.member_id, inst.entry.group_id = entry.member_id, entry.group_id
-        if entry.counter is not None:
-            inst.counter = [entry.counter.packets, entry.counter.bytes]
+        if entry.counter is not None:   # the unit's count written, the other one reset (BMv2)
+            inst.counter = unit_write(self.counter_unit, [0, 0], entry.counter)
         if entry.meter is not None:
             inst.meter, inst.meter_state, inst.entry.meter = entry.meter, None, entry.meter
         if self.ageing:   # BMv2: the timeout written (none if left out) and a fresh hit time

@@ -234,7 +234,7 @@ def read_observation(target, compiled: Compiled, ports: dict, digest_idle: float
         cells = {}
         for e in conn.read([ent]):
             ce = e.counter_entry
-            cells[ce.index.index] = _unit(c.spec.unit, ce.data)
+            cells[ce.index.index] = _counts(ce.data)
         counters[c.preamble.name] = {k: v for k, v in sorted(cells.items()) if v != (0, 0)}
     index = P4InfoIndex(compiled.p4info)
     for c in compiled.p4info.direct_counters:
@@ -244,17 +244,15 @@ def read_observation(target, compiled: Compiled, ports: dict, digest_idle: float
         for e in conn.read([ent]):
             dc = e.direct_counter_entry
             key = Entry.from_proto(index, dc.table_entry).key()
-            cells[str(key)] = _unit(c.spec.unit, dc.data)
+            cells[str(key)] = _counts(dc.data)
         counters[c.preamble.name] = dict(sorted(cells.items()))
     return Observation(ports, sorted(digests), counters)
 
 
-def _unit(unit: int, data) -> tuple[int, int]:
-    """(packets, bytes), keeping only what the counter's unit defines (P4Runtime leaves the
-    other count unspecified: BMv2 fills both, checkmate only the declared one)."""
-    from p4.config.v1 import p4info_pb2 as pb
-    return (data.packet_count if unit != pb.CounterSpec.BYTES else 0,
-            data.byte_count if unit != pb.CounterSpec.PACKETS else 0)
+def _counts(data) -> tuple[int, int]:
+    """(packets, bytes): both, whatever the counter's unit -- simple_switch_grpc fills both (BMv2
+    counts both in every counter), and so does checkmate-switch."""
+    return data.packet_count, data.byte_count
 
 
 def p4data(d):

@@ -91,10 +91,14 @@ def test_counters(pl):
     n = len(bytes(f))
     assert pl.counter("Ing.seen", 1) == CounterData(3, 3 * n)
     assert pl.counter("Ing.seen", 2) == CounterData(1, n)
-    assert pl.counter("Eg.copies", 1) == CounterData(3, 0)  # packets-only counter
+    m = len(pl.process(1, bytes(f))[0][1])  # (one more of each; the copy's length as it leaves)
+    assert pl.counter("Eg.copies", 1) == CounterData(4, 4 * m)  # packets-only: bytes counted too (BMv2)
     cid = pl.names.id("counter", "Ing.seen")
     pl.counter_write(cid, 1, CounterData(0, 0))
     assert pl.counter_read(cid)[1] == CounterData(0, 0)
+    eid = pl.names.id("counter", "Eg.copies")
+    pl.counter_write(eid, 1, CounterData(7, 0))  # a packets-only counter: the write keeps the bytes
+    assert pl.counter_read(eid, 1) == CounterData(7, 4 * m)
     with pytest.raises(InvalidEntry, match="Ing.seen.*index 4"):
         pl.counter_read(cid, 4)
 
