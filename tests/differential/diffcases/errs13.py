@@ -151,6 +151,9 @@ INVALID = {
     # div3: a divisor the constant propagation does not make constant (assigned under an if)
     "division_by_local_assigned_under_if": (program("        bit<8> d = 4;\n        if (hdr.h.b == 1) { d = 2; }\n"
                                                     "        hdr.h.a = hdr.h.a / d;\n"), ("divisor must be a compile-time power of two",)),
+    # const_e: a constant of an extern type (checkmate-p4c said only "unsupported call")
+    "const_of_extern_type": (program("", top="const register<bit<8>> R = register<bit<8>>(4);\n"),
+                             ("Cannot evaluate initializer for constant",)),
     # issue2267: inside a table its own name is the table, not the control parameter it shadows
     "table_key_names_its_table": (program("        s.apply(hdr.h.a);\n", top="""control Sub(in bit<8> t) {
     table t { key = { t : exact; } actions = { NoAction; } }
