@@ -396,8 +396,9 @@ class ConstIndexRules(SubDivisionRules):
             return   # (a call or a table may write what the index reads first)
         pending = self.__dict__.get("pending_divs") or {}
         for n in ir_dicts(node):
-            if id(n) in pending and pending[id(n)][0] is n and self.fold(_subst(n, env)) is not None:
-                del pending[id(n)]   # (p4c folds it: no back-end error)
+            if id(n) in pending and pending[id(n)][0] is n and (self.fold(_subst(n, env)) is not None
+                                                                or _power_of_two(self.fold(_subst(n["b"], env)))):
+                del pending[id(n)]   # (p4c folds it, or its divisor to a power of two: no back-end error)
             if n.get("o") == "++" and n.get("op") == "bin" and n["b"]["t"][0] == "int" and \
                     self.fold(_subst(n, env)) is not None:
                 # constant for p4c's midend, which folds it as (a << |b|) + b: the runtime does so
@@ -671,3 +672,7 @@ class ConstIndexRules(SubDivisionRules):
 def _body_of(ctx: dict) -> tuple:
     """The body a division was noted in: an action's, else the block's (control, function)."""
     return (ctx.get("in_action"), ctx.get("block"))
+
+
+def _power_of_two(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0 and not v & (v - 1)

@@ -81,6 +81,9 @@ class BlockRules:
                     self.check_v1model_version(d.value)
                 with self.translation_errors_kept([]) as bad:
                     t = self.resolve_type(d.type)
+                    if t[0] == "extern":   # (p4_16_errors/const_e: `const I x = I();`)
+                        raise E(d.value.loc, f"{d.name}: Cannot evaluate initializer for constant (a constant "
+                                             f"cannot be of the extern type {t[1]})")
                     ir = self.declared_constant(t, d.value, self.global_scope)
                 if ir is None:
                     raise E(d.value.loc, f"constant {d.name} is not a compile-time constant")

@@ -7,8 +7,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr,
-                          unify_lists, untagged, _wrap)
+from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
+                          newtype_name, pyname, tstr, unify_lists, untagged, _wrap)
 from .elab_types import P4C_MAX_WIDTH
 
 
@@ -677,7 +677,12 @@ class ExpressionRules:
                 # (const_index.defer_division: decided when the body is done)
                 msg = (f"operator {op}: the divisor must be a compile-time power of two "
                        "(p4c for BMv2 cannot evaluate any other division at run time)")
-                deferred = not (d is None or d <= 0 or has_runtime_int(b)) and self.defer_division(res, n.loc, msg)
+                # (a divisor that is a local's read: p4c's constant propagation may make it a
+                # power of two -- `bit<8> d = 4; x = y / d;` -- decided the same way)
+                local_div = d is None and not self.ctx.get("in_action") and self.ctx.get("kind") in ("control", "parser") \
+                    and {x.get("op") for x in ir_dicts(b)} <= {"var", "cast", "const", "bin", "un"}
+                deferred = not ((d is None and not local_div) or (d is not None and d <= 0) or has_runtime_int(b)) \
+                    and self.defer_division(res, n.loc, msg)
                 self.division_error(n.loc, msg, res if deferred else None)   # (in a store p4c may drop: mk_stores)
         if at == INTLIT:
             v = self.fold(res)

@@ -41,6 +41,23 @@ CASES.append(case("errs13_enum_header_field_read_as_enum", CAT, program("""
         set(hdr.eh.v);""", headers=_E1H, fields="    eh_t eh;\n",
     ingress_decls="    action set(E1 e) { hdr.h.d = (bit<32>)(bit<8>)e; }\n",
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.eh);")))
+# A divisor read from a local whose value p4c's constant propagation knows is a power of two
+# (`bit<8> d = 4; x = y / d;`, a control-level local, `%`, a cast of it, in a parser state):
+# p4c turns the division into a shift; checkmate-p4c refused it as a run-time division.
+# Found by a v1model probe of p4_16_errors/div3 (whose divisor, 3, p4c refuses).
+CASES.append(case("errs13_division_by_local_constant_power_of_two", CAT, program("""
+        bit<8> d = 4;
+        hdr.h.a = hdr.h.a / d;
+        hdr.h.b = hdr.h.b % m8;
+        bit<8> e = 3;
+        e = 16;
+        hdr.h.c = hdr.h.c / (bit<16>)e;""", ingress_decls="    bit<8> m8 = 8;\n", parser="""    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        bit<32> q = 2;
+        hdr.h.d = hdr.h.d / q;
+        transition accept;
+    }""")))
 CASES.append(case("errs13_dontcare_action_in_argument_reads_zero", CAT, program("""
         a_in(_);
         a_dl(_);""", ingress_decls="""    action a_in(in bit<8> x) { hdr.h.a = x; }
@@ -131,6 +148,12 @@ INVALID = {
     "serenum_constants_of_two_enums_compared": (program("        if (E1.e2 != E2.e1) { hdr.h.b = 1; }\n",
                                                         top=_E1 + "enum bit<8> E2 { e1 = 10, e2 = 11 }\n"),
                                                 ("different enum types",)),
+    # div3: a divisor the constant propagation does not make constant (assigned under an if)
+    "division_by_local_assigned_under_if": (program("        bit<8> d = 4;\n        if (hdr.h.b == 1) { d = 2; }\n"
+                                                    "        hdr.h.a = hdr.h.a / d;\n"), ("divisor must be a compile-time power of two",)),
+    # const_e: a constant of an extern type (checkmate-p4c said only "unsupported call")
+    "const_of_extern_type": (program("", top="const register<bit<8>> R = register<bit<8>>(4);\n"),
+                             ("Cannot evaluate initializer for constant",)),
     # issue2267: inside a table its own name is the table, not the control parameter it shadows
     "table_key_names_its_table": (program("        s.apply(hdr.h.a);\n", top="""control Sub(in bit<8> t) {
     table t { key = { t : exact; } actions = { NoAction; } }
