@@ -234,13 +234,22 @@ class ConstIndexRules(SubDivisionRules):
         v = self.constant_result(py)
         while len(body) == 1 and body[0].get("s") == "block":
             body = body[0]["body"]
-        if v is None and call.get("op") == "call_fn" and len(body) == 1 and body[0].get("s") == "return" \
-                and body[0].get("v") is not None:
+        if v is None and call.get("op") == "call_fn" and body and body[-1].get("s") == "return" \
+                and body[-1].get("v") is not None and self.__dict__.get("const_dry_depth", 0) <= 8:
             args = {}
             for p, a in zip(f.get("params") or (), call.get("args") or ()):
                 if (c := self.fold(_subst(a, env))) is not None:
                     args[(p["py"],)] = c
-            v = self.fold(_subst(body[0]["v"], args))
+            # (the statements before the return walked with them, checking nothing: `bit<16> t =
+            # (bit<16>)v; return t;`)
+            self.__dict__["const_dry_depth"] = self.__dict__.get("const_dry_depth", 0) + 1
+            saved_chain, self.__dict__["sub_chain"] = self.__dict__.get("sub_chain"), None
+            try:
+                self.check_const_indexes(body[:-1], args, False)
+            finally:
+                self.__dict__["const_dry_depth"] -= 1
+                self.__dict__["sub_chain"] = saved_chain
+            v = self.fold(_subst(body[-1]["v"], args))
         return v
 
     def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:

@@ -108,6 +108,9 @@ CASES = {
 }
 
 VALID = {
+    "division_of_a_function_with_a_local_of_a_constant_argument": program(
+        top="bit<16> widen(in bit<8> v) { bit<16> t = (bit<16>)v; t = t + (bit<16>)v; return t; }\n",
+        body="        hdr.h.b = widen(9);\n        hdr.h.b = hdr.h.b % 5;"),
     "division_of_a_function_of_a_default_argument": program(
         top="bit<16> widen(in bit<8> v = 7) { return (bit<16>)v << 4; }\n",
         body="        hdr.h.b = widen();\n        hdr.h.b = hdr.h.b % 5;"),
