@@ -141,3 +141,13 @@ CASES += [
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
         json_path=True),
 ]
+
+CASES += [
+    # p4c_mutate seed 199 (cp_anno): an action reference of a table's actions list annotated
+    # `@hidden` keeps the annotation in p4c's P4Info (checkmate-p4c dropped it, as for an action)
+    case("mutz29_hidden_annotation_on_an_action_reference", CAT, program("""
+        t.apply();
+""", ingress_decls="""    action sa(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { @hidden @tableonly sa; @hidden NoAction; } }"""),
+        frames=[(1, H(1))]),
+]
