@@ -113,8 +113,6 @@ _COPY_PARSER = """    state start {
         pkt.extract(hdr.eth);
         pkt.extract(hdr.h);
         meta.m16 = (bit<16>)hdr.s[1].b;
-        bit<8> x = hdr.s[0].a;
-        bit<8> y = x + 1;
         meta.m32 = 5;
         hdr.s[0].setValid();
         hdr.s[0].d = hdr.h.d + 1;
@@ -124,8 +122,7 @@ _COPY_PARSER = """    state start {
         pkt.extract(hdr.s.next);
         hdr.h.a = hdr.s[0].d[7:0] + meta.m8;
         hdr.h.c = meta.m16;
-        hdr.h.b = x;
-        hdr.h.d = (bit<32>)y + meta.m32;
+        hdr.h.d = meta.m32;
         transition accept;
     }"""
 
