@@ -106,7 +106,7 @@ def _calls_folded(e, constant_result):
         return [_calls_folded(x, constant_result) for x in e]
     if not isinstance(e, dict):
         return e
-    if e.get("op") in ("call_fn", "call_fn_out") and (v := constant_result(e.get("fn"))) is not None:
+    if e.get("op") in ("call_fn", "call_fn_out") and (v := constant_result(e)) is not None:
         return {"op": "const", "v": v, "t": e.get("t")}
     return {a: _calls_folded(v, constant_result) for a, v in e.items()}
 
@@ -209,7 +209,7 @@ class ConstIndexRules(SubDivisionRules):
                 v = self.fold(_subst(r, env)) if r is not None and _trackable(lv) else None
                 if v is None and r is not None and _trackable(lv) and hasattr(self, "constant_result") and \
                         any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(r)):
-                    v = self.fold(_subst(_calls_folded(r, self._one_return_constant), env))
+                    v = self.fold(_subst(_calls_folded(r, lambda c: self._one_return_constant(c, env)), env))
                 self._forget_writes(st, env)   # (the value is read before the write)
                 if predicated:
                     continue
@@ -220,14 +220,37 @@ class ConstIndexRules(SubDivisionRules):
             else:
                 self._forget_writes(st, env)
 
-    def _one_return_constant(self, py: str):
-        """The constant function ``py`` returns when its body has one ``return`` (of a constant);
-        with more (``if (p == 1) { return 2; } return 2;``) p4c's RemoveReturns leaves a flag
-        its propagation does not fold."""
+    def _one_return_constant(self, call: dict, env: dict):
+        """The constant function call ``call`` gives when the function's body has one ``return``
+        (of a constant; or the body is that ``return`` alone, of an expression its arguments'
+        constants fold: ``widen(7)``, ``widen()`` of a default argument -- p4c inlines it, helper
+        mutz29); with more (``if (p == 1) { return 2; } return 2;``) p4c's RemoveReturns leaves a
+        flag its propagation does not fold."""
+        py = call.get("fn")
         f = next((r for r in getattr(self, "functions", {}).values() if r.get("py") == py), None)
-        if f is None or sum(d.get("s") == "return" for d in ir_dicts(f.get("body") or [])) != 1:
+        body = (f or {}).get("body") or []
+        if f is None or sum(d.get("s") == "return" for d in ir_dicts(body)) != 1:
             return None
-        return self.constant_result(py)
+        v = self.constant_result(py)
+        while len(body) == 1 and body[0].get("s") == "block":
+            body = body[0]["body"]
+        if v is None and call.get("op") == "call_fn" and body and body[-1].get("s") == "return" \
+                and body[-1].get("v") is not None and self.__dict__.get("const_dry_depth", 0) <= 8:
+            args = {}
+            for p, a in zip(f.get("params") or (), call.get("args") or ()):
+                if (c := self.fold(_subst(a, env))) is not None:
+                    args[(p["py"],)] = c
+            # (the statements before the return walked with them, checking nothing: `bit<16> t =
+            # (bit<16>)v; return t;`)
+            self.__dict__["const_dry_depth"] = self.__dict__.get("const_dry_depth", 0) + 1
+            saved_chain, self.__dict__["sub_chain"] = self.__dict__.get("sub_chain"), None
+            try:
+                self.check_const_indexes(body[:-1], args, False)
+            finally:
+                self.__dict__["const_dry_depth"] -= 1
+                self.__dict__["sub_chain"] = saved_chain
+            v = self.fold(_subst(body[-1]["v"], args))
+        return v
 
     def _subcontrol_constants(self, st: dict, env: dict) -> dict | None:
         """The constants a sub-control apply ``st`` leaves in its ``out``/``inout`` arguments: p4c

@@ -125,7 +125,13 @@ class MatchKindStores:
         """A division by a constant other than a power of two (elab_expressions.binary): noted for
         the store being judged, if any; else raised now, or (``deferred``: its IR, pending in
         const_index) left to the constant propagation."""
-        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None
+        ctx = getattr(self, "ctx", None) or {}
+        if ctx.get("dead") or ctx.get("after_exit"):
+            # after an exit (or a return) p4c removes the rest unchecked (helper mutz29, seed 521)
+            if deferred is not None:
+                (self.__dict__.get("pending_divs") or {}).pop(id(deferred), None)
+            return
+        pend = ctx.get("mk_store")
         if pend is not None:
             pend.append(_DivErr((loc, message), deferred))
         elif deferred is None:

@@ -366,11 +366,13 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             ar = pt.action_refs.add()
             ar.id = a["id"]
             ar.scope = _SCOPE[a["scope"]]
-            if a["scope"] == "DEFAULT_ONLY":
-                ar.annotations.append("@defaultonly")
-            elif a["scope"] == "TABLE_ONLY":
-                ar.annotations.append("@tableonly")
-            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations, _SKIP_ANNOS | {"defaultonly", "tableonly"})
+            scope = {"DEFAULT_ONLY": "defaultonly", "TABLE_ONLY": "tableonly"}.get(a["scope"])
+            own = {x[0] for x in a.get("annos") or ()}
+            if scope and scope not in own:   # (from the action's declaration: first)
+                ar.annotations.append("@" + scope)
+            # (the reference's own, @hidden too, in source order: p4c; helper mutz29, seed 199)
+            _annotations(ar.annotations, a.get("annos"), ar.structured_annotations,
+                         (_SKIP_ANNOS - {"hidden"}) | ({"defaultonly", "tableonly"} - ({scope} & own)))
         if t["default"]["const"]:
             pt.const_default_action_id = t["default"]["action"]
         if t["direct_counter"]:

@@ -75,6 +75,9 @@ class _DigestState:
     marked: set = field(default_factory=set)     # unacked lists PI's ack sweep has visited once
     ack_sweep_ns: int | None = None               # PI's next ack sweep (see _ack_sweep)
     active: bool = True   # False after a DELETE (see the module docstring)
+    # after a COMMIT of a saved program: the DigestEntry's (max_timeout_ns, max_list_size), which
+    # PI keeps (its sweep, reads) while the new learn list collects by BMv2's defaults
+    pi_cfg: tuple | None = None
 
 
 #: PI's digest manager sweeps a digest's lists every max_timeout_ns, but not more often than this
@@ -82,7 +85,7 @@ PI_MIN_SWEEP_NS = 100_000_000
 
 
 def _sweep_period(st: _DigestState) -> int:
-    return max(st.max_timeout_ns, PI_MIN_SWEEP_NS)
+    return max(st.pi_cfg[0] if st.pi_cfg else st.max_timeout_ns, PI_MIN_SWEEP_NS)
 
 
 def _ack_period(st: _DigestState) -> int:
@@ -147,7 +150,7 @@ class DigestEngine:
             st = self._digests.get(digest_id)
             if st is None:
                 st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0, kind)
-            st.active = True
+            st.active, st.pi_cfg = True, None
             st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
                 cfg.max_timeout_ns, cfg.max_list_size, cfg.ack_timeout_ns)
             # PI restarts its periodic sweep with every write; a list it holds goes out at the
@@ -190,9 +193,10 @@ class DigestEngine:
     def config(self, digest_id: int):
         with self._lock:
             st = self._digests.get(digest_id)
+            t, n = st.pi_cfg if st is not None and st.pi_cfg else (getattr(st, "max_timeout_ns", 0),
+                                                                  getattr(st, "max_list_size", 0))
             return None if st is None or not st.active else p4runtime_pb2.DigestEntry.Config(
-                max_timeout_ns=st.max_timeout_ns, max_list_size=st.max_list_size,
-                ack_timeout_ns=st.ack_timeout_ns)
+                max_timeout_ns=t, max_list_size=n, ack_timeout_ns=st.ack_timeout_ns)
 
     def configured_ids(self) -> list[int]:
         with self._lock:
@@ -229,9 +233,14 @@ class DigestEngine:
         """The saved program was COMMITted: the data plane's learn lists start empty -- what the old
         program collected since the save (and under a DigestEntry written since) is never sent, as
         after a VERIFY_AND_COMMIT (fuzz_p4rt seed 4394) -- while the DigestEntries written since the
-        save stay (a MODIFY after the commit is taken)."""
+        save stay (a MODIFY after the commit is taken; their digests stay subscribed), but the new
+        learn lists collect by BMv2's defaults (16 entries, 1 s) until the next DigestEntry write:
+        with `max_list_size` 1 a digest comes out after about a second (fuzz_p4rt seed 4463)."""
         with self._lock:
             for st in self._digests.values():
+                if st.active and st.pi_cfg is None:
+                    st.pi_cfg = (st.max_timeout_ns, st.max_list_size)
+                    st.max_timeout_ns, st.max_list_size = BMV2_DEFAULT_TIMEOUT_NS, BMV2_DEFAULT_LIST_SIZE
                 st.pending.clear()
                 st.filter.clear()
                 st.unacked.clear()

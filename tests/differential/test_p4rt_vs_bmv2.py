@@ -747,3 +747,18 @@ def test_a_commit_of_a_saved_program_empties_learn_lists(targets):
                 save, cfg(U.INSERT, 0, 10), traffic(4, 5), commit, cfg(U.MODIFY, 10**6, 1), dig, traffic(6), dig,
                 cfg(U.DELETE)]
     assert not run(targets, 0, ops)
+
+
+def test_a_commit_of_a_saved_program_restarts_learn_lists_with_defaults(targets):
+    """fuzz_p4rt seed 4463: after a COMMIT of a saved program, a DigestEntry written since the save
+    keeps its digest subscribed, but the new learn list collects by BMv2's defaults (16 entries, 1 s)
+    until the next DigestEntry write -- with max_list_size 1 a digest is not sent at once (a MODIFY
+    then sends what is pending); checkmate-switch kept the written config (sent at once)."""
+    def ops(info):
+        did = info.digests[0].preamble.id
+        cfg = _digest_cfg(did)
+        dig = ("digests", True)
+        save, commit = ("setcfg", S.VERIFY_AND_SAVE, "same"), ("setcfg", S.COMMIT, "same")
+        return [save, cfg(U.INSERT, 0, 1), traffic(1), dig, commit, traffic(2), dig, cfg(U.MODIFY, 0, 1), dig,
+                traffic(3), dig, cfg(U.DELETE)]
+    assert not run(targets, 0, ops)

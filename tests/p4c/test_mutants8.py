@@ -8,6 +8,8 @@ from p4c_helpers import program
 from test_mutants import mutant_table_tests
 
 _ACT = "    action s(bit<8> v) { hdr.h.c = v; }\n"
+_DIV = r"the divisor must be a compile-time power of two"
+_WIDEN = "bit<16> widen(in bit<8> v) { return (bit<16>)v; }\n"
 
 
 def _entries(kind: str, entry: str) -> str:
@@ -89,9 +91,29 @@ CASES = {
     "sub_control_action_division_after_a_conditional_return": (
         _sub_action("if (o == 1) { return; } o = 14; o = o / 7;"), "action a()", r"compile-time power of two",
         _sub_action("o = v / 3; o = o / 7;")),
+    # p4c_mutate seed 521 (late_store): what follows an unconditional `exit` (in an action or a
+    # control's body) is removed by p4c before its back end looks at divisions; a function whose
+    # body is one `return` of an expression of its parameters is a constant where its arguments
+    # are (`widen(7)`, a default argument: p4c inlines it)
+    "division_after_a_conditional_exit": (
+        program(body="        if (hdr.h.a == 1) { exit; }\n        hdr.h.b = hdr.h.b / 3;"), "hdr.h.b / 3", _DIV,
+        program(body="        exit;\n        hdr.h.b = hdr.h.b / 3;")),
+    "division_in_an_action_not_after_an_exit": (
+        program(locals="    action a() { if (hdr.h.a == 1) { hdr.h.c = 1; } hdr.h.b = hdr.h.b / 3; }\n", body="        a();"),
+        "hdr.h.b / 3", _DIV,
+        program(locals="    action a() { exit; hdr.h.b = hdr.h.b / 3; }\n", body="        a();")),
+    "division_of_a_function_of_a_run_time_argument": (
+        program(top=_WIDEN, body="        hdr.h.b = widen(hdr.h.a);\n        hdr.h.b = hdr.h.b % 5;"), "hdr.h.b % 5", _DIV,
+        program(top=_WIDEN, body="        hdr.h.b = widen(7);\n        hdr.h.b = hdr.h.b % 5;")),
 }
 
 VALID = {
+    "division_of_a_function_with_a_local_of_a_constant_argument": program(
+        top="bit<16> widen(in bit<8> v) { bit<16> t = (bit<16>)v; t = t + (bit<16>)v; return t; }\n",
+        body="        hdr.h.b = widen(9);\n        hdr.h.b = hdr.h.b % 5;"),
+    "division_of_a_function_of_a_default_argument": program(
+        top="bit<16> widen(in bit<8> v = 7) { return (bit<16>)v << 4; }\n",
+        body="        hdr.h.b = widen();\n        hdr.h.b = hdr.h.b % 5;"),
     "division_of_a_field_by_zero_in_a_dead_branch": program(body="        if (8w1 == 8w2) { hdr.h.b = hdr.h.b / 0; }"),
     "division_of_a_field_by_zero_in_a_dead_operand": program(
         body="        if (false && hdr.h.a % 8w0 == 1) { hdr.h.a = 1; }"),

@@ -113,8 +113,6 @@ _COPY_PARSER = """    state start {
         pkt.extract(hdr.eth);
         pkt.extract(hdr.h);
         meta.m16 = (bit<16>)hdr.s[1].b;
-        bit<8> x = hdr.s[0].a;
-        bit<8> y = x + 1;
         meta.m32 = 5;
         hdr.s[0].setValid();
         hdr.s[0].d = hdr.h.d + 1;
@@ -124,8 +122,7 @@ _COPY_PARSER = """    state start {
         pkt.extract(hdr.s.next);
         hdr.h.a = hdr.s[0].d[7:0] + meta.m8;
         hdr.h.c = meta.m16;
-        hdr.h.b = x;
-        hdr.h.d = (bit<32>)y + meta.m32;
+        hdr.h.d = meta.m32;
         transition accept;
     }"""
 
@@ -140,4 +137,14 @@ CASES += [
         parser=_COPY_PARSER, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
         json_path=True),
+]
+
+CASES += [
+    # p4c_mutate seed 199 (cp_anno): an action reference of a table's actions list annotated
+    # `@hidden` keeps the annotation in p4c's P4Info (checkmate-p4c dropped it, as for an action)
+    case("mutz29_hidden_annotation_on_an_action_reference", CAT, program("""
+        t.apply();
+""", ingress_decls="""    action sa(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { @hidden @tableonly sa; @hidden NoAction; } }"""),
+        frames=[(1, H(1))]),
 ]
