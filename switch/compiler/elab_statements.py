@@ -76,7 +76,8 @@ class StatementRules(ConditionFolding):
             if d.get("s") == "block":
                 d.pop("copies", None)
         out = drop_dead_indexed_reads(out)
-        out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}))
+        out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
+                                           lambda q: (self.actions.get(q) or {}).get("body"))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
         # (copies that reach the block's end go on after it: switch_copies.propagate_copies)
@@ -115,7 +116,9 @@ class StatementRules(ConditionFolding):
             # zeroed first by the add_header when it was invalid; its other fields keep their values
             bytes_ = self.headers[lt[1]]["bytes"]
             first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
-            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs))
+            # (an isValid() of the header reads no field: stores before it may be dead all the same;
+            # fuzz_exprs seed 11101)
+            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs, validity=True))
             return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
         if lt[0] == "header" and (sib := self.union_siblings(lhs)):
             # BMv2: a header union member made valid by an assignment invalidates the others
