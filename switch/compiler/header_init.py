@@ -87,15 +87,18 @@ def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set
     the stores of its body to ``target``'s fields the initializer does not read (and nothing after
     them in the body reads) are dead too (fuzz_exprs seed 11101).  Only a body of plain
     assignments and declarations without calls whose arguments do not use ``target``: the dead
-    stores' field names, and the fields read before them -- None where anything else is there."""
+    stores' field names, and the fields read before them -- None where anything else is there
+    (setValid/setInvalid calls may be there: they read no field)."""
     if body is None or _mentions(call.get("args"), target):
         return None
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl") and not x.get("siblings") and not _has_call(x) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not _has_call(x) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
     for x in reversed(flat):
+        if x["s"] == "setvalid":
+            continue   # (a validity change reads no field: fuzz_exprs seed 11101)
         lv = x.get("l") if x["s"] == "assign" else None
         base = None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
         if base is not None and base.get("op") == "field" and isinstance(base.get("base"), dict) \

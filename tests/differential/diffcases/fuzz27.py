@@ -122,7 +122,7 @@ CASES.append(case("fuzz27_concat_folded_as_p4c_of_a_local_constant", CAT, progra
 # action call before it (p4c has inlined the call), in a `switch` case too, and an isValid() of
 # the header in the initializer reads no field.  BMv2 keeps h2.c as parsed; checkmate-switch wrote
 # 342 (0x0156).  The call runs a copy of the action without the dead store (dead_reads' variants).
-_A342 = "    action a1(in bit<8> q) { hdr.h2.c = 342; hdr.h.d = 7; }\n"
+_A342 = "    action a1(in bit<8> q) { hdr.h.setValid(); hdr.h2.c = 342; hdr.h.d = 7; }\n"
 _SELF = "        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3};\n        hdr.h.c = hdr.h2.c;\n"
 _SELF_V = ("        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = (hdr.h.b == 1) ? 32w3 : (hdr.h2.isValid() ? 32w4 : 32w5)};\n"
            "        hdr.h.c = hdr.h2.c;\n")
