@@ -133,3 +133,15 @@ for _name, _body in [("an_action_call", "        a1(1);\n" + _SELF),
                      ("an_initializer_reading_the_validity", "        hdr.h2.c = 342;\n" + _SELF_V)]:
     CASES.append(case(f"fuzz27_store_before_self_init_dropped_through_{_name}", CAT,
                       program(_body, ingress_decls=_A342), frames=_FR_H2))
+
+# fuzz_exprs seed 11600: p4c's strength reduction makes a slice of a left shift by a constant
+# past the slice's high bit 0 (`((bit<15>)x << 14)[4:1]`), so `switch ((En_t)(..)[4:1])` is a
+# switch on an enum cast from a constant, which p4c's front end folds to its `default` (none here:
+# nothing runs, fuzz25's rule); checkmate-p4c ran the case that matched 0 at run time.  An `if`
+# on such a slice is folded too (its table stays out of the P4Info).
+CASES.append(case("fuzz27_switch_on_an_enum_cast_of_a_slice_of_a_shift_folded", CAT, program(
+    "        switch ((En_t)(((bit<15>)hdr.h.a << 14))[4:1]) {\n"
+    "            En_t.A:\n            En_t.C: { hdr.h.b = 0x77; }\n        }\n"
+    "        if ((((bit<15>)hdr.h.a << 12))[11:4] == 0) { hdr.h.c = 0x5555; } else { t.apply(); }\n",
+    top="enum bit<4> En_t { A = 4, B = 8, C = 0 }\n",
+    ingress_decls="    action sd() { hdr.h.d = 9; }\n    table t { actions = { sd; } default_action = sd(); }\n")))
