@@ -188,9 +188,13 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
 
 
 def _plain_branch(st) -> bool:
-    """An ``if`` or a ``switch`` on a value without calls or union-sibling effects."""
-    return st.get("s") in ("if", "switch_value") and not _has_call(st) and \
-        not any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st))
+    """An ``if`` or a ``switch`` on a value without calls (but function calls as statements in its
+    branches: :func:`_live_before` looks at their arguments) or union-sibling effects."""
+    if st.get("s") not in ("if", "switch_value") or any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st)):
+        return False
+    return not _has_call(st.get("c") if st["s"] == "if" else st.get("e")) and not any(
+        _has_call(d) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d and d.get("s") not in ("call_fn", "eval")
+        and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 
 
 def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None):
@@ -226,6 +230,8 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 now = None if got is None else got[1]
             elif prev.get("s") == "decl" and not _mentions(prev, target):
                 continue
+            elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
+                continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             elif prev.get("s") != "assign" or prev.get("siblings") or _has_call(prev):
                 now = None
             else:

@@ -130,9 +130,13 @@ _FR_H2 = [(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1)), (1, H2(0x41, 0x42, 0x434
 for _name, _body in [("an_action_call", "        a1(1);\n" + _SELF),
                      ("an_action_call_in_a_default_switch_case",
                       "        switch (hdr.h.b) { default: { a1(1); } }\n" + _SELF),
-                     ("an_initializer_reading_the_validity", "        hdr.h2.c = 342;\n" + _SELF_V)]:
+                     ("an_initializer_reading_the_validity", "        hdr.h2.c = 342;\n" + _SELF_V),
+                     # (a function called in another case reads and writes its arguments only)
+                     ("an_action_call_next_to_a_function_call",
+                      "        switch (hdr.h.b) { 1: { tick(meta.m8); } default: { a1(1); } }\n" + _SELF)]:
     CASES.append(case(f"fuzz27_store_before_self_init_dropped_through_{_name}", CAT,
-                      program(_body, ingress_decls=_A342), frames=_FR_H2))
+                      program(_body, ingress_decls=_A342, top="bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\n"),
+                      frames=_FR_H2))
 
 # fuzz_exprs seed 11600: p4c's strength reduction makes a slice of a left shift by a constant
 # past the slice's high bit 0 (`((bit<15>)x << 14)[4:1]`), so `switch ((En_t)(..)[4:1])` is a
