@@ -108,6 +108,18 @@ def _drop_dead_before(stmts: list, tail: list) -> list:
     return out
 
 
+def _without_stores(stmts: list, paths: set) -> list:
+    """``stmts`` (walked into plain blocks) without the assignments to ``paths`` (a slice's too)."""
+    out = []
+    for st in stmts:
+        if st.get("s") == "block":
+            st = dict(st, body=_without_stores(st["body"], paths))
+        elif st.get("s") == "assign" and _path(st["l"]) in paths:
+            continue
+        out.append(st)
+    return out
+
+
 def specialize_copy_out_bodies(ir: dict) -> None:
     """Action bodies without the stores a use's copy-back overwrites (module docstring): the IR's
     ``action_variants`` and the ``impl`` of the table action references and ``call_action``
@@ -117,11 +129,13 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     variants: list = []
     made: dict = {}
 
-    def variant(a, pairs) -> str | None:
-        if a is None or not pairs or not a.get("body") or not _dyn_read(a["body"]):
+    def variant(a, pairs, dead_paths=()) -> str | None:
+        if a is None or not a.get("body"):
             return None
-        tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
-        body = _drop_dead_before(a["body"], tail)
+        body = _without_stores(a["body"], set(dead_paths)) if dead_paths else a["body"]
+        if pairs and _dyn_read(body):
+            tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
+            body = _drop_dead_before(body, tail)
         if body == a["body"]:
             return None
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
@@ -144,8 +158,12 @@ def specialize_copy_out_bodies(ir: dict) -> None:
         a = by_name.get(st["action"])
         if a is not None:
             # (a copy-back the caller drops -- union_defuse's "dead", a caller's "dead_key" -- kills nothing)
+            # (and without the stores a self-reading header initializer after the call makes dead:
+            # header_init.drop_stores_before_self_init's "dead_fields")
+            dead_paths = [f"{_path(d['h'])}.{f}" for d in st.pop("dead_fields", ()) for f in d["f"]]
             v = variant(a, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
-                            if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None])
+                            if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None],
+                        dead_paths)
             if v:
                 st["impl"] = v
     if variants:

@@ -58,9 +58,10 @@ def _may_alias(a, b) -> bool:
     return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
 
 
-def _fields_read(ir, lhs):
+def _fields_read(ir, lhs, validity: bool = False):
     """The names of ``lhs``'s fields that the initializer ``ir`` reads, or None when it uses the
-    header otherwise (``isValid()``, the whole header, a stack element that may be it)."""
+    header otherwise (``isValid()``, the whole header, a stack element that may be it);
+    ``validity``: an ``isValid()`` of the header reads no field (p4c's def-use: its validity only)."""
     target = _header_path(lhs)
     names: set = set()
 
@@ -68,6 +69,8 @@ def _fields_read(ir, lhs):
         if isinstance(x, list):
             return all(walk(v) for v in x)
         if not isinstance(x, dict):
+            return True
+        if validity and x.get("op") == "isvalid" and isinstance(x.get("h"), dict) and _header_path(x["h"]) == target:
             return True
         if x.get("op") == "field" and isinstance(x.get("base"), dict) and _header_path(x["base"]) == target:
             names.add(x["f"])
@@ -79,7 +82,42 @@ def _fields_read(ir, lhs):
     return frozenset(names) if walk(ir.get("vals", [])) else None
 
 
-def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
+def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set] | None:
+    """A direct call of an action between such a store and the initializer: p4c has inlined it, so
+    the stores of its body to ``target``'s fields the initializer does not read (and nothing after
+    them in the body reads) are dead too (fuzz_exprs seed 11101).  Only a body of plain
+    assignments and declarations without calls whose arguments do not use ``target``: the dead
+    stores' field names, and the fields read before them -- None where anything else is there
+    (setValid/setInvalid calls may be there: they read no field)."""
+    if body is None or _mentions(call.get("args"), target):
+        return None
+    flat = list(_flat_blocks(body))
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not _has_call(x) for x in flat):
+        return None
+    dead: list = []
+    reads = set(reads)
+    for x in reversed(flat):
+        if x["s"] == "setvalid":
+            continue   # (a validity change reads no field: fuzz_exprs seed 11101)
+        lv = x.get("l") if x["s"] == "assign" else None
+        base = None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
+        if base is not None and base.get("op") == "field" and isinstance(base.get("base"), dict) \
+                and _header_path(base["base"]) == target:
+            if base["f"] not in reads:
+                dead.append(base["f"])
+                continue
+            if _mentions(x["r"], target):
+                used = _fields_read({"vals": [x["r"]]}, base["base"])
+                if used is None:
+                    return None
+                reads |= used
+            continue
+        if _mentions(x, target):
+            return None
+    return dead, reads
+
+
+def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None) -> list:
     """p4c's def-use pass takes an initializer that reads its own header (``h = {h.b, 1}``,
     lowered here to setValid + setInvalid, see the assignment) as a definition of every field of
     ``h``, and drops an earlier store to a field the initializer does not read when nothing in
@@ -111,12 +149,20 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
             if _plain_branch(prev):
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
-                used = _live_before(prev, reads, target, st["h"], self_inits, drop)
+                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body)
                 if used is None:
                     used = _fields_read({"vals": [prev]}, st["h"])
                 if used is None:
                     break
                 reads = set(used) | reads
+                continue
+            if prev.get("s") == "call_action" and action_body is not None:
+                got2 = _action_stores_dead(prev, action_body(prev["action"]), target, reads)
+                if got2 is None:
+                    break
+                if got2[0]:   # (the call runs a copy of the body without them: dead_reads.specialize)
+                    prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
+                reads = got2[1]
                 continue
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _has_call(prev):
                 break
@@ -142,12 +188,16 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict) -> list:
 
 
 def _plain_branch(st) -> bool:
-    """An ``if`` or a ``switch`` on a value without calls or union-sibling effects."""
-    return st.get("s") in ("if", "switch_value") and not _has_call(st) and \
-        not any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st))
+    """An ``if`` or a ``switch`` on a value without calls (but function calls as statements in its
+    branches: :func:`_live_before` looks at their arguments) or union-sibling effects."""
+    if st.get("s") not in ("if", "switch_value") or any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st)):
+        return False
+    return not _has_call(st.get("c") if st["s"] == "if" else st.get("e")) and not any(
+        _has_call(d) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d and d.get("s") not in ("call_fn", "eval")
+        and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 
 
-def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set):
+def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None):
     """The fields of header ``h`` read before they are written from the start of ``st`` (a
     :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
     back through each branch from its end, a store to a field not read later is dead (its own
@@ -165,16 +215,23 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set):
         return None
     out = set(out)
     for body in bodies:
-        now, mine = set(live), set()
+        now, mine, calls = set(live), set(), []
         for prev in reversed(list(_flat_blocks(body))):
             if id(prev) in drop:
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue
             if _plain_branch(prev):
-                now = _live_before(prev, now, target, h, self_inits, mine)
+                now = _live_before(prev, now, target, h, self_inits, mine, action_body)
+            elif prev.get("s") == "call_action" and action_body is not None:
+                got = _action_stores_dead(prev, action_body(prev["action"]), target, now)
+                if got is not None and got[0]:
+                    calls.append((prev, got[0]))
+                now = None if got is None else got[1]
             elif prev.get("s") == "decl" and not _mentions(prev, target):
                 continue
+            elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
+                continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             elif prev.get("s") != "assign" or prev.get("siblings") or _has_call(prev):
                 now = None
             else:
@@ -190,6 +247,8 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set):
             if now is None:
                 return None
         drop |= mine
+        for call, fields in calls:   # (the call runs a copy of its body without them: dead_reads)
+            call.setdefault("dead_fields", []).append({"h": h, "f": sorted(set(fields))})
         out |= now
     return out
 

@@ -20,7 +20,7 @@ SEEDS += [7804, 8015, 8114, 8175, 8298]   # fixed by helper fuzz24
 SEEDS += [8342, 8697, 9286]   # fixed by helper fuzz25
 SEEDS += [9595]   # fixed by the lead (session 40: exit_blind_stores)
 SEEDS += [10236, 10454]   # fixed by helper fuzz26
-SEEDS += [10417, 10599, 10852]   # fixed by helper fuzz27
+SEEDS += [10417, 10599, 10852, 10995, 11600]   # fixed by helper fuzz27
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(

@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz27 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -115,3 +115,37 @@ CASES.append(case("fuzz27_concat_folded_as_p4c_after_a_sub_control_out_argument"
 CASES.append(case("fuzz27_concat_folded_as_p4c_of_a_local_constant", CAT, program(
     "        int<2> v = -2;\n        hdr.h.b = (bit<8>)(6s5 ++ v);\n"
     "        int<2> w = (int<2>)hdr.h.a[1:0];\n        hdr.h.c = (bit<16>)(bit<8>)(6s5 ++ w);\n")))
+
+# fuzz_exprs seed 11101 (reduced): lead10's rule -- p4c's def-use takes a header initializer that
+# reads its own header (BMv2 leaves the header invalid and writes no field) as a definition of
+# every field, and drops an earlier store to a field it does not read -- also reaches into a direct
+# action call before it (p4c has inlined the call), in a `switch` case too, and an isValid() of
+# the header in the initializer reads no field.  BMv2 keeps h2.c as parsed; checkmate-switch wrote
+# 342 (0x0156).  The call runs a copy of the action without the dead store (dead_reads' variants).
+_A342 = "    action a1(in bit<8> q) { hdr.h.setValid(); hdr.h2.c = 342; hdr.h.d = 7; }\n"
+_SELF = "        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3};\n        hdr.h.c = hdr.h2.c;\n"
+_SELF_V = ("        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = (hdr.h.b == 1) ? 32w3 : (hdr.h2.isValid() ? 32w4 : 32w5)};\n"
+           "        hdr.h.c = hdr.h2.c;\n")
+_FR_H2 = [(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1)), (1, H2(0x41, 0x42, 0x4344, 0x45464748, b=2))]
+for _name, _body in [("an_action_call", "        a1(1);\n" + _SELF),
+                     ("an_action_call_in_a_default_switch_case",
+                      "        switch (hdr.h.b) { default: { a1(1); } }\n" + _SELF),
+                     ("an_initializer_reading_the_validity", "        hdr.h2.c = 342;\n" + _SELF_V),
+                     # (a function called in another case reads and writes its arguments only)
+                     ("an_action_call_next_to_a_function_call",
+                      "        switch (hdr.h.b) { 1: { tick(meta.m8); } default: { a1(1); } }\n" + _SELF)]:
+    CASES.append(case(f"fuzz27_store_before_self_init_dropped_through_{_name}", CAT,
+                      program(_body, ingress_decls=_A342, top="bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\n"),
+                      frames=_FR_H2))
+
+# fuzz_exprs seed 11600: p4c's strength reduction makes a slice of a left shift by a constant
+# past the slice's high bit 0 (`((bit<15>)x << 14)[4:1]`), so `switch ((En_t)(..)[4:1])` is a
+# switch on an enum cast from a constant, which p4c's front end folds to its `default` (none here:
+# nothing runs, fuzz25's rule); checkmate-p4c ran the case that matched 0 at run time.  An `if`
+# on such a slice is folded too (its table stays out of the P4Info).
+CASES.append(case("fuzz27_switch_on_an_enum_cast_of_a_slice_of_a_shift_folded", CAT, program(
+    "        switch ((En_t)(((bit<15>)hdr.h.a << 14))[4:1]) {\n"
+    "            En_t.A:\n            En_t.C: { hdr.h.b = 0x77; }\n        }\n"
+    "        if ((((bit<15>)hdr.h.a << 12))[11:4] == 0) { hdr.h.c = 0x5555; } else { t.apply(); }\n",
+    top="enum bit<4> En_t { A = 4, B = 8, C = 0 }\n",
+    ingress_decls="    action sd() { hdr.h.d = 9; }\n    table t { actions = { sd; } default_action = sd(); }\n")))
