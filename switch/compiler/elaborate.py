@@ -35,6 +35,7 @@ from .elab_common import IR_FORMAT, Scope, pyname
 from .elab_ctor import CtorRules
 from .elab_casts import CastRules
 from .elab_expressions import ExpressionRules
+from .elab_values import ValueRules
 from .elab_externs import ExternRules
 from .elab_order import DeclOrderRules
 from .elab_output import OutputRules
@@ -53,7 +54,7 @@ __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
-                 PacketRules, ExternRules, ExpressionRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
+                 PacketRules, ExternRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,

@@ -1,0 +1,159 @@
+"""Values built from types: default values (``...``, p4c's DefaultValues), ``lookahead<S>()`` of a
+struct as slices of one lookahead, list expressions and struct initializers turned into struct or
+header values (with p4c's implicit-conversion rules), and a header's or struct's fields as the
+program declares them.
+
+A mixin of :class:`switch.compiler.elaborate.Elaborator`, beside
+:class:`~switch.compiler.elab_expressions.ExpressionRules`, which types the expressions these values
+are made of (``self.coerce``, ``self.enum_of``, ``self.header_field_type``).
+"""
+from __future__ import annotations
+
+from .elab_common import BOOL, E, INTLIT, is_bits, pyname, tstr
+
+
+class ValueRules:
+    def default_value(self, t, loc):
+        """The default value of type ``t`` (P4-16 "default values", what `...` stands for, as
+        p4c's DefaultValues pass writes it): 0, false, the first member of an enum,
+        error.NoError, an invalid header; structs and tuples field by field."""
+        k = t[0]
+        if k in ("bit", "int") and len(t) > 1:
+            return {"op": "const", "v": 0, "t": t}
+        if k == "bool":
+            return {"op": "const", "v": False, "t": t}
+        if k == "serenum":
+            return {"op": "const", "v": 0, "t": t}
+        if k == "enum":
+            return {"op": "const", "v": next(iter(self.enums[t[1]]["members"].values())), "t": t}
+        if k == "error":
+            return {"op": "const", "v": self.errors.index("NoError"), "t": t}
+        if k == "header":
+            return {"op": "invalid_hdr", "t": t}
+        if k == "list":
+            return {"op": "list", "items": [self.default_value(x, loc) for x in t[1]], "t": t}
+        if k == "struct":   # a header union: every member invalid
+            fields = self.structs[t[1]]["fields"]
+            return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields],
+                    "vals": [self.default_value(ft, loc) for _, ft in fields]}
+        raise E(loc, f"`...`: no default value for {tstr(t)} on this target")
+
+    def lookahead_struct(self, t, loc) -> dict:
+        """``lookahead<S>()`` of a struct of bit<N>/int<N>/bool/serializable-enum fields
+        (nested structs too): one lookahead of all the bits, each field a slice of it (as
+        p4c expands it).  Headers or stacks inside the struct are not supported here."""
+        def width(ft):
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                return sum(width(x) for _, x in self.structs[ft[1]]["fields"])
+            if ft[0] == "header" and not self.headers[ft[1]].get("varbit"):
+                return self.headers[ft[1]]["bytes"] * 8
+            if ft[0] == "stack" and ft[1] in self.headers and not self.headers[ft[1]].get("varbit"):
+                return ft[2] * self.headers[ft[1]]["bytes"] * 8
+            if ft[0] == "serenum":
+                return ft[2][1]
+            if ft[0] == "bool":
+                return 1
+            if is_bits(ft):
+                return ft[1]
+            raise E(loc, f"lookahead<{t[1]}>: a field of type {tstr(ft)} in the struct is not supported "
+                         "by the embedded target (only bit<N>/int<N>/bool/enum fields, fixed-size headers, "
+                         "stacks of them and structs of these)")
+        total = width(t)
+        la = {"op": "lookahead", "bits": total, "t": ["bit", total]}
+        pos = 0
+
+        def build(ft):
+            nonlocal pos
+            if ft[0] == "struct":
+                fields = self.structs[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _ in fields],
+                        "vals": [build(x) for _, x in fields]}
+            if ft[0] == "header":   # a valid header holding the bits (as p4c's expansion sets it)
+                hf = self.headers[ft[1]]["fields"]
+                return {"op": "mk", "t": ft, "fields": [pyname(f) for f, _, _ in hf],
+                        "vals": [build(self.header_field_type(ft[1], f, w, sg)) for f, w, sg in hf]}
+            if ft[0] == "stack":    # its elements in order (nextIndex stays 0)
+                return {"op": "mk_stack", "t": ft, "vals": [build(["header", ft[1]]) for _ in range(ft[2])]}
+            w = width(ft)
+            lo = total - pos - w
+            pos += w
+            bits = {"op": "slice", "a": la, "hi": lo + w - 1, "lo": lo, "t": ["bit", w]}
+            return bits if ft == ["bit", w] else {"op": "cast", "a": bits, "t": ft}
+        return build(t)
+
+    def make_value(self, ir, et, t, loc):
+        """A list expression or struct initializer converted to a struct/header value."""
+        if t[0] == "header":
+            fields = self.header_p4_fields(t[1])
+        else:
+            fields = self.structs[t[1]]["fields"]
+        dots = ir.get("dots")   # `...`: the fields not given take their default values
+        if et[0] == "list" and "items" not in ir:   # a tuple-typed value, not a list expression
+            raise E(loc, f"a tuple value cannot become {tstr(t)}: only a list expression can "
+                         f"(p4c: type error)")
+        if et[0] == "list":
+            items = list(ir["items"])
+            if len(items) > len(fields) or len(items) < len(fields) and not dots:
+                raise E(loc, f"{tstr(t)} has {len(fields)} fields, the list has {len(items)} values")
+            items += [self.default_value(ft, loc) for _, ft in fields[len(items):]]
+        else:
+            given = ir["fields"]
+            for fname in given:
+                if fname not in [f for f, _ in fields]:
+                    raise E(loc, f"{tstr(t)} has no field {fname}")
+            missing = [f for f, _ in fields if f not in given]
+            if missing and not dots:
+                raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
+            items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
+        varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
+        for it, (f, ft) in zip(items, fields):
+            enum = self.field_enums.get((t[1], f)) if t[0] == "header" else None
+            if enum and self.enum_of(it, it["t"]) != enum:
+                # a header field of a serializable enum type is held as its bits; p4c takes that
+                # enum's values only ("'{ 8w1 }': values of type 'bit<8>' cannot be implicitly cast")
+                raise E(loc, f"field {f}: values of type {tstr(it['t'])} cannot be implicitly cast to type {enum} (p4c)")
+            if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
+                raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
+                             f"types, not with 'varbit<{ft[1]}>' (p4c)")
+        vals = [self.coerce((it, it["t"]), ft, loc) for it, (_, ft) in zip(items, fields)]
+        if t[0] == "header":
+            vals = [{"op": "cast", "a": v, "t": ["bit", 1]} if ft == BOOL else v for v, (_, ft) in zip(vals, fields)]
+        if t[0] == "header" and any(ft[0] == "struct" for _, ft in fields):
+            # a struct field of a header is stored as its leaves (data__b ...): spread its value
+            names, flat = [], []
+            for (f, ft), v in zip(fields, vals):
+                if ft[0] == "struct":
+                    for (sub, st), leaf in zip(self.flat_struct(ft[1], loc), self.struct_leaves(v, ft[1])):
+                        names.append(f"{f}__{sub}")
+                        flat.append(leaf if leaf["t"] == st else {"op": "cast", "a": leaf, "t": st})
+                else:
+                    names.append(f)
+                    flat.append(v)
+            return {"op": "mk", "t": t, "fields": [pyname(f) for f in names], "vals": flat}
+        return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
+
+    def header_p4_fields(self, hname: str) -> list:
+        """A header's fields as the program declares them: a struct field (stored as its leaves
+        ``f__sub``) is one ``[f, ["struct", S]]``."""
+        out = []
+        for f, w, sg in self.headers[hname]["fields"]:
+            view = next(((v, s) for (h, v), s in self.header_views.items()
+                         if h == hname and f.startswith(v + "__")), None)
+            if view is None and (hname, f) in getattr(self, "bool_header_fields", ()):
+                out.append([f, BOOL])   # stored in one bit: the value is cast (make_value)
+            elif view is None:
+                out.append([f, self.header_field_type(hname, f, w, sg)])
+            elif not out or out[-1][0] != view[0]:
+                out.append([view[0], ["struct", view[1]]])
+        return out
+
+    def struct_leaves(self, ir, sname: str) -> list:
+        """The leaf values of a struct value, nested structs in place (flat_struct's order)."""
+        out = []
+        for i, (f, ft) in enumerate(self.structs[sname]["fields"]):
+            sub = ir["vals"][i] if ir["op"] == "mk" else {"op": "field", "base": ir, "f": pyname(f), "t": ft}
+            if ft[0] == "struct" and not self.structs[ft[1]].get("union"):
+                out += self.struct_leaves(sub, ft[1])
+            else:
+                out.append(sub)
+        return out
