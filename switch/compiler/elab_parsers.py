@@ -116,9 +116,13 @@ class ParserRules:
                             raise E(k.loc, f"{k.name}: must evaluate to a compile-time constant (a value_set "
                                            "cannot be one component of a tuple keyset)")
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
-                    cases.append({"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
-                                              for k, (kir, kt) in zip(ks, keys)],
-                                  "to": c.to})
+                    case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
+                                        for k, (kir, kt) in zip(ks, keys)], "to": c.to}
+                    if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
+                        # `(_, _)`: matches every packet, but p4c's front end sees no default
+                        # case there (a list, not a DefaultExpression): see parser_defuse
+                        case["dc_tuple"] = True
+                    cases.append(case)
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.settle_parser_stores(states, params)   # (mk_stores: match_kind and division stores p4c drops)

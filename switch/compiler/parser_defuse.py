@@ -15,7 +15,9 @@ BMv2, as in :mod:`.union_defuse`), with a right-hand side free of calls and look
 from it assigns that same path again before anything might read it.  It errs towards keeping:
 anything that names the path, a part of it or a struct/header it is in counts as a read (an
 ``extract`` of the header, a sub-parser argument, a select key), as do a select without a
-default case (it may reject) and an assignment under an ``if``; p4c, which knows an extract
+default case (it may reject; a tuple of don't-cares, ``(_, _)``, is no default case for p4c's
+front end, only ``default`` or a lone ``_`` is: fuzz_parsers seed 4803) and an assignment under
+an ``if``; p4c, which knows an extract
 writes the whole header, drops a few more.  ``standard_metadata`` is left alone (a parser error
 writes ``parser_error``).  Nothing here imports the elaborator.
 """
@@ -85,8 +87,9 @@ def _live(states: dict, name: str, start: int, target: tuple, seen: set, ends_re
     else:
         if _mentions(tr["keys"], target):
             return True
-        if not any(all(k.get("k") == "default" for k in c["keysets"]) for c in tr["cases"]):
-            return True   # no case may match: reject
+        if not any(all(k.get("k") == "default" for k in c["keysets"]) and not c.get("dc_tuple")
+                   for c in tr["cases"]):
+            return True   # no case may match (as p4c's def-use sees it): reject
         succ = [c["to"] for c in tr["cases"]]
     for n in succ:
         if n in _ENDS:
