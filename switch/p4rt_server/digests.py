@@ -193,10 +193,11 @@ class DigestEngine:
     def config(self, digest_id: int):
         with self._lock:
             st = self._digests.get(digest_id)
-            t, n = st.pi_cfg if st is not None and st.pi_cfg else (getattr(st, "max_timeout_ns", 0),
-                                                                  getattr(st, "max_list_size", 0))
-            return None if st is None or not st.active else p4runtime_pb2.DigestEntry.Config(
-                max_timeout_ns=t, max_list_size=n, ack_timeout_ns=st.ack_timeout_ns)
+            if st is None or not st.active:
+                return None
+            t, n = st.pi_cfg or (st.max_timeout_ns, st.max_list_size)
+            return p4runtime_pb2.DigestEntry.Config(max_timeout_ns=t, max_list_size=n,
+                                                    ack_timeout_ns=st.ack_timeout_ns)
 
     def configured_ids(self) -> list[int]:
         with self._lock:

@@ -84,17 +84,16 @@ class Pipeline:
                         for a in ir["actions"]}
         self.action_profiles = {a["id"]: ActionProfile(a, self._member_action_check(a))
                                 for a in ir.get("action_profiles", [])}
-        self.tables = {t["id"]: Table(t, self.actions, self.action_profiles.get(t.get("implementation_id")))
+        self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}
+        self.tables = {t["id"]: Table(t, self.actions, self.action_profiles.get(t.get("implementation_id")),
+                                      counter_unit=self.direct_counters[t["direct_counter"]]["unit"]
+                                      if t.get("direct_counter") is not None else None)
                        for t in ir["tables"]}
         self.counters = {c["id"]: CounterArray(c) for c in ir["counters"]}
         self.registers = {r["id"]: RegisterArray(r) for r in ir["registers"]}
         self.meters = {m["id"]: MeterArray(m) for m in ir["meters"]}
         self.value_sets = {v["id"]: ValueSet(v) for v in ir.get("value_sets", [])}
-        self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}
         self.direct_meters = {m["id"]: m for m in ir.get("direct_meters", [])}
-        for t in self.tables.values():
-            if t.direct_counter is not None:
-                t.counter_unit = self.direct_counters[t.direct_counter]["unit"]
         self.mcast_groups: dict[int, list[tuple[int, int]]] = {}
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
         self.controller_headers = ir.get("controller_headers", {})

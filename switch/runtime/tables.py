@@ -103,7 +103,7 @@ NO_ACTION = 0
 class Table:
     """A P4 table: key layout, allowed actions, default action, installed entries."""
 
-    def __init__(self, spec: dict, actions: dict[int, ActionSpec], profile=None):
+    def __init__(self, spec: dict, actions: dict[int, ActionSpec], profile=None, counter_unit: str | None = None):
         self.name: str = spec["name"]
         self.id: int = spec["id"]
         self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"], k.get("field_width"))
@@ -116,7 +116,7 @@ class Table:
         self.is_const = bool(spec.get("is_const"))
         self.const_default = bool(spec["default"].get("const"))
         self.direct_counter = spec.get("direct_counter")
-        self.counter_unit = "packets_and_bytes"  # the direct counter's (set by the pipeline)
+        self.counter_unit = counter_unit or "packets_and_bytes"  # the direct counter's unit
         self.direct_meter = spec.get("direct_meter")
         self.needs_priority = any(k.match in _NEEDS_PRIORITY for k in self.keys)
         kinds = [k.match for k in self.keys]
