@@ -2,7 +2,7 @@
 
 Rank 0 posts each iteration's compact manifest (~120 bytes) to every shadow over TCP, and on loopback
 or the testbed's veths the kernel runs the receiver's side of each send -- and the wake-up of the
-shadow's thread, asleep on its socket -- on the sender's CPU (docs/BENCHMARKS.md, *Rank 0's extra
+shadow's thread, asleep on its socket -- on the sender's CPU (docs/benchmarks/SHADOW_RANK0.md, *Rank 0's extra
 CPU*).  The obvious remedy is fewer writes than shards: one datagram that the switch replicates to
 every shadow, or a relay through one shadow.  This measures, in the sender's thread CPU time
 (``time.thread_time_ns``), one ``send`` of that size to peers that sleep between sends, as the

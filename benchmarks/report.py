@@ -5,7 +5,9 @@
 ``checkmate bench`` writes ``<results>/BENCHMARKS-latest.md`` at the end of a run: the command that
 produced it, the CPU placement, the table (the promise block first), the micro-benchmark ratios
 (ring vs gloo per size and MTU, the replica's cost over a forward, ...) and, with ``--with-scale``,
-the scale table -- every figure from that one run, ready to replace the section in the docs.
+the scale table -- every figure from that one run, ready to replace the section in the docs
+(docs/BENCHMARKS.md opens with the promise block and its reading, *The answer to the paper's claim*,
+and keeps the whole run under *Latest numbers*).
 """
 from __future__ import annotations
 

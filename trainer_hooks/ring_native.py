@@ -1,6 +1,6 @@
 """The UDP ring's compiled receive loop and bucket conversions (``ring_native.c``), loaded with ctypes.
 
-What a software ring costs is Python per batch of datagrams (docs/BENCHMARKS.md, *The ring vs gloo*):
+What a software ring costs is Python per batch of datagrams (docs/benchmarks/RING_PLACEMENT.md, *The ring vs gloo*):
 the receive loop -- ``recvmsg``, the GRO control message, the header checks, the add or copy into the
 bucket, the receive map, the forward list -- ran some 30 us of Python and several numpy calls per GRO
 batch.  ``ring_native.c`` does that loop in C for the datagrams that are the common case and stops at
