@@ -77,7 +77,7 @@ CASES.append(case("fuzz21_self_init_identity_with_folded_constant", CAT, program
 # `++` on signed operands: int<a> ++ int<b> is int<a+b>, and so is int<a> ++ a constant bit<b>
 # (p4c 1.2.4.8 refuses int ++ bit and bit ++ int with a right operand that is not a constant where
 # the value survives its dead-code removal -- its mid end casts the right operand to the result's
-# type, sign and width at once; checkmate-p4c accepts those: left open, docs/conformance/RANDOM_PROGRAMS.md).
+# type, sign and width at once; checkmate-p4c accepts those: left open, docs/conformance/RANDOM_PROGRAMS_12_23.md).
 CASES.append(case("fuzz21_concat_signed_operands", "expressions", program("""
         int<13> x = (int<5>)(bit<5>)hdr.h.a ++ (int<8>)hdr.h.b;
         hdr.h.c = (bit<16>)(int<16>)x;
