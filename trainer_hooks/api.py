@@ -66,7 +66,7 @@ class RingConfig:
     bind_ip: str | None = None  # default: this host's address towards MASTER_ADDR
     udp_port: int = wire.CHECKMATE_UDP_PORT  # 0: an ephemeral port (several ranks on one host)
     mtu: int = 1500
-    window: int = 512  # seqs in flight per ring edge (see docs/HOOKS.md)
+    window: int = 512  # seqs in flight per ring edge (see docs/hooks/RING.md)
     rto: float = 0.05  # minimum retransmission timeout; the ring adapts it to the measured RTT
     timeout: float = 120.0
     loss_prob: float = 0.0
