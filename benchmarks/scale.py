@@ -1,6 +1,6 @@
 """``checkmate bench --scale``: no checkpointing vs Checkmate as the model grows.
 
-The same testbed run as ``checkmate bench`` (``suite.run_testbed``: Mininet, the embedded switch, the
+The same testbed run as ``checkmate bench`` (``suite.measure``: Mininet, the embedded switch, the
 shadows), once per model size -- ``examples/ddp_train.py``'s MLP at ``--hidden`` 128 (the default, 17 k
 parameters), 1936 (about 2 M) and 4160 (about 9 M) unless ``--scale-hidden`` says otherwise -- with
 only the ``none`` and ``checkmate`` methods.  Per size it reports, against the ``none`` segments of
@@ -88,9 +88,10 @@ def fmt(rows: list[dict], placement: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(a, outdir: Path, say) -> int:
-    """The testbed once per size (``a`` is ``checkmate bench``'s parsed arguments)."""
-    from benchmarks import suite
+def run(a, outdir: Path, say, measure) -> int:
+    """The testbed once per size (``a`` is ``checkmate bench``'s parsed arguments).  ``measure(args,
+    folder, say) -> (segments, analysis, bytes)`` is one testbed run of the bench and its figures
+    (``suite.measure``: passed in, so this module does not import the suite that calls it)."""
     rows, t0 = [], time.monotonic()
     for hidden in a.scale_hidden:
         params = param_count(hidden)
@@ -102,10 +103,7 @@ def run(a, outdir: Path, say) -> int:
         sub.train_arg = list(a.train_arg) + [f"--hidden={hidden}"]
         d = outdir / f"hidden-{hidden}"
         d.mkdir(parents=True, exist_ok=True)
-        tb = suite.run_testbed(sub, d, say)
-        segs = suite.attach_bytes(tb["boundaries"], tb["ports"])
-        an = suite.analyze(segs, a.budget)
-        b = suite.bytes_figures(an["configs"])
+        segs, an, b = measure(sub, d, say)
         (d / "bench.json").write_text(json.dumps({"segments": segs, "analysis": an, "bytes": b}, indent=1,
                                                  default=str))
         rows.append(size_row(hidden, params, an, b))

@@ -567,6 +567,15 @@ def cpu_by_kind(procs, sources: set | None = None) -> dict:
     return out
 
 
+def measure(a, outdir: Path, say) -> tuple[list[dict], dict, dict]:
+    """One testbed run with ``a``'s methods and lengths, and its figures: (segments with bytes,
+    analysis, bytes figures) -- what ``--scale`` takes per model size."""
+    tb = run_testbed(a, outdir, say)
+    segs = attach_bytes(tb["boundaries"], tb["ports"])
+    an = analyze(segs, a.budget)
+    return segs, an, bytes_figures(an["configs"])
+
+
 def attach_bytes(boundaries: list[dict], ports: list[dict]) -> list[dict]:
     """``end`` records with ``bytes`` per iteration between their ``begin`` and ``end`` port samples:
     trainer_tx = what the trainers sent into the switch, trainer_rx = what the switch sent to trainers,
@@ -742,7 +751,7 @@ def main(argv=None) -> int:
         say(f"placement: {a.placement.describe()}")
         from benchmarks import scale
         try:
-            return scale.run(a, outdir, say)
+            return scale.run(a, outdir, say, measure)
         except (BenchError, KeyboardInterrupt, Terminated, Exception) as e:  # noqa: BLE001
             print(f"checkmate bench --scale: {type(e).__name__}: {e}", file=sys.stderr)
             return 1
@@ -769,7 +778,7 @@ def main(argv=None) -> int:
     if a.with_scale:
         from benchmarks import scale
         try:
-            scale.run(a, outdir / "scale", say)
+            scale.run(a, outdir / "scale", say, measure)
         except (BenchError, Exception) as e:  # noqa: BLE001 -- the main figures stand without it
             res["scale_error"] = f"{type(e).__name__}: {e}"
     res["elapsed_s"] = round(time.monotonic() - t0, 1)

@@ -52,6 +52,7 @@ import copy
 from .elab_common import E, ir_dicts
 from .stale_stack import COPIES, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
+from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
 
 _PATH_OPS = ("field", "slice", "stack_idx", "stack_next", "stack_last")
@@ -84,18 +85,6 @@ def _through_union(lv) -> bool:
         if (node.get("t") or [None])[0] == "union":
             return True
     return False
-
-
-def _subst(e, env: dict):
-    """``e`` with every tracked path replaced by its constant."""
-    if isinstance(e, list):
-        return [_subst(x, env) for x in e]
-    if not isinstance(e, dict):
-        return e
-    k = _key(e) if e.get("op") in ("var", "field") else None
-    if k is not None and k in env:
-        return {"op": "const", "v": int(env[k]), "t": e.get("t")}
-    return {a: _subst(v, env) for a, v in e.items()}
 
 
 def _calls_folded(e, constant_result):

@@ -53,6 +53,19 @@ def path_key(lv):
     return None
 
 
+def subst_paths(e, env: dict):
+    """``e`` with every tracked path replaced by its constant (``env``: path key -> value; const_index
+    and sub_divisions fold through it)."""
+    if isinstance(e, list):
+        return [subst_paths(x, env) for x in e]
+    if not isinstance(e, dict):
+        return e
+    k = path_key(e) if e.get("op") in ("var", "field") else None
+    if k is not None and k in env:
+        return {"op": "const", "v": int(env[k]), "t": e.get("t")}
+    return {a: subst_paths(v, env) for a, v in e.items()}
+
+
 def _overlap(a: tuple, b: tuple) -> bool:
     return a[:len(b)] == b or b[:len(a)] == a
 

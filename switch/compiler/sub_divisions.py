@@ -33,6 +33,7 @@ walk proves it constant.
 from __future__ import annotations
 
 from .elab_common import ir_dicts
+from .stale_stack import subst_paths as _subst
 
 
 class SubDivisionRules:
@@ -76,7 +77,6 @@ class SubDivisionRules:
 
     def _fold_sub_divisions(self, node, env: dict) -> None:
         """In a walk under a chain: the held divisions of ``node`` that ``env`` makes constant."""
-        from .const_index import _subst
         held, chain = self.__dict__.get("sub_divs"), self.__dict__.get("sub_chain")
         if not held or chain is None or any(str(n.get("op", "")).startswith("call") or n.get("op") == "table_hit"
                                             for n in ir_dicts(node)):
@@ -91,7 +91,6 @@ class SubDivisionRules:
         divisions it holds; a constant stored in it flows on in it (``o = v / 3; o = o / 7;`` folds:
         p4c_mutate seed 520, helper mutz29), not one stored in a branch of it (predicated, as
         const_index does in an action)."""
-        from .const_index import _subst
         a = getattr(self, "actions", {}).get(st.get("action"))
         walking = self.__dict__.setdefault("sub_action_walk", set())
         if a is None or not a.get("body") or st["action"] in walking:
@@ -139,7 +138,6 @@ class SubDivisionRules:
         compile-time constant argument of an ``in`` parameter in place of the parameter in the whole
         body, that action's too (``s.apply(8w7, ...)``), where its propagation would not reach
         (``bit<8> m = 7; s.apply(m, ...)`` stays refused) -- folded when every apply does so."""
-        from .const_index import _subst
         d = self.__dict__
         blk = next((b for b in getattr(self, "subcontrols", None) or () if b.get("name") == name), None)
         chains = [c for c, inst in (d.get("sub_sites") or {}).items() if c[0] == root and inst == name and c[1] in ids]
