@@ -419,7 +419,7 @@ class _Checker:
             ty = next((f.type for f in d.get("fields") or () if f.name == step.name), None)
         return self._scalar(ty)
 
-    def _deparser(self, body, ctl=None):
+    def _deparser(self, body, ctl=None, depth=0):
         # an action called in the deparser (p4c turns the call into a table: "tbl_q.apply: not
         # supported within a deparser"), a local one or a top-level one
         actions = {d.name for d in (ctl.get("locals") or ()) if isinstance(d, Node) and d.kind == "action"} \
@@ -430,6 +430,12 @@ class _Checker:
             if n.kind in ("assign", "if", "switch"):
                 bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
             elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
+                sub = self._applied_control(n, ctl, {d.name: d for d in self.decls if d.kind in ("control", "parser")})
+                if sub is not None and depth < 20:
+                    # a sub-control applied in the deparser: p4c inlines it, and only what its
+                    # body does counts (emits only: tatry/INT-BMv2's int_deparser, corpus13)
+                    self._deparser(sub.get("body"), sub, depth + 1)
+                    continue
                 bad = f"{_describe(n)}"
             elif n.kind == "call" and _callee(n) in actions:
                 bad = f"a call of action {_callee(n)}"

@@ -390,6 +390,8 @@ class BlockGen:
 
     def gen_subcontrol(self, c) -> None:
         self.emit(0, f"def {c['fn']}(P, L):")
+        if emits_packets(c):   # applied from the deparser: its emits join the deparser's output
+            self.emit(1, "out = L.out")
         for p in c["params"]:
             if not p["py"].startswith("L."):
                 self.emit(1, f"{p['py']} = L.{p['py']}")
@@ -616,3 +618,14 @@ def _fallback_last(cases: list, keys: list) -> list:
     if not catch:
         return cases
     return [c for c in cases if not any(c is d for d in catch)] + [{"keysets": [], "to": catch[-1]["to"]}]
+
+
+def emits_packets(v) -> bool:
+    """Whether an IR sub-control (or any IR value) holds an ``emit``/``emit_stack`` statement:
+    p4c inlines a sub-control applied from the deparser (tatry/INT-BMv2's ``int_deparser``), so
+    its emits append to the deparser's output list, handed to it as ``L.out``."""
+    if isinstance(v, dict):
+        return v.get("s") in ("emit", "emit_stack") or any(emits_packets(x) for x in v.values())
+    if isinstance(v, list):
+        return any(emits_packets(x) for x in v)
+    return False

@@ -34,9 +34,15 @@ def _sliced(e: dict) -> dict:
 
 
 class SubControlGen:
+    def _emitting_sub(self, fn: str) -> bool:
+        from .gen_blocks import emits_packets
+        return any(b["fn"] == fn and emits_packets(b) for b in self.ir.get("subcontrols", []))
+
     def apply_control(self, ind: int, s: dict) -> None:
         sl = self.fresh("l")
         self.emit(ind, f"{sl} = Locals()")
+        if self.role == "deparser" or self._emitting_sub(s["fn"]):
+            self.emit(ind, f"{sl}.out = out")   # (gen_blocks.emits_packets)
         for key in s.get("dead_stores", ()):   # (see union_defuse.settle_body_stores)
             self.emit(ind, f"{sl}._dead{dead_flag(key)} = {dead_value(key)}")
         args = s["args"]
