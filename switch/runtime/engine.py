@@ -166,6 +166,7 @@ class Engine:
         self.new_meta = ns["new_meta"]
         self.new_sm = ns["new_sm"]
         self.copy_fl = ns["copy_field_list"]
+        self.copy_mh = ns["copy_meta_headers"]
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
         # the timestamps of standard_metadata cost a clock read each: only for programs
@@ -400,6 +401,8 @@ class Engine:
         for port, rid in reps:
             C = make()
             C.meta = self.new_meta()
+            if kind == I_E2E:   # headers in the metadata struct are PHV headers: copied, not reset
+                self.copy_mh(P.meta, C.meta)
             if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                 self.copy_fl(P.meta, C.meta, fl)
             C.sm = self.new_sm()

@@ -452,6 +452,29 @@ class BlockGen:
             self.emit(1, "pass")
         self.emit(0, "")
 
+    def gen_meta_headers(self) -> None:
+        """``copy_meta_headers(src, dst)``: the headers (header stacks, union members) inside the
+        user metadata struct, copied from ``src`` to ``dst``.  p4c makes them header instances
+        of BMv2's PHV, which an E2E clone copies whole before it resets the *metadata*
+        instances (simple_switch.cpp: ``clone_with_phv_reset_metadata_ptr()``), so the clone
+        keeps them (tatry/INT-BMv2 keeps its INT headers in ``meta.int_metadata.original_headers``
+        for the egress clone; corpus13)."""
+        self.emit(0, "def copy_meta_headers(src, dst):")
+        ing = self.ir["blocks"]["ingress"]["params"]
+        lines: list = []
+
+        def walk(name, prefix, depth):
+            for f, ft in self.ir["structs"][name]["fields"]:
+                if ft[0] in ("header", "stack"):
+                    lines.append(f"dst.{prefix}{f} = src.{prefix}{f}.copy()")
+                elif ft[0] == "struct" and depth < 32:
+                    walk(ft[1], f"{prefix}{f}.", depth + 1)
+        if len(ing) >= 2 and ing[1]["t"][0] == "struct":
+            walk(ing[1]["t"][1], "", 0)
+        for line in lines or ["pass"]:
+            self.emit(1, line)
+        self.emit(0, "")
+
     def struct_paths(self, top: str, annotated: set) -> dict:
         """struct name -> the attribute prefixes (``""``, ``"inner."``, ...) where a struct of that
         type lies inside ``top`` (``top`` itself included), not below a field in ``annotated``."""
@@ -491,6 +514,7 @@ class BlockGen:
         for role in ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser"):
             self.gen_control(role)
         self.gen_field_lists()
+        self.gen_meta_headers()
         blocks = self.ir["blocks"]
 
         def ctor(role, idx):
