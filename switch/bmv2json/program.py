@@ -193,16 +193,26 @@ class ControlGraph:
                 stack.append((nxt, iter(self.succ(nxt))))
         for k, n in enumerate(reversed(post)):
             self.order[n] = k
+        self.pdom: dict = {None: {None}}
         for n in post:  # successors first
             r = {n}
             for s in self.succ(n):
                 r |= self.reach[s]
             self.reach[n] = r
+            # the nodes every path from n to the end passes through (its post-dominators)
+            succ = self.succ(n)
+            self.pdom[n] = {n} | (set.intersection(*(self.pdom[s] for s in succ)) if succ else {None})
         self.order.setdefault(None, len(post) + 1)
         self.reach.setdefault(None, {None})
 
     def join(self, arms: list):
-        common = set.intersection(*(self.reach[a] for a in arms))
+        """Where the arms of a branch meet again: the first node (in topological order) on
+        every path from each arm -- their nearest common post-dominator.  A node merely
+        reachable from every arm is no join when some path avoids it: p4c applies a table in
+        both arms of two nested ifs (``if (a) { if (b) t1 else t2 } else { if (c) t1 else
+        t2 }`` then ``t3``: t1 and t2 are reachable from either arm, only t3 is on every
+        path; sonic-pins p4_symbolic's conditional_nonlattice, corpus13)."""
+        common = set.intersection(*(self.pdom[a] for a in arms))
         return min(common, key=lambda n: self.order.get(n, 1 << 30))
 
     def region(self, n, stop) -> list:

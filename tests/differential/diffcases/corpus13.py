@@ -70,3 +70,23 @@ CASES.append(case("corpus13_e2e_clone_keeps_metadata_headers", "replication", _E
 # (Left open: a frame without `h` copies an invalid hdr.h into meta.mh; BMv2's assign_header then
 # only marks meta.mh invalid, and its fields keep what an earlier packet left in that pooled PHV,
 # while checkmate-p4c's build starts each packet's metadata headers from zeros.)
+
+# p4c's JSON for two nested ifs that apply the same tables in both arms, then one more table:
+# every node after the outer `if` is reachable from both arms, but only `t3` lies on every
+# path.  The BMv2 JSON loader (switch/bmv2json) took the first node reachable from both arms
+# (t1) as the place the arms meet, so a frame that went through t2 never reached t1's code
+# nor t3 in the right order (sonic-pins p4_symbolic conditional_nonlattice; the JSON path only).
+CASES.append(case("corpus13_json_branches_meet_at_postdominator", "language", program("""
+        if (hdr.h.a > 10) {
+            if (hdr.h.a > 15) { t1.apply(); } else { t2.apply(); }
+        } else {
+            if (hdr.h.a > 5) { t1.apply(); } else { t2.apply(); }
+        }
+        t3.apply();""", ingress_decls="""
+    action s1() { hdr.h.b = hdr.h.b + 1; }
+    action s2() { hdr.h.c = hdr.h.c + 2; }
+    action s3() { hdr.h.d = (bit<32>)hdr.h.b + (bit<32>)hdr.h.c; }
+    table t1 { actions = { s1; } default_action = s1(); }
+    table t2 { actions = { s2; } default_action = s2(); }
+    table t3 { actions = { s3; } default_action = s3(); }"""),
+    frames=[(1, H(a, 1, 1, 0)) for a in (0, 3, 6, 12, 20)], json_path=True))
