@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,9 +118,35 @@ def _write(conn, kind, field_name, msg):
     conn.write([_update(kind, field_name, msg)])
 
 
-def run_stf(target, compiled: Compiled, cmds: list[Cmd], idle: float) -> Run:
-    """Program ``target`` and play the commands (see the module docstring)."""
+STF_LIMIT_S = float(os.environ.get("CHECKMATE_STF_LIMIT_S", "180"))
+
+
+class SwitchGone(RuntimeError):
+    """The switch process exited, or one STF took longer than its limit (a hung switch)."""
+
+
+def _check_alive(target, deadline: float | None, limit: float) -> None:
+    """Raise :class:`SwitchGone` with a message that says what happened when ``target``'s
+    process has exited or ``deadline`` has passed -- a dead simple_switch_grpc otherwise
+    answers every later RPC only by its 30 s timeout (corpus12 saw one program hold the run
+    for 20 minutes)."""
+    proc = getattr(getattr(target, "p", None), "proc", None)
+    if proc is not None and proc.poll() is not None:
+        tail = target.p.tail(400) if hasattr(target.p, "tail") else ""
+        raise SwitchGone(f"{getattr(target, 'name', 'switch')} exited (code {proc.returncode}) during the STF"
+                         + (f": {tail}" if tail else ""))
+    if deadline is not None and time.monotonic() > deadline:
+        raise SwitchGone(f"{getattr(target, 'name', 'switch')} did not finish the STF within {limit:g} s "
+                         "(hung?); set CHECKMATE_STF_LIMIT_S to allow more")
+
+
+def run_stf(target, compiled: Compiled, cmds: list[Cmd], idle: float, limit: float | None = None) -> Run:
+    """Program ``target`` and play the commands (see the module docstring).  A switch that
+    exits, or an STF that takes longer than ``limit`` seconds (default ``STF_LIMIT_S``), ends
+    the run with an error that says so (checked before each command and step)."""
     from controller.p4info import P4InfoIndex
+    limit = STF_LIMIT_S if limit is None else limit
+    deadline = time.monotonic() + limit
     run = Run()
     conn = target.conn
     groups: dict[int, list] = {}
@@ -134,12 +161,15 @@ def run_stf(target, compiled: Compiled, cmds: list[Cmd], idle: float) -> Run:
         if pending:
             run.steps.append(_collect(target, idle))
             pending = False
+            _check_alive(target, deadline, limit)
 
     try:
+        _check_alive(target, deadline, limit)
         target.drain()
         conn.set_pipeline(compiled.p4info, compiled.device_config)
         index = P4InfoIndex(compiled.p4info)
         for c in cmds:
+            _check_alive(target, deadline, limit)
             if c.kind in ("packet", "expect"):
                 if c.kind == "packet":
                     target.inject(c.port, c.data)
@@ -285,10 +315,14 @@ def run_program(sw: Switches, p4: Path, stf_path: Path, pool) -> Result:
         fut_b = pool.submit(run_stf, sw.t["bmv2"], ref, cmds, idle)
         rc = run_stf(sw.t["cm"], ours, cmds, idle) if not isinstance(ours, str) else None
         rj = run_stf(sw.t["cm"], ref, cmds, idle)
-        return fut_b.result(), rc, rj
+        try:   # (run_stf bounds itself; this bounds an RPC that never returns)
+            rb = fut_b.result(timeout=STF_LIMIT_S + 60)
+        except FuturesTimeout:
+            rb = Run(error=f"SwitchGone: bmv2 gave no result within {STF_LIMIT_S + 60:g} s (hung)")
+        return rb, rc, rj
 
     rb, rc, rj = once(0.25)
-    if (rc is not None and rb.diff(rc)) or rb.diff(rj):
+    if ((rc is not None and rb.diff(rc)) or rb.diff(rj)) and "SwitchGone" not in rb.error:
         rb, rc, rj = once(1.5)
     dead = [d for d in (sw.healthy("bmv2", restart=bool(rb.error)), sw.healthy("cm")) if d]
     stf_probs = _stf_problems(cmds, rb)

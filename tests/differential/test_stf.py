@@ -156,3 +156,60 @@ def test_p4c_cache_key_covers_nested_includes(tmp_path):
         (tmp_path / d / "inc" / "top.p4").write_text('#include "sub/leaf.p4"\n')
         (tmp_path / d / "inc" / "sub" / "leaf.p4").write_text(text)
     assert source_hash(tmp_path / "a" / "main.p4") != source_hash(tmp_path / "b" / "main.p4")
+
+
+class _FakeProc:
+    def __init__(self, code):
+        self.returncode = code
+
+    def poll(self):
+        return self.returncode
+
+
+class _FakeTarget:
+    """Enough of a diff_targets target for run_stf: a process that has exited (or not) and a
+    P4Runtime connection whose calls take ``delay`` seconds."""
+    name = "bmv2"
+
+    def __init__(self, code=None, delay=0.0):
+        import threading
+        import time
+        self.p = type("P", (), {"proc": _FakeProc(code), "tail": lambda self, n: "Segmentation fault"})()
+        self._cv, self._out, self._last = threading.Condition(), [], time.monotonic()
+        delay_ = delay
+
+        class Conn:
+            def set_pipeline(self, *a):
+                time.sleep(delay_)
+
+            def write(self, *a):
+                time.sleep(delay_)
+        self.conn = Conn()
+
+    def drain(self):
+        self._out.clear()
+
+    def inject(self, port, data):
+        pass
+
+
+def test_run_stf_reports_a_dead_switch_at_once():
+    """corpus12's open item: a simple_switch_grpc that died loading a program made stf_run wait on
+    every RPC's timeout (20 minutes for one program) instead of saying so."""
+    import time
+    from stf_run import run_stf
+    from diff_harness import Compiled
+    cmds = parse_stf("packet 0 00\npacket 1 01\n")
+    t0 = time.monotonic()
+    run = run_stf(_FakeTarget(code=-11), Compiled(None, b"{}"), cmds, 0.01)
+    assert time.monotonic() - t0 < 5
+    assert "exited (code -11)" in run.error and "Segmentation fault" in run.error
+
+
+def test_run_stf_gives_up_on_a_hung_switch_after_its_limit():
+    from stf_run import run_stf
+    from diff_harness import Compiled
+    from p4.config.v1 import p4info_pb2
+    cmds = parse_stf("packet 0 00\nadd t k:1 a()\npacket 0 00\nadd t k:2 a()\n")
+    run = run_stf(_FakeTarget(delay=0.3), Compiled(p4info_pb2.P4Info(), b"{}"), cmds, 0.01, limit=0.2)
+    assert "did not finish the STF within 0.2 s" in run.error
