@@ -250,6 +250,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
         with self.scope():
             tparams = self.type_params()
             params = self.params()
+        if tparams:   # calls may give type arguments: log_msg<tuple<bit<8>>>(...), clone3<M>(...)
+            self.generic_fns.add(name.text)
         self.expect(";")
         return Node("extern_func", name.loc, name=name.text, ret=ret, tparams=tparams,
                     params=params, annos=annos)
