@@ -14,7 +14,9 @@
 3. reports, per program, whether each checkmate path gave BMv2's output frames (per port,
    per step) and whether BMv2 itself met the STF's ``expect`` lines.
 
-A difference is re-run with a longer quiescence wait before it is believed.  Programs whose
+A difference is re-run with a longer quiescence wait before it is believed.  A switch that
+exits or hangs ends that program's run with an error saying so (``CHECKMATE_STF_LIMIT_S``,
+default 180 s per STF), and the next program gets a fresh switch.  Programs whose
 STF uses a command the harness cannot drive through P4Runtime (``register_write`` ...) are
 reported as such, not run.  Nothing here is part of CI except :mod:`stf`'s parser test.
 """
