@@ -6,7 +6,9 @@ order of operations), returning the frames that leave the switch.  A received pa
 starts from the headers of the pass that ended last, all invalid but with their field
 values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
 I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
-their own from the same pool, start from the next released pass's headers.
+their own from the same pool, start from the next released pass's headers.  The headers
+inside the metadata struct are PHV headers too: they come from the same pooled pass, and an
+E2E clone copies them (the rest of its metadata is reset).
 """
 from __future__ import annotations
 
@@ -167,6 +169,8 @@ class Engine:
         self.new_sm = ns["new_sm"]
         self.copy_fl = ns["copy_field_list"]
         self.copy_mh = ns["copy_meta_headers"]
+        self.reuse_mh = ns["reuse_meta_headers"]
+        self._src = None     # the pooled pass whose PHV the pass being built takes (_new_meta)
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
         # the timestamps of standard_metadata cost a clock read each: only for programs
@@ -194,7 +198,7 @@ class Engine:
     def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
         P = PacketState(data, port, tr)
         P.hdr = self._headers() if itype == I_NORMAL else self._pooled()
-        P.meta = self.new_meta()
+        P.meta = self._new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
             sm.ingress_port = port
@@ -231,16 +235,34 @@ class Engine:
                 del pool[:-POOL_MAX]
         if now - t < REUSE_GAP_S:
             pool.clear()
+            self._src = None
             return self.new_headers()
-        return self.reuse_headers(pool.pop().hdr) if pool else self.new_headers()
+        return self._reuse(pool)
+
+    def _reuse(self, pool):
+        """The next pooled pass's headers, reset; ``_src`` keeps that pass for :meth:`_new_meta`."""
+        if not pool:
+            self._src = None
+            return self.new_headers()
+        self._src = src = pool.pop()
+        return self.reuse_headers(src.hdr)
+
+    def _new_meta(self):
+        """Metadata for the pass whose headers :meth:`_headers` / :meth:`_pooled` just gave:
+        fresh, but for the headers inside the metadata struct, which are PHV headers too and
+        come from the same pooled PHV (invalid, values kept; gen_blocks.gen_meta_headers)."""
+        m = self.new_meta()
+        src, self._src = self._src, None
+        if src is not None and src.meta is not None:
+            self.reuse_mh(src.meta, m)
+        return m
 
     def _pooled(self):
         """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
         resubmitted or recirculated packet): the next released pass's, reset as
         :meth:`_headers` resets them, else fresh ones.  A copy whose PHV BMv2 overwrites (a
         replica, an E2E clone) still takes one: its caller pops it unused."""
-        pool = self._pool
-        return self.reuse_headers(pool.pop().hdr) if pool else self.new_headers()
+        return self._reuse(self._pool)
 
     def _started(self, P) -> None:
         """Note that pass ``P`` starts ingress or egress (see ``_passes``)."""
@@ -268,7 +290,7 @@ class Engine:
         # egress pass inline; anything more continues in the general loop
         P = PacketState(frame, port, None)
         P.hdr = self._headers()
-        P.meta = self.new_meta()
+        P.meta = self._new_meta()
         sm = P.sm = self.new_sm()
         sm.ingress_port = port
         sm.packet_length = P.ilen
@@ -400,9 +422,11 @@ class Engine:
         reps, _cos, trunc = cfg
         for port, rid in reps:
             C = make()
-            C.meta = self.new_meta()
+            pooled, C.meta = C.meta, self.new_meta()
             if kind == I_E2E:   # headers in the metadata struct are PHV headers: copied, not reset
                 self.copy_mh(P.meta, C.meta)
+            elif pooled is not None:   # an I2E clone parsed again into a pooled PHV keeps its
+                self.copy_mh(pooled, C.meta)   # metadata headers as make() took them
             if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                 self.copy_fl(P.meta, C.meta, fl)
             C.sm = self.new_sm()

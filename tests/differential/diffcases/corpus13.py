@@ -67,9 +67,13 @@ _E2E_META = program(meta="    h_t mh;\n    in_t inner;\n    h_t[2] ms;\n", heade
 CASES.append(case("corpus13_e2e_clone_keeps_metadata_headers", "replication", _E2E_META,
                   frames=[(1, H(0x11, 0x22, 0x3344, 0x55667788)), (2, H(0x99, 0, 0xff00, 7))],
                   clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
-# (Left open: a frame without `h` copies an invalid hdr.h into meta.mh; BMv2's assign_header then
-# only marks meta.mh invalid, and its fields keep what an earlier packet left in that pooled PHV,
-# while checkmate-p4c's build starts each packet's metadata headers from zeros.)
+# ... and a frame without `h` copies an invalid hdr.h into meta.mh: BMv2's assign_header only
+# marks meta.mh invalid, so its fields keep what an earlier packet left in that pooled PHV (the
+# metadata struct's headers are PHV headers); checkmate-switch started each packet's metadata
+# headers from zeros on checkmate-p4c's build.
+CASES.append(case("corpus13_metadata_headers_come_from_the_pooled_phv", "replication", _E2E_META,
+                  frames=[(1, H(0x11, 0x22, 0x3344, 0x55667788)), (2, eth(0x0800) + PAYLOAD), (1, eth(0x0801) + PAYLOAD)],
+                  clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
 
 # p4c's JSON for two nested ifs that apply the same tables in both arms, then one more table:
 # every node after the outer `if` is reachable from both arms, but only `t3` lies on every
