@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .gen_helpers import _out, PARSER_STEP_LIMIT, mask
+from .gen_helpers import _out, PARSER_STEP_LIMIT, emits_packets, mask
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -683,13 +683,3 @@ def _fallback_last(cases: list, keys: list) -> list:
         return cases
     return [c for c in cases if not any(c is d for d in catch)] + [{"keysets": [], "to": catch[-1]["to"]}]
 
-
-def emits_packets(v) -> bool:
-    """Whether an IR sub-control (or any IR value) holds an ``emit``/``emit_stack`` statement:
-    p4c inlines a sub-control applied from the deparser (tatry/INT-BMv2's ``int_deparser``), so
-    its emits append to the deparser's output list, handed to it as ``L.out``."""
-    if isinstance(v, dict):
-        return v.get("s") in ("emit", "emit_stack") or any(emits_packets(x) for x in v.values())
-    if isinstance(v, list):
-        return any(emits_packets(x) for x in v)
-    return False

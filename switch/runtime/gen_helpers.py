@@ -294,3 +294,14 @@ def _out(rhs: str, t) -> str:
     """(code generation) A parameter's value copied out (``r[0]``): for a varbit its box's field
     ``v`` (the assignment takes the length from the object before the last dot)."""
     return f"{rhs}.v" if t[0] == "varbit" else rhs
+
+
+def emits_packets(v) -> bool:
+    """Whether an IR sub-control (or any IR value) holds an ``emit``/``emit_stack`` statement:
+    p4c inlines a sub-control applied from the deparser (tatry/INT-BMv2's ``int_deparser``), so
+    its emits append to the deparser's output list, handed to it as ``L.out``."""
+    if isinstance(v, dict):
+        return v.get("s") in ("emit", "emit_stack") or any(emits_packets(x) for x in v.values())
+    if isinstance(v, list):
+        return any(emits_packets(x) for x in v)
+    return False

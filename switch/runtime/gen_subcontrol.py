@@ -16,7 +16,7 @@ A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``sel
 """
 from __future__ import annotations
 
-from .gen_helpers import _out, _overwritten, dead_flag, dead_value
+from .gen_helpers import _out, _overwritten, dead_flag, dead_value, emits_packets
 
 _AGG = ("struct", "header", "stack")
 
@@ -35,14 +35,13 @@ def _sliced(e: dict) -> dict:
 
 class SubControlGen:
     def _emitting_sub(self, fn: str) -> bool:
-        from .gen_blocks import emits_packets
         return any(b["fn"] == fn and emits_packets(b) for b in self.ir.get("subcontrols", []))
 
     def apply_control(self, ind: int, s: dict) -> None:
         sl = self.fresh("l")
         self.emit(ind, f"{sl} = Locals()")
         if self.role == "deparser" or self._emitting_sub(s["fn"]):
-            self.emit(ind, f"{sl}.out = out")   # (gen_blocks.emits_packets)
+            self.emit(ind, f"{sl}.out = out")   # (gen_helpers.emits_packets)
         for key in s.get("dead_stores", ()):   # (see union_defuse.settle_body_stores)
             self.emit(ind, f"{sl}._dead{dead_flag(key)} = {dead_value(key)}")
         args = s["args"]
