@@ -490,30 +490,10 @@ class BlockGen:
         self.emit(0, "")
         self.emit(0, "def reuse_meta_validity(h):")
         if body and len(ing) >= 2:
-            self._reuse_headers_only(ing[1]["t"][1], "h", 1, [0])
+            self._reuse_struct(ing[1]["t"][1], "h", 1, [0], headers_only=True)
         else:
             self.emit(1, "pass")
         self.emit(0, "")
-
-    def _reuse_headers_only(self, name: str, path: str, ind: int, n: list) -> None:
-        """The invalidation part of :meth:`_reuse_struct` for the headers and header stacks
-        inside struct ``name`` (its other members are left alone)."""
-        for f, ft in self.ir["structs"][name]["fields"]:
-            k = ft[0]
-            if k == "header":
-                self.emit(ind, f"{path}.{f}._v = False")
-            elif k == "struct":
-                self._reuse_headers_only(ft[1], f"{path}.{f}", ind, n)
-            elif k == "stack":
-                n[0] += 1
-                v = f"_s{n[0]}"
-                self.emit(ind, f"{v} = {path}.{f}")
-                self.emit(ind, f"{v}.n = 0")
-                self.emit(ind, f"for _e in {v}.a:")
-                if ft[1] in self.ir["structs"]:
-                    self._reuse_struct(ft[1], "_e", ind + 1, n)
-                else:
-                    self.emit(ind + 1, "_e._v = False")
 
     def struct_paths(self, top: str, annotated: set) -> dict:
         """struct name -> the attribute prefixes (``""``, ``"inner."``, ...) where a struct of that

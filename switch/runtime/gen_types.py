@@ -259,13 +259,16 @@ class TypeGen:
             return
         self.emit(1, "return h")
 
-    def _reuse_struct(self, name: str, path: str, ind: int, n: list) -> None:
+    def _reuse_struct(self, name: str, path: str, ind: int, n: list, headers_only: bool = False) -> None:
+        """Statements resetting struct ``name`` at ``path`` as a pooled PHV is reset: headers
+        invalid, stacks emptied, other leaves back to their defaults (left alone with
+        ``headers_only``: the metadata struct's headers, gen_blocks.gen_meta_headers)."""
         for f, ft in self.ir["structs"][name]["fields"]:
             k = ft[0]
             if k == "header":
                 self.emit(ind, f"{path}.{f}._v = False")
             elif k == "struct":
-                self._reuse_struct(ft[1], f"{path}.{f}", ind, n)
+                self._reuse_struct(ft[1], f"{path}.{f}", ind, n, headers_only)
             elif k == "stack":
                 n[0] += 1
                 v = f"_s{n[0]}"
@@ -276,7 +279,7 @@ class TypeGen:
                     self._reuse_struct(ft[1], "_e", ind + 1, n)
                 else:
                     self.emit(ind + 1, "_e._v = False")
-            else:
+            elif not headers_only:
                 self.emit(ind, f"{path}.{f} = {self.default(ft)}")
 
     def default(self, t) -> str:
