@@ -128,25 +128,33 @@ def _put(x, path: str, val):
     return {k: _put(v, path, val) for k, v in x.items()}
 
 
-def single_case_copies(sw: dict, fold) -> None:
+def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
+    """``flat`` with the statements of ``sts`` appended in order, plain blocks opened and the arm
+    an ``if`` p4c's mid end folds taken (after EliminateSerEnums, `(E)16w5 != E.C` too, which
+    its front end leaves for the P4Info: fuzz_exprs seed 5422); ``parents``: id -> its list."""
+    for st in sts:
+        if st.get("s") == "block":
+            _straight(st["body"], fold, flat, parents)
+        elif st.get("s") == "if" and fold(st["c"]) is not None:
+            _straight((st["then"] if fold(st["c"]) else st["else"]) or [], fold, flat, parents)
+        else:
+            flat.append(st)
+            if parents is not None:
+                parents[id(st)] = sts
+    return flat
+
+
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
-    the value that part last assigns it, for :func:`propagate_copies`."""
+    the value that part last assigns it, for :func:`propagate_copies`.  A function called there
+    as a statement (``fn_of``: its record by generated name) copies its out/inout arguments back
+    (:func:`_call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
+    gives a control local standing for it, assigned after the call."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
-    flat: list = []
-
-    def straight(sts):
-        for st in sts:
-            if st.get("s") == "block":
-                straight(st["body"])
-            elif st.get("s") == "if" and fold(st["c"]) is not None:
-                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
-                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
-                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
-            else:
-                flat.append(st)
-    straight(body)
+    parents: dict = {}
+    flat = _straight(body, fold, [], parents)
     avail: dict = {}
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for st in flat:
@@ -170,6 +178,16 @@ def single_case_copies(sw: dict, fold) -> None:
             del avail[p]
         for p in [p for p, items in tuples.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(items))]:
             del tuples[p]
+        if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
+            for path, (t, val) in _call_copies(st, fn_of(st["fn"]), fold, avail).items():
+                if val is None:   # (the parameter's variable: 0 on BMv2 where the case did not run)
+                    val = fresh(t)
+                    lst = parents[id(st)]
+                    lst.insert(next(i for i, x in enumerate(lst) if x is st) + 1,
+                               {"s": "assign", "l": val, "r": next(a["e"] for a in st["args"]
+                                                                   if ir_path(a["e"]) == path)})
+                k = fold(val)
+                avail[path] = {"op": "const", "v": k, "t": t} if k is not None else val
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
                 and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
@@ -183,6 +201,102 @@ def single_case_copies(sw: dict, fold) -> None:
               and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
     if copies:
         sw["copies"] = copies
+
+
+_SCALAR = ("bit", "int", "bool")
+
+
+def _returns_before_last(x: dict) -> bool:
+    """A ``for (.. in {..})`` over two values or more whose body may return: p4c's spelling has
+    the loop unrolled, so the last pass runs under RemoveReturns' flag (fuzz_exprs seed 11091)."""
+    return x.get("s") == "for_in" and isinstance(x.get("values"), list) and len(x["values"]) > 1 and \
+        any(d.get("s") == "return" for d in ir_dicts(x["body"]))
+
+
+def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
+    """What p4c's LocalCopyPropagation holds for the out/inout arguments of function call ``st``
+    after it (p4c has inlined the body: ``p_1 = arg; ...body...; arg = p_1;``; probes measured on
+    p4c's mid end): path -> (type, value), the value None where it is the parameter's variable
+    (a write after a join -- an ``if``, or anything after a conditional ``return``, which
+    RemoveReturns puts under a flag), else the expression the body's straight-line part leaves in
+    it, in the caller's terms (the in-arguments put in for the parameters).  Left out (the
+    argument's copy simply ends): anything this does not follow (loops, switches and calls that
+    write it, p4c may know its value), a value reading the function's own variables or another
+    out/inout argument, non-scalar arguments.  ``outer``: the case's copies before the call."""
+    if rec is None or rec.get("body") is None:
+        return {}
+    params = rec["params"]
+    args = st["args"]
+    mine = {p["py"] for p in params} | {d.get("n") for d in ir_dicts(rec["body"]) if d.get("s") == "decl"}
+    outs = {}
+    for p, a in zip(params, args):
+        path = ir_path(a["e"]) if a.get("dir") in ("out", "inout") else None
+        if path is not None and "[*]" not in path and a["e"].get("op") != "slice" and \
+                (p["t"] or [None])[0] in _SCALAR and p["t"] == a["e"].get("t"):
+            outs[p["py"]] = (path, p["t"])
+    if not outs:
+        return {}
+    written = [ir_path(a["e"]) for a in args if a.get("dir") in ("out", "inout")]
+    avail: dict = {}
+    for p, a in zip(params, args):   # (the copy-in `p_1 = arg`, with the case's copies put in)
+        if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not _has_method_call(a["e"]):
+            val = a["e"]
+            for q, v in outer.items():
+                val = _put(val, q, v)
+            avail[p["py"]] = val
+    ghost: set = set()
+    joined = False   # (a return may have happened: the rest is under RemoveReturns' flag)
+    for x in _straight(rec["body"], fold, []):
+        if x.get("s") == "return":
+            break
+        if x.get("s") == "assign":
+            dest, val = ir_path(x["l"]), x["r"]
+        elif x.get("s") == "decl" and x.get("init") is not None:
+            dest, val = x["n"], x["init"]
+        else:
+            dest = val = None
+        if val is not None:
+            for q, v in avail.items():
+                val = _put(val, q, v)
+        for q in [q for q, v in avail.items() if _may_write(x, q) or any(_may_write(x, r) for r in _reads(v))]:
+            del avail[q]
+        hit = [q for q in outs if _may_write(x, q)]
+        plain = dest in outs and not joined and x.get("s") == "assign" and x["l"].get("op") == "var"
+        for q in hit:
+            if plain and q == dest:
+                continue
+            if joined or x.get("s") == "if" or (x.get("s") == "assign" and q == dest) or _returns_before_last(x):
+                ghost.add(q)
+            else:
+                ghost.discard(q)
+                outs[q] = None   # (not followed: p4c may know a value)
+        if plain and not _has_method_call(val) and val.get("op") not in ("list", "mk") \
+                and not any(overlap(r, dest) for r in _reads(val)):
+            ghost.discard(dest)
+            avail[dest] = val
+        elif plain:
+            ghost.add(dest)
+        elif dest is not None and dest not in outs and "." not in dest and "[" not in dest and \
+                not joined and x.get("s") in ("assign", "decl") and not _has_method_call(val) and \
+                val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in _reads(val)):
+            avail[dest] = val   # (a local of the function: its copy goes on into what reads it)
+        if any(d.get("s") == "return" for d in ir_dicts(x)):
+            joined = True
+    out = {}
+    for q, got in outs.items():
+        if got is None:
+            continue
+        path, t = got
+        if q in avail:
+            val = avail[q]
+            reads = _reads(val)
+            if any(r.split(".")[0].split("[")[0] in mine or r == q for r in reads) or \
+                    any(w is None or overlap(w, r) for w in written for r in reads):
+                continue
+            out[path] = (t, val)
+        elif q in ghost:
+            out[path] = (t, None)
+    return out
 
 
 def _tuple_elements(x, tuples: dict):

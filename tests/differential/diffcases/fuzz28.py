@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz28 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H2, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -28,3 +28,38 @@ for _name, _body in [
          "        l.d[15:0] = hdr.h.c;\n" + _SELF)]:
     CASES.append(case(f"fuzz28_store_before_self_init_dropped_through_{_name}", CAT,
                       program(_body, ingress_decls=_A342, top=_TICK), frames=_FR_H2))
+
+# fuzz_exprs seed 11091 (fuzz27's open item): p4c inlines a function called in the single case of
+# a `switch` (`p_1 = arg; ..body..; arg = p_1;`) before LocalCopyPropagation, which takes the case
+# as always run (switch_copies): after the switch the out/inout argument reads what the inlined
+# body leaves -- the parameter's own variable where its last write follows a join (an `if`, or
+# anything after a conditional `return`: RemoveReturns' flag), zero where the case did not run,
+# else the value it was last given, in the caller's terms (measured on p4c's mid end: `p = q + 1`
+# reads `hdr.h.d[7:0] + 1`).  checkmate-switch read the argument itself.  Guard: an inout the body
+# adds to (`p = p + 1`) reads itself, no copy.
+_FN_FR = [(1, H(a, b, 0x0102, 0x03040506 + a)) for a, b in ((5, 1), (6, 1), (5, 2), (6, 7), (6, 2))]
+for _name, _fn, _call in [
+        ("the_parameter_after_an_if", "void f(out bit<8> p, in bool c) { p = 1; if (c) { p = 2; } }",
+         "f(hdr.h.b, hdr.h.b == 1);"),
+        ("the_parameter_after_a_conditional_return",
+         "void f(out bit<8> p, in bool c) { p = 1; if (c) { return; } p = 2; }", "f(hdr.h.b, hdr.h.b == 1);"),
+        ("the_parameter_of_an_inout_after_an_if", "void f(inout bit<8> p, in bool c) { if (c) { p = 2; } }",
+         "f(hdr.h.b, hdr.h.b == 1);"),
+        ("a_constant", "bit<8> f(out bit<8> p) { p = 3; return 4; }", "f(hdr.h.b);"),
+        ("the_value_of_an_in_argument", "void f(out bit<8> p, in bit<8> q) { p = q + 1; }",
+         "f(hdr.h.b, hdr.h.d[7:0]);"),
+        ("kept_an_inout_reading_itself", "void f(inout bit<8> p) { p = p + 1; }", "f(hdr.h.b);"),]:
+    CASES.append(case(f"fuzz28_function_out_argument_in_a_single_case_switch_reads_{_name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ {_call} }} }}\n        hdr.h.c = (bit<16>)hdr.h.b;\n", top=_fn + "\n"),
+        frames=_FN_FR))
+
+# fuzz_exprs seed 11091 itself: the function's loop may return (`for (.. in {..})` over two values,
+# spelled out for p4c), so its last pass -- the parameter's last write -- runs under RemoveReturns'
+# flag: after the switch the argument reads the parameter's variable (zero where the case did not run).
+_LOOP_FN = "void f(out bit<8> p, in bool c) {{ p = 1; {loop} }}\n"
+_LOOP = "for (bit<8> i in {2, 3}) { if (c) { return; } p = p + i; }"
+_LOOP_REF = "if (c) { return; } p = p + 2; if (c) { return; } p = p + 3;"
+_LOOP_BODY = "        switch (hdr.h.a) { 5: { f(hdr.h.b, hdr.h.b == 1); } }\n        hdr.h.c = (bit<16>)hdr.h.b;\n"
+CASES.append(case("fuzz28_function_out_argument_in_a_single_case_switch_reads_the_parameter_after_a_loop_that_may_return",
+                  CAT, program(_LOOP_BODY, top=_LOOP_FN.format(loop=_LOOP)), frames=_FN_FR,
+                  ref_source=program(_LOOP_BODY, top=_LOOP_FN.format(loop=_LOOP_REF))))
