@@ -63,3 +63,22 @@ _LOOP_BODY = "        switch (hdr.h.a) { 5: { f(hdr.h.b, hdr.h.b == 1); } }\n   
 CASES.append(case("fuzz28_function_out_argument_in_a_single_case_switch_reads_the_parameter_after_a_loop_that_may_return",
                   CAT, program(_LOOP_BODY, top=_LOOP_FN.format(loop=_LOOP)), frames=_FN_FR,
                   ref_source=program(_LOOP_BODY, top=_LOOP_FN.format(loop=_LOOP_REF))))
+
+# fuzz_exprs seed 12077: a store whose value reads a stack at a run-time index is dead for p4c's
+# def-use when the target is overwritten before anything reads it -- also across a local's
+# declaration (`int<7> l14 = ..;` between), so BMv2 never reads the element past the stack's end
+# and forwards the packet; checkmate-p4c's walk (dead_reads) stopped at the declaration and
+# checkmate-switch dropped it.  Guard: a declaration reading the target keeps the store.
+_STK_PARSER = """
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); pkt.extract(hdr.s[0]); pkt.extract(hdr.s[1]);
+                  pkt.extract(hdr.s[2]); transition accept; }
+"""
+_STK = dict(headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+            deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n")
+_STK_FR = [(1, H(a, 0x11, 0x2233, 0x44556677) + bytes([0x30 + a, 0x40 + a, 0x50 + a])) for a in (0, 1, 2, 3)]
+for _name, _decl in [("a_declaration", "bit<8> l = ~hdr.h.b;"), ("a_declaration_without_a_value", "bit<8> l;"),
+                     ("kept_a_declaration_reading_it", "bit<8> l = hdr.s[2].x;")]:
+    CASES.append(case(f"fuzz28_dead_stack_read_across_{_name}", "stacks", program(
+        f"        hdr.s[2] = hdr.s[hdr.h.a[1:0]];\n        {_decl}\n        hdr.s[2] = hdr.s[0];\n"
+        "        hdr.h.c = (bit<16>)l;\n", **_STK),
+        frames=_STK_FR[:3] if _name.startswith("kept") else _STK_FR))
