@@ -16,6 +16,10 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
   later is no write (p4c's front end removed it before: :func:`_dead_local_store`);
+* a function called there as a statement has been inlined by p4c (``p_1 = arg; ..; arg = p_1;``),
+  so its out/inout arguments read what the body leaves in the parameter: the value it was last
+  given, in the caller's terms, or -- after a join -- the parameter's own variable, a control local
+  here that stays zero where the case did not run (fuzz_exprs seed 11091, :func:`_call_copies`);
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
