@@ -25,9 +25,12 @@ after the switch is the case's, as if the case always ran.  So after the switch:
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
 (Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  A tuple
 local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
-case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  The values of whole headers, tuples
-and lists, values with calls, and values that still read a variable declared in the case are not
-propagated by p4c (or not modelled).
+case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
+paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
+value is exactly the header; its fields' reads are left alone, and an ``isValid()`` of either header
+ends it (fuzz_exprs seed 12177, :func:`_whole_step`).  The values of tuples and lists, values with
+calls, and values that still read a variable declared in the case are not propagated by p4c (or
+not modelled).
 """
 from __future__ import annotations
 
@@ -160,6 +163,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
     parents: dict = {}
     flat = _straight(body, fold, [], parents)
     avail: dict = {}
+    wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for st in flat:
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
@@ -195,12 +199,18 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
                 and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
+        for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
+            del wholes[p]
+        if _whole_source(st, dest, val):   # (`hdr.s[1] = hdr.o;`: a whole-header copy)
+            src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
+            wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
                 any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
             continue
         k = fold(val)
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
+    avail.update(wholes)
     copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
               and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
     if copies:
@@ -208,6 +218,50 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
 
 
 _SCALAR = ("bit", "int", "bool")
+_PATH_OPS = ("var", "field", "stack_idx")
+
+
+def _whole_source(st: dict, dest, val) -> bool:
+    """Whether ``st`` copies a whole header from one fixed path to another (``hdr.s[1] = hdr.o;``,
+    ``e_t l = hdr.s[1];``): p4c's LocalCopyPropagation keeps such copies too (fuzz_exprs seed 12177)."""
+    if dest is None or val is None or "[*]" in dest or st.get("siblings") or val.get("op") not in _PATH_OPS \
+            or (val.get("t") or [None])[0] != "header" or (st.get("l") or {}).get("op") == "slice":
+        return False
+    src = ir_path(val)
+    return src is not None and "[*]" not in src and not overlap(src, dest)
+
+
+def _whole_uses(x, paths) -> int:
+    """How often ``x`` uses one of ``paths`` other than through a field of it."""
+    if isinstance(x, list):
+        return sum(_whole_uses(v, paths) for v in x)
+    if not isinstance(x, dict):
+        return 0
+    if x.get("op") in _PATH_OPS:
+        p = ir_path(x)
+        if p is not None and any(p.startswith((q + ".")) for q in paths) and "[*]" not in p:
+            return 0   # (a field read: left as it is, and the copy goes on)
+        if p is not None and any(overlap(p, q) for q in paths):
+            return 1
+        if p is not None:   # (another path: only its run-time index expressions may use them)
+            return sum(_whole_uses(d["i"], paths) for d in ir_dicts(x)
+                       if d.get("op") == "stack_idx" and d["i"].get("op") != "const")
+    return sum(_whole_uses(v, paths) for k, v in x.items() if k != "t")
+
+
+def _whole_step(st: dict, path: str, w: dict) -> tuple:
+    """A whole-header copy ``path`` <- ``w["v"]`` at statement ``st`` (measured on p4c's mid end):
+    an assignment or declaration whose value is exactly ``path`` gets the header copied instead
+    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``); reads of its fields are left alone;
+    any other use of either header -- ``isValid()``, ``==``, an argument -- or a write to either
+    ends the copy.  Returns (the statement, whether the copy ends)."""
+    src = ir_path(w["v"])
+    k = st.get("s")
+    key = "r" if k == "assign" else "init" if k == "decl" else None
+    val = st.get(key) if key else None
+    exact = isinstance(val, dict) and val.get("op") in _PATH_OPS and ir_path(val) == path and not st.get("siblings")
+    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) or _may_write(st, path) or _may_write(st, src)
+    return (dict(st, **{key: dict(w["v"])}) if exact else st), ends
 
 
 def _returns_before_last(x: dict) -> bool:
@@ -375,6 +429,10 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             body = _carry(st["body"], copies, expand, rest, decls)
             out.append(st if _same(body, st["body"]) else dict(st, body=body))
             continue
+        for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
+            st, ends = _whole_step(st, path, w)
+            if ends:
+                del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \
                 any(r == st["l"]["n"] for v in copies.values() for r in _reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
@@ -397,13 +455,16 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if body is not None:
                 st = dict(st, args=[dict(a, e=_put_all(a["e"], copies)) if a["dir"] == "in" else a
                                     for a in st["args"]],
-                          copies_in=dict(st.get("copies_in") or {}, **copies))
+                          copies_in=dict(st.get("copies_in") or {},
+                                         **{p: v for p, v in copies.items() if v.get("op") != "whole"}))
             for path, val in list(copies.items()):
                 if not _passes_subcontrol(st, body, [path, *_reads(val)]):
                     del copies[path]
             out.append(st)
             continue
         for path, val in list(copies.items()):
+            if val.get("op") == "whole":
+                continue
             if _may_write(st, path) or any(_may_write(st, r) for r in _reads(val)):
                 if st.get("s") == "assign" and _names(st["r"], path):
                     st = dict(st, r=_put(st["r"], path, val))
@@ -426,7 +487,7 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
 
 
 def _put_all(x, copies: dict):
-    for path, val in copies.items():
+    for path, val in ((p, v) for p, v in copies.items() if v.get("op") != "whole"):
         x = _put(x, path, val) if _names(x, path) else x
     return x
 

@@ -82,3 +82,30 @@ for _name, _decl in [("a_declaration", "bit<8> l = ~hdr.h.b;"), ("a_declaration_
         f"        hdr.s[2] = hdr.s[hdr.h.a[1:0]];\n        {_decl}\n        hdr.s[2] = hdr.s[0];\n"
         "        hdr.h.c = (bit<16>)l;\n", **_STK),
         frames=_STK_FR[:3] if _name.startswith("kept") else _STK_FR))
+
+# fuzz_exprs seed 12177: p4c's LocalCopyPropagation keeps a whole-header copy made in the single
+# case of a `switch` too (switch_copies): after the switch an assignment or declaration whose value
+# is the copied header reads the header it was copied from (`hdr.s[0] = hdr.s[1];` is `hdr.s[0] =
+# hdr.o;` in p4c's mid end, even where the case did not run; `hdr.h = hdr.h2;` after `hdr.h2 =
+# hdr.h` is gone) -- reads of its fields are left alone and go on with the copy; an isValid() of
+# either header, or a write to either, ends it (guards).  checkmate-switch copied hdr.s[1].
+_HC = dict(headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n    e_t o;\n", parser="""
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); transition select(hdr.h.b) {
+                  1: s1; 2: s2; default: accept; } }
+    state s1 { pkt.extract(hdr.s[0]); pkt.extract(hdr.s[1]); pkt.extract(hdr.s[2]); transition accept; }
+    state s2 { pkt.extract(hdr.s[0]); pkt.extract(hdr.s[1]); pkt.extract(hdr.o); transition accept; }
+""", deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s); pkt.emit(hdr.o); pkt.emit(hdr.h2);\n")
+_HC_FR = [(1, H(a, b, 0x2233, 0x44556677) + bytes([0x30 + a, 0x40 + a, 0x50 + a, 0x60])) for a in (5, 6) for b in (1, 2)]
+_SW = "        switch (hdr.h.a) { 5: { hdr.s[1] = hdr.o; } }\n"
+for _name, _body in [
+        ("an_assignment", _SW + "        hdr.s[0] = hdr.s[1];\n"),
+        ("a_declaration", _SW + "        e_t l = hdr.s[1];\n        hdr.h.c = (bit<16>)l.x;\n"),
+        ("past_a_field_read", _SW + "        hdr.h.d = (bit<32>)hdr.s[1].x;\n        hdr.s[0] = hdr.s[1];\n"),
+        ("of_a_stack_element", "        switch (hdr.h.a) { 5: { hdr.o = hdr.s[2]; } }\n        hdr.s[0] = hdr.o;\n"),
+        ("back_into_its_source", "        switch (hdr.h.a) { 5: { hdr.h2 = hdr.h; } }\n        hdr.s[0].x = hdr.h.b;\n"
+         "        hdr.h = hdr.h2;\n"),
+        ("kept_an_is_valid_between", _SW + "        hdr.h.c = hdr.s[1].isValid() ? 16w1 : 16w2;\n        hdr.s[0] = hdr.s[1];\n"),
+        ("kept_an_is_valid_of_the_source", _SW + "        hdr.h.c = hdr.o.isValid() ? 16w1 : 16w2;\n        hdr.s[0] = hdr.s[1];\n"),
+        ("kept_a_write_to_the_source", _SW + "        hdr.o.x = 3;\n        hdr.s[0] = hdr.s[1];\n")]:
+    CASES.append(case(f"fuzz28_whole_header_copy_in_a_single_case_switch_read_by_{_name}", CAT,
+                      program(_body, **_HC), frames=_HC_FR))
