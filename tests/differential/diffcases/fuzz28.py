@@ -109,3 +109,23 @@ for _name, _body in [
         ("kept_a_write_to_the_source", _SW + "        hdr.o.x = 3;\n        hdr.s[0] = hdr.s[1];\n")]:
     CASES.append(case(f"fuzz28_whole_header_copy_in_a_single_case_switch_read_by_{_name}", CAT,
                       program(_body, **_HC), frames=_HC_FR))
+
+# fuzz_exprs seed 12281: p4c drops the copy-in/copy-out of an action's parameter the body never uses
+# when the argument has a run-time stack index (`tmp = x; a(); x = tmp;` folds away) -- but not when
+# an earlier out/inout argument of the same call is copied back over what it may name
+# (`a(hdr.s[1], hdr.s[i].x)`: p4c's mid end keeps `hdr.s[1] = tmp; hdr.s[i].x = tmp_1;`), so for
+# i = 1 BMv2 restores x after the header's copy-back.  checkmate-switch left the copy out and sent
+# the body's 9.  Guards: the other order (the later copy-back p4c folds away) and another field.
+_UNUSED = ("    action a(out e_t q0, inout bit<8> q) { q0 = {9}; }\n"
+           "    action b(inout bit<8> q, out e_t q0) { q0 = {9}; }\n"
+           "    action c(out bit<8> q0, inout bit<8> q) { q0 = 9; }\n")
+_FR_IDX = [(1, H(a, 0x11, 0x2233, 0x44556677) + bytes([0x30 + a, 0x40 + a, 0x50 + a, 0x60 + a, 0x70 + a, 0x80 + a]))
+           for a in (0, 1)]
+_STK2 = dict(_STK, headers="header e_t { bit<8> x; }\nheader f_t { bit<8> x; bit<8> y; }\n", fields="    e_t[3] s;\n    f_t[2] t;\n",
+             parser=_STK_PARSER.replace("pkt.extract(hdr.s[2]);", "pkt.extract(hdr.s[2]); pkt.extract(hdr.t[0]); pkt.extract(hdr.t[1]);"),
+             deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s); pkt.emit(hdr.t);\n")
+for _name, _call in [("after_an_earlier_copy_back_over_it", "a(hdr.s[1], hdr.s[hdr.h.a[0:0]].x);"),
+                     ("kept_elided_before_a_later_copy_back", "b(hdr.s[hdr.h.a[0:0]].x, hdr.s[1]);"),
+                     ("kept_elided_after_a_copy_back_of_another_field", "c(hdr.t[1].x, hdr.t[hdr.h.a[0:0]].y);")]:
+    CASES.append(case(f"fuzz28_unused_run_time_indexed_action_argument_copied_back_{_name}", "stacks",
+                      program(f"        {_call}\n", ingress_decls=_UNUSED, **_STK2), frames=_FR_IDX))
