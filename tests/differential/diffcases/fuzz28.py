@@ -129,3 +129,12 @@ for _name, _call in [("after_an_earlier_copy_back_over_it", "a(hdr.s[1], hdr.s[h
                      ("kept_elided_after_a_copy_back_of_another_field", "c(hdr.t[1].x, hdr.t[hdr.h.a[0:0]].y);")]:
     CASES.append(case(f"fuzz28_unused_run_time_indexed_action_argument_copied_back_{_name}", "stacks",
                       program(f"        {_call}\n", ingress_decls=_UNUSED, **_STK2), frames=_FR_IDX))
+
+# fuzz_exprs seed 12502 (REJECT): a constant list in a function p4c inlines at two places or more
+# is p4c 1.2.4.8's crash (inlined_lists) -- but not when only a store to a local nothing reads names
+# it (`tuple<..> tp = {..}; l1 = tp[0];`, l1 never read): p4c's front-end def-use removes the store
+# and then the unused declaration before it inlines.  checkmate-p4c refused the program.
+CASES.append(case("fuzz28_constant_tuple_read_only_by_a_dead_store_in_a_function_inlined_twice", CAT, program(
+    "        hdr.h.c[0:0] = (bit<1>)f(hdr.h.a == 1);\n        f(hdr.h.b == 1);\n",
+    top="bool f(in bool p) { bool l1 = p; tuple<bool, bit<8>> tp = {true, 8w3}; l1 = tp[0]; return !p; }\n"),
+    frames=[(1, H(a)) for a in (0, 1)]))
