@@ -138,3 +138,16 @@ CASES.append(case("fuzz28_constant_tuple_read_only_by_a_dead_store_in_a_function
     "        hdr.h.c[0:0] = (bit<1>)f(hdr.h.a == 1);\n        f(hdr.h.b == 1);\n",
     top="bool f(in bool p) { bool l1 = p; tuple<bool, bit<8>> tp = {true, 8w3}; l1 = tp[0]; return !p; }\n"),
     frames=[(1, H(a)) for a in (0, 1)]))
+
+# fuzz_exprs seed 12568 (P4Info): p4c's strength reduction slices the side of a `++` a slice's range
+# lies in (`(x ++ 11w0)[2:0]` is `11w0[2:0]`, 0), so `switch` on it is constant: only the case
+# matching 0 (or `default`) stays and an action called only in another case is not in the P4Info,
+# nor a table applied only under `if` on it; checkmate-p4c kept them (fold_conditions).  A slice of
+# the high side folds when that side does (`(8w3 ++ x)[10:9]` is 1).
+_CAT_ACT = ("    action s7() { hdr.h.c = 7; }\n    action s9() { hdr.h.c = 9; }\n"
+            "    table t9 { actions = { s9; } default_action = s9(); }\n")
+for _name, _body in [
+        ("switch_case", "        switch (((hdr.h.a[1:0] ++ 11w0))[2:0]) { 4: { s7(); } default: { hdr.h.b = 2; } }\n"),
+        ("if_on_the_high_side", "        if ((8w3 ++ hdr.h.b)[10:9] != 1) { t9.apply(); } else { hdr.h.b = 3; }\n")]:
+    CASES.append(case(f"fuzz28_slice_of_a_concat_folded_{_name}", CAT, program(_body, ingress_decls=_CAT_ACT),
+                      frames=[(1, H(a, a)) for a in (0, 4, 0xee)]))
