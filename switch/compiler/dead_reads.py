@@ -9,7 +9,8 @@ first store is dropped here too.
 
 Only straight-line code is looked at (the statements that follow in the same block, through plain
 nested blocks): the store is dead when a later assignment writes all of its target (the same path,
-or the whole header or struct holding it) before any statement reads an overlapping path; any other
+or the whole header or struct holding it) before any statement reads an overlapping path
+(declarations of locals in between too); any other
 statement (a call, an ``if``, a table apply ...) ends the search and the store stays.  A store whose
 right-hand side calls anything stays too.
 
@@ -65,6 +66,8 @@ def _flat(stmts: list):
 
 def _dead(target: str, rest) -> bool:
     for st in rest:
+        if st.get("s") == "decl" and not any(_overlap(r, target) for r in _reads(st.get("init"), [])):
+            continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") != "assign":
             return False
         lp = _path(st["l"])

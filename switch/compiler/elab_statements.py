@@ -265,7 +265,8 @@ class StatementRules(ConditionFolding, LoopRules):
                 raise E(s.loc, "switch statements are not allowed in a parser")
             self.ctx["switch_depth"] = self.ctx.get("switch_depth", 0) + 1   # see enum_var_values
             try:
-                return [self.switch_stmt(s, scope)]
+                sw = self.switch_stmt(s, scope)
+                return sw.pop("ghosts", []) + [sw]   # (their locals first: switch_copies._call_copies)
             finally:
                 self.ctx["switch_depth"] -= 1
         if k == "call_stmt":
@@ -433,8 +434,22 @@ class StatementRules(ConditionFolding, LoopRules):
             return {"s": "block", "body": hit["body"]}
         out = {"s": "switch_value", "e": ir, "cases": cases}
         if len(cases) == 1 and len(cases[0]["labels"]) == 1 and cases[0]["labels"] != ["default"]:
-            single_case_copies(out, self.fold)
+            single_case_copies(out, self.fold, *self.call_copy_locals(out))
         return out
+
+    def call_copy_locals(self, sw: dict) -> tuple:
+        """``single_case_copies``' ``fn_of`` and ``fresh`` for switch ``sw`` in a control's body:
+        a function's parameter variable read after the switch is a control local of p4c's
+        (declared before the switch, ``sw["ghosts"]``; zero where the case does not run)."""
+        if self.ctx.get("kind") != "control" or self.ctx.get("in_action"):
+            return None, None
+
+        def fresh(t):
+            self.tmp += 1
+            py = f"L.v{self.tmp}__fncopy"
+            sw.setdefault("ghosts", []).append({"s": "decl", "n": py, "t": t, "init": None})
+            return {"op": "var", "n": py, "t": t}
+        return (lambda py: self.functions.get(str(py)[2:])), fresh
 
     def table_ref(self, n: Node, scope) -> str:
         if n.kind != "name":

@@ -54,6 +54,19 @@ class ConditionFolding:
             if op == "slice" and isinstance(ir["a"], dict) and ir["a"].get("op") == "bin" and ir["a"]["o"] == "<<" \
                     and (k := f(ir["a"]["b"])) is not None and k > ir["hi"] and not _has_method_call(ir["a"]["a"]):
                 return 0   # (`(x << 14)[4:1]`: p4c's strength reduction makes it 0, fuzz_exprs seed 11600)
+            if op == "slice" and isinstance(ir["a"], dict) and ir["a"].get("op") == "bin" and ir["a"]["o"] == "++":
+                # (`(x ++ 11w0)[2:0]`: p4c's strength reduction slices the side the range is in,
+                # dropping the other one -- without calls -- fuzz_exprs seed 12568)
+                lo_side = ir["a"]["b"]
+                t_lo = lo_side.get("t")
+                w = t_lo[1] if isinstance(t_lo, list) and is_bits(t_lo) else None
+                if isinstance(w, int) and (ir["hi"] < w or ir["lo"] >= w):
+                    side, k = (lo_side, 0) if ir["hi"] < w else (ir["a"]["a"], w)
+                    other = ir["a"]["a"] if side is lo_side else lo_side
+                    if not _has_method_call(other) and isinstance(side.get("t"), list) and is_bits(side["t"]):
+                        got = f({"op": "slice", "a": side, "hi": ir["hi"] - k, "lo": ir["lo"] - k, "t": ir["t"]})
+                        if got is not None:
+                            return got
             if op in ("un", "slice"):   # (a slice of `x - x`: fuzz_exprs seed 3144)
                 a = f(ir["a"])
                 return None if a is None else self.fold({**ir, "a": {"op": "const", "v": a, "t": ir["a"]["t"]}})

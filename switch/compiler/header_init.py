@@ -146,7 +146,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue   # (a validity change reads no field)
-            if _plain_branch(prev):
+            if _plain_branch(prev, target):
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
                 used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body)
@@ -164,7 +164,9 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                     prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
                 reads = got2[1]
                 continue
-            if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _has_call(prev):
+            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
+                continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
+            if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _foreign_call(prev, target):
                 break
             if prev["s"] == "decl":
                 if _mentions(prev, target):
@@ -187,14 +189,23 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
     return _without(stmts, drop) if drop else stmts
 
 
-def _plain_branch(st) -> bool:
-    """An ``if`` or a ``switch`` on a value without calls (but function calls as statements in its
-    branches: :func:`_live_before` looks at their arguments) or union-sibling effects."""
+def _foreign_call(st: dict, target) -> bool:
+    """Whether ``st`` calls a function that may touch ``target``: one of its arguments uses it (a
+    function reads and writes nothing else; p4c has inlined it and ordered its effects first, so a
+    call in an expression of a statement that does not use ``target`` is no read of it: fuzz_exprs
+    seed 11101, ``hdr.stk[tick(meta.ix) >> 1].epad = ..``)."""
+    return _has_call(st) and _mentions(st, target)
+
+
+def _plain_branch(st, target) -> bool:
+    """An ``if`` or a ``switch`` on a value without calls that may touch ``target`` (function calls
+    as statements in its branches: :func:`_live_before` looks at their arguments) or union-sibling
+    effects."""
     if st.get("s") not in ("if", "switch_value") or any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st)):
         return False
-    return not _has_call(st.get("c") if st["s"] == "if" else st.get("e")) and not any(
-        _has_call(d) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d and d.get("s") not in ("call_fn", "eval")
-        and d is not st and d.get("s") not in ("if", "switch_value", "block"))
+    return not _foreign_call(st.get("c") if st["s"] == "if" else st.get("e"), target) and not any(
+        _foreign_call(d, target) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d
+        and d.get("s") not in ("call_fn", "eval") and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 
 
 def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None):
@@ -221,7 +232,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue
-            if _plain_branch(prev):
+            if _plain_branch(prev, target):
                 now = _live_before(prev, now, target, h, self_inits, mine, action_body)
             elif prev.get("s") == "call_action" and action_body is not None:
                 got = _action_stores_dead(prev, action_body(prev["action"]), target, now)
@@ -232,7 +243,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 continue
             elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
-            elif prev.get("s") != "assign" or prev.get("siblings") or _has_call(prev):
+            elif prev.get("s") != "assign" or prev.get("siblings") or _foreign_call(prev, target):
                 now = None
             else:
                 lv = prev["l"]

@@ -9,7 +9,8 @@ item; probed, helper mutz24).  A list holding a run-time value (``{ x }``, ``{ x
 becomes a struct or header (an assignment to one, a comparison with one) and one in an action's
 body (actions are inlined later, in the midend) are fine, as is a body inlined once, and a tuple
 local that nothing names after its declaration (p4c removes the unused declaration before it
-inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice), nor one in
+inlines; fuzz_exprs 6918, 6919: ``tuple<bit<6>> tp = {6w0};`` in a function called twice; also one
+only a store to a local nothing reads names, fuzz_exprs 12502: :func:`_read_names`), nor one in
 the branch of an ``if`` whose literal condition p4c's front end folds away first (fuzz_exprs 8298:
 ``if (true) { .. } else { tuple<bit<2>> tp = {2w3}; l[4:3] = tp[0]; }``), nor in a case a constant
 ``switch`` does not select (its front end drops those first too; a switch on a serializable enum
@@ -109,6 +110,30 @@ def check_inlined_constant_lists(decls: list) -> None:
         _check_root(root, blocks, funcs, consts)
 
 
+def _read_names(owner: Node) -> set:
+    """The names ``owner`` uses, less those only stores to locals nothing reads use (and such a
+    local's own name): p4c's front-end def-use removes those stores, and then the declarations
+    nothing names, before it inlines (fuzz_exprs seed 12502: ``tuple<..> tp = {..}; l1 = tp[0];``
+    with ``l1`` never read, in a function inlined seven times, is no crash)."""
+    nodes = list(_nodes(owner))
+    mine = {x.name for x in nodes if x.kind == "var"}
+    dead: set = set()
+    while True:
+        skip: set = set()
+        for x in nodes:
+            if x.kind == "assign" and isinstance(x.lhs, Node) and x.lhs.kind == "name" and x.lhs.name in mine:
+                skip.add(id(x.lhs))
+                if x.lhs.name in dead:
+                    skip |= {id(y) for y in _nodes(x.rhs)}
+            elif x.kind == "var" and x.name in dead and x.init is not None:
+                skip |= {id(y) for y in _nodes(x.init)}
+        used = {x.name for x in nodes if x.kind == "name" and id(x) not in skip}
+        now = mine - used
+        if now == dead:
+            return used
+        dead = now
+
+
 def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
     # sub-blocks: rounds until the counts settle (one per level of nesting)
     copies = {root: 1}
@@ -143,7 +168,7 @@ def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
         if n < 2:
             continue
         for owner in owners:
-            used = {x.name for x in _nodes(owner) if x.kind == "name"}
+            used = _read_names(owner)
             for x in _nodes(_bodies(owner), skip_actions=True):
                 lists = []
                 if x.kind == "call" and _callee(x) in _LIST_CALLS:

@@ -16,14 +16,21 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
   later is no write (p4c's front end removed it before: :func:`_dead_local_store`);
+* a function called there as a statement has been inlined by p4c (``p_1 = arg; ..; arg = p_1;``),
+  so its out/inout arguments read what the body leaves in the parameter: the value it was last
+  given, in the caller's terms, or -- after a join -- the parameter's own variable, a control local
+  here that stays zero where the case did not run (fuzz_exprs seed 11091, :func:`_call_copies`);
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
 (Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  A tuple
 local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
-case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  The values of whole headers, tuples
-and lists, values with calls, and values that still read a variable declared in the case are not
-propagated by p4c (or not modelled).
+case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
+paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
+value is exactly the header; its fields' reads are left alone, and an ``isValid()`` of either header
+ends it (fuzz_exprs seed 12177, :func:`_whole_step`).  The values of tuples and lists, values with
+calls, and values that still read a variable declared in the case are not propagated by p4c (or
+not modelled).
 """
 from __future__ import annotations
 
@@ -128,26 +135,35 @@ def _put(x, path: str, val):
     return {k: _put(v, path, val) for k, v in x.items()}
 
 
-def single_case_copies(sw: dict, fold) -> None:
+def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
+    """``flat`` with the statements of ``sts`` appended in order, plain blocks opened and the arm
+    an ``if`` p4c's mid end folds taken (after EliminateSerEnums, `(E)16w5 != E.C` too, which
+    its front end leaves for the P4Info: fuzz_exprs seed 5422); ``parents``: id -> its list."""
+    for st in sts:
+        if st.get("s") == "block":
+            _straight(st["body"], fold, flat, parents)
+        elif st.get("s") == "if" and fold(st["c"]) is not None:
+            _straight((st["then"] if fold(st["c"]) else st["else"]) or [], fold, flat, parents)
+        else:
+            flat.append(st)
+            if parents is not None:
+                parents[id(st)] = sts
+    return flat
+
+
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
-    the value that part last assigns it, for :func:`propagate_copies`."""
+    the value that part last assigns it, for :func:`propagate_copies`.  A function called there
+    as a statement (``fn_of``: its record by generated name) copies its out/inout arguments back
+    (:func:`_call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
+    gives a control local standing for it, assigned after the call."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
-    flat: list = []
-
-    def straight(sts):
-        for st in sts:
-            if st.get("s") == "block":
-                straight(st["body"])
-            elif st.get("s") == "if" and fold(st["c"]) is not None:
-                # a condition p4c's mid end folds (after EliminateSerEnums, `(E)16w5 != E.C` too,
-                # which its front end leaves for the P4Info: fuzz_exprs seed 5422)
-                straight((st["then"] if fold(st["c"]) else st["else"]) or [])
-            else:
-                flat.append(st)
-    straight(body)
+    parents: dict = {}
+    flat = _straight(body, fold, [], parents)
     avail: dict = {}
+    wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for st in flat:
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
@@ -170,19 +186,175 @@ def single_case_copies(sw: dict, fold) -> None:
             del avail[p]
         for p in [p for p, items in tuples.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(items))]:
             del tuples[p]
+        if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
+            for path, (t, val) in _call_copies(st, fn_of(st["fn"]), fold, avail).items():
+                if val is None:   # (the parameter's variable: 0 on BMv2 where the case did not run)
+                    val = fresh(t)
+                    lst = parents[id(st)]
+                    lst.insert(next(i for i, x in enumerate(lst) if x is st) + 1,
+                               {"s": "assign", "l": val, "r": next(a["e"] for a in st["args"]
+                                                                   if ir_path(a["e"]) == path)})
+                k = fold(val)
+                avail[path] = {"op": "const", "v": k, "t": t} if k is not None else val
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
                 and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
+        for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
+            del wholes[p]
+        if _whole_source(st, dest, val):   # (`hdr.s[1] = hdr.o;`: a whole-header copy)
+            src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
+            wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
                 any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
             continue
         k = fold(val)
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
+    avail.update(wholes)
     copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
               and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
     if copies:
         sw["copies"] = copies
+
+
+_SCALAR = ("bit", "int", "bool")
+_PATH_OPS = ("var", "field", "stack_idx")
+
+
+def _whole_source(st: dict, dest, val) -> bool:
+    """Whether ``st`` copies a whole header from one fixed path to another (``hdr.s[1] = hdr.o;``,
+    ``e_t l = hdr.s[1];``): p4c's LocalCopyPropagation keeps such copies too (fuzz_exprs seed 12177)."""
+    if dest is None or val is None or "[*]" in dest or st.get("siblings") or val.get("op") not in _PATH_OPS \
+            or (val.get("t") or [None])[0] != "header" or (st.get("l") or {}).get("op") == "slice":
+        return False
+    src = ir_path(val)
+    return src is not None and "[*]" not in src and not overlap(src, dest)
+
+
+def _whole_uses(x, paths) -> int:
+    """How often ``x`` uses one of ``paths`` other than through a field of it."""
+    if isinstance(x, list):
+        return sum(_whole_uses(v, paths) for v in x)
+    if not isinstance(x, dict):
+        return 0
+    if x.get("op") in _PATH_OPS:
+        p = ir_path(x)
+        if p is not None and any(p.startswith((q + ".")) for q in paths) and "[*]" not in p:
+            return 0   # (a field read: left as it is, and the copy goes on)
+        if p is not None and any(overlap(p, q) for q in paths):
+            return 1
+        if p is not None:   # (another path: only its run-time index expressions may use them)
+            return sum(_whole_uses(d["i"], paths) for d in ir_dicts(x)
+                       if d.get("op") == "stack_idx" and d["i"].get("op") != "const")
+    return sum(_whole_uses(v, paths) for k, v in x.items() if k != "t")
+
+
+def _whole_step(st: dict, path: str, w: dict) -> tuple:
+    """A whole-header copy ``path`` <- ``w["v"]`` at statement ``st`` (measured on p4c's mid end):
+    an assignment or declaration whose value is exactly ``path`` gets the header copied instead
+    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``); reads of its fields are left alone;
+    any other use of either header -- ``isValid()``, ``==``, an argument -- or a write to either
+    ends the copy.  Returns (the statement, whether the copy ends)."""
+    src = ir_path(w["v"])
+    k = st.get("s")
+    key = "r" if k == "assign" else "init" if k == "decl" else None
+    val = st.get(key) if key else None
+    exact = isinstance(val, dict) and val.get("op") in _PATH_OPS and ir_path(val) == path and not st.get("siblings")
+    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) or _may_write(st, path) or _may_write(st, src)
+    return (dict(st, **{key: dict(w["v"])}) if exact else st), ends
+
+
+def _returns_before_last(x: dict) -> bool:
+    """A ``for (.. in {..})`` over two values or more whose body may return: p4c's spelling has
+    the loop unrolled, so the last pass runs under RemoveReturns' flag (fuzz_exprs seed 11091)."""
+    return x.get("s") == "for_in" and isinstance(x.get("values"), list) and len(x["values"]) > 1 and \
+        any(d.get("s") == "return" for d in ir_dicts(x["body"]))
+
+
+def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
+    """What p4c's LocalCopyPropagation holds for the out/inout arguments of function call ``st``
+    after it (p4c has inlined the body: ``p_1 = arg; ...body...; arg = p_1;``; probes measured on
+    p4c's mid end): path -> (type, value), the value None where it is the parameter's variable
+    (a write after a join -- an ``if``, or anything after a conditional ``return``, which
+    RemoveReturns puts under a flag), else the expression the body's straight-line part leaves in
+    it, in the caller's terms (the in-arguments put in for the parameters).  Left out (the
+    argument's copy simply ends): anything this does not follow (loops, switches and calls that
+    write it, p4c may know its value), a value reading the function's own variables or another
+    out/inout argument, non-scalar arguments.  ``outer``: the case's copies before the call."""
+    if rec is None or rec.get("body") is None:
+        return {}
+    params = rec["params"]
+    args = st["args"]
+    mine = {p["py"] for p in params} | {d.get("n") for d in ir_dicts(rec["body"]) if d.get("s") == "decl"}
+    outs = {}
+    for p, a in zip(params, args):
+        path = ir_path(a["e"]) if a.get("dir") in ("out", "inout") else None
+        if path is not None and "[*]" not in path and a["e"].get("op") != "slice" and \
+                (p["t"] or [None])[0] in _SCALAR and p["t"] == a["e"].get("t"):
+            outs[p["py"]] = (path, p["t"])
+    if not outs:
+        return {}
+    written = [ir_path(a["e"]) for a in args if a.get("dir") in ("out", "inout")]
+    avail: dict = {}
+    for p, a in zip(params, args):   # (the copy-in `p_1 = arg`, with the case's copies put in)
+        if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not _has_method_call(a["e"]):
+            val = a["e"]
+            for q, v in outer.items():
+                val = _put(val, q, v)
+            avail[p["py"]] = val
+    ghost: set = set()
+    joined = False   # (a return may have happened: the rest is under RemoveReturns' flag)
+    for x in _straight(rec["body"], fold, []):
+        if x.get("s") == "return":
+            break
+        if x.get("s") == "assign":
+            dest, val = ir_path(x["l"]), x["r"]
+        elif x.get("s") == "decl" and x.get("init") is not None:
+            dest, val = x["n"], x["init"]
+        else:
+            dest = val = None
+        if val is not None:
+            for q, v in avail.items():
+                val = _put(val, q, v)
+        for q in [q for q, v in avail.items() if _may_write(x, q) or any(_may_write(x, r) for r in _reads(v))]:
+            del avail[q]
+        hit = [q for q in outs if _may_write(x, q)]
+        plain = dest in outs and not joined and x.get("s") == "assign" and x["l"].get("op") == "var"
+        for q in hit:
+            if plain and q == dest:
+                continue
+            if joined or x.get("s") == "if" or (x.get("s") == "assign" and q == dest) or _returns_before_last(x):
+                ghost.add(q)
+            else:
+                ghost.discard(q)
+                outs[q] = None   # (not followed: p4c may know a value)
+        if plain and not _has_method_call(val) and val.get("op") not in ("list", "mk") \
+                and not any(overlap(r, dest) for r in _reads(val)):
+            ghost.discard(dest)
+            avail[dest] = val
+        elif plain:
+            ghost.add(dest)
+        elif dest is not None and dest not in outs and "." not in dest and "[" not in dest and \
+                not joined and x.get("s") in ("assign", "decl") and not _has_method_call(val) and \
+                val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in _reads(val)):
+            avail[dest] = val   # (a local of the function: its copy goes on into what reads it)
+        if any(d.get("s") == "return" for d in ir_dicts(x)):
+            joined = True
+    out = {}
+    for q, got in outs.items():
+        if got is None:
+            continue
+        path, t = got
+        if q in avail:
+            val = avail[q]
+            reads = _reads(val)
+            if any(r.split(".")[0].split("[")[0] in mine or r == q for r in reads) or \
+                    any(w is None or overlap(w, r) for w in written for r in reads):
+                continue
+            out[path] = (t, val)
+        elif q in ghost:
+            out[path] = (t, None)
+    return out
 
 
 def _tuple_elements(x, tuples: dict):
@@ -257,6 +429,10 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             body = _carry(st["body"], copies, expand, rest, decls)
             out.append(st if _same(body, st["body"]) else dict(st, body=body))
             continue
+        for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
+            st, ends = _whole_step(st, path, w)
+            if ends:
+                del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \
                 any(r == st["l"]["n"] for v in copies.values() for r in _reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
@@ -279,13 +455,16 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if body is not None:
                 st = dict(st, args=[dict(a, e=_put_all(a["e"], copies)) if a["dir"] == "in" else a
                                     for a in st["args"]],
-                          copies_in=dict(st.get("copies_in") or {}, **copies))
+                          copies_in=dict(st.get("copies_in") or {},
+                                         **{p: v for p, v in copies.items() if v.get("op") != "whole"}))
             for path, val in list(copies.items()):
                 if not _passes_subcontrol(st, body, [path, *_reads(val)]):
                     del copies[path]
             out.append(st)
             continue
         for path, val in list(copies.items()):
+            if val.get("op") == "whole":
+                continue
             if _may_write(st, path) or any(_may_write(st, r) for r in _reads(val)):
                 if st.get("s") == "assign" and _names(st["r"], path):
                     st = dict(st, r=_put(st["r"], path, val))
@@ -308,7 +487,7 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
 
 
 def _put_all(x, copies: dict):
-    for path, val in copies.items():
+    for path, val in ((p, v) for p, v in copies.items() if v.get("op") != "whole"):
         x = _put(x, path, val) if _names(x, path) else x
     return x
 
