@@ -502,6 +502,7 @@ class StatementRules(ConditionFolding, LoopRules):
                     if m != "emit" or len(call.args) != 1:
                         raise E(call.loc, "packet_out supports emit(hdr)")
                     ir, t = self.expr(call.args[0], scope)
+                    self.check_type_args(call, [t], "packet_out.emit")
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
             if base.kind == "member" and base.name in ("next", "last") and m in ("setValid", "setInvalid"):

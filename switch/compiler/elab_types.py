@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, pyname, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -418,6 +418,10 @@ class TypeRules:
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:
             base = self.resolve_type(d.base)
+            if newtype_name(base):   # (a typedef of bit<N> is fine)
+                raise E(d.base.loc or d.loc, f"{newtype_name(base)}: "
+                                             "Illegal type for enum; only bit<> and int<> are allowed; note that "
+                                             "type-declared types are not allowed even if they are fixed-size (p4c)")
             if not is_bits(base) or base[0] not in ("bit", "int"):
                 # p4c: "Illegal type for enum; only bit<> and int<> are allowed"
                 raise E(d.base.loc or d.loc, f"enum {d.name}: illegal underlying type {tstr(base)}; only "

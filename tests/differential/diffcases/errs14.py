@@ -1,0 +1,109 @@
+"""Programs found by helper errs14 (issue #15) in a sweep of the P4-16 spec's chapters with probe
+programs of our own (a valid v1model program with one change each, as p4c's
+testdata/p4_16_errors are made; kept in /work/corpus/errs14, outside the repository), each
+decided by real p4c 1.2.4.8.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused or listed differently in the P4Info.
+``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the message
+must contain (any of)) -- programs p4c rejects that checkmate-p4c accepted.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# Explicit type arguments of log_msg<T>, extract<T>, emit<T> and update_checksum<T, O>:
+# checkmate-p4c's parser read `log_msg<tuple<bit<8>>>(...)` as a comparison ("expected an
+# expression, found 'tuple'"); the others parsed and their type arguments were never checked
+# (see INVALID below).
+CASES.append(case("errs14_explicit_type_arguments", CAT, program("""
+        log_msg<tuple<bit<8>>>("a={}", { hdr.h.a });
+        log_msg<h_t>("h={} {} {} {}", hdr.h);
+        hdr.h.b = hdr.h.a + 1;""", parser="""    state start {
+        pkt.extract<ethernet_t>(hdr.eth);
+        transition select(hdr.eth.etype) { 0x1234: parse_h; default: accept; }
+    }
+    state parse_h {
+        pkt.extract<h_t>(hdr.h);
+        transition accept;
+    }""", compute="apply { update_checksum<tuple<bit<8>, bit<8>>, bit<16>>(hdr.h.isValid(), { hdr.h.a, hdr.h.b }, "
+                  "hdr.h.c, HashAlgorithm.csum16); }",
+    deparser="        pkt.emit<ethernet_t>(hdr.eth);\n        pkt.emit<h_t>(hdr.h);")))
+
+# A serializable enum over a typedef of bit<N>/int<N> (`typedef bit<8> B8; enum B8 E {...}`):
+# p4c accepts it; checkmate-p4c's parser took only `bit`/`int` there ("expected '{'").
+CASES.append(case("errs14_serializable_enum_over_typedef", CAT, program("""
+        hdr.h.a = En.B;
+        if ((En)hdr.h.b == En.A) { hdr.h.c = 16w0xabcd; }
+        Sn s = Sn.M;
+        hdr.h.d = (bit<32>)(bit<8>)(int<8>)s;""", top="typedef bit<8> B8;\ntypedef B8 B8b;\nenum B8b En { A = 3, B = 7 }\n"
+    "typedef int<8> I8;\nenum I8 Sn { M = -3 }\n")))
+
+# A @hidden table's actions are listed, and p4c lists them in the order of the control's tables
+# (the top-level NoAction, its default, first): checkmate-p4c left the hidden table out of that
+# walk and listed NoAction after the control's own actions.
+CASES.append(case("errs14_hidden_table_action_order", CAT, program("        t.apply();\n", ingress_decls="""
+    action a1(bit<8> v) { hdr.h.b = v; }
+    action a2() { hdr.h.c = 2; }
+    @hidden table t {
+        key = { hdr.h.a: exact; }
+        actions = { a1; a2; }
+        const entries = { 1: a1(9); 2: a2(); }
+    }
+""")))
+
+_UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
+_SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
+_SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
+_TA_PARSER = "    state start { pkt.extract<%s>(hdr.eth); transition accept; }"
+
+INVALID = {
+    # the checksum functions' `algo` is directionless: a compile-time constant, not a variable that
+    # constant propagation would fold ("argument used for directionless parameter 'algo' must be a
+    # compile-time constant"); hash()'s `in` algo may be one
+    "update_checksum_algorithm_variable": (program("", compute="apply { " + _UPD_VAR + " update_checksum(true, { hdr.h.a }, "
+                                                   "hdr.h.c, al); }"), ("directionless", "compile-time constant")),
+    "update_checksum_algorithm_control_variable": (program("", compute=_UPD_VAR + "apply { update_checksum(true, { hdr.h.a }, "
+                                                           "hdr.h.c, al); }"), ("directionless", "compile-time constant")),
+    "verify_checksum_algorithm_variable": (program("", verify="apply { " + _UPD_VAR + " verify_checksum(true, { hdr.h.a }, "
+                                                   "hdr.h.c, al); }"), ("directionless", "compile-time constant")),
+    # one scope for a block's parameters, type parameters and states
+    "parser_state_named_as_parameter": (program("", parser="    state meta { transition accept; }\n"
+                                                "    state start { pkt.extract(hdr.eth); transition accept; }"),
+                                        ("Re-declaration of meta",)),
+    "subparser_state_named_as_parameter": (program("", top=_SUBP % "    state h { transition accept; }\n"
+                                                   "    state start { p.extract(h); transition accept; }", parser=_SUBP_USE),
+                                           ("Re-declaration of h",)),
+    "parser_state_named_as_type_parameter": (program("", top="parser Sub<T>(packet_in p, out T h) { state T { transition accept; } "
+                                                     "state start { transition accept; } }\n"), ("Re-declaration of T",)),
+    "constructor_parameter_named_as_parameter": (program("        s.apply(hdr.h);\n", top="control Sub(inout h_t h)(bit<8> h) "
+                                                         "{ apply { } }\n", ingress_decls="    Sub(3) s;\n"), ("h duplicates h",)),
+    "type_parameter_named_as_parameter": (program("", top="control Sub<T>(inout T T) { apply { } }\n"), ("Re-declaration of T",)),
+    "function_type_parameter_named_as_parameter": (program("        ff(hdr.h.a);\n", top="void ff<T>(in T T) { }\n"),
+                                                   ("Re-declaration of T",)),
+    "control_constant_named_as_type_parameter": (program("", top="control Sub<T>(inout T x) { const bit<8> T = 1; apply { } }\n"),
+                                                 ("Re-declaration of T",)),
+    "parser_variable_named_as_type_parameter": (program("", top="parser Sub<T>(packet_in p, out T x) { bit<8> T = 1; "
+                                                        "state start { transition accept; } }\n"), ("Re-declaration of T",)),
+    # explicit type arguments are checked against the arguments
+    "extract_type_argument_mismatch": (program("", parser=_TA_PARSER % "h_t"), ("type argument",)),
+    "extract_next_type_argument_mismatch": (program("", fields="    h_t[2] s;\n", parser="    state start { pkt.extract(hdr.eth); "
+                                                    "pkt.extract<ethernet_t>(hdr.s.next); transition accept; }"), ("type argument",)),
+    "emit_type_argument_mismatch": (program("", deparser="        pkt.emit<h_t>(hdr.eth);"), ("type argument",)),
+    "update_checksum_type_argument_mismatch": (program("", compute="apply { update_checksum<tuple<bit<8>>, bit<32>>(true, "
+                                                       "{ hdr.h.a }, hdr.h.c, HashAlgorithm.csum16); }"), ("type argument",)),
+    "log_msg_type_argument_mismatch": (program("        log_msg<tuple<bit<16>>>(\"x {}\", {hdr.h.a});\n"),
+                                       ("type mismatch", "type argument")),
+    # enums: at least one member; no `type` as a serializable enum's base
+    "enum_without_members": (program("", top="enum En { }\n"), ("no members", "unexpected }")),
+    "serializable_enum_without_members": (program("", top="enum bit<8> En { }\n"), ("no members", "unexpected }")),
+    "serializable_enum_over_type": (program("", top="type bit<8> B8;\nenum B8 En { A = 1 }\n"), ("Illegal type for enum",)),
+    # annotations
+    "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
+    "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
+    "action_defaultonly_and_tableonly": (program("        t.apply();\n", ingress_decls="""
+    action a1() { hdr.h.a = 1; }
+    action a2() { hdr.h.b = 2; }
+    table t { key = { hdr.h.a: exact; } actions = { a1; @defaultonly @tableonly a2; } }"""), ("@tableonly' and '@defaultonly",)),
+}
