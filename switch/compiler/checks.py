@@ -30,6 +30,7 @@ docs/CONFORMANCE.md):
 * a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``
   (:func:`check_field_types`, run before elaboration: p4c names the field, not a use of it
   that elaboration would refuse first, such as a ``bit<48>`` value given to the ``int`` field);
+* a constant of type error or string (or a struct holding an error);
 * ``@match(k)`` on a struct/header field where ``k`` is no declared match_kind;
 * ``type`` applied to something else than a base type (a header, struct, union, stack);
 * in a generic function, an operator other than ``==``/``!=`` or a cast applied to a value
@@ -109,6 +110,7 @@ class _Checker:
         self._v1switch()
         self._controller_headers()
         self._match_annotations()
+        self._constant_types()
         for d in self.decls:
             self._declaration(d)
         for d in self.decls:
@@ -144,6 +146,29 @@ class _Checker:
                         raise P4CompileError(a[2] if len(a) > 2 and a[2] else f.loc,
                                              f"{str(a[1][0]).strip()}: declaration not found (the @match of field "
                                              f"{f.name} of {d.name} names no match_kind)")
+
+    def _constant_types(self):
+        """A constant of type ``error`` or ``string`` (or a struct/header holding an error, through
+        typedefs): p4c 1.2.4.8 cannot evaluate its initializer ("error.NoMatch: Cannot evaluate
+        initializer for constant"), used or not; a match_kind, enum or bool constant is fine."""
+        types = {d.name: d for d in self.decls if d.kind in ("typedef", "struct", "header") and isinstance(d.get("name"), str)}
+
+        def bad(ty, depth=0):
+            if not isinstance(ty, Node) or depth > 32:
+                return False
+            if ty.kind in ("error", "string"):
+                return True
+            d = types.get(ty.get("name")) if ty.kind == "typename" else None
+            if d is None:
+                return False
+            if d.kind == "typedef":
+                return bad(d.get("type"), depth + 1)
+            return any(bad(f.get("type"), depth + 1) for f in d.get("fields") or ())
+        for n in _walk(self.decls, skip=()):
+            if n.kind == "const" and bad(n.get("type")):
+                at = n.value if isinstance(n.get("value"), Node) else n
+                raise P4CompileError(at.loc, f"{n.name}: Cannot evaluate initializer for constant (p4c 1.2.4.8 "
+                                             "has no constants of type error or string)")
 
     def _controller_headers(self):
         """p4c's P4Runtime serializer: one ``@controller_header`` per name, and fields of

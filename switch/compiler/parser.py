@@ -552,9 +552,9 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                     if wt.kind == "num":
                         self.next()
                         w = Node("int", wt.loc, value=wt.value[0], width=None, signed=False)
-                    elif wt.kind == "id":
-                        self.next()
-                        w = Node("name", wt.loc, name=wt.text, top=False)
+                    elif wt.kind == "id":   # (p4c's grammar: an integer, or an expression in parentheses)
+                        raise P4CompileError(wt.loc, f"syntax error, unexpected IDENTIFIER {wt.text}, expecting ( or "
+                                                     f"INTEGER: write {t.text}<({wt.text})>")
                     else:
                         raise self.err("a width")
                 self.expect(">")

@@ -99,6 +99,20 @@ INVALID = {
     "enum_without_members": (program("", top="enum En { }\n"), ("no members", "unexpected }")),
     "serializable_enum_without_members": (program("", top="enum bit<8> En { }\n"), ("no members", "unexpected }")),
     "serializable_enum_over_type": (program("", top="type bit<8> B8;\nenum B8 En { A = 1 }\n"), ("Illegal type for enum",)),
+    # p4c 1.2.4.8 evaluates no constant of type error or string ("Cannot evaluate initializer for
+    # constant"), used or not, at top level, in a control or in a block
+    "constant_of_type_error": (program("", top="const error K = error.NoMatch;\n"), ("Cannot evaluate initializer",)),
+    "control_constant_of_type_error": (program("        if (sm.parser_error == K) { hdr.h.a = 1; }\n",
+                                               ingress_decls="    const error K = error.NoMatch;\n"), ("Cannot evaluate initializer",)),
+    "block_constant_of_type_string": (program("        const string K = \"x\";\n"), ("Cannot evaluate initializer",)),
+    "constant_struct_holding_error": (program("", top="struct se_t { error e; }\nconst se_t K = { e = error.NoMatch };\n"),
+                                      ("Cannot evaluate initializer",)),
+    # a width is an integer literal or an expression in parentheses: bit<(W)>, not bit<W>
+    "width_named_by_constant": (program("        bit<W> x = 1; hdr.h.a = x;\n", top="const int W = 8;\n"), ("expecting ( or INTEGER",)),
+    "int_width_named_by_constant": (program("        int<W> x = 1; hdr.h.a = (bit<8>)x;\n", top="const int W = 8;\n"),
+                                    ("expecting ( or INTEGER",)),
+    "field_width_named_by_constant": (program("", top="const int W = 8;\n", headers="header hw_t { bit<W> v; }\n"),
+                                      ("expecting ( or INTEGER",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
