@@ -53,6 +53,13 @@ CASES.append(case("errs14_hidden_table_action_order", CAT, program("        t.ap
     }
 """)))
 
+# A second V1Switch instance at top level (`... main; V1Switch(...) main2;`): p4c type-checks it
+# and its BMv2 back end builds `main` only; checkmate-p4c refused it ("cannot instantiate
+# V1Switch at top level").  (With wrong arguments p4c refuses it: INVALID below.)
+_MAIN = "V1Switch(P(), VC(), I(), E(), CC(), D()) main;"
+CASES.append(case("errs14_second_package_instance", CAT, program("        hdr.h.a = hdr.h.a + 1;\n").replace(
+    _MAIN, _MAIN + "\nV1Switch(P(), VC(), E(), I(), CC(), D()) main2;")))
+
 _UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
 _SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
 _SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
@@ -113,6 +120,12 @@ INVALID = {
                                     ("expecting ( or INTEGER",)),
     "field_width_named_by_constant": (program("", top="const int W = 8;\n", headers="header hw_t { bit<W> v; }\n"),
                                       ("expecting ( or INTEGER",)),
+    # V1Switch: the metadata type is a struct; no block is generic; another instance is type-checked
+    "metadata_type_is_header": (program("").replace("struct meta_t {", "header meta_t {"), ("user metadata type to be a struct",)),
+    "metadata_type_is_bit": (program("").replace("inout meta_t meta", "inout bit<8> meta"), ("user metadata type to be a struct",)),
+    "generic_ingress_in_v1switch": (program("").replace("control I(inout", "control I<Z>(inout"), ("could not infer a type",)),
+    "second_package_instance_wrong_arguments": (program("").replace(_MAIN, _MAIN + "\nV1Switch(P(), VC(), D(), E(), CC(), D()) main2;"),
+                                                ("V1Switch argument ingress",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
