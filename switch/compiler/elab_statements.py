@@ -675,6 +675,11 @@ class StatementRules(ConditionFolding, LoopRules):
             if self.ctx.get("dead"):   # after exit/return in an action: p4c drops it unchecked
                 return {"s": "nop"}
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
+            first = rec.get("read_target")
+            if first is not None and first["l"] != lv:   # (p4c's BMv2 back end: one result_target per meter)
+                self.target_error(args[0].loc, f"all meter operations must write to the same destination, however "
+                                               f"{expr_text(args[0])} and {rec.get('read_text')} are different")
+            rec.setdefault("read_text", expr_text(args[0]))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")

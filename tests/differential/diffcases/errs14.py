@@ -126,6 +126,16 @@ INVALID = {
     "generic_ingress_in_v1switch": (program("").replace("control I(inout", "control I<Z>(inout"), ("could not infer a type",)),
     "second_package_instance_wrong_arguments": (program("").replace(_MAIN, _MAIN + "\nV1Switch(P(), VC(), D(), E(), CC(), D()) main2;"),
                                                 ("V1Switch argument ingress",)),
+    # one destination per direct meter (BMv2's result_target): p4c's back end refuses reads into two
+    "direct_meter_reads_into_two_destinations": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action r1() { dm.read(hdr.h.a); }
+    action r2() { dm.read(hdr.h.b); }
+    table t { key = { hdr.h.a: exact; } actions = { r1; r2; } meters = dm; }"""), ("same destination",)),
+    "direct_meter_two_reads_in_one_action": (program("        t.apply();\n", ingress_decls="""
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action r() { dm.read(hdr.h.a); dm.read(meta.m8); }
+    table t { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }"""), ("same destination",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
