@@ -717,6 +717,8 @@ class StatementRules(ConditionFolding, LoopRules):
         ir, t = self.expr(n, scope)
         if t == INTLIT:
             return self.coerce((ir, t), itype or ["bit", 32], n.loc)
+        if itype is not None and t == itype and t[0] in ("bool", "serenum"):
+            return ir   # register<T, bool> / register<T, E> (V1MODEL_VERSION 20200408): p4c takes the index as is
         if not is_bits(t):
             raise E(n.loc, f"index of type {tstr(t)}")
         if itype is not None and t != itype:  # p4c: no implicit conversion between widths

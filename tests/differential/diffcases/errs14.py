@@ -60,6 +60,17 @@ _MAIN = "V1Switch(P(), VC(), I(), E(), CC(), D()) main;"
 CASES.append(case("errs14_second_package_instance", CAT, program("        hdr.h.a = hdr.h.a + 1;\n").replace(
     _MAIN, _MAIN + "\nV1Switch(P(), VC(), E(), I(), CC(), D()) main2;")))
 
+# A register indexed by a serializable enum (or a bool) (register<T, I>, V1MODEL_VERSION 20200408):
+# p4c takes the index as is; checkmate-p4c refused it ("index of type En").  (A bool index
+# expression, `rb.write(hdr.h.a == 1, ..)`, compiles on both but kills simple_switch_grpc as it
+# loads the JSON -- "actions.cpp:239: Invalid expression type" -- so BMv2 decides nothing there.)
+CASES.append(case("errs14_register_enum_index", CAT, program("""
+        re.write(En.B, hdr.h.a);
+        bit<8> y; re.read(y, En.B); hdr.h.d = (bit<32>)y;
+        bit<8> z; re.read(z, En.A); hdr.h.b = z;""", top="enum bit<8> En { A = 1, B = 2 }\n", ingress_decls="""
+    register<bit<8>, En>(4) re;
+""", version=20200408)))
+
 _UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
 _SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
 _SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
