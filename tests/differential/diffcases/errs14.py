@@ -147,6 +147,10 @@ INVALID = {
     direct_meter<bit<8>>(MeterType.packets) dm;
     action r() { dm.read(hdr.h.a); dm.read(meta.m8); }
     table t { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }"""), ("same destination",)),
+    # `a ++ b` of different signedness: p4c casts a run-time b to the result type (sign and width at once)
+    "concat_signed_then_unsigned": (program("        int<8> x = (int<8>)hdr.h.a; hdr.h.c = (bit<16>)(x ++ hdr.h.b);\n"),
+                                    ("Cannot cast",)),
+    "concat_unsigned_then_signed": (program("        int<8> y = (int<8>)hdr.h.b; hdr.h.c = hdr.h.a ++ y;\n"), ("Cannot cast",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
