@@ -54,7 +54,14 @@ class BlockRules:
                                      "self-referencing types are not supported")
 
     def run(self) -> dict:
-        return self.build_in_declaration_order(self.declare_all())
+        main = self.declare_all()
+        if main is None:   # (p4c type-checks every block first: p4_16_errors/issue2230)
+            err = self.first_block_error({}, None)
+            if err is not None:
+                raise err
+            raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
+                                            "(expected e.g. 'V1Switch(...) main;')")
+        return self.build_in_declaration_order(main)
 
     def declare_all(self) -> Node:
         """Declare every top-level declaration in program order (types, constants, actions,
@@ -134,10 +141,7 @@ class BlockRules:
             # parser_type, control_type, package: declarations only
         for err in self.__dict__.pop("untyped_top", ()):   # (check_type_arity)
             raise err
-        if main is None:
-            raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
-                                            "(expected e.g. 'V1Switch(...) main;')")
-        return main
+        return main   # (None: no main, see run)
 
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:

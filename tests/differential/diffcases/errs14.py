@@ -151,6 +151,13 @@ INVALID = {
     "concat_signed_then_unsigned": (program("        int<8> x = (int<8>)hdr.h.a; hdr.h.c = (bit<16>)(x ++ hdr.h.b);\n"),
                                     ("Cannot cast",)),
     "concat_unsigned_then_signed": (program("        int<8> y = (int<8>)hdr.h.b; hdr.h.c = hdr.h.a ++ y;\n"), ("Cannot cast",)),
+    # p4_16_errors/issue532: a user's extern function returning a struct ("functions or methods
+    # returning structures are not supported on this target"; it said "unknown function")
+    "extern_function_returning_struct": (program("        hdr.h.a = f(hdr.h.b).x;\n", top="struct sx_t { bit<8> x; }\n"
+                                                 "extern sx_t f(in bit<8> v);\n"), ("returning structures",)),
+    # p4_16_errors/issue2230: with no main, p4c still type-checks every block and names the first
+    # error (it said "program has no 'main'")
+    "no_main_and_a_type_error": (program("        hdr.h = hdr.eth;\n").replace(_MAIN, ""), ("type mismatch",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
