@@ -507,6 +507,8 @@ class _Checker:
                 bad = f"{_describe(n)}"
             elif n.kind == "call" and _callee(n) in actions:
                 bad = f"a call of action {_callee(n)}"
+            elif n.kind == "cond" and n.cond.kind != "bool_lit":   # (p4c makes an if statement of it: "IfStatement")
+                bad = "a ?: expression (an if statement for p4c)"
             if bad:
                 raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
                                             "(only emit)")

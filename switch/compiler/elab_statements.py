@@ -520,6 +520,9 @@ class StatementRules(ConditionFolding, LoopRules):
             if t[0] == "stack" and m in ("push_front", "pop_front"):
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
+                if self.ctx.get("kind") == "parser":   # (p4c's type checker, whatever the state)
+                    raise E(call.loc, f"{expr_text(base)}.{m}: 'push_front' and 'pop_front' for stacks cannot be "
+                                      "used in a parser")
                 n = self.const_int(call.args[0], f"{m} count")
                 if n < 0:
                     # p4c accepts it and writes the negative count into its JSON, which

@@ -333,7 +333,9 @@ def _needs_type_info(ir: dict) -> bool:
         return True
     # (the extern calls of the actions p4c keeps: those of an action only an unapplied table lists go
     # with it -- helper mutz29, p4c_mutate seed 607)
-    return _has_extern_call([ir["blocks"], _kept_actions(ir), ir["functions"], ir["subcontrols"], ir["subparsers"]],
+    # (not a parser's: log_msg there converts no type -- a register read there has its register above)
+    controls = {r: b for r, b in ir["blocks"].items() if r != "parser"}
+    return _has_extern_call([controls, _kept_actions(ir), ir["functions"], ir["subcontrols"]],
                             ir.get("hidden_objs", frozenset()))
 
 

@@ -71,6 +71,19 @@ CASES.append(case("errs14_register_enum_index", CAT, program("""
     register<bit<8>, En>(4) re;
 """, version=20200408)))
 
+# log_msg in a parser state converts no type for p4c's P4Runtime serializer: no `type_info` in
+# the P4Info of a program without tables or other externs (checkmate-p4c wrote an empty one).
+CASES.append(case("errs14_log_msg_in_parser_no_type_info", CAT, program("", parser="""    state start {
+        pkt.extract(hdr.eth);
+        log_msg("etype {}", { hdr.eth.etype });
+        transition select(hdr.eth.etype) { 0x1234: parse_h; default: accept; }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        log_msg("h");
+        transition accept;
+    }""")))
+
 _UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
 _SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
 _SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
@@ -158,6 +171,12 @@ INVALID = {
     # p4_16_errors/issue2230: with no main, p4c still type-checks every block and names the first
     # error (it said "program has no 'main'")
     "no_main_and_a_type_error": (program("        hdr.h = hdr.eth;\n").replace(_MAIN, ""), ("type mismatch",)),
+    # p4c's rules for parsers and deparsers: no push_front/pop_front in a parser (type checker);
+    # no ?: in a deparser (made an if statement, "IfStatement: not supported within a deparser")
+    "push_front_in_parser": (program("", fields="    h_t[2] s;\n", parser="    state start { pkt.extract(hdr.eth); "
+                                     "hdr.s.push_front(1); transition accept; }"), ("cannot be used in a parser",)),
+    "conditional_expression_in_deparser": (program("", deparser="        pkt.emit(hdr.h.a == 1 ? hdr.h : hdr.h2);"),
+                                           ("not supported within a deparser",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
