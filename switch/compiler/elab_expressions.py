@@ -414,11 +414,6 @@ class ExpressionRules:
                 raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
             t = [at[0], at[1] + bt[1]]
             va, vb = self.fold(a), self.fold(b)
-            if at[0] != bt[0] and vb is None and not (self.ctx.get("loop_consts") and self.loop_constant(b)):
-                # p4c casts the right operand to the result type, a change of sign and width it
-                # refuses unless the operand is a constant ("Cannot cast from 'bit<8>' to 'int<16>'")
-                raise E(n.b.loc, f"'{expr_text(n.b)}' in ++: Cannot cast from '{tstr(bt)}' to '{tstr(t)}' (the right "
-                                 f"operand of ++ takes the left one's signedness: cast it first)")
             if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
                 return {"op": "const", "v": _eval_bin("++", va, vb, at, t), "t": t}, t
             if bt[0] == "int" and self.ctx.get("loop_consts") and self.loop_constant(a) and self.loop_constant(b):

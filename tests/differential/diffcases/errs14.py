@@ -160,10 +160,6 @@ INVALID = {
     direct_meter<bit<8>>(MeterType.packets) dm;
     action r() { dm.read(hdr.h.a); dm.read(meta.m8); }
     table t { key = { hdr.h.a: exact; } actions = { r; } meters = dm; }"""), ("same destination",)),
-    # `a ++ b` of different signedness: p4c casts a run-time b to the result type (sign and width at once)
-    "concat_signed_then_unsigned": (program("        int<8> x = (int<8>)hdr.h.a; hdr.h.c = (bit<16>)(x ++ hdr.h.b);\n"),
-                                    ("Cannot cast",)),
-    "concat_unsigned_then_signed": (program("        int<8> y = (int<8>)hdr.h.b; hdr.h.c = hdr.h.a ++ y;\n"), ("Cannot cast",)),
     # p4_16_errors/issue532: a user's extern function returning a struct ("functions or methods
     # returning structures are not supported on this target"; it said "unknown function")
     "extern_function_returning_struct": (program("        hdr.h.a = f(hdr.h.b).x;\n", top="struct sx_t { bit<8> x; }\n"
