@@ -240,6 +240,9 @@ class _Checker:
             elif n.kind == "cast" and generic(n.a):
                 raise P4CompileError(n.loc, f"cannot cast expression '{n.a.name}' of type "
                                             f"'{typed[n.a.name]}' (a type parameter)")
+            elif n.kind == "member" and generic(n.get("base")):   # (x.a, x.setValid(): a T has no members)
+                raise P4CompileError(n.loc, f"Cannot extract field {n.name} from {n.base.name} which has type "
+                                            f"{typed[n.base.name]} (a type parameter)")
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):

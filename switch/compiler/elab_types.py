@@ -139,6 +139,9 @@ class TypeRules:
         if len(n.args) != len(d.tparams):
             raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
                            f"got {len(n.args)}")
+        for a in n.args:   # G<G<bit<8>>> (p4c: "G: contains self 'struct G' as type argument")
+            if isinstance(a, Node) and a.kind == "typename" and a.name == n.name:
+                raise E(n.loc, f"{n.name}: contains self '{d.kind} {n.name}' as type argument")
         args = [self.resolve_type(a, in_decl=True) for a in n.args]
         for a, t in zip(n.args, args):
             if t[0] in ("any", "extern", "string", "match_kind", "void"):

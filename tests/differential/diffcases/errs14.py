@@ -173,6 +173,13 @@ INVALID = {
                                      "hdr.s.push_front(1); transition accept; }"), ("cannot be used in a parser",)),
     "conditional_expression_in_deparser": (program("", deparser="        pkt.emit(hdr.h.a == 1 ? hdr.h : hdr.h2);"),
                                            ("not supported within a deparser",)),
+    # generics: a value of a type parameter has no members; a generic struct is no type argument of itself
+    "generic_function_member_of_type_parameter": (program("        f(hdr.h);\n", top="void f<T>(inout T x) { x.a = 1; }\n"),
+                                                  ("Cannot extract field a",)),
+    "generic_function_method_of_type_parameter": (program("        f(hdr.h);\n", top="void f<T>(inout T x) { x.setValid(); }\n"),
+                                                  ("Cannot extract field setValid",)),
+    "generic_struct_of_itself": (program("        G<G<bit<8>>> g; g.x.x = 1; hdr.h.a = g.x.x;\n", top="struct G<T> { T x; }\n"),
+                                 ("contains self",)),
     # annotations
     "match_annotation_unknown_kind": (program("", meta="    @match(fuzzy) bit<8> mx;\n"), ("fuzzy: declaration not found",)),
     "match_annotation_without_argument": (program("", meta="    @match bit<8> mx;\n"), ("@match",)),
