@@ -84,6 +84,13 @@ CASES.append(case("errs14_log_msg_in_parser_no_type_info", CAT, program("", pars
         transition accept;
     }""")))
 
+# `return` in the deparser (p4c accepts an unconditional one; what was emitted before it leaves): checkmate-switch's
+# generated deparser returned nothing and the pipeline died (TypeError) on every packet.
+CASES.append(case("errs14_return_in_deparser", CAT, program("        hdr.h.b = 5;\n", deparser="""        pkt.emit(hdr.eth);
+        pkt.emit(hdr.h);
+        return;
+        pkt.emit(hdr.h2);""")))
+
 _UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
 _SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
 _SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
