@@ -591,7 +591,10 @@ class ExpressionRules:
                 _, t = self.expr(fn.base, scope) if fn.base.kind != "name" or scope.lookup(fn.base.name) \
                     else (None, self.resolve_type(Node("typename", fn.base.loc, name=fn.base.name, args=[])))
                 bits = self.size_in_bits(t, n.loc)
-                if m.startswith("max"):
+                if m.startswith("max") and t[0] == "struct" and self.structs[t[1]].get("union"):
+                    bits = max((self.size_in_bits(ft, n.loc) + self.varbit_max(ft)
+                                for _, ft in self.structs[t[1]]["fields"]), default=0)
+                elif m.startswith("max"):
                     bits += self.varbit_max(t)
                 v = bits if m.endswith("Bits") else bits // 8
                 return {"op": "const", "v": v, "t": INTLIT}, INTLIT

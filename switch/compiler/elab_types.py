@@ -470,6 +470,8 @@ class TypeRules:
             return t[2][1]
         if t[0] == "header":
             return self.headers[t[1]]["bytes"] * 8
+        if t[0] == "struct" and self.structs[t[1]].get("union"):   # one member at a time: the largest (p4c)
+            return max((self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"]), default=0)
         if t[0] == "struct":
             return sum(self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
         if t[0] == "varbit":

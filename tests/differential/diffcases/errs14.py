@@ -91,6 +91,18 @@ CASES.append(case("errs14_return_in_deparser", CAT, program("        hdr.h.b = 5
         return;
         pkt.emit(hdr.h2);""")))
 
+# minSizeInBits/maxSizeInBits of a header union: its largest member (p4c folds it so), not the sum
+# of its members; a struct or stack holding unions counts each so.  Found by tools/p4c_corpus.py
+# --frames on errs14 probe un_minsize (checkmate-p4c gave 176 for { h_t; ethernet_t }, p4c 112).
+_UNION_SIZES = "header vb_t { bit<8> n; varbit<32> v; }\nheader_union u_t { h_t x; ethernet_t y; }\n" \
+    "header_union uv_t { h_t x; vb_t z; }\nstruct su_t { u_t u; bit<8> k; }\n"
+CASES.append(case("errs14_union_size_in_bits", CAT, program("""
+        hdr.h.a = (bit<8>)hdr.u.minSizeInBits();
+        hdr.h.b = (bit<8>)u_t.maxSizeInBytes();
+        hdr.h.c = (bit<8>)su_t.minSizeInBits() ++ (bit<8>)uv_t.maxSizeInBits();
+        hdr.h.d = (bit<32>)hdr.us.minSizeInBits() + (bit<32>)uv_t.minSizeInBits();""",
+    headers=_UNION_SIZES, fields="    u_t u;\n    u_t[2] us;\n")))
+
 _UPD_VAR = "HashAlgorithm al = HashAlgorithm.csum16;\n"
 _SUBP = "parser Sub(packet_in p, out h_t h)(bit<8> k) {\n%s\n}\n"
 _SUBP_USE = "    Sub(1) s;\n    state start { pkt.extract(hdr.eth); s.apply(pkt, hdr.h); transition accept; }"
