@@ -23,11 +23,15 @@ docs/CONFORMANCE.md):
   of a parameter of the enclosing action/function or control/parser ("declaration of 'x'
   shadows a parameter 'x'" -- an error in p4c, unlike other shadowing);
 * an ``int`` or ``string`` parameter with a direction;
+* a parameter, type parameter, state or declaration-section variable/constant/instance of a
+  control, parser or function that repeats another's name (:meth:`_Checker._parameter_clashes`);
 * two declarations of one name in a control's or parser's declaration section (an action
   and a variable, a local and a state, ...: "duplicates declaration");
 * a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``
   (:func:`check_field_types`, run before elaboration: p4c names the field, not a use of it
   that elaboration would refuse first, such as a ``bit<48>`` value given to the ``int`` field);
+* a constant of type error or string (or a struct holding an error);
+* ``@match(k)`` on a struct/header field where ``k`` is no declared match_kind;
 * ``type`` applied to something else than a base type (a header, struct, union, stack);
 * in a generic function, an operator other than ``==``/``!=`` or a cast applied to a value
   of a type parameter (p4c type-checks the generic body, not each instance).
@@ -105,6 +109,8 @@ class _Checker:
     def run(self):
         self._v1switch()
         self._controller_headers()
+        self._match_annotations()
+        self._constant_types()
         for d in self.decls:
             self._declaration(d)
         for d in self.decls:
@@ -126,6 +132,43 @@ class _Checker:
                         self._table_bound_args(loc)
                     elif loc.kind == "function":
                         self._generic_operands(loc)
+
+    def _match_annotations(self):
+        """``@match(k)`` on a struct or header field: p4c resolves ``k`` as a name, used or not
+        ("fuzzy: declaration not found")."""
+        kinds = {m for d in self.decls if d.kind == "match_kind" for m in d.members}
+        for d in self.decls:
+            if d.kind not in ("struct", "header", "header_union"):
+                continue
+            for f in d.get("fields") or ():
+                for a in f.get("annos") or ():
+                    if a[0] == "match" and a[1] and str(a[1][0]).strip() not in kinds:
+                        raise P4CompileError(a[2] if len(a) > 2 and a[2] else f.loc,
+                                             f"{str(a[1][0]).strip()}: declaration not found (the @match of field "
+                                             f"{f.name} of {d.name} names no match_kind)")
+
+    def _constant_types(self):
+        """A constant of type ``error`` or ``string`` (or a struct/header holding an error, through
+        typedefs): p4c 1.2.4.8 cannot evaluate its initializer ("error.NoMatch: Cannot evaluate
+        initializer for constant"), used or not; a match_kind, enum or bool constant is fine."""
+        types = {d.name: d for d in self.decls if d.kind in ("typedef", "struct", "header") and isinstance(d.get("name"), str)}
+
+        def bad(ty, depth=0):
+            if not isinstance(ty, Node) or depth > 32:
+                return False
+            if ty.kind in ("error", "string"):
+                return True
+            d = types.get(ty.get("name")) if ty.kind == "typename" else None
+            if d is None:
+                return False
+            if d.kind == "typedef":
+                return bad(d.get("type"), depth + 1)
+            return any(bad(f.get("type"), depth + 1) for f in d.get("fields") or ())
+        for n in _walk(self.decls, skip=()):
+            if n.kind == "const" and bad(n.get("type")):
+                at = n.value if isinstance(n.get("value"), Node) else n
+                raise P4CompileError(at.loc, f"{n.name}: Cannot evaluate initializer for constant (p4c 1.2.4.8 "
+                                             "has no constants of type error or string)")
 
     def _controller_headers(self):
         """p4c's P4Runtime serializer: one ``@controller_header`` per name, and fields of
@@ -197,6 +240,9 @@ class _Checker:
             elif n.kind == "cast" and generic(n.a):
                 raise P4CompileError(n.loc, f"cannot cast expression '{n.a.name}' of type "
                                             f"'{typed[n.a.name]}' (a type parameter)")
+            elif n.kind == "member" and generic(n.get("base")):   # (x.a, x.setValid(): a T has no members)
+                raise P4CompileError(n.loc, f"Cannot extract field {n.name} from {n.base.name} which has type "
+                                            f"{typed[n.base.name]} (a type parameter)")
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):
@@ -229,6 +275,7 @@ class _Checker:
                 raise P4CompileError(d.loc, f"{d.name}: `type' can only be applied to base types")
         elif d.kind in ("control", "parser"):
             self._duplicates(d)
+            self._parameter_clashes(d)
             params = {p.name for p in d.get("params") or ()}
             self._shadowing(d.get("body"), params)
             for st in d.get("states") or ():
@@ -238,11 +285,41 @@ class _Checker:
                     self._shadowing(loc.get("body"), params | {p.name for p in loc.get("params") or ()})
         elif d.kind in ("action", "function"):
             self._shadowing(d.get("body"), {p.name for p in d.get("params") or ()})
+        if d.kind in ("function", "extern_func", "control_type", "parser_type", "package"):
+            self._parameter_clashes(d)
 
     def _shadowing(self, body, params: set):
         for n in _walk(body):
             if n.kind in ("var", "const") and n.get("name") in params:   # (a local constant too: mutz21)
                 raise P4CompileError(n.loc, f"declaration of '{n.name}' shadows a parameter '{n.name}'")
+
+    def _parameter_clashes(self, d: Node):
+        """Names a control's or parser's parameters share with each other or with its states (p4c
+        keeps them in one scope): a constructor parameter named as an apply parameter ("h
+        duplicates h"); a type parameter named as a parameter (of a function or extern function
+        too) or a variable, constant or instance of the declaration section, or a state named as
+        an apply or type parameter ("Re-declaration of h with different type" -- a state named as
+        a constructor parameter or a local variable is another rule, or none)."""
+        params = list(d.get("params") or ())
+        tparams = set(d.get("tparams") or ())
+        names = {p.name for p in params}
+        for c in d.get("ctor_params") or ():
+            if c.name in names:
+                raise P4CompileError(c.loc, f"{c.name} duplicates {c.name}: {d.kind} {d.name} has an apply "
+                                            f"parameter and a constructor parameter of that name (p4c)")
+        # (of the declaration section: variables, constants, instances -- not actions, tables,
+        # nor the locals of an apply block or function body)
+        locs = [x for x in d.get("locals") or () if isinstance(x, Node) and x.kind in ("var", "const", "instance")]
+        for p in params + list(d.get("ctor_params") or ()) + locs:
+            if p.get("name") in tparams:
+                raise P4CompileError(p.loc, f"Re-declaration of {p.name} with different type: {d.kind} {d.name} "
+                                            f"has a type parameter and a {'parameter' if p in params else 'declaration'} "
+                                            "of that name (p4c)")
+        for st in d.get("states") or ():
+            if st.name in names or st.name in tparams:
+                raise P4CompileError(st.loc, f"Re-declaration of {st.name} with different type: parser {d.name} "
+                                             f"has a state and a{' type' if st.name in tparams else 'n apply'} "
+                                             f"parameter of that name (p4c)")
 
     def _duplicates(self, d: Node):
         seen: dict[str, str] = {}
@@ -439,6 +516,8 @@ class _Checker:
                 bad = f"{_describe(n)}"
             elif n.kind == "call" and _callee(n) in actions:
                 bad = f"a call of action {_callee(n)}"
+            elif n.kind == "cond" and n.cond.kind != "bool_lit":   # (p4c makes an if statement of it: "IfStatement")
+                bad = "a ?: expression (an if statement for p4c)"
             if bad:
                 raise P4CompileError(n.loc, f"{bad} is not supported within a deparser on the bmv2 target "
                                             "(only emit)")

@@ -54,7 +54,14 @@ class BlockRules:
                                      "self-referencing types are not supported")
 
     def run(self) -> dict:
-        return self.build_in_declaration_order(self.declare_all())
+        main = self.declare_all()
+        if main is None:   # (p4c type-checks every block first: p4_16_errors/issue2230)
+            err = self.first_block_error({}, None)
+            if err is not None:
+                raise err
+            raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
+                                            "(expected e.g. 'V1Switch(...) main;')")
+        return self.build_in_declaration_order(main)
 
     def declare_all(self) -> Node:
         """Declare every top-level declaration in program order (types, constants, actions,
@@ -134,10 +141,7 @@ class BlockRules:
             # parser_type, control_type, package: declarations only
         for err in self.__dict__.pop("untyped_top", ()):   # (check_type_arity)
             raise err
-        if main is None:
-            raise E(Loc(self.source, 1, 1), "program has no 'main' package instance "
-                                            "(expected e.g. 'V1Switch(...) main;')")
-        return main
+        return main   # (None: no main, see run)
 
     # ---------------------------------------------------------------- build
     def build(self, main: Node) -> dict:
@@ -147,19 +151,10 @@ class BlockRules:
         if t.kind != "typename" or t.name != "V1Switch":
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
-        # named arguments in any order: put in place on the AST (checks.py reads it too)
-        main._attrs["args"] = by_position(main.args, PACKAGES["V1Switch"], "V1Switch", main.loc)
-        if len(main.args) != 6:
-            raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
         blocks, ctor_args, names = {}, {}, {}
-        for role, arg in zip(roles, main.args):
-            if arg.kind != "call" or arg.fn.kind != "name":
-                raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
-            ent = self.global_scope.lookup(arg.fn.name)
-            want = "parser" if role == "parser" else "control"
-            if ent is None or ent[0] != want:
-                raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+        for role, arg, ent in self.package_blocks(main):
+            want = ent[0]
             if arg.fn.name in NON_TYPE_KEYWORDS:   # `control key`: p4c parses `key()` as a call (p4c_mutate seed 99)
                 raise E(arg.loc, f"{arg.fn.name} is not a method (p4c reads '{arg.fn.name}' as a keyword, not a "
                                  f"type: '{arg.fn.name}()' cannot instantiate {want} {arg.fn.name}; rename it)")
@@ -211,6 +206,33 @@ class BlockRules:
         "deparser": [("", "packet_out"), ("in", "H")],
     }
 
+    def package_blocks(self, main: Node) -> list:
+        """``[(role, argument, scope entry)]`` of a V1Switch instance: six instantiations
+        ``Name()`` of a parser, then five controls (named arguments put in place on the AST,
+        which checks.py reads too)."""
+        main._attrs["args"] = by_position(main.args, PACKAGES["V1Switch"], "V1Switch", main.loc)
+        if len(main.args) != 6:
+            raise E(main.loc, f"V1Switch takes 6 arguments, got {len(main.args)}")
+        roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
+        out = []
+        for role, arg in zip(roles, main.args):
+            if arg.kind != "call" or arg.fn.kind != "name":
+                raise E(arg.loc, f"V1Switch argument {role} must be an instantiation like Name()")
+            ent = self.global_scope.lookup(arg.fn.name)
+            want = "parser" if role == "parser" else "control"
+            if ent is None or ent[0] != want:
+                raise E(arg.loc, f"V1Switch argument {role}: {arg.fn.name} is not a {want}")
+            if ent[1].get("tparams"):   # (p4c: no V1Switch block is generic, named type arguments or not)
+                raise E(arg.loc, f"{arg.fn.name}: could not infer a type for variable {ent[1].tparams[0]} "
+                                 f"(a generic {want} cannot be an argument of V1Switch; p4c)")
+            out.append((role, arg, ent))
+        return out
+
+    def check_other_package(self, d: Node) -> None:
+        """A V1Switch instance besides ``main``: p4c type-checks it (its BMv2 back end builds
+        ``main`` only), so its arguments are checked as main's, and nothing is built of it."""
+        self.check_signatures({role: ent[1] for role, _, ent in self.package_blocks(d)}, d)
+
     def check_signatures(self, blocks: dict, main: Node) -> None:
         """Each V1Switch argument's parameters against v1model's block type (as p4c's type
         checker unifies them): count, directions, fixed types, one H and one M throughout."""
@@ -244,6 +266,11 @@ class BlockRules:
                 elif t[-1] != want_t and tstr(t) != want_t:
                     raise E(p.loc, f"parameter {p.name} of {blk.kind} {blk.name} has type {tstr(t)}, "
                                    f"v1model's {role} type expects {want_t}")
+        mt = bound.get("M", (None,))[0]
+        if mt is not None and (mt[0] != "struct" or self.structs.get(mt[1], {}).get("union")):
+            # (p4c's BMv2 back end: "bit<8>: expected the user metadata type to be a struct")
+            raise E(blocks["parser"].params[2].type.loc or main.loc,
+                    f"{tstr(mt)}: expected the user metadata type to be a struct")
         targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
         if targs and len(targs) != 2:
             raise E(main.loc, f"V1Switch takes 2 type arguments, got {len(targs)}")

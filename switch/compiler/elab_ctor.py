@@ -40,6 +40,9 @@ class CtorRules:
                 raise E(d.loc, f"{d.name} declared twice at top level")
             self.declare_instance(d, "", self.global_scope)
             return
+        if tname == "V1Switch":   # a second package instance: p4c type-checks it, its BMv2 back end builds `main`
+            self.check_other_package(d)
+            return
         ent = self.global_scope.lookup(tname) if tname else None
         if ent is not None and ent[0] in ("parser", "control"):
             raise E(d.loc, f"{d.name}: cannot instantiate {ent[0]} {tname} at top level (only extern objects "

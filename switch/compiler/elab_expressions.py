@@ -591,7 +591,10 @@ class ExpressionRules:
                 _, t = self.expr(fn.base, scope) if fn.base.kind != "name" or scope.lookup(fn.base.name) \
                     else (None, self.resolve_type(Node("typename", fn.base.loc, name=fn.base.name, args=[])))
                 bits = self.size_in_bits(t, n.loc)
-                if m.startswith("max"):
+                if m.startswith("max") and t[0] == "struct" and self.structs[t[1]].get("union"):
+                    bits = max((self.size_in_bits(ft, n.loc) + self.varbit_max(ft)
+                                for _, ft in self.structs[t[1]]["fields"]), default=0)
+                elif m.startswith("max"):
                     bits += self.varbit_max(t)
                 v = bits if m.endswith("Bits") else bits // 8
                 return {"op": "const", "v": v, "t": INTLIT}, INTLIT
@@ -647,6 +650,14 @@ class ExpressionRules:
                 raise E(n.loc, f"action {fn.name} used as a value")
             if ent is None and fn.name == "static_assert" and fn.name in self.externs:
                 return self.static_assert(n, scope)
+            if fn.name in self.externs:   # a user's extern function (p4c_corpus: p4_16_errors/issue532)
+                ret = self.externs[fn.name].get("ret")
+                rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void",) else None
+                if rt is not None and rt[0] in ("struct", "header"):
+                    raise E(fn.loc, f"{fn.name}: functions or methods returning structures are not supported on this "
+                                   "target (p4c)")
+                raise E(fn.loc, f"extern function {fn.name} is not implemented by the embedded target (p4c: unknown "
+                               "extern function)")
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")
 

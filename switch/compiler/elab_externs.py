@@ -180,6 +180,25 @@ class ExternRules:
             if got != t:
                 raise E(call.loc, f"{what}: type argument {tstr(got)} does not match the argument's type {tstr(t)} (p4c)")
 
+    def targ(self, call: Node, n: int, what: str):
+        """The one type argument of a call of a generic with ``n`` type parameters (None for
+        ``_``), after checking there are ``n``."""
+        targs = call.get("targs") or []
+        if len(targs) != n:
+            raise E(call.loc, f"{what} takes {n} type argument(s), got {len(targs)} (p4c)")
+        return [None if ta.kind == "dontcare" or ta.get("name") == "_" else self.resolve_type(ta) for ta in targs]
+
+    def checksum_type_args(self, call: Node, name: str, scope) -> None:
+        """``verify_checksum<T, O>`` / ``update_checksum<T, O>``: T the data's type, O the
+        checksum field's (p4c: "Type of argument ... does not match type of parameter")."""
+        if not call.get("targs"):
+            return
+        dt, ot = self.targ(call, 2, name)
+        self.check_typed_data(dt, call.args[1], scope, f"{name} data")
+        if ot is not None and self.expr(call.args[2], scope)[1] != ot:
+            raise E(call.args[2].loc, f"{name}: the checksum has type {tstr(self.expr(call.args[2], scope)[1])}, "
+                                      f"but the type argument O is {tstr(ot)} (p4c)")
+
     def extern_call(self, name: str, call: Node, scope) -> list:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
@@ -277,7 +296,12 @@ class ExternRules:
             if role != want:   # p4c's BMv2 back end ("unknown extern function"), for code it keeps
                 self.target_error(loc, f"{name} belongs in the {want.replace('_', ' ')} control")
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
+            self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
+            ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
+            if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
+                raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
+                                     "must be a compile-time constant (p4c)")
             algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
             if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
                 raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
@@ -359,6 +383,10 @@ class ExternRules:
             if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (
                     "struct", "header", "header_union", "tuple"):
                 raise E(args[1].loc, "log_msg: the second argument must be a list expression ({...}) or a struct")
+            if len(args) > 1 and call.get("targs"):   # log_msg<T>(msg, data)
+                self.check_typed_data(self.targ(call, 1, "log_msg")[0], args[1], scope, "log_msg data")
+            elif call.get("targs"):
+                raise E(loc, "log_msg(msg) takes no type arguments (p4c)")
             data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
             return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
         raise E(loc, f"extern {name} is not supported")

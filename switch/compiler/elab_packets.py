@@ -33,6 +33,7 @@ class PacketRules:
                 ir, t = self.lvalue(a, scope)
                 if t[0] != "header" or not self.headers[t[1]].get("varbit"):
                     raise E(a.loc, "two-argument extract needs a header with a varbit field")
+                self.check_type_args(call, [t], "packet_in.extract")
                 bits = self.coerce(self.expr(call.args[1], scope), ["bit", 32], call.args[1].loc)
                 return {"s": "extract_var", "h": ir, "hdr": t[1], "bits": bits, "siblings": self.union_siblings(ir)}
             if a.kind == "member" and a.name == "next":
@@ -42,6 +43,7 @@ class PacketRules:
                 if t[1] not in self.headers:
                     raise E(a.loc, f"extract into a header union ({t[1]}): extract one of its members, "
                                    "e.g. stack.next.member")
+                self.check_type_args(call, [["header", t[1]]], "packet_in.extract")
                 if self.headers[t[1]].get("varbit"):   # as for a plain header (p4c: "cannot contain varbit fields")
                     self.varbit_extract(call.loc, t[1])
                 return {"s": "extract_next", "st": ir, "hdr": t[1], "size": t[2]}
@@ -67,6 +69,7 @@ class PacketRules:
             ir, t = self.lvalue(a, scope)
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            self.check_type_args(call, [t], "packet_in.extract")
             if self.headers[t[1]].get("varbit"):
                 self.varbit_extract(call.loc, t[1])
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}

@@ -517,6 +517,7 @@ class StatementRules(ConditionFolding, LoopRules):
                     if m != "emit" or len(call.args) != 1:
                         raise E(call.loc, "packet_out supports emit(hdr)")
                     ir, t = self.expr(call.args[0], scope)
+                    self.check_type_args(call, [t], "packet_out.emit")
                     return self.emit_stmts(ir, t, call.args[0].loc)
                 raise E(call.loc, f"unknown method {ext}.{m}")
             if base.kind == "member" and base.name in ("next", "last") and m in ("setValid", "setInvalid"):
@@ -534,6 +535,9 @@ class StatementRules(ConditionFolding, LoopRules):
             if t[0] == "stack" and m in ("push_front", "pop_front"):
                 if len(call.args) != 1:
                     raise E(call.loc, f"{m}(count) takes one argument")
+                if self.ctx.get("kind") == "parser":   # (p4c's type checker, whatever the state)
+                    raise E(call.loc, f"{expr_text(base)}.{m}: 'push_front' and 'pop_front' for stacks cannot be "
+                                      "used in a parser")
                 n = self.const_int(call.args[0], f"{m} count")
                 if n < 0:
                     # p4c accepts it and writes the negative count into its JSON, which
@@ -689,6 +693,11 @@ class StatementRules(ConditionFolding, LoopRules):
             if self.ctx.get("dead"):   # after exit/return in an action: p4c drops it unchecked
                 return {"s": "nop"}
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
+            first = rec.get("read_target")
+            if first is not None and first["l"] != lv:   # (p4c's BMv2 back end: one result_target per meter)
+                self.target_error(args[0].loc, f"all meter operations must write to the same destination, however "
+                                               f"{expr_text(args[0])} and {rec.get('read_text')} are different")
+            rec.setdefault("read_text", expr_text(args[0]))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
@@ -726,6 +735,8 @@ class StatementRules(ConditionFolding, LoopRules):
         ir, t = self.expr(n, scope)
         if t == INTLIT:
             return self.coerce((ir, t), itype or ["bit", 32], n.loc)
+        if itype is not None and t == itype and t[0] in ("bool", "serenum"):
+            return ir   # register<T, bool> / register<T, E> (V1MODEL_VERSION 20200408): p4c takes the index as is
         if not is_bits(t):
             raise E(n.loc, f"index of type {tstr(t)}")
         if itype is not None and t != itype:  # p4c: no implicit conversion between widths

@@ -273,6 +273,9 @@ class TableRules:
                                    "a hash(), set by the control plane: a run-time algorithm (p4c 1.2.4.8: "
                                    "Compiler Bug, Null ei)")
             scope_ = "TABLE_AND_DEFAULT"
+            if annotation(a.annos, "defaultonly") and annotation(a.annos, "tableonly"):
+                raise E(a.loc, f"Table '{q}' has an action reference ('{a.name}') which is annotated with both "
+                               "'@tableonly' and '@defaultonly' (p4c)")
             if annotation(a.annos, "defaultonly"):
                 scope_ = "DEFAULT_ONLY"
             elif annotation(a.annos, "tableonly"):

@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, pyname, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -139,6 +139,9 @@ class TypeRules:
         if len(n.args) != len(d.tparams):
             raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
                            f"got {len(n.args)}")
+        for a in n.args:   # G<G<bit<8>>> (p4c: "G: contains self 'struct G' as type argument")
+            if isinstance(a, Node) and a.kind == "typename" and a.name == n.name:
+                raise E(n.loc, f"{n.name}: contains self '{d.kind} {n.name}' as type argument")
         args = [self.resolve_type(a, in_decl=True) for a in n.args]
         for a, t in zip(n.args, args):
             if t[0] in ("any", "extern", "string", "match_kind", "void"):
@@ -418,6 +421,10 @@ class TypeRules:
     def declare_enum(self, d: Node) -> None:
         if d.base is not None:
             base = self.resolve_type(d.base)
+            if newtype_name(base):   # (a typedef of bit<N> is fine)
+                raise E(d.base.loc or d.loc, f"{newtype_name(base)}: "
+                                             "Illegal type for enum; only bit<> and int<> are allowed; note that "
+                                             "type-declared types are not allowed even if they are fixed-size (p4c)")
             if not is_bits(base) or base[0] not in ("bit", "int"):
                 # p4c: "Illegal type for enum; only bit<> and int<> are allowed"
                 raise E(d.base.loc or d.loc, f"enum {d.name}: illegal underlying type {tstr(base)}; only "
@@ -463,6 +470,8 @@ class TypeRules:
             return t[2][1]
         if t[0] == "header":
             return self.headers[t[1]]["bytes"] * 8
+        if t[0] == "struct" and self.structs[t[1]].get("union"):   # one member at a time: the largest (p4c)
+            return max((self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"]), default=0)
         if t[0] == "struct":
             return sum(self.size_in_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
         if t[0] == "varbit":

@@ -165,7 +165,7 @@ def _visible(ir: dict) -> dict:
     # a @hidden table is left out, but the actions it can run are listed (as for p4c's own
     # hidden tables around direct action calls)
     out = dict(ir, tables=tables, hidden_table_actions={a["id"] for t in hidden for a in t["actions"]},
-               hidden_tables=[t["name"] for t in hidden])
+               hidden_tables=[t["name"] for t in hidden], hidden_table_recs=hidden)
     for k in ("direct_counters", "direct_meters"):
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
     # an instance declared in a control stays, its unapplied tables left out of its table_ids (p4c
@@ -276,7 +276,8 @@ def _control_actions(ir: dict) -> list:
         def inside(x, c=c):
             return x == c or str(x or "").startswith(c + ".")
         # top-level actions (no control of their own) in the order the control's tables list them
-        for t in sorted(ir["tables"], key=lambda x: x.get("p4order", 0)):
+        # (a @hidden table too: p4c lists the actions it uses, and in this order)
+        for t in sorted(ir["tables"] + list(ir.get("hidden_table_recs", ())), key=lambda x: x.get("p4order", 0)):
             if inside(t.get("control")):
                 for ref in t["actions"]:
                     a = by_name.get(ref["name"])
@@ -332,7 +333,9 @@ def _needs_type_info(ir: dict) -> bool:
         return True
     # (the extern calls of the actions p4c keeps: those of an action only an unapplied table lists go
     # with it -- helper mutz29, p4c_mutate seed 607)
-    return _has_extern_call([ir["blocks"], _kept_actions(ir), ir["functions"], ir["subcontrols"], ir["subparsers"]],
+    # (not a parser's: log_msg there converts no type -- a register read there has its register above)
+    controls = {r: b for r, b in ir["blocks"].items() if r != "parser"}
+    return _has_extern_call([controls, _kept_actions(ir), ir["functions"], ir["subcontrols"]],
                             ir.get("hidden_objs", frozenset()))
 
 

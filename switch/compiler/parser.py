@@ -190,8 +190,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
     def enum_decl(self, annos) -> Node:
         self.expect("enum")
         base = None
-        if self.at("bit", "int"):
-            base = self.type_ref()
+        if self.at("bit", "int") or self.at_id() and self.peek().kind == "id":
+            base = self.type_ref()   # (a typedef name too: `typedef bit<8> B8; enum B8 E { ... }`)
         name = self.ident("an enum name")
         self.types.add(name.text)
         self.expect("{")
@@ -209,6 +209,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             values.append(self.expr() if self.accept("=") else None)
             if not self.accept(","):
                 break
+        if not members:   # p4c's grammar: an enum has at least one member
+            raise P4CompileError(self.t.loc, f"syntax error, unexpected }}: enum {name.text} has no members")
         self.expect("}")
         if base is not None and any(v is None for v in values):
             raise P4CompileError(name.loc, f"serializable enum {name.text}: every member needs a value")
@@ -552,9 +554,9 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                     if wt.kind == "num":
                         self.next()
                         w = Node("int", wt.loc, value=wt.value[0], width=None, signed=False)
-                    elif wt.kind == "id":
-                        self.next()
-                        w = Node("name", wt.loc, name=wt.text, top=False)
+                    elif wt.kind == "id":   # (p4c's grammar: an integer, or an expression in parentheses)
+                        raise P4CompileError(wt.loc, f"syntax error, unexpected IDENTIFIER {wt.text}, expecting ( or "
+                                                     f"INTEGER: write {t.text}<({wt.text})>")
                     else:
                         raise self.err("a width")
                 self.expect(">")

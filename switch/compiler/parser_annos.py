@@ -142,6 +142,9 @@ class AnnotationParser:
         if name == "pkginfo" and (not args or any(len(a) < 3 or a[1].text != "=" for a in args)):
             # p4c parses its body as key = value pairs ("unexpected END_ANNOTATION", "expecting =")
             raise P4CompileError(loc, "syntax error: @pkginfo takes key = value pairs, e.g. @pkginfo(name = \"x\")")
+        if name == "match" and (len(args) != 1 or not args[0]):   # (p4c parses its body as one expression)
+            raise P4CompileError(loc, "syntax error, unexpected END_ANNOTATION: @match takes one expression, "
+                                      "e.g. @match(ternary)")
         # @id and @priority: p4c reads them only on objects that survive (elab_output.check_user_ids)
 
     def check_translation_args(self, args: list, loc) -> None:

@@ -415,7 +415,11 @@ class BlockGen:
         self.emit(1, "try:")
         for s in c["locals"]:
             self.stmt(2, s)
-        self.block(2, c["body"])
+        self.deparser_body = role == "deparser"   # (a `return` there still gives what was emitted)
+        try:
+            self.block(2, c["body"])
+        finally:
+            self.deparser_body = False
         self.emit(1, "except ExitSignal:")
         self.emit(2, f"if P.tr: P.tr('exit in {c['name']}')")
         if role == "deparser":

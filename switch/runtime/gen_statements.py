@@ -244,6 +244,8 @@ class StatementGen:
                 self.emit(ind, f"return {self.x(s['v'])}")
             elif self.action_outs:
                 self.emit(ind, f"return ({', '.join(self.action_outs)},)")
+            elif getattr(self, "deparser_body", False):
+                self.emit(ind, "return b''.join(out)")   # (the deparser's headers emitted so far)
             else:
                 self.emit(ind, "return")
         elif k == "apply":
