@@ -15,7 +15,7 @@ _BIN_PREC = [
 ]
 _GENERIC_CALLS = {"lookahead", "extract", "emit", "hash", "random", "digest", "verify_checksum",
                   "update_checksum", "verify_checksum_with_payload", "update_checksum_with_payload",
-                  "read", "write", "count", "execute_meter", "log_msg", "clone3", "resubmit", "recirculate"}
+                  "read", "write", "count", "execute_meter"}
 
 
 class ExpressionParser:
