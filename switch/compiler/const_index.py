@@ -142,7 +142,12 @@ class ConstIndexRules(SubDivisionRules):
             or bool(self.__dict__.get("sub_action_walk"))
         if predicated is None:   # (a block of an action's branch, or after its conditional return)
             predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
+        unreached = False
         for st in stmts:
+            if unreached:   # (past a switch whose every case ends: no path for p4c's propagation)
+                env.clear()
+                predicated = True
+            unreached = unreached or prop_ends(st)
             s = st.get("s")
             if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
                 stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))
@@ -293,6 +298,14 @@ class ConstIndexRules(SubDivisionRules):
         (``hdr.s[1] = { 1, 2, 3 };``, lowered to setValid and the fields; one that reads its own
         header is built in a temporary and is no assignment here: header_init)."""
         kind = (r.get("t") or [None])[0]
+        if r.get("op") == "list" and kind == "list":
+            # a tuple given a list of constants: p4c follows each element (`tuple<bit<8>, bit<16>> t =
+            # { 7, 0x1234 }; hdr.h.c = t[1];` makes `hdr.h.c / 7` constant; p4c_mutate seed 522)
+            for i, val in enumerate(r.get("items") or ()):
+                if isinstance(val, dict) and (val.get("t") or [None])[0] in ("bit", "int") and \
+                        (v := self.fold(val)) is not None:
+                    env[key + (i,)] = v
+            return
         if r.get("op") != "mk" or kind not in ("struct", "header") or \
                 kind == "struct" and self.structs.get(r["t"][1], {}).get("union"):
             return
@@ -410,6 +423,8 @@ class ConstIndexRules(SubDivisionRules):
         for n in ir_dicts(node):
             if id(n) in pending and pending[id(n)][0] is n and (self.fold(_subst(n, env)) is not None
                                                                 or _power_of_two(self.fold(_subst(n["b"], env)))):
+                if pending[id(n)][3].get("in_action"):   # (unless no live statement runs the action)
+                    self.__dict__.setdefault("action_folded_divs", []).append(pending[id(n)])
                 del pending[id(n)]   # (p4c folds it, or its divisor to a power of two: no back-end error)
             if n.get("o") == "++" and n.get("op") == "bin" and n["b"]["t"][0] == "int" and \
                     self.fold(_subst(n, env)) is not None:
@@ -517,6 +532,44 @@ class ConstIndexRules(SubDivisionRules):
                 self.divisions_only = False
         self.flush_divisions(parser=False)
         self.judge_sub_divisions(locals_ + body)
+        self._judge_dropped_action_divisions(body)
+
+    def _judge_dropped_action_divisions(self, body: list) -> None:
+        """A division an action's own constants fold (``h.c = 0x11; h.c = h.c / 7;``) is refused
+        when only statements p4c's midend drops run the action -- those after a single-case
+        ``switch`` that returns (``p4info_rest``, elab_common.live_prefix): LocalCopyPropagation
+        visits a table's actions at its applies and a direct call where it is, so it never
+        propagates into that action, which the back end still converts ("could not evaluate
+        expression at compilation time"; p4c_mutate seed 522, fuzz22's base; helper mutz30)."""
+        folded = self.__dict__.pop("action_folded_divs", None)
+        if not folded:
+            return
+        live, dead, rest = [], [], []
+        _reach_split(body, True, live, dead, rest)
+        if not dead and not rest:
+            return
+        live, dead, rest = self._actions_run(live), self._actions_run(dead), self._actions_run(rest)
+        for n, loc, message, ctx in folded:
+            # (a table applied past such a switch is visited with no state: its action folds nothing
+            # even where a reachable apply runs it too; one in a `p4info_rest` is not visited at all)
+            if ctx["in_action"] in dead or ctx["in_action"] in rest and ctx["in_action"] not in live:
+                self.target_error(loc, message)
+
+    def _actions_run(self, roots: list) -> set:
+        """The actions the IR ``roots`` run (directly, through tables, through other actions)."""
+        todo, seen = [roots], set()
+        while todo:
+            node = todo.pop()
+            for d in _dicts_outside_rest(node):
+                names = [d["action"]] if d.get("s") == "call_action" else []
+                if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
+                    t = self.tables.get(d.get("table")) or {}
+                    names = [a["name"] for a in t.get("actions") or ()] + [(t.get("default") or {}).get("action")]
+                for q in names:
+                    if q and q not in seen:
+                        seen.add(q)
+                        todo.append((self.actions.get(q) or {}).get("body") or [])
+        return seen
 
     def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
         """A division in an action or function over its directionless (or ``in``) parameters and
@@ -679,6 +732,65 @@ class ConstIndexRules(SubDivisionRules):
             env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})
+
+
+def prop_ends(st: dict) -> bool:
+    """Whether p4c's LocalCopyPropagation finds no path past statement ``st`` that its front end
+    still leaves a path past: a ``switch`` on a value each of whose case bodies ends (a ``return``,
+    an ``exit``, an ``if`` both of whose branches end, ...) -- its walk merges the cases and no path
+    where none matched (``switch (x) { 5: { exit; } }``: what follows gets no constant, and a table
+    applied there is not visited, its actions' own constants not propagated; helper mutz30) -- or a
+    block holding one.  (After a plain ``exit``, or an ``if`` that exits both ways, the front end
+    has removed what follows.)"""
+    k = st.get("s")
+    if k == "block":
+        return any(prop_ends(x) for x in st["body"])
+    if k == "switch_value":
+        bodies = [c["body"] for c in st["cases"] if c.get("body") is not None]
+        return bool(bodies) and all(_case_ends(b) for b in bodies)
+    return False
+
+
+def _case_ends(stmts: list) -> bool:
+    for st in stmts:
+        k = st.get("s")
+        if k in ("return", "exit") or prop_ends(st) or k == "block" and _case_ends(st["body"]) or \
+                k == "if" and _case_ends(st["then"] or []) and _case_ends(st["else"] or []):
+            return True
+    return False
+
+
+def _reach_split(stmts: list, reach: bool, live: list, dead: list, rest: list) -> None:
+    """Sort the statements ``stmts`` (and their parts) into those p4c's propagation reaches
+    (``live``), those it does not (``dead``: after :func:`prop_ends`) and the ``p4info_rest`` ones
+    (the midend drops them, elab_common.live_prefix)."""
+    for st in stmts:
+        (live if reach else dead).append({k: v for k, v in st.items()
+                                          if k not in ("then", "else", "body", "cases", "p4info_rest")})
+        if st.get("p4info_rest"):
+            rest.append(st["p4info_rest"])
+        k = st.get("s")
+        if k == "block":
+            _reach_split(st["body"], reach, live, dead, rest)
+        elif k == "if":
+            _reach_split(st["then"] or [], reach, live, dead, rest)
+            _reach_split(st["else"] or [], reach, live, dead, rest)
+        elif k in ("switch_value", "switch_action"):
+            for c in st["cases"]:
+                _reach_split(c.get("body") or [], reach, live, dead, rest)
+        reach = reach and not prop_ends(st)
+
+
+def _dicts_outside_rest(node):
+    """The IR dicts of ``node`` (any depth) but those under a ``p4info_rest``."""
+    if isinstance(node, list):
+        for x in node:
+            yield from _dicts_outside_rest(x)
+    elif isinstance(node, dict):
+        yield node
+        for k, v in node.items():
+            if k != "p4info_rest":
+                yield from _dicts_outside_rest(v)
 
 
 def _body_of(ctx: dict) -> tuple:

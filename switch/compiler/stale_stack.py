@@ -50,6 +50,9 @@ def path_key(lv):
     if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
         b = path_key(lv["st"])
         return None if b is None else b + (lv["i"]["v"],)
+    if lv.get("op") == "tuple_idx" and isinstance(lv.get("i"), int):   # (a tuple's element: mutz30)
+        b = path_key(lv["a"])
+        return None if b is None else b + (lv["i"],)
     return None
 
 
@@ -60,7 +63,7 @@ def subst_paths(e, env: dict):
         return [subst_paths(x, env) for x in e]
     if not isinstance(e, dict):
         return e
-    k = path_key(e) if e.get("op") in ("var", "field") else None
+    k = path_key(e) if e.get("op") in ("var", "field", "tuple_idx") else None
     if k is not None and k in env:
         return {"op": "const", "v": int(env[k]), "t": e.get("t")}
     return {a: subst_paths(v, env) for a, v in e.items()}
