@@ -20,6 +20,8 @@ against p4c, ``tests/differential/test_invalid.py``):
   (an extern that writes, a function, a sub-control) every path it mentions -- a sub-control
   apply then gives its ``out``/``inout`` arguments the constants its body, walked with those of
   its ``in``/``inout`` arguments, leaves at its end (p4c inlines it first; helper mutz27);
+* past a ``switch`` each of whose cases ends, p4c's propagation has no path: nothing is known
+  there (``prop_reach``, helper mutz30);
 * an ``if`` is checked branch by branch and then forgets what either branch writes; in an action
   a branch (and what follows a conditional ``return``) makes no constant: p4c's BMv2 back end
   predicates it (``x = c ? v : x``) before the propagation that folds divisions (helper mutz27).
@@ -50,8 +52,9 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
-from .stale_stack import COPIES, mark_stale, pin_votes, stale_reads, track_copies
+from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
+from .prop_reach import prop_ends, unfolded_action_divisions
 from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
 
@@ -532,44 +535,9 @@ class ConstIndexRules(SubDivisionRules):
                 self.divisions_only = False
         self.flush_divisions(parser=False)
         self.judge_sub_divisions(locals_ + body)
-        self._judge_dropped_action_divisions(body)
-
-    def _judge_dropped_action_divisions(self, body: list) -> None:
-        """A division an action's own constants fold (``h.c = 0x11; h.c = h.c / 7;``) is refused
-        when only statements p4c's midend drops run the action -- those after a single-case
-        ``switch`` that returns (``p4info_rest``, elab_common.live_prefix): LocalCopyPropagation
-        visits a table's actions at its applies and a direct call where it is, so it never
-        propagates into that action, which the back end still converts ("could not evaluate
-        expression at compilation time"; p4c_mutate seed 522, fuzz22's base; helper mutz30)."""
-        folded = self.__dict__.pop("action_folded_divs", None)
-        if not folded:
-            return
-        live, dead, rest = [], [], []
-        _reach_split(body, True, live, dead, rest)
-        if not dead and not rest:
-            return
-        live, dead, rest = self._actions_run(live), self._actions_run(dead), self._actions_run(rest)
-        for n, loc, message, ctx in folded:
-            # (a table applied past such a switch is visited with no state: its action folds nothing
-            # even where a reachable apply runs it too; one in a `p4info_rest` is not visited at all)
-            if ctx["in_action"] in dead or ctx["in_action"] in rest and ctx["in_action"] not in live:
-                self.target_error(loc, message)
-
-    def _actions_run(self, roots: list) -> set:
-        """The actions the IR ``roots`` run (directly, through tables, through other actions)."""
-        todo, seen = [roots], set()
-        while todo:
-            node = todo.pop()
-            for d in _dicts_outside_rest(node):
-                names = [d["action"]] if d.get("s") == "call_action" else []
-                if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
-                    t = self.tables.get(d.get("table")) or {}
-                    names = [a["name"] for a in t.get("actions") or ()] + [(t.get("default") or {}).get("action")]
-                for q in names:
-                    if q and q not in seen:
-                        seen.add(q)
-                        todo.append((self.actions.get(q) or {}).get("body") or [])
-        return seen
+        folded = self.__dict__.pop("action_folded_divs", None)   # (prop_reach: unless p4c has no path there)
+        for n, loc, message, ctx in unfolded_action_divisions(body, folded or [], self.tables, self.actions):
+            self.target_error(loc, message)
 
     def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
         """A division in an action or function over its directionless (or ``in``) parameters and
@@ -691,7 +659,7 @@ class ConstIndexRules(SubDivisionRules):
             if self.__dict__.get("parser_stale"):
                 track_copies(env, st, _trackable)   # (stale_stack: copies of stack elements)
             return
-        env.pop(COPIES, None)
+        copies = env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
         back = []   # (the sub-parser's path, the caller's) for what it writes
@@ -732,65 +700,8 @@ class ConstIndexRules(SubDivisionRules):
             env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})
-
-
-def prop_ends(st: dict) -> bool:
-    """Whether p4c's LocalCopyPropagation finds no path past statement ``st`` that its front end
-    still leaves a path past: a ``switch`` on a value each of whose case bodies ends (a ``return``,
-    an ``exit``, an ``if`` both of whose branches end, ...) -- its walk merges the cases and no path
-    where none matched (``switch (x) { 5: { exit; } }``: what follows gets no constant, and a table
-    applied there is not visited, its actions' own constants not propagated; helper mutz30) -- or a
-    block holding one.  (After a plain ``exit``, or an ``if`` that exits both ways, the front end
-    has removed what follows.)"""
-    k = st.get("s")
-    if k == "block":
-        return any(prop_ends(x) for x in st["body"])
-    if k == "switch_value":
-        bodies = [c["body"] for c in st["cases"] if c.get("body") is not None]
-        return bool(bodies) and all(_case_ends(b) for b in bodies)
-    return False
-
-
-def _case_ends(stmts: list) -> bool:
-    for st in stmts:
-        k = st.get("s")
-        if k in ("return", "exit") or prop_ends(st) or k == "block" and _case_ends(st["body"]) or \
-                k == "if" and _case_ends(st["then"] or []) and _case_ends(st["else"] or []):
-            return True
-    return False
-
-
-def _reach_split(stmts: list, reach: bool, live: list, dead: list, rest: list) -> None:
-    """Sort the statements ``stmts`` (and their parts) into those p4c's propagation reaches
-    (``live``), those it does not (``dead``: after :func:`prop_ends`) and the ``p4info_rest`` ones
-    (the midend drops them, elab_common.live_prefix)."""
-    for st in stmts:
-        (live if reach else dead).append({k: v for k, v in st.items()
-                                          if k not in ("then", "else", "body", "cases", "p4info_rest")})
-        if st.get("p4info_rest"):
-            rest.append(st["p4info_rest"])
-        k = st.get("s")
-        if k == "block":
-            _reach_split(st["body"], reach, live, dead, rest)
-        elif k == "if":
-            _reach_split(st["then"] or [], reach, live, dead, rest)
-            _reach_split(st["else"] or [], reach, live, dead, rest)
-        elif k in ("switch_value", "switch_action"):
-            for c in st["cases"]:
-                _reach_split(c.get("body") or [], reach, live, dead, rest)
-        reach = reach and not prop_ends(st)
-
-
-def _dicts_outside_rest(node):
-    """The IR dicts of ``node`` (any depth) but those under a ``p4info_rest``."""
-    if isinstance(node, list):
-        for x in node:
-            yield from _dicts_outside_rest(x)
-    elif isinstance(node, dict):
-        yield node
-        for k, v in node.items():
-            if k != "p4info_rest":
-                yield from _dicts_outside_rest(v)
+        if copies and end is not None and self.__dict__.get("parser_stale"):
+            env[COPIES] = copies_past_call(copies, blk, back)
 
 
 def _body_of(ctx: dict) -> tuple:

@@ -180,3 +180,39 @@ def track_copies(env: dict, st: dict, trackable) -> None:
         env[COPIES] = out
         return
     env.pop(COPIES, None)   # (anything else: forgotten, never propagated wrongly)
+
+
+def copies_past_call(copies: dict, blk: dict, back: list) -> dict:
+    """The caller's stack-element copies (stale_stack) after a call of sub-parser ``blk`` (``back``:
+    (its parameter's path, the caller's) of each ``out``/``inout`` argument): p4c inlines the call,
+    so a copy over a stack the body extracts ``next`` of goes stale as in the caller's own states
+    (``m8 = hdr.s.last.a; sub.apply(..)``, then ``h.a = m8`` reads the element the call extracted;
+    helper mutz30); one whose target or reads the body writes otherwise is forgotten, and all of
+    them where the body does what is not followed here (a nested call, another statement)."""
+    def caller(x):
+        return next((k + x[len(pk):] for pk, k in back if x is not None and x[:len(pk)] == pk), None)
+    stale, written = [], []
+    for d in ir_dicts([blk.get("locals") or [], [st["body"] for st in blk["states"].values()]]):
+        s = d.get("s")
+        if s is None or s in ("decl", "verify", "nop"):
+            continue
+        if s == "extract_next":
+            stale.append(caller(path_key(d["st"])))
+            continue
+        if s not in ("assign", "extract", "setvalid"):
+            return {}
+        for lv in [d["l"] if s == "assign" else d["h"]] + list(d.get("siblings") or ()):
+            k = path_key(lv)
+            if k is None:
+                return {}
+            if (c := caller(k)) is not None:
+                written.append(c)
+    if None in stale:
+        return {}
+    out = {}
+    for t, (e, r, st) in copies.items():
+        keys = [t] + list(r)
+        if any(_overlap(x, w) for x in keys for w in written):
+            continue
+        out[t] = (e, r, st or any(_overlap(x, k) for x in keys for k in stale))
+    return out
