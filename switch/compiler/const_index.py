@@ -150,7 +150,7 @@ class ConstIndexRules(SubDivisionRules):
             if unreached:   # (past a switch whose every case ends: no path for p4c's propagation)
                 env.clear()
                 predicated = True
-            unreached = unreached or prop_ends(st)
+            unreached = unreached or prop_ends(st, getattr(self, "tables", None))
             s = st.get("s")
             if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
                 stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))

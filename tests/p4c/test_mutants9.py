@@ -23,8 +23,8 @@ def _stack(after: str, locals: str = "") -> str:
                                                 "        st[1].b = st[1].b / 3;\n" + after)
 
 
-_A0 = "    action a0() { hdr.h.c = 0x11; hdr.h.c = hdr.h.c / 7; }\n" \
-      "    table t2 { actions = { a0; NoAction; } default_action = a0(); }\n" \
+_A0 = "    action a0() { hdr.h.c = 0x11; hdr.h.c = hdr.h.c / 7; }\n    action a1() { hdr.h.a = 1; }\n" \
+      "    table t2 { actions = { a0; a1; NoAction; } default_action = a0(); }\n" \
       "    table t3 { actions = { a0; NoAction; } default_action = NoAction(); }\n"
 
 
@@ -80,6 +80,12 @@ CASES = {
     "division_in_an_action_called_past_a_switch_whose_cases_all_end": (
         _after("switch (hdr.h.b) { 5: { exit; } 6: { if (hdr.h.a == 1) { exit; } else { return; } } }", "        a0();"),
         "hdr.h.c / 7", _DIV, _after("switch (hdr.h.b) { 5: { if (hdr.h.a == 1) { return; } } }", "        a0();")),
+    "division_in_an_action_past_an_action_run_switch_whose_cases_all_end": (
+        _after("switch (t2.apply().action_run) { a1: { exit; } a0: NoAction: { exit; } }", "        t3.apply();"),
+        "hdr.h.c / 7", _DIV, _after("switch (t2.apply().action_run) { a1: { exit; } a0: { exit; } }", "        t3.apply();")),
+    "division_in_an_action_past_an_if_whose_branches_end_with_a_switch": (
+        _after("if (hdr.h.a == 1) { switch (hdr.h.b) { 5: { exit; } } } else { exit; }", "        t3.apply();"),
+        "hdr.h.c / 7", _DIV, _after("if (hdr.h.a == 1) { switch (hdr.h.b) { 5: { exit; } } }", "        t3.apply();")),
     "division_in_the_body_past_an_exiting_switch": (
         _after("switch (hdr.h.b) { default: { exit; } }", "        hdr.h.b = 0x11;\n        hdr.h.b = hdr.h.b / 7;"),
         "hdr.h.b / 7", _DIV,
@@ -87,6 +93,10 @@ CASES = {
 }
 
 VALID = {
+    # (with a return in the body, what follows such a switch is not visited at all: a reachable
+    # apply of the table before it folds the action)
+    "division_in_an_action_run_before_and_past_an_action_run_switch_returning": _after(
+        "switch (t2.apply().action_run) { a1: { exit; } a0: NoAction: { return; } }", "        t3.apply();"),
     # (the front end removes what follows a plain exit, or an if that ends both ways: a0 unused)
     "division_in_an_action_only_a_table_after_an_exit_applies": _after("exit;"),
     "division_in_an_action_only_a_table_after_an_if_that_ends_applies":
