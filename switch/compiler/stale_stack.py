@@ -22,6 +22,8 @@ BMv2's frames):
 assignment's, a declaration's, a ``select``'s keys).  A sub-parser's states are shared by its
 calls while p4c inlines each: there the reads are voted on (``votes``: per IR node, the payloads
 the walks gave it) and :func:`pin_votes` pins only a read every walk gave the same payload.
+The caller's copies flow past a sub-parser call as p4c's inliner lays it out
+(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30).
 """
 from __future__ import annotations
 
