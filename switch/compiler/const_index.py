@@ -52,9 +52,9 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
+from .prop_reach import prop_ends, unfolded_action_divisions
 from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
-from .prop_reach import prop_ends, unfolded_action_divisions
 from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
 
