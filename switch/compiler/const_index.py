@@ -152,8 +152,9 @@ class ConstIndexRules(SubDivisionRules):
                 predicated = True
             unreached = unreached or prop_ends(st, getattr(self, "tables", None))
             s = st.get("s")
-            if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
-                stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))
+            if self.__dict__.get("parser_stale") and s in ("assign", "decl", "verify"):
+                stale_reads(st.get("r") if s == "assign" else st.get("init") if s == "decl" else st.get("c"), env,
+                            self.__dict__.get("stale_votes"))   # (a verify's condition too: helper mutz30)
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):

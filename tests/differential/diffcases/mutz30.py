@@ -39,3 +39,29 @@ CASES = [
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
         json_path=True),
 ]
+
+_VERIFY_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        hdr.s[0].setValid();
+        hdr.s[0].a = 7;
+        meta.m16 = (bit<16>)hdr.h.a;
+        hdr.s[0].c = meta.m16 + 1;
+        pkt.extract(hdr.s.next);
+        verify(hdr.s[0].a == 7, error.NoMatch);
+        verify(hdr.s[0].c == (bit<16>)hdr.h.a + 1, error.StackOutOfBounds);
+        transition accept;
+    }"""
+
+CASES += [
+    # mutz29's open item: a `verify` reads a stale stack constant or copy too -- p4c's JSON has
+    # `verify(7 == 7)` and `verify((bit<16>)h.a + 1 == (bit<16>)h.a + 1)` after the extract,
+    # whatever the frame held (checkmate-switch read the extracted element: a parser error)
+    case("mutz30_stale_stack_reads_in_a_verify", CAT, program("""
+        if (sm.parser_error == error.NoMatch) { hdr.h.b = 0xee; }
+        if (sm.parser_error == error.StackOutOfBounds) { hdr.h.b = 0xdd; }
+""", fields="    h_t[3] s;\n", parser=_VERIFY_PARSER,
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+        frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes([7, 0, 0, 8]) + bytes(range(100, 140)))],
+        json_path=True),
+]
