@@ -65,3 +65,28 @@ CASES += [
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes([7, 0, 0, 8]) + bytes(range(100, 140)))],
         json_path=True),
 ]
+
+_VARBIT_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        hdr.s[0].setValid();
+        hdr.s[0].a = 2;
+        hdr.s[1].setValid();
+        hdr.s[1].a = hdr.h.b;
+        pkt.extract(hdr.s.next);
+        pkt.extract(hdr.s.next);
+        pkt.extract(hdr.v, (bit<32>)(hdr.s[0].a + hdr.s[1].a) * 8);
+        transition accept;
+    }"""
+
+CASES += [
+    # (a guard, it agreed already: mutz29 listed it open) a varbit extract's length reads a stale
+    # stack constant and copy -- p4c computes `(2 + h.b) * 8` into a temporary before the extract,
+    # whatever the extracted elements' `a` hold
+    case("mutz30_stale_stack_reads_in_a_varbit_length", CAT, program("", fields="    h_t[2] s;\n    v_t v;\n",
+        headers="header v_t { varbit<64> x; }\n", parser=_VARBIT_PARSER,
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);\n        pkt.emit(hdr.v);"),
+        frames=[(1, H(1, 2, 3, 4, payload=bytes([1, 0, 0, 8, 1, 1, 0, 0, 0, 0, 0, 0]) + bytes(range(100, 140)))),
+                (1, H(7, 3, 0xffff, 0xdeadbeef, payload=bytes([4, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0]) + bytes(range(40))))],
+        json_path=True),
+]
