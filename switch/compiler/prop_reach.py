@@ -33,6 +33,8 @@ def prop_ends(st: dict, tables: dict | None = None) -> bool:
     cases all end, an ``if`` both of whose branches end so, or a block holding one.  (After a plain
     ``exit``, or an ``if`` that exits both ways, the front end has removed what follows.)"""
     k = st.get("s")
+    if k in ("block", "if") and not any(d.get("s") in ("switch_value", "switch_action") for d in ir_dicts(st)):
+        return False   # (no switch in it: linear, not exponential in the nesting -- test_robustness)
     if k == "block":
         return any(prop_ends(x, tables) for x in st["body"])
     if k == "if":
