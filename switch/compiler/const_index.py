@@ -20,6 +20,8 @@ against p4c, ``tests/differential/test_invalid.py``):
   (an extern that writes, a function, a sub-control) every path it mentions -- a sub-control
   apply then gives its ``out``/``inout`` arguments the constants its body, walked with those of
   its ``in``/``inout`` arguments, leaves at its end (p4c inlines it first; helper mutz27);
+* past a ``switch`` each of whose cases ends, p4c's propagation has no path: nothing is known
+  there (``prop_reach``, helper mutz30);
 * an ``if`` is checked branch by branch and then forgets what either branch writes; in an action
   a branch (and what follows a conditional ``return``) makes no constant: p4c's BMv2 back end
   predicates it (``x = c ? v : x``) before the propagation that folds divisions (helper mutz27).
@@ -50,7 +52,8 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
-from .stale_stack import COPIES, mark_stale, pin_votes, stale_reads, track_copies
+from .prop_reach import prop_ends, unfolded_action_divisions
+from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
 from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
@@ -142,10 +145,16 @@ class ConstIndexRules(SubDivisionRules):
             or bool(self.__dict__.get("sub_action_walk"))
         if predicated is None:   # (a block of an action's branch, or after its conditional return)
             predicated = in_action and bool(ctx.get("if_depth") or ctx.get("cond_return") and getattr(self, "block_depth", 0) > 1)
+        unreached = False
         for st in stmts:
+            if unreached:   # (past a switch whose every case ends: no path for p4c's propagation)
+                env.clear()
+                predicated = True
+            unreached = unreached or prop_ends(st, getattr(self, "tables", None))
             s = st.get("s")
-            if self.__dict__.get("parser_stale") and s in ("assign", "decl"):
-                stale_reads(st.get("r") if s == "assign" else st.get("init"), env, self.__dict__.get("stale_votes"))
+            if self.__dict__.get("parser_stale") and s in ("assign", "decl", "verify"):
+                stale_reads(st.get("r") if s == "assign" else st.get("init") if s == "decl" else st.get("c"), env,
+                            self.__dict__.get("stale_votes"))   # (a verify's condition too: helper mutz30)
             if s == "if":
                 self._check_indexes(st["c"], env)
                 if not self.__dict__.get("divisions_only"):
@@ -293,6 +302,14 @@ class ConstIndexRules(SubDivisionRules):
         (``hdr.s[1] = { 1, 2, 3 };``, lowered to setValid and the fields; one that reads its own
         header is built in a temporary and is no assignment here: header_init)."""
         kind = (r.get("t") or [None])[0]
+        if r.get("op") == "list" and kind == "list":
+            # a tuple given a list of constants: p4c follows each element (`tuple<bit<8>, bit<16>> t =
+            # { 7, 0x1234 }; hdr.h.c = t[1];` makes `hdr.h.c / 7` constant; p4c_mutate seed 522)
+            for i, val in enumerate(r.get("items") or ()):
+                if isinstance(val, dict) and (val.get("t") or [None])[0] in ("bit", "int") and \
+                        (v := self.fold(val)) is not None:
+                    env[key + (i,)] = v
+            return
         if r.get("op") != "mk" or kind not in ("struct", "header") or \
                 kind == "struct" and self.structs.get(r["t"][1], {}).get("union"):
             return
@@ -410,6 +427,8 @@ class ConstIndexRules(SubDivisionRules):
         for n in ir_dicts(node):
             if id(n) in pending and pending[id(n)][0] is n and (self.fold(_subst(n, env)) is not None
                                                                 or _power_of_two(self.fold(_subst(n["b"], env)))):
+                if pending[id(n)][3].get("in_action"):   # (unless no live statement runs the action)
+                    self.__dict__.setdefault("action_folded_divs", []).append(pending[id(n)])
                 del pending[id(n)]   # (p4c folds it, or its divisor to a power of two: no back-end error)
             if n.get("o") == "++" and n.get("op") == "bin" and n["b"]["t"][0] == "int" and \
                     self.fold(_subst(n, env)) is not None:
@@ -517,6 +536,9 @@ class ConstIndexRules(SubDivisionRules):
                 self.divisions_only = False
         self.flush_divisions(parser=False)
         self.judge_sub_divisions(locals_ + body)
+        folded = self.__dict__.pop("action_folded_divs", None)   # (prop_reach: unless p4c has no path there)
+        for n, loc, message, ctx in unfolded_action_divisions(body, folded or [], self.tables, self.actions):
+            self.target_error(loc, message)
 
     def _param_division(self, n: dict, loc, message: str, ctx: dict) -> bool:
         """A division in an action or function over its directionless (or ``in``) parameters and
@@ -638,7 +660,7 @@ class ConstIndexRules(SubDivisionRules):
             if self.__dict__.get("parser_stale"):
                 track_copies(env, st, _trackable)   # (stale_stack: copies of stack elements)
             return
-        env.pop(COPIES, None)
+        copies = env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
         back = []   # (the sub-parser's path, the caller's) for what it writes
@@ -679,6 +701,8 @@ class ConstIndexRules(SubDivisionRules):
             env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})
+        if copies and end is not None and self.__dict__.get("parser_stale"):
+            env[COPIES] = copies_past_call(copies, blk, back)
 
 
 def _body_of(ctx: dict) -> tuple:

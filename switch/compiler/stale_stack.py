@@ -22,6 +22,8 @@ BMv2's frames):
 assignment's, a declaration's, a ``select``'s keys).  A sub-parser's states are shared by its
 calls while p4c inlines each: there the reads are voted on (``votes``: per IR node, the payloads
 the walks gave it) and :func:`pin_votes` pins only a read every walk gave the same payload.
+The caller's copies flow past a sub-parser call as p4c's inliner lays it out
+(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30).
 """
 from __future__ import annotations
 
@@ -50,6 +52,9 @@ def path_key(lv):
     if lv.get("op") == "stack_idx" and lv["i"].get("op") == "const":   # (a constant index only)
         b = path_key(lv["st"])
         return None if b is None else b + (lv["i"]["v"],)
+    if lv.get("op") == "tuple_idx" and isinstance(lv.get("i"), int):   # (a tuple's element: mutz30)
+        b = path_key(lv["a"])
+        return None if b is None else b + (lv["i"],)
     return None
 
 
@@ -60,7 +65,7 @@ def subst_paths(e, env: dict):
         return [subst_paths(x, env) for x in e]
     if not isinstance(e, dict):
         return e
-    k = path_key(e) if e.get("op") in ("var", "field") else None
+    k = path_key(e) if e.get("op") in ("var", "field", "tuple_idx") else None
     if k is not None and k in env:
         return {"op": "const", "v": int(env[k]), "t": e.get("t")}
     return {a: subst_paths(v, env) for a, v in e.items()}
@@ -177,3 +182,39 @@ def track_copies(env: dict, st: dict, trackable) -> None:
         env[COPIES] = out
         return
     env.pop(COPIES, None)   # (anything else: forgotten, never propagated wrongly)
+
+
+def copies_past_call(copies: dict, blk: dict, back: list) -> dict:
+    """The caller's stack-element copies (stale_stack) after a call of sub-parser ``blk`` (``back``:
+    (its parameter's path, the caller's) of each ``out``/``inout`` argument): p4c inlines the call,
+    so a copy over a stack the body extracts ``next`` of goes stale as in the caller's own states
+    (``m8 = hdr.s.last.a; sub.apply(..)``, then ``h.a = m8`` reads the element the call extracted;
+    helper mutz30); one whose target or reads the body writes otherwise is forgotten, and all of
+    them where the body does what is not followed here (a nested call, another statement)."""
+    def caller(x):
+        return next((k + x[len(pk):] for pk, k in back if x is not None and x[:len(pk)] == pk), None)
+    stale, written = [], []
+    for d in ir_dicts([blk.get("locals") or [], [st["body"] for st in blk["states"].values()]]):
+        s = d.get("s")
+        if s is None or s in ("decl", "verify", "nop"):
+            continue
+        if s == "extract_next":
+            stale.append(caller(path_key(d["st"])))
+            continue
+        if s not in ("assign", "extract", "setvalid"):
+            return {}
+        for lv in [d["l"] if s == "assign" else d["h"]] + list(d.get("siblings") or ()):
+            k = path_key(lv)
+            if k is None:
+                return {}
+            if (c := caller(k)) is not None:
+                written.append(c)
+    if None in stale:
+        return {}
+    out = {}
+    for t, (e, r, st) in copies.items():
+        keys = [t] + list(r)
+        if any(_overlap(x, w) for x in keys for w in written):
+            continue
+        out[t] = (e, r, st or any(_overlap(x, k) for x in keys for k in stale))
+    return out

@@ -42,6 +42,36 @@ def _chain(lv) -> list:
     return out
 
 
+def _steps(p) -> list | None:
+    """Path ``p`` as its steps from the variable on (a stack element of a run-time index, ``next``
+    or ``last`` as ``("i", "*")``; a slice as its base), or None when it is not such a path."""
+    out = []
+    while isinstance(p, dict) and p.get("op") != "var":
+        op = p.get("op")
+        if op == "field":
+            out.append(("f", p["f"]))
+        elif op == "stack_idx":
+            out.append(("i", p["i"]["v"] if p["i"].get("op") == "const" else "*"))
+        elif op in ("stack_next", "stack_last"):
+            out.append(("i", "*"))
+        elif op == "tuple_idx":
+            out.append(("t", p["i"]))
+        elif op != "slice":
+            return None
+        p = p.get("base") if op == "field" else p.get("a") if op in ("slice", "tuple_idx") else p.get("st")
+    return [("v", p["n"])] + out[::-1] if isinstance(p, dict) else None
+
+
+def _run_time_alias(a, b) -> bool:
+    """Whether paths ``a`` and ``b`` may name the same data through a stack element of a run-time
+    index (``st[i].b`` and ``st[1].b``: p4c's def-use takes such a read as reading every element --
+    a store into ``st[1].b`` that it follows stays; p4c_mutate seed 522, helper mutz30)."""
+    sa, sb = _steps(a), _steps(b)
+    if not sa or not sb or ("i", "*") not in sa + sb:
+        return False
+    return all(x == y or x[0] == y[0] == "i" and "*" in (x[1], y[1]) for x, y in zip(sa, sb))
+
+
 def _touches(node, target) -> bool:
     """Whether ``node`` (IR, any depth) names ``target``, a part of it, or a path it is part of;
     a sibling path (``hdr.u.w`` for ``hdr.u.x``) does not count."""
@@ -50,7 +80,7 @@ def _touches(node, target) -> bool:
     if not isinstance(node, dict):
         return False
     if node.get("op") in _PATH_OPS or node.get("op") == "var":
-        if node in _chain(target) or target in _chain(node):
+        if node in _chain(target) or target in _chain(node) or _run_time_alias(node, target):
             return True
         idx = node.get("i")   # a run-time index reads something else
         return _touches(idx, target) if node.get("op") == "stack_idx" else False

@@ -91,13 +91,16 @@ def _table(rng, i, externs, decls, actions_used):
         elif r < 0.6:
             body.append(f"        default_action = fwd({rng.randrange(0, 8)});")
         if not dmeter and rng.random() < 0.3:
-            ents = []
+            ents, ekeys = [], []
             for _ in range(rng.randint(1, 3)):
                 vals = [_const_value(rng, k, w) for _, w, k in keys]
                 key = vals[0] if len(vals) == 1 else "(" + ", ".join(vals) + ")"
                 act = rng.choice([f"fwd({rng.randrange(0, 8)})", f"set_a({rng.randrange(0, 256)}, 2)", "drop()"])
                 ents.append(f"            {key}: {act};")
-            if len(set(ents)) == len(ents):
+                ekeys.append(key)
+            # (no key twice, whatever the actions: p4c compiles `147: drop(); 147: set_a(..);`, but
+            # simple_switch_grpc dies loading such a config and checkmate-switch refuses it -- seed 4472)
+            if len(set(ekeys)) == len(ekeys):
                 body.append("        const entries = {")
                 body += ents
                 body.append("        }")
