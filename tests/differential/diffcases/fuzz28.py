@@ -107,8 +107,10 @@ for _name, _body in [
         ("kept_an_is_valid_between", _SW + "        hdr.h.c = hdr.s[1].isValid() ? 16w1 : 16w2;\n        hdr.s[0] = hdr.s[1];\n"),
         ("kept_an_is_valid_of_the_source", _SW + "        hdr.h.c = hdr.o.isValid() ? 16w1 : 16w2;\n        hdr.s[0] = hdr.s[1];\n"),
         ("kept_a_write_to_the_source", _SW + "        hdr.o.x = 3;\n        hdr.s[0] = hdr.s[1];\n")]:
+    # (a declaration's value is read field by field: where hdr.o is not parsed (b = 1) l.x would be
+    # a stale PHV value, which depends on BMv2's pool and timing -- only frames that parse it)
     CASES.append(case(f"fuzz28_whole_header_copy_in_a_single_case_switch_read_by_{_name}", CAT,
-                      program(_body, **_HC), frames=_HC_FR))
+                      program(_body, **_HC), frames=_HC_FR[1::2] if _name == "a_declaration" else _HC_FR))
 
 # fuzz_exprs seed 12281: p4c drops the copy-in/copy-out of an action's parameter the body never uses
 # when the argument has a run-time stack index (`tmp = x; a(); x = tmp;` folds away) -- but not when
