@@ -250,16 +250,18 @@ def unify_lists(at, bt):
     return at
 
 
-def ir_dicts(x):
+def ir_dicts(x, skip: str | None = None):
     """Every dict of an IR value -- statements, expressions, their parts -- at any depth, through
-    lists and dict values, each before what it holds."""
+    lists and dict values, each before what it holds; not below a dict's ``skip`` key (a view's
+    ``orig``, a statement's ``p4info_rest``)."""
     if isinstance(x, dict):
         yield x
-        for v in x.values():
-            yield from ir_dicts(v)
+        for k, v in x.items():
+            if k != skip:
+                yield from ir_dicts(v, skip)
     elif isinstance(x, list):
         for v in x:
-            yield from ir_dicts(v)
+            yield from ir_dicts(v, skip)
 
 
 def always_returns(st: dict, exits: bool = False, front: bool = False) -> bool:

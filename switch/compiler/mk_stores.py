@@ -460,7 +460,7 @@ class MatchKindStores:
                     seen.add(id(hits[0]))
                     judge(found, [dict(b, c=_no_hits(b["c"]))] + list(rest))
         walk_rest(view, ends, visit)
-        for n in _view_nodes(view):
+        for n in ir_dicts(view, "orig"):
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
                     self._raise_first(entries[0][0])
@@ -511,18 +511,6 @@ def _call_view(el, call: dict, lv) -> list | None:
     reads = [a["e"] for a in call["args"] if a["dir"] in ("in", "inout")]
     return [{"s": "nop", "reads": reads}] + list(body) + \
         [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}} for a in call["args"] if a["dir"] in ("out", "inout")]
-
-
-def _view_nodes(x):
-    """The dicts of a view, at any depth (not those of the original statements it keeps)."""
-    if isinstance(x, list):
-        for v in x:
-            yield from _view_nodes(v)
-    elif isinstance(x, dict):
-        yield x
-        for k, v in x.items():
-            if k != "orig":
-                yield from _view_nodes(v)
 
 
 def _without(x, node):

@@ -84,18 +84,6 @@ def _reach_split(stmts: list, reach: bool, live: list, dead: list, rest: list, t
         reach = reach and not prop_ends(st, tables)
 
 
-def _dicts_outside_rest(node):
-    """The IR dicts of ``node`` (any depth) but those under a ``p4info_rest``."""
-    if isinstance(node, list):
-        for x in node:
-            yield from _dicts_outside_rest(x)
-    elif isinstance(node, dict):
-        yield node
-        for k, v in node.items():
-            if k != "p4info_rest":
-                yield from _dicts_outside_rest(v)
-
-
 def unfolded_action_divisions(body: list, folded: list, tables: dict, actions: dict) -> list:
     """Of ``folded`` -- (IR, loc, message, ctx) of the divisions an action's own constants folded
     (const_index) -- those p4c does not fold in control body ``body`` (the module docstring)."""
@@ -115,7 +103,7 @@ def _actions_run(roots: list, tables: dict, actions: dict) -> set:
     todo, seen = [roots], set()
     while todo:
         node = todo.pop()
-        for d in _dicts_outside_rest(node):
+        for d in ir_dicts(node, "p4info_rest"):
             names = [d["action"]] if d.get("s") == "call_action" else []
             if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
                 t = tables.get(d.get("table")) or {}
