@@ -23,11 +23,13 @@ class Control:
     has_watchdog = True
 
     def __init__(self, t0: float, topo: dict, shard_owner: dict[int, int] | None, *, silence_s: float = 3.0,
-                 lag_threshold: int = 2, connect_timeout: float = 10.0, events=None, target: str = "embedded"):
+                 lag_threshold: int = 2, connect_timeout: float = 30.0, events=None, target: str = "embedded"):
         self.t0 = t0
         self.raw = dict(topo)
         self.shard_owner = shard_owner
         self.silence_s, self.lag_threshold, self.connect_timeout = silence_s, lag_threshold, connect_timeout
+        # each switch process was seen listening on its port (ProcessSwitch.wait_ready), so this bounds only a
+        # slow first answer; 10 s was once too short in CI (three switches starting on two loaded cores)
         self.events = events if events is not None else []
         self.heartbeats: list[dict] = []
         self.verdicts: list[dict] = []

@@ -63,16 +63,29 @@ def stop_all(logs_root) -> int:
 # helpers
 # ------------------------------------------------------------------------------------------------
 
-def free_port_block(count: int, start: int | None = None, end: int = 59000) -> int:
-    """A port ``p`` such that p..p+count-1 are all free on 127.0.0.1, searched from ``start`` (default:
-    a random place in 50051..58000, so concurrent runs on one machine rarely probe the same ports)."""
+def port_search_range() -> tuple[int, int]:
+    """Where :func:`free_port_block` looks: below the kernel's ephemeral range
+    (``net.ipv4.ip_local_port_range``) when that leaves room -- the kernel never hands out a port
+    there for another program's ``bind(port 0)`` or outgoing connection, so a block found free stays
+    free until the switches bind it (the testbed's own parallel runs pick random places) -- else
+    50051..59000."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return (20000, low) if low - 20000 >= 4096 else (50051, 59000)
+
+
+def free_port_block(count: int, start: int | None = None) -> int:
+    """A port ``p`` such that p..p+count-1 are all free on 127.0.0.1, searched in
+    :func:`port_search_range` from ``start`` (default: a random place, so concurrent runs on one
+    machine rarely probe the same ports)."""
     import random
-    p = start if start is not None else 50051 + 16 * random.randrange(500)
-    tried = 0
-    while tried < 2000:
-        if p + count > end:
-            p = 50051
-        tried += 1
+    lo, hi = port_search_range()
+    p = start if start is not None else lo + 16 * random.randrange(max(1, (hi - lo - count) // 16))
+    for _ in range(2000):
+        if p + count > hi:
+            p = lo
         socks = []
         try:
             for i in range(count):
@@ -85,7 +98,7 @@ def free_port_block(count: int, start: int | None = None, end: int = 59000) -> i
         finally:
             for s in socks:
                 s.close()
-    raise TestbedError(f"no {count} consecutive free TCP ports in {start}..{end}")
+    raise TestbedError(f"no {count} consecutive free TCP ports in {lo}..{hi}")
 
 
 def read_jsonl(path: Path, pos: int = 0) -> tuple[list[dict], int]:

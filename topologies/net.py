@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -37,7 +36,7 @@ from mininet.node import Host, Switch
 from mininet.topo import Topo
 
 from . import generate
-from .procs import ProcessTable, delete_intf
+from .procs import ProcessTable, delete_intf, listens, port_holder
 
 OFFLOADS = ("tx", "tso", "gso", "gro")
 
@@ -183,24 +182,26 @@ class ProcessSwitch(Switch):
         self.wait_ready()
 
     def ready(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.grpc_port), timeout=0.5):
-                return True
-        except OSError:
-            return False
+        """The switch process itself listens on its gRPC port (:func:`procs.listens`; a TCP connect
+        would also succeed against another process that took the port first)."""
+        return listens(self.proc.pid, self.grpc_port)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + self.ready_timeout
         while time.monotonic() < deadline:
             rc = self.proc.poll()
             if rc is not None:
-                raise SwitchStartError(f"{self.label} {self.name} exited with status {rc} during start-up:\n"
+                holder = port_holder(self.grpc_port)
+                held = f" (its gRPC port {self.grpc_port} is held by {holder})" if holder else ""
+                raise SwitchStartError(f"{self.label} {self.name} exited with status {rc} during start-up{held}:\n"
                                        + tail(self.log_file))
             if self.ready():
                 return
             time.sleep(0.1)
+        holder = port_holder(self.grpc_port)
+        held = f"; the port is held by {holder}" if holder else ""
         raise SwitchStartError(f"{self.label} {self.name} not ready after {self.ready_timeout:.0f}s "
-                               f"(gRPC {self.grpc_addr}):\n" + tail(self.log_file))
+                               f"(gRPC {self.grpc_addr}{held}):\n" + tail(self.log_file))
 
     def stop(self, deleteIntfs=True):
         if self.procs is not None:

@@ -103,6 +103,49 @@ def alive(pid: int, starttime: int | None = None) -> bool:
     return st is not None and (starttime is None or st == starttime)
 
 
+def _tcp_listeners(proc) -> list:
+    import psutil
+    return [c for c in proc.net_connections(kind="tcp") if c.status == psutil.CONN_LISTEN and c.laddr]
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself (or a process it started) listens on TCP ``port``.
+
+    A bare TCP connect to the port is not proof that a just-started server is up: when some
+    other process took the port between choosing it and the server's ``bind`` (ports of the
+    ephemeral range are handed out by the kernel to anyone), the connect reaches that stranger
+    while the server dies with "address in use"."""
+    import psutil
+    try:
+        root = psutil.Process(pid)
+        family = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return False
+    for p in family:
+        try:
+            if any(c.laddr.port == port for c in _tcp_listeners(p)):
+                return True
+        except psutil.Error:
+            continue
+    return False
+
+
+def port_holder(port: int) -> str | None:
+    """``"pid N (name)"`` of a process listening on TCP ``port``, for error messages; None if none."""
+    import psutil
+    try:
+        conns = psutil.net_connections(kind="tcp")
+    except psutil.Error:
+        return None
+    for c in conns:
+        if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid:
+            try:
+                return f"pid {c.pid} ({psutil.Process(c.pid).name()})"
+            except psutil.Error:
+                return f"pid {c.pid}"
+    return None
+
+
 @dataclass
 class Proc:
     """One started process: its name in the run, argv, log file, and the Popen (owner side only)."""
