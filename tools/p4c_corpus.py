@@ -158,7 +158,12 @@ def compare_frames(src: Path, ours_cfg: dict, cache_root: Path) -> tuple[str, st
         theirs = frame_outputs(theirs_cfg, frames)
     except Exception as e:  # noqa: BLE001 -- Bmv2JsonError, or the pipeline's own refusal
         kind = "" if isinstance(e, Bmv2JsonError) else f"{type(e).__name__}: "
-        return "json-refused", kind + (str(e).splitlines() or [""])[0]
+        try:   # (a program BMv2 refuses too -- HashAlgorithm.random: checkmate-switch refuses ours)
+            frame_outputs(ours_cfg, [])
+            also = ""
+        except Exception:  # noqa: BLE001
+            also = " [checkmate-p4c's build refused too]"
+        return "json-refused", kind + (str(e).splitlines() or [""])[0] + also
     try:
         ours = frame_outputs(ours_cfg, frames)
     except Exception as e:  # noqa: BLE001

@@ -28,6 +28,10 @@ P4INFO_MATCH = {2: "exact", 3: "lpm", 4: "ternary", 5: "range", 6: "optional"}
 IR_FORMAT = "checkmate-v1model-ir/1"
 
 
+# the hash algorithms simple_switch knows (bm_sim/calculations.cpp) that v1model's HashAlgorithm names
+_BMV2_ALGORITHMS = {"crc16", "crc32", "crc16_custom", "crc32_custom", "csum16", "identity", "xor16"}
+
+
 class Ids:
     """P4Info name -> (id, alias, object) per kind; private ids for hidden objects."""
 
@@ -92,6 +96,10 @@ class Externs:
                                       "id": mid, "alias": alias, "annos": [], "table_id": None,
                                       "result_target": mt.get("result_target")})
         self.calcs = {c["name"]: c for c in self.j.get("calculations", [])}
+        for c in self.calcs.values():   # simple_switch 1.15.5 refuses the JSON at once (p4c compiles
+            # HashAlgorithm.random into one): "Unknown hash algorithm: random"
+            if c.get("algo") not in _BMV2_ALGORITHMS:
+                raise Bmv2JsonError(f"calculation '{c['name']}': Unknown hash algorithm: {c.get('algo')}")
         self.learn = {ll["id"]: ll for ll in self.j.get("learn_lists", [])}
         self.digests: dict[str, dict] = {}
 

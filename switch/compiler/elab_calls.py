@@ -410,7 +410,7 @@ class CallRules:
                     err not in self.__dict__.get("late_errors", []):
                 self.note_late_error(err)
             return
-        raise err
+        self.raise_deferred(err)
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
         self.deferred_function_error(f)
@@ -549,7 +549,7 @@ class CallRules:
                 if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
                     arg = a.value if a.kind == "named_arg" else a
                     _, at = self.expr(arg, scope)
-                    if at[0] in ("int_lit", "list", "sinit") or at == ["any"]:
+                    if not _inferable(at):   # (a list of typed values is a tuple: p4c infers it)
                         raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
                                          f"give it, e.g. {d.name}<bit<8>>(...)")
                     bindings[p.type.name] = at
@@ -570,6 +570,14 @@ class CallRules:
             self.fn_decl_ids[made[key]["py"]] = id(d)   # declared where the generic one is
         self.check_declared_before(made[key], call)
         return made[key]
+
+
+def _inferable(t) -> bool:
+    """Whether argument type ``t`` binds a type parameter: not an untyped integer, struct
+    initializer or ``_``; a list expression (``f({a, b})``: ``tuple<..>``) only of such types."""
+    if t[0] == "list":
+        return all(_inferable(x) for x in t[1])
+    return t[0] not in ("int_lit", "sinit") and t != ["any"]
 
 
 def _always_returns(s) -> bool:

@@ -259,6 +259,9 @@ class ExpressionRules:
                 e = self.enums[b.name]
                 if n.name not in e["members"]:
                     raise E(n.loc, f"enum {b.name} has no member {n.name}")
+                if n.name in e.get("unusable", ()):   # (elab_types.declare_enum)
+                    raise E(e["unusable"][n.name], f"Could not find type of {b.name}.{n.name}: its value names another "
+                                                   "member of the enum (p4c 1.2.4.8: Compiler Bug)")
                 t = ["serenum", b.name, e["base"]] if e["base"] else ["enum", b.name]
                 return {"op": "const", "v": e["members"][n.name], "t": t}, t
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \

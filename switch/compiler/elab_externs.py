@@ -78,7 +78,8 @@ class ExternRules:
             return [x for i in range(t[2]) for x in self.flatten_value(
                 {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
                 et, loc, what)]
-        if t[0] == "list" and what == "digest data":   # (a tuple member, as a struct's: digest_call)
+        if t[0] == "list" and what in ("digest data", "log_msg data"):   # (a tuple member, as a struct's: digest_call;
+            # a tuple-typed value logged: a generic function's `log_msg("{}", x)` with T a tuple)
             items = ir["items"] if ir.get("op") == "list" else \
                 [{"op": "tuple_idx", "a": ir, "i": i, "t": et} for i, et in enumerate(t[1])]
             return [x for it, et in zip(items, t[1]) for x in self.flatten_value(it, et, loc, what)]
@@ -127,6 +128,24 @@ class ExternRules:
         err.after_type_checking = True
         if not self.defer_error(err):
             raise err
+
+    def load_refusal(self, loc, message: str) -> None:
+        """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load (an unknown hash
+        algorithm, two const entries with one key): checkmate-p4c compiles it too, as p4c does, and
+        the build's ``load_error`` makes checkmate-switch refuse it as BMv2 refuses p4c's JSON.
+        Kept like a :meth:`target_error` (only where the code survives p4c's front end)."""
+        err = E(loc, message)
+        err.after_type_checking = True
+        err.load_refusal = True
+        if not self.defer_error(err):
+            self.raise_deferred(err)
+
+    def raise_deferred(self, err) -> None:
+        """Raise a (deferred) back-end error; a :meth:`load_refusal` is noted for the build instead."""
+        if getattr(err, "load_refusal", False):
+            self.__dict__.setdefault("load_refusals", []).append(err)
+            return
+        raise err
 
     def defer_error(self, err) -> bool:
         """Keep ``err`` for the action, function, parser state or sub-control body being
@@ -261,7 +280,10 @@ class ExternRules:
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
-                raise E(args[1].loc, f"hash algorithm {algo} is not supported by the embedded target")
+                # p4c compiles HashAlgorithm.random; simple_switch 1.15.5
+                # refuses to load the JSON ("Unknown hash algorithm: random")
+                self.load_refusal(args[1].loc, f"Unknown hash algorithm: {algo} (BMv2 refuses p4c's JSON)")
+                algo = "identity"
             base = self.scalar_operand(self.expr(args[2], scope), args[2].loc)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
             mx = self.scalar_operand(self.expr(args[4], scope), args[4].loc)
@@ -303,8 +325,9 @@ class ExternRules:
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
                                      "must be a compile-time constant (p4c)")
             algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
-            if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):
-                raise E(args[3].loc, f"checksum algorithm {algo} is not supported")
+            if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):   # HashAlgorithm.random
+                self.load_refusal(args[3].loc, f"Unknown hash algorithm: {algo} (BMv2 refuses p4c's JSON)")
+                algo = "csum16"
             if name.startswith("verify"):
                 ck, ct = self.expr(args[2], scope)
                 self.model_enum_operand(ct, args[2].loc)
@@ -381,7 +404,7 @@ class ExternRules:
             if not args or args[0].kind != "str":
                 raise E(loc, "log_msg needs a string literal")
             if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (
-                    "struct", "header", "header_union", "tuple"):
+                    "struct", "header", "header_union", "list"):   # (a tuple's type is ["list", ..])
                 raise E(args[1].loc, "log_msg: the second argument must be a list expression ({...}) or a struct")
             if len(args) > 1 and call.get("targs"):   # log_msg<T>(msg, data)
                 self.check_typed_data(self.targ(call, 1, "log_msg")[0], args[1], scope, "log_msg data")

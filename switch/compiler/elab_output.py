@@ -107,10 +107,10 @@ class OutputRules:
             # (an action of a removed sub-control instance goes with it, before the target checks)
             if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols and (
                     q not in only_unapplied or self._called(q, blocks, live)):
-                raise a["deferred_error"]
+                self.raise_deferred(a["deferred_error"])
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
-                raise err
+                self.raise_deferred(err)
         for q, t in self.tables.items():
             if q in applied and t.get("target_error"):
                 raise t["target_error"]
@@ -208,7 +208,10 @@ class OutputRules:
                 "const_entries": [dict(e, action=tid_of(e["action"]), matches=[
                     {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
                      "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])
-                    for e in t["const_entries"]],
+                    for e in t["const_entries"] if not t["profile"]],   # (p4c's JSON drops the entries
+                # of a table with an action profile or selector: BMv2 loads the table empty; its
+                # P4Info still says has_initial_entries)
+                **({"entries_dropped": True} if t["profile"] and t["const_entries"] else {}),
                 "is_const": t["is_const"],
                 "direct_counter": ids["direct_counter"][t["direct_counter"]] if t["direct_counter"] else None,
                 "direct_meter": ids["direct_meter"][t["direct_meter"]] if t["direct_meter"] else None,
@@ -285,6 +288,8 @@ class OutputRules:
                                for fid, (f, w, uid, hidden, cp, fa) in zip(field_ids([x[2] for x in c["fields"]]), c["fields"])]}
                 for n, c in self.controller_headers.items()},
         }
+        if self.__dict__.get("load_refusals"):   # (ExternRules.load_refusal: BMv2 refuses p4c's JSON)
+            ir["load_error"] = str(self.load_refusals[0])
         specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
         return ir
 

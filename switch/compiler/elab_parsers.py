@@ -130,7 +130,7 @@ class ParserRules:
         live.update(reachable_states(states))   # p4c removes unreachable states before its back end
         err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)
         if err is not None:
-            raise err
+            self.raise_deferred(err)
         _mark_temporaries(states)
         drop_dead_parser_stores(states, params)   # as p4c's def-use (observable on a parser error)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))

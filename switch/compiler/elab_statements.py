@@ -412,8 +412,8 @@ class StatementRules(ConditionFolding, LoopRules):
             # (the spec makes equal labels a compile-time error; p4c 1.2.4.8 misses it)
             lab = [c.label for c in s.cases if c.label is not None and
                    self.fold(self.coerce(self.expr(c.label, scope), BOOL if bool_field else t, c.label.loc)) == dup][1]
-            self.target_error(lab.loc, f"switch label {dup} appears more than once (BMv2 cannot load "
-                                       "the table p4c makes of such a switch)")
+            self.load_refusal(lab.loc, f"switch label {dup} appears more than once: Duplicate entries in table "
+                                       "initializer (BMv2 refuses the table p4c makes of such a switch)")
         if v is None and t[0] == "error" and labels:
             # p4c's EliminateSwitch makes the switch a table keyed on the value, and its BMv2
             # back end takes no error constant as an exact key (a `default` alone is no entry)

@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, _eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, Scope, _eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, _wrap
 from .errors import P4CompileError
 
 
@@ -430,8 +430,14 @@ class TypeRules:
                 raise E(d.base.loc or d.loc, f"enum {d.name}: illegal underlying type {tstr(base)}; only "
                                              f"bit<N> and int<N> are allowed")
             vals = {}
+            own = Scope(self.global_scope)   # earlier members by their bare names (p4c resolves them)
+            unusable = {}
             for m, v in zip(d.members, d.values):
-                ir, vt = self.expr(v, self.global_scope)
+                if _names_in(v) & set(d.members):
+                    # `B = A + 1`: p4c 1.2.4.8 compiles the enum but cannot type B ("Compiler Bug:
+                    # Could not find type of <SerEnumMember> B") -- an error where B is used
+                    unusable[m] = v.loc
+                ir, vt = self.expr(v, own)
                 lit = self.fold(ir) if vt == INTLIT else None
                 if lit is not None and is_bits(base) and not (
                         -(1 << (base[1] - 1)) <= lit < (1 << (base[1] - 1)) if base[0] == "int" else 0 <= lit < (1 << base[1])):
@@ -439,7 +445,8 @@ class TypeRules:
                     raise E(v.loc, f"{m}: serializable enum constant value {lit} is out of bounds of the "
                                    f"underlying type {tstr(base)}")
                 vals[m] = self.fold(self.coerce((ir, vt), base, v.loc))
-            self.enums[d.name] = {"base": base, "members": vals}
+                own.add(m, ("const", {"op": "const", "v": vals[m], "t": base}))
+            self.enums[d.name] = {"base": base, "members": vals, "unusable": unusable}
         else:
             # the declaring file: p4c's BMv2 back end keeps only v1model.p4's own enums as names
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)},
@@ -509,3 +516,17 @@ def _field_cp_name(annos):
     if not na or not na[1] or not isinstance(na[1][0], str):
         return None
     return na[1][0][1:] if na[1][0].startswith(".") else na[1][0]
+
+
+def _names_in(n) -> set:
+    """The bare names an expression (AST) mentions."""
+    out, todo = set(), [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Node):
+            if x.kind == "name":
+                out.add(x.name)
+            todo.extend(x._attrs.values())
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+    return out

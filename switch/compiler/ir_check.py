@@ -59,7 +59,7 @@ _TYPE_TAGS = {"bit", "int", "varbit", "bool", "int_lit", "header", "header_union
               "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list",
               "match_kind"}   # (an action argument nothing reads: a constant, elab_expressions.match_kind_value)
 # keys whose string values are free text, used by the generator only via repr() or not at all
-_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where"}  # where: an assert's location
+_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where", "load_error"}  # where: an assert's location
 # keys whose string values are pasted bare into the generated source as Python names or
 # attributes (``{n}``, ``{base}.{f}``, ``{fn}(P, ...)``): the compiler has already made
 # them Python-safe (prefixes such as ``p_``/``v3_``/``X_``, ``pyname``): no keywords
@@ -75,11 +75,12 @@ _TOP_LEVEL = {
     "subparsers": list, "action_profiles": list, "value_sets": list, "actions": list,
     "tables": list, "counters": list, "registers": list, "meters": list, "direct_counters": list,
     "direct_meters": list, "digests": list, "functions": list, "controller_headers": dict,
+    "load_error": str,   # a program p4c compiles and BMv2 refuses to load: the pipeline refuses it
 }
 
 # the runtime reads these with .get(...) and a default
 _OPTIONAL = {"enums", "field_lists", "subcontrols", "subparsers", "value_sets", "direct_counters",
-             "controller_headers"}
+             "controller_headers", "load_error"}
 
 
 class InvalidDeviceConfig(ValueError):
@@ -219,7 +220,8 @@ def validate_device_config(cfg) -> dict:
                 if not (_KEY_NAME.match(x) or _free_name(x)):
                     raise InvalidDeviceConfig(_fmt(path), f"match field name {_show(x)} has unsafe characters")
             elif _table_name_slot(path, key):
-                if not (_dotted(x) or _free_name(x)):
+                # (an empty alias: `@name("")` names a table "I." -- p4c and BMv2 take it)
+                if not (_dotted(x) or _free_name(x) or key == "alias" and x == ""):
                     raise InvalidDeviceConfig(_fmt(path), f"table or action name {_show(x)} has unsafe characters")
             elif key in _CODE_KEYS:
                 if not _safe_ident(x):

@@ -387,7 +387,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
             pt.implementation_id = t["implementation_id"]
         if t["is_const"]:
             pt.is_const_table = True
-        if t["const_entries"]:
+        if t["const_entries"] or t.get("entries_dropped"):
             pt.has_initial_entries = True
         if t.get("support_timeout"):
             pt.idle_timeout_behavior = p4info_pb2.Table.NOTIFY_CONTROL

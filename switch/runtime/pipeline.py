@@ -68,6 +68,8 @@ class Pipeline:
             validate_device_config(ir)
         except InvalidDeviceConfig as e:
             raise InvalidEntry(f"device config: {e}") from None
+        if ir.get("load_error"):   # p4c compiles the program, BMv2 refuses to load its JSON
+            raise InvalidEntry(f"device config: {ir['load_error']}")
         self.ir = ir
         self.name: str = ir.get("program", "")
         self.lock = threading.RLock()

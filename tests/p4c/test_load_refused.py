@@ -1,0 +1,93 @@
+"""Programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load: checkmate-p4c
+compiles them too (it refused them before -- helper errs15; the held-back measure counts what p4c
+accepts) and checkmate-switch refuses the build as BMv2 refuses p4c's JSON, naming the construct
+(``file:line:col``, the build's ``load_error``: switch/compiler/elab_externs.load_refusal).
+Where the construct is in code p4c removes (an unused action), both load.
+
+With p4c and simple_switch on PATH, BMv2 decides each: it is started on p4c's JSON and must
+refuse it with the same words (or load it, for the twins), and the ``switch/bmv2json`` loader
+must do the same with that JSON."""
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+
+import pytest
+
+from p4c_helpers import line_of, p4c_accepts, program
+from switch.bmv2json import translate
+from switch.bmv2json.model import Bmv2JsonError
+from switch.compiler import compile_source
+from switch.runtime import InvalidEntry, Pipeline, PipelineError
+
+_HASH = "hash(hdr.h.b, HashAlgorithm.random, 16w0, { hdr.h.a }, 16w100);"
+_CSUM = "HashAlgorithm.random); } }\n"
+_CC_RANDOM = program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                               "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, { hdr.h.a }, "
+                               "hdr.h.b, " + _CSUM.rstrip("\n"))
+_VC_RANDOM = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                               "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
+                               "hdr.h.b, " + _CSUM.rstrip("\n"))
+
+# name -> (program, text where checkmate-switch's message points, BMv2's words)
+REFUSED = {
+    "hash_random": (program(body="        " + _HASH), "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    "hash_random_in_action": (program(locals="    action a() { " + _HASH + " }", body="        a();"),
+                              "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    "update_checksum_random": (_CC_RANDOM, "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    "verify_checksum_random": (_VC_RANDOM, "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    # the spec makes equal labels an error; p4c 1.2.4.8 makes a table of the switch with two
+    # const entries for key 1 (test_spec5_switch)
+    "switch_label_twice": (program(body="        switch (hdr.h.a) { 1: { hdr.h.c = 10; } 2: { hdr.h.c = 5; } "
+                                        "8w1: { hdr.h.c = 20; } }"), "8w1:", "Duplicate entries in table initializer"),
+}
+LOADED = {
+    "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_compiled_and_the_build_refused(name):
+    text, where, words = REFUSED[name]
+    cfg = compile_source(text, "prog.p4").device_config
+    with pytest.raises(InvalidEntry) as ei:
+        Pipeline(cfg)
+    line, col = line_of(text, where)
+    assert f"prog.p4:{line}:{col}: " in str(ei.value) and words.split(":")[0] in str(ei.value), str(ei.value)
+
+
+@pytest.mark.parametrize("name", sorted(LOADED))
+def test_compiled_and_loaded(name):
+    Pipeline(compile_source(LOADED[name], "prog.p4").device_config)
+
+
+def _simple_switch_verdict(json_path) -> str | None:
+    """None when simple_switch loads the JSON (it keeps running), else what it printed."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    try:
+        r = subprocess.run([shutil.which("simple_switch"), "--thrift-port", str(port), "--device-id", str(port % 1000),
+                            str(json_path)], capture_output=True, text=True, timeout=4)
+    except subprocess.TimeoutExpired:
+        return None
+    return r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED) + sorted(LOADED))
+def test_bmv2_decides(name, tmp_path):
+    text, words = (REFUSED[name][0], REFUSED[name][2]) if name in REFUSED else (LOADED[name], None)
+    if shutil.which("simple_switch") is None or p4c_accepts(text, tmp_path) is None:
+        pytest.skip("needs real p4c and simple_switch on PATH")
+    assert p4c_accepts(text, tmp_path), "p4c must compile the program"
+    verdict = _simple_switch_verdict(tmp_path / "prog.json")
+    conf = json.loads((tmp_path / "prog.json").read_text())
+    if words is None:
+        assert verdict is None, verdict
+        translate(conf)
+        return
+    assert verdict is not None and words in verdict, verdict
+    with pytest.raises((Bmv2JsonError, PipelineError)):   # the loader refuses p4c's JSON as BMv2 does
+        Pipeline(translate(conf))
