@@ -156,7 +156,8 @@ class Externs:
         if name not in self.digests:
             did, alias = self.ids.id("digests", ll["name"])
             self.digests[name] = {"name": name, "id": did, "alias": alias,
-                                  "fields": [[f"f{i}", ["bit", w]] for i, (_e, w) in enumerate(data)]}
+                                  "fields": [[f"f{i}", ["bit", w] if w is not None else e["t"]]   # (a varbit: its type)
+                                             for i, (e, w) in enumerate(data)]}
         return name, [e for e, _w in data]
 
 

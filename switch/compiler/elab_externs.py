@@ -471,7 +471,7 @@ class ExternRules:
                 # the pipeline only carries the member's fields, flattened
                 flat.extend(d for d, _ in self.flatten_value(it, ft, data.loc, "digest data"))
                 continue
-            if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error")):
+            if not (is_bits(ft) or ft[0] in ("bool", "serenum", "enum", "error", "varbit")):
                 raise E(data.loc, f"digest field {fn} of type {tstr(ft)} is not supported")
             flat.append(it)
         items = flat

@@ -622,6 +622,8 @@ class _TypeInfo:
             ts.error.SetInParent()
             if not self.info.type_info.error.members:
                 self.info.type_info.error.members.extend(self.ir["errors"])
+        elif ft[0] == "varbit":   # (a varbit digest member: p4c lists it so)
+            ts.bitstring.varbit.max_bitwidth = ft[1]
         else:
             ts.bitstring.bit.bitwidth = ft[1]
 

@@ -258,6 +258,7 @@ def _bits(bs) -> int:
         return bs.bit.bitwidth
     if k == "int":
         return bs.int.bitwidth
-    if k == "varbit":
-        return bs.varbit.max_bitwidth
+    if k == "varbit":   # p4c lists a varbit digest member so; PI refuses the P4Info (probed, helper errs15)
+        raise P4RTError(StatusCode.UNKNOWN, "Error when importing p4info: a varbit digest member is not supported "
+                                            "(as in simple_switch_grpc)")
     return 0

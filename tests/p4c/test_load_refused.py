@@ -91,3 +91,19 @@ def test_bmv2_decides(name, tmp_path):
     assert verdict is not None and words in verdict, verdict
     with pytest.raises((Bmv2JsonError, PipelineError)):   # the loader refuses p4c's JSON as BMv2 does
         Pipeline(translate(conf))
+
+
+def test_varbit_digest_p4info_refused():
+    """A varbit digest member: p4c compiles it, simple_switch_grpc refuses its P4Info ("Error when
+    importing p4info"; tests/differential/diffcases/errs15.py's errs15_varbit_in_a_digest shows it
+    on the real switch): checkmate-p4c compiles it and checkmate-switch's P4Runtime server refuses
+    the P4Info the same way (the program's build itself loads)."""
+    from switch.p4rt_server.errors import P4RTError
+    from switch.p4rt_server.p4info_index import P4InfoIndex
+
+    text = program(top="header vb_t { varbit<16> v; }", body="        digest(1, { hdr.h.a, vb.v });",
+                   locals="    vb_t vb;")
+    prog = compile_source(text, "prog.p4")
+    Pipeline(prog.device_config)
+    with pytest.raises(P4RTError, match="Error when importing p4info"):
+        P4InfoIndex.build(prog.p4info)

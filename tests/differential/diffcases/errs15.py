@@ -1,0 +1,97 @@
+"""Programs found by helper errs15 (issue #15): errs14's open items and a second sweep of the P4-16
+spec's chapters with probe programs of our own (kept in /work/e15, outside the repository),
+each decided by real p4c 1.2.4.8 and, for what runs, by simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused, listed differently in the P4Info, or
+whose p4c JSON the ``switch/bmv2json`` loader refused (``json_path``: p4c's JSON on
+checkmate-switch too).  ``INVALID`` (read by tests/differential/test_invalid.py): name ->
+(program, words the message must contain (any of)) -- programs p4c rejects that checkmate-p4c
+accepted.  Programs p4c compiles and BMv2 refuses to load are tests/p4c/test_load_refused.py.
+"""
+from .base import case, program, start_state
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# f({a, b}) of a generic f<T>: p4c binds T to tuple<bit<8>, bit<16>>; checkmate-p4c refused it
+# ("cannot infer type T of f from this argument"; errs14 probe g_tuple_generic_arg), and a
+# tuple-typed value in log_msg ("the second argument must be a list expression"; P4Info-only case
+# below: simple_switch_grpc died on the frames of each form tried -- a generic function's tuple
+# parameter, whose p4c JSON names a header "x" that does not exist, and a tuple local).
+CASES.append(case("errs15_generic_function_of_a_list", CAT, program("""
+        tuple<bit<8>, bit<16>> t = id({ hdr.h.a, hdr.h.c });
+        hdr.h.b = t[0] + 1;
+        hdr.h.c = t[1] + 2;""", top="T id<T>(in T x) { return x; }\n")))
+
+CASES.append(case("errs15_log_msg_of_a_tuple_value", CAT, program("""
+        tuple<bit<8>, bit<16>> t = { hdr.h.b, hdr.h.c };
+        log_msg("{} {}", t);
+        logged({ hdr.h.a, hdr.h.c });""", top="void logged<T>(in T x) { log_msg(\"{} {}\", x); }\n"),
+    p4info_only="simple_switch_grpc dies on log_msg of a tuple value (p4c compiles it)"))
+
+# A serializable enum member whose value names an earlier member (`B = A + 1`): p4c resolves it and
+# compiles the program as long as B is not used (using B is its Compiler Bug: INVALID below);
+# checkmate-p4c refused the declaration ("unknown name A"; errs14 probe en_ser_member_refers_other_ok).
+CASES.append(case("errs15_enum_member_names_an_earlier_one", CAT, program("""
+        hdr.h.a = (bit<8>)En.A;
+        if ((En)hdr.h.b == En.C) { hdr.h.c = 16w7; }""", top="enum bit<8> En { A = 3, B = A + 1, C = 2 }\n")))
+
+# const entries of a table with an action profile: p4c's JSON has none (BMv2 loads the table empty;
+# P4Info: is_const_table and has_initial_entries); checkmate-switch refused checkmate-p4c's own build
+# ("entries of a table with action profile need exactly one of member_id or group_id").  Key 1
+# is the first frame's h.a: BMv2 runs nothing for it.
+CASES.append(case("errs15_action_profile_const_entries", CAT, program("        t.apply();\n        hdr.h.d = 9;\n",
+                                                                     ingress_decls="""
+    action a1(bit<8> v) { hdr.h.a = v; }
+    action a2() { hdr.h.b = 2; }
+    action_profile(4) ap;
+    table t {
+        key = { hdr.h.a: exact; }
+        actions = { a1; a2; }
+        implementation = ap;
+        const entries = { 1: a2(); 0: a1(5); }
+    }
+""")))
+
+# @name("") on a table: p4c names it "I." (alias "") and BMv2 loads it; the device config checker
+# refused the empty alias of both builds (errs14 probe an_name_empty).
+CASES.append(case("errs15_empty_name_annotation", CAT, program("        t.apply();\n", ingress_decls="""
+    action a1(bit<8> v) { hdr.h.b = v; }
+    @name("") table t {
+        key = { hdr.h.a: exact; }
+        actions = { a1; NoAction; }
+        const entries = { 1: a1(7); 0xff: a1(8); }
+    }
+"""), json_path=True))
+
+# A varbit<0> field: p4c writes no max_length for its header type (BMv2 loads it); the bmv2json
+# loader refused it (errs14 probe vb_width_zero).
+CASES.append(case("errs15_varbit_zero_declared", CAT, program("        hdr.h.b = hdr.h.b + 1;\n",
+                                                             headers="header vz_t { varbit<0> v; }\n",
+                                                             fields="    vz_t vz;\n"), json_path=True))
+
+# A varbit in a digest: p4c compiles it (P4Info: bitstring varbit max_bitwidth; simple_switch loads
+# the JSON) and simple_switch_grpc refuses the P4Info ("Error when importing p4info"; checkmate-switch
+# now too: tests/p4c/test_load_refused.py); checkmate-p4c refused the program ("digest field f0 of
+# type varbit is not supported"), the bmv2json loader gave the digest field no width (errs14 probe
+# vb_digest).  P4Info compared only.
+_VB_PARSER = start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.vb, (bit<32>)hdr.h.b[1:0] << 3);
+        transition accept;
+    }"""
+CASES.append(case("errs15_varbit_in_a_digest", CAT, program("""
+        digest(1, { hdr.vb.v });
+        digest(1, { hdr.h.a, hdr.vb.v });""", headers="header vb_t { varbit<32> v; }\n", fields="    vb_t vb;\n",
+    parser=_VB_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vb);"),
+    p4info_only="simple_switch_grpc refuses the P4Info: Error when importing p4info (a varbit digest member)"))
+
+INVALID = {
+    # using the member whose value names another: p4c 1.2.4.8 "Compiler Bug: Could not find type of
+    # <SerEnumMember> B" at the member's declaration
+    "enum_member_naming_another_used": (program("        hdr.h.a = (bit<8>)En.B;\n",
+                                                top="enum bit<8> En { A = 1, B = A + 1 }\n"), ("Could not find type",)),
+}
