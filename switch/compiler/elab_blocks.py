@@ -479,6 +479,12 @@ class BlockRules:
                                                                 f"{self.ctx.get('kind')}: {ent[0]} {tname} cannot "
                                                                 "be instantiated here (p4c)")))
                 return []
+            udecl = self.externs.get(tname) if tname else None
+            if udecl is not None and udecl.kind == "extern_obj":
+                # a program's own extern object: p4c type-checks its uses; its BMv2 back end refuses
+                # a method call, not the instance (elab_externs.user_extern_call)
+                self.user_extern_instance(udecl, d, scope)
+                return []
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
@@ -509,6 +515,7 @@ class BlockRules:
                 self.__dict__.setdefault("direct_meter_types", {})[q] = self.resolve_type(t.args[0])
             if tname == "direct_meter":   # where p4c names an unattached one
                 self.__dict__.setdefault("direct_meter_decls", {})[q] = d.loc
+            self.__dict__.setdefault("direct_decls", {})[q] = d.loc   # (and one attached twice: elab_tables)
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):

@@ -43,6 +43,12 @@ class CtorRules:
         if tname == "V1Switch":   # a second package instance: p4c type-checks it, its BMv2 back end builds `main`
             self.check_other_package(d)
             return
+        udecl = self.externs.get(tname) if tname else None
+        if udecl is not None and udecl.kind == "extern_obj":   # a program's own extern (user_extern_instance)
+            if d.name in self.global_scope.names:
+                raise E(d.loc, f"{d.name} declared twice at top level")
+            self.user_extern_instance(udecl, d, self.global_scope)
+            return
         ent = self.global_scope.lookup(tname) if tname else None
         if ent is not None and ent[0] in ("parser", "control"):
             raise E(d.loc, f"{d.name}: cannot instantiate {ent[0]} {tname} at top level (only extern objects "
@@ -424,9 +430,9 @@ class CtorRules:
             if t[0] == "extern":
                 out.append((p.name, self.extern_arg(p, a, t, scope, blk, qname, gen)))
                 continue
-            if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind") and t != ["enum", "HashAlgorithm"]:
+            if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind", "serenum") and t != ["enum", "HashAlgorithm"]:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
-                               "(bit<N>, int<N>, int, bool, match_kind and HashAlgorithm only)")
+                               "(bit<N>, int<N>, int, bool, a serializable enum, match_kind and HashAlgorithm only)")
             ir, at = self.expr(a, scope)
             # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
             v = self.fold(self.coerce((ir, at), t, a.loc) if t != INTLIT or not is_bits(at) else ir)

@@ -642,6 +642,9 @@ class ExpressionRules:
                 # v1model.p4 (as p4c ships it) declares only void read(out T, in I).
                 raise E(n.loc, "register.read returns no value in v1model.p4: "
                                "use read(result, index) as a statement")
+            if bent and bent[0] == "user_extern":   # (elab_externs.user_extern_call)
+                meth = next((x for x in bent[1]["decl"].methods if x.kind == "method" and x.name == m), None)
+                return self.user_extern_value(meth.ret if meth is not None else None, bent[1], n, scope, m)
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
             ent = (self.global_scope if fn.get("top") else scope).lookup(fn.name)   # `.f()`: the top-level f
@@ -659,8 +662,7 @@ class ExpressionRules:
                 if rt is not None and rt[0] in ("struct", "header"):
                     raise E(fn.loc, f"{fn.name}: functions or methods returning structures are not supported on this "
                                    "target (p4c)")
-                raise E(fn.loc, f"extern function {fn.name} is not implemented by the embedded target (p4c: unknown "
-                               "extern function)")
+                return self.user_extern_value(ret, self.externs[fn.name], n, scope)
             raise E(fn.loc, f"unknown function {fn.name}")
         raise E(n.loc, "unsupported call")
 

@@ -129,6 +129,82 @@ class ExternRules:
         if not self.defer_error(err):
             raise err
 
+    # -- a program's own externs (not v1model's): type-checked, refused by p4c's BMv2 back end ----
+    def user_extern_instance(self, decl: Node, d: Node, scope) -> None:
+        """``Ex(args) e;`` of an ``extern Ex { ... }`` the program declares: its constructor takes the
+        arguments (by number); the instance is kept for its method calls."""
+        ctors = [m for m in decl.methods if m.kind == "ctor"]
+        if not any(len(c.params) == len(d.args) for c in ctors):
+            raise E(d.loc, f"{d.name}: extern {decl.name} has no constructor taking {len(d.args)} argument(s)")
+        for a in d.args:
+            self.expr(a.value if a.kind == "named_arg" else a, scope)
+        targs = d.type.get("args") or []
+        if len(targs) != len(decl.get("tparams") or ()):
+            raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(decl.get('tparams') or ())} type argument(s), "
+                           f"got {len(targs)}")
+        binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
+        scope.add(d.name, ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
+        # the instance itself, when no call of its methods is refused first (p4c's back end; not in
+        # a sub-control instance p4c removes unapplied)
+        err = E(decl.loc, f"{decl.name}: unknown extern instance")
+        ctx = getattr(self, "ctx", None) or {}
+        if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
+            self.note_late_error(err)
+
+    def user_extern_call(self, ext, call: Node, scope, method: str | None = None, value: bool = False) -> None:
+        """A call of an extern function (``ext``: its declaration) or of method ``method`` of an
+        extern object instance (``ext``: the instance) the program declares: p4c type-checks the
+        arguments, then its BMv2 back end refuses it at the declaration ("f: unknown extern
+        function", "Unknown extern method m from type Ex") -- a :meth:`target_error`, so an unused
+        action or a declaration nobody calls is no error (p4c compiles an unused instance)."""
+        if method is None:
+            decl, cands = ext, [ext]
+            what, msg = ext.name, f"{ext.name}: unknown extern function"
+        else:
+            decl = ext["decl"]
+            cands = [m for m in decl.methods if m.kind == "method" and m.name == method]
+            what, msg = f"{ext['name']}.{method}", f"Unknown extern method {method} from type {decl.name}"
+        args = [a.value if a.kind == "named_arg" else a for a in call.args]
+        fits = [c for c in cands if len(c.params) == len(args) or (
+            len(args) < len(c.params) and all(p.get("default") is not None for p in c.params[len(args):]))]
+        if not fits:
+            raise E(call.loc, f"{what}: extern {decl.name} does not have method matching this call" if method else
+                    f"{what}: no declaration takes {len(args)} argument(s)")
+        m = fits[0]
+        binds = ext.get("binds", {}) if method is not None else {}
+        generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
+        for p, a in zip(m.params, args):
+            if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
+                self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
+            elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":
+                self.expr(a, scope)
+            elif p.direction in ("out", "inout"):
+                lv, lt = self.out_lvalue(a, scope, call.loc)
+                if lt != self.resolve_type(p.type):
+                    raise E(a.loc, f"type mismatch: {what} parameter {p.name} has type {tstr(self.resolve_type(p.type))}, "
+                                   f"got {tstr(lt)}")
+            else:
+                self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+        if self.ctx.get("kind") == "parser" and method is not None:
+            self.target_error(call.loc, f"{what}: not supported in parser on this target")
+        elif value and method is None:   # (p4c's back end: a call whose value is used, at the call)
+            self.target_error(call.loc, f"{ext.name}: not supported")
+        elif value:
+            self.target_error(call.loc, f"{ext['name']}: could not convert expression to Json")
+        else:
+            self.target_error(m.loc, msg)
+
+    def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
+        """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;
+        the call is refused where it survives)."""
+        self.user_extern_call(ext, call, scope, method, value=True)
+        rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void", "typename") or (
+            isinstance(ret, Node) and ret.kind == "typename" and ret.name not in (ext.get("tparams") or ())
+            and not isinstance(ext, dict)) else None
+        if rt is None or not (is_bits(rt) or rt[0] == "bool"):
+            raise E(call.loc, f"{expr_text(call.fn)}: a value of this extern call cannot be used here")
+        return {"op": "const", "v": False if rt[0] == "bool" else 0, "t": rt}, rt
+
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load (an unknown hash
         algorithm, two const entries with one key): checkmate-p4c compiles it too, as p4c does, and

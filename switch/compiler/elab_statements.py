@@ -499,13 +499,16 @@ class StatementRules(ConditionFolding, LoopRules):
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
-                if ent and ent[0] == "misplaced_block":   # (declare_instance)
-                    raise ent[1]
+                if ent and ent[0] == "misplaced_block":   # (declare_instance; p4c names the apply call)
+                    raise E(call.loc, ent[1].message)
                 if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                     return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
             bent = (self.global_scope if base.get("top") else scope).lookup(base.name) if base.kind == "name" else None
             if bent and bent[0] == "object":
                 return [self.object_call(bent, m, call, scope)]
+            if bent and bent[0] == "user_extern":   # (elab_externs.user_extern_call)
+                self.user_extern_call(bent[1], call, scope, m)
+                return []
             # packet_in / packet_out methods
             if bent and bent[0] == "var" and bent[1]["t"][0] == "extern":
                 ext = bent[1]["t"][1]
@@ -570,8 +573,9 @@ class StatementRules(ConditionFolding, LoopRules):
             if ent is None and fn.name == "static_assert" and fn.name in self.externs:
                 self.static_assert(call, scope)
                 return []
-            if fn.name in self.externs:
-                raise E(call.loc, f"extern function {fn.name} is not implemented by the embedded target")
+            if fn.name in self.externs and self.externs[fn.name].kind == "extern_func":
+                self.user_extern_call(self.externs[fn.name], call, scope)
+                return []
             raise E(fn.loc, f"unknown function or action {fn.name}")
         raise E(call.loc, "unsupported call")
 

@@ -91,7 +91,7 @@ CASES = {
                                     r"not defined on signed", program(body="        int<8> v = 7; hdr.h.a = (bit<8>)(v + 2);")),
     "parser_instance_applied_in_control": (
         program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n",
-                body="        sp.apply(hdr.h.a);"), "SP() sp", r"instantiation of parser in control",
+                body="        sp.apply(hdr.h.a);"), "sp.apply", r"instantiation of parser in control",   # (p4c: at the call)
         program(top="parser SP(inout bit<8> x) { state start { x = 1; transition accept; } }\n", locals="    SP() sp;\n")),
     # an int or string parameter with a direction, used or not
     "int_parameter_with_direction": (program(top="control S(inout h_t h, in int x) { apply { } }\n"), "in int x",

@@ -89,7 +89,40 @@ CASES.append(case("errs15_varbit_in_a_digest", CAT, program("""
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vb);"),
     p4info_only="simple_switch_grpc refuses the P4Info: Error when importing p4info (a varbit digest member)"))
 
+# A serializable enum as a control's constructor parameter: p4c takes it (a constant); checkmate-p4c
+# refused the type ("type En is not supported").  And an instance of the program's own extern inside
+# a sub-control that is never applied: p4c removes the instance before its back end refuses it.
+_XT = "extern Ex { Ex(); void m(in bit<8> x); }\n"
+CASES.append(case("errs15_serializable_enum_constructor_argument", CAT, program(
+    "        c.apply(hdr.h);\n        u.apply(hdr.h);\n",
+    top="enum bit<8> En { A = 3, B = 9 }\ncontrol C(inout h_t h)(En k) { apply { h.a = (bit<8>)k; if (k == En.B) { h.c = 1; } } }\n"
+        + _XT + "control U(inout h_t h) { Ex() e; apply { e.m(h.a); } }\n",
+    ingress_decls="    C(En.B) c;\n    U() unused_u;\n    C(En.A) u;\n")))
+
 INVALID = {
+    # a program's own extern (not v1model's): p4c type-checks its uses, then its BMv2 back end refuses
+    # the declaration -- the instance, a method called, an extern function called -- at the
+    # declaration; a value of such a call at the call (checkmate-p4c refused the instance itself:
+    # "cannot instantiate Ex here", or named the call)
+    "own_extern_instance": (program("        hdr.h.a = 1;\n", top=_XT, ingress_decls="    Ex() e;\n"), ("unknown extern instance",)),
+    "own_extern_instance_at_top_level": (program("        hdr.h.a = 1;\n", top=_XT + "Ex() e;\n"), ("unknown extern instance",)),
+    "own_extern_method_called": (program("        e.m(hdr.h.a);\n", top=_XT, ingress_decls="    Ex() e;\n"),
+                                 ("Unknown extern method m from type Ex",)),
+    "own_extern_generic_method_argument_type": (program("        e.m(hdr.h.c);\n", top="extern Ex<T> { Ex(); void m(in T x); }\n",
+                                                        ingress_decls="    Ex<bit<8>>() e;\n"), ("type mismatch", "bit<16>")),
+    "own_extern_method_value": (program("        hdr.h.b = e.g();\n", top="extern Ex { Ex(); bit<8> g(); }\n",
+                                        ingress_decls="    Ex() e;\n"), ("could not convert expression to Json",)),
+    "own_extern_method_in_parser": (program("", top=_XT, parser="    Ex() e;\n" + start_state() + "\n    state parse_h { "
+                                            "pkt.extract(hdr.h); e.m(1); transition accept; }"), ("not supported in parser",)),
+    "own_extern_function_in_used_action": (program("        a();\n", top="extern void f(in bit<8> x);\n",
+                                                   ingress_decls="    action a() { f(1); }\n"), ("f: unknown extern function",)),
+    "own_extern_function_value": (program("        hdr.h.b = f(hdr.h.a);\n", top="extern bit<8> f(in bit<8> x);\n"),
+                                  ("f: not supported",)),
+    # p4c names the direct counter's declaration
+    "direct_counter_on_two_tables": (program("        t.apply();\n        t2.apply();\n", ingress_decls="""
+    direct_counter(CounterType.packets) dc;
+    table t { key = { hdr.h.a: exact; } actions = { NoAction; } counters = dc; }
+    table t2 { key = { hdr.h.b: exact; } actions = { NoAction; } counters = dc; }"""), ("cannot be attached to multiple tables",)),
     # using the member whose value names another: p4c 1.2.4.8 "Compiler Bug: Could not find type of
     # <SerEnumMember> B" at the member's declaration
     "enum_member_naming_another_used": (program("        hdr.h.a = (bit<8>)En.B;\n",
