@@ -544,15 +544,27 @@ class CallRules:
                                   "(p4c: inferred type is don't care '_')")
             bindings = {tp: self.resolve_type(a) for tp, a in zip(d.tparams, call.targs)}
         else:
-            bindings = {}
+            bindings, untyped = {}, {}
             for p, a in zip(d.params, call.args):
                 if p.type.kind == "typename" and p.type.name in d.tparams and p.type.name not in bindings:
                     arg = a.value if a.kind == "named_arg" else a
                     _, at = self.expr(arg, scope)
                     if not _inferable(at):   # (a list of typed values is a tuple: p4c infers it)
-                        raise E(arg.loc, f"cannot infer type {p.type.name} of {d.name} from this argument: "
-                                         f"give it, e.g. {d.name}<bit<8>>(...)")
+                        untyped.setdefault(p.type.name, arg)   # another argument may give T (f(1, x))
+                        continue
                     bindings[p.type.name] = at
+                elif p.type.kind == "typename" and p.type.get("args"):   # g<T>(in S<T> s) given an S<bit<8>>
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    got = self.__dict__.get("specialized_args", {}).get(at[1]) if at[0] in ("struct", "header") else None
+                    if got is not None and got[0] == p.type.name:
+                        for pa, actual in zip(p.type.args, got[1]):
+                            if pa.kind == "typename" and pa.name in d.tparams and not pa.get("args"):
+                                bindings.setdefault(pa.name, actual)
+            for tp, arg in untyped.items():
+                if tp not in bindings:
+                    raise E(arg.loc, f"cannot infer type {tp} of {d.name} from this argument: "
+                                     f"give it, e.g. {d.name}<bit<8>>(...)")
             missing = [tp for tp in d.tparams if tp not in bindings]
             if missing:
                 raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")

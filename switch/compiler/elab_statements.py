@@ -161,7 +161,12 @@ class StatementRules(ConditionFolding, LoopRules):
                     self.ctx["unread_local_init"] = True   # (match_kind_operand)
                 mk = None if (getattr(self, "ctx", None) or {}).get("unread_local_init") else self.match_kind_store_begin(s.init)
                 try:
-                    init = self.coerce(self.expr(s.init, scope), t, s.init.loc)
+                    init = self.expr(s.init, scope)
+                    if init[1] == INTLIT and s.type.kind == "typename" and s.type.name in (getattr(self, "type_bindings", None) or {}):
+                        # a type parameter's variable: p4c checks the generic body before it binds T
+                        raise E(s.loc, f"{s.name}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
+                                       f"types, not with '{s.type.name}'")
+                    init = self.coerce(init, t, s.init.loc)
                 finally:
                     if getattr(self, "ctx", None) is not None:
                         self.ctx["unread_local_init"] = saved_unread

@@ -154,6 +154,7 @@ class TypeRules:
             while f"{n.name}_{i}" in taken:
                 i += 1
             spec = self.specialized[key] = f"{n.name}_{i}"
+            self.__dict__.setdefault("specialized_args", {})[spec] = (n.name, args)   # (elab_calls: inference)
             saved = getattr(self, "type_bindings", None)
             self.type_bindings = {**(saved or {}), **dict(zip(d.tparams, args))}
             try:

@@ -438,12 +438,12 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         _preamble(pd.preamble, d)
         if d.get("scalar"):   # one bit<N> value (digest_N): its bitstring spec
             ft = d["fields"][0][1]
-            types.spec(pd.type_spec, ft, ft[2] if len(ft) > 2 else None)
+            types.spec(pd.type_spec, ft, _newtype_of(ft))
             continue
         if d.get("tuple"):   # a tuple digest (digest_N): the members' specs, no type_info entry
             pd.type_spec.tuple.SetInParent()   # (`digest(1, {})`: an empty tuple spec all the same)
             for _, ft in d["fields"]:   # a `type` member: ["bit", N, name]
-                types.spec(pd.type_spec.tuple.members.add(), ft, ft[2] if len(ft) > 2 else None)
+                types.spec(pd.type_spec.tuple.members.add(), ft, _newtype_of(ft))
             continue
         pd.type_spec.struct.name = d.get("struct", d["name"])   # digest<MyS>: MyS's struct
         if pd.type_spec.struct.name in info.type_info.structs:
@@ -626,6 +626,12 @@ class _TypeInfo:
             ts.bitstring.varbit.max_bitwidth = ft[1]
         else:
             ts.bitstring.bit.bitwidth = ft[1]
+
+
+def _newtype_of(ft):
+    """The `type` name a digest member's type carries (``["bit", N, name]``; a serializable enum's
+    third element is its underlying type, no name)."""
+    return ft[2] if len(ft) > 2 and isinstance(ft[2], str) else None
 
 
 def canonical_text(info: p4info_pb2.P4Info) -> str:

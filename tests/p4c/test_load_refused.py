@@ -107,3 +107,15 @@ def test_varbit_digest_p4info_refused():
     Pipeline(prog.device_config)
     with pytest.raises(P4RTError, match="Error when importing p4info"):
         P4InfoIndex.build(prog.p4info)
+
+
+def test_serializable_enum_digest_member_p4info_refused():
+    """A serializable enum in a tuple digest: p4c compiles it, simple_switch_grpc refuses its P4Info
+    (errs15_digest_of_a_serializable_enum); checkmate-p4c died building that P4Info (TypeError)."""
+    from switch.p4rt_server.errors import P4RTError
+    from switch.p4rt_server.p4info_index import P4InfoIndex
+
+    prog = compile_source(program(top="enum bit<8> En { A = 1, B = 2 }", body="        digest(1, { (En)hdr.h.a, hdr.h.c });"),
+                          "prog.p4")
+    with pytest.raises(P4RTError, match="Error when importing p4info"):
+        P4InfoIndex.build(prog.p4info)

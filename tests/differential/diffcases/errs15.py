@@ -99,7 +99,28 @@ CASES.append(case("errs15_serializable_enum_constructor_argument", CAT, program(
         + _XT + "control U(inout h_t h) { Ex() e; apply { e.m(h.a); } }\n",
     ingress_decls="    C(En.B) c;\n    U() unused_u;\n    C(En.A) u;\n")))
 
+# Type inference of a generic function: T from a later argument when an earlier one is an untyped
+# integer (`f(1, x)`), and from a generic struct argument (`g<T>(in S<T> s)` given an S<bit<8>>);
+# checkmate-p4c refused both ("cannot infer type T of f from this argument", "cannot infer type
+# argument T of g").
+CASES.append(case("errs15_generic_inference_from_later_argument_and_struct", CAT, program("""
+        hdr.h.b = pick(3, hdr.h.a);
+        S<bit<16>> s = { x = hdr.h.c };
+        hdr.h.c = first(s) + 1;""", top="T pick<T>(in T a, in T b) { return b; }\nstruct S<T> { T x; }\n"
+                                  "T first<T>(in S<T> s) { return s.x; }\n")))
+
+# A tuple digest holding a serializable enum value: checkmate-p4c died building the P4Info
+# (TypeError: the enum's underlying type read as a `type` name); simple_switch_grpc refuses that
+# P4Info ("Error when importing p4info"), checkmate-switch now too.  P4Info compared only.
+CASES.append(case("errs15_digest_of_a_serializable_enum", CAT, program("""
+        digest(1, { (En)hdr.h.a, hdr.h.b });""", top="enum bit<8> En { A = 1, B = 2 }\n"),
+    p4info_only="simple_switch_grpc refuses the P4Info: Error when importing p4info (a serializable enum digest member)"))
+
 INVALID = {
+    # a generic body is type-checked before T is bound: an untyped integer does not initialize a T
+    "generic_function_int_initializes_type_parameter": (program("        hdr.h.b = f<bit<8>>();\n",
+                                                                top="T f<T>() { T x = 0; return x; }\n"),
+                                                        ("'int' type can only be unified",)),
     # a program's own extern (not v1model's): p4c type-checks its uses, then its BMv2 back end refuses
     # the declaration -- the instance, a method called, an extern function called -- at the
     # declaration; a value of such a call at the call (checkmate-p4c refused the instance itself:
