@@ -419,6 +419,14 @@ class StatementRules(ConditionFolding, LoopRules):
                    self.fold(self.coerce(self.expr(c.label, scope), BOOL if bool_field else t, c.label.loc)) == dup][1]
             self.load_refusal(lab.loc, f"switch label {dup} appears more than once: Duplicate entries in table "
                                        "initializer (BMv2 refuses the table p4c makes of such a switch)")
+        neg = next((x for x in labels if isinstance(x, int) and not isinstance(x, bool) and x < 0), None)
+        if v is None and neg is not None and t[0] == "int":
+            # p4c's table for the switch keys an entry "-0x01"; simple_switch dies loading it
+            # (bytecontainer.h: Assertion `hexstring[idx] != '-'`; probed, helper errs15)
+            lab = next(c.label for c in s.cases if c.label is not None and
+                       self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc)) == neg)
+            self.load_refusal(lab.loc, f"switch label {neg}: p4c writes a negative table key, which BMv2 cannot "
+                                       "load (Assertion `hexstring[idx] != '-'' failed)")
         if v is None and t[0] == "error" and labels:
             # p4c's EliminateSwitch makes the switch a table keyed on the value, and its BMv2
             # back end takes no error constant as an exact key (a `default` alone is no entry)

@@ -42,6 +42,10 @@ REFUSED = {
     # const entries for key 1 (test_spec5_switch)
     "switch_label_twice": (program(body="        switch (hdr.h.a) { 1: { hdr.h.c = 10; } 2: { hdr.h.c = 5; } "
                                         "8w1: { hdr.h.c = 20; } }"), "8w1:", "Duplicate entries in table initializer"),
+    # a switch on a signed value with a negative label: p4c's table for it keys an entry "-0x01"
+    # and simple_switch dies loading it
+    "switch_negative_label": (program(body="        switch ((int<8>)hdr.h.a) { -1: { hdr.h.c = 1; } 2: { hdr.h.c = 2; } }"),
+                              "-1:", "Assertion `hexstring[idx] != '-'' failed"),
 }
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
