@@ -397,6 +397,9 @@ class Translator:
         else:
             a = self.action(de["action_id"])
             const_default = bool(de.get("action_const")) if info is None else bool(info.const_default_action_id)
+            if any(str(v).startswith("-") for v in de.get("action_data", [])):   # (simple_switch dies: errs15)
+                raise Bmv2JsonError(f"table '{t['name']}': default action data {de['action_data']}: Formatted output "
+                                    "in bases 8 or 16 is only available for positive numbers")
             default = {"action": a["id"], "params": [hexint(v) for v in de.get("action_data", [])],
                        "const": const_default}
         needs_prio = any(k["match"] in ("ternary", "range", "optional") for k in keys)

@@ -15,7 +15,7 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
-from .table_keys import bmv2_key_shape, check_key_name, property_instance_name
+from .table_keys import bmv2_key_shape, check_key_name, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -320,6 +320,10 @@ class TableRules:
             if any(a["name"] == dname and a["scope"] == "TABLE_ONLY" for a in acts):
                 raise E(da.loc, f"table {q}: action {dname} is marked @tableonly and cannot be the default action")
             self.check_bound_args(da.expr, props["actions"], dname, scope, q)
+            if neg := negative_int_arg(self.actions.get(dname, {}).get("params", ()), da.expr, dparams):
+                self.load_refusal(neg[0].loc, f"table {q} default_action: {neg[1]}: BMv2 cannot load a negative "
+                                              "action argument (Formatted output in bases 8 or 16 is only available "
+                                              "for positive numbers)")
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as
@@ -401,6 +405,8 @@ class TableRules:
                 if aname not in anames:
                     raise E(en.loc, f"table {q}: entry action {aname} is not in the actions list")
                 self.check_bound_args(en.action, props["actions"], aname, scope, q, "entry")
+                if neg := negative_int_arg(self.actions.get(aname, {}).get("params", ()), en.action, aparams):
+                    raise E(neg[0].loc, f"table {q}: {neg[1]}: Negative values not supported yet (p4c)")
                 if any(a["name"] == aname and a["scope"] == "DEFAULT_ONLY" for a in acts):
                     raise E(en.action.loc, f"table {q}: action {aname} is marked @defaultonly and cannot be "
                                            "used in an entry")

@@ -16,6 +16,11 @@ field of an invalid header as zeros, while a temporary keeps what the field hold
 packet's value in BMv2's PHV: mutz25's seed 1625, mutz26's masked keys).  The key's IR is
 returned in the canonical form (``f`` / ``f & K``, under the cast a signed or ``bool`` key
 gets), or marked ``temp`` so that the runtime evaluates it as written (runtime/gen_blocks).
+
+Action data (:func:`negative_int_arg`): a negative ``int<N>`` argument of an entry is refused by
+p4c's P4Runtime serializer ("Negative values not supported yet"); a default action's compiles, and
+simple_switch dies loading the JSON p4c writes for it ("-0x4": "Formatted output in bases 8 or 16
+is only available for positive numbers"; probed, helper errs15).
 """
 from __future__ import annotations
 
@@ -147,3 +152,14 @@ def bmv2_key_shape(ir) -> tuple[dict, bool]:
                             and _header_field(r["a"])):
         return ({**outer, "a": r} if outer is not None else r), False
     return ir, True
+
+
+def negative_int_arg(params: list, call, aparams: list):
+    """``(argument node, value)`` of the first negative ``int<N>`` action-data argument of ``call``
+    (``params``: the action's parameters, ``aparams``: the folded data, unsigned), else None."""
+    data = [p for p in params if p.get("dir") is None]
+    args = [a.value if a.kind == "named_arg" else a for a in call.get("args") or ()]
+    for p, v, a in zip(data, aparams, args[len(args) - len(data):]):
+        if p.get("t", [""])[0] == "int" and isinstance(v, int) and v >= 1 << (p["t"][1] - 1):
+            return a, v - (1 << p["t"][1])
+    return None

@@ -46,6 +46,10 @@ REFUSED = {
     # and simple_switch dies loading it
     "switch_negative_label": (program(body="        switch ((int<8>)hdr.h.a) { -1: { hdr.h.c = 1; } 2: { hdr.h.c = 2; } }"),
                               "-1:", "Assertion `hexstring[idx] != '-'' failed"),
+    # a negative int<N> argument of a default action: p4c writes "-0x4" and simple_switch dies loading it
+    "default_action_negative_argument": (program(locals="    action a2(int<8> v) { hdr.h.c = (bit<8>)v; }\n    table t { "
+                                                 "key = { hdr.h.a: exact; } actions = { a2; } default_action = a2(-4); }",
+                                                 body="        t.apply();"), "-4)", "only available for positive numbers"),
 }
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
