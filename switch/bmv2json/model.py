@@ -99,9 +99,9 @@ class Model:
                 name, w = f[0], f[1]
                 signed = bool(f[2]) if len(f) > 2 else False
                 if w == "*":  # varbit: at most max_length bytes for the whole header
-                    if k != len(ht["fields"]) - 1 or ht["name"] in self.varbit:
-                        raise Bmv2JsonError(f"header type '{ht['name']}': varbit field '{name}' must be the last "
-                                            f"field of a header (BMv2 JSON loader)")
+                    if ht["name"] in self.varbit:   # (not necessarily the last field: p4c, BMv2 take one anywhere)
+                        raise Bmv2JsonError(f"header type '{ht['name']}': a second varbit field '{name}' "
+                                            f"(BMv2 JSON loader)")
                     # p4c writes no max_length for a varbit<0> (BMv2 loads it: no bound then);
                     # held as the varbit<0> it was
                     w = int(ht["max_length"]) * 8 - fixed if "max_length" in ht else 0

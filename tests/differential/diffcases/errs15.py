@@ -116,6 +116,19 @@ CASES.append(case("errs15_digest_of_a_serializable_enum", CAT, program("""
         digest(1, { (En)hdr.h.a, hdr.h.b });""", top="enum bit<8> En { A = 1, B = 2 }\n"),
     p4info_only="simple_switch_grpc refuses the P4Info: Error when importing p4info (a serializable enum digest member)"))
 
+# A varbit that is not a header's last field: p4c and BMv2 take it (p4c's JSON: max_length, the varbit
+# first); the bmv2json loader refused it ("must be the last field").  p4c's JSON on checkmate-switch.
+_VB_MID_PARSER = start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.vm, (bit<32>)hdr.h.b[1:0] << 3);
+        transition accept;
+    }"""
+CASES.append(case("errs15_varbit_not_the_last_field", CAT, program("""
+        if (hdr.vm.isValid()) { hdr.vm.g = hdr.vm.g + 1; hdr.h.a = hdr.vm.n; }""",
+    headers="header vm_t { bit<8> n; varbit<24> v; bit<8> g; }\n", fields="    vm_t vm;\n", parser=_VB_MID_PARSER,
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vm);"), json_path=True))
+
 INVALID = {
     # p4c's P4Runtime serializer: "-3: Negative values not supported yet" for an entry's int<N> action
     # argument (const or not; no position) -- checkmate-p4c checked only key values
