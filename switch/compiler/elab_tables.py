@@ -174,8 +174,9 @@ class TableRules:
                 if mk is not None and cur is not None and (self.decl_pos(mk) or 0) > (self.decl_pos(cur) or 0):
                     raise E(k.match_loc, f"{k.match}: declaration not found (the match_kind is declared "
                                          f"after {cur.kind} {cur.name}, which uses it)")
-                # a user-declared match_kind: p4c accepts it and lists it as other_match_type;
-                # no entry can match it (P4Runtime: UNIMPLEMENTED), so the table only misses
+                # a user-declared match_kind: p4c accepts it and lists it as other_match_type, and
+                # simple_switch refuses its JSON ("Invalid match type: 'fancy'"; probed, errs15)
+                self.load_refusal(k.match_loc, f"Invalid match type: '{k.match}' (BMv2 refuses p4c's JSON)")
             was_bool = t[0] == "bool"
             was_error = t[0] == "error"
             if was_error:

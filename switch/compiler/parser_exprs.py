@@ -46,13 +46,16 @@ class ExpressionParser:
             self.depth -= 1
 
     def _expr(self) -> Node:
+        # `?:` is left-associative in p4c 1.2.4.8's grammar: `a ? b : c ? d : e` is
+        # `(a ? b : c) ? d : e` (its type checker then refuses `true ? 8w1 : false ? 8w2 : 8w3`;
+        # probed, helper errs15); the middle operand is any expression
         c = self.binary(0)
-        if self.at("?"):
+        while self.at("?"):
             loc = self.next().loc
             a = self.expr()
             self.expect(":")
-            b = self.expr()
-            return Node("cond", loc, cond=c, a=a, b=b)
+            b = self.binary(0)
+            c = Node("cond", loc, cond=c, a=a, b=b)
         return c
 
     def binary(self, level: int) -> Node:

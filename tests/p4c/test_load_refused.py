@@ -50,6 +50,9 @@ REFUSED = {
     "default_action_negative_argument": (program(locals="    action a2(int<8> v) { hdr.h.c = (bit<8>)v; }\n    table t { "
                                                  "key = { hdr.h.a: exact; } actions = { a2; } default_action = a2(-4); }",
                                                  body="        t.apply();"), "-4)", "only available for positive numbers"),
+    # a key with a match_kind the program declares: p4c lists it as other_match_type
+    "user_match_kind_key": (program(top="match_kind { fancy }", locals="    table t { key = { hdr.h.a: fancy; } "
+                                    "actions = { NoAction; } }", body="        t.apply();"), "fancy;", "Invalid match type: 'fancy'"),
 }
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),

@@ -249,9 +249,10 @@ def test_hash_and_meter_results_into_bool_keep_the_low_bit():
     assert pl.process(0, mac + b"\x12\x34\x02") == [(1, mac + b"\x12\x34\x03")]   # 2 & 1: false -> v + 1
 
 
-def test_user_declared_match_kind_key_only_misses():
-    """A key of a user-declared match_kind: p4c lists it as other_match_type; no entry can
-    match it (a const entry is a located error), so the table runs its default action."""
+def test_user_declared_match_kind_key_compiles_and_the_build_is_refused():
+    """A key of a user-declared match_kind: p4c lists it as other_match_type (a const entry is a
+    located error); simple_switch refuses p4c's JSON ("Invalid match type: 'fancy'") and
+    checkmate-switch refuses the build likewise (helper errs15; it ran the table, only missing)."""
     import pytest as _pytest
     from switch.compiler import P4CompileError, compile_source
     from switch.runtime import Pipeline
@@ -262,8 +263,9 @@ def test_user_declared_match_kind_key_only_misses():
         "control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {\n" + table + "    apply { tu.apply();")
     prog = compile_source(src % "", "fancy.p4")
     assert prog.p4info.tables[0].match_fields[0].other_match_type == "fancy"
-    mac = bytes(12)
-    assert Pipeline(prog.device_config).process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x44\x44\x05")]
+    from switch.runtime import InvalidEntry
+    with _pytest.raises(InvalidEntry, match="Invalid match type: 'fancy'"):
+        Pipeline(prog.device_config)
     with _pytest.raises(P4CompileError, match="cannot match key h.eth.type of match kind fancy"):
         compile_source(src % "const entries = { 0x1234: s(1); } ", "fancy.p4")
     with _pytest.raises(P4CompileError, match="unsupported match kind fancy: no match_kind"):

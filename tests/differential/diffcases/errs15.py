@@ -129,7 +129,16 @@ CASES.append(case("errs15_varbit_not_the_last_field", CAT, program("""
     headers="header vm_t { bit<8> n; varbit<24> v; bit<8> g; }\n", fields="    vm_t vm;\n", parser=_VB_MID_PARSER,
     deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.vm);"), json_path=True))
 
+# `?:` is left-associative in p4c 1.2.4.8: `c1 ? c2 : c3 ? x : y` is `(c1 ? c2 : c3) ? x : y` --
+# with bool c2, c3 it compiles and picks differently from the right-associative reading
+# checkmate-p4c had (which refused this program: "?: branches have types bool and bit<8>").
+CASES.append(case("errs15_conditional_operator_is_left_associative", CAT, program("""
+        hdr.h.b = (hdr.h.a == 1) ? (hdr.h.b == 2) : (hdr.h.c == 0) ? 8w10 : 8w20;""")))
+
 INVALID = {
+    # ... and so `true ? 8w1 : false ? 8w2 : 8w3` is a type error (bit<8> and bool branches)
+    "conditional_operator_chain_unparenthesized": (program("        hdr.h.a = hdr.h.b == 1 ? 8w1 : hdr.h.b == 2 ? 8w2 : 8w3;\n"),
+                                                   ("?:", "bool")),
     # p4c's P4Runtime serializer: "-3: Negative values not supported yet" for an entry's int<N> action
     # argument (const or not; no position) -- checkmate-p4c checked only key values
     "entry_negative_int_action_argument": (program("        t.apply();\n", ingress_decls="""
