@@ -48,9 +48,9 @@ control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
     apply {
         h.o.setValid();
         h.o.err = (bit<8>) (sm.parser_error == error.NoError ? 8w0 :
-                   sm.parser_error == error.PacketTooShort ? 8w1 :
-                   sm.parser_error == error.StackOutOfBounds ? 8w3 :
-                   sm.parser_error == error.BadVersion ? 8w7 : 8w9);
+                   (sm.parser_error == error.PacketTooShort ? 8w1 :
+                   (sm.parser_error == error.StackOutOfBounds ? 8w3 :
+                   (sm.parser_error == error.BadVersion ? 8w7 : 8w9))));
         h.o.depth = (bit<8>) (h.mpls[0].isValid() ? 8w1 : 8w0) + (h.mpls[1].isValid() ? 8w1 : 8w0)
                     + (h.mpls[2].isValid() ? 8w1 : 8w0);
         h.o.peek = m.peek;
