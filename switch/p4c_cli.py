@@ -58,6 +58,10 @@ def main(argv=None) -> int:
         return 1
     for w in prog.warnings:
         print(w, file=sys.stderr)
+    load_error = prog.device_config.get("load_error") if isinstance(prog.device_config, dict) else None
+    if load_error:  # p4c compiles it too, silently; BMv2 (and checkmate-switch) will refuse to load it
+        print(f"{args.program}: warning: compiled, but simple_switch refuses to load this program: {load_error}",
+              file=sys.stderr)
     os.makedirs(args.output_dir, exist_ok=True)
     cfg_path = os.path.join(args.output_dir, f"{prog.name}.json")
     with open(cfg_path, "w", encoding="utf-8") as f:

@@ -130,3 +130,20 @@ def test_serializable_enum_digest_member_p4info_refused():
                           "prog.p4")
     with pytest.raises(P4RTError, match="Error when importing p4info"):
         P4InfoIndex.build(prog.p4info)
+
+
+def test_checkmate_p4c_warns_that_bmv2_will_refuse_the_build(tmp_path, capsys):
+    """p4c says nothing; checkmate-p4c still compiles (exit 0, both files) but tells the user now,
+    not at SetForwardingPipelineConfig time."""
+    from switch.p4c_cli import main
+    src, where, words = REFUSED["hash_random"]
+    (tmp_path / "r.p4").write_text(src)
+    assert main([str(tmp_path / "r.p4"), "-o", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: compiled, but simple_switch refuses to load this program" in err
+    line, col = line_of(src, where)
+    assert f"r.p4:{line}:{col}:" in err and "Unknown hash algorithm: random" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["r.json", "r.p4info.txtpb"]
+    (tmp_path / "ok.p4").write_text(LOADED["hash_random_in_unused_action"])
+    assert main([str(tmp_path / "ok.p4"), "-o", str(tmp_path / "out2")]) == 0
+    assert "warning" not in capsys.readouterr().err
