@@ -13,7 +13,7 @@ from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .exit_blind_stores import drop_stores_before_exiting_applies
 from .ids import aliases, assign_ids, field_ids, PREFIX
-from .p4info import _applied_tables
+from .p4info import _applied_tables, _called_actions
 from .predication import predicate_actions
 from .switch_copies import specialize_subcontrols
 
@@ -127,8 +127,13 @@ class OutputRules:
             if dmn and not readers and t["name"] in applied:
                 raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
                                       "action with a read method call (p4c, bmv2)")
+        # the actions of p4c's P4Info: listed by an applied table (or an unknown table property),
+        # or called from a control body -- not one only other actions call (p4c_mutate seed 325):
+        # the @id of another is not read
+        listed = in_applied | {q for q, a in used_actions.items() if a.get("property_ref")} | \
+            _called_actions([blocks, getattr(self, "subcontrols", [])], set())
         syms = {
-            "action": {q: a["uid"] for q, a in used_actions.items()},
+            "action": {q: a["uid"] if q in listed else None for q, a in used_actions.items()},
             # an unapplied table's @id is not read (p4c removes the table): a bad one is ignored
             "table": {q: t["uid"] if isinstance(t["uid"], int) else None for q, t in self.tables.items()},
             "counter": {c["name"]: c["uid"] for c in self.objects["counters"]},
@@ -151,7 +156,7 @@ class OutputRules:
                 raise E(loc, f'@name(".") gives the {kind.replace("_", " ")} an empty control-plane name '
                              "(p4c: Compiler Bug: Null or empty symbol name)")
         self.check_user_ids({q: a for q, a in used_actions.items()
-                             if q not in only_unapplied or self._called(q, blocks, live)}, applied)
+                             if q not in only_unapplied or self._called(q, blocks, live)}, applied, listed)
         for q, t in self.tables.items():
             if q not in applied and t.get("decl"):
                 self.warn(t["decl"][1], f"Table {t['decl'][0]} is not used; removing")
@@ -293,9 +298,11 @@ class OutputRules:
         specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
         return ir
 
-    def check_user_ids(self, used_actions, applied=None) -> None:
+    def check_user_ids(self, used_actions, applied=None, listed=None) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is
-        assigned to multiple declarations")."""
+        assigned to multiple declarations").  p4c's P4Runtime serializer reads it: of an action
+        not in the P4Info (``listed``: one only other actions call) only its syntax is checked
+        (one integer literal; helper mutz31, p4c_mutate seed 325)."""
         kinds = {"counters": "counter", "registers": "register", "meters": "meter",
                  "direct_counters": "direct_counter", "direct_meters": "direct_meter",
                  "action_profiles": "action_profile"}
@@ -317,7 +324,7 @@ class OutputRules:
                         raise E(a[2] if len(a) > 2 else None, f"{r['name']}: @{a[0]} takes one integer literal, "
                                                                f"e.g. @{a[0]}(10)")
                 uid = r.get("uid")
-                if uid is None:
+                if uid is None or kind == "action" and listed is not None and r["name"] not in listed:
                     continue
                 loc = next((a[2] for a in r.get("annos") or () if a[0] == "id" and len(a) > 2), None)
                 if isinstance(uid, bool) or not isinstance(uid, int):

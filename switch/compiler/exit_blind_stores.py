@@ -33,6 +33,11 @@ neither reads nor kills a store to it or to its field, a function call reads its
 writes its out/inout ones, and an access at a run-time stack index touches the same member of
 every element (``hdr.s[i].y = ..`` leaves a store to ``hdr.s[0].x`` dead, ``hdr.s[i].x = ..`` or
 a read of ``hdr.s[i].x`` keeps it).
+
+As p4c's pass repeats, a store read only by a dropped one goes next (``x = a + 1; x = x % 5;``
+before the apply: both gone on BMv2), and the same stores are dead for mk_stores' judging of a
+division or match_kind comparison in them (:func:`stores_dead_across_exits`; p4c_mutate seed 524,
+helper mutz31: p4c compiles ``% 5`` there).
 """
 from __future__ import annotations
 
@@ -43,9 +48,9 @@ from .switch_copies import _reads, ir_path, overlap
 from .union_defuse import _has_call
 
 
-def drop_stores_before_exiting_applies(subs: list, roots) -> int:
-    """Remove the stores described in the module docstring from every statement list of ``roots``
-    (the control blocks) and of the sub-control bodies ``subs``; returns how many."""
+def exiting_subcontrols(subs: list):
+    """``may_exit(fn)``: whether the sub-control body ``fn`` of ``subs`` (or one it applies) has an
+    ``exit``."""
     bodies = {b.get("fn"): b for b in subs}
     exits: dict = {}
 
@@ -58,19 +63,43 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
             exits[fn] = any(d.get("s") == "exit" for d in nodes) or any(
                 d.get("s") == "apply_control" and may_exit(d.get("fn"), (*seen, fn)) for d in nodes)
         return exits[fn]
+    return may_exit
 
-    lists = [v for d in ir_dicts([roots, [b["body"] for b in subs]]) for v in d.values()
-             if isinstance(v, list) and v and all(isinstance(x, dict) and "s" in x for x in v)]
-    dropped = 0
-    for stmts in lists:
-        i = 0
-        while i < len(stmts):
-            if _dead_across_exit(stmts, i, may_exit):
-                del stmts[i]
-                dropped += 1
-            else:
-                i += 1
-    return dropped
+
+def _stmt_lists(root) -> list:
+    return [v for d in ir_dicts(root) for v in d.values()
+            if isinstance(v, list) and v and all(isinstance(x, dict) and "s" in x for x in v)]
+
+
+def stores_dead_across_exits(subs: list, root) -> set:
+    """The ids of the stores in ``root`` (statements, at any depth) that p4c drops as the module
+    docstring describes -- for mk_stores, whose def-use view of a body must drop them too (a
+    division in one is no error: p4c_mutate seed 524, helper mutz31)."""
+    if not any(d.get("s") == "apply_control" for d in ir_dicts(root)):
+        return set()
+    may_exit = exiting_subcontrols(subs)
+    return {id(stmts[i]) for stmts in _stmt_lists(root) for i in range(len(stmts))
+            if _dead_across_exit(stmts, i, may_exit)}
+
+
+def drop_stores_before_exiting_applies(subs: list, roots) -> int:
+    """Remove the stores described in the module docstring from every statement list of ``roots``
+    (the control blocks) and of the sub-control bodies ``subs``; returns how many."""
+    may_exit = exiting_subcontrols(subs)
+    total = 0
+    while True:   # (as p4c's pass repeats: a store read only by a dropped one goes next, seed 524)
+        dropped = 0
+        for stmts in _stmt_lists([roots, [b["body"] for b in subs]]):
+            i = 0
+            while i < len(stmts):
+                if _dead_across_exit(stmts, i, may_exit):
+                    del stmts[i]
+                    dropped += 1
+                else:
+                    i += 1
+        total += dropped
+        if not dropped:
+            return total
 
 
 def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:

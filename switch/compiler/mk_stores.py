@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import E, expr_text, ir_dicts
+from .exit_blind_stores import stores_dead_across_exits
 from .union_defuse import _chain, _has_call, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
 
 _ROUNDS = 4
@@ -253,6 +254,7 @@ class MatchKindStores:
         ends = [{"s": "assign", "l": {"op": "var", "n": n, "t": t}, "r": {"op": "const", "v": 0, "t": t}}
                 for n, t in locals_.items()]
         own = {n for n in locals_ if not n.startswith("L.")}   # (no action or table names these)
+        subs = getattr(self, "subcontrols", None) or []
 
         def inline(call, lv):
             view = self.inlined_control(call, lv)
@@ -271,9 +273,11 @@ class MatchKindStores:
                 found = []
 
                 def visit(b, rest):
-                    if b.get("s") == "assign" and not _has_call(b["r"]) and _overwritten(rest, b["l"], inline):
+                    if b.get("s") == "assign" and (id(b) in blind or not _has_call(b["r"]) and _overwritten(
+                            rest, b["l"], inline)):
                         found.append(id(b.get("orig", b)))
                 view = _view(list(stmts), ends_, dead)
+                blind = stores_dead_across_exits(subs, view)   # (p4c's def-use blind to a sub-control's exit)
                 walk_rest(view, ends_, visit)
                 if set(found) <= dead:
                     break

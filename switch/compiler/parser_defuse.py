@@ -9,8 +9,8 @@ rejects, an extract is short, a verify fails: ingress then sees the field's earl
 it stays.
 
 :func:`drop_dead_parser_stores` removes, from one elaborated parser (or sub-parser), a top-level
-assignment to a scalar reached by a constant path from a parameter (``meta.m``, ``hdr.h.f``, a
-sub-parser's scalar ``out``) or to a header-union member (dropped whole: its siblings stay valid on
+assignment to a scalar reached by a constant path from a parameter (``meta.m``, ``hdr.h.f``,
+``hdr.s[1].f``, a sub-parser's scalar ``out``) or to a header-union member (dropped whole: its siblings stay valid on
 BMv2, as in :mod:`.union_defuse`), with a right-hand side free of calls and lookaheads, when every path
 from it assigns that same path again before anything might read it.  It errs towards keeping:
 anything that names the path, a part of it or a struct/header it is in counts as a read (an
@@ -33,9 +33,13 @@ _ENDS = ("accept", "reject")
 def _path(ir):
     """A field/var chain as a tuple of names (``None`` for anything else)."""
     names = []
-    while isinstance(ir, dict) and ir.get("op") == "field":
-        names.append(ir["f"])
-        ir = ir["base"]
+    while isinstance(ir, dict) and (ir.get("op") == "field" or ir.get("op") == "stack_idx" and ir["i"].get("op") == "const"):
+        if ir["op"] == "field":   # (an element at a constant index, `[1]`: p4c_mutate seed 528)
+            names.append(ir["f"])
+            ir = ir["base"]
+        else:
+            names.append(f"[{ir['i']['v']}]")
+            ir = ir["st"]
     if not (isinstance(ir, dict) and ir.get("op") == "var"):
         return None
     return (ir["n"], *reversed(names))

@@ -21,7 +21,10 @@ timeout (the P4Runtime server's ageing sweep, :mod:`switch.p4rt_server.ageing`).
 
 An entry's handle is BMv2's: the lowest number no installed entry holds (one freed by a delete
 is reused), so an entry inserted after a delete can come before older ones of the same priority
--- in lookups and in reads, which list entries in handle order (fuzz_p4rt seed 3492).
+-- in lookups and in reads, which list entries in handle order (fuzz_p4rt seed 3492).  A direct
+meter is an array of BMv2 meters indexed by that handle, which neither a delete nor an insert
+resets: an entry inserted without a meter config into a handle freed by a delete runs and reads
+back the meter the deleted entry had (its config and state: fuzz_p4rt seed 4690, helper mutz31).
 """
 from __future__ import annotations
 
@@ -131,6 +134,7 @@ class Table:
         self._installed: dict[tuple, _Installed] = {}
         self._order = 0           # the highest handle given so far
         self._free: list[int] = []   # handles freed by deletes (a heap: the lowest is reused first)
+        self._meter_cells: dict[int, tuple] = {}   # handle -> (meter, meter_state) a delete left
         self._exact: dict[tuple, _Installed] = {}
         self._lpm: dict[int, dict[tuple, _Installed]] = {}
         self._lpm_lens: list[int] = []
@@ -331,6 +335,8 @@ class Table:
         if entry.counter is not None:
             inst.counter = unit_write(self.counter_unit, [0, 0], entry.counter)
         inst.meter = entry.meter
+        if entry.meter is None and self.direct_meter is not None:   # (BMv2's meter cell, not reset)
+            inst.meter, inst.meter_state = self._meter_cells.get(handle, (None, None))
         if self.ageing:
             inst.timeout_ms, inst.hit = entry.idle_timeout_ns // 10**6, now_ms()
         matches = list(entry.matches)
@@ -341,7 +347,7 @@ class Table:
             matches = [FieldMatch.lpm(m.field_id, m.value & lpm_mask(lpm[m.field_id], m.prefix_len), m.prefix_len)
                        if m.field_id in lpm and m.prefix_len is not None else m for m in matches]
         stored = TableEntry(matches, entry.action_id, dict(entry.params),
-                            entry.priority, None, entry.meter, False, const and self.is_const,
+                            entry.priority, None, inst.meter, False, const and self.is_const,
                             entry.member_id, entry.group_id,
                             entry.idle_timeout_ns if self.ageing else 0)
         inst.entry = stored
@@ -378,16 +384,18 @@ class Table:
         if self.is_const:
             raise self._err("table has const entries and cannot be modified")
         inst = self._find(entry)
+        self._release(inst)
+
+    def _release(self, inst: _Installed) -> None:
         del self._installed[(inst.key, inst.priority)]
         self._index_remove(inst)
         heapq.heappush(self._free, inst.order)
+        self._meter_cells[inst.order] = (inst.meter, inst.meter_state)
 
     def clear(self) -> None:
         for inst in list(self._installed.values()):
             if not inst.entry.is_const:
-                del self._installed[(inst.key, inst.priority)]
-                self._index_remove(inst)
-                heapq.heappush(self._free, inst.order)
+                self._release(inst)
 
     def set_default(self, action_id: int, params: dict[int, int]) -> None:
         if self.const_default:

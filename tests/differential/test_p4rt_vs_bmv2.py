@@ -762,3 +762,23 @@ def test_a_commit_of_a_saved_program_restarts_learn_lists_with_defaults(targets)
         return [save, cfg(U.INSERT, 0, 1), traffic(1), dig, commit, traffic(2), dig, cfg(U.MODIFY, 0, 1), dig,
                 traffic(3), dig, cfg(U.DELETE)]
     assert not run(targets, 0, ops)
+
+
+def test_a_direct_meter_cell_outlives_its_entry(targets):
+    """fuzz_p4rt seed 4690: BMv2's direct meter is an array indexed by the entry handle, which a
+    delete does not reset nor an insert without a meter config: the next entry given the handle
+    (the lowest free) reads back, and runs, the deleted entry's config (checkmate-switch: none)."""
+    def ops(info):
+        t = next(t for t in info.tables if t.preamble.id == info.direct_meters[0].direct_table_id)
+        act = action(info, "metered_" + t.preamble.name.split(".")[-1], b"\x01")
+        dm = pb.DirectMeterEntry(table_entry=entry(t, b"\x01"))
+        dm.config.cir, dm.config.cburst, dm.config.pir, dm.config.pburst = 1000, 100, 2000, 200
+        every = [pb.Entity(direct_meter_entry=pb.DirectMeterEntry(table_entry=pb.TableEntry(table_id=t.preamble.id)))]
+        with_cfg = pb.TableEntry(table_id=t.preamble.id, meter_config=pb.MeterConfig())
+        return [w(*[u(U.INSERT, table_entry=entry(t, bytes([v]), act=act)) for v in (1, 2)]),
+                w(u(U.MODIFY, direct_meter_entry=dm)), w(u(U.DELETE, table_entry=entry(t, b"\x01"))),
+                w(u(U.INSERT, table_entry=entry(t, b"\x03", act=act))), ("read", every),
+                ("read", [pb.Entity(table_entry=with_cfg)]),
+                w(u(U.DELETE, table_entry=entry(t, b"\x03")), u(U.INSERT, table_entry=entry(t, b"\x04", act=act)),
+                  u(U.INSERT, table_entry=entry(t, b"\x05", act=act))), ("read", every)]
+    assert not run(targets, 0, ops)
