@@ -1,0 +1,38 @@
+"""Disagreements found by helper fuzz29 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_FR = [(1, H(a, b, 0x0102, 0x03040506 + a)) for a, b in ((5, 0x13), (6, 0x17), (5, 2), (6, 0x2e))]
+
+# fuzz_exprs seed 12527 (fuzz28's open item): p4c's StrengthReduction folds `x - x` to 0 before
+# LocalCopyPropagation, so an assignment `x = x - x` (`x -= x`) in the single case of a switch is a
+# constant store that propagates past the switch (switch_copies), though its value names x.
+for _name, _body in [
+        ("a_self_subtraction", "hdr.h.b = hdr.h.b - hdr.h.b;"),
+        ("a_self_subtraction_in_a_loop_spelled_out", "{ bit<8> i = 0; hdr.h.b = hdr.h.b - hdr.h.b; }"),]:
+    CASES.append(case(f"fuzz29_single_case_switch_propagates_{_name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ {_body} }} }}\n        hdr.h.c = (bit<16>)(hdr.h.b ^ 3);\n"),
+        frames=_FR))
+
+# fuzz_exprs seed 12527 itself: the store is in a `for` loop, which the reference spells out for
+# p4c 1.2.4.8 (a block per iteration, the loop variable a constant declaration in each); the
+# single case's straight-line part then holds each iteration's body with the variable's value put
+# in (`switch_copies._unrolled`).  checkmate left the loop opaque.
+_LOOPS = [
+    ("a_self_subtraction_in_a_loop", "for (bit<8> i = 0; i < 1; i += 1) { hdr.h.b = hdr.h.b - hdr.h.b; }",
+     "{ bit<8> i = 0; hdr.h.b = hdr.h.b - hdr.h.b; }"),
+    ("the_last_iteration_of_a_loop", "for (bit<8> i = 0; i < 3; i += 1) { hdr.h.b = i + 4; }",
+     "{ bit<8> i = 0; hdr.h.b = i + 4; } { bit<8> i = 1; hdr.h.b = i + 4; } { bit<8> i = 2; hdr.h.b = i + 4; }"),
+    ("the_last_value_of_a_loop_over_a_list", "for (bit<8> v in {3, 9}) { hdr.h.b = v; }",
+     "{ bit<8> v = 3; hdr.h.b = v; } { bit<8> v = 9; hdr.h.b = v; }"),
+    ("a_loop_reading_a_field", "for (bit<8> i = 0; i < 2; i += 1) { hdr.h.b = hdr.h.a + i; }",
+     "{ bit<8> i = 0; hdr.h.b = hdr.h.a + i; } { bit<8> i = 1; hdr.h.b = hdr.h.a + i; }"),]
+for _name, _loop, _ref in _LOOPS:
+    _prog = "        switch (hdr.h.a) {{ 5: {{ {} }} }}\n        hdr.h.c = (bit<16>)(hdr.h.b ^ 3);\n"
+    CASES.append(case(f"fuzz29_single_case_switch_propagates_{_name}", CAT, program(_prog.format(_loop)),
+                      frames=_FR, ref_source=program(_prog.format(_ref))))
