@@ -157,19 +157,17 @@ _LOOP_STOPS = ("break", "continue", "return", "exit", "call_fn")
 
 
 def _unrolled(block: list, fold, limit: int = 64) -> list | None:
-    """The block of a ``for`` loop (``elab_loops``: its variables' declarations, then the loop) as
-    the reference program spells it out for p4c 1.2.4.8 -- each iteration's body with the loop
-    variables' constant values put in -- or None where that is not known: a variable or the
-    condition not constant, a body that breaks, continues, returns, exits, calls a function or
-    writes a loop variable, more than ``limit`` iterations (fuzz_exprs seed 12527:
-    ``for (bit<8> i = 0; i < 1; i += 1) { x -= x; }`` in a single case)."""
+    """The block of a ``for`` loop (``elab_loops``: declarations, then the loop) as the reference
+    spells it out for p4c 1.2.4.8, each iteration's body with the loop variables' values put in
+    (fuzz_exprs seed 12527: ``for (bit<8> i = 0; i < 1; i += 1) { x -= x; }``); None where a
+    variable or the condition is not constant, or the body breaks, continues, returns, exits,
+    calls a function or writes a loop variable, or it runs more than ``limit`` times."""
     if not block or block[-1].get("s") not in ("for", "for_in"):
         return None
     loop, init = block[-1], block[:-1]
     body = loop["body"]
     if any(d.get("s") in _LOOP_STOPS or d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(body)):
         return None
-    out: list = list(init)
     if loop["s"] == "for_in":
         if any(fold(v) is None for v in loop["values"]):
             return None
@@ -199,9 +197,7 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
                 env[u["l"]["n"]] = dict(env[u["l"]["n"]], v=k)
     if any(_may_write(st, n) for st in body for n in names):
         return None
-    for env in envs:
-        out.append({"s": "block", "body": _put_all(copy.deepcopy(body), env)})
-    return out
+    return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
 def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
