@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz29 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -36,3 +36,23 @@ for _name, _loop, _ref in _LOOPS:
     _prog = "        switch (hdr.h.a) {{ 5: {{ {} }} }}\n        hdr.h.c = (bit<16>)(hdr.h.b ^ 3);\n"
     CASES.append(case(f"fuzz29_single_case_switch_propagates_{_name}", CAT, program(_prog.format(_loop)),
                       frames=_FR, ref_source=program(_prog.format(_ref))))
+
+# fuzz_exprs seed 12598 (fuzz28's open item): p4c's def-use drops a store to a field of a header
+# before an initializer of that header that reads the header (`hdr.h2 = {a = ~hdr.h2.a, ..}`:
+# header_init), walking back over the reference's spelled-out copies of a `for` loop that does not
+# use the header; on BMv2 the initializer writes no field, so the field keeps its value from before
+# the store.  checkmate's walk stopped at the loop and kept the store.  Guard: a loop that reads
+# the field keeps it.
+_SELF = "        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3};\n        hdr.h.c = hdr.h2.c;\n"
+_FR_H2 = [(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1)), (1, H2(0x41, 0x42, 0x4344, 0x45464748, b=2))]
+for _name, _loop, _ref in [
+        ("over_a_list", "for (bit<8> i in {1, 2}) { meta.m8 = meta.m8 + i; }",
+         "{ bit<8> i = 1; meta.m8 = meta.m8 + i; } { bit<8> i = 2; meta.m8 = meta.m8 + i; }"),
+        ("with_a_continue", "for (bit<8> i = 0; i < 2; i += 1) { if (hdr.h.b == 1) { continue; } meta.m8 = i; }",
+         "{ bit<8> i = 0; if (!(hdr.h.b == 1)) { meta.m8 = i; } } { bit<8> i = 1; if (!(hdr.h.b == 1)) { meta.m8 = i; } }"),
+        ("kept_a_loop_reading_the_field", "for (bit<8> i in {1, 2}) { meta.m8 = hdr.h2.c[7:0] + i; }",
+         "{ bit<8> i = 1; meta.m8 = hdr.h2.c[7:0] + i; } { bit<8> i = 2; meta.m8 = hdr.h2.c[7:0] + i; }")]:
+    _prog = "        hdr.h2.c = 342;\n        LOOP\n" + _SELF + "        hdr.h.b = meta.m8;\n"
+    CASES.append(case(f"fuzz29_store_before_self_init_dropped_across_a_loop_{_name}", CAT,
+                      program(_prog.replace("LOOP", _loop)), frames=_FR_H2,
+                      ref_source=program(_prog.replace("LOOP", _ref))))
