@@ -56,3 +56,22 @@ for _name, _loop, _ref in [
     CASES.append(case(f"fuzz29_store_before_self_init_dropped_across_a_loop_{_name}", CAT,
                       program(_prog.replace("LOOP", _loop)), frames=_FR_H2,
                       ref_source=program(_prog.replace("LOOP", _ref))))
+
+# fuzz_exprs seed 12748: an action's inout/out header argument is copied back whole after the body
+# (`a0(hdr.opt)`), so p4c's def-use drops the body's stores to that header (its initializer, a
+# setValid(), a field) -- p4c's JSON has an empty action; on BMv2 the copy-back of an invalid header
+# writes no field, so where the argument was invalid the header keeps the fields it had.
+# checkmate-switch ran the stores (dead_reads.specialize_copy_out_bodies now drops them for such a
+# use); a setValid() whose header is read before the copy-back stays.
+_FR_OPT = [(1, H(1, 2, 0x0102, 0x03040506)), (1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1))]
+for _name, _act, _tbl in [
+        ("a_header_initializer", "action a0(inout h_t q) { hdr.h2 = {a = 1, b = 2, c = 3, d = 4}; }", False),
+        ("a_set_valid_and_a_field", "action a0(inout h_t q) { hdr.h2.setValid(); hdr.h2.c = 3; }", False),
+        ("an_out_argument", "action a0(out h_t q) { hdr.h2 = {a = 1, b = 2, c = 3, d = 4}; }", False),
+        ("a_table_s_default_action", "action a0(inout h_t q) { hdr.h2 = {a = 1, b = 2, c = 3, d = 4}; }", True),
+        ("a_field_but_not_a_set_valid_read_after", "action a0(inout h_t q) { hdr.h2.setValid(); hdr.h2.c = 3; "
+         "hdr.h.b = hdr.h2.b; }", False)]:
+    _decls = f"    {_act}\n" + ("    table t { actions = { a0(hdr.h2); } default_action = a0(hdr.h2); }\n" if _tbl else "")
+    CASES.append(case(f"fuzz29_action_header_copy_back_drops_the_body_s_{_name}", CAT, program(
+        f"        {'t.apply()' if _tbl else 'a0(hdr.h2)'};\n        hdr.h.c = hdr.h2.c;\n        hdr.h.a = (bit<8>)hdr.h2.d;\n",
+        ingress_decls=_decls), frames=_FR_OPT))
