@@ -75,3 +75,13 @@ for _name, _act, _tbl in [
     CASES.append(case(f"fuzz29_action_header_copy_back_drops_the_body_s_{_name}", CAT, program(
         f"        {'t.apply()' if _tbl else 'a0(hdr.h2)'};\n        hdr.h.c = hdr.h2.c;\n        hdr.h.a = (bit<8>)hdr.h2.d;\n",
         ingress_decls=_decls), frames=_FR_OPT))
+
+# fuzz_exprs seed 12990 (REJECT): a header initializer after a conditional `return` in an action is
+# BMv2's "conditional execution in actions" error at each call (fuzz_exprs seed 8015) -- but not at a
+# call in a branch p4c removes (`if (false)`, or one only its strength reduction folds): p4c accepts
+# the program, the action unused.  checkmate-p4c judged the call there too.
+for _name, _cond in [("a_literal_false", "false"), ("a_strength_reduced_condition", "(hdr.h.b & 0) != 0")]:
+    CASES.append(case(f"fuzz29_conditional_header_init_in_an_action_called_in_{_name}_branch", CAT, program(
+        f"        if ({_cond}) {{ a0(hdr.h.b); }}\n        hdr.h.c = 7;\n",
+        ingress_decls="    action a0(inout bit<8> q) { if (meta.m8 == 1) { return; } hdr.h2 = {1, 2, 3, 4}; }\n"),
+        frames=_FR_OPT))
