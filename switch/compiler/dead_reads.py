@@ -93,22 +93,31 @@ def drop_dead_indexed_reads(stmts: list) -> list:
     return out
 
 
-def _drop_dead_before(stmts: list, tail: list) -> list:
+def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:
     """``stmts`` (walked into plain blocks) without the stores of the module docstring, ``tail``
-    being the assignments that run after them."""
+    being the assignments that run after them; also, with ``headers`` (the paths of headers a
+    copy-back writes whole), any store to one of them or a part of it and its ``setValid()``."""
     out = []
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]
         if st.get("s") == "block":
-            body = _drop_dead_before(st["body"], list(_flat(rest)) + tail)
+            body = _drop_dead_before(st["body"], list(_flat(rest)) + tail, headers)
             if body != st["body"]:
                 st = dict(st, body=body)
-        elif st.get("s") == "assign" and _dyn_read(st["r"]) and not _has_method_call(st["r"]):
+        elif st.get("s") == "assign" and not _has_method_call(st["r"]) and (
+                _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
             if target is not None and "[*]" not in target and _dead(target, list(_flat(rest)) + tail):
                 continue
+        elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
+                and _dead(_path(st["h"]), list(_flat(rest)) + tail):
+            continue
         out.append(st)
     return out
+
+
+def _within(path, headers) -> bool:
+    return path is not None and any(path == h or path.startswith((h + ".", h + "[")) for h in headers)
 
 
 def _without_stores(stmts: list, paths: set) -> list:
@@ -136,9 +145,13 @@ def specialize_copy_out_bodies(ir: dict) -> None:
         if a is None or not a.get("body"):
             return None
         body = _without_stores(a["body"], set(dead_paths)) if dead_paths else a["body"]
-        if pairs and _dyn_read(body):
+        # (a header copied back whole: p4c drops the body's stores to it, which on BMv2 show where
+        # the copy-back's source is invalid and writes no field -- fuzz_exprs seed 12748)
+        headers = frozenset(h for e, p in pairs if (p["t"] or [None])[0] == "header"
+                            and (h := _path(e)) is not None and "[*]" not in h)
+        if pairs and (_dyn_read(body) or headers):
             tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
-            body = _drop_dead_before(body, tail)
+            body = _drop_dead_before(body, tail, headers)
         if body == a["body"]:
             return None
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))

@@ -447,7 +447,10 @@ class StatementRules(ConditionFolding, LoopRules):
             return {"s": "block", "body": hit["body"]}
         out = {"s": "switch_value", "e": ir, "cases": cases}
         if len(cases) == 1 and len(cases[0]["labels"]) == 1 and cases[0]["labels"] != ["default"]:
-            single_case_copies(out, self.fold, *self.call_copy_locals(out))
+            # (also with p4c's strength reduction, which its front end runs before: `x = x - x`
+            # stores 0, fuzz_exprs seed 12527)
+            single_case_copies(out, lambda x: k if (k := self.fold(x)) is not None else self.fold_condition(x),
+                               *self.call_copy_locals(out))
         return out
 
     def call_copy_locals(self, sw: dict) -> tuple:

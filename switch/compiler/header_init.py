@@ -164,7 +164,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                     prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
                 reads = got2[1]
                 continue
-            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
+            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _foreign_call(prev, target):
                 break
@@ -208,6 +208,20 @@ def _plain_branch(st, target) -> bool:
         and d.get("s") not in ("call_fn", "eval") and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 
 
+#: statements a loop :func:`_plain_loop` walks through may hold (each checked not to use the header)
+_LOOP_KINDS = ("assign", "decl", "block", "if", "switch_value", "for", "for_in", "break", "continue",
+               "call_fn", "eval", "setvalid", "empty", "nop")
+
+
+def _plain_loop(st, target) -> bool:
+    """A ``for`` loop that does not use ``target`` and holds nothing that may touch it unseen (an
+    action call, a table, a union member's siblings, a return): the reference spells it out for
+    p4c 1.2.4.8, and its def-use walks through the copies (fuzz_exprs seed 12598: a store to
+    ``hdr.opt.epad`` before such a loop and ``hdr.opt = {hdr.opt.e0, ..}`` is dropped)."""
+    return st.get("s") in ("for", "for_in") and not _mentions(st, target) and all(
+        d.get("s") in _LOOP_KINDS and not d.get("siblings") for d in ir_dicts(st) if isinstance(d, dict) and "s" in d)
+
+
 def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None):
     """The fields of header ``h`` read before they are written from the start of ``st`` (a
     :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
@@ -241,7 +255,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 now = None if got is None else got[1]
             elif prev.get("s") == "decl" and not _mentions(prev, target):
                 continue
-            elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target):
+            elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             elif prev.get("s") != "assign" or prev.get("siblings") or _foreign_call(prev, target):
                 now = None

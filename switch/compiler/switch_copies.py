@@ -140,7 +140,9 @@ def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
     an ``if`` p4c's mid end folds taken (after EliminateSerEnums, `(E)16w5 != E.C` too, which
     its front end leaves for the P4Info: fuzz_exprs seed 5422); ``parents``: id -> its list."""
     for st in sts:
-        if st.get("s") == "block":
+        if st.get("s") == "block" and (loop := _unrolled(st["body"], fold)) is not None:
+            _straight(loop, fold, flat)   # (copies of the loop's statements: no parents)
+        elif st.get("s") == "block":
             _straight(st["body"], fold, flat, parents)
         elif st.get("s") == "if" and fold(st["c"]) is not None:
             _straight((st["then"] if fold(st["c"]) else st["else"]) or [], fold, flat, parents)
@@ -149,6 +151,53 @@ def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
             if parents is not None:
                 parents[id(st)] = sts
     return flat
+
+
+_LOOP_STOPS = ("break", "continue", "return", "exit", "call_fn")
+
+
+def _unrolled(block: list, fold, limit: int = 64) -> list | None:
+    """The block of a ``for`` loop (``elab_loops``: declarations, then the loop) as the reference
+    spells it out for p4c 1.2.4.8, each iteration's body with the loop variables' values put in
+    (fuzz_exprs seed 12527: ``for (bit<8> i = 0; i < 1; i += 1) { x -= x; }``); None where a
+    variable or the condition is not constant, or the body breaks, continues, returns, exits,
+    calls a function or writes a loop variable, or it runs more than ``limit`` times."""
+    if not block or block[-1].get("s") not in ("for", "for_in"):
+        return None
+    loop, init = block[-1], block[:-1]
+    body = loop["body"]
+    if any(d.get("s") in _LOOP_STOPS or d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(body)):
+        return None
+    if loop["s"] == "for_in":
+        if any(fold(v) is None for v in loop["values"]):
+            return None
+        names, envs = {loop["n"]}, [{loop["n"]: {"op": "const", "v": fold(v), "t": loop["t"]}} for v in loop["values"]]
+    else:
+        env = {}
+        for d in init:
+            k = fold(d["init"]) if d.get("s") == "decl" and d.get("init") is not None else None
+            if k is None:
+                return None
+            env[d["n"]] = {"op": "const", "v": k, "t": d["init"]["t"]}
+        names, envs = set(env), []
+        while True:
+            c = fold(_put_all(loop["c"], env))
+            if c is None or len(envs) > limit:
+                return None
+            if not c:
+                break
+            envs.append(env)
+            env = dict(env)
+            for u in loop["update"]:
+                if u.get("s") != "assign" or ir_path(u["l"]) not in names or u["l"].get("op") != "var":
+                    return None
+                k = fold(_put_all(u["r"], env))
+                if k is None:
+                    return None
+                env[u["l"]["n"]] = dict(env[u["l"]["n"]], v=k)
+    if any(_may_write(st, n) for st in body for n in names):
+        return None
+    return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
 def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
@@ -204,11 +253,12 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
         if _whole_source(st, dest, val):   # (`hdr.s[1] = hdr.o;`: a whole-header copy)
             src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
             wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
+        k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
-                any(overlap(r, dest) for r in _reads(val)) or val.get("t", [None])[0] not in ("bit", "int", "bool"):
+                k is None and any(overlap(r, dest) for r in _reads(val)) or \
+                val.get("t", [None])[0] not in ("bit", "int", "bool"):
             continue
-        k = fold(val)
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
     avail.update(wholes)
     copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
