@@ -72,6 +72,12 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+#: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
+#: passed through to p4c's lexer, which skips it
+_CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
+                             "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
+                             "ident", "sccs", "assert", "unassert"})
+
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
 _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
 
@@ -168,6 +174,10 @@ class Preprocessor:
         # conditional stack entries: [active, taken_any, parent_active]
         stack: list[list[bool]] = []
         active = True
+        # `#line N "f"` renumbers for cpp (__LINE__, __FILE__) and for positions; `# N "f"` is
+        # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
+        cpp_file, cpp_delta = file, 0
+        pos_file, pos_delta = file, 0
         i = 0
         while i < len(raw):
             lineno = i + 1
@@ -181,11 +191,15 @@ class Preprocessor:
             if s.startswith("#"):
                 col = line.index("#") + 1
                 loc = Loc(file, lineno, col)
-                m = re.match(r"#\s*([A-Za-z_]+)\s*(.*)$", s)
-                if not m:
-                    if active and s != "#":
-                        raise P4CompileError(loc, f"malformed preprocessor directive {s!r}")
-                    self.out.append(Line(file, lineno, ""))
+                m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+                if not m or (active and m.group(1) not in _CPP_DIRECTIVES):
+                    # p4c runs cpp as `-x assembler-with-cpp`: a line that is no cpp directive
+                    # (`#4096`, `#foo`, `#!x`) is passed through and p4c's lexer skips it; one of
+                    # the form `# N "file"` renumbers the positions that follow
+                    mk = re.match(r'#\s*(\d+)\s+"([^"]*)"', s) if active else None
+                    if mk:
+                        pos_file, pos_delta = mk.group(2), int(mk.group(1)) - (lineno + 1)
+                    self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
                 d, rest = m.group(1), m.group(2).strip()
                 if d in ("ifdef", "ifndef"):
@@ -221,7 +235,7 @@ class Preprocessor:
                     active = stack[-1][0] if stack else True
                 elif not active:
                     pass
-                elif d == "include":
+                elif d in ("include", "include_next", "import"):
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
                     if not m2:   # `#include NAME`: cpp expands the macros first
                         m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
@@ -248,13 +262,20 @@ class Preprocessor:
                     self.macros.pop(rest.split()[0] if rest else "", None)
                 elif d == "error":
                     raise P4CompileError(loc, f"#error {rest}")
-                elif d in ("pragma", "line", "warning"):
+                elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
                     pass
-                else:
-                    raise P4CompileError(loc, f"unknown preprocessor directive #{d}")
-                self.out.append(Line(file, lineno, ""))
+                elif d == "line":
+                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', self.expand(rest, loc).strip())
+                    if not m2 or int(m2.group(1)) == 0:
+                        raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
+                                                  "is not a positive integer")
+                    cpp_delta = pos_delta = int(m2.group(1)) - (lineno + 1)
+                    if m2.group(3) is not None:
+                        cpp_file = pos_file = m2.group(3)
+                self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
-            self.out.append(Line(file, lineno, self.expand(line, Loc(file, lineno, 1)) if active else ""))
+            self.out.append(Line(pos_file, lineno + pos_delta,
+                                 self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1)) if active else ""))
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
 

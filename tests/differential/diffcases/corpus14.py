@@ -1,0 +1,26 @@
+"""Constructs seen in public v1model programs not measured before (research prototypes, course
+and p4pi examples fetched by helper corpus14 for issue #15), each written here as a small
+program of our own and decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+p4c runs cpp as ``-x assembler-with-cpp``: a ``#`` line that is no cpp directive (p4pi's
+stateful firewall has a stray ``#4096`` after a ``#define``; also ``#foo``, ``#!x``) is passed
+through and p4c's lexer skips it -- one of the form ``# N "file"`` renumbers the positions that
+follow; ``#line N ["file"]`` renumbers for cpp too (``__LINE__``, ``__FILE__``).  checkmate-p4c
+refused such lines as malformed or unknown directives and ignored ``#line``.
+
+``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the error
+must contain)."""
+from .base import H, case, program
+
+CASES = []
+
+# stray `#` lines p4c passes through, and `#line` renumbering __LINE__ (written into h.c / h.d)
+CASES.append(case("corpus14_passthrough_hash_lines_and_line_directive", "language", program(
+    top="#4096\n#foo bar baz\n#!/bin/sh\n# 900 \"other.p4\"\n#ident \"x\"\n#line 1000\n",
+    ingress="        hdr.h.c = __LINE__;\n#line 70000 \"renamed.p4\"\n        hdr.h.d = __LINE__;\n"),
+    frames=[(1, H(1, 2, 3, 4))]))
+
+INVALID = {
+    # cpp: '"x" after #line is not a positive integer'
+    "corpus14_line_directive_not_a_number": (program(top="#line x\n"), ("#line", "positive integer")),
+}
