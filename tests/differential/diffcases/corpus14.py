@@ -8,6 +8,11 @@ through and p4c's lexer skips it -- one of the form ``# N "file"`` renumbers the
 follow; ``#line N ["file"]`` renumbers for cpp too (``__LINE__``, ``__FILE__``).  checkmate-p4c
 refused such lines as malformed or unknown directives and ignored ``#line``.
 
+p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
+``e & 0``, ``0 / e``, ``0 % e``, ``e - e``, ``e ^ e`` (``e`` free of side effects) are 0, so
+seclabBupt's heavy-hitter detector compiles ``count * (W/THETA + 1/EPSILON_INVERSE) / K`` (with
+``#define``d integers: ``count * 0 / 10``); checkmate-p4c refused the division by 10.
+
 ``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the error
 must contain)."""
 from .base import H, case, program
@@ -20,7 +25,18 @@ CASES.append(case("corpus14_passthrough_hash_lines_and_line_directive", "languag
     ingress="        hdr.h.c = __LINE__;\n#line 70000 \"renamed.p4\"\n        hdr.h.d = __LINE__;\n"),
     frames=[(1, H(1, 2, 3, 4))]))
 
+# divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
+CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions", program(
+    top="#define W 3\n#define THETA 5\n#define EPS 10000\n",
+    ingress="""        hdr.h.d = hdr.h.d * (W/THETA + 1/EPS) / 10;
+        hdr.h.c = 0 / hdr.h.c + (hdr.h.c & 0) % 7;
+        hdr.h.b = (hdr.h.a - hdr.h.a) / 3 + (hdr.h.b ^ hdr.h.b) % 5 + (bit<8>)(hdr.h.a * 0 / 6) + 1;
+        hdr.h.a = (hdr.h.a * 0 - 1) / 10;
+"""), frames=[(1, H(1, 2, 3, 4)), (2, H(0xff, 0x80, 0, 0xffffffff))]))
+
 INVALID = {
     # cpp: '"x" after #line is not a positive integer'
     "corpus14_line_directive_not_a_number": (program(top="#line x\n"), ("#line", "positive integer")),
+    # p4c: "0 / 0: Division by zero" once `h.c * 0` is reduced
+    "corpus14_divisor_strength_reduced_to_zero": (program("        hdr.h.c = 0 / (hdr.h.c * 0);\n"), ("division by zero",)),
 }
