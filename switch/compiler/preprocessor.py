@@ -207,16 +207,18 @@ class Preprocessor:
                     if not name:
                         raise P4CompileError(loc, f"#{d} needs a macro name")
                     cond = self.defined(name) == (d == "ifdef")
-                    stack.append([active and cond, cond, active])
+                    stack.append([active and cond, cond, active, False])
                     active = active and cond
                 elif d == "if":
                     cond = self._eval(rest, loc) if active else False
-                    stack.append([active and cond, cond, active])
+                    stack.append([active and cond, cond, active, False])
                     active = active and cond
                 elif d == "elif":
                     if not stack:
                         raise P4CompileError(loc, "#elif without #if")
                     top = stack[-1]
+                    if top[3]:
+                        raise P4CompileError(loc, "#elif after #else")
                     cond = (not top[1]) and top[2] and self._eval(rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
@@ -225,6 +227,9 @@ class Preprocessor:
                     if not stack:
                         raise P4CompileError(loc, "#else without #if")
                     top = stack[-1]
+                    if top[3]:
+                        raise P4CompileError(loc, "#else after #else")
+                    top[3] = True
                     top[0] = top[2] and not top[1]
                     top[1] = True
                     active = top[0]
@@ -274,8 +279,27 @@ class Preprocessor:
                         cpp_file = pos_file = m2.group(3)
                 self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
-            self.out.append(Line(pos_file, lineno + pos_delta,
-                                 self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1)) if active else ""))
+            joined = 0
+            while active:
+                try:
+                    text = self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1))
+                    break
+                except P4CompileError as err:
+                    # cpp collects a function-like macro's arguments over the lines that follow
+                    # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
+                    # are left empty, as in cpp's output
+                    if not err.message.startswith("unterminated call of macro") or i + joined >= len(raw) \
+                            or raw[i + joined].lstrip().startswith("#"):
+                        raise
+                    nxt = raw[i + joined]
+                    if "__LINE__" not in self.macros:   # (cpp: an argument's __LINE__ is its own line)
+                        nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
+                    line = line + " " + nxt
+                    joined += 1
+            self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
+            for k in range(joined):
+                self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
+            i += joined
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
 

@@ -8,6 +8,11 @@ through and p4c's lexer skips it -- one of the form ``# N "file"`` renumbers the
 follow; ``#line N ["file"]`` renumbers for cpp too (``__LINE__``, ``__FILE__``).  checkmate-p4c
 refused such lines as malformed or unknown directives and ignored ``#line``.
 
+A function-like macro's arguments may span lines (``F(1,`` / ``2)``): cpp collects them and
+leaves the expansion on the call's line; checkmate-p4c expanded line by line and refused the
+call as unterminated.  ``#elif`` or ``#else`` after ``#else`` is cpp's error; checkmate-p4c took
+them.  (Probes of 38 preprocessor constructs, p4c deciding; these were the differences.)
+
 p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
 ``e & 0``, ``0 / e``, ``0 % e``, ``e - e``, ``e ^ e`` (``e`` free of side effects) are 0, so
 seclabBupt's heavy-hitter detector compiles ``count * (W/THETA + 1/EPSILON_INVERSE) / K`` (with
@@ -25,6 +30,16 @@ CASES.append(case("corpus14_passthrough_hash_lines_and_line_directive", "languag
     ingress="        hdr.h.c = __LINE__;\n#line 70000 \"renamed.p4\"\n        hdr.h.d = __LINE__;\n"),
     frames=[(1, H(1, 2, 3, 4))]))
 
+# a macro call over three lines, tokens after it on its last line, and __LINE__ after it
+CASES.append(case("corpus14_macro_call_over_lines", "language", program(
+    top="#define ADD3(a, b, c) ((a) + (b) + (c))\n#define PAIR(x, y) x = y\n",
+    ingress="""        hdr.h.c = ADD3(hdr.h.c,
+                       16w1,
+                       16w2); hdr.h.b = hdr.h.b + 1;
+        PAIR(hdr.h.d,
+             (bit<32>)__LINE__);
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 0xfffe, 7))]))
+
 # divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
 CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions", program(
     top="#define W 3\n#define THETA 5\n#define EPS 10000\n",
@@ -37,6 +52,9 @@ CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions",
 INVALID = {
     # cpp: '"x" after #line is not a positive integer'
     "corpus14_line_directive_not_a_number": (program(top="#line x\n"), ("#line", "positive integer")),
+    # cpp: "#elif after #else", "#else after #else"
+    "corpus14_elif_after_else": (program(top="#if 0\n#else\n#elif 1\n#endif\n"), ("#elif after #else",)),
+    "corpus14_else_after_else": (program(top="#ifdef NOPE\n#else\n#else\n#endif\n"), ("#else after #else",)),
     # p4c: "0 / 0: Division by zero" once `h.c * 0` is reduced
     "corpus14_divisor_strength_reduced_to_zero": (program("        hdr.h.c = 0 / (hdr.h.c * 0);\n"), ("division by zero",)),
 }
