@@ -283,7 +283,12 @@ class Preprocessor:
             while active:
                 try:
                     text = self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1))
-                    break
+                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
+                    if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
+                            and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
+                        break
+                    # a function-like macro's name at the end of a line, `(` on the next: a call
+                    raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
                 except P4CompileError as err:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
@@ -357,7 +362,11 @@ class Preprocessor:
             lvl, k, args, start = 0, j, [], j + 1
             while k < len(text):
                 ch = text[k]
-                if ch == "(":
+                if ch == '"':   # a string literal's commas and parentheses are no separators (cpp)
+                    k += 1
+                    while k < len(text) and text[k] != '"':
+                        k += 2 if text[k] == "\\" else 1
+                elif ch == "(":
                     lvl += 1
                 elif ch == ")":
                     lvl -= 1

@@ -10,7 +10,8 @@ refused such lines as malformed or unknown directives and ignored ``#line``.
 
 A function-like macro's arguments may span lines (``F(1,`` / ``2)``): cpp collects them and
 leaves the expansion on the call's line; checkmate-p4c expanded line by line and refused the
-call as unterminated.  ``#elif`` or ``#else`` after ``#else`` is cpp's error; checkmate-p4c took
+call as unterminated; nor did it take a macro name at a line's end with ``(`` on the next line
+for a call, and it split arguments at commas inside string literals.  ``#elif`` or ``#else`` after ``#else`` is cpp's error; checkmate-p4c took
 them.  (Probes of 38 preprocessor constructs, p4c deciding; these were the differences.)
 
 p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
@@ -32,12 +33,16 @@ CASES.append(case("corpus14_passthrough_hash_lines_and_line_directive", "languag
 
 # a macro call over three lines, tokens after it on its last line, and __LINE__ after it
 CASES.append(case("corpus14_macro_call_over_lines", "language", program(
-    top="#define ADD3(a, b, c) ((a) + (b) + (c))\n#define PAIR(x, y) x = y\n",
+    top="#define ADD3(a, b, c) ((a) + (b) + (c))\n#define PAIR(x, y) x = y\n#define PICK(s, v) v\n",
     ingress="""        hdr.h.c = ADD3(hdr.h.c,
                        16w1,
                        16w2); hdr.h.b = hdr.h.b + 1;
         PAIR(hdr.h.d,
              (bit<32>)__LINE__);
+        hdr.h.a = PICK("x,(y", hdr.h.a + 1);
+        hdr.h2.setValid();
+        hdr.h2.a = ADD3
+            (8w1, 8w2, 8w3);
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 0xfffe, 7))]))
 
 # divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
