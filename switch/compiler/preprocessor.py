@@ -267,6 +267,8 @@ class Preprocessor:
                     self.macros.pop(rest.split()[0] if rest else "", None)
                 elif d == "error":
                     raise P4CompileError(loc, f"#error {rest}")
+                elif d == "pragma" and rest.split()[:1] == ["once"]:
+                    self.once.add(os.path.abspath(file))   # cpp: this file is not read again
                 elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
                     pass
                 elif d == "line":
