@@ -78,6 +78,35 @@ _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "impo
                              "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
 
+def _last_comma_operand(e: str) -> str:
+    """``e`` with C's comma operator evaluated: each ``a, b`` (at the top level and inside every
+    parenthesis) is its last operand (a #if expression has no side effects)."""
+    parts, cur, depth = [], [], 0
+    for ch in e:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    last = "".join(cur)
+    out, i = [], 0
+    while i < len(last):   # the same inside each top-level parenthesis
+        if last[i] == "(":
+            depth, j = 0, i
+            while j < len(last):
+                depth += (last[j] == "(") - (last[j] == ")")
+                if depth == 0:
+                    break
+                j += 1
+            out.append("(" + _last_comma_operand(last[i + 1:j]) + ")")
+            i = j + 1
+        else:
+            out.append(last[i])
+            i += 1
+    return "".join(out)
+
+
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
 _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
 
@@ -339,8 +368,10 @@ class Preprocessor:
             name = m.group(0)
             if m.start() < pos:
                 continue
-            # skip identifiers inside string literals and numeric suffixes like 8w0
-            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()):
+            # skip identifiers inside string literals and numeric suffixes like 8w0, and the operand
+            # of `defined` (cpp never expands it, also where a macro's expansion brings `defined`)
+            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]):
                 continue
             mac = self.macros.get(name)
             if mac is None:
@@ -434,6 +465,10 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = self.expand(e, loc)
+        # `defined` that a macro's expansion brought (cpp evaluates it too)
+        e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
+                   lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
+        e = _last_comma_operand(e)   # C's comma operator: `#if (1, 0)` is false, `#if 0, 1` true
         # a character constant ('a', '\n', '\x41') is its code, as for cpp
         esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
         one = r"\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\]"

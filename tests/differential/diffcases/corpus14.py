@@ -12,7 +12,8 @@ A function-like macro's arguments may span lines (``F(1,`` / ``2)``): cpp collec
 leaves the expansion on the call's line; checkmate-p4c expanded line by line and refused the
 call as unterminated; nor did it take a macro name at a line's end with ``(`` on the next line
 for a call, and it split arguments at commas inside string literals.  ``#elif`` or ``#else`` after ``#else`` is cpp's error; checkmate-p4c took
-them.  (Probes of 38 preprocessor constructs, p4c deciding; these were the differences.)
+them; ``#if (1, 0)`` (C's comma operator) and ``#if`` over a macro that expands to
+``defined(X)`` are evaluated by cpp, checkmate-p4c refused both.  (Probes of 62 preprocessor constructs, p4c deciding; these were the differences.)
 
 p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
 ``e & 0``, ``0 / e``, ``0 % e``, ``e - e``, ``e ^ e`` (``e`` free of side effects) are 0, so
@@ -44,6 +45,30 @@ CASES.append(case("corpus14_macro_call_over_lines", "language", program(
         hdr.h2.a = ADD3
             (8w1, 8w2, 8w3);
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 0xfffe, 7))]))
+
+# #if with C's comma operator and with `defined` that a macro's expansion brings (cpp: both
+# evaluated; checkmate-p4c refused them)
+CASES.append(case("corpus14_if_comma_and_expanded_defined", "language", program(
+    top="""#define XDEF
+#define HAS_X defined(XDEF)
+#define HAS_Y defined YDEF
+#if (1, 0)
+#define V1 1
+#else
+#define V1 2
+#endif
+#if 0, 1
+#define V2 3
+#else
+#define V2 4
+#endif
+#if HAS_X && !HAS_Y && (0, (2, 0)) == 0
+#define V3 5
+#else
+#define V3 6
+#endif
+""",
+    ingress="        hdr.h.a = V1; hdr.h.b = V2; hdr.h.c = V3;\n"), frames=[(1, H(9, 9, 9, 9))]))
 
 # divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
 CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions", program(
