@@ -181,7 +181,9 @@ class Preprocessor:
             raise P4CompileError(Loc(path, line, col),
                                  f"invalid UTF-8 byte 0x{data[e.start]:02x}: P4 source files must be "
                                  "UTF-8 encoded (ASCII or UTF-8)") from None
-        self._text(text, path, os.path.dirname(os.path.abspath(path)), depth)
+        # cpp looks beside the including file by the path as written (__FILE__ of a header included
+        # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
+        self._text(text, path, os.path.dirname(path), depth)
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
