@@ -200,7 +200,9 @@ class Preprocessor:
     def _text(self, text: str, file: str, here: str, depth: int) -> None:
         if depth > _MAX_INCLUDE_DEPTH:
             raise P4CompileError(Loc(file, 1, 1), "#include nested too deeply")
-        text = strip_comments(text, file)
+        # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
+        # #define with `\` before \r\n)
+        text = strip_comments(text.replace("\r\n", "\n").replace("\r", "\n"), file)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active]
         stack: list[list[bool]] = []

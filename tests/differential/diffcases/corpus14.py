@@ -13,7 +13,9 @@ leaves the expansion on the call's line; checkmate-p4c expanded line by line and
 call as unterminated; nor did it take a macro name at a line's end with ``(`` on the next line
 for a call, and it split arguments at commas inside string literals.  ``#elif`` or ``#else`` after ``#else`` is cpp's error; checkmate-p4c took
 them; ``#if (1, 0)`` (C's comma operator) and ``#if`` over a macro that expands to
-``defined(X)`` are evaluated by cpp, checkmate-p4c refused both.  (Probes of 62 preprocessor constructs, p4c deciding; these were the differences.)
+``defined(X)`` are evaluated by cpp, checkmate-p4c refused both; a ``\\`` before \\r\\n continues a
+``#define`` and a lone \\r ends a line (files written on Windows or old Macs), checkmate-p4c kept
+the \\r.  (Probes of 62 preprocessor constructs, p4c deciding; these were the differences.)
 
 p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
 ``e & 0``, ``0 / e``, ``0 % e``, ``e - e``, ``e ^ e`` (``e`` free of side effects) are 0, so
@@ -69,6 +71,13 @@ CASES.append(case("corpus14_if_comma_and_expanded_defined", "language", program(
 #endif
 """,
     ingress="        hdr.h.a = V1; hdr.h.b = V2; hdr.h.c = V3;\n"), frames=[(1, H(9, 9, 9, 9))]))
+
+# a file written on Windows: `\` before \r\n continues a #define, and a lone \r ends a line
+# (cpp; checkmate-p4c kept the \r, so the `\` did not end the line: "unexpected character")
+CASES.append(case("corpus14_crlf_and_cr_line_ends", "language", program(
+    top="#define ADD(a, b) \\\r\n    ((a) + \\\r\n     (b))\r\n#define SUB(a, b) ((a) - (b))\r#define K 7\r\n",
+    ingress="        hdr.h.c = ADD(hdr.h.c,\r\n 16w3);\r\n        hdr.h.a = SUB(hdr.h.a, K);\r\n"),
+    frames=[(1, H(1, 2, 3, 4)), (1, H(0x10, 2, 0xffff, 4))]))
 
 # divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
 CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions", program(
