@@ -202,7 +202,8 @@ class Preprocessor:
             raise P4CompileError(Loc(file, 1, 1), "#include nested too deeply")
         # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
         # #define with `\` before \r\n)
-        text = strip_comments(text.replace("\r\n", "\n").replace("\r", "\n"), file)
+        # ... and skips a UTF-8 byte order mark at a file's start
+        text = strip_comments(text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"), file)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active]
         stack: list[list[bool]] = []
