@@ -78,6 +78,35 @@ _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "impo
                              "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
 
+def _lines_ending_in_comment(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` whose end lies inside a ``/* */`` comment."""
+    out, i, n, line = set(), 0, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            line += text.count("\n", i, j + 1)
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            k = text.count("\n", i, j)
+            out.update(range(line, line + k))
+            line += k
+            i = j
+        else:
+            i += 1
+    return out
+
+
 def _last_comma_operand(e: str) -> str:
     """``e`` with C's comma operator evaluated: each ``a, b`` (at the top level and inside every
     parenthesis) is its last operand (a #if expression has no side effects)."""
@@ -203,7 +232,13 @@ class Preprocessor:
         # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
         # #define with `\` before \r\n)
         # ... and skips a UTF-8 byte order mark at a file's start
-        text = strip_comments(text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"), file)
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        # a directive is a line whose first character (comments not skipped: p4c keeps them, -C)
+        # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
+        # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
+        orig = text.split("\n")
+        open_lines = _lines_ending_in_comment(text)
+        text = strip_comments(text, file)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active]
         stack: list[list[bool]] = []
@@ -221,8 +256,13 @@ class Preprocessor:
                 line = line[:-1] + " " + raw[i]
                 raw[i] = ""
             i += 1
+            if orig[lineno - 1].lstrip().startswith("#"):
+                while (i - 1) in open_lines and i < len(raw):
+                    line = line + " " + raw[i]
+                    raw[i] = ""
+                    i += 1
             s = line.strip()
-            if s.startswith("#"):
+            if s.startswith("#") and orig[lineno - 1].lstrip().startswith("#"):
                 col = line.index("#") + 1
                 loc = Loc(file, lineno, col)
                 m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)

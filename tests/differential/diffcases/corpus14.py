@@ -15,7 +15,9 @@ for a call, and it split arguments at commas inside string literals.  ``#elif`` 
 them; ``#if (1, 0)`` (C's comma operator) and ``#if`` over a macro that expands to
 ``defined(X)`` are evaluated by cpp, checkmate-p4c refused both; a ``\\`` before \\r\\n continues a
 ``#define`` and a lone \\r ends a line (files written on Windows or old Macs), checkmate-p4c kept
-the \\r.  (Probes of 62 preprocessor constructs, p4c deciding; these were the differences.)
+the \\r; a block comment running past a directive's line continues it (cpp reads it as a
+space), and a `#` after a comment on its line is no directive (p4c keeps comments, `-C`).
+(Probes of 74 preprocessor constructs, p4c deciding; these were the differences.)
 
 p4c's strength reduction runs before its BMv2 back end refuses a run-time division: ``e * 0``,
 ``e & 0``, ``0 / e``, ``0 % e``, ``e - e``, ``e ^ e`` (``e`` free of side effects) are 0, so
@@ -79,6 +81,12 @@ CASES.append(case("corpus14_crlf_and_cr_line_ends", "language", program(
     ingress="        hdr.h.c = ADD(hdr.h.c,\r\n 16w3);\r\n        hdr.h.a = SUB(hdr.h.a, K);\r\n"),
     frames=[(1, H(1, 2, 3, 4)), (1, H(0x10, 2, 0xffff, 4))]))
 
+# a block comment that runs past a directive's line continues the directive (cpp reads it as a
+# space): Z8 is `8w4 + 8w1`; checkmate-p4c ended the #define at the comment's first line
+CASES.append(case("corpus14_comment_continues_directive", "language", program(
+    top="#define Z8 8w4 /* first line\n   second line */ + 8w1\n#if 0 /* a\n b */ || 1\n#define Z9 8w9\n#endif\n",
+    ingress="        hdr.h.a = Z8; hdr.h.b = Z9;\n"), frames=[(1, H(1, 2, 3, 4))]))
+
 # divisions p4c's strength reduction makes 0 (results in h.c / h.d / h2)
 CASES.append(case("corpus14_strength_reduced_divisions_are_zero", "expressions", program(
     top="#define W 3\n#define THETA 5\n#define EPS 10000\n",
@@ -94,6 +102,8 @@ INVALID = {
     # cpp: "#elif after #else", "#else after #else"
     "corpus14_elif_after_else": (program(top="#if 0\n#else\n#elif 1\n#endif\n"), ("#elif after #else",)),
     "corpus14_else_after_else": (program(top="#ifdef NOPE\n#else\n#else\n#endif\n"), ("#else after #else",)),
+    # p4c keeps comments (cpp -C): a `#` after a comment is no directive, the lexer sees it
+    "corpus14_comment_before_directive": (program(top="/* c */ #define Z 4\n"), ("#",)),
     # p4c: "0 / 0: Division by zero" once `h.c * 0` is reduced
     "corpus14_divisor_strength_reduced_to_zero": (program("        hdr.h.c = 0 / (hdr.h.c * 0);\n"), ("division by zero",)),
 }
