@@ -10,6 +10,7 @@ from .ast import Node
 from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
                           newtype_name, pyname, tstr, unify_lists, untagged, _wrap)
 from .elab_types import P4C_MAX_WIDTH
+from .header_init import _reduced_value
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -520,6 +521,15 @@ class ExpressionRules:
             # constants (its constant folding; `x / 0` there is no error: helper mutz29)
             raise E(n.b.loc, f"operator {op}: division by zero")
         res = {"op": "bin", "o": op, "a": a, "b": b, "t": at}
+        if op in ("/", "%") and at != INTLIT and not has_runtime_int(res) and self.fold(res) is None:
+            # p4c's strength reduction and constant folding make it a constant before its BMv2
+            # back end judges the division (seclabBupt's `count * (W/THETA + 1/EPSILON_INVERSE) /
+            # K`: `x * 0 / 10`; `0 / x`; `(x * 0 - 1) / 10`) -- with a divisor they make 0, a
+            # division by zero (`0 / (x * 0)`)
+            if _reduced_value(b) == 0 and not (ctx.get("folded_branch") or ctx.get("dead_expr")):
+                raise E(n.b.loc, f"operator {op}: division by zero")
+            if (v := _reduced_value(res)) is not None and not isinstance(v, bool):
+                return {"op": "const", "v": v, "t": at}, at
         if op in ("/", "%") and at != INTLIT and (self.fold(res) is None or has_runtime_int(b)):
             d = None if has_runtime_int(b) else self.fold(b)
             inner = b["a"] if b.get("op") == "cast" else b

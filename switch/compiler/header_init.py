@@ -483,7 +483,7 @@ def _reduced(x, effects=_has_call):
     """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
     remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
     is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
-    ``x % 1``, operands without side effects by ``effects``) is the constant 0; anything else is
+    ``x % 1``, ``0 / x``, ``0 % x``, operands without side effects by ``effects``) is the constant 0; anything else is
     ``x`` itself.  On ``bit<W>`` and ``int<W>`` alike (an ``int<W>`` ``x ^ x`` is 0 too: fuzz_exprs
     seed 3002)."""
     if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] not in ("bit", "int"):
@@ -493,7 +493,7 @@ def _reduced(x, effects=_has_call):
     zero = {"op": "const", "v": 0, "t": x["t"]}
     if effects(x):
         return x
-    if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>") and _const(a) == 0 \
+    if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>", "/", "%") and _const(a) == 0 \
             or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
         return zero
     if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
@@ -501,6 +501,19 @@ def _reduced(x, effects=_has_call):
     if o in ("&", "|") and _same(a, b):
         return a   # `x & x`, `x | x`
     return x
+
+
+def _reduced_value(x, effects=_has_method_call):
+    """The constant p4c's mid end makes of ``x`` by strength reduction and constant folding,
+    repeated bottom-up (``(x * 0 - 1) / 10`` is ``(0 - 1) / 10``, then a constant), or None."""
+    if not isinstance(x, dict) or x.get("op") not in ("bin", "un", "cast"):
+        return _const(x)
+    parts = {}
+    for k in ("a", "b"):
+        if isinstance(x.get(k), dict):
+            v = _reduced_value(x[k], effects)
+            parts[k] = x[k] if v is None or isinstance(v, bool) else {"op": "const", "v": v, "t": x[k].get("t")}
+    return _const(_reduced({**x, **parts}, effects))
 
 
 def _same(a, b) -> bool:

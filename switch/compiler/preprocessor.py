@@ -72,6 +72,70 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+#: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
+#: passed through to p4c's lexer, which skips it
+_CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
+                             "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
+                             "ident", "sccs", "assert", "unassert"})
+
+def _lines_ending_in_comment(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` whose end lies inside a ``/* */`` comment."""
+    out, i, n, line = set(), 0, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            line += text.count("\n", i, j + 1)
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            k = text.count("\n", i, j)
+            out.update(range(line, line + k))
+            line += k
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _last_comma_operand(e: str) -> str:
+    """``e`` with C's comma operator evaluated: each ``a, b`` (at the top level and inside every
+    parenthesis) is its last operand (a #if expression has no side effects)."""
+    parts, cur, depth = [], [], 0
+    for ch in e:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    last = "".join(cur)
+    out, i = [], 0
+    while i < len(last):   # the same inside each top-level parenthesis
+        if last[i] == "(":
+            depth, j = 0, i
+            while j < len(last):
+                depth += (last[j] == "(") - (last[j] == ")")
+                if depth == 0:
+                    break
+                j += 1
+            out.append("(" + _last_comma_operand(last[i + 1:j]) + ")")
+            i = j + 1
+        else:
+            out.append(last[i])
+            i += 1
+    return "".join(out)
+
+
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
 _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
 
@@ -146,7 +210,9 @@ class Preprocessor:
             raise P4CompileError(Loc(path, line, col),
                                  f"invalid UTF-8 byte 0x{data[e.start]:02x}: P4 source files must be "
                                  "UTF-8 encoded (ASCII or UTF-8)") from None
-        self._text(text, path, os.path.dirname(os.path.abspath(path)), depth)
+        # cpp looks beside the including file by the path as written (__FILE__ of a header included
+        # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
+        self._text(text, path, os.path.dirname(path), depth)
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
@@ -163,11 +229,24 @@ class Preprocessor:
     def _text(self, text: str, file: str, here: str, depth: int) -> None:
         if depth > _MAX_INCLUDE_DEPTH:
             raise P4CompileError(Loc(file, 1, 1), "#include nested too deeply")
+        # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
+        # #define with `\` before \r\n)
+        # ... and skips a UTF-8 byte order mark at a file's start
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        # a directive is a line whose first character (comments not skipped: p4c keeps them, -C)
+        # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
+        # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
+        orig = text.split("\n")
+        open_lines = _lines_ending_in_comment(text)
         text = strip_comments(text, file)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active]
         stack: list[list[bool]] = []
         active = True
+        # `#line N "f"` renumbers for cpp (__LINE__, __FILE__) and for positions; `# N "f"` is
+        # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
+        cpp_file, cpp_delta = file, 0
+        pos_file, pos_delta = file, 0
         i = 0
         while i < len(raw):
             lineno = i + 1
@@ -177,15 +256,24 @@ class Preprocessor:
                 line = line[:-1] + " " + raw[i]
                 raw[i] = ""
             i += 1
+            if orig[lineno - 1].lstrip().startswith("#"):
+                while (i - 1) in open_lines and i < len(raw):
+                    line = line + " " + raw[i]
+                    raw[i] = ""
+                    i += 1
             s = line.strip()
-            if s.startswith("#"):
+            if s.startswith("#") and orig[lineno - 1].lstrip().startswith("#"):
                 col = line.index("#") + 1
                 loc = Loc(file, lineno, col)
-                m = re.match(r"#\s*([A-Za-z_]+)\s*(.*)$", s)
-                if not m:
-                    if active and s != "#":
-                        raise P4CompileError(loc, f"malformed preprocessor directive {s!r}")
-                    self.out.append(Line(file, lineno, ""))
+                m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+                if not m or (active and m.group(1) not in _CPP_DIRECTIVES):
+                    # p4c runs cpp as `-x assembler-with-cpp`: a line that is no cpp directive
+                    # (`#4096`, `#foo`, `#!x`) is passed through and p4c's lexer skips it; one of
+                    # the form `# N "file"` renumbers the positions that follow
+                    mk = re.match(r'#\s*(\d+)\s+"([^"]*)"', s) if active else None
+                    if mk:
+                        pos_file, pos_delta = mk.group(2), int(mk.group(1)) - (lineno + 1)
+                    self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
                 d, rest = m.group(1), m.group(2).strip()
                 if d in ("ifdef", "ifndef"):
@@ -193,16 +281,18 @@ class Preprocessor:
                     if not name:
                         raise P4CompileError(loc, f"#{d} needs a macro name")
                     cond = self.defined(name) == (d == "ifdef")
-                    stack.append([active and cond, cond, active])
+                    stack.append([active and cond, cond, active, False])
                     active = active and cond
                 elif d == "if":
                     cond = self._eval(rest, loc) if active else False
-                    stack.append([active and cond, cond, active])
+                    stack.append([active and cond, cond, active, False])
                     active = active and cond
                 elif d == "elif":
                     if not stack:
                         raise P4CompileError(loc, "#elif without #if")
                     top = stack[-1]
+                    if top[3]:
+                        raise P4CompileError(loc, "#elif after #else")
                     cond = (not top[1]) and top[2] and self._eval(rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
@@ -211,6 +301,9 @@ class Preprocessor:
                     if not stack:
                         raise P4CompileError(loc, "#else without #if")
                     top = stack[-1]
+                    if top[3]:
+                        raise P4CompileError(loc, "#else after #else")
+                    top[3] = True
                     top[0] = top[2] and not top[1]
                     top[1] = True
                     active = top[0]
@@ -221,7 +314,7 @@ class Preprocessor:
                     active = stack[-1][0] if stack else True
                 elif not active:
                     pass
-                elif d == "include":
+                elif d in ("include", "include_next", "import"):
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
                     if not m2:   # `#include NAME`: cpp expands the macros first
                         m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
@@ -248,13 +341,46 @@ class Preprocessor:
                     self.macros.pop(rest.split()[0] if rest else "", None)
                 elif d == "error":
                     raise P4CompileError(loc, f"#error {rest}")
-                elif d in ("pragma", "line", "warning"):
+                elif d == "pragma" and rest.split()[:1] == ["once"]:
+                    self.once.add(os.path.abspath(file))   # cpp: this file is not read again
+                elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
                     pass
-                else:
-                    raise P4CompileError(loc, f"unknown preprocessor directive #{d}")
-                self.out.append(Line(file, lineno, ""))
+                elif d == "line":
+                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', self.expand(rest, loc).strip())
+                    if not m2 or int(m2.group(1)) == 0:
+                        raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
+                                                  "is not a positive integer")
+                    cpp_delta = pos_delta = int(m2.group(1)) - (lineno + 1)
+                    if m2.group(3) is not None:
+                        cpp_file = pos_file = m2.group(3)
+                self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
-            self.out.append(Line(file, lineno, self.expand(line, Loc(file, lineno, 1)) if active else ""))
+            joined = 0
+            while active:
+                try:
+                    text = self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1))
+                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
+                    if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
+                            and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
+                        break
+                    # a function-like macro's name at the end of a line, `(` on the next: a call
+                    raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
+                except P4CompileError as err:
+                    # cpp collects a function-like macro's arguments over the lines that follow
+                    # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
+                    # are left empty, as in cpp's output
+                    if not err.message.startswith("unterminated call of macro") or i + joined >= len(raw) \
+                            or raw[i + joined].lstrip().startswith("#"):
+                        raise
+                    nxt = raw[i + joined]
+                    if "__LINE__" not in self.macros:   # (cpp: an argument's __LINE__ is its own line)
+                        nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
+                    line = line + " " + nxt
+                    joined += 1
+            self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
+            for k in range(joined):
+                self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
+            i += joined
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
 
@@ -287,8 +413,10 @@ class Preprocessor:
             name = m.group(0)
             if m.start() < pos:
                 continue
-            # skip identifiers inside string literals and numeric suffixes like 8w0
-            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()):
+            # skip identifiers inside string literals and numeric suffixes like 8w0, and the operand
+            # of `defined` (cpp never expands it, also where a macro's expansion brings `defined`)
+            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]):
                 continue
             mac = self.macros.get(name)
             if mac is None:
@@ -312,7 +440,11 @@ class Preprocessor:
             lvl, k, args, start = 0, j, [], j + 1
             while k < len(text):
                 ch = text[k]
-                if ch == "(":
+                if ch == '"':   # a string literal's commas and parentheses are no separators (cpp)
+                    k += 1
+                    while k < len(text) and text[k] != '"':
+                        k += 2 if text[k] == "\\" else 1
+                elif ch == "(":
                     lvl += 1
                 elif ch == ")":
                     lvl -= 1
@@ -378,6 +510,10 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = self.expand(e, loc)
+        # `defined` that a macro's expansion brought (cpp evaluates it too)
+        e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
+                   lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
+        e = _last_comma_operand(e)   # C's comma operator: `#if (1, 0)` is false, `#if 0, 1` true
         # a character constant ('a', '\n', '\x41') is its code, as for cpp
         esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
         one = r"\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\]"

@@ -39,6 +39,16 @@ def test_non_utf8_include_is_located_in_the_include(tmp_path):
     assert ei.value.loc.file.endswith("inc.p4") and ei.value.loc.line == 2
 
 
+def test_byte_order_mark_is_skipped(tmp_path):
+    # cpp skips a UTF-8 byte order mark at the start of a file (Windows editors write one);
+    # p4c 1.2.4.8 compiles such files, checkmate-p4c refused U+FEFF (helper corpus14)
+    (tmp_path / "inc.p4").write_bytes(b"\xef\xbb\xbfconst bit<8> X = 1;\n")
+    p = tmp_path / "main.p4"
+    p.write_bytes(b"\xef\xbb\xbf" + program(body="        hdr.h.a = X;").replace(
+        "#include <core.p4>", '#include <core.p4>\n#include "inc.p4"', 1).encode())
+    compile_file(p)
+
+
 @pytest.mark.parametrize("body", [
     "hdr.h.a = " + "(" * 3000 + "1" + ")" * 3000 + ";",
     "hdr.h.a = " + "-" * 3000 + "hdr.h.a;",
