@@ -1,0 +1,47 @@
+"""Constructs seen in public v1model programs not measured before (research prototypes, P4_14
+programs translated by p4c, course programs fetched by helper corpus15 for issue #15), each
+written here as a small program of our own and decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+p4c names a table key after the ``@name`` of the struct or header fields it goes through
+(KeyNameGenerator): appended to its base's name, or alone when it starts with a dot --
+``@name(".paxos") paxos_t paxos;`` makes the key ``hdr.paxos.msgtype`` ``paxos.msgtype`` and
+``hdr.paxos.isValid()`` ``paxos.$valid$`` (every P4_14 program p4c translates carries such
+names: P4B's p4xos acceptor); checkmate-p4c named it by the source text.
+
+``INVALID`` (read by tests/differential/test_invalid.py): name -> (program, words the error
+must contain)."""
+from .base import H, Entry, case, program
+
+CASES = []
+
+# key names through field @names: absolute (".hh", ".mm", ".why"), a validity key (P4Info names:
+# "hh.a", "hh.b", "hh.$valid$", "mm.x", "why")
+CASES.append(case("corpus15_key_names_follow_field_name_annotations", "tables", program(
+    headers='header g_t { bit<8> a; bit<8> b; }\nstruct mm_t { bit<8> x; @name(".why") bit<8> y; }\n',
+    fields='    @name(".hh") g_t hh;\n',
+    meta='    @name(".mm") mm_t mm;\n',
+    parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) {
+            0x1234: parse_h;
+            default: accept;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.hh);
+        transition accept;
+    }""",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.hh);",
+    ingress_decls="""    action set(bit<32> v) { hdr.h.d = v; }
+    table t {
+        key = { hdr.hh.a: exact; hdr.hh.b: ternary; hdr.hh.isValid(): exact; meta.mm.x: exact; meta.mm.y: exact; }
+        actions = { set; NoAction; }
+        default_action = NoAction();
+    }""",
+    ingress="        meta.mm.y = hdr.h.b;\n        t.apply();\n"),
+    frames=[(1, H(1, 2, 3, 4) + bytes([5, 6])), (1, H(1, 7, 3, 4) + bytes([5, 6])), (1, H(1, 2, 3, 4) + bytes([9, 6]))],
+    entries=[Entry("I.t", {"hh.a": 5, "hh.b": (6, 0xff), "hh.$valid$": 1, "mm.x": 0, "why": 2},
+                   "I.set", {"v": 0x11223344}, 10)]))
+
+INVALID: dict = {}
