@@ -70,6 +70,25 @@ class OutputRules:
             if owner.get(v["name"]) in gone:
                 v["used"] = False
 
+    def check_direct_names(self) -> None:
+        """p4c drops a direct counter or meter no table attaches ("Direct counter not used;
+        ignoring") before its P4Runtime serializer checks names, so an unattached one may share
+        its name with an attached one (P4B's ts_switching: an instance and the table's
+        ``@name(".my_direct_counter") counters = direct_counter(...)``); two attached ones may
+        not ("Name 'x' is used for multiple direct_counter objects")."""
+        locs = self.__dict__.get("direct_locs", {})
+        for key in ("direct_counters", "direct_meters"):
+            objs, seen = self.objects[key], set()
+            for o in objs:
+                if o["table"] is not None:
+                    if o["name"] in seen:
+                        raise E(locs.get(id(o)), f"name '{o['name']}' is used for more than one "
+                                                 f"{key[:-1].replace('_', ' ')} object in the P4Info")
+                    seen.add(o["name"])
+            # an unattached one that shares a name goes (its ids and runtime object with it)
+            self.objects[key] = [o for o in objs if o["table"] is not None or sum(
+                p["name"] == o["name"] for p in objs) == 1]
+
     def note_empty_name(self, q: str, kind: str | None, name_anno) -> None:
         """``@name(".")``: the object's control-plane name is empty (judged in :meth:`finish`,
         once it is known whether p4c keeps the object)."""
@@ -81,6 +100,7 @@ class OutputRules:
             raise err
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
+        self.check_direct_names()
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks, self.inlined_for_copies)   # (switch_copies)

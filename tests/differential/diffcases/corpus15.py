@@ -44,4 +44,22 @@ CASES.append(case("corpus15_key_names_follow_field_name_annotations", "tables", 
     entries=[Entry("I.t", {"hh.a": 5, "hh.b": (6, 0xff), "hh.$valid$": 1, "mm.x": 0, "why": 2},
                    "I.set", {"v": 0x11223344}, 10)]))
 
+
+# an unattached direct counter sharing its @name with the table's own (P4B's ts_switching, a
+# p4c-translated P4_14 program): p4c drops the unattached one ("Direct counter not used;
+# ignoring") and its count() calls; checkmate-p4c refused the name as used twice
+CASES.append(case("corpus15_unattached_direct_counter_shares_a_name", "externs", program(
+    ingress_decls="""    @name(".dcnt") direct_counter(CounterType.bytes) dcnt;
+    action take(bit<32> v) { dcnt.count(); hdr.h.d = v; }
+    action skip() { dcnt.count(); hdr.h.c = 7; }
+    table t {
+        key = { hdr.h.a: exact; }
+        actions = { take; skip; }
+        default_action = skip();
+        @name(".dcnt") counters = direct_counter(CounterType.bytes);
+    }""",
+    ingress="        t.apply();\n"),
+    frames=[(1, H(1, 2, 3, 4)), (1, H(2, 2, 3, 4)), (1, H(1, 5, 6, 7))],
+    entries=[Entry("I.t", {"hdr.h.a": 1}, "I.take", {"v": 0xabcd})]))
+
 INVALID: dict = {}
