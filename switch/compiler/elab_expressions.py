@@ -372,12 +372,37 @@ class ExpressionRules:
 
     def binary(self, n: Node, scope):
         op = n.op
-        a, at = self.expr(n.a, scope)
+        if op in ("*", "&") and _zero_literal(n.b, scope) and not _calls(n.a):
+            # `x / 10 * 0`: p4c's strength reduction makes it 0 before its BMv2 back end judges the
+            # division in it (corpus14's open item)
+            a, at = self.reduced_away(n.a, scope)
+        else:
+            a, at = self.expr(n.a, scope)
+        if op in ("*", "&") and not _calls(n.b) and (is_bits(at) or at == INTLIT) and self.fold(a) == 0:
+            b, bt = self.reduced_away(n.b, scope)   # `0 * (x / 10)`
+            return self.binary_tail(n, scope, op, a, at, b, bt)
+        return self.binary_tail(n, scope, op, a, at, None, None)
+
+    def reduced_away(self, n: Node, scope):
+        """An operand p4c's strength reduction removes (``e * 0``, ``e & 0``): elaborated as ever,
+        but a division in it is no target error (mk_stores.division_error)."""
+        ctx = getattr(self, "ctx", None)
+        if ctx is None:
+            return self.expr(n, scope)
+        saved = ctx.get("reduced_away")
+        ctx["reduced_away"] = True
+        try:
+            return self.expr(n, scope)
+        finally:
+            ctx["reduced_away"] = saved
+
+    def binary_tail(self, n: Node, scope, op, a, at, b, bt):
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL and not has_enum_cast_cmp(a) else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
         cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
-        b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
+        if b is None:
+            b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
         for side, ir, st in ((n.a, a, at), (n.b, b, bt)):
             if st == ["match_kind"]:
                 self.match_kind_operand(side, ir, op)
@@ -684,3 +709,23 @@ def _leaves(t):
             yield from _leaves(x)
         else:
             yield x
+
+
+def _zero_literal(n: Node, scope) -> bool:
+    """``0`` / ``8w0``, or a constant declared 0: an operand that makes ``e * 0`` 0."""
+    if n.kind == "int":
+        return n.value == 0
+    if n.kind == "name":
+        ent = scope.lookup(n.name)
+        return bool(ent) and ent[0] == "const" and isinstance(ent[1], dict) and ent[1].get("op") == "const" \
+            and ent[1].get("v") == 0
+    return False
+
+
+def _calls(n) -> bool:
+    """Whether expression ``n`` calls anything (p4c's strength reduction keeps such an operand)."""
+    if isinstance(n, Node):
+        return n.kind == "call" or any(_calls(v) for v in n._attrs.values())
+    if isinstance(n, (list, tuple)):
+        return any(_calls(v) for v in n)
+    return False

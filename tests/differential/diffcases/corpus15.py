@@ -62,4 +62,20 @@ CASES.append(case("corpus15_unattached_direct_counter_shares_a_name", "externs",
     frames=[(1, H(1, 2, 3, 4)), (1, H(2, 2, 3, 4)), (1, H(1, 5, 6, 7))],
     entries=[Entry("I.t", {"hdr.h.a": 1}, "I.take", {"v": 0xabcd})]))
 
+# a division by a non-power of two inside an operand that p4c's strength reduction removes
+# (`x / 10 * 0`, `0 * (x % 7)`, `(x / 10 & 0)`, `x / 6 * ZERO`, in an action too): p4c compiles
+# them to constants before its BMv2 back end judges divisions; checkmate-p4c refused the
+# division before it saw the `* 0` (corpus14's open item)
+CASES.append(case("corpus15_division_under_times_zero_is_removed", "expressions", program(
+    top="const bit<8> ZERO = 0;\n",
+    ingress_decls="""    action a(bit<8> p) { hdr.h.b = p / 3 * 0 + 1; }
+    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } default_action = a(9); }""",
+    ingress="""        hdr.h.d = hdr.h.d / 10 * 0 + 5;
+        hdr.h.c = 0 * (hdr.h.c % 7) + (hdr.h.c / 10 & 0) + (bit<16>)(hdr.h.a / 6 * ZERO) + 3;
+        meta.m8 = hdr.h.a;
+        meta.m8 = (meta.m8 / 5) * 8w0;
+        hdr.h.a = hdr.h.a + meta.m8;
+        t.apply();
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H(0xff, 0xfe, 0xfffd, 0xfffffffc))]))
+
 INVALID: dict = {}
