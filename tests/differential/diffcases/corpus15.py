@@ -78,4 +78,35 @@ CASES.append(case("corpus15_division_under_times_zero_is_removed", "expressions"
         t.apply();
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(0xff, 0xfe, 0xfffd, 0xfffffffc))]))
 
+# conditional directives among a multi-line macro call's arguments (cpp runs them; checkmate-p4c
+# refused the call as unterminated -- corpus14's open item), nested, with #elif, and __LINE__
+# after the call (on the call's last line)
+CASES.append(case("corpus15_conditionals_inside_macro_call_arguments", "language", program(
+    top="#define XDEF\n#define ADD3(a, b, c) ((a) + (b) + (c))\n",
+    ingress="""        hdr.h.a = ADD3(hdr.h.a,
+#ifdef XDEF
+            8w1,
+#else
+            8w2,
+#endif
+#ifndef XDEF
+            8w4
+#elif 1
+            8w8
+#else
+            8w16
+#endif
+        ); hdr.h.c = __LINE__;
+        hdr.h.b = ADD3(
+#if 0
+#ifdef XDEF
+            1, 1,
+#endif
+#else
+            8w3, 8w5,
+#endif
+            8w7);
+        hdr.h.d = __LINE__;
+"""), frames=[(1, H(1, 2, 3, 4))]))
+
 INVALID: dict = {}
