@@ -411,7 +411,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                                           ("direct_counters", _COUNTER_UNIT, info.direct_counters, True),
                                           ("meters", _METER_UNIT, info.meters, False),
                                           ("direct_meters", _METER_UNIT, info.direct_meters, True)):
-        for c in [c for c in ir[kind] if not direct or c.get("table_id")]:
+        objs = [c for c in ir[kind] if not direct or c.get("table_id")]
+        if direct:   # p4c lists a direct one with its table, in the tables' order (helper corpus15)
+            order = {t["id"]: (t.get("p4order", 0), i) for i, t in enumerate(ir["tables"])}
+            objs.sort(key=lambda c: order.get(c["table_id"], (0, 0)))
+        for c in objs:
             pc = repeated.add()
             _preamble(pc.preamble, c, _SKIP_ANNOS - {"hidden"})   # (an extern's @hidden is listed: p4c)
             pc.spec.unit = units[c["unit"]]

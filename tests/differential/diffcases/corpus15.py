@@ -109,4 +109,20 @@ CASES.append(case("corpus15_conditionals_inside_macro_call_arguments", "language
         hdr.h.d = __LINE__;
 """), frames=[(1, H(1, 2, 3, 4))]))
 
+# p4c lists direct counters and meters with their tables, in the tables' order, not in the
+# order the instances are declared (a 5G UPF's dl_meter / ul_meter: declared dl first, the table
+# of ul first); checkmate-p4c listed them by declaration
+CASES.append(case("corpus15_direct_objects_listed_in_table_order", "externs", program(
+    ingress_decls="""    direct_counter(CounterType.packets) cA;
+    direct_counter(CounterType.bytes) cB;
+    direct_meter<bit<8>>(MeterType.packets) mA;
+    direct_meter<bit<8>>(MeterType.bytes) mB;
+    action a(bit<8> v) { mA.read(meta.m8); hdr.h.b = v; }
+    action b(bit<8> v) { mB.read(meta.m8); hdr.h.a = v; }
+    table t1 { key = { hdr.h.a: exact; } actions = { b; NoAction; } counters = cB; meters = mB; default_action = NoAction(); }
+    table t2 { key = { hdr.h.b: exact; } actions = { a; NoAction; } counters = cA; meters = mA; default_action = NoAction(); }""",
+    ingress="        t2.apply();\n        t1.apply();\n"),
+    frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))],
+    entries=[Entry("I.t1", {"hdr.h.a": 1}, "I.b", {"v": 9}), Entry("I.t2", {"hdr.h.b": 2}, "I.a", {"v": 7})]))
+
 INVALID: dict = {}
