@@ -96,8 +96,9 @@ class OutputRules:
             self.__dict__.setdefault("empty_names", {}).setdefault(kind, name_anno[2])
 
     def finish(self, blocks, decls) -> dict:
-        for err in self.__dict__.get("late_errors", [])[:1]:   # elab_types.note_late_error
-            raise err
+        body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
+        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
+            raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
         self.check_direct_names()
@@ -123,10 +124,16 @@ class OutputRules:
                 loc, what, _ = self.actions[q]["cond_init_ops"][0]
                 raise E(loc, f"{what}: conditional execution in actions is not supported on this target "
                              "(p4c: Conditional execution in actions unsupported on this target)")
-        for q, a in used_actions.items():
-            # (an action of a removed sub-control instance goes with it, before the target checks)
-            if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols and (
-                    q not in only_unapplied or self._called(q, blocks, live)):
+        kept = {q: a for q, a in used_actions.items()   # (an action of a removed sub-control instance goes
+                if a.get("control") not in self.gone_subcontrols   # with it, before the target checks)
+                and (q not in only_unapplied or self._called(q, blocks, live))}
+        conds = [a["cond_call_error"] for a in kept.values() if a.get("cond_call_error")]
+        if conds:   # (p4c: its midend's, before the JSON conversion's; the first in the source)
+            raise min(conds, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
+        for err in body_extern[:1]:   # (as before: ahead of the actions' own)
+            raise err
+        for q, a in kept.items():
+            if a.get("deferred_error"):
                 self.raise_deferred(a["deferred_error"])
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:

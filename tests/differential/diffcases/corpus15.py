@@ -125,4 +125,15 @@ CASES.append(case("corpus15_direct_objects_listed_in_table_order", "externs", pr
     frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))],
     entries=[Entry("I.t1", {"hdr.h.a": 1}, "I.b", {"v": 9}), Entry("I.t2", {"hdr.h.b": 2}, "I.a", {"v": 7})]))
 
-INVALID: dict = {}
+INVALID = {
+    # p4c reports a program's own extern function called inside an if in an action ("bugx:
+    # Conditional execution in actions unsupported on this target", its midend) before the JSON
+    # conversion's "bugx: unknown extern function" for the call in ingress's body (bf4's
+    # instrumented programs call bug() in both places); checkmate-p4c reported the second
+    "corpus15_conditional_extern_call_reported_before_unknown_extern": (program(
+        "        bugx();\n",
+        top="extern void bugx();\n",
+        egress_decls="""    action a() { if (hdr.h.a == 1) { bugx(); } else { hdr.h.b = 2; } }
+    table te { key = { hdr.h.a: exact; } actions = { a; NoAction; } }""",
+        egress="        te.apply();\n"), ("conditional execution",)),
+}
