@@ -307,6 +307,10 @@ class OutputRules:
                          "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
+            # the P4Info's type_info names a field by its control-plane name: its @name, one dot off
+            # (p4info.cp_field; helper corpus15)
+            "field_cp_names": {t: {f: (n[1:] if n.startswith(".") else n) for (t2, f), n in self.field_names.items()
+                                   if t2 == t} for t, _ in self.field_names},
             "functions": [dict({k: v for k, v in f.items() if k not in ("deferred_error", "action_call", "action_switch")},   # elaboration only
                                params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
                           for f in self.functions.values()],

@@ -125,6 +125,13 @@ CASES.append(case("corpus15_direct_objects_listed_in_table_order", "externs", pr
     frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))],
     entries=[Entry("I.t1", {"hdr.h.a": 1}, "I.b", {"v": 9}), Entry("I.t2", {"hdr.h.b": 2}, "I.a", {"v": 7})]))
 
+# p4c's P4Info type_info names a digest struct's members (a nested struct's too) by their
+# control-plane names -- a field's @name, one leading dot off; checkmate-p4c used the field names
+CASES.append(case("corpus15_digest_members_named_by_field_annotations", "externs", program(
+    top="""struct dg_t { @name("renamed") bit<8> f; @name(".dotted") bit<16> g; bit<8> h; }\n""",
+    ingress="        digest<dg_t>(1, {hdr.h.a, hdr.h.c, hdr.h.b});\n"),
+    frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))]))
+
 INVALID = {
     # p4c reports a program's own extern function called inside an if in an action ("bugx:
     # Conditional execution in actions unsupported on this target", its midend) before the JSON
