@@ -81,6 +81,14 @@ class ExpressionRules:
             for f, w, s in h["fields"]:
                 if f == n.name:
                     ft = ["varbit", w] if f in h.get("varbits", ()) else self.header_field_type(bt[1], f, w, s)
+                    cp = self.field_names.get((bt[1], f))
+                    if cp is not None and cp.removeprefix(".") != f and not (getattr(self, "ctx", None) or {}).get("in_key"):
+                        # p4c's JSON names the field by its @name, which its header type does not
+                        # have: simple_switch refuses to load it (a table key alone loads, and
+                        # every entry of that table is refused: left open, CORPUS.md)
+                        self.load_refusal(n.loc, f"No field '{cp.removeprefix('.')}' can be found in header type "
+                                                 f"'{bt[1]}' (p4c's JSON names {bt[1]}.{f} by its @name; "
+                                                 "simple_switch refuses the program)")
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
