@@ -380,29 +380,46 @@ class ExpressionRules:
 
     def binary(self, n: Node, scope):
         op = n.op
-        if op in ("*", "&") and _zero_literal(n.b, scope) and not _calls(n.a):
-            # `x / 10 * 0`: p4c's strength reduction makes it 0 before its BMv2 back end judges the
-            # division in it (corpus14's open item)
-            a, at = self.reduced_away(n.a, scope)
-        else:
-            a, at = self.expr(n.a, scope)
-        if op in ("*", "&") and not _calls(n.b) and (is_bits(at) or at == INTLIT) and self.fold(a) == 0:
-            b, bt = self.reduced_away(n.b, scope)   # `0 * (x / 10)`
+        if op in ("*", "&") and not _calls(n.a) and not _calls(n.b):
+            # `x / 10 * 0`, `(x / 3) * (y - y)`: p4c's strength reduction makes it 0 before its BMv2
+            # back end judges the division in it (corpus14's open item): the divisions of an
+            # operand wait for the other one, and go if it is 0
+            (a, at), held = self.reduced_away(n.a, scope)
+            if (is_bits(at) or at == INTLIT) and _is_zero(self.fold(a), a):
+                (b, bt), held_b = self.reduced_away(n.b, scope)   # `0 * (x / 10)`
+                self.settle_divisions(held_b, True)
+                self.settle_divisions(held, False)
+                return self.binary_tail(n, scope, op, a, at, b, bt)
+            (b, bt), held_b = self.reduced_away(n.b, scope)   # (its divisions judged after a's)
+            self.settle_divisions(held, _is_zero(self.fold(b), b))
+            self.settle_divisions(held_b, False)
             return self.binary_tail(n, scope, op, a, at, b, bt)
+        a, at = self.expr(n.a, scope)
         return self.binary_tail(n, scope, op, a, at, None, None)
 
     def reduced_away(self, n: Node, scope):
-        """An operand p4c's strength reduction removes (``e * 0``, ``e & 0``): elaborated as ever,
-        but a division in it is no target error (mk_stores.division_error)."""
+        """An operand p4c's strength reduction may remove (``e * 0``, ``e & 0``): elaborated as
+        ever, its divisions' target errors held (mk_stores.division_error) for
+        :meth:`settle_divisions`.  Returns ``(ir, type), held``."""
         ctx = getattr(self, "ctx", None)
         if ctx is None:
-            return self.expr(n, scope)
-        saved = ctx.get("reduced_away")
-        ctx["reduced_away"] = True
+            return self.expr(n, scope), []
+        saved, held = ctx.get("reduced_away"), []
+        ctx["reduced_away"] = held
         try:
-            return self.expr(n, scope)
+            return self.expr(n, scope), held
         finally:
             ctx["reduced_away"] = saved
+
+    def settle_divisions(self, held: list, removed: bool) -> None:
+        """The divisions :meth:`reduced_away` held: gone with their operand (``removed``), else
+        judged as any other (in the enclosing context)."""
+        for loc, message, deferred in held:
+            if removed:
+                if deferred is not None:
+                    (self.__dict__.get("pending_divs") or {}).pop(id(deferred), None)
+            else:
+                self.division_error(loc, message, deferred)
 
     def binary_tail(self, n: Node, scope, op, a, at, b, bt):
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL and not has_enum_cast_cmp(a) else None
@@ -719,15 +736,13 @@ def _leaves(t):
             yield x
 
 
-def _zero_literal(n: Node, scope) -> bool:
-    """``0`` / ``8w0``, or a constant declared 0: an operand that makes ``e * 0`` 0."""
-    if n.kind == "int":
-        return n.value == 0
-    if n.kind == "name":
-        ent = scope.lookup(n.name)
-        return bool(ent) and ent[0] == "const" and isinstance(ent[1], dict) and ent[1].get("op") == "const" \
-            and ent[1].get("v") == 0
-    return False
+def _is_zero(folded, ir) -> bool:
+    """An operand that is 0 once p4c folds it and reduces its strength (``0``, ``8w2 - 2``,
+    ``y - y``, ``x * 0``): it makes ``e * 0`` and ``e & 0`` 0."""
+    if folded is not None:
+        return folded == 0 and not isinstance(folded, bool)
+    v = _reduced_value(ir)
+    return v is not None and not isinstance(v, bool) and v == 0
 
 
 def _calls(n) -> bool:

@@ -63,7 +63,8 @@ CASES.append(case("corpus15_unattached_direct_counter_shares_a_name", "externs",
     entries=[Entry("I.t", {"hdr.h.a": 1}, "I.take", {"v": 0xabcd})]))
 
 # a division by a non-power of two inside an operand that p4c's strength reduction removes
-# (`x / 10 * 0`, `0 * (x % 7)`, `(x / 10 & 0)`, `x / 6 * ZERO`, in an action too): p4c compiles
+# (`x / 10 * 0`, `0 * (x % 7)`, `(x / 10 & 0)`, `x / 6 * ZERO`, `(x / 3) * (x - x)`, `(x % 7) *
+# (16w2 - 2)`, in an action too): p4c compiles
 # them to constants before its BMv2 back end judges divisions; checkmate-p4c refused the
 # division before it saw the `* 0` (corpus14's open item)
 CASES.append(case("corpus15_division_under_times_zero_is_removed", "expressions", program(
@@ -75,6 +76,8 @@ CASES.append(case("corpus15_division_under_times_zero_is_removed", "expressions"
         meta.m8 = hdr.h.a;
         meta.m8 = (meta.m8 / 5) * 8w0;
         hdr.h.a = hdr.h.a + meta.m8;
+        meta.m16 = (hdr.h.c / 3) * (hdr.h.c - hdr.h.c) + (hdr.h.c % 7) * (16w2 - 2) + ((bit<16>)hdr.h.a * 0) / 5;
+        hdr.h.c = hdr.h.c + meta.m16;
         t.apply();
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(0xff, 0xfe, 0xfffd, 0xfffffffc))]))
 
