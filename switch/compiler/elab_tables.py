@@ -15,7 +15,7 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
-from .table_keys import bmv2_key_shape, check_key_name, key_text, negative_int_arg, property_instance_name
+from .table_keys import bmv2_key_shape, check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -146,7 +146,7 @@ class TableRules:
             own = find_name(k.expr, d.name)
             if own is not None:   # inside a table its own name is the table (issue2267: a parameter `t`)
                 raise E(own.loc, f"{d.name}: Cannot refer to the containing table {d.name}")
-            ir, t = self.key_expr(k.expr, scope)
+            ir, t = key_expr(self, k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
                 self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")
@@ -473,18 +473,6 @@ class TableRules:
             self.table_locs = {}
         self.table_locs[q] = d.loc
         return q
-
-    def key_expr(self, n, scope):
-        """A key element's expression (``ctx["in_key"]``: elab_expressions.member_of)."""
-        ctx = getattr(self, "ctx", None)
-        saved = None if ctx is None else ctx.get("in_key")
-        if ctx is not None:
-            ctx["in_key"] = True
-        try:
-            return self.expr(n, scope)
-        finally:
-            if ctx is not None:
-                ctx["in_key"] = saved
 
     def anonymous_direct(self, prop, kind: str, q: str) -> dict:
         """``@name("c") counters = direct_counter(CounterType.packets);``: the instance p4c

@@ -54,6 +54,20 @@ def check_key_name(k: Node):
     return na
 
 
+def key_expr(elab, n: Node, scope):
+    """A key element's expression, elaborated with ``ctx["in_key"]`` set (a header field renamed by
+    its ``@name`` is no load refusal there: elab_expressions.member_of)."""
+    ctx = getattr(elab, "ctx", None)
+    saved = None if ctx is None else ctx.get("in_key")
+    if ctx is not None:
+        ctx["in_key"] = True
+    try:
+        return elab.expr(n, scope)
+    finally:
+        if ctx is not None:
+            ctx["in_key"] = saved
+
+
 def key_text(n: Node, type_of, field_names: dict) -> str:
     """The name p4c gives a key element (its KeyNameGenerator): :func:`expr_text`, except that a
     member of a struct or header is named by the field's ``@name`` -- appended to its base's name,
