@@ -576,7 +576,10 @@ class BlockRules:
         """A counter/meter/register/profile instance; two of one kind with the same
         control-plane name are an error, as in p4c ("Name 'x' is used for multiple counter
         objects in the P4Info message")."""
-        if any(o["name"] == rec["name"] for o in self.objects[key]):
+        if key in ("direct_counters", "direct_meters"):
+            # checked once the tables are known (check_direct_names): p4c drops an unattached one
+            self.__dict__.setdefault("direct_locs", {})[id(rec)] = loc
+        elif any(o["name"] == rec["name"] for o in self.objects[key]):
             kind = key[:-1].replace("_", " ")
             raise E(loc, f"name '{rec['name']}' is used for more than one {kind} object in the P4Info")
         self.objects[key].append(rec)

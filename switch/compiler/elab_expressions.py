@@ -81,6 +81,14 @@ class ExpressionRules:
             for f, w, s in h["fields"]:
                 if f == n.name:
                     ft = ["varbit", w] if f in h.get("varbits", ()) else self.header_field_type(bt[1], f, w, s)
+                    cp = self.field_names.get((bt[1], f))
+                    if cp is not None and cp.removeprefix(".") != f and not (getattr(self, "ctx", None) or {}).get("in_key"):
+                        # p4c's JSON names the field by its @name, which its header type does not
+                        # have: simple_switch refuses to load it (a table key alone loads, and
+                        # every entry of that table is refused: left open, CORPUS.md)
+                        self.load_refusal(n.loc, f"No field '{cp.removeprefix('.')}' can be found in header type "
+                                                 f"'{bt[1]}' (p4c's JSON names {bt[1]}.{f} by its @name; "
+                                                 "simple_switch refuses the program)")
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
@@ -372,12 +380,54 @@ class ExpressionRules:
 
     def binary(self, n: Node, scope):
         op = n.op
+        if op in ("*", "&") and not _calls(n.a) and not _calls(n.b):
+            # `x / 10 * 0`, `(x / 3) * (y - y)`: p4c's strength reduction makes it 0 before its BMv2
+            # back end judges the division in it (corpus14's open item): the divisions of an
+            # operand wait for the other one, and go if it is 0
+            (a, at), held = self.reduced_away(n.a, scope)
+            if (is_bits(at) or at == INTLIT) and _is_zero(self.fold(a), a):
+                (b, bt), held_b = self.reduced_away(n.b, scope)   # `0 * (x / 10)`
+                self.settle_divisions(held_b, True)
+                self.settle_divisions(held, False)
+                return self.binary_tail(n, scope, op, a, at, b, bt)
+            (b, bt), held_b = self.reduced_away(n.b, scope)   # (its divisions judged after a's)
+            self.settle_divisions(held, _is_zero(self.fold(b), b))
+            self.settle_divisions(held_b, False)
+            return self.binary_tail(n, scope, op, a, at, b, bt)
         a, at = self.expr(n.a, scope)
+        return self.binary_tail(n, scope, op, a, at, None, None)
+
+    def reduced_away(self, n: Node, scope):
+        """An operand p4c's strength reduction may remove (``e * 0``, ``e & 0``): elaborated as
+        ever, its divisions' target errors held (mk_stores.division_error) for
+        :meth:`settle_divisions`.  Returns ``(ir, type), held``."""
+        ctx = getattr(self, "ctx", None)
+        if ctx is None:
+            return self.expr(n, scope), []
+        saved, held = ctx.get("reduced_away"), []
+        ctx["reduced_away"] = held
+        try:
+            return self.expr(n, scope), held
+        finally:
+            ctx["reduced_away"] = saved
+
+    def settle_divisions(self, held: list, removed: bool) -> None:
+        """The divisions :meth:`reduced_away` held: gone with their operand (``removed``), else
+        judged as any other (in the enclosing context)."""
+        for loc, message, deferred in held:
+            if removed:
+                if deferred is not None:
+                    (self.__dict__.get("pending_divs") or {}).pop(id(deferred), None)
+            else:
+                self.division_error(loc, message, deferred)
+
+    def binary_tail(self, n: Node, scope, op, a, at, b, bt):
         fa = self.fold(a) if op in ("&&", "||") and at == BOOL and not has_enum_cast_cmp(a) else None
         if fa is not None and bool(fa) == (op == "||"):   # `false && X`, `true || X`: X folded away
             return self.dead_operand(n.b, scope, bool(fa))
         cond = op in ("&&", "||") and at == BOOL and self.fold_condition(a) is None
-        b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
+        if b is None:
+            b, bt = self.conditional_operand(n.b, scope) if cond else self.expr(n.b, scope)
         for side, ir, st in ((n.a, a, at), (n.b, b, bt)):
             if st == ["match_kind"]:
                 self.match_kind_operand(side, ir, op)
@@ -684,3 +734,21 @@ def _leaves(t):
             yield from _leaves(x)
         else:
             yield x
+
+
+def _is_zero(folded, ir) -> bool:
+    """An operand that is 0 once p4c folds it and reduces its strength (``0``, ``8w2 - 2``,
+    ``y - y``, ``x * 0``): it makes ``e * 0`` and ``e & 0`` 0."""
+    if folded is not None:
+        return folded == 0 and not isinstance(folded, bool)
+    v = _reduced_value(ir)
+    return v is not None and not isinstance(v, bool) and v == 0
+
+
+def _calls(n) -> bool:
+    """Whether expression ``n`` calls anything (p4c's strength reduction keeps such an operand)."""
+    if isinstance(n, Node):
+        return n.kind == "call" or any(_calls(v) for v in n._attrs.values())
+    if isinstance(n, (list, tuple)):
+        return any(_calls(v) for v in n)
+    return False

@@ -192,7 +192,12 @@ class ExternRules:
         elif value:
             self.target_error(call.loc, f"{ext['name']}: could not convert expression to Json")
         else:
-            self.target_error(m.loc, msg)
+            # p4c's JSON conversion refuses it, after its midend's checks (a conditional call in
+            # an action: bf4's instrumented programs), so one in a control's body waits for those
+            err = E(m.loc, msg)
+            err.after_type_checking = True
+            if not self.defer_error(err):
+                self.__dict__.setdefault("body_extern_errors", []).append(err)
 
     def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
         """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;

@@ -70,6 +70,25 @@ class OutputRules:
             if owner.get(v["name"]) in gone:
                 v["used"] = False
 
+    def check_direct_names(self) -> None:
+        """p4c drops a direct counter or meter no table attaches ("Direct counter not used;
+        ignoring") before its P4Runtime serializer checks names, so an unattached one may share
+        its name with an attached one (P4B's ts_switching: an instance and the table's
+        ``@name(".my_direct_counter") counters = direct_counter(...)``); two attached ones may
+        not ("Name 'x' is used for multiple direct_counter objects")."""
+        locs = self.__dict__.get("direct_locs", {})
+        for key in ("direct_counters", "direct_meters"):
+            objs, seen = self.objects[key], set()
+            for o in objs:
+                if o["table"] is not None:
+                    if o["name"] in seen:
+                        raise E(locs.get(id(o)), f"name '{o['name']}' is used for more than one "
+                                                 f"{key[:-1].replace('_', ' ')} object in the P4Info")
+                    seen.add(o["name"])
+            # an unattached one that shares a name goes (its ids and runtime object with it)
+            self.objects[key] = [o for o in objs if o["table"] is not None or sum(
+                p["name"] == o["name"] for p in objs) == 1]
+
     def note_empty_name(self, q: str, kind: str | None, name_anno) -> None:
         """``@name(".")``: the object's control-plane name is empty (judged in :meth:`finish`,
         once it is known whether p4c keeps the object)."""
@@ -77,10 +96,12 @@ class OutputRules:
             self.__dict__.setdefault("empty_names", {}).setdefault(kind, name_anno[2])
 
     def finish(self, blocks, decls) -> dict:
-        for err in self.__dict__.get("late_errors", [])[:1]:   # elab_types.note_late_error
-            raise err
+        body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
+        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
+            raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
+        self.check_direct_names()
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
         specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks, self.inlined_for_copies)   # (switch_copies)
@@ -103,10 +124,16 @@ class OutputRules:
                 loc, what, _ = self.actions[q]["cond_init_ops"][0]
                 raise E(loc, f"{what}: conditional execution in actions is not supported on this target "
                              "(p4c: Conditional execution in actions unsupported on this target)")
-        for q, a in used_actions.items():
-            # (an action of a removed sub-control instance goes with it, before the target checks)
-            if a.get("deferred_error") and a.get("control") not in self.gone_subcontrols and (
-                    q not in only_unapplied or self._called(q, blocks, live)):
+        kept = {q: a for q, a in used_actions.items()   # (an action of a removed sub-control instance goes
+                if a.get("control") not in self.gone_subcontrols   # with it, before the target checks)
+                and (q not in only_unapplied or self._called(q, blocks, live))}
+        conds = [a["cond_call_error"] for a in kept.values() if a.get("cond_call_error")]
+        if conds:   # (p4c: its midend's, before the JSON conversion's; the first in the source)
+            raise min(conds, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
+        for err in body_extern[:1]:   # (as before: ahead of the actions' own)
+            raise err
+        for q, a in kept.items():
+            if a.get("deferred_error"):
                 self.raise_deferred(a["deferred_error"])
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
@@ -280,6 +307,10 @@ class OutputRules:
                          "tuple": bool(v.get("tuple")), **({"scalar": True} if v.get("scalar") else {})}
                         for d, v in self.digests.items()],
             "newtypes": {n: {"t": nt["t"], "annos": _annos_json(nt["annos"])} for n, nt in self.newtypes.items()},
+            # the P4Info's type_info names a field by its control-plane name: its @name, one dot off
+            # (p4info.cp_field; helper corpus15)
+            "field_cp_names": {t: {f: (n[1:] if n.startswith(".") else n) for (t2, f), n in self.field_names.items()
+                                   if t2 == t} for t, _ in self.field_names},
             "functions": [dict({k: v for k, v in f.items() if k not in ("deferred_error", "action_call", "action_switch")},   # elaboration only
                                params=[{k: v for k, v in p.items() if k != "default"} for p in f["params"]])
                           for f in self.functions.values()],

@@ -490,8 +490,11 @@ class StatementRules(ConditionFolding, LoopRules):
                 fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
             # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
             # predicated (an action no table lists and nothing calls is dropped first)
-            self.target_error(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
-                                        "on this target (p4c: a method or extern call inside an if in an action)")
+            # (kept apart: p4c reports these before its JSON conversion's errors, ElabOutput.finish)
+            err = E(call.loc, f"{expr_text(fn)}: conditional execution in actions is not supported "
+                              "on this target (p4c: a method or extern call inside an if in an action)")
+            err.after_type_checking = True
+            self.actions[self.ctx["in_action"]].setdefault("cond_call_error", err)
         elif self.ctx.get("in_action") and not self.ctx.get("dead") and not self.ctx.get("if_depth") and \
                 not self.ctx.get("cond_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS
                                                      or fn.name in self.externs):

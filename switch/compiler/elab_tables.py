@@ -15,7 +15,7 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
-from .table_keys import bmv2_key_shape, check_key_name, negative_int_arg, property_instance_name
+from .table_keys import bmv2_key_shape, check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -146,7 +146,7 @@ class TableRules:
             own = find_name(k.expr, d.name)
             if own is not None:   # inside a table its own name is the table (issue2267: a parameter `t`)
                 raise E(own.loc, f"{d.name}: Cannot refer to the containing table {d.name}")
-            ir, t = self.expr(k.expr, scope)
+            ir, t = key_expr(self, k.expr, scope)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
                 self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")
@@ -193,7 +193,8 @@ class TableRules:
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
-            kname = na[1][0] if na else expr_text(k.expr)
+            kname = na[1][0] if na else (key_text(k.expr, lambda n: self.expr(n, scope)[1], self.field_names)
+                                         if self.field_names else expr_text(k.expr))
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             if kid and kid[1] and kid[1][0] in user_key_ids:
                 raise E(k.expr.loc, f"table {q}: key @id {kid[1][0]} is used by more than one key element (p4c: "

@@ -350,6 +350,9 @@ class TypeRules:
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt
+            fna = annotation(f.annos, "name")
+            if fna and fna[1] and isinstance(fna[1][0], str):   # p4c names a key on it by this (table_keys)
+                self.field_names[(d.name, f.name)] = fna[1][0]
             declared = self.resolve_type(f.type, in_decl=True)
             if declared[0] == "serenum":  # a header keeps the bits; the P4Info names the enum
                 self.field_enums[(d.name, f.name)] = declared[1]

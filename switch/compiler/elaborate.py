@@ -71,6 +71,7 @@ class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules,
         self.typedef_nodes: dict[str, Node] = {}   # typedef / type declarations by name
         self.newtypes: dict[str, dict] = {}        # `type` declarations: name -> {"t", "annos"}
         self.field_newtypes: dict[tuple, str] = {}  # (header/struct, field) -> `type` name
+        self.field_names: dict[tuple, str] = {}  # (header/struct, field) -> its @name (key names)
         self.field_enums: dict[tuple, str] = {}     # (header/struct, field) -> serializable enum
         self.header_views: dict[tuple, str] = {}    # (header, field) -> struct laid out in the header
         self.headers: dict[str, dict] = {}   # name -> {"fields": [[n, w, signed]], "bytes": n}

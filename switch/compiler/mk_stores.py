@@ -127,6 +127,9 @@ class MatchKindStores:
         the store being judged, if any; else raised now, or (``deferred``: its IR, pending in
         const_index) left to the constant propagation."""
         ctx = getattr(self, "ctx", None) or {}
+        if ctx.get("reduced_away") is not None and not (ctx.get("dead") or ctx.get("after_exit")):
+            ctx["reduced_away"].append((loc, message, deferred))   # (an operand of `e * 0`: elab_expressions)
+            return
         if ctx.get("dead") or ctx.get("after_exit"):
             # after an exit (or a return) p4c removes the rest unchecked (helper mutz29, seed 521)
             if deferred is not None:

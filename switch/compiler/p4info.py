@@ -176,6 +176,12 @@ def _visible(ir: dict) -> dict:
     return out
 
 
+def cp_field(ir: dict, typ: str, field: str) -> str:
+    """A struct's or header's field as p4c's type_info names it: its control-plane name (the
+    field's ``@name``, one leading dot off), else its own name."""
+    return (ir.get("field_cp_names") or {}).get(typ, {}).get(field, field)
+
+
 def _kept_actions(ir: dict) -> list:
     """The actions p4c keeps: those the P4Info lists, and those a body or a kept action calls (an
     action no table lists and no body calls is dropped, with its extern calls and digests)."""
@@ -411,7 +417,11 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
                                           ("direct_counters", _COUNTER_UNIT, info.direct_counters, True),
                                           ("meters", _METER_UNIT, info.meters, False),
                                           ("direct_meters", _METER_UNIT, info.direct_meters, True)):
-        for c in [c for c in ir[kind] if not direct or c.get("table_id")]:
+        objs = [c for c in ir[kind] if not direct or c.get("table_id")]
+        if direct:   # p4c lists a direct one with its table, in the tables' order (helper corpus15)
+            order = {t["id"]: (t.get("p4order", 0), i) for i, t in enumerate(ir["tables"])}
+            objs.sort(key=lambda c: order.get(c["table_id"], (0, 0)))
+        for c in objs:
             pc = repeated.add()
             _preamble(pc.preamble, c, _SKIP_ANNOS - {"hidden"})   # (an extern's @hidden is listed: p4c)
             pc.spec.unit = units[c["unit"]]
@@ -451,7 +461,7 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         st = info.type_info.structs[pd.type_spec.struct.name]
         for (fname, ft), nt in zip(d["fields"], d.get("newtypes") or [None] * len(d["fields"])):
             mem = st.members.add()
-            mem.name = fname
+            mem.name = cp_field(ir, pd.type_spec.struct.name, fname)
             types.spec(mem.type_spec, ft, nt)
     for a in ir.get("action_profiles", []):
         pa = info.action_profiles.add()
@@ -603,7 +613,7 @@ class _TypeInfo:
                 hd = self.info.type_info.headers[ft[1]]
                 for f, w, signed in self.ir["headers"][ft[1]]["fields"]:
                     m = hd.members.add()
-                    m.name = f
+                    m.name = cp_field(self.ir, ft[1], f)
                     (m.type_spec.int if signed else m.type_spec.bit).bitwidth = w
         elif ft[0] == "struct":   # a nested struct member
             ts.struct.name = ft[1]
@@ -612,7 +622,7 @@ class _TypeInfo:
                 sd = self.ir["structs"][ft[1]]
                 for f, (_, sft) in zip(sd["p4_fields"], sd["fields"]):
                     m = st.members.add()
-                    m.name = f
+                    m.name = cp_field(self.ir, ft[1], f)
                     self.spec(m.type_spec, sft)
         elif ft[0] == "list":   # a digest tuple's tuple member (p4c; BMv2 cannot load it)
             ts.tuple.SetInParent()

@@ -356,9 +356,13 @@ class Preprocessor:
                 self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
             joined = 0
+            local: list[list[bool]] = []   # conditionals inside a macro call's arguments
             while active:
                 try:
                     text = self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1))
+                    if local:   # (the call ended inside an #if of its arguments)
+                        raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
+                                                                   "of its arguments (not supported)")
                     tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
                             and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
@@ -369,10 +373,21 @@ class Preprocessor:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
                     # are left empty, as in cpp's output
-                    if not err.message.startswith("unterminated call of macro") or i + joined >= len(raw) \
-                            or raw[i + joined].lstrip().startswith("#"):
+                    if err.message != "unterminated call of macro" and not err.message.startswith(
+                            "unterminated call of macro ") or i + joined >= len(raw):
                         raise
                     nxt = raw[i + joined]
+                    if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
+                        # cpp runs the conditional directives among a call's arguments
+                        # (`F(` / `#ifdef X` / `1` / `#else` / `2` / `#endif` / `)`)
+                        dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
+                        if not self._arg_conditional(nxt.strip(), local, dloc):
+                            raise
+                        joined += 1
+                        continue
+                    if local and not local[-1][0]:   # a line of a branch not taken
+                        joined += 1
+                        continue
                     if "__LINE__" not in self.macros:   # (cpp: an argument's __LINE__ is its own line)
                         nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
                     line = line + " " + nxt
@@ -383,6 +398,34 @@ class Preprocessor:
             i += joined
         if stack:
             raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
+
+    def _arg_conditional(self, s: str, local: list, loc: Loc) -> bool:
+        """A conditional directive among a macro call's arguments, on the call's own stack
+        ``local`` ([active, taken, parent active, #else seen]); False for any other directive
+        and for one that would close a conditional opened before the call."""
+        m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+        d, rest = (m.group(1), m.group(2).strip()) if m else ("", "")
+        act = local[-1][0] if local else True
+        if d in ("ifdef", "ifndef"):
+            cond = bool(rest) and self.defined(rest.split()[0]) == (d == "ifdef")
+            local.append([act and cond, cond, act, False])
+        elif d == "if":
+            cond = self._eval(rest, loc) if act else False
+            local.append([act and cond, cond, act, False])
+        elif d in ("elif", "else", "endif") and local:
+            top = local[-1]
+            if d == "endif":
+                local.pop()
+            elif top[3]:
+                raise P4CompileError(loc, f"#{d} after #else")
+            elif d == "elif":
+                cond = (not top[1]) and top[2] and self._eval(rest, loc)
+                top[0], top[1] = cond, top[1] or cond
+            else:
+                top[3], top[0], top[1] = True, top[2] and not top[1], True
+        else:
+            return False
+        return True
 
     def builtin(self, name: str, loc: Loc) -> str | None:
         """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,

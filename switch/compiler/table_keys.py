@@ -54,6 +54,47 @@ def check_key_name(k: Node):
     return na
 
 
+def key_expr(elab, n: Node, scope):
+    """A key element's expression, elaborated with ``ctx["in_key"]`` set (a header field renamed by
+    its ``@name`` is no load refusal there: elab_expressions.member_of)."""
+    ctx = getattr(elab, "ctx", None)
+    saved = None if ctx is None else ctx.get("in_key")
+    if ctx is not None:
+        ctx["in_key"] = True
+    try:
+        return elab.expr(n, scope)
+    finally:
+        if ctx is not None:
+            ctx["in_key"] = saved
+
+
+def key_text(n: Node, type_of, field_names: dict) -> str:
+    """The name p4c gives a key element (its KeyNameGenerator): :func:`expr_text`, except that a
+    member of a struct or header is named by the field's ``@name`` -- appended to its base's name,
+    or, when it starts with a dot, alone (less the dot): with ``@name(".paxos") paxos_t paxos;``
+    the key ``hdr.paxos.msgtype`` is ``paxos.msgtype`` and ``hdr.paxos.isValid()`` is
+    ``paxos.$valid$`` (p4c-translated P4_14 programs; probed, helper corpus15).  ``type_of`` gives
+    the type of a subexpression; called only when some field has a ``@name``."""
+    k = n.kind
+    if k == "member":
+        t = type_of(n.base)
+        fname = field_names.get((t[1], n.name), n.name) if t[0] in ("header", "struct", "union") else n.name
+        if fname.startswith("."):
+            return fname[1:]
+        return f"{key_text(n.base, type_of, field_names)}.{fname}"
+    if k == "index":
+        return f"{key_text(n.base, type_of, field_names)}[{expr_text(n.index)}]"
+    if k == "slice":
+        return f"{key_text(n.a, type_of, field_names)}[{expr_text(n.hi)}:{expr_text(n.lo)}]"
+    if k == "binary" and n.op == "&":
+        return f"{key_text(n.a, type_of, field_names)} & {key_text(n.b, type_of, field_names)}"
+    if k == "call" and n.fn.kind == "member" and n.fn.name == "isValid" and not n.args:
+        return f"{key_text(n.fn.base, type_of, field_names)}.$valid$"
+    if k == "cast":
+        return key_text(n.a, type_of, field_names)
+    return expr_text(n)
+
+
 def property_instance_name(prop: Node, q: str) -> str:
     """The name of an instance a table property declares (``@name("p") implementation =
     action_profile(4);``): the property's @name, less one leading dot.  p4c's P4Runtime serializer

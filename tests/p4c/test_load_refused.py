@@ -53,9 +53,17 @@ REFUSED = {
     # a key with a match_kind the program declares: p4c lists it as other_match_type
     "user_match_kind_key": (program(top="match_kind { fancy }", locals="    table t { key = { hdr.h.a: fancy; } "
                                     "actions = { NoAction; } }", body="        t.apply();"), "fancy;", "Invalid match type: 'fancy'"),
+    # a header field with an @name other than its own: p4c's JSON names it by the annotation, a
+    # field its header type does not have (helper corpus15)
+    "header_field_renamed": (program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;",
+                                     body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
+                             "r.f = ", "No field 'renamed' can be found in header type"),
 }
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
+    # ... one named by its own name, or with one leading dot more, loads
+    "header_field_renamed_to_itself": program(top='header r_t { @name(".f") bit<8> f; @name("g") bit<8> g; }',
+                                              locals="    r_t r;", body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
 }
 
 
