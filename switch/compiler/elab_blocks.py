@@ -271,6 +271,8 @@ class BlockRules:
             # (p4c's BMv2 back end: "bit<8>: expected the user metadata type to be a struct")
             raise E(blocks["parser"].params[2].type.loc or main.loc,
                     f"{tstr(mt)}: expected the user metadata type to be a struct")
+        if mt is not None:
+            self.refuse_union_in_metadata(mt)
         targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
         if targs and len(targs) != 2:
             raise E(main.loc, f"V1Switch takes 2 type arguments, got {len(targs)}")

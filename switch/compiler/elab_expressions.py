@@ -10,6 +10,7 @@ from .ast import Node
 from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
                           newtype_name, pyname, tstr, unify_lists, untagged, _wrap)
 from .elab_types import P4C_MAX_WIDTH
+from .elab_load_refusals import LOOKAHEAD_BOOL as _LOOKAHEAD_WORDS
 from .header_init import _reduced_value
 
 
@@ -635,6 +636,7 @@ class ExpressionRules:
                         self.zero_width_lookahead(t, n.loc)
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
                     if t == BOOL:   # p4c: one bit, true when it is 1
+                        self.refuse_bool_operand(t, n.loc, "lookahead", _LOOKAHEAD_WORDS)
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
                     if t[0] == "header" and self.headers[t[1]].get("varbit"):
                         raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "

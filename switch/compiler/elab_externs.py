@@ -61,8 +61,8 @@ class ExternRules:
     def flatten_value(self, ir, t, loc, what):
         if is_bits(t):
             return [(ir, t[1])]
-        if t[0] == "bool":
-            return [({"op": "cast", "a": ir, "t": ["bit", 1]}, 1)]
+        if t[0] == "bool":   # (marked: BMv2 refuses a bool in hash data, elab_load_refusals)
+            return [({"op": "cast", "a": ir, "t": ["bit", 1], "from_bool": True}, 1)]
         if t[0] == "serenum":
             return [(ir, t[2][1])]
         if t[0] == "header":
@@ -205,24 +205,6 @@ class ExternRules:
             raise E(call.loc, f"{expr_text(call.fn)}: a value of this extern call cannot be used here")
         return {"op": "const", "v": False if rt[0] == "bool" else 0, "t": rt}, rt
 
-    def load_refusal(self, loc, message: str) -> None:
-        """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load (an unknown hash
-        algorithm, two const entries with one key): checkmate-p4c compiles it too, as p4c does, and
-        the build's ``load_error`` makes checkmate-switch refuse it as BMv2 refuses p4c's JSON.
-        Kept like a :meth:`target_error` (only where the code survives p4c's front end)."""
-        err = E(loc, message)
-        err.after_type_checking = True
-        err.load_refusal = True
-        if not self.defer_error(err):
-            self.raise_deferred(err)
-
-    def raise_deferred(self, err) -> None:
-        """Raise a (deferred) back-end error; a :meth:`load_refusal` is noted for the build instead."""
-        if getattr(err, "load_refusal", False):
-            self.__dict__.setdefault("load_refusals", []).append(err)
-            return
-        raise err
-
     def defer_error(self, err) -> bool:
         """Keep ``err`` for the action, function, parser state or sub-control body being
         elaborated, as :meth:`target_error` describes; False in a control's own body (nothing
@@ -331,6 +313,7 @@ class ExternRules:
             self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
+            self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
@@ -353,6 +336,7 @@ class ExternRules:
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             rt = t
             self.model_enum_operand(t, args[0].loc)
+            self.refuse_bool_operand(t, args[0].loc, "hash result")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
@@ -360,9 +344,13 @@ class ExternRules:
                 # refuses to load the JSON ("Unknown hash algorithm: random")
                 self.load_refusal(args[1].loc, f"Unknown hash algorithm: {algo} (BMv2 refuses p4c's JSON)")
                 algo = "identity"
-            base = self.scalar_operand(self.expr(args[2], scope), args[2].loc)
+            base, mx = self.expr(args[2], scope), self.expr(args[4], scope)
+            self.refuse_bool_operand(base[1], args[2].loc, "hash base", "Parameter type 'bool' not supported "
+                                                                        "(simple_switch refuses p4c's JSON)")
+            self.refuse_bool_operand(mx[1], args[4].loc, "hash max")
+            base = self.scalar_operand(base, args[2].loc)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
-            mx = self.scalar_operand(self.expr(args[4], scope), args[4].loc)
+            mx = self.scalar_operand(mx, args[4].loc)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
             dies = [tstr(x) for x, y in ((rt, t), (base[1], base[1]), (mx[1], mx[1]))
                     if y is None or y[0] in ("header", "struct", "stack", "list")]
@@ -381,6 +369,7 @@ class ExternRules:
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:
                 data = self.flat_list(args[3], scope, "hash data")
+            self.refuse_bool_data(data, args[3].loc)
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,

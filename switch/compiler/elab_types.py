@@ -347,6 +347,7 @@ class TypeRules:
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])
+            self.__dict__.setdefault("struct_field_locs", {})[(d.name, f.name)] = f.loc
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt

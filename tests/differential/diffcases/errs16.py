@@ -1,0 +1,30 @@
+"""Programs found by helper errs16 (issue #15): errs15's open items and a third sweep of probe
+programs of our own (kept in /work/e16, outside the repository), each decided by real p4c 1.2.4.8
+and, for what runs, by simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused, listed differently in the P4Info, or
+ran differently.  ``INVALID`` (read by tests/differential/test_invalid.py): name -> (program,
+words the message must contain (any of)) -- programs p4c rejects that checkmate-p4c accepted.
+Programs p4c compiles and BMv2 refuses to load are tests/p4c/test_load_refused.py.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# push_front/pop_front with a negative count: p4c writes "-0x1" into its JSON; simple_switch 1.15.5
+# loads it and dies on the first packet that executes it ("Conversion from negative integer to an
+# unsigned type", boost range_error; pop_front(-2) likewise).  checkmate-switch moved nothing and
+# forwarded the packet; it now drops it there with a trace line (the run-time death of
+# elab_statements.bmv2_dies).  P4Info compared only (BMv2 cannot run it).
+_DIES = "simple_switch 1.15.5 dies executing a negative push_front/pop_front count (boost range_error)"
+CASES.append(case("errs16_push_front_negative", CAT, program("""
+        hdr.s[0].setValid(); hdr.s[0].a = hdr.h.a; hdr.s[0].b = 1;
+        hdr.s[1].setValid(); hdr.s[1].a = hdr.h.b; hdr.s[1].b = 2;
+        hdr.s.push_front(-1);
+        hdr.h.c = (hdr.s[0].isValid() ? 8w1 : 8w0) ++ (hdr.s[1].isValid() ? 8w1 : 8w0);
+        hdr.h.d = (bit<32>)(hdr.s[2].isValid() ? 8w1 : 8w0);""", fields="    h_t[3] s;\n",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"), p4info_only=_DIES))
+
+INVALID = {}
