@@ -201,7 +201,7 @@ class TableRules:
             if kid and kid[1]:
                 user_key_ids.add(kid[1][0])
             self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
-            ir, temp = self.bmv2_key(ir, k.expr.loc, q)   # (p4c computes it into a temporary, or keeps the field)
+            ir, temp = self.bmv2_key(ir, k.loc, q)   # (p4c computes it into a temporary, or keeps the field)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir, **({"temp": True} if temp else {}),
                          "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),

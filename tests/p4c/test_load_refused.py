@@ -53,9 +53,66 @@ REFUSED = {
     # a key with a match_kind the program declares: p4c lists it as other_match_type
     "user_match_kind_key": (program(top="match_kind { fancy }", locals="    table t { key = { hdr.h.a: fancy; } "
                                     "actions = { NoAction; } }", body="        t.apply();"), "fancy;", "Invalid match type: 'fancy'"),
+    # helper errs16 (switch/compiler/elab_load_refusals): bool operands of v1model externs -- p4c passes
+    # a d2b/b2d expression where BMv2's primitive wants a field
+    "hash_bool_result": (program(body="        bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10);"),
+                         "r, HashAlgorithm", "Invalid expression type"),
+    "hash_bool_max": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.a }, hdr.h.a == 1);"),
+                      "== 1", "Invalid expression type"),
+    "hash_bool_base": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, true, { hdr.h.a }, 16w10);"),
+                       "true,", "Parameter type 'bool' not supported"),
+    "hash_bool_data": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.isValid(), hdr.h.a }, 16w10);"),
+                       "{ hdr.h.isValid()", "Unsupported input type 'expression' for calculation"),
+    "hash_header_with_bool_field_data": (program(top="header bh_t { bool f; bit<7> p; }", locals="    bh_t bh;",
+                                                 body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, bh, 16w10);"),
+                                         "bh, 16w10", "Unsupported input type 'expression' for calculation"),
+    "random_bool_result": (program(locals="    bool r;", body="        random(r, false, true); hdr.h.a = r ? 8w1 : 8w2;"),
+                           "r, false", "Invalid expression type"),
+    "execute_meter_bool_result": (program(locals="    meter(4, MeterType.bytes) mt;",
+                                          body="        bool r; mt.execute_meter(0, r); hdr.h.a = r ? 8w1 : 8w2;"),
+                                  "r); hdr", "Invalid expression type"),
+    "direct_meter_bool_read": (program(locals="    direct_meter<bool>(MeterType.bytes) dm;\n    action a() { dm.read(m.f); }\n"
+                                              "    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }",
+                                       body="        t.apply();").replace("bit<16> y; }", "bit<16> y; bool f; }"),
+                               "m.f)", "Json::LogicError"),
+    # a key on a stack element with a run-time index: p4c keeps the expression as the key's target
+    "key_on_runtime_stack_index": (program(top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { "
+                                           "v.s[hdr.h.a].c: exact; } actions = { NoAction; } }", body="        t.apply();"),
+                                   "v.s[hdr.h.a].c", "Json::LogicError"),
+    "key_on_runtime_stack_index_valid": (program(top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { "
+                                                 "v.s[m.x].isValid(): exact; } actions = { NoAction; } }", body="        t.apply();"),
+                                         "v.s[m.x]", "Json::LogicError"),
+    "lookahead_bool": (program().replace("state start { pkt.extract(hdr.h);",
+                                         "state start { m.x = pkt.lookahead<bool>() ? 8w1 : 8w0; pkt.extract(hdr.h);"),
+                       "<bool>()", "Invalid 'type' in expression: 'lookahead'"),
+    "union_in_metadata": (program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t mu; }"),
+                          "mu;", "Invalid reference to object of type 'header type' with name 'u_t'"),
 }
+_UNUSED_TABLE = "    table t {{ key = {{ {key} }} actions = {{ {acts} }} {rest}}}"
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
+    # p4c removes what nothing uses before its back end: BMv2 loads these (errs16)
+    "hash_bool_result_in_unused_action": program(
+        locals="    action a() { bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10); }", body="        hdr.h.c = 1;"),
+    "lookahead_bool_in_unreachable_state": program().replace(
+        "transition accept; }\n}", "transition accept; }\n    state dead { m.x = pkt.lookahead<bool>() ? 8w1 : 8w0; "
+                                    "transition accept; }\n}", 1),
+    "key_on_runtime_stack_index_unapplied_table": program(
+        top="struct st_t { h_t[3] s; }", locals="    st_t v;\n" + _UNUSED_TABLE.format(
+            key="v.s[hdr.h.a].c: exact;", acts="NoAction;", rest=""), body="        hdr.h.c = 1;"),
+    "user_match_kind_unapplied_table": program(top="match_kind { fancy }", locals=_UNUSED_TABLE.format(
+        key="hdr.h.a: fancy;", acts="NoAction;", rest=""), body="        hdr.h.c = 1;"),
+    "negative_default_argument_unapplied_table": program(
+        locals="    action a2(int<8> v) { hdr.h.c = (bit<8>)v; }\n" + _UNUSED_TABLE.format(
+            key="hdr.h.a: exact;", acts="a2;", rest="default_action = a2(-4); "), body="        hdr.h.c = 1;"),
+    "duplicate_entries_unapplied_table": program(
+        locals="    action a2(bit<8> v) { hdr.h.a = v; }\n" + _UNUSED_TABLE.format(
+            key="hdr.h.a: exact;", acts="a2;", rest="const entries = { 3: a2(1); 3: a2(2); } "), body="        hdr.h.c = 1;"),
+    # a slice of such a key is computed into a temporary first; a stack of unions in the metadata
+    "key_on_runtime_stack_index_slice": program(
+        top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { v.s[hdr.h.a].b[7:0]: exact; } "
+        "actions = { NoAction; } }", body="        t.apply();"),
+    "union_stack_in_metadata": program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t[2] mu; }"),
 }
 
 
