@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
-from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
+from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -143,6 +143,7 @@ class ExternRules:
             raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(decl.get('tparams') or ())} type argument(s), "
                            f"got {len(targs)}")
         binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
+        self.instance_initializer(decl, d, scope, binds)
         scope.add(d.name, ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
@@ -150,6 +151,59 @@ class ExternRules:
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
             self.note_late_error(err)
+
+    def instance_initializer(self, decl: Node, d: Node, scope, binds: dict) -> None:
+        """``Ex() e = { bit<8> f(in bit<8> x) { ... } };``: the abstract methods of ``extern Ex``,
+        checked as p4c's type checker does -- every abstract method given once, with its type
+        (parameter names may differ), nothing else, and an initializer only for an extern that has
+        abstract methods.  Each body is type-checked in the enclosing scope and then dropped: p4c
+        compiles such an instance only where its back end never sees it (a control or parser nobody
+        instantiates, a sub-control nobody applies; elsewhere "unknown extern instance")."""
+        abstract = {m.name: m for m in decl.methods if m.kind == "method" and m.get("abstract")}
+        init = d.get("init")
+        if init is None:
+            if abstract:
+                raise E(d.loc, f"{d.name}: must declare abstract methods for {decl.name} (p4c)")
+            return
+        if not abstract:
+            raise E(d.loc, f"{d.name}: instance initializers for extern without abstract methods (p4c)")
+        seen = {}
+        for f in init:
+            if f.name in seen:
+                raise E(f.loc, f"Duplicate declaration of {f.name}; previous at {seen[f.name]}")
+            seen[f.name] = f.loc
+            m = abstract.get(f.name)
+            if m is None:
+                raise E(f.loc, f"{f.name}: no matching abstract method in {decl.name}")
+
+            def typ(n, binds=binds):
+                return binds[n.name] if n.kind == "typename" and n.name in binds else self.resolve_type(n)
+            if len(f.params) != len(m.params) or typ(f.ret) != typ(m.ret) or any(
+                    (p.direction or "in") != (q.direction or "in") or typ(p.type) != typ(q.type)
+                    for p, q in zip(f.params, m.params)):
+                raise E(d.loc, f"{d.name}: method '{f.name}' does not have the expected type of {decl.name}'s "
+                               f"abstract method {f.name} (p4c: Cannot unify)")
+            self.check_abstract_body(f, scope, typ(f.ret))
+        missing = [n for n in abstract if n not in seen]
+        if missing:
+            raise E(d.loc, f"{d.name}: {missing[0]} abstract method not implemented")
+
+    def check_abstract_body(self, f: Node, scope, ret) -> None:
+        """Type-check an abstract method's body as a function's, in ``scope`` (the enclosing
+        control's: its locals are visible), then drop it (:meth:`instance_initializer`)."""
+        iname = f"{f.name}__abstract{len(self.functions)}"
+        fscope = Scope(scope)
+        for p in f.params:
+            t = self.resolve_type(p.type)
+            fscope.add(p.name, ("var", {"op": "var", "n": f"f_{iname}_{p.name}", "t": t}, p.direction or "in"))
+        self.functions[iname] = {"name": f.name, "py": "F_" + iname, "params": [], "ret": ret, "body": None}
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope, "apply_body": True}
+        try:
+            self.stmt(f.body, fscope)
+        finally:
+            self.ctx = saved
+            del self.functions[iname]
 
     def user_extern_call(self, ext, call: Node, scope, method: str | None = None, value: bool = False) -> None:
         """A call of an extern function (``ext``: its declaration) or of method ``method`` of an

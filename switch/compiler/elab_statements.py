@@ -565,7 +565,7 @@ class StatementRules(ConditionFolding, LoopRules):
                     # unsigned type): the packet is dropped there (errs16_push_front_negative)
                     self.warn(call.args[0].loc, f"{m}({n}): a negative count; simple_switch dies executing it "
                                                 "(the embedded target drops the packet there)")
-                    return self.bmv2_dies(call.loc, f"{m}({n})")
+                    return self.bmv2_dies(call.loc, f"{m}({n})", extern=False)
                 if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
@@ -749,11 +749,12 @@ class StatementRules(ConditionFolding, LoopRules):
             return None, False
         return t, False
 
-    def bmv2_dies(self, loc, what: str) -> list:
+    def bmv2_dies(self, loc, what: str, extern: bool = True) -> list:
         """The statements for a call p4c compiles and simple_switch 1.15.5 cannot execute (it dies
         on an assertion in bm_sim/actions.h, "Default switch case should not be reachable"):
-        the packet is dropped there with a trace line, as for a failed ``assert``."""
-        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL},
+        the packet is dropped there with a trace line, as for a failed ``assert``.  ``extern``:
+        the call is an extern call for the P4Info's type_info (not a stack's push_front)."""
+        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL}, **({} if extern else {"not_extern": True}),
                  "where": f"{loc}: {what} (p4c compiles it; simple_switch dies executing it)"}]
 
     def index_expr(self, n: Node, scope, itype=None):
