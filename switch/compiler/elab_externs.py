@@ -530,6 +530,11 @@ class ExternRules:
             elif call.get("targs"):
                 raise E(loc, "log_msg(msg) takes no type arguments (p4c)")
             data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
+            if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] == "list":
+                # a tuple-typed value (a tuple local, a generic function's T = tuple parameter): p4c's
+                # JSON names a header that does not exist, and simple_switch dies on the first packet
+                # that logs it (errs15_log_msg_of_a_tuple_value; helper errs16)
+                return self.bmv2_dies(loc, "log_msg of a tuple value")
             return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
         raise E(loc, f"extern {name} is not supported")
 

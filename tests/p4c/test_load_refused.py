@@ -204,3 +204,29 @@ def test_checkmate_p4c_warns_that_bmv2_will_refuse_the_build(tmp_path, capsys):
     (tmp_path / "ok.p4").write_text(LOADED["hash_random_in_unused_action"])
     assert main([str(tmp_path / "ok.p4"), "-o", str(tmp_path / "out2")]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+# Constructs p4c compiles and simple_switch 1.15.5 loads, then dies executing (the differential cases
+# show it: errs16_push_front_negative, errs15_log_msg_of_a_tuple_value): checkmate-switch drops the
+# packet there with a trace line (elab_statements.bmv2_dies); it ran them before (helper errs16).
+# name -> (program, the statement that dies)
+DIES = {
+    "push_front_negative": (program(top="struct st_t { h_t[2] s; }", locals="    st_t v;",
+                                    body="        v.s[0].setValid(); if (hdr.h.a == 9) { v.s.push_front(-1); }"),
+                            "v.s.push_front(-1);"),
+    "log_msg_tuple_local": (program(body="        tuple<bit<8>, bit<16>> t = { hdr.h.a, hdr.h.b };\n"
+                                         "        if (hdr.h.a == 9) { log_msg(\"{} {}\", t); }"), "log_msg(\"{} {}\", t);"),
+    "log_msg_generic_tuple_parameter": (program(top="void lg<T>(in T x) { log_msg(\"{} {}\", x); }",
+                                                body="        if (hdr.h.a == 9) { lg({ hdr.h.a, hdr.h.b }); }"),
+                                        "lg({ hdr.h.a, hdr.h.b });"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIES))
+def test_dies_executing_it_drops_the_packet(name):
+    text, stmt = DIES[name]
+    pl = Pipeline(compile_source(text, "prog.p4").device_config)
+    assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]   # (not executed)
+    assert pl.process(0, bytes([9, 0, 1, 2])) == []
+    twin = Pipeline(compile_source(text.replace(stmt, ""), "twin.p4").device_config)
+    assert twin.process(0, bytes([9, 0, 1, 2])) == [(0, bytes([9, 0, 1, 2]))]
