@@ -532,6 +532,8 @@ class BlockRules:
                 vt = vt[2]
             if not is_bits(vt):
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
+            if vt[1] == 0:   # (p4c's BMv2 back end, for an instance it keeps; helper errs16)
+                self.target_error(t.args[0].loc, "register<bit<0>>: bit<0>: unknown width (p4c)")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY, bit32=True)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}

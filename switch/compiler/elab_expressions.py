@@ -309,6 +309,9 @@ class ExpressionRules:
                 return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
             self.bool_field_operand(ir, n.loc, n.op, n.a)
             if t[0] == "serenum":
+                if self.fold(ir) is not None:   # p4c's constant folding of -Se.A, ~Se.A, +Se.A (helper errs16)
+                    raise E(n.a.loc, f"{expr_text(n.a)}: expected an integer value (p4c: a unary {n.op} on a "
+                                     "serializable enum member)")
                 t = t[2]
             if n.op == "+":
                 if not (is_bits(t) or t == INTLIT):

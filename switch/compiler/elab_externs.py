@@ -78,7 +78,7 @@ class ExternRules:
             return [x for i in range(t[2]) for x in self.flatten_value(
                 {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
                 et, loc, what)]
-        if t[0] == "list" and what in ("digest data", "log_msg data"):   # (a tuple member, as a struct's: digest_call;
+        if t[0] == "list" and what in ("digest data", "log_msg data", "hash data"):   # (a tuple member, as a struct's: digest_call;
             # a tuple-typed value logged: a generic function's `log_msg("{}", x)` with T a tuple)
             items = ir["items"] if ir.get("op") == "list" else \
                 [{"op": "tuple_idx", "a": ir, "i": i, "t": et} for i, et in enumerate(t[1])]
@@ -415,7 +415,7 @@ class ExternRules:
             if not dies:
                 base = self.coerce(base, bt, args[2].loc)
                 mx = self.coerce(mx, mt, args[4].loc)
-            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
+            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "list"):
                 # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
                 self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
                                                "(p4c: expected a struct)")
@@ -424,6 +424,7 @@ class ExternRules:
             else:
                 data = self.flat_list(args[3], scope, "hash data")
             self.refuse_bool_data(data, args[3].loc)
+            self.refuse_nested_list(args[3], "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -439,6 +440,7 @@ class ExternRules:
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
+            self.refuse_nested_list(args[1], name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
@@ -453,6 +455,10 @@ class ExternRules:
                 if ct[0] == "list":   # p4c 1.2.4.8 dies on it without a message (exit 245; p4c_mutate seed 130)
                     raise E(args[2].loc, f"{name}: the checksum argument is a list; p4c cannot compile it "
                                          "(it dies: exit status 245); give the checksum field")
+                if ct == INTLIT:   # (p4c's type checker: no width for the checksum's type O)
+                    raise E(args[2].loc, f"{name}: {expr_text(args[2])}: could not infer a width for the checksum "
+                                         "argument (write e.g. 16w5)")
+                self.refuse_checksum_target(ck, args[2].loc, name)
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
             lv, lt = self.out_lvalue(args[2], scope, loc)

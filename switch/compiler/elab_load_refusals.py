@@ -22,6 +22,9 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
 * a table key on a field (or ``isValid()``) of a header stack element with a run-time index
   (``hdr.s[hdr.h.a].a``): p4c keeps the expression as the key's target, same death -- a
   slice of it is computed into a temporary first and loads;
+* a list inside the data list of ``hash`` or a checksum (``{ a, { b } }``), and a
+  ``verify_checksum`` whose checksum argument is no field (a constant, a local, a slice): the same
+  ``Json::LogicError``;
 * ``packet.lookahead<bool>()``: "Invalid 'type' in expression: 'lookahead'";
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
@@ -71,6 +74,21 @@ class LoadRefusalRules:
         if any(d.get("from_bool") or self.is_bool_header_field(d) for d, _ in data):
             self.load_refusal(loc, f"{what} with a bool: Unsupported input type 'expression' for calculation "
                                    "(simple_switch refuses p4c's JSON)")
+
+    def refuse_nested_list(self, data, what: str) -> None:
+        """A list expression inside the data list of ``hash`` or a checksum (``{ a, { b } }``):
+        p4c flattens nothing there, and simple_switch dies loading its JSON."""
+        inner = next((it for it in data.items if it.kind == "list"), None) if data.kind == "list" else None
+        if inner is not None:
+            self.load_refusal(inner.loc, f"{what}: a list inside the data list: {BMV2_JSON_ARRAY}")
+
+    def refuse_checksum_target(self, ck: dict, loc, what: str) -> None:
+        """``verify_checksum``'s checksum argument that is no field (a constant, a local
+        variable, a slice, a cast or another computation): simple_switch dies loading p4c's JSON."""
+        while ck.get("op") == "slice" and ck.get("lo") == 0 and ck.get("t") == (ck["a"].get("t") or [None]):
+            ck = ck["a"]   # (a full-width slice: p4c's strength reduction leaves the field)
+        if ck.get("op") != "field":
+            self.load_refusal(loc, f"{what}: the checksum argument is not a field: {BMV2_JSON_ARRAY}")
 
     def table_load_refusal(self, q: str, loc, message: str) -> None:
         """A :meth:`load_refusal` in table ``q``'s declaration: kept for the table, noted only if

@@ -31,6 +31,10 @@ _VC_RANDOM = program().replace("control VC(inout headers hdr, inout meta_t m) { 
                                "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
                                "hdr.h.b, " + _CSUM.rstrip("\n"))
 
+_VC = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                        "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, %s, "
+                        "HashAlgorithm.csum16); } }")
+
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
 REFUSED = {
     "hash_random": (program(body="        " + _HASH), "HashAlgorithm.random", "Unknown hash algorithm: random"),
@@ -87,6 +91,16 @@ REFUSED = {
                        "<bool>()", "Invalid 'type' in expression: 'lookahead'"),
     "union_in_metadata": (program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t mu; }"),
                           "mu;", "Invalid reference to object of type 'header type' with name 'u_t'"),
+    # a list inside hash's or a checksum's data list; verify_checksum's checksum argument no field
+    "hash_nested_list_data": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.a, { hdr.h.c } }, 16w10);"),
+                              "{ hdr.h.c }", "Json::LogicError"),
+    "update_checksum_nested_list_data": (program().replace(
+        "control CC(inout headers hdr, inout meta_t m) { apply { } }",
+        "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, { hdr.h.a, { hdr.h.c } }, "
+        "hdr.h.b, HashAlgorithm.csum16); } }"), "{ hdr.h.c }", "Json::LogicError"),
+    "verify_checksum_constant": (_VC % "16w0", "16w0,", "Json::LogicError"),
+    "verify_checksum_slice": (_VC % "m.y[7:0]", "[7:0]", "Json::LogicError"),
+    "verify_checksum_local": (_VC.replace("apply { verify", "bit<16> k = 3; apply { verify") % "k", "k, Hash", "Json::LogicError"),
 }
 _UNUSED_TABLE = "    table t {{ key = {{ {key} }} actions = {{ {acts} }} {rest}}}"
 LOADED = {
@@ -112,6 +126,8 @@ LOADED = {
     "key_on_runtime_stack_index_slice": program(
         top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { v.s[hdr.h.a].b[7:0]: exact; } "
         "actions = { NoAction; } }", body="        t.apply();"),
+    "verify_checksum_metadata_field": _VC % "m.y",
+    "verify_checksum_full_width_slice": _VC % "m.y[15:0]",
     "union_stack_in_metadata": program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t[2] mu; }"),
 }
 

@@ -57,7 +57,29 @@ CASES.append(case("errs16_mixed_sign_concat_that_p4c_keeps_out", CAT, program(""
         int<16> y = (int<8>)hdr.h.a ++ (int<8>)hdr.h.b;
         hdr.h.b = (bit<8>)(bit<16>)(y >> 4);""")))
 
+# A tuple value as hash data (a tuple local, or one inside the list): p4c flattens it like a struct and
+# BMv2 loads and runs it; checkmate-p4c refused it ("a value of type list cannot be in a field list";
+# errs16 probes hd_tuple_local, hd_tuple_in_list)
+CASES.append(case("errs16_tuple_as_hash_data", CAT, program("""
+        tuple<bit<8>, bit<16>> t = { hdr.h.a, hdr.h.c };
+        bit<16> r;
+        hash(r, HashAlgorithm.crc16, 16w0, t, 16w1000);
+        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { hdr.h.b, t }, 32w0);
+        hdr.h.c = r;""")))
+
 INVALID = {
+    # a unary operator on a serializable enum member: p4c's constant folding refuses it ("Se.A: expected
+    # an integer value"), also in an unused local; on a variable of the enum it compiles
+    "errs16_unary_minus_on_enum_member": (program("        hdr.h.a = (bit<8>)(-Se.A);\n", top="enum bit<8> Se { A = 1 }\n"),
+                                          ("expected an integer value",)),
+    "errs16_unary_complement_on_enum_member_unused": (program("        bit<8> q = (bit<8>)(~Se.A);\n",
+                                                              top="enum bit<8> Se { A = 1 }\n"), ("expected an integer value",)),
+    # register<bit<0>> in a control p4c keeps: its back end's "bit<0>: unknown width" (no position)
+    "errs16_register_of_bit0": (program("        hdr.h.a = 1;\n", ingress_decls="    register<bit<0>>(4) r;\n"),
+                                ("bit<0>: unknown width",)),
+    # verify_checksum's checksum argument an untyped literal: p4c cannot infer its type O
+    "errs16_verify_checksum_untyped_literal": (program("", verify="apply { verify_checksum(true, { hdr.h.a }, 5, "
+                                                           "HashAlgorithm.csum16); }"), ("could not infer a width",)),
     "errs16_concat_int_then_bit": (program("        hdr.h.c = (bit<16>)((int<8>)hdr.h.a ++ hdr.h.b);\n"),
                                    ("Cannot cast from 'bit<8>' to 'int<16>'",)),
     "errs16_concat_bit_then_int": (program("        bit<16> x = hdr.h.a ++ (int<8>)hdr.h.b; hdr.h.c = x;\n"),
