@@ -68,6 +68,12 @@ CASES.append(case("errs16_tuple_as_hash_data", CAT, program("""
         hdr.h.c = r;""")))
 
 INVALID = {
+    # a top-level function named like an extern function of v1model.p4 (p4c: "random duplicates random",
+    # whatever its parameters; an action of a control may take the name)
+    "errs16_function_named_random": (program("        hdr.h.a = random();\n", top="bit<8> random() { return 3; }\n"),
+                                     ("random duplicates random",)),
+    "errs16_function_named_truncate": (program("        hdr.h.a = 1;\n", top="void truncate(in bit<32> length) { }\n"),
+                                       ("truncate duplicates truncate",)),
     # a unary operator on a serializable enum member: p4c's constant folding refuses it ("Se.A: expected
     # an integer value"), also in an unused local; on a variable of the enum it compiles
     "errs16_unary_minus_on_enum_member": (program("        hdr.h.a = (bit<8>)(-Se.A);\n", top="enum bit<8> Se { A = 1 }\n"),
