@@ -464,6 +464,11 @@ class ExternRules:
             lv, lt = self.out_lvalue(args[2], scope, loc)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            if lv.get("op") == "slice" and not (lv.get("lo") == 0 and lv["a"].get("t") == lt):
+                # p4c writes the checksum into a temporary and assigns the slice from it, a statement
+                # its BMv2 back end refuses there (probes ck_update_target_slice/xor16; helper errs16)
+                raise E(args[2].loc, f"tmp = {expr_text(args[2])}: only calls to update_checksum or "
+                                     "update_checksum_with_payload allowed (p4c: a slice as the checksum field)")
             rtext = expr_text(args[2])
             holders = [i for i in (args[1].items if args[1].kind == "list" else [args[1]])
                        if i.kind in ("member", "name") and rtext.startswith(expr_text(i) + ".")]
