@@ -428,16 +428,7 @@ class ExpressionRules:
                 # constant for p4c's midend, which folds it the same way: the runtime does that
                 # where the (signed) right operand is negative (fuzz_exprs seed 10852)
                 return {"op": "bin", "o": "++", "a": a, "b": b, "t": t, "p4c_fold": True}, t
-            res = {"op": "bin", "o": "++", "a": a, "b": b, "t": t}
-            if at[0] != bt[0] and vb is None:
-                # p4c's BMv2 mid end lowers a ++ b to casts of both to the result's type, shifts and
-                # an or, and its type checker then refuses the cast of a run-time right operand of
-                # the other signedness -- after its constant propagation and dead-code removal, as
-                # for a division (const_index.defer_division; helper errs16)
-                msg = (f"({tstr(t)}){expr_text(n.b)}: Cannot cast from '{tstr(bt)}' to '{tstr(t)}' (p4c lowers "
-                       "this concatenation of a signed and an unsigned value into that cast)")
-                self.division_error(n.b.loc, msg, res if self.defer_division(res, n.b.loc, msg) else None)
-            return res, t
+            return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
                 raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")

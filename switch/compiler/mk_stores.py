@@ -211,7 +211,7 @@ class MatchKindStores:
                                or ctx.get("kind") == "parser" and ctx.get("state") is not None):
             return None
         nodes = list(_ast_nodes(rhs))
-        if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%", "++") or n.kind == "call"
+        if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") or n.kind == "call"
                                                      for n in nodes)) \
                 or not all(_plain_call(n) for n in nodes if n.kind == "call"):
             return None

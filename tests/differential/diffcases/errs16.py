@@ -44,29 +44,6 @@ CASES.append(case("errs16_abstract_methods_initializer", CAT, program("""
         hdr.h.a = hdr.h.a + 1;""", top=_ABS + _ABS_CTL % "bit<8> f(in bit<8> y) { return y; }" + _ABS_CTL.replace(
     "control U", "control W") % "bit<8> f(in bit<8> x) { return x + k; }", ingress_decls="    U() u;\n")))
 
-# A concatenation of a signed and an unsigned value: p4c's BMv2 mid end lowers it to casts of both
-# operands to the result's type and refuses the cast of a run-time right operand of the other
-# signedness (INVALID below); a constant right operand, a dead store, an unused local or a branch p4c
-# removes compile (checkmate-p4c accepted them all before; probes cc_* of errs16)
-CASES.append(case("errs16_mixed_sign_concat_that_p4c_keeps_out", CAT, program("""
-        int<16> x = (int<8>)hdr.h.a ++ 8w7;
-        hdr.h.c = (bit<16>)x;
-        int<16> unused = (int<8>)hdr.h.a ++ hdr.h.b;
-        meta.m16 = (bit<16>)((int<8>)hdr.h.a ++ hdr.h.b); meta.m16 = 3; hdr.h.d = (bit<32>)meta.m16;
-        if (false) { hdr.h.c = (bit<16>)(hdr.h.a ++ (int<8>)hdr.h.b); }
-        int<16> y = (int<8>)hdr.h.a ++ (int<8>)hdr.h.b;
-        hdr.h.b = (bit<8>)(bit<16>)(y >> 4);""")))
-
-# A tuple value as hash data (a tuple local, or one inside the list): p4c flattens it like a struct and
-# BMv2 loads and runs it; checkmate-p4c refused it ("a value of type list cannot be in a field list";
-# errs16 probes hd_tuple_local, hd_tuple_in_list)
-CASES.append(case("errs16_tuple_as_hash_data", CAT, program("""
-        tuple<bit<8>, bit<16>> t = { hdr.h.a, hdr.h.c };
-        bit<16> r;
-        hash(r, HashAlgorithm.crc16, 16w0, t, 16w1000);
-        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { hdr.h.b, t }, 32w0);
-        hdr.h.c = r;""")))
-
 INVALID = {
     # update_checksum into a slice of a field: p4c computes into a temporary and assigns the slice, a
     # statement its back end refuses in the compute-checksum control
@@ -91,12 +68,6 @@ INVALID = {
     # verify_checksum's checksum argument an untyped literal: p4c cannot infer its type O
     "errs16_verify_checksum_untyped_literal": (program("", verify="apply { verify_checksum(true, { hdr.h.a }, 5, "
                                                            "HashAlgorithm.csum16); }"), ("could not infer a width",)),
-    "errs16_concat_int_then_bit": (program("        hdr.h.c = (bit<16>)((int<8>)hdr.h.a ++ hdr.h.b);\n"),
-                                   ("Cannot cast from 'bit<8>' to 'int<16>'",)),
-    "errs16_concat_bit_then_int": (program("        bit<16> x = hdr.h.a ++ (int<8>)hdr.h.b; hdr.h.c = x;\n"),
-                                   ("Cannot cast from 'int<8>' to 'bit<16>'",)),
-    "errs16_concat_mixed_in_a_condition": (program("        if (((int<8>)hdr.h.a ++ hdr.h.b[3:0]) == 12s5) { hdr.h.c = 1; }\n"),
-                                           ("Cannot cast from 'bit<4>' to 'int<12>'",)),
     # a generic struct or header named like a type variable of core.p4/v1model.p4 (T, O, D, M, H, I:
     # `header H<T> { T f; }`): p4c 1.2.4.8 dies without a message (exit status 245) on any use of it --
     # a local, a field, one in a function nobody calls; checkmate-p4c compiled them (errs15's open item,
