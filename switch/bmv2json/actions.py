@@ -79,6 +79,7 @@ class PrimitiveGen:
         def X(z):
             return m.expr(z, params)
         at = f"{where}: primitive {op!r}"
+        _check_parameter_types(a, at)
         if op == "assign":
             dst, src = X(a[0]), X(a[1])
             if dst["t"][0] in ("header", "stack"):
@@ -165,6 +166,26 @@ class PrimitiveGen:
             return [{"s": "push_front" if op == "push" else "pop_front", "st": st, "count": hexint(a[1]["value"]),
                      **({"union": True} if st["t"][1] in m.ustructs else {})}]
         raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
+
+
+# BMv2 expression ops whose value is a bool (bm_sim/expressions.cpp): as a primitive's parameter
+_BOOL_OPS = {"d2b", "==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "valid", "valid_union"}
+
+
+def _check_parameter_types(a: list, at: str) -> None:
+    """What simple_switch 1.15.5 refuses in a primitive's parameters (P4Objects, actions.cpp): a
+    ``bool`` literal ("Parameter type 'bool' not supported") and a bool-valued expression -- p4c
+    writes ``d2b(...)`` for a bool result of hash, random or execute_meter, or a bool hash
+    maximum -- on which it dies (assertion "Invalid expression type"; helper errs16)."""
+    for z in a:
+        if z.get("type") == "bool":
+            raise Bmv2JsonError(f"{at}: Parameter type 'bool' not supported")
+        v = z.get("value") if z.get("type") == "expression" else None
+        if isinstance(v, dict) and v.get("type") == "expression":
+            v = v.get("value")
+        if isinstance(v, dict) and v.get("op") in _BOOL_OPS:
+            raise Bmv2JsonError(f"{at}: a bool-valued expression parameter (simple_switch dies on it: "
+                                "Assertion `0 && \"Invalid expression type\"' failed)")
 
 
 def _meta_instance(m, arg) -> str | None:

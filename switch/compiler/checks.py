@@ -364,6 +364,11 @@ class _Checker:
                 self._only_calls(st, allowed, ctl, blocks, depth)
             elif st.kind in ("empty", "var"):
                 continue
+            elif st.kind == "if" and isinstance(st.cond, Node) and st.cond.kind == "bool_lit":
+                # `if (false) { ... }`: p4c folds the branch away first (helper errs16)
+                taken = st.then if st.cond.value else st.get("els")
+                if taken is not None:
+                    self._only_calls(taken if taken.kind == "block" else [taken], allowed, ctl, blocks, depth, computed)
             elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
                 self._checksum_data(st.call, roots, computed)
                 continue
@@ -442,7 +447,11 @@ class _Checker:
             # one scalar, not a list: p4c dies on it (a field, a constant) or refuses `true`
             raise P4CompileError(data.loc, f"{_callee(call)}: the checksum data must be a list expression, a "
                                            "header or a struct, not one scalar value (p4c rejects it)")
-        for e in data.items if data.kind == "list" else [data]:
+        items = list(data.items) if data.kind == "list" else [data]
+        for e in items:
+            if isinstance(e, Node) and e.kind == "list":   # (p4c takes a nested list; BMv2 refuses its JSON:
+                items.extend(e.items)                      # elab_load_refusals.refuse_nested_list)
+                continue
             if isinstance(e, Node) and e.kind == "bool_lit":   # (p4c: "true: Computations are not supported")
                 raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
                                             f"data (p4c, bmv2): a bool literal")

@@ -271,6 +271,8 @@ class BlockRules:
             # (p4c's BMv2 back end: "bit<8>: expected the user metadata type to be a struct")
             raise E(blocks["parser"].params[2].type.loc or main.loc,
                     f"{tstr(mt)}: expected the user metadata type to be a struct")
+        if mt is not None:
+            self.refuse_union_in_metadata(mt)
         targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
         if targs and len(targs) != 2:
             raise E(main.loc, f"V1Switch takes 2 type arguments, got {len(targs)}")
@@ -530,6 +532,8 @@ class BlockRules:
                 vt = vt[2]
             if not is_bits(vt):
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
+            if vt[1] == 0:   # (p4c's BMv2 back end, for an instance it keeps; helper errs16)
+                self.target_error(t.args[0].loc, "register<bit<0>>: bit<0>: unknown width (p4c)")
             size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY, bit32=True)
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}

@@ -8,7 +8,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import _custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr
+from .elab_common import _custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -457,6 +457,8 @@ class CallRules:
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
     def declare_function(self, d: Node) -> None:
+        if d.name in V1_EXTERN_FUNCS:   # (p4c: "hash duplicates hash", whatever the parameters; helper errs16)
+            raise E(d.loc, f"{d.name} duplicates {d.name}: an extern function of v1model.p4/core.p4 has that name")
         if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
             self.global_scope.add(d.name, ("generic_fn", d))
             return

@@ -10,6 +10,7 @@ from .ast import Node
 from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
                           newtype_name, pyname, tstr, unify_lists, untagged, _wrap)
 from .elab_types import P4C_MAX_WIDTH
+from .elab_load_refusals import LOOKAHEAD_BOOL as _LOOKAHEAD_WORDS
 from .header_init import _reduced_value
 
 
@@ -316,6 +317,9 @@ class ExpressionRules:
                 return {"op": "un", "o": "!", "a": ir, "t": BOOL}, BOOL
             self.bool_field_operand(ir, n.loc, n.op, n.a)
             if t[0] == "serenum":
+                if self.fold(ir) is not None:   # p4c's constant folding of -Se.A, ~Se.A, +Se.A (helper errs16)
+                    raise E(n.a.loc, f"{expr_text(n.a)}: expected an integer value (p4c: a unary {n.op} on a "
+                                     "serializable enum member)")
                 t = t[2]
             if n.op == "+":
                 if not (is_bits(t) or t == INTLIT):
@@ -685,6 +689,7 @@ class ExpressionRules:
                         self.zero_width_lookahead(t, n.loc)
                         return {"op": "lookahead", "bits": t[1], "t": t}, t
                     if t == BOOL:   # p4c: one bit, true when it is 1
+                        self.refuse_bool_operand(t, n.loc, "lookahead", _LOOKAHEAD_WORDS)
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
                     if t[0] == "header" and self.headers[t[1]].get("varbit"):
                         raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
-from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, tstr
+from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -61,8 +61,8 @@ class ExternRules:
     def flatten_value(self, ir, t, loc, what):
         if is_bits(t):
             return [(ir, t[1])]
-        if t[0] == "bool":
-            return [({"op": "cast", "a": ir, "t": ["bit", 1]}, 1)]
+        if t[0] == "bool":   # (marked: BMv2 refuses a bool in hash data, elab_load_refusals)
+            return [({"op": "cast", "a": ir, "t": ["bit", 1], "from_bool": True}, 1)]
         if t[0] == "serenum":
             return [(ir, t[2][1])]
         if t[0] == "header":
@@ -78,7 +78,7 @@ class ExternRules:
             return [x for i in range(t[2]) for x in self.flatten_value(
                 {"op": "stack_idx", "st": ir, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": et, "size": t[2]},
                 et, loc, what)]
-        if t[0] == "list" and what in ("digest data", "log_msg data"):   # (a tuple member, as a struct's: digest_call;
+        if t[0] == "list" and what in ("digest data", "log_msg data", "hash data"):   # (a tuple member, as a struct's: digest_call;
             # a tuple-typed value logged: a generic function's `log_msg("{}", x)` with T a tuple)
             items = ir["items"] if ir.get("op") == "list" else \
                 [{"op": "tuple_idx", "a": ir, "i": i, "t": et} for i, et in enumerate(t[1])]
@@ -143,6 +143,7 @@ class ExternRules:
             raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(decl.get('tparams') or ())} type argument(s), "
                            f"got {len(targs)}")
         binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
+        self.instance_initializer(decl, d, scope, binds)
         scope.add(d.name, ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
@@ -150,6 +151,59 @@ class ExternRules:
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
             self.note_late_error(err)
+
+    def instance_initializer(self, decl: Node, d: Node, scope, binds: dict) -> None:
+        """``Ex() e = { bit<8> f(in bit<8> x) { ... } };``: the abstract methods of ``extern Ex``,
+        checked as p4c's type checker does -- every abstract method given once, with its type
+        (parameter names may differ), nothing else, and an initializer only for an extern that has
+        abstract methods.  Each body is type-checked in the enclosing scope and then dropped: p4c
+        compiles such an instance only where its back end never sees it (a control or parser nobody
+        instantiates, a sub-control nobody applies; elsewhere "unknown extern instance")."""
+        abstract = {m.name: m for m in decl.methods if m.kind == "method" and m.get("abstract")}
+        init = d.get("init")
+        if init is None:
+            if abstract:
+                raise E(d.loc, f"{d.name}: must declare abstract methods for {decl.name} (p4c)")
+            return
+        if not abstract:
+            raise E(d.loc, f"{d.name}: instance initializers for extern without abstract methods (p4c)")
+        seen = {}
+        for f in init:
+            if f.name in seen:
+                raise E(f.loc, f"Duplicate declaration of {f.name}; previous at {seen[f.name]}")
+            seen[f.name] = f.loc
+            m = abstract.get(f.name)
+            if m is None:
+                raise E(f.loc, f"{f.name}: no matching abstract method in {decl.name}")
+
+            def typ(n, binds=binds):
+                return binds[n.name] if n.kind == "typename" and n.name in binds else self.resolve_type(n)
+            if len(f.params) != len(m.params) or typ(f.ret) != typ(m.ret) or any(
+                    (p.direction or "in") != (q.direction or "in") or typ(p.type) != typ(q.type)
+                    for p, q in zip(f.params, m.params)):
+                raise E(d.loc, f"{d.name}: method '{f.name}' does not have the expected type of {decl.name}'s "
+                               f"abstract method {f.name} (p4c: Cannot unify)")
+            self.check_abstract_body(f, scope, typ(f.ret))
+        missing = [n for n in abstract if n not in seen]
+        if missing:
+            raise E(d.loc, f"{d.name}: {missing[0]} abstract method not implemented")
+
+    def check_abstract_body(self, f: Node, scope, ret) -> None:
+        """Type-check an abstract method's body as a function's, in ``scope`` (the enclosing
+        control's: its locals are visible), then drop it (:meth:`instance_initializer`)."""
+        iname = f"{f.name}__abstract{len(self.functions)}"
+        fscope = Scope(scope)
+        for p in f.params:
+            t = self.resolve_type(p.type)
+            fscope.add(p.name, ("var", {"op": "var", "n": f"f_{iname}_{p.name}", "t": t}, p.direction or "in"))
+        self.functions[iname] = {"name": f.name, "py": "F_" + iname, "params": [], "ret": ret, "body": None}
+        saved = getattr(self, "ctx", None)
+        self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope, "apply_body": True}
+        try:
+            self.stmt(f.body, fscope)
+        finally:
+            self.ctx = saved
+            del self.functions[iname]
 
     def user_extern_call(self, ext, call: Node, scope, method: str | None = None, value: bool = False) -> None:
         """A call of an extern function (``ext``: its declaration) or of method ``method`` of an
@@ -209,24 +263,6 @@ class ExternRules:
         if rt is None or not (is_bits(rt) or rt[0] == "bool"):
             raise E(call.loc, f"{expr_text(call.fn)}: a value of this extern call cannot be used here")
         return {"op": "const", "v": False if rt[0] == "bool" else 0, "t": rt}, rt
-
-    def load_refusal(self, loc, message: str) -> None:
-        """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load (an unknown hash
-        algorithm, two const entries with one key): checkmate-p4c compiles it too, as p4c does, and
-        the build's ``load_error`` makes checkmate-switch refuse it as BMv2 refuses p4c's JSON.
-        Kept like a :meth:`target_error` (only where the code survives p4c's front end)."""
-        err = E(loc, message)
-        err.after_type_checking = True
-        err.load_refusal = True
-        if not self.defer_error(err):
-            self.raise_deferred(err)
-
-    def raise_deferred(self, err) -> None:
-        """Raise a (deferred) back-end error; a :meth:`load_refusal` is noted for the build instead."""
-        if getattr(err, "load_refusal", False):
-            self.__dict__.setdefault("load_refusals", []).append(err)
-            return
-        raise err
 
     def defer_error(self, err) -> bool:
         """Keep ``err`` for the action, function, parser state or sub-control body being
@@ -336,6 +372,7 @@ class ExternRules:
             self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
+            self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
@@ -358,6 +395,7 @@ class ExternRules:
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             rt = t
             self.model_enum_operand(t, args[0].loc)
+            self.refuse_bool_operand(t, args[0].loc, "hash result")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")
             algo = self.hash_algorithm(args[1], scope)   # a name, or chosen by a parameter
             if isinstance(algo, str) and algo not in ("crc32", "crc16", "csum16", "identity", "xor16"):
@@ -365,9 +403,13 @@ class ExternRules:
                 # refuses to load the JSON ("Unknown hash algorithm: random")
                 self.load_refusal(args[1].loc, f"Unknown hash algorithm: {algo} (BMv2 refuses p4c's JSON)")
                 algo = "identity"
-            base = self.scalar_operand(self.expr(args[2], scope), args[2].loc)
+            base, mx = self.expr(args[2], scope), self.expr(args[4], scope)
+            self.refuse_bool_operand(base[1], args[2].loc, "hash base", "Parameter type 'bool' not supported "
+                                                                        "(simple_switch refuses p4c's JSON)")
+            self.refuse_bool_operand(mx[1], args[4].loc, "hash max")
+            base = self.scalar_operand(base, args[2].loc)
             bt = base[1] if is_bits(base[1]) else (targs[1] if targs and targs[1] else ["bit", 32])
-            mx = self.scalar_operand(self.expr(args[4], scope), args[4].loc)
+            mx = self.scalar_operand(mx, args[4].loc)
             mt = mx[1] if is_bits(mx[1]) else (targs[3] if targs and targs[3] else ["bit", 32])
             dies = [tstr(x) for x, y in ((rt, t), (base[1], base[1]), (mx[1], mx[1]))
                     if y is None or y[0] in ("header", "struct", "stack", "list")]
@@ -378,7 +420,7 @@ class ExternRules:
             if not dies:
                 base = self.coerce(base, bt, args[2].loc)
                 mx = self.coerce(mx, mt, args[4].loc)
-            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "tuple"):
+            if args[3].kind != "list" and self.expr(args[3], scope)[1][0] not in ("struct", "header", "list"):
                 # p4c's BMv2 back end: "expected a struct" (p4c_mutate seed 65, kind extern_call)
                 self.target_error(args[3].loc, "hash data must be a list expression ({...}), a struct or a header "
                                                "(p4c: expected a struct)")
@@ -386,6 +428,8 @@ class ExternRules:
                 data = [d for ir, ft in typed for d in self.flatten_value(ir, ft, args[3].loc, "hash data")]
             else:
                 data = self.flat_list(args[3], scope, "hash data")
+            self.refuse_bool_data(data, args[3].loc)
+            self.refuse_nested_list(args[3], "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -401,6 +445,7 @@ class ExternRules:
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
+            self.refuse_nested_list(args[1], name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
@@ -415,11 +460,20 @@ class ExternRules:
                 if ct[0] == "list":   # p4c 1.2.4.8 dies on it without a message (exit 245; p4c_mutate seed 130)
                     raise E(args[2].loc, f"{name}: the checksum argument is a list; p4c cannot compile it "
                                          "(it dies: exit status 245); give the checksum field")
+                if ct == INTLIT:   # (p4c's type checker: no width for the checksum's type O)
+                    raise E(args[2].loc, f"{name}: {expr_text(args[2])}: could not infer a width for the checksum "
+                                         "argument (write e.g. 16w5)")
+                self.refuse_checksum_target(ck, args[2].loc, name)
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
             lv, lt = self.out_lvalue(args[2], scope, loc)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
+            if lv.get("op") == "slice" and not (lv.get("lo") == 0 and lv["a"].get("t") == lt):
+                # p4c writes the checksum into a temporary and assigns the slice from it, a statement
+                # its BMv2 back end refuses there (probes ck_update_target_slice/xor16; helper errs16)
+                raise E(args[2].loc, f"tmp = {expr_text(args[2])}: only calls to update_checksum or "
+                                     "update_checksum_with_payload allowed (p4c: a slice as the checksum field)")
             rtext = expr_text(args[2])
             holders = [i for i in (args[1].items if args[1].kind == "list" else [args[1]])
                        if i.kind in ("member", "name") and rtext.startswith(expr_text(i) + ".")]
@@ -492,6 +546,11 @@ class ExternRules:
             elif call.get("targs"):
                 raise E(loc, "log_msg(msg) takes no type arguments (p4c)")
             data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
+            if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] == "list":
+                # a tuple-typed value (a tuple local, a generic function's T = tuple parameter): p4c's
+                # JSON names a header that does not exist, and simple_switch dies on the first packet
+                # that logs it (errs15_log_msg_of_a_tuple_value; helper errs16)
+                return self.bmv2_dies(loc, "log_msg of a tuple value")
             return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
         raise E(loc, f"extern {name} is not supported")
 

@@ -141,6 +141,8 @@ class OutputRules:
         for q, t in self.tables.items():
             if q in applied and t.get("target_error"):
                 raise t["target_error"]
+            if q in applied and q in self.__dict__.get("table_load_refusals", {}):   # (elab_load_refusals)
+                self.raise_deferred(self.table_load_refusals[q])
         for rec, loc, action in self.direct_meter_reads:
             if rec["table"] is None and (action is None or action in used_actions):
                 # p4c names the declaration: "direct meter is not associated with any table"
@@ -240,9 +242,10 @@ class OutputRules:
                 "const_entries": [dict(e, action=tid_of(e["action"]), matches=[
                     {"id": m["id"], "kind": m["kind"], "value": m["value"], "mask": m.get("mask"),
                      "prefix_len": m.get("prefix_len"), "high": m.get("high")} for m in e["matches"]])
-                    for e in t["const_entries"] if not t["profile"]],   # (p4c's JSON drops the entries
-                # of a table with an action profile or selector: BMv2 loads the table empty; its
-                # P4Info still says has_initial_entries)
+                    for e in t["const_entries"] if not t["profile"] and q in applied],   # (p4c's JSON drops the
+                # entries of a table with an action profile or selector: BMv2 loads the table empty; its
+                # P4Info still says has_initial_entries; and a table nothing applies: two entries with
+                # one key are no load error there, errs16)
                 **({"entries_dropped": True} if t["profile"] and t["const_entries"] else {}),
                 "is_const": t["is_const"],
                 "direct_counter": ids["direct_counter"][t["direct_counter"]] if t["direct_counter"] else None,

@@ -18,6 +18,7 @@ from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, i
 from .errors import P4CompileError
 from .fold_conditions import ConditionFolding
 from .elab_loops import LoopRules
+from .elab_load_refusals import BMV2_JSON_ARRAY
 from .elab_expressions import NEXT_READ
 from .header_init import _fields_read, drop_stores_before_self_init, reads_header
 
@@ -562,11 +563,12 @@ class StatementRules(ConditionFolding, LoopRules):
                                       "used in a parser")
                 n = self.const_int(call.args[0], f"{m} count")
                 if n < 0:
-                    # p4c accepts it and writes the negative count into its JSON, which
-                    # simple_switch_grpc does not survive: here it moves nothing
-                    self.warn(call.args[0].loc, f"{m}({n}): a negative count moves nothing on the embedded "
-                                                "target (BMv2 cannot run it)")
-                    n = 0
+                    # p4c accepts it and writes the negative count into its JSON ("-0x1"); simple_switch
+                    # 1.15.5 loads it and dies executing it (boost range_error: a negative integer to an
+                    # unsigned type): the packet is dropped there (errs16_push_front_negative)
+                    self.warn(call.args[0].loc, f"{m}({n}): a negative count; simple_switch dies executing it "
+                                                "(the embedded target drops the packet there)")
+                    return self.bmv2_dies(call.loc, f"{m}({n})", extern=False)
                 if t[1] in self.structs:  # a stack of header unions (BMv2's own shuffle: engine.Stack)
                     return [{"s": m, "st": ir, "count": n, "union": True}]
                 return [{"s": m, "st": ir, "count": n}]
@@ -699,6 +701,7 @@ class StatementRules(ConditionFolding, LoopRules):
             lv, lt = self.out_lvalue(args[1], scope, call.loc)
             self.check_type_args(call, [lt], "meter.execute_meter")
             self.model_enum_operand(lt, args[1].loc)
+            self.refuse_bool_operand(lt, args[1].loc, "execute_meter result")
             lt, to_bool = self.result_bits(lt, args[1].loc, "meter")
             if lt is None:
                 self.index_expr(args[0], scope, itype)   # still type-checked
@@ -720,6 +723,8 @@ class StatementRules(ConditionFolding, LoopRules):
             if first is not None and first["l"] != lv:   # (p4c's BMv2 back end: one result_target per meter)
                 self.target_error(args[0].loc, f"all meter operations must write to the same destination, however "
                                                f"{expr_text(args[0])} and {rec.get('read_text')} are different")
+            # (BMv2: the meter's result_target, a d2b expression for a bool)
+            self.refuse_bool_operand(lt, args[0].loc, "direct_meter read result", BMV2_JSON_ARRAY)
             rec.setdefault("read_text", expr_text(args[0]))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
@@ -747,11 +752,12 @@ class StatementRules(ConditionFolding, LoopRules):
             return None, False
         return t, False
 
-    def bmv2_dies(self, loc, what: str) -> list:
+    def bmv2_dies(self, loc, what: str, extern: bool = True) -> list:
         """The statements for a call p4c compiles and simple_switch 1.15.5 cannot execute (it dies
         on an assertion in bm_sim/actions.h, "Default switch case should not be reachable"):
-        the packet is dropped there with a trace line, as for a failed ``assert``."""
-        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL},
+        the packet is dropped there with a trace line, as for a failed ``assert``.  ``extern``:
+        the call is an extern call for the P4Info's type_info (not a stack's push_front)."""
+        return [{"s": "assert", "c": {"op": "const", "v": False, "t": BOOL}, **({} if extern else {"not_extern": True}),
                  "where": f"{loc}: {what} (p4c compiles it; simple_switch dies executing it)"}]
 
     def index_expr(self, n: Node, scope, itype=None):

@@ -15,7 +15,11 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
+<<<<<<< HEAD
 from .table_keys import bmv2_key_shape, check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
+=======
+from .table_keys import check_key_name, negative_int_arg, property_instance_name
+>>>>>>> errs16
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -176,7 +180,7 @@ class TableRules:
                                          f"after {cur.kind} {cur.name}, which uses it)")
                 # a user-declared match_kind: p4c accepts it and lists it as other_match_type, and
                 # simple_switch refuses its JSON ("Invalid match type: 'fancy'"; probed, errs15)
-                self.load_refusal(k.match_loc, f"Invalid match type: '{k.match}' (BMv2 refuses p4c's JSON)")
+                self.table_load_refusal(q, k.match_loc, f"Invalid match type: '{k.match}' (BMv2 refuses p4c's JSON)")
             was_bool = t[0] == "bool"
             was_error = t[0] == "error"
             if was_error:
@@ -202,7 +206,7 @@ class TableRules:
             if kid and kid[1]:
                 user_key_ids.add(kid[1][0])
             self.__dict__.setdefault("key_id_annos", {}).setdefault(q, []).append((kname, kid))   # (check_element_ids)
-            ir, temp = bmv2_key_shape(ir)   # (p4c computes it into a temporary, or keeps the field)
+            ir, temp = self.bmv2_key(ir, k.loc, q)   # (p4c computes it into a temporary, or keeps the field)
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir, **({"temp": True} if temp else {}),
                          "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
@@ -323,9 +327,9 @@ class TableRules:
                 raise E(da.loc, f"table {q}: action {dname} is marked @tableonly and cannot be the default action")
             self.check_bound_args(da.expr, props["actions"], dname, scope, q)
             if neg := negative_int_arg(self.actions.get(dname, {}).get("params", ()), da.expr, dparams):
-                self.load_refusal(neg[0].loc, f"table {q} default_action: {neg[1]}: BMv2 cannot load a negative "
-                                              "action argument (Formatted output in bases 8 or 16 is only available "
-                                              "for positive numbers)")
+                self.table_load_refusal(q, neg[0].loc, f"table {q} default_action: {neg[1]}: BMv2 cannot load a "
+                                                       "negative action argument (Formatted output in bases 8 or 16 is "
+                                                       "only available for positive numbers)")
             default = {"action": dname, "params": dparams, "const": bool(da.const)}
         else:
             # p4c: a table without default_action gets NoAction, added to its actions as

@@ -22,6 +22,11 @@ MAX_VARBIT_WIDTH = 1 << 20
 MAX_ARRAY = 1 << 24
 
 
+# the type variables of core.p4's and v1model.p4's generic declarations (extract<T>, hash<O, T, D, M>,
+# V1Switch<H, M>, register<T, I>): see TypeRules.specialize
+_INCLUDE_TYPE_VARS = frozenset("TODMHI")
+
+
 class TypeRules:
     # ---------------------------------------------------------------- types
     def resolve_type(self, n: Node, allow_generic=False, in_decl=False):
@@ -139,6 +144,13 @@ class TypeRules:
         if len(n.args) != len(d.tparams):
             raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
                            f"got {len(n.args)}")
+        if n.name in _INCLUDE_TYPE_VARS:
+            # p4c 1.2.4.8 dies without a message (exit status 245) on any use of a generic struct or
+            # header named like a type variable of core.p4 / v1model.p4 -- a local, a field, a stack,
+            # in a function nobody calls (`header H<T> { T f; }`; probed, helper errs16: errs15's
+            # open item); the same type named G compiles
+            raise E(n.loc, f"{n.name}<...>: p4c cannot compile a use of a generic type named like a type variable of "
+                           "core.p4/v1model.p4 (T, O, D, M, H, I): it dies (exit status 245)")
         for a in n.args:   # G<G<bit<8>>> (p4c: "G: contains self 'struct G' as type argument")
             if isinstance(a, Node) and a.kind == "typename" and a.name == n.name:
                 raise E(n.loc, f"{n.name}: contains self '{d.kind} {n.name}' as type argument")
@@ -347,6 +359,7 @@ class TypeRules:
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
             fields.append([f.name, t, f.annos])
+            self.__dict__.setdefault("struct_field_locs", {})[(d.name, f.name)] = f.loc
             nt = self.newtype_of(f.type)
             if nt:
                 self.field_newtypes[(d.name, f.name)] = nt

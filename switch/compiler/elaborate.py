@@ -19,6 +19,7 @@ The rules live in one mixin per theme:
 * :mod:`.elab_statements` -- statements and method calls;
 * :mod:`.elab_packets` -- packet_in/packet_out calls (extract, lookahead, advance, emit);
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
+* :mod:`.elab_load_refusals` -- programs p4c compiles and BMv2 refuses to load (``load_error``);
 * :mod:`.elab_expressions` -- expressions, l-values, implicit conversions;
 * :mod:`.elab_casts` -- casts, header fields declared ``bool``;
 * :mod:`.elab_ctor` -- constructor arguments (constant and not), block parameters and their
@@ -37,6 +38,7 @@ from .elab_casts import CastRules
 from .elab_expressions import ExpressionRules
 from .elab_values import ValueRules
 from .elab_externs import ExternRules
+from .elab_load_refusals import LoadRefusalRules
 from .elab_order import DeclOrderRules
 from .elab_output import OutputRules
 from .elab_packets import PacketRules
@@ -54,7 +56,7 @@ __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
-                 PacketRules, ExternRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
+                 PacketRules, ExternRules, LoadRefusalRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,

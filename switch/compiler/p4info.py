@@ -124,7 +124,8 @@ _EXTERN_STMTS = {"clone", "counter", "digest", "direct_meter_read", "hash", "mar
 
 def _has_extern_call(x, hidden_objs=frozenset()) -> bool:
     """``hidden_objs``: instances p4c drops (a typedef'd register), whose calls go with them."""
-    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs for n in ir_dicts(x))
+    return any(n.get("s") in _EXTERN_STMTS and n.get("obj") not in hidden_objs and not n.get("not_extern")
+               for n in ir_dicts(x))
 
 
 def _called_actions(x, out: set) -> set:

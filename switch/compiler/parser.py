@@ -266,8 +266,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             methods = []
             while not self.at("}"):
                 mannos = self.annotations()
-                if self.at("abstract"):
-                    self.next()
+                abstract = self.accept("abstract")
                 if self.at_id() and self.t.text == name.text and self.peek().text == "(":
                     m = self.next()
                     params = self.params()
@@ -280,7 +279,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                 params = self.params()
                 self.expect(";")
                 methods.append(Node("method", m.loc, name=m.text, ret=ret, tparams=mt,
-                                    params=params, annos=mannos))
+                                    params=params, annos=mannos, **({"abstract": True} if abstract else {})))
             self.expect("}")
             return Node("extern_obj", name.loc, name=name.text, tparams=tparams,
                         methods=methods, annos=annos)

@@ -37,12 +37,25 @@ class StatementParser:
         return Node("var", loc, type=ty, name=name.text, init=init, annos=annos)
 
     def instance_rest(self, ty: Node, annos) -> Node:
-        """``(args) name;`` after the type of an instantiation."""
+        """``(args) name;`` after the type of an instantiation, or ``(args) name = { methods };``:
+        an instance initializer giving an extern's abstract methods (``init``, a list of function
+        declarations; elab_externs.user_extern_instance checks them)."""
         args = self.args()
         name = self.ident("an instance name")
+        init = None
+        if self.accept("="):
+            self.expect("{")
+            init = []
+            while not self.at("}"):
+                loc, ret = self.t.loc, self.return_type()
+                fname = self.ident("a method name")
+                with self.scope():
+                    init.append(self._function_rest(loc, ret, fname, []))
+            self.expect("}")
         self.expect(";")
         self.declare_obj(name.text)
-        return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos)
+        return Node("instance", name.loc, type=ty, args=args, name=name.text, annos=annos,
+                    **({"init": init} if init is not None else {}))
 
     def statement(self) -> Node:
         self._enter()

@@ -195,6 +195,25 @@ def bmv2_key_shape(ir) -> tuple[dict, bool]:
     return ir, True
 
 
+def runtime_index_key(ir) -> bool:
+    """A key p4c's BMv2 back end keeps as a field (masked or not) or the validity of a header
+    stack's element with a run-time index (``hdr.s[hdr.h.a].a``, ``hdr.s[m.i].isValid()``): its
+    JSON gives the key an expression target, and simple_switch dies loading it (probed, helper
+    errs16; a slice or another computed key goes through a temporary and loads)."""
+    e = ir["a"] if ir.get("op") == "cast" and ir["a"].get("t", [None])[0] in ("int", "bool") else ir
+    e = _reduce(e)
+    if e.get("op") == "bin" and e.get("o") == "&" and e["b"].get("op") == "const":
+        e = e["a"]
+    if e.get("op") not in ("field", "isvalid"):
+        return False
+    b = e.get("base") if e["op"] == "field" else e.get("h")
+    while isinstance(b, dict) and b.get("op") in ("field", "stack_idx"):
+        if b["op"] == "stack_idx" and (b.get("i") or {}).get("op") != "const":
+            return True
+        b = b["base"] if b["op"] == "field" else b["st"]
+    return False
+
+
 def negative_int_arg(params: list, call, aparams: list):
     """``(argument node, value)`` of the first negative ``int<N>`` action-data argument of ``call``
     (``params``: the action's parameters, ``aparams``: the folded data, unsigned), else None."""

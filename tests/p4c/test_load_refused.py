@@ -31,6 +31,10 @@ _VC_RANDOM = program().replace("control VC(inout headers hdr, inout meta_t m) { 
                                "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
                                "hdr.h.b, " + _CSUM.rstrip("\n"))
 
+_VC = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                        "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, %s, "
+                        "HashAlgorithm.csum16); } }")
+
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
 REFUSED = {
     "hash_random": (program(body="        " + _HASH), "HashAlgorithm.random", "Unknown hash algorithm: random"),
@@ -58,12 +62,81 @@ REFUSED = {
     "header_field_renamed": (program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;",
                                      body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
                              "r.f = ", "No field 'renamed' can be found in header type"),
+    # helper errs16 (switch/compiler/elab_load_refusals): bool operands of v1model externs -- p4c passes
+    # a d2b/b2d expression where BMv2's primitive wants a field
+    "hash_bool_result": (program(body="        bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10);"),
+                         "r, HashAlgorithm", "Invalid expression type"),
+    "hash_bool_max": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.a }, hdr.h.a == 1);"),
+                      "== 1", "Invalid expression type"),
+    "hash_bool_base": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, true, { hdr.h.a }, 16w10);"),
+                       "true,", "Parameter type 'bool' not supported"),
+    "hash_bool_data": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.isValid(), hdr.h.a }, 16w10);"),
+                       "{ hdr.h.isValid()", "Unsupported input type 'expression' for calculation"),
+    "hash_header_with_bool_field_data": (program(top="header bh_t { bool f; bit<7> p; }", locals="    bh_t bh;",
+                                                 body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, bh, 16w10);"),
+                                         "bh, 16w10", "Unsupported input type 'expression' for calculation"),
+    "random_bool_result": (program(locals="    bool r;", body="        random(r, false, true); hdr.h.a = r ? 8w1 : 8w2;"),
+                           "r, false", "Invalid expression type"),
+    "execute_meter_bool_result": (program(locals="    meter(4, MeterType.bytes) mt;",
+                                          body="        bool r; mt.execute_meter(0, r); hdr.h.a = r ? 8w1 : 8w2;"),
+                                  "r); hdr", "Invalid expression type"),
+    "direct_meter_bool_read": (program(locals="    direct_meter<bool>(MeterType.bytes) dm;\n    action a() { dm.read(m.f); }\n"
+                                              "    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }",
+                                       body="        t.apply();").replace("bit<16> y; }", "bit<16> y; bool f; }"),
+                               "m.f)", "Json::LogicError"),
+    # a key on a stack element with a run-time index: p4c keeps the expression as the key's target
+    "key_on_runtime_stack_index": (program(top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { "
+                                           "v.s[hdr.h.a].c: exact; } actions = { NoAction; } }", body="        t.apply();"),
+                                   "v.s[hdr.h.a].c", "Json::LogicError"),
+    "key_on_runtime_stack_index_valid": (program(top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { "
+                                                 "v.s[m.x].isValid(): exact; } actions = { NoAction; } }", body="        t.apply();"),
+                                         "v.s[m.x]", "Json::LogicError"),
+    "lookahead_bool": (program().replace("state start { pkt.extract(hdr.h);",
+                                         "state start { m.x = pkt.lookahead<bool>() ? 8w1 : 8w0; pkt.extract(hdr.h);"),
+                       "<bool>()", "Invalid 'type' in expression: 'lookahead'"),
+    "union_in_metadata": (program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t mu; }"),
+                          "mu;", "Invalid reference to object of type 'header type' with name 'u_t'"),
+    # a list inside hash's or a checksum's data list; verify_checksum's checksum argument no field
+    "hash_nested_list_data": (program(body="        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, { hdr.h.a, { hdr.h.c } }, 16w10);"),
+                              "{ hdr.h.c }", "Json::LogicError"),
+    "update_checksum_nested_list_data": (program().replace(
+        "control CC(inout headers hdr, inout meta_t m) { apply { } }",
+        "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, { hdr.h.a, { hdr.h.c } }, "
+        "hdr.h.b, HashAlgorithm.csum16); } }"), "{ hdr.h.c }", "Json::LogicError"),
+    "verify_checksum_constant": (_VC % "16w0", "16w0,", "Json::LogicError"),
+    "verify_checksum_slice": (_VC % "m.y[7:0]", "[7:0]", "Json::LogicError"),
+    "verify_checksum_local": (_VC.replace("apply { verify", "bit<16> k = 3; apply { verify") % "k", "k, Hash", "Json::LogicError"),
 }
+_UNUSED_TABLE = "    table t {{ key = {{ {key} }} actions = {{ {acts} }} {rest}}}"
 LOADED = {
     "hash_random_in_unused_action": program(locals="    action a() { " + _HASH + " }", body="        hdr.h.c = 1;"),
     # ... one named by its own name, or with one leading dot more, loads
     "header_field_renamed_to_itself": program(top='header r_t { @name(".f") bit<8> f; @name("g") bit<8> g; }',
                                               locals="    r_t r;", body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
+    # p4c removes what nothing uses before its back end: BMv2 loads these (errs16)
+    "hash_bool_result_in_unused_action": program(
+        locals="    action a() { bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10); }", body="        hdr.h.c = 1;"),
+    "lookahead_bool_in_unreachable_state": program().replace(
+        "transition accept; }\n}", "transition accept; }\n    state dead { m.x = pkt.lookahead<bool>() ? 8w1 : 8w0; "
+                                    "transition accept; }\n}", 1),
+    "key_on_runtime_stack_index_unapplied_table": program(
+        top="struct st_t { h_t[3] s; }", locals="    st_t v;\n" + _UNUSED_TABLE.format(
+            key="v.s[hdr.h.a].c: exact;", acts="NoAction;", rest=""), body="        hdr.h.c = 1;"),
+    "user_match_kind_unapplied_table": program(top="match_kind { fancy }", locals=_UNUSED_TABLE.format(
+        key="hdr.h.a: fancy;", acts="NoAction;", rest=""), body="        hdr.h.c = 1;"),
+    "negative_default_argument_unapplied_table": program(
+        locals="    action a2(int<8> v) { hdr.h.c = (bit<8>)v; }\n" + _UNUSED_TABLE.format(
+            key="hdr.h.a: exact;", acts="a2;", rest="default_action = a2(-4); "), body="        hdr.h.c = 1;"),
+    "duplicate_entries_unapplied_table": program(
+        locals="    action a2(bit<8> v) { hdr.h.a = v; }\n" + _UNUSED_TABLE.format(
+            key="hdr.h.a: exact;", acts="a2;", rest="const entries = { 3: a2(1); 3: a2(2); } "), body="        hdr.h.c = 1;"),
+    # a slice of such a key is computed into a temporary first; a stack of unions in the metadata
+    "key_on_runtime_stack_index_slice": program(
+        top="struct st_t { h_t[3] s; }", locals="    st_t v;\n    table t { key = { v.s[hdr.h.a].b[7:0]: exact; } "
+        "actions = { NoAction; } }", body="        t.apply();"),
+    "verify_checksum_metadata_field": _VC % "m.y",
+    "verify_checksum_full_width_slice": _VC % "m.y[15:0]",
+    "union_stack_in_metadata": program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t[2] mu; }"),
 }
 
 
@@ -155,3 +228,29 @@ def test_checkmate_p4c_warns_that_bmv2_will_refuse_the_build(tmp_path, capsys):
     (tmp_path / "ok.p4").write_text(LOADED["hash_random_in_unused_action"])
     assert main([str(tmp_path / "ok.p4"), "-o", str(tmp_path / "out2")]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+# Constructs p4c compiles and simple_switch 1.15.5 loads, then dies executing (the differential cases
+# show it: errs16_push_front_negative, errs15_log_msg_of_a_tuple_value): checkmate-switch drops the
+# packet there with a trace line (elab_statements.bmv2_dies); it ran them before (helper errs16).
+# name -> (program, the statement that dies)
+DIES = {
+    "push_front_negative": (program(top="struct st_t { h_t[2] s; }", locals="    st_t v;",
+                                    body="        v.s[0].setValid(); if (hdr.h.a == 9) { v.s.push_front(-1); }"),
+                            "v.s.push_front(-1);"),
+    "log_msg_tuple_local": (program(body="        tuple<bit<8>, bit<16>> t = { hdr.h.a, hdr.h.b };\n"
+                                         "        if (hdr.h.a == 9) { log_msg(\"{} {}\", t); }"), "log_msg(\"{} {}\", t);"),
+    "log_msg_generic_tuple_parameter": (program(top="void lg<T>(in T x) { log_msg(\"{} {}\", x); }",
+                                                body="        if (hdr.h.a == 9) { lg({ hdr.h.a, hdr.h.b }); }"),
+                                        "lg({ hdr.h.a, hdr.h.b });"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIES))
+def test_dies_executing_it_drops_the_packet(name):
+    text, stmt = DIES[name]
+    pl = Pipeline(compile_source(text, "prog.p4").device_config)
+    assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]   # (not executed)
+    assert pl.process(0, bytes([9, 0, 1, 2])) == []
+    twin = Pipeline(compile_source(text.replace(stmt, ""), "twin.p4").device_config)
+    assert twin.process(0, bytes([9, 0, 1, 2])) == [(0, bytes([9, 0, 1, 2]))]

@@ -232,8 +232,10 @@ def test_nested_struct_value_set_matches_the_keys_concatenation():
 
 
 def test_hash_and_meter_results_into_bool_keep_the_low_bit():
-    """p4c accepts a bool as hash()/execute_meter()'s result (BMv2 cannot load that JSON;
-    see docs/CONFORMANCE.md): the result is computed in one bit, true when it is 1."""
+    """p4c accepts a bool as hash()/execute_meter()'s result; BMv2 cannot load that JSON, and since
+    helper errs16 checkmate-switch refuses the build likewise (tests/p4c/test_load_refused.py).
+    The code the build holds computes the result in one bit, true when it is 1 (its load_error
+    dropped here to run it)."""
     from switch.compiler import compile_source
     from switch.runtime import Pipeline
     src = VSET.replace("value_set<bit<16>>(4) pvs;", "").replace(
@@ -243,7 +245,9 @@ def test_hash_and_meter_results_into_bool_keep_the_low_bit():
         "    apply { bool b; hash(b, HashAlgorithm.identity, 8w0, { h.x.v }, 16w256);\n"
         "        bool g = true; mt.execute_meter(32w0, g); if (g) { h.eth.type = 0xdead; }\n"
         "        if (b) { h.x.v = 0xf0; } else")
-    pl = Pipeline(compile_source(src, "bool_results.p4").device_config)
+    cfg = compile_source(src, "bool_results.p4").device_config
+    assert "hash result of type bool" in cfg.pop("load_error")
+    pl = Pipeline(cfg)
     mac = bytes(12)
     assert pl.process(0, mac + b"\x12\x34\x03") == [(1, mac + b"\x12\x34\xf0")]   # 3 & 1: true; GREEN is 0
     assert pl.process(0, mac + b"\x12\x34\x02") == [(1, mac + b"\x12\x34\x03")]   # 2 & 1: false -> v + 1
@@ -272,20 +276,24 @@ def test_user_declared_match_kind_key_compiles_and_the_build_is_refused():
         compile_source(src.replace("match_kind { fancy }\n", "") % "", "fancy.p4")
 
 
-def test_negative_push_pop_count_moves_nothing_with_a_warning():
-    """p4c accepts push_front(-1) (simple_switch_grpc dies on its JSON): here a warning, and
-    the stack is left as it is."""
+def test_negative_push_pop_count_drops_the_packet_with_a_warning():
+    """p4c accepts push_front(-1); simple_switch 1.15.5 loads its JSON and dies on the first packet
+    that executes it (helper errs16, diffcases errs16_push_front_negative): here a warning, and the
+    packet is dropped there (it moved nothing and forwarded the packet before)."""
     from switch.compiler import compile_source
     from switch.runtime import Pipeline
     src = VSET.replace("struct hs { eth_t eth; x_t x; }", "struct hs { eth_t eth; x_t[2] x; }").replace(
         "pkt.extract(h.x);", "pkt.extract(h.x.next);").replace("h.x.isValid()", "h.x[0].isValid()").replace(
-        "h.x.v = h.x.v + 1;", "h.x.push_front(-1); h.x.pop_front(-3); h.x[0].v = h.x[0].v + 1;")
+        "h.x.v = h.x.v + 1;", "if (h.x[0].v == 9) { h.x.push_front(-1); } else if (h.x[0].v == 8) { h.x.pop_front(-3); } "
+                              "h.x[0].v = h.x[0].v + 1;")
     prog = compile_source(src, "neg.p4")
     assert [w.message.split(":")[0] for w in prog.warnings] == ["push_front(-1)", "pop_front(-3)"]
     pl = Pipeline(prog.device_config)
     pl.set_value_set("pvs", [0x1234])
     mac = bytes(12)
     assert pl.process(0, mac + b"\x12\x34\x05") == [(1, mac + b"\x12\x34\x06")]
+    assert pl.process(0, mac + b"\x12\x34\x09") == []
+    assert pl.process(0, mac + b"\x12\x34\x08") == []
 
 
 def test_negative_counter_size_compiles_as_p4c_and_is_refused_at_load():
