@@ -36,3 +36,35 @@ CASES = [
         ("guard_mask_of_zero", "0 &&& 0: parse_h; 0x1235: parse_h2; default: accept;"),
     ]
 ]
+
+# fuzz_mutants seed 19 (dead_store on fuzz26's base): p4c's front-end SimplifyDefUse removes every
+# store to a local nothing reads later -- `v = 7 / 3; v = 7;` both -- before LocalCopyPropagation
+# takes a single-case switch as always run, so neither ends the case's copy of `v + 1`: BMv2 writes
+# it on every packet.  checkmate-p4c took the later store's destination for a read of the earlier
+# one, kept it, and ended the copy there.  (A read of v after them keeps the last one: a guard.)
+_V = "        bit<8> v = 4;\n        if (hdr.h.c == 0x1111) { v = hdr.h.b; }\n" \
+     "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = v + 1; } }\n"
+_FR = [(1, H(a, 9, c, 0x22222222)) for a in (5, 6) for c in (0x1111, 0x1112)]
+CASES += [
+    case(f"mutz32_single_case_switch_copy_past_two_dead_local_stores_{name}", CAT, program(
+        _V + stores + "        hdr.h.d = (bit<32>)meta.m8;\n"), frames=_FR)
+    for name, stores in [("constants", "        v = 2;\n        v = 7;\n"),
+                         ("with_a_division", "        v = 7 / 3;\n        v = 7;\n"),
+                         ("guard_the_last_read", "        v = 2;\n        v = 7;\n        hdr.h.b = v;\n")]
+]
+
+# fuzz_mutants seed 91 (fold_guard on fuzz26's base): a local whose constant value is known before a
+# single-case switch (`bit<8> v = 4;`, the `if` that wrote it folded away by p4c's front end) is
+# put into the case by LocalCopyPropagation -- the copy after the switch is the constant 5, which a
+# later live store to v does not end (BMv2: 5 on every packet); checkmate-p4c copied `v + 1` and
+# ended it at `v = 7`.  Guard: v written in a kept `if` first -- not known.
+_K = "        meta.m8 = 3;\n        switch (hdr.h.a) { 5: { meta.m8 = v + 1; } }\n" \
+     "        v = 7;\n        hdr.h.b = v;\n        hdr.h.d = (bit<32>)meta.m8;\n"
+CASES += [
+    case(f"mutz32_single_case_switch_copy_of_a_known_local_{name}", CAT, program(pre + _K), frames=_FR)
+    for name, pre in [("declared", "        bit<8> v = 4;\n"),
+                      ("assigned", "        bit<8> v;\n        v = 4;\n"),
+                      ("past_a_folded_if", "        bit<8> v = 4;\n"
+                                           "        if ((true && false) && (hdr.h.c == 0x1111)) { v = hdr.h.b; }\n"),
+                      ("guard_written_in_an_if", "        bit<8> v = 4;\n        if (hdr.h.c == 0x1111) { v = 2; }\n")]
+]
