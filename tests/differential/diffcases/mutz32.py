@@ -68,3 +68,24 @@ CASES += [
                                            "        if ((true && false) && (hdr.h.c == 0x1111)) { v = hdr.h.b; }\n"),
                       ("guard_written_in_an_if", "        bit<8> v = 4;\n        if (hdr.h.c == 0x1111) { v = 2; }\n")]
 ]
+
+# fuzz_mutants seed 310 (JSONPATH, any mutant of mutz21's varbit<0> case): p4c writes a header with a
+# varbit<0> after fixed fields with a max_length of exactly the fixed bytes (`{bit<8> w; varbit<0>
+# v;}`: max_length 1), which simple_switch loads and runs; checkmate-switch's loader refused p4c's
+# JSON ("max_length leaves no room for 'v'").  A varbit<0> header alone (no max_length) loaded already.
+CASES.append(case("mutz32_varbit_0_after_fixed_fields_on_p4c_json", CAT, program(
+    "        hdr.h.d = (bit<32>)hdr.z.w + (hdr.z.isValid() ? 32w0x100 : 32w0);\n",
+    headers="header z_t { bit<8> w; varbit<0> v; }\n", fields="    z_t z;\n", parser="""\
+    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) {
+            0x1234: parse_h;
+            default: accept;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.z, 0);
+        transition accept;
+    }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.z);"),
+    frames=[(1, H(1, 2, 3, 4)), (1, H(0xff, 0xfe, 0xfffe, 5)), (1, H(3, 4, payload=b""))], json_path=True))
