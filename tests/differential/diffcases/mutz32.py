@@ -89,3 +89,18 @@ CASES.append(case("mutz32_varbit_0_after_fixed_fields_on_p4c_json", CAT, program
         transition accept;
     }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.z);"),
     frames=[(1, H(1, 2, 3, 4)), (1, H(0xff, 0xfe, 0xfffe, 5)), (1, H(3, 4, payload=b""))], json_path=True))
+
+# fuzz_mutants seed 605 (late_store on fuzz11's base): p4c's def-use, blind to a verify or extract
+# ending the parse, drops `meta.m32 = meta.m32 % 5` (overwritten by `meta.m32 = 7`) and then, in its
+# next round, `meta.m32 = 5`, which only that store read -- where the parse ends early BMv2 sends
+# the field's initial 0; checkmate-switch dropped the first store only and sent 5.
+CASES += [
+    case(f"mutz32_parser_store_read_only_by_a_dropped_store_dropped_too_{name}", CAT, program(
+        "        hdr.h.d = meta.m32;\n        hdr.h.c = meta.m16;\n"
+        "        if (sm.parser_error != error.NoError) { hdr.h.b = 0xee; }\n", parser=f"""
+    state start {{ pkt.extract(hdr.eth); pkt.extract(hdr.h); meta.m32 = 5; {second} verify(hdr.h.a != 1, error.NoMatch);
+                  meta.m16 = 9; pkt.extract(hdr.h2); meta.m32 = 7; meta.m16 = 4; transition accept; }}"""),
+        frames=[(1, H(1)), (1, H(2, payload=b"\x01\x02")), (1, H(2))])
+    for name, second in [("plus_one", "meta.m32 = meta.m32 + 1;"), ("modulo", "meta.m32 = meta.m32 % 5;"),
+                         ("in_a_local", "bit<32> t = meta.m32; meta.m32 = t + 2;")]
+]
