@@ -102,10 +102,10 @@ class Model:
                     if ht["name"] in self.varbit:   # (not necessarily the last field: p4c, BMv2 take one anywhere)
                         raise Bmv2JsonError(f"header type '{ht['name']}': a second varbit field '{name}' "
                                             f"(BMv2 JSON loader)")
-                    # p4c writes no max_length for a varbit<0> (BMv2 loads it: no bound then);
-                    # held as the varbit<0> it was
+                    # p4c writes no max_length for a varbit<0> alone, and just the fixed fields' bytes
+                    # for one after fixed fields (BMv2 loads both): held as the varbit<0> it was
                     w = int(ht["max_length"]) * 8 - fixed if "max_length" in ht else 0
-                    if w <= 0 and "max_length" in ht:
+                    if w < 0:   # (a varbit<0> after fixed fields: max_length is theirs, seed 310)
                         raise Bmv2JsonError(f"header type '{ht['name']}': max_length leaves no room for '{name}'")
                     self.varbit[ht["name"]] = name
                 py = pyname(name)

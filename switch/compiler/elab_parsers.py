@@ -96,6 +96,7 @@ class ParserRules:
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 self.zero_width_keys(sel_exprs, keys)
                 cases = []
+                after_default = False
                 for c in sel_cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
                         raise E(c.loc, f"unknown parser state {c.to}")
@@ -122,7 +123,13 @@ class ParserRules:
                         # `(_, _)`: matches every packet, but p4c's front end sees no default
                         # case there (a list, not a DefaultExpression): see parser_defuse
                         case["dc_tuple"] = True
-                    cases.append(case)
+                    if not after_default:
+                        cases.append(case)
+                    # p4c's SimplifySelectCases drops every case after a `default` / `_` keyset
+                    # ("SelectCase: unreachable"; checked first) -- not after `(_)` or a mask of 0,
+                    # which p4c writes as default transitions and BMv2 takes the last of
+                    after_default = after_default or (len(c.keysets) == 1 and c.keysets[0].kind == "default"
+                                                      and not c.keysets[0].get("paren"))
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
         self.settle_parser_stores(states, params)   # (mk_stores: match_kind and division stores p4c drops)

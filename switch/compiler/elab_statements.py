@@ -100,6 +100,11 @@ class StatementRules(ConditionFolding, LoopRules):
         elif lt == ["bit", 1] and self.is_bool_header_field(lhs) and not self.is_bool_header_field(rhs_t[0]):
             # a field declared bool takes a bool only (p4c), though it is held in one bit
             raise E(s.rhs.loc, f"type mismatch: expected bool, got {tstr(rhs_t[1])}")
+        enum = self.enum_of(lhs, lt) if lt[0] != "serenum" else None
+        if enum and self.enum_of(*rhs_t) != enum:
+            # a header field declared of a serializable enum (held as its bits) takes that enum's
+            # values only, as in an initializer (fuzz_mutants seed 455: `hdr.eh.v = 8w1;`)
+            raise E(s.rhs.loc, f"values of type {tstr(rhs_t[1])} cannot be implicitly cast to type {enum} (p4c)")
         both_bool_fields = lt == ["bit", 1] and self.is_bool_header_field(lhs) and self.is_bool_header_field(rhs_t[0])
         rhs = rhs_t[0] if both_bool_fields else self.coerce(rhs_t, lt, s.rhs.loc)
         if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \

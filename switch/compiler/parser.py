@@ -413,7 +413,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             # p4c's reducedSimpleKeysetExpression: a mask, range, `default` or `_` alone in
             # parentheses is a keyset (an expression cannot hold them)
             if items[0].kind in ("mask", "range", "default") and self.accept(")"):
-                return items
+                # `(_)`, `(default)`: a one-element list for p4c, no DefaultExpression (elab_parsers)
+                return [Node("default", items[0].loc, paren=True)] if items[0].kind == "default" else items
             self.i = save
         return [self.keyset()]
 

@@ -115,15 +115,26 @@ def store_live(states: dict, name: str, start: int, lv, roots: set) -> bool:
 
 
 def drop_dead_parser_stores(states: dict, params: list) -> None:
-    """Remove the stores p4c's def-use drops (see the module docstring) from ``states``."""
+    """Remove the stores p4c's def-use drops (see the module docstring) from ``states``, in rounds
+    as p4c repeats it: a store only a dropped one read goes next (``m = 5; m = m + 1; verify(..);
+    m = 7;``: both, BMv2 sends m's initial 0 where the verify fails -- fuzz_mutants seed 605), with
+    the initial value of a local declared in a state whose only readers were dropped."""
     roots = {p["py"] for p in params
              if p["t"][0] != "extern" and p["t"] != ["struct", "standard_metadata_t"]}
-    for name, st in states.items():
-        keep = []
-        for i, s in enumerate(st["body"]):
-            target = _path(s["l"]) if s.get("s") == "assign" else None
-            if (target is not None and target[0] in roots and (s["l"]["t"][0] in _SCALARS or s.get("siblings"))
-                    and _pure(s["r"]) and not _live(states, name, i + 1, target, set())):
-                continue
-            keep.append(s)
-        st["body"] = keep
+    dropped = True
+    while dropped:
+        dropped = False
+        for name, st in states.items():
+            keep = []
+            for i, s in enumerate(st["body"]):
+                target = _path(s["l"]) if s.get("s") == "assign" else None
+                if (target is not None and target[0] in roots and (s["l"]["t"][0] in _SCALARS or s.get("siblings"))
+                        and _pure(s["r"]) and not _live(states, name, i + 1, target, set())):
+                    dropped = True
+                    continue
+                if s.get("s") == "decl" and s.get("init") is not None and s["t"][0] in _SCALARS and \
+                        _pure(s["init"]) and not _live(states, name, i + 1, (s["n"],), set(), ends_read=False):
+                    s = dict(s, init=None)
+                    dropped = True
+                keep.append(s)
+            st["body"] = keep

@@ -15,7 +15,9 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   both branches of an ``if`` (past it when neither branch writes them) and the body of a
   sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
-  later is no write (p4c's front end removed it before: :func:`_dead_local_store`);
+  later is no write (p4c's front end removed it before: :func:`_dead_local_store`); a local whose
+  constant value is known before the switch is that constant in the case's values
+  (:func:`_known_before`);
 * a function called there as a statement has been inlined by p4c (``p_1 = arg; ..; arg = p_1;``),
   so its out/inout arguments read what the body leaves in the parameter: the value it was last
   given, in the caller's terms, or -- after a join -- the parameter's own variable, a control local
@@ -37,102 +39,8 @@ from __future__ import annotations
 import copy
 
 from .elab_common import ir_dicts
+from .copy_paths import _may_write, _put, _reads, ir_path, overlap  # noqa: F401 (also imported from here)
 from .header_init import _has_method_call
-
-# statements that by themselves write nothing but what their assignments name
-_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
-          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: _may_write)
-
-
-def ir_path(e) -> str | None:
-    """``v12_x``, ``p_hdr.h2.c``, ``p_hdr.s[1].x`` for a path expression; a run-time stack index
-    is ``[*]``; a slice is its base's path; anything else None."""
-    if not isinstance(e, dict):
-        return None
-    op = e.get("op")
-    if op == "var":
-        return e["n"]
-    if op == "field":
-        b = ir_path(e["base"])
-        return None if b is None else f"{b}.{e['f']}"
-    if op == "stack_idx":
-        b = ir_path(e["st"])
-        if b is None:
-            return None
-        i = e["i"]
-        return f"{b}[{i['v']}]" if i.get("op") == "const" else f"{b}[*]"
-    if op == "slice":
-        return ir_path(e["a"])
-    return None
-
-
-def overlap(a: str, b: str) -> bool:
-    """Whether paths ``a`` and ``b`` may name overlapping storage."""
-    a, b = a.split("[*]")[0], b.split("[*]")[0]   # (a run-time index may be any element)
-    return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
-
-
-def _reads(e) -> set:
-    """The paths expression ``e`` reads."""
-    out: set = set()
-
-    def walk(x):
-        if isinstance(x, list):
-            for y in x:
-                walk(y)
-        elif isinstance(x, dict):
-            p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
-            if p is not None:
-                out.add(p)
-                for d in ir_dicts(x):
-                    if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
-                        walk(d["i"])
-            else:
-                for y in x.values():
-                    walk(y)
-    walk(e)
-    return out
-
-
-def _may_write(st: dict, path: str) -> bool:
-    """Whether statement ``st`` may write ``path``: an assignment or validity change of an
-    overlapping path anywhere in it (a union member's siblings too), a function call's overlapping
-    out/inout argument, or any statement of another kind (an action call, a table apply ...),
-    which may write what it does not name; a local variable only where it is named."""
-    is_var = "." not in path and "[" not in path
-    for d in ir_dicts(st):
-        k = d.get("s")
-        if k == "call_fn" or d.get("op") in ("call_fn", "call_fn_out"):
-            # a function reaches the caller's data through its out/inout arguments only (p4c
-            # inlines it before the pass: fuzz_exprs seed 6209)
-            if any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
-                   for a in d["args"] if isinstance(a, dict) and "dir" in a):
-                return True
-            continue
-        if k == "for_in" and d.get("n") == path:
-            return True
-        if k in ("assign", "setvalid"):   # (a union member's siblings are written too)
-            hp = [ir_path(d["l" if k == "assign" else "h"])] + \
-                [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
-            if any(p is None or overlap(p, path) for p in hp):
-                return True
-        elif k is not None and k not in _PLAIN:
-            if not is_var or any(x.get("op") == "var" and x.get("n") == path for x in ir_dicts(d)):
-                return True
-        elif not is_var and str(d.get("op", "")).startswith("call"):
-            return True
-    return False
-
-
-def _put(x, path: str, val):
-    """``x`` with each read of ``path`` replaced by ``val``."""
-    if isinstance(x, list):
-        return [_put(v, path, val) for v in x]
-    if not isinstance(x, dict):
-        return x
-    if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
-        return dict(val)
-    return {k: _put(v, path, val) for k, v in x.items()}
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -436,11 +344,30 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
         copies = st.get("copies") or {}
         if copies:   # (used up here: not part of the program)
             out[i] = {k: v for k, v in st.items() if k != "copies"}
-            live = dict(copies)
+            known = _known_before(out[:i], decls)
+            live = {p: _put_all(v, known) if v.get("op") != "whole" else v for p, v in copies.items()}
             out[i + 1:] = _carry(out[i + 1:], live, expand, decls=decls)
             if left is not None:
                 left.update(live)
     return out
+
+
+def _known_before(stmts: list, decls) -> dict:
+    """The locals of ``decls`` (declared in the walked list: no action or function reaches them)
+    whose constant value the statements ``stmts`` before a single-case switch leave known -- p4c's
+    LocalCopyPropagation has put it into the case already, so a copy out of the case reads the
+    constant, not the local (fuzz_mutants seed 91: ``bit<8> v = 4; switch (x) { 5: { m = v + 1; } }
+    v = 7; h.b = v;`` -- m reads 5 on every packet, the live store to v ends nothing)."""
+    known: dict = {}
+    for st in stmts:
+        k = st.get("s")
+        dest, val = (st["n"], st.get("init")) if k == "decl" else \
+            (st["l"].get("n"), st["r"]) if k == "assign" and st["l"].get("op") == "var" else (None, None)
+        for p in [p for p in known if p == dest or _may_write(st, p)]:
+            del known[p]
+        if dest in decls and isinstance(val, dict) and val.get("op") == "const":
+            known[dest] = val
+    return known
 
 
 def _passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
@@ -533,7 +460,9 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     lv = st["l"]
     if lv.get("op") != "var" or lv["n"] not in decls or _has_method_call(st["r"]):
         return False
-    return not any(d.get("op") == "var" and d.get("n") == lv["n"] for d in ir_dicts(list(rest)))
+    # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
+    stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
+    return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))
 
 
 def _put_all(x, copies: dict):

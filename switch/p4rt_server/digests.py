@@ -125,18 +125,21 @@ class DigestEngine:
         """A Write batch starts: a pending list a DigestEntry's size limit completes goes out only at
         :meth:`end_batch` -- BMv2's learn thread sends it while PI applies the rest of the batch,
         and PI drops it when a DELETE of the entry in the same batch gets there first (fuzz_p4rt
-        seed 3895: a race, either outcome run to run; holding gives the DELETE's)."""
+        seed 3895: a race, either outcome run to run; holding gives the DELETE's).  The list leaves
+        the learn engine when the limit completes it: a later MODIFY in the batch lifting the limit
+        does not put it back -- BMv2 sends it in the Write or drops it, never keeps it pending for
+        the next INSERT (fuzz_p4rt seed 4833: INSERT size 1, MODIFY no limits, DELETE)."""
         with self._lock:
-            self._held = set()
+            self._held = {}
 
     def end_batch(self) -> None:
         outs = []
         with self._lock:
-            held, self._held = self._held or set(), None
+            held, self._held = self._held or {}, None
             for did in sorted(held):
                 st = self._digests.get(did)
-                if st is not None and st.max_list_size and len(st.pending) >= st.max_list_size:
-                    outs.append((st.active, self._make_list(st, time.monotonic_ns())))
+                if st is not None:
+                    outs.append((st.active, self._make_list(st, time.monotonic_ns(), held[did])))
         for active, out in outs:
             if active:
                 self._deliver(out)
@@ -165,8 +168,9 @@ class DigestEngine:
             # one that holds that many entries already goes out now (in a Write: after it)
             out = None
             if st.max_list_size and len(st.pending) >= st.max_list_size:
-                if self._held is not None:
-                    self._held.add(digest_id)
+                if self._held is not None:   # out of the learn engine now, sent (or dropped) at the end
+                    self._held.setdefault(digest_id, {}).update(st.pending)
+                    st.pending, st.due_ns, st.at_pi = {}, None, False
                 else:
                     out = self._make_list(st, time.monotonic_ns())
         if out is not None:
@@ -305,13 +309,16 @@ class DigestEngine:
                 st.filter.pop(key, None)
 
     # -- internals ------------------------------------------------------------------
-    def _make_list(self, st: _DigestState, now: int) -> p4runtime_pb2.StreamMessageResponse:
+    def _make_list(self, st: _DigestState, now: int, keys: dict | None = None) -> p4runtime_pb2.StreamMessageResponse:
+        """The pending list (or ``keys``, a list taken out of it earlier: :meth:`end_batch`) as a
+        DigestList; the pending list is emptied only when it is the one sent."""
+        taken = st.pending if keys is None else keys
         list_id = self._next_list_id
         self._next_list_id += 1
         resp = p4runtime_pb2.StreamMessageResponse()
         dl = resp.digest
         dl.digest_id, dl.list_id, dl.timestamp = st.digest_id, list_id, time.time_ns()
-        for key in st.pending:
+        for key in taken:
             data = dl.data.add()
             if st.kind == "bitstring" and len(key) == 1:
                 data.bitstring = codec.encode(key[0], st.widths[0])
@@ -322,13 +329,14 @@ class DigestEngine:
         if not st.active:
             # unsubscribed: PI's digest manager drops the list and acks it to the learn engine at
             # once, which forgets its samples -- the same data can be learned again
-            for key in st.pending:
+            for key in taken:
                 st.filter.pop(key, None)
         elif st.ack_timeout_ns:
-            for key in st.pending:
+            for key in taken:
                 st.filter[key] = True   # until acked, or PI's ack sweep expires the list
-            st.unacked[list_id] = list(st.pending)
-        st.pending, st.due_ns, st.at_pi = {}, None, False
+            st.unacked[list_id] = list(taken)
+        if keys is None:
+            st.pending, st.due_ns, st.at_pi = {}, None, False
         return resp
 
     def _deliver(self, resp) -> None:

@@ -41,10 +41,14 @@ def _run_once(targets, seed, make, source):
             s = F._open(t, base, config)
             sides.append(s)
             s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+        racing: set[int] = set()   # seed 3895's race, accepted in its window as fuzz_p4rt does
         for op in make(ref.p4info):
             a, b = F.run_both(sides, op, norm)
-            if a != b and not F.accepted(op, a, b):
+            racing |= F.digest_races(op, a)
+            if a != b and not (F.accepted(op, a, b) or F.accepted_race(op, a, b, racing)):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
+            if op[0] == "digests":
+                racing = set()
     finally:
         for s in sides:
             try:

@@ -32,6 +32,12 @@ def _nested(inner_id: str, outer_id: str = "", body: str = "") -> str:
 
 
 _INNER_TOO = "\n        inner(hdr.h.c, 1);"
+
+
+def _enum_field(store: str) -> str:
+    """A header variable whose field is declared of a serializable enum, stored by ``store``."""
+    return program(top="enum bit<8> E1 { e1 = 0, e2 = 1, e3 = 2 }\nheader eh_t { E1 v; }",
+                   body=f"        eh_t l;\n        l.setValid();\n        {store}\n        hdr.h.c = (bit<8>)l.v;")
 _BAD_IDS = ["@id(4294967296)", "@id(0x02000005)", "@id(5)"]
 _ID_MSG = r"@id should be an unsigned integer|@id has the wrong 8-bit prefix|@id 5 is assigned to both"
 
@@ -53,6 +59,12 @@ CASES = {
        for i, bad in enumerate(_BAD_IDS)},
     "action_id_of_an_action_only_another_calls_is_one_integer_literal": (
         _nested("@id(-1)"), "action inner", r"@id takes one integer literal", _nested("@id(7)")),
+    # fuzz_mutants seed 455 (dead_store on errs13's enum header field): a header field declared of a
+    # serializable enum takes that enum's values only in an assignment too -- a dead store as well
+    # (p4c: "values of type 'bit<8>' cannot be implicitly cast to type 'E1'")
+    **{f"{name}_assigned_to_a_header_field_of_a_serializable_enum": (
+        _enum_field(f"l.v = {v};"), f"l.v = {v}", r"cannot be implicitly cast to type E1", _enum_field("l.v = (E1)hdr.h.a;"))
+       for name, v in [("bits", "hdr.h.a"), ("an_int_literal", "1"), ("a_dead_store_of_bits", "(bit<8>)((E1)hdr.h.a) / 3; l.v = (E1)hdr.h.a")]},
 }
 
 VALID = {

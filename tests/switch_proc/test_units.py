@@ -252,6 +252,42 @@ def test_digest_list_pending_at_insert_goes_out_after_the_write():
         eng.close()
 
 
+def test_a_digest_list_a_size_limit_completes_in_a_write_leaves_the_learn_engine():
+    """fuzz_p4rt seed 4833: a pending list the INSERT's size limit (1) completes leaves BMv2's learn
+    engine then -- a MODIFY lifting the limit later in the same Write does not keep it pending: with a
+    DELETE after it the list is dropped (BMv2 sends it in the Write or drops it, run to run; never
+    after the next INSERT), without one it goes out at the Write's end."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        eng.declare({1: ((8,), "struct")})
+        for v in (2, 3):
+            eng.offer(1, (v,))
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=10**6, size=1, ack_ns=5 * 10**9), insert=True)
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=0, ack_ns=5 * 10**9), insert=False)
+        eng.remove(1)
+        eng.end_batch()
+        for v in (4, 5):
+            eng.offer(1, (v,))
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=5 * 10**9), insert=True)
+        eng.end_batch()
+        assert [[d.struct.members[0].bitstring for d in r.digest.data] for r in sent] == [[b"\x04", b"\x05"]]
+        sent.clear()
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=10, ack_ns=0), insert=False)
+        for v in (6, 7):
+            eng.offer(1, (v,))
+        eng.begin_batch()
+        eng.configure(1, (8,), _cfg(timeout_ns=10**6, size=1, ack_ns=0), insert=False)
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=0, ack_ns=0), insert=False)
+        assert sent == []
+        eng.end_batch()
+        assert [len(r.digest.data) for r in sent] == [2]
+    finally:
+        eng.close()
+
+
 def test_digest_data_has_the_p4info_kind():
     """As BMv2's P4Runtime server (PI): a struct digest -- even of one member -- sends a P4Data
     struct, a tuple digest (p4c's digest_N) a tuple, a bitstring digest one bitstring."""

@@ -1,0 +1,70 @@
+"""p4c_mutate's mutants run on both switches: the differential cases, each with ONE seeded mutation.
+
+    python -m tests.differential.fuzz_mutants --seeds 0-300 [--kinds dead_store,fold_guard] [--out DIR]
+
+``tools/p4c_mutate.py`` judges a mutant by the compilers only (verdict, P4Info, const entries);
+most of the mutations p4c accepts -- a store p4c's def-use may drop (``p4c_mutate_defuse``), a
+condition its front end folds (``p4c_mutate_fold``), an operator swapped (``p4c_mutate_ops``), a
+const entry or value set changed (``p4c_mutate_entries``) -- change what the program does, which
+only the switches show.  Here every seed makes one mutant of one differential case
+(``diffcases.all_cases``: its source, or its ``ref_source`` where p4c needs another spelling), which
+keeps the case's frames, table writes, multicast groups and clone sessions, and
+:func:`fuzz_run.check_case` judges it: the compilers' verdicts and P4Info, then the frames,
+digests and counters of p4c -> BMv2 against checkmate-p4c -> checkmate-switch and p4c's JSON on
+checkmate-switch.  The seed alone decides the case, the kind and the mutation (``random.Random(seed)``
+and p4c_mutate's own mutators), so ``--print`` shows a seed's mutant again.  Default kinds: the
+def-use, fold, operator and entry kinds (p4c accepts about half of them; the other kinds are
+mostly compile errors, which p4c_mutate judges faster).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from diff_harness import Case  # noqa: E402
+
+DEFAULT_KINDS = ("dead_store,late_store,fold_guard,dead_wrap,sub_wrap,op_swap,unary_op,cmp_chain,"
+                 "entry_key,entry_action,entry_order,value_set,select_key")
+_KINDS = DEFAULT_KINDS.split(",")
+_CASES: list[Case] = []
+
+
+def _cases() -> list[Case]:
+    if not _CASES:
+        from diffcases import all_cases
+        _CASES.extend(c for c in all_cases() if c.frames)
+    return _CASES
+
+
+def generate(seed: int) -> Case:
+    """Seed -> one mutant of one case (the case unchanged when 50 tries mutate nothing)."""
+    from tools.p4c_mutate import MUTATORS
+    rng = random.Random(seed)
+    cases = _cases()
+    for _ in range(50):
+        base = rng.choice(cases)
+        kind = rng.choice(_KINDS)
+        text = base.ref_source or base.source
+        mut = MUTATORS[kind](rng, text)
+        if mut is not None and mut.text != text:
+            out = copy.deepcopy(base)
+            out.name, out.source, out.ref_source = f"mutant_{seed}", mut.text, None
+            out.note = f"{base.name}: {kind} line {mut.line}: {mut.desc}"
+            return out
+    return copy.deepcopy(base)
+
+
+if __name__ == "__main__":
+    from fuzz_run import main
+    argv = sys.argv[1:]
+    if "--kinds" in argv:
+        i = argv.index("--kinds")
+        _KINDS[:] = argv[i + 1].split(",")
+        del argv[i:i + 2]
+    sys.exit(main(generate, __doc__, "/tmp/fuzz-mutants", argv))
