@@ -15,11 +15,7 @@ from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tst
 from .errors import Loc, P4CompileError
 from .table_successors import enum_folded, mid_returns
 from .extern_params import by_position, CONSTRUCTORS
-<<<<<<< HEAD
-from .table_keys import bmv2_key_shape, check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
-=======
-from .table_keys import check_key_name, negative_int_arg, property_instance_name
->>>>>>> errs16
+from .table_keys import check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
