@@ -21,7 +21,7 @@ followed).  Nothing here imports the elaborator.
 from __future__ import annotations
 
 from .elab_common import ir_dicts
-from .switch_copies import ir_path, overlap
+from .switch_copies import _passes_subcontrol, ir_path, overlap
 
 #: statement kinds the walk looks into (anything else ends it)
 _FOLLOWED = ("assign", "setvalid", "decl", "call_action", "call_fn", "empty", "nop")
@@ -75,10 +75,15 @@ def _calls(ir) -> bool:
     return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
 
 
-def propagate_union_copies(stmts: list, actions: dict, is_union_member) -> list:
+def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None) -> list:
     """``stmts`` with each whole-header read of ``D`` after ``D = X;`` (``D`` a union member,
     ``is_union_member``) replaced by ``X`` while nothing writes ``D`` or what ``X`` uses (see the
-    module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it."""
+    module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it.  A
+    sub-control apply (``expand``: its body as p4c's inliner pastes it,
+    ``elab_unions.inlined_for_copies``) gets the copy for its body's reads (``copies_in``, as a
+    whole-header copy: ``switch_copies.specialize_subcontrols``) and the walk goes on past it when
+    the body writes neither (fuzz_headers seed 8205: ``hdr.u.x = hdr.h; hdr.u.w.setValid();
+    s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``)."""
     out = list(stmts)
     for i, st in enumerate(out):
         if st is None:
@@ -94,17 +99,51 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member) -> list:
             continue
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
-        for j in range(i + 1, len(out)):
-            nxt = out[j]
-            if nxt is None:
-                continue
-            if nxt.get("s") not in _FOLLOWED:
-                break
-            if nxt.get("s") == "assign" and ir_path(nxt["r"]) == d and nxt["r"].get("op") in ("var", "field", "stack_idx"):
-                if ir_path(nxt["l"]) == x:
-                    out[j] = None   # (`X = X`: p4c removes the no-op)
-                    continue
-                out[j] = nxt = dict(nxt, r=dict(val))
-            if _writes(nxt, d, actions) or _writes(nxt, x, actions):
-                break
+        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand)[0]
     return [st for st in out if st is not None]
+
+
+def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand) -> tuple:
+    """``sts`` with the whole-header reads of ``d`` replaced by ``val`` (path ``x``) up to a
+    statement that may write either; plain blocks and both branches of an ``if`` are walked
+    through (p4c's join keeps the copy when neither branch ends it; fuzz_headers seed 8205 has
+    one between the copy and the apply).  Returns (the statements, whether the copy reaches
+    their end); an assignment that becomes ``X = X`` is None."""
+    out = list(sts)
+    for j, nxt in enumerate(out):
+        if nxt is None:
+            continue
+        k = nxt.get("s")
+        if k == "block":
+            body, alive = _carry(nxt["body"], d, x, val, actions, expand)
+            out[j] = dict(nxt, body=[b for b in body if b is not None])
+            if not alive:
+                return out, False
+            continue
+        if k == "if":
+            if _calls(nxt["c"]):
+                return out, False
+            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand) for a in ("then", "else")}
+            out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
+            if not all(alive for _, alive in arms.values()):
+                return out, False
+            continue
+        if k == "apply_control" and expand is not None:
+            body = expand(nxt)
+            if body is None:
+                return out, False
+            nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
+            if not _passes_subcontrol(nxt, body, [d, x]):
+                return out, False
+            continue
+        if k not in _FOLLOWED:
+            return out, False
+        r = "r" if k == "assign" else "init" if k == "decl" else None
+        if r and isinstance(nxt.get(r), dict) and ir_path(nxt[r]) == d and nxt[r].get("op") in ("var", "field", "stack_idx"):
+            if k == "assign" and ir_path(nxt["l"]) == x:
+                out[j] = None   # (`X = X`: p4c removes the no-op)
+                continue
+            out[j] = nxt = dict(nxt, **{r: dict(val)})
+        if _writes(nxt, d, actions) or _writes(nxt, x, actions):
+            return out, False
+    return out, True

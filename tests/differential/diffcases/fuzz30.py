@@ -1,0 +1,47 @@
+"""Disagreements found by helper fuzz30 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+from .fuzz18 import _U
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# fuzz_headers seed 8205: p4c's LocalCopyPropagation tracks whole-header copies by name, so after
+# `hdr.u.x = hdr.h;` a `setValid()` of the sibling `hdr.u.w` does not end the copy (union_copies) --
+# and p4c has inlined a sub-control's body before the pass, so the body's `m.mh = h.u.x;` (its
+# parameters used in place) reads `hdr.h`: BMv2 copies the valid `hdr.h` where running the
+# statements copies the invalidated `hdr.u.x`.  checkmate's walk stopped at the apply, and at a
+# block or an `if` that writes neither (the seed had one between the copy and the apply).
+_UVALID = ("        hdr.h.c = (bit<16>)((bit<1>)meta.mh.isValid() ++ (bit<1>)hdr.u.x.isValid() ++ "
+           "(bit<1>)hdr.u.w.isValid());\n        hdr.h.d = meta.mh.d;\n")
+_USUB = dict(_U, meta="    h_t mh;\n", ingress_decls="    S1() s1;\n",
+             top="control S1(inout headers_t h, inout meta_t m) { apply { m.mh = h.u.x; } }\n")
+_UFRAMES = [(1, H(a, b, 2, d=0x11223344 + a, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)]
+for _name, _body in [
+        ("", "hdr.u.x = hdr.h; hdr.u.w.setValid(); s1.apply(hdr, meta);"),
+        ("_past_an_if", "hdr.u.x = hdr.h; { h_t e = hdr.h2; if (e.isValid()) { hdr.h2.b = 7; } else { hdr.h2.a = 9; } }\n"
+                        "        hdr.u.w.setValid(); hdr.u.w.a = 5; s1.apply(hdr, meta);"),
+        ("_past_a_sibling_store_in_a_branch", "hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.u.w.setValid(); } s1.apply(hdr, meta);"),]:
+    CASES.append(case(f"fuzz30_union_copy_reaches_a_sub_control_body{_name}", CAT,
+                      program("        " + _body + "\n" + _UVALID, **_USUB), frames=_UFRAMES))
+
+# a guard: a branch that writes the copied header ends the copy (p4c's join), so the body reads
+# the invalidated `hdr.u.x` where b == 1.
+CASES.append(case("fuzz30_union_copy_ended_by_a_branch_writing_it", CAT, program(
+    "        hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.h.a = 7; } hdr.u.w.setValid(); s1.apply(hdr, meta);\n" + _UVALID,
+    **_USUB), frames=_UFRAMES))
+
+# fuzz_exprs seed 13536 (REJECT): p4c 1.2.4.8's first constant folding, before type checking,
+# removes the branch an `if` on literals never takes (`if (true || false) .. else ..`), so a
+# constant stack index past the end there (`hdr.s[(bit<2>)(bit<12>)(-12s1)]`, TypeInference's
+# "Array index 2w3 larger or equal to array size 2") is no error; checkmate-p4c refused it.  That
+# folding also takes casts to bit/int/bool and slices of literals (`(bit<8>)(-8s1) == 1`,
+# `8w3[1:0] == 0`, `(bool)1w0`), where checkmate type-checked the dead branch.
+_S = dict(fields="    h_t[2] s;\n")
+for _name, _cond in [("a_literal_or", "true || false"), ("a_cast_literal", "(bit<8>)(-8s1) != 1"),
+                     ("a_slice_of_a_literal", "8w3[1:0] != 0"), ("a_bool_cast", "(bool)1w1")]:
+    CASES.append(case(f"fuzz30_stack_index_past_the_end_in_a_folded_branch_{_name}", CAT, program(f"""
+        if ({_cond}) {{ hdr.h.b = 3; }} else {{ hdr.h2 = hdr.s[(bit<2>)(bit<12>)(-12s1)]; hdr.h.c = hdr.h; }}
+""", **_S), frames=[(1, H(a, 2)) for a in (1, 0xee)]))
