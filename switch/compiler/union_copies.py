@@ -71,6 +71,22 @@ def _writes(st: dict, path: str, actions: dict) -> bool:
     return True
 
 
+def _whole_use(e, paths) -> bool:
+    """Whether ``e`` uses one of ``paths`` other than through a field of it."""
+    if isinstance(e, list):
+        return any(_whole_use(v, paths) for v in e)
+    if not isinstance(e, dict):
+        return False
+    if e.get("op") in ("var", "field", "stack_idx"):
+        p = ir_path(e)
+        if p is not None:
+            if any(q and overlap(p, q) and not p.startswith((q + ".", q + "[")) for q in paths):
+                return True
+            return any(_whole_use(n["i"], paths) for n in ir_dicts(e)
+                       if n.get("op") == "stack_idx" and n["i"].get("op") != "const")
+    return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
+
+
 def _calls(ir) -> bool:
     return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
 
@@ -99,31 +115,39 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
             continue
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
-        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand)[0]
+        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)))[0]
     return [st for st in out if st is not None]
 
 
-def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand) -> tuple:
+def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple) -> tuple:
     """``sts`` with the whole-header reads of ``d`` replaced by ``val`` (path ``x``) up to a
-    statement that may write either; plain blocks and both branches of an ``if`` are walked
-    through (p4c's join keeps the copy when neither branch ends it; fuzz_headers seed 8205 has
-    one between the copy and the apply).  Returns (the statements, whether the copy reaches
-    their end); an assignment that becomes ``X = X`` is None."""
+    statement that may write either or uses one of them (``paths``) as a whole other than as the
+    value it copies -- ``isValid()`` (p4c 1.2.4.8 takes it as a write of the header), ``==``, an
+    ``in`` argument (measured: ``hdr.u.x = hdr.h; m = hdr.h.isValid() ? 1 : 2; hdr.u.w.setValid();
+    hdr.h2 = hdr.u.x;`` keeps ``hdr.u.x``; a field read, or a sibling's ``isValid()``, does not end
+    it); plain blocks and both branches of an ``if`` whose condition uses none
+    of them are walked through (p4c's join keeps the copy when neither branch ends it;
+    fuzz_headers seed 8205 has one between the copy and the apply; spec5_union_member_assign
+    one whose condition reads ``u.x.isValid()``, where p4c leaves the branch's ``u.y = u.x``).
+    Returns (the statements, whether the copy reaches their end); an assignment that becomes
+    ``X = X`` is None."""
+    def uses(e) -> bool:
+        return _whole_use(e, paths)
     out = list(sts)
     for j, nxt in enumerate(out):
         if nxt is None:
             continue
         k = nxt.get("s")
         if k == "block":
-            body, alive = _carry(nxt["body"], d, x, val, actions, expand)
+            body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths)
             out[j] = dict(nxt, body=[b for b in body if b is not None])
             if not alive:
                 return out, False
             continue
         if k == "if":
-            if _calls(nxt["c"]):
+            if _calls(nxt["c"]) or uses(nxt["c"]):
                 return out, False
-            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand) for a in ("then", "else")}
+            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths) for a in ("then", "else")}
             out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
             if not all(alive for _, alive in arms.values()):
                 return out, False
@@ -144,6 +168,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand) -> tuple
                 out[j] = None   # (`X = X`: p4c removes the no-op)
                 continue
             out[j] = nxt = dict(nxt, **{r: dict(val)})
+        elif uses(nxt.get(r) if r else [a.get("e") for a in nxt.get("args") or () if a.get("dir") not in ("out", "inout")]):
+            return out, False
         if _writes(nxt, d, actions) or _writes(nxt, x, actions):
             return out, False
     return out, True

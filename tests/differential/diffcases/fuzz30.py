@@ -33,6 +33,22 @@ CASES.append(case("fuzz30_union_copy_ended_by_a_branch_writing_it", CAT, program
     "        hdr.u.x = hdr.h; if (hdr.h.b == 1) { hdr.h.a = 7; } hdr.u.w.setValid(); s1.apply(hdr, meta);\n" + _UVALID,
     **_USUB), frames=_UFRAMES))
 
+# Measured on p4c's JSON while fixing 8205: a statement that uses the copied header or its value as
+# a whole -- `isValid()` (p4c 1.2.4.8's LocalCopyPropagation takes it as a write), `==` -- ends the
+# copy, so `hdr.h2 = hdr.u.x;` stays a copy of the invalidated member (d 0, 2, 3); a sibling's
+# `isValid()` (d 1) or a field read (d 4) does not, and `hdr.h2` copies the valid `hdr.h`.
+# checkmate's walk went on past all of them.
+CASES.append(case("fuzz30_union_copy_ended_by_a_whole_header_use", CAT, program("""
+        if (hdr.h.d[2:0] == 0) { hdr.u.x = hdr.h; meta.m8 = hdr.u.x.isValid() ? 8w1 : 8w2; hdr.u.w.setValid(); hdr.h2 = hdr.u.x; }
+        else if (hdr.h.d[2:0] == 1) { hdr.u.x = hdr.h; meta.m8 = hdr.u.w.isValid() ? 8w1 : 8w2; hdr.u.w.setValid(); hdr.h2 = hdr.u.x; }
+        else if (hdr.h.d[2:0] == 2) { hdr.u.x = hdr.h; meta.m8 = hdr.u.x == hdr.h2 ? 8w1 : 8w2; hdr.u.w.setValid(); hdr.h2 = hdr.u.x; }
+        else if (hdr.h.d[2:0] == 3) { hdr.u.x = hdr.h; meta.m8 = hdr.h.isValid() ? 8w1 : 8w2; hdr.u.w.setValid(); hdr.h2 = hdr.u.x; }
+        else { hdr.u.x = hdr.h; meta.m8 = hdr.u.x.a; hdr.u.w.setValid(); hdr.h2 = hdr.u.x; }
+        hdr.h.b = meta.m8;
+        hdr.h.c = (bit<16>)((bit<1>)hdr.h2.isValid() ++ (bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid());
+""", **dict(_U, deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.u);\n        pkt.emit(hdr.h2);")),
+    frames=[(1, H(a, 2, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3) for d in range(5)]))
+
 # fuzz_exprs seed 13536 (REJECT): p4c 1.2.4.8's first constant folding, before type checking,
 # removes the branch an `if` on literals never takes (`if (true || false) .. else ..`), so a
 # constant stack index past the end there (`hdr.s[(bit<2>)(bit<12>)(-12s1)]`, TypeInference's
