@@ -80,7 +80,8 @@ class StatementRules(ConditionFolding, LoopRules):
                 d.pop("copies", None)
         out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
-                                           lambda q: (self.actions.get(q) or {}).get("body"))
+                                           lambda q: (self.actions.get(q) or {}).get("body"),
+                                           lambda c: (self.subcontrol_of(c) or {}).get("body"))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
         # (copies that reach the block's end go on after it: switch_copies.propagate_copies)

@@ -1,7 +1,7 @@
 """Disagreements found by helper fuzz30 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 from .fuzz18 import _U
 
 CAT = "front end (p4c-compatible)"
@@ -61,3 +61,22 @@ for _name, _cond in [("a_literal_or", "true || false"), ("a_cast_literal", "(bit
     CASES.append(case(f"fuzz30_stack_index_past_the_end_in_a_folded_branch_{_name}", CAT, program(f"""
         if ({_cond}) {{ hdr.h.b = 3; }} else {{ hdr.h2 = hdr.s[(bit<2>)(bit<12>)(-12s1)]; hdr.h.c = hdr.h; }}
 """, **_S), frames=[(1, H(a, 2)) for a in (1, 0xee)]))
+
+# fuzz_exprs seed 13424 (frames): p4c's def-use drops a store to a field of a header before an
+# initializer of that header that reads the header (lead10, fuzz29: on BMv2 the initializer writes
+# no field, so the field keeps its value from before the store), walking back also over (1) a
+# sub-control apply whose arguments do not name the header (p4c has inlined its body, which cannot
+# reach it), and (2) a store to a local's field that nothing reads later (`l.c = hdr.h2.c;`: p4c's
+# front end removed it first, so it reads nothing); checkmate's walk stopped at both.  Guard: a
+# local store read later keeps the field's store.
+_SELF = "        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3};\n        hdr.h.c = hdr.h2.c;\n"
+_FR_H2 = [(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1)), (1, H2(0x41, 0x42, 0x4344, 0x45464748, b=2))]
+for _name, _before, _after in [
+        ("across_a_sub_control_apply", "hdr.h2.c = hdr.h2.c + 5; s0.apply(meta);", ""),
+        ("across_a_dead_local_store", "hdr.h2.c = hdr.h2.c + 5; h_t l = {1, 2, 3, 4}; l.c = hdr.h2.c;", ""),
+        ("kept_by_a_local_store_read_later", "hdr.h2.c = hdr.h2.c + 5; h_t l = {1, 2, 3, 4}; l.c = hdr.h2.c;",
+         "        hdr.h.d = (bit<32>)l.c;\n"),]:
+    CASES.append(case(f"fuzz30_store_before_self_init_{_name}", CAT, program(
+        "        " + _before + "\n" + _SELF + _after,
+        top="control S0(inout meta_t m) { apply { m.m8 = m.m8 + 1; if (m.m8 == 3) { m.m16 = 2; } } }\n",
+        ingress_decls="    S0() s0;\n"), frames=_FR_H2))
