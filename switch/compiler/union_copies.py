@@ -12,11 +12,15 @@ using its siblings too (p4c's exprUses), so ``t = hdr.u.x; hdr.u.w.setValid(); h
 copies ``t`` (measured); copies into headers that are no union members mean the same either way
 and are left alone.
 
-:func:`propagate_union_copies` does this within one statement list (straight-line code): the
-walk from a copy stops at anything that may write either name (an assignment, validity change,
-stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it) and
-at every other kind of statement (``if``, ``switch``, table applies, sub-controls, externs: not
-followed).  Nothing here imports the elaborator.
+:func:`propagate_union_copies` does this from each copy on through the rest of its statement
+list: the walk stops at anything that may write either name (an assignment, validity change,
+stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it), at
+a use of either header as a whole (``isValid()``, which p4c 1.2.4.8 takes as a write, ``==``, an
+``in`` argument: measured, helper fuzz30) and at every other kind of statement (``switch``, table
+applies, externs: not followed); it goes through plain blocks, both branches of an ``if`` (on
+past it when neither ends the copy) and a sub-control body p4c has inlined (``copies_in``: the
+body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`).  Nothing here imports
+the elaborator.
 """
 from __future__ import annotations
 
