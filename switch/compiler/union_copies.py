@@ -91,6 +91,10 @@ def _whole_use(e, paths) -> bool:
     return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
 
 
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
 def _calls(ir) -> bool:
     return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
 
@@ -144,7 +148,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
         k = nxt.get("s")
         if k == "block":
             body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths)
-            out[j] = dict(nxt, body=[b for b in body if b is not None])
+            if not _same(body, nxt["body"]):   # (unchanged statements stay the same objects: marks keep their ids)
+                out[j] = dict(nxt, body=[b for b in body if b is not None])
             if not alive:
                 return out, False
             continue
@@ -152,7 +157,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if _calls(nxt["c"]) or uses(nxt["c"]):
                 return out, False
             arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths) for a in ("then", "else")}
-            out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
+            if not all(_same(arms[a][0], nxt.get(a) or []) for a in arms):
+                out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
             if not all(alive for _, alive in arms.values()):
                 return out, False
             continue
