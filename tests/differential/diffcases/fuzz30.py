@@ -80,3 +80,16 @@ for _name, _before, _after in [
         "        " + _before + "\n" + _SELF + _after,
         top="control S0(inout meta_t m) { apply { m.m8 = m.m8 + 1; if (m.m8 == 3) { m.m16 = 2; } } }\n",
         ingress_decls="    S0() s0;\n"), frames=_FR_H2))
+
+# fuzz_exprs seed 14214 (frames): in an action, a call with an out argument in the condition of an
+# `if` nested in another (`if (c) { } else if (f1(hdr.h.c[7:0])) { .. }`): p4c inlines the function
+# into the enclosing branch before its Predication pass, which predicates the copy-back like any
+# assignment there, so BMv2 writes `c` only where `c` is false; checkmate's replay of the pass
+# hoisted the call into a condition temporary assigned on every path.  Such an action now runs as
+# written (`predication._writing_call`).
+_F = "bool f1(out bit<8> p, in bit<8> x) { p = x + 2; return x == 1; }\n"
+for _name, _if in [("an_empty_then", "if (hdr.h.b == 1) { } else if (f1(hdr.h.c[7:0], hdr.h.a)) { hdr.h.d = 9; }"),
+                   ("a_then", "if (hdr.h.b == 1) { hdr.h.d = 1; } else { if (f1(hdr.h.c[7:0], hdr.h.a)) { hdr.h.d = 9; } }")]:
+    CASES.append(case(f"fuzz30_action_nested_if_condition_call_out_argument_{_name}", CAT, program(
+        "        a0();\n", top=_F, ingress_decls=f"    action a0() {{ {_if} }}\n"),
+        frames=[(1, H(a, b, 0x1234, 5)) for a in (1, 3) for b in (1, 2)]))
