@@ -74,13 +74,15 @@ class StatementRules(ConditionFolding, LoopRules):
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)
-        out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)))
+        out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)),
+                                     self.inlined_for_copies)
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
             if d.get("s") == "block":
                 d.pop("copies", None)
         out = drop_dead_indexed_reads(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
-                                           lambda q: (self.actions.get(q) or {}).get("body"))
+                                           lambda q: (self.actions.get(q) or {}).get("body"),
+                                           lambda c: (self.subcontrol_of(c) or {}).get("body"))
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
         # (copies that reach the block's end go on after it: switch_copies.propagate_copies)
@@ -204,6 +206,7 @@ class StatementRules(ConditionFolding, LoopRules):
             depth = self.ctx.get("if_depth", 0)
             # an `if` p4c folds away (constant condition) is not conditional execution
             v = self.fold_condition(c)
+            v = None if v is None else bool(v)   # (`(bool)1w0` folds to 0)
             self.ctx["if_depth"] = depth + (v is None)
             lenient = mark_folded(s, v, v is not None and _literal_condition(s.cond, scope))
             try:
@@ -656,7 +659,9 @@ class StatementRules(ConditionFolding, LoopRules):
                     or e.message.startswith("a value of type ") and " has no member " in e.message \
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
                     or e.message.startswith("cannot assign to 'in' parameter") or e.message.endswith(" cannot be assigned") \
-                    or "the divisor must be a compile-time power of two" in e.message:   # the BMv2 back end's
+                    or "the divisor must be a compile-time power of two" in e.message \
+                    or " out of bounds for a stack of size " in e.message:   # (TypeInference's array index check)
+                # (the divisor message is the BMv2 back end's)
                 dead_division_by_zero(n)   # (constant folding still sees the rest of the branch)
                 return []
             raise
@@ -790,6 +795,10 @@ def _literal_condition(n: Node, scope) -> bool:
         return ent is not None and ent[0] == "const"
     if k == "unary":
         return _literal_condition(n.a, scope)
+    if k == "cast":   # `(bit<8>)(-8s1) == 1`, `(bool)1w0`: a cast to bit/int/bool folds (not to a type name)
+        return n.type.kind in ("bit", "sint", "bool") and _literal_condition(n.a, scope)
+    if k == "slice":   # `8w3[1:0] == 0`
+        return _literal_condition(n.get("a") or n.get("base"), scope)
     if k == "binary":
         if n.op in ("&&", "||") and _literal_condition(n.a, scope):
             # `false && x`, `K || x`: p4c folds the operator whatever x is (p4c_mutate seed 92), and so

@@ -117,7 +117,7 @@ def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set
     return dead, reads
 
 
-def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None) -> list:
+def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None, control_body=None) -> list:
     """p4c's def-use pass takes an initializer that reads its own header (``h = {h.b, 1}``,
     lowered here to setValid + setInvalid, see the assignment) as a definition of every field of
     ``h``, and drops an earlier store to a field the initializer does not read when nothing in
@@ -128,7 +128,9 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
     walking back over plain assignments, declarations and validity changes (a ``setValid()`` of
     ``h`` too) that do not touch ``h``'s fields, and stores to ``h``'s fields (one whose value
     reads ``h`` too, ``h.c = h.c / 7``: p4c_mutate seed 501; a kept one's reads are then live), and ``if``/``switch`` statements without calls
-    (the fields they use are then kept); anything else stops the walk.  ``self_inits``:
+    (the fields they use are then kept), and a sub-control apply none of whose arguments names
+    ``h`` (``control_body``: its body, which then cannot reach ``h``; one that may exit stops
+    it -- fuzz_exprs seed 13424); anything else stops the walk.  ``self_inits``:
     id of such a lowered setValid -> (it, the names of the fields its initializer reads, or None)."""
     seq = list(_flat_blocks(stmts))
     drop: set = set()
@@ -164,7 +166,8 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                     prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
                 reads = got2[1]
                 continue
-            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target):
+            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target) \
+                    or _apart_control(prev, target, control_body):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _foreign_call(prev, target):
                 break
@@ -172,6 +175,8 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 if _mentions(prev, target):
                     break
                 continue
+            if _dead_local_store(prev, seq, j, drop):
+                continue   # (p4c's front end removed it before: its reads do not count)
             lv = prev["l"]
             base = lv["a"] if lv.get("op") == "slice" else lv
             if base.get("op") == "field" and isinstance(base.get("base"), dict) and _header_path(base["base"]) == target:
@@ -187,6 +192,57 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if _mentions(prev, target):
                 break
     return _without(stmts, drop) if drop else stmts
+
+
+def _plain_path(e) -> str | None:
+    """``v.f.g`` / ``v.s[2]`` for a path of a variable with constant indices, else None."""
+    op = e.get("op") if isinstance(e, dict) else None
+    if op == "var":
+        return e["n"]
+    if op == "field":
+        b = _plain_path(e.get("base"))
+        return None if b is None else f"{b}.{e['f']}"
+    if op == "stack_idx" and (e.get("i") or {}).get("op") == "const":
+        b = _plain_path(e.get("st"))
+        return None if b is None else f"{b}[{e['i']['v']}]"
+    return None
+
+
+def _near(a: str, b: str) -> bool:
+    return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
+
+
+def _uses_path(ir, root: str, path: str) -> bool:
+    """Whether ``ir`` reads or writes local ``root`` where it may overlap ``path``."""
+    if isinstance(ir, list):
+        return any(_uses_path(v, root, path) for v in ir)
+    if not isinstance(ir, dict):
+        return False
+    if ir.get("op") in ("var", "field", "stack_idx"):
+        p = _plain_path(ir)
+        if p is not None and (p == root or p.startswith((root + ".", root + "["))):
+            return _near(p, path)
+        if p is None and any(d.get("op") == "var" and d.get("n") == root for d in ir_dicts(ir)):
+            return True
+    return any(_uses_path(v, root, path) for k, v in ir.items() if k != "t")
+
+
+def _dead_local_store(st: dict, seq: list, j: int, drop: set) -> bool:
+    """Whether assignment ``st`` (``seq[j]``) stores into a local declared earlier in ``seq`` (a
+    field or slice of one too) with a value without calls, and nothing after it in ``seq`` uses
+    what it writes: p4c's front end removed such a store as dead before the mid end's def-use, so
+    what it reads is no read (fuzz_exprs seed 13424: ``l34.e3[15:0] = hdr.opt.e1;``, l34.e3 read
+    by nothing, leaves an earlier store to ``hdr.opt.e1`` dead before ``hdr.opt = {..hdr.opt.e3..}``)."""
+    if st.get("s") != "assign" or st.get("siblings") or _has_call(st["r"]):
+        return False
+    lv = st["l"]
+    path = _plain_path(lv["a"] if lv.get("op") == "slice" else lv)
+    if path is None:
+        return False
+    root = path.split(".")[0].split("[")[0]
+    if not any(d.get("s") == "decl" and d.get("n") == root for d in seq[:j]):
+        return False
+    return not any(_uses_path(d, root, path) for d in seq[j + 1:] if id(d) not in drop)
 
 
 def _foreign_call(st: dict, target) -> bool:
@@ -211,6 +267,18 @@ def _plain_branch(st, target) -> bool:
 #: statements a loop :func:`_plain_loop` walks through may hold (each checked not to use the header)
 _LOOP_KINDS = ("assign", "decl", "block", "if", "switch_value", "for", "for_in", "break", "continue",
                "call_fn", "eval", "setvalid", "empty", "nop")
+
+
+def _apart_control(st, target, control_body) -> bool:
+    """A sub-control apply whose arguments do not name ``target`` -- its body has no other way to
+    the caller's headers -- and whose body (``control_body``) cannot exit: no ``exit``, action
+    call, table or apply of its own (p4c has inlined it; its def-use walks through)."""
+    if st.get("s") != "apply_control" or control_body is None or _mentions(st.get("args"), target):
+        return False
+    body = control_body(st)
+    return body is not None and not any(
+        d.get("s") in ("exit", "call_action", "apply", "switch_action", "apply_control") or
+        str(d.get("op", "")).startswith(("table", "call_action")) for d in ir_dicts(body) if isinstance(d, dict))
 
 
 def _plain_loop(st, target) -> bool:

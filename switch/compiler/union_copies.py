@@ -12,16 +12,20 @@ using its siblings too (p4c's exprUses), so ``t = hdr.u.x; hdr.u.w.setValid(); h
 copies ``t`` (measured); copies into headers that are no union members mean the same either way
 and are left alone.
 
-:func:`propagate_union_copies` does this within one statement list (straight-line code): the
-walk from a copy stops at anything that may write either name (an assignment, validity change,
-stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it) and
-at every other kind of statement (``if``, ``switch``, table applies, sub-controls, externs: not
-followed).  Nothing here imports the elaborator.
+:func:`propagate_union_copies` does this from each copy on through the rest of its statement
+list: the walk stops at anything that may write either name (an assignment, validity change,
+stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it), at
+a use of either header as a whole (``isValid()``, which p4c 1.2.4.8 takes as a write, ``==``, an
+``in`` argument: measured, helper fuzz30) and at every other kind of statement (``switch``, table
+applies, externs: not followed); it goes through plain blocks, both branches of an ``if`` (on
+past it when neither ends the copy) and a sub-control body p4c has inlined (``copies_in``: the
+body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`).  Nothing here imports
+the elaborator.
 """
 from __future__ import annotations
 
 from .elab_common import ir_dicts
-from .switch_copies import ir_path, overlap
+from .switch_copies import _passes_subcontrol, ir_path, overlap
 
 #: statement kinds the walk looks into (anything else ends it)
 _FOLLOWED = ("assign", "setvalid", "decl", "call_action", "call_fn", "empty", "nop")
@@ -71,14 +75,39 @@ def _writes(st: dict, path: str, actions: dict) -> bool:
     return True
 
 
+def _whole_use(e, paths) -> bool:
+    """Whether ``e`` uses one of ``paths`` other than through a field of it."""
+    if isinstance(e, list):
+        return any(_whole_use(v, paths) for v in e)
+    if not isinstance(e, dict):
+        return False
+    if e.get("op") in ("var", "field", "stack_idx"):
+        p = ir_path(e)
+        if p is not None:
+            if any(q and overlap(p, q) and not p.startswith((q + ".", q + "[")) for q in paths):
+                return True
+            return any(_whole_use(n["i"], paths) for n in ir_dicts(e)
+                       if n.get("op") == "stack_idx" and n["i"].get("op") != "const")
+    return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
+
+
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
 def _calls(ir) -> bool:
     return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
 
 
-def propagate_union_copies(stmts: list, actions: dict, is_union_member) -> list:
+def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None) -> list:
     """``stmts`` with each whole-header read of ``D`` after ``D = X;`` (``D`` a union member,
     ``is_union_member``) replaced by ``X`` while nothing writes ``D`` or what ``X`` uses (see the
-    module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it."""
+    module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it.  A
+    sub-control apply (``expand``: its body as p4c's inliner pastes it,
+    ``elab_unions.inlined_for_copies``) gets the copy for its body's reads (``copies_in``, as a
+    whole-header copy: ``switch_copies.specialize_subcontrols``) and the walk goes on past it when
+    the body writes neither (fuzz_headers seed 8205: ``hdr.u.x = hdr.h; hdr.u.w.setValid();
+    s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``)."""
     out = list(stmts)
     for i, st in enumerate(out):
         if st is None:
@@ -94,17 +123,63 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member) -> list:
             continue
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
-        for j in range(i + 1, len(out)):
-            nxt = out[j]
-            if nxt is None:
-                continue
-            if nxt.get("s") not in _FOLLOWED:
-                break
-            if nxt.get("s") == "assign" and ir_path(nxt["r"]) == d and nxt["r"].get("op") in ("var", "field", "stack_idx"):
-                if ir_path(nxt["l"]) == x:
-                    out[j] = None   # (`X = X`: p4c removes the no-op)
-                    continue
-                out[j] = nxt = dict(nxt, r=dict(val))
-            if _writes(nxt, d, actions) or _writes(nxt, x, actions):
-                break
+        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)))[0]
     return [st for st in out if st is not None]
+
+
+def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple) -> tuple:
+    """``sts`` with the whole-header reads of ``d`` replaced by ``val`` (path ``x``) up to a
+    statement that may write either or uses one of them (``paths``) as a whole other than as the
+    value it copies -- ``isValid()`` (p4c 1.2.4.8 takes it as a write of the header), ``==``, an
+    ``in`` argument (measured: ``hdr.u.x = hdr.h; m = hdr.h.isValid() ? 1 : 2; hdr.u.w.setValid();
+    hdr.h2 = hdr.u.x;`` keeps ``hdr.u.x``; a field read, or a sibling's ``isValid()``, does not end
+    it); plain blocks and both branches of an ``if`` whose condition uses none
+    of them are walked through (p4c's join keeps the copy when neither branch ends it;
+    fuzz_headers seed 8205 has one between the copy and the apply; spec5_union_member_assign
+    one whose condition reads ``u.x.isValid()``, where p4c leaves the branch's ``u.y = u.x``).
+    Returns (the statements, whether the copy reaches their end); an assignment that becomes
+    ``X = X`` is None."""
+    def uses(e) -> bool:
+        return _whole_use(e, paths)
+    out = list(sts)
+    for j, nxt in enumerate(out):
+        if nxt is None:
+            continue
+        k = nxt.get("s")
+        if k == "block":
+            body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths)
+            if not _same(body, nxt["body"]):   # (unchanged statements stay the same objects: marks keep their ids)
+                out[j] = dict(nxt, body=[b for b in body if b is not None])
+            if not alive:
+                return out, False
+            continue
+        if k == "if":
+            if _calls(nxt["c"]) or uses(nxt["c"]):
+                return out, False
+            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths) for a in ("then", "else")}
+            if not all(_same(arms[a][0], nxt.get(a) or []) for a in arms):
+                out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
+            if not all(alive for _, alive in arms.values()):
+                return out, False
+            continue
+        if k == "apply_control" and expand is not None:
+            body = expand(nxt)
+            if body is None:
+                return out, False
+            nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
+            if not _passes_subcontrol(nxt, body, [d, x]):
+                return out, False
+            continue
+        if k not in _FOLLOWED:
+            return out, False
+        r = "r" if k == "assign" else "init" if k == "decl" else None
+        if r and isinstance(nxt.get(r), dict) and ir_path(nxt[r]) == d and nxt[r].get("op") in ("var", "field", "stack_idx"):
+            if k == "assign" and ir_path(nxt["l"]) == x:
+                out[j] = None   # (`X = X`: p4c removes the no-op)
+                continue
+            out[j] = nxt = dict(nxt, **{r: dict(val)})
+        elif uses(nxt.get(r) if r else [a.get("e") for a in nxt.get("args") or () if a.get("dir") not in ("out", "inout")]):
+            return out, False
+        if _writes(nxt, d, actions) or _writes(nxt, x, actions):
+            return out, False
+    return out, True

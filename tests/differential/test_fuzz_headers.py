@@ -13,6 +13,7 @@ SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 2
 SEEDS += [5000, 5001, 5002, 5005]   # from fuzz_headers.V2_SEED: switch, conditional exit, keyless tables
 SEEDS += [5648]   # a single-case switch's copy of a header field (fixed by helper fuzz22)
 SEEDS += [5783]   # a union store before a sub-control writing its out parameter (fixed by helper fuzz23)
+SEEDS += [8205]   # a union member's copy read in a sub-control body (fixed by helper fuzz30)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_headers_program = fuzz_seed_tests(
