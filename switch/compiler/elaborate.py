@@ -17,6 +17,7 @@ The rules live in one mixin per theme:
 * :mod:`.elab_parsers` -- parser states, `select` keysets, value sets;
 * :mod:`.elab_tables` -- tables, keys, action lists, default actions, const entries;
 * :mod:`.elab_statements` -- statements and method calls;
+* :mod:`.elab_switch` -- `switch` statements (on `action_run` and on values);
 * :mod:`.elab_packets` -- packet_in/packet_out calls (extract, lookahead, advance, emit);
 * :mod:`.elab_externs` -- v1model extern functions and field lists;
 * :mod:`.elab_load_refusals` -- programs p4c compiles and BMv2 refuses to load (``load_error``);
