@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication", "frontend", "frontend2", "frontend3", "fetch5", "spec5", "fuzz_mutz", "fuzz_fuzzt", "fuzz_fuzzx", "fuzz_fuzzp", "open6", "lead6", "fuzz_fuzzs", "fuzz_fuzzh", "fuzz_fuzzm", "open7", "lead8", "open8", "lead10", "guide10", "fuzz9", "copyback11", "fuzz11", "fuzz12", "fuzz13", "fuzz14", "fuzz15", "fuzz16", "mutz18", "mutz19", "fuzz17", "mutz20", "fuzz18", "fuzz19", "mutz21", "fuzz20", "mutz22", "mutz23", "fuzz21", "corpus6", "fuzz22", "mutz24", "corpus7", "mutz25", "fuzz23", "mutz26", "fuzz24", "mutz27", "fuzz25", "lead40", "lead41", "corpus11", "mutz28", "fuzz26", "fuzz27", "mutz29", "errs13", "corpus12", "lead42", "corpus13", "fuzz28", "errs14", "mutz30", "errs15", "mutz31", "fuzz29", "corpus14", "corpus15", "errs16", "mutz32", "fuzz30"]
+MODULES = ["expressions", "language", "parsers", "tables", "actions", "stacks", "externs", "replication", "frontend", "frontend2", "frontend3", "fetch5", "spec5", "fuzz_mutz", "fuzz_fuzzt", "fuzz_fuzzx", "fuzz_fuzzp", "open6", "lead6", "fuzz_fuzzs", "fuzz_fuzzh", "fuzz_fuzzm", "open7", "lead8", "open8", "lead10", "guide10", "fuzz9", "copyback11", "fuzz11", "fuzz12", "fuzz13", "fuzz14", "fuzz15", "fuzz16", "mutz18", "mutz19", "fuzz17", "mutz20", "fuzz18", "fuzz19", "mutz21", "fuzz20", "mutz22", "mutz23", "fuzz21", "corpus6", "fuzz22", "mutz24", "corpus7", "mutz25", "fuzz23", "mutz26", "fuzz24", "mutz27", "fuzz25", "lead40", "lead41", "corpus11", "mutz28", "fuzz26", "fuzz27", "mutz29", "errs13", "corpus12", "lead42", "corpus13", "fuzz28", "errs14", "mutz30", "errs15", "mutz31", "fuzz29", "corpus14", "mutz32", "corpus15", "errs16", "fuzz30"]
 
 
 def all_cases():

@@ -73,8 +73,10 @@ CASES += [
 # varbit<0> after fixed fields with a max_length of exactly the fixed bytes (`{bit<8> w; varbit<0>
 # v;}`: max_length 1), which simple_switch loads and runs; checkmate-switch's loader refused p4c's
 # JSON ("max_length leaves no room for 'v'").  A varbit<0> header alone (no max_length) loaded already.
+# (The short frame's `z` is invalid: its field is read only under isValid(), since what BMv2 reads
+# from an invalid header -- a reused PHV's stale bytes or zeros -- varies from run to run.)
 CASES.append(case("mutz32_varbit_0_after_fixed_fields_on_p4c_json", CAT, program(
-    "        hdr.h.d = (bit<32>)hdr.z.w + (hdr.z.isValid() ? 32w0x100 : 32w0);\n",
+    "        hdr.h.d = hdr.z.isValid() ? (bit<32>)hdr.z.w + 32w0x100 : 32w0;\n",
     headers="header z_t { bit<8> w; varbit<0> v; }\n", fields="    z_t z;\n", parser="""\
     state start {
         pkt.extract(hdr.eth);
