@@ -3,7 +3,7 @@
 
 A path is the text of a place a program stores into -- ``v12_x``, ``p_hdr.h2.c``,
 ``p_hdr.s[1].x``, ``[*]`` for a run-time stack index; two paths overlap when one names storage
-inside the other.  :func:`_may_write` is deliberately pessimistic: a statement it cannot see
+inside the other.  :func:`may_write` is deliberately pessimistic: a statement it cannot see
 through (an action call, a table apply) may write any path it could reach."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .elab_common import ir_dicts
 
 # statements that by themselves write nothing but what their assignments name
 _PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
-          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: _may_write)
+          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: may_write)
 
 
 def ir_path(e) -> str | None:
@@ -42,29 +42,27 @@ def overlap(a: str, b: str) -> bool:
     return a == b or a.startswith((b + ".", b + "[")) or b.startswith((a + ".", a + "["))
 
 
-def _reads(e) -> set:
-    """The paths expression ``e`` reads."""
-    out: set = set()
-
-    def walk(x):
-        if isinstance(x, list):
-            for y in x:
-                walk(y)
-        elif isinstance(x, dict):
-            p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
-            if p is not None:
-                out.add(p)
-                for d in ir_dicts(x):
-                    if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
-                        walk(d["i"])
-            else:
-                for y in x.values():
-                    walk(y)
-    walk(e)
+def path_reads(e, out: list | None = None) -> list:
+    """The paths expression ``e`` reads, in order: a path's own text, then the paths its
+    run-time stack indexes read (``h.s[i].x`` reads ``h.s[*].x`` and ``i``)."""
+    out = [] if out is None else out
+    if isinstance(e, list):
+        for x in e:
+            path_reads(x, out)
+    elif isinstance(e, dict):
+        p = ir_path(e) if e.get("op") in ("var", "field", "stack_idx") else None
+        if p is not None:
+            out.append(p)
+            for d in ir_dicts(e):
+                if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
+                    path_reads(d["i"], out)
+        else:
+            for v in e.values():
+                path_reads(v, out)
     return out
 
 
-def _may_write(st: dict, path: str) -> bool:
+def may_write(st: dict, path: str) -> bool:
     """Whether statement ``st`` may write ``path``: an assignment or validity change of an
     overlapping path anywhere in it (a union member's siblings too), a function call's overlapping
     out/inout argument, or any statement of another kind (an action call, a table apply ...),
@@ -94,12 +92,12 @@ def _may_write(st: dict, path: str) -> bool:
     return False
 
 
-def _put(x, path: str, val):
+def put_path(x, path: str, val):
     """``x`` with each read of ``path`` replaced by ``val``."""
     if isinstance(x, list):
-        return [_put(v, path, val) for v in x]
+        return [put_path(v, path, val) for v in x]
     if not isinstance(x, dict):
         return x
     if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
         return dict(val)
-    return {k: _put(v, path, val) for k, v in x.items()}
+    return {k: put_path(v, path, val) for k, v in x.items()}

@@ -28,28 +28,9 @@ from __future__ import annotations
 import json
 
 from .elab_common import ir_dicts
-from .switch_copies import ir_path as _path, overlap as _overlap
+from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
 from .header_init import _has_method_call
 
-_PATH_OPS = ("var", "field", "stack_idx")
-
-
-def _reads(e, out: list) -> list:
-    """The paths expression ``e`` reads (a path's run-time index expressions too)."""
-    if isinstance(e, list):
-        for x in e:
-            _reads(x, out)
-    elif isinstance(e, dict):
-        p = _path(e) if e.get("op") in _PATH_OPS else None
-        if p is not None:
-            out.append(p)
-            for d in ir_dicts(e):
-                if d.get("op") == "stack_idx" and d["i"].get("op") != "const":
-                    _reads(d["i"], out)
-        else:
-            for v in e.values():
-                _reads(v, out)
-    return out
 
 
 def _dyn_read(e) -> bool:
@@ -66,13 +47,13 @@ def _flat(stmts: list):
 
 def _dead(target: str, rest) -> bool:
     for st in rest:
-        if st.get("s") == "decl" and not any(_overlap(r, target) for r in _reads(st.get("init"), [])):
+        if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") != "assign":
             return False
         lp = _path(st["l"])
-        reads = _reads(st["r"], []) + [p for d in ir_dicts(st["l"]) if d.get("op") == "stack_idx"
-                                       and d["i"].get("op") != "const" for p in _reads(d["i"], [])]
+        reads = path_reads(st["r"], []) + [p for d in ir_dicts(st["l"]) if d.get("op") == "stack_idx"
+                                       and d["i"].get("op") != "const" for p in path_reads(d["i"], [])]
         if lp is None or any(_overlap(r, target) for r in reads):
             return False
         if st["l"].get("op") != "slice" and "[*]" not in lp and \

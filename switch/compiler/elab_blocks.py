@@ -13,7 +13,7 @@ from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
-from .table_successors import check_table_successors, midend_kept_tables
+from .table_successors import check_single_apply, check_table_successors, midend_kept_tables
 from .switch_copies import drop_unvisited_locals
 
 
@@ -184,14 +184,13 @@ class BlockRules:
         for role in roles[1:]:
             self._top_block = blocks[role]
             ir_blocks[role] = self.elab_control(blocks[role], role, prefix=names[role], consts=ctor_args[role], top=True)
+        subs, locs = getattr(self, "subcontrols", []), getattr(self, "table_locs", {})
+        folded = self.__dict__.get("midend_folded_ifs") or {}
         for role in roles[1:]:
-            self.check_single_apply(ir_blocks[role]["body"], getattr(self, "subcontrols", []))
-            check_table_successors(ir_blocks[role]["body"], getattr(self, "subcontrols", []),
-                                   getattr(self, "table_locs", {}), self.source, getattr(self, "exit_locs", {}),
-                                   self.__dict__.get("midend_folded_ifs"), self.fold)
-        self.midend_kept = midend_kept_tables([ir_blocks[r]["body"] for r in roles[1:]],
-                                              getattr(self, "subcontrols", []), self.fold,
-                                              self.__dict__.get("midend_folded_ifs") or {},
+            check_single_apply(ir_blocks[role]["body"], subs, locs, self.source, folded, self.fold)
+            check_table_successors(ir_blocks[role]["body"], subs, locs, self.source, getattr(self, "exit_locs", {}),
+                                   folded, self.fold)
+        self.midend_kept = midend_kept_tables([ir_blocks[r]["body"] for r in roles[1:]], subs, self.fold, folded,
                                               {q: [k.get("expr") for k in t.get("keys") or ()] for q, t in self.tables.items()})
         return self.finish(ir_blocks, blocks)
 

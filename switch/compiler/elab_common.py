@@ -264,6 +264,22 @@ def ir_dicts(x, skip: str | None = None):
             yield from ir_dicts(v, skip)
 
 
+def ir_any(x, pred) -> bool:
+    """Whether some dict of an IR value (see :func:`ir_dicts`; types under ``t`` are not
+    looked into) satisfies ``pred``."""
+    return any(pred(n) for n in ir_dicts(x, "t"))
+
+
+def is_call(n: dict) -> bool:
+    """Whether IR dict ``n`` is a call (of an action, function or extern method)."""
+    return str(n.get("op", "")).startswith("call")
+
+
+def has_call(x) -> bool:
+    """Whether an IR value holds a call anywhere (one that may have side effects)."""
+    return ir_any(x, is_call)
+
+
 def always_returns(st: dict, exits: bool = False, front: bool = False) -> bool:
     """Statement ``st`` always ends in a ``return``.  p4c turns a control's returns into a flag,
     folds the flag where it is always set and drops what follows as dead code before its BMv2

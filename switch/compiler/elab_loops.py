@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import ir_dicts, BOOL, E, is_bits, Scope
-from .switch_copies import ir_path
+from .copy_paths import ir_path
 
 
 class LoopRules:

@@ -12,8 +12,7 @@ import re
 from .ids import field_ids, user_id
 from .ast import Node, annotation, find_name
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
-from .errors import Loc, P4CompileError
-from .table_successors import enum_folded, mid_returns
+from .errors import P4CompileError
 from .extern_params import by_position, CONSTRUCTORS
 from .table_keys import check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
 
@@ -718,80 +717,6 @@ class TableRules:
         if v < 1:
             raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
         return v
-
-    def check_single_apply(self, body: list, subcontrols: list) -> None:
-        """p4c for BMv2 rejects a program in which one execution path applies a table twice
-        ("contains a path from table T back to itself"): count, per table, the most applies
-        on any path (if/else and switch branches are alternatives, sequences add up)."""
-        subs = {b.get("fn"): b for b in subcontrols}
-        folded = self.__dict__.get("midend_folded_ifs", {})   # (const_index)
-
-        def merge_max(a, b):   # (in a's order, then b's: no set order, the message is reproducible)
-            return {k: max(a.get(k, 0), b.get(k, 0)) for k in [*a, *(k for k in b if k not in a)]}
-
-        again: list = []   # tables in the order their second apply on a path is met
-
-        def add(a, b):
-            out = dict(a)
-            for k, v in b.items():
-                out[k] = out.get(k, 0) + v
-                if out[k] > 1 and k not in again:
-                    again.append(k)
-            return out
-
-        def expr(e):
-            got = {}
-            if isinstance(e, dict):
-                if e.get("op") == "table_hit":
-                    got = {e["table"]: 1}
-                for v in e.values():
-                    got = add(got, expr(v))
-            elif isinstance(e, list):
-                for v in e:
-                    got = add(got, expr(v))
-            return got
-
-        def seq(stmts, depth=0):
-            total = {}
-            for st in stmts:
-                total = add(total, one(st, depth))
-                if mid_returns(st, self.fold):   # (the rest is dead for the back end: table_successors)
-                    break
-            return total
-
-        def one(st, depth):
-            k = st.get("s")
-            if k == "apply":
-                return {st["table"]: 1}
-            if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
-                return seq(st["then"] if folded[id(st)] else st["else"], depth)
-            if (v := enum_folded(st, self.fold)) is not None:
-                return seq((st["then"] if v else st["else"]) or [], depth)
-            if k == "if":
-                return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
-            if k == "switch_action":
-                best = {}
-                for c in st["cases"]:
-                    best = merge_max(best, seq(c.get("body") or [], depth))
-                return add({st["table"]: 1}, best)
-            if k == "switch_value":
-                best = {}
-                for c in st["cases"]:
-                    best = merge_max(best, seq(c.get("body") or [], depth))
-                return add(expr(st["e"]), best)
-            if k == "block":
-                return seq(st["body"], depth)
-            if k == "apply_control" and depth < 16 and st.get("fn") in subs:
-                return seq(subs[st["fn"]]["body"], depth + 1)
-            return expr({kk: v for kk, v in st.items() if kk not in ("then", "else", "body", "cases")})
-
-        twice = {t for t, n in seq(body).items() if n > 1}
-        for t in [t for t in again if t in twice][:1]:
-            # p4c names the table applied again first in program order (stratum's complex_hits.p4:
-            # table1; `t2; t1; t2; t1` names t2); the set order made it vary from run to run
-            raise E(self.table_locs.get(t, Loc(self.source, 1, 1)),
-                        f"table {t} is applied more than once on one execution path; p4c for BMv2 "
-                        f"rejects this (\"a path from table {t} back to itself\")")
 
 
 def _lit_text(ir) -> str:

@@ -43,9 +43,8 @@ from __future__ import annotations
 
 import re
 
-from .elab_common import ir_dicts
-from .switch_copies import _reads, ir_path, overlap
-from .union_defuse import _has_call
+from .elab_common import has_call, ir_dicts
+from .copy_paths import ir_path, overlap, path_reads
 
 
 def exiting_subcontrols(subs: list):
@@ -105,32 +104,32 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
 def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
     s = stmts[i]
     path = ir_path(s.get("l")) if s.get("s") == "assign" else None
-    if path is None or "[*]" in path or _has_call(s["r"]):
+    if path is None or "[*]" in path or has_call(s["r"]):
         return False
     crossed = False
     for t in stmts[i + 1:]:
         k = t.get("s")
         if k == "apply_control":
-            if any(overlap(r, path) for a in t["args"] for r in _reads(a["e"])) or any(
+            if any(overlap(r, path) for a in t["args"] for r in path_reads(a["e"])) or any(
                     ir_path(a["e"]) is None and a.get("dir") != "in" for a in t["args"]):
                 return False
             crossed = crossed or may_exit(t.get("fn"))
             continue
         if k == "decl":   # a local declared in between: its initializer must not read the path
             init = t.get("init")
-            if overlap(t["n"], path) or (init is not None and (_has_call(init) or any(
-                    overlap(r, path) for r in _reads(init)))):
+            if overlap(t["n"], path) or (init is not None and (has_call(init) or any(
+                    overlap(r, path) for r in path_reads(init)))):
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
             if not _untouched([t], path):
                 return False
             continue
-        if _has_call(t["r"]):
+        if has_call(t["r"]):
             return False
         dst = ir_path(t["l"])
-        if dst is None or any(overlap(r, path) for r in _reads(t["r"])) or any(
-                overlap(r, path) for r in _reads([d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"])):
+        if dst is None or any(overlap(r, path) for r in path_reads(t["r"])) or any(
+                overlap(r, path) for r in path_reads([d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"])):
             return False
         if t["l"].get("op") != "slice" and (dst == path or path.startswith((dst + ".", dst + "["))):
             return crossed
@@ -159,14 +158,14 @@ def _reads_path(e, path: str) -> bool:
         if op == "isvalid":
             h = ir_path(d["h"])
             if h is None or _touch(h + ".$valid", path) or any(
-                    _touch(r, path) for x in ir_dicts(d["h"]) if x.get("op") == "stack_idx" for r in _reads(x["i"])):
+                    _touch(r, path) for x in ir_dicts(d["h"]) if x.get("op") == "stack_idx" for r in path_reads(x["i"])):
                 return True
         elif op == "call_fn_out" and any(a["dir"] in ("out", "inout") and _writes(a["e"], path) for a in d["args"]):
             return True
         elif op == "table_hit" or op is not None and op.startswith("call") and op not in ("call_fn", "call_fn_out"):
             return True   # (a table apply, an extern or method call: not measured)
     plain = _strip_isvalid(e)
-    return any(_touch(r, path) for r in _reads(plain))
+    return any(_touch(r, path) for r in path_reads(plain))
 
 
 def _strip_isvalid(e):

@@ -13,13 +13,7 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import _eval_bin, _wrap, ir_dicts
-
-
-def _has_call(ir) -> bool:
-    if isinstance(ir, list):
-        return any(_has_call(v) for v in ir)
-    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_has_call(v) for v in ir.values()))
+from .elab_common import _eval_bin, _wrap, has_call, ir_dicts
 
 
 #: method calls in an expression other than a function's (``h.isValid()``, a union's, ``t.apply().hit``)
@@ -92,7 +86,7 @@ def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set
     if body is None or _mentions(call.get("args"), target):
         return None
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not _has_call(x) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
@@ -233,7 +227,7 @@ def _dead_local_store(st: dict, seq: list, j: int, drop: set) -> bool:
     what it writes: p4c's front end removed such a store as dead before the mid end's def-use, so
     what it reads is no read (fuzz_exprs seed 13424: ``l34.e3[15:0] = hdr.opt.e1;``, l34.e3 read
     by nothing, leaves an earlier store to ``hdr.opt.e1`` dead before ``hdr.opt = {..hdr.opt.e3..}``)."""
-    if st.get("s") != "assign" or st.get("siblings") or _has_call(st["r"]):
+    if st.get("s") != "assign" or st.get("siblings") or has_call(st["r"]):
         return False
     lv = st["l"]
     path = _plain_path(lv["a"] if lv.get("op") == "slice" else lv)
@@ -250,7 +244,7 @@ def _foreign_call(st: dict, target) -> bool:
     function reads and writes nothing else; p4c has inlined it and ordered its effects first, so a
     call in an expression of a statement that does not use ``target`` is no read of it: fuzz_exprs
     seed 11101, ``hdr.stk[tick(meta.ix) >> 1].epad = ..``)."""
-    return _has_call(st) and _mentions(st, target)
+    return has_call(st) and _mentions(st, target)
 
 
 def _plain_branch(st, target) -> bool:
@@ -547,7 +541,7 @@ def _identity_operand(b: dict):
     return None
 
 
-def _reduced(x, effects=_has_call):
+def _reduced(x, effects=has_call):
     """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
     remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
     is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,

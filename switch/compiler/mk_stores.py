@@ -45,9 +45,9 @@ a later parameter's copy-out overwrites (``s.apply(hdr.h, hdr)``: ``hdr`` is cop
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import E, expr_text, ir_dicts
+from .elab_common import E, expr_text, has_call, ir_dicts
 from .exit_blind_stores import stores_dead_across_exits
-from .union_defuse import _chain, _has_call, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
+from .union_defuse import _chain, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
 
 _ROUNDS = 4
 _CALLS = ("call_action", "call_fn", "apply_control", "apply", "switch_action")
@@ -276,7 +276,7 @@ class MatchKindStores:
                 found = []
 
                 def visit(b, rest):
-                    if b.get("s") == "assign" and (id(b) in blind or not _has_call(b["r"]) and _overwritten(
+                    if b.get("s") == "assign" and (id(b) in blind or not has_call(b["r"]) and _overwritten(
                             rest, b["l"], inline)):
                         found.append(id(b.get("orig", b)))
                 view = _view(list(stmts), ends_, dead)

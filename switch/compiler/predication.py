@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import copy
 
+from .elab_common import ir_any, is_call
+
 _SCALARS = ("bit", "int", "bool")
 
 
@@ -117,25 +119,14 @@ def _related(a: str, b: str) -> bool:
 
 
 def _has_call(e) -> bool:
-    if isinstance(e, list):
-        return any(_has_call(x) for x in e)
-    if not isinstance(e, dict):
-        return False
-    if "call" in str(e.get("op", "")) or e.get("op") in ("reg_read", "lookahead", "lookahead_hdr"):
-        return True
-    return any(_has_call(v) for k, v in e.items() if k != "t" and isinstance(v, (dict, list)))
+    """Whether ``e`` holds a call or a read whose value may change between two evaluations."""
+    return ir_any(e, lambda n: is_call(n) or n.get("op") in ("reg_read", "lookahead", "lookahead_hdr"))
 
 
 def _writing_call(e) -> bool:
     """Whether ``e`` holds a call with an out/inout argument."""
-    if isinstance(e, list):
-        return any(_writing_call(x) for x in e)
-    if not isinstance(e, dict):
-        return False
-    if "call" in str(e.get("op", "")) and any(isinstance(a, dict) and a.get("dir") in ("out", "inout")
-                                               for a in e.get("args") or ()):
-        return True
-    return any(_writing_call(v) for k, v in e.items() if k != "t" and isinstance(v, (dict, list)))
+    return ir_any(e, lambda n: is_call(n) and any(isinstance(a, dict) and a.get("dir") in ("out", "inout")
+                                                  for a in n.get("args") or ()))
 
 
 class _Live:

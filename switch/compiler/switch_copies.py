@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 
 from .elab_common import ir_dicts
-from .copy_paths import _may_write, _put, _reads, ir_path, overlap  # noqa: F401 (also imported from here)
+from .copy_paths import ir_path, may_write, overlap, path_reads, put_path
 from .header_init import _has_method_call
 
 
@@ -103,7 +103,7 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
                 if k is None:
                     return None
                 env[u["l"]["n"]] = dict(env[u["l"]["n"]], v=k)
-    if any(_may_write(st, n) for st in body for n in names):
+    if any(may_write(st, n) for st in body for n in names):
         return None
     return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
@@ -137,11 +137,11 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
             dest = val = None
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
-                val = _put(val, p, v)
+                val = put_path(val, p, v)
             val = _tuple_elements(val, tuples)
-        for p in [p for p, v in avail.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(v))]:
+        for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
-        for p in [p for p, items in tuples.items() if _may_write(st, p) or any(_may_write(st, r) for r in _reads(items))]:
+        for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
         if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
             for path, (t, val) in _call_copies(st, fn_of(st["fn"]), fold, avail).items():
@@ -154,7 +154,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
                 k = fold(val)
                 avail[path] = {"op": "const", "v": k, "t": t} if k is not None else val
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
-                and not _has_method_call(val) and not any(overlap(r, dest) for r in _reads(val)):
+                and not _has_method_call(val) and not any(overlap(r, dest) for r in path_reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
         for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
             del wholes[p]
@@ -164,13 +164,13 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
         if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
-                k is None and any(overlap(r, dest) for r in _reads(val)) or \
+                k is None and any(overlap(r, dest) for r in path_reads(val)) or \
                 val.get("t", [None])[0] not in ("bit", "int", "bool"):
             continue
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
     avail.update(wholes)
     copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
-              and not any(r.split(".")[0].split("[")[0] in declared for r in _reads(v))}
+              and not any(r.split(".")[0].split("[")[0] in declared for r in path_reads(v))}
     if copies:
         sw["copies"] = copies
 
@@ -218,7 +218,7 @@ def _whole_step(st: dict, path: str, w: dict) -> tuple:
     key = "r" if k == "assign" else "init" if k == "decl" else None
     val = st.get(key) if key else None
     exact = isinstance(val, dict) and val.get("op") in _PATH_OPS and ir_path(val) == path and not st.get("siblings")
-    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) or _may_write(st, path) or _may_write(st, src)
+    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) or may_write(st, path) or may_write(st, src)
     return (dict(st, **{key: dict(w["v"])}) if exact else st), ends
 
 
@@ -258,7 +258,7 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
         if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not _has_method_call(a["e"]):
             val = a["e"]
             for q, v in outer.items():
-                val = _put(val, q, v)
+                val = put_path(val, q, v)
             avail[p["py"]] = val
     ghost: set = set()
     joined = False   # (a return may have happened: the rest is under RemoveReturns' flag)
@@ -273,10 +273,10 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
             dest = val = None
         if val is not None:
             for q, v in avail.items():
-                val = _put(val, q, v)
-        for q in [q for q, v in avail.items() if _may_write(x, q) or any(_may_write(x, r) for r in _reads(v))]:
+                val = put_path(val, q, v)
+        for q in [q for q, v in avail.items() if may_write(x, q) or any(may_write(x, r) for r in path_reads(v))]:
             del avail[q]
-        hit = [q for q in outs if _may_write(x, q)]
+        hit = [q for q in outs if may_write(x, q)]
         plain = dest in outs and not joined and x.get("s") == "assign" and x["l"].get("op") == "var"
         for q in hit:
             if plain and q == dest:
@@ -287,14 +287,14 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
                 ghost.discard(q)
                 outs[q] = None   # (not followed: p4c may know a value)
         if plain and not _has_method_call(val) and val.get("op") not in ("list", "mk") \
-                and not any(overlap(r, dest) for r in _reads(val)):
+                and not any(overlap(r, dest) for r in path_reads(val)):
             ghost.discard(dest)
             avail[dest] = val
         elif plain:
             ghost.add(dest)
         elif dest is not None and dest not in outs and "." not in dest and "[" not in dest and \
                 not joined and x.get("s") in ("assign", "decl") and not _has_method_call(val) and \
-                val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in _reads(val)):
+                val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in path_reads(val)):
             avail[dest] = val   # (a local of the function: its copy goes on into what reads it)
         if any(d.get("s") == "return" for d in ir_dicts(x)):
             joined = True
@@ -305,7 +305,7 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
         path, t = got
         if q in avail:
             val = avail[q]
-            reads = _reads(val)
+            reads = path_reads(val)
             if any(r.split(".")[0].split("[")[0] in mine or r == q for r in reads) or \
                     any(w is None or overlap(w, r) for w in written for r in reads):
                 continue
@@ -363,7 +363,7 @@ def _known_before(stmts: list, decls) -> dict:
         k = st.get("s")
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (st["l"].get("n"), st["r"]) if k == "assign" and st["l"].get("op") == "var" else (None, None)
-        for p in [p for p in known if p == dest or _may_write(st, p)]:
+        for p in [p for p in known if p == dest or may_write(st, p)]:
             del known[p]
         if dest in decls and isinstance(val, dict) and val.get("op") == "const":
             known[dest] = val
@@ -382,7 +382,7 @@ def _passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
             ap = ir_path(a["e"])
             if ap is None or any(overlap(ap, p) for p in paths):
                 return False
-    return not any(_may_write(x, p) for x in body for p in paths)
+    return not any(may_write(x, p) for x in body for p in paths)
 
 
 def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=frozenset()) -> list:
@@ -411,9 +411,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if ends:
                 del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \
-                any(r == st["l"]["n"] for v in copies.values() for r in _reads(v)):
+                any(r == st["l"]["n"] for v in copies.values() for r in path_reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
-        if k == "if" and not any(_may_write(st["c"], p) for p in copies):
+        if k == "if" and not any(may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
             ends = []
             arms = {}
@@ -435,19 +435,19 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                           copies_in=dict(st.get("copies_in") or {},
                                          **{p: v for p, v in copies.items() if v.get("op") != "whole"}))
             for path, val in list(copies.items()):
-                if not _passes_subcontrol(st, body, [path, *_reads(val)]):
+                if not _passes_subcontrol(st, body, [path, *path_reads(val)]):
                     del copies[path]
             out.append(st)
             continue
         for path, val in list(copies.items()):
             if val.get("op") == "whole":
                 continue
-            if _may_write(st, path) or any(_may_write(st, r) for r in _reads(val)):
+            if may_write(st, path) or any(may_write(st, r) for r in path_reads(val)):
                 if st.get("s") == "assign" and _names(st["r"], path):
-                    st = dict(st, r=_put(st["r"], path, val))
+                    st = dict(st, r=put_path(st["r"], path, val))
                 del copies[path]
             elif _names(st, path):   # (others stay the same objects: settled marks keep their ids)
-                st = _put(st, path, val)
+                st = put_path(st, path, val)
         out.append(st)
     return out
 
@@ -467,7 +467,7 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
 
 def _put_all(x, copies: dict):
     for path, val in ((p, v) for p, v in copies.items() if v.get("op") != "whole"):
-        x = _put(x, path, val) if _names(x, path) else x
+        x = put_path(x, path, val) if _names(x, path) else x
     return x
 
 
@@ -597,9 +597,9 @@ def drop_self_reading_copies(stmts: list, expand) -> None:
     for i, st in enumerate(stmts):
         copies = st.get("copies") if st.get("s") == "switch_value" else None
         for path in list(copies or ()):
-            for r in _reads(copies[path]):
+            for r in path_reads(copies[path]):
                 v = _last_value(stmts[:i], r, expand, 0)
-                if v is not None and any(overlap(x, path) for x in _reads(v)):
+                if v is not None and any(overlap(x, path) for x in path_reads(v)):
                     del copies[path]
                     break
         if copies is not None and not copies:
@@ -613,21 +613,21 @@ def _last_value(stmts: list, r: str, expand, depth: int):
         st = stmts[k]
         inner = st["body"] if st.get("s") == "block" else expand(st) if st.get("s") == "apply_control" else None
         if inner is not None:
-            if not any(_may_write(x, r) for x in inner):
+            if not any(may_write(x, r) for x in inner):
                 continue
             v = _last_value(inner, r, expand, depth + 1) if depth < 3 else None
         elif st.get("s") == "decl" and st.get("n") == r:   # (`bit<8> m = hdr.h.b + 1;`)
             v = st.get("init")
-            if v is None or _has_method_call(v) or r in _reads(v):
+            if v is None or _has_method_call(v) or r in path_reads(v):
                 return None
-        elif not _may_write(st, r):
+        elif not may_write(st, r):
             continue
         elif st.get("s") == "assign" and ir_path(st["l"]) == r and st["l"].get("op") != "slice" \
-                and not _has_method_call(st["r"]) and r not in _reads(st["r"]):
+                and not _has_method_call(st["r"]) and r not in path_reads(st["r"]):
             v = st["r"]
         else:
             return None
-        if v is None or any(_may_write(x, d) for x in stmts[k + 1:] for d in _reads(v)):
+        if v is None or any(may_write(x, d) for x in stmts[k + 1:] for d in path_reads(v)):
             return None
         return v
     return None

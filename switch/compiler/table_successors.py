@@ -1,5 +1,6 @@
-"""p4c's BMv2 back end: one successor per table outcome (moved out of elab_tables; see
-:func:`check_table_successors`)."""
+"""p4c's BMv2 back end and the table graph: one successor per table outcome
+(:func:`check_table_successors`), no table applied twice on one execution path
+(:func:`check_single_apply`); both moved out of elab_tables."""
 from __future__ import annotations
 
 from .elab_common import always_returns, E, has_enum_cast_cmp, ir_dicts
@@ -52,7 +53,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     makes unconditional -- :func:`mid_returns`, with ``fold`` -- applies no table).  Tables
     applied in a ``switch`` on its ``action_run`` or as an ``if`` condition (``t.apply().hit``) have
     a successor per action or per outcome (:func:`_differ`); those applied in other expressions are
-    left to :meth:`check_single_apply`.
+    left to :func:`check_single_apply`.
 
     An ``exit`` statement of a control inlined at two places (two instances applied, or one
     applied twice) is refused too: p4c 1.2.4.8 fails on every such program measured, with
@@ -248,3 +249,78 @@ def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys
         todo += [t for t in found if t not in live]
         live |= found
     return live
+
+
+def check_single_apply(body: list, subcontrols: list, table_locs: dict, source, folded=None, fold=None) -> None:
+    """p4c for BMv2 rejects a program in which one execution path applies a table twice
+    ("contains a path from table T back to itself"): count, per table, the most applies
+    on any path (if/else and switch branches are alternatives, sequences add up)."""
+    subs = {b.get("fn"): b for b in subcontrols}
+    folded = folded or {}   # (const_index's midend_folded_ifs)
+
+    def merge_max(a, b):   # (in a's order, then b's: no set order, the message is reproducible)
+        return {k: max(a.get(k, 0), b.get(k, 0)) for k in [*a, *(k for k in b if k not in a)]}
+
+    again: list = []   # tables in the order their second apply on a path is met
+
+    def add(a, b):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0) + v
+            if out[k] > 1 and k not in again:
+                again.append(k)
+        return out
+
+    def expr(e):
+        got = {}
+        if isinstance(e, dict):
+            if e.get("op") == "table_hit":
+                got = {e["table"]: 1}
+            for v in e.values():
+                got = add(got, expr(v))
+        elif isinstance(e, list):
+            for v in e:
+                got = add(got, expr(v))
+        return got
+
+    def seq(stmts, depth=0):
+        total = {}
+        for st in stmts:
+            total = add(total, one(st, depth))
+            if mid_returns(st, fold):   # (the rest is dead for the back end: table_successors)
+                break
+        return total
+
+    def one(st, depth):
+        k = st.get("s")
+        if k == "apply":
+            return {st["table"]: 1}
+        if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
+            return seq(st["then"] if folded[id(st)] else st["else"], depth)
+        if (v := enum_folded(st, fold)) is not None:
+            return seq((st["then"] if v else st["else"]) or [], depth)
+        if k == "if":
+            return add(expr(st["c"]), merge_max(seq(st["then"], depth), seq(st["else"], depth)))
+        if k == "switch_action":
+            best = {}
+            for c in st["cases"]:
+                best = merge_max(best, seq(c.get("body") or [], depth))
+            return add({st["table"]: 1}, best)
+        if k == "switch_value":
+            best = {}
+            for c in st["cases"]:
+                best = merge_max(best, seq(c.get("body") or [], depth))
+            return add(expr(st["e"]), best)
+        if k == "block":
+            return seq(st["body"], depth)
+        if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+            return seq(subs[st["fn"]]["body"], depth + 1)
+        return expr({kk: v for kk, v in st.items() if kk not in ("then", "else", "body", "cases")})
+
+    twice = {t for t, n in seq(body).items() if n > 1}
+    for t in [t for t in again if t in twice][:1]:
+        # p4c names the table applied again first in program order (stratum's complex_hits.p4:
+        # table1; `t2; t1; t2; t1` names t2); the set order made it vary from run to run
+        raise E(table_locs.get(t, Loc(source, 1, 1)),
+                f"table {t} is applied more than once on one execution path; p4c for BMv2 "
+                f"rejects this (\"a path from table {t} back to itself\")")

@@ -25,7 +25,8 @@ the elaborator.
 from __future__ import annotations
 
 from .elab_common import ir_dicts
-from .switch_copies import _passes_subcontrol, ir_path, overlap
+from .copy_paths import ir_path, overlap
+from .switch_copies import _passes_subcontrol
 
 #: statement kinds the walk looks into (anything else ends it)
 _FOLLOWED = ("assign", "setvalid", "decl", "call_action", "call_fn", "empty", "nop")

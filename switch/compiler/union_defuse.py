@@ -23,7 +23,7 @@ call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
-from .elab_common import ir_dicts
+from .elab_common import has_call, ir_dicts
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last", "tuple_idx")   # (a tuple element: p4c_mutate seed 511)
 _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
@@ -198,7 +198,7 @@ def _kill_store(n: dict, everywhere: bool, dead_at: list, key: int) -> int:
     if everywhere:
         r = n["r"]
         n.clear()
-        n.update({"s": "eval", "e": r} if _has_call(r) else {"s": "nop"})
+        n.update({"s": "eval", "e": r} if has_call(r) else {"s": "nop"})
         return key
     if not dead_at:
         return key
@@ -207,10 +207,6 @@ def _kill_store(n: dict, everywhere: bool, dead_at: list, key: int) -> int:
         for site in sites:
             site.setdefault("dead_stores", []).append(key)
     return key + 1
-
-
-def _has_call(ir) -> bool:
-    return any(str(n.get("op", "")).startswith("call") for n in ir_dicts(ir))
 
 
 _ANY = {"op": "const", "v": True, "t": ["bool"]}   # a condition that reads nothing: either path
@@ -296,7 +292,7 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
         if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
-        if b.get("s") == "assign" and not _touches(b["l"], lv) and _touches(b["r"], lv) and not _has_call(b["r"]) and \
+        if b.get("s") == "assign" and not _touches(b["l"], lv) and _touches(b["r"], lv) and not has_call(b["r"]) and \
                 _overwritten(rest[j + 1:], b["l"], inline, budget):
             continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)
         if _touches(b, lv):
