@@ -13,6 +13,7 @@ import json
 import shutil
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -155,17 +156,30 @@ def test_compiled_and_loaded(name):
     Pipeline(compile_source(LOADED[name], "prog.p4").device_config)
 
 
-def _simple_switch_verdict(json_path) -> str | None:
-    """None when simple_switch loads the JSON (it keeps running), else what it printed."""
+def _simple_switch_verdict(json_path, limit: float = 20.0) -> str | None:
+    """None when simple_switch loads the JSON, else what it printed.  simple_switch reads the JSON
+    before it opens its Thrift port, and exits when it refuses it: the port accepting a connection
+    is the verdict "loaded" (no fixed wait; a refusal ends the process first)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    proc = subprocess.Popen([shutil.which("simple_switch"), "--thrift-port", str(port), "--device-id",
+                             str(port % 1000), str(json_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    end = time.monotonic() + limit
     try:
-        r = subprocess.run([shutil.which("simple_switch"), "--thrift-port", str(port), "--device-id", str(port % 1000),
-                            str(json_path)], capture_output=True, text=True, timeout=4)
-    except subprocess.TimeoutExpired:
-        return None
-    return r.stdout + r.stderr
+        while proc.poll() is None and time.monotonic() < end:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return None
+            except OSError:
+                time.sleep(0.05)
+        if proc.poll() is None:
+            return None   # neither listening nor gone after ``limit`` s: it did not refuse
+        return proc.communicate()[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED) + sorted(LOADED))
