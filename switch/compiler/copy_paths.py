@@ -101,3 +101,9 @@ def put_path(x, path: str, val):
     if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
         return dict(val)
     return {k: put_path(v, path, val) for k, v in x.items()}
+
+
+def same_objects(a: list, b: list) -> bool:
+    """Whether two statement lists hold the very same objects (a rewrite that changed nothing keeps
+    them, so the marks other passes keep by ``id`` stay valid)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))

@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 
 from .elab_common import ir_dicts
-from .copy_paths import ir_path, may_write, overlap, path_reads, put_path
+from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .header_init import _has_method_call
 
 
@@ -404,7 +404,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         rest = (stmts[i + 1:],) + after
         if k == "block" and not st.get("copies"):
             body = _carry(st["body"], copies, expand, rest, decls)
-            out.append(st if _same(body, st["body"]) else dict(st, body=body))
+            out.append(st if same_objects(body, st["body"]) else dict(st, body=body))
             continue
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
             st, ends = _whole_step(st, path, w)
@@ -425,7 +425,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                 if not all(p in e for e in ends):
                     del copies[p]
             new = dict(st, c=c, **arms)
-            out.append(st if c is st["c"] and all(_same(arms[a] or [], st.get(a) or []) for a in arms) else new)
+            out.append(st if c is st["c"] and all(same_objects(arms[a] or [], st.get(a) or []) for a in arms) else new)
             continue
         if k == "apply_control" and expand is not None:
             body = expand(st)   # (the body's reads get them up to its own writes; after it, unwritten)
@@ -469,10 +469,6 @@ def _put_all(x, copies: dict):
     for path, val in ((p, v) for p, v in copies.items() if v.get("op") != "whole"):
         x = put_path(x, path, val) if _names(x, path) else x
     return x
-
-
-def _same(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _names(x, path: str) -> bool:

@@ -24,8 +24,8 @@ the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import ir_dicts
-from .copy_paths import ir_path, overlap
+from .elab_common import has_call, ir_dicts
+from .copy_paths import ir_path, overlap, same_objects
 from .switch_copies import _passes_subcontrol
 
 #: statement kinds the walk looks into (anything else ends it)
@@ -42,16 +42,16 @@ def _writes(st: dict, path: str, actions: dict) -> bool:
         return overlap(st["n"], path)
     if k == "assign":
         p = ir_path(st["l"])
-        return p is None or overlap(p, path) or _calls(st["r"])
+        return p is None or overlap(p, path) or has_call(st["r"])
     if k == "setvalid":
         p = ir_path(st["h"])
         return p is None or overlap(p, path)
     if k == "call_fn":
         return any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
-                   for a in st["args"]) or any(_calls(a.get("e")) for a in st["args"])
+                   for a in st["args"]) or any(has_call(a.get("e")) for a in st["args"])
     if k == "call_action":
         if any(a.get("dir") in ("out", "inout") and (ir_path(a["e"]) is None or overlap(ir_path(a["e"]), path))
-               for a in st["args"]) or any(_calls(a.get("e")) for a in st["args"]):
+               for a in st["args"]) or any(has_call(a.get("e")) for a in st["args"]):
             return True
         act = actions.get(st["action"])
         if act is None or act.get("body") is None:
@@ -90,14 +90,6 @@ def _whole_use(e, paths) -> bool:
             return any(_whole_use(n["i"], paths) for n in ir_dicts(e)
                        if n.get("op") == "stack_idx" and n["i"].get("op") != "const")
     return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
-
-
-def _same(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
-
-
-def _calls(ir) -> bool:
-    return any(str(d.get("op", "")).startswith("call") for d in ir_dicts(ir)) if ir is not None else False
 
 
 def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None) -> list:
@@ -149,16 +141,16 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
         k = nxt.get("s")
         if k == "block":
             body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths)
-            if not _same(body, nxt["body"]):   # (unchanged statements stay the same objects: marks keep their ids)
+            if not same_objects(body, nxt["body"]):   # (unchanged statements stay the same objects: marks keep their ids)
                 out[j] = dict(nxt, body=[b for b in body if b is not None])
             if not alive:
                 return out, False
             continue
         if k == "if":
-            if _calls(nxt["c"]) or uses(nxt["c"]):
+            if has_call(nxt["c"]) or uses(nxt["c"]):
                 return out, False
             arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths) for a in ("then", "else")}
-            if not all(_same(arms[a][0], nxt.get(a) or []) for a in arms):
+            if not all(same_objects(arms[a][0], nxt.get(a) or []) for a in arms):
                 out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
             if not all(alive for _, alive in arms.values()):
                 return out, False

@@ -129,7 +129,7 @@ class StatementGen:
         if op == "stack_idx":
             st = self.hoist_indexes(ind, lv["st"])
             i = lv["i"]
-            if _has_call(i):
+            if _calls(i):
                 tmp = self.fresh("i")
                 self.emit(ind, f"{tmp} = {self.x(i)}")
                 i = {"op": "var", "n": tmp, "t": i.get("t")}
@@ -191,7 +191,7 @@ class StatementGen:
                 self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
         elif k == "assign":
             lv = s["l"]
-            if _has_call(s["r"]):
+            if _calls(s["r"]):
                 # p4c/BMv2: a function call in a left-hand-side stack index runs before the
                 # right-hand side (p4c hoists it into a temporary); plain reads in the index
                 # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
@@ -202,7 +202,7 @@ class StatementGen:
                 # call's caller overwrites it (union_defuse.settle_body_stores): not made
                 # there (a call in the right-hand side still runs), no sibling goes invalid
                 self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
-                self.emit(ind + 1, self.x(s["r"]) if _has_call(s["r"]) else "pass")
+                self.emit(ind + 1, self.x(s["r"]) if _calls(s["r"]) else "pass")
                 self.emit(ind, "else:")
                 ind += 1
             self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)
@@ -271,7 +271,7 @@ class StatementGen:
                 # out-of-range index there does not drop the packet (BMv2 runs it on)
                 # -- unless an earlier copy-back of the same call may write what it names: then
                 # p4c's mid end keeps both (`a(hdr.s[1], hdr.s[i].x)`: fuzz_exprs seed 12281)
-                elide = (_dyn_index(arg["e"]) and not _has_call(arg["e"])
+                elide = (_dyn_index(arg["e"]) and not _calls(arg["e"])
                          and not _mentions(a["body"], p["py"])
                          and not any(o is not None and _may_overlap(o, arg["e"]) for o, _ in outs))
                 if arg["dir"] == "out" or elide:
@@ -598,17 +598,6 @@ class StatementGen:
         for j, (lv, val, t) in enumerate(backs):
             if not _overwritten(lv, [b[0] for b in backs[j + 1:]]):
                 self.assign(ind, lv, val, t, by_member=True)
-
-
-def _has_call(e) -> bool:
-    """Whether an IR expression calls a function (that may have side effects)."""
-    if isinstance(e, dict):
-        if str(e.get("op", "")).startswith("call"):
-            return True
-        return any(_has_call(v) for v in e.values())
-    if isinstance(e, list):
-        return any(_has_call(v) for v in e)
-    return False
 
 
 def _dyn_index(e) -> bool:
