@@ -315,6 +315,11 @@ class Translator:
             refs.append({"op": "var", "n": py, "t": ["bit", w]})
         spec = {"name": a["name"], "id": aid, "alias": alias, "params": params, "all_params": all_params,
                 "body": None, "annos": [], "control": "ingress"}
+        if info is not None and [(p.name, p.bitwidth) for p in info.params] != [(p["name"], p["width"]) for p in params]:
+            # a copy p4c made for a direct call with constant arguments (`forward(1);` in an apply:
+            # its table tbl_forward runs a copy without those parameters): not the action the
+            # control plane writes (runtime.Pipeline takes the P4Info's; helper corpus16)
+            spec["cp"] = False
         if any(x["id"] == aid for x in self.actions.values()):
             # p4c writes one JSON action per table for an action with bound (directional)
             # arguments, all under the one P4Info action: each table runs its own body

@@ -145,7 +145,7 @@ class TableRules:
             own = find_name(k.expr, d.name)
             if own is not None:   # inside a table its own name is the table (issue2267: a parameter `t`)
                 raise E(own.loc, f"{d.name}: Cannot refer to the containing table {d.name}")
-            ir, t = key_expr(self, k.expr, scope)
+            ir, t = key_expr(self, k.expr, scope, q)
             if self.fold(ir) is not None:   # p4c keeps it, with two warnings
                 self.warn(k.expr.loc, "KeyElement: constant key element")
                 self.warn(k.expr.loc, f"{expr_text(k.expr) if k.expr.kind != 'int' else _lit_text(ir)}: Constant key field")

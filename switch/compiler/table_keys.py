@@ -54,15 +54,19 @@ def check_key_name(k: Node):
     return na
 
 
-def key_expr(elab, n: Node, scope):
-    """A key element's expression, elaborated with ``ctx["in_key"]`` set (a header field renamed by
-    its ``@name`` is no load refusal there: elab_expressions.member_of)."""
+def key_expr(elab, n: Node, scope, q: str):
+    """A key element of table ``q``, elaborated with ``ctx["in_key"]`` set: a header field renamed by
+    its ``@name`` (elab_expressions.member_of; simple_switch refuses p4c's JSON, which names the key's
+    target by the annotation) is a load refusal of the table -- only if something applies it."""
     ctx = getattr(elab, "ctx", None)
     saved = None if ctx is None else ctx.get("in_key")
     if ctx is not None:
-        ctx["in_key"] = True
+        ctx["in_key"] = []
     try:
-        return elab.expr(n, scope)
+        out = elab.expr(n, scope)
+        for loc, msg in (ctx or {}).get("in_key") or ():
+            elab.table_load_refusal(q, loc, msg)
+        return out
     finally:
         if ctx is not None:
             ctx["in_key"] = saved

@@ -81,9 +81,11 @@ class Pipeline:
         #: callback(line: str) receiving a per-packet log (tables hit, actions run).
         self.trace: Callable[[str], None] | None = None
         self.names = NameIndex(ir)
+        # several bodies under one id (p4c's JSON): the control plane's is the one whose parameters
+        # are the P4Info's, not a copy made for a direct call with constant arguments ("cp": False)
         self.actions = {a["id"]: ActionSpec(a["id"], a["name"],
                                             [(p["id"], p["name"], p["width"]) for p in a["params"]])
-                        for a in ir["actions"]}
+                        for a in sorted(ir["actions"], key=lambda a: a.get("cp", True))}
         self.action_profiles = {a["id"]: ActionProfile(a, self._member_action_check(a))
                                 for a in ir.get("action_profiles", [])}
         self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}

@@ -63,6 +63,18 @@ REFUSED = {
     "header_field_renamed": (program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;",
                                      body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
                              "r.f = ", "No field 'renamed' can be found in header type"),
+    # ... used only as a table key (corpus15's open item, helper corpus16): p4c's JSON names the key's
+    # target ["r", "renamed"] and simple_switch refuses it the same way (simple_switch_grpc answers
+    # SetForwardingPipelineConfig OK, then UNKNOWN to every table write and read, and dies with
+    # SIGSEGV on the first packet); a slice of it is read into a temporary, in an action
+    "header_field_renamed_key_only": (program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;\n"
+                                              "    table t { key = { r.f: exact; hdr.h.a: ternary; } actions = { NoAction; } }",
+                                              body="        t.apply();"),
+                                      "r.f: exact", "No field 'renamed' can be found in header type"),
+    "header_field_renamed_key_slice": (program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;\n"
+                                               "    table t { key = { r.f[3:0]: exact; } actions = { NoAction; } }",
+                                               body="        t.apply();"),
+                                       "r.f[3:0]", "No field 'renamed' can be found in header type"),
     # helper errs16 (switch/compiler/elab_load_refusals): bool operands of v1model externs -- p4c passes
     # a d2b/b2d expression where BMv2's primitive wants a field
     "hash_bool_result": (program(body="        bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10);"),
@@ -114,6 +126,14 @@ LOADED = {
     # ... one named by its own name, or with one leading dot more, loads
     "header_field_renamed_to_itself": program(top='header r_t { @name(".f") bit<8> f; @name("g") bit<8> g; }',
                                               locals="    r_t r;", body="        r.setValid(); r.g = 1; r.f = hdr.h.a; hdr.h.c = r.f;"),
+    # the validity of a header with such a field as a key; such a key of a table no one applies
+    "header_field_renamed_validity_key": program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }', locals="    r_t r;\n"
+                                                 "    table t { key = { r.isValid(): exact; } actions = { NoAction; } }",
+                                                 body="        t.apply();"),
+    "header_field_renamed_key_unapplied_table": program(top='header r_t { @name("renamed") bit<8> f; bit<8> g; }',
+                                                        locals="    r_t r;\n" + _UNUSED_TABLE.format(
+                                                            key="r.f: exact;", acts="NoAction;", rest=""),
+                                                        body="        hdr.h.c = 1;"),
     # p4c removes what nothing uses before its back end: BMv2 loads these (errs16)
     "hash_bool_result_in_unused_action": program(
         locals="    action a() { bool r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w10); }", body="        hdr.h.c = 1;"),
