@@ -1,0 +1,52 @@
+"""Constructs seen in public v1model programs not measured before (the switch-cache course
+assignment's student solutions, sketches, firewalls, NATs, a BNG, a multi-version key-value store
+... fetched by helper corpus17 for issue #15), each written here as a small program of our own and
+decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+A header stack deeper than 1024 (the key-value store's ``multiVal_t[1025] multiVal`` result stack,
+pushed onto per recirculation): p4c sets no limit on a stack's size (it compiles 4096) and
+simple_switch loads the JSON; checkmate-p4c refused the program ("a stack size must be <= 1024")."""
+from .base import H, H2, case, program
+
+CASES = []
+
+# a 1025-deep stack: push_front, writes to the first and the last element, `.next` in the parser
+CASES.append(case("corpus17_header_stack_deeper_than_1024", "stacks", program(
+    headers="header m_t { bit<8> v; }\n",
+    fields="    m_t[1025] ms;\n",
+    parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) {
+            0x1234: parse_h;
+            default: accept;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a) {
+            0xee: parse_m;
+            default: accept;
+        }
+    }
+    state parse_m {
+        pkt.extract(hdr.ms.next);
+        transition accept;
+    }""",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.ms);",
+    ingress="""        hdr.ms.push_front(2);
+        hdr.ms[0].setValid();
+        hdr.ms[0].v = hdr.h.b;
+        if (hdr.h.c == 7) {
+            hdr.ms[1024].setValid();
+            hdr.ms[1024].v = 0x77;
+        }
+        hdr.h.d = (bit<32>)hdr.ms[2].v;
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H(0xee, 5, 7, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
+
+INVALID: dict[str, tuple[str, list[str]]] = {
+}
