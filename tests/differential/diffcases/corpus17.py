@@ -5,7 +5,11 @@ decided by real p4c 1.2.4.8 / BMv2 1.15.5.
 
 A header stack deeper than 1024 (the key-value store's ``multiVal_t[1025] multiVal`` result stack,
 pushed onto per recirculation): p4c sets no limit on a stack's size (it compiles 4096) and
-simple_switch loads the JSON; checkmate-p4c refused the program ("a stack size must be <= 1024")."""
+simple_switch loads the JSON; checkmate-p4c refused the program ("a stack size must be <= 1024").
+
+A loop of more than 64 recirculations (the same store answers a RANGE request by recirculating
+once per key from egress): BMv2 sets no bound and sends the packet when the loop ends;
+checkmate-switch dropped it after 64 passes."""
 from .base import H, H2, case, program
 
 CASES = []
@@ -43,6 +47,23 @@ CASES.append(case("corpus17_header_stack_deeper_than_1024", "stacks", program(
         hdr.h.d = (bit<32>)hdr.ms[2].v;
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(0xee, 5, 7, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
 
+
+# 70 and 100 recirculations from egress, the pass count carried in a field list; a resubmit loop of
+# 65 passes in ingress
+CASES.append(case("corpus17_more_than_64_recirculations", "replication", program(
+    meta="    @field_list(0) bit<8> n;\n",
+    ingress="""        if (hdr.h.a == 3 && meta.n < 65) {
+            meta.n = meta.n + 1;
+            resubmit_preserving_field_list(0);
+        }
+        hdr.h.c = (bit<16>)meta.n;
+""",
+    egress="""        if (hdr.h.a != 3 && meta.n < hdr.h.b) {
+            meta.n = meta.n + 1;
+            hdr.h.d = hdr.h.d + 1;
+            recirculate_preserving_field_list(0);
+        }
+"""), frames=[(1, H(1, 70, 0, 0)), (1, H(2, 100, 0, 5)), (1, H(3, 0, 0, 0)), (1, H(4, 64, 0, 0))], json_path=True))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
