@@ -9,7 +9,9 @@ simple_switch loads the JSON; checkmate-p4c refused the program ("a stack size m
 
 A loop of more than 64 recirculations (the same store answers a RANGE request by recirculating
 once per key from egress): BMv2 sets no bound and sends the packet when the loop ends;
-checkmate-switch dropped it after 64 passes."""
+checkmate-switch dropped it after 64 passes.  A parser loop of more than 1000 states (the store's
+result stack parsed element by element): BMv2 sets no bound, checkmate-switch stopped the parser
+with ParserTimeout after 1000 transitions."""
 from .base import H, H2, case, program
 
 CASES = []
@@ -64,6 +66,35 @@ CASES.append(case("corpus17_more_than_64_recirculations", "replication", program
             recirculate_preserving_field_list(0);
         }
 """), frames=[(1, H(1, 70, 0, 0)), (1, H(2, 100, 0, 5)), (1, H(3, 0, 0, 0)), (1, H(4, 64, 0, 0))], json_path=True))
+
+# a parser loop over 1030 one-byte elements of a 1100-deep stack (a last element 0 ends it)
+CASES.append(case("corpus17_parser_loop_longer_than_1000_states", "parsers", program(
+    headers="header m_t { bit<8> v; }\n",
+    fields="    m_t[1100] ms;\n",
+    parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) {
+            0x1234: parse_m;
+            default: accept;
+        }
+    }
+    state parse_m {
+        pkt.extract(hdr.ms.next);
+        transition select(hdr.ms.last.v) {
+            0: parse_h;
+            default: parse_m;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition accept;
+    }""",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.ms);\n        pkt.emit(hdr.h);",
+    ingress="""        if (sm.parser_error != error.NoError) { hdr.h.c = 0xeeee; }
+        hdr.h.b = hdr.ms[1028].v;
+"""), frames=[(1, bytes.fromhex("000000000002000000000001") + b"\x12\x34" + bytes([1 + i % 200 for i in range(1029)]) + b"\0"
+                + bytes(8) + bytes(16)),
+              (1, bytes.fromhex("000000000002000000000001") + b"\x12\x34" + bytes([7] * 20) + b"\0" + bytes(8))], json_path=True))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
