@@ -271,6 +271,7 @@ class BlockRules:
             raise E(blocks["parser"].params[2].type.loc or main.loc,
                     f"{tstr(mt)}: expected the user metadata type to be a struct")
         if mt is not None:
+            self.user_meta_type = mt   # (elab_load_refusals.refuse_struct_data)
             self.refuse_union_in_metadata(mt)
         targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
         if targs and len(targs) != 2:

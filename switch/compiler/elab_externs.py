@@ -183,16 +183,18 @@ class ExternRules:
                     for p, q in zip(f.params, m.params)):
                 raise E(d.loc, f"{d.name}: method '{f.name}' does not have the expected type of {decl.name}'s "
                                f"abstract method {f.name} (p4c: Cannot unify)")
-            self.check_abstract_body(f, scope, typ(f.ret))
+            self.check_abstract_body(f, scope, typ(f.ret), ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
         missing = [n for n in abstract if n not in seen]
         if missing:
             raise E(d.loc, f"{d.name}: {missing[0]} abstract method not implemented")
 
-    def check_abstract_body(self, f: Node, scope, ret) -> None:
+    def check_abstract_body(self, f: Node, scope, ret, this) -> None:
         """Type-check an abstract method's body as a function's, in ``scope`` (the enclosing
-        control's: its locals are visible), then drop it (:meth:`instance_initializer`)."""
+        control's: its locals are visible; ``this``: the instance, whose methods the body may call),
+        then drop it (:meth:`instance_initializer`)."""
         iname = f"{f.name}__abstract{len(self.functions)}"
         fscope = Scope(scope)
+        fscope.add("this", this)
         for p in f.params:
             t = self.resolve_type(p.type)
             fscope.add(p.name, ("var", {"op": "var", "n": f"f_{iname}_{p.name}", "t": t}, p.direction or "in"))
@@ -430,6 +432,7 @@ class ExternRules:
                 data = self.flat_list(args[3], scope, "hash data")
             self.refuse_bool_data(data, args[3].loc)
             self.refuse_nested_list(args[3], "hash")
+            self.refuse_struct_data(args[3], scope, "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -446,6 +449,7 @@ class ExternRules:
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
             self.refuse_nested_list(args[1], name)
+            self.refuse_struct_data(args[1], scope, name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
@@ -567,6 +571,7 @@ class ExternRules:
         self.ingress_or_egress_only("digest", self.ctx.get("role"), loc, ("ingress", "egress", "deparser"))
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
+        self.refuse_struct_data(data, scope, "digest")
         if call.targs:
             dt = self.resolve_type(call.targs[0])
         elif data.kind != "list":

@@ -434,6 +434,7 @@ class TableRules:
                         prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
+            self.refuse_duplicate_entries(q, keys, entries, [en.loc for en in ent_node.entries])
         if entries:
             # p4c's BMv2 JSON sizes a table with initial entries (const or not) to exactly those
             # entries, whatever `size` says (the P4Info keeps it): on BMv2 every control-plane

@@ -1,0 +1,74 @@
+"""Programs found by helper errs17 (issue #15): errs16's open items and a fourth sweep of probe
+programs of our own (kept in /work/e17, outside the repository), each decided by real p4c 1.2.4.8
+and, for what runs, by simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused, listed differently in the P4Info, or
+ran differently.  ``INVALID`` (read by tests/differential/test_invalid.py): name -> (program,
+words the message must contain (any of)) -- programs p4c rejects that checkmate-p4c accepted.
+Programs p4c compiles and BMv2 refuses to load are tests/p4c/test_load_refused*.py.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# A header stack given a list expression (`h_t[2] st = { hdr.h, hdr.h2 };`, `hdr.s = { ... };`, an
+# element given as a list of its fields): p4c compiles it element by element; checkmate-p4c refused it
+# ("type mismatch: expected h_t[2], got list"; errs16's open item, /work/e17 stk_*).
+_STK = "    h_t[2] s;\n"
+_STK_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);\n        pkt.emit(hdr.s);"
+CASES.append(case("errs17_stack_from_list", CAT, program("""
+        h_t[2] st = { hdr.h, hdr.h2 };
+        hdr.h.a = st[1].a; hdr.h.b = st[0].isValid() ? 8w1 : 8w0;
+        hdr.h.c = st[1].isValid() ? 16w1 : 16w0;
+        h_t[3] st3; st3 = { hdr.h2, hdr.h2, hdr.h };
+        st3[1].a = 7; st3[1].d = 10;
+        st3.push_front(1);
+        hdr.h.d = st3[2].d[7:0] ++ (st3[0].isValid() ? 8w1 : 8w0) ++ (st3[1].isValid() ? 8w1 : 8w0) ++ st3[3 - 1].a;""")))
+CASES.append(case("errs17_stack_field_from_list", CAT, program("""
+        hdr.s = { hdr.h2, hdr.h };
+        hdr.s[1].b = 5;
+        a();
+        s_t v = { { hdr.h, hdr.h }, 3 }; hdr.h.a = v.st[1].a + v.x;""", fields=_STK, deparser=_STK_DEP,
+    top="struct s_t { h_t[2] st; bit<8> x; }\n",
+    ingress_decls="    action a() { h_t[2] l = { hdr.s[1], hdr.s[0] }; hdr.h.b = l[0].b; hdr.h.c = l[1].c; }\n")))
+CASES.append(case("errs17_stack_from_list_in_parser", CAT, program("", parser="""\
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        h_t[2] st = { hdr.h, hdr.h };
+        st[1].a = 9;
+        hdr.h2 = st[1];
+        transition accept;
+    }""")))
+
+# A struct local inside hash data (`{ hdr.h.c, l }`, /work/e17 hd_local_struct_list): p4c copies it into
+# a metadata instance (tmp_0) and lists that instance as a "header" element of the calculation; the
+# bmv2json loader refused p4c's JSON ("'tmp_0' is not a header instance"), BMv2 loads and hashes its
+# fields in order.
+CASES.append(case("errs17_hash_of_a_struct_local_in_a_list", CAT, program("""
+        s_t l = { hdr.h.a, hdr.h.b + 1 };
+        hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { hdr.h.c, l }, 16w1024);
+        hash(hdr.h.d, HashAlgorithm.crc32, 32w5, { l, hdr.eth.etype }, 32w0xffffff);""",
+    top="struct s_t { bit<8> x; bit<8> y; }\n")))
+
+# `this` in an abstract method's body (the instance: its methods, abstract or not, may be called):
+# p4c type-checks the call and compiles the program where its back end never sees the instance;
+# checkmate-p4c did not parse `this` ("expected an expression"; errs16's open item).
+_THIS = ("extern Ex { Ex(); abstract bit<8> f(in bit<8> x); abstract bit<8> g(in bit<8> x); void run(); }\n"
+         "control U(inout bit<8> v) {\n    Ex() e = { bit<8> f(in bit<8> x) { return this.g(x) + 1; }\n"
+         "        bit<8> g(in bit<8> x) { this.run(); return x; } };\n    apply { v = v + 1; }\n}\n")
+CASES.append(case("errs17_this_in_abstract_methods", CAT, program("""
+        hdr.h.a = hdr.h.a + 2;""", top=_THIS)))
+
+INVALID = {
+    # `this` outside an abstract method; a method the extern does not have
+    "errs17_this_outside_an_abstract_method": (program("        hdr.h.a = this.x;\n"),
+                                               ("'this' can only be used in the definition of an abstract method",)),
+    "errs17_this_unknown_method": (program("", top=_THIS.replace("this.g(x) + 1", "this.nope(x)")),
+                                   ("does not have method matching this call",)),
+    # a stack from a list of the wrong length, or holding `{#}` (no type there) or a struct initializer
+    "errs17_stack_from_short_list": (program("        h_t[2] st = { hdr.h }; hdr.h.a = st[0].a;\n"),
+                                     ("cannot become h_t[2]",)),
+}
