@@ -88,9 +88,10 @@ class ExternRules:
             for f, ft in self.structs[t[1]]["fields"]:
                 out.extend(self.flatten_value({"op": "field", "base": ir, "f": pyname(f), "t": ft}, ft, loc, what))
             return out
-        if t[0] in ("enum", "error") and what == "log_msg data" or t[0] == "error" and what in ("hash data", "selector key"):
-            # p4c logs a plain enum / error by its numeric code; an error in a hash's data or
-            # a selector key is its 32-bit code in p4c's JSON (a checksum refuses it)
+        if t[0] in ("enum", "error") and what in ("log_msg data", "hash data") or t[0] == "error" and what == "selector key":
+            # p4c logs a plain enum / error by its numeric code; an error or a plain enum in a
+            # hash's data (/work/e17 g_hash_data_enum) or an error in a selector key is its 32-bit
+            # code in p4c's JSON (a checksum refuses it)
             return [({"op": "cast", "a": ir, "t": ["bit", 32]}, 32)]
         if t == INTLIT:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")

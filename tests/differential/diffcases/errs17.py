@@ -62,7 +62,27 @@ _THIS = ("extern Ex { Ex(); abstract bit<8> f(in bit<8> x); abstract bit<8> g(in
 CASES.append(case("errs17_this_in_abstract_methods", CAT, program("""
         hdr.h.a = hdr.h.a + 2;""", top=_THIS)))
 
+# A plain enum in hash data: p4c hashes its 32-bit code (the member's position); checkmate-p4c refused
+# it ("a value of type En cannot be in a field list"; /work/e17 g_hash_data_enum).
+CASES.append(case("errs17_plain_enum_in_hash_data", CAT, program("""
+        En e = hdr.h.a == 1 ? En.Z : En.Y;
+        hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { En.X, hdr.h.a }, 16w0xffff);
+        hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { e, hdr.h.b }, 32w0xffffffff);""", top="enum En { X, Y, Z }\n")))
+
+_GEN = "T id<T>(in T x) { return x; }\nbit<8> f8(in bit<8> x) { return x + 1; }\nvoid gset<T>(out T o, in T v) { o = v; }\n"
 INVALID = {
+    # a generic function called inside another call's argument: p4c 1.2.4.8 loses its type
+    # parameters ("T: declaration not found"); beside it in an expression, or in a cast, compiles
+    "errs17_generic_call_in_a_call_argument": (program("        hdr.h.a = f8(id(hdr.h.b));\n", top=_GEN),
+                                               ("T: declaration not found",)),
+    "errs17_generic_call_in_hash_data": (program("        hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { id(hdr.h.a) }, "
+                                                 "16w0xffff);\n", top=_GEN), ("T: declaration not found",)),
+    "errs17_generic_call_in_a_generic_call": (program("        hdr.h.a = id(id(hdr.h.b) + 1);\n", top=_GEN),
+                                              ("T: declaration not found",)),
+    # T inferred from a struct argument and from a list expression argument (p4c: Cannot unify)
+    "errs17_generic_struct_and_list_arguments": (program("        s_t s = { 1, 2 }; gset(s, { 3, 4 }); hdr.h.a = s.x;\n",
+                                                         top=_GEN + "struct s_t { bit<8> x; bit<8> y; }\n"),
+                                                 ("Cannot unify",)),
     # `this` outside an abstract method; a method the extern does not have
     "errs17_this_outside_an_abstract_method": (program("        hdr.h.a = this.x;\n"),
                                                ("'this' can only be used in the definition of an abstract method",)),
