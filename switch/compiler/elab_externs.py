@@ -597,6 +597,7 @@ class ExternRules:
                         "a struct, a tuple or a bit<N> value)")
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
+        self.refuse_digest_stack(members, data.loc)
         if dt[0] not in ("struct", "list"):
             items = [self.coerce(self.expr(data, scope), dt, data.loc)]
         elif data.kind == "list":

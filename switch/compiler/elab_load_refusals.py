@@ -125,6 +125,20 @@ class LoadRefusalRules:
                     param or ir.get("op") != "var"):
                 self.load_refusal(it.loc, f"{what}: the struct {expr_text(it)} inside the data list: {BMV2_JSON_ARRAY}")
 
+    def refuse_digest_stack(self, members: list, loc) -> None:
+        """A header stack in a digest's data (the data itself, a member, a struct's field at any
+        depth): p4c writes it as a header_stack element of the learn list and simple_switch dies
+        loading it (Assertion `type == "field"' failed; /work/e17 d_dig_stack_struct)."""
+        def has_stack(t):
+            if t[0] == "stack":
+                return True
+            if t[0] == "struct":
+                return any(has_stack(ft) for _, ft in self.structs[t[1]]["fields"])
+            return t[0] == "list" and any(has_stack(x) for x in t[1])
+        if any(has_stack(ft) for _, ft in members):
+            self.load_refusal(loc, "a header stack in the digest's data: simple_switch dies loading p4c's JSON "
+                                   "(init_learn_lists: Assertion `type == \"field\"' failed)")
+
     def refuse_checksum_target(self, ck: dict, loc, what: str) -> None:
         """``verify_checksum``'s checksum argument that is no field (a constant, a local
         variable, a slice, a cast or another computation): simple_switch dies loading p4c's JSON."""

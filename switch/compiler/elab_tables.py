@@ -596,6 +596,7 @@ class TableRules:
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:
                 continue  # directional: bound in the table's actions list
+            self.entry_arg_serializable(arg, p, what)
             if p.get("plain_enum"):
                 if what.endswith("entry"):   # p4c 1.2.4.8's BMv2 back end, for entries only
                     raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "
@@ -715,8 +716,8 @@ class TableRules:
             v = int(str(v), 0) if not isinstance(v, int) else v
         except (TypeError, ValueError):
             raise E(loc, f"table {table}: @priority needs one integer argument, got {vals!r}") from None
-        if v < 1:
-            raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
+        if v < 0:   # (@priority(0) compiles, and BMv2 loads it: the highest priority)
+            raise E(loc, f"table {table}: @priority({v}): an entry priority cannot be negative")
         return v
 
 

@@ -421,7 +421,17 @@ class StatementGen:
         elif k == "counter":
             self.emit(ind, f"{s['obj']}.count({self.x(s['i'])}, P.ilen)")
         elif k == "reg_read":
-            self.assign(ind, s["l"], self.reg_read_expr(s["obj"], self.x(s["i"]), s["t"]), s["t"])
+            # BMv2: an index out of range reads nothing and leaves the destination as it was (a
+            # slice's goes through p4c's fresh temporary, 0, as for a meter; /work/e17 r_reg_idx_oob_*)
+            res = self.fresh("cell")
+            self.emit(ind, f"{res} = {s['obj']}.get_or_none({self.x(s['i'])})")
+            via_temp = s["l"].get("op") == "slice"
+            if via_temp:
+                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+            else:
+                self.emit(ind, f"if {res} is not None:")
+            val = f"_sw({res}, {s['t'][1]})" if s["t"][0] == "int" else res
+            self.assign(ind + (0 if via_temp else 1), s["l"], val, s["t"])
         elif k == "reg_write":
             v = self.x(s["v"])
             if s["t"][0] == "int":

@@ -40,6 +40,11 @@ REFUSED = {
                                   "{ { 1", "Json::LogicError"),
     "stack_element_from_a_struct_initializer": (program(
         body="        h_t[2] st = { hdr.h, { a = 1, b = 2, c = 3 } };\n        hdr.h.a = st[1].a;"), "{ hdr.h, {", "Json::LogicError"),
+    # a header stack in a digest's data (bare, in a list, in a struct): init_learn_lists' assertion
+    "digest_header_stack": (program(top="struct ds_t { h_t[2] s; }", locals="    ds_t d;",
+                                    body="        d.s[0] = hdr.h; digest(1, d);"), "d);", "Assertion `type == \"field\"' failed"),
+    "digest_header_stack_in_list": (program(body="        h_t[2] st; st[0] = hdr.h; digest(1, { hdr.h.a, st });"),
+                                    "{ hdr.h.a, st }", "Assertion `type == \"field\"' failed"),
     # two initial entries with the same match: the later one is named
     "duplicate_const_entries": (program(locals=_T % ("hdr.h.a: exact;", "1: a2(1); 2: a2(2); 8w1: a2(3);"),
                                         body="        t.apply();"), "8w1:", _DUP),

@@ -69,8 +69,82 @@ CASES.append(case("errs17_plain_enum_in_hash_data", CAT, program("""
         hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { En.X, hdr.h.a }, 16w0xffff);
         hash(hdr.h.d, HashAlgorithm.crc32, 32w0, { e, hdr.h.b }, 32w0xffffffff);""", top="enum En { X, Y, Z }\n")))
 
+# A tuple digest in an action p4c removes (nothing lists or calls it) takes no number: the digest of the
+# apply body is digest_0 in p4c's P4Info; checkmate-p4c listed it as digest_1 (/work/e17 d_dig_*).
+CASES.append(case("errs17_digest_numbering_skips_removed_actions", CAT, program("""
+        digest(1, { hdr.h.a, hdr.h.c });
+        if (hdr.h.a == 1) { a_used(); }""", ingress_decls="    action a_dig() { digest(1, { hdr.h.b }); }\n"
+                                                         "    action a_used() { digest(2, { hdr.h.d }); }\n"),
+    p4info_only="simple_switch_grpc cannot configure a tuple digest: p4c's JSON names its learn list tuple_0, "
+                "its P4Info digest_0 (INTERNAL: Error when configuring digest with target)"))
+
+# @priority(0) on a const entry: p4c compiles it and BMv2 loads it -- the highest priority (checkmate-p4c
+# refused it: "an entry priority must be at least 1"; /work/e17 an_priority_anno_zero)
+CASES.append(case("errs17_entry_priority_zero", CAT, program("""
+        t.apply();""", ingress_decls="""    action s(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: ternary; } actions = { s; }
+        const entries = { 0 &&& 0: s(1) @priority(1); 0 &&& 0xf0: s(2) @priority(0); 1 &&& 0xff: s(3) @priority(2); }
+    }
+""")))
+
+# value_set<Sx> of a serializable enum selected on a value of it: p4c compiles it and lists one exact
+# match field per member of the enum in its P4Info; checkmate-p4c refused it (/work/e17 vs_serenum)
+CASES.append(case("errs17_value_set_of_a_serializable_enum", CAT, program("", top="enum bit<8> Sx { A = 1, B = 2 }\n", parser="""\
+    value_set<Sx>(4) vs;
+    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) {
+            0x1234: parse_h;
+            default: accept;
+        }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select((Sx)hdr.h.a) {
+            vs: parse_h2;
+            default: accept;
+        }
+    }
+    state parse_h2 {
+        pkt.extract(hdr.h2);
+        transition accept;
+    }""")))
+
+# register.read with an index out of range: BMv2's register_read writes nothing -- the destination keeps
+# its value (a fresh local: 0; a slice goes through p4c's temporary, 0); checkmate-switch read 0.  A
+# store right before the read (or an execute_meter) into the same place is dead to p4c and BMv2 never
+# runs it (/work/e17 r_reg_idx_oob_*, r_meter_oob_preset; h.a of the frames: 1, 0xff, 0, 0x7f, 0x10).
+_REG = ("    register<bit<8>, bit<32>>(4) r;\n    register<int<8>, bit<32>>(4) ri;\n"
+        "    meter<bit<32>>(4, MeterType.packets) m;\n")
+CASES.append(case("errs17_register_read_out_of_range", CAT, program("""
+        r.write(32w1, 8w5); ri.write(32w1, -3);
+        r.read(hdr.h.b, (bit<32>)hdr.h.a);
+        bit<8> v; r.read(v, (bit<32>)hdr.h.a + 1); hdr.h.c = hdr.h.c + (bit<16>)v;
+        r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);
+        int<8> sv = 4; ri.read(sv, (bit<32>)hdr.h.a); hdr.h.d[31:24] = (bit<8>)sv;""", ingress_decls=_REG, version=20200408)))
+CASES.append(case("errs17_store_before_an_extern_out_argument", CAT, program("""
+        hdr.h.b = 77; r.read(hdr.h.b, (bit<32>)hdr.h.a + 100);
+        bit<2> col = 3; m.execute_meter((bit<32>)hdr.h.a, col); hdr.h.c[1:0] = col;
+        hdr.h.d = 9; r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);""", ingress_decls=_REG, version=20200408)))
+
 _GEN = "T id<T>(in T x) { return x; }\nbit<8> f8(in bit<8> x) { return x + 1; }\nvoid gset<T>(out T o, in T v) { o = v; }\n"
+_TAB = ("    action a(%s v) { hdr.h.a = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } "
+        "const entries = { 1: a(%s); } }\n")
 INVALID = {
+    # a const entry's action argument p4c's P4Runtime serializer cannot write: a cast to a `type`
+    # ("unsupported argument expression"), a bit<0> parameter's ("Compiler Bug: Unexpected width 0")
+    "errs17_entry_argument_cast_to_a_type": (program("        t.apply();\n", top="type bit<8> T8;\n",
+                                                     ingress_decls=_TAB % ("T8", "(T8)3")), ("unsupported argument expression",)),
+    "errs17_entry_argument_of_a_bit0_parameter": (program("        t.apply();\n", ingress_decls=_TAB % ("bit<0>", "0")),
+                                                  ("Unexpected width 0",)),
+    # @priority takes an integer (p4c's grammar: "unexpected STRING_LITERAL, expecting INTEGER")
+    "errs17_priority_annotation_string": (program("        t.apply();\n", ingress_decls="""\
+    table t { key = { hdr.h.a: ternary; } actions = { NoAction; } const entries = { 1 &&& 0xff: NoAction() @priority("5"); } }
+"""), ("expecting INTEGER",)),
+    # `.a1:` as an action_run label names a top-level action (a1 is the control's)
+    "errs17_action_run_label_dotted": (program("        switch (t.apply().action_run) { .a1: { hdr.h.b = 1; } }\n",
+                                               ingress_decls="    action a1() { }\n    table t { key = { hdr.h.a: exact; } "
+                                                             "actions = { a1; } }\n"), ("a1: declaration not found",)),
     # a generic function called inside another call's argument: p4c 1.2.4.8 loses its type
     # parameters ("T: declaration not found"); beside it in an expression, or in a cast, compiles
     "errs17_generic_call_in_a_call_argument": (program("        hdr.h.a = f8(id(hdr.h.b));\n", top=_GEN),
