@@ -378,6 +378,10 @@ class ExternRules:
             self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
+            if t[0] == "int" and any((self.fold(b) or 0) < 0 for b in (lo, hi)):
+                # p4c writes the negative bound ("-0x01"); simple_switch dies executing it (boost
+                # range_error; /work/e17 g_random_int)
+                return self.bmv2_dies(loc, "random with a negative bound")
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
         if name == "digest":
             return self.digest_call(call, scope)

@@ -454,8 +454,16 @@ class StatementGen:
             self.emit(ind, "if P.dm is not None:")
             self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
         elif k == "random":
-            val = f"_random({self.x(s['lo'])}, {self.x(s['hi'])})"
-            self.assign(ind, s["l"], f"({val} != 0)" if s["t"] == ["bool"] else val, s["t"])
+            # BMv2: with lo > hi nothing is written, the destination keeps its value (/work/e17
+            # g_random_lo_gt_hi); a slice's goes through p4c's temporary (0), as for a meter
+            res = self.fresh("rnd")
+            self.emit(ind, f"{res} = _random({self.x(s['lo'])}, {self.x(s['hi'])})")
+            via_temp = s["t"] == ["bool"] or s["l"].get("op") == "slice"
+            if via_temp:
+                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+            else:
+                self.emit(ind, f"if {res} is not None:")
+            self.assign(ind + (0 if via_temp else 1), s["l"], f"({res} != 0)" if s["t"] == ["bool"] else res, s["t"])
         elif k == "digest":
             vals = []
             for it in s["items"]:

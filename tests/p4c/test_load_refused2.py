@@ -68,11 +68,25 @@ LOADED = {
 }
 
 
+# Loaded by simple_switch, which dies executing them (the packet is dropped there): random of an
+# int<N> with a negative bound (p4c writes "-0x01"; boost range_error, /work/e17 g_random_int)
+DIES = {
+    "random_negative_bound": (program(body="        int<8> r; if (hdr.h.a == 9) { random(r, -1, -1); hdr.h.c = (bit<8>)r; }"),
+                              "random(r, -1, -1); hdr.h.c = (bit<8>)r;"),
+}
+
+
 @pytest.fixture(autouse=True)
 def _these_programs(monkeypatch):
     """test_load_refused's test functions, run on this module's programs."""
     monkeypatch.setattr(base, "REFUSED", REFUSED)
     monkeypatch.setattr(base, "LOADED", LOADED)
+    monkeypatch.setattr(base, "DIES", DIES)
+
+
+@pytest.mark.parametrize("name", sorted(DIES))
+def test_dies_executing_it_drops_the_packet(name):
+    base.test_dies_executing_it_drops_the_packet(name)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))

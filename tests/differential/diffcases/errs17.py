@@ -127,6 +127,12 @@ CASES.append(case("errs17_store_before_an_extern_out_argument", CAT, program("""
         bit<2> col = 3; m.execute_meter((bit<32>)hdr.h.a, col); hdr.h.c[1:0] = col;
         hdr.h.d = 9; r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);""", ingress_decls=_REG, version=20200408)))
 
+# random with lo > hi: BMv2 writes nothing (the destination keeps its value); checkmate-switch wrote lo
+# (/work/e17 g_random_lo_gt_hi).  Bounds from the frame too (lo > hi for h.b > 0x7f, else lo == hi).
+CASES.append(case("errs17_random_low_above_high", CAT, program("""
+        random(hdr.h.a, 8w9, 8w7);
+        random(hdr.h.c, (bit<16>)hdr.h.b, hdr.h.b > 0x7f ? 16w0 : (bit<16>)hdr.h.b);""")))
+
 _GEN = "T id<T>(in T x) { return x; }\nbit<8> f8(in bit<8> x) { return x + 1; }\nvoid gset<T>(out T o, in T v) { o = v; }\n"
 _TAB = ("    action a(%s v) { hdr.h.a = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } "
         "const entries = { 1: a(%s); } }\n")
