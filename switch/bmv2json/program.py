@@ -456,6 +456,8 @@ class Translator:
         if spec is None:
             pid, alias = self.ids.id("action_profiles", pname)
             sel = prof.get("selector")
+            if sel is not None and sel.get("algo") not in _BMV2_ALGORITHMS:   # (as for a calculation's)
+                raise Bmv2JsonError(f"action profile '{pname}': Unknown hash algorithm: {sel.get('algo')}")
             spec = {"name": pname, "id": pid, "alias": alias, "size": int(prof.get("max_size", 0)),
                     "with_selector": sel is not None, "algo": sel["algo"] if sel else None,
                     "width": 64 if sel else 0, "annos": [], "table_ids": []}

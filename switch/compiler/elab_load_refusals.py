@@ -139,6 +139,14 @@ class LoadRefusalRules:
             self.load_refusal(loc, "a header stack in the digest's data: simple_switch dies loading p4c's JSON "
                                    "(init_learn_lists: Assertion `type == \"field\"' failed)")
 
+    def refuse_bool_selector_key(self, q: str, t, loc) -> None:
+        """A ``bool`` selector key of table ``q`` (``hdr.h.b == 1: selector``): p4c lists a d2b
+        expression in the selector's input and simple_switch dies loading it (process_cfg_selector:
+        Assertion `type == "field"' failed; /work/e17 x_as_selector_bool)."""
+        if t == BOOL:
+            self.table_load_refusal(q, loc, "a bool selector key: simple_switch dies loading p4c's JSON "
+                                            "(process_cfg_selector: Assertion `type == \"field\"' failed)")
+
     def refuse_checksum_target(self, ck: dict, loc, what: str) -> None:
         """``verify_checksum``'s checksum argument that is no field (a constant, a local
         variable, a slice, a cast or another computation): simple_switch dies loading p4c's JSON."""

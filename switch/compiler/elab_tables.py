@@ -163,8 +163,8 @@ class TableRules:
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
-                selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
-                                                                           "selector key"))
+                selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc, "selector key"))
+                self.refuse_bool_selector_key(q, t, k.expr.loc)
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 if k.match not in self.match_kinds:

@@ -451,8 +451,12 @@ class StatementGen:
             self.assign(ind + (0 if via_temp else 1), s["l"], f"({val} != 0)" if s.get("to_bool") else val,
                         ["bool"] if s.get("to_bool") else s["t"])
         elif k == "direct_meter_read":
-            self.emit(ind, "if P.dm is not None:")
-            self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
+            if s["l"].get("op") == "slice":   # p4c's result_target is a fresh temporary (0 on a miss), stored
+                dm = f"(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
+                self.assign(ind, s["l"], f"({dm} & {mask(s['t'][1])})", s["t"])
+            else:
+                self.emit(ind, "if P.dm is not None:")
+                self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
         elif k == "random":
             # BMv2: with lo > hi nothing is written, the destination keeps its value (/work/e17
             # g_random_lo_gt_hi); a slice's goes through p4c's temporary (0), as for a meter

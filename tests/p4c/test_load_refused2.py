@@ -16,6 +16,8 @@ _CC = program().replace("control CC(inout headers hdr, inout meta_t m) { apply {
                         "hdr.h.b, HashAlgorithm.csum16); } }")
 _T = ("    action a2(bit<8> v) { hdr.h.c = v; }\n    table t { key = { %s } actions = { a2; }\n"
       "        const entries = { %s }\n    }")
+_SEL = ("    action_selector(%s, 4, 8) sel;\n    action a2(bit<8> v) { hdr.h.c = v; }\n"
+        "    table t { key = { hdr.h.a: exact; %s } actions = { a2; } implementation = sel; }")
 _INVALID_REF = "Invalid reference to object of type 'header' with name 'm'"
 _NO_FIELD = "No field 'userMetadata.x' can be found in header type 'meta_t'"
 _DUP = "Duplicate entries in table initializer"
@@ -45,6 +47,12 @@ REFUSED = {
                                     body="        d.s[0] = hdr.h; digest(1, d);"), "d);", "Assertion `type == \"field\"' failed"),
     "digest_header_stack_in_list": (program(body="        h_t[2] st; st[0] = hdr.h; digest(1, { hdr.h.a, st });"),
                                     "{ hdr.h.a, st }", "Assertion `type == \"field\"' failed"),
+    # an action_selector with HashAlgorithm.random; a bool selector key
+    "action_selector_random": (program(locals=_SEL % ("HashAlgorithm.random", "hdr.h.c: selector;"), body="        t.apply();"),
+                               "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    "action_selector_bool_key": (program(locals=_SEL % ("HashAlgorithm.crc16", "hdr.h.c == 1: selector @name(\"k\");"),
+                                         body="        t.apply();"),
+                                 "== 1: selector", "Assertion `type == \"field\"' failed"),
     # two initial entries with the same match: the later one is named
     "duplicate_const_entries": (program(locals=_T % ("hdr.h.a: exact;", "1: a2(1); 2: a2(2); 8w1: a2(3);"),
                                         body="        t.apply();"), "8w1:", _DUP),

@@ -133,6 +133,15 @@ CASES.append(case("errs17_random_low_above_high", CAT, program("""
         random(hdr.h.a, 8w9, 8w7);
         random(hdr.h.c, (bit<16>)hdr.h.b, hdr.h.b > 0x7f ? 16w0 : (bit<16>)hdr.h.b);""")))
 
+# A direct meter read into a slice (`dm.read(hdr.h.b[1:0])`): p4c compiles it and BMv2 loads it;
+# checkmate-p4c's build did not load (its record kept the read's text, "not a (dotted) identifier";
+# /work/e17 x_dm_read_in_action).  Every frame misses: the default action reads the meter (green, 0).
+CASES.append(case("errs17_direct_meter_read_into_a_slice", CAT, program("""
+        t.apply();""", ingress_decls="""    direct_meter<bit<2>>(MeterType.packets) dm;
+    action s() { dm.read(hdr.h.b[1:0]); hdr.h.c = 7; }
+    table t { key = { hdr.h.a: exact; } actions = { s; } meters = dm; default_action = s(); }
+""")))
+
 _GEN = "T id<T>(in T x) { return x; }\nbit<8> f8(in bit<8> x) { return x + 1; }\nvoid gset<T>(out T o, in T v) { o = v; }\n"
 _TAB = ("    action a(%s v) { hdr.h.a = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } "
         "const entries = { 1: a(%s); } }\n")
