@@ -452,7 +452,7 @@ class StatementGen:
                         ["bool"] if s.get("to_bool") else s["t"])
         elif k == "direct_meter_read":
             if s["l"].get("op") == "slice":   # p4c's result_target is a fresh temporary (0 on a miss), stored
-                dm = f"(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
+                dm = "(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
                 self.assign(ind, s["l"], f"({dm} & {mask(s['t'][1])})", s["t"])
             else:
                 self.emit(ind, "if P.dm is not None:")
