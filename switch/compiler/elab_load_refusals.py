@@ -109,6 +109,12 @@ class LoadRefusalRules:
             if it.kind not in ("name", "member"):
                 continue
             ir, t = self.expr(it, scope)
+            if t[0] == "struct" and self.structs.get(t[1], {}).get("union") and not bare and not digest:
+                # p4c copies it into a temporary it then names as a header (/work/e17 y_hash_union_data)
+                self.load_refusal(it.loc, f"{what}: the header union {expr_text(it)} inside the data list: Invalid "
+                                          "reference to object of type 'header' with name 'tmp' (simple_switch "
+                                          "refuses p4c's JSON)")
+                continue
             if t[0] != "struct" or self.structs.get(t[1], {}).get("union"):
                 continue
             param = ir.get("op") == "var" and ir["n"].startswith("p_")

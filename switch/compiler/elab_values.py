@@ -86,8 +86,11 @@ class ValueRules:
         """A list expression as a header stack's value (``h_t[2] s = { hdr.a, hdr.b };``,
         ``hdr.s = { ... };``): one element per list item, each converted to the element type
         (a header or a list of its fields; p4c compiles it, helper errs17)."""
-        items = ir["items"]
-        if len(items) != t[2] or ir.get("dots"):
+        items = list(ir["items"])
+        if ir.get("dots") and len(items) <= t[2]:   # `{ hdr.h, ... }`: the other elements invalid (p4c)
+            items += [self.default_value(["struct" if t[1] in self.structs else "header", t[1]], loc)
+                      for _ in range(t[2] - len(items))]
+        if len(items) != t[2]:
             raise E(loc, f"type mismatch: a list of {len(items)} values cannot become {tstr(t)} (p4c)")
         et = ["struct" if t[1] in self.structs else "header", t[1]]
         vals = []

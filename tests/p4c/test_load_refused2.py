@@ -36,6 +36,9 @@ REFUSED = {
     "digest_metadata_copy": (program(body="        meta_t m2 = m; digest(1, m2);"), "m2);", _NO_FIELD),
     # another struct reached through a parameter, inside a hash data list
     "hash_data_headers_struct_in_list": (program(body=_H % "{ hdr.h.a, hdr }"), "hdr }", "Json::LogicError"),
+    # a header union inside a hash data list
+    "hash_data_union_in_list": (program(top="header_union u_t { h_t x; }", body="        u_t u; u.x = hdr.h;\n" + _H % "{ u }"),
+                                "u }", "Invalid reference to object of type 'header' with name 'tmp'"),
     # a stack element given as a list of its fields or a struct initializer: p4c's assign_header
     # takes a bare JSON list
     "stack_element_from_a_list": (program(body="        h_t[2] st = { { 1, 2, 3 }, hdr.h };\n        hdr.h.a = st[0].a;"),
