@@ -57,7 +57,7 @@ CASES.append(case("errs17_hash_of_a_struct_local_in_a_list", CAT, program("""
         s_t l = { hdr.h.a, hdr.h.b + 1 };
         hash(hdr.h.c, HashAlgorithm.crc16, 16w0, { hdr.h.c, l }, 16w1024);
         hash(hdr.h.d, HashAlgorithm.crc32, 32w5, { l, hdr.eth.etype }, 32w0xffffff);""",
-    top="struct s_t { bit<8> x; bit<8> y; }\n")))
+    top="struct s_t { bit<8> x; bit<8> y; }\n"), json_path=True))
 
 # `this` in an abstract method's body (the instance: its methods, abstract or not, may be called):
 # p4c type-checks the call and compiles the program where its back end never sees the instance;
@@ -127,17 +127,17 @@ CASES.append(case("errs17_register_read_out_of_range", CAT, program("""
         r.read(hdr.h.b, (bit<32>)hdr.h.a);
         bit<8> v; r.read(v, (bit<32>)hdr.h.a + 1); hdr.h.c = hdr.h.c + (bit<16>)v;
         r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);
-        int<8> sv = 4; ri.read(sv, (bit<32>)hdr.h.a); hdr.h.d[31:24] = (bit<8>)sv;""", ingress_decls=_REG, version=20200408)))
+        int<8> sv = 4; ri.read(sv, (bit<32>)hdr.h.a); hdr.h.d[31:24] = (bit<8>)sv;""", ingress_decls=_REG, version=20200408), json_path=True))
 CASES.append(case("errs17_store_before_an_extern_out_argument", CAT, program("""
         hdr.h.b = 77; r.read(hdr.h.b, (bit<32>)hdr.h.a + 100);
         bit<2> col = 3; m.execute_meter((bit<32>)hdr.h.a, col); hdr.h.c[1:0] = col;
-        hdr.h.d = 9; r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);""", ingress_decls=_REG, version=20200408)))
+        hdr.h.d = 9; r.read(hdr.h.d[7:0], (bit<32>)hdr.h.a);""", ingress_decls=_REG, version=20200408), json_path=True))
 
 # random with lo > hi: BMv2 writes nothing (the destination keeps its value); checkmate-switch wrote lo
 # (/work/e17 g_random_lo_gt_hi).  Bounds from the frame too (lo > hi for h.b > 0x7f, else lo == hi).
 CASES.append(case("errs17_random_low_above_high", CAT, program("""
         random(hdr.h.a, 8w9, 8w7);
-        random(hdr.h.c, (bit<16>)hdr.h.b, hdr.h.b > 0x7f ? 16w0 : (bit<16>)hdr.h.b);""")))
+        random(hdr.h.c, (bit<16>)hdr.h.b, hdr.h.b > 0x7f ? 16w0 : (bit<16>)hdr.h.b);"""), json_path=True))
 
 # A direct meter read into a slice (`dm.read(hdr.h.b[1:0])`): p4c compiles it and BMv2 loads it;
 # checkmate-p4c's build did not load (its record kept the read's text, "not a (dotted) identifier";
@@ -146,7 +146,7 @@ CASES.append(case("errs17_direct_meter_read_into_a_slice", CAT, program("""
         t.apply();""", ingress_decls="""    direct_meter<bit<2>>(MeterType.packets) dm;
     action s() { dm.read(hdr.h.b[1:0]); hdr.h.c = 7; }
     table t { key = { hdr.h.a: exact; } actions = { s; } meters = dm; default_action = s(); }
-""")))
+"""), json_path=True))
 
 _GEN = "T id<T>(in T x) { return x; }\nbit<8> f8(in bit<8> x) { return x + 1; }\nvoid gset<T>(out T o, in T v) { o = v; }\n"
 _TAB = ("    action a(%s v) { hdr.h.a = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } actions = { a; } "
@@ -162,6 +162,11 @@ INVALID = {
     "errs17_priority_annotation_string": (program("        t.apply();\n", ingress_decls="""\
     table t { key = { hdr.h.a: ternary; } actions = { NoAction; } const entries = { 1 &&& 0xff: NoAction() @priority("5"); } }
 """), ("expecting INTEGER",)),
+    # a struct local with an initializer used in a checksum control: p4c's field copies stay ("m2.m8 =
+    # meta.m8: Only calls to update_checksum ... allowed"); unused, or without an initializer, it compiles
+    "errs17_checksum_control_struct_local": (program("", compute="apply { meta_t m2 = meta; update_checksum(true, m2, "
+                                                                 "hdr.h.c, HashAlgorithm.csum16); }"),
+                                             ("only calls to update_checksum",)),
     # `.a1:` as an action_run label names a top-level action (a1 is the control's)
     "errs17_action_run_label_dotted": (program("        switch (t.apply().action_run) { .a1: { hdr.h.b = 1; } }\n",
                                                ingress_decls="    action a1() { }\n    table t { key = { hdr.h.a: exact; } "
