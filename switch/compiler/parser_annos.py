@@ -145,9 +145,6 @@ class AnnotationParser:
         if name == "match" and (len(args) != 1 or not args[0]):   # (p4c parses its body as one expression)
             raise P4CompileError(loc, "syntax error, unexpected END_ANNOTATION: @match takes one expression, "
                                       "e.g. @match(ternary)")
-        if name == "priority" and any(t.kind == "str" for t in body):   # (its body is parsed as an integer)
-            raise P4CompileError(next(t for t in body if t.kind == "str").loc,
-                                 "syntax error, unexpected STRING_LITERAL, expecting INTEGER (@priority)")
         # @id and @priority: p4c reads them only on objects that survive (elab_output.check_user_ids)
 
     def check_translation_args(self, args: list, loc) -> None:
