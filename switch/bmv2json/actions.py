@@ -128,6 +128,9 @@ class PrimitiveGen:
         if op == "register_read":
             dst = X(a[0])
             reg = self.ext.register(a[1]["value"], at)
+            if dst["t"][0] in ("bit", "int") and dst["t"][1] == reg["width"]:
+                # (as checkmate-p4c's: an index out of range writes nothing, the field keeps its value)
+                return [{"s": "reg_read", "obj": reg["py"], "l": dst, "i": m.num(X(a[2])), "t": dst["t"]}]
             val = {"op": "reg_read", "obj": reg["py"], "i": m.num(X(a[2])), "t": ["bit", reg["width"]]}
             return [{"s": "assign", "l": dst, "r": cast(val, dst["t"])}]
         if op == "register_write":

@@ -128,8 +128,11 @@ class Externs:
                     raise Bmv2JsonError(f"{at}: constant {el['value']} in a field list has no bitwidth")
                 out.append([const(hexint(el["value"]) & ((1 << w) - 1), ["bit", w]), w])
             elif t == "header":
-                h = self.m.header(el["value"])
-                for fname, w, _s in self.m.htypes[h["t"][1]]:
+                inst = self.m.instances.get(el["value"])
+                # a metadata instance too: p4c copies a struct inside a data list into one
+                # (`{ a, s }`, s a struct local: tmp_0), whose fields BMv2 reads in order
+                ht = inst["header_type"] if inst and inst.get("metadata") else self.m.header(el["value"])["t"][1]
+                for fname, w, _s in self.m.htypes[ht]:
                     e = self.m.field(el["value"], fname)
                     out.append([e, w])
             elif t == "payload":
@@ -453,6 +456,8 @@ class Translator:
         if spec is None:
             pid, alias = self.ids.id("action_profiles", pname)
             sel = prof.get("selector")
+            if sel is not None and sel.get("algo") not in _BMV2_ALGORITHMS:   # (as for a calculation's)
+                raise Bmv2JsonError(f"action profile '{pname}': Unknown hash algorithm: {sel.get('algo')}")
             spec = {"name": pname, "id": pid, "alias": alias, "size": int(prof.get("max_size", 0)),
                     "with_selector": sel is not None, "algo": sel["algo"] if sel else None,
                     "width": 64 if sel else 0, "annos": [], "table_ids": []}

@@ -41,7 +41,7 @@ by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, find_name
 from .errors import P4CompileError
 
 __all__ = ["check_field_types", "check_program"]
@@ -359,9 +359,16 @@ class _Checker:
 
     def _only_calls(self, body, allowed, ctl=None, blocks=None, depth=0, computed=None):
         roots = {p.name: p.get("type") for p in ctl.get("params") or ()} if ctl is not None else {}
-        for st in _nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body):
+        stmts = list(_nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body))
+        for i, st in enumerate(stmts):
             if st.kind == "block":
                 self._only_calls(st, allowed, ctl, blocks, depth)
+            elif st.kind == "var" and st.get("init") is not None and self._struct_type(st.type) \
+                    and find_name(stmts[i + 1:], st.name) is not None:
+                # a struct local with an initializer that the control uses: p4c's field-by-field
+                # copies of it stay (/work/e17 cc_struct_local_init: "m2.m8 = meta.m8: Only calls ...")
+                raise P4CompileError(st.loc, f"{st.name}: its initializer is a field-by-field copy: only calls to "
+                                             f"{' or '.join(allowed)} are allowed in this checksum control (bmv2)")
             elif st.kind in ("empty", "var"):
                 continue
             elif st.kind == "if" and isinstance(st.cond, Node) and st.cond.kind == "bool_lit":
@@ -382,6 +389,17 @@ class _Checker:
                 what = _describe(st.call) if st.kind == "call_stmt" else st.kind
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
                                              "this checksum control (bmv2)")
+
+    def _struct_type(self, ty) -> bool:
+        """Whether type node ``ty`` names a struct the program declares (through typedefs)."""
+        for _ in range(8):
+            if not (isinstance(ty, Node) and ty.kind == "typename"):
+                return False
+            d = next((x for x in self.decls if x.kind in ("struct", "typedef") and x.get("name") == ty.name), None)
+            if d is None or d.kind == "struct":
+                return d is not None
+            ty = d.get("type")
+        return False
 
     @staticmethod
     def _applied_control(call: Node, ctl, blocks):

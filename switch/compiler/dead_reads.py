@@ -165,3 +165,35 @@ def specialize_copy_out_bodies(ir: dict) -> None:
                 st["impl"] = v
     if variants:
         ir["action_variants"] = variants
+
+
+def drop_stores_before_extern_outs(x) -> None:
+    """A store right before a ``register.read`` or ``execute_meter`` that writes the same place
+    (``hdr.h.b = 77; r.read(hdr.h.b, i);``, ``bit<2> c = 3; m.execute_meter(i, c);``) is dead to
+    p4c's def-use passes (an ``out`` argument), and BMv2 never runs it: with the index out of range
+    the extern writes nothing and the place keeps the value it had before the store (a fresh
+    local: 0; /work/e17 r_reg_idx_oob_read_preset, r_meter_oob_preset).  Only the statement just
+    before the call is looked at, and only when the call's index does not read that place."""
+    if isinstance(x, dict):
+        for v in x.values():
+            drop_stores_before_extern_outs(v)
+        return
+    if not isinstance(x, list):
+        return
+    i = 0
+    while i + 1 < len(x):
+        a, b = x[i], x[i + 1]
+        if isinstance(a, dict) and isinstance(b, dict) and b.get("s") in ("reg_read", "meter") \
+                and a.get("s") in ("assign", "decl") and not _has_method_call(a.get("r") or a.get("init")):
+            target = a["l"] if a["s"] == "assign" else {"op": "var", "n": a["n"], "t": a["t"]}
+            key = json.dumps(target, sort_keys=True)
+            reads = any(json.dumps(d, sort_keys=True) == key for d in ir_dicts(b.get("i")))
+            if json.dumps(b["l"], sort_keys=True) == key and not reads:
+                if a["s"] == "assign":
+                    del x[i]
+                    continue
+                if a.get("init") is not None and a["t"][0] in ("bit", "int"):
+                    a["init"] = {"op": "const", "v": 0, "t": a["t"]}
+        i += 1
+    for v in x:
+        drop_stores_before_extern_outs(v)

@@ -271,6 +271,7 @@ class BlockRules:
             raise E(blocks["parser"].params[2].type.loc or main.loc,
                     f"{tstr(mt)}: expected the user metadata type to be a struct")
         if mt is not None:
+            self.user_meta_type = mt   # (elab_load_refusals.refuse_struct_data)
             self.refuse_union_in_metadata(mt)
         targs = main.type.get("args") or []   # `V1Switch<H, M>(...) main;`: explicit type arguments
         if targs and len(targs) != 2:
@@ -563,6 +564,9 @@ class BlockRules:
         rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0, "loc": loc}
         if tname == "action_selector":
             rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
+            if rec["algo"] == "random":   # (p4c compiles it; /work/e17 x_as_random_algo)
+                self.load_refusal(args[0].loc, "Unknown hash algorithm: random (BMv2 refuses p4c's JSON)")
+                rec["algo"] = "crc16"
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):
                 raise E(args[0].loc, f"hash algorithm {rec['algo']} is not supported")
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),

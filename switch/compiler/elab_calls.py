@@ -573,6 +573,19 @@ class CallRules:
             missing = [tp for tp in d.tparams if tp not in bindings]
             if missing:
                 raise E(call.loc, f"cannot infer type argument {missing[0]} of {d.name}")
+            for p, a in zip(d.params, call.args):   # p4c unifies T with the list's tuple type too
+                a = a.value if a.kind == "named_arg" else a
+                bound = bindings.get(p.type.name) if p.type.kind == "typename" else None
+                if a.kind == "list" and bound is not None and bound[0] in ("struct", "header"):
+                    raise E(a.loc, f"{d.name}: Cannot unify type '{tstr(bound)}' with the tuple type of the list "
+                                   f"{expr_text(a)} (p4c infers {p.type.name} from both arguments; write "
+                                   f"{d.name}<{tstr(bound)}>(...))")
+        if call.get("in_call_arg"):
+            # p4c 1.2.4.8 loses the type parameters of a generic function called inside another
+            # call's argument (`f(id(x))`, `hash(..., { id(x) }, ...)`, an action's or a method's):
+            # "T: declaration not found" at the generic function's declaration (/work/e17 n_*)
+            self.target_error(d.loc, f"{d.tparams[0]}: declaration not found (p4c 1.2.4.8: a call of the generic "
+                                     f"function {d.name} inside the argument of another call, at {call.loc})")
         key = (d.name, repr([bindings[tp] for tp in d.tparams]))
         made = self.__dict__.setdefault("generic_instances", {})
         if key not in made:
@@ -649,3 +662,21 @@ def _zero_default(p: dict, loc) -> dict:
 def _in_dropped_rest(stmts: list, node: dict) -> bool:
     """Whether ``node`` is under some ``p4info_rest`` of ``stmts`` (statements p4c drops)."""
     return any(any(x is node for x in ir_dicts(d["p4info_rest"])) for d in ir_dicts(stmts) if d.get("p4info_rest"))
+
+
+def mark_calls_in_call_args(n, inside: bool = False) -> None:
+    """Mark each call node that sits inside an argument of another call (``in_call_arg``; see
+    :meth:`CallRules.instantiate_generic`)."""
+    if isinstance(n, Node):
+        if n.kind == "call":
+            if inside:
+                n._attrs["in_call_arg"] = True
+            mark_calls_in_call_args(n.fn, inside)
+            for a in n.args:
+                mark_calls_in_call_args(a, True)
+            return
+        for v in n._attrs.values():
+            mark_calls_in_call_args(v, inside)
+    elif isinstance(n, (list, tuple)):
+        for v in n:
+            mark_calls_in_call_args(v, inside)

@@ -152,3 +152,18 @@ class CastRules:
         if isinstance(ir, dict) and ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct"):
             return self.field_enums.get((ir["base"]["t"][1], ir["f"]))
         return None
+
+    def entry_arg_serializable(self, arg: Node, p: dict, what: str) -> None:
+        """An argument of a const entry's action that p4c's P4Runtime serializer cannot write (it
+        accepts the program without P4Runtime output, and dies or errs writing the P4Info):
+        a cast to a ``type`` (``a((T8)3)``: "unsupported argument expression"), a value of a
+        ``bit<0>`` parameter ("Compiler Bug: Unexpected width 0"; /work/e17 ap_*_const).  A
+        default action takes both."""
+        if not what.endswith("entry"):
+            return
+        if arg.kind == "cast" and newtype_name(self.resolve_type(arg.type)):
+            raise E(arg.loc, f"{expr_text(arg)}: unsupported argument expression (p4c: a cast to a type in an "
+                             "entry's action argument)")
+        if p["t"] == ["bit", 0]:
+            raise E(arg.loc, f"{what}: an argument of the bit<0> parameter {p['name']}: p4c's P4Runtime serializer "
+                             "dies on it (Compiler Bug: Unexpected width 0)")

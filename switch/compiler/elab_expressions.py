@@ -211,6 +211,8 @@ class ExpressionRules:
                          f"cannot become the header union {tstr(t)}")
         if et[0] in ("list", "sinit") and t[0] in ("struct", "header"):
             return self.make_value(ir, et, t, loc)
+        if et[0] == "list" and t[0] == "stack" and ir.get("op") == "list":
+            return self.stack_from_list(ir, t, loc)
         if et == ["dots"]:
             return self.default_value(t, loc)
         if et == ["invalid_hdr"] and t[0] == "header":
@@ -255,6 +257,8 @@ class ExpressionRules:
                     raise E(n.loc, f"type {n.name} used as a value")
                 if n.name in self.match_kinds:   # `a(exact)`: a value of type match_kind (match_kind_value)
                     return self.match_kind_value(n)
+                if n.name == "this":
+                    raise E(n.loc, "'this' can only be used in the definition of an abstract method (p4c)")
                 raise E(n.loc, f"unknown name {n.name}")
             if ent[0] == "var":
                 return ent[1], ent[1]["t"]

@@ -88,9 +88,10 @@ class ExternRules:
             for f, ft in self.structs[t[1]]["fields"]:
                 out.extend(self.flatten_value({"op": "field", "base": ir, "f": pyname(f), "t": ft}, ft, loc, what))
             return out
-        if t[0] in ("enum", "error") and what == "log_msg data" or t[0] == "error" and what in ("hash data", "selector key"):
-            # p4c logs a plain enum / error by its numeric code; an error in a hash's data or
-            # a selector key is its 32-bit code in p4c's JSON (a checksum refuses it)
+        if t[0] in ("enum", "error") and what in ("log_msg data", "hash data") or t[0] == "error" and what == "selector key":
+            # p4c logs a plain enum / error by its numeric code; an error or a plain enum in a
+            # hash's data (/work/e17 g_hash_data_enum) or an error in a selector key is its 32-bit
+            # code in p4c's JSON (a checksum refuses it)
             return [({"op": "cast", "a": ir, "t": ["bit", 32]}, 32)]
         if t == INTLIT:
             raise E(loc, f"{what}: an untyped integer in a field list needs a width (e.g. 8w1)")
@@ -183,16 +184,18 @@ class ExternRules:
                     for p, q in zip(f.params, m.params)):
                 raise E(d.loc, f"{d.name}: method '{f.name}' does not have the expected type of {decl.name}'s "
                                f"abstract method {f.name} (p4c: Cannot unify)")
-            self.check_abstract_body(f, scope, typ(f.ret))
+            self.check_abstract_body(f, scope, typ(f.ret), ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
         missing = [n for n in abstract if n not in seen]
         if missing:
             raise E(d.loc, f"{d.name}: {missing[0]} abstract method not implemented")
 
-    def check_abstract_body(self, f: Node, scope, ret) -> None:
+    def check_abstract_body(self, f: Node, scope, ret, this) -> None:
         """Type-check an abstract method's body as a function's, in ``scope`` (the enclosing
-        control's: its locals are visible), then drop it (:meth:`instance_initializer`)."""
+        control's: its locals are visible; ``this``: the instance, whose methods the body may call),
+        then drop it (:meth:`instance_initializer`)."""
         iname = f"{f.name}__abstract{len(self.functions)}"
         fscope = Scope(scope)
+        fscope.add("this", this)
         for p in f.params:
             t = self.resolve_type(p.type)
             fscope.add(p.name, ("var", {"op": "var", "n": f"f_{iname}_{p.name}", "t": t}, p.direction or "in"))
@@ -375,6 +378,10 @@ class ExternRules:
             self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
+            if t[0] == "int" and any((self.fold(b) or 0) < 0 for b in (lo, hi)):
+                # p4c writes the negative bound ("-0x01"); simple_switch dies executing it (boost
+                # range_error; /work/e17 g_random_int)
+                return self.bmv2_dies(loc, "random with a negative bound")
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
         if name == "digest":
             return self.digest_call(call, scope)
@@ -430,6 +437,7 @@ class ExternRules:
                 data = self.flat_list(args[3], scope, "hash data")
             self.refuse_bool_data(data, args[3].loc)
             self.refuse_nested_list(args[3], "hash")
+            self.refuse_struct_data(args[3], scope, "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -446,6 +454,7 @@ class ExternRules:
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
             self.refuse_nested_list(args[1], name)
+            self.refuse_struct_data(args[1], scope, name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
@@ -567,6 +576,7 @@ class ExternRules:
         self.ingress_or_egress_only("digest", self.ctx.get("role"), loc, ("ingress", "egress", "deparser"))
         self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)  # the receiver
         data = args[1]
+        self.refuse_struct_data(data, scope, "digest")
         if call.targs:
             dt = self.resolve_type(call.targs[0])
         elif data.kind != "list":
@@ -591,6 +601,7 @@ class ExternRules:
                         "a struct, a tuple or a bit<N> value)")
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
+        self.refuse_digest_stack(members, data.loc)
         if dt[0] not in ("struct", "list"):
             items = [self.coerce(self.expr(data, scope), dt, data.loc)]
         elif data.kind == "list":

@@ -29,11 +29,17 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
 
+Helper errs17 (/work/e17): the user metadata struct, a copy of it, or another struct reached through
+a parameter in hash/checksum/digest data (:meth:`refuse_struct_data`); a stack element given as a list
+or struct initializer (elab_values.stack_from_list); duplicate initial entries of an applied table,
+now named at the later entry (:meth:`refuse_duplicate_entries`; checkmate-switch refused them before
+too, without a position).
+
 The ones of earlier rounds (an unknown hash algorithm, a user match_kind, duplicate switch
 labels, negative action data) call :meth:`load_refusal` where they are elaborated."""
 from __future__ import annotations
 
-from .elab_common import BOOL, E
+from .elab_common import BOOL, E, expr_text
 from .table_keys import bmv2_key_shape, runtime_index_key
 
 BMV2_ASSERT = "simple_switch dies loading p4c's JSON: Assertion `0 && \"Invalid expression type\"' failed"
@@ -82,6 +88,71 @@ class LoadRefusalRules:
         if inner is not None:
             self.load_refusal(inner.loc, f"{what}: a list inside the data list: {BMV2_JSON_ARRAY}")
 
+    def refuse_struct_data(self, data, scope, what: str) -> None:
+        """Structs in the data of ``hash``, a checksum or ``digest`` (``what``) that p4c writes as
+        references BMv2 cannot resolve (helper errs17, /work/e17 hd_*, m_*):
+
+        * the user metadata parameter itself as an element of a data list (``{ meta }``), or as a
+          digest's data however given: "Invalid reference to object of type 'header' with name 'meta'";
+        * a local variable or action parameter of the user metadata's type as hash or digest data
+          (``meta_t m2 = meta; hash(..., m2, ...)``): "No field 'userMetadata.m8' can be found in
+          header type 'meta_t'";
+        * another struct reached through a parameter (``{ hdr }``, ``{ meta.s }``) as an element of
+          a hash or checksum data list: the Json::LogicError of :func:`refuse_nested_list`.
+
+        A bare ``meta``/``hdr`` as hash or checksum data, a struct local of another type, a header
+        and a standard_metadata_t element all load."""
+        mt = self.__dict__.get("user_meta_type")
+        bare = data.kind != "list"
+        digest = what == "digest"
+        for it in [data] if bare else data.items:
+            if it.kind not in ("name", "member"):
+                continue
+            ir, t = self.expr(it, scope)
+            if t[0] == "struct" and self.structs.get(t[1], {}).get("union") and not bare and not digest:
+                # p4c copies it into a temporary it then names as a header (/work/e17 y_hash_union_data)
+                self.load_refusal(it.loc, f"{what}: the header union {expr_text(it)} inside the data list: Invalid "
+                                          "reference to object of type 'header' with name 'tmp' (simple_switch "
+                                          "refuses p4c's JSON)")
+                continue
+            if t[0] != "struct" or self.structs.get(t[1], {}).get("union"):
+                continue
+            param = ir.get("op") == "var" and ir["n"].startswith("p_")
+            if t == mt and param and (digest or not bare):
+                self.load_refusal(it.loc, f"{what} data holding the user metadata {expr_text(it)}: Invalid reference to "
+                                          f"object of type 'header' with name '{expr_text(it)}' (simple_switch refuses "
+                                          "p4c's JSON)")
+            elif t == mt and ir.get("op") == "var" and not param and what in ("hash", "digest"):
+                first = self.structs[t[1]]["fields"][0][0] if self.structs[t[1]]["fields"] else ""
+                self.load_refusal(it.loc, f"{what} data: {expr_text(it)}, a copy of the user metadata: No field "
+                                          f"'userMetadata.{first}' can be found in header type '{t[1]}' (simple_switch "
+                                          "refuses p4c's JSON)")
+            elif t != mt and t[1] != "standard_metadata_t" and not bare and not digest and (
+                    param or ir.get("op") != "var"):
+                self.load_refusal(it.loc, f"{what}: the struct {expr_text(it)} inside the data list: {BMV2_JSON_ARRAY}")
+
+    def refuse_digest_stack(self, members: list, loc) -> None:
+        """A header stack in a digest's data (the data itself, a member, a struct's field at any
+        depth): p4c writes it as a header_stack element of the learn list and simple_switch dies
+        loading it (Assertion `type == "field"' failed; /work/e17 d_dig_stack_struct)."""
+        def has_stack(t):
+            if t[0] == "stack":
+                return True
+            if t[0] == "struct":
+                return any(has_stack(ft) for _, ft in self.structs[t[1]]["fields"])
+            return t[0] == "list" and any(has_stack(x) for x in t[1])
+        if any(has_stack(ft) for _, ft in members):
+            self.load_refusal(loc, "a header stack in the digest's data: simple_switch dies loading p4c's JSON "
+                                   "(init_learn_lists: Assertion `type == \"field\"' failed)")
+
+    def refuse_bool_selector_key(self, q: str, t, loc) -> None:
+        """A ``bool`` selector key of table ``q`` (``hdr.h.b == 1: selector``): p4c lists a d2b
+        expression in the selector's input and simple_switch dies loading it (process_cfg_selector:
+        Assertion `type == "field"' failed; /work/e17 x_as_selector_bool)."""
+        if t == BOOL:
+            self.table_load_refusal(q, loc, "a bool selector key: simple_switch dies loading p4c's JSON "
+                                            "(process_cfg_selector: Assertion `type == \"field\"' failed)")
+
     def refuse_checksum_target(self, ck: dict, loc, what: str) -> None:
         """``verify_checksum``'s checksum argument that is no field (a constant, a local
         variable, a slice, a cast or another computation): simple_switch dies loading p4c's JSON."""
@@ -97,6 +168,20 @@ class LoadRefusalRules:
         err.after_type_checking = True
         err.load_refusal = True
         self.__dict__.setdefault("table_load_refusals", {}).setdefault(q, err)
+
+    def refuse_duplicate_entries(self, q: str, keys: list, entries: list, locs: list) -> None:
+        """Two initial entries of table ``q`` with the same match (and priority): p4c compiles them,
+        simple_switch refuses its JSON ("Duplicate entries in table initializer"); the refusal
+        names the later entry (helper errs17, /work/e17 dup_*: exact, lpm, two keys, equal
+        @priority on a ternary key; distinct priorities, a range or an optional key load)."""
+        seen = set()
+        for e, loc in zip(entries, locs):
+            ident = (_match_ident(e["matches"], keys), e["priority"])
+            if ident in seen:
+                self.table_load_refusal(q, loc, f"table {q}: this entry repeats an earlier entry's match: Duplicate "
+                                                "entries in table initializer (simple_switch refuses p4c's JSON)")
+                return
+            seen.add(ident)
 
     def bmv2_key(self, ir, loc, q: str) -> tuple[dict, bool]:
         """:func:`~.table_keys.bmv2_key_shape` of a key of table ``q``, refused where p4c keeps it as
@@ -125,3 +210,25 @@ class LoadRefusalRules:
                     walk(ft[1])
 
         walk(mt[1])
+
+
+def _match_ident(matches: list, keys: list) -> tuple:
+    """An entry's match as the table compares entries (runtime.tables' canonical key): exact and
+    optional values, lpm prefixes, ternary value/mask pairs, range bounds; a wildcard is None."""
+    by_id = {m["id"]: m for m in matches}
+    out = []
+    for k in keys:
+        m, w = by_id.get(k["id"]), k["width"]
+        if m is None:
+            out.append(None)
+        elif m["kind"] == "lpm":
+            plen = m["prefix_len"]
+            mask = ((1 << w) - 1) ^ ((1 << (w - plen)) - 1) if 0 <= plen <= w else 0
+            out.append((m["value"] & mask, plen) if plen else None)
+        elif m["kind"] == "ternary":
+            out.append((m["value"] & m["mask"], m["mask"]) if m["mask"] else None)
+        elif m["kind"] == "range":
+            out.append((m["value"], m["high"]))
+        else:
+            out.append(m["value"])
+    return tuple(out)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .action_copies import localize_named_toplevel_actions
 from .ast import annotation
-from .dead_reads import specialize_copy_out_bodies
+from .dead_reads import drop_stores_before_extern_outs, specialize_copy_out_bodies
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .exit_blind_stores import drop_stores_before_exiting_applies
@@ -156,6 +156,8 @@ class OutputRules:
             if dmn and not readers and t["name"] in applied:
                 raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
                                       "action with a read method call (p4c, bmv2)")
+        self.renumber_auto_digests([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
+                                    [f["body"] for f in self.functions.values()]], kept)
         # the actions of p4c's P4Info: listed by an applied table (or an unknown table property),
         # or called from a control body -- not one only other actions call (p4c_mutate seed 325):
         # the @id of another is not read
@@ -330,7 +332,31 @@ class OutputRules:
         if self.__dict__.get("load_refusals"):   # (ExternRules.load_refusal: BMv2 refuses p4c's JSON)
             ir["load_error"] = str(self.load_refusals[0])
         specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
+        drop_stores_before_extern_outs([ir["blocks"], ir.get("actions"), ir.get("functions"), ir.get("subcontrols"),
+                                        ir.get("subparsers")])
         return ir
+
+    def renumber_auto_digests(self, bodies: list, kept: dict) -> None:
+        """p4c names the tuple digests digest_0, digest_1, ... among the calls that survive its
+        front end: a digest call in an action p4c removes (nothing lists or calls it) takes no
+        number (/work/e17 d_dig_*: an unused action's digest before the used one).  The tuple
+        digests were numbered as elaborated; the surviving ones are renumbered densely (in that
+        order) and the others renamed out of the way (p4info.py leaves them out)."""
+        auto = [n for n, d in self.digests.items() if d.get("tuple") and n.startswith("digest_") and n[7:].isdigit()]
+        if not auto:
+            return
+        def uses(x):
+            return [d for d in ir_dicts(x) if d.get("s") == "digest" or (d.get("s") == "nop" and "digest" in d)]
+        sent = {d["name"] if d["s"] == "digest" else d["digest"] for d in uses(bodies + [a["body"] for a in kept.values()])}
+        keep = [n for n in auto if n in sent]
+        ren = {n: f"digest_{i}" for i, n in enumerate(keep)}
+        ren.update({n: f"unreached_{n}" for n in auto if n not in sent})
+        if all(k == v for k, v in ren.items() if k in sent):
+            return
+        for d in uses(bodies + [a["body"] for a in self.actions.values()]):
+            key = "name" if d["s"] == "digest" else "digest"
+            d[key] = ren.get(d[key], d[key])
+        self.digests = {ren.get(n, n): dict(d, name=ren.get(n, n)) for n, d in self.digests.items()}
 
     def check_user_ids(self, used_actions, applied=None, listed=None) -> None:
         """``@id(N)``: an integer, and one declaration per id within a kind (p4c: "@id N is

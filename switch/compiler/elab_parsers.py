@@ -191,7 +191,7 @@ class ParserRules:
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
                                               f"{tstr(kt2)}")
-            elif rec["t"] != kt2:
+            elif rec["t"] != (kt if rec["t"][0] == "serenum" else kt2):
                 raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "
                                           f"{tstr(kt2)}")
             rec["used"] = True
@@ -244,6 +244,10 @@ class ParserRules:
         the P4Info although BMv2 matches every field exactly; see docs/CONFORMANCE.md)."""
         if is_bits(t):
             return []
+        if t[0] == "serenum":
+            # p4c compiles it (/work/e17 vs_serenum) and its P4Info lists one exact match field per
+            # member of the enum, each of the enum's width (simple_switch_grpc writes no value set)
+            return [{"name": m, "width": t[2][1], "match": "exact"} for m in self.enums[t[1]]["members"]]
         if t[0] != "struct" or self.structs[t[1]].get("union"):
             raise E(loc, f"value_set<{tstr(t)}>: the type must be bit<N> or a struct of bit<W> fields")
         out = []

@@ -574,10 +574,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             first = rec.get("read_target")
             if first is not None and first["l"] != lv:   # (p4c's BMv2 back end: one result_target per meter)
                 self.target_error(args[0].loc, f"all meter operations must write to the same destination, however "
-                                               f"{expr_text(args[0])} and {rec.get('read_text')} are different")
+                                               f"{expr_text(args[0])} and {self.dm_read_texts.get(rec['name'])} are different")
             # (BMv2: the meter's result_target, a d2b expression for a bool)
             self.refuse_bool_operand(lt, args[0].loc, "direct_meter read result", BMV2_JSON_ARRAY)
-            rec.setdefault("read_text", expr_text(args[0]))
+            self.__dict__.setdefault("dm_read_texts", {}).setdefault(rec["name"], expr_text(args[0]))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")

@@ -48,7 +48,11 @@ class SwitchRules:
                 else:
                     if c.label.kind != "name":
                         raise E(c.label.loc, "switch case must be an action name")
-                    ent = scope.lookup(c.label.name)
+                    # `.a:` names a top-level action only (p4c: "a: declaration not found" for a control's)
+                    ent = (self.global_scope if c.label.get("top") else scope).lookup(c.label.name)
+                    if ent is None and c.label.get("top"):
+                        raise E(c.label.loc, f"{c.label.name}: declaration not found (.{c.label.name} names a "
+                                             "top-level declaration)")
                     if ent is None or ent[0] != "action" or ent[1] not in anames:
                         raise E(c.label.loc, f"{c.label.name} is not an action of table {tname}")
                     label = ent[1]

@@ -163,8 +163,8 @@ class TableRules:
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
-                selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc,
-                                                                           "selector key"))
+                selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc, "selector key"))
+                self.refuse_bool_selector_key(q, t, k.expr.loc)
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 if k.match not in self.match_kinds:
@@ -434,6 +434,7 @@ class TableRules:
                         prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
+            self.refuse_duplicate_entries(q, keys, entries, [en.loc for en in ent_node.entries])
         if entries:
             # p4c's BMv2 JSON sizes a table with initial entries (const or not) to exactly those
             # entries, whatever `size` says (the P4Info keeps it): on BMv2 every control-plane
@@ -595,6 +596,7 @@ class TableRules:
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:
                 continue  # directional: bound in the table's actions list
+            self.entry_arg_serializable(arg, p, what)
             if p.get("plain_enum"):
                 if what.endswith("entry"):   # p4c 1.2.4.8's BMv2 back end, for entries only
                     raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "
@@ -714,8 +716,8 @@ class TableRules:
             v = int(str(v), 0) if not isinstance(v, int) else v
         except (TypeError, ValueError):
             raise E(loc, f"table {table}: @priority needs one integer argument, got {vals!r}") from None
-        if v < 1:
-            raise E(loc, f"table {table}: @priority({v}): an entry priority must be at least 1")
+        if v < 0:   # (@priority(0) compiles, and BMv2 loads it: the highest priority)
+            raise E(loc, f"table {table}: @priority({v}): an entry priority cannot be negative")
         return v
 
 

@@ -10,6 +10,7 @@ are made of (``self.coerce``, ``self.enum_of``, ``self.header_field_type``).
 from __future__ import annotations
 
 from .elab_common import BOOL, E, INTLIT, is_bits, pyname, tstr
+from .elab_load_refusals import BMV2_JSON_ARRAY
 
 
 class ValueRules:
@@ -80,6 +81,27 @@ class ValueRules:
             bits = {"op": "slice", "a": la, "hi": lo + w - 1, "lo": lo, "t": ["bit", w]}
             return bits if ft == ["bit", w] else {"op": "cast", "a": bits, "t": ft}
         return build(t)
+
+    def stack_from_list(self, ir, t, loc):
+        """A list expression as a header stack's value (``h_t[2] s = { hdr.a, hdr.b };``,
+        ``hdr.s = { ... };``): one element per list item, each converted to the element type
+        (a header or a list of its fields; p4c compiles it, helper errs17)."""
+        items = list(ir["items"])
+        if ir.get("dots") and len(items) <= t[2]:   # `{ hdr.h, ... }`: the other elements invalid (p4c)
+            items += [self.default_value(["struct" if t[1] in self.structs else "header", t[1]], loc)
+                      for _ in range(t[2] - len(items))]
+        if len(items) != t[2]:
+            raise E(loc, f"type mismatch: a list of {len(items)} values cannot become {tstr(t)} (p4c)")
+        et = ["struct" if t[1] in self.structs else "header", t[1]]
+        vals = []
+        for it in items:
+            if it.get("op") in ("list", "sinit"):
+                # p4c writes the element's assign_header with a bare JSON list as its source, and
+                # simple_switch dies loading it (/work/e17 stk_init_records, stk_named_only)
+                self.load_refusal(loc, f"an element of {tstr(t)} given as a list or struct initializer: "
+                                       f"{BMV2_JSON_ARRAY}")
+            vals.append(self.coerce((it, it["t"]), et, loc))
+        return {"op": "mk_stack", "t": t, "vals": vals}
 
     def make_value(self, ir, et, t, loc):
         """A list expression or struct initializer converted to a struct/header value."""

@@ -46,7 +46,7 @@ from .elab_packets import PacketRules
 from .elab_parsers import ParserRules
 from .elab_statements import StatementRules
 from .const_index import ConstIndexRules
-from .elab_calls import CallRules
+from .elab_calls import CallRules, mark_calls_in_call_args
 from .elab_tables import TableRules
 from .elab_types import TypeRules
 from .elab_unions import UnionRules
@@ -63,6 +63,7 @@ class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules,
     def __init__(self, decls: list[Node], program: str, source: str | None = None,
                  warnings: list | None = None, macro_locs: dict | None = None):
         self.decls = decls
+        mark_calls_in_call_args(decls)   # (instantiate_generic: a generic call inside a call's argument)
         self.macro_locs = macro_locs or {}   # macro name -> where its #define is (preprocessor)
         self.warnings: list[P4Warning] = warnings if warnings is not None else []
         self.auto_digests = 0   # digest_0, digest_1, ...: tuple digests (p4c's names)

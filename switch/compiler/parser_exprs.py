@@ -187,6 +187,9 @@ class ExpressionParser:
         if self.at("error"):
             self.next()
             return Node("name", t.loc, name="error", top=False)
+        if self.at("this"):   # the instance, in an abstract method's body (elab_externs.check_abstract_body)
+            self.next()
+            return Node("name", t.loc, name="this", top=False)
         if self.at("bit", "int", "bool") or (t.kind == "id" and t.text in self.types and self.peek().text == "<"):
             # a type used as an expression (e.g. a generic call's type argument context)
             ty = self.type_ref()

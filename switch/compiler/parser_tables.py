@@ -86,6 +86,10 @@ class TableParser:
                     act = self.expr()
                     self.check_action_ref(act, "the action of a table entry")
                     eannos = eannos + self.annotations()  # p4c's place for @priority(N)
+                    bad = next((a for a in eannos if a[0] == "priority" and '"' in (a.raw or "")), None)
+                    if bad is not None:   # (p4c parses an entry's @priority body as an integer)
+                        raise P4CompileError(bad[2], "syntax error, unexpected STRING_LITERAL, expecting INTEGER "
+                                                     "(an entry's @priority)")
                     self.expect(";")
                     entries.append(Node("entry", el, keysets=ks, action=act, priority=prio, annos=eannos))
                 self.expect("}")

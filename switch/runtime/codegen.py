@@ -70,7 +70,7 @@ def load(ir: dict, pipeline) -> Engine:
     ns.update({
         "_Struct": struct.Struct, "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
         "hash_value": hash_value, "CLOCK": pipeline.clock, "_DROP": DROP_PORT,
-        "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else lo,
+        "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else None,   # (BMv2: no write)
     })
     for t in ir["tables"]:
         ns[f"TBL_{t['id']}"] = pipeline.tables[t["id"]]

@@ -75,6 +75,11 @@ class RegisterArray:
         """Data-plane read: an index out of range reads 0."""
         return self.values[index] if 0 <= index < self.size else 0
 
+    def get_or_none(self, index: int) -> int | None:
+        """``register.read``'s cell: None for an index out of range (BMv2's register_read then
+        writes nothing: the destination keeps its value)."""
+        return self.values[index] if 0 <= index < self.size else None
+
     def put(self, index: int, value: int) -> None:
         """Data-plane write: an index out of range is ignored."""
         if 0 <= index < self.size:

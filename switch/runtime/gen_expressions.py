@@ -121,8 +121,9 @@ class ExpressionGen:
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
             vals = ", ".join(self.x(v) for v in e["vals"])
             return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
-        if op == "mk_stack":   # a header stack built from its elements (lookahead<S>())
-            return f"Stack([{', '.join(self.x(v) for v in e['vals'])}], H_{t[1]})"
+        if op == "mk_stack":   # a header stack built from its elements (lookahead<S>(), a list)
+            cls = f"S_{t[1]}" if t[1] in self.ir["structs"] else f"H_{t[1]}"   # (a stack of unions: structs)
+            return f"Stack([{', '.join(self.x(v) for v in e['vals'])}], {cls})"
         if op == "tuple_idx":
             return f"{self.x(e['a'])}[{e['i']}]"
         if op == "list" and (t is None or t[0] == "list"):

@@ -421,7 +421,17 @@ class StatementGen:
         elif k == "counter":
             self.emit(ind, f"{s['obj']}.count({self.x(s['i'])}, P.ilen)")
         elif k == "reg_read":
-            self.assign(ind, s["l"], self.reg_read_expr(s["obj"], self.x(s["i"]), s["t"]), s["t"])
+            # BMv2: an index out of range reads nothing and leaves the destination as it was (a
+            # slice's goes through p4c's fresh temporary, 0, as for a meter; /work/e17 r_reg_idx_oob_*)
+            res = self.fresh("cell")
+            self.emit(ind, f"{res} = {s['obj']}.get_or_none({self.x(s['i'])})")
+            via_temp = s["l"].get("op") == "slice"
+            if via_temp:
+                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+            else:
+                self.emit(ind, f"if {res} is not None:")
+            val = f"_sw({res}, {s['t'][1]})" if s["t"][0] == "int" else res
+            self.assign(ind + (0 if via_temp else 1), s["l"], val, s["t"])
         elif k == "reg_write":
             v = self.x(s["v"])
             if s["t"][0] == "int":
@@ -441,11 +451,23 @@ class StatementGen:
             self.assign(ind + (0 if via_temp else 1), s["l"], f"({val} != 0)" if s.get("to_bool") else val,
                         ["bool"] if s.get("to_bool") else s["t"])
         elif k == "direct_meter_read":
-            self.emit(ind, "if P.dm is not None:")
-            self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
+            if s["l"].get("op") == "slice":   # p4c's result_target is a fresh temporary (0 on a miss), stored
+                dm = "(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
+                self.assign(ind, s["l"], f"({dm} & {mask(s['t'][1])})", s["t"])
+            else:
+                self.emit(ind, "if P.dm is not None:")
+                self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
         elif k == "random":
-            val = f"_random({self.x(s['lo'])}, {self.x(s['hi'])})"
-            self.assign(ind, s["l"], f"({val} != 0)" if s["t"] == ["bool"] else val, s["t"])
+            # BMv2: with lo > hi nothing is written, the destination keeps its value (/work/e17
+            # g_random_lo_gt_hi); a slice's goes through p4c's temporary (0), as for a meter
+            res = self.fresh("rnd")
+            self.emit(ind, f"{res} = _random({self.x(s['lo'])}, {self.x(s['hi'])})")
+            via_temp = s["t"] == ["bool"] or s["l"].get("op") == "slice"
+            if via_temp:
+                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+            else:
+                self.emit(ind, f"if {res} is not None:")
+            self.assign(ind + (0 if via_temp else 1), s["l"], f"({res} != 0)" if s["t"] == ["bool"] else res, s["t"])
         elif k == "digest":
             vals = []
             for it in s["items"]:

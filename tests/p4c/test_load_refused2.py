@@ -1,0 +1,115 @@
+"""More programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load (helper
+errs17; the method and the checks are test_load_refused.py's, whose test functions run these too):
+checkmate-p4c compiles them and checkmate-switch refuses the build at ``file:line:col``.  Each
+failed before: checkmate-switch loaded the build (a struct in hash/digest data, a stack element
+given as a list) or refused it without a position (duplicate initial entries)."""
+from __future__ import annotations
+
+import pytest
+
+import test_load_refused as base
+from p4c_helpers import program
+
+_H = "        hash(hdr.h.b, HashAlgorithm.crc16, 16w0, %s, 16w100);"
+_CC = program().replace("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+                        "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, %s, "
+                        "hdr.h.b, HashAlgorithm.csum16); } }")
+_T = ("    action a2(bit<8> v) { hdr.h.c = v; }\n    table t { key = { %s } actions = { a2; }\n"
+      "        const entries = { %s }\n    }")
+_SEL = ("    action_selector(%s, 4, 8) sel;\n    action a2(bit<8> v) { hdr.h.c = v; }\n"
+        "    table t { key = { hdr.h.a: exact; %s } actions = { a2; } implementation = sel; }")
+_INVALID_REF = "Invalid reference to object of type 'header' with name 'm'"
+_NO_FIELD = "No field 'userMetadata.x' can be found in header type 'meta_t'"
+_DUP = "Duplicate entries in table initializer"
+
+# name -> (program, text where checkmate-switch's message points, BMv2's words)
+REFUSED = {
+    # the user metadata parameter as an element of a data list, or as a digest's data however given
+    "hash_data_metadata_in_list": (program(body=_H % "{ hdr.h.a, m }"), "m }", _INVALID_REF),
+    "update_checksum_metadata_in_list": (_CC % "{ m }", "m }", _INVALID_REF),
+    "digest_metadata": (program(body="        digest(1, m);"), "m);", _INVALID_REF),
+    "digest_metadata_in_list": (program(body="        digest(1, { m });"), "m }", _INVALID_REF),
+    # a local copy (or an action parameter) of the user metadata's type as hash or digest data
+    "hash_data_metadata_copy": (program(body="        meta_t m2 = m;\n" + _H % "m2"), "m2, 16w100", _NO_FIELD),
+    "hash_data_metadata_action_parameter": (program(locals="    action a(in meta_t x) {" + _H[7:] % "{ x }" + " }",
+                                                    body="        a(m);"), "x }", _NO_FIELD),
+    "digest_metadata_copy": (program(body="        meta_t m2 = m; digest(1, m2);"), "m2);", _NO_FIELD),
+    # another struct reached through a parameter, inside a hash data list
+    "hash_data_headers_struct_in_list": (program(body=_H % "{ hdr.h.a, hdr }"), "hdr }", "Json::LogicError"),
+    # a header union inside a hash data list
+    "hash_data_union_in_list": (program(top="header_union u_t { h_t x; }", body="        u_t u; u.x = hdr.h;\n" + _H % "{ u }"),
+                                "u }", "Invalid reference to object of type 'header' with name 'tmp'"),
+    # a stack element given as a list of its fields or a struct initializer: p4c's assign_header
+    # takes a bare JSON list
+    "stack_element_from_a_list": (program(body="        h_t[2] st = { { 1, 2, 3 }, hdr.h };\n        hdr.h.a = st[0].a;"),
+                                  "{ { 1", "Json::LogicError"),
+    "stack_element_from_a_struct_initializer": (program(
+        body="        h_t[2] st = { hdr.h, { a = 1, b = 2, c = 3 } };\n        hdr.h.a = st[1].a;"), "{ hdr.h, {", "Json::LogicError"),
+    # a header stack in a digest's data (bare, in a list, in a struct): init_learn_lists' assertion
+    "digest_header_stack": (program(top="struct ds_t { h_t[2] s; }", locals="    ds_t d;",
+                                    body="        d.s[0] = hdr.h; digest(1, d);"), "d);", "Assertion `type == \"field\"' failed"),
+    "digest_header_stack_in_list": (program(body="        h_t[2] st; st[0] = hdr.h; digest(1, { hdr.h.a, st });"),
+                                    "{ hdr.h.a, st }", "Assertion `type == \"field\"' failed"),
+    # an action_selector with HashAlgorithm.random; a bool selector key
+    "action_selector_random": (program(locals=_SEL % ("HashAlgorithm.random", "hdr.h.c: selector;"), body="        t.apply();"),
+                               "HashAlgorithm.random", "Unknown hash algorithm: random"),
+    "action_selector_bool_key": (program(locals=_SEL % ("HashAlgorithm.crc16", "hdr.h.c == 1: selector @name(\"k\");"),
+                                         body="        t.apply();"),
+                                 "== 1: selector", "Assertion `type == \"field\"' failed"),
+    # two initial entries with the same match: the later one is named
+    "duplicate_const_entries": (program(locals=_T % ("hdr.h.a: exact;", "1: a2(1); 2: a2(2); 8w1: a2(3);"),
+                                        body="        t.apply();"), "8w1:", _DUP),
+    "duplicate_lpm_entries": (program(locals=_T % ("hdr.h.a: lpm;", "0x10 &&& 0xf0: a2(1); 0x1f &&& 0xf0: a2(2);"),
+                                      body="        t.apply();"), "0x1f", _DUP),
+    "duplicate_entries_equal_priorities": (program(
+        locals=_T % ("hdr.h.a: ternary;", "1 &&& 0xff: a2(1) @priority(3); 1 &&& 0xff: a2(2) @priority(3);"),
+        body="        t.apply();"), "1 &&& 0xff: a2(2)", _DUP),
+}
+LOADED = {
+    # a bare metadata or headers struct as hash data, a struct local of another type, a field of a copy
+    "hash_data_metadata_bare": program(body=_H % "m"),
+    "hash_data_metadata_copy_fields": program(body="        meta_t m2 = m; m2.x = 3;\n" + _H % "{ m2.x, m2.y }"),
+    "hash_data_struct_local_in_list": program(top="struct s_t { bit<8> p; bit<8> q; }",
+                                              body="        s_t l = { 1, hdr.h.a };\n" + _H % "{ hdr.h.c, l }"),
+    "stack_from_headers": program(body="        h_t[2] st = { hdr.h, hdr.h };\n        st[1].a = 3; hdr.h.c = st[1].a;"),
+    "duplicate_entries_distinct_priorities": program(
+        locals=_T % ("hdr.h.a: ternary;", "1 &&& 0xff: a2(1); 1 &&& 0xff: a2(2);"), body="        t.apply();"),
+    "duplicate_range_entries": program(locals=_T % ("hdr.h.a: range;", "1 .. 5: a2(1); 1 .. 5: a2(2);"),
+                                       body="        t.apply();"),
+}
+
+
+# Loaded by simple_switch, which dies executing them (the packet is dropped there): random of an
+# int<N> with a negative bound (p4c writes "-0x01"; boost range_error, /work/e17 g_random_int)
+DIES = {
+    "random_negative_bound": (program(body="        int<8> r; if (hdr.h.a == 9) { random(r, -1, -1); hdr.h.c = (bit<8>)r; }"),
+                              "random(r, -1, -1); hdr.h.c = (bit<8>)r;"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _these_programs(monkeypatch):
+    """test_load_refused's test functions, run on this module's programs."""
+    monkeypatch.setattr(base, "REFUSED", REFUSED)
+    monkeypatch.setattr(base, "LOADED", LOADED)
+    monkeypatch.setattr(base, "DIES", DIES)
+
+
+@pytest.mark.parametrize("name", sorted(DIES))
+def test_dies_executing_it_drops_the_packet(name):
+    base.test_dies_executing_it_drops_the_packet(name)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_compiled_and_the_build_refused(name):
+    base.test_compiled_and_the_build_refused(name)
+
+
+@pytest.mark.parametrize("name", sorted(LOADED))
+def test_compiled_and_loaded(name):
+    base.test_compiled_and_loaded(name)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED) + sorted(LOADED))
+def test_bmv2_decides(name, tmp_path):
+    base.test_bmv2_decides(name, tmp_path)
