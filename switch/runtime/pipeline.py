@@ -53,11 +53,13 @@ class Pipeline:
     ``device_config`` is the IR dict from :func:`switch.compiler.compile_file`.
     ``clock`` returns microseconds (default: monotonic time since load); it feeds
     ``ingress_global_timestamp``/``egress_global_timestamp`` and the meters.
-    ``seed`` seeds the ``random`` extern.
+    ``seed`` seeds the ``random`` extern.  ``grpc_load``: loaded as simple_switch_grpc loads a
+    pushed config (const entries sharing a key: the table's stop at the duplicate, where
+    simple_switch refuses the JSON).
     """
 
     def __init__(self, device_config: dict, *, clock: Callable[[], int] | None = None,
-                 seed: int | None = None):
+                 seed: int | None = None, grpc_load: bool = False):
         ir = device_config
         if not isinstance(ir, dict) or ir.get("format") != codegen.IR_FORMAT:
             raise Unsupported(f"device config is not a {codegen.IR_FORMAT} IR "
@@ -115,9 +117,14 @@ class Pipeline:
                 try:
                     self.tables[t["id"]].insert(_entry_from_ir(e, param_ids), const=True)
                 except EntryExists:
-                    # two const entries with one key (`0x11 &&& 0` and `_` of an lpm key, both /0):
-                    # p4c compiles them, BMv2 accepts the config but stops adding the table's
-                    # entries at the duplicate -- a read shows those before it (fuzz_mutants seed 697)
+                    # two const entries with one key (`0x11 &&& 0` and `_` of an lpm key, both /0;
+                    # an exact value twice): p4c compiles them and simple_switch refuses the JSON,
+                    # but simple_switch_grpc answers the config push OK, its loader stopped at the
+                    # duplicate -- a read shows the entries before it (fuzz_mutants seed 697; any
+                    # packet then kills it)
+                    if not grpc_load:
+                        raise InvalidEntry(f"table {t['name']}: Duplicate entries in table initializer "
+                                           "(simple_switch refuses the JSON)") from None
                     break
 
     def set_target_options(self, opts: TargetOptions) -> None:
