@@ -32,6 +32,9 @@ _VC_RANDOM = program().replace("control VC(inout headers hdr, inout meta_t m) { 
                                "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, "
                                "hdr.h.b, " + _CSUM.rstrip("\n"))
 
+_D = "control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }"
+_D_HASH = program().replace(_D, "control D(packet_out pkt, in headers hdr) { apply { bit<8> q; "
+                                "hash(q, HashAlgorithm.crc16, 8w0, { hdr.h.a }, 8w16); pkt.emit(hdr.h); } }")
 _VC = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
                         "control VC(inout headers hdr, inout meta_t m) { apply { verify_checksum(true, { hdr.h.a }, %s, "
                         "HashAlgorithm.csum16); } }")
@@ -119,6 +122,9 @@ REFUSED = {
     "verify_checksum_constant": (_VC % "16w0", "16w0,", "Json::LogicError"),
     "verify_checksum_slice": (_VC % "m.y[7:0]", "[7:0]", "Json::LogicError"),
     "verify_checksum_local": (_VC.replace("apply { verify", "bit<16> k = 3; apply { verify") % "k", "k, Hash", "Json::LogicError"),
+    # helper mutz33: p4c puts a deparser's extern calls in its primitives, and simple_switch loads the
+    # deparsers before the calculations (a digest, log_msg or truncate there loads: LOADED)
+    "hash_in_deparser": (_D_HASH, "(q, Hash", "Invalid reference to object of type 'calculation'"),
 }
 _UNUSED_TABLE = "    table t {{ key = {{ {key} }} actions = {{ {acts} }} {rest}}}"
 LOADED = {
@@ -157,6 +163,9 @@ LOADED = {
         "actions = { NoAction; } }", body="        t.apply();"),
     "verify_checksum_metadata_field": _VC % "m.y",
     "verify_checksum_full_width_slice": _VC % "m.y[15:0]",
+    "digest_log_msg_truncate_in_deparser": program(top="struct dg_t { bit<8> a; }").replace(_D, (
+        "control D(packet_out pkt, in headers hdr) { apply { digest<dg_t>(1, { hdr.h.a }); "
+        'log_msg("a={}", { hdr.h.a }); truncate(20); pkt.emit(hdr.h); } }')),
     "union_stack_in_metadata": program(top="header_union u_t { h_t p; }").replace("bit<16> y; }", "bit<16> y; u_t[2] mu; }"),
 }
 
