@@ -24,3 +24,22 @@ CASES = [
         ("truncate", "        truncate(20);\n" + DEFAULT_DEPARSER),
     ]
 ]
+
+# fuzz_mutants seed 804 (op_swap on an action-exit case): p4c inlines an action call, so an exit in
+# the called action ends the caller too, and what follows the call is removed unchecked -- a
+# division p4c could not evaluate there is no error (BMv2 runs the program); checkmate-p4c
+# refused it ("the divisor must be a compile-time power of two").  Through two calls too.
+_EXIT = ("    action a0() { hdr.h.a = 1; exit; }\n"
+         "    action a1() { hdr.h.b = hdr.h.b + 1; a0(); }\n")
+CASES += [
+    case(f"mutz33_code_after_a_call_of_an_exiting_action_removed_{name}", CAT, program(
+        "        if (hdr.h.b == 2) { a2(); }\n        hdr.h.d = 9;\n", ingress_decls=_EXIT + a2),
+        frames=[(1, bytes.fromhex("00000000000200000000000112340701000300000004")),
+                (1, bytes.fromhex("00000000000200000000000112340702000300000004")),
+                (1, bytes.fromhex("00000000000200000000000112340703000300000004"))])
+    for name, a2 in [
+        ("division", "    action a2() { a0(); if (hdr.h.c == 3) { hdr.h.c = 2; hdr.h.c = hdr.h.c / 3; } }\n"),
+        ("division_through_two_calls", "    action a2() { a1(); hdr.h.c = hdr.h.c / 3; }\n"),
+        ("guard_before_the_call", "    action a2() { hdr.h.c = hdr.h.c + 5; a1(); hdr.h.c = 7; }\n"),
+    ]
+]
