@@ -80,13 +80,13 @@ class PrimitiveGen:
             return m.expr(z, params)
         at = f"{where}: primitive {op!r}"
         _check_parameter_types(a, at)
-        i = _FIELD_DESTINATION.get(op)
-        if i is not None and len(a) > i and a[i].get("type") == "header":
-            # p4c passes a struct destination (`s16_t c; mt.execute_meter(0, c)`) as a header:
-            # simple_switch loads it and dies executing it (actions.h: "tag == ActionParam::FIELD");
-            # the packet is dropped there, as checkmate-p4c's build does (elab_statements.bmv2_dies)
+        if any(i < len(a) and a[i].get("type") == "header" for i in _NO_HEADER.get(op, ())):
+            # p4c passes a struct (`s16_t c; mt.execute_meter(0, c)`, a hash's base) as a header:
+            # simple_switch loads it and dies executing it (actions.h: "tag == ActionParam::FIELD",
+            # "Default switch case should not be reachable"); the packet is dropped there, as
+            # checkmate-p4c's build does (elab_statements.bmv2_dies)
             return [{"s": "assert", "c": bool_const(False),
-                     "where": f"{at}: a header as the destination (simple_switch dies executing it)"}]
+                     "where": f"{at}: a header as a field or value (simple_switch dies executing it)"}]
         if op == "assign":
             dst, src = X(a[0]), X(a[1])
             if dst["t"][0] in ("header", "stack"):
@@ -179,9 +179,9 @@ class PrimitiveGen:
         raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
 
 
-# the primitives whose parameter at that index BMv2 takes as a field it writes
-_FIELD_DESTINATION = {"execute_meter": 2, "register_read": 0, "modify_field_with_hash_based_offset": 0,
-                      "modify_field_rng_uniform": 0}
+# the primitives' parameters BMv2 takes as a field or a value (a header there: it dies executing it)
+_NO_HEADER = {"execute_meter": (2,), "register_read": (0,), "modify_field_with_hash_based_offset": (0, 1, 3),
+              "modify_field_rng_uniform": (0, 1, 2)}
 
 # BMv2 expression ops whose value is a bool (bm_sim/expressions.cpp): as a primitive's parameter
 _BOOL_OPS = {"d2b", "==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "valid", "valid_union"}

@@ -291,6 +291,10 @@ DIES = {
     "execute_meter_into_a_struct": (program(top="struct s16_t { bit<16> v; }", locals="    meter(4, MeterType.packets) mt;",
                                             body="        s16_t c; if (hdr.h.a == 9) { mt.execute_meter(0, c); hdr.h.b = c.v; }"),
                                     "mt.execute_meter(0, c); hdr.h.b = c.v;"),
+    # fuzz_mutants seed 1149: a struct as hash's base ("Default switch case should not be reachable")
+    "hash_struct_base": (program(top="struct s16_t { bit<16> v; }",
+                                 body="        s16_t bs = { 7 }; if (hdr.h.a == 9) { hash(hdr.h.b, HashAlgorithm.crc16, bs, "
+                                      "{ hdr.h.a }, 16w1024); }"), "hash(hdr.h.b, HashAlgorithm.crc16, bs, { hdr.h.a }, 16w1024);"),
 }
 
 
@@ -304,10 +308,10 @@ def test_dies_executing_it_drops_the_packet(name):
     assert twin.process(0, bytes([9, 0, 1, 2])) == [(0, bytes([9, 0, 1, 2]))]
 
 
-@pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "push_front_negative"])
+@pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "hash_struct_base", "push_front_negative"])
 def test_dies_executing_it_on_p4c_json_drops_the_packet(name, tmp_path):
     """The same programs through p4c's JSON and the switch/bmv2json loader, which refused them
-    (fuzz_mutants seeds 859, 995: "'c_0' is not a header instance", a pop count of -2).  The
+    (fuzz_mutants seeds 859, 1149, 995: "'c_0' is not a header instance", a pop count of -2).  The
     log_msg ones run there (open: p4c's JSON shows nothing simple_switch would die on)."""
     text, stmt = DIES[name]
     if not p4c_accepts(text, tmp_path):
