@@ -1,7 +1,7 @@
 """Found by helper mutz33 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match (fuzz_mutants: p4c_mutate's mutants of the
 differential cases, run on both switches)."""
-from .base import DEFAULT_DEPARSER, case, program
+from .base import DEFAULT_DEPARSER, Entry, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -43,3 +43,15 @@ CASES += [
         ("guard_before_the_call", "    action a2() { hdr.h.c = hdr.h.c + 5; a1(); hdr.h.c = 7; }\n"),
     ]
 ]
+
+# p4c_mutate seed 208 (name_clash on tbl_keyless): `@name("nop")` on an action nothing uses, declared
+# before the `action nop()` a table lists -- p4c removes the unused one before it lists actions, so
+# the P4Info's I.nop is the listed one (no parameters) and BMv2 runs it; checkmate-p4c took the first
+# declared for the name and refused the table ("other control-plane parameters").
+_NC = ("    action set_b(bit<8> v) { hdr.h.b = v; }\n"
+       "    @name(\"nop\") action set_port(bit<9> p) { sm.egress_spec = p; }\n"
+       "    action nop() { hdr.h.c = 0x77; }\n"
+       "    table t { key = { hdr.h.a: exact; } actions = { set_b; nop; } default_action = set_b(0x42); }\n")
+CASES.append(case("mutz33_unused_action_named_like_a_listed_one", CAT, program(
+    "        t.apply();\n", ingress_decls=_NC),
+    entries=[Entry("I.t", {"hdr.h.a": 1}, "I.nop"), Entry("I.t", {"hdr.h.a": 0xff}, "I.set_b", {"v": 9})]))
