@@ -16,3 +16,12 @@ SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804]
 targets, pytestmark, test_generator_is_deterministic, test_mutant = fuzz_seed_tests(
     generate, SEEDS, "fuzz_mutants", same=("source", "frames", "entries"),
     reason="mutant differential needs real p4c + BMv2")
+
+
+def test_a_build_simple_switch_refuses_is_no_finding(targets):
+    """Seed 1061 (a bool hash base): checkmate-p4c's build carries the load_error, simple_switch
+    refuses p4c's JSON and so does the BMv2-JSON loader -- LOAD-REFUSED, not ours (it was CRASH:
+    simple_switch_grpc answers the push OK and dies at the first packet)."""
+    from fuzz_run import check_case
+    o = check_case(targets, generate(1061), 1061)
+    assert [k for k, _ in o.findings] == ["LOAD-REFUSED"] and not o.ours, o.findings
