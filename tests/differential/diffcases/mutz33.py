@@ -55,3 +55,19 @@ _NC = ("    action set_b(bit<8> v) { hdr.h.b = v; }\n"
 CASES.append(case("mutz33_unused_action_named_like_a_listed_one", CAT, program(
     "        t.apply();\n", ingress_decls=_NC),
     entries=[Entry("I.t", {"hdr.h.a": 1}, "I.nop"), Entry("I.t", {"hdr.h.a": 0xff}, "I.set_b", {"v": 9})]))
+
+# fuzz_mutants seed 1229 (op_swap on fuzz26's single-case switch): p4c's front-end strength reduction
+# makes `h.b = h.b - h.b` a store of 0 (also `x ^ x`, `x & 0`), so its constant propagation folds a
+# later `h.b % 5` -- BMv2 runs the program; checkmate-p4c's propagation folded only constant
+# values and refused the division ("the divisor must be a compile-time power of two").
+CASES += [
+    case(f"mutz33_store_of_a_strength_reduced_zero_folds_a_division_{name}", CAT, program(
+        body + "        hdr.h.c = (bit<16>)(hdr.h.b ^ 3);\n"),
+        frames=[(1, bytes.fromhex("000000000002000000000001123405020003000000040a0b")),
+                (1, bytes.fromhex("000000000002000000000001123406020003000000040a0b"))])
+    for name, body in [
+        ("in_a_switch_case", "        switch (hdr.h.a) { 5: { hdr.h.b = hdr.h.b - hdr.h.b; hdr.h.b = hdr.h.b % 5; } }\n"),
+        ("xor_in_an_if", "        if (hdr.h.a == 5) { hdr.h.b = hdr.h.b ^ hdr.h.b; hdr.h.b = hdr.h.b % 5; }\n"),
+        ("and_zero", "        hdr.h.b = hdr.h.b & 0;\n        hdr.h.b = hdr.h.b % 5;\n"),
+    ]
+]
