@@ -71,3 +71,16 @@ CASES += [
         ("and_zero", "        hdr.h.b = hdr.h.b & 0;\n        hdr.h.b = hdr.h.b % 5;\n"),
     ]
 ]
+
+# p4c_mutate seed 619 (sub_wrap on corpus15_division_under_times_zero_is_removed): a sub-control stores
+# `meta.m8 = hdr.h.a / 3` and the caller then assigns `meta.m8 = (meta.m8 / 5) * 8w0` -- p4c's
+# strength reduction leaves no read of m8 there, so its def-use drops the sub-control's store (after
+# inlining) with the division p4c could not evaluate; checkmate-p4c saw the read and refused it.
+_SUB = "control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { meta.m8 = hdr.h.a / 3; } }\n"
+CASES += [
+    case(f"mutz33_sub_control_division_store_overwritten_by_a_reduced_value_{name}", CAT, program(
+        "        s.apply(hdr, meta, sm);\n" + after + "        hdr.h.b = hdr.h.a + meta.m8;\n",
+        top=_SUB, ingress_decls="    S() s;\n"))
+    for name, after in [("times_zero", "        meta.m8 = (meta.m8 / 5) * 8w0;\n"),
+                        ("minus_itself", "        meta.m8 = meta.m8 - meta.m8;\n")]
+]
