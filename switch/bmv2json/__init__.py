@@ -18,7 +18,7 @@ bugs (checkmate-p4c) from runtime bugs (switch/runtime).
 Stacks of header unions are IR stacks of a struct per union type, as checkmate-p4c
 emits them (:meth:`.model.Model._union_stacks`).  Not supported (a :class:`Bmv2JsonError`
 names the object): a plain header union as a value (other than ``assign_union`` /
-``valid_union``), value sets on tuple keys, deparser primitives, ``action_calls`` nodes.
+``valid_union``), value sets on tuple keys, ``action_calls`` nodes.
 For those, compile the program with ``checkmate-p4c``.  The JSON is never executed: every name becomes a checked identifier
 and the IR goes through :func:`switch.compiler.ir_check.validate_device_config` in the
 pipeline loader.

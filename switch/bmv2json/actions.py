@@ -80,6 +80,13 @@ class PrimitiveGen:
             return m.expr(z, params)
         at = f"{where}: primitive {op!r}"
         _check_parameter_types(a, at)
+        if any(i < len(a) and a[i].get("type") == "header" for i in _NO_HEADER.get(op, ())):
+            # p4c passes a struct (`s16_t c; mt.execute_meter(0, c)`, a hash's base) as a header:
+            # simple_switch loads it and dies executing it (actions.h: "tag == ActionParam::FIELD",
+            # "Default switch case should not be reachable"); the packet is dropped there, as
+            # checkmate-p4c's build does (elab_statements.bmv2_dies)
+            return [{"s": "assert", "c": bool_const(False),
+                     "where": f"{at}: a header as a field or value (simple_switch dies executing it)"}]
         if op == "assign":
             dst, src = X(a[0]), X(a[1])
             if dst["t"][0] in ("header", "stack"):
@@ -166,10 +173,18 @@ class PrimitiveGen:
             return [{"s": "log", "msg": str(msg), "data": [m.num(X(z)) for z in items]}]
         if op in ("push", "pop"):
             st = X(a[0])
+            if hexint(a[1]["value"]) < 0:   # `pop_front(-2)`: simple_switch dies executing it (a
+                # range_error: negative to unsigned), as checkmate-p4c's build has it
+                return [{"s": "assert", "c": bool_const(False), "not_extern": True,
+                         "where": f"{at}: a negative count (simple_switch dies executing it)"}]
             return [{"s": "push_front" if op == "push" else "pop_front", "st": st, "count": hexint(a[1]["value"]),
                      **({"union": True} if st["t"][1] in m.ustructs else {})}]
         raise Bmv2JsonError(f"{at} is not supported by the BMv2 JSON loader")
 
+
+# the primitives' parameters BMv2 takes as a field or a value (a header there: it dies executing it)
+_NO_HEADER = {"execute_meter": (2,), "register_read": (0,), "modify_field_with_hash_based_offset": (0, 1, 3),
+              "modify_field_rng_uniform": (0, 1, 2)}
 
 # BMv2 expression ops whose value is a bool (bm_sim/expressions.cpp): as a primitive's parameter
 _BOOL_OPS = {"d2b", "==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "valid", "valid_union"}

@@ -376,6 +376,15 @@ class CallRules:
                 args.append({"dir": "in", "e": e})
         self.judge_init_ops(q, args)
         self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
+        if caller and a.get("always_exits") and not self.ctx.get("if_depth") and not self.ctx.get("cond_return"):
+            # p4c inlines the call: its exit ends the caller too, and what follows is removed
+            # unchecked, as after the caller's own exit (fuzz_mutants seed 804: `a0(); if (..) {
+            # x = x / 3; }` with an exit in a0 -- no "could not evaluate" from p4c)
+            if not self.ctx.get("dead"):
+                self.actions[caller]["always_exits"] = True
+            self.ctx["dead"] = True
+            if self.ctx.get("action_returns"):
+                self.ctx["after_return"] = True
         if unbound is None:
             return {"s": "call_action", "action": q, "args": args}
         errs = self.__dict__.setdefault("unbound_errors", [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
+from .elab_load_refusals import DEPARSER_HASH
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -401,6 +402,8 @@ class ExternRules:
                         self.coerce(self.expr(a, scope), ta, a.loc)
                 typed = self.check_typed_data(targs[2], args[3], scope, "hash data")
             rt = t
+            if self.ctx.get("role") == "deparser":
+                self.load_refusal(loc, DEPARSER_HASH)
             self.model_enum_operand(t, args[0].loc)
             self.refuse_bool_operand(t, args[0].loc, "hash result")
             t, to_bool = self.result_bits(t, args[0].loc, "hash")

@@ -26,6 +26,9 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
   ``verify_checksum`` whose checksum argument is no field (a constant, a local, a slice): the same
   ``Json::LogicError``;
 * ``packet.lookahead<bool>()``: "Invalid 'type' in expression: 'lookahead'";
+* ``hash`` in the deparser (p4c puts it in the deparser's primitives): "Invalid reference to object
+  of type 'calculation' with name 'calc'" -- simple_switch loads the deparsers before the
+  calculations (a digest, ``log_msg`` or ``truncate`` there loads: helper mutz33);
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
 
@@ -44,6 +47,8 @@ from .table_keys import bmv2_key_shape, runtime_index_key
 
 BMV2_ASSERT = "simple_switch dies loading p4c's JSON: Assertion `0 && \"Invalid expression type\"' failed"
 LOOKAHEAD_BOOL = "Invalid 'type' in expression: 'lookahead' (simple_switch refuses p4c's JSON)"
+DEPARSER_HASH = ("a hash in the deparser: Invalid reference to object of type 'calculation' (simple_switch loads "
+                 "the deparsers before the calculations and refuses p4c's JSON)")
 BMV2_JSON_ARRAY = ("simple_switch dies loading p4c's JSON: Json::LogicError: in Json::Value::operator[](ArrayIndex)"
                    "const: requires arrayValue")
 

@@ -245,6 +245,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             if self.ctx.get("in_action") and not self.ctx.get("if_depth"):
                 if not self.ctx.get("dead") and not self.ctx.get("cond_return"):
                     self.note_action_call(s.loc, "exit")   # (an action calling this one)
+                    self.actions[self.ctx["in_action"]]["always_exits"] = True   # (elab_calls.direct_action)
                 self.ctx["dead"] = True   # what follows is unreachable: p4c removes it unchecked
                 if self.ctx.get("action_returns"):
                     # p4c's RemoveReturns, run on an action that holds a return, takes the exit as

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from .action_twins import cp_params, swap_twin
 from .ids import field_ids, user_id
 from .ast import Node, annotation, find_name
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
@@ -239,12 +240,15 @@ class TableRules:
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]
             twin_of = arec.get("twin_of")
+            if twin_of and not self.actions[twin_of].get("used") and cp_params(self.actions[twin_of]) != cp_params(arec):
+                # the first action of the name is used nowhere (yet): this one is the name's (action_twins)
+                arec, twin_of = swap_twin(self.actions, scope, twin_of, arec["name"]), None
+                ent = ("action", arec["name"])
             if twin_of:
                 # an @name'd twin (the control-plane name of another action, another body): p4c
                 # lists one P4Info action and gives this table its own body for it
                 real = self.actions[twin_of]
-                if [(p["name"], p["t"], p["dir"]) for p in real["params"] if not p["dir"]] != \
-                        [(p["name"], p["t"], p["dir"]) for p in arec["params"] if not p["dir"]]:
+                if cp_params(real) != cp_params(arec):
                     raise E(a.loc, f"table {q}: action {a.name} is named {twin_of} like another action with "
                                    "other control-plane parameters; one P4Info action cannot describe both")
                 if any(x["name"] == twin_of or x.get("p4info_as") == twin_of for x in acts):
@@ -725,4 +729,5 @@ def _lit_text(ir) -> str:
     """A typed constant as p4c prints it (``8w1``, ``4s3``)."""
     t = ir["t"]
     return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])
+
 

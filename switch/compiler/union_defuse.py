@@ -24,6 +24,7 @@ call in a condition) counts as a read: the store is kept.
 from __future__ import annotations
 
 from .elab_common import has_call, ir_dicts
+from .header_init import _reduced
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last", "tuple_idx")   # (a tuple element: p4c_mutate seed 511)
 _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
@@ -284,7 +285,9 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
             return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
                 _overwritten(list(b["else"] or []) + after, lv, inline, budget)
         if b.get("s") == "assign" and (b["l"] == lv or b["l"] in _chain(lv)[1:]):
-            return not _touches(b["r"], lv)   # (also the field, header or struct it is in: p4c_mutate seed 168)
+            # (also the field, header or struct it is in: p4c_mutate seed 168); what p4c's front-end
+            # strength reduction leaves of the value: `m = (m / 5) * 0` reads nothing (seed 619)
+            return not _touches(_reduced(b["r"]), lv)
         if not _plain(b):
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),

@@ -98,7 +98,7 @@ def build_state(config) -> ForwardingState:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"p4_device_config (BMv2 JSON): {exc}") from None
     _check_ir_limits(ir)
     try:
-        pipeline = Pipeline(ir)
+        pipeline = Pipeline(ir, grpc_load=True)
     except PipelineError as exc:
         raise P4RTError(StatusCode.INVALID_ARGUMENT, f"p4_device_config rejected: {exc}") from None
     except Exception as exc:  # noqa: BLE001 -- untrusted input: any failure to load it is the config's fault

@@ -13,6 +13,9 @@ is here, so the three generators judge their programs the same way:
   digests, counters (:func:`diff_session.compare`);
 * JSONPATH -- p4c's JSON on checkmate-switch against BMv2 (BMv2-JSON loader and runtime bugs,
   apart from checkmate-p4c's);
+* LOAD-REFUSED -- checkmate-p4c's build carries a ``load_error`` (a program simple_switch refuses to
+  load), simple_switch does refuse p4c's JSON and so does the BMv2-JSON loader: not compared
+  (simple_switch_grpc answers the push OK and dies at the first packet; not a finding of ours);
 * a switch that died or hung is CRASH when it is ours and BMV2-DIED when it is BMv2 (the
   reference could not run the program: nothing to compare, not a finding of ours).
 
@@ -42,7 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from diff_harness import Case, TargetError, compile_checkmate, compile_p4c  # noqa: E402
 
 #: outcomes that are not a disagreement of ours
-NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ"}   # STALE-READ: fuzz_samples.judge
+NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ", "LOAD-REFUSED"}   # STALE-READ: fuzz_samples.judge
 
 
 @dataclass
@@ -98,6 +101,10 @@ def check_case(targets, case: Case, seed: int = 0) -> Outcome:
                 a.splitlines(), b.splitlines(), "p4c", "checkmate-p4c", lineterm="", n=2))[:6000]))
     if targets is None:
         return out
+    refused = _load_refused(ours, ref) if ours is not None else None
+    if refused is not None:   # simple_switch refuses the JSON; checkmate-switch refuses both builds
+        out.findings.append(refused)
+        return out
     runs = [("FRAMES", ours)] if ours is not None else []
     runs.append(("JSONPATH", ref))
     for kind, mine in runs:
@@ -117,6 +124,42 @@ def check_case(targets, case: Case, seed: int = 0) -> Outcome:
         out.empty = not (expected.ports or expected.digests or any(expected.counters.values()))
         out.frames_out = sum(len(v) for v in expected.ports.values())
     return out
+
+
+def _load_refused(ours, ref):
+    """A build checkmate-p4c marks as one simple_switch refuses to load (its ``load_error``:
+    switch/compiler/elab_load_refusals): simple_switch_grpc answers the config push OK and dies at
+    the first packet (fuzz_mutants seed 1061, a bool hash base), checkmate-switch refuses the
+    push -- nothing to compare.  LOAD-REFUSED when simple_switch does refuse p4c's JSON (started
+    on it, it exits) and the BMv2-JSON loader refuses it too, JSONPATH when the loader takes it.
+    None: the build has no load_error, or simple_switch loads the JSON (then the runs judge)."""
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    from switch.bmv2json import translate
+    from switch.runtime import Pipeline
+    try:
+        err = json.loads(ours.device_config).get("load_error")
+    except (ValueError, AttributeError):
+        return None
+    if not err or shutil.which("simple_switch") is None:
+        return None
+    with tempfile.TemporaryDirectory() as d, socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+        (Path(d) / "p.json").write_bytes(ref.device_config)
+        try:
+            subprocess.run(["simple_switch", "--thrift-port", str(port), "--device-id", str(port % 1000),
+                            "--notifications-addr", f"ipc://{d}/n.ipc", str(Path(d) / "p.json")],
+                           capture_output=True, timeout=4)
+        except subprocess.TimeoutExpired:
+            return None   # it loads the JSON
+    try:
+        Pipeline(translate(json.loads(ref.device_config), ref.p4info))
+    except Exception:  # noqa: BLE001 -- any refusal of p4c's JSON agrees
+        return ("LOAD-REFUSED", f"simple_switch refuses p4c's JSON: {err[:1000]}")
+    return ("JSONPATH", f"checkmate-p4c's build is refused ({err[:1000]}), the BMv2-JSON loader takes p4c's JSON")
 
 
 def _only_bmv2_died(o: Outcome) -> bool:

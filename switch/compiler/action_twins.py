@@ -1,0 +1,36 @@
+"""Actions of one control-plane name: an ``@name``'d action declared like another (a *twin*).
+
+p4c accepts two actions with one control-plane name (``@name("nop") action set_port(..)`` beside
+``action nop()``) and lists one P4Info action; checkmate-p4c keeps the first declared as the
+name's action and the second as a twin (``elab_blocks``: ``twin_of``) that a table lists under the
+name's P4Info action with its own body.  p4c removes an action nothing uses before it names the
+control-plane objects, so where the first one is used nowhere when a table lists the twin with
+other control-plane parameters, the twin is the name's action (:func:`swap_twin`; p4c_mutate seed
+208, case ``mutz33_unused_action_named_like_a_listed_one``): p4c's P4Info lists the twin's
+parameters and BMv2 runs it.
+"""
+from __future__ import annotations
+
+
+def cp_params(a: dict) -> list:
+    """An action's control-plane parameters (the directionless ones) as P4Info lists them."""
+    return [(p["name"], p["t"], p["dir"]) for p in a["params"] if not p["dir"]]
+
+
+def swap_twin(actions: dict, scope, real_q: str, twin_q: str) -> dict:
+    """Make the twin ``twin_q`` the action of the name ``real_q`` and that one the twin (its
+    records, and the source names that resolve to them); the record now under ``real_q``."""
+    real, twin = actions[real_q], actions[twin_q]
+    real["name"], real["twin_of"] = twin_q, real_q
+    twin["name"] = real_q
+    twin.pop("twin_of", None)
+    actions[real_q], actions[twin_q] = twin, real
+    s = scope
+    while s is not None:
+        for n, v in list(s.names.items()):
+            if v == ("action", real_q):
+                s.names[n] = ("action", twin_q)
+            elif v == ("action", twin_q):
+                s.names[n] = ("action", real_q)
+        s = s.parent
+    return twin
