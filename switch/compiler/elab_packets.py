@@ -131,6 +131,14 @@ class PacketRules:
         return {"s": "extract_unext", "st": sir, "mem": pyname(a.name), "hdr": ft[1], "size": st[2],
                 "others": [pyname(f) for f, _ in members if f != a.name]}
 
+    def struct_fields(self, t) -> tuple | None:
+        """For a struct or header_union type: its members ``[(name, type)]`` in declaration order
+        and whether it is a union; else None."""
+        if not t or t[0] != "struct" or t[1] not in self.structs:
+            return None
+        st = self.structs[t[1]]
+        return [(pyname(f), ft) for f, ft in st["fields"]], bool(st.get("union"))
+
     def union_siblings(self, ir) -> list:
         """For a header inside a header_union: the other members, made invalid when it
         becomes valid (BMv2 header unions)."""

@@ -5,7 +5,8 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_bloc
 parameters, locals, states with their statements and transitions; ``keyset`` checks one
 `select` case against the key types; a ``value_set<T>`` lists its P4Runtime match fields.
 Unreachable states' value sets are marked unused (p4c drops them), stores p4c's def-use
-drops are dropped (:mod:`.parser_defuse`), and a parser that can reach neither accept nor
+drops are dropped (:mod:`.parser_defuse`), a state's header-union copies are p4c's
+(:mod:`.union_copies`), and a parser that can reach neither accept nor
 reject is refused.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .ast import Node, annotation
 from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 from .header_init import _header_path, _related
 from .parser_defuse import drop_dead_parser_stores
+from .union_copies import propagate_union_copies
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
 REJECT_WARNING = "Explicit transition to reject not supported on this target"
@@ -78,6 +80,9 @@ class ParserRules:
             body = []
             for st in s.stmts:
                 body.extend(self.stmt(st, sscope))
+            # p4c's LocalCopyPropagation runs on a state's statements too (fuzz31's parser probes)
+            body = propagate_union_copies(body, self.actions, lambda e: bool(self.union_siblings(e)),
+                                          None, self.struct_fields)
             tr = s.transition
             if tr.kind == "direct":
                 if tr.to not in names and tr.to not in ("accept", "reject"):

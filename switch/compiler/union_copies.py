@@ -21,6 +21,17 @@ applies, externs: not followed); it goes through plain blocks, both branches of 
 past it when neither ends the copy) and a sub-control body p4c has inlined (``copies_in``: the
 body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`).  Nothing here imports
 the elaborator.
+
+A whole-union copy is p4c's member by member (CopyStructures, before LocalCopyPropagation):
+``r = lu;`` is ``r.x = lu.x; r.w = lu.w;`` in declaration order, so each member's copy is carried
+on its own -- past a write of a sibling (``r.x = hdr.h;``) to a whole-union read of ``r``, itself
+split (``lv = r;`` becomes ``lv.x = r.x; lv.w = hdr.u.w;``: on BMv2 ``lv.w`` takes the parsed,
+valid ``hdr.u.w`` after ``lv.x``, where running the statements copies the invalidated ``r.w``;
+helper fuzz31's local-union probes; also a function's ``u_t r = q; r.x = h; return r;``, which
+p4c inlines: the return variable's ``w`` takes ``q.w``; and a struct holding a union, split down
+to the union's members).  :func:`_split_unions` splits a statement list's whole-union copies
+between paths; a split that nothing changed is put back whole (the same on BMv2).  Parser states
+get this too (p4c's pass runs on each state's statements).
 """
 from __future__ import annotations
 
@@ -92,7 +103,82 @@ def _whole_use(e, paths) -> bool:
     return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
 
 
-def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None) -> list:
+def _split_unions(stmts: list, struct_fields) -> tuple[list, list]:
+    """``stmts`` with each whole copy between paths of a header union, or of a struct holding one
+    (an assignment, a declaration's initializer, a function's ``return``: into a variable it then
+    returns), as member assignments (``struct_fields(t)``: a struct's ``([(name, type)], is a
+    union)``, else None); and ``[(statement, [its parts])]``."""
+    out, groups = [], []
+    for st in stmts:
+        k = st.get("s") if isinstance(st, dict) else None
+        if k == "assign":
+            lhs, rhs, head = st["l"], st["r"], []
+        elif k == "decl" and isinstance(st.get("init"), dict):
+            lhs, rhs = {"op": "var", "n": st["n"], "t": st["t"]}, st["init"]
+            head = [dict(st, init=None)]
+        elif k == "return" and isinstance(st.get("v"), dict) and ir_path(st["v"]) is not None:
+            # (a function's `return r;`: p4c's inliner assigns its return variable, member by member)
+            rhs = st["v"]
+            n = "v_ret_" + "".join(c if c.isalnum() else "_" for c in ir_path(rhs))
+            lhs = {"op": "var", "n": n, "t": rhs.get("t")}
+            head = [{"s": "decl", "n": n, "t": rhs.get("t"), "init": None}]
+        else:
+            out.append(st)
+            continue
+        lp, rp = ir_path(lhs), ir_path(rhs)
+        if struct_fields is None or lp is None or rp is None or "[*]" in lp + rp or overlap(lp, rp) or \
+                rhs.get("t") != lhs.get("t") or not _holds_union(lhs.get("t"), struct_fields):
+            out.append(st)
+            continue
+        parts = head + _member_copies(lhs, rhs, struct_fields)
+        if k == "return":
+            parts.append(dict(st, v=lhs))
+        groups.append((st, parts))
+        out.extend(parts)
+    return out, groups
+
+
+def _holds_union(t, struct_fields) -> bool:
+    got = struct_fields(t)
+    return got is not None and (got[1] or any(_holds_union(ft, struct_fields) for _, ft in got[0]))
+
+
+def _member_copies(lhs: dict, rhs: dict, struct_fields) -> list:
+    """``lhs = rhs;`` (a union, or a struct holding one) as p4c's CopyStructures writes it: a copy
+    per member, in declaration order, itself split where it holds a union."""
+    def member(e, f, t):
+        return {"op": "field", "base": e, "f": f, "t": t}
+    fields, union = struct_fields(lhs.get("t"))
+    out = []
+    for f, t in fields:
+        ml, mr = member(lhs, f, t), member(rhs, f, t)
+        if _holds_union(t, struct_fields):
+            out.extend(_member_copies(ml, mr, struct_fields))
+        elif union:
+            out.append({"s": "assign", "l": ml, "r": mr, "siblings": [member(lhs, g, u) for g, u in fields if g != f]})
+        else:
+            out.append({"s": "assign", "l": ml, "r": mr})
+    return out
+
+
+def _unsplit(stmts: list, groups: list) -> list:
+    """Each group of :func:`_split_unions` whose parts all stay as they were put back whole."""
+    ids = {id(st) for st in stmts if st is not None}
+    back = {}
+    for st, parts in groups:
+        if all(id(p) in ids for p in parts):
+            back[id(parts[0])] = st
+            back.update((id(p), None) for p in parts[1:])
+    out = []
+    for st in stmts:
+        if st is not None and id(st) in back:
+            st = back[id(st)]
+        if st is not None:
+            out.append(st)
+    return out
+
+
+def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None, struct_fields=None) -> list:
     """``stmts`` with each whole-header read of ``D`` after ``D = X;`` (``D`` a union member,
     ``is_union_member``) replaced by ``X`` while nothing writes ``D`` or what ``X`` uses (see the
     module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it.  A
@@ -100,8 +186,9 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
     ``elab_unions.inlined_for_copies``) gets the copy for its body's reads (``copies_in``, as a
     whole-header copy: ``switch_copies.specialize_subcontrols``) and the walk goes on past it when
     the body writes neither (fuzz_headers seed 8205: ``hdr.u.x = hdr.h; hdr.u.w.setValid();
-    s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``)."""
-    out = list(stmts)
+    s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``).
+    Whole-union copies are carried member by member (``struct_fields``, :func:`_split_unions`)."""
+    out, groups = _split_unions(stmts, struct_fields)
     for i, st in enumerate(out):
         if st is None:
             continue
@@ -117,7 +204,7 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
         out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)))[0]
-    return [st for st in out if st is not None]
+    return _unsplit(out, groups)
 
 
 def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple) -> tuple:

@@ -1,0 +1,44 @@
+"""Disagreements found by helper fuzz31 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+from .fuzz18 import _U
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# Local header unions (fuzz31's probe): p4c's CopyStructures writes a whole-union copy member by
+# member before LocalCopyPropagation, which tracks each member's copy by name -- a write of a
+# sibling (`r.x = hdr.h;`, invalidating `r.w` on BMv2) does not end `r.w`'s copy of `hdr.u.w`.  So
+# `lu = hdr.u; r = lu; r.x = hdr.h; lv = r; hdr.u = lv;` is `..; lv.x = r.x; lv.w = hdr.u.w;
+# hdr.u.x = r.x; hdr.u.w = lv.w;` for p4c: where u.w was parsed, `lv.w` takes it after `lv.x`, and
+# BMv2 ends with u.w valid (h.c 1) where running the statements makes u.x valid (h.c 2).  The
+# same through a function p4c inlines (`return r;`), a struct holding the union and a parser
+# state; checkmate ran the statements (union_copies handled header copies into members only).
+_F = [(1, H(a, b, 2, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)]
+_V = "        hdr.h.c = (bit<16>)((bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid());\n"
+for _name, _body, _kw in [
+        ("in_a_control", "u_t lu; u_t lv; u_t r; lu = hdr.u; r = lu; if (hdr.h.b == 1) { r.x = hdr.h; } lv = r; hdr.u = lv;", {}),
+        ("in_an_action", "a();", dict(ingress_decls="    action a() { u_t lu; u_t lv; u_t r; lu = hdr.u; r = lu; r.x = hdr.h; lv = r; hdr.u = lv; }\n")),
+        ("returned_by_a_function", "u_t lu = hdr.u; hdr.u = g(lu, hdr.h);",
+         dict(top="u_t g(in u_t q, in h_t h) { u_t r = q; if (h.b == 1) { r.x = h; } return r; }\n")),
+        ("in_a_struct", "s_t s1; s_t s2; s1.u = hdr.u; s2 = s1; if (hdr.h.b == 1) { s2.u.x = hdr.h; } u_t lv = s2.u; hdr.u = lv;",
+         dict(top="struct s_t { u_t u; bit<8> k; }\n")),]:
+    CASES.append(case(f"fuzz31_local_union_copy_member_by_member_{_name}", CAT,
+                      program("        " + _body + "\n" + _V, **dict(_U, **_kw)), frames=_F))
+
+# The same in a parser state (p4c's LocalCopyPropagation runs on each state's statements; checkmate
+# had no copy rules there): `lu.w = hdr.u.w; lu.x = hdr.h; hdr.u.w = lu.w;` is `hdr.u.w = hdr.u.w`
+# for p4c, which drops it -- u.w stays as parsed (valid) where the statements copy the invalidated
+# `lu.w`; and the whole-union copies above.
+for _name, _pz in [
+        ("member", "u_t lu; lu.w = hdr.u.w; lu.x = hdr.h; hdr.u.w = lu.w;"),
+        ("member_x", "u_t lu; lu.x = hdr.u.x; lu.w = {1, 2}; hdr.u.x = lu.x;"),
+        ("whole", "u_t lu; u_t lv; u_t r; lu = hdr.u; r = lu; r.x = hdr.h; lv = r; hdr.u = lv;"),]:
+    CASES.append(case(f"fuzz31_local_union_copy_in_a_parser_state_{_name}", CAT, program(_V, **dict(_U, parser="""
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 3: pw; 4: px; default: accept; } }
+    state pw { pkt.extract(hdr.u.w); transition pz; }
+    state px { pkt.extract(hdr.u.x); transition pz; }
+    state pz { %s transition accept; }""" % _pz)), frames=_F))
