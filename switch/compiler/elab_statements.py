@@ -76,7 +76,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)
         out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)),
-                                     self.inlined_for_copies, self.struct_fields)
+                                     self.inlined_for_copies, self.struct_fields, self.tables)
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
             if d.get("s") == "block":
                 d.pop("copies", None)

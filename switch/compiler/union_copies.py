@@ -16,9 +16,10 @@ and are left alone.
 list: the walk stops at anything that may write either name (an assignment, validity change,
 stack push/pop, a function's out/inout argument, an action whose body or copy-back writes it), at
 a use of either header as a whole (``isValid()``, which p4c 1.2.4.8 takes as a write, ``==``, an
-``in`` argument: measured, helper fuzz30) and at every other kind of statement (``switch``, table
-applies, externs: not followed); it goes through plain blocks, both branches of an ``if`` (on
-past it when neither ends the copy) and a sub-control body p4c has inlined (``copies_in``: the
+``in`` argument: measured, helper fuzz30) and at every other kind of statement (a ``switch`` on a
+value, table applies, externs: not followed); it goes through plain blocks, both branches of an
+``if`` (on past it when neither ends the copy), a table apply -- and the cases of a ``switch`` on
+its action -- whose actions write neither and whose keys use neither (fuzz31) and a sub-control body p4c has inlined (``copies_in``: the
 body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`).  Nothing here imports
 the elaborator.
 
@@ -178,7 +179,8 @@ def _unsplit(stmts: list, groups: list) -> list:
     return out
 
 
-def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None, struct_fields=None) -> list:
+def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None, struct_fields=None,
+                           tables=None) -> list:
     """``stmts`` with each whole-header read of ``D`` after ``D = X;`` (``D`` a union member,
     ``is_union_member``) replaced by ``X`` while nothing writes ``D`` or what ``X`` uses (see the
     module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it.  A
@@ -187,7 +189,10 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
     whole-header copy: ``switch_copies.specialize_subcontrols``) and the walk goes on past it when
     the body writes neither (fuzz_headers seed 8205: ``hdr.u.x = hdr.h; hdr.u.w.setValid();
     s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``).
-    Whole-union copies are carried member by member (``struct_fields``, :func:`_split_unions`)."""
+    Whole-union copies are carried member by member (``struct_fields``, :func:`_split_unions`); a
+    table apply, and a ``switch`` on its action as an ``if`` (``tables``), are walked when no action
+    of the table writes either header (fuzz31: ``lu = hdr.u; switch (t.apply().action_run) { a1: { lu.x =
+    hdr.h; } } lv = lu;`` gives ``lv.w = hdr.u.w`` for p4c)."""
     out, groups = _split_unions(stmts, struct_fields)
     for i, st in enumerate(out):
         if st is None:
@@ -203,11 +208,11 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
             continue
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
-        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)))[0]
+        out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)), tables)[0]
     return _unsplit(out, groups)
 
 
-def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple) -> tuple:
+def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple, tables=None) -> tuple:
     """``sts`` with the whole-header reads of ``d`` replaced by ``val`` (path ``x``) up to a
     statement that may write either or uses one of them (``paths``) as a whole other than as the
     value it copies -- ``isValid()`` (p4c 1.2.4.8 takes it as a write of the header), ``==``, an
@@ -227,7 +232,7 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             continue
         k = nxt.get("s")
         if k == "block":
-            body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths)
+            body, alive = _carry(nxt["body"], d, x, val, actions, expand, paths, tables)
             if not same_objects(body, nxt["body"]):   # (unchanged statements stay the same objects: marks keep their ids)
                 out[j] = dict(nxt, body=[b for b in body if b is not None])
             if not alive:
@@ -236,10 +241,26 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
         if k == "if":
             if has_call(nxt["c"]) or uses(nxt["c"]):
                 return out, False
-            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths) for a in ("then", "else")}
+            arms = {a: _carry(nxt.get(a) or [], d, x, val, actions, expand, paths, tables) for a in ("then", "else")}
             if not all(same_objects(arms[a][0], nxt.get(a) or []) for a in arms):
                 out[j] = dict(nxt, **{a: [b for b in arms[a][0] if b is not None] for a in arms if nxt.get(a)})
             if not all(alive for _, alive in arms.values()):
+                return out, False
+            continue
+        if k in ("switch_action", "apply") and tables is not None:
+            # (p4c follows the cases as an `if`'s branches; the table's actions must write neither)
+            tab = tables.get(nxt.get("table"))
+            if tab is None or any(uses(kk.get("expr")) for kk in tab.get("keys") or ()) or \
+                    any(ta.get("bound") or _writes({"s": "call_action", "action": ta.get("name"), "args": []}, q, actions)
+                        for ta in tab.get("actions") or () for q in (d, x)):
+                return out, False
+            if k == "apply":
+                continue
+            arms = [_carry(c["body"], d, x, val, actions, expand, paths, tables) for c in nxt["cases"]]
+            if not all(same_objects(got, c["body"]) for (got, _), c in zip(arms, nxt["cases"])):
+                out[j] = dict(nxt, cases=[dict(c, body=[b for b in got if b is not None])
+                                          for (got, _), c in zip(arms, nxt["cases"])])
+            if not all(alive for _, alive in arms):
                 return out, False
             continue
         if k == "apply_control" and expand is not None:

@@ -42,3 +42,23 @@ for _name, _pz in [
     state pw { pkt.extract(hdr.u.w); transition pz; }
     state px { pkt.extract(hdr.u.x); transition pz; }
     state pz { %s transition accept; }""" % _pz)), frames=_F))
+
+# p4c's LocalCopyPropagation also carries a member's copy past a table apply, and through the cases
+# of a `switch` on its action as through an `if`'s branches, where the table's actions write
+# neither header (`lu = hdr.u; t.apply(); lu.x = hdr.h; lv = lu;` gives `lv.w = hdr.u.w`);
+# checkmate's walk stopped at both.  An action writing a sibling (`lu.x`) of the copied member does
+# not end it (by name); guards: an action writing the member or `hdr.u`, a case writing the member.
+_T = "    action a1() { hdr.h.b = hdr.h.b + 1; }\n    action a2() {%s }\n" \
+     "    table t { key = { hdr.h.b: exact; } actions = { a1; a2; } default_action = a1(); }\n"
+for _name, _body, _a2, _decl in [
+        ("a_table_apply", "t.apply(); lu.x = hdr.h;", "", "u_t lu; "),
+        ("a_switch_case", "switch (t.apply().action_run) { a1: { lu.x = hdr.h; } default: { } }", "", "u_t lu; "),
+        ("an_action_writing_a_sibling", "switch (t.apply().action_run) { a1: { lu.x = hdr.h; } default: { } }",
+         " lu.x.setValid(); lu.x = {1, 1, 1, 1};", ""),
+        ("ended_by_an_action_writing_it", "switch (t.apply().action_run) { a1: { lu.x = hdr.h; } default: { } }",
+         " lu.w = {3, 3};", ""),
+        ("ended_by_an_action_writing_the_source", "t.apply(); lu.x = hdr.h;", " hdr.u.w.setInvalid();", "u_t lu; "),
+        ("ended_by_a_case_writing_it", "switch (t.apply().action_run) { a1: { lu.x = hdr.h; } a2: { lu.w = {1, 2}; } }", "", "u_t lu; "),]:
+    CASES.append(case(f"fuzz31_local_union_copy_past_{_name}", CAT, program(
+        f"        {_decl}lu = hdr.u; {_body} u_t lv = lu; hdr.u = lv;\n" + _V,
+        **dict(_U, ingress_decls=("" if _decl else "    u_t lu;\n") + _T % _a2)), frames=_F))
