@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import E, expr_text, is_bits, pyname, tstr, width
+from .union_copies import propagate_param_union_copies
 
 
 class PacketRules:
@@ -138,6 +139,10 @@ class PacketRules:
             return None
         st = self.structs[t[1]]
         return [(pyname(f), ft) for f, ft in st["fields"]], bool(st.get("union"))
+
+    def param_union_copies(self, body: list, params: list) -> list:
+        """:func:`.union_copies.propagate_param_union_copies` on an action's or function's body."""
+        return propagate_param_union_copies(body, params, self.struct_fields, lambda e: bool(self.union_siblings(e)))
 
     def union_siblings(self, ir) -> list:
         """For a header inside a header_union: the other members, made invalid when it

@@ -271,6 +271,9 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if not _passes_subcontrol(nxt, body, [d, x]):
                 return out, False
             continue
+        if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \
+                nxt["v"].get("op") in ("var", "field", "stack_idx"):
+            out[j] = dict(nxt, v=dict(val))   # (a function's `return q.w;`: p4c's return variable takes the copy)
         if k not in _FOLLOWED:
             return out, False
         r = "r" if k == "assign" else "init" if k == "decl" else None
@@ -284,3 +287,57 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
         if _writes(nxt, d, actions) or _writes(nxt, x, actions):
             return out, False
     return out, True
+
+
+#: statement kinds an action or function body may hold for :func:`propagate_param_union_copies`
+_PARAM_BODY = ("assign", "setvalid", "decl", "if", "block", "empty", "nop", "return", "exit")
+
+
+def propagate_param_union_copies(body: list, params: list, struct_fields, is_union_member) -> list:
+    """An action's or function's ``inout`` header-union parameter as p4c's inliner gives it: a
+    copy of the argument (``q_0 = hdr.u;``, split member by member), so after ``q.x = hdr.h;`` a
+    read of ``q.w`` is the argument's ``hdr.u.w`` for LocalCopyPropagation -- valid on BMv2
+    where ``q.w`` has been invalidated (fuzz31's local-union probe: ``action a(inout u_t q) {
+    q.x = hdr.h; meta.mw = q.w; }``; and ``{ u_t r = q; r.x = hdr.h; q = r; }`` ends with ``q.w =
+    v_in_q.w``, valid again).  ``body`` reads a snapshot of the parameter taken on entry
+    (``v_in_<param>``) where p4c reads the argument: until something writes the member by name.
+    Left alone where the body may write the argument (a union or union member outside its own
+    parameters and locals) or holds anything else (calls, tables, loops, switches)."""
+    if len(body) == 1 and isinstance(body[0], dict) and body[0].get("s") == "block":   # (the body's braces)
+        got = propagate_param_union_copies(body[0]["body"], params, struct_fields, is_union_member)
+        return body if got is body[0]["body"] else [dict(body[0], body=got)]
+    mine = {p["py"] for p in params} | {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
+    for d in ir_dicts(body):
+        k = d.get("s")
+        if k is None:
+            if str(d.get("op", "")).startswith("call"):
+                return body
+            continue
+        if k not in _PARAM_BODY:
+            return body
+        lv = d.get("l") if k == "assign" else d.get("h") if k == "setvalid" else None
+        p = ir_path(lv) if lv is not None else None
+        if lv is not None and (p is None or p.split(".")[0].split("[")[0] not in mine) and \
+                (is_union_member(lv) or _holds_union(lv.get("t"), struct_fields)):
+            return body
+    out, groups = _split_unions(body, struct_fields)
+    snaps = []
+    for prm in params:
+        got = struct_fields(prm.get("t")) if prm.get("dir") == "inout" else None
+        if not got or not got[1]:
+            continue
+        snap = "v_in_" + prm["py"]
+        sv = {"op": "var", "n": snap, "t": prm["t"]}
+        before = list(out)
+        for f, t in got[0]:
+            d = f"{prm['py']}.{f}"
+            out = _carry(out, d, snap, {"op": "field", "base": sv, "f": f, "t": t}, {}, None, (d, snap))[0]
+        if not _same(out, before):
+            snaps.append({"s": "decl", "n": snap, "t": prm["t"], "init": {"op": "var", "n": prm["py"], "t": prm["t"]}})
+        out = [st for st in out if st is not None]
+    if not snaps:
+        return body
+    # (the copies out of what now reads the snapshot go on: `r = q; r.x = h; q = r;` has
+    # `q.w = v_in_q.w` at the end, re-validating the member after its sibling's copy-back)
+    out = propagate_union_copies(out, {}, is_union_member, None, struct_fields)
+    return snaps + _unsplit(out, groups)

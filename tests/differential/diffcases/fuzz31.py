@@ -62,3 +62,25 @@ for _name, _body, _a2, _decl in [
     CASES.append(case(f"fuzz31_local_union_copy_past_{_name}", CAT, program(
         f"        {_decl}lu = hdr.u; {_body} u_t lv = lu; hdr.u = lv;\n" + _V,
         **dict(_U, ingress_decls=("" if _decl else "    u_t lu;\n") + _T % _a2)), frames=_F))
+
+# An action's (a function's) `inout` header-union parameter: p4c's inliner copies the argument in
+# (`q_0 = hdr.u;`, member by member), so after `q.x = hdr.h;` LocalCopyPropagation reads `q.w` as
+# the argument's `hdr.u.w` -- valid on BMv2 (meta.mw valid, h.c bit 0) where the statements read
+# the invalidated `q.w`; a whole copy back (`r = q; r.x = hdr.h; q = r;`) ends with `q.w =
+# hdr.u.w`, re-validating it (u.w valid); a function's `return q.w;` the same.  Guards: the body
+# writing the argument (`hdr.u.x.setInvalid()`), or the member itself, ends the copy.
+_M = dict(_U, meta="    u16_t mw;\n")
+_VM = "        hdr.h.c = (bit<16>)((bit<1>)hdr.u.x.isValid() ++ (bit<1>)hdr.u.w.isValid() ++ (bit<1>)meta.mw.isValid());\n"
+for _name, _body, _kw in [
+        ("action_reads_a_member_after_a_sibling_write", "a(hdr.u);",
+         dict(ingress_decls="    action a(inout u_t q) { q.x = hdr.h; meta.mw = q.w; }\n")),
+        ("action_copies_it_back_whole", "u_t lu = hdr.u; a(lu); hdr.u = lu;",
+         dict(ingress_decls="    action a(inout u_t q) { u_t r = q; r.x = hdr.h; q = r; }\n")),
+        ("function_returns_a_member", "meta.mw = f(hdr.u, hdr.h);",
+         dict(top="u16_t f(inout u_t q, in h_t h) { q.x = h; return q.w; }\n")),
+        ("ended_by_a_write_of_the_argument", "a(hdr.u);",
+         dict(ingress_decls="    action a(inout u_t q) { q.x = hdr.h; hdr.u.x.setInvalid(); meta.mw = q.w; }\n")),
+        ("ended_by_a_write_of_the_member", "a(hdr.u);",
+         dict(ingress_decls="    action a(inout u_t q) { q.w.setInvalid(); q.x = hdr.h; meta.mw = q.w; }\n")),]:
+    CASES.append(case(f"fuzz31_inout_union_param_{_name}", CAT, program("        " + _body + "\n" + _VM, **dict(_M, **_kw)),
+                      frames=_F))
