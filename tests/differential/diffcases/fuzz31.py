@@ -84,3 +84,31 @@ for _name, _body, _kw in [
          dict(ingress_decls="    action a(inout u_t q) { q.w.setInvalid(); q.x = hdr.h; meta.mw = q.w; }\n")),]:
     CASES.append(case(f"fuzz31_inout_union_param_{_name}", CAT, program("        " + _body + "\n" + _VM, **dict(_M, **_kw)),
                       frames=_F))
+
+# p4c's SimplifyParsers merges a state into the one that goes to it directly when that is its only
+# predecessor, before LocalCopyPropagation: `pu.w = hdr.u.w; transition pz1; } state pz1 { pu.x =
+# hdr.h; transition pz2; } state pz2 { hdr.u.w = pu.w; ..` (a parser-level union) is `hdr.u.w =
+# hdr.u.w` for p4c, dropped -- u.w stays valid on BMv2; checkmate's walk stopped at the state's end.
+# Guard: a state with two predecessors is not merged (the copy ends).
+_PRE = """
+    u_t pu;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); transition select(hdr.h.a) { 3: pw; 4: px; default: accept; } }"""
+for _name, _states in [
+        ("merged_states", """
+    state pw { pkt.extract(hdr.u.w); transition pz; }
+    state px { pkt.extract(hdr.u.x); transition pz; }
+    state pz { pu.w = hdr.u.w; transition pz1; }
+    state pz1 { pu.x = hdr.h; transition pz2; }
+    state pz2 { hdr.u.w = pu.w; transition accept; }"""),
+        ("whole_copy_in_merged_states", """
+    state pw { pkt.extract(hdr.u.w); transition pz; }
+    state px { pkt.extract(hdr.u.x); transition pz; }
+    state pz { pu = hdr.u; pu.x = hdr.h; transition pz2; }
+    state pz2 { u_t lv = pu; hdr.u = lv; transition accept; }"""),
+        ("ended_by_a_state_with_two_predecessors", """
+    state pw { pkt.extract(hdr.u.w); pu.w = hdr.u.w; pu.x = hdr.h; transition pz; }
+    state px { pkt.extract(hdr.u.x); pu.w = hdr.u.w; pu.x = hdr.h; transition pz; }
+    state pz { hdr.u.w = pu.w; transition accept; }"""),]:
+    CASES.append(case(f"fuzz31_parser_union_copy_across_{_name}", CAT, program(_V, **dict(_U, parser=_PRE + _states)),
+                      frames=_F))
