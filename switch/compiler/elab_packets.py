@@ -133,12 +133,14 @@ class PacketRules:
                 "others": [pyname(f) for f, _ in members if f != a.name]}
 
     def struct_fields(self, t) -> tuple | None:
-        """For a struct or header_union type: its members ``[(name, type)]`` in declaration order
-        and whether it is a union; else None."""
+        """For a struct, header_union or stack of unions type: its members ``[(name or index,
+        type)]`` in order and ``"struct"``, ``"union"`` or ``"stack"``; else None."""
+        if t and t[0] == "stack" and t[1] in self.structs:
+            return [(i, ["struct", t[1]]) for i in range(t[2])], "stack"
         if not t or t[0] != "struct" or t[1] not in self.structs:
             return None
         st = self.structs[t[1]]
-        return [(pyname(f), ft) for f, ft in st["fields"]], bool(st.get("union"))
+        return [(pyname(f), ft) for f, ft in st["fields"]], "union" if st.get("union") else "struct"
 
     def param_union_copies(self, body: list, params: list) -> list:
         """:func:`.union_copies.propagate_param_union_copies` on an action's or function's body."""

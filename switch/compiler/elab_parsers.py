@@ -78,8 +78,10 @@ class ParserRules:
             self.ctx["state"] = s.name
             sscope = Scope(scope)
             body = []
+            self.ctx["in_block"] = True   # (header-union copies: walked over the merged states below)
             for st in s.stmts:
                 body.extend(self.stmt(st, sscope))
+            self.ctx["in_block"] = False
             tr = s.transition
             if tr.kind == "direct":
                 if tr.to not in names and tr.to not in ("accept", "reject"):

@@ -104,14 +104,33 @@ def _whole_use(e, paths) -> bool:
     return any(_whole_use(v, paths) for k, v in e.items() if k != "t")
 
 
-def _split_unions(stmts: list, struct_fields) -> tuple[list, list]:
-    """``stmts`` with each whole copy between paths of a header union, or of a struct holding one
-    (an assignment, a declaration's initializer, a function's ``return``: into a variable it then
-    returns), as member assignments (``struct_fields(t)``: a struct's ``([(name, type)], is a
-    union)``, else None); and ``[(statement, [its parts])]``."""
-    out, groups = [], []
+#: compound statements and their statement lists (:func:`_split_unions` goes into them)
+_ARMS = {"block": ("body",), "if": ("then", "else")}
+
+
+def _split_unions(stmts: list, struct_fields, groups: list | None = None, rebuilt: dict | None = None) -> tuple:
+    """``stmts`` with each whole copy between paths of a header union, or of a struct or stack
+    holding one (an assignment, a declaration's initializer, a function's ``return``: into a
+    variable it then returns), as member assignments (``struct_fields(t)``: ``([(name, type)],
+    "union" | "struct" | "stack")``, else None), also in blocks and branches; and ``[(statement,
+    [its parts])]``, ``{id(rebuilt compound): the original}``."""
+    groups = [] if groups is None else groups
+    rebuilt = {} if rebuilt is None else rebuilt
+    out = []
     for st in stmts:
         k = st.get("s") if isinstance(st, dict) else None
+        if k in _ARMS or k == "switch_action":
+            if k == "switch_action":
+                cases = [_split_unions(c["body"], struct_fields, groups, rebuilt)[0] for c in st["cases"]]
+                new = st if all(same_objects(a, c["body"]) for a, c in zip(cases, st["cases"])) else \
+                    dict(st, cases=[dict(c, body=a) for a, c in zip(cases, st["cases"])])
+            else:
+                arms = {a: _split_unions(st[a], struct_fields, groups, rebuilt)[0] for a in _ARMS[k] if st.get(a)}
+                new = st if all(same_objects(v, st[a]) for a, v in arms.items()) else dict(st, **arms)
+            if new is not st:
+                rebuilt[id(new)] = (new, st)
+            out.append(new)
+            continue
         if k == "assign":
             lhs, rhs, head = st["l"], st["r"], []
         elif k == "decl" and isinstance(st.get("init"), dict):
@@ -136,47 +155,72 @@ def _split_unions(stmts: list, struct_fields) -> tuple[list, list]:
             parts.append(dict(st, v=lhs))
         groups.append((st, parts))
         out.extend(parts)
-    return out, groups
+    return out, groups, rebuilt
 
 
 def _holds_union(t, struct_fields) -> bool:
     got = struct_fields(t)
-    return got is not None and (got[1] or any(_holds_union(ft, struct_fields) for _, ft in got[0]))
+    return got is not None and (got[1] == "union" or any(_holds_union(ft, struct_fields) for _, ft in got[0]))
 
 
 def _member_copies(lhs: dict, rhs: dict, struct_fields) -> list:
-    """``lhs = rhs;`` (a union, or a struct holding one) as p4c's CopyStructures writes it: a copy
-    per member, in declaration order, itself split where it holds a union."""
+    """``lhs = rhs;`` (a union, or a struct or stack holding one) as p4c's CopyStructures writes it:
+    a copy per member (element), in declaration order, itself split where it holds a union."""
+    fields, kind = struct_fields(lhs.get("t"))
+
     def member(e, f, t):
+        if kind == "stack":
+            return {"op": "stack_idx", "st": e, "i": {"op": "const", "v": f, "t": ["bit", 32]}, "t": t,
+                    "size": len(fields)}
         return {"op": "field", "base": e, "f": f, "t": t}
-    fields, union = struct_fields(lhs.get("t"))
     out = []
     for f, t in fields:
         ml, mr = member(lhs, f, t), member(rhs, f, t)
         if _holds_union(t, struct_fields):
             out.extend(_member_copies(ml, mr, struct_fields))
-        elif union:
+        elif kind == "union":
             out.append({"s": "assign", "l": ml, "r": mr, "siblings": [member(lhs, g, u) for g, u in fields if g != f]})
         else:
             out.append({"s": "assign", "l": ml, "r": mr})
     return out
 
 
-def _unsplit(stmts: list, groups: list) -> list:
-    """Each group of :func:`_split_unions` whose parts all stay as they were put back whole."""
-    ids = {id(st) for st in stmts if st is not None}
+def _unsplit(stmts: list, groups: list, rebuilt: dict) -> list:
+    """Each group of :func:`_split_unions` whose parts all stay as they were put back whole (and a
+    compound statement rebuilt for it that is then as it was, the original)."""
+    ids = {id(d) for d in ir_dicts(stmts)}
     back = {}
     for st, parts in groups:
         if all(id(p) in ids for p in parts):
             back[id(parts[0])] = st
             back.update((id(p), None) for p in parts[1:])
-    out = []
-    for st in stmts:
-        if st is not None and id(st) in back:
-            st = back[id(st)]
-        if st is not None:
+
+    def fix(lst: list) -> list:
+        out = []
+        for st in lst:
+            if st is not None and id(st) in back:
+                st = back[id(st)]
+            if st is None:
+                continue
+            k = st.get("s") if isinstance(st, dict) else None
+            if k in _ARMS or k == "switch_action":
+                orig = rebuilt.get(id(st), (None, None))
+                orig = orig[1] if orig[0] is st else None
+                if k == "switch_action":
+                    cases = [fix(c["body"]) for c in st["cases"]]
+                    if orig is not None and all(same_objects(a, c["body"]) for a, c in zip(cases, orig["cases"])):
+                        st = orig
+                    elif not all(same_objects(a, c["body"]) for a, c in zip(cases, st["cases"])):
+                        st = dict(st, cases=[dict(c, body=a) for a, c in zip(cases, st["cases"])])
+                else:
+                    arms = {a: fix(st[a]) for a in _ARMS[k] if st.get(a)}
+                    if orig is not None and all(same_objects(v, orig.get(a) or []) for a, v in arms.items()):
+                        st = orig
+                    elif not all(same_objects(v, st[a]) for a, v in arms.items()):
+                        st = dict(st, **arms)
             out.append(st)
-    return out
+        return out
+    return fix(stmts)
 
 
 def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=None, struct_fields=None,
@@ -193,13 +237,37 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
     table apply, and a ``switch`` on its action as an ``if`` (``tables``), are walked when no action
     of the table writes either header (fuzz31: ``lu = hdr.u; switch (t.apply().action_run) { a1: { lu.x =
     hdr.h; } } lv = lu;`` gives ``lv.w = hdr.u.w`` for p4c)."""
-    out, groups = _split_unions(stmts, struct_fields)
+    out, groups, rebuilt = _split_unions(stmts, struct_fields)
+    out = _propagate(out, actions, is_union_member, expand, tables)
+    return _unsplit(out, groups, rebuilt)
+
+
+def _propagate(stmts: list, actions: dict, is_union_member, expand, tables) -> list:
+    """The walk of :func:`propagate_union_copies` from each copy in ``stmts`` in program order,
+    going into blocks, branches and switch cases after the copies before them have been put in
+    (p4c's pass is one forward walk: ``r = lu; r.x = h; { lv = r; hdr.u = lv; }`` has ``lv.w =
+    hdr.u.w`` in the block, ended by ``hdr.u.x = ..``; elaborated blocks are only walked from the
+    body's top, ``elab_statements``)."""
+    out = list(stmts)
     for i, st in enumerate(out):
         if st is None:
             continue
-        if st.get("s") == "assign" and (st["l"].get("t") or [None])[0] == "header":
+        k = st.get("s")
+        if k in _ARMS:
+            arms = {a: [b for b in _propagate(st[a], actions, is_union_member, expand, tables) if b is not None]
+                    for a in _ARMS[k] if st.get(a)}
+            if not all(same_objects(v, st[a]) for a, v in arms.items()):
+                out[i] = dict(st, **arms)
+            continue
+        if k == "switch_action":
+            cases = [[b for b in _propagate(c["body"], actions, is_union_member, expand, tables) if b is not None]
+                     for c in st["cases"]]
+            if not all(same_objects(a, c["body"]) for a, c in zip(cases, st["cases"])):
+                out[i] = dict(st, cases=[dict(c, body=a) for a, c in zip(cases, st["cases"])])
+            continue
+        if k == "assign" and (st["l"].get("t") or [None])[0] == "header":
             dest, val = st["l"], st["r"]
-        elif st.get("s") == "decl" and (st.get("t") or [None])[0] == "header" and isinstance(st.get("init"), dict):
+        elif k == "decl" and (st.get("t") or [None])[0] == "header" and isinstance(st.get("init"), dict):
             dest, val = {"op": "var", "n": st["n"]}, st["init"]   # (`h_t t = hdr.u.x;`)
         else:
             continue
@@ -209,7 +277,7 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
         if is_union_member(val):   # (p4c's exprUses: a value reading a union member uses its siblings)
             x = ir_path(val["base"]) or x
         out[i + 1:] = _carry(out[i + 1:], d, x, val, actions, expand, (d, ir_path(val)), tables)[0]
-    return _unsplit(out, groups)
+    return out
 
 
 def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: tuple, tables=None) -> tuple:
@@ -274,6 +342,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
         if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \
                 nxt["v"].get("op") in ("var", "field", "stack_idx"):
             out[j] = dict(nxt, v=dict(val))   # (a function's `return q.w;`: p4c's return variable takes the copy)
+        if k in ("exit", "return") and nxt.get("v") is None:
+            return out, True   # (the path ends: p4c's join takes the other branch's copies)
         if k not in _FOLLOWED:
             return out, False
         r = "r" if k == "assign" else "init" if k == "decl" else None
@@ -320,11 +390,11 @@ def propagate_param_union_copies(body: list, params: list, struct_fields, is_uni
         if lv is not None and (p is None or p.split(".")[0].split("[")[0] not in mine) and \
                 (is_union_member(lv) or _holds_union(lv.get("t"), struct_fields)):
             return body
-    out, groups = _split_unions(body, struct_fields)
+    out, groups, rebuilt = _split_unions(body, struct_fields)
     snaps = []
     for prm in params:
         got = struct_fields(prm.get("t")) if prm.get("dir") == "inout" else None
-        if not got or not got[1]:
+        if not got or got[1] != "union":
             continue
         snap = "v_in_" + prm["py"]
         sv = {"op": "var", "n": snap, "t": prm["t"]}
@@ -332,7 +402,7 @@ def propagate_param_union_copies(body: list, params: list, struct_fields, is_uni
         for f, t in got[0]:
             d = f"{prm['py']}.{f}"
             out = _carry(out, d, snap, {"op": "field", "base": sv, "f": f, "t": t}, {}, None, (d, snap))[0]
-        if not _same(out, before):
+        if not same_objects(out, before):
             snaps.append({"s": "decl", "n": snap, "t": prm["t"], "init": {"op": "var", "n": prm["py"], "t": prm["t"]}})
         out = [st for st in out if st is not None]
     if not snaps:
@@ -340,4 +410,4 @@ def propagate_param_union_copies(body: list, params: list, struct_fields, is_uni
     # (the copies out of what now reads the snapshot go on: `r = q; r.x = h; q = r;` has
     # `q.w = v_in_q.w` at the end, re-validating the member after its sibling's copy-back)
     out = propagate_union_copies(out, {}, is_union_member, None, struct_fields)
-    return snaps + _unsplit(out, groups)
+    return snaps + _unsplit(out, groups, rebuilt)

@@ -112,3 +112,15 @@ for _name, _states in [
     state pz { hdr.u.w = pu.w; transition accept; }"""),]:
     CASES.append(case(f"fuzz31_parser_union_copy_across_{_name}", CAT, program(_V, **dict(_U, parser=_PRE + _states)),
                       frames=_F))
+
+# More of p4c's one forward walk over the member copies: a stack of unions is copied element by
+# element (`vs = us;`), an `if` whose branch exits joins with the other path only (the copy goes
+# on past it), and a whole-union read in a nested block or a branch gets the copy from before
+# it -- transitively (`lv.w = hdr.u.w`, then ended by `hdr.u.x = ..`: `hdr.u.w = lv.w` stays),
+# where checkmate walked each block on its own, inner blocks first.
+for _name, _body in [
+        ("a_stack_of_unions", "u_t[2] us; us[0] = hdr.u; u_t[2] vs = us; vs[0].x = hdr.h; u_t lv = vs[0]; hdr.u = lv;"),
+        ("past_a_branch_that_exits", "u_t lu = hdr.u; u_t r = lu; r.x = hdr.h; if (hdr.h.b == 2) { exit; } u_t lv = r; hdr.u = lv;"),
+        ("into_nested_blocks", "u_t lu = hdr.u; u_t r = lu; { r.x = hdr.h; { u_t lv = r; hdr.u = lv; } }"),
+        ("into_a_branch", "u_t lu = hdr.u; u_t r = lu; r.x = hdr.h; if (hdr.h.b == 1) { u_t lv = r; hdr.u = lv; }"),]:
+    CASES.append(case(f"fuzz31_local_union_copy_{_name}", CAT, program("        " + _body + "\n" + _V, **_U), frames=_F))
