@@ -124,3 +124,29 @@ for _name, _body in [
         ("into_nested_blocks", "u_t lu = hdr.u; u_t r = lu; { r.x = hdr.h; { u_t lv = r; hdr.u = lv; } }"),
         ("into_a_branch", "u_t lu = hdr.u; u_t r = lu; r.x = hdr.h; if (hdr.h.b == 1) { u_t lv = r; hdr.u = lv; }"),]:
     CASES.append(case(f"fuzz31_local_union_copy_{_name}", CAT, program("        " + _body + "\n" + _V, **_U), frames=_F))
+
+# fuzz_exprs seed 14771 (REJECT): a control whose body always exits (`if (4w0xf != 0) { exit; }`,
+# folded), applied on the straight path and then again in a branch of an `if` (or a `switch`):
+# p4c's def-use does not visit the `if` after the exit, so the second copy of the exit is no second
+# definition and p4c compiles it (the second apply on the straight path, or in a plain block, is its
+# "Overwriting definitions at <ExitStatement>", still refused); checkmate-p4c refused it.
+for _name, _after in [("an_if", "if (hdr.h.a != 0) { s0.apply(meta); }"),
+                      ("a_switch", "switch (hdr.h.a) { 1: { s0.apply(meta); } default: { } }")]:
+    CASES.append(case(f"fuzz31_control_that_always_exits_applied_again_in_{_name}", CAT, program(
+        f"        hdr.h.b = 7; s1.apply(meta); {_after} hdr.h.b = 9;\n        hdr.h.c = (bit<16>)meta.m8;\n",
+        top="control S(inout meta_t m) { apply { m.m8 = m.m8 + 1; if (4w0xf != 0) { exit; } m.m8 = 5; } }\n",
+        ingress_decls="    S() s0; S() s1;\n"), frames=[(1, H(a, 2)) for a in (0, 1, 3)]))
+
+# Found with the case above: p4c's front end drops a store that a later assignment overwrites
+# before it inlines sub-controls (exit_blind_stores, lead session 40) also where the sub-control
+# that may exit is applied in a branch of an `if` or a `switch` between them (its apply is a call
+# of its arguments there): `hdr.h.b = 7; if (c) { s1.apply(meta); } hdr.h.b = 9;` -- where s1
+# exits, BMv2 sends b as parsed; checkmate let no apply through a branch.  Guard: an argument
+# that reads the stored field keeps the store.
+_SX = "control S(inout meta_t m, in bit<8> b) { apply { m.m8 = m.m8 + 1; if (m.m8 != 1) { exit; } m.m8 = 5; } }\n"
+for _name, _body in [("an_if", "if (hdr.h.a != 0) { s1.apply(meta, 0); }"),
+                     ("a_switch", "switch (hdr.h.a) { 1: { s1.apply(meta, 0); } default: { } }"),
+                     ("kept_by_an_argument_reading_it", "if (hdr.h.a != 0) { s1.apply(meta, hdr.h.b); }")]:
+    CASES.append(case(f"fuzz31_store_dropped_across_an_exiting_apply_in_{_name}", CAT, program(
+        f"        meta.m8 = hdr.h.a;\n        hdr.h.b = 7; {_body} hdr.h.b = 9;\n        hdr.h.c = (bit<16>)meta.m8;\n",
+        top=_SX, ingress_decls="    S() s1;\n"), frames=[(1, H(a, 2)) for a in (0, 1, 3)]))
