@@ -150,3 +150,16 @@ for _name, _body in [("an_if", "if (hdr.h.a != 0) { s1.apply(meta, 0); }"),
     CASES.append(case(f"fuzz31_store_dropped_across_an_exiting_apply_in_{_name}", CAT, program(
         f"        meta.m8 = hdr.h.a;\n        hdr.h.b = 7; {_body} hdr.h.b = 9;\n        hdr.h.c = (bit<16>)meta.m8;\n",
         top=_SX, ingress_decls="    S() s1;\n"), frames=[(1, H(a, 2)) for a in (0, 1, 3)]))
+
+# fuzz_headers seed 8548 (frames): p4c's def-use drops a union-member store that a later
+# assignment overwrites (union_defuse) also across a call of an action none of whose arguments
+# holds the member (`hdr.u.x = hdr.h; a0(hdr.h2); hdr.u.x = hdr.h2;`: p4c has inlined the call,
+# the body and the copy-back of `hdr.h2` between): BMv2 keeps the parsed u.w valid; checkmate took
+# every action call whose `out` argument is not the member as a read and kept the store.  Guard:
+# an action reading the member keeps it.
+_A0 = "    action a0(out h_t y) { meta.m8 = 1; }\n    action a1(out h_t y) { meta.m8 = hdr.u.x.a; }\n"
+for _name, _body in [("", "hdr.u.x = hdr.h; a0(hdr.h2); hdr.u.x = hdr.h2;"),
+                     ("_in_a_switch_case", "switch (hdr.h.b) { 1: { } default: { hdr.u.x = hdr.h; } } a0(hdr.h2); hdr.u.x = hdr.h2;"),
+                     ("_kept_by_an_action_reading_it", "hdr.u.x = hdr.h; a1(hdr.h2); hdr.u.x = hdr.h2;")]:
+    CASES.append(case(f"fuzz31_union_store_dead_across_an_action_call{_name}", CAT, program(
+        "        " + _body + "\n" + _V, **dict(_U, ingress_decls=_A0)), frames=_F))
