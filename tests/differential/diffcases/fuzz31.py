@@ -163,3 +163,20 @@ for _name, _body in [("", "hdr.u.x = hdr.h; a0(hdr.h2); hdr.u.x = hdr.h2;"),
                      ("_kept_by_an_action_reading_it", "hdr.u.x = hdr.h; a1(hdr.h2); hdr.u.x = hdr.h2;")]:
     CASES.append(case(f"fuzz31_union_store_dead_across_an_action_call{_name}", CAT, program(
         "        " + _body + "\n" + _V, **dict(_U, ingress_decls=_A0)), frames=_F))
+
+# fuzz_exprs seed 14908 (frames): after a single-case `switch` (switch_copies: p4c takes its case as
+# always run), a copy the case leaves (`hdr.h.d = 1 | (bit<32>)hdr.h.c;`) goes on past an action
+# call -- p4c has inlined it -- whose body and copy-backs write neither the path nor what the value
+# reads (an inout parameter the body leaves alone comes back as `arg = arg`, which p4c drops);
+# checkmate took every action call as a write.  Guard: an action writing what the value reads.
+_SW1 = "        hdr.h.d = 32w5;\n        switch (hdr.h.a) { 7: { hdr.h.d = 32w1 | (bit<32>)hdr.h.c; } }\n"
+_RD = "        hdr.h.c = (bit<16>)hdr.h.d + hdr.h.c;\n"
+for _name, _call, _act in [
+        ("", "b0(meta.m16, meta.m8);", "bit<15> l = (bit<15>)hdr.h.b; q1 = q1 + 1;"),
+        ("_calling_a_function", "b0(meta.m16, meta.m8);", "bit<15> l = (bit<15>)hdr.h.b; tick(meta.m8);"),
+        ("_with_an_inout_argument_it_reads", "b0(hdr.h.c, meta.m8);", "q1 = 1;"),
+        ("_ended_by_an_action_writing_what_it_reads", "b0(meta.m16, meta.m8);", "hdr.h.c = 9;"),]:
+    CASES.append(case(f"fuzz31_single_case_switch_copy_past_an_action_call{_name}", CAT, program(
+        _SW1 + f"        {_call}\n" + _RD, top="bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\n",
+        ingress_decls=f"    action b0(inout bit<16> q0, inout bit<8> q1) {{ {_act} }}\n"),
+        frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
