@@ -686,7 +686,7 @@ class BlockRules:
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
         try:
-            rec["body"] = self.stmt(d.body, ascope)
+            rec["body"] = self.param_union_copies(self.stmt(d.body, ascope), params)
             self.settle_match_kind_stores(rec["body"])
             self.flush_divisions(parser=False)   # (after the stores p4c drops: apply_body above)
             self.settle_unbound_calls(rec["body"])

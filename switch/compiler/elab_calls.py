@@ -501,7 +501,7 @@ class CallRules:
         self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope, "apply_body": True}
-        rec["body"] = self.stmt(d.body, fscope)  # its own name is not visible yet: no recursion
+        rec["body"] = self.param_union_copies(self.stmt(d.body, fscope), params)  # (not visible yet: no recursion)
         self.settle_match_kind_stores(rec["body"])
         self.flush_divisions(parser=False)   # (after the stores p4c drops)
         self.ctx = saved

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import E, expr_text, is_bits, pyname, tstr, width
+from .union_copies import propagate_param_union_copies
 
 
 class PacketRules:
@@ -130,6 +131,20 @@ class PacketRules:
             self.varbit_extract(a.loc, ft[1])
         return {"s": "extract_unext", "st": sir, "mem": pyname(a.name), "hdr": ft[1], "size": st[2],
                 "others": [pyname(f) for f, _ in members if f != a.name]}
+
+    def struct_fields(self, t) -> tuple | None:
+        """For a struct, header_union or stack of unions type: its members ``[(name or index,
+        type)]`` in order and ``"struct"``, ``"union"`` or ``"stack"``; else None."""
+        if t and t[0] == "stack" and t[1] in self.structs:
+            return [(i, ["struct", t[1]]) for i in range(t[2])], "stack"
+        if not t or t[0] != "struct" or t[1] not in self.structs:
+            return None
+        st = self.structs[t[1]]
+        return [(pyname(f), ft) for f, ft in st["fields"]], "union" if st.get("union") else "struct"
+
+    def param_union_copies(self, body: list, params: list) -> list:
+        """:func:`.union_copies.propagate_param_union_copies` on an action's or function's body."""
+        return propagate_param_union_copies(body, params, self.struct_fields, lambda e: bool(self.union_siblings(e)))
 
     def union_siblings(self, ir) -> list:
         """For a header inside a header_union: the other members, made invalid when it

@@ -5,7 +5,8 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_bloc
 parameters, locals, states with their statements and transitions; ``keyset`` checks one
 `select` case against the key types; a ``value_set<T>`` lists its P4Runtime match fields.
 Unreachable states' value sets are marked unused (p4c drops them), stores p4c's def-use
-drops are dropped (:mod:`.parser_defuse`), and a parser that can reach neither accept nor
+drops are dropped (:mod:`.parser_defuse`), header-union copies are p4c's (:mod:`.union_copies`,
+over the states p4c merges), and a parser that can reach neither accept nor
 reject is refused.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .ast import Node, annotation
 from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
 from .header_init import _header_path, _related
 from .parser_defuse import drop_dead_parser_stores
+from .union_copies import propagate_union_copies
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
 REJECT_WARNING = "Explicit transition to reject not supported on this target"
@@ -76,8 +78,10 @@ class ParserRules:
             self.ctx["state"] = s.name
             sscope = Scope(scope)
             body = []
+            self.ctx["in_block"] = True   # (header-union copies: walked over the merged states below)
             for st in s.stmts:
                 body.extend(self.stmt(st, sscope))
+            self.ctx["in_block"] = False
             tr = s.transition
             if tr.kind == "direct":
                 if tr.to not in names and tr.to not in ("accept", "reject"):
@@ -132,6 +136,8 @@ class ParserRules:
                                                       and not c.keysets[0].get("paren"))
                 trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
             states[s.name] = {"body": body, "transition": trans}
+        _state_union_copies(states, lambda b: propagate_union_copies(
+            b, self.actions, lambda e: bool(self.union_siblings(e)), None, self.struct_fields))
         self.settle_parser_stores(states, params)   # (mk_stores: match_kind and division stores p4c drops)
         self.ctx = saved
         live.update(reachable_states(states))   # p4c removes unreachable states before its back end
@@ -287,6 +293,36 @@ def reachable_states(states: dict) -> set:
         tr = states[n]["transition"]
         todo += [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
     return seen
+
+
+def _state_union_copies(states: dict, propagate) -> None:
+    """p4c's LocalCopyPropagation on the parser's header-union copies (``propagate``:
+    :func:`.union_copies.propagate_union_copies`), after SimplifyParsers has merged each state
+    into the one that goes to it directly when that is its only predecessor (fuzz31's probes:
+    ``pu.w = hdr.u.w; pu.x = hdr.h; transition pz2; } state pz2 { hdr.u.w = pu.w; ..`` is
+    ``hdr.u.w = hdr.u.w`` for p4c, dropped: u.w stays valid on BMv2)."""
+    live = reachable_states(states)
+    preds: dict = {}
+    for n in live:
+        tr = states[n]["transition"]
+        for to in [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]:
+            preds[to] = preds.get(to, 0) + 1
+
+    def merged_next(n):
+        tr = states[n]["transition"]
+        to = tr["to"] if tr["kind"] == "direct" else None
+        return to if to in live and to not in ("start", n) and preds.get(to) == 1 else None
+    inner = {merged_next(n) for n in live} - {None}
+    for head in [n for n in states if n not in inner]:
+        chain, n = [head], merged_next(head) if head in live else None
+        while n is not None and n not in chain:
+            chain.append(n)
+            n = merged_next(n)
+        cuts = [{"s": "nop", "state_cut": c} for c in chain]
+        got = propagate([st for c, cut in zip(chain, cuts) for st in [cut] + states[c]["body"]])
+        at = [i for i, st in enumerate(got) if any(st is c for c in cuts)] + [len(got)]
+        for c, a, b in zip(chain, at, at[1:]):
+            states[c]["body"] = got[a + 1:b]
 
 
 def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:

@@ -43,6 +43,16 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         return self.simple_stmt(s, scope)
 
     def block_stmt(self, s: Node, scope: Scope) -> list:
+        ctx = self.ctx
+        root = not ctx.get("in_block")   # (the body's own block: header-union copies are walked from there)
+        ctx["in_block"] = True
+        try:
+            return self._block_stmt(s, scope, root)
+        finally:
+            if root:
+                ctx["in_block"] = False
+
+    def _block_stmt(self, s: Node, scope: Scope, root: bool) -> list:
         inner = Scope(scope)
         out = []
         flags = None
@@ -75,8 +85,9 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)
-        out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)),
-                                     self.inlined_for_copies)
+        if root:   # (one forward walk, as p4c's: union_copies._propagate goes into the nested blocks)
+            out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)),
+                                         self.inlined_for_copies, self.struct_fields, self.tables)
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
             if d.get("s") == "block":
                 d.pop("copies", None)

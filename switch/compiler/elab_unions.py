@@ -20,6 +20,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 """
 from __future__ import annotations
 
+from .copy_paths import may_write
 from .elab_common import ir_dicts
 from .subcontrol_args import mark_copied_applies
 from .union_defuse import _action_copy_back_dead, _record
@@ -57,7 +58,17 @@ class UnionRules:
 
     def inlined_for_copies(self, call: dict) -> list | None:
         """A sub-control apply as p4c's inliner pastes it, for ``switch_copies``: the body with
-        each struct argument passed ``inout`` in place of its parameter (None: no such body)."""
+        each struct argument passed ``inout`` in place of its parameter (None: no such body).  An
+        action call: its body, then its out/inout arguments' copy-backs (p4c inlines it too)."""
+        if call.get("s") == "call_action":
+            act = self.actions.get(call.get("action"))
+            if act is None or act.get("body") is None:
+                return None
+            body = list(with_args(call, act["body"]))
+            # (an inout parameter the body leaves alone comes back as `arg = arg`: p4c drops it)
+            return body + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
+                           for a, p in zip(call["args"], act.get("params") or ())
+                           if a.get("dir") == "out" or a.get("dir") == "inout" and any(may_write(x, p["py"]) for x in body)]
         blk = self.subcontrol_of(call)
         if blk is None:
             return None

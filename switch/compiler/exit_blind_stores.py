@@ -30,7 +30,9 @@ function calls, ``break``/``continue`` -- are let through when nothing in them r
 the path, as measured on p4c's JSON (fuzz_exprs seed 10417, helper fuzz27): an ``isValid()`` reads
 only the header's validity (not a field stored), a ``setValid()``/``setInvalid()`` of the header
 neither reads nor kills a store to it or to its field, a function call reads its arguments and
-writes its out/inout ones, and an access at a run-time stack index touches the same member of
+writes its out/inout ones, a sub-control apply in a branch too (helper fuzz31: ``hdr.h.b = 7;
+s1.apply(m); if (c) { s0.apply(m); } hdr.h.b = 9;`` drops the store; an exiting one there
+crosses as well), and an access at a run-time stack index touches the same member of
 every element (``hdr.s[i].y = ..`` leaves a store to ``hdr.s[0].x`` dead, ``hdr.s[i].x = ..`` or
 a read of ``hdr.s[i].x`` keeps it).
 
@@ -124,6 +126,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
             if not _untouched([t], path):
                 return False
+            crossed = crossed or any(d.get("s") == "apply_control" and may_exit(d.get("fn")) for d in ir_dicts(t))
             continue
         if has_call(t["r"]):
             return False
@@ -204,6 +207,9 @@ def _untouched(stmts: list, path: str) -> bool:
             ok = not _reads_path(t["e"], path)
         elif k in ("break", "continue", "nop"):
             ok = True
+        elif k == "apply_control":   # (a call of its arguments for p4c's front end: fuzz31)
+            ok = not any(_touch(r, path) for a in t["args"] for r in path_reads(a["e"])) and \
+                not any(ir_path(a["e"]) is None and a.get("dir") != "in" for a in t["args"])
         elif k == "decl":
             ok = not _touch(t["n"], path) and (t.get("init") is None or not _reads_path(t["init"], path))
         elif k == "assign":

@@ -12,8 +12,9 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
   the value reads -- in the statements that follow in the same block and past the end of plain
   blocks around it (not past an ``if`` or ``switch`` around it: a join), into later plain blocks,
-  both branches of an ``if`` (past it when neither branch writes them) and the body of a
-  sub-control applied there (p4c has inlined it: past it when the body writes neither;
+  both branches of an ``if`` (past it when neither branch writes them), past an action call
+  whose body and copy-backs write and name neither (p4c has inlined it: fuzz_exprs seed 14908)
+  and into the body of a sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
   later is no write (p4c's front end removed it before: :func:`_dead_local_store`); a local whose
   constant value is known before the switch is that constant in the case's values
@@ -426,6 +427,18 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                     del copies[p]
             new = dict(st, c=c, **arms)
             out.append(st if c is st["c"] and all(same_objects(arms[a] or [], st.get(a) or []) for a in arms) else new)
+            continue
+        if k == "call_action" and expand is not None:
+            # (p4c has inlined the action: a copy goes on past it when the body and its copy-backs
+            # write neither it nor what its value reads and nothing there names it -- fuzz_exprs
+            # seed 14908, `b0(hdr.inh.i2, hdr.outh.o7);` between the switch and a read)
+            body = expand(st)
+            for path, val in list(copies.items()):
+                if body is None or val.get("op") == "whole" or _names([st, body], path) or \
+                        any(d.get("s") in ("exit", "return") for d in ir_dicts(body)) or \
+                        any(may_write(x, q) for x in body for q in [path, *path_reads(val)]):
+                    del copies[path]
+            out.append(st)
             continue
         if k == "apply_control" and expand is not None:
             body = expand(st)   # (the body's reads get them up to its own writes; after it, unwritten)

@@ -87,11 +87,37 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             for v in e:
                 mark(v)
 
+    def always_exits(st, depth=0) -> bool:
+        k = st.get("s")
+        if k == "exit":
+            return True
+        if k == "block":
+            return any(always_exits(x, depth) for x in st["body"])
+        if k == "if":
+            c = st["c"]
+            v = folded[id(st)] if id(st) in folded else c.get("v") if c.get("op") == "const" else \
+                fold(c) if fold is not None else None
+            arms = [st["then"] if v else st["else"]] if v is not None else [st["then"], st["else"]]
+            return all(any(always_exits(x, depth) for x in a or []) for a in arms)
+        if k == "apply_control" and depth < 16 and st.get("fn") in subs:
+            return any(always_exits(x, depth + 1) for x in subs[st["fn"]]["body"])
+        return False
+
     def walk(stmts, cont, end, depth):
         cut = next((i for i, st in enumerate(stmts) if fold is not None and mode[0] != "front" and mid_returns(st, fold)), None)
-        for st in reversed(stmts if cut is None else stmts[:cut + 1]):   # (what follows is dead)
+        xcut = next((i for i, st in enumerate(stmts) if always_exits(st)), None)
+        for i, st in reversed(list(enumerate(stmts if cut is None else stmts[:cut + 1]))):   # (what follows is dead)
+            # an `if` (a `switch`) after a statement that always exits: p4c's def-use does not visit it, so an
+            # exit of a control applied again there is no second definition (fuzz_exprs seed 14771:
+            # `s1.apply(); if (c) { s0.apply(); }`, s1 and s0 instances of a control whose body
+            # always exits, compiles; a second apply on the straight path, or in a plain block, is
+            # p4c's "Overwriting definitions at <ExitStatement>" -- measured)
+            skip = xcut is not None and i > xcut and st.get("s") in ("if", "switch_value", "switch_action")
+            dead_if[0] += skip
             cont = visit(st, cont, end, depth)
+            dead_if[0] -= skip
         return cont
+    dead_if = [0]
 
     def visit(st, cont, end, depth):
         k = st.get("s")
@@ -132,7 +158,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
-            for loc in exits(subs[st["fn"]]["body"]):
+            for loc in exits(subs[st["fn"]]["body"]) if not dead_if[0] else ():
                 exit_uses.setdefault((loc.line, loc.col), []).append(loc)
             return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
         if k == "return":

@@ -162,8 +162,14 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
 def inlined_action(act: dict, call: dict, lv) -> list | None:
     """The statements a ``call_action`` of ``act`` stands for in p4c's def-use view when ``lv``
     is its ``out`` argument: the inlined body (writing the parameter, a local), then the
-    copy-out ``lv = parameter``.  None when ``lv`` goes any other way (``inout``: copied in,
-    a read) or another argument reads it."""
+    copy-out ``lv = parameter``; when no argument holds ``lv``: the body, then the other
+    arguments' copy-outs.  None when ``lv`` goes any other way (``inout``: copied in, a read) or
+    another argument reads it."""
+    if act.get("body") is not None and not any(_touches(a["e"], lv) for a in call["args"]):
+        # (no argument holds it: the body, then the copy-backs of the other arguments -- fuzz_headers
+        # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
+        return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
+                                    for a in call["args"] if a["dir"] in ("out", "inout")]
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
     if len(outs) != 1 or act.get("body") is None or \
             any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
