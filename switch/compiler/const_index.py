@@ -52,7 +52,7 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
-from .header_init import _reduced
+from .header_init import reduced
 from .prop_reach import prop_ends, unfolded_action_divisions
 from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
@@ -209,7 +209,7 @@ class ConstIndexRules(SubDivisionRules):
                 if v is None and r is not None and _trackable(lv):
                     # p4c's front-end strength reduction first: `x = x - x` (`x ^ x`, `x & 0` ..)
                     # stores 0 (fuzz_mutants seed 1229: `h.b = h.b - h.b; h.b = h.b % 5;`)
-                    v = self.fold(_reduced(_subst(r, env)))
+                    v = self.fold(reduced(_subst(r, env)))
                 if v is None and r is not None and _trackable(lv) and hasattr(self, "constant_result") and \
                         any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(r)):
                     v = self.fold(_subst(_calls_folded(r, lambda c: self._one_return_constant(c, env)), env))

@@ -29,7 +29,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
-from .header_init import _has_method_call
+from .header_init import has_method_call
 
 
 
@@ -66,7 +66,7 @@ def drop_dead_indexed_reads(stmts: list) -> list:
     """``stmts`` without the stores described in the module docstring."""
     out = []
     for i, st in enumerate(stmts):
-        if st.get("s") == "assign" and _dyn_read(st["r"]) and not _has_method_call(st["r"]):
+        if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
             if target is not None and "[*]" not in target and _dead(target, _flat(stmts[i + 1:])):
                 continue
@@ -85,7 +85,7 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
             body = _drop_dead_before(st["body"], list(_flat(rest)) + tail, headers)
             if body != st["body"]:
                 st = dict(st, body=body)
-        elif st.get("s") == "assign" and not _has_method_call(st["r"]) and (
+        elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
             if target is not None and "[*]" not in target and _dead(target, list(_flat(rest)) + tail):
@@ -184,7 +184,7 @@ def drop_stores_before_extern_outs(x) -> None:
     while i + 1 < len(x):
         a, b = x[i], x[i + 1]
         if isinstance(a, dict) and isinstance(b, dict) and b.get("s") in ("reg_read", "meter") \
-                and a.get("s") in ("assign", "decl") and not _has_method_call(a.get("r") or a.get("init")):
+                and a.get("s") in ("assign", "decl") and not has_method_call(a.get("r") or a.get("init")):
             target = a["l"] if a["s"] == "assign" else {"op": "var", "n": a["n"], "t": a["t"]}
             key = json.dumps(target, sort_keys=True)
             reads = any(json.dumps(d, sort_keys=True) == key for d in ir_dicts(b.get("i")))

@@ -7,7 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import _custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
+from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
@@ -563,7 +563,7 @@ class BlockRules:
             raise E(loc, f"{tname} takes {want} argument(s), got {len(args)}")
         rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0, "loc": loc}
         if tname == "action_selector":
-            rec["algo"] = _custom_crc(self.enum_member(args[0], "HashAlgorithm"))
+            rec["algo"] = custom_crc(self.enum_member(args[0], "HashAlgorithm"))
             if rec["algo"] == "random":   # (p4c compiles it; /work/e17 x_as_random_algo)
                 self.load_refusal(args[0].loc, "Unknown hash algorithm: random (BMv2 refuses p4c's JSON)")
                 rec["algo"] = "crc16"

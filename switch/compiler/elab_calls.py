@@ -8,7 +8,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import _custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
+from .elab_common import custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -132,7 +132,7 @@ class CallRules:
             raise E(n.loc, f"{expr_text(n)}: expected a HashAlgorithm member. Are you using an up-to-date "
                            "v1model.p4? (HashAlgorithm is declared outside v1model.p4)")
         try:
-            return _custom_crc(self.enum_member(n, "HashAlgorithm", scope))
+            return custom_crc(self.enum_member(n, "HashAlgorithm", scope))
         except P4CompileError:
             p = self._algo_param(n, scope)
             if p is None:
@@ -141,7 +141,7 @@ class CallRules:
         members = self.enums["HashAlgorithm"]["members"]
         names = [None] * (max(members.values()) + 1)
         for m, v in members.items():
-            names[v] = _custom_crc(m)
+            names[v] = custom_crc(m)
         return {"dyn": self.expr(n, scope)[0], "names": names}
 
     def check_algo_arg(self, p: dict, arg: Node, scope, kind: str) -> None:

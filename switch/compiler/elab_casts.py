@@ -11,7 +11,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import _wrap, BOOL, E, expr_text, INTLIT, is_bits, newtype_name, tstr, untagged
+from .elab_common import wrap, BOOL, E, expr_text, INTLIT, is_bits, newtype_name, tstr, untagged
 
 
 class CastRules:
@@ -127,7 +127,7 @@ class CastRules:
                     if isinstance(v, int) and not isinstance(v, bool):
                         # a constant: p4c folds the cast before it checks types (`(bit<16>)8s-5`
                         # is 0xfffb, `(int<4>)8w200` is -8; probed, helper mutz21)
-                        return {"op": "const", "v": _wrap(v, t), "t": t}
+                        return {"op": "const", "v": wrap(v, t), "t": t}
                     raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (change width and sign in "
                                  "two casts)")
                 return {"op": "cast", "a": ir, "t": t}

@@ -110,7 +110,7 @@ class Scope:
         self.names[n] = v
 
 
-def _wrap(v: int, t) -> int:
+def wrap(v: int, t) -> int:
     w = t[1]
     v &= (1 << w) - 1
     if t[0] == "int" and v >> (w - 1):
@@ -118,7 +118,7 @@ def _wrap(v: int, t) -> int:
     return v
 
 
-def _u(v, t) -> int:
+def unsigned_value(v, t) -> int:
     if isinstance(v, bool):
         return int(v)
     if is_bits(t):
@@ -126,7 +126,7 @@ def _u(v, t) -> int:
     return v
 
 
-def _eval_bin(o, a, b, at, t):
+def eval_bin(o, a, b, at, t):
     if o == "&&":
         return a and b
     if o == "||":
@@ -139,8 +139,8 @@ def _eval_bin(o, a, b, at, t):
         if isinstance(b, int) and not isinstance(b, bool) and b < 0:
             # p4c folds `a ++ b` of constants as (a << |b|) + b, so a negative (signed) right
             # operand borrows from the left one: 8s1 ++ -8s16 is 0x00f0 on BMv2 (fuzz_exprs 5660)
-            return _wrap((a << wb) + b, t)
-        return _wrap(((a & ((1 << at[1]) - 1)) << wb) | _u(b, ["bit", wb]), t)
+            return wrap((a << wb) + b, t)
+        return wrap(((a & ((1 << at[1]) - 1)) << wb) | unsigned_value(b, ["bit", wb]), t)
     if o == "|+|" or o == "|-|":
         r = a + b if o == "|+|" else a - b
         if t[0] == "bit":
@@ -149,7 +149,7 @@ def _eval_bin(o, a, b, at, t):
     r = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
          "%": lambda: a % b, "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
          "<<": lambda: a << b, ">>": lambda: a >> b}[o]()
-    return _wrap(r, t) if bitsy else r
+    return wrap(r, t) if bitsy else r
 
 
 def expr_text(n: Node) -> str:
@@ -183,7 +183,7 @@ def expr_text(n: Node) -> str:
     return "<expr>"
 
 
-def _custom_crc(algo: str) -> str:
+def custom_crc(algo: str) -> str:
     """``crc16_custom``/``crc32_custom``: BMv2 starts them with the parameters of crc16/crc32
     (a controller may change them over Thrift, which the embedded target does not offer)."""
     return {"crc16_custom": "crc16", "crc32_custom": "crc32"}.get(algo, algo)
@@ -371,7 +371,7 @@ def _unmark(st: dict) -> dict:
     return dict(st, body=body[:-1] + [last])
 
 
-def _lit_base(ir) -> int:
+def lit_base(ir) -> int:
     """The base p4c's constant folding gives the value of ``ir``: a literal's own (``0x8``: 16),
     an operation's that of its (left) operand; p4c takes ``c ? a : b`` for ``a`` only when both
     arms fold to equal constants of one base (``c ? (4w0x8 << 5) : (x % 1)`` stays: fuzz_exprs

@@ -7,11 +7,11 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import (_eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
-                          newtype_name, pyname, tstr, unify_lists, untagged, _wrap)
+from .elab_common import (eval_bin, BOOL, E, ERROR, has_enum_cast_cmp, expr_text, has_runtime_int, INTLIT, ir_dicts, is_bits,
+                          newtype_name, pyname, tstr, unify_lists, untagged, wrap)
 from .elab_types import P4C_MAX_WIDTH
 from .elab_load_refusals import LOOKAHEAD_BOOL as _LOOKAHEAD_WORDS
-from .header_init import _reduced_value
+from .header_init import reduced_value
 
 
 # p4c 1.2.4.8 ("[--Werror=uninitialized] ... next field read"): `next` is only extracted into
@@ -182,7 +182,7 @@ class ExpressionRules:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
             # p4c 1.2.4.8 wraps a literal that does not fit into bit<N>/int<N> (negative or too
             # large) and only warns ("value does not fit in N bits")
-            w = _wrap(v, t)
+            w = wrap(v, t)
             if w != v:
                 sig = "s" if t[0] == "int" else "w"
                 if v < 0 and t[0] == "bit":
@@ -481,7 +481,7 @@ class ExpressionRules:
             t = [at[0], at[1] + bt[1]]
             va, vb = self.fold(a), self.fold(b)
             if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
-                return {"op": "const", "v": _eval_bin("++", va, vb, at, t), "t": t}, t
+                return {"op": "const", "v": eval_bin("++", va, vb, at, t), "t": t}, t
             if bt[0] == "int" and self.ctx.get("loop_consts") and self.loop_constant(a) and self.loop_constant(b):
                 # constant for p4c's midend, which folds it the same way: the runtime does that
                 # where the (signed) right operand is negative (fuzz_exprs seed 10852)
@@ -588,9 +588,9 @@ class ExpressionRules:
             # back end judges the division (seclabBupt's `count * (W/THETA + 1/EPSILON_INVERSE) /
             # K`: `x * 0 / 10`; `0 / x`; `(x * 0 - 1) / 10`) -- with a divisor they make 0, a
             # division by zero (`0 / (x * 0)`)
-            if _reduced_value(b) == 0 and not (ctx.get("folded_branch") or ctx.get("dead_expr")):
+            if reduced_value(b) == 0 and not (ctx.get("folded_branch") or ctx.get("dead_expr")):
                 raise E(n.b.loc, f"operator {op}: division by zero")
-            if (v := _reduced_value(res)) is not None and not isinstance(v, bool):
+            if (v := reduced_value(res)) is not None and not isinstance(v, bool):
                 return {"op": "const", "v": v, "t": at}, at
         if op in ("/", "%") and at != INTLIT and (self.fold(res) is None or has_runtime_int(b)):
             d = None if has_runtime_int(b) else self.fold(b)
@@ -598,7 +598,7 @@ class ExpressionRules:
             if d is None and inner.get("op") in ("call_fn", "call_fn_out"):
                 d = self.constant_result(inner["fn"])   # p4c inlines the function first
                 if d is not None and inner is not b:
-                    d = _wrap(d, b["t"])
+                    d = wrap(d, b["t"])
             if d is None or d <= 0 or d & (d - 1):
                 # p4c's bmv2 backend turns / and % by a power of two into shifts and masks
                 # and rejects every other division it cannot evaluate at compile time (in code it
@@ -754,7 +754,7 @@ def _is_zero(folded, ir) -> bool:
     ``y - y``, ``x * 0``): it makes ``e * 0`` and ``e & 0`` 0."""
     if folded is not None:
         return folded == 0 and not isinstance(folded, bool)
-    v = _reduced_value(ir)
+    v = reduced_value(ir)
     return v is not None and not isinstance(v, bool) and v == 0
 
 

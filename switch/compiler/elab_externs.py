@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .extern_params import by_position, FUNCTIONS
-from .elab_common import _custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
+from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import DEPARSER_HASH
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
@@ -462,7 +462,7 @@ class ExternRules:
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
                                      "must be a compile-time constant (p4c)")
-            algo = _custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
+            algo = custom_crc(self.enum_member(args[3], "HashAlgorithm", scope))
             if algo not in ("csum16", "crc16", "crc32", "identity", "xor16"):   # HashAlgorithm.random
                 self.load_refusal(args[3].loc, f"Unknown hash algorithm: {algo} (BMv2 refuses p4c's JSON)")
                 algo = "csum16"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, _u, untagged
-from .header_init import _header_path, _related
+from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, unsigned_value, untagged
+from .header_init import header_path, related
 from .parser_defuse import drop_dead_parser_stores
 from .union_copies import propagate_union_copies
 
@@ -223,7 +223,7 @@ class ParserRules:
             m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
             if v is None or m is None:
                 raise E(k.loc, "keyset mask must be compile-time constants")
-            return {"k": "mask", "v": _u(v, kt2) & _u(m, kt2), "m": _u(m, kt2)}
+            return {"k": "mask", "v": unsigned_value(v, kt2) & unsigned_value(m, kt2), "m": unsigned_value(m, kt2)}
         if k.kind == "range":
             lo = self.fold(self.coerce(self.expr(k.lo, scope), kt2, k.loc))
             hi = self.fold(self.coerce(self.expr(k.hi, scope), kt2, k.loc))
@@ -389,7 +389,7 @@ def _aliased_args(call: dict) -> list:
             k += 1
         locs.append(_locations(a))
     return [i for i, li in enumerate(locs)
-            if any(j != i and any(_related(p, q) or _related(q, p) for p in li for q in lj)
+            if any(j != i and any(related(p, q) or related(q, p) for p in li for q in lj)
                    for j, lj in enumerate(locs))]
 
 
@@ -399,7 +399,7 @@ def _locations(ir) -> list:
     op = ir.get("op") if isinstance(ir, dict) else None
     if op in ("var", "field", "stack_idx", "stack_next"):
         base = ir.get("st") if op == "stack_next" else ir
-        p = _header_path(base)
+        p = header_path(base)
         return [p] if p is not None and p[0] != "other" else []
     if op == "slice":
         return _locations(ir["a"])

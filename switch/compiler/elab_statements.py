@@ -21,7 +21,7 @@ from .elab_loops import LoopRules
 from .elab_switch import SwitchRules
 from .elab_load_refusals import BMV2_JSON_ARRAY
 from .elab_expressions import NEXT_READ
-from .header_init import _fields_read, drop_stores_before_self_init, reads_header
+from .header_init import fields_read, drop_stores_before_self_init, reads_header
 
 
 class StatementRules(ConditionFolding, LoopRules, SwitchRules):
@@ -140,7 +140,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
             # (an isValid() of the header reads no field: stores before it may be dead all the same;
             # fuzz_exprs seed 11101)
-            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, _fields_read(rhs, lhs, validity=True))
+            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, fields_read(rhs, lhs, validity=True))
             return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
         if lt[0] == "header" and (sib := self.union_siblings(lhs)):
             # BMv2: a header union member made valid by an assignment invalidates the others

@@ -12,7 +12,7 @@ import re
 from .action_twins import cp_params, swap_twin
 from .ids import field_ids, user_id
 from .ast import Node, annotation, find_name
-from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, _u
+from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, unsigned_value
 from .errors import P4CompileError
 from .extern_params import by_position, CONSTRUCTORS
 from .table_keys import check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
@@ -610,7 +610,7 @@ class TableRules:
                 v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what), p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
-            vals.append(_u(v, p["t"]))
+            vals.append(unsigned_value(v, p["t"]))
         return ent[1], vals
 
     def args_by_name(self, e: Node, a: dict, what: str) -> Node:

@@ -6,7 +6,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
-from .elab_common import BOOL, E, ERROR, Scope, _eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, _wrap
+from .elab_common import BOOL, E, ERROR, Scope, eval_bin, has_runtime_int, INTLIT, is_bits, newtype_name, pyname, tstr, VOID, wrap
 from .errors import P4CompileError
 
 
@@ -229,7 +229,7 @@ class TypeRules:
             return ir["v"]
         if op == "cast":
             v = self.fold(ir["a"])
-            return None if v is None else _wrap(int(v), ir["t"]) if is_bits(ir["t"]) else v
+            return None if v is None else wrap(int(v), ir["t"]) if is_bits(ir["t"]) else v
         if op == "bin":
             if ir["o"] in ("&&", "||"):   # false && x, true || x: constant whatever x is
                 a = self.fold(ir["a"])
@@ -239,7 +239,7 @@ class TypeRules:
             if a is None or b is None:
                 return None
             try:
-                return _eval_bin(ir["o"], a, b, ir["a"]["t"], ir["t"])
+                return eval_bin(ir["o"], a, b, ir["a"]["t"], ir["t"])
             except ZeroDivisionError:
                 return None
         if op == "un":
@@ -250,9 +250,9 @@ class TypeRules:
             if o == "!":
                 return not a
             if o == "-":
-                return _wrap(-a, t) if is_bits(t) else -a
+                return wrap(-a, t) if is_bits(t) else -a
             if o == "~":
-                return _wrap(~a, t) if is_bits(t) else ~a
+                return wrap(~a, t) if is_bits(t) else ~a
         if op == "slice":
             a = self.fold(ir["a"])
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)

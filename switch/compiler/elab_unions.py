@@ -23,8 +23,8 @@ from __future__ import annotations
 from .copy_paths import may_write
 from .elab_common import ir_dicts
 from .subcontrol_args import mark_copied_applies
-from .union_defuse import _action_copy_back_dead, _record
-from .union_defuse import _touches as union_touches
+from .union_defuse import action_copy_back_dead, note_call_site
+from .union_defuse import touches as union_touches
 from .union_defuse import action_store_verdicts, body_store_verdicts, in_place, in_place_structs, inlined_action, \
     inlined_body, mark_action_stores, one_of, out_overwrite, settle_action_stores, settle_body_stores, settle_copy_backs, switch_cases, walk_rest, with_args
 
@@ -180,8 +180,8 @@ class UnionRules:
         def visit(b, after):
             for x in b.get("args") or () if b.get("s") == "call_action" else ():
                 if x.get("cbid") is not None:
-                    note(("cb", x["cbid"]), _action_copy_back_dead(after, x["e"], self.inlined_control, self.subcontrol_of))
-            _record(action_site, b, after)
+                    note(("cb", x["cbid"]), action_copy_back_dead(after, x["e"], self.inlined_control, self.subcontrol_of))
+            note_call_site(action_site, b, after)
             inner = self.subcontrol_of(b) if b.get("s") == "apply_control" and outer is None else None
             if inner is not None and b.get("site") is not None:   # (two levels deep at most)
                 self.record_caller_view(inner, b, b["site"], after, (blk["fn"], site))

@@ -8,8 +8,8 @@ unconditional -- so the elaborator asks :meth:`ConditionFolding.fold_condition` 
 """
 from __future__ import annotations
 
-from .elab_common import _lit_base, has_enum_cast_cmp, is_bits
-from .header_init import _has_method_call, _reduced, _same
+from .elab_common import lit_base, has_enum_cast_cmp, is_bits
+from .header_init import has_method_call, reduced, same_ir
 
 
 class ConditionFolding:
@@ -30,11 +30,11 @@ class ConditionFolding:
                 if c is not None:
                     return simp(ir["a"] if c else ir["b"])
                 a, b = simp(ir["a"]), simp(ir["b"])
-                if not _has_method_call(ir):
-                    if _same(a, b):
+                if not has_method_call(ir):
+                    if same_ir(a, b):
                         return a
                     va, vb = f(a), f(b)
-                    if va is not None and va == vb and _lit_base(a) == _lit_base(b):
+                    if va is not None and va == vb and lit_base(a) == lit_base(b):
                         return {"op": "const", "v": va, "t": ir["t"]}
                 return {**ir, "a": a, "b": b}
             if ir["op"] in ("bin", "un", "cast", "slice"):
@@ -48,11 +48,11 @@ class ConditionFolding:
             v = None if held else self.fold(ir)
             if v is not None or not isinstance(ir, dict):
                 return v
-            if (r := _reduced(ir, _has_method_call)) is not ir:
+            if (r := reduced(ir, has_method_call)) is not ir:
                 return f(r)
             op = ir.get("op")
             if op == "slice" and isinstance(ir["a"], dict) and ir["a"].get("op") == "bin" and ir["a"]["o"] == "<<" \
-                    and (k := f(ir["a"]["b"])) is not None and k > ir["hi"] and not _has_method_call(ir["a"]["a"]):
+                    and (k := f(ir["a"]["b"])) is not None and k > ir["hi"] and not has_method_call(ir["a"]["a"]):
                 return 0   # (`(x << 14)[4:1]`: p4c's strength reduction makes it 0, fuzz_exprs seed 11600)
             if op == "slice" and isinstance(ir["a"], dict) and ir["a"].get("op") == "bin" and ir["a"]["o"] == "++":
                 # (`(x ++ 11w0)[2:0]`: p4c's strength reduction slices the side the range is in,
@@ -63,7 +63,7 @@ class ConditionFolding:
                 if isinstance(w, int) and (ir["hi"] < w or ir["lo"] >= w):
                     side, k = (lo_side, 0) if ir["hi"] < w else (ir["a"]["a"], w)
                     other = ir["a"]["a"] if side is lo_side else lo_side
-                    if not _has_method_call(other) and isinstance(side.get("t"), list) and is_bits(side["t"]):
+                    if not has_method_call(other) and isinstance(side.get("t"), list) and is_bits(side["t"]):
                         got = f({"op": "slice", "a": side, "hi": ir["hi"] - k, "lo": ir["lo"] - k, "t": ir["t"]})
                         if got is not None:
                             return got
@@ -84,7 +84,7 @@ class ConditionFolding:
                     "op": "const", "v": a, "t": ir["a"]["t"]}, "t": ir["t"]})
             if op == "bin" and ir["o"] in ("*", "&") and is_bits(ir["t"]):
                 for x, y in ((ir["a"], ir["b"]), (ir["b"], ir["a"])):
-                    if f(x) == 0 and not _has_method_call(y):
+                    if f(x) == 0 and not has_method_call(y):
                         return 0
             if op == "bin":   # (comparisons, `++`, ...: both operands fold)
                 a, b = f(ir["a"]), f(ir["b"])

@@ -13,33 +13,33 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import _eval_bin, _wrap, has_call, ir_dicts
+from .elab_common import eval_bin, wrap, has_call, ir_dicts
 
 
 #: method calls in an expression other than a function's (``h.isValid()``, a union's, ``t.apply().hit``)
 _METHODS = ("isvalid", "uvalid", "table_hit")
 
 
-def _has_method_call(ir) -> bool:
+def has_method_call(ir) -> bool:
     """Whether ``ir`` calls anything, ``isValid()`` included: p4c's strength reduction asks its
     side-effect check without a type map, which takes every method call for a side effect --
     so ``h.isValid() ? x : x`` and ``(h.isValid() ? x : y) & 0`` stay as they are (BMv2 says so)."""
     if isinstance(ir, list):
-        return any(_has_method_call(v) for v in ir)
+        return any(has_method_call(v) for v in ir)
     return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or ir.get("op") in _METHODS
-                                     or any(_has_method_call(v) for v in ir.values()))
+                                     or any(has_method_call(v) for v in ir.values()))
 
 
-def _header_path(ir):
+def header_path(ir):
     """A header lvalue as a comparable path (``None`` for a run-time stack index)."""
     op = ir.get("op")
     if op == "var":
         return ("var", ir["n"])
     if op == "field":
-        b = _header_path(ir["base"])
+        b = header_path(ir["base"])
         return None if b is None else ("field", b, ir["f"])
     if op == "stack_idx":
-        st = _header_path(ir["st"])
+        st = header_path(ir["st"])
         i = ir["i"]
         return ("idx", st, i["v"] if i.get("op") == "const" else None)
     return ("other", id(ir))
@@ -52,11 +52,11 @@ def _may_alias(a, b) -> bool:
     return a[0] == b[0] == "idx" and a[1] == b[1] and (a[2] is None or b[2] is None)
 
 
-def _fields_read(ir, lhs, validity: bool = False):
+def fields_read(ir, lhs, validity: bool = False):
     """The names of ``lhs``'s fields that the initializer ``ir`` reads, or None when it uses the
     header otherwise (``isValid()``, the whole header, a stack element that may be it);
     ``validity``: an ``isValid()`` of the header reads no field (p4c's def-use: its validity only)."""
-    target = _header_path(lhs)
+    target = header_path(lhs)
     names: set = set()
 
     def walk(x) -> bool:
@@ -64,13 +64,13 @@ def _fields_read(ir, lhs, validity: bool = False):
             return all(walk(v) for v in x)
         if not isinstance(x, dict):
             return True
-        if validity and x.get("op") == "isvalid" and isinstance(x.get("h"), dict) and _header_path(x["h"]) == target:
+        if validity and x.get("op") == "isvalid" and isinstance(x.get("h"), dict) and header_path(x["h"]) == target:
             return True
-        if x.get("op") == "field" and isinstance(x.get("base"), dict) and _header_path(x["base"]) == target:
+        if x.get("op") == "field" and isinstance(x.get("base"), dict) and header_path(x["base"]) == target:
             names.add(x["f"])
             return True
         t = x.get("t")
-        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(header_path(x), target):
             return False
         return all(walk(v) for k, v in x.items() if k != "t")
     return frozenset(names) if walk(ir.get("vals", [])) else None
@@ -96,12 +96,12 @@ def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set
         lv = x.get("l") if x["s"] == "assign" else None
         base = None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
         if base is not None and base.get("op") == "field" and isinstance(base.get("base"), dict) \
-                and _header_path(base["base"]) == target:
+                and header_path(base["base"]) == target:
             if base["f"] not in reads:
                 dead.append(base["f"])
                 continue
             if _mentions(x["r"], target):
-                used = _fields_read({"vals": [x["r"]]}, base["base"])
+                used = fields_read({"vals": [x["r"]]}, base["base"])
                 if used is None:
                     return None
                 reads |= used
@@ -133,7 +133,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
         if got is None or got[0] is not st or got[1] is None:
             continue
         reads = set(got[1])
-        target = _header_path(st["h"])
+        target = header_path(st["h"])
         if target is None or target[0] == "other" or any(p is None for p in _path_parts(target)):
             continue
         for j in range(k - 1, -1, -1):
@@ -147,7 +147,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
                 used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body)
                 if used is None:
-                    used = _fields_read({"vals": [prev]}, st["h"])
+                    used = fields_read({"vals": [prev]}, st["h"])
                 if used is None:
                     break
                 reads = set(used) | reads
@@ -173,12 +173,12 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 continue   # (p4c's front end removed it before: its reads do not count)
             lv = prev["l"]
             base = lv["a"] if lv.get("op") == "slice" else lv
-            if base.get("op") == "field" and isinstance(base.get("base"), dict) and _header_path(base["base"]) == target:
+            if base.get("op") == "field" and isinstance(base.get("base"), dict) and header_path(base["base"]) == target:
                 if base["f"] not in reads:
                     drop.add(id(prev))   # (what its value reads is then read by nothing: `h.c = h.c / 7`)
                     continue
                 if _mentions(prev["r"], target):   # (kept: the fields its value reads are live before it)
-                    used = _fields_read({"vals": [prev["r"]]}, st["h"])
+                    used = fields_read({"vals": [prev["r"]]}, st["h"])
                     if used is None:
                         break
                     reads |= used
@@ -297,7 +297,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
         bodies, heads = [c["body"] for c in st["cases"]], [st["e"]]
         if not any("default" in c["labels"] for c in st["cases"]):
             bodies.append([])   # (no case runs)
-    out = _fields_read({"vals": heads}, h)
+    out = fields_read({"vals": heads}, h)
     if out is None:
         return None
     out = set(out)
@@ -325,11 +325,11 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 lv = prev["l"]
                 base = lv["a"] if lv.get("op") == "slice" else lv
                 own = base.get("op") == "field" and isinstance(base.get("base"), dict) and \
-                    _header_path(base["base"]) == target
+                    header_path(base["base"]) == target
                 if own and base["f"] not in now:
                     mine.add(id(prev))
                     continue
-                used = _fields_read({"vals": [prev["r"]] + ([] if own and base is lv else [lv])}, h)
+                used = fields_read({"vals": [prev["r"]] + ([] if own and base is lv else [lv])}, h)
                 now = None if used is None else now | used
             if now is None:
                 return None
@@ -382,10 +382,10 @@ def _mentions(ir, target) -> bool:
     if not isinstance(ir, dict):
         return False
     if ir.get("op") in ("var", "field", "stack_idx"):
-        p = _header_path(ir)
+        p = header_path(ir)
         if p is None or p[0] == "other":
             return True   # (a run-time stack index somewhere in the path: may be anything)
-        if _related(p, target):
+        if related(p, target):
             return True
         node = ir   # the path is not the header: only run-time index expressions along it remain
         while isinstance(node, dict) and node.get("op") in ("field", "stack_idx"):
@@ -396,7 +396,7 @@ def _mentions(ir, target) -> bool:
     return any(_mentions(v, target) for k, v in ir.items() if k != "t")
 
 
-def _related(p, target) -> bool:
+def related(p, target) -> bool:
     """Path ``p`` is ``target``, a part of it, or something holding it (or may alias one)."""
     q = target
     while True:
@@ -423,7 +423,7 @@ def reads_header(ir, lhs) -> bool:
     under casts, slices and unary operators) does not count: p4c evaluates it into a temporary
     beforehand (one inside a binary operator it does not); nor does anything when an element
     calls a function (p4c then evaluates every element first)."""
-    target = _header_path(lhs)
+    target = header_path(lhs)
 
     def walk(x) -> bool:
         if isinstance(x, list):
@@ -431,9 +431,9 @@ def reads_header(ir, lhs) -> bool:
         if not isinstance(x, dict):
             return False
         t = x.get("t")
-        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(_header_path(x), target):
+        if isinstance(t, list) and t and t[0] == "header" and "op" in x and _may_alias(header_path(x), target):
             return True
-        r = _reduced(x, _has_method_call)
+        r = reduced(x, has_method_call)
         if r is not x and _const(r) == 0:
             return False   # p4c's strength reduction leaves no read: `h.f & 0`, `h.f ^ h.f`, `0 << h.f`
         return any(walk(v) for k, v in x.items() if k != "t")
@@ -455,12 +455,12 @@ def reads_header(ir, lhs) -> bool:
                 v = x   # p4c's strength reduction first: `x | 0`, `x * 1`, ... are x
             elif v.get("op") == "bin" and v["o"] == "-" and _const(v["a"]) == 0 and v["t"][0] in ("bit", "int"):
                 v = v["b"]   # `0 - x` is `-x`, a unary operator
-            elif v.get("op") == "bin" and v["o"] in ("&", "|") and not _has_method_call(v) \
-                    and _same(_folded(v["a"]), _folded(v["b"])):
+            elif v.get("op") == "bin" and v["o"] in ("&", "|") and not has_method_call(v) \
+                    and same_ir(_folded(v["a"]), _folded(v["b"])):
                 v = v["a"]   # `x & x`, `x | x` are x
             elif v.get("op") == "cond" and _const(v["c"]) is not None:
                 v = v["a"] if _const(v["c"]) else v["b"]   # (and its constant folding: `true ? x : y` is x)
-            elif v.get("op") == "cond" and not _has_method_call(v) and _same(_folded(v["a"]), _folded(v["b"])):
+            elif v.get("op") == "cond" and not has_method_call(v) and same_ir(_folded(v["a"]), _folded(v["b"])):
                 v = v["a"]   # `c ? x : x` is x (fuzz_exprs seed 2881), not where c calls `isValid()` (seed 1025)
             else:
                 return v.get("op") == "cond", v
@@ -476,7 +476,7 @@ def _folded(x):
     """``x`` as p4c compares it with another expression in its strength reduction: bottom up,
     every ``?:`` on a constant condition (``true ? a : b``) is its arm (constant folding), one whose
     arms are the same (``c ? a : a``, no method call in it) is that arm, and every binary operation
-    is :func:`_reduced` (``h.f + 0`` is ``h.f``)."""
+    is :func:`reduced` (``h.f + 0`` is ``h.f``)."""
     if isinstance(x, list):
         return [_folded(v) for v in x]
     if not isinstance(x, dict):
@@ -485,11 +485,11 @@ def _folded(x):
     while x.get("op") == "cond":
         if _const(x["c"]) is not None:
             x = x["a"] if _const(x["c"]) else x["b"]
-        elif not _has_method_call(x) and _same(x["a"], x["b"]):
+        elif not has_method_call(x) and same_ir(x["a"], x["b"]):
             x = x["a"]   # `c ? y : y` is y, also nested (`c ? h.e : (p ? h.e : h.e)`: fuzz_exprs seed 6512)
         else:
             break
-    return _reduced(x, _has_method_call)
+    return reduced(x, has_method_call)
 
 
 def _const(x):
@@ -511,14 +511,14 @@ def _const(x):
     if a is None or isinstance(a, bool):
         return None
     if op == "cast":
-        return _wrap(int(a), t)
+        return wrap(int(a), t)
     if op == "un":
-        return {"-": lambda: _wrap(-a, t), "~": lambda: _wrap(~a, t)}.get(x["o"], lambda: None)()
+        return {"-": lambda: wrap(-a, t), "~": lambda: wrap(~a, t)}.get(x["o"], lambda: None)()
     b = _const(x["b"])
     at = (x["a"].get("t") or [None])
     if b is None or isinstance(b, bool) or at[0] not in ("bit", "int") or x["o"] in ("/", "%") and b == 0:
         return None
-    return _eval_bin(x["o"], a, b, at, t)
+    return eval_bin(x["o"], a, b, at, t)
 
 
 def _identity_operand(b: dict):
@@ -541,7 +541,7 @@ def _identity_operand(b: dict):
     return None
 
 
-def _reduced(x, effects=has_call):
+def reduced(x, effects=has_call):
     """``x`` as p4c's strength reduction leaves it, as far as it matters to which header reads
     remain: an identity operation is its operand (:func:`_identity_operand`), and one whose value
     is 0 whatever its operands (``x & 0``, ``x * 0``, ``x ^ x``, ``x - x``, ``0 << x``, ``0 >> x``,
@@ -550,22 +550,22 @@ def _reduced(x, effects=has_call):
     seed 3002)."""
     if not isinstance(x, dict) or x.get("op") != "bin" or (x.get("t") or [None])[0] not in ("bit", "int"):
         return x
-    a, b = _reduced(x["a"], effects), _reduced(x["b"], effects)
+    a, b = reduced(x["a"], effects), reduced(x["b"], effects)
     o = x["o"]
     zero = {"op": "const", "v": 0, "t": x["t"]}
     if effects(x):
         return x
     if o in ("&", "*") and (_const(a) == 0 or _const(b) == 0) or o in ("<<", ">>", "/", "%") and _const(a) == 0 \
-            or o == "%" and _const(b) == 1 or o in ("^", "-") and _same(a, b):
+            or o == "%" and _const(b) == 1 or o in ("^", "-") and same_ir(a, b):
         return zero
     if (y := _identity_operand({**x, "a": a, "b": b})) is not None:
         return y
-    if o in ("&", "|") and _same(a, b):
+    if o in ("&", "|") and same_ir(a, b):
         return a   # `x & x`, `x | x`
     return x
 
 
-def _reduced_value(x, effects=_has_method_call):
+def reduced_value(x, effects=has_method_call):
     """The constant p4c's mid end makes of ``x`` by strength reduction and constant folding,
     repeated bottom-up (``(x * 0 - 1) / 10`` is ``(0 - 1) / 10``, then a constant), or None."""
     if not isinstance(x, dict) or x.get("op") not in ("bin", "un", "cast"):
@@ -573,11 +573,11 @@ def _reduced_value(x, effects=_has_method_call):
     parts = {}
     for k in ("a", "b"):
         if isinstance(x.get(k), dict):
-            v = _reduced_value(x[k], effects)
+            v = reduced_value(x[k], effects)
             parts[k] = x[k] if v is None or isinstance(v, bool) else {"op": "const", "v": v, "t": x[k].get("t")}
-    return _const(_reduced({**x, **parts}, effects))
+    return _const(reduced({**x, **parts}, effects))
 
 
-def _same(a, b) -> bool:
+def same_ir(a, b) -> bool:
     """Two expressions p4c's strength reduction takes as equal (the same IR)."""
     return repr(a) == repr(b)

@@ -47,7 +47,7 @@ from __future__ import annotations
 from .ast import Node
 from .elab_common import E, expr_text, has_call, ir_dicts
 from .exit_blind_stores import stores_dead_across_exits
-from .union_defuse import _chain, _no_hits, _overwritten, _substitute, _touches, switch_cases, walk_rest
+from .union_defuse import path_chain, no_hits, overwritten, substitute, touches, switch_cases, walk_rest
 
 _ROUNDS = 4
 _CALLS = ("call_action", "call_fn", "apply_control", "apply", "switch_action")
@@ -262,10 +262,10 @@ class MatchKindStores:
         def inline(call, lv):
             view = self.inlined_control(call, lv)
             view = _call_view(self, call, lv) if view is None else view
-            if view is not None or lv.get("op") != "var" or lv["n"] not in own or _touches(call, lv):
+            if view is not None or lv.get("op") != "var" or lv["n"] not in own or touches(call, lv):
                 return view
             tab = self.tables.get(call.get("table")) if call.get("s") in ("apply", "switch_action") else None
-            if tab is not None and any(_touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
+            if tab is not None and any(touches(k.get("expr"), lv) for k in tab.get("keys") or ()):
                 return None
             return switch_cases(call, True) if call.get("s") == "switch_action" else []
 
@@ -276,7 +276,7 @@ class MatchKindStores:
                 found = []
 
                 def visit(b, rest):
-                    if b.get("s") == "assign" and (id(b) in blind or not has_call(b["r"]) and _overwritten(
+                    if b.get("s") == "assign" and (id(b) in blind or not has_call(b["r"]) and overwritten(
                             rest, b["l"], inline)):
                         found.append(id(b.get("orig", b)))
                 view = _view(list(stmts), ends_, dead)
@@ -289,7 +289,7 @@ class MatchKindStores:
 
             def judge(b, rest):
                 k = b.get("mk_store")
-                if k in mine and not _overwritten(rest, b["l"], inline):
+                if k in mine and not overwritten(rest, b["l"], inline):
                     live.add(k)
                     lvs[k] = b["l"]
             view = _view(list(stmts), ends_, dead)
@@ -345,7 +345,7 @@ class MatchKindStores:
                         self.ctx["state"] = name
                         for errs, lv in entries:
                             root = _root_var(lv) if lv is not None else None
-                            lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                            lvs = [substitute(lv, {root: args[root]})] if root in args else list(args.values())
                             if n is not s or any(store_live(states, name, i + 1, x, roots) for x in lvs):
                                 self._raise_first(errs)
         self.ctx.pop("state", None)
@@ -428,12 +428,12 @@ class MatchKindStores:
             for entries, args in found:
                 for errs, lv in list(entries):
                     root = _root_var(lv) if lv is not None else None
-                    lvs = [_substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                    lvs = [substitute(lv, {root: args[root]})] if root in args else list(args.values())
                     after = rest
                     if root in args:   # the copy-outs of the later parameters follow (an argument aliasing it)
                         later = list(args)[list(args).index(root) + 1:]
                         after = [{"s": "assign", "l": args[k], "r": {"op": "var", "n": None}} for k in later] + rest
-                        if any(_touches(args[k], args[root]) for k in later):
+                        if any(touches(args[k], args[root]) for k in later):
                             # arguments that alias: p4c's inliner copies each one whole, and that
                             # copy-out reads the whole temporary -- the store is dead only where the later
                             # copy-outs write all of the argument (`s.apply(hdr, hdr.h)` keeps a store
@@ -442,10 +442,10 @@ class MatchKindStores:
                             if self._covered(args[root], [args[k] for k in later]):
                                 continue
                             lvs = [args[root]]
-                    if skip is not None and any(_touches(skip, x) for x in lvs):
+                    if skip is not None and any(touches(skip, x) for x in lvs):
                         self._raise_first(errs)
-                    elif any(not _overwritten(after, x, inline) for x in lvs):
-                        if pends and all(_overwritten(after + pends, x, inline) for x in lvs):
+                    elif any(not overwritten(after, x, inline) for x in lvs):
+                        if pends and all(overwritten(after + pends, x, inline) for x in lvs):
                             self._hold_param_store(key, errs, lvs[0] if len(lvs) == 1 and _root_var(lvs[0]) in outs else None)
                         else:
                             self._raise_first(errs)
@@ -465,7 +465,7 @@ class MatchKindStores:
                 hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
                 if len(hits) == 1 and (found := self._mk_callee(hits[0])):
                     seen.add(id(hits[0]))
-                    judge(found, [dict(b, c=_no_hits(b["c"]))] + list(rest))
+                    judge(found, [dict(b, c=no_hits(b["c"]))] + list(rest))
         walk_rest(view, ends, visit)
         for n in ir_dicts(view, "orig"):
             if id(n) not in seen:
@@ -546,5 +546,5 @@ def _param_ends(view: list, outs: set) -> list:
 
 def _root_var(lv):
     """The variable an lvalue path starts from (its ``n``), or None."""
-    root = _chain(lv)[-1] if isinstance(lv, dict) else None
+    root = path_chain(lv)[-1] if isinstance(lv, dict) else None
     return root.get("n") if isinstance(root, dict) and root.get("op") == "var" else None

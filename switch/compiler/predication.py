@@ -114,7 +114,7 @@ def _locations(e, out: list) -> list:
     return out
 
 
-def _related(a: str, b: str) -> bool:
+def related(a: str, b: str) -> bool:
     return a == b or a.startswith(b + ".") or a.startswith(b + "[") or b.startswith(a + ".") or b.startswith(a + "[")
 
 
@@ -138,7 +138,7 @@ class _Live:
     def live(self, n: str) -> bool:
         if self.all:
             return not any(n == k or n.startswith(k + ".") or n.startswith(k + "[") for k in self.names)
-        return any(_related(n, x) for x in self.names)
+        return any(related(n, x) for x in self.names)
 
     def kill(self, n: str) -> "_Live":
         if self.all:
@@ -147,7 +147,7 @@ class _Live:
 
     def gen(self, reads: list) -> "_Live":
         if self.all:
-            return _Live(True, frozenset(k for k in self.names if not any(_related(k, r) for r in reads)))
+            return _Live(True, frozenset(k for k in self.names if not any(related(k, r) for r in reads)))
         return _Live(False, self.names | frozenset(reads))
 
     def join(self, o: "_Live") -> "_Live":
@@ -155,7 +155,7 @@ class _Live:
             return _Live(True, self.names & o.names)
         if self.all or o.all:
             a, b = (self, o) if self.all else (o, self)
-            return _Live(True, frozenset(k for k in a.names if not any(_related(k, x) for x in b.names)))
+            return _Live(True, frozenset(k for k in a.names if not any(related(k, x) for x in b.names)))
         return _Live(False, self.names | o.names)
 
 

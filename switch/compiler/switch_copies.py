@@ -41,7 +41,7 @@ import copy
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
-from .header_init import _has_method_call
+from .header_init import has_method_call
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -155,7 +155,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
                 k = fold(val)
                 avail[path] = {"op": "const", "v": k, "t": t} if k is not None else val
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
-                and not _has_method_call(val) and not any(overlap(r, dest) for r in path_reads(val)):
+                and not has_method_call(val) and not any(overlap(r, dest) for r in path_reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
         for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
             del wholes[p]
@@ -163,7 +163,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
             src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
             wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
-        if dest is None or "[*]" in dest or val is None or _has_method_call(val) or \
+        if dest is None or "[*]" in dest or val is None or has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
                 k is None and any(overlap(r, dest) for r in path_reads(val)) or \
                 val.get("t", [None])[0] not in ("bit", "int", "bool"):
@@ -256,7 +256,7 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
     written = [ir_path(a["e"]) for a in args if a.get("dir") in ("out", "inout")]
     avail: dict = {}
     for p, a in zip(params, args):   # (the copy-in `p_1 = arg`, with the case's copies put in)
-        if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not _has_method_call(a["e"]):
+        if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not has_method_call(a["e"]):
             val = a["e"]
             for q, v in outer.items():
                 val = put_path(val, q, v)
@@ -287,14 +287,14 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
             else:
                 ghost.discard(q)
                 outs[q] = None   # (not followed: p4c may know a value)
-        if plain and not _has_method_call(val) and val.get("op") not in ("list", "mk") \
+        if plain and not has_method_call(val) and val.get("op") not in ("list", "mk") \
                 and not any(overlap(r, dest) for r in path_reads(val)):
             ghost.discard(dest)
             avail[dest] = val
         elif plain:
             ghost.add(dest)
         elif dest is not None and dest not in outs and "." not in dest and "[" not in dest and \
-                not joined and x.get("s") in ("assign", "decl") and not _has_method_call(val) and \
+                not joined and x.get("s") in ("assign", "decl") and not has_method_call(val) and \
                 val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in path_reads(val)):
             avail[dest] = val   # (a local of the function: its copy goes on into what reads it)
         if any(d.get("s") == "return" for d in ir_dicts(x)):
@@ -371,7 +371,7 @@ def _known_before(stmts: list, decls) -> dict:
     return known
 
 
-def _passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
+def passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
     """Whether sub-control apply ``call``, its body inlined as ``body`` (None: not seen), writes
     none of ``paths``: its body neither (nor exits or returns), nor a copy-back into an argument
     p4c does not use in place."""
@@ -448,7 +448,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                           copies_in=dict(st.get("copies_in") or {},
                                          **{p: v for p, v in copies.items() if v.get("op") != "whole"}))
             for path, val in list(copies.items()):
-                if not _passes_subcontrol(st, body, [path, *path_reads(val)]):
+                if not passes_subcontrol(st, body, [path, *path_reads(val)]):
                     del copies[path]
             out.append(st)
             continue
@@ -471,7 +471,7 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     as dead (measured: ``switch (x) { 5: { m = v + 1; } } v = 7; h.d = m;`` writes the old
     ``v + 1``; with a read of v after the store, it ends the copy)."""
     lv = st["l"]
-    if lv.get("op") != "var" or lv["n"] not in decls or _has_method_call(st["r"]):
+    if lv.get("op") != "var" or lv["n"] not in decls or has_method_call(st["r"]):
         return False
     # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
     stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
@@ -627,12 +627,12 @@ def _last_value(stmts: list, r: str, expand, depth: int):
             v = _last_value(inner, r, expand, depth + 1) if depth < 3 else None
         elif st.get("s") == "decl" and st.get("n") == r:   # (`bit<8> m = hdr.h.b + 1;`)
             v = st.get("init")
-            if v is None or _has_method_call(v) or r in path_reads(v):
+            if v is None or has_method_call(v) or r in path_reads(v):
                 return None
         elif not may_write(st, r):
             continue
         elif st.get("s") == "assign" and ir_path(st["l"]) == r and st["l"].get("op") != "slice" \
-                and not _has_method_call(st["r"]) and r not in path_reads(st["r"]):
+                and not has_method_call(st["r"]) and r not in path_reads(st["r"]):
             v = st["r"]
         else:
             return None
@@ -713,9 +713,9 @@ def drop_unvisited_locals(body: list) -> list:
     read_anywhere = _var_reads(unvisited, set())
     dead = {n for n in decls - live if n in read_anywhere}
     for d in ir_dicts(body):
-        if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and _has_method_call(d["r"])) \
+        if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
-                    and _has_method_call(d["init"])):
+                    and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
     if not dead:
         return body

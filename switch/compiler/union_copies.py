@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from .elab_common import has_call, ir_dicts
 from .copy_paths import ir_path, overlap, same_objects
-from .switch_copies import _passes_subcontrol
+from .switch_copies import passes_subcontrol
 
 #: statement kinds the walk looks into (anything else ends it)
 _FOLLOWED = ("assign", "setvalid", "decl", "call_action", "call_fn", "empty", "nop")
@@ -336,7 +336,7 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if body is None:
                 return out, False
             nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
-            if not _passes_subcontrol(nxt, body, [d, x]):
+            if not passes_subcontrol(nxt, body, [d, x]):
                 return out, False
             continue
         if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \

@@ -11,7 +11,7 @@ other way, which stores of a sub-control body the statements after a call of it 
 an action body, per call site (:func:`action_store_verdicts`, :func:`settle_action_stores`: p4c
 gives every direct call and every table its own copy of the action).
 
-The analysis (:func:`_overwritten`) follows every path: both branches of an ``if``, a table
+The analysis (:func:`overwritten`) follows every path: both branches of an ``if``, a table
 apply as one of its actions, a call as the statements it stands for (``inline``); extern calls
 read their arguments only, and a store that is dead itself reads nothing.  An action's or a
 function's copy-back exists for p4c only after its inliner, so it is judged in that view
@@ -24,7 +24,7 @@ call in a condition) counts as a read: the store is kept.
 from __future__ import annotations
 
 from .elab_common import has_call, ir_dicts
-from .header_init import _reduced
+from .header_init import reduced
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last", "tuple_idx")   # (a tuple element: p4c_mutate seed 511)
 _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front", "nop",
@@ -33,7 +33,7 @@ _PLAIN = ("assign", "decl", "setvalid", "if", "block", "push_front", "pop_front"
           "meter", "digest")
 
 
-def _chain(lv) -> list:
+def path_chain(lv) -> list:
     """An lvalue path and every path it is built on (``hdr.u.x``, ``hdr.u``, ``hdr``)."""
     out = [lv]
     while isinstance(lv, dict) and (lv.get("op") in _PATH_OPS or lv.get("op") == "slice"):
@@ -73,20 +73,20 @@ def _run_time_alias(a, b) -> bool:
     return all(x == y or x[0] == y[0] == "i" and "*" in (x[1], y[1]) for x, y in zip(sa, sb))
 
 
-def _touches(node, target) -> bool:
+def touches(node, target) -> bool:
     """Whether ``node`` (IR, any depth) names ``target``, a part of it, or a path it is part of;
     a sibling path (``hdr.u.w`` for ``hdr.u.x``) does not count."""
     if isinstance(node, list):
-        return any(_touches(x, target) for x in node)
+        return any(touches(x, target) for x in node)
     if not isinstance(node, dict):
         return False
     if node.get("op") in _PATH_OPS or node.get("op") == "var":
-        if node in _chain(target) or target in _chain(node) or _run_time_alias(node, target):
+        if node in path_chain(target) or target in path_chain(node) or _run_time_alias(node, target):
             return True
         idx = node.get("i")   # a run-time index reads something else
-        return _touches(idx, target) if node.get("op") == "stack_idx" else False
+        return touches(idx, target) if node.get("op") == "stack_idx" else False
     # (the siblings a setValid/assignment invalidates are not read; nor is a call's _args tag)
-    return any(_touches(v, target) for k, v in node.items() if k not in ("siblings", "_args"))
+    return any(touches(v, target) for k, v in node.items() if k not in ("siblings", "_args"))
 
 
 def _plain(node) -> bool:
@@ -101,26 +101,26 @@ def _plain(node) -> bool:
     return all(_plain(v) for v in node.values())
 
 
-def _no_hits(node):
+def no_hits(node):
     """``node`` (IR) with each table apply's hit/miss in it made a constant."""
     if isinstance(node, list):
-        return [_no_hits(x) for x in node]
+        return [no_hits(x) for x in node]
     if not isinstance(node, dict):
         return node
     if node.get("op") == "table_hit":
         return {"op": "const", "v": True, "t": ["bool"]}
-    return {k: _no_hits(v) for k, v in node.items()}
+    return {k: no_hits(v) for k, v in node.items()}
 
 
-def _substitute(node, subst: dict):
+def substitute(node, subst: dict):
     """``node`` (IR) with each parameter variable named in ``subst`` replaced by its argument."""
     if isinstance(node, list):
-        return [_substitute(x, subst) for x in node]
+        return [substitute(x, subst) for x in node]
     if not isinstance(node, dict):
         return node
     if node.get("op") == "var" and node.get("n") in subst:
         return subst[node["n"]]
-    return {k: _substitute(v, subst) for k, v in node.items()}
+    return {k: substitute(v, subst) for k, v in node.items()}
 
 
 _RUNS_ACTIONS = ("call_action", "apply", "switch_action")
@@ -130,7 +130,7 @@ def in_place(stmts, subst: dict):
     """``stmts`` of a sub-control body with its parameters replaced as ``subst`` says (the
     arguments p4c's inliner uses in place), each action call and table apply in them tagged with
     ``_args``: the actions they run reach the parameters too (:func:`with_args`)."""
-    out = _substitute(stmts, subst)
+    out = substitute(stmts, subst)
     for n in ir_dicts(out):
         if n.get("s") in _RUNS_ACTIONS or n.get("op") == "table_hit":
             n.setdefault("_args", subst)
@@ -140,7 +140,7 @@ def in_place(stmts, subst: dict):
 def with_args(call: dict, ir):
     """``ir`` (an action's body, a table's view) run by ``call``, with the arguments of the
     sub-control body the call is in (its ``_args`` tag, :func:`in_place`) in place."""
-    return _substitute(ir, call["_args"]) if call.get("_args") else ir
+    return substitute(ir, call["_args"]) if call.get("_args") else ir
 
 
 def inlined_body(blk: dict, call: dict, lv) -> list | None:
@@ -151,7 +151,7 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
     other way (copied in or out: not seen through here)."""
     subst = {}
     for a in call["args"]:
-        if "py" not in a or not _touches(a["e"], lv):
+        if "py" not in a or not touches(a["e"], lv):
             continue
         if a["dir"] != "inout" or (a["e"].get("t") or [None])[0] != "struct" or a.get("siblings"):
             return None
@@ -165,14 +165,14 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     copy-out ``lv = parameter``; when no argument holds ``lv``: the body, then the other
     arguments' copy-outs.  None when ``lv`` goes any other way (``inout``: copied in, a read) or
     another argument reads it."""
-    if act.get("body") is not None and not any(_touches(a["e"], lv) for a in call["args"]):
+    if act.get("body") is not None and not any(touches(a["e"], lv) for a in call["args"]):
         # (no argument holds it: the body, then the copy-backs of the other arguments -- fuzz_headers
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
         return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
                                     for a in call["args"] if a["dir"] in ("out", "inout")]
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
     if len(outs) != 1 or act.get("body") is None or \
-            any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+            any(touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
         return None
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
@@ -190,7 +190,7 @@ def out_overwrite(call: dict, lv) -> list | None:
     applied with different arguments -- the copy-back overwrites the store; with an ``exit`` in
     the body p4c 1.2.4.8 dies, "Overwriting definitions at ExitStatement".)  None otherwise."""
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
-    if len(outs) != 1 or any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+    if len(outs) != 1 or any(touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
         return None
     return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
@@ -221,7 +221,7 @@ _ANY = {"op": "const", "v": True, "t": ["bool"]}   # a condition that reads noth
 
 def one_of(bodies: list) -> list:
     """Statements that run one of ``bodies`` (statement lists): an ``if`` chain whose conditions
-    read nothing, so that :func:`_overwritten` follows every one of them."""
+    read nothing, so that :func:`overwritten` follows every one of them."""
     out = None
     for body in reversed(bodies):
         out = list(body) if out is None else [{"s": "if", "c": dict(_ANY), "then": list(body), "else": out}]
@@ -242,7 +242,7 @@ def _switch_view(sw: dict, lv, inline) -> list | None:
     view, then the cases: :meth:`inlined_control`)."""
     if sw["s"] == "switch_action":
         return None if inline is None else inline(sw, lv)
-    if _touches(sw["e"], lv) or any(n.get("op") == "table_hit" for n in ir_dicts(sw["e"])):
+    if touches(sw["e"], lv) or any(n.get("op") == "table_hit" for n in ir_dicts(sw["e"])):
         return None
     return switch_cases(sw, True)
 
@@ -250,12 +250,12 @@ def _switch_view(sw: dict, lv, inline) -> list | None:
 _SWITCHES = ("switch_value", "switch_action")
 
 
-#: statements :func:`_overwritten` looks at for one verdict, every path of its ifs together;
+#: statements :func:`overwritten` looks at for one verdict, every path of its ifs together;
 #: past it the store counts as read (kept) -- sequential ifs double the paths
 _BUDGET = 4000
 
 
-def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool:
+def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool:
     """Whether the statements ``rest`` assign all of ``lv`` before anything reads it, on every
     path through their ifs (only plain statements in between: see
     :func:`drop_dead_union_stores`; ``inline(call, lv)``: the statements a sub-control, action,
@@ -266,45 +266,45 @@ def _overwritten(rest: list, lv, inline=None, budget: list | None = None) -> boo
         if budget[0] < 0:
             return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
-            return _overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+            return overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
-            return view is not None and _overwritten(view + rest[j + 1:], lv, inline, budget)
+            return view is not None and overwritten(view + rest[j + 1:], lv, inline, budget)
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
-                return _overwritten(body + rest[j + 1:], lv, inline, budget)
-        if b.get("s") == "if" and not (_plain(b) and not _touches(b, lv)):
+                return overwritten(body + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "if" and not (_plain(b) and not touches(b, lv)):
             # p4c's def-use: dead when every path overwrites it first (a read in the
             # condition, or a table applied there, keeps it)
-            if _touches(b["c"], lv):
+            if touches(b["c"], lv):
                 return False
             after = rest[j + 1:]
             hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
             if hits:   # the tables the condition applies run first, then either branch
                 pre = [inline({"s": "apply", "table": n["table"], "_args": n.get("_args")}, lv) if inline else None
                        for n in hits]
-                if any(p is None for p in pre) or not _plain(_no_hits(b["c"])):
+                if any(p is None for p in pre) or not _plain(no_hits(b["c"])):
                     return False
-                return _overwritten([x for p in pre for x in p] + [dict(b, c=_no_hits(b["c"]))] + after,
+                return overwritten([x for p in pre for x in p] + [dict(b, c=no_hits(b["c"]))] + after,
                                     lv, inline, budget)
-            return _overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
-                _overwritten(list(b["else"] or []) + after, lv, inline, budget)
-        if b.get("s") == "assign" and (b["l"] == lv or b["l"] in _chain(lv)[1:]):
+            return overwritten(list(b["then"] or []) + after, lv, inline, budget) and \
+                overwritten(list(b["else"] or []) + after, lv, inline, budget)
+        if b.get("s") == "assign" and (b["l"] == lv or b["l"] in path_chain(lv)[1:]):
             # (also the field, header or struct it is in: p4c_mutate seed 168); what p4c's front-end
             # strength reduction leaves of the value: `m = (m / 5) * 0` reads nothing (seed 619)
-            return not _touches(_reduced(b["r"]), lv)
+            return not touches(reduced(b["r"]), lv)
         if not _plain(b):
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),
         # or setValid/setInvalid of it (a write for p4c)
-        if b.get("s") == "assign" and lv in _chain(b["l"])[1:] or \
+        if b.get("s") == "assign" and lv in path_chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
-        if b.get("s") == "assign" and not _touches(b["l"], lv) and _touches(b["r"], lv) and not has_call(b["r"]) and \
-                _overwritten(rest[j + 1:], b["l"], inline, budget):
+        if b.get("s") == "assign" and not touches(b["l"], lv) and touches(b["r"], lv) and not has_call(b["r"]) and \
+                overwritten(rest[j + 1:], b["l"], inline, budget):
             continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)
-        if _touches(b, lv):
+        if touches(b, lv):
             return False
     return False
 
@@ -316,7 +316,7 @@ def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
     py = arg.get("py")
 
     def mine(e) -> bool:
-        root = _chain(e)[-1]
+        root = path_chain(e)[-1]
         return isinstance(root, dict) and root.get("op") == "var" and root.get("n") == py
     for n in ir_dicts(list(blk.get("locals") or []) + list(blk["body"])):
         if n.get("s") == "setvalid" and n.get("v") and mine(n.get("h")):
@@ -351,7 +351,7 @@ def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
     whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``)."""
     def visit(b, rest):
         if b.get("s") == "assign" and b.get("sid") is not None:
-            found.append((b["sid"], _overwritten(rest, b["l"], inline)))
+            found.append((b["sid"], overwritten(rest, b["l"], inline)))
     walk_rest(stmts, cont, visit)
 
 
@@ -375,7 +375,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
     mine = set()
     for k, n in enumerate(n for n in ir_dicts(blk["body"]) if n.get("s") == "assign" and "siblings" in n):
         n.setdefault("sid", f"{blk['fn']}#{k}")
-        root = _chain(n["l"])[-1]
+        root = path_chain(n["l"])[-1]
         # (an initializer is setValid and field writes for p4c: the setValid stays)
         if n["siblings"] and n["r"].get("op") != "mk" and isinstance(root, dict) and root.get("op") == "var" and root.get("n") in subst:
             mine.add(n["sid"])
@@ -433,7 +433,7 @@ def _after_inlining(inline, sub, copied: set, deps: set):
         blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
         outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv] if blk else []
         if len(outs) != 1 or (lv.get("t") or [None])[0] != "header" or "py" not in outs[0] or \
-                any(_touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
+                any(touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
             return inline(call, lv)
         if call["fn"] in copied:
             return [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
@@ -443,21 +443,21 @@ def _after_inlining(inline, sub, copied: set, deps: set):
     return view
 
 
-def _action_copy_back_dead(rest: list, lv, inline, sub) -> tuple[bool, dict | None]:
+def action_copy_back_dead(rest: list, lv, inline, sub) -> tuple[bool, dict | None]:
     """Whether p4c's def-use pass after inlining drops an action's copy-back into ``lv`` that
     the statements ``rest`` follow: the verdict with every sub-control taken as in place, and
     when it hangs on that, ``{"fns": [...], "dead": verdict}`` for those being copied."""
     deps: set = set()
-    verdict = _overwritten(rest, lv, _after_inlining(inline, sub, set(), deps))
+    verdict = overwritten(rest, lv, _after_inlining(inline, sub, set(), deps))
     if not deps:
         return verdict, None
-    other = _overwritten(rest, lv, _after_inlining(inline, sub, set(deps), set()))
+    other = overwritten(rest, lv, _after_inlining(inline, sub, set(deps), set()))
     return verdict, (None if other == verdict else {"fns": sorted(deps), "dead": other})
 
 
 def settle_copy_backs(ir) -> None:
     """Settle the action copy-back verdicts that hang on whether a sub-control is applied in
-    place (:func:`_action_copy_back_dead`), once ``copy_args`` is marked on every apply
+    place (:func:`action_copy_back_dead`), once ``copy_args`` is marked on every apply
     (:func:`.subcontrol_args.mark_copied_applies`)."""
     copied = {n["fn"] for n in ir_dicts(ir) if n.get("s") == "apply_control" and n.get("copy_args")}
     for n in ir_dicts(ir):
@@ -555,10 +555,10 @@ def _drop_nested(stmts: list, cont: list, inline, record=None, sub=None) -> list
     out = []
     for j, b in enumerate(stmts):
         rest = list(stmts[j + 1:]) + cont
-        if b.get("s") == "assign" and b.get("siblings") and _overwritten(rest, b["l"], inline):
+        if b.get("s") == "assign" and b.get("siblings") and overwritten(rest, b["l"], inline):
             continue
         if record is not None:
-            _record(record, b, rest)
+            note_call_site(record, b, rest)
         if b.get("s") in _COPYING:
             b = _judge_call(b, rest, inline, sub)
         elif b.get("s") == "block":
@@ -579,14 +579,14 @@ def _table_hits(b: dict) -> list:
     return [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"] if b.get("s") == "if" else []
 
 
-def _record(record, b: dict, rest: list) -> None:
+def note_call_site(record, b: dict, rest: list) -> None:
     """Tell ``record`` about the call or table apply ``b`` with the statements ``rest`` after it:
     a table applied in an ``if`` condition (the only one there) is followed by the ``if`` itself
     (its branches after the table's actions, as p4c's def-use sees them)."""
     if b.get("s") in _RECORDED:
         record(b, rest)
     elif len(hits := _table_hits(b)) == 1:
-        record(hits[0], [dict(b, c=_no_hits(b["c"]))] + list(rest))
+        record(hits[0], [dict(b, c=no_hits(b["c"]))] + list(rest))
 
 
 _COPYING = ("call_action", "apply_control", "call_fn")
@@ -606,13 +606,13 @@ def _judge_call(call: dict, rest: list, inline, sub) -> dict:
     overwrite finds it as it was before the call (probe: ``a(hdr.u.x); hdr.u.x.setValid();
     hdr.u.x = ...``).  For a sub-control, nothing but assignments in its body may make the
     parameter valid (p4c keeps a setValid); an action's or a function's is judged as p4c sees
-    it after inlining (:func:`_action_copy_back_dead`)."""
+    it after inlining (:func:`action_copy_back_dead`)."""
     def dead(x):
         if not x.get("siblings"):
             return False
         if call.get("s") in ("call_action", "call_fn") and sub is not None:
-            return _action_copy_back_dead(rest, x["e"], inline, sub)
-        if not _overwritten(rest, x["e"], inline):
+            return action_copy_back_dead(rest, x["e"], inline, sub)
+        if not overwritten(rest, x["e"], inline):
             return False
         blk = sub(call) if call.get("s") == "apply_control" and sub is not None else None
         return blk is None or not _param_sets_valid(blk, call, x)
@@ -636,7 +636,7 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     assignments, declarations, setValid/setInvalid and ifs of those that do not read it
     (writes into it, themselves dead, may read it).  The copy-back of an action's or a
     sub-control's out/inout argument that is a union member (p4c inlines both) is such an
-    assignment too: it is then not made (the argument is marked ``dead``).  ``inline``: see :func:`_overwritten`
+    assignment too: it is then not made (the argument is marked ``dead``).  ``inline``: see :func:`overwritten`
     (p4c inlines sub-controls before its def-use pass, so a body that starts by overwriting
     the member makes the assignment before the call dead); ``sub(call)``: the sub-control
     instance an ``apply_control`` runs (a dead copy-back of a parameter its body also
@@ -647,8 +647,8 @@ def drop_dead_union_stores(stmts: list, inline=None, sub=None, record=None) -> l
     out = []
     for i, a in enumerate(stmts):
         if record is not None:
-            _record(record, a, stmts[i + 1:])
-        if a.get("s") == "assign" and a.get("siblings") and _overwritten(stmts[i + 1:], a["l"], inline):
+            note_call_site(record, a, stmts[i + 1:])
+        if a.get("s") == "assign" and a.get("siblings") and overwritten(stmts[i + 1:], a["l"], inline):
             drop.add(i)
         elif a.get("s") in ("block", "if") + _SWITCHES and any(_nested_interest(n, record) for n in ir_dicts(a)):
             a = _drop_nested([a], list(stmts[i + 1:]), inline, record, sub)[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .gen_helpers import _out, PARSER_STEP_LIMIT, emits_packets, mask
+from .gen_helpers import copied_out, PARSER_STEP_LIMIT, emits_packets, mask
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -181,7 +181,7 @@ class BlockGen:
                     self.emit(2, f"_r = {call}")
                     self.emit(1, "except ExitSignal as _ex:")
                     for k2, b in enumerate(outs):
-                        self.assign(2, b["e"], _out(f"_ex.outs[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()),
+                        self.assign(2, b["e"], copied_out(f"_ex.outs[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()),
                                     by_member=True)
                     self.emit(2, "raise")
                 else:
@@ -190,7 +190,7 @@ class BlockGen:
                     # BMv2's assign_header (member by member in a struct): an argument invalid
                     # at the end keeps the destination's fields; a valid union member
                     # invalidates its siblings
-                    self.assign(1, b["e"], _out(f"_r[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()), by_member=True)
+                    self.assign(1, b["e"], copied_out(f"_r[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()), by_member=True)
                 self.emit(0, "")
                 entries.append(f"{a['id']}: {wname}")
             # the default action may be any action (P4Runtime restricts the choice)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .errors import Unsupported
-from .gen_helpers import _calls, _overwritten, mask, tuple_with
+from .gen_helpers import holds_call, overwritten, mask, tuple_with
 
 
 _FIELD_OF = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\.([A-Za-z_]\w*)$")
@@ -107,7 +107,7 @@ class ExpressionGen:
             parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
             outs = [arg for arg in e["args"] if arg["dir"] in ("out", "inout")]
             for k, arg in enumerate(outs, 1):
-                if not _overwritten(arg["e"], [b["e"] for b in outs[k:]]):
+                if not overwritten(arg["e"], [b["e"] for b in outs[k:]]):
                     if arg["t"][0] == "varbit":   # a varbit parameter's box: its bits and its length
                         parts.append(f"setattr({self.x(arg['e']['base'])}, '_vb', {r}[{k}]._vb)")
                         parts.append(self.assign_expr(arg["e"], f"{r}[{k}].v"))
@@ -220,10 +220,10 @@ class ExpressionGen:
         ``siblings``: a header-union member's, made invalid when a valid header is stored."""
         t = lv["t"]
         op = lv["op"]
-        if t[0] == "header" and op in ("var", "field", "stack_idx") and not _calls(lv):
+        if t[0] == "header" and op in ("var", "field", "stack_idx") and not holds_call(lv):
             # assign_header: an invalid copy keeps the fields
             val = f"_hdr_out({self.x(lv)}, {val}{''.join(', ' + self.x(sb) for sb in siblings)})"
-        elif t[0] in ("struct", "stack") and op in ("var", "field", "stack_idx") and not _calls(lv):
+        elif t[0] in ("struct", "stack") and op in ("var", "field", "stack_idx") and not holds_call(lv):
             val = f"_agg_out({self.x(lv)}, {val})"
         if op == "var":
             n = lv["n"]

@@ -239,14 +239,14 @@ def _tracked(h):
     c._ever = False
     return c
 
-def _calls(ir) -> bool:
+def holds_call(ir) -> bool:
     """Whether the IR ``ir`` holds a call (an lvalue whose index must be evaluated once)."""
     if isinstance(ir, list):
-        return any(_calls(v) for v in ir)
-    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(_calls(v) for v in ir.values()))
+        return any(holds_call(v) for v in ir)
+    return isinstance(ir, dict) and (str(ir.get("op", "")).startswith("call") or any(holds_call(v) for v in ir.values()))
 
 
-def _overwritten(lv, later) -> bool:
+def overwritten(lv, later) -> bool:
     """Whether a later copy-out of the same call (``later``: its lvalues) stores over the whole
     of ``lv`` first: p4c's def-use pass drops that first copy-out (``f(hdr.h, hdr.h)`` with
     ``out``/``inout`` parameters: ``hdr.h = p0; hdr.h = p1;``), so when the last one is an
@@ -255,10 +255,10 @@ def _overwritten(lv, later) -> bool:
     holds ``lv`` -- ``f(hdr.h.a, hdr.h)``, ``f(hdr.h.a[3:0], hdr.h)``, ``f(hdr.h, hdr)``:
     ``hdr.h.a = p0; hdr.h = p1;`` drops the field's store too (diffcase
     ``fuzz16_copy_out_into_a_later_whole``)."""
-    if _calls(lv) or _runtime_index(_base(lv)):
+    if holds_call(lv) or _runtime_index(_base(lv)):
         return False
     for w in later:
-        if w is None or w["t"][0] not in ("header", "struct", "stack") or _calls(w) or _runtime_index(w):
+        if w is None or w["t"][0] not in ("header", "struct", "stack") or holds_call(w) or _runtime_index(w):
             # (None: a copy-out p4c elides -- a run-time-indexed argument the body never uses)
             continue
         x = lv
@@ -293,7 +293,7 @@ def _runtime_index(lv) -> bool:
     return lv.get("op") != "var"
 
 
-def _out(rhs: str, t) -> str:
+def copied_out(rhs: str, t) -> str:
     """(code generation) A parameter's value copied out (``r[0]``): for a varbit its box's field
     ``v`` (the assignment takes the length from the object before the last dot)."""
     return f"{rhs}.v" if t[0] == "varbit" else rhs

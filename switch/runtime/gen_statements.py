@@ -8,14 +8,14 @@ source, ``self.ir`` is the program IR.
 from __future__ import annotations
 
 from .errors import Unsupported
-from .gen_helpers import _calls, _out, _overwritten, dead_flag, dead_value, mask, tuple_with
+from .gen_helpers import holds_call, copied_out, overwritten, dead_flag, dead_value, mask, tuple_with
 
 
 class StatementGen:
     def assign(self, ind: int, lv, rhs: str, t, siblings=(), by_member=False) -> None:
         """``lv = rhs``; ``by_member``: a struct or stack goes header by header as p4c assigns it
         (an assignment, a function's, action's or sub-control's copy-out): see ``_agg_out``."""
-        if by_member and t[0] in ("struct", "stack") and lv["op"] in ("var", "field", "stack_idx") and not _calls(lv):
+        if by_member and t[0] in ("struct", "stack") and lv["op"] in ("var", "field", "stack_idx") and not holds_call(lv):
             if lv["op"] == "var":   # in place: the object may also be P.hdr/P.meta or a caller's
                 self.emit(ind, f"_copy_into({lv['n']}, _agg_out({lv['n']}, {rhs}.copy()))")
             else:
@@ -129,7 +129,7 @@ class StatementGen:
         if op == "stack_idx":
             st = self.hoist_indexes(ind, lv["st"])
             i = lv["i"]
-            if _calls(i):
+            if holds_call(i):
                 tmp = self.fresh("i")
                 self.emit(ind, f"{tmp} = {self.x(i)}")
                 i = {"op": "var", "n": tmp, "t": i.get("t")}
@@ -191,7 +191,7 @@ class StatementGen:
                 self.emit(ind, f"{s['n']} = {self.default(s['t'])}")
         elif k == "assign":
             lv = s["l"]
-            if _calls(s["r"]):
+            if holds_call(s["r"]):
                 # p4c/BMv2: a function call in a left-hand-side stack index runs before the
                 # right-hand side (p4c hoists it into a temporary); plain reads in the index
                 # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
@@ -202,7 +202,7 @@ class StatementGen:
                 # call's caller overwrites it (union_defuse.settle_body_stores): not made
                 # there (a call in the right-hand side still runs), no sibling goes invalid
                 self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
-                self.emit(ind + 1, self.x(s["r"]) if _calls(s["r"]) else "pass")
+                self.emit(ind + 1, self.x(s["r"]) if holds_call(s["r"]) else "pass")
                 self.emit(ind, "else:")
                 ind += 1
             self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)
@@ -271,7 +271,7 @@ class StatementGen:
                 # out-of-range index there does not drop the packet (BMv2 runs it on)
                 # -- unless an earlier copy-back of the same call may write what it names: then
                 # p4c's mid end keeps both (`a(hdr.s[1], hdr.s[i].x)`: fuzz_exprs seed 12281)
-                elide = (_dyn_index(arg["e"]) and not _calls(arg["e"])
+                elide = (_dyn_index(arg["e"]) and not holds_call(arg["e"])
                          and not _mentions(a["body"], p["py"])
                          and not any(o is not None and _may_overlap(o, arg["e"]) for o, _ in outs))
                 if arg["dir"] == "out" or elide:
@@ -301,10 +301,10 @@ class StatementGen:
                 else:
                     self.call_action_keeping_outs_on_exit(ind, r, call, outs, sibs)
                 for i, (lv, t) in enumerate(outs):
-                    if lv is not None and not dead[i] and not _overwritten(lv, [o for o, _ in outs[i + 1:]]):
+                    if lv is not None and not dead[i] and not overwritten(lv, [o for o, _ in outs[i + 1:]]):
                         if keys[i] is not None:
                             self.emit(ind, f"if not getattr(L, '_dead{keys[i]}', False):")
-                        self.assign(ind + (keys[i] is not None), lv, _out(f"{r}[{i}]", t), t, sibs[i], by_member=True)
+                        self.assign(ind + (keys[i] is not None), lv, copied_out(f"{r}[{i}]", t), t, sibs[i], by_member=True)
             else:
                 self.emit(ind, call)
         elif k == "apply_parser":
@@ -323,8 +323,8 @@ class StatementGen:
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
             for k2, arg in enumerate(outs, 1):
                 # (a copy-back p4c's def-use drops is not made: union_defuse.drop_dead_union_stores)
-                if not arg.get("dead") and not _overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
-                    self.assign(ind, arg["e"], _out(f"{r}[{k2}]", arg["t"]), arg["t"], arg.get("siblings", ()), by_member=True)
+                if not arg.get("dead") and not overwritten(arg["e"], [b["e"] for b in outs[k2:]]):
+                    self.assign(ind, arg["e"], copied_out(f"{r}[{k2}]", arg["t"]), arg["t"], arg.get("siblings", ()), by_member=True)
         elif k == "eval":
             self.emit(ind, self.x(s["e"]))
         elif k == "nop":
@@ -556,7 +556,7 @@ class StatementGen:
             # temporaries copied back after the call, which an exit in the action
             # skips (BMv2 keeps those arguments unchanged)
             if lv is not None and lv.get("op") != "slice" and not aliased(i):
-                self.assign(ind + 1, lv, _out(f"_ex.outs[{i}]", t), t, sibs[i], by_member=True)
+                self.assign(ind + 1, lv, copied_out(f"_ex.outs[{i}]", t), t, sibs[i], by_member=True)
         self.emit(ind + 1, "raise")
 
     def apply_parser(self, ind: int, s: dict) -> None:
@@ -618,7 +618,7 @@ class StatementGen:
         for lv, j in in_place:
             self.assign(ind, lv, f"{r}[{j + 1}]", lv["t"])
         for j, (lv, val, t) in enumerate(backs):
-            if not _overwritten(lv, [b[0] for b in backs[j + 1:]]):
+            if not overwritten(lv, [b[0] for b in backs[j + 1:]]):
                 self.assign(ind, lv, val, t, by_member=True)
 
 

@@ -16,7 +16,7 @@ A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``sel
 """
 from __future__ import annotations
 
-from .gen_helpers import _out, _overwritten, dead_flag, dead_value, emits_packets
+from .gen_helpers import copied_out, overwritten, dead_flag, dead_value, emits_packets
 
 _AGG = ("struct", "header", "stack")
 
@@ -90,13 +90,13 @@ class SubControlGen:
                 self.emit(ind2, f"if {sl}.{attrs[i]}._ever:")
                 for sib in arg["siblings"]:
                     self.emit(ind2 + 1, f"{self.x(sib)}._v = False")
-            self.assign(ind2, arg["e"], _out(f"{sl}.{attrs[i]}", t), t, arg.get("siblings", ()), by_member=True)
+            self.assign(ind2, arg["e"], copied_out(f"{sl}.{attrs[i]}", t), t, arg.get("siblings", ()), by_member=True)
         if in_place or union_in_place:
             self.emit(ind, "try:")
             self.emit(ind + 1, f"{s['fn']}(P, {sl})")
             self.emit(ind, "except ExitSignal:")
             for i in in_place:
-                self.assign(ind + 1, args[i]["e"], _out(f"{sl}.{attrs[i]}", args[i]["e"]["t"]), args[i]["e"]["t"])
+                self.assign(ind + 1, args[i]["e"], copied_out(f"{sl}.{attrs[i]}", args[i]["e"]["t"]), args[i]["e"]["t"])
             for i in union_in_place:
                 copy_back(ind + 1, i)
             self.emit(ind + 1, "raise")
@@ -106,6 +106,6 @@ class SubControlGen:
             if args[i].get("dead"):
                 continue   # (a copy-back p4c's def-use drops: union_defuse.drop_dead_union_stores)
             if args[i]["e"]["t"][0] in _AGG and i not in back or \
-                    _overwritten(args[i]["e"], [args[j]["e"] for j in outs if j > i]):
+                    overwritten(args[i]["e"], [args[j]["e"] for j in outs if j > i]):
                 continue   # (p4c's def-use drops a copy-back a later one overwrites)
             copy_back(ind, i)
