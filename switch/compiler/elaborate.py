@@ -13,7 +13,8 @@ docs/P4C.md.
 The rules live in one mixin per theme:
 
 * :mod:`.elab_types` -- type syntax, constant folding, header/struct/enum declarations;
-* :mod:`.elab_blocks` -- the program, V1Switch blocks, controls, actions, functions;
+* :mod:`.elab_blocks` -- the program, V1Switch blocks, controls, functions;
+* :mod:`.elab_actions` -- action declarations: parameters, control-plane names, twins;
 * :mod:`.elab_parsers` -- parser states, `select` keysets, value sets;
 * :mod:`.elab_tables` -- tables, keys, action lists, default actions, const entries;
 * :mod:`.elab_statements` -- statements and method calls;
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_blocks import BlockRules
+from .elab_actions import ActionRules
 from .elab_common import IR_FORMAT, Scope, pyname
 from .elab_ctor import CtorRules
 from .elab_casts import CastRules
@@ -56,7 +58,7 @@ from .errors import P4Warning
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
-class Elaborator(ConstIndexRules, TypeRules, BlockRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
+class Elaborator(ConstIndexRules, TypeRules, BlockRules, ActionRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
                  PacketRules, ExternRules, LoadRefusalRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
