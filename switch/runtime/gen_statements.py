@@ -12,6 +12,17 @@ from .gen_helpers import holds_call, copied_out, overwritten, dead_flag, dead_va
 
 
 class StatementGen:
+    def store_unless_none(self, ind: int, res: str, lv, val: str, t, via_temp: bool) -> None:
+        """Store ``val`` (built from the extern's result ``res``) into ``lv``, where a None result is
+        BMv2's "nothing written" (a register index or meter index out of range, ``random`` with
+        lo > hi): the destination keeps its value -- unless p4c passed the result through a fresh
+        temporary (a slice, a bool), which is then 0 and stored."""
+        if via_temp:
+            self.emit(ind, f"{res} = 0 if {res} is None else {res}")
+        else:
+            self.emit(ind, f"if {res} is not None:")
+        self.assign(ind + (0 if via_temp else 1), lv, val, t)
+
     def assign(self, ind: int, lv, rhs: str, t, siblings=(), by_member=False) -> None:
         """``lv = rhs``; ``by_member``: a struct or stack goes header by header as p4c assigns it
         (an assignment, a function's, action's or sub-control's copy-out): see ``_agg_out``."""
@@ -425,13 +436,8 @@ class StatementGen:
             # slice's goes through p4c's fresh temporary, 0, as for a meter; /work/e17 r_reg_idx_oob_*)
             res = self.fresh("cell")
             self.emit(ind, f"{res} = {s['obj']}.get_or_none({self.x(s['i'])})")
-            via_temp = s["l"].get("op") == "slice"
-            if via_temp:
-                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
-            else:
-                self.emit(ind, f"if {res} is not None:")
             val = f"_sw({res}, {s['t'][1]})" if s["t"][0] == "int" else res
-            self.assign(ind + (0 if via_temp else 1), s["l"], val, s["t"])
+            self.store_unless_none(ind, res, s["l"], val, s["t"], via_temp=s["l"].get("op") == "slice")
         elif k == "reg_write":
             v = self.x(s["v"])
             if s["t"][0] == "int":
@@ -442,14 +448,10 @@ class StatementGen:
             # p4c passes a slice or a bool through a fresh temporary (0), which it then stores
             res = self.fresh("colour")
             self.emit(ind, f"{res} = {s['obj']}.execute({self.x(s['i'])}, P.ilen, CLOCK())")
-            via_temp = s.get("to_bool") or s["l"].get("op") == "slice"
-            if via_temp:
-                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
-            else:
-                self.emit(ind, f"if {res} is not None:")
             val = f"({res} & {mask(s['t'][1])})"
-            self.assign(ind + (0 if via_temp else 1), s["l"], f"({val} != 0)" if s.get("to_bool") else val,
-                        ["bool"] if s.get("to_bool") else s["t"])
+            self.store_unless_none(ind, res, s["l"], f"({val} != 0)" if s.get("to_bool") else val,
+                                   ["bool"] if s.get("to_bool") else s["t"],
+                                   via_temp=s.get("to_bool") or s["l"].get("op") == "slice")
         elif k == "direct_meter_read":
             if s["l"].get("op") == "slice":   # p4c's result_target is a fresh temporary (0 on a miss), stored
                 dm = "(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
@@ -462,12 +464,8 @@ class StatementGen:
             # g_random_lo_gt_hi); a slice's goes through p4c's temporary (0), as for a meter
             res = self.fresh("rnd")
             self.emit(ind, f"{res} = _random({self.x(s['lo'])}, {self.x(s['hi'])})")
-            via_temp = s["t"] == ["bool"] or s["l"].get("op") == "slice"
-            if via_temp:
-                self.emit(ind, f"{res} = 0 if {res} is None else {res}")
-            else:
-                self.emit(ind, f"if {res} is not None:")
-            self.assign(ind + (0 if via_temp else 1), s["l"], f"({res} != 0)" if s["t"] == ["bool"] else res, s["t"])
+            self.store_unless_none(ind, res, s["l"], f"({res} != 0)" if s["t"] == ["bool"] else res, s["t"],
+                                   via_temp=s["t"] == ["bool"] or s["l"].get("op") == "slice")
         elif k == "digest":
             vals = []
             for it in s["items"]:
