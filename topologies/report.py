@@ -215,9 +215,12 @@ def summary(res: dict) -> str:
     fail, res_ph = res.get("phases", {}).get("failure", {}), res.get("phases", {}).get("resume", {})
     if "killed_after_iteration" in fail and res_ph.get("first_iteration") is not None:
         # the job's progress: the last iteration any rank logged (the victim may finish one more before
-        # the kill lands, and the others log it)
+        # the kill lands, and the others log it) or the shadows completed -- an iteration whose final
+        # chunks all crossed the switch before the kill is a checkpoint even when no rank got to log it
+        # (a survivor's ring waits on the dead peer's ack after sending its last chunk)
         progress = max([fail["killed_after_iteration"]]
-                       + [v for v in (fail.get("last_iteration") or {}).values() if v is not None])
+                       + [v for v in (fail.get("last_iteration") or {}).values() if v is not None]
+                       + [c for c in [fail.get("consistent_checkpoint")] if isinstance(c, int)])
         lost = progress - (res_ph["first_iteration"] - 1)
         L.append(f"  resumed at iteration {res_ph['first_iteration']}: {lost} iteration(s) recomputed")
     tot = _port_totals(res)

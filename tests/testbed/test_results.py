@@ -99,6 +99,9 @@ def test_report_plots_and_summary(tmp_path):
     late["phases"]["failure"].update(last_iteration={"0": 4, "1": 3}, consistent_checkpoint=4)
     late["phases"]["resume"]["first_iteration"] = 5
     assert "resumed at iteration 5: 0 iteration(s) recomputed" in summary(late)
+    # the shadows completed iteration 4 and no rank logged it (the survivor waits on the dead peer's ack)
+    late["phases"]["failure"]["last_iteration"] = {"0": 3, "1": 3}
+    assert "resumed at iteration 5: 0 iteration(s) recomputed" in summary(late)
     assert "shadow ports sent 7 pkts, drops 1" in text and "pauses 2" in text
     assert "resume losses vs reference: bit-identical over 3 iterations" in text
     assert text.strip().endswith("bit-identical to the failure-free reference")
