@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
-from .elab_types import MAX_ARRAY
+from .elab_types import INT32_MAX, MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
@@ -503,8 +503,8 @@ class BlockRules:
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
             if hidden:
                 rec["p4info_hidden"] = True
-            if size > MAX_ARRAY:
-                rec["p4info_size"] = min(size, (1 << 31) - 1)
+            if size > INT32_MAX:
+                rec["p4info_size"] = INT32_MAX
             self.add_object(tname + "s", rec, d.loc)
             itype = self.resolve_type(t.args[0]) if t.args else ["bit", 32]
             scope.add(d.name, ("object", tname, rec, itype))
@@ -534,7 +534,11 @@ class BlockRules:
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             if vt[1] == 0:   # (p4c's BMv2 back end, for an instance it keeps; helper errs16)
                 self.target_error(t.args[0].loc, "register<bit<0>>: bit<0>: unknown width (p4c)")
-            size = self.const_int(args[0], "register size", minimum=1, maximum=MAX_ARRAY, bit32=True)
+            # any bit<32> size compiles (the switch allocates cells lazily, runtime/externs.py); p4c's
+            # P4Info generator refuses one past its int32 size, used or not (p4c 1.2.4.8, helper regs)
+            size = self.const_int(args[0], "register size", minimum=1, bit32=True)
+            if size > INT32_MAX:
+                raise E(args[0].loc, f"Register '{q}' has a size that doesn't fit in an integer: 32w{size:#x}")
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
                    "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
             if hidden:

@@ -18,12 +18,17 @@ P4C_MAX_WIDTH = 2048
 #: widest varbit<N> accepted: p4c 1.2.4.8 sets no limit (ONOS's INT headers declare
 #: varbit<8032>; p4c takes varbit<1048576>), this bound only keeps a device config sane
 MAX_VARBIT_WIDTH = 1 << 20
-#: largest counter/meter/register/value_set (cells are allocated when the program loads)
+#: largest value_set / action profile / action selector size accepted (counters, meters and registers
+#: take any bit<32> size, as p4c: the switch allocates their cells lazily, runtime/externs.py)
 MAX_ARRAY = 1 << 24
-#: deepest header stack accepted: p4c 1.2.4.8 sets no limit (a public key-value store declares a
-#: 1025-deep result stack; p4c compiles 4096 in half a minute) and BMv2 loads its JSON; this bound
-#: only keeps a device config sane (checkmate-p4c refused more than 1024 before: helper corpus17)
-MAX_STACK_SIZE = 1 << 16
+#: the P4Info's sizes are int32: p4c lists a larger counter/meter as 2**31-1 and refuses such a register
+INT32_MAX = (1 << 31) - 1
+#: deepest header stack accepted, by checkmate-p4c and in a device config (ir_check): p4c 1.2.4.8 sets
+#: no limit (a public key-value store declares a 1025-deep result stack; p4c compiles 4096 in half a
+#: minute) and simple_switch 1.15.5 loads a JSON stack of 70000 (117 MB, 1.3 s; helper regs); this
+#: bound only keeps a device config sane (2**20 compiles and loads here in 1.3 s, 81 MB).
+#: checkmate-p4c refused more than 1024 before helper corpus17, more than 2**16 before helper regs
+MAX_STACK_SIZE = 1 << 20
 
 
 # the type variables of core.p4's and v1model.p4's generic declarations (extract<T>, hash<O, T, D, M>,

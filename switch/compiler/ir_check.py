@@ -32,7 +32,7 @@ import keyword
 import re
 
 from .elab_common import IR_FORMAT
-from .elab_types import MAX_ARRAY, MAX_VARBIT_WIDTH, MAX_WIDTH
+from .elab_types import MAX_STACK_SIZE, MAX_VARBIT_WIDTH, MAX_WIDTH
 from .lexer import MAX_LITERAL_BITS
 
 __all__ = ["InvalidDeviceConfig", "MAX_IR_DEPTH", "validate_device_config"]
@@ -249,5 +249,5 @@ def _check_type(t: list, path: list) -> None:
             raise InvalidDeviceConfig(where, f"{tag} type needs a name")
     elif tag == "stack":
         if len(t) < 3 or not isinstance(t[1], str) or isinstance(t[2], bool) or not isinstance(t[2], int) \
-                or not 0 <= t[2] <= MAX_ARRAY:
-            raise InvalidDeviceConfig(where, f"stack type needs a header name and a size in 0..{MAX_ARRAY}")
+                or not 0 <= t[2] <= MAX_STACK_SIZE:
+            raise InvalidDeviceConfig(where, f"stack type needs a header name and a size in 0..{MAX_STACK_SIZE}")

@@ -9,6 +9,7 @@ from p4.config.v1 import p4info_pb2
 
 from switch.bmv2json import Bmv2JsonError, is_bmv2_json, translate
 from switch.runtime import Pipeline, PipelineError
+from switch.runtime.externs import MAX_CELLS
 
 from .errors import P4RTError
 from .p4info_index import P4InfoIndex
@@ -26,8 +27,8 @@ class ForwardingState:
     group_max_size: dict = field(default_factory=dict)   # (profile id, group id) -> max_size, read back
 
 
-#: Largest indexed counter / register / meter / value set a device config may declare (cells are allocated
-#: up front: a size of 2**40 from a P4Runtime client would hang the switch filling memory).
+#: Largest value set a device config may declare; an indexed counter / register / meter may have any
+#: bit<32> size (externs.MAX_CELLS: their cells are allocated lazily, so a size costs no memory).
 MAX_EXTERN_CELLS = 1 << 22
 #: Widest bit<W> / int<W> / header field a device config may declare (masks are computed as Python ints).
 MAX_WIDTH_BITS = 1 << 16
@@ -42,11 +43,11 @@ def _check_ir_limits(ir) -> None:
         for spec in ir.get(kind) or ():
             if not isinstance(spec, dict):
                 continue
-            size = spec.get("size", 0)
-            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_EXTERN_CELLS:
+            size, top = spec.get("size", 0), MAX_EXTERN_CELLS if kind == "value_sets" else MAX_CELLS
+            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= top:
                 raise P4RTError(StatusCode.INVALID_ARGUMENT,
                                 f"p4_device_config: {kind[:-1]} '{spec.get('name')}': size {size!r} is not an "
-                                f"integer in 0..{MAX_EXTERN_CELLS}")
+                                f"integer in 0..{top}")
     stack = [ir]
     while stack:
         v = stack.pop()

@@ -1,7 +1,14 @@
 """v1model extern objects and functions of the embedded target.
 
 Stateful arrays (:class:`CounterArray`, :class:`RegisterArray`, :class:`MeterArray`)
-are shared by the generated code and the control plane; :func:`hash_value` and
+are shared by the generated code and the control plane.  Their cells live in a plain
+list allocated at load for arrays of up to :data:`DENSE_CELLS` cells (the common case:
+one list index per access), and in a :class:`SparseCells` dict of the cells written so
+far for larger ones, so that ``register<bit<32>>(1 << 28)`` (p4c compiles any bit<32>
+size) loads at once and costs memory only for the cells the program or the control
+plane wrote; both are indexed the same way (``cells[i]``, ``cells[i] = v``), so the
+methods below have one code path.  A counter keeps two such arrays (packets, bytes) of
+ints.  :func:`hash_value` and
 :func:`csum16` implement the hash algorithms of v1model as BMv2 computes them over
 the byte string of a field list (fields concatenated MSB first, padded with zero bits
 at the end to a whole byte).
@@ -22,14 +29,34 @@ def _index_check(kind: str, name: str, size: int, index: int) -> None:
         raise InvalidEntry(f"{kind} {name}: index {index!r} out of range 0..{size - 1}")
 
 
-#: most cells one indexed counter/meter may allocate (checkmate-p4c compiles larger ones, as p4c does)
-MAX_CELLS = 1 << 24
+#: most cells of one counter/register/meter: p4c's sizes are bit<32> (its JSON holds 2**32-1 for a
+#: counter of size -1); a larger size can only come from a hand-written device config
+MAX_CELLS = (1 << 32) - 1
+#: arrays of at most this many cells are lists allocated at load (8 MiB of references at most)
+DENSE_CELLS = 1 << 20
 
 
-def _check_cells(kind: str, name: str, size: int) -> None:
-    if not 0 <= size <= MAX_CELLS:
+class SparseCells(dict):
+    """The cells of a large array that were written (index -> value); any other cell reads
+    ``default`` -- a read stores nothing, so reading costs no memory."""
+
+    __slots__ = ("default",)
+
+    def __init__(self, default):
+        super().__init__()
+        self.default = default
+
+    def __missing__(self, index):
+        return self.default
+
+
+def new_cells(kind: str, name: str, size: int, default):
+    """``size`` cells reading ``default`` (an immutable value): a list, or :class:`SparseCells`
+    above :data:`DENSE_CELLS` cells."""
+    if not isinstance(size, int) or not 0 <= size <= MAX_CELLS:
         raise ValueError(f"{kind} {name}: size {size} is more cells than the embedded target allocates "
                          f"(at most {MAX_CELLS})")
+    return [default] * size if size <= DENSE_CELLS else SparseCells(default)
 
 
 class CounterArray:
@@ -38,25 +65,31 @@ class CounterArray:
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.kind = spec["unit"]
-        _check_cells("counter", self.name, self.size)
-        self.cells = [[0, 0] for _ in range(self.size)]
+        self.packets = new_cells("counter", self.name, self.size, 0)
+        self.bytes = new_cells("counter", self.name, self.size, 0)
 
     def count(self, index: int, nbytes: int) -> None:
         if 0 <= index < self.size:
-            c = self.cells[index]
-            c[0] += 1
-            c[1] += nbytes
+            self.packets[index] += 1
+            self.bytes[index] += nbytes
 
     def read(self, index: int) -> CounterData:
         """Both counts whatever the unit: BMv2 counts packets and bytes in every counter, and
         simple_switch_grpc answers a P4Runtime read of a packets-only (bytes-only) counter with both."""
         _index_check("counter", self.name, self.size, index)
-        c = self.cells[index]
-        return CounterData(c[0], c[1])
+        return CounterData(self.packets[index], self.bytes[index])
+
+    def read_all(self) -> list[CounterData]:
+        """Every cell, in index order (a wildcard read: as BMv2, whatever the size)."""
+        pk, by = self.packets, self.bytes
+        if isinstance(pk, list):
+            return [CounterData(p, b) for p, b in zip(pk, by)]
+        return [CounterData(pk[i], by[i]) for i in range(self.size)]
 
     def write(self, index: int, data: CounterData) -> None:
         _index_check("counter", self.name, self.size, index)
-        self.cells[index] = unit_write(self.kind, self.cells[index], data)
+        self.packets[index], self.bytes[index] = unit_write(
+            self.kind, (self.packets[index], self.bytes[index]), data)
 
 
 
@@ -65,11 +98,16 @@ class RegisterArray:
 
     def __init__(self, spec: dict):
         self.name, self.id, self.size, self.width = spec["name"], spec["id"], spec["size"], spec["width"]
-        self.values = [0] * self.size
+        self.values = new_cells("register", self.name, self.size, 0)
 
     def read(self, index: int) -> int:
         _index_check("register", self.name, self.size, index)
         return self.values[index]
+
+    def read_all(self) -> list[int]:
+        """Every value, in index order."""
+        v = self.values
+        return list(v) if isinstance(v, list) else [v[i] for i in range(self.size)]
 
     def get(self, index: int) -> int:
         """Data-plane read: an index out of range reads 0."""
@@ -216,8 +254,7 @@ class MeterArray:
     def __init__(self, spec: dict):
         self.name, self.id, self.size = spec["name"], spec["id"], spec.get("size", 0)
         self.unit = spec["unit"]
-        _check_cells("meter", self.name, self.size)
-        self.cells: list[MeterState | None] = [None] * self.size
+        self.cells: list[MeterState | None] | SparseCells = new_cells("meter", self.name, self.size, None)
 
     def set(self, index: int, cfg: MeterConfig | None, now_us: int) -> None:
         _index_check("meter", self.name, self.size, index)
@@ -323,4 +360,4 @@ def hash_value(algo: str, value: int, bits: int) -> int:
 
 
 __all__ = ["CounterArray", "EntryNotFound", "GREEN", "MeterArray", "RED", "RegisterArray",
-           "YELLOW", "csum16", "hash_value"]
+           "SparseCells", "YELLOW", "csum16", "hash_value", "new_cells"]

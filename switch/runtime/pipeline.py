@@ -256,7 +256,7 @@ class Pipeline:
         with self.lock:
             c = self._get(self.counters, "counter", counter_id)
             if index is None:
-                return [c.read(i) for i in range(c.size)]
+                return c.read_all()
             return c.read(index)
 
     def counter_write(self, counter_id: int, index: int, data: CounterData) -> None:
@@ -276,7 +276,7 @@ class Pipeline:
         """One value, or the list of all values when ``index`` is None."""
         with self.lock:
             r = self._get(self.registers, "register", register_id)
-            return list(r.values) if index is None else r.read(index)
+            return r.read_all() if index is None else r.read(index)
 
     def register_write(self, register_id: int, index: int, value: int) -> None:
         with self.lock:

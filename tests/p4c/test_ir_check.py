@@ -221,3 +221,28 @@ def test_table_names_that_are_not_identifiers_load_and_run():
             where(ir2)["alias"] = bad
             with pytest.raises(InvalidDeviceConfig, match="unsafe characters"):
                 validate_device_config(ir2)
+
+
+def test_stack_size_bound_is_the_compilers(checkmate_ir):
+    """One bound for a header stack's size, checkmate-p4c's MAX_STACK_SIZE, in ir_check too (it used
+    the array bound 2**24): a stack of 2**20 passes, one more is refused (helper regs)."""
+    from switch.compiler.elab_types import MAX_STACK_SIZE
+    assert MAX_STACK_SIZE == 1 << 20
+    ir = copy.deepcopy(checkmate_ir)
+    field = ir["structs"]["standard_metadata_t"]["fields"][0]
+    field[1] = ["stack", "h", MAX_STACK_SIZE]
+    validate_device_config(ir)
+    field[1] = ["stack", "h", MAX_STACK_SIZE + 1]
+    with pytest.raises(InvalidDeviceConfig, match=f"size in 0..{MAX_STACK_SIZE}"):
+        validate_device_config(ir)
+
+
+def test_stack_deeper_than_2_16_compiles_and_runs():
+    """p4c sets no limit on a stack's size and simple_switch 1.15.5 loads a JSON stack of 70000 (helper
+    regs); checkmate-p4c refused more than 2**16 ("a stack size must be <= 65536")."""
+    from switch.runtime import Pipeline
+    src = program(top="header m_t { bit<8> v; }", locals="    m_t[70000] ms;",
+                  body="        ms[69999].setValid(); ms[69999].v = hdr.h.a + 1; hdr.h.c = ms[69999].v; "
+                       "sm.egress_spec = 1;")
+    pl = Pipeline(compile_source(src, "deep_stack.p4").device_config)
+    assert pl.process(0, bytes([4, 0, 0, 0])) == [(1, bytes([4, 0, 0, 5]))]

@@ -296,9 +296,9 @@ def test_negative_push_pop_count_drops_the_packet_with_a_warning():
     assert pl.process(0, mac + b"\x12\x34\x08") == []
 
 
-def test_negative_counter_size_compiles_as_p4c_and_is_refused_at_load():
-    """counter(-1, ...): p4c's bit<32> size 2**32-1, the P4Info's int32 maximum; loading it is
-    a clear error, not an allocation of 2**32 cells."""
+def test_negative_counter_size_compiles_as_p4c_and_loads_lazily():
+    """counter(-1, ...): p4c's bit<32> size 2**32-1, the P4Info's int32 maximum; the switch loads
+    it without allocating 2**32 cells (sparse cells, runtime/externs.py) and counts its cell 0."""
     import pytest as _pytest
     from switch.compiler import compile_source
     from switch.runtime import Pipeline
@@ -308,5 +308,9 @@ def test_negative_counter_size_compiles_as_p4c_and_is_refused_at_load():
     prog = compile_source(src, "neg_counter.p4")
     assert prog.p4info.counters[0].size == 2**31 - 1
     assert prog.device_config["counters"][0]["size"] == 2**32 - 1
-    with _pytest.raises(ValueError, match="size 4294967295 is more cells"):
-        Pipeline(prog.device_config)
+    pl = Pipeline(prog.device_config)
+    pl.process(0, bytes(12) + b"\x08\x00" + bytes(20))
+    assert pl.counter("I.c", 0).packets == 1 and pl.counter("I.c", 2**32 - 2).packets == 0
+    bad = dict(prog.device_config, counters=[dict(prog.device_config["counters"][0], size=2**32)])
+    with _pytest.raises(ValueError, match="size 4294967296 is more cells"):
+        Pipeline(bad)
