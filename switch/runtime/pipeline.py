@@ -47,6 +47,19 @@ from .engine import DROP_PORT, TargetOptions
 from ..compiler.ir_check import InvalidDeviceConfig, validate_device_config
 
 
+def control_plane_actions(actions: list[dict]) -> dict[int, dict]:
+    """id -> the action the control plane sees under that id.  p4c's JSON may hold several bodies
+    under one id: the control plane's is the one whose parameters are the P4Info's, not a copy made
+    for a direct call with constant arguments (``"cp": False``, switch/bmv2json/program.py).  So a
+    control-plane body (``cp`` absent or true) wins over a copy, and among equals the last one."""
+    out: dict[int, dict] = {}
+    for a in actions:
+        old = out.get(a["id"])
+        if old is None or a.get("cp", True) or not old.get("cp", True):
+            out[a["id"]] = a
+    return out
+
+
 class Pipeline:
     """A loaded v1model program (see the module docstring for the packet path).
 
@@ -83,11 +96,8 @@ class Pipeline:
         #: callback(line: str) receiving a per-packet log (tables hit, actions run).
         self.trace: Callable[[str], None] | None = None
         self.names = NameIndex(ir)
-        # several bodies under one id (p4c's JSON): the control plane's is the one whose parameters
-        # are the P4Info's, not a copy made for a direct call with constant arguments ("cp": False)
-        self.actions = {a["id"]: ActionSpec(a["id"], a["name"],
-                                            [(p["id"], p["name"], p["width"]) for p in a["params"]])
-                        for a in sorted(ir["actions"], key=lambda a: a.get("cp", True))}
+        self.actions = {i: ActionSpec(a["id"], a["name"], [(p["id"], p["name"], p["width"]) for p in a["params"]])
+                        for i, a in control_plane_actions(ir["actions"]).items()}
         self.action_profiles = {a["id"]: ActionProfile(a, self._member_action_check(a))
                                 for a in ir.get("action_profiles", [])}
         self.direct_counters = {c["id"]: c for c in ir.get("direct_counters", [])}

@@ -1,4 +1,5 @@
-"""Cells of counters, registers and meters: a list up to DENSE_CELLS, sparse above (runtime/externs.py).
+"""Cells of counters, registers and meters: a list up to DENSE_CELLS, sparse above (runtime/externs.py);
+and the pipeline's choice of the control plane's action among p4c's copies under one id.
 
 p4c compiles any bit<32> size (``register<bit<32>>(1 << 28)``); simple_switch 1.15.5 allocates every
 cell at load (~118 bytes a register cell), checkmate-switch refused more than 2**24 cells (helper regs,
@@ -143,3 +144,16 @@ def test_huge_register_p4info_size_past_int32_is_refused():
     from switch.compiler import P4CompileError
     with pytest.raises(P4CompileError, match="doesn't fit in an integer"):
         compile_source(REG_PROGRAM.replace("SIZE", "32w0x80000000"), "huge_register.p4")
+
+
+def test_control_plane_action_preference():
+    """Several bodies under one action id (p4c's JSON): a control-plane body (``cp`` absent or true)
+    wins over a copy for a direct call (``cp`` false), whatever the order; among equals the last
+    (the rule the pipeline's sort by ``cp`` encoded; helper corpus16's cases run it on BMv2)."""
+    from switch.runtime.pipeline import control_plane_actions
+    a, b, c, d = ({"id": 1, "n": "a", "cp": False}, {"id": 1, "n": "b"}, {"id": 1, "n": "c", "cp": False},
+                  {"id": 2, "n": "d", "cp": False})
+    e = {"id": 2, "n": "e", "cp": False}
+    assert {k: v["n"] for k, v in control_plane_actions([a, b, c, d, e]).items()} == {1: "b", 2: "e"}
+    assert control_plane_actions([b, a])[1]["n"] == "b"
+    assert control_plane_actions([b, {"id": 1, "n": "f", "cp": True}])[1]["n"] == "f"
