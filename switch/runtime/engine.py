@@ -275,6 +275,8 @@ class Engine:
         if P in passes:
             passes.remove(P)
         passes.append(P)
+        if len(passes) > POOL_MAX:   # the pool keeps the last POOL_MAX only (_headers): the same ones,
+            del passes[0]            # and an endless loop's 4096 passes cost no O(n) search each
 
     def run(self, port: int, frame: bytes, out=None) -> list[tuple[int, bytes]]:
         """The frames ``frame`` makes leave the switch, ``[(egress_port, bytes), ...]`` in the
