@@ -203,9 +203,7 @@ class EntityWriter:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"register '{info.name}': data must be a bitstring")
         width = st.pipeline.registers[info.id].width
         value = codec.decode(re_.data.bitstring, width, f"register '{info.name}'")
-        idxs = [re_.index.index] if re_.HasField("index") else range(info.size)
-        for i in idxs:
-            st.pipeline.register_write(info.id, i, value)
+        st.pipeline.register_write(info.id, re_.index.index if re_.HasField("index") else None, value)
 
     def _write_value_set_entry(self, st, op, vse) -> None:
         """A parser value set's whole member list (P4Runtime: MODIFY only; an empty list clears it)."""

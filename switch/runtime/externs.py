@@ -123,11 +123,20 @@ class RegisterArray:
         if 0 <= index < self.size:
             self.values[index] = value
 
-    def write(self, index: int, value: int) -> None:
-        _index_check("register", self.name, self.size, index)
+    def write(self, index: int | None, value: int) -> None:
+        """One cell, or every cell when ``index`` is None (a P4Runtime write without an index: one
+        step for a sparse array, not one per cell)."""
+        if index is not None:
+            _index_check("register", self.name, self.size, index)
         if not isinstance(value, int) or not 0 <= value < (1 << self.width):
             raise InvalidEntry(f"register {self.name}: value {value!r} does not fit in bit<{self.width}>")
-        self.values[index] = value
+        if index is not None:
+            self.values[index] = value
+        elif isinstance(self.values, list):
+            self.values[:] = [value] * self.size
+        else:
+            self.values.clear()
+            self.values.default = value
 
 
 class MeterState:

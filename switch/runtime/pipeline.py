@@ -288,7 +288,8 @@ class Pipeline:
             r = self._get(self.registers, "register", register_id)
             return r.read_all() if index is None else r.read(index)
 
-    def register_write(self, register_id: int, index: int, value: int) -> None:
+    def register_write(self, register_id: int, index: int | None, value: int) -> None:
+        """One cell, or every cell when ``index`` is None."""
         with self.lock:
             self._get(self.registers, "register", register_id).write(index, value)
 
