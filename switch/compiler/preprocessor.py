@@ -251,9 +251,12 @@ class Preprocessor:
         while i < len(raw):
             lineno = i + 1
             line = raw[i]
-            while line.endswith("\\") and i + 1 < len(raw):
+            # cpp splices a line ending in `\` followed only by blanks too (gcc warns "backslash
+            # and newline separated by space"; a `#define` whose continuation line has a trailing
+            # blank goes on)
+            while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
-                line = line[:-1] + " " + raw[i]
+                line = line.rstrip(" \t\f\v")[:-1] + " " + raw[i]
                 raw[i] = ""
             i += 1
             if orig[lineno - 1].lstrip().startswith("#"):

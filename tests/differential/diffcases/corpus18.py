@@ -1,0 +1,30 @@
+"""Constructs seen in public v1model programs not measured before (SwitchML/ATP aggregation labs,
+sketches and heavy-hitter detectors, a DDoS defence, a Zigbee gateway, telemetry-driven throttling
+... fetched by helper corpus18 for issue #15), each written here as a small program of our own and
+decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+A backslash followed by blanks before the end of a line (hotephen/p4-dev's fastest-k.p4 continues
+a 25-line ``#define ACCUMULATE_SIGN()`` through a ``\\ `` line): cpp splices the lines anyway (gcc
+warns "backslash and newline separated by space") and p4c compiles the program; checkmate-p4c's
+preprocessor ended the macro there and refused the next line ("unexpected character '\\'")."""
+from .base import H, H2, case, program
+
+CASES = []
+
+# a #define continued through a line that ends in `\` + blanks (a space, a tab), and a plain code
+# line ending so (cpp splices it with the next one)
+CASES.append(case("corpus18_line_continuation_before_blanks", "frontend", program(
+    top="#define SETBC(v) hdr.h.b = v; \\ \t\n    hdr.h.c = (bit<16>)v + 16w1; \\  \n    hdr.h.d = 32w9\n",
+    ingress="""        if (hdr.h.isValid()) {
+            SETBC(8w7);
+            hdr.h2.a = hdr.h.a; \\ 
+            hdr.h2.b = 8w3;
+        }
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
+
+INVALID: dict[str, tuple[str, list[str]]] = {
+}
