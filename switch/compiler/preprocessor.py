@@ -37,6 +37,19 @@ class Macro:
     loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
 
 
+def _line_comment_end(text: str, i: int) -> int:
+    """Where the ``//`` comment at ``i`` ends: the newline of its line -- or of a later one, as cpp
+    splices a line ending in ``\\`` (blanks after it allowed) before it removes comments, so such a
+    comment takes the next line in (``len(text)`` at the end of the text)."""
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            return len(text)
+        if not text[i:j].rstrip(" \t\f\v").endswith("\\"):
+            return j
+        i = j + 1
+
+
 def strip_comments(text: str, file: str) -> str:
     """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
     may span lines)."""
@@ -53,9 +66,8 @@ def strip_comments(text: str, file: str) -> str:
             out.append(text[i:j + 1])
             i = j + 1
         elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
+            j = _line_comment_end(text, i)
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
             i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
@@ -93,8 +105,9 @@ def _lines_ending_in_comment(text: str) -> set[int]:
             line += text.count("\n", i, j + 1)
             i = j + 1
         elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
+            j = _line_comment_end(text, i)
+            line += text.count("\n", i, j)
+            i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j + 2

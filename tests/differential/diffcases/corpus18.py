@@ -22,6 +22,19 @@ CASES.append(case("corpus18_line_continuation_before_blanks", "frontend", progra
         }
 """), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
 
+# a `//` comment ending in `\` (and in `\` + blanks): cpp splices before it removes comments, so
+# the next line is part of the comment and gone
+CASES.append(case("corpus18_line_comment_continued_by_backslash", "frontend", program(
+    ingress="""        if (hdr.h.isValid()) {
+            // a comment ending in a backslash \\
+            hdr.h.a = 8w1;
+            hdr.h.b = 8w2; // another one \\ \t
+            hdr.h.b = 8w3;
+            hdr.h.c = 16w4; /* a block comment */ \\
+            hdr.h.d = 32w5;
+        }
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
