@@ -266,10 +266,11 @@ class Preprocessor:
             line = raw[i]
             # cpp splices a line ending in `\` followed only by blanks too (gcc warns "backslash
             # and newline separated by space"; a `#define` whose continuation line has a trailing
-            # blank goes on)
+            # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
+            # is `8w7`, a name may be cut in two)
             while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
-                line = line.rstrip(" \t\f\v")[:-1] + " " + raw[i]
+                line = line.rstrip(" \t\f\v")[:-1] + raw[i]
                 raw[i] = ""
             i += 1
             if orig[lineno - 1].lstrip().startswith("#"):

@@ -35,6 +35,20 @@ CASES.append(case("corpus18_line_comment_continued_by_backslash", "frontend", pr
         }
 """), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
 
+# a backslash-newline inside a token: cpp joins the two parts with nothing between them (a width
+# prefix and its value, a name, a macro body's number)
+CASES.append(case("corpus18_line_continuation_inside_a_token", "frontend", program(
+    top="#define TWELVE 1\\\n2\n",
+    ingress="""        if (hdr.h.isValid()) {
+            hdr.h.b = 8w\\
+7;
+            hd\\
+r.h.c = TWELVE;
+            hdr.h.d = 32w1\\
+0;
+        }
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
