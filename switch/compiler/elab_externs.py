@@ -512,7 +512,13 @@ class ExternRules:
                 nargs(2)
                 fl = None   # no field list (0 is a list index of its own)
             elif name == "clone3":
-                raise E(loc, "clone3 is deprecated; use clone_preserving_field_list")
+                # p4c only warns at the call; its BMv2 back end refuses the call ("unknown extern
+                # function") where it survives -- not in an action nothing uses (target_error)
+                nargs(3)
+                for a in args[1:]:
+                    self.expr(a, scope)
+                self.target_error(loc, "clone3 is deprecated; use clone_preserving_field_list")
+                return []
             else:
                 nargs(3)
                 self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
@@ -537,7 +543,12 @@ class ExternRules:
                                        f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
-            raise E(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
+            # as clone3 above: refused only where the call survives (p4c compiles an unused
+            # action that calls resubmit(meta))
+            nargs(1)
+            self.expr(args[0], scope)
+            self.target_error(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
+            return []
         if name == "truncate":
             nargs(1)
             return [{"s": "truncate", "n": self.coerce(self.expr(args[0], scope), ["bit", 32], args[0].loc)}]

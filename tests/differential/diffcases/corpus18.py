@@ -49,9 +49,42 @@ r.h.c = TWELVE;
         }
 """), frames=[(1, H(1, 2, 3, 4)), (1, H2(9, 8, 7, 6))], json_path=True))
 
+# resubmit(data), recirculate(data) and clone3(...) in actions nothing uses (hotephen/p4-dev's
+# basic_monitor_p416.p4 keeps `action loopback() { resubmit(meta); }` in no table): p4c only warns
+# (deprecated) and its BMv2 back end refuses the call only where it survives, so the program
+# compiles; checkmate-p4c refused it at the call
+CASES.append(case("corpus18_unused_actions_call_deprecated_resubmit_recirculate_clone3", "externs", program(
+    ingress_decls="""    action loopback() { resubmit(meta); }
+    action again() { recirculate(hdr.h); }
+    action copy() { clone3(CloneType.I2E, 32w5, meta); }
+    action fwd(bit<9> p) { sm.egress_spec = p; hdr.h.b = 8w0x42; }
+    table t { key = { hdr.h.a: exact; } actions = { fwd; NoAction; } const entries = { 1: fwd(2); } default_action = NoAction(); }
+""",
+    ingress="""        if (hdr.h.isValid()) {
+            t.apply();
+        }
+"""), frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))], json_path=True))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
 
 INVALID: dict[str, tuple[str, list[str]]] = {
+    # the same calls where they survive: an action a table lists (p4c's back end: "resubmit: unknown
+    # extern function"), a control body, a reachable parser state is no place for them anyway
+    "corpus18_deprecated_resubmit_in_a_used_action": (program("        t.apply();\n", ingress_decls="""\
+    action loopback() { resubmit(meta); }
+    table t { key = { hdr.h.a: exact; } actions = { loopback; NoAction; } default_action = NoAction(); }
+"""), ("resubmit",)),
+    "corpus18_deprecated_recirculate_in_egress_body": (program("", egress="        recirculate(hdr.h);\n"), ("recirculate",)),
+    "corpus18_deprecated_clone3_in_a_default_action": (program("        t.apply();\n", ingress_decls="""\
+    action copy() { clone3(CloneType.I2E, 32w5, meta); }
+    table t { actions = { copy; } default_action = copy(); }
+"""), ("clone3",)),
+    # ... and a type error elsewhere comes first (p4c reports the back end's refusal after type
+    # checking): the undeclared name, not the resubmit before it
+    "corpus18_type_error_reported_before_deprecated_resubmit": (program("        t.apply();\n        hdr.h.b = nope;\n", ingress_decls="""\
+    action loopback() { resubmit(meta); }
+    table t { key = { hdr.h.a: exact; } actions = { loopback; NoAction; } default_action = NoAction(); }
+"""), ("nope",)),
 }
