@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
+from .direct_apply import listed_object
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -188,10 +189,15 @@ class CallRules:
         if getattr(node, "ctor_params", None):
             raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
         made = self.ctx.setdefault("direct_instances", {})
+        q = f"{self.ctx['block']}.{name}"
         if name not in made:
             tmp = Scope(self.ctx["scope"])
-            self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", [], tmp, call.loc)
+            self.sub_block(kind, node, name, q, [], tmp, call.loc)
             made[name] = tmp.lookup(name)
+        elif (dup := listed_object(self, q, made[name][1])) is not None:
+            # p4c: an instance per application, all named q (direct_apply)
+            raise E(call.loc, f"name '{dup[1]}' is used for more than one {dup[0]} object in the P4Info: "
+                              f"each direct application of {kind} {name} is an instance of its own, named {q}")
         ent = made[name]
         if kind == "control":
             return self.apply_subcontrol(ent[1], call, scope)

@@ -65,6 +65,11 @@ CASES.append(case("corpus18_unused_actions_call_deprecated_resubmit_recirculate_
         }
 """), frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))], json_path=True))
 
+_DIRECT = """control C(inout headers_t hdr) {
+%s    apply { %s }
+}
+"""
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
@@ -83,6 +88,21 @@ INVALID: dict[str, tuple[str, list[str]]] = {
 """), ("clone3",)),
     # ... and a type error elsewhere comes first (p4c reports the back end's refusal after type
     # checking): the undeclared name, not the resubmit before it
+    # a control type applied directly (`C.apply(...)`) twice in one block (pgm-n117/p4-int applies
+    # its port-counter controls by type name, once each): p4c makes an instance per application, all
+    # named I.C, so a register (even an unused one), a counter or an applied table in C is listed
+    # twice ("Name 'I.C.r' is used for multiple register objects in the P4Info message");
+    # checkmate-p4c ran one instance for both and compiled the program
+    "corpus18_direct_application_twice_unused_register": (program("        C.apply(hdr);\n        C.apply(hdr);\n", top=_DIRECT % (
+        "    register<bit<8>>(4) r;\n", "hdr.h.b = hdr.h.b + 1;")), ("I.C.r",)),
+    "corpus18_direct_application_in_both_branches_table": (program(
+        "        if (hdr.h.a == 1) { C.apply(hdr); } else { C.apply(hdr); }\n", top=_DIRECT % (
+            "    action bump() { hdr.h.b = hdr.h.b + 1; }\n"
+            "    table t { key = { hdr.h.a: exact; } actions = { bump; NoAction; } default_action = bump(); }\n", "t.apply();")),
+        ("I.C.t",)),
+    "corpus18_direct_application_in_both_branches_counter": (program(
+        "        if (hdr.h.a == 1) { C.apply(hdr); } else { C.apply(hdr); }\n", top=_DIRECT % (
+            "    counter(4, CounterType.packets) c;\n", "c.count(0);")), ("I.C.c",)),
     "corpus18_type_error_reported_before_deprecated_resubmit": (program("        t.apply();\n        hdr.h.b = nope;\n", ingress_decls="""\
     action loopback() { resubmit(meta); }
     table t { key = { hdr.h.a: exact; } actions = { loopback; NoAction; } default_action = NoAction(); }

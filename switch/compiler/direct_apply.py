@@ -1,0 +1,33 @@
+"""A control or parser type applied directly (``C.apply(...)``) more than once in one block.
+
+p4c instantiates a type afresh for every direct application (its InstantiateDirectCalls pass) and
+names every such instance after the type (``ingress.C``), so when the type owns objects the P4Info
+lists -- a register, counter, meter or action profile (listed even when unused), or a table its
+body applies that is not ``@hidden`` -- the second application gives two objects of one name, and
+p4c refuses the program ("Name 'ingress.C.r' is used for multiple register objects in the P4Info
+message"; it names no position).  checkmate-p4c elaborates one instance per block and type and
+runs it for every application (the same behaviour when the type owns no such state); this module
+finds the P4Info object that makes a repeated application p4c's error, so that it is refused at the
+repeated call."""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+
+_KINDS = (("registers", "register"), ("counters", "counter"), ("meters", "meter"),
+          ("action_profiles", "action profile"))
+
+
+def listed_object(elab, prefix: str, instance) -> tuple[str, str] | None:
+    """(kind, name) of a P4Info object the instance named ``prefix`` owns, or None."""
+    pre = prefix + "."
+    for key, kind in _KINDS:
+        for o in elab.objects.get(key, ()):
+            if o["name"].startswith(pre) and not o.get("p4info_hidden"):
+                return kind, o["name"]
+    applied = {n["table"] for n in ir_dicts(instance) if isinstance(n.get("table"), str)
+               and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit")}
+    for q in sorted(applied):
+        t = elab.tables.get(q)
+        if q.startswith(pre) and t is not None and not any(a[0] == "hidden" for a in t.get("annos", ())):
+            return "table", q
+    return None
