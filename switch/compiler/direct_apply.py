@@ -2,8 +2,8 @@
 
 p4c instantiates a type afresh for every direct application (its InstantiateDirectCalls pass) and
 names every such instance after the type (``ingress.C``), so when the type owns objects the P4Info
-lists -- a register, counter, meter or action profile (listed even when unused), or a table its
-body applies that is not ``@hidden`` -- the second application gives two objects of one name, and
+lists -- a register, counter, meter or action profile (listed even when unused), a table its
+body applies that is not ``@hidden``, or a value set a parser's select uses -- the second application gives two objects of one name, and
 p4c refuses the program ("Name 'ingress.C.r' is used for multiple register objects in the P4Info
 message"; it names no position).  checkmate-p4c elaborates one instance per block and type and
 runs it for every application (the same behaviour when the type owns no such state); this module
@@ -24,6 +24,10 @@ def listed_object(elab, prefix: str, instance) -> tuple[str, str] | None:
         for o in elab.objects.get(key, ()):
             if o["name"].startswith(pre) and not o.get("p4info_hidden"):
                 return kind, o["name"]
+    used_sets = {n["obj"] for n in ir_dicts(instance) if n.get("k") == "vset"}
+    for v in getattr(elab, "value_sets", ()):
+        if v["name"].startswith(pre) and v["py"] in used_sets and v.get("used", True):
+            return "value set", v["name"]
     applied = {n["table"] for n in ir_dicts(instance) if isinstance(n.get("table"), str)
                and n.get("s", n.get("op")) in ("apply", "switch_action", "table_hit")}
     for q in sorted(applied):

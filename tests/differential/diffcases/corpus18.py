@@ -103,6 +103,17 @@ INVALID: dict[str, tuple[str, list[str]]] = {
     "corpus18_direct_application_in_both_branches_counter": (program(
         "        if (hdr.h.a == 1) { C.apply(hdr); } else { C.apply(hdr); }\n", top=_DIRECT % (
             "    counter(4, CounterType.packets) c;\n", "c.count(0);")), ("I.C.c",)),
+    # ... and a sub-parser applied directly twice whose select uses a value set ("Name 'P.Sub.vs' is used
+    # for multiple value set objects")
+    "corpus18_direct_application_twice_subparser_value_set": (program("", top="""parser Sub(packet_in pkt, out h_t x) {
+    value_set<bit<8>>(4) vs;
+    state start { pkt.extract(x); transition select(x.a) { vs: accept; default: accept; } }
+}
+""", parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { 0x1234: two; default: accept; }
+    }
+    state two { Sub.apply(pkt, hdr.h); Sub.apply(pkt, hdr.h2); transition accept; }"""), ("P.Sub.vs",)),
     "corpus18_type_error_reported_before_deprecated_resubmit": (program("        t.apply();\n        hdr.h.b = nope;\n", ingress_decls="""\
     action loopback() { resubmit(meta); }
     table t { key = { hdr.h.a: exact; } actions = { loopback; NoAction; } default_action = NoAction(); }
