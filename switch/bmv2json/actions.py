@@ -9,6 +9,7 @@ are in ``targets/simple_switch/primitives.cpp``).
 """
 from __future__ import annotations
 
+from ..log_format import bmv2_placeholders
 from .model import BOOL, LIT, SM_VAR, Bmv2JsonError, Model, cast, const, hexint
 
 
@@ -170,6 +171,9 @@ class PrimitiveGen:
         if op == "log_msg":
             msg = a[0].get("value", "")
             items = a[1].get("value", []) if len(a) > 1 else []
+            if len(bmv2_placeholders(str(msg))) != len(items):   # simple_switch dies executing it
+                return [{"s": "assert", "c": bool_const(False), "where": f"{at}: log_msg with {len(items)} value(s) "
+                         f"for {len(bmv2_placeholders(str(msg)))} placeholder(s) (simple_switch dies executing it)"}]
             return [{"s": "log", "msg": str(msg), "data": [m.num(X(z)) for z in items]}]
         if op in ("push", "pop"):
             st = X(a[0])

@@ -557,24 +557,7 @@ class ExternRules:
             return [{"s": "assert", "c": self.coerce(self.expr(args[0], scope), BOOL, args[0].loc),
                      "where": str(loc)}]
         if name == "log_msg":
-            if len(args) > 2:   # (p4c: no overload matches, "log_msg: declaration not found")
-                raise E(loc, f"log_msg takes 1 or 2 argument(s), got {len(args)} (p4c: declaration not found)")
-            if not args or args[0].kind != "str":
-                raise E(loc, "log_msg needs a string literal")
-            if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (
-                    "struct", "header", "header_union", "list"):   # (a tuple's type is ["list", ..])
-                raise E(args[1].loc, "log_msg: the second argument must be a list expression ({...}) or a struct")
-            if len(args) > 1 and call.get("targs"):   # log_msg<T>(msg, data)
-                self.check_typed_data(self.targ(call, 1, "log_msg")[0], args[1], scope, "log_msg data")
-            elif call.get("targs"):
-                raise E(loc, "log_msg(msg) takes no type arguments (p4c)")
-            data = self.flat_list(args[1], scope, "log_msg data") if len(args) > 1 else []
-            if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] == "list":
-                # a tuple-typed value (a tuple local, a generic function's T = tuple parameter): p4c's
-                # JSON names a header that does not exist, and simple_switch dies on the first packet
-                # that logs it (errs15_log_msg_of_a_tuple_value; helper errs16)
-                return self.bmv2_dies(loc, "log_msg of a tuple value")
-            return [{"s": "log", "msg": args[0].value, "data": [d for d, _ in data]}]
+            return self.log_msg_call(call, scope)   # (elab_log_msg)
         raise E(loc, f"extern {name} is not supported")
 
     # ------------------------------------------------------------------ digest

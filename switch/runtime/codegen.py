@@ -25,6 +25,7 @@ import struct
 from . import gen_helpers
 from .engine import DROP_PORT, Engine, ExitSignal, ParserError, Stack
 from .errors import Unsupported
+from ..log_format import bmv2_render
 from .externs import MeterState, csum16, hash_value
 from .gen_blocks import BlockGen
 from .gen_expressions import ExpressionGen
@@ -69,7 +70,7 @@ def load(ir: dict, pipeline) -> Engine:
         "_copy_into", "_apply_dead", "_hdr_out", "_agg_out", "_eq", "_lookahead", "_cat_valid", "_VB", "_vb_in", "_tracked")}
     ns.update({
         "_Struct": struct.Struct, "Stack": Stack, "ParserError": ParserError, "ExitSignal": ExitSignal, "csum16": csum16,
-        "hash_value": hash_value, "CLOCK": pipeline.clock, "_DROP": DROP_PORT,
+        "hash_value": hash_value, "CLOCK": pipeline.clock, "_DROP": DROP_PORT, "_logfmt": bmv2_render,
         "_random": lambda lo, hi: pipeline.rng.randint(lo, hi) if lo <= hi else None,   # (BMv2: no write)
     })
     for t in ir["tables"]:

@@ -523,7 +523,8 @@ class StatementGen:
             self.emit(ind + 1, f"raise AssertionFailed({s['where']!r})")
         elif k == "log":
             data = ", ".join(self.x(d) for d in s["data"])
-            self.emit(ind, f"if P.tr: P.tr('log_msg: ' + {s['msg']!r}.format({data}))")
+            # (BMv2's own placeholders, switch/log_format.py: str.format read "{{}}" and failed on "{}{}")
+            self.emit(ind, f"if P.tr: P.tr('log_msg: ' + _logfmt({s['msg']!r}, ({data}{',' if data else ''})))")
         else:
             raise Unsupported(f"statement {k}")
 

@@ -286,6 +286,17 @@ DIES = {
     "log_msg_generic_tuple_parameter": (program(top="void lg<T>(in T x) { log_msg(\"{} {}\", x); }",
                                                 body="        if (hdr.h.a == 9) { lg({ hdr.h.a, hdr.h.b }); }"),
                                         "lg({ hdr.h.a, hdr.h.b });"),
+    # log_msg formats whose placeholders simple_switch counts otherwise than the values ("Not enough
+    # arguments for format string", then it dies; switch/log_format.py): a leading "{}", the second of
+    # "{}{}", fewer values than "{}", p4c's "(a:{},b:{},c:{})" for a header in the list (helper errs18)
+    "log_msg_leading_placeholder": (program(body='        if (hdr.h.a == 9) { log_msg("{}", { hdr.h.a }); }'),
+                                    'log_msg("{}", { hdr.h.a });'),
+    "log_msg_adjacent_placeholders": (program(body='        if (hdr.h.a == 9) { log_msg("a={}{}", { hdr.h.a, hdr.h.c }); }'),
+                                      'log_msg("a={}{}", { hdr.h.a, hdr.h.c });'),
+    "log_msg_fewer_values": (program(body='        if (hdr.h.a == 9) { log_msg("a={} b={}", { hdr.h.a }); }'),
+                             'log_msg("a={} b={}", { hdr.h.a });'),
+    "log_msg_header_in_list": (program(body='        if (hdr.h.a == 9) { log_msg("h={} n={}", { hdr.h }); }'),
+                               'log_msg("h={} n={}", { hdr.h });'),
     # fuzz_mutants seed 859: p4c passes the struct as a header, simple_switch dies on
     # "tag == ActionParam::FIELD" (helper mutz33)
     "execute_meter_into_a_struct": (program(top="struct s16_t { bit<16> v; }", locals="    meter(4, MeterType.packets) mt;",
@@ -306,6 +317,34 @@ def test_dies_executing_it_drops_the_packet(name):
     assert pl.process(0, bytes([9, 0, 1, 2])) == []
     twin = Pipeline(compile_source(text.replace(stmt, ""), "twin.p4").device_config)
     assert twin.process(0, bytes([9, 0, 1, 2])) == [(0, bytes([9, 0, 1, 2]))]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in DIES if n.startswith("log_msg")))
+def test_log_msg_bmv2_dies_on_drops_the_packet_on_p4c_json(name, tmp_path):
+    """The same log_msg calls in p4c's JSON (whose format p4c has rewritten for a header in the list):
+    the bmv2json loader drops the packet where simple_switch dies (it logged and forwarded before)."""
+    from switch.bmv2json.p4c import compile_with_p4c, p4c_path
+    if p4c_path() is None:
+        pytest.skip("p4c not installed")
+    text, _ = DIES[name]
+    (tmp_path / "p.p4").write_text(text)
+    pl = Pipeline(compile_with_p4c(tmp_path / "p.p4", tmp_path / "out").device_config)
+    assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]
+    assert pl.process(0, bytes([9, 0, 1, 2])) == []
+
+
+def test_log_msg_trace_line_is_bmv2s():
+    """The trace line of a log_msg BMv2 runs is the line simple_switch logs: "{}" opening the string
+    and the second of "{}{}" stay text, "{{}}" is no escape (str.format raised IndexError on the
+    first two -- a switch with tracing on failed the packet; helper errs18)."""
+    lines = []
+    src = program(body='        log_msg("{}{}", { hdr.h.a }); log_msg("{} x{}", { hdr.h.c }); '
+                       'log_msg("{{}}", { hdr.h.b }); log_msg("x{}{}", { hdr.h.a });')
+    pl = Pipeline(compile_source(src, "trace.p4").device_config)
+    pl.trace = lines.append
+    assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]
+    logged = [ln.split("log_msg: ", 1)[1] for ln in lines if "log_msg: " in ln]
+    assert logged == ["{}5", "{} x2", "{1}", "x5{}"]
 
 
 @pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "hash_struct_base", "push_front_negative"])
