@@ -139,7 +139,7 @@ class TableRules:
             profile["tables"].append(q)
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
-        selector_keys, dropped_selector = [], None
+        selector_keys, dropped_selector, nsel = [], None, 0
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
@@ -166,6 +166,7 @@ class TableRules:
                     continue  # p4c 1.2.4.8 drops the selector key of a table without an action_selector
                 selector_keys.extend([d, w] for d, w in self.flatten_value(ir, t, k.expr.loc, "selector key"))
                 self.refuse_bool_selector_key(q, t, k.expr.loc)
+                nsel += 1
                 continue
             if k.match not in ("exact", "lpm", "ternary", "range", "optional"):
                 if k.match not in self.match_kinds:
@@ -397,6 +398,12 @@ class TableRules:
                     raise E(dropped_selector, f"table {q}: a const entry of a table with a selector key but no "
                                               "action_selector (p4c: selector: match type not supported by "
                                               "P4Runtime serializer)")
+                if nsel:   # p4c counts the selector keys (/work/e18 d_ap_selector_const_entries, t6 sel2)
+                    if len(ks) != len(keys) + nsel:
+                        raise E(en.loc, f"table {q}: Size of entry keyset must match the table key set size "
+                                        f"({len(ks)} keys, the table has {len(keys) + nsel} with its selector keys)")
+                    raise E(en.loc, f"table {q}: a const entry of a table with an action selector (p4c: selector: "
+                                    "match type not supported by P4Runtime serializer)")
                 if len(ks) != len(keys):
                     raise E(en.loc, f"table {q}: entry has {len(ks)} keys, table has {len(keys)}")
                 matches = []

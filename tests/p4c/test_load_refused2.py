@@ -64,8 +64,16 @@ REFUSED = {
     "duplicate_entries_equal_priorities": (program(
         locals=_T % ("hdr.h.a: ternary;", "1 &&& 0xff: a2(1) @priority(3); 1 &&& 0xff: a2(2) @priority(3);"),
         body="        t.apply();"), "1 &&& 0xff: a2(2)", _DUP),
+    # ... in log_msg's data list (p4c's FlattenLogMsg format "s=(x:{},y:{})"; helper errs18, /work/e18 t5)
+    "log_msg_metadata_in_list": (program(body='        log_msg("s={}", { m });'), "m });", _INVALID_REF),
+    "log_msg_header_and_metadata_in_list": (program(body='        log_msg("h={} s={}", { hdr.h, m });'), "m });", _INVALID_REF),
 }
 LOADED = {
+    # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
+    "log_msg_struct_local_in_list": program(top="struct s_t { bit<8> p; bit<8> q; }",
+                                            body='        s_t l = { 1, hdr.h.a };\n        log_msg("l={}", { l });'),
+    "log_msg_standard_metadata_in_list": program(body='        log_msg("s={}", { sm });'),
+    "log_msg_metadata_bare": program(body='        log_msg("x={} y={}", m);'),
     # a bare metadata or headers struct as hash data, a struct local of another type, a field of a copy
     "hash_data_metadata_bare": program(body=_H % "m"),
     "hash_data_metadata_copy_fields": program(body="        meta_t m2 = m; m2.x = 3;\n" + _H % "{ m2.x, m2.y }"),
