@@ -155,6 +155,10 @@ class PrimitiveGen:
             return [{"s": "hash", "l": dst, "algo": algo, "data": data, "base": m.num(X(a[1])),
                      "max": m.num(X(a[3])), "t": dst["t"]}]
         if op == "modify_field_rng_uniform":
+            if any(str(z.get("value", "")).startswith("-") for z in a[1:3]):   # p4c's "-0x01" bound of an
+                # int<N> random: simple_switch dies executing it, as checkmate-p4c's build has it (errs17)
+                return [{"s": "assert", "c": bool_const(False), "where": f"{at}: random with a negative bound "
+                         "(simple_switch dies executing it)"}]
             dst = X(a[0])
             return [{"s": "random", "l": dst, "lo": m.num(X(a[1])), "hi": m.num(X(a[2])), "t": dst["t"]}]
         if op in ("clone_ingress_pkt_to_egress", "clone_egress_pkt_to_egress"):
