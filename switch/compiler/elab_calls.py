@@ -595,7 +595,8 @@ class CallRules:
                     raise E(a.loc, f"{d.name}: Cannot unify type '{tstr(bound)}' with the tuple type of the list "
                                    f"{expr_text(a)} (p4c infers {p.type.name} from both arguments; write "
                                    f"{d.name}<{tstr(bound)}>(...))")
-        if call.get("in_call_arg"):
+        if call.get("in_call_arg") and not _inner_generic_call(call.args, scope):
+            # (the innermost such call is p4c's error: it visits them in post-order -- /work/e18 t6 gr*)
             # p4c 1.2.4.8 loses the type parameters of a generic function called inside another
             # call's argument (`f(id(x))`, `hash(..., { id(x) }, ...)`, an action's or a method's):
             # "T: declaration not found" at the generic function's declaration (/work/e17 n_*)
@@ -695,3 +696,16 @@ def mark_calls_in_call_args(n, inside: bool = False) -> None:
     elif isinstance(n, (list, tuple)):
         for v in n:
             mark_calls_in_call_args(v, inside)
+
+
+def _inner_generic_call(n, scope) -> bool:
+    """Whether a call of a generic function (``generic_fn`` in ``scope``) sits in ``n``."""
+    if isinstance(n, Node):
+        if n.kind == "call" and n.fn.kind == "name":
+            ent = scope.lookup(n.fn.name)
+            if ent is not None and ent[0] == "generic_fn":
+                return True
+        return any(_inner_generic_call(v, scope) for v in n._attrs.values())
+    if isinstance(n, (list, tuple)):
+        return any(_inner_generic_call(v, scope) for v in n)
+    return False

@@ -40,3 +40,29 @@ def test_wrong_type_arguments(body, culprit, words, tmp_path):
     line, col = line_of(text, culprit)
     assert str(ei.value).startswith(f"prog.p4:{line}:{col}: ") and words in str(ei.value), str(ei.value)
     assert p4c_accepts(text, tmp_path) in (None, False), "p4c accepts it"
+
+
+_GEN = "T id<T>(in T x) { return x; }\nT first<T>(in T a, in T b) { return a; }"
+
+
+@pytest.mark.parametrize("body,decl", [
+    ("hdr.h.a = id(first(hdr.h.a, id(hdr.h.a)));", "T id<T>"),
+    ("hdr.h.a = first(id(first(hdr.h.a, hdr.h.a)), hdr.h.a);", "T first<T>"),
+    ("hdr.h.a = first(hdr.h.a, id(hdr.h.a)) + id(first(hdr.h.a, hdr.h.a));", "T id<T>"),
+])
+def test_generic_call_in_a_call_argument_innermost_first(body, decl, tmp_path):
+    """p4c 1.2.4.8 loses the type parameters of a generic function called inside another call's
+    argument ("T: declaration not found" at the function's declaration) and reports the innermost
+    such call first, then left to right (post-order); checkmate-p4c named the outermost's function
+    (helper errs18, /work/e18 pa a_gen_recursive_call, t6 gr*)."""
+    src = program(top=_GEN, body="        " + body)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "g.p4")
+    assert f"g.p4:{line_of(src, decl)[0]}:" in str(ei.value) and "declaration not found" in str(ei.value)
+    from switch.bmv2json.p4c import P4cFailed, p4c_path, run_p4c
+    if p4c_path() is not None:   # p4c's own line
+        (tmp_path / "g.p4").write_text(src)
+        with pytest.raises(P4cFailed) as pe:
+            run_p4c(tmp_path / "g.p4", tmp_path, timeout=120)
+        assert f"g.p4({line_of(src, decl)[0]}): [--Werror=not-found] error: T: declaration not found" in (
+            str(pe.value) + pe.value.stderr)
