@@ -73,6 +73,19 @@ class PacketRules:
             self.check_type_args(call, [t], "packet_in.extract")
             if self.headers[t[1]].get("varbit"):
                 self.varbit_extract(call.loc, t[1])
+            if (ir.get("op") == "stack_idx" and self.fold(ir["i"]) is None and a.kind == "index"
+                    and a.index.kind not in ("name", "member")):
+                # a run-time index computed by an expression (a slice, a cast, a sum): p4c 1.2.4.8
+                # copies the element into a temporary and extracts into that (`tmp = s[i];
+                # extract(tmp)`), so the stack is never written -- simple_switch consumes the bytes and
+                # emits no element (/work/e18 pc c_parser_stack_index_var, t7).  A field or variable
+                # index is a "regular" extract into the element, a JSON simple_switch cannot load.
+                self.tmp += 1
+                py = f"v{self.tmp}__extract_copy"
+                var = {"op": "var", "n": py, "t": t}
+                return {"s": "block", "body": [{"s": "decl", "n": py, "t": t, "init": None},
+                                               {"s": "assign", "l": var, "r": self.expr(a, scope)[0]},
+                                               {"s": "extract", "h": var, "hdr": t[1], "siblings": []}]}
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
         if m == "advance":
             if len(call.args) != 1:

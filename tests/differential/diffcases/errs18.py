@@ -51,6 +51,25 @@ CASES.append(case("errs18_empty_name_on_a_called_action", CAT, program("        
     table t { key = { hdr.h.c: exact; } actions = { b; } const entries = { 3: b(9); } }
 """), json_path=True))
 
+# `pkt.extract(hdr.s[e])` with `e` computed (a slice, a cast): p4c 1.2.4.8 extracts into a temporary
+# copy of the element (`tmp = s[e]; extract(tmp)`, no copy back), so simple_switch consumes the bytes
+# and the stack stays as it was; checkmate-p4c extracted into the element, which the deparser then
+# emitted (/work/e18 pc c_parser_stack_index_var, t7).  A field index is a JSON BMv2 cannot load.
+CASES.append(case("errs18_extract_into_a_stack_element_at_a_computed_index", CAT, program("""
+        hdr.h.c = hdr.s[0].isValid() ? 16w1 : 16w0;
+        hdr.h.d = (bit<32>)meta.m8;""", fields="    h_t[3] s;\n",
+    parser="""    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype) { 0x1234: parse_h; default: accept; }
+    }
+    state parse_h {
+        pkt.extract(hdr.h);
+        meta.m8 = hdr.h.b & 1;
+        pkt.extract(hdr.s[hdr.h.b[0:0]]);
+        pkt.extract(hdr.s[(bit<2>)meta.m8[1:1]]);
+        transition accept;
+    }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"), json_path=True))
+
 _SEL = """    action_selector(HashAlgorithm.crc16, 32w4, 32w16) sel;
     action s(bit<8> v) { hdr.h.b = v; }
     table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { s; } implementation = sel; const entries = { %s } }
