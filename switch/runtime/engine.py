@@ -211,10 +211,21 @@ class Engine:
             sm.ingress_global_timestamp = self.clock()
         if carry is not None:
             self.copy_fl(carry[0], P.meta, carry[1])
-        self.parse(P)
-        if self.verify is not None:
-            self.verify(P)
-        return P
+        return P if self._parse(P, tr) else None
+
+    def _parse(self, P, tr) -> bool:
+        """Parser and checksum verification; False when a statement simple_switch dies on (a failed
+        ``assert``, elab_statements.bmv2_dies: a ``log_msg`` in a parser state) dropped the packet
+        there -- it escaped the pipeline before (helper errs18, /work/e18 pc c_log_in_parser)."""
+        try:
+            self.parse(P)
+            if self.verify is not None:
+                self.verify(P)
+        except self.AssertionFailed as e:
+            if tr:
+                tr(f"assert failed at {e}: packet dropped")
+            return False
+        return True
 
     def _headers(self):
         """Headers for a new pass: the last finished packet's, reset as BMv2 resets a PHV
@@ -302,9 +313,8 @@ class Engine:
         sm.instance_type = I_NORMAL
         if self.need_ts:
             sm.ingress_global_timestamp = self.clock()
-        self.parse(P)
-        if self.verify is not None:
-            self.verify(P)
+        if not self._parse(P, None):
+            return out
         self._ingress_parsed(P, frame, port, None, ingress_q, egress_q)
         if len(egress_q) == 1 and len(ingress_q) == 1:
             P, eport = egress_q[0]
@@ -343,7 +353,8 @@ class Engine:
         # metadata is reset (``reset_metadata()``): ingress_port reads 0 unless the preserved
         # field list carries it; only instance_type and packet_length are set again.
         P = self._parsed(data, iport, itype, tr, carry, set_port=itype == I_NORMAL)
-        self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
+        if P is not None:
+            self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
 
     def _run_control(self, control, P, tr, where: str) -> bool:
         """Run the ingress or egress control on ``P``; False when it dropped the packet as BMv2 does:
@@ -427,6 +438,8 @@ class Engine:
         reps, _cos, trunc = cfg
         for port, rid in reps:
             C = make()
+            if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
+                continue
             pooled, C.meta = C.meta, self.new_meta()
             if kind == I_E2E:   # headers in the metadata struct are PHV headers: copied, not reset
                 self.copy_mh(P.meta, C.meta)

@@ -297,6 +297,11 @@ DIES = {
                              'log_msg("a={} b={}", { hdr.h.a });'),
     "log_msg_header_in_list": (program(body='        if (hdr.h.a == 9) { log_msg("h={} n={}", { hdr.h }); }'),
                                'log_msg("h={} n={}", { hdr.h });'),
+    # ... in a parser state: the build's failed assert escaped the pipeline (engine._parse; errs18)
+    "log_msg_in_a_parser_state": (program().replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
+        '    state lg { log_msg("{}", { hdr.h.a }); transition accept; }'), 'log_msg("{}", { hdr.h.a });'),
     # an int<N> random with a negative bound: p4c writes "-0x01", simple_switch dies executing it (errs17)
     "random_negative_bound": (program(body="        if (hdr.h.a == 9) { int<8> r; random(r, -1, -1); }"),
                               "random(r, -1, -1);"),
