@@ -59,6 +59,11 @@ class ParserError(Exception):
         self.code = code
 
 
+class StackEmpty(Exception):
+    """``hs.last`` of a stack nothing was extracted into: simple_switch asserts in
+    ``Stack::get_last`` and dies (/work/e18 pc c_last_before_extract), so the packet is dropped."""
+
+
 class ExitSignal(Exception):
     """``exit`` statement: leaves the current control."""
 
@@ -85,7 +90,7 @@ class Stack:
 
     def last(self):
         if self.n == 0:
-            raise ParserError(3)
+            raise StackEmpty()
         return self.a[self.n - 1]
 
     # BMv2 1.15 (StackP4_16) shifts a header stack as it shifts a stack of unions (below) and then
@@ -224,6 +229,10 @@ class Engine:
         except self.AssertionFailed as e:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
+            return False
+        except StackEmpty:
+            if tr:
+                tr("the last element of an empty header stack (simple_switch dies on it): packet dropped")
             return False
         return True
 
@@ -365,7 +374,7 @@ class Engine:
             if tr:
                 tr(f"assert failed at {e}: packet dropped")
             return False
-        except IndexError:
+        except (IndexError, StackEmpty):
             if tr:
                 tr(f"header stack index out of bounds in {where}: packet dropped")
             return False

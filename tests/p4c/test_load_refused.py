@@ -302,6 +302,12 @@ DIES = {
         "state start { pkt.extract(hdr.h); transition accept; }",
         "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
         '    state lg { log_msg("{}", { hdr.h.a }); transition accept; }'), 'log_msg("{}", { hdr.h.a });'),
+    # `hs.last` before anything was extracted into the stack: simple_switch asserts in Stack::get_last;
+    # checkmate-switch set StackOutOfBounds and forwarded the packet (engine.StackEmpty; errs18)
+    "stack_last_of_an_empty_stack": (program().replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
+        "    state lg { hdr.h.c = hdr.s.last.c; transition accept; }"), "hdr.h.c = hdr.s.last.c;"),
     # an int<N> random with a negative bound: p4c writes "-0x01", simple_switch dies executing it (errs17)
     "random_negative_bound": (program(body="        if (hdr.h.a == 9) { int<8> r; random(r, -1, -1); }"),
                               "random(r, -1, -1);"),
@@ -342,7 +348,7 @@ def test_log_msg_trace_line_is_bmv2s():
 
 
 @pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "hash_struct_base", "push_front_negative",
-                                  "random_negative_bound"] + sorted(n for n in DIES if n.startswith("log_msg")))
+                                  "random_negative_bound", "stack_last_of_an_empty_stack"] + sorted(n for n in DIES if n.startswith("log_msg")))
 def test_dies_executing_it_on_p4c_json_drops_the_packet(name, tmp_path):
     """The same programs through p4c's JSON and the switch/bmv2json loader, which refused them
     (fuzz_mutants seeds 859, 1149, 995: "'c_0' is not a header instance", a pop count of -2), ran
