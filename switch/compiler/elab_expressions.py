@@ -480,9 +480,6 @@ class ExpressionRules:
                 raise E(n.loc, f"++ on {tstr(at)} and {tstr(bt)}")
             t = [at[0], at[1] + bt[1]]
             va, vb = self.fold(a), self.fold(b)
-            if at[0] != bt[0] and vb is None:   # p4c casts the right operand to the result's type (/work/e18 cc_*)
-                raise E(n.b.loc, f"Cannot cast from '{tstr(bt)}' to '{tstr(t)}' (p4c 1.2.4.8 gives the right operand "
-                                 "of ++ the left one's signedness; cast it first)")
             if va is not None and vb is not None:   # folded as p4c does (_eval_bin: a negative b)
                 return {"op": "const", "v": eval_bin("++", va, vb, at, t), "t": t}, t
             if bt[0] == "int" and self.ctx.get("loop_consts") and self.loop_constant(a) and self.loop_constant(b):

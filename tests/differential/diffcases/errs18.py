@@ -91,12 +91,6 @@ INVALID = {
                                                  ("only integral values",)),
     "errs18_log_msg_varbit": (program('        log_msg("v={}", { hdr.v.v });\n', headers="header vb_t { varbit<16> v; }\n",
                                       fields="    vb_t v;\n"), ("only integral values",)),
-    # `int<8> ++ bit<8>` with a run-time right operand: p4c casts it to the result's int<16> and
-    # refuses the cast ("Cannot cast from 'bit<8>' to 'int<16>'"; /work/e18 pb b_concat_signed, t4)
-    "errs18_concat_signed_then_unsigned": (program("        hdr.h.c = (bit<16>)((int<8>)hdr.h.a ++ hdr.h.b);\n"),
-                                           ("Cannot cast",)),
-    "errs18_concat_unsigned_then_signed": (program("        hdr.h.c = (bit<16>)(hdr.h.a ++ (int<8>)hdr.h.b);\n"),
-                                           ("Cannot cast",)),
     # an action declared in a parser is p4c's syntax error ("unexpected ACTION"), which comes before
     # the type errors of the rest: checkmate-p4c reported verify() in the function above first
     # (/work/e18 pc c_verify_in_function)
