@@ -33,8 +33,13 @@ class Targets:
                     pass
             if t.p.proc.poll() is not None:
                 dead.append(f"{t.name} exited with {t.p.proc.returncode}:\n{t.p.tail()}")
-                t.stop()
-                setattr(self, attr, cls(target_args=self.target_args))
+            elif not t.answers():  # dying without exiting (diff_targets.BMv2Target): as dead
+                dead.append(f"{t.name} stopped answering gRPC (its process hangs exiting):\n{t.p.tail()}")
+                t.p.proc.kill()
+            else:
+                continue
+            t.stop()
+            setattr(self, attr, cls(target_args=self.target_args))
         return dead
 
     def restart(self, name: str):
@@ -121,9 +126,11 @@ def compare(targets, case, ref, ours) -> tuple[Observation, list[str], list[str]
 
 
 def _exited(target, wait: float = 3.0) -> bool:
-    """Whether ``target``'s process has exited (given ``wait`` seconds to finish dying)."""
+    """Whether ``target``'s process has exited (given ``wait`` seconds to finish dying), or hangs
+    in its exit with its gRPC server closed (``Target.answers``; BMv2 after a fatal error in a
+    packet thread): a death, which ``Targets.check`` reports and restarts."""
     try:
         target.p.proc.wait(wait)
     except Exception:  # noqa: BLE001 - still running (a hang, not a death)
         pass
-    return target.p.proc.poll() is not None
+    return target.p.proc.poll() is not None or not target.answers()

@@ -5,7 +5,11 @@
   interface names are needed.  A message is ``<type, port, length>`` (three native
   ``int``) followed by the frame: type 3 (PACKET_IN) towards the switch, type 4
   (PACKET_OUT) from it (behavioral-model ``src/bm_sim/dev_mgr_packet_in.cpp``).  The
-  nanomsg C library BMv2 links against is used through :mod:`ctypes`.
+  nanomsg C library BMv2 links against is used through :mod:`ctypes`.  A fatal error in a
+  packet thread (a ``log_msg`` whose ``{}`` count differs from its values: "Not enough arguments
+  for format string") makes simple_switch_grpc 1.15.5 close its gRPC server and then hang for
+  good in its exit (threads waiting on futexes) instead of exiting: ``answers()`` (its gRPC port
+  refuses connections) is how the session tells that death from a live switch.
 * :class:`CheckmateTarget` -- ``checkmate-switch --no-p4`` with one UDP tunnel port per
   switch port (its no-root port mode: one datagram per Ethernet frame).
 
@@ -128,6 +132,20 @@ class Target:
         with self._cv:
             self._last = time.monotonic()
 
+    def answers(self) -> bool:
+        """Whether the switch still accepts connections on its gRPC address (``self.addr``): a process
+        that no longer does is dead even while it has not exited (see :class:`BMv2Target`)."""
+        host, port = self.addr.rsplit(":", 1)
+        try:
+            socket.create_connection((host, int(port)), 0.5).close()
+            return True
+        except OSError:
+            return False
+
+    def gone(self) -> bool:
+        """The process exited, or it hangs in its exit with its gRPC server closed (``answers``)."""
+        return self.p.proc.poll() is not None or not self.answers()
+
 
 class BMv2Target(Target):
     name = "bmv2"
@@ -136,7 +154,7 @@ class BMv2Target(Target):
         super().__init__()
         nn = _nanomsg()
         self.dir = tempfile.mkdtemp(prefix="cmdiff-bmv2-")
-        addr = f"127.0.0.1:{free_port()}"
+        self.addr = addr = f"127.0.0.1:{free_port()}"
         argv = ["simple_switch_grpc", "--no-p4", "--device-id", "0",
                 "--packet-in", f"ipc://{self.dir}/packets.ipc",
                 "--notifications-addr", f"ipc://{self.dir}/notifications.ipc",
@@ -208,7 +226,8 @@ class CheckmateTarget(Target):
             for port, desc in info["ports"].items():
                 local = desc.split("->")[0].split(":")
                 self.remote[int(port)] = (local[1], int(local[2]))
-            self.connect(info["grpc"])
+            self.addr = info["grpc"]
+            self.connect(self.addr)
         except Exception as e:
             tail = self.p.tail()
             self.stop()

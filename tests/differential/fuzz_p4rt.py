@@ -295,7 +295,7 @@ def run_op(side: Side, op, norm: Normalizer):
         return _arb(side.second, eid, side.base)
     if kind == "traffic":
         t = side.target
-        if t.p.proc.poll() is not None:   # a dead BMv2's packet socket would block the send
+        if t.gone():   # a dead BMv2's packet socket would block the send
             return ("DIED",)
         t.drain()
         for port, frame in op[1]:
@@ -409,7 +409,7 @@ def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
             res.trace.append((i, describe(op), a, b))
             if a != b and op[0] == "traffic":   # quiescence is a timeout: look again, slower
                 a, b = _retraffic(sides, op)
-            gone = [s.target.name for s in sides if s.target.p.proc.poll() is not None]
+            gone = [s.target.name for s in sides if s.target.gone()]
             if gone:   # a switch died on this op: the rest of the sequence compares nothing
                 res.died.append(f"{', '.join(gone)} died at op {i}: {describe(op)[:2000]}")
                 break

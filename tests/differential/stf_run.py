@@ -272,7 +272,7 @@ class Switches:
         ``restart``: replace it anyway (simple_switch_grpc that refused a pipeline may refuse
         every later one: "Error in first phase of device update")."""
         t = self.t[name]
-        if restart or t.p.proc.poll() is not None or t.conn.stream_ended.is_set():
+        if restart or t.conn.stream_ended.is_set() or t.gone():
             dead = ("" if restart and t.p.proc.poll() is None and not t.conn.stream_ended.is_set()
                     else f"{t.name} died ({t.p.proc.poll()}): {t.p.tail(800)}")
             try:

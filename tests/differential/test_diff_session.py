@@ -66,3 +66,34 @@ def test_a_hang_or_our_failure_is_still_raised(monkeypatch, who, code):
     with pytest.raises(TargetError):
         diff_session.compare(t, None, None, None)
     assert t.restarted == [who]
+
+
+def test_a_batch_goes_on_after_bmv2_dies_mid_batch():
+    """Real simple_switch_grpc: a program on which BMv2 dies at packet time (a ``log_msg`` with more
+    ``{}`` than values, tests/p4c/test_load_refused.py's DIES) between two ordinary ones.  BMv2 1.15.5
+    closes its gRPC server and hangs in its exit instead of exiting; the session took it for alive
+    (both switches forward nothing there, so no second look), and the next program failed with
+    "nothing answers gRPC there".  Now the death is reported on the program that caused it and the
+    programs after it get BMv2's frames."""
+    from diff_harness import compile_both
+    from diff_targets import bmv2_available
+    from diffcases.base import H, case, program
+    reason = bmv2_available()
+    if reason:
+        pytest.skip(reason)
+    good = [case(f"harn_batch_{n}", "session", program("        hdr.h.b = hdr.h.b + 1;"),
+                 frames=[(1, H(5, 2, 3, 4))]) for n in "ac"]
+    dies = case("harn_batch_b_dies", "session", program('        if (hdr.h.a == 9) { log_msg("{}", { hdr.h.a }); }'),
+                frames=[(1, H(9, 2, 3, 4))])
+    t = diff_session.Targets()
+    try:
+        results = []
+        for c in (good[0], dies, good[1]):
+            ref, ours = compile_both(c)
+            results.append(diff_session.redo_if_bmv2_died(lambda: diff_session.compare(t, c, ref, ours),
+                                                          lambda r: diff_session.only_bmv2(r[2])))
+    finally:
+        t.stop()
+    for expected, diff, dead in (results[0], results[2]):
+        assert expected.ports == {1: [H(5, 3, 3, 4).hex()]} and not diff and not dead
+    assert diff_session.only_bmv2(results[1][2])   # BMv2's death on the program that caused it
