@@ -31,9 +31,11 @@ local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c =
 case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
 paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
 value is exactly the header; its fields' reads are left alone, and an ``isValid()`` of either header
-ends it (fuzz_exprs seed 12177, :func:`_whole_step`).  The values of tuples and lists, values with
-calls, and values that still read a variable declared in the case are not propagated by p4c (or
-not modelled).
+ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
+whole copy out of a local of the case reads that local after the switch, hoisted before it
+(:mod:`.stack_copies`, fuzz_headers seed 8764).  The values of tuples and lists, values with
+calls, and scalar values that still read a variable declared in the case are not propagated by
+p4c (or not modelled).
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ import copy
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .header_init import has_method_call
+from .stack_copies import hoist_case_locals, split_stack_read, stack_element_copies
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -109,13 +112,14 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
     return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
-def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
     the value that part last assigns it, for :func:`propagate_copies`.  A function called there
     as a statement (``fn_of``: its record by generated name) copies its out/inout arguments back
     (:func:`_call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
-    gives a control local standing for it, assigned after the call."""
+    gives a control local standing for it, assigned after the call.  ``elem_of``: a stack type's
+    element type (whole-stack copies and the case's locals: :mod:`.stack_copies`)."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
@@ -162,6 +166,8 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
         if _whole_source(st, dest, val):   # (`hdr.s[1] = hdr.o;`: a whole-header copy)
             src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
             wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
+        for ep, ev in stack_element_copies(st, dest, val, elem_of):   # (`hdr.s = l;`: element by element)
+            wholes[ep] = {"op": "whole", "v": wholes[ir_path(ev)]["v"] if ir_path(ev) in wholes else ev, "t": ev["t"]}
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
         if dest is None or "[*]" in dest or val is None or has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
@@ -171,9 +177,14 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None) -> None:
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
     avail.update(wholes)
     copies = {p: v for p, v in avail.items() if p.split(".")[0].split("[")[0] not in declared
-              and not any(r.split(".")[0].split("[")[0] in declared for r in path_reads(v))}
+              and (v.get("op") == "whole" or not any(_root(r) in declared for r in path_reads(v)))}
+    hoist_case_locals(sw, {_root(r) for v in copies.values() for r in path_reads(v) if _root(r) in declared})
     if copies:
         sw["copies"] = copies
+
+
+def _root(path: str) -> str:
+    return path.split(".")[0].split("[")[0]
 
 
 _SCALAR = ("bit", "int", "bool")
@@ -407,6 +418,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             body = _carry(st["body"], copies, expand, rest, decls)
             out.append(st if same_objects(body, st["body"]) else dict(st, body=body))
             continue
+        if (split := split_stack_read(st, copies)) is not None:   # (`h_t[3] m = hdr.s;`: by element)
+            out.extend(_carry(split, copies, expand, rest, decls))
+            continue
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
             st, ends = _whole_step(st, path, w)
             if ends:
@@ -429,12 +443,13 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             out.append(st if c is st["c"] and all(same_objects(arms[a] or [], st.get(a) or []) for a in arms) else new)
             continue
         if k == "call_action" and expand is not None:
-            # (p4c has inlined the action: a copy goes on past it when the body and its copy-backs
-            # write neither it nor what its value reads and nothing there names it -- fuzz_exprs
-            # seed 14908, `b0(hdr.inh.i2, hdr.outh.o7);` between the switch and a read)
+            # (a copy goes on past it when the body and its copy-backs write neither it nor what
+            # its value reads -- fuzz_exprs seed 14908, `b0(hdr.inh.i2, hdr.outh.o7);` between the
+            # switch and a read; a body or argument that reads it reads the field itself: p4c
+            # leaves a direct call a call, measured by helper fuzz32)
             body = expand(st)
             for path, val in list(copies.items()):
-                if body is None or val.get("op") == "whole" or _names([st, body], path) or \
+                if body is None or val.get("op") == "whole" or \
                         any(d.get("s") in ("exit", "return") for d in ir_dicts(body)) or \
                         any(may_write(x, q) for x in body for q in [path, *path_reads(val)]):
                     del copies[path]

@@ -1,0 +1,95 @@
+"""Whole-stack copies and the case's own locals in what a single-case ``switch`` leaves
+(:mod:`.switch_copies`), as p4c 1.2.4.8 has them by its LocalCopyPropagation.
+
+Two things p4c's mid end does before that pass matter there (measured on its mid-end dumps and
+on BMv2, fuzz_headers seed 8764):
+
+* CopyStructures writes a copy of a whole header stack element by element: ``hdr.s = l;`` is
+  ``hdr.s[0] = l[0]; hdr.s[1] = l[1]; ..`` -- so each element is a whole-header copy of its own,
+  which goes on after the switch like any other (``switch_copies._whole_step``): a later
+  ``hdr.h = hdr.s[1];`` reads ``l[1]``, and a later whole-stack read (``h_t[3] m = hdr.s;``,
+  ``hdr.s2 = hdr.s;``) is element copies too, each reading the element's copy
+  (:func:`split_stack_read`);
+* MoveDeclarations hoists the case's locals to the control, so a copy whose value is a local
+  declared in the case (``h_t[3] l = hdr.s; l.push_front(1); hdr.s = l;``) stays a copy of that
+  local after the switch -- which where the case did not run is still as the packet found it:
+  never valid on BMv2.  :func:`hoist_case_locals` declares such a local before the switch (no
+  initializer: invalid headers) and turns the case's declaration into an assignment, so the
+  reads after the switch see it whether or not the case ran.
+
+Only stacks of headers are split (``elem_of``: a stack type's element type); stacks of unions
+are :mod:`.union_copies`' business.  Scalar values reading a case's locals are still left out
+(p4c has usually put the local's own value in: ``switch_copies.single_case_copies``).
+"""
+from __future__ import annotations
+
+from .copy_paths import ir_path, overlap
+from .elab_common import ir_dicts
+
+_PATH_OPS = ("var", "field", "stack_idx")
+
+
+def _element(e: dict, i: int, t: list, size: int) -> dict:
+    return {"op": "stack_idx", "st": e, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": t, "size": size}
+
+
+def stack_element_copies(st: dict, dest, val, elem_of) -> list:
+    """For a copy ``dest`` <- ``val`` (statement ``st``) of a whole header stack between fixed
+    paths: ``[(element path, element value expression)]``, one per element, as CopyStructures
+    writes it; ``[]`` for anything else."""
+    if elem_of is None or dest is None or not isinstance(val, dict) or val.get("op") not in _PATH_OPS \
+            or (val.get("t") or [None])[0] != "stack" or "[*]" in dest or st.get("siblings") \
+            or (st.get("l") or {}).get("op") == "slice":
+        return []
+    src = ir_path(val)
+    t = val["t"]
+    et = elem_of(t)
+    if src is None or "[*]" in src or overlap(src, dest) or (et or [None])[0] != "header":
+        return []
+    return [(f"{dest}[{i}]", _element(val, i, et, t[2])) for i in range(t[2])]
+
+
+def split_stack_read(st: dict, copies: dict) -> list | None:
+    """Assignment or declaration ``st`` that copies a whole stack holding an element with a whole
+    copy in ``copies`` (``h_t[3] m = hdr.s;`` after ``hdr.s = l;`` in the case), as p4c's
+    CopyStructures writes it: element by element (a declaration first without its value), so
+    each element's copy can be read; None when ``st`` is no such copy."""
+    k = st.get("s")
+    val = st.get("r") if k == "assign" else st.get("init") if k == "decl" else None
+    if not isinstance(val, dict) or val.get("op") not in _PATH_OPS or (val.get("t") or [None])[0] != "stack" \
+            or st.get("siblings") or (k == "assign" and st["l"].get("op") == "slice"):
+        return None
+    src = ir_path(val)
+    if src is None or "[*]" in src:
+        return None
+    et = next((w["t"] for p, w in copies.items() if w.get("op") == "whole" and p.startswith(src + "[")
+               and p[len(src):].count("[") == 1 and p.endswith("]")), None)
+    if et is None:
+        return None
+    if k == "decl":
+        dest = {"op": "var", "n": st["n"], "t": st["t"]}
+        head = [{"s": "decl", "n": st["n"], "t": st["t"], "init": None}]
+    else:
+        dest, head = st["l"], []
+        dp = ir_path(dest)
+        if dp is None or "[*]" in dp or overlap(dp, src):
+            return None
+    n = val["t"][2]
+    return head + [{"s": "assign", "l": _element(dest, i, et, n), "r": _element(val, i, et, n)} for i in range(n)]
+
+
+def hoist_case_locals(sw: dict, names: set) -> None:
+    """The locals ``names`` of ``sw``'s case (read by a copy that goes on after the switch) as
+    p4c's MoveDeclarations leaves them: declared before the switch (``sw["ghosts"]``, no value),
+    the case's declaration an assignment of its value (or nothing, where it has none)."""
+    for body in (c["body"] for c in sw["cases"]):
+        for d in ir_dicts(body):
+            if d.get("s") == "decl" and d.get("n") in names:
+                sw.setdefault("ghosts", []).append({"s": "decl", "n": d["n"], "t": d["t"], "init": None})
+                init = d.get("init")
+                d.clear()
+                if init is None:
+                    d.update({"s": "block", "body": []})
+                else:
+                    d.update({"s": "assign", "l": {"op": "var", "n": sw["ghosts"][-1]["n"],
+                                                   "t": sw["ghosts"][-1]["t"]}, "r": init})

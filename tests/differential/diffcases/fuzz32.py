@@ -1,0 +1,69 @@
+"""Disagreements found by helper fuzz32 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# fuzz_headers seed 8764 (frames): p4c takes a single-case switch's case as always run
+# (switch_copies) and hoists the case's locals to the control, so a whole copy out of a case-local
+# header or stack (`h_t[3] l = hdr.s; l.push_front(1); hdr.s = l;`, which p4c's CopyStructures
+# splits element by element) reaches the exact reads after the switch: `hdr.h = hdr.s[1];` is
+# `hdr.h = l_0[1];` in p4c's mid end, and `h_t[3] m = hdr.s;` copies `l_0` element by element --
+# where the case did not run, `l_0` was never valid and BMv2 emits no stack element.  A stack
+# copied out of another header stack goes on the same way.  checkmate followed whole-header
+# copies between fixed paths only, and none whose value reads a local of the case.  Guard: reads
+# of fields of the copied headers are left alone.
+_SD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"
+_SI = "        hdr.s[0] = hdr.h; hdr.s[0].a = 10; hdr.s[1] = hdr.h; hdr.s[1].a = 11;\n"
+_SF = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (1, 2)]
+_SC = "switch (hdr.h.b) { 2: { h_t[3] l = hdr.s; l.push_front(1); hdr.s = l; } }\n        "
+for _name, _eg in [
+        ("seed_8764", "switch (hdr.h.b) { 2: { { h_t[3] l = hdr.s; l[0] = hdr.h; l.push_front(1); hdr.s = l; } } }\n"
+                      "        { h_t[3] l = hdr.s; l[2] = hdr.s[1]; l.push_front(1); hdr.s = l; }"),
+        ("into_a_stack_local", _SC + "h_t[3] m = hdr.s; hdr.s = m;"),
+        ("into_a_stack_local_in_a_block", _SC + "{ h_t[3] m = hdr.s; hdr.s = m; }"),
+        ("into_a_header", _SC + "hdr.h = hdr.s[1];"),
+        ("field_read_left_alone", _SC + "hdr.h.c = hdr.s[1].c;"),
+        ("of_a_header_local", "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n"
+                              "        h_t m = hdr.s[1]; hdr.s[2] = m;"),
+        ("of_a_header_local_into_an_element", "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n"
+                                              "        hdr.s[2] = hdr.s[1];"),
+        ("from_another_stack", "switch (hdr.h.b) { 2: { hdr.s = hdr.s2; } }\n"
+                               "        h_t[3] m = hdr.s; m[2].a = 3; hdr.s = m;"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_stack_copy_{_name}", CAT, program(
+        _SI, egress="        " + _eg + "\n", fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD), frames=_SF))
+
+
+# fuzz31's open probe: after a single-case switch (`switch (hdr.h.a) { 7: { hdr.h.d = 1 |
+# (bit<32>)hdr.h.c; } }`) a direct action call whose body or arguments read the copied field --
+# and write neither it nor what the value reads -- does not end the copy: p4c leaves the call a
+# call (its body, specialized with its arguments, reads the field itself), and a later read of
+# `hdr.h.d` after it still reads `1 | (bit<32>)hdr.h.c` on BMv2.  checkmate ended the copy at
+# any action call that named the field.  Guards: an action writing the field through an inout
+# or out argument ends it.
+_SW1 = "        hdr.h.d = 32w5;\n        switch (hdr.h.a) { 7: { hdr.h.d = 32w1 | (bit<32>)hdr.h.c; } }\n"
+_RD = "        hdr.h.b = (bit<8>)hdr.h.d;\n        hdr.h.c = meta.m16;\n"
+for _name, _call, _act in [
+        ("a_body_reading_it", "b0();", "action b0() { meta.m16 = (bit<16>)hdr.h.d; }"),
+        ("a_body_reading_it_and_the_value", "b0();", "action b0() { meta.m16 = hdr.h.c + (bit<16>)hdr.h.d; }"),
+        ("a_body_reading_it_in_an_if", "b0();",
+         "action b0() { if (hdr.h.d == 5) { meta.m16 = 1; } else { meta.m16 = 2; } }"),
+        ("a_body_reading_its_validity", "b0();",
+         "action b0() { meta.m16 = hdr.h.isValid() ? (bit<16>)hdr.h.d : 16w9; }"),
+        ("an_in_argument", "b1(hdr.h.d);", "action b1(in bit<32> x) { meta.m16 = (bit<16>)x; }"),
+        ("an_in_argument_expression", "b1(hdr.h.d + 1);", "action b1(in bit<32> x) { meta.m16 = (bit<16>)x; }"),
+        ("an_inout_argument_left_alone", "b2(hdr.h.d);", "action b2(inout bit<32> x) { meta.m16 = (bit<16>)x; }"),
+        ("ended_by_an_inout_argument_written", "b2(hdr.h.d);",
+         "action b2(inout bit<32> x) { meta.m16 = (bit<16>)x; x = x + 1; }"),
+        ("ended_by_an_out_argument", "b2(hdr.h.d);", "action b2(out bit<32> x) { meta.m16 = 2; x = 7; }"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_copy_past_an_action_reading_it_{_name}", CAT, program(
+        _SW1 + f"        {_call}\n" + _RD, ingress_decls=f"    {_act}\n"),
+        frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
