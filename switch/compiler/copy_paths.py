@@ -84,6 +84,10 @@ def may_write(st: dict, path: str) -> bool:
                 [ir_path(x) if isinstance(x, dict) else None for x in d.get("siblings") or []]
             if any(p is None or overlap(p, path) for p in hp):
                 return True
+        elif k in ("push_front", "pop_front"):   # (its own stack only)
+            sp = ir_path(d["st"])
+            if sp is None or overlap(sp, path):
+                return True
         elif k is not None and k not in _PLAIN:
             if not is_var or any(x.get("op") == "var" and x.get("n") == path for x in ir_dicts(d)):
                 return True

@@ -14,7 +14,7 @@ from .errors import Loc, P4CompileError
 from .checks import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 from .table_successors import check_single_apply, check_table_successors, midend_kept_tables
-from .switch_copies import drop_unvisited_locals
+from .switch_cases import drop_unvisited_locals
 
 
 def _direction_fits(p: Node, want_dir: str) -> bool:

@@ -11,7 +11,8 @@ into its case (``switch_copies.single_case_copies``).
 from __future__ import annotations
 
 from .ast import Node
-from .switch_copies import single_case_copies, unused_by_dead_cases
+from .switch_cases import unused_by_dead_cases
+from .switch_copies import single_case_copies
 from .elab_common import BOOL, E, expr_text, is_bits, pyname, Scope, tstr
 from .errors import P4CompileError
 

@@ -59,7 +59,9 @@ class UnionRules:
     def inlined_for_copies(self, call: dict) -> list | None:
         """A sub-control apply as p4c's inliner pastes it, for ``switch_copies``: the body with
         each struct argument passed ``inout`` in place of its parameter (None: no such body).  An
-        action call: its body, then its out/inout arguments' copy-backs (p4c inlines it too)."""
+        action call: its body, then its out/inout arguments' copy-backs (p4c inlines it too).  A
+        table apply: an ``if`` reading its keys, then one of its actions' bodies (None where an
+        action binds arguments)."""
         if call.get("s") == "call_action":
             act = self.actions.get(call.get("action"))
             if act is None or act.get("body") is None:
@@ -69,6 +71,14 @@ class UnionRules:
             return body + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
                            for a, p in zip(call["args"], act.get("params") or ())
                            if a.get("dir") == "out" or a.get("dir") == "inout" and any(may_write(x, p["py"]) for x in body)]
+        if call.get("s") == "apply":   # (its keys read, as a first statement; then one of its actions)
+            tab = self.tables.get(call.get("table"))
+            acts = [(ta, self.actions.get(ta.get("name"))) for ta in (tab or {}).get("actions") or ()]
+            if tab is None or any(a is None or a.get("body") is None or ta.get("bound") for ta, a in acts):
+                return None
+            keys = {"s": "if", "c": {"op": "list", "items": [k.get("expr") for k in tab.get("keys") or ()]},
+                    "then": [], "else": None}
+            return [keys] + one_of([list(a["body"]) for _, a in acts])
         blk = self.subcontrol_of(call)
         if blk is None:
             return None

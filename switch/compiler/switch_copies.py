@@ -26,7 +26,7 @@ after the switch is the case's, as if the case always ran.  So after the switch:
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
-(Also here: which actions a constant switch's dropped cases leave unused, ``unused_by_dead_cases``.)  A tuple
+(Which actions a constant switch's dropped cases leave unused: :mod:`.switch_cases`.)  A tuple
 local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
 case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
 paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
@@ -421,7 +421,16 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         if (split := split_stack_read(st, copies)) is not None:   # (`h_t[3] m = hdr.s;`: by element)
             out.extend(_carry(split, copies, expand, rest, decls))
             continue
+        if k in ("switch_value", "switch_action") and not any(may_write(st.get("e"), p) for p in copies) and \
+                not any(d.get("s") in ("exit", "return") for d in ir_dicts(st["cases"])) and \
+                (k == "switch_value" or expand is not None):
+            if k == "switch_action":   # (the table's actions first, as for an apply: below)
+                _past_call(copies, expand({"s": "apply", "table": st["table"]}))
+            out.append(_carry_cases(st, copies, expand, rest, decls))
+            continue
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
+            if k in ("call_action", "apply") and expand is not None:
+                break   # (below: what the call may write ends them)
             st, ends = _whole_step(st, path, w)
             if ends:
                 del copies[path]
@@ -442,17 +451,13 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             new = dict(st, c=c, **arms)
             out.append(st if c is st["c"] and all(same_objects(arms[a] or [], st.get(a) or []) for a in arms) else new)
             continue
-        if k == "call_action" and expand is not None:
+        if k in ("call_action", "apply") and expand is not None:
             # (a copy goes on past it when the body and its copy-backs write neither it nor what
             # its value reads -- fuzz_exprs seed 14908, `b0(hdr.inh.i2, hdr.outh.o7);` between the
             # switch and a read; a body or argument that reads it reads the field itself: p4c
-            # leaves a direct call a call, measured by helper fuzz32)
-            body = expand(st)
-            for path, val in list(copies.items()):
-                if body is None or val.get("op") == "whole" or \
-                        any(d.get("s") in ("exit", "return") for d in ir_dicts(body)) or \
-                        any(may_write(x, q) for x in body for q in [path, *path_reads(val)]):
-                    del copies[path]
+            # leaves a direct call a call; a table's actions likewise, its keys not reading it --
+            # measured by helper fuzz32, whole-header copies too; a key reads the field itself)
+            _past_call(copies, expand(st))
             out.append(st)
             continue
         if k == "apply_control" and expand is not None:
@@ -478,6 +483,57 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                 st = put_path(st, path, val)
         out.append(st)
     return out
+
+
+def _past_call(copies: dict, body: list | None) -> None:
+    """Ends the copies that an action call or table apply, p4c's view of it ``body`` (None: not
+    seen), may write -- the path or what its value reads -- or that it may exit past."""
+    for path, val in list(copies.items()):
+        if body is None or any(d.get("s") in ("exit", "return") for d in ir_dicts(body)) or \
+                any(may_write(x, q) for x in body for q in [path, *path_reads(val)]):
+            del copies[path]
+
+
+def _carry_cases(st: dict, copies: dict, expand, rest: tuple, decls) -> dict:
+    """A later ``switch`` on a value (``st``) as p4c's walk sees it: the key reads the copies, each
+    case starts from them (a whole-header copy reaches a case's reads: fuzz_headers seed 8764's
+    two single-case switches), and what every case leaves goes on after it -- a single case's
+    state is the state after it; a ``switch`` on a table's ``action_run`` likewise, after the
+    table's actions.  Its own copies (``copies`` mark) get what reaches its case's end."""
+    e = {"e": _put_all(st["e"], copies)} if "e" in st else {}
+    ends, cases, entry = [], [], dict(copies)
+    for c in st["cases"]:
+        mine = dict(copies)
+        cases.append(dict(c, body=_carry(c["body"], mine, expand, rest, decls)))
+        ends.append(mine)
+    for p in [p for p in copies if not all(p in x for x in ends)]:
+        del copies[p]
+    if st.get("copies"):   # (one that now reads its own path is no copy for p4c: drop_self_reading_copies)
+        chained = {p: _chained(p, v, st["cases"][0]["body"], entry) for p, v in st["copies"].items()}
+        return dict(st, **e, cases=cases, copies={p: v for p, v in chained.items()
+                                                  if not any(overlap(r, p) for r in path_reads(v))})
+    if e.get("e") is st.get("e") and all(same_objects(a["body"], b["body"]) for a, b in zip(cases, st["cases"])):
+        return st
+    return dict(st, **e, cases=cases)
+
+
+def _chained(path: str, v: dict, body: list, entry: dict) -> dict:
+    """Copy value ``v`` of ``path`` that single-case ``body`` leaves, with the copies ``entry``
+    held at the body's start put in -- those still held at the statement that last assigns
+    ``path`` there (its own right-hand side still gets them)."""
+    flat = _straight(body, lambda x: None, [])
+    last = [i for i, x in enumerate(flat) if (x.get("s") == "assign" and ir_path(x["l"]) == path)
+            or (x.get("s") == "decl" and x.get("n") == path)]
+    if not last:
+        return v
+    copies = dict(entry)
+    for x in flat[:last[-1]]:
+        for q in [q for q, w in copies.items() if may_write(x, q) or any(may_write(x, r) for r in path_reads(w))]:
+            del copies[q]
+    if v.get("op") != "whole":
+        return _put_all(v, copies)
+    src = copies.get(ir_path(v["v"]) or "")
+    return dict(v, v=src["v"]) if src is not None and src.get("op") == "whole" else v
 
 
 def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
@@ -655,98 +711,3 @@ def _last_value(stmts: list, r: str, expand, depth: int):
             return None
         return v
     return None
-
-
-def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
-    """A constant switch (value ``v``; ``"default"``: p4c keeps the default case) drops the cases it
-    does not select before p4c's back-end checks, so an action only they call is unused (fuzz_headers
-    seed 5708: a conditional ``pop_front`` in an action called in ``switch (8w1) { 2: {..} }``).
-    ``cases`` carry ``used_before`` (each action's ``used`` before the case's body; taken out here);
-    returns the ``used`` values to restore."""
-    befores = [c.pop("used_before", None) for c in cases]
-    if v is None:
-        return {}
-    hit = next((i for i, c in enumerate(cases) if v in c["labels"]), None) if v != "default" else None
-    hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
-    snaps = [b for b in befores if b is not None] + [{q: a.get("used") for q, a in actions.items()}]
-    k = sum(1 for b in befores[:hit] if b is not None) if hit is not None and befores[hit] is not None else None
-    mine = set() if k is None else {q for q in snaps[-1] if snaps[k].get(q) != snaps[k + 1].get(q)}
-    return {q: u for q, u in snaps[0].items() if q not in mine and u != snaps[-1].get(q)}
-
-
-def _var_reads(x, out: set) -> set:
-    for d in ir_dicts(x):
-        if d.get("op") == "var":
-            out.add(d["n"])
-    return out
-
-
-def drop_unvisited_locals(body: list) -> list:
-    """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
-    takes the flow as unreachable (nothing to merge with the case's) and does not visit what
-    follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
-    make a local live, so a local of the control body read only there loses every assignment and
-    its initializer to the pass's dead-code removal, and reads as 0 on BMv2 (``bit<8> v = 1;
-    switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
-    Returns ``body`` with those assignments removed (a local whose assignments call anything is
-    left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
-    there ineffective."""
-    live: set = set()
-    unvisited: list = []
-
-    def walk(sts, visited: bool) -> bool:
-        for st in sts:
-            k = st.get("s")
-            if not visited:
-                unvisited.append(st)
-            if k == "block":
-                visited = walk(st["body"], visited)
-            elif k == "if":
-                if visited:
-                    _var_reads(st["c"], live)
-                vt, ve = walk(st["then"] or [], visited), walk(st["else"] or [], visited)
-                visited = vt or ve
-            elif k == "switch_value":
-                if visited:
-                    _var_reads(st["e"], live)
-                ends = [walk(c["body"], visited) for c in st["cases"]]
-                single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
-                    st["cases"][0]["labels"] != ["default"]
-                visited = False if (single and st.get("exits")) else (any(ends) or visited)
-            elif visited:
-                if k == "assign" and st["l"].get("op") == "var":
-                    _var_reads(st["r"], live)
-                elif k == "decl":
-                    _var_reads(st.get("init"), live)
-                else:
-                    _var_reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, live)
-        return visited
-    walk(body, True)
-    if not unvisited:
-        return body
-    decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    read_anywhere = _var_reads(unvisited, set())
-    dead = {n for n in decls - live if n in read_anywhere}
-    for d in ir_dicts(body):
-        if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
-                or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
-                    and has_method_call(d["init"])):
-            dead.discard(d.get("n") or d["l"]["n"])
-    if not dead:
-        return body
-
-    def strip(sts):
-        out = []
-        for st in sts:
-            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead:
-                continue
-            if st.get("s") == "decl" and st.get("n") in dead:
-                st = dict(st, init=None)
-            for key in ("body", "then", "else"):
-                if isinstance(st.get(key), list):
-                    st = dict(st, **{key: strip(st[key])})
-            if isinstance(st.get("cases"), list):
-                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
-            out.append(st)
-        return out
-    return strip(body)

@@ -64,6 +64,55 @@ for _name, _call, _act in [
         frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
 
 
+# Around seed 8764 (probes): p4c's walk carries a single-case switch's copies -- whole-header ones
+# too -- past a table apply whose actions write neither side (its keys reading the field read
+# the field itself), past a direct action call (above), past a push_front of another stack, into
+# every case of a later switch (on a value or on a table's action_run; what all cases keep goes
+# on after it, a single case's state is the state after it), and the later single-case switch's
+# own copies read them: `switch (..) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }` then
+# `switch (..) { 7: { h_t l = hdr.s[1]; .. hdr.s[0] = l; } }` copies `l_0` into the second `l`.
+# checkmate ended every copy at a table apply, a whole-header one at an action call or
+# push_front, and at a later switch any case wrote.  Guard: a case copying the field into what
+# the copy reads (`hdr.h.c = (bit<16>)hdr.h.d;`) leaves no copy of it (it would read itself).
+_T = ("    action n() { meta.m8 = 1; }\n    action w() { hdr.s[1].b = 7; }\n"
+      "    table t { key = { hdr.h.a: exact; } actions = { n; } default_action = n(); }\n"
+      "    table t2 { key = { hdr.h.a: exact; } actions = { w; n; } default_action = w(); }\n")
+_SL = "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n        "
+_SN = "switch (hdr.h.b) { 2: { hdr.s[1] = hdr.s2[0]; } }\n        "
+for _name, _eg in [
+        ("past_a_table_apply", _SL + "t.apply(); hdr.s[2] = hdr.s[1];"),
+        ("of_another_header_past_a_table_apply", _SN + "t.apply(); hdr.s[2] = hdr.s[1];"),
+        ("ended_by_a_table_writing_it", _SL + "t2.apply(); hdr.s[2] = hdr.s[1];"),
+        ("past_an_action_call", _SL + "n(); hdr.s[2] = hdr.s[1];"),
+        ("of_another_header_past_an_action_call", _SN + "n(); hdr.s[2] = hdr.s[1];"),
+        ("past_a_push_front_of_another_stack", _SL + "hdr.s2.push_front(1); hdr.s[2] = hdr.s[1];"),
+        ("local_without_initializer", "switch (hdr.h.b) { 2: { h_t l; l.setValid(); l.a = 1; hdr.s[1] = l; } }\n"
+                                      "        hdr.s[2] = hdr.s[1];"),
+        ("into_a_second_single_case_switch", _SL + "switch (hdr.h.a) { 7: { h_t l = hdr.s[1]; l.a = 6; hdr.s[0] = l; } }\n"
+                                                   "        hdr.s[2] = hdr.s[0]; hdr.h = hdr.s[1];"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_whole_copy_{_name}", CAT, program(
+        _SI, egress="        " + _eg + "\n", egress_decls=_T, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
+        frames=_SF))
+
+_TS = ("    action n() { meta.m8 = 1; }\n    action w() { hdr.h.d = 77; }\n"
+       "    table t { key = { hdr.h.b: exact; } actions = { n; } default_action = n(); }\n"
+       "    table tw { key = { hdr.h.b: exact; } actions = { w; n; } default_action = n(); }\n"
+       "    table tk { key = { hdr.h.d: exact; } actions = { n; } default_action = n(); }\n")
+for _name, _mid in [
+        ("past_a_table_apply", "t.apply();"),
+        ("past_a_table_keyed_on_it", "tk.apply();"),
+        ("ended_by_a_table_writing_it", "tw.apply();"),
+        ("into_the_cases_of_a_later_switch", "switch (hdr.h.b) { 0: { hdr.h.c = (bit<16>)hdr.h.d; } 1: { meta.m8 = 2; } }"),
+        ("into_a_later_switch_one_case_writing_it",
+         "switch (hdr.h.b) { 0: { hdr.h.c = (bit<16>)hdr.h.d; hdr.h.d = 3; } 1: { meta.m8 = (bit<8>)hdr.h.d; } }"),
+        ("into_an_action_run_switch", "switch (t.apply().action_run) { n: { meta.m8 = (bit<8>)hdr.h.d; } }"),
+        ("read_by_a_second_single_case_switch",
+         "switch (hdr.h.b) { 1: { hdr.h.c = (bit<16>)hdr.h.d; } }\n        hdr.h.d = (bit<32>)hdr.h.c;"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_copy_{_name}", CAT, program(
+        _SW1 + f"        {_mid}\n        hdr.h.b = (bit<8>)hdr.h.d;\n", ingress_decls=_TS),
+        frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
+
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }

@@ -1,0 +1,104 @@
+"""Two things a ``switch`` on a value leaves for p4c 1.2.4.8 that are no copies
+(:mod:`.switch_copies` has those): which actions a constant switch's dropped cases leave unused
+(:func:`unused_by_dead_cases`), and the locals whose stores p4c drops after a single-case switch
+whose case exits (:func:`drop_unvisited_locals`).  Split out of :mod:`.switch_copies`.
+"""
+from __future__ import annotations
+
+from .elab_common import ir_dicts
+from .header_init import has_method_call
+
+
+def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
+    """A constant switch (value ``v``; ``"default"``: p4c keeps the default case) drops the cases it
+    does not select before p4c's back-end checks, so an action only they call is unused (fuzz_headers
+    seed 5708: a conditional ``pop_front`` in an action called in ``switch (8w1) { 2: {..} }``).
+    ``cases`` carry ``used_before`` (each action's ``used`` before the case's body; taken out here);
+    returns the ``used`` values to restore."""
+    befores = [c.pop("used_before", None) for c in cases]
+    if v is None:
+        return {}
+    hit = next((i for i, c in enumerate(cases) if v in c["labels"]), None) if v != "default" else None
+    hit = next((i for i, c in enumerate(cases) if "default" in c["labels"]), None) if hit is None else hit
+    snaps = [b for b in befores if b is not None] + [{q: a.get("used") for q, a in actions.items()}]
+    k = sum(1 for b in befores[:hit] if b is not None) if hit is not None and befores[hit] is not None else None
+    mine = set() if k is None else {q for q in snaps[-1] if snaps[k].get(q) != snaps[k + 1].get(q)}
+    return {q: u for q, u in snaps[0].items() if q not in mine and u != snaps[-1].get(q)}
+
+
+def _var_reads(x, out: set) -> set:
+    for d in ir_dicts(x):
+        if d.get("op") == "var":
+            out.add(d["n"])
+    return out
+
+
+def drop_unvisited_locals(body: list) -> list:
+    """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
+    takes the flow as unreachable (nothing to merge with the case's) and does not visit what
+    follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
+    make a local live, so a local of the control body read only there loses every assignment and
+    its initializer to the pass's dead-code removal, and reads as 0 on BMv2 (``bit<8> v = 1;
+    switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
+    Returns ``body`` with those assignments removed (a local whose assignments call anything is
+    left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
+    there ineffective."""
+    live: set = set()
+    unvisited: list = []
+
+    def walk(sts, visited: bool) -> bool:
+        for st in sts:
+            k = st.get("s")
+            if not visited:
+                unvisited.append(st)
+            if k == "block":
+                visited = walk(st["body"], visited)
+            elif k == "if":
+                if visited:
+                    _var_reads(st["c"], live)
+                vt, ve = walk(st["then"] or [], visited), walk(st["else"] or [], visited)
+                visited = vt or ve
+            elif k == "switch_value":
+                if visited:
+                    _var_reads(st["e"], live)
+                ends = [walk(c["body"], visited) for c in st["cases"]]
+                single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
+                    st["cases"][0]["labels"] != ["default"]
+                visited = False if (single and st.get("exits")) else (any(ends) or visited)
+            elif visited:
+                if k == "assign" and st["l"].get("op") == "var":
+                    _var_reads(st["r"], live)
+                elif k == "decl":
+                    _var_reads(st.get("init"), live)
+                else:
+                    _var_reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, live)
+        return visited
+    walk(body, True)
+    if not unvisited:
+        return body
+    decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
+    read_anywhere = _var_reads(unvisited, set())
+    dead = {n for n in decls - live if n in read_anywhere}
+    for d in ir_dicts(body):
+        if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
+                or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
+                    and has_method_call(d["init"])):
+            dead.discard(d.get("n") or d["l"]["n"])
+    if not dead:
+        return body
+
+    def strip(sts):
+        out = []
+        for st in sts:
+            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead:
+                continue
+            if st.get("s") == "decl" and st.get("n") in dead:
+                st = dict(st, init=None)
+            for key in ("body", "then", "else"):
+                if isinstance(st.get(key), list):
+                    st = dict(st, **{key: strip(st[key])})
+            if isinstance(st.get("cases"), list):
+                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
+            out.append(st)
+        return out
+    return strip(body)
