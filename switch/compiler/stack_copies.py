@@ -93,3 +93,38 @@ def hoist_case_locals(sw: dict, names: set) -> None:
                 else:
                     d.update({"s": "assign", "l": {"op": "var", "n": sw["ghosts"][-1]["n"],
                                                    "t": sw["ghosts"][-1]["t"]}, "r": init})
+
+
+def whole_operands(st: dict, path: str, val: dict) -> tuple:
+    """Statement ``st`` with the exact reads of header ``path`` that p4c turns into copies of their
+    own put as ``val`` (its whole copy): a function's ``in`` argument (the inliner's ``x = arg;``)
+    and an arm of a ``?:`` that is the statement's whole value (``tmp = ..;`` in each branch of
+    the ``if`` p4c makes of it) -- measured on p4c's mid end, helper fuzz32.  Nested statement
+    lists are left alone.  Returns (statement, how many reads were put)."""
+    n = 0
+
+    def arm(e):
+        nonlocal n
+        if isinstance(e, dict) and e.get("op") in _PATH_OPS and ir_path(e) == path:
+            n += 1
+            return dict(val)
+        if isinstance(e, dict) and e.get("op") == "cond":
+            return dict(e, a=arm(e["a"]), b=arm(e["b"]))
+        return e
+
+    def walk(x):
+        if isinstance(x, list):
+            return [walk(y) for y in x]
+        if not isinstance(x, dict):
+            return x
+        if x.get("op") == "call_fn":   # (all its parameters `in`: plain expressions)
+            x = dict(x, args=[arm(a) if (a.get("t") or [None])[0] == "header" else a for a in x["args"]])
+        elif x.get("op") == "call_fn_out" or x.get("s") == "call_fn":
+            x = dict(x, args=[dict(a, e=arm(a["e"])) if a.get("dir") == "in"
+                              and (a["e"].get("t") or [None])[0] == "header" else a for a in x["args"]])
+        return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
+    key = "r" if st.get("s") == "assign" else "init" if st.get("s") == "decl" else None
+    if key and isinstance(st.get(key), dict) and st[key].get("op") == "cond":
+        st = dict(st, **{key: arm(st[key])})
+    out = walk(st)
+    return (out if n else st), n

@@ -44,7 +44,7 @@ import copy
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .header_init import has_method_call
-from .stack_copies import hoist_case_locals, split_stack_read, stack_element_copies
+from .stack_copies import hoist_case_locals, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -222,16 +222,18 @@ def _whole_uses(x, paths) -> int:
 def _whole_step(st: dict, path: str, w: dict) -> tuple:
     """A whole-header copy ``path`` <- ``w["v"]`` at statement ``st`` (measured on p4c's mid end):
     an assignment or declaration whose value is exactly ``path`` gets the header copied instead
-    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``); reads of its fields are left alone;
-    any other use of either header -- ``isValid()``, ``==``, an argument -- or a write to either
-    ends the copy.  Returns (the statement, whether the copy ends)."""
+    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``), so do a function's ``in`` argument
+    and the arms of a ``?:`` that is the whole value (p4c's temporaries: :func:`.stack_copies.
+    whole_operands`); reads of its fields are left alone; any other use of either header --
+    ``isValid()``, ``==``, an action's argument -- or a write to either ends the copy.  Returns (the statement, whether the copy ends)."""
     src = ir_path(w["v"])
     k = st.get("s")
     key = "r" if k == "assign" else "init" if k == "decl" else None
     val = st.get(key) if key else None
     exact = isinstance(val, dict) and val.get("op") in _PATH_OPS and ir_path(val) == path and not st.get("siblings")
-    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) or may_write(st, path) or may_write(st, src)
-    return (dict(st, **{key: dict(w["v"])}) if exact else st), ends
+    put, n = whole_operands(st, path, w["v"])   # (a function's `in` argument, an arm of `?:`)
+    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) + n or may_write(st, path) or may_write(st, src)
+    return (dict(put, **{key: dict(w["v"])}) if exact else put), ends
 
 
 def _returns_before_last(x: dict) -> bool:
@@ -428,7 +430,13 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                 _past_call(copies, expand({"s": "apply", "table": st["table"]}))
             out.append(_carry_cases(st, copies, expand, rest, decls))
             continue
+        if k == "if" and not any(may_write(st["c"], p) for p in copies):
+            for path in [p for p, w in copies.items() if w.get("op") == "whole" and
+                         _whole_uses(st["c"], (p, ir_path(w["v"])))]:
+                del copies[path]   # (a use in the condition ends it; the arms read it: below)
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
+            if k == "if" and not any(may_write(st["c"], p) for p in copies):
+                break
             if k in ("call_action", "apply") and expand is not None:
                 break   # (below: what the call may write ends them)
             st, ends = _whole_step(st, path, w)

@@ -113,6 +113,23 @@ for _name, _mid in [
         frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
 
 
+# The same whole-header copy read where p4c makes copies of its own (measured on its mid end): in
+# the branches of a later `if` (a branch writing it ends it after the `if`), as an arm of a `?:`
+# that is the whole value (p4c's `tmp = l_0;` per branch) and as a function's `in` argument (the
+# inliner's `x = l_0;`).  checkmate ended the copy at any such use.  Guard: `==` in a condition.
+_G = "bit<16> g(in h_t x) { return x.isValid() ? 16w1 : 16w2; }\n"
+for _name, _eg in [
+        ("read_in_an_if_branch", _SL + "if (hdr.h.a == 7) { hdr.s[2] = hdr.s[1]; }"),
+        ("ended_by_an_if_branch_writing_it",
+         _SL + "if (hdr.h.a == 7) { hdr.s[2] = hdr.s[1]; } else { hdr.s[1].a = 1; } hdr.h = hdr.s[1];"),
+        ("read_as_an_arm_of_a_conditional", _SL + "hdr.s[2] = hdr.h.a == 7 ? hdr.s[1] : hdr.s[0];"),
+        ("read_as_a_function_argument", _SL + "hdr.h.c = g(hdr.s[1]);"),
+        ("ended_by_a_comparison", _SL + "if (hdr.s[1] == hdr.s[0]) { hdr.h.c = 1; } hdr.s[2] = hdr.s[1];"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_whole_copy_{_name}", CAT, program(
+        _SI, egress="        " + _eg + "\n", top=_G, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
+        frames=_SF))
+
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
