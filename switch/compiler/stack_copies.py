@@ -17,6 +17,9 @@ on BMv2, fuzz_headers seed 8764):
   initializer: invalid headers) and turns the case's declaration into an assignment, so the
   reads after the switch see it whether or not the case ran.
 
+Also here, for any whole-header copy: the reads p4c turns into copies of their own -- a
+function's ``in`` argument, an arm of a ``?:`` value -- which get it too (:func:`whole_operands`).
+
 Only stacks of headers are split (``elem_of``: a stack type's element type); stacks of unions
 are :mod:`.union_copies`' business.  Scalar values reading a case's locals are still left out
 (p4c has usually put the local's own value in: ``switch_copies.single_case_copies``).

@@ -12,9 +12,12 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   makes later reads of ``hdr.h.d`` ``(bit<32>)(hdr.h.a + 1)``), until something writes it or what
   the value reads -- in the statements that follow in the same block and past the end of plain
   blocks around it (not past an ``if`` or ``switch`` around it: a join), into later plain blocks,
-  both branches of an ``if`` (past it when neither branch writes them), past an action call
-  whose body and copy-backs write and name neither (p4c has inlined it: fuzz_exprs seed 14908)
-  and into the body of a sub-control applied there (p4c has inlined it: past it when the body writes neither;
+  both branches of an ``if`` (past it when neither branch writes them), past a direct action
+  call whose body and copy-backs write neither (fuzz_exprs seed 14908; a body or argument reading
+  it reads the field itself: p4c leaves the call a call) and a table apply whose actions write
+  neither (its keys read the field itself), into every case of a later ``switch`` on a value or
+  on ``action_run`` (past it what all cases keep; a later single-case switch's own copies read
+  them: :func:`_carry_cases`), and into the body of a sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
   later is no write (p4c's front end removed it before: :func:`_dead_local_store`); a local whose
   constant value is known before the switch is that constant in the case's values
@@ -30,8 +33,8 @@ Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is no
 local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c = tp[1];`` in the
 case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
 paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
-value is exactly the header; its fields' reads are left alone, and an ``isValid()`` of either header
-ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
+value is exactly the header (or a function's ``in`` argument, an arm of a ``?:`` value: p4c's own
+copies); its fields' reads are left alone, and an ``isValid()`` of either header ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
 whole copy out of a local of the case reads that local after the switch, hoisted before it
 (:mod:`.stack_copies`, fuzz_headers seed 8764).  The values of tuples and lists, values with
 calls, and scalar values that still read a variable declared in the case are not propagated by
