@@ -88,6 +88,19 @@ class LoopRules:
                     del d["p4c_fold"]
         return body
 
+    def dead_loop_rest(self, rest: list, loc, scope: Scope) -> None:
+        """The statements ``rest`` of a loop body's block after one that always leaves the iteration
+        (:func:`leaves_loop`; ``if (4w8 - 4w1 != 0) { continue; }`` folded): the reference spells
+        the loop out with the rest under ``if (!(c)) {..}``, which p4c folds away -- checked as such
+        a dead branch (an action only called there stays out of the P4Info: fuzz_exprs seed
+        15607), and not kept (nothing runs there)."""
+        if not rest:
+            return
+        used, pending = {q: a.get("used") for q, a in self.actions.items()}, self.pending_snapshot()
+        self.dead_branch(Node("block", loc, stmts=list(rest)), scope, False)
+        self._restore_used(used)
+        self.pending_snapshot(pending)
+
     def loop_constant(self, e, extra=frozenset()) -> bool:
         """Whether expression ``e`` is made of constants and loop variables p4c sees as constants
         (its midend then propagates and folds it: see the ``++`` of :mod:`elab_expressions`)."""
@@ -97,3 +110,16 @@ class LoopRules:
             if op == "var" and d["n"] not in known or op is not None and op not in ("const", "var", "cast", "slice", "bin", "un"):
                 return False
         return True
+
+
+def leaves_loop(st: dict) -> bool:
+    """Statement ``st`` always ends its loop's iteration: a ``break`` or ``continue``, a block
+    holding one at its top, an ``if`` whose both branches do (a folded ``if`` is a block)."""
+    k = st.get("s")
+    if k in ("break", "continue"):
+        return True
+    if k == "block":
+        return any(leaves_loop(x) for x in st["body"])
+    if k == "if":
+        return any(leaves_loop(x) for x in st["then"] or []) and any(leaves_loop(x) for x in st["else"] or [])
+    return False

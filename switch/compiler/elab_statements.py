@@ -17,7 +17,7 @@ from .union_copies import propagate_union_copies
 from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, mark_folded, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
 from .errors import P4CompileError
 from .fold_conditions import ConditionFolding
-from .elab_loops import LoopRules
+from .elab_loops import leaves_loop, LoopRules
 from .elab_switch import SwitchRules
 from .elab_load_refusals import BMV2_JSON_ARRAY
 from .elab_expressions import NEXT_READ
@@ -57,9 +57,12 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         out = []
         flags = None
         exit_flag = self.ctx.get("after_exit")
-        for x in s.stmts:
+        for i, x in enumerate(s.stmts):
             new = self.stmt(x, inner)
             out.extend(new)
+            if self.ctx.get("loops") and any(leaves_loop(st) for st in new):
+                self.dead_loop_rest(s.stmts[i + 1:], x.loc, inner)   # (unreachable: elab_loops)
+                break
             if self.ctx.get("kind") == "control" and not self.ctx.get("in_action") and \
                     any(always_returns(st, exits=True, front=True) for st in new):
                 # what follows an exit in a control is unreachable for p4c's def-use: a header

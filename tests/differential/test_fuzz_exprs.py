@@ -25,6 +25,7 @@ SEEDS += [11091, 11101, 12077, 12177, 12281, 12502, 12568]   # fixed by helper f
 SEEDS += [12527, 12598, 12748, 12990]   # fixed by helper fuzz29
 SEEDS += [13424, 13536, 14214]   # fixed by helper fuzz30
 SEEDS += [14771, 14908]   # fixed by helper fuzz31
+SEEDS += [15607]   # fixed by helper fuzz32
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(

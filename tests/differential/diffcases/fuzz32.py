@@ -130,6 +130,19 @@ for _name, _eg in [
         frames=_SF))
 
 
+# fuzz_exprs seed 15607 (P4Info): in a loop body, what follows a statement that always ends the
+# iteration -- `if ((4w8 - 4w1) != 0) { continue; }`, folded -- is unreachable; p4c 1.2.4.8 has no
+# loops and the reference spells each iteration out with the rest under `if (!(c)) {..}`, which it
+# folds away, so an action called only there is not in the P4Info.  checkmate counted the call.
+# Guard: a condition that does not fold keeps it.
+_LD = "    action a0() { hdr.h.c = 7; }\n"
+for _name, _cond in [("after_a_folded_continue", "(4w8 - 4w1) != 0"), ("kept_after_a_conditional_continue", "hdr.h.b == 1")]:
+    _src = "        for (bit<8> i in {1, 2}) { if (%s) { continue; } a0(); }\n" % _cond
+    _ref = "".join("        { bit<8> i = %d; if (!(%s)) { a0(); } }\n" % (i, _cond) for i in (1, 2))
+    CASES.append(case(f"fuzz32_loop_action_call_{_name}", CAT, program(_src, ingress_decls=_LD),
+                      frames=[(1, H(7, b, 0x1234)) for b in (0, 1)], ref_source=program(_ref, ingress_decls=_LD)))
+
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
