@@ -440,7 +440,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
             if k == "if" and not any(may_write(st["c"], p) for p in copies):
                 break
-            if k in ("call_action", "apply") and expand is not None:
+            if k in ("call_action", "apply", "apply_control") and expand is not None:
                 break   # (below: what the call may write ends them)
             st, ends = _whole_step(st, path, w)
             if ends:
@@ -476,8 +476,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if body is not None:
                 st = dict(st, args=[dict(a, e=_put_all(a["e"], copies)) if a["dir"] == "in" else a
                                     for a in st["args"]],
-                          copies_in=dict(st.get("copies_in") or {},
-                                         **{p: v for p, v in copies.items() if v.get("op") != "whole"}))
+                          copies_in=dict(st.get("copies_in") or {}, **copies))
             for path, val in list(copies.items()):
                 if not passes_subcontrol(st, body, [path, *path_reads(val)]):
                     del copies[path]
@@ -624,9 +623,17 @@ def _translated(call: dict, copies: dict) -> dict:
     out: dict = {}
     snaps: list = []
     taken = sum(1 for a in call["args"] if str(a.get("py", "")).startswith("L.cp"))
+    # (a header or stack argument p4c's inliner uses in place: a whole copy of it, or of an element,
+    # is one of the parameter's -- `st[2] = st[1];` in the body reads `l_0`, helper fuzz32)
+    hdrs = [(ir_path(a["e"]), a["py"]) for a in call["args"] if "py" in a and a["dir"] in ("in", "inout")
+            and (a["e"].get("t") or [None])[0] in ("header", "stack") and not a.get("siblings")
+            and ir_path(a["e"]) is not None and "[*]" not in ir_path(a["e"])]
     for path, val in copies.items():
         root = path.split(".")[0].split("[")[0]
-        if root not in ren:
+        to = ren[root] + path[len(root):] if root in ren else next(
+            (py + path[len(ap):] for ap, py in hdrs if val.get("op") == "whole" and
+             (path == ap or path.startswith(ap + "[") and path[len(ap):].count("[") == 1)), None)
+        if to is None:
             continue
         extra: list = []
         val = _snapshot(val, ren, extra, taken + len(snaps))
@@ -634,7 +641,7 @@ def _translated(call: dict, copies: dict) -> dict:
         if val is None or any(w is None or overlap(w, ir_path(e) or "") for _, e in extra for w in written):
             continue
         snaps += extra
-        out[ren[root] + path[len(root):]] = _rename_vars(val, ren)
+        out[to] = _rename_vars(val, ren)
     call["args"] = call["args"] + [{"dir": "in", "e": e, "py": py} for py, e in snaps]
     return out
 

@@ -143,6 +143,26 @@ for _name, _cond in [("after_a_folded_continue", "(4w8 - 4w1) != 0"), ("kept_aft
                       frames=[(1, H(7, b, 0x1234)) for b in (0, 1)], ref_source=program(_ref, ingress_decls=_LD)))
 
 
+# p4c inlines a sub-control applied after the switch using its header and stack arguments in place,
+# so the body's exact reads of a parameter holding the copy read it too: `s2.apply(hdr.s, ..)`
+# with `st[2] = st[1];` in the body is `hdr.s[2] = l_0;`, an `in h_t x` given `hdr.s[1]` with
+# `y = x;` copies `l_0`.  checkmate passed whole-header copies into sub-control bodies only
+# through struct arguments.  Guard: a body writing the parameter's field ends it.
+_ST = ("control S2(inout h_t[3] st, in h_t x, out h_t y) { apply { y = x; st[2] = st[1]; } }\n"
+       "control S3(inout h_t x) { apply { x.a = x.a + 1; } }\n"
+       "control S4(in h_t x, inout h_t y) { apply { y = x; } }\n")
+_SC2 = "switch (hdr.h.b) { 2: { h_t[3] l = hdr.s; l.push_front(1); hdr.s = l; } }\n        "
+for _name, _eg in [
+        ("into_a_sub_control_stack_parameter", _SL + "s2.apply(hdr.s, hdr.h, hdr.h2);"),
+        ("of_a_stack_into_a_sub_control_stack_parameter", _SC2 + "s2.apply(hdr.s, hdr.h, hdr.h2);"),
+        ("into_a_sub_control_in_parameter", _SL + "s2.apply(hdr.s2, hdr.s[1], hdr.h2); hdr.s[2] = hdr.h2;"),
+        ("into_a_sub_control_in_parameter_copied_out", _SL + "s4.apply(hdr.s[1], hdr.s[2]);"),
+        ("ended_in_a_sub_control_writing_its_field", _SL + "s3.apply(hdr.s[1]); hdr.s[2] = hdr.s[1];"),]:
+    CASES.append(case(f"fuzz32_single_case_switch_whole_copy_{_name}", CAT, program(
+        _SI, egress="        " + _eg + "\n", egress_decls="    S2() s2;\n    S3() s3;\n    S4() s4;\n", top=_ST,
+        fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD + "\n        pkt.emit(hdr.h2);"), frames=_SF))
+
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
