@@ -100,7 +100,8 @@ def cases():
     no_match = P.TableEntry(table_id=T_TRAINER)
     no_match.action.action.action_id = A_MARK
     return [
-        ("unknown table id", U("INSERT", table_entry=no_table), "NOT_FOUND", ["0x2ffffff", "33554431", "table"]),
+        ("unknown table id", U("INSERT", table_entry=no_table), "INVALID_ARGUMENT",   # PI: Invalid P4 id
+         ["0x2ffffff", "33554431", "table"]),
         ("unknown action id", U("INSERT", table_entry=route(ip("10.1.0.4"), action=0x01ABCDEF)),
          "INVALID_ARGUMENT", ["0x1abcdef", "28036591", "action"]),
         ("action not in table", U("INSERT", table_entry=route(ip("10.1.0.5"), action=A_SET_SHARD, params=(b"\x01",))),
@@ -137,7 +138,7 @@ def cases():
          "INVALID_ARGUMENT", ["job_id"]),
         ("unspecified update type", P.Update(type=P.Update.UNSPECIFIED, entity=P.Entity(table_entry=trainer(b"\x0b"))),
          "INVALID_ARGUMENT", ["type", "UNSPECIFIED"]),
-        ("empty entity", P.Update(type=P.Update.INSERT, entity=P.Entity()), "INVALID_ARGUMENT", ["entity"]),
+        ("empty entity", P.Update(type=P.Update.INSERT, entity=P.Entity()), "UNKNOWN", ["entity"]),
         ("mcast group exists", U("INSERT", packet_replication_engine_entry=mcast(1 << 7 | 1, [(1, 0)])),
          "ALREADY_EXISTS", ["129", "group"]),
         ("mcast group 0", U("INSERT", packet_replication_engine_entry=mcast(0, [(1, 0)])),
@@ -156,7 +157,7 @@ def cases():
          "INVALID_ARGUMENT", ["9999", "port"]),
         ("counter index out of range", U("MODIFY", counter_entry=bad_cnt), "OUT_OF_RANGE|INVALID_ARGUMENT",
          ["index", "2"]),
-        ("unknown counter", U("MODIFY", counter_entry=no_cnt), "NOT_FOUND", ["counter"]),
+        ("unknown counter", U("MODIFY", counter_entry=no_cnt), "INVALID_ARGUMENT", ["counter"]),
         ("register index out of range", U("MODIFY", register_entry=reg), "OUT_OF_RANGE|INVALID_ARGUMENT",
          ["1024", "index"]),
         ("counter INSERT", U("INSERT", counter_entry=P.CounterEntry(counter_id=C_MALFORMED)),
