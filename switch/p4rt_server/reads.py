@@ -263,15 +263,12 @@ class EntityReader:
         out = []
         for did in ids:
             st.index.digest(did)
-            cfg = self.digests.config(did)
-            if cfg is None:
+            entry = self.digests.entry(did)
+            if entry is None:
                 if de.digest_id:   # one named digest that is not configured: the Read fails (BMv2)
                     raise P4RTError(StatusCode.NOT_FOUND, f"digest id {did} is not configured")
                 continue
-            e = p4runtime_pb2.Entity()
-            e.digest_entry.digest_id = did
-            e.digest_entry.config.CopyFrom(cfg)
-            out.append(e)
+            out.append(p4runtime_pb2.Entity(digest_entry=entry))
         return out
 
 

@@ -303,15 +303,11 @@ class EntityWriter:
         if op == Update.DELETE:
             self.digests.remove(info.id)
             return
-        if not de.HasField("config"):
-            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest '{info.name}': config missing")
-        if de.config.max_list_size < 0:
-            raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                            f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
+        # (no config and negative values are taken, as PI does: digests.configure)
         if not info.member_widths:   # `digest(1, {})`: BMv2 cannot configure a digest of no bits (probed, mutz23)
             raise P4RTError(StatusCode.INTERNAL, "Error when configuring digest with target")
-        self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
-                               kind=info.kind)
+        self.digests.configure(info.id, info.member_widths, de.config if de.HasField("config") else None,
+                               insert=op == Update.INSERT, kind=info.kind)
 
 
 def _no_duplicates(reps: list[tuple[int, int]]) -> list[tuple[int, int]]:

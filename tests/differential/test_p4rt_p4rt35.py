@@ -304,3 +304,31 @@ def test_unknown_ids_kinds_and_enum_values(targets, program):
         return r
     a, b = both(targets, probe)
     assert a == b
+
+
+def test_digest_entries_without_config_or_with_negative_values(targets):
+    """PI keeps a DigestEntry as it was written: one without a config (INSERT or MODIFY) is accepted
+    and reads back without one, a negative max_list_size or timeout reads back as written
+    (checkmate-switch refused both: "config missing", "max_list_size < 0"); the lists the data plane
+    sends under them (fuzz_p4rt seed 0's program, its digest of h.a / h.d)."""
+    from test_p4rt_vs_bmv2 import run, traffic, u, w
+
+    def ops(info):
+        did = info.digests[0].preamble.id
+
+        def cfg(kind, **values):
+            e = pb.DigestEntry(digest_id=did)
+            if values:
+                e.config.SetInParent()
+                for k, v in values.items():
+                    setattr(e.config, k, v)
+            return w(u(kind, digest_entry=e))
+        rd = ("read", [pb.Entity(digest_entry=pb.DigestEntry(digest_id=did))])
+        return [cfg(U.INSERT), rd, traffic(2, 3), ("digests", True),
+                cfg(U.MODIFY, max_list_size=1), traffic(4), ("digests", True),
+                cfg(U.MODIFY, max_list_size=-1), rd, traffic(5, 6), ("digests", True),
+                cfg(U.MODIFY), rd, cfg(U.MODIFY, max_list_size=1), ("digests", True),
+                cfg(U.MODIFY, max_list_size=2, max_timeout_ns=-5, ack_timeout_ns=-1), rd, traffic(7),
+                ("digests", True), traffic(8), ("digests", True), cfg(U.DELETE), rd]
+    out = run(targets, 0, ops)
+    assert not out, "\n".join(out)
