@@ -29,9 +29,9 @@ class EntityReader:
         """The entities selected by one ``p4.v1.Entity`` of a ReadRequest."""
         kind = ent.WhichOneof("entity")
         reader = getattr(self, f"_read_{kind}", None) if kind else None
-        if reader is None:   # PI: UNKNOWN "Incorrect entity type" (an ExternEntry as an empty Entity)
-            raise P4RTError(StatusCode.UNKNOWN, f"Read of {kind} is not supported" if kind
-                            else "read entity has no type")
+        if reader is None:
+            raise P4RTError(StatusCode.UNIMPLEMENTED if kind else StatusCode.INVALID_ARGUMENT,
+                            f"Read of {kind} is not supported" if kind else "read entity has no type")
         return reader(st, getattr(ent, kind))
 
     def _tables_for(self, st, table_id: int):

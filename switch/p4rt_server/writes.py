@@ -35,7 +35,7 @@ class EntityWriter:
         kind = ent.WhichOneof("entity")
         handler = getattr(self, f"_write_{kind}", None) if kind else None
         if handler is None:
-            raise P4RTError(StatusCode.UNIMPLEMENTED if kind else StatusCode.UNKNOWN,   # PI: UNKNOWN
+            raise P4RTError(StatusCode.UNIMPLEMENTED if kind else StatusCode.INVALID_ARGUMENT,
                             f"Write of {kind} is not supported" if kind else "update has no entity")
         handler(st, upd.type, getattr(ent, kind))
 

@@ -138,7 +138,7 @@ def cases():
          "INVALID_ARGUMENT", ["job_id"]),
         ("unspecified update type", P.Update(type=P.Update.UNSPECIFIED, entity=P.Entity(table_entry=trainer(b"\x0b"))),
          "INVALID_ARGUMENT", ["type", "UNSPECIFIED"]),
-        ("empty entity", P.Update(type=P.Update.INSERT, entity=P.Entity()), "UNKNOWN", ["entity"]),
+        ("empty entity", P.Update(type=P.Update.INSERT, entity=P.Entity()), "INVALID_ARGUMENT", ["entity"]),
         ("mcast group exists", U("INSERT", packet_replication_engine_entry=mcast(1 << 7 | 1, [(1, 0)])),
          "ALREADY_EXISTS", ["129", "group"]),
         ("mcast group 0", U("INSERT", packet_replication_engine_entry=mcast(0, [(1, 0)])),
