@@ -94,6 +94,15 @@ class EntityWriter:
         st.index.table(te.table_id)   # an unknown table first (NOT_FOUND), then (PI):
         if te.HasField("time_since_last_hit"):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, "has_time_since_last_hit must not be set in WriteRequest")
+        if te.is_default_action and op == Update.MODIFY and not te.match:
+            # PI: a priority first (INVALID_ARGUMENT), then a const default action (PERMISSION_DENIED),
+            # before counter_data, meter_config or idle_timeout_ns are looked at (helper p4rt35's probe)
+            table = st.index.table(te.table_id)
+            if te.priority:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}': the default entry must not have a priority")
+            if table.const_default_action_id:
+                raise P4RTError(StatusCode.PERMISSION_DENIED, f"table '{table.name}': the default action is const")
         if op == Update.DELETE and not te.is_default_action:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)

@@ -331,3 +331,38 @@ def test_digest_entries_without_config_or_with_negative_values(targets):
                 ("digests", True), traffic(8), ("digests", True), cfg(U.DELETE), rd]
     out = run(targets, 0, ops)
     assert not out, "\n".join(out)
+
+
+@pytest.mark.parametrize("seed", [0, 2])   # seed 0: a const default action; seed 2: a plain table
+def test_default_entry_checks_in_pi_order(targets, seed):
+    """A MODIFY of a default entry: a priority is INVALID_ARGUMENT (checkmate-switch took it), then a
+    const default action PERMISSION_DENIED before counter_data, meter_config or idle_timeout_ns are
+    looked at (checkmate-switch: INVALID_ARGUMENT for those first)."""
+    from test_p4rt_vs_bmv2 import run, u, w
+
+    def ops(info):
+        out = []
+        for t in info.tables:
+            aid = next(a.id for a in t.action_refs if a.scope != 1)
+            params = next(a.params for a in info.actions if a.preamble.id == aid)
+            for change in ("counter", "meter", "idle", "priority", "metadata", "counter+action", "action", ""):
+                d = pb.TableEntry(table_id=t.preamble.id, is_default_action=True)
+                if "counter" in change:
+                    d.counter_data.packet_count = 4
+                if change == "meter":
+                    d.meter_config.cir = d.meter_config.cburst = d.meter_config.pir = d.meter_config.pburst = 5
+                if change == "idle":
+                    d.idle_timeout_ns = 7
+                if change == "priority":
+                    d.priority = 3
+                if change == "metadata":
+                    d.metadata = b"x"
+                if "action" in change:
+                    d.action.action.action_id = aid
+                    for p in params:
+                        d.action.action.params.add(param_id=p.id, value=b"\x01")
+                out.append(w(u(U.MODIFY, table_entry=d)))
+            out.append(("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t.preamble.id, is_default_action=True))]))
+        return out
+    out = run(targets, seed, ops)
+    assert not out, "\n".join(out)
