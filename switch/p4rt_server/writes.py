@@ -169,22 +169,24 @@ class EntityWriter:
     def _write_counter_entry(self, st, op, ce) -> None:
         info = st.index.counter(ce.counter_id)
         _need_index("counter", info.name, ce, op)
-        if op != Update.MODIFY:
-            raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                            f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
-        data = CounterData(packets=ce.data.packet_count, bytes=ce.data.byte_count)
+        if op == Update.INSERT:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"counter '{info.name}': only MODIFY is allowed, not INSERT")
+        # a DELETE of one cell resets it to 0, whatever data it carries (PI; helper p4rt35's probe)
+        data = CounterData() if op == Update.DELETE else CounterData(packets=ce.data.packet_count,
+                                                                        bytes=ce.data.byte_count)
         st.pipeline.counter_write(info.id, ce.index.index, data)
 
     def _write_direct_counter_entry(self, st, op, dce) -> None:
         # the entry is named by its key: BMv2 ignores an action or idle timeout in it (fuzz_p4rt seed 4195)
         table, entry = translate.decode_table_entry(st.index, _key_only(dce.table_entry), need_action=False)
-        if op != Update.MODIFY:
+        if op == Update.INSERT:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"direct counter of table '{table.name}': only MODIFY is allowed")
         if not table.direct_counter_id:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
-        with _entry_must_exist(table):
-            st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
+        data = CounterData() if op == Update.DELETE else CounterData(dce.data.packet_count, dce.data.byte_count)
+        with _entry_must_exist(table):   # (a DELETE resets the cell, as for a counter_entry)
+            st.pipeline.direct_counter_write(table.id, entry, data)
 
     def _write_meter_entry(self, st, op, me) -> None:
         info = st.index.meter(me.meter_id)

@@ -366,3 +366,46 @@ def test_default_entry_checks_in_pi_order(targets, seed):
         return out
     out = run(targets, seed, ops)
     assert not out, "\n".join(out)
+
+
+def _first_action(info, aid):
+    a = next(x for x in info.actions if x.preamble.id == aid)
+    act = pb.Action(action_id=aid)
+    for p in a.params:
+        act.params.add(param_id=p.id, value=b"\x01")
+    return act
+
+
+@pytest.mark.parametrize("seed", [1, 5])   # seed 1: a counter array; seed 5: a direct counter
+def test_a_counter_cell_delete_resets_it(targets, seed):
+    """PI takes a DELETE of a CounterEntry (one index) or a DirectCounterEntry as a reset of the cell to
+    0, whatever data it carries; an INSERT stays INVALID_ARGUMENT, and meters refuse both
+    (checkmate-switch refused the DELETE: "only MODIFY is allowed")."""
+    from test_p4rt_vs_bmv2 import entry, run, u, w
+
+    def ops(info):
+        if seed == 1:
+            cid = info.counters[0].preamble.id
+
+            def cell(**d):
+                return pb.CounterEntry(counter_id=cid, index=pb.Index(index=1), data=pb.CounterData(**d))
+            out = []
+            kind = "counter_entry"
+        else:
+            t = next(t for t in info.tables if t.direct_resource_ids)
+            mem = pb.ActionProfileMember(action_profile_id=t.implementation_id, member_id=1,
+                                         action=_first_action(info, t.action_refs[0].id))
+            key = entry(t, b"\x05", member=1)
+            out = [w(u(U.INSERT, action_profile_member=mem)), w(u(U.INSERT, table_entry=key))]
+            key = entry(t, b"\x05")
+
+            def cell(**d):
+                return pb.DirectCounterEntry(table_entry=key, data=pb.CounterData(**d))
+            kind = "direct_counter_entry"
+        rd = ("read", [pb.Entity(**{kind: cell()})])
+        return out + [w(u(U.MODIFY, **{kind: cell(packet_count=5, byte_count=50)})), rd,
+                      w(u(U.DELETE, **{kind: cell(packet_count=9, byte_count=90)})), rd,
+                      w(u(U.MODIFY, **{kind: cell(packet_count=6)})), w(u(U.DELETE, **{kind: cell()})), rd,
+                      w(u(U.INSERT, **{kind: cell(packet_count=7)})), rd]
+    out = run(targets, seed, ops)
+    assert not out, "\n".join(out)
