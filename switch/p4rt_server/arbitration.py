@@ -1,4 +1,4 @@
-"""Client arbitration: which StreamChannel is the primary controller of a role.
+"""Client arbitration: which StreamChannel is the primary controller.
 
 Rules (P4Runtime spec, "Client Arbitration and Controller Replication"; the same
 choices as PI and Stratum where the spec leaves room):
@@ -6,13 +6,21 @@ choices as PI and Stratum where the spec leaves room):
 * A client joins by sending MasterArbitrationUpdate on its stream.  The device id
   must be the switch's (else the stream ends with NOT_FOUND); a client may not
   change device id later (FAILED_PRECONDITION).  Two live streams of one role may
-  not share an election id (INVALID_ARGUMENT, the newcomer's stream ends).
+  not share an election id (INVALID_ARGUMENT, the newcomer's stream ends); no
+  election id and an id of 0 are the same id 0 to PI, so of two clients without
+  one the second is refused too (helper p4rt35's probe).
 * Per role, the primary is the connected client with the highest election id.
   When the primary leaves, the backup with the next highest id takes over at once
   (as PI/BMv2 do; a controller that restarts with a lower id than its predecessor
   still gets the switch).  A client without election id is a backup that never
   becomes primary.
-* Every arbitration answer carries the role, the primary's election id (or, with
+* Roles: simple_switch_grpc 1.15.5 (its PI) ignores them -- a Role (name, id or
+  config) in an arbitration and the role of a Write or SetForwardingPipelineConfig
+  change nothing, every client competes in the one default role and no answer
+  carries a role (helper p4rt35's probe, tests/differential/test_p4rt_p4rt35.py);
+  so does this server (``role_key``).  The per-role bookkeeping below only ever
+  sees the default role ''.
+* Every arbitration answer carries the primary's election id (or, with
   no primary, the highest id seen) and a status: OK to the primary, ALREADY_EXISTS
   to backups while a primary exists, NOT_FOUND to everyone while there is none
   (then with the highest id the role has seen).
@@ -47,12 +55,9 @@ def election_int(eid) -> int | None:
 
 
 def role_key(role) -> str:
-    """Roles are named (P4Runtime >= 1.4) or numbered (older); the default role is ''."""
-    if role is None:
-        return ""
-    if role.name:
-        return role.name
-    return str(role.id) if role.id else ""
+    """The role a Role message names: always the default role '', as BMv2 1.15.5 (its PI)
+    ignores roles, named (P4Runtime >= 1.4) and numbered alike."""
+    return ""
 
 
 @dataclass(eq=False)
@@ -63,7 +68,6 @@ class Client:
     peer: str = ""
     id: int = field(default_factory=lambda: next(_ids))
     role: str | None = None  # None until the first arbitration message
-    role_msg: p4runtime_pb2.Role | None = None
     election_id: int | None = None
     device_id: int | None = None
 
@@ -116,12 +120,11 @@ class Arbiter:
         role = role_key(msg.role if msg.HasField("role") else None)
         eid = election_int(msg.election_id) if msg.HasField("election_id") else None
         with self._lock:
-            if eid is not None:
-                for other in self._clients:
-                    if other is not client and other.role == role and other.election_id == eid:
-                        raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                                        f"arbitration: election id {eid} is already used by another "
-                                        f"client of role '{role or '<default>'}'")
+            for other in self._clients:   # (no id is id 0 to PI: one such client per role)
+                if other is not client and other.role == role and other.election_id == eid:
+                    raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                    f"arbitration: election id {eid or 0} is already used by another "
+                                    f"client of role '{role or '<default>'}'")
             if client.role == role and client.election_id == eid and eid is not None:
                 return []   # a client repeating its arbitration unchanged: BMv2 sends no answer
             old_role = client.role
@@ -129,9 +132,6 @@ class Arbiter:
             if client not in self._clients:
                 self._clients.append(client)
             client.role, client.election_id, client.device_id = role, eid, msg.device_id
-            client.role_msg = p4runtime_pb2.Role()
-            if msg.HasField("role"):
-                client.role_msg.CopyFrom(msg.role)
             if eid is not None and eid > self._max_seen.get(role, 0):
                 self._max_seen[role] = eid
             out = []
@@ -170,8 +170,6 @@ class Arbiter:
         resp = p4runtime_pb2.StreamMessageResponse()
         arb = resp.arbitration
         arb.device_id = self.device_id
-        if client.role_msg is not None and client.role_msg.ByteSize():
-            arb.role.CopyFrom(client.role_msg)
         eid = prim.election_id if prim is not None else self._max_seen.get(role, 0)
         if eid:
             arb.election_id.high, arb.election_id.low = eid >> 64, eid & ((1 << 64) - 1)

@@ -78,6 +78,10 @@ class _DigestState:
     # after a COMMIT of a saved program: the DigestEntry's (max_timeout_ns, max_list_size), which
     # PI keeps (its sweep, reads) while the new learn list collects by BMv2's defaults
     pi_cfg: tuple | None = None
+    # the DigestEntry's config as the Write gave it (None: the Write had none), which PI keeps and
+    # a Read answers with -- negative values too, which the learn engine takes as 0 (no timeout,
+    # no size limit: helper p4rt35's probe)
+    written: object = None
 
 
 #: PI's digest manager sweeps a digest's lists every max_timeout_ns, but not more often than this
@@ -154,8 +158,12 @@ class DigestEngine:
             if st is None:
                 st = self._digests[digest_id] = _DigestState(digest_id, widths, 0, 0, 0, kind)
             st.active, st.pi_cfg = True, None
+            st.written = None if cfg is None else p4runtime_pb2.DigestEntry.Config(
+                max_timeout_ns=cfg.max_timeout_ns, max_list_size=cfg.max_list_size,
+                ack_timeout_ns=cfg.ack_timeout_ns)
+            cfg = cfg or p4runtime_pb2.DigestEntry.Config()   # no config: every value 0 (PI)
             st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
-                cfg.max_timeout_ns, cfg.max_list_size, cfg.ack_timeout_ns)
+                max(cfg.max_timeout_ns, 0), max(cfg.max_list_size, 0), cfg.ack_timeout_ns)
             # PI restarts its periodic sweep with every write; a list it holds goes out at the
             # new sweep's first visit (its mark is kept), or waits for a size limit without one
             st.sweep_from_ns = time.monotonic_ns()
@@ -194,14 +202,16 @@ class DigestEngine:
             st = self._digests.get(digest_id)
             return st is not None and st.active
 
-    def config(self, digest_id: int):
+    def entry(self, digest_id: int):
+        """The DigestEntry a Read answers with (its config as written), or None: not configured."""
         with self._lock:
             st = self._digests.get(digest_id)
             if st is None or not st.active:
                 return None
-            t, n = st.pi_cfg or (st.max_timeout_ns, st.max_list_size)
-            return p4runtime_pb2.DigestEntry.Config(max_timeout_ns=t, max_list_size=n,
-                                                    ack_timeout_ns=st.ack_timeout_ns)
+            e = p4runtime_pb2.DigestEntry(digest_id=digest_id)
+            if st.written is not None:
+                e.config.CopyFrom(st.written)
+            return e
 
     def configured_ids(self) -> list[int]:
         with self._lock:

@@ -181,11 +181,13 @@ class P4InfoIndex:
         return idx
 
     # -- lookups that raise the P4Runtime error a client should see ---------------
+    # (an id of no table, counter or meter is INVALID_ARGUMENT, PI's "Invalid P4 id", in a Read and a
+    # Write alike; an unknown digest id is NOT_FOUND, as PI's digest code says: helper p4rt35's probe)
     def table(self, table_id: int) -> TableInfo:
         try:
             return self.tables[table_id]
         except KeyError:
-            raise P4RTError(StatusCode.NOT_FOUND, f"table id {table_id} is not in the P4Info") from None
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table id {table_id} is not in the P4Info (PI: Invalid P4 id)") from None
 
     def action(self, action_id: int, table: TableInfo | None = None) -> ActionInfo:
         info = self.actions.get(action_id)
@@ -200,13 +202,13 @@ class P4InfoIndex:
         try:
             return self.counters[counter_id]
         except KeyError:
-            raise P4RTError(StatusCode.NOT_FOUND, f"counter id {counter_id} is not in the P4Info") from None
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"counter id {counter_id} is not in the P4Info (PI: Invalid P4 id)") from None
 
     def meter(self, meter_id: int) -> CounterInfo:
         try:
             return self.meters[meter_id]
         except KeyError:
-            raise P4RTError(StatusCode.NOT_FOUND, f"meter id {meter_id} is not in the P4Info") from None
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"meter id {meter_id} is not in the P4Info (PI: Invalid P4 id)") from None
 
     def value_set(self, value_set_id: int) -> ValueSetInfo:
         try:

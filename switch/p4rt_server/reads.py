@@ -103,16 +103,19 @@ class EntityReader:
                 out.append(p4runtime_pb2.Entity(counter_entry=e))
         return out
 
-    def _read_direct(self, st, te, kind: str, fill) -> list:
+    def _read_direct(self, st, te, kind: str, fill, has_entry: bool) -> list:
         """One ``Direct<kind>Entry`` per selected entry of every table with a direct ``kind``
         ("counter" / "meter") that ``te`` names: the entry's key only, then ``fill(message,
-        installed entry)`` sets the data; naming a table without one is INVALID_ARGUMENT."""
+        installed entry)`` sets the data; naming a table without one is INVALID_ARGUMENT, and so is a
+        request without a table entry; table id 0 (every table) is UNIMPLEMENTED, as in PI."""
         out, request = [], te
+        if not has_entry:   # PI: "Missing table_entry field in Direct...Entry"
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"Direct{kind.capitalize()}Entry has no table_entry")
+        if not te.table_id:   # PI: "Reading all direct ...s for ALL tables is not supported yet"
+            raise P4RTError(StatusCode.UNIMPLEMENTED, f"a read of the direct {kind}s of all tables (table id 0)")
         for table in self._tables_for(st, te.table_id):
             if not getattr(table, f"direct_{kind}_id"):
-                if te.table_id:
-                    raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct {kind}")
-                continue
+                raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct {kind}")
             keyed = bool(te.match)
             if keyed:   # (named by its key: an action or idle timeout in it is ignored, as BMv2)
                 te = p4runtime_pb2.TableEntry()
@@ -138,7 +141,7 @@ class EntityReader:
         def fill(d, e):
             c = e.counter or CounterData()
             d.data.packet_count, d.data.byte_count = c.packets, c.bytes
-        return self._read_direct(st, dce.table_entry, "counter", fill)
+        return self._read_direct(st, dce.table_entry, "counter", fill, dce.HasField("table_entry"))
 
     def _read_direct_meter_entry(self, st, dme):
         """One DirectMeterEntry per selected entry; its config only when one was set (BMv2)."""
@@ -146,7 +149,7 @@ class EntityReader:
             if e.meter is not None:
                 c = e.meter
                 d.config.cir, d.config.cburst, d.config.pir, d.config.pburst = c.cir, c.cburst, c.pir, c.pburst
-        return self._read_direct(st, dme.table_entry, "meter", fill)
+        return self._read_direct(st, dme.table_entry, "meter", fill, dme.HasField("table_entry"))
 
     def _read_meter_entry(self, st, me):
         ids = [me.meter_id] if me.meter_id else sorted(st.index.meters)
@@ -192,9 +195,11 @@ class EntityReader:
     def _read_packet_replication_engine_entry(self, st, pre):
         p = st.pipeline
         kind = pre.WhichOneof("type")
+        if kind is None:   # PI: "Invalid PRE operation" -- not a read of both kinds
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, "PacketReplicationEngineEntry has no entry set")
         out = []
-        if kind == "multicast_group_entry" or kind is None:
-            gid = pre.multicast_group_entry.multicast_group_id if kind else 0
+        if kind == "multicast_group_entry":
+            gid = pre.multicast_group_entry.multicast_group_id
             if gid and gid not in p.mcast_groups:   # one named group that does not exist: the Read fails (BMv2)
                 raise P4RTError(StatusCode.NOT_FOUND, f"multicast group {gid} does not exist")
             for g in sorted(p.mcast_groups) if gid == 0 else [gid]:
@@ -204,8 +209,8 @@ class EntityReader:
                 for port, rid in _bmv2_replica_order(p.mcast_groups[g]):
                     m.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
-        if kind == "clone_session_entry" or kind is None:
-            sid = pre.clone_session_entry.session_id if kind else 0
+        if kind == "clone_session_entry":
+            sid = pre.clone_session_entry.session_id
             if sid and sid not in p.clone_sessions:
                 raise P4RTError(StatusCode.NOT_FOUND, f"clone session {sid} does not exist")
             for s in sorted(p.clone_sessions) if sid == 0 else [sid]:
@@ -258,15 +263,12 @@ class EntityReader:
         out = []
         for did in ids:
             st.index.digest(did)
-            cfg = self.digests.config(did)
-            if cfg is None:
+            entry = self.digests.entry(did)
+            if entry is None:
                 if de.digest_id:   # one named digest that is not configured: the Read fails (BMv2)
                     raise P4RTError(StatusCode.NOT_FOUND, f"digest id {did} is not configured")
                 continue
-            e = p4runtime_pb2.Entity()
-            e.digest_entry.digest_id = did
-            e.digest_entry.config.CopyFrom(cfg)
-            out.append(e)
+            out.append(p4runtime_pb2.Entity(digest_entry=entry))
         return out
 
 

@@ -57,9 +57,9 @@ GetReq = p4runtime_pb2.GetForwardingPipelineConfigRequest
 
 
 def _role_of(req) -> str:
-    if req.role:
-        return req.role
-    return str(req.role_id) if getattr(req, "role_id", 0) else ""
+    """The role of a Write / SetForwardingPipelineConfig: the default one whatever it names, as
+    BMv2 ignores roles (arbitration.py)."""
+    return ""
 
 
 class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
@@ -78,10 +78,13 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         device.packet_in_handler = self._on_packet_in
 
     # ================================================================== helpers
-    def _check_device(self, device_id: int) -> None:
+    def _check_device(self, device_id: int, what: str) -> None:
+        """PI (BMv2) answers for any other device id as for a device that has no pipeline and no
+        primary: a Read or Get is FAILED_PRECONDITION, a Write or Set PERMISSION_DENIED."""
         if device_id != self.device_id:
-            raise P4RTError(StatusCode.NOT_FOUND,
-                            f"device id {device_id} is not this switch (device id {self.device_id})")
+            code = StatusCode.PERMISSION_DENIED if what in ("Write", "Set") else StatusCode.FAILED_PRECONDITION
+            raise P4RTError(code, f"{what}: device id {device_id} is not this switch (device id "
+                                  f"{self.device_id}): no pipeline and no primary there")
 
     def _need_state(self) -> ForwardingState:
         st = self._state
@@ -123,7 +126,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== pipeline config
     def SetForwardingPipelineConfig(self, request, context):
         try:
-            self._check_device(request.device_id)
+            self._check_device(request.device_id, "Set")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
             self.arbiter.check_primary(_role_of(request), eid, "SetForwardingPipelineConfig")
             with self._write_lock:
@@ -229,8 +232,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def GetForwardingPipelineConfig(self, request, context):
         try:
-            self._check_device(request.device_id)
+            self._check_device(request.device_id, "Get")
             st = self._need_state()
+            if request.response_type not in GetReq.ResponseType.values():   # PI: INVALID_ARGUMENT
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"GetForwardingPipelineConfig: response_type {request.response_type} is not one")
         except P4RTError as err:
             abort(context, err)
         resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
@@ -247,17 +253,13 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== Write
     def Write(self, request, context):
         try:
-            if request.device_id != self.device_id:   # BMv2: nobody is primary for that device
-                raise P4RTError(StatusCode.PERMISSION_DENIED,
-                                f"Write: not the primary for device id {request.device_id} "
-                                f"(this switch is device id {self.device_id})")
-            st = self._need_state()
+            self._check_device(request.device_id, "Write")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
-            self.arbiter.check_primary(_role_of(request), eid, "Write")
+            self.arbiter.check_primary(_role_of(request), eid, "Write")   # before the pipeline (PI)
+            st = self._need_state()
             if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
-                raise P4RTError(StatusCode.UNIMPLEMENTED,
-                                f"Write atomicity {p4runtime_pb2.WriteRequest.Atomicity.Name(request.atomicity)} "
-                                f"is not supported (only CONTINUE_ON_ERROR)")
+                raise P4RTError(StatusCode.UNIMPLEMENTED,   # any other value too (PI)
+                                f"Write atomicity {request.atomicity} is not supported (only CONTINUE_ON_ERROR)")
         except P4RTError as err:
             abort(context, err)
         results: list[P4RTError | None] = []
@@ -283,7 +285,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== Read
     def Read(self, request, context):
         try:
-            self._check_device(request.device_id)
+            self._check_device(request.device_id, "Read")
             st = self._need_state()
             entities = []
             for ent in request.entities:

@@ -94,6 +94,15 @@ class EntityWriter:
         st.index.table(te.table_id)   # an unknown table first (NOT_FOUND), then (PI):
         if te.HasField("time_since_last_hit"):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, "has_time_since_last_hit must not be set in WriteRequest")
+        if te.is_default_action and op == Update.MODIFY and not te.match:
+            # PI: a priority first (INVALID_ARGUMENT), then a const default action (PERMISSION_DENIED),
+            # before counter_data, meter_config or idle_timeout_ns are looked at (helper p4rt35's probe)
+            table = st.index.table(te.table_id)
+            if te.priority:
+                raise P4RTError(StatusCode.INVALID_ARGUMENT,
+                                f"table '{table.name}': the default entry must not have a priority")
+            if table.const_default_action_id:
+                raise P4RTError(StatusCode.PERMISSION_DENIED, f"table '{table.name}': the default action is const")
         if op == Update.DELETE and not te.is_default_action:
             # a DELETE names an entry by its key: BMv2 ignores its action (even a bad one) and idle timeout
             te = _key_only(te)
@@ -160,22 +169,24 @@ class EntityWriter:
     def _write_counter_entry(self, st, op, ce) -> None:
         info = st.index.counter(ce.counter_id)
         _need_index("counter", info.name, ce, op)
-        if op != Update.MODIFY:
-            raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                            f"counter '{info.name}': only MODIFY is allowed, not {Update.Type.Name(op)}")
-        data = CounterData(packets=ce.data.packet_count, bytes=ce.data.byte_count)
+        if op == Update.INSERT:
+            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"counter '{info.name}': only MODIFY is allowed, not INSERT")
+        # a DELETE of one cell resets it to 0, whatever data it carries (PI; helper p4rt35's probe)
+        data = CounterData() if op == Update.DELETE else CounterData(packets=ce.data.packet_count,
+                                                                        bytes=ce.data.byte_count)
         st.pipeline.counter_write(info.id, ce.index.index, data)
 
     def _write_direct_counter_entry(self, st, op, dce) -> None:
         # the entry is named by its key: BMv2 ignores an action or idle timeout in it (fuzz_p4rt seed 4195)
         table, entry = translate.decode_table_entry(st.index, _key_only(dce.table_entry), need_action=False)
-        if op != Update.MODIFY:
+        if op == Update.INSERT:
             raise P4RTError(StatusCode.INVALID_ARGUMENT,
                             f"direct counter of table '{table.name}': only MODIFY is allowed")
         if not table.direct_counter_id:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"table '{table.name}' has no direct counter")
-        with _entry_must_exist(table):
-            st.pipeline.direct_counter_write(table.id, entry, CounterData(dce.data.packet_count, dce.data.byte_count))
+        data = CounterData() if op == Update.DELETE else CounterData(dce.data.packet_count, dce.data.byte_count)
+        with _entry_must_exist(table):   # (a DELETE resets the cell, as for a counter_entry)
+            st.pipeline.direct_counter_write(table.id, entry, data)
 
     def _write_meter_entry(self, st, op, me) -> None:
         info = st.index.meter(me.meter_id)
@@ -303,15 +314,11 @@ class EntityWriter:
         if op == Update.DELETE:
             self.digests.remove(info.id)
             return
-        if not de.HasField("config"):
-            raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest '{info.name}': config missing")
-        if de.config.max_list_size < 0:
-            raise P4RTError(StatusCode.INVALID_ARGUMENT,
-                            f"digest '{info.name}': max_list_size {de.config.max_list_size} < 0")
+        # (no config and negative values are taken, as PI does: digests.configure)
         if not info.member_widths:   # `digest(1, {})`: BMv2 cannot configure a digest of no bits (probed, mutz23)
             raise P4RTError(StatusCode.INTERNAL, "Error when configuring digest with target")
-        self.digests.configure(info.id, info.member_widths, de.config, insert=op == Update.INSERT,
-                               kind=info.kind)
+        self.digests.configure(info.id, info.member_widths, de.config if de.HasField("config") else None,
+                               insert=op == Update.INSERT, kind=info.kind)
 
 
 def _no_duplicates(reps: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -100,7 +100,8 @@ def cases():
     no_match = P.TableEntry(table_id=T_TRAINER)
     no_match.action.action.action_id = A_MARK
     return [
-        ("unknown table id", U("INSERT", table_entry=no_table), "NOT_FOUND", ["0x2ffffff", "33554431", "table"]),
+        ("unknown table id", U("INSERT", table_entry=no_table), "INVALID_ARGUMENT",   # PI: Invalid P4 id
+         ["0x2ffffff", "33554431", "table"]),
         ("unknown action id", U("INSERT", table_entry=route(ip("10.1.0.4"), action=0x01ABCDEF)),
          "INVALID_ARGUMENT", ["0x1abcdef", "28036591", "action"]),
         ("action not in table", U("INSERT", table_entry=route(ip("10.1.0.5"), action=A_SET_SHARD, params=(b"\x01",))),
@@ -156,7 +157,7 @@ def cases():
          "INVALID_ARGUMENT", ["9999", "port"]),
         ("counter index out of range", U("MODIFY", counter_entry=bad_cnt), "OUT_OF_RANGE|INVALID_ARGUMENT",
          ["index", "2"]),
-        ("unknown counter", U("MODIFY", counter_entry=no_cnt), "NOT_FOUND", ["counter"]),
+        ("unknown counter", U("MODIFY", counter_entry=no_cnt), "INVALID_ARGUMENT", ["counter"]),
         ("register index out of range", U("MODIFY", register_entry=reg), "OUT_OF_RANGE|INVALID_ARGUMENT",
          ["1024", "index"]),
         ("counter INSERT", U("INSERT", counter_entry=P.CounterEntry(counter_id=C_MALFORMED)),

@@ -96,12 +96,16 @@ def test_arbitration_errors():
     with pytest.raises(P4RTError) as ei:
         arb.update(a, _arb(9, 3))
     assert ei.value.code == StatusCode.FAILED_PRECONDITION
-    # roles are independent
+    # roles are ignored, as by simple_switch_grpc: "mon" competes with the default role's primary
     r = Client(send=None)
-    assert _codes(arb.update(r, _arb(1, 1, role="mon")))[r.id][0] == code_pb2.OK
-    # no election id: a backup forever
-    n = Client(send=None)
+    answer = arb.update(r, _arb(1, 1, role="mon"))
+    assert _codes(answer)[r.id][0] == code_pb2.ALREADY_EXISTS and not answer[0][1].arbitration.HasField("role")
+    # no election id: a backup forever; it is the id 0 to PI, so a second one is refused
+    n, n2 = Client(send=None), Client(send=None)
     assert _codes(arb.update(n, _arb(1)))[n.id][0] == code_pb2.ALREADY_EXISTS
+    with pytest.raises(P4RTError) as ei:
+        arb.update(n2, _arb(1, 0))
+    assert ei.value.code == StatusCode.INVALID_ARGUMENT
 
 
 def test_unauthenticated_write_only_without_clients():
