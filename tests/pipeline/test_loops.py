@@ -50,10 +50,3 @@ def test_long_loops_keep_the_pool_and_are_cut_at_max_passes():
         if f[14] == 0xff:   # endless: cut after MAX_PASSES passes, nothing sent
             assert a == [] and len(old.program._passes) == MAX_PASSES
 
-
-def test_endless_recirculation_costs_less_than_a_tenth_of_a_second():
-    pl = Pipeline(compile_source(SRC, "loops.p4").device_config)
-    pl.process(1, H(0xff))
-    t = time.perf_counter()
-    assert pl.process(1, H(0xff)) == []
-    assert time.perf_counter() - t < 0.15   # (0.26 s before on this machine, 0.05 s after)
