@@ -37,7 +37,7 @@ from p4.v1 import p4runtime_pb2
 
 from stf import Cmd, StfError, match_expects, parse_stf, to_entry
 
-from diff_harness import Compiled, _update, as_compiled, p4data  # noqa: F401
+from diff_harness import Compiled, _update, as_compiled
 from switch.bmv2json.p4c import source_digest
 
 
