@@ -362,6 +362,11 @@ class CallRules:
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
         args = []
+        # p4c copies the arguments into temporaries when the action has a parameter with a direction,
+        # and inlines the call as it is when all are directionless: only then does a table applied in
+        # an argument end up inside the action (gauntlet 2288b: `b(h.f, t.apply().hit ? 1 : 2)` with
+        # `action b(inout bit<16> y, in bit<16> x)` is accepted, `b(t.apply().hit)` with `b(bool x)` not)
+        inlined = not any(p["dir"] for p in a["params"])
         for arg, p in zip(call.args, a["params"]):
             if p["dir"] in ("out", "inout"):
                 args.append(self.out_arg(arg, p, scope))
@@ -370,7 +375,7 @@ class CallRules:
                     raise E(p["loc"], f"{p['name']}: cannot declare variables with type string (p4c)")
                 self.check_algo_arg(p, arg, scope, "action")
                 saved = self.ctx.get("action_arg")
-                self.ctx["action_arg"] = True   # p4c inlines the call: no table applied in an argument
+                self.ctx["action_arg"] = inlined   # p4c inlines the call: no table applied in an argument
                 want = BOOL if p.get("bool") else ["enum", p["plain_enum"]] if p.get("plain_enum") else p["t"]
                 try:
                     if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
