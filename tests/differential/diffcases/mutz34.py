@@ -30,6 +30,11 @@ _C = ("    @name(\"nop\") action set_port(bit<9> p) { sm.egress_spec = p; }\n"
       "    action nop(bit<8> v) { hdr.h.c = (bit<16>)v; hdr.h.d = (bit<32>)(v + 1); }\n"
       "    table t1 { key = { hdr.h.a: exact; } actions = { set_port; } default_action = set_port(3); }\n"
       "    table t2 { key = { hdr.h.b: exact; } actions = { nop; } default_action = nop(0x33); }\n")
+# the same across controls: `@name(".nop")` in ingress (a parameter) and in egress (none)
+_DI = ("    @name(\".nop\") action set_port(bit<9> p) { sm.egress_spec = p; }\n"
+       "    table t1 { key = { hdr.h.a: exact; } actions = { set_port; } default_action = set_port(3); }\n")
+_DE = ("    @name(\".nop\") action mark() { hdr.h.c = hdr.h.c + 0x77; }\n"
+       "    table te { key = { hdr.h.b: exact; } actions = { mark; } default_action = mark(); }\n")
 CASES = [
     case("mutz34_used_actions_sharing_a_name_twin_runs_its_own_default_and_const_entries", CAT, program(
         "        t1.apply();\n        t2.apply();\n        t3.apply();\n", ingress_decls=_A), frames=_FR,
@@ -42,4 +47,7 @@ CASES = [
         entries=[Entry("I.t1", {"hdr.h.a": 5}, "I.nop", {"p": 6}),
                  Entry("I.t2", {"hdr.h.b": 2}, "I.nop", {"p": 0x1ff}),
                  Entry("I.t2", {"hdr.h.b": 3}, "I.nop", {"p": 0xfe})], json_path=True),
+    case("mutz34_used_actions_sharing_a_global_name_in_ingress_and_egress", CAT, program(
+        "        t1.apply();\n", ingress_decls=_DI, egress="        te.apply();\n", egress_decls=_DE,
+        forward=False), frames=_FR, entries=[Entry("I.t1", {"hdr.h.a": 5}, "nop", {"p": 6})], json_path=True),
 ]
