@@ -1,6 +1,10 @@
 """Found by helper mutz34 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
+import copy
+
 from .base import Entry, case, program
+from .fuzz22 import CASES as _FUZZ22
+from .fuzz28 import CASES as _FUZZ28
 
 CAT = "front end (p4c-compatible)"
 
@@ -51,3 +55,34 @@ CASES = [
         "        t1.apply();\n", ingress_decls=_DI, egress="        te.apply();\n", egress_decls=_DE,
         forward=False), frames=_FR, entries=[Entry("I.t1", {"hdr.h.a": 5}, "nop", {"p": 6})], json_path=True),
 ]
+
+
+def _sub_wrap(cases, name, stmt, new_name, body=None):
+    """Case ``name`` of ``cases`` with statement ``stmt`` of its ingress moved into a sub-control
+    S applied in its place with the ingress' arguments (``body``: S's statements; ``stmt``)."""
+    c = copy.deepcopy(next(x for x in cases if x.name == name))
+    ctl = "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {"
+    assert ctl in c.source and stmt in c.source, name
+    sub = ("control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { "
+           f"{body or stmt} }} }}\n")
+    c.source = c.source.replace(stmt, "s_i.apply(hdr, meta, sm);").replace(ctl, sub + ctl + " S() s_i;")
+    c.name, c.category = new_name, CAT
+    return c
+
+
+# fuzz_mutants seed 1528 (sub_wrap on fuzz22_dead_store_of_a_stack_read_past_the_end): p4c's def-use runs
+# after its inliner, so `hdr.s[1] = hdr.s[i]; s.apply(hdr, ..); hdr.s[1] = {9};` with a body that does
+# not read hdr.s drops the first store, and BMv2 forwards for i = 3 (past the end); checkmate-p4c kept
+# it (the apply ended its search) and dropped the packet (dead_reads walks into the body now).
+CASES += [
+    _sub_wrap(_FUZZ22, "fuzz22_dead_store_of_a_stack_read_past_the_end", "hdr.h.c = 5;",
+              "mutz34_dead_store_of_a_stack_read_past_the_end_across_a_sub_control" + sfx, body)
+    for sfx, body in (("", None), ("_folding_a_modulo", "hdr.h.c = (5) % 5;"))
+]
+# fuzz_mutants seed 1756 (sub_wrap on fuzz28_whole_header_copy_in_a_single_case_switch_read_by_past_a_
+# field_read): the whole-header copy `hdr.s[1] = hdr.o` a single-case switch leaves goes into an
+# inlined sub-control's body for p4c 1.2.4.8's LocalCopyPropagation -- its `hdr.s[0] = hdr.s[1]`
+# copies hdr.o (p4c's JSON: assign_header s[0], o) whatever the switch did; checkmate-p4c ended the
+# copy at the apply (switch_copies hands it into the body now).
+CASES.append(_sub_wrap(_FUZZ28, "fuzz28_whole_header_copy_in_a_single_case_switch_read_by_past_a_field_read",
+                       "hdr.s[0] = hdr.s[1];", "mutz34_whole_header_copy_of_a_single_case_switch_into_a_sub_control"))
