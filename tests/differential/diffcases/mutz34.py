@@ -86,3 +86,18 @@ CASES += [
 # copy at the apply (switch_copies hands it into the body now).
 CASES.append(_sub_wrap(_FUZZ28, "fuzz28_whole_header_copy_in_a_single_case_switch_read_by_past_a_field_read",
                        "hdr.s[0] = hdr.s[1];", "mutz34_whole_header_copy_of_a_single_case_switch_into_a_sub_control"))
+
+# p4c_mutate seed 732 (select_key on parse_value_set_struct): a case after a `default` (`default: ph2;
+# default: t2;`) is dropped by p4c's SimplifySelectCases, after its front end removed the states
+# unreachable in the source -- so t2 stays until the back end and its value set `tern` is in p4c's
+# P4Info (its BMv2 JSON has no such parse_vset); checkmate-p4c left it out of the P4Info.
+_VS_PARSER = """
+    value_set<vs_tern_t>(2) tern;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: ph; default: accept; } }
+    state ph { pkt.extract(hdr.h); meta.m8 = 1; transition select(hdr.h.b) { default: ph2; default: t2; } }
+    state t2 { meta.m8 = 2; transition select(hdr.h.a, hdr.h.c) { tern: ph2; default: accept; } }
+    state ph2 { meta.m8 = meta.m8 + 4; pkt.extract(hdr.h2); transition accept; }
+"""
+CASES.append(case("mutz34_value_set_of_a_state_only_a_dropped_select_case_reaches", CAT, program(
+    "        hdr.h.d = (bit<32>)meta.m8;\n", parser=_VS_PARSER,
+    top="struct vs_tern_t { @match(ternary) bit<8> a; bit<16> c; }\n")))
