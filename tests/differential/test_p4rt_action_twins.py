@@ -3,7 +3,9 @@ parameters (compiler/action_twins; helper mutz34): p4c's P4Info lists the first 
 parameters, simple_switch_grpc hands them to BMv2, and BMv2 refuses an entry or a default action
 for a table whose body of the action takes another number of them (UNKNOWN) -- checkmate-switch
 answers alike, on p4c's JSON (here) and on checkmate-p4c's build (the diffcases
-``mutz34_used_actions_sharing_a_name_*`` run the frames)."""
+``mutz34_used_actions_sharing_a_name_*`` run the frames).  A read of such a table's default
+entry or const entries set by the program kills simple_switch_grpc (PI's dump_action_data:
+"Assertion `num_params == action_data.size()' failed"): not compared."""
 from __future__ import annotations
 
 import pytest
@@ -47,3 +49,4 @@ def test_writes_for_the_other_body_refused_as_by_bmv2(targets, idx, own, other, 
                 w(u(U.MODIFY, table_entry=_default(t_own, _nop(info, *args)))),
                 ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=t_own.preamble.id))])]
     assert not run(targets, 0, ops, source=CASES[idx].source)
+
