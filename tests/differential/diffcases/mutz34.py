@@ -57,15 +57,17 @@ CASES = [
 ]
 
 
-def _sub_wrap(cases, name, stmt, new_name, body=None):
+def _sub_wrap(cases, name, stmt, new_name, body=None, keep=False):
     """Case ``name`` of ``cases`` with statement ``stmt`` of its ingress moved into a sub-control
-    S applied in its place with the ingress' arguments (``body``: S's statements; ``stmt``)."""
+    S applied in its place with the ingress' arguments (``body``: S's statements; ``stmt``;
+    ``keep``: ``stmt`` stays after the apply)."""
     c = copy.deepcopy(next(x for x in cases if x.name == name))
     ctl = "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {"
     assert ctl in c.source and stmt in c.source, name
     sub = ("control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { "
            f"{body or stmt} }} }}\n")
-    c.source = c.source.replace(stmt, "s_i.apply(hdr, meta, sm);").replace(ctl, sub + ctl + " S() s_i;")
+    c.source = c.source.replace(stmt, "s_i.apply(hdr, meta, sm);" + (" " + stmt if keep else "")).replace(
+        ctl, sub + ctl + " S() s_i;")
     c.name, c.category = new_name, CAT
     return c
 
@@ -84,8 +86,16 @@ CASES += [
 # inlined sub-control's body for p4c 1.2.4.8's LocalCopyPropagation -- its `hdr.s[0] = hdr.s[1]`
 # copies hdr.o (p4c's JSON: assign_header s[0], o) whatever the switch did; checkmate-p4c ended the
 # copy at the apply (switch_copies hands it into the body now).
-CASES.append(_sub_wrap(_FUZZ28, "fuzz28_whole_header_copy_in_a_single_case_switch_read_by_past_a_field_read",
-                       "hdr.s[0] = hdr.s[1];", "mutz34_whole_header_copy_of_a_single_case_switch_into_a_sub_control"))
+# Past the apply too, where the body ends it not (probed: p4c's JSON has `s[0] = o` after a body
+# writing hdr.h.c only), and not past one writing a field of hdr.o.
+_W28 = "fuzz28_whole_header_copy_in_a_single_case_switch_read_by_past_a_field_read"
+CASES += [
+    _sub_wrap(_FUZZ28, _W28, "hdr.s[0] = hdr.s[1];", "mutz34_whole_header_copy_of_a_single_case_switch_into_a_sub_control"),
+    _sub_wrap(_FUZZ28, _W28, "hdr.s[0] = hdr.s[1];",
+              "mutz34_whole_header_copy_of_a_single_case_switch_past_a_sub_control", "hdr.h.c = 1;", keep=True),
+    _sub_wrap(_FUZZ28, _W28, "hdr.s[0] = hdr.s[1];",
+              "mutz34_whole_header_copy_of_a_single_case_switch_ended_by_a_sub_control", "hdr.o.x = 3;", keep=True),
+]
 
 # p4c_mutate seed 732 (select_key on parse_value_set_struct): a case after a `default` (`default: ph2;
 # default: t2;`) is dropped by p4c's SimplifySelectCases, after its front end removed the states
