@@ -51,6 +51,13 @@ class EntityWriter:
         if not m.HasField("action"):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile member {m.member_id}: no action")
         aid, params = translate.decode_params(st.index, None, m.action)
+        prof = p.action_profiles.get(m.action_profile_id)
+        if prof is not None and any(aid in p.tables[t].cp_mismatch for t in prof.table_ids if t in p.tables):
+            prof._check_action(aid, params)   # (PI's checks first: the action, the P4Info's parameters)
+            if (m.member_id in prof.members) == (op == Update.MODIFY):   # (else ALREADY_EXISTS / NOT_FOUND)
+                raise P4RTError(StatusCode.UNKNOWN, f"action profile member {m.member_id}: Error when adding the "
+                                                    "member to target (its tables' body of the action takes other "
+                                                    "parameters than the P4Info's: compiler/action_twins)")
         p.action_profile_member_set(m.action_profile_id, m.member_id, aid, params, modify=op == Update.MODIFY)
 
     def _write_action_profile_group(self, st, op, g) -> None:
