@@ -17,9 +17,9 @@ BMv2 the P4Info's parameters: BMv2 refuses an entry or default action whose data
 table's action's ("Error when adding match entry to target", UNKNOWN), and runs one of the same
 count with the data as given (not masked to the body's own widths).  A table action whose body
 takes another number of parameters than the P4Info lists is marked ``cp_mismatch`` (elab_output):
-the P4Runtime server refuses its writes (entries, default, action profile members) as BMv2 does, and the program's own default action and
-const entries for it run with their own arguments (``runtime.tables``; case
-``mutz34_used_actions_sharing_a_name_*``).
+the P4Runtime server refuses its writes (entries, default, action profile members) as BMv2 does,
+and the program's own default action and const entries for it run with their own arguments
+(``runtime.tables``; cases ``mutz34_used_actions_sharing_a_*``, test_p4rt_action_twins.py).
 """
 from __future__ import annotations
 
