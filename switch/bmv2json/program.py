@@ -393,8 +393,10 @@ class Translator:
         scope_name = {0: "TABLE_AND_DEFAULT", 1: "TABLE_ONLY", 2: "DEFAULT_ONLY"}
         for jid in t.get("action_ids", []):
             a = self.action(jid)
+            info_a = self.ids.get("actions", a["name"])   # (another parameter count: compiler/action_twins)
             acts.append({"id": a["id"], "name": a["name"], "scope": scope_name.get(scopes.get(a["id"], 0)),
-                         "annos": [], "bound": [], **({"impl": a["impl"]} if "impl" in a else {})})
+                         "annos": [], "bound": [], **({"impl": a["impl"]} if "impl" in a else {}),
+                         **({"cp_mismatch": True} if info_a is not None and len(info_a.params) != len(a["params"]) else {})})
         de = t.get("default_entry")
         default = None
         miss_nop = de is None

@@ -8,6 +8,18 @@ control-plane objects, so where the first one is used nowhere when a table lists
 other control-plane parameters, the twin is the name's action (:func:`swap_twin`; p4c_mutate seed
 208, case ``mutz33_unused_action_named_like_a_listed_one``): p4c's P4Info lists the twin's
 parameters and BMv2 runs it.
+
+Where the table-listed actions of one name have other control-plane parameters, p4c's P4Info lists
+those of the first *declared* one that an applied table lists (not of the first table, nor of one
+only called directly; :func:`p4info_record`), and its BMv2 JSON keeps one action per body, each
+with its own ``runtime_data``.  simple_switch_grpc checks a write against the P4Info, then hands
+BMv2 the P4Info's parameters: BMv2 refuses an entry or default action whose data count is not its
+table's action's ("Error when adding match entry to target", UNKNOWN), and runs one of the same
+count with the data as given (not masked to the body's own widths).  A table action whose body
+takes another number of parameters than the P4Info lists is marked ``cp_mismatch`` (elab_output):
+the P4Runtime server refuses its writes (entries, default, action profile members) as BMv2 does,
+and the program's own default action and const entries for it run with their own arguments
+(``runtime.tables``; cases ``mutz34_used_actions_sharing_a_*``, test_p4rt_action_twins.py).
 """
 from __future__ import annotations
 
@@ -34,3 +46,15 @@ def swap_twin(actions: dict, scope, real_q: str, twin_q: str) -> dict:
                 s.names[n] = ("action", real_q)
         s = s.parent
     return twin
+
+
+def p4info_record(actions: dict, q: str, listed: set) -> dict:
+    """The record whose control-plane parameters p4c's P4Info lists for the action ``q``: the
+    first declared of ``q`` and its twins that an applied table lists (``listed``: names), where
+    its parameters differ from ``q``'s own; else ``q``'s record."""
+    a = actions[q]
+    members = [r for r in actions.values() if (r is a or r.get("twin_of") == q) and r["name"] in listed]
+    if not members:
+        return a
+    first = min(members, key=lambda r: r.get("decl", 0))
+    return first if cp_params(first) != cp_params(a) else a

@@ -10,7 +10,8 @@ first store is dropped here too.
 Only straight-line code is looked at (the statements that follow in the same block, through plain
 nested blocks): the store is dead when a later assignment writes all of its target (the same path,
 or the whole header or struct holding it) before any statement reads an overlapping path
-(declarations of locals in between too); any other
+(declarations of locals in between too), and into the body of a sub-control applied with its
+arguments in place (p4c's def-use runs after its inliner; fuzz_mutants seed 1528); any other
 statement (a call, an ``if``, a table apply ...) ends the search and the store stays.  A store whose
 right-hand side calls anything stays too.
 
@@ -45,8 +46,21 @@ def _flat(stmts: list):
             yield st
 
 
-def _dead(target: str, rest) -> bool:
+def _in_place_body(st: dict, sub_body) -> list | None:
+    """The body of the sub-control an ``apply_control`` runs, where every argument is passed in
+    place (the caller's variable is the parameter: p4c's inliner substitutes it), else None."""
+    if sub_body is None or st.get("s") != "apply_control":
+        return None
+    if not all(a.get("e", {}).get("op") == "var" and a["e"].get("n") == a.get("py") for a in st.get("args", [])):
+        return None
+    return sub_body(st)
+
+
+def _dead(target: str, rest, sub_body=None) -> bool:
     for st in rest:
+        body = _in_place_body(st, sub_body)
+        if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
+            return _dead(target, list(_flat(body)) + list(rest), sub_body)
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") != "assign":
@@ -62,13 +76,14 @@ def _dead(target: str, rest) -> bool:
     return False
 
 
-def drop_dead_indexed_reads(stmts: list) -> list:
-    """``stmts`` without the stores described in the module docstring."""
+def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
+    """``stmts`` without the stores described in the module docstring (``sub_body``: an
+    ``apply_control``'s body, walked through where its arguments are passed in place)."""
     out = []
     for i, st in enumerate(stmts):
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and _dead(target, _flat(stmts[i + 1:])):
+            if target is not None and "[*]" not in target and _dead(target, _flat(stmts[i + 1:]), sub_body):
                 continue
         out.append(st)
     return out

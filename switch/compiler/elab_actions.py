@@ -83,7 +83,8 @@ class ActionRules:
                 self.note_algo_param(var_ir, params[-1])
         ctl = self.ctx.get("block") if getattr(self, "ctx", None) and self.ctx.get("kind") == "control" else None
         rec = {"name": q, "params": params, "body": None, "annos": d.annos, "control": ctl,
-               "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False}
+               "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False,
+               "decl": len(self.actions)}   # (declaration order, kept across twin swaps: action_twins)
         self.actions[q] = rec
         saved = getattr(self, "ctx", None)
         from .elab_ctor import _ast_nodes

@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .action_copies import localize_named_toplevel_actions
+from .action_twins import p4info_record
 from .ast import annotation
 from .dead_reads import drop_stores_before_extern_outs, specialize_copy_out_bodies
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
@@ -196,7 +197,8 @@ class OutputRules:
         actions = []
         order = {q: i for i, q in enumerate(self.actions)}   # declaration order (p4info.py lists by it)
         for q, a in sorted(used_actions.items(), key=lambda kv: ids["action"][kv[0]]):
-            ctl = [p for p in a["params"] if p["dir"] is None and not p.get("not_cp")]   # (only called directly)
+            ctl = [p for p in p4info_record(self.actions, q, in_applied)["params"]
+                   if p["dir"] is None and not p.get("not_cp")]   # (not_cp: only called directly)
             pids = field_ids([_param_id(p) for p in ctl])
             actions.append({"name": q, "id": ids["action"][q], "alias": al[q],
                             "params": [{"name": p.get("cp_name", p["name"]), "id": pids[i], "width": p["t"][1], "py": p["py"],
@@ -212,6 +214,10 @@ class OutputRules:
         # p4c's BMv2 mid end predicates the ifs of every action (in declaration order)
         predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))))
         aid = {a["name"]: a["id"] for a in actions}
+        npar = {a["id"]: a["params"] for a in actions}   # (the P4Info's parameters of an id)
+
+        def ncp(name):   # the control-plane parameters a table action's own body takes
+            return sum(1 for p in self.actions[name]["params"] if p["dir"] is None and not p.get("not_cp"))
         tables = []
         torder = {q: i for i, q in enumerate(self.tables)}
         for q, t in sorted(self.tables.items(), key=lambda kv: ids["table"][kv[0]]):
@@ -233,7 +239,8 @@ class OutputRules:
                          for k in t["keys"]],
                 "actions": [{"id": tid_of(a["name"]), "name": tw.get(a["name"], a["name"]), "scope": a["scope"],
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", []),
-                             **({"impl": aid[a["name"]]} if a["name"] in tw else {})}
+                             **({"impl": aid[a["name"]]} if a["name"] in tw else {}),
+                             **({"cp_mismatch": True} if ncp(a["name"]) != len(npar[tid_of(a["name"])]) else {})}
                             for a in t["actions"]],
                 "default": {"action": tid_of(t["default"]["action"]), "params": t["default"]["params"],
                             "const": t["default"]["const"]},

@@ -100,7 +100,7 @@ class ParserRules:
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 self.zero_width_keys(sel_exprs, keys)
                 cases = []
-                after_default = False
+                after_default, dropped_to = False, []
                 for c in sel_cases:
                     if c.to not in names and c.to not in ("accept", "reject"):
                         raise E(c.loc, f"unknown parser state {c.to}")
@@ -129,12 +129,15 @@ class ParserRules:
                         case["dc_tuple"] = True
                     if not after_default:
                         cases.append(case)
+                    else:   # (an edge still when p4c removed the unreachable states: value sets)
+                        dropped_to.append(c.to)
                     # p4c's SimplifySelectCases drops every case after a `default` / `_` keyset
                     # ("SelectCase: unreachable"; checked first) -- not after `(_)` or a mask of 0,
                     # which p4c writes as default transitions and BMv2 takes the last of
                     after_default = after_default or (len(c.keysets) == 1 and c.keysets[0].kind == "default"
                                                       and not c.keysets[0].get("paren"))
-                trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases}
+                trans = {"kind": "select", "keys": [self.as_int(k, t) for k, t in keys], "cases": cases,
+                         **({"dropped_to": dropped_to} if dropped_to else {})}
             states[s.name] = {"body": body, "transition": trans}
         _state_union_copies(states, lambda b: propagate_union_copies(
             b, self.actions, lambda e: bool(self.union_siblings(e)), None, self.struct_fields))
@@ -282,8 +285,9 @@ class ParserRules:
         return out
 
 
-def reachable_states(states: dict) -> set:
-    """The names of the states some path from ``start`` reaches."""
+def reachable_states(states: dict, with_dropped: bool = False) -> set:
+    """The names of the states some path from ``start`` reaches (``with_dropped``: through the
+    select cases after a ``default`` too)."""
     seen, todo = set(), ["start"]
     while todo:
         n = todo.pop()
@@ -292,6 +296,7 @@ def reachable_states(states: dict) -> set:
         seen.add(n)
         tr = states[n]["transition"]
         todo += [tr["to"]] if tr["kind"] == "direct" else [c["to"] for c in tr["cases"]]
+        todo += tr.get("dropped_to", []) if with_dropped else []
     return seen
 
 
@@ -327,11 +332,13 @@ def _state_union_copies(states: dict, propagate) -> None:
 
 def _drop_unreachable_value_sets(states: dict, value_sets: list) -> None:
     """A value set that only states unreachable from ``start`` use is unused: p4c removes those
-    states first, and the value set with them (no P4Info entry, nothing in the JSON)."""
+    states first, and the value set with them (no P4Info entry, nothing in the JSON).  A state
+    only the cases SimplifySelectCases drops later (after a ``default``) go to is still reached
+    then: its value sets stay in the P4Info (p4c_mutate seed 732; its JSON has none)."""
     def vsets(names):
         return {ks["obj"] for n in names for c in states[n]["transition"].get("cases") or ()
                 for ks in c["keysets"] if ks.get("k") == "vset"}
-    dead = vsets(states) - vsets(reachable_states(states))
+    dead = vsets(states) - vsets(reachable_states(states, with_dropped=True))
     for rec in value_sets:
         if rec["py"] in dead:
             rec["used"] = False

@@ -94,7 +94,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         for d in ir_dicts(out):   # (copies left at the end of a branch's block stop at the join)
             if d.get("s") == "block":
                 d.pop("copies", None)
-        out = drop_dead_indexed_reads(out)
+        out = drop_dead_indexed_reads(out, lambda c: (self.subcontrol_of(c) or {}).get("body"))
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
                                            lambda q: (self.actions.get(q) or {}).get("body"),
                                            lambda c: (self.subcontrol_of(c) or {}).get("body"))

@@ -256,6 +256,11 @@ class DigestEngine:
                 if st.active and st.pi_cfg is None:
                     st.pi_cfg = (st.max_timeout_ns, st.max_list_size)
                     st.max_timeout_ns, st.max_list_size = BMV2_DEFAULT_TIMEOUT_NS, BMV2_DEFAULT_LIST_SIZE
+                elif not st.active:   # (unsubscribed since the save: BMv2's defaults too, not the old
+                    # program's config -- a list made after the COMMIT is still pending at an INSERT
+                    # within 1 s and sent then; fuzz_p4rt seed 5165, helper mutz34)
+                    st.max_timeout_ns, st.max_list_size, st.ack_timeout_ns = (
+                        BMV2_DEFAULT_TIMEOUT_NS, BMV2_DEFAULT_LIST_SIZE, 0)
                 st.pending.clear()
                 st.filter.clear()
                 st.unacked.clear()

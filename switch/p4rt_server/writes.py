@@ -51,6 +51,13 @@ class EntityWriter:
         if not m.HasField("action"):
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"action profile member {m.member_id}: no action")
         aid, params = translate.decode_params(st.index, None, m.action)
+        prof = p.action_profiles.get(m.action_profile_id)
+        if prof is not None and any(aid in p.tables[t].cp_mismatch for t in prof.table_ids if t in p.tables):
+            prof._check_action(aid, params)   # (PI's checks first: the action, the P4Info's parameters)
+            if (m.member_id in prof.members) == (op == Update.MODIFY):   # (else ALREADY_EXISTS / NOT_FOUND)
+                raise P4RTError(StatusCode.UNKNOWN, f"action profile member {m.member_id}: Error when adding the "
+                                                    "member to target (its tables' body of the action takes other "
+                                                    "parameters than the P4Info's: compiler/action_twins)")
         p.action_profile_member_set(m.action_profile_id, m.member_id, aid, params, modify=op == Update.MODIFY)
 
     def _write_action_profile_group(self, st, op, g) -> None:
@@ -123,6 +130,7 @@ class EntityWriter:
                 raise P4RTError(StatusCode.PERMISSION_DENIED,
                                 f"table '{table.name}': a @tableonly action cannot be the default action")
             if te.HasField("action"):
+                _check_own_params(p, table, entry, "modifying")
                 p.table_set_default(table.id, entry.action_id, entry.params)
             else:  # no action: back to the program's initial default action
                 p.table_reset_default(table.id)
@@ -160,8 +168,11 @@ class EntityWriter:
                             f"table '{table.name}': a @defaultonly action cannot be used in an entry")
         if op == Update.INSERT:
             _check_key_bytes(p, table)
+            _check_own_params(p, table, entry, "adding")
             p.table_insert(table.id, entry)
         elif op == Update.MODIFY:
+            if entry.action_id in p.tables[table.id].cp_mismatch and _installed(p, table, entry):
+                _check_own_params(p, table, entry, "modifying")   # (a missing entry: NOT_FOUND first)
             p.table_modify(table.id, entry)
         else:
             p.table_delete(table.id, entry)
@@ -359,6 +370,17 @@ def _check_key_bytes(p, table) -> None:
             raise P4RTError(StatusCode.UNKNOWN,
                             f"table '{table.name}': Error when adding match entry to target (match field "
                             f"'{mf.name}' is {mf.bitwidth} bits in the P4Info, the field it matches {fw})")
+
+
+def _check_own_params(p, table, entry, doing: str) -> None:
+    """simple_switch_grpc hands BMv2 the P4Info's parameters of the action; BMv2 refuses them
+    where this table's body of it takes another number (two table-listed actions sharing a
+    name, other parameters: compiler/action_twins; probed, helper mutz34)."""
+    rt = p.tables.get(table.id)
+    if rt is not None and entry.action_id in rt.cp_mismatch:
+        raise P4RTError(StatusCode.UNKNOWN, f"table '{table.name}': Error when {doing} match entry "
+                                            f"{'to' if doing == 'adding' else 'in'} target (its body of action "
+                                            f"id {entry.action_id} takes other parameters than the P4Info's)")
 
 
 def _key_only(te):

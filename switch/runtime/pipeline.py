@@ -125,7 +125,8 @@ class Pipeline:
             # initial entries the control plane may change
             for e in t.get("const_entries", ()) if t["id"] in self.tables else ():
                 try:
-                    self.tables[t["id"]].insert(_entry_from_ir(e, param_ids), const=True)
+                    self.tables[t["id"]].insert(_entry_from_ir(e, param_ids, self.tables[t["id"]].cp_mismatch),
+                                                const=True)
                 except EntryExists:
                     # two const entries with one key (`0x11 &&& 0` and `_` of an lpm key, both /0;
                     # an exact value twice): p4c compiles them and simple_switch refuses the JSON,
@@ -526,11 +527,12 @@ class Pipeline:
         return errors
 
 
-def _entry_from_ir(e: dict, param_ids: dict) -> TableEntry:
+def _entry_from_ir(e: dict, param_ids: dict, own: set = frozenset()) -> TableEntry:
     """An IR entry (its action's arguments in parameter order) as a P4Runtime-style entry
-    (arguments by parameter id: the position, or the parameter's @id)."""
+    (arguments by parameter id: the position, or the parameter's @id; by position for an action
+    in ``own``, whose body takes other parameters than the P4Info's: Table.cp_mismatch)."""
     matches = [FieldMatch(m["id"], m["kind"], m["value"], m.get("mask"), m.get("prefix_len"),
                           m.get("high")) for m in e["matches"]]
-    ids = param_ids.get(e["action"]) or range(1, len(e["params"]) + 1)
+    ids = (e["action"] not in own and param_ids.get(e["action"])) or range(1, len(e["params"]) + 1)
     params = dict(zip(ids, e["params"]))
     return TableEntry(matches, e["action"], params, e.get("priority", 0))

@@ -116,6 +116,10 @@ class Table:
         self.action_ids = {a["id"] for a in spec["actions"]}
         self.default_only = {a["id"] for a in spec["actions"] if a.get("scope") == "DEFAULT_ONLY"}
         self.table_only = {a["id"] for a in spec["actions"] if a.get("scope") == "TABLE_ONLY"}
+        # an action whose body here takes another number of parameters than the P4Info lists (two
+        # table-listed actions sharing a name: compiler/action_twins): BMv2 takes no entry or
+        # default for it from the control plane; the program's own run with their arguments
+        self.cp_mismatch = {a["id"] for a in spec["actions"] if a.get("cp_mismatch")}
         self.is_const = bool(spec.get("is_const"))
         self.const_default = bool(spec["default"].get("const"))
         self.direct_counter = spec.get("direct_counter")
@@ -180,11 +184,13 @@ class Table:
     def _err(self, msg: str) -> InvalidEntry:
         return InvalidEntry(f"table {self.name}: {msg}")
 
-    def _check_action(self, action_id: int, params: dict[int, int], *, default: bool) -> tuple:
+    def _check_action(self, action_id: int, params: dict[int, int], *, default: bool, const: bool = False) -> tuple:
         if action_id not in self.action_ids:
             name = self.actions[action_id].name if action_id in self.actions else f"id {action_id:#x}"
             raise self._err(f"action {name} is not an action of this table")
         spec = self.actions[action_id]
+        if action_id in self.cp_mismatch and const:   # (the control plane's: p4rt_server.writes refuses them)
+            return tuple(params[k] for k in sorted(params))   # (a const entry's own arguments, in order)
         if default and action_id in self.table_only:
             raise self._err(f"action {spec.name} is @tableonly and cannot be the default action")
         if not default and action_id in self.default_only:
@@ -205,12 +211,12 @@ class Table:
             values.append(v & _mask(width))
         return tuple(values)
 
-    def _check_target(self, entry: TableEntry):
+    def _check_target(self, entry: TableEntry, const: bool = False):
         """Validate what an entry runs: an action (direct table) or a profile member/group."""
         if self.profile is None:
             if entry.member_id is not None or entry.group_id is not None:
                 raise self._err("entries of a table without an action profile need an action")
-            return self._check_action(entry.action_id, entry.params, default=False)
+            return self._check_action(entry.action_id, entry.params, default=False, const=const)
         if (entry.member_id is None) == (entry.group_id is None) or entry.action_id:
             raise self._err(f"entries of a table with action profile {self.profile.name} need "
                             "exactly one of member_id or group_id (and no action)")
@@ -318,7 +324,7 @@ class Table:
             raise self._err("table has const entries and cannot be modified")
         self._check_priority(entry)
         key, tests = self._canonical(entry, const)
-        params = self._check_target(entry)
+        params = self._check_target(entry, const)
         ident = (key, entry.priority)
         if ident in self._installed:
             raise EntryExists(f"table {self.name}: entry already exists")

@@ -10,8 +10,9 @@ from seed_tests import fuzz_seed_tests
 # 91: a single-case switch's copy; 86, 97: select cases after a default; 310: varbit<0> on p4c's
 # JSON; 1-5: agreeing ones.  (19 is diffcases' mutz32_single_case_switch_copy_past_two_dead_*: on a
 # loaded machine BMv2 once sent its frames twice, so it is not a CI seed); mutz33: 711 a digest in
-# the deparser on p4c's JSON, 804 code after a call of an exiting action, 1229 a strength-reduced store
-SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229]
+# the deparser on p4c's JSON, 804 code after a call of an exiting action, 1229 a strength-reduced store;
+# mutz34: 1528 a dead stack-read store across a sub-control, 1756 a whole-header copy into one
+SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229, 1528, 1756]
 
 targets, pytestmark, test_generator_is_deterministic, test_mutant = fuzz_seed_tests(
     generate, SEEDS, "fuzz_mutants", same=("source", "frames", "entries"),

@@ -41,3 +41,18 @@ def test_a_digest_list_completed_in_a_write_is_not_kept_pending(targets, updates
         return [traffic(2, 3), ("write", [_entry(did, *x) for x in updates], 0), ("digests", True),
                 traffic(4, 5), _digest_cfg(did)(U.INSERT, 0, 1), ("digests", True)]
     assert not run(targets, 0, ops)
+
+
+def test_a_list_made_after_a_commit_of_a_saved_program_is_sent_at_the_next_insert(targets):
+    """fuzz_p4rt seed 5165 (helper mutz34): DigestEntry (1 ms), VERIFY_AND_SAVE + COMMIT of the same
+    program (the P4Runtime side unsubscribed since the save), traffic, an INSERT within BMv2's default
+    1 s: the learn list made after the COMMIT collects by BMv2's defaults, is still pending and goes
+    out under the new config.  checkmate-switch kept the old config (1 ms) for the unsubscribed digest
+    and dropped the list as completed while unsubscribed."""
+    S = pb.SetForwardingPipelineConfigRequest
+
+    def ops(info):
+        cfg = _digest_cfg(info.digests[0].preamble.id)
+        return [cfg(U.INSERT, 10**6, 10), ("setcfg", S.VERIFY_AND_SAVE, "same"), ("setcfg", S.COMMIT, "same"),
+                traffic(2, 3), cfg(U.INSERT, 10**6, 1), ("digests", True)]   # (well within the 1 s)
+    assert not run(targets, 0, ops)
