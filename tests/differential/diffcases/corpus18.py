@@ -9,11 +9,12 @@ warns "backslash and newline separated by space") and p4c compiles the program; 
 preprocessor ended the macro there and refused the next line ("unexpected character '\\'")."""
 from .base import H, H2, case, program
 
+CAT = "front end (p4c-compatible)"
 CASES = []
 
 # a #define continued through a line that ends in `\` + blanks (a space, a tab), and a plain code
 # line ending so (cpp splices it with the next one)
-CASES.append(case("corpus18_line_continuation_before_blanks", "frontend", program(
+CASES.append(case("corpus18_line_continuation_before_blanks", CAT, program(
     top="#define SETBC(v) hdr.h.b = v; \\ \t\n    hdr.h.c = (bit<16>)v + 16w1; \\  \n    hdr.h.d = 32w9\n",
     ingress="""        if (hdr.h.isValid()) {
             SETBC(8w7);
@@ -24,7 +25,7 @@ CASES.append(case("corpus18_line_continuation_before_blanks", "frontend", progra
 
 # a `//` comment ending in `\` (and in `\` + blanks): cpp splices before it removes comments, so
 # the next line is part of the comment and gone
-CASES.append(case("corpus18_line_comment_continued_by_backslash", "frontend", program(
+CASES.append(case("corpus18_line_comment_continued_by_backslash", CAT, program(
     ingress="""        if (hdr.h.isValid()) {
             // a comment ending in a backslash \\
             hdr.h.a = 8w1;
@@ -37,7 +38,7 @@ CASES.append(case("corpus18_line_comment_continued_by_backslash", "frontend", pr
 
 # a backslash-newline inside a token: cpp joins the two parts with nothing between them (a width
 # prefix and its value, a name, a macro body's number)
-CASES.append(case("corpus18_line_continuation_inside_a_token", "frontend", program(
+CASES.append(case("corpus18_line_continuation_inside_a_token", CAT, program(
     top="#define TWELVE 1\\\n2\n",
     ingress="""        if (hdr.h.isValid()) {
             hdr.h.b = 8w\\
