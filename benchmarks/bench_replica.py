@@ -1,6 +1,6 @@
 """A replica's CPU cost on the real switch daemon, against a plain forward, on veths.
 
-    sudo python -m benchmarks.bench_replica [--impl new=. --impl old=/work/main] [--rounds 3]
+    sudo python -m benchmarks.bench_replica [--impl new=. --impl old=../main] [--rounds 3]
 
 ``benchmarks/bench_pipeline.py`` prices a replica inside one process (the pipeline alone); this
 prices it where the training bench pays it: ``checkmate-switch`` (``python -m switch.cli``) on

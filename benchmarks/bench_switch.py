@@ -14,7 +14,7 @@ arrives.  Two forwarders take turns in the middle, in the same run:
 It prints packets/s and Gbit/s of both and the ratio switch/bare (goal >= 0.5), for
 MTU 1500 and 9000, plus the *pipeline ceiling*: ``Pipeline.process`` calls per
 second on the same frame in this process, without ports -- what the switch could
-reach if its ports, threads and TM cost nothing.  ``--impl new=. --impl old=/work/main`` runs the
+reach if its ports, threads and TM cost nothing.  ``--impl new=. --impl old=../main`` runs the
 switch of each checkout in turn (same topology, sender, receiver and bare forwarder), so a change
 to the data plane is measured against the code before it in one run.  Needs root.
 ``python -m benchmarks.bench_switch --help``.
@@ -372,7 +372,7 @@ def main(argv=None) -> int:
     ap.add_argument("--program", type=Path, default=None,
                     help="P4 program for the switch (needs an ipv4_lpm table with ipv4_forward(mac, port))")
     ap.add_argument("--impl", action="append", default=[], metavar="LABEL=REPO_ROOT",
-                    help="measure the switch of this checkout too (repeatable; e.g. new=. old=/work/main); "
+                    help="measure the switch of this checkout too (repeatable; e.g. new=. old=../main); "
                          "the bare forwarder, sender and receiver are this checkout's")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)

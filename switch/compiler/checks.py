@@ -366,7 +366,7 @@ class _Checker:
             elif st.kind == "var" and st.get("init") is not None and self._struct_type(st.type) \
                     and find_name(stmts[i + 1:], st.name) is not None:
                 # a struct local with an initializer that the control uses: p4c's field-by-field
-                # copies of it stay (/work/e17 cc_struct_local_init: "m2.m8 = meta.m8: Only calls ...")
+                # copies of it stay (errs17 probe cc_struct_local_init: "m2.m8 = meta.m8: Only calls ...")
                 raise P4CompileError(st.loc, f"{st.name}: its initializer is a field-by-field copy: only calls to "
                                              f"{' or '.join(allowed)} are allowed in this checksum control (bmv2)")
             elif st.kind in ("empty", "var"):

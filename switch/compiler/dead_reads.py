@@ -187,7 +187,7 @@ def drop_stores_before_extern_outs(x) -> None:
     (``hdr.h.b = 77; r.read(hdr.h.b, i);``, ``bit<2> c = 3; m.execute_meter(i, c);``) is dead to
     p4c's def-use passes (an ``out`` argument), and BMv2 never runs it: with the index out of range
     the extern writes nothing and the place keeps the value it had before the store (a fresh
-    local: 0; /work/e17 r_reg_idx_oob_read_preset, r_meter_oob_preset).  Only the statement just
+    local: 0; errs17 probe r_reg_idx_oob_read_preset, r_meter_oob_preset).  Only the statement just
     before the call is looked at, and only when the call's index does not read that place."""
     if isinstance(x, dict):
         for v in x.values():

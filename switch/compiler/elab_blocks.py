@@ -568,7 +568,7 @@ class BlockRules:
         rec = {"name": q, "uid": uid, "annos": annos, "tables": [], "algo": None, "width": 0, "loc": loc}
         if tname == "action_selector":
             rec["algo"] = custom_crc(self.enum_member(args[0], "HashAlgorithm"))
-            if rec["algo"] == "random":   # (p4c compiles it; /work/e17 x_as_random_algo)
+            if rec["algo"] == "random":   # (p4c compiles it; errs17 probe x_as_random_algo)
                 self.load_refusal(args[0].loc, "Unknown hash algorithm: random (BMv2 refuses p4c's JSON)")
                 rec["algo"] = "crc16"
             if rec["algo"] not in ("crc32", "crc16", "csum16", "identity", "xor16"):

@@ -601,10 +601,10 @@ class CallRules:
                                    f"{expr_text(a)} (p4c infers {p.type.name} from both arguments; write "
                                    f"{d.name}<{tstr(bound)}>(...))")
         if call.get("in_call_arg") and not _inner_generic_call(call.args, scope):
-            # (the innermost such call is p4c's error: it visits them in post-order -- /work/e18 t6 gr*)
+            # (the innermost such call is p4c's error: it visits them in post-order -- errs18 probe t6 gr*)
             # p4c 1.2.4.8 loses the type parameters of a generic function called inside another
             # call's argument (`f(id(x))`, `hash(..., { id(x) }, ...)`, an action's or a method's):
-            # "T: declaration not found" at the generic function's declaration (/work/e17 n_*)
+            # "T: declaration not found" at the generic function's declaration (errs17 probe n_*)
             self.target_error(d.loc, f"{d.tparams[0]}: declaration not found (p4c 1.2.4.8: a call of the generic "
                                      f"function {d.name} inside the argument of another call, at {call.loc})")
         key = (d.name, repr([bindings[tp] for tp in d.tparams]))

@@ -157,7 +157,7 @@ class CastRules:
         """An argument of a const entry's action that p4c's P4Runtime serializer cannot write (it
         accepts the program without P4Runtime output, and dies or errs writing the P4Info):
         a cast to a ``type`` (``a((T8)3)``: "unsupported argument expression"), a value of a
-        ``bit<0>`` parameter ("Compiler Bug: Unexpected width 0"; /work/e17 ap_*_const).  A
+        ``bit<0>`` parameter ("Compiler Bug: Unexpected width 0"; errs17 probe ap_*_const).  A
         default action takes both."""
         if not what.endswith("entry"):
             return

@@ -91,7 +91,7 @@ class ExternRules:
             return out
         if t[0] in ("enum", "error") and what in ("log_msg data", "hash data") or t[0] == "error" and what == "selector key":
             # p4c logs a plain enum / error by its numeric code; an error or a plain enum in a
-            # hash's data (/work/e17 g_hash_data_enum) or an error in a selector key is its 32-bit
+            # hash's data (errs17 probe g_hash_data_enum) or an error in a selector key is its 32-bit
             # code in p4c's JSON (a checksum refuses it)
             return [({"op": "cast", "a": ir, "t": ["bit", 32]}, 32)]
         if t == INTLIT:
@@ -381,7 +381,7 @@ class ExternRules:
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
             if t[0] == "int" and any((self.fold(b) or 0) < 0 for b in (lo, hi)):
                 # p4c writes the negative bound ("-0x01"); simple_switch dies executing it (boost
-                # range_error; /work/e17 g_random_int)
+                # range_error; errs17 probe g_random_int)
                 return self.bmv2_dies(loc, "random with a negative bound")
             return [{"s": "random", "l": lv, "lo": lo, "hi": hi, "t": t}]
         if name == "digest":

@@ -32,7 +32,7 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
 
-Helper errs17 (/work/e17): the user metadata struct, a copy of it, or another struct reached through
+Helper errs17's probes: the user metadata struct, a copy of it, or another struct reached through
 a parameter in hash/checksum/digest data (:meth:`refuse_struct_data`); a stack element given as a list
 or struct initializer (elab_values.stack_from_list); duplicate initial entries of an applied table,
 now named at the later entry (:meth:`refuse_duplicate_entries`; checkmate-switch refused them before
@@ -95,7 +95,7 @@ class LoadRefusalRules:
 
     def refuse_struct_data(self, data, scope, what: str) -> None:
         """Structs in the data of ``hash``, a checksum or ``digest`` (``what``) that p4c writes as
-        references BMv2 cannot resolve (helper errs17, /work/e17 hd_*, m_*):
+        references BMv2 cannot resolve (helper errs17's probes hd_*, m_*):
 
         * the user metadata parameter itself as an element of a data list (``{ meta }``), or as a
           digest's data however given: "Invalid reference to object of type 'header' with name 'meta'";
@@ -115,7 +115,7 @@ class LoadRefusalRules:
                 continue
             ir, t = self.expr(it, scope)
             if t[0] == "struct" and self.structs.get(t[1], {}).get("union") and not bare and not digest:
-                # p4c copies it into a temporary it then names as a header (/work/e17 y_hash_union_data)
+                # p4c copies it into a temporary it then names as a header (errs17 probe y_hash_union_data)
                 self.load_refusal(it.loc, f"{what}: the header union {expr_text(it)} inside the data list: Invalid "
                                           "reference to object of type 'header' with name 'tmp' (simple_switch "
                                           "refuses p4c's JSON)")
@@ -139,7 +139,7 @@ class LoadRefusalRules:
     def refuse_digest_stack(self, members: list, loc) -> None:
         """A header stack in a digest's data (the data itself, a member, a struct's field at any
         depth): p4c writes it as a header_stack element of the learn list and simple_switch dies
-        loading it (Assertion `type == "field"' failed; /work/e17 d_dig_stack_struct)."""
+        loading it (Assertion `type == "field"' failed; errs17 probe d_dig_stack_struct)."""
         def has_stack(t):
             if t[0] == "stack":
                 return True
@@ -153,7 +153,7 @@ class LoadRefusalRules:
     def refuse_bool_selector_key(self, q: str, t, loc) -> None:
         """A ``bool`` selector key of table ``q`` (``hdr.h.b == 1: selector``): p4c lists a d2b
         expression in the selector's input and simple_switch dies loading it (process_cfg_selector:
-        Assertion `type == "field"' failed; /work/e17 x_as_selector_bool)."""
+        Assertion `type == "field"' failed; errs17 probe x_as_selector_bool)."""
         if t == BOOL:
             self.table_load_refusal(q, loc, "a bool selector key: simple_switch dies loading p4c's JSON "
                                             "(process_cfg_selector: Assertion `type == \"field\"' failed)")
@@ -177,7 +177,7 @@ class LoadRefusalRules:
     def refuse_duplicate_entries(self, q: str, keys: list, entries: list, locs: list) -> None:
         """Two initial entries of table ``q`` with the same match (and priority): p4c compiles them,
         simple_switch refuses its JSON ("Duplicate entries in table initializer"); the refusal
-        names the later entry (helper errs17, /work/e17 dup_*: exact, lpm, two keys, equal
+        names the later entry (helper errs17's probes dup_*: exact, lpm, two keys, equal
         @priority on a ternary key; distinct priorities, a range or an optional key load)."""
         seen = set()
         for e, loc in zip(entries, locs):

@@ -42,7 +42,7 @@ class LogMsgRules:
             if any(s is not None for s in shapes) and not all(flat):
                 # p4c 1.2.4.8's FlattenLogMsg gives a scalar element next to a struct, or a nested
                 # struct's, no type ("Field 'f1' of 'struct tuple_0' cannot have type 'Unknown type'"),
-                # and dies on a union element (Compiler Bug: Could not find type; /work/e18 t3)
+                # and dies on a union element (Compiler Bug: Could not find type; errs18 probe t3)
                 self.target_error(loc, "log_msg: a list with a header or struct element may hold only headers and "
                                        "structs of bit fields (p4c 1.2.4.8: \"Field of 'struct tuple_0' cannot have "
                                        "type 'Unknown type'\")")

@@ -346,7 +346,7 @@ class OutputRules:
     def renumber_auto_digests(self, bodies: list, kept: dict) -> None:
         """p4c names the tuple digests digest_0, digest_1, ... among the calls that survive its
         front end: a digest call in an action p4c removes (nothing lists or calls it) takes no
-        number (/work/e17 d_dig_*: an unused action's digest before the used one).  The tuple
+        number (errs17 probe d_dig_*: an unused action's digest before the used one).  The tuple
         digests were numbered as elaborated; the surviving ones are renumbered densely (in that
         order) and the others renamed out of the way (p4info.py leaves them out)."""
         auto = [n for n, d in self.digests.items() if d.get("tuple") and n.startswith("digest_") and n[7:].isdigit()]

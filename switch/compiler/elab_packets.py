@@ -78,7 +78,7 @@ class PacketRules:
                 # a run-time index computed by an expression (a slice, a cast, a sum): p4c 1.2.4.8
                 # copies the element into a temporary and extracts into that (`tmp = s[i];
                 # extract(tmp)`), so the stack is never written -- simple_switch consumes the bytes and
-                # emits no element (/work/e18 pc c_parser_stack_index_var, t7).  A field or variable
+                # emits no element (errs18 probe c_parser_stack_index_var, t7).  A field or variable
                 # index is a "regular" extract into the element, a JSON simple_switch cannot load.
                 self.tmp += 1
                 py = f"v{self.tmp}__extract_copy"

@@ -254,7 +254,7 @@ class ParserRules:
         if is_bits(t):
             return []
         if t[0] == "serenum":
-            # p4c compiles it (/work/e17 vs_serenum) and its P4Info lists one exact match field per
+            # p4c compiles it (errs17 probe vs_serenum) and its P4Info lists one exact match field per
             # member of the enum, each of the enum's width (simple_switch_grpc writes no value set)
             return [{"name": m, "width": t[2][1], "match": "exact"} for m in self.enums[t[1]]["members"]]
         if t[0] != "struct" or self.structs[t[1]].get("union"):

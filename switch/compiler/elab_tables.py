@@ -397,7 +397,7 @@ class TableRules:
                     raise E(dropped_selector, f"table {q}: a const entry of a table with a selector key but no "
                                               "action_selector (p4c: selector: match type not supported by "
                                               "P4Runtime serializer)")
-                if nsel:   # p4c counts the selector keys (/work/e18 d_ap_selector_const_entries, t6 sel2)
+                if nsel:   # p4c counts the selector keys (errs18 probe d_ap_selector_const_entries, t6 sel2)
                     if len(ks) != len(keys) + nsel:
                         raise E(en.loc, f"table {q}: Size of entry keyset must match the table key set size "
                                         f"({len(ks)} keys, the table has {len(keys) + nsel} with its selector keys)")

@@ -97,7 +97,7 @@ class ValueRules:
         for it in items:
             if it.get("op") in ("list", "sinit"):
                 # p4c writes the element's assign_header with a bare JSON list as its source, and
-                # simple_switch dies loading it (/work/e17 stk_init_records, stk_named_only)
+                # simple_switch dies loading it (errs17 probe stk_init_records, stk_named_only)
                 self.load_refusal(loc, f"an element of {tstr(t)} given as a list or struct initializer: "
                                        f"{BMV2_JSON_ARRAY}")
             vals.append(self.coerce((it, it["t"]), et, loc))

@@ -224,7 +224,7 @@ def validate_device_config(cfg) -> dict:
                 if not (_dotted(x) or _free_name(x) or key == "alias" and x == ""):
                     raise InvalidDeviceConfig(_fmt(path), f"table or action name {_show(x)} has unsafe characters")
             elif key == "action" and x.endswith(".") and _dotted(x[:-1]):
-                pass   # (an action `@name("")` names "I.", called directly: a lookup key only; /work/e18 d_ann_name_empty)
+                pass   # (an action `@name("")` names "I.", called directly: a lookup key only; errs18 probe d_ann_name_empty)
             elif key in _CODE_KEYS:
                 if not _safe_ident(x):
                     raise InvalidDeviceConfig(_fmt(path), f"{_show(x)} is not a safe Python identifier")

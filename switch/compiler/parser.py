@@ -336,7 +336,7 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                 elif states:   # p4c's grammar: the parser's local declarations come before its states
                     raise self.err("'state' (local declarations go before the first state)")
                 elif self.at("action") or self.at("table"):   # (p4c: "syntax error, unexpected ACTION";
-                    # the elaborator met it only after the rest of the program: /work/e18 c_verify_in_function)
+                    # the elaborator met it only after the rest of the program: errs18 probe c_verify_in_function)
                     raise self.err("a constant, variable, instance, value_set or state (no actions or tables in a parser)")
                 else:
                     locals_.append(self.local_decl(lannos))

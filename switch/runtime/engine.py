@@ -61,7 +61,7 @@ class ParserError(Exception):
 
 class StackEmpty(Exception):
     """``hs.last`` of a stack nothing was extracted into: simple_switch asserts in
-    ``Stack::get_last`` and dies (/work/e18 pc c_last_before_extract), so the packet is dropped."""
+    ``Stack::get_last`` and dies (errs18 probe c_last_before_extract), so the packet is dropped."""
 
 
 class ExitSignal(Exception):
@@ -221,7 +221,7 @@ class Engine:
     def _parse(self, P, tr) -> bool:
         """Parser and checksum verification; False when a statement simple_switch dies on (a failed
         ``assert``, elab_statements.bmv2_dies: a ``log_msg`` in a parser state) dropped the packet
-        there -- it escaped the pipeline before (helper errs18, /work/e18 pc c_log_in_parser)."""
+        there -- it escaped the pipeline before (helper errs18's probe c_log_in_parser)."""
         try:
             self.parse(P)
             if self.verify is not None:

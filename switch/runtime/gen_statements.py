@@ -433,7 +433,7 @@ class StatementGen:
             self.emit(ind, f"{s['obj']}.count({self.x(s['i'])}, P.ilen)")
         elif k == "reg_read":
             # BMv2: an index out of range reads nothing and leaves the destination as it was (a
-            # slice's goes through p4c's fresh temporary, 0, as for a meter; /work/e17 r_reg_idx_oob_*)
+            # slice's goes through p4c's fresh temporary, 0, as for a meter; errs17 probe r_reg_idx_oob_*)
             res = self.fresh("cell")
             self.emit(ind, f"{res} = {s['obj']}.get_or_none({self.x(s['i'])})")
             val = f"_sw({res}, {s['t'][1]})" if s["t"][0] == "int" else res
@@ -454,13 +454,13 @@ class StatementGen:
                                    via_temp=s.get("to_bool") or s["l"].get("op") == "slice")
         elif k == "direct_meter_read":
             if s["l"].get("op") == "slice":   # p4c's result_target is a fresh temporary (0 on a miss), stored
-                dm = "(0 if P.dm is None else P.dm)"   # into the slice (/work/e17 x_dm_read_in_action)
+                dm = "(0 if P.dm is None else P.dm)"   # into the slice (errs17 probe x_dm_read_in_action)
                 self.assign(ind, s["l"], f"({dm} & {mask(s['t'][1])})", s["t"])
             else:
                 self.emit(ind, "if P.dm is not None:")
                 self.assign(ind + 1, s["l"], f"(P.dm & {mask(s['t'][1])})" if s["t"][0] == "bit" else "P.dm", s["t"])
         elif k == "random":
-            # BMv2: with lo > hi nothing is written, the destination keeps its value (/work/e17
+            # BMv2: with lo > hi nothing is written, the destination keeps its value (errs17 probe
             # g_random_lo_gt_hi); a slice's goes through p4c's temporary (0), as for a meter
             res = self.fresh("rnd")
             self.emit(ind, f"{res} = _random({self.x(s['lo'])}, {self.x(s['hi'])})")
