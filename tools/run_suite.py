@@ -5,7 +5,9 @@ suites) and half tests that mostly wait on processes they started (Mininet testb
 network namespaces); one after the other they left a core idle much of the time.  The split
 follows the ``root`` marker (registered in pyproject.toml): a test that makes network namespaces,
 veths, Mininet hosts or AF_PACKET sockets carries it, and those run one at a time in their own
-process, exactly as before -- two rigs never meet.  Everything else runs, in order, in the other.
+process, exactly as before -- two rigs never meet.  Everything else runs, in order, in the other,
+except the tests marked ``beside_root`` (tests/conftest.py: whole directories that start no rig),
+which join the root process: the root tests alone ended long before the rest, leaving a core idle.
 
 Both shards get the same pytest arguments (``make test PYTEST_ARGS=...``); their output is
 interleaved line by line behind a ``root |`` / ``rest |`` prefix, and each prints its own summary.
@@ -22,7 +24,7 @@ import subprocess
 import sys
 import threading
 
-SHARDS = (("root", "root"), ("rest", "not root"))
+SHARDS = (("root", "root or beside_root"), ("rest", "not root and not beside_root"))
 NO_TESTS = 5
 
 

@@ -1,5 +1,6 @@
 """tools/run_suite.py (``make test``): the root tests and the rest in two processes, every test in
-exactly one of them, and a failure in either shard fails the run."""
+exactly one of them, and a failure in either shard fails the run; the ``beside_root`` tests
+(tests/conftest.py) run in the root process."""
 from __future__ import annotations
 
 import subprocess
@@ -17,11 +18,15 @@ def test_net_{tag}():
 
 def test_cpu_{tag}():
     assert {cpu_ok}
+
+@pytest.mark.beside_root
+def test_side_{tag}():
+    pass
 '''
 
 
 def _run(tmp_path, net_ok=True, cpu_ok=True, *extra):
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    root: network tests\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    root: network tests\n    beside_root: balance\n")
     (tmp_path / "test_s.py").write_text(SUITE.format(tag="a", net_ok=net_ok, cpu_ok=cpu_ok))
     r = subprocess.run([sys.executable, str(RUNNER), "-p", "no:cacheprovider", *extra], cwd=tmp_path,
                        capture_output=True, text=True, timeout=120)
@@ -32,8 +37,20 @@ def test_each_test_runs_once_in_its_shard(tmp_path):
     rc, out = _run(tmp_path)
     assert rc == 0, out
     assert "root | test_s.py::test_net_a PASSED" in out
-    for shard in ("root", "rest"):
-        assert any(ln.startswith(f"{shard} | ") and " 1 passed, 1 deselected " in ln for ln in out.splitlines()), out
+    assert "root | test_s.py::test_side_a PASSED" in out
+    lines = out.splitlines()
+    assert any(ln.startswith("root | ") and " 2 passed, 1 deselected " in ln for ln in lines), out
+    assert any(ln.startswith("rest | ") and " 1 passed, 2 deselected " in ln for ln in lines), out
+
+
+def test_the_suites_conftest_sends_whole_directories_beside_root():
+    """tests/conftest.py marks the non-root tests of its BESIDE_ROOT directories, and nothing else."""
+    repo = RUNNER.parents[1]
+    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                        "-m", "beside_root", "tests/shadow", "tests/wire"],
+                       cwd=repo, capture_output=True, text=True, timeout=300)
+    ids = [ln for ln in r.stdout.splitlines() if "::" in ln]
+    assert ids and all(i.startswith("tests/shadow/") for i in ids), r.stdout[-2000:]
 
 
 def test_a_failure_in_either_shard_fails_the_run(tmp_path):
@@ -42,7 +59,7 @@ def test_a_failure_in_either_shard_fails_the_run(tmp_path):
 
 
 def test_a_shard_with_nothing_selected_is_not_a_failure(tmp_path):
-    rc, out = _run(tmp_path, True, True, "-m", "not root")
+    rc, out = _run(tmp_path, True, True, "-m", "not root and not beside_root")
     assert rc == 0 and "root exited 5, rest exited 0 -> 0" in out, out
     rc, out = _run(tmp_path, True, True, "-m", "nothing_has_this")
     assert rc == 5, out
