@@ -268,6 +268,18 @@ class ExternRules:
             raise E(call.loc, f"{expr_text(call.fn)}: a value of this extern call cannot be used here")
         return {"op": "const", "v": False if rt[0] == "bool" else 0, "t": rt}, rt
 
+    def deprecated_call_error(self, loc, message: str) -> None:
+        """clone3 / resubmit(data) / recirculate(data): a :meth:`target_error`, but one in a control's
+        body waits (``body_deprecated_errors``) for the errors of the actions that survive: p4c's JSON
+        conversion reports them in source order, a control's actions before its body
+        (NUS-SNL/p4-traffictool's basic_postcards: ``mark_to_drop()`` in an action above a ``clone3``
+        in the apply block; p4c names the action's line, its clone3 error has no position of the
+        program's)."""
+        err = E(loc, message)
+        err.after_type_checking = True
+        if not self.defer_error(err):
+            self.__dict__.setdefault("body_deprecated_errors", []).append(err)
+
     def defer_error(self, err) -> bool:
         """Keep ``err`` for the action, function, parser state or sub-control body being
         elaborated, as :meth:`target_error` describes; False in a control's own body (nothing
@@ -517,7 +529,7 @@ class ExternRules:
                 nargs(3)
                 for a in args[1:]:
                     self.expr(a, scope)
-                self.target_error(loc, "clone3 is deprecated; use clone_preserving_field_list")
+                self.deprecated_call_error(loc, "clone3 is deprecated; use clone_preserving_field_list")
                 return []
             else:
                 nargs(3)
@@ -547,7 +559,7 @@ class ExternRules:
             # action that calls resubmit(meta))
             nargs(1)
             self.expr(args[0], scope)
-            self.target_error(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
+            self.deprecated_call_error(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
             return []
         if name == "truncate":
             nargs(1)

@@ -133,9 +133,12 @@ class OutputRules:
             raise min(conds, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
         for err in body_extern[:1]:   # (as before: ahead of the actions' own)
             raise err
-        for q, a in kept.items():
-            if a.get("deferred_error"):
-                self.raise_deferred(a["deferred_error"])
+        pending = [a["deferred_error"] for a in kept.values() if a.get("deferred_error")]
+        body_deprecated = self.__dict__.get("body_deprecated_errors", [])[:1]
+        if body_deprecated:   # (elab_externs.deprecated_call_error: in source order with the actions')
+            pending = sorted(pending + body_deprecated, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
+        for err in pending:
+            self.raise_deferred(err)
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
                 self.raise_deferred(err)
