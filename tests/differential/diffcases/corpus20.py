@@ -14,7 +14,13 @@ Both are about which error p4c names first when a program has several:
   conversion reports its errors in source order, a control's actions before its body, and the
   deprecated call's error carries no position of the program's (v1model.p4's declaration); p4c names
   ``mark_to_drop()`` in an action above it (p4-traffictool's basic_postcards), checkmate-p4c named the
-  ``clone3``."""
+  ``clone3``.
+
+And one refusal checkmate-p4c missed: a parameter of an extern type with a direction (nsg-ethz/Blink's
+flowselector control takes its 14 registers as ``in register<bit<32>> flowselector_key`` ...): p4c
+refuses it at the parameter ("a parameter with type register cannot have a direction"), in a block
+nothing instantiates too; checkmate-p4c compiled such a control (and, where it was applied, refused
+a register method call further down)."""
 from .base import program
 
 CASES = []
@@ -33,4 +39,14 @@ INVALID: dict[str, tuple[str, list[str]]] = {
     action d() { mark_to_drop(); }
     table t { key = { hdr.h.a: exact; } actions = { d; NoAction; } default_action = NoAction(); }
 """), ("mark_to_drop() without arguments",)),
+    "corpus20_register_parameter_with_direction_in_unused_control": (program("", top="""\
+control C(inout h_t x, in register<bit<8>> r) { apply { r.write(0, x.a); } }
+"""), ("cannot have a direction",)),
+    "corpus20_counter_parameter_inout": (program("        C.apply(hdr.h, c);\n", ingress_decls="    counter(4, CounterType.packets) c;\n",
+                                                 top="control C(inout h_t x, inout counter cc) { apply { cc.count(1); } }\n"),
+                                         ("cannot have a direction",)),
+    "corpus20_own_extern_parameter_with_direction": (program("", top="""\
+extern MyEx { MyEx(); void f(); }
+control C(inout h_t x, out MyEx e) { apply { } }
+"""), ("cannot have a direction",)),
 }
