@@ -133,11 +133,18 @@ class OutputRules:
             raise min(conds, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
         for err in body_extern[:1]:   # (as before: ahead of the actions' own)
             raise err
-        pending = [a["deferred_error"] for a in kept.values() if a.get("deferred_error")]
-        body_deprecated = self.__dict__.get("body_deprecated_errors", [])[:1]
-        if body_deprecated:   # (elab_externs.deprecated_call_error: in source order with the actions')
-            pending = sorted(pending + body_deprecated, key=lambda e: (e.loc.file, e.loc.line, e.loc.col))
-        for err in pending:
+        # the surviving actions' back-end errors (and a deprecated call's in a control body,
+        # elab_externs.deprecated_call_error) in the order p4c's JSON conversion meets them: the
+        # controls in declaration order (not V1Switch's: DINGDAMU/P4DDoS declares egress first and
+        # p4c names its _drop), each one's in source order
+        order = {d.name: i for i, d in enumerate(self.decls) if d.kind == "control"}
+
+        def conversion_order(ctl, err):
+            return (order.get(str(ctl or "").split(".")[0], len(order)), err.loc.file, err.loc.line, err.loc.col)
+        pending = [(a.get("control"), a["deferred_error"]) for a in kept.values() if a.get("deferred_error")]
+        pending += [ce for a in kept.values() for ce in a.get("copy_errors", ())]   # (elab_actions)
+        pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]
+        for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             self.raise_deferred(err)
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
