@@ -98,7 +98,8 @@ class OutputRules:
 
     def finish(self, blocks, decls) -> dict:
         body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
-        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
+        later = body_extern or self.__dict__.get("checksum_control_errors")   # (and target_error)
+        for err in self.__dict__.get("late_errors", [])[:0 if later else 1]:   # they come first)
             raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
@@ -146,6 +147,8 @@ class OutputRules:
         pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             self.raise_deferred(err)
+        for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
+            raise err   # (elab_externs.user_extern_call: ComputeChecksum's before VerifyChecksum's)
         for blk, err in self.__dict__.get("block_errors", {}).items():
             if blk not in self.gone_subcontrols:
                 self.raise_deferred(err)

@@ -6,7 +6,8 @@ refused there too, with no position of the program's, so the first located error
 Found by helper corpus20 (issue #15) on DINGDAMU/P4DDoS (egress declared above ingress, a
 ``@name("._drop")`` action with ``mark_to_drop()`` in both: p4c names egress's, line 105) and
 NUS-SNL/p4-traffictool's basic_postcards (``mark_to_drop()`` in an action above a ``clone3`` in
-the body).  The expected lines were read off real p4c; tests/differential/test_invalid.py checks
+the body), and usi-systems/p4xos-public (``Checksum16`` in both checksum controls: p4c converts
+ComputeChecksum first, after the other controls' checks, and names its ``get``).  The expected lines were read off real p4c; tests/differential/test_invalid.py checks
 that p4c refuses every program (diffcases/corpus20.py)."""
 import pytest
 
@@ -65,3 +66,38 @@ def test_body_of_a_control_declared_first_before_a_later_action():
     # p4c: "clone3: unknown extern function" (at v1model.p4) first, then the action of E
     text = HEAD + _control("I", "", "clone3(CloneType.I2E, 32w5, meta);") + _control("E", "mark_to_drop();") + TAIL
     assert _refused_at(text) == _line(text, "clone3(")
+
+
+CK = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<16> a; bit<16> b; }
+struct headers { h_t h; }
+struct metadata { bit<16> x; }
+parser P(packet_in b, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { b.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata meta) {
+    Checksum16() c;
+    apply { if (hdr.h.b == c.get({hdr.h.a})) mark_to_drop(); }
+}
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    action d() { DROP }
+    table t { key = { hdr.h.a: exact; } actions = { d; NoAction; } default_action = NoAction(); }
+    apply { sm.egress_spec = 1; t.apply(); }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply {} }
+control CC(inout headers hdr, inout metadata meta) {
+    Checksum16() c;
+    apply { hdr.h.b = c.get({hdr.h.a}); }
+}
+control D(packet_out p, in headers hdr) { apply { p.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+@pytest.mark.parametrize("drop,needle", [("mark_to_drop(sm);", "hdr.h.b = c.get"), ("mark_to_drop();", "action d() { mark_to_drop")])
+def test_compute_checksum_control_before_verify_and_after_actions(drop, needle):
+    # p4c: line 21 ("Only calls to update_checksum ... allowed"), or the action's line 14 when
+    # mark_to_drop() there is refused first; never VerifyChecksum's line 11
+    text = CK.replace("DROP", drop)
+    assert _refused_at(text) == _line(text, needle)
