@@ -282,10 +282,12 @@ class ExternRules:
         conversion reports them in source order, a control's actions before its body
         (NUS-SNL/p4-traffictool's basic_postcards: ``mark_to_drop()`` in an action above a ``clone3``
         in the apply block; p4c names the action's line, its clone3 error has no position of the
-        program's).  ElabOutput.finish orders them with the actions' (``err.block``)."""
+        program's, so the error p4c locates first is another one if there is one: ElabOutput.finish
+        orders them after the actions' (``err.block``, ``err.positionless``)."""
         err = E(loc, message)
         err.after_type_checking = True
         err.block = self.ctx.get("block")
+        err.positionless = True   # (p4c: "clone3: unknown extern function", at v1model.p4)
         if not self.defer_error(err):
             self.__dict__.setdefault("body_deprecated_errors", []).append(err)
 

@@ -140,8 +140,10 @@ class OutputRules:
         # p4c names its _drop), each one's in source order
         order = {d.name: i for i, d in enumerate(self.decls) if d.kind == "control"}
 
-        def conversion_order(ctl, err):
-            return (order.get(str(ctl or "").split(".")[0], len(order)), err.loc.file, err.loc.line, err.loc.col)
+        def conversion_order(ctl, err):   # (a deprecated call's, which p4c prints without a position
+            # of the program, after the ones it locates: the first line p4c names is theirs)
+            return (getattr(err, "positionless", False), order.get(str(ctl or "").split(".")[0], len(order)),
+                    err.loc.file, err.loc.line, err.loc.col)
         pending = [(a.get("control"), a["deferred_error"]) for a in kept.values() if a.get("deferred_error")]
         pending += [ce for a in kept.values() for ce in a.get("copy_errors", ())]   # (elab_actions)
         pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]

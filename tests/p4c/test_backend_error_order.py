@@ -62,9 +62,15 @@ def test_action_before_a_deprecated_call_in_the_body_below():
     assert _refused_at(text) == _line(text, "mark_to_drop();")
 
 
-def test_body_of_a_control_declared_first_before_a_later_action():
-    # p4c: "clone3: unknown extern function" (at v1model.p4) first, then the action of E
+def test_a_located_error_before_a_deprecated_call_of_a_control_declared_first():
+    # p4c: "clone3: unknown extern function" (at v1model.p4, no line of the program) first, then
+    # E's action, line 16: the first line p4c names
     text = HEAD + _control("I", "", "clone3(CloneType.I2E, 32w5, meta);") + _control("E", "mark_to_drop();") + TAIL
+    assert _refused_at(text) == _line(text, "mark_to_drop();") == 16
+
+
+def test_a_deprecated_call_alone_is_named_at_the_call():
+    text = HEAD + _control("I", "", "clone3(CloneType.I2E, 32w5, meta);") + _control("E", "") + TAIL
     assert _refused_at(text) == _line(text, "clone3(")
 
 
