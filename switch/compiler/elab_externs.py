@@ -133,9 +133,13 @@ class ExternRules:
         role = self.ctx.get("role") if self.ctx.get("kind") == "control" and not self.ctx.get("sub") else None
         if role in ("verify_checksum", "compute_checksum"):
             # p4c converts the checksum controls after the other controls' checks (an action's
-            # mark_to_drop() comes first), ComputeChecksum before VerifyChecksum, and stops at the
-            # first one with errors (p4xos-public: Checksum16 in both; ElabOutput.finish)
+            # mark_to_drop(), an unused extern instance come first), ComputeChecksum before
+            # VerifyChecksum, and stops at the first one with errors (p4xos-public: Checksum16 in
+            # both; ElabOutput.finish); the instance whose call is refused is no error of its own
             self.__dict__.setdefault("checksum_control_errors", []).append((role == "verify_checksum", err))
+            inst = self.ctx.pop("extern_call", None)
+            if inst and inst.get("late_error") in self.__dict__.get("late_errors", []):
+                self.late_errors.remove(inst["late_error"])
             return
         raise err
 
@@ -154,10 +158,12 @@ class ExternRules:
                            f"got {len(targs)}")
         binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
         self.instance_initializer(decl, d, scope, binds)
-        scope.add(d.name, ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
+        inst = {"decl": decl, "name": d.name, "binds": binds}
+        scope.add(d.name, ("user_extern", inst))
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
         err = E(decl.loc, f"{decl.name}: unknown extern instance")
+        inst["late_error"] = err   # (dropped when a checksum control's call of it is refused: target_error)
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
             self.note_late_error(err)
@@ -251,6 +257,7 @@ class ExternRules:
                                    f"got {tstr(lt)}")
             else:
                 self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+        self.ctx["extern_call"] = ext if method is not None else None   # (target_error, checksum controls)
         if self.ctx.get("kind") == "parser" and method is not None:
             self.target_error(call.loc, f"{what}: not supported in parser on this target")
         elif value and method is None:   # (p4c's back end: a call whose value is used, at the call)
@@ -264,6 +271,7 @@ class ExternRules:
             err.after_type_checking = True
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
+        self.ctx.pop("extern_call", None)
 
     def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
         """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;

@@ -98,8 +98,7 @@ class OutputRules:
 
     def finish(self, blocks, decls) -> dict:
         body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
-        later = body_extern or self.__dict__.get("checksum_control_errors")   # (and target_error)
-        for err in self.__dict__.get("late_errors", [])[:0 if later else 1]:   # they come first)
+        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
             raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)

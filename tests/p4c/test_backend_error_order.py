@@ -107,3 +107,11 @@ def test_compute_checksum_control_before_verify_and_after_actions(drop, needle):
     # mark_to_drop() there is refused first; never VerifyChecksum's line 11
     text = CK.replace("DROP", drop)
     assert _refused_at(text) == _line(text, needle)
+
+
+def test_an_unused_instance_before_the_compute_checksum_control():
+    # p4c: "Checksum16: unknown extern instance" (at v1model.p4) for I's unused instance, not CC's get
+    text = CK.replace("DROP", "mark_to_drop(sm);").replace("    action d() {", "    Checksum16() unused_ck;\n    action d() {", 1)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "prog.p4")
+    assert "Checksum16: unknown extern instance" in ei.value.message and ei.value.loc.file.endswith("v1model.p4")
