@@ -613,7 +613,11 @@ def check_field_types(decls: list[Node]) -> None:
     not (p4c: "parameters with type int must be directionless", "a parameter with type string
     cannot have a direction"; probed, helper mutz21: was accepted); ``@optional`` on a function's
     or a constructor's parameter (p4c: "x: optional parameter not allowed here", used or not; it
-    is for extern, action and apply parameters -- helper mutz22)."""
+    is for extern, action and apply parameters -- helper mutz22); a parameter of an extern type
+    (``in register<bit<32>> r``, ``inout counter c``, a program's own extern) with a direction
+    (p4c: "r: a parameter with type register cannot have a direction", in a block nothing uses
+    too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20)."""
+    externs = {d.name for d in decls if d.kind == "extern_obj"}
     for d in decls:
         for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
             ctor = list(x.get("ctor_params") or ()) if x.kind in ("control", "parser") else []
@@ -623,6 +627,8 @@ def check_field_types(decls: list[Node]) -> None:
                                                 "of externs, actions and parsers' or controls' apply)")
             for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
                 kind = p.type.kind if isinstance(p.get("type"), Node) else None
+                if p.get("direction") and kind == "typename" and p.type.name in externs:
+                    raise P4CompileError(p.loc, f"{p.name}: a parameter with type {p.type.name} cannot have a direction")
                 if p.get("direction") and kind in ("int_inf", "string"):
                     raise P4CompileError(p.loc, f"{p.name}: parameters with type int must be directionless"
                                          if kind == "int_inf" else

@@ -114,6 +114,9 @@ class ActionRules:
                 self.actions[q] = rec
             else:
                 q = real_q
+                if rec.get("deferred_error") is not None:   # (each copy's back-end error counts, in
+                    # p4c's conversion order -- ElabOutput.finish; DINGDAMU/P4DDoS's two _drop)
+                    dup.setdefault("copy_errors", []).append((ctl, rec["deferred_error"]))
         scope.add(d.name, ("action", q))  # the source name resolves to the (@name'd) action
 
     def non_bits_action_param(self, p: Node, t: list) -> list:

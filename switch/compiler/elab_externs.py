@@ -128,8 +128,20 @@ class ExternRules:
         (elab_order)."""
         err = E(loc, message)
         err.after_type_checking = True
-        if not self.defer_error(err):
-            raise err
+        if self.defer_error(err):
+            return
+        role = self.ctx.get("role") if self.ctx.get("kind") == "control" and not self.ctx.get("sub") else None
+        if role in ("verify_checksum", "compute_checksum"):
+            # p4c converts the checksum controls after the other controls' checks (an action's
+            # mark_to_drop(), an unused extern instance come first), ComputeChecksum before
+            # VerifyChecksum, and stops at the first one with errors (p4xos-public: Checksum16 in
+            # both; ElabOutput.finish); the instance whose call is refused is no error of its own
+            self.__dict__.setdefault("checksum_control_errors", []).append((role == "verify_checksum", err))
+            inst = self.ctx.pop("extern_call", None)
+            if inst and inst.get("late_error") in self.__dict__.get("late_errors", []):
+                self.late_errors.remove(inst["late_error"])
+            return
+        raise err
 
     # -- a program's own externs (not v1model's): type-checked, refused by p4c's BMv2 back end ----
     def user_extern_instance(self, decl: Node, d: Node, scope) -> None:
@@ -146,10 +158,12 @@ class ExternRules:
                            f"got {len(targs)}")
         binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
         self.instance_initializer(decl, d, scope, binds)
-        scope.add(d.name, ("user_extern", {"decl": decl, "name": d.name, "binds": binds}))
+        inst = {"decl": decl, "name": d.name, "binds": binds}
+        scope.add(d.name, ("user_extern", inst))
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
         err = E(decl.loc, f"{decl.name}: unknown extern instance")
+        inst["late_error"] = err   # (dropped when a checksum control's call of it is refused: target_error)
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
             self.note_late_error(err)
@@ -243,6 +257,7 @@ class ExternRules:
                                    f"got {tstr(lt)}")
             else:
                 self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+        self.ctx["extern_call"] = ext if method is not None else None   # (target_error, checksum controls)
         if self.ctx.get("kind") == "parser" and method is not None:
             self.target_error(call.loc, f"{what}: not supported in parser on this target")
         elif value and method is None:   # (p4c's back end: a call whose value is used, at the call)
@@ -256,6 +271,7 @@ class ExternRules:
             err.after_type_checking = True
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
+        self.ctx.pop("extern_call", None)
 
     def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
         """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;
@@ -267,6 +283,21 @@ class ExternRules:
         if rt is None or not (is_bits(rt) or rt[0] == "bool"):
             raise E(call.loc, f"{expr_text(call.fn)}: a value of this extern call cannot be used here")
         return {"op": "const", "v": False if rt[0] == "bool" else 0, "t": rt}, rt
+
+    def deprecated_call_error(self, loc, message: str) -> None:
+        """clone3 / resubmit(data) / recirculate(data): a :meth:`target_error`, but one in a control's
+        body waits (``body_deprecated_errors``) for the errors of the actions that survive: p4c's JSON
+        conversion reports them in source order, a control's actions before its body
+        (NUS-SNL/p4-traffictool's basic_postcards: ``mark_to_drop()`` in an action above a ``clone3``
+        in the apply block; p4c names the action's line, its clone3 error has no position of the
+        program's, so the error p4c locates first is another one if there is one: ElabOutput.finish
+        orders them after the actions' (``err.block``, ``err.positionless``)."""
+        err = E(loc, message)
+        err.after_type_checking = True
+        err.block = self.ctx.get("block")
+        err.positionless = True   # (p4c: "clone3: unknown extern function", at v1model.p4)
+        if not self.defer_error(err):
+            self.__dict__.setdefault("body_deprecated_errors", []).append(err)
 
     def defer_error(self, err) -> bool:
         """Keep ``err`` for the action, function, parser state or sub-control body being
@@ -517,7 +548,7 @@ class ExternRules:
                 nargs(3)
                 for a in args[1:]:
                     self.expr(a, scope)
-                self.target_error(loc, "clone3 is deprecated; use clone_preserving_field_list")
+                self.deprecated_call_error(loc, "clone3 is deprecated; use clone_preserving_field_list")
                 return []
             else:
                 nargs(3)
@@ -547,7 +578,7 @@ class ExternRules:
             # action that calls resubmit(meta))
             nargs(1)
             self.expr(args[0], scope)
-            self.target_error(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
+            self.deprecated_call_error(loc, f"{name}(data) is deprecated; use {name}_preserving_field_list(index)")
             return []
         if name == "truncate":
             nargs(1)
