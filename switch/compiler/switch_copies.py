@@ -480,6 +480,11 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             for path, val in list(copies.items()):
                 if not passes_subcontrol(st, body, [path, *path_reads(val)]):
                     del copies[path]
+            if body is not None:   # (a whole-header copy: ended by a use in the body as inline --
+                mine = {p: v for p, v in copies.items() if v.get("op") == "whole"}   # fuzz_mutants seed 2240)
+                _carry(body, mine, expand, (), decls)
+                for path in [p for p, v in copies.items() if v.get("op") == "whole" and p not in mine]:
+                    del copies[path]
             out.append(st)
             continue
         for path, val in list(copies.items()):
