@@ -1,7 +1,7 @@
 """Found by helper mutz35 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
 from .fuzz28 import CASES as _FUZZ28
-from .mutz34 import CAT, _sub_wrap
+from .mutz34 import _sub_wrap
 
 # fuzz_mutants seed 2240 (sub_wrap on fuzz28_whole_header_copy_in_a_single_case_switch_read_by_kept_an_
 # is_valid_of_the_source): the whole-header copy `hdr.s[1] = hdr.o` a single-case switch leaves is
