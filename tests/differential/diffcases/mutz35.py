@@ -1,7 +1,10 @@
 """Found by helper mutz35 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
+from .base import VALUES, case, program
 from .fuzz28 import CASES as _FUZZ28
-from .mutz34 import _sub_wrap
+from .mutz34 import CAT, _sub_wrap
+
+CAT_P4INFO = "front end: P4Info as p4c's"
 
 # fuzz_mutants seed 2240 (sub_wrap on fuzz28_whole_header_copy_in_a_single_case_switch_read_by_kept_an_
 # is_valid_of_the_source): the whole-header copy `hdr.s[1] = hdr.o` a single-case switch leaves is
@@ -19,3 +22,20 @@ CASES = [
               "mutz35_whole_header_copy_of_a_single_case_switch_ended_by_a_comparison_in_a_sub_control",
               "if (hdr.o == hdr.s[2]) { hdr.h.c = 7; }", keep=True),
 ]
+
+# fuzz_mutants seed 1845 (kinds cast_slice,exit_stmt,switch_wrap; exit_stmt on errs15_log_msg_of_a_tuple_value:
+# `return;` before the only call of a generic function holding a log_msg): p4c writes an (empty)
+# type_info in the P4Info where its serializer converted a type -- at an extern call of a function
+# only where the function is called from code it keeps; an unused function, or one called only after
+# a `return`, in an `if (!true)` branch or after an if whose both arms return, is gone before.
+# checkmate-p4c looked at every function's body.
+_FN = "void drop_it(inout standard_metadata_t s) { mark_to_drop(s); }\n"
+CASES += [
+    case(f"mutz35_function_with_an_extern_call_{name}_writes_no_type_info", CAT_P4INFO,
+         program(body, top=_FN), frames=VALUES[:2])
+    for name, body in (("unused", ""), ("called_after_a_return", "        return;\n        drop_it(sm);\n"),
+                       ("called_in_a_folded_branch", "        if (!true) { drop_it(sm); }\n"),
+                       ("called_after_an_if_whose_arms_return",
+                        "        if (hdr.h.a == 1) { return; } else { return; }\n        drop_it(sm);\n"))
+] + [case("mutz35_function_with_an_extern_call_called_writes_type_info", CAT_P4INFO,
+          program("        if (hdr.h.a == 1) { return; }\n        drop_it(sm);\n", top=_FN), frames=VALUES[:2])]
