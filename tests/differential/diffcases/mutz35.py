@@ -2,7 +2,7 @@
 compiles whose behaviour checkmate-switch must match."""
 from .base import VALUES, case, program
 from .fuzz28 import CASES as _FUZZ28
-from .mutz34 import CAT, _sub_wrap
+from .mutz34 import _sub_wrap
 
 CAT_P4INFO = "front end: P4Info as p4c's"
 
