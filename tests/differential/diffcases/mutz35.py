@@ -39,3 +39,21 @@ CASES += [
                         "        if (hdr.h.a == 1) { return; } else { return; }\n        drop_it(sm);\n"))
 ] + [case("mutz35_function_with_an_extern_call_called_writes_type_info", CAT_P4INFO,
           program("        if (hdr.h.a == 1) { return; }\n        drop_it(sm);\n", top=_FN), frames=VALUES[:2])]
+
+# p4c_mutate seed 337 (table_extern, a new kind: a direct meter given to a table, no action reading
+# it): p4c's BMv2 back end wants a read of a table's direct meter ("must have at least one action
+# with a read method call") only of a table its mid end keeps -- one applied only after a `return`
+# under a condition it folds to true (an enum cast's), or in a branch it folds away, is in the P4Info and gone from
+# the JSON, unchecked; checkmate-p4c checked every table of the P4Info and refused both.
+_DM = ("    action s(bit<8> v) { hdr.h.c = hdr.h.c + (bit<16>)v; }\n"
+       "    direct_meter<bit<8>>(MeterType.bytes) dm;\n"
+       "    table t3 { meters = dm; key = { hdr.h.a: exact; } actions = { s; NoAction; } default_action = s(4); }\n")
+CASES += [
+    case("mutz35_direct_meter_unread_on_a_table_applied_only_after_a_folded_return", CAT_P4INFO, program(
+        "        if (hdr.h.b == 3) {\n            if (((En_t)4w5 != En_t.C) || (hdr.h.b != hdr.h.b)) { return; }\n"
+        "            t3.apply();\n        }\n        hdr.h.d = 7;\n", ingress_decls=_DM,
+        top="enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"), frames=VALUES[:3]),
+    case("mutz35_direct_meter_unread_on_a_table_applied_only_in_a_folded_branch", CAT_P4INFO, program(
+        "        bit<8> v = 3;\n        if (v <= 5) { hdr.h.b = 0x11; } else { t3.apply(); }\n", ingress_decls=_DM),
+        frames=VALUES[:3]),
+]
