@@ -1,6 +1,7 @@
 """Found by helper mutz35 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
 from .base import VALUES, case, program
+from .externs import CAT_CK, IP_FR, IP_LIST, ip
 from .fuzz28 import CASES as _FUZZ28
 from .mutz34 import _sub_wrap
 
@@ -57,3 +58,16 @@ CASES += [
         "        bit<8> v = 3;\n        if (v <= 5) { hdr.h.b = 0x11; } else { t3.apply(); }\n", ingress_decls=_DM),
         frames=VALUES[:3]),
 ]
+
+# p4c_mutate seed 430 (cast_slice, a new kind, on ck_update_cond_false): p4c's strength reduction makes a
+# field of a checksum data element that slices all its bits, slices a `++` within one operand (also
+# nested), slices a slice, or casts such a slice to the field's type -- `(hdr.ip.tos ++ 8w0)[15:8]` is
+# hdr.ip.tos, which BMv2 sums; checkmate-p4c refused them as computations (a partial slice, a `++`
+# kept whole and a sign round trip stay refused: test_invalid's checksum cases, probed).
+for _name, _tos in [("a_full_slice", "hdr.ip.tos[7:0]"), ("a_concatenation_slice", "(hdr.ip.tos ++ 8w0)[15:8]"),
+                    ("a_nested_concatenation_slice", "(8w1 ++ (8w0 ++ hdr.ip.tos))[7:0]"),
+                    ("a_slice_of_a_slice", "hdr.ip.tos[7:0][7:0]"), ("a_cast_of_a_full_slice", "(bit<8>)(hdr.ip.tos[7:0])")]:
+    CASES.append(case(f"mutz35_checksum_data_element_strength_reduced_to_a_field_{_name}", CAT_CK, ip(
+        "        if (hdr.ip.isValid()) { hdr.ip.ttl = hdr.ip.ttl - 1; }\n",
+        compute=f"apply {{ update_checksum(hdr.ip.isValid(), {IP_LIST.replace('hdr.ip.tos', _tos)}, hdr.ip.csum, "
+                "HashAlgorithm.csum16); }"), frames=IP_FR))
