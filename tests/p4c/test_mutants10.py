@@ -47,6 +47,15 @@ def _after_exit(stmt: str) -> str:
                         "        if (v <= 5) { hdr.h.c = 0x11; } else { t.apply(); t.apply(); }")
 
 
+def _keyless(props: str, apply: str = "        t3.apply();") -> str:
+    """Table t3 with the table properties ``props`` (an action selector ``sel`` and an action profile
+    ``prof`` declared), applied by ``apply``."""
+    return program(locals="    action s3() { hdr.h.c = hdr.h.a; }\n"
+                          "    action_selector(HashAlgorithm.crc16, 32w16, 32w64) sel;\n    action_profile(32w64) prof;\n"
+                          f"    table t3 {{ {props} actions = {{ s3; }} default_action = s3(); }}",
+                   body=apply)
+
+
 _BAD_IDS = ["@id(4294967296)", "@id(0x02000005)", "@id(5)"]
 _ID_MSG = r"@id should be an unsigned integer|@id has the wrong 8-bit prefix|@id 5 is assigned to both"
 
@@ -83,9 +92,19 @@ CASES = {
         _after_exit(stmt), "table t ", r"applied more than once on one execution path", _after_exit(""))
        for name, stmt in [("an_exit", "exit;"), ("a_block_exiting", "{ exit; }"), ("if_true_exit", "if (true) { exit; }"),
                           ("an_if_whose_arms_exit", "if (hdr.h.a == 1) { exit; } else { exit; }")]},
+    # p4c_mutate seed 338 (table_extern, a new kind): an applied table with an action_selector and no
+    # key (none, or `key = { }`) -- p4c 1.2.4.8 dies on it without a message (exit 245); an
+    # action_profile there, a key, or the table not applied compile (VALID)
+    **{f"action_selector_on_an_applied_table_with_{name}": (
+        _keyless(f"{key}implementation = sel;"), "table t3", r"action_selector on a table without a key",
+        _keyless("key = { hdr.h.a: exact; } implementation = sel;"))
+       for name, key in [("no_key", ""), ("an_empty_key", "key = { } ")]},
 }
 
 VALID = {
+    "action_profile_on_an_applied_table_with_no_key": _keyless("implementation = prof;"),
+    "action_selector_on_an_unapplied_table_with_no_key": _keyless("implementation = sel;", apply=""),
+    "action_selector_on_an_applied_table_with_a_selector_key_only": _keyless("key = { hdr.h.b: selector; } implementation = sel;"),
     **{f"table_applied_twice_in_a_midend_folded_branch_after_{name}": _after_exit(stmt)
        for name, stmt in [("a_return", "return;"), ("a_conditional_exit", "if (hdr.h.a == 1) { exit; }"),
                           ("an_exiting_action_call", "ax();")]},
