@@ -2,8 +2,9 @@
 compiles whose behaviour checkmate-switch must match."""
 from .base import VALUES, case, program
 from .externs import CAT_CK, IP_FR, IP_LIST, ip
+from .fuzz25 import _FR as _F25_FR, _SUB as _F25_SUB, _SW as _F25_SW
 from .fuzz28 import CASES as _FUZZ28
-from .mutz34 import _sub_wrap
+from .mutz34 import CAT, _sub_wrap
 
 CAT_P4INFO = "front end: P4Info as p4c's"
 
@@ -71,3 +72,17 @@ for _name, _tos in [("a_full_slice", "hdr.ip.tos[7:0]"), ("a_concatenation_slice
         "        if (hdr.ip.isValid()) { hdr.ip.ttl = hdr.ip.ttl - 1; }\n",
         compute=f"apply {{ update_checksum(hdr.ip.isValid(), {IP_LIST.replace('hdr.ip.tos', _tos)}, hdr.ip.csum, "
                 "HashAlgorithm.csum16); }"), frames=IP_FR))
+
+# fuzz_mutants seed 2285 (kinds cast_slice,exit_stmt,switch_wrap; exit_stmt on fuzz25_single_case_switch_
+# copies_past_a_sub_control_in_a_block_and_an_if): the copy `meta.m8 = hdr.h.b` a single-case switch
+# leaves goes on past an applied sub-control whose body writes neither but returns (conditionally, or
+# at its end) -- p4c's RemoveReturns makes the return a flag, and its JSON reads hdr.h.b for
+# `hdr.h.d = (bit<32>)meta.m8` after the applies (probed); checkmate-p4c ended the copy at any return.
+_S3 = "    apply { hdr.h.c = 16w1; meta.m16 = 2; }"
+for _name, _body in [("a_conditional_return", "    apply { if (hdr.h.c == 0x1112) { return; } hdr.h.c = 16w1; meta.m16 = 2; }"),
+                     ("a_return_at_its_end", "    apply { hdr.h.c = 16w1; meta.m16 = 2; return; }")]:
+    assert _S3 in _F25_SUB
+    CASES.append(case(f"mutz35_single_case_switch_copy_past_a_sub_control_with_{_name}", CAT, program(
+        _F25_SW + "        { s3.apply(hdr, meta); }\n        if (hdr.h.b == 9) { s3.apply(hdr, meta); }\n"
+        "        hdr.h.d = (bit<32>)meta.m8;\n", top=_F25_SUB.replace(_S3, _body), ingress_decls="    S3() s3;\n"),
+        frames=_F25_FR))
