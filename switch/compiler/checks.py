@@ -451,7 +451,10 @@ class _Checker:
         return any(n.kind == "name" and n.name in roots for n in _walk(e))
 
     def _reduced(self, e: Node, roots: dict, hi=None, lo=None):
-        """The field ``e`` (its bits ``hi..lo`` when given) comes to after p4c's strength reduction, or None."""
+        """The field ``e`` (its bits ``hi..lo`` when given) comes to after p4c's strength reduction (a
+        literal where the bits are a constant's: ``(x ++ 8w0)[7:0]``, probed), or None."""
+        if e.kind == "int":
+            return e
         if _is_path(e):
             t = self._path_type(e, roots)
             return e if t is not None and (hi is None or (lo, hi) == (0, t[1] - 1)) else None

@@ -63,11 +63,13 @@ CASES += [
 # p4c_mutate seed 430 (cast_slice, a new kind, on ck_update_cond_false): p4c's strength reduction makes a
 # field of a checksum data element that slices all its bits, slices a `++` within one operand (also
 # nested), slices a slice, or casts such a slice to the field's type -- `(hdr.ip.tos ++ 8w0)[15:8]` is
-# hdr.ip.tos, which BMv2 sums; checkmate-p4c refused them as computations (a partial slice, a `++`
-# kept whole and a sign round trip stay refused: test_invalid's checksum cases, probed).
+# hdr.ip.tos, which BMv2 sums (and `(hdr.ip.tos ++ 8w0)[7:0]` the constant 0); checkmate-p4c refused
+# them as computations (a partial slice, a `++` kept whole and a sign round trip stay refused, probed).
 for _name, _tos in [("a_full_slice", "hdr.ip.tos[7:0]"), ("a_concatenation_slice", "(hdr.ip.tos ++ 8w0)[15:8]"),
                     ("a_nested_concatenation_slice", "(8w1 ++ (8w0 ++ hdr.ip.tos))[7:0]"),
-                    ("a_slice_of_a_slice", "hdr.ip.tos[7:0][7:0]"), ("a_cast_of_a_full_slice", "(bit<8>)(hdr.ip.tos[7:0])")]:
+                    ("a_slice_of_a_slice", "hdr.ip.tos[7:0][7:0]"),
+                    ("a_cast_of_a_full_slice", "(bit<8>)(hdr.ip.tos[7:0])"),
+                    ("a_constant_slice_of_a_concatenation", "(hdr.ip.tos ++ 8w0)[7:0]")]:
     CASES.append(case(f"mutz35_checksum_data_element_strength_reduced_to_a_field_{_name}", CAT_CK, ip(
         "        if (hdr.ip.isValid()) { hdr.ip.ttl = hdr.ip.ttl - 1; }\n",
         compute=f"apply {{ update_checksum(hdr.ip.isValid(), {IP_LIST.replace('hdr.ip.tos', _tos)}, hdr.ip.csum, "
@@ -79,7 +81,8 @@ for _name, _tos in [("a_full_slice", "hdr.ip.tos[7:0]"), ("a_concatenation_slice
 # at its end) -- p4c's RemoveReturns makes the return a flag, and its JSON reads hdr.h.b for
 # `hdr.h.d = (bit<32>)meta.m8` after the applies (probed); checkmate-p4c ended the copy at any return.
 _S3 = "    apply { hdr.h.c = 16w1; meta.m16 = 2; }"
-for _name, _body in [("a_conditional_return", "    apply { if (hdr.h.c == 0x1112) { return; } hdr.h.c = 16w1; meta.m16 = 2; }"),
+for _name, _body in [("a_conditional_return",
+                      "    apply { if (hdr.h.c == 0x1112) { return; } hdr.h.c = 16w1; meta.m16 = 2; }"),
                      ("a_return_at_its_end", "    apply { hdr.h.c = 16w1; meta.m16 = 2; return; }")]:
     assert _S3 in _F25_SUB
     CASES.append(case(f"mutz35_single_case_switch_copy_past_a_sub_control_with_{_name}", CAT, program(
