@@ -9,7 +9,9 @@ such store by chance; these kinds make them on purpose, next to a store the prog
 ``dead_store``   before an assignment ``L = R;`` the store ``L = (R) / 3;`` (or ``% 5``, or for a
                  ``bool`` a match_kind comparison): dead when the assignment does not read ``L``;
 ``late_store``   after it, ``L = (L) / 3;`` (or ``% 5``): live when something reads ``L`` later
-                 (or ``L`` is a parameter's part), dead when it is overwritten again.
+                 (or ``L`` is a parameter's part), dead when it is overwritten again;
+``exit_stmt``    (helper mutz35) after it, ``exit;`` or ``return;``, bare or under a condition on
+                 ``L`` (in an action: p4c inlines it, so an exit ends the caller; in a parser: an error).
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
 """
@@ -51,4 +53,15 @@ def m_late_store(rng, t):
     return t[:m.end()] + new + t[m.end():], m.end(), f"store {lhs} = {val} after {lhs} = ..."
 
 
-KINDS = {f.__name__[2:]: f for f in [m_dead_store, m_late_store]}
+def m_exit_stmt(rng, t):
+    ms = _assignments(t)
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    lhs = m.group(1)
+    stmt = rng.choice(["exit;", "return;", "if ({l} == 0) {{ exit; }}", "if ({l} != 1) {{ exit; }} else {{ {l} = {l} + 1; }}",
+                       "if ({l} == 2) {{ return; }} {l} = {l} + 3;", "{{ exit; }}"]).format(l=lhs)
+    return t[:m.end()] + " " + stmt + t[m.end():], m.end(), f"{stmt[:60]} after {lhs} = ..."
+
+
+KINDS = {f.__name__[2:]: f for f in [m_dead_store, m_late_store, m_exit_stmt]}

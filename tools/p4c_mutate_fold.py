@@ -16,7 +16,11 @@ purpose, around what the program already has:
 ``sub_wrap``    an assignment of a control's apply block that names only the control's parameters
                 moved into a sub-control of the same parameters, applied in its place (p4c inlines
                 it before its def-use and constant propagation: copy-in/out), half of them with
-                the value divided there (folded, or refused, by the caller's constants).
+                the value divided there (folded, or refused, by the caller's constants);
+``switch_wrap`` (helper mutz35) a table's ``t.apply();`` made a ``switch (t.apply().action_run)`` or an
+                ``if (t.apply().hit)`` / ``.miss`` -- cases of its listed actions, fallthrough labels,
+                a ``default`` first or alone, a label twice, an unlisted action, the statement after
+                the apply moved into one case, an ``exit`` in a case.
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
 """
@@ -113,4 +117,36 @@ def m_sub_wrap(rng, t):
     return out, c.start(), f"{m.group(1)[:40]} -> {stmt[:50]} in sub-control {name}"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_fold_guard, m_dead_wrap, m_sub_wrap]}
+_APPLY = re.compile(r"(?m)^([ \t]+)(\w+)\.apply\(\);")
+
+
+def _table_actions(t: str, name: str) -> list:
+    m = re.search(r"\btable\s+" + re.escape(name) + r"\s*\{", t)
+    a = m and re.search(r"\bactions\s*=\s*\{([^}]*)\}", t[m.end():])
+    if not a:
+        return []
+    return [x.split("(")[0].strip().split()[-1] for x in a.group(1).split(";") if x.strip()]
+
+
+def m_switch_wrap(rng, t):
+    start = _body_start(t)
+    picks = [(m, acts) for m in _APPLY.finditer(t) if m.start() > start for acts in [_table_actions(t, m.group(2))] if acts]
+    if not picks:
+        return None
+    m, acts = rng.choice(picks)
+    tname, a = m.group(2), rng.choice(acts)
+    nxt = _STMT.match(t, m.end() + 1)
+    stmt = nxt.group(1) + ";" if nxt and "apply" not in nxt.group(1) else ""
+    other = rng.choice([x for x in acts if x != a] or ["zz_unlisted"])
+    sw = f"switch ({tname}.apply().action_run) "
+    new = rng.choice([sw + "{{ default: {{ }} }}", sw + "{{ {a}: {{ }} }}", sw + "{{ {a}: {o}: {{ }} default: {{ }} }}",
+                      sw + "{{ {a}: {{ {s} }} default: {{ }} }}", sw + "{{ {a}: {{ exit; }} }}",
+                      sw + "{{ default: {{ }} {a}: {{ }} }}", sw + "{{ {a}: {{ }} {a}: {{ }} }}",
+                      sw + "{{ {o}: {{ {s} }} }}", "if ({n}.apply().hit) {{ {s} }}", "if ({n}.apply().miss) {{ {s} }} else {{ }}",
+                      "if (!{n}.apply().hit) {{ exit; }}", sw + "{{ {a}: {{ }} zz_unlisted: {{ }} }}"])
+    new = new.format(a=a, o=other, s=stmt, n=tname)
+    end = nxt.end() if stmt and stmt in new else m.end()
+    return t[:m.start(2)] + new + t[end:], m.start(2), f"{tname}.apply() -> {new[:70]}"
+
+
+KINDS = {f.__name__[2:]: f for f in [m_fold_guard, m_dead_wrap, m_sub_wrap, m_switch_wrap]}

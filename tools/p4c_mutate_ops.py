@@ -10,7 +10,10 @@ amount, ``!`` / ``~`` / ``-`` on the wrong type.  Three kinds:
 ``unary_op``   ``!``, ``~`` or ``-`` put in front of an operand (a header, metadata or local
                field read after ``=``, ``(`` or ``,``);
 ``cmp_chain``  a comparison's result used where a value is wanted (``x == y`` becomes
-               ``(x == y) + 1``) or compared again (``(x == y) < true``).
+               ``(x == y) + 1``) or compared again (``(x == y) < true``);
+``cast_slice`` (helper mutz35) an operand cast or sliced: ``(bit<8>)(x)``, ``(x)[3:0]``, a
+               rotation ``x[0:0] ++ x[7:1]``, a sign round trip ``(bit<8>)(int<8>)x``, a widened
+               slice, a ``bool`` cast of one bit -- widths that fit the context or not.
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
 """
@@ -62,10 +65,24 @@ def m_cmp_chain(rng, t):
     return t[:m.start()] + "(" + m.group(0) + ")" + tail + t[m.end():], m.start(), f"({m.group(0)[:40]}){tail}"
 
 
+_CASTS = ["(bit<8>)({x})", "({x})[3:0]", "{x}[0:0] ++ {x}[7:1]", "(bit<8>)(int<8>)({x})", "(bit<16>)({x}[7:0])",
+          "(bit<8>)((int<8>)({x}[7:0]) >> 1)", "(bool)({x}[0:0])", "(bit<4>)({x}) ++ 4w0", "({x} ++ 8w0)[15:8]",
+          "(bit<32>)({x})"]
+
+
+def m_cast_slice(rng, t):
+    start = _body_start(t)
+    m = _pick(rng, [m for m in _OPERAND.finditer(t) if m.start() > start])
+    if m is None:
+        return None
+    new = rng.choice(_CASTS).format(x=m.group(0))
+    return t[:m.start()] + new + t[m.end():], m.start(), f"{m.group(0)[:40]} -> {new[:60]}"
+
+
 def _in_annotation(t: str, pos: int) -> bool:
     """Whether ``pos`` is inside an ``@name(...)``-like annotation's parentheses or a comment line."""
     line = t[t.rfind("\n", 0, pos) + 1:pos]
     return "//" in line or bool(re.search(r"@\w+\([^)]*$", line))
 
 
-KINDS = {f.__name__[2:]: f for f in [m_op_swap, m_unary_op, m_cmp_chain]}
+KINDS = {f.__name__[2:]: f for f in [m_op_swap, m_unary_op, m_cmp_chain, m_cast_slice]}

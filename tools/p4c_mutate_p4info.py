@@ -20,7 +20,10 @@ compares checkmate-p4c's P4Info with p4c's (canonical text: entities by id) when
 * ``pkg_info`` -- ``@pkginfo`` on ``main`` with known and unknown keys, repeated, of the wrong
   type, ``@brief``/``@description`` there;
 * ``digest_data`` -- a ``digest`` call's data (a struct, a list of fields, nested lists, a header,
-  a constant) or receiver changed.
+  a constant) or receiver changed;
+* ``table_extern`` (helper mutz35) -- a table given a new action profile, action selector (with
+  or without a ``selector`` key), direct counter or direct meter (read or not), one shared with
+  the next table, or its ``implementation`` / ``counters`` / ``meters`` property dropped.
 """
 from __future__ import annotations
 
@@ -176,7 +179,52 @@ def m_digest_data(rng, t):
     return t[:m.start()] + new + t[m.end():], m.start(), f"digest -> {new[:60]}"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_id_anno, m_cp_anno, m_match_field, m_resource, m_pkg_info, m_digest_data]}
+def m_table_extern(rng, t):
+    tables = list(re.finditer(r"(?m)^([ \t]*)table\s+(\w+)\s*\{", t))
+    if not tables:
+        return None
+    m = rng.choice(tables)
+    ind, name = m.group(1), m.group(2)
+    body_end = t.find("\n" + ind + "}", m.end())
+    props = [p for p in re.finditer(r"\b(?:implementation|counters|meters)\s*=\s*\w+\s*;", t[m.end():body_end])]
+    op = rng.choice(["profile", "selector", "selector_key", "counter", "meter", "meter_read", "shared", "drop"])
+    if op == "drop":
+        if not props:
+            return None
+        p = rng.choice(props)
+        return t[:m.end() + p.start()] + t[m.end() + p.end():], m.end() + p.start(), f"{p.group(0)} dropped from {name}"
+    x = f"{name}_x"
+    decl, prop = {
+        "profile": (f"action_profile(32w{rng.choice([1, 16, 128])}) {x};", f"implementation = {x};"),
+        "selector": (f"action_selector(HashAlgorithm.crc16, 32w16, 32w{rng.choice([8, 14, 64])}) {x};", f"implementation = {x};"),
+        "selector_key": ("action_selector(HashAlgorithm.identity, 32w16, 32w14) " + x + ";", f"implementation = {x};"),
+        "counter": (f"direct_counter(CounterType.{rng.choice(['packets', 'bytes', 'packets_and_bytes'])}) {x};", f"counters = {x};"),
+        "meter": (f"direct_meter<bit<8>>(MeterType.{rng.choice(['packets', 'bytes'])}) {x};", f"meters = {x};"),
+        "meter_read": ("direct_meter<bit<8>>(MeterType.packets) " + x + ";", f"meters = {x};"),
+        "shared": (f"action_profile(32w64) {x};", f"implementation = {x};"),
+    }[op]
+    out = t[:m.end()] + f" {prop}" + t[m.end():]
+    if op == "selector_key":
+        k = re.search(r"\bkey\s*=\s*\{", out[m.end():])
+        if k:
+            at = m.end() + k.end()
+            out = out[:at] + " sm.ingress_port: selector;" + out[at:]
+    if op == "meter_read":   # a read in each listed action of the table's control (a local `bit<8>` kept)
+        acts = re.search(r"\bactions\s*=\s*\{\s*(\w+)", out[m.end():])
+        a = acts and re.search(r"\baction\s+" + re.escape(acts.group(1)) + r"\s*\([^)]*\)\s*\{", out)
+        if a:
+            out = out[:a.end()] + f" bit<8> {x}_v; {x}.read({x}_v);" + out[a.end():]
+    if op == "shared":
+        nxt = re.search(r"(?m)^[ \t]*table\s+\w+\s*\{", out[m.end():])
+        if nxt:
+            at = m.end() + nxt.end()
+            out = out[:at] + f" {prop}" + out[at:]
+    out = out[:m.start()] + f"{ind}{decl}\n" + out[m.start():]
+    return out, m.start(), f"{op}: {decl[:50]} on {name}"
+
+
+KINDS = {f.__name__[2:]: f for f in [m_id_anno, m_cp_anno, m_match_field, m_resource, m_pkg_info, m_digest_data,
+                                     m_table_extern]}
 
 
 def p4info_differs(path, cache_root) -> str:

@@ -81,8 +81,9 @@ class PrimitiveGen:
             return m.expr(z, params)
         at = f"{where}: primitive {op!r}"
         _check_parameter_types(a, at)
-        if any(i < len(a) and a[i].get("type") == "header" for i in _NO_HEADER.get(op, ())):
-            # p4c passes a struct (`s16_t c; mt.execute_meter(0, c)`, a hash's base) as a header:
+        if any(i < len(a) and a[i].get("type") in ("header", "header_stack") for i in _NO_HEADER.get(op, ())):
+            # p4c passes a struct (`s16_t c; mt.execute_meter(0, c)`, a hash's base) or a union as
+            # a header, a stack as a "header_stack" (a hash's result; fuzz_mutants seed 1907):
             # simple_switch loads it and dies executing it (actions.h: "tag == ActionParam::FIELD",
             # "Default switch case should not be reachable"); the packet is dropped there, as
             # checkmate-p4c's build does (elab_statements.bmv2_dies)

@@ -443,11 +443,51 @@ class _Checker:
 
     def _computes(self, e: Node, roots: dict) -> bool:
         """Whether checksum data element ``e`` (not a path) computes from the parameters ``roots``:
-        a cast of a field to its own type p4c drops, a constant expression it folds."""
-        if e.kind == "cast" and _is_path(e.a) and self._scalar(e.type) is not None and \
-                self._scalar(e.type) == self._path_type(e.a, roots):
+        a constant expression it folds, and what its strength reduction makes a field: a cast to the
+        field's own type, a slice of all its bits, a slice of a ``++`` within one operand, a slice of a
+        slice (``(hdr.ip.tos ++ 8w0)[15:8]``: p4c_mutate seed 430; measured on p4c 1.2.4.8)."""
+        if self._reduced(e, roots) is not None:
             return False
         return any(n.kind == "name" and n.name in roots for n in _walk(e))
+
+    def _reduced(self, e: Node, roots: dict, hi=None, lo=None):
+        """The field ``e`` (its bits ``hi..lo`` when given) comes to after p4c's strength reduction (a
+        literal where the bits are a constant's: ``(x ++ 8w0)[7:0]``, probed), or None."""
+        if e.kind == "int":
+            return e
+        if _is_path(e):
+            t = self._path_type(e, roots)
+            return e if t is not None and (hi is None or (lo, hi) == (0, t[1] - 1)) else None
+        if e.kind == "slice" and e.hi.kind == "int" and e.lo.kind == "int":
+            h, lo2 = (e.hi.value, e.lo.value) if hi is None else (e.lo.value + hi, e.lo.value + lo)
+            return self._reduced(e.a, roots, h, lo2)
+        if e.kind == "binary" and e.op == "++" and hi is not None:
+            wb = self._width(e.b, roots)
+            if wb is not None and lo >= wb:
+                return self._reduced(e.a, roots, hi - wb, lo - wb)
+            return self._reduced(e.b, roots, hi, lo) if wb is not None and hi < wb else None
+        if e.kind == "cast" and hi is None:
+            r = self._reduced(e.a, roots)
+            return r if r is not None and self._scalar(e.type) is not None and \
+                self._scalar(e.type) == self._path_type(r, roots) else None
+        return None
+
+    def _width(self, e: Node, roots: dict):
+        """The width of a ``++`` operand: a field, a sized literal, a constant slice, a cast, a ``++``."""
+        if _is_path(e):
+            t = self._path_type(e, roots)
+            return t[1] if t is not None else None
+        if e.kind == "int":
+            return e.get("width")
+        if e.kind == "slice" and e.hi.kind == "int" and e.lo.kind == "int":
+            return e.hi.value - e.lo.value + 1
+        if e.kind == "cast":
+            t = self._scalar(e.type)
+            return t[1] if t is not None else None
+        if e.kind == "binary" and e.op == "++":
+            a, b = self._width(e.a, roots), self._width(e.b, roots)
+            return a + b if a is not None and b is not None else None
+        return None
 
     def _checksum_data(self, call: Node, roots, computed=None):
         """bmv2 computes a checksum over fields and constants only: an element of the data

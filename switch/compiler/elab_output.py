@@ -164,11 +164,14 @@ class OutputRules:
                 raise E(self.__dict__.get("direct_meter_decls", {}).get(rec["name"], loc),
                         f"{rec['name']}: direct meter is read but no table attaches it with its "
                         "'meters' property (p4c rejects it)")
+        kept_tables = getattr(self, "midend_kept", None)
         for t in self.tables.values():
             dmn = t.get("direct_meter")
-            # p4c (bmv2) wants a read of the meter; one in the control's body counts too
+            # p4c (bmv2) wants a read of the meter; one in the control's body counts too -- its back
+            # end checks the tables its mid end keeps (not one applied only in a branch it folds, or
+            # after a return under a condition it folds to true: p4c_mutate seed 337)
             readers = [action for r, _, action in self.direct_meter_reads if r["name"] == dmn]
-            if dmn and not readers and t["name"] in applied:
+            if dmn and not readers and t["name"] in applied and (kept_tables is None or t["name"] in kept_tables):
                 raise E(t["decl"][1], f"{t['name']}: table with direct meter {dmn} must have at least one "
                                       "action with a read method call (p4c, bmv2)")
         self.renumber_auto_digests([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),

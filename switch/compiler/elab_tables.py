@@ -220,6 +220,10 @@ class TableRules:
         # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
         table_error = anon_error or E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
                                             "supported)") if anon_error or sum(1 for k in keys if k["match"] == "lpm") > 1 else None
+        if not table_error and profile is not None and profile["algo"] is not None and not props.get("key"):
+            # p4c 1.2.4.8 dies (exit 245, no message) on an applied table with an action_selector and no
+            # key (p4c_mutate seed 338, kind table_extern; an action_profile, or a key, is fine: probed)
+            table_error = E(d.loc, f"table {q}: an action_selector on a table without a key (p4c crashes on it)")
         if "actions" not in props:
             raise E(d.loc, f"table {q}: expected an 'actions' property")
         acts = []

@@ -342,8 +342,24 @@ def _needs_type_info(ir: dict) -> bool:
     # with it -- helper mutz29, p4c_mutate seed 607)
     # (not a parser's: log_msg there converts no type -- a register read there has its register above)
     controls = {r: b for r, b in ir["blocks"].items() if r != "parser"}
-    return _has_extern_call([controls, _kept_actions(ir), ir["functions"], ir["subcontrols"]],
-                            ir.get("hidden_objs", frozenset()))
+    roots = [controls, _kept_actions(ir), ir["subcontrols"], [t.get("keys") for t in ir["tables"]]]
+    return _has_extern_call(roots + [_called_functions(roots, ir["functions"])], ir.get("hidden_objs", frozenset()))
+
+
+def _called_functions(roots: list, functions: list) -> list:
+    """The bodies of the functions called from ``roots`` (and from those, on): p4c removes a function
+    no kept code calls -- unused, or called only after a ``return`` or in a branch it folds away --
+    before its serializer looks at extern calls (fuzz_mutants seed 1845; the IR keeps every body)."""
+    by_py = {f["py"]: f for f in functions}
+    seen: set = set()
+    todo = [roots]
+    while todo:
+        for n in ir_dicts(todo.pop()):
+            if (n.get("s") == "call_fn" or n.get("op") in ("call_fn", "call_fn_out")) and n.get("fn") in by_py \
+                    and n["fn"] not in seen:
+                seen.add(n["fn"])
+                todo.append(by_py[n["fn"]].get("body"))
+    return [by_py[p].get("body") for p in sorted(seen)]
 
 
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:

@@ -387,11 +387,12 @@ def _known_before(stmts: list, decls) -> dict:
     return known
 
 
-def passes_subcontrol(call: dict, body: list | None, paths: list) -> bool:
+def passes_subcontrol(call: dict, body: list | None, paths: list, returns_end: bool = True) -> bool:
     """Whether sub-control apply ``call``, its body inlined as ``body`` (None: not seen), writes
-    none of ``paths``: its body neither (nor exits or returns), nor a copy-back into an argument
-    p4c does not use in place."""
-    if body is None or any(d.get("s") in ("exit", "return") for d in ir_dicts(body)):
+    none of ``paths``: its body neither (nor exits, nor returns where ``returns_end``; a single-case
+    switch's copy goes on past a return, RemoveReturns' flag: fuzz_mutants seed 2285, probed), nor a
+    copy-back into an argument p4c does not use in place."""
+    if body is None or any(d.get("s") == "exit" or returns_end and d.get("s") == "return" for d in ir_dicts(body)):
         return False
     for a in call["args"]:
         if a["dir"] in ("out", "inout") and not (a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
@@ -478,7 +479,12 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                                     for a in st["args"]],
                           copies_in=dict(st.get("copies_in") or {}, **copies))
             for path, val in list(copies.items()):
-                if not passes_subcontrol(st, body, [path, *path_reads(val)]):
+                if not passes_subcontrol(st, body, [path, *path_reads(val)], returns_end=False):
+                    del copies[path]
+            if body is not None:   # (a whole-header copy: ended by a use in the body as inline --
+                mine = {p: v for p, v in copies.items() if v.get("op") == "whole"}   # fuzz_mutants seed 2240)
+                _carry(body, mine, expand, (), decls)
+                for path in [p for p, v in copies.items() if v.get("op") == "whole" and p not in mine]:
                     del copies[path]
             out.append(st)
             continue

@@ -277,6 +277,22 @@ def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys
     return live
 
 
+def _front_exits(st: dict) -> bool:
+    """Whether statement ``st`` always exits as p4c's front end sees it: an ``exit``, a block holding
+    one, an ``if`` with a constant condition or whose both arms do (not an action call that exits:
+    measured, p4c 1.2.4.8)."""
+    k = st.get("s")
+    if k == "exit":
+        return True
+    if k == "block":
+        return any(_front_exits(x) for x in st["body"])
+    if k == "if":
+        c = st["c"]
+        arms = [st["then"] if c.get("v") else st["else"]] if c.get("op") == "const" else [st["then"], st["else"]]
+        return all(any(_front_exits(x) for x in a or []) for a in arms)
+    return False
+
+
 def check_single_apply(body: list, subcontrols: list, table_locs: dict, source, folded=None, fold=None) -> None:
     """p4c for BMv2 rejects a program in which one execution path applies a table twice
     ("contains a path from table T back to itself"): count, per table, the most applies
@@ -311,17 +327,22 @@ def check_single_apply(body: list, subcontrols: list, table_locs: dict, source, 
 
     def seq(stmts, depth=0):
         total = {}
+        exited = unfolded[0]
         for st in stmts:
             total = add(total, one(st, depth))
             if mid_returns(st, fold):   # (the rest is dead for the back end: table_successors)
                 break
+            if _front_exits(st):   # (p4c's midend folds no `if` after it: fuzz_mutants seed 2049,
+                unfolded[0] = True   # `exit; if (v <= 5) {..} else { t.apply(); t.apply(); }` refused)
+        unfolded[0] = exited
         return total
+    unfolded = [False]
 
     def one(st, depth):
         k = st.get("s")
         if k == "apply":
             return {st["table"]: 1}
-        if k == "if" and id(st) in folded:   # p4c's midend removed the other branch
+        if k == "if" and id(st) in folded and not unfolded[0]:   # p4c's midend removed the other branch
             return seq(st["then"] if folded[id(st)] else st["else"], depth)
         if (v := enum_folded(st, fold)) is not None:
             return seq((st["then"] if v else st["else"]) or [], depth)

@@ -49,14 +49,16 @@ def _cases() -> list[Case]:
     return _CASES
 
 
-def generate(seed: int) -> Case:
-    """Seed -> one mutant of one case (the case unchanged when 50 tries mutate nothing)."""
+def generate(seed: int, kinds: str | None = None) -> Case:
+    """Seed -> one mutant of one case (the case unchanged when 50 tries mutate nothing); ``kinds``:
+    comma-separated, as ``--kinds`` (default: the CLI's, else :data:`DEFAULT_KINDS`)."""
     from tools.p4c_mutate import MUTATORS
     rng = random.Random(seed)
     cases = _cases()
+    pick = kinds.split(",") if kinds else _KINDS
     for _ in range(50):
         base = rng.choice(cases)
-        kind = rng.choice(_KINDS)
+        kind = rng.choice(pick)
         text = base.ref_source or base.source
         mut = MUTATORS[kind](rng, text)
         if mut is not None and mut.text != text:

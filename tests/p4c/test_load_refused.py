@@ -320,6 +320,13 @@ DIES = {
     "hash_struct_base": (program(top="struct s16_t { bit<16> v; }",
                                  body="        s16_t bs = { 7 }; if (hdr.h.a == 9) { hash(hdr.h.b, HashAlgorithm.crc16, bs, "
                                       "{ hdr.h.a }, 16w1024); }"), "hash(hdr.h.b, HashAlgorithm.crc16, bs, { hdr.h.a }, 16w1024);"),
+    # fuzz_mutants seed 1907 (kinds cast_slice,exit_stmt,switch_wrap; on mutz23_hash_stack_result): a
+    # header stack as hash's result -- p4c passes it as a "header_stack" parameter, simple_switch dies
+    # executing it (actions.h line 299, "Default switch case should not be reachable")
+    "hash_stack_result": (program(top="header r16_t { bit<16> v; }",
+                                  body="        r16_t[2] r; if (hdr.h.a == 9) { hash(r, HashAlgorithm.crc16, 16w0, "
+                                       "{ hdr.h.a }, 16w1024); hdr.h.b = r[0].v; }"),
+                          "hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.b = r[0].v;"),
 }
 
 
@@ -347,7 +354,7 @@ def test_log_msg_trace_line_is_bmv2s():
     assert logged == ["{}5", "{} x2", "{1}", "x5{}"]
 
 
-@pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "hash_struct_base", "push_front_negative",
+@pytest.mark.parametrize("name", ["execute_meter_into_a_struct", "hash_struct_base", "hash_stack_result", "push_front_negative",
                                   "random_negative_bound", "stack_last_of_an_empty_stack"] + sorted(n for n in DIES if n.startswith("log_msg")))
 def test_dies_executing_it_on_p4c_json_drops_the_packet(name, tmp_path):
     """The same programs through p4c's JSON and the switch/bmv2json loader, which refused them

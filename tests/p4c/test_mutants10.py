@@ -38,6 +38,24 @@ def _enum_field(store: str) -> str:
     """A header variable whose field is declared of a serializable enum, stored by ``store``."""
     return program(top="enum bit<8> E1 { e1 = 0, e2 = 1, e3 = 2 }\nheader eh_t { E1 v; }",
                    body=f"        eh_t l;\n        l.setValid();\n        {store}\n        hdr.h.c = (bit<8>)l.v;")
+def _after_exit(stmt: str) -> str:
+    """``stmt``, then an ``if`` p4c's midend folds (a local's known value) applying table t twice in
+    the branch it removes."""
+    return program(locals="    action ax() { exit; }\n    action a(bit<8> v) { hdr.h.c = hdr.h.c + v; }\n"
+                          "    table t { key = { hdr.h.a: exact; } actions = { a; } }",
+                   body=f"        {stmt}\n        bit<16> v = 2;\n"
+                        "        if (v <= 5) { hdr.h.c = 0x11; } else { t.apply(); t.apply(); }")
+
+
+def _keyless(props: str, apply: str = "        t3.apply();") -> str:
+    """Table t3 with the table properties ``props`` (an action selector ``sel`` and an action profile
+    ``prof`` declared), applied by ``apply``."""
+    return program(locals="    action s3() { hdr.h.c = hdr.h.a; }\n"
+                          "    action_selector(HashAlgorithm.crc16, 32w16, 32w64) sel;\n    action_profile(32w64) prof;\n"
+                          f"    table t3 {{ {props} actions = {{ s3; }} default_action = s3(); }}",
+                   body=apply)
+
+
 _BAD_IDS = ["@id(4294967296)", "@id(0x02000005)", "@id(5)"]
 _ID_MSG = r"@id should be an unsigned integer|@id has the wrong 8-bit prefix|@id 5 is assigned to both"
 
@@ -65,9 +83,31 @@ CASES = {
     **{f"{name}_assigned_to_a_header_field_of_a_serializable_enum": (
         _enum_field(f"l.v = {v};"), f"l.v = {v}", r"cannot be implicitly cast to type E1", _enum_field("l.v = (E1)hdr.h.a;"))
        for name, v in [("bits", "hdr.h.a"), ("an_int_literal", "1"), ("a_dead_store_of_bits", "(bit<8>)((E1)hdr.h.a) / 3; l.v = (E1)hdr.h.a")]},
+    # fuzz_mutants seed 2049 (exit_stmt, a new kind, on mutz19_tables_applied_twice_in_midend_folded_branches):
+    # after a statement that always exits (front end: `exit;`, `{ exit; }`, `if (true) { exit; }`, both
+    # arms), p4c's midend folds no `if` on a local's or field's known value, so a table applied twice
+    # in the branch it would remove is "a path from table I.t back to itself" -- not after a `return`,
+    # a conditional exit or an action call that exits (VALID)
+    **{f"table_applied_twice_in_a_midend_folded_branch_after_{name}": (
+        _after_exit(stmt), "table t ", r"applied more than once on one execution path", _after_exit(""))
+       for name, stmt in [("an_exit", "exit;"), ("a_block_exiting", "{ exit; }"), ("if_true_exit", "if (true) { exit; }"),
+                          ("an_if_whose_arms_exit", "if (hdr.h.a == 1) { exit; } else { exit; }")]},
+    # p4c_mutate seed 338 (table_extern, a new kind): an applied table with an action_selector and no
+    # key (none, or `key = { }`) -- p4c 1.2.4.8 dies on it without a message (exit 245); an
+    # action_profile there, a key, or the table not applied compile (VALID)
+    **{f"action_selector_on_an_applied_table_with_{name}": (
+        _keyless(f"{key}implementation = sel;"), "table t3", r"action_selector on a table without a key",
+        _keyless("key = { hdr.h.a: exact; } implementation = sel;"))
+       for name, key in [("no_key", ""), ("an_empty_key", "key = { } ")]},
 }
 
 VALID = {
+    "action_profile_on_an_applied_table_with_no_key": _keyless("implementation = prof;"),
+    "action_selector_on_an_unapplied_table_with_no_key": _keyless("implementation = sel;", apply=""),
+    "action_selector_on_an_applied_table_with_a_selector_key_only": _keyless("key = { hdr.h.b: selector; } implementation = sel;"),
+    **{f"table_applied_twice_in_a_midend_folded_branch_after_{name}": _after_exit(stmt)
+       for name, stmt in [("a_return", "return;"), ("a_conditional_exit", "if (hdr.h.a == 1) { exit; }"),
+                          ("an_exiting_action_call", "ax();")]},
     "division_in_a_store_dropped_across_an_exiting_sub_control": _across(_READ),
     "division_in_a_store_read_only_by_one_dropped_across_an_exiting_sub_control": _across(_READ_ONLY_BY_DROPPED),
     **{f"action_id_{i}_of_an_action_only_another_calls": _nested(bad, "@id(5)" if i == 2 else "")
