@@ -38,10 +38,10 @@ def _dyn_read(e) -> bool:
     return any(d.get("op") == "stack_idx" and d["i"].get("op") != "const" for d in ir_dicts(e))
 
 
-def _flat(stmts: list):
+def flat_blocks(stmts: list):
     for st in stmts:
         if st.get("s") == "block":
-            yield from _flat(st["body"])
+            yield from flat_blocks(st["body"])
         else:
             yield st
 
@@ -56,11 +56,11 @@ def _in_place_body(st: dict, sub_body) -> list | None:
     return sub_body(st)
 
 
-def _dead(target: str, rest, sub_body=None) -> bool:
+def dead_store(target: str, rest, sub_body=None) -> bool:
     for st in rest:
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return _dead(target, list(_flat(body)) + list(rest), sub_body)
+            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") != "assign":
@@ -83,7 +83,7 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
     for i, st in enumerate(stmts):
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and _dead(target, _flat(stmts[i + 1:]), sub_body):
+            if target is not None and "[*]" not in target and dead_store(target, flat_blocks(stmts[i + 1:]), sub_body):
                 continue
         out.append(st)
     return out
@@ -97,16 +97,16 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]
         if st.get("s") == "block":
-            body = _drop_dead_before(st["body"], list(_flat(rest)) + tail, headers)
+            body = _drop_dead_before(st["body"], list(flat_blocks(rest)) + tail, headers)
             if body != st["body"]:
                 st = dict(st, body=body)
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and _dead(target, list(_flat(rest)) + tail):
+            if target is not None and "[*]" not in target and dead_store(target, list(flat_blocks(rest)) + tail):
                 continue
         elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
-                and _dead(_path(st["h"]), list(_flat(rest)) + tail):
+                and dead_store(_path(st["h"]), list(flat_blocks(rest)) + tail):
             continue
         out.append(st)
     return out

@@ -46,8 +46,9 @@ import copy
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
+from .dead_reads import dead_store, flat_blocks
 from .header_init import has_method_call
-from .stack_copies import hoist_case_locals, split_stack_read, stack_element_copies, whole_operands
+from .stack_copies import hoist_case_locals, split_stack_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -426,6 +427,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         if (split := split_stack_read(st, copies)) is not None:   # (`h_t[3] m = hdr.s;`: by element)
             out.extend(_carry(split, copies, expand, rest, decls))
             continue
+        if (split := split_stack_args(st, copies)) is not None:   # (`f(hdr.s)`: the inliner's copy, by element)
+            out.extend(_carry(split, copies, expand, rest, decls))
+            continue
         if k in ("switch_value", "switch_action") and not any(may_write(st.get("e"), p) for p in copies) and \
                 not any(d.get("s") in ("exit", "return") for d in ir_dicts(st["cases"])) and \
                 (k == "switch_value" or expand is not None):
@@ -448,6 +452,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         if k == "assign" and _dead_local_store(st, decls, rest) and \
                 any(r == st["l"]["n"] for v in copies.values() for r in path_reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
+        if k == "assign" and _dead_field_store(st, rest) and \
+                any(overlap(r, ir_path(st["l"])) for v in copies.values() for r in path_reads(v)):
+            continue   # (p4c: `hdr.h.c = 9;` overwritten before any read is not there either)
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
             ends = []
@@ -519,7 +526,7 @@ def _carry_cases(st: dict, copies: dict, expand, rest: tuple, decls) -> dict:
     for p in [p for p in copies if not all(p in x for x in ends)]:
         del copies[p]
     if st.get("copies"):   # (one that now reads its own path is no copy for p4c: drop_self_reading_copies)
-        chained = {p: _chained(p, v, st["cases"][0]["body"], entry) for p, v in st["copies"].items()}
+        chained = {p: _chained(p, v, st["cases"][0]["body"], entry, rest) for p, v in st["copies"].items()}
         return dict(st, **e, cases=cases, copies={p: v for p, v in chained.items()
                                                   if not any(overlap(r, p) for r in path_reads(v))})
     if e.get("e") is st.get("e") and all(same_objects(a["body"], b["body"]) for a, b in zip(cases, st["cases"])):
@@ -527,17 +534,20 @@ def _carry_cases(st: dict, copies: dict, expand, rest: tuple, decls) -> dict:
     return dict(st, **e, cases=cases)
 
 
-def _chained(path: str, v: dict, body: list, entry: dict) -> dict:
+def _chained(path: str, v: dict, body: list, entry: dict, rest: tuple = ()) -> dict:
     """Copy value ``v`` of ``path`` that single-case ``body`` leaves, with the copies ``entry``
     held at the body's start put in -- those still held at the statement that last assigns
-    ``path`` there (its own right-hand side still gets them)."""
+    ``path`` there (its own right-hand side still gets them; a store dead before the lists
+    ``rest`` after the switch ends none: :func:`_dead_field_store`)."""
     flat = _straight(body, lambda x: None, [])
     last = [i for i, x in enumerate(flat) if (x.get("s") == "assign" and ir_path(x["l"]) == path)
             or (x.get("s") == "decl" and x.get("n") == path)]
     if not last:
         return v
     copies = dict(entry)
-    for x in flat[:last[-1]]:
+    for j, x in enumerate(flat[:last[-1]]):
+        if x.get("s") == "assign" and _dead_field_store(x, (flat[j + 1:],) + rest):
+            continue
         for q in [q for q, w in copies.items() if may_write(x, q) or any(may_write(x, r) for r in path_reads(w))]:
             del copies[q]
     if v.get("op") != "whole":
@@ -557,6 +567,19 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
     stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
     return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))
+
+
+def _dead_field_store(st: dict, rest: tuple) -> bool:
+    """Whether assignment ``st`` stores into a header or struct field (a value with no call) that
+    the statements of the lists ``rest`` overwrite, in straight-line code, before anything reads
+    it (:func:`.dead_reads.dead_store`): p4c's front-end SimplifyDefUse drops it as dead, so it
+    ends no copy (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
+    switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
+    ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case)."""
+    lp = ir_path(st["l"])
+    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]):
+        return False
+    return dead_store(lp, [x for lst in rest for x in flat_blocks(lst)])
 
 
 def _put_all(x, copies: dict):

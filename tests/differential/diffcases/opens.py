@@ -1,0 +1,52 @@
+"""Disagreements closed by helper opens (issue #15): the items earlier helpers (fuzz32, corpus18,
+errs18) left open, each decided by real p4c 1.2.4.8 / BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# fuzz32's open probe: a whole header stack passed to a function's `in` parameter after a
+# single-case switch that copies a case-local into it (`switch (..) { 2: { h_t[3] l = hdr.s;
+# l.push_front(1); hdr.s = l; } }` then `hdr.h.c = f(hdr.s);`).  p4c's inliner copies the argument
+# into the parameter's local (`s_1 = hdr.s;`), CopyStructures writes that element by element and
+# LocalCopyPropagation (taking the single case as always run) reads `l_0[i]` for each -- never
+# valid where the case did not run.  checkmate passed `hdr.s`.  Guard: a stack no element of
+# which was copied is passed as it is.
+_SD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"
+_SI = "        hdr.s[0] = hdr.h; hdr.s[0].a = 10; hdr.s[1] = hdr.h; hdr.s[1].a = 11;\n"
+_SF = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (1, 2)]
+_SC = "switch (hdr.h.b) { 2: { h_t[3] l = hdr.s; l.push_front(1); hdr.s = l; } }\n        "
+_F = ("bit<16> f(in h_t[3] s) { return s[1].isValid() ? s[1].c + (bit<16>)s[1].a : 16w99; }\n"
+      "bit<16> f2(in h_t[3] s) { return (s[0].isValid() ? 16w1 : 16w0) + (s[2].isValid() ? 16w2 : 16w0); }\n"
+      "h_t f3(in h_t[3] s) { return s[1]; }\n")
+for _name, _eg in [
+        ("read", _SC + "hdr.h.c = f(hdr.s);"),
+        ("validity", _SC + "hdr.h.c = f2(hdr.s);"),
+        ("returned_element", _SC + "hdr.h = f3(hdr.s);"),
+        ("other_stack_left_alone", _SC + "hdr.h.c = f(hdr.s2);"),]:
+    CASES.append(case(f"opens_single_case_switch_stack_copy_into_a_function_in_{_name}", CAT, program(
+        _SI, egress="        " + _eg + "\n", top=_F, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
+        frames=_SF))
+
+
+# fuzz32's second open probe: in a later single-case switch's case, a store to a header field
+# that is overwritten after the switch before anything reads it (`hdr.h.c = 9;` with `hdr.h.c =
+# meta.m16;` after) is dropped as dead by p4c's front end (SimplifyDefUse), so it does not end
+# the first switch's copy `hdr.h.d = 1 | (bit<32>)hdr.h.c` there: the case's `(bit<16>)hdr.h.d`
+# reads the old `hdr.h.c` (and, where the first case did not run, `1 | hdr.h.c` instead of 5).
+# checkmate ended the copy at the store.  Guard: a store read later ends it.
+_SW1 = "        hdr.h.d = 32w5;\n        switch (hdr.h.a) { 7: { hdr.h.d = 32w1 | (bit<32>)hdr.h.c; } }\n"
+for _name, _rest in [
+        ("in_a_later_single_case_switch", "switch (hdr.h.b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } }\n"
+                                          "        hdr.h.c = meta.m16;"),
+        ("live_store_ends_it", "switch (hdr.h.b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } }\n"
+                               "        hdr.h.b = (bit<8>)hdr.h.c;"),]:
+    CASES.append(case(f"opens_single_case_switch_copy_past_a_dead_store_{_name}", CAT, program(
+        _SW1 + "        " + _rest + "\n"), frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
