@@ -47,6 +47,27 @@ for _name, _rest in [
         _SW1 + "        " + _rest + "\n"), frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
 
 
+
+# corpus18's open probe: a control type whose only table is @hidden, applied directly twice.  p4c
+# makes an instance per application, both named I.C (no P4Info name clashes: the table is hidden),
+# and compiles it; its JSON holds two tables I.C.t, which simple_switch refuses ("Duplicate objects
+# of type 'control node' with name 'I.C.t'") and simple_switch_grpc dies of (SIGSEGV at
+# SetForwardingPipelineConfig).  checkmate-p4c refused it ("table I.C.t is applied more than once");
+# now it compiles it with a load refusal (tests/p4c/test_load_refused2.py), its P4Info p4c's.
+# Guard: applied once in ingress and once in egress (E.C.t), both load and run.
+_DIRECT = """control C(inout headers_t hdr) {
+    action bump() { hdr.h.b = hdr.h.b + 1; }
+    @hidden table t { actions = { bump; } const default_action = bump(); }
+    apply { t.apply(); }
+}
+"""
+_DF = [(1, H(a, b, 0x1234, d=0x10)) for a in (1, 2) for b in (0, 1)]
+CASES.append(case("opens_direct_application_twice_hidden_table", CAT, program(
+    "        C.apply(hdr);\n        C.apply(hdr);\n", top=_DIRECT), frames=_DF,
+    p4info_only="simple_switch_grpc dies loading p4c's JSON: two control nodes named I.C.t"))
+CASES.append(case("opens_direct_application_hidden_table_in_ingress_and_egress", CAT, program(
+    "        C.apply(hdr);\n", egress="        C.apply(hdr);\n", top=_DIRECT), frames=_DF))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
