@@ -1,7 +1,7 @@
 """Disagreements closed by helper opens (issue #15): the items earlier helpers (fuzz32, corpus18,
 errs18) left open, each decided by real p4c 1.2.4.8 / BMv2 1.15.5 and kept as a case.
 """
-from .base import H, case, program
+from .base import Entry, H, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -67,6 +67,22 @@ CASES.append(case("opens_direct_application_twice_hidden_table", CAT, program(
     p4info_only="simple_switch_grpc dies loading p4c's JSON: two control nodes named I.C.t"))
 CASES.append(case("opens_direct_application_hidden_table_in_ingress_and_egress", CAT, program(
     "        C.apply(hdr);\n", egress="        C.apply(hdr);\n", top=_DIRECT), frames=_DF))
+
+
+# errs18's open item: a direct counter or meter that two tables attach, one of them applied -- p4c
+# removes the unapplied table before its back end and compiles the program (counting, metering on
+# the applied one); checkmate-p4c refused it ("cannot be attached to multiple tables").  The error
+# lines of the direct meter items: tests/p4c/test_direct_meter_lines.py.
+_DT = ("    direct_counter(CounterType.packets) dc;\n    direct_meter<bit<8>>(MeterType.packets) dm;\n"
+       "    action a(bit<8> v) { hdr.h.b = v; dm.read(meta.m8); }\n    action n() { dm.read(meta.m8); }\n"
+       "    table t { key = { hdr.h.a: exact; } actions = { a; n; } default_action = n(); counters = dc; }\n"
+       "    table t2 { key = { hdr.h.a: exact; } actions = { a; n; } default_action = n(); counters = dc; }\n"
+       "    table u { key = { hdr.h.a: exact; } actions = { a; n; } default_action = n(); meters = dm; }\n"
+       "    table u2 { key = { hdr.h.a: exact; } actions = { a; n; } default_action = n(); meters = dm; }\n")
+CASES.append(case("opens_direct_counter_and_meter_on_an_unapplied_second_table", CAT, program(
+    "        t.apply(); u2.apply(); hdr.h.c = (bit<16>)meta.m8;\n", ingress_decls=_DT),
+    entries=[Entry("I.t", {"hdr.h.a": 1}, "I.a", {"v": 9}), Entry("I.u2", {"hdr.h.a": 2}, "I.a", {"v": 7})],
+    frames=[(1, H(a, 0, 0x1234, d=0x10)) for a in (1, 2, 3, 1)]))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
