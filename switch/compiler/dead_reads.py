@@ -63,6 +63,8 @@ def dead_store(target: str, rest, sub_body=None) -> bool:
             return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
+        if st.get("s") == "setvalid":
+            continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
         if st.get("s") != "assign":
             return False
         lp = _path(st["l"])
@@ -212,3 +214,49 @@ def drop_stores_before_extern_outs(x) -> None:
         i += 1
     for v in x:
         drop_stores_before_extern_outs(v)
+
+
+def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = ()) -> None:
+    """In place: the stores to a header or struct field overlapping one of ``paths`` that the
+    statements after them overwrite, in straight-line code (``rest`` lists: what follows in the
+    list, then ``after``; a direct action call as its body, ``expand``), before anything reads
+    it -- p4c's front-end SimplifyDefUse drops them, in the nested blocks, branches and cases
+    too.  For :func:`.switch_copies.propagate_copies`: such a store ends no copy of a single-case
+    switch (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
+    switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
+    ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
+    switch's own copy it made (its ``copies`` mark) is gone with it."""
+    i = 0
+    while i < len(stmts):
+        st, rest = stmts[i], (stmts[i + 1:],) + after
+        k = st.get("s")
+        if k == "assign" and _dead_field(st, paths, rest, expand):
+            del stmts[i]
+            continue
+        if k == "block":
+            drop_dead_field_stores(st["body"], paths, expand, rest)
+        elif k == "if":
+            for arm in ("then", "else"):
+                if st.get(arm):
+                    drop_dead_field_stores(st[arm], paths, expand, rest)
+        elif k in ("switch_value", "switch_action"):
+            for c in st["cases"]:
+                drop_dead_field_stores(c["body"], paths, expand, rest)
+            for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
+                if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
+                    del st["copies"][p]
+        i += 1
+
+
+def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
+    lp = _path(st["l"])
+    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]) \
+            or not any(_overlap(lp, p) for p in paths):
+        return False
+    seq: list = []
+    for lst in rest:
+        for x in flat_blocks(lst):
+            body = expand(x) if expand is not None and x.get("s") == "call_action" else None
+            seq.extend(flat_blocks(body) if body is not None else [x])
+    return dead_store(lp, seq)
+

@@ -105,11 +105,13 @@ def split_stack_args(st: dict, copies: dict) -> list | None:
     with a whole copy in ``copies`` (``hdr.h.c = f(hdr.s);`` after ``hdr.s = l;`` in the case), as
     p4c's inliner and CopyStructures have it: a local of the parameter's type given the stack
     element by element before ``st`` (so each element reads its copy) and passed instead (named
-    after the stack: its value lives for the statement only).  Nested
+    after the stack: its value lives for the statement only); an ``inout`` one likewise, copied
+    back into the stack after ``st``.  Nested
     statement lists are left alone; None when ``st`` has no such argument."""
     head: list = []
+    tail: list = []
 
-    def arg(e):
+    def arg(e, back=False):
         src, et = _copied_stack(e, copies)
         if et is None:
             return e
@@ -117,6 +119,8 @@ def split_stack_args(st: dict, copies: dict) -> list | None:
         n = e["t"][2]
         head.append({"s": "decl", "n": tmp["n"], "t": e["t"], "init": None})
         head.extend({"s": "assign", "l": _element(tmp, i, et, n), "r": _element(e, i, et, n)} for i in range(n))
+        if back:   # (an inout one: the inliner copies the parameter back after the body)
+            tail.append({"s": "assign", "l": e, "r": tmp})
         return tmp
 
     def walk(x):
@@ -127,10 +131,11 @@ def split_stack_args(st: dict, copies: dict) -> list | None:
         if x.get("op") == "call_fn":   # (all its parameters `in`: plain expressions)
             x = dict(x, args=[arg(a) for a in x["args"]])
         elif x.get("op") == "call_fn_out" or x.get("s") == "call_fn":
-            x = dict(x, args=[dict(a, e=arg(a["e"])) if a.get("dir") == "in" else a for a in x["args"]])
+            x = dict(x, args=[dict(a, e=arg(a["e"], a["dir"] == "inout")) if a.get("dir") in ("in", "inout") else a
+                              for a in x["args"]])
         return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
     out = walk(st)
-    return head + [out] if head else None
+    return head + [out] + tail if head else None
 
 
 def hoist_case_locals(sw: dict, names: set) -> None:

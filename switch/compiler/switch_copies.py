@@ -46,7 +46,7 @@ import copy
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
-from .dead_reads import dead_store, flat_blocks
+from .dead_reads import drop_dead_field_stores
 from .header_init import has_method_call
 from .stack_copies import hoist_case_locals, split_stack_args, split_stack_read, stack_element_copies, whole_operands
 
@@ -364,7 +364,9 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
             out[i] = {k: v for k, v in st.items() if k != "copies"}
             known = _known_before(out[:i], decls)
             live = {p: _put_all(v, known) if v.get("op") != "whole" else v for p, v in copies.items()}
-            out[i + 1:] = _carry(out[i + 1:], live, expand, decls=decls)
+            tail = out[i + 1:]   # (stores p4c's front end drops as dead end none: dead_reads)
+            drop_dead_field_stores(tail, [r for v in live.values() for r in path_reads(v)], expand)
+            out[i + 1:] = _carry(tail, live, expand, decls=decls)
             if left is not None:
                 left.update(live)
     return out
@@ -452,9 +454,6 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         if k == "assign" and _dead_local_store(st, decls, rest) and \
                 any(r == st["l"]["n"] for v in copies.values() for r in path_reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
-        if k == "assign" and _dead_field_store(st, rest) and \
-                any(overlap(r, ir_path(st["l"])) for v in copies.values() for r in path_reads(v)):
-            continue   # (p4c: `hdr.h.c = 9;` overwritten before any read is not there either)
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
             ends = []
@@ -493,7 +492,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if val.get("op") == "whole":
                 continue
             if may_write(st, path) or any(may_write(st, r) for r in path_reads(val)):
-                if st.get("s") == "assign" and _names(st["r"], path):
+                if st.get("s") == "assign" and _names(st["r"], path) and not _init_kills(st, path, val):
                     st = dict(st, r=put_path(st["r"], path, val))
                 del copies[path]
             elif _names(st, path):   # (others stay the same objects: settled marks keep their ids)
@@ -526,7 +525,7 @@ def _carry_cases(st: dict, copies: dict, expand, rest: tuple, decls) -> dict:
     for p in [p for p in copies if not all(p in x for x in ends)]:
         del copies[p]
     if st.get("copies"):   # (one that now reads its own path is no copy for p4c: drop_self_reading_copies)
-        chained = {p: _chained(p, v, st["cases"][0]["body"], entry, rest) for p, v in st["copies"].items()}
+        chained = {p: _chained(p, v, st["cases"][0]["body"], entry) for p, v in st["copies"].items()}
         return dict(st, **e, cases=cases, copies={p: v for p, v in chained.items()
                                                   if not any(overlap(r, p) for r in path_reads(v))})
     if e.get("e") is st.get("e") and all(same_objects(a["body"], b["body"]) for a, b in zip(cases, st["cases"])):
@@ -534,20 +533,17 @@ def _carry_cases(st: dict, copies: dict, expand, rest: tuple, decls) -> dict:
     return dict(st, **e, cases=cases)
 
 
-def _chained(path: str, v: dict, body: list, entry: dict, rest: tuple = ()) -> dict:
+def _chained(path: str, v: dict, body: list, entry: dict) -> dict:
     """Copy value ``v`` of ``path`` that single-case ``body`` leaves, with the copies ``entry``
     held at the body's start put in -- those still held at the statement that last assigns
-    ``path`` there (its own right-hand side still gets them; a store dead before the lists
-    ``rest`` after the switch ends none: :func:`_dead_field_store`)."""
+    ``path`` there (its own right-hand side still gets them)."""
     flat = _straight(body, lambda x: None, [])
     last = [i for i, x in enumerate(flat) if (x.get("s") == "assign" and ir_path(x["l"]) == path)
             or (x.get("s") == "decl" and x.get("n") == path)]
     if not last:
         return v
     copies = dict(entry)
-    for j, x in enumerate(flat[:last[-1]]):
-        if x.get("s") == "assign" and _dead_field_store(x, (flat[j + 1:],) + rest):
-            continue
+    for x in flat[:last[-1]]:
         for q in [q for q, w in copies.items() if may_write(x, q) or any(may_write(x, r) for r in path_reads(w))]:
             del copies[q]
     if v.get("op") != "whole":
@@ -569,17 +565,15 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))
 
 
-def _dead_field_store(st: dict, rest: tuple) -> bool:
-    """Whether assignment ``st`` stores into a header or struct field (a value with no call) that
-    the statements of the lists ``rest`` overwrite, in straight-line code, before anything reads
-    it (:func:`.dead_reads.dead_store`): p4c's front-end SimplifyDefUse drops it as dead, so it
-    ends no copy (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
-    switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
-    ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case)."""
+def _init_kills(st: dict, path: str, val: dict) -> bool:
+    """Whether assignment ``st`` is a header initializer (``hdr.h = {1, 2, meta.m16, 4};``) that
+    ends the copy ``path`` <- ``val`` before its own value is read: p4c writes it as
+    ``hdr.h.setValid();`` then one store per field, and the ``setValid()`` ends every copy of or
+    reading the header (measured by helper opens: ``meta.m16`` of a later single-case switch
+    reading ``hdr.h.c`` is read as it is there)."""
     lp = ir_path(st["l"])
-    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]):
-        return False
-    return dead_store(lp, [x for lst in rest for x in flat_blocks(lst)])
+    return st["r"].get("op") == "mk" and (st["l"].get("t") or [None])[0] == "header" and lp is not None and \
+        any(overlap(p, lp) for p in [path, *path_reads(val)])
 
 
 def _put_all(x, copies: dict):
