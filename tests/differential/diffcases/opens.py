@@ -30,6 +30,27 @@ for _name, _eg in [
         _SI, egress="        " + _eg + "\n", top=_F, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
         frames=_SF))
 
+# Variations around it (42 probes, helper opens): an `inout` stack parameter is copied in the same
+# way and copied back after the body (checkmate passed `hdr.s`); a stack copied from another stack
+# or one element from a header local; a function called as a statement with an out argument; one
+# stack given twice.
+_SI2 = _SI + "        hdr.s2[0] = hdr.h; hdr.s2[0].a = 20; hdr.s2[2] = hdr.h; hdr.s2[2].a = 22;\n"
+_FV = ("bit<16> fv(in h_t[3] s) { return (s[0].isValid() ? 16w1 : 16w0) + (s[1].isValid() ? 16w2 : 16w0)"
+       " + (s[2].isValid() ? 16w4 : 16w0); }\n"
+       "bit<16> f2(in h_t[3] s, in h_t[3] t) { return fv(s) + 16w16 * fv(t); }\n"
+       "void fo(in h_t[3] s, out bit<16> o) { o = fv(s) + 16w100; }\n"
+       "void fio(inout h_t[3] s) { s[2].setValid(); s[2].a = (bit<8>)fv(s); }\n")
+for _name, _eg in [
+        ("inout", _SC + "fio(hdr.s);"),
+        ("from_another_stack", "switch (hdr.h.b) { 2: { hdr.s = hdr.s2; } }\n        hdr.h.c = fv(hdr.s);"),
+        ("one_element_from_a_header_local", "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n"
+                                            "        hdr.h.c = fv(hdr.s);"),
+        ("statement_with_out_argument", _SC + "fo(hdr.s, hdr.h.c);"),
+        ("given_twice", _SC + "hdr.h.c = f2(hdr.s, hdr.s);"),]:
+    CASES.append(case(f"opens_single_case_switch_stack_copy_into_a_function_{_name}", CAT, program(
+        _SI2, egress="        " + _eg + "\n", top=_FV, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
+        frames=_SF))
+
 
 # fuzz32's second open probe: in a later single-case switch's case, a store to a header field
 # that is overwritten after the switch before anything reads it (`hdr.h.c = 9;` with `hdr.h.c =
@@ -45,6 +66,31 @@ for _name, _rest in [
                                "        hdr.h.b = (bit<8>)hdr.h.c;"),]:
     CASES.append(case(f"opens_single_case_switch_copy_past_a_dead_store_{_name}", CAT, program(
         _SW1 + "        " + _rest + "\n"), frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
+
+# ... and its variations: p4c drops a store overwritten in straight-line code wherever it is -- at
+# the top level, in a case of a two-case switch, in a branch, before a direct action writing it, a
+# whole-header initializer (its setValid reads no field) -- and then a later single-case switch's
+# own copy made by such a store (`{ hdr.h.c = 9; }` read through `hdr.h.d`'s copy later) is none.
+# A header initializer ends the copies reading its header before its value is read (p4c:
+# setValid first, then the fields).  Guards: a table keyed on it, an exit before the overwrite.
+_TB = ("    action n() { meta.m8 = 1; }\n    action wc() { hdr.h.c = 44; }\n"
+       "    table tk { key = { hdr.h.c: exact; } actions = { n; } default_action = n(); }\n")
+_S2 = "switch (hdr.h.b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } }\n        "
+for _name, _rest in [
+        ("at_the_top_level", "hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; hdr.h.c = meta.m16;"),
+        ("in_a_two_case_switch", "switch (hdr.h.b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } 0: { meta.m16 = 3; } }\n"
+                                 "        hdr.h.c = meta.m16;"),
+        ("in_a_branch", "switch (hdr.h.b) { 1: { if (hdr.h.a == 7) { hdr.h.c = 9; } meta.m16 = (bit<16>)hdr.h.d; } }\n"
+                        "        hdr.h.c = meta.m16;"),
+        ("overwritten_by_an_action", _S2 + "wc(); hdr.h.b = (bit<8>)meta.m16;"),
+        ("overwritten_by_a_header_initializer", _S2 + "hdr.h = { 1, 2, meta.m16, 4 };"),
+        ("whose_switch_copy_is_gone", "switch (hdr.h.b) { 1: { hdr.h.c = 9; } }\n"
+                                      "        meta.m16 = (bit<16>)hdr.h.d; hdr.h.c = meta.m16;"),
+        ("read_by_a_table_key_ends_it", _S2 + "tk.apply(); hdr.h.c = meta.m16;"),
+        ("live_past_an_exit_ends_it", _S2 + "if (hdr.h.a == 8) { exit; } hdr.h.c = meta.m16;"),]:
+    CASES.append(case(f"opens_single_case_switch_copy_past_a_dead_store_{_name}", CAT, program(
+        _SW1 + "        " + _rest + "\n", ingress_decls=_TB),
+        frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
 
 
 
