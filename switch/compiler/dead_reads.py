@@ -30,6 +30,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
+from .exit_blind_stores import untouched
 from .header_init import has_method_call
 
 
@@ -218,10 +219,11 @@ def drop_stores_before_extern_outs(x) -> None:
 
 def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = ()) -> None:
     """In place: the stores to a header or struct field overlapping one of ``paths`` that the
-    statements after them overwrite, in straight-line code (``rest`` lists: what follows in the
-    list, then ``after``; a direct action call as its body, ``expand``), before anything reads
-    it -- p4c's front-end SimplifyDefUse drops them, in the nested blocks, branches and cases
-    too.  For :func:`.switch_copies.propagate_copies`: such a store ends no copy of a single-case
+    statements after them overwrite (``rest`` lists: what follows in the list, then ``after``; a
+    direct action call as its body, ``expand``) before anything reads it, past statements that
+    neither read nor write it (``exit_blind_stores.untouched``: branches, switches, function
+    calls) -- p4c's front-end SimplifyDefUse drops them, in the nested blocks, branches and
+    cases too.  For :func:`.switch_copies.propagate_copies`: such a store ends no copy of a single-case
     switch (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
     switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
     ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
@@ -253,10 +255,46 @@ def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
     if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]) \
             or not any(_overlap(lp, p) for p in paths):
         return False
-    seq: list = []
     for lst in rest:
-        for x in flat_blocks(lst):
-            body = expand(x) if expand is not None and x.get("s") == "call_action" else None
-            seq.extend(flat_blocks(body) if body is not None else [x])
-    return dead_store(lp, seq)
+        if (fate := _fate(lst, lp, expand)) is not None:
+            return fate
+    return False
+
+
+def _fate(stmts: list, lp: str, expand):
+    """True: ``stmts`` overwrite ``lp`` on every path before reading it; False: they may read it
+    (or do what is not seen through); None: they neither read nor write it (a path that goes on
+    past them).  The kinds of statement p4c's def-use sees through are exit_blind_stores's; an
+    ``if`` or ``switch`` on a value whose condition does not read it, by its branches."""
+    for x in flat_blocks(stmts):
+        k = x.get("s")
+        if k == "call_action" and expand is not None and not any(   # (its body reads its parameters)
+                _overlap(r, lp) for a in x.get("args") or () if a.get("dir") != "out" for r in path_reads(a.get("e", a), [])):
+            if (body := expand(x)) is not None:
+                if (fate := _fate(body, lp, expand)) is not None:
+                    return fate
+                continue
+        if k == "assign" and _covers(x["l"], lp) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
+            return True
+        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp) for a in x["args"]) and \
+                untouched([dict(x, args=[a for a in x["args"] if a["dir"] != "out"])], lp):
+            return True   # (an out argument is written whatever the body does: the inliner's copy-back)
+        if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
+            arms = [x["then"] or [], x["else"] or []] if k == "if" else \
+                [c.get("body") or [] for c in x["cases"]] + ([] if any("default" in c["labels"] for c in x["cases"]) else [[]])
+            fates = [_fate(a, lp, expand) for a in arms]
+            if False in fates:
+                return False
+            if all(fates):
+                return True
+            continue
+        if not untouched([x], lp):
+            return False
+    return None
+
+
+def _covers(lv: dict, target: str) -> bool:
+    xp = _path(lv)
+    return lv.get("op") != "slice" and xp is not None and "[*]" not in xp and \
+        (target == xp or target.startswith((xp + ".", xp + "[")))
 

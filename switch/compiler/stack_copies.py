@@ -20,7 +20,7 @@ on BMv2, fuzz_headers seed 8764):
 A whole stack passed to a function's ``in`` parameter is the same: p4c's inliner copies the
 argument into the parameter's local (``s_1 = hdr.s;``), which CopyStructures writes element by
 element, each element reading its copy -- ``hdr.h.c = f(hdr.s);`` after ``hdr.s = l;`` in the case
-reads ``l_0``'s elements (:func:`split_stack_args`, measured by helper opens).
+reads ``l_0``'s elements (:func:`split_call_args`, measured by helper opens).
 
 Also here, for any whole-header copy: the reads p4c turns into copies of their own -- a
 function's ``in`` argument, an arm of a ``?:`` value -- which get it too (:func:`whole_operands`).
@@ -100,19 +100,26 @@ def _copied_stack(e, copies: dict):
                       and p[len(src):].count("[") == 1 and p.endswith("]")), None)
 
 
-def split_stack_args(st: dict, copies: dict) -> list | None:
+def split_call_args(st: dict, copies: dict) -> list | None:
     """Statement ``st`` where a function call's ``in`` argument is a whole stack holding an element
     with a whole copy in ``copies`` (``hdr.h.c = f(hdr.s);`` after ``hdr.s = l;`` in the case), as
     p4c's inliner and CopyStructures have it: a local of the parameter's type given the stack
     element by element before ``st`` (so each element reads its copy) and passed instead (named
     after the stack: its value lives for the statement only); an ``inout`` one likewise, copied
-    back into the stack after ``st``.  Nested
+    back into the stack after ``st`` -- and so is an ``inout`` header with a whole copy
+    (``gi(hdr.s[1]);``: ``x = l_0; ..; hdr.s[1] = x;``).  Nested
     statement lists are left alone; None when ``st`` has no such argument."""
     head: list = []
     tail: list = []
 
     def arg(e, back=False):
         src, et = _copied_stack(e, copies)
+        if et is None and back and isinstance(e, dict) and e.get("op") in _PATH_OPS and \
+                (e.get("t") or [None])[0] == "header" and (copies.get(ir_path(e) or "") or {}).get("op") == "whole":
+            tmp = {"op": "var", "n": "v0_arg_" + re.sub(r"\W", "_", ir_path(e)), "t": e["t"]}
+            head.extend([{"s": "decl", "n": tmp["n"], "t": e["t"], "init": None}, {"s": "assign", "l": tmp, "r": e}])
+            tail.append({"s": "assign", "l": e, "r": tmp})
+            return tmp
         if et is None:
             return e
         tmp = {"op": "var", "n": "v0_arg_" + re.sub(r"\W", "_", src), "t": e["t"]}

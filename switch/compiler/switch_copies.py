@@ -48,7 +48,7 @@ from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import has_method_call
-from .stack_copies import hoist_case_locals, split_stack_args, split_stack_read, stack_element_copies, whole_operands
+from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -429,7 +429,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
         if (split := split_stack_read(st, copies)) is not None:   # (`h_t[3] m = hdr.s;`: by element)
             out.extend(_carry(split, copies, expand, rest, decls))
             continue
-        if (split := split_stack_args(st, copies)) is not None:   # (`f(hdr.s)`: the inliner's copy, by element)
+        if (split := split_call_args(st, copies)) is not None:   # (`f(hdr.s)`: the inliner's copy, by element)
             out.extend(_carry(split, copies, expand, rest, decls))
             continue
         if k in ("switch_value", "switch_action") and not any(may_write(st.get("e"), p) for p in copies) and \

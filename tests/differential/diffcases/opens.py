@@ -39,14 +39,17 @@ _FV = ("bit<16> fv(in h_t[3] s) { return (s[0].isValid() ? 16w1 : 16w0) + (s[1].
        " + (s[2].isValid() ? 16w4 : 16w0); }\n"
        "bit<16> f2(in h_t[3] s, in h_t[3] t) { return fv(s) + 16w16 * fv(t); }\n"
        "void fo(in h_t[3] s, out bit<16> o) { o = fv(s) + 16w100; }\n"
-       "void fio(inout h_t[3] s) { s[2].setValid(); s[2].a = (bit<8>)fv(s); }\n")
+       "void fio(inout h_t[3] s) { s[2].setValid(); s[2].a = (bit<8>)fv(s); }\n"
+       "void gi(inout h_t x) { x.b = x.isValid() ? 8w1 : 8w2; }\n")
 for _name, _eg in [
         ("inout", _SC + "fio(hdr.s);"),
         ("from_another_stack", "switch (hdr.h.b) { 2: { hdr.s = hdr.s2; } }\n        hdr.h.c = fv(hdr.s);"),
         ("one_element_from_a_header_local", "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n"
                                             "        hdr.h.c = fv(hdr.s);"),
         ("statement_with_out_argument", _SC + "fo(hdr.s, hdr.h.c);"),
-        ("given_twice", _SC + "hdr.h.c = f2(hdr.s, hdr.s);"),]:
+        ("given_twice", _SC + "hdr.h.c = f2(hdr.s, hdr.s);"),
+        # (an inout header with a whole copy: `x = l_0; ..; hdr.s[1] = x;`)
+        ("inout_header", "switch (hdr.h.b) { 2: { h_t l = hdr.s[0]; l.a = 5; hdr.s[1] = l; } }\n        gi(hdr.s[1]);"),]:
     CASES.append(case(f"opens_single_case_switch_stack_copy_into_a_function_{_name}", CAT, program(
         _SI2, egress="        " + _eg + "\n", top=_FV, fields="    h_t[3] s;\n    h_t[3] s2;\n", deparser=_SD),
         frames=_SF))
@@ -74,6 +77,7 @@ for _name, _rest in [
 # A header initializer ends the copies reading its header before its value is read (p4c:
 # setValid first, then the fields).  Guards: a table keyed on it, an exit before the overwrite.
 _TB = ("    action n() { meta.m8 = 1; }\n    action wc() { hdr.h.c = 44; }\n"
+       "    action b2(inout bit<16> x) { meta.m8 = (bit<8>)x; x = 5; }\n"
        "    table tk { key = { hdr.h.c: exact; } actions = { n; } default_action = n(); }\n")
 _S2 = "switch (hdr.h.b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } }\n        "
 for _name, _rest in [
@@ -86,10 +90,17 @@ for _name, _rest in [
         ("overwritten_by_a_header_initializer", _S2 + "hdr.h = { 1, 2, meta.m16, 4 };"),
         ("whose_switch_copy_is_gone", "switch (hdr.h.b) { 1: { hdr.h.c = 9; } }\n"
                                       "        meta.m16 = (bit<16>)hdr.h.d; hdr.h.c = meta.m16;"),
+        # (past a switch or branches that do not touch it, or overwriting it on every path; a
+        # function's out argument overwrites it)
+        ("overwritten_after_another_switch", _S2 + "switch (hdr.h.a) { 8: { meta.m8 = 3; } }\n        hdr.h.c = meta.m16;"),
+        ("in_two_later_switches", _S2 + "switch (hdr.h.a) { 8: { hdr.h.c = 10; meta.m8 = (bit<8>)hdr.h.d; } }\n"
+                                  "        hdr.h.c = meta.m16 + (bit<16>)meta.m8;"),
+        ("overwritten_by_a_function_out_argument", _S2 + "fo2(hdr.h.c); hdr.h.b = (bit<8>)meta.m16;"),
+        ("read_by_an_action_inout_argument_ends_it", _S2 + "b2(hdr.h.c); hdr.h.b = (bit<8>)meta.m16;"),
         ("read_by_a_table_key_ends_it", _S2 + "tk.apply(); hdr.h.c = meta.m16;"),
         ("live_past_an_exit_ends_it", _S2 + "if (hdr.h.a == 8) { exit; } hdr.h.c = meta.m16;"),]:
     CASES.append(case(f"opens_single_case_switch_copy_past_a_dead_store_{_name}", CAT, program(
-        _SW1 + "        " + _rest + "\n", ingress_decls=_TB),
+        _SW1 + "        " + _rest + "\n", ingress_decls=_TB, top="void fo2(out bit<16> o) { o = 16w77; }\n"),
         frames=[(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]))
 
 
