@@ -36,7 +36,12 @@ paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or d
 value is exactly the header (or a function's ``in`` argument, an arm of a ``?:`` value: p4c's own
 copies); its fields' reads are left alone, and an ``isValid()`` of either header ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
 whole copy out of a local of the case reads that local after the switch, hoisted before it
-(:mod:`.stack_copies`, fuzz_headers seed 8764).  The values of tuples and lists, values with
+(:mod:`.stack_copies`, fuzz_headers seed 8764; a whole stack -- or an inout header -- given to a
+function after the switch is the inliner's copy of it, element by element: ``split_call_args``).
+A store to a field that p4c's front end drops as dead (overwritten on every path before a read:
+``dead_reads.drop_dead_field_stores``) ends no copy, and a header initializer ends the copies of
+or reading its header before its own value reads them (:func:`_init_kills`; helper opens).  The
+values of tuples and lists, values with
 calls, and scalar values that still read a variable declared in the case are not propagated by
 p4c (or not modelled).
 """
