@@ -171,6 +171,11 @@ class ControlGraph:
         self.p, self.pipe, self.block = prog, pipe, block_name
         self.tables = {t["name"]: t for t in pipe.get("tables", [])}
         self.conds = {c["name"]: c for c in pipe.get("conditionals", [])}
+        seen = prog.__dict__.setdefault("control_nodes", set())
+        for n in [x["name"] for x in pipe.get("tables", []) + pipe.get("conditionals", [])]:
+            if n in seen:   # (p4c writes one for each direct application of a control: direct_apply)
+                raise Bmv2JsonError(f"Duplicate objects of type 'control node' with name '{n}'")
+            seen.add(n)
         if pipe.get("action_calls"):
             raise Bmv2JsonError(f"pipeline '{pipe['name']}': action_calls nodes are not supported")
         self.order: dict = {}

@@ -30,6 +30,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
+from .exit_blind_stores import untouched
 from .header_init import has_method_call
 
 
@@ -38,10 +39,10 @@ def _dyn_read(e) -> bool:
     return any(d.get("op") == "stack_idx" and d["i"].get("op") != "const" for d in ir_dicts(e))
 
 
-def _flat(stmts: list):
+def flat_blocks(stmts: list):
     for st in stmts:
         if st.get("s") == "block":
-            yield from _flat(st["body"])
+            yield from flat_blocks(st["body"])
         else:
             yield st
 
@@ -56,13 +57,15 @@ def _in_place_body(st: dict, sub_body) -> list | None:
     return sub_body(st)
 
 
-def _dead(target: str, rest, sub_body=None) -> bool:
+def dead_store(target: str, rest, sub_body=None) -> bool:
     for st in rest:
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return _dead(target, list(_flat(body)) + list(rest), sub_body)
+            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
+        if st.get("s") == "setvalid":
+            continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
         if st.get("s") != "assign":
             return False
         lp = _path(st["l"])
@@ -83,7 +86,7 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
     for i, st in enumerate(stmts):
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and _dead(target, _flat(stmts[i + 1:]), sub_body):
+            if target is not None and "[*]" not in target and dead_store(target, flat_blocks(stmts[i + 1:]), sub_body):
                 continue
         out.append(st)
     return out
@@ -97,16 +100,16 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]
         if st.get("s") == "block":
-            body = _drop_dead_before(st["body"], list(_flat(rest)) + tail, headers)
+            body = _drop_dead_before(st["body"], list(flat_blocks(rest)) + tail, headers)
             if body != st["body"]:
                 st = dict(st, body=body)
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and _dead(target, list(_flat(rest)) + tail):
+            if target is not None and "[*]" not in target and dead_store(target, list(flat_blocks(rest)) + tail):
                 continue
         elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
-                and _dead(_path(st["h"]), list(_flat(rest)) + tail):
+                and dead_store(_path(st["h"]), list(flat_blocks(rest)) + tail):
             continue
         out.append(st)
     return out
@@ -212,3 +215,86 @@ def drop_stores_before_extern_outs(x) -> None:
         i += 1
     for v in x:
         drop_stores_before_extern_outs(v)
+
+
+def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = ()) -> None:
+    """In place: the stores to a header or struct field overlapping one of ``paths`` that the
+    statements after them overwrite (``rest`` lists: what follows in the list, then ``after``; a
+    direct action call as its body, ``expand``) before anything reads it, past statements that
+    neither read nor write it (``exit_blind_stores.untouched``: branches, switches, function
+    calls) -- p4c's front-end SimplifyDefUse drops them, in the nested blocks, branches and
+    cases too.  For :func:`.switch_copies.propagate_copies`: such a store ends no copy of a single-case
+    switch (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
+    switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
+    ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
+    switch's own copy it made (its ``copies`` mark) is gone with it."""
+    i = 0
+    while i < len(stmts):
+        st, rest = stmts[i], (stmts[i + 1:],) + after
+        k = st.get("s")
+        if k == "assign" and _dead_field(st, paths, rest, expand):
+            del stmts[i]
+            continue
+        if k == "block":
+            drop_dead_field_stores(st["body"], paths, expand, rest)
+        elif k == "if":
+            for arm in ("then", "else"):
+                if st.get(arm):
+                    drop_dead_field_stores(st[arm], paths, expand, rest)
+        elif k in ("switch_value", "switch_action"):
+            for c in st["cases"]:
+                drop_dead_field_stores(c["body"], paths, expand, rest)
+            for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
+                if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
+                    del st["copies"][p]
+        i += 1
+
+
+def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
+    lp = _path(st["l"])
+    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]) \
+            or not any(_overlap(lp, p) for p in paths):
+        return False
+    for lst in rest:
+        if (fate := _fate(lst, lp, expand)) is not None:
+            return fate
+    return False
+
+
+def _fate(stmts: list, lp: str, expand):
+    """True: ``stmts`` overwrite ``lp`` on every path before reading it; False: they may read it
+    (or do what is not seen through); None: they neither read nor write it (a path that goes on
+    past them).  The kinds of statement p4c's def-use sees through are exit_blind_stores's; an
+    ``if`` or ``switch`` on a value whose condition does not read it, by its branches."""
+    for x in flat_blocks(stmts):
+        k = x.get("s")
+        if k == "call_action" and expand is not None and not any(   # (its body reads its parameters)
+                _overlap(r, lp) for a in x.get("args") or () if a.get("dir") != "out" for r in path_reads(a.get("e", a), [])):
+            if (body := expand(x)) is not None:
+                if (fate := _fate(body, lp, expand)) is not None:
+                    return fate
+                continue
+        if k == "assign" and _covers(x["l"], lp) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
+            return True
+        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp) for a in x["args"]) and \
+                untouched([dict(x, args=[a for a in x["args"] if a["dir"] != "out"])], lp):
+            return True   # (an out argument is written whatever the body does: the inliner's copy-back)
+        if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
+            arms = [x["then"] or [], x["else"] or []] if k == "if" else \
+                [c.get("body") or [] for c in x["cases"]] + ([] if any("default" in c["labels"] for c in x["cases"]) else [[]])
+            fates = [_fate(a, lp, expand) for a in arms]
+            if False in fates:
+                return False
+            if all(fates):
+                return True
+            continue
+        if not untouched([x], lp):
+            return False
+    return None
+
+
+def _covers(lv: dict, target: str) -> bool:
+    xp = _path(lv)
+    return lv.get("op") != "slice" and xp is not None and "[*]" not in xp and \
+        (target == xp or target.startswith((xp + ".", xp + "[")))
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
-from .direct_apply import listed_object
+from .direct_apply import applied_table, listed_object
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -190,6 +190,7 @@ class CallRules:
             raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
         made = self.ctx.setdefault("direct_instances", {})
         q = f"{self.ctx['block']}.{name}"
+        again = None
         if name not in made:
             tmp = Scope(self.ctx["scope"])
             self.sub_block(kind, node, name, q, [], tmp, call.loc)
@@ -198,9 +199,16 @@ class CallRules:
             # p4c: an instance per application, all named q (direct_apply)
             raise E(call.loc, f"name '{dup[1]}' is used for more than one {dup[0]} object in the P4Info: "
                               f"each direct application of {kind} {name} is an instance of its own, named {q}")
+        elif (t := applied_table(self, q, made[name][1])) is not None:   # (a @hidden one: direct_apply)
+            self.load_refusal(getattr(call.fn, "loc", None) or call.loc, f"each direct application of {kind} {name} is an instance of its own, "
+                                        f"named {q}: Duplicate objects of type 'control node' with name '{t}' "
+                                        "(simple_switch refuses p4c's JSON)")
+            again = self.ctx.setdefault("direct_again", {})
+            again[name] = again.get(name, 0) + 1
         ent = made[name]
         if kind == "control":
-            return self.apply_subcontrol(ent[1], call, scope)
+            out = self.apply_subcontrol(ent[1], call, scope)
+            return dict(out, instance=again[name]) if again else out
         return self.apply_subparser(ent[1], call, scope)
 
     def out_arg(self, arg: Node, p: dict, scope, call_loc=None, **extra) -> dict:

@@ -90,6 +90,30 @@ class OutputRules:
             self.objects[key] = [o for o in objs if o["table"] is not None or sum(
                 p["name"] == o["name"] for p in objs) == 1]
 
+    def settle_direct_tables(self, applied: set) -> None:
+        """A direct counter or meter several tables attach: p4c removes the tables nothing applies
+        first, so it is refused only when two applied tables attach it (with the P4Info, p4c's
+        first error is "Name 'I.dm' is used for multiple direct meter objects in the P4Info message",
+        no position; its back end's "cannot be attached to multiple tables" comes after), and is
+        the applied one's where one is applied (measured by helper opens: an unapplied second
+        table compiles, and with no read its applied table's "must have at least one action with
+        a read method call" is the error).  checkmate-p4c refused any second table at once."""
+        for key in ("direct_counters", "direct_meters"):
+            for o in self.objects[key]:
+                more = o.pop("more_tables", None)
+                if not more:
+                    continue
+                tables = [o["table"], *(q for q, _ in more)]
+                on = [q for q in tables if q in applied]
+                if len(on) > 1:
+                    raise E(more[0][1], f"{o['name']}: Direct {key.split('_')[1][:-1]}s cannot be attached to multiple "
+                                        f"tables {on[0]} and {on[1]} (p4c: Name '{o['name']}' is used for multiple "
+                                        f"direct {key.split('_')[1][:-1]} objects in the P4Info message)")
+                o["table"] = on[0] if on else o["table"]
+                for q in tables:
+                    if q != o["table"]:
+                        self.tables[q][key[:-1]] = None
+
     def note_empty_name(self, q: str, kind: str | None, name_anno) -> None:
         """``@name(".")``: the object's control-plane name is empty (judged in :meth:`finish`,
         once it is known whether p4c keeps the object)."""
@@ -112,6 +136,7 @@ class OutputRules:
         applied = _applied_tables([blocks, getattr(self, "subcontrols", []), getattr(self, "subparsers", []),
                                    [f["body"] for f in self.functions.values()]], set(),
                                   {q: t["keys"] for q, t in self.tables.items()})
+        self.settle_direct_tables(applied)
         for tq, refs in self.__dict__.get("property_refs", {}).items():   # (elab_tables.ignored_property_value)
             for aq in refs if tq in applied else ():
                 used_actions.setdefault(aq, self.actions[aq])["property_ref"] = True

@@ -587,15 +587,30 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 return {"s": "nop"}
             self.direct_meter_reads.append((rec, call.loc, self.ctx.get("in_action")))
             first = rec.get("read_target")
-            if first is not None and first["l"] != lv:   # (p4c's BMv2 back end: one result_target per meter)
-                self.target_error(args[0].loc, f"all meter operations must write to the same destination, however "
-                                               f"{expr_text(args[0])} and {self.dm_read_texts.get(rec['name'])} are different")
+            if first is not None and (first["l"] != lv or "slice" in (lv.get("op"), first["l"].get("op"))
+                                      and self.dm_read_texts[rec["name"]][1] != args[0].loc):
+                # (p4c's BMv2 back end: one result_target per meter; a slice is read into a
+                # temporary of its own at each read, so two reads of one slice differ too)
+                self.different_meter_targets(args[0], lv, rec)
             # (BMv2: the meter's result_target, a d2b expression for a bool)
             self.refuse_bool_operand(lt, args[0].loc, "direct_meter read result", BMV2_JSON_ARRAY)
-            self.__dict__.setdefault("dm_read_texts", {}).setdefault(rec["name"], expr_text(args[0]))
+            self.__dict__.setdefault("dm_read_texts", {}).setdefault(rec["name"], (expr_text(args[0]), args[0].loc, lv))
             rec.setdefault("read_target", {"l": lv, "t": lt})   # BMv2's result_target (the first read)
             return {"s": "direct_meter_read", "obj": rec["name"], "l": lv, "t": lt}
         raise E(call.loc, f"{kind} has no method {m}")
+
+    def different_meter_targets(self, arg, lv: dict, rec: dict) -> None:
+        """p4c's error for a ``direct_meter.read`` into another place than the meter's first read:
+        named at this read's destination -- unless that is a slice, which p4c reads into a
+        temporary (``tmp``, no position of its own) and so names the first read's (measured by
+        helper opens: ``dm.read(hdr.h.c[7:0])`` after an action's ``dm.read(hdr.h.b)`` is reported
+        at the action's line, "however tmp and hdr.h.b are different")."""
+        text, loc, first = self.dm_read_texts[rec["name"]]
+        new = ("tmp_0" if first.get("op") == "slice" else "tmp") if lv.get("op") == "slice" else expr_text(arg)
+        old = "tmp" if first.get("op") == "slice" else text
+        at = loc if new == "tmp" and old != "tmp" else arg.loc
+        self.target_error(at, f"all meter operations must write to the same destination, however {new} and {old} "
+                              "are different" + (" (tmp: p4c's temporary for a slice)" if "tmp" in (new, old) else ""))
 
     def result_bits(self, t, loc, what: str):
         """The bits a ``hash``/``execute_meter`` result is computed in, and whether it is

@@ -474,11 +474,10 @@ class TableRules:
                 raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
             else:
                 orec = scope.lookup(pv.name)[2]
-            if orec["table"] is not None:   # (p4c names the declaration)
-                raise E(self.__dict__.get("direct_decls", {}).get(orec["name"], prop.loc),
-                        f"{orec['name']}: Direct {kind.split('_')[1]}s cannot be attached to multiple tables "
-                        f"{orec['table']} and {q}")
-            orec["table"] = q
+            if orec["table"] is not None:   # (judged once the applied tables are known: settle_direct_tables)
+                orec.setdefault("more_tables", []).append((q, self.__dict__.get("direct_decls", {}).get(orec["name"], prop.loc)))
+            else:
+                orec["table"] = q
             rec[kind] = orec["name"]
         if q in self.tables:
             raise E(d.loc, f"table {q} declared twice")

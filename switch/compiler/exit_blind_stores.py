@@ -124,7 +124,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
-            if not _untouched([t], path):
+            if not untouched([t], path):
                 return False
             crossed = crossed or any(d.get("s") == "apply_control" and may_exit(d.get("fn")) for d in ir_dicts(t))
             continue
@@ -186,23 +186,23 @@ def _writes(lv, path: str) -> bool:
     return dst is None or _touch(dst, path)
 
 
-def _untouched(stmts: list, path: str) -> bool:
+def untouched(stmts: list, path: str) -> bool:
     """Whether ``stmts`` neither read nor write ``path`` (the kinds of statement the module
     docstring lists; any other kind counts as touching it)."""
     for t in stmts:
         k = t.get("s")
         if k == "block":
-            ok = _untouched(t["body"], path)
+            ok = untouched(t["body"], path)
         elif k == "if":
-            ok = not _reads_path(t["c"], path) and _untouched(t["then"] or [], path) and \
-                _untouched(t["else"] or [], path)
+            ok = not _reads_path(t["c"], path) and untouched(t["then"] or [], path) and \
+                untouched(t["else"] or [], path)
         elif k == "switch_value":
-            ok = not _reads_path(t["e"], path) and all(_untouched(c.get("body") or [], path) for c in t["cases"])
+            ok = not _reads_path(t["e"], path) and all(untouched(c.get("body") or [], path) for c in t["cases"])
         elif k == "for":
-            ok = not _reads_path([t["c"]], path) and _untouched(t.get("init") or [], path) and \
-                _untouched(t["update"] or [], path) and _untouched(t["body"], path)
+            ok = not _reads_path([t["c"]], path) and untouched(t.get("init") or [], path) and \
+                untouched(t["update"] or [], path) and untouched(t["body"], path)
         elif k == "for_in":
-            ok = not _touch(t["n"], path) and not _reads_path(t["values"], path) and _untouched(t["body"], path)
+            ok = not _touch(t["n"], path) and not _reads_path(t["values"], path) and untouched(t["body"], path)
         elif k == "eval":   # (a function called as a statement)
             ok = not _reads_path(t["e"], path)
         elif k in ("break", "continue", "nop"):

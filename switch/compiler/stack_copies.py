@@ -17,6 +17,11 @@ on BMv2, fuzz_headers seed 8764):
   initializer: invalid headers) and turns the case's declaration into an assignment, so the
   reads after the switch see it whether or not the case ran.
 
+A whole stack passed to a function's ``in`` parameter is the same: p4c's inliner copies the
+argument into the parameter's local (``s_1 = hdr.s;``), which CopyStructures writes element by
+element, each element reading its copy -- ``hdr.h.c = f(hdr.s);`` after ``hdr.s = l;`` in the case
+reads ``l_0``'s elements (:func:`split_call_args`, measured by helper opens).
+
 Also here, for any whole-header copy: the reads p4c turns into copies of their own -- a
 function's ``in`` argument, an arm of a ``?:`` value -- which get it too (:func:`whole_operands`).
 
@@ -25,6 +30,8 @@ are :mod:`.union_copies`' business.  Scalar values reading a case's locals are s
 (p4c has usually put the local's own value in: ``switch_copies.single_case_copies``).
 """
 from __future__ import annotations
+
+import re
 
 from .copy_paths import ir_path, overlap
 from .elab_common import ir_dicts
@@ -79,6 +86,63 @@ def split_stack_read(st: dict, copies: dict) -> list | None:
             return None
     n = val["t"][2]
     return head + [{"s": "assign", "l": _element(dest, i, et, n), "r": _element(val, i, et, n)} for i in range(n)]
+
+
+def _copied_stack(e, copies: dict):
+    """``e``'s path when it is a whole header stack at a fixed path holding an element with a whole
+    copy in ``copies``; with that element type.  (None, None) otherwise."""
+    if not isinstance(e, dict) or e.get("op") not in _PATH_OPS or (e.get("t") or [None])[0] != "stack":
+        return None, None
+    src = ir_path(e)
+    if src is None or "[*]" in src:
+        return None, None
+    return src, next((w["t"] for p, w in copies.items() if w.get("op") == "whole" and p.startswith(src + "[")
+                      and p[len(src):].count("[") == 1 and p.endswith("]")), None)
+
+
+def split_call_args(st: dict, copies: dict) -> list | None:
+    """Statement ``st`` where a function call's ``in`` argument is a whole stack holding an element
+    with a whole copy in ``copies`` (``hdr.h.c = f(hdr.s);`` after ``hdr.s = l;`` in the case), as
+    p4c's inliner and CopyStructures have it: a local of the parameter's type given the stack
+    element by element before ``st`` (so each element reads its copy) and passed instead (named
+    after the stack: its value lives for the statement only); an ``inout`` one likewise, copied
+    back into the stack after ``st`` -- and so is an ``inout`` header with a whole copy
+    (``gi(hdr.s[1]);``: ``x = l_0; ..; hdr.s[1] = x;``).  Nested
+    statement lists are left alone; None when ``st`` has no such argument."""
+    head: list = []
+    tail: list = []
+
+    def arg(e, back=False):
+        src, et = _copied_stack(e, copies)
+        if et is None and back and isinstance(e, dict) and e.get("op") in _PATH_OPS and \
+                (e.get("t") or [None])[0] == "header" and (copies.get(ir_path(e) or "") or {}).get("op") == "whole":
+            tmp = {"op": "var", "n": "v0_arg_" + re.sub(r"\W", "_", ir_path(e)), "t": e["t"]}
+            head.extend([{"s": "decl", "n": tmp["n"], "t": e["t"], "init": None}, {"s": "assign", "l": tmp, "r": e}])
+            tail.append({"s": "assign", "l": e, "r": tmp})
+            return tmp
+        if et is None:
+            return e
+        tmp = {"op": "var", "n": "v0_arg_" + re.sub(r"\W", "_", src), "t": e["t"]}
+        n = e["t"][2]
+        head.append({"s": "decl", "n": tmp["n"], "t": e["t"], "init": None})
+        head.extend({"s": "assign", "l": _element(tmp, i, et, n), "r": _element(e, i, et, n)} for i in range(n))
+        if back:   # (an inout one: the inliner copies the parameter back after the body)
+            tail.append({"s": "assign", "l": e, "r": tmp})
+        return tmp
+
+    def walk(x):
+        if isinstance(x, list):
+            return [walk(y) for y in x]
+        if not isinstance(x, dict):
+            return x
+        if x.get("op") == "call_fn":   # (all its parameters `in`: plain expressions)
+            x = dict(x, args=[arg(a) for a in x["args"]])
+        elif x.get("op") == "call_fn_out" or x.get("s") == "call_fn":
+            x = dict(x, args=[dict(a, e=arg(a["e"], a["dir"] == "inout")) if a.get("dir") in ("in", "inout") else a
+                              for a in x["args"]])
+        return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
+    out = walk(st)
+    return head + [out] + tail if head else None
 
 
 def hoist_case_locals(sw: dict, names: set) -> None:

@@ -36,7 +36,12 @@ paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or d
 value is exactly the header (or a function's ``in`` argument, an arm of a ``?:`` value: p4c's own
 copies); its fields' reads are left alone, and an ``isValid()`` of either header ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
 whole copy out of a local of the case reads that local after the switch, hoisted before it
-(:mod:`.stack_copies`, fuzz_headers seed 8764).  The values of tuples and lists, values with
+(:mod:`.stack_copies`, fuzz_headers seed 8764; a whole stack -- or an inout header -- given to a
+function after the switch is the inliner's copy of it, element by element: ``split_call_args``).
+A store to a field that p4c's front end drops as dead (overwritten on every path before a read:
+``dead_reads.drop_dead_field_stores``) ends no copy, and a header initializer ends the copies of
+or reading its header before its own value reads them (:func:`_init_kills`; helper opens).  The
+values of tuples and lists, values with
 calls, and scalar values that still read a variable declared in the case are not propagated by
 p4c (or not modelled).
 """
@@ -46,8 +51,9 @@ import copy
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
+from .dead_reads import drop_dead_field_stores
 from .header_init import has_method_call
-from .stack_copies import hoist_case_locals, split_stack_read, stack_element_copies, whole_operands
+from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -363,7 +369,9 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
             out[i] = {k: v for k, v in st.items() if k != "copies"}
             known = _known_before(out[:i], decls)
             live = {p: _put_all(v, known) if v.get("op") != "whole" else v for p, v in copies.items()}
-            out[i + 1:] = _carry(out[i + 1:], live, expand, decls=decls)
+            tail = out[i + 1:]   # (stores p4c's front end drops as dead end none: dead_reads)
+            drop_dead_field_stores(tail, [r for v in live.values() for r in path_reads(v)], expand)
+            out[i + 1:] = _carry(tail, live, expand, decls=decls)
             if left is not None:
                 left.update(live)
     return out
@@ -425,6 +433,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             out.append(st if same_objects(body, st["body"]) else dict(st, body=body))
             continue
         if (split := split_stack_read(st, copies)) is not None:   # (`h_t[3] m = hdr.s;`: by element)
+            out.extend(_carry(split, copies, expand, rest, decls))
+            continue
+        if (split := split_call_args(st, copies)) is not None:   # (`f(hdr.s)`: the inliner's copy, by element)
             out.extend(_carry(split, copies, expand, rest, decls))
             continue
         if k in ("switch_value", "switch_action") and not any(may_write(st.get("e"), p) for p in copies) and \
@@ -492,7 +503,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if val.get("op") == "whole":
                 continue
             if may_write(st, path) or any(may_write(st, r) for r in path_reads(val)):
-                if st.get("s") == "assign" and _names(st["r"], path):
+                if st.get("s") == "assign" and _names(st["r"], path) and not _init_kills(st, path, val):
                     st = dict(st, r=put_path(st["r"], path, val))
                 del copies[path]
             elif _names(st, path):   # (others stay the same objects: settled marks keep their ids)
@@ -563,6 +574,17 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
     stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
     return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))
+
+
+def _init_kills(st: dict, path: str, val: dict) -> bool:
+    """Whether assignment ``st`` is a header initializer (``hdr.h = {1, 2, meta.m16, 4};``) that
+    ends the copy ``path`` <- ``val`` before its own value is read: p4c writes it as
+    ``hdr.h.setValid();`` then one store per field, and the ``setValid()`` ends every copy of or
+    reading the header (measured by helper opens: ``meta.m16`` of a later single-case switch
+    reading ``hdr.h.c`` is read as it is there)."""
+    lp = ir_path(st["l"])
+    return st["r"].get("op") == "mk" and (st["l"].get("t") or [None])[0] == "header" and lp is not None and \
+        any(overlap(p, lp) for p in [path, *path_reads(val)])
 
 
 def _put_all(x, copies: dict):

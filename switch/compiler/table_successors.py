@@ -77,10 +77,12 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     sites: dict[str, list] = {}
     unsafe: set = set()
 
+    inst = [""]   # (a repeated direct application's tables are tables of their own: direct_apply)
+
     def mark(e):
         if isinstance(e, dict):
             if e.get("op") == "table_hit":
-                unsafe.add(e.get("table"))
+                unsafe.add(e.get("table") + inst[0])
             for v in e.values():
                 mark(v)
         elif isinstance(e, list):
@@ -126,8 +128,8 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         if k == "block":
             return walk(st["body"], cont, end, depth)
         if k == "apply":
-            sites.setdefault(st["table"], []).append(cont)
-            return ("table", st["table"])
+            sites.setdefault(st["table"] + inst[0], []).append(cont)
+            return ("table", st["table"] + inst[0])
         if k == "if" and id(st) in folded:
             return walk(st["then"] if folded[id(st)] else st["else"], cont, end, depth)
         if mode[0] == "mid" and (v := enum_folded(st, fold)) is not None:
@@ -139,7 +141,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 mark(c)
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
             if hit:   # `if (t.apply().hit)`: one successor on a hit, one on a miss
-                sites.setdefault(c["table"], []).append(("per_action", "hit", (("__HIT__", b if c.get("neg") else a),),
+                sites.setdefault(c["table"] + inst[0], []).append(("per_action", "hit", (("__HIT__", b if c.get("neg") else a),),
                                                          a if c.get("neg") else b))
                 return ("if", id(st))
             return cont if a == cont and b == cont else ("if", id(st))
@@ -154,13 +156,18 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                     else:
                         nexts.setdefault(lab, first)
             if k == "switch_action":   # (one successor per action: its case's first step)
-                sites.setdefault(st["table"], []).append(("per_action", "switch", tuple(sorted(nexts.items(), key=str)), other))
+                sites.setdefault(st["table"] + inst[0], []).append(("per_action", "switch", tuple(sorted(nexts.items(), key=str)), other))
             return (k, id(st))
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
             mark(st.get("args"))
             for loc in exits(subs[st["fn"]]["body"]) if not dead_if[0] else ():
                 exit_uses.setdefault((loc.line, loc.col), []).append(loc)
-            return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
+            saved = inst[0]
+            inst[0] = _instance(saved, st)
+            try:
+                return walk(subs[st["fn"]]["body"], cont, cont, depth + 1)
+            finally:
+                inst[0] = saved
         if k == "return":
             if mode[0] == "front":
                 flagged[id(st)] = cont != end
@@ -194,6 +201,7 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
     for t, nexts in sites.items():
         if t in unsafe or not _differ(nexts):
             continue
+        t = t.split("#")[0]
         raise E(table_locs.get(t, Loc(source, 1, 1)),
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
@@ -293,6 +301,12 @@ def _front_exits(st: dict) -> bool:
     return False
 
 
+def _instance(name: str, apply: dict) -> str:
+    """``name`` (a table's, or a suffix) as seen through sub-control application ``apply``: a
+    repeated direct application (``instance``, :mod:`.direct_apply`) is p4c's instance of its own."""
+    return f"{name}#{apply['instance']}" if apply.get("instance") else name
+
+
 def check_single_apply(body: list, subcontrols: list, table_locs: dict, source, folded=None, fold=None) -> None:
     """p4c for BMv2 rejects a program in which one execution path applies a table twice
     ("contains a path from table T back to itself"): count, per table, the most applies
@@ -361,11 +375,11 @@ def check_single_apply(body: list, subcontrols: list, table_locs: dict, source, 
         if k == "block":
             return seq(st["body"], depth)
         if k == "apply_control" and depth < 16 and st.get("fn") in subs:
-            return seq(subs[st["fn"]]["body"], depth + 1)
+            return {_instance(t, st): n for t, n in seq(subs[st["fn"]]["body"], depth + 1).items()}
         return expr({kk: v for kk, v in st.items() if kk not in ("then", "else", "body", "cases")})
 
     twice = {t for t, n in seq(body).items() if n > 1}
-    for t in [t for t in again if t in twice][:1]:
+    for t in [t.split("#")[0] for t in again if t in twice][:1]:
         # p4c names the table applied again first in program order (stratum's complex_hits.p4:
         # table1; `t2; t1; t2; t1` names t2); the set order made it vary from run to run
         raise E(table_locs.get(t, Loc(source, 1, 1)),

@@ -22,6 +22,12 @@ _INVALID_REF = "Invalid reference to object of type 'header' with name 'm'"
 _NO_FIELD = "No field 'userMetadata.x' can be found in header type 'meta_t'"
 _DUP = "Duplicate entries in table initializer"
 
+_C = ("control C(inout h_t h) {\n%s    action bump() { h.c = h.c + 1; }\n"
+      "    @hidden table t { actions = { bump; } const default_action = bump(); }\n    apply { %s }\n}")
+_TWICE = "        C.apply(hdr.h);\n        C.apply(hdr.h); hdr.h.a = 1;"
+_AGAIN = "C.apply(hdr.h); hdr.h.a = 1;"
+_DUP_NODE = "Duplicate objects of type 'control node' with name '%s'"
+
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
 REFUSED = {
     # the user metadata parameter as an element of a data list, or as a digest's data however given
@@ -67,6 +73,21 @@ REFUSED = {
     # ... in log_msg's data list (p4c's FlattenLogMsg format "s=(x:{},y:{})"; helper errs18, /work/e18 t5)
     "log_msg_metadata_in_list": (program(body='        log_msg("s={}", { m });'), "m });", _INVALID_REF),
     "log_msg_header_and_metadata_in_list": (program(body='        log_msg("h={} s={}", { hdr.h, m });'), "m });", _INVALID_REF),
+    # a control type whose only table is @hidden applied directly twice: p4c makes an instance per
+    # application, both named I.C, and its JSON holds two tables I.C.t (simple_switch_grpc dies of a
+    # SIGSEGV at SetForwardingPipelineConfig); checkmate-p4c refused it ("applied more than once";
+    # corpus18's open probe, helper opens) -- in both branches of an if, through a sub-control C
+    # applies, and applied from a sub-control's body
+    "direct_application_twice_hidden_table": (program(top=_C % ("", "t.apply();"), body=_TWICE), _AGAIN, _DUP_NODE % "I.C.t"),
+    "direct_application_in_both_branches_hidden_table": (program(
+        top=_C % ("", "if (t.apply().hit) { h.a = 1; }"),
+        body="        if (hdr.h.a == 1) { C.apply(hdr.h); } else { C.apply(hdr.h); hdr.h.a = 1; }"), _AGAIN, _DUP_NODE % "I.C.t"),
+    "direct_application_twice_nested_hidden_table": (program(
+        top=_C.replace("control C", "control Dn") % ("", "t.apply();") + _C % ("    Dn() d;\n", "d.apply(h);"), body=_TWICE),
+        _AGAIN, _DUP_NODE % "I.C.d.t"),
+    "direct_application_twice_from_a_sub_control": (program(
+        top=_C % ("", "t.apply();") + "control S(inout h_t h) { apply { C.apply(h); C.apply(h); h.a = 1; } }",
+        locals="    S() s;", body="        s.apply(hdr.h);"), "C.apply(h); h.a = 1;", _DUP_NODE % "I.s.C.t"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
