@@ -44,3 +44,36 @@ INVALID = {
         else { if (!t0.apply().miss) { hdr.h.a = 4; } }
 """, ingress_decls=_T0), ("multiple successors",), ""),
 }
+
+# fuzz_exprs seed 16465 (REJECT): p4c's def-use pass takes the control's bodies as one unit and each
+# action as one, so a function holding a list of constants called once in the apply body and once
+# in an action (called there, listed in a table, or never used) compiles; checkmate-p4c counted
+# the action's call as a second copy and refused it as p4c's "write set already set" crash
+# (inlined_lists: per-unit counts).  Two calls in one action, or a list in an action that another
+# used action calls twice, is p4c's crash (INVALID below; the second a guard, refused before too)
+_FL = ("bit<8> f0(inout h_t p) {\n    tuple<bit<8>, bit<8>> tp = {8w1, 8w2};\n"
+       "    p.b = p.b + tp[1];\n    return p.a;\n}\n")
+CASES.append(case("fuzz33_constant_list_function_in_body_and_in_actions", CAT, program("""
+        if (hdr.h.a == 1) { hdr.h.c = (bit<16>)f0(hdr.h); }
+        t0.apply();
+        a2();
+""", top=_FL, ingress_decls="""
+    action a2() { hdr.h.d = (bit<32>)f0(hdr.h); }
+    action a3() { hdr.h.a = f0(hdr.h); }
+    action a0(bit<8> v) { hdr.h.b = v; hdr.h.c = hdr.h.c + (bit<16>)f0(hdr.h); }
+    table t0 { key = { hdr.h.a: exact; } actions = { a0; NoAction; } default_action = NoAction; }
+"""), frames=_F, entries=_E))
+
+_AL = "    action a4() { tuple<bit<8>, bit<8>> tq = {8w1, 8w2}; hdr.h.b = tq[1]; }\n"
+INVALID.update({
+    "fuzz33_constant_list_action_called_twice_in_an_action": (program(
+        "        t0.apply();\n", ingress_decls=_AL + """
+    action a3() { a4(); a4(); }
+    table t0 { key = { hdr.h.a: exact; } actions = { a3; NoAction; } default_action = NoAction; }
+"""), ("write set already set",), ""),
+    "fuzz33_constant_list_function_in_an_action_and_one_it_calls": (program(
+        "        a3();\n", top=_FL, ingress_decls="""
+    action a2() { hdr.h.d = (bit<32>)f0(hdr.h); }
+    action a3() { a2(); hdr.h.c = (bit<16>)f0(hdr.h); }
+"""), ("write set already set",), ""),
+})
