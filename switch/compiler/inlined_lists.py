@@ -21,8 +21,13 @@ cast from a constant selects its ``default`` only: fuzz_exprs 8697).
 in egress is fine), how many copies p4c makes there of each control, parser and function body --
 the block itself is one; a sub-block, the sum over the blocks that declare an instance of it of
 their copies times the applies of the instance there; a function, the sum over its call sites of
-the copies of the body that calls it (a call in an action: once) -- and refuses such a list in a
-body of two or more copies, named at the list as p4c names it.  It runs after elaboration (p4c's
+the copies of the body that calls it -- and refuses such a list in a body of two or more copies,
+named at the list as p4c names it.  The pass takes the block's copied bodies (actions left out) as
+one unit and each action as one, an action it calls (further down too) copied into it once per
+call; a function's or an action's copies are the most of any unit (probed, helper fuzz33: a
+function called once in the apply body and once in an action compiles, fuzz_exprs seed 16465;
+twice in one action, in an action and in one it calls, or a list in an action another calls
+twice, dies).  It runs after elaboration (p4c's
 type errors come first).
 """
 from __future__ import annotations
@@ -97,6 +102,7 @@ def check_inlined_constant_lists(decls: list) -> None:
         if isinstance(d, Node) and d.kind == "function" and not d.get("tparams"):
             funcs.setdefault(d.name, []).append(d)
     consts = {d.name for d in decls if isinstance(d, Node) and d.kind == "const"}
+    top_actions = [d for d in decls if isinstance(d, Node) and d.kind == "action"]
     main = next((d for d in decls if isinstance(d, Node) and d.kind == "instance" and d.name == "main"), None)
     if main is None:
         return
@@ -107,7 +113,7 @@ def check_inlined_constant_lists(decls: list) -> None:
         if name in blocks:
             roots.append(name)
     for root in dict.fromkeys(roots):   # (p4c's def-use pass looks at one top-level block at a time)
-        _check_root(root, blocks, funcs, consts)
+        _check_root(root, blocks, funcs, consts, top_actions)
 
 
 def _read_names(owner: Node) -> set:
@@ -134,7 +140,62 @@ def _read_names(owner: Node) -> set:
         dead = now
 
 
-def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
+def _function_copies(callers: list, funcs: dict) -> dict:
+    """How many copies of each function p4c's front end makes in one unit, given its bodies as
+    ``[(copies, parts)]``: each call in a copied part is one copy, each call in a copied function
+    body as many as that function has (rounds until the counts settle)."""
+    fcopies: dict = {}
+    for _ in range(8):
+        counted: dict = {}
+        for n, parts in callers + [(fcopies.get(f, 0), [d.body for d in ds]) for f, ds in funcs.items()]:
+            for x in _nodes(parts):
+                if n and x.kind == "call" and isinstance(x.fn, Node) and x.fn.kind == "name" and x.fn.name in funcs:
+                    counted[x.fn.name] = counted.get(x.fn.name, 0) + n
+        if counted == fcopies:
+            break
+        fcopies = counted
+    return fcopies
+
+
+def _refs(v):
+    """The names ``v`` refers to (names, calls, a table's action list and default action)."""
+    if isinstance(v, Node):
+        if v.kind in ("name", "action_ref"):
+            yield v.name
+        for x in v._attrs.values():
+            yield from _refs(x)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _refs(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _refs(x)
+
+
+def _used_actions(parts: list, acts: dict) -> list:
+    """The actions the blocks' copied parts name (a call, a table's list) and those these call: p4c
+    removes the others before its def-use pass (an unused action calling one twice compiles)."""
+    used = [a for a in dict.fromkeys(_refs(parts)) if a in acts]
+    for a in used:
+        used += [b for b in dict.fromkeys(_refs(acts[a].body)) if b in acts and b not in used]
+    return used
+
+
+def _action_copies(name: str, acts: dict) -> dict:
+    """The action bodies in action ``name``'s unit and how many times each: its own once, and each
+    action it calls (directly or further down) once per call."""
+    out: dict = {}
+    todo = [(name, 1, 0)]
+    while todo:
+        a, n, depth = todo.pop()
+        out[a] = out.get(a, 0) + n
+        if depth < 8:
+            todo += [(x.fn.name, n, depth + 1) for x in _nodes(acts[a].body)
+                     if x.kind == "call" and isinstance(x.fn, Node) and x.fn.kind == "name" and x.fn.name in acts]
+    return out
+
+
+def _check_root(root: str, blocks: dict, funcs: dict, consts: set, top_actions: list = ()) -> None:
     # sub-blocks: rounds until the counts settle (one per level of nesting)
     copies = {root: 1}
     for _ in range(8):
@@ -150,21 +211,27 @@ def _check_root(root: str, blocks: dict, funcs: dict, consts: set) -> None:
         if new == copies:
             break
         copies = new
-    # functions: each call in a copied body is one copy, a call in an action one in all
+    # functions: p4c's def-use pass looks at the copied bodies of the block as one unit and at each
+    # action as one (an action it calls inlined there), so a function's copies are counted per unit
+    # and the most of any unit counts (fuzz_exprs seed 16465: `f0` called once in the apply body and
+    # once in an action -- called or not -- compiles; twice in one action, or in an action and in an
+    # action it calls, dies; probed, helper fuzz33)
+    acts = {x.name: x for b in copies for x in blocks[b].locals if x.kind == "action"}
+    acts.update({d.name: d for d in top_actions if d.name not in acts})
+    units = [[(n, _bodies(blocks[b])) for b, n in copies.items()]]
+    acopies: dict = {}
+    for name in _used_actions([_bodies(blocks[b]) for b in copies], acts):
+        inl = _action_copies(name, acts)
+        units.append([(k, [acts[a].body]) for a, k in inl.items()])
+        for a, k in inl.items():
+            acopies[a] = max(acopies.get(a, 0), k)
     fcopies: dict = {}
-    callers = [(n, _bodies(blocks[b])) for b, n in copies.items()] + \
-              [(1, [x.body for x in blocks[b].locals if x.kind == "action"]) for b in copies]
-    for _ in range(8):
-        counted: dict = {}
-        for n, parts in callers + [(fcopies.get(f, 0), [d.body for d in ds]) for f, ds in funcs.items()]:
-            for x in _nodes(parts):
-                if n and x.kind == "call" and isinstance(x.fn, Node) and x.fn.kind == "name" and x.fn.name in funcs:
-                    counted[x.fn.name] = counted.get(x.fn.name, 0) + n
-        if counted == fcopies:
-            break
-        fcopies = counted
+    for callers in units:
+        for f, c in _function_copies(callers, funcs).items():
+            fcopies[f] = max(fcopies.get(f, 0), c)
     for owners, n in [([blocks[b]], c) for b, c in copies.items()] + [(ds, c) for f, ds in funcs.items()
-                                                                      if (c := fcopies.get(f, 0))]:
+                                                                      if (c := fcopies.get(f, 0))] + \
+            [([acts[a]], c) for a, c in acopies.items()]:
         if n < 2:
             continue
         for owner in owners:

@@ -135,14 +135,14 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
         if mode[0] == "mid" and (v := enum_folded(st, fold)) is not None:
             return walk((st["then"] if v else st["else"]) or [], cont, end, depth)
         if k == "if":
-            c = st["c"]
+            c, neg = _hit_cond(st["c"])
             hit = c.get("op") == "table_hit"
             if not hit:
                 mark(c)
             a, b = walk(st["then"], cont, end, depth), walk(st["else"], cont, end, depth)
             if hit:   # `if (t.apply().hit)`: one successor on a hit, one on a miss
-                sites.setdefault(c["table"] + inst[0], []).append(("per_action", "hit", (("__HIT__", b if c.get("neg") else a),),
-                                                         a if c.get("neg") else b))
+                sites.setdefault(c["table"] + inst[0], []).append(("per_action", "hit", (("__HIT__", b if neg else a),),
+                                                         a if neg else b))
                 return ("if", id(st))
             return cont if a == cont and b == cont else ("if", id(st))
         if k in ("switch_action", "switch_value"):
@@ -206,6 +206,22 @@ def check_table_successors(body: list, subcontrols: list, table_locs: dict, sour
                 f"table {t} is applied at places followed by different statements, so it has multiple "
                 f"successors; p4c for BMv2 rejects this (\"Program is not supported by this target, because "
                 f"table {t} has multiple successors\")")
+
+
+def _hit_cond(c: dict) -> tuple[dict, bool]:
+    """An ``if`` condition with its ``!``s taken off a table's hit/miss, and whether it is negated:
+    p4c's BMv2 back end makes ``if (!t.apply().hit)`` (``!!``, ``!t.apply().miss``) the table's
+    ``__HIT__``/``__MISS__`` successors swapped, as ``if (t.apply().miss)`` (fuzz_headers seed 9222:
+    `if (t0.apply().hit) {} else {}` in one branch and `if (!t0.apply().hit) {..} else {..}` in the
+    other is refused, "table t0 has multiple successors"; `if (t0.apply().hit) {}` and
+    `if (!t0.apply().hit) {}` ending one `if`'s two branches compiles -- probed).  Other conditions
+    come back as they are (``neg`` False)."""
+    orig, flips = c, 0
+    while c.get("op") == "un" and c.get("o") == "!" and isinstance(c.get("a"), dict):
+        c, flips = c["a"], flips + 1
+    if c.get("op") != "table_hit":
+        return orig, False
+    return c, bool(c.get("neg")) != bool(flips % 2)
 
 
 def _differ(nexts: list) -> bool:
