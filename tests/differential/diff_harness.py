@@ -85,10 +85,22 @@ def case_dir(case: Case) -> Path:
 
 
 def write_source(case: Case, ref: bool = False) -> Path:
+    """The case's program as a file for the compilers: ``src/<sha of the text>/<case name>.p4``.
+
+    The work folder is per user, not per run, and suites run side by side (``make test`` beside a
+    conformance report, helpers' fuzz runs): with one file per case name, a second run writing its
+    own text under the same name could hand the first run's p4c the other program, or half a file.
+    A folder per text keeps each name's contents fixed once written; the file appears whole
+    (written aside, then renamed) and keeps the case's name, so p4c's messages name the case."""
     text = case.ref_source if ref and case.ref_source else case.source
-    path = case_dir(case) / (f"{case.name}.ref.p4" if ref and case.ref_source else f"{case.name}.p4")
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    name = f"{case.name}.ref.p4" if ref and case.ref_source else f"{case.name}.p4"
+    d = case_dir(case) / hashlib.sha256(text.encode()).hexdigest()[:20]
+    path = d / name
+    if not path.exists():
+        d.mkdir(exist_ok=True)
+        tmp = d / f".{name}.{os.getpid()}.{threading.get_ident()}"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
     return path
 
 
