@@ -488,6 +488,7 @@ class ExpressionRules:
                 return {"op": "bin", "o": "++", "a": a, "b": b, "t": t, "p4c_fold": True}, t
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
+            at, bt = self.serenum_shift_operands(n, op, a, at, b, bt)
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
                 raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":

@@ -1,0 +1,39 @@
+"""Programs found by helper errs19 (issue #15): a sixth sweep of probe programs of our own (kept in
+/work/e19, outside the repository), each decided by real p4c 1.2.4.8 and, for what runs, by
+simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused or ran differently.  ``INVALID`` (read by
+tests/differential/test_invalid.py): name -> (program, words the message must contain (any of)) --
+programs p4c rejects that checkmate-p4c accepted, or refused for another reason than p4c's.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+SX = "enum bit<8> Sx { A = 1, B = 2, C = 0xff }\nenum int<8> Si { N = -1, Z = 0, M = 2 }\n"
+
+CASES = []
+
+# A serializable enum in a shift takes part as its underlying type (p4c 1.2.4.8: `h.a << Sx.B`,
+# `(Sx)h.b << 1`, `Sx.C << h.b`, the result bit<8>); checkmate-p4c refused any enum operand of a
+# shift ("<< needs integer operands, not bit<8> and Sx"; /work/e19 pa a_sh_serenum_amount, t1)
+CASES.append(case("errs19_serializable_enum_operands_of_a_shift", CAT, program("""
+        hdr.h.a = hdr.h.a << Sx.B;
+        hdr.h.d = hdr.h.d >> Sx.C;
+        hdr.h.b = (Sx)hdr.h.b << 1;
+        hdr.h.c = (Sx.A << hdr.h.c[2:0]) ++ (hdr.h.c[7:0] >> (Sx)(5w0 ++ hdr.h.c[10:8]));""", top=SX),
+    json_path=True))
+
+INVALID = {
+    # p4c's constant folder: a constant enum shifted by a constant ("Sx.B: expected an integer
+    # value"), a signed enum amount ("Shifts with negative amounts", a Compiler Bug for a
+    # non-negative one, "Shift amount must be an unsigned number" at run time)
+    "errs19_constant_serializable_enum_shifted": (program("        hdr.h.a = Sx.B << 1;\n", top=SX),
+                                                  ("expected an integer value",)),
+    "errs19_shift_by_a_negative_signed_enum": (program("        hdr.h.a = hdr.h.a << Si.N;\n", top=SX),
+                                               ("negative",)),
+    "errs19_shift_by_a_signed_enum_constant": (program("        hdr.h.a = hdr.h.a << Si.M;\n", top=SX),
+                                               ("signed enum",)),
+    "errs19_shift_by_a_run_time_signed_enum": (program("        hdr.h.a = hdr.h.a << (Si)(int<8>)hdr.h.b;\n",
+                                                       top=SX), ("unsigned",)),
+}
