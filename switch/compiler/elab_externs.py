@@ -441,6 +441,7 @@ class ExternRules:
             self.refuse_bool_data(data, args[3].loc)
             self.refuse_nested_list(args[3], "hash")
             self.refuse_struct_data(args[3], scope, "hash")
+            self.refuse_nested_struct_data(args[3], scope, "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -458,6 +459,7 @@ class ExternRules:
             data = self.flat_list(args[1], scope, f"{name} data")
             self.refuse_nested_list(args[1], name)
             self.refuse_struct_data(args[1], scope, name)
+            self.refuse_nested_struct_data(args[1], scope, name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
