@@ -177,8 +177,7 @@ class ParserRules:
         if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
             return None
         rec = scope.lookup(k.name)[1]
-        if rec.get("bad"):
-            raise rec["bad"]
+        self.bad_value_set(rec, sel_loc or k.loc)
         kts = [["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt) for _, kt in keys]
         widths = [f["width"] for f in rec["fields"]]
         if rec["t"][0] != "struct" or len(widths) != len(kts) or \
@@ -188,14 +187,24 @@ class ParserRules:
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
 
+    @staticmethod
+    def bad_value_set(rec: dict, sel_loc) -> None:
+        """A value set whose type p4c refuses, used: ``value_set<bool>`` at the select (p4c's type
+        error on the 'SelectExpression': "Cannot cast implicitly type 'bool' to type 'bit<1>'";
+        errs19 probe c_t_pvs_bool), any other at its declaration."""
+        if rec.get("bad") and rec["t"][0] == "bool":
+            raise E(sel_loc, f"value_set {rec['name']} of bool in a select: Cannot cast implicitly type 'bool' "
+                             "to type 'bit<1>' (p4c)")
+        if rec.get("bad"):
+            raise rec["bad"]
+
     def keyset(self, k: Node, kt, scope, sel_loc=None) -> dict:
         kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
         if k.kind == "default" or k.kind == "dontcare":
             return {"k": "default"}
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
-            if rec.get("bad"):
-                raise rec["bad"]
+            self.bad_value_set(rec, sel_loc or k.loc)
             if rec["t"][0] == "struct":
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "

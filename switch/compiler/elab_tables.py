@@ -364,7 +364,8 @@ class TableRules:
         entries = []
         ent_node = props.get("entries")
         if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
-            raise E(ent_node.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
+            # p4c names the table ("Entries cannot be specified for a table with no key t"; errs19)
+            raise E(d.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)

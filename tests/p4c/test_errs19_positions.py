@@ -21,6 +21,15 @@ CASES = {
     "extern_method_type_arguments_parse": (program(top=_UE, locals="    UE() ue;",
                                                    body="        ue.put<bit<8>>(hdr.h.a);"),
                                            "void put<T>", "Unknown extern method put"),
+    # const entries in a table with no key: p4c names the table, not the property
+    "entries_in_a_table_without_key": (program(locals="    action a() { }\n    table tk {\n        actions = { a; }\n"
+                                                      "        const entries = { _: a(); }\n    }", body="        tk.apply();"),
+                                       "table tk", "no key"),
+    # a value_set<bool> a select uses: p4c's type error is at the select (its type is checked there)
+    "bool_value_set_used": (program().replace("state start { pkt.extract(hdr.h); transition accept; }",
+                                              "value_set<bool>(2) vb;\n    state start { pkt.extract(hdr.h); "
+                                              "transition select(hdr.h.a == 0) { vb: accept; default: accept; } }"),
+                            "transition select", "bool"),
 }
 
 
