@@ -96,7 +96,10 @@ class ParserRules:
                     if newtype_name(kt):
                         raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
                                        f"(cast it to {tstr(untagged(kt))})")
-                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
+                    if kt[0] == "error":   # (p4c's type checker; errs19 probe c_t_error_select)
+                        raise E(e.loc, f"Expression '{{ {', '.join(expr_text(x) for x in sel_exprs)} }}' with a "
+                                       "component of type 'error' cannot be used in 'select'")
+                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 self.zero_width_keys(sel_exprs, keys)
                 cases = []

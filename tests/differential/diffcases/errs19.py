@@ -24,7 +24,25 @@ CASES.append(case("errs19_serializable_enum_operands_of_a_shift", CAT, program("
         hdr.h.c = (Sx.A << hdr.h.c[2:0]) ++ (hdr.h.c[7:0] >> (Sx)(5w0 ++ hdr.h.c[10:8]));""", top=SX),
     json_path=True))
 
+_T = ("    action a(bit<8> v) { hdr.h.b = v; }\n    table t {\n        key = { hdr.h.a: exact; }\n%s"
+      "        actions = { a; NoAction; }\n    }\n")
+
+_ERR_SELECT = """\
+    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etype, sm.parser_error) { (0x1234, error.NoError): accept; default: accept; }
+    }"""
+
 INVALID = {
+    # a select on a value of type error (p4c: "with a component of type 'error' cannot be used in
+    # 'select'"; /work/e19 pc c_t_error_select, t7)
+    "errs19_select_on_an_error_value": (program("", parser=_ERR_SELECT), ("type 'error'",)),
+    # p4c types a table's properties in order: a default action or entries before `actions`
+    # (/work/e19 pb b_d_default_before_actions, b_p_entries_then_actions)
+    "errs19_default_action_before_the_actions_property": (
+        program("        t.apply();\n", ingress_decls=_T % "        default_action = a(7);\n"), ("no action list",)),
+    "errs19_const_entries_before_the_actions_property": (
+        program("        t.apply();\n", ingress_decls=_T % "        const entries = { 1: a(1); }\n"), ("no action list",)),
     # p4c's constant folder: a constant enum shifted by a constant ("Sx.B: expected an integer
     # value"), a signed enum amount ("Shifts with negative amounts", a Compiler Bug for a
     # non-negative one, "Shift amount must be an unsigned number" at run time)
