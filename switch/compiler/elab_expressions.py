@@ -679,6 +679,7 @@ class ExpressionRules:
                     raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
+                    self.runtime_union_element(fn.base, scope, n.loc)
                     return {"op": "uvalid", "u": ir, "t": BOOL,
                             "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
                 if t[0] != "header":

@@ -21,7 +21,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .copy_paths import may_write
-from .elab_common import ir_dicts
+from .elab_common import E, ir_dicts
 from .subcontrol_args import mark_copied_applies
 from .union_defuse import action_copy_back_dead, note_call_site
 from .union_defuse import touches as union_touches
@@ -30,6 +30,16 @@ from .union_defuse import action_store_verdicts, body_store_verdicts, in_place, 
 
 
 class UnionRules:
+    def runtime_union_element(self, base, scope, loc) -> None:
+        """``hs[i].isValid()`` on a stack of header unions with ``i`` known at run time only: p4c
+        1.2.4.8's def-use pass dies on it ("Compiler Bug: def_use.cpp:128: Null f"), after type
+        checking; a member's isValid, reads and writes compile (errs19 probes c_u_index_runtime_valid, t8)."""
+        if base.kind == "index" and self.fold(self.expr(base.index, scope)[0]) is None:
+            err = E(loc, "isValid() of a header union in a stack at a run-time index: p4c: Compiler Bug: "
+                         "frontends/p4/def_use.cpp:128: Null f")
+            err.after_type_checking = True
+            raise err
+
     def subcontrol_of(self, call: dict) -> dict | None:
         """The sub-control instance an ``apply_control`` runs."""
         return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)

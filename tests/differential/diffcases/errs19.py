@@ -33,7 +33,14 @@ _ERR_SELECT = """\
         transition select(hdr.eth.etype, sm.parser_error) { (0x1234, error.NoError): accept; default: accept; }
     }"""
 
+_U = "header u8_t { bit<8> v; }\nheader u16_t { bit<16> v; }\nheader_union U { u8_t b; u16_t w; }\n"
+
 INVALID = {
+    # isValid() of a union in a stack at a run-time index: p4c's def-use pass dies (Compiler Bug,
+    # no position; /work/e19 pc c_u_index_runtime_valid, t8)
+    "errs19_union_in_a_stack_at_a_run_time_index_is_valid": (
+        program("        hdr.h.c = hdr.us[hdr.h.b[0:0]].isValid() ? 16w1 : 16w0;\n", headers=_U, fields="    U[2] us;\n"),
+        ("Compiler Bug",)),
     # a select on a value of type error (p4c: "with a component of type 'error' cannot be used in
     # 'select'"; /work/e19 pc c_t_error_select, t7)
     "errs19_select_on_an_error_value": (program("", parser=_ERR_SELECT), ("type 'error'",)),
