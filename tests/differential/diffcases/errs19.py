@@ -24,6 +24,17 @@ CASES.append(case("errs19_serializable_enum_operands_of_a_shift", CAT, program("
         hdr.h.c = (Sx.A << hdr.h.c[2:0]) ++ (hdr.h.c[7:0] >> (Sx)(5w0 ++ hdr.h.c[10:8]));""", top=SX),
     json_path=True))
 
+# A field list index is a bit<8>: p4c takes -1 as list 255 (`resubmit_preserving_field_list(-1)`
+# preserves the @field_list(255) fields); checkmate-p4c refused it ("field list index must be >= 0";
+# /work/e19 pd d_f_clone_fl_negative, t8 fl255)
+CASES.append(case("errs19_field_list_index_minus_one_is_255", CAT, program("""
+        if (sm.instance_type == 0) {
+            meta.k1 = hdr.h.a + 1; meta.k2 = 7; meta.k3 = 9;
+            resubmit_preserving_field_list(-1);
+        } else {
+            hdr.h.b = meta.k1; hdr.h.c = meta.k2 ++ meta.k3;
+        }""", meta="    @field_list(255) bit<8> k1;\n    bit<8> k2;\n    @field_list(1) bit<8> k3;\n"), json_path=True))
+
 _T = ("    action a(bit<8> v) { hdr.h.b = v; }\n    table t {\n        key = { hdr.h.a: exact; }\n%s"
       "        actions = { a; NoAction; }\n    }\n")
 
