@@ -97,6 +97,8 @@ class ExpressionRules:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
+            if self.structs[bt[1]].get("union"):
+                self.runtime_union_member(base, n.loc)
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft

@@ -40,6 +40,23 @@ class UnionRules:
             err.after_type_checking = True
             raise err
 
+    def runtime_union_member(self, base, loc) -> None:
+        """A member of ``hdr.us[i]`` (``.b.v = 5``, ``.b.isValid()``), a stack of header unions reached
+        through a parameter, with ``i`` known at run time only, in a control: p4c 1.2.4.8's BMv2
+        back end dies on it (a segmentation fault, no message); a local stack and a parser compile
+        (errs19 probes t8)."""
+        if not isinstance(base, dict) or base.get("op") != "stack_idx" or base["i"].get("op") == "const" \
+                or self.ctx.get("kind") == "parser":
+            return
+        root = base["st"]
+        while isinstance(root, dict) and root.get("op") in ("field", "stack_idx"):
+            root = root.get("base") if root.get("op") == "field" else root.get("st")
+        if isinstance(root, dict) and root.get("op") == "var" and root["n"].startswith("p_"):
+            err = E(loc, "a member of a header union in a stack at a run-time index: p4c dies on it (its BMv2 "
+                         "back end exits with a segmentation fault, no message)")
+            err.after_type_checking = True
+            raise err
+
     def subcontrol_of(self, call: dict) -> dict | None:
         """The sub-control instance an ``apply_control`` runs."""
         return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)
