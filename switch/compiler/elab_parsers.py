@@ -126,6 +126,8 @@ class ParserRules:
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                         for k, (kir, kt) in zip(ks, keys)], "to": c.to}
+                    if len(keys) == 1 and keys[0][1][0] == "int":
+                        self.negative_select_label(ks[0], keys[0][1], sscope)
                     if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
                         # `(_, _)`: matches every packet, but p4c's front end sees no default
                         # case there (a list, not a DefaultExpression): see parser_defuse
@@ -189,6 +191,19 @@ class ParserRules:
                                       f"({', '.join(tstr(kt) for kt in kts)})")
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
+
+    def negative_select_label(self, k: Node, kt, scope) -> None:
+        """A negative label of a select on one signed key (``-3:``, ``-1 &&& 0x0f``): p4c writes the
+        value "-0x03" into the JSON and simple_switch dies loading it (bytecontainer.h: Assertion
+        `hexstring[idx] != '-'`; errs19 probes c_t_mask_signed, t8 mneg).  A mask of all ones is
+        dropped (`5 &&& -1` is 0x05); a tuple's keys are concatenated as bits and load."""
+        if k.kind not in ("mask", "int", "unary", "cast", "name", "member", "binary"):
+            return
+        v = self.fold(self.coerce(self.expr(k.value if k.kind == "mask" else k, scope), kt, k.loc))
+        m = self.fold(self.coerce(self.expr(k.mask, scope), kt, k.loc)) if k.kind == "mask" else -1
+        if isinstance(v, int) and isinstance(m, int) and (v < 0 or m < -1):
+            self.load_refusal(k.loc, f"select label {v if m == -1 else f'{v} &&& {m}'}: p4c writes a negative value into the JSON, "
+                                     "which simple_switch cannot load (Assertion `hexstring[idx] != '-'' failed)")
 
     @staticmethod
     def bad_value_set(rec: dict, sel_loc) -> None:

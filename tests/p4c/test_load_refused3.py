@@ -1,7 +1,8 @@
-"""Hash and checksum data p4c 1.2.4.8 writes with a JSON list inside the field list, which
-simple_switch 1.15.5 dies loading (Json::LogicError; helper errs19, /work/e19 t3 and t4): the
+"""Hash and checksum data p4c 1.2.4.8 writes with a JSON list inside the field list, and
+negative select labels, which simple_switch 1.15.5 dies loading (helper errs19, /work/e19 t3, t4, t8): the
 method and the checks are test_load_refused.py's.  Each refused case failed before: checkmate-switch
-loaded the build (elab_load_refusals.refuse_nested_struct_data)."""
+loaded the build (elab_load_refusals.refuse_nested_struct_data,
+elab_parsers.negative_select_label)."""
 from __future__ import annotations
 
 import pytest
@@ -26,6 +27,11 @@ def _hash(data: str, pre: str = "") -> str:
     return _nested_meta(program(top=_TOP, body=pre + _H % data))
 
 
+def _select(labels: str, key: str = "(int<8>)hdr.h.a") -> str:
+    return program().replace("state start { pkt.extract(hdr.h); transition accept; }",
+                             f"state start {{ pkt.extract(hdr.h); transition select({key}) {{ {labels} default: accept; }} }}")
+
+
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
 REFUSED = {
     # bare: a struct member of a parameter with a struct field, a struct expression with one
@@ -36,6 +42,9 @@ REFUSED = {
     "hash_data_nested_struct_local_in_list": (_hash("{ l, hdr.h.a }", "        o_t l = m.o;\n"), "l, hdr.h.a", _DIES),
     "update_checksum_nested_struct_member": (_nested_meta(program(top=_TOP).replace(_CC[0], _CC[1] % "m.o")),
                                              "m.o, hdr", _DIES),
+    # a negative label of a select on one signed key: p4c writes "-0x03" (helper errs19, pc c_t_mask_signed)
+    "select_negative_label": (_select("-3: reject;"), "-3: reject", "Assertion `hexstring[idx] != '-'' failed"),
+    "select_negative_masked_label": (_select("-1 &&& 0x0f: reject;"), "-1 &&& 0x0f", "Assertion `hexstring[idx] != '-'' failed"),
 }
 LOADED = {
     # flat ones, the parameters themselves and struct locals given bare
@@ -45,6 +54,9 @@ LOADED = {
     "hash_data_nested_struct_local": _hash("l", "        o_t l = m.o;\n"),
     "hash_data_flat_struct_expression": _hash("(f_t){ p = hdr.h.a, z = 1 }"),
     "hash_data_flat_struct_local_alone_in_list": _hash("{ l }", "        f_t l = m.f;\n"),
+    # a mask of all ones is dropped; a tuple's keys are concatenated as bits
+    "select_negative_mask_all_ones": _select("5 &&& -1: reject;"),
+    "select_negative_label_in_a_tuple": _select("(1, -3): reject;", "hdr.h.c, (int<8>)hdr.h.a"),
 }
 DIES: dict = {}
 
