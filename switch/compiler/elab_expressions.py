@@ -97,8 +97,6 @@ class ExpressionRules:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
             raise E(n.get("name_loc", n.loc), f"header {bt[1]} has no field {n.name}")
         if bt[0] == "struct":
-            if self.structs[bt[1]].get("union"):
-                self.runtime_union_member(base, n.loc)
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
@@ -151,6 +149,7 @@ class ExpressionRules:
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)
+        self.runtime_union_index(et, v, n.loc)
         ir = {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
               "t": et, "size": bt[2]}
         if v is None:   # (const_index: p4c's constant propagation may prove it out of range)
@@ -681,7 +680,6 @@ class ExpressionRules:
                     raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
-                    self.runtime_union_element(fn.base, scope, n.loc)
                     return {"op": "uvalid", "u": ir, "t": BOOL,
                             "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
                 if t[0] != "header":

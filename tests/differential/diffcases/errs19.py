@@ -57,6 +57,9 @@ INVALID = {
     "errs19_union_in_a_stack_at_a_run_time_index_member": (
         program("        hdr.us[hdr.h.b[0:0]].b.v = 5;\n", headers=_U, fields="    U[2] us;\n"),
         ("segmentation fault",)),
+    "errs19_union_in_a_stack_at_a_run_time_index_copied": (
+        program("        hdr.us[1] = hdr.us[hdr.h.b[0:0]];\n", headers=_U, fields="    U[2] us;\n"),
+        ("segmentation fault",)),
     # a select on a value of type error (p4c: "with a component of type 'error' cannot be used in
     # 'select'"; /work/e19 pc c_t_error_select, t7)
     "errs19_select_on_an_error_value": (program("", parser=_ERR_SELECT), ("type 'error'",)),
