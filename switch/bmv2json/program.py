@@ -653,6 +653,9 @@ class Translator:
                 continue
             if t != "hexstr":
                 raise Bmv2JsonError(f"{where}: transition of type {t!r} is not supported")
+            if any(str(tr.get(x) or "").startswith("-") for x in ("value", "mask")):   # (p4c's "-0x03"; errs19)
+                raise Bmv2JsonError(f"{where}: transition value {tr['value']}: simple_switch dies loading it "
+                                    "(Assertion `hexstring[idx] != '-'' failed)")
             vals = self._split(hexint(tr["value"]), widths)
             masks = self._split(hexint(tr["mask"]), widths) if tr.get("mask") is not None else None
             ks = []

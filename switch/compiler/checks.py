@@ -210,39 +210,7 @@ class _Checker:
         self._generic_operands(f)
 
     def _generic_operands(self, f: Node):
-        """In a generic function, a value of a type parameter ``T`` only supports ``==``/``!=``
-        and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
-        would type-check, but p4c checks the generic body once and refuses it."""
-        tparams = set(f.get("tparams") or ())
-        if not tparams:
-            return
-        typed = {p.name: p.type.name for p in f.get("params") or ()
-                 if isinstance(p.get("type"), Node) and p.type.kind == "typename" and p.type.name in tparams}
-        for n in _walk(f.get("body")):
-            if n.kind == "var" and isinstance(n.get("type"), Node) and n.type.kind == "typename" \
-                    and n.type.name in tparams:
-                typed[n.name] = n.type.name
-        if not typed:
-            return
-
-        def generic(x):
-            return isinstance(x, Node) and x.kind == "name" and typed.get(x.name)
-
-        for n in _walk(f.get("body")):
-            if n.kind == "binary" and n.op not in ("==", "!=", "&&", "||"):
-                x = n.a if generic(n.a) else n.b if generic(n.b) else None
-                if x is not None:
-                    raise P4CompileError(n.loc, f"{n.op}: cannot be applied to expression '{x.name}' with "
-                                                f"type '{typed[x.name]}' (a type parameter)")
-            elif n.kind == "unary" and generic(n.a):
-                raise P4CompileError(n.loc, f"cannot apply operation '{n.op}' to expression '{n.a.name}' with "
-                                            f"type '{typed[n.a.name]}' (a type parameter)")
-            elif n.kind == "cast" and generic(n.a):
-                raise P4CompileError(n.loc, f"cannot cast expression '{n.a.name}' of type "
-                                            f"'{typed[n.a.name]}' (a type parameter)")
-            elif n.kind == "member" and generic(n.get("base")):   # (x.a, x.setValid(): a T has no members)
-                raise P4CompileError(n.loc, f"Cannot extract field {n.name} from {n.base.name} which has type "
-                                            f"{typed[n.base.name]} (a type parameter)")
+        check_generic_operands(f)
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):
@@ -705,6 +673,44 @@ def check_pkginfo(annos) -> None:
                 if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
                         and not (len(val) > 1 and val[0] == val[-1] == '"'):
                     raise P4CompileError(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
+
+
+def check_generic_operands(f: Node) -> None:
+    """In a generic function, a value of a type parameter ``T`` only supports ``==``/``!=``
+    and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
+    would type-check, but p4c checks the generic body once and refuses it -- at its declaration,
+    in program order (elab_blocks calls this there: a call's error further down came first;
+    errs19 probe d_g_swap_mismatch)."""
+    tparams = set(f.get("tparams") or ())
+    if not tparams:
+        return
+    typed = {p.name: p.type.name for p in f.get("params") or ()
+             if isinstance(p.get("type"), Node) and p.type.kind == "typename" and p.type.name in tparams}
+    for n in _walk(f.get("body")):
+        if n.kind == "var" and isinstance(n.get("type"), Node) and n.type.kind == "typename" \
+                and n.type.name in tparams:
+            typed[n.name] = n.type.name
+    if not typed:
+        return
+
+    def generic(x):
+        return isinstance(x, Node) and x.kind == "name" and typed.get(x.name)
+
+    for n in _walk(f.get("body")):
+        if n.kind == "binary" and n.op not in ("==", "!=", "&&", "||"):
+            x = n.a if generic(n.a) else n.b if generic(n.b) else None
+            if x is not None:
+                raise P4CompileError(n.loc, f"{n.op}: cannot be applied to expression '{x.name}' with "
+                                            f"type '{typed[x.name]}' (a type parameter)")
+        elif n.kind == "unary" and generic(n.a):
+            raise P4CompileError(n.loc, f"cannot apply operation '{n.op}' to expression '{n.a.name}' with "
+                                        f"type '{typed[n.a.name]}' (a type parameter)")
+        elif n.kind == "cast" and generic(n.a):
+            raise P4CompileError(n.loc, f"cannot cast expression '{n.a.name}' of type "
+                                        f"'{typed[n.a.name]}' (a type parameter)")
+        elif n.kind == "member" and generic(n.get("base")):   # (x.a, x.setValid(): a T has no members)
+            raise P4CompileError(n.loc, f"Cannot extract field {n.name} from {n.base.name} which has type "
+                                        f"{typed[n.base.name]} (a type parameter)")
 
 
 def check_program(decls: list[Node]) -> None:

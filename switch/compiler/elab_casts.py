@@ -167,3 +167,24 @@ class CastRules:
         if p["t"] == ["bit", 0]:
             raise E(arg.loc, f"{what}: an argument of the bit<0> parameter {p['name']}: p4c's P4Runtime serializer "
                              "dies on it (Compiler Bug: Unexpected width 0)")
+
+    def serenum_shift_operands(self, n: Node, op: str, a, at, b, bt):
+        """The operand types of a shift where a serializable enum takes part as its underlying
+        type, as p4c 1.2.4.8 types it (``h.a << Sx.B``, ``(Sx)h.b << 1``: the result is
+        ``bit<8>``).  Its constant folder refuses what is left: a constant enum shifted by a
+        constant ("expected an integer value"), a signed enum amount (negative: "not
+        permitted"; non-negative: its type checker's Compiler Bug; run-time: "must be unsigned")."""
+        if at[0] != "serenum" and bt[0] != "serenum":
+            return at, bt
+        if at[0] == "serenum" and self.fold(a) is not None and self.fold(b) is not None:
+            raise E(n.a.loc, f"{expr_text(n.a)}: expected an integer value (p4c's constant folding "
+                             f"of a shift of a {at[1]} constant)")
+        if bt[0] == "serenum" and bt[2][0] == "int":
+            v = self.fold(b)
+            if v is None:
+                raise E(n.b.loc, "shift amount must be unsigned")
+            if v < 0:
+                raise E(n.loc, f"{expr_text(n.a)} {op} {expr_text(n.b)}: Shifts with negative amounts are not permitted")
+            raise E(n.loc, f"{expr_text(n.a)} {op} {expr_text(n.b)}: a shift by a constant of the signed enum {bt[1]} (p4c: Compiler "
+                           "Bug: typechecking should not infer new types anymore)")
+        return (at[2] if at[0] == "serenum" else at), (bt[2] if bt[0] == "serenum" else bt)

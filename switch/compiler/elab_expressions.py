@@ -149,6 +149,7 @@ class ExpressionRules:
         if v is None and not is_bits(it):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)
+        self.runtime_union_index(et, v, n.loc)
         ir = {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
               "t": et, "size": bt[2]}
         if v is None:   # (const_index: p4c's constant propagation may prove it out of range)
@@ -488,6 +489,7 @@ class ExpressionRules:
                 return {"op": "bin", "o": "++", "a": a, "b": b, "t": t, "p4c_fold": True}, t
             return {"op": "bin", "o": "++", "a": a, "b": b, "t": t}, t
         if op in ("<<", ">>"):
+            at, bt = self.serenum_shift_operands(n, op, a, at, b, bt)
             if not (is_bits(at) or at == INTLIT) or not (is_bits(bt) or bt == INTLIT):
                 raise E(n.loc, f"{op} needs integer operands, not {tstr(at)} and {tstr(bt)}")
             if bt[0] == "int":

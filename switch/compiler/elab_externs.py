@@ -472,6 +472,7 @@ class ExternRules:
             self.refuse_bool_data(data, args[3].loc)
             self.refuse_nested_list(args[3], "hash")
             self.refuse_struct_data(args[3], scope, "hash")
+            self.refuse_nested_struct_data(args[3], scope, "hash")
             if dies:   # a header, struct, union, stack or tuple: p4c compiles it, BMv2 dies on it
                 return self.bmv2_dies(loc, f"hash with a {dies[0]}")
             return [{"s": "hash", "l": lv, "t": t, "algo": algo, "base": base, "max": mx,
@@ -489,6 +490,7 @@ class ExternRules:
             data = self.flat_list(args[1], scope, f"{name} data")
             self.refuse_nested_list(args[1], name)
             self.refuse_struct_data(args[1], scope, name)
+            self.refuse_nested_struct_data(args[1], scope, name)
             ent = scope.lookup(args[3].name) if args[3].kind == "name" else None
             if ent and ent[0] == "var":   # `algo` is directionless: a constant, before p4c's propagation
                 raise E(args[3].loc, f"{args[3].name}: argument used for directionless parameter 'algo' "
@@ -553,7 +555,7 @@ class ExternRules:
             else:
                 nargs(3)
                 self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
-                fl = self.const_int(args[2], "field list index", minimum=0)
+                fl = self.const_int(args[2], "field list index") & 0xFF   # (bit<8>: -1 is list 255, as p4c; errs19)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
             want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
             if want is not None and role != want:
@@ -562,7 +564,7 @@ class ExternRules:
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)
             self.coerce(self.expr(args[0], scope), ["bit", 8], args[0].loc)   # v1model: in bit<8> index
-            fl = self.const_int(args[0], "field list index", minimum=0)
+            fl = self.const_int(args[0], "field list index") & 0xFF   # (bit<8>: -1 is list 255, as p4c)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"
             # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of

@@ -136,6 +136,34 @@ class LoadRefusalRules:
                     param or ir.get("op") != "var"):
                 self.load_refusal(it.loc, f"{what}: the struct {expr_text(it)} inside the data list: {BMV2_JSON_ARRAY}")
 
+    def refuse_nested_struct_data(self, data, scope, what: str) -> None:
+        """Hash or checksum data p4c writes as a JSON list inside the field list, which simple_switch
+        dies loading (:data:`BMV2_JSON_ARRAY`; helper errs19's probes t3, t4): p4c writes a struct
+        expression and a struct reached through a parameter as the list of their fields, so
+
+        * given bare: a struct expression, or a struct member of a parameter (``meta.o``), with
+          a struct field (``meta.o.i``) -- flat ones load, as do ``meta``/``hdr`` themselves and
+          struct locals of any type;
+        * inside a data list: any struct expression, and a struct local with a struct field
+          (members of parameters: :meth:`refuse_struct_data`)."""
+        def nested(t):
+            return t[0] == "struct" and any(ft[0] == "struct" and not self.structs.get(ft[1], {}).get("union")
+                                            for _, ft in self.structs.get(t[1], {}).get("fields", []))
+        bare = data.kind != "list"
+        for it in [data] if bare else data.items:
+            sexpr = it.kind == "cast" and it.a.kind in ("struct_init", "list")
+            if not sexpr and it.kind not in ("name", "member"):
+                continue
+            ir, t = self.expr(it, scope)
+            if t[0] != "struct" or self.structs.get(t[1], {}).get("union"):
+                continue
+            local = ir.get("op") == "var" and not ir["n"].startswith("p_")
+            member = it.kind == "member" and not local
+            if (sexpr and (not bare or nested(t))) or (bare and member and nested(t)) or \
+                    (not bare and local and nested(t)):
+                name = f"({t[1]}){{...}}" if sexpr else expr_text(it)
+                self.load_refusal(it.loc, f"{what}: the struct {name} is a list inside p4c's field list: {BMV2_JSON_ARRAY}")
+
     def refuse_digest_stack(self, members: list, loc) -> None:
         """A header stack in a digest's data (the data itself, a member, a struct's field at any
         depth): p4c writes it as a header_stack element of the learn list and simple_switch dies

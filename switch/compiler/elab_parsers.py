@@ -96,7 +96,10 @@ class ParserRules:
                     if newtype_name(kt):
                         raise E(e.loc, f"a value of type {newtype_name(kt)} cannot be used in select "
                                        f"(cast it to {tstr(untagged(kt))})")
-                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "error", "enum")):
+                    if kt[0] == "error":   # (p4c's type checker; errs19 probe c_t_error_select)
+                        raise E(e.loc, f"Expression '{{ {', '.join(expr_text(x) for x in sel_exprs)} }}' with a "
+                                       "component of type 'error' cannot be used in 'select'")
+                    if not (is_bits(kt) or kt[0] in ("bool", "serenum", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
                 self.zero_width_keys(sel_exprs, keys)
                 cases = []
@@ -123,6 +126,8 @@ class ParserRules:
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                         for k, (kir, kt) in zip(ks, keys)], "to": c.to}
+                    if len(keys) == 1 and keys[0][1][0] == "int":
+                        self.negative_select_label(ks[0], keys[0][1], sscope)
                     if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
                         # `(_, _)`: matches every packet, but p4c's front end sees no default
                         # case there (a list, not a DefaultExpression): see parser_defuse
@@ -177,8 +182,7 @@ class ParserRules:
         if k.kind != "name" or k.top or not scope.lookup(k.name) or scope.lookup(k.name)[0] != "value_set":
             return None
         rec = scope.lookup(k.name)[1]
-        if rec.get("bad"):
-            raise rec["bad"]
+        self.bad_value_set(rec, sel_loc or k.loc)
         kts = [["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt) for _, kt in keys]
         widths = [f["width"] for f in rec["fields"]]
         if rec["t"][0] != "struct" or len(widths) != len(kts) or \
@@ -188,14 +192,37 @@ class ParserRules:
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
 
+    def negative_select_label(self, k: Node, kt, scope) -> None:
+        """A negative label of a select on one signed key (``-3:``, ``-1 &&& 0x0f``): p4c writes the
+        value "-0x03" into the JSON and simple_switch dies loading it (bytecontainer.h: Assertion
+        `hexstring[idx] != '-'`; errs19 probes c_t_mask_signed, t8 mneg).  A mask of all ones is
+        dropped (`5 &&& -1` is 0x05); a tuple's keys are concatenated as bits and load."""
+        if k.kind not in ("mask", "int", "unary", "cast", "name", "member", "binary"):
+            return
+        v = self.fold(self.coerce(self.expr(k.value if k.kind == "mask" else k, scope), kt, k.loc))
+        m = self.fold(self.coerce(self.expr(k.mask, scope), kt, k.loc)) if k.kind == "mask" else -1
+        if isinstance(v, int) and isinstance(m, int) and (v < 0 or m < -1):
+            self.load_refusal(k.loc, f"select label {v if m == -1 else f'{v} &&& {m}'}: p4c writes a negative value into the JSON, "
+                                     "which simple_switch cannot load (Assertion `hexstring[idx] != '-'' failed)")
+
+    @staticmethod
+    def bad_value_set(rec: dict, sel_loc) -> None:
+        """A value set whose type p4c refuses, used: ``value_set<bool>`` at the select (p4c's type
+        error on the 'SelectExpression': "Cannot cast implicitly type 'bool' to type 'bit<1>'";
+        errs19 probe c_t_pvs_bool), any other at its declaration."""
+        if rec.get("bad") and rec["t"][0] == "bool":
+            raise E(sel_loc, f"value_set {rec['name']} of bool in a select: Cannot cast implicitly type 'bool' "
+                             "to type 'bit<1>' (p4c)")
+        if rec.get("bad"):
+            raise rec["bad"]
+
     def keyset(self, k: Node, kt, scope, sel_loc=None) -> dict:
         kt2 = ["bit", 1] if kt[0] == "bool" else (kt[2] if kt[0] == "serenum" else kt)
         if k.kind == "default" or k.kind == "dontcare":
             return {"k": "default"}
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
-            if rec.get("bad"):
-                raise rec["bad"]
+            self.bad_value_set(rec, sel_loc or k.loc)
             if rec["t"][0] == "struct":
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "

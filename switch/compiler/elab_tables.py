@@ -89,6 +89,23 @@ class TableRules:
 
 
     # ---------------------------------------------------------------- tables
+    @staticmethod
+    def actions_listed_first(d: Node, props: dict) -> None:
+        """p4c types a table's properties in their order: a default action or an entry before the
+        ``actions`` property is "t has no action list, so it cannot invoke 'a'", named at the
+        table (errs19 probes b_d_default_before_actions, b_p_entries_then_actions)."""
+        order = list(props)
+        for pn in ("default_action", "entries"):
+            if pn in props and "actions" in props and order.index(pn) < order.index("actions"):
+                pv = props[pn]
+                calls = [pv.expr] if pn == "default_action" else [e.action for e in pv.entries]
+                if not calls:
+                    continue
+                c = calls[0]
+                name = c.fn.get("name") if c.kind == "call" else c.get("name")
+                raise E(d.loc, f"{d.name} has no action list, so it cannot invoke '{name}' (p4c: the "
+                               f"{pn.replace('_', ' ')} comes before the actions property)")
+
     def declare_table(self, d: Node, q: str, scope: Scope) -> None:
         name_anno = annotation(d.annos, "name")
         if name_anno:
@@ -104,6 +121,7 @@ class TableRules:
                 self.warn(pv.loc if isinstance(pv, Node) else d.loc, f"Unknown table property: {pn}")
                 self.ignored_property_value(pv, scope, self.listed_actions(props, scope), q)
                 del props[pn]
+        self.actions_listed_first(d, props)
         timeout = False
         if "support_timeout" in props:
             tv = self.fold(self.expr(props["support_timeout"].value, scope)[0])
@@ -368,7 +386,8 @@ class TableRules:
         entries = []
         ent_node = props.get("entries")
         if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
-            raise E(ent_node.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
+            # p4c names the table ("Entries cannot be specified for a table with no key t"; errs19)
+            raise E(d.loc, f"table {q}: entries cannot be specified for a table with no key (p4c)")
         # largest_priority_wins = false: measured on p4c 1.2.4.8 + BMv2, the entries then match
         # in the order they are listed, whatever their `priority=` (priority_delta only spaces
         # the values p4c assigns)

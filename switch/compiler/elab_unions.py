@@ -21,7 +21,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .copy_paths import may_write
-from .elab_common import ir_dicts
+from .elab_common import E, ir_dicts
 from .subcontrol_args import mark_copied_applies
 from .union_defuse import action_copy_back_dead, note_call_site
 from .union_defuse import touches as union_touches
@@ -30,6 +30,18 @@ from .union_defuse import action_store_verdicts, body_store_verdicts, in_place, 
 
 
 class UnionRules:
+    def runtime_union_index(self, et, v, loc) -> None:
+        """An element of a stack of header unions at an index known at run time only (``us[i].b.v =
+        5``, ``us[i].isValid()``, ``us[2] = us[i]``; in a control, an action or a parser, of a
+        parameter or a local): p4c 1.2.4.8 dies on it -- its BMv2 back end with a segmentation
+        fault (exit 245, no message), its def-use pass on ``isValid()`` with a Compiler Bug; a few
+        programs escape depending only on the file's name (errs19 probes t8, run under two names)."""
+        if v is None and et[0] == "struct" and self.structs[et[1]].get("union"):
+            err = E(loc, "a header union in a stack at a run-time index: p4c dies on it (segmentation fault, "
+                         "exit 245, no message; for isValid() a Compiler Bug in frontends/p4/def_use.cpp)")
+            err.after_type_checking = True
+            raise err
+
     def subcontrol_of(self, call: dict) -> dict | None:
         """The sub-control instance an ``apply_control`` runs."""
         return next((b for b in getattr(self, "subcontrols", None) or () if b.get("fn") == call["fn"]), None)

@@ -276,6 +276,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                 ret = self.return_type()
                 m = self.ident("a method name")
                 mt = self.type_params()
+                if mt:   # calls may give type arguments: e.get<bit<32>>() (errs19 probe t5)
+                    self.generic_fns.add(m.text)
                 params = self.params()
                 self.expect(";")
                 methods.append(Node("method", m.loc, name=m.text, ret=ret, tparams=mt,
