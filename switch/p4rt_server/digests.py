@@ -34,7 +34,7 @@ Write DELETEs the entry again (:meth:`DigestEngine.begin_batch`).  Its config de
                     counted from the last DigestEntry write; :meth:`DigestEngine._ack_sweep`);
                     0 disables the filter.
 
-Lists go to the primary client of the default role; with no primary they are
+Lists go to the primary client; with no primary they are
 dropped (and counted), as PacketIns are.  Digest data is the P4Data of the digest's
 P4Info type_spec, as BMv2 (PI) sends it: a struct, or a tuple (p4c's ``digest_N``), of
 canonical bitstrings, or one bitstring.

@@ -17,8 +17,8 @@ RPCs and their checks, in the order they are applied:
 * every RPC that names a device id must name this one (NOT_FOUND otherwise);
 * Write / Read / GetForwardingPipelineConfig need a committed pipeline
   (FAILED_PRECONDITION);
-* Write and SetForwardingPipelineConfig need the primary's election id for the
-  role (PERMISSION_DENIED), see :mod:`.arbitration`;
+* Write and SetForwardingPipelineConfig need the primary's election id
+  (PERMISSION_DENIED), see :mod:`.arbitration`;
 * Write supports CONTINUE_ON_ERROR only (the default); ROLLBACK_ON_ERROR and
   DATAPLANE_ATOMIC are UNIMPLEMENTED.  Updates are applied in order and a failed
   update does not stop the batch; errors are reported per update (:mod:`.errors`).
@@ -56,12 +56,6 @@ SetReq = p4runtime_pb2.SetForwardingPipelineConfigRequest
 GetReq = p4runtime_pb2.GetForwardingPipelineConfigRequest
 
 
-def _role_of(req) -> str:
-    """The role of a Write / SetForwardingPipelineConfig: the default one whatever it names, as
-    BMv2 ignores roles (arbitration.py)."""
-    return ""
-
-
 class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, device, device_id: int = 0):
         self.device = device
@@ -94,7 +88,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         return st
 
     def _send_to_primary(self, resp) -> bool:
-        prim = self.arbiter.primary("")
+        prim = self.arbiter.primary()
         if prim is None:
             return False
         prim.send(resp)
@@ -104,7 +98,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         st = self._state
         if st is None:
             return
-        prim = self.arbiter.primary("")
+        prim = self.arbiter.primary()
         if prim is None:
             self.packet_in_dropped += 1
             return
@@ -128,7 +122,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             self._check_device(request.device_id, "Set")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
-            self.arbiter.check_primary(_role_of(request), eid, "SetForwardingPipelineConfig")
+            self.arbiter.check_primary(eid, "SetForwardingPipelineConfig")
             with self._write_lock:
                 self._set_config(request)
         except P4RTError as err:
@@ -255,7 +249,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             self._check_device(request.device_id, "Write")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
-            self.arbiter.check_primary(_role_of(request), eid, "Write")   # before the pipeline (PI)
+            self.arbiter.check_primary(eid, "Write")   # before the pipeline (PI)
             st = self._need_state()
             if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
                 raise P4RTError(StatusCode.UNIMPLEMENTED,   # any other value too (PI)
@@ -326,7 +320,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                     except P4RTError as err:
                         outq.put(err)
                         return
-                elif client.role is None:
+                elif client.device_id is None:
                     # simple_switch_grpc ignores a packet or digest ack before the stream's
                     # arbitration, without a StreamError (probed, helper mutz25)
                     log.info("stream %s: %s before MasterArbitrationUpdate: ignored", client.id, kind)

@@ -66,9 +66,9 @@ def test_arbitration_primary_backup_and_failover():
                                                    b.id: (code_pb2.ALREADY_EXISTS, 20),
                                                    c.id: (code_pb2.OK, 20)}
     assert arb.primary() is c
-    arb.check_primary("", 20, "Write")
+    arb.check_primary(20, "Write")
     with pytest.raises(P4RTError) as ei:
-        arb.check_primary("", 10, "Write")
+        arb.check_primary(10, "Write")
     assert ei.value.code == StatusCode.PERMISSION_DENIED and "primary's is 20" in ei.value.message
     # the primary leaves: the next highest takes over, everyone is told
     assert _codes(arb.remove(c)) == {a.id: (code_pb2.OK, 10), b.id: (code_pb2.ALREADY_EXISTS, 10)}
@@ -110,10 +110,10 @@ def test_arbitration_errors():
 
 def test_unauthenticated_write_only_without_clients():
     arb = Arbiter(0)
-    arb.check_primary("", None, "Write")  # nobody connected: accepted (PI behaviour)
+    arb.check_primary(None, "Write")  # nobody connected: accepted (PI behaviour)
     arb.update(Client(send=None), _arb(0, 1))
     with pytest.raises(P4RTError):
-        arb.check_primary("", None, "Write")
+        arb.check_primary(None, "Write")
 
 
 # ------------------------------------------------------------------ controller headers
