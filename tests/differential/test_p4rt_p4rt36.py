@@ -73,3 +73,39 @@ def test_a_cell_read_answers_the_request_with_the_cells_data(targets):
                                                                         index=pb.Index(index=1)))])]
     out = run(targets, 0, ops, source=SRC)
     assert not out, "\n".join(out)
+
+
+def test_arbitration_for_another_device_id(targets):
+    """PI keeps an election per device id: a client naming another device id (9) becomes that absent
+    device's primary or backup (OK / ALREADY_EXISTS with device id 9; the switch's clients are not
+    told, a failover there tells its clients), its primary's Writes to device 9 are FAILED_PRECONDITION
+    (no pipeline) where a backup's or an id-less one's are PERMISSION_DENIED, an id-less Write to device
+    9 without clients passes to FAILED_PRECONDITION, a VERIFY there is OK, and a stream may not move to
+    device 0 (FAILED_PRECONDITION).  checkmate-switch ended such streams NOT_FOUND.  Not compared:
+    what follows a Set on device 9 (BMv2: OK for a VERIFY from its primary, UNKNOWN for the other
+    actions, each leaving a half-made device whose Get and empty Write are then OK and whose next
+    Write with an update segfaults simple_switch_grpc)."""
+    from test_p4rt_p4rt35 import RawClient, arb, both, closing, getcfg, mc, pending, read, setcfg, write
+    ref = F.compile_p4c(F.Case(name="p4rt36", category="p4rt", source=F.generate(3)))
+    assert not isinstance(ref, str), ref
+    cfg = F.pipeline_config(ref.p4info, ref.device_config)
+    for t in (targets.bmv2, targets.cm):
+        assert setcfg(RawClient(t.conn.addr), cfg, eid=1) == ("OK", None)
+    table = pb.Entity(table_entry=pb.TableEntry())
+
+    def probe(addr):
+        p, c, d = RawClient(addr), RawClient(addr, device_id=9), RawClient(addr, device_id=9)
+        r = [write(p, device_id=9), write(p, mc(U.INSERT, 6), device_id=9),
+             arb(p, 100), arb(c, 50), pending(p), arb(d, 40), pending(c), arb(d, 60), pending(c), pending(d),
+             pending(p), write(d, eid=60, device_id=9), write(d, mc(U.INSERT, 3), eid=60, device_id=9),
+             write(c, eid=50, device_id=9), write(p, device_id=9), write(d, eid=60), write(d, mc(U.INSERT, 3), eid=60),
+             write(p, mc(U.INSERT, 4), eid=100), read(d, table, device_id=9), getcfg(d, device_id=9), getcfg(d),
+             read(d, table), setcfg(c, cfg, "VERIFY", eid=50, device_id=9), arb(d, 60, device_id=0), pending(d),
+             pending(p)]
+        closing(d)
+        r += [pending(c), pending(p), write(c, eid=50, device_id=9), write(p, mc(U.DELETE, 4), eid=100),
+              setcfg(c, cfg, "VERIFY", eid=50, device_id=9)]   # (last: it leaves BMv2's device 9 half-made)
+        closing(c, p)
+        return r
+    a, b = both(targets, probe)
+    assert a == b, "\n".join(f"{i}: {x} | {y}" for i, (x, y) in enumerate(zip(a, b)) if x != y)
