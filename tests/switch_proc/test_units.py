@@ -208,6 +208,24 @@ def test_digest_duplicate_filter_ages_by_pis_sweep():
         eng.close()
 
 
+def test_digest_ack_sweep_runs_from_the_digest_entry_write():
+    """fuzz_p4rt seed 3011 (alone, 2 runs in 3): BMv2 sent (2, 0) again ~310 ms after its first
+    list under a 10 ms ack timeout (PI's sweeps at 100 and 200 ms had dropped it), checkmate-switch
+    suppressed it -- its timer thread, asleep for up to 0.5 s when the DigestEntry was written, was
+    not woken, so the first sweep came late by a random part of that."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        time.sleep(0.05)   # the timer thread is in its idle wait
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=10_000_000), insert=True)
+        eng.offer(1, (5,))
+        time.sleep(0.3)
+        eng.offer(1, (5,))
+        assert len(sent) == 2
+    finally:
+        eng.close()
+
+
 def test_digest_list_being_built_holds_each_value_once():
     """fuzz_p4rt seed 3736: BMv2's learn list drops a value already in the list it is building,
     with the duplicate filter off (ack_timeout_ns 0) and before the first DigestEntry too (the
