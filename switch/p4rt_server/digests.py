@@ -8,7 +8,8 @@ every config); a list complete before the INSERT is dropped, one still pending t
 sent under the new config (simple_switch_grpc 1.15.5, measured: fuzz_p4rt seed 3).  Every
 committed program starts its digests so, the same program again too (seed 47), with nothing of
 before: pending lists and the duplicate filter are gone with the old program (seed 3011).  DELETE unsubscribes, as BMv2 does: the digest keeps its
-last config, its pending list and its filter, and goes on collecting by them; a list that is
+last config and its pending list (whose values stay filtered), and goes on collecting by them, but
+PI's cache of sent, unacked data goes with the config (seed 5554: sent again after a new INSERT); a list that is
 complete while unsubscribed is dropped, a list still pending when the digest is INSERTed again
 is sent under the new config -- after the Write that INSERTs it, so not at all when the same
 Write DELETEs the entry again (:meth:`DigestEngine.begin_batch`).  Its config decides:
@@ -229,8 +230,16 @@ class DigestEngine:
                 return False
             if forget:
                 del self._digests[digest_id]
-            else:
-                st.active = False
+                return True
+            st.active = False
+            # PI's digest manager drops the digest's cache of sent, unacked data with its config:
+            # after a new INSERT the same data goes out again (fuzz_p4rt seed 5554, helper p4rt36)
+            for keys in st.unacked.values():
+                for key in keys:
+                    if st.filter.get(key) is True:
+                        del st.filter[key]
+            st.unacked.clear()
+            st.marked.clear()
             return True
 
     def reset(self) -> None:
