@@ -4,8 +4,10 @@ One :class:`SwitchConnection` per switch.  ``connect()`` opens the channel, open
 StreamChannel and sends a MasterArbitrationUpdate with our device id and election id;
 it returns once the switch answered (primary, or backup when ``primary=False`` is
 acceptable) and raises :class:`~controller.errors.ConnectionFailed` -- naming the
-address, device id and election id and the reason -- when nothing answers, the device
-id is wrong, or someone with a higher election id is primary.
+address, device id and election id and the reason -- when nothing answers, the switch
+refuses the device id (NOT_FOUND: not simple_switch_grpc nor checkmate-switch, which
+arbitrate any device id as PI does; a wrong one fails at the first pipeline push), or
+someone with a higher election id is primary.
 
 A background thread drains the stream: arbitration answers, ``DigestList`` messages
 (queued for :meth:`digests`, acknowledged by :meth:`ack`) and stream errors (logged).

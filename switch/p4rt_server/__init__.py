@@ -5,7 +5,7 @@ Modules, one concern each:
 * :mod:`.codec` -- P4Runtime byte strings <-> ints, width checks, canonical form;
 * :mod:`.p4info_index` -- P4Info by id, with widths, scopes and controller headers;
 * :mod:`.translate` -- p4.v1 table entries <-> :mod:`switch.runtime` entries;
-* :mod:`.arbitration` -- primary election per role;
+* :mod:`.arbitration` -- primary election;
 * :mod:`.packetio` -- PacketIn/PacketOut controller metadata;
 * :mod:`.digests` -- DigestList batching, acks and duplicate filter;
 * :mod:`.state` -- verifying a ForwardingPipelineConfig into a loaded pipeline;

@@ -97,7 +97,7 @@ class EntityReader:
         for cid in ids:
             info = st.index.counter(cid)
             for i, d in self._cells(ce, st.pipeline.counter_read, cid):
-                e = p4runtime_pb2.CounterEntry(counter_id=info.id)
+                e = _answer_of(ce, p4runtime_pb2.CounterEntry(counter_id=info.id))
                 e.index.index = i
                 e.data.packet_count, e.data.byte_count = d.packets, d.bytes
                 out.append(p4runtime_pb2.Entity(counter_entry=e))
@@ -159,7 +159,7 @@ class EntityReader:
             idxs = [me.index.index] if me.HasField("index") else range(info.size)
             for i in idxs:
                 cfg = st.pipeline.meter_get(mid, i)
-                e = p4runtime_pb2.MeterEntry(meter_id=mid)
+                e = _answer_of(me, p4runtime_pb2.MeterEntry(meter_id=mid))
                 e.index.index = i
                 if cfg is not None:
                     e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = cfg.cir, cfg.cburst, cfg.pir, cfg.pburst
@@ -270,6 +270,19 @@ class EntityReader:
                 continue
             out.append(p4runtime_pb2.Entity(digest_entry=entry))
         return out
+
+
+def _answer_of(request, fresh):
+    """The entity answering a read of a counter / meter array: ``fresh`` (its id set) when the
+    request reads every cell, but a copy of the request as sent when it names one index -- PI
+    copies the request there and then sets the cell's data (both counts) or the cell's config
+    (cir, cburst, pir, pburst, where the cell has one).  So an id of 0 (every array) with an index
+    answers each array's cell without an id, and whatever else the request carried (a meter's
+    config where the cell has none, its eburst, its counter_data) comes back (simple_switch_grpc
+    1.15.5, helper p4rt36's probe: test_p4rt_p4rt36.py)."""
+    if request.HasField("index"):
+        fresh.CopyFrom(request)
+    return fresh
 
 
 def _key_only(te) -> None:

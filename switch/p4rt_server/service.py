@@ -14,11 +14,11 @@ through a small *device* object (the switch daemon, or a test double):
 
 RPCs and their checks, in the order they are applied:
 
-* every RPC that names a device id must name this one (NOT_FOUND otherwise);
+* Write and SetForwardingPipelineConfig need the election id of the primary of
+  the device id they name (PERMISSION_DENIED), see :mod:`.arbitration`;
 * Write / Read / GetForwardingPipelineConfig need a committed pipeline
-  (FAILED_PRECONDITION);
-* Write and SetForwardingPipelineConfig need the primary's election id for the
-  role (PERMISSION_DENIED), see :mod:`.arbitration`;
+  (FAILED_PRECONDITION), and so does any other device id than this switch's,
+  which never has one (SetForwardingPipelineConfig there: only VERIFY);
 * Write supports CONTINUE_ON_ERROR only (the default); ROLLBACK_ON_ERROR and
   DATAPLANE_ATOMIC are UNIMPLEMENTED.  Updates are applied in order and a failed
   update does not stop the batch; errors are reported per update (:mod:`.errors`).
@@ -56,12 +56,6 @@ SetReq = p4runtime_pb2.SetForwardingPipelineConfigRequest
 GetReq = p4runtime_pb2.GetForwardingPipelineConfigRequest
 
 
-def _role_of(req) -> str:
-    """The role of a Write / SetForwardingPipelineConfig: the default one whatever it names, as
-    BMv2 ignores roles (arbitration.py)."""
-    return ""
-
-
 class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, device, device_id: int = 0):
         self.device = device
@@ -79,12 +73,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     # ================================================================== helpers
     def _check_device(self, device_id: int, what: str) -> None:
-        """PI (BMv2) answers for any other device id as for a device that has no pipeline and no
-        primary: a Read or Get is FAILED_PRECONDITION, a Write or Set PERMISSION_DENIED."""
+        """PI (BMv2) answers for another device id as for a device without pipeline: FAILED_PRECONDITION
+        (a Write or Set after the primary check of that device id, :mod:`.arbitration`)."""
         if device_id != self.device_id:
-            code = StatusCode.PERMISSION_DENIED if what in ("Write", "Set") else StatusCode.FAILED_PRECONDITION
-            raise P4RTError(code, f"{what}: device id {device_id} is not this switch (device id "
-                                  f"{self.device_id}): no pipeline and no primary there")
+            raise P4RTError(StatusCode.FAILED_PRECONDITION, f"{what}: device id {device_id} is not this "
+                                                            f"switch (device id {self.device_id}): no pipeline there")
 
     def _need_state(self) -> ForwardingState:
         st = self._state
@@ -94,7 +87,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         return st
 
     def _send_to_primary(self, resp) -> bool:
-        prim = self.arbiter.primary("")
+        prim = self.arbiter.primary()
         if prim is None:
             return False
         prim.send(resp)
@@ -104,7 +97,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         st = self._state
         if st is None:
             return
-        prim = self.arbiter.primary("")
+        prim = self.arbiter.primary()
         if prim is None:
             self.packet_in_dropped += 1
             return
@@ -126,9 +119,10 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== pipeline config
     def SetForwardingPipelineConfig(self, request, context):
         try:
-            self._check_device(request.device_id, "Set")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
-            self.arbiter.check_primary(_role_of(request), eid, "SetForwardingPipelineConfig")
+            self.arbiter.check_primary(request.device_id, eid, "SetForwardingPipelineConfig")
+            if request.action not in (SetReq.VERIFY, SetReq.UNSPECIFIED):   # (those assign nothing)
+                self._check_device(request.device_id, "Set")   # BMv2: UNKNOWN, its device left half-made
             with self._write_lock:
                 self._set_config(request)
         except P4RTError as err:
@@ -253,9 +247,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ================================================================== Write
     def Write(self, request, context):
         try:
-            self._check_device(request.device_id, "Write")
             eid = election_int(request.election_id) if request.HasField("election_id") else None
-            self.arbiter.check_primary(_role_of(request), eid, "Write")   # before the pipeline (PI)
+            self.arbiter.check_primary(request.device_id, eid, "Write")   # before the pipeline (PI)
+            self._check_device(request.device_id, "Write")
             st = self._need_state()
             if request.atomicity != p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR:
                 raise P4RTError(StatusCode.UNIMPLEMENTED,   # any other value too (PI)
@@ -326,10 +320,14 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                     except P4RTError as err:
                         outq.put(err)
                         return
-                elif client.role is None:
+                elif client.device_id is None:
                     # simple_switch_grpc ignores a packet or digest ack before the stream's
                     # arbitration, without a StreamError (probed, helper mutz25)
                     log.info("stream %s: %s before MasterArbitrationUpdate: ignored", client.id, kind)
+                elif kind in ("packet", "digest_ack") and client.device_id != self.device_id:
+                    # a stream of another device id: PI hands it to that device, which has no
+                    # pipeline -- nothing reaches this switch's
+                    log.info("stream %s: %s for device id %s: ignored", client.id, kind, client.device_id)
                 elif kind == "packet":
                     self._packet_out(client, req)
                 elif kind == "digest_ack":

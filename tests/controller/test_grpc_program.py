@@ -7,6 +7,7 @@ CLI's JSON against what was installed, and decodes errors into sentences.
 from __future__ import annotations
 
 import pytest
+from p4.config.v1 import p4info_pb2
 
 from controller import cli
 from controller.client import SwitchConnection
@@ -143,8 +144,12 @@ def test_write_errors_are_sentences(star_fabric, build_dir, ctl):
 def test_connection_errors_say_what_was_tried(star_fabric, ctl):
     topo, path, procs = star_fabric
     sw = topo.switches["s1"]
-    with pytest.raises(ConnectionFailed, match=rf"{sw.grpc_addr} \(device id 42, election id 1\).*no device 42.*switch log"):
-        SwitchConnection(sw.grpc_addr, 42, 1, timeout=5).connect()
+    # another device id: the arbitration succeeds, as on simple_switch_grpc (PI makes the client
+    # primary of that absent device); the first pipeline push says there is no such device
+    with SwitchConnection(sw.grpc_addr, 42, 1, timeout=5).connect() as other:
+        with pytest.raises(ConnectionFailed, match=rf"{sw.grpc_addr} \(device id 42, election id 1\).*"
+                                                   r"device id 42 is not this switch.*switch log"):
+            other.set_pipeline(p4info_pb2.P4Info(), b"{}")
     with SwitchConnection(sw.grpc_addr, sw.device_id, 10, timeout=5).connect():
         with pytest.raises(ConnectionFailed, match="another controller is primary with election id 10.*--election-id 11"):
             SwitchConnection(sw.grpc_addr, sw.device_id, 5, timeout=5).connect()

@@ -161,11 +161,17 @@ def test_arbitration_backup_reads_but_cannot_write(sw, connect, names):
     dup.send(arbitration=P.MasterArbitrationUpdate(device_id=0, election_id=P.Uint128(low=5)))
     err = dup.expect("rpc_error")
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    # wrong device id ends the stream with NOT_FOUND
-    wrong = connect(sp.grpc_addr)
-    wrong.open_stream()
-    wrong.send(arbitration=P.MasterArbitrationUpdate(device_id=3, election_id=P.Uint128(low=99)))
-    assert wrong.expect("rpc_error").code() == grpc.StatusCode.NOT_FOUND
+    # another device id: the primary of that (absent) device, as on BMv2 -- this switch's clients
+    # hear nothing, and its Writes to device 3 find no pipeline there
+    other = connect(sp.grpc_addr)
+    other.open_stream()
+    other.send(arbitration=P.MasterArbitrationUpdate(device_id=3, election_id=P.Uint128(low=99)))
+    answer = other.expect("arbitration")
+    assert (answer.status.code, answer.device_id) == (0, 3)
+    assert primary.no_message("arbitration")
+    with pytest.raises(grpc.RpcError) as ei:
+        other.stub.Write(P.WriteRequest(device_id=3, election_id=P.Uint128(low=99)), timeout=10)
+    assert code(ei) == grpc.StatusCode.FAILED_PRECONDITION
 
 
 # ------------------------------------------------------------------ tables and errors

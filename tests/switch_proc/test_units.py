@@ -66,9 +66,9 @@ def test_arbitration_primary_backup_and_failover():
                                                    b.id: (code_pb2.ALREADY_EXISTS, 20),
                                                    c.id: (code_pb2.OK, 20)}
     assert arb.primary() is c
-    arb.check_primary("", 20, "Write")
+    arb.check_primary(7, 20, "Write")
     with pytest.raises(P4RTError) as ei:
-        arb.check_primary("", 10, "Write")
+        arb.check_primary(7, 10, "Write")
     assert ei.value.code == StatusCode.PERMISSION_DENIED and "primary's is 20" in ei.value.message
     # the primary leaves: the next highest takes over, everyone is told
     assert _codes(arb.remove(c)) == {a.id: (code_pb2.OK, 10), b.id: (code_pb2.ALREADY_EXISTS, 10)}
@@ -86,10 +86,15 @@ def test_arbitration_primary_backup_and_failover():
 def test_arbitration_errors():
     arb = Arbiter(device_id=1)
     a, b = Client(send=None), Client(send=None)
+    # another device id: an election of its own, as PI (a becomes the absent device 2's primary)
+    o = Client(send=None)
+    assert _codes(arb.update(o, _arb(2, 1))) == {o.id: (code_pb2.OK, 1)}
+    assert arb.primary() is None and not arb.is_primary(o)
     with pytest.raises(P4RTError) as ei:
-        arb.update(a, _arb(2, 1))
-    assert ei.value.code == StatusCode.NOT_FOUND and "device id 2" in ei.value.message
+        arb.update(o, _arb(1, 1))
+    assert ei.value.code == StatusCode.FAILED_PRECONDITION and "changed from 2 to 1" in ei.value.message
     arb.update(a, _arb(1, 3))
+    assert _codes(arb.remove(o)) == {}
     with pytest.raises(P4RTError) as ei:
         arb.update(b, _arb(1, 3))
     assert ei.value.code == StatusCode.INVALID_ARGUMENT and "already used" in ei.value.message
@@ -110,10 +115,11 @@ def test_arbitration_errors():
 
 def test_unauthenticated_write_only_without_clients():
     arb = Arbiter(0)
-    arb.check_primary("", None, "Write")  # nobody connected: accepted (PI behaviour)
+    arb.check_primary(0, None, "Write")  # nobody connected: accepted (PI behaviour)
     arb.update(Client(send=None), _arb(0, 1))
     with pytest.raises(P4RTError):
-        arb.check_primary("", None, "Write")
+        arb.check_primary(0, None, "Write")
+    arb.check_primary(3, None, "Write")   # another device id: its own clients (none)
 
 
 # ------------------------------------------------------------------ controller headers
@@ -198,6 +204,24 @@ def test_digest_duplicate_filter_ages_by_pis_sweep():
         eng.ack(1, sent[1].digest.list_id)
         eng.offer(1, (5,))
         assert len(sent) == 3   # acked: gone from the filter at once
+    finally:
+        eng.close()
+
+
+def test_digest_ack_sweep_runs_from_the_digest_entry_write():
+    """fuzz_p4rt seed 3011 (alone, 2 runs in 3): BMv2 sent (2, 0) again ~310 ms after its first
+    list under a 10 ms ack timeout (PI's sweeps at 100 and 200 ms had dropped it), checkmate-switch
+    suppressed it -- its timer thread, asleep for up to 0.5 s when the DigestEntry was written, was
+    not woken, so the first sweep came late by a random part of that."""
+    sent = []
+    eng = DigestEngine(lambda r: sent.append(r) or True)
+    try:
+        time.sleep(0.05)   # the timer thread is in its idle wait
+        eng.configure(1, (8,), _cfg(timeout_ns=0, size=1, ack_ns=10_000_000), insert=True)
+        eng.offer(1, (5,))
+        time.sleep(0.3)
+        eng.offer(1, (5,))
+        assert len(sent) == 2
     finally:
         eng.close()
 
