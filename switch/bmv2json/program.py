@@ -121,6 +121,9 @@ class Externs:
             t = el.get("type")
             if t == "field":
                 e = self.m.field(*el["value"])
+                inst = self.m.instances.get(el["value"][0])
+                if inst and not inst.get("metadata"):   # BMv2 reads no bytes of an invalid header's
+                    e = {**e, "whole": True}            # field (p4c writes a bare header's fields so)
                 out.append([e, None if e["t"][0] == "varbit" else e["t"][1]])
             elif t == "hexstr":
                 w = int(el.get("bitwidth", 0))
@@ -131,10 +134,13 @@ class Externs:
                 inst = self.m.instances.get(el["value"])
                 # a metadata instance too: p4c copies a struct inside a data list into one
                 # (`{ a, s }`, s a struct local: tmp_0), whose fields BMv2 reads in order
-                ht = inst["header_type"] if inst and inst.get("metadata") else self.m.header(el["value"])["t"][1]
+                meta = bool(inst and inst.get("metadata"))
+                ht = inst["header_type"] if meta else self.m.header(el["value"])["t"][1]
                 for fname, w, _s in self.m.htypes[ht]:
                     e = self.m.field(el["value"], fname)
-                    out.append([e, w])
+                    # a header: BMv2 hashes none of its bytes while it is invalid ("whole":
+                    # the runtime's hash leaves such fields out then, gen_statements.csum_skip_invalid)
+                    out.append([e if meta else {**e, "whole": True}, w])
             elif t == "payload":
                 out.append("payload")
             else:

@@ -68,12 +68,20 @@ class ExternRules:
             return [(ir, t[2][1])]
         if t[0] == "header":
             h = self.headers[t[1]]
-            return [({"op": "field", "base": ir, "f": pyname(f),
+            # "whole": a header given whole, which BMv2 leaves out of a hash while it is invalid
+            # (BufBuilder reads its bytes only if valid; a field of it alone is read as it is)
+            whole = {"whole": True} if what == "hash data" else {}
+            return [({"op": "field", "base": ir, "f": pyname(f), **whole,
                       "t": ["varbit", w] if f == h.get("varbit") else ["int" if s else "bit", w]},
                      None if f == h.get("varbit") else w)
                     for f, w, s in h["fields"]]
         if t[0] == "varbit":
             return [(ir, None)]
+        if t[0] == "stack" and what == "hash data":   # p4c writes {"type": "header_stack"}: simple_switch
+            # refuses it ("Unsupported input type 'header_stack' for calculation"; hashinv_hash_stack_whole)
+            self.load_refusal(loc, "hash: a header stack in the data list: simple_switch refuses p4c's JSON "
+                                   "(Unsupported input type 'header_stack' for calculation)")
+            return []
         if t[0] == "stack" and what == "digest data":   # (a digest member p4c accepts; digest_call)
             et = self.stack_elem(t)
             return [x for i in range(t[2]) for x in self.flatten_value(

@@ -103,13 +103,17 @@ class StatementGen:
             return
         self.emit(ind, f"{self.x(lv)} = {rhs}")
 
-    def csum_skip_invalid(self, s, fn: str) -> str:
+    def csum_skip_invalid(self, s, fn: str, algo: str | None = None, whole_only: bool = False) -> str:
         """``fn`` (the checksum of the whole field list) guarded by the validity of the headers
         whose fields are in the list: BMv2's verify/update_checksum leave out the fields of an
-        invalid header (hash() does not), so when one is invalid the list is rebuilt at run
-        time without them."""
+        invalid header, so when one is invalid the list is rebuilt at run time without them.
+        ``whole_only`` (hash(), ``algo`` its Python expression): only the headers given whole
+        (fields marked ``whole``) are left out while invalid -- BMv2 reads a field of an invalid
+        header named alone as it is (helper hashinv, diffcases/hashinv.py)."""
         def hdr_of(d):
             b = d.get("base")
+            if whole_only and not d.get("whole"):
+                return None
             return self.x(b) if d.get("op") == "field" and b is not None and b["t"][0] == "header" else None
         hdrs = list(dict.fromkeys(h for h in (hdr_of(d) for d, _ in s["data"]) if h))
         if not hdrs:
@@ -127,7 +131,7 @@ class StatementGen:
             items.append(f"({h + '._v' if h else 'True'}, {v}, {wx})")
         pay = ", P.data[P.off:]" if s.get("payload") else ""
         lst = f"_cat_valid(({', '.join(items)},){pay})"
-        slow = f"csum16(*{lst})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, *{lst})"
+        slow = f"csum16(*{lst})" if s["algo"] == "csum16" else f"hash_value({algo or repr(s['algo'])}, *{lst})"
         return f"({fn} if ({' and '.join(h + '._v' for h in hdrs)}) else {slow})"
 
     def hoist_indexes(self, ind: int, lv):
@@ -488,7 +492,10 @@ class StatementGen:
                 algo = f"{tuple(algo['names'])!r}[{self.x(algo['dyn'])}]"
             else:
                 algo = repr(algo)
-            self.emit(ind, f"_hv = hash_value({algo}, {cat}, {bits})")
+            hv = f"hash_value({algo}, {cat}, {bits})"
+            if any(d.get("whole") for d, _ in s["data"]):
+                hv = self.csum_skip_invalid({**s, "payload": False, "algo": None}, hv, algo, whole_only=True)
+            self.emit(ind, f"_hv = {hv}")
             # BMv2 (modify_field_with_hash_based_offset) reads base and max as uint64_t, takes max 0
             # as 1 (the result is then base) and computes base + hash % max in 64 bits
             self.emit(ind, f"_hm = {mx} & {mask(64)}")

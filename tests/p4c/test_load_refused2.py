@@ -45,6 +45,12 @@ REFUSED = {
     # a header union inside a hash data list
     "hash_data_union_in_list": (program(top="header_union u_t { h_t x; }", body="        u_t u; u.x = hdr.h;\n" + _H % "{ u }"),
                                 "u }", "Invalid reference to object of type 'header' with name 'tmp'"),
+    # a header stack inside a hash data list: p4c writes {"type": "header_stack"} (helper hashinv)
+    "hash_data_header_stack_in_list": (program(body="        h_t[2] st; st[0] = hdr.h;\n" + _H % "{ hdr.h.a, st }"),
+                                       "st }", "Unsupported input type 'header_stack'"),
+    "hash_data_struct_with_a_stack": (program(top="struct ss_t { h_t[2] s; }", locals="    ss_t l;",
+                                              body="        l.s[0] = hdr.h;\n" + _H % "l"),
+                                      "l, 16w100", "Unsupported input type 'header_stack'"),
     # a stack element given as a list of its fields or a struct initializer: p4c's assign_header
     # takes a bare JSON list
     "stack_element_from_a_list": (program(body="        h_t[2] st = { { 1, 2, 3 }, hdr.h };\n        hdr.h.a = st[0].a;"),
