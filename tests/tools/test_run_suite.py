@@ -44,13 +44,16 @@ def test_each_test_runs_once_in_its_shard(tmp_path):
 
 
 def test_the_suites_conftest_sends_whole_directories_beside_root():
-    """tests/conftest.py marks the non-root tests of its BESIDE_ROOT directories, and nothing else."""
+    """tests/conftest.py marks the non-root tests of its BESIDE_ROOT paths, and nothing else."""
     repo = RUNNER.parents[1]
     r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                        "-m", "beside_root", "tests/shadow", "tests/wire"],
+                        "-m", "beside_root", "tests/shadow", "tests/wire", "tests/differential/test_packet_io.py",
+                        "tests/differential/test_diff_harness.py"],
                        cwd=repo, capture_output=True, text=True, timeout=300)
     ids = [ln for ln in r.stdout.splitlines() if "::" in ln]
-    assert ids and all(i.startswith("tests/shadow/") for i in ids), r.stdout[-2000:]
+    assert ids and all(i.startswith(("tests/shadow/", "tests/differential/test_packet_io.py")) for i in ids), \
+        r.stdout[-2000:]
+    assert any(i.startswith("tests/differential/test_packet_io.py") for i in ids), r.stdout[-2000:]
 
 
 def test_a_failure_in_either_shard_fails_the_run(tmp_path):
