@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from contextlib import contextmanager
 
@@ -30,14 +31,18 @@ def make_ring(n, **kw):
 
 @contextmanager
 def ring_set(n, linger=1.0, **kw):
-    """``make_ring(n, **kw)``, each ring closed on the way out (``linger``: how long a closing
-    ring keeps answering its peers, which may still need its packets)."""
+    """``make_ring(n, **kw)``, the rings closed on the way out all at once, as ranks in their own
+    processes close (``linger``: how long a closing ring keeps answering its peers, which may still
+    need its packets; each waits up to ``4 * rto`` of it, so one after the other would wait n times)."""
     rings = make_ring(n, **kw)
     try:
         yield rings
     finally:
-        for r in rings:
-            r.close(linger=linger)
+        closers = [threading.Thread(target=r.close, kwargs={"linger": linger}) for r in rings]
+        for t in closers:
+            t.start()
+        for t in closers:
+            t.join()
 
 
 def reference(grads, plan, n):
@@ -383,8 +388,11 @@ def test_congestion_window_never_exceeds_a_small_window():
 def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
     """Three buckets submitted at once on every rank (as DDP launches them), with parameters that end
     in a short packet and one-packet parameters: GRO batches then hold the end of one job next to the
-    start of the next and datagrams of several sizes -- every bucket equals the reference bit for bit."""
-    with ring_set(3, rto=0.05, timeout=30, gso=gso) as rings:
+    start of the next and datagrams of several sizes -- every bucket equals the reference bit for bit,
+    and nothing is sent twice (a datagram a GRO batch was mis-split on would be).  The retransmission
+    timeout is 0.5 s, not 0.05: a 50 ms scheduler stall of a rank's thread (make test's two shards on
+    two cores) fired it once with nothing lost."""
+    with ring_set(3, rto=0.5, timeout=30, gso=gso) as rings:
         numels = [5000, 3, 2000, 1, 7000, 9000, 5, 400, 6000, 11, 3000]  # a model's parameters, ids 0..10
         bases = packet_bases(numels, 360)
         plans = [plan_bucket([(i, numels[i]) for i in ids], 3, 360, bases)  # buckets in reverse, as DDP's
