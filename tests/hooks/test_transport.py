@@ -38,11 +38,16 @@ def ring_set(n, linger=1.0, **kw):
     try:
         yield rings
     finally:
-        closers = [threading.Thread(target=r.close, kwargs={"linger": linger}) for r in rings]
-        for t in closers:
-            t.start()
-        for t in closers:
-            t.join()
+        close_all(rings, linger)
+
+
+def close_all(rings, linger):
+    """Close the rings all at once, as ranks in their own processes do."""
+    closers = [threading.Thread(target=r.close, kwargs={"linger": linger}) for r in rings]
+    for t in closers:
+        t.start()
+    for t in closers:
+        t.join()
 
 
 def reference(grads, plan, n):
@@ -79,8 +84,7 @@ def run_allreduce(rings, shapes, iterations=3, seed=0, mtu=1500):
 def rings3():
     rings = make_ring(3, rto=0.02, timeout=20)
     yield rings
-    for r in rings:
-        r.close(linger=1.0)
+    close_all(rings, 1.0)
 
 
 def test_ring_allreduce_bit_identical(rings3):
@@ -164,8 +168,7 @@ def test_final_copies_exactly_the_reduced_bits_and_retx_keeps_final():
         futs = [rings[r].submit(Job(4, 2, grads[r].clone(), plan)) for r in range(3)]
         out = [f.wait() for f in futs][0]
     finally:
-        for r in rings:
-            r.close(linger=2.0)
+        close_all(rings, 2.0)
     sink.settimeout(0.5)
     got, flags = {}, []
     try:
@@ -231,8 +234,7 @@ def test_late_rank_takes_stashed_batches_and_acks_are_coalesced(native, gro):
             assert (sum(replayed) == st.stashed and st.native == st.batched) if native else st.native == 0, (
                 sum(replayed), st.native, st.batched, st.stashed)
     finally:
-        for r in rings:
-            r.close(linger=1.0)
+        close_all(rings, 1.0)
 
 
 @pytest.mark.parametrize("window", [64, 512])
@@ -247,8 +249,7 @@ def test_sequence_numbers_wrap_and_big_windows(window):
         assert all(r._nxt < 2 ** 31 for r in rings), "the sequence numbers wrapped"
         assert sum(r.stats.retransmits for r in rings) > 0
     finally:
-        for r in rings:
-            r.close(linger=2.0)
+        close_all(rings, 2.0)
 
 
 def test_window_is_bounded():
@@ -289,8 +290,7 @@ def test_a_small_window_asks_for_its_acks():
         assert all(r.stats.ack_requests > 0 for r in rings)
         assert all(r.cwnd < 128 for r in rings)  # (congestion avoidance: a few packets per round trip)
     finally:
-        for r in rings:
-            r.close(linger=1.0)
+        close_all(rings, 1.0)
 
 
 def test_congestion_window_rules():
@@ -369,8 +369,7 @@ def test_wire_copy_is_not_reused_while_a_retransmission_may_read_it():
         assert rings[0].stats.dropped_injected > 0 and rings[0].stats.retransmits > 0
         assert rings[0].stats.reused >= 1, "a later job still takes a finished copy over once it is safe"
     finally:
-        for r in rings:
-            r.close(linger=1.0)
+        close_all(rings, 1.0)
 
 
 def test_congestion_window_never_exceeds_a_small_window():
@@ -442,8 +441,7 @@ def test_data_in_flight_fits_the_receivers_buffer(monkeypatch):
         assert sum(socket_drops(r.sock) for r in rings) == 0
         assert sum(r.stats.retransmits for r in rings) == 0
     finally:
-        for r in rings:
-            r.close(linger=1.0)
+        close_all(rings, 1.0)
 
 
 def test_socket_buffer_past_the_sysctl_cap_only_where_permitted():
@@ -558,8 +556,7 @@ def test_a_stalled_receiver_costs_resends_but_not_the_window():
         # (another timeout while the RTT on these shared cores was near the timeout is not undone)
         assert rings[0].cwnd == 512 or st.cwnd_cuts > st.cwnd_undos, (rings[0].cwnd, st)
     finally:
-        for r in rings:
-            r.close(linger=1.0)
+        close_all(rings, 1.0)
 
 
 def test_batch_headers_read_every_header_of_a_gro_batch():
