@@ -68,8 +68,7 @@ def test_cuda_buckets_through_pinned_staging_equal_the_cpu_ring():
     finally:
         for s in stagers:
             s.close()
-        for r in rings:
-            r.close(linger=0.5)
+        mod.close_all(rings, 0.5)
 
 
 @gpu
