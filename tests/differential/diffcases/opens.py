@@ -2,6 +2,7 @@
 errs18) left open, each decided by real p4c 1.2.4.8 / BMv2 1.15.5 and kept as a case.
 """
 from .base import Entry, H, case, program
+from .fuzz32 import _SC, _SD, _SF, _SI
 
 CAT = "front end (p4c-compatible)"
 
@@ -14,10 +15,7 @@ CASES = []
 # LocalCopyPropagation (taking the single case as always run) reads `l_0[i]` for each -- never
 # valid where the case did not run.  checkmate passed `hdr.s`.  Guard: a stack no element of
 # which was copied is passed as it is.
-_SD = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"
-_SI = "        hdr.s[0] = hdr.h; hdr.s[0].a = 10; hdr.s[1] = hdr.h; hdr.s[1].a = 11;\n"
-_SF = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (1, 2)]
-_SC = "switch (hdr.h.b) { 2: { h_t[3] l = hdr.s; l.push_front(1); hdr.s = l; } }\n        "
+# (the deparser, stack setup, frames and switch are fuzz32's, imported above)
 _F = ("bit<16> f(in h_t[3] s) { return s[1].isValid() ? s[1].c + (bit<16>)s[1].a : 16w99; }\n"
       "bit<16> f2(in h_t[3] s) { return (s[0].isValid() ? 16w1 : 16w0) + (s[2].isValid() ? 16w2 : 16w0); }\n"
       "h_t f3(in h_t[3] s) { return s[1]; }\n")
