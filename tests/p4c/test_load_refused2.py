@@ -1,8 +1,9 @@
-"""More programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load (helper
-errs17; the method and the checks are test_load_refused.py's, whose test functions run these too):
-checkmate-p4c compiles them and checkmate-switch refuses the build at ``file:line:col``.  Each
-failed before: checkmate-switch loaded the build (a struct in hash/digest data, a stack element
-given as a list) or refused it without a position (duplicate initial entries)."""
+"""More programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load (helpers
+errs17-errs19, hashinv, opens; the method and the checks are test_load_refused.py's, whose test
+functions run these too): checkmate-p4c compiles them and checkmate-switch refuses the build at
+``file:line:col``.  Each failed before: checkmate-switch loaded the build (a struct in hash/digest
+data, a stack element given as a list, struct data p4c writes as a JSON list inside the field list,
+a negative select label) or refused it without a position (duplicate initial entries)."""
 from __future__ import annotations
 
 import pytest
@@ -19,6 +20,7 @@ _T = ("    action a2(bit<8> v) { hdr.h.c = v; }\n    table t { key = { %s } acti
 _SEL = ("    action_selector(%s, 4, 8) sel;\n    action a2(bit<8> v) { hdr.h.c = v; }\n"
         "    table t { key = { hdr.h.a: exact; %s } actions = { a2; } implementation = sel; }")
 _INVALID_REF = "Invalid reference to object of type 'header' with name 'm'"
+_LOGIC = "Json::LogicError"
 _NO_FIELD = "No field 'userMetadata.x' can be found in header type 'meta_t'"
 _DUP = "Duplicate entries in table initializer"
 
@@ -27,6 +29,28 @@ _C = ("control C(inout h_t h) {\n%s    action bump() { h.c = h.c + 1; }\n"
 _TWICE = "        C.apply(hdr.h);\n        C.apply(hdr.h); hdr.h.a = 1;"
 _AGAIN = "C.apply(hdr.h); hdr.h.a = 1;"
 _DUP_NODE = "Duplicate objects of type 'control node' with name '%s'"
+
+# struct data p4c writes with a JSON list inside the field list, negative select labels (helper errs19,
+# /work/e19 t3, t4, t8; elab_load_refusals.refuse_nested_struct_data, elab_parsers.negative_select_label)
+_NESTED_TOP = "struct i_t { bit<8> p; bit<8> q; }\nstruct o_t { i_t i; bit<16> z; }\nstruct f_t { bit<8> p; bit<16> z; }"
+
+
+def _nested_meta(src: str) -> str:
+    return src.replace("struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; o_t o; f_t f; }")
+
+
+_CC_NESTED = ("control CC(inout headers hdr, inout meta_t m) { apply { } }",
+              "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, %s, hdr.h.b, HashAlgorithm.csum16); } }")
+
+
+def _hash(data: str, pre: str = "") -> str:
+    return _nested_meta(program(top=_NESTED_TOP, body=pre + _H % data))
+
+
+def _select(labels: str, key: str = "(int<8>)hdr.h.a") -> str:
+    return program().replace("state start { pkt.extract(hdr.h); transition accept; }",
+                             f"state start {{ pkt.extract(hdr.h); transition select({key}) {{ {labels} default: accept; }} }}")
+
 
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
 REFUSED = {
@@ -94,6 +118,18 @@ REFUSED = {
     "direct_application_twice_from_a_sub_control": (program(
         top=_C % ("", "t.apply();") + "control S(inout h_t h) { apply { C.apply(h); C.apply(h); h.a = 1; } }",
         locals="    S() s;", body="        s.apply(hdr.h);"), "C.apply(h); h.a = 1;", _DUP_NODE % "I.s.C.t"),
+    # (errs19) struct data: bare, a struct member of a parameter with a struct field, a struct
+    # expression with one
+    "hash_data_nested_struct_member": (_hash("m.o"), "m.o, 16w100", _LOGIC),
+    "hash_data_nested_struct_expression": (_hash("(o_t){ i = { hdr.h.a, 2 }, z = 1 }"), "(o_t)", _LOGIC),
+    # in a data list: any struct expression, a struct local with a struct field
+    "hash_data_struct_expression_in_list": (_hash("{ (f_t){ p = hdr.h.a, z = 1 }, hdr.h.c }"), "(f_t)", _LOGIC),
+    "hash_data_nested_struct_local_in_list": (_hash("{ l, hdr.h.a }", "        o_t l = m.o;\n"), "l, hdr.h.a", _LOGIC),
+    "update_checksum_nested_struct_member": (_nested_meta(program(top=_NESTED_TOP).replace(_CC_NESTED[0], _CC_NESTED[1] % "m.o")),
+                                             "m.o, hdr", _LOGIC),
+    # a negative label of a select on one signed key: p4c writes "-0x03" (helper errs19, pc c_t_mask_signed)
+    "select_negative_label": (_select("-3: reject;"), "-3: reject", "Assertion `hexstring[idx] != '-'' failed"),
+    "select_negative_masked_label": (_select("-1 &&& 0x0f: reject;"), "-1 &&& 0x0f", "Assertion `hexstring[idx] != '-'' failed"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
@@ -111,6 +147,16 @@ LOADED = {
         locals=_T % ("hdr.h.a: ternary;", "1 &&& 0xff: a2(1); 1 &&& 0xff: a2(2);"), body="        t.apply();"),
     "duplicate_range_entries": program(locals=_T % ("hdr.h.a: range;", "1 .. 5: a2(1); 1 .. 5: a2(2);"),
                                        body="        t.apply();"),
+    # flat ones, the parameters themselves and struct locals given bare
+    "hash_data_flat_struct_member": _hash("m.f"),
+    "hash_data_inner_struct_member": _hash("m.o.i"),
+    "hash_data_metadata_with_a_nested_struct": _hash("m"),
+    "hash_data_nested_struct_local": _hash("l", "        o_t l = m.o;\n"),
+    "hash_data_flat_struct_expression": _hash("(f_t){ p = hdr.h.a, z = 1 }"),
+    "hash_data_flat_struct_local_alone_in_list": _hash("{ l }", "        f_t l = m.f;\n"),
+    # a mask of all ones is dropped; a tuple's keys are concatenated as bits
+    "select_negative_mask_all_ones": _select("5 &&& -1: reject;"),
+    "select_negative_label_in_a_tuple": _select("(1, -3): reject;", "hdr.h.c, (int<8>)hdr.h.a"),
 }
 
 

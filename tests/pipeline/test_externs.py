@@ -273,7 +273,7 @@ control D(packet_out p, in hs h) { apply { p.emit(h.h); } }
 V1Switch(P(), VC(), I(), E(), C(), D()) main;
 """
     # (a negative single label, `-1: accept`, is refused at load as simple_switch refuses p4c's
-    # "-0x01" -- test_load_refused3; the range is written as masks and loads on both)
+    # "-0x01" -- test_load_refused2; the range is written as masks and loads on both)
     pl = Pipeline(compile_source(text, "signed.p4").device_config)
     pl.insert("I.u", {"h.h.s": 0xFE}, "I.set", {"v": 0x22})     # -2 as the control plane sends it
     # (a negative const entry value, `-3 : set(0x33)`, is refused as by p4c: "Negative values not supported yet")
