@@ -130,18 +130,7 @@ def split_call_args(st: dict, copies: dict) -> list | None:
             tail.append({"s": "assign", "l": e, "r": tmp})
         return tmp
 
-    def walk(x):
-        if isinstance(x, list):
-            return [walk(y) for y in x]
-        if not isinstance(x, dict):
-            return x
-        if x.get("op") == "call_fn":   # (all its parameters `in`: plain expressions)
-            x = dict(x, args=[arg(a) for a in x["args"]])
-        elif x.get("op") == "call_fn_out" or x.get("s") == "call_fn":
-            x = dict(x, args=[dict(a, e=arg(a["e"], a["dir"] == "inout")) if a.get("dir") in ("in", "inout") else a
-                              for a in x["args"]])
-        return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
-    out = walk(st)
+    out = _map_call_args(st, lambda e, d: arg(e, d == "inout"))
     return head + [out] + tail if head else None
 
 
@@ -179,19 +168,26 @@ def whole_operands(st: dict, path: str, val: dict) -> tuple:
             return dict(e, a=arm(e["a"]), b=arm(e["b"]))
         return e
 
+    key = "r" if st.get("s") == "assign" else "init" if st.get("s") == "decl" else None
+    if key and isinstance(st.get(key), dict) and st[key].get("op") == "cond":
+        st = dict(st, **{key: arm(st[key])})
+    out = _map_call_args(st, lambda e, d: arm(e) if d == "in" and (e.get("t") or [None])[0] == "header" else e)
+    return (out if n else st), n
+
+
+def _map_call_args(st: dict, fn) -> dict:
+    """``st`` with each function call's ``in``/``inout`` argument ``e`` put as ``fn(e, direction)``
+    (a ``call_fn`` expression's parameters are all ``in``: its arguments are plain expressions);
+    nested statement lists are left alone."""
     def walk(x):
         if isinstance(x, list):
             return [walk(y) for y in x]
         if not isinstance(x, dict):
             return x
-        if x.get("op") == "call_fn":   # (all its parameters `in`: plain expressions)
-            x = dict(x, args=[arm(a) if (a.get("t") or [None])[0] == "header" else a for a in x["args"]])
+        if x.get("op") == "call_fn":
+            x = dict(x, args=[fn(a, "in") for a in x["args"]])
         elif x.get("op") == "call_fn_out" or x.get("s") == "call_fn":
-            x = dict(x, args=[dict(a, e=arm(a["e"])) if a.get("dir") == "in"
-                              and (a["e"].get("t") or [None])[0] == "header" else a for a in x["args"]])
+            x = dict(x, args=[dict(a, e=fn(a["e"], a["dir"])) if a.get("dir") in ("in", "inout") else a
+                              for a in x["args"]])
         return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
-    key = "r" if st.get("s") == "assign" else "init" if st.get("s") == "decl" else None
-    if key and isinstance(st.get(key), dict) and st[key].get("op") == "cond":
-        st = dict(st, **{key: arm(st[key])})
-    out = walk(st)
-    return (out if n else st), n
+    return walk(st)
