@@ -129,3 +129,35 @@ def test_a_second_look_does_not_see_the_first_looks_late_frames(monkeypatch):
     monkeypatch.setattr(diff_session, "run_case", run_case)
     expected, diff, dead = diff_session.compare(t, case, None, None)
     assert not diff and expected.ports == {1: ["01", "02"]}, diff
+
+
+@pytest.mark.parametrize("who", ["bmv2", "checkmate"])
+def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who):
+    """test_p4rt_vs_bmv2.run when a switch dies under a request (SetForwardingPipelineConfig got
+    "Stream removed" from a BMv2 whose PI crashed, once in CI): BMv2's death is run again like one
+    seen after the run, a death of checkmate-switch is raised."""
+    import grpc
+
+    import fuzz_p4rt as F
+    import test_p4rt_vs_bmv2 as V
+    deaths = [f"{who} exited with -11"]
+
+    class Primary:
+        def __init__(self, name):
+            self.name = name
+
+        def set_pipeline(self, *_a, **_k):
+            if self.name == who and deaths:
+                raise grpc.RpcError("Stream removed")
+    for name, fake in [("compile_p4c", lambda case: SimpleNamespace(p4info=None, device_config=None)),
+                       ("pipeline_config", lambda *_a: None), ("Normalizer", lambda _i: None),
+                       ("_flush_digests", lambda *_a: None), ("_close", lambda _s: None),
+                       ("_open", lambda t, _b, _c: SimpleNamespace(primary=Primary(t.name)))]:
+        monkeypatch.setattr(F, name, fake)
+    targets = SimpleNamespace(bmv2=SimpleNamespace(name="bmv2"), cm=SimpleNamespace(name="checkmate"),
+                              check=lambda: [deaths.pop()] if deaths else [])
+    if who == "bmv2":
+        assert V.run(targets, 0, lambda _info: [], source="//") == [] and not deaths
+    else:
+        with pytest.raises(grpc.RpcError):
+            V.run(targets, 0, lambda _info: [], source="//")

@@ -21,8 +21,8 @@ S = pb.SetForwardingPipelineConfigRequest
 
 def run(targets, seed, make, source=None):
     """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences.
-    A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``); a death of ours
-    fails the test."""
+    A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``), also where its
+    death broke off the run (a request nobody answered); a death of ours fails the test."""
     out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source), lambda r: only_bmv2(r[1]))
     assert not dead, "\n".join(dead)
     return out
@@ -35,7 +35,7 @@ def _run_once(targets, seed, make, source):
     base = (seed + 7) << 50
     config = F.pipeline_config(ref.p4info, ref.device_config)
     norm = F.Normalizer(ref.p4info)
-    sides, out = [], []
+    sides, out, err = [], [], None
     try:
         for t in (targets.bmv2, targets.cm):
             s = F._open(t, base, config)
@@ -49,6 +49,8 @@ def _run_once(targets, seed, make, source):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
             if op[0] == "digests":
                 racing = set()
+    except grpc.RpcError as e:   # (an op's own errors are answers: run_both compares them) -- a switch
+        err = e                  # that stopped answering mid-run; check() below says which
     finally:
         for s in sides:
             try:
@@ -57,6 +59,8 @@ def _run_once(targets, seed, make, source):
                 pass
             F._close(s)
         dead = targets.check()
+    if err is not None and not only_bmv2(dead):
+        raise err
     return out, dead
 
 
