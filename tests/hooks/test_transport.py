@@ -407,11 +407,12 @@ def test_back_to_back_buckets_of_mixed_packet_sizes(gso):
         assert not any(r.stats.retransmits for r in rings)
 
 
-
 def test_data_in_flight_fits_the_receivers_buffer(monkeypatch):
     """The sender never has more datagrams in flight than the next rank's receive buffer holds (as
     granted by the kernel), so a slow receiver makes the sender wait instead of making the kernel drop:
-    with a 96 kB buffer, jumbo datagrams one per call (no GSO/GRO), no socket drops, no resends."""
+    with a 96 kB buffer, jumbo datagrams one per call (no GSO/GRO), no socket drops, no resends.  The
+    retransmission timeout is 1 s: a receiver starved longer than the timeout (a loaded machine: 0.2
+    s fired once in CI) has its unread datagrams sent again, which then overflow its buffer."""
     from benchmarks.bench_allreduce import socket_drops
     from trainer_hooks import transport
     from trainer_hooks.ring_arrays import datagram_truesize
@@ -429,7 +430,7 @@ def test_data_in_flight_fits_the_receivers_buffer(monkeypatch):
         s.bind(("127.0.0.1", 0))
         socks.append(s)
     addrs = [s.getsockname() for s in socks]
-    rings = [Peak(socks[r], r, 3, addrs[r - 1], addrs[(r + 1) % 3], job_id=7, rto=0.2, timeout=30, gso=False)
+    rings = [Peak(socks[r], r, 3, addrs[r - 1], addrs[(r + 1) % 3], job_id=7, rto=1.0, timeout=30, gso=False)
              for r in range(3)]
     try:
         assert all(r.rcvbuf == 96 << 10 for r in rings), [r.rcvbuf for r in rings]  # Linux: twice the request
