@@ -1,0 +1,79 @@
+"""Disagreements closed by helper opens2 (issue #15): the items helpers opens, mutz35, corpus20 and
+errs19 left open, each measured on real p4c 1.2.4.8 / BMv2 1.15.5 and kept as cases.
+"""
+from .base import Entry, H, case, program
+from .fuzz18 import _U
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# (1) opens' open probe: a store in an action body that every use of the action is followed by an
+# overwrite of (`action wc() { hdr.h.c = 44; }` listed by `t`, `t.apply(); ..; hdr.h.c = meta.m16;`).
+_SW = "        hdr.h.d = 32w5;\n        switch (hdr.h.a) { 7: { hdr.h.d = 32w1 | (bit<32>)hdr.h.c; } }\n"
+_TD = ("    action n() { meta.m8 = 1; }\n"
+       "    action wc() { hdr.h.c = 44; }\n"
+       "    action wm() { hdr.h.c = 45; meta.m8 = 2; }\n"
+       "    action wr() { hdr.h.c = 46; meta.m8 = (bit<8>)hdr.h.c; }\n"
+       "    action wp(bit<16> v) { hdr.h.c = v; }\n"
+       "    table t { key = { hdr.h.b: exact; } actions = { wc; n; } default_action = wc(); }\n"
+       "    table tm { key = { hdr.h.b: exact; } actions = { wm; n; } default_action = wm(); }\n"
+       "    table tr { key = { hdr.h.b: exact; } actions = { wr; n; } default_action = wr(); }\n"
+       "    table tp { key = { hdr.h.b: exact; } actions = { wp; n; } default_action = n(); }\n"
+       "    table t2 { key = { hdr.h.b: exact; } actions = { wc; n; } default_action = n(); }\n"
+       "    table t3 { key = { hdr.h.b: exact; } actions = { wc; n; } default_action = wc(); }\n"
+       "    table tk { key = { hdr.h.c: exact; } actions = { n; } default_action = n(); }\n")
+_RD = "meta.m16 = (bit<16>)hdr.h.d + (bit<16>)meta.m8; "
+_DF = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]
+for _name, _rest, _ent in [
+        ("a_default_action", "t.apply(); " + _RD + "hdr.h.c = meta.m16;", []),
+        ("an_entry_action", "t2.apply(); " + _RD + "hdr.h.c = meta.m16;", [Entry("I.t2", {"hdr.h.b": 1}, "I.wc", {})]),
+        ("an_action_with_another_store", "tm.apply(); " + _RD + "hdr.h.c = meta.m16;", []),
+        ("an_action_parameter", "tp.apply(); " + _RD + "hdr.h.c = meta.m16;", [Entry("I.tp", {"hdr.h.b": 1}, "I.wp", {"v": 9})]),
+        ("a_switch_on_action_run", "switch (t.apply().action_run) { wc: { meta.m8 = 3; } default: { } } " + _RD + "hdr.h.c = meta.m16;", []),
+        ("listed_by_two_tables_both_overwritten", "t.apply(); " + _RD + "hdr.h.c = meta.m16; t3.apply(); hdr.h.c = 7;", []),
+        ("overwritten_in_both_branches", "t.apply(); " + _RD + "if (hdr.h.b == 1) { hdr.h.c = meta.m16; } else { hdr.h.c = 3; }", []),
+        ("also_called_directly_overwritten", "t.apply(); " + _RD + "hdr.h.c = meta.m16; wc(); hdr.h.c = 8;", []),
+        # guards: a use that reads it keeps the store (and the apply ends the copy)
+        ("read_in_the_action_body", "tr.apply(); " + _RD + "hdr.h.c = meta.m16;", []),
+        ("listed_by_a_second_table", "t.apply(); " + _RD + "hdr.h.c = meta.m16; t3.apply(); hdr.h.b = (bit<8>)hdr.h.c;", []),
+        ("read_by_a_later_key", "t.apply(); " + _RD + "tk.apply(); hdr.h.c = meta.m16;", []),
+        ("read_past_an_exit", "t.apply(); " + _RD + "if (hdr.h.b == 1) { exit; } hdr.h.c = meta.m16;", []),
+        ("also_called_directly_and_read", "t.apply(); " + _RD + "hdr.h.c = meta.m16; wc(); hdr.h.b = (bit<8>)hdr.h.c;", []),
+        ("not_overwritten", "t.apply(); " + _RD, []),
+        ("overwritten_in_one_branch", "t.apply(); " + _RD + "if (hdr.h.b == 1) { hdr.h.c = meta.m16; }", []),]:
+    CASES.append(case(f"opens2_dead_action_store_{_name}", CAT, program(
+        _SW + "        " + _rest + "\n", ingress_decls=_TD), entries=_ent, frames=_DF))
+
+
+# (2) mutz35's open item: a header-union member's copy past a sub-control whose body returns.
+_UV = ("        hdr.h.c = (bit<16>)((bit<1>)meta.mh.isValid() ++ (bit<1>)hdr.u.x.isValid() ++ "
+       "(bit<1>)hdr.u.w.isValid());\n        hdr.h.d = meta.mh.isValid() ? meta.mh.d : 32w7;\n")
+_US = ("control S1(inout headers_t h, inout meta_t m) { apply { m.mh = h.u.x; } }\n"
+       "control R1(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { return; } m.m8 = 1; } }\n"
+       "control R2(inout headers_t h, inout meta_t m) { apply { m.m8 = 1; return; } }\n"
+       "control R3(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { return; } m.mh = h.u.x; } }\n"
+       "control R4(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { return; } h.u.x.a = 3; } }\n"
+       "control R5(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { exit; } m.m8 = 1; } }\n"
+       "control R6(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { m.m8 = 5; } else { return; } } }\n"
+       "control R7(inout headers_t h, inout meta_t m) { apply { if (h.h.b == 2) { return; } h.h2.setValid(); } }\n")
+_UD = dict(_U, meta="    h_t mh;\n", top=_US,
+           ingress_decls="    S1() s1;\n    R1() r1;\n    R2() r2;\n    R3() r3;\n    R4() r4;\n    R5() r5;\n    R6() r6;\n    R7() r7;\n")
+_UF = [(1, H(a, b, 2, d=0x11223344 + a, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)]
+for _name, _body in [
+        ("a_conditional_return", "r1.apply(hdr, meta); s1.apply(hdr, meta);"),
+        ("a_return_at_its_end", "r2.apply(hdr, meta); s1.apply(hdr, meta);"),
+        ("a_return_in_an_else", "r6.apply(hdr, meta); s1.apply(hdr, meta);"),
+        ("two_returning_sub_controls", "r1.apply(hdr, meta); r2.apply(hdr, meta); s1.apply(hdr, meta);"),
+        ("a_returning_sub_control_in_a_branch", "if (hdr.h.b == 1) { r1.apply(hdr, meta); } s1.apply(hdr, meta);"),
+        ("a_return_then_the_read", "r3.apply(hdr, meta);"),
+        ("a_return_then_an_unrelated_header", "r7.apply(hdr, meta); s1.apply(hdr, meta);"),
+        # guards: a write of the member after the return ends it; an exit
+        ("ended_by_a_write_after_the_return", "r4.apply(hdr, meta); s1.apply(hdr, meta);"),
+        ("an_exit", "r5.apply(hdr, meta); s1.apply(hdr, meta);"),]:
+    CASES.append(case(f"opens2_union_copy_past_a_sub_control_with_{_name}", CAT, program(
+        "        hdr.u.x = hdr.h; hdr.u.w.setValid(); " + _body + "\n" + _UV, **_UD), frames=_UF))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
