@@ -304,6 +304,8 @@ class ExternRules:
         err.after_type_checking = True
         err.block = self.ctx.get("block")
         err.positionless = True   # (p4c: "clone3: unknown extern function", at v1model.p4)
+        err.seq = self.__dict__.setdefault("_deprecated_seq", [0])[0]   # (elaboration order: ElabOutput.finish)
+        self._deprecated_seq[0] += 1
         if not self.defer_error(err):
             self.__dict__.setdefault("body_deprecated_errors", []).append(err)
 

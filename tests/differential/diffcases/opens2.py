@@ -74,6 +74,56 @@ for _name, _body in [
     CASES.append(case(f"opens2_union_copy_past_a_sub_control_with_{_name}", CAT, program(
         "        hdr.u.x = hdr.h; hdr.u.w.setValid(); " + _body + "\n" + _UV, **_UD), frames=_UF))
 
+
+# (3) corpus20's open item: which of two deprecated calls (clone3 / resubmit(data) /
+# recirculate(data)) p4c converts first -- both errors name only the call ("clone3: unknown extern
+# function", at v1model.p4), so the order shows in which name comes first.  p4c 1.2.4.8 (probed,
+# /tmp/o2/dep, 26 programs): the controls in declaration order; in each, its actions in the order
+# of its locals once sub-controls are inlined (an instance's actions where it is declared, a
+# directly applied one's after the control's own), then its body in order, the applied
+# sub-controls' bodies in place.  checkmate-p4c named a directly applied sub-control's body last
+# and took the body calls in V1Switch's order.  name -> (program, words the message must contain)
+_DT = "    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } default_action = NoAction(); }\n"
+_SUB_C3 = "control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { clone3(CloneType.I2E, 32w5, meta); } }\n"
+_SUB_RS = ("control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {\n"
+           "    action b() { resubmit(meta); }\n    apply { b(); } }\n")
+
+
+def _egress_first(src: str) -> str:
+    """``src`` (the skeleton) with control E declared above control I."""
+    i, e, cc = src.index("control I("), src.index("control E("), src.index("control CC(")
+    return src[:i] + src[e:cc] + src[i:e] + src[cc:]
+
+
+INVALID: dict[str, tuple[str, tuple]] = {
+    "opens2_deprecated_sub_control_body_before_egress_action": (program(
+        "        S.apply(hdr, meta, sm);\n", egress="        t.apply();\n", top=_SUB_C3,
+        egress_decls="    action a() { recirculate(meta); }\n" + _DT), ("clone3",)),
+    "opens2_deprecated_own_action_before_a_directly_applied_sub_controls_action": (program(
+        "        t.apply(); S.apply(hdr, meta, sm);\n", top=_SUB_RS,
+        ingress_decls="    action a() { clone3(CloneType.I2E, 32w5, meta); }\n" + _DT), ("clone3",)),
+    "opens2_deprecated_sub_control_applied_first_still_after_own_action": (program(
+        "        S.apply(hdr, meta, sm); t.apply();\n", top=_SUB_RS,
+        ingress_decls="    action a() { clone3(CloneType.I2E, 32w5, meta); }\n" + _DT), ("clone3",)),
+    "opens2_deprecated_egress_body_declared_first": (_egress_first(program(
+        "        clone3(CloneType.I2E, 32w5, meta);\n", egress="        recirculate(meta);\n")), ("recirculate",)),
+    "opens2_deprecated_egress_sub_control_body_declared_first": (_egress_first(program(
+        "        clone3(CloneType.I2E, 32w5, meta);\n", egress="        S.apply(hdr, meta, sm);\n",
+        top=_SUB_C3.replace("clone3(CloneType.I2E, 32w5, meta)", "recirculate(meta)"))), ("recirculate",)),
+    # guards (agreeing before): an instance declared above the action, a sub-control's action
+    # before the body's call, the body's own order, actions in declaration order
+    "opens2_deprecated_instance_declared_before_the_action": (program(
+        "        t.apply(); s.apply(hdr, meta, sm);\n", top=_SUB_RS,
+        ingress_decls="    S() s;\n    action a() { clone3(CloneType.I2E, 32w5, meta); }\n" + _DT), ("resubmit",)),
+    "opens2_deprecated_sub_control_action_before_the_body": (program(
+        "        clone3(CloneType.I2E, 32w5, meta); S.apply(hdr, meta, sm);\n", top=_SUB_RS), ("resubmit",)),
+    "opens2_deprecated_body_order": (program(
+        "        resubmit(meta); clone3(CloneType.I2E, 32w5, meta);\n"), ("resubmit",)),
+    "opens2_deprecated_actions_in_declaration_order": (program(
+        "        b(); a();\n", ingress_decls="    action a() { resubmit(meta); }\n"
+        "    action b() { clone3(CloneType.I2E, 32w5, meta); }\n"), ("resubmit",)),
+}
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
