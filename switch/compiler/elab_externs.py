@@ -539,10 +539,10 @@ class ExternRules:
                 raise E(args[2].loc, f"{name}: the result field {rtext} is inside {expr_text(holders[0])}, which is in "
                                      "the data (p4c: 'Only calls to update_checksum or update_checksum_with_payload "
                                      "allowed')")
-            if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
-                                               if i.kind in ("member", "name")):
-                # the out argument aliases an element of the list: p4c copies the list into
-                # temporaries first, and its BMv2 back end refuses those assignments
+            if any(self.expr(i, scope)[0] == lv for i in _data_leaves(args[1]) if i.kind in ("member", "name")):
+                # the out argument aliases an element of the list (or of a struct expression in
+                # it, or given bare: helper opens2): p4c copies the list into temporaries first,
+                # and its BMv2 back end refuses those assignments
                 raise E(args[2].loc, f"{name}: the result field {expr_text(args[2])} is also in the data list "
                                      "(p4c: 'Only calls to update_checksum or update_checksum_with_payload allowed')")
             return [{"s": "update_checksum", "c": c, "data": [[d, w] for d, w in data],
@@ -690,3 +690,16 @@ class ExternRules:
         # primitive only records which field list to send); a list expression or a tuple
         # value is copied into temporaries by p4c, i.e. its values are those of the call.
         return [{"s": "digest", "name": name, "items": items, "late": data.kind != "list" and dt[0] == "struct"}]
+
+
+def _data_leaves(data) -> list:
+    """The elements of checksum data ``data`` (an AST node), through nested lists and struct
+    expressions (``(T){ f = .. }``); a bare value other than those is no list: none."""
+    if data.kind == "cast" and isinstance(data.a, Node) and data.a.kind in ("struct_init", "list"):
+        data = data.a
+    if data.kind not in ("list", "struct_init"):
+        return []
+    out = []
+    for it in (v for _, v in data.fields) if data.kind == "struct_init" else data.items:
+        out.extend(_data_leaves(it) if it.kind in ("list", "struct_init", "cast") else [it])
+    return out

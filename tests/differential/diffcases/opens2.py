@@ -75,6 +75,22 @@ for _name, _body in [
         "        hdr.u.x = hdr.h; hdr.u.w.setValid(); " + _body + "\n" + _UV, **_UD), frames=_UF))
 
 
+# (4) errs19's open item, update_checksum of a struct expression: p4c 1.2.4.8 compiles one of fields
+# and constants; bare and flat, simple_switch runs it (the others: load refusals,
+# tests/p4c/test_load_refused4.py).  checkmate-p4c refused it as a computation.
+_ST = "struct in_t { bit<8> x; bit<8> y; }\n"
+_CKF = [(1, H(a, b, c, d=0x10)) for a, b, c in ((1, 2, 0), (0x7f, 0x80, 0xffff), (0, 0, 0x1234), (0xee, 0x11, 5))]
+for _name, _kw in [
+        ("update", dict(compute="apply { update_checksum(hdr.h.isValid(), (in_t){ x = hdr.h.a, y = hdr.h.b }, "
+                                "hdr.h.c, HashAlgorithm.csum16); }")),
+        ("update_crc16_from_metadata", dict(compute="apply { update_checksum(true, (in_t){ x = meta.m8, y = hdr.h.b }, "
+                                                    "hdr.h.c, HashAlgorithm.crc16); }", ingress="        meta.m8 = hdr.h.a + 1;\n")),
+        ("verify", dict(verify="apply { verify_checksum(hdr.h.isValid(), (in_t){ x = hdr.h.a, y = hdr.h.b }, "
+                               "hdr.h.c, HashAlgorithm.csum16); }",
+                        ingress="        hdr.h.d = (bit<32>)sm.checksum_error;\n")),]:
+    CASES.append(case(f"opens2_checksum_of_a_flat_struct_expression_{_name}", CAT, program(
+        _kw.pop("ingress", ""), top=_ST, **_kw), frames=_CKF))
+
 # (3) corpus20's open item: which of two deprecated calls (clone3 / resubmit(data) /
 # recirculate(data)) p4c converts first -- both errors name only the call ("clone3: unknown extern
 # function", at v1model.p4), so the order shows in which name comes first.  p4c 1.2.4.8 (probed,
@@ -119,6 +135,21 @@ INVALID: dict[str, tuple[str, tuple]] = {
         "        clone3(CloneType.I2E, 32w5, meta); S.apply(hdr, meta, sm);\n", top=_SUB_RS), ("resubmit",)),
     "opens2_deprecated_body_order": (program(
         "        resubmit(meta); clone3(CloneType.I2E, 32w5, meta);\n"), ("resubmit",)),
+    # (4) a struct expression in checksum data: the result field inside it is p4c's "tmp.x = hdr.h.a:
+    # Only calls to update_checksum ... allowed" (no position); a computation inside it p4c's
+    # "Computations are not supported in update_checksum" at the call's line
+    "opens2_checksum_slice_of_the_result_field_inside_a_struct_expression": (program("", top=_ST, compute=(
+        "apply { update_checksum(true, (in_t){ x = hdr.h.a, y = hdr.h.c[7:0] }, hdr.h.c, HashAlgorithm.csum16); }")),
+        ("computations",)),
+    "opens2_checksum_result_field_inside_a_flat_struct_expression": (program("", top=_ST.replace("bit<8> y", "bit<16> y"), compute=(
+        "apply { update_checksum(true, (in_t){ x = hdr.h.a, y = hdr.h.c }, hdr.h.c, HashAlgorithm.csum16); }")),
+        ("result field",)),
+    "opens2_checksum_result_field_inside_a_nested_struct_expression": (program("", top=_ST + "struct o_t { in_t i; bit<16> z; }\n", compute=(
+        "apply { update_checksum(true, (o_t){ i = { hdr.h.a, hdr.h.b }, z = hdr.h.c }, hdr.h.c, HashAlgorithm.csum16); }")),
+        ("result field",)),
+    "opens2_checksum_computation_inside_a_struct_expression": (program("", top=_ST, compute=(
+        "apply { update_checksum(true, (in_t){ x = hdr.h.a, y = hdr.h.b + 1 }, hdr.h.c, HashAlgorithm.csum16); }")),
+        ("computations",)),
     "opens2_deprecated_actions_in_declaration_order": (program(
         "        b(); a();\n", ingress_decls="    action a() { resubmit(meta); }\n"
         "    action b() { clone3(CloneType.I2E, 32w5, meta); }\n"), ("resubmit",)),
