@@ -182,6 +182,8 @@ class OutputRules:
                     if getattr(e, "positionless", False) and blk not in self.gone_subcontrols]
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             self.raise_deferred(err)
+        for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
+            raise err
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
             raise err   # (elab_externs.user_extern_call: ComputeChecksum's before VerifyChecksum's)
         for blk, err in self.__dict__.get("block_errors", {}).items():
