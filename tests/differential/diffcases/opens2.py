@@ -91,6 +91,23 @@ for _name, _kw in [
     CASES.append(case(f"opens2_checksum_of_a_flat_struct_expression_{_name}", CAT, program(
         _kw.pop("ingress", ""), top=_ST, **_kw), frames=_CKF))
 
+# (5) `int<8> ++ bit<8>` with a run-time operand, measured again on p4c 1.2.4.8 (helper opens2):
+# refused wherever the run-time value survives its mid end ("Cannot cast from 'bit<8>' to
+# 'int<16>'": a local's initializer, `bit ++ int`, metadata operands, a condition, an action, a
+# function -- without a position there -- and tests/conformance/programs/concat_sign.p4 at its
+# line 26); checkmate-p4c compiles those on purpose (the spec and later p4c take them:
+# docs/conformance/CORPUS.md).  What p4c 1.2.4.8 compiles, on BMv2:
+_CF = [(1, H(a, b)) for a in (0x01, 0x90, 0xff) for b in (0x00, 0x81)]
+for _name, _body in [
+        ("both_signed", "int<16> x = (int<8>)hdr.h.a ++ (int<8>)hdr.h.b; hdr.h.c = (bit<16>)x; hdr.h.d = (bit<32>)(bit<16>)(x >> 4);"),
+        ("constant_right_operand", "int<16> x = (int<8>)hdr.h.a ++ 8w0x81; hdr.h.c = (bit<16>)x; hdr.h.d = (bit<32>)(bit<16>)(x >> 4);"),
+        ("constant_signed_left_operand", "int<16> x = 8s5 ++ (int<8>)hdr.h.b; hdr.h.c = (bit<16>)(x >> 2);"),
+        ("unused_local", "int<16> x = (int<8>)hdr.h.a ++ hdr.h.b; hdr.h.c = 16w1;"),
+        ("dead_store", "int<16> x = (int<8>)hdr.h.a ++ hdr.h.b; x = -3; hdr.h.c = (bit<16>)x;"),
+        ("removed_branch", "if (false) { hdr.h.c = (bit<16>)((int<8>)hdr.h.a ++ hdr.h.b); } hdr.h.b = 2;"),]:
+    CASES.append(case(f"opens2_mixed_sign_concatenation_{_name}", "expressions", program("        " + _body + "\n"),
+                      frames=_CF))
+
 # (3) corpus20's open item: which of two deprecated calls (clone3 / resubmit(data) /
 # recirculate(data)) p4c converts first -- both errors name only the call ("clone3: unknown extern
 # function", at v1model.p4), so the order shows in which name comes first.  p4c 1.2.4.8 (probed,
@@ -103,6 +120,19 @@ _DT = "    table t { key = { hdr.h.a: exact; } actions = { a; NoAction; } defaul
 _SUB_C3 = "control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { clone3(CloneType.I2E, 32w5, meta); } }\n"
 _SUB_RS = ("control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {\n"
            "    action b() { resubmit(meta); }\n    apply { b(); } }\n")
+
+# ... and found beside it: a clone (or resubmit, recirculate, digest) in a function is judged by
+# p4c where the function is inlined, with the caller's control -- clone_preserving_field_list(I2E)
+# in a function called from ingress compiles and runs; checkmate-p4c judged a function taking a
+# struct `inout` as if it ran in the parser ("only allowed in ingress or egress"), and a function's
+# deprecated call was raised at the call ahead of the caller's actions (fn probes, 13 programs).
+_FN = ("void fcl(inout meta_t m) { m.m8 = 1; clone_preserving_field_list(CloneType.I2E, 32w5, 8w0); }\n"
+       "void fce(inout meta_t m) { m.m8 = 2; clone_preserving_field_list(CloneType.E2E, 32w5, 8w0); }\n")
+for _name, _kw in [("in_ingress", dict(ingress="        fcl(meta); hdr.h.b = meta.m8;\n")),
+                   ("e2e_in_egress", dict(egress="        if (sm.instance_type == 0) { fce(meta); } hdr.h.b = meta.m8;\n")),]:
+    CASES.append(case(f"opens2_clone_in_a_function_called_{_name}", CAT, program(_kw.pop("ingress", ""), top=_FN, **_kw),
+                      frames=[(1, H(a, 0, 3, d=0x10)) for a in (1, 2)], clones={5: ([(3, 0)], 0)}, one_by_one=True))
+
 _RT = "struct in_t { bit<8> x; bit<8> y; }\nstruct out_t { in_t i; bit<16> z; }\n"
 _RN = "    register<out_t>(32w4) r;\n"
 
@@ -128,6 +158,11 @@ INVALID: dict[str, tuple[str, tuple]] = {
     "opens2_deprecated_egress_sub_control_body_declared_first": (_egress_first(program(
         "        clone3(CloneType.I2E, 32w5, meta);\n", egress="        S.apply(hdr, meta, sm);\n",
         top=_SUB_C3.replace("clone3(CloneType.I2E, 32w5, meta)", "recirculate(meta)"))), ("recirculate",)),
+    "opens2_deprecated_call_in_a_function_after_the_controls_action": (program(
+        "        t.apply(); f3(meta);\n", top="void f3(inout meta_t m) { clone3(CloneType.I2E, 32w5, m); }\n",
+        ingress_decls="    action a() { resubmit(meta); }\n" + _DT), ("resubmit",)),
+    "opens2_e2e_clone_in_a_function_called_from_ingress": (program(
+        "        fce(meta);\n", top=_FN), ("not invoked in egress",)),
     # guards (agreeing before): an instance declared above the action, a sub-control's action
     # before the body's call, the body's own order, actions in declaration order
     "opens2_deprecated_instance_declared_before_the_action": (program(
