@@ -23,6 +23,11 @@ One action body serves every use here, and each use may copy back into other pla
 :func:`specialize_copy_out_bodies` gives a table's action reference or a call statement whose
 copy-back kills such a store a body of its own without it (``action_variants`` in the IR; the
 reference's ``impl`` names it), the statements of the shared body walked into plain blocks.
+
+p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
+before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
+is one table apply (:func:`drop_dead_action_stores`) -- for the single-case switch copies
+(:mod:`.switch_copies`), which such a store does not end.
 """
 from __future__ import annotations
 

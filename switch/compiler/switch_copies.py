@@ -15,7 +15,9 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   both branches of an ``if`` (past it when neither branch writes them), past a direct action
   call whose body and copy-backs write neither (fuzz_exprs seed 14908; a body or argument reading
   it reads the field itself: p4c leaves the call a call) and a table apply whose actions write
-  neither (its keys read the field itself), into every case of a later ``switch`` on a value or
+  neither (its keys read the field itself; an action only that apply uses loses the stores p4c's
+  def-use finds dead after it: ``dead_reads.drop_dead_action_stores``, helper opens2), into every
+  case of a later ``switch`` on a value or
   on ``action_run`` (past it what all cases keep; a later single-case switch's own copies read
   them: :func:`_carry_cases`), and into the body of a sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
