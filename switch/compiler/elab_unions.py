@@ -109,8 +109,9 @@ class UnionRules:
         listed action ``ref`` (no other table named there lists it -- p4c's front end has removed
         the unapplied ones; neither that block nor an action calls it)."""
         from .elab_ctor import _ast_nodes
-        node, scope = self.ctx.get("node"), self.ctx.get("scope")
-        if node is None or scope is None or self.ctx.get("sub"):
+        ctx = getattr(self, "ctx", None) or {}   # (none once every block is elaborated: no view)
+        node, scope = ctx.get("node"), ctx.get("scope")
+        if node is None or scope is None or ctx.get("sub"):
             return False
         nodes = list(_ast_nodes([node.body] + [d for d in node.locals if d.kind == "action"]))
         labels = {id(n.label) for n in nodes if n.kind == "swcase"}   # (an action_run case names no use)
