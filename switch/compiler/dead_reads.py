@@ -23,6 +23,11 @@ One action body serves every use here, and each use may copy back into other pla
 :func:`specialize_copy_out_bodies` gives a table's action reference or a call statement whose
 copy-back kills such a store a body of its own without it (``action_variants`` in the IR; the
 reference's ``impl`` names it), the statements of the shared body walked into plain blocks.
+
+p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
+before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
+is one table apply (:func:`drop_dead_action_stores`) -- for the single-case switch copies
+(:mod:`.switch_copies`), which such a store does not end.
 """
 from __future__ import annotations
 
@@ -298,3 +303,27 @@ def _covers(lv: dict, target: str) -> bool:
     return lv.get("op") != "slice" and xp is not None and "[*]" not in xp and \
         (target == xp or target.startswith((xp + ".", xp + "[")))
 
+
+
+def drop_dead_action_stores(body: list, rest: tuple, expand=None) -> list:
+    """An action body as p4c's front-end def-use leaves it where its only use is one table apply
+    followed by ``rest`` (statement lists, :func:`_fate`'s): without the stores to a header or
+    struct field that the rest of the body, or else ``rest``, overwrites on every path before
+    anything reads it (measured by helper opens2: ``action wc() { hdr.h.c = 44; }`` listed by a
+    table whose apply is followed by ``hdr.h.c = meta.m16;`` is empty in p4c's JSON, so the apply
+    ends no single-case switch's copy reading ``hdr.h.c``).  Only the body's straight-line
+    statements are looked at."""
+    flat = list(flat_blocks(body))
+    out = []
+    for i, st in enumerate(flat):
+        if st.get("s") == "assign" and st["l"].get("op") == "field" and not has_method_call(st["r"]):
+            lp = _path(st["l"])
+            if lp is not None and "[*]" not in lp:
+                fate = _fate(flat[i + 1:], lp, expand)
+                for lst in rest if fate is None else ():
+                    if (fate := _fate(lst, lp, expand)) is not None:
+                        break
+                if fate:
+                    continue
+        out.append(st)
+    return out if len(out) < len(flat) else body

@@ -428,8 +428,20 @@ class CallRules:
         """A called function's deferred error: a missing ``return`` is p4c's only after type
         checking (a type error around the call comes first: p4c_mutate seed 403, `false ^ f(x)`),
         so it is kept as a late error; the others (back-end checks of its body) are raised here."""
+        if self.ctx.get("dead_expr"):
+            return
+        for check in self.__dict__.get("fn_role_checks", {}).get(f["py"], ()):   # (elab_externs.ingress_or_egress_only)
+            check(self.ctx.get("role"))
         err = f.get("deferred_error")
-        if err is None or self.ctx.get("dead_expr"):
+        if err is None:
+            return
+        if getattr(err, "positionless", False):   # (a deprecated call: in p4c's conversion order with
+            # the caller's others, as if inlined here -- elab_externs.deprecated_call_error)
+            if not self.defer_error(err) and err not in self.__dict__.get("body_deprecated_errors", []):
+                err.block = self.ctx.get("block")
+                err.seq = self.__dict__.setdefault("_deprecated_seq", [0])[0]
+                self._deprecated_seq[0] += 1
+                self.__dict__.setdefault("body_deprecated_errors", []).append(err)
             return
         if getattr(err, "missing_return", False):
             # p4c checks it on the code left after its front end removed unused actions and

@@ -304,6 +304,8 @@ class ExternRules:
         err.after_type_checking = True
         err.block = self.ctx.get("block")
         err.positionless = True   # (p4c: "clone3: unknown extern function", at v1model.p4)
+        err.seq = self.__dict__.setdefault("_deprecated_seq", [0])[0]   # (elaboration order: ElabOutput.finish)
+        self._deprecated_seq[0] += 1
         if not self.defer_error(err):
             self.__dict__.setdefault("body_deprecated_errors", []).append(err)
 
@@ -336,10 +338,28 @@ class ExternRules:
         115) -- and an unused action or unapplied sub-control is no error (target_error)."""
         if role in allowed:
             return
+        if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            # a function's body: judged at each call, with the caller's role (p4c inlines it;
+            # clone_preserving_field_list in a function called from ingress compiles: helper opens2)
+            self.__dict__.setdefault("fn_role_checks", {}).setdefault(self.functions[self.ctx["block"]]["py"], []).append(
+                lambda r: self.ingress_or_egress_only(name, r, loc, allowed))
+            return
         only = {"verify_checksum": "verify_checksum or verify_checksum_with_payload",
                 "compute_checksum": "update_checksum or update_checksum_with_payload"}.get(role or "")
         self.target_error(loc, f"{name}: only allowed in {', '.join(allowed[:-1])} or {allowed[-1]}, not in the {role or 'parser'}" +
                           (f" (p4c: 'Only calls to {only} allowed')" if only else ""))
+
+    def clone_type_check(self, name: str, ctype, role, loc) -> None:
+        """An I2E clone outside ingress, an E2E one outside egress: p4c's BMv2 back end refuses it
+        (in a function: at each call, with the caller's role, as :meth:`ingress_or_egress_only`)."""
+        want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
+        if want is None or role == want:
+            return
+        if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            self.__dict__.setdefault("fn_role_checks", {}).setdefault(self.functions[self.ctx["block"]]["py"], []).append(
+                lambda r: self.clone_type_check(name, ctype, r, loc))
+            return
+        self.target_error(loc, f"{name}({ctype}, ...) not invoked in {want} (p4c rejects it in {role} for BMv2)")
 
     def check_type_args(self, call: Node, bound: list, what: str) -> None:
         """Explicit type arguments of a v1model extern function or method (``random<T>``,
@@ -537,10 +557,10 @@ class ExternRules:
                 raise E(args[2].loc, f"{name}: the result field {rtext} is inside {expr_text(holders[0])}, which is in "
                                      "the data (p4c: 'Only calls to update_checksum or update_checksum_with_payload "
                                      "allowed')")
-            if args[1].kind == "list" and any(self.expr(i, scope)[0] == lv for i in args[1].items
-                                               if i.kind in ("member", "name")):
-                # the out argument aliases an element of the list: p4c copies the list into
-                # temporaries first, and its BMv2 back end refuses those assignments
+            if any(self.expr(i, scope)[0] == lv for i in _data_leaves(args[1]) if i.kind in ("member", "name")):
+                # the out argument aliases an element of the list (or of a struct expression in
+                # it, or given bare: helper opens2): p4c copies the list into temporaries first,
+                # and its BMv2 back end refuses those assignments
                 raise E(args[2].loc, f"{name}: the result field {expr_text(args[2])} is also in the data list "
                                      "(p4c: 'Only calls to update_checksum or update_checksum_with_payload allowed')")
             return [{"s": "update_checksum", "c": c, "data": [[d, w] for d, w in data],
@@ -565,9 +585,7 @@ class ExternRules:
                 self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
                 fl = self.const_int(args[2], "field list index") & 0xFF   # (bit<8>: -1 is list 255, as p4c; errs19)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
-            want = {"I2E": "ingress", "E2E": "egress"}.get(str(ctype))
-            if want is not None and role != want:
-                self.target_error(loc, f"{name}({ctype}, ...) not invoked in {want} (p4c rejects it in {role} for BMv2)")
+            self.clone_type_check(name, ctype, role, loc)
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)
@@ -688,3 +706,16 @@ class ExternRules:
         # primitive only records which field list to send); a list expression or a tuple
         # value is copied into temporaries by p4c, i.e. its values are those of the call.
         return [{"s": "digest", "name": name, "items": items, "late": data.kind != "list" and dt[0] == "struct"}]
+
+
+def _data_leaves(data) -> list:
+    """The elements of checksum data ``data`` (an AST node), through nested lists and struct
+    expressions (``(T){ f = .. }``); a bare value other than those is no list: none."""
+    if data.kind == "cast" and isinstance(data.a, Node) and data.a.kind in ("struct_init", "list"):
+        data = data.a
+    if data.kind not in ("list", "struct_init"):
+        return []
+    out = []
+    for it in (v for _, v in data.fields) if data.kind == "struct_init" else data.items:
+        out.extend(_data_leaves(it) if it.kind in ("list", "struct_init", "cast") else [it])
+    return out

@@ -163,16 +163,27 @@ class OutputRules:
         # controls in declaration order (not V1Switch's: DINGDAMU/P4DDoS declares egress first and
         # p4c names its _drop), each one's in source order
         order = {d.name: i for i, d in enumerate(self.decls) if d.kind == "control"}
+        act_index = {id(a.get("deferred_error")): i for i, a in enumerate(self.actions.values())}
 
         def conversion_order(ctl, err):   # (a deprecated call's, which p4c prints without a position
-            # of the program, after the ones it locates: the first line p4c names is theirs)
-            return (getattr(err, "positionless", False), order.get(str(ctl or "").split(".")[0], len(order)),
-                    err.loc.file, err.loc.line, err.loc.col)
+            # of the program, after the ones it locates: the first line p4c names is theirs; among
+            # them, p4c's conversion order -- per control, its actions in the order of its locals
+            # once sub-controls are inlined (an instance's at its declaration, a directly applied
+            # one's after the control's own: self.actions' order), then its body's calls, those of
+            # the sub-control bodies it applies in place: probed by helper opens2)
+            top = order.get(str(ctl or "").split(".")[0], len(order))
+            if getattr(err, "positionless", False):
+                return (True, top, *((0, act_index[id(err)]) if id(err) in act_index else (1, getattr(err, "seq", 0))))
+            return (False, top, err.loc.file, err.loc.line, err.loc.col)
         pending = [(a.get("control"), a["deferred_error"]) for a in kept.values() if a.get("deferred_error")]
         pending += [ce for a in kept.values() for ce in a.get("copy_errors", ())]   # (elab_actions)
-        pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]
+        pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])]
+        pending += [(blk, e) for blk, e in self.__dict__.get("block_errors", {}).items()   # (a sub-control body's)
+                    if getattr(e, "positionless", False) and blk not in self.gone_subcontrols]
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             self.raise_deferred(err)
+        for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
+            raise err
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
             raise err   # (elab_externs.user_extern_call: ComputeChecksum's before VerifyChecksum's)
         for blk, err in self.__dict__.get("block_errors", {}).items():

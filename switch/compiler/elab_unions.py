@@ -21,6 +21,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .copy_paths import may_write
+from .dead_reads import drop_dead_action_stores
 from .elab_common import E, ir_dicts
 from .subcontrol_args import mark_copied_applies
 from .union_defuse import action_copy_back_dead, note_call_site
@@ -68,12 +69,14 @@ class UnionRules:
             return None
         return out_overwrite(call, lv) or inlined_body(blk, call, lv)
 
-    def inlined_for_copies(self, call: dict) -> list | None:
+    def inlined_for_copies(self, call: dict, rest: tuple | None = None) -> list | None:
         """A sub-control apply as p4c's inliner pastes it, for ``switch_copies``: the body with
         each struct argument passed ``inout`` in place of its parameter (None: no such body).  An
         action call: its body, then its out/inout arguments' copy-backs (p4c inlines it too).  A
         table apply: an ``if`` reading its keys, then one of its actions' bodies (None where an
-        action binds arguments)."""
+        action binds arguments); with ``rest`` (the statement lists after the apply), an action
+        this apply is the only use of loses the stores p4c's def-use drops as dead, for good
+        (:func:`.dead_reads.drop_dead_action_stores`, :meth:`_sole_use`)."""
         if call.get("s") == "call_action":
             act = self.actions.get(call.get("action"))
             if act is None or act.get("body") is None:
@@ -90,6 +93,9 @@ class UnionRules:
                 return None
             keys = {"s": "if", "c": {"op": "list", "items": [k.get("expr") for k in tab.get("keys") or ()]},
                     "then": [], "else": None}
+            for ta, a in acts if rest is not None else ():
+                if self._sole_use(tab, ta):   # (p4c's JSON has the body without them: so does ours)
+                    a["body"] = drop_dead_action_stores(a["body"], rest, self.inlined_for_copies)
             return [keys] + one_of([list(a["body"]) for _, a in acts])
         blk = self.subcontrol_of(call)
         if blk is None:
@@ -97,6 +103,23 @@ class UnionRules:
         subst = {a["py"]: a["e"] for a in call["args"]
                  if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"}
         return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
+
+    def _sole_use(self, tab: dict, ref: dict) -> bool:
+        """Whether table ``tab``, named once in the control's apply block, is the only use of its
+        listed action ``ref`` (no other table named there lists it -- p4c's front end has removed
+        the unapplied ones; neither that block nor an action calls it)."""
+        from .elab_ctor import _ast_nodes
+        ctx = getattr(self, "ctx", None) or {}   # (none once every block is elaborated: no view)
+        node, scope = ctx.get("node"), ctx.get("scope")
+        if node is None or scope is None or ctx.get("sub"):
+            return False
+        nodes = list(_ast_nodes([node.body] + [d for d in node.locals if d.kind == "action"]))
+        labels = {id(n.label) for n in nodes if n.kind == "swcase"}   # (an action_run case names no use)
+        names = [n.name for n in nodes if n.kind == "name" and id(n) not in labels]
+        uses = [scope.lookup(n) for n in names]
+        others = [t for q, t in self.tables.items() if t is not tab and ("table", q) in uses]
+        return uses.count(("table", tab["name"])) == 1 and ("action", ref["name"]) not in uses and \
+            not any(ref["name"] == a.get("name") for t in others for a in t["actions"])
 
     def switch_may_skip(self, sw: dict) -> bool:
         """Whether p4c's def-use view of a ``switch`` on ``t.apply().action_run`` has a path past

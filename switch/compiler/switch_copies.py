@@ -15,7 +15,9 @@ after the switch is the case's, as if the case always ran.  So after the switch:
   both branches of an ``if`` (past it when neither branch writes them), past a direct action
   call whose body and copy-backs write neither (fuzz_exprs seed 14908; a body or argument reading
   it reads the field itself: p4c leaves the call a call) and a table apply whose actions write
-  neither (its keys read the field itself), into every case of a later ``switch`` on a value or
+  neither (its keys read the field itself; an action only that apply uses loses the stores p4c's
+  def-use finds dead after it: ``dead_reads.drop_dead_action_stores``, helper opens2), into every
+  case of a later ``switch`` on a value or
   on ``action_run`` (past it what all cases keep; a later single-case switch's own copies read
   them: :func:`_carry_cases`), and into the body of a sub-control applied there (p4c has inlined it: past it when the body writes neither;
   :func:`specialize_subcontrols`, a body per apply); a store to a local that nothing reads
@@ -395,12 +397,15 @@ def _known_before(stmts: list, decls) -> dict:
     return known
 
 
-def passes_subcontrol(call: dict, body: list | None, paths: list, returns_end: bool = True) -> bool:
+def passes_subcontrol(call: dict, body: list | None, paths: list, returns_end: bool = True,
+                      exits_end: bool = True) -> bool:
     """Whether sub-control apply ``call``, its body inlined as ``body`` (None: not seen), writes
-    none of ``paths``: its body neither (nor exits, nor returns where ``returns_end``; a single-case
-    switch's copy goes on past a return, RemoveReturns' flag: fuzz_mutants seed 2285, probed), nor a
+    none of ``paths``: its body neither (nor exits where ``exits_end``, nor returns where
+    ``returns_end``; a single-case switch's copy goes on past a return, RemoveReturns' flag:
+    fuzz_mutants seed 2285, probed; a header-union member's copy past both, helper opens2), nor a
     copy-back into an argument p4c does not use in place."""
-    if body is None or any(d.get("s") == "exit" or returns_end and d.get("s") == "return" for d in ir_dicts(body)):
+    if body is None or any(exits_end and d.get("s") == "exit" or returns_end and d.get("s") == "return"
+                           for d in ir_dicts(body)):
         return False
     for a in call["args"]:
         if a["dir"] in ("out", "inout") and not (a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"
@@ -442,7 +447,8 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                 not any(d.get("s") in ("exit", "return") for d in ir_dicts(st["cases"])) and \
                 (k == "switch_value" or expand is not None):
             if k == "switch_action":   # (the table's actions first, as for an apply: below)
-                _past_call(copies, expand({"s": "apply", "table": st["table"]}))
+                cases = {"s": "switch_value", "e": {"op": "const", "v": 0, "t": ["bit", 8]}, "cases": st["cases"]}
+                _past_call(copies, expand({"s": "apply", "table": st["table"]}, ([cases],) + rest))
             out.append(_carry_cases(st, copies, expand, rest, decls))
             continue
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
@@ -480,7 +486,9 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             # switch and a read; a body or argument that reads it reads the field itself: p4c
             # leaves a direct call a call; a table's actions likewise, its keys not reading it --
             # measured by helper fuzz32, whole-header copies too; a key reads the field itself)
-            _past_call(copies, expand(st))
+            # (an action only this apply uses loses the stores p4c's def-use finds dead after it:
+            # helper opens2, dead_reads.drop_dead_action_stores)
+            _past_call(copies, expand(st, rest) if k == "apply" else expand(st))
             out.append(st)
             continue
         if k == "apply_control" and expand is not None:

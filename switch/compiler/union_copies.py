@@ -20,7 +20,8 @@ a use of either header as a whole (``isValid()``, which p4c 1.2.4.8 takes as a w
 value, table applies, externs: not followed); it goes through plain blocks, both branches of an
 ``if`` (on past it when neither ends the copy), a table apply -- and the cases of a ``switch`` on
 its action -- whose actions write neither and whose keys use neither (fuzz31) and a sub-control body p4c has inlined (``copies_in``: the
-body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`).  Nothing here imports
+body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`; also where the body
+returns or exits: helper opens2).  Nothing here imports
 the elaborator.
 
 A whole-union copy is p4c's member by member (CopyStructures, before LocalCopyPropagation):
@@ -336,7 +337,9 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if body is None:
                 return out, False
             nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
-            if not passes_subcontrol(nxt, body, [d, x]):
+            if not passes_subcontrol(nxt, body, [d, x], returns_end=False, exits_end=False):
+                # (p4c carries a member's copy on past a body that returns or exits: probed by
+                # helper opens2, `opens2_union_copy_past_a_sub_control_with_*`)
                 return out, False
             continue
         if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \
