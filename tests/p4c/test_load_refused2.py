@@ -1,9 +1,10 @@
 """More programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load (helpers
-errs17-errs19, hashinv, opens; the method and the checks are test_load_refused.py's, whose test
-functions run these too): checkmate-p4c compiles them and checkmate-switch refuses the build at
+errs17-errs19, hashinv, opens, opens2; the method and the checks are test_load_refused.py's, whose
+test functions run these too): checkmate-p4c compiles them and checkmate-switch refuses the build at
 ``file:line:col``.  Each failed before: checkmate-switch loaded the build (a struct in hash/digest
 data, a stack element given as a list, struct data p4c writes as a JSON list inside the field list,
-a negative select label) or refused it without a position (duplicate initial entries)."""
+a negative select label) or refused it without a position (duplicate initial entries) -- or, for a
+struct expression in checksum data, checkmate-p4c refused the program as a computation."""
 from __future__ import annotations
 
 import pytest
@@ -50,6 +51,19 @@ def _hash(data: str, pre: str = "") -> str:
 def _select(labels: str, key: str = "(int<8>)hdr.h.a") -> str:
     return program().replace("state start { pkt.extract(hdr.h); transition accept; }",
                              f"state start {{ pkt.extract(hdr.h); transition select({key}) {{ {labels} default: accept; }} }}")
+
+
+_VC = "control VC(inout headers hdr, inout meta_t m) { apply { } }"
+
+
+def _cs_update(data: str, fn: str = "update_checksum", cond: str = "true", algo: str = "csum16") -> str:
+    return program(top=_NESTED_TOP).replace(_CC_NESTED[0], "control CC(inout headers hdr, inout meta_t m) { apply { "
+                                                          f"{fn}({cond}, {data}, hdr.h.b, HashAlgorithm.{algo}); }} }}")
+
+
+def _cs_verify(data: str) -> str:
+    return program(top=_NESTED_TOP).replace(_VC, "control VC(inout headers hdr, inout meta_t m) { apply { "
+                                                 f"verify_checksum(true, {data}, hdr.h.b, HashAlgorithm.csum16); }} }}")
 
 
 # name -> (program, text where checkmate-switch's message points, BMv2's words)
@@ -130,6 +144,19 @@ REFUSED = {
     # a negative label of a select on one signed key: p4c writes "-0x03" (helper errs19, pc c_t_mask_signed)
     "select_negative_label": (_select("-3: reject;"), "-3: reject", "Assertion `hexstring[idx] != '-'' failed"),
     "select_negative_masked_label": (_select("-1 &&& 0x0f: reject;"), "-1 &&& 0x0f", "Assertion `hexstring[idx] != '-'' failed"),
+    # (opens2) checksum data holding a struct expression: p4c writes it as a list inside the field list
+    "update_checksum_nested_struct_expression": (_cs_update("(o_t){ i = { hdr.h.a, 2 }, z = 1 }"), "(o_t)", _LOGIC),
+    "update_checksum_nested_struct_expression_of_constants": (_cs_update("(o_t){ i = { 1, 2 }, z = 3 }"), "(o_t)", _LOGIC),
+    "update_checksum_nested_struct_expression_under_a_condition": (
+        _cs_update("(o_t){ i = { hdr.h.a, hdr.h.c }, z = m.y }", cond="hdr.h.isValid()"), "(o_t)", _LOGIC),
+    "update_checksum_nested_struct_expression_crc16": (_cs_update("(o_t){ i = { hdr.h.a, 2 }, z = 1 }", algo="crc16"),
+                                                       "(o_t)", _LOGIC),
+    "update_checksum_flat_struct_expression_in_list": (_cs_update("{ (f_t){ p = hdr.h.a, z = 1 }, hdr.h.c }"), "(f_t)", _LOGIC),
+    "update_checksum_nested_struct_expression_in_list": (_cs_update("{ hdr.h.c, (o_t){ i = { hdr.h.a, 2 }, z = 1 } }"),
+                                                         "(o_t)", _LOGIC),
+    "update_checksum_with_payload_nested_struct_expression": (
+        _cs_update("(o_t){ i = { hdr.h.a, 2 }, z = 1 }", fn="update_checksum_with_payload"), "(o_t)", _LOGIC),
+    "verify_checksum_nested_struct_expression": (_cs_verify("(o_t){ i = { hdr.h.a, 2 }, z = 1 }"), "(o_t)", _LOGIC),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
@@ -157,6 +184,9 @@ LOADED = {
     # a mask of all ones is dropped; a tuple's keys are concatenated as bits
     "select_negative_mask_all_ones": _select("5 &&& -1: reject;"),
     "select_negative_label_in_a_tuple": _select("(1, -3): reject;", "hdr.h.c, (int<8>)hdr.h.a"),
+    # (opens2) ... given bare and flat: loads and runs (frames: diffcases/opens2.py)
+    "update_checksum_flat_struct_expression": _cs_update("(f_t){ p = hdr.h.a, z = m.y }"),
+    "verify_checksum_flat_struct_expression": _cs_verify("(i_t){ p = hdr.h.a, q = hdr.h.c }"),
 }
 
 

@@ -77,7 +77,7 @@ for _name, _body in [
 
 # (4) errs19's open item, update_checksum of a struct expression: p4c 1.2.4.8 compiles one of fields
 # and constants; bare and flat, simple_switch runs it (the others: load refusals,
-# tests/p4c/test_load_refused4.py).  checkmate-p4c refused it as a computation.
+# tests/p4c/test_load_refused2.py).  checkmate-p4c refused it as a computation.
 _ST = "struct in_t { bit<8> x; bit<8> y; }\n"
 _CKF = [(1, H(a, b, c, d=0x10)) for a, b, c in ((1, 2, 0), (0x7f, 0x80, 0xffff), (0, 0, 0x1234), (0xee, 0x11, 5))]
 for _name, _kw in [
