@@ -508,7 +508,7 @@ class BlockRules:
             # the size is a bit<32> (-1 is 2**32-1 in its JSON) and the P4Info's int32 takes
             # at most 2**31-1. Such a program compiles; the switch refuses to allocate more
             # than its limit of cells when it loads (as BMv2 cannot either)
-            size = self.const_int(args[0], f"{tname} size", bit32=True) % (1 << 32)
+            size = self.const_int(args[0], f"{tname} size", bit32=True, scope=scope) % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
             if hidden:
@@ -546,7 +546,7 @@ class BlockRules:
                 self.target_error(t.args[0].loc, "register<bit<0>>: bit<0>: unknown width (p4c)")
             # any bit<32> size compiles (the switch allocates cells lazily, runtime/externs.py); p4c's
             # P4Info generator refuses one past its int32 size, used or not (p4c 1.2.4.8, helper regs)
-            size = self.const_int(args[0], "register size", minimum=1, bit32=True)
+            size = self.const_int(args[0], "register size", minimum=1, bit32=True, scope=scope)
             if size > INT32_MAX:
                 raise E(args[0].loc, f"Register '{q}' has a size that doesn't fit in an integer: 32w{size:#x}")
             rec = {"name": q, "py": py, "size": size, "width": vt[1], "vt": vt, "uid": uid,
@@ -586,10 +586,10 @@ class BlockRules:
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
             # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
             # hash), so one above 64 is kept as 64
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
-            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True))
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True, scope=scope))
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
         self.add_object("action_profiles", rec, loc)
         return rec
 
