@@ -586,10 +586,10 @@ class BlockRules:
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
             # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
             # hash), so one above 64 is kept as 64
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
-            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True, scope=scope))
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True))
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
         self.add_object("action_profiles", rec, loc)
         return rec
 
