@@ -531,7 +531,7 @@ class BlockRules:
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):
-            rec = self.profile_record(tname, args, q, uid, d.annos, d.loc)
+            rec = self.profile_record(tname, args, q, uid, d.annos, d.loc, scope)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname == "register":
             if len(args) != 1 or not t.args:
@@ -570,7 +570,7 @@ class BlockRules:
                     out[p.type.name] = at
         return out
 
-    def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
+    def profile_record(self, tname: str, args, q: str, uid, annos, loc, scope=None) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""
         want = 1 if tname == "action_profile" else 3
         if len(args) != want:
@@ -586,10 +586,10 @@ class BlockRules:
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
             # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
             # hash), so one above 64 is kept as 64
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
-            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True))
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True, scope=scope))
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
         self.add_object("action_profiles", rec, loc)
         return rec
 

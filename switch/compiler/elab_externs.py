@@ -163,8 +163,9 @@ class ExternRules:
             self.expr(a.value if a.kind == "named_arg" else a, scope)
         targs = d.type.get("args") or []
         tps = list(decl.get("tparams") or ())
-        ctor = next((c for c in ctors if len(c.params) == len(d.args)), None)
-        if not targs and tps and len(ctors) == 1:   # `Ex(8w1) e;`: p4c infers T from the arguments
+        fits = [c for c in ctors if len(c.params) == len(d.args)]
+        ctor = fits[0] if len(fits) == 1 else None
+        if not targs and tps and ctor is not None:   # `Ex(8w1) e;`: p4c infers T from the arguments
             binds = self.infer_ctor_type_args(Node("ctor", ctor.loc, ctor_params=ctor.params), tps, d.args, scope)
             if len(binds) != len(tps):
                 raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got 0")
@@ -172,7 +173,7 @@ class ExternRules:
             raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got {len(targs)}")
         else:
             binds = {tp: self.resolve_type(a) for tp, a in zip(tps, targs)}
-        if len(ctors) == 1:
+        if ctor is not None:
             self.user_ctor_arg_types(ctor, d, scope, binds)
         self.instance_initializer(decl, d, scope, binds)
         inst = {"decl": decl, "name": d.name, "binds": binds}

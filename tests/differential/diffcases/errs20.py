@@ -25,13 +25,14 @@ CASES.append(case("errs20_plain_enum_and_error_constructor_parameters", CAT, pro
     ingress_decls="    Sub(Ek.B) s;\n    Sub(Ek.A) s2;\n    SubE(error.NoMatch) se;\n"), json_path=True))
 
 # A constructor parameter as the size of an extern instance of the control (`register<bit<8>>(n)`,
-# `counter(n * 2, ..)`); checkmate-p4c refused "unknown name n" (a table's `size = n` worked;
-# /work/e20 pa a_c_ctrl_ctor_register_size, t1 ctor_*_size_*)
+# `counter(n * 2, ..)`, `action_profile(n)`); checkmate-p4c refused "unknown name n" (a table's `size = n` worked;
+# /work/e20 pa a_c_ctrl_ctor_register_size, t1 ctor_*_size_*, t5 ap_size_ctor)
 CASES.append(case("errs20_constructor_parameter_sizes_extern_instances", CAT, program("""
         s.apply(hdr.h);""",
     top="control Sub(inout h_t h)(bit<32> n) {\n    register<bit<8>>(n) r;\n"
-        "    counter(n * 2, CounterType.packets) c;\n"
-        "    apply { r.write(n - 1, h.a); bit<8> v; r.read(v, n - 1); h.b = v + 1; c.count(n + 1); }\n}\n",
+        "    counter(n * 2, CounterType.packets) c;\n    action_profile(n) ap;\n    action a() { h.c = 5; }\n"
+        "    table t { key = { h.a: exact; } actions = { a; NoAction; } implementation = ap; }\n"
+        "    apply { r.write(n - 1, h.a); bit<8> v; r.read(v, n - 1); h.b = v + 1; c.count(n + 1); t.apply(); }\n}\n",
     ingress_decls="    Sub(8) s;\n"), json_path=True))
 
 # An instance of the program's own package besides `main` (`Pk(Q()) pk;`): p4c type-checks it and
