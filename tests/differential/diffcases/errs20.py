@@ -97,4 +97,14 @@ INVALID = {
                 ingress_decls="    action x(Sx v) { hdr.h.b = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } "
                               "actions = { x; } default_action = x(Sx.B); }\n"),
         ("Compiler Bug",)),
+    # a program's own generic extern instantiated without type arguments: p4c infers T from the
+    # constructor that fits and its back end refuses the instance at the declaration ("Ex: unknown
+    # extern instance"); checkmate-p4c refused the missing type argument at the instance (t2, t5)
+    "errs20_own_generic_extern_type_inferred_from_the_constructor": (
+        program("        hdr.h.b = 1;\n", top="extern Ex<T> { Ex(T init); T get(); }\n", ingress_decls="    Ex(8w1) e;\n"),
+        ("unknown extern instance",)),
+    "errs20_own_generic_extern_type_inferred_from_one_of_two_constructors": (
+        program("        hdr.h.b = 1;\n", top="extern Ex<T> { Ex(T init); Ex(T init, bit<8> k); }\n",
+                ingress_decls="    Ex(8w1, 2) e;\n"),
+        ("unknown extern instance",)),
 }
