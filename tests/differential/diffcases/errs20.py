@@ -51,6 +51,16 @@ CASES.append(case("errs20_action_parameters_named_alike", CAT, program("""
     table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } const entries = { 1: a1(3, 4); 2: a1(5, 6); } }
 """), json_path=True))
 
+# `_` for an out parameter of a function called inside an expression (`x = f(_)`, `if (f(_) == 3)`):
+# p4c gives it a temporary; checkmate-p4c refused it ("expression cannot be assigned to"; /work/e20 t6
+# dc_fn_out_ret, dc2_fn_ret_out_in_if)
+CASES.append(case("errs20_dontcare_out_argument_in_an_expression", CAT, program("""
+        hdr.h.b = f(_) + hdr.h.a;
+        if (f(_) == 3) { hdr.h.c = 9; }
+        bit<8> x = g(_, 5);
+        hdr.h.d = (bit<32>)x;""", top="bit<8> f(out bit<8> a) { a = 1; return 3; }\n"
+                                     "bit<8> g(out bit<8> a, in bit<8> b) { a = b; return b + 1; }\n"), json_path=True))
+
 _SUB = "control Sub(inout h_t h)(bit<8> k) { apply { %s } }\n"
 _TD = "typedef bit<8> D8;\nenum D8 Sx { A = 1, B = 2 }\n"
 
@@ -96,6 +106,13 @@ INVALID = {
         program("        t.apply();\n", headers=_TD, meta="    Sx se;\n",
                 ingress_decls="    action x(Sx v) { hdr.h.b = (bit<8>)v; }\n    table t { key = { hdr.h.a: exact; } "
                               "actions = { x; } default_action = x(Sx.B); }\n"),
+        ("Compiler Bug",)),
+    # a `_` beside an argument that names a run-time value, in a live call of a program's function
+    # or action: p4c 1.2.4.8's alias analysis dies ("Compiler Bug: alias.h:232: Null result"; t6)
+    "errs20_dontcare_beside_a_field_argument": (
+        program("        f(_, hdr.h.a);\n", top="void f(out bit<8> a, in bit<8> b) { a = b; }\n"), ("Compiler Bug",)),
+    "errs20_dontcare_beside_a_field_argument_of_an_action": (
+        program("        x(hdr.h.b, _);\n", ingress_decls="    action x(out bit<8> v, out bit<8> w) { v = 1; w = 2; }\n"),
         ("Compiler Bug",)),
     # a program's own generic extern instantiated without type arguments: p4c infers T from the
     # constructor that fits and its back end refuses the instance at the declaration ("Ex: unknown
