@@ -36,6 +36,11 @@ CASES = {
         program(locals="    action x(bool v) { hdr.h.a = v ? 8w1 : 8w2; }\n    table t { key = { hdr.h.a: exact; } "
                        "actions = { x; } default_action = x(true); }", body="        t.apply();"),
         "action x(bool v)", "bool"),
+    # a bare list given for a struct constructor parameter is a tuple to p4c: reading a field of it
+    # is the error, at the read (checkmate-p4c refused the parameter type at the instance)
+    "struct_constructor_argument_given_as_a_list": (
+        program(top="struct k_t { bit<8> a; bit<8> b; }\ncontrol Sub(inout h_t h)(k_t k) {\n    apply { h.a = k.b; }\n}",
+                locals="    Sub({ 1, 2 }) s;", body="        s.apply(hdr.h);"), "h.a = k.b", "Cannot extract field b"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),

@@ -61,6 +61,16 @@ CASES.append(case("errs20_dontcare_out_argument_in_an_expression", CAT, program(
         hdr.h.d = (bit<32>)x;""", top="bit<8> f(out bit<8> a) { a = 1; return 3; }\n"
                                      "bit<8> g(out bit<8> a, in bit<8> b) { a = b; return b + 1; }\n"), json_path=True))
 
+# Struct and tuple constructor parameters given constants (`Sub((k_t){ a = 1, b = 2 })`, a struct
+# constant, `{ 1, 2 }` for a tuple): p4c specializes the block; checkmate-p4c refused every such
+# parameter type ("type k_t is not supported"; /work/e20 t7)
+CASES.append(case("errs20_struct_and_tuple_constructor_parameters", CAT, program("""
+        s1.apply(hdr.h); s2.apply(hdr.h2); s3.apply(hdr.h);""",
+    top="struct k_t { bit<8> a; bit<8> b; }\nconst k_t KK = { 3, 4 };\n"
+        "control Sub(inout h_t h)(k_t k) { apply { h.b = k.b; } }\n"
+        "control SubT(inout h_t h)(tuple<bit<8>, bit<16>> k) { apply { h.d = (bit<32>)k[1]; } }\n",
+    ingress_decls="    Sub((k_t){ a = 1, b = 2 }) s1;\n    Sub(KK) s2;\n    SubT({ 5, 6 }) s3;\n"), json_path=True))
+
 _SUB = "control Sub(inout h_t h)(bit<8> k) { apply { %s } }\n"
 _TD = "typedef bit<8> D8;\nenum D8 Sx { A = 1, B = 2 }\n"
 
@@ -114,6 +124,12 @@ INVALID = {
     "errs20_dontcare_beside_a_field_argument_of_an_action": (
         program("        x(hdr.h.b, _);\n", ingress_decls="    action x(out bit<8> v, out bit<8> w) { v = 1; w = 2; }\n"),
         ("Compiler Bug",)),
+    # two field reads of a struct constructor argument: p4c 1.2.4.8's def-use pass dies ("Compiler
+    # Bug: ... write set already set"; one read, or a copy of the whole struct, compiles; t8)
+    "errs20_struct_constructor_argument_read_twice": (
+        program("        s.apply(hdr.h);\n", top="struct k_t { bit<8> a; bit<8> b; }\n"
+                "control Sub(inout h_t h)(k_t k) { apply { h.b = k.b; h.a = k.a; } }\n",
+                ingress_decls="    Sub((k_t){ a = 1, b = 2 }) s;\n"), ("Compiler Bug",)),
     # a program's own generic extern instantiated without type arguments: p4c infers T from the
     # constructor that fits and its back end refuses the instance at the declaration ("Ex: unknown
     # extern instance"); checkmate-p4c refused the missing type argument at the instance (t2, t5)
