@@ -456,8 +456,15 @@ class BlockRules:
                 if not t.args and tps:   # `G(8w3) g;`: p4c infers T from the constructor arguments
                     bindings = self.infer_ctor_type_args(ent[1], tps, d.args, scope)
                     if len(bindings) != len(tps):
-                        raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
-                                       "constructor arguments do not give them)")
+                        # (p4c: the instance's first apply cannot unify T -- "'s.apply' ... Cannot unify
+                        # type 'header h_t' with type 'T'"; an unapplied one is named itself; errs20)
+                        from .elab_ctor import _ast_nodes
+                        use = next((n for n in _ast_nodes(self.ctx.get("node")) if n.kind == "call"
+                                    and n.fn.kind == "member" and n.fn.name == "apply" and n.fn.base.kind == "name"
+                                    and n.fn.base.name == d.name), None)
+                        raise E(use.loc if use is not None else d.loc,
+                                f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
+                                "constructor arguments do not give them: p4c cannot unify T at the apply)")
                 elif len(t.args or ()) != len(tps):
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 else:

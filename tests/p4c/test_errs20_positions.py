@@ -41,6 +41,11 @@ CASES = {
     "struct_constructor_argument_given_as_a_list": (
         program(top="struct k_t { bit<8> a; bit<8> b; }\ncontrol Sub(inout h_t h)(k_t k) {\n    apply { h.a = k.b; }\n}",
                 locals="    Sub({ 1, 2 }) s;", body="        s.apply(hdr.h);"), "h.a = k.b", "Cannot extract field b"),
+    # a generic control instantiated without type arguments its constructor cannot give: p4c cannot
+    # unify T at the instance's apply ("'s.apply' ... Cannot unify type 'header h_t' with type 'T'")
+    "generic_control_type_argument_not_inferred": (
+        program(top="control Sub<T>(inout T h) { apply { } }", locals="    Sub() s;",
+                body="        hdr.h.a = 1;\n        s.apply(hdr.h);"), "s.apply(hdr.h)", "type argument"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
