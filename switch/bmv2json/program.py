@@ -321,10 +321,14 @@ class Translator:
         info = self.ids.get("actions", a["name"])
         pids = {p.name: p.id for p in info.params} if info is not None else {}
         params, all_params, refs = [], [], []
+        ips = list(info.params) if info is not None else []
         for k, rd in enumerate(a.get("runtime_data", [])):
             py = pyname(f"a{jid}_{rd['name']}")
+            if any(x["py"] == py for x in params):   # two parameters @name'd alike (simple_switch loads it; errs20)
+                py = pyname(f"a{jid}_{k}_{rd['name']}")
             w = int(rd["bitwidth"])
-            params.append({"name": rd["name"], "id": pids.get(rd["name"], k + 1), "width": w, "py": py})
+            pid = ips[k].id if k < len(ips) and ips[k].name == rd["name"] else pids.get(rd["name"], k + 1)
+            params.append({"name": rd["name"], "id": pid, "width": w, "py": py})
             all_params.append({"name": rd["name"], "py": py, "dir": None, "t": ["bit", w]})
             refs.append({"op": "var", "n": py, "t": ["bit", w]})
         spec = {"name": a["name"], "id": aid, "alias": alias, "params": params, "all_params": all_params,

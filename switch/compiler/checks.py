@@ -238,13 +238,17 @@ class _Checker:
     def _declaration(self, d: Node):
         if d.kind == "typedef" and d.get("newtype"):
             t = self._resolve(d.type)
-            if isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple", "varbit",
-                                                     "error", "string", "void", "match_kind", "int_inf"):
+            enum = isinstance(t, Node) and t.kind == "typename" and any(
+                x.kind == "enum" and x.get("name") == t.name for x in self.decls)   # (errs20: `type Sx B_t;`)
+            if enum or isinstance(t, Node) and t.kind in ("struct", "header", "header_union", "stack", "tuple", "varbit",
+                                                          "error", "string", "void", "match_kind", "int_inf"):
                 raise P4CompileError(d.loc, f"{d.name}: `type' can only be applied to base types")
         elif d.kind in ("control", "parser"):
             self._duplicates(d)
             self._parameter_clashes(d)
-            params = {p.name for p in d.get("params") or ()}
+            # (constructor parameters too: `control C(..)(bit<8> k) { apply { bit<8> k = 3; } }`,
+            # used or not -- a declaration-section variable of that name is no error; errs20)
+            params = {p.name for p in list(d.get("params") or ()) + list(d.get("ctor_params") or ())}
             self._shadowing(d.get("body"), params)
             for st in d.get("states") or ():
                 self._shadowing(st.get("stmts"), params)
@@ -620,6 +624,42 @@ def _describe(call) -> str:
     return ".".join(reversed([p for p in parts if p])) or "call"
 
 
+def _self_calls(decls: list[Node]) -> None:
+    """A function that calls itself: its name is not visible in its own body (p4c: "f:
+    declaration not found" at the call, used or not).  A generic one sent the elaborator into
+    endless recursion (helper errs20); a call of an overload declared before is fine."""
+    seen: set = set()
+    for d in decls:
+        if d.kind != "function":
+            continue
+        if d.name not in seen:
+            for n in _walk(d.get("body")):
+                if n.kind == "call" and _callee(n) == d.name:
+                    raise P4CompileError(n.fn.loc, f"{d.name}: declaration not found (a function cannot call itself)")
+        seen.add(d.name)
+
+
+def _ctor_directions(decls: list[Node]) -> None:
+    """A constructor parameter with a direction -- of a parser, control or package ("k: invalid
+    direction. Constructor parameters cannot have a direction") or of an extern's constructor
+    ("a: Constructor parameters cannot have a direction."): p4c's validation, before any type
+    checking, used or not (helper errs20: was accepted)."""
+    for d in decls:
+        if d.kind in ("control", "parser"):
+            ps = list(d.get("ctor_params") or ())
+        elif d.kind == "package":
+            ps = list(d.get("params") or ())
+        elif d.kind == "extern_obj":
+            ps = [p for m in d.get("methods") or () if m.kind == "ctor" for p in m.get("params") or ()]
+        else:
+            continue
+        for p in ps:
+            if p.get("direction"):
+                raise P4CompileError(p.loc, f"{p.name}: Constructor parameters cannot have a direction." if
+                                     d.kind == "extern_obj" else
+                                     f"{p.name}: invalid direction. Constructor parameters cannot have a direction")
+
+
 def check_field_types(decls: list[Node]) -> None:
     """A struct, header or header union field of a type no field may have (p4c: "Field 'x' of
     'struct s_t' cannot have type 'int'", at the field, whether or not the type is used); and an
@@ -632,6 +672,8 @@ def check_field_types(decls: list[Node]) -> None:
     (p4c: "r: a parameter with type register cannot have a direction", in a block nothing uses
     too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20)."""
     externs = {d.name for d in decls if d.kind == "extern_obj"}
+    _ctor_directions(decls)
+    _self_calls(decls)
     for d in decls:
         for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
             ctor = list(x.get("ctor_params") or ()) if x.kind in ("control", "parser") else []

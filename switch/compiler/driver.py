@@ -25,6 +25,7 @@ class CompiledProgram:
 
 def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> CompiledProgram:
     from .checks import check_field_types, check_program
+    from .dontcare_alias import check_dontcare_alias
     from .elaborate import elaborate
     from .inlined_lists import check_inlined_constant_lists
     from .p4info import build_p4info
@@ -36,6 +37,7 @@ def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> C
         macro_locs = {"V1MODEL_VERSION": pp.macro_loc("V1MODEL_VERSION")} if pp is not None else {}
         ir = elaborate(decls, name, source=source, warnings=warnings, macro_locs=macro_locs)
         check_program(decls)
+        check_dontcare_alias(decls)
         check_inlined_constant_lists(decls)
         p4info = build_p4info(ir)
     order = {w: i for i, w in enumerate(warnings)}

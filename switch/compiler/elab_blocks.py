@@ -456,8 +456,15 @@ class BlockRules:
                 if not t.args and tps:   # `G(8w3) g;`: p4c infers T from the constructor arguments
                     bindings = self.infer_ctor_type_args(ent[1], tps, d.args, scope)
                     if len(bindings) != len(tps):
-                        raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
-                                       "constructor arguments do not give them)")
+                        # (p4c: the instance's first apply cannot unify T -- "'s.apply' ... Cannot unify
+                        # type 'header h_t' with type 'T'"; an unapplied one is named itself; errs20)
+                        from .elab_ctor import _ast_nodes
+                        use = next((n for n in _ast_nodes(self.ctx.get("node")) if n.kind == "call"
+                                    and n.fn.kind == "member" and n.fn.name == "apply" and n.fn.base.kind == "name"
+                                    and n.fn.base.name == d.name), None)
+                        raise E(use.loc if use is not None else d.loc,
+                                f"{ent[0]} {tname} takes {len(tps)} type argument(s), got 0 (and its "
+                                "constructor arguments do not give them: p4c cannot unify T at the apply)")
                 elif len(t.args or ()) != len(tps):
                     raise E(d.loc, f"{ent[0]} {tname} takes {len(tps)} type argument(s), got {len(t.args or ())}")
                 else:
@@ -508,7 +515,7 @@ class BlockRules:
             # the size is a bit<32> (-1 is 2**32-1 in its JSON) and the P4Info's int32 takes
             # at most 2**31-1. Such a program compiles; the switch refuses to allocate more
             # than its limit of cells when it loads (as BMv2 cannot either)
-            size = self.const_int(args[0], f"{tname} size", bit32=True) % (1 << 32)
+            size = self.const_int(args[0], f"{tname} size", bit32=True, scope=scope) % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
             rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
             if hidden:
@@ -531,7 +538,7 @@ class BlockRules:
             self.add_object(tname + "s", rec, d.loc)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname in ("action_profile", "action_selector"):
-            rec = self.profile_record(tname, args, q, uid, d.annos, d.loc)
+            rec = self.profile_record(tname, args, q, uid, d.annos, d.loc, scope)
             scope.add(d.name, ("object", tname, rec, None))
         elif tname == "register":
             if len(args) != 1 or not t.args:
@@ -552,7 +559,7 @@ class BlockRules:
                 self.target_error(t.args[0].loc, "register<bit<0>>: bit<0>: unknown width (p4c)")
             # any bit<32> size compiles (the switch allocates cells lazily, runtime/externs.py); p4c's
             # P4Info generator refuses one past its int32 size, used or not (p4c 1.2.4.8, helper regs)
-            size = self.const_int(args[0], "register size", minimum=1, bit32=True)
+            size = self.const_int(args[0], "register size", minimum=1, bit32=True, scope=scope)
             if size > INT32_MAX:
                 raise E(args[0].loc, f"Register '{q}' has a size that doesn't fit in an integer: 32w{size:#x}")
             rec = {"name": q, "py": py, "size": size, "width": 0 if struct_cells else vt[1], "vt": vt, "uid": uid,
@@ -576,7 +583,7 @@ class BlockRules:
                     out[p.type.name] = at
         return out
 
-    def profile_record(self, tname: str, args, q: str, uid, annos, loc) -> dict:
+    def profile_record(self, tname: str, args, q: str, uid, annos, loc, scope=None) -> dict:
         """An action_profile(size) / action_selector(algo, size, width) instance."""
         want = 1 if tname == "action_profile" else 3
         if len(args) != want:
@@ -592,10 +599,10 @@ class BlockRules:
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
             # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
             # hash), so one above 64 is kept as 64
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True)
-            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True))
+            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True, scope=scope))
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True)
+            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
         self.add_object("action_profiles", rec, loc)
         return rec
 

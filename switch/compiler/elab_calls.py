@@ -324,6 +324,10 @@ class CallRules:
                 v = args[i] if i < len(args) else None
             if v is None:
                 v = p.get("default")
+                if isinstance(v, Node) and v.kind != "dontcare":
+                    # (p4c types the default value at the call: a wrong type is named there,
+                    # "'f' ... Type of argument 'b = 16w5' does not match"; helper errs20)
+                    v = Node(v.kind, call.loc, **v._attrs)
             if v is None:
                 err = E(call.loc, f"{what}: no argument for parameter {p['name']}")
                 # (a directionless action parameter: p4c checks it after its strength reduction)

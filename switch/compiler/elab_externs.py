@@ -7,6 +7,7 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node
+from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import DEPARSER_HASH
@@ -161,10 +162,19 @@ class ExternRules:
         for a in d.args:
             self.expr(a.value if a.kind == "named_arg" else a, scope)
         targs = d.type.get("args") or []
-        if len(targs) != len(decl.get("tparams") or ()):
-            raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(decl.get('tparams') or ())} type argument(s), "
-                           f"got {len(targs)}")
-        binds = {tp: self.resolve_type(a) for tp, a in zip(decl.get("tparams") or (), targs)}
+        tps = list(decl.get("tparams") or ())
+        fits = [c for c in ctors if len(c.params) == len(d.args)]
+        ctor = fits[0] if len(fits) == 1 else None
+        if not targs and tps and ctor is not None:   # `Ex(8w1) e;`: p4c infers T from the arguments
+            binds = self.infer_ctor_type_args(Node("ctor", ctor.loc, ctor_params=ctor.params), tps, d.args, scope)
+            if len(binds) != len(tps):
+                raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got 0")
+        elif len(targs) != len(tps):
+            raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got {len(targs)}")
+        else:
+            binds = {tp: self.resolve_type(a) for tp, a in zip(tps, targs)}
+        if ctor is not None:
+            self.user_ctor_arg_types(ctor, d, scope, binds)
         self.instance_initializer(decl, d, scope, binds)
         inst = {"decl": decl, "name": d.name, "binds": binds}
         scope.add(d.name, ("user_extern", inst))
@@ -175,6 +185,23 @@ class ExternRules:
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
             self.note_late_error(err)
+
+    def user_ctor_arg_types(self, ctor: Node, d: Node, scope, binds: dict) -> None:
+        """The arguments of a program's own extern's (only) constructor against its parameter
+        types, T bound: p4c's type error names the instance ("'e' ... Type of argument '16w1'
+        (bit<16>) does not match type of parameter 'init' (bit<8>)"), before its back end's
+        "unknown extern instance" (helper errs20)."""
+        saved = getattr(self, "type_bindings", None)
+        self.type_bindings = {**(saved or {}), **binds}
+        try:
+            for p, a in zip(ctor.params, d.args):
+                a = a.value if a.kind == "named_arg" else a
+                try:
+                    self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+                except P4CompileError as e:
+                    raise E(d.loc, f"{d.name}: argument {p.name} of the constructor: {e.message}") from None
+        finally:
+            self.type_bindings = saved
 
     def instance_initializer(self, decl: Node, d: Node, scope, binds: dict) -> None:
         """``Ex() e = { bit<8> f(in bit<8> x) { ... } };``: the abstract methods of ``extern Ex``,

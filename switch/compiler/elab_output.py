@@ -341,7 +341,8 @@ class OutputRules:
                             "p4_fields": [f for f, _ in s["fields"]]} for n, s in self.structs.items()},
             "header_fields": {n: [pyname(f) for f, _, _ in h["fields"]] for n, h in self.headers.items()},
             "errors": self.errors,
-            "enums": {n: {"base": e["base"], "members": e["members"]} for n, e in self.enums.items()},
+            "enums": {n: {"base": e["base"], "members": e["members"], **({"typedef_base": e["typedef_base"]} if e.get("typedef_base") else {})}
+                      for n, e in self.enums.items()},
             "field_lists": {str(k): v for k, v in self.fl_fields.items()},
             "blocks": blocks,
             "subcontrols": getattr(self, "subcontrols", []),

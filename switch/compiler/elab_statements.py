@@ -27,6 +27,20 @@ from .header_init import fields_read, drop_stores_before_self_init, reads_header
 class StatementRules(ConditionFolding, LoopRules, SwitchRules):
     # ---------------------------------------------------------------- statements
     def stmt(self, s: Node, scope: Scope) -> list:
+        if s.kind in ("assign", "var", "const", "if", "return"):
+            # `_` given to an out parameter of a function called in an expression (`x = f(_)`,
+            # `if (f(_) == 3)`): its hidden local is declared before the statement (p4c compiles
+            # it; helper errs20 -- only call statements took `_`)
+            saved = self.ctx.get("dontcare_decls")
+            self.ctx["dontcare_decls"] = []
+            try:
+                out = self.stmt_inner(s, scope)
+                return self.ctx["dontcare_decls"] + out
+            finally:
+                self.ctx["dontcare_decls"] = saved
+        return self.stmt_inner(s, scope)
+
+    def stmt_inner(self, s: Node, scope: Scope) -> list:
         k = s.kind
         self.stmt_scope = scope   # const_int's hint when a "constant" names a run-time value
         if k == "block":

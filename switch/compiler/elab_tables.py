@@ -634,6 +634,9 @@ class TableRules:
                     raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "
                                      f"type {p['plain_enum']} (p4c: a plain enum argument in an entry)")
                 v = self.fold(self.coerce(self.expr(arg, scope), ["enum", p["plain_enum"]], arg.loc))
+            elif p.get("bool"):   # (a bool argument; the table's error names the parameter: errs20)
+                v = self.fold(self.coerce(self.expr(arg, scope), ["bool"], arg.loc))
+                v = None if v is None else int(bool(v))
             else:
                 v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what), p["t"], arg.loc))
             if v is None:

@@ -473,6 +473,8 @@ class TypeRules:
                 vals[m] = self.fold(self.coerce((ir, vt), base, v.loc))
                 own.add(m, ("const", {"op": "const", "v": vals[m], "t": base}))
             self.enums[d.name] = {"base": base, "members": vals, "unusable": unusable}
+            if d.base.kind == "typename":   # (over a typedef: p4info.TypeInfo.serenum refuses it there)
+                self.enums[d.name]["typedef_base"] = [d.loc.file, d.loc.line, d.loc.col]
         else:
             # the declaring file: p4c's BMv2 back end keeps only v1model.p4's own enums as names
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)},

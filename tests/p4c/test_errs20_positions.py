@@ -1,0 +1,63 @@
+"""Programs p4c 1.2.4.8 refuses where checkmate-p4c refused at another line (helper errs20,
+/work/e20 pa, pb, t2, t4): the line of the error is p4c's (``file:line:col`` of the culprit), and
+with p4c on PATH p4c refuses each too.  Each failed before."""
+from __future__ import annotations
+
+import pytest
+
+from p4c_helpers import line_of, p4c_accepts, program
+from switch.compiler import P4CompileError, compile_source
+
+_SUB = "control Sub(inout h_t h)(bit<8> k) { apply { h.a = k; } }"
+_F = "bit<8> f(in bit<8> a, in bit<8> b = 16w5) { return a + b; }"
+
+CASES = {
+    # a constructor invocation that does not match -- too few, too many, a wrong name or type --
+    # is named at the control's declaration ("'control Sub' ... k: No argument supplied")
+    "constructor_argument_missing": (program(top=_SUB, locals="    Sub() s;", body="        s.apply(hdr.h);"),
+                                     "control Sub", "constructor argument"),
+    "constructor_argument_too_many": (program(top=_SUB, locals="    Sub(1, 2) s;", body="        s.apply(hdr.h);"),
+                                      "control Sub", "constructor argument"),
+    "constructor_argument_wrong_type": (program(top=_SUB, locals="    Sub(true) s;", body="        s.apply(hdr.h);"),
+                                        "control Sub", "type mismatch"),
+    "constructor_argument_wrong_name": (program(top=_SUB, locals="    Sub(z = 1) s;", body="        s.apply(hdr.h);"),
+                                        "control Sub", "no constructor parameter"),
+    # a default argument of the wrong type is p4c's error at the call that uses it
+    "default_argument_wrong_type_at_the_call": (program(top=_F, body="        hdr.h.c = f(hdr.h.a);"),
+                                                "hdr.h.c = f(", "type mismatch"),
+    # a program's own extern: a constructor argument of the wrong type is named at the instance,
+    # before the back end's "unknown extern instance" at the declaration
+    "own_extern_constructor_argument_type": (program(top="extern Ex<T> { Ex(T init); T get(); }",
+                                                     locals="    Ex<bit<8>>(16w1) e;", body="        hdr.h.a = 1;"),
+                                             "Ex<bit<8>>(16w1) e", "does not match|type mismatch"),
+    # a bool action parameter of a table's action given in its default action: the table's error
+    # names the parameter (checkmate-p4c refused the argument `true` against bit<1>)
+    "bool_action_parameter_with_a_default_action": (
+        program(locals="    action x(bool v) { hdr.h.a = v ? 8w1 : 8w2; }\n    table t { key = { hdr.h.a: exact; } "
+                       "actions = { x; } default_action = x(true); }", body="        t.apply();"),
+        "action x(bool v)", "bool"),
+    # a bare list given for a struct constructor parameter is a tuple to p4c: reading a field of it
+    # is the error, at the read (checkmate-p4c refused the parameter type at the instance)
+    "struct_constructor_argument_given_as_a_list": (
+        program(top="struct k_t { bit<8> a; bit<8> b; }\ncontrol Sub(inout h_t h)(k_t k) {\n    apply { h.a = k.b; }\n}",
+                locals="    Sub({ 1, 2 }) s;", body="        s.apply(hdr.h);"), "h.a = k.b", "Cannot extract field b"),
+    # a generic control instantiated without type arguments its constructor cannot give: p4c cannot
+    # unify T at the instance's apply ("'s.apply' ... Cannot unify type 'header h_t' with type 'T'")
+    "generic_control_type_argument_not_inferred": (
+        program(top="control Sub<T>(inout T h) { apply { } }", locals="    Sub() s;",
+                body="        hdr.h.a = 1;\n        s.apply(hdr.h);"), "s.apply(hdr.h)", "type argument"),
+    # an instance of the program's own package whose argument does not fit: named at the package
+    "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
+                                            "package Pk", "package Pk"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_refused_at_p4c_line(name, tmp_path):
+    import re
+    src, culprit, words = CASES[name]
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, _ = line_of(src, culprit)
+    assert str(ei.value).startswith(f"prog.p4:{line}:") and re.search(words, str(ei.value)), str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False), "p4c accepts it"
