@@ -6,7 +6,7 @@ and, for what runs, by simple_switch_grpc.
 
 ``CASES``: programs p4c accepts that checkmate-p4c refused or ran differently.  ``INVALID`` (read by
 tests/differential/test_invalid.py): name -> (program, words the message must contain (any of)) --
-programs p4c rejects that checkmate-p4c accepted (or crashed on).  Positions: tests/p4c/test_errs20_positions.py.
+programs p4c rejects that checkmate-p4c accepted (or crashed on).  Positions: tests/p4c/test_error_lines.py.
 """
 from .base import case, program
 
