@@ -97,3 +97,21 @@ def test_a_batch_goes_on_after_bmv2_dies_mid_batch():
     for expected, diff, dead in (results[0], results[2]):
         assert expected.ports == {1: [H(5, 3, 3, 4).hex()]} and not diff and not dead
     assert diff_session.only_bmv2(results[1][2])   # BMv2's death on the program that caused it
+
+
+def test_the_second_look_waits_for_the_first_looks_stragglers(monkeypatch):
+    """A difference is looked at again only once both switches are quiet for the slower idle time:
+    frames of a first look cut short arrived after the second look's drain (each frame twice)."""
+    events = []
+
+    def both(_t, _case, _ref, _ours, idle):
+        events.append(("look", idle))
+        return SimpleNamespace(diff=lambda other: ["differs"]), None
+
+    monkeypatch.setattr(diff_session, "both", both)
+    t = _Targets(bmv2_code=None)
+    for target in (t.bmv2, t.cm):
+        target.collect = lambda idle, name=target.name: events.append(("quiet", name, idle)) or []
+    diff_session.compare(t, None, None, None)
+    assert events[0] == ("look", 0.25) and events[-1] == ("look", 1.5)
+    assert sorted(events[1:3]) == [("quiet", "bmv2", 1.5), ("quiet", "checkmate", 1.5)]
