@@ -43,7 +43,9 @@ slice missing some of them reads the field's other bits and keeps it (``x[11:4] 
 x[3:0] = 1; x[15:4] = 9;`` keeps both) -- a read of the field (of any slice) keeps it as well.
 Such a slice write, or any assignment that reads the stored field, is no obstacle when it is
 itself overwritten before a read, within the list: p4c drops it first (``x[11:4] = 7; sc..;
-x[3:0] = 1; x = 9;`` and ``x = 7; sc..; y = x; y = 1; x = 9;`` drop every store but the last).
+x[3:0] = 1; x = 9;`` and ``x = 7; sc..; y = x; y = 1; x = 9;`` drop every store but the last),
+and so are such writes in a branch or block when the whole path is overwritten after it
+(``if (c) { x[3:0] = 1; } x = 9;``: :func:`_dead_writes_only`).
 
 As p4c's pass repeats, a store read only by a dropped one goes next (``x = a + 1; x = x % 5;``
 before the apply: both gone on BMv2), and the same stores are dead for mk_stores' judging of a
@@ -148,7 +150,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
-            if not untouched([t], path):
+            if not untouched([t], path) and not _dead_writes_only(stmts, j, path, may_exit):
                 return False
             crossed = crossed or any(d.get("s") == "apply_control" and may_exit(d.get("fn")) for d in ir_dicts(t))
             continue
@@ -175,6 +177,33 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
         if not memo[j]:
             return False
     return False
+
+
+def _dead_writes_only(stmts: list, j: int, path: str, may_exit) -> bool:
+    """Whether statement ``stmts[j]`` only writes ``path`` (assignments to it or a slice of it, in
+    its branches or blocks, that read nothing of it) and the statements after it overwrite the whole
+    of it before a read: p4c drops those writes first (``x[11:4] = 7; sc..; if (c) { x[3:0] = 1; }
+    x = 9;``: only ``x = 9`` is left, helper fuzz34's probes)."""
+    whole = []
+
+    def blank(x):
+        if isinstance(x, list):
+            return [blank(v) for v in x]
+        if not isinstance(x, dict):
+            return x
+        if x.get("s") == "assign" and ir_path(x["l"]) == path and not has_call(x["r"]) and not any(
+                overlap(r, path) for r in path_reads([x["r"], [d["i"] for d in ir_dicts(x["l"]) if d.get("op") == "stack_idx"]])):
+            lv = x["l"]
+            while lv.get("op") == "slice":
+                lv = lv["a"]
+            whole.append(lv)
+            return {"s": "nop"}
+        return {key: blank(v) for key, v in x.items()}
+
+    if not untouched([blank(stmts[j])], path) or not whole:
+        return False
+    probe = stmts[:j] + [{"s": "assign", "l": whole[0], "r": {"op": "const", "v": 0, "t": whole[0].get("t")}}] + stmts[j + 1:]
+    return _dead_across_exit(probe, j, may_exit, False)
 
 
 _SEG = re.compile(r"\[[^\]]*\]|[^.\[]+")

@@ -8,7 +8,7 @@ x[47:0] = 398;``: the first store gone, BMv2 sends the parsed bits where SC exit
 that does not hold them all reads the field's other bits (it keeps the store) unless it is itself
 overwritten before a read, and a read of the field anywhere (a slice of other bits too) keeps it.
 Stores in between that read the stored field are dropped first when they are dead themselves
-(p4c's pass repeats).  Probed on p4c's front-end output (38 programs) and checked here on BMv2.
+(p4c's pass repeats), in a branch too when the whole field is overwritten after it.  Probed on p4c's front-end output (38 programs) and checked here on BMv2.
 """
 from .base import H, case, program
 
@@ -66,3 +66,14 @@ CASES = [
         hdr.h.a = 1;
 """),
 ]
+
+# dropped: a write of other bits in a branch is overwritten itself after the `if` (p4c drops it,
+# then the store); kept (guard, hdr.h.d): the branch's write is not overwritten whole after it
+CASES.append(_case("fuzz34_store_past_a_dead_slice_write_in_a_branch_dropped", """
+        hdr.h.c[11:4] = 7;
+        hdr.h.d[11:4] = 7;
+        sc.apply(hdr.h.b);
+        if (hdr.h.a == 0x11) { hdr.h.c[3:0] = 1; hdr.h.d[3:0] = 1; } else { hdr.h.c = 2; }
+        hdr.h.c = 9;
+        hdr.h.d[15:4] = 9;
+"""))
