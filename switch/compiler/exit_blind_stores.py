@@ -19,9 +19,9 @@ that holds the stored field (its body may read it).
 narrow shape that was measured: within one statement list, an assignment to a path (no call in
 its value), then only assignments that neither read nor touch that path, and sub-control applies
 whose arguments do not name it -- at least one of them to a sub-control whose body (or a
-sub-control it applies) has an ``exit`` -- then an assignment of the whole path (not a slice)
-whose value does not read it (local declarations whose initializers do not read it may come
-between too).  Anything else between them keeps the store (a store p4c would
+sub-control it applies) has an ``exit`` -- then an assignment of the whole path (or a slice of
+it holding every bit stored, below) whose value does not read it (local declarations whose
+initializers do not read it may come between too).  Anything else between them keeps the store (a store p4c would
 drop elsewhere is not observable without such an exit: the overwrite hides it).
 
 Statements of other kinds between them -- ``if``, ``switch`` on a value, ``for`` loops (p4c
@@ -35,6 +35,17 @@ s1.apply(m); if (c) { s0.apply(m); } hdr.h.b = 9;`` drops the store; an exiting 
 crosses as well), and an access at a run-time stack index touches the same member of
 every element (``hdr.s[i].y = ..`` leaves a store to ``hdr.s[0].x`` dead, ``hdr.s[i].x = ..`` or
 a read of ``hdr.s[i].x`` keeps it).
+
+The pass tracks the bits a slice writes (helper fuzz34: fuzz_exprs seed 16651, probed on p4c's
+front-end output): a later slice holding every bit stored overwrites a store (``x[19:9] = ..;
+sc.apply(..); x[47:0] = 398;`` drops the first; ``x = ..`` then ``x[w-1:0] = ..`` too), while a
+slice missing some of them reads the field's other bits and keeps it (``x[11:4] = 7; ..;
+x[3:0] = 1; x[15:4] = 9;`` keeps both) -- a read of the field (of any slice) keeps it as well.
+Such a slice write, or any assignment that reads the stored field, is no obstacle when it is
+itself overwritten before a read, within the list: p4c drops it first (``x[11:4] = 7; sc..;
+x[3:0] = 1; x = 9;`` and ``x = 7; sc..; y = x; y = 1; x = 9;`` drop every store but the last),
+and so are such writes in a branch or block when the whole path is overwritten after it
+(``if (c) { x[3:0] = 1; } x = 9;``: :func:`_dead_writes_only`).
 
 As p4c's pass repeats, a store read only by a dropped one goes next (``x = a + 1; x = x % 5;``
 before the apply: both gone on BMv2), and the same stores are dead for mk_stores' judging of a
@@ -103,13 +114,28 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
             return total
 
 
-def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
-    s = stmts[i]
+def _span(lv: dict):
+    """``(lo, hi)``: the bits of its field that lvalue ``lv`` writes (a slice of a slice counted
+    from the field's bit 0); None for a whole value that is not a ``bit``/``int``."""
+    if lv.get("op") == "slice":
+        base = _span(lv["a"])
+        off = 0 if base is None else base[0]
+        return off + lv["lo"], off + lv["hi"]
+    t = lv.get("t")
+    return (0, t[1] - 1) if isinstance(t, list) and t[0] in ("bit", "int") else None
+
+
+def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, memo: dict | None = None) -> bool:
+    """Whether store ``stmts[i]`` is overwritten before anything reads it, past an apply of a
+    sub-control that may exit (``need_exit``; without it: overwritten at all, for a partial
+    write in between that p4c drops first; ``memo``: those answers by index)."""
+    s, memo = stmts[i], {} if memo is None else memo
     path = ir_path(s.get("l")) if s.get("s") == "assign" else None
     if path is None or "[*]" in path or has_call(s["r"]):
         return False
-    crossed = False
-    for t in stmts[i + 1:]:
+    span, crossed = _span(s["l"]), not need_exit
+    for j in range(i + 1, len(stmts)):
+        t = stmts[j]
         k = t.get("s")
         if k == "apply_control":
             if any(overlap(r, path) for a in t["args"] for r in path_reads(a["e"])) or any(
@@ -124,21 +150,60 @@ def _dead_across_exit(stmts: list, i: int, may_exit) -> bool:
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
-            if not untouched([t], path):
+            if not untouched([t], path) and not _dead_writes_only(stmts, j, path, may_exit):
                 return False
             crossed = crossed or any(d.get("s") == "apply_control" and may_exit(d.get("fn")) for d in ir_dicts(t))
             continue
         if has_call(t["r"]):
             return False
         dst = ir_path(t["l"])
-        if dst is None or any(overlap(r, path) for r in path_reads(t["r"])) or any(
-                overlap(r, path) for r in path_reads([d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"])):
+        if dst is None or any(overlap(r, path) for r in path_reads(
+                [d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"])):
             return False
-        if t["l"].get("op") != "slice" and (dst == path or path.startswith((dst + ".", dst + "["))):
-            return crossed
-        if overlap(dst, path):
+        if not any(overlap(r, path) for r in path_reads(t["r"])):
+            if t["l"].get("op") != "slice" and (dst == path or path.startswith((dst + ".", dst + "["))):
+                return crossed
+            if t["l"].get("op") == "slice" and dst == path:   # (fuzz_exprs 16651, helper fuzz34)
+                lo, hi = _span(t["l"])
+                if span is not None and lo <= span[0] and span[1] <= hi:
+                    return crossed   # a slice holding every bit stored kills the store
+                # one that does not reads the field's other bits (p4c 1.2.4.8)
+            elif not overlap(dst, path):
+                continue
+        # t reads the store (a slice write of other bits does): unless p4c drops t first, as
+        # overwritten itself before a read (its pass repeats; helper fuzz34's probes)
+        if j not in memo:
+            memo[j] = _dead_across_exit(stmts, j, may_exit, False, memo)
+        if not memo[j]:
             return False
     return False
+
+
+def _dead_writes_only(stmts: list, j: int, path: str, may_exit) -> bool:
+    """Whether statement ``stmts[j]`` only writes ``path`` (assignments to it or a slice of it, in
+    its branches or blocks, that read nothing of it) and the statements after it overwrite the whole
+    of it before a read: p4c drops those writes first (``x[11:4] = 7; sc..; if (c) { x[3:0] = 1; }
+    x = 9;``: only ``x = 9`` is left, helper fuzz34's probes)."""
+    whole = []
+
+    def blank(x):
+        if isinstance(x, list):
+            return [blank(v) for v in x]
+        if not isinstance(x, dict):
+            return x
+        if x.get("s") == "assign" and ir_path(x["l"]) == path and not has_call(x["r"]) and not any(
+                overlap(r, path) for r in path_reads([x["r"], [d["i"] for d in ir_dicts(x["l"]) if d.get("op") == "stack_idx"]])):
+            lv = x["l"]
+            while lv.get("op") == "slice":
+                lv = lv["a"]
+            whole.append(lv)
+            return {"s": "nop"}
+        return {key: blank(v) for key, v in x.items()}
+
+    if not untouched([blank(stmts[j])], path) or not whole:
+        return False
+    probe = stmts[:j] + [{"s": "assign", "l": whole[0], "r": {"op": "const", "v": 0, "t": whole[0].get("t")}}] + stmts[j + 1:]
+    return _dead_across_exit(probe, j, may_exit, False)
 
 
 _SEG = re.compile(r"\[[^\]]*\]|[^.\[]+")

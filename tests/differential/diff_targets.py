@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parents[2]
 PORTS = tuple(range(16))         # switch ports every program may use (0..15; p4c's STF tests go past 7)
 
 _PACKET_IN, _PACKET_OUT = 3, 4
-_AF_SP, _NN_PAIR, _NN_SOL_SOCKET, _NN_RCVTIMEO = 1, 16, 0, 5
+_AF_SP, _NN_PAIR, _NN_SOL_SOCKET, _NN_SNDTIMEO, _NN_RCVTIMEO = 1, 16, 0, 4, 5
 
 
 def bmv2_available() -> str | None:
@@ -168,6 +168,10 @@ class BMv2Target(Target):
         self.sock = nn.nn_socket(_AF_SP, _NN_PAIR)
         tmo = ctypes.c_int(100)
         nn.nn_setsockopt(self.sock, _NN_SOL_SOCKET, _NN_RCVTIMEO, ctypes.byref(tmo), 4)
+        # a send to a BMv2 that died blocks for ever without one (fuzz_parsers 5971 in a batch, helper
+        # fuzz34): failing, run_case reports it as BMv2's TargetError and compare as its death
+        stmo = ctypes.c_int(10000)
+        nn.nn_setsockopt(self.sock, _NN_SOL_SOCKET, _NN_SNDTIMEO, ctypes.byref(stmo), 4)
         try:
             self.connect(addr)
         except Exception as e:

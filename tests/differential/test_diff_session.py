@@ -129,3 +129,21 @@ def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who):
     else:
         with pytest.raises(grpc.RpcError):
             V.run(targets, 0, lambda _info: [], source="//")
+
+
+def test_the_second_look_waits_for_the_first_looks_stragglers(monkeypatch):
+    """A difference is looked at again only once both switches are quiet for the slower idle time:
+    frames of a first look cut short arrived after the second look's drain (each frame twice)."""
+    events = []
+
+    def both(_t, _case, _ref, _ours, idle):
+        events.append(("look", idle))
+        return SimpleNamespace(diff=lambda other: ["differs"]), None
+
+    monkeypatch.setattr(diff_session, "both", both)
+    t = _Targets(bmv2_code=None)
+    for target in (t.bmv2, t.cm):
+        target.collect = lambda idle, name=target.name: events.append(("quiet", name, idle)) or []
+    diff_session.compare(t, None, None, None)
+    assert events[0] == ("look", 0.25) and events[-1] == ("look", 1.5)
+    assert sorted(events[1:3]) == [("quiet", "bmv2", 1.5), ("quiet", "checkmate", 1.5)]

@@ -27,6 +27,7 @@ SEEDS += [13424, 13536, 14214]   # fixed by helper fuzz30
 SEEDS += [14771, 14908]   # fixed by helper fuzz31
 SEEDS += [15607]   # fixed by helper fuzz32
 SEEDS += [16465]   # a constant list in a function called in the body and in an action (fixed by helper fuzz33)
+SEEDS += [16651]   # a slice store across an exiting sub-control, overwritten by a covering slice (fixed by helper fuzz34)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(
