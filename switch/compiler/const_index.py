@@ -658,6 +658,10 @@ class ConstIndexRules(SubDivisionRules):
         return end
 
     def _walk_stmt(self, st: dict, env: dict, depth: int) -> None:
+        if st.get("s") == "block":   # (a block, or an `if` the front end folded: one to p4c's
+            for x in st["body"]:     # propagation -- its copies flow through; mutz36, seed 2471)
+                self._walk_stmt(x, env, depth)
+            return
         blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:

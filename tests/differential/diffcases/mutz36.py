@@ -1,0 +1,24 @@
+"""Found by helper mutz36 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
+compiles whose behaviour checkmate-switch must match."""
+from .base import H, case, program
+from .mutz30 import _SUB, _SUB_PARSER
+
+CAT = "front end (p4c-compatible)"
+
+# fuzz_mutants seed 2471 (dead_wrap on mutz30_stack_copies_propagated_past_a_sub_parsers_extract_next):
+# a parser state's `if` whose condition p4c's front end folds (`if (true || (1 == 2)) { .. } else
+# { .. }`), or a plain block, is a block to its copy propagation: the copy `meta.m8 = hdr.s.last.a`
+# made before it still flows past the sub-parser call that extracts `hs.next` (p4c's JSON: `h.a =
+# s.last.a` after the inlined extract; BMv2 reads the element the call extracted).  checkmate-p4c
+# forgot every copy at a block.  (A run-time `if` splits the state: the copy is read from meta.m8.)
+_S33 = "        meta.m16 = (bit<16>)hdr.s[0].b;\n"
+_STACK_FR = [(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))]
+CASES = [
+    case(f"mutz36_stack_copy_propagated_past_a_sub_parsers_extract_next_across_{name}", CAT,
+         program("", fields="    h_t[3] s;\n", top=_SUB, parser=_SUB_PARSER.replace(_S33, "        " + stmt + "\n"),
+                 deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+         frames=_STACK_FR, json_path=True)
+    for name, stmt in (("a_folded_if", "if (true || (1 == 2)) { meta.m16 = (bit<16>)hdr.s[0].b; } else { meta.m16 = 1; }"),
+                       ("a_block", "{ meta.m16 = (bit<16>)hdr.s[0].b; }"),
+                       ("a_run_time_if", "if (hdr.h.b == 2) { meta.m16 = (bit<16>)hdr.s[0].b; } else { meta.m16 = 7; }"))
+]
