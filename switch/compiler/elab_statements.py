@@ -498,11 +498,20 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
         flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return", "folded_branch")}
+        act = self.actions.get(self.ctx.get("in_action")) if self.ctx.get("in_action") else None
+        # (nor the back-end errors of an action's branch it removes: an `exit` under an `if` there,
+        # a call in a branch's `if`; p4c_mutate seed 434, mutz36)
+        act_errs = {k: act.get(k) for k in _BRANCH_ERRORS} if act is not None else {}
         self.ctx["folded_branch"] = True   # (a call of a function missing a return is no error there)
         try:
             out = self.stmt(n, Scope(scope))
             self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
             self.ctx.update(flags)           # nor does a return there end an action: fuzz_exprs 6656)
+            for k, v in act_errs.items():
+                if v is None:
+                    act.pop(k, None)
+                else:
+                    act[k] = v
             return out
         except P4CompileError as e:
             if not literal:
@@ -654,6 +663,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             raise E(n.loc, f"index of type {tstr(t)}, but the extern is indexed by {tstr(itype)} (cast it)")
         return ir
 
+
+
+# an action's back-end errors a branch p4c removes does not leave (dead_branch)
+_BRANCH_ERRORS = ("deferred_error", "cond_call_error")
 
 
 def _literal_condition(n: Node, scope) -> bool:

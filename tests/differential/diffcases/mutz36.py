@@ -1,6 +1,6 @@
 """Found by helper mutz36 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import H, case, program
+from .base import H, VALUES, case, program
 from .mutz30 import _SUB, _SUB_PARSER
 
 CAT = "front end (p4c-compatible)"
@@ -21,4 +21,19 @@ CASES = [
     for name, stmt in (("a_folded_if", "if (true || (1 == 2)) { meta.m16 = (bit<16>)hdr.s[0].b; } else { meta.m16 = 1; }"),
                        ("a_block", "{ meta.m16 = (bit<16>)hdr.s[0].b; }"),
                        ("a_run_time_if", "if (hdr.h.b == 2) { meta.m16 = (bit<16>)hdr.s[0].b; } else { meta.m16 = 7; }"))
+]
+
+# p4c_mutate seed 434 (exit_stmt on fuzz13_folded_condition_makes_return_unconditional): an action's
+# branch p4c's strength reduction removes (`if (!(8w1 != (x - x)))` is `if (false)`) takes its back-end
+# errors with it -- an `exit`, or an extern call, under a nested run-time `if` there is no "Conditional
+# execution in actions" (p4c compiles; so does a front-end folded `if (1 == 2)`); checkmate-p4c kept
+# the action's deferred error of the removed branch and refused.
+_DEAD = "!(8w1 != (hdr.h.c[7:0] - hdr.h.c[7:0]))"
+CASES += [
+    case(f"mutz36_action_branch_removed_by_strength_reduction_with_{name}", CAT, program(
+        "        a0();\n        hdr.h.d = 5;\n",
+        ingress_decls=f"    action a0() {{\n        if ({_DEAD}) {{ if (hdr.h.a == 3) {{ {stmt} }} }} else {{ hdr.h.b = 8; }}\n"
+                      "        hdr.h.c = 16w7;\n    }\n"), frames=VALUES[:3])
+    for name, stmt in (("a_conditional_exit", "exit;"), ("a_conditional_extern_call", "mark_to_drop(sm);"),
+                       ("a_conditional_exit_after_a_store_folding_it", "hdr.h.b = 1; if (hdr.h.b != 1) { exit; }"))
 ]
