@@ -500,7 +500,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return", "folded_branch")}
         act = self.actions.get(self.ctx.get("in_action")) if self.ctx.get("in_action") else None
         # (nor the back-end errors of an action's branch it removes: an `exit` under an `if` there,
-        # a call in a branch's `if`; p4c_mutate seed 434, mutz36)
+        # a call in a branch's `if`; p4c_mutate seed 542, mutz36)
         act_errs = {k: act.get(k) for k in _BRANCH_ERRORS} if act is not None else {}
         self.ctx["folded_branch"] = True   # (a call of a function missing a return is no error there)
         try:

@@ -23,7 +23,7 @@ CASES = [
                        ("a_run_time_if", "if (hdr.h.b == 2) { meta.m16 = (bit<16>)hdr.s[0].b; } else { meta.m16 = 7; }"))
 ]
 
-# p4c_mutate seed 434 (exit_stmt on fuzz13_folded_condition_makes_return_unconditional): an action's
+# p4c_mutate seed 542 (exit_stmt on fuzz13_folded_condition_makes_return_unconditional): an action's
 # branch p4c's strength reduction removes (`if (!(8w1 != (x - x)))` is `if (false)`) takes its back-end
 # errors with it -- an `exit`, or an extern call, under a nested run-time `if` there is no "Conditional
 # execution in actions" (p4c compiles; so does a front-end folded `if (1 == 2)`); checkmate-p4c kept
