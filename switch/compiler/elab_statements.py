@@ -7,6 +7,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node
 from .checks import dead_division_by_zero
 from .extern_params import by_position, METHODS
@@ -526,7 +528,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
                     or e.message.startswith("cannot assign to 'in' parameter") or e.message.endswith(" cannot be assigned") \
                     or "the divisor must be a compile-time power of two" in e.message \
-                    or " out of bounds for a stack of size " in e.message:   # (TypeInference's array index check)
+                    or " out of bounds for a stack of size " in e.message \
+                    or _DEAD_TYPE_ERROR.match(e.message):   # (TypeInference's array index check; operand types)
                 # (the divisor message is the BMv2 back end's)
                 dead_division_by_zero(n)   # (constant folding still sees the rest of the branch)
                 return []
@@ -667,6 +670,11 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
 
 # an action's back-end errors a branch p4c removes does not leave (dead_branch)
 _BRANCH_ERRORS = ("deferred_error", "cond_call_error")
+# an operator's operand types, which p4c's type checker (not its constant folding) refuses: no error in
+# a branch p4c's front end removes (`++` on a stack or header, `<` on headers, `-` of a header, a shift
+# by a header; p4c_mutate seed 211, mutz36)
+_DEAD_TYPE_ERROR = re.compile(r"\+\+ on |operator \S+ on (?:a value|values) of type |cannot compare |"
+                              r"\S+ needs integer operands, not ")
 
 
 def _literal_condition(n: Node, scope) -> bool:

@@ -37,3 +37,18 @@ CASES += [
     for name, stmt in (("a_conditional_exit", "exit;"), ("a_conditional_extern_call", "mark_to_drop(sm);"),
                        ("a_conditional_exit_after_a_store_folding_it", "hdr.h.b = 1; if (hdr.h.b != 1) { exit; }"))
 ]
+
+# p4c_mutate seed 211 (cast_slice on fuzz30_stack_index_past_the_end_in_a_folded_branch_a_bool_cast):
+# p4c's front end removes the branch of an `if` on a literal condition before its type checker, so an
+# operator given operands of the wrong type there -- `++` of a stack or a header, `<` of headers, `-` of
+# a header, a shift by a header -- is no error (p4c compiles); checkmate-p4c let only some type errors
+# pass in such a branch.
+CASES += [
+    case(f"mutz36_operand_type_error_in_a_front_end_folded_branch_{name}", CAT, program(
+        f"        if ((bool)1w1) {{ hdr.h.b = 3; }} else {{ {stmt} }}\n", fields="    h_t[2] s;\n"), frames=VALUES[:2])
+    for name, stmt in (("concatenating_a_stack", "hdr.h2.a = (hdr.s ++ 8w0)[15:8];"),
+                       ("concatenating_a_header", "hdr.h2.a = (hdr.h ++ 8w0)[15:8];"),
+                       ("comparing_headers_by_order", "if (hdr.h < hdr.h2) { hdr.h.a = 1; }"),
+                       ("negating_a_header", "hdr.h.a = -hdr.h;"),
+                       ("shifting_by_a_header", "hdr.h.a = hdr.h.a << hdr.h;"))
+]
