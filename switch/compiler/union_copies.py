@@ -336,8 +336,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if body is None:
                 return out, False
             nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
-            if not passes_subcontrol(nxt, body, [d, x]):
-                return out, False
+            if not passes_subcontrol(nxt, body, [d, x], returns_end=False):   # (a return in the body is
+                return out, False   # RemoveReturns' flag: the copy goes on past it, measured: mutz36)
             continue
         if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \
                 nxt["v"].get("op") in ("var", "field", "stack_idx"):

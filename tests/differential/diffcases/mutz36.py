@@ -1,6 +1,7 @@
 """Found by helper mutz36 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
 from .base import H, VALUES, case, program
+from .fuzz18 import _U
 from .mutz30 import _SUB, _SUB_PARSER
 
 CAT = "front end (p4c-compatible)"
@@ -51,4 +52,23 @@ CASES += [
                        ("comparing_headers_by_order", "if (hdr.h < hdr.h2) { hdr.h.a = 1; }"),
                        ("negating_a_header", "hdr.h.a = -hdr.h;"),
                        ("shifting_by_a_header", "hdr.h.a = hdr.h.a << hdr.h;"))
+]
+
+# mutz35's open item, measured: a copy into a local union's member (`lu.w = hdr.u.w;`, p4c's
+# LocalCopyPropagation blind to the sibling write `lu.x = hdr.h` or `lu.x.setValid()`) goes on past an
+# applied sub-control whose body returns (conditionally, or at its end: RemoveReturns' flag) as past
+# one that does not -- `hdr.u.w = lu.w` is `hdr.u.w = hdr.u.w`, gone, and BMv2 keeps the parsed u.w
+# valid; checkmate-p4c ended the copy at any return in the body and copied the invalidated lu.w.
+# (An `exit` there: p4c 1.2.4.8 dies, "Overwriting definitions at <ExitStatement>".)
+_UFR = [(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for d in range(2) for b in (1, 2)]
+CASES += [
+    case(f"mutz36_local_union_member_copy_past_a_sub_control_with_{name}", CAT, program("""
+        if (hdr.h.d == 0) { lu.w = hdr.u.w; lu.x = hdr.h; s3.apply(hdr, meta); hdr.u.w = lu.w; }
+        else { lu.w = hdr.u.w; s3.apply(hdr, meta); lu.x.setValid(); hdr.u.w = lu.w; }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top=f"control S3(inout headers_t hdr, inout meta_t meta) {{ apply {{ {body} }} }}\n",
+        ingress_decls="    u_t lu;\n    S3() s3;\n", **_U), frames=_UFR)
+    for name, body in (("a_conditional_return", "if (hdr.h.b == 2) { return; } hdr.h.a = hdr.h.a + 1; meta.m16 = 2;"),
+                       ("a_return_at_its_end", "hdr.h.a = hdr.h.a + 1; meta.m16 = 2; return;"),
+                       ("no_return", "hdr.h.a = hdr.h.a + 1; meta.m16 = 2;"))
 ]
