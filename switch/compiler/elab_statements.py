@@ -58,7 +58,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         inner = Scope(scope)
         out = []
         flags = None
-        exit_flag = self.ctx.get("after_exit")
+        exit_flag, state_flag = self.ctx.get("after_exit"), self.ctx.get("no_midend_state")
         for i, x in enumerate(s.stmts):
             new = self.stmt(x, inner)
             out.extend(new)
@@ -71,6 +71,12 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 # initializer of an action called there is a dead store, gone before its BMv2
                 # back end looks for conditional execution (judge_init_ops; measured)
                 self.ctx["after_exit"] = True
+                if not self.ctx.get("exits_return") and any(_always_exits(st) for st in new):
+                    # past an `exit` (a block holding one, an `if` whose arms both exit) in a body
+                    # without a return p4c's mid end has no state: a HashAlgorithm local's value is
+                    # unknown there (its back end: "Type_Enum ... not yet handled"; fuzz_mutants seed
+                    # 2470 with --kinds cast_slice,exit_stmt,switch_wrap; elab_blocks.enum_member)
+                    self.ctx["no_midend_state"] = True
             if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
                     any(always_returns(st) for st in new):
                 # p4c's RemoveReturns drops the rest of a block after a statement that always
@@ -83,6 +89,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         self.ctx["after_exit"] = exit_flag
+        self.ctx["no_midend_state"] = state_flag
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
@@ -666,6 +673,17 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             raise E(n.loc, f"index of type {tstr(t)}, but the extern is indexed by {tstr(itype)} (cast it)")
         return ir
 
+
+
+def _always_exits(st: dict) -> bool:
+    """IR statement ``st`` always ends in an ``exit`` (a block holding one, an ``if`` whose arms both
+    do; not a return, an action call or a sub-control that exits)."""
+    k = st.get("s")
+    if k == "block":
+        return any(_always_exits(x) for x in st["body"])
+    if k == "if":
+        return all(any(_always_exits(x) for x in arm or []) for arm in (st["then"], st["else"]))
+    return k == "exit"
 
 
 # an action's back-end errors a branch p4c removes does not leave (dead_branch)

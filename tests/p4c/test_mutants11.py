@@ -17,6 +17,13 @@ def _bound(default: str, entries: str = "") -> str:
                    body="        t.apply();")
 
 
+def _hash_after(stmt: str, pre: str = "") -> str:
+    """A ``HashAlgorithm`` local (declared in ``pre``, or after ``stmt``) given to ``hash`` after ``stmt``."""
+    decl = "HashAlgorithm al = HashAlgorithm.crc16;"
+    return program(body=f"        {pre and decl}\n        {stmt}\n        {'' if pre else decl}\n"
+                        "        bit<16> r; hash(r, al, 16w0, { hdr.h.a, hdr.h.c }, 16w1024); hdr.h.b = r;")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # p4c_mutate seed 434 (cast_slice on fuzz12_named_arguments_in_order_with_a_directional_parameter):
@@ -29,9 +36,21 @@ CASES = {
            ("default_action", "s(x = (bit<8>)(int<8>)(hdr.h.a), y = 8w1)", ""),
            ("default_action_positional", "s((bit<8>)hdr.h.a, 8w1)", ""),
            ("const_entry", "s(hdr.h.a, 8w1)", " const entries = { 1: s((bit<8>)hdr.h.a, 8w2); }")]},
+    # fuzz_mutants seed 2470 (--kinds cast_slice,exit_stmt,switch_wrap; exit_stmt on open6_hash_algorithm_
+    # variable): past a statement that always exits, in a body without a return, p4c's mid end has no
+    # state, so a HashAlgorithm local given to hash there is a variable for its back end ("Unimplemented
+    # compiler support: <Type_Enum> type not yet handled on this target") -- not past a conditional exit,
+    # nor where the body holds a return (RemoveReturns drops the rest) (VALID)
+    **{f"hash_algorithm_local_read_after_{name}": (_hash_after(stmt, pre), "hash(r, al", r"HashAlgorithm member", _hash_after(""))
+       for name, stmt, pre in [("an_exit", "exit;", ""), ("a_block_exiting", "{ exit; }", ""),
+                               ("if_true_exit", "if (true) { exit; }", ""),
+                               ("an_if_whose_arms_exit", "if (hdr.h.a == 1) { exit; } else { exit; }", ""),
+                               ("an_exit_declared_before", "exit;", "pre")]},
 }
 
 VALID = {
+    "hash_algorithm_local_read_after_a_conditional_exit": _hash_after("if (hdr.h.a == 1) { exit; }"),
+    "hash_algorithm_local_read_after_an_exit_in_a_body_with_a_return": _hash_after("if (hdr.h.c == 9) { return; } { exit; }"),
     "const_entry_argument_of_an_inout_parameter_as_bound": _bound("s(hdr.h.a, 8w1)", " const entries = { 1: s(hdr.h.a, 8w2); }"),
 }
 
