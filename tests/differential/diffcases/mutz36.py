@@ -72,3 +72,26 @@ CASES += [
                        ("a_return_at_its_end", "hdr.h.a = hdr.h.a + 1; meta.m16 = 2; return;"),
                        ("no_return", "hdr.h.a = hdr.h.a + 1; meta.m16 = 2;"))
 ]
+
+# fuzz_mutants seed 2321 (--kinds action_if,stack_op,union_op, a new kind: stack_op on copyback11_subcontrol_
+# different_args_through_temporaries): p4c's inliner gives a sub-control instance's header parameter one
+# temporary (`x_0`) for all its applies, copied in and back with assign_header -- which from an invalid
+# header only marks the destination invalid.  So the second apply, given an invalid `hdr.s[0]`, reads
+# the fields the first apply left in x_0 (`x.a = 0x5a` after its setInvalid: m8 = 1 + 0x5a on BMv2);
+# checkmate-switch copied the invalid argument's own fields into a fresh temporary.
+_CB_SUB = ("control Sub(inout h_t x, inout bit<8> m) {\n    action ex() { exit; }\n"
+           "    apply { m = m + x.a; x.setInvalid(); x.a = 0x5a; x.c = 0x77; if (x.b == 1) { ex(); } }\n}\n")
+_CB = dict(headers="header g_t { bit<8> v; bit<8> w; }\nheader_union U { h_t p; g_t q; }\n",
+           fields="    U u;\n    h_t[2] s;\n", top=_CB_SUB, ingress_decls="    Sub() sub;\n",
+           egress="        hdr.eth.src[39:32] = hdr.s[1].a; hdr.eth.src[47:40] = hdr.s[0].a;\n"
+                  "        hdr.eth.dst[23:8] = hdr.s[0].c; hdr.eth.dst[31:24] = meta.m8;\n")
+CASES += [
+    case(f"mutz36_sub_control_temporary_kept_across_applies_{name}", CAT, program(
+        "        hdr.s[1] = hdr.h; hdr.s[1].b = 2;\n        sub.apply(hdr.s[1], meta.m8);\n"
+        f"        hdr.s[0] = hdr.h;\n        {inv}sub.apply(hdr.s[0], meta.m8);\n"
+        "        hdr.eth.src[7:0] = hdr.s[1].a; hdr.eth.src[15:8] = hdr.s[0].a; hdr.eth.src[31:16] = hdr.s[0].c;\n"
+        "        hdr.eth.dst[7:0] = meta.m8;\n", **_CB), frames=[(1, H(1, 2, 3, 4)), (1, H(0x22, 1, 0x3344, 5)),
+                                                           (1, H(0x80, 3, 0, 0))])
+    for name, inv in (("copying_in_an_invalid_header", "hdr.s[0].setInvalid(); "),
+                      ("copying_in_a_valid_header", ""))
+]
