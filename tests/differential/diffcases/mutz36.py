@@ -1,6 +1,6 @@
 """Found by helper mutz36 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import H, VALUES, case, program
+from .base import H, H2, VALUES, case, program
 from .fuzz18 import _U
 from .mutz30 import _SUB, _SUB_PARSER
 
@@ -94,4 +94,29 @@ CASES += [
                                                            (1, H(0x80, 3, 0, 0))])
     for name, inv in (("copying_in_an_invalid_header", "hdr.s[0].setInvalid(); "),
                       ("copying_in_a_valid_header", ""))
+]
+
+# fuzz_mutants seed 2631 (--kinds cast_slice,exit_stmt,switch_wrap; exit_stmt on fuzz24_stores_in_branches_
+# before_self_init_dropped): an `exit` in a branch before a self-reading header initializer (which p4c's
+# def-use takes as writing every field, and on BMv2 writes none) makes every field live on that path
+# -- `hdr.h2.b = 7` in another branch before it stays (BMv2 reads 7 into h.d) -- while a store on that
+# path before the exit (`hdr.h2.d = 1; exit;`) ends h2.d's liveness: `hdr.h2.d = 8` before it is dead
+# all the same (BMv2 reads the parsed h2.d).  checkmate-p4c gave up at the exit and kept the stores of
+# the fields the branch names (h2.d = 8), dropping the others (h2.b = 7).
+_SI = """        if (hdr.h.b == 1) {{ hdr.h2.c = 5; }} else {{ hdr.h2.b = hdr.h2.a; }}
+        switch (hdr.h.c) {{
+            1: {{ hdr.h2.d = 6; hdr.h.d = hdr.h2.d; }}
+            2: {{ hdr.h2.b = 7; {{ hdr.h2.d = 8; }} }}
+        }}
+        if (hdr.h.b == 2) {{ hdr.h2.c = 9; if (hdr.h.c == 3) {{ {inner} }} }}
+        switch (hdr.h.b) {{ 4: {{ hdr.h2.b = hdr.h2.b + 1; }} }}
+        hdr.h2 = {{hdr.h2.a, 1, hdr.h2.c, 3}};
+        hdr.h.c = hdr.h2.c;
+        hdr.h.d = hdr.h.d ^ hdr.h2.d ^ (hdr.h2.b ++ 24w0);
+"""
+CASES += [
+    case(f"mutz36_stores_in_branches_before_self_init_with_{name}", CAT, program(_SI.format(inner=inner)),
+         frames=[(1, H2(3, 0x40, 0x1111, 0x22222222, b=b, c=c, d=0x100)) for b in (1, 2, 4) for c in (1, 2, 3)])
+    for name, inner in (("a_store_and_an_exit", "hdr.h2.d = 1; exit;"), ("an_exit", "exit;"),
+                        ("an_exit_after_a_partial_store", "hdr.h2.d[7:0] = 1; exit;"))
 ]
