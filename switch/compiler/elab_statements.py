@@ -58,7 +58,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         inner = Scope(scope)
         out = []
         flags = None
-        exit_flag, state_flag = self.ctx.get("after_exit"), self.ctx.get("no_midend_state")
+        exit_flag, state_flag, plain_flag = (self.ctx.get(k) for k in ("after_exit", "no_midend_state", "after_plain_exit"))
         for i, x in enumerate(s.stmts):
             new = self.stmt(x, inner)
             out.extend(new)
@@ -77,6 +77,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     # unknown there (its back end: "Type_Enum ... not yet handled"; fuzz_mutants seed
                     # 2470 with --kinds cast_slice,exit_stmt,switch_wrap; elab_blocks.enum_member)
                     self.ctx["no_midend_state"] = True
+                if any(_plain_exit(st) for st in new):
+                    # past `exit;` (or a block holding one; not an `if` whose arms exit) p4c's JSON has
+                    # none of the rest: no load refusal there (fuzz_mutants seed 2673, elab_load_refusals)
+                    self.ctx["after_plain_exit"] = True
             if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
                     any(always_returns(st) for st in new):
                 # p4c's RemoveReturns drops the rest of a block after a statement that always
@@ -89,7 +93,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         self.ctx["after_exit"] = exit_flag
-        self.ctx["no_midend_state"] = state_flag
+        self.ctx["no_midend_state"], self.ctx["after_plain_exit"] = state_flag, plain_flag
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
@@ -685,6 +689,12 @@ def _always_exits(st: dict) -> bool:
     if k == "if":
         return all(any(_always_exits(x) for x in arm or []) for arm in (st["then"], st["else"]))
     return k == "exit"
+
+
+def _plain_exit(st: dict) -> bool:
+    """IR statement ``st`` is an ``exit`` or a block holding one at its top (an ``if`` p4c's front end
+    folded is such a block)."""
+    return st.get("s") == "exit" or st.get("s") == "block" and any(_plain_exit(x) for x in st["body"])
 
 
 # an action's back-end errors a branch p4c removes does not leave (dead_branch)

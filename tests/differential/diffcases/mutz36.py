@@ -120,3 +120,16 @@ CASES += [
     for name, inner in (("a_store_and_an_exit", "hdr.h2.d = 1; exit;"), ("an_exit", "exit;"),
                         ("an_exit_after_a_partial_store", "hdr.h2.d[7:0] = 1; exit;"))
 ]
+
+# fuzz_mutants seed 2673 (--kinds cast_slice,exit_stmt,switch_wrap; exit_stmt on mutz22_digest_bool_and_stack_
+# member: `exit;` before its digests): past a plain `exit` (bare, in a block, `if (true)`) p4c's JSON
+# has none of the rest of the control, so what simple_switch would refuse to load there -- a bool in
+# hash data -- is not in it, and BMv2 runs the program; checkmate-p4c noted the load refusal and
+# checkmate-switch refused the pipeline.  (After an `if` whose arms both exit p4c keeps the rest, and
+# simple_switch dies on it: still refused.)
+_HB = "        bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a == 1 }, 16w1024); hdr.h.c = r;\n"
+CASES += [
+    case(f"mutz36_load_refused_hash_data_after_{name}", CAT, program(f"        {pre}\n" + _HB), frames=VALUES[:3])
+    for name, pre in (("an_exit", "exit;"), ("an_if_true_exit", "if (true) { exit; }"), ("a_block_exiting", "{ exit; }"),
+                      ("an_exit_in_a_body_with_a_return", "if (hdr.h.b == 9) { return; } exit;"))
+]
