@@ -366,8 +366,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
-        if self.ctx.get("in_action") and self.ctx.get("if_depth") and not self.ctx.get("after_return") and (
-                fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+        if self.ctx.get("in_action") and (self.ctx.get("if_depth") or self.ctx.get("cond_return")) and \
+                not self.ctx.get("after_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+            # (after a conditional `return` too: RemoveReturns puts the rest under `if (!hasReturned)`;
+            # a counter's count() there -- fuzz_mutants seed 2448, action_if)
             # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
             # predicated (an action no table lists and nothing calls is dropped first)
             # (kept apart: p4c reports these before its JSON conversion's errors, ElabOutput.finish)

@@ -24,6 +24,14 @@ def _hash_after(stmt: str, pre: str = "") -> str:
                         "        bit<16> r; hash(r, al, 16w0, { hdr.h.a, hdr.h.c }, 16w1024); hdr.h.b = r;")
 
 
+def _counted(body: str) -> str:
+    """Action ``a(v)`` with ``body`` (a counter ``cnt`` declared), listed by an applied table."""
+    return program(locals="    counter(4, CounterType.packets) cnt;\n"
+                          f"    action a(bit<8> v) {{ {body} }}\n"
+                          "    table t { key = { hdr.h.a: exact; } actions = { a; } }",
+                   body="        t.apply();")
+
+
 # name -> (invalid program, needle on the mutated line, message regex, valid twin)
 CASES = {
     # p4c_mutate seed 434 (cast_slice on fuzz12_named_arguments_in_order_with_a_directional_parameter):
@@ -46,9 +54,20 @@ CASES = {
                                ("if_true_exit", "if (true) { exit; }", ""),
                                ("an_if_whose_arms_exit", "if (hdr.h.a == 1) { exit; } else { exit; }", ""),
                                ("an_exit_declared_before", "exit;", "pre")]},
+    # fuzz_mutants seed 2448 (--kinds action_if,stack_op,union_op; action_if, a new kind): after a conditional
+    # `return` in an action the rest runs under RemoveReturns' `if (!hasReturned)`, so an extern method
+    # call there (a counter's count(), also inside an `if` p4c folds to true) is conditional execution
+    # (checkmate-p4c judged extern functions and setValid there, not method calls) -- not after a plain
+    # `return` (dead) nor before the conditional one (VALID)
+    **{f"counter_count_after_a_conditional_return_{name}": (_counted(f"if (v == 2) {{ return; }} {stmt}"), "cnt.count",
+                                                         r"conditional execution in actions", _counted(stmt))
+       for name, stmt in [("plain", "cnt.count(1);"), ("in_a_folded_if", "if ((hdr.h.a - hdr.h.a) == 0) { cnt.count(1); }"),
+                          ("in_an_if_true", "if (true) { cnt.count(1); }")]},
 }
 
 VALID = {
+    "counter_count_after_a_plain_return": _counted("return; cnt.count(1);"),
+    "counter_count_before_a_conditional_return": _counted("cnt.count(1); if (v == 2) { return; } hdr.h.b = 1;"),
     "hash_algorithm_local_read_after_a_conditional_exit": _hash_after("if (hdr.h.a == 1) { exit; }"),
     "hash_algorithm_local_read_after_an_exit_in_a_body_with_a_return": _hash_after("if (hdr.h.c == 9) { return; } { exit; }"),
     "const_entry_argument_of_an_inout_parameter_as_bound": _bound("s(hdr.h.a, 8w1)", " const entries = { 1: s(hdr.h.a, 8w2); }"),
