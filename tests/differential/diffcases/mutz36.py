@@ -133,3 +133,16 @@ CASES += [
     for name, pre in (("an_exit", "exit;"), ("an_if_true_exit", "if (true) { exit; }"), ("a_block_exiting", "{ exit; }"),
                       ("an_exit_in_a_body_with_a_return", "if (hdr.h.b == 9) { return; } exit;"))
 ]
+
+# p4c_mutate seed 342 (table_extern on fuzz14_target_checks_skip_unapplied_subcontrols): a sub-control
+# instantiated but never applied goes whole in p4c, with the extern instances declared in it -- a
+# direct meter or an action profile of its table is not in p4c's P4Info, nor the type_info a direct
+# meter's type needs; checkmate-p4c kept them as for a table a live control does not apply.
+_BAD = ("control Bad(inout h_t h) {{\n    action a() {{ h.b = 1; }}\n    {decl}\n"
+        "    table t {{ {prop} key = {{ h.a: exact; }} actions = {{ a; NoAction; }} }}\n    apply {{ t.apply(); }}\n}}\n")
+CASES += [
+    case(f"mutz36_unapplied_sub_control_instance_with_{name}", "front end: P4Info as p4c's", program(
+        "        hdr.h.c = 3;\n", top=_BAD.format(decl=decl, prop=prop), ingress_decls="    Bad() c2;\n"), frames=VALUES[:2])
+    for name, decl, prop in (("a_direct_meter", "direct_meter<bit<8>>(MeterType.bytes) t_x;", "meters = t_x;"),
+                             ("an_action_profile", "action_profile(32w16) t_x;", "implementation = t_x;"))
+]
