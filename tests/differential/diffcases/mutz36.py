@@ -146,3 +146,15 @@ CASES += [
     for name, decl, prop in (("a_direct_meter", "direct_meter<bit<8>>(MeterType.bytes) t_x;", "meters = t_x;"),
                              ("an_action_profile", "action_profile(32w16) t_x;", "implementation = t_x;"))
 ]
+
+# p4c_mutate seed 541 (dead_store on corpus15_division_under_times_zero_is_removed): p4c's mid end
+# reduces a store's value bottom-up -- `(bit<16>)(hdr.h.a * 8w0) + 3` is 3 -- and propagates it, so
+# `hdr.h.c = (hdr.h.c + meta.m16) % 5` with meta.m16 = 0 folds to a constant (no run-time modulo for
+# its BMv2 back end to refuse); checkmate-p4c reduced only the top of the value and refused.
+CASES += [
+    case(f"mutz36_modulo_folded_after_a_store_reduced_through_{name}", CAT, program(
+        f"        meta.m16 = 0;\n        hdr.h.c = {val} + 3;\n"
+        "        hdr.h.c = (hdr.h.c + meta.m16) % 5; hdr.h.c = hdr.h.c + meta.m16;\n"), frames=VALUES[:3])
+    for name, val in (("a_cast_of_a_product_by_zero", "(bit<16>)(hdr.h.a * 8w0)"),
+                      ("a_cast_of_a_masked_zero", "(bit<16>)(hdr.h.a & 8w0)"))
+]
