@@ -20,7 +20,8 @@ type or direction changed, an integer literal rewritten, an operator swapped or 
 the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and literal kinds in
 ``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``, the def-use kinds in ``p4c_mutate_defuse.py``,
 the front-end folding kinds in ``p4c_mutate_fold.py``, the table-entry and value-set kinds in
-``p4c_mutate_entries.py``;
+``p4c_mutate_entries.py``, the kinds reaching p4c's mid-end rewrites (a condition in an action, a
+header stack shift, a header union member) in ``p4c_mutate_midend.py``;
 the judging of one mutant is in ``p4c_mutate_judge.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides
@@ -65,6 +66,7 @@ from tools.p4c_mutate_fold import KINDS as FOLD_KINDS  # noqa: E402
 from tools.p4c_mutate_forms import KINDS as FORM_KINDS  # noqa: E402
 from tools.p4c_mutate_ops import KINDS as OP_KINDS  # noqa: E402
 from tools.p4c_mutate_judge import bases, judge, ours_verdict, p4c_verdict  # noqa: E402
+from tools.p4c_mutate_midend import KINDS as MIDEND_KINDS  # noqa: E402
 from tools.p4c_mutate_p4info import KINDS as P4INFO_KINDS  # noqa: E402
 
 IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
@@ -682,10 +684,11 @@ MUTATORS = {f.__name__[2:]: f for f in [
 # extern instances and calls, control-plane names (tools/p4c_mutate_externs.py); action parameters
 # and literals (tools/p4c_mutate_forms.py); operators (tools/p4c_mutate_ops.py); stores p4c's def-use
 # may drop (tools/p4c_mutate_defuse.py); conditions p4c folds early (tools/p4c_mutate_fold.py); const
-# entries' keysets and actions, value sets (tools/p4c_mutate_entries.py)
+# entries' keysets and actions, value sets (tools/p4c_mutate_entries.py); conditions in actions,
+# header stack shifts and header union members (tools/p4c_mutate_midend.py)
 MUTATORS.update({k: (lambda fn: lambda rng, t: (lambda r: r and Mutant(*r))(fn(rng, t)))(fn)
                  for k, fn in {**EXTERN_KINDS, **FORM_KINDS, **P4INFO_KINDS, **OP_KINDS, **DEFUSE_KINDS,
-                               **FOLD_KINDS, **ENTRY_KINDS}.items()})
+                               **FOLD_KINDS, **ENTRY_KINDS, **MIDEND_KINDS}.items()})
 
 
 def main(argv=None) -> int:

@@ -52,7 +52,7 @@ import collections
 import copy
 
 from .elab_common import E, ir_dicts
-from .header_init import reduced
+from .header_init import reduced, reduced_value
 from .prop_reach import prop_ends, unfolded_action_divisions
 from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
@@ -210,6 +210,8 @@ class ConstIndexRules(SubDivisionRules):
                     # p4c's front-end strength reduction first: `x = x - x` (`x ^ x`, `x & 0` ..)
                     # stores 0 (fuzz_mutants seed 1229: `h.b = h.b - h.b; h.b = h.b % 5;`)
                     v = self.fold(reduced(_subst(r, env)))
+                    if v is None and isinstance(rv := reduced_value(_subst(r, env)), int) and not isinstance(rv, bool):
+                        v = rv   # (bottom-up: `(bit<16>)(h.a * 0) + 3` is 3; p4c_mutate seed 541)
                 if v is None and r is not None and _trackable(lv) and hasattr(self, "constant_result") and \
                         any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(r)):
                     v = self.fold(_subst(_calls_folded(r, lambda c: self._one_return_constant(c, env)), env))
@@ -658,6 +660,10 @@ class ConstIndexRules(SubDivisionRules):
         return end
 
     def _walk_stmt(self, st: dict, env: dict, depth: int) -> None:
+        if st.get("s") == "block":   # (a block, or an `if` the front end folded: one to p4c's
+            for x in st["body"]:     # propagation -- its copies flow through; mutz36, seed 2471)
+                self._walk_stmt(x, env, depth)
+            return
         blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:

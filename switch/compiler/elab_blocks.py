@@ -628,11 +628,14 @@ class BlockRules:
             # `const HashAlgorithm AL = HashAlgorithm.crc32;` (p4c substitutes the constant)
             return next(m for m, i in self.enums[enum]["members"].items() if i == ent[1]["v"])
         known = self.__dict__.get("enum_var_values", {})
-        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum] and ent[1].get("n") in known:
+        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum] and ent[1].get("n") in known and \
+                not (getattr(self, "ctx", None) or {}).get("no_midend_state"):   # (elab_statements: past an exit)
             # a local initialized with a member and not written since (p4c propagates it)
             return next(m for m, i in self.enums[enum]["members"].items() if i == known[ent[1]["n"]])
+        past_exit = " (past an exit its mid end has none: 'Type_Enum ... not yet handled')" \
+            if (getattr(self, "ctx", None) or {}).get("no_midend_state") else ""
         raise E(n.loc, f"expected a {enum} member (or a constant of type {enum}: p4c takes a "
-                       "variable only where its constant propagation finds one value)")
+                       f"variable only where its constant propagation finds one value{past_exit})")
 
     def decl_pos(self, d) -> int | None:
         """Index of top-level declaration ``d`` in the program (None for one made here)."""

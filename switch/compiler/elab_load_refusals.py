@@ -61,6 +61,8 @@ class LoadRefusalRules:
         compiles it too, as p4c does, and the build's ``load_error`` makes checkmate-switch refuse
         it as BMv2 refuses p4c's JSON.  Kept like a :meth:`target_error` (only where the code
         survives p4c's front end)."""
+        if self.ctx is not None and self.ctx.get("after_plain_exit"):
+            return   # (past a plain exit p4c's JSON has nothing of it: simple_switch loads it; fuzz_mutants 2673)
         err = E(loc, message)
         err.after_type_checking = True
         err.load_refusal = True
@@ -197,6 +199,8 @@ class LoadRefusalRules:
     def table_load_refusal(self, q: str, loc, message: str) -> None:
         """A :meth:`load_refusal` in table ``q``'s declaration: kept for the table, noted only if
         something applies it (p4c removes a table nothing applies; ElabOutput.finish)."""
+        if self.ctx is not None and self.ctx.get("after_plain_exit"):
+            return   # (past a plain exit p4c's JSON has nothing of it: simple_switch loads it; fuzz_mutants 2673)
         err = E(loc, message)
         err.after_type_checking = True
         err.load_refusal = True

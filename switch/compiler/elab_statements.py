@@ -7,6 +7,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node
 from .checks import dead_division_by_zero
 from .extern_params import by_position, METHODS
@@ -70,7 +72,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         inner = Scope(scope)
         out = []
         flags = None
-        exit_flag = self.ctx.get("after_exit")
+        exit_flag, state_flag, plain_flag = (self.ctx.get(k) for k in ("after_exit", "no_midend_state", "after_plain_exit"))
         for i, x in enumerate(s.stmts):
             new = self.stmt(x, inner)
             out.extend(new)
@@ -83,6 +85,16 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 # initializer of an action called there is a dead store, gone before its BMv2
                 # back end looks for conditional execution (judge_init_ops; measured)
                 self.ctx["after_exit"] = True
+                if not self.ctx.get("exits_return") and any(_always_exits(st) for st in new):
+                    # past an `exit` (a block holding one, an `if` whose arms both exit) in a body
+                    # without a return p4c's mid end has no state: a HashAlgorithm local's value is
+                    # unknown there (its back end: "Type_Enum ... not yet handled"; fuzz_mutants seed
+                    # 2470 with --kinds cast_slice,exit_stmt,switch_wrap; elab_blocks.enum_member)
+                    self.ctx["no_midend_state"] = True
+                if any(_plain_exit(st) for st in new):
+                    # past `exit;` (or a block holding one; not an `if` whose arms exit) p4c's JSON has
+                    # none of the rest: no load refusal there (fuzz_mutants seed 2673, elab_load_refusals)
+                    self.ctx["after_plain_exit"] = True
             if flags is None and (self.ctx.get("in_action") or self.ctx.get("kind") == "function") and \
                     any(always_returns(st) for st in new):
                 # p4c's RemoveReturns drops the rest of a block after a statement that always
@@ -95,6 +107,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         self.ctx["after_exit"] = exit_flag
+        self.ctx["no_midend_state"], self.ctx["after_plain_exit"] = state_flag, plain_flag
         # (what follows a return -- an exit too where the body holds a return -- is checked but dead)
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
@@ -157,7 +170,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             first = {"s": "setvalid", "h": lhs, "v": True, "siblings": self.union_siblings(lhs), "bytes": bytes_}
             # (an isValid() of the header reads no field: stores before it may be dead all the same;
             # fuzz_exprs seed 11101)
-            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, fields_read(rhs, lhs, validity=True))
+            self.__dict__.setdefault("self_inits", {})[id(first)] = (first, fields_read(rhs, lhs, validity=True),
+                                                                    frozenset(f[0] for f in self.headers[lt[1]]["fields"]))
             return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
         if lt[0] == "header" and (sib := self.union_siblings(lhs)):
             # BMv2: a header union member made valid by an assignment invalidates the others
@@ -366,8 +380,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
 
     def call_stmt(self, call: Node, scope) -> list:
         fn = call.fn
-        if self.ctx.get("in_action") and self.ctx.get("if_depth") and not self.ctx.get("after_return") and (
-                fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+        if self.ctx.get("in_action") and (self.ctx.get("if_depth") or self.ctx.get("cond_return")) and \
+                not self.ctx.get("after_return") and (fn.kind == "member" or fn.name in V1_EXTERN_FUNCS or fn.name in self.externs):
+            # (after a conditional `return` too: RemoveReturns puts the rest under `if (!hasReturned)`;
+            # a counter's count() there -- fuzz_mutants seed 2448, action_if)
             # p4c's BMv2 backend predicates an action's ifs: a method or extern call cannot be
             # predicated (an action no table lists and nothing calls is dropped first)
             # (kept apart: p4c reports these before its JSON conversion's errors, ElabOutput.finish)
@@ -512,11 +528,20 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         (p4c checks those later; p4c_mutate seed 114, mutz21's open item)."""
         pending = self.pending_snapshot()
         flags = {k: self.ctx.get(k) for k in ("dead", "after_return", "cond_return", "folded_branch")}
+        act = self.actions.get(self.ctx.get("in_action")) if self.ctx.get("in_action") else None
+        # (nor the back-end errors of an action's branch it removes: an `exit` under an `if` there,
+        # a call in a branch's `if`; p4c_mutate seed 542, mutz36)
+        act_errs = {k: act.get(k) for k in _BRANCH_ERRORS} if act is not None else {}
         self.ctx["folded_branch"] = True   # (a call of a function missing a return is no error there)
         try:
             out = self.stmt(n, Scope(scope))
             self.pending_snapshot(pending)   # (no back-end check on a branch p4c removes,
             self.ctx.update(flags)           # nor does a return there end an action: fuzz_exprs 6656)
+            for k, v in act_errs.items():
+                if v is None:
+                    act.pop(k, None)
+                else:
+                    act[k] = v
             return out
         except P4CompileError as e:
             if not literal:
@@ -531,7 +556,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     or ": no argument for parameter " in e.message or " argument(s), got " in e.message \
                     or e.message.startswith("cannot assign to 'in' parameter") or e.message.endswith(" cannot be assigned") \
                     or "the divisor must be a compile-time power of two" in e.message \
-                    or " out of bounds for a stack of size " in e.message:   # (TypeInference's array index check)
+                    or " out of bounds for a stack of size " in e.message \
+                    or _DEAD_TYPE_ERROR.match(e.message):   # (TypeInference's array index check; operand types)
                 # (the divisor message is the BMv2 back end's)
                 dead_division_by_zero(n)   # (constant folding still sees the rest of the branch)
                 return []
@@ -678,6 +704,32 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             raise E(n.loc, f"index of type {tstr(t)}, but the extern is indexed by {tstr(itype)} (cast it)")
         return ir
 
+
+
+def _always_exits(st: dict) -> bool:
+    """IR statement ``st`` always ends in an ``exit`` (a block holding one, an ``if`` whose arms both
+    do; not a return, an action call or a sub-control that exits)."""
+    k = st.get("s")
+    if k == "block":
+        return any(_always_exits(x) for x in st["body"])
+    if k == "if":
+        return all(any(_always_exits(x) for x in arm or []) for arm in (st["then"], st["else"]))
+    return k == "exit"
+
+
+def _plain_exit(st: dict) -> bool:
+    """IR statement ``st`` is an ``exit`` or a block holding one at its top (an ``if`` p4c's front end
+    folded is such a block)."""
+    return st.get("s") == "exit" or st.get("s") == "block" and any(_plain_exit(x) for x in st["body"])
+
+
+# an action's back-end errors a branch p4c removes does not leave (dead_branch)
+_BRANCH_ERRORS = ("deferred_error", "cond_call_error")
+# an operator's operand types, which p4c's type checker (not its constant folding) refuses: no error in
+# a branch p4c's front end removes (`++` on a stack or header, `<` on headers, `-` of a header, a shift
+# by a header; p4c_mutate seed 211, mutz36)
+_DEAD_TYPE_ERROR = re.compile(r"\+\+ on |operator \S+ on (?:a value|values) of type |cannot compare |"
+                              r"\S+ needs integer operands, not ")
 
 
 def _literal_condition(n: Node, scope) -> bool:

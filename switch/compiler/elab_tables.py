@@ -713,6 +713,9 @@ class TableRules:
             if arg.kind == "named_arg":
                 arg = arg.value
             want = next(bound, None)
+            if p["dir"] in ("out", "inout") and not _lvalue_shape(arg):   # (p4c's type checker first:
+                # `s(x = (bit<8>)(int<8>)(hdr.h.a))` for a listed `s(hdr.h.a)`; p4c_mutate seed 434)
+                raise E(arg.loc, f"{expr_text(arg)}: must be a left-value (p4c)")
             if want is not None and expr_text(arg) != expr_text(want):
                 raise E(arg.loc, f"table {q}: {what} argument {expr_text(arg)} for parameter "
                                  f"{p['name']} does not match {expr_text(want)} bound in the actions list")
@@ -762,3 +765,8 @@ def _lit_text(ir) -> str:
     return f"{t[1]}{'s' if t[0] == 'int' else 'w'}{ir['v']}" if t[0] in ("bit", "int") else str(ir["v"])
 
 
+def _lvalue_shape(n: Node) -> bool:
+    """Whether AST ``n`` has the shape of a left-value (a name, or a member, index or slice of one)."""
+    while n.kind in ("member", "index", "slice"):
+        n = n.a if n.kind == "slice" else n.base
+    return n.kind == "name"

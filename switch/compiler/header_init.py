@@ -145,7 +145,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if _plain_branch(prev, target):
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
-                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body)
+                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2])
                 if used is None:
                     used = fields_read({"vals": [prev]}, st["h"])
                 if used is None:
@@ -284,13 +284,16 @@ def _plain_loop(st, target) -> bool:
         d.get("s") in _LOOP_KINDS and not d.get("siblings") for d in ir_dicts(st) if isinstance(d, dict) and "s" in d)
 
 
-def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None):
+def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None, every=frozenset()):
     """The fields of header ``h`` read before they are written from the start of ``st`` (a
     :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
     back through each branch from its end, a store to a field not read later is dead (its own
     reads do not count) and goes into ``drop``: p4c's mid end shows ``if (c) { h.c = 5; } else {
     h.b = h.c; } h = {h.a, 1, 2, 3};`` as the initializer alone.  A branch holding anything this does
-    not follow gives None (its stores stay)."""
+    not follow gives None (its stores stay).  An ``exit`` in a branch makes ``every`` field of the
+    header live there (the control's copy-out reads them all), and a store to a whole field ends
+    that field's liveness before it: ``if (c) { h.d = 1; exit; }`` leaves ``h.d`` dead before the
+    ``if`` (fuzz_mutants seed 2631 with --kinds cast_slice,exit_stmt,switch_wrap)."""
     if st["s"] == "if":
         bodies, heads = [st["then"] or [], st["else"] or []], [st["c"]]
     else:
@@ -308,8 +311,11 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
                 continue
+            if prev.get("s") == "exit":
+                now = set(every)
+                continue
             if _plain_branch(prev, target):
-                now = _live_before(prev, now, target, h, self_inits, mine, action_body)
+                now = _live_before(prev, now, target, h, self_inits, mine, action_body, every)
             elif prev.get("s") == "call_action" and action_body is not None:
                 got = _action_stores_dead(prev, action_body(prev["action"]), target, now)
                 if got is not None and got[0]:
@@ -330,7 +336,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                     mine.add(id(prev))
                     continue
                 used = fields_read({"vals": [prev["r"]] + ([] if own and base is lv else [lv])}, h)
-                now = None if used is None else now | used
+                now = None if used is None else (now - {base["f"]} if own and base is lv else now) | used
             if now is None:
                 return None
         drop |= mine

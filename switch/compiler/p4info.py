@@ -172,10 +172,20 @@ def _visible(ir: dict) -> dict:
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
     # an instance declared in a control stays, its unapplied tables left out of its table_ids (p4c
     # lists it; p4c_mutate seed 182): only one a table property declares goes with its table
+    gone = _gone_tables(ir)
     out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
                               for a in ir.get("action_profiles", [])
-                              if not a["table_ids"] or any(i in kept for i in a["table_ids"]) or not a.get("inline")]
+                              if not a["table_ids"] or any(i in kept for i in a["table_ids"])
+                              or not a.get("inline") and not all(i in gone for i in a["table_ids"])]
     return out
+
+
+def _gone_tables(ir: dict) -> set:
+    """The ids of the tables of sub-control instances nothing applies: p4c removes such an instance
+    whole, the instances declared in it too (p4c_mutate seed 342, table_extern: a direct meter or an
+    action profile of a table of an unapplied instance is not in p4c's P4Info, nor its type_info)."""
+    live = {c["name"] for c in ir["subcontrols"]}
+    return {t["id"] for t in ir["tables"] if "." in (p := t["name"].rsplit(".", 1)[0]) and p not in live}
 
 
 def cp_field(ir: dict, typ: str, field: str) -> str:
@@ -366,7 +376,9 @@ def _called_functions(roots: list, functions: list) -> list:
 def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # a direct counter or meter of a dropped table is still a declared extern instance p4c's
     # serializer converts the type of (not a profile a dropped table's property declares: it goes)
-    orphans = bool(ir["direct_counters"] or ir["direct_meters"] or any(not a.get("inline") for a in ir.get("action_profiles", [])))
+    gone = _gone_tables(ir)
+    orphans = any(r.get("table_id") not in gone for k in ("direct_counters", "direct_meters") for r in ir[k]) or any(
+        not a.get("inline") and not (a["table_ids"] and all(i in gone for i in a["table_ids"])) for a in ir.get("action_profiles", []))
     ir = _final_aliases(_reached_digests(_visible(ir)))
     orphans = orphans or bool(ir.get("action_profiles"))
     # (an enum declared over a typedef: its position, taken out of the IR -- the device config

@@ -339,7 +339,8 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             nxt.setdefault("copies_in", {})[d] = {"op": "whole", "v": dict(val), "t": val.get("t")}
             if not passes_subcontrol(nxt, body, [d, x], returns_end=False, exits_end=False):
                 # (p4c carries a member's copy on past a body that returns or exits: probed by
-                # helper opens2, `opens2_union_copy_past_a_sub_control_with_*`)
+                # helper opens2, `opens2_union_copy_past_a_sub_control_with_*`,
+                # and mutz36 for a local union's member)
                 return out, False
             continue
         if k == "return" and isinstance(nxt.get("v"), dict) and ir_path(nxt["v"]) == d and \

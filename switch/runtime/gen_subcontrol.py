@@ -8,6 +8,9 @@ same arguments (the compiler marks the others ``copy_args``: see
 Otherwise p4c copies it into a temporary (an ``out`` one starts invalid) and back after the
 body with assign_header semantics (``StatementGen.assign`` with ``by_member``: a header left
 invalid keeps the caller's fields); an ``exit`` in the body skips that copy-back, as on BMv2.
+The temporary is the instance's, one per parameter for all its applies (kept in the caller's
+``L`` between them): assign_header from an invalid argument leaves it the fields an earlier
+apply left there (helper mutz36).
 A header-union member goes through a tracked copy either way, so its siblings go invalid
 whenever the body made it valid; in place, its copy-back is made also when the body exits.  Scalars are Python values: in place (not a bit slice,
 which p4c passes through a temporary) they are copied back also when the body exits.
@@ -53,7 +56,7 @@ class SubControlGen:
             return paths[i] is not None and any(j != i and o is not None and _overlap(o, paths[i])
                                                 for j, o in enumerate(paths))
         copied = bool(s.get("copy_args"))
-        back, fresh, attrs = [], [], []
+        back, fresh, attrs, kept = [], [], [], []
         for i, arg in enumerate(args):
             attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
             attrs.append(attr)
@@ -68,6 +71,15 @@ class SubControlGen:
                     # (a union member: a tracked copy tells whether the body made it valid)
                     v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"
                     back.append(i)
+                    if copied and not arg.get("siblings"):
+                        # the instance's one temporary for the parameter (p4c's inliner: `x_0`), kept
+                        # across its applies in this pass: assign_header from an invalid argument only
+                        # marks it invalid, so it keeps what an earlier apply left (fuzz_mutants 2321)
+                        tk = self.fresh("k")
+                        self.emit(ind, f"{tk} = getattr(L, '_tmp_{s['fn']}_{attr}', None)")
+                        v = (f"{v} if {tk} is None else {tk}" if arg["dir"] == "out"
+                             else f"{v} if {tk} is None else _agg_out({tk}, {v})")
+                        kept.append(i)
                 if arg["dir"] == "out":
                     fresh.append((f"{sl}.{attr}", t))
             self.emit(ind, f"{sl}.{attr} = {v}")
@@ -102,6 +114,8 @@ class SubControlGen:
             self.emit(ind + 1, "raise")
         else:
             self.emit(ind, f"{s['fn']}(P, {sl})")
+        for i in kept:
+            self.emit(ind, f"L._tmp_{s['fn']}_{attrs[i]} = {sl}.{attrs[i]}.copy()")   # (not the caller's after the copy-back)
         for i in outs:
             if args[i].get("dead"):
                 continue   # (a copy-back p4c's def-use drops: union_defuse.drop_dead_union_stores)
