@@ -28,7 +28,7 @@ docs/CONFORMANCE.md):
 * two declarations of one name in a control's or parser's declaration section (an action
   and a variable, a local and a state, ...: "duplicates declaration");
 * a struct/header/union field of type ``int``, ``string``, ``void`` or ``match_kind``
-  (:func:`check_field_types`, run before elaboration: p4c names the field, not a use of it
+  (:func:`.checks_decls.check_field_types`, run before elaboration: p4c names the field, not a use of it
   that elaboration would refuse first, such as a ``bit<48>`` value given to the ``int`` field);
 * a constant of type error or string (or a struct holding an error);
 * ``@match(k)`` on a struct/header field where ``k`` is no declared match_kind;
@@ -44,7 +44,7 @@ from __future__ import annotations
 from .ast import Node, find_name
 from .errors import P4CompileError
 
-__all__ = ["check_field_types", "check_program"]
+__all__ = ["check_generic_operands", "check_program"]
 
 
 def _children(node: Node):
@@ -624,105 +624,6 @@ def _describe(call) -> str:
     return ".".join(reversed([p for p in parts if p])) or "call"
 
 
-def _self_calls(decls: list[Node]) -> None:
-    """A function that calls itself: its name is not visible in its own body (p4c: "f:
-    declaration not found" at the call, used or not).  A generic one sent the elaborator into
-    endless recursion (helper errs20); a call of an overload declared before is fine."""
-    seen: set = set()
-    for d in decls:
-        if d.kind != "function":
-            continue
-        if d.name not in seen:
-            for n in _walk(d.get("body")):
-                if n.kind == "call" and _callee(n) == d.name:
-                    raise P4CompileError(n.fn.loc, f"{d.name}: declaration not found (a function cannot call itself)")
-        seen.add(d.name)
-
-
-def _ctor_directions(decls: list[Node]) -> None:
-    """A constructor parameter with a direction -- of a parser, control or package ("k: invalid
-    direction. Constructor parameters cannot have a direction") or of an extern's constructor
-    ("a: Constructor parameters cannot have a direction."): p4c's validation, before any type
-    checking, used or not (helper errs20: was accepted)."""
-    for d in decls:
-        if d.kind in ("control", "parser"):
-            ps = list(d.get("ctor_params") or ())
-        elif d.kind == "package":
-            ps = list(d.get("params") or ())
-        elif d.kind == "extern_obj":
-            ps = [p for m in d.get("methods") or () if m.kind == "ctor" for p in m.get("params") or ()]
-        else:
-            continue
-        for p in ps:
-            if p.get("direction"):
-                raise P4CompileError(p.loc, f"{p.name}: Constructor parameters cannot have a direction." if
-                                     d.kind == "extern_obj" else
-                                     f"{p.name}: invalid direction. Constructor parameters cannot have a direction")
-
-
-def check_field_types(decls: list[Node]) -> None:
-    """A struct, header or header union field of a type no field may have (p4c: "Field 'x' of
-    'struct s_t' cannot have type 'int'", at the field, whether or not the type is used); and an
-    ``int`` or ``string`` parameter with a direction, in any block, action or function, used or
-    not (p4c: "parameters with type int must be directionless", "a parameter with type string
-    cannot have a direction"; probed, helper mutz21: was accepted); ``@optional`` on a function's
-    or a constructor's parameter (p4c: "x: optional parameter not allowed here", used or not; it
-    is for extern, action and apply parameters -- helper mutz22); a parameter of an extern type
-    (``in register<bit<32>> r``, ``inout counter c``, a program's own extern) with a direction
-    (p4c: "r: a parameter with type register cannot have a direction", in a block nothing uses
-    too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20)."""
-    externs = {d.name for d in decls if d.kind == "extern_obj"}
-    _ctor_directions(decls)
-    _self_calls(decls)
-    for d in decls:
-        for x in [d] + [loc for loc in d.get("locals") or () if isinstance(loc, Node)]:
-            ctor = list(x.get("ctor_params") or ()) if x.kind in ("control", "parser") else []
-            for p in ctor + list(x.params or ()) if x.kind == "function" else ctor:
-                if any(a[0] == "optional" for a in p.get("annos") or ()):
-                    raise P4CompileError(p.loc, f"{p.name}: optional parameter not allowed here (only on the parameters "
-                                                "of externs, actions and parsers' or controls' apply)")
-            for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
-                kind = p.type.kind if isinstance(p.get("type"), Node) else None
-                if p.get("direction") and kind == "typename" and p.type.name in externs:
-                    raise P4CompileError(p.loc, f"{p.name}: a parameter with type {p.type.name} cannot have a direction")
-                if p.get("direction") and kind in ("int_inf", "string"):
-                    raise P4CompileError(p.loc, f"{p.name}: parameters with type int must be directionless"
-                                         if kind == "int_inf" else
-                                         f"{p.name}: a parameter with type string cannot have a direction")
-    for d in decls:
-        if d.kind not in ("struct", "header", "header_union"):
-            continue
-        for f in d.get("fields") or ():
-            ft = f.get("type")
-            if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
-                what = "int" if ft.kind == "int_inf" else ft.kind
-                raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
-
-
-def check_pkginfo(annos) -> None:
-    """``@pkginfo`` on main: a known key's value is a string literal (p4c), no key given twice
-    (p4c: "name: Duplicates declaration name")."""
-    known = [k for a in annos if a[0] == "pkginfo" and not isinstance(a[1], dict)
-             for k in {str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)}]
-    known = [k for k in known if k in ("name", "version", "arch", "organization", "contact", "url")]
-    dup = next((k for i, k in enumerate(known) if k in known[:i]), None)
-    if dup:   # in two @pkginfo: p4c's P4Runtime serializer dies ("Compiler Bug: Duplicate keys in @pkginfo")
-        raise P4CompileError(next(a[2] for a in annos if a[0] == "pkginfo"),
-                             f"{dup}: given in two @pkginfo annotations (p4c 1.2.4.8 dies: 'Duplicate keys in @pkginfo')")
-    for a in annos:
-        if a[0] == "pkginfo" and not isinstance(a[1], dict):
-            keys = [str(v).partition("=")[0].strip() for v in a[1] if "=" in str(v)]
-            dup = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
-            if dup:   # (p4c: "name: Duplicates declaration name")
-                raise P4CompileError(a[2], f"{dup}: Duplicates declaration {dup} (a key given twice in @pkginfo)")
-            for v in a[1]:
-                key, eq, val = str(v).partition("=")
-                val = val.strip()
-                if eq and key.strip() in ("name", "version", "arch", "organization", "contact", "url") \
-                        and not (len(val) > 1 and val[0] == val[-1] == '"'):
-                    raise P4CompileError(a[2], f"value for '{key.strip()}' key in @pkginfo annotation is not a string (p4c)")
-
-
 def check_generic_operands(f: Node) -> None:
     """In a generic function, a value of a type parameter ``T`` only supports ``==``/``!=``
     and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
@@ -764,33 +665,3 @@ def check_generic_operands(f: Node) -> None:
 def check_program(decls: list[Node]) -> None:
     """Apply the rules above to a parsed (and elaborated) program."""
     _Checker(decls).run()
-
-
-def _literal_value(n):
-    """The value of an expression of integer literals (``0``, ``8w0``, ``(1 - 1)``), else None."""
-    if not isinstance(n, Node):
-        return None
-    if n.kind == "int":
-        return n.value
-    if n.kind == "binary" and n.op in ("+", "-", "*"):
-        a, b = _literal_value(n.a), _literal_value(n.b)
-        return None if a is None or b is None else a + b if n.op == "+" else a - b if n.op == "-" else a * b
-    return None
-
-
-def dead_division_by_zero(n) -> None:
-    """p4c's constant folding still sees a branch its type checker never does: a division or modulo
-    of two literals by zero there is its error ("1 % 0: Modulo by zero"; ``x / 0`` is not folded,
-    no error), whatever else the branch holds (an unknown member before it: helper mutz29,
-    p4c_mutate seed 195)."""
-    todo = [n]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (list, tuple)):
-            todo.extend(x)
-            continue
-        if not isinstance(x, Node):
-            continue
-        if x.kind == "binary" and x.op in ("/", "%") and _literal_value(x.b) == 0 and _literal_value(x.a) is not None:
-            raise P4CompileError(x.b.loc, f"operator {x.op}: division by zero")
-        todo.extend(x._attrs.values())

@@ -24,7 +24,8 @@ class CompiledProgram:
 
 
 def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> CompiledProgram:
-    from .checks import check_field_types, check_program
+    from .checks import check_program
+    from .checks_decls import check_field_types
     from .dontcare_alias import check_dontcare_alias
     from .elaborate import elaborate
     from .inlined_lists import check_inlined_constant_lists

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .ast import Node
-from .checks import dead_division_by_zero
+from .checks_decls import dead_division_by_zero
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads
