@@ -133,7 +133,7 @@ class ExternRules:
         function only where it is called, in a sub-control only if it is applied, and in a
         parser state only if the state is reachable.  It is
         marked ``after_type_checking``: a type error anywhere in the program comes first
-        (elab_order)."""
+        (elab_order); one in a control's own body waits for its actions' (``body_target_errors``)."""
         err = E(loc, message)
         err.after_type_checking = True
         if self.defer_error(err):
@@ -149,7 +149,12 @@ class ExternRules:
             if inst and inst.get("late_error") in self.__dict__.get("late_errors", []):
                 self.late_errors.remove(inst["late_error"])
             return
-        raise err
+        # a top-level control's body: p4c's JSON conversion meets it after that control's actions
+        # (and the controls declared above), ElabOutput.finish orders it among their errors --
+        # ageapps/in-network-aggregation: an IPForward sub-control's action calls mark_to_drop()
+        # (its file's line 5), ingress's body too (line 41): p4c names line 5 first
+        err.block, err.in_body = self.ctx.get("block"), True
+        self.__dict__.setdefault("body_target_errors", []).append(err)
 
     # -- a program's own externs (not v1model's): type-checked, refused by p4c's BMv2 back end ----
     def user_extern_instance(self, decl: Node, d: Node, scope) -> None:

@@ -159,18 +159,20 @@ class OutputRules:
         for err in body_extern[:1]:   # (as before: ahead of the actions' own)
             raise err
         # the surviving actions' back-end errors (and a deprecated call's in a control body,
-        # elab_externs.deprecated_call_error) in the order p4c's JSON conversion meets them: the
-        # controls in declaration order (not V1Switch's: DINGDAMU/P4DDoS declares egress first and
-        # p4c names its _drop), each one's in source order
+        # elab_externs.deprecated_call_error, or another target error there) in the order p4c's
+        # JSON conversion meets them: the controls in declaration order (not V1Switch's:
+        # DINGDAMU/P4DDoS declares egress first and p4c names its _drop), each one's actions in
+        # source order, then its body's
         order = {d.name: i for i, d in enumerate(self.decls) if d.kind == "control"}
 
         def conversion_order(ctl, err):   # (a deprecated call's, which p4c prints without a position
             # of the program, after the ones it locates: the first line p4c names is theirs)
             return (getattr(err, "positionless", False), order.get(str(ctl or "").split(".")[0], len(order)),
-                    err.loc.file, err.loc.line, err.loc.col)
+                    getattr(err, "in_body", False), err.loc.file, err.loc.line, err.loc.col)
         pending = [(a.get("control"), a["deferred_error"]) for a in kept.values() if a.get("deferred_error")]
         pending += [ce for a in kept.values() for ce in a.get("copy_errors", ())]   # (elab_actions)
         pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]
+        pending += [(e.block, e) for e in self.__dict__.get("body_target_errors", [])]   # (elab_externs.target_error)
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             self.raise_deferred(err)
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
