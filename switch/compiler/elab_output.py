@@ -122,7 +122,8 @@ class OutputRules:
 
     def finish(self, blocks, decls) -> dict:
         body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
-        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
+        # they come first, as does a target error in a control's body: elab_externs.target_error)
+        for err in self.__dict__.get("late_errors", [])[:0 if body_extern or self.__dict__.get("body_target_errors") else 1]:
             raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
