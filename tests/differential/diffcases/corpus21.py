@@ -79,3 +79,20 @@ INVALID: dict[str, tuple[str, list[str]]] = {
     }
 """), ("cannot find include file", "No such file")),
 }
+
+# a value set of a signed type in a select on a signed key (errs19's sweep program c_t_pvs_int:
+# p4c compiles it; checkmate-p4c's check for negative select labels, since errs19, evaluated the
+# value set's name as a value and refused the program: "vs is a value_set, not a value")
+CASES.append(case("corpus21_signed_value_set_in_select", "parsers", program(
+    "        hdr.h.d = 32w7;\n",
+    parser="""    value_set<int<8>>(4) vs;
+""" + start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select((int<8>)hdr.h.a) {
+            vs: s2;
+            8s5: s2;
+            default: accept;
+        }
+    }
+    state s2 { hdr.h.c = 16w0x22; transition accept; }"""), frames=[(1, H(1, 2, 3, 4)), (1, H(0xfe, 2, 3, 4)), (1, H(0x80))]))
