@@ -175,6 +175,7 @@ class OutputRules:
         pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])[:1]]
         pending += [(e.block, e) for e in self.__dict__.get("body_target_errors", [])]   # (elab_externs.target_error)
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
+            err.converted_first = True   # (elab_order.action_error_first)
             self.raise_deferred(err)
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
             raise err   # (elab_externs.user_extern_call: ComputeChecksum's before VerifyChecksum's)
