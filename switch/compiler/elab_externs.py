@@ -134,7 +134,7 @@ class ExternRules:
         function only where it is called, in a sub-control only if it is applied, and in a
         parser state only if the state is reachable.  It is
         marked ``after_type_checking``: a type error anywhere in the program comes first
-        (elab_order)."""
+        (elab_order); one in a control's own body gives way to its actions' (elab_order.action_error_first)."""
         err = E(loc, message)
         err.after_type_checking = True
         if self.defer_error(err):
@@ -150,7 +150,19 @@ class ExternRules:
             if inst and inst.get("late_error") in self.__dict__.get("late_errors", []):
                 self.late_errors.remove(inst["late_error"])
             return
-        raise err
+        # a top-level control's body: p4c's JSON conversion meets it after that control's actions
+        # (and the controls declared above) -- ageapps/in-network-aggregation: an IPForward
+        # sub-control's action calls mark_to_drop() (its file's line 5), ingress's body too (line
+        # 41): p4c names line 5.  Raised at once (a dead branch or operand drops it as before);
+        # elab_order.action_error_first then elaborates again with this error deferred
+        # (``defer_body_target``) for ElabOutput.finish to order it among the actions' errors
+        err.block, err.in_body = self.ctx.get("block"), True
+        target = getattr(self, "defer_body_target", None)
+        if target is not None and (err.loc.file, err.loc.line, err.loc.col) == (target.loc.file, target.loc.line, target.loc.col):
+            self.__dict__.setdefault("body_target_errors", []).append(err)
+        elif target is None or not self.__dict__.get("body_target_errors"):
+            raise err
+        # (else one after the deferred error: p4c converts it later, it cannot come first)
 
     # -- a program's own externs (not v1model's): type-checked, refused by p4c's BMv2 back end ----
     def user_extern_instance(self, decl: Node, d: Node, scope) -> None:

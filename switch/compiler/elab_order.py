@@ -74,15 +74,35 @@ class DeclOrderRules:
                 roles.setdefault(arg.fn.name, role)
         try:
             ir = self.build(main)
-        except P4CompileError as err:
+        except P4CompileError as caught:
+            err = self.action_error_first(main, caught)
             earlier = self.first_block_error(roles, err)
-            if earlier is None:
+            if earlier is None and err is caught:
                 raise
-            raise earlier from None
+            raise (earlier or err) from None
         err = self.first_block_error(roles, None)
         if err:
             raise err
         return ir
+
+    def action_error_first(self, main: Node, err: P4CompileError) -> P4CompileError:
+        """``err``, a target error in a control's apply block (elab_externs.target_error), or the
+        error of a surviving action p4c's JSON conversion meets before it: each control's actions
+        come before its body, the controls in declaration order (helper corpus21).  The actions'
+        errors are only known once elaboration ends, so a fresh elaboration runs with ``err``
+        deferred to ElabOutput.finish, which orders it among them; anything else it raises leaves
+        ``err`` as it is."""
+        if not getattr(err, "in_body", False) or getattr(self, "defer_body_target", None) is not None:
+            return err
+        probe = type(self)(self.decls, self.program, self.source, warnings=[], macro_locs=self.macro_locs)
+        probe.defer_body_target = err
+        try:
+            probe.build(probe.declare_all())
+        except P4CompileError as first:
+            if getattr(first, "converted_first", False) and (first.loc.file, first.loc.line, first.loc.col) != \
+                    (err.loc.file, err.loc.line, err.loc.col):
+                return first
+        return err
 
     def first_block_error(self, roles: dict, found: P4CompileError | None) -> P4CompileError | None:
         """The error of the first block, in declaration order, that p4c checks before ``found``

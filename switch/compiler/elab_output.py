@@ -122,7 +122,8 @@ class OutputRules:
 
     def finish(self, blocks, decls) -> dict:
         body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
-        for err in self.__dict__.get("late_errors", [])[:0 if body_extern else 1]:   # they come first)
+        # they come first, as does a target error in a control's body: elab_externs.target_error)
+        for err in self.__dict__.get("late_errors", [])[:0 if body_extern or self.__dict__.get("body_target_errors") else 1]:
             raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
@@ -159,9 +160,10 @@ class OutputRules:
         for err in body_extern[:1]:   # (as before: ahead of the actions' own)
             raise err
         # the surviving actions' back-end errors (and a deprecated call's in a control body,
-        # elab_externs.deprecated_call_error) in the order p4c's JSON conversion meets them: the
-        # controls in declaration order (not V1Switch's: DINGDAMU/P4DDoS declares egress first and
-        # p4c names its _drop), each one's in source order
+        # elab_externs.deprecated_call_error, or another target error there) in the order p4c's
+        # JSON conversion meets them: the controls in declaration order (not V1Switch's:
+        # DINGDAMU/P4DDoS declares egress first and p4c names its _drop), each one's actions in
+        # source order, then its body's
         order = {d.name: i for i, d in enumerate(self.decls) if d.kind == "control"}
         act_index = {id(a.get("deferred_error")): i for i, a in enumerate(self.actions.values())}
 
@@ -170,17 +172,20 @@ class OutputRules:
             # them, p4c's conversion order -- per control, its actions in the order of its locals
             # once sub-controls are inlined (an instance's at its declaration, a directly applied
             # one's after the control's own: self.actions' order), then its body's calls, those of
-            # the sub-control bodies it applies in place: probed by helper opens2)
+            # the sub-control bodies it applies in place: probed by helper opens2; a located one in
+            # a control's body after its actions': helper corpus21)
             top = order.get(str(ctl or "").split(".")[0], len(order))
             if getattr(err, "positionless", False):
                 return (True, top, *((0, act_index[id(err)]) if id(err) in act_index else (1, getattr(err, "seq", 0))))
-            return (False, top, err.loc.file, err.loc.line, err.loc.col)
+            return (False, top, getattr(err, "in_body", False), err.loc.file, err.loc.line, err.loc.col)
         pending = [(a.get("control"), a["deferred_error"]) for a in kept.values() if a.get("deferred_error")]
         pending += [ce for a in kept.values() for ce in a.get("copy_errors", ())]   # (elab_actions)
         pending += [(e.block, e) for e in self.__dict__.get("body_deprecated_errors", [])]
+        pending += [(e.block, e) for e in self.__dict__.get("body_target_errors", [])]   # (elab_externs.target_error)
         pending += [(blk, e) for blk, e in self.__dict__.get("block_errors", {}).items()   # (a sub-control body's)
                     if getattr(e, "positionless", False) and blk not in self.gone_subcontrols]
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
+            err.converted_first = True   # (elab_order.action_error_first)
             self.raise_deferred(err)
         for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
             raise err

@@ -199,6 +199,8 @@ class ParserRules:
         dropped (`5 &&& -1` is 0x05); a tuple's keys are concatenated as bits and load."""
         if k.kind not in ("mask", "int", "unary", "cast", "name", "member", "binary"):
             return
+        if k.kind == "name" and not k.top and (scope.lookup(k.name) or ("",))[0] == "value_set":
+            return   # (a value_set<int<8>>: its members come from the control plane; errs19 c_t_pvs_int)
         v = self.fold(self.coerce(self.expr(k.value if k.kind == "mask" else k, scope), kt, k.loc))
         m = self.fold(self.coerce(self.expr(k.mask, scope), kt, k.loc)) if k.kind == "mask" else -1
         if isinstance(v, int) and isinstance(m, int) and (v < 0 or m < -1):

@@ -39,6 +39,7 @@ from diffcases.regs import INVALID as REGS_INVALID
 from diffcases.corpus18 import INVALID as CORPUS18_INVALID
 from diffcases.errs18 import INVALID as ERRS18_INVALID
 from diffcases.corpus20 import INVALID as CORPUS20_INVALID
+from diffcases.corpus21 import INVALID as CORPUS21_INVALID
 from diffcases.fuzz33 import INVALID as FUZZ33_INVALID
 from diffcases.errs19 import INVALID as ERRS19_INVALID
 from diffcases.opens2 import INVALID as OPENS2_INVALID
@@ -605,6 +606,7 @@ INVALID.update(REGS_INVALID)
 INVALID.update(CORPUS18_INVALID)
 INVALID.update(ERRS18_INVALID)
 INVALID.update(CORPUS20_INVALID)
+INVALID.update(CORPUS21_INVALID)
 INVALID.update(FUZZ33_INVALID)
 INVALID.update(ERRS19_INVALID)
 INVALID.update(OPENS2_INVALID)

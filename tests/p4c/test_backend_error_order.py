@@ -115,3 +115,38 @@ def test_an_unused_instance_before_the_compute_checksum_control():
     with pytest.raises(P4CompileError) as ei:
         compile_source(text, "prog.p4")
     assert "Checksum16: unknown extern instance" in ei.value.message and ei.value.loc.file.endswith("v1model.p4")
+
+
+# A target error in a control's own apply block waits for that control's actions and for the
+# controls declared above (helper corpus21, ageapps/in-network-aggregation: an IPForward
+# sub-control's table action calls mark_to_drop(), line 5 of its file, and ingress's body calls it
+# too, line 41: p4c names line 5; checkmate-p4c raised the body's at once).  Lines read off p4c.
+def _plain(name: str, decls: str, body: str) -> str:
+    return (f"control {name}(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {{\n"
+            f"{decls}    apply {{\n        sm.egress_spec = 1;\n{body}    }}\n}}\n")
+
+
+BODY_DROP = "        if (hdr.h.a == 1) { mark_to_drop(); }\n"
+ACT_DROP = "    action x() { mark_to_drop(); }\n    table u { key = { hdr.h.a: exact; } actions = { x; NoAction; } }\n"
+
+
+def test_body_error_after_an_action_of_a_control_declared_above():
+    text = HEAD + _plain("E", ACT_DROP, "        u.apply();\n") + _plain("I", "", BODY_DROP) + TAIL
+    assert _refused_at(text) == _line(text, "action x()")
+
+
+def test_body_error_of_a_control_declared_above_an_action():
+    text = HEAD + _plain("I", "", BODY_DROP) + _plain("E", ACT_DROP, "        u.apply();\n") + TAIL
+    assert _refused_at(text) == _line(text, "if (hdr.h.a == 1) { mark_to_drop")
+
+
+def test_body_error_after_the_same_controls_action():
+    text = HEAD + _plain("I", ACT_DROP, BODY_DROP + "        u.apply();\n") + _plain("E", "", "") + TAIL
+    assert _refused_at(text) == _line(text, "action x()")
+
+
+def test_body_error_after_an_action_of_an_applied_sub_control():
+    sub = ("control F(inout headers hdr, inout standard_metadata_t sm) {\n" + ACT_DROP +
+           "    apply { u.apply(); }\n}\n")
+    text = HEAD + sub + _plain("I", "    F() f;\n", BODY_DROP + "        f.apply(hdr, sm);\n") + _plain("E", "", "") + TAIL
+    assert _refused_at(text) == _line(text, "action x()")
