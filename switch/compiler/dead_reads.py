@@ -22,7 +22,12 @@ hdr.s[i];`` in an action a table lists as ``a1(hdr.s[0])``; p4c's JSON has an em
 One action body serves every use here, and each use may copy back into other places, so
 :func:`specialize_copy_out_bodies` gives a table's action reference or a call statement whose
 copy-back kills such a store a body of its own without it (``action_variants`` in the IR; the
-reference's ``impl`` names it), the statements of the shared body walked into plain blocks.
+reference's ``impl`` names it), the statements of the shared body walked into plain blocks and
+the arms of ``if``s (a store in an arm is dead when the rest of the arm, what follows the ``if`` and
+the copy-back overwrite it: fuzz_mutants seed 2636).  p4c's def-use runs before its Predication, so
+such a variant is made from the body as written (``predication.predicate_actions`` keeps it) and
+predicated again once the dead stores are gone, ``return``s the body then ends with dropped too
+(RemoveReturns' flag, read by nothing: seed 2482, whose predicated double update BMv2 shows).
 
 p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
 before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
@@ -37,6 +42,7 @@ from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
 from .exit_blind_stores import untouched
 from .header_init import has_method_call
+from .predication import predicate_alone
 
 
 
@@ -108,6 +114,13 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
             body = _drop_dead_before(st["body"], list(flat_blocks(rest)) + tail, headers)
             if body != st["body"]:
                 st = dict(st, body=body)
+        elif st.get("s") == "if":
+            # (a store in a branch is dead as in straight-line code when what follows the if
+            # overwrites it: p4c's def-use drops it predicated too -- fuzz_mutants seed 2636)
+            after = list(flat_blocks(rest)) + tail
+            arms = {arm: _drop_dead_before(st[arm], after, headers) for arm in ("then", "else") if st.get(arm)}
+            if any(arms[arm] != st[arm] for arm in arms):
+                st = dict(st, **arms)
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
@@ -122,6 +135,27 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
 
 def _within(path, headers) -> bool:
     return path is not None and any(path == h or path.startswith((h + ".", h + "[")) for h in headers)
+
+
+def _without_tail_returns(stmts: list) -> list:
+    """``stmts`` without the ``return``s it ends with (``if (c) { return; }`` too, ``c`` calling
+    nothing): p4c's RemoveReturns makes them a ``hasReturned`` flag nothing reads when the stores
+    after them are dead, and its def-use drops it, so Predication sees the rest (seed 2482: an
+    action whose store after `if (hdr.h.b == 0) { return; }` the copy-back overwrites)."""
+    out = list(stmts)
+    while out:
+        last, k = out[-1], out[-1].get("s")
+        if k == "block":
+            body = _without_tail_returns(last["body"])
+            if body:
+                out[-1] = dict(last, body=body)
+                break
+        elif not (k == "return" and last.get("v") is None) and not (
+                k == "if" and not has_method_call(last["c"]) and all(
+                    d.get("s") in ("block", "return") for d in ir_dicts([last["then"], last["else"]]) if "s" in d)):
+            break
+        out.pop()
+    return out
 
 
 def _without_stores(stmts: list, paths: set) -> list:
@@ -145,19 +179,28 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     variants: list = []
     made: dict = {}
 
+    # (an action predication.predicate_actions changed: the variant drops the dead stores from the
+    # body as written and predicates the rest again -- p4c's SimplifyDefUse runs before its
+    # Predication, which never sees a store in an `if` the copy-back overwrites; seed 2636)
+    unpred = {a["name"]: a.pop("unpredicated") for a in ir["actions"] if "unpredicated" in a}
+
     def variant(a, pairs, dead_paths=()) -> str | None:
         if a is None or not a.get("body"):
             return None
-        body = _without_stores(a["body"], set(dead_paths)) if dead_paths else a["body"]
+        base = unpred.get(a["name"], a["body"])
+        body = _without_stores(base, set(dead_paths)) if dead_paths else base
         # (a header copied back whole: p4c drops the body's stores to it, which on BMv2 show where
         # the copy-back's source is invalid and writes no field -- fuzz_exprs seed 12748)
         headers = frozenset(h for e, p in pairs if (p["t"] or [None])[0] == "header"
                             and (h := _path(e)) is not None and "[*]" not in h)
         if pairs and (_dyn_read(body) or headers):
             tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
-            body = _drop_dead_before(body, tail, headers)
-        if body == a["body"]:
+            dropped = _drop_dead_before(body, tail, headers)
+            if dropped != body:
+                body = _without_tail_returns(dropped)
+        if body == base:
             return None
+        body = predicate_alone(body)   # (p4c predicates what its def-use left)
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
         if key not in made:
             made[key] = f"v{a['id']}_{len(variants)}"

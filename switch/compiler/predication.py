@@ -390,4 +390,17 @@ def predicate_actions(actions: list) -> None:
     pred = Predication()
     for a in actions:
         pred.reset_if_state()
-        a["body"] = pred.action(a["body"])
+        body = pred.action(a["body"])
+        if body is not a["body"]:
+            # (kept for dead_reads.specialize_copy_out_bodies, which pops it: p4c's def-use drops
+            # the stores a call's copy-back overwrites before the pass predicates the rest)
+            a["unpredicated"] = a["body"]
+        a["body"] = body
+
+
+def predicate_alone(body: list) -> list:
+    """``body`` predicated by a fresh instance of the pass (an action variant that
+    dead_reads.specialize_copy_out_bodies makes from an unpredicated body)."""
+    pred = Predication()
+    pred.reset_if_state()
+    return pred.action(body)
