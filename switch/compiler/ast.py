@@ -62,6 +62,21 @@ def annotation(annos: list, name: str):
     return None
 
 
+def walk(v):
+    """Every node in ``v`` (a node, or lists, tuples and dicts of them), each before what it
+    holds; nothing is skipped (callers that must not enter nested declarations or folded
+    branches have walkers of their own)."""
+    if isinstance(v, Node):
+        yield v
+        v = v._attrs.values()
+    elif isinstance(v, dict):
+        v = v.values()
+    elif not isinstance(v, (list, tuple)):
+        return
+    for x in v:
+        yield from walk(x)
+
+
 def find_name(n, name: str):
     """The first plain name ``name`` in expression ``n`` (a member's field name does not count)."""
     if isinstance(n, Node):

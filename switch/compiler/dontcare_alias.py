@@ -10,26 +10,14 @@ extern calls and calls in an action or function nothing uses (p4c drops it first
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, walk
 from .errors import P4CompileError
 
 __all__ = ["check_dontcare_alias"]
 
-def _nodes(v):
-    if isinstance(v, Node):
-        yield v
-        for x in v._attrs.values():
-            yield from _nodes(x)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            yield from _nodes(x)
-    elif isinstance(v, dict):
-        for x in v.values():
-            yield from _nodes(x)
-
 
 def _names(v) -> set:
-    return {n.name for n in _nodes(v) if n.kind in ("name", "action_ref")}
+    return {n.name for n in walk(v) if n.kind in ("name", "action_ref")}
 
 
 def check_dontcare_alias(decls: list[Node]) -> None:
@@ -51,7 +39,7 @@ def check_dontcare_alias(decls: list[Node]) -> None:
                 owner.name in _names(d.get("locals")) for d in decls if d.kind == "control")
             if not used:
                 continue
-        for n in _nodes(body):
+        for n in walk(body):
             if n.kind != "call" or not isinstance(n.get("fn"), Node) or n.fn.kind != "name" or n.fn.name not in callees:
                 continue
             args = [a.value if a.kind == "named_arg" else a for a in n.get("args") or () if isinstance(a, Node)]

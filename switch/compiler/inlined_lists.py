@@ -32,7 +32,7 @@ type errors come first).
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, walk
 from .elab_common import E
 
 #: v1model extern functions and methods whose arguments may be lists (p4c keeps those as lists)
@@ -159,17 +159,7 @@ def _function_copies(callers: list, funcs: dict) -> dict:
 
 def _refs(v):
     """The names ``v`` refers to (names, calls, a table's action list and default action)."""
-    if isinstance(v, Node):
-        if v.kind in ("name", "action_ref"):
-            yield v.name
-        for x in v._attrs.values():
-            yield from _refs(x)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            yield from _refs(x)
-    elif isinstance(v, dict):
-        for x in v.values():
-            yield from _refs(x)
+    return (n.name for n in walk(v) if n.kind in ("name", "action_ref"))
 
 
 def _used_actions(parts: list, acts: dict) -> list:
