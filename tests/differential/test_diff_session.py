@@ -100,10 +100,12 @@ def test_a_batch_goes_on_after_bmv2_dies_mid_batch():
 
 
 @pytest.mark.parametrize("who", ["bmv2", "checkmate"])
-def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who):
+@pytest.mark.parametrize("when", ["request", "connection"])
+def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who, when):
     """test_p4rt_vs_bmv2.run when a switch dies under a request (SetForwardingPipelineConfig got
-    "Stream removed" from a BMv2 whose PI crashed, once in CI): BMv2's death is run again like one
-    seen after the run, a death of checkmate-switch is raised."""
+    "Stream removed" from a BMv2 whose PI crashed, once in CI) or was gone before the run connected
+    (its channel never ready, once in CI): BMv2's death is run again like one seen after the run, a
+    death of checkmate-switch is raised."""
     import grpc
 
     import fuzz_p4rt as F
@@ -113,6 +115,8 @@ def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who):
     class Primary:
         def __init__(self, name):
             self.name = name
+            if when == "connection" and name == who and deaths:
+                raise grpc.FutureTimeoutError()
 
         def set_pipeline(self, *_a, **_k):
             if self.name == who and deaths:
@@ -127,7 +131,7 @@ def test_a_p4runtime_run_broken_off_by_a_death(monkeypatch, who):
     if who == "bmv2":
         assert V.run(targets, 0, lambda _info: [], source="//") == [] and not deaths
     else:
-        with pytest.raises(grpc.RpcError):
+        with pytest.raises((grpc.RpcError, grpc.FutureTimeoutError)):
             V.run(targets, 0, lambda _info: [], source="//")
 
 

@@ -49,8 +49,9 @@ def _run_once(targets, seed, make, source):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
             if op[0] == "digests":
                 racing = set()
-    except grpc.RpcError as e:   # (an op's own errors are answers: run_both compares them) -- a switch
-        err = e                  # that stopped answering mid-run; check() below says which
+    except (grpc.RpcError, grpc.FutureTimeoutError) as e:   # (an op's own errors are answers: run_both
+        err = e   # compares them) -- a switch that stopped answering, or was gone before the run's
+        # connection (it died after the last one's check); check() below says which
     finally:
         for s in sides:
             try:
