@@ -454,7 +454,7 @@ def m_default_action(rng, t):
     m = _pick(rng, r"\bdefault_action\s*=\s*(\w+)", t)
     if not m:
         return None
-    acts = [a for a in set(re.findall(r"\baction\s+(\w+)", t)) if a != m.group(1)] + ["NoAction"]
+    acts = [a for a in dict.fromkeys(re.findall(r"\baction\s+(\w+)", t)) if a != m.group(1)] + ["NoAction"]
     new = rng.choice(acts)
     if new == m.group(1):
         return None

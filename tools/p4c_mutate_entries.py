@@ -192,7 +192,7 @@ def m_entry_action(rng, t):
     elif op == "add":
         new = f"{name}({', '.join([x.strip() for x in args] + ['8w1'])})"
     elif op == "other" and len(set(_actions(t))) > 1:
-        new = f"{rng.choice([x for x in set(_actions(t)) if x != name])}({', '.join(x.strip() for x in args)})"
+        new = f"{rng.choice([x for x in dict.fromkeys(_actions(t)) if x != name])}({', '.join(x.strip() for x in args)})"
     elif op == "bare":
         new = name
     else:
