@@ -38,24 +38,10 @@ from __future__ import annotations
 
 import re
 
-from tools.p4c_mutate_externs import split_top
+from tools.p4c_mutate_externs import closing, split_top
 
 _ENTRIES = re.compile(r"\bentries\s*=\s*\{")
 _PRIO = re.compile(r"^\s*(?:const\s+)?(?:priority\s*=\s*[^:]+:\s*)?")
-
-
-def _block_end(t: str, i: int) -> int | None:
-    """The index of the ``}`` closing the ``{`` just before ``i``."""
-    depth = 1
-    while i < len(t):
-        if t[i] == "{":
-            depth += 1
-        elif t[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return None
 
 
 def _top_colon(s: str) -> int:
@@ -76,7 +62,7 @@ def _entries(t: str) -> list:
     positions in ``t``; ``end`` is that of the entry's ``;``."""
     out = []
     for m in _ENTRIES.finditer(t):
-        end = _block_end(t, m.end())
+        end = closing(t, m.end())
         if end is None:
             continue
         body, off, depth, start = t[m.end():end], m.end(), 0, 0
@@ -101,7 +87,7 @@ def _elements(t: str, ks: int, ke: int) -> list:
     s = t[ks:ke]
     inner = s.strip()
     lead = ks + len(s) - len(s.lstrip())
-    if inner[:1] in "({" and inner[-1:] in ")}" and _block_end(inner.replace("(", "{").replace(")", "}"), 1) == len(inner) - 1:
+    if inner[:1] in "({" and inner[-1:] in ")}" and closing(inner.replace("(", "{").replace(")", "}"), 1) == len(inner) - 1:
         lead += 1
         inner = inner[1:-1]
     out, pos = [], lead
@@ -137,7 +123,7 @@ def _select_cases(t: str) -> list:
     out = []
     for m in _SELECT.finditer(t):
         b = t.find("{", m.end())
-        end = _block_end(t, b + 1) if b >= 0 else None
+        end = closing(t, b + 1) if b >= 0 else None
         if end is None:
             continue
         pos = b + 1

@@ -31,6 +31,16 @@ _FUNCS = ("mark_to_drop|clone|clone3|clone_preserving_field_list|hash|random|dig
 _METHODS = r"count|read|write|execute_meter|execute"
 
 
+def closing(t: str, i: int, pair: str = "{}") -> int | None:
+    """The index of the ``pair[1]`` closing the ``pair[0]`` just before ``i`` (None: never closed)."""
+    depth = 1
+    for j in range(i, len(t)):
+        depth += {pair[0]: 1, pair[1]: -1}.get(t[j], 0)
+        if depth == 0:
+            return j
+    return None
+
+
 def split_top(s: str) -> list[str]:
     """``s`` split at the commas outside any brackets."""
     parts, depth, cur = [], 0, ""
@@ -47,15 +57,6 @@ def split_top(s: str) -> list[str]:
     if cur.strip():
         parts.append(cur)
     return parts
-
-
-def _close(t: str, i: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``i - 1``."""
-    depth = 1
-    while i < len(t) and depth:
-        depth += {"(": 1, ")": -1}.get(t[i], 0)
-        i += 1
-    return i - 1
 
 
 def _new_args(rng, parts: list[str]) -> tuple[list[str], str]:
@@ -89,7 +90,7 @@ def m_extern_ctor(rng, t):
         new = rng.choice(["<bit<32>>", "<bit<8>, bit<32>>", "<bool>", "<int<8>>", "<bit<8>, bit<32>, bit<8>>"])
         start, end = (m.start(2), m.end(2)) if m.group(2) else (m.end(1), m.end(1))
         return t[:start] + new + t[end:], m.start(), f"{m.group(1)} type arguments -> {new}"
-    end = _close(t, m.end())
+    end = closing(t, m.end(), "()")
     if op == "enum":
         inner = t[m.end():end]
         swapped = re.sub(r"\b(CounterType|MeterType)\.(\w+)",
@@ -108,7 +109,7 @@ def m_extern_call(rng, t):
     if not calls:
         return None
     m = rng.choice(calls)
-    end = _close(t, m.end())
+    end = closing(t, m.end(), "()")
     parts, what = _new_args(rng, split_top(t[m.end():end]))
     return t[:m.end()] + ", ".join(parts) + t[end:], m.start(), f"call {m.group(1) or m.group(3)}: {what}"
 
@@ -134,7 +135,7 @@ def m_extern_operand(rng, t):
     if not calls:
         return None
     m = rng.choice(calls)
-    end = _close(t, m.end())
+    end = closing(t, m.end(), "()")
     parts = [p.strip() for p in split_top(t[m.end():end])]
     if not parts:
         return None

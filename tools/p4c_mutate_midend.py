@@ -24,19 +24,12 @@ from __future__ import annotations
 
 import re
 
+from tools.p4c_mutate_externs import closing
+
 _ACTION = re.compile(r"\baction\s+(\w+)\s*\(([^()]*)\)\s*\{")
 _ASSIGN = re.compile(r"(?m)(?<=[;{\s])((?:[a-z]\w*)(?:\.\w+|\[\d+\])+)\s*=(?!=)\s*([^;{}]+);")
 _STMT = re.compile(r"(?m)^[ \t]+((?:[a-z]\w*)(?:\.\w+|\[\d+\])*(?:\s*=(?!=)\s*[^;{}]+|\([^;{}]*\)));")
 _CONTROL = re.compile(r"\bcontrol\s+(\w+)\s*\(([^()]*)\)\s*\{")
-
-
-def _end(t: str, i: int) -> int:
-    """The index of the ``}`` closing the block whose body starts at ``i``."""
-    depth = 1
-    while i < len(t) and depth:
-        depth += {"{": 1, "}": -1}.get(t[i], 0)
-        i += 1
-    return i - 1
 
 
 def _params(sig: str) -> list[tuple[str, str]]:
@@ -47,7 +40,7 @@ def _params(sig: str) -> list[tuple[str, str]]:
 def m_action_if(rng, t):
     picks = []
     for a in _ACTION.finditer(t):
-        end = _end(t, a.end())
+        end = closing(t, a.end())
         for m in _ASSIGN.finditer(t, a.end(), end):
             if not re.search(r"\b(?:bit|int|bool|varbit)\b", t[t.rfind("\n", 0, m.start()):m.start()]):
                 picks.append((a, m))
@@ -87,7 +80,7 @@ def _sites(t: str, struct: str):
         pm = re.search(r"\b" + re.escape(struct) + r"\s+(\w+)", c.group(2))
         if not pm:
             continue
-        end = _end(t, c.end())
+        end = closing(t, c.end())
         out += [(m.start(1), pm.group(1)) for m in _STMT.finditer(t, c.end(), end)
                 if not m.group(1).startswith(("return", "transition"))]
     return out
