@@ -234,7 +234,9 @@ class IterationKiller(threading.Thread):
 class FailureInjector(IterationKiller):
     """Kills the victim trainer (SIGKILL to its process group, like a node crash) as soon as its own
     metrics say it has finished iteration ``fail_at``; the main loop then detects the failure like an
-    operator would (process exit, controller watchdog)."""
+    operator would (process exit, controller watchdog).  The iteration it reports is the newest one the
+    victim had logged when the kill was sent: on a loaded machine one poll can find ``fail_at`` and the
+    next iteration together, and the victim had finished both."""
 
     def __init__(self, metrics: Path, fail_at: int, pid: int):
         super().__init__("failure-injector", metrics, fail_at)
@@ -245,7 +247,7 @@ class FailureInjector(IterationKiller):
             os.killpg(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.killed(reached[0])
+        self.killed(max(reached))
         return True
 
 

@@ -7,7 +7,7 @@ form padded with zero bytes; both are accepted as long as the value fits in W bi
 client reads back is byte-for-byte what a canonical client wrote (read/write
 symmetry).  An empty string -- what an unset ``bytes`` field looks like -- is zero,
 as PI/BMv2 read it: an exact or optional match value, a range's low end, an action
-parameter (``fuzz_p4rt`` seeds 3020/3023/3049; tests/differential/test_p4rt_vs_bmv2.py).
+parameter (``fuzz_p4rt`` seeds 3020/3023/3049; tests/differential/test_p4rt_vs_bmv2_writes.py).
 
 Errors are :class:`~switch.p4rt_server.errors.P4RTError` with INVALID_ARGUMENT and a
 message naming the object and field (``what``) and the offending value.

@@ -10,7 +10,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from diff_targets import bmv2_available
-from test_p4rt_vs_bmv2 import run
+from p4rt_vs import run
 
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")

@@ -1,5 +1,5 @@
 """Digest lists across a Write that configures a digest several times, on both switches (p4c's
-P4Info and JSON of fuzz_p4rt seed 0's program; the helpers are test_p4rt_vs_bmv2's).
+P4Info and JSON of fuzz_p4rt seed 0's program; the helpers are p4rt_vs's).
 
 fuzz_p4rt seed 4833 (helper mutz32): a list pending before the first DigestEntry, completed by an
 INSERT's size limit (1) in a Write that then MODIFYs the entry to no limits (and DELETEs it).  On
@@ -14,7 +14,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from diff_targets import bmv2_available
-from test_p4rt_vs_bmv2 import _digest_cfg, run, traffic, u
+from p4rt_vs import _digest_cfg, run, traffic, u
 
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")

@@ -310,7 +310,7 @@ def test_digest_entries_without_config_or_with_negative_values(targets):
     and reads back without one, a negative max_list_size or timeout reads back as written
     (checkmate-switch refused both: "config missing", "max_list_size < 0"); the lists the data plane
     sends under them (fuzz_p4rt seed 0's program, its digest of h.a / h.d)."""
-    from test_p4rt_vs_bmv2 import run, traffic, u, w
+    from p4rt_vs import run, traffic, u, w
 
     def ops(info):
         did = info.digests[0].preamble.id
@@ -338,7 +338,7 @@ def test_default_entry_checks_in_pi_order(targets, seed):
     """A MODIFY of a default entry: a priority is INVALID_ARGUMENT (checkmate-switch took it), then a
     const default action PERMISSION_DENIED before counter_data, meter_config or idle_timeout_ns are
     looked at (checkmate-switch: INVALID_ARGUMENT for those first)."""
-    from test_p4rt_vs_bmv2 import run, u, w
+    from p4rt_vs import run, u, w
 
     def ops(info):
         out = []
@@ -381,7 +381,7 @@ def test_a_counter_cell_delete_resets_it(targets, seed):
     """PI takes a DELETE of a CounterEntry (one index) or a DirectCounterEntry as a reset of the cell to
     0, whatever data it carries; an INSERT stays INVALID_ARGUMENT, and meters refuse both
     (checkmate-switch refused the DELETE: "only MODIFY is allowed")."""
-    from test_p4rt_vs_bmv2 import entry, run, u, w
+    from p4rt_vs import entry, run, u, w
 
     def ops(info):
         if seed == 1:

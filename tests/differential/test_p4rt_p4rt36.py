@@ -10,7 +10,7 @@ from p4.v1 import p4runtime_pb2 as pb
 
 import fuzz_p4rt as F
 from diff_targets import bmv2_available
-from test_p4rt_vs_bmv2 import action, entry, run, traffic, u, w
+from p4rt_vs import action, entry, run, traffic, u, w
 
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")
@@ -115,7 +115,7 @@ def test_a_digest_entry_delete_forgets_sent_unacked_data(targets):
     """fuzz_p4rt seed 5554: under a 5 s ack timeout, data sent and not acked is suppressed while the
     DigestEntry lives, but a DELETE drops PI's cache with the config -- after a new INSERT the same
     data goes out again.  checkmate-switch kept the sent data filtered across the DELETE."""
-    from test_p4rt_vs_bmv2 import _digest_cfg
+    from p4rt_vs import _digest_cfg
 
     def ops(info):
         cfg = _digest_cfg(info.digests[0].preamble.id)   # (ack timeout 5 s)

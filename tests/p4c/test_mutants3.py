@@ -278,7 +278,7 @@ def test_tables_p4c_midend_removes_are_not_writable_on_our_config():
     """A table p4c's P4Info lists but its midend removes from the BMv2 JSON (applied only in a branch
     its constant propagation folds, or after a return an enum-cast condition makes unconditional):
     checkmate-p4c marks it, and checkmate-switch answers writes to it as BMv2 does with p4c's JSON
-    (INSERT UNKNOWN, MODIFY/DELETE NOT_FOUND; test_p4rt_vs_bmv2::test_writes_to_a_table_p4c_removed)
+    (INSERT UNKNOWN, MODIFY/DELETE NOT_FOUND; test_p4rt_vs_bmv2_writes::test_writes_to_a_table_p4c_removed)
     -- with its own config it took them.  A table still applied stays writable."""
     import json
 

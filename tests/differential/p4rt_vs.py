@@ -1,0 +1,140 @@
+"""The harness of the hand-written P4Runtime sequences (test_p4rt_vs_bmv2.py and
+test_p4rt_vs_bmv2_writes.py): ``run`` plays one sequence on both switches (p4c's P4Info and JSON of
+one fuzz_p4rt_prog program, or a given source) and returns the answers that differ, and small builders
+for the requests (updates, PRE entries, actions, entries, digest configs, digest traffic)."""
+from __future__ import annotations
+
+import grpc
+from p4.v1 import p4runtime_pb2 as pb
+
+import fuzz_p4rt as F
+from diff_session import only_bmv2, redo_if_bmv2_died
+
+U = pb.Update
+S = pb.SetForwardingPipelineConfigRequest
+
+
+def run(targets, seed, make, source=None):
+    """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences.
+    A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``), also where its
+    death broke off the run (a request nobody answered); a death of ours fails the test."""
+    out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source), lambda r: only_bmv2(r[1]))
+    assert not dead, "\n".join(dead)
+    return out
+
+
+def _run_once(targets, seed, make, source):
+    case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=source or F.generate(seed))
+    ref = F.compile_p4c(case)
+    assert not isinstance(ref, str), ref
+    base = (seed + 7) << 50
+    config = F.pipeline_config(ref.p4info, ref.device_config)
+    norm = F.Normalizer(ref.p4info)
+    sides, out, err = [], [], None
+    try:
+        for t in (targets.bmv2, targets.cm):
+            s = F._open(t, base, config)
+            sides.append(s)
+            s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+        racing: set[int] = set()   # seed 3895's race, accepted in its window as fuzz_p4rt does
+        for op in make(ref.p4info):
+            a, b = F.run_both(sides, op, norm)
+            racing |= F.digest_races(op, a)
+            if a != b and not (F.accepted(op, a, b) or F.accepted_race(op, a, b, racing)):
+                out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
+            if op[0] == "digests":
+                racing = set()
+    except (grpc.RpcError, grpc.FutureTimeoutError) as e:   # (an op's own errors are answers: run_both
+        err = e   # compares them) -- a switch that stopped answering, or was gone before the run's
+        # connection (it died after the last one's check); check() below says which
+    finally:
+        for s in sides:
+            try:
+                F._flush_digests(s, ref.p4info)
+            except (grpc.RpcError, AssertionError):   # a switch that stopped answering: check() says
+                pass
+            F._close(s)
+        dead = targets.check()
+    if err is not None and not only_bmv2(dead):
+        raise err
+    return out, dead
+
+
+def u(kind, **kw):
+    return pb.Update(type=kind, entity=pb.Entity(**kw))
+
+
+def w(*updates):
+    return ("write", list(updates), 0)
+
+
+def pre(kind, gid=None, sid=None, reps=(), plen=0, cos=0):
+    p = pb.PacketReplicationEngineEntry()
+    e = p.multicast_group_entry if gid is not None else p.clone_session_entry
+    if gid is not None:
+        e.multicast_group_id = gid
+    else:
+        e.session_id, e.packet_length_bytes, e.class_of_service = sid, plen, cos
+    for port, rid in reps:
+        e.replicas.add(egress_port=port, instance=rid)
+    return u(kind, packet_replication_engine_entry=p)
+
+
+def action(info, name, *values):
+    a = next(x for x in info.actions if x.preamble.name.endswith(name))
+    act = pb.Action(action_id=a.preamble.id)
+    for p, v in zip(a.params, values):
+        act.params.add(param_id=p.id, value=v)
+    return act
+
+
+def selector_table(info):
+    """The first table with an action selector, the selector's id, and a member 1 of it (fwd 2)."""
+    sel = next(p for p in info.action_profiles if p.with_selector)
+    t = next(t for t in info.tables if t.implementation_id == sel.preamble.id)
+    mem = pb.ActionProfileMember(action_profile_id=sel.preamble.id, member_id=1)
+    mem.action.CopyFrom(action(info, "fwd", b"\x02"))
+    return t, sel.preamble.id, mem
+
+
+def entry(table, v, *, member=None, group=None, act=None, priority=None):
+    """An entry of ``table`` whose every key field matches ``v`` (exact / optional / ternary 0xff /
+    lpm whole byte / range 1..v)."""
+    e = pb.TableEntry(table_id=table.preamble.id)
+    for mf in table.match_fields:
+        fm = e.match.add(field_id=mf.id)
+        kind = mf.match_type
+        if kind == 2:
+            fm.exact.value = v
+        elif kind == 3:
+            fm.lpm.value, fm.lpm.prefix_len = v + b"\x00" * ((mf.bitwidth + 7) // 8 - 1), 8
+        elif kind == 4:
+            fm.ternary.value, fm.ternary.mask = v, b"\xff"
+        elif kind == 5:
+            fm.range.low, fm.range.high = b"\x01", v
+        else:
+            fm.optional.value = v
+    needs = any(mf.match_type in (4, 5, 6) for mf in table.match_fields)
+    e.priority = priority if priority is not None else (3 if needs else 0)
+    if member is not None:
+        e.action.action_profile_member_id = member
+    elif group is not None:
+        e.action.action_profile_group_id = group
+    elif act is not None:
+        e.action.action.CopyFrom(act)
+    return e
+
+
+def _digest_cfg(did):
+    """A write of the digest's DigestEntry: ``cfg(kind, max_timeout_ns, max_list_size)``."""
+    def cfg(kind, t=0, n=0):
+        e = pb.DigestEntry(digest_id=did)
+        if kind != U.DELETE:
+            e.config.max_timeout_ns, e.config.max_list_size, e.config.ack_timeout_ns = t, n, 5 * 10**9
+        return w(u(kind, digest_entry=e))
+    return cfg
+
+
+def traffic(*vals):
+    """Frames that each make one digest of value ``v`` (the program's h.a and h.d)."""
+    return ("traffic", [(1, bytes(11) + b"\x01\x12\x34" + bytes([v, 0, 0, v]) + bytes(24)) for v in vals])
