@@ -21,8 +21,11 @@ nesting level, which p4c keeps for the whole program, across actions), the same
 ExpressionReplacer walk over the Mux trees, and the same aliasing of a condition that is not
 a plain variable into a ``cond`` temporary assigned when the ``if`` is reached.  Names are
 the lvalue paths (``p_hdr.h.a``, ``L.v1_x``, a slice ``.7:0``, a constant index ``[1]``).
-Before it, p4c's SimplifyControlFlow drops empty branches (``if (c) {} else {S}`` becomes
-``if (!c) {S}``), as here.
+An empty branch stays (p4c 1.2.4.8's SimplifyControlFlow leaves ``if (c) { ; } else {S}``, and the
+pass predicates ``S`` on the else path: replaying it as ``if (!c) {S}`` read a ``!c`` temporary where
+p4c reads ``c``, case ``opens4_predicated_local_in_the_else_of_an_if_with_an_empty_branch``); an ``if``
+with both branches empty is gone.  An action with a ``return`` is first rewritten as p4c's
+RemoveReturns does (:mod:`.remove_returns`; helper opens4).
 
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
 ``if``s holds anything but assignments of bit/int/bool values and blocks -- a call, a
@@ -35,6 +38,7 @@ from __future__ import annotations
 import copy
 
 from .elab_common import ir_any, is_call
+from .remove_returns import remove_returns
 
 _SCALARS = ("bit", "int", "bool")
 
@@ -192,10 +196,6 @@ def drop_dead_stores(stmts: list, live: "_Live | None" = None) -> tuple[list, "_
     return list(reversed(out)), live
 
 
-def _negate(c: dict) -> dict:
-    return {"op": "un", "o": "!", "a": c, "t": ["bool"]}
-
-
 def _empty(stmts: list) -> bool:
     return all(s.get("s") == "block" and _empty(s["body"]) for s in stmts)
 
@@ -265,13 +265,14 @@ class Predication:
     def action(self, body: list) -> list:
         """``body`` with every ``if`` predicated as p4c does, or ``body`` itself when the action
         holds something the replay does not cover (module doc)."""
-        if not any(s.get("s") == "if" for s in _flat(body)):
+        work = remove_returns(body) or body   # (p4c's RemoveReturns runs before: remove_returns)
+        if not any(s.get("s") == "if" for s in _flat(work)):
             return body
         saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
         try:
             # the action's own locals are dead at its end
-            own = frozenset(s["n"] for s in _flat(body) if s.get("s") == "decl")
-            return [self.top(s) for s in drop_dead_stores(copy.deepcopy(body), _Live(True, own))[0]]
+            own = frozenset(s["n"] for s in _flat(work) if s.get("s") == "decl")
+            return [self.top(s) for s in drop_dead_stores(copy.deepcopy(work), _Live(True, own))[0]]
         except _Unsupported:
             self.dependent, self.is_dep, self.dep_level, self.fresh = saved
             return body
@@ -296,8 +297,6 @@ class Predication:
             raise _Unsupported
         if _empty(then) and _empty(els):
             return {"s": "block", "body": []}
-        if _empty(then):   # p4c's SimplifyControlFlow: `if (c) {} else {S}` -> `if (!c) {S}`
-            then, els, cond = els, [], _negate(cond)
         self.level += 1
         rv = []
         if cond.get("op") != "var":
