@@ -1,6 +1,7 @@
 """Found by helper opens4 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
 from .base import H, H2, case, program
+from .stacks import U_DEP, U_FR, U_HEADERS, U_PARSER, U_REPORT
 
 CAT = "p4c Predication"
 
@@ -87,6 +88,29 @@ CASES += [
         ("read_only_by_a_dead_store", "hdr.h2.c = 3; hdr.h2.c = hdr.h2.c + 2;"),
         ("before_an_if", "hdr.h2.c = 3; if (hdr.h.b < 8) { hdr.h.b = hdr.h2.b; }"),
         ("before_an_if_else", "hdr.h2.c = 3; if (hdr.h.b < 8) { hdr.h.b = hdr.h2.b; } else { hdr.h.d = 1; }"))
+]
+
+# `lastIndex` of a stack of header unions (helper opens4): in a `select`, simple_switch_grpc 1.15.5
+# dies (SIGSEGV) at the first packet that reaches it (checkmate-switch runs it as on a stack of headers,
+# both builds alike: P4Info only); read into a field in a parser state, it runs on BMv2.
+_U_SELECT = U_PARSER.replace("state p16s { pkt.extract(hdr.us.next.w); transition accept; }",
+                             "state p16s { pkt.extract(hdr.us.next.w); transition select(hdr.us.lastIndex) { "
+                             "1: p_last1; default: accept; } }\n    state p_last1 { meta.m8 = 1; transition accept; }")
+_U_ASSIGN = U_PARSER.replace("state p16s { pkt.extract(hdr.us.next.w); transition accept; }",
+                             "state p16s { pkt.extract(hdr.us.next.w); meta.m8 = (bit<8>)hdr.us.lastIndex; "
+                             "transition accept; }")
+
+
+def _union_prog(parser: str) -> str:
+    return program(U_REPORT + "        hdr.eth.dst[7:0] = meta.m8;\n", headers=U_HEADERS,
+                   fields="    u_t u;\n    u_t[3] us;\n", parser=parser, deparser=U_DEP)
+
+
+CASES += [
+    case("opens4_union_stack_last_index_in_a_select", "header unions", _union_prog(_U_SELECT), frames=U_FR,
+         p4info_only="simple_switch_grpc 1.15.5 dies (SIGSEGV) on select(us.lastIndex) of a stack of header unions"),
+    case("opens4_union_stack_last_index_in_a_parser_state", "header unions", _union_prog(_U_ASSIGN), frames=U_FR,
+         json_path=True),
 ]
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
